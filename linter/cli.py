@@ -1,3 +1,150 @@
-def main():
-    from importlib.resources import files
-    print(files("sitemap_lint.schemas").joinpath("test.xsd").read_text())
+"""Command-line interface: parses arguments and hands them to ``run.execute``.
+
+``sitemap-lint FILE...`` is short for ``sitemap-lint check FILE...``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from sitemap_lint import __version__
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Validate and lint XML sitemaps and sitemap indexes.",
+)
+COMMANDS = ("check", "rules", "rule")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sitemap-lint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Validate and lint XML sitemaps and sitemap indexes."""
+
+
+@app.command()
+def check(
+    paths: Annotated[
+        list[str], typer.Argument(help="Sitemap files or directories; '-' reads standard input.")
+    ],
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="Report format: text or json.")
+    ] = "text",
+    sitemap_url: Annotated[
+        str | None,
+        typer.Option("--sitemap-url", help="URL the file is served at; enables the scope rules."),
+    ] = None,
+    now: Annotated[
+        str | None,
+        typer.Option("--now", help="Timestamp to use as the current time (ISO 8601)."),
+    ] = None,
+    xsd_engine: Annotated[
+        str, typer.Option("--xsd-engine", help="XSD engine: libxml2 (default) or xmlschema.")
+    ] = "libxml2",
+) -> None:
+    """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on errors, 2 when unable to check."""
+    from sitemap_lint.run import RunSettings, execute
+
+    settings = RunSettings(
+        paths=paths,
+        format=output_format,
+        sitemap_url=sitemap_url,
+        now=now,
+        xsd_engine=xsd_engine,
+    )
+    raise typer.Exit(execute(settings))
+
+
+@app.command("rules")
+def list_rules() -> None:
+    """List every rule: code, name, default severity and summary."""
+    from sitemap_lint.rules import RULES
+
+    for rule in RULES.values():
+        typer.echo(f"{rule.code}  {rule.name:<28} {rule.severity!s:<8} {rule.summary}")
+
+
+@app.command("rule")
+def show_rule(
+    code: Annotated[str, typer.Argument(help="A rule code such as UR001, or its name.")],
+) -> None:
+    """Print a rule's full documentation."""
+    from sitemap_lint.rules import RULES
+
+    wanted = code.strip()
+    for rule in RULES.values():
+        if wanted.upper() == rule.code or wanted.lower() == rule.name:
+            typer.echo(
+                f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}"
+            )
+            return
+    raise typer.BadParameter(f"no rule {code!r}; 'sitemap-lint rules' lists them")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    from sitemap_lint.inputs import InputError
+    from sitemap_lint.run import EXIT_TROUBLE, UsageError
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
+        args.insert(0, "check")
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args, prog_name="sitemap-lint", standalone_mode=False)
+    except typer.Exit as done:
+        return done.exit_code
+    except typer.Abort:
+        _fail("aborted")
+        return EXIT_TROUBLE
+    except _CLICK_EXCEPTION as error:
+        message = error.format_message().strip()
+        if message:  # empty when the help was shown because no arguments were given
+            _fail(message.splitlines()[0])
+        return EXIT_TROUBLE
+    except (InputError, UsageError) as error:
+        _fail(str(error))
+        return EXIT_TROUBLE
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_TROUBLE
+    except Exception as error:
+        _fail(f"internal error: {type(error).__name__}: {error}")
+        return EXIT_TROUBLE
+    return status if isinstance(status, int) else 0
+
+
+def _click_exception() -> type[Exception]:
+    """Click's base exception, whether typer ships its own copy of click or uses click."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return Exception
+
+
+_CLICK_EXCEPTION = _click_exception()
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"sitemap-lint: error: {message}\n")
+
+
+def run() -> None:
+    """Console-script entry point: exits with ``main``'s status."""
+    sys.exit(main())

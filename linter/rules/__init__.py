@@ -1,0 +1,43 @@
+"""The rule registry: every rule the linter can report, by code."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Rule
+from sitemap_lint.rules import (
+    dates,
+    duplicates,
+    encoding,
+    input,
+    limits,
+    namespace,
+    schema,
+    scope,
+    structure,
+    urls,
+    values,
+    xml,
+)
+
+FAMILIES = (
+    ("Input", input),
+    ("XML", xml),
+    ("Encoding", encoding),
+    ("Namespaces", namespace),
+    ("Structure", structure),
+    ("URLs", urls),
+    ("Scope", scope),
+    ("Dates", dates),
+    ("Values", values),
+    ("Limits", limits),
+    ("Duplicates", duplicates),
+    ("Schema", schema),
+)
+
+RULES: dict[str, Rule] = {rule.code: rule for _title, family in FAMILIES for rule in family.RULES}
+
+
+def get(code: str) -> Rule:
+    try:
+        return RULES[code.upper()]
+    except KeyError:
+        raise KeyError(f"no such rule: {code}") from None

@@ -1,0 +1,275 @@
+"""Checks one input: bytes -> decoded text -> parsed entries -> rules -> findings.
+
+``check_source`` is the only entry point. The ``FileChecker`` receives the
+parser's events, runs the rules on each entry as soon as it is complete, and
+validates entries against the XSD in batches. A schema error on a node that a
+rule already reported is dropped: the rule's message is the clearer one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sitemap_lint.decoding import Decoder
+from sitemap_lint.finding import Finding
+from sitemap_lint.inputs import ByteStream, Source
+from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.parsing import StreamParser
+from sitemap_lint.rules import (
+    dates,
+    duplicates,
+    input,
+    limits,
+    namespace,
+    schema,
+    scope,
+    structure,
+    urls,
+    values,
+    xml,
+)
+from sitemap_lint.rules.urls import ParsedURL
+from sitemap_lint.xsd import Engine
+
+BATCH_ENTRIES = 256
+BATCH_NODES = 60_000
+_HTML_START = re.compile(
+    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
+    re.IGNORECASE | re.DOTALL,
+)
+_END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
+
+
+@dataclass(frozen=True)
+class Options:
+    now: datetime
+    sitemap_url: ParsedURL | None = None
+
+
+@dataclass
+class FileResult:
+    """The findings for one input, sorted by position."""
+
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+
+
+def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
+    findings: list[Finding] = []
+    stream = ByteStream(source, findings)
+    decoder = Decoder(findings)
+    texts = decoder.decode(stream.chunks())
+    first = _first_content(texts)
+    if first is None:
+        if not stream.stopped_early:
+            findings.append(
+                input.EMPTY_FILE.at(1, 1, "file is empty; a sitemap needs a root element")
+            )
+        return _result(source, findings)
+    if _HTML_START.match(first):
+        findings.append(
+            input.HTML_PAGE.at(
+                1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
+            )
+        )
+        return _result(source, findings)
+    checker = FileChecker(findings, options, engine, stream)
+    parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
+    checker.parser = parser
+    parser.feed_all(_chain(first, texts))
+    checker.finish()
+    return _result(source, findings)
+
+
+def _result(source: Source, findings: list[Finding]) -> FileResult:
+    findings.sort(key=Finding.sort_key)
+    return FileResult(source.name, findings)
+
+
+def _first_content(texts) -> str | None:
+    """The decoded text up to its first non-whitespace chunk; None for a blank file."""
+    pending: list[str] = []
+    for text in texts:
+        pending.append(text)
+        if text.strip():
+            return "".join(pending)
+    return None
+
+
+def _chain(first: str, rest):
+    yield first
+    yield from rest
+
+
+class FileChecker:
+    """Receives parser events for one file and turns them into findings."""
+
+    def __init__(
+        self, findings: list[Finding], options: Options, engine: Engine, stream: ByteStream
+    ):
+        self.findings = findings
+        self.options = options
+        self.engine = engine
+        self.stream = stream
+        self.parser: StreamParser | None = None
+        self.root: Node | None = None
+        self.root_name: str | None = None
+        self.entry_name = ""
+        self.sitemap_ns = SITEMAP_NS
+        self.count = 0
+        self.over_limit: Node | None = None
+        self.scope: scope.ScopeChecker | None = None
+        self.duplicates = duplicates.DuplicateTracker()
+        self.reported_namespaces: set[str] = set()
+        self._batch: list[Node] = []
+        self._batch_nodes = 0
+        self._covered: set[int] = set()
+
+    # -- the reporter interface the rules use ----------------------------------
+
+    def add(self, finding: Finding, covers: Node | None = None) -> None:
+        self.findings.append(finding)
+        if covers is not None:
+            self._covered.update(id(node) for node in covers.iter())
+
+    # -- parser events -----------------------------------------------------------
+
+    def on_root(self, root: Node) -> None:
+        self.root = root
+        if root.name not in structure.ROOTS:
+            self.add(structure.unknown_root(root))
+            return
+        self.root_name = root.name
+        self.entry_name = structure.ROOTS[root.name]
+        self.sitemap_ns = root.ns
+        problem = namespace.check_root(root.ns, root.name, root.line, root.column)
+        if problem:
+            self.add(problem)
+        if root.attrs:
+            structure.check_attributes(root, self)
+        is_index = root.name == "sitemapindex"
+        self.scope = scope.ScopeChecker(self.options.sitemap_url, is_index)
+
+    def on_entry(self, entry: Node) -> None:
+        if self.root_name is None:
+            return
+        if entry.ns != self.sitemap_ns:
+            self._check_namespace(entry)
+            return
+        if entry.name != self.entry_name:
+            structure.check_top_level(entry, self.root, self)
+            return
+        self.count += 1
+        if self.count == limits.MAX_ENTRIES + 1:
+            self.over_limit = entry
+        found = structure.check_entry(entry, self.sitemap_ns, self)
+        loc = found.get("loc")
+        if loc is not None:
+            parsed = urls.check_url(loc.text, loc, self)
+            if parsed is not None:
+                self.scope.check(parsed, loc, self)
+            self.duplicates.check(loc.text.strip(), loc, self)
+        lastmod = found.get("lastmod")
+        if lastmod is not None:
+            dates.check_date(lastmod.text, lastmod, self, self.options.now)
+        changefreq = found.get("changefreq")
+        if changefreq is not None:
+            values.check_changefreq(changefreq.text, changefreq, self)
+        priority = found.get("priority")
+        if priority is not None:
+            values.check_priority(priority.text, priority, self)
+        for child in entry.children:
+            if child.ns != self.sitemap_ns:
+                self._check_namespace(child)
+        self._batch.append(entry)
+        self._batch_nodes += 1 + len(entry.children)
+        if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
+            self._validate_batch()
+
+    def on_root_text(self, line: int, column: int) -> None:
+        if self.root_name is None:
+            return
+        self.add(
+            structure.UNEXPECTED_TEXT.at(
+                line,
+                column,
+                f"text directly inside <{self.root_name}>; only entries may stand there",
+            )
+        )
+
+    def on_doctype(self, name: str, line: int, column: int) -> None:
+        self.add(xml.doctype(name, line, column))
+
+    def on_too_deep(self, line: int, column: int) -> None:
+        self.add(
+            structure.TOO_DEEP.at(
+                line, column, "elements nested more than 32 levels deep; they were not checked"
+            )
+        )
+
+    def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:
+        parser = self.parser
+        at_end = code in _END_OF_INPUT_ERRORS
+        if at_end and self.stream.stopped_early:
+            return  # the reader already said why the document is incomplete
+        if at_end and parser is not None and parser.saw_root and not parser.root_closed:
+            root = self.root.name if self.root is not None else "root"
+            self.add(xml.truncated(root, line, column))
+            return
+        if at_end and parser is not None and not parser.saw_root:
+            self.add(
+                input.EMPTY_FILE.at(
+                    line,
+                    column,
+                    "file has no root element; a sitemap needs <urlset> or <sitemapindex>",
+                )
+            )
+            return
+        self.add(xml.syntax_error(code, line, column, context, offset))
+
+    # -- end of file -------------------------------------------------------------
+
+    def finish(self) -> None:
+        self._validate_batch()
+        if self.root_name is None:
+            return
+        parser = self.parser
+        failed = parser is not None and parser.failed
+        if self.count == 0 and not failed and not self.stream.stopped_early:
+            self.add(structure.no_entries(self.root))
+        if self.over_limit is not None:
+            node = self.over_limit
+            is_index = self.root_name == "sitemapindex"
+            self.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
+        if self.scope is not None:
+            mixed = self.scope.finish()
+            if mixed is not None:
+                self.add(mixed)
+
+    def _check_namespace(self, node: Node) -> None:
+        ns = node.ns
+        if ns in namespace.SCHEMA_NAMESPACES or ns in self.reported_namespaces:
+            return
+        self.reported_namespaces.add(ns)
+        self.add(namespace.unvalidated(ns, node.line, node.column))
+
+    def _validate_batch(self) -> None:
+        batch = self._batch
+        if not batch:
+            return
+        try:
+            errors = self.engine.validate(self.root_name, batch, self.sitemap_ns)
+        finally:
+            self._batch = []
+            self._batch_nodes = 0
+        covered = self._covered
+        reported: set[int] = set()
+        for node, message in errors:
+            key = id(node)
+            if key in covered or key in reported or node.ns in self.reported_namespaces:
+                continue
+            reported.add(key)
+            self.findings.append(schema.violation(node, message))
+        covered.clear()

@@ -1,0 +1,55 @@
+"""The finding: one defect at one place, with the rule that describes it."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    """How serious a finding is; higher is worse, so levels compare naturally."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        return cls[text.strip().upper()]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A check's identity and documentation.
+
+    ``doc`` is Markdown with the sections "What it does", "Why is this bad?",
+    "Example" and "Use instead"; it feeds ``sitemap-lint rule CODE`` and the
+    README's rule list.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: str
+
+    def at(self, line: int, column: int, message: str) -> Finding:
+        return Finding(self.code, self.name, self.severity, message, line, column)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Finding:
+    """An immutable report of one defect; ``line`` and ``column`` are 1-based."""
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    line: int
+    column: int
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.line, self.column, self.code)

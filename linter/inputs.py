@@ -1,0 +1,195 @@
+"""Input: find the files to check and read each one as a stream of raw bytes.
+
+Gzip is recognised by its magic bytes and undone here, with a cap on the
+decompressed size so that a small bomb cannot exhaust memory or time.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules import input as input_rules
+from sitemap_lint.rules import limits
+
+READ_SIZE = 1 << 16
+SIZE_LIMIT = 52_428_800
+# How far past the protocol's limit we keep checking before we stop reading.
+READ_CAP = SIZE_LIMIT + 4 * 1024 * 1024
+
+GZIP_MAGIC = b"\x1f\x8b"
+OTHER_COMPRESSIONS = {
+    b"PK\x03\x04": "zip",
+    b"BZh": "bzip2",
+    b"\xfd7zXZ\x00": "xz",
+    b"\x28\xb5\x2f\xfd": "zstd",
+}
+SITEMAP_SUFFIXES = (".xml", ".xml.gz")
+
+
+class InputError(Exception):
+    """The input cannot be checked at all; the message is one line for stderr."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input as the user named it: a file path, or ``-`` for standard input."""
+
+    name: str
+    path: Path | None
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.path is None
+
+
+def expand(arguments: list[str]) -> list[Source]:
+    """Turn command-line arguments into sources; directories yield their sitemap files."""
+    sources: list[Source] = []
+    for argument in arguments:
+        if argument == "-":
+            sources.append(Source("-", None))
+            continue
+        path = Path(argument)
+        if path.is_dir():
+            found = sorted(_sitemaps_in(path))
+            if not found:
+                raise InputError(
+                    f"{argument}: directory holds no sitemap files "
+                    "(names containing 'sitemap' ending in .xml or .xml.gz)"
+                )
+            sources.extend(Source(str(p), p) for p in found)
+        elif path.exists() or path.is_symlink():
+            sources.append(Source(argument, path))
+        else:
+            raise InputError(f"{argument}: no such file or directory")
+    return sources
+
+
+def _sitemaps_in(directory: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            lowered = name.lower()
+            if "sitemap" in lowered and lowered.endswith(SITEMAP_SUFFIXES):
+                yield Path(root) / name
+
+
+class ByteStream:
+    """The uncompressed bytes of one source, read in chunks.
+
+    Findings about the container (gzip, size) are appended to ``findings``.
+    ``total`` counts uncompressed bytes; ``stopped_early`` is set when reading
+    stopped at the safety cap or at a corrupt gzip stream.
+    """
+
+    def __init__(self, source: Source, findings: list[Finding]):
+        self.source = source
+        self.findings = findings
+        self.total = 0
+        self.stopped_early = False
+        self.is_gzip = False
+
+    def _open(self):
+        if self.source.path is None:
+            return sys.stdin.buffer
+        try:
+            mode = os.stat(self.source.path).st_mode
+            if stat.S_ISDIR(mode):
+                raise InputError(f"{self.source.name}: is a directory")
+            return open(self.source.path, "rb")
+        except InputError:
+            raise
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            raise InputError(f"{self.source.name}: cannot read: {reason}") from None
+
+    def chunks(self) -> Iterator[bytes]:
+        handle = self._open()
+        try:
+            yield from self._chunks(handle)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            raise InputError(f"{self.source.name}: cannot read: {reason}") from None
+        finally:
+            if handle is not sys.stdin.buffer:
+                handle.close()
+
+    def _chunks(self, handle) -> Iterator[bytes]:
+        first = handle.read(READ_SIZE)
+        named_gz = self.source.name.lower().endswith(".gz")
+        self.is_gzip = first.startswith(GZIP_MAGIC)
+        if not self.source.is_stdin and named_gz != self.is_gzip:
+            self.findings.append(input_rules.gzip_name_mismatch(self.is_gzip))
+        for magic, kind in OTHER_COMPRESSIONS.items():
+            if first.startswith(magic):
+                self.findings.append(input_rules.unsupported_compression(kind))
+                self.stopped_early = True
+                return
+        raw = _read_all(handle, first)
+        chunks = _gunzip(raw, self) if self.is_gzip else raw
+        yield from self._capped(chunks)
+
+    def _capped(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        capped = False
+        for chunk in chunks:
+            before = self.total
+            self.total += len(chunk)
+            if self.total > READ_CAP:
+                yield chunk[: READ_CAP - before]
+                self.total = READ_CAP
+                capped = self.stopped_early = True
+                break
+            yield chunk
+        if self.total > SIZE_LIMIT:
+            self.findings.append(limits.file_too_large(self.total, self.is_gzip, capped))
+
+
+def _read_all(handle, first: bytes) -> Iterator[bytes]:
+    chunk = first
+    while chunk:
+        yield chunk
+        chunk = handle.read(READ_SIZE)
+
+
+def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
+    """Decompress gzip members one after another, never more than READ_SIZE at a time."""
+    decompressor = zlib.decompressobj(wbits=31)
+    in_member = False
+    for compressed in raw:
+        data = compressed
+        while data:
+            in_member = True
+            try:
+                out = decompressor.decompress(data, READ_SIZE)
+            except zlib.error as error:
+                stream.findings.append(input_rules.gzip_corrupt(str(error), stream.total))
+                stream.stopped_early = True
+                return
+            if out:
+                yield out
+            if stream.total > READ_CAP:
+                return
+            if not decompressor.eof:
+                data = decompressor.unconsumed_tail
+                continue
+            data = decompressor.unused_data
+            decompressor = zlib.decompressobj(wbits=31)
+            in_member = False
+            if data and not data.startswith(GZIP_MAGIC):
+                if data.strip(b"\x00"):  # NUL padding after the last member is harmless
+                    stream.findings.append(
+                        input_rules.gzip_corrupt(
+                            "data after the end of the gzip stream", stream.total
+                        )
+                    )
+                return
+    if in_member:
+        stream.findings.append(input_rules.gzip_truncated(stream.total))
+        stream.stopped_early = True

@@ -1,0 +1,40 @@
+"""The parsed form of a sitemap entry: a small tree of nodes with positions."""
+
+from __future__ import annotations
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+class Node:
+    """One element: namespace, local name, attributes, direct text and children.
+
+    ``line`` and ``column`` are 1-based and point at the start tag's ``<``.
+    """
+
+    __slots__ = ("attrs", "children", "column", "line", "name", "nested_text", "ns", "text")
+
+    def __init__(self, ns: str, name: str, attrs: dict[str, str], line: int, column: int):
+        self.ns = ns
+        self.name = name
+        self.attrs = attrs
+        self.line = line
+        self.column = column
+        self.text = ""
+        self.children: list[Node] = []
+        # True when non-whitespace text stands between child elements.
+        self.nested_text = False
+
+    @property
+    def tag(self) -> str:
+        return f"{{{self.ns}}}{self.name}" if self.ns else self.name
+
+    def iter(self):
+        """This node and all its descendants, depth first, without recursion."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def __repr__(self) -> str:
+        return f"<Node {self.tag} at {self.line}:{self.column}>"

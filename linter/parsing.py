@@ -1,0 +1,203 @@
+"""Streaming parse: decoded text in, entries out.
+
+Expat reads the text in one pass and reports every element with its line and
+column. The root element is announced first; each child of the root (a ``url``
+or ``sitemap`` entry, or anything else standing there) is handed over as a
+finished tree of nodes, then forgotten, so memory does not grow with the file.
+No entity is ever expanded and nothing is ever fetched: a DOCTYPE is reported
+and its declarations are ignored.
+"""
+
+from __future__ import annotations
+
+import pyexpat
+from collections.abc import Iterable
+from typing import Protocol
+
+from sitemap_lint.model import Node
+
+# Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
+MAX_DEPTH = 32
+
+
+class Handler(Protocol):
+    def on_root(self, root: Node) -> None: ...
+    def on_entry(self, entry: Node) -> None: ...
+    def on_root_text(self, line: int, column: int) -> None: ...
+    def on_doctype(self, name: str, line: int, column: int) -> None: ...
+    def on_too_deep(self, line: int, column: int) -> None: ...
+    def on_syntax_error(
+        self, code: int, line: int, column: int, context: str, offset: int
+    ) -> None: ...
+
+
+class StreamParser:
+    """Feeds text to expat and turns its callbacks into nodes for a Handler."""
+
+    def __init__(self, handler: Handler, line_offset: int = 0, column_offset: int = 0):
+        self.handler = handler
+        self.line_offset = line_offset
+        self.column_offset = column_offset
+        self.saw_root = False
+        self.root_closed = False
+        self.failed = False
+        self._recent: list[tuple[int, str]] = []  # (first line number, text) of the last chunks
+        self._line_count = 1
+        self._too_deep_reported = False
+        self._names: dict[str, tuple[str, str]] = {}
+        parser = pyexpat.ParserCreate("utf-8", namespace_separator="}")
+        parser.buffer_text = True
+        parser.buffer_size = 1 << 16
+        parser.SetParamEntityParsing(pyexpat.XML_PARAM_ENTITY_PARSING_NEVER)
+        parser.StartDoctypeDeclHandler = self._doctype
+        self._parser = parser
+        self._install_tree_handlers(parser)
+
+    # -- feeding ---------------------------------------------------------------
+
+    def feed_all(self, texts: Iterable[str]) -> None:
+        for text in texts:
+            if not self.feed(text):
+                return
+        self.close()
+
+    def feed(self, text: str) -> bool:
+        self._remember(text)
+        try:
+            self._parser.Parse(text, False)
+        except pyexpat.ExpatError as error:
+            self._syntax_error(error)
+            return False
+        return True
+
+    def close(self) -> None:
+        if self.failed:
+            return
+        try:
+            self._parser.Parse("", True)
+        except pyexpat.ExpatError as error:
+            self._syntax_error(error)
+
+    def _remember(self, text: str) -> None:
+        self._recent.append((self._line_count, text))
+        if len(self._recent) > 2:
+            del self._recent[0]
+        self._line_count += text.count("\n")
+
+    def line_text(self, line: int) -> str:
+        """The text of a recent line (parser numbering), or '' when it is gone."""
+        for first, text in reversed(self._recent):
+            if first <= line:
+                lines = text.split("\n")
+                index = line - first
+                if index < len(lines):
+                    start = lines[index]
+                    if index == len(lines) - 1 and first != self._recent[-1][0]:
+                        # The line continues into the next chunk.
+                        start += self._recent[-1][1].split("\n", 1)[0]
+                    return start
+                return ""
+        return ""
+
+    def position(self, line: int, column: int) -> tuple[int, int]:
+        """Parser position (1-based line, 0-based column) to file position (both 1-based)."""
+        if line == 1:
+            column += self.column_offset
+        return line + self.line_offset, column + 1
+
+    # -- expat callbacks ---------------------------------------------------------
+
+    def _install_tree_handlers(self, parser) -> None:
+        handler = self.handler
+        names = self._names
+        stack: list[Node] = []
+        pieces: list[str] = []
+        position = self.position
+        line_offset = self.line_offset
+        state = self
+
+        def split(tag: str) -> tuple[str, str]:
+            ns, _, name = tag.rpartition("}")
+            names[tag] = result = (ns, name)
+            return result
+
+        def start(tag: str, attrs: dict[str, str]) -> None:
+            depth = len(stack)
+            line = parser.CurrentLineNumber
+            if line == 1 or depth == 0:
+                line, column = position(line, parser.CurrentColumnNumber)
+            else:
+                line, column = line + line_offset, parser.CurrentColumnNumber + 1
+            ns, name = names.get(tag) or split(tag)
+            node = Node(ns, name, attrs, line, column)
+            if depth == 0:
+                state.saw_root = True
+                pieces.clear()
+                stack.append(node)
+                handler.on_root(node)
+                return
+            if pieces:
+                if depth == 1:
+                    if "".join(pieces).strip():
+                        handler.on_root_text(line, column)
+                elif not stack[-1].nested_text and "".join(pieces).strip():
+                    stack[-1].nested_text = True
+                pieces.clear()
+            if depth >= MAX_DEPTH:
+                stack.append(node)  # kept on the stack only, never attached
+                if not state._too_deep_reported:
+                    state._too_deep_reported = True
+                    handler.on_too_deep(line, column)
+                return
+            if depth > 1:
+                stack[-1].children.append(node)
+            stack.append(node)
+
+        def end(tag: str) -> None:
+            node = stack.pop()
+            depth = len(stack)
+            if pieces:
+                text = "".join(pieces)
+                pieces.clear()
+                if node.children:
+                    if not node.nested_text and text.strip():
+                        node.nested_text = True
+                else:
+                    node.text = text
+            if depth == 1:
+                handler.on_entry(node)
+            elif depth == 0:
+                state.root_closed = True
+
+        def data(text: str) -> None:
+            if stack:
+                pieces.append(text)
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = data
+
+    def _doctype(self, name, system_id, public_id, has_internal_subset) -> None:
+        # With a default handler set, expat passes entity references through
+        # unexpanded instead of replacing them: no billion laughs, no XXE.
+        self._parser.DefaultHandler = _ignore
+        self._parser.EntityDeclHandler = _ignore_entity
+        line, column = self.position(
+            self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
+        )
+        self.handler.on_doctype(name or "", line, column)
+
+    def _syntax_error(self, error: pyexpat.ExpatError) -> None:
+        self.failed = True
+        raw_line = error.lineno
+        context = self.line_text(raw_line)
+        line, column = self.position(raw_line, error.offset)
+        self.handler.on_syntax_error(error.code, line, column, context, error.offset)
+
+
+def _ignore(_data: str) -> None:
+    return None
+
+
+def _ignore_entity(*_args) -> None:
+    return None

@@ -1,0 +1,45 @@
+"""The JSON report: one document on stdout, a stable interface (``version`` 1)."""
+
+from __future__ import annotations
+
+import json
+
+from sitemap_lint import __version__
+from sitemap_lint.checker import FileResult
+from sitemap_lint.reporters.base import Reporter, Summary
+
+FORMAT_VERSION = 1
+
+
+class JsonReporter(Reporter):
+    def report(self, results: list[FileResult]) -> None:
+        summary = Summary.of(results)
+        document = {
+            "version": FORMAT_VERSION,
+            "tool": {"name": "sitemap-lint", "version": __version__},
+            "files": [
+                {
+                    "path": result.name,
+                    "findings": [
+                        {
+                            "code": f.code,
+                            "name": f.name,
+                            "severity": str(f.severity),
+                            "message": f.message,
+                            "line": f.line,
+                            "column": f.column,
+                        }
+                        for f in result.findings
+                    ],
+                }
+                for result in results
+            ],
+            "summary": {
+                "files": summary.files,
+                "errors": summary.errors,
+                "warnings": summary.warnings,
+                "infos": summary.infos,
+            },
+        }
+        json.dump(document, self.out, ensure_ascii=False, indent=2)
+        self.out.write("\n")

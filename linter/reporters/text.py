@@ -1,0 +1,52 @@
+"""The default report for a person: findings grouped by file, then a summary."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+from sitemap_lint.checker import FileResult
+from sitemap_lint.finding import Severity
+from sitemap_lint.reporters.base import Reporter, Summary
+
+STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+class TextReporter(Reporter):
+    def report(self, results: list[FileResult]) -> None:
+        console = Console(
+            file=self.out,
+            highlight=False,
+            soft_wrap=True,
+            force_terminal=self.color,
+            no_color=None if self.color is None else not self.color,
+        )
+        for result in results:
+            if not result.findings:
+                continue
+            console.print(Text(result.name, style="bold underline"))
+            for finding in result.findings:
+                line = Text("  ")
+                line.append(f"{result.name}:{finding.line}:{finding.column}", style="bold")
+                line.append("  ")
+                line.append(f"{finding.severity!s:<7}", style=STYLES[finding.severity])
+                line.append("  ")
+                line.append(finding.code, style="bold")
+                line.append(f"  {finding.message}")
+                line.append(f"  [{finding.name}]", style="dim")
+                console.print(line)
+            console.print()
+        self._summary(console, Summary.of(results))
+
+    def _summary(self, console: Console, summary: Summary) -> None:
+        files = f"{summary.files} file{'s' if summary.files != 1 else ''} checked"
+        if not (summary.errors or summary.warnings or summary.infos):
+            console.print(Text(f"{files}: no problems found", style="green"))
+            return
+        counts = Text(f"{files}: ")
+        counts.append(
+            f"{summary.errors} error(s)", style=STYLES[Severity.ERROR] if summary.errors else ""
+        )
+        counts.append(f", {summary.warnings} warning(s), {summary.infos} info")
+        console.print(counts)
+        for rule, count in summary.by_rule.items():
+            console.print(Text(f"  {count:>6}  {rule}"))

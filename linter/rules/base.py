@@ -1,0 +1,37 @@
+"""Helpers shared by the rule families: building a Rule with its documentation."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from sitemap_lint.finding import Rule, Severity
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+INFO = Severity.INFO
+
+
+def _block(text: str) -> str:
+    return dedent(text).strip("\n")
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    summary: str,
+    what: str,
+    why: str,
+    bad: str,
+    good: str,
+    lang: str = "xml",
+) -> Rule:
+    """Define a rule; its documentation follows the same four sections everywhere."""
+    doc = (
+        f"## What it does\n{_block(what)}\n\n"
+        f"## Why is this bad?\n{_block(why)}\n\n"
+        f"## Example\n```{lang}\n{_block(bad)}\n```\n\n"
+        f"Use instead:\n```{lang}\n{_block(good)}\n```\n"
+    )
+    return Rule(code, name, severity, summary, doc)

@@ -1,0 +1,53 @@
+"""Duplicate rules: each URL once per file."""
+
+from __future__ import annotations
+
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import WARNING, rule
+from sitemap_lint.rules.structure import Reporter
+
+DUPLICATE_LOC = rule(
+    "DU001",
+    "duplicate-loc",
+    WARNING,
+    summary="The same URL is listed twice in one file",
+    what="""
+        Detects a `loc` equal to an earlier one in the same file (after removing
+        surrounding whitespace) and points to the first occurrence.
+    """,
+    why="""
+        Duplicates waste the file's 50,000-URL budget and, when their other
+        fields differ, send conflicting signals; generators that list a page
+        twice often have a bug in pagination or category listing.
+    """,
+    bad="""
+        <url><loc>https://example.com/a</loc></url>
+        <url><loc>https://example.com/a</loc></url>
+    """,
+    good="""
+        <url><loc>https://example.com/a</loc></url>
+    """,
+)
+
+RULES = (DUPLICATE_LOC,)
+
+
+class DuplicateTracker:
+    """Remembers each URL by its hash and first position only (one int each), so
+    memory stays small even for 50,000 URLs."""
+
+    def __init__(self) -> None:
+        self._first: dict[int, int] = {}
+
+    def check(self, url: str, node: Node, report: Reporter, what: str = "URL") -> None:
+        here = node.line << 32 | node.column
+        first = self._first.setdefault(hash(url), here)
+        if first != here:
+            report.add(
+                DUPLICATE_LOC.at(
+                    node.line,
+                    node.column,
+                    f"{what} {url[:100]!r} is already listed at line {first >> 32}; "
+                    "remove this entry",
+                )
+            )

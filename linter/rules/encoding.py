@@ -1,0 +1,110 @@
+"""Encoding rules: the protocol requires UTF-8."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules.base import ERROR, INFO, rule
+
+INVALID_BYTES = rule(
+    "EN001",
+    "invalid-utf8",
+    ERROR,
+    summary="Bytes that are not valid UTF-8",
+    what="""
+        Checks that the file decodes as UTF-8 and reports the first invalid byte
+        of each affected line. The bytes are replaced so the rest of the file is
+        still checked.
+    """,
+    why="""
+        Sitemaps must be UTF-8. Invalid bytes make strict parsers reject the file;
+        lenient ones turn the URL into something else (mojibake), so the wrong
+        page is crawled. They usually come from Latin-1 or Windows-1252 text
+        pasted into a UTF-8 file.
+    """,
+    bad="<loc>https://example.com/caf\\xe9</loc>   (byte E9: Latin-1 for 'é')",
+    good="<loc>https://example.com/caf%C3%A9</loc>",
+)
+
+DECLARED_ENCODING = rule(
+    "EN002",
+    "encoding-not-utf8",
+    ERROR,
+    summary="The XML declaration names an encoding other than UTF-8",
+    what="""
+        Checks the `encoding` of the XML declaration. The file is decoded with the
+        declared encoding where possible, so the other checks still run.
+    """,
+    why="""
+        The protocol requires UTF-8. Google and Bing expect it; other encodings
+        are read wrongly or rejected.
+    """,
+    bad='<?xml version="1.0" encoding="ISO-8859-1"?>',
+    good='<?xml version="1.0" encoding="UTF-8"?>',
+)
+
+WIDE_ENCODING = rule(
+    "EN003",
+    "utf16-or-utf32",
+    ERROR,
+    summary="The file is encoded as UTF-16 or UTF-32",
+    what="""
+        Detects UTF-16 and UTF-32 files by their byte order mark or by the NUL
+        bytes around the first `<`. The file is decoded anyway, so the other
+        checks still run.
+    """,
+    why="""
+        Sitemaps must be UTF-8. Windows tools (PowerShell's `Out-File`, Notepad's
+        "Unicode") write UTF-16 by default; search engines cannot read it.
+    """,
+    bad="sitemap.xml saved as 'Unicode' (UTF-16 LE with BOM FF FE)",
+    good="sitemap.xml saved as 'UTF-8'",
+    lang="text",
+)
+
+BYTE_ORDER_MARK = rule(
+    "EN004",
+    "utf8-bom",
+    INFO,
+    summary="The file starts with a UTF-8 byte order mark",
+    what="Detects the UTF-8 byte order mark (EF BB BF) at the start of the file.",
+    why="""
+        A BOM is legal XML, but some crawlers and tools treat it as content
+        before the XML declaration ("Leading whitespace"). Saving without a BOM
+        avoids the question.
+    """,
+    bad="EF BB BF 3C 3F 78 6D 6C ...   (BOM, then <?xml)",
+    good="3C 3F 78 6D 6C ...            (<?xml at byte 0)",
+    lang="text",
+)
+
+RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK)
+
+
+def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
+    shown = " ".join(f"{byte:02X}" for byte in raw[:8])
+    name = "UTF-8" if codec == "utf-8" else codec
+    hint = " (Latin-1 or Windows-1252 text?)" if codec == "utf-8" and len(raw) == 1 else ""
+    return INVALID_BYTES.at(
+        line,
+        column,
+        f"bytes {shown} are not valid {name}{hint}; re-encode the file as UTF-8",
+    )
+
+
+def declared_encoding(declared: str, column: int) -> Finding:
+    return DECLARED_ENCODING.at(
+        1,
+        max(column, 1),
+        f'XML declaration says encoding="{declared}"; sitemaps must be UTF-8: '
+        'convert the file and write encoding="UTF-8"',
+    )
+
+
+def wide_encoding(family: str, codec: str) -> Finding:
+    return WIDE_ENCODING.at(
+        1, 1, f"file is encoded as {family} ({codec}); sitemaps must be UTF-8: re-encode it"
+    )
+
+
+def byte_order_mark() -> Finding:
+    return BYTE_ORDER_MARK.at(1, 1, "file starts with a UTF-8 byte order mark; save it without one")

@@ -1,0 +1,136 @@
+"""Input rules: what the file is before it is XML (empty, HTML, compressed)."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+
+EMPTY_FILE = rule(
+    "IN001",
+    "empty-file",
+    ERROR,
+    summary="The file is empty or holds only whitespace",
+    what="Checks that the file has content at all.",
+    why="""
+        Search engines report an empty sitemap as an error ("Empty sitemap",
+        "Response contains no data"); it usually means the generator failed.
+    """,
+    bad="(a file of zero bytes)",
+    good="""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>https://example.com/</loc></url>
+        </urlset>
+    """,
+)
+
+HTML_PAGE = rule(
+    "IN002",
+    "html-not-sitemap",
+    ERROR,
+    summary="The file is an HTML page, not a sitemap",
+    what="Detects an HTML document (a `<!DOCTYPE html>` or an `html` root) where a sitemap should be.",
+    why="""
+        Google reports "Your sitemap appears to be an HTML page". It happens when
+        a server answers the sitemap URL with an error or login page, or when a
+        CMS serves its human-readable sitemap page instead of the XML file.
+    """,
+    bad="""
+        <!DOCTYPE html>
+        <html><head><title>Sitemap</title></head><body>...</body></html>
+    """,
+    good="""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>https://example.com/</loc></url>
+        </urlset>
+    """,
+)
+
+GZIP_NAME_MISMATCH = rule(
+    "IN003",
+    "gzip-name-mismatch",
+    WARNING,
+    summary="The file name and the content disagree about gzip",
+    what="""
+        Compares the content (gzip is recognised by its magic bytes) with the
+        file name: a name ending in `.gz` should hold gzip data, and gzip data
+        should have a name ending in `.gz`.
+    """,
+    why="""
+        Servers pick the `Content-Type` and `Content-Encoding` from the name. A
+        mismatch leads to double-decompression errors or to crawlers treating
+        compressed bytes as XML ("Compression error").
+    """,
+    bad="sitemap.xml.gz   (holding plain XML)",
+    good="sitemap.xml      (holding plain XML)",
+    lang="text",
+)
+
+GZIP_CORRUPT = rule(
+    "IN004",
+    "gzip-corrupt",
+    ERROR,
+    summary="The gzip stream is corrupt or truncated",
+    what="""
+        Checks that a gzip-compressed sitemap decompresses completely. What
+        could be read before the damage is still checked.
+    """,
+    why="""
+        A search engine that cannot decompress the file reports a "Compression
+        error" and reads none of it. Truncation usually comes from an
+        interrupted upload or a proxy that cut the response.
+    """,
+    bad="gzip -c sitemap.xml | head -c 2000 > sitemap.xml.gz",
+    good="gzip -c sitemap.xml > sitemap.xml.gz",
+    lang="sh",
+)
+
+UNSUPPORTED_COMPRESSION = rule(
+    "IN005",
+    "unsupported-compression",
+    ERROR,
+    summary="The file is compressed with something other than gzip",
+    what="Detects zip, bzip2, xz and zstd content by its magic bytes.",
+    why="The protocol allows gzip as the only compression; other formats are not read.",
+    bad="zip sitemap.zip sitemap.xml",
+    good="gzip -k sitemap.xml",
+    lang="sh",
+)
+
+RULES = (EMPTY_FILE, HTML_PAGE, GZIP_NAME_MISMATCH, GZIP_CORRUPT, UNSUPPORTED_COMPRESSION)
+
+
+def gzip_name_mismatch(is_gzip: bool) -> Finding:
+    if is_gzip:
+        message = "file holds gzip data but its name does not end in .gz; add the .gz suffix"
+    else:
+        message = (
+            "file name ends in .gz but the content is not gzip; "
+            "compress it with gzip or drop the .gz suffix"
+        )
+    return GZIP_NAME_MISMATCH.at(1, 1, message)
+
+
+def gzip_corrupt(reason: str, readable: int) -> Finding:
+    return GZIP_CORRUPT.at(
+        1,
+        1,
+        f"gzip stream is corrupt ({reason}) after {readable:,} bytes of content; "
+        "only those bytes were checked; compress the file again",
+    )
+
+
+def gzip_truncated(readable: int) -> Finding:
+    return GZIP_CORRUPT.at(
+        1,
+        1,
+        f"gzip stream ends early (truncated) after {readable:,} bytes of content; "
+        "only those bytes were checked; upload the complete file",
+    )
+
+
+def unsupported_compression(kind: str) -> Finding:
+    return UNSUPPORTED_COMPRESSION.at(
+        1, 1, f"file is {kind}-compressed; sitemaps may only be plain or gzip-compressed"
+    )

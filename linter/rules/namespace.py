@@ -1,0 +1,141 @@
+"""Namespace rules: the root's namespace and namespaces we have no schema for."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import SITEMAP_NS
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+
+MISSING_NAMESPACE = rule(
+    "NS001",
+    "missing-namespace",
+    ERROR,
+    summary="The root element has no namespace",
+    what="""
+        Checks that `urlset` or `sitemapindex` declares the sitemap namespace
+        `http://www.sitemaps.org/schemas/sitemap/0.9`. The rest of the file is
+        checked as if it were declared.
+    """,
+    why="""
+        The namespace is what identifies the document as a sitemap; Google
+        reports "Incorrect namespace" and strict parsers read nothing.
+    """,
+    bad="<urlset>",
+    good='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+)
+
+WRONG_NAMESPACE = rule(
+    "NS002",
+    "wrong-namespace",
+    ERROR,
+    summary="The root element's namespace is not the sitemap namespace",
+    what="""
+        Compares the root's namespace with `http://www.sitemaps.org/schemas/sitemap/0.9`
+        and names the exact fix for the usual look-alikes (`https`, a trailing
+        slash, no `www`, Google's old 0.84 and 0.9 namespaces). The rest of the
+        file is checked as if the right namespace were declared.
+    """,
+    why="""
+        A namespace is compared character by character: a look-alike is simply a
+        different namespace. Google reports "Incorrect namespace".
+    """,
+    bad='<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">',
+    good='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+)
+
+UNVALIDATED_NAMESPACE = rule(
+    "NS003",
+    "unvalidated-namespace",
+    WARNING,
+    summary="Elements from a namespace that has no bundled schema",
+    what="""
+        Reports, once per namespace and file, extension elements whose namespace
+        is not one of the bundled schemas (sitemaps.org 0.9, Google image, video,
+        news, mobile, and XHTML links). Their content is not validated.
+    """,
+    why="""
+        The sitemap schema validates extension elements strictly: an element from
+        an unknown namespace makes the file invalid against the official schema,
+        and search engines ignore data they do not know. It is also how typos in
+        extension namespaces show up.
+    """,
+    bad="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+                xmlns:x="https://example.com/my-extension">
+          <url><loc>https://example.com/</loc><x:rank>3</x:rank></url>
+        </urlset>
+    """,
+    good="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>https://example.com/</loc></url>
+        </urlset>
+    """,
+)
+
+RULES = (MISSING_NAMESPACE, WRONG_NAMESPACE, UNVALIDATED_NAMESPACE)
+
+SCHEMA_NAMESPACES = frozenset(
+    {
+        SITEMAP_NS,
+        "http://www.google.com/schemas/sitemap-image/1.1",
+        "http://www.google.com/schemas/sitemap-video/1.1",
+        "http://www.google.com/schemas/sitemap-news/0.9",
+        "http://www.google.com/schemas/sitemap-mobile/1.0",
+        "http://www.w3.org/1999/xhtml",
+    }
+)
+
+_LOOK_ALIKES = {
+    "sitemaps.org/schemas/sitemap/0.9": "",
+    "sitemaps.org/schemas/sitemap/0.90": "",
+    "sitemaps.org/schemas/sitemap/0.8": "(an old draft version)",
+    "google.com/schemas/sitemap/0.84": "(Google's namespace from before sitemaps.org)",
+    "google.com/schemas/sitemap/0.9": "(Google's namespace from before sitemaps.org)",
+    "google.com/schemas/sitemap/0.90": "(Google's namespace from before sitemaps.org)",
+}
+
+
+def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | None:
+    if ns == SITEMAP_NS:
+        return None
+    if not ns:
+        return MISSING_NAMESPACE.at(
+            line,
+            column,
+            f'<{root_name}> has no namespace; add xmlns="{SITEMAP_NS}"',
+        )
+    return WRONG_NAMESPACE.at(
+        line,
+        column,
+        f'namespace {ns!r} is not the sitemap namespace{_why(ns)}; write xmlns="{SITEMAP_NS}"',
+    )
+
+
+def _why(ns: str) -> str:
+    lowered = ns.strip().lower()
+    scheme, _, rest = lowered.partition("://")
+    rest = rest.removeprefix("www.").rstrip("/")
+    note = _LOOK_ALIKES.get(rest)
+    if note is None:
+        return ""
+    differences = []
+    if scheme == "https":
+        differences.append("https instead of http")
+    if ns.strip().endswith("/"):
+        differences.append("a trailing slash")
+    if "://www." not in lowered:
+        differences.append("no www")
+    if ns != ns.strip():
+        differences.append("surrounding whitespace")
+    if rest != "sitemaps.org/schemas/sitemap/0.9" or not differences:
+        differences.append(note or "a different version")
+    return " (" + ", ".join(d for d in differences if d) + ")"
+
+
+def unvalidated(ns: str, line: int, column: int) -> Finding:
+    return UNVALIDATED_NAMESPACE.at(
+        line,
+        column,
+        f"elements from namespace {ns!r} are not validated: no bundled schema for it "
+        "(check the namespace for typos, or remove the elements)",
+    )

@@ -1,0 +1,43 @@
+"""Schema rule: what the XSD engine finds that no clearer rule already reported."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, rule
+
+SCHEMA_VIOLATION = rule(
+    "XS001",
+    "schema-violation",
+    ERROR,
+    summary="The entry is invalid against the bundled XSD",
+    what="""
+        Validates every entry against the bundled schemas (sitemaps.org 0.9 and
+        Google's image, video, news, mobile and XHTML link extensions) and
+        reports the violations that no more specific rule explains, with the
+        schema engine's message.
+    """,
+    why="""
+        The schemas are the protocol's formal definition. Invalid entries are
+        dropped or misread by strict consumers, and search engines report them as
+        invalid tags or values.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/</loc>
+          <image:image><image:caption>Front</image:caption></image:image>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/</loc>
+          <image:image><image:loc>https://example.com/front.jpg</image:loc></image:image>
+        </url>
+    """,
+)
+
+RULES = (SCHEMA_VIOLATION,)
+
+
+def violation(node: Node, message: str) -> Finding:
+    return SCHEMA_VIOLATION.at(node.line, node.column, f"{message} (schema)")

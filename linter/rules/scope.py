@@ -1,0 +1,154 @@
+"""Scope rules: a sitemap may list only URLs at or below its own location."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.urls import ParsedURL
+
+OTHER_ORIGIN = rule(
+    "SC001",
+    "url-other-origin",
+    ERROR,
+    summary="A URL on another scheme, host or port than the sitemap",
+    what="""
+        With `--sitemap-url`, checks that each URL has exactly the sitemap's
+        scheme, host and port (`https` vs `http`, `www` vs the bare host,
+        `:8080`). In an index, the same holds for the listed sitemaps.
+    """,
+    why="""
+        A sitemap may only list URLs of its own site; Google reports "URL not
+        allowed" and ignores the entry, unless robots.txt on the other host
+        names this sitemap (cross-submission).
+    """,
+    bad="""
+        # sitemap served at https://www.example.com/sitemap.xml
+        <loc>https://example.com/about</loc>
+    """,
+    good="""
+        # sitemap served at https://www.example.com/sitemap.xml
+        <loc>https://www.example.com/about</loc>
+    """,
+)
+
+OUTSIDE_DIRECTORY = rule(
+    "SC002",
+    "url-outside-directory",
+    ERROR,
+    summary="A URL above or beside the sitemap's directory",
+    what="""
+        With `--sitemap-url`, checks that each URL's path starts with the
+        directory the sitemap is served from. In an index, the listed sitemaps
+        must be in the index's directory or below.
+    """,
+    why="""
+        The protocol limits a sitemap to its own directory and below: a sitemap
+        at `/catalog/sitemap.xml` may not list `/about`. Google reports "URL not
+        allowed". Serve the sitemap from the site root to list the whole site.
+    """,
+    bad="""
+        # sitemap served at https://example.com/catalog/sitemap.xml
+        <loc>https://example.com/about</loc>
+    """,
+    good="""
+        # sitemap served at https://example.com/sitemap.xml
+        <loc>https://example.com/about</loc>
+    """,
+)
+
+MIXED_ORIGINS = rule(
+    "SC003",
+    "mixed-origins",
+    WARNING,
+    summary="URLs on more than one scheme or host in one file",
+    what="""
+        Without `--sitemap-url`, compares every URL's scheme, host and port with
+        the first URL's and reports the first one that differs, with a count.
+        Give `--sitemap-url` to check the real scope instead.
+    """,
+    why="""
+        Wherever the file is served, some of these URLs are out of its scope.
+        Mixed `http`/`https` or `www`/bare hosts usually mean that canonical URLs
+        are not used consistently.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/</loc></url>
+        <url><loc>http://example.com/about</loc></url>
+    """,
+    good="""
+        <url><loc>https://www.example.com/</loc></url>
+        <url><loc>https://www.example.com/about</loc></url>
+    """,
+)
+
+RULES = (OTHER_ORIGIN, OUTSIDE_DIRECTORY, MIXED_ORIGINS)
+
+
+@dataclass
+class ScopeChecker:
+    """Checks each URL against the sitemap's location, or for mixed origins without one."""
+
+    location: ParsedURL | None
+    is_index: bool = False
+    _first: tuple[str, int] | None = None
+    _first_other: tuple[Node, str] | None = None
+    _others: int = 0
+    _directory: str = field(init=False, default="/")
+
+    def __post_init__(self) -> None:
+        if self.location is not None:
+            path = self.location.path
+            self._directory = path[: path.rfind("/") + 1] or "/"
+
+    def check(self, url: ParsedURL, node: Node, report: Reporter) -> None:
+        if self.location is not None:
+            self._check_location(url, node, report)
+            return
+        origin = url.origin
+        if self._first is None:
+            self._first = (origin, node.line)
+        elif origin != self._first[0]:
+            self._others += 1
+            if self._first_other is None:
+                self._first_other = (node, origin)
+
+    def _check_location(self, url: ParsedURL, node: Node, report: Reporter) -> None:
+        where = "sitemap index" if self.is_index else "sitemap"
+        listed = "sitemap" if self.is_index else "URL"
+        if url.origin != self.location.origin:
+            report.add(
+                OTHER_ORIGIN.at(
+                    node.line,
+                    node.column,
+                    f"{listed} on {url.origin} but the {where} is served from "
+                    f"{self.location.origin}; list only {self.location.origin} URLs "
+                    "(or use cross-submission through robots.txt)",
+                )
+            )
+        elif not url.path.startswith(self._directory):
+            report.add(
+                OUTSIDE_DIRECTORY.at(
+                    node.line,
+                    node.column,
+                    f"{listed} path {url.path!r} is outside {self._directory!r}, the directory "
+                    f"the {where} is served from; move the {where} up to a common parent "
+                    "directory",
+                )
+            )
+
+    def finish(self) -> Finding | None:
+        if self._first_other is None or self._first is None:
+            return None
+        node, origin = self._first_other
+        first_origin, first_line = self._first
+        return MIXED_ORIGINS.at(
+            node.line,
+            node.column,
+            f"URL on {origin} while the first URL (line {first_line}) is on {first_origin}; "
+            f"{self._others:,} URL(s) in this file are not on {first_origin}; "
+            "give --sitemap-url to check the scope",
+        )

@@ -1,0 +1,450 @@
+"""URL rules: every `loc` must be an absolute, well-formed, properly escaped http(s) URL."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+from urllib.parse import quote
+
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.structure import Reporter
+
+MAX_LENGTH = 2048
+MIN_LENGTH = 12
+
+NOT_ABSOLUTE = rule(
+    "UR001",
+    "url-not-absolute",
+    ERROR,
+    summary="A URL is relative or lacks its scheme or host",
+    what="Checks that each `loc` is a complete absolute URL: scheme, `//`, host, then path.",
+    why="""
+        Sitemaps are read without a base URL, so relative URLs cannot be
+        resolved; Google reports "Invalid URL" and skips them.
+    """,
+    bad="<loc>/products/shoes</loc>",
+    good="<loc>https://example.com/products/shoes</loc>",
+)
+
+BAD_SCHEME = rule(
+    "UR002",
+    "url-scheme-not-http",
+    ERROR,
+    summary="A URL's scheme is not http or https",
+    what="Checks that each `loc` uses `http` or `https`.",
+    why="Search engines crawl web pages only; `ftp:`, `mailto:`, `javascript:` or a typo such as `htp:` are rejected.",
+    bad="<loc>htps://example.com/</loc>",
+    good="<loc>https://example.com/</loc>",
+)
+
+TOO_LONG = rule(
+    "UR003",
+    "url-too-long",
+    ERROR,
+    summary="A URL is longer than 2,048 characters",
+    what="Checks the length of each `loc`; the schema allows at most 2,048 characters.",
+    why="Longer URLs are invalid against the schema and search engines drop them.",
+    bad="<loc>https://example.com/search?q=...(3,000 characters)</loc>",
+    good="<loc>https://example.com/search/red-shoes</loc>",
+)
+
+TOO_SHORT = rule(
+    "UR004",
+    "url-too-short",
+    ERROR,
+    summary="A URL is shorter than the schema's 12 characters",
+    what="Checks that each `loc` has at least 12 characters, the schema's minimum.",
+    why="""
+        The official schema rejects shorter values, so strict validators fail the
+        file. Real pages rarely have such short URLs; writing the full form
+        (with `https://` and a trailing `/`) usually fixes it.
+    """,
+    bad="<loc>http://a.io</loc>",
+    good="<loc>https://a.io/</loc>",
+)
+
+WHITESPACE = rule(
+    "UR005",
+    "url-whitespace",
+    WARNING,
+    summary="Whitespace or line breaks around a URL",
+    what="Detects spaces, tabs or line breaks before or after the URL inside `loc`.",
+    why="""
+        Some consumers keep the whitespace as part of the URL and then fail to
+        fetch it; Google may report "Invalid URL". Templates that break lines
+        inside `<loc>` are the usual cause.
+    """,
+    bad="""
+        <loc>
+          https://example.com/
+        </loc>
+    """,
+    good="<loc>https://example.com/</loc>",
+)
+
+UNSAFE_CHARACTER = rule(
+    "UR006",
+    "url-unsafe-character",
+    ERROR,
+    summary="A URL contains characters that must be percent-encoded",
+    what="""
+        Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks
+        and control characters inside a URL, and shows the encoded URL.
+    """,
+    why="""
+        These characters are not allowed in URLs (RFC 3986). Crawlers either
+        reject the URL or encode it differently from your server, so the wrong
+        page is fetched.
+    """,
+    bad="<loc>https://example.com/red shoes</loc>",
+    good="<loc>https://example.com/red%20shoes</loc>",
+)
+
+BAD_PERCENT = rule(
+    "UR007",
+    "url-bad-percent-encoding",
+    ERROR,
+    summary="A `%` that does not start a valid percent-escape",
+    what="Detects `%` not followed by two hexadecimal digits.",
+    why="""
+        The URL is malformed; consumers reject it or decode it in different ways.
+        A literal percent sign is written `%25`.
+    """,
+    bad="<loc>https://example.com/sale-50%-off</loc>",
+    good="<loc>https://example.com/sale-50%25-off</loc>",
+)
+
+FRAGMENT = rule(
+    "UR008",
+    "url-fragment",
+    WARNING,
+    summary="A URL with a `#fragment`",
+    what="Detects a fragment (`#...`) in a URL.",
+    why="""
+        Fragments are not sent to the server: crawlers drop them, so the entry
+        duplicates the page without the fragment.
+    """,
+    bad="<loc>https://example.com/guide#install</loc>",
+    good="<loc>https://example.com/guide</loc>",
+)
+
+CREDENTIALS = rule(
+    "UR009",
+    "url-credentials",
+    WARNING,
+    summary="A URL with a user name or password",
+    what="Detects `user:password@` before the host.",
+    why="""
+        Credentials in a public file leak them, and crawlers do not log in: the
+        page is not crawled as intended.
+    """,
+    bad="<loc>https://admin:secret@example.com/</loc>",
+    good="<loc>https://example.com/</loc>",
+)
+
+INVALID_HOST = rule(
+    "UR010",
+    "url-invalid-host",
+    ERROR,
+    summary="A URL's host or port is not valid",
+    what="""
+        Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
+        253 characters, or an IP address) and the port (1 to 65535).
+    """,
+    why="Such a URL cannot be fetched; search engines report it as invalid.",
+    bad="<loc>https://example..com:99999/</loc>",
+    good="<loc>https://example.com/</loc>",
+)
+
+NON_ASCII = rule(
+    "UR011",
+    "url-not-encoded",
+    WARNING,
+    summary="A URL with characters outside ASCII that are not percent-encoded",
+    what="""
+        Detects non-ASCII characters in a URL (an IRI) and shows the encoded
+        form: percent-encoded UTF-8 in the path and query, punycode in the host.
+    """,
+    why="""
+        The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
+        encode IRIs themselves, but not all in the same way, and the encoded form
+        is what your server's links and canonical tags should match.
+    """,
+    bad="<loc>https://example.com/café</loc>",
+    good="<loc>https://example.com/caf%C3%A9</loc>",
+)
+
+RULES = (
+    NOT_ABSOLUTE,
+    BAD_SCHEME,
+    TOO_LONG,
+    TOO_SHORT,
+    WHITESPACE,
+    UNSAFE_CHARACTER,
+    BAD_PERCENT,
+    FRAGMENT,
+    CREDENTIALS,
+    INVALID_HOST,
+    NON_ASCII,
+)
+
+
+class ParsedURL(NamedTuple):
+    scheme: str
+    host: str
+    port: int
+    path: str
+
+    @property
+    def origin(self) -> str:
+        default = 443 if self.scheme == "https" else 80
+        port = "" if self.port == default else f":{self.port}"
+        return f"{self.scheme}://{self.host}{port}"
+
+
+_SIMPLE = re.compile(
+    r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
+    r"(?::([0-9]{1,5}))?"
+    r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?"
+    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?\Z"
+)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_UNSAFE = re.compile(r"[\x00-\x20\x7f\"<>`{}|\\^]")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\Z")
+_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]+\]\Z")
+_SAFE_FOR_QUOTE = "/:?#[]@!$&'()*+,;=%~"
+_SCHEME_TYPOS = {
+    "htp",
+    "htps",
+    "htttp",
+    "htttps",
+    "http:",
+    "hhtp",
+    "hhtps",
+    "ttp",
+    "ttps",
+    "httpss",
+}
+
+
+def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> ParsedURL | None:
+    """Check one URL value; return its parts when it is usable for scope checks."""
+    url = value
+    if url != url.strip():
+        report.add(
+            WHITESPACE.at(
+                node.line,
+                node.column,
+                f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>",
+            )
+        )
+        url = url.strip()
+    length = len(url)
+    if length > MAX_LENGTH:
+        report.add(
+            TOO_LONG.at(
+                node.line,
+                node.column,
+                f"URL is {length:,} characters long, over the limit of 2,048; shorten it",
+            ),
+            node,
+        )
+    match = _SIMPLE.match(url)
+    if match:
+        if length < MIN_LENGTH:
+            _too_short(url, node, report)
+        scheme, host, port, path = match.group(1, 2, 3, 4)
+        default = 443 if scheme == "https" else 80
+        if port is not None and not 0 < int(port) <= 65535:
+            report.add(
+                INVALID_HOST.at(node.line, node.column, f"port {port} is out of range"), node
+            )
+            return None
+        return ParsedURL(scheme, host, int(port) if port else default, path or "/")
+    return _check_slowly(url, node, report, field)
+
+
+def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedURL | None:
+    line, column = node.line, node.column
+    scheme_match = _SCHEME.match(url)
+    if not scheme_match or (scheme_match and "." in scheme_match.group(1)):
+        report.add(NOT_ABSOLUTE.at(line, column, _not_absolute_message(url, field)), node)
+        return None
+    scheme = scheme_match.group(1).lower()
+    if scheme not in ("http", "https"):
+        if scheme in _SCHEME_TYPOS or scheme.startswith("ht"):
+            hint = "; did you mean https?"
+        else:
+            hint = "; sitemaps list http or https URLs"
+        report.add(
+            BAD_SCHEME.at(
+                line, column, f"URL scheme {scheme_match.group(1)!r} is not http(s){hint}"
+            ),
+            node,
+        )
+        return None
+    rest = url[scheme_match.end() :]
+    if not rest.startswith("//"):
+        report.add(
+            NOT_ABSOLUTE.at(
+                line,
+                column,
+                f"URL {url!r} lacks '//' after the scheme; write {scheme}://{rest.lstrip('/')}",
+            ),
+            node,
+        )
+        return None
+    authority_end = len(rest)
+    for stop in "/?#":
+        found = rest.find(stop, 2)
+        if 0 <= found < authority_end:
+            authority_end = found
+    authority = rest[2:authority_end]
+    remainder = rest[authority_end:]
+    usable = True
+
+    unsafe = sorted(set(_UNSAFE.findall(url)))
+    if unsafe:
+        shown = " ".join(_describe(c) for c in unsafe)
+        fixed = quote(url, safe=_SAFE_FOR_QUOTE)
+        report.add(
+            UNSAFE_CHARACTER.at(
+                line, column, f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+            ),
+            node,
+        )
+    if _BAD_PERCENT.search(url):
+        fixed = _BAD_PERCENT.sub("%25", url)
+        report.add(
+            BAD_PERCENT.at(line, column, f"'%' not followed by two hex digits; write {fixed}"),
+            node,
+        )
+    if "@" in authority:
+        report.add(
+            CREDENTIALS.at(
+                line,
+                column,
+                "URL contains a user name or password before the host; remove it",
+            )
+        )
+        authority = authority.rpartition("@")[2]
+    host, port = _split_port(authority)
+    host_problem = _host_problem(host)
+    if port is not None and not (port.isdigit() and 0 < int(port) <= 65535):
+        host_problem = f"port {port!r} is not a number from 1 to 65535"
+    if host_problem:
+        report.add(INVALID_HOST.at(line, column, host_problem), node)
+        usable = False
+    elif not host.isascii():
+        try:
+            encoded = host.encode("idna").decode("ascii")
+            hint = f"; write the host as {encoded}"
+        except UnicodeError:
+            hint = ""
+        report.add(
+            NON_ASCII.at(line, column, f"host {host!r} is not in its ASCII (punycode) form{hint}")
+        )
+    if "#" in remainder:
+        report.add(
+            FRAGMENT.at(
+                line,
+                column,
+                f"URL has a fragment ({remainder[remainder.index('#') :][:40]!r}); crawlers drop it: "
+                "list the URL without it",
+            )
+        )
+    if not remainder.isascii():
+        fixed = quote(remainder, safe=_SAFE_FOR_QUOTE)
+        report.add(
+            NON_ASCII.at(
+                line,
+                column,
+                f"URL path or query has characters outside ASCII; percent-encode them: "
+                f"{scheme}://{authority}{fixed}",
+            )
+        )
+    if len(url) < MIN_LENGTH and usable:
+        _too_short(url, node, report)
+    if not usable:
+        return None
+    default = 443 if scheme == "https" else 80
+    path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
+    return ParsedURL(scheme, host.lower().rstrip("."), int(port) if port else default, path)
+
+
+def _too_short(url: str, node: Node, report: Reporter) -> None:
+    hint = f"; write {url}/" if url.count("/") == 2 and len(url) == MIN_LENGTH - 1 else ""
+    report.add(
+        TOO_SHORT.at(
+            node.line,
+            node.column,
+            f"URL {url!r} has {len(url)} characters; the schema requires at least 12{hint}",
+        ),
+        node,
+    )
+
+
+def _split_port(authority: str) -> tuple[str, str | None]:
+    if authority.startswith("["):
+        end = authority.find("]")
+        if end >= 0 and authority[end + 1 : end + 2] == ":":
+            return authority[: end + 1], authority[end + 2 :]
+        return authority, None
+    host, sep, port = authority.rpartition(":")
+    if not sep:
+        return authority, None
+    return host, port
+
+
+def _host_problem(host: str) -> str | None:
+    if not host:
+        return "URL has no host"
+    if host.startswith("["):
+        return None if _IPV6.match(host) else f"host {host!r} is not a valid IPv6 literal"
+    if not host.isascii():
+        return (
+            None
+            if all(label for label in host.rstrip(".").split("."))
+            else (f"host {host!r} has an empty label")
+        )
+    name = host[:-1] if host.endswith(".") else host
+    if len(name) > 253:
+        return f"host is {len(name)} characters long; at most 253 are allowed"
+    for label in name.split("."):
+        if not label:
+            return f"host {host!r} has an empty label (two dots in a row, or a leading dot)"
+        if len(label) > 63:
+            return (
+                f"host label {label[:20]!r}... is {len(label)} characters; at most 63 are allowed"
+            )
+        if not _LABEL.match(label):
+            return f"host {host!r} contains characters not allowed in a host name"
+    return None
+
+
+def _not_absolute_message(url: str, field: str) -> str:
+    shown = url if len(url) <= 80 else url[:77] + "..."
+    if url.startswith("//"):
+        return f"URL {shown!r} has no scheme; write https:{url}"
+    if url.startswith("/"):
+        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com{url}"
+    if url.lower().startswith("www."):
+        return f"URL {shown!r} has no scheme; write https://{url}"
+    return f"<{field}> {shown!r} is not an absolute URL; write the full URL with https://"
+
+
+def _describe(char: str) -> str:
+    names = {
+        " ": "a space",
+        '"': "'\"'",
+        "\t": "a tab",
+        "\n": "a line break",
+        "\r": "a carriage return",
+    }
+    if char in names:
+        return names[char]
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"control character U+{ord(char):04X}"
+    return repr(char)

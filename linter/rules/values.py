@@ -1,0 +1,125 @@
+"""Value rules: `changefreq` and `priority`."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from decimal import Decimal
+
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.structure import Reporter
+
+CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+
+INVALID_CHANGEFREQ = rule(
+    "VA001",
+    "changefreq-invalid",
+    ERROR,
+    summary="`changefreq` is not one of the seven values",
+    what="""
+        Checks `changefreq` against `always`, `hourly`, `daily`, `weekly`,
+        `monthly`, `yearly` and `never`, and suggests the closest one.
+    """,
+    why="""
+        Other values make the file invalid against the schema; parsers drop them
+        or fall back to a default. (Google ignores `changefreq`; removing it is
+        also a fix.)
+    """,
+    bad="<changefreq>every day</changefreq>",
+    good="<changefreq>daily</changefreq>",
+)
+
+CHANGEFREQ_FORM = rule(
+    "VA002",
+    "changefreq-case-or-space",
+    ERROR,
+    summary="`changefreq` in the wrong case or with whitespace",
+    what="Detects a valid `changefreq` written with capitals or surrounded by whitespace.",
+    why="""
+        The schema's values are lower case and compared exactly, so `Daily` or
+        ` weekly ` make the file invalid even though the meaning is clear.
+    """,
+    bad="<changefreq>Daily</changefreq>",
+    good="<changefreq>daily</changefreq>",
+)
+
+INVALID_PRIORITY = rule(
+    "VA003",
+    "priority-invalid",
+    ERROR,
+    summary="`priority` is not a decimal number from 0.0 to 1.0",
+    what="""
+        Checks that `priority` is a decimal number (with a dot) from 0.0 to 1.0,
+        and names the fix for a decimal comma, a percentage or a word.
+    """,
+    why="""
+        Other values make the file invalid against the schema; parsers fall back
+        to 0.5 or drop the entry. (Google ignores `priority`.)
+    """,
+    bad="<priority>0,8</priority>",
+    good="<priority>0.8</priority>",
+)
+
+RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY)
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
+_CHANGEFREQ_SET = frozenset(CHANGEFREQS)
+_PRIORITY_OK = frozenset(f"{whole}.{tenth}" for whole in "0" for tenth in "0123456789") | {
+    "1.0",
+    "1",
+    "0",
+    "1.00",
+    "0.5",
+}
+
+
+def check_changefreq(value: str, node: Node, report: Reporter) -> None:
+    if value in _CHANGEFREQ_SET:
+        return
+    normalized = value.strip().lower()
+    if normalized in _CHANGEFREQ_SET:
+        report.add(
+            CHANGEFREQ_FORM.at(
+                node.line,
+                node.column,
+                f"changefreq {value!r} must be written exactly {normalized!r} "
+                "(lower case, no spaces)",
+            ),
+            node,
+        )
+        return
+    close = difflib.get_close_matches(normalized, CHANGEFREQS, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    report.add(
+        INVALID_CHANGEFREQ.at(
+            node.line,
+            node.column,
+            f"changefreq {value.strip()!r} is not a valid value; {hint}use one of "
+            + ", ".join(CHANGEFREQS),
+        ),
+        node,
+    )
+
+
+def check_priority(value: str, node: Node, report: Reporter) -> None:
+    if value in _PRIORITY_OK:
+        return
+    text = value.strip()
+    message = None
+    if _DECIMAL.match(text):
+        number = Decimal(text)
+        if not Decimal(0) <= number <= Decimal(1):
+            message = f"priority {text} is outside 0.0 to 1.0"
+            if number == number.to_integral() and Decimal(1) < number <= Decimal(10):
+                message += f"; on a 0-10 scale write {number / 10}"
+            elif number == number.to_integral() and Decimal(10) < number <= Decimal(100):
+                message += f"; as a percentage write {(number / 100).normalize()}"
+    elif re.fullmatch(r"[+-]?\d*,\d+", text):
+        message = f"priority {text!r} uses a decimal comma; write {text.replace(',', '.')}"
+    elif text.endswith("%") and _DECIMAL.match(text[:-1]):
+        message = f"priority {text!r} is a percentage; write {Decimal(text[:-1]) / 100}"
+    else:
+        message = f"priority {text!r} is not a number; write a decimal from 0.0 to 1.0"
+    if message:
+        report.add(INVALID_PRIORITY.at(node.line, node.column, message), node)

@@ -1,0 +1,46 @@
+"""The default engine: libxml2's XSD validator through lxml."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lxml import etree
+from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.xsd import builder, messages
+
+
+class Libxml2Engine:
+    def __init__(self) -> None:
+        self._schemas: dict[str, etree.XMLSchema] = {}
+
+    def _schema(self, root_name: str) -> etree.XMLSchema:
+        schema = self._schemas.get(root_name)
+        if schema is None:
+            parser = etree.XMLParser(no_network=True, resolve_entities=False)
+            document = etree.parse(str(builder.schema_path(builder.BUNDLES[root_name])), parser)
+            schema = self._schemas[root_name] = etree.XMLSchema(document)
+        return schema
+
+    def validate(
+        self, root_name: str, entries: Sequence[Node], sitemap_ns: str = SITEMAP_NS
+    ) -> list[tuple[Node, str]]:
+        schema = self._schema(root_name)
+        root, nodes = builder.build(root_name, entries, sitemap_ns)
+        if schema.validate(root):
+            return []
+        results = []
+        for error in schema.error_log:
+            node = builder.node_at(nodes, error.line)
+            if node is not None:
+                results.append((node, messages.clean(_strip_element(error.message))))
+        return results
+
+
+_ELEMENT_PREFIX = re.compile(r"^Element '[^']*'(?:, attribute '[^']*')?: ")
+
+
+def _strip_element(message: str) -> str:
+    attribute = re.match(r"^Element '[^']*', attribute '([^']*)': ", message)
+    text = _ELEMENT_PREFIX.sub("", message)
+    return f"attribute {attribute.group(1)}: {text}" if attribute else text

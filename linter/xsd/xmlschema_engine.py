@@ -1,0 +1,43 @@
+"""The alternative engine: the pure-Python xmlschema package (slower, imported only on request)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import xmlschema
+from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.xsd import builder, messages
+
+
+class XmlschemaEngine:
+    def __init__(self) -> None:
+        self._schemas: dict[str, xmlschema.XMLSchema] = {}
+
+    def _schema(self, root_name: str) -> xmlschema.XMLSchema:
+        schema = self._schemas.get(root_name)
+        if schema is None:
+            path = builder.schema_path(builder.BUNDLES[root_name])
+            schema = self._schemas[root_name] = xmlschema.XMLSchema(
+                str(path), defuse="always", use_fallback=False
+            )
+        return schema
+
+    def validate(
+        self, root_name: str, entries: Sequence[Node], sitemap_ns: str = SITEMAP_NS
+    ) -> list[tuple[Node, str]]:
+        schema = self._schema(root_name)
+        root, nodes = builder.build(root_name, entries, sitemap_ns)
+        results = []
+        try:
+            errors = list(schema.iter_errors(root))
+        except (KeyError, ValueError, TypeError, RecursionError) as error:
+            # xmlschema raises instead of reporting for a few inputs (an xsi:type
+            # naming an unknown type); report it on the first entry.
+            return [(entries[0], messages.clean(f"cannot be validated: {error}"))]
+        for error in errors:
+            child = getattr(error, "invalid_child", None)
+            element = child if child is not None else error.elem
+            node = builder.node_at(nodes, getattr(element, "sourceline", None))
+            if node is not None:
+                results.append((node, messages.clean(error.reason or error.message)))
+        return results
