@@ -1,0 +1,165 @@
+"""The command line end to end: formats, exit codes, stdin, errors as one line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint import __version__
+from sitemap_lint.cli import main
+from tests.helpers import FIXTURES
+
+VALID = FIXTURES / "valid" / "sitemap.xml"
+BROKEN = FIXTURES / "rules" / "XM001" / "fail.xml"
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_clean_file_exits_zero(capsys) -> None:
+    status, out, err = run(["--now", "2025-06-01", str(VALID)], capsys)
+    assert status == 0
+    assert "no problems found" in out
+    assert err == ""
+
+
+def test_error_finding_exits_one_and_shows_location(capsys) -> None:
+    status, out, _ = run([str(BROKEN)], capsys)
+    assert status == 1
+    assert f"{BROKEN}:5:5" in out and "XM001" in out and "xml-syntax-error" in out
+
+
+def test_warnings_alone_exit_zero(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/a</loc></url>"
+        "<url><loc>https://example.com/a</loc></url></urlset>"
+    )
+    status, out, _ = run([str(path)], capsys)
+    assert status == 0
+    assert "DU001" in out
+
+
+def test_json_document(capsys) -> None:
+    status, out, err = run(
+        ["--format", "json", str(BROKEN), str(VALID), "--now", "2025-06-01"], capsys
+    )
+    assert status == 1
+    document = json.loads(out)
+    assert document["version"] == 1
+    assert document["tool"] == {"name": "sitemap-lint", "version": __version__}
+    assert [f["path"] for f in document["files"]] == [str(BROKEN), str(VALID)]
+    finding = document["files"][0]["findings"][0]
+    assert finding == {
+        "code": "XM001",
+        "name": "xml-syntax-error",
+        "severity": "error",
+        "message": finding["message"],
+        "line": 5,
+        "column": 5,
+    }
+    assert document["summary"] == {"files": 2, "errors": 1, "warnings": 0, "infos": 0}
+    assert err == ""
+
+
+def test_stdin(monkeypatch, capsys) -> None:
+    import io
+
+    data = gzip.compress(BROKEN.read_bytes())
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, _ = run(["--format", "json", "-"], capsys)
+    assert status == 1
+    document = json.loads(out)
+    assert document["files"][0]["path"] == "-"
+    assert [f["code"] for f in document["files"][0]["findings"]] == ["XM001"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["missing.xml"], "missing.xml: no such file or directory"),
+        (["--format", "yaml", "x.xml"], "unknown format"),
+        (["--xsd-engine", "saxon", "x.xml"], "unknown XSD engine"),
+        (["--now", "yesterday", "x.xml"], "--now"),
+        (["--sitemap-url", "/sitemap.xml", "x.xml"], "--sitemap-url"),
+        (["--no-such-option", "x.xml"], "No such option"),
+    ],
+)
+def test_usage_problems_exit_two_with_one_line(args, needle, capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run(args, capsys)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and needle in err and err.startswith("sitemap-lint: error: ")
+
+
+def test_directory_without_sitemaps_exits_two(tmp_path: Path, capsys) -> None:
+    (tmp_path / "notes.txt").write_text("hello")
+    status, _, err = run([str(tmp_path)], capsys)
+    assert status == 2 and "no sitemap files" in err
+
+
+def test_directory_expands_to_sitemaps(tmp_path: Path, capsys) -> None:
+    (tmp_path / "sitemap-a.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "sitemap-b.xml").write_bytes(BROKEN.read_bytes())
+    (tmp_path / "feed.xml").write_text("<rss/>")
+    status, out, _ = run(["--format", "json", "--now", "2025-06-01", str(tmp_path)], capsys)
+    assert status == 1
+    paths = [Path(f["path"]).name for f in json.loads(out)["files"]]
+    assert paths == ["sitemap-a.xml", "sitemap-b.xml"]
+
+
+def test_rules_and_rule_commands(capsys) -> None:
+    status, out, _ = run(["rules"], capsys)
+    assert status == 0 and "UR001" in out and "url-not-absolute" in out
+    status, out, _ = run(["rule", "UR001"], capsys)
+    assert status == 0
+    for section in ("## What it does", "## Why is this bad?", "## Example", "Use instead:"):
+        assert section in out
+    status, _, err = run(["rule", "ZZ999"], capsys)
+    assert status == 2 and "no rule" in err
+
+
+def test_version(capsys) -> None:
+    status, out, _ = run(["--version"], capsys)
+    assert status == 0 and out.strip() == f"sitemap-lint {__version__}"
+
+
+@pytest.mark.parametrize(
+    ("env", "colored"),
+    [({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)],
+)
+def test_colour_only_on_request_and_no_color_wins(env: dict, colored: bool) -> None:
+    """Not a terminal: plain text. FORCE_COLOR adds colour; NO_COLOR removes it again."""
+    run_ = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", str(BROKEN)],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+    )
+    assert run_.returncode == 1
+    assert "XM001" in run_.stdout
+    assert ("31m" in run_.stdout) is colored  # red, the colour of errors
+    if not env:
+        assert "\x1b[" not in run_.stdout
+
+
+def test_default_path_does_not_import_xmlschema() -> None:
+    code = (
+        "import sys; from sitemap_lint.cli import main; "
+        f"status = main(['--format', 'json', {str(VALID)!r}]); "
+        "print('xmlschema' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("False")

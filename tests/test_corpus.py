@@ -1,0 +1,62 @@
+"""Every file of the shared real-world corpus: no crash, and errors where xmllint finds them.
+
+The corpus lives beside the repository (../shared/corpus); the test is skipped
+where it is absent. ORACLE.tsv holds an independent xmllint verdict per file.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.cli import main
+from tests.helpers import ROOT
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+pytestmark = pytest.mark.skipif(not (CORPUS / "ORACLE.tsv").exists(), reason="corpus not present")
+
+
+def _oracle() -> list[dict[str, str]]:
+    with open(CORPUS / "ORACLE.tsv", newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def test_corpus(capsys) -> None:
+    rows = [row for row in _oracle() if (CORPUS / row["file"]).is_file()]
+    assert rows
+    paths = [str(CORPUS / row["file"]) for row in rows]
+    status = main(["--format", "json", "--now", "2026-12-01", *paths])
+    captured = capsys.readouterr()
+    assert status in (0, 1), captured.err
+    assert "Traceback" not in captured.err
+    report = {entry["path"]: entry["findings"] for entry in json.loads(captured.out)["files"]}
+    missed = []
+    agree = disagree = 0
+    for row, path in zip(rows, paths, strict=True):
+        findings = report[path]
+        has_error = any(f["severity"] == "error" for f in findings)
+        for finding in findings:
+            assert finding["line"] >= 1 and finding["column"] >= 1
+        must_fail = row["well_formed"] == "no" or row["ext_xsd_valid"] == "no"
+        if must_fail and not has_error:
+            missed.append(row["file"])
+        if row["ext_xsd_valid"] in ("yes", "no"):
+            if has_error == (row["ext_xsd_valid"] == "no"):
+                agree += 1
+            else:
+                disagree += 1
+    print(
+        f"corpus: {len(rows)} files; error verdict agrees with xmllint+extensions on {agree}, differs on {disagree}"
+    )
+    assert missed == []
+
+
+def test_corpus_files_are_read_in_place() -> None:
+    """The corpus is other people's data: no copy of it may live in this repository."""
+    names = {path.name for path in (CORPUS / "files").rglob("*") if path.is_file()}
+    ours = {path.name for path in (ROOT / "fixtures").rglob("*") if path.is_file()}
+    assert not names & ours - {"sitemap.xml", "sitemap-index.xml", "sitemap.xml.gz"}

@@ -1,0 +1,44 @@
+"""Both XSD engines give the same verdict and the same finding lines on every fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.model import SITEMAP_NS, Node
+from tests.helpers import FIXTURES, engine, found, lint
+
+SMALL_FIXTURES = sorted(
+    path
+    for path in FIXTURES.rglob("*")
+    if path.is_file() and path.suffix == ".xml" and path.stat().st_size < 50_000
+)
+
+
+@pytest.mark.parametrize("path", SMALL_FIXTURES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_same_findings_with_both_engines(path: Path) -> None:
+    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
+
+
+def _url(loc: str, *children: tuple[str, str]) -> Node:
+    entry = Node(SITEMAP_NS, "url", {}, 1, 1)
+    for line, (name, text) in enumerate((("loc", loc), *children), start=2):
+        child = Node(SITEMAP_NS, name, {}, line, 1)
+        child.text = text
+        entry.children.append(child)
+    return entry
+
+
+def test_raw_engine_verdicts_agree() -> None:
+    """Below the rules: the engines themselves flag the same nodes."""
+    entries = [
+        _url("https://example.com/", ("lastmod", "2024-05-01")),
+        _url("x", ("priority", "2")),
+        _url("https://example.com/a", ("changefreq", "Daily")),
+        _url("https://example.com/b", ("lastmod", "2024")),
+    ]
+    libxml2 = {node.line for node, _ in engine("libxml2").validate("urlset", entries)}
+    pure = {node.line for node, _ in engine("xmlschema").validate("urlset", entries)}
+    assert libxml2 == pure
+    assert libxml2 == {2, 3}  # the loc, priority and lastmod nodes sit on lines 2 and 3
