@@ -9,6 +9,7 @@ import sys
 from typing import Annotated
 
 import typer
+
 from sitemap_lint import __version__
 
 app = typer.Typer(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.text import Text
+
 from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
 from sitemap_lint.reporters.base import Reporter, Summary

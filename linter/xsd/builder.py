@@ -7,6 +7,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 from lxml import etree
+
 from sitemap_lint.model import SITEMAP_NS, Node
 
 # libxml2 stores line numbers in 16 bits.

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from lxml import etree
+
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.xsd import builder, messages
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import xmlschema
+
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.xsd import builder, messages
 
