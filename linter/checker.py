@@ -202,11 +202,12 @@ class FileChecker:
     def on_doctype(self, name: str, line: int, column: int) -> None:
         self.add(xml.doctype(name, line, column))
 
-    def on_too_deep(self, line: int, column: int) -> None:
+    def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
         self.add(
             structure.TOO_DEEP.at(
                 line, column, "elements nested more than 32 levels deep; they were not checked"
-            )
+            ),
+            outermost,
         )
 
     def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:

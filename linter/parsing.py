@@ -25,7 +25,7 @@ class Handler(Protocol):
     def on_entry(self, entry: Node) -> None: ...
     def on_root_text(self, line: int, column: int) -> None: ...
     def on_doctype(self, name: str, line: int, column: int) -> None: ...
-    def on_too_deep(self, line: int, column: int) -> None: ...
+    def on_too_deep(self, outermost: Node, line: int, column: int) -> None: ...
     def on_syntax_error(
         self, code: int, line: int, column: int, context: str, offset: int
     ) -> None: ...
@@ -138,8 +138,9 @@ class StreamParser:
                 return
             if pieces:
                 if depth == 1:
-                    if "".join(pieces).strip():
-                        handler.on_root_text(line, column)
+                    text = "".join(pieces)
+                    if text.strip():
+                        handler.on_root_text(*_text_start(text, line, column))
                 elif not stack[-1].nested_text and "".join(pieces).strip():
                     stack[-1].nested_text = True
                 pieces.clear()
@@ -147,7 +148,7 @@ class StreamParser:
                 stack.append(node)  # kept on the stack only, never attached
                 if not state._too_deep_reported:
                     state._too_deep_reported = True
-                    handler.on_too_deep(line, column)
+                    handler.on_too_deep(stack[2] if depth > 2 else stack[1], line, column)
                 return
             if depth > 1:
                 stack[-1].children.append(node)
@@ -168,6 +169,9 @@ class StreamParser:
                 handler.on_entry(node)
             elif depth == 0:
                 state.root_closed = True
+                if node.text.strip():
+                    end_line, end_column = position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+                    handler.on_root_text(*_text_start(node.text, end_line, end_column))
 
         def data(text: str) -> None:
             if stack:
@@ -193,6 +197,18 @@ class StreamParser:
         context = self.line_text(raw_line)
         line, column = self.position(raw_line, error.offset)
         self.handler.on_syntax_error(error.code, line, column, context, error.offset)
+
+
+def _text_start(text: str, line: int, column: int) -> tuple[int, int]:
+    """Where the first non-whitespace character of ``text`` stands, given the
+    position of the tag that follows the text."""
+    first = len(text) - len(text.lstrip())
+    rest = text[first:]
+    newlines = rest.count("\n")
+    if not newlines:
+        return line, max(column - len(rest), 1)
+    line_start = text.rfind("\n", 0, first)
+    return line - newlines, (first - line_start) if line_start >= 0 else 1
 
 
 def _ignore(_data: str) -> None:

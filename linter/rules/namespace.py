@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import SITEMAP_NS
 from sitemap_lint.rules.base import ERROR, WARNING, rule
@@ -85,13 +87,16 @@ SCHEMA_NAMESPACES = frozenset(
     }
 )
 
-_LOOK_ALIKES = {
-    "sitemaps.org/schemas/sitemap/0.9": "",
-    "sitemaps.org/schemas/sitemap/0.90": "",
-    "sitemaps.org/schemas/sitemap/0.8": "(an old draft version)",
-    "google.com/schemas/sitemap/0.84": "(Google's namespace from before sitemaps.org)",
-    "google.com/schemas/sitemap/0.9": "(Google's namespace from before sitemaps.org)",
-    "google.com/schemas/sitemap/0.90": "(Google's namespace from before sitemaps.org)",
+_RIGHT = "sitemaps.org/schemas/sitemap/0.9"
+# Look-alikes that differ in more than spelling, by host and path without "www." or a trailing slash.
+_OTHER_NAMESPACES = {
+    "google.com/schemas/sitemap/0.84": "Google's namespace from before sitemaps.org",
+    "google.com/schemas/sitemap/0.9": "Google's namespace from before sitemaps.org",
+    "google.com/schemas/sitemap/0.90": "Google's namespace from before sitemaps.org",
+    "sitemaps.org/schemas/sitemap/0.90": "version 0.90 instead of 0.9",
+    "sitemaps.org/schemas/sitemap/0.8": "an old draft version",
+    "sitemaps.org/schemas/sitemap/0.9/sitemap.xsd": "the schema file's address, not the namespace",
+    "sitemaps.org/schemas/sitemap/0.9/siteindex.xsd": "the schema file's address, not the namespace",
 }
 
 
@@ -112,30 +117,51 @@ def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | Non
 
 
 def _why(ns: str) -> str:
-    lowered = ns.strip().lower()
-    scheme, _, rest = lowered.partition("://")
-    rest = rest.removeprefix("www.").rstrip("/")
-    note = _LOOK_ALIKES.get(rest)
-    if note is None:
+    """What sets a look-alike apart from the sitemap namespace, as " (...)"; "" for others."""
+    text = ns.strip()
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        scheme, rest = "", text
+    key = rest.lower().removeprefix("www.").rstrip("/")
+    if key in _OTHER_NAMESPACES:
+        return f" ({_OTHER_NAMESPACES[key]})"
+    if key != _RIGHT:
         return ""
     differences = []
-    if scheme == "https":
-        differences.append("https instead of http")
-    if ns.strip().endswith("/"):
-        differences.append("a trailing slash")
-    if "://www." not in lowered:
-        differences.append("no www")
-    if ns != ns.strip():
+    if ns != text:
         differences.append("surrounding whitespace")
-    if rest != "sitemaps.org/schemas/sitemap/0.9" or not differences:
-        differences.append(note or "a different version")
-    return " (" + ", ".join(d for d in differences if d) + ")"
+    if scheme.lower() == "https":
+        differences.append("https instead of http")
+    elif scheme.lower() != "http":
+        differences.append(
+            "no http:// at the start" if not scheme else f"{scheme}: instead of http:"
+        )
+    if not rest.lower().startswith("www."):
+        differences.append("no www")
+    if rest.endswith("/"):
+        differences.append("a trailing slash")
+    host_path = rest.rstrip("/")
+    expected = ("www." if host_path.lower().startswith("www.") else "") + _RIGHT
+    if host_path != expected or scheme != scheme.lower():
+        differences.append("different letter case")
+    return " (" + ", ".join(differences) + ")"
 
 
 def unvalidated(ns: str, line: int, column: int) -> Finding:
+    if not ns:
+        return UNVALIDATED_NAMESPACE.at(
+            line,
+            column,
+            "elements without a namespace are not validated: no schema defines them "
+            "(put them in their extension's namespace, or remove them)",
+        )
+    close = difflib.get_close_matches(ns, sorted(SCHEMA_NAMESPACES), n=1, cutoff=0.85)
+    if close:
+        hint = f"did you mean {close[0]!r}? correct the xmlns declaration"
+    else:
+        hint = "check the namespace for typos, or remove the elements"
     return UNVALIDATED_NAMESPACE.at(
         line,
         column,
-        f"elements from namespace {ns!r} are not validated: no bundled schema for it "
-        "(check the namespace for typos, or remove the elements)",
+        f"elements from namespace {ns!r} are not validated: no bundled schema for it ({hint})",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.xsd.messages import clean
 
 SCHEMA_VIOLATION = rule(
     "XS001",
@@ -40,4 +41,8 @@ RULES = (SCHEMA_VIOLATION,)
 
 
 def violation(node: Node, message: str) -> Finding:
-    return SCHEMA_VIOLATION.at(node.line, node.column, f"{message} (schema)")
+    """The engine's message, led by the element it is about (engines' texts often omit it)."""
+    name = clean(f"{{{node.ns}}}{node.name}") if node.ns else node.name
+    if name.startswith("{"):
+        name = node.name  # a look-alike sitemap namespace (reported as NS002)
+    return SCHEMA_VIOLATION.at(node.line, node.column, f"<{name}>: {message} (schema)")

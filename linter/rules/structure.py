@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
@@ -17,8 +18,15 @@ ENTRY_CHILDREN = {
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 
 
+class Covers(Protocol):
+    """What a finding covers: the nodes whose schema errors it explains (a Node
+    covers itself and its descendants)."""
+
+    def iter(self) -> Iterator[Node]: ...
+
+
 class Reporter(Protocol):
-    def add(self, finding: Finding, covers: Node | None = None) -> None: ...
+    def add(self, finding: Finding, covers: Covers | None = None) -> None: ...
 
 
 UNKNOWN_ROOT = rule(
@@ -227,7 +235,31 @@ RULES = (
     TOO_DEEP,
 )
 
-_KNOWN_EXTENSION_NAMES = {"image", "video", "news", "link", "mobile"}
+# Extension elements written without their prefix, and the namespace they need.
+_EXTENSIONS = {
+    "image": ("image", "http://www.google.com/schemas/sitemap-image/1.1"),
+    "video": ("video", "http://www.google.com/schemas/sitemap-video/1.1"),
+    "news": ("news", "http://www.google.com/schemas/sitemap-news/0.9"),
+    "link": ("xhtml", "http://www.w3.org/1999/xhtml"),
+    "mobile": ("mobile", "http://www.google.com/schemas/sitemap-mobile/1.0"),
+}
+
+
+class _Only:
+    """Marks one node as covered without its descendants.
+
+    ``Reporter.add`` marks every node that ``covers.iter()`` yields. A finding
+    about the element itself (an attribute, stray text) must not hide schema
+    errors further down, such as an invalid ``image:image`` in the same entry.
+    """
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Node):
+        self.node = node
+
+    def iter(self) -> Iterator[Node]:
+        return iter((self.node,))
 
 
 def unknown_root(root: Node) -> Finding:
@@ -250,35 +282,44 @@ def no_entries(root: Node) -> Finding:
 
 
 def check_attributes(node: Node, report: Reporter) -> None:
-    for key in node.attrs:
-        if key.startswith(XSI_NS + "}"):
-            continue
-        shown = key.rpartition("}")[2]
-        report.add(
-            UNEXPECTED_ATTRIBUTE.at(
-                node.line,
-                node.column,
-                f'<{node.name}> takes no attributes; remove {shown}="{node.attrs[key]}"',
-            ),
-            node,
-        )
+    """One finding per element for its attributes; ``xsi:`` attributes are allowed."""
+    unexpected = [
+        f'{key.rpartition("}")[2]}="{value}"'
+        for key, value in node.attrs.items()
+        if not key.startswith(XSI_NS + "}")
+    ]
+    if not unexpected:
         return
+    report.add(
+        UNEXPECTED_ATTRIBUTE.at(
+            node.line,
+            node.column,
+            f"<{node.name}> takes no attributes; remove {' and '.join(unexpected)}",
+        ),
+        _Only(node),
+    )
 
 
 def check_top_level(node: Node, root: Node, report: Reporter) -> None:
     """A sitemap-namespace element directly in the root that is not the right entry."""
     expected = ROOTS[root.name]
     if node.name in ENTRY_CHILDREN:
-        message = (
-            f"<{node.name}> does not belong in <{root.name}>; "
-            f"a {'sitemap index lists <sitemap>' if root.name == 'sitemapindex' else 'sitemap lists <url>'}"
-            " entries"
-        )
+        if root.name == "sitemapindex":
+            message = (
+                f"<{node.name}> does not belong in <{root.name}>: an index lists only "
+                "<sitemap> entries; move the page into a sitemap and list that sitemap here"
+            )
+        else:
+            message = (
+                f"<{node.name}> does not belong in <{root.name}>: a sitemap lists only "
+                "<url> entries; list the sitemap in a <sitemapindex> instead"
+            )
         report.add(MISPLACED_ENTRY.at(node.line, node.column, message), node)
         return
-    hint = _did_you_mean(node.name, [expected])
-    if node.name in ENTRY_CHILDREN["url"]:
-        hint = f" (it must stand inside a <{expected}> entry)"
+    if node.name in ENTRY_CHILDREN[expected]:
+        hint = f"; it must stand inside a <{expected}> entry"
+    else:
+        hint = _did_you_mean(node.name, [expected]) + f"; only <{expected}> entries stand there"
     report.add(
         UNKNOWN_ELEMENT.at(
             node.line, node.column, f"unknown element <{node.name}> in <{root.name}>{hint}"
@@ -293,17 +334,11 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
     found: dict[str, Node] = {}
     last_rank = -1
     extension_seen: Node | None = None
+    loc_explained = False  # a finding already says where the entry's URL went
     if entry.attrs:
         check_attributes(entry, report)
     if entry.nested_text or (not entry.children and entry.text.strip()):
-        report.add(
-            UNEXPECTED_TEXT.at(
-                entry.line,
-                entry.column,
-                f"text directly inside <{entry.name}>; values belong in its child elements",
-            ),
-            entry,
-        )
+        loc_explained = _stray_text(entry, report)
     for child in entry.children:
         if child.ns != sitemap_ns:
             if extension_seen is None:
@@ -312,23 +347,31 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
         name = child.name
         rank = allowed.index(name) if name in allowed else -1
         if rank < 0:
-            report.add(_unknown_child(child, entry), child)
+            finding, suggested = _unknown_child(child, entry)
+            report.add(finding, child)
+            loc_explained = loc_explained or suggested == "loc"
             continue
         if name in found:
             first = found[name]
+            fix = "; two pages need two entries" if name == "loc" else ""
             report.add(
                 REPEATED_CHILD.at(
                     child.line,
                     child.column,
                     f"<{name}> repeated in one <{entry.name}> (first at line {first.line}); "
-                    "keep one",
+                    f"keep one{fix}",
                 ),
                 child,
             )
             continue
         found[name] = child
         if rank < last_rank or extension_seen is not None:
-            report.add(_order(child, entry, allowed, extension_seen), child)
+            # The schema reports the first child where its sequence breaks, which
+            # may stand before this one: <lastmod> when <loc> comes second.
+            report.add(
+                _order(child, entry, allowed, extension_seen),
+                _sequence_break(entry, allowed, sitemap_ns) or child,
+            )
         else:
             last_rank = rank
         if child.attrs:
@@ -339,7 +382,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                     child.line,
                     child.column,
                     f"<{name}> contains the element <{child.children[0].name}>; "
-                    "it may only hold text",
+                    "it may only hold text: remove the markup and keep the value",
                 ),
                 child,
             )
@@ -350,54 +393,140 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                     child.line,
                     child.column,
                     f"<{name}> is empty; "
-                    + ("give the page's URL" if name == "loc" else "give a value or remove it"),
+                    + (
+                        f"give the {'page' if entry.name == 'url' else 'sitemap'}'s URL"
+                        if name == "loc"
+                        else "give a value or remove it"
+                    ),
                 ),
                 child,
             )
             del found[name]
-    if "loc" not in found and not any(
-        c.name == "loc" and c.ns == sitemap_ns for c in entry.children
+    if (
+        "loc" not in found
+        and not loc_explained
+        and not any(c.name == "loc" and c.ns == sitemap_ns for c in entry.children)
     ):
         report.add(
             MISSING_LOC.at(
                 entry.line,
                 entry.column,
-                f"<{entry.name}> has no <loc>; every entry needs the URL it stands for",
+                f"<{entry.name}> has no <loc>; add <loc> with the "
+                f"{'page' if entry.name == 'url' else 'sitemap'}'s URL as its first child",
             ),
             entry,
         )
     return found
 
 
-def _unknown_child(child: Node, entry: Node) -> Finding:
+def _stray_text(entry: Node, report: Reporter) -> bool:
+    """Report text directly inside an entry; True when that text is the entry's only content."""
+    text = entry.text.strip()
+    if entry.children or not text:
+        message = (
+            f"text directly inside <{entry.name}>; only child elements stand there: "
+            "remove the text or move it into the element it belongs to"
+        )
+        report.add(UNEXPECTED_TEXT.at(entry.line, entry.column, message), _Only(entry))
+        return False
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    message = (
+        f"text directly inside <{entry.name}>; put the URL in a <loc> child: "
+        f"<{entry.name}><loc>{shown}</loc></{entry.name}>"
+    )
+    report.add(UNEXPECTED_TEXT.at(entry.line, entry.column, message), entry)
+    return True
+
+
+def _sequence_break(entry: Node, allowed: tuple[str, ...], sitemap_ns: str) -> Node | None:
+    """The first child at which the schema's sequence (loc first, then in order) fails."""
+    last_rank = -1
+    in_extensions = False
+    for child in entry.children:
+        if child.ns != sitemap_ns:
+            if last_rank < 0:
+                return child
+            in_extensions = True
+            continue
+        rank = allowed.index(child.name) if child.name in allowed else -1
+        if in_extensions or rank <= last_rank or (last_rank < 0 and rank != 0):
+            return child
+        last_rank = rank
+    return None
+
+
+def _unknown_child(child: Node, entry: Node) -> tuple[Finding, str | None]:
+    """The finding for a sitemap-namespace child the entry does not define, and the
+    field name it suggests instead (if any)."""
     name = child.name
+    suggested = None
     if entry.name == "sitemap" and name in ENTRY_CHILDREN["url"]:
-        message = f"<{name}> is not allowed in a sitemap index entry; remove it"
-    elif name in _KNOWN_EXTENSION_NAMES:
+        message = (
+            f"<{name}> is not allowed in a sitemap index entry (only <loc> and <lastmod> are); "
+            "remove it"
+        )
+    elif name in _EXTENSIONS:
+        prefix, namespace = _EXTENSIONS[name]
         message = (
             f"<{name}> is in the sitemap namespace; extension elements need their own "
-            f"prefix and namespace (for example <{name}:{name}>)"
+            f'namespace: write <{prefix}:{name}> (its children too) and declare xmlns:{prefix}="{namespace}"'
+        )
+    elif name in ENTRY_CHILDREN:
+        message = (
+            f"<{name}> inside <{entry.name}>; entries do not nest: close the "
+            f"<{entry.name}> before the next entry starts"
         )
     else:
-        message = f"unknown element <{name}> in <{entry.name}>" + _did_you_mean(
-            name, ENTRY_CHILDREN[entry.name]
-        )
-    return UNKNOWN_ELEMENT.at(child.line, child.column, message)
+        suggested = _suggest(name, ENTRY_CHILDREN[entry.name])
+        if suggested is None:
+            fields = ", ".join(f"<{n}>" for n in ENTRY_CHILDREN[entry.name])
+            hint = (
+                f"; <{entry.name}> takes only {fields} and extension elements in their "
+                "own namespace: remove it"
+            )
+        else:
+            hint = _hint(name, suggested) + "; rename it"
+        message = f"unknown element <{name}> in <{entry.name}>{hint}"
+    return UNKNOWN_ELEMENT.at(child.line, child.column, message), suggested
 
 
 def _order(child: Node, entry: Node, allowed: tuple[str, ...], extension: Node | None) -> Finding:
     if extension is not None and (extension.line, extension.column) < (child.line, child.column):
-        message = f"<{child.name}> must come before extension elements such as <{extension.name}>"
+        message = (
+            f"<{child.name}> must come before extension elements such as "
+            f"<{_qualified(extension)}>; move it up"
+        )
     else:
-        message = f"<{child.name}> is out of order; the order is " + ", ".join(
-            f"<{name}>" for name in allowed
+        message = (
+            f"<{child.name}> is out of order; write the children of <{entry.name}> in the order "
+            + ", ".join(f"<{name}>" for name in allowed)
+            + ", then extension elements"
         )
     return CHILD_ORDER.at(child.line, child.column, message)
 
 
-def _did_you_mean(name: str, candidates) -> str:
+def _qualified(node: Node) -> str:
+    """The name with its usual prefix (image:image) when the namespace is a known one."""
+    for prefix, namespace in _EXTENSIONS.values():
+        if node.ns == namespace:
+            return f"{prefix}:{node.name}"
+    return node.name
+
+
+def _suggest(name: str, candidates) -> str | None:
     lowered = {c.lower(): c for c in candidates}
     if name.lower() in lowered:
-        return f" (did you mean <{lowered[name.lower()]}>? names are case-sensitive)"
+        return lowered[name.lower()]
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f" (did you mean <{close[0]}>?)" if close else ""
+    return close[0] if close else None
+
+
+def _hint(name: str, suggested: str) -> str:
+    if name.lower() == suggested.lower():
+        return f" (did you mean <{suggested}>? names are case-sensitive)"
+    return f" (did you mean <{suggested}>?)"
+
+
+def _did_you_mean(name: str, candidates) -> str:
+    suggested = _suggest(name, candidates)
+    return "" if suggested is None else _hint(name, suggested)

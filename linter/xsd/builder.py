@@ -13,6 +13,16 @@ from sitemap_lint.model import SITEMAP_NS, Node
 # libxml2 stores line numbers in 16 bits.
 MAX_INDEX = 65535
 BUNDLES = {"urlset": "bundle-urlset.xsd", "sitemapindex": "bundle-siteindex.xsd"}
+# Declared on the stand-in root so that engines quoting a tag (xmlschema) write the
+# usual prefixes ("image:caption") instead of generated ones ("ns1:caption").
+NSMAP = {
+    None: SITEMAP_NS,
+    "image": "http://www.google.com/schemas/sitemap-image/1.1",
+    "video": "http://www.google.com/schemas/sitemap-video/1.1",
+    "news": "http://www.google.com/schemas/sitemap-news/0.9",
+    "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
+    "xhtml": "http://www.w3.org/1999/xhtml",
+}
 
 
 def schema_path(name: str) -> Path:
@@ -31,7 +41,7 @@ def build(
     the rest of the file is validated as if the namespace were right.
     """
     nodes: list[Node] = [entries[0]] if entries else []
-    root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}")
+    root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}", nsmap=NSMAP)
     make = etree.SubElement
     stack: list[tuple[etree._Element, Node]] = [(root, entry) for entry in reversed(entries)]
     while stack:

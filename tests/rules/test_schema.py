@@ -1,0 +1,76 @@
+"""Schema family: XS001 reports what the XSD finds that no clearer rule covers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.rules import schema
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+
+CASES = [
+    Case("XS001", "fail.xml", line=7),  # image:image without image:loc
+    Case("XS001", "fail-image-order.xml", line=9),  # image:caption after image:title
+    Case("XS001", "fail-unknown-image-child.xml", line=6),  # image:img
+    Case("XS001", "fail-video-thumbnail.xml", line=7),  # video:video without thumbnail_loc
+    Case("XS001", "fail-video-duration.xml", line=11),  # "10 minutes"
+    Case("XS001", "fail-video-restriction.xml", line=11),  # no relationship attribute
+    Case("XS001", "fail-news-language.xml", line=9),  # "English"
+    Case("XS001", "fail-hreflang.xml", line=6),  # hreflang="en_GB"
+    Case("XS001", "fail-mobile-content.xml", line=6),  # text in mobile:mobile
+    Case("XS001", "fail-index-extension.xml", line=6),  # xhtml:link dir="up" in an index
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in schema.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+def _message(fixture: str, engine_name: str = "libxml2") -> str:
+    (finding,) = lint(Case("XS001", fixture, 0).path, engine_name=engine_name).findings
+    return finding.message
+
+
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+def test_message_names_the_element_and_what_is_expected(engine_name: str) -> None:
+    message = _message("fail.xml", engine_name)
+    assert message.startswith("<image:caption>: ")
+    assert "image:loc" in message
+    assert "ns0:" not in message and "ns1:" not in message and "{http" not in message
+
+
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+def test_message_names_the_attribute_and_value(engine_name: str) -> None:
+    message = _message("fail-hreflang.xml", engine_name)
+    assert message.startswith("<xhtml:link>: attribute hreflang")
+    assert "en_GB" in message
+
+
+# -- both engines agree on every fixture of the ST, NS and XS families ----------------
+
+MAX_FIXTURE_BYTES = 50_000
+ENGINE_FIXTURES = sorted(
+    path
+    for pattern in ("ST*", "NS*", "XS*")
+    for directory in RULE_FIXTURES.glob(pattern)
+    for path in directory.iterdir()
+    if path.suffix == ".xml" and path.stat().st_size <= MAX_FIXTURE_BYTES
+)
+
+
+def test_engine_fixtures_found() -> None:
+    assert len(ENGINE_FIXTURES) > 50
+
+
+@pytest.mark.parametrize(
+    "path", ENGINE_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}"
+)
+def test_same_findings_with_xmlschema(path: Path) -> None:
+    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
