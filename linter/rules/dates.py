@@ -9,6 +9,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
 from typing import NamedTuple
 
 from sitemap_lint.model import Node
@@ -23,8 +24,9 @@ NOT_W3C = rule(
     what="""
         Checks `lastmod` against W3C Datetime (`YYYY-MM-DD`, or
         `YYYY-MM-DDThh:mm:ss` with a timezone such as `Z` or `+02:00`) and shows
-        the expected form for common mistakes (a space instead of `T`, slashes,
-        month names, `+0200` without a colon).
+        the expected form for common mistakes (a space instead of `T`, slashes
+        when the day and month cannot be confused, month names, RSS-style dates,
+        lower-case `t` or `z`, missing zeros, `+0200` without a colon).
     """,
     why="""
         Search engines ignore dates they cannot parse (Google: "Invalid date"),
@@ -53,7 +55,8 @@ NOT_XSD = rule(
     what="""
         Detects the W3C Datetime forms the schema does not accept: a year alone
         (`2024`), a year and month (`2024-05`), and a time without seconds
-        (`2024-05-08T10:30+02:00`).
+        (`2024-05-08T10:30+02:00`; when the timezone is missing as well, this one
+        finding names both).
     """,
     why="""
         The protocol text allows them, but the schema's `date`/`dateTime` types
@@ -103,10 +106,18 @@ _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
     r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z"
 )
-_DATE_WITH_ZONE = re.compile(r"\d{4}-\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})\Z")
+_DATE_WITH_ZONE = re.compile(r"(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})\Z")
 _SPACE_SEPARATED = re.compile(r"(\d{4}-\d{2}-\d{2})[ _](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?)\s*(.*)\Z")
 _COMPACT_ZONE = re.compile(r"(.*T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([+-])(\d{2})(\d{2})\Z")
-_SLASHED = re.compile(r"\d{1,4}[/.]\d{1,2}[/.]\d{1,4}")
+_UNPADDED = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})((?:[Tt ]\d{1,2}:\d{1,2}(?::\d{1,2})?)?)(.*)\Z")
+_SLASHED = re.compile(r"(\d{1,4})([/.])(\d{1,2})\2(\d{1,4})\Z")
+_BASIC = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\Z")
+_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_abbr) if name}
+_MONTH_NAMES = re.compile(
+    r"(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?P<m1>[A-Za-z]{3,})\.?,?\s+(?P<y1>\d{4})"
+    r"|(?P<m2>[A-Za-z]{3,})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\Z"
+)
+_ZONE_WORD = re.compile(r"(.*\d)\s*(?:UTC|GMT|Z)\Z", re.IGNORECASE)
 FUTURE_TOLERANCE = timedelta(minutes=5)
 DATE_TOLERANCE = timedelta(days=1)
 
@@ -125,7 +136,11 @@ class Problem(NamedTuple):
 
 
 def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[Problem]]:
-    """Parse a W3C Datetime; return the moment (if usable) and the problems found."""
+    """Parse a W3C Datetime; return the moment (if usable) and the problems found.
+
+    Each defect of the value gives one problem: a time without seconds and
+    without a timezone is one DT003 whose fix adds both.
+    """
     match = _W3C.match(value)
     if not match:
         return None, [Problem(NOT_W3C, _not_w3c_message(value, field))]
@@ -133,25 +148,38 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     problems: list[Problem] = []
     impossible = _impossible(int(year), month, day, hour, minute, second, zone)
     if impossible:
-        return None, [Problem(IMPOSSIBLE, f"{value!r} is not a real date: {impossible}")]
+        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not a real date: {impossible}")]
     if month is None or day is None:
         problems.append(
             Problem(
                 NOT_XSD,
-                f"{value!r} is a valid W3C date but the schema requires a full date; "
+                f"<{field}> {value!r} is a valid W3C date but the schema requires a full date; "
                 f"write {value}{'-01' if month else '-01-01'} or the exact day",
             )
         )
     elif hour is not None and second is None:
         fixed = value[: match.end(5)] + ":00" + value[match.end(5) :]
-        problems.append(
-            Problem(NOT_XSD, f"{value!r} has no seconds, which the schema requires; write {fixed}")
-        )
-    if hour is not None and zone is None:
+        if zone is None:
+            problems.append(
+                Problem(
+                    NOT_XSD,
+                    f"<{field}> {value!r} has no seconds, which the schema requires, and no "
+                    f"timezone; write {fixed}+00:00 (or your offset)",
+                )
+            )
+        else:
+            problems.append(
+                Problem(
+                    NOT_XSD,
+                    f"<{field}> {value!r} has no seconds, which the schema requires; write {fixed}",
+                )
+            )
+    if hour is not None and zone is None and second is not None:
         problems.append(
             Problem(
                 NO_TIMEZONE,
-                f"{value!r} has a time but no timezone; add Z or an offset such as +00:00",
+                f"<{field}> {value!r} has a time but no timezone; write {value}+00:00 "
+                "(or your offset; Z also means UTC)",
             )
         )
     moment = datetime(
@@ -219,53 +247,153 @@ def _zone(zone: str | None) -> timezone | None:
 
 def _impossible(year, month, day, hour, minute, second, zone) -> str | None:
     if year == 0:
-        return "year 0000 does not exist"
+        return "year 0000 does not exist; write the real year"
     if month is not None and not 1 <= int(month) <= 12:
-        return f"month {month} does not exist"
+        return f"month {month} does not exist; months run from 01 to 12"
     if day is not None:
         last = calendar.monthrange(year, int(month))[1]
         if not 1 <= int(day) <= last:
-            return f"{date(year, int(month), 1):%B %Y} has no day {day}"
+            return f"{date(year, int(month), 1):%B %Y} has no day {day}; it has {last} days"
     if hour is not None and int(hour) > 23:
-        return f"hour {hour} does not exist (use 00 of the next day)"
+        return f"hour {hour} does not exist; hours run from 00 to 23 (write 00 of the next day)"
     if minute is not None and int(minute) > 59:
-        return f"minute {minute} does not exist"
+        return f"minute {minute} does not exist; minutes run from 00 to 59"
     if second is not None and int(second) > 59:
-        return f"second {second} does not exist"
+        return f"second {second} does not exist; seconds run from 00 to 59"
     if zone and zone != "Z":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
         if minutes > 59 or hours * 60 + minutes > 14 * 60:
-            return f"timezone offset {zone} is beyond ±14:00"
+            return f"timezone offset {zone} is beyond ±14:00; write the real offset, or Z for UTC"
     return None
 
 
-def _not_w3c_message(value: str, field: str) -> str:
-    shown = value if len(value) <= 60 else value[:57] + "..."
-    suggestion = None
+def _is_valid(candidate: str) -> bool:
+    """True when ``candidate`` is a real date in a form both W3C and the schema accept."""
+    match = _W3C.match(candidate)
+    if not match:
+        return False
+    year, month, day, hour, minute, second, _fraction, zone = match.groups()
+    if day is None or (hour is not None and (second is None or zone is None)):
+        return False
+    return _impossible(int(year), month, day, hour, minute, second, zone) is None
+
+
+def _with_zone(stamp: str, zone: str) -> str:
+    """``stamp`` with ``zone`` written as W3C wants it: Z or ±hh:mm; '' when unknown."""
+    zone = zone.strip()
+    if not zone:
+        return f"{stamp}+00:00 (or your offset)"
+    if zone.upper() in ("Z", "UTC", "GMT"):
+        return f"{stamp}Z"
+    if re.fullmatch(r"[+-]\d{2}:?\d{2}", zone):
+        return f"{stamp}{zone[:3]}:{zone[-2:]}"
+    return ""
+
+
+def _suggestion(value: str) -> str | None:
+    """A corrected form of a common non-W3C date, or None when there is no safe guess."""
+    candidates: list[str] = []
     match = _SPACE_SEPARATED.match(value)
     if match:
         day, time, rest = match.groups()
         if time.count(":") == 1:
             time += ":00"
-        zone = rest.strip()
-        if re.fullmatch(r"[+-]\d{2}:?\d{2}", zone):
-            zone = zone[:3] + ":" + zone[-2:]
-        elif zone.upper() in ("Z", "UTC", "GMT"):
-            zone = "+00:00"
-        else:
-            zone = "+00:00 (or your offset)"
-        suggestion = f"{day}T{time}{zone}"
+        candidates.append(_with_zone(f"{day}T{time}", rest))
+    match = _COMPACT_ZONE.match(value)
+    if match:
+        candidates.append(f"{match.group(1)}{match.group(2)}{match.group(3)}:{match.group(4)}")
+    match = _DATE_WITH_ZONE.match(value)
+    if match:
+        candidates.append(match.group(1))
+    match = _ZONE_WORD.match(value)
+    if match and "T" in match.group(1).upper():
+        candidates.append(match.group(1).upper() + "Z")
+    if "t" in value or "z" in value:
+        candidates.append(value.upper())
+    if " " in value:
+        candidates.append(value.replace(" ", ""))
+    match = _UNPADDED.match(value)
+    if match:
+        year, month, day, time, rest = match.groups()
+        stamp = f"{year}-{int(month):02d}-{int(day):02d}"
+        if time:
+            parts = [f"{int(part):02d}" for part in time[1:].split(":")]
+            stamp += "T" + ":".join([*parts, "00"][:3])
+            stamp = _with_zone(stamp, rest)
+        elif rest:
+            stamp = ""
+        candidates.append(stamp)
+    match = _SLASHED.match(value)
+    if match:
+        candidates.append(_from_slashed(*match.group(1, 2, 3, 4)) or "")
+    match = _BASIC.match(value)
+    if match:
+        year, month, day, hour, minute, second, zone = match.groups()
+        stamp = f"{year}-{month}-{day}"
+        if hour:
+            stamp = _with_zone(f"{stamp}T{hour}:{minute}:{second or '00'}", zone or "")
+        candidates.append(stamp)
+    match = _MONTH_NAMES.match(value)
+    if match:
+        month = _MONTHS.get((match["m1"] or match["m2"])[:3].lower())
+        day = match["d1"] or match["d2"]
+        year = match["y1"] or match["y2"]
+        if month:
+            candidates.append(f"{year}-{month:02d}-{int(day):02d}")
+    if "," in value and ":" in value:
+        candidates.append(_from_rfc2822(value) or "")
+    for candidate in candidates:
+        if candidate and _is_valid(candidate.split(" ", 1)[0]):
+            return candidate
+    return None
+
+
+def _from_slashed(first: str, separator: str, second: str, third: str) -> str | None:
+    """YYYY/MM/DD; DD/MM/YYYY or MM/DD/YYYY only when the day is unambiguous."""
+    if len(first) == 4:
+        return f"{first}-{int(second):02d}-{int(third):02d}"
+    if len(third) != 4:
+        return None
+    a, b = int(first), int(second)
+    if separator == "." or (a > 12 >= b):
+        day, month = a, b
+    elif b > 12 >= a:
+        month, day = a, b
     else:
-        compact = _COMPACT_ZONE.match(value)
-        if compact:
-            suggestion = (
-                f"{compact.group(1)}{compact.group(2)}{compact.group(3)}:{compact.group(4)}"
-            )
-        elif _DATE_WITH_ZONE.match(value):
-            suggestion = value[:10]
+        return None
+    return f"{third}-{month:02d}-{day:02d}"
+
+
+def _from_rfc2822(value: str) -> str | None:
+    """An RSS-style date (`Wed, 08 May 2024 10:00:00 GMT`) in W3C form."""
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment.tzinfo is None:
+        return None
+    offset = moment.utcoffset() or timedelta(0)
+    if not offset:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S%z")
+    return text[:-2] + ":" + text[-2:]
+
+
+def _not_w3c_message(value: str, field: str) -> str:
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    suggestion = _suggestion(value) if len(value) <= 60 else None
     if suggestion:
         return f"<{field}> {shown!r} is not a W3C Datetime; write {suggestion}"
-    if _SLASHED.match(value):
+    slashed = _SLASHED.match(value)
+    if slashed and len(slashed.group(4)) == 4 and slashed.group(2) == "/":
+        first, second, year = int(slashed.group(1)), int(slashed.group(3)), slashed.group(4)
+        if first <= 12 and second <= 12:
+            return (
+                f"<{field}> {shown!r} is not a W3C Datetime; write the date as YYYY-MM-DD: "
+                f"{year}-{first:02d}-{second:02d} if the month comes first, "
+                f"{year}-{second:02d}-{first:02d} if the day does"
+            )
+    if slashed:
         return f"<{field}> {shown!r} is not a W3C Datetime; write the date as YYYY-MM-DD"
     return (
         f"<{field}> {shown!r} is not a W3C Datetime; write YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm"

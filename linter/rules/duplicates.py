@@ -43,11 +43,16 @@ class DuplicateTracker:
         here = node.line << 32 | node.column
         first = self._first.setdefault(hash(url), here)
         if first != here:
+            first_line, first_column = first >> 32, first & 0xFFFFFFFF
+            where = f"line {first_line}"
+            if first_line == node.line:
+                where += f", column {first_column}"
+            shown = url if len(url) <= 100 else url[:97] + "..."
             report.add(
                 DUPLICATE_LOC.at(
                     node.line,
                     node.column,
-                    f"{what} {url[:100]!r} is already listed at line {first >> 32}; "
-                    "remove this entry",
+                    f"{what} {shown!r} is already listed at {where}; remove this entry "
+                    "(or merge it into the first one)",
                 )
             )

@@ -42,8 +42,9 @@ OUTSIDE_DIRECTORY = rule(
     summary="A URL above or beside the sitemap's directory",
     what="""
         With `--sitemap-url`, checks that each URL's path starts with the
-        directory the sitemap is served from. In an index, the listed sitemaps
-        must be in the index's directory or below.
+        directory the sitemap is served from (after resolving `.` and `..`
+        segments, as crawlers do). In an index, the listed sitemaps must be in
+        the index's directory or below.
     """,
     why="""
         The protocol limits a sitemap to its own directory and below: a sitemap
@@ -101,7 +102,7 @@ class ScopeChecker:
 
     def __post_init__(self) -> None:
         if self.location is not None:
-            path = self.location.path
+            path = _remove_dot_segments(self.location.path)
             self._directory = path[: path.rfind("/") + 1] or "/"
 
     def check(self, url: ParsedURL, node: Node, report: Reporter) -> None:
@@ -119,24 +120,29 @@ class ScopeChecker:
     def _check_location(self, url: ParsedURL, node: Node, report: Reporter) -> None:
         where = "sitemap index" if self.is_index else "sitemap"
         listed = "sitemap" if self.is_index else "URL"
-        if url.origin != self.location.origin:
+        home = self.location.origin
+        if url.origin != home:
             report.add(
                 OTHER_ORIGIN.at(
                     node.line,
                     node.column,
-                    f"{listed} on {url.origin} but the {where} is served from "
-                    f"{self.location.origin}; list only {self.location.origin} URLs "
-                    "(or use cross-submission through robots.txt)",
+                    f"{listed} on {url.origin} but the {where} is served from {home}; "
+                    f"list only {listed}s on {home} (or use cross-submission through "
+                    "robots.txt)",
                 )
             )
-        elif not url.path.startswith(self._directory):
+            return
+        path = _remove_dot_segments(url.path) if "." in url.path else url.path
+        if not path.startswith(self._directory):
+            shown = repr(path) if path == url.path else f"{url.path!r} (that is, {path!r})"
             report.add(
                 OUTSIDE_DIRECTORY.at(
                     node.line,
                     node.column,
-                    f"{listed} path {url.path!r} is outside {self._directory!r}, the directory "
-                    f"the {where} is served from; move the {where} up to a common parent "
-                    "directory",
+                    f"{listed} path {shown} is outside {self._directory!r}, the directory "
+                    f"the {where} is served from; list only {listed}s under "
+                    f"{self._directory}, or serve the {where} from a common parent "
+                    "directory such as the site root",
                 )
             )
 
@@ -152,3 +158,20 @@ class ScopeChecker:
             f"{self._others:,} URL(s) in this file are not on {first_origin}; "
             "give --sitemap-url to check the scope",
         )
+
+
+def _remove_dot_segments(path: str) -> str:
+    """The path as a crawler resolves it: `.` and `..` segments removed (RFC 3986, 5.2.4)."""
+    segments = path.split("/")
+    out: list[str] = []
+    for segment in segments[1:]:
+        if segment == ".":
+            continue
+        if segment == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(segment)
+    if segments[-1] in (".", ".."):
+        out.append("")
+    return "/" + "/".join(out)

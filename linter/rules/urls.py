@@ -89,8 +89,10 @@ UNSAFE_CHARACTER = rule(
     ERROR,
     summary="A URL contains characters that must be percent-encoded",
     what="""
-        Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks
-        and control characters inside a URL, and shows the encoded URL.
+        Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks,
+        control characters, and square brackets outside an IPv6 host, in the
+        path, query or fragment of a URL, and shows the encoded URL. (Such
+        characters in the host are reported by `url-invalid-host`.)
     """,
     why="""
         These characters are not allowed in URLs (RFC 3986). Crawlers either
@@ -150,7 +152,8 @@ INVALID_HOST = rule(
     summary="A URL's host or port is not valid",
     what="""
         Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
-        253 characters, or an IP address) and the port (1 to 65535).
+        253 characters, or an IP address) and the port (1 to 65535), and names
+        the character or label at fault.
     """,
     why="Such a URL cannot be fetched; search engines report it as invalid.",
     bad="<loc>https://example..com:99999/</loc>",
@@ -164,7 +167,8 @@ NON_ASCII = rule(
     summary="A URL with characters outside ASCII that are not percent-encoded",
     what="""
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
-        form: percent-encoded UTF-8 in the path and query, punycode in the host.
+        URL, once per URL: punycode in the host, percent-encoded UTF-8 in the
+        path and query.
     """,
     why="""
         The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
@@ -203,34 +207,52 @@ class ParsedURL(NamedTuple):
         return f"{self.scheme}://{self.host}{port}"
 
 
+# The fast path: an ordinary lower-case http(s) URL whose characters are all allowed
+# (percent-escapes included). Anything else takes the slow path, which names the defect.
 _SIMPLE = re.compile(
     r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
     r"(?::([0-9]{1,5}))?"
-    r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?"
-    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?\Z"
+    r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)*)?"
+    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)*)?\Z"
 )
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_UNSAFE = re.compile(r"[\x00-\x20\x7f\"<>`{}|\\^]")
+_SCHEME_SLASHES = re.compile(r"(https?)(?:/+|:/{3,}|//:)", re.IGNORECASE)
+# Characters never allowed in a URL (RFC 3986); `[` and `]` only in an IPv6 host.
+_UNSAFE = re.compile(r"[\x00-\x20\x7f\"<>`{}|\\^\[\]]")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\Z")
 _IPV6 = re.compile(r"\[[0-9A-Fa-f:.]+\]\Z")
-_SAFE_FOR_QUOTE = "/:?#[]@!$&'()*+,;=%~"
+# A relative reference: `page.html`, `./a`, `../a/b`, `shoes/red` (no scheme, no host).
+_RELATIVE = re.compile(r"(?:\.\.?/|[^:/?#\s]+(?:[/?#]|\Z))")
+_FILE_LIKE = re.compile(
+    r"[^/?#]*\.(?:xml|gz|txt|html?|php|aspx?|jsp|cfm|json|pdf)(?:[?#]|\Z)", re.IGNORECASE
+)
+_HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
+# What stays as it is when the path, query and fragment are percent-encoded.
+_SAFE_FOR_QUOTE = "/:?#@!$&'()*+,;=%~"
 _SCHEME_TYPOS = {
     "htp",
     "htps",
     "htttp",
     "htttps",
-    "http:",
     "hhtp",
     "hhtps",
     "ttp",
     "ttps",
     "httpss",
+    "hppt",
+    "hppts",
+    "htpp",
+    "htpps",
 }
 
 
 def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> ParsedURL | None:
-    """Check one URL value; return its parts when it is usable for scope checks."""
+    """Check one URL value; return its parts when it is usable for scope checks.
+
+    Reports go to ``report``; every finding about a defect the schema also
+    rejects covers ``node``, so that the schema error is not reported twice.
+    """
     url = value
     if url != url.strip():
         report.add(
@@ -252,32 +274,33 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
             node,
         )
     match = _SIMPLE.match(url)
-    if match:
+    if match and len(match.group(2)) <= 253:
         if length < MIN_LENGTH:
             _too_short(url, node, report)
         scheme, host, port, path = match.group(1, 2, 3, 4)
         default = 443 if scheme == "https" else 80
-        if port is not None and not 0 < int(port) <= 65535:
-            report.add(
-                INVALID_HOST.at(node.line, node.column, f"port {port} is out of range"), node
-            )
-            return None
-        return ParsedURL(scheme, host, int(port) if port else default, path or "/")
+        if port is not None:
+            if not 0 < int(port) <= 65535:
+                report.add(INVALID_HOST.at(node.line, node.column, _port_message(port)), node)
+                return None
+            return ParsedURL(scheme, host, int(port), path or "/")
+        return ParsedURL(scheme, host, default, path or "/")
     return _check_slowly(url, node, report, field)
 
 
 def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedURL | None:
     line, column = node.line, node.column
     scheme_match = _SCHEME.match(url)
-    if not scheme_match or (scheme_match and "." in scheme_match.group(1)):
+    if not scheme_match or "." in scheme_match.group(1) or _SCHEME_SLASHES.match(url):
         report.add(NOT_ABSOLUTE.at(line, column, _not_absolute_message(url, field)), node)
         return None
     scheme = scheme_match.group(1).lower()
     if scheme not in ("http", "https"):
         if scheme in _SCHEME_TYPOS or scheme.startswith("ht"):
-            hint = "; did you mean https?"
+            guess = "https" if scheme.endswith("s") else "http"
+            hint = f"; did you mean {guess}?"
         else:
-            hint = "; sitemaps list http or https URLs"
+            hint = "; list only http or https URLs"
         report.add(
             BAD_SCHEME.at(
                 line, column, f"URL scheme {scheme_match.group(1)!r} is not http(s){hint}"
@@ -305,65 +328,104 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     remainder = rest[authority_end:]
     usable = True
 
-    unsafe = sorted(set(_UNSAFE.findall(url)))
+    userinfo = ""
+    if "@" in authority:
+        userinfo, _, authority = authority.rpartition("@")
+        report.add(
+            CREDENTIALS.at(
+                line,
+                column,
+                "URL contains a user name or password before the host; "
+                f"remove it: write {scheme}://{authority}{remainder}"
+                + (
+                    " (an '@' inside it also makes the URL invalid against the schema)"
+                    if "@" in userinfo
+                    else ""
+                ),
+            ),
+            node,
+        )
+    host, port = _split_port(authority)
+    host_problem = _host_problem(host)
+    if host_problem is None and port is not None:
+        host_problem = _port_problem(port)
+    ascii_host = host
+    if host_problem:
+        report.add(INVALID_HOST.at(line, column, host_problem), node)
+        usable = False
+    elif not host.isascii():
+        ascii_host = _punycode(host)
+
+    # One repaired form of the URL, shown by every rule below that suggests a fix.
+    fixed_remainder = quote(_BAD_PERCENT.sub("%25", remainder), safe=_SAFE_FOR_QUOTE)
+    fixed_authority = (ascii_host or host) + (f":{port}" if port is not None else "")
+    fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
+
+    unsafe = sorted(set(_UNSAFE.findall(remainder)))
     if unsafe:
         shown = " ".join(_describe(c) for c in unsafe)
-        fixed = quote(url, safe=_SAFE_FOR_QUOTE)
         report.add(
             UNSAFE_CHARACTER.at(
                 line, column, f"URL contains {shown}, which must be percent-encoded; write {fixed}"
             ),
             node,
         )
-    if _BAD_PERCENT.search(url):
-        fixed = _BAD_PERCENT.sub("%25", url)
+    if _BAD_PERCENT.search(remainder):
         report.add(
-            BAD_PERCENT.at(line, column, f"'%' not followed by two hex digits; write {fixed}"),
-            node,
-        )
-    if "@" in authority:
-        report.add(
-            CREDENTIALS.at(
+            BAD_PERCENT.at(
                 line,
                 column,
-                "URL contains a user name or password before the host; remove it",
+                f"'%' not followed by two hex digits (a literal '%' is written %25); write {fixed}",
+            ),
+            node,
+        )
+    if not host_problem and not (host.isascii() and remainder.isascii()):
+        if not host.isascii() and not remainder.isascii():
+            where = "in the host and the path or query"
+        elif not host.isascii():
+            where = "in the host"
+        else:
+            where = "in the path or query"
+        if ascii_host is None:
+            report.add(
+                NON_ASCII.at(
+                    line,
+                    column,
+                    f"host {host!r} is not a valid internationalized domain name; "
+                    "write its ASCII (punycode) form",
+                ),
+                node,
             )
-        )
-        authority = authority.rpartition("@")[2]
-    host, port = _split_port(authority)
-    host_problem = _host_problem(host)
-    if port is not None and not (port.isdigit() and 0 < int(port) <= 65535):
-        host_problem = f"port {port!r} is not a number from 1 to 65535"
-    if host_problem:
-        report.add(INVALID_HOST.at(line, column, host_problem), node)
-        usable = False
-    elif not host.isascii():
-        try:
-            encoded = host.encode("idna").decode("ascii")
-            hint = f"; write the host as {encoded}"
-        except UnicodeError:
-            hint = ""
-        report.add(
-            NON_ASCII.at(line, column, f"host {host!r} is not in its ASCII (punycode) form{hint}")
-        )
+            usable = False
+        else:
+            how = (
+                "punycode for the host, percent-encoded UTF-8 for the rest"
+                if not host.isascii()
+                else "percent-encoded UTF-8"
+            )
+            report.add(
+                NON_ASCII.at(
+                    line,
+                    column,
+                    f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
+                )
+            )
     if "#" in remainder:
+        fragment = remainder[remainder.index("#") :]
+        shown = fragment if len(fragment) <= 40 else fragment[:37] + "..."
         report.add(
             FRAGMENT.at(
                 line,
                 column,
-                f"URL has a fragment ({remainder[remainder.index('#') :][:40]!r}); crawlers drop it: "
-                "list the URL without it",
-            )
-        )
-    if not remainder.isascii():
-        fixed = quote(remainder, safe=_SAFE_FOR_QUOTE)
-        report.add(
-            NON_ASCII.at(
-                line,
-                column,
-                f"URL path or query has characters outside ASCII; percent-encode them: "
-                f"{scheme}://{authority}{fixed}",
-            )
+                f"URL has a fragment ({shown!r}); crawlers drop it: list the URL without it, "
+                f"{scheme}://{fixed_authority}{fixed_remainder.split('#', 1)[0]}"
+                + (
+                    " (its second '#' also makes the URL invalid against the schema)"
+                    if "#" in fragment[1:]
+                    else ""
+                ),
+            ),
+            node,
         )
     if len(url) < MIN_LENGTH and usable:
         _too_short(url, node, report)
@@ -371,11 +433,16 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
         return None
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
-    return ParsedURL(scheme, host.lower().rstrip("."), int(port) if port else default, path)
+    return ParsedURL(
+        scheme, (ascii_host or host).lower().rstrip("."), int(port) if port else default, path
+    )
 
 
 def _too_short(url: str, node: Node, report: Reporter) -> None:
-    hint = f"; write {url}/" if url.count("/") == 2 and len(url) == MIN_LENGTH - 1 else ""
+    if url.count("/") == 2 and len(url) == MIN_LENGTH - 1:
+        hint = f"; write {url}/"
+    else:
+        hint = "; write the page's full URL"
     report.add(
         TOO_SHORT.at(
             node.line,
@@ -398,41 +465,90 @@ def _split_port(authority: str) -> tuple[str, str | None]:
     return host, port
 
 
+def _port_message(port: str) -> str:
+    return f"port {port} is out of range; a port is a number from 1 to 65535: fix it or remove it"
+
+
+def _port_problem(port: str) -> str | None:
+    if not port:
+        return "empty port after ':'; remove the ':'"
+    if not port.isascii() or not port.isdigit():
+        return f"port {port!r} is not a number; a port is a number from 1 to 65535"
+    if not 0 < int(port) <= 65535:
+        return _port_message(port)
+    return None
+
+
+def _punycode(host: str) -> str | None:
+    """The ASCII form of an internationalized host name, or None if it has none."""
+    try:
+        encoded = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    return encoded if _host_problem(encoded) is None else None
+
+
 def _host_problem(host: str) -> str | None:
     if not host:
-        return "URL has no host"
+        return "URL has no host; write the site's host name after '//'"
     if host.startswith("["):
-        return None if _IPV6.match(host) else f"host {host!r} is not a valid IPv6 literal"
-    if not host.isascii():
-        return (
-            None
-            if all(label for label in host.rstrip(".").split("."))
-            else (f"host {host!r} has an empty label")
-        )
+        if _IPV6.match(host):
+            return None
+        return f"host {host!r} is not a valid IPv6 literal; write it as [2001:db8::1]"
+    unsafe = _UNSAFE.findall(host)
+    if unsafe:
+        shown = " ".join(_describe(c) for c in sorted(set(unsafe)))
+        return f"host {host!r} contains {shown}; write a host name of letters, digits, '-' and '.'"
     name = host[:-1] if host.endswith(".") else host
+    if not host.isascii():
+        if not all(name.split(".")):
+            return (
+                f"host {host!r} has an empty label (two dots in a row, or a leading dot); "
+                "remove the extra dot"
+            )
+        return None
     if len(name) > 253:
-        return f"host is {len(name)} characters long; at most 253 are allowed"
+        return f"host is {len(name)} characters long; at most 253 are allowed: shorten it"
     for label in name.split("."):
         if not label:
-            return f"host {host!r} has an empty label (two dots in a row, or a leading dot)"
+            return (
+                f"host {host!r} has an empty label (two dots in a row, or a leading dot); "
+                "remove the extra dot"
+            )
         if len(label) > 63:
             return (
-                f"host label {label[:20]!r}... is {len(label)} characters; at most 63 are allowed"
+                f"host label {label[:20]!r}... is {len(label)} characters; at most 63 are allowed: "
+                "shorten it"
             )
         if not _LABEL.match(label):
-            return f"host {host!r} contains characters not allowed in a host name"
+            return (
+                f"host {host!r} contains characters not allowed in a host name; use letters, "
+                "digits and '-' (not at the start or end of a label)"
+            )
     return None
 
 
 def _not_absolute_message(url: str, field: str) -> str:
     shown = url if len(url) <= 80 else url[:77] + "..."
+    slashes = _SCHEME_SLASHES.match(url)
+    if slashes:
+        return (
+            f"URL {shown!r} has a malformed scheme; write "
+            f"{slashes.group(1).lower()}://{url[slashes.end() :].lstrip('/')}"
+        )
     if url.startswith("//"):
         return f"URL {shown!r} has no scheme; write https:{url}"
     if url.startswith("/"):
         return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com{url}"
-    if url.lower().startswith("www."):
+    if url.lower().startswith("www.") or (_HOST_LIKE.match(url) and not _FILE_LIKE.match(url)):
         return f"URL {shown!r} has no scheme; write https://{url}"
-    return f"<{field}> {shown!r} is not an absolute URL; write the full URL with https://"
+    if _RELATIVE.match(url):
+        path = re.sub(r"^(?:\.\.?/)+", "", url)
+        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com/{path}"
+    return (
+        f"<{field}> {shown!r} is not an absolute URL; write the full URL, "
+        "starting with https:// and the host"
+    )
 
 
 def _describe(char: str) -> str:

@@ -72,6 +72,38 @@ _PRIORITY_OK = frozenset(f"{whole}.{tenth}" for whole in "0" for tenth in "01234
     "1.00",
     "0.5",
 }
+# Words and phrases that generators write for the seven values (compared without
+# spaces, hyphens and underscores, in lower case).
+_SYNONYMS = {
+    "continuously": "always",
+    "constantly": "always",
+    "realtime": "always",
+    "everyhour": "hourly",
+    "eachhour": "hourly",
+    "perhour": "hourly",
+    "hour": "hourly",
+    "everyday": "daily",
+    "eachday": "daily",
+    "perday": "daily",
+    "day": "daily",
+    "everyweek": "weekly",
+    "eachweek": "weekly",
+    "perweek": "weekly",
+    "week": "weekly",
+    "everymonth": "monthly",
+    "eachmonth": "monthly",
+    "permonth": "monthly",
+    "month": "monthly",
+    "everyyear": "yearly",
+    "eachyear": "yearly",
+    "peryear": "yearly",
+    "year": "yearly",
+    "annually": "yearly",
+    "annual": "yearly",
+    "none": "never",
+    "archived": "never",
+}
+_WORD_GLUE = re.compile(r"[\s_-]+")
 
 
 def check_changefreq(value: str, node: Node, report: Reporter) -> None:
@@ -89,8 +121,11 @@ def check_changefreq(value: str, node: Node, report: Reporter) -> None:
             node,
         )
         return
-    close = difflib.get_close_matches(normalized, CHANGEFREQS, n=1, cutoff=0.5)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    guess = _SYNONYMS.get(_WORD_GLUE.sub("", normalized))
+    if guess is None:
+        close = difflib.get_close_matches(normalized, CHANGEFREQS, n=1, cutoff=0.6)
+        guess = close[0] if close else None
+    hint = f"did you mean {guess!r}? " if guess else ""
     report.add(
         INVALID_CHANGEFREQ.at(
             node.line,
@@ -112,14 +147,35 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
         if not Decimal(0) <= number <= Decimal(1):
             message = f"priority {text} is outside 0.0 to 1.0"
             if number == number.to_integral() and Decimal(1) < number <= Decimal(10):
-                message += f"; on a 0-10 scale write {number / 10}"
+                message += f"; on a 0-10 scale write {_decimal(number / 10)}"
             elif number == number.to_integral() and Decimal(10) < number <= Decimal(100):
-                message += f"; as a percentage write {(number / 100).normalize()}"
+                message += f"; as a percentage write {_decimal(number / 100)}"
+            elif number < 0:
+                message += "; write 0.0 for the least important pages, or a value up to 1.0"
+            else:
+                message += "; write 1.0 for the most important pages, or a lower value"
     elif re.fullmatch(r"[+-]?\d*,\d+", text):
-        message = f"priority {text!r} uses a decimal comma; write {text.replace(',', '.')}"
-    elif text.endswith("%") and _DECIMAL.match(text[:-1]):
-        message = f"priority {text!r} is a percentage; write {Decimal(text[:-1]) / 100}"
+        fixed = text.replace(",", ".")
+        if Decimal(0) <= Decimal(fixed) <= Decimal(1):
+            message = f"priority {text!r} uses a decimal comma; write {fixed}"
+        else:
+            message = (
+                f"priority {text!r} uses a decimal comma and is outside 0.0 to 1.0; write a "
+                "decimal with a dot from 0.0 to 1.0"
+            )
+    elif text.endswith("%") and _DECIMAL.match(text[:-1].strip()):
+        number = Decimal(text[:-1].strip()) / 100
+        if Decimal(0) <= number <= Decimal(1):
+            message = f"priority {text!r} is a percentage; write {_decimal(number)}"
+        else:
+            message = f"priority {text!r} is a percentage; write a decimal from 0.0 to 1.0"
     else:
         message = f"priority {text!r} is not a number; write a decimal from 0.0 to 1.0"
     if message:
         report.add(INVALID_PRIORITY.at(node.line, node.column, message), node)
+
+
+def _decimal(number: Decimal) -> str:
+    """A decimal as priorities are written: at least one digit after the point."""
+    text = format(number.normalize(), "f")
+    return text if "." in text else text + ".0"

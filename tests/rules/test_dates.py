@@ -1,0 +1,222 @@
+"""Date family: each rule's failing fixtures give exactly the expected finding; passing ones none."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import Node
+from sitemap_lint.rules import dates
+from sitemap_lint.rules.dates import check_date, parse_w3c
+from tests.helpers import NOW, Case, check_case, check_pass, lint
+
+CASES = [
+    Case("DT001", "fail.xml", line=17),  # 2024-05-08 08:53:11 (a space instead of T)
+    Case("DT001", "fail-slashes.xml", line=17),  # 01/15/2024
+    Case("DT001", "fail-compact-offset.xml", line=17),  # +0200
+    Case("DT001", "fail-rfc822.xml", line=17),  # Wed, 08 May 2024 10:00:00 GMT
+    Case("DT001", "fail-index.xml", line=9),  # 12 May 2025 in a sitemap index
+    Case("DT002", "fail.xml", line=17),  # February 30
+    Case("DT002", "fail-month.xml", line=17),  # month 13
+    Case("DT002", "fail-hour.xml", line=17),  # hour 24
+    Case("DT002", "fail-offset.xml", line=17),  # +15:00
+    Case("DT002", "fail-not-leap-year.xml", line=17),  # 2023-02-29
+    Case("DT003", "fail.xml", line=17),  # 2024
+    Case("DT003", "fail-year-month.xml", line=17),  # 2024-05
+    Case("DT003", "fail-no-seconds.xml", line=17),  # 10:30+02:00
+    Case("DT003", "fail-no-seconds-no-zone.xml", line=17),  # 10:30: one finding, not also DT004
+    Case("DT004", "fail.xml", line=17),  # 10:30:00 without a timezone
+    Case("DT004", "fail-fraction.xml", line=17),  # 10:30:00.5 without a timezone
+    Case("DT005", "fail.xml", line=17),  # 2025-06-15, after now (2025-06-01)
+    Case("DT005", "fail-time.xml", line=17),  # ten minutes after now
+]
+
+MESSAGES = [
+    ("DT001/fail.xml", "write 2024-05-08T08:53:11+00:00 (or your offset)"),
+    ("DT001/fail-slashes.xml", "write 2024-01-15"),
+    ("DT001/fail-compact-offset.xml", "write 2024-05-08T10:00:00+02:00"),
+    ("DT001/fail-rfc822.xml", "write 2024-05-08T10:00:00Z"),
+    ("DT001/fail-index.xml", "write 2025-05-12"),
+    ("DT002/fail.xml", "February 2024 has no day 30; it has 29 days"),
+    ("DT002/fail-month.xml", "month 13 does not exist"),
+    ("DT002/fail-hour.xml", "hour 24 does not exist"),
+    ("DT002/fail-offset.xml", "+15:00 is beyond ±14:00"),
+    ("DT003/fail.xml", "write 2024-01-01"),
+    ("DT003/fail-year-month.xml", "write 2024-05-01"),
+    ("DT003/fail-no-seconds.xml", "write 2024-05-08T10:30:00+02:00"),
+    ("DT003/fail-no-seconds-no-zone.xml", "write 2024-05-08T10:30:00+00:00"),
+    ("DT004/fail.xml", "write 2024-05-08T10:30:00+00:00"),
+    ("DT005/fail.xml", "in the future (now is 2025-06-01T00:00:00Z)"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in dates.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_message_shows_the_fix(fixture: str, text: str) -> None:
+    code, name = fixture.split("/")
+    case = next(c for c in CASES if c.code == code and c.fixture == name)
+    (finding,) = lint(case.path).findings
+    assert text in finding.message, finding.message
+
+
+# -- parse_w3c ---------------------------------------------------------------------------------
+
+PLUS_2 = timezone(timedelta(hours=2))
+
+
+@pytest.mark.parametrize(
+    ("value", "moment", "has_time", "has_zone"),
+    [
+        ("2024-05-08", datetime(2024, 5, 8), False, False),
+        ("2024-02-29", datetime(2024, 2, 29), False, False),  # a leap day
+        ("2000-02-29", datetime(2000, 2, 29), False, False),  # divisible by 400: leap
+        ("2024-05-08T10:30:00Z", datetime(2024, 5, 8, 10, 30, tzinfo=UTC), True, True),
+        ("2024-05-08T10:30:00+02:00", datetime(2024, 5, 8, 10, 30, tzinfo=PLUS_2), True, True),
+        ("2024-05-08T10:30:00-05:30", datetime(2024, 5, 8, 16, 0, tzinfo=UTC), True, True),
+        ("2024-05-08T10:30:15.5Z", datetime(2024, 5, 8, 10, 30, 15, tzinfo=UTC), True, True),
+        (
+            "2024-05-08T10:30:15.123456789+01:00",
+            datetime(2024, 5, 8, 9, 30, 15, tzinfo=UTC),
+            True,
+            True,
+        ),
+        ("2024-12-31T23:59:59+14:00", datetime(2024, 12, 31, 9, 59, 59, tzinfo=UTC), True, True),
+        ("2024-01-01T00:00:00-14:00", datetime(2024, 1, 1, 14, 0, tzinfo=UTC), True, True),
+        ("2024-02-29T12:00:00Z", datetime(2024, 2, 29, 12, tzinfo=UTC), True, True),
+    ],
+)
+def test_parse_w3c_valid_forms(
+    value: str, moment: datetime, has_time: bool, has_zone: bool
+) -> None:
+    parsed, problems = parse_w3c(value)
+    assert problems == []
+    assert parsed.moment == moment
+    assert (parsed.has_time, parsed.has_zone) == (has_time, has_zone)
+
+
+@pytest.mark.parametrize(
+    ("value", "codes", "usable"),
+    [
+        ("2024", ["DT003"], True),  # W3C, but not the schema's date
+        ("2024-05", ["DT003"], True),
+        ("2024-05-08T10:30+02:00", ["DT003"], True),
+        ("2024-05-08T10:30", ["DT003"], True),  # no seconds and no zone: one problem
+        ("2024-05-08T10:30:00", ["DT004"], True),
+        ("2023-02-29", ["DT002"], False),
+        ("1900-02-29", ["DT002"], False),  # divisible by 100, not by 400: no leap day
+        ("2024-04-31", ["DT002"], False),
+        ("2024-00-10", ["DT002"], False),
+        ("2024-05-00", ["DT002"], False),
+        ("0000-01-01", ["DT002"], False),
+        ("2024-05-08T10:60:00Z", ["DT002"], False),
+        ("2024-05-08T10:30:60Z", ["DT002"], False),
+        ("2024-05-08T10:30:00+02:60", ["DT002"], False),
+        ("2024-05-08T10:30:00-14:01", ["DT002"], False),
+        ("2024-05-08Z", ["DT001"], False),  # the schema's date takes a zone; W3C does not
+        ("2024-05-08t10:30:00z", ["DT001"], False),
+        ("2024-5-8", ["DT001"], False),
+        ("20240508", ["DT001"], False),
+        ("yesterday", ["DT001"], False),
+        ("", ["DT001"], False),
+    ],
+)
+def test_parse_w3c_problems(value: str, codes: list[str], usable: bool) -> None:
+    parsed, problems = parse_w3c(value)
+    assert [p.rule.code for p in problems] == codes
+    assert (parsed is not None) == usable
+
+
+@pytest.mark.parametrize(
+    ("value", "suggestion"),
+    [
+        ("2024-05-08 08:53", "2024-05-08T08:53:00+00:00"),
+        ("2024-05-08 08:53:11 +0200", "2024-05-08T08:53:11+02:00"),
+        ("2024-05-08 08:53:11Z", "2024-05-08T08:53:11Z"),
+        ("2024-05-08T10:30:00 +02:00", "2024-05-08T10:30:00+02:00"),
+        ("2024-05-08T10:30:00UTC", "2024-05-08T10:30:00Z"),
+        ("2024-05-08t10:30:00z", "2024-05-08T10:30:00Z"),
+        ("2024-5-8", "2024-05-08"),
+        ("2024-5-8T9:05:00Z", "2024-05-08T09:05:00Z"),
+        ("2024/05/08", "2024-05-08"),
+        ("15/01/2024", "2024-01-15"),
+        ("08.05.2024", "2024-05-08"),
+        ("20240508T103000Z", "2024-05-08T10:30:00Z"),
+        ("May 8, 2024", "2024-05-08"),
+        ("8th May 2024", "2024-05-08"),
+        ("Wed, 08 May 2024 10:00:00 +0200", "2024-05-08T10:00:00+02:00"),
+        ("2024-05-08+02:00", "2024-05-08"),
+        ("05/06/2024", "2024-05-06 if the month comes first, 2024-06-05 if the day does"),
+    ],
+)
+def test_not_w3c_message_suggests_the_w3c_form(value: str, suggestion: str) -> None:
+    _, problems = parse_w3c(value)
+    (problem,) = problems
+    assert problem.rule is dates.NOT_W3C
+    assert f"write {suggestion}" in problem.message or suggestion in problem.message
+
+
+@pytest.mark.parametrize("value", ["2023/02/29", "2024-02-30 10:00:00", "13/13/2024"])
+def test_no_suggestion_of_an_impossible_date(value: str) -> None:
+    _, problems = parse_w3c(value)
+    (problem,) = problems
+    assert "write YYYY-MM-DD" in problem.message or "as YYYY-MM-DD" in problem.message
+
+
+# -- the future ---------------------------------------------------------------------------------
+
+
+class Collect:
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def add(self, finding: Finding, covers: Node | None = None) -> None:
+        self.findings.append(finding)
+
+
+def future_codes(value: str, now: datetime = NOW) -> list[str]:
+    report = Collect()
+    check_date(value, Node("", "lastmod", {}, 5, 5), report, now)
+    return [f.code for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2025-06-01",
+        "2025-06-02",  # a date of the next day: within a day of tolerance (time zones)
+        "2025-06-01T00:04:59Z",  # within five minutes (clock skew)
+        "2025-06-01T01:00:00+02:00",  # 23:00 the day before in UTC
+        "2025-05-31T23:59:59-00:00",
+    ],
+)
+def test_not_in_the_future(value: str) -> None:
+    assert future_codes(value) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "codes"),
+    [
+        ("2025-06-03", ["DT005"]),
+        ("2025-06-01T00:06:00Z", ["DT005"]),
+        ("2025-06-01T00:30:00-01:00", ["DT005"]),  # 01:30 UTC
+        ("2025-06-02T00:30:00", ["DT004", "DT005"]),  # two defects: no zone, and a day ahead
+        ("2099-01-01", ["DT005"]),
+    ],
+)
+def test_in_the_future(value: str, codes: list[str]) -> None:
+    assert future_codes(value) == codes
+
+
+def test_surrounding_whitespace_is_allowed() -> None:
+    assert future_codes("\n      2024-05-08\n    ") == []

@@ -1,0 +1,276 @@
+"""URL family: each rule's failing fixtures give exactly the expected finding; passing ones none."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import Node
+from sitemap_lint.rules import urls
+from sitemap_lint.rules.urls import ParsedURL, check_url
+from tests.helpers import Case, check_case, check_pass, lint
+
+CASES = [
+    Case("UR001", "fail.xml", line=16),  # /products/boots
+    Case("UR001", "fail-scheme-relative.xml", line=16),  # //example.com/...
+    Case("UR001", "fail-www.xml", line=16),  # www.example.com/... without a scheme
+    Case("UR001", "fail-malformed-scheme.xml", line=16),  # https//example.com/...
+    Case("UR001", "fail-index.xml", line=8),  # a relative child sitemap in an index
+    Case("UR002", "fail.xml", line=16),  # ftp://
+    Case("UR002", "fail-typo.xml", line=16),  # htps://
+    Case("UR002", "fail-mailto.xml", line=16),
+    Case("UR003", "fail.xml", line=16),  # 2,436 characters
+    Case("UR004", "fail.xml", line=4),  # http://a.io
+    Case("UR004", "fail-index.xml", line=8),
+    Case("UR005", "fail.xml", line=16),  # spaces around the URL
+    Case("UR005", "fail-newline.xml", line=10),  # the URL on its own line inside <loc>
+    Case("UR006", "fail.xml", line=16),  # a space
+    Case("UR006", "fail-quote.xml", line=16),  # &quot;
+    Case("UR006", "fail-angle.xml", line=16),  # &lt; and &gt;
+    Case("UR006", "fail-braces.xml", line=16),  # {sku}
+    Case("UR006", "fail-brackets.xml", line=16),  # size[]=42 (the schema rejects it too)
+    Case("UR006", "fail-pipe.xml", line=16),
+    Case("UR007", "fail.xml", line=16),  # %zz
+    Case("UR007", "fail-literal-percent.xml", line=16),  # 50%-off
+    Case("UR008", "fail.xml", line=16),  # #install
+    Case("UR008", "fail-second-hash.xml", line=16),  # #step#2 (the schema rejects it too)
+    Case("UR009", "fail.xml", line=16),  # admin:secret@
+    Case("UR009", "fail-at-in-password.xml", line=16),  # admin:p@ss@ (the schema rejects it too)
+    Case("UR010", "fail.xml", line=16),  # example..com
+    Case("UR010", "fail-port.xml", line=16),  # :99999
+    Case("UR010", "fail-space-in-host.xml", line=16),  # one defect: the host, not also UR006
+    Case("UR010", "fail-label.xml", line=16),  # -example.com
+    Case("UR011", "fail.xml", line=16),  # café
+    Case("UR011", "fail-idn.xml", line=16),  # bücher.example
+    Case("UR011", "fail-idn-and-path.xml", line=16),  # both in one URL: one finding
+]
+
+# The fix each message must show (fixture -> text in the message).
+MESSAGES = [
+    ("UR001/fail.xml", "write the full URL, e.g. https://example.com/products/boots"),
+    ("UR001/fail-scheme-relative.xml", "write https://example.com/products/boots"),
+    ("UR001/fail-www.xml", "write https://www.example.com/products/boots"),
+    ("UR001/fail-malformed-scheme.xml", "write https://example.com/products/boots"),
+    (
+        "UR001/fail-index.xml",
+        "is relative; write the full URL, e.g. https://example.com/sitemap-blog",
+    ),
+    ("UR002/fail-typo.xml", "did you mean https?"),
+    ("UR003/fail.xml", "2,436 characters long"),
+    ("UR004/fail.xml", "write http://a.io/"),
+    ("UR005/fail-newline.xml", "write <loc>https://example.com/products/boots</loc>"),
+    ("UR006/fail.xml", "write https://example.com/products/red%20boots"),
+    ("UR006/fail-quote.xml", "write https://example.com/search?q=%22boots%22"),
+    ("UR006/fail-angle.xml", "write https://example.com/products/%3Cboots%3E"),
+    ("UR006/fail-braces.xml", "write https://example.com/products/%7Bsku%7D"),
+    ("UR006/fail-brackets.xml", "write https://example.com/search?size%5B%5D=42"),
+    ("UR007/fail.xml", "write https://example.com/products/%25zzboots"),
+    ("UR007/fail-literal-percent.xml", "write https://example.com/sale-50%25-off"),
+    ("UR008/fail.xml", "list the URL without it, https://example.com/guide"),
+    ("UR008/fail-second-hash.xml", "its second '#' also makes the URL invalid"),
+    ("UR009/fail.xml", "write https://example.com/products/boots"),
+    ("UR009/fail-at-in-password.xml", "an '@' inside it also makes the URL invalid"),
+    ("UR010/fail-space-in-host.xml", "host 'exam ple.com' contains a space"),
+    ("UR010/fail.xml", "'example..com' has an empty label"),
+    ("UR010/fail-port.xml", "port 99999 is out of range"),
+    ("UR011/fail.xml", "https://example.com/caf%C3%A9"),
+    ("UR011/fail-idn.xml", "https://xn--bcher-kva.example/krimis/"),
+    ("UR011/fail-idn-and-path.xml", "https://xn--bcher-kva.example/stra%C3%9Fe"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in urls.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_message_shows_the_fix(fixture: str, text: str) -> None:
+    code, name = fixture.split("/")
+    case = next(c for c in CASES if c.code == code and c.fixture == name)
+    findings = [f for f in lint(case.path).findings if f.code == code]
+    assert len(findings) == 1
+    assert text in findings[0].message, findings[0].message
+
+
+# -- check_url as a function -----------------------------------------------------------------
+
+
+class Collect:
+    """A reporter that keeps the findings and the nodes they cover."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.covered: list[Node] = []
+
+    def add(self, finding: Finding, covers: Node | None = None) -> None:
+        self.findings.append(finding)
+        if covers is not None:
+            self.covered.append(covers)
+
+    @property
+    def codes(self) -> list[str]:
+        return [f.code for f in self.findings]
+
+
+def run(value: str) -> tuple[ParsedURL | None, Collect]:
+    report = Collect()
+    parsed = check_url(value, Node("", "loc", {}, 3, 5), report)
+    return parsed, report
+
+
+@pytest.mark.parametrize(
+    ("value", "expected", "origin"),
+    [
+        (
+            "https://example.com/a/b?x=1",
+            ParsedURL("https", "example.com", 443, "/a/b"),
+            "https://example.com",
+        ),
+        ("https://example.com", ParsedURL("https", "example.com", 443, "/"), "https://example.com"),
+        ("http://example.com/", ParsedURL("http", "example.com", 80, "/"), "http://example.com"),
+        (
+            "https://example.com:443/a",
+            ParsedURL("https", "example.com", 443, "/a"),
+            "https://example.com",
+        ),
+        (
+            "http://example.com:80/a",
+            ParsedURL("http", "example.com", 80, "/a"),
+            "http://example.com",
+        ),
+        (
+            "https://example.com:8080/a",
+            ParsedURL("https", "example.com", 8080, "/a"),
+            "https://example.com:8080",
+        ),
+        (
+            "http://example.com:443/a",
+            ParsedURL("http", "example.com", 443, "/a"),
+            "http://example.com:443",
+        ),
+        (
+            "HTTPS://WWW.Example.COM/Shop",
+            ParsedURL("https", "www.example.com", 443, "/Shop"),
+            "https://www.example.com",
+        ),
+        (
+            "https://example.com./a#top",
+            ParsedURL("https", "example.com", 443, "/a"),
+            "https://example.com",
+        ),
+        (
+            "https://example.com/caf%C3%A9?q=%20",
+            ParsedURL("https", "example.com", 443, "/caf%C3%A9"),
+            "https://example.com",
+        ),
+        (
+            "https://bücher.example/a",
+            ParsedURL("https", "xn--bcher-kva.example", 443, "/a"),
+            "https://xn--bcher-kva.example",
+        ),
+        (
+            "https://[2001:db8::1]:8443/a",
+            ParsedURL("https", "[2001:db8::1]", 8443, "/a"),
+            "https://[2001:db8::1]:8443",
+        ),
+    ],
+)
+def test_check_url_returns_parts_and_origin(value: str, expected: ParsedURL, origin: str) -> None:
+    parsed, _ = run(value)
+    assert parsed == expected
+    assert parsed.origin == origin
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://www.example.com/products/category/item-12345.html",
+        "https://example.com/search?q=red&page=2&sort=price_asc",
+        "https://example.com/caf%C3%A9/menu?x=%2F",
+        "http://example.com:8080/a/b/c/",
+        "https://shop.example.co.uk/~user/it's-(new)!*",
+        "https://example.com",
+        "http://192.0.2.10/status",
+    ],
+)
+def test_fast_path_and_slow_path_agree(value: str) -> None:
+    """Ordinary URLs take the regex fast path; the full check must see them the same way."""
+    assert urls._SIMPLE.match(value), "this URL should take the fast path"
+    fast, fast_report = run(value)
+    slow_report = Collect()
+    slow = urls._check_slowly(value, Node("", "loc", {}, 3, 5), slow_report, "loc")
+    assert fast_report.findings == [] == slow_report.findings
+    assert fast == slow
+
+
+def test_fast_path_still_checks_the_host_length() -> None:
+    host = ".".join(["a" * 60] * 5) + ".com"  # labels are fine, the whole is 308 characters
+    parsed, report = run(f"https://{host}/")
+    assert parsed is None
+    assert report.codes == ["UR010"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "http://a.io/",  # exactly 12 characters
+        "https://example.com/" + "a" * (2048 - len("https://example.com/")),  # exactly 2,048
+    ],
+)
+def test_length_limits_are_inclusive(value: str) -> None:
+    _, report = run(value)
+    assert report.findings == []
+
+
+@pytest.mark.parametrize(
+    ("value", "codes"),
+    [
+        ("https://example.com/red shoes", ["UR006"]),
+        ("https://example.com/a#b#c", ["UR008"]),
+        ("https://user:p@ss@example.com/", ["UR009"]),
+        ("https://example.com/?q=[1]", ["UR006"]),
+        ("https://example.com:99999/", ["UR010"]),
+        ("http://a.io", ["UR004"]),
+        ("https://example.com/50%-off", ["UR007"]),
+    ],
+)
+def test_findings_on_values_the_schema_rejects_cover_the_node(value: str, codes: list[str]) -> None:
+    """Otherwise the schema error (XS001) would repeat the rule's finding."""
+    _, report = run(value)
+    assert report.codes == codes
+    assert len(report.covered) == len(codes)
+
+
+def test_one_defect_per_value_gives_one_finding() -> None:
+    _, report = run("https://bücher.example/straße")
+    assert report.codes == ["UR011"]
+
+
+def test_two_defects_show_one_repaired_url() -> None:
+    _, report = run("https://example.com/red shoes 50%")
+    assert report.codes == ["UR006", "UR007"]
+    for finding in report.findings:
+        assert "write https://example.com/red%20shoes%2050%25" in finding.message
+
+
+def test_credentials_are_not_echoed() -> None:
+    _, report = run("https://admin:hunter2@example.com/")
+    assert report.codes == ["UR009"]
+    assert "hunter2" not in report.findings[0].message
+
+
+def test_whitespace_is_reported_and_the_rest_is_still_checked() -> None:
+    parsed, report = run("\n  https://example.com/a\n")
+    assert report.codes == ["UR005"]
+    assert parsed == ParsedURL("https", "example.com", 443, "/a")
+
+
+def test_scheme_typo_suggests_http_or_https() -> None:
+    _, report = run("htp://example.com/")
+    assert "did you mean http?" in report.findings[0].message
