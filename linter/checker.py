@@ -32,6 +32,7 @@ from sitemap_lint.rules import (
 )
 from sitemap_lint.rules.urls import ParsedURL
 from sitemap_lint.xsd import Engine
+from sitemap_lint.xsd.shadow import ShadowTree
 
 BATCH_ENTRIES = 256
 BATCH_NODES = 60_000
@@ -75,10 +76,20 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             )
         )
         return _result(source, findings)
-    checker = FileChecker(findings, options, engine, stream)
+    shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
+    checker = FileChecker(findings, options, engine, stream, shadow)
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
-    parser.feed_all(_chain(first, texts))
+    for text in _chain(first, texts):
+        if shadow is not None:
+            shadow.feed(text)
+        if not parser.feed(text):
+            break
+        checker.after_chunk()
+    else:
+        parser.close()
+        if shadow is not None:
+            shadow.close()
     checker.finish()
     return _result(source, findings)
 
@@ -107,7 +118,12 @@ class FileChecker:
     """Receives parser events for one file and turns them into findings."""
 
     def __init__(
-        self, findings: list[Finding], options: Options, engine: Engine, stream: ByteStream
+        self,
+        findings: list[Finding],
+        options: Options,
+        engine: Engine,
+        stream: ByteStream,
+        shadow: ShadowTree | None = None,
     ):
         self.findings = findings
         self.options = options
@@ -125,14 +141,16 @@ class FileChecker:
         self.reported_namespaces: set[str] = set()
         self._batch: list[Node] = []
         self._batch_nodes = 0
-        self._covered: set[int] = set()
+        self.shadow = shadow
+        # Nodes a rule reported, by id; holding the nodes keeps their ids unique.
+        self._covered: dict[int, Node] = {}
 
     # -- the reporter interface the rules use ----------------------------------
 
     def add(self, finding: Finding, covers: Node | None = None) -> None:
         self.findings.append(finding)
         if covers is not None:
-            self._covered.update(id(node) for node in covers.iter())
+            self._covered.update((id(node), node) for node in covers.iter())
 
     # -- parser events -----------------------------------------------------------
 
@@ -144,6 +162,8 @@ class FileChecker:
         self.root_name = root.name
         self.entry_name = structure.ROOTS[root.name]
         self.sitemap_ns = root.ns
+        if root.ns != SITEMAP_NS and self.shadow is not None:
+            self.shadow.stop()  # the shadow elements carry the look-alike namespace
         problem = namespace.check_root(root.ns, root.name, root.line, root.column)
         if problem:
             self.add(problem)
@@ -170,7 +190,8 @@ class FileChecker:
             parsed = urls.check_url(loc.text, loc, self)
             if parsed is not None:
                 self.scope.check(parsed, loc, self)
-            self.duplicates.check(loc.text.strip(), loc, self)
+            what = "sitemap" if self.entry_name == "sitemap" else "URL"
+            self.duplicates.check(loc.text.strip(), loc, self, what)
         lastmod = found.get("lastmod")
         if lastmod is not None:
             dates.check_date(lastmod.text, lastmod, self, self.options.now)
@@ -186,7 +207,12 @@ class FileChecker:
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
-            self._validate_batch()
+            self._validate_pending()
+
+    def after_chunk(self) -> None:
+        """More text was parsed: entries waiting for their shadow elements may be ready."""
+        if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
+            self._validate_pending()
 
     def on_root_text(self, line: int, column: int) -> None:
         if self.root_name is None:
@@ -201,6 +227,8 @@ class FileChecker:
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
         self.add(xml.doctype(name, line, column))
+        if self.shadow is not None:
+            self.shadow.stop()  # entity references would read differently there
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
         self.add(
@@ -233,7 +261,7 @@ class FileChecker:
     # -- end of file -------------------------------------------------------------
 
     def finish(self) -> None:
-        self._validate_batch()
+        self._validate_pending(final=True)
         if self.root_name is None:
             return
         parser = self.parser
@@ -255,6 +283,27 @@ class FileChecker:
             return
         self.reported_namespaces.add(ns)
         self.add(namespace.unvalidated(ns, node.line, node.column))
+
+    def _validate_pending(self, final: bool = False) -> None:
+        """Validate the waiting entries: through the shadow parse when it has them all
+        and they are valid, otherwise by rebuilding them (exact node for each error)."""
+        batch = self._batch
+        if not batch:
+            return
+        shadow = self.shadow
+        if shadow is not None and shadow.active:
+            elements = shadow.take(batch, f"{{{SITEMAP_NS}}}{self.entry_name}", self._line_offset())
+            if elements is None and shadow.active and not final and len(batch) < 4 * BATCH_ENTRIES:
+                return  # the shadow parse is a little behind; wait for the next chunk
+            if elements is not None and self.engine.all_valid(self.root_name, elements):
+                self._batch = []
+                self._batch_nodes = 0
+                self._covered.clear()
+                return
+        self._validate_batch()
+
+    def _line_offset(self) -> int:
+        return self.parser.line_offset if self.parser is not None else 0
 
     def _validate_batch(self) -> None:
         batch = self._batch

@@ -42,3 +42,23 @@ def test_raw_engine_verdicts_agree() -> None:
     pure = {node.line for node, _ in engine("xmlschema").validate("urlset", entries)}
     assert libxml2 == pure
     assert libxml2 == {2, 3}  # the loc, priority and lastmod nodes sit on lines 2 and 3
+
+
+class _RebuildOnly:
+    """The libxml2 engine without its shadow-parse shortcut."""
+
+    def __init__(self) -> None:
+        self._engine = engine("libxml2")
+
+    def validate(self, *args):
+        return self._engine.validate(*args)
+
+
+@pytest.mark.parametrize("path", SMALL_FIXTURES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_shadow_parse_changes_nothing(path: Path) -> None:
+    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.inputs import Source
+    from tests.helpers import NOW
+
+    rebuilt = check_source(Source(str(path), path), Options(now=NOW), _RebuildOnly())
+    assert found(rebuilt) == found(lint(path))

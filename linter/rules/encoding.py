@@ -83,21 +83,28 @@ RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK)
 def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
     shown = " ".join(f"{byte:02X}" for byte in raw[:8])
     name = "UTF-8" if codec == "utf-8" else codec
+    what = f"byte {shown} is" if len(raw) == 1 else f"bytes {shown} are"
     hint = " (Latin-1 or Windows-1252 text?)" if codec == "utf-8" and len(raw) == 1 else ""
     return INVALID_BYTES.at(
         line,
         column,
-        f"bytes {shown} are not valid {name}{hint}; re-encode the file as UTF-8",
+        f"{what} not valid {name}{hint}; re-encode the file as UTF-8",
     )
 
 
 def declared_encoding(declared: str, column: int) -> Finding:
-    return DECLARED_ENCODING.at(
-        1,
-        max(column, 1),
-        f'XML declaration says encoding="{declared}"; sitemaps must be UTF-8: '
-        'convert the file and write encoding="UTF-8"',
-    )
+    if declared.startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4")):
+        # Reached only when the bytes are not UTF-16/32 at all (no BOM, no NUL bytes).
+        message = (
+            f'XML declaration says encoding="{declared}" but the bytes are not in that '
+            'encoding; sitemaps must be UTF-8: write encoding="UTF-8"'
+        )
+    else:
+        message = (
+            f'XML declaration says encoding="{declared}"; sitemaps must be UTF-8: '
+            'convert the file to UTF-8 and write encoding="UTF-8"'
+        )
+    return DECLARED_ENCODING.at(1, max(column, 1), message)
 
 
 def wide_encoding(family: str, codec: str) -> Finding:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 
@@ -101,6 +103,21 @@ UNSUPPORTED_COMPRESSION = rule(
 RULES = (EMPTY_FILE, HTML_PAGE, GZIP_NAME_MISMATCH, GZIP_CORRUPT, UNSUPPORTED_COMPRESSION)
 
 
+_ZLIB_REASONS = {
+    "incorrect data check": "CRC-32 checksum mismatch",
+    "incorrect length check": "length field mismatch",
+}
+
+
+def empty_file(only_whitespace: bool) -> Finding:
+    """IN001 for a file without content; ``only_whitespace`` when it has some bytes."""
+    if only_whitespace:
+        message = "file holds only whitespace; a sitemap needs a root element such as <urlset>"
+    else:
+        message = "file is empty (0 bytes); a sitemap needs a root element such as <urlset>"
+    return EMPTY_FILE.at(1, 1, message)
+
+
 def gzip_name_mismatch(is_gzip: bool) -> Finding:
     if is_gzip:
         message = "file holds gzip data but its name does not end in .gz; add the .gz suffix"
@@ -113,6 +130,9 @@ def gzip_name_mismatch(is_gzip: bool) -> Finding:
 
 
 def gzip_corrupt(reason: str, readable: int) -> Finding:
+    # zlib says "Error -3 while decompressing data: invalid block type"; keep the cause.
+    reason = re.sub(r"^Error -?\d+ while \w+ing data: ", "", reason)
+    reason = _ZLIB_REASONS.get(reason, reason)
     return GZIP_CORRUPT.at(
         1,
         1,

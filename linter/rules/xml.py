@@ -63,8 +63,10 @@ DOCTYPE = rule(
     ERROR,
     summary="The document has a DOCTYPE (DTD or entity declarations)",
     what="""
-        Reports any `<!DOCTYPE ...>`. Its declarations are ignored: no entity is
-        expanded and no external DTD or entity is fetched.
+        Reports any `<!DOCTYPE ...>`. Entity references in text are not
+        expanded and no external DTD or entity is ever fetched. An entity used
+        in an attribute value stops the check where it stands when it is
+        external or expands past the parser's safety limit (billion laughs).
     """,
     why="""
         Sitemaps have no DTD. A DOCTYPE is the vehicle of XML attacks (billion
@@ -221,13 +223,71 @@ KNOWN_PREFIXES = {
     "news": "http://www.google.com/schemas/sitemap-news/0.9",
     "xhtml": "http://www.w3.org/1999/xhtml",
     "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
+    "xsi": "http://www.w3.org/2001/XMLSchema-instance",
 }
+_XSI = KNOWN_PREFIXES["xsi"]
 
 _CODES = expat_errors.codes
-_ENTITY_BEFORE = re.compile(r"&([A-Za-z_][\w.-]*);?$")
+
+
+def _code(name: str) -> int:
+    """An expat error code by its message constant; -1 when this expat lacks it."""
+    message = getattr(expat_errors, name, None)
+    return _CODES.get(message, -1) if message is not None else -1
+
+
+_INVALID_TOKEN = _code("XML_ERROR_INVALID_TOKEN")
+_TAG_MISMATCH = _code("XML_ERROR_TAG_MISMATCH")
+_JUNK_AFTER_ROOT = _code("XML_ERROR_JUNK_AFTER_DOC_ELEMENT")
+_UNDEFINED = _code("XML_ERROR_UNDEFINED_ENTITY")
+_UNBOUND_PREFIX = _code("XML_ERROR_UNBOUND_PREFIX")
+_AMPLIFICATION = _code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
+# Errors that only a DOCTYPE's entity declarations can cause.
+_ENTITY_ERRORS = {
+    _code("XML_ERROR_RECURSIVE_ENTITY_REF"): "a recursive entity reference",
+    _code("XML_ERROR_BINARY_ENTITY_REF"): "a reference to an unparsed (binary) entity",
+    _code("XML_ERROR_ATTRIBUTE_EXTERNAL_ENTITY_REF"): (
+        "a reference to an external entity in an attribute (it was not read)"
+    ),
+    _AMPLIFICATION: "an entity expansion past the parser's safety limit (billion laughs)",
+}
+_ENTITY_ERRORS.pop(-1, None)
+
+
+def is_entity_error(code: int) -> bool:
+    """Whether an expat error can only come from a DOCTYPE's entity declarations."""
+    return code in _ENTITY_ERRORS
+
+
+# How to fix the common syntax errors that have no rule of their own.
+_HINTS = {
+    _TAG_MISMATCH: "a closing tag does not match the element it closes; check the tag names",
+    _code("XML_ERROR_DUPLICATE_ATTRIBUTE"): "an attribute is repeated; keep only one",
+    _code("XML_ERROR_BAD_CHAR_REF"): (
+        "a character reference names a character XML does not allow; remove it"
+    ),
+    _code("XML_ERROR_MISPLACED_XML_PI"): (
+        "an XML declaration may only stand at the very start of the file; remove this one"
+    ),
+    _code("XML_ERROR_XML_DECL"): (
+        'the XML declaration is malformed; write <?xml version="1.0" encoding="UTF-8"?>'
+    ),
+    _code("XML_ERROR_UNCLOSED_CDATA_SECTION"): "a CDATA section is not closed; end it with ]]>",
+}
+
+_PREDEFINED = {"amp", "lt", "gt", "quot", "apos"}
+# What expat reads as part of a reference after '&' before it finds the error.
+_REFERENCE_RUN = re.compile(r"#?[\w.:-]*")
 _RAW_AMPERSAND = re.compile(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
-_PREFIX = re.compile(r"</?([A-Za-z_][\w.-]*):")
+_ENTITY_REF = re.compile(r"&([A-Za-z_][\w.-]*);")
+_NAME_START = re.compile(r"[A-Za-z_]")
+_OPEN_TAG = re.compile(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?>[^<]*")
+_ELEMENT_PREFIX = re.compile(r"</?([A-Za-z_][\w.-]*):")
+_ATTRIBUTE_PREFIX = re.compile(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_DECLARED_PREFIX = re.compile(r"\sxmlns:([A-Za-z_][\w.-]*)\s*=")
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _EXCERPT = 50
+_VALUE_SHOWN = 100
 
 
 def content_before_declaration(prefix: str) -> Finding:
@@ -236,57 +296,86 @@ def content_before_declaration(prefix: str) -> Finding:
         what = f"text before the XML declaration ({shown!r})"
     else:
         lines = prefix.count("\n")
-        what = f"{len(prefix)} whitespace character(s)" + (f" ({lines} line(s))" if lines else "")
-        what += " before the XML declaration"
+        if lines:
+            what = f"{_plural(lines, 'blank line')} before the XML declaration"
+        else:
+            what = f"{_plural(len(prefix), 'whitespace character')} before the XML declaration"
     return CONTENT_BEFORE_DECLARATION.at(
         1, 1, f"{what}; <?xml must be the first thing in the file: remove it"
     )
 
 
-def doctype(name: str, line: int, column: int) -> Finding:
-    return DOCTYPE.at(
-        line,
-        column,
-        f"DOCTYPE {name or ''} is not allowed in a sitemap; its declarations were ignored "
-        "(no entity expanded, nothing fetched): remove it",
-    )
+def doctype(
+    name: str, line: int, column: int, stopped_at: int | None = None, error_code: int = -1
+) -> Finding:
+    """The DOCTYPE finding.
+
+    ``stopped_at`` is the line where one of its entities stopped the parse, with
+    expat's ``error_code`` (see ``is_entity_error``); the checker may report that
+    here instead of as a second finding.
+    """
+    label = f"DOCTYPE {name}" if name else "DOCTYPE"
+    if stopped_at is None:
+        effect = "its entities were not expanded in text and nothing was fetched"
+    else:
+        cause = _ENTITY_ERRORS.get(error_code, "an entity reference")
+        effect = f"{cause} at line {stopped_at} stopped the parse, so the rest was not checked"
+    return DOCTYPE.at(line, column, f"{label} is not allowed in a sitemap; {effect}: remove it")
 
 
 def syntax_error(code: int, line: int, column: int, context: str, offset: int) -> Finding:
-    """Turn an expat error into the most specific finding we can name."""
+    """Turn an expat error into the most specific finding we can name.
+
+    ``context`` is the text of the error's line and ``offset`` the 0-based
+    position of the error in it; ``line`` and ``column`` are the file position.
+    """
     reason = expat_errors.messages.get(code, "syntax error")
-    before = context[:offset]
-    if code == _CODES[expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT]:
+    if code == _JUNK_AFTER_ROOT:
         return CONTENT_AFTER_ROOT.at(
             line,
             column,
             f"content after the end of the root element: {_excerpt(context, offset)}; "
             "remove everything after the closing root tag",
         )
-    if code == _CODES[expat_errors.XML_ERROR_UNDEFINED_ENTITY]:
+    if code == _UNDEFINED:
         return _undefined_entity(context, offset, line, column)
-    if code == _CODES[expat_errors.XML_ERROR_UNBOUND_PREFIX]:
+    if code == _UNBOUND_PREFIX:
         return _undeclared_prefix(context, offset, line, column)
-    if code == _CODES[expat_errors.XML_ERROR_INVALID_TOKEN]:
-        amp = before.rfind("&")
-        if amp >= 0 and offset - amp <= 40 and _RAW_AMPERSAND.match(context, amp):
+    if code in _ENTITY_ERRORS:
+        return DOCTYPE.at(
+            line,
+            column,
+            f"{_ENTITY_ERRORS[code]} stopped the parse here, so the rest of the file was "
+            "not checked; remove the DOCTYPE and write the values out",
+        )
+    if code == _INVALID_TOKEN:
+        amp = context.rfind("&", 0, offset + 1)
+        if (
+            amp >= 0
+            and _RAW_AMPERSAND.match(context, amp)
+            and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
+        ):
             return _raw_ampersand(context, amp, line, column - (offset - amp))
-        if before.endswith("<"):
-            return UNESCAPED_LESS_THAN.at(
-                line,
-                column - 1,
-                f"raw '<' in text: {_excerpt(context, offset - 1)}; "
-                "write %3C inside a URL or &lt; elsewhere",
-            )
+        if context[:offset].endswith("<"):
+            return _raw_less_than(context, offset - 1, line, column - 1)
+        lt = _glued_tag(context, offset, closed=False)
+        if lt is not None:
+            return _raw_less_than(context, lt, line, column - (offset - lt))
         char = context[offset : offset + 1]
-        if char and (ord(char) < 0x20 or char == "\ufffe"):
+        if char and (ord(char) < 0x20 or char in "\ufffe\uffff"):
             return SYNTAX_ERROR.at(
                 line,
                 column,
                 f"character U+{ord(char):04X} is not allowed in XML; remove it",
             )
+    if code == _TAG_MISMATCH:
+        lt = _glued_tag(context, offset, closed=True)
+        if lt is not None:
+            return _raw_less_than(context, lt, line, column - (offset - lt))
+    hint = _HINTS.get(code, "fix the markup here")
+    reason = reason.removeprefix("not well-formed ").strip("()")
     return SYNTAX_ERROR.at(
-        line, column, f"not well-formed XML: {reason}: {_excerpt(context, offset)}"
+        line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
     )
 
 
@@ -299,49 +388,153 @@ def truncated(root_name: str, line: int, column: int) -> Finding:
     )
 
 
-def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
-    start = max(context.rfind(">", 0, at) + 1, at - 30)
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _glued_tag(context: str, offset: int, closed: bool) -> int | None:
+    """Where a raw '<' stands that expat took for the start of a tag, or None.
+
+    A '<' glued to the text before it (``q=a<b``) starts no real tag in a
+    sitemap. For an invalid token expat stops inside that would-be tag; for a
+    mismatched tag it stops at the closing tag after it (``a<b>c</loc>``).
+    """
+    before = context[:offset]
+    if closed:
+        end = before.rfind("</")
+        if end < 0:
+            return None
+        before = before[:end]
+    lt = before.rfind("<")
+    if lt <= 0 or not _NAME_START.match(context, lt + 1):
+        return None
+    glued = context[lt - 1]
+    if glued.isspace() or glued in "<>\"'":
+        return None
+    tail = before[lt:]
+    if closed:
+        return lt if _OPEN_TAG.fullmatch(tail) and not tail.split(">", 1)[0].endswith("/") else None
+    return lt if ">" not in tail else None
+
+
+def _value_around(context: str, at: int) -> tuple[int, int]:
+    """The bounds of the text or attribute value that holds position ``at``."""
+    tag_start = context.rfind("<", 0, at)
+    if tag_start > context.rfind(">", 0, at):  # inside a tag: an attribute value
+        quote_at = max(context.rfind('"', tag_start, at), context.rfind("'", tag_start, at))
+        if quote_at >= 0:
+            end = context.find(context[quote_at], at)
+            return quote_at + 1, len(context) if end < 0 else end
+        return tag_start, len(context)
+    start = context.rfind(">", 0, at) + 1
     end = context.find("<", at)
-    end = len(context) if end < 0 else min(end, at + 30)
-    snippet = context[start:end].strip()
+    return start, len(context) if end < 0 else end
+
+
+def _shown(value: str, at: int) -> str:
+    """``value`` cut down around position ``at`` when it is long."""
+    if len(value) <= _VALUE_SHOWN:
+        return value
+    half = _VALUE_SHOWN // 2
+    start = max(at - half, 0)
+    end = min(start + _VALUE_SHOWN, len(value))
+    return ("…" if start else "") + value[start:end] + ("…" if end < len(value) else "")
+
+
+def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
+    start, end = _value_around(context, at)
+    value = context[start:end].strip()
+    at_in_value = at - start - (len(context[start:end]) - len(context[start:end].lstrip()))
+    snippet = _shown(value, at_in_value)
     fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
     return UNESCAPED_AMPERSAND.at(
         line, max(column, 1), f"raw '&' in {snippet!r}; escape it as {fixed!r}"
     )
 
 
-def _undefined_entity(context: str, offset: int, line: int, column: int) -> Finding:
-    start = context.rfind("&", 0, offset + 1)
-    match = (
-        _ENTITY_BEFORE.search(context[start : context.find(";", start) + 1]) if start >= 0 else None
+def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
+    start = context.rfind(">", 0, at) + 1
+    end = context.find("</", at + 1)
+    end = len(context) if end < 0 else end
+    raw = context[start:end]
+    value = raw.strip()
+    at_in_value = at - start - (len(raw) - len(raw.lstrip()))
+    in_url = _URL_START.match(value) is not None
+    escaped = "%3C" if in_url else "&lt;"
+    fixed = value[:at_in_value] + escaped + value[at_in_value + 1 :]
+    how = "percent-encode it in a URL" if in_url else "escape it"
+    return UNESCAPED_LESS_THAN.at(
+        line,
+        max(column, 1),
+        f"raw '<' in {_shown(value, at_in_value)!r}; {how}: {_shown(fixed, at_in_value)!r}",
     )
-    if not match:
-        return UNDEFINED_ENTITY.at(line, column, "reference to an undefined entity")
+
+
+def _undefined_entity(context: str, offset: int, line: int, column: int) -> Finding:
+    match = None
+    start = context.rfind("&", 0, offset + 1)
+    if start >= 0:
+        match = _ENTITY_REF.match(context, start)
+    if match is None or match.group(1) in _PREDEFINED:
+        # In an attribute value expat points at the start of the tag: look ahead.
+        match = next(
+            (m for m in _ENTITY_REF.finditer(context, offset) if m.group(1) not in _PREDEFINED),
+            None,
+        )
+    if match is None:
+        return UNDEFINED_ENTITY.at(
+            line,
+            column,
+            "reference to an entity XML does not define; "
+            "XML defines only &amp; &lt; &gt; &quot; &apos;",
+        )
     name = match.group(1)
+    column += match.start() - offset
     codepoint = name2codepoint.get(name)
-    if codepoint is not None:
-        fix = f"write the character itself or &#{codepoint};"
+    if codepoint is None:
+        fix = (
+            "XML knows only &amp; &lt; &gt; &quot; &apos;: write the character it stands for, "
+            f"or &amp;{name}; if the text is meant literally"
+        )
     else:
-        fix = "XML defines only &amp; &lt; &gt; &quot; &apos;"
-    return UNDEFINED_ENTITY.at(line, column, f"entity &{name}; is not defined in XML; {fix}")
+        fix = f"write &#{codepoint}; or the character itself"
+        value_start, _end = _value_around(context, match.start())
+        if _URL_START.match(context[value_start : match.start()].lstrip()):
+            encoded = "".join(f"%{byte:02X}" for byte in chr(codepoint).encode("utf-8"))
+            fix = f"in a URL percent-encode it as {encoded} (elsewhere write &#{codepoint};)"
+    return UNDEFINED_ENTITY.at(
+        line, max(column, 1), f"entity &{name}; is not defined in XML; {fix}"
+    )
 
 
 def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Finding:
-    match = _PREFIX.search(context, max(offset - 1, 0))
-    if not match or match.start() > offset + 1:
-        match = None
-        for candidate in _PREFIX.finditer(context):
-            if candidate.start() <= offset:
-                match = candidate
-    if not match:
-        return UNDECLARED_PREFIX.at(line, column, "namespace prefix is not declared")
-    prefix = match.group(1)
+    # Expat points at the start tag that uses the prefix; the prefix may be the
+    # element's own or an attribute's.
+    tag_end = context.find(">", offset)
+    tag = context[offset : len(context) if tag_end < 0 else tag_end]
+    declared = set(_DECLARED_PREFIX.findall(tag)) | {"xml", "xmlns"}
+    prefix = None
+    element = _ELEMENT_PREFIX.match(tag)
+    if element and element.group(1) not in declared:
+        prefix = element.group(1)
+    else:
+        prefix = next((p for p in _ATTRIBUTE_PREFIX.findall(tag) if p not in declared), None)
+    if prefix is None:
+        # The name is on a later line of the tag, which we do not see.
+        usual = ""
+        if re.match(r"<(?:urlset|sitemapindex)\b", tag):
+            usual = f' (on the root this is usually xsi:, declared as xmlns:xsi="{_XSI}")'
+        return UNDECLARED_PREFIX.at(
+            line,
+            column,
+            "a namespace prefix in this start tag (element or attribute name) is not "
+            f"declared; add an xmlns:PREFIX declaration for it to the root element{usual}",
+        )
     known = KNOWN_PREFIXES.get(prefix)
-    fix = (
-        f'add xmlns:{prefix}="{known}" to the root element'
-        if known
-        else (f"declare xmlns:{prefix} on the root element")
-    )
+    if known:
+        fix = f'add xmlns:{prefix}="{known}" to the root element'
+    else:
+        fix = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: elements"
     return UNDECLARED_PREFIX.at(line, column, f"prefix '{prefix}' is used but not declared; {fix}")
 
 

@@ -40,24 +40,62 @@ def build(
     namespace the root declared) are rebuilt in the real sitemap namespace, so
     the rest of the file is validated as if the namespace were right.
     """
-    nodes: list[Node] = [entries[0]] if entries else []
+    nodes: list[Node | None] = [None]
+    append = nodes.append
     root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}", nsmap=NSMAP)
     make = etree.SubElement
-    stack: list[tuple[etree._Element, Node]] = [(root, entry) for entry in reversed(entries)]
-    while stack:
-        parent, node = stack.pop()
-        ns = SITEMAP_NS if node.ns == sitemap_ns else node.ns
-        element = make(parent, f"{{{ns}}}{node.name}" if ns else node.name)
-        if node.attrs:
-            for key, value in node.attrs.items():
-                element.set(f"{{{key}" if "}" in key else key, value)
-        nodes.append(node)
-        element.sourceline = min(len(nodes) - 1, MAX_INDEX)
-        if node.children:
-            stack.extend((element, child) for child in reversed(node.children))
-        elif node.text:
-            element.text = node.text
+    prefixes = {"": ""}
+    prefixes[sitemap_ns] = f"{{{SITEMAP_NS}}}"
+    # Entries and their children (nearly every element) are built in a flat loop;
+    # deeper extension content goes through the general stack in _build_below.
+    for entry in entries:
+        prefix = prefixes.get(entry.ns) or prefixes.setdefault(entry.ns, f"{{{entry.ns}}}")
+        element = make(root, prefix + entry.name)
+        append(entry)
+        index = len(nodes) - 1
+        element.sourceline = index if index < MAX_INDEX else MAX_INDEX
+        if entry.attrs:
+            _set_attributes(element, entry.attrs)
+        if not entry.children:
+            if entry.text:
+                element.text = entry.text
+            continue
+        for child in entry.children:
+            prefix = prefixes.get(child.ns) or prefixes.setdefault(child.ns, f"{{{child.ns}}}")
+            sub = make(element, prefix + child.name)
+            append(child)
+            index = len(nodes) - 1
+            sub.sourceline = index if index < MAX_INDEX else MAX_INDEX
+            if child.attrs:
+                _set_attributes(sub, child.attrs)
+            if child.children:
+                _build_below(sub, child, nodes, prefixes)
+            elif child.text:
+                sub.text = child.text
     return root, nodes
+
+
+def _build_below(element: etree._Element, node: Node, nodes: list, prefixes: dict) -> None:
+    make = etree.SubElement
+    stack = [(element, child) for child in reversed(node.children)]
+    while stack:
+        parent, current = stack.pop()
+        prefix = prefixes.get(current.ns) or prefixes.setdefault(current.ns, f"{{{current.ns}}}")
+        sub = make(parent, prefix + current.name)
+        nodes.append(current)
+        index = len(nodes) - 1
+        sub.sourceline = index if index < MAX_INDEX else MAX_INDEX
+        if current.attrs:
+            _set_attributes(sub, current.attrs)
+        if current.children:
+            stack.extend((sub, child) for child in reversed(current.children))
+        elif current.text:
+            sub.text = current.text
+
+
+def _set_attributes(element: etree._Element, attrs: dict[str, str]) -> None:
+    for key, value in attrs.items():
+        element.set(f"{{{key}" if "}" in key else key, value)
 
 
 def node_at(nodes: list[Node], index: int | None) -> Node | None:

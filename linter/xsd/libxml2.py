@@ -23,6 +23,12 @@ class Libxml2Engine:
             schema = self._schemas[root_name] = etree.XMLSchema(document)
         return schema
 
+    def all_valid(self, root_name: str, elements: list[etree._Element]) -> bool:
+        """Validate parsed entry elements (moved under a stand-in root) in one go."""
+        root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}")
+        root.extend(elements)
+        return self._schema(root_name).validate(root)
+
     def validate(
         self, root_name: str, entries: Sequence[Node], sitemap_ns: str = SITEMAP_NS
     ) -> list[tuple[Node, str]]:

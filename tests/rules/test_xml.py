@@ -1,0 +1,249 @@
+"""XML family: each rule's failing fixtures give exactly the expected finding; passing ones none."""
+
+import time
+from pyexpat import errors as expat_errors
+
+import pytest
+
+from sitemap_lint.rules import xml
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
+
+ENTITY_IN_ATTRIBUTE = (
+    "expat expands entities in attribute values and stops at its safety limit: XM003 at the "
+    "DOCTYPE plus XM003 where parsing stopped; checker.on_syntax_error should fold the second "
+    "into the first (xml.doctype(..., stopped_at=line, error_code=code)) when xml.is_entity_error(code)"
+)
+
+CASES = [
+    Case("XM001", "fail.xml", line=5),
+    Case("XM001", "fail-control-character.xml", line=7),
+    Case("XM001", "fail-duplicate-attribute.xml", line=6),
+    Case("XM002", "fail.xml", line=1),
+    Case("XM002", "fail-text.xml", line=1),
+    Case("XM002", "fail-spaces.xml", line=1),
+    # The rest of the file is still checked, at its real line numbers.
+    Case("XM002", "fail-blank-lines-duplicate.xml", line=1, also=(("DU001", 10),)),
+    Case("XM003", "fail.xml", line=2),
+    Case("XM003", "fail-external-entity.xml", line=2),
+    Case("XM003", "fail-external-dtd.xml", line=2),
+    Case("XM003", "fail-entity-in-attribute.xml", line=2),
+    Case("XM003", "fail-external-entity-in-attribute.xml", line=2),
+    Case("XM004", "fail.xml", line=8),
+    Case("XM004", "fail-long-parameter.xml", line=4),
+    Case("XM004", "fail-attribute.xml", line=7),
+    Case("XM004", "fail-text.xml", line=8),
+    Case("XM005", "fail.xml", line=7),
+    Case("XM005", "fail-before-letter.xml", line=4),
+    Case("XM005", "fail-tag-like.xml", line=4),
+    Case("XM005", "fail-text.xml", line=8),
+    Case("XM006", "fail.xml", line=7),
+    Case("XM006", "fail-nbsp.xml", line=8),
+    Case("XM006", "fail-unknown.xml", line=8),
+    Case("XM006", "fail-attribute.xml", line=6),
+    Case("XM007", "fail.xml", line=8),
+    Case("XM007", "fail-text.xml", line=7),
+    Case("XM007", "fail-second-document.xml", line=11),
+    Case("XM008", "fail.xml", line=12),
+    Case("XM008", "fail-after-entry.xml", line=11),
+    # Entries before the cut are checked: the duplicate is a second, separate defect.
+    Case("XM008", "fail-duplicate-before-cut.xml", line=13, also=(("DU001", 8),)),
+    Case("XM009", "fail.xml", line=5),
+    Case("XM009", "fail-xhtml.xml", line=5),
+    Case("XM009", "fail-unknown-prefix.xml", line=5),
+    Case("XM009", "fail-xsi.xml", line=2),
+    Case("XM009", "fail-xsi-next-line.xml", line=2),
+]
+
+
+# Cases that fail because of a bug outside this family's modules (see the reasons).
+XFAIL = {
+    "XM003/fail-entity-in-attribute.xml": ENTITY_IN_ATTRIBUTE,
+    "XM003/fail-external-entity-in-attribute.xml": ENTITY_IN_ATTRIBUTE,
+}
+
+
+def with_known_bugs(cases: list[Case]) -> list:
+    return [
+        pytest.param(case, marks=pytest.mark.xfail(reason=XFAIL[str(case)], strict=True))
+        if str(case) in XFAIL
+        else case
+        for case in cases
+    ]
+
+
+@pytest.mark.parametrize("case", with_known_bugs(CASES), ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in xml.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+def only(code: str, fixture: str):
+    """The single finding of ``code`` in a fixture."""
+    [finding] = [f for f in lint(RULE_FIXTURES / code / fixture).findings if f.code == code]
+    return finding
+
+
+# -- messages: they must say how to fix the problem ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fixture", "column", "escaped"),
+    [
+        ("fail.xml", 41, "'https://example.com/list?page=2&amp;sort=price'"),
+        ("fail-attribute.xml", 85, "'https://example.com/shop?lang=de&amp;region=eu'"),
+        ("fail-text.xml", 25, "'Fish &amp; Chips'"),
+        (
+            "fail-long-parameter.xml",
+            52,
+            "newsletter&amp;utm_campaign_identifier_for_the_spring_sale_2025",
+        ),
+    ],
+)
+def test_raw_ampersand_message_shows_escaped_value(fixture: str, column: int, escaped: str) -> None:
+    finding = only("XM004", fixture)
+    assert escaped in finding.message
+    assert finding.column == column  # the '&' itself
+
+
+@pytest.mark.parametrize(
+    ("fixture", "column", "fixed"),
+    [
+        ("fail.xml", 44, "'https://example.com/search?q=price%3C100'"),
+        ("fail-before-letter.xml", 39, "'https://example.com/compare?a%3Cb'"),
+        ("fail-tag-like.xml", 39, "'https://example.com/search?q=%3Cb>bold'"),
+        ("fail-text.xml", 31, "'Everything &lt; $10'"),
+    ],
+)
+def test_raw_less_than_message_shows_fixed_value(fixture: str, column: int, fixed: str) -> None:
+    finding = only("XM005", fixture)
+    assert fixed in finding.message
+    assert finding.column == column  # the '<' itself
+
+
+@pytest.mark.parametrize(
+    ("fixture", "column", "fix"),
+    [
+        ("fail.xml", 33, "percent-encode it as %C3%A9"),
+        ("fail.xml", 33, "&#233;"),
+        ("fail-nbsp.xml", 30, "write &#160;"),
+        ("fail-attribute.xml", 79, "percent-encode it as %C3%A9"),
+        ("fail-unknown.xml", 25, "&amp;brand;"),
+    ],
+)
+def test_undefined_entity_message_gives_a_replacement(fixture: str, column: int, fix: str) -> None:
+    finding = only("XM006", fixture)
+    assert fix in finding.message
+    assert finding.column == column  # the '&' of the reference
+
+
+@pytest.mark.parametrize(
+    ("fixture", "declaration"),
+    [
+        ("fail.xml", 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'),
+        ("fail-xhtml.xml", 'xmlns:xhtml="http://www.w3.org/1999/xhtml"'),
+        ("fail-xsi.xml", 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'),
+        ("fail-xsi-next-line.xml", 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'),
+        ("fail-unknown-prefix.xml", "xmlns:pagemap"),
+    ],
+)
+def test_undeclared_prefix_message_names_the_declaration(fixture: str, declaration: str) -> None:
+    assert declaration in only("XM009", fixture).message
+
+
+def test_content_after_root_message_quotes_the_content() -> None:
+    message = only("XM007", "fail-text.xml").message
+    assert "'Query took 0.031 seconds'" in message
+    assert "remove" in message
+
+
+@pytest.mark.parametrize(
+    ("fixture", "what"),
+    [
+        ("fail.xml", "1 blank line"),
+        ("fail-spaces.xml", "2 whitespace characters"),
+        ("fail-text.xml", "'Notice: Undefined index"),
+    ],
+)
+def test_content_before_declaration_message_says_what(fixture: str, what: str) -> None:
+    assert what in only("XM002", fixture).message
+
+
+# -- DOCTYPE: nothing expanded, nothing read --------------------------------------------
+
+
+def test_billion_laughs_is_not_expanded_and_ends_fast() -> None:
+    start = time.perf_counter()
+    result = lint(RULE_FIXTURES / "XM003" / "fail.xml")
+    assert time.perf_counter() - start < 2
+    [finding] = result.findings
+    assert "not expanded" in finding.message
+
+
+def test_external_entity_is_not_read() -> None:
+    result = lint(RULE_FIXTURES / "XM003" / "fail-external-entity.xml")
+    assert [f.code for f in result.findings] == ["XM003"]
+    assert all("root:" not in f.message for f in result.findings)
+
+
+def test_external_entity_in_attribute_is_not_read(tmp_path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE")
+    sitemap = tmp_path / "sitemap.xml"
+    source = (RULE_FIXTURES / "XM003" / "fail-external-entity-in-attribute.xml").read_text()
+    sitemap.write_text(source.replace("file:///etc/passwd", secret.as_uri()))
+    result = lint(sitemap)
+    assert result.findings, "the DOCTYPE must be reported"
+    assert all("TOP-SECRET" not in f.message for f in result.findings)
+
+
+def test_entity_limit_error_is_reported_as_doctype_problem() -> None:
+    stopped = [f for f in lint(RULE_FIXTURES / "XM003" / "fail-entity-in-attribute.xml").findings]
+    assert {f.code for f in stopped} == {"XM003"}
+    assert any("not checked" in f.message for f in stopped)
+
+
+def test_doctype_message_can_say_where_checking_stopped() -> None:
+    amplification = code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
+    finding = xml.doctype("urlset", 2, 1, stopped_at=18, error_code=amplification)
+    assert "line 18" in finding.message
+    assert "billion laughs" in finding.message
+    assert "remove it" in finding.message
+
+
+# -- the classification of expat errors, on its own -------------------------------------
+
+
+def code(name: str) -> int:
+    return expat_errors.codes[getattr(expat_errors, name)]
+
+
+@pytest.mark.parametrize(
+    ("error", "context", "offset", "rule"),
+    [
+        ("XML_ERROR_INVALID_TOKEN", "<loc>https://e.com/?a=1&b=2</loc>", 25, "XM004"),
+        ("XML_ERROR_INVALID_TOKEN", "<title>Tom & Jerry</title>", 12, "XM004"),
+        ("XML_ERROR_INVALID_TOKEN", "<loc>https://e.com/?q=1<2</loc>", 24, "XM005"),
+        ("XML_ERROR_INVALID_TOKEN", "<loc>https://e.com/?q=a<b</loc>", 25, "XM005"),
+        ("XML_ERROR_TAG_MISMATCH", "<loc>https://e.com/?q=a<b>c</loc>", 29, "XM005"),
+        ("XML_ERROR_UNDEFINED_ENTITY", "<loc>https://e.com/caf&eacute;</loc>", 22, "XM006"),
+        ("XML_ERROR_JUNK_AFTER_DOC_ELEMENT", "Warning: oops", 0, "XM007"),
+        ("XML_ERROR_UNBOUND_PREFIX", "<image:image>", 0, "XM009"),
+        ("XML_ERROR_AMPLIFICATION_LIMIT_BREACH", '<a b="&x;">', 0, "XM003"),
+        # A typo in a tag is not a raw '<': the '<' follows whitespace.
+        ("XML_ERROR_INVALID_TOKEN", "  <url<loc>https://e.com/</loc>", 6, "XM001"),
+        ("XML_ERROR_TAG_MISMATCH", "  </ulr>", 4, "XM001"),
+    ],
+)
+def test_syntax_error_classification(error: str, context: str, offset: int, rule: str) -> None:
+    assert xml.syntax_error(code(error), 3, offset + 1, context, offset).code == rule
+
+
+def test_generic_syntax_error_has_a_hint() -> None:
+    finding = xml.syntax_error(code("XML_ERROR_TAG_MISMATCH"), 5, 5, "  </ulr>", 4)
+    assert finding.code == "XM001"
+    assert "mismatched tag" in finding.message
+    assert "check the tag names" in finding.message
