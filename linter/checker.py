@@ -34,6 +34,7 @@ from sitemap_lint.rules.urls import ParsedURL
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 
+FEED_SIZE = 1 << 20
 BATCH_ENTRIES = 256
 BATCH_NODES = 60_000
 _HTML_START = re.compile(
@@ -65,9 +66,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     first = _first_content(texts)
     if first is None:
         if not stream.stopped_early:
-            findings.append(
-                input.EMPTY_FILE.at(1, 1, "file is empty; a sitemap needs a root element")
-            )
+            findings.append(input.empty_file(only_whitespace=stream.total > 0))
         return _result(source, findings)
     if _HTML_START.match(first):
         findings.append(
@@ -80,7 +79,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     checker = FileChecker(findings, options, engine, stream, shadow)
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
-    for text in _chain(first, texts):
+    for text in _blocks(_chain(first, texts)):
         if shadow is not None:
             shadow.feed(text)
         if not parser.feed(text):
@@ -107,6 +106,26 @@ def _first_content(texts) -> str | None:
         if text.strip():
             return "".join(pending)
     return None
+
+
+def _blocks(texts, size: int = FEED_SIZE):
+    """Join decoded chunks into blocks of about ``size`` characters.
+
+    Expat (before 2.6) re-reads an unfinished token from its start on every
+    feed, so a huge comment or tag fed in small chunks costs quadratic time;
+    large blocks keep that bounded.
+    """
+    pending: list[str] = []
+    length = 0
+    for text in texts:
+        pending.append(text)
+        length += len(text)
+        if length >= size:
+            yield "".join(pending)
+            pending.clear()
+            length = 0
+    if pending:
+        yield "".join(pending)
 
 
 def _chain(first: str, rest):
@@ -142,6 +161,7 @@ class FileChecker:
         self._batch: list[Node] = []
         self._batch_nodes = 0
         self.shadow = shadow
+        self._doctype: tuple[str, int, int, int] | None = None
         # Nodes a rule reported, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, Node] = {}
 
@@ -226,6 +246,7 @@ class FileChecker:
         )
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
+        self._doctype = (name, line, column, len(self.findings))
         self.add(xml.doctype(name, line, column))
         if self.shadow is not None:
             self.shadow.stop()  # entity references would read differently there
@@ -239,6 +260,13 @@ class FileChecker:
         )
 
     def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:
+        if self._doctype is not None and xml.is_entity_error(code):
+            # The DOCTYPE's own entities stopped the parse: one finding says both.
+            name, doc_line, doc_column, index = self._doctype
+            self.findings[index] = xml.doctype(
+                name, doc_line, doc_column, stopped_at=line, error_code=code
+            )
+            return
         parser = self.parser
         at_end = code in _END_OF_INPUT_ERRORS
         if at_end and self.stream.stopped_early:
@@ -250,9 +278,7 @@ class FileChecker:
         if at_end and parser is not None and not parser.saw_root:
             self.add(
                 input.EMPTY_FILE.at(
-                    line,
-                    column,
-                    "file has no root element; a sitemap needs <urlset> or <sitemapindex>",
+                    1, 1, "file has no root element; a sitemap needs <urlset> or <sitemapindex>"
                 )
             )
             return

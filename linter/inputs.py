@@ -166,9 +166,13 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
         data = compressed
         while data:
             in_member = True
+            before = decompressor.copy()
             try:
                 out = decompressor.decompress(data, READ_SIZE)
             except zlib.error as error:
+                # zlib drops the whole call's output on an error: redo it in small
+                # steps from the saved state to keep what was readable.
+                yield from _salvage(before, data)
                 stream.findings.append(input_rules.gzip_corrupt(str(error), stream.total))
                 stream.stopped_early = True
                 return
@@ -193,3 +197,14 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
     if in_member:
         stream.findings.append(input_rules.gzip_truncated(stream.total))
         stream.stopped_early = True
+
+
+def _salvage(decompressor, data: bytes) -> Iterator[bytes]:
+    """The output a damaged gzip stream gives before the damage, byte by byte."""
+    for index in range(len(data)):
+        try:
+            out = decompressor.decompress(data[index : index + 1])
+        except zlib.error:
+            return
+        if out:
+            yield out

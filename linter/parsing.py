@@ -99,6 +99,18 @@ class StreamParser:
                 return ""
         return ""
 
+    def _find_back(self, marker: str, line: int, column: int) -> tuple[int, int]:
+        """Parser position (line, 0-based column) of the last ``marker`` before a position."""
+        first, text = self._recent[-1]
+        offset = 0
+        for _ in range(line - first):
+            offset = text.find("\n", offset) + 1
+        found = text.rfind(marker, 0, offset + column + 1)
+        if found < 0:
+            return line, column
+        found_line = first + text.count("\n", 0, found)
+        return found_line, found - (text.rfind("\n", 0, found) + 1)
+
     def position(self, line: int, column: int) -> tuple[int, int]:
         """Parser position (1-based line, 0-based column) to file position (both 1-based)."""
         if line == 1:
@@ -170,7 +182,9 @@ class StreamParser:
             elif depth == 0:
                 state.root_closed = True
                 if node.text.strip():
-                    end_line, end_column = position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+                    end_line, end_column = position(
+                        parser.CurrentLineNumber, parser.CurrentColumnNumber
+                    )
                     handler.on_root_text(*_text_start(node.text, end_line, end_column))
 
         def data(text: str) -> None:
@@ -186,10 +200,10 @@ class StreamParser:
         # unexpanded instead of replacing them: no billion laughs, no XXE.
         self._parser.DefaultHandler = _ignore
         self._parser.EntityDeclHandler = _ignore_entity
-        line, column = self.position(
-            self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
+        line, column = self._find_back(
+            "<!DOCTYPE", self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
         )
-        self.handler.on_doctype(name or "", line, column)
+        self.handler.on_doctype(name or "", *self.position(line, column))
 
     def _syntax_error(self, error: pyexpat.ExpatError) -> None:
         self.failed = True

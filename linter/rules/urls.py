@@ -379,7 +379,8 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
             ),
             node,
         )
-    if not host_problem and not (host.isascii() and remainder.isascii()):
+    # U+FFFD stands for bytes that were not UTF-8; EN001 has reported them already.
+    if not host_problem and not (host.isascii() and remainder.replace("\ufffd", "").isascii()):
         if not host.isascii() and not remainder.isascii():
             where = "in the host and the path or query"
         elif not host.isascii():

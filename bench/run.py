@@ -1,0 +1,86 @@
+"""Benchmark: time and peak memory of sitemap-lint on generated sitemaps, beside xmllint.
+
+    python bench/run.py            # full run: 3 timed runs per input
+    python bench/run.py --quick    # one run each, small inputs (proves the script works)
+
+Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
+is run on the same bundled schema when it is installed, and skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from importlib.resources import files
+from pathlib import Path
+
+HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+
+
+def write_sitemap(path: Path, count: int, path_length: int) -> None:
+    padding = "section/" * max(path_length // 8, 1)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(HEAD)
+        for i in range(count):
+            out.write(
+                f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html</loc>\n"
+                f"    <lastmod>2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00</lastmod>\n"
+                f"    <changefreq>daily</changefreq>\n    <priority>0.{i % 10}</priority>\n  </url>\n"
+            )
+        out.write("</urlset>\n")
+
+
+def measure(command: list[str], runs: int) -> tuple[float, float]:
+    """Median wall time in seconds and peak RSS in MB of a command (that process alone)."""
+    times, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _pid, _status, usage = os.wait4(process.pid, 0)
+        times.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)
+        process.returncode = 0
+    return statistics.median(times), max(peaks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one run each on small inputs")
+    args = parser.parse_args()
+    runs = 1 if args.quick else 3
+    tool = shutil.which("sitemap-lint") or ""
+    ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
+    xmllint = shutil.which("xmllint")
+    schema = str(files("sitemap_lint.schemas").joinpath("sitemap.xsd"))
+    scale = 20 if args.quick else 1
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = {
+            f"{50_000 // scale:,} URLs, short paths": (Path(tmp, "plain.xml"), 50_000 // scale, 40),
+            f"{50_000 // scale:,} URLs, long paths": (Path(tmp, "long.xml"), 50_000 // scale, 850),
+            "10 URLs": (Path(tmp, "small.xml"), 10, 40),
+        }
+        print(f"machine: {os.cpu_count()} cores; runs per input: {runs}")
+        print(f"{'input':<28} {'size':>8} {'sitemap-lint':>13} {'peak':>8} {'xmllint':>9} {'peak':>8} {'ratio':>6}")
+        for label, (path, count, length) in inputs.items():
+            write_sitemap(path, count, length)
+            size = path.stat().st_size / 1e6
+            ours_time, ours_peak = measure([*ours, "--format", "json", "--now", "2025-06-01", str(path)], runs)
+            if xmllint:
+                ref_time, ref_peak = measure([xmllint, "--noout", "--schema", schema, str(path)], runs)
+                ref = f"{ref_time:>8.2f}s {ref_peak:>6.0f}MB {ours_time / ref_time:>5.1f}x"
+            else:
+                ref = f"{'(xmllint not installed: apt-get install libxml2-utils)':>25}"
+            print(f"{label:<28} {size:>6.1f}MB {ours_time:>12.2f}s {ours_peak:>6.0f}MB {ref}")
+        bare, _ = measure([sys.executable, "-c", "import lxml.etree, rich.console, typer"], runs)
+        print(f"{'bare import (lxml, rich, typer)':<28} {'':>8} {bare:>12.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
