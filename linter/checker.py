@@ -18,6 +18,7 @@ from sitemap_lint.inputs import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.parsing import StreamParser
 from sitemap_lint.rules import (
+    EXTENSIONS,
     dates,
     duplicates,
     input,
@@ -30,6 +31,7 @@ from sitemap_lint.rules import (
     values,
     xml,
 )
+from sitemap_lint.rules.extension import EntryContext, ExtensionChecker
 from sitemap_lint.rules.urls import ParsedURL
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
@@ -161,6 +163,7 @@ class FileChecker:
         self._batch: list[Node] = []
         self._batch_nodes = 0
         self.shadow = shadow
+        self.extensions: dict[str, ExtensionChecker] = {}
         self._doctype: tuple[str, int, int, int] | None = None
         # Nodes a rule reported, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, Node] = {}
@@ -206,6 +209,7 @@ class FileChecker:
             self.over_limit = entry
         found = structure.check_entry(entry, self.sitemap_ns, self)
         loc = found.get("loc")
+        parsed = None
         if loc is not None:
             parsed = urls.check_url(loc.text, loc, self)
             if parsed is not None:
@@ -221,13 +225,38 @@ class FileChecker:
         priority = found.get("priority")
         if priority is not None:
             values.check_priority(priority.text, priority, self)
+        extension_seen = False
         for child in entry.children:
             if child.ns != self.sitemap_ns:
                 self._check_namespace(child)
+                extension_seen = True
+        if extension_seen and self.entry_name == "url":
+            self._check_extensions(entry, loc, parsed)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
             self._validate_pending()
+
+    def _check_extensions(self, entry: Node, loc: Node | None, parsed: ParsedURL | None) -> None:
+        context = EntryContext(
+            entry, loc.text.strip() if loc is not None else None, parsed, self.options.now
+        )
+        used = []
+        for child in entry.children:
+            checker = self._extension(child.ns)
+            if checker is None:
+                continue
+            checker.check(child, context, self)
+            if checker not in used:
+                used.append(checker)
+        for checker in used:
+            checker.end_entry(context, self)
+
+    def _extension(self, ns: str) -> ExtensionChecker | None:
+        checker = self.extensions.get(ns)
+        if checker is None and ns in EXTENSIONS:
+            checker = self.extensions[ns] = EXTENSIONS[ns]()
+        return checker
 
     def after_chunk(self) -> None:
         """More text was parsed: entries waiting for their shadow elements may be ready."""
@@ -298,6 +327,8 @@ class FileChecker:
             node = self.over_limit
             is_index = self.root_name == "sitemapindex"
             self.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
+        for checker in self.extensions.values():
+            checker.finish(self)
         if self.scope is not None:
             mixed = self.scope.finish()
             if mixed is not None:

@@ -18,7 +18,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Validate and lint XML sitemaps and sitemap indexes.",
 )
-COMMANDS = ("check", "rules", "rule")
+COMMANDS = ("check", "rules", "rule", "schemas")
 
 
 def _version(value: bool) -> None:
@@ -79,6 +79,15 @@ def list_rules() -> None:
 
     for rule in RULES.values():
         typer.echo(f"{rule.code}  {rule.name:<28} {rule.severity!s:<8} {rule.summary}")
+
+
+@app.command("schemas")
+def list_schemas() -> None:
+    """List the bundled XSD files with their namespaces."""
+    from sitemap_lint.xsd import SCHEMAS
+
+    for name, namespace, title in SCHEMAS:
+        typer.echo(f"{name:<20} {namespace:<50} {title}")
 
 
 @app.command("rule")

@@ -163,3 +163,17 @@ def test_default_path_does_not_import_xmlschema() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().endswith("False")
+
+
+def test_schemas_command_lists_every_bundled_schema(capsys) -> None:
+    from importlib.resources import files
+
+    status, out, _ = run(["schemas"], capsys)
+    assert status == 0
+    bundled = {p.name for p in files("sitemap_lint.schemas").iterdir() if p.name.endswith(".xsd")}
+    listed = {line.split()[0] for line in out.splitlines()}
+    assert listed == bundled - {"bundle-urlset.xsd", "bundle-siteindex.xsd"}
+    for line in out.splitlines():
+        name, namespace = line.split()[:2]
+        text = files("sitemap_lint.schemas").joinpath(name).read_text(encoding="utf-8")
+        assert f'targetNamespace="{namespace}"' in text

@@ -33,6 +33,9 @@ FAMILIES = (
     ("Schema", schema),
 )
 
+# Extension namespace -> the class that checks its elements (see rules/extension.py).
+EXTENSIONS: dict[str, type] = {}
+
 RULES: dict[str, Rule] = {rule.code: rule for _title, family in FAMILIES for rule in family.RULES}
 
 

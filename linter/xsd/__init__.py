@@ -15,6 +15,21 @@ from sitemap_lint.model import Node
 
 ENGINES = ("libxml2", "xmlschema")
 
+# The bundled schema files: (file, target namespace, what it defines).
+SCHEMAS = (
+    ("sitemap.xsd", "http://www.sitemaps.org/schemas/sitemap/0.9", "sitemaps.org 0.9 URL set"),
+    ("siteindex.xsd", "http://www.sitemaps.org/schemas/sitemap/0.9", "sitemaps.org 0.9 index"),
+    ("sitemap-image.xsd", "http://www.google.com/schemas/sitemap-image/1.1", "Google image 1.1"),
+    ("sitemap-video.xsd", "http://www.google.com/schemas/sitemap-video/1.1", "Google video 1.1"),
+    ("sitemap-news.xsd", "http://www.google.com/schemas/sitemap-news/0.9", "Google news 0.9"),
+    (
+        "sitemap-mobile.xsd",
+        "http://www.google.com/schemas/sitemap-mobile/1.0",
+        "Google mobile 1.0 (retired)",
+    ),
+    ("xhtml-link.xsd", "http://www.w3.org/1999/xhtml", "XHTML link (hreflang alternates)"),
+)
+
 
 class Engine(Protocol):
     def validate(self, root_name: str, entries: Sequence[Node]) -> list[tuple[Node, str]]:
