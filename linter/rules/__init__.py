@@ -7,14 +7,18 @@ from sitemap_lint.rules import (
     dates,
     duplicates,
     encoding,
+    hreflang,
+    image,
     input,
     limits,
     namespace,
+    news,
     schema,
     scope,
     structure,
     urls,
     values,
+    video,
     xml,
 )
 
@@ -31,10 +35,16 @@ FAMILIES = (
     ("Limits", limits),
     ("Duplicates", duplicates),
     ("Schema", schema),
+    ("Image extension", image),
+    ("Video extension", video),
+    ("News extension", news),
+    ("hreflang alternates", hreflang),
 )
 
 # Extension namespace -> the class that checks its elements (see rules/extension.py).
-EXTENSIONS: dict[str, type] = {}
+EXTENSIONS: dict[str, type] = {
+    family.NAMESPACE: family.Checker for family in (image, video, news, hreflang)
+}
 
 RULES: dict[str, Rule] = {rule.code: rule for _title, family in FAMILIES for rule in family.RULES}
 
