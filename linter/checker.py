@@ -339,7 +339,8 @@ class FileChecker:
         if ns in namespace.SCHEMA_NAMESPACES or ns in self.reported_namespaces:
             return
         self.reported_namespaces.add(ns)
-        self.add(namespace.unvalidated(ns, node.line, node.column))
+        look_alike = namespace.extension_look_alike(ns, node.line, node.column)
+        self.add(look_alike or namespace.unvalidated(ns, node.line, node.column))
 
     def _validate_pending(self, final: bool = False) -> None:
         """Validate the waiting entries: through the shadow parse when it has them all

@@ -74,7 +74,33 @@ UNVALIDATED_NAMESPACE = rule(
     """,
 )
 
-RULES = (MISSING_NAMESPACE, WRONG_NAMESPACE, UNVALIDATED_NAMESPACE)
+WRONG_EXTENSION_NAMESPACE = rule(
+    "NS004",
+    "wrong-extension-namespace",
+    ERROR,
+    summary="An extension namespace that is a look-alike of Google's",
+    what="""
+        Detects extension elements whose namespace differs from a known extension
+        namespace only by `https`, a missing or extra `www`, a trailing slash,
+        letter case or surrounding whitespace, and names the exact namespace to
+        declare. The elements are not validated until it is fixed.
+    """,
+    why="""
+        Namespaces are compared character by character: with a look-alike, search
+        engines do not recognise the images, videos, news or alternates at all,
+        and the file is invalid against the schema.
+    """,
+    bad="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+                xmlns:image="https://www.google.com/schemas/sitemap-image/1.1">
+    """,
+    good="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+                xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+    """,
+)
+
+RULES = (MISSING_NAMESPACE, WRONG_NAMESPACE, UNVALIDATED_NAMESPACE, WRONG_EXTENSION_NAMESPACE)
 
 SCHEMA_NAMESPACES = frozenset(
     {
@@ -164,4 +190,26 @@ def unvalidated(ns: str, line: int, column: int) -> Finding:
         line,
         column,
         f"elements from namespace {ns!r} are not validated: no bundled schema for it ({hint})",
+    )
+
+
+def _normalized(ns: str) -> str:
+    lowered = ns.strip().lower()
+    rest = lowered.partition("://")[2] or lowered
+    return rest.removeprefix("www.").rstrip("/")
+
+
+_EXTENSIONS_BY_FORM = {_normalized(ns): ns for ns in SCHEMA_NAMESPACES if ns != SITEMAP_NS}
+
+
+def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
+    """NS004 when ``ns`` is a near-exact copy of a known extension namespace."""
+    right = _EXTENSIONS_BY_FORM.get(_normalized(ns))
+    if right is None or right == ns:
+        return None
+    return WRONG_EXTENSION_NAMESPACE.at(
+        line,
+        column,
+        f"namespace {ns!r} is a look-alike of {right!r}; declare exactly "
+        f'xmlns:PREFIX="{right}" (its elements were not validated)',
     )

@@ -31,7 +31,15 @@ CASES = [
     Case("NS003", "fail-image-typo.xml", line=6),  # image namespace 1.0 for 1.1
     Case("NS003", "fail-top-level.xml", line=4),  # before the first url
     Case("NS003", "fail-index.xml", line=6),
+    # NS004 wrong-extension-namespace
+    Case("NS004", "fail.xml", line=6),  # https and once for both images
+    Case("NS004", "fail-trailing-slash.xml", line=6),
 ]
+
+
+def test_extension_look_alike_names_the_exact_namespace() -> None:
+    message = _message("NS004", "fail.xml")
+    assert "'http://www.google.com/schemas/sitemap-image/1.1'" in message
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
