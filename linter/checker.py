@@ -225,13 +225,14 @@ class FileChecker:
         priority = found.get("priority")
         if priority is not None:
             values.check_priority(priority.text, priority, self)
-        extension_seen = False
-        for child in entry.children:
-            if child.ns != self.sitemap_ns:
-                self._check_namespace(child)
-                extension_seen = True
-        if extension_seen and self.entry_name == "url":
-            self._check_extensions(entry, loc, parsed)
+        if len(found) != len(entry.children):  # more than the core fields: extensions?
+            extension_seen = False
+            for child in entry.children:
+                if child.ns != self.sitemap_ns:
+                    self._check_namespace(child)
+                    extension_seen = True
+            if extension_seen and self.entry_name == "url":
+                self._check_extensions(entry, loc, parsed)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:

@@ -149,13 +149,13 @@ class StreamParser:
                 handler.on_root(node)
                 return
             if pieces:
-                if depth == 1:
-                    text = "".join(pieces)
-                    if text.strip():
-                        handler.on_root_text(*_text_start(text, line, column))
-                elif not stack[-1].nested_text and "".join(pieces).strip():
-                    stack[-1].nested_text = True
+                text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()
+                if text and not text.isspace():
+                    if depth == 1:
+                        handler.on_root_text(*_text_start(text, line, column))
+                    else:
+                        stack[-1].nested_text = True
             if depth >= MAX_DEPTH:
                 stack.append(node)  # kept on the stack only, never attached
                 if not state._too_deep_reported:
@@ -170,13 +170,12 @@ class StreamParser:
             node = stack.pop()
             depth = len(stack)
             if pieces:
-                text = "".join(pieces)
+                text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()
-                if node.children:
-                    if not node.nested_text and text.strip():
-                        node.nested_text = True
-                else:
+                if not node.children:
                     node.text = text
+                elif text and not text.isspace():
+                    node.nested_text = True
             if depth == 1:
                 handler.on_entry(node)
             elif depth == 0:

@@ -328,9 +328,15 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
     )
 
 
+_RANKS = {
+    kind: {name: rank for rank, name in enumerate(names)} for kind, names in ENTRY_CHILDREN.items()
+}
+
+
 def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Node]:
     """Check an entry's children; return the first occurrence of each field with a value."""
     allowed = ENTRY_CHILDREN[entry.name]
+    ranks = _RANKS[entry.name]
     found: dict[str, Node] = {}
     last_rank = -1
     extension_seen: Node | None = None
@@ -345,7 +351,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                 extension_seen = child
             continue
         name = child.name
-        rank = allowed.index(name) if name in allowed else -1
+        rank = ranks.get(name, -1)
         if rank < 0:
             finding, suggested = _unknown_child(child, entry)
             report.add(finding, child)
@@ -387,7 +393,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                 child,
             )
             del found[name]
-        elif not child.text.strip():
+        elif not child.text or child.text.isspace():
             report.add(
                 EMPTY_VALUE.at(
                     child.line,
