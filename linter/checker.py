@@ -70,6 +70,11 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         if not stream.stopped_early:
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
         return _result(source, findings)
+    if not first.lstrip().startswith("<"):
+        # Encoding findings about a file that is not XML at all would only be noise.
+        findings[:] = [f for f in findings if not f.code.startswith("EN")]
+        findings.append(input.not_xml(first))
+        return _result(source, findings)
     if _HTML_START.match(first):
         findings.append(
             input.HTML_PAGE.at(

@@ -100,7 +100,42 @@ UNSUPPORTED_COMPRESSION = rule(
     lang="sh",
 )
 
-RULES = (EMPTY_FILE, HTML_PAGE, GZIP_NAME_MISMATCH, GZIP_CORRUPT, UNSUPPORTED_COMPRESSION)
+NOT_XML = rule(
+    "IN006",
+    "not-xml",
+    ERROR,
+    summary="The file is not XML at all (text, JSON, binary)",
+    what="""
+        Checks that the file's first non-blank character is `<`, and says what
+        the file seems to be instead: a plain-text sitemap, a robots.txt, JSON,
+        or binary data. Nothing else is checked in such a file.
+    """,
+    why="""
+        An XML sitemap is expected here; search engines report "Unsupported
+        format" or a parsing error. A `.xml` name on a text list of URLs or on a
+        JSON export is a common deployment mistake.
+    """,
+    bad="""
+        https://example.com/
+        https://example.com/about
+    """,
+    good="""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>https://example.com/</loc></url>
+          <url><loc>https://example.com/about</loc></url>
+        </urlset>
+    """,
+)
+
+RULES = (
+    EMPTY_FILE,
+    HTML_PAGE,
+    GZIP_NAME_MISMATCH,
+    GZIP_CORRUPT,
+    UNSUPPORTED_COMPRESSION,
+    NOT_XML,
+)
 
 
 _ZLIB_REASONS = {
@@ -154,3 +189,22 @@ def unsupported_compression(kind: str) -> Finding:
     return UNSUPPORTED_COMPRESSION.at(
         1, 1, f"file is {kind}-compressed; sitemaps may only be plain or gzip-compressed"
     )
+
+
+def not_xml(start: str) -> Finding:
+    """IN006, naming what the content looks like; ``start`` is the file's first text."""
+    head = start.lstrip()[:200]
+    first_line = head.splitlines()[0] if head else ""
+    lowered = head.lower()
+    if "\x00" in start[:1024] or head.count("\ufffd") > 4:
+        what = "binary data"
+    elif first_line.startswith(("http://", "https://")):
+        what = "a plain-text sitemap (one URL per line); only XML sitemaps are checked"
+    elif lowered.startswith(("user-agent", "sitemap:", "disallow", "allow", "#")):
+        what = "a robots.txt or other text file"
+    elif head.startswith(("{", "[")):
+        what = "JSON"
+    else:
+        shown = first_line[:40] + ("..." if len(first_line) > 40 else "")
+        what = f"text starting {shown!r}"
+    return NOT_XML.at(1, 1, f"file is not XML, it looks like {what}; serve an XML sitemap here")
