@@ -1,24 +1,299 @@
-"""Image extension rules: image:image inside url."""
+"""Image extension rules: image:image inside url.
+
+Google reads `image:loc` (an absolute URL, which may be on another domain) and
+at most 1,000 images per page; since August 2022 it ignores the other children.
+"""
 
 from __future__ import annotations
 
+import difflib
+
 from sitemap_lint.model import Node
+from sitemap_lint.rules import urls
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
 
-RULES = ()
+MAX_IMAGES = 1000
+CHILDREN = ("loc", "caption", "geo_location", "title", "license")
+DEPRECATED = ("caption", "geo_location", "title", "license")
+
+MISSING_LOC = rule(
+    "IM001",
+    "image-loc-missing",
+    ERROR,
+    summary="An `image:image` without its `image:loc`",
+    what="""
+        Checks that every `image:image` has an `image:loc` with the image's URL,
+        as its first child. (The URL itself goes through the URL rules: absolute,
+        http or https, properly escaped.)
+    """,
+    why="""
+        `image:loc` is the only child Google reads; without it the schema rejects
+        the element and the image is not indexed. A misspelt name (`image:url`,
+        `image:src`) or a missing `image:` prefix is the usual cause.
+    """,
+    bad="""
+        <image:image>
+          <image:url>https://example.com/photos/shoe.jpg</image:url>
+        </image:image>
+    """,
+    good="""
+        <image:image>
+          <image:loc>https://example.com/photos/shoe.jpg</image:loc>
+        </image:image>
+    """,
+)
+
+TOO_MANY = rule(
+    "IM002",
+    "image-too-many",
+    ERROR,
+    summary="More than 1,000 images in one `url`",
+    what="Counts the `image:image` elements of each `url`; Google allows at most 1,000.",
+    why="""
+        Google reads at most 1,000 images per page; the rest are not indexed from
+        the sitemap. So many images usually means a generator listed a whole
+        gallery or site under one page.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/gallery</loc>
+          <image:image><image:loc>https://example.com/img/1.jpg</image:loc></image:image>
+          ... (1,200 images)
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/gallery?page=1</loc>
+          <image:image><image:loc>https://example.com/img/1.jpg</image:loc></image:image>
+          ... (at most 1,000 images; the others under the pages that show them)
+        </url>
+    """,
+)
+
+DUPLICATE = rule(
+    "IM003",
+    "image-duplicate",
+    WARNING,
+    summary="The same image listed twice in one `url`",
+    what="Detects an `image:loc` that repeats an earlier `image:loc` of the same `url`.",
+    why="""
+        The second listing adds nothing: Google indexes an image once per page.
+        It wastes part of the 1,000-image budget and usually comes from a
+        template that emits both a thumbnail block and a gallery block.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/shoes</loc>
+          <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+          <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/shoes</loc>
+          <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+        </url>
+    """,
+)
+
+DEPRECATED_CHILDREN = rule(
+    "IM004",
+    "image-deprecated-children",
+    INFO,
+    summary="`image:caption`, `geo_location`, `title` or `license`, which Google ignores",
+    what="""
+        Reports, once per `image:image`, the children Google deprecated in
+        August 2022: `image:caption`, `image:geo_location`, `image:title` and
+        `image:license`.
+    """,
+    why="""
+        They are harmless and still valid against the schema, but Google ignores
+        them: they only make the file bigger. Describe images on the page
+        (alt text, captions, structured data) instead.
+    """,
+    bad="""
+        <image:image>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+          <image:caption>Red running shoe</image:caption>
+        </image:image>
+    """,
+    good="""
+        <image:image>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+        </image:image>
+    """,
+)
+
+MISPLACED = rule(
+    "IM005",
+    "image-misplaced-element",
+    ERROR,
+    summary="An image element directly in `url` that is not `image:image`",
+    what="""
+        Detects elements of the image namespace standing directly in a `url`
+        other than `image:image`: a child such as `image:loc` without its
+        `image:image` wrapper, or an unknown name such as `image:images`.
+    """,
+    why="""
+        Only `image:image` may stand in a `url`; the schema rejects anything else
+        and Google does not read the image.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/shoes</loc>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/shoes</loc>
+          <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+        </url>
+    """,
+)
+
+RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED)
+
+# Names that stand for image:loc in broken sitemaps.
+_LOC_ALIASES = frozenset({"url", "src", "href", "link", "location", "uri", "image_loc", "image"})
+_XML_SPACE = " \t\r\n"
 
 
 class Checker:
-    """Checks the //www.google.com/schemas/sitemap-image/1.1:Image extension elements of one file."""
+    """Checks the image:image elements of one file; state is per `url` only."""
+
+    __slots__ = ("_count", "_over", "_seen")
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._over: Node | None = None  # the first image beyond the limit
+        self._seen: dict[str, int] = {}  # image URL -> line of its first listing, this url
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
-        return None
+        if element.name != "image":
+            _misplaced(element, report)
+            return
+        self._count += 1
+        if self._count == MAX_IMAGES + 1:
+            self._over = element
+        loc = _check_children(element, report)
+        if loc is None:
+            return
+        key = loc.text.strip(_XML_SPACE)
+        first = self._seen.get(key)
+        if first is None:
+            self._seen[key] = loc.line
+            return
+        shown = key if len(key) <= 100 else key[:97] + "..."
+        report.add(
+            DUPLICATE.at(
+                loc.line,
+                loc.column,
+                f"image {shown} is already listed in this <url> (line {first}); "
+                "remove the repeated <image:image>",
+            )
+        )
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
-        return None
+        if self._over is not None:
+            node = self._over
+            report.add(
+                TOO_MANY.at(
+                    node.line,
+                    node.column,
+                    f"<url> has {self._count:,} <image:image> elements; Google reads at most "
+                    f"{MAX_IMAGES:,} per page: keep the {MAX_IMAGES:,} that matter most "
+                    "(this is the first one over the limit)",
+                )
+            )
+        self._count = 0
+        self._over = None
+        self._seen.clear()
 
     def finish(self, report: Reporter) -> None:
         return None
+
+
+def _check_children(image: Node, report: Reporter) -> Node | None:
+    """Check one image:image; return its image:loc when it holds a URL."""
+    loc = None
+    deprecated: list[Node] = []
+    for child in image.children:
+        if child.ns != NAMESPACE:
+            continue
+        if child.name == "loc":
+            loc = loc or child
+        elif child.name in DEPRECATED:
+            deprecated.append(child)
+    if deprecated:
+        names = _join([f"<image:{node.name}>" for node in deprecated])
+        first = deprecated[0]
+        report.add(
+            DEPRECATED_CHILDREN.at(
+                first.line,
+                first.column,
+                f"Google ignores {names} since 2022 (deprecated, harmless); "
+                f"remove {'it' if len(deprecated) == 1 else 'them'} to keep the sitemap small",
+            )
+        )
+    if loc is None:
+        report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
+        return None
+    if loc.children:
+        return None  # markup inside the value: the schema's message says it
+    if not loc.text.strip(_XML_SPACE):
+        report.add(
+            MISSING_LOC.at(
+                loc.line,
+                loc.column,
+                "<image:loc> is empty; give the image's absolute URL or remove the <image:image>",
+            )
+        )
+        return None
+    urls.check_url(loc.text, loc, report, field="image:loc")
+    return loc
+
+
+def _missing_loc_message(image: Node) -> str:
+    base = "<image:image> has no <image:loc>"
+    text = image.text.strip(_XML_SPACE)
+    if text and not image.children:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        return (
+            f"{base}: the URL stands directly in <image:image>; write "
+            f"<image:image><image:loc>{shown}</image:loc></image:image>"
+        )
+    for child in image.children:
+        if child.name == "loc" and child.ns != NAMESPACE:
+            return (
+                f"{base}: its <loc> is not in the image namespace; write <image:loc> "
+                "(with the image: prefix)"
+            )
+        if child.ns == NAMESPACE and child.name not in CHILDREN:
+            close = difflib.get_close_matches(child.name.lower(), ["loc"], n=1, cutoff=0.6)
+            if close or child.name.lower() in _LOC_ALIASES:
+                return f"{base}; rename <image:{child.name}> to <image:loc>"
+    return f"{base}; add <image:loc> with the image's absolute URL as its first child"
+
+
+def _misplaced(element: Node, report: Reporter) -> None:
+    if element.name in CHILDREN:
+        message = (
+            f"<image:{element.name}> stands directly in <url>; wrap it: "
+            f"<image:image><image:{element.name}>...</image:{element.name}></image:image>"
+        )
+    else:
+        close = difflib.get_close_matches(element.name, ["image"], n=1, cutoff=0.6)
+        hint = "rename it to <image:image>" if close else "only <image:image> may stand there"
+        message = f"<image:{element.name}> is not an element of the image extension; {hint}"
+    report.add(MISPLACED.at(element.line, element.column, message), element)
+
+
+def _join(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,24 +1,814 @@
-"""News extension rules: news:news inside url."""
+"""News extension rules: `news:news` inside `url` (Google News sitemaps).
+
+Each ``news:news`` is checked on its own (required fields, language code,
+legacy fields, publication date and its age); across the file the checker
+keeps a count, the position of the first element past the limit and the first
+publication name, so its state does not grow with the number of URLs.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from functools import lru_cache
+
 from sitemap_lint.model import Node
+from sitemap_lint.rules import dates
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
 
-RULES = ()
+MAX_NEWS = 1_000
+MAX_AGE = timedelta(days=2)
+MAX_TICKERS = 5
+GENRES = ("PressRelease", "Satire", "Blog", "OpEd", "Opinion", "UserGenerated")
+ACCESS = ("Subscription", "Registration")
+LEGACY = ("access", "genres", "keywords", "stock_tickers")
+# The children of news:news and of news:publication, in the schema's order.
+NEWS_ORDER = (
+    "publication",
+    "access",
+    "genres",
+    "publication_date",
+    "title",
+    "keywords",
+    "stock_tickers",
+)
+PUBLICATION_ORDER = ("name", "language")
+
+_EXAMPLE = """
+    <url>
+      <loc>https://example.com/business/merger-talks</loc>
+      <news:news>
+        <news:publication>
+          <news:name>The Example Times</news:name>
+          <news:language>{language}</news:language>
+        </news:publication>{middle}
+        <news:publication_date>{date}</news:publication_date>
+        <news:title>Companies A and B in merger talks</news:title>
+      </news:news>
+    </url>
+"""
+
+
+def _example(language: str = "en", date: str = "2025-05-31T08:00:00+00:00", middle: str = ""):
+    return _EXAMPLE.format(language=language, date=date, middle=middle)
+
+
+MISSING = rule(
+    "NW001",
+    "news-field-missing",
+    ERROR,
+    summary="A required news field is missing or empty",
+    what="""
+        Checks that each `news:news` has a `news:publication` with a
+        `news:name` and a `news:language`, a `news:publication_date` and a
+        `news:title`, and that the name and title are not empty.
+    """,
+    why="""
+        Google News needs all five to use the entry; without them the schema
+        rejects the element and Search Console reports the article as invalid.
+        An empty name or title passes the schema but identifies nothing.
+    """,
+    bad="""
+        <news:news>
+          <news:publication>
+            <news:name>The Example Times</news:name>
+            <news:language>en</news:language>
+          </news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+        </news:news>
+    """,
+    good="""
+        <news:news>
+          <news:publication>
+            <news:name>The Example Times</news:name>
+            <news:language>en</news:language>
+          </news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+          <news:title>Companies A and B in merger talks</news:title>
+        </news:news>
+    """,
+)
+
+LANGUAGE_FORM = rule(
+    "NW002",
+    "news-language-invalid",
+    ERROR,
+    summary="`news:language` is not a lower-case ISO 639 code (or `zh-cn`/`zh-tw`)",
+    what="""
+        Checks `news:language` against the extension's form: a two- or
+        three-letter ISO 639 code in lower case, or `zh-cn` / `zh-tw` for
+        Chinese. Names the code to write for a language name (`English`), a
+        code with a region (`en-US`, `pt_BR`), capitals (`EN`) or spaces.
+    """,
+    why="""
+        The schema rejects any other form, and Google News cannot tell the
+        article's language. Regions belong to hreflang, not to news sitemaps.
+    """,
+    bad="<news:language>en-US</news:language>",
+    good="<news:language>en</news:language>",
+)
+
+LANGUAGE_UNKNOWN = rule(
+    "NW003",
+    "news-language-unknown",
+    WARNING,
+    summary="`news:language` is not a known ISO 639 language, or `zh` without its script",
+    what="""
+        Looks the code of `news:language` up in ISO 639 (two- and three-letter
+        codes, from the `pycountry` data). Also flags withdrawn codes (`iw`,
+        `in`, `ji`) and a bare `zh`, which Google wants as `zh-cn` (Simplified)
+        or `zh-tw` (Traditional).
+    """,
+    why="""
+        The schema only checks the form, so a typo such as `ne` for `en` or a
+        made-up `xx` passes it, and the article is filed under the wrong
+        language or none.
+    """,
+    bad="<news:language>zh</news:language>",
+    good="<news:language>zh-cn</news:language>",
+)
+
+REPEATED = rule(
+    "NW004",
+    "news-repeated",
+    ERROR,
+    summary="More than one `news:news` in one `url`",
+    what="Detects a second (or further) `news:news` element inside the same `url` entry.",
+    why="""
+        A URL is one article: Google allows exactly one `news:news` per `url`.
+        The schema's open extension slot does not catch the repetition.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/business/merger-talks</loc>
+          <news:news>...</news:news>
+          <news:news>...</news:news>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/business/merger-talks</loc>
+          <news:news>...</news:news>
+        </url>
+    """,
+)
+
+TOO_MANY = rule(
+    "NW005",
+    "news-too-many",
+    ERROR,
+    summary="A sitemap with more than 1,000 `news:news` elements",
+    what="""
+        Counts the `news:news` elements of a file; Google allows at most 1,000
+        per sitemap. The finding stands at the first one past the limit and
+        gives the total.
+    """,
+    why="""
+        Google News does not read the news metadata past the limit. Split the
+        articles over several news sitemaps listed in an index, or drop those
+        older than two days.
+    """,
+    bad="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+                xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+          <!-- 1,001 url entries with news:news -->
+        </urlset>
+    """,
+    good="""
+        <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <sitemap><loc>https://example.com/news-sitemap-1.xml</loc></sitemap>
+          <sitemap><loc>https://example.com/news-sitemap-2.xml</loc></sitemap>
+        </sitemapindex>
+    """,
+)
+
+TOO_OLD = rule(
+    "NW006",
+    "news-article-old",
+    WARNING,
+    summary="A news article published more than two days ago",
+    what="""
+        Compares `news:publication_date` with the current time (or `--now`).
+        A date without a time counts as the end of that day.
+    """,
+    why="""
+        Google News only uses articles from the last two days; older entries
+        are ignored and make the sitemap larger than it needs to be. Remove the
+        URL from the news sitemap, or remove its `news:news` metadata; the page
+        can stay in the ordinary sitemap.
+    """,
+    bad=_example(date="2025-03-02T08:00:00+00:00"),
+    good=_example(date="2025-05-31T08:00:00+00:00"),
+)
+
+NAME_DIFFERS = rule(
+    "NW007",
+    "news-publication-name-differs",
+    WARNING,
+    summary="Entries of one sitemap give different publication names",
+    what="""
+        Compares each `news:name` with the first one in the file and reports
+        the first entry that differs (once per file), with the line of the
+        first name.
+    """,
+    why="""
+        Google News matches the publication name exactly against the name it
+        knows for the site. Different spellings (`Example Times` and `The
+        Example Times`) usually mean that some entries carry a wrong name.
+    """,
+    bad="""
+        <news:name>The Example Times</news:name>
+        ...
+        <news:name>Example Times</news:name>
+    """,
+    good="""
+        <news:name>The Example Times</news:name>
+        ...
+        <news:name>The Example Times</news:name>
+    """,
+)
+
+ACCESS_INVALID = rule(
+    "NW008",
+    "news-access-invalid",
+    ERROR,
+    summary="`news:access` is neither `Subscription` nor `Registration`",
+    what="""
+        Checks the legacy `news:access` field against its two values, written
+        exactly, and names the fix for other spellings (`subscription`) and
+        for values such as `Free`.
+    """,
+    why="""
+        The schema accepts only `Subscription` and `Registration`; any other
+        value makes the entry invalid. Articles that are free to read need no
+        `news:access` at all.
+    """,
+    bad="<news:access>subscription</news:access>",
+    good="<news:access>Subscription</news:access>",
+)
+
+GENRES_INVALID = rule(
+    "NW009",
+    "news-genres-invalid",
+    ERROR,
+    summary="`news:genres` is not a comma-separated list of the six genres",
+    what="""
+        Checks the legacy `news:genres` field: one or more of `PressRelease`,
+        `Satire`, `Blog`, `OpEd`, `Opinion` and `UserGenerated`, written
+        exactly and separated by commas. Shows the corrected list for other
+        spellings (`pressrelease`, `Op-Ed`) and separators (`;`, spaces).
+    """,
+    why="""
+        The schema rejects any other value or separator, which makes the entry
+        invalid. Ordinary news articles need no `news:genres`.
+    """,
+    bad="<news:genres>pressrelease; blog</news:genres>",
+    good="<news:genres>PressRelease, Blog</news:genres>",
+)
+
+TICKERS_INVALID = rule(
+    "NW010",
+    "news-stock-tickers-invalid",
+    ERROR,
+    summary="`news:stock_tickers` is not up to five comma-separated `EXCHANGE:SYMBOL` pairs",
+    what="""
+        Checks the legacy `news:stock_tickers` field: one to five tickers such
+        as `NASDAQ:AMAT`, separated by commas, each with an exchange and a
+        symbol without spaces.
+    """,
+    why="""
+        The schema rejects other forms (a symbol without its exchange, other
+        separators, a sixth ticker), which makes the entry invalid.
+    """,
+    bad="<news:stock_tickers>AMAT; BOM:500325</news:stock_tickers>",
+    good="<news:stock_tickers>NASDAQ:AMAT, BOM:500325</news:stock_tickers>",
+)
+
+LEGACY_FIELDS = rule(
+    "NW011",
+    "news-legacy-field",
+    INFO,
+    summary="`news:news` uses fields Google no longer documents",
+    what="""
+        Lists, once per `news:news`, the legacy fields it contains:
+        `news:access`, `news:genres`, `news:keywords` and `news:stock_tickers`.
+    """,
+    why="""
+        They are still part of the schema, so the file stays valid, but Google
+        no longer documents them; they add size and maintenance without a
+        documented use. Remove them.
+    """,
+    bad=_example(middle="\n        <news:genres>Blog</news:genres>"),
+    good=_example(),
+)
+
+RULES = (
+    MISSING,
+    LANGUAGE_FORM,
+    LANGUAGE_UNKNOWN,
+    REPEATED,
+    TOO_MANY,
+    TOO_OLD,
+    NAME_DIFFERS,
+    ACCESS_INVALID,
+    GENRES_INVALID,
+    TICKERS_INVALID,
+    LEGACY_FIELDS,
+)
+
+_LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
+_LANGUAGE_TAG = re.compile(r"([a-z]{2,3})(?:-([a-z0-9]{1,8}))*\Z")
+_CHINESE = {
+    "zh-hans": "zh-cn",
+    "zh-sg": "zh-cn",
+    "zh-my": "zh-cn",
+    "zh-hant": "zh-tw",
+    "zh-hk": "zh-tw",
+    "zh-mo": "zh-tw",
+}
+_CHINESE_CHOICE = "zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"
+# Codes ISO 639 withdrew, still written by old generators: the code that replaced each.
+_WITHDRAWN = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+_GENRES = re.compile(r"(?:{g})(?:, *(?:{g}))*\Z".format(g="|".join(GENRES)))
+_GENRE_KEYS = {genre.lower(): genre for genre in GENRES}
+_FULL_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a year or month alone has no age to judge
+_TICKER = re.compile(r"[^\s,:]+:[^\s,:]+\Z")
+_TICKERS = re.compile(r"[^\s,:]+:[^\s,:]+(?:, *[^\s,:]+:[^\s,:]+){0,4}\Z")
+_FREE_ACCESS = frozenset(("free", "open", "public", "none", "no", "all", "everyone", "freeaccess"))
+_SUBSCRIPTION = frozenset(("paid", "premium", "paywall", "subscriber", "subscribers", "subscribe"))
+_REGISTRATION = frozenset(("register", "registered", "login", "signin", "signup", "members"))
+
+
+class _Nodes:
+    """Nodes a finding covers, each without its descendants (see ``Reporter.add``)."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, *nodes: Node):
+        self.nodes = nodes
+
+    def iter(self) -> Iterator[Node]:
+        return iter(self.nodes)
 
 
 class Checker:
-    """Checks the //www.google.com/schemas/sitemap-news/0.9:News extension elements of one file."""
+    """Checks the news:news elements of one file."""
+
+    __slots__ = ("count", "entry_first", "first_name", "name_reported", "over_limit")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.over_limit: tuple[int, int] | None = None
+        self.entry_first: Node | None = None  # the current entry's first news:news
+        self.first_name: tuple[str, int] | None = None  # the file's first name and its line
+        self.name_reported = False
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
-        return None
+        if element.name != "news":
+            return  # other names cannot stand in url; the schema reports them
+        self.count += 1
+        if self.count == MAX_NEWS + 1:
+            self.over_limit = (element.line, element.column)
+        if self.entry_first is None:
+            self.entry_first = element
+        else:
+            first = self.entry_first
+            report.add(
+                REPEATED.at(
+                    element.line,
+                    element.column,
+                    f"more than one <news:news> in one <url> (the first is at line {first.line}); "
+                    "a URL is one article: keep one news:news and give other articles their own url",
+                )
+            )
+        fields = _fields(element)
+        publication = fields.get("publication")
+        if publication is None:
+            _missing(element, "publication", NEWS_ORDER, report)
+        else:
+            self._check_publication(publication, report)
+        date = fields.get("publication_date")
+        if date is None:
+            _missing(element, "publication_date", NEWS_ORDER, report)
+        elif not date.children:
+            parsed = dates.check_date(
+                date.text, date, report, context.now, field="news:publication_date"
+            )
+            if parsed is not None and _FULL_DATE.match(date.text.strip()):
+                _check_age(parsed, date, context.now, report)
+        title = fields.get("title")
+        if title is None:
+            _missing(element, "title", NEWS_ORDER, report)
+        elif not title.children and not title.text.strip():
+            report.add(
+                MISSING.at(
+                    title.line, title.column, "<news:title> is empty; give the article's title"
+                )
+            )
+        legacy = [fields[name] for name in LEGACY if name in fields]
+        if legacy:
+            _check_legacy(legacy, report)
+
+    def _check_publication(self, publication: Node, report: Reporter) -> None:
+        fields = _fields(publication)
+        name = fields.get("name")
+        if name is None:
+            _missing(publication, "name", PUBLICATION_ORDER, report)
+        elif not name.children:
+            text = name.text.strip()
+            if not text:
+                report.add(
+                    MISSING.at(
+                        name.line,
+                        name.column,
+                        "<news:name> is empty; give the publication's name exactly as it "
+                        "appears on Google News",
+                    )
+                )
+            else:
+                self._compare_name(text, name, report)
+        language = fields.get("language")
+        if language is None:
+            _missing(publication, "language", PUBLICATION_ORDER, report)
+        elif not language.children:
+            check_language(language.text, language, report)
+
+    def _compare_name(self, text: str, node: Node, report: Reporter) -> None:
+        if self.first_name is None:
+            self.first_name = (text, node.line)
+            return
+        first, line = self.first_name
+        if text == first or self.name_reported:
+            return
+        self.name_reported = True
+        how = " (only in letter case)" if text.lower() == first.lower() else ""
+        report.add(
+            NAME_DIFFERS.at(
+                node.line,
+                node.column,
+                f"publication name {_shown(text)!r} differs{how} from {_shown(first)!r} at line "
+                f"{line}; Google News matches the name exactly: give every entry the "
+                "publication's name as Google News shows it",
+            )
+        )
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
-        return None
+        self.entry_first = None
 
     def finish(self, report: Reporter) -> None:
+        if self.over_limit is not None:
+            line, column = self.over_limit
+            report.add(
+                TOO_MANY.at(
+                    line,
+                    column,
+                    f"sitemap has {self.count:,} news:news elements, more than the {MAX_NEWS:,} "
+                    "Google allows; this is the first one past the limit; split the articles "
+                    "over several news sitemaps or drop those older than two days",
+                )
+            )
+
+
+def _fields(parent: Node) -> dict[str, Node]:
+    """The first child of each name in the news namespace."""
+    found: dict[str, Node] = {}
+    for child in parent.children:
+        if child.ns == NAMESPACE and child.name not in found:
+            found[child.name] = child
+    return found
+
+
+_MISSING_FIX = {
+    "publication": "add <news:publication> as its first child, with <news:name> (the publication's "
+    "name as Google News shows it) and <news:language> (an ISO 639 code such as en)",
+    "name": "add <news:name> with the publication's name as Google News shows it, before "
+    "<news:language>",
+    "language": "add <news:language> with the ISO 639 code of the article's language "
+    "(e.g. en; zh-cn or zh-tw for Chinese) after <news:name>",
+    "publication_date": "add <news:publication_date> with the date the article was first "
+    "published, e.g. 2025-05-31T08:00:00+00:00",
+    "title": "add <news:title> with the article's title after <news:publication_date>",
+}
+
+
+def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) -> None:
+    """Report a missing required child; cover where the schema notices it: the parent
+    (content incomplete) or the first child that stands where the missing one belongs."""
+    covers = [parent]
+    rank = order.index(name)
+    for child in parent.children:
+        if child.ns == NAMESPACE and child.name in order and order.index(child.name) > rank:
+            covers.append(child)
+            break
+    report.add(
+        MISSING.at(
+            parent.line,
+            parent.column,
+            f"<news:{parent.name}> has no <news:{name}>; {_MISSING_FIX[name]}",
+        ),
+        _Nodes(*covers),
+    )
+
+
+def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter) -> None:
+    moment = parsed.moment
+    if moment.tzinfo is None:
+        now = now.replace(tzinfo=None)
+    latest = moment if parsed.has_time else moment + timedelta(days=1)
+    age = now - latest
+    if age <= MAX_AGE:
+        return
+    if age < timedelta(days=3):
+        how_old = f"{age.days * 24 + age.seconds // 3600} hours old"
+    else:
+        how_old = f"{age.days} days old"
+    report.add(
+        TOO_OLD.at(
+            node.line,
+            node.column,
+            f"article published {node.text.strip()} is {how_old} (now is "
+            f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); Google News only uses articles from the "
+            "last two days: remove this URL or its <news:news> from the news sitemap",
+        )
+    )
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# -- language ----------------------------------------------------------------------------------
+
+
+def check_language(value: str, node: Node, report: Reporter) -> None:
+    """Check a news:language value: its form (schema) and the code itself (ISO 639)."""
+    if _LANGUAGE.match(value):
+        problem = _unknown_language(value)
+        if problem:
+            report.add(LANGUAGE_UNKNOWN.at(node.line, node.column, problem))
+        return
+    report.add(LANGUAGE_FORM.at(node.line, node.column, _language_message(value)), node)
+
+
+def _language_message(value: str) -> str:
+    text = value.strip()
+    if not text:
+        return (
+            "<news:language> is empty; give the ISO 639 code of the article's language, "
+            "e.g. en (zh-cn or zh-tw for Chinese)"
+        )
+    shown = f"<news:language> {_shown(text)!r}"
+    fix = _language_fix(text)
+    if fix is None:
+        return (
+            f"{shown} is not an ISO 639 language code; write the two- or three-letter code "
+            "of the article's language in lower case, e.g. en, de or fr (zh-cn or zh-tw for "
+            "Chinese)"
+        )
+    tag = text.lower().replace("_", "-")
+    if text != value and _LANGUAGE.match(text):
+        why = "has spaces around the code"
+    elif tag == fix:
+        why = "must be written in lower case"
+    elif not _LANGUAGE_TAG.match(tag):
+        why = "is a language name, not its code"
+    elif fix.startswith("zh-"):
+        why = "is not one of the two Chinese codes the schema accepts"
+    elif "-" in tag:
+        why = "carries a region or script; news sitemaps take the language alone"
+    else:
+        why = "is not a code the schema accepts"
+    return f"{shown} {why}: write {fix}"
+
+
+def _unknown_language(code: str) -> str | None:
+    if code in ("zh-cn", "zh-tw"):
         return None
+    if code == "zh":
+        return f"<news:language> 'zh' does not say which script; write {_CHINESE_CHOICE}"
+    if code in _WITHDRAWN:
+        name = _language_name(_WITHDRAWN[code])
+        return (
+            f"<news:language> {code!r} is a withdrawn ISO 639 code ({name}); "
+            f"write {_WITHDRAWN[code]}"
+        )
+    found = _language(code)
+    if found is not None and found[1]:
+        return (
+            f"<news:language> {code!r} is a special ISO 639 code ({found[0]}), not a language; "
+            "write the code of the article's language, e.g. en, de or fr"
+        )
+    if found is None:
+        return (
+            f"<news:language> {code!r} is not an ISO 639 language code; write the code of the "
+            "article's language, e.g. en, de or fr"
+        )
+    return None
+
+
+def _language_fix(text: str) -> str | None:
+    """The code to write for a value the schema rejects, or None when there is no safe guess."""
+    tag = text.lower().replace("_", "-")
+    if tag in ("zh-cn", "zh-tw"):
+        return tag
+    for prefix, code in _CHINESE.items():
+        if tag == prefix or tag.startswith(prefix + "-"):
+            return code
+    match = _LANGUAGE_TAG.match(tag)
+    if match:
+        primary = match.group(1)
+        if primary == "zh":
+            return _CHINESE_CHOICE
+        if primary in _WITHDRAWN:
+            return _WITHDRAWN[primary]
+        if _language_name(primary) is not None:
+            return primary
+    words = re.split(r"[\s(,;/-]+", text)
+    for candidate in dict.fromkeys((text, words[0])):
+        code = _code_for_name(candidate)
+        if code:
+            return _CHINESE_CHOICE if code == "zh" else code
+    return None
+
+
+@lru_cache(maxsize=256)
+def _language(code: str) -> tuple[str, bool] | None:
+    """The ISO 639 name of a two- or three-letter code and whether it is one of the
+    special codes (`und`, `mul`, `zxx`, `mis`); None when it is not a code.
+
+    pycountry is imported here, on first use: loading its data takes a moment
+    that runs without news sitemaps should not pay.
+    """
+    import pycountry
+
+    languages = pycountry.languages
+    if len(code) == 2:
+        found = _get(languages, alpha_2=code)
+    else:
+        found = _get(languages, alpha_3=code) or _get(languages, bibliographic=code)
+    if found is None:
+        return None
+    return found.name, getattr(found, "type", "") == "S"
+
+
+def _language_name(code: str) -> str | None:
+    found = _language(code)
+    return found[0] if found is not None and not found[1] else None
+
+
+_QUALIFIERS = re.compile(r"^modern\s+|\s*\(.*\)$")
+
+
+@lru_cache(maxsize=256)
+def _code_for_name(name: str) -> str | None:
+    """The shortest ISO 639 code for a language name such as ``English`` or ``Greek``."""
+    if not name.isalpha() or len(name) < 4:
+        return None
+    import pycountry
+
+    try:
+        found = pycountry.languages.lookup(name)
+    except LookupError:
+        # ISO names carry qualifiers: "Modern Greek (1453-)", "Malay (macrolanguage)".
+        wanted = name.lower()
+        found = next(
+            (
+                language
+                for language in pycountry.languages
+                if hasattr(language, "alpha_2")
+                and _QUALIFIERS.sub("", language.name.lower()) == wanted
+            ),
+            None,
+        )
+        if found is None:
+            return None
+    return getattr(found, "alpha_2", None) or found.alpha_3
+
+
+def _get(database, **key: str):
+    try:
+        return database.get(**key)
+    except (KeyError, LookupError):
+        return None
+
+
+# -- legacy fields --------------------------------------------------------------------------
+
+
+def _check_legacy(legacy: list[Node], report: Reporter) -> None:
+    first = legacy[0]
+    names = ", ".join(f"<news:{node.name}>" for node in legacy)
+    if len(legacy) == 1:
+        what = f"the legacy field {names}, which Google no longer documents; remove it"
+    else:
+        what = f"the legacy fields {names}, which Google no longer documents; remove them"
+    report.add(LEGACY_FIELDS.at(first.line, first.column, f"<news:news> uses {what}"))
+    for node in legacy:
+        if node.children:
+            continue  # markup inside a text field: the schema reports it
+        if node.name == "access":
+            _check_access(node.text, node, report)
+        elif node.name == "genres":
+            _check_genres(node.text, node, report)
+        elif node.name == "stock_tickers":
+            _check_tickers(node.text, node, report)
+
+
+def _check_access(value: str, node: Node, report: Reporter) -> None:
+    if value in ACCESS:
+        return
+    text = value.strip()
+    key = re.sub(r"[\s_-]+", "", text.lower())
+    if not text:
+        fix = "give Subscription or Registration, or remove <news:access> for free articles"
+    elif key in ("subscription", "registration"):
+        fix = f"write {key.capitalize()}"
+    elif key in _FREE_ACCESS:
+        fix = "articles free to read need no <news:access>: remove it"
+    elif key in _SUBSCRIPTION:
+        fix = "for articles behind a paywall write Subscription"
+    elif key in _REGISTRATION:
+        fix = "for articles that need a free account write Registration"
+    else:
+        fix = "use Subscription or Registration, or remove <news:access> for free articles"
+    report.add(
+        ACCESS_INVALID.at(
+            node.line,
+            node.column,
+            f"<news:access> {_shown(text)!r} is not a valid access value; {fix}",
+        ),
+        node,
+    )
+
+
+def _check_genres(value: str, node: Node, report: Reporter) -> None:
+    if _GENRES.match(value):
+        return
+    text = value.strip()
+    if not text:
+        message = (
+            "<news:genres> is empty; list genres such as PressRelease or Blog, or remove "
+            "the element"
+        )
+    else:
+        separator = r"[,;|/]" if re.search(r"[,;|/]", text) else r"\s+"
+        parts = [part.strip() for part in re.split(separator, text) if part.strip()]
+        fixed, unknown = [], []
+        for part in parts:
+            key = re.sub(r"[\s_-]+", "", part.lower())
+            genre = _GENRE_KEYS.get(key) or _GENRE_KEYS.get(key.removesuffix("s"))
+            if genre is None:
+                unknown.append(part)
+            elif genre not in fixed:
+                fixed.append(genre)
+        if unknown:
+            which = ", ".join(repr(_shown(part, 30)) for part in unknown[:3])
+            message = (
+                f"<news:genres> {_shown(text)!r}: {which} "
+                f"{'is not a genre' if len(unknown) == 1 else 'are not genres'}; use "
+                f"{', '.join(GENRES)} (comma-separated), or remove <news:genres> for "
+                "ordinary news articles"
+            )
+        else:
+            message = (
+                f"<news:genres> {_shown(text)!r} is not written as the schema requires "
+                f"(exact names, separated by commas); write {', '.join(fixed)}"
+            )
+    report.add(GENRES_INVALID.at(node.line, node.column, message), node)
+
+
+def _check_tickers(value: str, node: Node, report: Reporter) -> None:
+    if _TICKERS.match(value):
+        return
+    text = value.strip()
+    if not text:
+        message = (
+            "<news:stock_tickers> is empty; list up to five EXCHANGE:SYMBOL pairs, or remove "
+            "the element"
+        )
+    else:
+        joined = re.sub(r"\s*:\s*", ":", text)
+        separator = r"[,;|]" if re.search(r"[,;|]", joined) else r"\s+"
+        fixed = [part.strip() for part in re.split(separator, joined) if part.strip()]
+        bare = [part for part in fixed if not _TICKER.match(part)]
+        if bare:
+            message = (
+                f"<news:stock_tickers> {_shown(bare[0], 30)!r} is not an EXCHANGE:SYMBOL pair; "
+                "write each ticker with its exchange, e.g. NASDAQ:AMAT, separated by commas"
+            )
+        elif len(fixed) > MAX_TICKERS:
+            message = (
+                f"<news:stock_tickers> lists {len(fixed)} tickers, more than the "
+                f"{MAX_TICKERS} allowed; keep the five most relevant"
+            )
+        else:
+            message = (
+                f"<news:stock_tickers> {_shown(text)!r} is not a comma-separated list of "
+                f"EXCHANGE:SYMBOL pairs; write {', '.join(fixed)}"
+            )
+    report.add(TICKERS_INVALID.at(node.line, node.column, message), node)

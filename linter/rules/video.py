@@ -1,24 +1,1263 @@
-"""Video extension rules: video:video inside url."""
+"""Video extension rules: video:video inside url.
+
+The schema fixes the children's order, occurrences and types; Google adds its
+own requirements (a media or player URL, durations of at least a second, one
+restriction and one platform, ...) and ignores the children it deprecated in
+2022. Thumbnail sizes would need a fetch and are not checked.
+"""
 
 from __future__ import annotations
 
-from sitemap_lint.model import Node
+import difflib
+import re
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from decimal import Decimal
+from itertools import pairwise
+from urllib.parse import urlsplit
+
+import pycountry
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.rules import dates, urls
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Covers, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
 
-RULES = ()
+REQUIRED = ("thumbnail_loc", "title", "description")
+MAX_TAGS = 32
+MAX_DURATION = 28_800
+# (name, maximum length, whether the schema enforces it)
+TEXT_LIMITS = {
+    "title": (100, True),
+    "description": (2048, True),
+    "category": (256, True),
+    "uploader": (255, False),
+}
+
+MISSING_REQUIRED = rule(
+    "VD001",
+    "video-missing-required",
+    ERROR,
+    summary="A `video:video` without `thumbnail_loc`, `title` or `description`, or with one empty",
+    what="""
+        Checks that every `video:video` has a non-empty `video:thumbnail_loc`,
+        `video:title` and `video:description`, and names all that are missing or
+        empty in one finding.
+    """,
+    why="""
+        The three are required by the schema and by Google; a video without them
+        is invalid and is not indexed.
+    """,
+    bad="""
+        <video:video>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          <video:content_loc>https://example.com/videos/42.mp4</video:content_loc>
+        </video:video>
+    """,
+    good="""
+        <video:video>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          <video:title>Grilling steaks for summer</video:title>
+          <video:description>Get perfectly done steaks every time.</video:description>
+          <video:content_loc>https://example.com/videos/42.mp4</video:content_loc>
+        </video:video>
+    """,
+)
+
+NO_MEDIA_URL = rule(
+    "VD002",
+    "video-no-media-url",
+    ERROR,
+    summary="A video with neither `content_loc` nor `player_loc`",
+    what="Checks that every `video:video` has a `video:content_loc` or a `video:player_loc` with a URL.",
+    why="""
+        The schema makes both optional, but Google requires at least one: without
+        the media file or a player it cannot fetch the video, and it skips it.
+    """,
+    bad="""
+        <video:video>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          <video:title>Grilling steaks for summer</video:title>
+          <video:description>Get perfectly done steaks every time.</video:description>
+        </video:video>
+    """,
+    good="""
+        <video:video>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          <video:title>Grilling steaks for summer</video:title>
+          <video:description>Get perfectly done steaks every time.</video:description>
+          <video:content_loc>https://example.com/videos/42.mp4</video:content_loc>
+        </video:video>
+    """,
+)
+
+URL_IS_PAGE = rule(
+    "VD003",
+    "video-url-is-page",
+    ERROR,
+    summary="`content_loc` or `player_loc` is the page's own URL",
+    what="Detects a `video:content_loc` or `video:player_loc` equal to the `loc` of its `url`.",
+    why="""
+        Google requires both to differ from the page: `content_loc` is the media
+        file, `player_loc` the player's URL. The page itself is neither, and the
+        video is not indexed.
+    """,
+    bad="""
+        <loc>https://example.com/videos/steaks</loc>
+        <video:video>
+          ...
+          <video:player_loc>https://example.com/videos/steaks</video:player_loc>
+        </video:video>
+    """,
+    good="""
+        <loc>https://example.com/videos/steaks</loc>
+        <video:video>
+          ...
+          <video:player_loc>https://example.com/player?video=42</video:player_loc>
+        </video:video>
+    """,
+)
+
+CONTENT_NOT_MEDIA = rule(
+    "VD004",
+    "video-content-not-media",
+    ERROR,
+    summary="`content_loc` points at an HTML page or a Flash file",
+    what="""
+        Detects a `video:content_loc` whose path ends like a web page (`.html`,
+        `.htm`, `.php`, `.asp`, `.aspx`, `.jsp`, ...) or a Flash file (`.swf`).
+    """,
+    why="""
+        `content_loc` must be the video file itself (`.mp4`, `.webm`, `.m3u8`,
+        ...). Google does not accept HTML pages or Flash there; the URL of a
+        page that plays the video belongs in `player_loc`.
+    """,
+    bad="<video:content_loc>https://example.com/videos/steaks.html</video:content_loc>",
+    good="<video:content_loc>https://example.com/media/steaks.mp4</video:content_loc>",
+)
+
+URL_PROTOCOL = rule(
+    "VD005",
+    "video-url-protocol",
+    ERROR,
+    summary="A video URL with a streaming or other non-HTTP/FTP protocol",
+    what="""
+        Detects a `video:content_loc` or `video:player_loc` whose scheme is not
+        `http`, `https` or `ftp`: streaming protocols (`rtmp:`, `rtsp:`,
+        `mms:`, ...) and others (`file:`, `data:`, ...).
+    """,
+    why="Google fetches videos over HTTP or FTP only; it cannot read streaming protocols.",
+    bad="<video:content_loc>rtmp://media.example.com/live/steaks</video:content_loc>",
+    good="<video:content_loc>https://media.example.com/videos/steaks.mp4</video:content_loc>",
+)
+
+TEXT_TOO_LONG = rule(
+    "VD006",
+    "video-text-too-long",
+    ERROR,
+    summary="A video title, description, category or uploader that is too long",
+    what="""
+        Checks the length of `video:title` (at most 100 characters),
+        `video:description` (2,048), `video:category` (256) and
+        `video:uploader` (255).
+    """,
+    why="""
+        The schema rejects longer titles, descriptions and categories, and Google
+        rejects longer uploader names; the video is then not indexed.
+    """,
+    bad="<video:title>Grilling steaks for summer: the complete guide to ... (150 characters)</video:title>",
+    good="<video:title>Grilling steaks for summer</video:title>",
+)
+
+DURATION = rule(
+    "VD007",
+    "video-duration-invalid",
+    ERROR,
+    summary="A video duration that is not a whole number of seconds from 1 to 28,800",
+    what="""
+        Checks `video:duration` (and the legacy `duration` attribute of
+        `video:content_segment_loc`): a whole number of seconds from 1 to 28,800
+        (eight hours). Shows the number of seconds for `PT1M30S` or `1:30`.
+    """,
+    why="""
+        The schema rejects other values except 0, which Google rejects too: a
+        video of no length is not indexed.
+    """,
+    bad="<video:duration>PT2M30S</video:duration>",
+    good="<video:duration>150</video:duration>",
+)
+
+RATING = rule(
+    "VD008",
+    "video-rating-invalid",
+    ERROR,
+    summary="A video rating that is not a number from 0.0 to 5.0",
+    what="""
+        Checks that `video:rating` is a decimal number from 0.0 to 5.0, and names
+        the fix for a decimal comma, `4.2/5`, or a 0-10 or percentage scale.
+    """,
+    why="The schema and Google accept only 0.0 to 5.0; other values are rejected.",
+    bad="<video:rating>8.4</video:rating>",
+    good="<video:rating>4.2</video:rating>",
+)
+
+VIEW_COUNT = rule(
+    "VD009",
+    "video-view-count-invalid",
+    ERROR,
+    summary="A view count that is not a whole number of 0 or more",
+    what="Checks that `video:view_count` is a whole number of 0 or more, written with digits only.",
+    why="""
+        The schema rejects anything else (thousands separators, `1.2K`, negative
+        numbers) and the value is dropped.
+    """,
+    bad="<video:view_count>12,345</video:view_count>",
+    good="<video:view_count>12345</video:view_count>",
+)
+
+EXPIRED = rule(
+    "VD010",
+    "video-expired",
+    WARNING,
+    summary="A video whose `expiration_date` has passed",
+    what="""
+        Compares `video:expiration_date` with the current time (or `--now`).
+        (Both video dates are also checked by the date rules: W3C form, real
+        dates, and a `publication_date` not in the future.)
+    """,
+    why="""
+        Google does not show a video after its expiration date; listing it
+        wastes crawling. Either the video is gone and its entry should go, or
+        the date is wrong.
+    """,
+    bad="<video:expiration_date>2021-11-05T19:20:30+08:00</video:expiration_date>",
+    good="<video:expiration_date>2030-11-05T19:20:30+08:00</video:expiration_date>",
+)
+
+YES_NO = rule(
+    "VD011",
+    "video-yes-no-invalid",
+    ERROR,
+    summary="A yes/no field with another value",
+    what="""
+        Checks `video:family_friendly`, `video:requires_subscription`,
+        `video:live` and the `allow_embed` attribute of `video:player_loc`:
+        `yes` or `no` (the schema also accepts `Yes`, `YES`, `No`, `NO`).
+    """,
+    why="""
+        `true`, `1`, `y` or a value with spaces are invalid against the schema,
+        and Google ignores the field.
+    """,
+    bad="<video:family_friendly>true</video:family_friendly>",
+    good="<video:family_friendly>yes</video:family_friendly>",
+)
+
+RESTRICTION = rule(
+    "VD012",
+    "video-restriction-invalid",
+    ERROR,
+    summary="`video:restriction` with a bad country list or `relationship`",
+    what="""
+        Checks `video:restriction`: upper-case ISO 3166 two-letter country codes
+        separated by spaces (`US CA GB`, not `us,ca` nor `UK`), and the required
+        `relationship` attribute, `allow` or `deny`.
+    """,
+    why="""
+        The schema rejects other forms and a missing `relationship`; Google
+        ignores codes that are not countries. The video is then shown in the
+        wrong places, or not at all.
+    """,
+    bad="<video:restriction>us, uk</video:restriction>",
+    good='<video:restriction relationship="allow">US GB</video:restriction>',
+)
+
+PLATFORM = rule(
+    "VD013",
+    "video-platform-invalid",
+    ERROR,
+    summary="`video:platform` with bad values or `relationship`",
+    what="""
+        Checks `video:platform`: `web`, `mobile` and `tv` separated by single
+        spaces, and the required `relationship` attribute, `allow` or `deny`.
+    """,
+    why="""
+        The schema rejects other forms and a missing `relationship`, and Google
+        then ignores the restriction.
+    """,
+    bad="<video:platform>Web,TV</video:platform>",
+    good='<video:platform relationship="allow">web tv</video:platform>',
+)
+
+REPEATED = rule(
+    "VD014",
+    "video-child-repeated",
+    ERROR,
+    summary="A child that may appear once repeated in one `video:video`",
+    what="""
+        Detects a second `video:restriction`, `video:platform`, or any other child
+        that may appear only once (title, description, duration, ...) in one
+        `video:video`.
+    """,
+    why="""
+        The schema allows one, and Google reads only one restriction and one
+        platform per video; which one wins is undefined.
+    """,
+    bad="""
+        <video:restriction relationship="allow">US</video:restriction>
+        <video:restriction relationship="allow">CA</video:restriction>
+    """,
+    good='<video:restriction relationship="allow">US CA</video:restriction>',
+)
+
+TOO_MANY_TAGS = rule(
+    "VD015",
+    "video-too-many-tags",
+    ERROR,
+    summary="More than 32 `video:tag` elements in one video",
+    what="Counts the `video:tag` elements of each `video:video`; at most 32 are allowed.",
+    why="The schema allows at most 32 tags, and Google reads no more.",
+    bad="<video:tag>steak</video:tag> ... (40 tags)",
+    good="<video:tag>steak</video:tag> ... (the 32 most relevant tags)",
+)
+
+UPLOADER_INFO = rule(
+    "VD016",
+    "video-uploader-info-domain",
+    WARNING,
+    summary="`video:uploader`'s `info` URL is not on the page's domain",
+    what="""
+        Checks that the `info` attribute of `video:uploader` is an absolute URL
+        on the same domain as the page's `loc` (subdomains count as the same
+        domain).
+    """,
+    why="Google requires the uploader's page to be on the `loc`'s domain and ignores it otherwise.",
+    bad="""
+        <loc>https://example.com/videos/steaks</loc>
+        ...
+        <video:uploader info="https://social.example.org/grillymcgrillerson">GrillyMcGrillerson</video:uploader>
+    """,
+    good="""
+        <loc>https://example.com/videos/steaks</loc>
+        ...
+        <video:uploader info="https://example.com/users/grillymcgrillerson">GrillyMcGrillerson</video:uploader>
+    """,
+)
+
+DEPRECATED = rule(
+    "VD017",
+    "video-deprecated",
+    INFO,
+    summary="Video children or attributes that Google deprecated or no longer documents",
+    what="""
+        Reports, once per `video:video`, the parts Google deprecated in 2022
+        (`category`, `gallery_loc`, `price`, `tvshow`, and the `allow_embed` and
+        `autoplay` attributes of `player_loc`) and the legacy `id` and
+        `content_segment_loc`.
+    """,
+    why="""
+        They remain valid against the schema and are harmless, but Google ignores
+        them: they only make the file bigger.
+    """,
+    bad="""
+        <video:player_loc allow_embed="yes">https://example.com/player?video=42</video:player_loc>
+        ...
+        <video:category>Grilling</video:category>
+    """,
+    good="<video:player_loc>https://example.com/player?video=42</video:player_loc>",
+)
+
+CHILD_ORDER = rule(
+    "VD018",
+    "video-child-order",
+    ERROR,
+    summary="A `video:video` child out of order, or one the extension does not define",
+    what="""
+        Reports where the children of `video:video` leave the schema's fixed
+        order (`thumbnail_loc`, `title`, `description`, `content_loc`,
+        `player_loc`, `duration`, ...), and children that the video extension
+        does not define, with the fix.
+    """,
+    why="""
+        The schema requires that order; an invalid video may be dropped by
+        strict consumers, and an unknown child is ignored.
+    """,
+    bad="""
+        <video:video>
+          <video:title>Grilling steaks for summer</video:title>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          ...
+    """,
+    good="""
+        <video:video>
+          <video:thumbnail_loc>https://example.com/thumbs/42.jpg</video:thumbnail_loc>
+          <video:title>Grilling steaks for summer</video:title>
+          ...
+    """,
+)
+
+MISPLACED = rule(
+    "VD019",
+    "video-misplaced-element",
+    ERROR,
+    summary="A video element directly in `url` that is not `video:video`",
+    what="""
+        Detects elements of the video namespace standing directly in a `url`
+        other than `video:video`, such as `video:title` without its
+        `video:video` wrapper.
+    """,
+    why="Only `video:video` may stand in a `url`; the schema rejects anything else and Google ignores it.",
+    bad="""
+        <url>
+          <loc>https://example.com/videos/steaks</loc>
+          <video:content_loc>https://example.com/media/steaks.mp4</video:content_loc>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/videos/steaks</loc>
+          <video:video>
+            ...
+            <video:content_loc>https://example.com/media/steaks.mp4</video:content_loc>
+          </video:video>
+        </url>
+    """,
+)
+
+RULES = (
+    MISSING_REQUIRED,
+    NO_MEDIA_URL,
+    URL_IS_PAGE,
+    CONTENT_NOT_MEDIA,
+    URL_PROTOCOL,
+    TEXT_TOO_LONG,
+    DURATION,
+    RATING,
+    VIEW_COUNT,
+    EXPIRED,
+    YES_NO,
+    RESTRICTION,
+    PLATFORM,
+    REPEATED,
+    TOO_MANY_TAGS,
+    UPLOADER_INFO,
+    DEPRECATED,
+    CHILD_ORDER,
+    MISPLACED,
+)
+
+# The schema's sequence: (name, minimum, maximum; None for unbounded).
+SEQUENCE: tuple[tuple[str, int, int | None], ...] = (
+    ("thumbnail_loc", 1, 1),
+    ("title", 1, 1),
+    ("description", 1, 1),
+    ("content_loc", 0, 1),
+    ("player_loc", 0, 1),
+    ("duration", 0, 1),
+    ("expiration_date", 0, 1),
+    ("rating", 0, 1),
+    ("content_segment_loc", 0, None),
+    ("view_count", 0, 1),
+    ("publication_date", 0, 1),
+    ("tag", 0, MAX_TAGS),
+    ("category", 0, 1),
+    ("family_friendly", 0, 1),
+    ("restriction", 0, 1),
+    ("gallery_loc", 0, 1),
+    ("price", 0, None),
+    ("requires_subscription", 0, 1),
+    ("uploader", 0, 1),
+    ("tvshow", 0, 1),
+    ("platform", 0, 1),
+    ("live", 0, 1),
+    ("id", 0, None),
+)
+_RANK = {name: index for index, (name, _min, _max) in enumerate(SEQUENCE)}
+_MAX = {name: maximum for name, _min, maximum in SEQUENCE}
+# For each index of SEQUENCE, the first required child at or after it (None: none left).
+_NEXT_REQUIRED = [
+    next((i for i in range(start, len(SEQUENCE)) if SEQUENCE[i][1] > 0), None)
+    for start in range(len(SEQUENCE) + 1)
+]
+DEPRECATED_CHILDREN = ("category", "gallery_loc", "price", "tvshow")
+LEGACY_CHILDREN = ("id", "content_segment_loc")
+YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
+
+_XML_SPACE = " \t\r\n"
+_YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
+_TRUE_WORDS = frozenset({"true", "1", "y", "on", "oui", "ja", "si", "sí"})
+_FALSE_WORDS = frozenset({"false", "0", "n", "off", "non", "nein"})
+_RELATIONSHIPS = ("allow", "deny")
+_COUNTRY_LIST = re.compile(r"(?:[A-Z]{2}(?: +[A-Z]{2})*)?\Z")
+_PLATFORM_LIST = re.compile(r"(?:(?:web|mobile|tv)(?: (?:web|mobile|tv))*)?\Z")
+_PLATFORM_ALIASES = {
+    "web": "web",
+    "desktop": "web",
+    "browser": "web",
+    "pc": "web",
+    "mobile": "mobile",
+    "phone": "mobile",
+    "smartphone": "mobile",
+    "tablet": "mobile",
+    "tv": "tv",
+    "television": "tv",
+    "smarttv": "tv",
+    "smart-tv": "tv",
+}
+# Codes people write for countries whose ISO 3166 code differs.
+_COUNTRY_FIXES = {"UK": "GB", "EL": "GR", "EN": "GB", "KO": "KR", "JA": "JP", "DA": "DK"}
+# Names written for the required children in broken sitemaps.
+_ALIASES = {
+    "thumb": "thumbnail_loc",
+    "thumbnail": "thumbnail_loc",
+    "thumbnail_url": "thumbnail_loc",
+    "image": "thumbnail_loc",
+    "name": "title",
+    "desc": "description",
+    "summary": "description",
+}
+_LIST_SEPARATORS = re.compile(r"[\s,;|/]+")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
+_PAGE_EXTENSIONS = frozenset(
+    {"html", "htm", "xhtml", "shtml", "php", "php3", "php5", "asp", "aspx", "jsp", "jspx", "cfm"}
+)
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+_ISO_DURATION = re.compile(
+    r"P(?:(\d+)D)?T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?\Z", re.IGNORECASE
+)
+_CLOCK = re.compile(r"(?:(\d{1,2}):)?(\d{1,2}):(\d{2})\Z")
+# Second-level labels under which a country's domains are registered (co.uk, com.au, ...).
+_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "gov", "edu", "ac", "ne", "or", "go", "gob"})
+
+
+class _Nodes:
+    """Covers exactly the given nodes, without their descendants."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, *nodes: Node):
+        self.nodes = nodes
+
+    def iter(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+
+class _WithoutFuture:
+    """Passes findings on, except the date rules' `date-in-future` (an expiration
+    date is expected to lie ahead)."""
+
+    __slots__ = ("report",)
+
+    def __init__(self, report: Reporter):
+        self.report = report
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        if finding.code != dates.IN_FUTURE.code:
+            self.report.add(finding, covers)
 
 
 class Checker:
-    """Checks the //www.google.com/schemas/sitemap-video/1.1:Video extension elements of one file."""
+    """Checks the video:video elements of one file; it keeps no state between entries."""
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
-        return None
+        if element.name != "video":
+            _misplaced(element, report)
+            return
+        _check_video(element, context, report)
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
         return None
 
     def finish(self, report: Reporter) -> None:
         return None
+
+
+def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
+    by_name: dict[str, list[Node]] = {}
+    for child in video.children:
+        if child.ns == NAMESPACE and child.name in _RANK:
+            by_name.setdefault(child.name, []).append(child)
+    broken = _sequence_break(video)
+    explained = _check_required(video, by_name, broken, report)
+    _check_counts(by_name, report)
+    if broken is not None and broken[1] in ("unknown", "order", "missing"):
+        node = broken[0]
+        if all(node is not other for other in explained):
+            report.add(CHILD_ORDER.at(node.line, node.column, _order_message(video, broken)), node)
+    _check_media_urls(video, by_name, context, report)
+    for name, nodes in by_name.items():
+        for node in nodes:
+            if node.children and name != "tvshow":
+                continue  # markup inside a value: the schema's message says it
+            _check_value(name, node, context, report)
+    _check_deprecated(by_name, report)
+
+
+# -- structure ---------------------------------------------------------------------------------
+
+
+def _sequence_break(video: Node) -> tuple[Node, str, str | None] | None:
+    """Where the schema's sequence fails, as the engines report it: the node, the kind
+    ('unknown', 'repeat', 'order', 'missing' before a child, 'end' for a missing last
+    required child) and the child name it concerns (the one expected or missing)."""
+    position = -1
+    seen: dict[str, int] = {}
+    for child in video.children:
+        rank = _RANK.get(child.name) if child.ns == NAMESPACE else None
+        if rank is None:
+            return child, "unknown", None
+        name = child.name
+        count = seen.get(name, 0)
+        maximum = _MAX[name]
+        if maximum is not None and count >= maximum:
+            return child, "repeat", name
+        if rank < position:
+            return child, "order", SEQUENCE[position][0]
+        required = _NEXT_REQUIRED[position + 1]
+        if required is not None and required < rank:
+            return child, "missing", SEQUENCE[required][0]
+        position = rank
+        seen[name] = count + 1
+    required = _NEXT_REQUIRED[position + 1]
+    if required is not None:
+        return video, "end", SEQUENCE[required][0]
+    return None
+
+
+def _check_required(
+    video: Node,
+    by_name: dict[str, list[Node]],
+    broken: tuple[Node, str, str | None] | None,
+    report: Reporter,
+) -> list[Node]:
+    """VD001 for missing or empty required children; return the nodes whose schema
+    errors it explains."""
+    missing = [name for name in REQUIRED if name not in by_name]
+    empty = [
+        by_name[name][0]
+        for name in REQUIRED
+        if name in by_name
+        and not by_name[name][0].children
+        and not by_name[name][0].text.strip(_XML_SPACE)
+    ]
+    if not missing and not empty:
+        return []
+    parts = []
+    renamed: Node | None = None
+    covers: list[Node] = []
+    if missing:
+        parts.append("<video:video> has no " + _join([f"<video:{name}>" for name in missing]))
+        renames = []
+        for name in missing:
+            alias = _misspelling_of(video, name)
+            if alias is not None and renamed is None:
+                renamed = alias
+                covers.append(alias)
+                if alias.name == name:
+                    renames.append(f"write <video:{name}> instead of <{name}> (add the prefix)")
+                else:
+                    renames.append(f"rename <{_shown(alias)}> to <video:{name}>")
+        covers.append(video)
+        if broken is not None and broken[1] in ("missing", "end") and broken[2] in missing:
+            covers.append(broken[0])
+        fix = renames[0] if renames else "add " + ("it" if len(missing) == 1 else "them")
+        parts[-1] += f"; Google requires thumbnail_loc, title and description: {fix}"
+    if empty:
+        names = _join([f"<video:{node.name}>" for node in empty])
+        verb = "is" if len(empty) == 1 else "are"
+        parts.append(
+            f"{names} {verb} empty; give {'it a value' if len(empty) == 1 else 'them values'}"
+        )
+    at = video if missing else empty[0]
+    finding = MISSING_REQUIRED.at(at.line, at.column, "; ".join(parts))
+    report.add(finding, _Nodes(*covers) if covers else None)
+    return covers
+
+
+def _misspelling_of(video: Node, name: str) -> Node | None:
+    """An unknown child that stands for the missing ``name`` (misspelt, or unprefixed)."""
+    for child in video.children:
+        if child.ns == NAMESPACE and child.name in _RANK:
+            continue
+        if child.name == name and child.ns in (SITEMAP_NS, ""):
+            return child  # the right name without the video: prefix
+        if child.ns != NAMESPACE:
+            continue
+        if _ALIASES.get(child.name.lower()) == name or difflib.get_close_matches(
+            child.name, [name], n=1, cutoff=0.7
+        ):
+            return child
+    return None
+
+
+def _check_counts(by_name: dict[str, list[Node]], report: Reporter) -> None:
+    for name, nodes in by_name.items():
+        maximum = _MAX[name]
+        if maximum is None or len(nodes) <= maximum:
+            continue
+        extra = nodes[maximum]
+        if name == "tag":
+            message = (
+                f"<video:video> has {len(nodes)} <video:tag> elements; at most {MAX_TAGS} are "
+                f"allowed: keep the {MAX_TAGS} most relevant (this is the first one over)"
+            )
+            report.add(TOO_MANY_TAGS.at(extra.line, extra.column, message), extra)
+            continue
+        first = nodes[0]
+        if name in ("restriction", "platform"):
+            what = "countries" if name == "restriction" else "platforms"
+            fix = (
+                f"Google reads one per video: merge the {what} into the first one "
+                "(one relationship applies to the whole list) and remove this one"
+            )
+        else:
+            fix = "keep one"
+        times = "" if len(nodes) == 2 else f" ({len(nodes)} times)"
+        message = (
+            f"<video:{name}> repeated in one <video:video>{times} (first at line {first.line}); "
+            + fix
+        )
+        report.add(REPEATED.at(extra.line, extra.column, message), extra)
+
+
+def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
+    node, kind, _name = broken
+    if kind == "unknown":
+        if node.ns != NAMESPACE:
+            if node.name in _RANK and node.ns in (SITEMAP_NS, ""):
+                return (
+                    f"<{node.name}> inside <video:video> lacks the video: prefix; "
+                    f"write <video:{node.name}>"
+                )
+            where = f" (namespace {node.ns})" if node.ns else ""
+            return (
+                f"<{node.name}>{where} does not belong in <video:video>; only the video "
+                "extension's elements stand there: remove it"
+            )
+        close = difflib.get_close_matches(node.name, list(_RANK), n=1, cutoff=0.6)
+        hint = f"did you mean <video:{close[0]}>?" if close else "remove it"
+        return f"unknown element <video:{node.name}> in <video:video>; {hint}"
+    known = [c for c in video.children if c.ns == NAMESPACE and c.name in _RANK]
+    if kind == "missing":
+        index = next(i for i, c in enumerate(known) if c is node)
+        later = [
+            c for c in known[index + 1 :] if c.name in REQUIRED and _RANK[c.name] < _RANK[node.name]
+        ]
+        names = _join([f"<video:{c.name}>" for c in later])
+        message = (
+            f"<video:{node.name}> must come after {names} (line {later[0].line}); write "
+            "thumbnail_loc, title and description first, in this order"
+        )
+    else:
+        rank = _RANK[node.name]
+        before = next(c for c in known if _RANK[c.name] > rank)
+        message = (
+            f"<video:{node.name}> is out of order: move it before <video:{before.name}> "
+            f"(line {before.line}); the children of <video:video> have a fixed order"
+        )
+    ranks = [_RANK[c.name] for c in known]
+    if sum(later < earlier for earlier, later in pairwise(ranks)) > 1:
+        order = ", ".join(dict.fromkeys(SEQUENCE[r][0] for r in sorted(ranks)))
+        message += f"; other children are out of order too: write them as {order}"
+    return message
+
+
+def _misplaced(element: Node, report: Reporter) -> None:
+    if element.name in _RANK:
+        message = (
+            f"<video:{element.name}> stands directly in <url>; put it inside the "
+            "<video:video> it describes"
+        )
+    else:
+        close = difflib.get_close_matches(element.name, ["video"], n=1, cutoff=0.6)
+        hint = "rename it to <video:video>" if close else "only <video:video> may stand there"
+        message = f"<video:{element.name}> is not an element of the video extension; {hint}"
+    report.add(MISPLACED.at(element.line, element.column, message), element)
+
+
+# -- media URLs --------------------------------------------------------------------------------
+
+
+def _check_media_urls(
+    video: Node, by_name: dict[str, list[Node]], context: EntryContext, report: Reporter
+) -> None:
+    present = [
+        node
+        for name in ("content_loc", "player_loc")
+        for node in by_name.get(name, ())[:1]
+        if not node.children and node.text.strip(_XML_SPACE)
+    ]
+    if not present:
+        empty = [name for name in ("content_loc", "player_loc") if name in by_name]
+        note = f" (<video:{empty[0]}> is empty)" if empty else ""
+        report.add(
+            NO_MEDIA_URL.at(
+                video.line,
+                video.column,
+                f"<video:video> has neither <video:content_loc> nor <video:player_loc>{note}; "
+                "add the URL of the video file (content_loc) or of its player (player_loc)",
+            )
+        )
+        return
+    same = [node for node in present if node.text.strip() == context.loc]
+    if same:
+        names = _join([f"<video:{node.name}>" for node in same])
+        report.add(
+            URL_IS_PAGE.at(
+                same[0].line,
+                same[0].column,
+                f"{names} {'is' if len(same) == 1 else 'are'} the page's own URL "
+                f"({context.loc}); give the URL of the video "
+                "file (content_loc) or of the player (player_loc), not of the page",
+            )
+        )
+    for node in present:
+        if _check_protocol(node, report) and node.name == "content_loc" and node not in same:
+            _check_media_file(node, report)
+
+
+def _check_protocol(node: Node, report: Reporter) -> bool:
+    """Check a content_loc or player_loc URL; True when it is fetchable over HTTP(S)/FTP."""
+    text = node.text.strip()
+    match = _SCHEME.match(text)
+    scheme = match.group(1).lower() if match else ""
+    if scheme == "ftp":
+        return True
+    if (
+        match
+        and scheme not in _FETCHABLE_SCHEMES
+        and not scheme.startswith("ht")
+        and "." not in scheme
+    ):
+        report.add(
+            URL_PROTOCOL.at(
+                node.line,
+                node.column,
+                f"<video:{node.name}> uses {scheme}:, which Google cannot fetch (only HTTP and FTP, "
+                "no streaming protocols); give an https:// URL of the "
+                + ("video file" if node.name == "content_loc" else "player"),
+            )
+        )
+        return False
+    return urls.check_url(node.text, node, report, field=f"video:{node.name}") is not None
+
+
+def _check_media_file(node: Node, report: Reporter) -> None:
+    path = urlsplit(node.text.strip()).path
+    last = path.rsplit("/", 1)[-1]
+    extension = last.rsplit(".", 1)[-1].lower() if "." in last else ""
+    if extension == "swf":
+        what = "a Flash file, which Google no longer reads"
+    elif extension in _PAGE_EXTENSIONS:
+        what = "a web page"
+    else:
+        return
+    report.add(
+        CONTENT_NOT_MEDIA.at(
+            node.line,
+            node.column,
+            f"<video:content_loc> looks like {what} (.{extension}); give the URL of the video "
+            "file itself (.mp4, .webm, .m3u8, ...), and the page or player URL in "
+            "<video:player_loc>",
+        )
+    )
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def _check_value(name: str, node: Node, context: EntryContext, report: Reporter) -> None:
+    text = node.text
+    if name == "thumbnail_loc":
+        if text.strip(_XML_SPACE):
+            urls.check_url(text, node, report, field="video:thumbnail_loc")
+    elif name in TEXT_LIMITS:
+        _check_length(name, node, report)
+        if name == "uploader":
+            _check_uploader_info(node, context, report)
+    elif name == "player_loc":
+        if "allow_embed" in node.attrs:
+            _check_yes_no(node, node.attrs["allow_embed"], report, attribute="allow_embed")
+    elif name == "duration":
+        _check_duration(text, node, report, f"<video:{name}>")
+    elif name == "content_segment_loc":
+        if "duration" in node.attrs:
+            _check_duration(
+                node.attrs["duration"],
+                node,
+                report,
+                "the duration attribute of <video:content_segment_loc>",
+            )
+    elif name == "rating":
+        _check_rating(text, node, report)
+    elif name == "view_count":
+        _check_view_count(text, node, report)
+    elif name == "publication_date":
+        dates.check_date(text, node, report, context.now, field="video:publication_date")
+    elif name == "expiration_date":
+        parsed = dates.check_date(
+            text, node, _WithoutFuture(report), context.now, field="video:expiration_date"
+        )
+        if parsed is not None:
+            _check_expired(parsed, text.strip(), node, context.now, report)
+    elif name in YES_NO_CHILDREN:
+        _check_yes_no(node, text, report)
+    elif name == "restriction":
+        _check_restriction(node, report)
+    elif name == "platform":
+        _check_platform(node, report)
+
+
+def _check_length(name: str, node: Node, report: Reporter) -> None:
+    limit, in_schema = TEXT_LIMITS[name]
+    text = node.text
+    length = len(text) if in_schema else len(text.strip())
+    if length <= limit:
+        return
+    stripped = len(text.strip(_XML_SPACE))
+    if stripped <= limit:
+        message = (
+            f"<video:{name}> is {length:,} characters long with the whitespace around it, "
+            f"over the schema's {limit:,}; remove the whitespace around the text"
+        )
+    else:
+        who = "the schema and Google allow" if in_schema else "Google allows"
+        message = (
+            f"<video:{name}> is {stripped:,} characters long; {who} at most {limit:,}: shorten it"
+        )
+    report.add(TEXT_TOO_LONG.at(node.line, node.column, message), node if in_schema else None)
+
+
+def _integer(text: str) -> int | None:
+    """The value of an XSD integer literal (whitespace collapsed), or None."""
+    value = text.strip(_XML_SPACE)
+    return int(value) if _INTEGER.match(value) else None
+
+
+def _check_duration(text: str, node: Node, report: Reporter, what: str) -> None:
+    value = _integer(text)
+    if value is not None and 1 <= value <= MAX_DURATION:
+        return
+    shown = text.strip()
+    if value == 0:
+        message = (
+            f"{what} is 0; Google requires at least 1 second: give the video's length in seconds"
+        )
+        report.add(DURATION.at(node.line, node.column, message))
+        return
+    if value is None:
+        seconds = _seconds(shown)
+        if seconds is not None:
+            fix = (
+                f"write {seconds}"
+                if 1 <= seconds <= MAX_DURATION
+                else "give the length in seconds, 1 to 28,800"
+            )
+            message = f"{what} {shown!r} must be a whole number of seconds; {fix}"
+        else:
+            message = (
+                f"{what} {shown!r} is not a whole number of seconds; give the length in "
+                "seconds, from 1 to 28,800"
+            )
+    elif value < 0:
+        message = f"{what} {shown} is negative; give the length in seconds, from 1 to 28,800"
+    else:
+        message = (
+            f"{what} {value:,} seconds is over 8 hours (28,800 seconds), the longest Google accepts"
+        )
+        if value % 1000 == 0 and value // 1000 <= MAX_DURATION:
+            message += f"; if this is milliseconds, write {value // 1000}"
+        else:
+            message += "; give the real length in seconds"
+    report.add(DURATION.at(node.line, node.column, message), _Nodes(node))
+
+
+def _seconds(text: str) -> int | None:
+    """Seconds for PT1M30S, 1:30, 01:02:03 or 90.0; None when the form is unknown."""
+    match = _ISO_DURATION.match(text)
+    if match:
+        days, hours, minutes, seconds = (float(part) if part else 0 for part in match.groups())
+        return round(((days * 24 + hours) * 60 + minutes) * 60 + seconds)
+    match = _CLOCK.match(text)
+    if match:
+        hours, minutes, seconds = (int(part) if part else 0 for part in match.groups())
+        return (hours * 60 + minutes) * 60 + seconds
+    if _DECIMAL.match(text) and not text.startswith("-"):
+        return round(Decimal(text))
+    return None
+
+
+def _check_rating(text: str, node: Node, report: Reporter) -> None:
+    value = text.strip(_XML_SPACE)
+    if _DECIMAL.match(value) and Decimal(0) <= Decimal(value) <= Decimal(5):
+        return
+    shown = text.strip()
+    message = f"<video:rating> {shown!r} is not a number from 0.0 to 5.0"
+    number = None
+    if _DECIMAL.match(shown):
+        number = Decimal(shown)
+    elif re.fullmatch(r"[0-9]*,[0-9]+", shown):
+        number = Decimal(shown.replace(",", "."))
+        if number <= 5:
+            message = f"<video:rating> {shown!r} uses a decimal comma; write {_decimal(number)}"
+            number = None
+    elif re.fullmatch(r"[0-9.]+ */ *5(?:\.0*)?", shown) and _DECIMAL.match(
+        shown.split("/")[0].strip()
+    ):
+        first = Decimal(shown.split("/")[0].strip())
+        if first <= 5:
+            message = f"<video:rating> {shown!r}: write the number alone, {_decimal(first)}"
+    if number is not None:
+        if number < 0:
+            message += "; ratings run from 0.0 (lowest) to 5.0 (highest)"
+        elif number <= 10:
+            message += f"; on a 0-10 scale write {_decimal(number / 2)}"
+        elif number <= 100:
+            message += f"; as a percentage write {_decimal(number / 20)}"
+        else:
+            message += "; give the average rating from 0.0 to 5.0"
+    elif message.endswith("5.0"):
+        message += "; give the average rating as a decimal number such as 4.2"
+    report.add(RATING.at(node.line, node.column, message), node)
+
+
+def _decimal(number: Decimal) -> str:
+    text = format(number.quantize(Decimal("0.01")).normalize(), "f")
+    return text if "." in text else text + ".0"
+
+
+def _check_view_count(text: str, node: Node, report: Reporter) -> None:
+    value = _integer(text)
+    if value is not None and value >= 0:
+        return
+    shown = text.strip()
+    if value is not None:
+        message = f"<video:view_count> {shown} is negative; give the number of views, 0 or more"
+    elif re.fullmatch(r"[0-9]{1,3}(?:[,. '\u00a0\u202f][0-9]{3})+", shown):
+        digits = re.sub(r"[^0-9]", "", shown)
+        message = f"<video:view_count> {shown!r} has thousands separators; write {digits}"
+    else:
+        message = (
+            f"<video:view_count> {shown!r} is not a whole number; give the exact number of "
+            "views in digits, such as 12345"
+        )
+    report.add(VIEW_COUNT.at(node.line, node.column, message), node)
+
+
+def _check_expired(
+    parsed: dates.Parsed, text: str, node: Node, now: datetime, report: Reporter
+) -> None:
+    moment = parsed.moment
+    if moment.tzinfo is None:
+        now = now.replace(tzinfo=None)
+    if not parsed.has_time:
+        moment += timedelta(days=1)  # the video is available through that whole day
+    if moment >= now:
+        return
+    report.add(
+        EXPIRED.at(
+            node.line,
+            node.column,
+            f"<video:expiration_date> {text} has passed (now is "
+            f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); Google no longer shows the video: "
+            "remove its <video:video>, or correct the date if it is still available",
+        )
+    )
+
+
+def _check_yes_no(node: Node, value: str, report: Reporter, attribute: str | None = None) -> None:
+    if value in _YES_NO:
+        return
+    text = value.strip()
+    lowered = text.lower()
+    what = (
+        f"the {attribute} attribute of <video:{node.name}>" if attribute else f"<video:{node.name}>"
+    )
+    if lowered in ("yes", "no"):
+        if text != value:
+            fix = f"remove the whitespace: write {text}"
+        else:
+            fix = f"write {lowered} (the schema accepts only yes, Yes, YES, no, No or NO)"
+    elif lowered in _TRUE_WORDS:
+        fix = "write yes"
+    elif lowered in _FALSE_WORDS:
+        fix = "write no"
+    else:
+        fix = "write yes or no"
+    message = f"{what} is {value!r}, not yes or no; {fix}"
+    if attribute:
+        message += f" (Google ignores {attribute} since 2022: removing it also fixes this)"
+    report.add(YES_NO.at(node.line, node.column, message), _Nodes(node))
+
+
+def _relationship_problem(node: Node) -> str | None:
+    value = node.attrs.get("relationship")
+    if value in _RELATIONSHIPS:
+        return None
+    if value is None:
+        what = "countries" if node.name == "restriction" else "platforms"
+        return (
+            f'the relationship attribute is required: add relationship="allow" (only these {what}) '
+            f'or relationship="deny" (all but these)'
+        )
+    fixed = value.strip().lower()
+    if fixed in _RELATIONSHIPS:
+        return f'relationship="{value}" must be written relationship="{fixed}"'
+    return f'relationship="{value}" must be "allow" or "deny"'
+
+
+def _check_restriction(node: Node, report: Reporter) -> None:
+    value = node.text
+    problems: list[str] = []
+    schema_rejects = False
+    codes = [code for code in _LIST_SEPARATORS.split(value.strip()) if code]
+    if not _COUNTRY_LIST.match(value):
+        schema_rejects = True
+        if codes and all(re.fullmatch(r"[A-Za-z]{2}", code) for code in codes):
+            fixed = " ".join(_COUNTRY_FIXES.get(code.upper(), code.upper()) for code in codes)
+            problems.append(
+                f"write the countries as upper-case two-letter codes separated by spaces: {fixed}"
+            )
+        else:
+            problems.append(
+                f"{value.strip()!r} is not a list of two-letter country codes; write ISO 3166 "
+                "codes separated by spaces, such as US CA GB"
+            )
+    else:
+        unknown = [code for code in codes if pycountry.countries.get(alpha_2=code) is None]
+        for code in unknown:
+            fix = _COUNTRY_FIXES.get(code)
+            problems.append(
+                f"{code} is not an ISO 3166 country code"
+                + (f"; write {fix}" if fix else "; use the country's two-letter ISO 3166 code")
+            )
+        if not codes and node.attrs.get("relationship") == "allow":
+            problems.append(
+                'an empty list with relationship="allow" allows no country; list the countries '
+                "or remove the element"
+            )
+    relationship = _relationship_problem(node)
+    if relationship:
+        schema_rejects = True
+        problems.append(relationship)
+    if problems:
+        message = "<video:restriction>: " + "; ".join(problems)
+        report.add(
+            RESTRICTION.at(node.line, node.column, message),
+            _Nodes(node) if schema_rejects else None,
+        )
+
+
+def _check_platform(node: Node, report: Reporter) -> None:
+    value = node.text
+    problems: list[str] = []
+    if not _PLATFORM_LIST.match(value):
+        words = [word.lower() for word in _LIST_SEPARATORS.split(value.strip()) if word]
+        mapped = [_PLATFORM_ALIASES.get(word) for word in words]
+        if words and all(mapped):
+            fixed = " ".join(dict.fromkeys(mapped))
+            problems.append(
+                f"write the platforms in lower case, separated by single spaces: {fixed}"
+            )
+        else:
+            problems.append(
+                f"{value.strip()!r} is not a list of platforms; write web, mobile and/or tv "
+                "separated by single spaces"
+            )
+    relationship = _relationship_problem(node)
+    if relationship:
+        problems.append(relationship)
+    if problems:
+        message = "<video:platform>: " + "; ".join(problems)
+        report.add(PLATFORM.at(node.line, node.column, message), _Nodes(node))
+
+
+def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) -> None:
+    info = node.attrs.get("info")
+    if info is None:
+        return
+    text = info.strip()
+    page = context.url
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname or ""
+    except ValueError:
+        parts, host = None, ""
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        where = f" on {page.host}" if page is not None else ""
+        message = (
+            f"the info attribute of <video:uploader> ({text!r}) is not an absolute http(s) URL; "
+            f"give the full URL of the uploader's page{where}"
+        )
+    elif page is None or _site(host) == _site(page.host):
+        return
+    else:
+        message = (
+            f"the info URL of <video:uploader> is on {host}, not on the page's domain "
+            f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
+        )
+    report.add(UPLOADER_INFO.at(node.line, node.column, message))
+
+
+def _site(host: str) -> str:
+    """The registrable part of a host name, approximately (example.com, example.co.uk)."""
+    host = host.lower().rstrip(".")
+    labels = host.split(".")
+    if not labels[-1].isalpha():
+        return host  # an IP address
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+# -- deprecated --------------------------------------------------------------------------------
+
+
+def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
+    deprecated: list[str] = []
+    legacy: list[str] = []
+    positions: list[Node] = []
+    count = 0
+    for name in ("player_loc", *DEPRECATED_CHILDREN, *LEGACY_CHILDREN):
+        nodes = by_name.get(name)
+        if not nodes:
+            continue
+        if name == "player_loc":
+            attributes = [a for a in ("allow_embed", "autoplay") if a in nodes[0].attrs]
+            if attributes:
+                plural = "s" if len(attributes) > 1 else ""
+                deprecated.append(
+                    f"the {_join(attributes)} attribute{plural} of <video:player_loc>"
+                )
+                positions.append(nodes[0])
+                count += len(attributes)
+            continue
+        (legacy if name in LEGACY_CHILDREN else deprecated).append(f"<video:{name}>")
+        positions.append(nodes[0])
+        count += 1
+    if not positions:
+        return
+    parts = []
+    if deprecated:
+        parts.append(f"Google ignores {_join(deprecated)} since 2022 (deprecated, harmless)")
+    if legacy:
+        verb = "is" if len(legacy) == 1 else "are"
+        parts.append(f"{_join(legacy)} {verb} legacy, no longer documented by Google")
+    first = min(positions, key=lambda node: (node.line, node.column))
+    message = "; ".join(parts) + f": remove {'it' if count == 1 else 'them'}"
+    report.add(DEPRECATED.at(first.line, first.column, message))
+
+
+def _shown(node: Node) -> str:
+    return f"video:{node.name}" if node.ns == NAMESPACE else node.name
+
+
+def _join(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]

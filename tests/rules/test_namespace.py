@@ -140,7 +140,7 @@ def test_entries_are_checked_despite_the_root_namespace(tmp_path: Path, xmlns: s
   </url>
   <url>
     <loc>https://example.com/c</loc>
-    <image:image><image:caption>No image loc</image:caption></image:image>
+    <image:image><image:loc>https://example.com/a.jpg</image:loc><image:loc>https://example.com/b.jpg</image:loc></image:image>
   </url>
 </urlset>
 """,

@@ -1,0 +1,371 @@
+"""Video extension family: each rule's failing fixtures give exactly the expected finding;
+passing ones none; both XSD engines agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.rules import video
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+
+CASES = [
+    Case("VD001", "fail.xml", line=30),  # no title
+    Case("VD001", "fail-unprefixed.xml", line=30),  # <title> without the video: prefix
+    Case("VD001", "fail-empty.xml", line=33),  # empty description
+    Case("VD002", "fail.xml", line=30),  # neither content_loc nor player_loc
+    Case("VD003", "fail.xml", line=34),  # player_loc is the page's loc
+    Case("VD003", "fail-content.xml", line=11),  # content_loc is the page's loc
+    Case("VD004", "fail.xml", line=11),  # content_loc ends in .html
+    Case("VD004", "fail-flash.xml", line=11),  # content_loc ends in .swf
+    Case("VD005", "fail.xml", line=11),  # rtmp:// content_loc
+    Case("VD005", "fail-player.xml", line=34),  # mms:// player_loc
+    Case("VD006", "fail.xml", line=9),  # title of 101 characters
+    Case("VD006", "fail-whitespace.xml", line=9),  # 100 characters plus indentation
+    Case("VD006", "fail-description.xml", line=33),  # description of 2,049 characters
+    Case("VD006", "fail-uploader.xml", line=23),  # uploader of 256 characters (Google's limit)
+    Case("VD007", "fail.xml", line=13),  # 0: valid XSD, rejected by Google
+    Case("VD007", "fail-iso.xml", line=13),  # PT10M
+    Case("VD007", "fail-over.xml", line=13),  # 28,801
+    Case("VD008", "fail.xml", line=15),  # 8.4 (a 0-10 scale)
+    Case("VD008", "fail-comma.xml", line=15),  # 4,2
+    Case("VD009", "fail.xml", line=16),  # 12,345
+    Case("VD010", "fail.xml", line=14),  # expired two months before now
+    Case("VD011", "fail.xml", line=20),  # family_friendly true
+    Case("VD011", "fail-whitespace.xml", line=25),  # live " no "
+    # allow_embed="true": the invalid value, and the deprecated attribute (harmless) it is
+    Case("VD011", "fail-allow-embed.xml", line=12, also=(("VD017", 12),)),
+    Case("VD012", "fail.xml", line=21),  # no relationship attribute
+    Case("VD012", "fail-lowercase.xml", line=21),  # ie, gb, us
+    Case("VD012", "fail-unknown-country.xml", line=21),  # UK (valid XSD; the code is GB)
+    Case("VD013", "fail.xml", line=24),  # Web,TV
+    Case("VD013", "fail-relationship.xml", line=24),  # relationship="yes"
+    Case("VD014", "fail.xml", line=22),  # two restrictions
+    Case("VD014", "fail-platform.xml", line=25),  # two platforms
+    Case("VD015", "fail.xml", line=50),  # 33 tags: the finding is at the 33rd
+    Case("VD016", "fail.xml", line=23),  # info on example.org for a page on example.com
+    Case("VD017", "fail.xml", line=12),  # allow_embed, autoplay, category, price, id: one finding
+    Case("VD018", "fail.xml", line=16),  # view_count before rating
+    Case("VD018", "fail-unknown.xml", line=26),  # video:language
+    Case("VD019", "fail.xml", line=30),  # video:title directly in url
+]
+
+MESSAGES = [
+    (
+        "VD001/fail.xml",
+        "has no <video:title>; Google requires thumbnail_loc, title and description",
+    ),
+    ("VD001/fail-unprefixed.xml", "write <video:title> instead of <title>"),
+    ("VD001/fail-empty.xml", "<video:description> is empty"),
+    ("VD002/fail.xml", "add the URL of the video file (content_loc) or of its player"),
+    ("VD003/fail.xml", "<video:player_loc> is the page's own URL"),
+    ("VD004/fail.xml", "looks like a web page (.html); give the URL of the video file itself"),
+    ("VD004/fail-flash.xml", "looks like a Flash file"),
+    ("VD005/fail.xml", "uses rtmp:, which Google cannot fetch"),
+    ("VD006/fail.xml", "101 characters long; the schema and Google allow at most 100: shorten it"),
+    ("VD006/fail-whitespace.xml", "remove the whitespace around the text"),
+    ("VD006/fail-description.xml", "2,049 characters long"),
+    ("VD006/fail-uploader.xml", "Google allows at most 255"),
+    ("VD007/fail.xml", "Google requires at least 1 second"),
+    ("VD007/fail-iso.xml", "'PT10M' must be a whole number of seconds; write 600"),
+    ("VD007/fail-over.xml", "over 8 hours"),
+    ("VD008/fail.xml", "on a 0-10 scale write 4.2"),
+    ("VD008/fail-comma.xml", "uses a decimal comma; write 4.2"),
+    ("VD009/fail.xml", "has thousands separators; write 12345"),
+    ("VD010/fail.xml", "has passed (now is 2025-06-01T00:00:00Z)"),
+    ("VD011/fail.xml", "is 'true', not yes or no; write yes"),
+    ("VD011/fail-whitespace.xml", "remove the whitespace: write no"),
+    ("VD012/fail.xml", 'add relationship="allow"'),
+    ("VD012/fail-lowercase.xml", "separated by spaces: IE GB US"),
+    ("VD012/fail-unknown-country.xml", "UK is not an ISO 3166 country code; write GB"),
+    ("VD013/fail.xml", "separated by single spaces: web tv"),
+    ("VD013/fail-relationship.xml", 'must be "allow" or "deny"'),
+    ("VD014/fail.xml", "(first at line 21); Google reads one per video: merge the countries"),
+    ("VD014/fail-platform.xml", "merge the platforms into the first one"),
+    ("VD015/fail.xml", "has 33 <video:tag> elements; at most 32"),
+    ("VD016/fail.xml", "is on social.example.org, not on the page's domain (example.com)"),
+    (
+        "VD017/fail.xml",
+        "Google ignores the allow_embed and autoplay attributes of <video:player_loc>, "
+        "<video:category> and <video:price> since 2022",
+    ),
+    ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
+    ("VD018/fail-unknown.xml", "unknown element <video:language>"),
+    ("VD019/fail.xml", "put it inside the <video:video> it describes"),
+]
+
+FIXTURES = sorted(
+    path
+    for code in {rule.code for rule in video.RULES}
+    for path in (RULE_FIXTURES / code).glob("*.xml")
+)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in video.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_message_shows_the_fix(fixture: str, text: str) -> None:
+    code, name = fixture.split("/")
+    case = next(c for c in CASES if c.code == code and c.fixture == name)
+    finding = next(f for f in lint(case.path).findings if f.code == code)
+    assert text in finding.message, finding.message
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_same_findings_with_both_engines(path: Path) -> None:
+    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
+
+
+def test_every_rule_has_a_case() -> None:
+    assert {rule.code for rule in video.RULES} == {case.code for case in CASES}
+
+
+# -- single videos, through both engines ------------------------------------------------------
+
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">
+  <url>
+    <loc>https://example.com/videos/steaks</loc>
+    <video:video>
+{children}
+    </video:video>
+  </url>
+</urlset>
+"""
+# Each child on its own line, from line 7 on.
+THUMB = "<video:thumbnail_loc>https://example.com/thumbs/1.jpg</video:thumbnail_loc>"
+TITLE = "<video:title>Grilling steaks</video:title>"
+DESCRIPTION = "<video:description>How to grill steaks.</video:description>"
+CONTENT = "<video:content_loc>https://example.com/media/1.mp4</video:content_loc>"
+REQUIRED = [THUMB, TITLE, DESCRIPTION, CONTENT]
+
+
+def lint_video(tmp_path: Path, *children: str) -> list[tuple[str, int]]:
+    path = tmp_path / "sitemap.xml"
+    text = SITEMAP.format(children="\n".join(f"      {child}" for child in children))
+    path.write_text(text, encoding="utf-8")
+    result = found(lint(path))
+    assert found(lint(path, engine_name="xmlschema")) == result
+    return result
+
+
+def test_complete_video_passes(tmp_path: Path) -> None:
+    assert lint_video(tmp_path, *REQUIRED) == []
+
+
+@pytest.mark.parametrize(
+    ("children", "expected"),
+    [
+        # Missing required children: one VD001 on the video, no schema error.
+        ([TITLE, DESCRIPTION, CONTENT], [("VD001", 6)]),
+        ([THUMB, TITLE, CONTENT], [("VD001", 6)]),
+        ([THUMB, TITLE], [("VD001", 6), ("VD002", 6)]),  # the last required one, at the end
+        ([CONTENT], [("VD001", 6)]),
+        # Order: the child where the schema's sequence breaks.
+        ([TITLE, THUMB, DESCRIPTION, CONTENT], [("VD018", 7)]),
+        (
+            [THUMB, TITLE, DESCRIPTION, "<video:duration>60</video:duration>", CONTENT],
+            [("VD018", 11)],
+        ),
+        # A child from another namespace.
+        (
+            [*REQUIRED, '<m:rating xmlns:m="http://search.yahoo.com/mrss/">adult</m:rating>'],
+            [("VD018", 11)],
+        ),
+        # Repeats.
+        ([THUMB, TITLE, TITLE, DESCRIPTION, CONTENT], [("VD014", 9)]),
+        (
+            [*REQUIRED, *[f"<video:tag>t{i}</video:tag>" for i in range(40)]],
+            [("VD015", 43)],
+        ),
+        # Several defects: each reported once.
+        (
+            [TITLE, DESCRIPTION, CONTENT, "<video:duration>abc</video:duration>"],
+            [("VD001", 6), ("VD007", 10)],
+        ),
+        (
+            [
+                THUMB,
+                TITLE,
+                DESCRIPTION,
+                CONTENT,
+                "<video:rating>6</video:rating>",
+                "<video:duration>0</video:duration>",
+                "<video:family_friendly>y</video:family_friendly>",
+            ],
+            [("VD008", 11), ("VD018", 12), ("VD007", 12), ("VD011", 13)],
+        ),
+    ],
+)
+def test_structure(tmp_path: Path, children: list[str], expected: list[tuple[str, int]]) -> None:
+    assert sorted(lint_video(tmp_path, *children)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("child", "expected"),
+    [
+        # Dates go through the date rules.
+        ("<video:publication_date>2024-11-05T19:20:30+08:00</video:publication_date>", []),
+        ("<video:publication_date>2024-11-05 19:20:30</video:publication_date>", [("DT001", 11)]),
+        ("<video:publication_date>2024-02-30</video:publication_date>", [("DT002", 11)]),
+        ("<video:publication_date>2024-11-05T19:20</video:publication_date>", [("DT003", 11)]),
+        ("<video:publication_date>2025-07-01</video:publication_date>", [("DT005", 11)]),
+        # An expiration date lies ahead: never "in the future", but "passed" when behind.
+        ("<video:expiration_date>2099-01-01</video:expiration_date>", []),
+        ("<video:expiration_date>2025-06-01</video:expiration_date>", []),  # today
+        ("<video:expiration_date>2025-05-30</video:expiration_date>", [("VD010", 11)]),
+        ("<video:expiration_date>2099-01-01T10:00</video:expiration_date>", [("DT003", 11)]),
+        ("<video:expiration_date>1 Jan 2099</video:expiration_date>", [("DT001", 11)]),
+        # Numbers at their bounds.
+        ("<video:duration>1</video:duration>", []),
+        ("<video:duration>28800</video:duration>", []),
+        ("<video:duration> 600 </video:duration>", []),
+        ("<video:duration>+600</video:duration>", []),
+        ("<video:duration>-1</video:duration>", [("VD007", 11)]),
+        ("<video:duration>10:30</video:duration>", [("VD007", 11)]),
+        ("<video:rating>0.0</video:rating>", []),
+        ("<video:rating>5</video:rating>", []),
+        ("<video:rating>5.01</video:rating>", [("VD008", 11)]),
+        ("<video:rating>-1</video:rating>", [("VD008", 11)]),
+        ("<video:rating>good</video:rating>", [("VD008", 11)]),
+        ("<video:view_count>0</video:view_count>", []),
+        ("<video:view_count>-3</video:view_count>", [("VD009", 11)]),
+        ("<video:view_count>1.2K</video:view_count>", [("VD009", 11)]),
+        # Yes/no in every case the schema accepts.
+        *[
+            (f"<video:live>{value}</video:live>", [])
+            for value in ("yes", "Yes", "YES", "no", "No", "NO")
+        ],
+        ("<video:live>yEs</video:live>", [("VD011", 11)]),
+        ("<video:live>1</video:live>", [("VD011", 11)]),
+        # Restriction and platform.
+        ('<video:restriction relationship="deny">CN  RU</video:restriction>', []),
+        ('<video:restriction relationship="deny"></video:restriction>', []),
+        ('<video:restriction relationship="allow"></video:restriction>', [("VD012", 11)]),
+        ('<video:restriction relationship="allow"> US</video:restriction>', [("VD012", 11)]),
+        ('<video:restriction relationship="Allow">US</video:restriction>', [("VD012", 11)]),
+        ('<video:platform relationship="allow">web mobile tv</video:platform>', []),
+        ('<video:platform relationship="allow">web  tv</video:platform>', [("VD013", 11)]),
+        ("<video:platform>web</video:platform>", [("VD013", 11)]),
+        # Uploader.
+        ('<video:uploader info="https://example.com/u/grilly">Grilly</video:uploader>', []),
+        ('<video:uploader info="https://www.example.com/u/grilly">Grilly</video:uploader>', []),
+        (
+            '<video:uploader info="https://example.org/u/grilly">Grilly</video:uploader>',
+            [("VD016", 11)],
+        ),
+        ('<video:uploader info="/u/grilly">Grilly</video:uploader>', [("VD016", 11)]),
+        # Legacy and deprecated children: harmless, reported once per video.
+        ('<video:id type="url">https://example.com/v/1</video:id>', [("VD017", 11)]),
+        (
+            '<video:content_segment_loc duration="30">https://example.com/s/1.mp4</video:content_segment_loc>',
+            [("VD017", 11)],
+        ),
+        (
+            '<video:content_segment_loc duration="0">https://example.com/s/1.mp4</video:content_segment_loc>',
+            [("VD007", 11), ("VD017", 11)],
+        ),
+        ("<video:category>" + "c" * 257 + "</video:category>", [("VD006", 11), ("VD017", 11)]),
+    ],
+)
+def test_values(tmp_path: Path, child: str, expected: list[tuple[str, int]]) -> None:
+    assert sorted(lint_video(tmp_path, *REQUIRED, child)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("https://example.com/media/1.mp4", []),
+        ("https://example.com/hls/1/master.m3u8", []),
+        ("ftp://media.example.com/1.mp4", []),
+        ("https://example.com/videos/steaks", [("VD003", 10)]),  # the page itself
+        ("https://example.com/watch.php?v=1", [("VD004", 10)]),
+        ("https://example.com/media/player.swf", [("VD004", 10)]),
+        ("rtsp://media.example.com/1", [("VD005", 10)]),
+        ("file:///srv/media/1.mp4", [("VD005", 10)]),
+        ("/media/1.mp4", [("UR001", 10)]),
+        ("htp://example.com/media/1.mp4", [("UR002", 10)]),
+        ("https://example.com/media/my video.mp4", [("UR006", 10)]),
+    ],
+)
+def test_content_loc(tmp_path: Path, content: str, expected: list[tuple[str, int]]) -> None:
+    children = [THUMB, TITLE, DESCRIPTION, f"<video:content_loc>{content}</video:content_loc>"]
+    assert lint_video(tmp_path, *children) == expected
+
+
+@pytest.mark.parametrize(
+    ("children", "text"),
+    [
+        ([THUMB, TITLE, "<video:desc>How to grill.</video:desc>", CONTENT], "rename <video:desc>"),
+        (
+            ["<video:thumbnail>https://example.com/t.jpg</video:thumbnail>", TITLE, DESCRIPTION],
+            "rename <video:thumbnail> to <video:thumbnail_loc>",
+        ),
+    ],
+)
+def test_a_misspelt_required_child_is_one_finding(
+    tmp_path: Path, children: list[str], text: str
+) -> None:
+    if CONTENT not in children:
+        children = [*children, CONTENT]
+    assert lint_video(tmp_path, *children) == [("VD001", 6)]
+    (finding,) = lint(tmp_path / "sitemap.xml").findings
+    assert text in finding.message, finding.message
+
+
+def test_order_message_lists_the_whole_order_when_more_is_wrong(tmp_path: Path) -> None:
+    children = [
+        TITLE,
+        THUMB,
+        DESCRIPTION,
+        CONTENT,
+        "<video:live>no</video:live>",
+        "<video:tag>steak</video:tag>",
+    ]
+    assert lint_video(tmp_path, *children) == [("VD018", 7)]
+    (finding,) = lint(tmp_path / "sitemap.xml").findings
+    assert "<video:title> must come after <video:thumbnail_loc> (line 8)" in finding.message
+    assert "write them as thumbnail_loc, title, description, content_loc, tag, live" in (
+        finding.message
+    )
+
+
+def test_player_may_be_a_page_of_another_url(tmp_path: Path) -> None:
+    player = "<video:player_loc>https://example.com/player.php?v=1</video:player_loc>"
+    assert lint_video(tmp_path, THUMB, TITLE, DESCRIPTION, player) == []
+
+
+def test_thumbnail_goes_through_the_url_rules(tmp_path: Path) -> None:
+    thumb = "<video:thumbnail_loc>thumbs/1.jpg</video:thumbnail_loc>"
+    assert lint_video(tmp_path, thumb, TITLE, DESCRIPTION, CONTENT) == [("UR001", 7)]
+
+
+def test_expiration_date_is_not_reported_as_future(tmp_path: Path) -> None:
+    path = tmp_path / "sitemap.xml"
+    child = "<video:expiration_date>2030-01-01T00:00:00Z</video:expiration_date>"
+    path.write_text(
+        SITEMAP.format(children="\n".join(f"      {c}" for c in (*REQUIRED, child))),
+        encoding="utf-8",
+    )
+    assert lint(path).findings == []
+
+
+def test_date_messages_name_the_video_field(tmp_path: Path) -> None:
+    path = tmp_path / "sitemap.xml"
+    child = "<video:publication_date>2024-11-05 19:20:30</video:publication_date>"
+    path.write_text(
+        SITEMAP.format(children="\n".join(f"      {c}" for c in (*REQUIRED, child))),
+        encoding="utf-8",
+    )
+    (finding,) = lint(path).findings
+    assert finding.message.startswith("<video:publication_date>")
