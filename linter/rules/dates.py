@@ -195,20 +195,29 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
 
 
 def check_date(
-    value: str, node: Node, report: Reporter, now: datetime, field: str = "lastmod"
+    value: str,
+    node: Node,
+    report: Reporter,
+    now: datetime,
+    field: str = "lastmod",
+    future_ok: bool = False,
 ) -> Parsed | None:
-    """Check a date value in place; reports go to ``report``, covering ``node``."""
+    """Check a date value in place; reports go to ``report``, covering ``node``.
+
+    ``future_ok`` is for dates that are meant to lie ahead (an expiration date).
+    """
     text = value.strip()
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
         report.add(problem.rule.at(node.line, node.column, problem.message), node)
-    if parsed is not None and _is_future(parsed, now):
+    if not future_ok and parsed is not None and _is_future(parsed, now):
+        fix = "the real date of the last change" if field == "lastmod" else "the real date"
         report.add(
             IN_FUTURE.at(
                 node.line,
                 node.column,
                 f"<{field}> {text} is in the future (now is {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); "
-                "give the real date of the last change",
+                f"give {fix}",
             )
         )
     return parsed

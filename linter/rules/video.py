@@ -18,12 +18,11 @@ from urllib.parse import urlsplit
 
 import pycountry
 
-from sitemap_lint.finding import Finding
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
-from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
 
@@ -547,20 +546,6 @@ class _Nodes:
         return iter(self.nodes)
 
 
-class _WithoutFuture:
-    """Passes findings on, except the date rules' `date-in-future` (an expiration
-    date is expected to lie ahead)."""
-
-    __slots__ = ("report",)
-
-    def __init__(self, report: Reporter):
-        self.report = report
-
-    def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        if finding.code != dates.IN_FUTURE.code:
-            self.report.add(finding, covers)
-
-
 class Checker:
     """Checks the video:video elements of one file; it keeps no state between entries."""
 
@@ -901,7 +886,7 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
         dates.check_date(text, node, report, context.now, field="video:publication_date")
     elif name == "expiration_date":
         parsed = dates.check_date(
-            text, node, _WithoutFuture(report), context.now, field="video:expiration_date"
+            text, node, report, context.now, field="video:expiration_date", future_ok=True
         )
         if parsed is not None:
             _check_expired(parsed, text.strip(), node, context.now, report)
