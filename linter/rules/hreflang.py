@@ -1,24 +1,969 @@
-"""hreflang rules: xhtml:link alternates inside url."""
+"""hreflang rules: `xhtml:link` alternates inside `url`.
+
+Each link is checked on its own as it arrives (attributes, language code,
+URL). At the end of each entry its alternates are checked as a whole (lists
+itself, one URL per code) and, when they are free of defects, kept as one
+compact ``Alternates`` record. At the end of the file the pure function
+``check_alternates`` compares the records: return links, clusters that
+disagree, `x-default`. It takes records and yields ``Problem``s, so a check
+across several files can feed it the records of all of them.
+
+Language codes are validated with pycountry (ISO 639, ISO 15924, ISO 3166-1),
+imported on first use only and cached per code: a sitemap has few distinct
+codes, so 200,000 links cost 200,000 dictionary look-ups.
+"""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.urls import TOO_SHORT, check_url
 
 NAMESPACE = "http://www.w3.org/1999/xhtml"
 
-RULES = ()
+LINK_INCOMPLETE = rule(
+    "HL001",
+    "hreflang-link-incomplete",
+    ERROR,
+    summary="An `xhtml:link` without `rel`, `hreflang` or `href`",
+    what="""
+        Checks that every `xhtml:link` in a `url` has the three attributes of an
+        hreflang alternate, `rel`, `hreflang` and `href`, each with a value, and
+        names the ones that are missing or empty.
+    """,
+    why="""
+        Without its language code or its URL the link says nothing, and without
+        `rel="alternate"` it is not an alternate: search engines ignore it, and
+        the other versions of the page lose their link to this one.
+    """,
+    bad="""
+        <xhtml:link rel="alternate" href="https://example.com/de/"/>
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+    """,
+)
+
+REL_NOT_ALTERNATE = rule(
+    "HL002",
+    "hreflang-rel-not-alternate",
+    ERROR,
+    summary="An `xhtml:link` whose `rel` is not `alternate`",
+    what="""
+        Checks that the `rel` of each `xhtml:link` in a `url` is `alternate`
+        (in any case, possibly among other link types).
+    """,
+    why="""
+        Sitemaps use `xhtml:link` only for language and regional alternates.
+        Other link types (`canonical`, `next`, a typo such as `alternative`) are
+        ignored, so the alternate the link was meant to declare is lost.
+    """,
+    bad="""
+        <xhtml:link rel="alternative" hreflang="de" href="https://example.com/de/"/>
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+    """,
+)
+
+CODE_INVALID = rule(
+    "HL003",
+    "hreflang-code-invalid",
+    ERROR,
+    summary="An `hreflang` that is not a valid language code",
+    what="""
+        Checks each `hreflang` against the form Google accepts: an ISO 639-1
+        language, optionally followed by an ISO 15924 script and an ISO 3166-1
+        alpha-2 region, separated by hyphens (`en`, `en-GB`, `zh-Hant-TW`), or
+        `x-default`. Codes are compared without regard to case. The message
+        names the fix for the usual mistakes: an underscore (`en_GB`), `UK` for
+        the United Kingdom (`GB`), a three-letter language (`eng`), a country
+        where the language belongs (`jp` for Japanese, `ja`), withdrawn codes
+        (`iw`), numeric regions (`es-419`).
+    """,
+    why="""
+        Search engines ignore alternates whose code they cannot read, so the
+        page is not shown to the users it was written for. Codes with an
+        underscore or other characters are also invalid against the schema.
+    """,
+    bad="""
+        <xhtml:link rel="alternate" hreflang="en-UK" href="https://example.com/uk/"/>
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="en-GB" href="https://example.com/uk/"/>
+    """,
+)
+
+SELF_MISSING = rule(
+    "HL004",
+    "hreflang-self-missing",
+    WARNING,
+    summary="An entry's alternates do not include the page itself",
+    what="""
+        Checks that an entry with alternates lists its own `loc` among them,
+        exactly as written in `loc`, and points out a link that differs from it
+        only by case or a trailing slash.
+    """,
+    why="""
+        Each version of a page must list all versions, itself included; without
+        the link to itself the set of alternates is incomplete and search
+        engines may not apply it to this page.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+    """,
+)
+
+CODE_DUPLICATE = rule(
+    "HL005",
+    "hreflang-code-duplicate",
+    ERROR,
+    summary="The same `hreflang` twice with different URLs in one entry",
+    what="""
+        Detects an entry that gives two different URLs for one language code
+        (compared without regard to case), and points to the first link.
+    """,
+    why="""
+        One code can stand for one version of the page only. Search engines
+        cannot tell which URL is meant and may ignore both.
+    """,
+    bad="""
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/at/"/>
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="de-DE" href="https://example.com/de/"/>
+        <xhtml:link rel="alternate" hreflang="de-AT" href="https://example.com/at/"/>
+    """,
+)
+
+RETURN_LINK_MISSING = rule(
+    "HL006",
+    "hreflang-return-link-missing",
+    ERROR,
+    summary="A page listed as an alternate by another entry does not list it back",
+    what="""
+        For each entry B of the file that another entry A lists as an alternate,
+        checks that B's alternates include A. One finding per entry names the
+        entries it fails to list back and the link to add.
+    """,
+    why="""
+        Alternates must be confirmed from both sides; search engines ignore a
+        link that the other page does not return, so neither page is shown as
+        the other's language version.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+    """,
+)
+
+CLUSTER_MISMATCH = rule(
+    "HL007",
+    "hreflang-cluster-mismatch",
+    WARNING,
+    summary="Pages that list each other as alternates list different sets",
+    what="""
+        Groups the entries that list each other as alternates into clusters and
+        checks that every member lists the same alternates with the same codes.
+        A member that differs from the set most members list gets one finding
+        naming the links it lacks, the links it has in addition, and the URLs
+        it gives another code. (A missing link back to a page that lists this
+        entry is reported as `hreflang-return-link-missing` instead.)
+    """,
+    why="""
+        The versions of a page form one set. When its pages disagree about which
+        versions exist or which code a version has, search engines get
+        conflicting signals and may drop the disputed alternates.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de-DE" href="https://example.com/de/"/>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+    """,
+)
+
+NO_X_DEFAULT = rule(
+    "HL008",
+    "hreflang-no-x-default",
+    INFO,
+    summary="A cluster of alternates in several languages without `x-default`",
+    what="""
+        Reports a cluster of alternates whose codes cover two or more languages
+        but that has no `x-default` alternate, at its first entry. (Regional
+        versions of one language, such as `en-GB` and `en-US`, do not count as
+        several languages.) When no cluster of the file has `x-default`, one
+        finding at the first cluster gives their number instead of one per
+        cluster.
+    """,
+    why="""
+        `x-default` names the version for users whose language matches none of
+        the listed ones, often a language chooser or the international version.
+        Without it search engines pick one themselves. It is optional, so this
+        is advice only.
+    """,
+    bad="""
+        <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+        <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
+    """,
+)
+
+RULES = (
+    LINK_INCOMPLETE,
+    REL_NOT_ALTERNATE,
+    CODE_INVALID,
+    SELF_MISSING,
+    CODE_DUPLICATE,
+    RETURN_LINK_MISSING,
+    CLUSTER_MISMATCH,
+    NO_X_DEFAULT,
+)
+
+X_DEFAULT = "x-default"
+HREF_FIELD = "xhtml:link href"
+# The schema's pattern for hreflang (xhtml-link.xsd, tLanguageCode): a value it
+# rejects is covered by the rule's finding, so the schema error is not repeated.
+_XSD_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+_SUBTAG_SEPARATOR = re.compile(r"[-_]")
+_CACHE_LIMIT = 4096
+# Longer than any language-script-region code (zh-Hant-TW has 10 characters; the
+# schema allows subtags of up to 8): not parsed further.
+_LONGEST_CODE = 35
+# How many checked URLs a file's checker remembers, to skip checking them again and
+# to store each once (records share the strings); beyond it, URLs are checked again.
+_CLEAN_LIMIT = 1 << 17
+_SHOWN = 3  # how many pages or links a message names before "and N more"
+
+# Suggestions for codes that are often written where another is meant. Validity
+# itself comes from pycountry; these tables only name the intended code.
+_WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+_COUNTRY_LANGUAGES = {
+    "jp": "ja",
+    "cn": "zh",
+    "tw": "zh",
+    "kr": "ko",
+    "gr": "el",
+    "dk": "da",
+    "cz": "cs",
+    "ua": "uk",
+    "us": "en",
+    "gb": "en",
+    "at": "de",
+    "il": "he",
+    "ir": "fa",
+    "vn": "vi",
+    "se": "sv",
+    "rs": "sr",
+    "my": "ms",
+    "ee": "et",
+    "si": "sl",
+    "br": "pt",
+    "mx": "es",
+}
+_EXAMPLE_REGION = {"de": "AT", "en": "GB", "es": "MX", "fr": "CA", "pt": "BR", "zh": "TW"}
+_REGION_ALIASES = {"UK": "GB", "EL": "GR"}
+_X_DEFAULT_TYPOS = {"x_default", "xdefault", "default", "x-defaults", "x-defualt", "x-deafult"}
+
+
+# -- per-link checks --------------------------------------------------------------------------
+
+
+class CodeCheck(NamedTuple):
+    """The verdict on one hreflang value."""
+
+    canonical: str | None  # the code in its conventional case, when valid
+    message: str | None  # what is wrong and how to fix it, when invalid
+    schema_rejects: bool  # whether the XSD's pattern rejects the value too
+
+
+_code_cache: dict[str, CodeCheck] = {}
+
+
+def check_code(value: str) -> CodeCheck:
+    """Validate an hreflang value; the verdict is cached per value."""
+    verdict = _code_cache.get(value)
+    if verdict is None:
+        canonical, message = _validate_code(value)
+        verdict = CodeCheck(canonical, message, _XSD_CODE.match(value) is None)
+        if len(_code_cache) < _CACHE_LIMIT:
+            _code_cache[value] = verdict
+    return verdict
+
+
+def _validate_code(value: str) -> tuple[str | None, str | None]:
+    import pycountry  # imported on first use only: it costs start-up time
+
+    text = value.strip()
+    problems: list[str] = []
+    if text != value:
+        problems.append("it has whitespace around it")
+    lower = text.lower()
+    if lower == X_DEFAULT:
+        return (None, _code_message(value, problems, X_DEFAULT)) if problems else (X_DEFAULT, None)
+    if lower in _X_DEFAULT_TYPOS:
+        return None, _code_message(value, [f"{text!r} is not a code"], X_DEFAULT)
+    if len(text) > _LONGEST_CODE:
+        return None, _code_message(value, [f"it is {len(text):,} characters long"], None)
+    if "_" in text:
+        problems.append("subtags are separated by '-', not '_'")
+    parts = _SUBTAG_SEPARATOR.split(text)
+    if not all(parts):
+        return None, _code_message(value, [*problems, "it has an empty subtag"], None)
+    fixed: list[str] | None = []
+    language = _check_language(parts[0], len(parts) == 1, problems, pycountry)
+    if language is None:
+        fixed = None
+    else:
+        fixed.append(language)
+    rest = parts[1:]
+    if rest and len(rest[0]) == 4 and rest[0].isascii() and rest[0].isalpha():
+        script = pycountry.scripts.get(alpha_4=rest[0])
+        if script is None:
+            problems.append(f"{rest[0]!r} is not an ISO 15924 script")
+            fixed = None
+        elif fixed is not None:
+            fixed.append(script.alpha_4)
+        rest = rest[1:]
+    if rest:
+        region = _check_region(rest[0], parts[0], problems, pycountry)
+        if region is None:
+            fixed = None
+        elif fixed is not None:
+            fixed.append(region)
+        rest = rest[1:]
+    if rest:
+        problems.append(
+            f"{'-'.join(rest)!r} cannot follow; a code is a language, "
+            "optionally a script and a region"
+        )
+        fixed = None
+    if not problems:
+        return "-".join(fixed), None
+    return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
+
+
+def _check_language(tag: str, alone: bool, problems: list[str], pycountry) -> str | None:
+    """The language subtag in lower case, or a suggested one; None when there is none."""
+    if not (tag.isascii() and tag.isalpha()):
+        problems.append(f"{tag!r} is not a language code")
+        return None
+    lower = tag.lower()
+    if len(tag) == 2:
+        if pycountry.languages.get(alpha_2=lower) is not None:
+            return lower
+        if lower in _WITHDRAWN_LANGUAGES:
+            new = _WITHDRAWN_LANGUAGES[lower]
+            name = pycountry.languages.get(alpha_2=new).name
+            problems.append(f"{tag!r} is the withdrawn code for {name}, now {new!r}")
+            return new
+        country = pycountry.countries.get(alpha_2=lower)
+        if country is not None:
+            guess = _COUNTRY_LANGUAGES.get(lower)
+            example = f"{guess or 'xx'}-{country.alpha_2}"
+            problems.append(
+                f"{tag!r} is a country ({country.name}), not a language; a code starts "
+                f"with the language, e.g. {example}"
+            )
+            if guess and alone:
+                return f"{guess}-{country.alpha_2}"
+            return None
+        problems.append(f"{tag!r} is not an ISO 639-1 language")
+        return None
+    if len(tag) == 3:
+        language = pycountry.languages.get(alpha_3=lower) or pycountry.languages.get(
+            bibliographic=lower
+        )
+        if language is not None and hasattr(language, "alpha_2"):
+            problems.append(
+                f"{tag!r} is a three-letter code; hreflang takes the two-letter ISO 639-1 "
+                f"code of {language.name}, {language.alpha_2!r}"
+            )
+            return language.alpha_2
+        if language is not None:
+            problems.append(
+                f"{language.name} ({tag!r}) has no two-letter ISO 639-1 code, "
+                "and hreflang takes only those"
+            )
+            return None
+    problems.append(f"{tag!r} is not an ISO 639-1 language")
+    return None
+
+
+def _check_region(tag: str, language: str, problems: list[str], pycountry) -> str | None:
+    """The region subtag in upper case, or a suggested one; None when there is none."""
+    upper = tag.upper()
+    if len(tag) == 2 and tag.isascii() and tag.isalpha():
+        if pycountry.countries.get(alpha_2=upper) is not None:
+            return upper
+        if upper in _REGION_ALIASES:
+            new = _REGION_ALIASES[upper]
+            name = pycountry.countries.get(alpha_2=new).name
+            problems.append(f"{tag!r} is not an ISO 3166-1 region; the code of {name} is {new!r}")
+            return new
+        old = pycountry.historic_countries.get(alpha_2=upper)
+        if old is not None:
+            problems.append(f"region {tag!r} ({old.name}) was withdrawn from ISO 3166-1")
+            return None
+        problems.append(f"{tag!r} is not an ISO 3166-1 region")
+        return None
+    if len(tag) == 3 and tag.isascii() and tag.isdigit():
+        problems.append(
+            f"numeric regions such as {tag!r} are not supported; list a two-letter country "
+            f"code (e.g. {language.lower()}-MX) for each country, or the language alone"
+        )
+        return None
+    if len(tag) == 3 and tag.isascii() and tag.isalpha():
+        country = pycountry.countries.get(alpha_3=upper)
+        if country is not None:
+            problems.append(
+                f"{tag!r} is a three-letter region; write the two-letter code {country.alpha_2!r}"
+            )
+            return country.alpha_2
+    problems.append(f"{tag!r} is not an ISO 3166-1 alpha-2 region")
+    return None
+
+
+def _code_message(value: str, problems: list[str], fixed: str | None) -> str:
+    head = f"hreflang {_shown(value)!r} is not a valid code: {'; '.join(problems)}"
+    if fixed:
+        return f'{head}; write hreflang="{fixed}"'
+    if any("e.g." in problem for problem in problems):
+        return head
+    return (
+        f"{head}; write an ISO 639-1 language, optionally with an ISO 15924 script and an "
+        "ISO 3166-1 region (en, en-GB, zh-Hant-TW), or x-default"
+    )
+
+
+class _HrefReport:
+    """Passes check_url's findings on, except the minimum length of `loc`, which the
+    XHTML schema does not impose on `href`; counts what it passed."""
+
+    __slots__ = ("count", "report")
+
+    def __init__(self) -> None:
+        self.report: Reporter | None = None
+        self.count = 0
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        if finding.code == TOO_SHORT.code:
+            return
+        self.count += 1
+        self.report.add(finding, covers)
+
+
+# -- records and the checks across entries ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Alternates:
+    """One entry's alternates, free of defects: the page lists itself, every code is
+    valid and in its conventional case, one URL per code. ``links`` is sorted and
+    shared between entries that list the same set."""
+
+    page: str
+    line: int
+    column: int
+    links: tuple[tuple[str, str], ...]  # (code, href)
+
+
+class Problem(NamedTuple):
+    """A defect found across entries, to be reported at ``record``'s position."""
+
+    record: Alternates
+    rule: Rule
+    message: str
+
+
+def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
+    """Compare the alternates of entries: return links, disagreeing clusters, and
+    clusters without x-default. Records come in document order; problems follow it."""
+    records = list(records)
+    pages: dict[str, int] = {}
+    for index, record in enumerate(records):
+        pages.setdefault(record.page, index)
+    url_sets: dict[int, frozenset[str]] = {}
+
+    def urls(record: Alternates) -> frozenset[str]:
+        found = url_sets.get(id(record.links))
+        if found is None:
+            found = url_sets[id(record.links)] = frozenset(href for _code, href in record.links)
+        return found
+
+    # Who lists whom without being listed back, and who lists each other.
+    parent = list(range(len(records)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    unanswered: dict[int, list] = {}  # index of B -> [count, (A, code) examples]
+    sources: set[str] = set()  # the pages A of those links
+    for index, record in enumerate(records):
+        own = record.links
+        for code, href in own:
+            other = pages.get(href)
+            if other is None or other == index:
+                continue
+            target = records[other]
+            if target.links is own or record.page in urls(target):
+                a, b = root(index), root(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+                continue
+            sources.add(record.page)
+            entry = unanswered.setdefault(other, [0])
+            entry[0] += 1
+            if len(entry) <= _SHOWN:
+                entry.append((record, code))
+    not_answered = {records[index].page for index in unanswered}
+
+    clusters: dict[int, list[int]] = {}
+    for index in range(len(records)):
+        clusters.setdefault(root(index), []).append(index)
+
+    found: list[tuple[int, Problem]] = []
+    with_default = 0
+    without_default: list[tuple[int, Alternates, list[str]]] = []
+    for index, (count, *examples) in unanswered.items():
+        found.append((index, _return_link_problem(records[index], count, examples)))
+    for members in clusters.values():
+        cluster = [records[i] for i in members]
+        if len({id(r.links) for r in cluster}) > 1:
+            for index, problem in _mismatches(
+                members, cluster, pages, urls, not_answered, sources, records
+            ):
+                found.append((index, problem))
+        distinct = {id(record.links): record.links for record in cluster}
+        codes = {code for links in distinct.values() for code, _href in links}
+        languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+        if len(languages) >= 2:
+            if X_DEFAULT in codes:
+                with_default += 1
+            else:
+                without_default.append((members[0], cluster[0], sorted(languages)))
+    if without_default:
+        if with_default == 0 and len(without_default) > 1:
+            # No cluster has one: a matter of the generator, said once for the file.
+            index, first, languages = without_default[0]
+            found.append((index, _no_x_default_problem(first, languages, len(without_default))))
+        else:
+            for index, first, languages in without_default:
+                found.append((index, _no_x_default_problem(first, languages, 1)))
+    found.sort(key=lambda item: item[0])
+    for _index, problem in found:
+        yield problem
+
+
+def _return_link_problem(record: Alternates, count: int, examples: list) -> Problem:
+    source, code = examples[0]
+    link = f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" href="{source.page}"/>'
+    if count == 1:
+        message = (
+            f'{source.page} ({_where(source)}) lists this page as hreflang="{code}", '
+            f"but this page's alternates do not include {source.page}; add {link}"
+        )
+    else:
+        shown = ", ".join(
+            f'{page.page} ({_where(page)}) as hreflang="{code}"' for page, code in examples
+        )
+        more = f", and {count - len(examples):,} more" if count > len(examples) else ""
+        message = (
+            f"{count:,} pages list this page as an alternate ({shown}{more}), but its "
+            f"alternates include none of them; add a link to each, e.g. {link}"
+        )
+    return Problem(record, RETURN_LINK_MISSING, message)
+
+
+def _where(record: Alternates) -> str:
+    """Where another entry is, in a message (a check across files would add the file)."""
+    return f"line {record.line}"
+
+
+def _own_code(record: Alternates) -> str:
+    codes = [code for code, href in record.links if href == record.page]
+    specific = [code for code in codes if code != X_DEFAULT]
+    return (specific or codes)[0]
+
+
+def _mismatches(
+    members: list[int],
+    cluster: list[Alternates],
+    pages: dict[str, int],
+    urls: Callable[[Alternates], frozenset[str]],
+    not_answered: set[str],
+    sources: set[str],
+    records: list[Alternates],
+) -> Iterator[tuple[int, Problem]]:
+    """Members whose alternates differ from the set most members list."""
+    counts = Counter(id(record.links) for record in cluster)
+    top = max(counts.values())
+    reference = next(r for r in cluster if counts[id(r.links)] == top)
+    wanted = set(reference.links)
+    wanted_urls = urls(reference)
+    for index, record in zip(members, cluster, strict=True):
+        if record.links is reference.links or record.page in not_answered:
+            continue
+        have = set(record.links)
+        missing = wanted - have
+        extra = set()
+        for code, href in have - wanted:
+            if href not in wanted_urls and href in pages:
+                listed = records[pages[href]]
+                if href == record.page:
+                    if record.page in sources:
+                        continue  # reported as return links missing on the others
+                elif record.page not in urls(listed):
+                    continue  # reported as a return link missing on that page
+            extra.add((code, href))
+        if missing or extra:
+            yield index, _mismatch_problem(record, reference, missing, extra)
+
+
+def _mismatch_problem(
+    record: Alternates,
+    reference: Alternates,
+    missing: set[tuple[str, str]],
+    extra: set[tuple[str, str]],
+) -> Problem:
+    extra_codes = {href: code for code, href in sorted(extra)}
+    recoded = []
+    for code, href in sorted(missing):
+        if href in extra_codes:
+            recoded.append(f'{href} hreflang="{extra_codes[href]}" (there: "{code}")')
+    recoded_urls = {href for code, href in missing if href in extra_codes}
+    lacks = [_pair(code, href) for code, href in sorted(missing) if href not in recoded_urls]
+    adds = [_pair(code, href) for code, href in sorted(extra) if href not in recoded_urls]
+    parts = []
+    if lacks:
+        parts.append(f"lacks {_listing(lacks)}")
+    if adds:
+        parts.append(f"adds {_listing(adds)}")
+    if recoded:
+        parts.append(f"gives {_listing(recoded)}")
+    return Problem(
+        record,
+        CLUSTER_MISMATCH,
+        f"alternates differ from those of {reference.page} ({_where(reference)}) in the "
+        f"same cluster: this entry {', '.join(parts)}; list the same alternates, with the "
+        "same codes, on every page of the cluster",
+    )
+
+
+def _pair(code: str, href: str) -> str:
+    return f'hreflang="{code}" href="{href}"'
+
+
+def _listing(items: list[str]) -> str:
+    shown = ", ".join(items[:_SHOWN])
+    if len(items) > _SHOWN:
+        shown += f" and {len(items) - _SHOWN} more"
+    return shown
+
+
+def _no_x_default_problem(first: Alternates, languages: list[str], clusters: int) -> Problem:
+    if clusters == 1:
+        head = (
+            f"the alternates of {first.page} cover {len(languages)} languages "
+            f"({_listing(languages)}) but none is x-default"
+        )
+        where = "every page of the cluster"
+    else:
+        head = (
+            f"none of the {clusters:,} clusters of alternates in several languages has "
+            f"x-default (the first: {first.page}, with {_listing(languages)})"
+        )
+        where = "the pages of each cluster"
+    return Problem(
+        first,
+        NO_X_DEFAULT,
+        f"{head}; consider adding "
+        f'<xhtml:link rel="alternate" hreflang="x-default" href="..."/> to {where}, '
+        "pointing at the version for all other users",
+    )
+
+
+# -- the extension checker --------------------------------------------------------------------
 
 
 class Checker:
-    """Checks the //www.w3.org/1999/xhtml:hreflang extension elements of one file."""
+    """Checks the xhtml:link alternates of one file.
+
+    Per entry it keeps the links until ``end_entry``; per file, one ``Alternates``
+    record for each entry with defect-free alternates (links shared between entries
+    that list the same set, URLs stored once), compared in ``finish``.
+    """
+
+    def __init__(self) -> None:
+        self._links: list[tuple[str, str, Node]] = []  # (code, href, link) of this entry
+        self._hrefs: list[str] = []  # every usable href of this entry
+        self._defective = False  # a link of this entry has a defect
+        self._href_unknown = False  # a link's href is missing or unusable
+        self._records: list[Alternates] = []
+        # Every href that passed check_url, which also serves to store each URL once.
+        self._clean: dict[str, str] = {}
+        self._sets: dict[tuple, tuple] = {}
+        self._href_report = _HrefReport()
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
-        return None
+        if element.name != "link":
+            return  # other XHTML elements are the schema's to report
+        attrs = element.attrs
+        rel = attrs.get("rel")
+        hreflang = attrs.get("hreflang")
+        href = attrs.get("href")
+        if rel == "alternate" and hreflang and href:
+            # The usual link: a code seen before and a URL seen before cost two look-ups.
+            verdict = _code_cache.get(hreflang) or check_code(hreflang)
+            if verdict.canonical is not None:
+                clean = self._clean.get(href) or self._check_href(href, element, report)
+                if clean is not None:
+                    self._hrefs.append(clean)
+                    self._links.append((verdict.canonical, clean, element))
+                return
+        self._check_slowly(element, rel, hreflang, href, report)
+
+    def _check_href(self, href: str, element: Node, report: Reporter) -> str | None:
+        """The URL, when check_url finds nothing wrong with it; None otherwise."""
+        checked = self._href_report
+        checked.report = report
+        checked.count = 0
+        if check_url(href, element, checked, field=HREF_FIELD) is None or checked.count:
+            self._defective = True
+            self._href_unknown = True
+            return None
+        if len(self._clean) < _CLEAN_LIMIT:
+            self._clean[href] = href
+        return href
+
+    def _check_slowly(
+        self,
+        element: Node,
+        rel: str | None,
+        hreflang: str | None,
+        href: str | None,
+        report: Reporter,
+    ) -> None:
+        missing = [
+            name
+            for name, value in (("rel", rel), ("hreflang", hreflang), ("href", href))
+            if value is None or not value.strip()
+        ]
+        code = None
+        usable = not missing
+        if rel is not None and rel.strip() and "alternate" not in rel.lower().split():
+            # Not an alternate at all: what an alternate would need is beside the point.
+            self._defective = True
+            usable = False
+            report.add(
+                REL_NOT_ALTERNATE.at(
+                    element.line,
+                    element.column,
+                    f'xhtml:link has rel="{_shown(rel)}"; hreflang alternates need rel="alternate", '
+                    'other link types are ignored in sitemaps: write rel="alternate" or '
+                    "remove the link",
+                )
+            )
+        elif missing:
+            self._defective = True
+            self._incomplete(element, missing, hreflang, report)
+        if hreflang is not None and hreflang.strip():
+            verdict = check_code(hreflang)
+            if verdict.message is not None:
+                self._defective = True
+                usable = False
+                report.add(
+                    CODE_INVALID.at(element.line, element.column, verdict.message),
+                    element if verdict.schema_rejects else None,
+                )
+            code = verdict.canonical
+        if href is None or not href.strip():
+            self._href_unknown = True
+            return
+        clean = self._clean.get(href) or self._check_href(href, element, report)
+        if clean is None:
+            return
+        self._hrefs.append(clean)
+        if usable and code is not None:
+            self._links.append((code, clean, element))
+
+    def _incomplete(
+        self, element: Node, missing: list[str], hreflang: str | None, report: Reporter
+    ) -> None:
+        empty = [name for name in missing if element.attrs.get(name) is not None]
+        absent = [name for name in missing if name not in empty]
+        what = []
+        if absent:
+            what.append(f"no {_and(absent)}")
+        if empty:
+            what.append(f"an empty {_and(empty)}")
+        # An empty hreflang is also invalid against the schema's pattern.
+        covers = element if hreflang is not None and not hreflang.strip() else None
+        code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
+        href = element.attrs.get("href")
+        url = href.strip() if href is not None and href.strip() else "ABSOLUTE-URL"
+        report.add(
+            LINK_INCOMPLETE.at(
+                element.line,
+                element.column,
+                f"xhtml:link has {' and '.join(what)}; an alternate needs all three: "
+                f'<xhtml:link rel="alternate" hreflang="{code}" href="{url}"/>',
+            ),
+            covers,
+        )
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
-        return None
+        links, hrefs = self._links, self._hrefs
+        defective, href_unknown = self._defective, self._href_unknown
+        self._links, self._hrefs = [], []
+        self._defective = self._href_unknown = False
+        if not hrefs and not href_unknown:
+            return  # no xhtml:link in this entry
+        if len({code for code, _href, _link in links}) < len(links) and self._duplicates(
+            links, report
+        ):
+            defective = True
+        page = context.loc
+        if page is None or context.url is None:
+            return
+        if page not in hrefs:
+            if href_unknown:
+                return  # the link meant for the page itself may be the broken one
+            self._self_missing(context, links, report)
+            return
+        if defective or not links:
+            return
+        pairs = tuple(sorted({(code, href) for code, href, _link in links}))
+        pairs = self._sets.setdefault(pairs, pairs)
+        entry = context.entry
+        page = self._clean.get(page, page)
+        self._records.append(Alternates(page, entry.line, entry.column, pairs))
+
+    def _duplicates(self, links: list[tuple[str, str, Node]], report: Reporter) -> bool:
+        first: dict[str, tuple[str, Node]] = {}
+        found = False
+        for code, href, link in links:
+            earlier = first.setdefault(code.lower(), (href, link))
+            if earlier[0] != href:
+                found = True
+                hint = (
+                    f" (with a region, e.g. {code}-{_EXAMPLE_REGION.get(code, 'XX')})"
+                    if "-" not in code
+                    else ""
+                )
+                report.add(
+                    CODE_DUPLICATE.at(
+                        link.line,
+                        link.column,
+                        f"hreflang {code} is already given to {earlier[0]} at line "
+                        f"{earlier[1].line}; this link gives it {href}: one URL per code, "
+                        f"remove one of the links or give each version its own code{hint}",
+                    )
+                )
+        return found
+
+    def _self_missing(
+        self, context: EntryContext, links: list[tuple[str, str, Node]], report: Reporter
+    ) -> None:
+        page = context.loc
+        near = _near(page)
+        similar = [(code, href) for code, href, _link in links if _near(href) == near]
+        if similar:
+            code, href = similar[0]
+            message = (
+                f"the alternates do not include the page itself exactly: {href} ({code}) "
+                f'differs from <loc> {page}; write href="{page}"'
+            )
+        else:
+            message = (
+                f"the alternates do not include the page itself, {page}; add "
+                f'<xhtml:link rel="alternate" hreflang="CODE" href="{page}"/> with the '
+                "page's own language code"
+            )
+        entry = context.entry
+        report.add(SELF_MISSING.at(entry.line, entry.column, message))
 
     def finish(self, report: Reporter) -> None:
-        return None
+        records, self._records = self._records, []
+        self._clean.clear()
+        self._sets.clear()
+        for problem in check_alternates(records):
+            record = problem.record
+            report.add(problem.rule.at(record.line, record.column, problem.message))
+
+
+def _shown(value: str, limit: int = 40) -> str:
+    return value if len(value) <= limit else value[: limit - 3] + "..."
+
+
+def _near(url: str) -> str:
+    """A URL without case and trailing slash, to spot near misses."""
+    return url.lower().rstrip("/")
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -259,7 +259,7 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
             WHITESPACE.at(
                 node.line,
                 node.column,
-                f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>",
+                _whitespace_message(url, field),
             )
         )
         url = url.strip()
@@ -565,3 +565,11 @@ def _describe(char: str) -> str:
     if ord(char) < 0x20 or ord(char) == 0x7F:
         return f"control character U+{ord(char):04X}"
     return repr(char)
+
+
+def _whitespace_message(url: str, field: str) -> str:
+    """``field`` is an element (``loc``) or an element and attribute (``xhtml:link href``)."""
+    element, _, attribute = field.partition(" ")
+    if attribute:
+        return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{url.strip()}"'
+    return f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>"

@@ -9,14 +9,13 @@ restriction and one platform, ...) and ignores the children it deprecated in
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import pairwise
 from urllib.parse import urlsplit
-
-import pycountry
 
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
@@ -1114,7 +1113,7 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 "codes separated by spaces, such as US CA GB"
             )
     else:
-        unknown = [code for code in codes if pycountry.countries.get(alpha_2=code) is None]
+        unknown = [code for code in codes if not _is_country(code)]
         for code in unknown:
             fix = _COUNTRY_FIXES.get(code)
             problems.append(
@@ -1246,3 +1245,11 @@ def _join(items: list[str]) -> str:
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@functools.lru_cache(maxsize=512)
+def _is_country(code: str) -> bool:
+    """ISO 3166-1 alpha-2; pycountry loads its data on first use, not at start-up."""
+    import pycountry
+
+    return pycountry.countries.get(alpha_2=code) is not None

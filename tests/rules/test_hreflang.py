@@ -1,0 +1,251 @@
+"""hreflang family: each rule's failing fixtures give exactly the expected finding; passing ones none."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.rules import hreflang
+from sitemap_lint.rules.hreflang import Alternates, check_alternates, check_code
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+
+CASES = [
+    Case("HL001", "fail.xml", line=8),  # a link without hreflang
+    Case("HL001", "fail-empty-href.xml", line=16),  # href=""
+    Case("HL001", "fail-empty-hreflang.xml", line=8),  # hreflang="": the schema error is covered
+    Case("HL002", "fail.xml", line=8),  # rel="alternative"
+    Case("HL002", "fail-canonical.xml", line=10),  # rel="canonical" and no hreflang: one finding
+    Case("HL003", "fail.xml", line=8),  # en-UK
+    Case("HL003", "fail-underscore.xml", line=8),  # en_US: the schema error is covered
+    Case("HL003", "fail-three-letter.xml", line=8),  # ger
+    Case("HL003", "fail-country.xml", line=8),  # jp
+    Case("HL003", "fail-unknown.xml", line=8),  # sp
+    Case("HL003", "fail-numeric-region.xml", line=8),  # es-419
+    Case("HL003", "fail-script.xml", line=8),  # zh-Hnat-HK
+    Case("HL004", "fail.xml", line=12),  # the nl page does not list itself
+    Case("HL004", "fail-trailing-slash.xml", line=12),  # .../nl for the loc .../nl/
+    Case("HL005", "fail.xml", line=8),  # de twice
+    Case("HL005", "fail-case.xml", line=10),  # de-DE and de-de
+    Case("HL006", "fail.xml", line=11),  # it does not list en back
+    Case("HL006", "fail-several.xml", line=20),  # pl lists neither en nor it: one finding
+    Case("HL007", "fail.xml", line=20),  # pt where the others say pt-BR
+    Case("HL007", "fail-extra.xml", line=12),  # a ca version only the es page lists
+    Case("HL008", "fail.xml", line=18),  # one of two clusters has no x-default
+    Case("HL008", "fail-file.xml", line=4),  # no cluster has one: one finding for the file
+    Case("UR001", "fail-hreflang-href.xml", line=8),  # a relative href, through check_url
+]
+
+MESSAGES = [
+    ("HL001/fail.xml", 'hreflang="CODE" href="https://example.com/de/preise"'),
+    ("HL001/fail-empty-href.xml", "an empty href"),
+    ("HL002/fail.xml", 'write rel="alternate"'),
+    ("HL003/fail.xml", 'write hreflang="en-GB"'),
+    ("HL003/fail-underscore.xml", 'write hreflang="en-US"'),
+    ("HL003/fail-three-letter.xml", 'write hreflang="de"'),
+    ("HL003/fail-country.xml", 'write hreflang="ja-JP"'),
+    ("HL003/fail-numeric-region.xml", "e.g. es-MX"),
+    ("HL004/fail.xml", 'href="https://example.com/nl/"/>'),
+    ("HL004/fail-trailing-slash.xml", 'write href="https://example.com/nl/"'),
+    ("HL005/fail.xml", "e.g. de-AT"),
+    (
+        "HL006/fail.xml",
+        'add <xhtml:link rel="alternate" hreflang="en" '
+        'href="https://example.com/en/blog/spring-sale"/>',
+    ),
+    ("HL006/fail-several.xml", "2 pages list this page"),
+    ("HL007/fail.xml", 'hreflang="pt" (there: "pt-BR")'),
+    ("HL007/fail-extra.xml", 'adds hreflang="ca" href="https://example.org/ca/productes/bullidor"'),
+    ("HL008/fail.xml", 'hreflang="x-default"'),
+    ("HL008/fail-file.xml", "none of the 2 clusters"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in hreflang.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_message_shows_the_fix(fixture: str, text: str) -> None:
+    code, name = fixture.split("/")
+    case = next(c for c in CASES if c.code == code and c.fixture == name)
+    (finding,) = lint(case.path).findings
+    assert text in finding.message, finding.message
+
+
+FAMILY_FIXTURES = sorted(
+    [path for directory in RULE_FIXTURES.glob("HL*") for path in directory.glob("*.xml")]
+    + [RULE_FIXTURES / "UR001" / "fail-hreflang-href.xml"]
+)
+
+
+def test_family_fixtures_found() -> None:
+    assert len(FAMILY_FIXTURES) == len(CASES) + len(hreflang.RULES)
+
+
+@pytest.mark.parametrize(
+    "path", FAMILY_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}"
+)
+def test_same_findings_with_xmlschema(path: Path) -> None:
+    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
+
+
+def test_valid_extensions_fixture_has_no_hreflang_findings() -> None:
+    path = RULE_FIXTURES.parent / "valid" / "sitemap-extensions.xml"
+    assert [f for f in lint(path).findings if f.code.startswith("HL")] == []
+
+
+# -- language codes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "canonical"),
+    [
+        ("en", "en"),
+        ("EN", "en"),
+        ("en-GB", "en-GB"),
+        ("en-gb", "en-GB"),
+        ("zh-Hant-TW", "zh-Hant-TW"),
+        ("ZH-HANT-TW", "zh-Hant-TW"),
+        ("zh-Hans", "zh-Hans"),
+        ("sr-Latn-RS", "sr-Latn-RS"),
+        ("se", "se"),  # Northern Sami, although SE is also Sweden
+        ("uk", "uk"),  # Ukrainian, although UK is a common mistake for GB
+        ("x-default", "x-default"),
+        ("X-Default", "x-default"),
+    ],
+)
+def test_valid_codes(value: str, canonical: str) -> None:
+    assert check_code(value) == (canonical, None, False)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "schema_rejects"),
+    [
+        ("en_GB", 'write hreflang="en-GB"', True),
+        ("en-UK", 'write hreflang="en-GB"', False),
+        ("en_UK", 'write hreflang="en-GB"', True),
+        ("eng", 'write hreflang="en"', False),
+        ("ger", 'write hreflang="de"', False),
+        ("iw", 'write hreflang="he"', False),
+        ("jp", 'write hreflang="ja-JP"', False),
+        ("cn-ZH", "e.g. zh-CN", False),
+        ("en-GBR", 'write hreflang="en-GB"', False),
+        (" de", 'write hreflang="de"', True),
+        ("default", 'write hreflang="x-default"', False),
+        ("fil", "has no two-letter ISO 639-1 code", False),
+        ("xx", "'xx' is not an ISO 639-1 language", False),
+        ("en-XY", "'XY' is not an ISO 3166-1 region", False),
+        ("en-YU", "was withdrawn", False),
+        ("es-419", "numeric regions", False),
+        ("zh-Xxxx-TW", "not an ISO 15924 script", False),
+        ("de-CH-1996", "'1996' cannot follow", False),
+        ("en-", "empty subtag", True),
+        ("e1", "not a language code", True),
+    ],
+)
+def test_invalid_codes(value: str, text: str, schema_rejects: bool) -> None:
+    verdict = check_code(value)
+    assert verdict.canonical is None
+    assert text in verdict.message, verdict.message
+    assert verdict.schema_rejects == schema_rejects
+
+
+def test_pycountry_is_imported_on_first_use_only() -> None:
+    """Loading pycountry costs start-up time: the module imports it inside a function."""
+    tree = ast.parse(Path(hreflang.__file__).read_text(encoding="utf-8"))
+    top_level = [
+        alias.name
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    ] + [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert not any(name and name.split(".")[0] == "pycountry" for name in top_level)
+
+
+def test_code_verdicts_are_cached() -> None:
+    assert check_code("pt-BR") is check_code("pt-BR")
+
+
+# -- the checks across entries, on records ------------------------------------------------------
+
+
+def _record(page: str, line: int, *links: tuple[str, str]) -> Alternates:
+    return Alternates(page, line, 3, tuple(sorted(links)))
+
+
+EN, DE, FR = "https://example.com/en/", "https://example.com/de/", "https://example.com/fr/"
+
+
+def _problems(*records: Alternates) -> list[tuple[str, int]]:
+    return [(p.rule.code, p.record.line) for p in check_alternates(records)]
+
+
+def test_consistent_cluster_gives_nothing() -> None:
+    links = (("en", EN), ("de", DE), ("x-default", EN))
+    assert _problems(_record(EN, 4, *links), _record(DE, 9, *links)) == []
+
+
+def test_return_link_missing_is_reported_on_the_page_that_lacks_it() -> None:
+    assert _problems(
+        _record(EN, 4, ("en", EN), ("de", DE), ("x-default", EN)),
+        _record(DE, 9, ("de", DE)),
+    ) == [("HL006", 9)]
+
+
+def test_one_finding_per_page_for_several_missing_return_links() -> None:
+    links = (("en", EN), ("de", DE), ("fr", FR), ("x-default", EN))
+    assert _problems(
+        _record(EN, 4, *links), _record(DE, 9, *links), _record(FR, 14, ("fr", FR))
+    ) == [("HL006", 14)]
+
+
+def test_a_page_missing_from_two_pages_is_a_return_link_problem_only() -> None:
+    # fr lists en and de; they do not list fr: two return-link findings, no mismatch on fr.
+    small = (("en", EN), ("de", DE), ("x-default", EN))
+    assert _problems(
+        _record(EN, 4, *small),
+        _record(DE, 9, *small),
+        _record(FR, 14, ("en", EN), ("de", DE), ("fr", FR), ("x-default", EN)),
+    ) == [("HL006", 4), ("HL006", 9)]
+
+
+def test_code_conflict_is_a_mismatch() -> None:
+    first = (("en", EN), ("de", DE), ("x-default", EN))
+    second = (("en", EN), ("de-DE", DE), ("x-default", EN))
+    assert _problems(_record(EN, 4, *first), _record(DE, 9, *second)) == [("HL007", 9)]
+
+
+def test_shared_x_default_page_does_not_join_clusters() -> None:
+    # Every page points x-default at the home page, which lists only itself: one
+    # return-link finding there, and no cluster spanning the whole file.
+    home = "https://example.com/"
+    records = [_record(home, 4, ("x-default", home))]
+    for i in range(50):
+        en, de = f"{EN}{i}", f"{DE}{i}"
+        links = (("en", en), ("de", de), ("x-default", home))
+        records += [_record(en, 10 + 2 * i, *links), _record(de, 11 + 2 * i, *links)]
+    problems = list(check_alternates(records))
+    assert [(p.rule.code, p.record.line) for p in problems] == [("HL006", 4)]
+    assert "100 pages list this page" in problems[0].message
+
+
+def test_x_default_advice_once_per_file_when_no_cluster_has_it() -> None:
+    records = []
+    for i in range(3):
+        en, de = f"{EN}{i}", f"{DE}{i}"
+        links = (("en", en), ("de", de))
+        records += [_record(en, 10 * i + 4, *links), _record(de, 10 * i + 8, *links)]
+    assert _problems(*records) == [("HL008", 4)]
+
+
+def test_regional_versions_of_one_language_need_no_x_default() -> None:
+    links = (("en-GB", EN), ("en-US", DE))
+    assert _problems(_record(EN, 4, *links), _record(DE, 9, *links)) == []
