@@ -776,6 +776,8 @@ class Checker:
         rel = attrs.get("rel")
         hreflang = attrs.get("hreflang")
         href = attrs.get("href")
+        if hreflang is None and "media" in attrs:
+            return  # a separate-mobile-URL annotation (rel="alternate" media=...), not hreflang
         if rel == "alternate" and hreflang and href:
             # The usual link: a code seen before and a URL seen before cost two look-ups.
             verdict = _code_cache.get(hreflang) or check_code(hreflang)

@@ -249,3 +249,18 @@ def test_x_default_advice_once_per_file_when_no_cluster_has_it() -> None:
 def test_regional_versions_of_one_language_need_no_x_default() -> None:
     links = (("en-GB", EN), ("en-US", DE))
     assert _problems(_record(EN, 4, *links), _record(DE, 9, *links)) == []
+
+
+def test_separate_mobile_url_annotation_is_not_an_hreflang_link(tmp_path: Path) -> None:
+    """rel="alternate" with media and no hreflang points at a mobile site, not a language."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "  <url>\n    <loc>https://example.com/page</loc>\n"
+        '    <xhtml:link rel="alternate" media="only screen and (max-width: 640px)"'
+        ' href="https://m.example.com/page"/>\n  </url>\n</urlset>\n'
+    )
+    assert found(lint(path)) == []
+    path.write_text(path.read_text().replace(' media="only screen and (max-width: 640px)"', ""))
+    assert found(lint(path)) == [("HL001", 5)]
