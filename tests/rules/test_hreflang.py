@@ -263,4 +263,5 @@ def test_separate_mobile_url_annotation_is_not_an_hreflang_link(tmp_path: Path) 
     )
     assert found(lint(path)) == []
     path.write_text(path.read_text().replace(' media="only screen and (max-width: 640px)"', ""))
-    assert found(lint(path)) == [("HL001", 5)]
+    # Without media it is an alternate lacking its code, and the page lacks a self-link.
+    assert found(lint(path)) == [("HL004", 2), ("HL001", 4)]
