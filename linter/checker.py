@@ -167,6 +167,7 @@ class FileChecker:
         self.reported_namespaces: set[str] = set()
         self._batch: list[Node] = []
         self._batch_nodes = 0
+        self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
         self.extensions: dict[str, ExtensionChecker] = {}
         self._doctype: tuple[str, int, int, int] | None = None
@@ -236,8 +237,10 @@ class FileChecker:
                 if child.ns != self.sitemap_ns:
                     self._check_namespace(child)
                     extension_seen = True
-            if extension_seen and self.entry_name == "url":
-                self._check_extensions(entry, loc, parsed)
+            if extension_seen:
+                self._batch_extensions = True
+                if self.entry_name == "url":
+                    self._check_extensions(entry, loc, parsed)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
@@ -359,9 +362,12 @@ class FileChecker:
             elements = shadow.take(batch, f"{{{SITEMAP_NS}}}{self.entry_name}", self._line_offset())
             if elements is None and shadow.active and not final and len(batch) < 4 * BATCH_ENTRIES:
                 return  # the shadow parse is a little behind; wait for the next chunk
-            if elements is not None and self.engine.all_valid(self.root_name, elements):
+            if elements is not None and self.engine.all_valid(
+                self.root_name, elements, self._batch_extensions
+            ):
                 self._batch = []
                 self._batch_nodes = 0
+                self._batch_extensions = False
                 self._covered.clear()
                 return
         self._validate_batch()
@@ -374,10 +380,13 @@ class FileChecker:
         if not batch:
             return
         try:
-            errors = self.engine.validate(self.root_name, batch, self.sitemap_ns)
+            errors = self.engine.validate(
+                self.root_name, batch, self.sitemap_ns, self._batch_extensions
+            )
         finally:
             self._batch = []
             self._batch_nodes = 0
+            self._batch_extensions = False
         covered = self._covered
         reported: set[int] = set()
         for node, message in errors:

@@ -47,7 +47,9 @@ class Decoder:
         self.line_offset = 0
         self.column_offset = 0
         self.codec = "utf-8"
-        self._lines_before = 0
+        self._lines_before = 0  # line breaks in the text decoded so far
+        self._line_chars = 0  # characters after the last of them
+        self._ends_with_cr = False
         self._invalid_lines: set[int] = set()
         self._invalid_reported = 0
 
@@ -98,51 +100,105 @@ class Decoder:
         return head
 
     def _decode_chunk(self, decoder, chunk: bytes, final: bool) -> str:
+        # Saved first: a failed decode may leave some decoders (CJK codecs) in a
+        # state that has lost an incomplete sequence carried over from the last chunk.
+        state = decoder.getstate()
         try:
             text = decoder.decode(chunk, final)
         except UnicodeDecodeError:
-            text = self._decode_with_replacement(decoder, chunk, final)
-        self._lines_before += text.count("\n")
+            text = self._decode_with_replacement(decoder, state, chunk, final)
+        self._advance(text)
         return text
 
-    def _decode_with_replacement(self, decoder, chunk: bytes, final: bool) -> str:
-        """Slow path: decode again from the decoder's state, reporting each bad line."""
-        pending, _flag = decoder.getstate()
+    def _advance(self, text: str) -> None:
+        """Move the line count past ``text``; line breaks are counted as XML (and expat)
+        count them: CR LF, CR and LF are one break each, also across chunks."""
+        if not text:
+            return
+        breaks = _breaks(text)
+        if self._ends_with_cr and text[0] == "\n":
+            breaks -= 1  # the LF of a CR LF split between two chunks
+        self._lines_before += breaks
+        last = max(text.rfind("\n"), text.rfind("\r"))
+        self._line_chars = len(text) - last - 1 if last >= 0 else self._line_chars + len(text)
+        self._ends_with_cr = text[-1] == "\r"
+
+    def _decode_with_replacement(self, decoder, state, chunk: bytes, final: bool) -> str:
+        """Slow path: decode again from the decoder's state, reporting each bad line.
+
+        A fresh incremental decoder with ``errors="replace"`` gives the text and
+        keeps back an incomplete sequence at the end for the next chunk, for
+        every codec (not only UTF-8).
+        """
+        pending, flag = state
         data = pending + chunk
-        decoder.reset()
-        if not final:
-            # Keep an incomplete sequence at the end for the next chunk.
-            cut = _incomplete_tail(data) if self.codec == "utf-8" else 0
-            body, rest = (data[:-cut], data[-cut:]) if cut else (data, b"")
-        else:
-            body, rest = data, b""
-        text = body.decode(self.codec, errors="replace")
+        fresh = codecs.getincrementaldecoder(self.codec)(errors="replace")
+        text = fresh.decode(data, final)
+        rest = b"" if final else fresh.getstate()[0]
+        body = data[: len(data) - len(rest)] if rest else data
         self._report_invalid(body)
+        decoder.reset()
         if rest:
-            decoder.setstate((rest, 0))
+            decoder.setstate((rest, flag))
         return text
 
     def _report_invalid(self, body: bytes) -> None:
+        """Report the first invalid sequence of each line in ``body`` (up to the cap).
+
+        Linear in the size of ``body``: each strict decode starts where the last
+        error ended (a memoryview, no copy), and after a line's first error the
+        rest of that line is skipped.
+        """
+        if self._invalid_reported >= MAX_INVALID_REPORTS:
+            return
+        view = memoryview(body)
+        line = self._lines_before + 1
+        counted = 0  # body[:counted] is included in ``line``
+        skip_lf = self._ends_with_cr
         position = 0
         while position < len(body):
             try:
-                body[position:].decode(self.codec)
+                codecs.decode(view[position:], self.codec)
                 return
             except UnicodeDecodeError as error:
-                start = position + error.start
-                line = self._lines_before + body.count(b"\n", 0, start) + 1
-                line_start = body.rfind(b"\n", 0, start) + 1
-                column = len(body[line_start:start].decode(self.codec, errors="replace")) + 1
-                if line not in self._invalid_lines:
-                    self._invalid_lines.add(line)
-                    if self._invalid_reported < MAX_INVALID_REPORTS:
-                        self.findings.append(
-                            encoding_rules.invalid_bytes(
-                                self.codec, body[start : position + error.end], line, column
-                            )
-                        )
-                    self._invalid_reported += 1
-                position += error.end
+                start, end = position + error.start, position + error.end
+            segment = body[counted:start].decode(self.codec, errors="replace")
+            line += _breaks(segment) - (1 if skip_lf and segment.startswith("\n") else 0)
+            skip_lf = segment.endswith("\r") if segment else skip_lf
+            counted = start
+            if line not in self._invalid_lines:
+                self._invalid_lines.add(line)
+                self.findings.append(
+                    encoding_rules.invalid_bytes(
+                        self.codec, body[start:end], line, self._column(body, start)
+                    )
+                )
+                self._invalid_reported += 1
+                if self._invalid_reported >= MAX_INVALID_REPORTS:
+                    return
+            position = self._next_break(body, end)
+
+    def _column(self, body: bytes, start: int) -> int:
+        """1-based column (in characters) of ``body[start]``, also when its line
+        began in an earlier chunk."""
+        prefix = body[:start].decode(self.codec, errors="replace")
+        last = max(prefix.rfind("\n"), prefix.rfind("\r"))
+        if last >= 0:
+            return len(prefix) - last
+        return self._line_chars + len(prefix) + 1
+
+    def _next_break(self, body: bytes, start: int) -> int:
+        """Index of the next line break at or after ``start`` (``len(body)`` when none)."""
+        unit = 4 if self.codec.startswith("utf-32") else 2 if self.codec.startswith("utf-16") else 1
+        found = len(body)
+        for char in ("\n", "\r"):
+            encoded = char.encode(self.codec)
+            at = body.find(encoded, start, found)
+            while at >= 0 and at % unit:
+                at = body.find(encoded, at + 1, found)
+            if at >= 0:
+                found = at
+        return found
 
     def _strip_leading(self, text: str) -> str:
         """Report and drop anything before a late XML declaration."""
@@ -156,9 +212,14 @@ class Decoder:
         if following and not following.isspace() and following != "?":
             return text  # a processing instruction such as <?xml-stylesheet?>
         self.findings.append(xml_rules.content_before_declaration(prefix))
-        self.line_offset = prefix.count("\n")
-        self.column_offset = len(prefix) - (prefix.rfind("\n") + 1)
+        self.line_offset = _breaks(prefix)
+        self.column_offset = len(prefix) - (max(prefix.rfind("\n"), prefix.rfind("\r")) + 1)
         return text[at:]
+
+
+def _breaks(text: str) -> int:
+    """Line breaks in ``text`` as XML counts them: CR LF, CR and LF are one each."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
 def _chain(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
@@ -180,15 +241,3 @@ def _usable_codec(declared: str) -> str:
     except (UnicodeError, LookupError):
         return "utf-8"
     return info.name
-
-
-def _incomplete_tail(data: bytes) -> int:
-    """Length of a possibly incomplete UTF-8 sequence at the end of ``data``."""
-    for back in range(1, min(4, len(data)) + 1):
-        byte = data[-back]
-        if byte & 0xC0 != 0x80:  # not a continuation byte
-            if byte >= 0xC0:
-                needed = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
-                return back if needed > back else 0
-            return 0
-    return 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
-from email.utils import parsedate_to_datetime
 from typing import NamedTuple
 
 from sitemap_lint.model import Node
@@ -376,6 +375,8 @@ def _from_slashed(first: str, separator: str, second: str, third: str) -> str | 
 def _from_rfc2822(value: str) -> str | None:
     """An RSS-style date (`Wed, 08 May 2024 10:00:00 GMT`) in W3C form."""
     try:
+        from email.utils import parsedate_to_datetime  # only for this rare hint
+
         moment = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
         return None

@@ -32,8 +32,14 @@ SCHEMAS = (
 
 
 class Engine(Protocol):
-    def validate(self, root_name: str, entries: Sequence[Node]) -> list[tuple[Node, str]]:
-        """Validate entries of a ``urlset`` or ``sitemapindex``; return (node, message) pairs."""
+    def validate(
+        self, root_name: str, entries: Sequence[Node], sitemap_ns: str, extensions: bool = True
+    ) -> list[tuple[Node, str]]:
+        """Validate entries of a ``urlset`` or ``sitemapindex``; return (node, message) pairs.
+
+        ``extensions`` False tells that no entry holds an extension element, so the
+        engine may use the sitemaps.org schema alone.
+        """
         ...
 
 

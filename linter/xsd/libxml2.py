@@ -15,24 +15,32 @@ class Libxml2Engine:
     def __init__(self) -> None:
         self._schemas: dict[str, etree.XMLSchema] = {}
 
-    def _schema(self, root_name: str) -> etree.XMLSchema:
-        schema = self._schemas.get(root_name)
+    def _schema(self, root_name: str, extensions: bool = True) -> etree.XMLSchema:
+        name = (builder.BUNDLES if extensions else builder.CORE)[root_name]
+        schema = self._schemas.get(name)
         if schema is None:
             parser = etree.XMLParser(no_network=True, resolve_entities=False)
-            document = etree.parse(str(builder.schema_path(builder.BUNDLES[root_name])), parser)
-            schema = self._schemas[root_name] = etree.XMLSchema(document)
+            document = etree.parse(str(builder.schema_path(name)), parser)
+            schema = self._schemas[name] = etree.XMLSchema(document)
         return schema
 
-    def all_valid(self, root_name: str, elements: list[etree._Element]) -> bool:
+    def all_valid(
+        self, root_name: str, elements: list[etree._Element], extensions: bool = True
+    ) -> bool:
         """Validate parsed entry elements (moved under a stand-in root) in one go."""
         root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}")
         root.extend(elements)
-        return self._schema(root_name).validate(root)
+        return self._schema(root_name, extensions).validate(root)
 
     def validate(
-        self, root_name: str, entries: Sequence[Node], sitemap_ns: str = SITEMAP_NS
+        self,
+        root_name: str,
+        entries: Sequence[Node],
+        sitemap_ns: str = SITEMAP_NS,
+        extensions: bool = True,
     ) -> list[tuple[Node, str]]:
-        schema = self._schema(root_name)
+        """``extensions`` False promises that no entry holds an extension element."""
+        schema = self._schema(root_name, extensions)
         root, nodes = builder.build(root_name, entries, sitemap_ns)
         if schema.validate(root):
             return []

@@ -24,8 +24,13 @@ class XmlschemaEngine:
         return schema
 
     def validate(
-        self, root_name: str, entries: Sequence[Node], sitemap_ns: str = SITEMAP_NS
+        self,
+        root_name: str,
+        entries: Sequence[Node],
+        sitemap_ns: str = SITEMAP_NS,
+        extensions: bool = True,
     ) -> list[tuple[Node, str]]:
+        """Always the bundled schemas: ``extensions`` only lets libxml2 compile less."""
         schema = self._schema(root_name)
         root, nodes = builder.build(root_name, entries, sitemap_ns)
         results = []
