@@ -289,6 +289,10 @@ class FileChecker:
         if self.shadow is not None:
             self.shadow.stop()  # entity references would read differently there
 
+    def on_comment(self, text: str, line: int, column: int) -> None:
+        """Comments carry no sitemap data; the hook is where directives can be read."""
+        return None
+
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
         self.add(
             structure.TOO_DEEP.at(

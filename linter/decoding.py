@@ -130,16 +130,16 @@ class Decoder:
         keeps back an incomplete sequence at the end for the next chunk, for
         every codec (not only UTF-8).
         """
-        pending, flag = state
+        pending, _flag = state
         data = pending + chunk
         fresh = codecs.getincrementaldecoder(self.codec)(errors="replace")
         text = fresh.decode(data, final)
-        rest = b"" if final else fresh.getstate()[0]
-        body = data[: len(data) - len(rest)] if rest else data
-        self._report_invalid(body)
+        after = fresh.getstate()
+        rest = b"" if final else after[0]
+        self._report_invalid(data[: len(data) - len(rest)] if rest else data)
         decoder.reset()
-        if rest:
-            decoder.setstate((rest, flag))
+        if not final:
+            decoder.setstate(after)
         return text
 
     def _report_invalid(self, body: bytes) -> None:

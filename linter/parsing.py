@@ -26,6 +26,7 @@ class Handler(Protocol):
     def on_root_text(self, line: int, column: int) -> None: ...
     def on_doctype(self, name: str, line: int, column: int) -> None: ...
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None: ...
+    def on_comment(self, text: str, line: int, column: int) -> None: ...
     def on_syntax_error(
         self, code: int, line: int, column: int, context: str, offset: int
     ) -> None: ...
@@ -190,6 +191,12 @@ class StreamParser:
             if stack:
                 pieces.append(text)
 
+        def comment(text: str) -> None:
+            handler.on_comment(
+                text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+            )
+
+        parser.CommentHandler = comment
         parser.StartElementHandler = start
         parser.EndElementHandler = end
         parser.CharacterDataHandler = data
