@@ -27,6 +27,7 @@ from sitemap_lint.rules import (
     schema,
     scope,
     structure,
+    suppression,
     urls,
     values,
     xml,
@@ -173,6 +174,7 @@ class FileChecker:
         self._doctype: tuple[str, int, int, int] | None = None
         # Nodes a rule reported, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, Node] = {}
+        self.suppressions: suppression.Suppressions | None = None  # made at the first directive
 
     # -- the reporter interface the rules use ----------------------------------
 
@@ -290,8 +292,12 @@ class FileChecker:
             self.shadow.stop()  # entity references would read differently there
 
     def on_comment(self, text: str, line: int, column: int) -> None:
-        """Comments carry no sitemap data; the hook is where directives can be read."""
-        return None
+        """Comments carry no sitemap data, only inline suppression directives."""
+        if suppression.TAG not in text:
+            return
+        if self.suppressions is None:
+            self.suppressions = suppression.Suppressions()
+        self.suppressions.comment(text, line, column)
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
         self.add(
@@ -329,6 +335,11 @@ class FileChecker:
     # -- end of file -------------------------------------------------------------
 
     def finish(self) -> None:
+        self._finish_document()
+        if self.suppressions is not None:  # last: every finding of the file is known
+            self.suppressions.apply(self.findings)
+
+    def _finish_document(self) -> None:
         self._validate_pending(final=True)
         if self.root_name is None:
             return

@@ -39,14 +39,25 @@ def _main(
     """Validate and lint XML sitemaps and sitemap indexes."""
 
 
+FORMATS_HELP = "text (default), concise, json, sarif, github, junit or gitlab"
+
+
 @app.command()
 def check(
     paths: Annotated[
         list[str], typer.Argument(help="Sitemap files or directories; '-' reads standard input.")
     ],
     output_format: Annotated[
-        str, typer.Option("--format", "-f", help="Report format: text or json.")
-    ] = "text",
+        str | None, typer.Option("--format", "-f", help=f"Report format: {FORMATS_HELP}.")
+    ] = None,
+    output_file: Annotated[
+        str | None,
+        typer.Option(
+            "--output-file",
+            "-o",
+            help="Write the report to this file (the summary goes to stderr).",
+        ),
+    ] = None,
     sitemap_url: Annotated[
         str | None,
         typer.Option("--sitemap-url", help="URL the file is served at; enables the scope rules."),
@@ -56,29 +67,98 @@ def check(
         typer.Option("--now", help="Timestamp to use as the current time (ISO 8601)."),
     ] = None,
     xsd_engine: Annotated[
-        str, typer.Option("--xsd-engine", help="XSD engine: libxml2 (default) or xmlschema.")
-    ] = "libxml2",
+        str | None,
+        typer.Option("--xsd-engine", help="XSD engine: libxml2 (default) or xmlschema."),
+    ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option(
+            "--config", help="Configuration file (a .sitemap-lint.toml or pyproject.toml)."
+        ),
+    ] = None,
+    isolated: Annotated[
+        bool, typer.Option("--isolated", help="Ignore every configuration file.")
+    ] = False,
+    select: Annotated[
+        str | None,
+        typer.Option(
+            "--select", help="Report only these rule codes or prefixes (comma-separated)."
+        ),
+    ] = None,
+    extend_select: Annotated[
+        str | None,
+        typer.Option("--extend-select", help="Report these codes or prefixes as well."),
+    ] = None,
+    ignore: Annotated[
+        str | None,
+        typer.Option("--ignore", help="Do not report these codes or prefixes (comma-separated)."),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", help="Severities for google (default), bing, yandex or strict."),
+    ] = None,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 on findings of this severity or worse: error (default), warning or info.",
+        ),
+    ] = None,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (2 still means trouble).")
+    ] = False,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Show how many findings each rule gave.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Only findings, no summary; nothing when clean.")
+    ] = False,
+    color: Annotated[
+        str, typer.Option("--color", help="Colour: auto (default), always or never.")
+    ] = "auto",
 ) -> None:
-    """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on errors, 2 when unable to check."""
+    """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on findings, 2 when unable to check."""
     from sitemap_lint.run import RunSettings, execute
 
     settings = RunSettings(
         paths=paths,
         format=output_format,
+        output_file=output_file,
         sitemap_url=sitemap_url,
         now=now,
         xsd_engine=xsd_engine,
+        config=config,
+        isolated=isolated,
+        select=select,
+        extend_select=extend_select,
+        ignore=ignore,
+        profile=profile,
+        fail_on=fail_on,
+        exit_zero=exit_zero,
+        statistics=statistics,
+        quiet=quiet,
+        color=color,
     )
     raise typer.Exit(execute(settings))
 
 
 @app.command("rules")
-def list_rules() -> None:
-    """List every rule: code, name, default severity and summary."""
+def list_rules(
+    profile: Annotated[
+        str,
+        typer.Option("--profile", help="Show the severities of this profile (google by default)."),
+    ] = "google",
+) -> None:
+    """List every rule: code, name, severity and summary."""
+    from sitemap_lint.profiles import checked
     from sitemap_lint.rules import RULES
+    from sitemap_lint.selection import Selection
 
+    levels = Selection(profile=checked(profile)).levels
     for rule in RULES.values():
-        typer.echo(f"{rule.code}  {rule.name:<28} {rule.severity!s:<8} {rule.summary}")
+        level = levels[rule.code]
+        changed = f" (default: {rule.severity})" if level is not rule.severity else ""
+        typer.echo(f"{rule.code}  {rule.name:<28} {level!s:<8} {rule.summary}{changed}")
 
 
 @app.command("schemas")

@@ -1,12 +1,18 @@
-"""The core of a run, apart from command-line parsing: check inputs, report, exit status."""
+"""The core of a run, apart from command-line parsing: settings, check, report, exit status.
+
+Command-line values win over the configuration file's; a value left as None in
+``RunSettings`` was not given on the command line.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TextIO
 
+from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs import InputError, expand
 
@@ -14,48 +20,151 @@ EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_TROUBLE = 2
 
-
-class UsageError(Exception):
-    """A bad option value; the message is one line for stderr."""
+COLOR_MODES = ("auto", "always", "never")
 
 
 @dataclass(frozen=True)
 class RunSettings:
     paths: list[str]
-    format: str = "text"
+    format: str | None = None
     sitemap_url: str | None = None
     now: str | None = None
-    xsd_engine: str = "libxml2"
-    color: bool | None = None
+    xsd_engine: str | None = None
+    color: str = "auto"
+    config: str | None = None
+    isolated: bool = False
+    select: str | None = None  # comma-separated codes or prefixes
+    extend_select: str | None = None
+    ignore: str | None = None
+    profile: str | None = None
+    fail_on: str | None = None
+    exit_zero: bool = False
+    statistics: bool = False
+    quiet: bool = False
+    output_file: str | None = None
 
 
-def execute(settings: RunSettings, out: TextIO | None = None) -> int:
+def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
+    from sitemap_lint import config as configuration
     from sitemap_lint import xsd
     from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.profiles import DEFAULT, checked
     from sitemap_lint.reporters import REPORTERS
+    from sitemap_lint.selection import RuleSelection, Selection, split_codes
 
-    out = out or sys.stdout
-    reporter_class = REPORTERS.get(settings.format)
+    err = err or sys.stderr
+    config = configuration.resolve(settings.config, settings.isolated)
+    format_name = settings.format or config.format or "text"
+    reporter_class = REPORTERS.get(format_name)
     if reporter_class is None:
-        raise UsageError(
-            f"unknown format {settings.format!r}; choose one of {', '.join(REPORTERS)}"
-        )
-    if settings.xsd_engine not in xsd.ENGINES:
-        raise UsageError(
-            f"unknown XSD engine {settings.xsd_engine!r}; choose {' or '.join(xsd.ENGINES)}"
-        )
-    options = Options(
-        now=parse_now(settings.now), sitemap_url=parse_sitemap_url(settings.sitemap_url)
+        raise UsageError(f"unknown format {format_name!r}; choose one of {', '.join(REPORTERS)}")
+    engine_name = settings.xsd_engine or config.xsd_engine or "libxml2"
+    if engine_name not in xsd.ENGINES:
+        raise UsageError(f"unknown XSD engine {engine_name!r}; choose {' or '.join(xsd.ENGINES)}")
+    fail_on = _level(settings.fail_on, "--fail-on") or config.fail_on or Severity.ERROR
+    if settings.color not in COLOR_MODES:
+        raise UsageError(f"--color {settings.color!r}: choose one of {', '.join(COLOR_MODES)}")
+
+    def codes(text: str | None, flag: str) -> tuple[str, ...] | None:
+        return None if text is None else split_codes(text, flag)
+
+    selection = Selection(
+        layers=(
+            RuleSelection(config.select, config.extend_select, config.ignore),
+            RuleSelection(
+                codes(settings.select, "--select"),
+                codes(settings.extend_select, "--extend-select") or (),
+                codes(settings.ignore, "--ignore") or (),
+            ),
+        ),
+        profile=checked(settings.profile) if settings.profile else config.profile or DEFAULT,
+        severity=config.severity,
+        per_file_ignores=config.per_file_ignores,
     )
+    now = parse_now(settings.now)
+    url = parse_sitemap_url(settings.sitemap_url)
     sources = expand(settings.paths)
-    engine = xsd.load(settings.xsd_engine)
-    results = [check_source(source, options, engine) for source in sources]
-    reporter_class(out, settings.color).report(results)
-    worst = max((f.severity for result in results for f in result.findings), default=Severity.INFO)
-    has_errors = any(f.severity is Severity.ERROR for r in results for f in r.findings)
-    del worst
-    return EXIT_FINDINGS if has_errors else EXIT_CLEAN
+    engine = xsd.load(engine_name)
+    results = []
+    for source in sources:
+        options = Options(now=now, sitemap_url=url or config.sitemap_url_for(source.name))
+        result = check_source(source, options, engine)
+        result.findings[:] = selection.apply(result.name, result.findings)
+        results.append(result)
+
+    _write_report(reporter_class, format_name, results, settings, out or sys.stdout)
+    _write_summary(results, format_name, settings, err)
+    worst = max((f.severity for r in results for f in r.findings), default=None)
+    if settings.exit_zero or worst is None or worst < fail_on:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS
+
+
+def _write_report(reporter_class, format_name, results, settings, stdout: TextIO) -> None:
+    # The text report's summary is dropped (--quiet) or written to stderr by
+    # _write_summary (--output-file); files without findings are not shown, so a
+    # clean quiet run prints nothing.
+    summary = not (format_name == "text" and (settings.quiet or settings.output_file))
+    if settings.output_file is None:
+        reporter_class(stdout, resolve_color(settings.color, stdout), summary).report(results)
+        return
+    try:
+        with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
+            reporter_class(handle, resolve_color(settings.color, handle), summary).report(results)
+    except OSError as error:
+        reason = error.strerror or error
+        raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
+
+
+def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO) -> None:
+    """Totals on stderr when the report went to a file; counts per rule with
+    ``--statistics`` unless the text report on stdout already shows them."""
+    if settings.quiet and not settings.statistics:
+        return
+    from sitemap_lint.reporters.base import Summary
+
+    summary = Summary.of(results)
+    if settings.output_file is not None and not settings.quiet:
+        files = f"{summary.files} file{'s' if summary.files != 1 else ''} checked"
+        if summary.errors or summary.warnings or summary.infos:
+            err.write(
+                f"{files}: {summary.errors} error(s), {summary.warnings} warning(s), "
+                f"{summary.infos} info; report written to {settings.output_file}\n"
+            )
+        else:
+            err.write(f"{files}: no problems found; report written to {settings.output_file}\n")
+    in_report = format_name == "text" and settings.output_file is None and not settings.quiet
+    if settings.statistics and not in_report:
+        for rule, count in summary.by_rule.items():
+            err.write(f"{count:>7}  {rule}\n")
+
+
+def resolve_color(mode: str, stream: TextIO, environ=None) -> bool | None:
+    """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
+    ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
+    terminal library decide, e.g. for ``TERM=dumb``)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if mode != "auto":
+        return mode == "always"
+    if environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return None if stream.isatty() else False
+    except (AttributeError, ValueError):
+        return False
+
+
+def _level(text: str | None, flag: str) -> Severity | None:
+    from sitemap_lint.selection import LEVELS
+
+    if text is None:
+        return None
+    if text not in LEVELS:
+        raise UsageError(f"{flag} {text!r}: choose one of {', '.join(LEVELS)}")
+    return Severity.parse(text)
 
 
 def parse_now(text: str | None) -> datetime:
@@ -70,7 +179,9 @@ def parse_now(text: str | None) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def parse_sitemap_url(text: str | None):
+def parse_sitemap_url(text: str | None, where: str = "--sitemap-url"):
+    """The URL a sitemap is served at, checked like a ``loc``; ``where`` names the flag
+    or the configuration key in the message of the UsageError."""
     if text is None:
         return None
     from sitemap_lint.model import Node
@@ -86,8 +197,16 @@ def parse_sitemap_url(text: str | None):
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if parsed is None or errors:
         reason = errors[0].message if errors else "not an absolute http(s) URL"
-        raise UsageError(f"--sitemap-url {text!r} is not usable: {reason}")
+        raise UsageError(f"{where} {text!r} is not usable: {reason}")
     return parsed
 
 
-__all__ = ["EXIT_CLEAN", "EXIT_FINDINGS", "EXIT_TROUBLE", "InputError", "RunSettings", "execute"]
+__all__ = [
+    "EXIT_CLEAN",
+    "EXIT_FINDINGS",
+    "EXIT_TROUBLE",
+    "InputError",
+    "RunSettings",
+    "UsageError",
+    "execute",
+]

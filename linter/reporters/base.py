@@ -39,9 +39,12 @@ class Summary:
 class Reporter(ABC):
     """Writes the whole report for a run to ``out``."""
 
-    def __init__(self, out: TextIO, color: bool | None = None):
+    def __init__(self, out: TextIO, color: bool | None = None, summary: bool = True):
         self.out = out
         self.color = color
+        # Formats for people end with totals; the run turns them off with --quiet,
+        # or writes them to stderr itself when the report goes to a file.
+        self.summary = summary
 
     @abstractmethod
     def report(self, results: list[FileResult]) -> None: ...

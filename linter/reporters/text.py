@@ -36,7 +36,8 @@ class TextReporter(Reporter):
                 line.append(f"  [{finding.name}]", style="dim")
                 console.print(line)
             console.print()
-        self._summary(console, Summary.of(results))
+        if self.summary:
+            self._summary(console, Summary.of(results))
 
     def _summary(self, console: Console, summary: Summary) -> None:
         files = f"{summary.files} file{'s' if summary.files != 1 else ''} checked"

@@ -16,6 +16,7 @@ from sitemap_lint.rules import (
     schema,
     scope,
     structure,
+    suppression,
     urls,
     values,
     video,
@@ -39,6 +40,7 @@ FAMILIES = (
     ("Video extension", video),
     ("News extension", news),
     ("hreflang alternates", hreflang),
+    ("Inline suppression", suppression),
 )
 
 # Extension namespace -> the class that checks its elements (see rules/extension.py).

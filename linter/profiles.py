@@ -1,0 +1,59 @@
+"""Profiles: how the search engine a user targets reads the rules' findings.
+
+A profile changes default severities only; it never adds or removes a check.
+Keys are rule codes or code prefixes (the longest matching one applies); the
+configuration's ``severity`` table and the selection flags apply on top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sitemap_lint.errors import UsageError
+from sitemap_lint.finding import Severity
+
+ERROR = Severity.ERROR
+INFO = Severity.INFO
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    changes: dict[str, Severity] = field(default_factory=dict)
+
+
+PROFILES: dict[str, Profile] = {
+    profile.name: profile
+    for profile in (
+        Profile("google", "Google Search (the default): the rules' own severities."),
+        Profile(
+            "bing",
+            "Bing: `lastmod` is its main crawl signal and it rejects timestamps in the future.",
+            {"DT005": ERROR},  # date-in-future
+        ),
+        Profile(
+            "yandex",
+            "Yandex: it does not read hreflang alternates in sitemaps, so their findings are "
+            "only advice.",
+            {"HL": INFO},
+        ),
+        Profile(
+            "strict",
+            "Every deviation from the XSDs and every W3C Datetime nuance is an error.",
+            {
+                "DT004": ERROR,  # time-without-timezone: W3C Datetime requires the zone
+                "NS003": ERROR,  # unvalidated-namespace: the XSD's wildcard is strict
+            },
+        ),
+    )
+}
+
+DEFAULT = "google"
+
+
+def checked(name: str) -> str:
+    """``name`` if it is a profile's; otherwise a UsageError."""
+    if name not in PROFILES:
+        raise UsageError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    return name

@@ -1,0 +1,43 @@
+"""GitHub Actions workflow commands: one annotation per finding.
+
+``::error file=PATH,line=L,col=C,title=CODE name::message``; warnings become
+``::warning`` and infos ``::notice``. Values are escaped as the Actions toolkit
+(``@actions/core``) escapes them, so a ``%``, a line break, or a ``:`` or ``,`` in a
+file name cannot end a value early. Paths are relative to the working directory,
+which in a workflow is the checkout. GitHub shows at most 10 errors and 10 warnings
+per step as annotations; the run's exit status and other formats carry the rest.
+"""
+
+from __future__ import annotations
+
+from sitemap_lint.checker import FileResult
+from sitemap_lint.finding import Severity
+from sitemap_lint.reporters.base import Reporter
+from sitemap_lint.reporters.common import STDIN, ci_path
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    """The toolkit's ``escapeData``: the message after ``::``."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """The toolkit's ``escapeProperty``: a ``key=value`` before ``::``."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class GithubReporter(Reporter):
+    def report(self, results: list[FileResult]) -> None:
+        for result in results:
+            path = ci_path(result.name)
+            for f in result.findings:
+                properties = [] if path == STDIN else [("file", path)]
+                properties += [
+                    ("line", str(f.line)),
+                    ("col", str(f.column)),
+                    ("title", f"{f.code} {f.name}"),
+                ]
+                joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+                self.out.write(f"::{COMMANDS[f.severity]} {joined}::{escape_data(f.message)}\n")

@@ -1,0 +1,39 @@
+"""GitLab Code Quality: a JSON array of issues for the merge request widget.
+
+Each issue has ``description``, ``check_name`` (the rule code), a ``fingerprint``
+that is stable from run to run and unique in the report (GitLab keeps only the
+first issue of a fingerprint), ``severity`` (error -> ``major``, warning ->
+``minor``, info -> ``info``) and ``location`` with the path relative to the working
+directory (the checkout, in a CI job) and ``lines.begin``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sitemap_lint.checker import FileResult
+from sitemap_lint.finding import Severity
+from sitemap_lint.reporters.base import Reporter
+from sitemap_lint.reporters.common import ci_path, fingerprints
+
+SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+class GitlabReporter(Reporter):
+    def report(self, results: list[FileResult]) -> None:
+        paths = {id(result): ci_path(result.name) for result in results}
+        issues = [
+            {
+                "description": f"{finding.code}: {finding.message}",
+                "check_name": finding.code,
+                "fingerprint": fingerprint,
+                "severity": SEVERITIES[finding.severity],
+                "location": {
+                    "path": paths[id(result)],
+                    "lines": {"begin": finding.line},
+                },
+            }
+            for result, finding, fingerprint in fingerprints(results)
+        ]
+        json.dump(issues, self.out, ensure_ascii=False, indent=2)
+        self.out.write("\n")

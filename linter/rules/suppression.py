@@ -1,0 +1,181 @@
+"""Inline suppression: directives in XML comments that silence findings.
+
+``<!-- sitemap-lint: disable-next-line CODE[,CODE] -->`` silences those codes on
+the line after the comment's last line; ``<!-- sitemap-lint: disable-file
+CODE[,CODE] -->`` silences them in the whole file. Codes may be prefixes (``UR``).
+The directives are collected while the file is parsed and applied once at its
+end; a directive that silences nothing, or that cannot be read, is a finding.
+The directives do not apply to this family's own findings (turn those off in
+the configuration instead).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+
+TAG = "sitemap-lint"
+ACTIONS = ("disable-next-line", "disable-file")
+
+UNUSED = rule(
+    "SU001",
+    "unused-suppression",
+    WARNING,
+    summary="A suppression comment that suppresses nothing",
+    what="""
+        Detects a `sitemap-lint: disable-next-line` or `disable-file` comment
+        naming a code that no finding on that line (or in the file) has.
+    """,
+    why="""
+        A stale suppression hides the next real defect of that kind: the
+        problem it was written for is gone, or it sits on the wrong line.
+        Remove the code, or move the comment directly above the line it is for.
+    """,
+    bad="""
+        <url>
+          <!-- sitemap-lint: disable-next-line UR008 -->
+          <loc>https://example.com/guide</loc>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/guide</loc>
+        </url>
+    """,
+)
+
+INVALID = rule(
+    "SU002",
+    "invalid-suppression",
+    ERROR,
+    summary="A suppression comment that is malformed or names an unknown rule",
+    what="""
+        Detects a comment starting `sitemap-lint:` that is not
+        `disable-next-line` or `disable-file` followed by comma-separated rule
+        codes or code prefixes, or that names a code no rule has.
+    """,
+    why="""
+        A directive that cannot be read suppresses nothing, so the findings it
+        was meant to silence still fail the build, and a typo in a code would
+        otherwise go unnoticed.
+    """,
+    bad="""
+        <!-- sitemap-lint: disable-line UR08 -->
+        <loc>https://example.com/guide#install</loc>
+    """,
+    good="""
+        <!-- sitemap-lint: disable-next-line UR008 -->
+        <loc>https://example.com/guide#install</loc>
+    """,
+)
+
+RULES = (UNUSED, INVALID)
+
+# A comment is a directive when it starts with the tag and a colon; the tag
+# followed by disable/enable without the colon is a malformed directive.
+_DIRECTIVE = re.compile(rf"\s*{TAG}\s*:(?P<rest>.*)\Z", re.DOTALL)
+_MISSING_COLON = re.compile(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
+_SPACE = re.compile(r"\s")
+
+
+@dataclass
+class Directive:
+    action: str
+    codes: tuple[str, ...]
+    line: int
+    column: int
+    target: int  # the line a disable-next-line applies to; 0 for disable-file
+    used: set[str] = field(default_factory=set)
+
+
+class Suppressions:
+    """The directives of one file, applied to its findings at the end."""
+
+    def __init__(self) -> None:
+        self.directives: list[Directive] = []
+        self.problems: list[Finding] = []
+
+    def comment(self, text: str, line: int, column: int) -> None:
+        """Read a comment (its text between ``<!--`` and ``-->``) that may be a directive."""
+        match = _DIRECTIVE.match(text)
+        if match is None:
+            if _MISSING_COLON.match(text):
+                self._invalid(line, column, f"write '{TAG}:' with a colon before the directive")
+            return
+        action, listed = ([*match["rest"].split(None, 1), "", ""])[:2]
+        if action not in ACTIONS:
+            self._invalid(
+                line,
+                column,
+                f"unknown directive {action!r}; write {' or '.join(ACTIONS)} and rule codes",
+            )
+            return
+        if not listed.strip():
+            self._invalid(
+                line, column, f"{action} names no rule codes; write e.g. '{action} UR008'"
+            )
+            return
+        codes = self._codes(listed, line, column)
+        if codes:
+            target = 0 if action == "disable-file" else line + text.count("\n") + 1
+            self.directives.append(Directive(action, codes, line, column, target))
+
+    def _codes(self, listed: str, line: int, column: int) -> tuple[str, ...]:
+        from sitemap_lint.selection import ALL, matches_a_rule
+
+        codes = []
+        for item in listed.split(","):
+            code = item.strip().upper()
+            if not code or _SPACE.search(code):
+                self._invalid(
+                    line, column, f"{listed.strip()!r} is not a comma-separated list of rule codes"
+                )
+                return ()
+            if code == ALL:
+                self._invalid(line, column, "name the rule codes; a directive cannot disable ALL")
+            elif not matches_a_rule(code):
+                self._invalid(
+                    line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
+                )
+            else:
+                codes.append(code)
+        return tuple(codes)
+
+    def _invalid(self, line: int, column: int, message: str) -> None:
+        self.problems.append(INVALID.at(line, column, f"invalid suppression: {message}"))
+
+    def apply(self, findings: list[Finding]) -> None:
+        """Drop the suppressed findings from ``findings`` and add this family's own."""
+        whole_file = [d for d in self.directives if not d.target]
+        by_line: dict[int, list[Directive]] = {}
+        for directive in self.directives:
+            if directive.target:
+                by_line.setdefault(directive.target, []).append(directive)
+        kept = []
+        for finding in findings:
+            suppressed = False
+            for directive in (*whole_file, *by_line.get(finding.line, ())):
+                for code in directive.codes:
+                    if finding.code.startswith(code):
+                        directive.used.add(code)
+                        suppressed = True
+            if not suppressed:
+                kept.append(finding)
+        kept.extend(self.problems)
+        for directive in self.directives:
+            unused = [code for code in directive.codes if code not in directive.used]
+            if unused:
+                where = "in this file" if not directive.target else f"on line {directive.target}"
+                kept.append(
+                    UNUSED.at(
+                        directive.line,
+                        directive.column,
+                        f"{directive.action} {', '.join(unused)} suppresses nothing: "
+                        f"no {' or '.join(unused)} finding {where}; remove "
+                        f"{'it' if len(unused) == 1 else 'them'} from the comment",
+                    )
+                )
+        findings[:] = kept

@@ -1,0 +1,146 @@
+"""Inline suppression: directives silence findings; unused or unreadable ones are findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.rules import suppression
+from tests.helpers import Case, check_case, check_pass, found, lint
+
+CASES = [
+    Case("SU001", "fail.xml", line=8),  # disable-next-line UR008 above a URL without a fragment
+    Case("SU001", "fail-file.xml", line=2),  # disable-file DU001 in a file without duplicates
+    # The comment stands above <url>, not above the <loc> with the fragment: both findings.
+    Case("SU001", "fail-wrong-line.xml", line=7, also=(("UR008", 9),)),
+    Case("SU001", "fail-one-of-two.xml", line=8),  # UR008 is used, DT004 is not
+    Case("SU002", "fail.xml", line=8),  # UR08: a prefix of no rule
+    Case("SU002", "fail-directive.xml", line=8),  # disable-line
+    Case("SU002", "fail-no-codes.xml", line=8),  # disable-file with no codes
+    Case("SU002", "fail-missing-colon.xml", line=8),  # sitemap-lint disable-next-line
+    Case("SU002", "fail-separator.xml", line=8),  # codes separated by a space
+    Case("SU002", "fail-all.xml", line=8),  # ALL: codes must be named
+]
+
+MESSAGES = [
+    ("SU001/fail.xml", "disable-next-line UR008 suppresses nothing: no UR008 finding on line 9"),
+    ("SU001/fail-file.xml", "no DU001 finding in this file"),
+    ("SU001/fail-one-of-two.xml", "disable-next-line DT004 suppresses nothing"),
+    ("SU002/fail.xml", "'UR08' is not a rule code or a prefix of one"),
+    ("SU002/fail-directive.xml", "unknown directive 'disable-line'"),
+    ("SU002/fail-no-codes.xml", "names no rule codes"),
+    ("SU002/fail-missing-colon.xml", "with a colon"),
+    ("SU002/fail-separator.xml", "not a comma-separated list"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in suppression.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_message(fixture: str, text: str) -> None:
+    code, name = fixture.split("/")
+    case = next(c for c in CASES if c.code == code and c.fixture == name)
+    finding = next(f for f in lint(case.path).findings if f.code == code)
+    assert text in finding.message, finding.message
+
+
+# -- what a directive reaches ---------------------------------------------------------------
+
+HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
+URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+
+
+def _lint(tmp_path: Path, body: str, prefix: bytes = b"") -> list[tuple[str, int]]:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(prefix + (HEAD + URLSET + body + "</urlset>\n").encode("utf-8"))
+    return found(lint(path))
+
+
+def test_without_directives_the_findings_stand(tmp_path: Path) -> None:
+    body = "<url><loc>https://example.com/a#x</loc></url>\n"
+    assert _lint(tmp_path, body) == [("UR008", 3)]
+
+
+def test_next_line_only(tmp_path: Path) -> None:
+    body = (
+        "<!-- sitemap-lint: disable-next-line UR008 -->\n"
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+        "<url><loc>https://example.com/b#x</loc></url>\n"
+    )
+    assert _lint(tmp_path, body) == [("UR008", 5)]
+
+
+def test_several_codes_and_prefixes(tmp_path: Path) -> None:
+    body = (
+        "<!-- sitemap-lint: disable-next-line UR, DT004 -->\n"
+        "<url><loc>https://example.com/a#x</loc><lastmod>2024-05-08T10:30:00</lastmod></url>\n"
+    )
+    assert _lint(tmp_path, body) == []
+
+
+def test_disable_file_reaches_findings_before_the_comment(tmp_path: Path) -> None:
+    body = (
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+        "<!-- sitemap-lint: disable-file UR008,DU001 -->\n"
+    )
+    assert _lint(tmp_path, body) == []
+
+
+def test_disable_file_reaches_findings_about_the_whole_file(tmp_path: Path) -> None:
+    body = "<!-- sitemap-lint: disable-file EN004 -->\n<url><loc>https://example.com/</loc></url>\n"
+    assert _lint(tmp_path, body, prefix=b"\xef\xbb\xbf") == []
+    assert _lint(tmp_path, body.replace("EN004", "UR008"), prefix=b"\xef\xbb\xbf") == [
+        ("EN004", 1),
+        ("SU001", 3),
+    ]
+
+
+def test_schema_findings_can_be_suppressed(tmp_path: Path) -> None:
+    entry = (
+        '<url xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">'
+        "<loc>https://example.com/gallery</loc>\n<image:image>\n"
+        "<image:loc>https://example.com/front.jpg</image:loc>\n"
+        "{comment}<image:loc>https://example.com/back.jpg</image:loc>\n"
+        "</image:image></url>\n"
+    )
+    assert _lint(tmp_path, entry.format(comment="")) == [("XS001", 6)]
+    comment = "<!-- sitemap-lint: disable-next-line XS001 -->\n"
+    assert _lint(tmp_path, entry.format(comment=comment)) == []
+
+
+def test_ordinary_comments_are_not_directives(tmp_path: Path) -> None:
+    body = (
+        "<!-- checked by sitemap-lint in CI -->\n"
+        "<!-- sitemap-lint-version 0.1 -->\n"
+        "<url><loc>https://example.com/</loc></url>\n"
+    )
+    assert _lint(tmp_path, body) == []
+
+
+def test_directive_findings_cannot_suppress_themselves(tmp_path: Path) -> None:
+    body = (
+        "<!-- sitemap-lint: disable-file SU -->\n"
+        "<!-- sitemap-lint: disable-next-line UR008 -->\n"
+        "<url><loc>https://example.com/</loc></url>\n"
+    )
+    assert _lint(tmp_path, body) == [("SU001", 3), ("SU001", 4)]
+
+
+def test_a_directive_in_the_prolog(tmp_path: Path) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        HEAD + "<!-- sitemap-lint: disable-next-line UR008 -->\n"
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+        "<loc>https://example.com/#x</loc></url></urlset>\n"
+    )
+    assert found(lint(path)) == []

@@ -1,0 +1,410 @@
+"""Configuration files: discovery, precedence, per-file ignores, severities, profiles, errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint import config as configuration
+from sitemap_lint.cli import main
+from sitemap_lint.errors import UsageError
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+
+# UR008 (warning, line 16) and nothing else.
+FRAGMENT = RULE_FIXTURES / "UR008" / "fail.xml"
+# DT005 (warning, line 17) at --now 2025-06-01.
+FUTURE = RULE_FIXTURES / "DT005" / "fail.xml"
+NOW = ["--now", "2025-06-01"]
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch) -> Path:
+    """A project directory, the working directory, with a sitemap holding one UR008."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sitemap.xml").write_bytes(FRAGMENT.read_bytes())
+    return tmp_path
+
+
+def lint(args: list[str], capsys) -> tuple[int, list[tuple[str, str]], str]:
+    """Run with the JSON format; return the status, (code, severity) pairs and stderr."""
+    status = main(["--format", "json", *NOW, *args])
+    captured = capsys.readouterr()
+    if status == 2:
+        return status, [], captured.err
+    document = json.loads(captured.out)
+    findings = [(f["code"], f["severity"]) for file in document["files"] for f in file["findings"]]
+    return status, findings, captured.err
+
+
+def usage_error(args: list[str], capsys) -> str:
+    status = main(args)
+    captured = capsys.readouterr()
+    assert status == 2, captured
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("sitemap-lint: error: ")
+    return captured.err
+
+
+# -- discovery ----------------------------------------------------------------------------
+
+
+def test_no_configuration_reports_everything(site: Path, capsys) -> None:
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [("UR008", "warning")])
+
+
+def test_dot_file_in_the_working_directory(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [])
+
+
+def test_pyproject_table(site: Path, capsys) -> None:
+    (site / "pyproject.toml").write_text(
+        '[project]\nname = "site"\n\n[tool.sitemap-lint]\nignore = ["UR"]\n'
+    )
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [])
+
+
+def test_found_upwards_from_the_working_directory(site: Path, monkeypatch, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    deeper = site / "a" / "b"
+    deeper.mkdir(parents=True)
+    monkeypatch.chdir(deeper)
+    assert lint([str(site / "sitemap.xml")], capsys)[:2] == (0, [])
+
+
+def test_closest_file_wins_without_merging(site: Path, monkeypatch, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    inner = site / "inner"
+    inner.mkdir()
+    (inner / ".sitemap-lint.toml").write_text('severity = { UR008 = "error" }\n')
+    monkeypatch.chdir(inner)
+    # The inner file applies alone: UR008 is not ignored, and it is an error.
+    assert lint([str(site / "sitemap.xml")], capsys)[:2] == (1, [("UR008", "error")])
+
+
+def test_pyproject_without_the_table_does_not_count(site: Path, monkeypatch, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    inner = site / "inner"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text(
+        '[project]\nname = "sitemap-lint-user"\n\n[tool.ruff]\nline-length = 100\n'
+    )
+    monkeypatch.chdir(inner)
+    assert lint([str(site / "sitemap.xml")], capsys)[:2] == (0, [])
+
+
+def test_dot_file_comes_before_pyproject_in_one_directory(site: Path, capsys) -> None:
+    (site / "pyproject.toml").write_text('[tool.sitemap-lint]\nignore = ["UR008"]\n')
+    (site / ".sitemap-lint.toml").write_text('severity = { UR008 = "info" }\n')
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [("UR008", "info")])
+
+
+def test_config_flag_names_the_file(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    elsewhere = site / "ci" / "strict.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text('fail-on = "warning"\n')
+    assert lint(["--config", str(elsewhere), "sitemap.xml"], capsys)[:2] == (
+        1,
+        [("UR008", "warning")],
+    )
+
+
+def test_config_flag_accepts_a_pyproject(site: Path, capsys) -> None:
+    other = site / "other" / "pyproject.toml"
+    other.parent.mkdir()
+    other.write_text('[tool.sitemap-lint]\nignore = ["UR008"]\n')
+    assert lint(["--config", str(other), "sitemap.xml"], capsys)[:2] == (0, [])
+
+
+def test_isolated_ignores_every_file(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    assert lint(["--isolated", "sitemap.xml"], capsys)[:2] == (0, [("UR008", "warning")])
+
+
+def test_discover_and_resolve(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.sitemap-lint]\n")
+    inner = tmp_path / "x" / "y"
+    inner.mkdir(parents=True)
+    assert configuration.discover(inner) == tmp_path / "pyproject.toml"
+    (inner / ".sitemap-lint.toml").write_text("")
+    assert configuration.discover(inner) == inner / ".sitemap-lint.toml"
+    assert configuration.resolve(None, isolated=True, cwd=inner) == configuration.Config()
+    assert configuration.resolve(None, isolated=False, cwd=inner).path == (
+        inner / ".sitemap-lint.toml"
+    )
+
+
+def test_tomllib_is_imported_only_when_a_file_may_configure(tmp_path: Path) -> None:
+    (tmp_path / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "site"\n')
+    code = (
+        "import sys; from sitemap_lint.cli import main; "
+        "status = main(['--quiet', 'sitemap.xml']); print(status, 'tomllib' in sys.modules)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == ["0", "False"]
+
+
+# -- precedence: the command line over the file -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("file", "flags", "expected"),
+    [
+        ('ignore = ["UR008"]', ["--select", "UR008"], (0, [("UR008", "warning")])),
+        ('ignore = ["UR"]', ["--extend-select", "UR008"], (0, [("UR008", "warning")])),
+        ('select = ["UR008"]', ["--ignore", "UR"], (0, [])),
+        ('fail-on = "warning"', ["--fail-on", "error"], (0, [("UR008", "warning")])),
+        ('fail-on = "warning"', [], (1, [("UR008", "warning")])),
+        ('profile = "strict"\nfail-on = "warning"', ["--exit-zero"], (0, [("UR008", "warning")])),
+        ('xsd-engine = "saxon"', [], (2, [])),  # checked even when a flag would override it
+        ('xsd-engine = "xmlschema"', ["--xsd-engine", "libxml2"], (0, [("UR008", "warning")])),
+    ],
+)
+def test_flags_override_the_file(site: Path, capsys, file: str, flags, expected) -> None:
+    (site / ".sitemap-lint.toml").write_text(file + "\n")
+    assert lint([*flags, "sitemap.xml"], capsys)[:2] == expected
+
+
+def test_format_flag_overrides_the_file(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('format = "concise"\n')
+    assert main(["sitemap.xml"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("sitemap.xml:16:5: UR008 ")
+    assert main(["--format", "json", "sitemap.xml"]) == 0
+    assert json.loads(capsys.readouterr().out)["files"][0]["findings"][0]["code"] == "UR008"
+
+
+def test_sitemap_url_flag_overrides_the_file(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text('sitemap-url = "https://other.example/sitemap.xml"\n')
+    status, findings, _ = lint(["sitemap.xml"], capsys)
+    assert ("SC001", "error") in findings and status == 1
+    status, findings, _ = lint(
+        ["--sitemap-url", "https://example.com/sitemap.xml", "sitemap.xml"], capsys
+    )
+    assert findings == [("UR008", "warning")] and status == 0
+
+
+def test_sitemap_url_table_gives_each_file_its_url(site: Path, capsys) -> None:
+    (site / "shop").mkdir()
+    (site / "shop" / "sitemap.xml").write_bytes(FRAGMENT.read_bytes())
+    (site / ".sitemap-lint.toml").write_text(
+        "[sitemap-url]\n"
+        '"shop/*.xml" = "https://example.com/shop/sitemap.xml"\n'
+        '"*.xml" = "https://example.com/sitemap.xml"\n'
+    )
+    main(["--format", "json", *NOW, "sitemap.xml", "shop/sitemap.xml"])
+    files = {
+        f["path"]: {x["code"] for x in f["findings"]}
+        for f in json.loads(capsys.readouterr().out)["files"]
+    }
+    assert files["sitemap.xml"] == {"UR008"}
+    assert "SC002" in files["shop/sitemap.xml"]  # its URLs lie outside /shop/
+
+
+# -- per-file ignores ---------------------------------------------------------------------
+
+
+def test_per_file_ignores_are_relative_to_the_config_file(site: Path, monkeypatch, capsys) -> None:
+    (site / "public" / "legacy").mkdir(parents=True)
+    for name in ("public/sitemap.xml", "public/legacy/sitemap.xml"):
+        (site / name).write_bytes(FRAGMENT.read_bytes())
+    (site / ".sitemap-lint.toml").write_text('[per-file-ignores]\n"public/legacy/**" = ["UR"]\n')
+    monkeypatch.chdir(site / "public")  # globs stay relative to the file, not the cwd
+    main(["--format", "json", *NOW, "sitemap.xml", "legacy/sitemap.xml"])
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["path"], len(f["findings"])) for f in files] == [
+        ("sitemap.xml", 1),
+        ("legacy/sitemap.xml", 0),
+    ]
+
+
+def test_per_file_ignore_by_file_name(site: Path, capsys) -> None:
+    (site / "news").mkdir()
+    (site / "news" / "sitemap-news.xml").write_bytes(FRAGMENT.read_bytes())
+    (site / ".sitemap-lint.toml").write_text(
+        '[per-file-ignores]\n"sitemap-news*.xml" = ["UR008"]\n'
+    )
+    main(["--format", "json", *NOW, "sitemap.xml", "news/sitemap-news.xml"])
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [len(f["findings"]) for f in files] == [1, 0]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "matches"),
+    [
+        ("*.xml", "a/b/sitemap.xml", True),
+        ("sitemap-?.xml", "sitemap-1.xml", True),
+        ("sitemap-[0-9].xml", "x/sitemap-7.xml", True),
+        ("sitemap-[!0-9].xml", "sitemap-7.xml", False),
+        ("public/*.xml", "public/sitemap.xml", True),
+        ("public/*.xml", "public/deep/sitemap.xml", False),
+        ("public/**/*.xml", "public/sitemap.xml", True),
+        ("public/**/*.xml", "public/a/b/sitemap.xml", True),
+        ("/public/*.xml", "public/sitemap.xml", True),
+        ("./public/*.xml", "public/sitemap.xml", True),
+        ("public/*.xml", "other/public/sitemap.xml", False),
+        ("*.xml", "-", False),
+    ],
+)
+def test_file_globs(tmp_path: Path, pattern: str, path: str, matches: bool) -> None:
+    glob = configuration.FileGlob(pattern, tmp_path)
+    name = path if path == "-" else str(tmp_path / path)
+    assert glob.matches(name) is matches
+
+
+# -- severities and profiles --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ('UR008 = "error"', (1, [("UR008", "error")])),
+        ('UR008 = "info"', (0, [("UR008", "info")])),
+        ('UR008 = "off"', (0, [])),
+        ('UR = "error"\nUR008 = "info"', (0, [("UR008", "info")])),  # the longest prefix
+        ('ALL = "error"', (1, [("UR008", "error")])),
+    ],
+)
+def test_severity_table(site: Path, capsys, table: str, expected) -> None:
+    (site / ".sitemap-lint.toml").write_text(f"[severity]\n{table}\n")
+    assert lint(["sitemap.xml"], capsys)[:2] == expected
+
+
+@pytest.mark.parametrize(
+    ("profile", "fixture", "expected"),
+    [
+        ("google", FUTURE, (0, [("DT005", "warning")])),
+        ("bing", FUTURE, (1, [("DT005", "error")])),
+        ("yandex", RULE_FIXTURES / "HL001" / "fail.xml", (0, [("HL001", "info")])),
+        ("strict", RULE_FIXTURES / "DT004" / "fail.xml", (1, [("DT004", "error")])),
+        ("strict", RULE_FIXTURES / "NS003" / "fail.xml", (1, [("NS003", "error")])),
+    ],
+)
+def test_profiles(site: Path, capsys, profile: str, fixture: Path, expected) -> None:
+    (site / "sitemap.xml").write_bytes(fixture.read_bytes())
+    assert lint(["--profile", profile, "sitemap.xml"], capsys)[:2] == expected
+    (site / ".sitemap-lint.toml").write_text(f'profile = "{profile}"\n')
+    assert lint(["sitemap.xml"], capsys)[:2] == expected
+
+
+def test_severity_table_applies_after_the_profile(site: Path, capsys) -> None:
+    (site / "sitemap.xml").write_bytes(FUTURE.read_bytes())
+    (site / ".sitemap-lint.toml").write_text('profile = "bing"\nseverity = { DT = "info" }\n')
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [("DT005", "info")])
+
+
+def test_rules_command_shows_a_profile(capsys) -> None:
+    assert main(["rules", "--profile", "bing"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("DT005"))
+    assert re.search(r"\berror\b.*\(default: warning\)$", line), line
+    assert main(["rules"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("DT005"))
+    assert " warning " in line and "default" not in line
+    assert "unknown profile" in usage_error(["rules", "--profile", "baidu"], capsys)
+
+
+# -- a wrong configuration never passes silently -----------------------------------------
+
+WRONG = [
+    ("selct = []", "unknown key 'selct'; did you mean 'select'?"),
+    ("colour = 'never'", "unknown key 'colour'"),
+    ('select = "UR"', "select: expected a list of rule codes"),
+    ("select = [1]", "select: expected a list"),
+    ('select = ["UR999"]', "select: 'UR999' is not a rule code"),
+    ('extend-select = ["ZZ"]', "extend-select: 'ZZ' is not a rule code"),
+    ('ignore = ["UR-8"]', "ignore: 'UR-8' is not a rule code"),
+    ('ignore = [""]', "ignore: '' is not a rule code"),
+    ('severity = "error"', "severity: expected a table"),
+    ('severity = { XX001 = "error" }', "severity: 'XX001' is not a rule code"),
+    ('severity = { UR008 = "fatal" }', "severity.UR008: expected one of error, warning, info, off"),
+    ("severity = { UR008 = 3 }", "severity.UR008: expected one of"),
+    ('per-file-ignores = ["UR"]', "per-file-ignores: expected a table"),
+    ('per-file-ignores = { "*.xml" = "UR" }', 'per-file-ignores."*.xml": expected a list'),
+    ('per-file-ignores = { "*.xml" = ["QQ"] }', "per-file-ignores.\"*.xml\": 'QQ' is not a rule"),
+    ('per-file-ignores = { "" = ["UR"] }', 'per-file-ignores."": an empty glob'),
+    ("sitemap-url = 1", "sitemap-url: expected a URL or a table"),
+    ('sitemap-url = "/sitemap.xml"', "sitemap-url: '/sitemap.xml' is not usable"),
+    ('sitemap-url = { "*.xml" = "ftp://x.example/s" }', 'sitemap-url."*.xml": \'ftp://'),
+    ('sitemap-url = { "*.xml" = 5 }', 'sitemap-url."*.xml": expected a URL string'),
+    ('fail-on = "never"', "fail-on: expected one of error, warning, info"),
+    ('profile = "baidu"', "profile: expected one of google, bing, yandex, strict"),
+    ('format = "yaml"', "format: expected one of text"),
+    ("xsd-engine = true", "xsd-engine: expected one of libxml2, xmlschema"),
+    ("select = [", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("content", "needle"), WRONG, ids=[w[0] for w in WRONG])
+def test_wrong_dot_file(site: Path, capsys, content: str, needle: str) -> None:
+    path = site / ".sitemap-lint.toml"
+    path.write_text(content + "\n")
+    err = usage_error(["sitemap.xml"], capsys)
+    assert f"{path}: " in err and needle in err, err
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('[tool.sitemap-lint]\nselct = ["UR"]', "tool.sitemap-lint.selct"),
+        ('[tool.sitemap-lint]\nignore = ["XX"]', "tool.sitemap-lint.ignore: 'XX'"),
+        ('[tool.sitemap-lint.severity]\nUR008 = "loud"', "tool.sitemap-lint.severity.UR008"),
+        ("[tool]\nsitemap-lint = 1", "tool.sitemap-lint must be a table"),
+        ('[tool.sitemap-lint]\nselect = ["UR"', "not valid TOML"),
+    ],
+)
+def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:
+    path = site / "pyproject.toml"
+    path.write_text(content + "\n")
+    err = usage_error(["sitemap.xml"], capsys)
+    assert f"{path}: " in err and needle in err, err
+
+
+def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
+    path = site / "custom.toml"
+    path.write_text('ignore = ["UR00X"]\n')
+    assert "custom.toml: ignore: 'UR00X'" in usage_error(["--config", str(path), "x"], capsys)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--config", "missing.toml", "sitemap.xml"], "--config missing.toml: no such file"),
+        (["--config", "pyproject.toml", "sitemap.xml"], "no [tool.sitemap-lint] table"),
+        (["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"], "exclude each other"),
+    ],
+)
+def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
+    (site / "pyproject.toml").write_text('[project]\nname = "site"\n')
+    (site / ".sitemap-lint.toml").write_text("")
+    assert needle in usage_error(args, capsys)
+
+
+def test_unreadable_configuration(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_bytes(b"ignore = ['\xff']\n")
+    assert "cannot read" in usage_error(["sitemap.xml"], capsys)
+
+
+def test_readme_example_is_a_valid_configuration(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Configuration", 1)[1]
+    example = re.search(r"```toml\n(.*?)```", section, re.DOTALL).group(1)
+    path = tmp_path / "pyproject.toml"
+    path.write_text(example)
+    loaded = configuration.load(path, required=True)
+    assert loaded.profile == "bing" and loaded.ignore == ("UR008", "HL")
+    assert len(loaded.per_file_ignores) == 2 and len(loaded.sitemap_urls) == 2
+
+
+def test_usage_error_is_one_class() -> None:
+    from sitemap_lint import run
+
+    assert run.UsageError is UsageError

@@ -1,0 +1,42 @@
+"""docs/rules.md is generated from the registry and kept current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.docs import main, render, rules_document
+from sitemap_lint.rules import RULES
+from tests.helpers import ROOT
+
+RULES_MD = ROOT / "docs" / "rules.md"
+
+
+def test_docs_rules_md_is_generated_from_the_registry() -> None:
+    assert RULES_MD.read_text(encoding="utf-8") == rules_document(), (
+        "docs/rules.md is stale: run python -m sitemap_lint.docs README.md docs/rules.md"
+    )
+
+
+def test_every_rule_is_documented_with_its_profile_severities() -> None:
+    document = rules_document()
+    for code, rule in RULES.items():
+        assert f"### `{code}` {rule.name}\n" in document
+        assert rule.summary in document
+    assert "Severity: warning (bing: error)." in document  # DT005
+    assert "#### What it does" in document and "\n## What it does" not in document
+
+
+def test_main_writes_both_files(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text((ROOT / "README.md").read_text(encoding="utf-8").replace("`UR001`", "x"))
+    target = tmp_path / "docs" / "rules.md"
+    assert main([str(readme), str(target)]) == 0
+    assert readme.read_text(encoding="utf-8") == (ROOT / "README.md").read_text(encoding="utf-8")
+    assert target.read_text(encoding="utf-8") == rules_document()
+
+
+def test_refuses_other_files(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="neither"):
+        render(tmp_path / "notes.md", "text")

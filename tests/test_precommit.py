@@ -1,0 +1,138 @@
+"""The pre-commit hook, driven by the real ``pre-commit`` tool (``pre-commit try-repo``).
+
+pre-commit installs the hook's environment from this repository with pip, which
+needs the package index: the test is slow (about a minute) and needs network.
+It is skipped only where pre-commit itself is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+
+HOOKS = ROOT / ".pre-commit-hooks.yaml"
+HAS_PRE_COMMIT = importlib.util.find_spec("pre_commit") is not None
+
+
+def _hook() -> dict:
+    import yaml  # installed with pre-commit
+
+    (hook,) = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    return hook
+
+
+def _git(*args: str, cwd: Path) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def _repository_under_test(tmp_path: Path) -> Path:
+    """The project's repository root, as pre-commit should install it.
+
+    ``try-repo`` commits uncommitted changes of tracked files in a shadow
+    repository itself, but leaves out files git does not track yet; when there
+    are such files, the working tree is copied into a repository of its own.
+    """
+    listed = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
+    untracked = _git("ls-files", "-z", "--others", "--exclude-standard", cwd=ROOT)
+    if not untracked:
+        return ROOT
+    copy = tmp_path / "repository"
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            target = copy / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    _git("init", "-q", cwd=copy)
+    _git("add", "-A", cwd=copy)
+    _git(
+        "-c",
+        "user.name=test",
+        "-c",
+        "user.email=test@example.invalid",
+        "commit",
+        "-q",
+        "-m",
+        "working tree under test",
+        cwd=copy,
+    )
+    return copy
+
+
+@pytest.mark.skipif(not HAS_PRE_COMMIT, reason="pre-commit is not installed")
+def test_hook_manifest_is_valid_and_matches_sitemap_names() -> None:
+    from pre_commit.clientlib import load_manifest
+
+    (loaded,) = load_manifest(str(HOOKS))
+    assert loaded["id"] == "sitemap-lint" and loaded["entry"] == "sitemap-lint"
+    assert loaded["language"] == "python" and loaded["pass_filenames"] is True
+    files = re.compile(_hook()["files"])
+    for name in (
+        "sitemap.xml",
+        "public/sitemap-index.xml",
+        "sitemap_products.xml.gz",
+        "static/news-sitemap.xml",
+        "sitemap.txt",
+    ):
+        assert files.search(name), name
+    for name in ("feed.xml", "sitemap.xml.bak", "sitemaps/index.html", "sitemap/urls.xml"):
+        assert not files.search(name), name
+
+
+@pytest.mark.skipif(not HAS_PRE_COMMIT, reason="pre-commit is not installed")
+def test_pre_commit_try_repo(tmp_path: Path) -> None:
+    repository = _repository_under_test(tmp_path)
+    work = tmp_path / "site"
+    (work / "public").mkdir(parents=True)
+    (work / "public" / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())
+    broken = RULE_FIXTURES / "XM001" / "fail.xml"
+    (work / "public" / "sitemap-broken.xml").write_bytes(broken.read_bytes())
+    (work / "feed.xml").write_text("<rss>not a sitemap, and not well-formed")
+    _git("init", "-q", cwd=work)
+    _git("add", "-A", cwd=work)
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "cache"),
+        "PRE_COMMIT_COLOR": "never",
+        "NO_COLOR": "1",
+    }
+
+    def try_repo(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pre_commit",
+                "try-repo",
+                str(repository),
+                "sitemap-lint",
+                "--files",
+                *files,
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+    clean = try_repo("public/sitemap.xml", "feed.xml")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert re.search(r"sitemap-lint\.+Passed", clean.stdout), clean.stdout
+
+    failed = try_repo("public/sitemap.xml", "public/sitemap-broken.xml", "feed.xml")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert re.search(r"sitemap-lint\.+Failed", failed.stdout), failed.stdout
+    assert "public/sitemap-broken.xml:5:5" in failed.stdout and "XM001" in failed.stdout
+    assert "feed.xml" not in failed.stdout.split("Failed", 1)[1]  # not a sitemap name
