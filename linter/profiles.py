@@ -34,9 +34,9 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             "yandex",
-            "Yandex: it does not read hreflang alternates in sitemaps, so their findings are "
-            "only advice.",
-            {"HL": INFO},
+            "Yandex: URLs over 1,024 characters and values over 100 bytes are errors; it "
+            "does not read hreflang alternates in sitemaps, so their findings are only advice.",
+            {"HL": INFO, "UR012": ERROR, "VA004": ERROR},
         ),
         Profile(
             "strict",

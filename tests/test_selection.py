@@ -107,7 +107,8 @@ def test_profile_keys_match_rules(name: str) -> None:
         ("bing", {"DT005": ERROR}),
         (
             "yandex",
-            {c: INFO for c, r in RULES.items() if c.startswith("HL") and r.severity is not INFO},
+            {c: INFO for c, r in RULES.items() if c.startswith("HL") and r.severity is not INFO}
+            | {"UR012": ERROR, "VA004": ERROR},
         ),
         ("strict", {"DT004": ERROR, "NS003": ERROR}),
     ],
@@ -167,3 +168,11 @@ def test_parse_codes_refuses_what_matches_no_rule(text: str) -> None:
 def test_split_codes() -> None:
     assert split_codes("UR008, DT,", "--select") == ("UR008", "DT")
     assert split_codes("", "--select") == ()
+
+
+def test_yandex_profile_makes_its_limits_errors() -> None:
+    from sitemap_lint.cli import main
+
+    path = "fixtures/rules/VA004/fail.xml"
+    assert main(["--isolated", "--now", "2025-06-01", "--format", "concise", path]) == 0
+    assert main(["--isolated", "--now", "2025-06-01", "--profile", "yandex", path]) == 1

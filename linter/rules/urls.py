@@ -7,11 +7,12 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.structure import Reporter
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
+YANDEX_LENGTH = 1024
 
 NOT_ABSOLUTE = rule(
     "UR001",
@@ -179,6 +180,24 @@ NON_ASCII = rule(
     good="<loc>https://example.com/caf%C3%A9</loc>",
 )
 
+LONG_FOR_YANDEX = rule(
+    "UR012",
+    "url-over-1024",
+    INFO,
+    summary="A page URL longer than 1,024 characters (Yandex's limit)",
+    what="""
+        Reports a `loc` of 1,025 to 2,048 characters: valid for the protocol and
+        Google, but over the limit Yandex reads. (Longer ones are `UR003`.) The
+        `yandex` profile makes it an error.
+    """,
+    why="""
+        Yandex ignores such URLs ("URL too long"); very long URLs are usually
+        search or filter pages that should not be in a sitemap anyway.
+    """,
+    bad="<loc>https://example.com/search?filters=...(1,500 characters)</loc>",
+    good="<loc>https://example.com/shoes/red/</loc>",
+)
+
 RULES = (
     NOT_ABSOLUTE,
     BAD_SCHEME,
@@ -191,6 +210,7 @@ RULES = (
     CREDENTIALS,
     INVALID_HOST,
     NON_ASCII,
+    LONG_FOR_YANDEX,
 )
 
 
@@ -272,6 +292,15 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
                 f"URL is {length:,} characters long, over the limit of 2,048; shorten it",
             ),
             node,
+        )
+    elif length > YANDEX_LENGTH and field == "loc":
+        report.add(
+            LONG_FOR_YANDEX.at(
+                node.line,
+                node.column,
+                f"URL is {length:,} characters long; Yandex reads URLs of at most 1,024: "
+                "shorten it if Yandex matters",
+            )
         )
     match = _SIMPLE.match(url)
     if match and len(match.group(2)) <= 253:

@@ -7,7 +7,7 @@ import re
 from decimal import Decimal
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.base import ERROR, INFO, rule
 from sitemap_lint.rules.structure import Reporter
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -61,7 +61,46 @@ INVALID_PRIORITY = rule(
     good="<priority>0.8</priority>",
 )
 
-RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY)
+LONG_VALUE = rule(
+    "VA004",
+    "value-over-100-bytes",
+    INFO,
+    summary="A `lastmod`, `changefreq` or `priority` value over 100 bytes (Yandex's limit)",
+    what="""
+        Reports a `lastmod`, `changefreq` or `priority` whose text, padding
+        included, is longer than 100 bytes while the value itself is valid. The
+        `yandex` profile makes it an error.
+    """,
+    why="""
+        Yandex rejects longer values. It happens when a template indents or
+        pads the value with whitespace and line breaks.
+    """,
+    bad="""
+        <lastmod>
+                                            2024-05-08T10:00:00+00:00
+                                                            </lastmod>
+    """,
+    good="<lastmod>2024-05-08T10:00:00+00:00</lastmod>",
+)
+
+RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY, LONG_VALUE)
+
+MAX_VALUE_BYTES = 100
+
+
+def check_length(node: Node, report: Reporter) -> None:
+    """VA004; called only for values no other rule reported."""
+    size = len(node.text.encode("utf-8"))
+    if size > MAX_VALUE_BYTES:
+        report.add(
+            LONG_VALUE.at(
+                node.line,
+                node.column,
+                f"<{node.name}> holds {size} bytes with its whitespace; Yandex reads values of "
+                f"at most 100 bytes: write <{node.name}>{node.text.strip()}</{node.name}>",
+            )
+        )
+
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
 _CHANGEFREQ_SET = frozenset(CHANGEFREQS)

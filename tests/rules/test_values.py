@@ -11,6 +11,7 @@ from sitemap_lint.rules.values import check_changefreq, check_priority
 from tests.helpers import Case, check_case, check_pass, lint
 
 CASES = [
+    Case("VA004", "fail.xml", line=5),  # a valid lastmod padded to 147 bytes
     Case("VA001", "fail.xml", line=18),  # every day
     Case("VA001", "fail-typo.xml", line=18),  # dialy
     Case("VA001", "fail-word.xml", line=18),  # sometimes
