@@ -18,7 +18,11 @@ from sitemap_lint.rules import xml as xml_rules
 SNIFF_SIZE = 1024
 MAX_INVALID_REPORTS = 20
 
-_DECLARED_ENCODING = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
+# The name may run past the sniffed head (a name of megabytes): then it ends there.
+_DECLARED_ENCODING = re.compile(
+    rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)(?:["']|\Z)"""
+)
+MAX_SHOWN_NAME = 40
 _UTF8_NAMES = {"utf-8", "utf8"}
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
@@ -95,7 +99,10 @@ class Decoder:
             declared = match.group(1).decode("ascii").lower()
             if declared not in _UTF8_NAMES:
                 column = head.find(b"encoding") + 1
-                self.findings.append(encoding_rules.declared_encoding(declared, column))
+                shown = declared[:MAX_SHOWN_NAME] + (
+                    "..." if len(declared) > MAX_SHOWN_NAME else ""
+                )
+                self.findings.append(encoding_rules.declared_encoding(shown, column))
                 self.codec = _usable_codec(declared)
         return head
 

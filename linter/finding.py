@@ -37,7 +37,7 @@ class Rule:
     doc: str
 
     def at(self, line: int, column: int, message: str) -> Finding:
-        return Finding(self.code, self.name, self.severity, message, line, column)
+        return Finding(self.code, self.name, self.severity, _shortened(message), line, column)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -53,3 +53,16 @@ class Finding:
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)
+
+
+MAX_MESSAGE = 500
+
+
+def _shortened(message: str) -> str:
+    """Messages quote values; a huge value must not make a huge report.
+
+    The middle goes, so the start (what is wrong) and the end (the fix) stay.
+    """
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:340]} [...] {message[-150:]}"

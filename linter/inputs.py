@@ -57,7 +57,13 @@ def expand(arguments: list[str]) -> list[Source]:
             sources.append(Source("-", None))
             continue
         path = Path(argument)
-        if path.is_dir():
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists() or path.is_symlink()
+        except (OSError, ValueError) as error:  # e.g. a name too long, a NUL byte
+            reason = _reason(error) if isinstance(error, OSError) else str(error)
+            raise InputError(f"{argument}: cannot read: {reason}") from None
+        if is_dir:
             found = sorted(_sitemaps_in(path))
             if not found:
                 raise InputError(
@@ -65,7 +71,7 @@ def expand(arguments: list[str]) -> list[Source]:
                     "(names containing 'sitemap' ending in .xml or .xml.gz)"
                 )
             sources.extend(Source(str(p), p) for p in found)
-        elif path.exists() or path.is_symlink():
+        elif exists:
             sources.append(Source(argument, path))
         else:
             raise InputError(f"{argument}: no such file or directory")
@@ -97,26 +103,45 @@ class ByteStream:
         self.is_gzip = False
 
     def _open(self):
+        """Open the source for reading, refusing anything but a regular file.
+
+        The file is opened without blocking and checked after opening (no race
+        between a check and the open): opening a FIFO with no writer would
+        otherwise wait forever, and a device such as /dev/zero never ends. A
+        pipe is read through standard input, '-'.
+        """
         if self.source.path is None:
             return sys.stdin.buffer
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
         try:
-            mode = os.stat(self.source.path).st_mode
+            descriptor = os.open(self.source.path, flags)
+        except OSError as error:
+            raise InputError(f"{self.source.name}: cannot read: {_reason(error)}") from None
+        try:
+            mode = os.fstat(descriptor).st_mode
             if stat.S_ISDIR(mode):
                 raise InputError(f"{self.source.name}: is a directory")
-            return open(self.source.path, "rb")
+            if not stat.S_ISREG(mode):
+                raise InputError(
+                    f"{self.source.name}: not a regular file ({_kind(mode)}); "
+                    "to check a stream, pipe it to standard input and give '-'"
+                )
+            if flags & getattr(os, "O_NONBLOCK", 0):
+                os.set_blocking(descriptor, True)
+            return open(descriptor, "rb", closefd=True)
         except InputError:
+            os.close(descriptor)
             raise
         except OSError as error:
-            reason = error.strerror or type(error).__name__
-            raise InputError(f"{self.source.name}: cannot read: {reason}") from None
+            os.close(descriptor)
+            raise InputError(f"{self.source.name}: cannot read: {_reason(error)}") from None
 
     def chunks(self) -> Iterator[bytes]:
         handle = self._open()
         try:
             yield from self._chunks(handle)
         except OSError as error:
-            reason = error.strerror or type(error).__name__
-            raise InputError(f"{self.source.name}: cannot read: {reason}") from None
+            raise InputError(f"{self.source.name}: cannot read: {_reason(error)}") from None
         finally:
             if handle is not sys.stdin.buffer:
                 handle.close()
@@ -149,6 +174,20 @@ class ByteStream:
             yield chunk
         if self.total > SIZE_LIMIT:
             self.findings.append(limits.file_too_large(self.total, self.is_gzip, capped))
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
+
+
+def _kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO or pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _read_all(handle, first: bytes) -> Iterator[bytes]:

@@ -18,6 +18,9 @@ from sitemap_lint.model import Node
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
+# Text kept per element: far above any valid value (URLs stop at 2,048 characters),
+# low enough that a 30 MB text node does not cost hundreds of MB in copies.
+MAX_TEXT = 1 << 18
 
 
 class Handler(Protocol):
@@ -174,7 +177,7 @@ class StreamParser:
                 text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()
                 if not node.children:
-                    node.text = text
+                    node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
                 elif text and not text.isspace():
                     node.nested_text = True
             if depth == 1:
@@ -190,6 +193,11 @@ class StreamParser:
         def data(text: str) -> None:
             if stack:
                 pieces.append(text)
+                if not len(pieces) & 63 and sum(map(len, pieces)) > MAX_TEXT:
+                    # Keep the start of a huge text; no value needs more.
+                    joined = "".join(pieces)[:MAX_TEXT]
+                    pieces.clear()
+                    pieces.append(joined)
 
         def comment(text: str) -> None:
             handler.on_comment(

@@ -12,6 +12,7 @@ from sitemap_lint.rules.structure import Reporter
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
+MAX_TEXT = 1 << 18  # the parser keeps at most this much text of an element
 YANDEX_LENGTH = 1024
 
 NOT_ABSOLUTE = rule(
@@ -289,7 +290,8 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
             TOO_LONG.at(
                 node.line,
                 node.column,
-                f"URL is {length:,} characters long, over the limit of 2,048; shorten it",
+                f"URL is {'more than ' if length >= MAX_TEXT else ''}{length:,} characters long, "
+                "over the limit of 2,048; shorten it",
             ),
             node,
         )
@@ -385,8 +387,11 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     elif not host.isascii():
         ascii_host = _punycode(host)
 
-    # One repaired form of the URL, shown by every rule below that suggests a fix.
-    fixed_remainder = quote(_BAD_PERCENT.sub("%25", remainder), safe=_SAFE_FOR_QUOTE)
+    # One repaired form of the URL, shown by every rule below that suggests a fix;
+    # only the start of an absurdly long one is repaired (messages are short anyway).
+    fixed_remainder = quote(
+        _BAD_PERCENT.sub("%25", remainder[:MAX_LENGTH]), safe=_SAFE_FOR_QUOTE
+    ) + ("..." if len(remainder) > MAX_LENGTH else "")
     fixed_authority = (ascii_host or host) + (f":{port}" if port is not None else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
 

@@ -96,8 +96,15 @@ def _build_below(element: etree._Element, node: Node, nodes: list, prefixes: dic
             sub.text = current.text
 
 
+# lxml adds attributes one by one in quadratic time; no sitemap element has more
+# than a handful, and a rule reports the unexpected ones anyway.
+MAX_ATTRIBUTES = 64
+
+
 def _set_attributes(element: etree._Element, attrs: dict[str, str]) -> None:
-    for key, value in attrs.items():
+    for index, (key, value) in enumerate(attrs.items()):
+        if index == MAX_ATTRIBUTES:
+            return
         element.set(f"{{{key}" if "}" in key else key, value)
 
 
