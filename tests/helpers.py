@@ -64,3 +64,7 @@ def check_pass(code: str, sitemap_url: str | None = None) -> None:
     path = RULE_FIXTURES / code / "pass.xml"
     result = lint(path, sitemap_url)
     assert result.findings == [], [(f.code, f.line, f.message) for f in result.findings]
+
+
+class NetworkUsed(AssertionError):
+    """Raised by the ``no_network`` fixture (tests/conftest.py) on any connection attempt."""

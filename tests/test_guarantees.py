@@ -42,7 +42,7 @@ from sitemap_lint import xsd
 from sitemap_lint.checker import Options, check_source
 from sitemap_lint.cli import main
 from sitemap_lint.inputs import Source
-from tests.helpers import FIXTURES, NOW
+from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 ALL_FIXTURES = sorted(path for path in FIXTURES.rglob("*") if path.is_file())
 # The limit fixtures expand to 50,000 entries each: the slow engine skips them.
@@ -50,21 +50,6 @@ SMALL_FIXTURES = [p for p in ALL_FIXTURES if p.stat().st_size < 100_000 and "LM"
 
 
 # -- (a) no network ---------------------------------------------------------------------
-
-
-class NetworkUsed(AssertionError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise NetworkUsed(f"network access attempted: {args!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
 
 def test_the_block_is_real(no_network) -> None:

@@ -9,22 +9,7 @@ import pytest
 from sitemap_lint import xsd
 from sitemap_lint.checker import Options, check_source
 from sitemap_lint.inputs import Source
-from tests.helpers import FIXTURES, NOW
-
-
-class NetworkUsed(AssertionError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise NetworkUsed(f"network access attempted: {args!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 
 def test_network_is_really_blocked(no_network) -> None:
