@@ -1,4 +1,5 @@
-"""Both XSD engines give the same verdict and the same finding lines on every fixture."""
+"""Both XSD engines give the same verdict and the same finding lines on every fixture
+(every plain XML fixture of every rule family; the gzip ones are large on purpose)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.helpers import FIXTURES, engine, found, lint
 SMALL_FIXTURES = sorted(
     path
     for path in FIXTURES.rglob("*")
-    if path.is_file() and path.suffix == ".xml" and path.stat().st_size < 50_000
+    if path.is_file() and path.suffix == ".xml" and path.stat().st_size < 200_000
 )
 
 

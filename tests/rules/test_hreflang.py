@@ -90,13 +90,6 @@ def test_family_fixtures_found() -> None:
     assert len(FAMILY_FIXTURES) == len(CASES) + len(hreflang.RULES)
 
 
-@pytest.mark.parametrize(
-    "path", FAMILY_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}"
-)
-def test_same_findings_with_xmlschema(path: Path) -> None:
-    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
-
-
 def test_valid_extensions_fixture_has_no_hreflang_findings() -> None:
     path = RULE_FIXTURES.parent / "valid" / "sitemap-extensions.xml"
     assert [f for f in lint(path).findings if f.code.startswith("HL")] == []

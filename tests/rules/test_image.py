@@ -65,11 +65,6 @@ def test_message_shows_the_fix(fixture: str, text: str) -> None:
     assert text in finding.message, finding.message
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_same_findings_with_both_engines(path: Path) -> None:
-    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
-
-
 def test_every_rule_has_a_case() -> None:
     assert {rule.code for rule in image.RULES} == {case.code for case in CASES}
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sitemap_lint.rules import schema
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import Case, check_case, check_pass, lint
 
 # Each fixture holds a schema error that no rule of its own explains.
 CASES = [
@@ -50,24 +48,5 @@ def test_message_names_the_attribute_and_value(engine_name: str) -> None:
     assert "target" in message
 
 
-# -- both engines agree on every fixture of the ST, NS and XS families ----------------
-
-MAX_FIXTURE_BYTES = 50_000
-ENGINE_FIXTURES = sorted(
-    path
-    for pattern in ("ST*", "NS*", "XS*")
-    for directory in RULE_FIXTURES.glob(pattern)
-    for path in directory.iterdir()
-    if path.suffix == ".xml" and path.stat().st_size <= MAX_FIXTURE_BYTES
-)
-
-
-def test_engine_fixtures_found() -> None:
-    assert len(ENGINE_FIXTURES) > 50
-
-
-@pytest.mark.parametrize(
-    "path", ENGINE_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}"
-)
-def test_same_findings_with_xmlschema(path: Path) -> None:
-    assert found(lint(path, engine_name="xmlschema")) == found(lint(path))
+# Both engines agreeing on every fixture is tested once for all families, in
+# tests/test_engines.py.
