@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.rules import image
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import Case, check_case, check_pass, found, lint
 
 CASES = [
     Case("IM001", "fail.xml", line=16),  # an image:image with no children
@@ -39,12 +39,6 @@ MESSAGES = [
     ("IM005/fail.xml", "wrap it: <image:image><image:loc>"),
     ("IM005/fail-unknown.xml", "rename it to <image:image>"),
 ]
-
-FIXTURES = sorted(
-    path
-    for code in {rule.code for rule in image.RULES}
-    for path in (RULE_FIXTURES / code).glob("*.xml")
-)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.rules import video
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import Case, check_case, check_pass, found, lint
 
 CASES = [
     Case("VD001", "fail.xml", line=30),  # no title
@@ -94,12 +94,6 @@ MESSAGES = [
     ("VD018/fail-unknown.xml", "unknown element <video:language>"),
     ("VD019/fail.xml", "put it inside the <video:video> it describes"),
 ]
-
-FIXTURES = sorted(
-    path
-    for code in {rule.code for rule in video.RULES}
-    for path in (RULE_FIXTURES / code).glob("*.xml")
-)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
