@@ -227,24 +227,16 @@ class FileChecker:
         lastmod = found.get("lastmod")
         if lastmod is not None:
             dates.check_date(lastmod.text, lastmod, self, self.options.now)
-            if len(lastmod.text) > values.MAX_VALUE_BYTES // 4 and id(lastmod) not in self._covered:
-                values.check_length(lastmod, self)
         changefreq = found.get("changefreq")
         if changefreq is not None:
             values.check_changefreq(changefreq.text, changefreq, self)
-            if (
-                len(changefreq.text) > values.MAX_VALUE_BYTES // 4
-                and id(changefreq) not in self._covered
-            ):
-                values.check_length(changefreq, self)
         priority = found.get("priority")
         if priority is not None:
             values.check_priority(priority.text, priority, self)
-            if (
-                len(priority.text) > values.MAX_VALUE_BYTES // 4
-                and id(priority) not in self._covered
-            ):
-                values.check_length(priority, self)
+        for value in (lastmod, changefreq, priority):
+            # The length limit matters only for values no other rule reported.
+            if value is not None and id(value) not in self._covered:
+                values.check_length(value, self)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
             extension_seen = False
             for child in entry.children:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# Text kept per element: far above any valid value (URLs stop at 2,048 characters),
+# low enough that a 30 MB text node does not cost hundreds of MB in copies.
+MAX_TEXT = 1 << 18
 
 
 class Node:

@@ -11,16 +11,12 @@ and its declarations are ignored.
 from __future__ import annotations
 
 import pyexpat
-from collections.abc import Iterable
 from typing import Protocol
 
-from sitemap_lint.model import Node
+from sitemap_lint.model import MAX_TEXT, Node
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
-# Text kept per element: far above any valid value (URLs stop at 2,048 characters),
-# low enough that a 30 MB text node does not cost hundreds of MB in copies.
-MAX_TEXT = 1 << 18
 
 
 class Handler(Protocol):
@@ -58,12 +54,6 @@ class StreamParser:
         self._install_tree_handlers(parser)
 
     # -- feeding ---------------------------------------------------------------
-
-    def feed_all(self, texts: Iterable[str]) -> None:
-        for text in texts:
-            if not self.feed(text):
-                return
-        self.close()
 
     def feed(self, text: str) -> bool:
         self._remember(text)

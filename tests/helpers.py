@@ -68,3 +68,11 @@ def check_pass(code: str, sitemap_url: str | None = None) -> None:
 
 class NetworkUsed(AssertionError):
     """Raised by the ``no_network`` fixture (tests/conftest.py) on any connection attempt."""
+
+
+def check_message(cases: list[Case], fixture: str, text: str) -> None:
+    """The one finding of a listed failing fixture ("CODE/name") quotes ``text``, its fix."""
+    code, name = fixture.split("/")
+    case = next(c for c in cases if c.code == code and c.fixture == name)
+    (finding,) = [f for f in lint(case.path, case.sitemap_url).findings if f.code == code]
+    assert text in finding.message, finding.message

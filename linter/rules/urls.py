@@ -6,13 +6,12 @@ import re
 from typing import NamedTuple
 from urllib.parse import quote
 
-from sitemap_lint.model import Node
+from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.structure import Reporter
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
-MAX_TEXT = 1 << 18  # the parser keeps at most this much text of an element
 YANDEX_LENGTH = 1024
 
 NOT_ABSOLUTE = rule(

@@ -90,6 +90,8 @@ MAX_VALUE_BYTES = 100
 
 def check_length(node: Node, report: Reporter) -> None:
     """VA004; called only for values no other rule reported."""
+    if len(node.text) * 4 <= MAX_VALUE_BYTES:
+        return  # no UTF-8 character is longer than 4 bytes
     size = len(node.text.encode("utf-8"))
     if size > MAX_VALUE_BYTES:
         report.add(

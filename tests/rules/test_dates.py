@@ -10,7 +10,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.dates import check_date, parse_w3c
-from tests.helpers import NOW, Case, check_case, check_pass, lint
+from tests.helpers import NOW, Case, check_case, check_message, check_pass
 
 CASES = [
     Case("DT001", "fail.xml", line=17),  # 2024-05-08 08:53:11 (a space instead of T)
@@ -64,10 +64,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    (finding,) = lint(case.path).findings
-    assert text in finding.message, finding.message
+    check_message(CASES, fixture, text)
 
 
 # -- parse_w3c ---------------------------------------------------------------------------------

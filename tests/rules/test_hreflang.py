@@ -9,7 +9,7 @@ import pytest
 
 from sitemap_lint.rules import hreflang
 from sitemap_lint.rules.hreflang import Alternates, check_alternates, check_code
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_message, check_pass, found, lint
 
 CASES = [
     Case("HL001", "fail.xml", line=8),  # a link without hreflang
@@ -74,10 +74,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    (finding,) = lint(case.path).findings
-    assert text in finding.message, finding.message
+    check_message(CASES, fixture, text)
 
 
 FAMILY_FIXTURES = sorted(

@@ -11,7 +11,7 @@ import pytest
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import news
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_message, check_pass, found, lint
 
 # Second entry of the base fixture: news:news on line 18, publication 19, name 20,
 # language 21, publication_date 23, title 24. A legacy field inserted after the
@@ -104,10 +104,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    (finding,) = [f for f in lint(case.path).findings if f.code == code]
-    assert text in finding.message, finding.message
+    check_message(CASES, fixture, text)
 
 
 def test_every_failing_fixture_has_a_case() -> None:

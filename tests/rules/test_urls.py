@@ -8,7 +8,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.urls import ParsedURL, check_url
-from tests.helpers import Case, check_case, check_pass, lint
+from tests.helpers import Case, check_case, check_message, check_pass
 
 CASES = [
     Case("UR012", "fail.xml", line=7),  # 1,156 characters: fine for Google, over Yandex's 1,024
@@ -92,11 +92,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    findings = [f for f in lint(case.path).findings if f.code == code]
-    assert len(findings) == 1
-    assert text in findings[0].message, findings[0].message
+    check_message(CASES, fixture, text)
 
 
 # -- check_url as a function -----------------------------------------------------------------

@@ -8,7 +8,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import values
 from sitemap_lint.rules.values import check_changefreq, check_priority
-from tests.helpers import Case, check_case, check_pass, lint
+from tests.helpers import Case, check_case, check_message, check_pass
 
 CASES = [
     Case("VA004", "fail.xml", line=5),  # a valid lastmod padded to 147 bytes
@@ -52,10 +52,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    (finding,) = lint(case.path).findings
-    assert text in finding.message, finding.message
+    check_message(CASES, fixture, text)
 
 
 class Collect:

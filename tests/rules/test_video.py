@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.rules import video
-from tests.helpers import Case, check_case, check_pass, found, lint
+from tests.helpers import Case, check_case, check_message, check_pass, found, lint
 
 CASES = [
     Case("VD001", "fail.xml", line=30),  # no title
@@ -108,10 +108,7 @@ def test_passing_fixture(code: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    finding = next(f for f in lint(case.path).findings if f.code == code)
-    assert text in finding.message, finding.message
+    check_message(CASES, fixture, text)
 
 
 def test_every_rule_has_a_case() -> None:
