@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sitemap_lint.decoding import Decoder
+from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
@@ -51,18 +52,27 @@ _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial ch
 class Options:
     now: datetime
     sitemap_url: ParsedURL | None = None
+    # Fill FileResult.facts for the checks across a set of files.
+    collect: bool = False
+    # robots.txt files known to the run: (the URL it is served at, its text).
+    robots: tuple[tuple[str, str], ...] = ()
+    # The crawler whose robots.txt group applies.
+    agent: str = "Googlebot"
 
 
 @dataclass
 class FileResult:
-    """The findings for one input, sorted by position."""
+    """The findings for one input, sorted by position; ``facts`` feed the checks
+    across a set (None unless ``Options.collect``)."""
 
     name: str
     findings: list[Finding] = field(default_factory=list)
+    facts: FileFacts | None = field(default=None, repr=False, compare=False)
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
     findings: list[Finding] = []
+    facts = FileFacts() if options.collect else None
     stream = ByteStream(source, findings)
     decoder = Decoder(findings)
     texts = decoder.decode(stream.chunks())
@@ -70,21 +80,33 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if first is None:
         if not stream.stopped_early:
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
-        return _result(source, findings)
+        return _result(source, findings, facts)
+    if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
+        from sitemap_lint.robotsfile import check_robots_file
+
+        check_robots_file(first, texts, options, findings, facts, source.url)
+        return _result(source, findings, facts)
     if not first.lstrip().startswith("<"):
+        from sitemap_lint.textmap import is_text_sitemap
+
+        if is_text_sitemap(first, source.url or source.name):
+            from sitemap_lint.textmap import check_text
+
+            check_text(first, texts, options, findings, facts)
+            return _result(source, findings, facts)
         # Encoding findings about a file that is not XML at all would only be noise.
         findings[:] = [f for f in findings if not f.code.startswith("EN")]
         findings.append(input.not_xml(first))
-        return _result(source, findings)
+        return _result(source, findings, facts)
     if _HTML_START.match(first):
         findings.append(
             input.HTML_PAGE.at(
                 1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
             )
         )
-        return _result(source, findings)
+        return _result(source, findings, facts)
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
-    checker = FileChecker(findings, options, engine, stream, shadow)
+    checker = FileChecker(findings, options, engine, stream, shadow, facts)
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
     for text in _blocks(_chain(first, texts)):
@@ -98,12 +120,24 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         if shadow is not None:
             shadow.close()
     checker.finish()
-    return _result(source, findings)
+    return _result(source, findings, facts)
 
 
-def _result(source: Source, findings: list[Finding]) -> FileResult:
+def _is_robots(source: Source) -> bool:
+    name = source.url.split("?", 1)[0] if source.url else source.name
+    return name.lower().endswith("robots.txt")
+
+
+_ROBOTS_LINE = re.compile(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)
+
+
+def _looks_like_robots(first: str) -> bool:
+    return bool(_ROBOTS_LINE.search(first[:4096]))
+
+
+def _result(source: Source, findings: list[Finding], facts: FileFacts | None) -> FileResult:
     findings.sort(key=Finding.sort_key)
-    return FileResult(source.name, findings)
+    return FileResult(source.name, findings, facts)
 
 
 def _first_content(texts) -> str | None:
@@ -151,8 +185,12 @@ class FileChecker:
         engine: Engine,
         stream: ByteStream,
         shadow: ShadowTree | None = None,
+        facts: FileFacts | None = None,
     ):
         self.findings = findings
+        self.facts = facts
+        self.feed = None  # a feeds.FeedChecker when the root is an RSS or Atom feed
+        self.robots = None  # a robots.RobotsPolicy when robots.txt files are known
         self.options = options
         self.engine = engine
         self.stream = stream
@@ -187,6 +225,13 @@ class FileChecker:
 
     def on_root(self, root: Node) -> None:
         self.root = root
+        from sitemap_lint import feeds
+
+        if feeds.is_feed(root):
+            if self.shadow is not None:
+                self.shadow.stop()
+            self.feed = feeds.FeedChecker(root, self.options, self, self.facts)
+            return
         if root.name not in structure.ROOTS:
             self.add(structure.unknown_root(root))
             return
@@ -201,9 +246,21 @@ class FileChecker:
         if root.attrs:
             structure.check_attributes(root, self)
         is_index = root.name == "sitemapindex"
-        self.scope = scope.ScopeChecker(self.options.sitemap_url, is_index)
+        if self.facts is not None:
+            self.facts.kind = root.name
+        also: frozenset[str] = frozenset()
+        if self.options.robots:
+            from sitemap_lint.robots import RobotsPolicy
+
+            self.robots = RobotsPolicy(self.options.robots, self.options.agent)
+            if self.options.sitemap_url is not None:
+                also = self.robots.cross_origins(self.options.sitemap_url)
+        self.scope = scope.ScopeChecker(self.options.sitemap_url, is_index, also=also)
 
     def on_entry(self, entry: Node) -> None:
+        if self.feed is not None:
+            self.feed.on_entry(entry)
+            return
         if self.root_name is None:
             return
         if entry.ns != self.sitemap_ns:
@@ -222,11 +279,17 @@ class FileChecker:
             parsed = urls.check_url(loc.text, loc, self)
             if parsed is not None:
                 self.scope.check(parsed, loc, self)
+                if self.robots is not None and self.entry_name == "url":
+                    self.robots.check(loc.text.strip(), parsed, loc, self)
             what = "sitemap" if self.entry_name == "sitemap" else "URL"
             self.duplicates.check(loc.text.strip(), loc, self, what)
         lastmod = found.get("lastmod")
+        moment = None
         if lastmod is not None:
-            dates.check_date(lastmod.text, lastmod, self, self.options.now)
+            date = dates.check_date(lastmod.text, lastmod, self, self.options.now)
+            moment = date.moment if date is not None else None
+        if self.facts is not None:
+            self._collect(loc, moment)
         changefreq = found.get("changefreq")
         if changefreq is not None:
             values.check_changefreq(changefreq.text, changefreq, self)
@@ -251,6 +314,18 @@ class FileChecker:
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
             self._validate_pending()
+
+    def _collect(self, loc: Node | None, moment: datetime | None) -> None:
+        facts = self.facts
+        if moment is not None:
+            facts.add_lastmod(moment)
+        if loc is None:
+            return
+        url = loc.text.strip()
+        if self.entry_name == "sitemap":
+            facts.children.append(Child(url, loc.line, loc.column, moment))
+        else:
+            facts.add_url(url, loc.line)
 
     def _check_extensions(self, entry: Node, loc: Node | None, parsed: ParsedURL | None) -> None:
         context = EntryContext(
@@ -339,6 +414,8 @@ class FileChecker:
     # -- end of file -------------------------------------------------------------
 
     def finish(self) -> None:
+        if self.feed is not None:
+            self.feed.finish()
         self._finish_document()
         if self.suppressions is not None:  # last: every finding of the file is known
             self.suppressions.apply(self.findings)
@@ -356,7 +433,11 @@ class FileChecker:
             is_index = self.root_name == "sitemapindex"
             self.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
         for checker in self.extensions.values():
-            checker.finish(self)
+            if self.facts is not None and hasattr(checker, "take_records"):
+                # hreflang across the files of the set: the set compares them all.
+                self.facts.alternates = checker.take_records()
+            else:
+                checker.finish(self)
         if self.scope is not None:
             mixed = self.scope.finish()
             if mixed is not None:

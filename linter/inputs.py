@@ -6,12 +6,13 @@ decompressed size so that a small bomb cannot exhaust memory or time.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitemap_lint.finding import Finding
@@ -39,14 +40,17 @@ class InputError(Exception):
 
 @dataclass(frozen=True)
 class Source:
-    """One input as the user named it: a file path, or ``-`` for standard input."""
+    """One input: a file path, ``-`` for standard input, or the body fetched from
+    ``url`` (``data``; its transfer encoding already undone)."""
 
     name: str
     path: Path | None
+    url: str | None = None
+    data: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_stdin(self) -> bool:
-        return self.path is None
+        return self.path is None and self.data is None
 
 
 def expand(arguments: list[str]) -> list[Source]:
@@ -110,6 +114,8 @@ class ByteStream:
         otherwise wait forever, and a device such as /dev/zero never ends. A
         pipe is read through standard input, '-'.
         """
+        if self.source.data is not None:
+            return io.BytesIO(self.source.data)
         if self.source.path is None:
             return sys.stdin.buffer
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -150,7 +156,7 @@ class ByteStream:
         first = handle.read(READ_SIZE)
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
-        if not self.source.is_stdin and named_gz != self.is_gzip:
+        if self.source.path is not None and named_gz != self.is_gzip:
             self.findings.append(input_rules.gzip_name_mismatch(self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():
             if first.startswith(magic):

@@ -95,6 +95,8 @@ class ScopeChecker:
 
     location: ParsedURL | None
     is_index: bool = False
+    # Origins whose robots.txt names this sitemap (cross-submission): any URL there is in scope.
+    also: frozenset[str] = frozenset()
     _first: tuple[str, int] | None = None
     _first_other: tuple[Node, str] | None = None
     _others: int = 0
@@ -121,6 +123,8 @@ class ScopeChecker:
         where = "sitemap index" if self.is_index else "sitemap"
         listed = "sitemap" if self.is_index else "URL"
         home = self.location.origin
+        if url.origin != home and url.origin in self.also:
+            return
         if url.origin != home:
             report.add(
                 OTHER_ORIGIN.at(

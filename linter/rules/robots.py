@@ -1,0 +1,5 @@
+"""robots.txt rules: its Sitemap lines, and URLs its rules disallow."""
+
+from __future__ import annotations
+
+RULES = ()
