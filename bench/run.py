@@ -2,6 +2,7 @@
 
     python bench/run.py            # full run: 3 timed runs per input
     python bench/run.py --quick    # one run each, small inputs (proves the script works)
+    python bench/run.py --set      # also a set of 200 sitemaps x 50,000 URLs (10 million)
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
 is run on the same bundled schema when it is installed, and skipped otherwise.
@@ -69,6 +70,54 @@ def write_sitemap(path: Path, count: int, path_length: int) -> None:
         out.write("</urlset>\n")
 
 
+def write_set(directory: Path, files: int, count: int) -> None:
+    """``files`` sitemaps of ``count`` URLs; each repeats 10 URLs of the one before, so
+    the set has cross-file duplicates to find."""
+    directory.mkdir()
+    for n in range(files):
+        with open(directory / f"sitemap-{n:03d}.xml", "w", encoding="utf-8") as out:
+            out.write(HEAD)
+            for i in range(count):
+                page = (n - 1) * count + 10 + i if i < 10 and n else n * count + i
+                out.write(f"  <url><loc>https://www.example.com/page-{page}</loc></url>\n")
+            out.write("</urlset>\n")
+
+
+def measure_tree(command: list[str], output: Path) -> tuple[float, float]:
+    """Wall time in seconds and the peak of the resident memory summed over the process
+    and its children (sampled from /proc every 50 ms), in MB; stdout goes to ``output``."""
+    start = time.perf_counter()
+    with open(output, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        peak = 0.0
+        while process.poll() is None:
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.05)
+    return time.perf_counter() - start, peak
+
+
+def _tree_rss(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += rss.get(current, 0)
+        stack.extend(children.get(current, ()))
+    return total / 1e6
+
+
 def measure(command: list[str], runs: int) -> tuple[float, float]:
     """Median wall time in seconds and peak RSS in MB of a command (that process alone)."""
     times, peaks = [], []
@@ -85,6 +134,9 @@ def measure(command: list[str], runs: int) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run each on small inputs")
+    parser.add_argument(
+        "--set", action="store_true", help="also the set of 200 sitemaps x 50,000 URLs"
+    )
     args = parser.parse_args()
     runs = 1 if args.quick else 3
     tool = shutil.which("sitemap-lint") or ""
@@ -122,7 +174,28 @@ def main() -> int:
             print(f"{label:<28} {size:>6.1f}MB {ours_time:>12.2f}s {ours_peak:>6.0f}MB {ref}")
         bare, _ = measure([sys.executable, "-c", "import lxml.etree, rich.console, typer"], runs)
         print(f"{'bare import (lxml, rich, typer)':<28} {'':>8} {bare:>12.2f}s")
+        if args.set or args.quick:
+            measure_set(Path(tmp, "set"), ours, 4 if args.quick else 200, 50_000 // scale)
     return 0
+
+
+def measure_set(directory: Path, ours: list[str], files: int, count: int) -> None:
+    """The set, checked with one worker process and with one per core."""
+    write_set(directory, files, count)
+    size = sum(p.stat().st_size for p in directory.iterdir()) / 1e6
+    print(f"\nset: {files} sitemaps x {count:,} URLs = {files * count:,} URLs, {size:,.0f} MB")
+    print(f"{'workers':<28} {'time':>13} {'peak (all processes)':>22} {'duplicates found':>17}")
+    timings = {}
+    for jobs in (1, os.cpu_count() or 1):
+        command = [*ours, "--format", "json", "--now", "2025-06-01", "--jobs", str(jobs)]
+        report = directory.parent / "set-report.json"
+        elapsed, total = measure_tree([*command, str(directory)], report)
+        found = report.read_text(encoding="utf-8").count('"SE001"')
+        timings[jobs] = elapsed
+        print(f"{jobs:<28} {elapsed:>12.2f}s {total:>20.0f}MB {found:>17,}")
+    if len(timings) == 2:
+        one, many = timings.values()
+        print(f"speed-up with {os.cpu_count()} workers: {one / many:.2f}x")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,9 @@ class FileResult:
     name: str
     findings: list[Finding] = field(default_factory=list)
     facts: FileFacts | None = field(default=None, repr=False, compare=False)
+    # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
+    kind: str | None = None
+    urls: int | None = None
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
@@ -325,7 +328,7 @@ class FileChecker:
         if self.entry_name == "sitemap":
             facts.children.append(Child(url, loc.line, loc.column, moment))
         else:
-            facts.add_url(url, loc.line)
+            facts.add_url(url, loc.line, loc.column)
 
     def _check_extensions(self, entry: Node, loc: Node | None, parsed: ParsedURL | None) -> None:
         context = EntryContext(

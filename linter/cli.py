@@ -45,7 +45,10 @@ FORMATS_HELP = "text (default), concise, json, sarif, github, junit or gitlab"
 @app.command()
 def check(
     paths: Annotated[
-        list[str], typer.Argument(help="Sitemap files or directories; '-' reads standard input.")
+        list[str],
+        typer.Argument(
+            help="Sitemap files, directories, http(s) URLs or robots.txt; '-' reads standard input."
+        ),
     ],
     output_format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Report format: {FORMATS_HELP}.")
@@ -116,6 +119,44 @@ def check(
     color: Annotated[
         str, typer.Option("--color", help="Colour: auto (default), always or never.")
     ] = "auto",
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow",
+            help="Also check the sitemaps a local index or robots.txt lists (URLs are always followed).",
+        ),
+    ] = False,
+    maps: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            metavar="URL_PREFIX=DIR",
+            help="Read URLs under URL_PREFIX from the local directory DIR (repeatable).",
+        ),
+    ] = None,
+    robots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--robots",
+            metavar="FILE|URL",
+            help="A robots.txt whose rules and Sitemap lines inform the checks (repeatable).",
+        ),
+    ] = None,
+    max_depth: Annotated[
+        int, typer.Option("--max-depth", help="Levels of indexes to follow below an input.")
+    ] = 3,
+    max_files: Annotated[
+        int, typer.Option("--max-files", help="Files to check at most in one run.")
+    ] = 10_000,
+    max_bytes: Annotated[
+        int, typer.Option("--max-bytes", help="Bytes to read at most in one run.")
+    ] = 20 * 1024**3,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes for big sets (0: one per core).")
+    ] = 0,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds to wait to connect or for data.")
+    ] = 10.0,
 ) -> None:
     """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on findings, 2 when unable to check."""
     from sitemap_lint.run import RunSettings, execute
@@ -138,6 +179,14 @@ def check(
         statistics=statistics,
         quiet=quiet,
         color=color,
+        follow=follow,
+        maps=tuple(maps or ()),
+        robots=tuple(robots or ()),
+        max_depth=max_depth,
+        max_files=max_files,
+        max_bytes=max_bytes,
+        jobs=jobs,
+        timeout=timeout,
     )
     raise typer.Exit(execute(settings))
 

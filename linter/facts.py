@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from hashlib import blake2b
 
 
@@ -41,29 +41,43 @@ class FileFacts:
     # hreflang records (rules.hreflang.Alternates), checked across files by the set.
     alternates: list = field(default_factory=list)
     _hashes: array = field(default_factory=lambda: array("Q"))
-    _lines: array = field(default_factory=lambda: array("L"))
+    _positions: array = field(default_factory=lambda: array("Q"))  # line << 32 | column
+    _sorted: bool = False
 
-    def add_url(self, url: str, line: int) -> None:
+    def add_url(self, url: str, line: int, column: int = 1) -> None:
         self.url_count += 1
         self._hashes.append(url_hash(url))
-        self._lines.append(line)
+        self._positions.append(line << 32 | column)
 
     def add_lastmod(self, moment: datetime) -> None:
+        if moment.tzinfo is None:  # a date without a zone: read as UTC
+            moment = moment.replace(tzinfo=UTC)
         if self.newest_lastmod is None or moment > self.newest_lastmod:
             self.newest_lastmod = moment
 
-    def sorted_urls(self) -> tuple[array, array]:
-        """The URL hashes in ascending order, each once, with the line of its first
-        occurrence; the order lets the set search them with ``bisect``."""
-        hashes, lines = self._hashes, self._lines
+    @property
+    def hashes(self) -> array:
+        return self._hashes
+
+    @property
+    def positions(self) -> array:
+        """Where each hash's URL is: ``line << 32 | column``."""
+        return self._positions
+
+    def compact(self) -> None:
+        """Sort the URL hashes, each once, with the position of its first occurrence (a
+        duplicate in the same file is DU001's); the order lets the set use ``bisect``."""
+        if self._sorted:
+            return
+        hashes, positions = self._hashes, self._positions
         order = sorted(range(len(hashes)), key=hashes.__getitem__)
-        out_hashes, out_lines = array("Q"), array("L")
+        out_hashes, out_positions = array("Q"), array("Q")
         previous = None
         for index in order:
             value = hashes[index]
             if value == previous:
-                continue  # a duplicate in the same file: DU001 reports it
+                continue
             previous = value
             out_hashes.append(value)
-            out_lines.append(lines[index])
-        return out_hashes, out_lines
+            out_positions.append(positions[index])
+        self._hashes, self._positions, self._sorted = out_hashes, out_positions, True

@@ -10,6 +10,7 @@ import os
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TextIO
 
 from sitemap_lint.errors import UsageError
@@ -42,12 +43,21 @@ class RunSettings:
     statistics: bool = False
     quiet: bool = False
     output_file: str | None = None
+    # Sets: following index and robots.txt children, local maps, robots.txt knowledge, limits.
+    follow: bool = False
+    maps: tuple[str, ...] = ()  # URL_PREFIX=DIR
+    robots: tuple[str, ...] = ()
+    max_depth: int = 3
+    max_files: int = 10_000
+    max_bytes: int = 20 * 1024**3
+    jobs: int = 0
+    timeout: float = 10.0
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
     from sitemap_lint import config as configuration
-    from sitemap_lint import xsd
+    from sitemap_lint import sets, xsd
     from sitemap_lint.checker import Options, check_source
     from sitemap_lint.profiles import DEFAULT, checked
     from sitemap_lint.reporters import REPORTERS
@@ -84,14 +94,40 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     )
     now = parse_now(settings.now)
     url = parse_sitemap_url(settings.sitemap_url)
-    sources = expand(settings.paths)
-    engine = xsd.load(engine_name)
-    results = []
-    for source in sources:
-        options = Options(now=now, sitemap_url=url or config.sitemap_url_for(source.name))
-        result = check_source(source, options, engine)
-        result.findings[:] = selection.apply(result.name, result.findings)
-        results.append(result)
+    profile = checked(settings.profile) if settings.profile else config.profile or DEFAULT
+    set_settings = _set_settings(settings)
+    local = [p for p in settings.paths if not sets.is_url(p)]
+    sources = expand(local)
+    if sets.is_set_run(settings.paths, set_settings, len(sources)):
+        from sitemap_lint.checker import Options
+
+        progress = _progress(format_name, settings, err)
+        runner = sets.SetRunner(
+            set_settings,
+            Options(now=now, agent=sets.AGENTS.get(profile, "Googlebot")),
+            engine_name,
+            lambda name: url or config.sitemap_url_for(name),
+            progress,
+        )
+        try:
+            results = runner.run(settings.paths)
+        finally:
+            if progress is not None:
+                progress.close()
+        for result in results:
+            result.findings[:] = selection.apply(result.name, result.findings)
+    else:
+        engine = xsd.load(engine_name)
+        results = []
+        for source in sources:
+            options = Options(
+                now=now,
+                sitemap_url=url or config.sitemap_url_for(source.name),
+                agent=sets.AGENTS.get(profile, "Googlebot"),
+            )
+            result = check_source(source, options, engine)
+            result.findings[:] = selection.apply(result.name, result.findings)
+            results.append(result)
 
     _write_report(reporter_class, format_name, results, settings, out or sys.stdout)
     _write_summary(results, format_name, settings, err)
@@ -99,6 +135,63 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     if settings.exit_zero or worst is None or worst < fail_on:
         return EXIT_CLEAN
     return EXIT_FINDINGS
+
+
+def _set_settings(settings: RunSettings):
+    from sitemap_lint.sets import SetSettings
+
+    for flag, value in (
+        ("--max-depth", settings.max_depth),
+        ("--max-files", settings.max_files),
+        ("--max-bytes", settings.max_bytes),
+    ):
+        if value < 1:
+            raise UsageError(f"{flag} {value}: give a positive number")
+    if settings.jobs < 0:
+        raise UsageError(f"--jobs {settings.jobs}: give 0 (one per core) or more")
+    if not 0 < settings.timeout <= 600:
+        raise UsageError(f"--timeout {settings.timeout}: give seconds between 0 and 600")
+    return SetSettings(
+        follow=settings.follow,
+        maps=tuple(parse_map(text) for text in settings.maps),
+        robots=tuple(settings.robots),
+        max_depth=settings.max_depth,
+        max_files=settings.max_files,
+        max_bytes=settings.max_bytes,
+        workers=settings.jobs,
+        timeout=settings.timeout,
+    )
+
+
+def parse_map(text: str) -> tuple[str, Path]:
+    """``URL_PREFIX=DIR`` from --map: an http(s) URL prefix and an existing directory."""
+    prefix, equals, directory = text.partition("=")
+    if not equals or not directory:
+        raise UsageError(f"--map {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
+    from urllib.parse import urlsplit
+
+    if not prefix.lower().startswith(("http://", "https://")) or not urlsplit(prefix).hostname:
+        raise UsageError(f"--map {text!r}: the prefix must be an http(s) URL")
+    path = Path(directory)
+    if not path.is_dir():
+        raise UsageError(f"--map {text!r}: {directory} is not a directory")
+    if not prefix.endswith("/"):
+        prefix += "/"
+    return prefix, path
+
+
+def _progress(format_name: str, settings: RunSettings, err: TextIO):
+    """A progress bar on stderr for a person at a terminal; None otherwise."""
+    if format_name not in ("text", "concise") or settings.quiet:
+        return None
+    try:
+        if not err.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    from sitemap_lint.progress import ProgressBar
+
+    return ProgressBar(err)
 
 
 def _write_report(reporter_class, format_name, results, settings, stdout: TextIO) -> None:
@@ -126,7 +219,7 @@ def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:
-        files = f"{summary.files} file{'s' if summary.files != 1 else ''} checked"
+        files = summary.files_checked
         if summary.errors or summary.warnings or summary.infos:
             err.write(
                 f"{files}: {summary.errors} error(s), {summary.warnings} warning(s), "

@@ -18,11 +18,20 @@ class Summary:
     warnings: int
     infos: int
     by_rule: dict[str, int]
+    urls: int | None = None  # in a set run: the URLs of all files
+
+    @property
+    def files_checked(self) -> str:
+        text = f"{self.files} file{'s' if self.files != 1 else ''} checked"
+        if self.urls is not None:
+            text += f" ({self.urls:,} URL{'s' if self.urls != 1 else ''})"
+        return text
 
     @classmethod
     def of(cls, results: list[FileResult]) -> Summary:
         levels: Counter[Severity] = Counter()
         rules: Counter[str] = Counter()
+        counted = [result.urls for result in results if result.urls is not None]
         for result in results:
             for finding in result.findings:
                 levels[finding.severity] += 1
@@ -33,6 +42,7 @@ class Summary:
             warnings=levels[Severity.WARNING],
             infos=levels[Severity.INFO],
             by_rule=dict(sorted(rules.items())),
+            urls=sum(counted) if counted else None,
         )
 
 

@@ -20,6 +20,7 @@ class JsonReporter(Reporter):
             "files": [
                 {
                     "path": result.name,
+                    **_set_fields(result),
                     "findings": [
                         {
                             "code": f.code,
@@ -39,7 +40,18 @@ class JsonReporter(Reporter):
                 "errors": summary.errors,
                 "warnings": summary.warnings,
                 "infos": summary.infos,
+                **({"urls": summary.urls} if summary.urls is not None else {}),
             },
         }
         json.dump(document, self.out, ensure_ascii=False, indent=2)
         self.out.write("\n")
+
+
+def _set_fields(result: FileResult) -> dict:
+    """In a set run: what the file is and how many URLs it lists."""
+    fields: dict = {}
+    if result.kind is not None:
+        fields["kind"] = result.kind
+    if result.urls is not None:
+        fields["urls"] = result.urls
+    return fields

@@ -22,9 +22,18 @@ class TextReporter(Reporter):
             no_color=None if self.color is None else not self.color,
         )
         for result in results:
+            in_set = result.kind is not None or result.urls is not None
             if not result.findings:
+                if in_set:  # a set report has a section for every file
+                    line = Text(result.name, style="bold underline")
+                    line.append(f"  no problems found{_urls(result)}", style="green")
+                    console.print(line)
+                    console.print()
                 continue
-            console.print(Text(result.name, style="bold underline"))
+            header = Text(result.name, style="bold underline")
+            if in_set:
+                header.append(_urls(result), style="dim")
+            console.print(header)
             for finding in result.findings:
                 line = Text("  ")
                 line.append(f"{result.name}:{finding.line}:{finding.column}", style="bold")
@@ -40,7 +49,7 @@ class TextReporter(Reporter):
             self._summary(console, Summary.of(results))
 
     def _summary(self, console: Console, summary: Summary) -> None:
-        files = f"{summary.files} file{'s' if summary.files != 1 else ''} checked"
+        files = summary.files_checked
         if not (summary.errors or summary.warnings or summary.infos):
             console.print(Text(f"{files}: no problems found", style="green"))
             return
@@ -52,3 +61,9 @@ class TextReporter(Reporter):
         console.print(counts)
         for rule, count in summary.by_rule.items():
             console.print(Text(f"  {count:>6}  {rule}"))
+
+
+def _urls(result: FileResult) -> str:
+    if result.urls is not None:
+        return f" ({result.urls:,} URL{'s' if result.urls != 1 else ''})"
+    return f" ({result.kind})" if result.kind else ""

@@ -527,6 +527,7 @@ class Alternates:
     line: int
     column: int
     links: tuple[tuple[str, str], ...]  # (code, href)
+    file: str = ""  # set when records of several files are compared
 
 
 class Problem(NamedTuple):
@@ -640,8 +641,8 @@ def _return_link_problem(record: Alternates, count: int, examples: list) -> Prob
 
 
 def _where(record: Alternates) -> str:
-    """Where another entry is, in a message (a check across files would add the file)."""
-    return f"line {record.line}"
+    """Where another entry is, in a message; across files, with the file."""
+    return f"{record.file}, line {record.line}" if record.file else f"line {record.line}"
 
 
 def _own_code(record: Alternates) -> str:
@@ -948,6 +949,13 @@ class Checker:
             )
         entry = context.entry
         report.add(SELF_MISSING.at(entry.line, entry.column, message))
+
+    def take_records(self) -> list[Alternates]:
+        """The entries' records, for a check across the files of a set instead of ``finish``."""
+        records, self._records = self._records, []
+        self._clean.clear()
+        self._sets.clear()
+        return records
 
     def finish(self, report: Reporter) -> None:
         records, self._records = self._records, []

@@ -106,18 +106,18 @@ NOT_XML = rule(
     ERROR,
     summary="The file is not XML at all (text, JSON, binary)",
     what="""
-        Checks that the file's first non-blank character is `<`, and says what
-        the file seems to be instead: a plain-text sitemap, a robots.txt, JSON,
-        or binary data. Nothing else is checked in such a file.
+        Checks that the file's first non-blank character is `<` (or that the file
+        is a text sitemap or a robots.txt, which have their own rules), and says
+        what the file seems to be instead: JSON, binary data or other text.
+        Nothing else is checked in such a file.
     """,
     why="""
-        An XML sitemap is expected here; search engines report "Unsupported
-        format" or a parsing error. A `.xml` name on a text list of URLs or on a
-        JSON export is a common deployment mistake.
+        A sitemap is expected here; search engines report "Unsupported format"
+        or a parsing error. A `.xml` name on a JSON export or on notes is a
+        common deployment mistake.
     """,
     bad="""
-        https://example.com/
-        https://example.com/about
+        {"urls": ["https://example.com/", "https://example.com/about"]}
     """,
     good="""
         <?xml version="1.0" encoding="UTF-8"?>
@@ -195,13 +195,8 @@ def not_xml(start: str) -> Finding:
     """IN006, naming what the content looks like; ``start`` is the file's first text."""
     head = start.lstrip()[:200]
     first_line = head.splitlines()[0] if head else ""
-    lowered = head.lower()
     if "\x00" in start[:1024] or head.count("\ufffd") > 4:
         what = "binary data"
-    elif first_line.startswith(("http://", "https://")):
-        what = "a plain-text sitemap (one URL per line); only XML sitemaps are checked"
-    elif lowered.startswith(("user-agent", "sitemap:", "disallow", "allow", "#")):
-        what = "a robots.txt or other text file"
     elif head.startswith(("{", "[")):
         what = "JSON"
     else:

@@ -1,5 +1,219 @@
-"""Set rules: checks across the files of a set (an index's children, a robots.txt's sitemaps)."""
+"""Set rules: checks across the files of a set (an index's children, a robots.txt's sitemaps,
+several files named together).
+
+These findings are made by the set runner (``sitemap_lint.sets``) once every file of the
+set is checked; each is placed in the file and at the line where the defect shows.
+"""
 
 from __future__ import annotations
 
-RULES = ()
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+
+URL_IN_SEVERAL_SITEMAPS = rule(
+    "SE001",
+    "url-in-several-sitemaps",
+    WARNING,
+    summary="The same URL is listed in more than one sitemap of the set",
+    what="""
+        Compares the URLs of every sitemap in the set (the files named together, an
+        index's children, a robots.txt's sitemaps) and reports a URL already listed
+        in an earlier file, with that file and line. URLs are compared by a 64-bit
+        hash, so millions of URLs fit in little memory.
+    """,
+    why="""
+        Each page should be listed once: duplicates across files waste the crawl
+        budget, and when their `lastmod` or `priority` differ the search engine
+        gets conflicting signals. It usually means two generators (or two
+        paginations) cover the same pages.
+    """,
+    bad="""
+        <!-- sitemap-posts.xml -->
+        <url><loc>https://example.com/about</loc></url>
+        <!-- sitemap-pages.xml -->
+        <url><loc>https://example.com/about</loc></url>
+    """,
+    good="""
+        <!-- sitemap-pages.xml only -->
+        <url><loc>https://example.com/about</loc></url>
+    """,
+)
+
+INDEX_CYCLE = rule(
+    "SE002",
+    "index-cycle",
+    ERROR,
+    summary="A sitemap index lists itself or an index that leads back to it",
+    what="""
+        While following an index's children, detects a child whose URL is the
+        index itself or one of the indexes that led to it. The child is not
+        followed again, so the run always ends.
+    """,
+    why="""
+        A cycle cannot be crawled to an end; search engines stop at the first
+        level anyway and report the nested index. It is almost always a wrong
+        URL in the index.
+    """,
+    bad="""
+        <!-- https://example.com/sitemap-index.xml -->
+        <sitemap><loc>https://example.com/sitemap-index.xml</loc></sitemap>
+    """,
+    good="""
+        <!-- https://example.com/sitemap-index.xml -->
+        <sitemap><loc>https://example.com/sitemap-posts.xml</loc></sitemap>
+    """,
+)
+
+NESTED_INDEX = rule(
+    "SE003",
+    "nested-index",
+    ERROR,
+    summary="A sitemap index lists another sitemap index",
+    what="""
+        Reports an index entry whose file turned out to be a sitemap index itself.
+        The nested index is checked, but its own children are not followed.
+    """,
+    why="""
+        The protocol allows an index to list sitemaps only; search engines do
+        not follow an index inside an index, so every URL below it is never
+        read.
+    """,
+    bad="""
+        <!-- sitemap-index.xml lists another index -->
+        <sitemap><loc>https://example.com/sitemap-index-2.xml</loc></sitemap>
+    """,
+    good="""
+        <!-- list the second index's sitemaps directly, or submit both indexes -->
+        <sitemap><loc>https://example.com/sitemap-posts-2.xml</loc></sitemap>
+    """,
+)
+
+SITEMAP_LISTED_TWICE = rule(
+    "SE004",
+    "sitemap-listed-twice",
+    INFO,
+    summary="A sitemap is listed by more than one index or robots.txt line",
+    what="""
+        Reports a child sitemap that an earlier index (or robots.txt) of the set
+        already listed; it is checked once, where it was first listed.
+    """,
+    why="""
+        Harmless for crawlers, but it hides which index owns the file, and it is
+        often left over after a reorganisation.
+    """,
+    bad="""
+        # robots.txt
+        Sitemap: https://example.com/sitemap-index.xml
+        Sitemap: https://example.com/sitemap-posts.xml  # also in the index
+    """,
+    good="""
+        # robots.txt
+        Sitemap: https://example.com/sitemap-index.xml
+    """,
+    lang="text",
+)
+
+SET_LIMIT_REACHED = rule(
+    "SE005",
+    "set-limit-reached",
+    WARNING,
+    summary="Following stopped at the depth, file-count or byte limit of the run",
+    what="""
+        Reports, once per limit, the entry whose sitemap was not checked because
+        the run reached `--max-depth`, `--max-files` or `--max-bytes`.
+    """,
+    why="""
+        The limits keep a run bounded on huge or hostile sites; the files past
+        them were not checked, so the result is incomplete. Raise the limit to
+        check them.
+    """,
+    bad="""
+        $ sitemap-lint --max-files 2 https://example.com/robots.txt
+    """,
+    good="""
+        $ sitemap-lint --max-files 1000 https://example.com/robots.txt
+    """,
+    lang="sh",
+)
+
+INDEX_LASTMOD_OLDER = rule(
+    "SE006",
+    "index-lastmod-older",
+    INFO,
+    summary="An index's lastmod for a sitemap is older than the sitemap's newest entry",
+    what="""
+        Compares an index entry's `lastmod` with the newest `lastmod` inside the
+        sitemap it lists, and reports the entry when the sitemap changed later
+        than the index says (by more than a day).
+    """,
+    why="""
+        Crawlers use the index's `lastmod` to decide which sitemaps to read
+        again; one that is behind hides new and changed pages until the next
+        full crawl.
+    """,
+    bad="""
+        <sitemap><loc>https://example.com/sitemap-posts.xml</loc>
+          <lastmod>2024-01-01</lastmod></sitemap>
+        <!-- sitemap-posts.xml has <lastmod>2024-03-05</lastmod> -->
+    """,
+    good="""
+        <sitemap><loc>https://example.com/sitemap-posts.xml</loc>
+          <lastmod>2024-03-05</lastmod></sitemap>
+    """,
+)
+
+TOO_MANY_SITEMAPS = rule(
+    "SE007",
+    "too-many-sitemaps",
+    ERROR,
+    summary="The set lists more than 50,000 sitemaps",
+    what="""
+        Counts the distinct sitemaps the indexes and robots.txt files of the set
+        list, and reports the entry that goes past 50,000.
+    """,
+    why="""
+        An index may list at most 50,000 sitemaps; a site that needs more must
+        split them over several indexes, each submitted on its own. Past the
+        limit, search engines ignore the rest.
+    """,
+    bad="""
+        <!-- a 50,001st <sitemap> entry -->
+    """,
+    good="""
+        <!-- a second index, submitted in robots.txt, with the rest -->
+    """,
+)
+
+CHILD_NOT_FOUND = rule(
+    "SE008",
+    "child-not-found",
+    ERROR,
+    summary="A listed sitemap maps to a local file that does not exist",
+    what="""
+        With `--map URL_PREFIX=DIR`, reports an index or robots.txt entry whose
+        URL maps to a path that is missing, unreadable or outside `DIR`.
+    """,
+    why="""
+        Once deployed, the URL would return an error and every URL of that
+        sitemap would be lost; the build did not produce the file the index
+        names.
+    """,
+    bad="""
+        <!-- --map https://example.com/=dist/ and no dist/sitemap-2.xml -->
+        <sitemap><loc>https://example.com/sitemap-2.xml</loc></sitemap>
+    """,
+    good="""
+        <!-- dist/sitemap-2.xml exists, or the entry is removed -->
+        <sitemap><loc>https://example.com/sitemap-2.xml</loc></sitemap>
+    """,
+)
+
+RULES = (
+    URL_IN_SEVERAL_SITEMAPS,
+    INDEX_CYCLE,
+    NESTED_INDEX,
+    SITEMAP_LISTED_TWICE,
+    SET_LIMIT_REACHED,
+    INDEX_LASTMOD_OLDER,
+    TOO_MANY_SITEMAPS,
+    CHILD_NOT_FOUND,
+)

@@ -10,7 +10,7 @@ from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
 DUPLICATE = (("DU001", 16),)
 
 CASES = [
-    Case("IN006", "fail.xml", line=1),  # a plain-text sitemap
+    Case("IN006", "fail.xml", line=1),  # prose
     Case("IN006", "fail-json.xml", line=1),
     Case("IN006", "fail-binary.xml", line=1),  # no EN001 noise for its bytes
     Case("IN001", "fail.xml", line=1),

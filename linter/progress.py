@@ -1,0 +1,41 @@
+"""A progress bar on stderr while a set of files is checked (only for a person at a terminal)."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+# Runs of fewer files finish before a bar would help.
+MIN_FILES = 4
+
+
+class ProgressBar:
+    """Called with (files done, files known so far); the bar disappears when the run ends."""
+
+    def __init__(self, err: TextIO):
+        self.err = err
+        self._progress = None
+        self._task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._progress is None:
+            if total < MIN_FILES:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            console = Console(file=self.err, stderr=True)
+            self._progress = Progress(
+                TextColumn("checking"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("files", total=total)
+        self._progress.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None

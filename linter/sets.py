@@ -1,0 +1,667 @@
+"""Checks a set of files together: the inputs, the sitemaps a robots.txt names, an
+index's children, and what holds across the files.
+
+Files are checked level by level (the inputs, then the sitemaps they list, ...).
+Within a level, fetches run in parallel threads and big files are checked in worker
+processes; every decision (cycles, repeats, limits) is then taken in the order of
+the entries, never in the order fetches finish, so the same site gives the same
+report. Results come back in input order: each index followed by its children.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from sitemap_lint.checker import FileResult, Options, check_source
+from sitemap_lint.facts import Child
+from sitemap_lint.finding import Finding
+from sitemap_lint.inputs import READ_CAP, InputError, Source, expand
+from sitemap_lint.rules import sets as rules
+from sitemap_lint.rules.limits import MAX_ENTRIES
+
+FETCH_THREADS = 8
+# Files at least this big are checked in worker processes when a level has several.
+POOL_MIN_SIZE = 1 << 20
+ROBOTS_CAP = 500 * 1024
+LASTMOD_TOLERANCE = timedelta(days=1)
+URL_KINDS = ("urlset", "text", "rss", "atom")
+LISTING_KINDS = ("sitemapindex", "robots")
+AGENTS = {"google": "Googlebot", "bing": "bingbot", "yandex": "Yandex", "strict": "Googlebot"}
+
+
+@dataclass(frozen=True)
+class SetSettings:
+    follow: bool = False  # follow a local index's (or robots.txt's) children
+    maps: tuple[tuple[str, Path], ...] = ()  # (URL prefix, local directory)
+    robots: tuple[str, ...] = ()  # robots.txt files or URLs that only inform the run
+    max_depth: int = 3
+    max_files: int = 10_000
+    max_bytes: int = 20 * 1024**3
+    workers: int = 0  # processes for checking; 0: one per core
+    timeout: float = 10.0
+
+
+def is_url(argument: str) -> bool:
+    return argument.lower().startswith(("http://", "https://"))
+
+
+def is_set_run(arguments: list[str], settings: SetSettings, file_count: int) -> bool:
+    """A run is a set run when it fetches, follows, knows a robots.txt, or checks several
+    files; a single local file keeps the fast single-file path."""
+    return (
+        file_count > 1
+        or settings.follow
+        or bool(settings.robots)
+        or any(is_url(a) or a.lower().endswith("robots.txt") for a in arguments)
+    )
+
+
+@dataclass(eq=False)
+class Job:
+    """One file of the set: where it comes from and, once checked, its result."""
+
+    name: str  # as shown in the report: the path or the URL
+    key: str  # identity for cycles and repeats: the canonical URL, or the resolved path
+    depth: int
+    path: Path | None = None  # a local file (None: standard input, or a fetch)
+    url: str | None = None  # where the file is served, when known
+    fetch: bool = False
+    parent: Job | None = None
+    entry: Child | None = None  # the parent's entry that lists this file
+    children: list[Job] = field(default_factory=list)
+    result: FileResult | None = None
+    size: int = 0
+    robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
+
+    def preorder(self) -> Iterator[Job]:
+        yield self
+        for child in self.children:
+            yield from child.preorder()
+
+    def ancestors(self) -> Iterator[Job]:
+        job = self.parent
+        while job is not None:
+            yield job
+            job = job.parent
+
+
+class SetRunner:
+    """Checks the inputs of one run as a set; ``run`` returns the results in input order."""
+
+    def __init__(
+        self,
+        settings: SetSettings,
+        options: Options,
+        engine_name: str,
+        sitemap_url_for: Callable[[str], object],
+        progress: Callable[[int, int], None] | None = None,
+    ):
+        self.settings = settings
+        self.options = replace(options, collect=True)
+        self.engine_name = engine_name
+        self.sitemap_url_for = sitemap_url_for
+        self.progress = progress
+        self.robots: list[tuple[str, str]] = []
+        self._fetcher = None
+        self._pool = None
+        self._engine = None
+        self._lock = threading.Lock()
+        self._seen: dict[str, tuple[Job, Child]] = {}
+        self._limits_reported: set[str] = set()
+        self._listed: set[str] = set()
+        self._files = 0
+        self._bytes = 0
+        self._done = 0
+
+    # -- the run ---------------------------------------------------------------
+
+    def run(self, arguments: list[str]) -> list[FileResult]:
+        try:
+            self._load_robots()
+            roots = self._roots(arguments)
+            robots_first = [job for job in roots if _named_robots(job)]
+            self._check_level(robots_first)
+            for job in robots_first:
+                self._learn_robots(job)
+            level = [job for job in roots if not _named_robots(job)]
+            self._check_level(level)
+            level = [job for job in roots]
+            while level:
+                level = self._next_level(level)
+                self._check_level(level)
+            jobs = [job for root in roots for job in root.preorder()]
+            self._check_lastmods(jobs)
+            self._check_duplicates(jobs)
+            self._check_hreflang(jobs)
+            return [_finished(job) for job in jobs]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._fetcher is not None:
+            self._fetcher.close()
+            self._fetcher = None
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    # -- inputs ------------------------------------------------------------------
+
+    def _roots(self, arguments: list[str]) -> list[Job]:
+        roots: list[Job] = []
+        for argument in arguments:
+            if is_url(argument):
+                key = canonical_url(argument)
+                roots.append(Job(argument, key, 0, url=argument, fetch=True))
+                continue
+            for source in expand([argument]):
+                roots.append(self._local_root(source))
+        self._files = len(roots)
+        for job in roots:
+            self._seen.setdefault(job.key, (job, Child(job.name, 1, 1)))
+        return roots
+
+    def _local_root(self, source: Source) -> Job:
+        if source.path is None:
+            return Job(source.name, "-", 0)
+        resolved = source.path.resolve()
+        url = self._unmap(resolved)
+        key = canonical_url(url) if url else f"file://{resolved}"
+        return Job(source.name, key, 0, path=source.path, url=url)
+
+    def _load_robots(self) -> None:
+        """The robots.txt files given with --robots: read or fetched, never reported."""
+        for where in self.settings.robots:
+            if is_url(where):
+                fetched = self._fetch(where)
+                if fetched.body is None:
+                    reason = fetched.findings[0].message if fetched.findings else "no body"
+                    raise InputError(f"--robots {where}: cannot fetch: {reason}")
+                self.robots.append((fetched.final_url, _robots_text(fetched.body)))
+                continue
+            path = Path(where)
+            try:
+                with path.open("rb") as handle:
+                    data = handle.read(ROBOTS_CAP)
+            except OSError as error:
+                raise InputError(f"--robots {where}: cannot read: {error.strerror}") from None
+            url = self._unmap(path.resolve())
+            self.robots.append((url or "", _robots_text(data)))
+        self.options = replace(self.options, robots=tuple(self.robots))
+
+    def _learn_robots(self, job: Job) -> None:
+        """A robots.txt among the inputs informs the checks of every other file."""
+        if job.robots_text is None:
+            return
+        self.robots.append((job.url or "", job.robots_text))
+        self.options = replace(self.options, robots=tuple(self.robots))
+
+    # -- checking a level ------------------------------------------------------
+
+    def _check_level(self, level: list[Job]) -> None:
+        if not level:
+            return
+        use_pool = self._workers() > 1 and len(level) > 1
+        if len(level) == 1 and not level[0].fetch:
+            self._run_job(level[0], use_pool=False)
+            self._advance(1)
+            self._bytes += level[0].size
+            return
+        threads = min(FETCH_THREADS, len(level))
+        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
+            futures: list[Future] = [executor.submit(self._run_job, job, use_pool) for job in level]
+            for future in futures:
+                future.result()
+                self._advance(1)
+        self._bytes += sum(job.size for job in level)
+
+    def _advance(self, count: int) -> None:
+        self._done += count
+        if self.progress is not None:
+            self.progress(self._done, self._files)
+
+    def _run_job(self, job: Job, use_pool: bool) -> None:
+        try:
+            job.result = self._load_and_check(job, use_pool)
+        except InputError as error:
+            if job.parent is None:
+                raise
+            finding = rules.CHILD_NOT_FOUND.at(1, 1, f"{error}; the file could not be checked")
+            job.result = FileResult(job.name, [finding])
+
+    def _load_and_check(self, job: Job, use_pool: bool) -> FileResult:
+        options = self._options_for(job)
+        if not job.fetch:
+            if job.path is not None:
+                try:
+                    job.size = job.path.stat().st_size
+                except OSError:
+                    job.size = 0
+            source = Source(job.name, job.path)
+            if _named_robots(job) and job.path is not None:
+                source = self._read_robots(job)
+            return self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
+        fetched = self._fetch(job.url)
+        if fetched.body is None:
+            return FileResult(job.name, list(fetched.findings))
+        job.size = len(fetched.body)
+        if _named_robots(job):
+            job.robots_text = _robots_text(fetched.body)
+        source = Source(job.name, None, url=job.url, data=fetched.body)
+        result = self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
+        if fetched.findings:
+            result.findings[:0] = fetched.findings
+            result.findings.sort(key=Finding.sort_key)
+        return result
+
+    def _read_robots(self, job: Job) -> Source:
+        try:
+            with job.path.open("rb") as handle:
+                data = handle.read(READ_CAP)
+        except OSError as error:
+            raise InputError(f"{job.name}: cannot read: {error.strerror}") from None
+        job.robots_text = _robots_text(data)
+        return Source(job.name, None, url=job.url, data=data)
+
+    def _options_for(self, job: Job) -> Options:
+        location = _parsed(job.url) if job.url else None
+        if location is None and job.parent is None:
+            location = self.sitemap_url_for(job.name)
+        return replace(self.options, sitemap_url=location)
+
+    def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
+        if in_pool:
+            return (
+                self._process_pool()
+                .submit(check_in_worker, source, options, self.engine_name)
+                .result()
+            )
+        with self._lock:
+            if self._engine is None:
+                from sitemap_lint import xsd
+
+                self._engine = xsd.load(self.engine_name)
+            result = check_source(source, options, self._engine)
+        if result.facts is not None:
+            result.facts.compact()
+        return result
+
+    def _workers(self) -> int:
+        return self.settings.workers or os.cpu_count() or 1
+
+    def _process_pool(self):
+        with self._lock:
+            if self._pool is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self._workers(), mp_context=context)
+            return self._pool
+
+    def _fetch(self, url: str):
+        with self._lock:
+            if self._fetcher is None:
+                from sitemap_lint.fetch import Fetcher, FetchSettings
+
+                self._fetcher = Fetcher(FetchSettings(timeout=self.settings.timeout))
+            fetcher = self._fetcher
+        return fetcher.get(url)
+
+    # -- following ---------------------------------------------------------------
+
+    def _next_level(self, level: list[Job]) -> list[Job]:
+        following: list[Job] = []
+        for job in level:
+            result = job.result
+            facts = result.facts if result is not None else None
+            if facts is None or facts.kind not in LISTING_KINDS:
+                continue
+            parent = job.parent
+            if facts.kind == "sitemapindex" and parent is not None:
+                parent_kind = parent.result.facts.kind if parent.result.facts else ""
+                if parent_kind == "sitemapindex":
+                    self._nested(job)
+                    continue
+            if not (job.fetch or job.parent is not None or self.settings.follow):
+                continue
+            for child in facts.children:
+                new = self._child(job, child)
+                if new is not None:
+                    job.children.append(new)
+                    following.append(new)
+        return following
+
+    def _nested(self, job: Job) -> None:
+        entry = job.entry
+        count = len(job.result.facts.children)
+        job.parent.result.findings.append(
+            rules.NESTED_INDEX.at(
+                entry.line,
+                entry.column,
+                f"{entry.url} is itself a sitemap index (of {count:,} sitemaps); search "
+                "engines do not follow an index inside an index, so its sitemaps were not "
+                "checked either: list them here directly or submit that index on its own",
+            )
+        )
+
+    def _child(self, job: Job, child: Child) -> Job | None:
+        findings = job.result.findings
+        if not is_url(child.url) or _parsed(child.url) is None:
+            return None  # the URL rules already reported the entry
+        key = canonical_url(child.url)
+        if key not in self._listed:
+            self._listed.add(key)
+            if len(self._listed) == MAX_ENTRIES + 1:
+                findings.append(
+                    rules.TOO_MANY_SITEMAPS.at(
+                        child.line,
+                        child.column,
+                        f"this is the {MAX_ENTRIES + 1:,}th sitemap the set lists; an index "
+                        f"holds at most {MAX_ENTRIES:,}: split the sitemaps over several "
+                        "indexes and submit each",
+                    )
+                )
+        if key == job.key or any(key == up.key for up in job.ancestors()):
+            findings.append(
+                rules.INDEX_CYCLE.at(
+                    child.line,
+                    child.column,
+                    f"{child.url} is {'this file itself' if key == job.key else 'an index that lists this file'}; "
+                    "the cycle was not followed: list only sitemaps of URLs here",
+                )
+            )
+            return None
+        earlier = self._seen.get(key)
+        if earlier is not None:
+            first_job, first_entry = earlier
+            where = (
+                f"{first_job.parent.name}, line {first_entry.line}"
+                if first_job.parent is not None
+                else "the command line"
+            )
+            findings.append(
+                rules.SITEMAP_LISTED_TWICE.at(
+                    child.line,
+                    child.column,
+                    f"{child.url} is already listed in {where} and was checked there; remove "
+                    "one of the two entries",
+                )
+            )
+            return None
+        limit = self._limit(job)
+        if limit is not None:
+            if limit not in self._limits_reported:
+                self._limits_reported.add(limit)
+                findings.append(
+                    rules.SET_LIMIT_REACHED.at(
+                        child.line, child.column, _limit_message(limit, child.url, self.settings)
+                    )
+                )
+            return None
+        mapped = self._map(child.url)
+        if mapped is not None:
+            path, problem = mapped
+            if problem is not None:
+                findings.append(rules.CHILD_NOT_FOUND.at(child.line, child.column, problem))
+                self._seen[key] = (job, child)
+                return None
+            new = Job(
+                _shown_path(path, self.settings.maps),
+                key,
+                job.depth + 1,
+                path=path,
+                url=child.url,
+                parent=job,
+                entry=child,
+            )
+        else:
+            new = Job(
+                child.url, key, job.depth + 1, url=child.url, fetch=True, parent=job, entry=child
+            )
+        self._seen[key] = (new, child)
+        self._files += 1
+        return new
+
+    def _limit(self, job: Job) -> str | None:
+        if job.depth + 1 > self.settings.max_depth:
+            return "depth"
+        if self._files >= self.settings.max_files:
+            return "files"
+        if self._bytes >= self.settings.max_bytes:
+            return "bytes"
+        return None
+
+    # -- --map ---------------------------------------------------------------------
+
+    def _map(self, url: str) -> tuple[Path, str | None] | None:
+        """The local file a URL maps to with --map, and why it cannot be read, if so."""
+        for prefix, directory in self.settings.maps:
+            if not url.startswith(prefix):
+                continue
+            rest = urlsplit(url[len(prefix) :])
+            relative = unquote(rest.path)
+            base = directory.resolve()
+            path = (base / relative).resolve()
+            shown = f"{directory}/{relative}" if relative else str(directory)
+            if rest.query:
+                return path, f"{url} has a query string and cannot map to a file under {directory}"
+            if path != base and base not in path.parents:
+                return path, f"{url} maps to {shown}, outside {directory}; it was not read"
+            if not path.is_file():
+                return path, (
+                    f"{url} maps to {shown}, which does not exist; build the file or "
+                    "remove the entry"
+                )
+            return path, None
+        return None
+
+    def _unmap(self, path: Path) -> str | None:
+        """The URL a local file is served at, by the --map prefixes."""
+        for prefix, directory in self.settings.maps:
+            base = directory.resolve()
+            if path == base or base in path.parents:
+                relative = path.relative_to(base).as_posix()
+                return prefix + ("" if relative == "." else relative)
+        return None
+
+    # -- checks across the set ---------------------------------------------------
+
+    def _check_lastmods(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            entry, parent = job.entry, job.parent
+            facts = job.result.facts if job.result is not None else None
+            if entry is None or entry.lastmod is None or facts is None:
+                continue
+            if facts.newest_lastmod is None or parent.result.facts.kind != "sitemapindex":
+                continue
+            listed, newest = _aware(entry.lastmod), _aware(facts.newest_lastmod)
+            if newest - listed > LASTMOD_TOLERANCE:
+                parent.result.findings.append(
+                    rules.INDEX_LASTMOD_OLDER.at(
+                        entry.line,
+                        entry.column,
+                        f"the index says {entry.url} last changed {_day(listed)}, but it has an "
+                        f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
+                        "changes",
+                    )
+                )
+
+    def _check_duplicates(self, jobs: list[Job]) -> None:
+        """URLs listed by several files: compared by hash, one slice of the hash space at
+        a time, so the memory for the comparison stays a fraction of the set's."""
+        files = [
+            (job, job.result.facts)
+            for job in jobs
+            if job.result is not None
+            and job.result.facts is not None
+            and job.result.facts.kind in URL_KINDS
+            and len(job.result.facts.hashes)
+        ]
+        if len(files) < 2:
+            return
+        slices = 16
+        step = 1 << 60
+        found: list[tuple[int, int, int]] = []  # (file index, hash, first file index)
+        for part in range(slices):
+            low, high = part * step, (part + 1) * step
+            first: dict[int, int] = {}
+            for index, (_job, facts) in enumerate(files):
+                hashes = facts.hashes
+                chunk = hashes[bisect_left(hashes, low) : bisect_left(hashes, high)]
+                if not chunk:
+                    continue
+                known = first.keys() & chunk
+                new = dict.fromkeys(chunk, index)
+                for value in known:
+                    del new[value]
+                    found.append((index, value, first[value]))
+                first.update(new)
+        for index, value, first_index in found:
+            job, facts = files[index]
+            first_job, first_facts = files[first_index]
+            line, column = _position(facts, value)
+            first_line, _first_column = _position(first_facts, value)
+            job.result.findings.append(
+                rules.URL_IN_SEVERAL_SITEMAPS.at(
+                    line,
+                    column,
+                    f"this URL is also listed in {first_job.name}, line {first_line}; list each "
+                    "URL in one sitemap of the set only",
+                )
+            )
+
+    def _check_hreflang(self, jobs: list[Job]) -> None:
+        from sitemap_lint.rules.hreflang import check_alternates
+
+        records = []
+        owner: dict[int, Job] = {}
+        shared: dict[tuple, tuple] = {}
+        several = (
+            sum(
+                1 for job in jobs if job.result and job.result.facts and job.result.facts.alternates
+            )
+            > 1
+        )
+        for job in jobs:
+            facts = job.result.facts if job.result is not None else None
+            if facts is None or not facts.alternates:
+                continue
+            for record in facts.alternates:
+                links = shared.setdefault(record.links, record.links)
+                record = replace(record, links=links, file=job.name if several else "")
+                owner[id(record)] = job
+                records.append(record)
+        for problem in check_alternates(records):
+            record = problem.record
+            owner[id(record)].result.findings.append(
+                problem.rule.at(record.line, record.column, problem.message)
+            )
+
+
+def check_in_worker(source: Source, options: Options, engine_name: str) -> FileResult:
+    """Check one file in a worker process; the schema is compiled once per process."""
+    engine = _WORKER_ENGINES.get(engine_name)
+    if engine is None:
+        from sitemap_lint import xsd
+
+        engine = _WORKER_ENGINES[engine_name] = xsd.load(engine_name)
+    result = check_source(source, options, engine)
+    if result.facts is not None:
+        result.facts.compact()
+    return result
+
+
+_WORKER_ENGINES: dict[str, object] = {}
+
+
+def canonical_url(url: str) -> str:
+    """A URL as compared for identity: scheme and host in lower case, no default port,
+    no fragment."""
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return url.strip()
+    scheme = parts.scheme.lower()
+    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+        host = f"{host}:{port}"
+    return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
+
+
+def _shown_path(path: Path, maps: tuple[tuple[str, Path], ...]) -> str:
+    """A mapped file as the user would write it: under the --map directory as given."""
+    for _prefix, directory in maps:
+        base = directory.resolve()
+        if base in path.parents:
+            return str(directory / path.relative_to(base))
+    return str(path)
+
+
+def _parsed(url: str):
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.urls import check_url
+
+    class Ignore:
+        def add(self, finding, covers=None):
+            pass
+
+    return check_url(url, Node("", "loc", {}, 1, 1), Ignore())
+
+
+def _named_robots(job: Job) -> bool:
+    name = urlsplit(job.url).path if job.url and job.fetch else job.name
+    return name.lower().endswith("robots.txt")
+
+
+def _robots_text(data: bytes) -> str:
+    return data[:ROBOTS_CAP].decode("utf-8", "replace")
+
+
+def _finished(job: Job) -> FileResult:
+    result = job.result
+    if result is None:  # not reached: every job of a level is checked
+        return FileResult(job.name, [])
+    facts = result.facts
+    if facts is not None:
+        result.kind = facts.kind or None
+        result.urls = facts.url_count if facts.kind in URL_KINDS else None
+        result.facts = None
+    result.findings.sort(key=Finding.sort_key)
+    return result
+
+
+def _position(facts, value: int) -> tuple[int, int]:
+    hashes = facts.hashes
+    packed = facts.positions[bisect_left(hashes, value)]
+    return packed >> 32, packed & 0xFFFFFFFF
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _day(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d")
+
+
+def _limit_message(limit: str, url: str, settings: SetSettings) -> str:
+    if limit == "depth":
+        what = f"it is more than --max-depth {settings.max_depth} levels below the input"
+        flag = "--max-depth"
+    elif limit == "files":
+        what = f"the run reached --max-files {settings.max_files:,}"
+        flag = "--max-files"
+    else:
+        what = f"the run read --max-bytes {settings.max_bytes:,} bytes"
+        flag = "--max-bytes"
+    return f"{url} and any further sitemaps were not checked: {what}; raise {flag} to check them"
