@@ -1,5 +1,354 @@
-"""HTTP fetch rules: what went wrong fetching a sitemap URL."""
+"""HTTP fetch rules: what went wrong fetching a sitemap URL.
+
+Findings of this family are made by sitemap_lint.fetch and always sit at line 1,
+column 1 of the fetched file.
+"""
 
 from __future__ import annotations
 
-RULES = ()
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+
+HTTP_ERROR_STATUS = rule(
+    "FE001",
+    "http-error-status",
+    ERROR,
+    summary="The sitemap URL answers with an error status such as 404 or 403",
+    what="""
+        Fetches the sitemap URL and reports a final response that is neither a
+        success (2xx) nor a redirect: 404 Not Found, 410 Gone, 401 and 403
+        (access denied) and the other client errors. Server errors and 429 are
+        reported by FE002.
+    """,
+    why="""
+        Search engines read a sitemap only from a successful response. Google
+        reports "Couldn't fetch" or "Sitemap could not be read", and a sitemap
+        behind a login or an IP block is never read at all.
+    """,
+    bad="""
+        GET /sitemap.xml HTTP/1.1
+
+        HTTP/1.1 404 Not Found
+    """,
+    good="""
+        GET /sitemap.xml HTTP/1.1
+
+        HTTP/1.1 200 OK
+        Content-Type: application/xml
+    """,
+    lang="http",
+)
+
+HTTP_TEMPORARY_ERROR = rule(
+    "FE002",
+    "http-temporary-error",
+    ERROR,
+    summary="The sitemap URL answers with a server error (5xx) or 429",
+    what="""
+        Reports a final response with a server error status (500, 502, 503,
+        ...) or 429 Too Many Requests. These are usually temporary: check again
+        later before changing anything.
+    """,
+    why="""
+        While the server fails, crawlers cannot read the sitemap; they retry
+        for a while, but a sitemap that keeps failing is dropped. Rate limits
+        that hit crawlers (429) slow down the crawl of the whole site.
+    """,
+    bad="""
+        HTTP/1.1 503 Service Unavailable
+    """,
+    good="""
+        HTTP/1.1 200 OK
+        Content-Type: application/xml
+    """,
+    lang="http",
+)
+
+FETCH_FAILED = rule(
+    "FE003",
+    "fetch-failed",
+    ERROR,
+    summary="The sitemap could not be fetched: no connection or a broken response",
+    what="""
+        Reports a fetch that got no usable response: the host name does not
+        resolve, the connection is refused or reset, the TLS handshake or
+        certificate check fails, or the server sends something that is not
+        valid HTTP (for example a body cut short of its Content-Length).
+    """,
+    why="""
+        A crawler that cannot connect, or does not trust the certificate, reads
+        nothing; a response cut short is discarded.
+    """,
+    bad="""
+        GET https://expired.example.com/sitemap.xml
+        # certificate has expired
+    """,
+    good="""
+        GET https://www.example.com/sitemap.xml
+        # valid certificate, complete response
+    """,
+    lang="http",
+)
+
+FETCH_TIMEOUT = rule(
+    "FE004",
+    "fetch-timeout",
+    ERROR,
+    summary="The server was too slow to connect or to send the sitemap",
+    what="""
+        Reports a fetch that timed out: the connection was not made, or the
+        server sent nothing for longer than the timeout (10 seconds by
+        default), or the body took far too long to arrive.
+    """,
+    why="""
+        Crawlers give up on slow responses just the same. A sitemap generated
+        on every request is often the cause: generate it ahead of time and
+        serve it as a static file.
+    """,
+    bad="""
+        GET /sitemap.xml
+        # no answer after 10 seconds
+    """,
+    good="""
+        GET /sitemap.xml
+        # a static file, answered at once
+    """,
+    lang="http",
+)
+
+REDIRECT_LOOP = rule(
+    "FE005",
+    "redirect-loop",
+    ERROR,
+    summary="Redirects lead back to a URL already visited",
+    what="Follows the redirects of the sitemap URL and reports one that leads back to a URL of the chain.",
+    why="A redirect loop never reaches the sitemap; crawlers stop and report an error.",
+    bad="""
+        GET /sitemap.xml      -> 301 Location: /sitemap.xml?v=2
+        GET /sitemap.xml?v=2  -> 301 Location: /sitemap.xml
+    """,
+    good="""
+        GET /sitemap.xml      -> 200 OK
+    """,
+    lang="http",
+)
+
+TOO_MANY_REDIRECTS = rule(
+    "FE006",
+    "too-many-redirects",
+    ERROR,
+    summary="Too many redirects in a row before the sitemap",
+    what="""
+        Reports a sitemap URL whose redirects go on past the limit (five by
+        default) without reaching a final response.
+    """,
+    why="""
+        Googlebot follows at most a handful of redirects in a row and then
+        gives up; each hop also costs a request. Point the first URL straight
+        at the final one.
+    """,
+    bad="""
+        /sitemap.xml -> /sitemap -> /sitemaps/ -> /sitemaps/index -> /s/1 -> /s/2 -> ...
+    """,
+    good="""
+        /sitemap.xml -> 200 OK
+    """,
+    lang="http",
+)
+
+UNSUPPORTED_URL_SCHEME = rule(
+    "FE007",
+    "unsupported-url-scheme",
+    ERROR,
+    summary="The sitemap URL, or a redirect, is not http:// or https://",
+    what="""
+        Reports a sitemap URL to fetch whose scheme is not `http` or `https`
+        (`ftp:`, `file:`, a URL without a scheme), and a redirect to such a
+        URL. Nothing is fetched from it.
+    """,
+    why="Search engines fetch sitemaps over HTTP and HTTPS only.",
+    bad="""
+        ftp://example.com/sitemap.xml
+    """,
+    good="""
+        https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+BROKEN_REDIRECT = rule(
+    "FE008",
+    "broken-redirect",
+    ERROR,
+    summary="A redirect without a usable Location header",
+    what="""
+        Reports a redirect status (301, 302, 303, 307, 308) whose `Location`
+        header is missing, empty or not a valid URL.
+    """,
+    why="A redirect that does not say where to go cannot be followed: the sitemap is not read.",
+    bad="""
+        HTTP/1.1 301 Moved Permanently
+        # no Location header
+    """,
+    good="""
+        HTTP/1.1 301 Moved Permanently
+        Location: https://www.example.com/sitemap.xml
+    """,
+    lang="http",
+)
+
+WRONG_CONTENT_TYPE = rule(
+    "FE009",
+    "wrong-content-type",
+    WARNING,
+    summary="The sitemap is served with a Content-Type that is not XML, gzip or text",
+    what="""
+        Checks the media type of the response: XML (`application/xml`,
+        `text/xml`, `application/rss+xml`, `application/atom+xml`), gzip
+        (`application/gzip`, `application/x-gzip`,
+        `application/octet-stream`) and `text/plain` (text sitemaps,
+        robots.txt) are fine. An HTML page served as `text/html` is left to
+        IN002; anything else, or XML served as `text/html`, is reported.
+    """,
+    why="""
+        Some crawlers refuse a sitemap whose type says it is something else,
+        and a wrong type often means the server answers with a generic page
+        rather than the sitemap file.
+    """,
+    bad="""
+        HTTP/1.1 200 OK
+        Content-Type: text/html
+
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">...
+    """,
+    good="""
+        HTTP/1.1 200 OK
+        Content-Type: application/xml; charset=utf-8
+
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">...
+    """,
+    lang="http",
+)
+
+MISSING_CONTENT_TYPE = rule(
+    "FE010",
+    "missing-content-type",
+    WARNING,
+    summary="The sitemap is served without a Content-Type header",
+    what="Reports a successful response with a body but no `Content-Type` header.",
+    why="""
+        Without a type, crawlers have to guess what the file is, and some
+        refuse it. Configure the server to send `application/xml` for `.xml`
+        files (and `application/gzip` for `.xml.gz`).
+    """,
+    bad="""
+        HTTP/1.1 200 OK
+        Content-Length: 1234
+    """,
+    good="""
+        HTTP/1.1 200 OK
+        Content-Type: application/xml
+        Content-Length: 1234
+    """,
+    lang="http",
+)
+
+UNSUPPORTED_CONTENT_ENCODING = rule(
+    "FE011",
+    "unsupported-content-encoding",
+    ERROR,
+    summary="The response is compressed with an encoding crawlers did not ask for",
+    what="""
+        Reports a `Content-Encoding` other than `gzip`, `deflate` or
+        `identity` (for example `br` or `zstd`), which the request's
+        `Accept-Encoding: gzip, deflate` did not allow. The body is not checked.
+    """,
+    why="""
+        A server must not use an encoding the client did not accept; a crawler
+        that cannot decode the body cannot read the sitemap.
+    """,
+    bad="""
+        Accept-Encoding: gzip, deflate
+
+        HTTP/1.1 200 OK
+        Content-Encoding: br
+    """,
+    good="""
+        Accept-Encoding: gzip, deflate
+
+        HTTP/1.1 200 OK
+        Content-Encoding: gzip
+    """,
+    lang="http",
+)
+
+CORRUPT_CONTENT_ENCODING = rule(
+    "FE012",
+    "corrupt-content-encoding",
+    ERROR,
+    summary="The gzip or deflate Content-Encoding of the response cannot be decoded",
+    what="""
+        Reports a body whose `Content-Encoding: gzip` or `deflate` is damaged or
+        cut short, so that the sitemap cannot be decoded. The body is not
+        checked. (A `.xml.gz` file that is itself damaged is reported by the
+        gzip rules instead.)
+    """,
+    why="""
+        Crawlers cannot read a body they cannot decode. The usual cause is a
+        server or proxy that compresses an already compressed file, or that
+        announces a compression it did not apply.
+    """,
+    bad="""
+        HTTP/1.1 200 OK
+        Content-Encoding: gzip
+
+        <?xml version="1.0" encoding="UTF-8"?>...
+    """,
+    good="""
+        HTTP/1.1 200 OK
+
+        <?xml version="1.0" encoding="UTF-8"?>...
+    """,
+    lang="http",
+)
+
+PERMANENT_REDIRECT = rule(
+    "FE013",
+    "permanent-redirect",
+    INFO,
+    summary="The sitemap URL redirects permanently: submit the final URL",
+    what="""
+        Reports a sitemap URL that reaches the sitemap through a permanent
+        redirect (301 or 308), and names the final URL.
+    """,
+    why="""
+        Crawlers follow the redirect, but submitting (and listing in
+        robots.txt and sitemap indexes) the final URL saves a request each
+        time and keeps the sitemap's location, which sets its scope, clear.
+    """,
+    bad="""
+        Sitemap: http://example.com/sitemap.xml
+        # 301 -> https://www.example.com/sitemap.xml
+    """,
+    good="""
+        Sitemap: https://www.example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+RULES = (
+    HTTP_ERROR_STATUS,
+    HTTP_TEMPORARY_ERROR,
+    FETCH_FAILED,
+    FETCH_TIMEOUT,
+    REDIRECT_LOOP,
+    TOO_MANY_REDIRECTS,
+    UNSUPPORTED_URL_SCHEME,
+    BROKEN_REDIRECT,
+    WRONG_CONTENT_TYPE,
+    MISSING_CONTENT_TYPE,
+    UNSUPPORTED_CONTENT_ENCODING,
+    CORRUPT_CONTENT_ENCODING,
+    PERMANENT_REDIRECT,
+)
