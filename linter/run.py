@@ -140,8 +140,9 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
 def _set_settings(settings: RunSettings):
     from sitemap_lint.sets import SetSettings
 
+    if settings.max_depth < 0:
+        raise UsageError(f"--max-depth {settings.max_depth}: give 0 (no following) or more")
     for flag, value in (
-        ("--max-depth", settings.max_depth),
         ("--max-files", settings.max_files),
         ("--max-bytes", settings.max_bytes),
     ):

@@ -25,7 +25,6 @@ from sitemap_lint.facts import Child
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs import READ_CAP, InputError, Source, expand
 from sitemap_lint.rules import sets as rules
-from sitemap_lint.rules.limits import MAX_ENTRIES
 
 FETCH_THREADS = 8
 # Files at least this big are checked in worker processes when a level has several.
@@ -116,7 +115,6 @@ class SetRunner:
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[Job, Child]] = {}
         self._limits_reported: set[str] = set()
-        self._listed: set[str] = set()
         self._files = 0
         self._bytes = 0
         self._done = 0
@@ -358,18 +356,6 @@ class SetRunner:
         if not is_url(child.url) or _parsed(child.url) is None:
             return None  # the URL rules already reported the entry
         key = canonical_url(child.url)
-        if key not in self._listed:
-            self._listed.add(key)
-            if len(self._listed) == MAX_ENTRIES + 1:
-                findings.append(
-                    rules.TOO_MANY_SITEMAPS.at(
-                        child.line,
-                        child.column,
-                        f"this is the {MAX_ENTRIES + 1:,}th sitemap the set lists; an index "
-                        f"holds at most {MAX_ENTRIES:,}: split the sitemaps over several "
-                        "indexes and submit each",
-                    )
-                )
         if key == job.key or any(key == up.key for up in job.ancestors()):
             findings.append(
                 rules.INDEX_CYCLE.at(

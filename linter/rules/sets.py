@@ -161,30 +161,8 @@ INDEX_LASTMOD_OLDER = rule(
     """,
 )
 
-TOO_MANY_SITEMAPS = rule(
-    "SE007",
-    "too-many-sitemaps",
-    ERROR,
-    summary="The set lists more than 50,000 sitemaps",
-    what="""
-        Counts the distinct sitemaps the indexes and robots.txt files of the set
-        list, and reports the entry that goes past 50,000.
-    """,
-    why="""
-        An index may list at most 50,000 sitemaps; a site that needs more must
-        split them over several indexes, each submitted on its own. Past the
-        limit, search engines ignore the rest.
-    """,
-    bad="""
-        <!-- a 50,001st <sitemap> entry -->
-    """,
-    good="""
-        <!-- a second index, submitted in robots.txt, with the rest -->
-    """,
-)
-
 CHILD_NOT_FOUND = rule(
-    "SE008",
+    "SE007",
     "child-not-found",
     ERROR,
     summary="A listed sitemap maps to a local file that does not exist",
@@ -214,6 +192,5 @@ RULES = (
     SITEMAP_LISTED_TWICE,
     SET_LIMIT_REACHED,
     INDEX_LASTMOD_OLDER,
-    TOO_MANY_SITEMAPS,
     CHILD_NOT_FOUND,
 )

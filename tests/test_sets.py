@@ -1,0 +1,173 @@
+"""Sets of local files: order, determinism, worker processes, limits, --map, hreflang across files."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.cli import main
+from sitemap_lint.run import RunSettings, UsageError, execute
+
+HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+XHTML = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
+
+
+def urlset(*pages: str, extra: str = "") -> str:
+    body = "".join(f"  <url><loc>https://example.com/{page}</loc>{extra}</url>\n" for page in pages)
+    return f"{HEAD}>\n{body}</urlset>\n"
+
+
+def index(*children: str) -> str:
+    body = "".join(
+        f"  <sitemap><loc>https://example.com/{child}</loc></sitemap>\n" for child in children
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{body}</sitemapindex>\n"
+    )
+
+
+def run(paths: list[str], **options) -> tuple[int, dict]:
+    out = io.StringIO()
+    settings = RunSettings(paths=paths, format="json", now="2025-06-01", isolated=True, **options)
+    status = execute(settings, out=out, err=io.StringIO())
+    return status, json.loads(out.getvalue())
+
+
+def codes(report: dict) -> list[tuple[str, str, int]]:
+    return [
+        (Path(entry["path"]).name, f["code"], f["line"])
+        for entry in report["files"]
+        for f in entry["findings"]
+    ]
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    (tmp_path / "index.xml").write_text(index("b.xml", "a.xml"), encoding="utf-8")
+    (tmp_path / "a.xml").write_text(urlset("one", "two"), encoding="utf-8")
+    (tmp_path / "b.xml").write_text(urlset("three", "one"), encoding="utf-8")
+    return tmp_path
+
+
+def test_an_index_is_followed_with_its_children_in_document_order(site: Path) -> None:
+    status, report = run(
+        [str(site / "index.xml")], follow=True, maps=(f"https://example.com/={site}",)
+    )
+    assert [Path(entry["path"]).name for entry in report["files"]] == [
+        "index.xml",
+        "b.xml",
+        "a.xml",
+    ]
+    assert [entry.get("urls") for entry in report["files"]] == [None, 2, 2]
+    assert report["summary"]["urls"] == 4
+    # /one is in b.xml (line 4, first in order) and again in a.xml, line 3.
+    assert codes(report) == [("a.xml", "SE001", 3)]
+    assert status == 0  # a warning only
+
+
+def test_a_local_index_is_not_followed_without_follow(site: Path) -> None:
+    _status, report = run([str(site / "index.xml")])
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml"]
+
+
+def test_files_named_together_are_a_set(site: Path) -> None:
+    _status, report = run([str(site / "a.xml"), str(site / "b.xml")])
+    assert codes(report) == [("b.xml", "SE001", 4)]
+    message = report["files"][1]["findings"][0]["message"]
+    assert f"{site / 'a.xml'}, line 3" in message
+
+
+def test_a_single_file_is_not_a_set(site: Path) -> None:
+    _status, report = run([str(site / "a.xml")])
+    assert "urls" not in report["summary"] and "kind" not in report["files"][0]
+
+
+def test_depth_limit(site: Path) -> None:
+    _status, report = run(
+        [str(site / "index.xml")],
+        follow=True,
+        maps=(f"https://example.com/={site}",),
+        max_depth=0,
+    )
+    assert codes(report) == [("index.xml", "SE005", 3)]
+    assert "--max-depth" in report["files"][0]["findings"][0]["message"]
+
+
+def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "dist"
+    root.mkdir()
+    (tmp_path / "secret.xml").write_text(urlset("x"), encoding="utf-8")
+    (root / "index.xml").write_text(index("../secret.xml", "%2e%2e/secret.xml"), encoding="utf-8")
+    _status, report = run(
+        [str(root / "index.xml")], follow=True, maps=(f"https://example.com/={root}",)
+    )
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml"]
+    found = codes(report)
+    assert ("index.xml", "SE007", 4) in found
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["no-equals", "ftp://example.com/=.", "https://=.", "https://example.com/=/no/such/dir"],
+)
+def test_bad_map_is_a_usage_error(value: str) -> None:
+    with pytest.raises(UsageError):
+        run(["fixtures/valid/sitemap.xml", "fixtures/valid/sitemap.xml"], maps=(value,))
+
+
+def test_cli_bad_map_exits_2(capsys) -> None:
+    assert main(["--map", "nonsense", "fixtures/valid/sitemap.xml"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
+    """Files over 1 MiB go to worker processes when several are checked; the report is the
+    same byte for byte as with one worker."""
+    for n in range(3):
+        pages = [f"p{n}-{i}" for i in range(22_000)] + ["shared"]
+        (tmp_path / f"sitemap-{n}.xml").write_text(urlset(*pages), encoding="utf-8")
+    assert (tmp_path / "sitemap-0.xml").stat().st_size > 1 << 20
+    outputs = []
+    for jobs in (1, 2):
+        out = io.StringIO()
+        settings = RunSettings(
+            paths=[str(tmp_path)], format="json", now="2025-06-01", isolated=True, jobs=jobs
+        )
+        execute(settings, out=out, err=io.StringIO())
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+    assert codes(json.loads(outputs[0])) == [
+        ("sitemap-1.xml", "SE001", 22_003),
+        ("sitemap-2.xml", "SE001", 22_003),
+    ]
+
+
+def test_hreflang_return_links_are_checked_across_files(tmp_path: Path) -> None:
+    def alternates(*pairs: tuple[str, str]) -> str:
+        return "".join(
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="https://example.com/{page}"/>'
+            for code, page in pairs
+        )
+
+    english = urlset("en/", extra=alternates(("en", "en/"), ("de", "de/"))).replace(
+        HEAD, HEAD + XHTML
+    )
+    german = urlset("de/", extra=alternates(("de", "de/"))).replace(HEAD, HEAD + XHTML)
+    (tmp_path / "en.xml").write_text(english, encoding="utf-8")
+    (tmp_path / "de.xml").write_text(german, encoding="utf-8")
+    _status, report = run([str(tmp_path / "en.xml"), str(tmp_path / "de.xml")])
+    returns = [
+        (Path(entry["path"]).name, f)
+        for entry in report["files"]
+        for f in entry["findings"]
+        if f["code"] == "HL006"
+    ]
+    assert len(returns) == 1
+    file, finding = returns[0]
+    assert file == "de.xml"  # de/ does not link back to en/, listed in the other file
+    assert finding["line"] == 3 and f"{tmp_path / 'en.xml'}, line 3" in finding["message"]
