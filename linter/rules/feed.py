@@ -1,5 +1,296 @@
-"""Feed rules: RSS 2.0 and Atom 0.3/1.0 feeds used as sitemaps."""
+"""Feed rules: RSS 2.0 and Atom 0.3/1.0 feeds used as sitemaps.
+
+The rules are defined here with the date checks they need; ``sitemap_lint.feeds``
+recognises feeds and walks their items and entries.
+"""
 
 from __future__ import annotations
 
-RULES = ()
+import re
+from datetime import UTC, datetime
+
+from sitemap_lint.model import Node
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
+from sitemap_lint.rules.structure import Reporter
+
+FEED_AS_SITEMAP = rule(
+    "FD001",
+    "feed-as-sitemap",
+    INFO,
+    summary="An RSS or Atom feed is used as a sitemap",
+    what="""
+        Notes, once per file, that the file is an RSS 2.0 or Atom feed rather
+        than an XML sitemap. Under `--profile yandex` this is an error.
+    """,
+    why="""
+        Google and Bing read RSS 2.0 and Atom 0.3/1.0 feeds as sitemaps, taking
+        each item's link and date. Yandex does not read feeds as sitemaps, and
+        a feed usually lists only the latest items, so pages that dropped out of
+        it are no longer submitted. An XML sitemap lists every page for every
+        search engine; keep the feed for fresh items next to it.
+    """,
+    bad="""
+        <rss version="2.0">
+          <channel>
+            <item><link>https://example.com/news/launch</link></item>
+          </channel>
+        </rss>
+    """,
+    good="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>https://example.com/news/launch</loc></url>
+        </urlset>
+    """,
+)
+
+UNSUPPORTED_FORMAT = rule(
+    "FD002",
+    "unsupported-feed-format",
+    ERROR,
+    summary="A feed format that search engines do not read as a sitemap",
+    what="""
+        Detects RSS 1.0 and RSS 0.90 feeds (an `rdf:RDF` root), RSS feeds whose
+        `version` is missing or not `2.0` (RSS 0.91 to 0.94), and `feed` roots
+        outside the Atom 1.0 and 0.3 namespaces. The items of such a feed are
+        checked once it is in a supported format.
+    """,
+    why="""
+        Search engines accept RSS 2.0 and Atom 0.3/1.0 feeds as sitemaps and
+        nothing else: the other formats are reported as unsupported and none of
+        their URLs are read.
+    """,
+    bad="""
+        <rss version="0.91">
+          <channel>...</channel>
+        </rss>
+    """,
+    good="""
+        <rss version="2.0">
+          <channel>...</channel>
+        </rss>
+    """,
+)
+
+NO_ITEMS = rule(
+    "FD003",
+    "feed-without-items",
+    WARNING,
+    summary="A feed with no items or entries",
+    what="Checks that an RSS feed has at least one `item` and an Atom feed at least one `entry`.",
+    why="""
+        A feed without items submits no URL at all; it usually means the
+        generator found nothing to publish or the feed is filtered too narrowly.
+    """,
+    bad="""
+        <rss version="2.0">
+          <channel><title>News</title><link>https://example.com/</link></channel>
+        </rss>
+    """,
+    good="""
+        <rss version="2.0">
+          <channel>
+            <title>News</title><link>https://example.com/</link>
+            <item><link>https://example.com/news/launch</link></item>
+          </channel>
+        </rss>
+    """,
+)
+
+NO_LINK = rule(
+    "FD004",
+    "item-without-link",
+    ERROR,
+    summary="An item or entry without a usable link",
+    what="""
+        Checks that every RSS `item` has a non-empty `link`, and that every Atom
+        `entry` has a `link` with `rel="alternate"` (or no `rel`) and an `href`.
+    """,
+    why="""
+        The link is the URL a search engine takes from a feed item; without it
+        the item submits nothing. An RSS `guid` is not read as the URL, and
+        Atom links such as `rel="self"` or `rel="edit"` are not the page.
+    """,
+    bad="""
+        <entry>
+          <title>Launch</title>
+          <link rel="self" href="https://example.com/feed/launch.atom"/>
+          <updated>2024-05-08T10:00:00Z</updated>
+        </entry>
+    """,
+    good="""
+        <entry>
+          <title>Launch</title>
+          <link rel="alternate" href="https://example.com/news/launch"/>
+          <updated>2024-05-08T10:00:00Z</updated>
+        </entry>
+    """,
+)
+
+INVALID_DATE = rule(
+    "FD005",
+    "feed-date-invalid",
+    ERROR,
+    summary="An item date that is not in the feed format's date form",
+    what="""
+        Checks RSS `pubDate` against RFC 822 (`Wed, 08 May 2024 10:00:00 +0000`;
+        the weekday and seconds are optional, a timezone is required) and Atom
+        `updated` (Atom 0.3: `modified`) against RFC 3339
+        (`2024-05-08T10:00:00Z`, with seconds and a timezone), and that the date
+        exists. The message gives the value in the expected form when it can be
+        read otherwise (a W3C date in RSS, an RSS date in Atom).
+    """,
+    why="""
+        Search engines take the item's date as its last change; a date they
+        cannot parse is ignored, and with it the signal that the page changed.
+    """,
+    bad="<pubDate>2024-05-08T10:00:00Z</pubDate>",
+    good="<pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>",
+)
+
+NO_DATE = rule(
+    "FD006",
+    "item-without-date",
+    WARNING,
+    summary="Items or entries without a date",
+    what="""
+        Detects RSS items without `pubDate` and Atom entries without `updated`
+        (Atom 0.3: `modified`); one finding per file, at the first such item,
+        with their count.
+    """,
+    why="""
+        Search engines read the date of each item to know which pages changed
+        since their last visit; without it they must recrawl to find out. Atom
+        1.0 also requires `updated` in every entry.
+    """,
+    bad="<item><link>https://example.com/news/launch</link></item>",
+    good="""
+        <item>
+          <link>https://example.com/news/launch</link>
+          <pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>
+        </item>
+    """,
+)
+
+RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, NO_DATE)
+
+# RFC 822 (RFC 2822) date-time: optional weekday, 2- or 4-digit year, optional
+# seconds, a numeric or named zone ("UTC" is not RFC 822 but universally read).
+_RFC822 = re.compile(
+    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?\d{1,2}\s+"
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+(?:\d{4}|\d{2})\s+"
+    r"\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UTC?|GMT|[ECMP][SD]T|[A-IK-Z])\Z",
+    re.IGNORECASE,
+)
+# RFC 3339 date-time as Atom requires it: upper-case T and Z, seconds, a zone.
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
+_LONGEST_DATE = 80
+RSS_EXAMPLE = "Wed, 08 May 2024 10:00:00 +0000"
+ATOM_EXAMPLE = "2024-05-08T10:00:00Z"
+
+
+def check_rss_date(node: Node, report: Reporter, now: datetime) -> datetime | None:
+    """Check a `pubDate`; return its moment (timezone-aware) when it is valid."""
+    value = node.text.strip()
+    moment, problem = _parse_rss(value)
+    return _finish_date(node, report, now, moment, problem)
+
+
+def check_atom_date(node: Node, report: Reporter, now: datetime) -> datetime | None:
+    """Check an Atom `updated` (Atom 0.3: `modified`); return its moment when valid."""
+    value = node.text.strip()
+    moment, problem = _parse_atom(value)
+    return _finish_date(node, report, now, moment, problem)
+
+
+def _finish_date(
+    node: Node, report: Reporter, now: datetime, moment: datetime | None, problem: str | None
+) -> datetime | None:
+    if problem is not None:
+        report.add(INVALID_DATE.at(node.line, node.column, f"<{node.name}> {problem}"), node)
+        return None
+    if moment is not None and moment > now + FUTURE_TOLERANCE:
+        report.add(
+            IN_FUTURE.at(
+                node.line,
+                node.column,
+                f"<{node.name}> {node.text.strip()} is in the future (now is "
+                f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); give the real date of the last change",
+            )
+        )
+    return moment
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= 60 else value[:57] + "...")
+
+
+def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
+    """The moment of an RFC 822 date, or the problem (what is wrong and the fix)."""
+    if not value:
+        return None, f"is empty; write the date in RFC 822 form, e.g. {RSS_EXAMPLE}"
+    if len(value) <= _LONGEST_DATE and _RFC822.match(value):
+        from email.utils import parsedate_to_datetime
+
+        try:
+            moment = parsedate_to_datetime(value)
+        except (ValueError, OverflowError) as error:
+            return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+        # "-0000" (UTC, local zone unknown) gives a naive datetime.
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
+    return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
+
+
+def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
+    """The moment of an RFC 3339 date-time, or the problem (what is wrong and the fix)."""
+    if not value:
+        return None, f"is empty; write the date in RFC 3339 form, e.g. {ATOM_EXAMPLE}"
+    if len(value) <= _LONGEST_DATE and _RFC3339.match(value):
+        try:
+            return datetime.fromisoformat(value), None
+        except ValueError as error:
+            return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+    return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
+
+
+def _not_in_form(value: str, form: str, example: str, convert) -> str:
+    """What is wrong with a date not in ``form``, and the value to write instead."""
+    read = _read_loosely(value) if len(value) <= _LONGEST_DATE else None
+    if read is None:
+        return f"{_shown(value)} is not {form}; write it in that form, e.g. {example}"
+    if read.tzinfo is None and ":" in value:
+        return f"{_shown(value)} has no timezone; write {convert(read)}"
+    return f"{_shown(value)} is not {form}; write {convert(read)}"
+
+
+def _read_loosely(value: str) -> datetime | None:
+    """A date in another common form (ISO 8601, RFC 822 without a zone), naive
+    when it has no timezone."""
+    try:
+        return datetime.fromisoformat(value.upper() if "t" in value or "z" in value else value)
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        return parsedate_to_datetime(value)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return None
+
+
+def _as_rss(moment: datetime) -> str:
+    from email.utils import format_datetime
+
+    if moment.tzinfo is not None:
+        return format_datetime(moment.replace(microsecond=0))
+    text = format_datetime(moment.replace(microsecond=0, tzinfo=UTC))
+    return f"{text} if the time is UTC (otherwise its offset, e.g. +0200)"
+
+
+def _as_atom(moment: datetime) -> str:
+    text = moment.replace(tzinfo=None).isoformat(timespec="seconds")
+    if moment.tzinfo is None:
+        return f"{text}Z if the time is UTC (otherwise its offset, e.g. {text}+02:00)"
+    if not moment.utcoffset():
+        return f"{text}Z"
+    return moment.isoformat(timespec="seconds")
