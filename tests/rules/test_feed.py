@@ -1,0 +1,258 @@
+"""Feed family: RSS 2.0 and Atom feeds used as sitemaps; each failing fixture gives exactly
+the expected findings, passing ones none; the sitemap rules they reuse apply to their links."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.checker import Options, check_source
+from sitemap_lint.feeds import is_feed
+from sitemap_lint.finding import Severity
+from sitemap_lint.inputs import Source
+from sitemap_lint.model import Node
+from sitemap_lint.rules import feed
+from sitemap_lint.selection import Selection
+from tests.helpers import (
+    NOW,
+    RULE_FIXTURES,
+    Case,
+    check_case,
+    check_message,
+    check_pass,
+    engine,
+    found,
+    lint,
+)
+
+# Every readable feed also gets the advisory that it is used as a sitemap, at its root.
+ADVICE = (("FD001", 2),)
+
+CASES = [
+    Case("FD001", "fail.xml", line=2),  # RSS 2.0
+    Case("FD001", "fail-atom.xml", line=2),  # Atom 1.0
+    Case("FD001", "fail-atom-03.xml", line=2),  # Atom 0.3
+    Case("FD002", "fail.xml", line=2),  # RSS 0.91
+    Case("FD002", "fail-no-version.xml", line=2),  # <rss> without version
+    Case("FD002", "fail-rdf.xml", line=2),  # RSS 1.0 (rdf:RDF)
+    Case("FD002", "fail-atom-namespace.xml", line=2),  # https:// in the Atom namespace
+    Case("FD003", "fail.xml", line=2, also=ADVICE),  # a channel without items
+    Case("FD003", "fail-atom.xml", line=2, also=ADVICE),  # a feed without entries
+    Case("FD004", "fail.xml", line=12, also=ADVICE),  # an item without <link>
+    Case("FD004", "fail-guid.xml", line=7, also=ADVICE),  # the URL only in <guid>
+    Case("FD004", "fail-empty.xml", line=9, also=ADVICE),  # <link></link>
+    Case("FD004", "fail-atom.xml", line=7, also=ADVICE),  # an entry without <link>
+    Case("FD004", "fail-atom-self.xml", line=7, also=ADVICE),  # only rel="self" and rel="edit"
+    Case("FD004", "fail-atom-text.xml", line=9, also=ADVICE),  # <link>URL</link>, no href
+    Case("FD005", "fail.xml", line=10, also=ADVICE),  # a W3C date in <pubDate>
+    Case("FD005", "fail-no-timezone.xml", line=10, also=ADVICE),
+    Case("FD005", "fail-impossible.xml", line=10, also=ADVICE),  # 29 February 2025
+    Case("FD005", "fail-unreadable.xml", line=10, also=ADVICE),  # 28/05/2025
+    Case("FD005", "fail-empty.xml", line=10, also=ADVICE),
+    Case("FD005", "fail-atom.xml", line=11, also=ADVICE),  # an RSS date in <updated>
+    Case("FD005", "fail-atom-date-only.xml", line=11, also=ADVICE),
+    Case("FD005", "fail-atom-no-timezone.xml", line=11, also=ADVICE),
+    Case("FD005", "fail-atom-no-seconds.xml", line=11, also=ADVICE),
+    Case("FD005", "fail-atom-lower-case.xml", line=11, also=ADVICE),  # t and z
+    Case("FD005", "fail-atom-impossible.xml", line=11, also=ADVICE),  # 31 April
+    Case("FD006", "fail.xml", line=12, also=ADVICE),  # two of three items undated: one finding
+    Case("FD006", "fail-atom.xml", line=7, also=ADVICE),  # <published> but no <updated>
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in feed.RULES])
+def test_passing_fixture(code: str) -> None:
+    check_pass(code)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "text"),
+    [
+        ("FD001/fail.xml", "Yandex does not; list the URLs in an XML sitemap"),
+        ("FD001/fail-atom-03.xml", "Atom 0.3 feed"),
+        ("FD002/fail.xml", "<rss version='0.91'> is not RSS 2.0"),
+        ("FD002/fail-no-version.xml", 'write <rss version="2.0">'),
+        ("FD002/fail-rdf.xml", "RSS 1.0 or 0.90"),
+        ("FD002/fail-atom-namespace.xml", 'write <feed xmlns="http://www.w3.org/2005/Atom">'),
+        ("FD003/fail-atom.xml", "feed has no entries"),
+        ("FD004/fail-guid.xml", "add <link>https://example.com/news/trail-runner-2</link>"),
+        ("FD004/fail-empty.xml", "<link> of this <item> is empty"),
+        ("FD004/fail-atom-self.xml", '(only rel="edit", rel="self")'),
+        ("FD004/fail-atom-text.xml", 'write <link href="https://example.com/blog/testing'),
+        ("FD005/fail.xml", "write Wed, 28 May 2025 09:30:00 +0000"),
+        ("FD005/fail-no-timezone.xml", "has no timezone; write Wed, 28 May 2025 09:30:00 +0000"),
+        ("FD005/fail-impossible.xml", "is not a real date"),
+        ("FD005/fail-unreadable.xml", "e.g. Wed, 08 May 2024 10:00:00 +0000"),
+        ("FD005/fail-atom.xml", "write 2025-05-28T09:30:00+02:00"),
+        ("FD005/fail-atom-date-only.xml", "write 2025-05-28T00:00:00Z if the time is UTC"),
+        ("FD005/fail-atom-no-seconds.xml", "write 2025-05-28T09:30:00+02:00"),
+        ("FD005/fail-atom-lower-case.xml", "write 2025-05-28T09:30:00Z"),
+        ("FD006/fail.xml", "2 of 3 items have no <pubDate>"),
+        ("FD006/fail-atom.xml", "<entry> has no <updated>"),
+    ],
+)
+def test_message_gives_the_fix(fixture: str, text: str) -> None:
+    check_message(CASES, fixture, text)
+
+
+def test_yandex_profile_makes_the_advice_an_error() -> None:
+    assert Selection().levels["FD001"] is Severity.INFO
+    assert Selection(profile="yandex").levels["FD001"] is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("ns", "name", "claimed"),
+    [
+        ("", "rss", True),
+        ("http://www.w3.org/2005/Atom", "feed", True),
+        ("http://purl.org/atom/ns#", "feed", True),
+        ("", "feed", True),
+        ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "RDF", True),
+        ("http://www.sitemaps.org/schemas/sitemap/0.9", "urlset", False),
+        ("http://example.com/catalogue", "feed", False),
+        ("", "html", False),
+    ],
+)
+def test_is_feed(ns: str, name: str, claimed: bool) -> None:
+    assert is_feed(Node(ns, name, {}, 1, 1)) is claimed
+
+
+# -- facts for the checks across a set of files -------------------------------------------
+
+
+def _facts(path: Path):
+    result = check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    return result.facts
+
+
+def test_facts_of_an_rss_feed() -> None:
+    facts = _facts(RULE_FIXTURES / "FD001" / "fail.xml")
+    assert facts.kind == "rss"
+    assert facts.url_count == 2
+    assert facts.newest_lastmod == datetime(2025, 5, 28, 9, 30, tzinfo=UTC)
+
+
+def test_facts_of_an_atom_feed() -> None:
+    facts = _facts(RULE_FIXTURES / "FD001" / "fail-atom.xml")
+    assert facts.kind == "atom"
+    assert facts.url_count == 2
+    assert facts.newest_lastmod == datetime(2025, 5, 28, 9, 30, tzinfo=UTC)
+
+
+def test_facts_of_an_unsupported_feed() -> None:
+    assert (_facts(RULE_FIXTURES / "FD002" / "fail-rdf.xml").kind, 0) == ("", 0)
+    facts = _facts(RULE_FIXTURES / "FD002" / "fail.xml")
+    assert (facts.kind, facts.url_count) == ("rss", 0)
+
+
+def test_facts_count_items_without_link_not() -> None:
+    facts = _facts(RULE_FIXTURES / "FD004" / "fail.xml")
+    assert facts.url_count == 1
+
+
+# -- the sitemap rules applied to feed links ----------------------------------------------
+
+RSS_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel>
+    <title>Example Shop News</title>
+    <link>https://example.com/news/</link>
+    <description>New products and stories from the Example Shop.</description>
+"""
+RSS_TAIL = "  </channel>\n</rss>\n"
+
+
+def _rss(tmp_path: Path, *items: tuple[str, str]) -> Path:
+    """A feed whose items start on lines 7, 11, 15, ... (four lines each)."""
+    body = "".join(
+        f"    <item>\n      <link>{link}</link>\n      <pubDate>{date}</pubDate>\n    </item>\n"
+        for link, date in items
+    )
+    path = tmp_path / "feed.xml"
+    path.write_text(RSS_HEAD + body + RSS_TAIL, encoding="utf-8")
+    return path
+
+
+DATE = "Wed, 28 May 2025 09:30:00 +0000"
+
+
+def test_url_rules_apply_to_links(tmp_path: Path) -> None:
+    path = _rss(tmp_path, ("/news/trail-runner-2", DATE), ("https://example.com/a b", DATE))
+    codes = found(lint(path))
+    assert codes == [("FD001", 2), ("UR001", 8), ("UR006", 12)], lint(path).findings
+
+
+def test_duplicate_links(tmp_path: Path) -> None:
+    url = "https://example.com/news/trail-runner-2"
+    path = _rss(tmp_path, (url, DATE), (url, DATE))
+    assert found(lint(path)) == [("FD001", 2), ("DU001", 12)]
+
+
+def test_scope_with_a_sitemap_url(tmp_path: Path) -> None:
+    path = _rss(
+        tmp_path,
+        ("https://example.com/news/trail-runner-2", DATE),
+        ("https://example.com/about", DATE),
+        ("https://www.example.com/news/summer", DATE),
+    )
+    result = lint(path, "https://example.com/news/feed.xml")
+    assert found(result) == [("FD001", 2), ("SC002", 12), ("SC001", 16)]
+
+
+def test_mixed_origins_without_a_sitemap_url(tmp_path: Path) -> None:
+    path = _rss(
+        tmp_path,
+        ("https://example.com/news/trail-runner-2", DATE),
+        ("http://example.com/news/summer", DATE),
+    )
+    assert found(lint(path)) == [("FD001", 2), ("SC003", 12)]
+
+
+def test_future_date_is_reported_once(tmp_path: Path) -> None:
+    path = _rss(tmp_path, ("https://example.com/news/launch", "Mon, 01 Jun 2026 09:00:00 GMT"))
+    result = lint(path)
+    assert found(result) == [("FD001", 2), ("DT005", 9)]
+    assert "now is 2025-06-01T00:00:00Z" in result.findings[1].message
+
+
+def test_a_date_later_today_within_the_tolerance_is_not_future(tmp_path: Path) -> None:
+    path = _rss(tmp_path, ("https://example.com/news/launch", "Sun, 01 Jun 2025 00:04:00 GMT"))
+    assert found(lint(path)) == [("FD001", 2)]
+
+
+def test_truncated_feed_is_not_also_reported_empty(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    text = RSS_HEAD + "    <item>\n      <link>https://example.com/news/a</link>\n"
+    path.write_text(text, encoding="utf-8")
+    codes = [code for code, _line in found(lint(path))]
+    assert "FD003" not in codes
+    assert codes[0] == "FD001" and len(codes) == 2  # the advice and the truncation
+
+
+def test_too_many_items(tmp_path: Path) -> None:
+    count = 50_001
+    items = "".join(
+        f"<item><link>https://example.com/news/{n}</link><pubDate>{DATE}</pubDate></item>\n"
+        for n in range(count)
+    )
+    path = tmp_path / "feed.xml"
+    path.write_text(RSS_HEAD + items + RSS_TAIL, encoding="utf-8")
+    result = check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    first_past = RSS_HEAD.count("\n") + 1 + 50_000
+    assert found(result) == [("FD001", 2), ("LM001", first_past)]
+    assert result.facts.url_count == count
+
+
+def test_huge_values_are_bounded(tmp_path: Path) -> None:
+    """A 300 KB date or link gives one short finding, never a traceback."""
+    path = _rss(tmp_path, ("https://example.com/" + "a" * 300_000, "Wed, " + "9" * 300_000))
+    result = lint(path)
+    assert [code for code, _ in found(result)] == ["FD001", "UR003", "FD005"]
+    assert all(len(f.message) <= 500 for f in result.findings)
