@@ -36,7 +36,7 @@ PROFILES: dict[str, Profile] = {
             "yandex",
             "Yandex: URLs over 1,024 characters and values over 100 bytes are errors; it "
             "does not read hreflang alternates in sitemaps, so their findings are only advice.",
-            {"HL": INFO, "UR012": ERROR, "VA004": ERROR},
+            {"FD001": ERROR, "HL": INFO, "UR012": ERROR, "VA004": ERROR},
         ),
         Profile(
             "strict",
