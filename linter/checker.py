@@ -234,6 +234,8 @@ class FileChecker:
             if self.shadow is not None:
                 self.shadow.stop()
             self.feed = feeds.FeedChecker(root, self.options, self, self.facts)
+            if self.parser is not None and root.name == "rss":
+                self.parser.containers = frozenset({("", "channel")})
             return
         if root.name not in structure.ROOTS:
             self.add(structure.unknown_root(root))

@@ -44,6 +44,9 @@ class StreamParser:
         self._recent: list[tuple[int, str]] = []  # (first line number, text) of the last chunks
         self._line_count = 1
         self._too_deep_reported = False
+        # Depth-1 elements whose children are handed over one by one as entries, like an
+        # RSS <channel>'s items, so a big feed is never held whole: (namespace, name).
+        self.containers: frozenset[tuple[str, str]] = frozenset()
         self._names: dict[str, tuple[str, str]] = {}
         parser = pyexpat.ParserCreate("utf-8", namespace_separator="}")
         parser.buffer_text = True
@@ -156,7 +159,9 @@ class StreamParser:
                     state._too_deep_reported = True
                     handler.on_too_deep(stack[2] if depth > 2 else stack[1], line, column)
                 return
-            if depth > 1:
+            if depth > 1 and not (
+                depth == 2 and state.containers and _is_container(state, stack[1])
+            ):
                 stack[-1].children.append(node)
             stack.append(node)
 
@@ -170,7 +175,7 @@ class StreamParser:
                     node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
                 elif text and not text.isspace():
                     node.nested_text = True
-            if depth == 1:
+            if depth == 1 or (depth == 2 and state.containers and _is_container(state, stack[1])):
                 handler.on_entry(node)
             elif depth == 0:
                 state.root_closed = True
@@ -215,6 +220,10 @@ class StreamParser:
         context = self.line_text(raw_line)
         line, column = self.position(raw_line, error.offset)
         self.handler.on_syntax_error(error.code, line, column, context, error.offset)
+
+
+def _is_container(state: StreamParser, node: Node) -> bool:
+    return (node.ns, node.name) in state.containers
 
 
 def _text_start(text: str, line: int, column: int) -> tuple[int, int]:

@@ -264,8 +264,6 @@ class _Only:
 
 def unknown_root(root: Node) -> Finding:
     hint = _did_you_mean(root.name, ROOTS)
-    if root.name in ("rss", "feed"):
-        hint = " (RSS and Atom feeds are not checked by this command)"
     return UNKNOWN_ROOT.at(
         root.line,
         root.column,

@@ -17,8 +17,6 @@ CASES = [
     Case("ST001", "fail.xml", line=2),  # <urls>
     Case("ST001", "fail-case.xml", line=2),  # <URLSet>
     Case("ST001", "fail-index-case.xml", line=3),  # <sitemapIndex>
-    Case("ST001", "fail-rss.xml", line=2),
-    Case("ST001", "fail-atom.xml", line=2),
     # ST002 missing-loc
     Case("ST002", "fail.xml", line=6),  # url with lastmod and changefreq only
     Case("ST002", "fail-sitemap.xml", line=6),  # index entry with lastmod only
@@ -113,11 +111,6 @@ def test_unknown_root_suggests_the_right_root() -> None:
 def test_unknown_root_case_hint() -> None:
     (message,) = _messages(_case_path("ST001", "fail-case.xml"))
     assert "did you mean <urlset>? names are case-sensitive" in message
-
-
-def test_unknown_root_names_feeds() -> None:
-    (message,) = _messages(_case_path("ST001", "fail-rss.xml"))
-    assert "RSS and Atom" in message
 
 
 def test_unknown_element_did_you_mean() -> None:
