@@ -31,7 +31,7 @@ SET_CASES = [
     SetCase("SE001", "fail.xml", "pages.xml", 4),  # /about is in posts.xml too
     SetCase("SE002", "fail.xml", "fail.xml", 7),  # the index lists itself
     SetCase("SE003", "fail.xml", "fail.xml", 7),  # more.xml is an index
-    SetCase("SE004", "fail.txt", "fail.txt", 2),  # posts.xml is in the index already
+    SetCase("SE004", "fail.txt", "pass.xml", 4),  # the index lists posts.xml, robots.txt did too
     SetCase("SE005", "fail.xml", "fail.xml", 10, {"max_files": 3}),  # team.xml is the 4th file
     SetCase("SE006", "fail.xml", "fail.xml", 4),  # index 2024-01-01, sitemap 2024-03-05
     SetCase("SE007", "fail.xml", "fail.xml", 7),  # missing.xml was not built

@@ -1,0 +1,155 @@
+"""A whole site over HTTP: robots.txt -> index -> plain, gzipped, text and feed sitemaps,
+and every way a child can fail, served by a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+
+import pytest
+
+from sitemap_lint.run import RunSettings, execute
+from tests.site_server import Route, SiteServer, loopback_only, redirect  # noqa: F401
+
+URLSET = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+
+
+def urlset(base: str, *pages: str) -> bytes:
+    body = "".join(f"  <url><loc>{base}/{page}</loc></url>\n" for page in pages)
+    return f"{URLSET}{body}</urlset>\n".encode()
+
+
+def index(*urls: str) -> bytes:
+    body = "".join(f"  <sitemap><loc>{url}</loc></sitemap>\n" for url in urls)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{body}</sitemapindex>\n"
+    ).encode()
+
+
+def huge_body():
+    """A sitemap past the 50 MB limit, streamed: its start, then 56 MiB of blank lines."""
+    yield URLSET.encode()
+    chunk = b" " * 1023 + b"\n"
+    for _ in range(56):
+        yield chunk * 1024
+
+
+def feed(base: str) -> bytes:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>\n'
+        f"<title>News</title><link>{base}/</link><description>d</description>\n"
+        f"<item><title>A</title><link>{base}/news/a</link>"
+        "<pubDate>Sat, 01 Mar 2025 10:00:00 GMT</pubDate></item>\n"
+        "</channel></rss>\n"
+    ).encode()
+
+
+# The index's children, in order: (path, the codes the child's own section gets).
+CHILDREN = [
+    ("/sitemap-pages.xml", ["RB007"]),  # lists a page robots.txt disallows
+    ("/sitemap-posts.xml.gz", ["SE001"]),  # gzip body; repeats a URL of the pages
+    ("/sitemap-links.txt", []),
+    ("/feed.xml", ["FD001"]),  # a feed: fine for Google, noted for other engines
+    ("/missing.xml", ["FE001"]),
+    ("/broken.xml", ["FE002"]),
+    ("/loop.xml", ["FE005"]),
+    ("/slow.xml", ["FE004"]),
+    ("/page.html", ["IN002"]),
+    ("/huge.xml", ["LM002"]),
+]
+
+
+def serve_site(site: SiteServer) -> str:
+    base = site.url("").rstrip("/")
+    other = f"http://localhost:{site.port}"  # another host, same server: out of scope
+    children = [base + path for path, _codes in CHILDREN]
+    routes = site.routes
+    routes["/robots.txt"] = Route(
+        body=(
+            f"User-agent: *\nDisallow: /private/\n\nSitemap: {base}/sitemap-index.xml\n"
+        ).encode(),
+        content_type="text/plain",
+    )
+    routes["/sitemap-index.xml"] = Route(
+        body=index(*children, f"{base}/sitemap-index.xml", f"{other}/sitemap-other.xml")
+    )
+    routes["/sitemap-pages.xml"] = Route(body=urlset(base, "", "about", "private/draft"))
+    routes["/sitemap-posts.xml.gz"] = Route(
+        body=gzip.compress(urlset(base, "posts/1", "about"), mtime=0),
+        content_type="application/x-gzip",
+    )
+    routes["/sitemap-links.txt"] = Route(
+        body=f"{base}/links/1\n{base}/links/2\n".encode(), content_type="text/plain"
+    )
+    routes["/feed.xml"] = Route(body=feed(base), content_type="application/rss+xml")
+    routes["/broken.xml"] = Route(status=500, body=b"oops", content_type="text/plain")
+    routes["/loop.xml"] = redirect("/loop-2.xml")
+    routes["/loop-2.xml"] = redirect("/loop.xml")
+    routes["/slow.xml"] = Route(body=urlset(base, "slow"), delay=3)
+    routes["/page.html"] = Route(
+        body=b"<!DOCTYPE html><html><body>Hello</body></html>", content_type="text/html"
+    )
+    routes["/huge.xml"] = Route(body=huge_body)
+    routes["/sitemap-other.xml"] = Route(body=urlset(other, "elsewhere"))
+    return base
+
+
+@pytest.fixture(scope="module")
+def site():
+    with SiteServer() as server:
+        serve_site(server)
+        yield server
+
+
+def check(paths: list[str], **options) -> tuple[int, dict]:
+    out = io.StringIO()
+    settings = RunSettings(
+        paths=paths, format="json", now="2025-06-01", isolated=True, timeout=0.5, **options
+    )
+    status = execute(settings, out=out, err=io.StringIO())
+    return status, json.loads(out.getvalue())
+
+
+def test_robots_txt_of_a_site_gives_a_set_report(site: SiteServer, loopback_only) -> None:  # noqa: F811
+    base = site.url("").rstrip("/")
+    status, report = check([f"{base}/robots.txt"])
+    files = {entry["path"]: entry for entry in report["files"]}
+    expected_order = [
+        f"{base}/robots.txt",
+        f"{base}/sitemap-index.xml",
+        *[base + path for path, _codes in CHILDREN],
+        f"http://localhost:{site.port}/sitemap-other.xml",
+    ]
+    assert [entry["path"] for entry in report["files"]] == expected_order
+    found = {path: [f["code"] for f in entry["findings"]] for path, entry in files.items()}
+    assert found[f"{base}/robots.txt"] == []
+    # The index: a cycle back to itself and a child on another host.
+    index_lines = {f["code"]: f["line"] for f in files[f"{base}/sitemap-index.xml"]["findings"]}
+    assert index_lines == {"SE002": 3 + len(CHILDREN), "SC001": 4 + len(CHILDREN)}
+    for path, codes in CHILDREN:
+        assert found[base + path] == codes, (path, files[base + path]["findings"])
+    assert found[f"http://localhost:{site.port}/sitemap-other.xml"] == []
+    assert files[f"{base}/sitemap-pages.xml"]["urls"] == 3
+    assert report["summary"]["files"] == len(expected_order)
+    assert status == 1
+    # Nothing is fetched twice; the cycle is not followed again.
+    assert site.paths.count("/sitemap-index.xml") == 1
+
+
+def test_the_same_run_gives_the_same_report(site: SiteServer, loopback_only) -> None:  # noqa: F811
+    base = site.url("").rstrip("/")
+    first = check([f"{base}/sitemap-index.xml"])
+    second = check([f"{base}/sitemap-index.xml"])
+    assert first == second
+
+
+def test_robots_option_informs_a_local_check(site: SiteServer, loopback_only, tmp_path) -> None:  # noqa: F811
+    base = site.url("").rstrip("/")
+    local = tmp_path / "sitemap.xml"
+    local.write_bytes(urlset(base, "", "private/draft"))
+    _status, report = check([str(local)], robots=(f"{base}/robots.txt",))
+    codes = [(f["code"], f["line"]) for entry in report["files"] for f in entry["findings"]]
+    assert codes == [("RB007", 4)]
