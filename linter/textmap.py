@@ -1,11 +1,540 @@
-"""Text sitemaps (being written)."""
+"""Text sitemaps: one absolute URL per line, UTF-8, nothing else.
+
+``check_source`` routes a file here when it is not XML and ``is_text_sitemap``
+says so. The text is read line by line as it streams (CR LF, CR and LF each end
+a line, also across chunks); a line longer than ``model.MAX_TEXT`` characters
+is kept only up to that length. Each line that is meant as a URL goes through
+the same URL, scope, duplicate and limit rules as a ``loc``; the text rules
+(``rules.text``) report lines that are not URLs or hold more than one.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import MAX_TEXT, Node
+from sitemap_lint.rules import limits, scope, urls
+from sitemap_lint.rules import text as rules
+from sitemap_lint.rules.duplicates import DuplicateTracker
+
+if TYPE_CHECKING:
+    from sitemap_lint.checker import Options
+    from sitemap_lint.facts import FileFacts
+
+# Text is split into lines in blocks of at most this many characters, so that a
+# huge run of line breaks never becomes one huge list.
+BLOCK = 1 << 16
+# The first lines looked at to recognise a URL list without a .txt name.
+SNIFF_LINES = 3
+SHOWN = 60  # characters of a line quoted in a message
+
+_HTTP = re.compile(r"https?://", re.IGNORECASE)
+# The usual line: a URL and nothing that could separate it from something else.
+_PLAIN_URL = re.compile(r"https?://[^\s\"'<>`,;|]*\Z", re.IGNORECASE)
+# A URL ends at whitespace, quotes, angle brackets or a backtick.
+_URL_TOKEN = re.compile(r"[^\s\"'<>`]+")
+_VALUE = (
+    r"(?:https?://|\d{4}-\d\d(?:-\d\d)?\b|\d+(?:\.\d+)?(?:[\s,;|]|\Z)"
+    r"|(?:always|hourly|daily|weekly|monthly|yearly|never)\b)"
+)
+# A column separator inside the URL token: `,` `;` or `|` followed by another value.
+_COLUMN = re.compile(rf"[,;|]+(?=\s*{_VALUE})", re.IGNORECASE)
+_STARTS_WITH_VALUE = re.compile(rf"(?:{_VALUE}|[-|,;#]|//)", re.IGNORECASE)
+_DATE = re.compile(r"\d{4}-\d\d")
+# Another URL on the line, after a separator.
+_NEXT_URL = re.compile(r"(?<=[\s,;|\"'<>])https?://", re.IGNORECASE)
+# `Name: value` (a header field, a robots.txt line); `http:` and `https:` are schemes.
+_FIELD = re.compile(r"(?!https?\s*:)([A-Za-z][A-Za-z0-9_-]*)\s*:(?:\s|\Z)", re.IGNORECASE)
+_HEADING = re.compile(
+    r"(?:urls?|locs?|links?|pages?|address(?:es)?|sitemap|end|eof)(?:\s*[,;\t|].*)?\Z",
+    re.IGNORECASE,
+)
+# The first word of a line of text (not a path, a host or a scheme).
+_WORD = re.compile(r"[^\W\d_][^/.:\\]*\Z")
+# `//` and then a host: a scheme-relative URL (UR001 says so), not a comment.
+_HOST_START = re.compile(r"[A-Za-z0-9\[]")
+
+
+class Line(NamedTuple):
+    text: str  # at most MAX_TEXT characters
+    length: int  # the line's real length
+
+
+# -- recognising a text sitemap -------------------------------------------------------
+
 
 def is_text_sitemap(first: str, name: str) -> bool:
+    """Whether a file that is not XML is a text sitemap: a name ending in .txt
+    (or .txt.gz), or a URL among its first non-blank lines."""
+    path = name.split("?", 1)[0].split("#", 1)[0].lower()
+    if path.endswith(".gz"):
+        path = path[:-3]
+    if path.endswith(".txt") and not path.endswith("robots.txt"):
+        return True
+    seen = 0
+    for line in _first_lines(first[:BLOCK]):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _HTTP.match(stripped):
+            return True
+        seen += 1
+        if seen >= SNIFF_LINES or _looks_like_url(stripped):
+            return False
     return False
 
 
-def check_text(first, texts, options, findings, facts) -> None:
-    raise NotImplementedError
+def _first_lines(head: str) -> list[str]:
+    return head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _looks_like_url(line: str) -> bool:
+    """A first line that may be a (broken) URL itself decides: it is not a header."""
+    return _classify(line) is None and not _FIELD.match(line)
+
+
+# -- splitting into lines ---------------------------------------------------------------
+
+# A line with something other than whitespace on it, from its start.
+_FILLED_LINE = re.compile(r"^[^\S\n]*\S[^\n]*", re.MULTILINE)
+
+
+class LineScanner:
+    """Splits the text into lines and hands out the non-blank ones with their numbers;
+    blank lines are only counted. A final line break does not start a line.
+
+    Once ``counting`` is set, non-blank lines are no longer handed out, only counted
+    (in ``counted``), a block at a time.
+    """
+
+    def __init__(self) -> None:
+        self.number = 0  # the last line seen
+        self.blank = 0
+        self.first_blank = 0
+        self.counting = False
+        self.counted = 0
+
+    def lines(self, texts: Iterable[str]) -> Iterator[tuple[int, Line]]:
+        carry: list[str] = []  # the start of the current line, at most MAX_TEXT characters
+        carry_length = 0
+        kept = 0
+        skip_lf = False  # the last block ended with CR: a LF first in this one ends nothing
+        for block in _blocks(texts):
+            if skip_lf:
+                skip_lf = False
+                if block[0] == "\n":
+                    block = block[1:]
+                    if not block:
+                        continue
+            if block[-1] == "\r":
+                skip_lf = True
+            if "\r" in block:
+                block = block.replace("\r\n", "\n").replace("\r", "\n")
+            first_break = block.find("\n")
+            if first_break >= 0:
+                head = block[:first_break]
+                if carry:
+                    if kept < MAX_TEXT:
+                        carry.append(head[: MAX_TEXT - kept])
+                    yield from self._one(Line("".join(carry), carry_length + len(head)))
+                    carry, carry_length, kept = [], 0, 0
+                else:
+                    yield from self._one(Line(head, len(head)))
+                last_break = block.rfind("\n")
+                if first_break < last_break:
+                    yield from self._between(block, first_break + 1, last_break)
+                tail = block[last_break + 1 :]
+            else:
+                tail = block
+            if tail:
+                carry_length += len(tail)
+                if kept < MAX_TEXT:
+                    piece = tail[: MAX_TEXT - kept]
+                    carry.append(piece)
+                    kept += len(piece)
+        if carry_length:
+            yield from self._one(Line("".join(carry), carry_length))
+
+    def _one(self, line: Line) -> Iterator[tuple[int, Line]]:
+        if not line.text or line.text.isspace():
+            self._blanks(1)
+            self.number += 1
+            return
+        self.number += 1
+        if self.counting:
+            self.counted += 1
+        else:
+            yield self.number, line
+
+    def _between(self, block: str, start: int, end: int) -> Iterator[tuple[int, Line]]:
+        """The complete lines of ``block[start:end]`` (each shorter than BLOCK)."""
+        last = self.number + block.count("\n", start, end) + 1
+        if self.counting:
+            filled = len(_FILLED_LINE.findall(block, start, end))
+            if self.first_blank or filled == last - self.number:
+                self.counted += filled
+                self.blank += last - self.number - filled
+                self.number = last
+                return
+            # Otherwise go line by line, once: to find the first blank line.
+        position = start  # where line self.number + 1 starts
+        for match in _FILLED_LINE.finditer(block, start, end):
+            number = self.number + 1 + block.count("\n", position, match.start())
+            self._blanks(number - self.number - 1)
+            self.number = number
+            if self.counting:
+                self.counted += 1
+            else:
+                text = match.group()
+                yield number, Line(text, len(text))
+            position = match.end() + 1
+        self._blanks(last - self.number)
+        self.number = last
+
+    def _blanks(self, count: int) -> None:
+        if count > 0:
+            if not self.blank:
+                self.first_blank = self.number + 1
+            self.blank += count
+
+
+def _blocks(texts: Iterable[str]) -> Iterator[str]:
+    for piece in texts:
+        for start in range(0, len(piece), BLOCK):
+            yield piece[start : start + BLOCK]
+
+
+# -- what a line is -----------------------------------------------------------------------
+
+
+class Kind:
+    COMMENT = "comment"
+    MARKUP = "markup"
+    FIELD = "field"
+    HEADING = "heading"
+    SEPARATOR = "separator"
+    PROSE = "prose"
+    EXTRA = "extra"
+
+
+class Verdict(NamedTuple):
+    kind: str
+    url: str = ""  # the URL found on the line, if any
+    offset: int = 0  # where it starts in the stripped line
+    before: str = ""
+    after: str = ""
+    count: int = 1  # URLs on the line
+
+
+def _classify(line: str) -> Verdict | None:
+    """What a stripped, non-blank line is when it is not simply a URL (None: a URL,
+    maybe a broken one, for the URL rules to check)."""
+    if _PLAIN_URL.match(line):
+        return None
+    first = line[0]
+    if first == "<":
+        return _markup(line)
+    if first in "#;" or line.startswith("/*"):
+        return Verdict(Kind.COMMENT)
+    if line.startswith("//") and not _HOST_START.match(line, 2):
+        return Verdict(Kind.COMMENT)
+    found = _HTTP.search(line)
+    if found is None:
+        return _plain_text(line)
+    if found.start() > 0 and _FIELD.match(line):
+        return _with_url(Kind.FIELD, line, found.start())
+    return _extra_content(line, found.start())
+
+
+def _markup(line: str) -> Verdict:
+    found = _HTTP.search(line)
+    return Verdict(Kind.MARKUP) if found is None else _with_url(Kind.MARKUP, line, found.start())
+
+
+def _plain_text(line: str) -> Verdict | None:
+    if _FIELD.match(line):
+        return Verdict(Kind.FIELD)
+    if _HEADING.match(line):
+        return Verdict(Kind.HEADING)
+    if not any(char.isalnum() for char in line):
+        return Verdict(Kind.SEPARATOR)
+    head, _, rest = line.partition(" ")
+    if "\t" in head:
+        head, _, rest = line.partition("\t")
+    if rest.strip() and _WORD.match(head):
+        return Verdict(Kind.PROSE)
+    return None
+
+
+def _with_url(kind: str, line: str, start: int) -> Verdict:
+    token = _URL_TOKEN.match(line, start)
+    url = token.group() if token else ""
+    return Verdict(kind, url, start)
+
+
+def _extra_content(line: str, start: int) -> Verdict | None:
+    """A URL with something around it: a bullet or quotes before, columns or more URLs
+    after. None when the line is the URL alone (or a URL with a space in it)."""
+    token = _URL_TOKEN.match(line, start)
+    end = token.end()
+    url = token.group()
+    column = _COLUMN.search(url)
+    if column is not None:
+        url = url[: column.start()]
+        end = start + column.start()
+    before = line[:start]
+    after = line[end:]
+    count = 1 + len(_NEXT_URL.findall(line, end))
+    if not before and after:
+        separated = after[0] == "\t" or column is not None
+        if not separated and not _STARTS_WITH_VALUE.match(after.lstrip()) and count == 1:
+            return None  # a space inside the URL: the URL rules report it
+    if not before and not after:
+        return None
+    return Verdict(Kind.EXTRA, url, start, before, after, count)
+
+
+# -- checking ------------------------------------------------------------------------------
+
+
+class _Report:
+    """The reporter the URL rules write to; it counts what it receives."""
+
+    __slots__ = ("count", "findings")
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+        self.count = 0
+
+    def add(self, finding: Finding, covers=None) -> None:
+        self.findings.append(finding)
+        self.count += 1
+
+
+class TextChecker:
+    """Checks the lines of one text sitemap, one at a time."""
+
+    def __init__(self, options: Options, findings: list[Finding], facts: FileFacts | None):
+        self.findings = findings
+        self.facts = facts
+        self.report = _Report(findings)
+        self.duplicates = DuplicateTracker()
+        self.robots = None
+        also: frozenset[str] = frozenset()
+        if options.robots:
+            from sitemap_lint.robots import RobotsPolicy
+
+            self.robots = RobotsPolicy(options.robots, options.agent)
+            if options.sitemap_url is not None:
+                also = self.robots.cross_origins(options.sitemap_url)
+        self.scope = scope.ScopeChecker(options.sitemap_url, also=also)
+        self.scanner = LineScanner()
+        self.urls = 0
+        self.over_limit: tuple[int, int] | None = None
+        self.stopped_at: tuple[int, int] | None = None
+
+    def check(self, texts: Iterable[str]) -> None:
+        scanner = self.scanner
+        for number, line in scanner.lines(texts):
+            self.check_line(number, line)
+            if self.stopped_at is not None and self.over_limit is not None:
+                scanner.counting = True  # nothing left to report: only count the rest
+        self.urls += scanner.counted
+        self.finish()
+
+    def check_line(self, number: int, line: Line) -> None:
+        stripped = line.text.strip()
+        column = line.text.index(stripped[0]) + 1
+        if self.stopped_at is None and self.report.count >= rules.MAX_FINDINGS:
+            self.stopped_at = (number, column)
+        if self.stopped_at is not None:
+            self._count_line(number, column)
+            return
+        verdict = _classify(stripped)
+        if verdict is None:
+            self._check_url_line(line, stripped, number, column)
+        elif verdict.kind == Kind.EXTRA:
+            self.report.add(_extra_content_finding(verdict, number, column))
+            self._check_url(verdict.url, number, column + verdict.offset)
+        else:
+            self.report.add(_not_a_url_finding(verdict, stripped, number, column))
+
+    def _check_url_line(self, line: Line, stripped: str, number: int, column: int) -> None:
+        leading = line.text[: column - 1]
+        # The end of a line cut at MAX_TEXT is unknown.
+        trailing = line.text[column - 1 + len(stripped) :] if line.length == len(line.text) else ""
+        if leading or trailing:
+            self.report.add(_whitespace_finding(leading, trailing, stripped, number))
+        self._check_url(stripped, number, column)
+
+    def _check_url(self, url: str, number: int, column: int) -> None:
+        self._count(url, number, column)
+        node = Node("", "URL", {}, number, column)
+        node.text = url
+        report = self.report
+        parsed = urls.check_url(url, node, report, field="URL")
+        if urls.YANDEX_LENGTH < len(url) <= urls.MAX_LENGTH:
+            # check_url says this for a `loc` only; every line here is a page URL.
+            report.add(
+                urls.LONG_FOR_YANDEX.at(
+                    number,
+                    column,
+                    f"URL is {len(url):,} characters long; Yandex reads URLs of at most 1,024: "
+                    "shorten it if Yandex matters",
+                )
+            )
+        if parsed is not None:
+            self.scope.check(parsed, node, report)
+            if self.robots is not None:
+                self.robots.check(url, parsed, node, report)
+        self.duplicates.check(url, node, report)
+
+    def _count(self, url: str, number: int, column: int) -> None:
+        self._count_line(number, column)
+        if self.facts is not None:
+            self.facts.add_url(url, number)
+
+    def _count_line(self, number: int, column: int) -> None:
+        self.urls += 1
+        if self.urls == limits.MAX_ENTRIES + 1:
+            self.over_limit = (number, column)
+
+    def finish(self) -> None:
+        findings = self.findings
+        if self.scanner.blank:
+            findings.append(_blank_lines_finding(self.scanner.blank, self.scanner.first_blank))
+        if self.over_limit is not None:
+            findings.append(limits.too_many_entries(False, self.urls, *self.over_limit))
+        mixed = self.scope.finish()
+        if mixed is not None:
+            findings.append(mixed)
+        if self.stopped_at is not None:
+            line, column = self.stopped_at
+            findings.append(
+                rules.TOO_MANY_FINDINGS.at(
+                    line,
+                    column,
+                    f"more than {rules.MAX_FINDINGS:,} findings in this file: the lines from "
+                    "here on were only counted (each as a URL, for the 50,000 limit), not "
+                    "checked; fix the problems reported above and check the file again",
+                )
+            )
+
+
+def check_text(
+    first: str,
+    texts: Iterator[str],
+    options: Options,
+    findings: list[Finding],
+    facts: FileFacts | None,
+) -> None:
+    """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text."""
+    if facts is not None:
+        facts.kind = "text"
+    TextChecker(options, findings, facts).check(_chain(first, texts))
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+# -- messages ------------------------------------------------------------------------------
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= SHOWN else value[: SHOWN - 3] + "...")
+
+
+def _not_a_url_finding(verdict: Verdict, line: str, number: int, column: int) -> Finding:
+    shown = _shown(line)
+    only_urls = "a text sitemap holds only URLs, one per line"
+    kind = verdict.kind
+    if kind == Kind.MARKUP and verdict.url:
+        message = (
+            f"XML or HTML markup {shown}; a text sitemap holds bare URLs: write "
+            f"{_shown(verdict.url)} alone on the line (or make the whole file an XML sitemap)"
+        )
+    elif kind == Kind.MARKUP:
+        message = f"XML or HTML markup {shown}; {only_urls}: remove it"
+    elif kind == Kind.COMMENT:
+        message = f"comment {shown}; {only_urls}: remove it"
+    elif kind == Kind.FIELD and line[:8].lower() == "sitemap:":
+        message = (
+            f"robots.txt line {shown}; a text sitemap cannot list other sitemaps: "
+            "move the line to robots.txt, or list the sitemap in a sitemap index"
+        )
+    elif kind == Kind.FIELD:
+        message = f"'name: value' line {shown}, not a URL; {only_urls}: remove it"
+    elif kind == Kind.HEADING:
+        message = f"heading {shown}; a text sitemap has no header line, only URLs: remove it"
+    elif kind == Kind.SEPARATOR:
+        message = f"line {shown} holds no URL; {only_urls}: remove it"
+    else:
+        message = f"line {shown} is text, not a URL (a header or footer?); {only_urls}: remove it"
+    return rules.NOT_A_URL.at(number, column, message)
+
+
+def _extra_content_finding(verdict: Verdict, number: int, column: int) -> Finding:
+    url = _shown(verdict.url)
+    before, after = verdict.before.strip(), verdict.after.strip()
+    if verdict.count > 1:
+        message = (
+            f"line holds {verdict.count} URLs; a text sitemap lists one URL per line: "
+            "put each URL on its own line"
+        )
+    elif before and after:
+        message = (
+            f"{_shown(before)} before and {_shown(after)} after the URL; a line of a text "
+            f"sitemap is the URL alone: write {url}"
+        )
+    elif before:
+        message = (
+            f"{_shown(before)} before the URL; a line of a text sitemap is the URL alone: "
+            f"write {url}"
+        )
+    else:
+        message = (
+            f"{_shown(after)} after the URL (another column?); a line of a text sitemap is "
+            f"the URL alone: write {url}"
+        )
+        if _DATE.search(after):
+            message += " (dates need an XML sitemap with <lastmod>)"
+    return rules.EXTRA_CONTENT.at(number, column, message)
+
+
+def _whitespace_finding(leading: str, trailing: str, url: str, number: int) -> Finding:
+    if leading and trailing:
+        where = f"{_describe(leading)} before the URL and {_describe(trailing)} after it"
+    elif leading:
+        where = f"{_describe(leading)} before the URL"
+    else:
+        where = f"{_describe(trailing)} after the URL"
+    return rules.WHITESPACE.at(
+        number,
+        1 if leading else len(url) + 1,
+        f"{where}; remove the whitespace: the line must be the URL alone, {_shown(url)}",
+    )
+
+
+_WHITESPACE_NAMES = {" ": "space", "\t": "tab", "\u00a0": "no-break space"}
+
+
+def _describe(whitespace: str) -> str:
+    """'a tab', '3 spaces', or 'whitespace' for a mixture."""
+    kinds = set(whitespace)
+    name = _WHITESPACE_NAMES.get(whitespace[0]) if len(kinds) == 1 else None
+    if name is None:
+        return "whitespace"
+    count = len(whitespace)
+    return f"a {name}" if count == 1 else f"{count} {name}s"
+
+
+def _blank_lines_finding(count: int, first: int) -> Finding:
+    amount = "a blank line" if count == 1 else f"{count:,} blank lines, the first here"
+    return rules.BLANK_LINES.at(
+        first, 1, f"{amount}; a text sitemap lists one URL per line: remove blank lines"
+    )

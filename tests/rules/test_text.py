@@ -1,0 +1,366 @@
+"""Text sitemaps: routing, line splitting, the TX rules, and the URL, scope, duplicate and
+limit rules applied to the lines. Every file goes through ``check_source``."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.checker import Options, check_source
+from sitemap_lint.inputs import Source
+from sitemap_lint.model import MAX_TEXT
+from sitemap_lint.rules import text
+from sitemap_lint.textmap import LineScanner, is_text_sitemap
+from tests.helpers import NOW, RULE_FIXTURES, Case, check_case, engine, found, lint
+
+CASES = [
+    Case("TX001", "fail.txt", line=1),  # a comment as the first line
+    Case("TX001", "fail-markup.txt", line=3),  # <url><loc>...</loc></url> pasted in
+    Case("TX001", "fail-heading.txt", line=1),  # a column heading: URL
+    Case("TX001", "fail-footer.txt", line=4),  # Total: 3 URLs
+    Case("TX001", "fail-prose.txt", line=1),  # a title in words
+    Case("TX001", "fail-separator.txt", line=3),  # ----------
+    Case("TX002", "fail.txt", line=2),  # tab-separated columns after the URL
+    Case("TX002", "fail-several.txt", line=2),  # two URLs on one line
+    Case("TX002", "fail-csv.txt", line=2),  # URL,date
+    Case("TX002", "fail-bullet.txt", line=2),  # - URL
+    Case("TX002", "fail-quoted.txt", line=2),  # "URL"
+    Case("TX003", "fail.txt", line=2),  # trailing spaces
+    Case("TX003", "fail-indented.txt", line=3),  # a leading tab
+    Case("TX004", "fail.txt", line=3),  # a blank line between two URLs
+    Case("TX004", "fail-several.txt", line=2),  # three blank lines: one finding, at the first
+    # 40,010 copies of a line with four defects (and, from the second on, a duplicate):
+    # after line 40,001 there are 200,004 findings, so line 40,002 is not checked.
+    Case("TX005", "fail.txt.gz", line=40_002),
+]
+
+LINE_CASES = [case for case in CASES if case.code != "TX005"]
+
+
+def _write(directory: Path, name: str, content: str | bytes) -> Path:
+    path = directory / name
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def _lint_text(directory: Path, content: str | bytes, name: str = "sitemap.txt", **options):
+    path = _write(directory, name, content)
+    return check_source(Source(str(path), path), Options(now=NOW, **options), engine())
+
+
+# -- the fixtures ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", LINE_CASES, ids=str)
+def test_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in text.RULES])
+def test_passing_fixture(code: str) -> None:
+    result = lint(RULE_FIXTURES / code / "pass.txt")
+    assert result.findings == [], [(f.code, f.line, f.message) for f in result.findings]
+
+
+def test_too_many_findings_stops_checking_but_not_counting() -> None:
+    (case,) = [c for c in CASES if c.code == "TX005"]
+    findings = lint(case.path).findings
+    assert [(f.code, f.line) for f in findings if f.code == "TX005"] == [("TX005", case.line)]
+    assert len(findings) == 200_004 + 1
+    assert max(f.line for f in findings if f.code != "TX005") == case.line - 1
+
+
+def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
+    line = " https://example.com/shoes/trail runner%zz#reviews\n"
+    result = _lint_text(tmp_path, line * 50_001)
+    (stopped,) = [f for f in result.findings if f.code == "TX005"]
+    assert stopped.line == 40_002
+    (limit,) = [f for f in result.findings if f.code == "LM001"]
+    assert (limit.line, limit.column) == (50_001, 2)
+    assert "50,001 URLs" in limit.message
+
+
+# -- messages --------------------------------------------------------------------------------
+
+
+def _message(fixture: str) -> str:
+    code, name = fixture.split("/")
+    (finding,) = lint(RULE_FIXTURES / code / name).findings
+    return finding.message
+
+
+@pytest.mark.parametrize(
+    ("fixture", "expected"),
+    [
+        ("TX001/fail.txt", "comment '# Product pages"),
+        ("TX001/fail-markup.txt", "write 'https://example.com/shoes/city-walker' alone"),
+        ("TX001/fail-heading.txt", "heading 'URL'; a text sitemap has no header line"),
+        ("TX001/fail-footer.txt", "'Total: 3 URLs'"),
+        ("TX001/fail-prose.txt", "'Sitemap of example.com' is text, not a URL"),
+        ("TX002/fail.txt", "write 'https://example.com/shoes/trail-runner'"),
+        ("TX002/fail.txt", "(dates need an XML sitemap with <lastmod>)"),
+        ("TX002/fail-several.txt", "line holds 2 URLs"),
+        ("TX002/fail-csv.txt", "',2025-05-28' after the URL"),
+        ("TX002/fail-bullet.txt", "'-' before the URL"),
+        ("TX003/fail.txt", "3 spaces after the URL"),
+        ("TX003/fail-indented.txt", "a tab before the URL"),
+        ("TX004/fail.txt", "a blank line;"),
+        ("TX004/fail-several.txt", "3 blank lines, the first here"),
+    ],
+)
+def test_message(fixture: str, expected: str) -> None:
+    assert expected in _message(fixture)
+
+
+def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
+    (finding,) = lint(RULE_FIXTURES / "TX003" / "fail.txt").findings
+    assert finding.column == len("https://example.com/shoes/trail-runner") + 1
+
+
+def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "https://example.com/\n1. https://example.com/a b\n")
+    assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]
+    result = _lint_text(tmp_path, "https://example.com/\n1. htTPS://example.com/a 0.5\n")
+    assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]
+    result = _lint_text(tmp_path, "https://example.com/\n* https://example.com/a#top 0.5\n")
+    assert [(f.code, f.column) for f in result.findings] == [("TX002", 1), ("UR008", 3)]
+
+
+# -- what stays the URL rules' ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "codes"),
+    [
+        ("/shoes/trail-runner", ["UR001"]),  # relative: UR001 says so, not TX001
+        ("//example.com/shoes", ["UR001"]),  # scheme-relative, not a comment
+        ("www.example.com/shoes", ["UR001"]),
+        ("- /shoes", ["UR001"]),  # no word, no http://: a broken URL
+        ("https://example.com/red shoes", ["UR006"]),  # a space inside the path
+        ("https://example.com/a?next=https://example.com/b", []),  # a URL in the query
+        ("https://example.com/a,b;c|d", ["UR006"]),  # ',' ';' are allowed, '|' is not
+        ("ftp://example.com/file", ["UR002"]),
+        ("HTTPS://EXAMPLE.COM/Shoes", []),
+    ],
+)
+def test_url_lines_get_the_url_rules_only(tmp_path: Path, line: str, codes: list[str]) -> None:
+    result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
+    assert [f.code for f in result.findings] == codes
+    assert all(f.line == 2 for f in result.findings)
+
+
+def test_a_padded_url_gets_one_whitespace_finding_and_its_url_findings(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "https://example.com/\n  /shoes \n")
+    assert [(f.code, f.column) for f in result.findings] == [("TX003", 1), ("UR001", 3)]
+
+
+def test_a_comment_gets_one_finding_even_when_indented(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "https://example.com/\n   # https://example.com/old \n")
+    assert [(f.code, f.line, f.column) for f in result.findings] == [("TX001", 2, 4)]
+
+
+def test_duplicates(tmp_path: Path) -> None:
+    content = "https://example.com/\nhttps://example.com/a\nhttps://example.com/\n"
+    result = _lint_text(tmp_path, content)
+    assert found(result) == [("DU001", 3)]
+    assert "already listed at line 1" in result.findings[0].message
+
+
+def test_yandex_length_is_reported_for_text_lines(tmp_path: Path) -> None:
+    url = "https://example.com/" + "a" * 1_500
+    result = _lint_text(tmp_path, f"https://example.com/\n{url}\n")
+    assert found(result) == [("UR012", 2)]
+    assert "1,520 characters" in result.findings[0].message
+
+
+def test_a_huge_line_is_cut_and_reported_once(tmp_path: Path) -> None:
+    content = "https://example.com/\nhttps://example.com/" + "a" * (MAX_TEXT * 3) + "\n"
+    result = _lint_text(tmp_path, content)
+    assert found(result) == [("UR003", 2)]
+    assert "more than 262,144 characters" in result.findings[0].message
+
+
+# -- scope -----------------------------------------------------------------------------------
+
+CATALOG = "https://example.com/catalog/sitemap.txt"
+SCOPED = """https://example.com/catalog/
+https://example.com/catalog/shoes
+http://example.com/catalog/boots
+https://example.com/about
+https://example.com/catalog/../about
+"""
+
+
+def test_scope_with_the_sitemap_url(tmp_path: Path) -> None:
+    from sitemap_lint.run import parse_sitemap_url
+
+    result = _lint_text(tmp_path, SCOPED, sitemap_url=parse_sitemap_url(CATALOG))
+    assert found(result) == [("SC001", 3), ("SC002", 4), ("SC002", 5)]
+
+
+def test_scope_without_the_sitemap_url_reports_mixed_origins_once(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, SCOPED)
+    assert found(result) == [("SC003", 3)]
+
+
+# -- limits ----------------------------------------------------------------------------------
+
+
+def _many(count: int) -> str:
+    return "".join(f"https://example.com/products/{index}\n" for index in range(count))
+
+
+def test_50001_urls_give_one_limit_finding_at_the_50001st(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, _many(50_001))
+    assert found(result) == [("LM001", 50_001)]
+    assert "50,001 URLs" in result.findings[0].message
+
+
+def test_50000_urls_pass(tmp_path: Path) -> None:
+    assert _lint_text(tmp_path, _many(50_000)).findings == []
+
+
+def test_lines_that_are_not_urls_do_not_count(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "# heading\n" + _many(50_000))
+    assert found(result) == [("TX001", 1)]
+
+
+def test_gzip_text_sitemap(tmp_path: Path) -> None:
+    path = _write(tmp_path, "sitemap.txt.gz", gzip.compress(b"/a\nhttps://example.com/\n"))
+    result = check_source(Source(str(path), path), Options(now=NOW), engine())
+    assert found(result) == [("UR001", 1)]
+
+
+# -- routing ---------------------------------------------------------------------------------
+
+
+def test_xml_in_a_txt_file_is_checked_as_xml(tmp_path: Path) -> None:
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>/relative</loc></url>\n"
+        "</urlset>\n"
+    )
+    result = _lint_text(tmp_path, content, collect=True)
+    assert found(result) == [("UR001", 3)]
+    assert result.facts.kind == "urlset"
+
+
+@pytest.mark.parametrize("name", ["sitemap", "sitemap.xml", "urls.php"])
+def test_a_url_list_is_recognised_without_a_txt_name(tmp_path: Path, name: str) -> None:
+    result = _lint_text(tmp_path, "https://example.com/\n/relative\n", name=name, collect=True)
+    assert found(result) == [("UR001", 2)]
+    assert result.facts.kind == "text"
+
+
+def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "# pages\nhttps://example.com/\n", name="sitemap")
+    assert found(result) == [("TX001", 1)]
+
+
+def test_other_text_without_a_txt_name_is_not_xml(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "hello\nworld\nagain\nhttps://example.com/\n", name="sitemap")
+    assert found(result) == [("IN006", 1)]
+
+
+def test_an_empty_txt_file_is_empty(tmp_path: Path) -> None:
+    assert found(_lint_text(tmp_path, "")) == [("IN001", 1)]
+    assert found(_lint_text(tmp_path, "\n \n\t\n")) == [("IN001", 1)]
+
+
+def test_facts(tmp_path: Path) -> None:
+    content = "https://example.com/\n# note\n\nhttps://example.com/a\n/b\n"
+    result = _lint_text(tmp_path, content, collect=True)
+    assert result.facts.kind == "text"
+    assert result.facts.url_count == 3
+
+
+@pytest.mark.parametrize(
+    ("first", "name", "expected"),
+    [
+        ("anything", "sitemap.txt", True),
+        ("anything", "/srv/www/SITEMAP.TXT", True),
+        ("anything", "https://example.com/sitemap.txt?version=2", True),
+        ("anything", "sitemap.txt.gz", True),
+        ("anything", "sitemap.text", False),
+        ("https://example.com/", "sitemap", True),
+        ("\n\n  HTTP://example.com/", "sitemap.xml", True),
+        ("# heading\nhttps://example.com/", "sitemap", True),
+        ("https", "sitemap", False),
+        ("example.com/a\nhttps://example.com/", "sitemap", False),  # a broken URL first
+        ("one\ntwo\nthree\nhttps://example.com/", "sitemap", False),
+        ('{"urls": ["https://example.com/"]}', "sitemap.json", False),
+    ],
+)
+def test_is_text_sitemap(first: str, name: str, expected: bool) -> None:
+    assert is_text_sitemap(first, name) is expected
+
+
+# -- line ends -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r", "\n"])
+def test_line_numbers_with_every_line_end(tmp_path: Path, end: str) -> None:
+    lines = ["https://example.com/", "/relative", "", "https://example.com/a ", "x y z"]
+    result = _lint_text(tmp_path, end.join(lines) + end)
+    assert found(result) == [("UR001", 2), ("TX004", 3), ("TX003", 4), ("TX001", 5)]
+
+
+def test_mixed_line_ends(tmp_path: Path) -> None:
+    content = "https://example.com/\r\nhttps://example.com/a\rhttps://example.com/b\n/c\r\n"
+    assert found(_lint_text(tmp_path, content)) == [("UR001", 4)]
+
+
+def test_a_final_line_without_a_line_break_is_a_line(tmp_path: Path) -> None:
+    assert found(_lint_text(tmp_path, "https://example.com/\n/a")) == [("UR001", 2)]
+    assert found(_lint_text(tmp_path, "https://example.com/\n  ")) == [("TX004", 2)]
+    assert _lint_text(tmp_path, "https://example.com/").findings == []
+
+
+def _reference(content: str) -> list[tuple[int, str]]:
+    """The non-blank lines, split the simple way."""
+    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
+
+
+SAMPLE = "a\r\n\r\nbb\r\rc \n\n\n  d\r\n\te\rf\n \n"
+
+
+@pytest.mark.parametrize("cut", range(len(SAMPLE) + 1))
+def test_lines_split_across_chunks(cut: int) -> None:
+    for chunks in (
+        [SAMPLE[:cut], SAMPLE[cut:]],
+        [SAMPLE[:cut], SAMPLE[cut : cut + 1], SAMPLE[cut + 1 :]],
+    ):
+        scanner = LineScanner()
+        lines = [(number, line.text) for number, line in scanner.lines(c for c in chunks if c)]
+        assert lines == _reference(SAMPLE), chunks
+        assert (scanner.number, scanner.blank, scanner.first_blank) == (11, 5, 2)
+
+
+def test_every_character_in_its_own_chunk() -> None:
+    scanner = LineScanner()
+    lines = [(number, line.text) for number, line in scanner.lines(iter(SAMPLE))]
+    assert lines == _reference(SAMPLE)
+
+
+def test_a_long_line_is_kept_only_up_to_the_cap() -> None:
+    chunks = ["x" * 100_000] * 10 + ["\nshort\n"]
+    lines = list(LineScanner().lines(chunks))
+    assert [(number, len(line.text), line.length) for number, line in lines] == [
+        (1, MAX_TEXT, 1_000_000),
+        (2, 5, 5),
+    ]
+
+
+def test_counting_mode_counts_in_bulk() -> None:
+    scanner = LineScanner()
+    lines = scanner.lines(["a\n\nb\n", "c\n \nd\ne", "f\n"])
+    assert next(lines) == (1, ("a", 1))
+    scanner.counting = True
+    assert list(lines) == []
+    assert (scanner.counted, scanner.blank, scanner.first_blank, scanner.number) == (4, 2, 2, 7)
