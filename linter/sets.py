@@ -293,7 +293,12 @@ class SetRunner:
         return result
 
     def _workers(self) -> int:
-        return self.settings.workers or os.cpu_count() or 1
+        if self.settings.workers:
+            return self.settings.workers
+        try:  # a system call; os.cpu_count() would read a file under /sys
+            return len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            return os.cpu_count() or 1
 
     def _process_pool(self):
         with self._lock:

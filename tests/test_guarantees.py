@@ -272,7 +272,8 @@ _SHARED_LIBRARY = re.compile(r"\.so(\.\d+)*$")
 def system_runtime(path: Path) -> bool:
     """Files the C runtime reads on its own: the dynamic loader and its libraries,
     locale and iconv data, the local time zone, OpenSSL's configuration (hashlib),
-    and the virtual environment's pyvenv.cfg."""
+    malloc's overcommit setting (read for the arenas of threads), and the virtual
+    environment's pyvenv.cfg."""
     text = str(path)
     return (
         text == "/etc/ld.so.cache"
@@ -280,6 +281,7 @@ def system_runtime(path: Path) -> bool:
         or text.startswith(("/usr/share/locale/", "/usr/lib/locale/", "/usr/share/zoneinfo/"))
         or "/gconv/" in text
         or text == "/etc/localtime"
+        or text == "/proc/sys/vm/overcommit_memory"
         or text.endswith("/ssl/openssl.cnf")
         or path == Path(sys.prefix) / "pyvenv.cfg"
     )
