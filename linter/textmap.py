@@ -5,7 +5,7 @@ says so. The text is read line by line as it streams (CR LF, CR and LF each end
 a line, also across chunks); a line longer than ``model.MAX_TEXT`` characters
 is kept only up to that length. Each line that is meant as a URL goes through
 the same URL, scope, duplicate and limit rules as a ``loc``; the text rules
-(``rules.text``) report lines that are not URLs or hold more than one.
+(``rules.text``) report lines that are not URLs or hold more than a URL.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _first_lines(head: str) -> list[str]:
 
 
 def _looks_like_url(line: str) -> bool:
-    """A first line that may be a (broken) URL itself decides: it is not a header."""
+    """Whether a line may be a (broken) URL: then it is no heading above a URL list."""
     return _classify(line) is None and not _FIELD.match(line)
 
 
