@@ -10,12 +10,18 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from hashlib import blake2b
 
 
 def url_hash(url: str) -> int:
     """A stable 64-bit hash of a URL, the same in every process (unlike ``hash``)."""
-    return int.from_bytes(blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+    return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
+def _blake2b():
+    # hashlib loads OpenSSL, a few milliseconds that single-file runs do not need.
+    from hashlib import blake2b
+
+    return blake2b
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,9 @@ PROFILES: dict[str, Profile] = {
 
 DEFAULT = "google"
 
+# The crawler whose robots.txt group applies under each profile.
+AGENTS = {"google": "Googlebot", "bing": "bingbot", "yandex": "Yandex", "strict": "Googlebot"}
+
 
 def checked(name: str) -> str:
     """``name`` if it is a profile's; otherwise a UsageError."""

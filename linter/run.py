@@ -57,9 +57,9 @@ class RunSettings:
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
     from sitemap_lint import config as configuration
-    from sitemap_lint import sets, xsd
+    from sitemap_lint import xsd
     from sitemap_lint.checker import Options, check_source
-    from sitemap_lint.profiles import DEFAULT, checked
+    from sitemap_lint.profiles import AGENTS, DEFAULT, checked
     from sitemap_lint.reporters import REPORTERS
     from sitemap_lint.selection import RuleSelection, Selection, split_codes
 
@@ -95,16 +95,16 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     now = parse_now(settings.now)
     url = parse_sitemap_url(settings.sitemap_url)
     profile = checked(settings.profile) if settings.profile else config.profile or DEFAULT
-    set_settings = _set_settings(settings)
-    local = [p for p in settings.paths if not sets.is_url(p)]
+    local = [p for p in settings.paths if not _is_url(p)]
     sources = expand(local)
-    if sets.is_set_run(settings.paths, set_settings, len(sources)):
-        from sitemap_lint.checker import Options
+    agent = AGENTS.get(profile, "Googlebot")
+    if _is_set_run(settings, len(sources)):
+        from sitemap_lint import sets
 
         progress = _progress(format_name, settings, err)
         runner = sets.SetRunner(
-            set_settings,
-            Options(now=now, agent=sets.AGENTS.get(profile, "Googlebot")),
+            _set_settings(settings),
+            Options(now=now, agent=agent),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
@@ -123,7 +123,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             options = Options(
                 now=now,
                 sitemap_url=url or config.sitemap_url_for(source.name),
-                agent=sets.AGENTS.get(profile, "Googlebot"),
+                agent=agent,
             )
             result = check_source(source, options, engine)
             result.findings[:] = selection.apply(result.name, result.findings)
@@ -135,6 +135,22 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     if settings.exit_zero or worst is None or worst < fail_on:
         return EXIT_CLEAN
     return EXIT_FINDINGS
+
+
+def _is_url(argument: str) -> bool:
+    return argument.lower().startswith(("http://", "https://"))
+
+
+def _is_set_run(settings: RunSettings, file_count: int) -> bool:
+    """A set run fetches, follows, knows a robots.txt, or checks several files; a single
+    local file keeps the fast single-file path."""
+    return (
+        file_count > 1
+        or settings.follow
+        or bool(settings.robots)
+        or bool(settings.maps)
+        or any(_is_url(a) or a.lower().endswith("robots.txt") for a in settings.paths)
+    )
 
 
 def _set_settings(settings: RunSettings):

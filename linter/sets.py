@@ -15,6 +15,7 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,7 +34,6 @@ ROBOTS_CAP = 500 * 1024
 LASTMOD_TOLERANCE = timedelta(days=1)
 URL_KINDS = ("urlset", "text", "rss", "atom")
 LISTING_KINDS = ("sitemapindex", "robots")
-AGENTS = {"google": "Googlebot", "bing": "bingbot", "yandex": "Yandex", "strict": "Googlebot"}
 
 
 @dataclass(frozen=True)
@@ -50,17 +50,6 @@ class SetSettings:
 
 def is_url(argument: str) -> bool:
     return argument.lower().startswith(("http://", "https://"))
-
-
-def is_set_run(arguments: list[str], settings: SetSettings, file_count: int) -> bool:
-    """A run is a set run when it fetches, follows, knows a robots.txt, or checks several
-    files; a single local file keeps the fast single-file path."""
-    return (
-        file_count > 1
-        or settings.follow
-        or bool(settings.robots)
-        or any(is_url(a) or a.lower().endswith("robots.txt") for a in arguments)
-    )
 
 
 @dataclass(eq=False)
@@ -111,6 +100,7 @@ class SetRunner:
         self.robots: list[tuple[str, str]] = []
         self._fetcher = None
         self._pool = None
+        self._pool_broken = False
         self._engine = None
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[Job, Child]] = {}
@@ -276,12 +266,14 @@ class SetRunner:
         return replace(self.options, sitemap_url=location)
 
     def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
-        if in_pool:
-            return (
-                self._process_pool()
-                .submit(check_in_worker, source, options, self.engine_name)
-                .result()
-            )
+        if in_pool and not self._pool_broken:
+            try:
+                pool = self._process_pool()
+                return pool.submit(check_in_worker, source, options, self.engine_name).result()
+            except (BrokenProcessPool, OSError, RuntimeError):
+                # No worker processes here (e.g. a caller's script without a main
+                # guard, or no way to start processes): check in this process.
+                self._pool_broken = True
         with self._lock:
             if self._engine is None:
                 from sitemap_lint import xsd
