@@ -42,6 +42,7 @@ ACCEPTED_TYPES = frozenset(
 )
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
 STEP = 1 << 16
+INVALID_LOCATION = "sitemap_lint.invalid_location"  # a response extension
 # The whole body may take this many timeouts to arrive (a server trickling bytes).
 BODY_TIMEOUTS = 30
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
@@ -105,6 +106,8 @@ class Fetcher:
     """Fetches URLs through one shared HTTP client; safe to use from several threads."""
 
     def __init__(self, settings: FetchSettings = DEFAULT_SETTINGS) -> None:
+        from http.cookiejar import CookieJar, DefaultCookiePolicy
+
         import httpx  # imported here: most runs never fetch, and start-up time matters
 
         self.settings = settings
@@ -116,6 +119,9 @@ class Fetcher:
             },
             timeout=httpx.Timeout(settings.timeout),
             follow_redirects=False,
+            # Crawlers keep no cookies between requests: every fetch starts afresh.
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+            event_hooks={"response": [self._set_aside_invalid_location]},
         )
 
     def __enter__(self) -> Fetcher:
@@ -126,6 +132,18 @@ class Fetcher:
 
     def close(self) -> None:
         self._client.close()
+
+    def _set_aside_invalid_location(self, response: httpx.Response) -> None:
+        """httpx raises on a Location it cannot parse, even when not following it: keep
+        the value aside so that the redirect is reported like any broken one."""
+        location = response.headers.get("location")
+        if location is None:
+            return
+        try:
+            self._httpx.URL(location)
+        except self._httpx.InvalidURL:
+            del response.headers["location"]
+            response.extensions[INVALID_LOCATION] = location
 
     def get(self, url: str) -> Fetched:
         progress = _Progress(url, [url])
@@ -158,7 +176,8 @@ class Fetcher:
 
     def _redirect(self, progress: _Progress, response: httpx.Response) -> None:
         status = response.status_code
-        location = response.headers.get("location", "").strip()
+        location = response.headers.get("location", "")
+        location = response.extensions.get(INVALID_LOCATION, location).strip()
         if not location:
             raise _Problem(
                 rules.BROKEN_REDIRECT.at(

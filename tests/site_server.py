@@ -197,6 +197,9 @@ def _file_route(directory: Path, relative: str) -> Route | None:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Parallel fetches connect at once: a short backlog drops connections, and
+    # the client's retry a second later looks like a connect timeout.
+    request_queue_size = 128
     site: SiteServer
 
     def server_bind(self) -> None:  # without HTTPServer's host name lookup

@@ -1,0 +1,478 @@
+"""Fetching over HTTP from a real local server: every outcome is a Fetched, never an exception."""
+
+from __future__ import annotations
+
+import gzip
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+import zlib
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+
+from sitemap_lint import __version__
+from sitemap_lint.fetch import Fetched, Fetcher, FetchSettings
+from sitemap_lint.inputs import READ_CAP
+from tests.site_server import Route, SiteServer, loopback_only, redirect, unused_url  # noqa: F401
+
+SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/</loc></url>
+</urlset>
+"""
+HTML = b"<!DOCTYPE html>\n<html><head><title>Shop</title></head><body></body></html>\n"
+MiB = 1024 * 1024
+
+
+@pytest.fixture
+def site(loopback_only) -> Iterator[SiteServer]:  # noqa: F811
+    with SiteServer() as server:
+        yield server
+
+
+@pytest.fixture
+def fetcher() -> Iterator[Fetcher]:
+    with Fetcher(FetchSettings(timeout=2.0)) as client:
+        yield client
+
+
+def outcome(fetched: Fetched) -> tuple[int | None, str | None, bytes | None, list[str]]:
+    return (
+        fetched.status,
+        fetched.content_type,
+        fetched.body,
+        [finding.code for finding in fetched.findings],
+    )
+
+
+def message(fetched: Fetched) -> str:
+    (finding,) = fetched.findings
+    assert (finding.line, finding.column) == (1, 1)
+    return finding.message
+
+
+# Successful fetches
+
+
+def test_xml_sitemap(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, content_type="application/xml; charset=UTF-8")
+    url = site.url("/sitemap.xml")
+    assert fetcher.get(url) == Fetched(url, url, 200, "application/xml", SITEMAP, ())
+
+
+def test_request_names_the_tool_and_the_encodings_it_accepts(
+    site: SiteServer, fetcher: Fetcher
+) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP)
+    fetcher.get(site.url("/sitemap.xml"))
+    (request,) = site.log
+    assert request.method == "GET"
+    assert request.headers["User-Agent"] == f"sitemap-lint/{__version__}"
+    assert request.headers["Accept-Encoding"] == "gzip, deflate"
+
+
+def test_cookies_are_not_sent_back(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/set.xml"] = Route(
+        status=302, content_type=None, location="/sitemap.xml", headers=(("Set-Cookie", "s=1"),)
+    )
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP)
+    assert outcome(fetcher.get(site.url("/set.xml")))[-1] == []
+    fetcher.get(site.url("/sitemap.xml"))
+    assert [request.headers.get("Cookie") for request in site.log] == [None, None, None]
+
+
+@pytest.mark.parametrize("media", ["application/x-gzip", "application/gzip"])
+def test_gzip_file_is_returned_as_is(site: SiteServer, fetcher: Fetcher, media: str) -> None:
+    packed = gzip.compress(SITEMAP)
+    site.routes["/sitemap.xml.gz"] = Route(body=packed, content_type=media)
+    fetched = fetcher.get(site.url("/sitemap.xml.gz"))
+    assert outcome(fetched) == (200, media, packed, [])
+
+
+@pytest.mark.parametrize(
+    ("encoding", "encode"),
+    [
+        ("gzip", gzip.compress),
+        ("x-gzip", gzip.compress),
+        ("deflate", zlib.compress),  # a zlib stream, as HTTP defines deflate
+        ("deflate", lambda data: zlib.compress(data, wbits=-15)),  # raw deflate, as some send
+        ("gzip", lambda data: gzip.compress(data[:50]) + gzip.compress(data[50:])),  # 2 members
+        ("identity", bytes),
+        ("gzip, gzip", lambda data: gzip.compress(gzip.compress(data))),
+    ],
+)
+def test_content_encoding_is_undone(
+    site: SiteServer, fetcher: Fetcher, encoding: str, encode
+) -> None:
+    site.routes["/sitemap.xml"] = Route(
+        body=encode(SITEMAP), headers=(("Content-Encoding", encoding),)
+    )
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", SITEMAP, [])
+
+
+def test_gzip_file_sent_with_gzip_encoding_keeps_the_file(
+    site: SiteServer, fetcher: Fetcher
+) -> None:
+    packed = gzip.compress(SITEMAP)
+    site.routes["/sitemap.xml.gz"] = Route(
+        body=gzip.compress(packed),
+        content_type="application/x-gzip",
+        headers=(("Content-Encoding", "gzip"),),
+    )
+    fetched = fetcher.get(site.url("/sitemap.xml.gz"))
+    assert outcome(fetched) == (200, "application/x-gzip", packed, [])
+
+
+def test_streamed_body_without_length(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=lambda: [SITEMAP[:40], SITEMAP[40:]])
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, "application/xml", SITEMAP, [])
+
+
+def test_concurrent_fetches_share_one_client(site: SiteServer, fetcher: Fetcher) -> None:
+    bodies = {n: SITEMAP.replace(b"/<", f"/{n}<".encode()) for n in range(8)}
+    for n, body in bodies.items():
+        site.routes[f"/sitemap-{n}.xml"] = Route(body=body, delay=0.05)
+    results: dict[int, Fetched] = {}
+
+    def fetch(n: int) -> None:
+        results[n] = fetcher.get(site.url(f"/sitemap-{n}.xml"))
+
+    threads = [threading.Thread(target=fetch, args=(n,)) for n in bodies]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {n: outcome(fetched) for n, fetched in results.items()} == {
+        n: (200, "application/xml", body, []) for n, body in bodies.items()
+    }
+
+
+# Size caps and compression bombs
+
+
+@cache
+def gzip_bomb(size: int) -> bytes:
+    """``size`` zero bytes in one gzip member (about 1,000 times smaller)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(MiB)
+    parts = [packer.compress(block) for _ in range(size // MiB)]
+    return b"".join([*parts, packer.flush()])
+
+
+def fetch_capped(site: SiteServer, route: Route, max_bytes: int) -> tuple[Fetched, int]:
+    """The fetch, and the peak of memory allocated meanwhile (both threads)."""
+    site.routes["/sitemap.xml"] = route
+    tracemalloc.start()
+    try:
+        with Fetcher(FetchSettings(timeout=2.0, max_bytes=max_bytes)) as client:
+            fetched = client.get(site.url("/sitemap.xml"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return fetched, peak
+
+
+def test_gzip_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
+    bomb = gzip_bomb(100 * MiB)
+    assert len(bomb) < 150_000
+    route = Route(body=bomb, headers=(("Content-Encoding", "gzip"),))
+    fetched, peak = fetch_capped(site, route, MiB)
+    assert outcome(fetched) == (200, "application/xml", bytes(MiB + 1), [])
+    assert peak < 6 * MiB, f"peak {peak:,} bytes"
+
+
+def test_bomb_of_many_gzip_members(site: SiteServer) -> None:
+    """1 MB on the wire, 1 GiB decoded: a thousand members of 1 MiB of zeros each."""
+    member = gzip.compress(bytes(MiB), compresslevel=9, mtime=0)
+    members = 1024
+
+    def stream() -> Iterator[bytes]:
+        for _ in range(members):
+            yield member
+
+    route = Route(body=stream, headers=(("Content-Encoding", "gzip"),))
+    fetched, peak = fetch_capped(site, route, 3 * MiB)
+    assert len(member) * members > 1_000_000
+    assert outcome(fetched) == (200, "application/xml", bytes(3 * MiB + 1), [])
+    assert peak < 12 * MiB, f"peak {peak:,} bytes"
+
+
+def test_deflate_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
+    body = zlib.compress(bytes(20 * MiB), 9)
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", "deflate"),))
+    with Fetcher(FetchSettings(timeout=2.0, max_bytes=100_000)) as client:
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", bytes(100_001), [])
+
+
+def test_plain_body_stops_one_byte_past_the_cap(site: SiteServer) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP * 100)
+    with Fetcher(FetchSettings(timeout=2.0, max_bytes=1000)) as client:
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", (SITEMAP * 100)[:1001], [])
+
+
+def test_default_cap_on_a_huge_streamed_body(site: SiteServer) -> None:
+    """An 80 MiB body made on the fly: exactly READ_CAP + 1 bytes come back (the
+    reader then reports the size limit), and the rest is never asked for."""
+    chunk = (b"<url><loc>https://example.com/page</loc></url>\n" * 1400)[: 64 * 1024]
+    total = 80 * MiB
+    sent: list[int] = []
+
+    def endless() -> Iterator[bytes]:
+        for _ in range(total // len(chunk)):
+            sent.append(len(chunk))
+            yield chunk
+
+    site.routes["/sitemap.xml"] = Route(body=endless)
+    with Fetcher(FetchSettings(timeout=5.0)) as client:
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert outcome(fetched)[:2] == (200, "application/xml")
+    assert fetched.findings == ()
+    assert fetched.body is not None and len(fetched.body) == READ_CAP + 1
+    tail = (READ_CAP + 1) % len(chunk)
+    assert fetched.body.startswith(chunk) and fetched.body.endswith(chunk + chunk[:tail])
+    time.sleep(0.1)
+    assert sum(sent) < total
+
+
+# HTTP errors
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "words"),
+    [
+        (404, "FE001", "404 Not Found"),
+        (410, "FE001", "410 Gone"),
+        (403, "FE001", "without a login"),
+        (500, "FE002", "retry later"),
+        (503, "FE002", "503 Service Unavailable"),
+        (429, "FE002", "temporary"),
+    ],
+)
+def test_error_status(
+    site: SiteServer, fetcher: Fetcher, status: int, code: str, words: str
+) -> None:
+    site.routes["/sitemap.xml"] = Route(status=status, body=HTML, content_type="text/html")
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (status, "text/html", None, [code])
+    assert words in message(fetched)
+
+
+# Redirects
+
+
+def test_permanent_redirect_to_a_valid_file(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/old.xml"] = redirect("/sitemap.xml", 301)
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP)
+    fetched = fetcher.get(site.url("/old.xml"))
+    assert fetched.url == site.url("/old.xml")
+    assert fetched.final_url == site.url("/sitemap.xml")
+    assert outcome(fetched) == (200, "application/xml", SITEMAP, ["FE013"])
+    assert site.url("/sitemap.xml") in message(fetched)
+    assert site.paths == ["/old.xml", "/sitemap.xml"]
+
+
+@pytest.mark.parametrize("status", [302, 303, 307])
+def test_temporary_redirect_is_no_finding(site: SiteServer, fetcher: Fetcher, status: int) -> None:
+    site.routes["/now.xml"] = redirect(site.url("/sitemap.xml"), status)
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP)
+    fetched = fetcher.get(site.url("/now.xml"))
+    assert fetched.final_url == site.url("/sitemap.xml")
+    assert outcome(fetched) == (200, "application/xml", SITEMAP, [])
+
+
+def test_redirect_loop(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/a.xml"] = redirect("/b.xml")
+    site.routes["/b.xml"] = redirect("/a.xml", 302)
+    fetched = fetcher.get(site.url("/a.xml"))
+    assert outcome(fetched) == (302, None, None, ["FE005"])
+    assert fetched.final_url == site.url("/b.xml")
+    assert "/a.xml -> " in message(fetched) and "/b.xml -> " in message(fetched)
+    assert site.paths == ["/a.xml", "/b.xml"]
+
+
+def test_too_many_redirects(site: SiteServer, fetcher: Fetcher) -> None:
+    for n in range(10):
+        site.routes[f"/{n}.xml"] = redirect(f"/{n + 1}.xml", 302)
+    fetched = fetcher.get(site.url("/0.xml"))
+    assert outcome(fetched) == (302, None, None, ["FE006"])
+    assert "more than 5 redirects" in message(fetched)
+    assert site.paths == [f"/{n}.xml" for n in range(6)]
+
+
+def test_redirect_to_another_scheme_is_not_followed(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = redirect("file:///etc/passwd")
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (301, None, None, ["FE007"])
+    assert "file:" in message(fetched)
+    assert site.paths == ["/sitemap.xml"]
+
+
+@pytest.mark.parametrize("location", [None, "http://[::1/sitemap.xml", "http://:80/x"])
+def test_broken_redirect(site: SiteServer, fetcher: Fetcher, location: str | None) -> None:
+    site.routes["/sitemap.xml"] = Route(status=302, content_type=None, location=location)
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (302, None, None, ["FE008"])
+    assert site.paths == ["/sitemap.xml"]
+
+
+# Failures without a usable response
+
+
+def test_slow_response_gives_up_after_the_timeout(site: SiteServer) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, delay=5)
+    started = time.monotonic()
+    with Fetcher(FetchSettings(timeout=0.5)) as client:
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert time.monotonic() - started < 3
+    assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
+    assert "0.5 s" in message(fetched)
+
+
+def test_trickling_body_gives_up_at_the_body_deadline(site: SiteServer) -> None:
+    def trickle() -> Iterator[bytes]:
+        for _ in range(400):
+            time.sleep(0.01)
+            yield b" "
+
+    site.routes["/sitemap.xml"] = Route(body=trickle)
+    started = time.monotonic()
+    with Fetcher(FetchSettings(timeout=0.03)) as client:  # the whole body: 30 x 0.03 s
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert time.monotonic() - started < 2.5
+    assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
+    assert "still arriving" in message(fetched)
+
+
+def test_connection_refused(loopback_only, fetcher: Fetcher) -> None:  # noqa: F811
+    url = unused_url("/sitemap.xml")
+    fetched = fetcher.get(url)
+    assert fetched == Fetched(url, url, None, None, None, fetched.findings)
+    assert outcome(fetched) == (None, None, None, ["FE003"])
+    assert "refused" in message(fetched)
+
+
+def test_host_that_does_not_resolve(loopback_only, fetcher: Fetcher, monkeypatch) -> None:  # noqa: F811
+    def no_such_host(address, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "create_connection", no_such_host)
+    fetched = fetcher.get("https://sitemap.invalid/sitemap.xml")
+    assert outcome(fetched) == (None, None, None, ["FE003"])
+    assert "sitemap.invalid does not resolve" in message(fetched)
+
+
+def test_tls_handshake_failure(site: SiteServer, fetcher: Fetcher) -> None:
+    url = f"https://127.0.0.1:{site.port}/sitemap.xml"  # the server speaks plain HTTP
+    fetched = fetcher.get(url)
+    assert outcome(fetched) == (None, None, None, ["FE003"])
+    assert "TLS" in message(fetched)
+
+
+def test_body_cut_short(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, headers=(("Content-Length", "9999"),))
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE003"])
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://127.0.0.1/sitemap.xml", "file:///etc/passwd", "127.0.0.1/sitemap.xml"]
+)
+def test_other_schemes_are_never_requested(site: SiteServer, fetcher: Fetcher, url: str) -> None:
+    fetched = fetcher.get(url)
+    assert fetched == Fetched(url, url, None, None, None, fetched.findings)
+    assert [f.code for f in fetched.findings] == ["FE007"]
+    assert site.log == []
+
+
+def test_invalid_url_is_a_finding(loopback_only, fetcher: Fetcher) -> None:  # noqa: F811
+    fetched = fetcher.get("http://[::1/sitemap.xml")
+    assert outcome(fetched) == (None, None, None, ["FE003"])
+    assert "not a valid URL" in message(fetched)
+
+
+# Content types and encodings
+
+
+def test_html_page_is_left_to_the_checker(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=HTML, content_type="text/html; charset=utf-8")
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, "text/html", HTML, [])
+
+
+@pytest.mark.parametrize(
+    ("media", "expected"),
+    [
+        ("text/html", "text/html"),  # XML served as HTML
+        ("image/png", "image/png"),
+        ("Application/JSON; charset=utf-8", "application/json"),
+    ],
+)
+def test_wrong_content_type(site: SiteServer, fetcher: Fetcher, media: str, expected: str) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, content_type=media)
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, expected, SITEMAP, ["FE009"])
+    assert "application/xml" in message(fetched)
+
+
+@pytest.mark.parametrize(
+    "media", ["text/xml", "application/rss+xml", "application/atom+xml", "text/plain"]
+)
+def test_accepted_content_types(site: SiteServer, fetcher: Fetcher, media: str) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, content_type=media)
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, media, SITEMAP, [])
+
+
+def test_missing_content_type(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=SITEMAP, content_type=None)
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, None, SITEMAP, ["FE010"])
+
+
+def test_empty_body_has_no_content_type_finding(site: SiteServer, fetcher: Fetcher) -> None:
+    site.routes["/sitemap.xml"] = Route(body=b"", content_type=None)
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, None, b"", [])
+
+
+@pytest.mark.parametrize("encoding", ["br", "zstd", "gzip, br"])
+def test_unsupported_content_encoding(site: SiteServer, fetcher: Fetcher, encoding: str) -> None:
+    site.routes["/sitemap.xml"] = Route(
+        body=b"\x1b\x27\x00", headers=(("Content-Encoding", encoding),)
+    )
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE011"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [SITEMAP, gzip.compress(SITEMAP)[:-30], gzip.compress(SITEMAP)[:12]],
+    ids=["not-compressed", "truncated", "header-only"],
+)
+def test_corrupt_content_encoding(site: SiteServer, fetcher: Fetcher, body: bytes) -> None:
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", "gzip"),))
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
+
+
+def test_compressed_body_that_never_ends(site: SiteServer) -> None:
+    """Empty deflate blocks decode to nothing: the compressed size is capped too."""
+    empty_blocks = b"\x00\x00\x00\xff\xff" * 100_000
+
+    site.routes["/sitemap.xml"] = Route(
+        body=lambda: [b"\x78\x9c", empty_blocks], headers=(("Content-Encoding", "deflate"),)
+    )
+    with Fetcher(FetchSettings(timeout=2.0, max_bytes=10_000)) as client:
+        fetched = client.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
+
+
+def test_httpx_is_imported_only_when_fetching() -> None:
+    code = "import sys, sitemap_lint.fetch; print('httpx' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
