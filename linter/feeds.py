@@ -220,7 +220,7 @@ class FeedChecker:
             if moment is not None:
                 self.facts.add_lastmod(moment)
             if link is not None:
-                self.facts.add_url(url.strip(), link.line)
+                self.facts.add_url(url.strip(), link.line, link.column)
 
     def _check_url(self, value: str, link: Node) -> None:
         field = "link href" if self.format.is_atom else "link"

@@ -395,7 +395,7 @@ class TextChecker:
     def _count(self, url: str, number: int, column: int) -> None:
         self._count_line(number, column)
         if self.facts is not None:
-            self.facts.add_url(url, number)
+            self.facts.add_url(url, number, column)
 
     def _count_line(self, number: int, column: int) -> None:
         self.urls += 1
