@@ -376,16 +376,6 @@ class TextChecker:
         node.text = url
         report = self.report
         parsed = urls.check_url(url, node, report, field="URL")
-        if urls.YANDEX_LENGTH < len(url) <= urls.MAX_LENGTH:
-            # check_url says this for a `loc` only; every line here is a page URL.
-            report.add(
-                urls.LONG_FOR_YANDEX.at(
-                    number,
-                    column,
-                    f"URL is {len(url):,} characters long; Yandex reads URLs of at most 1,024: "
-                    "shorten it if Yandex matters",
-                )
-            )
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:

@@ -267,6 +267,10 @@ _SCHEME_TYPOS = {
 }
 
 
+# Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).
+PAGE_FIELDS = ("loc", "URL", "link")
+
+
 def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> ParsedURL | None:
     """Check one URL value; return its parts when it is usable for scope checks.
 
@@ -294,7 +298,7 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
             ),
             node,
         )
-    elif length > YANDEX_LENGTH and field == "loc":
+    elif length > YANDEX_LENGTH and field in PAGE_FIELDS:
         report.add(
             LONG_FOR_YANDEX.at(
                 node.line,
