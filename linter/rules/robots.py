@@ -2,4 +2,199 @@
 
 from __future__ import annotations
 
-RULES = ()
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+
+SITEMAP_NOT_ABSOLUTE = rule(
+    "RB001",
+    "robots-sitemap-not-absolute",
+    ERROR,
+    summary="A robots.txt Sitemap line without an absolute http(s) URL",
+    what="""
+        Checks that each `Sitemap:` line of a robots.txt gives a complete
+        `http` or `https` URL: not a path such as `/sitemap.xml`, not a host
+        without its scheme, not another scheme, not nothing at all. Other
+        defects of the URL are reported by the URL rules (`UR...`).
+    """,
+    why="""
+        Crawlers do not resolve a Sitemap line against the robots.txt's own
+        address: Google requires a fully qualified URL and ignores anything
+        else, so the sitemap is never discovered through this line.
+    """,
+    bad="""
+        Sitemap: /sitemap.xml
+    """,
+    good="""
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+SITEMAP_NO_COLON = rule(
+    "RB002",
+    "robots-sitemap-no-colon",
+    WARNING,
+    summary="A robots.txt Sitemap line without the colon after `Sitemap`",
+    what="""
+        Detects a Sitemap line whose field name is followed by a space instead
+        of a colon (`Sitemap https://...`).
+    """,
+    why="""
+        robots.txt separates a field from its value with `:` (RFC 9309).
+        Parsers disagree on lines without it: some skip them, others split at
+        the colon inside the URL and read `//example.com/...`.
+    """,
+    bad="""
+        Sitemap https://example.com/sitemap.xml
+    """,
+    good="""
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+SITEMAP_DUPLICATE = rule(
+    "RB003",
+    "robots-sitemap-duplicate",
+    WARNING,
+    summary="The same sitemap URL on two Sitemap lines of a robots.txt",
+    what="""
+        Detects a Sitemap URL equal to an earlier one of the same robots.txt
+        (scheme and host compared in lower case, a default port ignored) and
+        points to the first line.
+    """,
+    why="""
+        Crawlers read the sitemap once either way, but the repetition usually
+        means that two tools (a CMS plugin and a hand edit, say) write Sitemap
+        lines: when one of them moves the sitemap, the other keeps announcing
+        the old address.
+    """,
+    bad="""
+        Sitemap: https://example.com/sitemap.xml
+        Sitemap: https://EXAMPLE.com/sitemap.xml
+    """,
+    good="""
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+NO_SITEMAP = rule(
+    "RB004",
+    "robots-no-sitemap",
+    INFO,
+    summary="A robots.txt without any Sitemap line",
+    what="Reports a robots.txt that has no `Sitemap:` line at all.",
+    why="""
+        Sitemap lines are how every crawler finds a site's sitemaps without a
+        manual submission in each search engine's webmaster tools; the line
+        may stand anywhere in the file, outside any user-agent group.
+    """,
+    bad="""
+        User-agent: *
+        Disallow: /cart/
+    """,
+    good="""
+        User-agent: *
+        Disallow: /cart/
+
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+TOO_LARGE = rule(
+    "RB005",
+    "robots-too-large",
+    WARNING,
+    summary="A robots.txt larger than 500 KiB",
+    what="""
+        Reports a robots.txt over 500 KiB (512,000 bytes) at the line where
+        that limit falls, and counts the Sitemap lines after it.
+    """,
+    why="""
+        Google reads only the first 500 KiB of a robots.txt and ignores the
+        rest: rules and Sitemap lines after the limit have no effect. Huge
+        files are usually generated rule lists that a few wildcard rules
+        would replace.
+    """,
+    bad="""
+        User-agent: *
+        Disallow: /product/1/print
+        Disallow: /product/2/print
+        ... (40,000 more lines)
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    good="""
+        Sitemap: https://example.com/sitemap.xml
+        User-agent: *
+        Disallow: /product/*/print
+    """,
+    lang="text",
+)
+
+HTML_PAGE = rule(
+    "RB006",
+    "robots-html-page",
+    WARNING,
+    summary="The robots.txt is an HTML page",
+    what="Detects an HTML document served or saved as robots.txt.",
+    why="""
+        Servers that answer unknown paths with a page (a CMS error or home
+        page with status 200) do so for robots.txt too. Crawlers then find no
+        rules and no Sitemap lines in it.
+    """,
+    bad="""
+        <!DOCTYPE html>
+        <html><head><title>Page not found</title></head>...</html>
+    """,
+    good="""
+        User-agent: *
+        Disallow: /cart/
+        Sitemap: https://example.com/sitemap.xml
+    """,
+    lang="text",
+)
+
+URL_DISALLOWED = rule(
+    "RB007",
+    "url-disallowed-by-robots",
+    WARNING,
+    summary="A sitemap URL that robots.txt does not let the crawler fetch",
+    what="""
+        When robots.txt files are known to the run (given with `--robots` or
+        fetched), checks each page URL of a urlset against the rules of the
+        robots.txt of its origin (or of a local robots.txt, for every URL)
+        for the crawler of the profile, Googlebot by default. Rules are
+        matched as Google matches them: the group of the most specific
+        user-agent, the longest matching rule, `Allow` on a tie, `*` and `$`.
+    """,
+    why="""
+        A sitemap asks crawlers to fetch its URLs while robots.txt forbids
+        it; Google reports "Submitted URL blocked by robots.txt" and the page
+        is not crawled. One of the two is wrong.
+    """,
+    bad="""
+        # robots.txt
+        User-agent: *
+        Disallow: /drafts/
+        # sitemap.xml
+        <url><loc>https://example.com/drafts/launch</loc></url>
+    """,
+    good="""
+        # robots.txt
+        User-agent: *
+        Disallow: /drafts/
+        # sitemap.xml
+        <url><loc>https://example.com/launch</loc></url>
+    """,
+)
+
+RULES = (
+    SITEMAP_NOT_ABSOLUTE,
+    SITEMAP_NO_COLON,
+    SITEMAP_DUPLICATE,
+    NO_SITEMAP,
+    TOO_LARGE,
+    HTML_PAGE,
+    URL_DISALLOWED,
+)
