@@ -1,0 +1,305 @@
+"""Checks a robots.txt file: its Sitemap lines, its size, and that it is text at all.
+
+The file is read line by line as it streams in, keeping one line (capped) at a
+time. Only the first 500 KiB are checked, as Google reads only those; after
+that the Sitemap lines are merely counted, for the size finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+from sitemap_lint.facts import Child, FileFacts
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import MAX_TEXT, Node
+from sitemap_lint.robots import GOOGLE_LIMIT, parse_url
+from sitemap_lint.rules import encoding
+from sitemap_lint.rules import robots as rules
+from sitemap_lint.rules.urls import check_url
+
+if TYPE_CHECKING:
+    from sitemap_lint.checker import Options
+
+# `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
+_SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
+_SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", re.I)
+# The same, cheaply, at the start of any line of a block of text (after the limit).
+_SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+_HTML_START = re.compile(
+    r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]", re.I | re.DOTALL
+)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_HTTP_LIKE = re.compile(r"https?[:/]", re.I)
+_HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
+_SHOWN = 80
+# Enough of a line after the limit to tell whether it is a Sitemap line.
+_LINE_START = 64
+
+
+def check_robots_file(
+    first: str,
+    texts: Iterator[str],
+    options: Options,
+    findings: list[Finding],
+    facts: FileFacts | None,
+    url: str | None,
+) -> None:
+    """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
+    where it was fetched from (None for a local file)."""
+    had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in findings)
+    if had_bom:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
+        findings[:] = [f for f in findings if f.code != encoding.BYTE_ORDER_MARK.code]
+    if facts is not None:
+        facts.kind = "robots"
+    if _HTML_START.match(first):
+        findings.append(_html_page(first))
+        return
+    checker = _RobotsChecker(findings, facts, url, offset=3 if had_bom else 0)
+    checker.feed(first)
+    for text in texts:
+        checker.feed(text)
+    checker.finish()
+
+
+class _Report:
+    """The reporter interface of the URL rules, over a plain list of findings."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+
+    def add(self, finding: Finding, covers=None) -> None:
+        self.findings.append(finding)
+
+
+class _RobotsChecker:
+    def __init__(
+        self, findings: list[Finding], facts: FileFacts | None, url: str | None, offset: int
+    ):
+        self.report = _Report(findings)
+        self.facts = facts
+        self.url = url
+        self.number = 1  # of the line being read
+        self.start = offset  # its first byte in the file
+        self.pieces: list[str] = []
+        self.kept = 0  # characters of it kept in pieces
+        self.size = 0  # its bytes so far
+        self.after_cr = False  # the last text ended in CR: an LF may follow
+        self.sitemap_lines = 0
+        self.seen: dict[str, int] = {}  # normalised sitemap URL -> its first line
+        # After the limit: where it falls, the Sitemap lines and the text after it.
+        self.cut: tuple[int, int] | None = None
+        self.sitemaps_after = 0
+        self.text_after = False
+        self.carry = ""
+
+    # -- reading lines -------------------------------------------------------------
+
+    def feed(self, text: str) -> None:
+        if self.after_cr and text.startswith("\n"):
+            text = text[1:]
+            self.start += 1
+        self.after_cr = text.endswith("\r")
+        if self.cut is not None:
+            self._scan_after_limit(text)
+            return
+        position = 0
+        for match in _LINE_BREAK.finditer(text):
+            self._take(text[position : match.start()])
+            self._end_line(match.end() - match.start())
+            position = match.end()
+            if self.cut is not None:
+                self._scan_after_limit(text[position:])
+                return
+        self._take(text[position:])
+
+    def _take(self, piece: str) -> None:
+        if not piece:
+            return
+        if self.kept < MAX_TEXT:
+            self.pieces.append(piece[: MAX_TEXT - self.kept])
+            self.kept += min(len(piece), MAX_TEXT - self.kept)
+        self.size += len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
+
+    def _end_line(self, break_size: int) -> None:
+        line = "".join(self.pieces)
+        end = self.start + self.size
+        if end > GOOGLE_LIMIT:
+            self._limit_in_line(line)
+        else:
+            self._line(line)
+            if end + break_size > GOOGLE_LIMIT:
+                self.cut = (self.number + 1, 1)  # the limit falls on the line break
+        self.number += 1
+        self.start = end + break_size
+        self.pieces.clear()
+        self.kept = 0
+        self.size = 0
+
+    def _limit_in_line(self, line: str) -> None:
+        """The limit falls inside this line: Google reads it only up to there."""
+        inside = GOOGLE_LIMIT - self.start
+        column = len(line.encode("utf-8", "replace")[:inside].decode("utf-8", "ignore")) + 1
+        self.cut = (self.number, column)
+        self.text_after = True
+        if _SITEMAP_START.match(line):
+            self.sitemaps_after += 1
+
+    def _scan_after_limit(self, text: str) -> None:
+        """Past the limit only the Sitemap lines are counted, a block at a time."""
+        text = self.carry + text
+        last = max(text.rfind("\n"), text.rfind("\r"))
+        if last < 0:
+            self.carry = text[:_LINE_START]
+            return
+        complete = text[: last + 1]
+        self.carry = text[last + 1 :][:_LINE_START]
+        self.sitemaps_after += len(_SITEMAP_START.findall(complete))
+        if not self.text_after and not complete.isspace():
+            self.text_after = True
+
+    def finish(self) -> None:
+        if self.cut is None:
+            if self.pieces or self.size:
+                self._end_line(0)
+        else:
+            self._scan_after_limit("\n")
+        if self.cut is not None and self.text_after:
+            self._report_limit()
+        if self.sitemap_lines == 0 and not self.sitemaps_after:
+            self.report.add(rules.NO_SITEMAP.at(1, 1, self._no_sitemap_message()))
+
+    # -- one line ------------------------------------------------------------------
+
+    def _line(self, line: str) -> None:
+        content = line.split("#", 1)[0]  # what follows '#' is a comment
+        if not content.lstrip(" \t")[:8].lower().startswith(("sitemap", "site-map")):
+            return
+        match = _SITEMAP_FIELD.match(content)
+        if match is None:
+            match = _SITEMAP_NO_COLON.match(content)
+            if match is None:
+                return
+            self.report.add(
+                rules.SITEMAP_NO_COLON.at(
+                    self.number,
+                    match.start(1) + 1,
+                    f"no ':' after {match.group(1)!r}; write "
+                    f"'{match.group(1)}: {_shorten(match.group(2))}'",
+                )
+            )
+        self.sitemap_lines += 1
+        value = match.group(2)
+        column = match.start(2) + 1 if value else len(content.rstrip()) + 1
+        self._sitemap(value, column)
+
+    def _sitemap(self, value: str, column: int) -> None:
+        node = Node("", "Sitemap", {}, self.number, column)
+        if not _HTTP_LIKE.match(value):
+            self.report.add(
+                rules.SITEMAP_NOT_ABSOLUTE.at(self.number, column, self._not_absolute(value))
+            )
+            return
+        parsed = check_url(value, node, self.report, field="Sitemap")
+        if parsed is None:
+            return
+        key = parsed.origin + _after_authority(value)
+        first = self.seen.setdefault(key, self.number)
+        if first != self.number:
+            self.report.add(
+                rules.SITEMAP_DUPLICATE.at(
+                    self.number,
+                    column,
+                    f"sitemap {_shorten(value)!r} is already listed at line {first}; "
+                    "remove this line",
+                )
+            )
+            return
+        if self.facts is not None:
+            self.facts.children.append(Child(value, self.number, column))
+
+    # -- messages --------------------------------------------------------------------
+
+    def _not_absolute(self, value: str) -> str:
+        shown = _shorten(value)
+        if not value:
+            return (
+                "Sitemap line without a URL; write the sitemap's absolute URL after "
+                "'Sitemap:', or remove the line"
+            )
+        scheme = _SCHEME.match(value)
+        if scheme and "." not in scheme.group(1):
+            name = scheme.group(1)
+            rest = value[scheme.end() :]
+            if name.lower().startswith("ht"):
+                guess = "https" if name.lower().endswith("s") else "http"
+                return f"Sitemap URL {shown!r} has scheme {name!r}; did you mean {guess}:{_shorten(rest)}?"
+            return (
+                f"Sitemap URL {shown!r} has scheme {name!r}; crawlers read only http(s) "
+                "sitemaps: serve it over https and write its https:// URL"
+            )
+        if value.startswith("//"):
+            return f"Sitemap URL {shown!r} has no scheme; write https:{shown}"
+        if value.lower().startswith("www.") or _HOST_LIKE.match(value):
+            return f"Sitemap URL {shown!r} has no scheme; write https://{shown}"
+        if self.url is not None and parse_url(self.url) is not None:
+            absolute = urljoin(self.url, value)
+            return (
+                f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; "
+                f"write the absolute URL, {_shorten(absolute)}"
+            )
+        path = value if value.startswith("/") else "/" + value
+        return (
+            f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; write the "
+            f"absolute URL, such as https://example.com{_shorten(path)}"
+        )
+
+    def _no_sitemap_message(self) -> str:
+        location = parse_url(self.url) if self.url is not None else None
+        site = location.origin if location is not None else "https://example.com"
+        return (
+            "robots.txt has no Sitemap line; add one so that crawlers find the sitemap, "
+            f"such as 'Sitemap: {site}/sitemap.xml' (anywhere in the file)"
+        )
+
+    def _report_limit(self) -> None:
+        line, column = self.cut
+        lost = f", including {self.sitemaps_after:,} Sitemap line(s)" if self.sitemaps_after else ""
+        self.report.add(
+            rules.TOO_LARGE.at(
+                line,
+                column,
+                "robots.txt is larger than 500 KiB; Google ignores everything from here on"
+                f"{lost}: shorten the rules (wildcards replace long lists) and put the "
+                "Sitemap lines first",
+            )
+        )
+
+
+def _after_authority(url: str) -> str:
+    """The path and query of an absolute URL (``/`` when it has neither)."""
+    rest = url.split("//", 1)[1] if "//" in url else url
+    for index, char in enumerate(rest):
+        if char in "/?":
+            return rest[index:] if char == "/" else "/" + rest[index:]
+    return "/"
+
+
+def _shorten(value: str) -> str:
+    return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
+
+
+def _html_page(text: str) -> Finding:
+    start = len(text) - len(text.lstrip())
+    before = text[:start]
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    column = start - max(before.rfind("\n"), before.rfind("\r"))
+    return rules.HTML_PAGE.at(
+        line,
+        column,
+        "robots.txt is an HTML page, so crawlers find no rules and no Sitemap line in it; "
+        "serve a plain-text robots.txt at this address",
+    )
