@@ -34,8 +34,9 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             "yandex",
-            "Yandex: URLs over 1,024 characters and values over 100 bytes are errors; it "
-            "does not read hreflang alternates in sitemaps, so their findings are only advice.",
+            "Yandex: URLs over 1,024 characters, values over 100 bytes and feeds used as "
+            "sitemaps are errors; it does not read hreflang alternates in sitemaps, so their "
+            "findings are only advice.",
             {"FD001": ERROR, "HL": INFO, "UR012": ERROR, "VA004": ERROR},
         ),
         Profile(

@@ -129,7 +129,12 @@ class SetRunner:
             self._check_lastmods(jobs)
             self._check_duplicates(jobs)
             self._check_hreflang(jobs)
-            return [_finished(job) for job in jobs]
+            # Files named together are reported as before; a site (fetched, followed, or
+            # with robots.txt) gets a section per file with its kind and URL count.
+            site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
+                self.settings.follow or self.settings.robots or self.settings.maps
+            )
+            return [_finished(job, site) for job in jobs]
         finally:
             self.close()
 
@@ -610,15 +615,15 @@ def _robots_text(data: bytes) -> str:
     return data[:ROBOTS_CAP].decode("utf-8", "replace")
 
 
-def _finished(job: Job) -> FileResult:
+def _finished(job: Job, site: bool) -> FileResult:
     result = job.result
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
     facts = result.facts
-    if facts is not None:
+    if facts is not None and site:
         result.kind = facts.kind or None
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
-        result.facts = None
+    result.facts = None
     result.findings.sort(key=Finding.sort_key)
     return result
 

@@ -108,7 +108,7 @@ def test_profile_keys_match_rules(name: str) -> None:
         (
             "yandex",
             {c: INFO for c, r in RULES.items() if c.startswith("HL") and r.severity is not INFO}
-            | {"UR012": ERROR, "VA004": ERROR},
+            | {"FD001": ERROR, "UR012": ERROR, "VA004": ERROR},
         ),
         ("strict", {"DT004": ERROR, "NS003": ERROR}),
     ],
