@@ -108,6 +108,9 @@ class Config:
     profile: str | None = None
     format: str | None = None
     xsd_engine: str | None = None
+    follow: bool = False
+    maps: tuple[tuple[str, Path], ...] = ()  # (URL prefix, directory)
+    robots: tuple[str, ...] = ()  # robots.txt files (absolute paths) or URLs
 
     def sitemap_url_for(self, name: str):
         """The parsed URL the input ``name`` is served at, if the configuration says."""
@@ -299,6 +302,36 @@ class _Reader:
 
         return {"xsd_engine": self.choice(key, value, tuple(ENGINES))}
 
+    def _follow(self, key, value):
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {value!r}")
+        return {"follow": value}
+
+    def _map(self, key, value):
+        from sitemap_lint.run import parse_map
+
+        entries = []
+        for prefix, directory in self.table(key, value).items():
+            entry = _subkey(key, prefix)
+            if not isinstance(directory, str):
+                raise self.fail(entry, f"expected a directory path, got {directory!r}")
+            try:
+                entries.append(parse_map(f"{prefix}={self.base / directory}", must_exist=False))
+            except UsageError as error:
+                reason = str(error).split(": ", 1)[-1]
+                raise self.fail(entry, reason) from None
+        return {"maps": tuple(entries)}
+
+    def _robots(self, key, value):
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')
+        return {
+            "robots": tuple(
+                item if item.lower().startswith(("http://", "https://")) else str(self.base / item)
+                for item in value
+            )
+        }
+
     KEYS: ClassVar[dict[str, Callable[[_Reader, str, Any], dict[str, Any]]]] = {
         "select": _select,
         "extend-select": _extend_select,
@@ -310,4 +343,7 @@ class _Reader:
         "profile": _profile,
         "format": _format,
         "xsd-engine": _xsd_engine,
+        "follow": _follow,
+        "map": _map,
+        "robots": _robots,
     }

@@ -98,12 +98,12 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     local = [p for p in settings.paths if not _is_url(p)]
     sources = expand(local)
     agent = AGENTS.get(profile, "Googlebot")
-    if _is_set_run(settings, len(sources)):
+    if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
         progress = _progress(format_name, settings, err)
         runner = sets.SetRunner(
-            _set_settings(settings),
+            _set_settings(settings, config),
             Options(now=now, agent=agent),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
@@ -141,19 +141,22 @@ def _is_url(argument: str) -> bool:
     return argument.lower().startswith(("http://", "https://"))
 
 
-def _is_set_run(settings: RunSettings, file_count: int) -> bool:
+def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
     """A set run fetches, follows, knows a robots.txt, or checks several files; a single
     local file keeps the fast single-file path."""
     return (
         file_count > 1
         or settings.follow
-        or bool(settings.robots)
-        or bool(settings.maps)
+        or config.follow
+        or bool(settings.robots or config.robots)
+        or bool(settings.maps or config.maps)
         or any(_is_url(a) or a.lower().endswith("robots.txt") for a in settings.paths)
     )
 
 
-def _set_settings(settings: RunSettings):
+def _set_settings(settings: RunSettings, config):
+    """The set options: the command line's, after the configuration file's maps and
+    robots.txt files."""
     from sitemap_lint.sets import SetSettings
 
     if settings.max_depth < 0:
@@ -169,9 +172,9 @@ def _set_settings(settings: RunSettings):
     if not 0 < settings.timeout <= 600:
         raise UsageError(f"--timeout {settings.timeout}: give seconds between 0 and 600")
     return SetSettings(
-        follow=settings.follow,
-        maps=tuple(parse_map(text) for text in settings.maps),
-        robots=tuple(settings.robots),
+        follow=settings.follow or config.follow,
+        maps=(*tuple(parse_map(text) for text in settings.maps), *config.maps),
+        robots=(*config.robots, *settings.robots),
         max_depth=settings.max_depth,
         max_files=settings.max_files,
         max_bytes=settings.max_bytes,
@@ -180,8 +183,9 @@ def _set_settings(settings: RunSettings):
     )
 
 
-def parse_map(text: str) -> tuple[str, Path]:
-    """``URL_PREFIX=DIR`` from --map: an http(s) URL prefix and an existing directory."""
+def parse_map(text: str, must_exist: bool = True) -> tuple[str, Path]:
+    """``URL_PREFIX=DIR`` from --map: an http(s) URL prefix and an existing directory
+    (a configuration file may name one the build has not made yet)."""
     prefix, equals, directory = text.partition("=")
     if not equals or not directory:
         raise UsageError(f"--map {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
@@ -190,7 +194,7 @@ def parse_map(text: str) -> tuple[str, Path]:
     if not prefix.lower().startswith(("http://", "https://")) or not urlsplit(prefix).hostname:
         raise UsageError(f"--map {text!r}: the prefix must be an http(s) URL")
     path = Path(directory)
-    if not path.is_dir():
+    if must_exist and not path.is_dir():
         raise UsageError(f"--map {text!r}: {directory} is not a directory")
     if not prefix.endswith("/"):
         prefix += "/"

@@ -403,7 +403,7 @@ class SetRunner:
                 self._seen[key] = (job, child)
                 return None
             new = Job(
-                _shown_path(path, self.settings.maps),
+                _shown_path(path),
                 key,
                 job.depth + 1,
                 path=path,
@@ -586,13 +586,13 @@ def canonical_url(url: str) -> str:
     return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
 
 
-def _shown_path(path: Path, maps: tuple[tuple[str, Path], ...]) -> str:
-    """A mapped file as the user would write it: under the --map directory as given."""
-    for _prefix, directory in maps:
-        base = directory.resolve()
-        if base in path.parents:
-            return str(directory / path.relative_to(base))
-    return str(path)
+def _shown_path(path: Path) -> str:
+    """A mapped file as the user would write it: relative to the working directory
+    when it lies below it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _parsed(url: str):

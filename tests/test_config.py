@@ -409,3 +409,52 @@ def test_usage_error_is_one_class() -> None:
     from sitemap_lint import run
 
     assert run.UsageError is UsageError
+
+
+def test_follow_map_and_robots_from_the_configuration(tmp_path: Path, monkeypatch, capsys) -> None:
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "sitemap-index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/sitemap.xml</loc></sitemap>\n"
+        "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    (public / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/private/draft</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    (public / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n", encoding="utf-8")
+    (tmp_path / ".sitemap-lint.toml").write_text(
+        'follow = true\nrobots = ["public/robots.txt"]\n\n[map]\n"https://example.com/" = "public"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["--format", "json", *NOW, "public/sitemap-index.xml"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    found = [(f["path"], [x["code"] for x in f["findings"]]) for f in files]
+    assert found == [
+        ("public/sitemap-index.xml", []),
+        ("public/sitemap.xml", ["RB007"]),  # the configured robots.txt disallows it
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("follow = 1", "expected true or false"),
+        ('map = "public"', "expected a table"),
+        ('[map]\n"example.com/" = "."', "must be an http(s) URL"),
+        ("robots = 3", "expected a list"),
+    ],
+)
+def test_set_keys_are_checked(tmp_path: Path, monkeypatch, capsys, text: str, problem: str) -> None:
+    (tmp_path / ".sitemap-lint.toml").write_text(text + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main([str(FRAGMENT)]) == 2
+    error = capsys.readouterr().err
+    assert problem in error and error.count("\n") == 1
