@@ -129,10 +129,11 @@ class _Robots:
 
 def google_part(text: str) -> str:
     """The part of a robots.txt that Google reads: its first 500 KiB of UTF-8."""
-    if len(text) <= GOOGLE_LIMIT // 4 or (len(text) <= GOOGLE_LIMIT and text.isascii()):
+    if len(text) <= GOOGLE_LIMIT // 4:
         return text
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= GOOGLE_LIMIT:
+    head = text[:GOOGLE_LIMIT]  # at least 500 KiB once encoded, when the text is longer
+    data = head.encode("utf-8", "surrogatepass")
+    if len(data) <= GOOGLE_LIMIT and len(head) == len(text):
         return text
     return data[:GOOGLE_LIMIT].decode("utf-8", "ignore")
 

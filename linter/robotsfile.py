@@ -36,6 +36,7 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _HTTP_LIKE = re.compile(r"https?[:/]", re.I)
 _HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
 _SHOWN = 80
+_WORDS = ("sitemap", "site-map")
 # Enough of a line after the limit to tell whether it is a Sitemap line.
 _LINE_START = 64
 
@@ -86,7 +87,9 @@ class _RobotsChecker:
         self.start = offset  # its first byte in the file
         self.pieces: list[str] = []
         self.kept = 0  # characters of it kept in pieces
-        self.size = 0  # its bytes so far
+        self.chars = 0  # its characters so far
+        self.size = 0  # and bytes
+        self.limit_column: int | None = None  # where the limit falls in it
         self.after_cr = False  # the last text ended in CR: an LF may follow
         self.sitemap_lines = 0
         self.seen: dict[str, int] = {}  # normalised sitemap URL -> its first line
@@ -122,7 +125,14 @@ class _RobotsChecker:
         if self.kept < MAX_TEXT:
             self.pieces.append(piece[: MAX_TEXT - self.kept])
             self.kept += min(len(piece), MAX_TEXT - self.kept)
-        self.size += len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
+        data = None if piece.isascii() else piece.encode("utf-8", "replace")
+        size = len(piece) if data is None else len(data)
+        inside = GOOGLE_LIMIT - self.start - self.size  # bytes of this piece Google reads
+        if self.limit_column is None and size > inside:
+            read = inside if data is None else len(data[:inside].decode("utf-8", "ignore"))
+            self.limit_column = self.chars + read + 1
+        self.chars += len(piece)
+        self.size += size
 
     def _end_line(self, break_size: int) -> None:
         line = "".join(self.pieces)
@@ -137,13 +147,12 @@ class _RobotsChecker:
         self.start = end + break_size
         self.pieces.clear()
         self.kept = 0
+        self.chars = 0
         self.size = 0
 
     def _limit_in_line(self, line: str) -> None:
         """The limit falls inside this line: Google reads it only up to there."""
-        inside = GOOGLE_LIMIT - self.start
-        column = len(line.encode("utf-8", "replace")[:inside].decode("utf-8", "ignore")) + 1
-        self.cut = (self.number, column)
+        self.cut = (self.number, self.limit_column or 1)
         self.text_after = True
         if _SITEMAP_START.match(line):
             self.sitemaps_after += 1
@@ -154,12 +163,12 @@ class _RobotsChecker:
         last = max(text.rfind("\n"), text.rfind("\r"))
         if last < 0:
             self.carry = text[:_LINE_START]
+            self.text_after = self.text_after or not text.isspace()
             return
         complete = text[: last + 1]
         self.carry = text[last + 1 :][:_LINE_START]
-        self.sitemaps_after += len(_SITEMAP_START.findall(complete))
-        if not self.text_after and not complete.isspace():
-            self.text_after = True
+        self.sitemaps_after += _count_sitemap_lines(complete)
+        self.text_after = self.text_after or not complete.isspace()
 
     def finish(self) -> None:
         if self.cut is None:
@@ -277,6 +286,20 @@ class _RobotsChecker:
                 "Sitemap lines first",
             )
         )
+
+
+def _count_sitemap_lines(block: str) -> int:
+    """The Sitemap lines of ``block`` (which starts a line), by plain string counts when
+    every "sitemap" in it starts a line (the usual case), else by the regular expression."""
+    lower = block.lower()
+    total = lower.count("sitemap") + lower.count("site-map")
+    if not total:
+        return 0
+    at_line_start = sum(lower.count(brk + word) for brk in "\r\n" for word in _WORDS)
+    at_line_start += lower.startswith(_WORDS)
+    if at_line_start == total:
+        return total
+    return len(_SITEMAP_START.findall(block))
 
 
 def _after_authority(url: str) -> str:

@@ -201,6 +201,13 @@ def test_sitemap_lines_only_after_the_limit() -> None:
     assert "including 2 Sitemap line(s)" in finding.message
 
 
+def test_indented_sitemap_lines_after_the_limit_count_and_mentions_do_not() -> None:
+    text = _padded(GOOGLE_LIMIT, "# see the sitemap\n  Sitemap: https://example.com/a.xml\n")
+    text += "SITEMAP: https://example.com/b.xml\n"
+    (finding,) = _check_text(text)
+    assert "including 2 Sitemap line(s)" in finding.message
+
+
 def test_multibyte_characters_count_as_their_utf8_bytes() -> None:
     text = "Sitemap: https://example.com/sitemap.xml\n" + "#" + "é" * (GOOGLE_LIMIT // 2) + "\n"
     (finding,) = _check_text(text)
