@@ -171,3 +171,38 @@ def test_hreflang_return_links_are_checked_across_files(tmp_path: Path) -> None:
     file, finding = returns[0]
     assert file == "de.xml"  # de/ does not link back to en/, listed in the other file
     assert finding["line"] == 3 and f"{tmp_path / 'en.xml'}, line 3" in finding["message"]
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stream", "options", "shown"),
+    [
+        (Terminal, {}, True),
+        (Terminal, {"quiet": True}, False),
+        (Terminal, {"format": "json"}, False),
+        (io.StringIO, {}, False),  # not a terminal
+    ],
+)
+def test_progress_bar_only_for_a_person_at_a_terminal(stream, options, shown) -> None:
+    from sitemap_lint.run import _progress
+
+    settings = RunSettings(paths=["x"], **options)
+    bar = _progress(options.get("format", "text"), settings, stream())
+    assert (bar is not None) == shown
+
+
+def test_progress_bar_appears_from_four_files_and_is_gone_at_the_end(site: Path) -> None:
+    from sitemap_lint.progress import ProgressBar
+
+    err = Terminal()
+    bar = ProgressBar(err)
+    bar(1, 3)
+    assert err.getvalue() == ""  # three files: no bar
+    bar(2, 4)
+    bar(4, 4)
+    bar.close()
+    assert "4/4" in err.getvalue()

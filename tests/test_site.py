@@ -153,3 +153,31 @@ def test_robots_option_informs_a_local_check(site: SiteServer, loopback_only, tm
     _status, report = check([str(local)], robots=(f"{base}/robots.txt",))
     codes = [(f["code"], f["line"]) for entry in report["files"] for f in entry["findings"]]
     assert codes == [("RB007", 4)]
+
+
+def test_cross_submission_through_robots_txt(site: SiteServer, loopback_only) -> None:  # noqa: F811
+    """A sitemap on 127.0.0.1 lists URLs of localhost: out of scope, unless localhost's
+    robots.txt names that sitemap."""
+    base = site.url("").rstrip("/")
+    other = f"http://localhost:{site.port}"
+    site.routes["/cross.xml"] = Route(body=urlset(other, "a", "b"))
+    site.routes["/other-robots.txt"] = Route(
+        body=f"User-agent: *\nAllow: /\nSitemap: {base}/cross.xml\n".encode(),
+        content_type="text/plain",
+    )
+    _status, alone = check([f"{base}/cross.xml"])
+    assert [f["code"] for f in alone["files"][0]["findings"]] == ["SC001", "SC001"]
+    _status, informed = check([f"{base}/cross.xml"], robots=(f"{other}/other-robots.txt",))
+    assert informed["files"][0]["findings"] == []
+
+
+def test_byte_limit_stops_following(site: SiteServer, loopback_only) -> None:  # noqa: F811
+    base = site.url("").rstrip("/")
+    site.routes["/small-index.xml"] = Route(
+        body=index(f"{base}/sitemap-pages.xml", f"{base}/sitemap-links.txt")
+    )
+    _status, report = check([f"{base}/small-index.xml"], max_bytes=100)
+    assert [entry["path"] for entry in report["files"]] == [f"{base}/small-index.xml"]
+    (finding,) = report["files"][0]["findings"]
+    assert (finding["code"], finding["line"]) == ("SE005", 3)
+    assert "--max-bytes" in finding["message"]
