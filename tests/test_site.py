@@ -181,3 +181,15 @@ def test_byte_limit_stops_following(site: SiteServer, loopback_only) -> None:  #
     (finding,) = report["files"][0]["findings"]
     assert (finding["code"], finding["line"]) == ("SE005", 3)
     assert "--max-bytes" in finding["message"]
+
+
+def test_quiet_site_run_prints_nothing_when_clean(site: SiteServer, loopback_only, capsys) -> None:  # noqa: F811
+    from sitemap_lint.cli import main
+
+    base = site.url("").rstrip("/")
+    assert main(["-q", "--isolated", "--now", "2025-06-01", f"{base}/sitemap-links.txt"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["--isolated", "--now", "2025-06-01", f"{base}/sitemap-links.txt"]) == 0
+    out = capsys.readouterr().out
+    assert f"{base}/sitemap-links.txt  no problems found (2 URLs)" in out
+    assert "1 file checked (2 URLs): no problems found" in out

@@ -24,7 +24,7 @@ class TextReporter(Reporter):
         for result in results:
             in_set = result.kind is not None or result.urls is not None
             if not result.findings:
-                if in_set:  # a set report has a section for every file
+                if in_set and self.summary:  # a set report has a section for every file
                     line = Text(result.name, style="bold underline")
                     line.append(f"  no problems found{_urls(result)}", style="green")
                     console.print(line)
