@@ -497,8 +497,9 @@ def content_lines(path: Path) -> int:
     return 1 + data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 
-def check_invariants(data: bytes, directory: Path) -> dict:
-    name = "sitemap.xml.gz" if data.startswith(b"\x1f\x8b") else "sitemap.xml"
+def check_invariants(data: bytes, directory: Path, name: str | None = None) -> dict:
+    if name is None:
+        name = "sitemap.xml.gz" if data.startswith(b"\x1f\x8b") else "sitemap.xml"
     path = directory / name
     for stale in directory.iterdir():
         stale.unlink()
@@ -553,3 +554,86 @@ def test_mutated_sitemaps_keep_the_invariants(data: bytes, workdir: Path) -> Non
 @given(data=st.binary(max_size=512))
 def test_arbitrary_bytes_keep_the_invariants(data: bytes, workdir: Path) -> None:
     check_invariants(data, workdir)
+
+
+# Pieces of text sitemaps, robots.txt files and feeds, joined by any line break.
+TEXT_PIECES = [
+    "https://example.com/",
+    "https://example.com/a?b=1&c=2",
+    "http://example.com/caf\u00e9",
+    "https://ex ample.com/x",
+    "/relative",
+    "Sitemap: https://example.com/sitemap.xml",
+    "Sitemap:/sitemap.xml",
+    "sitemap https://example.com/s.xml",
+    "User-agent: *",
+    "User-agent: Googlebot",
+    "Disallow: /private/",
+    "Allow: /private/ok$",
+    "Disallow: /*.pdf$",
+    "# comment",
+    "",
+    "   ",
+    "\t",
+    "<urlset>",
+    "https://example.com/a, https://example.com/b",
+    "\x00",
+    "\ufeff",
+    "x" * 300,
+]
+BREAKS = ["\n", "\r\n", "\r"]
+
+
+@st.composite
+def text_files(draw) -> bytes:
+    lines = draw(st.lists(st.sampled_from(TEXT_PIECES), max_size=12))
+    separator = draw(st.sampled_from(BREAKS))
+    text = separator.join(lines) + draw(st.sampled_from(["", separator]))
+    encoding = draw(st.sampled_from(["utf-8", "utf-8", "latin-1", "utf-16"]))
+    return text.encode(encoding, "replace")
+
+
+FEED_PIECES = [
+    "<item><title>A</title><link>https://example.com/a</link>"
+    "<pubDate>Sat, 01 Mar 2025 10:00:00 GMT</pubDate></item>",
+    "<item><link> https://example.com/b </link><pubDate>2025-03-01</pubDate></item>",
+    "<item><guid>https://example.com/g</guid></item>",
+    "<item><link>/relative</link><pubDate>Mon, 31 Feb 2025 10:00:00 GMT</pubDate></item>",
+    "<entry><link href='https://example.com/e'/><updated>2025-03-01T10:00:00Z</updated></entry>",
+    "<entry><link rel='self' href='https://example.com/s'/><updated>yesterday</updated></entry>",
+    "<title>T</title>",
+    "<!-- sitemap-lint: disable-file FD001 -->",
+    "&amp;",
+    "<item>",
+    "</channel>",
+]
+FEED_HEADS = [
+    '<rss version="2.0"><channel>',
+    "<rss><channel>",
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    '<feed xmlns="http://purl.org/atom/ns#" version="0.3">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+]
+FEED_TAILS = {"<rss": "</channel></rss>", "<feed": "</feed>", "<rdf": "</rdf:RDF>"}
+
+
+@st.composite
+def feeds(draw) -> bytes:
+    head = draw(st.sampled_from(FEED_HEADS))
+    body = "\n".join(draw(st.lists(st.sampled_from(FEED_PIECES), max_size=10)))
+    tail = next(t for prefix, t in FEED_TAILS.items() if head.startswith(prefix))
+    if draw(st.booleans()):
+        tail = ""  # cut short
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{head}\n{body}\n{tail}\n'.encode()
+
+
+@FUZZ
+@given(data=text_files(), name=st.sampled_from(["sitemap.txt", "robots.txt", "urls.xml"]))
+def test_text_and_robots_files_keep_the_invariants(data: bytes, name: str, workdir: Path) -> None:
+    check_invariants(data, workdir, name)
+
+
+@FUZZ
+@given(data=feeds())
+def test_feeds_keep_the_invariants(data: bytes, workdir: Path) -> None:
+    check_invariants(data, workdir, "feed.xml")
