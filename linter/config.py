@@ -323,14 +323,11 @@ class _Reader:
         return {"maps": tuple(entries)}
 
     def _robots(self, key, value):
+        from sitemap_lint.inputs import is_url
+
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')
-        return {
-            "robots": tuple(
-                item if item.lower().startswith(("http://", "https://")) else str(self.base / item)
-                for item in value
-            )
-        }
+        return {"robots": tuple(item if is_url(item) else str(self.base / item) for item in value)}
 
     KEYS: ClassVar[dict[str, Callable[[_Reader, str, Any], dict[str, Any]]]] = {
         "select": _select,

@@ -34,6 +34,11 @@ OTHER_COMPRESSIONS = {
 SITEMAP_SUFFIXES = (".xml", ".xml.gz")
 
 
+def is_url(argument: str) -> bool:
+    """An http(s) URL to fetch rather than a path to read."""
+    return argument.lower().startswith(("http://", "https://"))
+
+
 class InputError(Exception):
     """The input cannot be checked at all; the message is one line for stderr."""
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.model import Node
 from sitemap_lint.rules.robots import URL_DISALLOWED
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.rules.urls import ParsedURL, check_url
+from sitemap_lint.rules.urls import ParsedURL, parse_url
 
 if TYPE_CHECKING:
     from protego import Protego
@@ -136,19 +136,6 @@ def google_part(text: str) -> str:
     if len(data) <= GOOGLE_LIMIT and len(head) == len(text):
         return text
     return data[:GOOGLE_LIMIT].decode("utf-8", "ignore")
-
-
-class _Discard:
-    def add(self, finding, covers=None) -> None:
-        pass
-
-
-def parse_url(value: str) -> ParsedURL | None:
-    """``value`` split as the URL rules split a ``loc`` (host in lower case and ASCII),
-    or None when it is not a usable absolute http(s) URL."""
-    if not value:
-        return None
-    return check_url(value, Node("", "url", {}, 1, 1), _Discard())
 
 
 def _parse(text: str) -> Protego | None:

@@ -15,10 +15,10 @@ from urllib.parse import urljoin
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.robots import GOOGLE_LIMIT, parse_url
+from sitemap_lint.robots import GOOGLE_LIMIT
 from sitemap_lint.rules import encoding
 from sitemap_lint.rules import robots as rules
-from sitemap_lint.rules.urls import check_url
+from sitemap_lint.rules.urls import check_url, parse_url
 
 if TYPE_CHECKING:
     from sitemap_lint.checker import Options

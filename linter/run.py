@@ -15,7 +15,7 @@ from typing import TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.inputs import InputError, expand
+from sitemap_lint.inputs import InputError, expand, is_url
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -95,7 +95,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     now = parse_now(settings.now)
     url = parse_sitemap_url(settings.sitemap_url)
     profile = checked(settings.profile) if settings.profile else config.profile or DEFAULT
-    local = [p for p in settings.paths if not _is_url(p)]
+    local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
     agent = AGENTS.get(profile, "Googlebot")
     if _is_set_run(settings, config, len(sources)):
@@ -137,10 +137,6 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     return EXIT_FINDINGS
 
 
-def _is_url(argument: str) -> bool:
-    return argument.lower().startswith(("http://", "https://"))
-
-
 def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
     """A set run fetches, follows, knows a robots.txt, or checks several files; a single
     local file keeps the fast single-file path."""
@@ -150,7 +146,7 @@ def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
         or config.follow
         or bool(settings.robots or config.robots)
         or bool(settings.maps or config.maps)
-        or any(_is_url(a) or a.lower().endswith("robots.txt") for a in settings.paths)
+        or any(is_url(a) or a.lower().endswith("robots.txt") for a in settings.paths)
     )
 
 
@@ -191,7 +187,7 @@ def parse_map(text: str, must_exist: bool = True) -> tuple[str, Path]:
         raise UsageError(f"--map {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
     from urllib.parse import urlsplit
 
-    if not prefix.lower().startswith(("http://", "https://")) or not urlsplit(prefix).hostname:
+    if not is_url(prefix) or not urlsplit(prefix).hostname:
         raise UsageError(f"--map {text!r}: the prefix must be an http(s) URL")
     path = Path(directory)
     if must_exist and not path.is_dir():

@@ -24,8 +24,9 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitemap_lint.checker import FileResult, Options, check_source
 from sitemap_lint.facts import Child
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs import READ_CAP, InputError, Source, expand
+from sitemap_lint.inputs import READ_CAP, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
+from sitemap_lint.rules.urls import parse_url
 
 FETCH_THREADS = 8
 # Files at least this big are checked in worker processes when a level has several.
@@ -46,10 +47,6 @@ class SetSettings:
     max_bytes: int = 20 * 1024**3
     workers: int = 0  # processes for checking; 0: one per core
     timeout: float = 10.0
-
-
-def is_url(argument: str) -> bool:
-    return argument.lower().startswith(("http://", "https://"))
 
 
 @dataclass(eq=False)
@@ -265,7 +262,7 @@ class SetRunner:
         return Source(job.name, None, url=job.url, data=data)
 
     def _options_for(self, job: Job) -> Options:
-        location = _parsed(job.url) if job.url else None
+        location = parse_url(job.url) if job.url else None
         if location is None and job.parent is None:
             location = self.sitemap_url_for(job.name)
         return replace(self.options, sitemap_url=location)
@@ -355,7 +352,7 @@ class SetRunner:
 
     def _child(self, job: Job, child: Child) -> Job | None:
         findings = job.result.findings
-        if not is_url(child.url) or _parsed(child.url) is None:
+        if not is_url(child.url) or parse_url(child.url) is None:
             return None  # the URL rules already reported the entry
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
@@ -593,17 +590,6 @@ def _shown_path(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def _parsed(url: str):
-    from sitemap_lint.model import Node
-    from sitemap_lint.rules.urls import check_url
-
-    class Ignore:
-        def add(self, finding, covers=None):
-            pass
-
-    return check_url(url, Node("", "loc", {}, 1, 1), Ignore())
 
 
 def _named_robots(job: Job) -> bool:

@@ -610,3 +610,18 @@ def _whitespace_message(url: str, field: str) -> str:
     if attribute:
         return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{url.strip()}"'
     return f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>"
+
+
+class _Discard:
+    def add(self, finding, covers=None) -> None:
+        pass
+
+
+def parse_url(value: str) -> ParsedURL | None:
+    """``value`` split as the URL rules split a ``loc`` (host in lower case and ASCII),
+    or None when it is not a usable absolute http(s) URL; nothing is reported."""
+    if not value:
+        return None
+    from sitemap_lint.model import Node
+
+    return check_url(value, Node("", "url", {}, 1, 1), _Discard())
