@@ -253,14 +253,7 @@ class FileChecker:
         is_index = root.name == "sitemapindex"
         if self.facts is not None:
             self.facts.kind = root.name
-        also: frozenset[str] = frozenset()
-        if self.options.robots:
-            from sitemap_lint.robots import RobotsPolicy
-
-            self.robots = RobotsPolicy(self.options.robots, self.options.agent)
-            if self.options.sitemap_url is not None:
-                also = self.robots.cross_origins(self.options.sitemap_url)
-        self.scope = scope.ScopeChecker(self.options.sitemap_url, is_index, also=also)
+        self.robots, self.scope = scope.for_file(self.options, is_index)
 
     def on_entry(self, entry: Node) -> None:
         if self.feed is not None:

@@ -142,15 +142,7 @@ class FeedChecker:
         self.undated = 0
         self.first_undated: Node | None = None
         self.duplicates = DuplicateTracker()
-        self.robots = None
-        also: frozenset[str] = frozenset()
-        if options.robots:
-            from sitemap_lint.robots import RobotsPolicy
-
-            self.robots = RobotsPolicy(options.robots, options.agent)
-            if options.sitemap_url is not None:
-                also = self.robots.cross_origins(options.sitemap_url)
-        self.scope = scope.ScopeChecker(options.sitemap_url, also=also)
+        self.robots, self.scope = scope.for_file(options)
 
     # -- the FileChecker's calls ---------------------------------------------------
 

@@ -322,15 +322,7 @@ class TextChecker:
         self.facts = facts
         self.report = _Report(findings)
         self.duplicates = DuplicateTracker()
-        self.robots = None
-        also: frozenset[str] = frozenset()
-        if options.robots:
-            from sitemap_lint.robots import RobotsPolicy
-
-            self.robots = RobotsPolicy(options.robots, options.agent)
-            if options.sitemap_url is not None:
-                also = self.robots.cross_origins(options.sitemap_url)
-        self.scope = scope.ScopeChecker(options.sitemap_url, also=also)
+        self.robots, self.scope = scope.for_file(options)
         self.scanner = LineScanner()
         self.urls = 0
         self.over_limit: tuple[int, int] | None = None

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.rules.urls import ParsedURL
+
+if TYPE_CHECKING:
+    from sitemap_lint.robots import RobotsPolicy
 
 OTHER_ORIGIN = rule(
     "SC001",
@@ -162,6 +166,20 @@ class ScopeChecker:
             f"{self._others:,} URL(s) in this file are not on {first_origin}; "
             "give --sitemap-url to check the scope",
         )
+
+
+def for_file(options, is_index: bool = False) -> tuple[RobotsPolicy | None, ScopeChecker]:
+    """A file's robots.txt policy (when the run knows robots.txt files) and its scope
+    checker, which accepts the hosts whose robots.txt names the file (cross-submission)."""
+    robots = None
+    also: frozenset[str] = frozenset()
+    if options.robots:
+        from sitemap_lint.robots import RobotsPolicy
+
+        robots = RobotsPolicy(options.robots, options.agent)
+        if options.sitemap_url is not None:
+            also = robots.cross_origins(options.sitemap_url)
+    return robots, ScopeChecker(options.sitemap_url, is_index, also=also)
 
 
 def _remove_dot_segments(path: str) -> str:
