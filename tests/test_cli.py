@@ -67,7 +67,13 @@ def test_json_document(capsys) -> None:
         "line": 5,
         "column": 5,
     }
-    assert document["summary"] == {"files": 2, "errors": 1, "warnings": 0, "infos": 0}
+    assert document["summary"] == {
+        "files": 2,
+        "errors": 1,
+        "warnings": 0,
+        "infos": 0,
+        "rules": {"XM001": 1},
+    }
     assert err == ""
 
 

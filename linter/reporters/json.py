@@ -41,6 +41,7 @@ class JsonReporter(Reporter):
                 "warnings": summary.warnings,
                 "infos": summary.infos,
                 **({"urls": summary.urls} if summary.urls is not None else {}),
+                "rules": {rule.split(" ", 1)[0]: count for rule, count in summary.by_rule.items()},
             },
         }
         json.dump(document, self.out, ensure_ascii=False, indent=2)
