@@ -1,6 +1,4 @@
-import sys
-
-from sitemap_lint.cli import main
+from sitemap_lint.cli import run
 
 if __name__ == "__main__":  # worker processes import this module without running it
-    sys.exit(main())
+    run()

@@ -65,6 +65,11 @@ class StreamParser:
         except pyexpat.ExpatError as error:
             self._syntax_error(error)
             return False
+        pieces = self._pieces
+        if len(pieces) > 1 and sum(map(len, pieces)) > MAX_TEXT:
+            # A text longer than any value: keep its start only, so that memory stays
+            # bounded (it grows by at most one fed block in between).
+            pieces[:] = ["".join(pieces)[:MAX_TEXT]]
         return True
 
     def close(self) -> None:
@@ -121,6 +126,7 @@ class StreamParser:
         names = self._names
         stack: list[Node] = []
         pieces: list[str] = []
+        self._pieces = pieces
         position = self.position
         line_offset = self.line_offset
         state = self
@@ -185,15 +191,6 @@ class StreamParser:
                     )
                     handler.on_root_text(*_text_start(node.text, end_line, end_column))
 
-        def data(text: str) -> None:
-            if stack:
-                pieces.append(text)
-                if not len(pieces) & 63 and sum(map(len, pieces)) > MAX_TEXT:
-                    # Keep the start of a huge text; no value needs more.
-                    joined = "".join(pieces)[:MAX_TEXT]
-                    pieces.clear()
-                    pieces.append(joined)
-
         def comment(text: str) -> None:
             handler.on_comment(
                 text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
@@ -202,7 +199,9 @@ class StreamParser:
         parser.CommentHandler = comment
         parser.StartElementHandler = start
         parser.EndElementHandler = end
-        parser.CharacterDataHandler = data
+        # Expat reports character data inside the root element only; a bound method
+        # of the list costs no Python frame per call.
+        parser.CharacterDataHandler = pieces.append
 
     def _doctype(self, name, system_id, public_id, has_internal_subset) -> None:
         # With a default handler set, expat passes entity references through

@@ -301,7 +301,9 @@ class SetRunner:
                 from concurrent.futures import ProcessPoolExecutor
 
                 context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self._workers(), mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self._workers(), mp_context=context, initializer=_prepare_worker
+                )
             return self._pool
 
     def _fetch(self, url: str):
@@ -550,6 +552,13 @@ class SetRunner:
             owner[id(record)].result.findings.append(
                 problem.rule.at(record.line, record.column, problem.message)
             )
+
+
+def _prepare_worker() -> None:
+    """Worker processes check big files: the garbage collector as the command line tunes it."""
+    import gc
+
+    gc.set_threshold(100_000, 50, 100)
 
 
 def check_in_worker(source: Source, options: Options, engine_name: str) -> FileResult:
