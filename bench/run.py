@@ -190,7 +190,7 @@ def measure_set(directory: Path, ours: list[str], files: int, count: int) -> Non
         command = [*ours, "--format", "json", "--now", "2025-06-01", "--jobs", str(jobs)]
         report = directory.parent / "set-report.json"
         elapsed, total = measure_tree([*command, str(directory)], report)
-        found = report.read_text(encoding="utf-8").count('"SE001"')
+        found = report.read_text(encoding="utf-8").count('"code": "SE001"')
         timings[jobs] = elapsed
         print(f"{jobs:<28} {elapsed:>12.2f}s {total:>20.0f}MB {found:>17,}")
     if len(timings) == 2:

@@ -112,17 +112,21 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     checker = FileChecker(findings, options, engine, stream, shadow, facts)
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
-    for text in _blocks(_chain(first, texts)):
-        if shadow is not None:
-            shadow.feed(text)
-        if not parser.feed(text):
-            break
-        checker.after_chunk()
-    else:
-        parser.close()
-        if shadow is not None:
-            shadow.close()
-    checker.finish()
+    try:
+        for text in _blocks(_chain(first, texts)):
+            if shadow is not None:
+                shadow.feed(text)
+            if not parser.feed(text):
+                break
+            checker.after_chunk()
+        else:
+            parser.close()
+            if shadow is not None:
+                shadow.close()
+        checker.finish()
+    finally:
+        parser.release()
+        checker.parser = None
     return _result(source, findings, facts)
 
 

@@ -80,6 +80,24 @@ class StreamParser:
         except pyexpat.ExpatError as error:
             self._syntax_error(error)
 
+    def release(self) -> None:
+        """Drop the expat handlers and the handler: they and this parser refer to each
+        other, and the cycle would keep the file's text and nodes alive until the
+        garbage collector's next full run."""
+        parser = self._parser
+        for name in (
+            "StartElementHandler",
+            "EndElementHandler",
+            "CharacterDataHandler",
+            "CommentHandler",
+            "StartDoctypeDeclHandler",
+            "DefaultHandler",
+            "EntityDeclHandler",
+        ):
+            setattr(parser, name, None)
+        self.handler = None
+        self._recent.clear()
+
     def _remember(self, text: str) -> None:
         self._recent.append((self._line_count, text))
         if len(self._recent) > 2:

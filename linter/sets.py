@@ -200,10 +200,13 @@ class SetRunner:
         if not level:
             return
         use_pool = self._workers() > 1 and len(level) > 1
-        if len(level) == 1 and not level[0].fetch:
-            self._run_job(level[0], use_pool=False)
-            self._advance(1)
-            self._bytes += level[0].size
+        if not use_pool and not any(job.fetch for job in level):
+            # Nothing to wait for: check here, one file after the other (threads would
+            # each keep a memory arena of their own).
+            for job in level:
+                self._run_job(job, use_pool=False)
+                self._advance(1)
+            self._bytes += sum(job.size for job in level)
             return
         threads = min(FETCH_THREADS, len(level))
         with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
