@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitemap_lint.checker import FileResult, Options, check_source
 from sitemap_lint.facts import Child
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs import READ_CAP, InputError, Source, expand, is_url
+from sitemap_lint.inputs import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
 
@@ -118,7 +118,7 @@ class SetRunner:
                 self._learn_robots(job)
             level = [job for job in roots if not _named_robots(job)]
             self._check_level(level)
-            level = [job for job in roots]
+            level = list(roots)
             while level:
                 level = self._next_level(level)
                 self._check_level(level)
@@ -178,11 +178,7 @@ class SetRunner:
                 self.robots.append((fetched.final_url, _robots_text(fetched.body)))
                 continue
             path = Path(where)
-            try:
-                with path.open("rb") as handle:
-                    data = handle.read(ROBOTS_CAP)
-            except OSError as error:
-                raise InputError(f"--robots {where}: cannot read: {error.strerror}") from None
+            data = _read_start(Source(f"--robots {where}", path))
             url = self._unmap(path.resolve())
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
@@ -238,9 +234,9 @@ class SetRunner:
                     job.size = job.path.stat().st_size
                 except OSError:
                     job.size = 0
-            source = Source(job.name, job.path)
+            source = Source(job.name, job.path, url=job.url)
             if _named_robots(job) and job.path is not None:
-                source = self._read_robots(job)
+                job.robots_text = _robots_text(_read_start(source))
             return self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
         fetched = self._fetch(job.url)
         if fetched.body is None:
@@ -254,15 +250,6 @@ class SetRunner:
             result.findings[:0] = fetched.findings
             result.findings.sort(key=Finding.sort_key)
         return result
-
-    def _read_robots(self, job: Job) -> Source:
-        try:
-            with job.path.open("rb") as handle:
-                data = handle.read(READ_CAP)
-        except OSError as error:
-            raise InputError(f"{job.name}: cannot read: {error.strerror}") from None
-        job.robots_text = _robots_text(data)
-        return Source(job.name, None, url=job.url, data=data)
 
     def _options_for(self, job: Job) -> Options:
         location = parse_url(job.url) if job.url else None
@@ -607,6 +594,17 @@ def _shown_path(path: Path) -> str:
 def _named_robots(job: Job) -> bool:
     name = urlsplit(job.url).path if job.url and job.fetch else job.name
     return name.lower().endswith("robots.txt")
+
+
+def _read_start(source: Source) -> bytes:
+    """The first bytes of a local file, as far as a robots.txt is read (the reader
+    refuses directories, FIFOs and devices with a one-line InputError)."""
+    data = bytearray()
+    for chunk in ByteStream(source, []).chunks():
+        data += chunk
+        if len(data) >= ROBOTS_CAP:
+            break
+    return bytes(data[:ROBOTS_CAP])
 
 
 def _robots_text(data: bytes) -> str:
