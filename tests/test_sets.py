@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,15 @@ def test_progress_bar_appears_from_four_files_and_is_gone_at_the_end(site: Path)
     bar(4, 4)
     bar.close()
     assert "4/4" in err.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "fifo"])
+def test_unreadable_robots_option_exits_2_in_one_line(tmp_path: Path, kind: str, capsys) -> None:
+    target = tmp_path / "robots.txt"
+    if kind == "directory":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    assert main(["--robots", str(target), "fixtures/valid/sitemap.xml"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("sitemap-lint: error: --robots") and error.count("\n") == 1
