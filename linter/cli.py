@@ -123,7 +123,7 @@ def check(
         bool,
         typer.Option(
             "--follow",
-            help="Also check the sitemaps a local index or robots.txt lists (URLs are always followed).",
+            help="Also fetch the sitemaps a local index or robots.txt lists (mapped ones are read anyway).",
         ),
     ] = False,
     maps: Annotated[

@@ -320,9 +320,12 @@ class SetRunner:
                 if parent_kind == "sitemapindex":
                     self._nested(job)
                     continue
-            if not (job.fetch or job.parent is not None or self.settings.follow):
+            may_fetch = self.settings.follow or any(j.fetch for j in (job, *job.ancestors()))
+            if not (may_fetch or self.settings.maps):
                 continue
             for child in facts.children:
+                if not may_fetch and self._map(child.url) is None:
+                    continue  # reading a local file never leads to the network unasked
                 new = self._child(job, child)
                 if new is not None:
                     job.children.append(new)

@@ -219,3 +219,21 @@ def test_unreadable_robots_option_exits_2_in_one_line(tmp_path: Path, kind: str,
     assert main(["--robots", str(target), "fixtures/valid/sitemap.xml"]) == 2
     error = capsys.readouterr().err
     assert error.startswith("sitemap-lint: error: --robots") and error.count("\n") == 1
+
+
+def test_map_alone_follows_mapped_children_and_fetches_nothing(tmp_path: Path, no_network) -> None:
+    (tmp_path / "robots.txt").write_text(
+        "User-agent: *\nDisallow:\n"
+        "Sitemap: https://example.com/index.xml\n"
+        "Sitemap: https://elsewhere.example/other.xml\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "index.xml").write_text(index("a.xml", "b.xml"), encoding="utf-8")
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "b.xml").write_text(urlset("two"), encoding="utf-8")
+    _status, report = run(
+        [str(tmp_path / "robots.txt")], maps=(f"https://example.com/={tmp_path}",)
+    )
+    names = [Path(entry["path"]).name for entry in report["files"]]
+    assert names == ["robots.txt", "index.xml", "a.xml", "b.xml"]  # other.xml not fetched
+    assert codes(report) == []
