@@ -958,10 +958,7 @@ class Checker:
         return records
 
     def finish(self, report: Reporter) -> None:
-        records, self._records = self._records, []
-        self._clean.clear()
-        self._sets.clear()
-        for problem in check_alternates(records):
+        for problem in check_alternates(self.take_records()):
             record = problem.record
             report.add(problem.rule.at(record.line, record.column, problem.message))
 
