@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.cli import FORMATS_HELP, main
-from sitemap_lint.reporters import REPORTERS
+from sitemap_lint.report import REPORTERS
 from sitemap_lint.run import resolve_color
 from tests.helpers import FIXTURES, RULE_FIXTURES
 

@@ -16,8 +16,8 @@ from functools import cache
 import pytest
 
 from sitemap_lint import __version__
-from sitemap_lint.fetch import Fetched, Fetcher, FetchSettings
-from sitemap_lint.inputs import READ_CAP
+from sitemap_lint.inputs.fetch import Fetched, Fetcher, FetchSettings
+from sitemap_lint.inputs.reader import READ_CAP
 from tests.site_server import Route, SiteServer, loopback_only, redirect, unused_url  # noqa: F401
 
 SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
@@ -473,6 +473,6 @@ def test_compressed_body_that_never_ends(site: SiteServer) -> None:
 
 
 def test_httpx_is_imported_only_when_fetching() -> None:
-    code = "import sys, sitemap_lint.fetch; print('httpx' in sys.modules)"
+    code = "import sys, sitemap_lint.inputs.fetch; print('httpx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

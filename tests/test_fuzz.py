@@ -47,7 +47,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitemap_lint.finding import Severity
-from sitemap_lint.inputs import ByteStream, Source
+from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 

@@ -15,7 +15,7 @@ asserted (see the bench script for them). The peak memory (VmHWM, reported by
 and DTDs point at a socket listening on localhost, which must see no
 connection, even one made from C by libxml2.
 
-Non-regular files (decided here, implemented in ``sitemap_lint.inputs``):
+Non-regular files (decided here, implemented in ``sitemap_lint.inputs.reader``):
 opening a FIFO that has no writer blocks forever, and a device such as
 /dev/zero never ends, so a path that is not a regular file (FIFO, pipe,
 character or block device, socket) is refused with exit 2 and a one-line
@@ -225,7 +225,7 @@ def test_stdin_still_reads_a_pipe() -> None:
 
 
 def _decode(data: bytes, size: int = 1 << 16):
-    from sitemap_lint.decoding import Decoder
+    from sitemap_lint.inputs.decoding import Decoder
 
     findings: list = []
     chunks = [data[i : i + size] for i in range(0, len(data), size)]
@@ -275,7 +275,7 @@ def test_a_run_of_invalid_bytes_is_one_finding() -> None:
 def test_an_endless_encoding_name_is_reported_and_shortened() -> None:
     """A declared encoding whose name runs past the sniffed head (5 MB of it) was
     silently accepted; now it is EN002, quoting the first 40 characters."""
-    from sitemap_lint.decoding import Decoder
+    from sitemap_lint.inputs.decoding import Decoder
 
     findings: list = []
     data = b'<?xml version="1.0" encoding="' + b"x" * (5 << 20) + b'"?>\n<a/>'

@@ -8,7 +8,7 @@ import pytest
 
 from sitemap_lint import xsd
 from sitemap_lint.checker import Options, check_source
-from sitemap_lint.inputs import Source
+from sitemap_lint.inputs.reader import Source
 from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 

@@ -24,13 +24,13 @@ import pytest
 from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
-from sitemap_lint.reporters import REPORTERS
-from sitemap_lint.reporters import json as json_reporter
-from sitemap_lint.reporters import sarif as sarif_reporter
-from sitemap_lint.reporters.github import escape_data, escape_property
-from sitemap_lint.reporters.gitlab import GitlabReporter
-from sitemap_lint.reporters.junit import JunitReporter
-from sitemap_lint.reporters.sarif import SarifReporter, rule_descriptor
+from sitemap_lint.report import REPORTERS
+from sitemap_lint.report import json as json_reporter
+from sitemap_lint.report import sarif as sarif_reporter
+from sitemap_lint.report.github import escape_data, escape_property
+from sitemap_lint.report.gitlab import GitlabReporter
+from sitemap_lint.report.junit import JunitReporter
+from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import ROOT

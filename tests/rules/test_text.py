@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.checker import Options, check_source
-from sitemap_lint.inputs import Source
+from sitemap_lint.formats.text import LineScanner, is_text_sitemap
+from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
 from sitemap_lint.rules import text
-from sitemap_lint.textmap import LineScanner, is_text_sitemap
 from tests.helpers import NOW, RULE_FIXTURES, Case, check_case, engine, found, lint
 
 CASES = [

@@ -6,14 +6,14 @@ Every reporter has the same small interface; ``REPORTERS`` maps a format name
 
 from __future__ import annotations
 
-from sitemap_lint.reporters.base import Reporter
-from sitemap_lint.reporters.concise import ConciseReporter
-from sitemap_lint.reporters.github import GithubReporter
-from sitemap_lint.reporters.gitlab import GitlabReporter
-from sitemap_lint.reporters.json import JsonReporter
-from sitemap_lint.reporters.junit import JunitReporter
-from sitemap_lint.reporters.sarif import SarifReporter
-from sitemap_lint.reporters.text import TextReporter
+from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.concise import ConciseReporter
+from sitemap_lint.report.github import GithubReporter
+from sitemap_lint.report.gitlab import GitlabReporter
+from sitemap_lint.report.json import JsonReporter
+from sitemap_lint.report.junit import JunitReporter
+from sitemap_lint.report.sarif import SarifReporter
+from sitemap_lint.report.text import TextReporter
 
 REPORTERS: dict[str, type[Reporter]] = {
     "text": TextReporter,

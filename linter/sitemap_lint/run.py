@@ -15,7 +15,7 @@ from typing import TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.inputs import InputError, expand, is_url
+from sitemap_lint.inputs.reader import InputError, expand, is_url
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -60,7 +60,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     from sitemap_lint import xsd
     from sitemap_lint.checker import Options, check_source
     from sitemap_lint.profiles import AGENTS, DEFAULT, checked
-    from sitemap_lint.reporters import REPORTERS
+    from sitemap_lint.report import REPORTERS
     from sitemap_lint.selection import RuleSelection, Selection, split_codes
 
     err = err or sys.stderr
@@ -232,7 +232,7 @@ def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO
     ``--statistics`` unless the text report on stdout already shows them."""
     if settings.quiet and not settings.statistics:
         return
-    from sitemap_lint.reporters.base import Summary
+    from sitemap_lint.report.base import Summary
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:

@@ -1,6 +1,6 @@
 """Feed rules: RSS 2.0 and Atom 0.3/1.0 feeds used as sitemaps.
 
-The rules are defined here with the date checks they need; ``sitemap_lint.feeds``
+The rules are defined here with the date checks they need; ``sitemap_lint.formats.feed``
 recognises feeds and walks their items and entries.
 """
 

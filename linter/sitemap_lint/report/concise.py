@@ -6,8 +6,8 @@ The form editors and ``grep`` understand; a clean run prints nothing.
 from __future__ import annotations
 
 from sitemap_lint.checker import FileResult
-from sitemap_lint.reporters.base import Reporter
-from sitemap_lint.reporters.common import one_line
+from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.common import one_line
 
 
 class ConciseReporter(Reporter):

@@ -6,7 +6,7 @@ import json
 
 from sitemap_lint import __version__
 from sitemap_lint.checker import FileResult
-from sitemap_lint.reporters.base import Reporter, Summary
+from sitemap_lint.report.base import Reporter, Summary
 
 FORMAT_VERSION = 1
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
-from sitemap_lint.reporters.base import Reporter
-from sitemap_lint.reporters.common import STDIN, ci_path
+from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.common import STDIN, ci_path
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -7,7 +7,7 @@ from rich.text import Text
 
 from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
-from sitemap_lint.reporters.base import Reporter, Summary
+from sitemap_lint.report.base import Reporter, Summary
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 

@@ -1,6 +1,6 @@
 """HTTP fetch rules: what went wrong fetching a sitemap URL.
 
-Findings of this family are made by sitemap_lint.fetch and always sit at line 1,
+Findings of this family are made by sitemap_lint.inputs.fetch and always sit at line 1,
 column 1 of the fetched file.
 """
 

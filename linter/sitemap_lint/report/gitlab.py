@@ -13,8 +13,8 @@ import json
 
 from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
-from sitemap_lint.reporters.base import Reporter
-from sitemap_lint.reporters.common import ci_path, fingerprints
+from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.common import ci_path, fingerprints
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -238,7 +238,7 @@ def show_rule(
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    from sitemap_lint.inputs import InputError
+    from sitemap_lint.inputs.reader import InputError
     from sitemap_lint.run import EXIT_TROUBLE, UsageError
 
     args = list(sys.argv[1:] if argv is None else argv)

@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sitemap_lint.decoding import Decoder
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs import ByteStream, Source
+from sitemap_lint.formats.xml import StreamParser
+from sitemap_lint.inputs.decoding import Decoder
+from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.parsing import StreamParser
 from sitemap_lint.rules import (
     EXTENSIONS,
     dates,
@@ -85,15 +85,15 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
         return _result(source, findings, facts)
     if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
-        from sitemap_lint.robotsfile import check_robots_file
+        from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, findings, facts, source.url)
         return _result(source, findings, facts)
     if not first.lstrip().startswith("<"):
-        from sitemap_lint.textmap import is_text_sitemap
+        from sitemap_lint.formats.text import is_text_sitemap
 
         if is_text_sitemap(first, source.url or source.name):
-            from sitemap_lint.textmap import check_text
+            from sitemap_lint.formats.text import check_text
 
             check_text(first, texts, options, findings, facts)
             return _result(source, findings, facts)
@@ -232,7 +232,7 @@ class FileChecker:
 
     def on_root(self, root: Node) -> None:
         self.root = root
-        from sitemap_lint import feeds
+        from sitemap_lint.formats import feed as feeds
 
         if feeds.is_feed(root):
             if self.shadow is not None:

@@ -23,8 +23,8 @@ from urllib.parse import quote
 from sitemap_lint import __version__
 from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding, Rule, Severity
-from sitemap_lint.reporters.base import Reporter
-from sitemap_lint.reporters.common import (
+from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.common import (
     STDIN,
     ci_path,
     doc_sections,

@@ -293,7 +293,7 @@ class _Reader:
         return {"profile": self.choice(key, value, tuple(PROFILES))}
 
     def _format(self, key, value):
-        from sitemap_lint.reporters import REPORTERS
+        from sitemap_lint.report import REPORTERS
 
         return {"format": self.choice(key, value, tuple(REPORTERS))}
 
@@ -323,7 +323,7 @@ class _Reader:
         return {"maps": tuple(entries)}
 
     def _robots(self, key, value):
-        from sitemap_lint.inputs import is_url
+        from sitemap_lint.inputs.reader import is_url
 
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')

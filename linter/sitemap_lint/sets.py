@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitemap_lint.checker import FileResult, Options, check_source
 from sitemap_lint.facts import Child
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs import ByteStream, InputError, Source, expand, is_url
+from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
 
@@ -299,7 +299,7 @@ class SetRunner:
     def _fetch(self, url: str):
         with self._lock:
             if self._fetcher is None:
-                from sitemap_lint.fetch import Fetcher, FetchSettings
+                from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 
                 self._fetcher = Fetcher(FetchSettings(timeout=self.settings.timeout))
             fetcher = self._fetcher

@@ -1,0 +1,1 @@
+"""Front ends: XML urlset/index, text sitemaps, RSS/Atom feeds and robots.txt files."""

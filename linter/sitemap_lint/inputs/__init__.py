@@ -1,0 +1,1 @@
+"""Inputs: opening files, stdin and URLs, byte caps, gzip and decoding to text."""
