@@ -279,7 +279,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "format",
         "text",
-        "Report format: text (default), concise, json, sarif, github, junit or gitlab.",
+        "Report format (text by default).",
         flags=("--format", "-f"),
         key="format",
         choices=_formats,
@@ -322,7 +322,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "xsd_engine",
         "text",
-        "XSD engine: libxml2 (default) or xmlschema.",
+        "XSD engine (libxml2 by default).",
         flags=("--xsd-engine",),
         key="xsd-engine",
         choices=_engines,
@@ -386,7 +386,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "profile",
         "text",
-        "Severities for google (default), bing, yandex or strict.",
+        "Severities of the rules for a search engine (google by default).",
         flags=("--profile",),
         key="profile",
         choices=_profiles,
@@ -399,7 +399,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "fail_on",
         "text",
-        "Exit 1 on findings of this severity or worse: error (default), warning or info.",
+        "Exit 1 on findings of this severity or worse (error by default).",
         flags=("--fail-on",),
         key="fail-on",
         choices=_levels,
@@ -436,7 +436,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "color",
         "text",
-        "Colour: auto (default), always or never.",
+        "When to colour the report.",
         default="auto",
         flags=("--color",),
         choices=_colors,
