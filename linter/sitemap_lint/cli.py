@@ -110,7 +110,7 @@ def _parameter(setting: Setting) -> inspect.Parameter:
         *setting.flags,
         help=setting.help,
         metavar=setting.metavar,
-        show_default=setting.shown_default is not None,
+        show_default=setting.show_default,
         **extra,
     )
     return inspect.Parameter(

@@ -167,7 +167,7 @@ def _read(path: Path) -> str:
         raise UsageError(f"{path}: cannot read: {reason}") from None
 
 
-def _parse(path: Path, text: str) -> dict:
+def _parse(path: Path, text: str) -> dict[str, Any]:
     import tomllib
 
     try:

@@ -50,9 +50,10 @@ def parse_size(value: str | int, where: str = "--max-bytes") -> int:
     number = match.group(1)
     if "." in number:
         whole, fraction = number.split(".")
-        scaled = int(whole + fraction) * unit // 10 ** len(fraction)
+        scaled: int = int(whole + fraction) * unit // 10 ** len(fraction)
         return scaled
-    return int(number) * unit
+    whole_bytes: int = int(number) * unit
+    return whole_bytes
 
 
 def format_size(size: int) -> str:

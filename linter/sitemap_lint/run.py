@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.settings import RunSettings, parse
+
+if TYPE_CHECKING:
+    from sitemap_lint.config import Config
+    from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -100,7 +104,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     return EXIT_FINDINGS
 
 
-def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
+def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
     """A set run fetches, follows, knows a robots.txt, or checks several files; a single
     local file keeps the fast single-file path."""
     return (
@@ -113,7 +117,7 @@ def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
     )
 
 
-def _set_settings(settings: RunSettings, config):
+def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
     """The set options: the command line's, after the configuration file's maps and
     robots.txt files."""
     from sitemap_lint.sets import SetSettings

@@ -25,7 +25,6 @@ from sitemap_lint.errors import UsageError
 from sitemap_lint.parsing import (
     COLOR_MODES,
     check_color,
-    format_size,
     parse_level,
     parse_map,
     parse_now,
@@ -78,7 +77,7 @@ class Setting:
     read: Read | None = None
     stored: tuple[tuple[str, Any], ...] = ()
     doc: str = ""  # the README's wording; the help when empty
-    shown_default: str | None = None  # the default as the help shows it; None: none shown
+    show_default: bool = False  # the help shows the default (sizes as 20GiB)
 
     @property
     def flag(self) -> str:
@@ -345,6 +344,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Ignore every configuration file.",
         default=False,
         flags=("--isolated",),
+        doc="ignore every configuration file",
     ),
     Setting(
         "select",
@@ -441,7 +441,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--color",),
         choices=_colors,
         check=check_color,
-        shown_default="auto",
+        show_default=True,
         doc="`auto` (default), `always` or `never`",
     ),
     Setting(
@@ -491,7 +491,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--max-depth",),
         metavar="N",
         check=_at_least(0, "give 0 (no following) or more"),
-        shown_default="3",
+        show_default=True,
         doc="limit of a set run: levels of indexes to follow below an input (default 3)",
     ),
     Setting(
@@ -502,7 +502,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--max-files",),
         metavar="N",
         check=_at_least(1, "give a positive number"),
-        shown_default="10000",
+        show_default=True,
         doc="limit of a set run: files to check (default 10,000)",
     ),
     Setting(
@@ -513,7 +513,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--max-bytes",),
         metavar="SIZE",
         check=_at_least(1, "give a positive number"),
-        shown_default=format_size(MAX_BYTES),
+        show_default=True,
         doc="limit of a set run: bytes to read, e.g. `500MiB`, `20GiB` (the default) or a"
         " number of bytes",
     ),
@@ -525,7 +525,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--jobs", "-j"),
         metavar="N",
         check=_at_least(0, "give 0 (one per core) or more"),
-        shown_default="0",
+        show_default=True,
         doc="worker processes for big sets (default 0: one per core)",
     ),
     Setting(
@@ -536,7 +536,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--timeout",),
         metavar="SECONDS",
         check=_check_timeout,
-        shown_default="10",
+        show_default=True,
         doc="connect and read timeout of each fetch, up to 600 (default 10)",
     ),
     Setting(
@@ -610,9 +610,9 @@ class Values:
         raise AttributeError(f"{type(self).__name__} is frozen: use replace()")
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, Values) or type(other) is not type(self):
             return NotImplemented
-        return self._values == other._values  # type: ignore[attr-defined]
+        return self._values == other._values
 
     __hash__ = None  # type: ignore[assignment]
 
