@@ -532,3 +532,11 @@ def test_run_settings_are_frozen_values() -> None:
         RunSettings(paths=["a"], colour="never")
     with pytest.raises(TypeError, match="missing required keyword argument: 'paths'"):
         RunSettings()
+
+
+def test_setting_names_do_not_hide_methods() -> None:
+    from sitemap_lint.settings import SETTINGS, Values
+
+    names = {s.name for s in SETTINGS} | {n for s in SETTINGS for n, _ in s.stored}
+    assert all(name.isidentifier() and not name.startswith("_") for name in names)
+    assert not names & set(dir(Values))
