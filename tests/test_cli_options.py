@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sitemap_lint.cli import FORMATS_HELP, main
+from sitemap_lint.cli import main
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.run import resolve_color
-from tests.helpers import FIXTURES, RULE_FIXTURES
+from sitemap_lint.settings import BY_NAME
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 ERROR = RULE_FIXTURES / "XM001" / "fail.xml"  # one error
@@ -95,7 +97,7 @@ def test_select_and_ignore_flags(capsys) -> None:
 def test_every_reporter_is_a_format(name: str, capsys) -> None:
     status, out, err = run(["--format", name, str(ERROR)], capsys)
     assert status == 1 and out and err == ""
-    assert name in FORMATS_HELP
+    assert f"|{name}|" in f"|{BY_NAME['format'].metavar_text()[1:-1]}|"
 
 
 # -- output file ----------------------------------------------------------------------------
@@ -222,3 +224,319 @@ def test_color_flag_end_to_end(flag: str, env: dict, colored: bool) -> None:
     )
     assert run_.returncode == 1 and "XM001" in run_.stdout
     assert ("\x1b[" in run_.stdout) is colored
+
+
+# -- the settings: one declaration drives the options, the help and the README ------------
+
+# Every flag and alias of `check` before the settings were declared in one place: each
+# must keep working.
+FLAGS = {
+    "format": ("--format", "-f"),
+    "output_file": ("--output-file", "-o"),
+    "sitemap_url": ("--sitemap-url",),
+    "now": ("--now",),
+    "xsd_engine": ("--xsd-engine",),
+    "config": ("--config",),
+    "isolated": ("--isolated",),
+    "select": ("--select",),
+    "extend_select": ("--extend-select",),
+    "ignore": ("--ignore",),
+    "profile": ("--profile",),
+    "fail_on": ("--fail-on",),
+    "exit_zero": ("--exit-zero",),
+    "statistics": ("--statistics",),
+    "quiet": ("--quiet", "-q"),
+    "color": ("--color",),
+    "follow": ("--follow",),
+    "maps": ("--map",),
+    "robots": ("--robots",),
+    "max_depth": ("--max-depth",),
+    "max_files": ("--max-files",),
+    "max_bytes": ("--max-bytes",),
+    "jobs": ("--jobs", "-j"),
+    "timeout": ("--timeout",),
+}
+
+
+def _check_command():
+    import typer
+
+    from sitemap_lint.cli import app
+
+    return typer.main.get_command(app).commands["check"]
+
+
+def test_every_flag_of_check_comes_from_a_setting() -> None:
+    from sitemap_lint.settings import RUN_SETTINGS
+
+    params = {param.name: param for param in _check_command().params if param.name != "help"}
+    assert set(params) == {setting.name for setting in RUN_SETTINGS}
+    assert {name: tuple(params[name].opts) for name in FLAGS} == FLAGS
+    assert {name: BY_NAME[name].flags for name in FLAGS} == FLAGS
+    assert params["paths"].required and params["paths"].nargs == -1
+
+
+@pytest.fixture
+def captured(monkeypatch) -> list:
+    """The RunSettings that `check` hands to the run, instead of running."""
+    from sitemap_lint import run
+
+    seen: list = []
+
+    def execute(settings, out=None, err=None) -> int:
+        seen.append(settings)
+        return 0
+
+    monkeypatch.setattr(run, "execute", execute)
+    return seen
+
+
+def test_command_line_values_reach_the_run(captured: list) -> None:
+    from sitemap_lint.settings import RunSettings
+
+    args = [
+        "-f", "json", "-o", "out.json", "--sitemap-url", "https://example.com/s.xml",
+        "--now", "2025-06-01", "--xsd-engine", "xmlschema", "--config", "c.toml",
+        "--select", "UR", "--extend-select", "DT004", "--ignore", "UR008", "--profile", "bing",
+        "--fail-on", "info", "--exit-zero", "--statistics", "-q", "--color", "never",
+        "--follow", "--map", "https://example.com/=dist", "--map", "https://b.example/=b",
+        "--robots", "robots.txt", "--max-depth", "1", "--max-files", "5",
+        "--max-bytes", "500MiB", "-j", "2", "--timeout", "2.5", "a.xml", "b.xml",
+    ]  # fmt: skip
+    assert main(args) == 0
+    assert captured == [
+        RunSettings(
+            paths=["a.xml", "b.xml"],
+            format="json",
+            output_file="out.json",
+            sitemap_url="https://example.com/s.xml",
+            now="2025-06-01",
+            xsd_engine="xmlschema",
+            config="c.toml",
+            isolated=False,
+            select="UR",
+            extend_select="DT004",
+            ignore="UR008",
+            profile="bing",
+            fail_on="info",
+            exit_zero=True,
+            statistics=True,
+            quiet=True,
+            color="never",
+            follow=True,
+            maps=("https://example.com/=dist", "https://b.example/=b"),
+            robots=("robots.txt",),
+            max_depth=1,
+            max_files=5,
+            max_bytes=500 * 1024**2,
+            jobs=2,
+            timeout=2.5,
+        )
+    ]
+
+
+def test_defaults_reach_the_run(captured: list) -> None:
+    from sitemap_lint.settings import RunSettings
+
+    assert main(["a.xml"]) == 0
+    assert captured == [RunSettings(paths=["a.xml"])]
+    (settings,) = captured
+    assert (settings.color, settings.maps, settings.max_depth, settings.max_files) == (
+        "auto",
+        (),
+        3,
+        10_000,
+    )
+    assert (settings.max_bytes, settings.jobs, settings.timeout) == (20 * 1024**3, 0, 10.0)
+    assert settings.format is None and settings.isolated is False
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("1048576", 1048576),
+        ("500MiB", 500 * 1024**2),
+        ("20GiB", 20 * 1024**3),
+        ("20gib", 20 * 1024**3),
+        ("1.5 GiB", 3 * 1024**3 // 2),
+        ("2KiB", 2048),
+        ("3kB", 3000),
+        ("7B", 7),
+        ("-5", -5),  # the range check names it: --max-bytes -5: give a positive number
+    ],
+)
+def test_sizes(text: str, size: int, captured: list) -> None:
+    assert main(["--max-bytes", text, "a.xml"]) == 0
+    assert captured[0].max_bytes == size
+
+
+@pytest.mark.parametrize("text", ["12x", "GiB", "1e9", "", "5 G iB"])
+def test_bad_sizes_exit_two(text: str, capsys) -> None:
+    status, out, err = run(["--max-bytes", text, str(VALID), str(VALID)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "--max-bytes" in err and "500MiB or 20GiB" in err
+
+
+def test_format_size() -> None:
+    from sitemap_lint.parsing import format_size
+
+    assert [format_size(n) for n in (20 * 1024**3, 500 * 1024**2, 1024, 1000, 0)] == [
+        "20GiB",
+        "500MiB",
+        "1KiB",
+        "1000",
+        "0",
+    ]
+
+
+def _help(args: list[str], capsys, monkeypatch) -> str:
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+def test_check_help_shows_real_metavars(capsys, monkeypatch) -> None:
+    text = _help(["check", "--help"], capsys, monkeypatch)
+    assert "Usage: sitemap-lint check [OPTIONS] PATH..." in text
+    assert "<str>" not in text and "<int>" not in text and "{paths}" not in text
+    assert f"[{'|'.join(REPORTERS)}]" in text
+    assert "[text|concise|json|sarif|github|junit|gitlab]" in text
+    assert "[libxml2|xmlschema]" in text and "[error|warning|info]" in text
+    assert "[google|bing|yandex|strict]" in text and "[auto|always|never]" in text
+    assert "[default: 20GiB]" in text and "URL_PREFIX=DIR" in text
+    for flags in FLAGS.values():
+        for flag in flags:
+            assert re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text), flag
+
+
+def test_main_help_lists_every_command(capsys, monkeypatch) -> None:
+    from sitemap_lint.cli import COMMANDS
+
+    text = _help(["--help"], capsys, monkeypatch)
+    for command in COMMANDS:
+        assert re.search(rf"│ {command} ", text), command
+
+
+def test_readme_usage_lists_every_command() -> None:
+    from sitemap_lint.cli import COMMANDS, app
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    usage = readme.split("## Usage", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    registered = {command.name for command in app.registered_commands}
+    assert registered == set(COMMANDS)
+    for command in COMMANDS:
+        assert re.search(rf"^sitemap-lint \[?{command}\b", usage, re.MULTILINE), command
+
+
+def test_readme_options_table_is_current() -> None:
+    """Regenerate with `python -m sitemap_lint.settings README.md`."""
+    from sitemap_lint import settings
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert settings.START in readme and settings.END in readme
+    assert settings.replace_options_table(readme) == readme
+
+
+def test_options_table_names_every_flag_and_key() -> None:
+    from sitemap_lint import settings
+
+    table = settings.options_markdown()
+    rows = table.splitlines()[2:]
+    assert len(rows) == len(settings.SETTINGS) - 1  # all but PATH
+    for setting in settings.SETTINGS[1:]:
+        for flag in setting.flags:
+            assert f"`{flag}`" in table
+        if setting.key:
+            assert f"| `{setting.key}` |" in table
+
+
+def test_options_table_regeneration(tmp_path: Path) -> None:
+    from sitemap_lint import settings
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{settings.START}\nold\n{settings.END}\n\nafter\n", encoding="utf-8")
+    assert settings.main([str(readme)]) == 0
+    text = readme.read_text(encoding="utf-8")
+    assert "old" not in text and text.endswith(f"{settings.END}\n\nafter\n")
+    assert "| `--max-bytes` `SIZE` |" in text
+    plain = tmp_path / "plain.md"
+    plain.write_text("no markers\n", encoding="utf-8")
+    assert settings.main([str(plain)]) == 2
+
+
+# -- keyword arguments (the Python API) --------------------------------------------------
+
+
+def test_keywords_give_the_settings_the_command_line_gives(captured: list) -> None:
+    from sitemap_lint.settings import from_keywords
+
+    assert main(["-f", "json", "--map", "https://example.com/=.", "-j", "2", "a.xml"]) == 0
+    assert captured[0] == from_keywords(
+        paths="a.xml", format="json", maps=["https://example.com/=."], jobs=2
+    )
+    assert from_keywords(paths=[Path("a.xml")], max_bytes="20GiB").max_bytes == 20 * 1024**3
+    assert from_keywords(paths=["a"], select=["UR", "DT004"]).select == "UR,DT004"
+    assert from_keywords(paths=["a"], timeout=3).timeout == 3.0
+
+
+@pytest.mark.parametrize(
+    ("keywords", "needle"),
+    [
+        ({"paths": "a", "fromat": "json"}, "unknown setting 'fromat'; did you mean 'format'?"),
+        ({"paths": "a", "severity": {}}, "unknown setting 'severity'"),  # configuration only
+        ({}, "paths: give at least one"),
+        ({"paths": []}, "paths: give at least one"),
+        ({"paths": 3}, "paths: expected a string or a list of strings"),
+        ({"paths": "a", "quiet": "yes"}, "quiet: expected True or False"),
+        ({"paths": "a", "jobs": "2"}, "jobs: expected an integer"),
+        ({"paths": "a", "timeout": True}, "timeout: expected a number"),
+        ({"paths": "a", "format": 1}, "format: expected a string"),
+        ({"paths": "a", "format": "yaml"}, "unknown format 'yaml'"),
+        ({"paths": "a", "fail_on": "fatal"}, "fail_on 'fatal': choose one of error"),
+        ({"paths": "a", "color": "x"}, "color 'x': choose one of auto, always, never"),
+        ({"paths": "a", "select": "UR999"}, "select: 'UR999' is not a rule code"),
+        ({"paths": "a", "now": "yesterday"}, "now 'yesterday' is not a timestamp"),
+        ({"paths": "a", "sitemap_url": "/s.xml"}, "sitemap_url '/s.xml' is not usable"),
+        ({"paths": "a", "maps": "nonsense"}, "maps 'nonsense': write URL_PREFIX=DIR"),
+        ({"paths": "a", "max_bytes": "lots"}, "max_bytes 'lots': write a number of bytes"),
+        ({"paths": "a", "max_bytes": 0}, "max_bytes 0: give a positive number"),
+        ({"paths": "a", "max_depth": -1}, "max_depth -1: give 0 (no following) or more"),
+        ({"paths": "a", "jobs": -1}, "jobs -1: give 0 (one per core) or more"),
+        ({"paths": "a", "timeout": 601}, "timeout 601.0: give seconds between 0 and 600"),
+    ],
+)
+def test_bad_keywords(keywords: dict, needle: str) -> None:
+    from sitemap_lint.errors import UsageError
+    from sitemap_lint.settings import from_keywords
+
+    with pytest.raises(UsageError) as raised:
+        from_keywords(**keywords)
+    assert needle in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_run_settings_are_frozen_values() -> None:
+    import pickle
+
+    from sitemap_lint.settings import RunSettings
+
+    settings = RunSettings(paths=["a"], quiet=True)
+    assert settings == RunSettings(paths=["a"], quiet=True) != RunSettings(paths=["a"])
+    assert pickle.loads(pickle.dumps(settings)) == settings
+    assert settings.replace(quiet=False) == RunSettings(paths=["a"])
+    assert "quiet=True" in repr(settings)
+    with pytest.raises(AttributeError):
+        settings.quiet = False
+    with pytest.raises(AttributeError):
+        _ = settings.colour
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        RunSettings(paths=["a"], colour="never")
+    with pytest.raises(TypeError, match="missing required keyword argument: 'paths'"):
+        RunSettings()
+
+
+def test_setting_names_do_not_hide_methods() -> None:
+    from sitemap_lint.settings import SETTINGS, Values
+
+    names = {s.name for s in SETTINGS} | {n for s in SETTINGS for n, _ in s.stored}
+    assert all(name.isidentifier() and not name.startswith("_") for name in names)
+    assert not names & set(dir(Values))

@@ -458,3 +458,102 @@ def test_set_keys_are_checked(tmp_path: Path, monkeypatch, capsys, text: str, pr
     assert main([str(FRAGMENT)]) == 2
     error = capsys.readouterr().err
     assert problem in error and error.count("\n") == 1
+
+
+# -- the keys come from the settings' declaration ----------------------------------------
+
+# Every key a configuration could hold before the settings were declared in one place.
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "severity",
+    "per-file-ignores",
+    "sitemap-url",
+    "fail-on",
+    "profile",
+    "format",
+    "xsd-engine",
+    "follow",
+    "map",
+    "robots",
+)
+
+
+def test_configuration_keys_are_the_declared_ones() -> None:
+    from sitemap_lint.settings import BY_KEY, SETTINGS
+
+    assert set(BY_KEY) == set(KEYS)
+    assert all(BY_KEY[key].read is not None for key in KEYS)
+    stored = {name for setting in SETTINGS for name, _ in setting.stored}
+    assert set(configuration.Config.fields) == {"path", *stored}
+
+
+def test_unknown_key_lists_the_declared_keys(site: Path, capsys) -> None:
+    (site / ".sitemap-lint.toml").write_text("zzzzzzzz = 1\n")
+    err = usage_error(["sitemap.xml"], capsys)
+    known = err.split("known keys: ", 1)[1].strip().split(", ")
+    assert sorted(known) == sorted(KEYS)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('select = ["ur"]', {"select": ("UR",)}),
+        ('extend-select = ["DT004"]', {"extend_select": ("DT004",)}),
+        ('ignore = ["UR008", "HL"]', {"ignore": ("UR008", "HL")}),
+        ('fail-on = "info"', {"fail_on": "info"}),
+        ('profile = "yandex"', {"profile": "yandex"}),
+        ('format = "sarif"', {"format": "sarif"}),
+        ('xsd-engine = "xmlschema"', {"xsd_engine": "xmlschema"}),
+        ("follow = true", {"follow": True}),
+        (
+            'robots = ["https://example.com/robots.txt"]',
+            {"robots": ("https://example.com/robots.txt",)},
+        ),
+    ],
+)
+def test_each_key_sets_its_field(tmp_path: Path, text: str, expected: dict) -> None:
+    path = tmp_path / ".sitemap-lint.toml"
+    path.write_text(text + "\n")
+    loaded = configuration.load(path)
+    values = {name: getattr(loaded, name) for name in expected}
+    if "fail_on" in values:
+        values["fail_on"] = str(values["fail_on"])
+    assert values == expected
+    untouched = configuration.Config(path=path, **{n: getattr(loaded, n) for n in expected})
+    assert loaded == untouched  # nothing else set
+
+
+def test_table_keys_set_their_fields(tmp_path: Path) -> None:
+    path = tmp_path / ".sitemap-lint.toml"
+    path.write_text(
+        'sitemap-url = "https://example.com/sitemap.xml"\n'
+        '[map]\n"https://example.com" = "public"\n'
+        '[severity]\nur = "off"\nDT004 = "error"\n'
+        '[per-file-ignores]\n"*.xml" = ["UR"]\n'
+    )
+    loaded = configuration.load(path)
+    assert (loaded.sitemap_url.host, loaded.sitemap_url.path) == ("example.com", "/sitemap.xml")
+    assert loaded.maps == (("https://example.com/", tmp_path.absolute() / "public"),)
+    assert {code: level and str(level) for code, level in loaded.severity.items()} == {
+        "UR": None,
+        "DT004": "error",
+    }
+    ((glob, codes),) = loaded.per_file_ignores
+    assert glob.pattern == "*.xml" and codes == ("UR",)
+    assert configuration.Config().severity == {} and configuration.Config().severity is not (
+        configuration.Config().severity
+    )
+
+
+def test_configuration_does_not_import_the_run() -> None:
+    code = (
+        "import sys, sitemap_lint.config, sitemap_lint.settings; "
+        "print('sitemap_lint.run' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["False"]
+    for name in ("config.py", "settings.py", "parsing.py"):
+        source = (ROOT / "linter" / "sitemap_lint" / name).read_text(encoding="utf-8")
+        assert "sitemap_lint.run" not in source and "sitemap_lint import run" not in source

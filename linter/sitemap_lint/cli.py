@@ -5,12 +5,19 @@
 
 from __future__ import annotations
 
+import copy
+import inspect
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from sitemap_lint import __version__
+from sitemap_lint.errors import UsageError
+from sitemap_lint.parsing import format_size, parse_size
+from sitemap_lint.settings import BY_NAME, RUN_SETTINGS, RunSettings, Setting
 
 app = typer.Typer(
     add_completion=False,
@@ -39,156 +46,97 @@ def _main(
     """Validate and lint XML sitemaps and sitemap indexes."""
 
 
-FORMATS_HELP = "text (default), concise, json, sarif, github, junit or gitlab"
+class _CheckCommand(TyperCommand):
+    """The ``check`` command: shows the choices of a setting as its metavar (looked up
+    only for the help: the registries are slow to import), and ``PATH...`` as such."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        for param in self.params:
+            setting = BY_NAME.get(param.name or "")
+            if setting is None:
+                continue
+            if setting.choices is not None:
+                param.metavar = setting.metavar_text()
+            elif setting.kind == "paths":
+                # The metavar says it all: no "<str>" type column (a copy of the type,
+                # which click shares between parameters).
+                param.type = copy.copy(param.type)
+                param.type.get_metavar = lambda param, ctx: ""  # type: ignore[method-assign]
+        super().format_help(ctx, formatter)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        # A required argument is shown as {PATH...}; the usage line says PATH...
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
 
-@app.command()
-def check(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="Sitemap files, directories, http(s) URLs or robots.txt; '-' reads standard input."
-        ),
-    ],
-    output_format: Annotated[
-        str | None, typer.Option("--format", "-f", help=f"Report format: {FORMATS_HELP}.")
-    ] = None,
-    output_file: Annotated[
-        str | None,
-        typer.Option(
-            "--output-file",
-            "-o",
-            help="Write the report to this file (the summary goes to stderr).",
-        ),
-    ] = None,
-    sitemap_url: Annotated[
-        str | None,
-        typer.Option("--sitemap-url", help="URL the file is served at; enables the scope rules."),
-    ] = None,
-    now: Annotated[
-        str | None,
-        typer.Option("--now", help="Timestamp to use as the current time (ISO 8601)."),
-    ] = None,
-    xsd_engine: Annotated[
-        str | None,
-        typer.Option("--xsd-engine", help="XSD engine: libxml2 (default) or xmlschema."),
-    ] = None,
-    config: Annotated[
-        str | None,
-        typer.Option(
-            "--config", help="Configuration file (a .sitemap-lint.toml or pyproject.toml)."
-        ),
-    ] = None,
-    isolated: Annotated[
-        bool, typer.Option("--isolated", help="Ignore every configuration file.")
-    ] = False,
-    select: Annotated[
-        str | None,
-        typer.Option(
-            "--select", help="Report only these rule codes or prefixes (comma-separated)."
-        ),
-    ] = None,
-    extend_select: Annotated[
-        str | None,
-        typer.Option("--extend-select", help="Report these codes or prefixes as well."),
-    ] = None,
-    ignore: Annotated[
-        str | None,
-        typer.Option("--ignore", help="Do not report these codes or prefixes (comma-separated)."),
-    ] = None,
-    profile: Annotated[
-        str | None,
-        typer.Option("--profile", help="Severities for google (default), bing, yandex or strict."),
-    ] = None,
-    fail_on: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-on",
-            help="Exit 1 on findings of this severity or worse: error (default), warning or info.",
-        ),
-    ] = None,
-    exit_zero: Annotated[
-        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (2 still means trouble).")
-    ] = False,
-    statistics: Annotated[
-        bool, typer.Option("--statistics", help="Show how many findings each rule gave.")
-    ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Only findings, no summary; nothing when clean.")
-    ] = False,
-    color: Annotated[
-        str, typer.Option("--color", help="Colour: auto (default), always or never.")
-    ] = "auto",
-    follow: Annotated[
-        bool,
-        typer.Option(
-            "--follow",
-            help="Also fetch the sitemaps a local index or robots.txt lists (mapped ones are read anyway).",
-        ),
-    ] = False,
-    maps: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--map",
-            metavar="URL_PREFIX=DIR",
-            help="Read URLs under URL_PREFIX from the local directory DIR (repeatable).",
-        ),
-    ] = None,
-    robots: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--robots",
-            metavar="FILE|URL",
-            help="A robots.txt whose rules and Sitemap lines inform the checks (repeatable).",
-        ),
-    ] = None,
-    max_depth: Annotated[
-        int, typer.Option("--max-depth", help="Levels of indexes to follow below an input.")
-    ] = 3,
-    max_files: Annotated[
-        int, typer.Option("--max-files", help="Files to check at most in one run.")
-    ] = 10_000,
-    max_bytes: Annotated[
-        int, typer.Option("--max-bytes", help="Bytes to read at most in one run.")
-    ] = 20 * 1024**3,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes for big sets (0: one per core).")
-    ] = 0,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds to wait to connect or for data.")
-    ] = 10.0,
-) -> None:
-    """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on findings, 2 when unable to check."""
-    from sitemap_lint.run import RunSettings, execute
+def _size(setting: Setting) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            return parse_size(text, setting.flag)
+        except UsageError as error:
+            raise typer.BadParameter(str(error).removeprefix(f"{setting.flag} ")) from None
 
-    settings = RunSettings(
-        paths=paths,
-        format=output_format,
-        output_file=output_file,
-        sitemap_url=sitemap_url,
-        now=now,
-        xsd_engine=xsd_engine,
-        config=config,
-        isolated=isolated,
-        select=select,
-        extend_select=extend_select,
-        ignore=ignore,
-        profile=profile,
-        fail_on=fail_on,
-        exit_zero=exit_zero,
-        statistics=statistics,
-        quiet=quiet,
-        color=color,
-        follow=follow,
-        maps=tuple(maps or ()),
-        robots=tuple(robots or ()),
-        max_depth=max_depth,
-        max_files=max_files,
-        max_bytes=max_bytes,
-        jobs=jobs,
-        timeout=timeout,
+    return parse
+
+
+_TYPES: dict[str, Any] = {
+    "text": str | None,
+    "flag": bool,
+    "int": int,
+    "float": float,
+    "size": int,
+    "repeat": list[str] | None,
+}
+
+
+def _parameter(setting: Setting) -> inspect.Parameter:
+    """The typer parameter of a setting: its flags, help, metavar and default."""
+    kind = inspect.Parameter.KEYWORD_ONLY
+    if setting.kind == "paths":
+        argument = typer.Argument(help=setting.help, metavar=f"{setting.metavar}...")
+        return inspect.Parameter(setting.name, kind, annotation=Annotated[list[str], argument])
+    extra: dict[str, Any] = {}
+    default = setting.default
+    if setting.kind == "size":
+        extra["parser"] = _size(setting)
+        default = format_size(default)  # converted by the parser; shown as 20GiB
+    if setting.kind == "repeat":
+        default = None
+    python_type = _TYPES[setting.kind]
+    if setting.kind == "text" and default is not None:
+        python_type = str
+    option = typer.Option(
+        *setting.flags,
+        help=setting.help,
+        metavar=setting.metavar,
+        show_default=setting.show_default,
+        **extra,
     )
-    raise typer.Exit(execute(settings))
+    return inspect.Parameter(
+        setting.name, kind, default=default, annotation=Annotated[python_type, option]
+    )
+
+
+def check(**values: Any) -> None:
+    """Check sitemaps and sitemap indexes; exit 0 when clean, 1 on findings, 2 when unable to check."""
+    from sitemap_lint.run import execute
+
+    for name, value in values.items():
+        if BY_NAME[name].kind == "repeat":
+            values[name] = tuple(value or ())
+    raise typer.Exit(execute(RunSettings(**values)))
+
+
+# The parameters of ``check`` are the declared settings that have flags (settings.py).
+check.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [_parameter(setting) for setting in RUN_SETTINGS]
+)
+check.__annotations__ = {
+    parameter.name: parameter.annotation
+    for parameter in check.__signature__.parameters.values()  # type: ignore[attr-defined]
+}
+app.command("check", cls=_CheckCommand)(check)
 
 
 @app.command("rules")

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import Severity
-from sitemap_lint.selection import LEVELS, parse_codes
+from sitemap_lint.parsing import parse_sitemap_url
+from sitemap_lint.selection import parse_codes
+from sitemap_lint.settings import BY_KEY, Values
 
 FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
@@ -59,11 +59,6 @@ class FileGlob:
         return f"FileGlob({self.pattern!r}, {str(self.base)!r})"
 
 
-def _subkey(key: str, name: str) -> str:
-    """``key.name`` as TOML spells it: quoted unless ``name`` is a bare key."""
-    return f"{key}.{name}" if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'{key}."{name}"'
-
-
 def _translate(pattern: str) -> str:
     out = []
     i = 0
@@ -92,27 +87,17 @@ def _translate(pattern: str) -> str:
     return "(?s:" + "".join(out) + r")\Z"
 
 
-@dataclass(frozen=True)
-class Config:
-    """The settings a configuration file gives; None or empty where it gives none."""
+class Config(Values):
+    """The settings a configuration file gives; None or empty where it gives none. Its
+    fields are those the declared settings store (``Setting.stored``), and ``path``."""
 
-    path: Path | None = None
-    select: tuple[str, ...] | None = None
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    severity: dict[str, Severity | None] = field(default_factory=dict)
-    per_file_ignores: tuple[tuple[FileGlob, tuple[str, ...]], ...] = ()
-    sitemap_url: Any = None  # a ParsedURL for every file
-    sitemap_urls: tuple[tuple[FileGlob, Any], ...] = ()  # (glob, ParsedURL): the first match
-    fail_on: Severity | None = None
-    profile: str | None = None
-    format: str | None = None
-    xsd_engine: str | None = None
-    follow: bool = False
-    maps: tuple[tuple[str, Path], ...] = ()  # (URL prefix, directory)
-    robots: tuple[str, ...] = ()  # robots.txt files (absolute paths) or URLs
+    __slots__ = ()
+    fields: ClassVar[Mapping[str, Any]] = {
+        "path": None,
+        **{name: default for setting in BY_KEY.values() for name, default in setting.stored},
+    }
 
-    def sitemap_url_for(self, name: str):
+    def sitemap_url_for(self, name: str) -> Any:
         """The parsed URL the input ``name`` is served at, if the configuration says."""
         for pattern, url in self.sitemap_urls:
             if pattern.matches(name):
@@ -182,7 +167,7 @@ def _read(path: Path) -> str:
         raise UsageError(f"{path}: cannot read: {reason}") from None
 
 
-def _parse(path: Path, text: str) -> dict:
+def _parse(path: Path, text: str) -> dict[str, Any]:
     import tomllib
 
     try:
@@ -199,38 +184,42 @@ class _Reader:
         self.prefix = prefix
         self.base = path.parent.absolute()
 
-    def fail(self, key: str, problem: str) -> UsageError:
-        return UsageError(f"{self.path}: {self.prefix}{key}: {problem}")
+    def where(self, key: str) -> str:
+        return f"{self.path}: {self.prefix}{key}"
 
-    def config(self, data: dict) -> Config:
+    def fail(self, key: str, problem: str) -> UsageError:
+        return UsageError(f"{self.where(key)}: {problem}")
+
+    def config(self, data: dict[str, Any]) -> Config:
         values: dict[str, Any] = {"path": self.path}
         for key, value in data.items():
-            read = self.KEYS.get(key)
-            if read is None:
+            setting = BY_KEY.get(key)
+            if setting is None or setting.read is None:
                 raise self.unknown_key(key)
-            values.update(read(self, key, value))
+            values.update(setting.read(setting, self, key, value))
         return Config(**values)
 
     def unknown_key(self, key: str) -> UsageError:
         import difflib
 
-        close = difflib.get_close_matches(key, self.KEYS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(self.KEYS)}"
+        close = difflib.get_close_matches(key, BY_KEY, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(BY_KEY)}"
         return UsageError(f"{self.path}: unknown key '{self.prefix}{key}'{hint}")
 
-    # -- value checks ----------------------------------------------------------------
+    # -- value checks the settings' readers use ------------------------------------------
 
     def codes(self, key: str, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.fail(key, 'expected a list of rule codes or prefixes, e.g. ["UR", "DT004"]')
-        return parse_codes(value, f"{self.path}: {self.prefix}{key}")
+        return parse_codes(value, self.where(key))
 
-    def choice(self, key: str, value: Any, choices) -> str:
+    def choice(self, key: str, value: Any, choices: Iterable[str]) -> str:
+        choices = tuple(choices)
         if not isinstance(value, str) or value not in choices:
             raise self.fail(key, f"expected one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def table(self, key: str, value: Any) -> dict:
+    def table(self, key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(key, f"expected a table, got {type(value).__name__} {value!r}")
         return value
@@ -240,107 +229,7 @@ class _Reader:
             raise self.fail(key, "an empty glob")
         return FileGlob(pattern, self.base)
 
-    def url(self, key: str, value: Any):
-        from sitemap_lint.run import parse_sitemap_url
-
+    def url(self, key: str, value: Any) -> Any:
         if not isinstance(value, str):
             raise self.fail(key, f"expected a URL string, got {value!r}")
-        return parse_sitemap_url(value, f"{self.path}: {self.prefix}{key}:")
-
-    # -- the keys ----------------------------------------------------------------------
-
-    def _select(self, key, value):
-        return {"select": self.codes(key, value)}
-
-    def _extend_select(self, key, value):
-        return {"extend_select": self.codes(key, value)}
-
-    def _ignore(self, key, value):
-        return {"ignore": self.codes(key, value)}
-
-    def _severity(self, key, value):
-        levels: dict[str, Severity | None] = {}
-        for code, level in self.table(key, value).items():
-            (prefix,) = parse_codes([code], f"{self.path}: {self.prefix}{key}")
-            name = self.choice(_subkey(key, code), level, (*LEVELS, "off"))
-            levels[prefix] = None if name == "off" else Severity.parse(name)
-        return {"severity": levels}
-
-    def _per_file_ignores(self, key, value):
-        entries = []
-        for pattern, codes in self.table(key, value).items():
-            entry = _subkey(key, pattern)
-            entries.append((self.glob(entry, pattern), self.codes(entry, codes)))
-        return {"per_file_ignores": tuple(entries)}
-
-    def _sitemap_url(self, key, value):
-        if isinstance(value, dict):
-            entries = []
-            for pattern, url in value.items():
-                entry = _subkey(key, pattern)
-                entries.append((self.glob(entry, pattern), self.url(entry, url)))
-            return {"sitemap_urls": tuple(entries)}
-        if not isinstance(value, str):
-            raise self.fail(key, f"expected a URL or a table of glob = URL, got {value!r}")
-        return {"sitemap_url": self.url(key, value)}
-
-    def _fail_on(self, key, value):
-        return {"fail_on": Severity.parse(self.choice(key, value, LEVELS))}
-
-    def _profile(self, key, value):
-        from sitemap_lint.profiles import PROFILES
-
-        return {"profile": self.choice(key, value, tuple(PROFILES))}
-
-    def _format(self, key, value):
-        from sitemap_lint.report import REPORTERS
-
-        return {"format": self.choice(key, value, tuple(REPORTERS))}
-
-    def _xsd_engine(self, key, value):
-        from sitemap_lint.xsd import ENGINES
-
-        return {"xsd_engine": self.choice(key, value, tuple(ENGINES))}
-
-    def _follow(self, key, value):
-        if not isinstance(value, bool):
-            raise self.fail(key, f"expected true or false, got {value!r}")
-        return {"follow": value}
-
-    def _map(self, key, value):
-        from sitemap_lint.run import parse_map
-
-        entries = []
-        for prefix, directory in self.table(key, value).items():
-            entry = _subkey(key, prefix)
-            if not isinstance(directory, str):
-                raise self.fail(entry, f"expected a directory path, got {directory!r}")
-            try:
-                entries.append(parse_map(f"{prefix}={self.base / directory}", must_exist=False))
-            except UsageError as error:
-                reason = str(error).split(": ", 1)[-1]
-                raise self.fail(entry, reason) from None
-        return {"maps": tuple(entries)}
-
-    def _robots(self, key, value):
-        from sitemap_lint.inputs.reader import is_url
-
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise self.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')
-        return {"robots": tuple(item if is_url(item) else str(self.base / item) for item in value)}
-
-    KEYS: ClassVar[dict[str, Callable[[_Reader, str, Any], dict[str, Any]]]] = {
-        "select": _select,
-        "extend-select": _extend_select,
-        "ignore": _ignore,
-        "severity": _severity,
-        "per-file-ignores": _per_file_ignores,
-        "sitemap-url": _sitemap_url,
-        "fail-on": _fail_on,
-        "profile": _profile,
-        "format": _format,
-        "xsd-engine": _xsd_engine,
-        "follow": _follow,
-        "map": _map,
-        "robots": _robots,
-    }
+        return parse_sitemap_url(value, f"{self.where(key)}:")

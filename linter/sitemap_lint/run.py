@@ -1,57 +1,29 @@
 """The core of a run, apart from command-line parsing: settings, check, report, exit status.
 
 Command-line values win over the configuration file's; a value left as None in
-``RunSettings`` was not given on the command line.
+``RunSettings`` was not given on the command line. ``RunSettings`` and the checks of
+its values are declared in settings.py.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, expand, is_url
+from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.settings import RunSettings, parse
+
+if TYPE_CHECKING:
+    from sitemap_lint.config import Config
+    from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_TROUBLE = 2
-
-COLOR_MODES = ("auto", "always", "never")
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    paths: list[str]
-    format: str | None = None
-    sitemap_url: str | None = None
-    now: str | None = None
-    xsd_engine: str | None = None
-    color: str = "auto"
-    config: str | None = None
-    isolated: bool = False
-    select: str | None = None  # comma-separated codes or prefixes
-    extend_select: str | None = None
-    ignore: str | None = None
-    profile: str | None = None
-    fail_on: str | None = None
-    exit_zero: bool = False
-    statistics: bool = False
-    quiet: bool = False
-    output_file: str | None = None
-    # Sets: following index and robots.txt children, local maps, robots.txt knowledge, limits.
-    follow: bool = False
-    maps: tuple[str, ...] = ()  # URL_PREFIX=DIR
-    robots: tuple[str, ...] = ()
-    max_depth: int = 3
-    max_files: int = 10_000
-    max_bytes: int = 20 * 1024**3
-    jobs: int = 0
-    timeout: float = 10.0
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -59,42 +31,37 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     from sitemap_lint import config as configuration
     from sitemap_lint import xsd
     from sitemap_lint.checker import Options, check_source
-    from sitemap_lint.profiles import AGENTS, DEFAULT, checked
+    from sitemap_lint.profiles import AGENTS, DEFAULT
     from sitemap_lint.report import REPORTERS
-    from sitemap_lint.selection import RuleSelection, Selection, split_codes
+    from sitemap_lint.selection import RuleSelection, Selection
 
+    # Each value is checked by its declaration (settings.py), in this order, after the
+    # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
     config = configuration.resolve(settings.config, settings.isolated)
-    format_name = settings.format or config.format or "text"
-    reporter_class = REPORTERS.get(format_name)
-    if reporter_class is None:
-        raise UsageError(f"unknown format {format_name!r}; choose one of {', '.join(REPORTERS)}")
-    engine_name = settings.xsd_engine or config.xsd_engine or "libxml2"
-    if engine_name not in xsd.ENGINES:
-        raise UsageError(f"unknown XSD engine {engine_name!r}; choose {' or '.join(xsd.ENGINES)}")
-    fail_on = _level(settings.fail_on, "--fail-on") or config.fail_on or Severity.ERROR
-    if settings.color not in COLOR_MODES:
-        raise UsageError(f"--color {settings.color!r}: choose one of {', '.join(COLOR_MODES)}")
-
-    def codes(text: str | None, flag: str) -> tuple[str, ...] | None:
-        return None if text is None else split_codes(text, flag)
-
+    format_name = parse("format", settings.format or config.format or "text")
+    reporter_class = REPORTERS[format_name]
+    engine_name = parse("xsd_engine", settings.xsd_engine or config.xsd_engine or "libxml2")
+    fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
+    parse("color", settings.color)
     selection = Selection(
         layers=(
             RuleSelection(config.select, config.extend_select, config.ignore),
             RuleSelection(
-                codes(settings.select, "--select"),
-                codes(settings.extend_select, "--extend-select") or (),
-                codes(settings.ignore, "--ignore") or (),
+                parse("select", settings.select),
+                parse("extend_select", settings.extend_select) or (),
+                parse("ignore", settings.ignore) or (),
             ),
         ),
-        profile=checked(settings.profile) if settings.profile else config.profile or DEFAULT,
+        profile=parse("profile", settings.profile)
+        if settings.profile
+        else config.profile or DEFAULT,
         severity=config.severity,
         per_file_ignores=config.per_file_ignores,
     )
-    now = parse_now(settings.now)
-    url = parse_sitemap_url(settings.sitemap_url)
-    profile = checked(settings.profile) if settings.profile else config.profile or DEFAULT
+    now = parse("now", settings.now)
+    url = parse("sitemap_url", settings.sitemap_url)
+    profile = parse("profile", settings.profile) if settings.profile else config.profile or DEFAULT
     local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
     agent = AGENTS.get(profile, "Googlebot")
@@ -137,7 +104,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     return EXIT_FINDINGS
 
 
-def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
+def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
     """A set run fetches, follows, knows a robots.txt, or checks several files; a single
     local file keeps the fast single-file path."""
     return (
@@ -150,51 +117,25 @@ def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
     )
 
 
-def _set_settings(settings: RunSettings, config):
+def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
     """The set options: the command line's, after the configuration file's maps and
     robots.txt files."""
     from sitemap_lint.sets import SetSettings
 
-    if settings.max_depth < 0:
-        raise UsageError(f"--max-depth {settings.max_depth}: give 0 (no following) or more")
-    for flag, value in (
-        ("--max-files", settings.max_files),
-        ("--max-bytes", settings.max_bytes),
-    ):
-        if value < 1:
-            raise UsageError(f"{flag} {value}: give a positive number")
-    if settings.jobs < 0:
-        raise UsageError(f"--jobs {settings.jobs}: give 0 (one per core) or more")
-    if not 0 < settings.timeout <= 600:
-        raise UsageError(f"--timeout {settings.timeout}: give seconds between 0 and 600")
+    limits = {
+        name: parse(name, getattr(settings, name))
+        for name in ("max_depth", "max_files", "max_bytes", "jobs", "timeout")
+    }
     return SetSettings(
         follow=settings.follow or config.follow,
-        maps=(*tuple(parse_map(text) for text in settings.maps), *config.maps),
+        maps=(*parse("maps", settings.maps), *config.maps),
         robots=(*config.robots, *settings.robots),
-        max_depth=settings.max_depth,
-        max_files=settings.max_files,
-        max_bytes=settings.max_bytes,
-        workers=settings.jobs,
-        timeout=settings.timeout,
+        max_depth=limits["max_depth"],
+        max_files=limits["max_files"],
+        max_bytes=limits["max_bytes"],
+        workers=limits["jobs"],
+        timeout=limits["timeout"],
     )
-
-
-def parse_map(text: str, must_exist: bool = True) -> tuple[str, Path]:
-    """``URL_PREFIX=DIR`` from --map: an http(s) URL prefix and an existing directory
-    (a configuration file may name one the build has not made yet)."""
-    prefix, equals, directory = text.partition("=")
-    if not equals or not directory:
-        raise UsageError(f"--map {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
-    from urllib.parse import urlsplit
-
-    if not is_url(prefix) or not urlsplit(prefix).hostname:
-        raise UsageError(f"--map {text!r}: the prefix must be an http(s) URL")
-    path = Path(directory)
-    if must_exist and not path.is_dir():
-        raise UsageError(f"--map {text!r}: {directory} is not a directory")
-    if not prefix.endswith("/"):
-        prefix += "/"
-    return prefix, path
 
 
 def _progress(format_name: str, settings: RunSettings, err: TextIO):
@@ -267,51 +208,8 @@ def resolve_color(mode: str, stream: TextIO, environ=None) -> bool | None:
         return False
 
 
-def _level(text: str | None, flag: str) -> Severity | None:
-    from sitemap_lint.selection import LEVELS
-
-    if text is None:
-        return None
-    if text not in LEVELS:
-        raise UsageError(f"{flag} {text!r}: choose one of {', '.join(LEVELS)}")
-    return Severity.parse(text)
-
-
-def parse_now(text: str | None) -> datetime:
-    if text is None:
-        return datetime.now(UTC)
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(
-            f"--now {text!r} is not a timestamp; write e.g. 2024-05-08 or 2024-05-08T10:00:00Z"
-        ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def parse_sitemap_url(text: str | None, where: str = "--sitemap-url"):
-    """The URL a sitemap is served at, checked like a ``loc``; ``where`` names the flag
-    or the configuration key in the message of the UsageError."""
-    if text is None:
-        return None
-    from sitemap_lint.model import Node
-    from sitemap_lint.rules.urls import check_url
-
-    problems: list = []
-
-    class Collect:
-        def add(self, finding, covers=None):
-            problems.append(finding)
-
-    parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), Collect())
-    errors = [p for p in problems if p.severity is Severity.ERROR]
-    if parsed is None or errors:
-        reason = errors[0].message if errors else "not an absolute http(s) URL"
-        raise UsageError(f"{where} {text!r} is not usable: {reason}")
-    return parsed
-
-
 __all__ = [
+    "COLOR_MODES",
     "EXIT_CLEAN",
     "EXIT_FINDINGS",
     "EXIT_TROUBLE",
@@ -319,4 +217,8 @@ __all__ = [
     "RunSettings",
     "UsageError",
     "execute",
+    "parse_map",
+    "parse_now",
+    "parse_sitemap_url",
+    "resolve_color",
 ]

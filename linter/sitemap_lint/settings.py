@@ -1,0 +1,764 @@
+"""Every setting of a run, declared once.
+
+A ``Setting`` names a value of a run and says everything the tool needs to know about
+it: its Python name (the ``RunSettings`` field and the keyword of the Python API), its
+kind and default, its help, its command-line flags and metavar, its configuration key
+and how that key is read, and how a given value is checked. From the one tuple
+``SETTINGS`` come the options of ``sitemap-lint check`` (cli.py), the fields of
+``RunSettings`` and of the configuration's ``Config``, the keys a configuration file
+may hold (config.py), the keyword arguments of the API (``from_keywords``) and the
+README's table of options (``python -m sitemap_lint.settings README.md``).
+
+Checks run where the run has always run them (``run.execute``, after the
+configuration is read), so a value is checked the same way whichever way it came.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal, Protocol
+
+from sitemap_lint.errors import UsageError
+from sitemap_lint.parsing import (
+    COLOR_MODES,
+    check_color,
+    parse_level,
+    parse_map,
+    parse_now,
+    parse_sitemap_url,
+    parse_size,
+)
+
+Kind = Literal["paths", "text", "flag", "int", "float", "size", "repeat", "table"]
+"""How a value is given: ``paths`` (the positional PATH...), ``text`` (a string or
+None), ``flag`` (on or off), ``int``, ``float``, ``size`` (bytes, ``20GiB``),
+``repeat`` (a repeatable option: a tuple of strings), ``table`` (configuration only)."""
+
+
+class KeyReader(Protocol):
+    """What a setting's configuration reader may ask of the file being read
+    (config.py implements it); every message names the file and the key."""
+
+    base: Path  # the configuration file's directory
+
+    def where(self, key: str) -> str: ...
+    def fail(self, key: str, problem: str) -> UsageError: ...
+    def codes(self, key: str, value: Any) -> tuple[str, ...]: ...
+    def choice(self, key: str, value: Any, choices: Iterable[str]) -> str: ...
+    def table(self, key: str, value: Any) -> dict[str, Any]: ...
+    def glob(self, key: str, pattern: str) -> Any: ...
+    def url(self, key: str, value: Any) -> Any: ...
+
+
+Check = Callable[[Any, str], Any]
+"""``check(value, where)``: the value the run uses, or a UsageError naming ``where``."""
+Read = Callable[["Setting", KeyReader, str, Any], dict[str, Any]]
+"""``read(setting, reader, key, value)``: the ``Config`` fields a configuration key gives."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting. ``flags`` is empty for a configuration-only setting, ``key`` is None
+    for a command-line-only one; ``stored`` lists the ``Config`` fields its key fills
+    (with their defaults)."""
+
+    name: str
+    kind: Kind
+    help: str
+    default: Any = None
+    flags: tuple[str, ...] = ()
+    key: str | None = None
+    metavar: str | None = None
+    choices: Callable[[], tuple[str, ...]] | None = None
+    check: Check | None = None
+    read: Read | None = None
+    stored: tuple[tuple[str, Any], ...] = ()
+    doc: str = ""  # the README's wording; the help when empty
+    show_default: bool = False  # the help shows the default (sizes as 20GiB)
+
+    @property
+    def flag(self) -> str:
+        """The long flag, which messages name (the Python name without a flag)."""
+        return self.flags[0] if self.flags else self.name
+
+    @property
+    def on_command_line(self) -> bool:
+        return bool(self.flags) or self.kind == "paths"
+
+    def parse(self, value: Any, where: str | None = None) -> Any:
+        """``value`` checked and turned into what the run uses."""
+        return value if self.check is None else self.check(value, where or self.flag)
+
+    def metavar_text(self) -> str | None:
+        """The metavar: the choices as ``[a|b|c]`` when there are some."""
+        if self.choices is not None:
+            return f"[{'|'.join(self.choices())}]"
+        return self.metavar
+
+
+# -- choices, looked up only when needed (the registries are slow to import) ------------
+
+
+def _formats() -> tuple[str, ...]:
+    from sitemap_lint.report import REPORTERS
+
+    return tuple(REPORTERS)
+
+
+def _engines() -> tuple[str, ...]:
+    from sitemap_lint.xsd import ENGINES
+
+    return tuple(ENGINES)
+
+
+def _profiles() -> tuple[str, ...]:
+    from sitemap_lint.profiles import PROFILES
+
+    return tuple(PROFILES)
+
+
+def _levels() -> tuple[str, ...]:
+    from sitemap_lint.selection import LEVELS
+
+    return LEVELS
+
+
+def _colors() -> tuple[str, ...]:
+    return COLOR_MODES
+
+
+# -- checks ----------------------------------------------------------------------------
+
+
+def _check_format(value: str, where: str) -> str:
+    if value not in _formats():
+        raise UsageError(f"unknown format {value!r}; choose one of {', '.join(_formats())}")
+    return value
+
+
+def _check_engine(value: str, where: str) -> str:
+    if value not in _engines():
+        raise UsageError(f"unknown XSD engine {value!r}; choose {' or '.join(_engines())}")
+    return value
+
+
+def _check_profile(value: str, where: str) -> str:
+    from sitemap_lint.profiles import checked
+
+    return checked(value)
+
+
+def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
+    from sitemap_lint.selection import split_codes
+
+    return None if value is None else split_codes(value, where)
+
+
+def _check_maps(value: tuple[str, ...], where: str) -> tuple[tuple[str, Path], ...]:
+    return tuple(parse_map(text, where=where) for text in value)
+
+
+def _at_least(least: int, advice: str) -> Check:
+    def check(value: int, where: str) -> int:
+        if value < least:
+            raise UsageError(f"{where} {value}: {advice}")
+        return value
+
+    return check
+
+
+def _check_timeout(value: float, where: str) -> float:
+    if not 0 < value <= 600:
+        raise UsageError(f"{where} {value}: give seconds between 0 and 600")
+    return value
+
+
+# -- configuration readers ---------------------------------------------------------------
+
+
+def subkey(key: str, name: str) -> str:
+    """``key.name`` as TOML spells it: quoted unless ``name`` is a bare key."""
+    import re
+
+    return f"{key}.{name}" if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'{key}."{name}"'
+
+
+def _read_codes(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    return {setting.name: reader.codes(key, value)}
+
+
+def _read_choice(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    assert setting.choices is not None
+    return {setting.name: reader.choice(key, value, setting.choices())}
+
+
+def _read_level(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    from sitemap_lint.finding import Severity
+
+    return {setting.name: Severity.parse(reader.choice(key, value, _levels()))}
+
+
+def _read_flag(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, bool):
+        raise reader.fail(key, f"expected true or false, got {value!r}")
+    return {setting.name: value}
+
+
+def _read_severity(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    from sitemap_lint.finding import Severity
+    from sitemap_lint.selection import parse_codes
+
+    levels: dict[str, Severity | None] = {}
+    for code, level in reader.table(key, value).items():
+        (prefix,) = parse_codes([code], reader.where(key))
+        name = reader.choice(subkey(key, code), level, (*_levels(), "off"))
+        levels[prefix] = None if name == "off" else Severity.parse(name)
+    return {setting.name: levels}
+
+
+def _read_per_file_ignores(
+    setting: Setting, reader: KeyReader, key: str, value: Any
+) -> dict[str, Any]:
+    entries = []
+    for pattern, codes in reader.table(key, value).items():
+        entry = subkey(key, pattern)
+        entries.append((reader.glob(entry, pattern), reader.codes(entry, codes)))
+    return {setting.name: tuple(entries)}
+
+
+def _read_sitemap_url(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        entries = []
+        for pattern, url in value.items():
+            entry = subkey(key, pattern)
+            entries.append((reader.glob(entry, pattern), reader.url(entry, url)))
+        return {"sitemap_urls": tuple(entries)}
+    if not isinstance(value, str):
+        raise reader.fail(key, f"expected a URL or a table of glob = URL, got {value!r}")
+    return {"sitemap_url": reader.url(key, value)}
+
+
+def _read_maps(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    entries = []
+    for prefix, directory in reader.table(key, value).items():
+        entry = subkey(key, prefix)
+        if not isinstance(directory, str):
+            raise reader.fail(entry, f"expected a directory path, got {directory!r}")
+        try:
+            entries.append(parse_map(f"{prefix}={reader.base / directory}", must_exist=False))
+        except UsageError as error:
+            reason = str(error).split(": ", 1)[-1]
+            raise reader.fail(entry, reason) from None
+    return {setting.name: tuple(entries)}
+
+
+def _read_robots(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    from sitemap_lint.inputs.reader import is_url
+
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise reader.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')
+    robots = tuple(item if is_url(item) else str(reader.base / item) for item in value)
+    return {setting.name: robots}
+
+
+# -- the declaration -----------------------------------------------------------------------
+
+MAX_BYTES = 20 * 1024**3
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "paths",
+        "paths",
+        "Sitemap files, directories, http(s) URLs or robots.txt; '-' reads standard input.",
+        metavar="PATH",
+    ),
+    Setting(
+        "format",
+        "text",
+        "Report format (text by default).",
+        flags=("--format", "-f"),
+        key="format",
+        choices=_formats,
+        check=_check_format,
+        read=_read_choice,
+        stored=(("format", None),),
+        doc="`text` (default, a report for people), `concise` (`path:line:col: CODE message`),"
+        " `json`, `sarif`, `github`, `junit` or `gitlab`",
+    ),
+    Setting(
+        "output_file",
+        "text",
+        "Write the report to this file (the summary goes to stderr).",
+        flags=("--output-file", "-o"),
+        metavar="PATH",
+        doc="write the report to `PATH`; a one-line summary still goes to stderr",
+    ),
+    Setting(
+        "sitemap_url",
+        "text",
+        "URL the file is served at; enables the scope rules.",
+        flags=("--sitemap-url",),
+        key="sitemap-url",
+        metavar="URL",
+        check=parse_sitemap_url,
+        read=_read_sitemap_url,
+        stored=(("sitemap_url", None), ("sitemap_urls", ())),
+        doc="where the file is served; turns on the scope rules (`SC001`, `SC002`); in the"
+        " file, one URL or a table of glob = URL (the first matching glob applies)",
+    ),
+    Setting(
+        "now",
+        "text",
+        "Timestamp to use as the current time (ISO 8601).",
+        flags=("--now",),
+        metavar="TIMESTAMP",
+        check=parse_now,
+        doc="the current time for time-dependent rules, e.g. `2025-06-01T00:00:00Z` (default: now)",
+    ),
+    Setting(
+        "xsd_engine",
+        "text",
+        "XSD engine (libxml2 by default).",
+        flags=("--xsd-engine",),
+        key="xsd-engine",
+        choices=_engines,
+        check=_check_engine,
+        read=_read_choice,
+        stored=(("xsd_engine", None),),
+        doc="`libxml2` (default) or `xmlschema`; see [Two XSD engines](#two-xsd-engines)",
+    ),
+    Setting(
+        "config",
+        "text",
+        "Configuration file (a .sitemap-lint.toml or pyproject.toml).",
+        flags=("--config",),
+        metavar="FILE",
+        doc="use this configuration file (see [Configuration](#configuration))",
+    ),
+    Setting(
+        "isolated",
+        "flag",
+        "Ignore every configuration file.",
+        default=False,
+        flags=("--isolated",),
+        doc="ignore every configuration file",
+    ),
+    Setting(
+        "select",
+        "text",
+        "Report only these rule codes or prefixes (comma-separated).",
+        flags=("--select",),
+        key="select",
+        metavar="CODES",
+        check=_check_codes,
+        read=_read_codes,
+        stored=(("select", None),),
+        doc="report only these rule codes or code prefixes, comma-separated (the file: a"
+        ' list, e.g. `["UR", "DT004"]`; see [Configuration](#configuration))',
+    ),
+    Setting(
+        "extend_select",
+        "text",
+        "Report these codes or prefixes as well.",
+        flags=("--extend-select",),
+        key="extend-select",
+        metavar="CODES",
+        check=_check_codes,
+        read=_read_codes,
+        stored=(("extend_select", ()),),
+        doc="report these codes or prefixes as well",
+    ),
+    Setting(
+        "ignore",
+        "text",
+        "Do not report these codes or prefixes (comma-separated).",
+        flags=("--ignore",),
+        key="ignore",
+        metavar="CODES",
+        check=_check_codes,
+        read=_read_codes,
+        stored=(("ignore", ()),),
+        doc="do not report these codes or prefixes",
+    ),
+    Setting(
+        "profile",
+        "text",
+        "Severities of the rules for a search engine (google by default).",
+        flags=("--profile",),
+        key="profile",
+        choices=_profiles,
+        check=_check_profile,
+        read=_read_choice,
+        stored=(("profile", None),),
+        doc="`google` (default), `bing`, `yandex` or `strict`: the severities a search"
+        " engine implies",
+    ),
+    Setting(
+        "fail_on",
+        "text",
+        "Exit 1 on findings of this severity or worse (error by default).",
+        flags=("--fail-on",),
+        key="fail-on",
+        choices=_levels,
+        check=parse_level,
+        read=_read_level,
+        stored=(("fail_on", None),),
+        doc="`error` (default), `warning` or `info`: the least severe finding that makes"
+        " the exit status 1",
+    ),
+    Setting(
+        "exit_zero",
+        "flag",
+        "Exit 0 even with findings (2 still means trouble).",
+        default=False,
+        flags=("--exit-zero",),
+        doc="exit 0 even when there are findings (2 still means the run failed)",
+    ),
+    Setting(
+        "statistics",
+        "flag",
+        "Show how many findings each rule gave.",
+        default=False,
+        flags=("--statistics",),
+        doc="how many findings each rule gave (in the text report, otherwise on stderr)",
+    ),
+    Setting(
+        "quiet",
+        "flag",
+        "Only findings, no summary; nothing when clean.",
+        default=False,
+        flags=("--quiet", "-q"),
+        doc="findings only, no summary; nothing at all when there are none",
+    ),
+    Setting(
+        "color",
+        "text",
+        "When to colour the report.",
+        default="auto",
+        flags=("--color",),
+        choices=_colors,
+        check=check_color,
+        show_default=True,
+        doc="`auto` (default), `always` or `never`",
+    ),
+    Setting(
+        "follow",
+        "flag",
+        "Also fetch the sitemaps a local index or robots.txt lists (mapped ones are read anyway).",
+        default=False,
+        flags=("--follow",),
+        key="follow",
+        read=_read_flag,
+        stored=(("follow", False),),
+        doc="also check the sitemaps a local index or robots.txt lists (children of a URL"
+        " are always followed; mapped ones are read anyway)",
+    ),
+    Setting(
+        "maps",
+        "repeat",
+        "Read URLs under URL_PREFIX from the local directory DIR (repeatable).",
+        default=(),
+        flags=("--map",),
+        key="map",
+        metavar="URL_PREFIX=DIR",
+        check=_check_maps,
+        read=_read_maps,
+        stored=(("maps", ()),),
+        doc="read URLs under `URL_PREFIX` from the local directory `DIR` instead of fetching"
+        " them (repeatable; in the file, a table of prefix = directory relative to the file)",
+    ),
+    Setting(
+        "robots",
+        "repeat",
+        "A robots.txt whose rules and Sitemap lines inform the checks (repeatable).",
+        default=(),
+        flags=("--robots",),
+        key="robots",
+        metavar="FILE|URL",
+        read=_read_robots,
+        stored=(("robots", ()),),
+        doc="a robots.txt whose rules and `Sitemap:` lines inform the checks (repeatable;"
+        " in the file, a list, paths relative to the file)",
+    ),
+    Setting(
+        "max_depth",
+        "int",
+        "Levels of indexes to follow below an input.",
+        default=3,
+        flags=("--max-depth",),
+        metavar="N",
+        check=_at_least(0, "give 0 (no following) or more"),
+        show_default=True,
+        doc="limit of a set run: levels of indexes to follow below an input (default 3)",
+    ),
+    Setting(
+        "max_files",
+        "int",
+        "Files to check at most in one run.",
+        default=10_000,
+        flags=("--max-files",),
+        metavar="N",
+        check=_at_least(1, "give a positive number"),
+        show_default=True,
+        doc="limit of a set run: files to check (default 10,000)",
+    ),
+    Setting(
+        "max_bytes",
+        "size",
+        "Bytes to read at most in one run (e.g. 500MiB, 20GiB or a number of bytes).",
+        default=MAX_BYTES,
+        flags=("--max-bytes",),
+        metavar="SIZE",
+        check=_at_least(1, "give a positive number"),
+        show_default=True,
+        doc="limit of a set run: bytes to read, e.g. `500MiB`, `20GiB` (the default) or a"
+        " number of bytes",
+    ),
+    Setting(
+        "jobs",
+        "int",
+        "Worker processes for big sets (0: one per core).",
+        default=0,
+        flags=("--jobs", "-j"),
+        metavar="N",
+        check=_at_least(0, "give 0 (one per core) or more"),
+        show_default=True,
+        doc="worker processes for big sets (default 0: one per core)",
+    ),
+    Setting(
+        "timeout",
+        "float",
+        "Seconds to wait to connect or for data.",
+        default=10.0,
+        flags=("--timeout",),
+        metavar="SECONDS",
+        check=_check_timeout,
+        show_default=True,
+        doc="connect and read timeout of each fetch, up to 600 (default 10)",
+    ),
+    Setting(
+        "severity",
+        "table",
+        "Severity of rule codes or prefixes: error, warning, info or off.",
+        key="severity",
+        read=_read_severity,
+        stored=(("severity", {}),),
+        doc="a table of rule code or prefix = `error`, `warning`, `info` or `off`",
+    ),
+    Setting(
+        "per_file_ignores",
+        "table",
+        "Rule codes or prefixes not reported for the files a glob matches.",
+        key="per-file-ignores",
+        read=_read_per_file_ignores,
+        stored=(("per_file_ignores", ()),),
+        doc="a table of glob = list of codes not reported in the files the glob matches"
+        " (relative to the file's directory; a glob without `/` matches a file name anywhere)",
+    ),
+)
+
+BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
+BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS if s.key is not None}
+RUN_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.on_command_line)
+
+
+def parse(name: str, value: Any) -> Any:
+    """The value of setting ``name`` checked as the run checks it (messages name the flag)."""
+    return BY_NAME[name].parse(value)
+
+
+# -- values: RunSettings and Config ------------------------------------------------------
+
+_REQUIRED: Any = object()
+
+
+class Values:
+    """Frozen keyword values with declared names and defaults: ``fields`` maps each name
+    to its default (``_REQUIRED`` for none). Read them as attributes."""
+
+    __slots__ = ("_values",)
+    fields: ClassVar[Mapping[str, Any]] = {}
+    _values: dict[str, Any]
+
+    def __init__(self, **values: Any) -> None:
+        name = type(self).__name__
+        for key in values:
+            if key not in self.fields:
+                raise TypeError(f"{name}() got an unexpected keyword argument {key!r}")
+        complete: dict[str, Any] = {}
+        for key, default in self.fields.items():
+            if key in values:
+                complete[key] = values[key]
+            elif default is _REQUIRED:
+                raise TypeError(f"{name}() missing required keyword argument: {key!r}")
+            else:
+                complete[key] = default.copy() if isinstance(default, dict | list) else default
+        object.__setattr__(self, "_values", complete)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__!r} has no setting {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: use replace()")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Values) or type(other) is not type(self):
+            return NotImplemented
+        return self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{key}={value!r}" for key, value in self._values.items())
+        return f"{type(self).__name__}({shown})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self._values))
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with ``changes``."""
+        return type(self)(**{**self._values, **changes})
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+
+def _rebuild(cls: type[Values], values: dict[str, Any]) -> Values:
+    return cls(**values)
+
+
+class RunSettings(Values):
+    """The values of one run as the command line gives them (a text, a flag, a number,
+    a tuple of texts); None where the configuration file or the built-in default
+    decides. One field per setting on the command line (``RUN_SETTINGS``)."""
+
+    __slots__ = ()
+    fields: ClassVar[Mapping[str, Any]] = {
+        s.name: _REQUIRED if s.kind == "paths" else s.default for s in RUN_SETTINGS
+    }
+
+
+def from_keywords(**keywords: Any) -> RunSettings:
+    """RunSettings from keyword arguments named after the settings (the Python API).
+
+    Types are checked and loosened a little: ``paths`` and the repeatable settings take
+    one string or any iterable of strings (or paths), ``max_bytes`` takes ``"20GiB"``.
+    Every given value is then checked as the run checks it, so a wrong one is the same
+    UsageError, naming the keyword, before anything is read."""
+    values: dict[str, Any] = {}
+    for name, value in keywords.items():
+        setting = BY_NAME.get(name)
+        if setting is None or not setting.on_command_line:
+            import difflib
+
+            close = difflib.get_close_matches(name, [s.name for s in RUN_SETTINGS], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UsageError(f"unknown setting {name!r}{hint}")
+        value = _coerce(setting, value)
+        if setting.check is not None and value is not None:
+            setting.check(value, name)
+        values[name] = value
+    if "paths" not in values:
+        raise UsageError("paths: give at least one file, directory or URL")
+    return RunSettings(**values)
+
+
+def _coerce(setting: Setting, value: Any) -> Any:
+    """A keyword value in the type the command line would give."""
+    name, kind = setting.name, setting.kind
+    if kind in ("paths", "repeat"):
+        items = [value] if isinstance(value, str | os.PathLike) else value
+        try:
+            texts = [os.fspath(item) for item in items]
+        except TypeError:
+            raise UsageError(
+                f"{name}: expected a string or a list of strings, got {value!r}"
+            ) from None
+        if kind == "paths" and not texts:
+            raise UsageError("paths: give at least one file, directory or URL")
+        return texts if kind == "paths" else tuple(texts)
+    if kind == "flag":
+        if not isinstance(value, bool):
+            raise UsageError(f"{name}: expected True or False, got {value!r}")
+        return value
+    if kind == "size":
+        return parse_size(value, name)
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise UsageError(f"{name}: expected an integer, got {value!r}")
+        return value
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise UsageError(f"{name}: expected a number, got {value!r}")
+        return float(value)
+    if value is None and setting.default is None:
+        return None
+    if name in ("select", "extend_select", "ignore") and not isinstance(value, str):
+        try:
+            return ",".join(value)
+        except TypeError:
+            pass
+    if isinstance(value, os.PathLike) and setting.metavar in ("PATH", "FILE"):
+        return os.fspath(value)
+    if not isinstance(value, str):
+        raise UsageError(f"{name}: expected a string, got {value!r}")
+    return value
+
+
+# -- the README's table of options ----------------------------------------------------------
+
+START = "<!-- options:start (generated from sitemap_lint/settings.py; see tests/test_cli_options.py) -->"
+END = "<!-- options:end -->"
+
+
+def options_markdown() -> str:
+    """A Markdown table: each setting's flags, configuration key and meaning."""
+    rows = ["| option | configuration key | meaning |", "|---|---|---|"]
+    for setting in SETTINGS:
+        if setting.kind == "paths":
+            continue
+        flags = ", ".join(f"`{flag}`" for flag in setting.flags)
+        if flags and setting.metavar and setting.choices is None:
+            flags += f" `{setting.metavar}`"
+        key = f"`{setting.key}`" if setting.key else ""
+        meaning = (setting.doc or setting.help.rstrip(".")).replace("|", "\\|")
+        rows.append(
+            f"| {(flags or '(file only)').replace('|', chr(92) + '|')} | {key} | {meaning} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def replace_options_table(readme: str) -> str:
+    """``readme`` with the block between the option-table markers regenerated."""
+    head, start, rest = readme.partition(START)
+    if not start:
+        raise ValueError("no options table markers")
+    _, _, tail = rest.partition(END)
+    return f"{head}{START}\n{options_markdown()}{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sitemap_lint.settings README.md`` regenerates the options table in place."""
+    import sys
+
+    for name in argv if argv is not None else sys.argv[1:]:
+        path = Path(name)
+        try:
+            text = replace_options_table(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            sys.stderr.write(f"{name}: {error}\n")
+            return 2
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
