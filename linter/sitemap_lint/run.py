@@ -11,11 +11,14 @@ import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.inputs.reader import InputError, expand, is_url
+from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
+
+if TYPE_CHECKING:
+    from sitemap_lint.checker import FileResult
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -54,14 +57,18 @@ class RunSettings:
     timeout: float = 10.0
 
 
+@dataclass
+class Outcome:
+    """What a run found, before any report is written."""
+
+    results: list[FileResult]  # in report order
+    exit_code: int  # EXIT_CLEAN or EXIT_FINDINGS
+
+
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
     from sitemap_lint import config as configuration
-    from sitemap_lint import xsd
-    from sitemap_lint.checker import Options, check_source
-    from sitemap_lint.profiles import AGENTS, DEFAULT, checked
     from sitemap_lint.report import REPORTERS
-    from sitemap_lint.selection import RuleSelection, Selection, split_codes
 
     err = err or sys.stderr
     config = configuration.resolve(settings.config, settings.isolated)
@@ -69,6 +76,25 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     reporter_class = REPORTERS.get(format_name)
     if reporter_class is None:
         raise UsageError(f"unknown format {format_name!r}; choose one of {', '.join(REPORTERS)}")
+    outcome = compute(settings, config, lambda: _progress(format_name, settings, err))
+    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout)
+    _write_summary(outcome.results, format_name, settings, err)
+    return outcome.exit_code
+
+
+def compute(
+    settings: RunSettings, config, make_progress=None, stdin: Source | None = None
+) -> Outcome:
+    """Check every input under the resolved configuration ``config``; write nothing.
+
+    ``make_progress`` makes the progress bar of a set run (None: no bar); ``stdin`` is
+    read in place of standard input where an argument is ``-``.
+    """
+    from sitemap_lint import xsd
+    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.profiles import AGENTS, DEFAULT, checked
+    from sitemap_lint.selection import RuleSelection, Selection, split_codes
+
     engine_name = settings.xsd_engine or config.xsd_engine or "libxml2"
     if engine_name not in xsd.ENGINES:
         raise UsageError(f"unknown XSD engine {engine_name!r}; choose {' or '.join(xsd.ENGINES)}")
@@ -97,17 +123,20 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     profile = checked(settings.profile) if settings.profile else config.profile or DEFAULT
     local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
+    if stdin is not None:
+        sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
     if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
-        progress = _progress(format_name, settings, err)
+        progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
             _set_settings(settings, config),
             Options(now=now, agent=agent),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
+            stdin,
         )
         try:
             results = runner.run(settings.paths)
@@ -129,12 +158,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             result.findings[:] = selection.apply(result.name, result.findings)
             results.append(result)
 
-    _write_report(reporter_class, format_name, results, settings, out or sys.stdout)
-    _write_summary(results, format_name, settings, err)
     worst = max((f.severity for r in results for f in r.findings), default=None)
     if settings.exit_zero or worst is None or worst < fail_on:
-        return EXIT_CLEAN
-    return EXIT_FINDINGS
+        return Outcome(results, EXIT_CLEAN)
+    return Outcome(results, EXIT_FINDINGS)
 
 
 def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
@@ -316,7 +343,9 @@ __all__ = [
     "EXIT_FINDINGS",
     "EXIT_TROUBLE",
     "InputError",
+    "Outcome",
     "RunSettings",
     "UsageError",
+    "compute",
     "execute",
 ]
