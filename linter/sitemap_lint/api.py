@@ -95,7 +95,7 @@ class RuleInfo:
 
 
 def lint(
-    source: bytes | StrPath,
+    source: bytes | bytearray | memoryview | StrPath,
     *,
     name: str | None = None,
     now: str | date | None = None,
