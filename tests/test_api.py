@@ -472,3 +472,25 @@ def test_the_version_is_declared_once() -> None:
     assert 'version = { attr = "sitemap_lint.__version__" }' in pyproject
     assert "\nversion =" not in pyproject.split("[tool.setuptools.dynamic]")[0]
     assert metadata.version("sitemap-lint") == sitemap_lint.__version__
+
+
+def test_the_examples_in_docs_api_md_print_what_the_page_shows(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each ```python block of docs/api.md, run in turn in one namespace from the
+    repository root, prints the plain ``` block that follows it."""
+    import re
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(python|)\n(.*?)```", page, re.DOTALL)
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, Any] = {}
+    checked = 0
+    for (kind, code), (next_kind, shown) in zip(blocks, [*blocks[1:], ("end", "")], strict=True):
+        if kind != "python" or "sitemap_lint." not in code or next_kind != "":
+            continue
+        capsys.readouterr()
+        exec(compile(code, "docs/api.md", "exec"), namespace)
+        assert capsys.readouterr().out == shown, code
+        checked += 1
+    assert checked == 5
