@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.inputs.reader import InputError, expand, is_url
+from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.settings import RunSettings, parse
 
 if TYPE_CHECKING:
     from sitemap_lint.config import Config
+    from sitemap_lint.checker import FileResult
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -26,14 +28,18 @@ EXIT_FINDINGS = 1
 EXIT_TROUBLE = 2
 
 
+@dataclass
+class Outcome:
+    """What a run found, before any report is written."""
+
+    results: list[FileResult]  # in report order
+    exit_code: int  # EXIT_CLEAN or EXIT_FINDINGS
+
+
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
     from sitemap_lint import config as configuration
-    from sitemap_lint import xsd
-    from sitemap_lint.checker import Options, check_source
-    from sitemap_lint.profiles import AGENTS, DEFAULT
     from sitemap_lint.report import REPORTERS
-    from sitemap_lint.selection import RuleSelection, Selection
 
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
@@ -41,6 +47,25 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     config = configuration.resolve(settings.config, settings.isolated)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
+    outcome = compute(settings, config, lambda: _progress(format_name, settings, err))
+    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout)
+    _write_summary(outcome.results, format_name, settings, err)
+    return outcome.exit_code
+
+
+def compute(
+    settings: RunSettings, config: Config, make_progress=None, stdin: Source | None = None
+) -> Outcome:
+    """Check every input under the resolved configuration ``config``; write nothing.
+
+    ``make_progress`` makes the progress bar of a set run (None: no bar); ``stdin`` is
+    read in place of standard input where an argument is ``-``.
+    """
+    from sitemap_lint import xsd
+    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.profiles import AGENTS, DEFAULT
+    from sitemap_lint.selection import RuleSelection, Selection
+
     engine_name = parse("xsd_engine", settings.xsd_engine or config.xsd_engine or "libxml2")
     fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
     parse("color", settings.color)
@@ -64,17 +89,20 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     profile = parse("profile", settings.profile) if settings.profile else config.profile or DEFAULT
     local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
+    if stdin is not None:
+        sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
     if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
-        progress = _progress(format_name, settings, err)
+        progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
             _set_settings(settings, config),
             Options(now=now, agent=agent),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
+            stdin,
         )
         try:
             results = runner.run(settings.paths)
@@ -96,12 +124,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             result.findings[:] = selection.apply(result.name, result.findings)
             results.append(result)
 
-    _write_report(reporter_class, format_name, results, settings, out or sys.stdout)
-    _write_summary(results, format_name, settings, err)
     worst = max((f.severity for r in results for f in r.findings), default=None)
     if settings.exit_zero or worst is None or worst < fail_on:
-        return EXIT_CLEAN
-    return EXIT_FINDINGS
+        return Outcome(results, EXIT_CLEAN)
+    return Outcome(results, EXIT_FINDINGS)
 
 
 def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
@@ -214,8 +240,10 @@ __all__ = [
     "EXIT_FINDINGS",
     "EXIT_TROUBLE",
     "InputError",
+    "Outcome",
     "RunSettings",
     "UsageError",
+    "compute",
     "execute",
     "parse_map",
     "parse_now",

@@ -65,6 +65,7 @@ class Job:
     result: FileResult | None = None
     size: int = 0
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
+    data: bytes | None = field(default=None, repr=False)  # read in place of standard input
 
     def preorder(self) -> Iterator[Job]:
         yield self
@@ -88,8 +89,10 @@ class SetRunner:
         engine_name: str,
         sitemap_url_for: Callable[[str], object],
         progress: Callable[[int, int], None] | None = None,
+        stdin: Source | None = None,  # read in place of standard input ('-')
     ):
         self.settings = settings
+        self.stdin = stdin
         self.options = replace(options, collect=True)
         self.engine_name = engine_name
         self.sitemap_url_for = sitemap_url_for
@@ -153,6 +156,8 @@ class SetRunner:
                 roots.append(Job(argument, key, 0, url=argument, fetch=True))
                 continue
             for source in expand([argument]):
+                if source.is_stdin and self.stdin is not None:
+                    source = self.stdin
                 roots.append(self._local_root(source))
         self._files = len(roots)
         for job in roots:
@@ -161,7 +166,7 @@ class SetRunner:
 
     def _local_root(self, source: Source) -> Job:
         if source.path is None:
-            return Job(source.name, "-", 0)
+            return Job(source.name, "-", 0, data=source.data)
         resolved = source.path.resolve()
         url = self._unmap(resolved)
         key = canonical_url(url) if url else f"file://{resolved}"
@@ -234,7 +239,7 @@ class SetRunner:
                     job.size = job.path.stat().st_size
                 except OSError:
                     job.size = 0
-            source = Source(job.name, job.path, url=job.url)
+            source = Source(job.name, job.path, url=job.url, data=job.data)
             if _named_robots(job) and job.path is not None:
                 job.robots_text = _robots_text(_read_start(source))
             return self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)

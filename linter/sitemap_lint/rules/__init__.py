@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import types
+from typing import TYPE_CHECKING
+
 from sitemap_lint.finding import Rule
 from sitemap_lint.rules import (
     dates,
@@ -27,6 +31,9 @@ from sitemap_lint.rules import (
     video,
     xml,
 )
+
+if TYPE_CHECKING:
+    from sitemap_lint.api import RuleInfo
 
 FAMILIES = (
     ("Input", input),
@@ -66,3 +73,16 @@ def get(code: str) -> Rule:
         return RULES[code.upper()]
     except KeyError:
         raise KeyError(f"no such rule: {code}") from None
+
+
+class _Catalogue(types.ModuleType):
+    """This package, callable: ``sitemap_lint.rules()`` is the API's rule catalogue
+    (``sitemap_lint.api.rules``), while ``sitemap_lint.rules.RULES`` stays the registry."""
+
+    def __call__(self, profile: str | None = None) -> tuple[RuleInfo, ...]:
+        from sitemap_lint.api import rules
+
+        return rules(profile)
+
+
+sys.modules[__name__].__class__ = _Catalogue

@@ -1,0 +1,421 @@
+"""The Python API: check sitemaps from a program and get typed findings back.
+
+A call does what ``sitemap-lint check`` does with the same inputs and options: the
+configuration file is found the same way (unless ``config`` or ``isolated`` says
+otherwise), the same rules run, and the findings come back in the order the command
+reports them. What makes the command exit 2 (an unknown option value, an unreadable
+configuration, a missing file, ...) raises :class:`SitemapLintError` with the
+one-line message the command prints. Nothing is written to stdout or stderr.
+
+See docs/api.md for the reference and examples.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, TypeAlias
+
+from sitemap_lint.errors import SitemapLintError
+from sitemap_lint.finding import Severity
+
+if TYPE_CHECKING:
+    from sitemap_lint.checker import FileResult
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.run import RunSettings
+
+StrPath: TypeAlias = "str | os.PathLike[str]"
+
+BYTES_NAME = "<bytes>"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One defect at one place: the rule that describes it, the input, the position.
+
+    ``path`` is the input's name as the command reports it (the path as given or
+    found in a directory, the URL of a fetched file, ``<bytes>`` for content given as
+    bytes); ``line`` and ``column`` are 1-based. ``severity`` is the one the run
+    reports (after the profile and the configuration's ``severity`` table).
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """The findings for one checked file, in the order the command reports them.
+
+    In a set run (several files, ``follow``, ``robots``, ``maps`` or a URL), ``kind``
+    says what the file is (urlset, sitemapindex, text, rss, atom or robots) and
+    ``urls`` how many URLs it lists; otherwise both are None.
+    """
+
+    path: str
+    findings: tuple[Finding, ...]
+    kind: str | None = None
+    urls: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LintResult:
+    """The outcome of a run: every checked file, all findings, and the exit status.
+
+    ``findings`` are those of ``files`` one after the other. ``exit_code`` is the
+    command's: 0 when no finding reaches ``fail_on`` (or with ``exit_zero``), 1 otherwise
+    (what would exit 2 raises :class:`SitemapLintError` instead).
+    """
+
+    files: tuple[FileReport, ...]
+    findings: tuple[Finding, ...]
+    exit_code: int
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """A rule of the catalogue: its code, name, severity, one-line summary and its
+    documentation (Markdown, as ``sitemap-lint rule CODE`` prints it)."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: str
+
+
+def lint(
+    source: bytes | bytearray | memoryview | StrPath,
+    *,
+    name: str | None = None,
+    now: str | date | None = None,
+    sitemap_url: str | None = None,
+    select: Sequence[str] | None = None,
+    extend_select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    profile: str | None = None,
+    fail_on: str | Severity | None = None,
+    exit_zero: bool = False,
+    xsd_engine: str | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    follow: bool = False,
+    maps: Mapping[str, StrPath] | None = None,
+    robots: Sequence[StrPath] | None = None,
+    max_depth: int = 3,
+    max_files: int = 10_000,
+    max_bytes: int = 20 * 1024**3,
+    jobs: int = 0,
+    timeout: float = 10.0,
+) -> list[Finding]:
+    """Check one input and return its findings in the order the command reports them.
+
+    ``source`` is the content when it is bytes (plain or gzipped, read as the command
+    reads standard input; ``name``, ``<bytes>`` by default, is the name its findings
+    carry and the one the configuration's per-file settings and the robots.txt and
+    text-sitemap detection look at). A str or PathLike is what the command takes as an
+    argument: a file, a directory (its sitemap files), or an http(s) URL.
+
+    The keyword arguments are the options of ``sitemap-lint check`` (see
+    :func:`lint_paths`). Raises :class:`SitemapLintError` where the command exits 2.
+    """
+    from sitemap_lint.inputs.reader import Source
+
+    stdin: Source | None = None
+    if isinstance(source, bytes | bytearray | memoryview):
+        stdin = Source(BYTES_NAME if name is None else _name(name), None, data=bytes(source))
+        argument = "-"
+    else:
+        if name is not None:
+            raise SitemapLintError("name: give it only with bytes; a path names itself")
+        argument = _path(source, "source")
+    settings = _settings(
+        [argument],
+        now=now,
+        sitemap_url=sitemap_url,
+        select=select,
+        extend_select=extend_select,
+        ignore=ignore,
+        profile=profile,
+        fail_on=fail_on,
+        exit_zero=exit_zero,
+        xsd_engine=xsd_engine,
+        config=config,
+        isolated=isolated,
+        follow=follow,
+        maps=maps,
+        robots=robots,
+        max_depth=max_depth,
+        max_files=max_files,
+        max_bytes=max_bytes,
+        jobs=jobs,
+        timeout=timeout,
+    )
+    return list(_run(settings, stdin).findings)
+
+
+def lint_paths(
+    paths: Iterable[StrPath],
+    *,
+    now: str | date | None = None,
+    sitemap_url: str | None = None,
+    select: Sequence[str] | None = None,
+    extend_select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    profile: str | None = None,
+    fail_on: str | Severity | None = None,
+    exit_zero: bool = False,
+    xsd_engine: str | None = None,
+    config: StrPath | None = None,
+    isolated: bool = False,
+    follow: bool = False,
+    maps: Mapping[str, StrPath] | None = None,
+    robots: Sequence[StrPath] | None = None,
+    max_depth: int = 3,
+    max_files: int = 10_000,
+    max_bytes: int = 20 * 1024**3,
+    jobs: int = 0,
+    timeout: float = 10.0,
+) -> LintResult:
+    """Check files, directories, URLs and robots.txt files as ``sitemap-lint check``
+    does with the same arguments, the rules across a set of files included.
+
+    Options (None or the default: as the command without the flag; the configuration
+    file's value applies where it gives one):
+
+    - ``now``: the current time for the date rules (ISO 8601 text, a datetime or a
+      date; without a zone, UTC). ``sitemap_url``: the URL the input is served at.
+    - ``select``, ``extend_select``, ``ignore``: lists of rule codes or prefixes.
+    - ``profile``: google, bing, yandex or strict. ``fail_on``: error, warning or info
+      (what makes ``exit_code`` 1); ``exit_zero``: ``exit_code`` 0 even with findings.
+    - ``xsd_engine``: libxml2 or xmlschema. ``config``: a configuration file;
+      ``isolated``: no configuration file at all.
+    - ``follow``: also fetch the sitemaps a local index or robots.txt lists.
+      ``maps``: ``{URL_PREFIX: DIR}``, URLs under the prefix read from the directory.
+      ``robots``: robots.txt files or URLs that inform the checks.
+    - ``max_depth``, ``max_files``, ``max_bytes``, ``jobs`` (worker processes, 0: one
+      per core), ``timeout`` (seconds): the set run's limits.
+
+    Raises :class:`SitemapLintError` where the command exits 2.
+    """
+    if isinstance(paths, str | bytes | os.PathLike):
+        raise SitemapLintError("paths: give a list of paths, e.g. ['public/']")
+    arguments = [_path(path, "paths") for path in paths]
+    if not arguments:
+        raise SitemapLintError("paths: give at least one file, directory or URL")
+    settings = _settings(
+        arguments,
+        now=now,
+        sitemap_url=sitemap_url,
+        select=select,
+        extend_select=extend_select,
+        ignore=ignore,
+        profile=profile,
+        fail_on=fail_on,
+        exit_zero=exit_zero,
+        xsd_engine=xsd_engine,
+        config=config,
+        isolated=isolated,
+        follow=follow,
+        maps=maps,
+        robots=robots,
+        max_depth=max_depth,
+        max_files=max_files,
+        max_bytes=max_bytes,
+        jobs=jobs,
+        timeout=timeout,
+    )
+    return _run(settings, None)
+
+
+def rules(profile: str | None = None) -> tuple[RuleInfo, ...]:
+    """The catalogue of every rule, in the order ``sitemap-lint rules`` lists them.
+
+    ``severity`` is the rule's own, or with ``profile`` (google, bing, yandex or
+    strict) the one that profile gives it. Raises :class:`SitemapLintError` for an
+    unknown profile.
+    """
+    from sitemap_lint.rules import RULES
+
+    levels: dict[str, Severity | None] = {}
+    if profile is not None:
+        from sitemap_lint.profiles import checked
+        from sitemap_lint.selection import Selection
+
+        levels = Selection(profile=checked(profile)).levels
+    return tuple(
+        RuleInfo(
+            rule.code,
+            rule.name,
+            levels.get(rule.code) or rule.severity,
+            rule.summary,
+            rule.doc,
+        )
+        for rule in RULES.values()
+    )
+
+
+# -- from keyword arguments to the command's settings ---------------------------------
+
+
+def _settings(
+    paths: list[str],
+    *,
+    now: str | date | None,
+    sitemap_url: str | None,
+    select: Sequence[str] | None,
+    extend_select: Sequence[str] | None,
+    ignore: Sequence[str] | None,
+    profile: str | None,
+    fail_on: str | Severity | None,
+    exit_zero: bool,
+    xsd_engine: str | None,
+    config: StrPath | None,
+    isolated: bool,
+    follow: bool,
+    maps: Mapping[str, StrPath] | None,
+    robots: Sequence[StrPath] | None,
+    max_depth: int,
+    max_files: int,
+    max_bytes: int,
+    jobs: int,
+    timeout: float,
+) -> RunSettings:
+    from sitemap_lint.run import RunSettings
+
+    return RunSettings(
+        paths=paths,
+        now=_now(now),
+        sitemap_url=_optional_text(sitemap_url, "sitemap_url"),
+        select=_codes(select, "select"),
+        extend_select=_codes(extend_select, "extend_select"),
+        ignore=_codes(ignore, "ignore"),
+        profile=_optional_text(profile, "profile"),
+        fail_on=str(fail_on) if isinstance(fail_on, Severity) else fail_on,
+        exit_zero=exit_zero,
+        xsd_engine=_optional_text(xsd_engine, "xsd_engine"),
+        config=None if config is None else _path(config, "config"),
+        isolated=isolated,
+        follow=follow,
+        maps=_maps(maps),
+        robots=_paths(robots, "robots"),
+        max_depth=max_depth,
+        max_files=max_files,
+        max_bytes=max_bytes,
+        jobs=jobs,
+        timeout=timeout,
+    )
+
+
+def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
+    from sitemap_lint import config as configuration
+    from sitemap_lint.inputs.reader import InputError
+    from sitemap_lint.run import compute
+
+    try:
+        outcome = compute(
+            settings, configuration.resolve(settings.config, settings.isolated), stdin=stdin
+        )
+    except InputError as error:
+        raise SitemapLintError(str(error)) from error
+    files = tuple(_file_report(result) for result in outcome.results)
+    findings = tuple(finding for report in files for finding in report.findings)
+    return LintResult(files, findings, outcome.exit_code)
+
+
+def _file_report(result: FileResult) -> FileReport:
+    path = result.name
+    findings = tuple(
+        Finding(f.code, f.name, f.severity, path, f.line, f.column, f.message)
+        for f in result.findings
+    )
+    return FileReport(path, findings, result.kind, result.urls)
+
+
+def _path(value: object, option: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise SitemapLintError(f"{option}: {value!r} is not a path (give a str or os.PathLike)")
+
+
+def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str | bytes | os.PathLike):
+        raise SitemapLintError(f"{option}: give a list, e.g. [{values!r}]")
+    return tuple(_path(value, option) for value in values)
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise SitemapLintError(f"name: {value!r} is not a name (give a non-empty str)")
+    return value
+
+
+def _optional_text(value: object, option: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise SitemapLintError(f"{option}: expected a str, got {value!r}")
+
+
+def _codes(values: Sequence[str] | None, option: str) -> str | None:
+    """A list of codes as the command line's comma-separated text (the core checks each)."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        raise SitemapLintError(f'{option}: give a list of rule codes, e.g. ["UR", "DT004"]')
+    items = list(values)
+    for item in items:
+        if not isinstance(item, str) or "," in item or not item.strip():
+            raise SitemapLintError(f"{option}: {item!r} is not a rule code or a prefix of one")
+    return ",".join(items)
+
+
+def _now(value: str | date | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, date):  # a datetime is a date too
+        return value.isoformat()
+    raise SitemapLintError(f"now: {value!r} is not a timestamp (give a str or a datetime)")
+
+
+def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
+    if maps is None:
+        return ()
+    if not isinstance(maps, Mapping):
+        raise SitemapLintError(
+            'maps: give a mapping of URL prefix to directory, e.g. {"https://example.com/": "public"}'
+        )
+    entries = []
+    for prefix, directory in maps.items():
+        if not isinstance(prefix, str) or "=" in prefix:
+            raise SitemapLintError(f"maps: {prefix!r} is not a URL prefix")
+        entries.append(f"{prefix}={_path(directory, 'maps')}")
+    return tuple(entries)
+
+
+__all__ = [
+    "FileReport",
+    "Finding",
+    "LintResult",
+    "RuleInfo",
+    "Severity",
+    "SitemapLintError",
+    "lint",
+    "lint_paths",
+    "rules",
+]

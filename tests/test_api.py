@@ -1,0 +1,496 @@
+"""The Python API gives what the command reports, typed, and raises SitemapLintError
+where the command exits 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import inspect
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sitemap_lint
+from sitemap_lint import cli
+from sitemap_lint.rules import RULES
+from sitemap_lint.run import RunSettings
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+
+NOW = "2025-06-01"
+VALID = FIXTURES / "valid" / "sitemap.xml"
+COMMAND = [sys.executable, "-m", "sitemap_lint", "--format", "json", "--isolated", "--now", NOW]
+EMPTY_URLSET = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+
+
+def first_of_each_family() -> list[Path]:
+    """The failing fixtures of the first rule of every family (files, not HTTP exchanges)."""
+    firsts: dict[str, Path] = {}
+    for directory in sorted(RULE_FIXTURES.iterdir()):
+        firsts.setdefault(directory.name[:2], directory)
+    return [
+        path
+        for directory in firsts.values()
+        for path in sorted(directory.glob("fail*"))
+        if not path.name.endswith(".http")
+    ]
+
+
+FAMILY_FIXTURES = first_of_each_family()
+
+
+def cli_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """The command run in this process with --format json: its exit status and report."""
+    capsys.readouterr()
+    status = cli.main(["--format", "json", *args])
+    out = capsys.readouterr().out
+    return status, json.loads(out)
+
+
+def cli_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one-line message the command prints when it exits 2."""
+    capsys.readouterr()
+    assert cli.main(["--format", "json", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sitemap-lint: error: ") and err.count("\n") == 1, err
+    return err.removeprefix("sitemap-lint: error: ").rstrip("\n")
+
+
+def reported(document: Any) -> list[tuple[Any, ...]]:
+    return [
+        (file["path"], f["code"], f["name"], f["severity"], f["line"], f["column"], f["message"])
+        for file in document["files"]
+        for f in file["findings"]
+    ]
+
+
+def as_tuples(
+    findings: tuple[sitemap_lint.Finding, ...] | list[sitemap_lint.Finding],
+) -> list[tuple[Any, ...]]:
+    return [
+        (f.path, f.code, f.name, str(f.severity), f.line, f.column, f.message) for f in findings
+    ]
+
+
+# -- the same findings, in the same order, with the same exit status as the command ----
+
+
+def test_the_fixtures_cover_many_families() -> None:
+    assert len({path.parent.name[:2] for path in FAMILY_FIXTURES}) >= 18
+    assert len(FAMILY_FIXTURES) >= 40
+
+
+@pytest.mark.parametrize("path", FAMILY_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_fixture_as_the_command_reports_it(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = cli_json(["--isolated", "--now", NOW, str(path)], capsys)
+    result = sitemap_lint.lint_paths([path], isolated=True, now=NOW)
+    assert as_tuples(result.findings) == reported(document)
+    assert result.exit_code == status
+    assert [report.path for report in result.files] == [f["path"] for f in document["files"]]
+    assert as_tuples(sitemap_lint.lint(path, isolated=True, now=NOW)) == reported(document)
+
+
+OPTION_CASES = [
+    (["--select", "UR,DT"], {"select": ["UR", "DT"]}),
+    (["--ignore", "ST008,EN"], {"ignore": ["ST008", "EN"]}),
+    (["--select", "ALL", "--extend-select", "UR"], {"select": ["ALL"], "extend_select": ["UR"]}),
+    (["--profile", "strict"], {"profile": "strict"}),
+    (["--profile", "bing", "--fail-on", "info"], {"profile": "bing", "fail_on": "info"}),
+    (["--fail-on", "warning"], {"fail_on": sitemap_lint.Severity.WARNING}),
+    (["--exit-zero"], {"exit_zero": True}),
+    (["--xsd-engine", "xmlschema"], {"xsd_engine": "xmlschema"}),
+    (
+        ["--sitemap-url", "https://example.com/blog/sitemap.xml"],
+        {"sitemap_url": "https://example.com/blog/sitemap.xml"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "options"), OPTION_CASES, ids=lambda v: str(v))
+def test_options_as_the_command_applies_them(
+    flags: list[str], options: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [str(p) for p in FAMILY_FIXTURES[:12]]  # several files: a set run
+    status, document = cli_json(["--isolated", "--now", NOW, *flags, *paths], capsys)
+    result = sitemap_lint.lint_paths(paths, isolated=True, now=NOW, **options)
+    assert as_tuples(result.findings) == reported(document)
+    assert result.exit_code == status
+    assert [(r.path, r.kind, r.urls) for r in result.files] == [
+        (f["path"], f.get("kind"), f.get("urls")) for f in document["files"]
+    ]
+
+
+SET_FIXTURES = sorted(RULE_FIXTURES.glob("SE*/fail*"))
+
+
+@pytest.mark.parametrize("path", SET_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_followed_set_as_the_command_reports_it(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = f"https://example.com/={path.parent}"
+    flags = ["--isolated", "--now", NOW, "--follow", "--map", site, "--max-files", "3"]
+    status, document = cli_json([*flags, str(path)], capsys)
+    result = sitemap_lint.lint_paths(
+        [path],
+        isolated=True,
+        now=NOW,
+        follow=True,
+        maps={"https://example.com/": path.parent},
+        max_files=3,
+    )
+    assert reported(document)  # the set rules find something here
+    assert as_tuples(result.findings) == reported(document)
+    assert result.exit_code == status
+    assert [(r.path, r.kind, r.urls) for r in result.files] == [
+        (f["path"], f.get("kind"), f.get("urls")) for f in document["files"]
+    ]
+
+
+def test_several_set_fixtures_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # Named together, files are a set: SE001's sitemaps share a URL (a cross-file rule).
+    paths = [str(p) for p in (*SET_FIXTURES, *sorted((RULE_FIXTURES / "SE001").glob("p*")))]
+    status, document = cli_json(["--isolated", "--now", NOW, *paths], capsys)
+    result = sitemap_lint.lint_paths(paths, isolated=True, now=NOW)
+    assert as_tuples(result.findings) == reported(document)
+    assert any(f.code.startswith("SE") for f in result.findings)
+    assert result.exit_code == status
+
+
+def test_a_directory_as_the_command_expands_it(capsys: pytest.CaptureFixture[str]) -> None:
+    directory = RULE_FIXTURES / "SE001"
+    target = directory.parent.parent / "valid"
+    status, document = cli_json(["--isolated", "--now", NOW, str(target)], capsys)
+    result = sitemap_lint.lint_paths([target], isolated=True, now=NOW)
+    assert len(result.files) == len(document["files"]) >= 1
+    assert as_tuples(result.findings) == reported(document)
+    assert result.exit_code == status
+
+
+def test_the_discovered_configuration_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = RULE_FIXTURES / "ST008" / "fail.xml"
+    (tmp_path / ".sitemap-lint.toml").write_text('ignore = ["ST008"]\nfail-on = "info"\n')
+    monkeypatch.chdir(tmp_path)
+    status, document = cli_json(["--now", NOW, str(sample)], capsys)
+    findings = sitemap_lint.lint(sample, now=NOW)
+    assert "ST008" not in {f.code for f in findings}
+    assert as_tuples(findings) == reported(document)
+    assert sitemap_lint.lint_paths([sample], now=NOW).exit_code == status
+    # isolated: the file is not read
+    assert "ST008" in {f.code for f in sitemap_lint.lint(sample, now=NOW, isolated=True)}
+
+
+def test_a_named_configuration_applies(tmp_path: Path) -> None:
+    sample = RULE_FIXTURES / "ST008" / "fail.xml"
+    config = tmp_path / "lint.toml"
+    config.write_text('[tool.sitemap-lint]\nselect = ["UR"]\n')
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(config.read_text())
+    assert sitemap_lint.lint(sample, now=NOW, config=pyproject) == []
+    assert sitemap_lint.lint(sample, now=NOW, config=str(pyproject)) == []
+
+
+def test_python_m_sitemap_lint_is_the_command() -> None:
+    sample = RULE_FIXTURES / "DT001" / "fail.xml"
+    run = subprocess.run(
+        [*COMMAND, str(sample)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    result = sitemap_lint.lint_paths([sample], isolated=True, now=NOW)
+    assert run.returncode == result.exit_code == 1
+    assert as_tuples(result.findings) == reported(json.loads(run.stdout))
+
+
+# -- bytes ----------------------------------------------------------------------------
+
+
+def test_bytes_are_content_checked_like_standard_input() -> None:
+    for sample in (RULE_FIXTURES / "DT001" / "fail.xml", RULE_FIXTURES / "IN001" / "fail.xml"):
+        data = sample.read_bytes()
+        run = subprocess.run(
+            [*COMMAND, "-"],
+            input=data,
+            capture_output=True,
+            cwd=ROOT,
+        )
+        expected = [("<bytes>", *finding[1:]) for finding in reported(json.loads(run.stdout))]
+        findings = sitemap_lint.lint(data, isolated=True, now=NOW)
+        assert expected and as_tuples(findings) == expected
+        assert {f.path for f in findings} == {"<bytes>"}
+
+
+def test_bytes_gzipped_and_named() -> None:
+    data = gzip.compress(EMPTY_URLSET)
+    findings = sitemap_lint.lint(data, isolated=True, now=NOW, name="sitemap.xml.gz")
+    assert [(f.code, f.path) for f in findings] == [("ST008", "sitemap.xml.gz")]
+    assert sitemap_lint.lint(bytearray(EMPTY_URLSET), isolated=True)[0].code == "ST008"
+
+
+def test_bytes_in_a_set_run_with_a_robots_file(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text("User-agent: *\nDisallow: /private/\n")
+    data = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"<url><loc>https://example.com/private/a</loc></url>\n</urlset>\n"
+    )
+    plain = sitemap_lint.lint(data, isolated=True, now=NOW)
+    informed = sitemap_lint.lint(data, isolated=True, now=NOW, robots=[robots])
+    assert {f.path for f in informed} == {"<bytes>"}
+    assert {f.code for f in informed} - {f.code for f in plain}, informed  # robots rule
+
+
+def test_the_sitemap_url_and_now_options_reach_the_rules() -> None:
+    data = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"<url><loc>https://other.example/a</loc><lastmod>2025-07-01</lastmod></url>\n"
+        b"</urlset>\n"
+    )
+    findings = sitemap_lint.lint(
+        data,
+        sitemap_url="https://example.com/sitemap.xml",
+        now="2025-06-01T00:00:00Z",
+        select=["SC", "DT"],
+        isolated=True,
+    )
+    codes = {f.code for f in findings}
+    assert any(code.startswith("SC") for code in codes)
+    assert any(code.startswith("DT") for code in codes)
+    later = sitemap_lint.lint(data, now=datetime(2025, 8, 1, tzinfo=UTC), select=["DT"])
+    assert later == sitemap_lint.lint(data, now="2025-08-01T00:00:00+00:00", select=["DT"])
+    assert later == sitemap_lint.lint(data, now=date(2025, 8, 1), select=["DT"])
+    assert later == sitemap_lint.lint(data, now=datetime(2025, 8, 1), select=["DT"])  # UTC
+    assert {f.code for f in later} < {f.code for f in findings} | {"DT005"}
+    assert sitemap_lint.lint(data, select=[], isolated=True) == []
+
+
+# -- the types -------------------------------------------------------------------------
+
+
+def test_a_finding_is_typed_immutable_and_hashable() -> None:
+    (finding,) = sitemap_lint.lint(EMPTY_URLSET, isolated=True)
+    assert finding.code == "ST008"
+    assert finding.name == RULES["ST008"].name
+    assert finding.severity is sitemap_lint.Severity.ERROR
+    assert str(finding.severity) == "error"
+    assert (finding.path, finding.line, finding.column) == ("<bytes>", 1, 1)
+    assert finding.message.startswith("<urlset> has no <url> entries")
+    assert str(finding) == f"<bytes>:1:1: ST008 {finding.message}"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        finding.line = 2  # type: ignore[misc]
+    again = sitemap_lint.lint(EMPTY_URLSET, isolated=True)[0]
+    assert again == finding and hash(again) == hash(finding)
+    assert len({finding, again}) == 1
+
+
+def test_the_result_of_a_run() -> None:
+    result = sitemap_lint.lint_paths([VALID, RULE_FIXTURES / "ST008" / "fail.xml"], isolated=True)
+    assert isinstance(result, sitemap_lint.LintResult)
+    assert result.exit_code == 1
+    assert [r.path for r in result.files] == [str(VALID), str(RULE_FIXTURES / "ST008" / "fail.xml")]
+    assert result.files[0].findings == ()
+    assert result.findings == result.files[1].findings
+    assert isinstance(result.files[1], sitemap_lint.FileReport)
+    hash(result)
+    clean = sitemap_lint.lint_paths([VALID], isolated=True, now=NOW)
+    assert (clean.findings, clean.exit_code) == ((), 0)
+
+
+def test_rules_is_the_catalogue() -> None:
+    catalogue = sitemap_lint.rules()
+    assert [r.code for r in catalogue] == list(RULES)
+    first = catalogue[0]
+    assert isinstance(first, sitemap_lint.RuleInfo)
+    rule = RULES[first.code]
+    assert (first.name, first.severity, first.summary, first.doc) == (
+        rule.name,
+        rule.severity,
+        rule.summary,
+        rule.doc,
+    )
+    by_code = {r.code: r for r in sitemap_lint.rules(profile="bing")}
+    assert RULES["DT005"].severity is not sitemap_lint.Severity.ERROR
+    assert by_code["DT005"].severity is sitemap_lint.Severity.ERROR
+    # the sub-package stays importable as a package
+    from sitemap_lint import rules as registry
+
+    assert registry.RULES is RULES  # type: ignore[attr-defined]
+    assert registry() == catalogue
+
+
+def test_rules_lists_what_the_rules_command_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert cli.main(["rules", "--profile", "yandex"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    listed = [(line.split()[0], line.split()[2]) for line in lines]
+    assert listed == [(r.code, str(r.severity)) for r in sitemap_lint.rules("yandex")]
+
+
+def test_the_options_match_the_command_defaults() -> None:
+    lint_options = dict(inspect.signature(sitemap_lint.lint).parameters)
+    del lint_options["source"], lint_options["name"]
+    paths_options = dict(inspect.signature(sitemap_lint.lint_paths).parameters)
+    del paths_options["paths"]
+    assert list(lint_options) == list(paths_options)
+    assert {k: (v.default, v.annotation) for k, v in lint_options.items()} == {
+        k: (v.default, v.annotation) for k, v in paths_options.items()
+    }
+    fields = dict(RunSettings.fields)
+    for option, parameter in paths_options.items():
+        assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
+        expected = () if option in ("maps", "robots") else fields[option]
+        default = () if parameter.default is None and expected == () else parameter.default
+        assert default == expected, option
+
+
+# -- errors: what the command exits 2 on --------------------------------------------------
+
+ERROR_CASES = [
+    (["--profile", "nosuch"], {"profile": "nosuch"}, "unknown profile 'nosuch'"),
+    (["--select", "UR,XX9"], {"select": ["UR", "XX9"]}, "'XX9' is not a rule code"),
+    (["--ignore", "ZZ"], {"ignore": ["ZZ"]}, "'ZZ' is not a rule code"),
+    (["--fail-on", "fatal"], {"fail_on": "fatal"}, "--fail-on 'fatal'"),
+    (["--xsd-engine", "saxon"], {"xsd_engine": "saxon"}, "unknown XSD engine 'saxon'"),
+    (["--now", "yesterday"], {"now": "yesterday"}, "is not a timestamp"),
+    (["--sitemap-url", "ftp://x/"], {"sitemap_url": "ftp://x/"}, "--sitemap-url 'ftp://x/'"),
+    (["--config", "missing.toml"], {"config": "missing.toml"}, "--config missing.toml: no such"),
+    (["--isolated", "--config", "x.toml"], {"config": "x.toml"}, "exclude each other"),
+    (["--max-depth", "-1", "--follow"], {"max_depth": -1, "follow": True}, "--max-depth -1"),
+    (["--map", "ftp://a/=."], {"maps": {"ftp://a/": "."}}, "the prefix must be an http(s) URL"),
+]
+
+
+@pytest.mark.parametrize(("flags", "options", "part"), ERROR_CASES, ids=lambda v: str(v))
+def test_what_the_command_exits_2_on_raises(
+    flags: list[str], options: dict[str, Any], part: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = cli_error([*flags, str(VALID)], capsys)
+    if "--isolated" in flags:
+        options = {**options, "isolated": True}
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint_paths([VALID], **options)
+    assert str(raised.value) == message
+    assert part in message and "\n" not in message
+
+
+def test_inputs_that_cannot_be_read_raise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.xml"
+    message = cli_error(["--isolated", str(missing)], capsys)
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint(missing, isolated=True)
+    assert str(raised.value) == message == f"{missing}: no such file or directory"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(sitemap_lint.SitemapLintError, match="holds no sitemap files"):
+        sitemap_lint.lint_paths([empty], isolated=True)
+    with pytest.raises(sitemap_lint.SitemapLintError, match="is a directory"):
+        sitemap_lint.lint_paths([VALID], isolated=True, robots=[tmp_path])
+
+
+def test_an_unreadable_configuration_raises(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".sitemap-lint.toml").write_text("select = [\n")
+    monkeypatch.chdir(tmp_path)
+    message = cli_error([str(VALID)], capsys)
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint(VALID)
+    assert str(raised.value) == message and "not valid TOML" in message
+    (tmp_path / ".sitemap-lint.toml").write_text('selct = ["UR"]\n')
+    with pytest.raises(sitemap_lint.SitemapLintError, match="did you mean 'select'"):
+        sitemap_lint.lint(VALID)
+
+
+def test_python_mistakes_raise_with_one_line() -> None:
+    mistakes: list[Callable[[], object]] = [
+        lambda: sitemap_lint.lint(VALID, select="UR,DT"),  # a str is a Sequence[str] too
+        lambda: sitemap_lint.lint(VALID, ignore=["UR,DT"]),
+        lambda: sitemap_lint.lint_paths(str(VALID)),
+        lambda: sitemap_lint.lint_paths([]),
+        lambda: sitemap_lint.lint_paths([VALID], robots="robots.txt"),
+        lambda: sitemap_lint.lint_paths([VALID], maps=["https://a/=dist"]),  # type: ignore[arg-type]
+        lambda: sitemap_lint.lint(VALID, now=20250601),  # type: ignore[arg-type]
+        lambda: sitemap_lint.lint(VALID, name="other.xml"),
+        lambda: sitemap_lint.lint(123),  # type: ignore[arg-type]
+        lambda: sitemap_lint.rules(profile="nosuch"),
+    ]
+    for mistake in mistakes:
+        with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+            mistake()
+        assert str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_the_usage_error_is_a_sitemap_lint_error() -> None:
+    from sitemap_lint.errors import UsageError
+
+    assert issubclass(UsageError, sitemap_lint.SitemapLintError)
+
+
+# -- the package ------------------------------------------------------------------------
+
+
+def test_importing_the_package_stays_light() -> None:
+    code = (
+        "import sys, sitemap_lint\n"
+        "heavy = ('lxml', 'typer', 'rich', 'click', 'httpx', 'xmlschema', 'pycountry',\n"
+        "         'sitemap_lint.api', 'sitemap_lint.rules', 'sitemap_lint.run')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "sitemap_lint.lint\n"
+        "print('sitemap_lint.api' in sys.modules)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert run.stdout.splitlines() == ["[]", "True"]
+
+
+def test_the_public_names() -> None:
+    for name in sitemap_lint.__all__:
+        assert getattr(sitemap_lint, name) is not None
+        assert name in dir(sitemap_lint)
+    with pytest.raises(AttributeError):
+        sitemap_lint.nothing_here  # noqa: B018
+    for function in (sitemap_lint.lint, sitemap_lint.lint_paths, sitemap_lint.api.rules):
+        assert function.__doc__
+
+
+def test_the_version_is_declared_once() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject
+    assert 'version = { attr = "sitemap_lint.__version__" }' in pyproject
+    assert "\nversion =" not in pyproject.split("[tool.setuptools.dynamic]")[0]
+    assert metadata.version("sitemap-lint") == sitemap_lint.__version__
+
+
+def test_the_examples_in_docs_api_md_print_what_the_page_shows(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each ```python block of docs/api.md, run in turn in one namespace from the
+    repository root, prints the plain ``` block that follows it."""
+    import re
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(python|)\n(.*?)```", page, re.DOTALL)
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, Any] = {}
+    checked = 0
+    for (kind, code), (next_kind, shown) in zip(blocks, [*blocks[1:], ("end", "")], strict=True):
+        if kind != "python" or "sitemap_lint." not in code or next_kind != "":
+            continue
+        capsys.readouterr()
+        exec(compile(code, "docs/api.md", "exec"), namespace)
+        assert capsys.readouterr().out == shown, code
+        checked += 1
+    assert checked == 5
