@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Protocol, cast
 
 import typer
 
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail("aborted")
         return EXIT_TROUBLE
     except _CLICK_EXCEPTION as error:
-        message = error.format_message().strip()
+        message = cast("_ClickError", error).format_message().strip()
         if message:  # empty when the help was shown because no arguments were given
             _fail(message.splitlines()[0])
         return EXIT_TROUBLE
@@ -278,6 +278,12 @@ def _click_exception() -> type[Exception]:
 
 
 _CLICK_EXCEPTION = _click_exception()
+
+
+class _ClickError(Protocol):
+    """What the exception caught as ``_CLICK_EXCEPTION`` offers (found by name above)."""
+
+    def format_message(self) -> str: ...
 
 
 def _fail(message: str) -> None:
