@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.selection import LEVELS, parse_codes
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.urls import ParsedURL
 
 FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
@@ -102,8 +105,8 @@ class Config:
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity | None] = field(default_factory=dict)
     per_file_ignores: tuple[tuple[FileGlob, tuple[str, ...]], ...] = ()
-    sitemap_url: Any = None  # a ParsedURL for every file
-    sitemap_urls: tuple[tuple[FileGlob, Any], ...] = ()  # (glob, ParsedURL): the first match
+    sitemap_url: ParsedURL | None = None  # for every file
+    sitemap_urls: tuple[tuple[FileGlob, ParsedURL | None], ...] = ()  # the first match
     fail_on: Severity | None = None
     profile: str | None = None
     format: str | None = None
@@ -112,7 +115,7 @@ class Config:
     maps: tuple[tuple[str, Path], ...] = ()  # (URL prefix, directory)
     robots: tuple[str, ...] = ()  # robots.txt files (absolute paths) or URLs
 
-    def sitemap_url_for(self, name: str):
+    def sitemap_url_for(self, name: str) -> ParsedURL | None:
         """The parsed URL the input ``name`` is served at, if the configuration says."""
         for pattern, url in self.sitemap_urls:
             if pattern.matches(name):
@@ -182,7 +185,7 @@ def _read(path: Path) -> str:
         raise UsageError(f"{path}: cannot read: {reason}") from None
 
 
-def _parse(path: Path, text: str) -> dict:
+def _parse(path: Path, text: str) -> dict[str, Any]:
     import tomllib
 
     try:
@@ -202,7 +205,7 @@ class _Reader:
     def fail(self, key: str, problem: str) -> UsageError:
         return UsageError(f"{self.path}: {self.prefix}{key}: {problem}")
 
-    def config(self, data: dict) -> Config:
+    def config(self, data: dict[str, Any]) -> Config:
         values: dict[str, Any] = {"path": self.path}
         for key, value in data.items():
             read = self.KEYS.get(key)
@@ -225,12 +228,12 @@ class _Reader:
             raise self.fail(key, 'expected a list of rule codes or prefixes, e.g. ["UR", "DT004"]')
         return parse_codes(value, f"{self.path}: {self.prefix}{key}")
 
-    def choice(self, key: str, value: Any, choices) -> str:
+    def choice(self, key: str, value: Any, choices: Sequence[str]) -> str:
         if not isinstance(value, str) or value not in choices:
             raise self.fail(key, f"expected one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def table(self, key: str, value: Any) -> dict:
+    def table(self, key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(key, f"expected a table, got {type(value).__name__} {value!r}")
         return value
@@ -240,7 +243,7 @@ class _Reader:
             raise self.fail(key, "an empty glob")
         return FileGlob(pattern, self.base)
 
-    def url(self, key: str, value: Any):
+    def url(self, key: str, value: Any) -> ParsedURL | None:
         from sitemap_lint.run import parse_sitemap_url
 
         if not isinstance(value, str):
@@ -249,16 +252,16 @@ class _Reader:
 
     # -- the keys ----------------------------------------------------------------------
 
-    def _select(self, key, value):
+    def _select(self, key: str, value: Any) -> dict[str, Any]:
         return {"select": self.codes(key, value)}
 
-    def _extend_select(self, key, value):
+    def _extend_select(self, key: str, value: Any) -> dict[str, Any]:
         return {"extend_select": self.codes(key, value)}
 
-    def _ignore(self, key, value):
+    def _ignore(self, key: str, value: Any) -> dict[str, Any]:
         return {"ignore": self.codes(key, value)}
 
-    def _severity(self, key, value):
+    def _severity(self, key: str, value: Any) -> dict[str, Any]:
         levels: dict[str, Severity | None] = {}
         for code, level in self.table(key, value).items():
             (prefix,) = parse_codes([code], f"{self.path}: {self.prefix}{key}")
@@ -266,14 +269,14 @@ class _Reader:
             levels[prefix] = None if name == "off" else Severity.parse(name)
         return {"severity": levels}
 
-    def _per_file_ignores(self, key, value):
+    def _per_file_ignores(self, key: str, value: Any) -> dict[str, Any]:
         entries = []
         for pattern, codes in self.table(key, value).items():
             entry = _subkey(key, pattern)
             entries.append((self.glob(entry, pattern), self.codes(entry, codes)))
         return {"per_file_ignores": tuple(entries)}
 
-    def _sitemap_url(self, key, value):
+    def _sitemap_url(self, key: str, value: Any) -> dict[str, Any]:
         if isinstance(value, dict):
             entries = []
             for pattern, url in value.items():
@@ -284,30 +287,30 @@ class _Reader:
             raise self.fail(key, f"expected a URL or a table of glob = URL, got {value!r}")
         return {"sitemap_url": self.url(key, value)}
 
-    def _fail_on(self, key, value):
+    def _fail_on(self, key: str, value: Any) -> dict[str, Any]:
         return {"fail_on": Severity.parse(self.choice(key, value, LEVELS))}
 
-    def _profile(self, key, value):
+    def _profile(self, key: str, value: Any) -> dict[str, Any]:
         from sitemap_lint.profiles import PROFILES
 
         return {"profile": self.choice(key, value, tuple(PROFILES))}
 
-    def _format(self, key, value):
+    def _format(self, key: str, value: Any) -> dict[str, Any]:
         from sitemap_lint.report import REPORTERS
 
         return {"format": self.choice(key, value, tuple(REPORTERS))}
 
-    def _xsd_engine(self, key, value):
+    def _xsd_engine(self, key: str, value: Any) -> dict[str, Any]:
         from sitemap_lint.xsd import ENGINES
 
         return {"xsd_engine": self.choice(key, value, tuple(ENGINES))}
 
-    def _follow(self, key, value):
+    def _follow(self, key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, bool):
             raise self.fail(key, f"expected true or false, got {value!r}")
         return {"follow": value}
 
-    def _map(self, key, value):
+    def _map(self, key: str, value: Any) -> dict[str, Any]:
         from sitemap_lint.run import parse_map
 
         entries = []
@@ -322,7 +325,7 @@ class _Reader:
                 raise self.fail(entry, reason) from None
         return {"maps": tuple(entries)}
 
-    def _robots(self, key, value):
+    def _robots(self, key: str, value: Any) -> dict[str, Any]:
         from sitemap_lint.inputs.reader import is_url
 
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):

@@ -11,11 +11,23 @@ import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, expand, is_url
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from sitemap_lint.checker import FileResult
+    from sitemap_lint.config import Config
+    from sitemap_lint.finding import Finding
+    from sitemap_lint.progress import ProgressBar
+    from sitemap_lint.report.base import Reporter
+    from sitemap_lint.rules.structure import Covers
+    from sitemap_lint.rules.urls import ParsedURL
+    from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -137,7 +149,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     return EXIT_FINDINGS
 
 
-def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
+def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
     """A set run fetches, follows, knows a robots.txt, or checks several files; a single
     local file keeps the fast single-file path."""
     return (
@@ -150,7 +162,7 @@ def _is_set_run(settings: RunSettings, config, file_count: int) -> bool:
     )
 
 
-def _set_settings(settings: RunSettings, config):
+def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
     """The set options: the command line's, after the configuration file's maps and
     robots.txt files."""
     from sitemap_lint.sets import SetSettings
@@ -197,7 +209,7 @@ def parse_map(text: str, must_exist: bool = True) -> tuple[str, Path]:
     return prefix, path
 
 
-def _progress(format_name: str, settings: RunSettings, err: TextIO):
+def _progress(format_name: str, settings: RunSettings, err: TextIO) -> ProgressBar | None:
     """A progress bar on stderr for a person at a terminal; None otherwise."""
     if format_name not in ("text", "concise") or settings.quiet:
         return None
@@ -211,7 +223,13 @@ def _progress(format_name: str, settings: RunSettings, err: TextIO):
     return ProgressBar(err)
 
 
-def _write_report(reporter_class, format_name, results, settings, stdout: TextIO) -> None:
+def _write_report(
+    reporter_class: type[Reporter],
+    format_name: str,
+    results: list[FileResult],
+    settings: RunSettings,
+    stdout: TextIO,
+) -> None:
     # The text report's summary is dropped (--quiet) or written to stderr by
     # _write_summary (--output-file); files without findings are not shown, so a
     # clean quiet run prints nothing.
@@ -227,7 +245,9 @@ def _write_report(reporter_class, format_name, results, settings, stdout: TextIO
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
 
 
-def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO) -> None:
+def _write_summary(
+    results: list[FileResult], format_name: str, settings: RunSettings, err: TextIO
+) -> None:
     """Totals on stderr when the report went to a file; counts per rule with
     ``--statistics`` unless the text report on stdout already shows them."""
     if settings.quiet and not settings.statistics:
@@ -250,7 +270,9 @@ def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO
             err.write(f"{count:>7}  {rule}\n")
 
 
-def resolve_color(mode: str, stream: TextIO, environ=None) -> bool | None:
+def resolve_color(
+    mode: str, stream: TextIO, environ: Mapping[str, str] | None = None
+) -> bool | None:
     """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
     ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
     terminal library decide, e.g. for ``TERM=dumb``)."""
@@ -289,7 +311,7 @@ def parse_now(text: str | None) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def parse_sitemap_url(text: str | None, where: str = "--sitemap-url"):
+def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> ParsedURL | None:
     """The URL a sitemap is served at, checked like a ``loc``; ``where`` names the flag
     or the configuration key in the message of the UsageError."""
     if text is None:
@@ -297,10 +319,10 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url"):
     from sitemap_lint.model import Node
     from sitemap_lint.rules.urls import check_url
 
-    problems: list = []
+    problems: list[Finding] = []
 
     class Collect:
-        def add(self, finding, covers=None):
+        def add(self, finding: Finding, covers: Covers | None = None) -> None:
             problems.append(finding)
 
     parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), Collect())
