@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,87 @@ def test_readme_gitlab_snippet_reports_code_quality() -> None:
     job = _readme_yaml("GitLab CI")["sitemap-lint"]
     report = job["artifacts"]["reports"]["codequality"]
     assert any(f"--format gitlab --output-file {report}" in line for line in job["script"])
+
+
+# -- this repository's own CI and pre-commit checks -------------------------------------------
+
+_CHECKS = ["ruff check .", "ruff format --check .", "mypy", "python -m pytest"]
+_FAKE_TOOL = """#!/usr/bin/env bash
+# Records the call; fails when it is the one named in $FAIL.
+call="$(basename "$0")${*:+ $*}"
+echo "$call" >> "$CALLS"
+if [ "$call" = "python3 -m venv .venv" ]; then mkdir -p .venv/bin && : > .venv/bin/activate; fi
+[ "$call" != "$FAIL" ]
+"""
+
+
+def _run_ci(tmp_path: Path, fail: str) -> tuple[int, list[str]]:
+    """Run .ci/run in a copy of the repository layout with every tool replaced by one
+    that records its call; ``fail`` names the call that fails."""
+    (tmp_path / ".ci").mkdir()
+    shutil.copy2(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for name in ("python3", "python", "ruff", "mypy"):
+        (tools / name).write_text(_FAKE_TOOL, encoding="utf-8")
+        (tools / name).chmod(0o755)
+    calls = tmp_path / "calls"
+    calls.touch()
+    done = subprocess.run(
+        ["bash", str(tmp_path / ".ci" / "run")],
+        env={
+            "PATH": f"{tools}{os.pathsep}/usr/bin{os.pathsep}/bin",
+            "CALLS": str(calls),
+            "FAIL": fail,
+        },
+        capture_output=True,
+        text=True,
+    )
+    return done.returncode, calls.read_text(encoding="utf-8").splitlines()
+
+
+def test_ci_installs_then_checks_style_and_types_before_the_tests(tmp_path: Path) -> None:
+    status, calls = _run_ci(tmp_path, fail="")
+    assert status == 0
+    install = calls.index("python -m pip install -e .[test]")
+    assert calls[install + 1 :] == _CHECKS
+
+
+@pytest.mark.parametrize("failing", _CHECKS)
+def test_ci_fails_on_any_check_and_stops_there(tmp_path: Path, failing: str) -> None:
+    status, calls = _run_ci(tmp_path, fail=failing)
+    assert status != 0
+    assert calls[-1] == failing
+
+
+def test_ci_script_is_strict_bash() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in script.splitlines()
+
+
+def test_mypy_alone_checks_the_package_strictly() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mypy = project["tool"]["mypy"]
+    assert mypy["strict"] is True
+    assert mypy["files"] == ["linter/sitemap_lint"]
+    extras = " ".join(project["project"]["optional-dependencies"]["test"])
+    for tool in ("ruff", "mypy", "types-lxml"):
+        assert re.search(rf"(^| ){re.escape(tool)}\b", extras), tool
+
+
+def test_pre_commit_config_runs_ruff_and_mypy_from_the_environment() -> None:
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    config = clientlib.load_config(str(ROOT / ".pre-commit-config.yaml"))
+    hooks = {hook["id"]: hook for repo in config["repos"] for hook in repo["hooks"]}
+    assert set(hooks) == {"ruff-check", "ruff-format", "mypy"}
+    assert hooks["ruff-check"]["entry"].split()[:2] == ["ruff", "check"]
+    assert hooks["ruff-format"]["entry"].split()[:2] == ["ruff", "format"]
+    # mypy checks the configured package as a whole, not the files of a commit.
+    assert hooks["mypy"]["entry"] == "mypy" and hooks["mypy"]["pass_filenames"] is False
+    assert re.search(hooks["mypy"]["files"], "linter/sitemap_lint/checker.py")
+    bin_dir = str(Path(sys.executable).parent)
+    for hook in hooks.values():
+        assert hook["language"] in ("system", "unsupported")  # pre-commit 4.4 renamed it
+        assert shutil.which(hook["entry"].split()[0], path=bin_dir), hook["entry"]

@@ -9,8 +9,10 @@ rule already reported is dropped: the rule's message is the clearer one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING, cast
 
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
@@ -37,6 +39,11 @@ from sitemap_lint.rules.extension import EntryContext, ExtensionChecker
 from sitemap_lint.rules.urls import ParsedURL
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
+
+if TYPE_CHECKING:
+    from sitemap_lint.formats.feed import FeedChecker
+    from sitemap_lint.robots import RobotsPolicy
+    from sitemap_lint.xsd import ShadowEngine
 
 FEED_SIZE = 1 << 20
 BATCH_ENTRIES = 256
@@ -147,7 +154,7 @@ def _result(source: Source, findings: list[Finding], facts: FileFacts | None) ->
     return FileResult(source.name, findings, facts)
 
 
-def _first_content(texts) -> str | None:
+def _first_content(texts: Iterator[str]) -> str | None:
     """The decoded text up to its first non-whitespace chunk; None for a blank file."""
     pending: list[str] = []
     for text in texts:
@@ -157,7 +164,7 @@ def _first_content(texts) -> str | None:
     return None
 
 
-def _blocks(texts, size: int = FEED_SIZE):
+def _blocks(texts: Iterable[str], size: int = FEED_SIZE) -> Iterator[str]:
     """Join decoded chunks into blocks of about ``size`` characters.
 
     Expat (before 2.6) re-reads an unfinished token from its start on every
@@ -177,7 +184,7 @@ def _blocks(texts, size: int = FEED_SIZE):
         yield "".join(pending)
 
 
-def _chain(first: str, rest):
+def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:
     yield first
     yield from rest
 
@@ -196,8 +203,8 @@ class FileChecker:
     ):
         self.findings = findings
         self.facts = facts
-        self.feed = None  # a feeds.FeedChecker when the root is an RSS or Atom feed
-        self.robots = None  # a robots.RobotsPolicy when robots.txt files are known
+        self.feed: FeedChecker | None = None  # when the root is an RSS or Atom feed
+        self.robots: RobotsPolicy | None = None  # when robots.txt files are known
         self.options = options
         self.engine = engine
         self.stream = stream
@@ -223,7 +230,7 @@ class FileChecker:
 
     # -- the reporter interface the rules use ----------------------------------
 
-    def add(self, finding: Finding, covers: Node | None = None) -> None:
+    def add(self, finding: Finding, covers: structure.Covers | None = None) -> None:
         self.findings.append(finding)
         if covers is not None:
             self._covered.update((id(node), node) for node in covers.iter())
@@ -269,6 +276,7 @@ class FileChecker:
             self._check_namespace(entry)
             return
         if entry.name != self.entry_name:
+            assert self.root is not None  # set with root_name
             structure.check_top_level(entry, self.root, self)
             return
         self.count += 1
@@ -280,6 +288,7 @@ class FileChecker:
         if loc is not None:
             parsed = urls.check_url(loc.text, loc, self)
             if parsed is not None:
+                assert self.scope is not None  # set with root_name
                 self.scope.check(parsed, loc, self)
                 if self.robots is not None and self.entry_name == "url":
                     self.robots.check(loc.text.strip(), parsed, loc, self)
@@ -319,6 +328,7 @@ class FileChecker:
 
     def _collect(self, loc: Node | None, moment: datetime | None) -> None:
         facts = self.facts
+        assert facts is not None  # called only when the run collects facts
         if moment is not None:
             facts.add_lastmod(moment)
         if loc is None:
@@ -429,6 +439,7 @@ class FileChecker:
         parser = self.parser
         failed = parser is not None and parser.failed
         if self.count == 0 and not failed and not self.stream.stopped_early:
+            assert self.root is not None  # set with root_name
             self.add(structure.no_entries(self.root))
         if self.over_limit is not None:
             node = self.over_limit
@@ -459,12 +470,14 @@ class FileChecker:
         batch = self._batch
         if not batch:
             return
+        assert self.root_name is not None  # entries are batched only under a known root
         shadow = self.shadow
         if shadow is not None and shadow.active:
             elements = shadow.take(batch, f"{{{SITEMAP_NS}}}{self.entry_name}", self._line_offset())
             if elements is None and shadow.active and not final and len(batch) < 4 * BATCH_ENTRIES:
                 return  # the shadow parse is a little behind; wait for the next chunk
-            if elements is not None and self.engine.all_valid(
+            # The shadow parse exists only for an engine with all_valid (check_source).
+            if elements is not None and cast("ShadowEngine", self.engine).all_valid(
                 self.root_name, elements, self._batch_extensions
             ):
                 self._batch = []
@@ -481,6 +494,7 @@ class FileChecker:
         batch = self._batch
         if not batch:
             return
+        assert self.root_name is not None  # entries are batched only under a known root
         try:
             errors = self.engine.validate(
                 self.root_name, batch, self.sitemap_ns, self._batch_extensions

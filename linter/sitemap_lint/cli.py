@@ -9,7 +9,7 @@ import copy
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, cast
 
 import typer
 from typer.core import TyperCommand
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail("aborted")
         return EXIT_TROUBLE
     except _CLICK_EXCEPTION as error:
-        message = error.format_message().strip()
+        message = cast("_ClickError", error).format_message().strip()
         if message:  # empty when the help was shown because no arguments were given
             _fail(message.splitlines()[0])
         return EXIT_TROUBLE
@@ -226,6 +226,12 @@ def _click_exception() -> type[Exception]:
 
 
 _CLICK_EXCEPTION = _click_exception()
+
+
+class _ClickError(Protocol):
+    """What the exception caught as ``_CLICK_EXCEPTION`` offers (found by name above)."""
+
+    def format_message(self) -> str: ...
 
 
 def _fail(message: str) -> None:

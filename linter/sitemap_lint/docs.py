@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sitemap_lint.rules import FAMILIES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 START = "<!-- rules:start (generated from the rule registry; see tests/test_rule_catalogue.py) -->"
 END = "<!-- rules:end -->"
@@ -79,7 +84,7 @@ def _demote(markdown: str, levels: int = 2) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(path, current: str | None) -> str:
+def render(path: Path, current: str | None) -> str:
     """The regenerated text of ``path``: a file with the rule-list markers gets its list
     replaced, a ``rules.md`` is written whole."""
     if current is not None and START in current:

@@ -10,6 +10,12 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hashlib import blake2b
+
+    from sitemap_lint.rules.hreflang import Alternates
 
 
 def url_hash(url: str) -> int:
@@ -17,7 +23,7 @@ def url_hash(url: str) -> int:
     return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
 
 
-def _blake2b():
+def _blake2b() -> type[blake2b]:
     # hashlib loads OpenSSL, a few milliseconds that single-file runs do not need.
     from hashlib import blake2b
 
@@ -45,9 +51,9 @@ class FileFacts:
     newest_lastmod: datetime | None = None
     children: list[Child] = field(default_factory=list)
     # hreflang records (rules.hreflang.Alternates), checked across files by the set.
-    alternates: list = field(default_factory=list)
-    _hashes: array = field(default_factory=lambda: array("Q"))
-    _positions: array = field(default_factory=lambda: array("Q"))  # line << 32 | column
+    alternates: list[Alternates] = field(default_factory=list)
+    _hashes: array[int] = field(default_factory=lambda: array("Q"))
+    _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
     _sorted: bool = False
 
     def add_url(self, url: str, line: int, column: int = 1) -> None:
@@ -62,11 +68,11 @@ class FileFacts:
             self.newest_lastmod = moment
 
     @property
-    def hashes(self) -> array:
+    def hashes(self) -> array[int]:
         return self._hashes
 
     @property
-    def positions(self) -> array:
+    def positions(self) -> array[int]:
         """Where each hash's URL is: ``line << 32 | column``."""
         return self._positions
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
@@ -31,7 +33,7 @@ class Node:
     def tag(self) -> str:
         return f"{{{self.ns}}}{self.name}" if self.ns else self.name
 
-    def iter(self):
+    def iter(self) -> Iterator[Node]:
         """This node and all its descendants, depth first, without recursion."""
         stack = [self]
         while stack:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 # Runs of fewer files finish before a bar would help.
 MIN_FILES = 4
@@ -13,8 +16,8 @@ class ProgressBar:
 
     def __init__(self, err: TextIO):
         self.err = err
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if self._progress is None:
@@ -33,6 +36,7 @@ class ProgressBar:
             )
             self._progress.start()
             self._task = self._progress.add_task("files", total=total)
+        assert self._task is not None  # added with the bar
         self._progress.update(self._task, completed=done, total=total)
 
     def close(self) -> None:

@@ -19,8 +19,12 @@ from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitema
 from sitemap_lint.settings import RunSettings, parse
 
 if TYPE_CHECKING:
-    from sitemap_lint.config import Config
+    from collections.abc import Callable, Mapping
+
     from sitemap_lint.checker import FileResult
+    from sitemap_lint.config import Config
+    from sitemap_lint.progress import ProgressBar
+    from sitemap_lint.report.base import Reporter
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -54,7 +58,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
 
 
 def compute(
-    settings: RunSettings, config: Config, make_progress=None, stdin: Source | None = None
+    settings: RunSettings,
+    config: Config,
+    make_progress: Callable[[], ProgressBar | None] | None = None,
+    stdin: Source | None = None,
 ) -> Outcome:
     """Check every input under the resolved configuration ``config``; write nothing.
 
@@ -164,7 +171,7 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
     )
 
 
-def _progress(format_name: str, settings: RunSettings, err: TextIO):
+def _progress(format_name: str, settings: RunSettings, err: TextIO) -> ProgressBar | None:
     """A progress bar on stderr for a person at a terminal; None otherwise."""
     if format_name not in ("text", "concise") or settings.quiet:
         return None
@@ -178,7 +185,13 @@ def _progress(format_name: str, settings: RunSettings, err: TextIO):
     return ProgressBar(err)
 
 
-def _write_report(reporter_class, format_name, results, settings, stdout: TextIO) -> None:
+def _write_report(
+    reporter_class: type[Reporter],
+    format_name: str,
+    results: list[FileResult],
+    settings: RunSettings,
+    stdout: TextIO,
+) -> None:
     # The text report's summary is dropped (--quiet) or written to stderr by
     # _write_summary (--output-file); files without findings are not shown, so a
     # clean quiet run prints nothing.
@@ -194,7 +207,9 @@ def _write_report(reporter_class, format_name, results, settings, stdout: TextIO
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
 
 
-def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO) -> None:
+def _write_summary(
+    results: list[FileResult], format_name: str, settings: RunSettings, err: TextIO
+) -> None:
     """Totals on stderr when the report went to a file; counts per rule with
     ``--statistics`` unless the text report on stdout already shows them."""
     if settings.quiet and not settings.statistics:
@@ -217,7 +232,9 @@ def _write_summary(results, format_name: str, settings: RunSettings, err: TextIO
             err.write(f"{count:>7}  {rule}\n")
 
 
-def resolve_color(mode: str, stream: TextIO, environ=None) -> bool | None:
+def resolve_color(
+    mode: str, stream: TextIO, environ: Mapping[str, str] | None = None
+) -> bool | None:
     """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
     ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
     terminal library decide, e.g. for ``TERM=dumb``)."""

@@ -68,7 +68,9 @@ def _match(code: str, prefixes: Iterable[str]) -> int:
     return best
 
 
-def _lookup(code: str, table: Mapping[str, Severity | None], default: Severity | None):
+def _lookup(
+    code: str, table: Mapping[str, Severity | None], default: Severity | None
+) -> Severity | None:
     """The value of the longest key of ``table`` that matches ``code``, else ``default``."""
     best, value = -1, default
     for prefix, level in table.items():

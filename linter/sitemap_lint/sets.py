@@ -19,14 +19,22 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.checker import FileResult, Options, check_source
-from sitemap_lint.facts import Child
+from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
-from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.rules.urls import ParsedURL, parse_url
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from sitemap_lint.inputs.fetch import Fetched, Fetcher
+    from sitemap_lint.rules.hreflang import Links
+    from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
 # Files at least this big are checked in worker processes when a level has several.
@@ -87,7 +95,7 @@ class SetRunner:
         settings: SetSettings,
         options: Options,
         engine_name: str,
-        sitemap_url_for: Callable[[str], object],
+        sitemap_url_for: Callable[[str], ParsedURL | None],
         progress: Callable[[int, int], None] | None = None,
         stdin: Source | None = None,  # read in place of standard input ('-')
     ):
@@ -98,10 +106,10 @@ class SetRunner:
         self.sitemap_url_for = sitemap_url_for
         self.progress = progress
         self.robots: list[tuple[str, str]] = []
-        self._fetcher = None
-        self._pool = None
+        self._fetcher: Fetcher | None = None
+        self._pool: ProcessPoolExecutor | None = None
         self._pool_broken = False
-        self._engine = None
+        self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[Job, Child]] = {}
         self._limits_reported: set[str] = set()
@@ -211,7 +219,9 @@ class SetRunner:
             return
         threads = min(FETCH_THREADS, len(level))
         with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
-            futures: list[Future] = [executor.submit(self._run_job, job, use_pool) for job in level]
+            futures: list[Future[None]] = [
+                executor.submit(self._run_job, job, use_pool) for job in level
+            ]
             for future in futures:
                 future.result()
                 self._advance(1)
@@ -243,6 +253,7 @@ class SetRunner:
             if _named_robots(job) and job.path is not None:
                 job.robots_text = _robots_text(_read_start(source))
             return self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
+        assert job.url is not None  # a fetched file has its URL
         fetched = self._fetch(job.url)
         if fetched.body is None:
             return FileResult(job.name, list(fetched.findings))
@@ -289,7 +300,7 @@ class SetRunner:
         except (AttributeError, OSError):
             return os.cpu_count() or 1
 
-    def _process_pool(self):
+    def _process_pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
                 import multiprocessing
@@ -301,7 +312,7 @@ class SetRunner:
                 )
             return self._pool
 
-    def _fetch(self, url: str):
+    def _fetch(self, url: str) -> Fetched:
         with self._lock:
             if self._fetcher is None:
                 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
@@ -321,6 +332,7 @@ class SetRunner:
                 continue
             parent = job.parent
             if facts.kind == "sitemapindex" and parent is not None:
+                assert parent.result is not None  # checked on an earlier level
                 parent_kind = parent.result.facts.kind if parent.result.facts else ""
                 if parent_kind == "sitemapindex":
                     self._nested(job)
@@ -339,6 +351,8 @@ class SetRunner:
 
     def _nested(self, job: Job) -> None:
         entry = job.entry
+        assert entry is not None and job.result is not None and job.result.facts is not None
+        assert job.parent is not None and job.parent.result is not None  # a listed index
         count = len(job.result.facts.children)
         job.parent.result.findings.append(
             rules.NESTED_INDEX.at(
@@ -351,6 +365,7 @@ class SetRunner:
         )
 
     def _child(self, job: Job, child: Child) -> Job | None:
+        assert job.result is not None  # its facts listed the child
         findings = job.result.findings
         if not is_url(child.url) or parse_url(child.url) is None:
             return None  # the URL rules already reported the entry
@@ -466,6 +481,8 @@ class SetRunner:
             facts = job.result.facts if job.result is not None else None
             if entry is None or entry.lastmod is None or facts is None:
                 continue
+            # A listed file's parent was checked on an earlier level and listed it.
+            assert parent is not None and parent.result is not None and parent.result.facts
             if facts.newest_lastmod is None or parent.result.facts.kind != "sitemapindex":
                 continue
             listed, newest = _aware(entry.lastmod), _aware(facts.newest_lastmod)
@@ -515,6 +532,7 @@ class SetRunner:
             first_job, first_facts = files[first_index]
             line, column = _position(facts, value)
             first_line, _first_column = _position(first_facts, value)
+            assert job.result is not None  # files holds checked jobs only
             job.result.findings.append(
                 rules.URL_IN_SEVERAL_SITEMAPS.at(
                     line,
@@ -529,7 +547,7 @@ class SetRunner:
 
         records = []
         owner: dict[int, Job] = {}
-        shared: dict[tuple, tuple] = {}
+        shared: dict[Links, Links] = {}
         several = (
             sum(
                 1 for job in jobs if job.result and job.result.facts and job.result.facts.alternates
@@ -547,9 +565,9 @@ class SetRunner:
                 records.append(record)
         for problem in check_alternates(records):
             record = problem.record
-            owner[id(record)].result.findings.append(
-                problem.rule.at(record.line, record.column, problem.message)
-            )
+            result = owner[id(record)].result
+            assert result is not None  # its facts gave the record
+            result.findings.append(problem.rule.at(record.line, record.column, problem.message))
 
 
 def _prepare_worker() -> None:
@@ -572,7 +590,7 @@ def check_in_worker(source: Source, options: Options, engine_name: str) -> FileR
     return result
 
 
-_WORKER_ENGINES: dict[str, object] = {}
+_WORKER_ENGINES: dict[str, Engine] = {}
 
 
 def canonical_url(url: str) -> str:
@@ -632,7 +650,7 @@ def _finished(job: Job, site: bool) -> FileResult:
     return result
 
 
-def _position(facts, value: int) -> tuple[int, int]:
+def _position(facts: FileFacts, value: int) -> tuple[int, int]:
     hashes = facts.hashes
     packed = facts.positions[bisect_left(hashes, value)]
     return packed >> 32, packed & 0xFFFFFFFF

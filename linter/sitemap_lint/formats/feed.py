@@ -129,6 +129,7 @@ class FeedChecker:
         if problem is not None:
             report.add(problem)
         else:
+            assert self.format is not None  # every format without a problem is readable
             report.add(
                 feed.FEED_AS_SITEMAP.at(
                     root.line,
@@ -195,6 +196,7 @@ class FeedChecker:
         if self.count == limits.MAX_ENTRIES + 1:
             self.over_limit = item
         form = self.format
+        assert form is not None  # items are checked only in a readable feed
         link, url = self._atom_link(item) if form.is_atom else self._rss_link(item)
         if link is not None:
             self._check_url(url, link)
@@ -215,6 +217,7 @@ class FeedChecker:
                 self.facts.add_url(url.strip(), link.line, link.column)
 
     def _check_url(self, value: str, link: Node) -> None:
+        assert self.format is not None  # items are checked only in a readable feed
         field = "link href" if self.format.is_atom else "link"
         parsed = urls.check_url(value, link, self.report, field)
         url = value.strip()
@@ -226,6 +229,7 @@ class FeedChecker:
 
     def _rss_link(self, item: Node) -> tuple[Node | None, str]:
         """The item's <link> and its URL; (None, '') after reporting when there is none."""
+        assert self.format is not None  # items are checked only in a readable feed
         ns = self.format.ns
         link = _child(item, ns, "link")
         if link is not None and link.text.strip():

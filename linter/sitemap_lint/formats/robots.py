@@ -22,6 +22,7 @@ from sitemap_lint.rules.urls import check_url, parse_url
 
 if TYPE_CHECKING:
     from sitemap_lint.checker import Options
+    from sitemap_lint.rules.structure import Covers
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
 _SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
@@ -72,7 +73,7 @@ class _Report:
     def __init__(self, findings: list[Finding]):
         self.findings = findings
 
-    def add(self, finding: Finding, covers=None) -> None:
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.findings.append(finding)
 
 
@@ -275,6 +276,7 @@ class _RobotsChecker:
         )
 
     def _report_limit(self) -> None:
+        assert self.cut is not None  # called only once the limit is reached
         line, column = self.cut
         lost = f", including {self.sitemaps_after:,} Sitemap line(s)" if self.sitemaps_after else ""
         self.report.add(

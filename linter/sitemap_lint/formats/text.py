@@ -23,6 +23,7 @@ from sitemap_lint.rules.duplicates import DuplicateTracker
 if TYPE_CHECKING:
     from sitemap_lint.checker import Options
     from sitemap_lint.facts import FileFacts
+    from sitemap_lint.rules.structure import Covers
 
 # Text is split into lines in blocks of at most this many characters, so that a
 # huge run of line breaks never becomes one huge list.
@@ -226,7 +227,7 @@ class Verdict(NamedTuple):
     offset: int = 0  # where it starts in the stripped line
     before: str = ""
     after: str = ""
-    count: int = 1  # URLs on the line
+    count: int = 1  # type: ignore[assignment]  # URLs on the line (shadows tuple.count)
 
 
 def _classify(line: str) -> Verdict | None:
@@ -279,6 +280,7 @@ def _extra_content(line: str, start: int) -> Verdict | None:
     """A URL with something around it: a bullet or quotes before, columns or more URLs
     after. None when the line is the URL alone (or a URL with a space in it)."""
     token = _URL_TOKEN.match(line, start)
+    assert token is not None  # ``start`` is where "http" begins
     end = token.end()
     url = token.group()
     column = _COLUMN.search(url)
@@ -309,7 +311,7 @@ class _Report:
         self.findings = findings
         self.count = 0
 
-    def add(self, finding: Finding, covers=None) -> None:
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.findings.append(finding)
         self.count += 1
 

@@ -35,7 +35,7 @@ class StreamParser:
     """Feeds text to expat and turns its callbacks into nodes for a Handler."""
 
     def __init__(self, handler: Handler, line_offset: int = 0, column_offset: int = 0):
-        self.handler = handler
+        self.handler: Handler | None = handler
         self.line_offset = line_offset
         self.column_offset = column_offset
         self.saw_root = False
@@ -139,8 +139,9 @@ class StreamParser:
 
     # -- expat callbacks ---------------------------------------------------------
 
-    def _install_tree_handlers(self, parser) -> None:
+    def _install_tree_handlers(self, parser: pyexpat.XMLParserType) -> None:
         handler = self.handler
+        assert handler is not None  # installed before any release
         names = self._names
         stack: list[Node] = []
         pieces: list[str] = []
@@ -221,7 +222,9 @@ class StreamParser:
         # of the list costs no Python frame per call.
         parser.CharacterDataHandler = pieces.append
 
-    def _doctype(self, name, system_id, public_id, has_internal_subset) -> None:
+    def _doctype(
+        self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
+    ) -> None:
         # With a default handler set, expat passes entity references through
         # unexpanded instead of replacing them: no billion laughs, no XXE.
         self._parser.DefaultHandler = _ignore
@@ -229,6 +232,7 @@ class StreamParser:
         line, column = self._find_back(
             "<!DOCTYPE", self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
         )
+        assert self.handler is not None  # expat calls back only while it parses
         self.handler.on_doctype(name or "", *self.position(line, column))
 
     def _syntax_error(self, error: pyexpat.ExpatError) -> None:
@@ -236,6 +240,7 @@ class StreamParser:
         raw_line = error.lineno
         context = self.line_text(raw_line)
         line, column = self.position(raw_line, error.offset)
+        assert self.handler is not None  # parsing ends before a release
         self.handler.on_syntax_error(error.code, line, column, context, error.offset)
 
 
@@ -259,5 +264,5 @@ def _ignore(_data: str) -> None:
     return None
 
 
-def _ignore_entity(*_args) -> None:
+def _ignore_entity(*_args: object) -> None:
     return None

@@ -106,7 +106,7 @@ class Decoder:
                 self.codec = _usable_codec(declared)
         return head
 
-    def _decode_chunk(self, decoder, chunk: bytes, final: bool) -> str:
+    def _decode_chunk(self, decoder: codecs.IncrementalDecoder, chunk: bytes, final: bool) -> str:
         # Saved first: a failed decode may leave some decoders (CJK codecs) in a
         # state that has lost an incomplete sequence carried over from the last chunk.
         state = decoder.getstate()
@@ -130,7 +130,13 @@ class Decoder:
         self._line_chars = len(text) - last - 1 if last >= 0 else self._line_chars + len(text)
         self._ends_with_cr = text[-1] == "\r"
 
-    def _decode_with_replacement(self, decoder, state, chunk: bytes, final: bool) -> str:
+    def _decode_with_replacement(
+        self,
+        decoder: codecs.IncrementalDecoder,
+        state: tuple[bytes, int],
+        chunk: bytes,
+        final: bool,
+    ) -> str:
         """Slow path: decode again from the decoder's state, reporting each bad line.
 
         A fresh incremental decoder with ``errors="replace"`` gives the text and

@@ -334,7 +334,7 @@ def _inflated(chunks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
         raise _Problem(_corrupt_encoding(f"the {encoding} stream ends early"))
 
 
-def _drained(decompressor, data: bytes, encoding: str) -> Iterator[bytes]:
+def _drained(decompressor: zlib._Decompress, data: bytes, encoding: str) -> Iterator[bytes]:
     while True:
         try:
             out = decompressor.decompress(data, STEP)

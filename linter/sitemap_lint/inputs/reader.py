@@ -14,6 +14,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules import input as input_rules
@@ -111,7 +112,7 @@ class ByteStream:
         self.stopped_early = False
         self.is_gzip = False
 
-    def _open(self):
+    def _open(self) -> BinaryIO:
         """Open the source for reading, refusing anything but a regular file.
 
         The file is opened without blocking and checked after opening (no race
@@ -157,7 +158,7 @@ class ByteStream:
             if handle is not sys.stdin.buffer:
                 handle.close()
 
-    def _chunks(self, handle) -> Iterator[bytes]:
+    def _chunks(self, handle: BinaryIO) -> Iterator[bytes]:
         first = handle.read(READ_SIZE)
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
@@ -201,7 +202,7 @@ def _kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "not a file")
 
 
-def _read_all(handle, first: bytes) -> Iterator[bytes]:
+def _read_all(handle: BinaryIO, first: bytes) -> Iterator[bytes]:
     chunk = first
     while chunk:
         yield chunk
@@ -249,7 +250,7 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
         stream.stopped_early = True
 
 
-def _salvage(decompressor, data: bytes) -> Iterator[bytes]:
+def _salvage(decompressor: zlib._Decompress, data: bytes) -> Iterator[bytes]:
     """The output a damaged gzip stream gives before the damage, byte by byte."""
     for index in range(len(data)):
         try:

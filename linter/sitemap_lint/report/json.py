@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sitemap_lint import __version__
 from sitemap_lint.checker import FileResult
@@ -48,9 +49,9 @@ class JsonReporter(Reporter):
         self.out.write("\n")
 
 
-def _set_fields(result: FileResult) -> dict:
+def _set_fields(result: FileResult) -> dict[str, Any]:
     """In a set run: what the file is and how many URLs it lists."""
-    fields: dict = {}
+    fields: dict[str, Any] = {}
     if result.kind is not None:
         fields["kind"] = result.kind
     if result.urls is not None:

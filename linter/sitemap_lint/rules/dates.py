@@ -11,6 +11,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import NamedTuple
 
+from sitemap_lint.finding import Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.structure import Reporter
@@ -130,7 +131,7 @@ class Parsed(NamedTuple):
 
 
 class Problem(NamedTuple):
-    rule: object
+    rule: Rule
     message: str
 
 
@@ -253,12 +254,21 @@ def _zone(zone: str | None) -> timezone | None:
     return timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6])))
 
 
-def _impossible(year, month, day, hour, minute, second, zone) -> str | None:
+def _impossible(
+    year: int,
+    month: str | None,
+    day: str | None,
+    hour: str | None,
+    minute: str | None,
+    second: str | None,
+    zone: str | None,
+) -> str | None:
     if year == 0:
         return "year 0000 does not exist; write the real year"
     if month is not None and not 1 <= int(month) <= 12:
         return f"month {month} does not exist; months run from 01 to 12"
     if day is not None:
+        assert month is not None  # the pattern has no day without a month
         last = calendar.monthrange(year, int(month))[1]
         if not 1 <= int(day) <= last:
             return f"{date(year, int(month), 1):%B %Y} has no day {day}; it has {last} days"

@@ -7,6 +7,7 @@ recognises feeds and walks their items and entries.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sitemap_lint.model import Node
@@ -253,7 +254,7 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
     return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
 
 
-def _not_in_form(value: str, form: str, example: str, convert) -> str:
+def _not_in_form(value: str, form: str, example: str, convert: Callable[[datetime], str]) -> str:
     """What is wrong with a date not in ``form``, and the value to write instead."""
     read = _read_loosely(value) if len(value) <= _LONGEST_DATE else None
     if read is None:

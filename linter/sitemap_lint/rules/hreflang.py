@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
@@ -27,6 +28,9 @@ from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
 from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
+
+if TYPE_CHECKING:
+    from pycountry.db import Data
 
 NAMESPACE = "http://www.w3.org/1999/xhtml"
 
@@ -371,7 +375,8 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     parts = _SUBTAG_SEPARATOR.split(text)
     if not all(parts):
         return None, _code_message(value, [*problems, "it has an empty subtag"], None)
-    fixed: list[str] | None = []
+    fixed: list[str] | None
+    fixed = []
     language = _check_language(parts[0], len(parts) == 1, problems, pycountry)
     if language is None:
         fixed = None
@@ -400,11 +405,14 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
         )
         fixed = None
     if not problems:
+        assert fixed is not None  # every part that gives none adds a problem
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
 
 
-def _check_language(tag: str, alone: bool, problems: list[str], pycountry) -> str | None:
+def _check_language(
+    tag: str, alone: bool, problems: list[str], pycountry: ModuleType
+) -> str | None:
     """The language subtag in lower case, or a suggested one; None when there is none."""
     if not (tag.isascii() and tag.isalpha()):
         problems.append(f"{tag!r} is not a language code")
@@ -432,7 +440,7 @@ def _check_language(tag: str, alone: bool, problems: list[str], pycountry) -> st
         problems.append(f"{tag!r} is not an ISO 639-1 language")
         return None
     if len(tag) == 3:
-        language = pycountry.languages.get(alpha_3=lower) or pycountry.languages.get(
+        language: Data | None = pycountry.languages.get(alpha_3=lower) or pycountry.languages.get(
             bibliographic=lower
         )
         if language is not None and hasattr(language, "alpha_2"):
@@ -451,7 +459,9 @@ def _check_language(tag: str, alone: bool, problems: list[str], pycountry) -> st
     return None
 
 
-def _check_region(tag: str, language: str, problems: list[str], pycountry) -> str | None:
+def _check_region(
+    tag: str, language: str, problems: list[str], pycountry: ModuleType
+) -> str | None:
     """The region subtag in upper case, or a suggested one; None when there is none."""
     upper = tag.upper()
     if len(tag) == 2 and tag.isascii() and tag.isalpha():
@@ -475,7 +485,7 @@ def _check_region(tag: str, language: str, problems: list[str], pycountry) -> st
         )
         return None
     if len(tag) == 3 and tag.isascii() and tag.isalpha():
-        country = pycountry.countries.get(alpha_3=upper)
+        country: Data | None = pycountry.countries.get(alpha_3=upper)
         if country is not None:
             problems.append(
                 f"{tag!r} is a three-letter region; write the two-letter code {country.alpha_2!r}"
@@ -511,10 +521,14 @@ class _HrefReport:
         if finding.code == TOO_SHORT.code:
             return
         self.count += 1
+        assert self.report is not None  # set before each check_url
         self.report.add(finding, covers)
 
 
 # -- records and the checks across entries ----------------------------------------------------
+
+
+Links: TypeAlias = tuple[tuple[str, str], ...]  # (code, href) pairs, sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,7 +576,7 @@ def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
             index = parent[index]
         return index
 
-    unanswered: dict[int, list] = {}  # index of B -> [count, (A, code) examples]
+    unanswered: dict[int, list[Any]] = {}  # index of B -> [count, (A, code) examples]
     sources: set[str] = set()  # the pages A of those links
     for index, record in enumerate(records):
         own = record.links
@@ -601,7 +615,7 @@ def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
                 found.append((index, problem))
         distinct = {id(record.links): record.links for record in cluster}
         codes = {code for links in distinct.values() for code, _href in links}
-        languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+        languages: Collection[str] = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
         if len(languages) >= 2:
             if X_DEFAULT in codes:
                 with_default += 1
@@ -620,7 +634,9 @@ def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
         yield problem
 
 
-def _return_link_problem(record: Alternates, count: int, examples: list) -> Problem:
+def _return_link_problem(
+    record: Alternates, count: int, examples: list[tuple[Alternates, str]]
+) -> Problem:
     source, code = examples[0]
     link = f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" href="{source.page}"/>'
     if count == 1:
@@ -767,7 +783,7 @@ class Checker:
         self._records: list[Alternates] = []
         # Every href that passed check_url, which also serves to store each URL once.
         self._clean: dict[str, str] = {}
-        self._sets: dict[tuple, tuple] = {}
+        self._sets: dict[Links, Links] = {}
         self._href_report = _HrefReport()
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
@@ -933,6 +949,7 @@ class Checker:
         self, context: EntryContext, links: list[tuple[str, str, Node]], report: Reporter
     ) -> None:
         page = context.loc
+        assert page is not None  # end_entry returns first when there is none
         near = _near(page)
         similar = [(code, href) for code, href, _link in links if _near(href) == near]
         if similar:

@@ -12,12 +12,16 @@ import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
 from sitemap_lint.rules.structure import Reporter
+
+if TYPE_CHECKING:
+    from pycountry.db import Data, Database
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
 
@@ -54,7 +58,9 @@ _EXAMPLE = """
 """
 
 
-def _example(language: str = "en", date: str = "2025-05-31T08:00:00+00:00", middle: str = ""):
+def _example(
+    language: str = "en", date: str = "2025-05-31T08:00:00+00:00", middle: str = ""
+) -> str:
     return _EXAMPLE.format(language=language, date=date, middle=middle)
 
 
@@ -616,6 +622,7 @@ def _language_fix(text: str) -> str | None:
     tag = text.lower().replace("_", "-")
     if tag in ("zh-cn", "zh-tw"):
         return tag
+    code: str | None
     for prefix, code in _CHINESE.items():
         if tag == prefix or tag.startswith(prefix + "-"):
             return code
@@ -687,10 +694,11 @@ def _code_for_name(name: str) -> str | None:
         )
         if found is None:
             return None
-    return getattr(found, "alpha_2", None) or found.alpha_3
+    # pycountry's language database is not parameterised: its records are Any.
+    return cast(str, getattr(found, "alpha_2", None) or found.alpha_3)
 
 
-def _get(database, **key: str):
+def _get(database: Database[Any], **key: str) -> Data | None:
     try:
         return database.get(**key)
     except (KeyError, LookupError):

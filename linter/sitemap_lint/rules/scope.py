@@ -12,6 +12,7 @@ from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.rules.urls import ParsedURL
 
 if TYPE_CHECKING:
+    from sitemap_lint.checker import Options
     from sitemap_lint.robots import RobotsPolicy
 
 OTHER_ORIGIN = rule(
@@ -126,6 +127,7 @@ class ScopeChecker:
     def _check_location(self, url: ParsedURL, node: Node, report: Reporter) -> None:
         where = "sitemap index" if self.is_index else "sitemap"
         listed = "sitemap" if self.is_index else "URL"
+        assert self.location is not None  # checked by the caller
         home = self.location.origin
         if url.origin != home and url.origin in self.also:
             return
@@ -168,7 +170,7 @@ class ScopeChecker:
         )
 
 
-def for_file(options, is_index: bool = False) -> tuple[RobotsPolicy | None, ScopeChecker]:
+def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | None, ScopeChecker]:
     """A file's robots.txt policy (when the run knows robots.txt files) and its scope
     checker, which accepts the hosts whose robots.txt names the file (cross-submission)."""
     robots = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
@@ -517,7 +517,7 @@ def _qualified(node: Node) -> str:
     return node.name
 
 
-def _suggest(name: str, candidates) -> str | None:
+def _suggest(name: str, candidates: Collection[str]) -> str | None:
     lowered = {c.lower(): c for c in candidates}
     if name.lower() in lowered:
         return lowered[name.lower()]
@@ -531,6 +531,6 @@ def _hint(name: str, suggested: str) -> str:
     return f" (did you mean <{suggested}>?)"
 
 
-def _did_you_mean(name: str, candidates) -> str:
+def _did_you_mean(name: str, candidates: Collection[str]) -> str:
     suggested = _suggest(name, candidates)
     return "" if suggested is None else _hint(name, suggested)

@@ -6,9 +6,10 @@ import re
 from typing import NamedTuple
 from urllib.parse import quote
 
+from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Covers, Reporter
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
@@ -383,7 +384,7 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     host_problem = _host_problem(host)
     if host_problem is None and port is not None:
         host_problem = _port_problem(port)
-    ascii_host = host
+    ascii_host: str | None = host
     if host_problem:
         report.add(INVALID_HOST.at(line, column, host_problem), node)
         usable = False
@@ -613,7 +614,7 @@ def _whitespace_message(url: str, field: str) -> str:
 
 
 class _Discard:
-    def add(self, finding, covers=None) -> None:
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
         pass
 
 

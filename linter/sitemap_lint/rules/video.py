@@ -11,10 +11,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import pairwise
+from typing import cast
 from urllib.parse import urlsplit
 
 from sitemap_lint.model import SITEMAP_NS, Node
@@ -1144,7 +1145,7 @@ def _check_platform(node: Node, report: Reporter) -> None:
         words = [word.lower() for word in _LIST_SEPARATORS.split(value.strip()) if word]
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
         if words and all(mapped):
-            fixed = " ".join(dict.fromkeys(mapped))
+            fixed = " ".join(dict.fromkeys(cast("list[str]", mapped)))  # all(mapped): no None
             problems.append(
                 f"write the platforms in lower case, separated by single spaces: {fixed}"
             )
@@ -1241,7 +1242,7 @@ def _shown(node: Node) -> str:
     return f"video:{node.name}" if node.ns == NAMESPACE else node.name
 
 
-def _join(items: list[str]) -> str:
+def _join(items: Sequence[str]) -> str:
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]

@@ -9,9 +9,12 @@ whatever the engine, and maps back to the real line and column.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sitemap_lint.model import Node
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 ENGINES = ("libxml2", "xmlschema")
 
@@ -41,6 +44,14 @@ class Engine(Protocol):
         engine may use the sitemaps.org schema alone.
         """
         ...
+
+
+class ShadowEngine(Engine, Protocol):
+    """An engine that also validates the elements of the shadow parse (libxml2)."""
+
+    def all_valid(
+        self, root_name: str, elements: list[etree._Element], extensions: bool = True
+    ) -> bool: ...
 
 
 def load(name: str) -> Engine:

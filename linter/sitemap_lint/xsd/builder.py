@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Protocol, cast
 
 from lxml import etree
 
@@ -28,6 +29,13 @@ NSMAP = {
 }
 
 
+class _Numbered(Protocol):
+    """An lxml element's line number, which lxml lets us set (the stubs declare it
+    read-only): the line index of ``build`` relies on it."""
+
+    sourceline: int
+
+
 def schema_path(name: str) -> Path:
     """Path of a bundled schema file; packages are installed as real directories."""
     with as_file(files("sitemap_lint.schemas").joinpath(name)) as path:
@@ -36,7 +44,7 @@ def schema_path(name: str) -> Path:
 
 def build(
     root_name: str, entries: Sequence[Node], sitemap_ns: str
-) -> tuple[etree._Element, list[Node]]:
+) -> tuple[etree._Element, list[Node | None]]:
     """The stand-in root holding copies of ``entries``, and the node for each line index.
 
     Index 0 is the stand-in root itself. Elements in ``sitemap_ns`` (a look-alike
@@ -56,7 +64,7 @@ def build(
         element = make(root, prefix + entry.name)
         append(entry)
         index = len(nodes) - 1
-        element.sourceline = index if index < MAX_INDEX else MAX_INDEX
+        cast(_Numbered, element).sourceline = index if index < MAX_INDEX else MAX_INDEX
         if entry.attrs:
             _set_attributes(element, entry.attrs)
         if not entry.children:
@@ -68,7 +76,7 @@ def build(
             sub = make(element, prefix + child.name)
             append(child)
             index = len(nodes) - 1
-            sub.sourceline = index if index < MAX_INDEX else MAX_INDEX
+            cast(_Numbered, sub).sourceline = index if index < MAX_INDEX else MAX_INDEX
             if child.attrs:
                 _set_attributes(sub, child.attrs)
             if child.children:
@@ -78,7 +86,9 @@ def build(
     return root, nodes
 
 
-def _build_below(element: etree._Element, node: Node, nodes: list, prefixes: dict) -> None:
+def _build_below(
+    element: etree._Element, node: Node, nodes: list[Node | None], prefixes: dict[str, str]
+) -> None:
     make = etree.SubElement
     stack = [(element, child) for child in reversed(node.children)]
     while stack:
@@ -87,7 +97,7 @@ def _build_below(element: etree._Element, node: Node, nodes: list, prefixes: dic
         sub = make(parent, prefix + current.name)
         nodes.append(current)
         index = len(nodes) - 1
-        sub.sourceline = index if index < MAX_INDEX else MAX_INDEX
+        cast(_Numbered, sub).sourceline = index if index < MAX_INDEX else MAX_INDEX
         if current.attrs:
             _set_attributes(sub, current.attrs)
         if current.children:
@@ -108,7 +118,7 @@ def _set_attributes(element: etree._Element, attrs: dict[str, str]) -> None:
         element.set(f"{{{key}" if "}" in key else key, value)
 
 
-def node_at(nodes: list[Node], index: int | None) -> Node | None:
+def node_at(nodes: list[Node | None], index: int | None) -> Node | None:
     if index is None or index <= 0 or index >= MAX_INDEX or index >= len(nodes):
         return None
     return nodes[index]

@@ -67,7 +67,7 @@ class ShadowTree:
         if not self.active:
             return None
         ready = self._ready
-        elements = []
+        elements: list[etree._Element] = []
         for node in nodes:
             while ready and not _is_entry(ready[0], entry_tag):
                 ready.popleft()

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import xmlschema
 
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.xsd import builder, messages
+
+if TYPE_CHECKING:
+    from elementpath.protocols import ElementProtocol
 
 
 class XmlschemaEngine:
@@ -35,11 +39,12 @@ class XmlschemaEngine:
         root, nodes = builder.build(root_name, entries, sitemap_ns)
         results = []
         try:
-            errors = list(schema.iter_errors(root))
-        except (KeyError, ValueError, TypeError, RecursionError) as error:
+            # xmlschema reads lxml elements; the two packages' stubs do not agree on ``tag``.
+            errors = list(schema.iter_errors(cast("ElementProtocol", root)))
+        except (KeyError, ValueError, TypeError, RecursionError) as failure:
             # xmlschema raises instead of reporting for a few inputs (an xsi:type
             # naming an unknown type); report it on the first entry.
-            return [(entries[0], messages.clean(f"cannot be validated: {error}"))]
+            return [(entries[0], messages.clean(f"cannot be validated: {failure}"))]
         for error in errors:
             child = getattr(error, "invalid_child", None)
             element = child if child is not None else error.elem
