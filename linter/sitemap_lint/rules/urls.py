@@ -155,7 +155,10 @@ INVALID_HOST = rule(
     what="""
         Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
         253 characters, or an IP address) and the port (1 to 65535), and names
-        the character or label at fault.
+        the character or label at fault. A host with characters outside ASCII
+        is read as browsers read it (UTS #46, then IDNA 2008): a character that
+        IDNA 2008 does not allow (`☃`, an emoji), a joiner out of place, or a
+        label over 63 characters in its `xn--` form is reported here.
     """,
     why="Such a URL cannot be fetched; search engines report it as invalid.",
     bad="<loc>https://example..com:99999/</loc>",
@@ -170,7 +173,8 @@ NON_ASCII = rule(
     what="""
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
         URL, once per URL: punycode in the host, percent-encoded UTF-8 in the
-        path and query.
+        path and query. The host is encoded as browsers encode it (UTS #46
+        non-transitional): `faß.de` is `xn--fa-hia.de`, not `fass.de`.
     """,
     why="""
         The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
