@@ -134,4 +134,4 @@ def _bidi_label(labels: list[str]) -> str:
 
 def joiner_name(char: str) -> str:
     """The Unicode name of a joiner (or of any character), for messages."""
-    return _JOINERS.get(char) or unicodedata.name(char, f"U+{ord(char):04X}")
+    return _JOINERS.get(char) or unicodedata.name(char, f"U+{ord(char):04X}") or char

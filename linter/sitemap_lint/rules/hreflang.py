@@ -381,12 +381,8 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
         parts, variants, tail = split
     else:
         variants, tail = [], []
-    fixed: list[str] | None = []
     language = _check_language(parts[0], alone, problems)
-    if language is None:
-        fixed = None
-    else:
-        fixed.append(language)
+    fixed: list[str] | None = None if language is None else [language]
     rest = parts[1:]
     if rest and len(rest[0]) == 4 and rest[0].isascii() and rest[0].isalpha():
         script = langtags.script(rest[0])
@@ -418,7 +414,7 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     if tail:
         what = "private use" if tail[0].lower() == "x" else "an extension"
         problems.append(f"{'-'.join(tail)!r} is {what}, which hreflang does not take")
-    if not problems:
+    if not problems and fixed is not None:
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
 

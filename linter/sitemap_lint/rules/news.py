@@ -626,9 +626,9 @@ def _language_fix(text: str) -> str | None:
             return primary
     words = re.split(r"[\s(,;/-]+", text)
     for candidate in dict.fromkeys((text, words[0])):
-        code = langtags.language_for_name(candidate)
-        if code:
-            return _CHINESE_CHOICE if code == "zh" else code
+        found = langtags.language_for_name(candidate)
+        if found:
+            return _CHINESE_CHOICE if found == "zh" else found
     return None
 
 
