@@ -5,17 +5,18 @@ processing and then check each label against IDNA 2008: ``faß.de`` is
 ``xn--fa-hia.de`` (Python's built-in ``idna`` codec, IDNA 2003, would give
 ``fass.de``, another domain). The ``idna`` package does both steps.
 
-Only hosts with characters outside ASCII come here; the verdict is cached per host.
+Only hosts with characters outside ASCII come here; the verdict is cached per host, and
+the ``idna`` package (with its Unicode tables) is imported on first use only, so runs
+over ASCII hosts never load it.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import idna
-from idna import idnadata, intranges
+if TYPE_CHECKING:
+    import idna
 
 MAX_LABEL = 63
 MAX_NAME = 253
@@ -51,6 +52,8 @@ class AsciiHost(NamedTuple):
 @lru_cache(maxsize=4096)
 def to_ascii(host: str) -> AsciiHost:
     """The host as browsers encode it (UTS #46 non-transitional, then IDNA 2008)."""
+    import idna
+
     try:
         encoded = idna.encode(host, uts46=True, transitional=False).decode("ascii")
     except idna.IDNAError as error:
@@ -59,6 +62,8 @@ def to_ascii(host: str) -> AsciiHost:
 
 
 def _fault(host: str, error: idna.IDNAError) -> HostFault:
+    import idna
+
     try:
         mapped = idna.uts46_remap(host, std3_rules=False, transitional=False)
     except idna.IDNAError:
@@ -81,6 +86,11 @@ def _fault(host: str, error: idna.IDNAError) -> HostFault:
 
 def _label_fault(label: str) -> HostFault | None:
     """The first fault in one (mapped) label, checked in the order IDNA 2008 does."""
+    import unicodedata
+
+    import idna
+    from idna import idnadata, intranges
+
     if label.isascii() and label.startswith("xn--"):
         return None  # an A-label already: the library's own words say what is wrong with it
     if label[2:4] == "--":
@@ -124,6 +134,8 @@ def _ascii_length(labels: list[str]) -> int:
 
 
 def _bidi_label(labels: list[str]) -> str:
+    import idna
+
     for label in labels:
         try:
             idna.check_bidi(label, check_ltr=True)
@@ -134,4 +146,6 @@ def _bidi_label(labels: list[str]) -> str:
 
 def joiner_name(char: str) -> str:
     """The Unicode name of a joiner (or of any character), for messages."""
+    import unicodedata
+
     return _JOINERS.get(char) or unicodedata.name(char, f"U+{ord(char):04X}") or char
