@@ -421,7 +421,8 @@ class FileChecker:
                 )
             )
             return
-        self.add(xml.syntax_error(code, line, column, context, offset))
+        before_root = None if parser is None else not parser.saw_root
+        self.add(xml.syntax_error(code, line, column, context, offset, before_root))
 
     # -- end of file -------------------------------------------------------------
 

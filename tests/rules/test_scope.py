@@ -6,7 +6,7 @@ import pytest
 
 from sitemap_lint.rules import scope
 from sitemap_lint.rules.scope import _remove_dot_segments
-from tests.helpers import Case, check_case, check_pass, lint
+from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
 
 CATALOG = "https://example.com/catalog/sitemap.xml"
 
@@ -102,3 +102,19 @@ def test_mixed_origins_counts_every_url_off_the_first_origin() -> None:
 )
 def test_remove_dot_segments(path: str, resolved: str) -> None:
     assert _remove_dot_segments(path) == resolved
+
+
+@pytest.mark.parametrize(
+    "sitemap_url",
+    [
+        "https://faß.de/sitemap.xml",
+        "https://FAß.DE./sitemap.xml",
+        "https://xn--fa-hia.de/sitemap.xml",
+    ],
+)
+def test_idn_hosts_compare_as_browsers_encode_them(sitemap_url: str) -> None:
+    """faß.de is xn--fa-hia.de (UTS #46), not fass.de (IDNA 2003): the same origin."""
+    path = RULE_FIXTURES / "UR011" / "fail-idn-sharp-s.xml"
+    codes = [f.code for f in lint(path, sitemap_url).findings]
+    assert codes == ["UR011"]
+    assert [f.code for f in lint(path, "https://fass.de/sitemap.xml").findings].count("SC001") == 3

@@ -272,3 +272,86 @@ def test_whitespace_is_reported_and_the_rest_is_still_checked() -> None:
 def test_scheme_typo_suggests_http_or_https() -> None:
     _, report = run("htp://example.com/")
     assert "did you mean http?" in report.findings[0].message
+
+
+# -- internationalized hosts, read as browsers read them (UTS #46, IDNA 2008) ----------------
+
+IDN_CASES = [
+    Case("UR011", "fail-idn-sharp-s.xml", line=16),  # faß.de: xn--fa-hia.de, not fass.de
+    Case("UR010", "fail-idn-emoji.xml", line=16),  # ☃.example: IDNA 2008 rejects it
+]
+
+
+@pytest.mark.parametrize("case", IDN_CASES, ids=str)
+def test_idn_failing_fixture(case: Case) -> None:
+    check_case(case)
+
+
+def test_idn_fixture_messages() -> None:
+    check_message(IDN_CASES, "UR011/fail-idn-sharp-s.xml", "https://xn--fa-hia.de/stra%C3%9Fe")
+    check_message(IDN_CASES, "UR010/fail-idn-emoji.xml", "'☃' (U+2603) is not allowed")
+
+
+@pytest.mark.parametrize(
+    ("host", "ascii_host"),
+    [
+        ("faß.de", "xn--fa-hia.de"),  # ß kept (IDNA 2003 would map it to ss: fass.de)
+        ("βόλος.com", "xn--nxasmm1c.com"),  # final sigma kept (IDNA 2003 maps it to sigma)
+        ("FAß.DE", "xn--fa-hia.de"),  # upper case mapped to lower
+        ("BÜCHER.example", "xn--bcher-kva.example"),
+        ("faß.de.", "xn--fa-hia.de"),  # a trailing dot: the same host
+        (
+            "\u0646\u0627\u0645\u0647\u200c\u0627\u06cc.com",
+            "xn--mgba3gch31f060k.com",
+        ),  # ZWNJ between joining letters
+        ("क्\u200dष.com", "xn--11b2ezcw70k.com"),  # ZWJ after a virama
+        (
+            "\uff25\uff58\uff41\uff4d\uff50\uff4c\uff45.com",
+            "example.com",
+        ),  # full-width letters mapped to ASCII
+    ],
+)
+def test_idn_host_encoded_as_browsers_do(host: str, ascii_host: str) -> None:
+    parsed, report = run(f"https://{host}/a")
+    assert parsed == ParsedURL("https", ascii_host, 443, "/a")
+    assert report.codes == ["UR011"]
+    assert f"https://{ascii_host}" in report.findings[0].message
+    assert "fass" not in report.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("host", "text"),
+    [
+        ("☃.com", "'☃' (U+2603) is not allowed in a domain name (IDNA 2008)"),
+        ("💩.la", "'💩' (U+1F4A9) is not allowed in a domain name (IDNA 2008)"),
+        ("a\u200db.com", "U+200D (ZERO WIDTH JOINER) in label 'a\\u200db' is allowed only"),
+        ("a\u200cb.com", "U+200C (ZERO WIDTH NON-JOINER) in label 'a\\u200cb' is allowed only"),
+        ("ü" * 70 + ".de", "is 76 characters long in its ASCII (punycode) form; at most 63"),
+        (
+            ".".join(["ü" * 30] * 9) + ".de",
+            "characters long in its ASCII (punycode) form; at most 253",
+        ),
+        ("ab--ü.de", "has '--' as its third and fourth characters"),
+        ("-ü.de", "starts or ends with '-'"),
+        ("aא.com", "mixes right-to-left and left-to-right characters"),
+        ("a·b.ü.de", "'·' (U+00B7) in label 'a·b' is allowed only in certain contexts"),
+    ],
+)
+def test_idn_host_rejected_with_a_clear_reason(host: str, text: str) -> None:
+    parsed, report = run(f"https://{host}/a")
+    assert parsed is None
+    assert report.codes == ["UR010"]
+    message = report.findings[0].message
+    assert "is not a valid internationalized domain name" in message
+    assert text in message
+    assert "xn--" not in message.replace("(xn--)", "")  # no suggestion of an ASCII form
+
+
+def test_ascii_hosts_do_not_go_through_idna(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(host: str) -> None:
+        raise AssertionError(f"idna called for {host!r}")
+
+    monkeypatch.setattr(urls, "to_ascii", refuse)
+    for value in ("https://example.com/a", "https://Example.COM/caf%C3%A9", "https://x.io/ü"):
+        parsed, _ = run(value)
+        assert parsed is not None

@@ -11,6 +11,8 @@ CASES = [
     Case("XM001", "fail.xml", line=5),
     Case("XM001", "fail-control-character.xml", line=7),
     Case("XM001", "fail-duplicate-attribute.xml", line=6),
+    Case("XM001", "fail-closing-tag-first.xml", line=1, also=(("EN004", 1),)),  # BOM, </urlset>
+    Case("XM001", "fail-text-before-root.xml", line=3),  # a server's message after <?xml
     Case("XM002", "fail.xml", line=1),
     Case("XM002", "fail-text.xml", line=1),
     Case("XM002", "fail-spaces.xml", line=1),
@@ -36,6 +38,7 @@ CASES = [
     Case("XM007", "fail.xml", line=8),
     Case("XM007", "fail-text.xml", line=7),
     Case("XM007", "fail-second-document.xml", line=11),
+    Case("XM007", "fail-closing-tag.xml", line=7),  # a second </urlset>
     Case("XM008", "fail.xml", line=12),
     Case("XM008", "fail-after-entry.xml", line=11),
     # Entries before the cut are checked: the duplicate is a second, separate defect.
@@ -225,3 +228,76 @@ def test_generic_syntax_error_has_a_hint() -> None:
     assert finding.code == "XM001"
     assert "mismatched tag" in finding.message
     assert "check the tag names" in finding.message
+
+
+# -- a broken start: each gets its own message, never "escape the '<'" ----------------------
+
+BROKEN_STARTS = [
+    (
+        "XM001/fail-closing-tag-first.xml",
+        "XM001",
+        "closing tag '</urlset>' before any start tag: the start of the document is missing; "
+        "a sitemap begins with its root element's start tag, <urlset xmlns=\"http://www.sitemaps.org"
+        '/schemas/sitemap/0.9">',
+    ),
+    (
+        "XM001/fail-text-before-root.xml",
+        "XM001",
+        "text 'HTTP 500 Internal Server Error' before the root element; only the XML "
+        "declaration and comments may come before <urlset> or <sitemapindex>",
+    ),
+    (
+        "XM007/fail-closing-tag.xml",
+        "XM007",
+        "closing tag '</urlset>' after the end of the root element, where no element is open; "
+        "remove it",
+    ),
+    (
+        "IN001/fail-comment-only.xml",
+        "IN001",
+        "file has no root element; a sitemap needs <urlset> or <sitemapindex>",
+    ),
+    (
+        "IN006/fail-text-before-root.xml",
+        "IN006",
+        "file starts with text before its XML ('Notice: cache warmed'); remove everything "
+        "before '<urlset'",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "code", "text"), BROKEN_STARTS, ids=[b[0] for b in BROKEN_STARTS]
+)
+def test_broken_start_has_its_own_message(fixture: str, code: str, text: str) -> None:
+    findings = [f for f in lint(RULE_FIXTURES / fixture).findings if f.code != "EN004"]
+    assert [f.code for f in findings] == [code]
+    assert text in findings[0].message
+    assert "escape" not in findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("</urlset>", "XM001"),  # no root started
+        ("<?xml version='1.0'?>\n</sitemapindex>", "XM001"),
+        ("<urlset/>\n</urlset>", "XM007"),  # after the root
+        ("<urlset><url><loc>q=a<b</loc></url></urlset>", "XM005"),  # a raw '<' in a value
+    ],
+)
+def test_closing_tag_without_open_element(tmp_path, text: str, expected: str) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    codes = [f.code for f in lint(path).findings]
+    assert expected in codes
+    assert not {"XM001", "XM005", "XM007"} - {expected} & set(codes)
+    if expected == "XM001":
+        assert "before any start tag" in lint(path).findings[0].message
+
+
+def test_syntax_error_without_parser_state_still_names_the_closing_tag() -> None:
+    code = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
+    finding = xml.syntax_error(code, 1, 2, "</urlset>", 1)
+    assert finding.code == "XM001"
+    assert finding.message.startswith("closing tag '</urlset>' where no element is open")
+    assert finding.column == 1

@@ -8,9 +8,10 @@ compact ``Alternates`` record. At the end of the file the pure function
 disagree, `x-default`. It takes records and yields ``Problem``s, so a check
 across several files can feed it the records of all of them.
 
-Language codes are validated with pycountry (ISO 639, ISO 15924, ISO 3166-1),
-imported on first use only and cached per code: a sitemap has few distinct
-codes, so 200,000 links cost 200,000 dictionary look-ups.
+Language codes are validated against ISO 639, ISO 15924 and ISO 3166-1 through
+``domain.langtags`` (pycountry data, imported on first use only), and each verdict is
+cached per value: a sitemap has few distinct codes, so 200,000 links cost 200,000
+dictionary look-ups.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
+from sitemap_lint.domain import langtags
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
@@ -30,7 +31,7 @@ from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
 
 if TYPE_CHECKING:
-    from pycountry.db import Data
+    pass
 
 NAMESPACE = "http://www.w3.org/1999/xhtml"
 
@@ -290,7 +291,6 @@ HREF_FIELD = "xhtml:link href"
 # The schema's pattern for hreflang (xhtml-link.xsd, tLanguageCode): a value it
 # rejects is covered by the rule's finding, so the schema error is not repeated.
 _XSD_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
-_SUBTAG_SEPARATOR = re.compile(r"[-_]")
 _CACHE_LIMIT = 4096
 # Longer than any language-script-region code (zh-Hant-TW has 10 characters; the
 # schema allows subtags of up to 8): not parsed further.
@@ -301,8 +301,7 @@ _CLEAN_LIMIT = 1 << 17
 _SHOWN = 3  # how many pages or links a message names before "and N more"
 
 # Suggestions for codes that are often written where another is meant. Validity
-# itself comes from pycountry; these tables only name the intended code.
-_WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+# itself comes from domain.langtags; these tables only name the intended code.
 _COUNTRY_LANGUAGES = {
     "jp": "ja",
     "cn": "zh",
@@ -357,8 +356,6 @@ def check_code(value: str) -> CodeCheck:
 
 
 def _validate_code(value: str) -> tuple[str | None, str | None]:
-    import pycountry  # imported on first use only: it costs start-up time
-
     text = value.strip()
     problems: list[str] = []
     if text != value:
@@ -372,27 +369,34 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
         return None, _code_message(value, [f"it is {len(text):,} characters long"], None)
     if "_" in text:
         problems.append("subtags are separated by '-', not '_'")
-    parts = _SUBTAG_SEPARATOR.split(text)
+    parts = langtags.split_subtags(text)
     if not all(parts):
         return None, _code_message(value, [*problems, "it has an empty subtag"], None)
-    fixed: list[str] | None
-    fixed = []
-    language = _check_language(parts[0], len(parts) == 1, problems, pycountry)
-    if language is None:
-        fixed = None
+    if parts[0].lower() == "x":
+        problems.append(f"{text!r} is a private-use code, which hreflang does not take")
+        return None, _code_message(value, problems, None)
+    alone = len(parts) == 1
+    split = langtags.split_tag(parts)
+    if len(split.core) == 1 and not (split.variants and not split.variants[0][0].isdigit()):
+        # A variant, extension or private use right after the language, where a region
+        # would stand, is named for what it is; a word such as 'brazil' there was meant
+        # as the region, and after a region they simply cannot follow (below).
+        parts, variants, tail = split
     else:
-        fixed.append(language)
+        variants, tail = [], []
+    language = _check_language(parts[0], alone, problems)
+    fixed: list[str] | None = None if language is None else [language]
     rest = parts[1:]
     if rest and len(rest[0]) == 4 and rest[0].isascii() and rest[0].isalpha():
-        script = pycountry.scripts.get(alpha_4=rest[0])
+        script = langtags.script(rest[0])
         if script is None:
             problems.append(f"{rest[0]!r} is not an ISO 15924 script")
             fixed = None
         elif fixed is not None:
-            fixed.append(script.alpha_4)
+            fixed.append(script)
         rest = rest[1:]
     if rest:
-        region = _check_region(rest[0], parts[0], problems, pycountry)
+        region = _check_region(rest[0], parts[0], problems)
         if region is None:
             fixed = None
         elif fixed is not None:
@@ -404,29 +408,36 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
             "optionally a script and a region"
         )
         fixed = None
-    if not problems:
-        assert fixed is not None  # every part that gives none adds a problem
+    if variants:
+        shown = "-".join(variants)
+        what = "a variant subtag" if len(variants) == 1 else "variant subtags"
+        problems.append(
+            f"{shown!r} is {what} (a spelling or dialect), which hreflang does not take"
+        )
+    if tail:
+        what = "private use" if tail[0].lower() == "x" else "an extension"
+        problems.append(f"{'-'.join(tail)!r} is {what}, which hreflang does not take")
+    if not problems and fixed is not None:
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
 
 
-def _check_language(
-    tag: str, alone: bool, problems: list[str], pycountry: ModuleType
-) -> str | None:
+def _check_language(tag: str, alone: bool, problems: list[str]) -> str | None:
     """The language subtag in lower case, or a suggested one; None when there is none."""
     if not (tag.isascii() and tag.isalpha()):
         problems.append(f"{tag!r} is not a language code")
         return None
     lower = tag.lower()
     if len(tag) == 2:
-        if pycountry.languages.get(alpha_2=lower) is not None:
+        if langtags.language(lower) is not None:
             return lower
-        if lower in _WITHDRAWN_LANGUAGES:
-            new = _WITHDRAWN_LANGUAGES[lower]
-            name = pycountry.languages.get(alpha_2=new).name
+        new = langtags.withdrawn_language(lower)
+        if new is not None:
+            replacement = langtags.language(new)
+            name = replacement.name if replacement is not None else new
             problems.append(f"{tag!r} is the withdrawn code for {name}, now {new!r}")
             return new
-        country = pycountry.countries.get(alpha_2=lower)
+        country = langtags.country(lower)
         if country is not None:
             guess = _COUNTRY_LANGUAGES.get(lower)
             example = f"{guess or 'xx'}-{country.alpha_2}"
@@ -440,10 +451,8 @@ def _check_language(
         problems.append(f"{tag!r} is not an ISO 639-1 language")
         return None
     if len(tag) == 3:
-        language: Data | None = pycountry.languages.get(alpha_3=lower) or pycountry.languages.get(
-            bibliographic=lower
-        )
-        if language is not None and hasattr(language, "alpha_2"):
+        language = langtags.language(lower)
+        if language is not None and language.alpha_2 is not None:
             problems.append(
                 f"{tag!r} is a three-letter code; hreflang takes the two-letter ISO 639-1 "
                 f"code of {language.name}, {language.alpha_2!r}"
@@ -459,20 +468,19 @@ def _check_language(
     return None
 
 
-def _check_region(
-    tag: str, language: str, problems: list[str], pycountry: ModuleType
-) -> str | None:
+def _check_region(tag: str, language: str, problems: list[str]) -> str | None:
     """The region subtag in upper case, or a suggested one; None when there is none."""
     upper = tag.upper()
     if len(tag) == 2 and tag.isascii() and tag.isalpha():
-        if pycountry.countries.get(alpha_2=upper) is not None:
+        if langtags.country(upper) is not None:
             return upper
         if upper in _REGION_ALIASES:
             new = _REGION_ALIASES[upper]
-            name = pycountry.countries.get(alpha_2=new).name
+            aliased = langtags.country(new)
+            name = aliased.name if aliased is not None else new
             problems.append(f"{tag!r} is not an ISO 3166-1 region; the code of {name} is {new!r}")
             return new
-        old = pycountry.historic_countries.get(alpha_2=upper)
+        old = langtags.withdrawn_country(upper)
         if old is not None:
             problems.append(f"region {tag!r} ({old.name}) was withdrawn from ISO 3166-1")
             return None
@@ -485,7 +493,7 @@ def _check_region(
         )
         return None
     if len(tag) == 3 and tag.isascii() and tag.isalpha():
-        country: Data | None = pycountry.countries.get(alpha_3=upper)
+        country = langtags.country(upper)
         if country is not None:
             problems.append(
                 f"{tag!r} is a three-letter region; write the two-letter code {country.alpha_2!r}"

@@ -191,6 +191,9 @@ def unsupported_compression(kind: str) -> Finding:
     )
 
 
+_SITEMAP_START = re.compile(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
+
+
 def not_xml(start: str) -> Finding:
     """IN006, naming what the content looks like; ``start`` is the file's first text."""
     head = start.lstrip()[:200]
@@ -201,5 +204,13 @@ def not_xml(start: str) -> Finding:
         what = "JSON"
     else:
         shown = first_line[:40] + ("..." if len(first_line) > 40 else "")
+        markup = _SITEMAP_START.search(head)
+        if markup is not None:
+            return NOT_XML.at(
+                1,
+                1,
+                f"file starts with text before its XML ({shown!r}); remove everything before "
+                f"{markup.group(0)!r}: a sitemap's first character is '<'",
+            )
         what = f"text starting {shown!r}"
     return NOT_XML.at(1, 1, f"file is not XML, it looks like {what}; serve an XML sitemap here")

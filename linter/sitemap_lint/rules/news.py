@@ -11,17 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
 
+from sitemap_lint.domain import langtags
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.extension import EntryContext
 from sitemap_lint.rules.structure import Reporter
-
-if TYPE_CHECKING:
-    from pycountry.db import Data, Database
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
 
@@ -338,8 +334,6 @@ _CHINESE = {
     "zh-mo": "zh-tw",
 }
 _CHINESE_CHOICE = "zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"
-# Codes ISO 639 withdrew, still written by old generators: the code that replaced each.
-_WITHDRAWN = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 _GENRES = re.compile(r"(?:{g})(?:, *(?:{g}))*\Z".format(g="|".join(GENRES)))
 _GENRE_KEYS = {genre.lower(): genre for genre in GENRES}
 _FULL_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a year or month alone has no age to judge
@@ -597,12 +591,9 @@ def _unknown_language(code: str) -> str | None:
         return None
     if code == "zh":
         return f"<news:language> 'zh' does not say which script; write {_CHINESE_CHOICE}"
-    if code in _WITHDRAWN:
-        name = _language_name(_WITHDRAWN[code])
-        return (
-            f"<news:language> {code!r} is a withdrawn ISO 639 code ({name}); "
-            f"write {_WITHDRAWN[code]}"
-        )
+    new = langtags.withdrawn_language(code)
+    if new is not None:
+        return f"<news:language> {code!r} is a withdrawn ISO 639 code ({_language_name(new)}); write {new}"
     found = _language(code)
     if found is not None and found[1]:
         return (
@@ -631,78 +622,29 @@ def _language_fix(text: str) -> str | None:
         primary = match.group(1)
         if primary == "zh":
             return _CHINESE_CHOICE
-        if primary in _WITHDRAWN:
-            return _WITHDRAWN[primary]
+        new = langtags.withdrawn_language(primary)
+        if new is not None:
+            return new
         if _language_name(primary) is not None:
             return primary
     words = re.split(r"[\s(,;/-]+", text)
     for candidate in dict.fromkeys((text, words[0])):
-        code = _code_for_name(candidate)
-        if code:
-            return _CHINESE_CHOICE if code == "zh" else code
+        found = langtags.language_for_name(candidate)
+        if found:
+            return _CHINESE_CHOICE if found == "zh" else found
     return None
 
 
-@lru_cache(maxsize=256)
 def _language(code: str) -> tuple[str, bool] | None:
     """The ISO 639 name of a two- or three-letter code and whether it is one of the
-    special codes (`und`, `mul`, `zxx`, `mis`); None when it is not a code.
-
-    pycountry is imported here, on first use: loading its data takes a moment
-    that runs without news sitemaps should not pay.
-    """
-    import pycountry
-
-    languages = pycountry.languages
-    if len(code) == 2:
-        found = _get(languages, alpha_2=code)
-    else:
-        found = _get(languages, alpha_3=code) or _get(languages, bibliographic=code)
-    if found is None:
-        return None
-    return found.name, getattr(found, "type", "") == "S"
+    special codes (`und`, `mul`, `zxx`, `mis`); None when it is not a code."""
+    found = langtags.language(code)
+    return None if found is None else (found.name, found.special)
 
 
 def _language_name(code: str) -> str | None:
     found = _language(code)
     return found[0] if found is not None and not found[1] else None
-
-
-_QUALIFIERS = re.compile(r"^modern\s+|\s*\(.*\)$")
-
-
-@lru_cache(maxsize=256)
-def _code_for_name(name: str) -> str | None:
-    """The shortest ISO 639 code for a language name such as ``English`` or ``Greek``."""
-    if not name.isalpha() or len(name) < 4:
-        return None
-    import pycountry
-
-    try:
-        found = pycountry.languages.lookup(name)
-    except LookupError:
-        # ISO names carry qualifiers: "Modern Greek (1453-)", "Malay (macrolanguage)".
-        wanted = name.lower()
-        found = next(
-            (
-                language
-                for language in pycountry.languages
-                if hasattr(language, "alpha_2")
-                and _QUALIFIERS.sub("", language.name.lower()) == wanted
-            ),
-            None,
-        )
-        if found is None:
-            return None
-    # pycountry's language database is not parameterised: its records are Any.
-    return cast(str, getattr(found, "alpha_2", None) or found.alpha_3)
-
-
-def _get(database: Database[Any], **key: str) -> Data | None:
-    try:
-        return database.get(**key)
-    except (KeyError, LookupError):
-        return None
 
 
 # -- legacy fields --------------------------------------------------------------------------

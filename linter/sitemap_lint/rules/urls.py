@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 from urllib.parse import quote
 
+from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
@@ -155,7 +156,10 @@ INVALID_HOST = rule(
     what="""
         Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
         253 characters, or an IP address) and the port (1 to 65535), and names
-        the character or label at fault.
+        the character or label at fault. A host with characters outside ASCII
+        is read as browsers read it (UTS #46, then IDNA 2008): a character that
+        IDNA 2008 does not allow (`☃`, an emoji), a joiner out of place, or a
+        label over 63 characters in its `xn--` form is reported here.
     """,
     why="Such a URL cannot be fetched; search engines report it as invalid.",
     bad="<loc>https://example..com:99999/</loc>",
@@ -170,7 +174,8 @@ NON_ASCII = rule(
     what="""
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
         URL, once per URL: punycode in the host, percent-encoded UTF-8 in the
-        path and query.
+        path and query. The host is encoded as browsers encode it (UTS #46
+        non-transitional): `faß.de` is `xn--fa-hia.de`, not `fass.de`.
     """,
     why="""
         The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
@@ -382,21 +387,21 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
         )
     host, port = _split_port(authority)
     host_problem = _host_problem(host)
+    ascii_host = host
+    if host_problem is None and not host.isascii():
+        ascii_host, host_problem = _punycode(host)
     if host_problem is None and port is not None:
         host_problem = _port_problem(port)
-    ascii_host: str | None = host
     if host_problem:
         report.add(INVALID_HOST.at(line, column, host_problem), node)
         usable = False
-    elif not host.isascii():
-        ascii_host = _punycode(host)
 
     # One repaired form of the URL, shown by every rule below that suggests a fix;
     # only the start of an absurdly long one is repaired (messages are short anyway).
     fixed_remainder = quote(
         _BAD_PERCENT.sub("%25", remainder[:MAX_LENGTH]), safe=_SAFE_FOR_QUOTE
     ) + ("..." if len(remainder) > MAX_LENGTH else "")
-    fixed_authority = (ascii_host or host) + (f":{port}" if port is not None else "")
+    fixed_authority = ascii_host + (f":{port}" if port is not None else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
@@ -425,30 +430,18 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
             where = "in the host"
         else:
             where = "in the path or query"
-        if ascii_host is None:
-            report.add(
-                NON_ASCII.at(
-                    line,
-                    column,
-                    f"host {host!r} is not a valid internationalized domain name; "
-                    "write its ASCII (punycode) form",
-                ),
-                node,
+        how = (
+            "punycode for the host, percent-encoded UTF-8 for the rest"
+            if not host.isascii()
+            else "percent-encoded UTF-8"
+        )
+        report.add(
+            NON_ASCII.at(
+                line,
+                column,
+                f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
             )
-            usable = False
-        else:
-            how = (
-                "punycode for the host, percent-encoded UTF-8 for the rest"
-                if not host.isascii()
-                else "percent-encoded UTF-8"
-            )
-            report.add(
-                NON_ASCII.at(
-                    line,
-                    column,
-                    f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
-                )
-            )
+        )
     if "#" in remainder:
         fragment = remainder[remainder.index("#") :]
         shown = fragment if len(fragment) <= 40 else fragment[:37] + "..."
@@ -472,9 +465,7 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
         return None
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
-    return ParsedURL(
-        scheme, (ascii_host or host).lower().rstrip("."), int(port) if port else default, path
-    )
+    return ParsedURL(scheme, ascii_host.lower().rstrip("."), int(port) if port else default, path)
 
 
 def _too_short(url: str, node: Node, report: Reporter) -> None:
@@ -518,13 +509,67 @@ def _port_problem(port: str) -> str | None:
     return None
 
 
-def _punycode(host: str) -> str | None:
-    """The ASCII form of an internationalized host name, or None if it has none."""
-    try:
-        encoded = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return None
-    return encoded if _host_problem(encoded) is None else None
+def _punycode(host: str) -> tuple[str, str | None]:
+    """The ASCII form of an internationalized host name as browsers encode it (UTS #46,
+    IDNA 2008), or the host itself and what is wrong with it."""
+    verdict = to_ascii(host)
+    if verdict.ascii is None:
+        return host, _idn_message(host, verdict.fault)
+    return verdict.ascii, _host_problem(verdict.ascii)
+
+
+def _idn_message(host: str, fault: HostFault | None) -> str:
+    head = f"host {host!r} is not a valid internationalized domain name"
+    if fault is None:
+        return head
+    label, char = fault.label, fault.char
+    shown = repr(label) if len(label) <= 20 else repr(label[:20]) + "..."
+    code = f"U+{ord(char):04X}" if char else ""
+    if fault.kind == "codepoint":
+        return (
+            f"{head}: {char!r} ({code}) is not allowed in a domain name (IDNA 2008); "
+            "use a host name without it"
+        )
+    if fault.kind == "joiner":
+        where = (
+            "after a virama" if char == "\u200d" else "after a virama or between joining letters"
+        )
+        return (
+            f"{head}: {code} ({joiner_name(char)}) in label {shown} is allowed only {where} "
+            "(IDNA 2008 contextual rule); remove it"
+        )
+    if fault.kind == "context":
+        return (
+            f"{head}: {char!r} ({code}) in label {shown} is allowed only in certain contexts "
+            "(IDNA 2008 contextual rule), not where it stands"
+        )
+    if fault.kind == "bidi":
+        return (
+            f"{head}: label {shown} mixes right-to-left and left-to-right characters as "
+            "IDNA 2008 forbids (bidi rule)"
+        )
+    if fault.kind == "label-length":
+        return (
+            f"{head}: label {shown} is {fault.length} characters long in its ASCII (punycode) "
+            f"form; at most {MAX_LABEL} are allowed: shorten it"
+        )
+    if fault.kind == "name-length":
+        return (
+            f"{head}: it is {fault.length} characters long in its ASCII (punycode) form; "
+            f"at most {MAX_NAME} are allowed: shorten it"
+        )
+    if fault.kind == "hyphen-edge":
+        return f"{head}: label {shown} starts or ends with '-'; remove the '-'"
+    if fault.kind == "hyphen-34":
+        return (
+            f"{head}: label {shown} has '--' as its third and fourth characters, which only "
+            "the ASCII form of an internationalized label (xn--) may have"
+        )
+    if fault.kind == "combining":
+        return f"{head}: label {shown} starts with a combining mark ({code})"
+    if fault.kind == "empty-label":
+        return f"{head}: it has an empty label (two dots in a row, or a leading dot); remove the extra dot"
+    return f"{head} ({fault.detail})"
 
 
 def _host_problem(host: str) -> str | None:

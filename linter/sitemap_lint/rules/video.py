@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import cast
 from urllib.parse import urlsplit
 
+from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
@@ -1191,6 +1192,8 @@ def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) ->
 
 def _site(host: str) -> str:
     """The registrable part of a host name, approximately (example.com, example.co.uk)."""
+    if not host.isascii():  # as browsers encode it, as the page's own host is
+        host = to_ascii(host).ascii or host
     host = host.lower().rstrip(".")
     labels = host.split(".")
     if not labels[-1].isalpha():

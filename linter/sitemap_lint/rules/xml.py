@@ -18,7 +18,9 @@ SYNTAX_ERROR = rule(
         Parses the file as XML and reports where the parser stopped, with the
         parser's reason. Entries before that point are still checked. More
         specific rules cover the common causes (unescaped `&` or `<`, undefined
-        entities, truncation, content after the root).
+        entities, truncation, content after the root). A closing tag before any
+        start tag (the start of the file is missing) and text before the root
+        element are named as such.
     """,
     why="""
         A sitemap that is not well-formed is rejected as a whole: Google reports
@@ -241,6 +243,9 @@ _TAG_MISMATCH = _code("XML_ERROR_TAG_MISMATCH")
 _JUNK_AFTER_ROOT = _code("XML_ERROR_JUNK_AFTER_DOC_ELEMENT")
 _UNDEFINED = _code("XML_ERROR_UNDEFINED_ENTITY")
 _UNBOUND_PREFIX = _code("XML_ERROR_UNBOUND_PREFIX")
+_SYNTAX = _code("XML_ERROR_SYNTAX")
+_CLOSING_TAG = re.compile(r"</([A-Za-z_][\w.:-]*)\s*>")
+_SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _AMPLIFICATION = _code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
 # Errors that only a DOCTYPE's entity declarations can cause.
 _ENTITY_ERRORS = {
@@ -323,13 +328,24 @@ def doctype(
     return DOCTYPE.at(line, column, f"{label} is not allowed in a sitemap; {effect}: remove it")
 
 
-def syntax_error(code: int, line: int, column: int, context: str, offset: int) -> Finding:
+def syntax_error(
+    code: int,
+    line: int,
+    column: int,
+    context: str,
+    offset: int,
+    before_root: bool | None = None,
+) -> Finding:
     """Turn an expat error into the most specific finding we can name.
 
     ``context`` is the text of the error's line and ``offset`` the 0-based
     position of the error in it; ``line`` and ``column`` are the file position.
+    ``before_root`` says whether the root element had not started yet (None: not known).
     """
     reason = expat_errors.messages.get(code, "syntax error")
+    start = _broken_start(code, line, column, context, offset, before_root)
+    if start is not None:
+        return start
     if code == _JUNK_AFTER_ROOT:
         return CONTENT_AFTER_ROOT.at(
             line,
@@ -377,6 +393,48 @@ def syntax_error(code: int, line: int, column: int, context: str, offset: int) -
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
     )
+
+
+def _broken_start(
+    code: int, line: int, column: int, context: str, offset: int, before_root: bool | None
+) -> Finding | None:
+    """A closing tag where no element is open, or text before the root element: the
+    finding that says so, or None for any other error."""
+    if code == _INVALID_TOKEN and context[offset - 1 : offset + 1] == "</":
+        closing = _CLOSING_TAG.match(context, offset - 1)
+        if closing is None:
+            return None
+        # Inside an element `</name>` is always an end tag: expat rejects one as a token
+        # only where no element is open, before the root element or after it.
+        tag = closing.group(0).rstrip()
+        name = closing.group(1)
+        if before_root is False:
+            return CONTENT_AFTER_ROOT.at(
+                line,
+                max(column - 1, 1),
+                f"closing tag {tag!r} after the end of the root element, where no element "
+                "is open; remove it",
+            )
+        root = name if name in ("urlset", "sitemapindex") else "urlset"
+        start_tag = f'<{root} xmlns="{_SITEMAP_NS}">'
+        where = "before any start tag" if before_root else "where no element is open"
+        return SYNTAX_ERROR.at(
+            line,
+            max(column - 1, 1),
+            f"closing tag {tag!r} {where}: the start of the document is missing; "
+            f"a sitemap begins with its root element's start tag, {start_tag}",
+        )
+    if code == _SYNTAX and before_root and context[offset : offset + 1] not in ("", "<"):
+        text = context[offset:].split("<", 1)[0].strip()
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            f"text {shown!r} before the root element; only the XML declaration and comments "
+            "may come before <urlset> or <sitemapindex>: remove the text (often a message a "
+            "server or template printed)",
+        )
+    return None
 
 
 def truncated(root_name: str, line: int, column: int) -> Finding:

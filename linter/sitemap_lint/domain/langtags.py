@@ -1,0 +1,153 @@
+"""Language tags: the ISO 639, ISO 15924 and ISO 3166-1 look-ups behind hreflang values
+and ``news:language``, in one place.
+
+The data come from pycountry, imported on first use only (loading it costs start-up
+time that runs without such values should not pay); every look-up is cached, since a
+sitemap repeats a few codes many times.
+
+Why not the ``langcodes`` package: it is measured and compared in the README
+(Dependencies). In short, its alias data map ``tl`` to ``fil``, which is wrong where
+only ISO 639-1 codes are allowed, its names need a second package, and it adds nothing
+our rules need beyond the five withdrawn codes below.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+# ISO 639-1 codes that were withdrawn, still written by old generators: the code that
+# replaced each (the IANA language subtag registry's Preferred-Value).
+WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+
+_SUBTAG_SEPARATOR = re.compile(r"[-_]")
+_VARIANT = re.compile(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
+_QUALIFIERS = re.compile(r"^modern\s+|\s*\(.*\)$")
+
+
+class Language(NamedTuple):
+    """An ISO 639 language."""
+
+    name: str
+    alpha_2: str | None  # its ISO 639-1 code, when it has one
+    special: bool  # one of ISO 639-2's special codes (und, mul, zxx, mis), not a language
+
+
+class Country(NamedTuple):
+    """An ISO 3166-1 country (or a withdrawn one)."""
+
+    name: str
+    alpha_2: str
+
+
+def split_subtags(tag: str) -> list[str]:
+    """A tag's subtags, split at '-' or at the '_' people write instead."""
+    return _SUBTAG_SEPARATOR.split(tag)
+
+
+class TagParts(NamedTuple):
+    """A BCP 47 tag's subtags, split as RFC 5646 orders them."""
+
+    core: list[str]  # the language, then the script and region when there are
+    variants: list[str]  # variants after them (``1996``, ``valencia``, ``oxendict``)
+    tail: list[str]  # from the first singleton on: extensions (``a-bbb``), private use (``x-foo``)
+
+
+def split_tag(subtags: list[str]) -> TagParts:
+    """Where a tag's variants, extensions and private use start (RFC 5646, 2.1): a
+    singleton starts the tail; variants are 5 to 8 letters or digits, or a digit and
+    three more, at the end of what comes before it. The first subtag is always core."""
+    end = next((i for i, part in enumerate(subtags) if i and len(part) == 1), len(subtags))
+    head, tail = subtags[:end], subtags[end:]
+    start = len(head)
+    while start > 1 and _VARIANT.fullmatch(head[start - 1]):
+        start -= 1
+    return TagParts(head[:start], head[start:], tail)
+
+
+def withdrawn_language(code: str) -> str | None:
+    """The code that replaced a withdrawn ISO 639-1 code (``iw`` -> ``he``), or None."""
+    return WITHDRAWN_LANGUAGES.get(code.lower())
+
+
+@lru_cache(maxsize=512)
+def language(code: str) -> Language | None:
+    """The ISO 639 language of a two-letter (639-1) or three-letter (639-2/T, 639-2/B,
+    639-3) code, in any case; None when there is none."""
+    import pycountry
+
+    lower = code.lower()
+    languages = pycountry.languages
+    if len(lower) == 2:
+        found = _get(languages, alpha_2=lower)
+    elif len(lower) == 3:
+        found = _get(languages, alpha_3=lower) or _get(languages, bibliographic=lower)
+    else:
+        return None
+    if found is None:
+        return None
+    return Language(found.name, getattr(found, "alpha_2", None), getattr(found, "type", "") == "S")
+
+
+@lru_cache(maxsize=256)
+def language_for_name(name: str) -> str | None:
+    """The shortest ISO 639 code for a language name such as ``English`` or ``Greek``."""
+    if not name.isalpha() or len(name) < 4:
+        return None
+    import pycountry
+
+    try:
+        found = pycountry.languages.lookup(name)
+    except LookupError:
+        # ISO names carry qualifiers: "Modern Greek (1453-)", "Malay (macrolanguage)".
+        wanted = name.lower()
+        found = next(
+            (
+                entry
+                for entry in pycountry.languages
+                if hasattr(entry, "alpha_2") and _QUALIFIERS.sub("", entry.name.lower()) == wanted
+            ),
+            None,
+        )
+        if found is None:
+            return None
+    code: str = getattr(found, "alpha_2", None) or found.alpha_3
+    return code
+
+
+@lru_cache(maxsize=512)
+def script(code: str) -> str | None:
+    """An ISO 15924 script code in its conventional case (``hant`` -> ``Hant``), or None."""
+    import pycountry
+
+    found = _get(pycountry.scripts, alpha_4=code)
+    return None if found is None else str(found.alpha_4)
+
+
+@lru_cache(maxsize=512)
+def country(code: str) -> Country | None:
+    """The ISO 3166-1 country of a two- or three-letter code, in any case; or None."""
+    import pycountry
+
+    key = "alpha_2" if len(code) == 2 else "alpha_3" if len(code) == 3 else ""
+    if not key:
+        return None
+    found = _get(pycountry.countries, **{key: code.upper()})
+    return None if found is None else Country(found.name, found.alpha_2)
+
+
+@lru_cache(maxsize=256)
+def withdrawn_country(code: str) -> Country | None:
+    """A two-letter region ISO 3166-1 withdrew (``YU``), or None."""
+    import pycountry
+
+    found = _get(pycountry.historic_countries, alpha_2=code.upper())
+    return None if found is None else Country(found.name, found.alpha_2)
+
+
+def _get(database: Any, **key: str) -> Any:
+    try:
+        return database.get(**key)
+    except (KeyError, LookupError):
+        return None
