@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from sitemap_lint import __version__
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding, Rule, Severity
-from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
     STDIN,
     ci_path,
@@ -49,7 +50,7 @@ NAME_LIMIT = 255  # GitHub's limit for reportingDescriptor.name
 
 
 class SarifReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         examples: dict[str, Finding] = {}  # the first finding of each rule
         for result in results:
             for finding in result.findings:
@@ -85,7 +86,7 @@ class SarifReporter(Reporter):
         self.out.write("\n")
 
 
-def rule_descriptor(code: str, example: Finding) -> dict:
+def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
     """The ``reportingDescriptor`` for ``code``, from the registry's documentation."""
     from sitemap_lint.rules import FAMILIES, RULES
 
@@ -116,7 +117,9 @@ def rule_descriptor(code: str, example: Finding) -> dict:
     }
 
 
-def sarif_result(location: dict, finding: Finding, rule_index: int, fingerprint: str) -> dict:
+def sarif_result(
+    location: dict[str, Any], finding: Finding, rule_index: int, fingerprint: str
+) -> dict[str, Any]:
     line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
     return {
         "ruleId": finding.code,
@@ -140,7 +143,7 @@ def sarif_result(location: dict, finding: Finding, rule_index: int, fingerprint:
     }
 
 
-def artifact_location(name: str) -> dict:
+def artifact_location(name: str) -> dict[str, Any]:
     """Where a file is: relative to ``%SRCROOT%`` (the working directory) when it is
     inside it, an absolute ``file:`` URI otherwise."""
     if name == STDIN:
