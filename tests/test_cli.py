@@ -34,7 +34,9 @@ def test_clean_file_exits_zero(capsys) -> None:
 def test_error_finding_exits_one_and_shows_location(capsys) -> None:
     status, out, _ = run([str(BROKEN)], capsys)
     assert status == 1
-    assert f"{BROKEN}:5:5" in out and "XM001" in out and "xml-syntax-error" in out
+    heading, first = out.splitlines()[:2]
+    assert heading == str(BROKEN)  # the path heads its findings, which start with line:col
+    assert first.split()[:3] == ["5:5", "error", "XM001"] and "[xml-syntax-error]" in first
 
 
 def test_warnings_alone_exit_zero(tmp_path: Path, capsys) -> None:
@@ -133,8 +135,43 @@ def test_rules_and_rule_commands(capsys) -> None:
     assert status == 0
     for section in ("## What it does", "## Why is this bad?", "## Example", "Use instead:"):
         assert section in out
-    status, _, err = run(["rule", "ZZ999"], capsys)
-    assert status == 2 and "no rule" in err
+    status, out, err = run(["rule", "ZZ999"], capsys)
+    assert (status, out) == (2, "")
+    assert err == "sitemap-lint: error: no rule ZZ999; 'sitemap-lint rules' lists them all\n"
+
+
+@pytest.mark.parametrize("wanted", ["VA003", "va003", "priority-invalid", "Priority_Invalid"])
+def test_rule_by_code_or_name_prints_markdown_when_piped(wanted: str, capsys) -> None:
+    status, out, err = run(["rule", wanted], capsys)
+    assert status == 0 and err == ""
+    assert out.startswith("# VA003 priority-invalid (error)\n\n")
+    assert "## What it does" in out and "```xml" in out and "\x1b[" not in out
+
+
+def test_rule_is_rendered_on_a_terminal(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")  # the terminal library treats stdout as a terminal
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    status, out, err = run(["rule", "VA003"], capsys)
+    assert status == 0 and err == ""
+    assert "\x1b[" in out and "What it does" in out
+    assert "## " not in out and "```" not in out  # rendered, not the Markdown source
+
+
+@pytest.mark.parametrize(
+    ("wanted", "suggested"),
+    [
+        ("UR01", "UR001 (url-not-absolute), UR010 (url-invalid-host) or UR011 (url-not-encoded)"),
+        ("VA03", "VA003 (priority-invalid)"),
+        ("priority-invlid", "VA003 (priority-invalid)"),
+        ("xml-syntax", "XM001 (xml-syntax-error)"),
+    ],
+)
+def test_unknown_rule_suggests_the_nearest(wanted: str, suggested: str, capsys) -> None:
+    status, out, err = run(["rule", wanted], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"sitemap-lint: error: no rule {wanted}; did you mean {suggested}?\n"
+    assert "Invalid value" not in err
 
 
 def test_version(capsys) -> None:

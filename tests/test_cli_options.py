@@ -108,7 +108,7 @@ def test_output_file_gets_the_report_and_stderr_the_summary(tmp_path: Path, caps
     status, out, err = run(["-f", "json", "-o", str(report), str(ERROR), str(VALID)], capsys)
     assert status == 1 and out == ""
     assert json.loads(report.read_text(encoding="utf-8"))["summary"]["errors"] == 1
-    assert err == f"2 files checked: 1 error(s), 0 warning(s), 0 info; report written to {report}\n"
+    assert err == f"2 files checked: 1 error; report written to {report}\n"
 
 
 def test_text_report_to_a_file_keeps_findings_and_moves_the_summary(tmp_path: Path, capsys) -> None:
@@ -117,7 +117,7 @@ def test_text_report_to_a_file_keeps_findings_and_moves_the_summary(tmp_path: Pa
     text = report.read_text(encoding="utf-8")
     assert status == 1 and out == ""
     assert "XM001" in text and "checked" not in text and "\x1b[" not in text
-    assert err.startswith("1 file checked: 1 error(s)")
+    assert err.startswith("1 file checked: 1 error;")
 
 
 def test_output_file_clean_run(tmp_path: Path, capsys) -> None:
@@ -166,7 +166,20 @@ def test_statistics_with_a_machine_format_go_to_stderr(capsys) -> None:
 def test_statistics_are_part_of_the_text_report(capsys) -> None:
     status, out, err = run(["--statistics", str(ERROR), str(WARNING)], capsys)
     assert status == 1 and err == ""
-    assert "XM001 xml-syntax-error" in out and "UR008 url-fragment" in out
+    table = out[out.index("Findings by rule") :].splitlines()
+    assert table[1].split() == ["count", "code", "name", "severity"]
+    assert [row.split() for row in table[2:4]] == [
+        ["1", "UR008", "url-fragment", "warning"],
+        ["1", "XM001", "xml-syntax-error", "error"],
+    ]
+    assert table[-1] == "2 files checked: 1 error, 1 warning"
+
+
+def test_text_report_has_no_statistics_without_the_flag(capsys) -> None:
+    status, out, err = run([str(ERROR), str(WARNING)], capsys)
+    assert status == 1 and err == ""
+    assert "Findings by rule" not in out and "xml-syntax-error" in out
+    assert out.splitlines()[-1] == "2 files checked: 1 error, 1 warning"
 
 
 def test_statistics_with_quiet(capsys) -> None:

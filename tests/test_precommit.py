@@ -134,5 +134,6 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     failed = try_repo("public/sitemap.xml", "public/sitemap-broken.xml", "feed.xml")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert re.search(r"sitemap-lint\.+Failed", failed.stdout), failed.stdout
-    assert "public/sitemap-broken.xml:5:5" in failed.stdout and "XM001" in failed.stdout
+    report = failed.stdout.split("Failed", 1)[1]
+    assert re.search(r"^public/sitemap-broken\.xml\n  5:5 +error +XM001 ", report, re.MULTILINE)
     assert "feed.xml" not in failed.stdout.split("Failed", 1)[1]  # not a sitemap name

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from io import StringIO
@@ -27,10 +29,12 @@ from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.report import json as json_reporter
 from sitemap_lint.report import sarif as sarif_reporter
+from sitemap_lint.report.common import stable_message
 from sitemap_lint.report.github import escape_data, escape_property
 from sitemap_lint.report.gitlab import GitlabReporter
 from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
+from sitemap_lint.report.text import TextReporter
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import ROOT
@@ -61,14 +65,17 @@ def repo_root(monkeypatch: pytest.MonkeyPatch) -> Path:
     return ROOT
 
 
-def render(fmt: str, paths: list[str] | None = None) -> tuple[int, str]:
+def render(
+    fmt: str, paths: list[str] | None = None, now: str = "2025-06-01", statistics: bool = False
+) -> tuple[int, str]:
     out = StringIO()
     settings = RunSettings(
         paths=paths if paths is not None else [MIXED, CLEAN],
         format=fmt,
-        now="2025-06-01",
+        now=now,
         color="never",
         isolated=True,  # no configuration file may change the findings
+        statistics=statistics,
     )
     status = execute(settings, out=out)
     return status, out.getvalue()
@@ -136,6 +143,149 @@ def test_cli_passes_the_format_through(repo_root: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert status == 1
     assert out == golden_text("gitlab")
+
+
+# -- text -------------------------------------------------------------------------------
+
+WRAPPED_GOLDEN = GOLDEN / "report.text-80.txt"
+
+
+def text_report(results: list[FileResult], **options) -> str:
+    out = StringIO()
+    TextReporter(out, **{"color": False, **options}).report(results)
+    return out.getvalue()
+
+
+class Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_text_wrapped_with_statistics_golden(repo_root: Path) -> None:
+    """The text report on an 80-column terminal with --statistics."""
+    out = text_report([results_of(MIXED), results_of(CLEAN)], statistics=True, width=80)
+    if os.environ.get("SITEMAP_LINT_UPDATE_GOLDEN"):
+        WRAPPED_GOLDEN.write_text(out, encoding="utf-8", newline="")
+    assert out == WRAPPED_GOLDEN.read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_text_wraps_messages_with_a_hanging_indent(width: int, repo_root: Path) -> None:
+    result = results_of(MIXED)
+    lines = text_report([result], summary=False, width=width).splitlines()
+    assert lines[0] == MIXED and all(len(line) <= width for line in lines)
+    findings = iter(result.findings)
+    indent = None
+    pieces: list[list[str]] = []
+    for line in lines[1:]:
+        if not line:
+            continue
+        if not line.startswith("   "):  # a finding's first line: "  line:col  severity  CODE  "
+            f = next(findings)
+            position, severity, code = line.split()[:3]
+            assert (position, severity, code) == (f"{f.line}:{f.column}", str(f.severity), f.code)
+            indent = line.index(f.code) + len(f.code) + 2
+            pieces.append([line[indent:]])
+        else:  # continued under the start of the message
+            assert indent is not None and line[:indent].strip() == "" and line[indent] != " "
+            pieces[-1].append(line[indent:])
+    assert next(findings, None) is None
+    for f, piece in zip(result.findings, pieces, strict=True):
+        assert " ".join(piece).split() == f"{f.message}  [{f.name}]".split()
+
+
+def test_text_wraps_to_the_terminal_and_not_in_a_pipe(monkeypatch, repo_root: Path) -> None:
+    monkeypatch.setenv("COLUMNS", "70")
+    result = results_of(MIXED)
+    terminal = Terminal()
+    TextReporter(terminal, color=False).report([result])
+    assert max(map(len, terminal.getvalue().splitlines())) <= 70
+    piped = text_report([result])
+    assert len(piped.splitlines()) == 1 + len(result.findings) + 2  # heading, findings, totals
+    assert max(map(len, piped.splitlines())) > 100
+
+
+def test_text_on_a_narrow_terminal_puts_the_message_below() -> None:
+    result = FileResult("s.xml", [finding("UR001", "URL '/about' is relative; write the full URL")])
+    lines = text_report([result], summary=False, width=36).splitlines()[
+        :-1
+    ]  # a blank line ends a file
+    assert lines == [
+        "s.xml",
+        "  3:5  error    UR001",
+        "      URL '/about' is relative;",
+        "      write the full URL",
+        "      [url-not-absolute]",
+    ]
+
+
+def test_text_keeps_a_multiline_message_under_itself() -> None:
+    result = FileResult("s.xml", [finding("XS001", "first\nsecond"), finding("XS001", "x", 10, 1)])
+    assert text_report([result], summary=False).splitlines()[1:4] == [
+        "  3:5   error    XS001  first",
+        "                        second  [schema-violation]",
+        "  10:1  error    XS001  x  [schema-violation]",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("counts", "totals"),
+    [
+        ((1, 0, 0), "1 file checked: 1 error"),
+        ((2, 1, 0), "1 file checked: 2 errors, 1 warning"),
+        ((0, 2, 3), "1 file checked: 2 warnings, 3 info"),
+        ((0, 0, 1), "1 file checked: 1 info"),
+        ((0, 0, 0), "1 file checked: no problems found"),
+    ],
+)
+def test_text_totals_count_in_words(counts: tuple[int, int, int], totals: str) -> None:
+    levels = ("XM001", "UR008", "IM004")  # an error, a warning, an info
+    findings = [
+        finding(code, "m") for code, n in zip(levels, counts, strict=True) for _ in range(n)
+    ]
+    assert text_report([FileResult("s.xml", findings)]).splitlines()[-1] == totals
+
+
+def test_text_totals_colour_each_count_by_severity() -> None:
+    findings = [finding("XM001", "m"), finding("UR008", "m"), finding("IM004", "m")]
+    out = text_report([FileResult("s.xml", findings)], color=True)
+    last = out.splitlines()[-1]
+    assert "\x1b[1;31m1 error\x1b[0m" in last
+    assert "\x1b[33m1 warning\x1b[0m" in last and "\x1b[36m1 info\x1b[0m" in last
+
+
+def test_text_statistics_only_with_the_flag(repo_root: Path) -> None:
+    _, plain = render("text")
+    _, with_table = render("text", statistics=True)
+    assert "Findings by rule" not in plain and plain == golden_text("text")
+    table = with_table[with_table.index("Findings by rule") :].splitlines()
+    assert table[1].split() == ["count", "code", "name", "severity"]
+    assert table[2].split() == ["2", "UR001", "url-not-absolute", "error"]  # most frequent first
+    assert len(table) == 2 + 7 + 2  # title, header, 7 rules, a blank line, the totals
+    assert (
+        with_table.replace(
+            with_table[with_table.index("Findings by rule") : -len(table[-1]) - 1], ""
+        )
+        == plain
+    )
+
+
+# -- what reporters load ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", sorted(GOLDEN_FILES))
+def test_a_format_loads_no_parser_rules_or_checker(fmt: str) -> None:
+    """Reporters see findings only: loading one loads neither lxml nor the rules,
+    and only the text report loads the terminal library."""
+    code = (
+        "import sys\n"
+        "from sitemap_lint.report import REPORTERS\n"
+        f"REPORTERS[{fmt!r}]\n"
+        "heavy = ('lxml', 'xmlschema', 'rich', 'sitemap_lint.rules', 'sitemap_lint.checker')\n"
+        "print(' '.join(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == (["rich"] if fmt == "text" else [])
 
 
 # -- concise ----------------------------------------------------------------------------
@@ -305,6 +455,168 @@ def test_repeated_findings_get_distinct_fingerprints() -> None:
     results = [FileResult("s.xml", same), FileResult("s.xml", same[:1])]
     issues = json.loads(report(GitlabReporter, results))
     assert len({issue["fingerprint"] for issue in issues}) == 3
+
+
+FUTURE_FEED = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel>
+    <title>News</title>
+    <link>https://example.com/</link>
+    <description>News.</description>
+    <item>
+      <link>https://example.com/a</link>
+      <pubDate>Wed, 01 Jan 2031 09:30:00 +0000</pubDate>
+    </item>
+  </channel>
+</rss>
+"""
+
+
+def sarif_fingerprints(paths: list[str], now: str) -> list[tuple[str, str]]:
+    """(message, fingerprint) of every result of a SARIF report."""
+    log = json.loads(render("sarif", paths, now=now)[1])
+    return [
+        (result["message"]["text"], result["partialFingerprints"]["sitemapLint/v1"])
+        for result in log["runs"][0]["results"]
+    ]
+
+
+TWO_SECONDS, A_DAY = "2025-06-01T00:00:02Z", "2025-06-02"
+
+
+@pytest.mark.parametrize(
+    ("path", "later"),
+    [
+        ("fixtures/rules/DT005/fail.xml", TWO_SECONDS),
+        ("fixtures/rules/DT005/fail.xml", A_DAY),
+        ("fixtures/rules/DT005/fail-time.xml", TWO_SECONDS),  # in the future for 10 minutes
+        ("fixtures/rules/NW006/fail.xml", TWO_SECONDS),
+        ("fixtures/rules/NW006/fail.xml", A_DAY),  # "11 days old", then "12 days old"
+        ("fixtures/rules/NW006/fail-time.xml", TWO_SECONDS),
+        ("fixtures/rules/VD010/fail.xml", A_DAY),
+        ("feed.xml", A_DAY),  # a feed's <pubDate> in the future
+    ],
+)
+def test_fingerprints_do_not_change_with_now(
+    path: str, later: str, repo_root: Path, tmp_path: Path
+) -> None:
+    """Messages that quote the current time ("now is ...") or an age measured from
+    it change from run to run; the defect, and so its fingerprint, does not."""
+    if path == "feed.xml":
+        path = str(tmp_path / path)
+        Path(path).write_text(FUTURE_FEED, encoding="utf-8")
+    first = sarif_fingerprints([path], "2025-06-01")
+    second = sarif_fingerprints([path], later)
+    assert len(first) == len(second) > 0
+    assert [m for m, _ in first] != [m for m, _ in second], "the messages should differ"
+    assert [f for _, f in first] == [f for _, f in second]
+    gitlab = json.loads(render("gitlab", [path], now=later)[1])
+    assert [issue["fingerprint"] for issue in gitlab] == [f for _, f in second]
+
+
+def test_fingerprints_ignore_line_numbers_in_messages(tmp_path: Path, monkeypatch) -> None:
+    """DU001 names the line of the first listing; lines inserted above move it, and
+    the finding keeps its fingerprint."""
+    monkeypatch.chdir(tmp_path)
+    body = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{}'
+        "<url><loc>https://example.com/</loc></url>\n"
+        "<url><loc>https://example.com/</loc></url>\n"
+        "<url><loc>https://example.com/</loc><lastmod>2031-01-01</lastmod></url>\n"
+        "</urlset>\n"
+    )
+    (tmp_path / "sitemap.xml").write_text(body.format(""))
+    first = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    (tmp_path / "sitemap.xml").write_text(body.format("<!-- new -->\n\n"))
+    moved = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    assert [i["check_name"] for i in first] == ["DU001", "DU001", "DT005"]
+    assert [i["description"] for i in first] != [i["description"] for i in moved]
+    assert [i["fingerprint"] for i in first] == [i["fingerprint"] for i in moved]
+    assert len({i["fingerprint"] for i in first}) == 3  # the same message twice: told apart
+
+
+def results_of(path: str) -> FileResult:
+    """The findings of one file, as a single-file run reports them."""
+    document = json.loads(render("json", [path])[1])
+    (file,) = document["files"]
+    findings = [
+        Finding(
+            f["code"],
+            f["name"],
+            Severity.parse(f["severity"]),
+            f["message"],
+            f["line"],
+            f["column"],
+        )
+        for f in file["findings"]
+    ]
+    return FileResult(file["path"], findings)
+
+
+SIZE_LIMIT_RULES = {"LM001", "LM002", "LM003", "TX005"}  # fixtures of 50,000+ entries
+
+
+def test_fingerprints_are_unique_over_every_fixture(repo_root: Path) -> None:
+    """Two different defects never share a fingerprint: the failing fixtures of every
+    rule in one report (but the size-limit ones, tens of thousands of entries each, for
+    time: repeats of one message are tested above)."""
+    paths = sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "fixtures" / "rules").glob("*/fail*")
+        if p.parent.name not in SIZE_LIMIT_RULES
+    )
+    results = [results_of(path) for path in paths]
+    assert len(paths) > 300 and sum(len(r.findings) for r in results) > len(paths)
+    issues = json.loads(report(GitlabReporter, results))
+    fingerprints = [issue["fingerprint"] for issue in issues]
+    assert len(fingerprints) == sum(len(r.findings) for r in results)
+    assert len(set(fingerprints)) == len(fingerprints)
+    log = json.loads(report(SarifReporter, results))
+    assert [r["partialFingerprints"]["sitemapLint/v1"] for r in log["runs"][0]["results"]] == (
+        fingerprints
+    )
+
+
+def test_fingerprints_use_the_finding_key_when_a_rule_sets_one() -> None:
+    rule = RULES["VA003"]
+    keyed = [
+        rule.at(3, 5, "priority 1.5 (first run)", key="1.5"),
+        rule.at(9, 5, "priority 1.5 (second run)", key="1.5"),
+        rule.at(12, 5, "priority 1.5 (first run)", key="7"),
+    ]
+    first, second, other = (
+        json.loads(report(GitlabReporter, [FileResult("s.xml", [f])]))[0]["fingerprint"]
+        for f in keyed
+    )
+    assert first == second != other
+    unkeyed = json.loads(report(GitlabReporter, [FileResult("s.xml", [finding("VA003", "x")])]))
+    assert unkeyed[0]["fingerprint"] not in (first, other)
+    assert keyed[0] == rule.at(3, 5, "priority 1.5 (first run)")  # the key takes no part in ==
+
+
+@pytest.mark.parametrize(
+    ("message", "stable"),
+    [
+        (
+            "<lastmod> 2031-01-01 is in the future (now is 2025-06-01T00:00:00Z); give the date",
+            "<lastmod> 2031-01-01 is in the future (now); give the date",
+        ),
+        (
+            "article published 2025-05-20 is 11 days old (now is 2025-06-01T00:00:00Z); remove",
+            "article published 2025-05-20 is old (now); remove",
+        ),
+        ("is 50 hours old", "is old"),
+        (
+            "URL 'x' is already listed at line 6, column 12; remove",
+            "URL 'x' is already listed at line, column; remove",
+        ),
+        ("also listed in a.xml, line 4; list", "also listed in a.xml, line; list"),
+        ("priority 1.5 is outside 0.0 to 1.0", "priority 1.5 is outside 0.0 to 1.0"),
+        ("2 blank lines before the XML declaration", "2 blank lines before the XML declaration"),
+    ],
+)
+def test_stable_message_drops_only_the_volatile_parts(message: str, stable: str) -> None:
+    assert stable_message(message) == stable
 
 
 # -- SARIF ---------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 import inspect
 import sys
-from collections.abc import Callable
-from typing import Annotated, Any, Protocol, cast
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 
 import typer
 from typer.core import TyperCommand
@@ -18,6 +18,9 @@ from sitemap_lint import __version__
 from sitemap_lint.errors import UsageError
 from sitemap_lint.parsing import format_size, parse_size
 from sitemap_lint.settings import BY_NAME, RUN_SETTINGS, RunSettings, Setting
+
+if TYPE_CHECKING:
+    from sitemap_lint.finding import Rule
 
 app = typer.Typer(
     add_completion=False,
@@ -169,19 +172,68 @@ def list_schemas() -> None:
 
 @app.command("rule")
 def show_rule(
-    code: Annotated[str, typer.Argument(help="A rule code such as UR001, or its name.")],
+    code: Annotated[
+        str, typer.Argument(help="A rule code such as UR001, or its name (url-not-absolute).")
+    ],
 ) -> None:
-    """Print a rule's full documentation."""
+    """Print a rule's full documentation (rendered on a terminal, Markdown when piped)."""
     from sitemap_lint.rules import RULES
 
-    wanted = code.strip()
-    for rule in RULES.values():
-        if wanted.upper() == rule.code or wanted.lower() == rule.name:
-            typer.echo(
-                f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}"
-            )
-            return
-    raise typer.BadParameter(f"no rule {code!r}; 'sitemap-lint rules' lists them")
+    rule = _find_rule(code, RULES)
+    if rule is None:
+        _fail(_no_rule(code, RULES))
+        raise typer.Exit(2)
+    _print_markdown(f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}")
+
+
+def _find_rule(wanted: str, rules: Mapping[str, Rule]) -> Rule | None:
+    """The rule with this code or name; case and ``_`` for ``-`` do not matter."""
+    key = wanted.strip()
+    if key.upper() in rules:
+        return rules[key.upper()]
+    name = key.lower().replace("_", "-")
+    return next((rule for rule in rules.values() if rule.name == name), None)
+
+
+def _no_rule(wanted: str, rules: Mapping[str, Rule]) -> str:
+    """One line: no such rule, and the codes or names that come closest, if any."""
+    from difflib import SequenceMatcher
+
+    shown = " ".join(wanted.split()) or repr(wanted)
+    code, name = wanted.strip().upper(), wanted.strip().lower().replace("_", "-")
+    scores = {
+        rule.code: max(
+            SequenceMatcher(None, code, rule.code).ratio(),
+            SequenceMatcher(None, name, rule.name).ratio(),
+        )
+        for rule in rules.values()
+    }
+    # The closest, and others nearly as close (a typo in a name matches one rule well).
+    cutoff = max(0.6, max(scores.values(), default=0.0) - 0.15)
+    close = sorted(
+        (c for c, score in scores.items() if score >= cutoff), key=lambda c: (-scores[c], c)
+    )
+    suggestions = [f"{c} ({rules[c].name})" for c in close[:3]]
+    if not suggestions:
+        return f"no rule {shown}; 'sitemap-lint rules' lists them all"
+    return f"no rule {shown}; did you mean {_either(suggestions)}?"
+
+
+def _either(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def _print_markdown(markdown: str) -> None:
+    """Markdown rendered for a terminal; as it is, for a pipe or a file."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if console.is_terminal:
+        from rich.markdown import Markdown
+
+        console.print(Markdown(markdown))
+    else:
+        typer.echo(markdown.rstrip("\n"))
 
 
 def main(argv: list[str] | None = None) -> int:

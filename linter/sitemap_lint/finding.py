@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Severity(enum.IntEnum):
@@ -36,13 +36,18 @@ class Rule:
     summary: str
     doc: str
 
-    def at(self, line: int, column: int, message: str) -> Finding:
-        return Finding(self.code, self.name, self.severity, _shortened(message), line, column)
+    def at(self, line: int, column: int, message: str, key: str | None = None) -> Finding:
+        return Finding(self.code, self.name, self.severity, _shortened(message), line, column, key)
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Finding:
-    """An immutable report of one defect; ``line`` and ``column`` are 1-based."""
+    """An immutable report of one defect; ``line`` and ``column`` are 1-based.
+
+    ``key`` optionally names the defect in a way that survives edits elsewhere in the
+    file and a change of ``--now`` (e.g. the offending value); the CI reports' stable
+    fingerprints use it when set. It takes no part in comparison or order.
+    """
 
     code: str
     name: str
@@ -50,6 +55,7 @@ class Finding:
     message: str
     line: int
     column: int
+    key: str | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)

@@ -197,11 +197,15 @@ def _write_report(
     # clean quiet run prints nothing.
     summary = not (format_name == "text" and (settings.quiet or settings.output_file))
     if settings.output_file is None:
-        reporter_class(stdout, resolve_color(settings.color, stdout), summary).report(results)
+        reporter_class(
+            stdout, resolve_color(settings.color, stdout), summary, settings.statistics
+        ).report(results)
         return
     try:
         with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
-            reporter_class(handle, resolve_color(settings.color, handle), summary).report(results)
+            reporter_class(
+                handle, resolve_color(settings.color, handle), summary, settings.statistics
+            ).report(results)
     except OSError as error:
         reason = error.strerror or error
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
@@ -218,14 +222,7 @@ def _write_summary(
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:
-        files = summary.files_checked
-        if summary.errors or summary.warnings or summary.infos:
-            err.write(
-                f"{files}: {summary.errors} error(s), {summary.warnings} warning(s), "
-                f"{summary.infos} info; report written to {settings.output_file}\n"
-            )
-        else:
-            err.write(f"{files}: no problems found; report written to {settings.output_file}\n")
+        err.write(f"{summary.totals}; report written to {settings.output_file}\n")
     in_report = format_name == "text" and settings.output_file is None and not settings.quiet
     if settings.statistics and not in_report:
         for rule, count in summary.by_rule.items():

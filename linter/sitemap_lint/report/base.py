@@ -1,14 +1,34 @@
-"""The reporter interface and the summary counts every format shares."""
+"""The reporter interface and the summary counts every format shares.
+
+Reporters see findings and what a run knows of each file, nothing more: they import
+no parser, schema engine or rule, so loading one format stays cheap.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
-from sitemap_lint.checker import FileResult
-from sitemap_lint.finding import Severity
+from sitemap_lint.finding import Finding, Severity
+
+
+class FileReport(Protocol):
+    """What a reporter reads of one checked file (``checker.FileResult`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+    @property
+    def kind(self) -> str | None: ...  # in a set: urlset, sitemapindex, text, rss, atom, robots
+
+    @property
+    def urls(self) -> int | None: ...  # in a set: the URLs the file lists
 
 
 @dataclass(frozen=True)
@@ -27,8 +47,23 @@ class Summary:
             text += f" ({self.urls:,} URL{'s' if self.urls != 1 else ''})"
         return text
 
+    @property
+    def counts(self) -> list[tuple[Severity, str]]:
+        """The non-zero counts, worst first, in words: ``4 errors``, ``1 warning``, ``2 info``."""
+        levels = ((Severity.ERROR, self.errors), (Severity.WARNING, self.warnings))
+        words = [(level, plural(count, str(level))) for level, count in levels if count]
+        if self.infos:  # "info" is a mass noun: 1 info, 2 info
+            words.append((Severity.INFO, f"{self.infos} info"))
+        return words
+
+    @property
+    def totals(self) -> str:
+        """``2 files checked: 4 errors, 3 warnings, 1 info`` (or ``: no problems found``)."""
+        counts = ", ".join(words for _, words in self.counts)
+        return f"{self.files_checked}: {counts or 'no problems found'}"
+
     @classmethod
-    def of(cls, results: list[FileResult]) -> Summary:
+    def of(cls, results: Sequence[FileReport]) -> Summary:
         levels: Counter[Severity] = Counter()
         rules: Counter[str] = Counter()
         counted = [result.urls for result in results if result.urls is not None]
@@ -46,15 +81,27 @@ class Summary:
         )
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 class Reporter(ABC):
     """Writes the whole report for a run to ``out``."""
 
-    def __init__(self, out: TextIO, color: bool | None = None, summary: bool = True):
+    def __init__(
+        self,
+        out: TextIO,
+        color: bool | None = None,
+        summary: bool = True,
+        statistics: bool = False,
+    ):
         self.out = out
         self.color = color
         # Formats for people end with totals; the run turns them off with --quiet,
         # or writes them to stderr itself when the report goes to a file.
         self.summary = summary
+        # --statistics: the text report adds a table of findings per rule to its summary.
+        self.statistics = statistics
 
     @abstractmethod
-    def report(self, results: list[FileResult]) -> None: ...
+    def report(self, results: Sequence[FileReport]) -> None: ...

@@ -7,11 +7,11 @@ import hashlib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding
+from sitemap_lint.report.base import FileReport
 
 STDIN = "-"
 
@@ -44,20 +44,45 @@ def _relative(name: str) -> str | None:
     return str(posix)
 
 
-def fingerprints(results: list[FileResult]) -> Iterator[tuple[FileResult, Finding, str]]:
+# Parts of a message that change while the defect stays: the current time (DT005,
+# NW006, FD*, VI expiry), an age measured from it, and where other things are.
+_VOLATILE = (
+    (re.compile(r"\(now is [^)]*\)"), "(now)"),
+    (re.compile(r"\b\d+ (?:hours|days) old\b"), "old"),
+    (re.compile(r"\b(line|column)s? \d+"), r"\1"),
+)
+
+
+def stable_message(message: str) -> str:
+    """``message`` without the parts that change from run to run or when lines move:
+    ``(now is <time>)``, ``N days old``, ``line N``, ``column N``."""
+    for pattern, replacement in _VOLATILE:
+        message = pattern.sub(replacement, message)
+    return message
+
+
+def fingerprints(
+    results: Sequence[FileReport],
+) -> Iterator[tuple[FileReport, Finding, str]]:
     """Each finding with a fingerprint that is stable from run to run.
 
-    The hash covers the path, the rule and the message, not the line, so a finding
-    keeps its fingerprint when unrelated entries move it; repeats of the same
-    (path, rule, message) are told apart by their order, as ``hash:1``, ``hash:2``
-    (the scheme GitHub's own ``primaryLocationLineHash`` uses). Fingerprints are
-    unique within one report.
+    The hash covers what identifies the defect: the path (relative to the working
+    directory), the rule, and the finding's ``key`` when the rule set one, otherwise
+    its message without the volatile parts (see ``stable_message``). The line is not
+    part of it, so a finding keeps its fingerprint when unrelated entries move it, nor
+    is the time a run takes as "now". Repeats of the same identity in one file are
+    told apart by their order in the document, as ``hash:1``, ``hash:2`` (the scheme
+    GitHub's own ``primaryLocationLineHash`` uses), so fingerprints are unique within
+    one report.
     """
     seen: Counter[str] = Counter()
     for result in results:
         path = ci_path(result.name)
         for finding in result.findings:
-            identity = "\0".join((path, finding.code, finding.message))
+            if finding.key is not None:
+                identity = "\0".join((path, finding.code, "\1key", finding.key))
+            else:
+                identity = "\0".join((path, finding.code, stable_message(finding.message)))
             digest = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:32]
             seen[digest] += 1
             yield result, finding, f"{digest}:{seen[digest]}"

@@ -5,13 +5,14 @@ The form editors and ``grep`` understand; a clean run prints nothing.
 
 from __future__ import annotations
 
-from sitemap_lint.checker import FileResult
-from sitemap_lint.report.base import Reporter
+from collections.abc import Sequence
+
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import one_line
 
 
 class ConciseReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         for result in results:
             path = one_line(result.name)
             for f in result.findings:

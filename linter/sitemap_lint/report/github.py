@@ -10,9 +10,10 @@ per step as annotations; the run's exit status and other formats carry the rest.
 
 from __future__ import annotations
 
-from sitemap_lint.checker import FileResult
+from collections.abc import Sequence
+
 from sitemap_lint.finding import Severity
-from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import STDIN, ci_path
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -29,7 +30,7 @@ def escape_property(text: str) -> str:
 
 
 class GithubReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         for result in results:
             path = ci_path(result.name)
             for f in result.findings:

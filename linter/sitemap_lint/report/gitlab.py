@@ -10,17 +10,17 @@ directory (the checkout, in a CI job) and ``lines.begin``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
-from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, fingerprints
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
 class GitlabReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         paths = {id(result): ci_path(result.name) for result in results}
         issues = [
             {

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
 
 from sitemap_lint import __version__
-from sitemap_lint.checker import FileResult
-from sitemap_lint.report.base import Reporter, Summary
+from sitemap_lint.report.base import FileReport, Reporter, Summary
 
 FORMAT_VERSION = 1
 
 
 class JsonReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         summary = Summary.of(results)
         document = {
             "version": FORMAT_VERSION,
@@ -49,9 +48,9 @@ class JsonReporter(Reporter):
         self.out.write("\n")
 
 
-def _set_fields(result: FileResult) -> dict[str, Any]:
+def _set_fields(result: FileReport) -> dict[str, object]:
     """In a set run: what the file is and how many URLs it lists."""
-    fields: dict[str, Any] = {}
+    fields: dict[str, object] = {}
     if result.kind is not None:
         fields["kind"] = result.kind
     if result.urls is not None:

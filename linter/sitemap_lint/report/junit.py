@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from itertools import groupby
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding
-from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, one_line
 
 LINES_IN_NAME = 10  # further lines are counted in the name and listed in the failure text
@@ -44,7 +44,7 @@ def case_name(code: str, name: str, findings: list[Finding]) -> str:
 
 
 class JunitReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         root = ET.Element("testsuites", name="sitemap-lint")
         total_tests = total_failures = 0
         for result in results:

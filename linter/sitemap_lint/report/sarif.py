@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from sitemap_lint import __version__
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding, Rule, Severity
-from sitemap_lint.report.base import Reporter
+from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
     STDIN,
     ci_path,
@@ -50,7 +50,7 @@ NAME_LIMIT = 255  # GitHub's limit for reportingDescriptor.name
 
 
 class SarifReporter(Reporter):
-    def report(self, results: list[FileResult]) -> None:
+    def report(self, results: Sequence[FileReport]) -> None:
         examples: dict[str, Finding] = {}  # the first finding of each rule
         for result in results:
             for finding in result.findings:
