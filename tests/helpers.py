@@ -8,8 +8,9 @@ from functools import cache
 from pathlib import Path
 
 from sitemap_lint import xsd
-from sitemap_lint.checker import FileResult, Options, check_source
+from sitemap_lint.checker import FileResult, check_source
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.options import Options
 from sitemap_lint.run import parse_sitemap_url
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -39,9 +39,10 @@ import pytest
 
 import sitemap_lint
 from sitemap_lint import xsd
-from sitemap_lint.checker import Options, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.cli import main
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.options import Options
 from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 ALL_FIXTURES = sorted(path for path in FIXTURES.rglob("*") if path.is_file())

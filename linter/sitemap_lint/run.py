@@ -58,7 +58,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     """Check every input and write the report; return the exit status."""
     from sitemap_lint import config as configuration
     from sitemap_lint import xsd
-    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.checker import check_source
+    from sitemap_lint.options import Options
     from sitemap_lint.profiles import AGENTS, DEFAULT, checked
     from sitemap_lint.report import REPORTERS
     from sitemap_lint.selection import RuleSelection, Selection, split_codes

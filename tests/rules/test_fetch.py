@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from sitemap_lint.checker import Options, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.inputs.fetch import Fetched, Fetcher, FetchSettings
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.options import Options
 from sitemap_lint.rules import fetch
 from tests.helpers import NOW, RULE_FIXTURES, Case, engine
 from tests.site_server import SiteServer, loopback_only  # noqa: F401

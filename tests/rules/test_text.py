@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import Options, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.formats.text import LineScanner, is_text_sitemap
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
+from sitemap_lint.options import Options
 from sitemap_lint.rules import text
 from tests.helpers import NOW, RULE_FIXTURES, Case, check_case, engine, found, lint
 

@@ -21,7 +21,7 @@ from sitemap_lint.rules import robots as rules
 from sitemap_lint.rules.urls import check_url, parse_url
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import Options
+    from sitemap_lint.options import Options
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
 _SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
