@@ -9,7 +9,8 @@ gives for it, one a line, in the concise form without the path::
 A set fixture (``# driver: set``) gives findings in several files; its lines start with the
 file's name relative to the fixture's folder: ``pages.xml:4:5: SE001 [warning] ...``.
 
-Lines starting with ``#`` at the top are the header: how the fixture is checked.
+Lines starting with ``#`` at the top are the header: how the fixture is checked. Lines
+starting with ``##`` are notes for the reader (what the fixture shows); they are kept.
 
 - ``# sitemap-url: URL``  the sitemap's own URL (scope rules);
 - ``# url: URL``          the URL the file is read as (a robots.txt served there);
@@ -94,12 +95,15 @@ def name(path: Path) -> str:
 class Expected:
     header: dict[str, str] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @classmethod
     def read(cls, path: Path) -> Expected:
         expected = cls()
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.startswith("#") and not expected.lines:
+            if line.startswith("##") and not expected.lines:
+                expected.notes.append(line[2:].strip())
+            elif line.startswith("#") and not expected.lines:
                 key, _, value = line[1:].partition(":")
                 key = key.strip()
                 if key not in HEADER_KEYS:
@@ -111,6 +115,7 @@ class Expected:
 
     def text(self) -> str:
         head = [f"# {key}: {value}" for key, value in self.header.items()]
+        head += [f"## {note}" for note in self.notes]
         return "".join(f"{line}\n" for line in [*head, *self.lines])
 
 
@@ -211,7 +216,7 @@ def update(paths: list[Path], out: io.TextIOBase | None = None) -> int:
     for path in paths:
         target = expected_path(path)
         old = Expected.read(target) if target.exists() else Expected(default_header(path))
-        new = Expected(old.header, actual(path, old.header))
+        new = Expected(old.header, actual(path, old.header), old.notes)
         if not target.exists() or target.read_text(encoding="utf-8") != new.text():
             target.write_text(new.text(), encoding="utf-8")
             out.write(f"wrote {os.path.relpath(target)}\n")

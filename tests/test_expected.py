@@ -73,11 +73,12 @@ def test_rule_has_a_failing_fixture_showing_it_and_a_passing_one(code: str) -> N
 
 
 def test_expected_file_round_trips(tmp_path: Path) -> None:
-    text = "# sitemap-url: https://example.com/a/sitemap.xml\n3:5: UR003 [error] a\\nb\n"
+    text = "# sitemap-url: https://example.com/a/sitemap.xml\n## a note\n3:5: UR003 [error] a\\nb\n"
     (tmp_path / "fail.expected").write_text(text, encoding="utf-8")
     expected = Expected.read(tmp_path / "fail.expected")
     assert expected.header == {"sitemap-url": "https://example.com/a/sitemap.xml"}
     assert expected.lines == ["3:5: UR003 [error] a\\nb"]
+    assert expected.notes == ["a note"]
     assert expected.text() == text
 
 
