@@ -47,7 +47,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.checker import FileResult, check_source
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 from sitemap_lint.inputs.reader import Source
@@ -128,7 +128,12 @@ def _only(header: dict[str, str]) -> set[str] | None:
     return set(header["only"].split(",")) if "only" in header else None
 
 
-def _check_file(path: Path, header: dict[str, str]) -> list[Finding]:
+def read_header(path: Path) -> dict[str, str]:
+    return Expected.read(path).header
+
+
+def check_file(path: Path, header: dict[str, str], engine_name: str = "libxml2") -> FileResult:
+    """Check one file as ``header`` says (sitemap-url, url, robots)."""
     robots: tuple[tuple[str, str], ...] = ()
     if "robots" in header:
         robots = ((ROBOTS_URL, (path.parent / header["robots"]).read_text(encoding="utf-8")),)
@@ -136,7 +141,7 @@ def _check_file(path: Path, header: dict[str, str]) -> list[Finding]:
         now=NOW, sitemap_url=parse_sitemap_url(header.get("sitemap-url")), robots=robots
     )
     source = Source(str(path), path, url=header.get("url"))
-    return check_source(source, options, engine()).findings
+    return check_source(source, options, engine(engine_name))
 
 
 @contextmanager
@@ -200,7 +205,7 @@ def actual(path: Path, header: dict[str, str], server: str | None = None) -> lis
     if driver != "file":
         raise ValueError(f"{path}: unknown driver {driver!r}")
     only = _only(header)
-    return [_line(f) for f in _check_file(path, header) if only is None or f.code in only]
+    return [_line(f) for f in check_file(path, header).findings if only is None or f.code in only]
 
 
 def default_header(path: Path) -> dict[str, str]:
