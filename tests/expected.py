@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -52,8 +51,8 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
-from sitemap_lint.run import RunSettings, execute, parse_sitemap_url
-from tests.helpers import FIXTURES, NOW, RULE_FIXTURES, engine
+from sitemap_lint.run import parse_sitemap_url
+from tests.helpers import FIXTURES, NOW, RULE_FIXTURES, engine, run_json
 
 SUFFIX = ".expected"
 ROBOTS_URL = "https://example.com/robots.txt"
@@ -162,21 +161,16 @@ def _fetch(path: Path, header: dict[str, str], base: str) -> list[str]:
 
 
 def _check_set(path: Path, header: dict[str, str]) -> list[str]:
-    settings = RunSettings(
-        paths=[str(path)],
-        format="json",
-        now=NOW.date().isoformat(),
-        isolated=True,
+    _status, report = run_json(
+        [str(path)],
         follow=True,
         maps=(f"{SET_ORIGIN}={path.parent}",),
         max_files=int(header.get("max-files", "10000")),
     )
-    out = io.StringIO()
-    execute(settings, out=out, err=io.StringIO())
     lines = []
     # Messages name other files of the set by path: shown relative to the fixture's folder.
     folders = {f"{path.parent}/", f"{os.path.relpath(path.parent)}/"}
-    for entry in json.loads(out.getvalue())["files"]:
+    for entry in report["files"]:
         file = entry["path"].rsplit("/", 1)[-1]
         for f in entry["findings"]:
             message = f["message"].replace("\\", "\\\\").replace("\n", "\\n")

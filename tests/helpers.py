@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sitemap_lint import xsd
 from sitemap_lint.checker import FileResult, check_source
@@ -79,3 +84,25 @@ def lint_content(
 
 class NetworkUsed(AssertionError):
     """Raised by the ``no_network`` fixture (tests/conftest.py) on any connection attempt."""
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in-process: its exit status, standard output and error."""
+    from sitemap_lint.cli import main
+
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def run_json(paths: list[str], **settings: Any) -> tuple[int, dict[str, Any]]:
+    """A run (run.execute) with the JSON report, at NOW, without configuration files:
+    its exit status and the parsed report. ``settings`` are RunSettings fields."""
+    from sitemap_lint.run import RunSettings, execute
+
+    out = io.StringIO()
+    run = RunSettings(
+        paths=paths, format="json", now=NOW.date().isoformat(), isolated=True, **settings
+    )
+    status = execute(run, out=out, err=io.StringIO())
+    return status, json.loads(out.getvalue())

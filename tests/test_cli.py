@@ -11,17 +11,13 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint import __version__
-from sitemap_lint.cli import main
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 BROKEN = FIXTURES / "rules" / "XM001" / "fail.xml"
 
 
-def run(args: list[str], capsys) -> tuple[int, str, str]:
-    status = main(args)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+run = run_cli
 
 
 def test_clean_file_exits_zero(capsys) -> None:

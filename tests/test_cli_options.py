@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.cli import FORMATS_HELP, main
+from sitemap_lint.cli import FORMATS_HELP
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.run import resolve_color
-from tests.helpers import FIXTURES, RULE_FIXTURES
+from tests.helpers import FIXTURES, RULE_FIXTURES, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 ERROR = RULE_FIXTURES / "XM001" / "fail.xml"  # one error
@@ -22,9 +22,7 @@ NOW = ["--now", "2025-06-01", "--isolated"]
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
-    status = main([*NOW, *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_cli([*NOW, *args], capsys)
 
 
 # -- exit status ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from sitemap_lint import config as configuration
 from sitemap_lint.cli import main
 from sitemap_lint.errors import UsageError
-from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES, run_cli
 
 # UR008 (warning, line 16) and nothing else.
 FRAGMENT = RULE_FIXTURES / "UR008" / "fail.xml"
@@ -32,13 +32,12 @@ def site(tmp_path: Path, monkeypatch) -> Path:
 
 def lint(args: list[str], capsys) -> tuple[int, list[tuple[str, str]], str]:
     """Run with the JSON format; return the status, (code, severity) pairs and stderr."""
-    status = main(["--format", "json", *NOW, *args])
-    captured = capsys.readouterr()
+    status, out, err = run_cli(["--format", "json", *NOW, *args], capsys)
     if status == 2:
-        return status, [], captured.err
-    document = json.loads(captured.out)
+        return status, [], err
+    document = json.loads(out)
     findings = [(f["code"], f["severity"]) for file in document["files"] for f in file["findings"]]
-    return status, findings, captured.err
+    return status, findings, err
 
 
 def usage_error(args: list[str], capsys) -> str:

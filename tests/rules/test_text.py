@@ -13,18 +13,11 @@ from sitemap_lint.formats.text import LineScanner, is_text_sitemap
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
 from sitemap_lint.options import Options
-from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint, lint_fixture
-
-
-def _write(directory: Path, name: str, content: str | bytes) -> Path:
-    path = directory / name
-    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return path
+from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint, lint_content, lint_fixture, write
 
 
 def _lint_text(directory: Path, content: str | bytes, name: str = "sitemap.txt", **options):
-    path = _write(directory, name, content)
-    return check_source(Source(str(path), path), Options(now=NOW, **options), engine())
+    return lint_content(directory, content, name, **options)
 
 
 # -- the fixtures ---------------------------------------------------------------------------
@@ -196,7 +189,7 @@ def test_lines_that_are_not_urls_do_not_count(tmp_path: Path) -> None:
 
 
 def test_gzip_text_sitemap(tmp_path: Path) -> None:
-    path = _write(tmp_path, "sitemap.txt.gz", gzip.compress(b"/a\nhttps://example.com/\n"))
+    path = write(tmp_path, "sitemap.txt.gz", gzip.compress(b"/a\nhttps://example.com/\n"))
     result = check_source(Source(str(path), path), Options(now=NOW), engine())
     assert found(result) == [("UR001", 1)]
 
