@@ -45,6 +45,8 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
 from tests.helpers import FIXTURES, NOW, NetworkUsed
 
+pytestmark = pytest.mark.slow
+
 # Every input fixture (the .expected files beside them are the tests' own, not inputs).
 ALL_FIXTURES = sorted(
     path for path in FIXTURES.rglob("*") if path.is_file() and path.suffix != ".expected"

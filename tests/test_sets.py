@@ -123,6 +123,7 @@ def test_cli_bad_map_exits_2(capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
     """Files over 1 MiB go to worker processes when several are checked; the report is the
     same byte for byte as with one worker."""

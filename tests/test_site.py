@@ -10,6 +10,8 @@ import pytest
 from tests.helpers import run_json
 from tests.site_server import Route, SiteServer, loopback_only, redirect  # noqa: F401
 
+pytestmark = pytest.mark.slow
+
 URLSET = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
 
 

@@ -192,6 +192,7 @@ def test_truncated_feed_is_not_also_reported_empty(tmp_path: Path) -> None:
     assert codes[0] == "FD001" and len(codes) == 2  # the advice and the truncation
 
 
+@pytest.mark.slow
 def test_too_many_items(tmp_path: Path) -> None:
     count = 50_001
     items = "".join(

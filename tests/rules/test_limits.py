@@ -11,6 +11,8 @@ import pytest
 
 from tests.helpers import ROOT, RULE_FIXTURES, found, lint
 
+pytestmark = pytest.mark.slow
+
 SIZE_LIMIT = 52_428_800
 
 

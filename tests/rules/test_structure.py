@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import fixture, found, lint, write
 
 SITEMAP = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -117,6 +119,7 @@ def test_order_finding_covers_where_the_schema_sequence_breaks(tmp_path: Path) -
     assert codes.count("ST005") == 2  # lastmod after changefreq, loc last
 
 
+@pytest.mark.slow
 def test_too_deep_is_reported_once_and_fast(tmp_path: Path) -> None:
     depth = 100_000
     path = write(

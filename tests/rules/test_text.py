@@ -23,6 +23,7 @@ def _lint_text(directory: Path, content: str | bytes, name: str = "sitemap.txt",
 # -- the fixtures ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_too_many_findings_stops_checking_but_not_counting() -> None:
     """TX005/fail.txt.gz: 40,010 copies of a line with four defects (and, from the second
     on, a duplicate): after line 40,001 there are 200,004 findings, so line 40,002 is not
@@ -33,6 +34,7 @@ def test_too_many_findings_stops_checking_but_not_counting() -> None:
     assert max(f.line for f in findings if f.code != "TX005") == 40_001
 
 
+@pytest.mark.slow
 def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
     line = " https://example.com/shoes/trail runner%zz#reviews\n"
     result = _lint_text(tmp_path, line * 50_001)
@@ -173,16 +175,19 @@ def _many(count: int) -> str:
     return "".join(f"https://example.com/products/{index}\n" for index in range(count))
 
 
+@pytest.mark.slow
 def test_50001_urls_give_one_limit_finding_at_the_50001st(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, _many(50_001))
     assert found(result) == [("LM001", 50_001)]
     assert "50,001 URLs" in result.findings[0].message
 
 
+@pytest.mark.slow
 def test_50000_urls_pass(tmp_path: Path) -> None:
     assert _lint_text(tmp_path, _many(50_000)).findings == []
 
 
+@pytest.mark.slow
 def test_lines_that_are_not_urls_do_not_count(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "# heading\n" + _many(50_000))
     assert found(result) == [("TX001", 1)]
