@@ -38,13 +38,13 @@ It refuses to run where ``CI`` is set, so that CI never rewrites its own expecta
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from sitemap_lint.checker import FileResult, check_source
 from sitemap_lint.finding import Finding
@@ -208,7 +208,7 @@ def default_header(path: Path) -> dict[str, str]:
     return {"driver": driver} if driver else {}
 
 
-def update(paths: list[Path], out: io.TextIOBase | None = None) -> int:
+def update(paths: list[Path], out: TextIO | None = None) -> int:
     """Rewrite the .expected files of ``paths``; return how many changed."""
     out = out or sys.stdout
     changed = 0
