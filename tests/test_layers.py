@@ -8,9 +8,12 @@ under ``if TYPE_CHECKING:`` (an annotation that needs another module is a depend
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import ROOT
 
@@ -196,12 +199,46 @@ def _within(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
 
 
+def _chain_to_upper(start: str) -> list[str] | None:
+    """The shortest import chain from ``start`` to a module that imports an UPPER name,
+    that name last; None when there is none (breadth first over the package's graph)."""
+    edges = graph()
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        module = queue.pop(0)
+        upper = sorted(name for name in imports_of(module) if _within(name, UPPER))
+        if upper:
+            return [*paths[module], upper[0]]
+        for child in sorted(edges[module]):
+            if child not in paths:
+                paths[child] = [*paths[module], child]
+                queue.append(child)
+    return None
+
+
 def test_rules_never_import_the_command_line_or_the_report() -> None:
-    wrong = sorted(
-        f"{module} imports {name}"
-        for module in modules()
+    """Directly or through other modules of the package."""
+    wrong = [
+        " -> ".join(chain)
+        for module in sorted(modules())
         if _within(module, LOWER)
-        for name in imports_of(module)
-        if _within(name, UPPER)
-    )
+        for chain in [_chain_to_upper(module)]
+        if chain is not None
+    ]
     assert wrong == [], "\n".join(wrong)
+
+
+def test_the_layer_check_follows_imports_through_other_modules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = imports_of
+
+    def with_a_report_import(module: str) -> set[str]:
+        found = real(module)
+        return found | {"rich.console"} if module == "sitemap_lint.finding" else found
+
+    monkeypatch.setattr(sys.modules[__name__], "imports_of", with_a_report_import)
+    chain = _chain_to_upper("sitemap_lint.rules.urls")
+    assert chain is not None and chain[0] == "sitemap_lint.rules.urls"
+    assert chain[-2:] == ["sitemap_lint.finding", "rich.console"]
