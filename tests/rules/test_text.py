@@ -13,7 +13,17 @@ from sitemap_lint.formats.text import LineScanner, is_text_sitemap
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
 from sitemap_lint.options import Options
-from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint, lint_content, lint_fixture, write
+from tests.helpers import (
+    NOW,
+    RULE_FIXTURES,
+    check_message,
+    engine,
+    found,
+    lint,
+    lint_content,
+    lint_fixture,
+    write,
+)
 
 
 def _lint_text(directory: Path, content: str | bytes, name: str = "sitemap.txt", **options):
@@ -48,12 +58,6 @@ def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
 # -- messages --------------------------------------------------------------------------------
 
 
-def _message(fixture: str) -> str:
-    code, name = fixture.split("/")
-    (finding,) = lint(RULE_FIXTURES / code / name).findings
-    return finding.message
-
-
 @pytest.mark.parametrize(
     ("fixture", "expected"),
     [
@@ -74,7 +78,7 @@ def _message(fixture: str) -> str:
     ],
 )
 def test_message(fixture: str, expected: str) -> None:
-    assert expected in _message(fixture)
+    check_message(fixture, expected)
 
 
 def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
