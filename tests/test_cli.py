@@ -138,6 +138,7 @@ def test_version(capsys) -> None:
     assert status == 0 and out.strip() == f"sitemap-lint {__version__}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("env", "colored"),
     [({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)],
@@ -157,6 +158,7 @@ def test_colour_only_on_request_and_no_color_wins(env: dict, colored: bool) -> N
         assert "\x1b[" not in run_.stdout
 
 
+@pytest.mark.slow
 def test_default_path_does_not_import_xmlschema() -> None:
     code = (
         "import sys; from sitemap_lint.cli import main; "

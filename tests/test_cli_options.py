@@ -202,6 +202,7 @@ def test_resolve_color(mode: str, env: dict, tty: bool, expected) -> None:
     assert resolve_color(mode, Tty(tty), env) is expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("flag", "env", "colored"),
     [

@@ -139,6 +139,7 @@ def test_discover_and_resolve(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_tomllib_is_imported_only_when_a_file_may_configure(tmp_path: Path) -> None:
     (tmp_path / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "site"\n')

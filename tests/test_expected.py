@@ -124,6 +124,7 @@ def test_update_refuses_to_run_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["--update", str(RULE_FIXTURES / "SC001" / "fail.xml")]) == 2
 
 
+@pytest.mark.slow
 def test_update_command_refuses_in_ci_without_writing() -> None:
     before = {p: p.stat().st_mtime_ns for p in RULE_FIXTURES.glob("*/*.expected")}
     done = subprocess.run(

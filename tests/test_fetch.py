@@ -476,6 +476,7 @@ def test_compressed_body_that_never_ends(site: SiteServer) -> None:
     assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
 
 
+@pytest.mark.slow
 def test_httpx_is_imported_only_when_fetching() -> None:
     code = "import sys, sitemap_lint.inputs.fetch; print('httpx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
