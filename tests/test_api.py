@@ -469,7 +469,7 @@ def test_the_public_names() -> None:
 def test_the_version_is_declared_once() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject
-    assert 'version = { attr = "sitemap_lint.__version__" }' in pyproject
+    assert 'version = { attr = "sitemap_lint._version.__version__" }' in pyproject
     assert "\nversion =" not in pyproject.split("[tool.setuptools.dynamic]")[0]
     assert metadata.version("sitemap-lint") == sitemap_lint.__version__
 

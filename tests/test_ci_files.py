@@ -51,6 +51,7 @@ def _run_step(name: str, env: dict, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_action_steps_write_sarif_and_gate(tmp_path: Path) -> None:
     (tmp_path / "public").mkdir()
     (tmp_path / "public" / "sitemap.xml").write_bytes(
@@ -66,6 +67,7 @@ def test_action_steps_write_sarif_and_gate(tmp_path: Path) -> None:
     assert lint.stdout.startswith("::error file=public/sitemap.xml,line=5,col=5")
 
 
+@pytest.mark.slow
 def test_action_lint_step_passes_a_clean_sitemap(tmp_path: Path) -> None:
     (tmp_path / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())
     lint = _run_step("Lint", {"ARGS": "--isolated --now 2025-06-01 ."}, tmp_path)

@@ -11,17 +11,13 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint import __version__
-from sitemap_lint.cli import main
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 BROKEN = FIXTURES / "rules" / "XM001" / "fail.xml"
 
 
-def run(args: list[str], capsys) -> tuple[int, str, str]:
-    status = main(args)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+run = run_cli
 
 
 def test_clean_file_exits_zero(capsys) -> None:
@@ -179,6 +175,7 @@ def test_version(capsys) -> None:
     assert status == 0 and out.strip() == f"sitemap-lint {__version__}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("env", "colored"),
     [({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)],
@@ -198,6 +195,7 @@ def test_colour_only_on_request_and_no_color_wins(env: dict, colored: bool) -> N
         assert "\x1b[" not in run_.stdout
 
 
+@pytest.mark.slow
 def test_default_path_does_not_import_xmlschema() -> None:
     code = (
         "import sys; from sitemap_lint.cli import main; "

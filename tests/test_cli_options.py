@@ -14,7 +14,7 @@ from sitemap_lint.cli import main
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.run import resolve_color
 from sitemap_lint.settings import BY_NAME
-from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 ERROR = RULE_FIXTURES / "XM001" / "fail.xml"  # one error
@@ -24,9 +24,7 @@ NOW = ["--now", "2025-06-01", "--isolated"]
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
-    status = main([*NOW, *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_cli([*NOW, *args], capsys)
 
 
 # -- exit status ----------------------------------------------------------------------------
@@ -219,6 +217,7 @@ def test_resolve_color(mode: str, env: dict, tty: bool, expected) -> None:
     assert resolve_color(mode, Tty(tty), env) is expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("flag", "env", "colored"),
     [

@@ -13,7 +13,7 @@ import pytest
 from sitemap_lint import config as configuration
 from sitemap_lint.cli import main
 from sitemap_lint.errors import UsageError
-from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
+from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES, run_cli
 
 # UR008 (warning, line 16) and nothing else.
 FRAGMENT = RULE_FIXTURES / "UR008" / "fail.xml"
@@ -32,13 +32,12 @@ def site(tmp_path: Path, monkeypatch) -> Path:
 
 def lint(args: list[str], capsys) -> tuple[int, list[tuple[str, str]], str]:
     """Run with the JSON format; return the status, (code, severity) pairs and stderr."""
-    status = main(["--format", "json", *NOW, *args])
-    captured = capsys.readouterr()
+    status, out, err = run_cli(["--format", "json", *NOW, *args], capsys)
     if status == 2:
-        return status, [], captured.err
-    document = json.loads(captured.out)
+        return status, [], err
+    document = json.loads(out)
     findings = [(f["code"], f["severity"]) for file in document["files"] for f in file["findings"]]
-    return status, findings, captured.err
+    return status, findings, err
 
 
 def usage_error(args: list[str], capsys) -> str:
@@ -140,6 +139,7 @@ def test_discover_and_resolve(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_tomllib_is_imported_only_when_a_file_may_configure(tmp_path: Path) -> None:
     (tmp_path / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "site"\n')

@@ -16,7 +16,10 @@ from tests.helpers import ROOT
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 
-pytestmark = pytest.mark.skipif(not (CORPUS / "ORACLE.tsv").exists(), reason="corpus not present")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (CORPUS / "ORACLE.tsv").exists(), reason="corpus not present"),
+]
 
 
 def _oracle() -> list[dict[str, str]]:

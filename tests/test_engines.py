@@ -57,8 +57,9 @@ class _RebuildOnly:
 
 @pytest.mark.parametrize("path", SMALL_FIXTURES, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_shadow_parse_changes_nothing(path: Path) -> None:
-    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.checker import check_source
     from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.options import Options
     from tests.helpers import NOW
 
     rebuilt = check_source(Source(str(path), path), Options(now=NOW), _RebuildOnly())

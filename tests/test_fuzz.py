@@ -51,6 +51,8 @@ from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 
+pytestmark = pytest.mark.slow
+
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NOW = "2025-06-01T00:00:00Z"
 

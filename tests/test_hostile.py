@@ -42,7 +42,10 @@ import pytest
 from sitemap_lint.rules import RULES
 from tests.hostile_inputs import CASES, Case, network_trap, sitemap_text
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev are POSIX")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev are POSIX"),
+]
 
 CLI = [sys.executable, "-m", "sitemap_lint", "--format", "json"]
 HANG_GUARD = 60  # seconds; a guard against hangs, not a time limit

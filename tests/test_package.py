@@ -13,6 +13,8 @@ import pytest
 
 from tests.helpers import FIXTURES, ROOT
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -278,6 +278,7 @@ def _robots_and_url(draw) -> tuple[str, str]:
     return "\n".join(lines) + "\n", "https://example.com" + path
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(_robots_and_url())
 def test_quick_path_agrees_with_protego(case: tuple[str, str]) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from sitemap_lint.cli import main
 from sitemap_lint.run import RunSettings, UsageError, execute
+from tests.helpers import run_json
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 XHTML = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
@@ -32,11 +33,7 @@ def index(*children: str) -> str:
     )
 
 
-def run(paths: list[str], **options) -> tuple[int, dict]:
-    out = io.StringIO()
-    settings = RunSettings(paths=paths, format="json", now="2025-06-01", isolated=True, **options)
-    status = execute(settings, out=out, err=io.StringIO())
-    return status, json.loads(out.getvalue())
+run = run_json
 
 
 def codes(report: dict) -> list[tuple[str, str, int]]:
@@ -126,6 +123,7 @@ def test_cli_bad_map_exits_2(capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
     """Files over 1 MiB go to worker processes when several are checked; the report is the
     same byte for byte as with one worker."""

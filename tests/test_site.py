@@ -4,13 +4,13 @@ and every way a child can fail, served by a real server on 127.0.0.1."""
 from __future__ import annotations
 
 import gzip
-import io
-import json
 
 import pytest
 
-from sitemap_lint.run import RunSettings, execute
+from tests.helpers import run_json
 from tests.site_server import Route, SiteServer, loopback_only, redirect  # noqa: F401
+
+pytestmark = pytest.mark.slow
 
 URLSET = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
 
@@ -105,12 +105,7 @@ def site():
 
 
 def check(paths: list[str], **options) -> tuple[int, dict]:
-    out = io.StringIO()
-    settings = RunSettings(
-        paths=paths, format="json", now="2025-06-01", isolated=True, timeout=0.5, **options
-    )
-    status = execute(settings, out=out, err=io.StringIO())
-    return status, json.loads(out.getvalue())
+    return run_json(paths, timeout=0.5, **options)
 
 
 def test_robots_txt_of_a_site_gives_a_set_report(site: SiteServer, loopback_only) -> None:  # noqa: F811

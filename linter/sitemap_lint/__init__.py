@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sitemap_lint._version import __version__
 from sitemap_lint.errors import SitemapLintError
-
-__version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from sitemap_lint.api import (

@@ -19,7 +19,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeAlias
 
 from sitemap_lint.errors import SitemapLintError
-from sitemap_lint.finding import Severity
+from sitemap_lint.finding import Rule, Severity
 
 if TYPE_CHECKING:
     from sitemap_lint.checker import FileResult
@@ -82,16 +82,9 @@ class LintResult:
     exit_code: int
 
 
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
-    """A rule of the catalogue: its code, name, severity, one-line summary and its
-    documentation (Markdown, as ``sitemap-lint rule CODE`` prints it)."""
-
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-    doc: str
+# A rule of the catalogue: its code, name, severity, one-line summary and its
+# documentation (Markdown, as ``sitemap-lint rule CODE`` prints it).
+RuleInfo = Rule
 
 
 def lint(
@@ -245,24 +238,9 @@ def rules(profile: str | None = None) -> tuple[RuleInfo, ...]:
     strict) the one that profile gives it. Raises :class:`SitemapLintError` for an
     unknown profile.
     """
-    from sitemap_lint.rules import RULES
+    from sitemap_lint.rules import catalogue
 
-    levels: dict[str, Severity | None] = {}
-    if profile is not None:
-        from sitemap_lint.profiles import checked
-        from sitemap_lint.selection import Selection
-
-        levels = Selection(profile=checked(profile)).levels
-    return tuple(
-        RuleInfo(
-            rule.code,
-            rule.name,
-            levels.get(rule.code) or rule.severity,
-            rule.summary,
-            rule.doc,
-        )
-        for rule in RULES.values()
-    )
+    return catalogue(profile)  # an unknown profile: UsageError, a SitemapLintError
 
 
 # -- from keyword arguments to the command's settings ---------------------------------

@@ -20,6 +20,7 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.options import Options
 from sitemap_lint.rules import (
     EXTENSIONS,
     dates,
@@ -53,18 +54,6 @@ _HTML_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
-
-
-@dataclass(frozen=True)
-class Options:
-    now: datetime
-    sitemap_url: ParsedURL | None = None
-    # Fill FileResult.facts for the checks across a set of files.
-    collect: bool = False
-    # robots.txt files known to the run: (the URL it is served at, its text).
-    robots: tuple[tuple[str, str], ...] = ()
-    # The crawler whose robots.txt group applies.
-    agent: str = "Googlebot"
 
 
 @dataclass

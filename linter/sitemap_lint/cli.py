@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 import typer
 from typer.core import TyperCommand
 
-from sitemap_lint import __version__
+from sitemap_lint._version import __version__
 from sitemap_lint.errors import UsageError
 from sitemap_lint.parsing import format_size, parse_size
 from sitemap_lint.settings import BY_NAME, RUN_SETTINGS, RunSettings, Setting

@@ -61,3 +61,10 @@ def checked(name: str) -> str:
     if name not in PROFILES:
         raise UsageError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
     return name
+
+
+def severity_under(profile: str, code: str, default: Severity) -> Severity:
+    """A rule's severity under ``profile``: its longest matching change, else ``default``."""
+    changes = PROFILES[profile].changes
+    matches = [prefix for prefix in changes if code.startswith(prefix)]
+    return changes[max(matches, key=len)] if matches else default

@@ -69,7 +69,8 @@ def compute(
     read in place of standard input where an argument is ``-``.
     """
     from sitemap_lint import xsd
-    from sitemap_lint.checker import Options, check_source
+    from sitemap_lint.checker import check_source
+    from sitemap_lint.options import Options
     from sitemap_lint.profiles import AGENTS, DEFAULT
     from sitemap_lint.selection import RuleSelection, Selection
 

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemap_lint.checker import FileResult, Options, check_source
+from sitemap_lint.checker import FileResult, check_source
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
+from sitemap_lint.options import Options
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import ParsedURL, parse_url
 

@@ -3,39 +3,9 @@
 import pytest
 
 from sitemap_lint.finding import Severity
-from sitemap_lint.rules import encoding
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
-
-CASES = [
-    Case("EN001", "fail.xml", line=11),
-    # One finding per affected line: two bad lines, two findings.
-    Case("EN001", "fail-two-lines.xml", line=8, also=(("EN001", 15),)),
-    Case("EN001", "fail-windows-1252.xml", line=8),
-    Case("EN001", "fail-in-url.xml", line=8),
-    Case("EN002", "fail.xml", line=1),
-    Case("EN002", "fail-windows-1252.xml", line=1),
-    Case("EN002", "fail-utf16-declared.xml", line=1),
-    Case("EN003", "fail.xml", line=1),
-    Case("EN003", "fail-no-bom.xml", line=1),
-    Case("EN003", "fail-big-endian.xml", line=1),
-    Case("EN003", "fail-utf32.xml", line=1),
-    # The rest of a UTF-16 file is still checked: its duplicate is a separate defect.
-    Case("EN003", "fail-duplicate.xml", line=1, also=(("DU001", 10),)),
-    Case("EN004", "fail.xml", line=1),
-]
-
+from tests.helpers import RULE_FIXTURES, lint
 
 # Cases that fail because of a bug outside this family's modules (see the reasons).
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in encoding.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
 
 
 def only(code: str, fixture: str):

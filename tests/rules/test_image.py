@@ -7,21 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.rules import image
-from tests.helpers import Case, check_case, check_message, check_pass, found, lint
-
-CASES = [
-    Case("IM001", "fail.xml", line=16),  # an image:image with no children
-    Case("IM001", "fail-misspelt.xml", line=16),  # image:url instead of image:loc
-    Case("IM001", "fail-unprefixed.xml", line=16),  # <loc> without the image: prefix
-    Case("IM001", "fail-empty.xml", line=17),  # <image:loc></image:loc>
-    Case("IM002", "fail.xml", line=1016),  # 1,001 images: the finding is at the 1,001st
-    Case("IM003", "fail.xml", line=11),  # the same image twice in one url
-    Case("IM004", "fail.xml", line=18),  # caption, geo_location, title, license: one finding
-    Case("IM004", "fail-caption.xml", line=9),  # a caption alone
-    Case("IM005", "fail.xml", line=16),  # image:loc directly in url
-    Case("IM005", "fail-unknown.xml", line=16),  # image:images
-]
+from tests.helpers import check_message, found, lint
 
 MESSAGES = [
     ("IM001/fail.xml", "add <image:loc> with the image's absolute URL"),
@@ -41,23 +27,9 @@ MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in image.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
-
-
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    check_message(CASES, fixture, text)
-
-
-def test_every_rule_has_a_case() -> None:
-    assert {rule.code for rule in image.RULES} == {case.code for case in CASES}
+    check_message(fixture, text)
 
 
 # -- through the shared rules --------------------------------------------------------------------

@@ -3,50 +3,14 @@
 import pytest
 
 from sitemap_lint.rules import input
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
+from tests.helpers import RULE_FIXTURES, lint
 
 # The duplicate <loc> of the *-duplicate fixtures: a second defect, placed before the
 # damage on purpose, to show that what was read before it is still checked.
 DUPLICATE = (("DU001", 16),)
 
-CASES = [
-    Case("IN006", "fail.xml", line=1),  # prose
-    Case("IN006", "fail-json.xml", line=1),
-    Case("IN006", "fail-binary.xml", line=1),  # no EN001 noise for its bytes
-    Case("IN001", "fail.xml", line=1),
-    Case("IN001", "fail-whitespace.xml", line=1),
-    Case("IN001", "fail-declaration-only.xml", line=1),
-    Case("IN002", "fail.xml", line=1),
-    Case("IN002", "fail-html-root.xml", line=1),
-    Case("IN002", "fail-xhtml.xml", line=1),
-    Case("IN003", "fail.xml.gz", line=1),
-    Case("IN003", "fail-gzip-content.xml", line=1),
-    # Cut inside the document: IN004 explains it, so no XM008 as well.
-    Case("IN004", "fail.xml.gz", line=1),
-    Case("IN004", "fail-truncated-duplicate.xml.gz", line=1, also=DUPLICATE),
-    Case("IN004", "fail-truncated-trailer.xml.gz", line=1),
-    Case("IN004", "fail-trailing-garbage.xml.gz", line=1),
-    Case("IN004", "fail-corrupt.xml.gz", line=1),
-    Case("IN004", "fail-checksum.xml.gz", line=1),
-    Case("IN004", "fail-corrupt-duplicate.xml.gz", line=1, also=DUPLICATE),
-    Case("IN004", "fail-checksum-duplicate.xml.gz", line=1, also=DUPLICATE),
-    Case("IN005", "fail.bin", line=1),
-    Case("IN005", "fail-bzip2.bin", line=1),
-    Case("IN005", "fail-xz.bin", line=1),
-]
-
 
 # Cases that fail because of a bug outside this family's modules (see the reasons).
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in input.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
 
 
 def messages(code: str, fixture: str) -> list[str]:

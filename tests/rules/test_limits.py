@@ -9,28 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.rules import limits
-from tests.helpers import ROOT, RULE_FIXTURES, Case, check_case, check_pass, found, lint
+from tests.helpers import ROOT, RULE_FIXTURES, found, lint
+
+pytestmark = pytest.mark.slow
 
 SIZE_LIMIT = 52_428_800
-
-CASES = [
-    # Two header lines, then one entry per line: the 50,001st entry is on line 50,003.
-    Case("LM001", "fail.xml.gz", line=50_003),
-    Case("LM002", "fail.xml.gz", line=1),  # 52,428,801 bytes: one byte over
-    Case("LM002", "fail-capped.xml.gz", line=1),  # 64 MiB: reading stops at the cap
-    Case("LM003", "fail.xml.gz", line=50_003),
-]
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in limits.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
 
 
 # -- exactly at the limits: no finding -----------------------------------------------------

@@ -8,59 +8,13 @@ import pytest
 
 from sitemap_lint.model import SITEMAP_NS
 from sitemap_lint.rules import namespace
-from tests.helpers import Case, check_case, check_pass, found, lint
-
-CASES = [
-    # NS001 missing-namespace
-    Case("NS001", "fail.xml", line=2),
-    Case("NS001", "fail-index.xml", line=2),
-    Case("NS001", "fail-with-extension.xml", line=2),  # image:image still validates
-    # NS002 wrong-namespace
-    Case("NS002", "fail.xml", line=2),  # https
-    Case("NS002", "fail-trailing-slash.xml", line=2),
-    Case("NS002", "fail-no-www.xml", line=2),
-    Case("NS002", "fail-https-no-www-slash.xml", line=2),
-    Case("NS002", "fail-google-084.xml", line=2),
-    Case("NS002", "fail-google-09.xml", line=2),
-    Case("NS002", "fail-version-090.xml", line=2),
-    Case("NS002", "fail-schema-address.xml", line=2),  # .../0.9/sitemap.xsd
-    Case("NS002", "fail-index.xml", line=2),
-    Case("NS002", "fail-other.xml", line=2),
-    # NS003 unvalidated-namespace
-    Case("NS003", "fail.xml", line=6),  # once, though used in two entries
-    Case("NS003", "fail-image-typo.xml", line=6),  # image namespace 1.0 for 1.1
-    Case("NS003", "fail-top-level.xml", line=4),  # before the first url
-    Case("NS003", "fail-index.xml", line=6),
-    # NS004 wrong-extension-namespace
-    Case("NS004", "fail.xml", line=6),  # https and once for both images
-    Case("NS004", "fail-trailing-slash.xml", line=6),
-]
+from tests.helpers import found, lint, write
+from tests.helpers import message as message_of
 
 
 def test_extension_look_alike_names_the_exact_namespace() -> None:
-    message = _message("NS004", "fail.xml")
+    message = message_of("NS004/fail.xml")
     assert "'http://www.google.com/schemas/sitemap-image/1.1'" in message
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in namespace.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
-
-
-def _message(code: str, fixture: str) -> str:
-    (finding,) = lint(Case(code, fixture, 0).path).findings
-    return finding.message
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "sitemap.xml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 # -- messages name the exact fix ---------------------------------------------------
@@ -79,7 +33,7 @@ def _write(tmp_path: Path, text: str) -> Path:
     ],
 )
 def test_wrong_namespace_names_difference_and_fix(fixture: str, difference: str) -> None:
-    message = _message("NS002", fixture)
+    message = message_of(f"NS002/{fixture}")
     assert difference in message
     assert f'write xmlns="{SITEMAP_NS}"' in message
 
@@ -100,21 +54,21 @@ def test_wrong_namespace_other_look_alikes(ns: str, difference: str) -> None:
 
 
 def test_unrelated_namespace_has_no_made_up_difference() -> None:
-    message = _message("NS002", "fail-other.xml")
+    message = message_of("NS002/fail-other.xml")
     assert "not the sitemap namespace; write xmlns=" in message
 
 
 def test_missing_namespace_names_the_fix() -> None:
-    assert f'add xmlns="{SITEMAP_NS}"' in _message("NS001", "fail.xml")
+    assert f'add xmlns="{SITEMAP_NS}"' in message_of("NS001/fail.xml")
 
 
 def test_unvalidated_namespace_suggests_the_close_one() -> None:
-    message = _message("NS003", "fail-image-typo.xml")
+    message = message_of("NS003/fail-image-typo.xml")
     assert "did you mean 'http://www.google.com/schemas/sitemap-image/1.1'?" in message
 
 
 def test_unvalidated_namespace_without_close_match() -> None:
-    message = _message("NS003", "fail.xml")
+    message = message_of("NS003/fail.xml")
     assert "'https://example.com/schemas/ranking'" in message
     assert "did you mean" not in message
 
@@ -124,8 +78,9 @@ def test_unvalidated_namespace_without_close_match() -> None:
 
 @pytest.mark.parametrize("xmlns", ["", ' xmlns="https://www.sitemaps.org/schemas/sitemap/0.9"'])
 def test_entries_are_checked_despite_the_root_namespace(tmp_path: Path, xmlns: str) -> None:
-    path = _write(
+    path = write(
         tmp_path,
+        "sitemap.xml",
         f"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset{xmlns} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
   <url>
@@ -150,8 +105,9 @@ def test_entries_are_checked_despite_the_root_namespace(tmp_path: Path, xmlns: s
 
 
 def test_unvalidated_namespace_content_gives_no_schema_error(tmp_path: Path) -> None:
-    path = _write(
+    path = write(
         tmp_path,
+        "sitemap.xml",
         f"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="{SITEMAP_NS}" xmlns:x="https://example.com/x" xmlns:y="https://example.com/y">
   <url>

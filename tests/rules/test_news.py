@@ -11,42 +11,7 @@ import pytest
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import news
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_message, check_pass, found, lint
-
-# Second entry of the base fixture: news:news on line 18, publication 19, name 20,
-# language 21, publication_date 23, title 24. A legacy field inserted after the
-# publication stands on line 23, one inserted after the title on line 25.
-CASES = [
-    Case("NW001", "fail.xml", line=18),  # no news:title
-    Case("NW001", "fail-publication.xml", line=18),  # no news:publication
-    Case("NW001", "fail-name.xml", line=19),  # no news:name in news:publication
-    Case("NW001", "fail-language.xml", line=19),  # no news:language in news:publication
-    Case("NW001", "fail-date.xml", line=18),  # no news:publication_date
-    Case("NW001", "fail-empty-title.xml", line=24),  # <news:title></news:title>
-    Case("NW002", "fail.xml", line=21),  # en-US
-    Case("NW002", "fail-name.xml", line=21),  # English
-    Case("NW002", "fail-upper.xml", line=21),  # EN
-    Case("NW002", "fail-chinese.xml", line=21),  # zh-CN
-    Case("NW003", "fail.xml", line=21),  # zh without its script
-    Case("NW003", "fail-unknown.xml", line=21),  # eg: no such ISO 639 code
-    Case("NW003", "fail-withdrawn.xml", line=21),  # iw (now he)
-    Case("NW004", "fail.xml", line=26),  # a second news:news in the same url
-    # Three header lines, then one entry per line: the 1,001st news:news is on line 1,004.
-    Case("NW005", "fail.xml.gz", line=1004),
-    Case("NW006", "fail.xml", line=23),  # 2025-05-20, eleven days before now
-    Case("NW006", "fail-time.xml", line=23),  # 50 hours before now
-    Case("NW007", "fail.xml", line=20),  # "Example Times" after "The Example Times"
-    # The legacy fields are flagged as such (NW011) besides their invalid values.
-    Case("NW008", "fail.xml", line=23, also=(("NW011", 23),)),  # subscription
-    Case("NW008", "fail-free.xml", line=23, also=(("NW011", 23),)),  # Free
-    Case("NW009", "fail.xml", line=23, also=(("NW011", 23),)),  # pressrelease; blog
-    Case("NW009", "fail-unknown.xml", line=23, also=(("NW011", 23),)),  # Blog, Sports
-    Case("NW010", "fail.xml", line=25, also=(("NW011", 25),)),  # AMAT without exchange
-    Case("NW010", "fail-separator.xml", line=25, also=(("NW011", 25),)),  # ";" and ": "
-    Case("NW010", "fail-six.xml", line=25, also=(("NW011", 25),)),  # six tickers
-    Case("NW011", "fail.xml", line=25),  # news:keywords
-    Case("NW011", "fail-several.xml", line=23),  # genres, keywords, stock_tickers: one finding
-]
+from tests.helpers import RULE_FIXTURES, check_message, found, lint
 
 MESSAGES = [
     ("NW001/fail.xml", "has no <news:title>; add <news:title>"),
@@ -92,25 +57,9 @@ FIXTURES = sorted(
 )
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in news.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
-
-
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    check_message(CASES, fixture, text)
-
-
-def test_every_failing_fixture_has_a_case() -> None:
-    listed = {(case.code, case.fixture) for case in CASES}
-    fails = {(p.parent.name, p.name) for p in FIXTURES if p.name.startswith("fail")}
-    assert fails == listed
+    check_message(fixture, text)
 
 
 # -- sitemaps written on the fly ----------------------------------------------------------------

@@ -4,33 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_lint.rules import schema
-from tests.helpers import Case, check_case, check_pass, lint
-
-# Each fixture holds a schema error that no rule of its own explains.
-CASES = [
-    Case("XS001", "fail.xml", line=8),  # a second image:loc in one image:image
-    Case("XS001", "fail-image-attribute.xml", line=7),  # width="800" on image:loc
-    Case("XS001", "fail-video-title-markup.xml", line=8),  # an element inside video:title
-    Case("XS001", "fail-news-unknown-child.xml", line=13),  # news:author
-    Case("XS001", "fail-link-attribute.xml", line=6),  # target="_blank" on xhtml:link
-    Case("XS001", "fail-mobile-content.xml", line=6),  # text in mobile:mobile
-    Case("XS001", "fail-index-extension.xml", line=6),  # xhtml:link dir="up" in an index
-]
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in schema.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
+from tests.helpers import RULE_FIXTURES, lint
 
 
 def _message(fixture: str, engine_name: str = "libxml2") -> str:
-    (finding,) = lint(Case("XS001", fixture, 0).path, engine_name=engine_name).findings
+    (finding,) = lint(RULE_FIXTURES / "XS001" / fixture, engine_name=engine_name).findings
     return finding.message
 
 

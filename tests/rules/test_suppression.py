@@ -6,22 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.rules import suppression
-from tests.helpers import Case, check_case, check_pass, found, lint
-
-CASES = [
-    Case("SU001", "fail.xml", line=8),  # disable-next-line UR008 above a URL without a fragment
-    Case("SU001", "fail-file.xml", line=2),  # disable-file DU001 in a file without duplicates
-    # The comment stands above <url>, not above the <loc> with the fragment: both findings.
-    Case("SU001", "fail-wrong-line.xml", line=7, also=(("UR008", 9),)),
-    Case("SU001", "fail-one-of-two.xml", line=8),  # UR008 is used, DT004 is not
-    Case("SU002", "fail.xml", line=8),  # UR08: a prefix of no rule
-    Case("SU002", "fail-directive.xml", line=8),  # disable-line
-    Case("SU002", "fail-no-codes.xml", line=8),  # disable-file with no codes
-    Case("SU002", "fail-missing-colon.xml", line=8),  # sitemap-lint disable-next-line
-    Case("SU002", "fail-separator.xml", line=8),  # codes separated by a space
-    Case("SU002", "fail-all.xml", line=8),  # ALL: codes must be named
-]
+from tests.helpers import found, lint, lint_fixture
 
 MESSAGES = [
     ("SU001/fail.xml", "disable-next-line UR008 suppresses nothing: no UR008 finding on line 9"),
@@ -35,21 +20,10 @@ MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in suppression.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
-
-
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message(fixture: str, text: str) -> None:
-    code, name = fixture.split("/")
-    case = next(c for c in CASES if c.code == code and c.fixture == name)
-    finding = next(f for f in lint(case.path).findings if f.code == code)
+    code = fixture.split("/")[0]
+    finding = next(f for f in lint_fixture(fixture).findings if f.code == code)
     assert text in finding.message, finding.message
 
 

@@ -8,70 +8,43 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import Options, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.formats.text import LineScanner, is_text_sitemap
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
-from sitemap_lint.rules import text
-from tests.helpers import NOW, RULE_FIXTURES, Case, check_case, engine, found, lint
-
-CASES = [
-    Case("TX001", "fail.txt", line=1),  # a comment as the first line
-    Case("TX001", "fail-markup.txt", line=3),  # <url><loc>...</loc></url> pasted in
-    Case("TX001", "fail-heading.txt", line=1),  # a column heading: URL
-    Case("TX001", "fail-footer.txt", line=4),  # Total: 3 URLs
-    Case("TX001", "fail-prose.txt", line=1),  # a title in words
-    Case("TX001", "fail-separator.txt", line=3),  # ----------
-    Case("TX002", "fail.txt", line=2),  # tab-separated columns after the URL
-    Case("TX002", "fail-several.txt", line=2),  # two URLs on one line
-    Case("TX002", "fail-csv.txt", line=2),  # URL,date
-    Case("TX002", "fail-bullet.txt", line=2),  # - URL
-    Case("TX002", "fail-quoted.txt", line=2),  # "URL"
-    Case("TX003", "fail.txt", line=2),  # trailing spaces
-    Case("TX003", "fail-indented.txt", line=3),  # a leading tab
-    Case("TX004", "fail.txt", line=3),  # a blank line between two URLs
-    Case("TX004", "fail-several.txt", line=2),  # three blank lines: one finding, at the first
-    # 40,010 copies of a line with four defects (and, from the second on, a duplicate):
-    # after line 40,001 there are 200,004 findings, so line 40,002 is not checked.
-    Case("TX005", "fail.txt.gz", line=40_002),
-]
-
-LINE_CASES = [case for case in CASES if case.code != "TX005"]
-
-
-def _write(directory: Path, name: str, content: str | bytes) -> Path:
-    path = directory / name
-    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return path
+from sitemap_lint.options import Options
+from tests.helpers import (
+    NOW,
+    RULE_FIXTURES,
+    check_message,
+    engine,
+    found,
+    lint,
+    lint_content,
+    lint_fixture,
+    write,
+)
 
 
 def _lint_text(directory: Path, content: str | bytes, name: str = "sitemap.txt", **options):
-    path = _write(directory, name, content)
-    return check_source(Source(str(path), path), Options(now=NOW, **options), engine())
+    return lint_content(directory, content, name, **options)
 
 
 # -- the fixtures ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", LINE_CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in text.RULES])
-def test_passing_fixture(code: str) -> None:
-    result = lint(RULE_FIXTURES / code / "pass.txt")
-    assert result.findings == [], [(f.code, f.line, f.message) for f in result.findings]
-
-
+@pytest.mark.slow
 def test_too_many_findings_stops_checking_but_not_counting() -> None:
-    (case,) = [c for c in CASES if c.code == "TX005"]
-    findings = lint(case.path).findings
-    assert [(f.code, f.line) for f in findings if f.code == "TX005"] == [("TX005", case.line)]
+    """TX005/fail.txt.gz: 40,010 copies of a line with four defects (and, from the second
+    on, a duplicate): after line 40,001 there are 200,004 findings, so line 40,002 is not
+    checked. Its .expected lists the TX005 finding only; this counts the others."""
+    findings = lint_fixture("TX005/fail.txt.gz").findings
+    assert [(f.code, f.line) for f in findings if f.code == "TX005"] == [("TX005", 40_002)]
     assert len(findings) == 200_004 + 1
-    assert max(f.line for f in findings if f.code != "TX005") == case.line - 1
+    assert max(f.line for f in findings if f.code != "TX005") == 40_001
 
 
+@pytest.mark.slow
 def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
     line = " https://example.com/shoes/trail runner%zz#reviews\n"
     result = _lint_text(tmp_path, line * 50_001)
@@ -83,12 +56,6 @@ def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
 
 
 # -- messages --------------------------------------------------------------------------------
-
-
-def _message(fixture: str) -> str:
-    code, name = fixture.split("/")
-    (finding,) = lint(RULE_FIXTURES / code / name).findings
-    return finding.message
 
 
 @pytest.mark.parametrize(
@@ -111,7 +78,7 @@ def _message(fixture: str) -> str:
     ],
 )
 def test_message(fixture: str, expected: str) -> None:
-    assert expected in _message(fixture)
+    check_message(fixture, expected)
 
 
 def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
@@ -212,23 +179,26 @@ def _many(count: int) -> str:
     return "".join(f"https://example.com/products/{index}\n" for index in range(count))
 
 
+@pytest.mark.slow
 def test_50001_urls_give_one_limit_finding_at_the_50001st(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, _many(50_001))
     assert found(result) == [("LM001", 50_001)]
     assert "50,001 URLs" in result.findings[0].message
 
 
+@pytest.mark.slow
 def test_50000_urls_pass(tmp_path: Path) -> None:
     assert _lint_text(tmp_path, _many(50_000)).findings == []
 
 
+@pytest.mark.slow
 def test_lines_that_are_not_urls_do_not_count(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "# heading\n" + _many(50_000))
     assert found(result) == [("TX001", 1)]
 
 
 def test_gzip_text_sitemap(tmp_path: Path) -> None:
-    path = _write(tmp_path, "sitemap.txt.gz", gzip.compress(b"/a\nhttps://example.com/\n"))
+    path = write(tmp_path, "sitemap.txt.gz", gzip.compress(b"/a\nhttps://example.com/\n"))
     result = check_source(Source(str(path), path), Options(now=NOW), engine())
     assert found(result) == [("UR001", 1)]
 

@@ -8,22 +8,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import values
 from sitemap_lint.rules.values import check_changefreq, check_priority
-from tests.helpers import Case, check_case, check_message, check_pass
-
-CASES = [
-    Case("VA004", "fail.xml", line=5),  # a valid lastmod padded to 147 bytes
-    Case("VA001", "fail.xml", line=18),  # every day
-    Case("VA001", "fail-typo.xml", line=18),  # dialy
-    Case("VA001", "fail-word.xml", line=18),  # sometimes
-    Case("VA002", "fail.xml", line=18),  # Daily
-    Case("VA002", "fail-space.xml", line=18),  # " weekly "
-    Case("VA003", "fail.xml", line=19),  # 1.5
-    Case("VA003", "fail-negative.xml", line=19),  # -0.1
-    Case("VA003", "fail-comma.xml", line=19),  # 0,5
-    Case("VA003", "fail-word.xml", line=19),  # high
-    Case("VA003", "fail-scale.xml", line=19),  # 80
-    Case("VA003", "fail-percent.xml", line=19),  # 50%
-]
+from tests.helpers import check_message
 
 MESSAGES = [
     ("VA001/fail.xml", "did you mean 'daily'?"),
@@ -40,19 +25,9 @@ MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in values.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
-
-
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
-    check_message(CASES, fixture, text)
+    check_message(fixture, text)
 
 
 class Collect:

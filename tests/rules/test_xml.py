@@ -5,63 +5,9 @@ from pyexpat import errors as expat_errors
 import pytest
 
 from sitemap_lint.rules import xml
-from tests.helpers import RULE_FIXTURES, Case, check_case, check_pass, lint
-
-CASES = [
-    Case("XM001", "fail.xml", line=5),
-    Case("XM001", "fail-control-character.xml", line=7),
-    Case("XM001", "fail-duplicate-attribute.xml", line=6),
-    Case("XM001", "fail-closing-tag-first.xml", line=1, also=(("EN004", 1),)),  # BOM, </urlset>
-    Case("XM001", "fail-text-before-root.xml", line=3),  # a server's message after <?xml
-    Case("XM002", "fail.xml", line=1),
-    Case("XM002", "fail-text.xml", line=1),
-    Case("XM002", "fail-spaces.xml", line=1),
-    # The rest of the file is still checked, at its real line numbers.
-    Case("XM002", "fail-blank-lines-duplicate.xml", line=1, also=(("DU001", 10),)),
-    Case("XM003", "fail.xml", line=2),
-    Case("XM003", "fail-external-entity.xml", line=2),
-    Case("XM003", "fail-external-dtd.xml", line=2),
-    Case("XM003", "fail-entity-in-attribute.xml", line=2),
-    Case("XM003", "fail-external-entity-in-attribute.xml", line=2),
-    Case("XM004", "fail.xml", line=8),
-    Case("XM004", "fail-long-parameter.xml", line=4),
-    Case("XM004", "fail-attribute.xml", line=7),
-    Case("XM004", "fail-text.xml", line=8),
-    Case("XM005", "fail.xml", line=7),
-    Case("XM005", "fail-before-letter.xml", line=4),
-    Case("XM005", "fail-tag-like.xml", line=4),
-    Case("XM005", "fail-text.xml", line=8),
-    Case("XM006", "fail.xml", line=7),
-    Case("XM006", "fail-nbsp.xml", line=8),
-    Case("XM006", "fail-unknown.xml", line=8),
-    Case("XM006", "fail-attribute.xml", line=6),
-    Case("XM007", "fail.xml", line=8),
-    Case("XM007", "fail-text.xml", line=7),
-    Case("XM007", "fail-second-document.xml", line=11),
-    Case("XM007", "fail-closing-tag.xml", line=7),  # a second </urlset>
-    Case("XM008", "fail.xml", line=12),
-    Case("XM008", "fail-after-entry.xml", line=11),
-    # Entries before the cut are checked: the duplicate is a second, separate defect.
-    Case("XM008", "fail-duplicate-before-cut.xml", line=13, also=(("DU001", 8),)),
-    Case("XM009", "fail.xml", line=5),
-    Case("XM009", "fail-xhtml.xml", line=5),
-    Case("XM009", "fail-unknown-prefix.xml", line=5),
-    Case("XM009", "fail-xsi.xml", line=2),
-    Case("XM009", "fail-xsi-next-line.xml", line=2),
-]
-
+from tests.helpers import RULE_FIXTURES, lint
 
 # Cases that fail because of a bug outside this family's modules (see the reasons).
-
-
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_failing_fixture(case: Case) -> None:
-    check_case(case)
-
-
-@pytest.mark.parametrize("code", [rule.code for rule in xml.RULES])
-def test_passing_fixture(code: str) -> None:
-    check_pass(code)
 
 
 def only(code: str, fixture: str):

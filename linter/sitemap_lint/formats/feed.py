@@ -22,7 +22,7 @@ from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.structure import Reporter
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import Options
+    from sitemap_lint.options import Options
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ATOM_03_NS = "http://purl.org/atom/ns#"

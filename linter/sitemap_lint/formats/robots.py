@@ -21,7 +21,7 @@ from sitemap_lint.rules import robots as rules
 from sitemap_lint.rules.urls import check_url, parse_url
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import Options
+    from sitemap_lint.options import Options
     from sitemap_lint.rules.structure import Covers
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".

@@ -21,8 +21,8 @@ from sitemap_lint.rules import text as rules
 from sitemap_lint.rules.duplicates import DuplicateTracker
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import Options
     from sitemap_lint.facts import FileFacts
+    from sitemap_lint.options import Options
     from sitemap_lint.rules.structure import Covers
 
 # Text is split into lines in blocks of at most this many characters, so that a

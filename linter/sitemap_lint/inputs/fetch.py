@@ -19,7 +19,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-from sitemap_lint import __version__
+from sitemap_lint._version import __version__
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs import reader as inputs
 from sitemap_lint.rules import fetch as rules

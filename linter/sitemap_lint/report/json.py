@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sitemap_lint import __version__
+from sitemap_lint._version import __version__
 from sitemap_lint.report.base import FileReport, Reporter, Summary
 
 FORMAT_VERSION = 1

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sitemap_lint import __version__
+from sitemap_lint._version import __version__
 from sitemap_lint.finding import Finding, Rule, Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.rules import (
@@ -31,9 +31,6 @@ from sitemap_lint.rules import (
     video,
     xml,
 )
-
-if TYPE_CHECKING:
-    from sitemap_lint.api import RuleInfo
 
 FAMILIES = (
     ("Input", input),
@@ -75,14 +72,26 @@ def get(code: str) -> Rule:
         raise KeyError(f"no such rule: {code}") from None
 
 
+def catalogue(profile: str | None = None) -> tuple[Rule, ...]:
+    """Every rule in registry order; with ``profile``, at the severity that profile gives it
+    (an unknown profile is a UsageError)."""
+    if profile is None:
+        return tuple(RULES.values())
+    from sitemap_lint.profiles import checked, severity_under
+
+    name = checked(profile)
+    return tuple(
+        replace(rule, severity=severity_under(name, rule.code, rule.severity))
+        for rule in RULES.values()
+    )
+
+
 class _Catalogue(types.ModuleType):
     """This package, callable: ``sitemap_lint.rules()`` is the API's rule catalogue
     (``sitemap_lint.api.rules``), while ``sitemap_lint.rules.RULES`` stays the registry."""
 
-    def __call__(self, profile: str | None = None) -> tuple[RuleInfo, ...]:
-        from sitemap_lint.api import rules
-
-        return rules(profile)
+    def __call__(self, profile: str | None = None) -> tuple[Rule, ...]:
+        return catalogue(profile)
 
 
 sys.modules[__name__].__class__ = _Catalogue

@@ -12,7 +12,7 @@ from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.rules.urls import ParsedURL
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import Options
+    from sitemap_lint.options import Options
     from sitemap_lint.robots import RobotsPolicy
 
 OTHER_ORIGIN = rule(

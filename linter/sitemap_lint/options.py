@@ -1,0 +1,27 @@
+"""What one check of a file is told: the moment, the sitemap's own URL, the robots.txt
+files known to the run and the crawler whose rules apply.
+
+A light module: the checker and every format module take ``Options`` from here, so none
+of them needs to import another to name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.urls import ParsedURL
+
+
+@dataclass(frozen=True)
+class Options:
+    now: datetime
+    sitemap_url: ParsedURL | None = None
+    # Fill FileResult.facts for the checks across a set of files.
+    collect: bool = False
+    # robots.txt files known to the run: (the URL it is served at, its text).
+    robots: tuple[tuple[str, str], ...] = ()
+    # The crawler whose robots.txt group applies.
+    agent: str = "Googlebot"
