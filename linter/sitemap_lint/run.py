@@ -60,7 +60,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     )
     stdin = _read_stdin() if show_source and "-" in settings.paths else None
     outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
-    source = _source_lines(outcome.sources) if show_source else None
+    source = source_lines(outcome.sources) if show_source else None
     _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout, source)
     _write_summary(outcome.results, format_name, settings, err)
     return outcome.exit_code
@@ -153,7 +153,7 @@ def _read_stdin() -> Source:
     return Source("-", None, data=sys.stdin.buffer.read())
 
 
-def _source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
+def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
     """The text report's source lines of a file: read again, keeping only the lines
     of its findings. A file not among ``sources`` (a URL, a sitemap found by
     following an index) shows none."""
