@@ -26,6 +26,7 @@ import pytest
 from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.inputs.reader import Source
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.report import json as json_reporter
 from sitemap_lint.report import sarif as sarif_reporter
@@ -36,7 +37,6 @@ from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
 from sitemap_lint.report.text import TextReporter
 from sitemap_lint.rules import RULES
-from sitemap_lint.inputs.reader import Source
 from sitemap_lint.run import RunSettings, execute, source_lines
 from tests.helpers import ROOT
 

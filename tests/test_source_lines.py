@@ -110,7 +110,9 @@ def test_non_ascii_and_wide_characters_before_the_column(tmp_path: Path) -> None
     line = "  <url><loc>https://exämple.com/日本語/ü</loc><priority>2</priority></url>\n"
     data = (HEAD + line + "</urlset>\n").encode()
     under = assert_carets_under_columns(tmp_path / "sitemap.xml", data)
-    text, offset, _ = blocks(run(tmp_path / "sitemap.xml"))[3, line.index("<priority>") + 1, "VA003"]
+    _text, offset, _ = blocks(run(tmp_path / "sitemap.xml"))[
+        3, line.index("<priority>") + 1, "VA003"
+    ]
     assert offset == cell_len(line[: line.index("<priority>")]) > line.index("<priority>")
     assert "<" in under.values()
 
@@ -208,7 +210,7 @@ def read_lines_of(text: str, columns: list[int]) -> SourceLine:
 
 
 def test_reading_lines_counts_breaks_as_xml_does() -> None:
-    data = "one\r\ntwo\rthree\nfour\r\n\r\nsix".encode()
+    data = b"one\r\ntwo\rthree\nfour\r\n\r\nsix"
     lines = read_lines(Source("-", None, data=data), {n: [1] for n in range(1, 8)})
     assert {n: line.text(1, line.length) for n, line in lines.items()} == {
         1: "one",
@@ -257,7 +259,7 @@ def test_finding_at_line_one_column_one(tmp_path: Path) -> None:
 def test_gzip_input(tmp_path: Path) -> None:
     path = tmp_path / "sitemap.xml.gz"
     path.write_bytes(gzip.compress((HEAD + "  <url><loc>/a</loc></url>\n</urlset>\n").encode()))
-    text, offset, width = blocks(run(path))[3, 8, "UR001"]
+    text, offset, _width = blocks(run(path))[3, 8, "UR001"]
     assert text == "  <url><loc>/a</loc></url>" and text[offset:].startswith("<loc>")
 
 
