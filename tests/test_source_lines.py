@@ -311,3 +311,16 @@ def test_other_formats_show_no_source(tmp_path: Path, fmt: str) -> None:
     path.write_text(HEAD + "  <url><loc>/a</loc></url>\n</urlset>\n")
     assert run(path, fmt=fmt) == run(path, fmt=fmt, show_source=False)
     assert "<url><loc>/a" not in run(path, fmt=fmt)
+
+
+def test_show_source_in_the_configuration_must_be_true_or_false(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sitemap_lint.cli import main
+
+    path = tmp_path / "sitemap.xml"
+    path.write_text(HEAD + "</urlset>\n")
+    config = tmp_path / ".sitemap-lint.toml"
+    config.write_text('show-source = "no"\n')
+    assert main(["--config", str(config), str(path)]) == 2
+    assert "show-source" in capsys.readouterr().err
