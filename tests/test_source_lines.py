@@ -53,7 +53,8 @@ def blocks(out: str) -> dict[tuple[int, int, str], tuple[str, int, int]]:
         if not parts[0].replace(":", "").isdigit():
             continue
         number, column = map(int, parts[0].split(":"))
-        source, caret = lines[index + 1], lines[index + 2]
+        at = next(i for i in range(index + 1, len(lines)) if f" {number} | " in lines[i] + " ")
+        source, caret = lines[at], lines[at + 1]
         gutter = source.index(" | ") + 3
         assert source[: gutter - 3].strip() == str(number)
         assert caret[:gutter].strip() == "|"
@@ -324,3 +325,28 @@ def test_show_source_in_the_configuration_must_be_true_or_false(
     config.write_text('show-source = "no"\n')
     assert main(["--config", str(config), str(path)]) == 2
     assert "show-source" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("width", [50, 80, 200])
+def test_source_fits_the_terminal(tmp_path: Path, width: int) -> None:
+    from sitemap_lint.checker import FileResult
+    from sitemap_lint.finding import Finding
+    from sitemap_lint.report.text import TextReporter
+    from sitemap_lint.rules import RULES
+    from sitemap_lint.run import source_lines
+
+    path = tmp_path / "sitemap.xml"
+    line = "x" * 300 + "<loc>/a</loc>" + "y" * 300
+    path.write_text(f"{line}\n")
+    rule = RULES["UR001"]
+    column = line.index("<loc>") + 1
+    found = Finding(rule.code, rule.name, rule.severity, "relative", 1, column)
+    out = StringIO()
+    TextReporter(
+        out, color=False, width=width, source=source_lines({"s": Source("s", path)})
+    ).report([FileResult("s", [found])])
+    longest = max(len(row) for row in out.getvalue().splitlines() if " | " in row)
+    assert longest == min(width, len("    1 | ") + WHOLE_LINE + 2)
+    text, offset, width_ = blocks(out.getvalue())[1, column, "UR001"]
+    assert text[offset:].startswith("<loc>/a</loc>") and width_ == 1
+    assert text.startswith(ELLIPSIS) and text.endswith(ELLIPSIS)
