@@ -477,6 +477,7 @@ KEYS = (
     "follow",
     "map",
     "robots",
+    "show-source",
 )
 
 

@@ -26,6 +26,7 @@ import pytest
 from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.inputs.reader import Source
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.report import json as json_reporter
 from sitemap_lint.report import sarif as sarif_reporter
@@ -36,7 +37,7 @@ from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
 from sitemap_lint.report.text import TextReporter
 from sitemap_lint.rules import RULES
-from sitemap_lint.run import RunSettings, execute
+from sitemap_lint.run import RunSettings, execute, source_lines
 from tests.helpers import ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -163,7 +164,13 @@ class Terminal(StringIO):
 
 def test_text_wrapped_with_statistics_golden(repo_root: Path) -> None:
     """The text report on an 80-column terminal with --statistics."""
-    out = text_report([results_of(MIXED), results_of(CLEAN)], statistics=True, width=80)
+    sources = {name: Source(name, Path(name)) for name in (MIXED, CLEAN)}
+    out = text_report(
+        [results_of(MIXED), results_of(CLEAN)],
+        statistics=True,
+        width=80,
+        source=source_lines(sources),
+    )
     if os.environ.get("SITEMAP_LINT_UPDATE_GOLDEN"):
         WRAPPED_GOLDEN.write_text(out, encoding="utf-8", newline="")
     assert out == WRAPPED_GOLDEN.read_bytes().decode("utf-8")

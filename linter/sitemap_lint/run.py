@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from sitemap_lint.errors import UsageError
@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
     from sitemap_lint.checker import FileResult
     from sitemap_lint.config import Config
+    from sitemap_lint.inputs.lines import SourceLine
     from sitemap_lint.progress import ProgressBar
-    from sitemap_lint.report.base import Reporter
+    from sitemap_lint.report.base import FileReport, Reporter
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -38,6 +39,9 @@ class Outcome:
 
     results: list[FileResult]  # in report order
     exit_code: int  # EXIT_CLEAN or EXIT_FINDINGS
+    # The local files and standard input that were checked, by name: what can be
+    # read again to show the source of findings.
+    sources: dict[str, Source] = field(default_factory=dict)
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -51,8 +55,13 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     config = configuration.resolve(settings.config, settings.isolated)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
-    outcome = compute(settings, config, lambda: _progress(format_name, settings, err))
-    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout)
+    show_source = format_name == "text" and (
+        config.show_source if settings.show_source is None else settings.show_source
+    )
+    stdin = _read_stdin() if show_source and "-" in settings.paths else None
+    outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
+    source = source_lines(outcome.sources) if show_source else None
+    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout, source)
     _write_summary(outcome.results, format_name, settings, err)
     return outcome.exit_code
 
@@ -133,9 +142,35 @@ def compute(
             results.append(result)
 
     worst = max((f.severity for r in results for f in r.findings), default=None)
+    checked = {source.name: source for source in sources}
     if settings.exit_zero or worst is None or worst < fail_on:
-        return Outcome(results, EXIT_CLEAN)
-    return Outcome(results, EXIT_FINDINGS)
+        return Outcome(results, EXIT_CLEAN, checked)
+    return Outcome(results, EXIT_FINDINGS, checked)
+
+
+def _read_stdin() -> Source:
+    """Standard input read whole, so that its lines can be shown after the check
+    (a pipe cannot be read twice); it is checked from these bytes."""
+    return Source("-", None, data=sys.stdin.buffer.read())
+
+
+def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
+    """The text report's source lines of a file: read again, keeping only the lines
+    of its findings. A file not among ``sources`` (a URL, a sitemap found by
+    following an index) shows none."""
+
+    def lines(result: FileReport) -> dict[int, SourceLine]:
+        from sitemap_lint.inputs.lines import read_lines
+
+        source = sources.get(result.name)
+        if source is None or source.is_stdin:
+            return {}
+        wanted: dict[int, list[int]] = {}
+        for finding in result.findings:
+            wanted.setdefault(finding.line, []).append(finding.column)
+        return read_lines(source, wanted)
+
+    return lines
 
 
 def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
@@ -192,20 +227,26 @@ def _write_report(
     results: list[FileResult],
     settings: RunSettings,
     stdout: TextIO,
+    source: Callable[[FileReport], dict[int, SourceLine]] | None = None,
 ) -> None:
     # The text report's summary is dropped (--quiet) or written to stderr by
     # _write_summary (--output-file); files without findings are not shown, so a
     # clean quiet run prints nothing.
     summary = not (format_name == "text" and (settings.quiet or settings.output_file))
+    extra = {} if source is None else {"source": source}
     if settings.output_file is None:
         reporter_class(
-            stdout, resolve_color(settings.color, stdout), summary, settings.statistics
+            stdout, resolve_color(settings.color, stdout), summary, settings.statistics, **extra
         ).report(results)
         return
     try:
         with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
             reporter_class(
-                handle, resolve_color(settings.color, handle), summary, settings.statistics
+                handle,
+                resolve_color(settings.color, handle),
+                summary,
+                settings.statistics,
+                **extra,
             ).report(results)
     except OSError as error:
         reason = error.strerror or error

@@ -426,6 +426,17 @@ SETTINGS: tuple[Setting, ...] = (
         doc="how many findings each rule gave (in the text report, otherwise on stderr)",
     ),
     Setting(
+        "show_source",
+        "flag",
+        "Show the source line of each finding in the text report (on by default).",
+        flags=("--show-source/--no-show-source",),
+        key="show-source",
+        read=_read_flag,
+        stored=(("show_source", True),),
+        doc="the text report shows each finding's source line with a caret under the column"
+        " (on by default; `concise` and the machine formats never do)",
+    ),
+    Setting(
         "quiet",
         "flag",
         "Only findings, no summary; nothing when clean.",

@@ -46,8 +46,10 @@ class Decoder:
     shifted back by these offsets.
     """
 
-    def __init__(self, findings: list[Finding]):
+    def __init__(self, findings: list[Finding], keep_leading: bool = False):
         self.findings = findings
+        # Keep text before a late XML declaration (to show the file's lines as they are).
+        self.keep_leading = keep_leading
         self.line_offset = 0
         self.column_offset = 0
         self.codec = "utf-8"
@@ -71,7 +73,7 @@ class Decoder:
         first = True
         for chunk in _chain(head, iterator):
             text = self._decode_chunk(decoder, chunk, final=False)
-            if first:
+            if first and not self.keep_leading:
                 text = self._strip_leading(text)
                 first = False
             if text:

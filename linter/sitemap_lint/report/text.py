@@ -6,24 +6,49 @@ start of the message; anywhere else (a pipe, a file) a finding stays on one line
 ``grep`` and log viewers see it whole and the output does not depend on a width.
 The summary counts findings by severity; ``--statistics`` adds a table of findings
 per rule.
+
+With ``source`` (on unless ``--no-show-source``), each finding is followed by its
+source line and a caret under the column::
+
+  3:12  error    UR001  URL '/about' is relative; ...  [url-not-absolute]
+      3 |   <url><loc>/about</loc></url>
+        |            ^
+
+A line longer than the room (``WHOLE_LINE`` characters, less on a narrow terminal)
+is cut to an excerpt around the column, marked with ``…`` where it was cut. The
+file's text never reaches the terminal as it is: a tab is shown as one space (it is
+one column), and other control characters, format characters (bidirectional
+controls, zero-width ones) and line separators as escapes such as ``\x1b`` or
+``\u202e``; the caret is placed by the width the line takes on screen, so it stays
+under its character, and is as wide as that character's escape.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
 from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
 from sitemap_lint.report.base import FileReport, Reporter, Summary
+
+SourceLines = Callable[[FileReport], Mapping[int, SourceLine]]
+"""The source lines of a file's findings, by line number (missing: none to show)."""
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 SEVERITY_WIDTH = max(len(str(level)) for level in Severity)
 MIN_MESSAGE_WIDTH = 30  # narrower than this after the hanging indent: start on a line of its own
 NARROW_INDENT = 6
+SOURCE_INDENT = 4  # before the line number of a source line
+MIN_EXCERPT = 20  # the fewest characters of a source line shown on a narrow terminal
+ELLIPSIS = "…"
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class TextReporter(Reporter):
@@ -34,11 +59,14 @@ class TextReporter(Reporter):
         summary: bool = True,
         statistics: bool = False,
         width: int | None = None,
+        source: SourceLines | None = None,
     ):
         super().__init__(out, color, summary, statistics)
         # Wrap messages to this many columns; None: the terminal's width on a
         # terminal, no wrapping anywhere else.
         self.width = width
+        # The source lines to show under the findings; None: show none.
+        self.source = source
 
     def report(self, results: Sequence[FileReport]) -> None:
         terminal = _is_terminal(self.out)
@@ -64,7 +92,8 @@ class TextReporter(Reporter):
             if in_set:
                 header.append(_urls(result), style="dim")
             console.print(header)
-            _print_findings(console, result.findings, wrap)
+            lines = self.source(result) if self.source is not None else None
+            _print_findings(console, result.findings, wrap, lines)
             console.print()
         if self.summary:
             if self.statistics:
@@ -72,13 +101,24 @@ class TextReporter(Reporter):
             console.print(_totals(Summary.of(results)))
 
 
-def _print_findings(console: Console, findings: Sequence[Finding], wrap: int | None) -> None:
+def _print_findings(
+    console: Console,
+    findings: Sequence[Finding],
+    wrap: int | None,
+    lines_of: Mapping[int, SourceLine] | None = None,
+) -> None:
     """One finding per line, ``line:col`` first; with ``wrap``, longer messages
-    continue on further lines indented to where the message starts."""
+    continue on further lines indented to where the message starts. With ``lines_of``,
+    a finding whose line is known is followed by it, a caret and a blank line."""
     positions = [f"{f.line}:{f.column}" for f in findings]
     position_width = max(map(len, positions))
     code_width = max(len(f.code) for f in findings)
-    for finding, position in zip(findings, positions, strict=True):
+    number_width = max(
+        (len(str(f.line)) for f in findings if lines_of and f.line in lines_of), default=0
+    )
+    for index, (finding, position) in enumerate(zip(findings, positions, strict=True)):
+        if index and lines_of and findings[index - 1].line in lines_of:
+            console.print()  # a finding with its source is a block of its own
         prefix = Text("  ")
         prefix.append(position.ljust(position_width), style="bold")
         prefix.append("  ")
@@ -102,6 +142,68 @@ def _print_findings(console: Console, findings: Sequence[Finding], wrap: int | N
         for i, line in enumerate(lines):
             line.rstrip()
             console.print((prefix if i == 0 else Text(" " * indent)) + line)
+        if lines_of is not None and finding.line in lines_of:
+            _print_source(console, finding, lines_of[finding.line], number_width, wrap)
+
+
+def _print_source(
+    console: Console, finding: Finding, line: SourceLine, number_width: int, wrap: int | None
+) -> None:
+    """The finding's source line (or an excerpt of it) and a caret under its column."""
+    gutter = SOURCE_INDENT + number_width + 3
+    room = WHOLE_LINE if wrap is None else max(min(WHOLE_LINE, wrap - gutter - 2), MIN_EXCERPT)
+    shown, offset, width = excerpt(line, finding.column, room)
+    text = Text(" " * SOURCE_INDENT)
+    text.append(str(finding.line).rjust(number_width), style="dim")
+    text.append(" | ", style="dim")
+    text.append(shown)
+    console.print(text)
+    caret = Text(" " * (SOURCE_INDENT + number_width))
+    caret.append(" | ", style="dim")
+    caret.append(" " * offset)
+    caret.append("^" * width, style=STYLES[finding.severity])
+    console.print(caret)
+
+
+def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str, int, int]:
+    """What to show of ``line`` for a finding at ``column``: the text (escaped, cut
+    around the column with ``…`` when the line is longer than ``room`` characters),
+    where the caret goes (in cells from the start of the text) and its width."""
+    column = min(max(column, 1), line.length + 1)  # just past the end: after the line
+    if line.length <= room:
+        first, last = 1, line.length
+    else:
+        half = min(room, 2 * AROUND) // 2
+        first = max(1, column - half)
+        last = min(line.length, first + 2 * half - 1 if first == 1 else column + half - 1)
+    text = line.text(first, last)
+    before = (ELLIPSIS if first > 1 else "") + escape(text[: column - first])
+    at = escape(text[column - first : column - first + 1])
+    after = escape(text[column - first + 1 :]) + (ELLIPSIS if last < line.length else "")
+    return before + at + after, cell_len(before), max(cell_len(at), 1)
+
+
+def escape(text: str) -> str:
+    """``text`` safe to print: a tab as one space, other control and format characters
+    and line separators as ``\\xNN`` or ``\\uNNNN``."""
+    if text.isprintable() and "\t" not in text:
+        return text
+    return "".join(_escape_char(char) for char in text)
+
+
+def _escape_char(char: str) -> str:
+    if char == "\t":
+        return " "
+    if unicodedata.category(char) not in _ESCAPED_CATEGORIES:
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 def _totals(summary: Summary) -> Text:

@@ -1,0 +1,146 @@
+"""The source lines of findings, read again after the check for the text report.
+
+The input is read a second time, through the same ``ByteStream`` and ``Decoder`` the
+checker used (gzip undone, the same caps, the same codec and replacement of invalid
+bytes), so lines and columns are the checker's: lines are broken at CR LF, CR or LF
+(as XML counts them), columns are 1-based characters of the decoded text, and a
+byte order mark is not part of the first line. Only the wanted lines are kept, and
+of a long line only the characters around the wanted columns: memory stays flat
+however large the file.
+
+This module imports no parser and no rule when loaded (reporters import
+``SourceLine``); reading a file loads the input layer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sitemap_lint.inputs.reader import Source
+
+# A line up to this many characters is kept (and shown) whole.
+WHOLE_LINE = 120
+# Of a longer line, this many characters before and after a wanted column.
+AROUND = 60
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """What is kept of one line: its ``length`` in characters (without the line
+    break) and ``pieces``, each the text from a 1-based column on (in order, not
+    overlapping). A line of up to ``WHOLE_LINE`` characters is one piece, whole."""
+
+    length: int
+    pieces: tuple[tuple[int, str], ...]
+
+    def text(self, first: int, last: int) -> str:
+        """The kept characters of columns ``first`` to ``last`` (1-based, inclusive)."""
+        for start, text in self.pieces:
+            if start <= first < start + len(text):
+                return text[first - start : last - start + 1]
+        return ""
+
+
+def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int, SourceLine]:
+    """The lines of ``source`` numbered in ``wanted`` (line -> its wanted columns).
+
+    Returns what could be read; a source that cannot be read again gives no lines.
+    """
+    from sitemap_lint.inputs.decoding import Decoder
+    from sitemap_lint.inputs.reader import ByteStream, InputError
+
+    if not wanted:
+        return {}
+    ranges = {line: _ranges(columns) for line, columns in wanted.items()}
+    collector = _Collector(ranges)
+    stream = ByteStream(source, [])
+    try:
+        for text in Decoder([], keep_leading=True).decode(stream.chunks()):
+            if collector.feed(text):
+                break
+    except (InputError, OSError):
+        pass
+    return collector.lines()
+
+
+def _ranges(columns: Iterable[int]) -> list[tuple[int, int]]:
+    """The 1-based inclusive column ranges to keep of a line: its start (a short line
+    whole) and around each wanted column, merged."""
+    spans = sorted([(1, WHOLE_LINE + 1), *((max(c - AROUND, 1), c + AROUND) for c in columns)])
+    merged: list[tuple[int, int]] = []
+    for first, last in spans:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+class _Collector:
+    """Follows the decoded text chunk by chunk and keeps the wanted parts of lines."""
+
+    def __init__(self, ranges: dict[int, list[tuple[int, int]]]):
+        self.ranges = ranges
+        self.last = max(ranges)
+        self.line = 1  # the line the next character belongs to
+        self.column = 1  # ... and its column
+        self.pending_cr = False  # the last chunk ended with CR (its LF may come next)
+        self.parts: dict[int, list[tuple[int, str]]] = {}
+        self.lengths: dict[int, int] = {}
+
+    def feed(self, text: str) -> bool:
+        """Take the next chunk; True once every wanted line is complete."""
+        if self.pending_cr and text.startswith("\n"):
+            text = text[1:]  # the LF of a CR LF split between chunks: no new line
+        if not text:
+            return False
+        self.pending_cr = text.endswith("\r")
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if not any(line in self.ranges for line in range(self.line, self.line + breaks + 1)):
+            self._skip(text, breaks)
+        else:
+            segments = _BREAK.split(text)
+            for index, segment in enumerate(segments):
+                if index:
+                    self.line += 1
+                    self.column = 1
+                if self.line in self.ranges:
+                    self._keep(segment)
+                self.column += len(segment)
+        return self.line > self.last
+
+    def _skip(self, text: str, breaks: int) -> None:
+        if breaks:
+            self.line += breaks
+            last = max(text.rfind("\n"), text.rfind("\r"))
+            self.column = len(text) - last
+        else:
+            self.column += len(text)
+
+    def _keep(self, segment: str) -> None:
+        first = self.column
+        last = first + len(segment) - 1
+        self.lengths[self.line] = last
+        parts = self.parts.setdefault(self.line, [])
+        for low, high in self.ranges[self.line]:
+            start, end = max(low, first), min(high, last)
+            if start <= end:
+                parts.append((start, segment[start - first : end - first + 1]))
+
+    def lines(self) -> dict[int, SourceLine]:
+        found: dict[int, SourceLine] = {}
+        for line, length in self.lengths.items():
+            pieces: list[tuple[int, str]] = []
+            for start, text in self.parts.get(line, []):
+                if pieces and pieces[-1][0] + len(pieces[-1][1]) == start:
+                    pieces[-1] = (pieces[-1][0], pieces[-1][1] + text)
+                else:
+                    pieces.append((start, text))
+            found[line] = SourceLine(length, tuple(pieces))
+        return found
