@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.report import REPORTERS
@@ -31,6 +30,7 @@ from sitemap_lint.report.github import escape_data, escape_property
 from sitemap_lint.report.gitlab import GitlabReporter
 from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
+from sitemap_lint.results import FileResult
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import ROOT

@@ -9,7 +9,7 @@ rule already reported is dropped: the rule's message is the clearer one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from sitemap_lint.facts import Child, FileFacts
@@ -18,6 +18,7 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.results import FileResult
 from sitemap_lint.rules import (
     EXTENSIONS,
     dates,
@@ -58,19 +59,6 @@ class Options:
     robots: tuple[tuple[str, str], ...] = ()
     # The crawler whose robots.txt group applies.
     agent: str = "Googlebot"
-
-
-@dataclass
-class FileResult:
-    """The findings for one input, sorted by position; ``facts`` feed the checks
-    across a set (None unless ``Options.collect``)."""
-
-    name: str
-    findings: list[Finding] = field(default_factory=list)
-    facts: FileFacts | None = field(default=None, repr=False, compare=False)
-    # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
-    kind: str | None = None
-    urls: int | None = None
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:

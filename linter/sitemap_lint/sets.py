@@ -21,10 +21,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemap_lint.checker import FileResult, Options, check_source
+from sitemap_lint.checker import Options, check_source
 from sitemap_lint.facts import Child
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
+from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
 

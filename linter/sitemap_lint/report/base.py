@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TextIO
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
+from sitemap_lint.results import FileResult
 
 
 @dataclass(frozen=True)

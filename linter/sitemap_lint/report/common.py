@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding
+from sitemap_lint.results import FileResult
 
 STDIN = "-"
 

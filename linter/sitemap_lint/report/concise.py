@@ -5,9 +5,9 @@ The form editors and ``grep`` understand; a clean run prints nothing.
 
 from __future__ import annotations
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.report.base import Reporter
 from sitemap_lint.report.common import one_line
+from sitemap_lint.results import FileResult
 
 
 class ConciseReporter(Reporter):

@@ -10,10 +10,10 @@ per step as annotations; the run's exit status and other formats carry the rest.
 
 from __future__ import annotations
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import Reporter
 from sitemap_lint.report.common import STDIN, ci_path
+from sitemap_lint.results import FileResult
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

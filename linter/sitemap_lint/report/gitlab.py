@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import Reporter
 from sitemap_lint.report.common import ci_path, fingerprints
+from sitemap_lint.results import FileResult
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

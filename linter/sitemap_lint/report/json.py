@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from sitemap_lint import __version__
-from sitemap_lint.checker import FileResult
 from sitemap_lint.report.base import Reporter, Summary
+from sitemap_lint.results import FileResult
 
 FORMAT_VERSION = 1
 

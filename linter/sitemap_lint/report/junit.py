@@ -15,10 +15,10 @@ import re
 import xml.etree.ElementTree as ET
 from itertools import groupby
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding
 from sitemap_lint.report.base import Reporter
 from sitemap_lint.report.common import ci_path, one_line
+from sitemap_lint.results import FileResult
 
 LINES_IN_NAME = 10  # further lines are counted in the name and listed in the failure text
 # Characters XML 1.0 cannot hold even as references; a message may quote them from the input.

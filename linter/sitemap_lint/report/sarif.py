@@ -21,7 +21,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from sitemap_lint import __version__
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Finding, Rule, Severity
 from sitemap_lint.report.base import Reporter
 from sitemap_lint.report.common import (
@@ -33,6 +32,7 @@ from sitemap_lint.report.common import (
     one_paragraph,
     truncate,
 )
+from sitemap_lint.results import FileResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

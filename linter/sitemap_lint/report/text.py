@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import Reporter, Summary
+from sitemap_lint.results import FileResult
 
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
