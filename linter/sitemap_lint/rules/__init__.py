@@ -1,64 +1,24 @@
-"""The rule registry: every rule the linter can report, by code."""
+"""The rule registry: every rule the linter can report, by code.
+
+The families are found by ``registry.discover`` (every module of this package
+with a ``FAMILY`` title); nothing here names them.
+"""
 
 from __future__ import annotations
 
 from sitemap_lint.finding import Rule
-from sitemap_lint.rules import (
-    dates,
-    duplicates,
-    encoding,
-    feed,
-    fetch,
-    hreflang,
-    image,
-    input,
-    limits,
-    namespace,
-    news,
-    robots,
-    schema,
-    scope,
-    sets,
-    structure,
-    suppression,
-    text,
-    urls,
-    values,
-    video,
-    xml,
-)
+from sitemap_lint.rules.registry import catalogue, discover
 
-FAMILIES = (
-    ("Input", input),
-    ("XML", xml),
-    ("Encoding", encoding),
-    ("Namespaces", namespace),
-    ("Structure", structure),
-    ("URLs", urls),
-    ("Scope", scope),
-    ("Dates", dates),
-    ("Values", values),
-    ("Limits", limits),
-    ("Duplicates", duplicates),
-    ("Schema", schema),
-    ("Image extension", image),
-    ("Video extension", video),
-    ("News extension", news),
-    ("hreflang alternates", hreflang),
-    ("Inline suppression", suppression),
-    ("HTTP", fetch),
-    ("robots.txt", robots),
-    ("Text sitemaps", text),
-    ("Feeds", feed),
-    ("Sitemap sets", sets),
-)
+FAMILIES = discover()
+
+RULES: dict[str, Rule] = catalogue(FAMILIES)
 
 # Extension namespace -> the class that checks its elements (see rules/extension.py).
 EXTENSIONS: dict[str, type] = {
-    family.NAMESPACE: family.Checker for family in (image, video, news, hreflang)
+    module.NAMESPACE: module.Checker
+    for _title, module in FAMILIES
+    if hasattr(module, "NAMESPACE") and hasattr(module, "Checker")
 }
-
-RULES: dict[str, Rule] = {rule.code: rule for _title, family in FAMILIES for rule in family.RULES}
 
 
 def get(code: str) -> Rule:

@@ -99,6 +99,10 @@ IN_FUTURE = rule(
     good="<lastmod>2024-05-08</lastmod>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Dates"
+ORDER = 80
+
 RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE)
 
 _W3C = re.compile(

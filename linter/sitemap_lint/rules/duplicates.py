@@ -29,6 +29,10 @@ DUPLICATE_LOC = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Duplicates"
+ORDER = 110
+
 RULES = (DUPLICATE_LOC,)
 
 

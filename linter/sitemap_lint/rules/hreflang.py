@@ -270,6 +270,10 @@ NO_X_DEFAULT = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "hreflang alternates"
+ORDER = 160
+
 RULES = (
     LINK_INCOMPLETE,
     REL_NOT_ALTERNATE,

@@ -156,6 +156,10 @@ MISPLACED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Image extension"
+ORDER = 130
+
 RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED)
 
 # Names that stand for image:loc in broken sitemaps.

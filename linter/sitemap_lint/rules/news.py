@@ -307,6 +307,10 @@ LEGACY_FIELDS = rule(
     good=_example(),
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "News extension"
+ORDER = 150
+
 RULES = (
     MISSING,
     LANGUAGE_FORM,

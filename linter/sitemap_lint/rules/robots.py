@@ -189,6 +189,10 @@ URL_DISALLOWED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "robots.txt"
+ORDER = 190
+
 RULES = (
     SITEMAP_NOT_ABSOLUTE,
     SITEMAP_NO_COLON,

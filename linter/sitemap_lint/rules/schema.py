@@ -37,6 +37,10 @@ SCHEMA_VIOLATION = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Schema"
+ORDER = 120
+
 RULES = (SCHEMA_VIOLATION,)
 
 

@@ -90,6 +90,10 @@ MIXED_ORIGINS = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Scope"
+ORDER = 70
+
 RULES = (OTHER_ORIGIN, OUTSIDE_DIRECTORY, MIXED_ORIGINS)
 
 

@@ -221,6 +221,10 @@ TOO_DEEP = rule(
     good="<url><loc>https://example.com/</loc></url>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Structure"
+ORDER = 50
+
 RULES = (
     UNKNOWN_ROOT,
     MISSING_LOC,

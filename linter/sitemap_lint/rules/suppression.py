@@ -72,6 +72,10 @@ INVALID = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Inline suppression"
+ORDER = 170
+
 RULES = (UNUSED, INVALID)
 
 # A comment is a directive when it starts with the tag and a colon; the tag

@@ -198,6 +198,10 @@ LONG_FOR_YANDEX = rule(
     good="<loc>https://example.com/shoes/red/</loc>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "URLs"
+ORDER = 60
+
 RULES = (
     NOT_ABSOLUTE,
     BAD_SCHEME,

@@ -83,6 +83,10 @@ LONG_VALUE = rule(
     good="<lastmod>2024-05-08T10:00:00+00:00</lastmod>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Values"
+ORDER = 90
+
 RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY, LONG_VALUE)
 
 MAX_VALUE_BYTES = 100

@@ -425,6 +425,10 @@ MISPLACED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Video extension"
+ORDER = 140
+
 RULES = (
     MISSING_REQUIRED,
     NO_MEDIA_URL,
