@@ -98,13 +98,14 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
     agent = AGENTS.get(profile, "Googlebot")
+    enabled = selection.enabled()
     if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
         progress = _progress(format_name, settings, err)
         runner = sets.SetRunner(
             _set_settings(settings, config),
-            Options(now=now, agent=agent),
+            Options(now=now, agent=agent, enabled=enabled, selection=selection),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
@@ -114,8 +115,6 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         finally:
             if progress is not None:
                 progress.close()
-        for result in results:
-            result.findings[:] = selection.apply(result.name, result.findings)
     else:
         engine = xsd.load(engine_name)
         results = []
@@ -124,10 +123,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
                 now=now,
                 sitemap_url=url or config.sitemap_url_for(source.name),
                 agent=agent,
+                enabled=enabled,
+                selection=selection,
             )
-            result = check_source(source, options, engine)
-            result.findings[:] = selection.apply(result.name, result.findings)
-            results.append(result)
+            results.append(check_source(source, options, engine))
 
     _write_report(reporter_class, format_name, results, settings, out or sys.stdout)
     _write_summary(results, format_name, settings, err)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.finding import Severity
 from sitemap_lint.profiles import DEFAULT, PROFILES
 
 ALL = "ALL"
@@ -135,13 +135,6 @@ class Selection:
             for code, level in self.levels.items()
         }
 
-    def apply(self, name: str, findings: list[Finding]) -> list[Finding]:
-        """The findings of input ``name`` that are reported, at their severity."""
-        levels = self.for_file(name)
-        kept = []
-        for finding in findings:
-            level = levels.get(finding.code, finding.severity)
-            if level is None:
-                continue
-            kept.append(finding if level is finding.severity else replace(finding, severity=level))
-        return kept
+    def enabled(self) -> frozenset[str]:
+        """The codes the run reports in some file: only their checks need to run."""
+        return frozenset(code for code, level in self.levels.items() if level is not None)

@@ -28,6 +28,8 @@ from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, i
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.selection import Selection
+from sitemap_lint.sink import reported
 
 FETCH_THREADS = 8
 # Files at least this big are checked in worker processes when a level has several.
@@ -132,7 +134,7 @@ class SetRunner:
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
-            return [_finished(job, site) for job in jobs]
+            return [_finished(job, site, self.options.selection) for job in jobs]
         finally:
             self.close()
 
@@ -615,7 +617,7 @@ def _robots_text(data: bytes) -> str:
     return data[:ROBOTS_CAP].decode("utf-8", "replace")
 
 
-def _finished(job: Job, site: bool) -> FileResult:
+def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
     result = job.result
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
@@ -624,6 +626,8 @@ def _finished(job: Job, site: bool) -> FileResult:
         result.kind = facts.kind or None
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
     result.facts = None
+    if selection is not None:  # the set's own findings are reported as the file's are
+        result.findings[:] = reported(result.findings, selection.for_file(result.name))
     result.findings.sort(key=Finding.sort_key)
     return result
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from textwrap import dedent
 
 from sitemap_lint.finding import Fix, Rule, Severity
+from sitemap_lint.rules.registry import check
+
+__all__ = ["ERROR", "INFO", "WARNING", "check", "rule"]
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING

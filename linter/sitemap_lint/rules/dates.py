@@ -12,7 +12,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import NamedTuple
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import Reporter
 
 NOT_W3C = rule(
@@ -224,6 +225,18 @@ def check_date(
             )
         )
     return parsed
+
+
+@check("lastmod", emits=RULES, covers=True, provides="moment")
+def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
+    """The date rules on an entry's ``lastmod``; its moment feeds the set checks."""
+    parsed = check_date(node.text, node, report, entry.now)
+    entry.moment = parsed.moment if parsed is not None else None
+
+
+def parse_date(value: str, field: str = "lastmod") -> Parsed | None:
+    """``value`` read as the date rules read it, or None; nothing is reported."""
+    return _cached_parse(value.strip(), field)[0]
 
 
 _cache: dict[tuple[str, str], tuple[Parsed | None, list[Problem]]] = {}

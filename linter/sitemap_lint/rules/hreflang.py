@@ -23,9 +23,10 @@ from typing import NamedTuple
 
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.extension import EntryContext
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
 
 NAMESPACE = "http://www.w3.org/1999/xhtml"
@@ -755,6 +756,8 @@ def _no_x_default_problem(first: Alternates, languages: list[str], clusters: int
 # -- the extension checker --------------------------------------------------------------------
 
 
+# Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *URL_RULES), covers=True)
 class Checker:
     """Checks the xhtml:link alternates of one file.
 
@@ -763,7 +766,7 @@ class Checker:
     that list the same set, URLs stored once), compared in ``finish``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, file: FileContext | None = None) -> None:
         self._links: list[tuple[str, str, Node]] = []  # (code, href, link) of this entry
         self._hrefs: list[str] = []  # every usable href of this entry
         self._defective = False  # a link of this entry has a defect

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
+from typing import Any, TypeVar
 
 from sitemap_lint.finding import Rule
 
 PACKAGE = "sitemap_lint.rules"
+
+_T = TypeVar("_T")
 
 
 def is_family(module: ModuleType) -> bool:
@@ -47,3 +51,91 @@ def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
                 raise ValueError(f"rule code {rule.code} is declared twice")
             rules[rule.code] = rule
     return rules
+
+
+# -- checks --------------------------------------------------------------------
+
+# The fields of a sitemap entry a check can look at, in the order they are checked,
+# and the target of the checks of an extension namespace's elements.
+FIELDS = ("loc", "lastmod", "changefreq", "priority")
+EXTENSION = "extension"
+TARGETS = (*FIELDS, EXTENSION)
+
+
+@dataclass(frozen=True, eq=False)
+class CheckSpec:
+    """A registered check: what it looks at and which rules it can report.
+
+    ``implementation`` is a function ``(node, entry, report)``, or a class made
+    once per file with the file's context; a field check's class has
+    ``check(node, entry, report)`` and may have ``finish(report)``, an extension
+    check's class follows ``rules.extension.ExtensionChecker``.
+    """
+
+    name: str
+    targets: tuple[str, ...]
+    emits: frozenset[str]
+    # Its findings cover their nodes: a schema error there is explained by them.
+    covers: bool = False
+    # It asks whether other checks covered a node, so those must run before it.
+    uses_coverage: bool = False
+    # The entry value it fills (``url`` or ``moment``); such a check runs first on its target.
+    provides: str | None = None
+    namespace: str | None = None  # for the extension target: the namespace it checks
+    implementation: Any = None
+    sequence: int = 0
+
+    @property
+    def per_file(self) -> bool:
+        return isinstance(self.implementation, type)
+
+
+CHECKS: list[CheckSpec] = []
+
+
+def check(
+    *targets: str,
+    emits: Iterable[Rule | str],
+    covers: bool = False,
+    uses_coverage: bool = False,
+    provides: str | None = None,
+    namespace: str | None = None,
+) -> Callable[[_T], _T]:
+    """Register a check of the entry fields ``targets`` (or of an extension namespace's
+    elements, with target ``"extension"`` and ``namespace``) that reports the rules
+    ``emits``. The checker runs it only when one of those rules is enabled (or, for
+    a check whose findings ``covers`` their nodes, when the schema rule is)."""
+    for target in targets:
+        if target not in TARGETS:
+            raise ValueError(f"unknown check target {target!r}; choose from {', '.join(TARGETS)}")
+    if not targets:
+        raise ValueError("a check names at least one target")
+    if (EXTENSION in targets) != (namespace is not None):
+        raise ValueError("an extension check names its namespace, and only it does")
+    codes = frozenset(item if isinstance(item, str) else item.code for item in emits)
+    if not codes:
+        raise ValueError("a check reports at least one rule")
+
+    def register(implementation: _T) -> _T:
+        name = getattr(implementation, "__qualname__", repr(implementation))
+        module = getattr(implementation, "__module__", "")
+        spec = CheckSpec(
+            name=f"{module}.{name}",
+            targets=tuple(targets),
+            emits=codes,
+            covers=covers,
+            uses_coverage=uses_coverage,
+            provides=provides,
+            namespace=namespace,
+            implementation=implementation,
+            sequence=len(CHECKS),
+        )
+        CHECKS.append(spec)
+        return implementation
+
+    return register
+
+
+def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:
+    """Codes that checks say they report but that no rule declares."""
+    return sorted({code for spec in checks for code in spec.emits if code not in rules})

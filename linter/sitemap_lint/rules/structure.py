@@ -29,6 +29,12 @@ class Reporter(Protocol):
     def add(self, finding: Finding, covers: Covers | None = None) -> None: ...
 
 
+class CoverageReporter(Reporter, Protocol):
+    """A reporter that also tells whether a finding covered a node (``sink.FindingSink``)."""
+
+    def covered(self, node: Node) -> bool: ...
+
+
 UNKNOWN_ROOT = rule(
     "ST001",
     "unknown-root",

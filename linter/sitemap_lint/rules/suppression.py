@@ -151,8 +151,8 @@ class Suppressions:
     def _invalid(self, line: int, column: int, message: str) -> None:
         self.problems.append(INVALID.at(line, column, f"invalid suppression: {message}"))
 
-    def apply(self, findings: list[Finding]) -> None:
-        """Drop the suppressed findings from ``findings`` and add this family's own."""
+    def apply(self, findings: list[Finding]) -> list[Finding]:
+        """``findings`` without the suppressed ones, and with this family's own."""
         whole_file = [d for d in self.directives if not d.target]
         by_line: dict[int, list[Directive]] = {}
         for directive in self.directives:
@@ -182,4 +182,4 @@ class Suppressions:
                         f"{'it' if len(unused) == 1 else 'them'} from the comment",
                     )
                 )
-        findings[:] = kept
+        return kept

@@ -7,7 +7,8 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import Reporter
 
 MAX_LENGTH = 2048
@@ -269,6 +270,12 @@ _SCHEME_TYPOS = {
     "htpp",
     "htpps",
 }
+
+
+@check("loc", emits=RULES, covers=True, provides="url")
+def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
+    """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
+    entry.url = check_url(node.text, node, report)
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).

@@ -7,8 +7,9 @@ import re
 from decimal import Decimal
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, INFO, rule
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.base import ERROR, INFO, check, rule
+from sitemap_lint.rules.entry import EntryContext
+from sitemap_lint.rules.structure import CoverageReporter, Reporter
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 
@@ -224,3 +225,20 @@ def _decimal(number: Decimal) -> str:
     """A decimal as priorities are written: at least one digit after the point."""
     text = format(number.normalize(), "f")
     return text if "." in text else text + ".0"
+
+
+@check("changefreq", emits=(INVALID_CHANGEFREQ, CHANGEFREQ_FORM), covers=True)
+def changefreq(node: Node, entry: EntryContext, report: Reporter) -> None:
+    check_changefreq(node.text, node, report)
+
+
+@check("priority", emits=(INVALID_PRIORITY,), covers=True)
+def priority(node: Node, entry: EntryContext, report: Reporter) -> None:
+    check_priority(node.text, node, report)
+
+
+@check("lastmod", "changefreq", "priority", emits=(LONG_VALUE,), uses_coverage=True)
+def length(node: Node, entry: EntryContext, report: CoverageReporter) -> None:
+    """The length limit matters only for values no other rule reported."""
+    if not report.covered(node):
+        check_length(node, report)
