@@ -49,3 +49,185 @@ def test_a_family_module_is_found_without_being_listed(tmp_path, monkeypatch) ->
     families = discover("demo_rules")
     assert [title for title, _module in families] == ["Zeta", "Alpha"]
     assert list(catalogue(families)) == ["ZZ001", "ZZ002"]
+
+
+# -- dispatch: only the checks of enabled rules run, and nothing else moves --------
+
+import contextlib  # noqa: E402
+import io  # noqa: E402
+from dataclasses import replace  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+from sitemap_lint import dispatch  # noqa: E402
+from sitemap_lint.cli import main  # noqa: E402
+from sitemap_lint.rules import dates, news, urls, values  # noqa: E402
+from sitemap_lint.rules.registry import CHECKS, CheckSpec  # noqa: E402
+from sitemap_lint.selection import Selection  # noqa: E402
+from tests.helpers import FIXTURES, RULE_FIXTURES  # noqa: E402
+
+ALL_FIXTURES = sorted(p for p in FIXTURES.rglob("*") if p.is_file())
+SELECTIONS = (
+    (),
+    ("--select", "UR"),
+    ("--ignore", "VA003"),
+    ("--select", "DT,XS"),
+    ("--ignore", "XS001,UR"),
+    ("--select", "VA004"),
+    ("--profile", "google"),
+)
+
+
+def run_json(path: Path, *flags: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            status = main(
+                [
+                    "--format",
+                    "json",
+                    "--now",
+                    "2026-12-01T00:00:00Z",
+                    "--isolated",
+                    *flags,
+                    str(path),
+                ]
+            )
+        except SystemExit as stop:
+            status = int(stop.code or 0)
+    return status, out.getvalue()
+
+
+def calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
+    """Record each call of ``module.name``; the original still runs."""
+    seen: list[str] = []
+    original = getattr(module, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return seen
+
+
+def test_with_select_ur_the_date_value_and_news_checks_do_not_run(monkeypatch) -> None:
+    seen = [
+        calls(monkeypatch, dates, "check_date"),
+        calls(monkeypatch, values, "check_changefreq"),
+        calls(monkeypatch, values, "check_priority"),
+        calls(monkeypatch, values, "check_length"),
+        calls(monkeypatch, news.Checker, "check"),
+    ]
+    files = [RULE_FIXTURES / "DT001" / "fail.xml", RULE_FIXTURES / "VA003" / "fail.xml"]
+    files += sorted((RULE_FIXTURES / "NW001").glob("*.xml"))
+    for path in files:
+        status, _report = run_json(path, "--select", "UR")
+        assert status in (0, 1)
+    assert all(not record for record in seen)
+    # The same files with every rule: each of them runs (the spies can see a call).
+    for path in files:
+        run_json(path)
+    assert all(record for record in seen)
+
+
+def test_with_select_dt_the_url_checks_do_not_run(monkeypatch) -> None:
+    seen = calls(monkeypatch, urls, "check_url")
+    path = RULE_FIXTURES / "DT001" / "fail.xml"
+    assert '"DT001"' in run_json(path, "--select", "DT")[1]
+    assert seen == []
+    run_json(path, "--select", "UR")
+    assert seen
+
+
+def without_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every check runs whatever the selection (the behaviour before dispatch)."""
+    monkeypatch.setattr(Selection, "enabled", lambda self: None)
+
+
+@pytest.mark.parametrize("flags", SELECTIONS, ids=lambda flags: " ".join(flags) or "default")
+def test_dispatch_changes_no_report(flags: tuple[str, ...], monkeypatch) -> None:
+    with_dispatch = {path: run_json(path, *flags) for path in ALL_FIXTURES}
+    without_dispatch(monkeypatch)
+    differ = [path for path in ALL_FIXTURES if run_json(path, *flags) != with_dispatch[path]]
+    assert differ == []
+
+
+class Audit:
+    """A reporter that fails on a finding its check did not declare."""
+
+    def __init__(self, report: Any, spec: CheckSpec) -> None:
+        self.report = report
+        self.spec = spec
+
+    def add(self, finding: Any, covers: Any = None) -> None:
+        assert finding.code in self.spec.emits, (self.spec.name, finding.code)
+        self.report.add(finding, covers)
+
+    def covered(self, node: Any) -> bool:
+        return bool(self.report.covered(node))
+
+
+def audited(spec: CheckSpec) -> CheckSpec:
+    implementation = spec.implementation
+    if not spec.per_file:
+
+        def function(node: Any, entry: Any, report: Any) -> None:
+            implementation(node, entry, Audit(report, spec))
+
+        return replace(spec, implementation=function)
+
+    class Wrapped:
+        def __init__(self, file: Any) -> None:
+            self.inner = implementation(file)
+
+        def check(self, node: Any, entry: Any, report: Any) -> None:
+            self.inner.check(node, entry, Audit(report, spec))
+
+        def end_entry(self, entry: Any, report: Any) -> None:
+            self.inner.end_entry(entry, Audit(report, spec))
+
+        def finish(self, report: Any) -> None:
+            if hasattr(self.inner, "finish"):
+                self.inner.finish(Audit(report, spec))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    return replace(spec, implementation=Wrapped)
+
+
+def test_every_check_reports_only_the_rules_it_declares(monkeypatch) -> None:
+    monkeypatch.setattr(dispatch, "CHECKS", [audited(spec) for spec in CHECKS])
+    for path in ALL_FIXTURES:
+        run_json(path)
+        run_json(path, "--sitemap-url", "https://example.com/sitemap.xml")
+
+
+def test_selected_checks_follow_the_enabled_rules() -> None:
+    def names(enabled: set[str] | None) -> set[str]:
+        chosen = dispatch.selected(None if enabled is None else frozenset(enabled))
+        return {
+            spec.name.rsplit(".", 2)[-2] + "." + spec.name.rsplit(".", 1)[-1] for spec in chosen
+        }
+
+    everything = names(None)
+    assert len(everything) == len(CHECKS)
+    assert names({"UR001"}) == {
+        "urls.check_loc",
+        "image.Checker",
+        "video.Checker",
+        "hreflang.Checker",
+    }
+    assert names({"SC001"}) == {"scope.ScopeCheck"}
+    # The schema rule reads coverage: every check whose findings cover nodes runs for it.
+    assert names({"XS001"}) == {
+        spec.name.rsplit(".", 2)[-2] + "." + spec.name.rsplit(".", 1)[-1]
+        for spec in CHECKS
+        if spec.covers
+    }
+    # So does the length rule, which reports only values no other rule reported.
+    assert "dates.check_lastmod" in names({"VA004"})
+    assert names(set()) == set()
