@@ -231,3 +231,96 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
     # So does the length rule, which reports only values no other rule reported.
     assert "dates.check_lastmod" in names({"VA004"})
     assert names(set()) == set()
+
+
+# -- the import graph ---------------------------------------------------------------
+
+import ast  # noqa: E402
+
+PACKAGE = Path(__file__).resolve().parent.parent / "linter" / "sitemap_lint"
+ENGINE = ("sitemap_lint.rules", "sitemap_lint.selection", "sitemap_lint.sink")
+ENGINE += ("sitemap_lint.dispatch", "sitemap_lint.checker", "sitemap_lint.results")
+ENGINE += ("sitemap_lint.finding", "sitemap_lint.docs")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules ``name`` imports, at the top or in a function (not the ones
+    under ``if TYPE_CHECKING``); importing ``a.b.c`` imports ``a`` and ``a.b`` too."""
+    named: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.Import):
+                named.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and not child.level:
+                named.add(child.module)
+                named.update(f"{child.module}.{alias.name}" for alias in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    edges = set()
+    for module in named:
+        parts = module.split(".")
+        for end in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:end])
+            if prefix in known and prefix != name:
+                edges.add(prefix)
+    return edges
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def strong(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                strong(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            strong(node)
+    return found
+
+
+def test_the_engine_modules_import_no_circle() -> None:
+    known = modules()
+    graph = {name: imports(name, path, known) for name, path in known.items()}
+    assert "sitemap_lint.rules.registry" in graph["sitemap_lint.rules.suppression"]
+    engine = [c for c in cycles(graph) if any(m.startswith(ENGINE) for m in c)]
+    assert engine == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

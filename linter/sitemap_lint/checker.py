@@ -25,7 +25,7 @@ from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
-from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.rules.urls import ParsedURL
 from sitemap_lint.sink import FindingSink
@@ -258,10 +258,10 @@ class FileChecker:
         if self.count == limits.MAX_ENTRIES + 1:
             self.over_limit = entry
         found = structure.check_entry(entry, self.sitemap_ns, self.sink)
-        context = EntryContext(entry, found, self.entry_name, self.options.now)
         dispatch = self.dispatch
-        if dispatch is not None:
-            dispatch.fields(context, self.sink)
+        assert dispatch is not None  # made with the root
+        context = dispatch.entry(entry, found, self.entry_name)
+        dispatch.fields(context, self.sink)
         if self.facts is not None:
             self._collect(found.get("loc"), context.moment)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
@@ -272,7 +272,7 @@ class FileChecker:
                     extension_seen = True
             if extension_seen:
                 self._batch_extensions = True
-                if self.entry_name == "url" and dispatch is not None:
+                if self.entry_name == "url":
                     dispatch.extensions(context, self.sink)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)

@@ -10,13 +10,13 @@ skips their work and never changes what the other rules report.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from sitemap_lint.facts import FileFacts
 from sitemap_lint.model import Node
-from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
 from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, CheckSpec
 from sitemap_lint.rules.schema import SCHEMA_VIOLATION
 from sitemap_lint.rules.structure import CoverageReporter
@@ -61,7 +61,14 @@ class Dispatch:
         self, file: FileContext, enabled: frozenset[str] | None, checks: Iterable[CheckSpec] = ()
     ) -> None:
         self.file = file
-        specs = selected(enabled, tuple(checks) or None)
+        every = tuple(checks) or tuple(CHECKS)
+        specs = selected(enabled, every)
+        # The values some checks fill, read by their fallbacks when those checks are off.
+        self.providers: Providers = {
+            spec.provides: (spec.targets[0], spec.fallback)
+            for spec in every
+            if spec.provides is not None and spec.fallback is not None
+        }
         self._per_file: list[Any] = []  # instances of the field checks that keep state
         made: dict[int, Any] = {}
         table: list[tuple[str, list[FieldCall]]] = []
@@ -85,6 +92,10 @@ class Dispatch:
             instance = made[id(spec)] = spec.implementation(self.file)
             self._per_file.append(instance)
         return instance.check  # type: ignore[no-any-return]
+
+    def entry(self, entry: Node, fields: Mapping[str, Node], kind: str) -> EntryContext:
+        """The context of one entry for the checks."""
+        return EntryContext(entry, fields, kind, self.file.options.now, self.providers)
 
     @property
     def targets(self) -> tuple[str, ...]:

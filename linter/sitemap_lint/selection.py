@@ -14,7 +14,6 @@ Per rule code, in this order:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -25,16 +24,13 @@ from sitemap_lint.profiles import DEFAULT, PROFILES
 
 ALL = "ALL"
 LEVELS = ("error", "warning", "info")  # as the configuration and the flags spell them
-_PREFIX = re.compile(r"[A-Z]{1,2}[0-9]{0,3}")
 
 
 def matches_a_rule(prefix: str) -> bool:
     """True when ``prefix`` (already upper case) is ``ALL`` or starts some rule's code."""
-    from sitemap_lint.rules import RULES
+    from sitemap_lint.rules.registry import is_code_or_prefix
 
-    if prefix == ALL:
-        return True
-    return _PREFIX.fullmatch(prefix) is not None and any(code.startswith(prefix) for code in RULES)
+    return is_code_or_prefix(prefix)
 
 
 def parse_codes(items: Iterable[str], where: str) -> tuple[str, ...]:
@@ -110,13 +106,13 @@ class Selection:
         severity: Mapping[str, Severity | None] | None = None,
         per_file_ignores: Iterable[tuple[PathPattern, tuple[str, ...]]] = (),
     ):
-        from sitemap_lint.rules import RULES
+        from sitemap_lint.rules.registry import rules
 
         layers = tuple(layers)
         changes = PROFILES[profile].changes
         severity = severity or {}
         self.levels: dict[str, Severity | None] = {}
-        for code, rule in RULES.items():
+        for code, rule in rules().items():
             enabled = True
             for layer in layers:
                 enabled = layer.decide(code, enabled)

@@ -7,11 +7,11 @@ with a ``FAMILY`` title); nothing here names them.
 from __future__ import annotations
 
 from sitemap_lint.finding import Rule
-from sitemap_lint.rules.registry import catalogue, discover
+from sitemap_lint.rules.registry import families, rules
 
-FAMILIES = discover()
+FAMILIES = families()
 
-RULES: dict[str, Rule] = catalogue(FAMILIES)
+RULES: dict[str, Rule] = rules()
 
 # Extension namespace -> the class that checks its elements (see rules/extension.py).
 EXTENSIONS: dict[str, type] = {

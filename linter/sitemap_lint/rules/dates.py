@@ -9,12 +9,14 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
-from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import Reporter
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 NOT_W3C = rule(
     "DT001",
@@ -227,7 +229,12 @@ def check_date(
     return parsed
 
 
-@check("lastmod", emits=RULES, covers=True, provides="moment")
+def _moment_of(node: Node) -> datetime | None:
+    parsed = parse_date(node.text)
+    return parsed.moment if parsed is not None else None
+
+
+@check("lastmod", emits=RULES, covers=True, provides="moment", fallback=_moment_of)
 def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
     """The date rules on an entry's ``lastmod``; its moment feeds the set checks."""
     parsed = check_date(node.text, node, report, entry.now)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
-from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Reporter
 
 DUPLICATE_LOC = rule(
@@ -35,6 +36,9 @@ FAMILY = "Duplicates"
 ORDER = 110
 
 RULES = (DUPLICATE_LOC,)
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext, FileContext
 
 
 class DuplicateTracker:

@@ -2,23 +2,27 @@
 
 ``FileContext`` is made once per file and handed to the checks that keep state
 across entries (their class is made with it). ``EntryContext`` is made once per
-entry; the URL of its ``loc`` and the moment of its ``lastmod`` are filled by
-the checks that parse them, or parsed here without reporting when those checks
-do not run.
+entry. Values that several checks need (the parts of the ``loc`` URL, the
+moment of the ``lastmod``) are filled by the check that parses them and reports
+on them (``provides``), or, when that check does not run, computed from the
+field by the fallback it registered, without reporting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemap_lint.model import Node
 
 if TYPE_CHECKING:
     from sitemap_lint.robots import RobotsPolicy
     from sitemap_lint.rules.urls import ParsedURL
+
+# Value name -> (the field it is read from, how to read it without reporting).
+Providers = Mapping[str, tuple[str, Callable[[Node], Any]]]
 
 
 class RunOptions(Protocol):
@@ -56,21 +60,43 @@ class FileContext:
         return RobotsPolicy(self.options.robots, self.options.agent)
 
 
-_UNSET: object = object()
-
-
 class EntryContext:
     """One entry (``url`` or ``sitemap``) and its fields, as the checks see it."""
 
-    __slots__ = ("_moment", "_url", "entry", "fields", "kind", "now")
+    __slots__ = ("_providers", "_values", "entry", "fields", "kind", "now")
 
-    def __init__(self, entry: Node, fields: Mapping[str, Node], kind: str, now: datetime) -> None:
+    def __init__(
+        self,
+        entry: Node,
+        fields: Mapping[str, Node],
+        kind: str,
+        now: datetime,
+        providers: Providers | None = None,
+    ) -> None:
         self.entry = entry
         self.fields = fields
         self.kind = kind
         self.now = now
-        self._url: object = _UNSET
-        self._moment: object = _UNSET
+        self._providers = providers or {}
+        self._values: dict[str, Any] = {}
+
+    def value(self, name: str) -> Any:
+        """The entry value ``name``: as its check filled it, or read by its fallback."""
+        values = self._values
+        if name in values:
+            return values[name]
+        value = None
+        provider = self._providers.get(name)
+        if provider is not None:
+            target, read = provider
+            node = self.fields.get(target)
+            if node is not None:
+                value = read(node)
+        values[name] = value
+        return value
+
+    def provide(self, name: str, value: Any) -> None:
+        self._values[name] = value
 
     @property
     def loc(self) -> str | None:
@@ -81,34 +107,17 @@ class EntryContext:
     @property
     def url(self) -> ParsedURL | None:
         """The parts of the ``loc`` URL, when it is a usable absolute http(s) URL."""
-        if self._url is _UNSET:
-            node = self.fields.get("loc")
-            if node is None:
-                self._url = None
-            else:
-                from sitemap_lint.rules.urls import parse_url
-
-                self._url = parse_url(node.text)
-        return self._url  # type: ignore[return-value]
+        return self.value("url")  # type: ignore[no-any-return]
 
     @url.setter
     def url(self, value: ParsedURL | None) -> None:
-        self._url = value
+        self._values["url"] = value
 
     @property
     def moment(self) -> datetime | None:
         """The ``lastmod`` moment, when it is a readable date."""
-        if self._moment is _UNSET:
-            node = self.fields.get("lastmod")
-            if node is None:
-                self._moment = None
-            else:
-                from sitemap_lint.rules.dates import parse_date
-
-                parsed = parse_date(node.text)
-                self._moment = parsed.moment if parsed is not None else None
-        return self._moment  # type: ignore[return-value]
+        return self.value("moment")  # type: ignore[no-any-return]
 
     @moment.setter
     def moment(self, value: datetime | None) -> None:
-        self._moment = value
+        self._values["moment"] = value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -19,6 +20,8 @@ from typing import Any, TypeVar
 from sitemap_lint.finding import Rule
 
 PACKAGE = "sitemap_lint.rules"
+ALL = "ALL"  # in a selection: every rule
+_PREFIX = re.compile(r"[A-Z]{1,2}[0-9]{0,3}")
 
 _T = TypeVar("_T")
 
@@ -40,6 +43,38 @@ def discover(package: str = PACKAGE) -> tuple[tuple[str, ModuleType], ...]:
 def ordered(modules: Iterable[ModuleType]) -> tuple[tuple[str, ModuleType], ...]:
     chosen = sorted(modules, key=lambda module: (getattr(module, "ORDER", 1000), module.__name__))
     return tuple((str(module.FAMILY), module) for module in chosen)
+
+
+_families: tuple[tuple[str, ModuleType], ...] | None = None
+_rules: dict[str, Rule] | None = None
+
+
+def families() -> tuple[tuple[str, ModuleType], ...]:
+    """Every rule family, found once."""
+    global _families
+    if _families is None:
+        _families = discover()
+    return _families
+
+
+def rules() -> dict[str, Rule]:
+    """Every rule by code (the catalogue that ``sitemap_lint.rules.RULES`` is)."""
+    global _rules
+    if _rules is None:
+        _rules = catalogue(families())
+        unknown = unknown_codes(CHECKS, _rules)
+        if unknown:
+            raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
+    return _rules
+
+
+def is_code_or_prefix(prefix: str) -> bool:
+    """True when ``prefix`` (already upper case) is ``ALL`` or starts some rule's code."""
+    if prefix == ALL:
+        return True
+    return _PREFIX.fullmatch(prefix) is not None and any(
+        code.startswith(prefix) for code in rules()
+    )
 
 
 def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
@@ -79,8 +114,10 @@ class CheckSpec:
     covers: bool = False
     # It asks whether other checks covered a node, so those must run before it.
     uses_coverage: bool = False
-    # The entry value it fills (``url`` or ``moment``); such a check runs first on its target.
+    # The entry value it fills (``url``, ``moment``); such a check runs first on its target.
     provides: str | None = None
+    # How to get that value from the field's node without reporting, when the check is off.
+    fallback: Callable[[Any], Any] | None = None
     namespace: str | None = None  # for the extension target: the namespace it checks
     implementation: Any = None
     sequence: int = 0
@@ -99,6 +136,7 @@ def check(
     covers: bool = False,
     uses_coverage: bool = False,
     provides: str | None = None,
+    fallback: Callable[[Any], Any] | None = None,
     namespace: str | None = None,
 ) -> Callable[[_T], _T]:
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
@@ -115,6 +153,8 @@ def check(
     codes = frozenset(item if isinstance(item, str) else item.code for item in emits)
     if not codes:
         raise ValueError("a check reports at least one rule")
+    if (provides is None) != (fallback is None) or (provides is not None and len(targets) != 1):
+        raise ValueError("a check that provides a value has one target and a fallback")
 
     def register(implementation: _T) -> _T:
         name = getattr(implementation, "__qualname__", repr(implementation))
@@ -126,6 +166,7 @@ def check(
             covers=covers,
             uses_coverage=uses_coverage,
             provides=provides,
+            fallback=fallback,
             namespace=namespace,
             implementation=implementation,
             sequence=len(CHECKS),

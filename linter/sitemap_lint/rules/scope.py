@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
-from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.rules.urls import ParsedURL
 
@@ -96,6 +95,9 @@ FAMILY = "Scope"
 ORDER = 70
 
 RULES = (OTHER_ORIGIN, OUTSIDE_DIRECTORY, MIXED_ORIGINS)
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext, FileContext
 
 
 @dataclass

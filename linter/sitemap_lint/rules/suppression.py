@@ -128,7 +128,7 @@ class Suppressions:
             self.directives.append(Directive(action, codes, line, column, target))
 
     def _codes(self, listed: str, line: int, column: int) -> tuple[str, ...]:
-        from sitemap_lint.selection import ALL, matches_a_rule
+        from sitemap_lint.rules.registry import ALL, is_code_or_prefix
 
         codes = []
         for item in listed.split(","):
@@ -140,7 +140,7 @@ class Suppressions:
                 return ()
             if code == ALL:
                 self._invalid(line, column, "name the rule codes; a directive cannot disable ALL")
-            elif not matches_a_rule(code):
+            elif not is_code_or_prefix(code):
                 self._invalid(
                     line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
                 )

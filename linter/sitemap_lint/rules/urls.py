@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
-from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import Reporter
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
@@ -272,7 +274,11 @@ _SCHEME_TYPOS = {
 }
 
 
-@check("loc", emits=RULES, covers=True, provides="url")
+def _url_of(node: Node) -> ParsedURL | None:
+    return parse_url(node.text)
+
+
+@check("loc", emits=RULES, covers=True, provides="url", fallback=_url_of)
 def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
     """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
     entry.url = check_url(node.text, node, report)

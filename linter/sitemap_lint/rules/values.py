@@ -5,10 +5,10 @@ from __future__ import annotations
 import difflib
 import re
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
-from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import CoverageReporter, Reporter
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -91,6 +91,9 @@ ORDER = 90
 RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY, LONG_VALUE)
 
 MAX_VALUE_BYTES = 100
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 
 def check_length(node: Node, report: Reporter) -> None:
