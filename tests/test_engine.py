@@ -324,3 +324,95 @@ def test_the_engine_modules_import_no_circle() -> None:
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# -- plugins --------------------------------------------------------------------------
+
+import os  # noqa: E402
+import shutil  # noqa: E402
+
+PLUGIN = Path(__file__).resolve().parent / "plugin_pkg" / "sitemap_lint_demo_plugin"
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>http://example.com/a</loc></url>
+</urlset>
+"""
+
+
+def installed(tmp_path: Path, points: dict[str, str], module: str | None = None) -> Path:
+    """A directory to put on sys.path: the demo plugin (or ``module`` as its source)
+    and a dist-info that declares ``points`` in the group sitemap_lint.rules."""
+    site = tmp_path / "site"
+    target = site / "sitemap_lint_demo_plugin"
+    shutil.copytree(PLUGIN, target)
+    if module is not None:
+        (target / "__init__.py").write_text(module, encoding="utf-8")
+    info = site / "sitemap_lint_demo_plugin-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: sitemap-lint-demo-plugin\nVersion: 0.1.0\n"
+    )
+    lines = "".join(f"{name} = {value}\n" for name, value in points.items())
+    (info / "entry_points.txt").write_text(f"[sitemap_lint.rules]\n{lines}")
+    return site
+
+
+def cli(site: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(SITEMAP, encoding="utf-8")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--format", "json", *flags]
+    return subprocess.run([*command, str(path)], capture_output=True, text=True, env=env)
+
+
+def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> None:
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"})
+    result = cli(site, tmp_path, "--fail-on", "warning")
+    assert result.returncode == 1, result.stderr
+    assert '"ZZ001"' in result.stdout and "https://example.com/a" in result.stdout
+    assert '"ZZ001"' in cli(site, tmp_path, "--select", "ZZ").stdout
+    assert '"ZZ001"' not in cli(site, tmp_path, "--ignore", "ZZ001").stdout
+    assert cli(site, tmp_path, "--ignore", "ZZ001", "--fail-on", "warning").returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    shown = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", "rule", "ZZ001"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert "plain-http-page" in shown.stdout
+    # Without the plugin on the path the code is unknown.
+    assert cli(tmp_path, tmp_path, "--select", "ZZ").returncode == 2
+
+
+BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')
+
+
+@pytest.mark.parametrize(
+    ("points", "module", "message"),
+    [
+        ({"demo": "sitemap_lint_demo_plugin"}, BAD_PREFIX, "uses the prefix UR of the built-in"),
+        (
+            {"one": "sitemap_lint_demo_plugin", "two": "sitemap_lint_demo_plugin:PLAIN_HTTP"},
+            None,
+            "declares no RULES",
+        ),
+        ({"demo": "no_such_plugin_module"}, None, "cannot be loaded"),
+    ],
+)
+def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
+    result = cli(installed(tmp_path, points, module), tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
+    site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})
+    shutil.copytree(site / "sitemap_lint_demo_plugin", site / "demo_copy")
+    result = cli(site, tmp_path)
+    assert result.returncode == 2
+    assert "rule code ZZ001 is also declared by plugin one" in result.stderr

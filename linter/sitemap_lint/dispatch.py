@@ -17,7 +17,7 @@ from typing import Any
 from sitemap_lint.facts import FileFacts
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, CheckSpec
+from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, CheckSpec, families
 from sitemap_lint.rules.schema import SCHEMA_VIOLATION
 from sitemap_lint.rules.structure import CoverageReporter
 
@@ -61,6 +61,7 @@ class Dispatch:
         self, file: FileContext, enabled: frozenset[str] | None, checks: Iterable[CheckSpec] = ()
     ) -> None:
         self.file = file
+        families()  # the plugins' checks register when their modules are loaded
         every = tuple(checks) or tuple(CHECKS)
         specs = selected(enabled, every)
         # The values some checks fill, read by their fallbacks when those checks are off.

@@ -5,13 +5,21 @@ A rule family is a module of this package with a module-level ``FAMILY``
 ``RULES`` (its rules, declared with ``rules.base.rule``). ``discover`` imports
 every module of the package and keeps the families, so adding a family means
 adding its module and nothing else.
+
+Plugins add families through the entry-point group ``sitemap_lint.rules``: an
+entry point names a module (or an object) with ``RULES`` (and optionally
+``FAMILY`` and ``ORDER``) that declares its rules with ``rule`` and its checks
+with ``check``, as the built-in families do. Their codes must not start with
+the letters of a built-in code, nor clash with each other.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -50,10 +58,11 @@ _rules: dict[str, Rule] | None = None
 
 
 def families() -> tuple[tuple[str, ModuleType], ...]:
-    """Every rule family, found once."""
+    """Every rule family, the built-in ones and the plugins', found once."""
     global _families
     if _families is None:
-        _families = discover()
+        builtin = discover()
+        _families = (*builtin, *plugin_families(catalogue(builtin)))
     return _families
 
 
@@ -74,6 +83,88 @@ def is_code_or_prefix(prefix: str) -> bool:
         return True
     return _PREFIX.fullmatch(prefix) is not None and any(
         code.startswith(prefix) for code in rules()
+    )
+
+
+GROUP = "sitemap_lint.rules"
+_PLUGIN_CODE = re.compile(r"[A-Z]{1,2}[0-9]{3}")
+
+
+def builtin_prefixes(builtin: Mapping[str, Rule]) -> list[str]:
+    """The letters the built-in codes start with (``DT``, ``UR``, ...)."""
+    return sorted({code.rstrip("0123456789") for code in builtin})
+
+
+def _plugins_installed() -> bool:
+    """Whether some installed distribution declares an entry point of the group.
+
+    Reading the few ``entry_points.txt`` files directly costs about a millisecond;
+    ``importlib.metadata`` costs a hundred, which a run without plugins need not pay.
+    """
+    header = f"[{GROUP}]"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as handle:
+                    if header.encode() in handle.read():
+                        return True
+            except OSError:
+                continue
+    return False
+
+
+def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]:
+    """The families that installed plugins declare; a bad one stops the run (UsageError)."""
+    if not _plugins_installed():
+        return []
+    from importlib.metadata import entry_points
+
+    from sitemap_lint.errors import UsageError
+
+    prefixes = builtin_prefixes(builtin)
+    owner: dict[str, str] = {}
+    found: list[ModuleType] = []
+    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+        where = f"plugin {point.name} ({point.value})"
+        try:
+            loaded = point.load()
+        except Exception as error:
+            raise UsageError(
+                f"{where}: cannot be loaded: {type(error).__name__}: {error}"
+            ) from None
+        declared = getattr(loaded, "RULES", None)
+        if not declared or not all(isinstance(item, Rule) for item in declared):
+            raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
+        for item in declared:
+            code = item.code
+            if not _PLUGIN_CODE.fullmatch(code):
+                raise UsageError(
+                    f"{where}: rule code {code!r} is not one or two letters and 3 digits"
+                )
+            letters = code.rstrip("0123456789")
+            taken = [p for p in prefixes if p.startswith(letters) or letters.startswith(p)]
+            if taken:
+                raise UsageError(
+                    f"{where}: rule code {code} uses the prefix {taken[0]} of the built-in rules; "
+                    f"choose letters other than {', '.join(prefixes)}"
+                )
+            if code in owner:
+                raise UsageError(
+                    f"{where}: rule code {code} is also declared by plugin {owner[code]}"
+                )
+            owner[code] = point.name
+        if not isinstance(getattr(loaded, "FAMILY", None), str):
+            loaded.FAMILY = point.name
+        found.append(loaded)
+    return sorted(
+        ((str(plugin.FAMILY), plugin) for plugin in found),
+        key=lambda pair: getattr(pair[1], "ORDER", 10_000),
     )
 
 
