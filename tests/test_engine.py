@@ -77,6 +77,7 @@ SELECTIONS = (
     ("--ignore", "XS001,UR"),
     ("--select", "VA004"),
     ("--profile", "google"),
+    ("--select", "SU,UR008"),
 )
 
 
@@ -231,6 +232,8 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
     # So does the length rule, which reports only values no other rule reported.
     assert "dates.check_lastmod" in names({"VA004"})
     assert names(set()) == set()
+    # An unused suppression depends on every rule's findings: all checks run for it.
+    assert names({"SU001"}) == everything
 
 
 # -- the import graph ---------------------------------------------------------------

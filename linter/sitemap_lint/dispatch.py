@@ -4,8 +4,9 @@ The checks register themselves with ``rules.base.check`` (see
 ``rules.registry``). ``selected`` keeps the ones a run needs: a check runs when
 one of the rules it reports is enabled, or when its findings cover their nodes
 and something reads that coverage (the schema rule, whose errors on a covered
-node are dropped, or an enabled check that asks for it). So turning rules off
-skips their work and never changes what the other rules report.
+node are dropped, or an enabled check that asks for it). Every check runs while
+a rule that reads all findings is enabled (unused suppressions). So turning
+rules off skips their work and never changes what the other rules report.
 """
 
 from __future__ import annotations
@@ -17,8 +18,15 @@ from typing import Any
 from sitemap_lint.facts import FileFacts
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, CheckSpec, families
-from sitemap_lint.rules.schema import SCHEMA_VIOLATION
+from sitemap_lint.rules.registry import (
+    CHECKS,
+    COVERAGE_READERS,
+    EXTENSION,
+    FIELDS,
+    FINDING_READERS,
+    CheckSpec,
+    families,
+)
 from sitemap_lint.rules.structure import CoverageReporter
 
 FieldCall = Callable[[Node, EntryContext, CoverageReporter], None]
@@ -35,9 +43,9 @@ def selected(
 def _selected(
     enabled: frozenset[str] | None, checks: tuple[CheckSpec, ...]
 ) -> tuple[CheckSpec, ...]:
-    if enabled is None:
+    if enabled is None or not enabled.isdisjoint(FINDING_READERS):
         return checks
-    coverage_read = SCHEMA_VIOLATION.code in enabled or any(
+    coverage_read = not enabled.isdisjoint(COVERAGE_READERS) or any(
         spec.uses_coverage and not spec.emits.isdisjoint(enabled) for spec in checks
     )
     return tuple(

@@ -220,6 +220,20 @@ class CheckSpec:
 
 CHECKS: list[CheckSpec] = []
 
+# Rules whose findings depend on other rules' findings, so that turning those off must
+# not skip their checks: the schema rule drops errors on nodes another finding covered;
+# the unused-suppression rule reports a directive that no finding used.
+COVERAGE_READERS: set[str] = set()
+FINDING_READERS: set[str] = set()
+
+
+def reads_coverage(*rules: Rule) -> None:
+    COVERAGE_READERS.update(rule.code for rule in rules)
+
+
+def reads_findings(*rules: Rule) -> None:
+    FINDING_READERS.update(rule.code for rule in rules)
+
 
 def check(
     *targets: str,

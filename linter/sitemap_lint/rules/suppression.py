@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.registry import reads_findings
 
 TAG = "sitemap-lint"
 ACTIONS = ("disable-next-line", "disable-file")
@@ -77,6 +78,8 @@ FAMILY = "Inline suppression"
 ORDER = 170
 
 RULES = (UNUSED, INVALID)
+
+reads_findings(UNUSED)  # a directive is unused when no finding, of any rule, matched it
 
 # A comment is a directive when it starts with the tag and a colon; the tag
 # followed by disable/enable without the colon is a malformed directive.
