@@ -345,7 +345,7 @@ SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 def installed(tmp_path: Path, points: dict[str, str], module: str | None = None) -> Path:
     """A directory to put on sys.path: the demo plugin (or ``module`` as its source)
     and a dist-info that declares ``points`` in the group sitemap_lint.rules."""
-    site = tmp_path / "site"
+    site = tmp_path / "site-packages"  # plugins are found in site directories
     target = site / "sitemap_lint_demo_plugin"
     shutil.copytree(PLUGIN, target)
     if module is not None:

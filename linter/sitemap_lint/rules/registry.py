@@ -87,6 +87,7 @@ def is_code_or_prefix(prefix: str) -> bool:
 
 
 GROUP = "sitemap_lint.rules"
+_SITE_DIRECTORIES = ("site-packages", "dist-packages")
 _PLUGIN_CODE = re.compile(r"[A-Z]{1,2}[0-9]{3}")
 
 
@@ -96,13 +97,18 @@ def builtin_prefixes(builtin: Mapping[str, Rule]) -> list[str]:
 
 
 def _plugins_installed() -> bool:
-    """Whether some installed distribution declares an entry point of the group.
+    """Whether a distribution installed in a site directory (``site-packages``,
+    ``dist-packages``) of the import path declares an entry point of the group.
 
-    Reading the few ``entry_points.txt`` files directly costs about a millisecond;
-    ``importlib.metadata`` costs a hundred, which a run without plugins need not pay.
+    Only site directories are looked at: the tool reads no other directory than its
+    inputs' and the ones it imports from. Reading the few ``entry_points.txt`` files
+    directly costs about a millisecond; ``importlib.metadata`` costs a hundred, which
+    a run without plugins need not pay.
     """
     header = f"[{GROUP}]"
     for entry in sys.path:
+        if os.path.basename(os.path.normpath(entry or ".")) not in _SITE_DIRECTORIES:
+            continue
         try:
             names = os.listdir(entry or ".")
         except OSError:
