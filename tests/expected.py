@@ -46,11 +46,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sitemap_lint.checker import FileResult, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
+from sitemap_lint.results import FileResult
 from sitemap_lint.run import parse_sitemap_url
 from tests.helpers import FIXTURES, NOW, RULE_FIXTURES, engine, run_json
 

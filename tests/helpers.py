@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from sitemap_lint import xsd
-from sitemap_lint.checker import FileResult, check_source
+from sitemap_lint.checker import check_source
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
+from sitemap_lint.results import FileResult
 from sitemap_lint.run import parse_sitemap_url
 
 ROOT = Path(__file__).resolve().parent.parent

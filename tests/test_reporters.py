@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.reader import Source
@@ -36,6 +35,7 @@ from sitemap_lint.report.gitlab import GitlabReporter
 from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
 from sitemap_lint.report.text import TextReporter
+from sitemap_lint.results import FileResult
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute, source_lines
 from tests.helpers import ROOT

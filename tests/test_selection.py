@@ -18,6 +18,7 @@ from sitemap_lint.selection import (
     parse_codes,
     split_codes,
 )
+from sitemap_lint.sink import reported
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -148,7 +149,7 @@ def test_apply_filters_and_changes_severity_keeping_order(tmp_path: Path) -> Non
         RULES["UR001"].at(5, 1, "relative"),
     ]
     selection = Selection([layer(ignore=["UR001"])], profile="bing")
-    kept = selection.apply("sitemap.xml", findings)
+    kept = reported(findings, selection.for_file("sitemap.xml"))
     assert [(f.code, f.severity) for f in kept] == [("UR008", WARNING), ("DT005", ERROR)]
     assert kept[0] is findings[0]  # unchanged findings are not copied
     assert kept[1] == Finding("DT005", "date-in-future", ERROR, "future", 4, 1)

@@ -22,8 +22,8 @@ from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.finding import Rule, Severity
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import FileResult
     from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.results import FileResult
     from sitemap_lint.run import RunSettings
 
 StrPath: TypeAlias = "str | os.PathLike[str]"

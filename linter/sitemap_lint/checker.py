@@ -2,18 +2,21 @@
 
 ``check_source`` is the only entry point. The ``FileChecker`` receives the
 parser's events, runs the rules on each entry as soon as it is complete, and
-validates entries against the XSD in batches. A schema error on a node that a
-rule already reported is dropped: the rule's message is the clearer one.
+validates entries against the XSD in batches. The entry fields go to the
+registered checks (``dispatch``) that report an enabled rule. Every finding goes
+to the file's ``FindingSink``, which drops a schema error on a node that a rule
+already reported (the rule's message is the clearer one) and applies the
+suppression comments and the run's selection at the end.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
+from sitemap_lint.dispatch import Dispatch
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
@@ -21,23 +24,11 @@ from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.options import Options
-from sitemap_lint.rules import (
-    EXTENSIONS,
-    dates,
-    duplicates,
-    input,
-    limits,
-    namespace,
-    schema,
-    scope,
-    structure,
-    suppression,
-    urls,
-    values,
-    xml,
-)
-from sitemap_lint.rules.extension import EntryContext, ExtensionChecker
-from sitemap_lint.rules.urls import ParsedURL
+from sitemap_lint.results import FileResult
+from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
+from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.structure import Covers
+from sitemap_lint.sink import FindingSink
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 
@@ -45,6 +36,8 @@ if TYPE_CHECKING:
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
+
+__all__ = ["FileResult", "check_source"]
 
 FEED_SIZE = 1 << 20
 BATCH_ENTRIES = 256
@@ -56,21 +49,10 @@ _HTML_START = re.compile(
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
 
 
-@dataclass
-class FileResult:
-    """The findings for one input, sorted by position; ``facts`` feed the checks
-    across a set (None unless ``Options.collect``)."""
-
-    name: str
-    findings: list[Finding] = field(default_factory=list)
-    facts: FileFacts | None = field(default=None, repr=False, compare=False)
-    # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
-    kind: str | None = None
-    urls: int | None = None
-
-
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
-    findings: list[Finding] = []
+    selection = options.selection
+    sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
+    findings = sink.findings  # the reader, the decoder and the formats append here
     facts = FileFacts() if options.collect else None
     stream = ByteStream(source, findings)
     decoder = Decoder(findings)
@@ -79,12 +61,12 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if first is None:
         if not stream.stopped_early:
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
-        return _result(source, findings, facts)
+        return _result(source, sink, facts)
     if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, findings, facts, source.url)
-        return _result(source, findings, facts)
+        return _result(source, sink, facts)
     if not first.lstrip().startswith("<"):
         from sitemap_lint.formats.text import is_text_sitemap
 
@@ -92,20 +74,20 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             from sitemap_lint.formats.text import check_text
 
             check_text(first, texts, options, findings, facts)
-            return _result(source, findings, facts)
+            return _result(source, sink, facts)
         # Encoding findings about a file that is not XML at all would only be noise.
-        findings[:] = [f for f in findings if not f.code.startswith("EN")]
+        sink.drop("EN")
         findings.append(input.not_xml(first))
-        return _result(source, findings, facts)
+        return _result(source, sink, facts)
     if _HTML_START.match(first):
         findings.append(
             input.HTML_PAGE.at(
                 1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
             )
         )
-        return _result(source, findings, facts)
+        return _result(source, sink, facts)
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
-    checker = FileChecker(findings, options, engine, stream, shadow, facts)
+    checker = FileChecker(sink, options, engine, stream, shadow, facts)
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
     try:
@@ -123,7 +105,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     finally:
         parser.release()
         checker.parser = None
-    return _result(source, findings, facts)
+    return _result(source, sink, facts)
 
 
 def _is_robots(source: Source) -> bool:
@@ -138,9 +120,8 @@ def _looks_like_robots(first: str) -> bool:
     return bool(_ROBOTS_LINE.search(first[:4096]))
 
 
-def _result(source: Source, findings: list[Finding], facts: FileFacts | None) -> FileResult:
-    findings.sort(key=Finding.sort_key)
-    return FileResult(source.name, findings, facts)
+def _result(source: Source, sink: FindingSink, facts: FileFacts | None) -> FileResult:
+    return FileResult(source.name, sink.close(), facts)
 
 
 def _first_content(texts: Iterator[str]) -> str | None:
@@ -183,17 +164,16 @@ class FileChecker:
 
     def __init__(
         self,
-        findings: list[Finding],
+        sink: FindingSink,
         options: Options,
         engine: Engine,
         stream: ByteStream,
         shadow: ShadowTree | None = None,
         facts: FileFacts | None = None,
     ):
-        self.findings = findings
+        self.sink = sink
         self.facts = facts
         self.feed: FeedChecker | None = None  # when the root is an RSS or Atom feed
-        self.robots: RobotsPolicy | None = None  # when robots.txt files are known
         self.options = options
         self.engine = engine
         self.stream = stream
@@ -204,25 +184,18 @@ class FileChecker:
         self.sitemap_ns = SITEMAP_NS
         self.count = 0
         self.over_limit: Node | None = None
-        self.scope: scope.ScopeChecker | None = None
-        self.duplicates = duplicates.DuplicateTracker()
+        self.dispatch: Dispatch | None = None  # the entry checks, chosen at the root
         self.reported_namespaces: set[str] = set()
         self._batch: list[Node] = []
         self._batch_nodes = 0
         self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
-        self.extensions: dict[str, ExtensionChecker] = {}
         self._doctype: tuple[str, int, int, int] | None = None
-        # Nodes a rule reported, by id; holding the nodes keeps their ids unique.
-        self._covered: dict[int, Node] = {}
-        self.suppressions: suppression.Suppressions | None = None  # made at the first directive
 
-    # -- the reporter interface the rules use ----------------------------------
+    # -- the reporter interface (the feed checker also reads parser and stream) ---
 
-    def add(self, finding: Finding, covers: structure.Covers | None = None) -> None:
-        self.findings.append(finding)
-        if covers is not None:
-            self._covered.update((id(node), node) for node in covers.iter())
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        self.sink.add(finding, covers)
 
     # -- parser events -----------------------------------------------------------
 
@@ -238,7 +211,7 @@ class FileChecker:
                 self.parser.containers = frozenset({("", "channel")})
             return
         if root.name not in structure.ROOTS:
-            self.add(structure.unknown_root(root))
+            self.sink.add(structure.unknown_root(root))
             return
         self.root_name = root.name
         self.entry_name = structure.ROOTS[root.name]
@@ -247,13 +220,18 @@ class FileChecker:
             self.shadow.stop()  # the shadow elements carry the look-alike namespace
         problem = namespace.check_root(root.ns, root.name, root.line, root.column)
         if problem:
-            self.add(problem)
+            self.sink.add(problem)
         if root.attrs:
-            structure.check_attributes(root, self)
-        is_index = root.name == "sitemapindex"
+            structure.check_attributes(root, self.sink)
         if self.facts is not None:
             self.facts.kind = root.name
-        self.robots, self.scope = scope.for_file(self.options, is_index)
+        context = FileContext(self.options, root.name, self.entry_name, self._robots_policy)
+        self.dispatch = Dispatch(context, self.options.enabled)
+
+    def _robots_policy(self) -> RobotsPolicy:
+        from sitemap_lint.robots import RobotsPolicy
+
+        return RobotsPolicy(self.options.robots, self.options.agent)
 
     def on_entry(self, entry: Node) -> None:
         if self.feed is not None:
@@ -266,40 +244,18 @@ class FileChecker:
             return
         if entry.name != self.entry_name:
             assert self.root is not None  # set with root_name
-            structure.check_top_level(entry, self.root, self)
+            structure.check_top_level(entry, self.root, self.sink)
             return
         self.count += 1
         if self.count == limits.MAX_ENTRIES + 1:
             self.over_limit = entry
-        found = structure.check_entry(entry, self.sitemap_ns, self)
-        loc = found.get("loc")
-        parsed = None
-        if loc is not None:
-            parsed = urls.check_url(loc.text, loc, self)
-            if parsed is not None:
-                assert self.scope is not None  # set with root_name
-                self.scope.check(parsed, loc, self)
-                if self.robots is not None and self.entry_name == "url":
-                    self.robots.check(loc.text.strip(), parsed, loc, self)
-            what = "sitemap" if self.entry_name == "sitemap" else "URL"
-            self.duplicates.check(loc.text.strip(), loc, self, what)
-        lastmod = found.get("lastmod")
-        moment = None
-        if lastmod is not None:
-            date = dates.check_date(lastmod.text, lastmod, self, self.options.now)
-            moment = date.moment if date is not None else None
+        found = structure.check_entry(entry, self.sitemap_ns, self.sink)
+        dispatch = self.dispatch
+        assert dispatch is not None  # made with the root
+        context = dispatch.entry(entry, found, self.entry_name)
+        dispatch.fields(context, self.sink)
         if self.facts is not None:
-            self._collect(loc, moment)
-        changefreq = found.get("changefreq")
-        if changefreq is not None:
-            values.check_changefreq(changefreq.text, changefreq, self)
-        priority = found.get("priority")
-        if priority is not None:
-            values.check_priority(priority.text, priority, self)
-        for value in (lastmod, changefreq, priority):
-            # The length limit matters only for values no other rule reported.
-            if value is not None and id(value) not in self._covered:
-                values.check_length(value, self)
+            self._collect(found.get("loc"), context.moment)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
             extension_seen = False
             for child in entry.children:
@@ -309,7 +265,7 @@ class FileChecker:
             if extension_seen:
                 self._batch_extensions = True
                 if self.entry_name == "url":
-                    self._check_extensions(entry, loc, parsed)
+                    dispatch.extensions(context, self.sink)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
@@ -328,27 +284,6 @@ class FileChecker:
         else:
             facts.add_url(url, loc.line, loc.column)
 
-    def _check_extensions(self, entry: Node, loc: Node | None, parsed: ParsedURL | None) -> None:
-        context = EntryContext(
-            entry, loc.text.strip() if loc is not None else None, parsed, self.options.now
-        )
-        used = []
-        for child in entry.children:
-            checker = self._extension(child.ns)
-            if checker is None:
-                continue
-            checker.check(child, context, self)
-            if checker not in used:
-                used.append(checker)
-        for checker in used:
-            checker.end_entry(context, self)
-
-    def _extension(self, ns: str) -> ExtensionChecker | None:
-        checker = self.extensions.get(ns)
-        if checker is None and ns in EXTENSIONS:
-            checker = self.extensions[ns] = EXTENSIONS[ns]()
-        return checker
-
     def after_chunk(self) -> None:
         """More text was parsed: entries waiting for their shadow elements may be ready."""
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
@@ -357,7 +292,7 @@ class FileChecker:
     def on_root_text(self, line: int, column: int) -> None:
         if self.root_name is None:
             return
-        self.add(
+        self.sink.add(
             structure.UNEXPECTED_TEXT.at(
                 line,
                 column,
@@ -366,21 +301,17 @@ class FileChecker:
         )
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
-        self._doctype = (name, line, column, len(self.findings))
-        self.add(xml.doctype(name, line, column))
+        self._doctype = (name, line, column, len(self.sink.findings))
+        self.sink.add(xml.doctype(name, line, column))
         if self.shadow is not None:
             self.shadow.stop()  # entity references would read differently there
 
     def on_comment(self, text: str, line: int, column: int) -> None:
         """Comments carry no sitemap data, only inline suppression directives."""
-        if suppression.TAG not in text:
-            return
-        if self.suppressions is None:
-            self.suppressions = suppression.Suppressions()
-        self.suppressions.comment(text, line, column)
+        self.sink.comment(text, line, column)
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
-        self.add(
+        self.sink.add(
             structure.TOO_DEEP.at(
                 line, column, "elements nested more than 32 levels deep; they were not checked"
             ),
@@ -391,8 +322,9 @@ class FileChecker:
         if self._doctype is not None and xml.is_entity_error(code):
             # The DOCTYPE's own entities stopped the parse: one finding says both.
             name, doc_line, doc_column, index = self._doctype
-            self.findings[index] = xml.doctype(
-                name, doc_line, doc_column, stopped_at=line, error_code=code
+            self.sink.replace(
+                index,
+                xml.doctype(name, doc_line, doc_column, stopped_at=line, error_code=code),
             )
             return
         parser = self.parser
@@ -401,17 +333,17 @@ class FileChecker:
             return  # the reader already said why the document is incomplete
         if at_end and parser is not None and parser.saw_root and not parser.root_closed:
             root = self.root.name if self.root is not None else "root"
-            self.add(xml.truncated(root, line, column))
+            self.sink.add(xml.truncated(root, line, column))
             return
         if at_end and parser is not None and not parser.saw_root:
-            self.add(
+            self.sink.add(
                 input.EMPTY_FILE.at(
                     1, 1, "file has no root element; a sitemap needs <urlset> or <sitemapindex>"
                 )
             )
             return
         before_root = None if parser is None else not parser.saw_root
-        self.add(xml.syntax_error(code, line, column, context, offset, before_root))
+        self.sink.add(xml.syntax_error(code, line, column, context, offset, before_root))
 
     # -- end of file -------------------------------------------------------------
 
@@ -419,8 +351,6 @@ class FileChecker:
         if self.feed is not None:
             self.feed.finish()
         self._finish_document()
-        if self.suppressions is not None:  # last: every finding of the file is known
-            self.suppressions.apply(self.findings)
 
     def _finish_document(self) -> None:
         self._validate_pending(final=True)
@@ -430,21 +360,13 @@ class FileChecker:
         failed = parser is not None and parser.failed
         if self.count == 0 and not failed and not self.stream.stopped_early:
             assert self.root is not None  # set with root_name
-            self.add(structure.no_entries(self.root))
+            self.sink.add(structure.no_entries(self.root))
         if self.over_limit is not None:
             node = self.over_limit
             is_index = self.root_name == "sitemapindex"
-            self.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
-        for checker in self.extensions.values():
-            if self.facts is not None and hasattr(checker, "take_records"):
-                # hreflang across the files of the set: the set compares them all.
-                self.facts.alternates = checker.take_records()
-            else:
-                checker.finish(self)
-        if self.scope is not None:
-            mixed = self.scope.finish()
-            if mixed is not None:
-                self.add(mixed)
+            self.sink.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
+        if self.dispatch is not None:
+            self.dispatch.finish(self.sink, self.facts)
 
     def _check_namespace(self, node: Node) -> None:
         ns = node.ns
@@ -452,7 +374,7 @@ class FileChecker:
             return
         self.reported_namespaces.add(ns)
         look_alike = namespace.extension_look_alike(ns, node.line, node.column)
-        self.add(look_alike or namespace.unvalidated(ns, node.line, node.column))
+        self.sink.add(look_alike or namespace.unvalidated(ns, node.line, node.column))
 
     def _validate_pending(self, final: bool = False) -> None:
         """Validate the waiting entries: through the shadow parse when it has them all
@@ -473,7 +395,7 @@ class FileChecker:
                 self._batch = []
                 self._batch_nodes = 0
                 self._batch_extensions = False
-                self._covered.clear()
+                self.sink.clear_coverage()
                 return
         self._validate_batch()
 
@@ -493,12 +415,12 @@ class FileChecker:
             self._batch = []
             self._batch_nodes = 0
             self._batch_extensions = False
-        covered = self._covered
+        sink = self.sink
         reported: set[int] = set()
         for node, message in errors:
             key = id(node)
-            if key in covered or key in reported or node.ns in self.reported_namespaces:
+            if key in reported or node.ns in self.reported_namespaces or sink.covered(node):
                 continue
             reported.add(key)
-            self.findings.append(schema.violation(node, message))
-        covered.clear()
+            sink.add_unless_covered(schema.violation(node, message), node)
+        sink.clear_coverage()

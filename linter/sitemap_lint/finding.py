@@ -21,13 +21,25 @@ class Severity(enum.IntEnum):
         return cls[text.strip().upper()]
 
 
+class Fix(enum.Enum):
+    """Whether a rule's findings can be fixed automatically: not at all, safely
+    (the meaning of the sitemap stays), or only with a change a person should review."""
+
+    NONE = "none"
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A check's identity and documentation.
 
     ``doc`` is Markdown with the sections "What it does", "Why is this bad?",
     "Example" and "Use instead"; it feeds ``sitemap-lint rule CODE`` and the
-    README's rule list.
+    README's rule list. ``fix`` says whether an automatic fix exists.
     """
 
     code: str
@@ -35,6 +47,7 @@ class Rule:
     severity: Severity
     summary: str
     doc: str
+    fix: Fix = Fix.NONE
 
     def at(self, line: int, column: int, message: str, key: str | None = None) -> Finding:
         return Finding(self.code, self.name, self.severity, _shortened(message), line, column, key)

@@ -7,12 +7,13 @@ of them needs to import another to name it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sitemap_lint.rules.urls import ParsedURL
+    from sitemap_lint.domain.urls import ParsedURL
+    from sitemap_lint.selection import Selection
 
 
 @dataclass(frozen=True)
@@ -25,3 +26,7 @@ class Options:
     robots: tuple[tuple[str, str], ...] = ()
     # The crawler whose robots.txt group applies.
     agent: str = "Googlebot"
+    # The rule codes the run reports (None: all): only the checks of those rules run.
+    enabled: frozenset[str] | None = None
+    # What the run reports, and at which severity; None reports every finding as it is.
+    selection: Selection | None = field(default=None, compare=False)

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.model import Node
 from sitemap_lint.rules.robots import URL_DISALLOWED
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.rules.urls import ParsedURL, parse_url
+from sitemap_lint.rules.urls import parse_url
 
 if TYPE_CHECKING:
     from protego import Protego

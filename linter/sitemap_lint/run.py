@@ -21,11 +21,11 @@ from sitemap_lint.settings import RunSettings, parse
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from sitemap_lint.checker import FileResult
     from sitemap_lint.config import Config
     from sitemap_lint.inputs.lines import SourceLine
     from sitemap_lint.progress import ProgressBar
     from sitemap_lint.report.base import FileReport, Reporter
+    from sitemap_lint.results import FileResult
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -109,13 +109,14 @@ def compute(
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
+    enabled = selection.enabled()
     if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
         progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
             _set_settings(settings, config),
-            Options(now=now, agent=agent),
+            Options(now=now, agent=agent, enabled=enabled, selection=selection),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
@@ -126,8 +127,6 @@ def compute(
         finally:
             if progress is not None:
                 progress.close()
-        for result in results:
-            result.findings[:] = selection.apply(result.name, result.findings)
     else:
         engine = xsd.load(engine_name)
         results = []
@@ -136,10 +135,10 @@ def compute(
                 now=now,
                 sitemap_url=url or config.sitemap_url_for(source.name),
                 agent=agent,
+                enabled=enabled,
+                selection=selection,
             )
-            result = check_source(source, options, engine)
-            result.findings[:] = selection.apply(result.name, result.findings)
-            results.append(result)
+            results.append(check_source(source, options, engine))
 
     worst = max((f.severity for r in results for f in r.findings), default=None)
     checked = {source.name: source for source in sources}

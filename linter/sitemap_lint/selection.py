@@ -14,27 +14,23 @@ Per rule code, in this order:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.finding import Severity
 from sitemap_lint.profiles import DEFAULT, PROFILES
 
 ALL = "ALL"
 LEVELS = ("error", "warning", "info")  # as the configuration and the flags spell them
-_PREFIX = re.compile(r"[A-Z]{1,2}[0-9]{0,3}")
 
 
 def matches_a_rule(prefix: str) -> bool:
     """True when ``prefix`` (already upper case) is ``ALL`` or starts some rule's code."""
-    from sitemap_lint.rules import RULES
+    from sitemap_lint.rules.registry import is_code_or_prefix
 
-    if prefix == ALL:
-        return True
-    return _PREFIX.fullmatch(prefix) is not None and any(code.startswith(prefix) for code in RULES)
+    return is_code_or_prefix(prefix)
 
 
 def parse_codes(items: Iterable[str], where: str) -> tuple[str, ...]:
@@ -112,13 +108,13 @@ class Selection:
         severity: Mapping[str, Severity | None] | None = None,
         per_file_ignores: Iterable[tuple[PathPattern, tuple[str, ...]]] = (),
     ):
-        from sitemap_lint.rules import RULES
+        from sitemap_lint.rules.registry import rules
 
         layers = tuple(layers)
         changes = PROFILES[profile].changes
         severity = severity or {}
         self.levels: dict[str, Severity | None] = {}
-        for code, rule in RULES.items():
+        for code, rule in rules().items():
             enabled = True
             for layer in layers:
                 enabled = layer.decide(code, enabled)
@@ -137,13 +133,6 @@ class Selection:
             for code, level in self.levels.items()
         }
 
-    def apply(self, name: str, findings: list[Finding]) -> list[Finding]:
-        """The findings of input ``name`` that are reported, at their severity."""
-        levels = self.for_file(name)
-        kept = []
-        for finding in findings:
-            level = levels.get(finding.code, finding.severity)
-            if level is None:
-                continue
-            kept.append(finding if level is finding.severity else replace(finding, severity=level))
-        return kept
+    def enabled(self) -> frozenset[str]:
+        """The codes the run reports in some file: only their checks need to run."""
+        return frozenset(code for code, level in self.levels.items() if level is not None)

@@ -22,13 +22,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemap_lint.checker import FileResult, check_source
+from sitemap_lint.checker import check_source
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.options import Options
+from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
-from sitemap_lint.rules.urls import ParsedURL, parse_url
+from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.selection import Selection
+from sitemap_lint.sink import reported
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -143,7 +147,7 @@ class SetRunner:
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
-            return [_finished(job, site) for job in jobs]
+            return [_finished(job, site, self.options.selection) for job in jobs]
         finally:
             self.close()
 
@@ -638,7 +642,7 @@ def _robots_text(data: bytes) -> str:
     return data[:ROBOTS_CAP].decode("utf-8", "replace")
 
 
-def _finished(job: Job, site: bool) -> FileResult:
+def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
     result = job.result
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
@@ -647,6 +651,8 @@ def _finished(job: Job, site: bool) -> FileResult:
         result.kind = facts.kind or None
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
     result.facts = None
+    if selection is not None:  # the set's own findings are reported as the file's are
+        result.findings[:] = reported(result.findings, selection.for_file(result.name))
     result.findings.sort(key=Finding.sort_key)
     return result
 

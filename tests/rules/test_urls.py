@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
-from sitemap_lint.rules.urls import ParsedURL, check_url
+from sitemap_lint.rules.urls import check_url
 from tests.helpers import check_message
 
 # The fix each message must show (fixture -> text in the message).

@@ -1,73 +1,33 @@
-"""The rule registry: every rule the linter can report, by code."""
+"""The rule registry: every rule the linter can report, by code.
+
+The families are found by ``registry.families`` (every module of this package
+with a ``FAMILY`` title, then the plugins'); nothing here names them. ``FAMILIES``
+and ``RULES`` are made at first use, so that a bad plugin is reported as a usage
+error of the run rather than when the package is imported.
+"""
 
 from __future__ import annotations
 
 import sys
 import types
 from dataclasses import replace
+from typing import Any
 
 from sitemap_lint.finding import Rule
-from sitemap_lint.rules import (
-    dates,
-    duplicates,
-    encoding,
-    feed,
-    fetch,
-    hreflang,
-    image,
-    input,
-    limits,
-    namespace,
-    news,
-    robots,
-    schema,
-    scope,
-    sets,
-    structure,
-    suppression,
-    text,
-    urls,
-    values,
-    video,
-    xml,
-)
+from sitemap_lint.rules.registry import families, rules
 
-FAMILIES = (
-    ("Input", input),
-    ("XML", xml),
-    ("Encoding", encoding),
-    ("Namespaces", namespace),
-    ("Structure", structure),
-    ("URLs", urls),
-    ("Scope", scope),
-    ("Dates", dates),
-    ("Values", values),
-    ("Limits", limits),
-    ("Duplicates", duplicates),
-    ("Schema", schema),
-    ("Image extension", image),
-    ("Video extension", video),
-    ("News extension", news),
-    ("hreflang alternates", hreflang),
-    ("Inline suppression", suppression),
-    ("HTTP", fetch),
-    ("robots.txt", robots),
-    ("Text sitemaps", text),
-    ("Feeds", feed),
-    ("Sitemap sets", sets),
-)
 
-# Extension namespace -> the class that checks its elements (see rules/extension.py).
-EXTENSIONS: dict[str, type] = {
-    family.NAMESPACE: family.Checker for family in (image, video, news, hreflang)
-}
-
-RULES: dict[str, Rule] = {rule.code: rule for _title, family in FAMILIES for rule in family.RULES}
+def __getattr__(name: str) -> Any:
+    if name == "FAMILIES":
+        return families()
+    if name == "RULES":
+        return rules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get(code: str) -> Rule:
     try:
-        return RULES[code.upper()]
+        return rules()[code.upper()]
     except KeyError:
         raise KeyError(f"no such rule: {code}") from None
 
@@ -76,13 +36,13 @@ def catalogue(profile: str | None = None) -> tuple[Rule, ...]:
     """Every rule in registry order; with ``profile``, at the severity that profile gives it
     (an unknown profile is a UsageError)."""
     if profile is None:
-        return tuple(RULES.values())
+        return tuple(rules().values())
     from sitemap_lint.profiles import checked, severity_under
 
     name = checked(profile)
     return tuple(
         replace(rule, severity=severity_under(name, rule.code, rule.severity))
-        for rule in RULES.values()
+        for rule in rules().values()
     )
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from sitemap_lint.finding import Rule, Severity
+from sitemap_lint.finding import Fix, Rule, Severity
+from sitemap_lint.rules.registry import check
+
+__all__ = ["ERROR", "INFO", "WARNING", "check", "rule"]
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -26,6 +29,7 @@ def rule(
     bad: str,
     good: str,
     lang: str = "xml",
+    fix: Fix | str = Fix.NONE,
 ) -> Rule:
     """Define a rule; its documentation follows the same four sections everywhere."""
     doc = (
@@ -34,4 +38,4 @@ def rule(
         f"## Example\n```{lang}\n{_block(bad)}\n```\n\n"
         f"Use instead:\n```{lang}\n{_block(good)}\n```\n"
     )
-    return Rule(code, name, severity, summary, doc)
+    return Rule(code, name, severity, summary, doc, Fix(fix))

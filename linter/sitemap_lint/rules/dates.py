@@ -9,12 +9,15 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 NOT_W3C = rule(
     "DT001",
@@ -99,6 +102,10 @@ IN_FUTURE = rule(
     bad="<lastmod>2099-01-01</lastmod>",
     good="<lastmod>2024-05-08</lastmod>",
 )
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Dates"
+ORDER = 80
 
 RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE)
 
@@ -221,6 +228,23 @@ def check_date(
             )
         )
     return parsed
+
+
+def _moment_of(node: Node) -> datetime | None:
+    parsed = parse_date(node.text)
+    return parsed.moment if parsed is not None else None
+
+
+@check("lastmod", emits=RULES, covers=True, provides="moment", fallback=_moment_of)
+def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
+    """The date rules on an entry's ``lastmod``; its moment feeds the set checks."""
+    parsed = check_date(node.text, node, report, entry.now)
+    entry.moment = parsed.moment if parsed is not None else None
+
+
+def parse_date(value: str, field: str = "lastmod") -> Parsed | None:
+    """``value`` read as the date rules read it, or None; nothing is reported."""
+    return _cached_parse(value.strip(), field)[0]
 
 
 _cache: dict[tuple[str, str], tuple[Parsed | None, list[Problem]]] = {}

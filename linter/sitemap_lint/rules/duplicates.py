@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import WARNING, rule
+from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
 
 DUPLICATE_LOC = rule(
@@ -29,7 +31,14 @@ DUPLICATE_LOC = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Duplicates"
+ORDER = 110
+
 RULES = (DUPLICATE_LOC,)
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext, FileContext
 
 
 class DuplicateTracker:
@@ -56,3 +65,15 @@ class DuplicateTracker:
                     "(or merge it into the first one)",
                 )
             )
+
+
+@check("loc", emits=RULES)
+class DuplicateCheck:
+    """Each entry's URL against the ones listed before it in the file."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.tracker = DuplicateTracker()
+        self.what = "sitemap" if file.entry_name == "sitemap" else "URL"
+
+    def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
+        self.tracker.check(node.text.strip(), node, report, self.what)

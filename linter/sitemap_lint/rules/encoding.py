@@ -77,6 +77,10 @@ BYTE_ORDER_MARK = rule(
     lang="text",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Encoding"
+ORDER = 30
+
 RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK)
 
 

@@ -173,6 +173,10 @@ NO_DATE = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Feeds"
+ORDER = 210
+
 RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, NO_DATE)
 
 # RFC 822 (RFC 2822) date-time: optional weekday, 2- or 4-digit year, optional

@@ -337,6 +337,10 @@ PERMANENT_REDIRECT = rule(
     lang="text",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "HTTP"
+ORDER = 180
+
 RULES = (
     HTTP_ERROR_STATUS,
     HTTP_TEMPORARY_ERROR,

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 from sitemap_lint.domain import langtags
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.extension import EntryContext
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
 
 if TYPE_CHECKING:
@@ -274,6 +275,10 @@ NO_X_DEFAULT = rule(
         <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
     """,
 )
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "hreflang alternates"
+ORDER = 160
 
 RULES = (
     LINK_INCOMPLETE,
@@ -775,6 +780,8 @@ def _no_x_default_problem(first: Alternates, languages: list[str], clusters: int
 # -- the extension checker --------------------------------------------------------------------
 
 
+# Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *URL_RULES), covers=True)
 class Checker:
     """Checks the xhtml:link alternates of one file.
 
@@ -783,7 +790,7 @@ class Checker:
     that list the same set, URLs stored once), compared in ``finish``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, file: FileContext | None = None) -> None:
         self._links: list[tuple[str, str, Node]] = []  # (code, href, link) of this entry
         self._hrefs: list[str] = []  # every usable href of this entry
         self._defective = False  # a link of this entry has a defect

@@ -10,8 +10,8 @@ import difflib
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.extension import EntryContext
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -156,6 +156,10 @@ MISPLACED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Image extension"
+ORDER = 130
+
 RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED)
 
 # Names that stand for image:loc in broken sitemaps.
@@ -163,12 +167,14 @@ _LOC_ALIASES = frozenset({"url", "src", "href", "link", "location", "uri", "imag
 _XML_SPACE = " \t\r\n"
 
 
+# Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True)
 class Checker:
     """Checks the image:image elements of one file; state is per `url` only."""
 
     __slots__ = ("_count", "_over", "_seen")
 
-    def __init__(self) -> None:
+    def __init__(self, file: FileContext | None = None) -> None:
         self._count = 0
         self._over: Node | None = None  # the first image beyond the limit
         self._seen: dict[str, int] = {}  # image URL -> line of its first listing, this url

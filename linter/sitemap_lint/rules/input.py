@@ -128,6 +128,10 @@ NOT_XML = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Input"
+ORDER = 10
+
 RULES = (
     EMPTY_FILE,
     HTML_PAGE,

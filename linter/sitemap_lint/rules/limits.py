@@ -71,6 +71,10 @@ TOO_MANY_SITEMAPS = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Limits"
+ORDER = 100
+
 RULES = (TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS)
 
 

@@ -100,6 +100,10 @@ WRONG_EXTENSION_NAMESPACE = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Namespaces"
+ORDER = 40
+
 RULES = (MISSING_NAMESPACE, WRONG_NAMESPACE, UNVALIDATED_NAMESPACE, WRONG_EXTENSION_NAMESPACE)
 
 SCHEMA_NAMESPACES = frozenset(

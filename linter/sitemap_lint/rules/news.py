@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 from sitemap_lint.domain import langtags
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.extension import EntryContext
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
@@ -309,6 +309,10 @@ LEGACY_FIELDS = rule(
     good=_example(),
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "News extension"
+ORDER = 150
+
 RULES = (
     MISSING,
     LANGUAGE_FORM,
@@ -356,12 +360,14 @@ class _Nodes:
         return iter(self.nodes)
 
 
+# Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *dates.RULES), covers=True)
 class Checker:
     """Checks the news:news elements of one file."""
 
     __slots__ = ("count", "entry_first", "first_name", "name_reported", "over_limit")
 
-    def __init__(self) -> None:
+    def __init__(self, file: FileContext | None = None) -> None:
         self.count = 0
         self.over_limit: tuple[int, int] | None = None
         self.entry_first: Node | None = None  # the current entry's first news:news

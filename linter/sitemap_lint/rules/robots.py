@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from typing import TYPE_CHECKING
+
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+
+if TYPE_CHECKING:
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.entry import EntryContext, FileContext
+    from sitemap_lint.rules.structure import Reporter
 
 SITEMAP_NOT_ABSOLUTE = rule(
     "RB001",
@@ -189,6 +196,10 @@ URL_DISALLOWED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "robots.txt"
+ORDER = 190
+
 RULES = (
     SITEMAP_NOT_ABSOLUTE,
     SITEMAP_NO_COLON,
@@ -198,3 +209,18 @@ RULES = (
     HTML_PAGE,
     URL_DISALLOWED,
 )
+
+
+@check("loc", emits=(URL_DISALLOWED,))
+class DisallowedCheck:
+    """Each listed page against the robots.txt files the run knows."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.policy = file.robots if file.entry_name == "url" else None
+
+    def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
+        if self.policy is None:
+            return
+        url = entry.url
+        if url is not None:
+            self.policy.check(node.text.strip(), url, node, report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.registry import reads_coverage
 from sitemap_lint.xsd.messages import clean
 
 SCHEMA_VIOLATION = rule(
@@ -37,7 +38,13 @@ SCHEMA_VIOLATION = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Schema"
+ORDER = 120
+
 RULES = (SCHEMA_VIOLATION,)
+
+reads_coverage(SCHEMA_VIOLATION)  # an error on a node another finding covered is dropped
 
 
 def violation(node: Node, message: str) -> Finding:

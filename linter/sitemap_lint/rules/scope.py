@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.rules.urls import ParsedURL
 
 if TYPE_CHECKING:
     from sitemap_lint.options import Options
@@ -91,7 +91,14 @@ MIXED_ORIGINS = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Scope"
+ORDER = 70
+
 RULES = (OTHER_ORIGIN, OUTSIDE_DIRECTORY, MIXED_ORIGINS)
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext, FileContext
 
 
 @dataclass
@@ -168,6 +175,28 @@ class ScopeChecker:
             f"{self._others:,} URL(s) in this file are not on {first_origin}; "
             "give --sitemap-url to check the scope",
         )
+
+
+@check("loc", emits=RULES)
+class ScopeCheck:
+    """Each entry's URL against the sitemap's location (or the first URL's origin)."""
+
+    def __init__(self, file: FileContext) -> None:
+        also: frozenset[str] = frozenset()
+        location = file.options.sitemap_url
+        if file.robots is not None and location is not None:
+            also = file.robots.cross_origins(location)
+        self.scope = ScopeChecker(location, file.is_index, also=also)
+
+    def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
+        url = entry.url
+        if url is not None:
+            self.scope.check(url, node, report)
+
+    def finish(self, report: Reporter) -> None:
+        mixed = self.scope.finish()
+        if mixed is not None:
+            report.add(mixed)
 
 
 def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | None, ScopeChecker]:

@@ -185,6 +185,10 @@ CHILD_NOT_FOUND = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Sitemap sets"
+ORDER = 220
+
 RULES = (
     URL_IN_SEVERAL_SITEMAPS,
     INDEX_CYCLE,

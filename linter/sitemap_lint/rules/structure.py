@@ -29,6 +29,12 @@ class Reporter(Protocol):
     def add(self, finding: Finding, covers: Covers | None = None) -> None: ...
 
 
+class CoverageReporter(Reporter, Protocol):
+    """A reporter that also tells whether a finding covered a node (``sink.FindingSink``)."""
+
+    def covered(self, node: Node) -> bool: ...
+
+
 UNKNOWN_ROOT = rule(
     "ST001",
     "unknown-root",
@@ -220,6 +226,10 @@ TOO_DEEP = rule(
     bad="<url><loc>https://example.com/</loc><x:a><x:a><x:a>... (hundreds of levels)</x:a></x:a></x:a></url>",
     good="<url><loc>https://example.com/</loc></url>",
 )
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Structure"
+ORDER = 50
 
 RULES = (
     UNKNOWN_ROOT,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.registry import reads_findings
 
 TAG = "sitemap-lint"
 ACTIONS = ("disable-next-line", "disable-file")
@@ -72,7 +73,13 @@ INVALID = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Inline suppression"
+ORDER = 170
+
 RULES = (UNUSED, INVALID)
+
+reads_findings(UNUSED)  # a directive is unused when no finding, of any rule, matched it
 
 # A comment is a directive when it starts with the tag and a colon; the tag
 # followed by disable/enable without the colon is a malformed directive.
@@ -124,7 +131,7 @@ class Suppressions:
             self.directives.append(Directive(action, codes, line, column, target))
 
     def _codes(self, listed: str, line: int, column: int) -> tuple[str, ...]:
-        from sitemap_lint.selection import ALL, matches_a_rule
+        from sitemap_lint.rules.registry import ALL, is_code_or_prefix
 
         codes = []
         for item in listed.split(","):
@@ -136,7 +143,7 @@ class Suppressions:
                 return ()
             if code == ALL:
                 self._invalid(line, column, "name the rule codes; a directive cannot disable ALL")
-            elif not matches_a_rule(code):
+            elif not is_code_or_prefix(code):
                 self._invalid(
                     line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
                 )
@@ -147,8 +154,8 @@ class Suppressions:
     def _invalid(self, line: int, column: int, message: str) -> None:
         self.problems.append(INVALID.at(line, column, f"invalid suppression: {message}"))
 
-    def apply(self, findings: list[Finding]) -> None:
-        """Drop the suppressed findings from ``findings`` and add this family's own."""
+    def apply(self, findings: list[Finding]) -> list[Finding]:
+        """``findings`` without the suppressed ones, and with this family's own."""
         whole_file = [d for d in self.directives if not d.target]
         by_line: dict[int, list[Directive]] = {}
         for directive in self.directives:
@@ -178,4 +185,4 @@ class Suppressions:
                         f"{'it' if len(unused) == 1 else 'them'} from the comment",
                     )
                 )
-        findings[:] = kept
+        return kept

@@ -148,4 +148,8 @@ TOO_MANY_FINDINGS = rule(
     lang="text",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Text sitemaps"
+ORDER = 200
+
 RULES = (NOT_A_URL, EXTRA_CONTENT, WHITESPACE, BLANK_LINES, TOO_MANY_FINDINGS)

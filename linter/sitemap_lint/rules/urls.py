@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.structure import Covers, Reporter
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
@@ -204,6 +208,10 @@ LONG_FOR_YANDEX = rule(
     good="<loc>https://example.com/shoes/red/</loc>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "URLs"
+ORDER = 60
+
 RULES = (
     NOT_ABSOLUTE,
     BAD_SCHEME,
@@ -218,19 +226,6 @@ RULES = (
     NON_ASCII,
     LONG_FOR_YANDEX,
 )
-
-
-class ParsedURL(NamedTuple):
-    scheme: str
-    host: str
-    port: int
-    path: str
-
-    @property
-    def origin(self) -> str:
-        default = 443 if self.scheme == "https" else 80
-        port = "" if self.port == default else f":{self.port}"
-        return f"{self.scheme}://{self.host}{port}"
 
 
 # The fast path: an ordinary lower-case http(s) URL whose characters are all allowed
@@ -271,6 +266,16 @@ _SCHEME_TYPOS = {
     "htpp",
     "htpps",
 }
+
+
+def _url_of(node: Node) -> ParsedURL | None:
+    return parse_url(node.text)
+
+
+@check("loc", emits=RULES, covers=True, provides="url", fallback=_url_of)
+def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
+    """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
+    entry.url = check_url(node.text, node, report)
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).

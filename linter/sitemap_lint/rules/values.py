@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 import re
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, INFO, rule
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.base import ERROR, INFO, check, rule
+from sitemap_lint.rules.structure import CoverageReporter, Reporter
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 
@@ -83,9 +84,16 @@ LONG_VALUE = rule(
     good="<lastmod>2024-05-08T10:00:00+00:00</lastmod>",
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Values"
+ORDER = 90
+
 RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY, LONG_VALUE)
 
 MAX_VALUE_BYTES = 100
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import EntryContext
 
 
 def check_length(node: Node, report: Reporter) -> None:
@@ -220,3 +228,20 @@ def _decimal(number: Decimal) -> str:
     """A decimal as priorities are written: at least one digit after the point."""
     text = format(number.normalize(), "f")
     return text if "." in text else text + ".0"
+
+
+@check("changefreq", emits=(INVALID_CHANGEFREQ, CHANGEFREQ_FORM), covers=True)
+def changefreq(node: Node, entry: EntryContext, report: Reporter) -> None:
+    check_changefreq(node.text, node, report)
+
+
+@check("priority", emits=(INVALID_PRIORITY,), covers=True)
+def priority(node: Node, entry: EntryContext, report: Reporter) -> None:
+    check_priority(node.text, node, report)
+
+
+@check("lastmod", "changefreq", "priority", emits=(LONG_VALUE,), uses_coverage=True)
+def length(node: Node, entry: EntryContext, report: CoverageReporter) -> None:
+    """The length limit matters only for values no other rule reported."""
+    if not report.covered(node):
+        check_length(node, report)

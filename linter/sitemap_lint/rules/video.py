@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
-from sitemap_lint.rules.extension import EntryContext
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
@@ -427,6 +427,10 @@ MISPLACED = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Video extension"
+ORDER = 140
+
 RULES = (
     MISSING_REQUIRED,
     NO_MEDIA_URL,
@@ -547,8 +551,13 @@ class _Nodes:
         return iter(self.nodes)
 
 
+# Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES, *dates.RULES), covers=True)
 class Checker:
     """Checks the video:video elements of one file; it keeps no state between entries."""
+
+    def __init__(self, file: FileContext | None = None) -> None:
+        pass
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "video":

@@ -207,6 +207,10 @@ UNDECLARED_PREFIX = rule(
     """,
 )
 
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "XML"
+ORDER = 20
+
 RULES = (
     SYNTAX_ERROR,
     CONTENT_BEFORE_DECLARATION,

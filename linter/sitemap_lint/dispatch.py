@@ -1,0 +1,156 @@
+"""Which checks run on a file's entries, and handing each entry's fields to them.
+
+The checks register themselves with ``rules.base.check`` (see
+``rules.registry``). ``selected`` keeps the ones a run needs: a check runs when
+one of the rules it reports is enabled, or when its findings cover their nodes
+and something reads that coverage (the schema rule, whose errors on a covered
+node are dropped, or an enabled check that asks for it). Every check runs while
+a rule that reads all findings is enabled (unused suppressions). So turning
+rules off skips their work and never changes what the other rules report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from sitemap_lint.facts import FileFacts
+from sitemap_lint.model import Node
+from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
+from sitemap_lint.rules.registry import (
+    CHECKS,
+    COVERAGE_READERS,
+    EXTENSION,
+    FIELDS,
+    FINDING_READERS,
+    CheckSpec,
+    families,
+)
+from sitemap_lint.rules.structure import CoverageReporter
+
+FieldCall = Callable[[Node, EntryContext, CoverageReporter], None]
+
+
+def selected(
+    enabled: frozenset[str] | None, checks: Sequence[CheckSpec] | None = None
+) -> tuple[CheckSpec, ...]:
+    """The checks a run with the ``enabled`` rule codes (None: all) needs."""
+    return _selected(enabled, tuple(CHECKS if checks is None else checks))
+
+
+@lru_cache(maxsize=16)
+def _selected(
+    enabled: frozenset[str] | None, checks: tuple[CheckSpec, ...]
+) -> tuple[CheckSpec, ...]:
+    if enabled is None or not enabled.isdisjoint(FINDING_READERS):
+        return checks
+    coverage_read = not enabled.isdisjoint(COVERAGE_READERS) or any(
+        spec.uses_coverage and not spec.emits.isdisjoint(enabled) for spec in checks
+    )
+    return tuple(
+        spec
+        for spec in checks
+        if not spec.emits.isdisjoint(enabled) or (spec.covers and coverage_read)
+    )
+
+
+def _order(spec: CheckSpec) -> tuple[int, int]:
+    """On one target: the check that fills an entry value first, the ones that read
+    coverage last, the others in the order they were registered."""
+    rank = 0 if spec.provides is not None else 2 if spec.uses_coverage else 1
+    return rank, spec.sequence
+
+
+class Dispatch:
+    """The checks of one sitemap file, made once when its root is known."""
+
+    def __init__(
+        self, file: FileContext, enabled: frozenset[str] | None, checks: Iterable[CheckSpec] = ()
+    ) -> None:
+        self.file = file
+        families()  # the plugins' checks register when their modules are loaded
+        every = tuple(checks) or tuple(CHECKS)
+        specs = selected(enabled, every)
+        # The values some checks fill, read by their fallbacks when those checks are off.
+        self.providers: Providers = {
+            spec.provides: (spec.targets[0], spec.fallback)
+            for spec in every
+            if spec.provides is not None and spec.fallback is not None
+        }
+        self._per_file: list[Any] = []  # instances of the field checks that keep state
+        made: dict[int, Any] = {}
+        table: list[tuple[str, list[FieldCall]]] = []
+        for target in FIELDS:
+            calls: list[FieldCall] = []
+            for spec in sorted((s for s in specs if target in s.targets), key=_order):
+                calls.append(self._field_call(spec, made))
+            if calls:
+                table.append((target, calls))
+        self._fields = tuple((target, tuple(calls)) for target, calls in table)
+        self._extension_specs = {
+            spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
+        }
+        self._extensions: dict[str, Any] = {}  # namespace -> checker, made at first use
+
+    def _field_call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall:
+        if not spec.per_file:
+            return spec.implementation  # type: ignore[no-any-return]
+        instance = made.get(id(spec))
+        if instance is None:
+            instance = made[id(spec)] = spec.implementation(self.file)
+            self._per_file.append(instance)
+        return instance.check  # type: ignore[no-any-return]
+
+    def entry(self, entry: Node, fields: Mapping[str, Node], kind: str) -> EntryContext:
+        """The context of one entry for the checks."""
+        return EntryContext(entry, fields, kind, self.file.options.now, self.providers)
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """The fields some selected check looks at."""
+        return tuple(target for target, _calls in self._fields)
+
+    def fields(self, entry: EntryContext, report: CoverageReporter) -> None:
+        """Hand each field of ``entry`` to the checks that look at it."""
+        fields = entry.fields
+        for target, calls in self._fields:
+            node = fields.get(target)
+            if node is None:
+                continue
+            for call in calls:
+                call(node, entry, report)
+
+    def extensions(self, entry: EntryContext, report: CoverageReporter) -> None:
+        """Hand each extension element of ``entry`` to its namespace's checker."""
+        used: list[Any] = []
+        for child in entry.entry.children:
+            checker = self._extension(child.ns)
+            if checker is None:
+                continue
+            checker.check(child, entry, report)
+            if checker not in used:
+                used.append(checker)
+        for checker in used:
+            checker.end_entry(entry, report)
+
+    def _extension(self, ns: str) -> Any:
+        checker = self._extensions.get(ns)
+        if checker is None:
+            spec = self._extension_specs.get(ns)
+            if spec is not None:
+                checker = self._extensions[ns] = spec.implementation(self.file)
+        return checker
+
+    def finish(self, report: CoverageReporter, facts: FileFacts | None) -> None:
+        """The end of the file: the checks that count or compare across entries report."""
+        for checker in self._extensions.values():
+            if facts is not None and hasattr(checker, "take_records"):
+                # hreflang across the files of the set: the set compares them all.
+                facts.alternates = checker.take_records()
+            else:
+                checker.finish(report)
+        for instance in self._per_file:
+            finish = getattr(instance, "finish", None)
+            if finish is not None:
+                finish(report)

@@ -1,0 +1,25 @@
+"""What the check of one input yields, as the reporters see it.
+
+This module is light on purpose (no parser, no rules, no XSD engine): the
+reporters import it, and loading a reporter must not load lxml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sitemap_lint.facts import FileFacts
+from sitemap_lint.finding import Finding
+
+
+@dataclass
+class FileResult:
+    """The findings for one input, sorted by position; ``facts`` feed the checks
+    across a set (None unless ``Options.collect``)."""
+
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+    facts: FileFacts | None = field(default=None, repr=False, compare=False)
+    # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
+    kind: str | None = None
+    urls: int | None = None

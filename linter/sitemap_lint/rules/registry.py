@@ -1,0 +1,293 @@
+"""The rule catalogue, found rather than listed.
+
+A rule family is a module of this package with a module-level ``FAMILY``
+(its title in the rule lists), ``ORDER`` (its place among the families) and
+``RULES`` (its rules, declared with ``rules.base.rule``). ``discover`` imports
+every module of the package and keeps the families, so adding a family means
+adding its module and nothing else.
+
+Plugins add families through the entry-point group ``sitemap_lint.rules``: an
+entry point names a module (or an object) with ``RULES`` (and optionally
+``FAMILY`` and ``ORDER``) that declares its rules with ``rule`` and its checks
+with ``check``, as the built-in families do. Their codes must not start with
+the letters of a built-in code, nor clash with each other.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TypeVar
+
+from sitemap_lint.finding import Rule
+
+PACKAGE = "sitemap_lint.rules"
+ALL = "ALL"  # in a selection: every rule
+_PREFIX = re.compile(r"[A-Z]{1,2}[0-9]{0,3}")
+
+_T = TypeVar("_T")
+
+
+def is_family(module: ModuleType) -> bool:
+    return isinstance(getattr(module, "FAMILY", None), str) and hasattr(module, "RULES")
+
+
+def discover(package: str = PACKAGE) -> tuple[tuple[str, ModuleType], ...]:
+    """(title, module) of every family module of ``package``, in their ``ORDER``."""
+    root = importlib.import_module(package)
+    modules = [
+        importlib.import_module(f"{package}.{info.name}")
+        for info in pkgutil.iter_modules(root.__path__)
+    ]
+    return ordered(module for module in modules if is_family(module))
+
+
+def ordered(modules: Iterable[ModuleType]) -> tuple[tuple[str, ModuleType], ...]:
+    chosen = sorted(modules, key=lambda module: (getattr(module, "ORDER", 1000), module.__name__))
+    return tuple((str(module.FAMILY), module) for module in chosen)
+
+
+_families: tuple[tuple[str, ModuleType], ...] | None = None
+_rules: dict[str, Rule] | None = None
+
+
+def families() -> tuple[tuple[str, ModuleType], ...]:
+    """Every rule family, the built-in ones and the plugins', found once."""
+    global _families
+    if _families is None:
+        builtin = discover()
+        _families = (*builtin, *plugin_families(catalogue(builtin)))
+    return _families
+
+
+def rules() -> dict[str, Rule]:
+    """Every rule by code (the catalogue that ``sitemap_lint.rules.RULES`` is)."""
+    global _rules
+    if _rules is None:
+        _rules = catalogue(families())
+        unknown = unknown_codes(CHECKS, _rules)
+        if unknown:
+            raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
+    return _rules
+
+
+def is_code_or_prefix(prefix: str) -> bool:
+    """True when ``prefix`` (already upper case) is ``ALL`` or starts some rule's code."""
+    if prefix == ALL:
+        return True
+    return _PREFIX.fullmatch(prefix) is not None and any(
+        code.startswith(prefix) for code in rules()
+    )
+
+
+GROUP = "sitemap_lint.rules"
+_SITE_DIRECTORIES = ("site-packages", "dist-packages")
+_PLUGIN_CODE = re.compile(r"[A-Z]{1,2}[0-9]{3}")
+
+
+def builtin_prefixes(builtin: Mapping[str, Rule]) -> list[str]:
+    """The letters the built-in codes start with (``DT``, ``UR``, ...)."""
+    return sorted({code.rstrip("0123456789") for code in builtin})
+
+
+def _plugins_installed() -> bool:
+    """Whether a distribution installed in a site directory (``site-packages``,
+    ``dist-packages``) of the import path declares an entry point of the group.
+
+    Only site directories are looked at: the tool reads no other directory than its
+    inputs' and the ones it imports from. Reading the few ``entry_points.txt`` files
+    directly costs about a millisecond; ``importlib.metadata`` costs a hundred, which
+    a run without plugins need not pay.
+    """
+    header = f"[{GROUP}]"
+    for entry in sys.path:
+        if os.path.basename(os.path.normpath(entry or ".")) not in _SITE_DIRECTORIES:
+            continue
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as handle:
+                    if header.encode() in handle.read():
+                        return True
+            except OSError:
+                continue
+    return False
+
+
+def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]:
+    """The families that installed plugins declare; a bad one stops the run (UsageError)."""
+    if not _plugins_installed():
+        return []
+    from importlib.metadata import entry_points
+
+    from sitemap_lint.errors import UsageError
+
+    prefixes = builtin_prefixes(builtin)
+    owner: dict[str, str] = {}
+    found: list[ModuleType] = []
+    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+        where = f"plugin {point.name} ({point.value})"
+        try:
+            loaded = point.load()
+        except Exception as error:
+            raise UsageError(
+                f"{where}: cannot be loaded: {type(error).__name__}: {error}"
+            ) from None
+        declared = getattr(loaded, "RULES", None)
+        if not declared or not all(isinstance(item, Rule) for item in declared):
+            raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
+        for item in declared:
+            code = item.code
+            if not _PLUGIN_CODE.fullmatch(code):
+                raise UsageError(
+                    f"{where}: rule code {code!r} is not one or two letters and 3 digits"
+                )
+            letters = code.rstrip("0123456789")
+            taken = [p for p in prefixes if p.startswith(letters) or letters.startswith(p)]
+            if taken:
+                raise UsageError(
+                    f"{where}: rule code {code} uses the prefix {taken[0]} of the built-in rules; "
+                    f"choose letters other than {', '.join(prefixes)}"
+                )
+            if code in owner:
+                raise UsageError(
+                    f"{where}: rule code {code} is also declared by plugin {owner[code]}"
+                )
+            owner[code] = point.name
+        if not isinstance(getattr(loaded, "FAMILY", None), str):
+            loaded.FAMILY = point.name
+        found.append(loaded)
+    return sorted(
+        ((str(plugin.FAMILY), plugin) for plugin in found),
+        key=lambda pair: getattr(pair[1], "ORDER", 10_000),
+    )
+
+
+def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
+    """Every rule by code; two rules with one code are a programming error."""
+    rules: dict[str, Rule] = {}
+    for _title, module in families:
+        for rule in module.RULES:
+            if rule.code in rules:
+                raise ValueError(f"rule code {rule.code} is declared twice")
+            rules[rule.code] = rule
+    return rules
+
+
+# -- checks --------------------------------------------------------------------
+
+# The fields of a sitemap entry a check can look at, in the order they are checked,
+# and the target of the checks of an extension namespace's elements.
+FIELDS = ("loc", "lastmod", "changefreq", "priority")
+EXTENSION = "extension"
+TARGETS = (*FIELDS, EXTENSION)
+
+
+@dataclass(frozen=True, eq=False)
+class CheckSpec:
+    """A registered check: what it looks at and which rules it can report.
+
+    ``implementation`` is a function ``(node, entry, report)``, or a class made
+    once per file with the file's context; a field check's class has
+    ``check(node, entry, report)`` and may have ``finish(report)``, an extension
+    check's class follows ``rules.extension.ExtensionChecker``.
+    """
+
+    name: str
+    targets: tuple[str, ...]
+    emits: frozenset[str]
+    # Its findings cover their nodes: a schema error there is explained by them.
+    covers: bool = False
+    # It asks whether other checks covered a node, so those must run before it.
+    uses_coverage: bool = False
+    # The entry value it fills (``url``, ``moment``); such a check runs first on its target.
+    provides: str | None = None
+    # How to get that value from the field's node without reporting, when the check is off.
+    fallback: Callable[[Any], Any] | None = None
+    namespace: str | None = None  # for the extension target: the namespace it checks
+    implementation: Any = None
+    sequence: int = 0
+
+    @property
+    def per_file(self) -> bool:
+        return isinstance(self.implementation, type)
+
+
+CHECKS: list[CheckSpec] = []
+
+# Rules whose findings depend on other rules' findings, so that turning those off must
+# not skip their checks: the schema rule drops errors on nodes another finding covered;
+# the unused-suppression rule reports a directive that no finding used.
+COVERAGE_READERS: set[str] = set()
+FINDING_READERS: set[str] = set()
+
+
+def reads_coverage(*rules: Rule) -> None:
+    COVERAGE_READERS.update(rule.code for rule in rules)
+
+
+def reads_findings(*rules: Rule) -> None:
+    FINDING_READERS.update(rule.code for rule in rules)
+
+
+def check(
+    *targets: str,
+    emits: Iterable[Rule | str],
+    covers: bool = False,
+    uses_coverage: bool = False,
+    provides: str | None = None,
+    fallback: Callable[[Any], Any] | None = None,
+    namespace: str | None = None,
+) -> Callable[[_T], _T]:
+    """Register a check of the entry fields ``targets`` (or of an extension namespace's
+    elements, with target ``"extension"`` and ``namespace``) that reports the rules
+    ``emits``. The checker runs it only when one of those rules is enabled (or, for
+    a check whose findings ``covers`` their nodes, when the schema rule is)."""
+    for target in targets:
+        if target not in TARGETS:
+            raise ValueError(f"unknown check target {target!r}; choose from {', '.join(TARGETS)}")
+    if not targets:
+        raise ValueError("a check names at least one target")
+    if (EXTENSION in targets) != (namespace is not None):
+        raise ValueError("an extension check names its namespace, and only it does")
+    codes = frozenset(item if isinstance(item, str) else item.code for item in emits)
+    if not codes:
+        raise ValueError("a check reports at least one rule")
+    if (provides is None) != (fallback is None) or (provides is not None and len(targets) != 1):
+        raise ValueError("a check that provides a value has one target and a fallback")
+
+    def register(implementation: _T) -> _T:
+        name = getattr(implementation, "__qualname__", repr(implementation))
+        module = getattr(implementation, "__module__", "")
+        spec = CheckSpec(
+            name=f"{module}.{name}",
+            targets=tuple(targets),
+            emits=codes,
+            covers=covers,
+            uses_coverage=uses_coverage,
+            provides=provides,
+            fallback=fallback,
+            namespace=namespace,
+            implementation=implementation,
+            sequence=len(CHECKS),
+        )
+        CHECKS.append(spec)
+        return implementation
+
+    return register
+
+
+def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:
+    """Codes that checks say they report but that no rule declares."""
+    return sorted({code for spec in checks for code in spec.emits if code not in rules})

@@ -1,0 +1,328 @@
+"""The engine's seams: light result types, rule discovery, dispatch by the enabled rules,
+and the one finding sink."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sitemap_lint import dispatch
+from sitemap_lint.cli import main
+from sitemap_lint.rules import dates, news, urls, values
+from sitemap_lint.rules.registry import CHECKS, CheckSpec
+from sitemap_lint.selection import Selection
+from tests.helpers import FIXTURES, RULE_FIXTURES
+
+
+def test_a_reporter_does_not_load_the_parser_or_the_rules() -> None:
+    code = (
+        "import sys, sitemap_lint.report.json, sitemap_lint.results\n"
+        "loaded = [m for m in ('lxml', 'sitemap_lint.checker', 'sitemap_lint.rules') "
+        "if m in sys.modules]\n"
+        "print(','.join(loaded))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_rules_have_no_fix_unless_they_declare_one() -> None:
+    from sitemap_lint.finding import Fix
+    from sitemap_lint.rules import RULES
+    from sitemap_lint.rules.base import WARNING, rule
+
+    assert {r.fix for r in RULES.values()} == {Fix.NONE}
+    declared = rule(
+        "ZZ001", "demo", WARNING, summary="s", what="w", why="y", bad="b", good="g", fix="safe"
+    )
+    assert declared.fix is Fix.SAFE
+    assert str(declared.fix) == "safe"
+
+
+def test_a_family_module_is_found_without_being_listed(tmp_path, monkeypatch) -> None:
+    from sitemap_lint.rules.registry import catalogue, discover
+
+    package = tmp_path / "demo_rules"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("VALUE = 1\n")  # no FAMILY: not a family
+    family = (
+        "from sitemap_lint.rules.base import ERROR, rule\n"
+        "FAMILY = '{title}'\nORDER = {order}\n"
+        "RULES = (rule('{code}', 'n', ERROR, summary='s', what='w', why='y', bad='b', good='g'),)\n"
+    )
+    (package / "zeta.py").write_text(family.format(title="Zeta", order=1, code="ZZ001"))
+    (package / "alpha.py").write_text(family.format(title="Alpha", order=2, code="ZZ002"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    families = discover("demo_rules")
+    assert [title for title, _module in families] == ["Zeta", "Alpha"]
+    assert list(catalogue(families)) == ["ZZ001", "ZZ002"]
+
+
+# -- dispatch: only the checks of enabled rules run, and nothing else moves --------
+
+
+ALL_FIXTURES = sorted(p for p in FIXTURES.rglob("*") if p.is_file())
+SELECTIONS = (
+    (),
+    ("--select", "UR"),
+    ("--ignore", "VA003"),
+    ("--select", "DT,XS"),
+    ("--ignore", "XS001,UR"),
+    ("--select", "VA004"),
+    ("--profile", "google"),
+    ("--select", "SU,UR008"),
+)
+
+
+def run_json(path: Path, *flags: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            status = main(
+                [
+                    "--format",
+                    "json",
+                    "--now",
+                    "2026-12-01T00:00:00Z",
+                    "--isolated",
+                    *flags,
+                    str(path),
+                ]
+            )
+        except SystemExit as stop:
+            status = int(stop.code or 0)
+    return status, out.getvalue()
+
+
+def calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
+    """Record each call of ``module.name``; the original still runs."""
+    seen: list[str] = []
+    original = getattr(module, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return seen
+
+
+def test_with_select_ur_the_date_value_and_news_checks_do_not_run(monkeypatch) -> None:
+    seen = [
+        calls(monkeypatch, dates, "check_date"),
+        calls(monkeypatch, values, "check_changefreq"),
+        calls(monkeypatch, values, "check_priority"),
+        calls(monkeypatch, values, "check_length"),
+        calls(monkeypatch, news.Checker, "check"),
+    ]
+    files = [RULE_FIXTURES / "DT001" / "fail.xml", RULE_FIXTURES / "VA003" / "fail.xml"]
+    files += sorted((RULE_FIXTURES / "NW001").glob("*.xml"))
+    for path in files:
+        status, _report = run_json(path, "--select", "UR")
+        assert status in (0, 1)
+    assert all(not record for record in seen)
+    # The same files with every rule: each of them runs (the spies can see a call).
+    for path in files:
+        run_json(path)
+    assert all(record for record in seen)
+
+
+def test_with_select_dt_the_url_checks_do_not_run(monkeypatch) -> None:
+    seen = calls(monkeypatch, urls, "check_url")
+    path = RULE_FIXTURES / "DT001" / "fail.xml"
+    assert '"DT001"' in run_json(path, "--select", "DT")[1]
+    assert seen == []
+    run_json(path, "--select", "UR")
+    assert seen
+
+
+def without_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every check runs whatever the selection (the behaviour before dispatch)."""
+    monkeypatch.setattr(Selection, "enabled", lambda self: None)
+
+
+@pytest.mark.parametrize("flags", SELECTIONS, ids=lambda flags: " ".join(flags) or "default")
+def test_dispatch_changes_no_report(flags: tuple[str, ...], monkeypatch) -> None:
+    with_dispatch = {path: run_json(path, *flags) for path in ALL_FIXTURES}
+    without_dispatch(monkeypatch)
+    differ = [path for path in ALL_FIXTURES if run_json(path, *flags) != with_dispatch[path]]
+    assert differ == []
+
+
+class Audit:
+    """A reporter that fails on a finding its check did not declare."""
+
+    def __init__(self, report: Any, spec: CheckSpec) -> None:
+        self.report = report
+        self.spec = spec
+
+    def add(self, finding: Any, covers: Any = None) -> None:
+        assert finding.code in self.spec.emits, (self.spec.name, finding.code)
+        self.report.add(finding, covers)
+
+    def covered(self, node: Any) -> bool:
+        return bool(self.report.covered(node))
+
+
+def audited(spec: CheckSpec) -> CheckSpec:
+    implementation = spec.implementation
+    if not spec.per_file:
+
+        def function(node: Any, entry: Any, report: Any) -> None:
+            implementation(node, entry, Audit(report, spec))
+
+        return replace(spec, implementation=function)
+
+    class Wrapped:
+        def __init__(self, file: Any) -> None:
+            self.inner = implementation(file)
+
+        def check(self, node: Any, entry: Any, report: Any) -> None:
+            self.inner.check(node, entry, Audit(report, spec))
+
+        def end_entry(self, entry: Any, report: Any) -> None:
+            self.inner.end_entry(entry, Audit(report, spec))
+
+        def finish(self, report: Any) -> None:
+            if hasattr(self.inner, "finish"):
+                self.inner.finish(Audit(report, spec))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    return replace(spec, implementation=Wrapped)
+
+
+def test_every_check_reports_only_the_rules_it_declares(monkeypatch) -> None:
+    monkeypatch.setattr(dispatch, "CHECKS", [audited(spec) for spec in CHECKS])
+    for path in ALL_FIXTURES:
+        run_json(path)
+        run_json(path, "--sitemap-url", "https://example.com/sitemap.xml")
+
+
+def test_selected_checks_follow_the_enabled_rules() -> None:
+    def names(enabled: set[str] | None) -> set[str]:
+        chosen = dispatch.selected(None if enabled is None else frozenset(enabled))
+        return {
+            spec.name.rsplit(".", 2)[-2] + "." + spec.name.rsplit(".", 1)[-1] for spec in chosen
+        }
+
+    everything = names(None)
+    assert len(everything) == len(CHECKS)
+    assert names({"UR001"}) == {
+        "urls.check_loc",
+        "image.Checker",
+        "video.Checker",
+        "hreflang.Checker",
+    }
+    assert names({"SC001"}) == {"scope.ScopeCheck"}
+    # The schema rule reads coverage: every check whose findings cover nodes runs for it.
+    assert names({"XS001"}) == {
+        spec.name.rsplit(".", 2)[-2] + "." + spec.name.rsplit(".", 1)[-1]
+        for spec in CHECKS
+        if spec.covers
+    }
+    # So does the length rule, which reports only values no other rule reported.
+    assert "dates.check_lastmod" in names({"VA004"})
+    assert names(set()) == set()
+    # An unused suppression depends on every rule's findings: all checks run for it.
+    assert names({"SU001"}) == everything
+
+
+# -- the import graph ---------------------------------------------------------------
+
+
+PLUGIN = Path(__file__).resolve().parent / "plugin_pkg" / "sitemap_lint_demo_plugin"
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>http://example.com/a</loc></url>
+</urlset>
+"""
+
+
+def installed(tmp_path: Path, points: dict[str, str], module: str | None = None) -> Path:
+    """A directory to put on sys.path: the demo plugin (or ``module`` as its source)
+    and a dist-info that declares ``points`` in the group sitemap_lint.rules."""
+    site = tmp_path / "site-packages"  # plugins are found in site directories
+    target = site / "sitemap_lint_demo_plugin"
+    shutil.copytree(PLUGIN, target)
+    if module is not None:
+        (target / "__init__.py").write_text(module, encoding="utf-8")
+    info = site / "sitemap_lint_demo_plugin-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: sitemap-lint-demo-plugin\nVersion: 0.1.0\n"
+    )
+    lines = "".join(f"{name} = {value}\n" for name, value in points.items())
+    (info / "entry_points.txt").write_text(f"[sitemap_lint.rules]\n{lines}")
+    return site
+
+
+def cli(site: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(SITEMAP, encoding="utf-8")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--format", "json", *flags]
+    return subprocess.run([*command, str(path)], capture_output=True, text=True, env=env)
+
+
+def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> None:
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"})
+    result = cli(site, tmp_path, "--fail-on", "warning")
+    assert result.returncode == 1, result.stderr
+    assert '"ZZ001"' in result.stdout and "https://example.com/a" in result.stdout
+    assert '"ZZ001"' in cli(site, tmp_path, "--select", "ZZ").stdout
+    assert '"ZZ001"' not in cli(site, tmp_path, "--ignore", "ZZ001").stdout
+    assert cli(site, tmp_path, "--ignore", "ZZ001", "--fail-on", "warning").returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    shown = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", "rule", "ZZ001"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert "plain-http-page" in shown.stdout
+    # Without the plugin on the path the code is unknown.
+    assert cli(tmp_path, tmp_path, "--select", "ZZ").returncode == 2
+
+
+BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')
+
+
+@pytest.mark.parametrize(
+    ("points", "module", "message"),
+    [
+        ({"demo": "sitemap_lint_demo_plugin"}, BAD_PREFIX, "uses the prefix UR of the built-in"),
+        (
+            {"one": "sitemap_lint_demo_plugin", "two": "sitemap_lint_demo_plugin:PLAIN_HTTP"},
+            None,
+            "declares no RULES",
+        ),
+        ({"demo": "no_such_plugin_module"}, None, "cannot be loaded"),
+    ],
+)
+def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
+    result = cli(installed(tmp_path, points, module), tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
+    site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})
+    shutil.copytree(site / "sitemap_lint_demo_plugin", site / "demo_copy")
+    result = cli(site, tmp_path)
+    assert result.returncode == 2
+    assert "rule code ZZ001 is also declared by plugin one" in result.stderr
