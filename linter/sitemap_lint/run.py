@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from sitemap_lint.checker import FileResult
     from sitemap_lint.config import Config
     from sitemap_lint.progress import ProgressBar
-    from sitemap_lint.report.base import Reporter
+    from sitemap_lint.report.base import Reporter, RunInfo
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -52,7 +52,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     outcome = compute(settings, config, lambda: _progress(format_name, settings, err))
-    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout)
+    run = _run_info(settings, config, outcome.exit_code)
+    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout, run)
     _write_summary(outcome.results, format_name, settings, err)
     return outcome.exit_code
 
@@ -191,6 +192,7 @@ def _write_report(
     results: list[FileResult],
     settings: RunSettings,
     stdout: TextIO,
+    run: RunInfo | None = None,
 ) -> None:
     # The text report's summary is dropped (--quiet) or written to stderr by
     # _write_summary (--output-file); files without findings are not shown, so a
@@ -198,17 +200,26 @@ def _write_report(
     summary = not (format_name == "text" and (settings.quiet or settings.output_file))
     if settings.output_file is None:
         reporter_class(
-            stdout, resolve_color(settings.color, stdout), summary, settings.statistics
+            stdout, resolve_color(settings.color, stdout), summary, settings.statistics, run
         ).report(results)
         return
     try:
         with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
             reporter_class(
-                handle, resolve_color(settings.color, handle), summary, settings.statistics
+                handle, resolve_color(settings.color, handle), summary, settings.statistics, run
             ).report(results)
     except OSError as error:
         reason = error.strerror or error
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
+
+
+def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
+    from sitemap_lint.profiles import DEFAULT
+    from sitemap_lint.report.base import RunInfo
+    from sitemap_lint.settings import command_line
+
+    profile = settings.profile or config.profile or DEFAULT
+    return RunInfo(tuple(settings.paths), settings.now, profile, exit_code, command_line(settings))
 
 
 def _write_summary(
