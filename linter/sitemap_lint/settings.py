@@ -694,7 +694,11 @@ def command_line(settings: RunSettings) -> str:
             words += [flag, format_size(value)]
         else:
             words += [flag, str(value)]
-    words += ["--", *settings.paths] if any(p.startswith("-") and p != "-" for p in settings.paths) else list(settings.paths)
+    words += (
+        ["--", *settings.paths]
+        if any(p.startswith("-") and p != "-" for p in settings.paths)
+        else list(settings.paths)
+    )
     return shlex.join(words)
 
 

@@ -24,15 +24,19 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from importlib.util import find_spec
 from typing import Any
 
 from sitemap_lint import __version__
 from sitemap_lint.errors import UsageError
 from sitemap_lint.report.base import FileReport, Reporter, RunInfo, Summary
 
-if find_spec("jinja2") is None or find_spec("vl_convert") is None:
-    raise UsageError("--format html needs the html extra: pip install 'sitemap-lint[html]'")
+try:  # the html extra; without it --format html stops before anything is checked
+    import jinja2
+    import vl_convert  # noqa: F401
+except ImportError:
+    raise UsageError(
+        "--format html needs the html extra: pip install 'sitemap-lint[html]'"
+    ) from None
 
 ROW_LIMIT = 10_000  # findings embedded in the page; --format json has every one
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
@@ -50,7 +54,6 @@ class FileRow:
     kind: str | None
     urls: int | None
     size: int | None
-    depth: int
     counts: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -110,7 +113,6 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
     """The whole page for ``results``."""
     summary = Summary.of(results)
     files = file_rows(results)
-    anchors = {id(result): row.anchor for result, row in zip(results, _in_order(results, files))}
     findings = [(n, result, f) for n, result in enumerate(results) for f in result.findings]
     # The rows embedded: errors first; shown in file order, each file's by position.
     findings.sort(key=lambda item: -item[2].severity)
@@ -121,12 +123,12 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
             f.code,
             f.name,
             result.name,
-            anchors[id(result)],
+            _anchor(number),
             f.line,
             f.column,
             f.message,
         )
-        for _, result, f in chosen
+        for number, result, f in chosen
     ]
     by_rule: Counter[tuple[str, str, str]] = Counter(
         (f.code, f.name, str(f.severity)) for _, _, f in findings
@@ -146,7 +148,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         "row_limit": ROW_LIMIT,
         "url_limit": URL_LIMIT,
         "rules": rules,
-        "charts": charts(by_rule, files, results),
+        "charts": charts(by_rule, files),
         "colours": SEVERITY_COLOURS,
         "data": embedded_json(
             {
@@ -168,56 +170,22 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
 
 
 def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
-    """The files as a tree: an index's children under it (when the run knows them),
-    in the order of the run otherwise."""
-    parents: dict[str, str] = {}
-    for result in results:
-        facts = getattr(result, "facts", None)
-        for child in getattr(facts, "children", None) or ():
-            parents.setdefault(child.url, result.name)
-    rows = {}
-    for number, result in enumerate(results):
-        counts: Counter[str] = Counter(str(f.severity) for f in result.findings)
-        rows[result.name] = FileRow(
+    """The files in the order of the run (a set: each level of indexes, then its files)."""
+    return [
+        FileRow(
             result.name,
-            f"file-{number + 1}",
+            _anchor(number),
             result.kind,
             result.urls,
             _size(result.name),
-            0,
-            counts,
+            Counter(str(f.severity) for f in result.findings),
         )
-    children: dict[str | None, list[str]] = {}
-    for result in results:
-        parent = parents.get(result.name)
-        if parent == result.name or parent not in rows:
-            parent = None
-        children.setdefault(parent, []).append(result.name)
-
-    ordered: list[FileRow] = []
-    seen: set[str] = set()
-
-    def walk(name: str, depth: int) -> None:
-        if name in seen:
-            return
-        seen.add(name)
-        row = rows[name]
-        row.depth = depth
-        ordered.append(row)
-        for child in children.get(name, []):
-            walk(child, depth + 1)
-
-    for name in children.get(None, []):
-        walk(name, 0)
-    for result in results:  # a cycle of indexes: whatever the walk did not reach
-        walk(result.name, 0)
-    return ordered
+        for number, result in enumerate(results)
+    ]
 
 
-def _in_order(results: Sequence[FileReport], files: list[FileRow]) -> Iterator[FileRow]:
-    by_name = {row.name: row for row in files}
-    for result in results:
-        yield by_name[result.name]
+def _anchor(number: int) -> str:
+    return f"file-{number + 1}"
 
 
 def _size(name: str) -> int | None:
@@ -314,11 +282,11 @@ class Chart:
     svg: str
 
 
-def charts(
-    by_rule: Counter[tuple[str, str, str]], files: list[FileRow], results: Sequence[FileReport]
-) -> list[Chart]:
-    """Static SVG charts: findings by rule and by file, and the freshness of each file's
-    newest lastmod when the run collected it (set runs)."""
+def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list[Chart]:
+    """Static SVG charts: findings by rule and by file, severities stacked.
+
+    Distributions of lastmod, changefreq and priority are not drawn: the checker keeps
+    no such counts, and a set run drops each file's facts once the set is checked."""
     made = []
     if by_rule:
         rule_totals: Counter[str] = Counter()
@@ -336,7 +304,7 @@ def charts(
             if f"{code} {name}" in top
         ]
         note = f"top {len(top)} of {len(rule_totals)} rules" if len(rule_totals) > TOP else ""
-        made.append(Chart("chart-rules", "Findings by rule", note, bar_chart(values)))
+        made.append(Chart("chart-rules", "Findings by rule", note, bar_chart(values, "rules")))
     with_findings = [row for row in files if row.findings]
     if with_findings:
         top_files = sorted(with_findings, key=lambda row: -row.findings)[:TOP]
@@ -352,47 +320,8 @@ def charts(
             if row.counts[level]
         ]
         note = f"top {TOP} of {len(with_findings)} files" if len(with_findings) > TOP else ""
-        made.append(Chart("chart-files", "Findings by file", note, bar_chart(values)))
-    fresh = freshness(results)
-    if fresh:
-        made.append(
-            Chart(
-                "chart-freshness",
-                "Freshness: newest lastmod per file",
-                "files by the age of their newest <lastmod>",
-                column_chart(fresh),
-            )
-        )
+        made.append(Chart("chart-files", "Findings by file", note, bar_chart(values, "files")))
     return made
-
-
-AGE_BUCKETS = (
-    (1, "≤ 1 day"),
-    (7, "≤ 1 week"),
-    (31, "≤ 1 month"),
-    (365, "≤ 1 year"),
-    (None, "older"),
-)
-
-
-def freshness(results: Sequence[FileReport]) -> list[dict[str, Any]]:
-    """Files counted by the age of their newest lastmod (what set runs collect)."""
-    newest = [
-        moment
-        for result in results
-        if (moment := getattr(getattr(result, "facts", None), "newest_lastmod", None))
-    ]
-    if not newest:
-        return []
-    now = datetime.now(UTC)
-    counts: Counter[str] = Counter()
-    for moment in newest:
-        days = (now - moment).total_seconds() / 86400
-        counts[next(label for limit, label in AGE_BUCKETS if limit is None or days <= limit)] += 1
-    return [
-        {"label": label, "count": counts[label], "order": i}
-        for i, (_, label) in enumerate(AGE_BUCKETS)
-    ]
 
 
 def _rank(severity: str) -> int:
@@ -422,7 +351,7 @@ _CONFIG = {
 }
 
 
-def bar_chart(values: list[dict[str, Any]]) -> str:
+def bar_chart(values: list[dict[str, Any]], prefix: str) -> str:
     """Horizontal bars, one per label, stacked by severity."""
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
@@ -449,34 +378,7 @@ def bar_chart(values: list[dict[str, Any]]) -> str:
         },
         "config": _CONFIG,
     }
-    return _svg(spec)
-
-
-def column_chart(values: list[dict[str, Any]]) -> str:
-    spec = {
-        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
-        "data": {"values": values},
-        "width": 360,
-        "height": 160,
-        "mark": {"type": "bar", "color": "#5c6b7a", "cornerRadiusEnd": 2},
-        "encoding": {
-            "x": {
-                "field": "label",
-                "type": "ordinal",
-                "sort": {"field": "order"},
-                "title": None,
-                "axis": {"labelAngle": 0},
-            },
-            "y": {
-                "field": "count",
-                "type": "quantitative",
-                "title": "files",
-                "axis": {"format": "~s", "tickMinStep": 1},
-            },
-        },
-        "config": _CONFIG,
-    }
-    return _svg(spec)
+    return _svg(spec, prefix)
 
 
 def _severity_colour() -> dict[str, Any]:
@@ -489,12 +391,15 @@ def _severity_colour() -> dict[str, Any]:
     }
 
 
-def _svg(spec: dict[str, Any]) -> str:
-    """The chart as an inline SVG element (no XML declaration, no fixed background)."""
+def _svg(spec: dict[str, Any], prefix: str) -> str:
+    """The chart as an inline SVG element, its ids (clip paths) prefixed so that two
+    charts in one page do not share them."""
     import vl_convert
 
     svg: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
     svg = svg[svg.index("<svg") :]
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}-\1"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", svg)
     return svg.replace('class="marks"', 'class="marks" role="img"', 1)
 
 
@@ -523,7 +428,7 @@ def _generated(run: RunInfo | None) -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _template() -> Any:
+def _template() -> jinja2.Template:
     from importlib.resources import files
 
     from jinja2 import Environment, select_autoescape

@@ -33,6 +33,7 @@
   if (form && table) {
     form.hidden = false;
     form.addEventListener("input", apply);
+    form.addEventListener("change", apply);
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     apply();
   }
