@@ -199,15 +199,19 @@ def _write_report(
     # clean quiet run prints nothing.
     summary = not (format_name == "text" and (settings.quiet or settings.output_file))
     if settings.output_file is None:
-        reporter_class(
-            stdout, resolve_color(settings.color, stdout), summary, settings.statistics, run
-        ).report(results)
+        reporter = reporter_class(
+            stdout, resolve_color(settings.color, stdout), summary, settings.statistics
+        )
+        reporter.run = run
+        reporter.report(results)
         return
     try:
         with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
-            reporter_class(
-                handle, resolve_color(settings.color, handle), summary, settings.statistics, run
-            ).report(results)
+            reporter = reporter_class(
+                handle, resolve_color(settings.color, handle), summary, settings.statistics
+            )
+            reporter.run = run
+            reporter.report(results)
     except OSError as error:
         reason = error.strerror or error
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None

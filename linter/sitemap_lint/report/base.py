@@ -105,6 +105,7 @@ class Reporter(ABC):
         color: bool | None = None,
         summary: bool = True,
         statistics: bool = False,
+        *,
         run: RunInfo | None = None,
     ):
         self.out = out
