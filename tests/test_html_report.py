@@ -281,7 +281,7 @@ def browser() -> Any:
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--window-size=1280,900",
+        "--window-size=1280,1000",
         "--hide-scrollbars",
     ):
         options.add_argument(argument)
@@ -367,7 +367,7 @@ def check_in_browser(driver: Any, page: Path, shot: Path) -> None:
         " r => +r.cells[3].textContent)"
     )
     assert lines == sorted(lines)
-    driver.execute_script("window.scrollTo(0, 0)")
+    driver.execute_script("window.scrollTo({top: 0, behavior: 'instant'})")
     assert driver.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -353,6 +353,11 @@ _CONFIG = {
 
 def bar_chart(values: list[dict[str, Any]], prefix: str) -> str:
     """Horizontal bars, one per label, stacked by severity."""
+    totals: Counter[str] = Counter()
+    for value in values:
+        totals[value["label"]] += value["count"]
+    # Whole numbers only: no more ticks than the longest bar has findings.
+    ticks = max(1, min(max(totals.values(), default=1), 6))
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": values},
@@ -371,7 +376,7 @@ def bar_chart(values: list[dict[str, Any]], prefix: str) -> str:
                 "field": "count",
                 "type": "quantitative",
                 "title": None,
-                "axis": {"format": "~s", "tickMinStep": 1},
+                "axis": {"format": "~s", "tickCount": ticks},
             },
             "color": _severity_colour(),
             "order": {"field": "rank", "sort": "ascending"},
