@@ -414,13 +414,29 @@ def big_sitemap(path: Path, count: int = 50_000) -> None:
 
 @pytest.mark.slow
 def test_a_50000_url_sitemap_in_a_browser(tmp_path: Path, driver: Any) -> None:
-    (tmp_path / "site").mkdir()
-    big_sitemap(tmp_path / "site" / "big.xml")
-    big_sitemap(tmp_path / "site" / "small.xml", 200)
+    """A site: an index followed to a 50,000-URL sitemap and a small one (mapped to
+    local files), so the page knows each file's kind and URLs."""
+    site = tmp_path / "site"
+    site.mkdir()
+    big_sitemap(site / "big.xml")
+    big_sitemap(site / "small.xml", 200)
+    (site / "index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/big.xml</loc></sitemap>\n"
+        "  <sitemap><loc>https://example.com/small.xml</loc></sitemap>\n"
+        "</sitemapindex>\n",
+        encoding="utf-8",
+    )
     page = tmp_path / "report.html"
-    paths = [str(tmp_path / "site" / "big.xml"), str(tmp_path / "site" / "small.xml")]
-    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", *paths]) == 1
-    text = page.read_text(encoding="utf-8")
-    assert "50,000" in text  # the big file's URL count, against the limit
-    assert 'id="truncated"' in text  # more findings than the page embeds
+    arguments = ["--follow", "--map", f"https://example.com/={site}", "--now", "2025-06-01"]
+    assert main(["--format", "html", "-o", str(page), *arguments, str(site / "index.xml")]) == 1
+    parsed = Page(page.read_text(encoding="utf-8"))
+    files = parsed.all("tr", **{"class": "file-row"})
+    assert len(files) == 3
+    words = " ".join(" ".join(parsed.text).split())
+    assert "sitemapindex" in words and "urlset" in words
+    assert "50,000" in words and 'style="width: 100.0%"' in page.read_text(encoding="utf-8")
+    assert parsed.all("p", id="truncated")  # more findings than the page embeds
+    assert len(parsed.rows()) == html_report.ROW_LIMIT
     check_in_browser(driver, page, tmp_path / "report.png")

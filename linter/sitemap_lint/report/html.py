@@ -376,7 +376,7 @@ def bar_chart(values: list[dict[str, Any]], prefix: str) -> str:
                 "field": "count",
                 "type": "quantitative",
                 "title": None,
-                "axis": {"format": "~s", "tickCount": ticks},
+                "axis": {"format": ",d", "tickCount": ticks},
             },
             "color": _severity_colour(),
             "order": {"field": "rank", "sort": "ascending"},
