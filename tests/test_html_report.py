@@ -267,7 +267,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
-def browser() -> Any:
+def browser(scripts: bool = True) -> Any:
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -286,6 +286,10 @@ def browser() -> Any:
     ):
         options.add_argument(argument)
     options.binary_location = CHROMIUM
+    if not scripts:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
@@ -360,6 +364,19 @@ def check_in_browser(driver: Any, page: Path, shot: Path) -> None:
     assert code in dialog.text and "What it does" in dialog.text
     dialog.find_element(By.CSS_SELECTOR, "button.close").click()
     assert dialog.get_attribute("open") is None
+    # A file's name in the file list shows that file's findings.
+    link = driver.find_elements(By.CSS_SELECTOR, "a.file-link")[-1]
+    name = link.get_attribute("data-file")
+    link.click()
+    visible = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#findings-table tbody tr'))"
+        ".filter(r => !r.hidden).map(r => r.dataset.file)"
+    )
+    assert visible and set(visible) == {name}
+    assert len(visible) == len(
+        driver.find_elements(By.CSS_SELECTOR, f'tr[data-file="{name}"][data-code]')
+    )
+    Select(driver.find_element(By.ID, "filter-file")).select_by_value("")
     # Sorting by line puts the rows in order of their line numbers.
     driver.find_element(By.CSS_SELECTOR, "th[data-sort=line]").click()
     lines = driver.execute_script(
@@ -380,6 +397,31 @@ def test_fixture_report_in_a_browser(repo_root: Path, tmp_path: Path, driver: An
     check_in_browser(driver, page, tmp_path / "report.png")
     if os.environ.get("SITEMAP_LINT_UPDATE_SCREENSHOT"):
         save_readme_screenshot(tmp_path / "report.png")
+
+
+@pytest.mark.slow
+def test_with_scripts_off_the_page_is_all_there(repo_root: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    session = browser(scripts=False)
+    try:
+        session.get(page.as_uri())
+        assert not session.find_element(By.ID, "filters").is_displayed()  # only with scripts
+        rows = session.find_elements(By.CSS_SELECTOR, "#findings-table tbody tr")
+        assert len(rows) == 8 and all(row.is_displayed() for row in rows)
+        assert len(session.find_elements(By.CSS_SELECTOR, "svg.marks")) == 2
+        link = session.find_element(By.CSS_SELECTOR, "a.rule-link")
+        code = link.get_attribute("data-code")
+        link.click()  # a plain anchor: the rule's documentation further down the page
+        assert session.current_url.endswith(f"#rule-{code}")
+        article = session.find_element(By.ID, f"rule-{code}")
+        assert article.is_displayed() and "What it does" in article.text
+        top = session.execute_script("return arguments[0].getBoundingClientRect().top", article)
+        assert 40 <= top < 300  # below the sticky section bar
+    finally:
+        session.quit()
 
 
 def save_readme_screenshot(shot: Path) -> None:
