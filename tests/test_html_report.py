@@ -240,6 +240,13 @@ def test_rule_documentation_keeps_headings_code_and_inline_code() -> None:
     assert (True, "loc") in first.runs
 
 
+def test_a_rule_summary_shows_its_inline_code(repo_root: Path) -> None:
+    _, text = render([MIXED])
+    summary = RULES["VA003"].summary
+    assert "`" in summary
+    assert summary.replace("`priority`", "<code>priority</code>") in text
+
+
 def test_without_the_extra_html_exits_2_with_one_line(repo_root: Path) -> None:
     code = (
         "import sys\n"

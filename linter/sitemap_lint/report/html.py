@@ -103,6 +103,10 @@ class RuleDoc:
     count: int
     blocks: tuple[DocBlock, ...]
 
+    @property
+    def summary_runs(self) -> tuple[tuple[bool, str], ...]:
+        return tuple(inline_runs(self.summary))
+
 
 class HtmlReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
