@@ -412,7 +412,7 @@ def test_check_help_shows_real_metavars(capsys, monkeypatch) -> None:
     assert "Usage: sitemap-lint check [OPTIONS] PATH..." in text
     assert "<str>" not in text and "<int>" not in text and "{paths}" not in text
     assert f"[{'|'.join(REPORTERS)}]" in text
-    assert "[text|concise|json|sarif|github|junit|gitlab]" in text
+    assert "[text|concise|json|sarif|github|junit|gitlab|html]" in text
     assert "[libxml2|xmlschema]" in text and "[error|warning|info]" in text
     assert "[google|bing|yandex|strict]" in text and "[auto|always|never]" in text
     assert "[default: 20GiB]" in text and "URL_PREFIX=DIR" in text

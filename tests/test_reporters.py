@@ -52,6 +52,9 @@ GOLDEN_FILES = {
     "junit": "report.junit.xml",
     "gitlab": "report.gitlab.json",
 }
+# Formats checked otherwise: the HTML page's charts come from the chart renderer, so
+# tests/test_html_report.py reads the page (and drives a browser) instead of a golden.
+NO_GOLDEN = {"html"}
 # The goldens do not change with each release: reporters see this version instead.
 GOLDEN_VERSION = "9.9.9"
 CI_FORMATS = ("sarif", "github", "junit", "gitlab")  # paths relative to the working directory
@@ -109,7 +112,7 @@ def test_fixture_has_every_severity(repo_root: Path) -> None:
 
 
 def test_every_format_has_a_golden() -> None:
-    assert set(GOLDEN_FILES) == set(REPORTERS)
+    assert set(GOLDEN_FILES) | NO_GOLDEN == set(REPORTERS)
 
 
 @pytest.mark.parametrize("fmt", sorted(GOLDEN_FILES))
@@ -280,7 +283,7 @@ def test_text_statistics_only_with_the_flag(repo_root: Path) -> None:
 # -- what reporters load ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", sorted(GOLDEN_FILES))
+@pytest.mark.parametrize("fmt", sorted(REPORTERS))
 def test_a_format_loads_no_parser_rules_or_checker(fmt: str) -> None:
     """Reporters see findings only: loading one loads neither lxml nor the rules,
     and only the text report loads the terminal library."""

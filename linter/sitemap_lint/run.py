@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from sitemap_lint.config import Config
     from sitemap_lint.inputs.lines import SourceLine
     from sitemap_lint.progress import ProgressBar
-    from sitemap_lint.report.base import FileReport, Reporter
+    from sitemap_lint.report.base import FileReport, Reporter, RunInfo
     from sitemap_lint.results import FileResult
     from sitemap_lint.sets import SetSettings
 
@@ -61,7 +61,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     stdin = _read_stdin() if show_source and "-" in settings.paths else None
     outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
     source = source_lines(outcome.sources) if show_source else None
-    _write_report(reporter_class, format_name, outcome.results, settings, out or sys.stdout, source)
+    run = _run_info(settings, config, outcome.exit_code)
+    _write_report(
+        reporter_class, format_name, outcome.results, settings, out or sys.stdout, source, run
+    )
     _write_summary(outcome.results, format_name, settings, err)
     return outcome.exit_code
 
@@ -227,29 +230,43 @@ def _write_report(
     settings: RunSettings,
     stdout: TextIO,
     source: Callable[[FileReport], dict[int, SourceLine]] | None = None,
+    run: RunInfo | None = None,
 ) -> None:
     # The text report's summary is dropped (--quiet) or written to stderr by
     # _write_summary (--output-file); files without findings are not shown, so a
     # clean quiet run prints nothing.
     summary = not (format_name == "text" and (settings.quiet or settings.output_file))
-    extra = {} if source is None else {"source": source}
+    extra: dict[str, Any] = {} if source is None else {"source": source}
     if settings.output_file is None:
-        reporter_class(
+        reporter = reporter_class(
             stdout, resolve_color(settings.color, stdout), summary, settings.statistics, **extra
-        ).report(results)
+        )
+        reporter.run = run
+        reporter.report(results)
         return
     try:
         with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
-            reporter_class(
+            reporter = reporter_class(
                 handle,
                 resolve_color(settings.color, handle),
                 summary,
                 settings.statistics,
                 **extra,
-            ).report(results)
+            )
+            reporter.run = run
+            reporter.report(results)
     except OSError as error:
         reason = error.strerror or error
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
+
+
+def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
+    from sitemap_lint.profiles import DEFAULT
+    from sitemap_lint.report.base import RunInfo
+    from sitemap_lint.settings import command_line
+
+    profile = settings.profile or config.profile or DEFAULT
+    return RunInfo(tuple(settings.paths), settings.now, profile, exit_code, command_line(settings))
 
 
 def _write_summary(

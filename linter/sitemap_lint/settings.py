@@ -286,7 +286,8 @@ SETTINGS: tuple[Setting, ...] = (
         read=_read_choice,
         stored=(("format", None),),
         doc="`text` (default, a report for people), `concise` (`path:line:col: CODE message`),"
-        " `json`, `sarif`, `github`, `junit` or `gitlab`",
+        " `json`, `sarif`, `github`, `junit`, `gitlab` or `html` (one self-contained page; needs"
+        " the `html` extra)",
     ),
     Setting(
         "output_file",
@@ -680,6 +681,36 @@ def from_keywords(**keywords: Any) -> RunSettings:
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
+
+
+def command_line(settings: RunSettings) -> str:
+    """A ``sitemap-lint`` command line that repeats the run: the paths and every option
+    not left at its default, quoted for a POSIX shell."""
+    import shlex
+
+    words = ["sitemap-lint"]
+    for setting in RUN_SETTINGS:
+        value = getattr(settings, setting.name)
+        if setting.kind == "paths" or value is None or value == setting.default:
+            continue
+        flag = setting.flags[0]
+        if setting.kind == "flag":
+            words += [flag] if value else []
+        elif setting.kind == "repeat":
+            for item in value:
+                words += [flag, str(item)]
+        elif setting.kind == "size":
+            from sitemap_lint.parsing import format_size
+
+            words += [flag, format_size(value)]
+        else:
+            words += [flag, str(value)]
+    words += (
+        ["--", *settings.paths]
+        if any(p.startswith("-") and p != "-" for p in settings.paths)
+        else list(settings.paths)
+    )
+    return shlex.join(words)
 
 
 def _coerce(setting: Setting, value: Any) -> Any:

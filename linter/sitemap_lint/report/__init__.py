@@ -21,6 +21,7 @@ _CLASSES = {
     "github": ("github", "GithubReporter"),
     "junit": ("junit", "JunitReporter"),
     "gitlab": ("gitlab", "GitlabReporter"),
+    "html": ("html", "HtmlReporter"),
 }
 
 

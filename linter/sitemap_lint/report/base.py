@@ -85,6 +85,17 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+@dataclass(frozen=True)
+class RunInfo:
+    """What a report may say about the run itself (the HTML report's header and footer)."""
+
+    inputs: tuple[str, ...]  # the paths and URLs as given
+    now: str | None  # --now as given; None: the clock's time
+    profile: str
+    exit_code: int
+    command: str  # a command line that repeats the run
+
+
 class Reporter(ABC):
     """Writes the whole report for a run to ``out``."""
 
@@ -94,6 +105,8 @@ class Reporter(ABC):
         color: bool | None = None,
         summary: bool = True,
         statistics: bool = False,
+        *,
+        run: RunInfo | None = None,
     ):
         self.out = out
         self.color = color
@@ -102,6 +115,8 @@ class Reporter(ABC):
         self.summary = summary
         # --statistics: the text report adds a table of findings per rule to its summary.
         self.statistics = statistics
+        # The run's inputs, settings and exit status, for formats that show them.
+        self.run = run
 
     @abstractmethod
     def report(self, results: Sequence[FileReport]) -> None: ...
