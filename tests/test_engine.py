@@ -125,7 +125,7 @@ def test_with_select_ur_the_date_value_and_news_checks_do_not_run(monkeypatch) -
         calls(monkeypatch, values, "check_length"),
         calls(monkeypatch, news.Checker, "check"),
     ]
-    files = [RULE_FIXTURES / "DT001" / "fail.xml", RULE_FIXTURES / "VA003" / "fail.xml"]
+    files = [RULE_FIXTURES / code / "fail.xml" for code in ("DT001", "VA003", "VA004")]
     files += sorted((RULE_FIXTURES / "NW001").glob("*.xml"))
     for path in files:
         status, _report = run_json(path, "--select", "UR")
