@@ -116,7 +116,9 @@ def test_the_page_has_header_totals_files_findings_rules_and_footer(repo_root: P
     assert page.all("span", id="exit-status") and ">1</span>" in text
     for card, value in (("files", "2"), ("errors", "4"), ("warnings", "3"), ("infos", "1")):
         assert f'id="total-{card}">{value}<' in text
-    assert len(page.all("tr", **{"class": "file-row"})) == 2
+    nodes = page.all("li", **{"class": "tree-node"})
+    assert [node["data-file"] for node in nodes] == [MIXED, CLEAN]
+    assert {node["data-depth"] for node in nodes} == {"0"}  # two inputs, neither lists a file
     rows = page.rows()
     assert len(rows) == 8
     assert {row["data-severity"] for row in rows} == {"error", "warning", "info"}
@@ -130,7 +132,16 @@ def test_the_page_has_header_totals_files_findings_rules_and_footer(repo_root: P
         f"sitemap-lint --format html --now 2025-06-01 --isolated --color never {MIXED} {CLEAN}"
         in text
     )
-    assert len([t for t, a in page.tags if t == "svg"]) == 2  # by rule, by file
+    # By rule, by file, and the entries' lastmod, changefreq and priority.
+    charts = [a["id"] for t, a in page.tags if t == "figure"]
+    assert charts == [
+        "chart-rules",
+        "chart-files",
+        "chart-lastmod",
+        "chart-changefreq",
+        "chart-priority",
+    ]
+    assert len([t for t, a in page.tags if t == "svg"]) == 5
 
 
 def test_the_footer_command_repeats_the_run(repo_root: Path, tmp_path: Path) -> None:
@@ -418,7 +429,7 @@ def test_with_scripts_off_the_page_is_all_there(repo_root: Path, tmp_path: Path)
         assert not session.find_element(By.ID, "filters").is_displayed()  # only with scripts
         rows = session.find_elements(By.CSS_SELECTOR, "#findings-table tbody tr")
         assert len(rows) == 8 and all(row.is_displayed() for row in rows)
-        assert len(session.find_elements(By.CSS_SELECTOR, "svg.marks")) == 2
+        assert len(session.find_elements(By.CSS_SELECTOR, "svg.marks")) == 5
         link = session.find_element(By.CSS_SELECTOR, "a.rule-link")
         code = link.get_attribute("data-code")
         link.click()  # a plain anchor: the rule's documentation further down the page
@@ -481,8 +492,12 @@ def test_a_50000_url_sitemap_in_a_browser(tmp_path: Path, driver: Any) -> None:
     arguments = ["--follow", "--map", f"https://example.com/={site}", "--now", "2025-06-01"]
     assert main(["--format", "html", "-o", str(page), *arguments, str(site / "index.xml")]) == 1
     parsed = Page(page.read_text(encoding="utf-8"))
-    files = parsed.all("tr", **{"class": "file-row"})
-    assert len(files) == 3
+    files = parsed.all("li", **{"class": "tree-node"})
+    assert [(f["data-file"], f["data-depth"]) for f in files] == [
+        (str(site / "index.xml"), "0"),
+        ("big.xml", "1"),
+        ("small.xml", "1"),
+    ]
     words = " ".join(" ".join(parsed.text).split())
     assert "sitemapindex" in words and "urlset" in words
     assert "50,000" in words and 'style="width: 100.0%"' in page.read_text(encoding="utf-8")
