@@ -67,7 +67,7 @@
   if (form && table) {
     form.hidden = false;
     fields.text.addEventListener("input", applySoon);
-    form.addEventListener("change", function (event) { if (event.target !== fields.text) apply(); });
+    form.addEventListener("change", function () { clearTimeout(pending); apply(); });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     apply();
   }
