@@ -527,7 +527,7 @@ def check_in_browser(driver: Any, page: Path, shot: Path, charts: list[str]) -> 
     assert [figure.get_attribute("id") for figure in figures] == charts
     for figure in figures:
         svg = figure.find_element(By.CSS_SELECTOR, "svg")
-        assert svg.size["width"] > 200 and svg.size["height"] > 20
+        assert svg.size["width"] > 50 and svg.size["height"] > 20
         assert figure.find_elements(By.CSS_SELECTOR, "path, rect")
     # Filtering by a rule shows exactly that rule's rows.
     rows = driver.find_elements(By.CSS_SELECTOR, "#findings-table tbody tr")

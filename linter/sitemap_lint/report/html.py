@@ -475,7 +475,8 @@ def column_chart(values: list[dict[str, Any]], prefix: str) -> str:
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": values},
-        "width": 420,
+        # Bars of a fixed width while they fit; then the whole width shared.
+        "width": {"step": 40} if len(values) * 40 <= 420 else 420,
         "height": 170,
         "mark": {"type": "bar", "cornerRadiusEnd": 2},
         "encoding": {
