@@ -187,9 +187,15 @@ HOSTILE_MESSAGES = (
 )
 
 
+HOSTILE_CODE = '"onmouseover="alert(1)"><script>alert("hreflang")</script>'
+
+
 def hostile_results() -> list[FileResult]:
     findings = [finding("UR001", message, line) for line, message in enumerate(HOSTILE_MESSAGES, 3)]
-    return [FileResult(HOSTILE_NAME, findings, kind="urlset", urls=3)]
+    stats = FileStats(size=100)
+    stats.hreflangs.update({HOSTILE_CODE: 2, "en": 1})
+    stats.changefreqs.update({"weekly": 3})
+    return [FileResult(HOSTILE_NAME, findings, kind="urlset", urls=3, stats=stats)]
 
 
 def test_sitemap_values_come_out_inert() -> None:
@@ -208,6 +214,10 @@ def test_sitemap_values_come_out_inert() -> None:
     for message in HOSTILE_MESSAGES:
         assert message in words
     assert {row["data-file"] for row in page.rows()} == {HOSTILE_NAME}
+    # A hreflang value drawn in a chart is the chart's text, escaped by the renderer.
+    chart = text.split('id="chart-hreflang"', 1)[1].split("</figure>", 1)[0]
+    assert "<script" not in chart and "&lt;script&gt;" in chart
+    assert [a["id"] for t, a in page.tags if t == "li"] == ["node-file-1"]
 
 
 def test_embedded_json_cannot_end_its_script() -> None:

@@ -2,8 +2,9 @@
 
 Everything the page needs is inside it: styles, a small script, the charts as static
 SVG (Vega-Lite specifications rendered by ``vl-convert`` when the report is written)
-and the rule documentation. Read with scripts off, it is a set of tables; the script
-only sorts, filters and opens the documentation in a dialog.
+and the rule documentation. Read with scripts off, it is the set's tree as nested
+lists and the findings as a table; the script only sorts, filters and opens the
+documentation in a dialog.
 
 Every value that comes from a sitemap (file names, URLs in messages) is untrusted:
 the Jinja2 environment escapes everything by default, the embedded JSON escapes
