@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 from sitemap_lint.dispatch import Dispatch
-from sitemap_lint.facts import Child, FileFacts
+from sitemap_lint.facts import Child, FileFacts, FileStats
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
@@ -54,6 +54,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
     findings = sink.findings  # the reader, the decoder and the formats append here
     facts = FileFacts() if options.collect else None
+    stats = FileStats() if options.stats else None
     stream = ByteStream(source, findings)
     decoder = Decoder(findings)
     texts = decoder.decode(stream.chunks())
@@ -61,12 +62,12 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if first is None:
         if not stream.stopped_early:
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, findings, facts, source.url)
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if not first.lstrip().startswith("<"):
         from sitemap_lint.formats.text import is_text_sitemap
 
@@ -74,20 +75,21 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             from sitemap_lint.formats.text import check_text
 
             check_text(first, texts, options, findings, facts)
-            return _result(source, sink, facts)
+            return _result(source, sink, facts, stats, stream)
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")
         findings.append(input.not_xml(first))
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if _HTML_START.match(first):
         findings.append(
             input.HTML_PAGE.at(
                 1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
             )
         )
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
     checker = FileChecker(sink, options, engine, stream, shadow, facts)
+    checker.stats = stats
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
     try:
@@ -105,7 +107,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     finally:
         parser.release()
         checker.parser = None
-    return _result(source, sink, facts)
+    return _result(source, sink, facts, stats, stream)
 
 
 def _is_robots(source: Source) -> bool:
@@ -120,8 +122,16 @@ def _looks_like_robots(first: str) -> bool:
     return bool(_ROBOTS_LINE.search(first[:4096]))
 
 
-def _result(source: Source, sink: FindingSink, facts: FileFacts | None) -> FileResult:
-    return FileResult(source.name, sink.close(), facts)
+def _result(
+    source: Source,
+    sink: FindingSink,
+    facts: FileFacts | None,
+    stats: FileStats | None,
+    stream: ByteStream,
+) -> FileResult:
+    if stats is not None:
+        stats.size = stream.total
+    return FileResult(source.name, sink.close(), facts, stats=stats)
 
 
 def _first_content(texts: Iterator[str]) -> str | None:
@@ -173,6 +183,7 @@ class FileChecker:
     ):
         self.sink = sink
         self.facts = facts
+        self.stats: FileStats | None = None  # the HTML report's counts (Options.stats)
         self.feed: FeedChecker | None = None  # when the root is an RSS or Atom feed
         self.options = options
         self.engine = engine
@@ -256,6 +267,8 @@ class FileChecker:
         dispatch.fields(context, self.sink)
         if self.facts is not None:
             self._collect(found.get("loc"), context.moment)
+        if self.stats is not None and self.entry_name == "url":
+            self.stats.add_entry(found, context.moment, entry)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
             extension_seen = False
             for child in entry.children:

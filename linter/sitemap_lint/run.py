@@ -113,13 +113,15 @@ def compute(
         sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
     enabled = selection.enabled()
+    # The HTML report's charts count lastmod months, changefreq, priority and hreflang.
+    stats = parse("format", settings.format or config.format or "text") == "html"
     if _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
         progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
             _set_settings(settings, config),
-            Options(now=now, agent=agent, enabled=enabled, selection=selection),
+            Options(now=now, agent=agent, enabled=enabled, selection=selection, stats=stats),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
@@ -140,6 +142,7 @@ def compute(
                 agent=agent,
                 enabled=enabled,
                 selection=selection,
+                stats=stats,
             )
             results.append(check_source(source, options, engine))
 

@@ -147,7 +147,11 @@ class SetRunner:
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
-            return [_finished(job, site, self.options.selection) for job in jobs]
+            results = [_finished(job, site, self.options.selection) for job in jobs]
+            number = {id(job): index for index, job in enumerate(jobs)}
+            for job, result in zip(jobs, results, strict=True):  # which file listed which
+                result.parent = number[id(job.parent)] if job.parent is not None else None
+            return results
         finally:
             self.close()
 
