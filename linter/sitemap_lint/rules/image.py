@@ -235,6 +235,9 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
             loc = loc or child
         elif child.name in DEPRECATED:
             deprecated.append(child)
+            if child.name == "license" and not child.children and child.text.strip(_XML_SPACE):
+                # Deprecated, but still a URL in the schema: the same URL rules as loc.
+                urls.check_url(child.text, child, report, field="image:license")
     if deprecated:
         names = _join([f"<image:{node.name}>" for node in deprecated])
         first = deprecated[0]

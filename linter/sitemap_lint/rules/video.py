@@ -489,6 +489,9 @@ _NEXT_REQUIRED = [
 DEPRECATED_CHILDREN = ("category", "gallery_loc", "price", "tvshow")
 LEGACY_CHILDREN = ("id", "content_segment_loc")
 YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
+# Children whose value is a URL, checked here with the URL rules (content_loc and
+# player_loc go through _check_media_urls, which also checks their protocol).
+URL_CHILDREN = ("thumbnail_loc", "content_segment_loc", "gallery_loc")
 
 _XML_SPACE = " \t\r\n"
 _YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
@@ -842,6 +845,10 @@ def _check_protocol(node: Node, report: Reporter) -> bool:
     return urls.check_url(node.text, node, report, field=f"video:{node.name}") is not None
 
 
+def _is_ftp(text: str) -> bool:
+    return text.strip().lower().startswith("ftp:")
+
+
 def _check_media_file(node: Node, report: Reporter) -> None:
     path = urlsplit(node.text.strip()).path
     last = path.rsplit("/", 1)[-1]
@@ -868,9 +875,19 @@ def _check_media_file(node: Node, report: Reporter) -> None:
 
 def _check_value(name: str, node: Node, context: EntryContext, report: Reporter) -> None:
     text = node.text
-    if name == "thumbnail_loc":
-        if text.strip(_XML_SPACE):
-            urls.check_url(text, node, report, field="video:thumbnail_loc")
+    if name in URL_CHILDREN:
+        # Google fetches media over HTTP or FTP, and the schema types them anyURI:
+        # an ftp: URL is not a defect there (content_loc and player_loc are checked
+        # with their protocol in _check_media_urls).
+        if text.strip(_XML_SPACE) and not _is_ftp(text):
+            urls.check_url(text, node, report, field=f"video:{name}")
+        if name == "content_segment_loc" and "duration" in node.attrs:
+            _check_duration(
+                node.attrs["duration"],
+                node,
+                report,
+                "the duration attribute of <video:content_segment_loc>",
+            )
     elif name in TEXT_LIMITS:
         _check_length(name, node, report)
         if name == "uploader":
@@ -880,14 +897,6 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
             _check_yes_no(node, node.attrs["allow_embed"], report, attribute="allow_embed")
     elif name == "duration":
         _check_duration(text, node, report, f"<video:{name}>")
-    elif name == "content_segment_loc":
-        if "duration" in node.attrs:
-            _check_duration(
-                node.attrs["duration"],
-                node,
-                report,
-                "the duration attribute of <video:content_segment_loc>",
-            )
     elif name == "rating":
         _check_rating(text, node, report)
     elif name == "view_count":
@@ -1176,26 +1185,18 @@ def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) ->
     info = node.attrs.get("info")
     if info is None:
         return
-    text = info.strip()
     page = context.url
-    try:
-        parts = urlsplit(text)
-        host = parts.hostname or ""
-    except ValueError:
-        parts, host = None, ""
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
-        where = f" on {page.host}" if page is not None else ""
-        message = (
-            f"the info attribute of <video:uploader> ({text!r}) is not an absolute http(s) URL; "
-            f"give the full URL of the uploader's page{where}"
-        )
-    elif page is None or _site(host) == _site(page.host):
+    # A URL in the schema: the URL rules first, as for loc; the domain only for a usable one.
+    parsed = urls.check_url(info, node, report, field="video:uploader info")
+    if parsed is None:
         return
-    else:
-        message = (
-            f"the info URL of <video:uploader> is on {host}, not on the page's domain "
-            f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
-        )
+    host = parsed.host
+    if page is None or _site(host) == _site(page.host):
+        return
+    message = (
+        f"the info URL of <video:uploader> is on {host}, not on the page's domain "
+        f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
+    )
     report.add(UPLOADER_INFO.at(node.line, node.column, message))
 
 
