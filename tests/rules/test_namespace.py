@@ -64,16 +64,26 @@ def test_missing_namespace_names_the_fix() -> None:
 
 def test_wrong_extension_version_names_the_right_one() -> None:
     message = message_of("NS004/fail-image-version.xml")
-    assert "is not 'http://www.google.com/schemas/sitemap-image/1.1' (version 1.0 instead" in message
+    assert (
+        "is not 'http://www.google.com/schemas/sitemap-image/1.1' (version 1.0 instead" in message
+    )
 
 
 @pytest.mark.parametrize(
     ("declaration", "element", "expected"),
     [
         # Not a URI at all, on an element named like the extension's own: NS004.
-        ('xmlns:xhtml="xhtml"', '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/"/>', "NS004"),
+        (
+            'xmlns:xhtml="xhtml"',
+            '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/"/>',
+            "NS004",
+        ),
         # A misspelt Google extension namespace.
-        ('xmlns:video="http://www.google.com/schemas/sitemap-vidoe/1.1"', "<video:video/>", "NS004"),
+        (
+            'xmlns:video="http://www.google.com/schemas/sitemap-vidoe/1.1"',
+            "<video:video/>",
+            "NS004",
+        ),
         ('xmlns:image="http://www.google.com/schema/sitemap-image/1.1"', "<image:image/>", "NS004"),
         # Look-alikes, as before.
         ('xmlns:news="https://www.google.com/schemas/sitemap-news/0.9/"', "<news:news/>", "NS004"),

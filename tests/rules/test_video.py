@@ -196,7 +196,10 @@ def test_structure(tmp_path: Path, children: list[str], expected: list[tuple[str
         ),
         # The info URL goes through the URL rules first, as loc does.
         ('<video:uploader info="/u/grilly">Grilly</video:uploader>', [("UR001", 11)]),
-        ('<video:uploader info="https://example.com/u/a b">Grilly</video:uploader>', [("UR006", 11)]),
+        (
+            '<video:uploader info="https://example.com/u/a b">Grilly</video:uploader>',
+            [("UR006", 11)],
+        ),
         # URL fields of deprecated children: the URL rules too; ftp: is fetchable media.
         (
             '<video:gallery_loc title="All">/gallery</video:gallery_loc>',

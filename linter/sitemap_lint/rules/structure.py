@@ -376,8 +376,7 @@ def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
     if not node.ns:
         message = (
             f"<{node.name}> has no namespace and stands directly in <{root.name}>; the schema "
-            f"rejects it there and search engines ignore it: remove it"
-            + _extension_hint(node.name)
+            f"rejects it there and search engines ignore it: remove it" + _extension_hint(node.name)
         )
         report.add(UNKNOWN_ELEMENT.at(node.line, node.column, message), node)
         return
@@ -514,7 +513,7 @@ def _no_namespace(child: Node, entry: Node, report: Reporter) -> None:
     name = child.name
     if name in ENTRY_CHILDREN[entry.name]:
         fix = (
-            f"put it in the sitemap namespace (remove the xmlns=\"\" that takes it out, or "
+            'put it in the sitemap namespace (remove the xmlns="" that takes it out, or '
             "give it the root's prefix)"
         )
     else:

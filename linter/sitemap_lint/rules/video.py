@@ -19,6 +19,13 @@ from typing import cast
 from urllib.parse import urlsplit
 
 from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.domain.sequence import (
+    Step,
+    is_order_problem,
+    misplacement,
+    order_of,
+    sequence_break,
+)
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -427,6 +434,43 @@ MISPLACED = rule(
     """,
 )
 
+LEGACY_VALUE = rule(
+    "VD020",
+    "video-legacy-value-invalid",
+    ERROR,
+    summary="A value of `video:tvshow`, `video:price` or `video:id` that the schema rejects",
+    what="""
+        Checks the children and attributes Google deprecated but the schema still
+        defines, one finding per defect: in `video:tvshow`, the required
+        `show_title` and `video_type`, `video_type` one of `full`, `preview`,
+        `clip`, `interview`, `news`, `other`, `season_number` and
+        `episode_number` whole numbers of at least 1 (and `premier_date` through
+        the date rules); on `video:price`, `currency` as three upper-case letters
+        (ISO 4217), `type` purchase or rent, `resolution` sd or hd; on
+        `video:id`, the required `type` (`tms:series`, `tms:program`,
+        `rovi:series`, `rovi:program`, `freebase` or `url`).
+    """,
+    why="""
+        Google ignores these parts since 2022, but the file is invalid against
+        the schema while they hold such values, and a schema validator shows only
+        the first defect of an element: each one is listed here. Removing the
+        deprecated element fixes them all.
+    """,
+    bad="""
+        <video:tvshow>
+          <video:video_type>trailer</video:video_type>
+          <video:season_number>0</video:season_number>
+        </video:tvshow>
+    """,
+    good="""
+        <video:tvshow>
+          <video:show_title>Grilling with friends</video:show_title>
+          <video:video_type>preview</video:video_type>
+          <video:season_number>1</video:season_number>
+        </video:tvshow>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Video extension"
 ORDER = 140
@@ -451,6 +495,7 @@ RULES = (
     DEPRECATED,
     CHILD_ORDER,
     MISPLACED,
+    LEGACY_VALUE,
 )
 
 # The schema's sequence: (name, minimum, maximum; None for unbounded).
@@ -915,6 +960,116 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
         _check_restriction(node, report)
     elif name == "platform":
         _check_platform(node, report)
+    elif name == "tvshow":
+        _check_tvshow(node, context, report)
+    elif name == "price":
+        _check_price(node, report)
+    elif name == "id":
+        _check_id(node, report)
+
+
+# -- deprecated and legacy values --------------------------------------------------------------
+
+TVSHOW_SEQUENCE = (
+    Step("show_title", 1, 1),
+    Step("video_type", 1, 1),
+    Step("episode_title", 0, 1),
+    Step("season_number", 0, 1),
+    Step("episode_number", 0, 1),
+    Step("premier_date", 0, 1),
+)
+VIDEO_TYPES = ("full", "preview", "clip", "interview", "news", "other")
+PRICE_TYPES = frozenset(("purchase", "PURCHASE", "rent", "RENT"))
+RESOLUTIONS = frozenset(("sd", "SD", "hd", "HD"))
+ID_TYPES = ("tms:series", "tms:program", "rovi:series", "rovi:program", "freebase", "url")
+_CURRENCY = re.compile(r"[A-Z]{3}\Z")
+
+
+def _legacy(node: Node, message: str, report: Reporter, *covers: Node) -> None:
+    report.add(LEGACY_VALUE.at(node.line, node.column, message), _Nodes(*(covers or (node,))))
+
+
+def _check_tvshow(tvshow: Node, context: EntryContext, report: Reporter) -> None:
+    children = [c for c in tvshow.children if c.ns == NAMESPACE]
+    present = {c.name for c in children}
+    found = sequence_break(tvshow.children, NAMESPACE, TVSHOW_SEQUENCE)
+    for required in ("show_title", "video_type"):
+        if required in present:
+            continue
+        covers = [tvshow]
+        if found is not None and found.kind == "missing" and found.name == required:
+            covers.append(found.node)
+        _legacy(
+            tvshow,
+            f"<video:tvshow> has no <video:{required}>, which the schema requires; add it "
+            "(or remove the deprecated <video:tvshow>)",
+            report,
+            *covers,
+        )
+    if is_order_problem(found, tvshow.children, NAMESPACE):
+        assert found is not None  # an order problem is a break
+        _legacy(
+            found.node,
+            f"{misplacement(found, 'video')}; the schema fixes the order of <video:tvshow>'s "
+            f"children: {order_of(TVSHOW_SEQUENCE)}",
+            report,
+        )
+    for child in children:
+        if child.children:
+            continue  # markup inside a value: the schema's message says it
+        text = child.text.strip(_XML_SPACE)
+        if child.name == "video_type" and text not in VIDEO_TYPES:
+            lowered = text.lower()
+            fix = (
+                f"write {lowered}"
+                if lowered in VIDEO_TYPES
+                else "write one of " + ", ".join(VIDEO_TYPES)
+            )
+            _legacy(child, f"<video:video_type> {text!r} is not a video type; {fix}", report)
+        elif child.name in ("season_number", "episode_number"):
+            value = _integer(child.text)
+            if value is None or value < 1:
+                _legacy(
+                    child,
+                    f"<video:{child.name}> {text!r} is not a whole number of at least 1; "
+                    "give the number, counting from 1",
+                    report,
+                )
+        elif child.name == "premier_date":
+            dates.check_date(child.text, child, report, context.now, field="video:premier_date")
+
+
+def _check_price(price: Node, report: Reporter) -> None:
+    attrs = price.attrs
+    currency = attrs.get("currency")
+    if currency is not None and not _CURRENCY.match(currency):
+        fixed = currency.strip().upper()
+        fix = f"write {fixed}" if _CURRENCY.match(fixed) else "give the ISO 4217 code, such as EUR"
+        _legacy(
+            price,
+            f'currency="{currency}" of <video:price> is not three upper-case letters; {fix}',
+            report,
+        )
+    kind = attrs.get("type")
+    if kind is not None and kind not in PRICE_TYPES:
+        _legacy(price, f'type="{kind}" of <video:price> must be purchase or rent', report)
+    resolution = attrs.get("resolution")
+    if resolution is not None and resolution not in RESOLUTIONS:
+        _legacy(price, f'resolution="{resolution}" of <video:price> must be sd or hd', report)
+
+
+def _check_id(node: Node, report: Reporter) -> None:
+    kind = node.attrs.get("type")
+    if kind in ID_TYPES:
+        return
+    choices = ", ".join(ID_TYPES)
+    if kind is None:
+        message = (
+            f"<video:id> has no type attribute, which the schema requires; add one of {choices}"
+        )
+    else:
+        message = f'type="{kind}" of <video:id> is not one of {choices}'
+    _legacy(node, message, report)
 
 
 def _check_length(name: str, node: Node, report: Reporter) -> None:
