@@ -113,7 +113,14 @@ def test_profile_keys_match_rules(name: str) -> None:
         ),
         (
             "strict",
-            {"DT004": ERROR, "NS003": ERROR, "IM006": ERROR, "NW012": ERROR, "NW016": ERROR},
+            {
+                "DT004": ERROR,
+                "NS003": ERROR,
+                "IM006": ERROR,
+                "NW012": ERROR,
+                "NW016": ERROR,
+                "VD018": ERROR,
+            },
         ),
     ],
 )

@@ -49,7 +49,7 @@ MESSAGES = [
         "<video:category> and <video:price> since 2022",
     ),
     ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
-    ("VD018/fail-unknown.xml", "unknown element <video:language>"),
+    ("VD021/fail.xml", "unknown element <video:language>"),
     ("VD019/fail.xml", "put it inside the <video:video> it describes"),
 ]
 
@@ -110,7 +110,7 @@ def test_complete_video_passes(tmp_path: Path) -> None:
         # A child from another namespace.
         (
             [*REQUIRED, '<m:rating xmlns:m="http://search.yahoo.com/mrss/">adult</m:rating>'],
-            [("VD018", 11)],
+            [("VD021", 11)],
         ),
         # Repeats.
         ([THUMB, TITLE, TITLE, DESCRIPTION, CONTENT], [("VD014", 9)]),

@@ -380,17 +380,18 @@ DEPRECATED = rule(
 CHILD_ORDER = rule(
     "VD018",
     "video-child-order",
-    ERROR,
-    summary="A `video:video` child out of order, or one the extension does not define",
+    WARNING,
+    summary="The children of `video:video` out of the schema's order",
     what="""
         Reports where the children of `video:video` leave the schema's fixed
         order (`thumbnail_loc`, `title`, `description`, `content_loc`,
-        `player_loc`, `duration`, ...), and children that the video extension
-        does not define, with the fix.
+        `player_loc`, `duration`, ...), with the fix and the order to write
+        them in. (The `strict` profile makes it an error.)
     """,
     why="""
-        The schema requires that order; an invalid video may be dropped by
-        strict consumers, and an unknown child is ignored.
+        Google reads the children in any order, but the schema defines a
+        sequence: strict XSD validators, and tools built on them, reject the
+        file.
     """,
     bad="""
         <video:video>
@@ -404,6 +405,21 @@ CHILD_ORDER = rule(
           <video:title>Grilling steaks for summer</video:title>
           ...
     """,
+)
+
+UNKNOWN_CHILD = rule(
+    "VD021",
+    "video-unknown-element",
+    ERROR,
+    summary="A child of `video:video` that the video extension does not define",
+    what="""
+        Reports elements inside `video:video` that the video extension does not
+        define (a misspelt name gets a "did you mean"), and elements of other
+        namespaces, which the schema does not allow there.
+    """,
+    why="The schema rejects the video, and the data in the element is not read.",
+    bad="<video:language>en</video:language>",
+    good="(remove it; the page's language is not part of a video sitemap)",
 )
 
 MISPLACED = rule(
@@ -496,6 +512,7 @@ RULES = (
     CHILD_ORDER,
     MISPLACED,
     LEGACY_VALUE,
+    UNKNOWN_CHILD,
 )
 
 # The schema's sequence: (name, minimum, maximum; None for unbounded).
@@ -631,7 +648,8 @@ def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
     if broken is not None and broken[1] in ("unknown", "order", "missing"):
         node = broken[0]
         if all(node is not other for other in explained):
-            report.add(CHILD_ORDER.at(node.line, node.column, _order_message(video, broken)), node)
+            rule_ = UNKNOWN_CHILD if broken[1] == "unknown" else CHILD_ORDER
+            report.add(rule_.at(node.line, node.column, _order_message(video, broken)), node)
     _check_media_urls(video, by_name, context, report)
     for name, nodes in by_name.items():
         for node in nodes:
@@ -804,9 +822,11 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
             f"(line {before.line}); the children of <video:video> have a fixed order"
         )
     ranks = [_RANK[c.name] for c in known]
+    order = ", ".join(dict.fromkeys(SEQUENCE[r][0] for r in sorted(ranks)))
     if sum(later < earlier for earlier, later in pairwise(ranks)) > 1:
-        order = ", ".join(dict.fromkeys(SEQUENCE[r][0] for r in sorted(ranks)))
         message += f"; other children are out of order too: write them as {order}"
+    else:
+        message += f" ({order}; Google reads any order, strict schema validators do not)"
     return message
 
 
