@@ -54,7 +54,7 @@ UNVALIDATED_NAMESPACE = rule(
     what="""
         Reports, once per namespace and file, extension elements whose namespace
         is not one of the bundled schemas (sitemaps.org 0.9, Google image, video,
-        news, mobile, and XHTML links). Their content is not validated.
+        news, mobile, PageMap, and XHTML links). Their content is not validated.
     """,
     why="""
         The sitemap schema validates extension elements strictly: an element from
