@@ -169,6 +169,8 @@ def test_too_deep_is_reported_once_and_fast(tmp_path: Path) -> None:
             '<url><loc>https://example.com/a</loc></url>\n<x:meta xmlns:x="https://example.com/x"/>\n',
             [("NS003", 4)],
         ),
+        # A loc taken out of the namespace: one finding, not a missing loc as well.
+        ("urlset", '<url><loc xmlns="">https://example.com/a</loc></url>\n', [("ST004", 3)]),
         # No namespace at all: the schema rejects it, in the root and in an entry.
         (
             "urlset",

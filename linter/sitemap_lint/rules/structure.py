@@ -431,6 +431,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                 extension_seen = child
             if not child.ns:
                 _no_namespace(child, entry, report)
+                loc_explained = loc_explained or child.name == "loc"
             continue
         name = child.name
         rank = ranks.get(name, -1)
