@@ -224,6 +224,7 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
         "image.Checker",
         "video.Checker",
         "hreflang.Checker",
+        "pagemap.Checker",  # a Template's src is a URL
     }
     assert names({"SC001"}) == {"scope.ScopeCheck"}
     # The schema rule reads coverage: every check whose findings cover nodes runs for it.

@@ -111,7 +111,17 @@ def test_profile_keys_match_rules(name: str) -> None:
             {c: INFO for c, r in RULES.items() if c.startswith("HL") and r.severity is not INFO}
             | {"FD001": ERROR, "UR012": ERROR, "VA004": ERROR},
         ),
-        ("strict", {"DT004": ERROR, "NS003": ERROR}),
+        (
+            "strict",
+            {
+                "DT004": ERROR,
+                "NS003": ERROR,
+                "IM006": ERROR,
+                "NW012": ERROR,
+                "NW016": ERROR,
+                "VD018": ERROR,
+            },
+        ),
     ],
 )
 def test_profiles_change_exactly_these_rules(profile: str, changed: dict) -> None:

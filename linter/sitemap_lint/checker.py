@@ -251,6 +251,8 @@ class FileChecker:
         if self.root_name is None:
             return
         if entry.ns != self.sitemap_ns:
+            assert self.root is not None  # set with root_name
+            structure.check_foreign_top_level(entry, self.root, self.sink)
             self._check_namespace(entry)
             return
         if entry.name != self.entry_name:
@@ -386,8 +388,9 @@ class FileChecker:
         if ns in namespace.SCHEMA_NAMESPACES or ns in self.reported_namespaces:
             return
         self.reported_namespaces.add(ns)
-        look_alike = namespace.extension_look_alike(ns, node.line, node.column)
-        self.sink.add(look_alike or namespace.unvalidated(ns, node.line, node.column))
+        finding = namespace.element_namespace(node)
+        if finding is not None:
+            self.sink.add(finding)
 
     def _validate_pending(self, final: bool = False) -> None:
         """Validate the waiting entries: through the shadow parse when it has them all
