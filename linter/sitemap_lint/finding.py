@@ -34,6 +34,32 @@ class Fix(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of the decoded text; ``fix.model`` describes the ``target``s."""
+
+    line: int
+    column: int
+    content: str = ""
+    target: str = "span"
+    end_line: int = 0
+    end_column: int = 0
+    old: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FindingFix:
+    """The fix a finding offers: its edits, applied together, and how safe they are."""
+
+    applicability: Fix  # Fix.SAFE or Fix.UNSAFE
+    message: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def is_safe(self) -> bool:
+        return self.applicability is Fix.SAFE
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A check's identity and documentation.
 
@@ -49,8 +75,17 @@ class Rule:
     doc: str
     fix: Fix = Fix.NONE
 
-    def at(self, line: int, column: int, message: str, key: str | None = None) -> Finding:
-        return Finding(self.code, self.name, self.severity, _shortened(message), line, column, key)
+    def at(
+        self,
+        line: int,
+        column: int,
+        message: str,
+        key: str | None = None,
+        fix: FindingFix | None = None,
+    ) -> Finding:
+        return Finding(
+            self.code, self.name, self.severity, _shortened(message), line, column, key, fix
+        )
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -60,6 +95,9 @@ class Finding:
     ``key`` optionally names the defect in a way that survives edits elsewhere in the
     file and a change of ``--now`` (e.g. the offending value); the CI reports' stable
     fingerprints use it when set. It takes no part in comparison or order.
+
+    ``fix`` is the automatic fix of this defect, when there is one (``fix.model``);
+    it takes no part in comparison or order either.
     """
 
     code: str
@@ -69,6 +107,7 @@ class Finding:
     line: int
     column: int
     key: str | None = field(default=None, compare=False, repr=False)
+    fix: FindingFix | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)

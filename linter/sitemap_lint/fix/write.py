@@ -1,0 +1,67 @@
+"""Writing a fixed file without ever losing the original.
+
+The new bytes go to a temporary file in the same directory, are flushed to disk
+(fsync), get the original's permission bits, and then replace the original in one
+rename (``os.replace``). Whatever happens before the rename, the original is
+whole; after it, the new file is. A symbolic link is followed: the file it points
+at is replaced and the link stays a link.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+class WriteError(Exception):
+    """The fixed file could not be written; the message is one line, the original is intact."""
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` (after following links) by ``data``, atomically."""
+    target = Path(os.path.realpath(path))
+    try:
+        info = os.stat(target)
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    if not os.access(target, os.W_OK):
+        raise WriteError(f"{path}: cannot write: the file is read-only; it was left unchanged")
+    directory = target.parent
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".fix", dir=directory
+        )
+    except OSError as error:
+        raise WriteError(
+            f"{path}: cannot write a temporary file beside it: {error.strerror or error}; "
+            "it was left unchanged"
+        ) from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        os.replace(temporary, target)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise WriteError(
+                f"{path}: cannot write: {error.strerror or error}; it was left unchanged"
+            ) from None
+        raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename itself durable where the system allows it."""
+    with contextlib.suppress(OSError, AttributeError):
+        descriptor = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
