@@ -375,7 +375,10 @@ def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
     from sitemap_lint.settings import command_line
 
     profile = settings.profile or config.profile or DEFAULT
-    return RunInfo(tuple(settings.paths), settings.now, profile, exit_code, command_line(settings))
+    unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
+    return RunInfo(
+        tuple(settings.paths), settings.now, profile, exit_code, command_line(settings), unsafe
+    )
 
 
 def _write_summary(

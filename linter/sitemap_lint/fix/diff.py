@@ -6,12 +6,12 @@ import difflib
 
 
 def unified(name: str, before: str, after: str) -> str:
-    """A unified diff between the decoded texts (``a/NAME`` and ``b/NAME``)."""
+    """A unified diff between the decoded texts, both sides named ``name`` (as ruff does)."""
     lines = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
+        fromfile=name,
+        tofile=name,
     )
     out = []
     for line in lines:

@@ -79,7 +79,7 @@ def fix_files(
         if not write:
             text = unified(source.name, done.before, done.after)
             if not text:  # only the bytes changed: the byte order mark, the encoding
-                text = f"--- a/{source.name}\n+++ b/{source.name}\n"
+                text = f"--- {source.name}\n+++ {source.name}\n"
                 text += "(the same text; the byte order mark removed or the encoding changed)\n"
             out.write(text)
         elif source.path is not None:
