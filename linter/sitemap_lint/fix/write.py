@@ -20,15 +20,21 @@ class WriteError(Exception):
     """The fixed file could not be written; the message is one line, the original is intact."""
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace the file at ``path`` (after following links) by ``data``, atomically."""
+def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
+    """Replace the file at ``path`` (after following links) by ``data``, atomically;
+    with ``create``, a file that does not exist yet is made (mode 0666 less the umask)."""
     target = Path(os.path.realpath(path))
     try:
-        info = os.stat(target)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        if not create:
+            raise WriteError(f"{path}: cannot write: it no longer exists") from None
+        mode = 0o666 & ~_umask()
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
-    if not os.access(target, os.W_OK):
-        raise WriteError(f"{path}: cannot write: the file is read-only; it was left unchanged")
+    else:
+        if not os.access(target, os.W_OK):
+            raise WriteError(f"{path}: cannot write: the file is read-only; it was left unchanged")
     directory = target.parent
     try:
         descriptor, temporary = tempfile.mkstemp(
@@ -44,7 +50,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException as error:
         with contextlib.suppress(OSError):
@@ -55,6 +61,12 @@ def write_atomic(path: Path, data: bytes) -> None:
             ) from None
         raise
     _sync_directory(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _sync_directory(directory: Path) -> None:
