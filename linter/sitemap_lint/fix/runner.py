@@ -71,7 +71,7 @@ def fix_files(
             continue
         if done.refused is not None:
             run.refused[source.name] = done.refused
-        if source.is_stdin and write:
+        if source.path is None and write:  # standard input
             run.stdin = done.fixed if done.fixed is not None else done.original
         if not done.changed:
             continue

@@ -33,7 +33,8 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     else:
-        if not os.access(target, os.W_OK):
+        # A file nobody may write (mode 0444) is left alone even for root, who could.
+        if not os.access(target, os.W_OK) or not mode & 0o222:
             raise WriteError(f"{path}: cannot write: the file is read-only; it was left unchanged")
     directory = target.parent
     try:
