@@ -75,6 +75,29 @@ class Rule:
     doc: str
     fix: Fix = Fix.NONE
 
+    @property
+    def fix_safety(self) -> str:
+        """The "Fix safety" section of the rule's documentation ("" when it has no fix),
+        written from the declaration, as ruff's rule pages have one."""
+        if self.fix is Fix.SAFE:
+            return (
+                "## Fix safety\n"
+                "This rule's fix is safe: the sitemap keeps its meaning (the same URLs, in"
+                " their encoded form, and the same values). `sitemap-lint --fix` applies it"
+                " and `--diff` shows it first. Where a finding's fix could change the"
+                " meaning, that fix is offered as unsafe and is applied only with"
+                " `--unsafe-fixes`.\n"
+            )
+        if self.fix is Fix.UNSAFE:
+            return (
+                "## Fix safety\n"
+                "This rule's fix is unsafe: it may change what the sitemap says (a value is"
+                " replaced by a guess, or an entry is removed), so it is applied only with"
+                " `sitemap-lint --fix --unsafe-fixes`; see it first with"
+                " `--diff --unsafe-fixes`.\n"
+            )
+        return ""
+
     def at(
         self,
         line: int,
