@@ -283,3 +283,12 @@ def test_locate_resolves_edits_by_position() -> None:
     assert text.text[element.start : element.end] == "  <b x='>'>v&amp;w</b>\n"
     assert text.position(element.start) == (2, 1)
     assert text.resolve(Edit(9, 1, "")) is None
+
+
+def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:
+    from sitemap_lint.fix import runner
+
+    monkeypatch.setattr(runner, "RESOLVE_LIMIT", 10)
+    _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
+    edits = [f["fix"]["edits"][0] for f in json.loads(out)["files"][0]["findings"]]
+    assert [e.get("target") for e in edits] == ["prefix", "xmlns", "ampersands"]

@@ -78,7 +78,9 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)
-    if any(f.fix is not None for r in outcome.results for f in r.findings):
+    if format_name in ("json", "sarif") and any(
+        f.fix is not None for r in outcome.results for f in r.findings
+    ):  # the formats that carry the edits: make them exact
         from sitemap_lint.fix import runner
 
         outcome.results = runner.resolved(outcome.results, outcome.sources)

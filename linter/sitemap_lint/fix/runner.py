@@ -9,6 +9,7 @@ as fixable exactly what ``--fix`` would fix.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
@@ -93,9 +94,16 @@ def fix_files(
     return run
 
 
+# Files up to this size (as stored) are read again to make their fixes exact; the fixes
+# of a larger file keep their edits as the checks gave them (by target and position),
+# so that a report never holds a huge file's text.
+RESOLVE_LIMIT = 16 * 1024 * 1024
+
+
 def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[FileResult]:
     """``results`` with every fix made exact against its file's text: a fix whose
-    edits do not fit (or of a file that cannot be read again) is dropped."""
+    edits do not fit (or of a file that cannot be read again) is dropped. A file
+    larger than ``RESOLVE_LIMIT`` keeps its fixes as they are."""
     from sitemap_lint.fix.engine import decode, read_source
     from sitemap_lint.fix.locate import Text
     from sitemap_lint.inputs.reader import InputError
@@ -106,6 +114,9 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
             out.append(result)
             continue
         source = sources.get(result.name)
+        if source is not None and _size(source) > RESOLVE_LIMIT:
+            out.append(result)
+            continue
         decoded = None
         if source is not None and not (source.is_stdin and source.data is None):
             try:
@@ -116,6 +127,15 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
         findings = [_exact(f, text) for f in result.findings]
         out.append(replace(result, findings=findings))
     return out
+
+
+def _size(source: Source) -> int:
+    if source.data is not None:
+        return len(source.data)
+    try:
+        return os.stat(source.path).st_size if source.path is not None else 0
+    except OSError:
+        return 0
 
 
 def _exact(finding: Finding, text: object) -> Finding:
