@@ -292,3 +292,27 @@ def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsy
     _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
     edits = [f["fix"]["edits"][0] for f in json.loads(out)["files"][0]["findings"]]
     assert [e.get("target") for e in edits] == ["prefix", "xmlns", "ampersands"]
+
+
+def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url>\n    <loc>https://example.com/shop/a</loc>\n  </url>\n"
+        "  <url>\n    <loc>https://example.com/blog/b</loc>\n  </url>\n"
+        "  <url><loc>https://other.example/shop/c</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    scope = ["--sitemap-url", "https://example.com/shop/sitemap.xml"]
+    status, _, _ = run([*scope, "--fix", str(target)], capsys)
+    assert status == 1 and target.read_text(encoding="utf-8").count("<url>") == 3
+    status, _, _ = run([*scope, "--fix", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0
+    assert target.read_text(encoding="utf-8") == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url>\n    <loc>https://example.com/shop/a</loc>\n  </url>\n"
+        "</urlset>\n"
+    )
