@@ -77,6 +77,7 @@ def test_split_keeps_every_entry_once_in_order_within_both_limits(
     for part in parts:
         assert 1 <= part.count <= max_urls
         assert len(part.data) <= max_bytes
+        assert errors(part.data, part.name) == []  # each part valid on its own
     # A part is full: the next entry would have broken a limit.
     for part, following in itertools.pairwise(parts):
         first = parse(following.data.split(b"?>", 1)[1]).entries[0]
