@@ -316,3 +316,12 @@ def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path,
         "  <url>\n    <loc>https://example.com/shop/a</loc>\n  </url>\n"
         "</urlset>\n"
     )
+
+
+def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "broken.xml"
+    data = (FIX / "not-fixable.xml").read_bytes().replace(b"relative", b"rel\xffative")
+    target.write_bytes(data)
+    _, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert "EN001" in out and "FX001" not in out
+    assert target.read_bytes() == data

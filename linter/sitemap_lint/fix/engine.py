@@ -160,7 +160,10 @@ def fix_source(source: Source, options: Options, engine: Engine, unsafe: bool) -
     result = FileFix(source.name, raw)
     decoded = decode(raw)
     if isinstance(decoded, str):
-        result.refused = not_fixed(decoded)
+        # Said only when there was something to fix.
+        found = check_text(source.name, raw, options, engine).findings
+        if fixable(found, unsafe):
+            result.refused = not_fixed(decoded)
         return result
     text = result.before = result.after = decoded.text
     drop_bom = to_utf8 = False
