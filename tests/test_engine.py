@@ -39,7 +39,14 @@ def test_rules_have_no_fix_unless_they_declare_one() -> None:
     from sitemap_lint.rules import RULES
     from sitemap_lint.rules.base import WARNING, rule
 
-    assert {r.fix for r in RULES.values()} == {Fix.NONE}
+    fixable = {r.code: str(r.fix) for r in RULES.values() if r.fix is not Fix.NONE}
+    safe = "XM002 XM004 XM005 EN002 EN003 EN004 NS002 NS004 UR005 UR006 UR011 VA002 VA003"
+    unsafe = "DT001 DT004 DU001 SC001 SC002"
+    assert fixable == {
+        **dict.fromkeys(safe.split(), "safe"),
+        **dict.fromkeys(unsafe.split(), "unsafe"),
+    }
+    assert all(("## Fix safety" in r.fix_safety) == (r.code in fixable) for r in RULES.values())
     declared = rule(
         "ZZ001", "demo", WARNING, summary="s", what="w", why="y", bad="b", good="g", fix="safe"
     )

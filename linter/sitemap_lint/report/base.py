@@ -116,6 +116,11 @@ class Summary:
         )
 
 
+def applicable(finding: Finding, unsafe: bool) -> bool:
+    """Whether ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) fixes ``finding``."""
+    return finding.fix is not None and (unsafe or finding.fix.is_safe)
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -129,6 +134,7 @@ class RunInfo:
     profile: str
     exit_code: int
     command: str  # a command line that repeats the run
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as fixable
 
 
 class Reporter(ABC):

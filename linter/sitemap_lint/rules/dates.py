@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.finding import Rule
+from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
@@ -23,6 +24,7 @@ NOT_W3C = rule(
     "DT001",
     "date-not-w3c",
     ERROR,
+    fix="unsafe",
     summary="A date that is not in W3C Datetime form",
     what="""
         Checks `lastmod` against W3C Datetime (`YYYY-MM-DD`, or
@@ -74,6 +76,7 @@ NO_TIMEZONE = rule(
     "DT004",
     "time-without-timezone",
     WARNING,
+    fix="unsafe",
     summary="A time without a timezone",
     what="Detects a date with a time but no `Z` or `±hh:mm` offset.",
     why="""
@@ -201,6 +204,25 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     return Parsed(moment, hour is not None, zone is not None), problems
 
 
+_SPACED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
+
+
+def _date_fix(problem: Rule, text: str, field: str) -> str | None:
+    """The W3C form of a date whose only fault is a space for ``T`` or a missing zone
+    (taken as UTC), or None. Unsafe: the zone is a guess."""
+    if problem is NOT_W3C:
+        match = _SPACED.match(text)
+        if match is None:
+            return None
+        fixed = text.replace(" ", "T", 1) + ("" if match.group(1) else "+00:00")
+    elif problem is NO_TIMEZONE:
+        fixed = text + "+00:00"
+    else:
+        return None
+    parsed, problems = _cached_parse(fixed, field)
+    return fixed if parsed is not None and not problems else None
+
+
 def check_date(
     value: str,
     node: Node,
@@ -216,7 +238,16 @@ def check_date(
     text = value.strip()
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
-        report.add(problem.rule.at(node.line, node.column, problem.message), node)
+        fix = _date_fix(problem.rule, text, field) if value == node.text else None
+        report.add(
+            problem.rule.at(
+                node.line,
+                node.column,
+                problem.message,
+                fix=None if fix is None else replace_text(node, fix, f"Write {fix}", safe=False),
+            ),
+            node,
+        )
     if not future_ok and parsed is not None and _is_future(parsed, now):
         fix = "the real date of the last change" if field == "lastmod" else "the real date"
         report.add(

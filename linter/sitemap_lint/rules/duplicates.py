@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sitemap_lint.fix.model import remove_element
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
@@ -12,6 +13,7 @@ DUPLICATE_LOC = rule(
     "DU001",
     "duplicate-loc",
     WARNING,
+    fix="unsafe",
     summary="The same URL is listed twice in one file",
     what="""
         Detects a `loc` equal to an earlier one in the same file (after removing
@@ -48,7 +50,9 @@ class DuplicateTracker:
     def __init__(self) -> None:
         self._first: dict[int, int] = {}
 
-    def check(self, url: str, node: Node, report: Reporter, what: str = "URL") -> None:
+    def check(
+        self, url: str, node: Node, report: Reporter, what: str = "URL", entry: Node | None = None
+    ) -> None:
         here = node.line << 32 | node.column
         first = self._first.setdefault(hash(url), here)
         if first != here:
@@ -63,6 +67,9 @@ class DuplicateTracker:
                     node.column,
                     f"{what} {shown!r} is already listed at {where}; remove this entry "
                     "(or merge it into the first one)",
+                    fix=None
+                    if entry is None
+                    else remove_element(entry, "Remove this entry (the first one stays)"),
                 )
             )
 
@@ -76,4 +83,4 @@ class DuplicateCheck:
         self.what = "sitemap" if file.entry_name == "sitemap" else "URL"
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
-        self.tracker.check(node.text.strip(), node, report, self.what)
+        self.tracker.check(node.text.strip(), node, report, self.what, entry.entry)

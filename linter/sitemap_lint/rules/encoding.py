@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.fix.model import whole_file
 from sitemap_lint.rules.base import ERROR, INFO, rule
 
 INVALID_BYTES = rule(
@@ -29,6 +30,7 @@ DECLARED_ENCODING = rule(
     "EN002",
     "encoding-not-utf8",
     ERROR,
+    fix="safe",
     summary="The XML declaration names an encoding other than UTF-8",
     what="""
         Checks the `encoding` of the XML declaration. The file is decoded with the
@@ -46,6 +48,7 @@ WIDE_ENCODING = rule(
     "EN003",
     "utf16-or-utf32",
     ERROR,
+    fix="safe",
     summary="The file is encoded as UTF-16 or UTF-32",
     what="""
         Detects UTF-16 and UTF-32 files by their byte order mark or by the NUL
@@ -65,6 +68,7 @@ BYTE_ORDER_MARK = rule(
     "EN004",
     "utf8-bom",
     INFO,
+    fix="safe",
     summary="The file starts with a UTF-8 byte order mark",
     what="Detects the UTF-8 byte order mark (EF BB BF) at the start of the file.",
     why="""
@@ -108,14 +112,24 @@ def declared_encoding(declared: str, column: int) -> Finding:
             f'XML declaration says encoding="{declared}"; sitemaps must be UTF-8: '
             'convert the file to UTF-8 and write encoding="UTF-8"'
         )
-    return DECLARED_ENCODING.at(1, max(column, 1), message)
+    return DECLARED_ENCODING.at(
+        1, max(column, 1), message, fix=whole_file("encoding", "Re-encode the file as UTF-8")
+    )
 
 
 def wide_encoding(family: str, codec: str) -> Finding:
     return WIDE_ENCODING.at(
-        1, 1, f"file is encoded as {family} ({codec}); sitemaps must be UTF-8: re-encode it"
+        1,
+        1,
+        f"file is encoded as {family} ({codec}); sitemaps must be UTF-8: re-encode it",
+        fix=whole_file("encoding", "Re-encode the file as UTF-8"),
     )
 
 
 def byte_order_mark() -> Finding:
-    return BYTE_ORDER_MARK.at(1, 1, "file starts with a UTF-8 byte order mark; save it without one")
+    return BYTE_ORDER_MARK.at(
+        1,
+        1,
+        "file starts with a UTF-8 byte order mark; save it without one",
+        fix=whole_file("bom", "Remove the byte order mark"),
+    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, Fix
+from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 
@@ -31,6 +32,7 @@ WRONG_NAMESPACE = rule(
     "NS002",
     "wrong-namespace",
     ERROR,
+    fix="safe",
     summary="The root element's namespace is not the sitemap namespace",
     what="""
         Compares the root's namespace with `http://www.sitemaps.org/schemas/sitemap/0.9`
@@ -79,6 +81,7 @@ WRONG_EXTENSION_NAMESPACE = rule(
     "NS004",
     "wrong-extension-namespace",
     ERROR,
+    fix="safe",
     summary="A known extension's elements declared with a wrong namespace",
     what="""
         Detects extension elements whose namespace is not the one their extension
@@ -158,10 +161,20 @@ def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | Non
             column,
             f'<{root_name}> has no namespace; add xmlns="{SITEMAP_NS}"',
         )
+    why = _why(ns)
+    fix = None
+    if why:  # a near miss of the sitemap namespace (or one of its old forms)
+        near = _normalized(ns) == _RIGHT
+        fix = FindingFix(
+            Fix.SAFE if near else Fix.UNSAFE,
+            f"Write the sitemap namespace {SITEMAP_NS}",
+            (Edit(1, 1, SITEMAP_NS, "xmlns", old=ns),),
+        )
     return WRONG_NAMESPACE.at(
         line,
         column,
-        f'namespace {ns!r} is not the sitemap namespace{_why(ns)}; write xmlns="{SITEMAP_NS}"',
+        f'namespace {ns!r} is not the sitemap namespace{why}; write xmlns="{SITEMAP_NS}"',
+        fix=fix,
     )
 
 
@@ -235,6 +248,7 @@ def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
         column,
         f"namespace {ns!r} is a look-alike of {right!r}; declare exactly "
         f'xmlns:PREFIX="{right}" (its elements were not validated)',
+        fix=whole_file("xmlns", f"Write the namespace {right}", old=ns, content=right),
     )
 
 

@@ -9,6 +9,7 @@ from urllib.parse import quote
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Finding
+from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.structure import Covers, Reporter
@@ -75,6 +76,7 @@ WHITESPACE = rule(
     "UR005",
     "url-whitespace",
     WARNING,
+    fix="safe",
     summary="Whitespace or line breaks around a URL",
     what="Detects spaces, tabs or line breaks before or after the URL inside `loc`.",
     why="""
@@ -94,6 +96,7 @@ UNSAFE_CHARACTER = rule(
     "UR006",
     "url-unsafe-character",
     ERROR,
+    fix="safe",
     summary="A URL contains characters that must be percent-encoded",
     what="""
         Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks,
@@ -174,6 +177,7 @@ NON_ASCII = rule(
     "UR011",
     "url-not-encoded",
     WARNING,
+    fix="safe",
     summary="A URL with characters outside ASCII that are not percent-encoded",
     what="""
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
@@ -330,6 +334,24 @@ _SCHEME_TYPOS = {
 }
 
 
+def _encoding_fix(
+    url: str, node: Node, fixed: str, remainder: str, host_problem: str | None
+) -> FindingFix | None:
+    """The fix that writes ``url`` percent-encoded (RFC 3987, section 3.1), or None.
+
+    Only for a URL that is the whole text of its element, with a usable host and no
+    stray ``%`` (whose meaning a person must decide). Encoding a tab, a line break or
+    a backslash changes what a browser makes of the URL (it drops the first two and
+    reads ``\\`` as ``/``): that fix is unsafe.
+    """
+    if node.text.strip() != url or host_problem or len(remainder) > MAX_LENGTH:
+        return None
+    if _BAD_PERCENT.search(remainder) or "\ufffd" in remainder or fixed == url:
+        return None
+    safe = not any(c in remainder for c in "\t\n\r\\")
+    return replace_text(node, fixed, "Percent-encode the URL", safe=safe)
+
+
 def _url_of(node: Node) -> ParsedURL | None:
     return parse_url(node.text)
 
@@ -357,6 +379,9 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
                 node.line,
                 node.column,
                 _whitespace_message(url, field),
+                fix=replace_text(node, url.strip(), "Remove the whitespace around the URL")
+                if url == node.text and url.strip()
+                else None,
             )
         )
         url = url.strip()
@@ -474,11 +499,15 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
+    encode = _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
         shown = " ".join(_describe(c) for c in unsafe)
         report.add(
             UNSAFE_CHARACTER.at(
-                line, column, f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+                line,
+                column,
+                f"URL contains {shown}, which must be percent-encoded; write {fixed}",
+                fix=encode,
             ),
             node,
         )
@@ -511,6 +540,7 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
                 line,
                 column,
                 f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
+                fix=encode,
             )
         )
     if "#" in remainder:

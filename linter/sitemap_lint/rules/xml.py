@@ -6,7 +6,8 @@ import re
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, Fix
+from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.rules.base import ERROR, rule
 
 SYNTAX_ERROR = rule(
@@ -42,6 +43,7 @@ CONTENT_BEFORE_DECLARATION = rule(
     "XM002",
     "content-before-declaration",
     ERROR,
+    fix="safe",
     summary="Whitespace or text stands before the XML declaration",
     what="""
         Checks that `<?xml` is the very first thing in the file (after an
@@ -94,6 +96,7 @@ UNESCAPED_AMPERSAND = rule(
     "XM004",
     "unescaped-ampersand",
     ERROR,
+    fix="safe",
     summary="A raw `&` in a value: write `&amp;`",
     what="Detects an `&` that does not start an entity or character reference.",
     why="""
@@ -109,6 +112,7 @@ UNESCAPED_LESS_THAN = rule(
     "XM005",
     "unescaped-less-than",
     ERROR,
+    fix="safe",
     summary="A raw `<` in a value: write `&lt;` (or `%3C` in a URL)",
     what="Detects a `<` inside text that does not start a tag.",
     why="""
@@ -310,7 +314,10 @@ def content_before_declaration(prefix: str) -> Finding:
         else:
             what = f"{_plural(len(prefix), 'whitespace character')} before the XML declaration"
     return CONTENT_BEFORE_DECLARATION.at(
-        1, 1, f"{what}; <?xml must be the first thing in the file: remove it"
+        1,
+        1,
+        f"{what}; <?xml must be the first thing in the file: remove it",
+        fix=whole_file("prefix", "Remove what stands before the XML declaration"),
     )
 
 
@@ -510,7 +517,10 @@ def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
     snippet = _shown(value, at_in_value)
     fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
     return UNESCAPED_AMPERSAND.at(
-        line, max(column, 1), f"raw '&' in {snippet!r}; escape it as {fixed!r}"
+        line,
+        max(column, 1),
+        f"raw '&' in {snippet!r}; escape it as {fixed!r}",
+        fix=whole_file("ampersands", "Escape every raw `&` as `&amp;`"),
     )
 
 
@@ -525,10 +535,16 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     escaped = "%3C" if in_url else "&lt;"
     fixed = value[:at_in_value] + escaped + value[at_in_value + 1 :]
     how = "percent-encode it in a URL" if in_url else "escape it"
+    column = max(column, 1)
     return UNESCAPED_LESS_THAN.at(
         line,
-        max(column, 1),
+        column,
         f"raw '<' in {_shown(value, at_in_value)!r}; {how}: {_shown(fixed, at_in_value)!r}",
+        fix=FindingFix(
+            Fix.SAFE,
+            "Escape the `<` as `&lt;`",
+            (Edit(line, column, "&lt;", "span", line, column + 1, "<"),),
+        ),
     )
 
 
