@@ -300,18 +300,39 @@ _VALUE_SHOWN = 100
 
 
 def content_before_declaration(prefix: str) -> Finding:
+    """The finding for ``prefix``, the text before a late ``<?xml``, placed where the
+    declaration stands and naming what precedes it."""
+    breaks = prefix.count("\n") + prefix.count("\r") - prefix.count("\r\n")
+    last = max(prefix.rfind("\n"), prefix.rfind("\r"))
+    line, column = breaks + 1, len(prefix) - last
     if prefix.strip():
         shown = prefix.strip().splitlines()[0][:60]
         what = f"text before the XML declaration ({shown!r})"
     else:
-        lines = prefix.count("\n")
-        if lines:
-            what = f"{_plural(lines, 'blank line')} before the XML declaration"
-        else:
-            what = f"{_plural(len(prefix), 'whitespace character')} before the XML declaration"
+        what = f"{_whitespace(prefix, breaks)} before the XML declaration"
+    where = f"line {line}, column {column}" if line > 1 else f"column {column}"
     return CONTENT_BEFORE_DECLARATION.at(
-        1, 1, f"{what}; <?xml must be the first thing in the file: remove it"
+        line,
+        column,
+        f"{what}, which starts at {where}; <?xml must be the very first thing in the file "
+        "(after an optional byte order mark): remove what precedes it",
     )
+
+
+def _whitespace(prefix: str, breaks: int) -> str:
+    """Whitespace named by its parts: blank lines, spaces, tabs."""
+    parts = []
+    if breaks:
+        parts.append(_plural(breaks, "blank line"))
+    spaces, tabs = prefix.count(" "), prefix.count("\t")
+    if spaces:
+        parts.append(_plural(spaces, "space"))
+    if tabs:
+        parts.append(_plural(tabs, "tab"))
+    other = len(prefix) - spaces - tabs - prefix.count("\n") - prefix.count("\r")
+    if other:
+        parts.append(_plural(other, "other whitespace character"))
+    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def doctype(
