@@ -112,7 +112,7 @@ CODE_INVALID = rule(
 SELF_MISSING = rule(
     "HL004",
     "hreflang-self-missing",
-    WARNING,
+    ERROR,
     summary="An entry's alternates do not include the page itself",
     what="""
         Checks that an entry with alternates lists its own `loc` among them,
