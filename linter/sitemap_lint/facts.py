@@ -7,6 +7,7 @@ with their line, never as strings, so a set of millions of URLs stays small.
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,6 +22,35 @@ if TYPE_CHECKING:
 def url_hash(url: str) -> int:
     """A stable 64-bit hash of a URL, the same in every process (unlike ``hash``)."""
     return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+# How many URLs not in normal form a file keeps the normal form of, for the messages.
+NORMAL_FORMS_KEPT = 10_000
+
+
+def normal_url(url: str) -> str:
+    """``url`` as pages are compared for identity: the scheme and host in lower case,
+    without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
+    query and fragment are kept as written (they may be case-sensitive)."""
+    match = _URL.fullmatch(url)
+    if match is None:
+        return url
+    scheme, authority, rest = match.groups()
+    lower = scheme.lower()
+    userinfo, at, hostport = authority.rpartition("@")
+    if hostport.startswith("["):  # an IPv6 address
+        end = hostport.find("]") + 1
+        host, port = (hostport, "") if end <= 0 else (hostport[:end], hostport[end:])
+    else:
+        host, colon, number = hostport.partition(":")
+        port = colon + number
+    if port in (":", _DEFAULT_PORTS.get(lower)):
+        port = ""
+    if not rest or rest[0] in "?#":
+        rest = "/" + rest
+    return f"{lower}://{userinfo}{at}{host.lower()}{port}{rest}"
 
 
 def _blake2b() -> type[blake2b]:
@@ -52,13 +82,19 @@ class FileFacts:
     children: list[Child] = field(default_factory=list)
     # hreflang records (rules.hreflang.Alternates), checked across files by the set.
     alternates: list[Alternates] = field(default_factory=list)
+    # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
+    normal_forms: dict[int, str] = field(default_factory=dict)
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
     _sorted: bool = False
 
     def add_url(self, url: str, line: int, column: int = 1) -> None:
         self.url_count += 1
-        self._hashes.append(url_hash(url))
+        normal = normal_url(url)
+        value = url_hash(normal)
+        if normal != url and len(self.normal_forms) < NORMAL_FORMS_KEPT:
+            self.normal_forms.setdefault(value, normal)
+        self._hashes.append(value)
         self._positions.append(line << 32 | column)
 
     def add_lastmod(self, moment: datetime) -> None:

@@ -539,11 +539,11 @@ class SetRunner:
             first_line, _first_column = _position(first_facts, value)
             assert job.result is not None  # files holds checked jobs only
             job.result.findings.append(
-                rules.URL_IN_SEVERAL_SITEMAPS.at(
+                rules.url_in_several_sitemaps(
                     line,
                     column,
-                    f"this URL is also listed in {first_job.name}, line {first_line}; list each "
-                    "URL in one sitemap of the set only",
+                    f"{first_job.name}, line {first_line}",
+                    facts.normal_forms.get(value) or first_facts.normal_forms.get(value),
                 )
             )
 

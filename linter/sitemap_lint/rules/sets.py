@@ -7,6 +7,7 @@ set is checked; each is placed in the file and at the line where the defect show
 
 from __future__ import annotations
 
+from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 
 URL_IN_SEVERAL_SITEMAPS = rule(
@@ -17,8 +18,11 @@ URL_IN_SEVERAL_SITEMAPS = rule(
     what="""
         Compares the URLs of every sitemap in the set (the files named together, an
         index's children, a robots.txt's sitemaps) and reports a URL already listed
-        in an earlier file, with that file and line. URLs are compared by a 64-bit
-        hash, so millions of URLs fit in little memory.
+        in an earlier file, with that file and line. URLs are compared in their
+        normal form: the host's case, a default port (`:443` on https, `:80` on
+        http) and an empty path (`/`) do not make another page, and the message
+        names that form. URLs are compared by a 64-bit hash, so millions of URLs
+        fit in little memory.
     """,
     why="""
         Each page should be listed once: duplicates across files waste the crawl
@@ -184,6 +188,17 @@ CHILD_NOT_FOUND = rule(
         <sitemap><loc>https://example.com/sitemap-2.xml</loc></sitemap>
     """,
 )
+
+def url_in_several_sitemaps(line: int, column: int, first: str, normal: str | None) -> Finding:
+    """SE001 at ``line``: the URL is also listed at ``first`` (a file and line); ``normal``
+    is the normal form both share when one of them is written otherwise."""
+    same = f" (both are {normal} once normalised)" if normal is not None else ""
+    return URL_IN_SEVERAL_SITEMAPS.at(
+        line,
+        column,
+        f"this URL is also listed in {first}{same}; list each URL in one sitemap of the set only",
+    )
+
 
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Sitemap sets"
