@@ -1,7 +1,8 @@
 """Duplicate family: each failing fixture gives exactly the expected finding; the passing one none."""
-import pytest
 
 from __future__ import annotations
+
+import pytest
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
