@@ -124,7 +124,9 @@ def test_strict_profile_leaves_no_date_or_schema_warning() -> None:
     levels = Selection(profile="strict").levels
     for code in ("DT", "XS", "ST"):
         assert all(
-            level is ERROR for c, level in levels.items() if c.startswith(code) and c not in ("DT005", "DT006")
+            level is ERROR
+            for c, level in levels.items()
+            if c.startswith(code) and c not in ("DT005", "DT006")
         )
 
 

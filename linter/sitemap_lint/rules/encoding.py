@@ -145,7 +145,7 @@ def encoding_alias(declared: str, line: int, column: int) -> Finding:
         line,
         max(column, 1),
         f'XML declaration says encoding="{declared}", a label of UTF-8 that browsers know but '
-        'XML parsers need not; every XML parser knows its registered name: write '
+        "XML parsers need not; every XML parser knows its registered name: write "
         'encoding="UTF-8"',
     )
 

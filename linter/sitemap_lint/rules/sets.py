@@ -7,6 +7,9 @@ set is checked; each is placed in the file and at the line where the defect show
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TypeVar
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 
@@ -49,8 +52,11 @@ INDEX_CYCLE = rule(
     summary="A sitemap index lists itself or an index that leads back to it",
     what="""
         While following an index's children, detects a child whose URL is the
-        index itself or one of the indexes that led to it. The child is not
-        followed again, so the run always ends.
+        index itself or one of the indexes that led to it, also across files
+        (`a.xml` lists `b.xml`, which lists `a.xml`, even when `b.xml` is an
+        index nested in an index and not followed further). The finding is on
+        the entry that closes the cycle and names the files around it. The
+        child is not followed again, so the run always ends.
     """,
     why="""
         A cycle cannot be crawled to an end; search engines stop at the first
@@ -189,6 +195,7 @@ CHILD_NOT_FOUND = rule(
     """,
 )
 
+
 def url_in_several_sitemaps(line: int, column: int, first: str, normal: str | None) -> Finding:
     """SE001 at ``line``: the URL is also listed at ``first`` (a file and line); ``normal``
     is the normal form both share when one of them is written otherwise."""
@@ -197,6 +204,56 @@ def url_in_several_sitemaps(line: int, column: int, first: str, normal: str | No
         line,
         column,
         f"this URL is also listed in {first}{same}; list each URL in one sitemap of the set only",
+    )
+
+
+Entry = TypeVar("Entry")
+
+
+def closing_entries(
+    listings: Mapping[str, Sequence[tuple[str, Entry]]], roots: Sequence[str]
+) -> Iterator[tuple[str, Entry, list[str]]]:
+    """The entries that close a cycle of listings: ``listings`` maps a file's key to the
+    (key, entry) of each file it lists, in order; the walk starts at each root in turn
+    and follows entries depth first, in order. Yields (the listing file's key, its entry,
+    the keys of the cycle from the listed file to the listing one) for each entry that
+    lists a file still on the walk's path, each once."""
+    done: set[str] = set()
+    for root in roots:
+        if root in done:
+            continue
+        path = [root]
+        on_path = {root: 0}
+        positions = [0]
+        while path:
+            key = path[-1]
+            entries = listings.get(key, ())
+            at = positions[-1]
+            if at >= len(entries):
+                done.add(key)
+                del on_path[key]
+                path.pop()
+                positions.pop()
+                continue
+            positions[-1] = at + 1
+            target, entry = entries[at]
+            if target in on_path:
+                yield key, entry, path[on_path[target] :]
+            elif target not in done:
+                on_path[target] = len(path)
+                path.append(target)
+                positions.append(0)
+
+
+def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Finding:
+    """SE002 on an entry that lists ``url``, the first of the files ``cycle`` names (the
+    listing file last)."""
+    around = " -> ".join([*cycle, cycle[0]])
+    return INDEX_CYCLE.at(
+        line,
+        column,
+        f"{url} leads back to this file ({around}); the cycle was not followed: list only "
+        "sitemaps of URLs here",
     )
 
 
