@@ -7,11 +7,12 @@ with their line, never as strings, so a set of millions of URLs stays small.
 
 from __future__ import annotations
 
-import re
 from array import array
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+
+from sitemap_lint.domain.identity import normal_url
 
 if TYPE_CHECKING:
     from hashlib import blake2b
@@ -24,33 +25,8 @@ def url_hash(url: str) -> int:
     return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
 
 
-_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
-_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 # How many URLs not in normal form a file keeps the normal form of, for the messages.
 NORMAL_FORMS_KEPT = 10_000
-
-
-def normal_url(url: str) -> str:
-    """``url`` as pages are compared for identity: the scheme and host in lower case,
-    without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
-    query and fragment are kept as written (they may be case-sensitive)."""
-    match = _URL.fullmatch(url)
-    if match is None:
-        return url
-    scheme, authority, rest = match.groups()
-    lower = scheme.lower()
-    userinfo, at, hostport = authority.rpartition("@")
-    if hostport.startswith("["):  # an IPv6 address
-        end = hostport.find("]") + 1
-        host, port = (hostport, "") if end <= 0 else (hostport[:end], hostport[end:])
-    else:
-        host, colon, number = hostport.partition(":")
-        port = colon + number
-    if port in (":", _DEFAULT_PORTS.get(lower)):
-        port = ""
-    if not rest or rest[0] in "?#":
-        rest = "/" + rest
-    return f"{lower}://{userinfo}{at}{host.lower()}{port}{rest}"
 
 
 def _blake2b() -> type[blake2b]:

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
-    from sitemap_lint.rules.hreflang import Links
     from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
@@ -549,31 +548,13 @@ class SetRunner:
             )
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
-        from sitemap_lint.rules.hreflang import check_alternates
-
-        records = []
-        owner: dict[int, Job] = {}
-        shared: dict[Links, Links] = {}
-        several = (
-            sum(
-                1 for job in jobs if job.result and job.result.facts and job.result.facts.alternates
-            )
-            > 1
+        rules.check_hreflang(
+            [
+                (job.name, job.result.facts, job.result.findings)
+                for job in jobs
+                if job.result is not None and job.result.facts is not None
+            ]
         )
-        for job in jobs:
-            facts = job.result.facts if job.result is not None else None
-            if facts is None or not facts.alternates:
-                continue
-            for record in facts.alternates:
-                links = shared.setdefault(record.links, record.links)
-                record = replace(record, links=links, file=job.name if several else "")
-                owner[id(record)] = job
-                records.append(record)
-        for problem in check_alternates(records):
-            record = problem.record
-            result = owner[id(record)].result
-            assert result is not None  # its facts gave the record
-            result.findings.append(problem.rule.at(record.line, record.column, problem.message))
 
 
 def _check_cycles(roots: list[Job], jobs: list[Job]) -> None:

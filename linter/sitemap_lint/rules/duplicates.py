@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitemap_lint.facts import normal_url
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter

@@ -7,11 +7,15 @@ set is checked; each is placed in the file and at the line where the defect show
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
+from sitemap_lint.facts import FileFacts, url_hash
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
 
 URL_IN_SEVERAL_SITEMAPS = rule(
     "SE001",
@@ -255,6 +259,46 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
         f"{url} leads back to this file ({around}); the cycle was not followed: list only "
         "sitemaps of URLs here",
     )
+
+
+def check_hreflang(files: list[tuple[str, FileFacts, list[Finding]]]) -> None:
+    """The hreflang checks across the files of a set: ``files`` are each file's name,
+    facts (records, URL hashes) and the list its findings go to."""
+    if not any(facts.alternates for _name, facts, _findings in files):
+        return
+    several = len(files) > 1
+    records = []
+    owner: dict[int, list[Finding]] = {}
+    shared: dict[Links, Links] = {}
+    for name, facts, findings in files:
+        for record in facts.alternates:
+            links = shared.setdefault(record.links, record.links)
+            record = replace(record, links=links, file=name if several else "")
+            owner[id(record)] = findings
+            records.append(record)
+    with_records = {record.page for record in records}
+
+    def bare(urls: list[str]) -> list[Alternates]:
+        found = []
+        for url in urls:
+            if url in with_records:
+                continue
+            value = url_hash(url)
+            for name, facts, findings in files:
+                hashes = facts.hashes
+                at = bisect_left(hashes, value)
+                if at < len(hashes) and hashes[at] == value:
+                    packed = facts.positions[at]
+                    line, column = packed >> 32, packed & 0xFFFFFFFF
+                    record = Alternates(url, line, column, (), name if several else "", "bare")
+                    owner[id(record)] = findings
+                    found.append(record)
+                    break
+        return found
+
+    for problem in check_alternates(records, bare):
+        record = problem.record
+        owner[id(record)].append(problem.rule.at(record.line, record.column, problem.message))
 
 
 # The family: its title in the rule lists, and its place among the families.
