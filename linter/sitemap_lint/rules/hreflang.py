@@ -1081,7 +1081,8 @@ class PagesWithoutAlternates:
         if any(child.ns == NAMESPACE for child in element.children):
             return  # the hreflang checker keeps its record
         self.pages.hashes.append(hash(normal_url(node.text.strip())))
-        self.pages.positions.append(element.line << 32 | element.column)
+        # At the loc, as the set's URL positions are.
+        self.pages.positions.append(node.line << 32 | node.column)
 
 
 def _shown(value: str, limit: int = 40) -> str:
