@@ -13,6 +13,14 @@ def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
     without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
     query and fragment are kept as written (they may be case-sensitive)."""
+    if url.startswith(("https://", "http://")):
+        # The usual URL is in normal form already: a lower-case host, no port, a path.
+        start = 8 if url[4] == "s" else 7
+        slash = url.find("/", start)
+        if slash > start:
+            host = url[start:slash]
+            if host.islower() and not any(c in host for c in ":?#@"):
+                return url
     match = _URL.fullmatch(url)
     if match is None:
         return url

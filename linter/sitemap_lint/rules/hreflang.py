@@ -1077,9 +1077,9 @@ class PagesWithoutAlternates:
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
         if not self.urlset:
             return
-        element = entry.entry
-        if any(child.ns == NAMESPACE for child in element.children):
-            return  # the hreflang checker keeps its record
+        for child in entry.entry.children:
+            if child.ns == NAMESPACE:
+                return  # the hreflang checker keeps its record
         self.pages.hashes.append(hash(normal_url(node.text.strip())))
         # At the loc, as the set's URL positions are.
         self.pages.positions.append(node.line << 32 | node.column)
