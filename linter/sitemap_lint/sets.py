@@ -138,7 +138,15 @@ class SetRunner:
                 level = self._next_level(level)
                 self._check_level(level)
             jobs = [job for root in roots for job in root.preorder()]
-            _check_cycles(roots, jobs)
+            rules.check_cycles(
+                [
+                    (job.key, job.name, job.result.facts, job.result.findings)
+                    for job in jobs
+                    if job.result is not None and job.result.facts is not None
+                ],
+                [root.key for root in roots],
+                _listed_key,
+            )
             self._check_lastmods(jobs)
             self._check_duplicates(jobs)
             self._check_hreflang(jobs)
@@ -557,37 +565,9 @@ class SetRunner:
         )
 
 
-def _check_cycles(roots: list[Job], jobs: list[Job]) -> None:
-    """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further: SE002 on the entry that closes one, in place of SE004 there."""
-    listings: dict[str, list[tuple[str, Child]]] = {}
-    files: dict[str, Job] = {}
-    for job in jobs:
-        facts = job.result.facts if job.result is not None else None
-        if facts is None or facts.kind not in LISTING_KINDS or job.key in listings:
-            continue
-        files[job.key] = job
-        listings[job.key] = [
-            (canonical_url(child.url), child)
-            for child in facts.children
-            if is_url(child.url) and parse_url(child.url) is not None
-        ]
-    if not listings:
-        return
-    for key, child, cycle in rules.closing_entries(listings, [root.key for root in roots]):
-        job = files[key]
-        assert job.result is not None  # files holds checked jobs only
-        findings = job.result.findings
-        here = (child.line, child.column)
-        if any(f.code == rules.INDEX_CYCLE.code and (f.line, f.column) == here for f in findings):
-            continue  # found while following: this file itself or an index above it
-        findings[:] = [
-            f
-            for f in findings
-            if not (f.code == rules.SITEMAP_LISTED_TWICE.code and (f.line, f.column) == here)
-        ]
-        names = [files[k].name if k in files else k for k in cycle]
-        findings.append(rules.index_cycle(child.line, child.column, child.url, names))
+def _listed_key(url: str) -> str | None:
+    """The identity of a listed sitemap (as jobs have it), or None for an unusable URL."""
+    return canonical_url(url) if is_url(url) and parse_url(url) is not None else None
 
 
 def _prepare_worker() -> None:

@@ -8,11 +8,11 @@ set is checked; each is placed in the file and at the line where the defect show
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from sitemap_lint.facts import FileFacts, url_hash
+from sitemap_lint.facts import Child, FileFacts, url_hash
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
@@ -247,6 +247,38 @@ def closing_entries(
                 on_path[target] = len(path)
                 path.append(target)
                 positions.append(0)
+
+
+def check_cycles(
+    files: list[tuple[str, str, FileFacts, list[Finding]]],
+    roots: Sequence[str],
+    key_of: Callable[[str], str | None],
+) -> None:
+    """Cycles of listings across files (a -> b -> a), also through an index that was not
+    followed further: SE002 on the entry that closes one, in place of SE004 there.
+    ``files`` are each checked file's key, name, facts and findings; ``roots`` the keys the
+    run started from; ``key_of`` the key of a listed URL (None when it cannot be one)."""
+    listings: dict[str, list[tuple[str, Child]]] = {}
+    where: dict[str, tuple[str, list[Finding]]] = {}
+    for key, name, facts, findings in files:
+        if facts.kind not in ("sitemapindex", "robots") or key in listings:
+            continue
+        where[key] = (name, findings)
+        listings[key] = [
+            (listed, child) for child in facts.children if (listed := key_of(child.url)) is not None
+        ]
+    for key, child, cycle in closing_entries(listings, roots):
+        findings = where[key][1]
+        here = (child.line, child.column)
+        if any(f.code == INDEX_CYCLE.code and (f.line, f.column) == here for f in findings):
+            continue  # found while following: this file itself or an index above it
+        findings[:] = [
+            f
+            for f in findings
+            if not (f.code == SITEMAP_LISTED_TWICE.code and (f.line, f.column) == here)
+        ]
+        names = [where[k][0] if k in where else k for k in cycle]
+        findings.append(index_cycle(child.line, child.column, child.url, names))
 
 
 def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Finding:
