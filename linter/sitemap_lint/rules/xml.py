@@ -209,7 +209,7 @@ UNDECLARED_PREFIX = rule(
 
 XML_VERSION = rule(
     "XM010",
-    "xml-version-not-1.0",
+    "xml-version-unsupported",
     ERROR,
     summary="The XML declaration names a version other than 1.0",
     what="""
