@@ -74,7 +74,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         if is_text_sitemap(first, source.url or source.name):
             from sitemap_lint.formats.text import check_text
 
-            check_text(first, texts, options, findings, facts)
+            check_text(first, texts, options, findings, facts, source.url or source.name)
             return _result(source, sink, facts, stats, stream)
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")

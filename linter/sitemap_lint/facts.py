@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.identity import normal_url
+
 if TYPE_CHECKING:
     from hashlib import blake2b
 
@@ -23,6 +25,10 @@ if TYPE_CHECKING:
 def url_hash(url: str) -> int:
     """A stable 64-bit hash of a URL, the same in every process (unlike ``hash``)."""
     return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
+# How many URLs not in normal form a file keeps the normal form of, for the messages.
+NORMAL_FORMS_KEPT = 10_000
 
 
 def _blake2b() -> type[blake2b]:
@@ -54,13 +60,19 @@ class FileFacts:
     children: list[Child] = field(default_factory=list)
     # hreflang records (rules.hreflang.Alternates), checked across files by the set.
     alternates: list[Alternates] = field(default_factory=list)
+    # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
+    normal_forms: dict[int, str] = field(default_factory=dict)
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
     _sorted: bool = False
 
     def add_url(self, url: str, line: int, column: int = 1) -> None:
         self.url_count += 1
-        self._hashes.append(url_hash(url))
+        normal = normal_url(url)
+        value = url_hash(normal)
+        if normal != url and len(self.normal_forms) < NORMAL_FORMS_KEPT:
+            self.normal_forms.setdefault(value, normal)
+        self._hashes.append(value)
         self._positions.append(line << 32 | column)
 
     def add_lastmod(self, moment: datetime) -> None:

@@ -13,6 +13,7 @@ from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 
 ERROR = Severity.ERROR
+WARNING = Severity.WARNING
 INFO = Severity.INFO
 
 
@@ -29,8 +30,14 @@ PROFILES: dict[str, Profile] = {
         Profile("google", "Google Search (the default): the rules' own severities."),
         Profile(
             "bing",
-            "Bing: `lastmod` is its main crawl signal and it rejects timestamps in the future.",
-            {"DT005": ERROR},  # date-in-future
+            "Bing: `lastmod` is its main crawl signal and it rejects timestamps in the future; "
+            "what only Google's documentation says must be (an hreflang entry lists itself, a "
+            "text sitemap's name ends in .txt) is a warning.",
+            {
+                "DT005": ERROR,  # date-in-future
+                "HL004": WARNING,  # hreflang-self-missing
+                "TX006": WARNING,  # text-sitemap-not-txt
+            },
         ),
         Profile(
             "yandex",

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
-    from sitemap_lint.rules.hreflang import Links
     from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
@@ -139,6 +138,15 @@ class SetRunner:
                 level = self._next_level(level)
                 self._check_level(level)
             jobs = [job for root in roots for job in root.preorder()]
+            rules.check_cycles(
+                [
+                    (job.key, job.name, job.result.facts, job.result.findings)
+                    for job in jobs
+                    if job.result is not None and job.result.facts is not None
+                ],
+                [root.key for root in roots],
+                _listed_key,
+            )
             self._check_lastmods(jobs)
             self._check_duplicates(jobs)
             self._check_hreflang(jobs)
@@ -543,40 +551,27 @@ class SetRunner:
             first_line, _first_column = _position(first_facts, value)
             assert job.result is not None  # files holds checked jobs only
             job.result.findings.append(
-                rules.URL_IN_SEVERAL_SITEMAPS.at(
+                rules.url_in_several_sitemaps(
                     line,
                     column,
-                    f"this URL is also listed in {first_job.name}, line {first_line}; list each "
-                    "URL in one sitemap of the set only",
+                    f"{first_job.name}, line {first_line}",
+                    facts.normal_forms.get(value) or first_facts.normal_forms.get(value),
                 )
             )
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
-        from sitemap_lint.rules.hreflang import check_alternates
-
-        records = []
-        owner: dict[int, Job] = {}
-        shared: dict[Links, Links] = {}
-        several = (
-            sum(
-                1 for job in jobs if job.result and job.result.facts and job.result.facts.alternates
-            )
-            > 1
+        rules.check_hreflang(
+            [
+                (job.name, job.result.facts, job.result.findings)
+                for job in jobs
+                if job.result is not None and job.result.facts is not None
+            ]
         )
-        for job in jobs:
-            facts = job.result.facts if job.result is not None else None
-            if facts is None or not facts.alternates:
-                continue
-            for record in facts.alternates:
-                links = shared.setdefault(record.links, record.links)
-                record = replace(record, links=links, file=job.name if several else "")
-                owner[id(record)] = job
-                records.append(record)
-        for problem in check_alternates(records):
-            record = problem.record
-            result = owner[id(record)].result
-            assert result is not None  # its facts gave the record
-            result.findings.append(problem.rule.at(record.line, record.column, problem.message))
+
+
+def _listed_key(url: str) -> str | None:
+    """The identity of a listed sitemap (as jobs have it), or None for an unusable URL."""
+    return canonical_url(url) if is_url(url) and parse_url(url) is not None else None
 
 
 def _prepare_worker() -> None:

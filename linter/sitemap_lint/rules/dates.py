@@ -106,11 +106,32 @@ IN_FUTURE = rule(
     good="<lastmod>2024-05-08</lastmod>",
 )
 
+TOO_OLD = rule(
+    "DT006",
+    "date-implausibly-old",
+    WARNING,
+    summary="A `lastmod` before 1970, or the Unix epoch itself",
+    what="""
+        Detects a `lastmod` that is a real date but lies before 1970 (such as
+        `0001-01-01`, a framework's empty date), or is 1970-01-01 at midnight
+        UTC (a timestamp of 0). The web did not exist then, so the value is a
+        placeholder, not the date of a change.
+    """,
+    why="""
+        Such dates come from an unset field or a timestamp of zero. Search
+        engines use `lastmod` only when it is consistently accurate; a
+        placeholder date makes every `lastmod` of the site less trusted. Write
+        the real date of the last change, or leave `lastmod` out.
+    """,
+    bad="<lastmod>0001-01-01T00:00:00+00:00</lastmod>",
+    good="<lastmod>2024-05-08</lastmod>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Dates"
 ORDER = 80
 
-RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE)
+RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE, TOO_OLD)
 
 _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
@@ -258,7 +279,33 @@ def check_date(
                 f"give {fix}",
             )
         )
+    if field == "lastmod" and parsed is not None:
+        old = _implausibly_old(parsed)
+        if old is not None:
+            report.add(
+                TOO_OLD.at(
+                    node.line,
+                    node.column,
+                    f"<lastmod> {text} {old}, so it is a placeholder, not the date of a change; "
+                    "write the real date of the last change, or leave <lastmod> out",
+                )
+            )
     return parsed
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _implausibly_old(parsed: Parsed) -> str | None:
+    """Why a valid lastmod cannot be the date of a change to a web page, or None."""
+    moment = parsed.moment
+    if moment.year < 1970:
+        return "is before 1970, long before the web existed"
+    if moment.year == 1970 and moment.month == 1 and moment.day == 1:
+        aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        if aware == _EPOCH:
+            return "is the Unix epoch, what a timestamp of 0 gives"
+    return None
 
 
 def _moment_of(node: Node) -> datetime | None:

@@ -534,7 +534,8 @@ def _stray_text(entry: Node, report: Reporter) -> bool:
             f"text directly inside <{entry.name}>; only child elements stand there: "
             "remove the text or move it into the element it belongs to"
         )
-        report.add(UNEXPECTED_TEXT.at(entry.line, entry.column, message), _Only(entry))
+        line, column = entry.nested_text or (entry.line, entry.column)
+        report.add(UNEXPECTED_TEXT.at(line, column, message), _Only(entry))
         return False
     shown = text if len(text) <= 80 else text[:77] + "..."
     message = (
