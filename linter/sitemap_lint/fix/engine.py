@@ -15,9 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.finding import Finding
 from sitemap_lint.fix.apply import apply, fixable
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.rules.fixing import not_fixed
 
 if TYPE_CHECKING:
     from sitemap_lint.options import Options
@@ -30,15 +31,6 @@ MAX_FIX_BYTES = 256 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
 # Findings that show the text is not well-formed XML: a fix must never add one.
 _SYNTAX = frozenset(f"XM00{n}" for n in range(1, 10))
-NOT_FIXED_CODE = "FX001"
-NOT_FIXED_NAME = "file-not-fixed"
-
-
-def not_fixed(reason: str) -> Finding:
-    """The finding that says why a file was left untouched."""
-    return Finding(
-        NOT_FIXED_CODE, NOT_FIXED_NAME, Severity.WARNING, f"file left unchanged: {reason}", 1, 1
-    )
 
 
 @dataclass
