@@ -92,6 +92,7 @@ def check_both(
     outcomes = []
     for switch in ("0", "1"):
         monkeypatch.setenv(fastpath.ENV, switch)
+        monkeypatch.setattr(fastpath, "SMALL", 0)  # small test files are looked at too
         if window is not None:
             small_blocks(monkeypatch, window)
         counter = _Counter(monkeypatch)
@@ -120,6 +121,7 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
 
 def json_report(monkeypatch: pytest.MonkeyPatch, path: Path, switch: str, **extra: Any) -> str:
     monkeypatch.setenv(fastpath.ENV, switch)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
     out = io.StringIO()
     execute(
         RunSettings(
@@ -201,6 +203,15 @@ def test_the_switch_turns_it_off(monkeypatch, tmp_path):
     counter = _Counter(monkeypatch)
     check_source(Source(str(path), path), Options(now=NOW), engine())
     assert counter.made == []
+
+
+def test_a_small_file_is_left_to_the_full_checker(monkeypatch, tmp_path):
+    counter = _Counter(monkeypatch)
+    for count, proved in ((20, 0), (400, 400)):
+        path = write(tmp_path, sitemap(count))
+        check_source(Source(str(path), path), Options(now=NOW), engine())
+        assert counter.proved == proved
+        counter.made.clear()
 
 
 @pytest.mark.parametrize("window", [None, 128])
@@ -322,6 +333,10 @@ def test_prologues(monkeypatch, tmp_path, text):
         '<x a="/>">\n<url><loc>https://www.example.com/deeper</loc></url>\n</x>\n</urlset>\n',
         "<url>\n<url><loc>https://www.example.com/deeper</loc></url>\n</url>\n</urlset>\n",
         "<url><loc>https://www.example.com/open</loc>\n",
+        "  stray text\n  <url><loc>https://www.example.com/after-text</loc></url>\n</urlset>\n",
+        "  <!-- c -->\n  <url><loc>https://www.example.com/after-comment</loc></url>\n</urlset>\n",
+        "  <url><loc>https://www.example.com/last</loc></url>\n  stray text\n</urlset>\n",
+        "  <url><loc>https://www.example.com/last</loc></url>\n  a > b\n  <url><loc>https://www.example.com/more</loc></url>\n</urlset>\n",
         "<url><loc>https://www.example.com/a</loc></url><url><loc>https://www.example.com/b</loc></url>\n</urlset>",
         "<url><loc>https://www.example.com/a</loc></url>\r<url><loc>https://www.example.com/b</loc></url>\n</urlset>",
     ],

@@ -63,7 +63,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from datetime import datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sitemap_lint.finding import Finding
@@ -80,6 +82,8 @@ ENV = "SITEMAP_LINT_FAST_PATH"
 # The end of a block looked at again with the next block is at most this long.
 MAX_CARRY = 1 << 16
 MAX_ENTRIES = 50_000
+# A file of one block shorter than this is left to the full checker.
+SMALL = 1 << 14
 MAX_LOC = 1024
 SUPPRESSION_TAG = "sitemap-lint"
 
@@ -111,6 +115,7 @@ _PRIORITY = re.compile(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 
 
+@cache
 def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
     """One entry on lines of its own: indentation, the entry (group ``e``), trailing
     blanks and the line break."""
@@ -128,8 +133,6 @@ def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
     return re.compile(rf"[ \t]*(?P<e><{entry}>{_GAP}{fields}</{entry}>)[ \t]*\r?\n")
 
 
-_URL_LINE = _entry_line("url", index=False)
-_SITEMAP_LINE = _entry_line("sitemap", index=True)
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
 _PROLOGUE = re.compile(
@@ -283,7 +286,7 @@ class FastPath:
         self.parser = parser
         self.index = root == "sitemapindex"
         self.entry = "sitemap" if self.index else "url"
-        self._line_re = _SITEMAP_LINE if self.index else _URL_LINE
+        self._line_re: re.Pattern[str] | None = None  # compiled for the first block looked at
         self._open = f"<{self.entry}>"
         self._close = f"</{self.entry}>"
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
@@ -327,8 +330,16 @@ class FastPath:
         the full checker; the end of each block (its last line) is looked at again
         with the next one, for the depth and the entry count.
         """
+        iterator = iter(blocks)
+        first = next(iterator, None)
+        if first is None:
+            return
+        second = next(iterator, None)
+        if second is None and len(first) < SMALL:
+            yield first  # a small file: the full checker is quick enough
+            return
         carry = ""  # the end of the previous block, handed over but not looked at yet
-        for block in blocks:
+        for block in chain((first,), () if second is None else (second,), iterator):
             if not self.active:
                 yield block
                 continue
@@ -362,9 +373,12 @@ class FastPath:
             self._stop()  # expat counts a lone CR as a line break: positions would differ
             return text[fixed:], len(text)
         position = self._skip
+        root_end = self._skip or -1  # where the root's start tag ends, in the first block
         self._skip = 0
         pieces: list[str] = []
         done = fixed  # text[fixed:done] is in pieces
+        if self._line_re is None:
+            self._line_re = _entry_line(self.entry, self.index)
         match = self._line_re.match
         find = text.find
         opener, closer = self._open, self._close
@@ -400,6 +414,12 @@ class FastPath:
             self._scan(text, position, line_start)
             position = line_start
             if self.depth != 1 or not self.active:
+                continue
+            if not self._after_tag(text, line_start, root_end):
+                # Text before the entry: expat reports it at the entry's tag, so the
+                # full checker takes the entry.
+                self._scan(text, position, found + len(opener))
+                position = found + len(opener)
                 continue
             run: ProvenRun | None = None
             run_start = run_end = -1
@@ -468,6 +488,17 @@ class FastPath:
                 self._scan(text, position, cut)
         pieces.append(text[done:])
         return "".join(pieces), cut
+
+    def _after_tag(self, text: str, start: int, root_end: int) -> bool:
+        """Whether only whitespace stands between the end of an entry (or of the root's
+        start tag) and ``start``: then no character data precedes a run there."""
+        end = start
+        while end > 0 and text[end - 1] in " \t\r\n":
+            end -= 1
+        closer = self._close
+        return end == root_end or (
+            end >= len(closer) and text.startswith(closer, end - len(closer))
+        )
 
     def _scan(self, text: str, start: int, end: int) -> None:
         """Follow the depth and the entry count through text the full checker takes."""
