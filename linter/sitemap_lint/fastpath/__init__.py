@@ -133,7 +133,6 @@ def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
     return re.compile(rf"[ \t]*(?P<e><{entry}>{_GAP}{fields}</{entry}>)[ \t]*\r?\n")
 
 
-
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
 _PROLOGUE = re.compile(
     rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*<(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
