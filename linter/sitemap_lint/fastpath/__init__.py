@@ -63,9 +63,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from datetime import datetime
 from functools import cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from sitemap_lint.finding import Finding
@@ -94,6 +94,25 @@ def enabled() -> bool:
 
 # -- patterns ------------------------------------------------------------------------
 
+
+class _Lazy:
+    """A pattern compiled at its first use (importing the module stays cheap)."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._source, self._flags)
+        return compiled
+
+
 _WS = r"[ \t\r\n]"
 # A comment of printable ASCII (no "--" inside, none ending in "-").
 _COMMENT = r"<!--(?:[ -,.-~\t\r\n]|-(?!-))*-->"
@@ -104,14 +123,12 @@ _GAP = rf"{_WS}*(?:{_COMMENT}{_WS}*)*"
 _PCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/%]"
 _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?%]"
 _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
-_HOST = re.compile(
-    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z"
-)
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_LASTMOD = re.compile(
+_HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
+_BAD_PERCENT = _Lazy(r"%(?![0-9A-Fa-f]{2})")
+_LASTMOD = _Lazy(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2}))?\Z"
 )
-_PRIORITY = re.compile(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
+_PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 
 
@@ -134,13 +151,13 @@ def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
 
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
-_PROLOGUE = re.compile(
+_PROLOGUE = _Lazy(
     rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*<(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
 )
-_ATTRIBUTES = re.compile(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')""")
+_ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')""")
 # A self-closing tag, attribute values read whole (they may hold '>' and '/>').
-_SELF_CLOSING = re.compile(rf"<[^\s<>/!?\"']+(?:\s+{_ATTRIBUTE})*\s*/>")
-_SPECIAL = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+_SELF_CLOSING = _Lazy(rf"<[^\s<>/!?\"']+(?:\s+{_ATTRIBUTE})*\s*/>")
+_SPECIAL = _Lazy(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
 _BLANK = bytes(b if b == 0x0A else 0x20 for b in range(256))
 
 
@@ -182,15 +199,21 @@ def _known_checks() -> dict[Any, str]:
 def start(
     first: str, options: Options, codec: str, checker: FileChecker, parser: StreamParser
 ) -> FastPath | None:
-    """The fast path for a file that starts with ``first``, or None when it cannot
-    be used there (see the module's documentation)."""
+    """The fast path for a file whose text starts with ``first``, or None when it
+    cannot be used there; the rest is decided at the first block (``FastPath.blocks``)."""
     if not enabled() or codec != "utf-8" or options.robots:
         return None
-    prologue = _PROLOGUE.match(first)
+    return FastPath(options, checker, parser, first)
+
+
+def _root(first: str, enabled: frozenset[str] | None) -> tuple[str, int] | None:
+    """The root's name and where its start tag ends, when the prologue is the usual
+    one and every check enabled on the entry fields is known; else None."""
+    prologue = _PROLOGUE.pattern.match(first)
     if prologue is None:
         return None
     attributes: dict[str, str] = {}
-    for match in _ATTRIBUTES.finditer(prologue.group(2)):
+    for match in _ATTRIBUTES.pattern.finditer(prologue.group(2)):
         name = match.group(1)
         if name in attributes:
             return None  # expat reports the repeated attribute
@@ -202,11 +225,10 @@ def start(
 
     families()
     known = _known_checks()
-    for spec in selected(options.enabled, CHECKS):
+    for spec in selected(enabled, CHECKS):
         if not set(spec.targets).isdisjoint(FIELDS) and spec.implementation not in known:
             return None
-    root = prologue.group(1)
-    return FastPath(options, checker, parser, root, prologue.end())
+    return prologue.group(1), prologue.end()
 
 
 class ProvenRun:
@@ -277,19 +299,19 @@ class FastPath:
         options: Options,
         checker: FileChecker,
         parser: StreamParser,
-        root: str,
-        content_start: int,
+        first: str,
     ) -> None:
         self.options = options
         self.checker = checker
         self.parser = parser
-        self.index = root == "sitemapindex"
-        self.entry = "sitemap" if self.index else "url"
-        self._line_re: re.Pattern[str] | None = None  # compiled for the first block looked at
-        self._open = f"<{self.entry}>"
-        self._close = f"</{self.entry}>"
-        self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
-        self._skip = content_start  # the prologue, in the first block
+        self._first: str | None = first  # the start of the text, for its prologue
+        # Set at the first block, from the root.
+        self.index = False
+        self.entry = "url"
+        self._line_re: re.Pattern[str] | None = None
+        self._open = self._close = ""
+        self._entry_tag: re.Pattern[str] | None = None
+        self._skip = 0  # the prologue, in the first block
         self.active = True
         self.depth = 1
         self.entries_bound = 0  # at least as many entries as stand before the scan position
@@ -334,9 +356,23 @@ class FastPath:
         if first is None:
             return
         second = next(iterator, None)
-        if second is None and len(first) < SMALL:
-            yield first  # a small file: the full checker is quick enough
+        root = None
+        if second is not None or len(first) >= SMALL:  # a small file is quick enough anyway
+            assert self._first is not None  # set in __init__
+            root = _root(self._first, self.options.enabled)
+        self._first = None
+        if root is None:
+            yield first
+            if second is not None:
+                yield second
+            yield from iterator
             return
+        self.index = root[0] == "sitemapindex"
+        self.entry = "sitemap" if self.index else "url"
+        self._open, self._close = f"<{self.entry}>", f"</{self.entry}>"
+        self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
+        self._line_re = _entry_line(self.entry, self.index)
+        self._skip = root[1]
         carry = ""  # the end of the previous block, handed over but not looked at yet
         for block in chain((first,), () if second is None else (second,), iterator):
             if not self.active:
@@ -376,8 +412,7 @@ class FastPath:
         self._skip = 0
         pieces: list[str] = []
         done = fixed  # text[fixed:done] is in pieces
-        if self._line_re is None:
-            self._line_re = _entry_line(self.entry, self.index)
+        assert self._line_re is not None  # made with the root
         match = self._line_re.match
         find = text.find
         opener, closer = self._open, self._close
@@ -505,7 +540,7 @@ class FastPath:
             return
         stretch = text[start:end]
         if "<!" in stretch or "<?" in stretch:
-            stretch = _SPECIAL.sub("", stretch)
+            stretch = _SPECIAL.pattern.sub("", stretch)
             if "<!" in stretch or "<?" in stretch:
                 self._stop()  # a comment, CDATA section or instruction is not closed here
                 return
@@ -513,7 +548,8 @@ class FastPath:
         if not opened:
             return
         closed = stretch.count("</")
-        self.depth += opened - 2 * closed - len(_SELF_CLOSING.findall(stretch))
+        self.depth += opened - 2 * closed - len(_SELF_CLOSING.pattern.findall(stretch))
+        assert self._entry_tag is not None  # made with the root
         self.entries_bound += len(self._entry_tag.findall(stretch))
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
@@ -529,10 +565,10 @@ class FastPath:
         if not 12 <= len(url) <= MAX_LOC:
             return None
         if host not in self._hosts:
-            if not (len(host) <= 253 and _HOST.match(host)):
+            if not (len(host) <= 253 and _HOST.pattern.match(host)):
                 return None
             self._hosts.add(host)
-        if "%" in url and _BAD_PERCENT.search(url):
+        if "%" in url and _BAD_PERCENT.pattern.search(url):
             return None
         if "<!--" in whole and SUPPRESSION_TAG in whole:
             return None
@@ -555,7 +591,7 @@ class FastPath:
         from sitemap_lint.rules.dates import check_date
 
         result: Any = _NOT_PROVED
-        if _LASTMOD.match(value):
+        if _LASTMOD.pattern.match(value):
             report = _Collect()
             parsed = check_date(value, _NODE, report, self.options.now)
             if parsed is not None and not report.found:
@@ -569,7 +605,7 @@ class FastPath:
         from sitemap_lint.rules.values import check_priority
 
         proved = False
-        if _PRIORITY.match(value):
+        if _PRIORITY.pattern.match(value):
             report = _Collect()
             check_priority(value, _NODE, report)
             proved = not report.found
