@@ -116,7 +116,9 @@ class _Lazy:
 _WS = r"[ \t\r\n]"
 # A comment of printable ASCII (no "--" inside, none ending in "-").
 _COMMENT = r"<!--(?:[ -,.-~\t\r\n]|-(?!-))*-->"
-_GAP = rf"{_WS}*(?:{_COMMENT}{_WS}*)*"
+# Inside an entry, a comment never holds the suppression tag (its directive must be read).
+_ENTRY_COMMENT = rf"<!--(?:(?!{SUPPRESSION_TAG})(?:[ -,.-~\t\r\n]|-(?!-)))*-->"
+_GAP = rf"{_WS}*(?:{_ENTRY_COMMENT}{_WS}*)*"
 # The entry patterns only delimit the values, cheaply; ``FastPath._entry`` then proves
 # each value with the strict patterns below (through caches: hosts, dates and
 # priorities repeat).
@@ -258,20 +260,19 @@ class ProvenRun:
         from sitemap_lint.domain.urls import ParsedURL
 
         fast.proved += len(self.entries)
+        same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
         for url, scheme, host, path, moment, line, column in self.entries:
-            if seen is not None and tracker is not None:
+            if seen is not None:
                 here = line << 32 | column
                 if seen.setdefault(hash(url), here) != here:
                     tracker.check(url, Node("", "loc", {}, line, column), sink, what)
             if scope is not None:
-                origin = f"{scheme}://{host}"
                 location = scope.location
                 if location is None:
-                    first = scope._first
-                    skip = first is not None and first[0] == origin
+                    skip = same == (scheme, host)
                 else:
                     skip = (
-                        origin == location.origin
+                        same == (scheme, host)
                         and "." not in path
                         and path.startswith(scope._directory)
                     )
@@ -279,6 +280,12 @@ class ProvenRun:
                     default = 443 if scheme == "https" else 80
                     parsed = ParsedURL(scheme, host, default, path or "/")
                     scope.check(parsed, Node("", "loc", {}, line, column), sink)
+                    # Without a location, URLs on the first URL's origin change nothing;
+                    # with one, URLs on its origin and in its directory do not.
+                    first = scope._first if location is None else None
+                    origin = first[0] if first is not None else location and location.origin
+                    if origin == f"{scheme}://{host}":
+                        same = fast.same_origin = (scheme, host)
             if facts is not None:
                 if moment is not None:
                     facts.add_lastmod(moment)
@@ -327,6 +334,7 @@ class FastPath:
         self.resolved = False
         self.tracker: Any = None
         self.scope: Any = None
+        self.same_origin: tuple[str, str] | None = None
         self.proved = 0  # entries proved in the file, for tests and benchmarks
 
     def resolve(self, checker: FileChecker) -> None:
@@ -414,6 +422,9 @@ class FastPath:
         done = fixed  # text[fixed:done] is in pieces
         assert self._line_re is not None  # made with the root
         match = self._line_re.match
+        count, rfind = text.count, text.rfind
+        hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
+        bad_percent = _BAD_PERCENT.pattern.search
         find = text.find
         opener, closer = self._open, self._close
         runs = self.checker.proven
@@ -458,24 +469,41 @@ class FastPath:
             run: ProvenRun | None = None
             run_start = run_end = -1
             entries: list[tuple[str, str, str, str, datetime | None, int, int]] = []
+            bound = self.entries_bound
             while True:
                 found_match = match(text, position)
                 if found_match is None:
                     break
-                proved = self._entry(found_match)
-                if proved is None:
-                    if not self.active:
-                        break  # stopped before this entry: it goes to the full checker
-                    position = found_match.end()
-                    self.entries_bound += 1
+                if bound >= MAX_ENTRIES:
+                    self._stop()  # this entry may be the 50,001st: the full checker takes it
+                    break
+                # The values, proved with the strict patterns (through the caches).
+                url, scheme, host, path, lastmod, priority = found_match.group(
+                    "loc", "scheme", "host", "path", "lastmod", "priority"
+                )
+                proved = (
+                    12 <= len(url) <= MAX_LOC
+                    and (host in hosts or self._host(host))
+                    and not ("%" in url and bad_percent(url))
+                )
+                moment = None
+                if proved and lastmod is not None:
+                    moment = lastmods.get(lastmod, _UNKNOWN)
+                    if moment is _UNKNOWN:
+                        moment = self._lastmod(lastmod)
+                    proved = moment is not _NOT_PROVED
+                if proved and priority is not None:
+                    known = priorities.get(priority)
+                    proved = self._priority(priority) if known is None else known
+                position = found_match.end()
+                bound += 1
+                if not proved:
                     if run is not None:
                         pieces.append(text[done:run_start])
                         pieces.append(_blank(text, run_start, run_end))
                         done = run_end
                         run = None
                     continue
-                position = found_match.end()
-                self.entries_bound += 1
                 if run is None:
                     run = ProvenRun(self)
                     entries = run.entries
@@ -483,15 +511,18 @@ class FastPath:
                     runs[where(run_start)] = run
                 # Where the <loc> tag starts, in file coordinates (parser.position).
                 at = found_match.start("loc") - 5
-                line = counted[1] + text.count("\n", counted[0], at)
+                line = counted[1] + count("\n", counted[0], at)
                 counted[0] = at
                 counted[1] = line
-                newline = text.rfind("\n", 0, at)
+                newline = rfind("\n", 0, at)
                 column = at - newline - 1 if newline >= 0 else base_column + at
                 if line == 1:
                     column += column_offset
-                entries.append((*proved, line + line_offset, column + 1))
+                entries.append(
+                    (url, scheme, host, path or "", moment, line + line_offset, column + 1)
+                )
                 run_end = found_match.end("e")
+            self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
                 pieces.append(_blank(text, run_start, run_end))
@@ -554,38 +585,11 @@ class FastPath:
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
 
-    def _entry(self, match: re.Match[str]) -> tuple[str, str, str, str, datetime | None] | None:
-        """(url, scheme, host, path, lastmod moment) of a proved entry, or None."""
-        if self.entries_bound >= MAX_ENTRIES:
-            self._stop()
-            return None
-        url, scheme, host, path, lastmod, priority, whole = match.group(
-            "loc", "scheme", "host", "path", "lastmod", "priority", "e"
-        )
-        if not 12 <= len(url) <= MAX_LOC:
-            return None
-        if host not in self._hosts:
-            if not (len(host) <= 253 and _HOST.pattern.match(host)):
-                return None
+    def _host(self, host: str) -> bool:
+        proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
+        if proved:
             self._hosts.add(host)
-        if "%" in url and _BAD_PERCENT.pattern.search(url):
-            return None
-        if "<!--" in whole and SUPPRESSION_TAG in whole:
-            return None
-        moment = None
-        if lastmod is not None:
-            moment = self._lastmods.get(lastmod, _UNKNOWN)
-            if moment is _UNKNOWN:
-                moment = self._lastmod(lastmod)
-            if moment is _NOT_PROVED:
-                return None
-        if priority is not None:
-            known = self._priorities.get(priority)
-            if known is None:
-                known = self._priority(priority)
-            if not known:
-                return None
-        return url, scheme, host, path or "", moment
+        return proved
 
     def _lastmod(self, value: str) -> Any:
         from sitemap_lint.rules.dates import check_date
