@@ -476,3 +476,18 @@ def test_json_reports_of_a_large_file(monkeypatch, tmp_path):
         entries[i] = url_entry(i, rng).replace("<loc>", "<loc> ")
     entries[15_000] = entries[20]
     assert_same_json(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
+
+
+# -- start-up ----------------------------------------------------------------------
+
+
+def test_rule_documentation_is_dedented_as_textwrap_does(monkeypatch):
+    """rules.base._block replaces textwrap.dedent (a fifth of declaring the rules)."""
+    import textwrap
+
+    from sitemap_lint.rules import base
+
+    samples = ["", "a", "  a\n   b\n", "\n    x\n      y\n\n    z\n", "\ta\n\tb", "  a\n \n  b"]
+    samples += ["x\n  y", "\n        <url>\n          <loc>x</loc>\n        </url>\n    "]
+    for sample in samples:
+        assert base._block(sample) == textwrap.dedent(sample).strip("\n"), repr(sample)
