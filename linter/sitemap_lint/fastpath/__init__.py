@@ -136,8 +136,8 @@ _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 
 @cache
 def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
-    """One entry on lines of its own: indentation, the entry (group ``e``), trailing
-    blanks and the line break."""
+    """One entry on lines of its own: indentation, the entry, trailing blanks and the
+    line break. Groups, in order: s, loc, scheme, host, path, lastmod, priority, t."""
     fields = (
         rf"<loc>(?P<loc>{_LOC})</loc>{_GAP}"
         rf"(?:<lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</lastmod>{_GAP})?"
@@ -149,7 +149,8 @@ def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
             rf"(?:<changefreq>(?:{_CHANGEFREQ})</changefreq>{_GAP})?"
             rf"(?:<priority>(?P<priority>[0-9.]{{1,6}})</priority>{_GAP})?"
         )
-    return re.compile(rf"[ \t]*(?P<e><{entry}>{_GAP}{fields}</{entry}>)[ \t]*\r?\n")
+    # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
+    return re.compile(rf"[ \t]*(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)[ \t]*\r?\n")
 
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
@@ -478,9 +479,7 @@ class FastPath:
                     self._stop()  # this entry may be the 50,001st: the full checker takes it
                     break
                 # The values, proved with the strict patterns (through the caches).
-                url, scheme, host, path, lastmod, priority = found_match.group(
-                    "loc", "scheme", "host", "path", "lastmod", "priority"
-                )
+                _s, url, scheme, host, path, lastmod, priority, _t = found_match.groups()
                 proved = (
                     12 <= len(url) <= MAX_LOC
                     and (host in hosts or self._host(host))
@@ -507,10 +506,10 @@ class FastPath:
                 if run is None:
                     run = ProvenRun(self)
                     entries = run.entries
-                    run_start = found_match.start("e")
+                    run_start = found_match.start(1)
                     runs[where(run_start)] = run
                 # Where the <loc> tag starts, in file coordinates (parser.position).
-                at = found_match.start("loc") - 5
+                at = found_match.start(2) - 5
                 line = counted[1] + count("\n", counted[0], at)
                 counted[0] = at
                 counted[1] = line
@@ -521,7 +520,7 @@ class FastPath:
                 entries.append(
                     (url, scheme, host, path or "", moment, line + line_offset, column + 1)
                 )
-                run_end = found_match.end("e")
+                run_end = found_match.end(8)
             self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
