@@ -13,7 +13,9 @@ as before, with the same lines and columns. When expat reaches such a comment,
 are counted and given to the checks that keep state across entries, in document
 order, exactly as the full checker would have (duplicates, scope, set facts).
 
-It is used only for a UTF-8 file whose prologue is the usual one (an optional XML
+It is used only for a file of more than one block or of at least 16 KB (a small
+file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
+prologue is the usual one (an optional XML
 declaration, whitespace and comments, then an unprefixed ``urlset`` or
 ``sitemapindex`` start tag whose default namespace is the sitemaps.org one, no
 DOCTYPE), when the run knows no robots.txt and every check enabled on the entry
@@ -35,6 +37,13 @@ checker untouched):
   the suppression tag ``sitemap-lint``;
 - every value is written in a narrow ASCII class: no ``&``, ``<``, entity,
   CDATA, whitespace or character outside the class;
+- only whitespace stands between it and the end of the previous entry (or of the
+  root's start tag): expat reports character data before an entry at the entry's
+  tag, which must stay there;
+- it lies within one block as the checker reads them (about 1 MB): the parsers
+  see the same blocks with and without the fast path, so an entry split across a
+  boundary goes to the full checker (the block's last lines are looked at again
+  with the next block, for the depth and the entry count only);
 - it is at most the 50,000th entry of the file (an upper bound of the entries
   before it is counted), so the too-many-entries rule still sees its entry;
 - each value passes every rule enabled for its field, and the schema accepts it:
