@@ -75,15 +75,17 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import SITEMAP_NS, Node
 
 if TYPE_CHECKING:
-    from sitemap_lint.checker import FileChecker
+    from sitemap_lint.dispatch import Dispatch
+    from sitemap_lint.facts import FileFacts
     from sitemap_lint.formats.xml import StreamParser
     from sitemap_lint.options import Options
+    from sitemap_lint.sink import FindingSink
 
 __all__ = ["ENV", "FastPath", "ProvenRun", "enabled", "start"]
 
@@ -95,6 +97,16 @@ MAX_ENTRIES = 50_000
 SMALL = 1 << 14
 MAX_LOC = 1024
 SUPPRESSION_TAG = "sitemap-lint"
+
+
+class FileChecker(Protocol):
+    """What the fast path uses of ``checker.FileChecker`` (named here, not imported:
+    the checker imports this module)."""
+
+    sink: FindingSink
+    facts: FileFacts | None
+    dispatch: Dispatch | None
+    proven: dict[tuple[int, int], ProvenRun]
 
 
 def enabled() -> bool:
