@@ -491,3 +491,28 @@ def test_rule_documentation_is_dedented_as_textwrap_does(monkeypatch):
     samples += ["x\n  y", "\n        <url>\n          <loc>x</loc>\n        </url>\n    "]
     for sample in samples:
         assert base._block(sample) == textwrap.dedent(sample).strip("\n"), repr(sample)
+
+
+def test_a_checked_file_is_freed_without_the_garbage_collector(monkeypatch, tmp_path):
+    """With the fast path few objects are made, so a cycle through the checker would keep
+    each file's state (a hash per URL) until a late gc run: memory of a set would grow."""
+    import gc
+    import weakref
+
+    made: list[weakref.ref[Any]] = []
+    original = checker.FileChecker.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(checker.FileChecker, "__init__", init)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    path = write(tmp_path, sitemap(300) + "<!-- end -->\n")
+    gc.disable()
+    try:
+        result = check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+        assert made and made[0]() is None
+    finally:
+        gc.enable()
+    assert result.facts is not None and result.facts.url_count == 300

@@ -110,6 +110,9 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     finally:
         parser.release()
         checker.parser = None
+        # The checks refer back to the checker (through their FileContext): without this
+        # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
+        checker.dispatch = None
     return _result(source, sink, facts)
 
 
