@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
+from sitemap_lint import fastpath
 from sitemap_lint.dispatch import Dispatch
 from sitemap_lint.facts import Child, FileFacts, FileStats
 from sitemap_lint.finding import Finding
@@ -33,6 +34,7 @@ from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 
 if TYPE_CHECKING:
+    from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
@@ -92,8 +94,11 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     checker.stats = stats
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
+    blocks = _blocks(_chain(first, texts))
+    # Runs of plain clean entries reach the parsers as comments (fastpath/).
+    fast = fastpath.start(first, options, decoder.codec, checker, parser)
     try:
-        for text in _blocks(_chain(first, texts)):
+        for text in blocks if fast is None else fast.blocks(blocks):
             if shadow is not None:
                 shadow.feed(text)
             if not parser.feed(text):
@@ -107,6 +112,9 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     finally:
         parser.release()
         checker.parser = None
+        # The checks refer back to the checker (through their FileContext): without this
+        # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
+        checker.dispatch = None
     return _result(source, sink, facts, stats, stream)
 
 
@@ -202,6 +210,8 @@ class FileChecker:
         self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
         self._doctype: tuple[str, int, int, int] | None = None
+        # The comments that stand for entries the fast path proved, by position.
+        self.proven: dict[tuple[int, int], ProvenRun] = {}
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
 
@@ -323,6 +333,10 @@ class FileChecker:
 
     def on_comment(self, text: str, line: int, column: int) -> None:
         """Comments carry no sitemap data, only inline suppression directives."""
+        run = self.proven.pop((line, column), None) if self.proven else None
+        if run is not None:  # entries the fast path proved: counted, and seen by the checks
+            self.count += run.enter(self)
+            return
         self.sink.comment(text, line, column)
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
