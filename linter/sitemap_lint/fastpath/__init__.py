@@ -59,6 +59,7 @@ checker untouched):
 | ``scope.ScopeCheck`` (SC001-SC003) | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
 | ``robots.DisallowedCheck`` (RB) | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
 | structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, no attribute, no stray text, no extension element. |
+| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
 
@@ -207,9 +208,10 @@ _UNKNOWN = object()
 
 
 def _known_checks() -> dict[Any, str]:
-    from sitemap_lint.rules import dates, duplicates, robots, scope, urls, values
+    from sitemap_lint.rules import dates, duplicates, hreflang, robots, scope, urls, values
 
     return {
+        hreflang.PagesWithoutAlternates: "pages",
         urls.check_loc: "loc",
         dates.check_lastmod: "lastmod",
         values.changefreq: "changefreq",
@@ -264,8 +266,8 @@ class ProvenRun:
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
         # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
-        # loc stands).
-        self.entries: list[tuple[str, str, str, str, datetime | None, int, int]] = []
+        # loc stands), and where the entry starts (line << 32 | column).
+        self.entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
 
     def enter(self, checker: FileChecker) -> int:
         """Give the entries to the checks that keep state across entries, and to the
@@ -280,15 +282,27 @@ class ProvenRun:
         facts = checker.facts
         index = fast.index
         what = "sitemap" if index else "URL"
+        pages = fast.pages
+        from sitemap_lint.domain.identity import normal_url
         from sitemap_lint.domain.urls import ParsedURL
 
         fast.proved += len(self.entries)
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
-        for url, scheme, host, path, moment, line, column in self.entries:
+        for url, scheme, host, path, moment, line, column, start in self.entries:
+            # A proved URL is in normal form (lower-case host, no port) but for an empty path.
+            normal = url if path else normal_url(url)
             if seen is not None:
+                assert tracker is not None  # seen is its table
                 here = line << 32 | column
-                if seen.setdefault(hash(url), here) != here:
-                    tracker.check(url, Node("", "loc", {}, line, column), sink, what)
+                key = hash(normal)
+                if seen.setdefault(key, here) != here:
+                    entry = Node("", fast.entry, {}, start >> 32, start & 0xFFFFFFFF)
+                    tracker.check(url, Node("", "loc", {}, line, column), sink, what, entry)
+                elif normal != url:
+                    tracker._written[key] = hash(url)
+            if pages is not None:  # proved entries have no alternates
+                pages.hashes.append(hash(normal))
+                pages.positions.append(line << 32 | column)
             if scope is not None:
                 location = scope.location
                 if location is None:
@@ -357,11 +371,13 @@ class FastPath:
         self.resolved = False
         self.tracker: Any = None
         self.scope: Any = None
+        self.pages: Any = None  # the hreflang check's record of entries without alternates
         self.same_origin: tuple[str, str] | None = None
         self.proved = 0  # entries proved in the file, for tests and benchmarks
 
     def resolve(self, checker: FileChecker) -> None:
         from sitemap_lint.rules.duplicates import DuplicateCheck
+        from sitemap_lint.rules.hreflang import PagesWithoutAlternates
         from sitemap_lint.rules.scope import ScopeCheck
 
         self.resolved = True
@@ -371,6 +387,8 @@ class FastPath:
                 self.tracker = instance.tracker
             elif isinstance(instance, ScopeCheck):
                 self.scope = instance.scope
+            elif isinstance(instance, PagesWithoutAlternates) and instance.urlset:
+                self.pages = instance.pages
 
     # -- the blocks ------------------------------------------------------------------
 
@@ -491,7 +509,7 @@ class FastPath:
                 continue
             run: ProvenRun | None = None
             run_start = run_end = -1
-            entries: list[tuple[str, str, str, str, datetime | None, int, int]] = []
+            entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
             bound = self.entries_bound
             while True:
                 found_match = match(text, position)
@@ -530,17 +548,30 @@ class FastPath:
                     entries = run.entries
                     run_start = found_match.start(1)
                     runs[where(run_start)] = run
-                # Where the <loc> tag starts, in file coordinates (parser.position).
-                at = found_match.start(2) - 5
-                line = counted[1] + count("\n", counted[0], at)
-                counted[0] = at
-                counted[1] = line
-                newline = rfind("\n", 0, at)
-                column = at - newline - 1 if newline >= 0 else base_column + at
-                if line == 1:
-                    column += column_offset
+                # Where the entry's and the <loc> tag start, in file coordinates
+                # (parser.position); the entry's for the fix that removes a duplicate.
+                spots = []
+                for at in (found_match.start(1), found_match.start(2) - 5):
+                    line = counted[1] + count("\n", counted[0], at)
+                    counted[0] = at
+                    counted[1] = line
+                    newline = rfind("\n", 0, at)
+                    column = at - newline - 1 if newline >= 0 else base_column + at
+                    if line == 1:
+                        column += column_offset
+                    spots.append(((line + line_offset) << 32) | (column + 1))
+                entry_at, loc_at = spots
                 entries.append(
-                    (url, scheme, host, path or "", moment, line + line_offset, column + 1)
+                    (
+                        url,
+                        scheme,
+                        host,
+                        path or "",
+                        moment,
+                        loc_at >> 32,
+                        loc_at & 0xFFFFFFFF,
+                        entry_at,
+                    )
                 )
                 run_end = found_match.end(8)
             self.entries_bound = bound
