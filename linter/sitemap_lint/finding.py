@@ -60,6 +60,10 @@ class Finding:
     ``key`` optionally names the defect in a way that survives edits elsewhere in the
     file and a change of ``--now`` (e.g. the offending value); the CI reports' stable
     fingerprints use it when set. It takes no part in comparison or order.
+
+    ``xpath`` optionally names the element the finding is about, XPath-like, 1-based,
+    with the document's own prefixes (``/urlset/url[6]/priority``); no part in
+    comparison or order either.
     """
 
     code: str
@@ -69,6 +73,7 @@ class Finding:
     line: int
     column: int
     key: str | None = field(default=None, compare=False, repr=False)
+    xpath: str | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)
