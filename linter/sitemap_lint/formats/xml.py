@@ -382,7 +382,7 @@ class StreamParser:
         local = qname.rpartition(":")[2]
         stack = self._stack
         closes = next((i for i in range(len(stack) - 2, -1, -1) if stack[i].name == local), None)
-        if closes is None:
+        if closes is None or self._glued(stack[-1], offset):
             return None
         assert self.handler is not None
         for node in stack[closes + 1 :]:
@@ -397,6 +397,15 @@ class StreamParser:
             return self._resume_after(offset - 2, line, column - 3, line)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
+
+    def _glued(self, node: Node, offset: int) -> bool:
+        """Whether ``node``'s start tag is glued to the text before it (``q=a<b>c``): a
+        raw '<' in a value rather than an element."""
+        window = self._window
+        at = offset - self._window_base
+        tag = b"<" + self._qname(node).encode("utf-8")
+        start = window.rfind(tag, max(at - CONTEXT_BYTES, 0), at)
+        return start > 0 and window[start - 1 : start] not in b" \t\r\n>\"'"
 
     def _missing_entry_end(self) -> list[bytes | memoryview] | None:
         """An entry was read inside an entry whose end tag is missing: report the open
@@ -471,8 +480,9 @@ class StreamParser:
         start, line, column, error_line = self._skip
         self._skip = None
         line, column = self._advance(line, column, start, self._fed)
-        if line - error_line >= 1:
-            self.handler.on_skipped(error_line + 1, line, None)
+        last = line if column else line - 1  # the file may end with a line break
+        if last > error_line:
+            self.handler.on_skipped(error_line + 1, last, None)
         self.handler.on_syntax_error(3, line, column + 1, "", 0)
         self.failed = True
 
