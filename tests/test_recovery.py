@@ -172,7 +172,9 @@ def test_missing_end_tags_are_reported_at_the_start_tag() -> None:
 
 
 def test_well_formed_nested_entries_are_not_a_syntax_error() -> None:
-    text = urlset("<url><loc>https://example.com/1</loc><url><loc>https://example.com/2</loc></url></url>")
+    text = urlset(
+        "<url><loc>https://example.com/1</loc><url><loc>https://example.com/2</loc></url></url>"
+    )
     assert not [f for f in check(text) if f.code.startswith("XM")]
 
 
@@ -195,7 +197,7 @@ def test_element_never_closed_inside_an_entry() -> None:
 
 def test_unquoted_and_duplicated_attributes() -> None:
     text = urlset(
-        '<url id=3><loc>https://example.com/1</loc></url>',
+        "<url id=3><loc>https://example.com/1</loc></url>",
         url(2, "", BAD_PRIORITY),
         '<url><loc a="1" a="2">https://example.com/3</loc></url>',
         url(4, "", BAD_PRIORITY),
@@ -268,7 +270,9 @@ def test_gzip_file() -> None:
 
 def test_minified_one_line_sitemap() -> None:
     entries = [url(1, "?a&b"), url(2, "", BAD_PRIORITY), "<url><loc>x</lco></url>", url(4)]
-    text = f'{HEAD}<urlset xmlns="{NS}">' + "".join(entries) + url(5, "", BAD_PRIORITY) + "</urlset>"
+    text = (
+        f'{HEAD}<urlset xmlns="{NS}">' + "".join(entries) + url(5, "", BAD_PRIORITY) + "</urlset>"
+    )
     findings = check(text)
     assert at(findings, "XM004") == [position(text, "&b")]
     assert at(findings, "XM001") == [position(text, "lco>")]
@@ -386,7 +390,9 @@ def render(index: int, fields: tuple[int, int, bool], root: str, layout: str) ->
         parts.append(
             f"<image:image><image:loc>https://example.com/i{index}.jpg</image:loc></image:image>"
         )
-    return f"<{entry}>{sep}" + sep.join(parts) + ("\n  " if layout == "lines" else "") + f"</{entry}>"
+    return (
+        f"<{entry}>{sep}" + sep.join(parts) + ("\n  " if layout == "lines" else "") + f"</{entry}>"
+    )
 
 
 def document(entries: list[str], root: str, layout: str) -> str:
@@ -430,12 +436,20 @@ def test_a_planted_defect_changes_no_other_entry(
     k = data.draw(st.integers(0, len(fields) - 1), label="k")
     entries = [render(i, f, root, layout) for i, f in enumerate(fields)]
     if plant.before == "<url>" and root != "urlset":
-        plant = Plant(plant.kind, "<sitemap>", plant.after.replace("url", "sitemap"), plant.needle,
-                      plant.offset, plant.codes, plant.exact)
+        plant = Plant(
+            plant.kind,
+            "<sitemap>",
+            plant.after.replace("url", "sitemap"),
+            plant.needle,
+            plant.offset,
+            plant.codes,
+            plant.exact,
+        )
     if plant.before == "</url>" and root != "urlset":
         after = plant.after.replace("url", "sitemap")
         needle = plant.needle.replace("url", "sitemap")
-        plant = Plant(plant.kind, "</sitemap>", after, needle, plant.offset, plant.codes, plant.exact)
+        offset = len("</sitemap>") if plant.offset else 0
+        plant = Plant(plant.kind, "</sitemap>", after, needle, offset, plant.codes, plant.exact)
     if plant.needle == "<url>" and root != "urlset":
         plant = Plant(plant.kind, plant.before, plant.after, "<sitemap>", plant.offset, plant.codes)
     planted_entries = list(entries)
@@ -448,7 +462,7 @@ def test_a_planted_defect_changes_no_other_entry(
     else:
         changed = planted_entries[k].find(plant.after) if plant.after else 0
         defect = entry_start + planted_entries[k].index(plant.needle, changed) + plant.offset
-    line, column = position(planted[: defect] + "\0", "\0")
+    line, column = position(planted[:defect] + "\0", "\0")
 
     def run(text: str) -> list[Finding]:
         raw = text.replace("\n", newline).encode("utf-8")

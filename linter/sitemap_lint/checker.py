@@ -378,13 +378,13 @@ class FileChecker:
         before_root = None if parser is None else not parser.saw_root
         self.sink.add(xml.syntax_error(code, line, column, context, offset, before_root))
 
-    def on_unclosed(self, node: Node, qname: str, line: int, column: int) -> None:
-        findings = self.sink.findings
-        before = len(findings)
-        self.sink.add(xml.unclosed(qname, node.line, node.column, line, column))
-        entry = self.parser.root_node if self.parser is not None else None
-        if node is not entry and self.root_name is not None:
-            findings[before] = replace(findings[before], xpath=self._root_path(node))
+    def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
+        """``node`` (in ``entry``, the next entry to be counted) has no end tag."""
+        finding = xml.unclosed(qname, node.line, node.column, line, column)
+        if self.root_name is not None and self._is_entry(entry):
+            entry.index = self.entry_index + 1
+            finding = replace(finding, xpath=self._xpath(entry, 0, 0, node))
+        self.sink.add(finding)
 
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
         self.sink.add(xml.skipped(first, last, resumed, self.entry_name or "entry"))

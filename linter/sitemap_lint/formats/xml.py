@@ -69,7 +69,7 @@ class Handler(Protocol):
     def on_syntax_error(
         self, code: int, line: int, column: int, context: str, offset: int
     ) -> None: ...
-    def on_unclosed(self, node: Node, qname: str, line: int, column: int) -> None: ...
+    def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None: ...
     def on_lost_entry(self, entry: Node) -> None: ...
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None: ...
     def on_too_many_errors(self, line: int, column: int) -> None: ...
@@ -314,17 +314,50 @@ class StreamParser:
                     self._replay_until = (line, column)
                     return self._restart(entry_offset, node.line, node.column - 1)
             elif len(stack) == 1 and start >= self._window_base:
+                # Between entries, or in an entry's start tag: resume at that tag.
+                window = self._window
+                at = start - self._window_base
+                low = max(at - MAX_REPLAY, 0)
+                tag = window.rfind(b"<", low, at)
+                if tag < 0 or tag < window.rfind(b">", low, at):
+                    tag = at
                 self._repairs.append((start, end, mark))
-                _line, start_column = self._position_before(line, column - 1, start, offset)
-                return self._restart(start, line, start_column)
+                self._replay_until = (line, column)
+                resume = self._window_base + tag
+                return self._restart(resume, *self._position_back(line, column - 1, resume, offset))
+        if self._entry_open is None and len(stack) == 1:
+            self._lose_entry_start_tag(offset)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
 
-    def _position_before(self, line: int, column: int, start: int, offset: int) -> tuple[int, int]:
-        """The position of byte ``start`` on the same line before ``offset`` (at ``column``)."""
+    def _lose_entry_start_tag(self, offset: int) -> None:
+        """An error inside an entry's start tag: the entry is lost before it began."""
         window = self._window
-        chars = window[start - self._window_base : offset - self._window_base]
-        return line, column - len(chars.decode("utf-8", errors="replace"))
+        at = offset - self._window_base
+        low = max(at - MAX_REPLAY, 0)
+        tag = window.rfind(b"<", low, at)
+        if tag < 0 or tag < window.rfind(b">", low, at) or self._resync is None:
+            return
+        match = self._resync.match(window, tag)
+        if match is not None and not window.startswith(b"</", tag) and self.handler is not None:
+            ns, _, name = (self.entry_tag or "").rpartition("}")
+            self.handler.on_lost_entry(Node(ns, name, {}, 0, 0))
+
+    def _position_back(self, line: int, column: int, start: int, end: int) -> tuple[int, int]:
+        """The file position (line, 0-based column) of byte offset ``start``, given that
+        of ``end`` after it (both in the window)."""
+        window = self._window
+        base = self._window_base
+        data = window[start - base : end - base]
+        breaks = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+        if not breaks:
+            return line, column - len(data.decode("utf-8", errors="replace"))
+        low = max(start - base - CONTEXT_BYTES, 0)
+        line_start = max(
+            window.rfind(b"\n", low, start - base), window.rfind(b"\r", low, start - base)
+        )
+        before = window[line_start + 1 : start - base].decode("utf-8", errors="replace")
+        return line - breaks, len(before)
 
     def _count_error(self, line: int, column: int) -> bool:
         """Count one more syntax error; True (and reported) when there are too many."""
@@ -386,7 +419,7 @@ class StreamParser:
             return None
         assert self.handler is not None
         for node in stack[closes + 1 :]:
-            self.handler.on_unclosed(node, self._qname(node), line, column - 2)
+            self.handler.on_unclosed(stack[1], node, self._qname(node), line, column - 2)
         self.syntax_errors += len(stack) - closes - 2  # one was counted already
         if closes == 0:
             if len(stack) == 2 and self._entry_open is not None:
@@ -419,7 +452,7 @@ class StreamParser:
         offset = self._file_offset(index)
         if self._count_error(line, column):
             return None
-        self.handler.on_unclosed(outer, self._qname(outer), line, column)
+        self.handler.on_unclosed(outer, outer, self._qname(outer), line, column)
         del outer.children[children:]
         outer.nested_text = False
         self._deliver(outer)

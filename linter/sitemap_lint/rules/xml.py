@@ -492,8 +492,7 @@ def skipped(first: int, last: int, resumed: int | None, entry: str) -> Finding:
     return SYNTAX_ERROR.at(
         first,
         1,
-        f"{lines} could not be read after the syntax error above and were not checked; "
-        f"{where}",
+        f"{lines} could not be read after the syntax error above and were not checked; {where}",
     )
 
 
