@@ -57,13 +57,15 @@ def write_extension_sitemap(path: Path, count: int) -> None:
         out.write("</urlset>\n")
 
 
-def write_sitemap(path: Path, count: int, path_length: int) -> None:
+def write_sitemap(path: Path, count: int, path_length: int, raw_ampersand: bool = False) -> None:
+    """``raw_ampersand``: every URL has a query with a raw '&' (one syntax error each)."""
     padding = "section/" * max(path_length // 8, 1)
+    query = "?a=1&b=2" if raw_ampersand else ""
     with open(path, "w", encoding="utf-8") as out:
         out.write(HEAD)
         for i in range(count):
             out.write(
-                f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html</loc>\n"
+                f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html{query}</loc>\n"
                 f"    <lastmod>2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00</lastmod>\n"
                 f"    <changefreq>daily</changefreq>\n    <priority>0.{i % 10}</priority>\n  </url>\n"
             )
@@ -149,6 +151,11 @@ def main() -> int:
             f"{50_000 // scale:,} URLs, short paths": (Path(tmp, "plain.xml"), 50_000 // scale, 40),
             f"{50_000 // scale:,} URLs, long paths": (Path(tmp, "long.xml"), 50_000 // scale, 850),
             f"{50_000 // scale:,} URLs, extensions": (Path(tmp, "ext.xml"), 50_000 // scale, None),
+            f"{50_000 // scale:,} URLs, raw & in each": (
+                Path(tmp, "amp.xml"),
+                50_000 // scale,
+                -40,
+            ),
             "10 URLs": (Path(tmp, "small.xml"), 10, 40),
         }
         print(f"machine: {os.cpu_count()} cores; runs per input: {runs}")
@@ -159,7 +166,7 @@ def main() -> int:
             if length is None:
                 write_extension_sitemap(path, count)
             else:
-                write_sitemap(path, count, length)
+                write_sitemap(path, count, abs(length), raw_ampersand=length < 0)
             size = path.stat().st_size / 1e6
             ours_time, ours_peak = measure(
                 [*ours, "--format", "json", "--now", "2025-06-01", str(path)], runs

@@ -193,6 +193,7 @@ class FileChecker:
         self.shadow = shadow
         self._doctype: tuple[str, int, int, int] | None = None
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
+        self._syntax_pending: list[int] = []  # syntax findings not yet given a pointer
         self._other_index: dict[tuple[str, str], int] = {}  # other root children, by name
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
@@ -254,12 +255,19 @@ class FileChecker:
         before = len(findings)
         self._on_entry(entry)
         if len(findings) > before:
-            self._point(entry, before)
+            self._point(entry, range(before, len(findings)))
+        if self._syntax_pending:
+            self._point(entry, self._syntax_pending)
+            self._syntax_pending = []
 
     def on_lost_entry(self, entry: Node) -> None:
         """An entry that a syntax error made unreadable: it still takes its place."""
         if self.root_name is not None and self._is_entry(entry):
-            self.advance()
+            entry.index = self.advance()
+            findings = self.sink.findings
+            for i in self._syntax_pending:
+                findings[i] = replace(findings[i], xpath=self._root_path(entry))
+            self._syntax_pending = []
 
     def _is_entry(self, node: Node) -> bool:
         return node.name == self.entry_name and node.ns == self.sitemap_ns
@@ -376,6 +384,8 @@ class FileChecker:
             )
             return
         before_root = None if parser is None else not parser.saw_root
+        if parser is not None and parser.recover and not parser.root_closed:
+            self._syntax_pending.append(len(self.sink.findings))
         self.sink.add(xml.syntax_error(code, line, column, context, offset, before_root))
 
     def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
@@ -394,10 +404,10 @@ class FileChecker:
 
     # -- where in the document ---------------------------------------------------
 
-    def _point(self, entry: Node, start: int) -> None:
-        """Name the element of each finding made for ``entry`` since ``start``."""
+    def _point(self, entry: Node, indexes: Iterable[int]) -> None:
+        """Name the element in ``entry`` of the findings at ``indexes``."""
         findings = self.sink.findings
-        for i in range(start, len(findings)):
+        for i in indexes:
             finding = findings[i]
             if finding.xpath is None:
                 path = self._xpath(entry, finding.line, finding.column)

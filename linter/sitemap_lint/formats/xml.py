@@ -34,7 +34,7 @@ from sitemap_lint.model import MAX_TEXT, Node
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
 # Syntax errors reported per file; past this the rest of the file is not read.
-MAX_SYNTAX_ERRORS = 10_000
+MAX_SYNTAX_ERRORS = 100_000
 # An entry is read again after a lexical repair only if the defect is this near its start.
 MAX_REPLAY = 1 << 16
 # Around an error, the most of its line that is looked at (each side), in bytes.
@@ -125,6 +125,8 @@ class StreamParser:
         # its 0-based column, the line of the error).
         self._skip: tuple[int, int, int, int] | None = None
         self._resync: re.Pattern[bytes] | None = None
+        self._prefix: bytes | None = None  # the synthetic root start tag
+        self._prefix_chars = 0
         self._stack: list[Node] = []
         self._entry_open: tuple[int, Node] | None = None
         self._parser = self._new_parser()
@@ -523,8 +525,12 @@ class StreamParser:
         """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based
         ``column``), after a synthetic root start tag; the input to parse."""
         _detach(self._parser)
-        prefix = self._synthetic_root().encode("utf-8")
-        prefix_chars = len(prefix.decode("utf-8"))
+        if self._prefix is None:
+            synthetic = self._synthetic_root()
+            self._prefix = synthetic.encode("utf-8")
+            self._prefix_chars = len(synthetic)
+        prefix = self._prefix
+        prefix_chars = self._prefix_chars
         self.line_offset = line - 1
         self.column_offset = column - prefix_chars
         self._last_restart = offset
@@ -546,9 +552,16 @@ class StreamParser:
             segment.append((index, -1, len(mark)))
             index += len(mark)
             at = end
-        chunks.append(view[at - base :])
         segment.append((index, at, -1))
         self._segment = segment
+        # Expat copies what it is given into its own buffer: the rest of the window
+        # goes in growing pieces, so that an error soon after costs little.
+        at -= base
+        for size in (4096, 65536):
+            if len(view) - at > size:
+                chunks.append(view[at : at + size])
+                at += size
+        chunks.append(view[at:])
         return chunks
 
     def _synthetic_root(self) -> str:

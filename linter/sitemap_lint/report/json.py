@@ -29,6 +29,7 @@ class JsonReporter(Reporter):
                             "message": f.message,
                             "line": f.line,
                             "column": f.column,
+                            **({"xpath": f.xpath} if f.xpath is not None else {}),
                         }
                         for f in result.findings
                     ],

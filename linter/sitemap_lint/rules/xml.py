@@ -28,7 +28,7 @@ SYNTAX_ERROR = rule(
         all of its checks. An element whose end tag is missing is reported at
         its start tag; an entry that is complete but for its own end tag is
         still checked. When whole lines had to be skipped to find the next
-        entry, one more finding says which. After 10,000 syntax errors the rest
+        entry, one more finding says which. After 100,000 syntax errors the rest
         of the file is not read. An error before the root element, in its start
         tag or after its end stops the check there.
     """,
@@ -483,7 +483,7 @@ def unclosed(qname: str, line: int, column: int, at_line: int, at_column: int) -
 def skipped(first: int, last: int, resumed: int | None, entry: str) -> Finding:
     """Lines that could not be read after a syntax error (``resumed``: where reading
     went on, None when the file ended first)."""
-    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    lines = f"line {first} was" if first == last else f"lines {first}-{last} were"
     where = (
         f"reading resumed at the next <{entry}> or the root's end tag on line {resumed}"
         if resumed is not None
@@ -492,7 +492,7 @@ def skipped(first: int, last: int, resumed: int | None, entry: str) -> Finding:
     return SYNTAX_ERROR.at(
         first,
         1,
-        f"{lines} could not be read after the syntax error above and were not checked; {where}",
+        f"{lines} skipped after the syntax error above: not read and not checked; {where}",
     )
 
 
@@ -500,7 +500,7 @@ def too_many_errors(line: int, column: int) -> Finding:
     return SYNTAX_ERROR.at(
         line,
         column,
-        "more than 10,000 syntax errors: the rest of the file was not read; "
+        "more than 100,000 syntax errors: the rest of the file was not read; "
         "fix the errors above (they usually share one cause) and check again",
     )
 
