@@ -429,6 +429,24 @@ class FileChecker:
             return None
         prefixes = self.parser.prefixes if self.parser is not None else {}
         best = self._root_path(entry)
+        if target is None:  # down the children that start at or before the position
+            node = entry
+            while node.children:
+                children = node.children
+                chosen = None
+                for child in children:
+                    if (child.line, child.column) > where:
+                        break
+                    chosen = child
+                if chosen is None:
+                    break
+                step = _step(chosen.ns, chosen.name, prefixes)
+                same = [c for c in children if c.name == chosen.name and c.ns == chosen.ns]
+                if chosen.children or len(same) > 1:
+                    step = f"{step}[{same.index(chosen) + 1}]"
+                best = f"{best}/{step}"
+                node = chosen
+            return best
         pending: list[tuple[Node, str]] = [(entry, best)]
         while pending:
             node, path = pending.pop()
