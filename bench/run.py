@@ -62,10 +62,14 @@ def write_extension_sitemap(path: Path, count: int) -> None:
         out.write("</urlset>\n")
 
 
-def write_sitemap(path: Path, count: int, path_length: int, findings_every: int = 0) -> None:
+def write_sitemap(
+    path: Path, count: int, path_length: int, findings_every: int = 0, raw_ampersand: bool = False
+) -> None:
     """``count`` URLs with all four fields; with ``findings_every``, every such entry has
-    a lastmod that is not a W3C date (one DT001 finding each)."""
+    a lastmod that is not a W3C date (one DT001 finding each); with ``raw_ampersand``,
+    every URL has a query with a raw '&' (one syntax error each)."""
     padding = "section/" * max(path_length // 8, 1)
+    query = "?a=1&b=2" if raw_ampersand else ""
     with open(path, "w", encoding="utf-8") as out:
         out.write(HEAD)
         for i in range(count):
@@ -74,7 +78,7 @@ def write_sitemap(path: Path, count: int, path_length: int, findings_every: int 
             else:
                 lastmod = f"2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00"
             out.write(
-                f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html</loc>\n"
+                f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html{query}</loc>\n"
                 f"    <lastmod>{lastmod}</lastmod>\n"
                 f"    <changefreq>daily</changefreq>\n    <priority>0.{i % 10}</priority>\n  </url>\n"
             )
@@ -232,6 +236,11 @@ def main() -> int:
             f"{n:,} URLs, 1 in 100 finding": (
                 Path(tmp, "findings.xml"),
                 lambda p: write_sitemap(p, n, 40, findings_every=100),
+                core,
+            ),
+            f"{n:,} URLs, raw & in each": (
+                Path(tmp, "amp.xml"),
+                lambda p: write_sitemap(p, n, 40, raw_ampersand=True),
                 core,
             ),
             f"{n:,} URLs, long paths": (

@@ -64,6 +64,7 @@ def test_json_document(capsys) -> None:
         "message": finding["message"],
         "line": 5,
         "column": 5,
+        "xpath": "/urlset/url[1]",
     }
     assert document["summary"] == {
         "files": 2,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
@@ -212,6 +213,9 @@ class FileChecker:
         self._doctype: tuple[str, int, int, int] | None = None
         # The comments that stand for entries the fast path proved, by position.
         self.proven: dict[tuple[int, int], ProvenRun] = {}
+        self.entry_index = 0  # entries of the document so far, read or not (see advance)
+        self._syntax_pending: list[int] = []  # syntax findings not yet given a pointer
+        self._other_index: dict[tuple[str, str], int] = {}  # other root children, by name
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
 
@@ -246,6 +250,8 @@ class FileChecker:
             structure.check_attributes(root, self.sink)
         if self.facts is not None:
             self.facts.kind = root.name
+        if self.parser is not None and self._doctype is None:
+            self.parser.set_entries(root, self.entry_name)
         context = FileContext(self.options, root.name, self.entry_name, self._robots_policy)
         self.dispatch = Dispatch(context, self.options.enabled)
 
@@ -254,12 +260,45 @@ class FileChecker:
 
         return RobotsPolicy(self.options.robots, self.options.agent)
 
+    def advance(self, count: int = 1) -> int:
+        """Count ``count`` more entries of the document (read, lost to a syntax error, or
+        skipped by a caller that proved them fine); the index of the last one."""
+        self.entry_index += count
+        return self.entry_index
+
     def on_entry(self, entry: Node) -> None:
         if self.feed is not None:
             self.feed.on_entry(entry)
             return
         if self.root_name is None:
             return
+        findings = self.sink.findings
+        before = len(findings)
+        self._on_entry(entry)
+        if len(findings) > before:
+            self.point(entry, range(before, len(findings)))
+        if self._syntax_pending:
+            self.point(entry, self._syntax_pending)
+            self._syntax_pending = []
+
+    def on_lost_entry(self, entry: Node) -> None:
+        """An entry that a syntax error made unreadable: it still takes its place."""
+        if self.root_name is not None and self._is_entry(entry):
+            entry.index = self.advance()
+            findings = self.sink.findings
+            for i in self._syntax_pending:
+                findings[i] = replace(findings[i], xpath=self._root_path(entry))
+            self._syntax_pending = []
+
+    def _is_entry(self, node: Node) -> bool:
+        return node.name == self.entry_name and node.ns == self.sitemap_ns
+
+    def _on_entry(self, entry: Node) -> None:
+        if self._is_entry(entry):
+            entry.index = self.advance()
+        else:
+            key = (entry.ns, entry.name)
+            entry.index = self._other_index[key] = self._other_index.get(key, 0) + 1
         if entry.ns != self.sitemap_ns:
             assert self.root is not None  # set with root_name
             structure.check_foreign_top_level(entry, self.root, self.sink)
@@ -335,7 +374,9 @@ class FileChecker:
         """Comments carry no sitemap data, only inline suppression directives."""
         run = self.proven.pop((line, column), None) if self.proven else None
         if run is not None:  # entries the fast path proved: counted, and seen by the checks
-            self.count += run.enter(self)
+            proved = run.enter(self)
+            self.count += proved
+            self.advance(proved)
             return
         self.sink.comment(text, line, column)
 
@@ -348,6 +389,8 @@ class FileChecker:
         )
 
     def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:
+        if self.shadow is not None:
+            self.shadow.stop()  # entries after this one are validated by rebuilding them
         if self._doctype is not None and xml.is_entity_error(code):
             # The DOCTYPE's own entities stopped the parse: one finding says both.
             name, doc_line, doc_column, index = self._doctype
@@ -372,7 +415,91 @@ class FileChecker:
             )
             return
         before_root = None if parser is None else not parser.saw_root
+        if parser is not None and parser.recover and not parser.root_closed:
+            self._syntax_pending.append(len(self.sink.findings))
         self.sink.add(xml.syntax_error(code, line, column, context, offset, before_root))
+
+    def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
+        """``node`` (in ``entry``, the next entry to be counted) has no end tag."""
+        finding = xml.unclosed(qname, node.line, node.column, line, column)
+        if self.root_name is not None and self._is_entry(entry):
+            entry.index = self.entry_index + 1
+            finding = replace(finding, xpath=self._xpath(entry, 0, 0, node))
+        self.sink.add(finding)
+
+    def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
+        self.sink.add(xml.skipped(first, last, resumed, self.entry_name or "entry"))
+
+    def on_too_many_errors(self, line: int, column: int) -> None:
+        self.sink.add(xml.too_many_errors(line, column))
+
+    # -- where in the document ---------------------------------------------------
+
+    def point(self, entry: Node, indexes: Iterable[int]) -> None:
+        """Name the element in ``entry`` of the findings at ``indexes``."""
+        findings = self.sink.findings
+        for i in indexes:
+            finding = findings[i]
+            if finding.xpath is None:
+                path = self._xpath(entry, finding.line, finding.column)
+                if path is not None:
+                    findings[i] = replace(finding, xpath=path)
+
+    def _root_path(self, entry: Node) -> str:
+        prefixes = self.parser.prefixes if self.parser is not None else {}
+        root = self.root
+        assert root is not None  # entries come after the root
+        step = _step(root.ns, root.name, prefixes)
+        return f"/{step}/{_step(entry.ns, entry.name, prefixes)}[{entry.index or 1}]"
+
+    def _xpath(self, entry: Node, line: int, column: int, target: Node | None = None) -> str | None:
+        """The pointer to ``target`` in ``entry``, or to the last element of ``entry``
+        that starts at or before ``line``:``column``; None when the position is before it."""
+        where = (line, column)
+        if target is None and (entry.line, entry.column) > where:
+            return None
+        prefixes = self.parser.prefixes if self.parser is not None else {}
+        best = self._root_path(entry)
+        if target is None:  # down the children that start at or before the position
+            node = entry
+            while node.children:
+                children = node.children
+                chosen = None
+                for child in children:
+                    if (child.line, child.column) > where:
+                        break
+                    chosen = child
+                if chosen is None:
+                    break
+                step = _step(chosen.ns, chosen.name, prefixes)
+                same = [c for c in children if c.name == chosen.name and c.ns == chosen.ns]
+                if chosen.children or len(same) > 1:
+                    step = f"{step}[{same.index(chosen) + 1}]"
+                best = f"{best}/{step}"
+                node = chosen
+            return best
+        pending: list[tuple[Node, str]] = [(entry, best)]
+        while pending:
+            node, path = pending.pop()
+            if node is target:
+                return path
+            if target is None and (node.line, node.column) <= where:
+                best = path
+            counts: dict[tuple[str, str], int] = {}
+            for child in node.children:
+                key = (child.ns, child.name)
+                counts[key] = counts.get(key, 0) + 1
+            seen: dict[tuple[str, str], int] = {}
+            steps = []
+            for child in node.children:
+                key = (child.ns, child.name)
+                seen[key] = number = seen.get(key, 0) + 1
+                step = _step(child.ns, child.name, prefixes)
+                if child.children or counts[key] > 1:
+                    step = f"{step}[{number}]"
+                steps.append((child, f"{path}/{step}"))
+            pending.extend(reversed(steps))
+        return None if target is not None else best
 
     # -- end of file -------------------------------------------------------------
 
@@ -386,7 +513,7 @@ class FileChecker:
         if self.root_name is None:
             return
         parser = self.parser
-        failed = parser is not None and parser.failed
+        failed = parser is not None and (parser.failed or parser.syntax_errors > 0)
         if self.count == 0 and not failed and not self.stream.stopped_early:
             assert self.root is not None  # set with root_name
             self.sink.add(structure.no_entries(self.root))
@@ -447,10 +574,23 @@ class FileChecker:
             self._batch_extensions = False
         sink = self.sink
         reported: set[int] = set()
+        entries: dict[int, Node] | None = None
         for node, message in errors:
             key = id(node)
             if key in reported or node.ns in self.reported_namespaces or sink.covered(node):
                 continue
             reported.add(key)
-            sink.add_unless_covered(schema.violation(node, message), node)
+            finding = schema.violation(node, message)
+            if entries is None:
+                entries = {id(n): entry for entry in batch for n in entry.iter()}
+            entry = entries.get(key)
+            if entry is not None:
+                finding = replace(finding, xpath=self._xpath(entry, 0, 0, node))
+            sink.add_unless_covered(finding, node)
         sink.clear_coverage()
+
+
+def _step(ns: str, name: str, prefixes: dict[str, str]) -> str:
+    """An element's name with the document's prefix for its namespace."""
+    prefix = prefixes.get(ns, "") if ns else ""
+    return f"{prefix}:{name}" if prefix else name

@@ -120,7 +120,9 @@ class Finding:
     fingerprints use it when set. It takes no part in comparison or order.
 
     ``fix`` is the automatic fix of this defect, when there is one (``fix.model``);
-    it takes no part in comparison or order either.
+    it takes no part in comparison or order either. ``xpath`` optionally names the
+    element the finding is about, XPath-like, 1-based, with the document's own
+    prefixes (``/urlset/url[6]/priority``); no part in comparison or order either.
     """
 
     code: str
@@ -131,6 +133,7 @@ class Finding:
     column: int
     key: str | None = field(default=None, compare=False, repr=False)
     fix: FindingFix | None = field(default=None, compare=False, repr=False)
+    xpath: str | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)

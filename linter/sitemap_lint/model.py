@@ -16,7 +16,17 @@ class Node:
     ``line`` and ``column`` are 1-based and point at the start tag's ``<``.
     """
 
-    __slots__ = ("attrs", "children", "column", "line", "name", "nested_text", "ns", "text")
+    __slots__ = (
+        "attrs",
+        "children",
+        "column",
+        "index",
+        "line",
+        "name",
+        "nested_text",
+        "ns",
+        "text",
+    )
 
     def __init__(self, ns: str, name: str, attrs: dict[str, str], line: int, column: int):
         self.ns = ns
@@ -29,6 +39,8 @@ class Node:
         # Where the first non-whitespace text between child elements starts (line,
         # column), or None when there is none.
         self.nested_text: tuple[int, int] | None = None
+        # An entry's 1-based place among the root's children of its name (0: not set).
+        self.index = 0
 
     @property
     def tag(self) -> str:

@@ -108,6 +108,9 @@ class FileChecker(Protocol):
     facts: FileFacts | None
     dispatch: Dispatch | None
     proven: dict[tuple[int, int], ProvenRun]
+    entry_index: int
+
+    def point(self, entry: Node, indexes: Iterable[int]) -> None: ...
 
 
 def enabled() -> bool:
@@ -288,7 +291,12 @@ class ProvenRun:
 
         fast.proved += len(self.entries)
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
-        for url, scheme, host, path, moment, line, column, start in self.entries:
+        first_index = checker.entry_index + 1  # the run's first entry, among the document's
+        findings = sink.findings
+        for number, (url, scheme, host, path, moment, line, column, start) in enumerate(
+            self.entries
+        ):
+            before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
             if seen is not None:
@@ -296,8 +304,8 @@ class ProvenRun:
                 here = line << 32 | column
                 key = hash(normal)
                 if seen.setdefault(key, here) != here:
-                    entry = Node("", fast.entry, {}, start >> 32, start & 0xFFFFFFFF)
-                    tracker.check(url, Node("", "loc", {}, line, column), sink, what, entry)
+                    entry = _entry_node(fast.entry, start, first_index + number, line, column)
+                    tracker.check(url, entry.children[0], sink, what, entry)
                 elif normal != url:
                     tracker._written[key] = hash(url)
             if pages is not None:  # proved entries have no alternates
@@ -323,6 +331,9 @@ class ProvenRun:
                     origin = first[0] if first is not None else location and location.origin
                     if origin == f"{scheme}://{host}":
                         same = fast.same_origin = (scheme, host)
+            if len(findings) > before:  # a duplicate or a scope finding: name its element
+                entry = _entry_node(fast.entry, start, first_index + number, line, column)
+                checker.point(entry, range(before, len(findings)))
             if facts is not None:
                 if moment is not None:
                     facts.add_lastmod(moment)
@@ -333,6 +344,14 @@ class ProvenRun:
                 else:
                     facts.add_url(url, line, column)
         return len(self.entries)
+
+
+def _entry_node(name: str, start: int, index: int, line: int, column: int) -> Node:
+    """A proved entry as the checks and the pointers see it: its start tag and its loc."""
+    entry = Node(SITEMAP_NS, name, {}, start >> 32, start & 0xFFFFFFFF)
+    entry.index = index
+    entry.children.append(Node(SITEMAP_NS, "loc", {}, line, column))
+    return entry
 
 
 class FastPath:

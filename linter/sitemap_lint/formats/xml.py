@@ -6,17 +6,57 @@ or ``sitemap`` entry, or anything else standing there) is handed over as a
 finished tree of nodes, then forgotten, so memory does not grow with the file.
 No entity is ever expanded and nothing is ever fetched: a DOCTYPE is reported
 and its declarations are ignored.
+
+Recovery. Expat stops at the first well-formedness error; in a sitemap the check
+goes on. A lexical defect with an obvious reading (a raw ``&``, an undefined entity,
+a character XML does not allow) is reported, marked in the text (a mark of the same
+length in characters, so no position moves) and the entry is read again from its
+start tag by a fresh parser: its other fields are still checked, and the marks are
+turned back into the text as written when the entry is handed over. Structural
+damage (a mismatched, missing or stray end tag, a bad attribute, ``--`` in a
+comment, a raw ``<``) is reported and reading resumes at the next entry start tag or
+the root's end tag. A resumed parser first reads a synthetic copy of the root start
+tag on the same line as the resumed text, so every position it reports maps back to
+the file: lines by ``line_offset``, columns of its first line by ``column_offset``.
+The text is kept as UTF-8 for the last two blocks only, so memory stays flat.
 """
 
 from __future__ import annotations
 
 import pyexpat
+import re
+from collections import deque
+from collections.abc import Iterable
 from typing import Protocol
 
 from sitemap_lint.model import MAX_TEXT, Node
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
+# Syntax errors reported per file; past this the rest of the file is not read.
+MAX_SYNTAX_ERRORS = 100_000
+# An entry is read again after a lexical repair only if the defect is this near its start.
+MAX_REPLAY = 1 << 16
+# Around an error, the most of its line that is looked at (each side), in bytes.
+CONTEXT_BYTES = 4096
+# Marks put in place of a defect, read back when the entry is handed over: the '&' of
+# a raw or undefined reference, and a character XML does not allow (dropped).
+AMP_MARK = "\ufdd1"
+DROP_MARK = "\ufdd0"
+_AMP_MARK_BYTES = AMP_MARK.encode()
+_DROP_MARK_BYTES = DROP_MARK.encode()
+_END_OF_INPUT = {3, 5, 6}  # no element found, unclosed token, partial character
+_INVALID_TOKEN = 4
+_TAG_MISMATCH = 7
+_UNDEFINED_ENTITY = 11
+_BAD_CHAR_REF = 14
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+_REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
+_VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
+_ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
+_PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
+_END_TAG_NAME = re.compile(rb"[^\s>/]+")
+_SPACE = re.compile(rb"[ \t\r\n]*")
 
 
 class Handler(Protocol):
@@ -29,6 +69,15 @@ class Handler(Protocol):
     def on_syntax_error(
         self, code: int, line: int, column: int, context: str, offset: int
     ) -> None: ...
+    def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None: ...
+    def on_lost_entry(self, entry: Node) -> None: ...
+    def on_skipped(self, first: int, last: int, resumed: int | None) -> None: ...
+    def on_too_many_errors(self, line: int, column: int) -> None: ...
+
+
+class _NestedEntry(Exception):
+    """Raised from an end handler: an entry's end tag is missing, so the entry that
+    follows was read as its child; reading starts again at that entry."""
 
 
 class StreamParser:
@@ -41,29 +90,71 @@ class StreamParser:
         self.saw_root = False
         self.root_closed = False
         self.failed = False
-        self._recent: list[tuple[int, str]] = []  # (first line number, text) of the last chunks
+        # Recovery: set by the handler at a sitemap root, with the entries' expat tag.
+        self.recover = False
+        self.entry_tag: str | None = None
+        self.syntax_errors = 0
+        # Namespace -> the prefix the document declares for it ('' for the default).
+        self.prefixes: dict[str, str] = {}
+        self.root_node: Node | None = None
+        self._root_declarations: list[tuple[str, str]] = []
+        self._recent: list[tuple[int, str]] = []  # (first line number, text) of the first chunks
         self._line_count = 1
         self._too_deep_reported = False
         # Depth-1 elements whose children are handed over one by one as entries, like an
         # RSS <channel>'s items, so a big feed is never held whole: (namespace, name).
         self.containers: frozenset[tuple[str, str]] = frozenset()
         self._names: dict[str, tuple[str, str]] = {}
+        # The text as UTF-8: the last two blocks, from file byte offset _window_base.
+        self._window = b""
+        self._window_base = 0
+        self._block_start = 0
+        self._fed = 0
+        # The current parser's input: (its byte index, file byte offset or -1 for
+        # synthetic text, length or -1 for the open end) in order.
+        self._segment: list[tuple[int, int, int]] = [(0, 0, -1)]
+        self._repairs: list[tuple[int, int, bytes]] = []  # (start, end, mark) in file bytes
+        self._marked = False  # the current parser's text holds marks
+        self._replay_until: tuple[int, int] | None = None  # events before this were delivered
+        self._last_error = -1  # file byte offset of the last error
+        self._last_restart = -1
+        # The first entry start tag read as a child of an open entry:
+        # (byte index, line, column, children of the open entry before it).
+        self._nested: tuple[int, int, int, int] | None = None
+        # Looking for the place to resume: (file byte offset searched from, its line,
+        # its 0-based column, the line of the error).
+        self._skip: tuple[int, int, int, int] | None = None
+        self._resync: re.Pattern[bytes] | None = None
+        self._prefix: bytes | None = None  # the synthetic root start tag
+        self._prefix_chars = 0
+        self._stack: list[Node] = []
+        self._entry_open: tuple[int, Node] | None = None
+        self._parser = self._new_parser()
+
+    def _new_parser(self) -> pyexpat.XMLParserType:
         parser = pyexpat.ParserCreate("utf-8", namespace_separator="}")
         parser.buffer_text = True
         parser.buffer_size = 1 << 16
         parser.SetParamEntityParsing(pyexpat.XML_PARAM_ENTITY_PARSING_NEVER)
         parser.StartDoctypeDeclHandler = self._doctype
+        parser.StartNamespaceDeclHandler = self._namespace
         self._parser = parser
         self._install_tree_handlers(parser)
+        return parser
 
     # -- feeding ---------------------------------------------------------------
 
     def feed(self, text: str) -> bool:
-        self._remember(text)
-        try:
-            self._parser.Parse(text, False)
-        except pyexpat.ExpatError as error:
-            self._syntax_error(error)
+        if not self.saw_root:
+            self._remember(text)
+        data = text.encode("utf-8")
+        window = self._window
+        self._window = window[self._block_start - self._window_base :] + data
+        self._window_base = self._block_start
+        self._block_start = self._fed
+        self._fed += len(data)
+        chunks: list[bytes | memoryview] = [data] if self._skip is None else self._search_resync()
+        if not self._run(chunks, final=False):
             return False
         pieces = self._pieces
         if len(pieces) > 1 and sum(map(len, pieces)) > MAX_TEXT:
@@ -75,28 +166,42 @@ class StreamParser:
     def close(self) -> None:
         if self.failed:
             return
-        try:
-            self._parser.Parse("", True)
-        except pyexpat.ExpatError as error:
-            self._syntax_error(error)
+        if self._skip is not None:
+            self._end_in_skip()
+            return
+        self._run([b""], final=True)
 
     def release(self) -> None:
         """Drop the expat handlers and the handler: they and this parser refer to each
         other, and the cycle would keep the file's text and nodes alive until the
         garbage collector's next full run."""
-        parser = self._parser
-        for name in (
-            "StartElementHandler",
-            "EndElementHandler",
-            "CharacterDataHandler",
-            "CommentHandler",
-            "StartDoctypeDeclHandler",
-            "DefaultHandler",
-            "EntityDeclHandler",
-        ):
-            setattr(parser, name, None)
+        _detach(self._parser)
         self.handler = None
         self._recent.clear()
+        self._window = b""
+        self._stack = []
+        self._entry_open = None
+
+    def _run(self, chunks: Iterable[bytes | memoryview], final: bool) -> bool:
+        """Parse ``chunks``; after an error, recover and go on. False: reading stopped."""
+        queue = deque(chunks)
+        while queue:
+            chunk = queue.popleft()
+            try:
+                self._parser.Parse(chunk, final and not queue)
+                continue
+            except _NestedEntry:
+                following = self._missing_entry_end()
+            except pyexpat.ExpatError as error:
+                following = self._on_error(error, final)
+            if following is None:
+                self.failed = True
+                return False
+            queue = deque(following)
+            if final and not queue and self._skip is not None:
+                self._end_in_skip()
+                return not self.failed
+        return True
 
     def _remember(self, text: str) -> None:
         self._recent.append((self._line_count, text))
@@ -104,23 +209,10 @@ class StreamParser:
             del self._recent[0]
         self._line_count += text.count("\n")
 
-    def line_text(self, line: int) -> str:
-        """The text of a recent line (parser numbering), or '' when it is gone."""
-        for first, text in reversed(self._recent):
-            if first <= line:
-                lines = text.split("\n")
-                index = line - first
-                if index < len(lines):
-                    start = lines[index]
-                    if index == len(lines) - 1 and first != self._recent[-1][0]:
-                        # The line continues into the next chunk.
-                        start += self._recent[-1][1].split("\n", 1)[0]
-                    return start
-                return ""
-        return ""
-
     def _find_back(self, marker: str, line: int, column: int) -> tuple[int, int]:
         """Parser position (line, 0-based column) of the last ``marker`` before a position."""
+        if not self._recent:
+            return line, column
         first, text = self._recent[-1]
         offset = 0
         for _ in range(line - first):
@@ -137,18 +229,391 @@ class StreamParser:
             column += self.column_offset
         return line + self.line_offset, column + 1
 
+    # -- positions in the file's bytes ----------------------------------------------
+
+    def _file_offset(self, index: int) -> int:
+        """The file byte offset of the current parser's byte ``index``; -1 in synthetic text."""
+        for start, offset, length in reversed(self._segment):
+            if index >= start:
+                if offset < 0 or (length >= 0 and index >= start + length):
+                    return -1
+                return offset + index - start
+        return -1
+
+    def _context(self, offset: int) -> tuple[str, int]:
+        """The text of the line around file byte ``offset`` (at most CONTEXT_BYTES each
+        side) and the offset's position in it, in characters."""
+        window = self._window
+        at = offset - self._window_base
+        if offset < 0 or at < 0 or at > len(window):
+            return "", 0
+        low = max(at - CONTEXT_BYTES, 0)
+        start = max(window.rfind(b"\n", low, at), window.rfind(b"\r", low, at)) + 1
+        if start == 0:
+            start = low
+            while start < at and 0x80 <= window[start] < 0xC0:
+                start += 1  # not in the middle of a character
+        high = min(at + CONTEXT_BYTES, len(window))
+        ends = [e for e in (window.find(b"\n", at, high), window.find(b"\r", at, high)) if e >= 0]
+        end = min(ends) if ends else high
+        line = window[start:end].decode("utf-8", errors="replace")
+        return line, len(window[start:at].decode("utf-8", errors="replace"))
+
+    def _advance(self, line: int, column: int, start: int, end: int) -> tuple[int, int]:
+        """The file position (line, 0-based column) of byte offset ``end``, given that of
+        ``start`` (both in the window, no CR LF split between them)."""
+        data = self._window[start - self._window_base : end - self._window_base]
+        breaks = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+        if not breaks:
+            return line, column + len(data.decode("utf-8", errors="replace"))
+        last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        return line + breaks, len(data[last + 1 :].decode("utf-8", errors="replace"))
+
+    # -- recovery ------------------------------------------------------------------
+
+    def _on_error(self, error: pyexpat.ExpatError, final: bool) -> list[bytes | memoryview] | None:
+        """Report an error; the input to parse next, or None to stop."""
+        handler = self.handler
+        assert handler is not None  # parsing ends before a release
+        code = error.code
+        offset = self._file_offset(self._parser.ErrorByteIndex)
+        line, column = self.position(error.lineno, error.offset)
+        recover = (
+            self.recover
+            and self.saw_root
+            and not self.root_closed
+            and bool(self._stack)
+            and code not in _END_OF_INPUT
+            and offset >= 0
+        )
+        if recover and offset <= self._last_error:
+            # A repair that did not help: resume at the next entry, reported once.
+            self._lose_open_entry()
+            return self._resume_after(offset, line, column - 1, line)
+        context, at = self._context(offset)
+        if not recover:
+            self._lose_open_entry()
+            handler.on_syntax_error(code, line, column, context, at)
+            return None
+        if self._count_error(line, column):
+            return None
+        self._last_error = offset
+        repair = self._lexical(code, offset)
+        if repair is None and code == _TAG_MISMATCH:
+            following = self._unclosed_at_end_tag(offset, line, column)
+            if following is not None:
+                return following
+        handler.on_syntax_error(code, line, column, context, at)
+        stack = self._stack
+        if repair is not None:
+            start, end, mark = repair
+            entry = self._entry_open if len(stack) >= 2 else None
+            if entry is not None:
+                entry_offset = self._file_offset(entry[0])
+                node = entry[1]
+                if entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY:
+                    self._repairs.append((start, end, mark))
+                    self._replay_until = (line, column)
+                    return self._restart(entry_offset, node.line, node.column - 1)
+            elif len(stack) == 1 and start >= self._window_base:
+                # Between entries, or in an entry's start tag: resume at that tag.
+                window = self._window
+                at = start - self._window_base
+                low = max(at - MAX_REPLAY, 0)
+                tag = window.rfind(b"<", low, at)
+                if tag < 0 or tag < window.rfind(b">", low, at):
+                    tag = at
+                self._repairs.append((start, end, mark))
+                self._replay_until = (line, column)
+                resume = self._window_base + tag
+                return self._restart(resume, *self._position_back(line, column - 1, resume, offset))
+        if self._entry_open is None and len(stack) == 1:
+            self._lose_entry_start_tag(offset)
+        self._lose_open_entry()
+        return self._resume_after(offset, line, column - 1, line)
+
+    def _lose_entry_start_tag(self, offset: int) -> None:
+        """An error inside an entry's start tag: the entry is lost before it began."""
+        window = self._window
+        at = offset - self._window_base
+        low = max(at - MAX_REPLAY, 0)
+        tag = window.rfind(b"<", low, at)
+        if tag < 0 or tag < window.rfind(b">", low, at) or self._resync is None:
+            return
+        match = self._resync.match(window, tag)
+        if match is not None and not window.startswith(b"</", tag) and self.handler is not None:
+            ns, _, name = (self.entry_tag or "").rpartition("}")
+            self.handler.on_lost_entry(Node(ns, name, {}, 0, 0))
+
+    def _position_back(self, line: int, column: int, start: int, end: int) -> tuple[int, int]:
+        """The file position (line, 0-based column) of byte offset ``start``, given that
+        of ``end`` after it (both in the window)."""
+        window = self._window
+        base = self._window_base
+        data = window[start - base : end - base]
+        breaks = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+        if not breaks:
+            return line, column - len(data.decode("utf-8", errors="replace"))
+        low = max(start - base - CONTEXT_BYTES, 0)
+        line_start = max(
+            window.rfind(b"\n", low, start - base), window.rfind(b"\r", low, start - base)
+        )
+        before = window[line_start + 1 : start - base].decode("utf-8", errors="replace")
+        return line - breaks, len(before)
+
+    def _count_error(self, line: int, column: int) -> bool:
+        """Count one more syntax error; True (and reported) when there are too many."""
+        self.syntax_errors += 1
+        if self.syntax_errors <= MAX_SYNTAX_ERRORS:
+            return False
+        assert self.handler is not None
+        self.handler.on_too_many_errors(line, column)
+        self._lose_open_entry()
+        return True
+
+    def _lexical(self, code: int, offset: int) -> tuple[int, int, bytes] | None:
+        """A defect with an obvious reading at file byte ``offset``: (start, end, mark)."""
+        window = self._window
+        at = offset - self._window_base
+        if at < 0 or at >= len(window):
+            return None
+        if code == _INVALID_TOKEN:
+            byte = window[at]
+            if byte < 0x20 and byte not in (0x09, 0x0A, 0x0D):
+                return offset, offset + 1, _DROP_MARK_BYTES
+            if window.startswith((b"\xef\xbf\xbe", b"\xef\xbf\xbf"), at):
+                return offset, offset + 3, _DROP_MARK_BYTES
+            amp = window.rfind(b"&", max(at - 256, 0), at + 1)
+            if (
+                amp >= 0
+                and _REFERENCE_RUN.fullmatch(window, amp + 1, at)
+                and not _VALID_REFERENCE.match(window, amp)
+            ):
+                return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
+            return None
+        if code == _BAD_CHAR_REF and window.startswith(b"&", at):
+            return offset, offset + 1, _AMP_MARK_BYTES
+        if code == _UNDEFINED_ENTITY:
+            if window.startswith(b"&", at):
+                return offset, offset + 1, _AMP_MARK_BYTES
+            # In an attribute value expat points at the start of the tag.
+            tag_end = window.find(b">", at, at + CONTEXT_BYTES)
+            for match in _ENTITY_REF.finditer(window, at, tag_end if tag_end >= 0 else at):
+                if match.group(1) not in _PREDEFINED:
+                    where = self._window_base + match.start()
+                    return where, where + 1, _AMP_MARK_BYTES
+        return None
+
+    def _unclosed_at_end_tag(
+        self, offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """An end tag that closes an element further out: the elements inside it were
+        never closed. Report each; resume at the end tag when it is the root's."""
+        window = self._window
+        match = _END_TAG_NAME.match(window, offset - self._window_base)
+        if match is None:
+            return None
+        qname = match.group(0).decode("utf-8", errors="replace")
+        local = qname.rpartition(":")[2]
+        stack = self._stack
+        closes = next((i for i in range(len(stack) - 2, -1, -1) if stack[i].name == local), None)
+        if closes is None or self._glued(stack[-1], offset):
+            return None
+        assert self.handler is not None
+        for node in stack[closes + 1 :]:
+            self.handler.on_unclosed(stack[1], node, self._qname(node), line, column - 2)
+        self.syntax_errors += len(stack) - closes - 2  # one was counted already
+        if closes == 0:
+            if len(stack) == 2 and self._entry_open is not None:
+                self._deliver(stack[1])
+                self._entry_open = None
+            else:
+                self._lose_open_entry()
+            return self._resume_after(offset - 2, line, column - 3, line)
+        self._lose_open_entry()
+        return self._resume_after(offset, line, column - 1, line)
+
+    def _glued(self, node: Node, offset: int) -> bool:
+        """Whether ``node``'s start tag is glued to the text before it (``q=a<b>c``): a
+        raw '<' in a value rather than an element."""
+        window = self._window
+        at = offset - self._window_base
+        tag = b"<" + self._qname(node).encode("utf-8")
+        start = window.rfind(tag, max(at - CONTEXT_BYTES, 0), at)
+        return start > 0 and window[start - 1 : start] not in b" \t\r\n>\"'"
+
+    def _missing_entry_end(self) -> list[bytes | memoryview] | None:
+        """An entry was read inside an entry whose end tag is missing: report the open
+        entry, hand it over with the children before the first inner one, and read
+        again from that inner entry's start tag."""
+        nested = self._nested
+        stack = self._stack
+        assert nested is not None and len(stack) >= 2 and self.handler is not None
+        index, line, column, children = nested
+        outer = stack[1]
+        offset = self._file_offset(index)
+        if self._count_error(line, column):
+            return None
+        self.handler.on_unclosed(outer, outer, self._qname(outer), line, column)
+        del outer.children[children:]
+        outer.nested_text = None
+        self._deliver(outer)
+        self._entry_open = None
+        self._last_error = offset
+        return self._restart(offset, line, column - 1)
+
+    def _deliver(self, entry: Node) -> None:
+        if self._marked:
+            _unmark(entry)
+        assert self.handler is not None
+        self.handler.on_entry(entry)
+
+    def _lose_open_entry(self) -> None:
+        """The open entry cannot be read: the handler counts it."""
+        entry = self._entry_open
+        self._entry_open = None
+        if entry is not None and self.handler is not None:
+            self.handler.on_lost_entry(entry[1])
+
+    def _resume_after(
+        self, offset: int, line: int, column: int, error_line: int
+    ) -> list[bytes | memoryview]:
+        """Resume at the next entry start tag or root end tag at or after ``offset``
+        (at ``line``, 0-based ``column``); until it comes, skip."""
+        self._skip = (max(offset, self._window_base), line, column, error_line)
+        return self._search_resync()
+
+    def _search_resync(self) -> list[bytes | memoryview]:
+        assert self._skip is not None and self._resync is not None
+        start, line, column, error_line = self._skip
+        window = self._window
+        base = self._window_base
+        match = self._resync.search(window, start - base)
+        while match is not None and base + match.start() == self._last_restart:
+            match = self._resync.search(window, match.start() + 1)
+        if match is None:
+            # Keep looking in the next block; a tag may be split at the end of this one.
+            keep = max(len(window) - 256, start - base)
+            while keep > start - base and (
+                0x80 <= window[keep] < 0xC0 or window[keep - 1 : keep] == b"\r"
+            ):
+                keep -= 1
+            line, column = self._advance(line, column, start, base + keep)
+            self._skip = (base + keep, line, column, error_line)
+            return []
+        self._skip = None
+        found = base + match.start()
+        line, column = self._advance(line, column, start, found)
+        if line - error_line >= 2:
+            assert self.handler is not None
+            self.handler.on_skipped(error_line + 1, line - 1, line)
+        return self._restart(found, line, column)
+
+    def _end_in_skip(self) -> None:
+        """The text ended while looking for the place to resume."""
+        assert self._skip is not None and self.handler is not None
+        start, line, column, error_line = self._skip
+        self._skip = None
+        line, column = self._advance(line, column, start, self._fed)
+        last = line if column else line - 1  # the file may end with a line break
+        if last > error_line:
+            self.handler.on_skipped(error_line + 1, last, None)
+        self.handler.on_syntax_error(3, line, column + 1, "", 0)
+        self.failed = True
+
+    def _restart(self, offset: int, line: int, column: int) -> list[bytes | memoryview]:
+        """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based
+        ``column``), after a synthetic root start tag; the input to parse."""
+        _detach(self._parser)
+        if self._prefix is None:
+            synthetic = self._synthetic_root()
+            self._prefix = synthetic.encode("utf-8")
+            self._prefix_chars = len(synthetic)
+        prefix = self._prefix
+        prefix_chars = self._prefix_chars
+        self.line_offset = line - 1
+        self.column_offset = column - prefix_chars
+        self._last_restart = offset
+        self._nested = None
+        self._repairs = [r for r in self._repairs if r[0] >= offset]
+        self._marked = bool(self._repairs)
+        self._new_parser()
+        base = self._window_base
+        view = memoryview(self._window)
+        chunks: list[bytes | memoryview] = [prefix]
+        segment = [(0, -1, len(prefix))]
+        index = len(prefix)
+        at = offset
+        for start, end, mark in self._repairs:
+            chunks.append(view[at - base : start - base])
+            segment.append((index, at, start - at))
+            index += start - at
+            chunks.append(mark)
+            segment.append((index, -1, len(mark)))
+            index += len(mark)
+            at = end
+        segment.append((index, at, -1))
+        self._segment = segment
+        # Expat copies what it is given into its own buffer: the rest of the window
+        # goes in growing pieces, so that an error soon after costs little.
+        at -= base
+        for size in (4096, 65536):
+            if len(view) - at > size:
+                chunks.append(view[at : at + size])
+                at += size
+        chunks.append(view[at:])
+        return chunks
+
+    def _synthetic_root(self) -> str:
+        """The root start tag, on one line: its name, namespace declarations and attributes."""
+        root = self.root_node
+        assert root is not None  # recovery starts inside the root only
+        declared = dict(self._root_declarations)
+        by_uri = {uri: prefix for prefix, uri in self._root_declarations}
+        by_uri.setdefault(_XML_NS, "xml")
+        parts = [_qualified(root.ns, root.name, by_uri)]
+        for prefix, uri in declared.items():
+            parts.append(
+                f'xmlns:{prefix}="{_escape(uri)}"' if prefix else f'xmlns="{_escape(uri)}"'
+            )
+        for key, value in root.attrs.items():
+            ns, _, name = key.rpartition("}")
+            parts.append(f'{_qualified(ns, name, by_uri, attribute=True)}="{_escape(value)}"')
+        return "<" + " ".join(parts) + ">"
+
+    def _qname(self, node: Node) -> str:
+        return _qualified(node.ns, node.name, self.prefixes)
+
+    def set_entries(self, root: Node, entry_name: str) -> None:
+        """Recover from syntax errors in this sitemap: its entries are ``entry_name``
+        elements in the root's namespace."""
+        self.recover = True
+        self.entry_tag = f"{root.ns}}}{entry_name}" if root.ns else entry_name
+        prefix = self.prefixes.get(root.ns, "") if root.ns else ""
+        qualified = f"{prefix}:" if prefix else ""
+        entry = re.escape(f"{qualified}{entry_name}".encode())
+        end = re.escape(f"{qualified}{root.name}".encode())
+        self._resync = re.compile(rb"<" + entry + rb"(?=[\s/>])|</" + end + rb"\s*>")
+
     # -- expat callbacks ---------------------------------------------------------
+
+    def _namespace(self, prefix: str | None, uri: str | None) -> None:
+        self.prefixes.setdefault(uri or "", prefix or "")
+        if not self.saw_root:
+            self._root_declarations.append((prefix or "", uri or ""))
 
     def _install_tree_handlers(self, parser: pyexpat.XMLParserType) -> None:
         handler = self.handler
         assert handler is not None  # installed before any release
         names = self._names
         stack: list[Node] = []
+        self._stack = stack
         pieces: list[str] = []
         self._pieces = pieces
         position = self.position
         line_offset = self.line_offset
         state = self
+        entry_tag = self.entry_tag
 
         def split(tag: str) -> tuple[str, str]:
             ns, _, name = tag.rpartition("}")
@@ -156,6 +621,7 @@ class StreamParser:
             return result
 
         def start(tag: str, attrs: dict[str, str]) -> None:
+            nonlocal entry_tag
             depth = len(stack)
             line = parser.CurrentLineNumber
             if line == 1 or depth == 0:
@@ -163,13 +629,19 @@ class StreamParser:
             else:
                 line, column = line + line_offset, parser.CurrentColumnNumber + 1
             ns, name = names.get(tag) or split(tag)
-            node = Node(ns, name, attrs, line, column)
             if depth == 0:
+                if state.root_node is not None:  # the synthetic root of a resumed parse
+                    stack.append(state.root_node)
+                    return
+                node = Node(ns, name, attrs, line, column)
                 state.saw_root = True
+                state.root_node = node
                 pieces.clear()
                 stack.append(node)
                 handler.on_root(node)
+                entry_tag = state.entry_tag
                 return
+            node = Node(ns, name, attrs, line, column)
             if pieces:
                 text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()
@@ -178,6 +650,10 @@ class StreamParser:
                         handler.on_root_text(*_text_start(text, line, column))
                     elif stack[-1].nested_text is None:
                         stack[-1].nested_text = _text_start(text, line, column)
+            if depth == 1:
+                state._entry_open = (parser.CurrentByteIndex, node)
+            elif depth == 2 and tag == entry_tag and state._nested is None:
+                state._nested = (parser.CurrentByteIndex, line, column, len(stack[1].children))
             if depth >= MAX_DEPTH:
                 stack.append(node)  # kept on the stack only, never attached
                 if not state._too_deep_reported:
@@ -202,7 +678,12 @@ class StreamParser:
                     node.nested_text = _text_start(
                         text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
                     )
-            if depth == 1 or (depth == 2 and state.containers and _is_container(state, stack[1])):
+            if depth == 1:
+                state._entry_open = None
+                state._nested = None
+                if state._marked:
+                    state._marked = False
+                    _unmark(node)
                 handler.on_entry(node)
             elif depth == 0:
                 state.root_closed = True
@@ -211,11 +692,17 @@ class StreamParser:
                         parser.CurrentLineNumber, parser.CurrentColumnNumber
                     )
                     handler.on_root_text(*_text_start(node.text, end_line, end_column))
+            elif depth == 2 and state.containers and _is_container(state, stack[1]):
+                handler.on_entry(node)
+            elif depth == 2 and tag == entry_tag and state._entry_end_missing(parser):
+                raise _NestedEntry
 
         def comment(text: str) -> None:
-            handler.on_comment(
-                text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
-            )
+            where = position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+            replay = state._replay_until
+            if replay is not None and where < replay:
+                return  # read again after a repair: delivered the first time
+            handler.on_comment(text, *where)
 
         parser.CommentHandler = comment
         parser.StartElementHandler = start
@@ -223,6 +710,29 @@ class StreamParser:
         # Expat reports character data inside the root element only; a bound method
         # of the list costs no Python frame per call.
         parser.CharacterDataHandler = pieces.append
+
+    def _entry_end_missing(self, parser: pyexpat.XMLParserType) -> bool:
+        """An entry just ended inside an open entry: whether what follows its end tag is
+        another entry or the root's end (the open entry's end tag is missing) rather
+        than the open entry's end tag (entries nested, but well-formed)."""
+        nested = self._nested
+        if nested is None or not self.recover or self._resync is None:
+            return False
+        outer = self._stack[1]
+        if f"{outer.ns}}}{outer.name}" != self.entry_tag and outer.name != self.entry_tag:
+            return False
+        if self._file_offset(nested[0]) < self._window_base:
+            return False  # no longer in the window
+        offset = self._file_offset(parser.CurrentByteIndex)
+        if offset < 0:
+            return False
+        window = self._window
+        at = window.find(b">", offset - self._window_base)
+        if at < 0:
+            return False
+        following = _SPACE.match(window, at + 1)
+        assert following is not None  # matches the empty string
+        return self._resync.match(window, following.end()) is not None
 
     def _doctype(
         self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
@@ -237,13 +747,49 @@ class StreamParser:
         assert self.handler is not None  # expat calls back only while it parses
         self.handler.on_doctype(name or "", *self.position(line, column))
 
-    def _syntax_error(self, error: pyexpat.ExpatError) -> None:
-        self.failed = True
-        raw_line = error.lineno
-        context = self.line_text(raw_line)
-        line, column = self.position(raw_line, error.offset)
-        assert self.handler is not None  # parsing ends before a release
-        self.handler.on_syntax_error(error.code, line, column, context, error.offset)
+
+def _detach(parser: pyexpat.XMLParserType) -> None:
+    for name in (
+        "StartElementHandler",
+        "EndElementHandler",
+        "CharacterDataHandler",
+        "CommentHandler",
+        "StartDoctypeDeclHandler",
+        "StartNamespaceDeclHandler",
+        "DefaultHandler",
+        "EntityDeclHandler",
+    ):
+        setattr(parser, name, None)
+
+
+def _unmark(entry: Node) -> None:
+    """Put back the text as written where a defect was marked for the parse."""
+    for node in entry.iter():
+        if AMP_MARK in node.text or DROP_MARK in node.text:
+            node.text = node.text.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+        for key, value in node.attrs.items():
+            if AMP_MARK in value or DROP_MARK in value:
+                node.attrs[key] = value.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+
+
+def _qualified(ns: str, name: str, prefixes: dict[str, str], attribute: bool = False) -> str:
+    if not ns:
+        return name
+    prefix = prefixes.get(ns)
+    if prefix is None or (attribute and not prefix):
+        return name
+    return f"{prefix}:{name}" if prefix else name
+
+
+def _escape(value: str) -> str:
+    return (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
 
 
 def _is_container(state: StreamParser, node: Node) -> bool:

@@ -31,6 +31,7 @@ class JsonReporter(Reporter):
                             "line": f.line,
                             "column": f.column,
                             **_fix(f),
+                            **({"xpath": f.xpath} if f.xpath is not None else {}),
                         }
                         for f in result.findings
                     ],

@@ -136,7 +136,12 @@ def sarif_result(
                         "endLine": line,
                         "endColumn": column + 1,
                     },
-                }
+                },
+                **(
+                    {"logicalLocations": [{"fullyQualifiedName": finding.xpath, "kind": "element"}]}
+                    if finding.xpath is not None
+                    else {}
+                ),
             }
         ],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},

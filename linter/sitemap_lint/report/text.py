@@ -8,7 +8,8 @@ The summary counts findings by severity; ``--statistics`` adds a table of findin
 per rule.
 
 With ``source`` (on unless ``--no-show-source``), each finding is followed by its
-source line and a caret under the column::
+source line and a caret under the column (and, when the line holds more than one
+entry, as in a minified sitemap, the element's pointer after the message)::
 
   3:12  error    UR001  URL '/about' is relative; ...  [url-not-absolute]
       3 |   <url><loc>/about</loc></url>
@@ -124,6 +125,7 @@ def _print_findings(
     number_width = max(
         (len(str(f.line)) for f in findings if lines_of and f.line in lines_of), default=0
     )
+    pointed = _pointed(findings, lines_of)
     for index, (finding, position) in enumerate(zip(findings, positions, strict=True)):
         if index and lines_of and findings[index - 1].line in lines_of:
             console.print()  # a finding with its source is a block of its own
@@ -137,6 +139,8 @@ def _print_findings(
         if applicable(finding, unsafe):
             prefix.append("[*] ", style="bold cyan")
         message = Text(finding.message.replace("\r\n", "\n").replace("\r", "\n"))
+        if index in pointed:
+            message.append(f"  at {finding.xpath}")
         message.append(f"  [{finding.name}]", style="dim")
         indent = prefix.cell_len
         if wrap is None:
@@ -154,6 +158,30 @@ def _print_findings(
             console.print((prefix if i == 0 else Text(" " * indent)) + line)
         if lines_of is not None and finding.line in lines_of:
             _print_source(console, finding, lines_of[finding.line], number_width, wrap)
+
+
+def _pointed(findings: Sequence[Finding], lines_of: Mapping[int, SourceLine] | None) -> set[int]:
+    """The findings whose element pointer is printed: those on a line that holds more
+    than one entry (findings of two entries there, or a line too long to show whole,
+    as in a minified sitemap)."""
+    entries: dict[int, set[str]] = {}
+    for finding in findings:
+        if finding.xpath:
+            entries.setdefault(finding.line, set()).add(_entry_of(finding.xpath))
+    pointed = set()
+    for index, finding in enumerate(findings):
+        if not finding.xpath:
+            continue
+        source = lines_of.get(finding.line) if lines_of else None
+        if len(entries[finding.line]) > 1 or (source is not None and source.length > WHOLE_LINE):
+            pointed.add(index)
+    return pointed
+
+
+def _entry_of(xpath: str) -> str:
+    """The entry part of a pointer: ``/urlset/url[6]`` of ``/urlset/url[6]/priority``."""
+    parts = xpath.split("/", 3)
+    return "/".join(parts[:3])
 
 
 def _print_source(

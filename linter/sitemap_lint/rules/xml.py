@@ -16,12 +16,22 @@ SYNTAX_ERROR = rule(
     ERROR,
     summary="The document is not well-formed XML",
     what="""
-        Parses the file as XML and reports where the parser stopped, with the
-        parser's reason. Entries before that point are still checked. More
-        specific rules cover the common causes (unescaped `&` or `<`, undefined
-        entities, truncation, content after the root). A closing tag before any
-        start tag (the start of the file is missing) and text before the root
-        element are named as such.
+        Parses the file as XML and reports each place where it is not
+        well-formed, with the parser's reason. More specific rules cover the
+        common causes (unescaped `&` or `<`, undefined entities, truncation,
+        content after the root). A closing tag before any start tag (the start
+        of the file is missing) and text before the root element are named as
+        such.
+
+        In a sitemap the check goes on after an error inside the root element:
+        the damaged entry is skipped and reading resumes at the next `<url>` or
+        `<sitemap>` start tag (or the root's end tag), so every later entry gets
+        all of its checks. An element whose end tag is missing is reported at
+        its start tag; an entry that is complete but for its own end tag is
+        still checked. When whole lines had to be skipped to find the next
+        entry, one more finding says which. After 100,000 syntax errors the rest
+        of the file is not read. An error before the root element, in its start
+        tag or after its end stops the check there.
     """,
     why="""
         A sitemap that is not well-formed is rejected as a whole: Google reports
@@ -98,7 +108,11 @@ UNESCAPED_AMPERSAND = rule(
     ERROR,
     fix="safe",
     summary="A raw `&` in a value: write `&amp;`",
-    what="Detects an `&` that does not start an entity or character reference.",
+    what="""
+        Detects an `&` that does not start an entity or character reference.
+        Every one is reported: the check reads the `&` as written and goes on,
+        so the entry's other fields are still checked.
+    """,
     why="""
         In XML `&` starts a reference, so a raw `&` (common in query strings)
         makes the whole file unreadable: Google reports a "Parsing error".
@@ -114,7 +128,10 @@ UNESCAPED_LESS_THAN = rule(
     ERROR,
     fix="safe",
     summary="A raw `<` in a value: write `&lt;` (or `%3C` in a URL)",
-    what="Detects a `<` inside text that does not start a tag.",
+    what="""
+        Detects a `<` inside text that does not start a tag. The entry that holds
+        it cannot be read; the check resumes at the next entry.
+    """,
     why="""
         In XML `<` always starts markup, so a raw one makes the file not
         well-formed. In URLs, percent-encode it as `%3C`; elsewhere write `&lt;`.
@@ -130,7 +147,9 @@ UNDEFINED_ENTITY = rule(
     summary="An entity such as `&nbsp;` that XML does not define",
     what="""
         Detects references to entities other than XML's five (`&amp;` `&lt;`
-        `&gt;` `&quot;` `&apos;`), typically HTML entities.
+        `&gt;` `&quot;` `&apos;`), typically HTML entities. Every one is
+        reported: the check reads the reference as written and goes on, so the
+        entry's other fields are still checked.
     """,
     why="""
         XML knows no HTML entities; a parser stops at the first one and the
@@ -166,7 +185,7 @@ TRUNCATED = rule(
     what="""
         Detects a file that stops in the middle, for example an interrupted
         upload or a generator that crashed. The entries before the cut are
-        still checked and reported.
+        still checked and reported, also after earlier syntax errors.
     """,
     why="The file is not well-formed, so search engines reject all of it.",
     bad="""
@@ -503,6 +522,42 @@ def truncated(root_name: str, line: int, column: int) -> Finding:
         column,
         f"document ends before </{root_name}>: the file is truncated; "
         "entries before this point were checked",
+    )
+
+
+def unclosed(qname: str, line: int, column: int, at_line: int, at_column: int) -> Finding:
+    """An element whose end tag is missing, reported at its start tag; the parser
+    noticed at ``at_line``:``at_column``."""
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"<{qname}> is never closed: its end tag </{qname}> is missing "
+        f"(noticed at line {at_line}, column {at_column}); add </{qname}>",
+    )
+
+
+def skipped(first: int, last: int, resumed: int | None, entry: str) -> Finding:
+    """Lines that could not be read after a syntax error (``resumed``: where reading
+    went on, None when the file ended first)."""
+    lines = f"line {first} was" if first == last else f"lines {first}-{last} were"
+    where = (
+        f"reading resumed at the next <{entry}> or the root's end tag on line {resumed}"
+        if resumed is not None
+        else "the file ended before the next entry"
+    )
+    return SYNTAX_ERROR.at(
+        first,
+        1,
+        f"{lines} skipped after the syntax error above: not read and not checked; {where}",
+    )
+
+
+def too_many_errors(line: int, column: int) -> Finding:
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        "more than 100,000 syntax errors: the rest of the file was not read; "
+        "fix the errors above (they usually share one cause) and check again",
     )
 
 
