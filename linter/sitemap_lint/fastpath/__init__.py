@@ -367,6 +367,9 @@ class FastPath:
         self.options = options
         self.checker = checker
         self.parser = parser
+        # The decoder's offsets (text before the first block): a parser restarted after a
+        # syntax error has others, but the blocks are counted from the start of the text.
+        self._offsets = (parser.line_offset, parser.column_offset)
         self._first: str | None = first  # the start of the text, for its prologue
         # Set at the first block, from the root.
         self.index = False
@@ -489,7 +492,7 @@ class FastPath:
         opener, closer = self._open, self._close
         runs = self.checker.proven
         base_line, base_column = self._line, self._column
-        line_offset, column_offset = self.parser.line_offset, self.parser.column_offset
+        line_offset, column_offset = self._offsets
         counted = [0, base_line]  # the parser line at an offset of text
 
         def where(offset: int) -> tuple[int, int]:
@@ -497,7 +500,9 @@ class FastPath:
             counted[0], counted[1] = offset, line
             newline = text.rfind("\n", 0, offset)
             column = offset - newline - 1 if newline >= 0 else base_column + offset
-            return self.parser.position(line, column)
+            if line == 1:
+                column += column_offset
+            return line + line_offset, column + 1
 
         while self.active:
             if self.depth != 1:

@@ -593,7 +593,11 @@ class StreamParser:
         qualified = f"{prefix}:" if prefix else ""
         entry = re.escape(f"{qualified}{entry_name}".encode())
         end = re.escape(f"{qualified}{root.name}".encode())
-        self._resync = re.compile(rb"<" + entry + rb"(?=[\s/>])|</" + end + rb"\s*>")
+        # Also a comment of whitespace only: the fast path stands a run of proved entries
+        # for one (fastpath/), which must not be skipped.
+        self._resync = re.compile(
+            rb"<" + entry + rb"(?=[\s/>])|</" + end + rb"\s*>|<!--[ \t\r\n]*-->"
+        )
 
     # -- expat callbacks ---------------------------------------------------------
 
