@@ -19,7 +19,13 @@ def normal_url(url: str) -> str:
         slash = url.find("/", start)
         if slash > start:
             host = url[start:slash]
-            if host.islower() and not any(c in host for c in ":?#@"):
+            if (
+                host.islower()
+                and ":" not in host
+                and "@" not in host
+                and "?" not in host
+                and "#" not in host
+            ):
                 return url
     match = _URL.fullmatch(url)
     if match is None:

@@ -1073,6 +1073,7 @@ class PagesWithoutAlternates:
     def __init__(self, file: FileContext) -> None:
         self.pages = _PAGES[file] = _Pages()
         self.urlset = not file.is_index
+        self.idle = file.is_index  # an index lists no pages: the dispatch leaves it out
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
         if not self.urlset:
