@@ -113,17 +113,25 @@ def compute(
         sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
     enabled = selection.enabled()
-    if _is_set_run(settings, config, len(sources)):
+    scheduler = parse("scheduler", settings.scheduler) or config.scheduler
+    if scheduler or _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
+        set_settings = _set_settings(settings, config)
+        executor = None
+        if scheduler:  # the files are checked on a Dask cluster
+            from sitemap_lint.cluster import connect
+
+            executor = connect(scheduler, set_settings.timeout, set_settings.timeout, engine_name)
         progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
-            _set_settings(settings, config),
+            set_settings,
             Options(now=now, agent=agent, enabled=enabled, selection=selection),
             engine_name,
             lambda name: url or config.sitemap_url_for(name),
             progress,
             stdin,
+            executor,
         )
         try:
             results = runner.run(settings.paths)

@@ -176,6 +176,22 @@ def _check_timeout(value: float, where: str) -> float:
     return value
 
 
+def _check_scheduler(value: str | None, where: str) -> str | None:
+    """``auto`` or a scheduler address: ``tcp://HOST:PORT`` (any Dask protocol) or
+    ``HOST:PORT``."""
+    import re
+
+    if value is None or value == "auto":
+        return value
+    if not re.fullmatch(
+        r"([a-z][a-z0-9+.-]*://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)(:\d+)?/?", value
+    ):
+        raise UsageError(
+            f"{where} {value!r}: give a scheduler address such as tcp://HOST:8786, or auto"
+        )
+    return value
+
+
 # -- configuration readers ---------------------------------------------------------------
 
 
@@ -227,6 +243,17 @@ def _read_per_file_ignores(
         entry = subkey(key, pattern)
         entries.append((reader.glob(entry, pattern), reader.codes(entry, codes)))
     return {setting.name: tuple(entries)}
+
+
+def _read_scheduler(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, str):
+        raise reader.fail(
+            key, f"expected an address such as tcp://HOST:8786 or auto, got {value!r}"
+        )
+    try:
+        return {setting.name: _check_scheduler(value, reader.where(key))}
+    except UsageError as error:
+        raise reader.fail(key, str(error).split(": ", 1)[-1]) from None
 
 
 def _read_sitemap_url(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
@@ -550,6 +577,21 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_timeout,
         show_default=True,
         doc="connect and read timeout of each fetch, up to 600 (default 10)",
+    ),
+    Setting(
+        "scheduler",
+        "text",
+        "Check the set on a Dask cluster: its scheduler (tcp://HOST:8786) or auto.",
+        flags=("--scheduler",),
+        key="scheduler",
+        metavar="ADDRESS",
+        check=_check_scheduler,
+        read=_read_scheduler,
+        stored=(("scheduler", None),),
+        doc="fetch and check the files as tasks on a Dask cluster: the scheduler's address"
+        " (`tcp://HOST:8786`), or `auto` for Dask's own configuration"
+        " (`DASK_SCHEDULER_ADDRESS`); `--timeout` is the connect timeout; needs the `dask`"
+        " extra (see [On a Dask cluster](#on-a-dask-cluster))",
     ),
     Setting(
         "severity",

@@ -1,0 +1,256 @@
+"""A set run on a Dask cluster (``--scheduler``): each file is fetched and checked as a
+task on the cluster's workers, and the checks across files run there too.
+
+The discovery (robots.txt -> indexes -> sitemaps, cycles, repeats, limits) stays in the
+run's own process (``sets.SetRunner``), which sees only each file's findings and what
+the discovery needs: its kind, URL count, children and newest lastmod. A file's URL
+hashes and hreflang records stay on the worker that checked it. Duplicates across files
+are found by hash slice: one task per file and slice cuts that slice out of the file's
+facts, and one task per slice compares the files' pieces, so no process holds the
+set's hashes. The hreflang records of the set are compared in one task on the cluster.
+
+``distributed`` is imported only here, and only when a run names a scheduler; the
+functions the workers run import nothing of Dask.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sitemap_lint.errors import SitemapLintError
+from sitemap_lint.facts import FileFacts
+from sitemap_lint.inputs.reader import InputError
+from sitemap_lint.results import FileResult
+from sitemap_lint.sets import (
+    DUPLICATE_SLICES,
+    Checked,
+    Duplicate,
+    FileTask,
+    duplicates_in_slice,
+    hash_slice,
+    hreflang_findings,
+    run_task,
+)
+
+if TYPE_CHECKING:
+    from array import array
+
+    from sitemap_lint.finding import Finding
+    from sitemap_lint.inputs.fetch import Fetched, Fetcher
+    from sitemap_lint.options import Options
+    from sitemap_lint.rules.hreflang import Alternates
+    from sitemap_lint.xsd import Engine
+
+INSTALL = "pip install 'sitemap-lint[dask]'"
+
+
+class ClusterError(SitemapLintError):
+    """The cluster cannot run the set (no Dask, no scheduler, workers lost); one line."""
+
+
+def resolve_address(scheduler: str) -> str:
+    """The scheduler's address: as given, or with ``auto`` from Dask's configuration
+    (``DASK_SCHEDULER_ADDRESS`` or the ``scheduler-address`` key)."""
+    if scheduler != "auto":
+        return scheduler
+    import dask.config
+
+    address = dask.config.get("scheduler-address", None)
+    if not address:
+        raise ClusterError(
+            "--scheduler auto: Dask's configuration names no scheduler; set "
+            "DASK_SCHEDULER_ADDRESS=tcp://HOST:8786 or give the address"
+        )
+    return str(address)
+
+
+def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -> DaskExecutor:
+    """A client of the scheduler, once at least one worker is there; ClusterError (one
+    line naming the address) when Dask is not installed or nothing answers in time."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
+    address = resolve_address(scheduler)
+    # Dask logs lost connections and retried tasks on stderr; the run says it in one line.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    try:
+        client_class: Any = distributed.Client  # untyped
+        client = client_class(address, timeout=timeout, set_as_default=False)
+    except Exception as error:  # OSError, TimeoutError, ValueError (a bad address) ...
+        raise ClusterError(
+            f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s ({_reason(error)})"
+        ) from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except Exception:
+        client.close()
+        raise ClusterError(
+            f"--scheduler {address}: no worker joined the scheduler in {timeout:g} s"
+        ) from None
+    return DaskExecutor(client, address, engine, fetch_timeout)
+
+
+class DaskExecutor:
+    """``sets.Executor`` on a ``distributed.Client``: files checked as tasks, their full
+    facts kept on the workers as futures until the run ends."""
+
+    def __init__(self, client: Any, address: str, engine: str, fetch_timeout: float) -> None:
+        self.client = client
+        self.address = address
+        self.engine = engine
+        self.fetch_timeout = fetch_timeout
+
+    def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
+        submit = self.client.submit
+        full = [
+            submit(check_on_worker, task, self.engine, self.fetch_timeout, pure=False)
+            for task in tasks
+        ]
+        light = [submit(discovery_view, future, pure=False) for future in full]
+        for future, handle in zip(light, full, strict=True):
+            checked: Checked = self._result(future)
+            checked.handle = handle
+            yield checked
+
+    def duplicates(self, handles: Sequence[object]) -> list[Duplicate]:
+        submit = self.client.submit
+        joins = [
+            submit(
+                duplicates_in_slice,
+                [submit(facts_slice, handle, part, pure=False) for handle in handles],
+                pure=False,
+            )
+            for part in range(DUPLICATE_SLICES)
+        ]
+        found: list[Duplicate] = []
+        for join in joins:
+            found += self._result(join)
+        return found
+
+    def hreflang(
+        self, files: Sequence[tuple[str, object]], several: bool
+    ) -> list[tuple[int, Finding]]:
+        submit = self.client.submit
+        records = [submit(alternates_of, handle, pure=False) for _name, handle in files]
+        names = [name for name, _handle in files]
+        found: list[tuple[int, Finding]] = self._result(
+            submit(compare_alternates, names, records, several, pure=False)
+        )
+        return found
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _result(self, future: Any) -> Any:
+        """A task's result; a task's own InputError as it is, any failure of the
+        cluster as one line."""
+        try:
+            return future.result()
+        except (InputError, SitemapLintError):
+            raise
+        except Exception as error:
+            raise ClusterError(f"--scheduler {self.address}: {_failure(error)}") from None
+
+
+def _failure(error: BaseException) -> str:
+    name = type(error).__name__
+    if name == "KilledWorker":
+        return (
+            "workers died while checking a file, more often than Dask retries a task; "
+            "the run stopped without a report"
+        )
+    if name in ("CancelledError", "FutureCancelledError", "CommClosedError"):
+        return "lost the connection to the scheduler; the run stopped without a report"
+    return f"the cluster failed: {_reason(error)}"
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+# -- what the workers run ---------------------------------------------------------------
+
+_local = threading.local()  # each worker thread: its schema engine
+_fetchers: dict[float, Fetcher] = {}
+_fetchers_lock = threading.Lock()
+
+
+def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> Checked:
+    """Fetch or read one file and check it, on a worker; the facts are compacted."""
+
+    def check(source: Any, options: Options, big: bool) -> FileResult:
+        from sitemap_lint.checker import check_source
+
+        result = check_source(source, options, _engine(engine_name))
+        if result.facts is not None:
+            result.facts.compact()
+        return result
+
+    def fetch(url: str) -> Fetched:
+        return _fetcher(fetch_timeout).get(url)
+
+    return run_task(task, fetch, check)
+
+
+def discovery_view(checked: Checked) -> Checked:
+    """What the run's own process needs of a checked file: findings, and the facts of
+    the discovery without the URL hashes and hreflang records."""
+    result = checked.result
+    facts = result.facts
+    light = None
+    alternates = 0
+    if facts is not None:
+        alternates = len(facts.alternates)
+        light = FileFacts(
+            kind=facts.kind,
+            url_count=facts.url_count,
+            newest_lastmod=facts.newest_lastmod,
+            children=facts.children,
+        )
+    view = FileResult(result.name, list(result.findings), facts=light)
+    return Checked(view, checked.size, checked.robots_text, alternates)
+
+
+def facts_slice(checked: Checked, part: int) -> tuple[array[int], array[int]]:
+    """One hash slice of a checked file's URLs, with their positions."""
+    facts = checked.result.facts
+    assert facts is not None  # only files with URLs are compared
+    return hash_slice(facts, part)
+
+
+def alternates_of(checked: Checked) -> list[Alternates]:
+    facts = checked.result.facts
+    return [] if facts is None else facts.alternates
+
+
+def compare_alternates(
+    names: list[str], records: list[list[Alternates]], several: bool
+) -> list[tuple[int, Finding]]:
+    return list(hreflang_findings(zip(names, records, strict=True), several))
+
+
+def _engine(name: str) -> Engine:
+    engines: dict[str, Engine] | None = getattr(_local, "engines", None)
+    if engines is None:
+        engines = _local.engines = {}
+    engine = engines.get(name)
+    if engine is None:
+        from sitemap_lint import xsd
+
+        engine = engines[name] = xsd.load(name)
+    return engine
+
+
+def _fetcher(timeout: float) -> Fetcher:
+    with _fetchers_lock:
+        fetcher = _fetchers.get(timeout)
+        if fetcher is None:
+            from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
+
+            fetcher = _fetchers[timeout] = Fetcher(FetchSettings(timeout=timeout))
+        return fetcher
