@@ -3,6 +3,9 @@
     python bench/run.py            # full run: 3 timed runs per input
     python bench/run.py --quick    # one run each, small inputs (proves the script works)
     python bench/run.py --set      # also a set of 200 sitemaps x 50,000 URLs (10 million)
+    python bench/run.py --cluster  # only that set: local run against a local Dask cluster
+                                   # (a scheduler and 2 workers; needs the dask extra), and
+                                   # the memory of one hash partition per URL
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
 is run on the same bundled schema when it is installed, and skipped otherwise.
@@ -137,10 +140,29 @@ def main() -> int:
     parser.add_argument(
         "--set", action="store_true", help="also the set of 200 sitemaps x 50,000 URLs"
     )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="only the set: the local run against a local Dask cluster of 2 workers",
+    )
     args = parser.parse_args()
     runs = 1 if args.quick else 3
     tool = shutil.which("sitemap-lint") or ""
     ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
+    if args.cluster:
+        from bench_cluster import measure_cluster
+
+        scale = 20 if args.quick else 1
+        with tempfile.TemporaryDirectory() as tmp:
+            return measure_cluster(
+                Path(tmp),
+                ours,
+                4 if args.quick else 200,
+                50_000 // scale,
+                write_set,
+                measure_tree,
+                _tree_rss,
+            )
     xmllint = shutil.which("xmllint")
     schema = str(files("sitemap_lint.schemas").joinpath("bundle-urlset.xsd"))
     scale = 20 if args.quick else 1

@@ -16,6 +16,7 @@ functions the workers run import nothing of Dask.
 from __future__ import annotations
 
 import logging
+import operator
 import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from sitemap_lint.xsd import Engine
 
 INSTALL = "pip install 'sitemap-lint[dask]'"
+# URLs of one hash partition on average (about 100 bytes each while it is compared).
+PARTITION_URLS = 4_000_000
 
 
 class ClusterError(SitemapLintError):
@@ -116,15 +119,32 @@ class DaskExecutor:
             checked.handle = handle
             yield checked
 
-    def duplicates(self, handles: Sequence[object]) -> list[Duplicate]:
+    def duplicates(self, handles: Sequence[object], urls: int) -> list[Duplicate]:
         submit = self.client.submit
-        joins = [
+        parts = partitions(urls)
+        # Each worker cuts the files it holds into the hash partitions, in one task; then
+        # one task per partition joins the pieces of every worker. Tasks: one per worker
+        # and partition, not one per file and partition.
+        cuts = [
             submit(
-                duplicates_in_slice,
-                [submit(facts_slice, handle, part, pure=False) for handle in handles],
+                cut_files,
+                [handles[index] for index in indices],
+                indices,
+                parts,
+                workers=[address] if address else None,
+                allow_other_workers=True,
                 pure=False,
             )
-            for part in range(DUPLICATE_SLICES)
+            for address, indices in self._holders(handles).items()
+        ]
+        joins = [
+            submit(
+                join_partition,
+                [submit(operator.getitem, cut, part, pure=False) for cut in cuts],
+                len(handles),
+                pure=False,
+            )
+            for part in range(parts)
         ]
         found: list[Duplicate] = []
         for join in joins:
@@ -144,6 +164,18 @@ class DaskExecutor:
 
     def close(self) -> None:
         self.client.close()
+
+    def _holders(self, handles: Sequence[object]) -> dict[str, list[int]]:
+        """The file indices whose facts each worker holds ('': none known, e.g. lost)."""
+        try:
+            who = self.client.who_has(list(handles))
+        except Exception as error:
+            raise ClusterError(f"--scheduler {self.address}: {_failure(error)}") from None
+        holders: dict[str, list[int]] = {}
+        for index, handle in enumerate(handles):
+            addresses = sorted(who.get(getattr(handle, "key", None), ()) or ())
+            holders.setdefault(addresses[0] if addresses else "", []).append(index)
+        return holders
 
     def _result(self, future: Any) -> Any:
         """A task's result; a task's own InputError as it is, any failure of the
@@ -216,11 +248,42 @@ def discovery_view(checked: Checked) -> Checked:
     return Checked(view, checked.size, checked.robots_text, alternates)
 
 
-def facts_slice(checked: Checked, part: int) -> tuple[array[int], array[int]]:
-    """One hash slice of a checked file's URLs, with their positions."""
-    facts = checked.result.facts
-    assert facts is not None  # only files with URLs are compared
-    return hash_slice(facts, part)
+def partitions(urls: int) -> int:
+    """Hash partitions for a set of ``urls``: the local run's 16, doubled until each holds
+    at most PARTITION_URLS on average."""
+    parts = DUPLICATE_SLICES
+    while urls > parts * PARTITION_URLS:
+        parts *= 2
+    return parts
+
+
+Piece = tuple[int, "array[int]", "array[int]"]  # (file index, hashes, positions)
+
+
+def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list[Piece]]:
+    """The URL hashes of checked files cut into ``parts`` hash partitions, on the worker
+    that holds them: for each partition, (file index, hashes, positions) of each file."""
+    cut: list[list[Piece]] = [[] for _ in range(parts)]
+    for index, checked in zip(indices, files, strict=True):
+        facts = checked.result.facts
+        assert facts is not None  # only files with URLs are compared
+        for part in range(parts):
+            hashes, positions = hash_slice(facts, part, parts)
+            if hashes:
+                cut[part].append((index, hashes, positions))
+    return cut
+
+
+def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
+    """The duplicates of one hash partition, from every worker's pieces of it."""
+    from array import array
+
+    empty = (array("Q"), array("Q"))
+    pieces: list[tuple[array[int], array[int]]] = [empty] * files
+    for group in groups:
+        for index, hashes, positions in group:
+            pieces[index] = (hashes, positions)
+    return duplicates_in_slice(pieces)
 
 
 def alternates_of(checked: Checked) -> list[Alternates]:

@@ -103,8 +103,9 @@ class Executor(Protocol):
         """The checked files, in the order of ``tasks``."""
         ...
 
-    def duplicates(self, handles: Sequence[object]) -> list[Duplicate]:
-        """URLs in several files (``handles``: the files' facts), as ``find_duplicates``."""
+    def duplicates(self, handles: Sequence[object], urls: int) -> list[Duplicate]:
+        """URLs in several files (``handles``: the files' facts, ``urls`` in all), as
+        ``find_duplicates`` finds them, in any order within a file."""
         ...
 
     def hreflang(
@@ -575,7 +576,8 @@ class SetRunner:
         if len(files) < 2:
             return
         if self.executor is not None:
-            found = self.executor.duplicates([job.handle for job in files])
+            urls = sum(_facts(job).url_count for job in files)
+            found = self.executor.duplicates([job.handle for job in files], urls)
         else:
             found = find_duplicates([_facts(job) for job in files])
         for index, _value, first_index, line, column, first_line in found:
@@ -611,13 +613,16 @@ class SetRunner:
 
 
 DUPLICATE_SLICES = 16  # the hash space compared one slice at a time
-_SLICE = 1 << 60
 
 
-def hash_slice(facts: FileFacts, part: int) -> tuple[array[int], array[int]]:
-    """A file's sorted URL hashes in one slice of the hash space, with their positions."""
+def hash_slice(
+    facts: FileFacts, part: int, parts: int = DUPLICATE_SLICES
+) -> tuple[array[int], array[int]]:
+    """A file's sorted URL hashes in slice ``part`` of ``parts`` (a power of two) of the
+    64-bit hash space, with their positions."""
+    step = (1 << 64) // parts
     hashes = facts.hashes
-    low, high = bisect_left(hashes, part * _SLICE), bisect_left(hashes, (part + 1) * _SLICE)
+    low, high = bisect_left(hashes, part * step), bisect_left(hashes, (part + 1) * step)
     return hashes[low:high], facts.positions[low:high]
 
 
