@@ -359,7 +359,9 @@ def test_without_the_dask_extra_the_run_names_the_install_command(
     assert err.count("\n") == 1 and "pip install 'sitemap-lint[dask]'" in err
 
 
-@pytest.mark.parametrize("address", ["tcp://", "http://a b:1", "a/b/c", "tcp://host:port"])
+@pytest.mark.parametrize(
+    "address", ["tcp://", "tcp://a b:1", "a/b/c", "tcp://host:port", "nosuch://host:1"]
+)
 def test_a_malformed_address_is_a_usage_error(
     address: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

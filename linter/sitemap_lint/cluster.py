@@ -84,8 +84,9 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         client_class: Any = distributed.Client  # untyped
         client = client_class(address, timeout=timeout, set_as_default=False)
     except Exception as error:  # OSError, TimeoutError, ValueError (a bad address) ...
+        why = "" if isinstance(error, OSError | TimeoutError) else f" ({_reason(error)})"
         raise ClusterError(
-            f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s ({_reason(error)})"
+            f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s{why}"
         ) from None
     try:
         client.wait_for_workers(1, timeout=timeout)

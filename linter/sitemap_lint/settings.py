@@ -177,14 +177,14 @@ def _check_timeout(value: float, where: str) -> float:
 
 
 def _check_scheduler(value: str | None, where: str) -> str | None:
-    """``auto`` or a scheduler address: ``tcp://HOST:PORT`` (any Dask protocol) or
-    ``HOST:PORT``."""
+    """``auto`` or a scheduler address: ``tcp://HOST:PORT`` (or Dask's tls, ws, wss, ucx)
+    or ``HOST:PORT``."""
     import re
 
     if value is None or value == "auto":
         return value
     if not re.fullmatch(
-        r"([a-z][a-z0-9+.-]*://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)(:\d+)?/?", value
+        r"((tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)(:\d+)?/?", value
     ):
         raise UsageError(
             f"{where} {value!r}: give a scheduler address such as tcp://HOST:8786, or auto"
