@@ -7,7 +7,6 @@ started here in another working directory and stopped by their process ids.
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import socket
@@ -369,19 +368,3 @@ def test_a_malformed_address_is_a_usage_error(
     assert main(["--scheduler", address, str(tmp_path / "a.xml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
-
-
-def test_the_scheduler_is_a_configuration_key(tmp_path: Path) -> None:
-    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
-    (tmp_path / ".sitemap-lint.toml").write_text("scheduler = 8786\n", encoding="utf-8")
-    err = io.StringIO()
-    from sitemap_lint.run import RunSettings, UsageError, execute
-
-    with pytest.raises(UsageError, match="scheduler"):
-        execute(
-            RunSettings(
-                paths=[str(tmp_path / "a.xml")], config=str(tmp_path / ".sitemap-lint.toml")
-            ),
-            io.StringIO(),
-            err,
-        )

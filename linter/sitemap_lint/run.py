@@ -113,7 +113,7 @@ def compute(
         sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
     enabled = selection.enabled()
-    scheduler = parse("scheduler", settings.scheduler) or config.scheduler
+    scheduler = parse("scheduler", settings.scheduler)
     if scheduler or _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 

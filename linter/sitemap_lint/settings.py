@@ -245,17 +245,6 @@ def _read_per_file_ignores(
     return {setting.name: tuple(entries)}
 
 
-def _read_scheduler(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
-    if not isinstance(value, str):
-        raise reader.fail(
-            key, f"expected an address such as tcp://HOST:8786 or auto, got {value!r}"
-        )
-    try:
-        return {setting.name: _check_scheduler(value, reader.where(key))}
-    except UsageError as error:
-        raise reader.fail(key, str(error).split(": ", 1)[-1]) from None
-
-
 def _read_sitemap_url(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         entries = []
@@ -583,11 +572,8 @@ SETTINGS: tuple[Setting, ...] = (
         "text",
         "Check the set on a Dask cluster: its scheduler (tcp://HOST:8786) or auto.",
         flags=("--scheduler",),
-        key="scheduler",
         metavar="ADDRESS",
         check=_check_scheduler,
-        read=_read_scheduler,
-        stored=(("scheduler", None),),
         doc="fetch and check the files as tasks on a Dask cluster: the scheduler's address"
         " (`tcp://HOST:8786`), or `auto` for Dask's own configuration"
         " (`DASK_SCHEDULER_ADDRESS`); `--timeout` is the connect timeout; needs the `dask`"
