@@ -145,6 +145,9 @@ def main() -> int:
         action="store_true",
         help="only the set: the local run against a local Dask cluster of 2 workers",
     )
+    parser.add_argument(
+        "--files", type=int, default=200, help="with --cluster: sitemaps in the set (200)"
+    )
     args = parser.parse_args()
     runs = 1 if args.quick else 3
     tool = shutil.which("sitemap-lint") or ""
@@ -157,7 +160,7 @@ def main() -> int:
             return measure_cluster(
                 Path(tmp),
                 ours,
-                4 if args.quick else 200,
+                4 if args.quick else args.files,
                 50_000 // scale,
                 write_set,
                 measure_tree,
