@@ -368,3 +368,36 @@ def test_a_malformed_address_is_a_usage_error(
     assert main(["--scheduler", address, str(tmp_path / "a.xml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
+
+
+def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
+    """Any number of partitions, any grouping of files by worker: the same duplicates."""
+    from random import Random
+
+    from sitemap_lint.cluster import Checked, cut_files, join_partition, partitions
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.sets import find_duplicates
+
+    rng = Random(7)
+    pool = [f"https://example.com/{n}" for n in range(3_000)]
+    files = []
+    for _ in range(9):
+        facts = FileFacts(kind="urlset")
+        for line, url in enumerate(rng.sample(pool, 700), start=2):
+            facts.add_url(url, line, 3)
+        facts.compact()
+        files.append(facts)
+    local = find_duplicates(files)
+    assert len(local) > 1_000
+    checked = [Checked(FileResult(f"f{n}.xml", [], facts=facts)) for n, facts in enumerate(files)]
+    for parts in (16, 64):
+        workers = ([0, 3, 4, 8], [1, 2, 5, 6, 7])
+        cuts = [cut_files([checked[i] for i in group], list(group), parts) for group in workers]
+        joined = []
+        for part in range(parts):
+            joined += join_partition([cut[part] for cut in cuts], len(files))
+        assert sorted(joined) == sorted(local)
+    assert partitions(10_000_000) == 16
+    assert partitions(64_000_001) == 32
+    assert partitions(2_500_000_000) == 1_024

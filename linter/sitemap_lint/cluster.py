@@ -5,9 +5,9 @@ The discovery (robots.txt -> indexes -> sitemaps, cycles, repeats, limits) stays
 run's own process (``sets.SetRunner``), which sees only each file's findings and what
 the discovery needs: its kind, URL count, children and newest lastmod. A file's URL
 hashes and hreflang records stay on the worker that checked it. Duplicates across files
-are found by hash slice: one task per file and slice cuts that slice out of the file's
-facts, and one task per slice compares the files' pieces, so no process holds the
-set's hashes. The hreflang records of the set are compared in one task on the cluster.
+are joined by hash partition: one task per worker cuts the files it holds into the
+partitions, and one task per partition compares every worker's pieces of it, so no
+process holds the set's hashes. The hreflang records of the set are compared in one task on the cluster.
 
 ``distributed`` is imported only here, and only when a run names a scheduler; the
 functions the workers run import nothing of Dask.
