@@ -1,6 +1,7 @@
 """Benchmark: time and peak memory of sitemap-lint on generated sitemaps, beside xmllint.
 
-    python bench/run.py            # full run: 3 timed runs per input
+    python bench/run.py            # full run: 5 timed runs per input
+    python bench/run.py --runs 9   # more runs per input
     python bench/run.py --quick    # one run each, small inputs (proves the script works)
     python bench/run.py --set      # also a set of 200 sitemaps x 50,000 URLs (10 million)
     python bench/run.py --cluster  # only that set: local run against a local Dask cluster
@@ -8,7 +9,11 @@
                                    # the memory of one hash partition per URL
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
-is run on the same bundled schema when it is installed, and skipped otherwise.
+is run on the same file when it is installed (skipped otherwise), with the core
+sitemaps.org schema for the plain files and with the bundle of the extension
+schemas for the file with images and hreflang links. The runs of the two tools
+alternate, so that both see the same load on a shared machine; the load average
+is printed before and after each input. The ratios the targets are about come last.
 """
 
 from __future__ import annotations
@@ -60,15 +65,46 @@ def write_extension_sitemap(path: Path, count: int) -> None:
         out.write("</urlset>\n")
 
 
-def write_sitemap(path: Path, count: int, path_length: int) -> None:
+def write_sitemap(path: Path, count: int, path_length: int, findings_every: int = 0) -> None:
+    """``count`` URLs with all four fields; with ``findings_every``, every such entry has
+    a lastmod that is not a W3C date (one DT001 finding each)."""
     padding = "section/" * max(path_length // 8, 1)
     with open(path, "w", encoding="utf-8") as out:
         out.write(HEAD)
         for i in range(count):
+            if findings_every and i % findings_every == findings_every // 2:
+                lastmod = f"2024-05-{i % 28 + 1:02d} 10:{i % 60:02d}:00"
+            else:
+                lastmod = f"2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00"
             out.write(
                 f"  <url>\n    <loc>https://www.example.com/{padding}page-{i}.html</loc>\n"
-                f"    <lastmod>2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00</lastmod>\n"
+                f"    <lastmod>{lastmod}</lastmod>\n"
                 f"    <changefreq>daily</changefreq>\n    <priority>0.{i % 10}</priority>\n  </url>\n"
+            )
+        out.write("</urlset>\n")
+
+
+def write_image_hreflang_sitemap(path: Path, count: int) -> None:
+    """URLs in clusters of three languages, each with 2 images and 3 hreflang links."""
+    languages = LANGUAGES[:3]
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(EXTENSIONS_HEAD)
+        for i in range(count):
+            page = i // 3
+            language = languages[i % 3]
+            links = "".join(
+                f'    <xhtml:link rel="alternate" hreflang="{code}" '
+                f'href="https://www.example.com/{code}/page-{page}"/>\n'
+                for code in languages
+            )
+            images = "".join(
+                f"    <image:image><image:loc>https://cdn.example.com/img/{page}-{n}.jpg"
+                "</image:loc></image:image>\n"
+                for n in range(2)
+            )
+            out.write(
+                f"  <url>\n    <loc>https://www.example.com/{language}/page-{page}</loc>\n"
+                f"    <lastmod>2024-05-{i % 28 + 1:02d}</lastmod>\n{links}{images}  </url>\n"
             )
         out.write("</urlset>\n")
 
@@ -134,9 +170,42 @@ def measure(command: list[str], runs: int) -> tuple[float, float]:
     return statistics.median(times), max(peaks)
 
 
+def load() -> str:
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def run_once(command: list[str]) -> tuple[float, float, float]:
+    """Wall time and CPU time (user + system) in seconds, peak RSS in MB, of one run."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, _status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = 0
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def alternate(commands: list[list[str]], runs: int) -> list[tuple[list[float], list[float], float]]:
+    """Each command ``runs`` times, in turn: (wall times, CPU times, peak RSS in MB) of each.
+    CPU time depends less than wall time on what else the machine is running."""
+    results: list[tuple[list[float], list[float], float]] = [([], [], 0.0) for _ in commands]
+    for _ in range(runs):
+        for index, command in enumerate(commands):
+            elapsed, cpu, peak = run_once(command)
+            times, cpus, before = results[index]
+            times.append(elapsed)
+            cpus.append(cpu)
+            results[index] = (times, cpus, max(before, peak))
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run each on small inputs")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per input (default 5)")
     parser.add_argument(
         "--set", action="store_true", help="also the set of 200 sitemaps x 50,000 URLs"
     )
@@ -149,7 +218,7 @@ def main() -> int:
         "--files", type=int, default=200, help="with --cluster: sitemaps in the set (200)"
     )
     args = parser.parse_args()
-    runs = 1 if args.quick else 3
+    runs = 1 if args.quick else args.runs
     tool = shutil.which("sitemap-lint") or ""
     ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
     if args.cluster:
@@ -167,40 +236,123 @@ def main() -> int:
                 _tree_rss,
             )
     xmllint = shutil.which("xmllint")
-    schema = str(files("sitemap_lint.schemas").joinpath("bundle-urlset.xsd"))
+    schemas = files("sitemap_lint.schemas")
+    core = str(schemas.joinpath("sitemap.xsd"))
+    bundle = str(schemas.joinpath("bundle-urlset.xsd"))
     scale = 20 if args.quick else 1
+    n = 50_000 // scale
+    # As after an installation (pip compiles the package's bytecode): without this, a
+    # source checkout under PYTHONDONTWRITEBYTECODE=1 compiles every module on every run.
+    package = Path(files("sitemap_lint").joinpath("__init__.py")).parent
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=False)
     with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # no configuration file of the current directory is read
+        # label: (path, writer, schema for xmllint)
         inputs = {
-            f"{50_000 // scale:,} URLs, short paths": (Path(tmp, "plain.xml"), 50_000 // scale, 40),
-            f"{50_000 // scale:,} URLs, long paths": (Path(tmp, "long.xml"), 50_000 // scale, 850),
-            f"{50_000 // scale:,} URLs, extensions": (Path(tmp, "ext.xml"), 50_000 // scale, None),
-            "10 URLs": (Path(tmp, "small.xml"), 10, 40),
+            f"{n:,} URLs, short paths": (
+                Path(tmp, "plain.xml"),
+                lambda p: write_sitemap(p, n, 40),
+                core,
+            ),
+            f"{n:,} URLs, 1 in 100 finding": (
+                Path(tmp, "findings.xml"),
+                lambda p: write_sitemap(p, n, 40, findings_every=100),
+                core,
+            ),
+            f"{n:,} URLs, long paths": (
+                Path(tmp, "long.xml"),
+                lambda p: write_sitemap(p, n, 850),
+                core,
+            ),
+            f"{n:,} URLs, 2 img + 3 hreflang": (
+                Path(tmp, "img-hreflang.xml"),
+                lambda p: write_image_hreflang_sitemap(p, n),
+                bundle,
+            ),
+            f"{n:,} URLs, extensions": (
+                Path(tmp, "ext.xml"),
+                lambda p: write_extension_sitemap(p, n),
+                bundle,
+            ),
+            "10 URLs": (Path(tmp, "small.xml"), lambda p: write_sitemap(p, 10, 40), core),
         }
-        print(f"machine: {os.cpu_count()} cores; runs per input: {runs}")
+        print(f"machine: {os.cpu_count()} cores; runs per input: {runs}; load average: {load()}")
         print(
-            f"{'input':<28} {'size':>8} {'sitemap-lint':>13} {'peak':>8} {'xmllint':>9} {'peak':>8} {'ratio':>6}"
+            f"{'input':<32} {'size':>8} {'sitemap-lint':>13} {'peak':>7} {'xmllint':>9} "
+            f"{'peak':>7} {'ratio':>6}  {'range (ours)':>15}  {'cpu ratio':>9}  load"
         )
-        for label, (path, count, length) in inputs.items():
-            if length is None:
-                write_extension_sitemap(path, count)
-            else:
-                write_sitemap(path, count, length)
+        medians: dict[str, float] = {}
+        ratios: dict[str, float] = {}
+        cpu_medians: dict[str, float] = {}
+        cpu_ratios: dict[str, float] = {}
+        for label, (path, writer, schema) in inputs.items():
+            writer(path)
             size = path.stat().st_size / 1e6
-            ours_time, ours_peak = measure(
-                [*ours, "--format", "json", "--now", "2025-06-01", str(path)], runs
-            )
+            commands = [[*ours, "--format", "json", "--now", "2025-06-01", str(path)]]
             if xmllint:
-                ref_time, ref_peak = measure(
-                    [xmllint, "--noout", "--schema", schema, str(path)], runs
-                )
-                ref = f"{ref_time:>8.2f}s {ref_peak:>6.0f}MB {ours_time / ref_time:>5.1f}x"
+                commands.append([xmllint, "--noout", "--schema", schema, str(path)])
+            results = alternate(commands, runs)
+            times, cpus, peak = results[0]
+            ours_time = statistics.median(times)
+            medians[label] = ours_time
+            cpu_medians[label] = statistics.median(cpus)
+            spread = f"{min(times):.2f}-{max(times):.2f}s"
+            cpu_ratio = ""
+            if xmllint:
+                ref_times, ref_cpus, ref_peak = results[1]
+                ref_time = statistics.median(ref_times)
+                ratios[label] = ours_time / ref_time
+                cpu_ratios[label] = cpu_medians[label] / statistics.median(ref_cpus)
+                cpu_ratio = f"{cpu_ratios[label]:.2f}x"
+                ref = f"{ref_time:>8.3f}s {ref_peak:>5.0f}MB {ours_time / ref_time:>5.2f}x"
             else:
                 ref = f"{'(xmllint not installed: apt-get install libxml2-utils)':>25}"
-            print(f"{label:<28} {size:>6.1f}MB {ours_time:>12.2f}s {ours_peak:>6.0f}MB {ref}")
-        bare, _ = measure([sys.executable, "-c", "import lxml.etree, rich.console, typer"], runs)
-        print(f"{'bare import (lxml, rich, typer)':<28} {'':>8} {bare:>12.2f}s")
+            print(
+                f"{label:<32} {size:>6.1f}MB {ours_time:>12.3f}s {peak:>5.0f}MB {ref}  "
+                f"{spread:>15}  {cpu_ratio:>9}  {load()}"
+            )
+        bare_command = [sys.executable, "-c", "import typer, rich, lxml.etree"]
+        small_command = [
+            *ours,
+            "--format",
+            "json",
+            "--now",
+            "2025-06-01",
+            str(inputs["10 URLs"][0]),
+        ]
+        (bare_times, bare_cpus, _), (small_times, small_cpus, _) = alternate(
+            [bare_command, small_command], runs * 2
+        )
+        bare, small = statistics.median(bare_times), statistics.median(small_times)
+        bare_cpu, small_cpu = statistics.median(bare_cpus), statistics.median(small_cpus)
+        print(
+            f"{'bare import (typer, rich, lxml)':<32} {'':>8} {bare:>12.3f}s  cpu {bare_cpu:.3f}s"
+        )
+        print(f"{'10 URLs (again, alternating)':<32} {'':>8} {small:>12.3f}s  cpu {small_cpu:.3f}s")
+        print("\ntargets:")
+        plain, with_findings = f"{n:,} URLs, short paths", f"{n:,} URLs, 1 in 100 finding"
+        for label, limit in (
+            (plain, 1.5),
+            (f"{n:,} URLs, long paths", 1.0),
+            (f"{n:,} URLs, 2 img + 3 hreflang", 2.0),
+        ):
+            if label in ratios:
+                print(
+                    f"  {label:<32} {ratios[label]:.2f}x xmllint (target <= {limit}x); "
+                    f"CPU time {cpu_ratios[label]:.2f}x"
+                )
+        print(
+            f"  {'1 in 100 finding / clean':<32} "
+            f"{medians[with_findings] / medians[plain]:.2f}x (target <= 2x); "
+            f"CPU time {cpu_medians[with_findings] / cpu_medians[plain]:.2f}x"
+        )
+        print(
+            f"  {'10 URLs / bare import':<32} {small / bare:.2f}x (target <= 1.2x); "
+            f"CPU time {small_cpu / bare_cpu:.2f}x"
+        )
+        print(f"load average at the end: {load()}")
         if args.set or args.quick:
-            measure_set(Path(tmp, "set"), ours, 4 if args.quick else 200, 50_000 // scale)
+            measure_set(Path(tmp, "set"), ours, 4 if args.quick else 200, n)
     return 0
 
 

@@ -60,7 +60,7 @@ ROBOTS_URL = "https://example.com/robots.txt"
 SET_ORIGIN = "https://example.com/"
 SERVER = "SERVER"
 # The driver a new fixture of a family gets when its .expected is first written.
-FAMILY_DRIVERS = {"FE": "fetch", "SE": "set"}
+FAMILY_DRIVERS = {"FE": "fetch", "SE": "set", "FX": "fix"}
 HEADER_KEYS = ("driver", "sitemap-url", "url", "robots", "timeout", "max-files", "only")
 
 
@@ -183,6 +183,16 @@ def _check_set(path: Path, header: dict[str, str]) -> list[str]:
     return lines
 
 
+def _fix(path: Path, header: dict[str, str]) -> list[str]:
+    """What ``--fix`` says of the fixture (it is read, never written): why it is left
+    unchanged, when it is."""
+    from sitemap_lint.fix.engine import fix_source
+
+    options = Options(now=NOW, sitemap_url=parse_sitemap_url(header.get("sitemap-url")))
+    fixed = fix_source(Source(str(path), path), options, engine("libxml2"), unsafe=False)
+    return [] if fixed.refused is None else [_line(fixed.refused)]
+
+
 def actual(path: Path, header: dict[str, str], server: str | None = None) -> list[str]:
     """What the checker gives for the fixture, as .expected lines.
 
@@ -197,6 +207,8 @@ def actual(path: Path, header: dict[str, str], server: str | None = None) -> lis
         return _fetch(path, header, server)
     if driver == "set":
         return _check_set(path, header)
+    if driver == "fix":
+        return _fix(path, header)
     if driver != "file":
         raise ValueError(f"{path}: unknown driver {driver!r}")
     only = _only(header)

@@ -131,7 +131,9 @@ def write_site(directory: Path, base: str, urls: int = 40) -> None:
     """An index of 22 sitemaps (URLs repeated across files, hreflang clusters spread over
     files, one cluster with a missing return link, clusters without x-default), which also
     lists itself (a cycle), a nested index, a missing file, a broken file and one sitemap
-    twice, with lastmods older than the sitemaps' content."""
+    twice, with lastmods older than the sitemaps' content; one URL in two files differs
+    only by host case and default port, and a hreflang target page in another file lists
+    no alternates."""
     directory.mkdir(parents=True, exist_ok=True)
     entries = []
     for n in range(SITEMAPS):
@@ -175,6 +177,18 @@ def _sitemap(base: str, n: int, urls: int) -> str:
                 if not (k == 3 and language == "de" and code == "fr")  # no return link
             )
             body.append(f"  <url><loc>https://example.com/{language}/c{k}</loc>{links}</url>\n")
+    if n == 10:  # the same URL as in file 11 once normalised (host case, default port)
+        body.append("  <url><loc>https://EXAMPLE.com:443/same</loc></url>\n")
+    if n == 11:
+        body.append("  <url><loc>https://example.com/same</loc></url>\n")
+    if n == 12:  # alternates pointing at a page of file 13 that lists none back
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="https://example.com/{code}/b"/>'
+            for code in ("en", "de")
+        )
+        body.append(f"  <url><loc>https://example.com/en/b</loc>{links}</url>\n")
+    if n == 13:
+        body.append("  <url><loc>https://example.com/de/b</loc></url>\n")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="{XHTML}">\n'
@@ -229,7 +243,13 @@ def test_the_generated_set_has_every_cross_file_finding(
     text = report.decode()
     for code in ("SE001", "SE002", "SE003", "SE004", "SE006", "SE007", "HL"):
         assert f'"code": "{code}' in text, code
-    assert text.count('"code": "SE001"') == 3 * (SITEMAPS - 1)
+    assert text.count('"code": "SE001"') == 3 * (SITEMAPS - 1) + 1
+    # A duplicate across files written otherwise (host case, default port).
+    assert "(both are https://example.com/same once normalised)" in text
+    # A target page in another file that lists no alternates back.
+    assert '"code": "HL006"' in text
+    # A cycle through an index that was not followed (index -> sub-index -> index).
+    assert "site/sub-index.xml -> " in text or "sub-index.xml -> site/index.xml" in text
     assert '"path": "site/sitemap-21.xml"' in text
     assert "site/sitemap-00.xml, line" in text  # a duplicate names the first file
     assert '"path": "site/broken.xml"' in text
@@ -243,6 +263,22 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
     status, out, err = lint(["--scheduler", cluster.address, *args], root)
     assert (status, err) == (1, "")
     assert out == local
+
+
+@pytest.mark.slow
+def test_the_html_report_of_a_cluster_run_has_the_local_charts(
+    cluster: Cluster, mapped: tuple[Path, list[str], bytes]
+) -> None:
+    root, args, _local = mapped
+    html = ["--format", "html", *args]
+    status, local, err = lint(html, root)
+    assert status == 1, err
+    status, remote, err = lint([*html, "--scheduler", cluster.address], root)
+    assert status == 1, err
+    assert b"label: 2024-05; count: " in local  # the lastmod months, from the files' counters
+    # The same report but for the command line it shows for reproducing the run.
+    shown = f" --scheduler {cluster.address}".encode()
+    assert remote.replace(shown, b"") == local
 
 
 @pytest.mark.slow

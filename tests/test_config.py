@@ -462,7 +462,8 @@ def test_set_keys_are_checked(tmp_path: Path, monkeypatch, capsys, text: str, pr
 
 # -- the keys come from the settings' declaration ----------------------------------------
 
-# Every key a configuration could hold before the settings were declared in one place.
+# Every key a configuration could hold before the settings were declared in one place,
+# and the keys of the fixes (`fix`, `unsafe-fixes`).
 KEYS = (
     "select",
     "extend-select",
@@ -478,6 +479,8 @@ KEYS = (
     "map",
     "robots",
     "show-source",
+    "fix",
+    "unsafe-fixes",
 )
 
 

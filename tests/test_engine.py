@@ -39,7 +39,14 @@ def test_rules_have_no_fix_unless_they_declare_one() -> None:
     from sitemap_lint.rules import RULES
     from sitemap_lint.rules.base import WARNING, rule
 
-    assert {r.fix for r in RULES.values()} == {Fix.NONE}
+    fixable = {r.code: str(r.fix) for r in RULES.values() if r.fix is not Fix.NONE}
+    safe = "XM002 XM004 XM005 EN002 EN003 EN004 NS002 NS004 UR005 UR006 UR011 VA002 VA003"
+    unsafe = "DT001 DT004 DU001 SC001 SC002"
+    assert fixable == {
+        **dict.fromkeys(safe.split(), "safe"),
+        **dict.fromkeys(unsafe.split(), "unsafe"),
+    }
+    assert all(("## Fix safety" in r.fix_safety) == (r.code in fixable) for r in RULES.values())
     declared = rule(
         "ZZ001", "demo", WARNING, summary="s", what="w", why="y", bad="b", good="g", fix="safe"
     )
@@ -125,7 +132,7 @@ def test_with_select_ur_the_date_value_and_news_checks_do_not_run(monkeypatch) -
         calls(monkeypatch, values, "check_length"),
         calls(monkeypatch, news.Checker, "check"),
     ]
-    files = [RULE_FIXTURES / "DT001" / "fail.xml", RULE_FIXTURES / "VA003" / "fail.xml"]
+    files = [RULE_FIXTURES / code / "fail.xml" for code in ("DT001", "VA003", "VA004")]
     files += sorted((RULE_FIXTURES / "NW001").glob("*.xml"))
     for path in files:
         status, _report = run_json(path, "--select", "UR")
@@ -224,6 +231,7 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
         "image.Checker",
         "video.Checker",
         "hreflang.Checker",
+        "pagemap.Checker",  # a Template's src is a URL
     }
     assert names({"SC001"}) == {"scope.ScopeCheck"}
     # The schema rule reads coverage: every check whose findings cover nodes runs for it.

@@ -271,13 +271,10 @@ def test_text_statistics_only_with_the_flag(repo_root: Path) -> None:
     table = with_table[with_table.index("Findings by rule") :].splitlines()
     assert table[1].split() == ["count", "code", "name", "severity"]
     assert table[2].split() == ["2", "UR001", "url-not-absolute", "error"]  # most frequent first
-    assert len(table) == 2 + 7 + 2  # title, header, 7 rules, a blank line, the totals
-    assert (
-        with_table.replace(
-            with_table[with_table.index("Findings by rule") : -len(table[-1]) - 1], ""
-        )
-        == plain
-    )
+    # title, header, 7 rules, a blank line, the totals, the count of fixable findings
+    assert len(table) == 2 + 7 + 3
+    tail = len(table[-2]) + len(table[-1]) + 2
+    assert with_table.replace(with_table[with_table.index("Findings by rule") : -tail], "") == plain
 
 
 # -- what reporters load ----------------------------------------------------------------

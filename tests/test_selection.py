@@ -105,13 +105,23 @@ def test_profile_keys_match_rules(name: str) -> None:
     ("profile", "changed"),
     [
         ("google", {}),
-        ("bing", {"DT005": ERROR}),
+        ("bing", {"DT005": ERROR, "HL004": WARNING, "TX006": WARNING}),
         (
             "yandex",
             {c: INFO for c, r in RULES.items() if c.startswith("HL") and r.severity is not INFO}
             | {"FD001": ERROR, "UR012": ERROR, "VA004": ERROR},
         ),
-        ("strict", {"DT004": ERROR, "NS003": ERROR}),
+        (
+            "strict",
+            {
+                "DT004": ERROR,
+                "NS003": ERROR,
+                "IM006": ERROR,
+                "NW012": ERROR,
+                "NW016": ERROR,
+                "VD018": ERROR,
+            },
+        ),
     ],
 )
 def test_profiles_change_exactly_these_rules(profile: str, changed: dict) -> None:
@@ -124,7 +134,9 @@ def test_strict_profile_leaves_no_date_or_schema_warning() -> None:
     levels = Selection(profile="strict").levels
     for code in ("DT", "XS", "ST"):
         assert all(
-            level is ERROR for c, level in levels.items() if c.startswith(code) and c != "DT005"
+            level is ERROR
+            for c, level in levels.items()
+            if c.startswith(code) and c not in ("DT005", "DT006")
         )
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, TypeAlias
 
 from sitemap_lint.errors import SitemapLintError
-from sitemap_lint.finding import Rule, Severity
+from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
     from sitemap_lint.inputs.reader import Source
@@ -39,6 +39,8 @@ class Finding:
     found in a directory, the URL of a fetched file, ``<bytes>`` for content given as
     bytes); ``line`` and ``column`` are 1-based. ``severity`` is the one the run
     reports (after the profile and the configuration's ``severity`` table).
+    ``fix`` is the automatic fix ``sitemap-lint --fix`` would apply (its edits exact
+    over the file's text), or None; it takes no part in comparisons.
     """
 
     code: str
@@ -48,6 +50,7 @@ class Finding:
     line: int
     column: int
     message: str
+    fix: FindingFix | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
@@ -314,7 +317,12 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
         )
     except InputError as error:
         raise SitemapLintError(str(error)) from error
-    files = tuple(_file_report(result) for result in outcome.results)
+    results = outcome.results
+    if any(f.fix is not None for r in results for f in r.findings):
+        from sitemap_lint.fix.runner import resolved
+
+        results = resolved(results, outcome.sources)
+    files = tuple(_file_report(result) for result in results)
     findings = tuple(finding for report in files for finding in report.findings)
     return LintResult(files, findings, outcome.exit_code)
 
@@ -322,7 +330,7 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
 def _file_report(result: FileResult) -> FileReport:
     path = result.name
     findings = tuple(
-        Finding(f.code, f.name, f.severity, path, f.line, f.column, f.message)
+        Finding(f.code, f.name, f.severity, path, f.line, f.column, f.message, f.fix)
         for f in result.findings
     )
     return FileReport(path, findings, result.kind, result.urls)

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
+from sitemap_lint import fastpath
 from sitemap_lint.dispatch import Dispatch
-from sitemap_lint.facts import Child, FileFacts
+from sitemap_lint.facts import Child, FileFacts, FileStats
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
@@ -33,6 +34,7 @@ from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 
 if TYPE_CHECKING:
+    from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
@@ -54,6 +56,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
     findings = sink.findings  # the reader, the decoder and the formats append here
     facts = FileFacts() if options.collect else None
+    stats = FileStats() if options.stats else None
     stream = ByteStream(source, findings)
     decoder = Decoder(findings)
     texts = decoder.decode(stream.chunks())
@@ -61,37 +64,41 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if first is None:
         if not stream.stopped_early:
             findings.append(input.empty_file(only_whitespace=stream.total > 0))
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, findings, facts, source.url)
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if not first.lstrip().startswith("<"):
         from sitemap_lint.formats.text import is_text_sitemap
 
         if is_text_sitemap(first, source.url or source.name):
             from sitemap_lint.formats.text import check_text
 
-            check_text(first, texts, options, findings, facts)
-            return _result(source, sink, facts)
+            check_text(first, texts, options, findings, facts, source.url or source.name)
+            return _result(source, sink, facts, stats, stream)
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")
         findings.append(input.not_xml(first))
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     if _HTML_START.match(first):
         findings.append(
             input.HTML_PAGE.at(
                 1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
             )
         )
-        return _result(source, sink, facts)
+        return _result(source, sink, facts, stats, stream)
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
     checker = FileChecker(sink, options, engine, stream, shadow, facts)
+    checker.stats = stats
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
+    blocks = _blocks(_chain(first, texts))
+    # Runs of plain clean entries reach the parsers as comments (fastpath/).
+    fast = fastpath.start(first, options, decoder.codec, checker, parser)
     try:
-        for text in _blocks(_chain(first, texts)):
+        for text in blocks if fast is None else fast.blocks(blocks):
             if shadow is not None:
                 shadow.feed(text)
             if not parser.feed(text):
@@ -105,7 +112,10 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     finally:
         parser.release()
         checker.parser = None
-    return _result(source, sink, facts)
+        # The checks refer back to the checker (through their FileContext): without this
+        # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
+        checker.dispatch = None
+    return _result(source, sink, facts, stats, stream)
 
 
 def _is_robots(source: Source) -> bool:
@@ -120,8 +130,16 @@ def _looks_like_robots(first: str) -> bool:
     return bool(_ROBOTS_LINE.search(first[:4096]))
 
 
-def _result(source: Source, sink: FindingSink, facts: FileFacts | None) -> FileResult:
-    return FileResult(source.name, sink.close(), facts)
+def _result(
+    source: Source,
+    sink: FindingSink,
+    facts: FileFacts | None,
+    stats: FileStats | None,
+    stream: ByteStream,
+) -> FileResult:
+    if stats is not None:
+        stats.size = stream.total
+    return FileResult(source.name, sink.close(), facts, stats=stats)
 
 
 def _first_content(texts: Iterator[str]) -> str | None:
@@ -173,6 +191,7 @@ class FileChecker:
     ):
         self.sink = sink
         self.facts = facts
+        self.stats: FileStats | None = None  # the HTML report's counts (Options.stats)
         self.feed: FeedChecker | None = None  # when the root is an RSS or Atom feed
         self.options = options
         self.engine = engine
@@ -191,6 +210,8 @@ class FileChecker:
         self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
         self._doctype: tuple[str, int, int, int] | None = None
+        # The comments that stand for entries the fast path proved, by position.
+        self.proven: dict[tuple[int, int], ProvenRun] = {}
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
 
@@ -240,6 +261,8 @@ class FileChecker:
         if self.root_name is None:
             return
         if entry.ns != self.sitemap_ns:
+            assert self.root is not None  # set with root_name
+            structure.check_foreign_top_level(entry, self.root, self.sink)
             self._check_namespace(entry)
             return
         if entry.name != self.entry_name:
@@ -256,6 +279,8 @@ class FileChecker:
         dispatch.fields(context, self.sink)
         if self.facts is not None:
             self._collect(found.get("loc"), context.moment)
+        if self.stats is not None and self.entry_name == "url":
+            self.stats.add_entry(found, context.moment, entry)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
             extension_seen = False
             for child in entry.children:
@@ -308,6 +333,10 @@ class FileChecker:
 
     def on_comment(self, text: str, line: int, column: int) -> None:
         """Comments carry no sitemap data, only inline suppression directives."""
+        run = self.proven.pop((line, column), None) if self.proven else None
+        if run is not None:  # entries the fast path proved: counted, and seen by the checks
+            self.count += run.enter(self)
+            return
         self.sink.comment(text, line, column)
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
@@ -373,8 +402,9 @@ class FileChecker:
         if ns in namespace.SCHEMA_NAMESPACES or ns in self.reported_namespaces:
             return
         self.reported_namespaces.add(ns)
-        look_alike = namespace.extension_look_alike(ns, node.line, node.column)
-        self.sink.add(look_alike or namespace.unvalidated(ns, node.line, node.column))
+        finding = namespace.element_namespace(node)
+        if finding is not None:
+            self.sink.add(finding)
 
     def _validate_pending(self, final: bool = False) -> None:
         """Validate the waiting entries: through the shadow parse when it has them all

@@ -28,7 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Validate and lint XML sitemaps and sitemap indexes.",
 )
-COMMANDS = ("check", "rules", "rule", "schemas")
+COMMANDS = ("check", "rules", "rule", "schemas", "split")
 
 
 def _version(value: bool) -> None:
@@ -183,7 +183,55 @@ def show_rule(
     if rule is None:
         _fail(_no_rule(code, RULES))
         raise typer.Exit(2)
-    _print_markdown(f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}")
+    _print_markdown(
+        f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}"
+        + (f"\n{rule.fix_safety}" if rule.fix_safety else "")
+    )
+
+
+@app.command("split")
+def split(
+    file: Annotated[str, typer.Argument(help="The sitemap (a URL set) to split.", metavar="FILE")],
+    base_url: Annotated[
+        str,
+        typer.Option(
+            "--base-url", help="Where the parts will be served (the index lists them there)."
+        ),
+    ],
+    out_dir: Annotated[
+        str, typer.Option("--out-dir", help="The directory to write the parts and the index to.")
+    ],
+    max_urls: Annotated[
+        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most.")
+    ] = 50_000,
+    max_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-bytes",
+            metavar="SIZE",
+            parser=lambda text: parse_size(text, "--max-bytes"),
+            help="Bytes per part at most, uncompressed (e.g. 10MiB).",
+        ),
+    ] = 50 * 1024 * 1024,
+    gzip: Annotated[bool, typer.Option("--gzip", help="Write the parts gzip-compressed.")] = False,
+) -> None:
+    """Split a sitemap into parts within the limits, plus a sitemap index that lists them."""
+    from pathlib import Path
+
+    from sitemap_lint.fix.split import SplitError, split_file
+
+    if not base_url.lower().startswith(("http://", "https://")):
+        _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
+        raise typer.Exit(2)
+    try:
+        parts, index = split_file(Path(file), base_url, Path(out_dir), max_urls, max_bytes, gzip)
+    except SplitError as error:
+        _fail(str(error))
+        raise typer.Exit(2) from None
+    entries = sum(part.count for part in parts)
+    sys.stderr.write(
+        f"{file}: {entries:,} entries in {len(parts)} part(s); index written to {index}\n"
+    )
 
 
 def _find_rule(wanted: str, rules: Mapping[str, Rule]) -> Rule | None:

@@ -7,7 +7,9 @@ the discovery needs: its kind, URL count, children and newest lastmod. A file's 
 hashes and hreflang records stay on the worker that checked it. Duplicates across files
 are joined by hash partition: one task per worker cuts the files it holds into the
 partitions, and one task per partition compares every worker's pieces of it, so no
-process holds the set's hashes. The hreflang records of the set are compared in one task on the cluster.
+process holds the set's hashes. The hreflang records of the set are compared in one
+task on the cluster, which gathers every file's records and URL hashes (a target page
+that lists no alternates is looked up by hash in every file).
 
 ``distributed`` is imported only here, and only when a run names a scheduler; the
 functions the workers run import nothing of Dask.
@@ -33,7 +35,6 @@ from sitemap_lint.sets import (
     FileTask,
     duplicates_in_slice,
     hash_slice,
-    hreflang_findings,
     run_task,
 )
 
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
     from sitemap_lint.options import Options
-    from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.xsd import Engine
 
 INSTALL = "pip install 'sitemap-lint[dask]'"
@@ -153,14 +153,14 @@ class DaskExecutor:
             found += self._result(join)
         return found
 
-    def hreflang(
-        self, files: Sequence[tuple[str, object]], several: bool
-    ) -> list[tuple[int, Finding]]:
+    def hreflang(self, files: Sequence[tuple[str, object]]) -> list[tuple[int, Finding]]:
         submit = self.client.submit
-        records = [submit(alternates_of, handle, pure=False) for _name, handle in files]
+        # Each file's records, URL hashes and positions (for the target pages that list
+        # no alternates), gathered in one task that runs the local run's comparison.
+        views = [submit(hreflang_view, handle, pure=False) for _name, handle in files]
         names = [name for name, _handle in files]
         found: list[tuple[int, Finding]] = self._result(
-            submit(compare_alternates, names, records, several, pure=False)
+            submit(compare_hreflang, names, views, pure=False)
         )
         return found
 
@@ -253,8 +253,10 @@ def discovery_view(checked: Checked) -> Checked:
             url_count=facts.url_count,
             newest_lastmod=facts.newest_lastmod,
             children=facts.children,
+            normal_forms=facts.normal_forms,  # at most NORMAL_FORMS_KEPT, for SE001
         )
-    view = FileResult(result.name, list(result.findings), facts=light)
+    # The HTML report's counters (a few kilobytes) go with the findings.
+    view = FileResult(result.name, list(result.findings), facts=light, stats=result.stats)
     return Checked(view, checked.size, checked.robots_text, alternates)
 
 
@@ -296,15 +298,25 @@ def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
     return duplicates_in_slice(pieces)
 
 
-def alternates_of(checked: Checked) -> list[Alternates]:
+def hreflang_view(checked: Checked) -> FileFacts:
+    """What the hreflang checks across files read of a checked file: its records, and its
+    URL hashes with their positions (compacted: sorted)."""
     facts = checked.result.facts
-    return [] if facts is None else facts.alternates
+    assert facts is not None  # only files with facts are compared
+    return FileFacts(
+        kind=facts.kind,
+        alternates=facts.alternates,
+        _hashes=facts.hashes,
+        _positions=facts.positions,
+        _sorted=True,
+    )
 
 
-def compare_alternates(
-    names: list[str], records: list[list[Alternates]], several: bool
-) -> list[tuple[int, Finding]]:
-    return list(hreflang_findings(zip(names, records, strict=True), several))
+def compare_hreflang(names: list[str], views: list[FileFacts]) -> list[tuple[int, Finding]]:
+    """The hreflang findings across the set, as the local run finds them."""
+    from sitemap_lint.rules.sets import hreflang_findings
+
+    return hreflang_findings(list(zip(names, views, strict=True)))
 
 
 def _engine(name: str) -> Engine:

@@ -69,6 +69,7 @@ class Dispatch:
         self, file: FileContext, enabled: frozenset[str] | None, checks: Iterable[CheckSpec] = ()
     ) -> None:
         self.file = file
+        self.now = file.options.now
         families()  # the plugins' checks register when their modules are loaded
         every = tuple(checks) or tuple(CHECKS)
         specs = selected(enabled, every)
@@ -84,7 +85,9 @@ class Dispatch:
         for target in FIELDS:
             calls: list[FieldCall] = []
             for spec in sorted((s for s in specs if target in s.targets), key=_order):
-                calls.append(self._field_call(spec, made))
+                call = self._field_call(spec, made)
+                if call is not None:
+                    calls.append(call)
             if calls:
                 table.append((target, calls))
         self._fields = tuple((target, tuple(calls)) for target, calls in table)
@@ -93,18 +96,20 @@ class Dispatch:
         }
         self._extensions: dict[str, Any] = {}  # namespace -> checker, made at first use
 
-    def _field_call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall:
+    def _field_call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall | None:
         if not spec.per_file:
             return spec.implementation  # type: ignore[no-any-return]
         instance = made.get(id(spec))
         if instance is None:
             instance = made[id(spec)] = spec.implementation(self.file)
             self._per_file.append(instance)
+        if getattr(instance, "idle", False):
+            return None  # nothing to look at in this file (robots rules without robots.txt)
         return instance.check  # type: ignore[no-any-return]
 
     def entry(self, entry: Node, fields: Mapping[str, Node], kind: str) -> EntryContext:
         """The context of one entry for the checks."""
-        return EntryContext(entry, fields, kind, self.file.options.now, self.providers)
+        return EntryContext(entry, fields, kind, self.now, self.providers)
 
     @property
     def targets(self) -> tuple[str, ...]:

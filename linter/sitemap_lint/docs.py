@@ -68,6 +68,8 @@ def rules_document() -> str:
             parts.append(f"Severity: {severity}.\n")
             parts.append(f"{rule.summary}.\n")
             parts.append(_demote(rule.doc).rstrip() + "\n")
+            if rule.fix_safety:
+                parts.append(_demote(rule.fix_safety).rstrip() + "\n")
     return "\n".join(parts).rstrip() + "\n"
 
 

@@ -8,19 +8,27 @@ with their line, never as strings, so a set of millions of URLs stays small.
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.identity import normal_url
+
 if TYPE_CHECKING:
     from hashlib import blake2b
 
+    from sitemap_lint.model import Node
     from sitemap_lint.rules.hreflang import Alternates
 
 
 def url_hash(url: str) -> int:
     """A stable 64-bit hash of a URL, the same in every process (unlike ``hash``)."""
     return int.from_bytes(_blake2b()(url.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
+# How many URLs not in normal form a file keeps the normal form of, for the messages.
+NORMAL_FORMS_KEPT = 10_000
 
 
 def _blake2b() -> type[blake2b]:
@@ -52,13 +60,19 @@ class FileFacts:
     children: list[Child] = field(default_factory=list)
     # hreflang records (rules.hreflang.Alternates), checked across files by the set.
     alternates: list[Alternates] = field(default_factory=list)
+    # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
+    normal_forms: dict[int, str] = field(default_factory=dict)
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
     _sorted: bool = False
 
     def add_url(self, url: str, line: int, column: int = 1) -> None:
         self.url_count += 1
-        self._hashes.append(url_hash(url))
+        normal = normal_url(url)
+        value = url_hash(normal)
+        if normal != url and len(self.normal_forms) < NORMAL_FORMS_KEPT:
+            self.normal_forms.setdefault(value, normal)
+        self._hashes.append(value)
         self._positions.append(line << 32 | column)
 
     def add_lastmod(self, moment: datetime) -> None:
@@ -93,3 +107,78 @@ class FileFacts:
             out_hashes.append(value)
             out_positions.append(positions[index])
         self._hashes, self._positions, self._sorted = out_hashes, out_positions, True
+
+
+CHANGEFREQS = frozenset(("always", "hourly", "daily", "weekly", "monthly", "yearly", "never"))
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+NONE = "none"  # the field is missing
+INVALID = "invalid"  # the field is there but not a value the protocol allows
+OTHER = "other"  # a distinct value past STATS_KEYS
+STATS_KEYS = 400  # distinct values counted per field; the rest count as OTHER
+STATS_KEY_LENGTH = 35  # a hreflang code longer than this (BCP 47's usual maximum) is cut
+
+
+@dataclass
+class FileStats:
+    """What a file's entries look like, counted: the HTML report's charts. Filled only
+    when ``Options.stats`` asks for it (``--format html``), kept on the result after a set
+    run drops the facts. Counters of distinct values, never lists of entries: the
+    values are normalised (a month, a changefreq keyword, a priority to one decimal) and
+    each counter keeps at most ``STATS_KEYS`` keys, so a file of millions of entries or of
+    hostile values costs a few kilobytes."""
+
+    size: int | None = None  # bytes read, uncompressed
+    # A urlset's entries: per lastmod month ("2025-06"; NONE, INVALID), per changefreq
+    # keyword and per priority ("0.5"), and per hreflang code, the entries that list it.
+    months: Counter[str] = field(default_factory=Counter)
+    changefreqs: Counter[str] = field(default_factory=Counter)
+    priorities: Counter[str] = field(default_factory=Counter)
+    hreflangs: Counter[str] = field(default_factory=Counter)
+
+    def add_entry(self, found: dict[str, Node], moment: datetime | None, entry: Node) -> None:
+        """One ``<url>``: its core fields as the structure check found them, the moment of
+        its lastmod (None when missing or unreadable) and the entry for its xhtml:links."""
+        lastmod = found.get("lastmod")
+        if moment is not None:
+            month = f"{moment.year:04d}-{moment.month:02d}"
+        else:
+            month = NONE if lastmod is None or not lastmod.text.strip() else INVALID
+        _count(self.months, month)
+        changefreq = found.get("changefreq")
+        _count(self.changefreqs, _changefreq(changefreq.text) if changefreq is not None else NONE)
+        priority = found.get("priority")
+        _count(self.priorities, _priority(priority.text) if priority is not None else NONE)
+        if len(found) != len(entry.children):  # more than the core fields
+            codes = {
+                child.attrs["hreflang"].strip()[:STATS_KEY_LENGTH]
+                for child in entry.children
+                if child.name == "link" and child.ns == XHTML_NS and child.attrs.get("hreflang")
+            }
+            for code in codes:
+                if code:
+                    _count(self.hreflangs, code)
+
+
+def _count(counter: Counter[str], key: str) -> None:
+    if key in counter or len(counter) < STATS_KEYS:
+        counter[key] += 1
+    else:
+        counter[OTHER] += 1
+
+
+def _changefreq(text: str) -> str:
+    value = text.strip().lower()
+    return value if value in CHANGEFREQS else (NONE if not value else INVALID)
+
+
+def _priority(text: str) -> str:
+    value = text.strip()
+    if not value:
+        return NONE
+    try:
+        number = float(value)
+    except ValueError:
+        return INVALID
+    if not 0.0 <= number <= 1.0:  # also NaN
+        return INVALID
+    return f"{number:.1f}"

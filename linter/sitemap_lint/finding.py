@@ -34,6 +34,32 @@ class Fix(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of the decoded text; ``fix.model`` describes the ``target``s."""
+
+    line: int
+    column: int
+    content: str = ""
+    target: str = "span"
+    end_line: int = 0
+    end_column: int = 0
+    old: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FindingFix:
+    """The fix a finding offers: its edits, applied together, and how safe they are."""
+
+    applicability: Fix  # Fix.SAFE or Fix.UNSAFE
+    message: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def is_safe(self) -> bool:
+        return self.applicability is Fix.SAFE
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A check's identity and documentation.
 
@@ -49,8 +75,40 @@ class Rule:
     doc: str
     fix: Fix = Fix.NONE
 
-    def at(self, line: int, column: int, message: str, key: str | None = None) -> Finding:
-        return Finding(self.code, self.name, self.severity, _shortened(message), line, column, key)
+    @property
+    def fix_safety(self) -> str:
+        """The "Fix safety" section of the rule's documentation ("" when it has no fix),
+        written from the declaration, as ruff's rule pages have one."""
+        if self.fix is Fix.SAFE:
+            return (
+                "## Fix safety\n"
+                "This rule's fix is safe: the sitemap keeps its meaning (the same URLs, in"
+                " their encoded form, and the same values). `sitemap-lint --fix` applies it"
+                " and `--diff` shows it first. Where a finding's fix could change the"
+                " meaning, that fix is offered as unsafe and is applied only with"
+                " `--unsafe-fixes`.\n"
+            )
+        if self.fix is Fix.UNSAFE:
+            return (
+                "## Fix safety\n"
+                "This rule's fix is unsafe: it may change what the sitemap says (a value is"
+                " replaced by a guess, or an entry is removed), so it is applied only with"
+                " `sitemap-lint --fix --unsafe-fixes`; see it first with"
+                " `--diff --unsafe-fixes`.\n"
+            )
+        return ""
+
+    def at(
+        self,
+        line: int,
+        column: int,
+        message: str,
+        key: str | None = None,
+        fix: FindingFix | None = None,
+    ) -> Finding:
+        return Finding(
+            self.code, self.name, self.severity, _shortened(message), line, column, key, fix
+        )
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -60,6 +118,9 @@ class Finding:
     ``key`` optionally names the defect in a way that survives edits elsewhere in the
     file and a change of ``--now`` (e.g. the offending value); the CI reports' stable
     fingerprints use it when set. It takes no part in comparison or order.
+
+    ``fix`` is the automatic fix of this defect, when there is one (``fix.model``);
+    it takes no part in comparison or order either.
     """
 
     code: str
@@ -69,6 +130,7 @@ class Finding:
     line: int
     column: int
     key: str | None = field(default=None, compare=False, repr=False)
+    fix: FindingFix | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)

@@ -26,8 +26,9 @@ class Node:
         self.column = column
         self.text = ""
         self.children: list[Node] = []
-        # True when non-whitespace text stands between child elements.
-        self.nested_text = False
+        # Where the first non-whitespace text between child elements starts (line,
+        # column), or None when there is none.
+        self.nested_text: tuple[int, int] | None = None
 
     @property
     def tag(self) -> str:

@@ -22,6 +22,8 @@ class Options:
     sitemap_url: ParsedURL | None = None
     # Fill FileResult.facts for the checks across a set of files.
     collect: bool = False
+    # Fill FileResult.stats, the counts the HTML report draws (--format html only).
+    stats: bool = False
     # robots.txt files known to the run: (the URL it is served at, its text).
     robots: tuple[tuple[str, str], ...] = ()
     # The crawler whose robots.txt group applies.

@@ -13,6 +13,7 @@ from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 
 ERROR = Severity.ERROR
+WARNING = Severity.WARNING
 INFO = Severity.INFO
 
 
@@ -29,8 +30,14 @@ PROFILES: dict[str, Profile] = {
         Profile("google", "Google Search (the default): the rules' own severities."),
         Profile(
             "bing",
-            "Bing: `lastmod` is its main crawl signal and it rejects timestamps in the future.",
-            {"DT005": ERROR},  # date-in-future
+            "Bing: `lastmod` is its main crawl signal and it rejects timestamps in the future; "
+            "what only Google's documentation says must be (an hreflang entry lists itself, a "
+            "text sitemap's name ends in .txt) is a warning.",
+            {
+                "DT005": ERROR,  # date-in-future
+                "HL004": WARNING,  # hreflang-self-missing
+                "TX006": WARNING,  # text-sitemap-not-txt
+            },
         ),
         Profile(
             "yandex",
@@ -45,6 +52,10 @@ PROFILES: dict[str, Profile] = {
             {
                 "DT004": ERROR,  # time-without-timezone: W3C Datetime requires the zone
                 "NS003": ERROR,  # unvalidated-namespace: the XSD's wildcard is strict
+                "IM006": ERROR,  # image-child-order: the schema fixes the sequence
+                "VD018": ERROR,  # video-child-order: the schema fixes the sequence
+                "NW012": ERROR,  # news-child-order: the schema fixes the sequence
+                "NW016": ERROR,  # news-date-without-seconds: xsd:dateTime needs seconds
             },
         ),
     )

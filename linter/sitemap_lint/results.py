@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sitemap_lint.facts import FileFacts
+from sitemap_lint.facts import FileFacts, FileStats
 from sitemap_lint.finding import Finding
 
 
 @dataclass
 class FileResult:
     """The findings for one input, sorted by position; ``facts`` feed the checks
-    across a set (None unless ``Options.collect``)."""
+    across a set (None unless ``Options.collect``); ``stats`` feed the HTML report's
+    charts (None unless ``Options.stats``)."""
 
     name: str
     findings: list[Finding] = field(default_factory=list)
@@ -23,3 +24,7 @@ class FileResult:
     # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
     kind: str | None = None
     urls: int | None = None
+    # In a set: the index (in the run's results) of the file that listed this one;
+    # None for an input.
+    parent: int | None = None
+    stats: FileStats | None = field(default=None, repr=False, compare=False)

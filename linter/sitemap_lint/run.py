@@ -20,12 +20,17 @@ from sitemap_lint.settings import RunSettings, parse
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from datetime import datetime
 
     from sitemap_lint.config import Config
+    from sitemap_lint.domain.urls import ParsedURL
+    from sitemap_lint.fix.runner import FixRun
     from sitemap_lint.inputs.lines import SourceLine
+    from sitemap_lint.options import Options
     from sitemap_lint.progress import ProgressBar
     from sitemap_lint.report.base import FileReport, Reporter, RunInfo
     from sitemap_lint.results import FileResult
+    from sitemap_lint.selection import Selection
     from sitemap_lint.sets import SetSettings
 
 EXIT_CLEAN = 0
@@ -58,15 +63,99 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     show_source = format_name == "text" and (
         config.show_source if settings.show_source is None else settings.show_source
     )
-    stdin = _read_stdin() if show_source and "-" in settings.paths else None
+    fixing = settings.fix or settings.fix_only or settings.diff or config.fix
+    stdin = _read_stdin() if (show_source or fixing) and "-" in settings.paths else None
+    out = out or sys.stdout
+    if fixing:
+        from sitemap_lint.fix import runner
+
+        fixed, stdin = _fix(settings, config, stdin, out, err)
+        if settings.diff or settings.fix_only or fixed.trouble:
+            return _fix_status(settings, fixed)
+        if stdin is not None:  # the fixed file is on stdout: the report goes to stderr
+            out = err
     outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
+    results = outcome.results
+    if fixing:
+        outcome = _with_refusals(outcome, fixed, settings, config)
+    if format_name in ("json", "sarif") and any(
+        f.fix is not None for r in outcome.results for f in r.findings
+    ):  # the formats that carry the edits: make them exact
+        from sitemap_lint.fix import runner
+
+        outcome.results = runner.resolved(outcome.results, outcome.sources)
+    results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
     run = _run_info(settings, config, outcome.exit_code)
-    _write_report(
-        reporter_class, format_name, outcome.results, settings, out or sys.stdout, source, run
-    )
-    _write_summary(outcome.results, format_name, settings, err)
+    _write_report(reporter_class, format_name, results, settings, out, source, run)
+    _write_summary(results, format_name, settings, err)
+    if fixing and fixed.fixed and not settings.quiet:
+        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
     return outcome.exit_code
+
+
+def _fix(
+    settings: RunSettings, config: Config, stdin: Source | None, out: TextIO, err: TextIO
+) -> tuple[FixRun, Source | None]:
+    """Fix the local inputs (``--fix``, ``--fix-only``) or print the diff (``--diff``);
+    the fixed standard input goes to ``out`` and is what the report then checks."""
+    from sitemap_lint.fix.runner import fix_files
+
+    plan = check_plan(settings, config)
+    sources = expand([p for p in settings.paths if not is_url(p)])
+    if stdin is not None:
+        sources = [stdin if source.is_stdin else source for source in sources]
+    unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
+    fixed = fix_files(sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out)
+    for line in fixed.trouble:
+        err.write(f"sitemap-lint: error: {line}\n")
+    if fixed.stdin is not None:
+        out.buffer.write(fixed.stdin) if hasattr(out, "buffer") else out.write(
+            fixed.stdin.decode("utf-8", "replace")
+        )
+        out.flush()
+        stdin = Source("-", None, data=fixed.stdin)
+    if settings.diff and not settings.quiet:
+        if fixed.fixed:
+            err.write(f"Would fix {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+        else:
+            err.write("No fixes available.\n")
+    if settings.fix_only and not settings.quiet:
+        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+    for name, finding in fixed.refused.items():
+        if settings.diff or settings.fix_only:
+            err.write(f"{name}: {finding.code} {finding.message}\n")
+    return fixed, stdin
+
+
+def _findings(count: int) -> str:
+    return f"{count} finding{'' if count == 1 else 's'}"
+
+
+def _fix_status(settings: RunSettings, fixed: FixRun) -> int:
+    """``--diff``: 1 when there is something to fix; ``--fix-only``: 0; 2 when a file
+    could not be read or written."""
+    if fixed.trouble:
+        return EXIT_TROUBLE
+    return EXIT_FINDINGS if settings.diff and fixed.files else EXIT_CLEAN
+
+
+def _with_refusals(
+    outcome: Outcome, fixed: FixRun, settings: RunSettings, config: Config
+) -> Outcome:
+    """The findings that say why a file was left unfixed, added to its result."""
+    if not fixed.refused:
+        return outcome
+    for result in outcome.results:
+        refusal = fixed.refused.get(result.name)
+        if refusal is not None:
+            result.findings.insert(0, refusal)
+            result.findings.sort(key=lambda f: f.sort_key())
+    fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
+    worst = max(f.severity for f in fixed.refused.values())
+    if not settings.exit_zero and worst >= fail_on:
+        outcome.exit_code = EXIT_FINDINGS
+    return outcome
 
 
 def compute(
@@ -83,6 +172,87 @@ def compute(
     from sitemap_lint import xsd
     from sitemap_lint.checker import check_source
     from sitemap_lint.options import Options
+
+    plan = check_plan(settings, config)
+    local = [p for p in settings.paths if not is_url(p)]
+    sources = expand(local)
+    if stdin is not None:
+        sources = [stdin if source.is_stdin else source for source in sources]
+    if plan.scheduler or _is_set_run(settings, config, len(sources)):
+        from sitemap_lint import sets
+
+        set_settings = _set_settings(settings, config)
+        executor = None
+        if plan.scheduler:  # the files are checked on a Dask cluster
+            from sitemap_lint.cluster import connect
+
+            executor = connect(
+                plan.scheduler, set_settings.timeout, set_settings.timeout, plan.engine_name
+            )
+        progress = make_progress() if make_progress is not None else None
+        runner = sets.SetRunner(
+            set_settings,
+            Options(
+                now=plan.now,
+                agent=plan.agent,
+                enabled=plan.enabled,
+                selection=plan.selection,
+                stats=plan.stats,
+            ),
+            plan.engine_name,
+            lambda name: plan.url or config.sitemap_url_for(name),
+            progress,
+            stdin,
+            executor,
+        )
+        try:
+            results = runner.run(settings.paths)
+        finally:
+            if progress is not None:
+                progress.close()
+    else:
+        engine = xsd.load(plan.engine_name)
+        results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
+
+    worst = max((f.severity for r in results for f in r.findings), default=None)
+    checked = {source.name: source for source in sources}
+    if settings.exit_zero or worst is None or worst < plan.fail_on:
+        return Outcome(results, EXIT_CLEAN, checked)
+    return Outcome(results, EXIT_FINDINGS, checked)
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """What every file of a run is checked with, from the settings and the configuration."""
+
+    engine_name: str
+    fail_on: Severity
+    selection: Selection
+    now: datetime
+    url: ParsedURL | None
+    agent: str
+    enabled: frozenset[str] | None
+    # The HTML report's charts count lastmod months, changefreq, priority and hreflang.
+    stats: bool = False
+    # A Dask scheduler's address (or "auto"): the set's files are checked on the cluster.
+    scheduler: str | None = None
+
+    def options(self, config: Config, name: str) -> Options:
+        """The options of the single-file check of the file ``name``."""
+        from sitemap_lint.options import Options
+
+        return Options(
+            now=self.now,
+            sitemap_url=self.url or config.sitemap_url_for(name),
+            agent=self.agent,
+            enabled=self.enabled,
+            selection=self.selection,
+            stats=self.stats,
+        )
+
+
+def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
+    """The values are checked here, in the order the run has always checked them."""
     from sitemap_lint.profiles import AGENTS, DEFAULT
     from sitemap_lint.selection import RuleSelection, Selection
 
@@ -107,55 +277,12 @@ def compute(
     now = parse("now", settings.now)
     url = parse("sitemap_url", settings.sitemap_url)
     profile = parse("profile", settings.profile) if settings.profile else config.profile or DEFAULT
-    local = [p for p in settings.paths if not is_url(p)]
-    sources = expand(local)
-    if stdin is not None:
-        sources = [stdin if source.is_stdin else source for source in sources]
     agent = AGENTS.get(profile, "Googlebot")
-    enabled = selection.enabled()
     scheduler = parse("scheduler", settings.scheduler)
-    if scheduler or _is_set_run(settings, config, len(sources)):
-        from sitemap_lint import sets
-
-        set_settings = _set_settings(settings, config)
-        executor = None
-        if scheduler:  # the files are checked on a Dask cluster
-            from sitemap_lint.cluster import connect
-
-            executor = connect(scheduler, set_settings.timeout, set_settings.timeout, engine_name)
-        progress = make_progress() if make_progress is not None else None
-        runner = sets.SetRunner(
-            set_settings,
-            Options(now=now, agent=agent, enabled=enabled, selection=selection),
-            engine_name,
-            lambda name: url or config.sitemap_url_for(name),
-            progress,
-            stdin,
-            executor,
-        )
-        try:
-            results = runner.run(settings.paths)
-        finally:
-            if progress is not None:
-                progress.close()
-    else:
-        engine = xsd.load(engine_name)
-        results = []
-        for source in sources:
-            options = Options(
-                now=now,
-                sitemap_url=url or config.sitemap_url_for(source.name),
-                agent=agent,
-                enabled=enabled,
-                selection=selection,
-            )
-            results.append(check_source(source, options, engine))
-
-    worst = max((f.severity for r in results for f in r.findings), default=None)
-    checked = {source.name: source for source in sources}
-    if settings.exit_zero or worst is None or worst < fail_on:
-        return Outcome(results, EXIT_CLEAN, checked)
-    return Outcome(results, EXIT_FINDINGS, checked)
+    stats = parse("format", settings.format or config.format or "text") == "html"
+    return CheckPlan(
+        engine_name, fail_on, selection, now, url, agent, selection.enabled(), stats, scheduler
+    )
 
 
 def _read_stdin() -> Source:
@@ -274,7 +401,10 @@ def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
     from sitemap_lint.settings import command_line
 
     profile = settings.profile or config.profile or DEFAULT
-    return RunInfo(tuple(settings.paths), settings.now, profile, exit_code, command_line(settings))
+    unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
+    return RunInfo(
+        tuple(settings.paths), settings.now, profile, exit_code, command_line(settings), unsafe
+    )
 
 
 def _write_summary(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
-    from sitemap_lint.rules.hreflang import Alternates, Links
     from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
@@ -108,10 +107,9 @@ class Executor(Protocol):
         ``find_duplicates`` finds them, in any order within a file."""
         ...
 
-    def hreflang(
-        self, files: Sequence[tuple[str, object]], several: bool
-    ) -> list[tuple[int, Finding]]:
-        """The hreflang findings across files, as ``hreflang_findings``."""
+    def hreflang(self, files: Sequence[tuple[str, object]]) -> list[tuple[int, Finding]]:
+        """The hreflang findings across files (``files``: each checked file's name and
+        handle), as ``rules.sets.hreflang_findings`` finds them."""
         ...
 
     def close(self) -> None: ...
@@ -198,6 +196,15 @@ class SetRunner:
                 level = self._next_level(level)
                 self._check_level(level)
             jobs = [job for root in roots for job in root.preorder()]
+            rules.check_cycles(
+                [
+                    (job.key, job.name, job.result.facts, job.result.findings)
+                    for job in jobs
+                    if job.result is not None and job.result.facts is not None
+                ],
+                [root.key for root in roots],
+                _listed_key,
+            )
             self._check_lastmods(jobs)
             self._check_duplicates(jobs)
             self._check_hreflang(jobs)
@@ -206,7 +213,11 @@ class SetRunner:
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
-            return [_finished(job, site, self.options.selection) for job in jobs]
+            results = [_finished(job, site, self.options.selection) for job in jobs]
+            number = {id(job): index for index, job in enumerate(jobs)}
+            for job, result in zip(jobs, results, strict=True):  # which file listed which
+                result.parent = number[id(job.parent)] if job.parent is not None else None
+            return results
         finally:
             self.close()
 
@@ -580,35 +591,32 @@ class SetRunner:
             found = self.executor.duplicates([job.handle for job in files], urls)
         else:
             found = find_duplicates([_facts(job) for job in files])
-        for index, _value, first_index, line, column, first_line in found:
+        for index, value, first_index, line, column, first_line in found:
             job, first_job = files[index], files[first_index]
             assert job.result is not None  # files holds checked jobs only
+            # The normal form both share, when one of them is written otherwise (on a
+            # cluster, the workers send each file's normal forms with its discovery facts).
+            normal = _facts(job).normal_forms.get(value) or _facts(first_job).normal_forms.get(
+                value
+            )
             job.result.findings.append(
-                rules.URL_IN_SEVERAL_SITEMAPS.at(
-                    line,
-                    column,
-                    f"this URL is also listed in {first_job.name}, line {first_line}; list each "
-                    "URL in one sitemap of the set only",
+                rules.url_in_several_sitemaps(
+                    line, column, f"{first_job.name}, line {first_line}", normal
                 )
             )
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
-        files = [job for job in jobs if job.result is not None and job.alternates]
-        if not files:
-            return
-        several = len(files) > 1
-        if self.executor is not None:
-            found = self.executor.hreflang([(job.name, job.handle) for job in files], several)
-        else:
-            found = list(
-                hreflang_findings(
-                    ((job.name, _facts(job).alternates) for job in files),
-                    several,
-                )
+        files = [job for job in jobs if job.result is not None and job.result.facts is not None]
+        if self.executor is None:
+            rules.check_hreflang(
+                [(job.name, _facts(job), job.result.findings) for job in files if job.result]
             )
-        for index, finding in found:
+            return
+        if not any(job.alternates for job in files):
+            return
+        for index, finding in self.executor.hreflang([(job.name, job.handle) for job in files]):
             result = files[index].result
-            assert result is not None  # its facts gave the record
+            assert result is not None  # files holds checked jobs only
             result.findings.append(finding)
 
 
@@ -654,27 +662,6 @@ def find_duplicates(files: Sequence[FileFacts]) -> list[Duplicate]:
     for part in range(DUPLICATE_SLICES):
         found += duplicates_in_slice([hash_slice(facts, part) for facts in files])
     return found
-
-
-def hreflang_findings(
-    files: Iterable[tuple[str, Sequence[Alternates]]], several: bool
-) -> Iterator[tuple[int, Finding]]:
-    """The hreflang findings across files (``files``: each file's name and records), as
-    (index of the file, finding); with ``several``, messages name the other file."""
-    from sitemap_lint.rules.hreflang import check_alternates
-
-    records = []
-    owner: dict[int, int] = {}
-    shared: dict[Links, Links] = {}
-    for index, (name, alternates) in enumerate(files):
-        for record in alternates:
-            links = shared.setdefault(record.links, record.links)
-            record = replace(record, links=links, file=name if several else "")
-            owner[id(record)] = index
-            records.append(record)
-    for problem in check_alternates(records):
-        record = problem.record
-        yield owner[id(record)], problem.rule.at(record.line, record.column, problem.message)
 
 
 def run_task(
@@ -724,6 +711,11 @@ def _load_and_check(
         result.findings[:0] = fetched.findings
         result.findings.sort(key=Finding.sort_key)
     return result
+
+
+def _listed_key(url: str) -> str | None:
+    """The identity of a listed sitemap (as jobs have it), or None for an unusable URL."""
+    return canonical_url(url) if is_url(url) and parse_url(url) is not None else None
 
 
 def _prepare_worker() -> None:

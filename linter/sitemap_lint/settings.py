@@ -435,6 +435,47 @@ SETTINGS: tuple[Setting, ...] = (
         doc="exit 0 even when there are findings (2 still means the run failed)",
     ),
     Setting(
+        "fix",
+        "flag",
+        "Apply the safe fixes and rewrite the files; report what is left.",
+        default=False,
+        flags=("--fix",),
+        key="fix",
+        read=_read_flag,
+        stored=(("fix", False),),
+        doc="apply every safe fix and rewrite the file (atomically; gzip stays gzip; standard"
+        " input: the fixed file on stdout, the report on stderr), then report what is left",
+    ),
+    Setting(
+        "unsafe_fixes",
+        "flag",
+        "Also apply (with --fix) or show (--diff) the fixes that may change the meaning.",
+        default=False,
+        flags=("--unsafe-fixes",),
+        key="unsafe-fixes",
+        read=_read_flag,
+        stored=(("unsafe_fixes", False),),
+        doc="also apply the unsafe fixes (clamped priorities, guessed time zones, dropped"
+        " duplicate or out-of-scope entries); the text report marks them fixable",
+    ),
+    Setting(
+        "diff",
+        "flag",
+        "Print the fixes as a unified diff and write nothing (exit 1 when there is one).",
+        default=False,
+        flags=("--diff",),
+        doc="print what `--fix` would change as a unified diff and write nothing; exit 1 when"
+        " there is something to fix",
+    ),
+    Setting(
+        "fix_only",
+        "flag",
+        "Apply the fixes without reporting the findings that are left.",
+        default=False,
+        flags=("--fix-only",),
+        doc="like `--fix`, without the report of what is left; exit 0 unless the run fails",
+    ),
+    Setting(
         "statistics",
         "flag",
         "Show how many findings each rule gave.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.duplicates import DuplicateTracker
@@ -57,3 +59,41 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
     for column, url in enumerate(urls, start=1):
         tracker.check(url, Node("", "loc", {}, 1, column * 100), report)
     assert report.findings == []
+
+
+# -- the normal form: host case, default port, empty path ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "normal"),
+    [
+        ("https://EXAMPLE.com/One", "https://example.com/One"),
+        ("HTTPS://example.com:443/a", "https://example.com/a"),
+        ("http://example.com:80", "http://example.com/"),
+        ("https://example.com:80/a", "https://example.com:80/a"),
+        ("https://example.com?q=1", "https://example.com/?q=1"),
+        ("https://user:Pw@Example.com:/a", "https://user:Pw@example.com/a"),
+        ("https://[2001:DB8::1]:443/", "https://[2001:db8::1]/"),
+        ("not a url", "not a url"),
+    ],
+)
+def test_normal_url(url: str, normal: str) -> None:
+    from sitemap_lint.facts import normal_url
+
+    assert normal_url(url) == normal
+
+
+def test_duplicates_in_normal_form_name_it_and_exact_ones_keep_their_message(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    content = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "<url><loc>https://EXAMPLE.com/a</loc></url>\n"
+        "<url><loc>https://EXAMPLE.com/a</loc></url>\n"
+        "<url><loc>https://example.com:443/a</loc></url>\n"
+        "</urlset>\n"
+    )
+    first, second = [f for f in lint_content(tmp_path, content).findings if f.code == "DU001"]
+    assert (first.line, second.line) == (3, 4)
+    assert "is already listed at line 2" in first.message
+    assert "both are 'https://example.com/a' once normalised" in second.message

@@ -72,3 +72,69 @@ def test_byte_order_mark_is_info_only() -> None:
     finding = only("EN004", "fail.xml")
     assert finding.severity is Severity.INFO
     assert "without" in finding.message
+
+
+# -- spellings of UTF-8, the XML version, stray byte order marks ------------------------------
+
+_BODY = (
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"  <url><loc>https://example.com/</loc></url>\n</urlset>\n"
+)
+
+
+def _declared(tmp_path, encoding: str, version: str = "1.0", before: bytes = b""):
+    from tests.helpers import lint_content
+
+    head = f'<?xml version="{version}" encoding="{encoding}"?>\n'.encode()
+    return lint_content(tmp_path, before + head + _BODY)
+
+
+@pytest.mark.parametrize("name", ["UTF8", "utf8", "unicode-1-1-utf-8"])
+def test_utf8_label_is_a_warning_naming_the_canonical_name(tmp_path, name: str) -> None:
+    [finding] = _declared(tmp_path, name).findings
+    assert (finding.code, finding.severity) == ("EN005", Severity.WARNING)
+    assert f'encoding="{name}"' in finding.message
+    assert 'write encoding="UTF-8"' in finding.message
+
+
+@pytest.mark.parametrize("name", ["UTF-8", "utf-8", "Utf-8"])
+def test_utf8_in_any_case_is_fine(tmp_path, name: str) -> None:
+    assert _declared(tmp_path, name).findings == []
+
+
+@pytest.mark.parametrize("name", ["u8", "utf_8", "cp65001"])
+def test_library_alias_of_utf8_is_an_error_that_does_not_ask_to_convert(
+    tmp_path, name: str
+) -> None:
+    [finding] = _declared(tmp_path, name).findings
+    assert finding.code == "EN002"
+    assert "convert" not in finding.message
+    assert 'write encoding="UTF-8"' in finding.message
+
+
+def test_declaration_findings_are_placed_where_the_declaration_is(tmp_path) -> None:
+    result = _declared(tmp_path, "UTF8", version="1.1", before=b"\n\n")
+    placed = {f.code: (f.line, f.column) for f in result.findings}
+    assert placed == {"XM002": (3, 1), "XM010": (3, 7), "EN005": (3, 21)}
+
+
+def test_declared_encoding_after_a_utf8_bom_is_reported_and_utf8_still_decodes(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    data = b'\xef\xbb\xbf<?xml version="1.0" encoding="ISO-8859-1"?>\n' + _BODY.replace(
+        b"/</loc>", "/caf\u00e9</loc>".encode()
+    )
+    codes = sorted(f.code for f in lint_content(tmp_path, data).findings)
+    assert "EN001" not in codes  # the bytes are read as UTF-8
+    assert {"EN002", "EN004"} <= set(codes)
+
+
+@pytest.mark.parametrize("mark", [b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\xfd", b"\xfd"])
+def test_bytes_never_valid_in_utf8_before_a_utf8_document(tmp_path, mark: bytes) -> None:
+    from tests.helpers import lint_content
+
+    head = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    [finding] = lint_content(tmp_path, mark + head + _BODY).findings
+    assert (finding.code, finding.line, finding.column) == ("EN001", 1, 1)
+    assert " ".join(f"{byte:02X}" for byte in mark) in finding.message
+    assert "remove them" in finding.message

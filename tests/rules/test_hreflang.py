@@ -219,3 +219,99 @@ def test_separate_mobile_url_annotation_is_not_an_hreflang_link(tmp_path: Path) 
     path.write_text(path.read_text().replace(' media="only screen and (max-width: 640px)"', ""))
     # Without media it is an alternate lacking its code, and the page lacks a self-link.
     assert found(lint(path)) == [("HL004", 2), ("HL001", 4)]
+
+
+# -- Google's "must", the normal form of URLs, entries without alternates ---------------------
+
+_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+    'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+)
+
+
+def _link(code: str, href: str) -> str:
+    return f'<xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>'
+
+
+def _lint_entries(tmp_path: Path, *entries: str):
+    from tests.helpers import lint_content
+
+    return lint_content(tmp_path, _HEAD + "".join(entries) + "</urlset>\n")
+
+
+def test_self_missing_is_an_error_and_a_warning_under_bing() -> None:
+    from sitemap_lint.finding import Severity
+    from sitemap_lint.profiles import severity_under
+
+    assert hreflang.SELF_MISSING.severity is Severity.ERROR
+    assert severity_under("bing", "HL004", Severity.ERROR) is Severity.WARNING
+    assert severity_under("yandex", "HL004", Severity.ERROR) is Severity.INFO
+
+
+def test_self_link_in_another_spelling_of_the_page_counts(tmp_path: Path) -> None:
+    result = _lint_entries(
+        tmp_path,
+        "<url><loc>https://Example.com</loc>"
+        + _link("en", "https://example.com:443/")
+        + _link("de", "https://example.com/de/")
+        + "</url>\n",
+        "<url><loc>https://example.com/de/</loc>"
+        + _link("en", "https://example.com")
+        + _link("de", "https://example.com/de/")
+        + "</url>\n",
+    )
+    assert [f.code for f in result.findings] == ["HL008"]  # no HL004, HL006 or HL007
+
+
+def test_self_link_differing_in_path_case_is_still_missing(tmp_path: Path) -> None:
+    result = _lint_entries(
+        tmp_path,
+        "<url><loc>https://example.com/De/</loc>"
+        + _link("de", "https://example.com/de/")
+        + "</url>\n",
+    )
+    assert found(result) == [("HL004", 3)]
+
+
+def test_target_without_alternates_lists_nothing_back(tmp_path: Path) -> None:
+    result = _lint_entries(
+        tmp_path,
+        "<url><loc>https://example.com/en/</loc>"
+        + _link("en", "https://example.com/en/")
+        + _link("fr", "https://example.com/fr/")
+        + "</url>\n",
+        "<url>\n<loc>https://example.com/fr/</loc></url>\n",
+        "<url><loc>https://example.com/it/</loc></url>\n",
+    )
+    [finding] = [f for f in result.findings if f.code == "HL006"]
+    assert (finding.line, finding.column) == (5, 1)  # at the loc of the French entry
+    assert "has no alternates at all" in finding.message
+
+
+def test_target_with_defective_alternates_is_left_to_their_findings(tmp_path: Path) -> None:
+    result = _lint_entries(
+        tmp_path,
+        "<url><loc>https://example.com/en/</loc>"
+        + _link("en", "https://example.com/en/")
+        + _link("fr", "https://example.com/fr/")
+        + "</url>\n",
+        "<url><loc>https://example.com/fr/</loc>"
+        + _link("fr_FR", "https://example.com/fr/")
+        + _link("en", "https://example.com/en/")
+        + "</url>\n",
+    )
+    assert sorted(f.code for f in result.findings) == ["HL003", "HL008"]
+
+
+def test_bare_records_take_part_in_return_links_only() -> None:
+    en = Alternates(
+        "https://e.com/en", 1, 1, (("en", "https://e.com/en"), ("fr", "https://e.com/fr"))
+    )
+
+    def bare(urls: list[str]) -> list[Alternates]:
+        assert urls == ["https://e.com/fr"]
+        return [Alternates("https://e.com/fr", 9, 5, (), kind="bare")]
+
+    [problem] = [p for p in check_alternates([en], bare) if p.rule is hreflang.RETURN_LINK_MISSING]
+    assert (problem.record.line, problem.record.column) == (9, 5)

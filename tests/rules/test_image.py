@@ -112,3 +112,27 @@ def test_url_written_directly_in_image_image(tmp_path: Path) -> None:
     assert found(lint(path)) == found(lint(path, engine_name="xmlschema")) == [("IM001", 6)]
     (finding,) = lint(path).findings
     assert "<image:image><image:loc>https://example.com/img/shoe.jpg</image:loc>" in finding.message
+
+
+def test_license_goes_through_the_url_rules(tmp_path: Path) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url>
+    <loc>https://example.com/shoes</loc>
+    <image:image>
+      <image:loc>https://example.com/img/shoe.jpg</image:loc>
+      <image:license>/licence</image:license>
+    </image:image>
+    <image:image>
+      <image:loc>https://example.com/img/boot.jpg</image:loc>
+      <image:license>https://example.com/licence%2520v2</image:license>
+    </image:image>
+  </url>
+</urlset>
+""",
+        encoding="utf-8",
+    )
+    assert found(lint(path)) == [("IM004", 8), ("UR001", 8), ("IM004", 12), ("UR015", 12)]

@@ -62,9 +62,54 @@ def test_missing_namespace_names_the_fix() -> None:
     assert f'add xmlns="{SITEMAP_NS}"' in message_of("NS001/fail.xml")
 
 
-def test_unvalidated_namespace_suggests_the_close_one() -> None:
-    message = message_of("NS003/fail-image-typo.xml")
-    assert "did you mean 'http://www.google.com/schemas/sitemap-image/1.1'?" in message
+def test_wrong_extension_version_names_the_right_one() -> None:
+    message = message_of("NS004/fail-image-version.xml")
+    assert (
+        "is not 'http://www.google.com/schemas/sitemap-image/1.1' (version 1.0 instead" in message
+    )
+
+
+@pytest.mark.parametrize(
+    ("declaration", "element", "expected"),
+    [
+        # Not a URI at all, on an element named like the extension's own: NS004.
+        (
+            'xmlns:xhtml="xhtml"',
+            '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/"/>',
+            "NS004",
+        ),
+        # A misspelt Google extension namespace.
+        (
+            'xmlns:video="http://www.google.com/schemas/sitemap-vidoe/1.1"',
+            "<video:video/>",
+            "NS004",
+        ),
+        ('xmlns:image="http://www.google.com/schema/sitemap-image/1.1"', "<image:image/>", "NS004"),
+        # Look-alikes, as before.
+        ('xmlns:news="https://www.google.com/schemas/sitemap-news/0.9/"', "<news:news/>", "NS004"),
+        # Another Google extension, or a namespace of one's own: not validated, a warning.
+        ('xmlns:geo="http://www.google.com/schemas/sitemap-geo/1.0"', "<geo:geo/>", "NS003"),
+        ('xmlns:x="https://example.com/x"', "<x:image/>", "NS003"),
+        ('xmlns:image="image"', "<image:image/>", "NS004"),
+        ('xmlns:x="https://example.com/x"', "<x:rank/>", "NS003"),
+    ],
+)
+def test_wrong_namespace_of_a_known_extension(
+    tmp_path: Path, declaration: str, element: str, expected: str
+) -> None:
+    path = write(
+        tmp_path,
+        "sitemap.xml",
+        f"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="{SITEMAP_NS}" {declaration}>
+  <url>
+    <loc>https://example.com/</loc>
+    {element}
+  </url>
+</urlset>
+""",
+    )
+    assert [code for code, _line in found(lint(path)) if code.startswith("NS")] == [expected]
 
 
 def test_unvalidated_namespace_without_close_match() -> None:

@@ -158,8 +158,8 @@ def test_empty_publication_reports_name_and_language(tmp_path: Path) -> None:
     assert found(lint(news_sitemap(tmp_path, body))) == [("NW001", 7), ("NW001", 7)]
 
 
-def test_schema_errors_no_rule_explains_remain(tmp_path: Path) -> None:
-    # news:title before news:publication_date: the order is the schema's to report.
+def test_order_is_a_warning_in_place_of_the_schema_error(tmp_path: Path) -> None:
+    # news:title before news:publication_date: Google reads any order, the schema does not.
     body = (
         "    <news:news>\n"
         + PUBLICATION
@@ -167,7 +167,22 @@ def test_schema_errors_no_rule_explains_remain(tmp_path: Path) -> None:
         + "      <news:publication_date>2025-05-31</news:publication_date>\n"
         + "    </news:news>\n"
     )
-    assert found(lint(news_sitemap(tmp_path, body))) == [("XS001", 11)]
+    result = lint(news_sitemap(tmp_path, body))
+    assert found(result) == [("NW012", 11)]
+    assert "move <news:publication_date> up" in result.findings[0].message
+
+
+def test_schema_errors_no_rule_explains_remain(tmp_path: Path) -> None:
+    # A repeated optional field: the schema's to report.
+    body = (
+        "    <news:news>\n"
+        + PUBLICATION
+        + "      <news:publication_date>2025-05-31</news:publication_date>\n"
+        + "      <news:title>Companies A and B in merger talks</news:title>\n"
+        + "      <news:title>Companies A and B in merger talks</news:title>\n"
+        + "    </news:news>\n"
+    )
+    assert found(lint(news_sitemap(tmp_path, body))) == [("XS001", 13)]
 
 
 def test_name_differences_are_reported_once(tmp_path: Path) -> None:

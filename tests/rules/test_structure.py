@@ -97,7 +97,7 @@ def test_text_in_url_does_not_hide_extension_errors(tmp_path: Path) -> None:
 </urlset>
 """,
     )
-    assert found(lint(path)) == [("ST009", 3), ("XS001", 5)]
+    assert found(lint(path)) == [("ST009", 4), ("XS001", 5)]
 
 
 def test_order_finding_covers_where_the_schema_sequence_breaks(tmp_path: Path) -> None:
@@ -135,3 +135,63 @@ def test_too_deep_is_reported_once_and_fast(tmp_path: Path) -> None:
     result = lint(path)
     # Once, and the entries after it are still checked.
     assert found(result) == [("NS003", 3), ("ST011", 3), ("ST006", 4)]
+
+
+# -- extension elements outside entries, elements in no namespace --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("root", "body", "expected"),
+    [
+        # Before the first url, between entries, after the last one.
+        (
+            "urlset",
+            "<image:image><image:loc>https://example.com/a.jpg</image:loc></image:image>\n"
+            "<url><loc>https://example.com/a</loc></url>\n",
+            [("ST012", 3)],
+        ),
+        (
+            "urlset",
+            "<url><loc>https://example.com/a</loc></url>\n"
+            "<image:image><image:loc>https://example.com/a.jpg</image:loc></image:image>\n",
+            [("ST012", 4)],
+        ),
+        # In an index, outside every sitemap entry.
+        (
+            "sitemapindex",
+            "<sitemap><loc>https://example.com/s.xml</loc></sitemap>\n"
+            "<image:image><image:loc>https://example.com/a.jpg</image:loc></image:image>\n",
+            [("ST012", 4)],
+        ),
+        # An element of a namespace of one's own there is the namespace rules' business.
+        (
+            "urlset",
+            '<url><loc>https://example.com/a</loc></url>\n<x:meta xmlns:x="https://example.com/x"/>\n',
+            [("NS003", 4)],
+        ),
+        # A loc taken out of the namespace: one finding, not a missing loc as well.
+        ("urlset", '<url><loc xmlns="">https://example.com/a</loc></url>\n', [("ST004", 3)]),
+        # No namespace at all: the schema rejects it, in the root and in an entry.
+        (
+            "urlset",
+            '<url><loc>https://example.com/a</loc></url>\n<meta xmlns=""/>\n',
+            [("ST004", 4)],
+        ),
+        (
+            "urlset",
+            '<url><loc>https://example.com/a</loc><a xmlns=""/><b xmlns=""/></url>\n',
+            [("ST004", 3), ("ST004", 3)],
+        ),
+    ],
+)
+def test_outside_entries_and_without_namespace(
+    tmp_path: Path, root: str, body: str, expected: list[tuple[str, int]]
+) -> None:
+    text = f'<?xml version="1.0" encoding="UTF-8"?>\n<{root} {SITEMAP} {IMAGE}>\n{body}</{root}>\n'
+    assert found(lint(write(tmp_path, "sitemap.xml", text))) == expected
+
+
+def test_outside_entry_message_points_at_the_element() -> None:
+    (message,) = _messages(fixture("ST012/fail.xml"))
+    assert message.startswith("<image:image> stands directly in <urlset>, outside any <url>")
+    assert "search engines ignore it" in message

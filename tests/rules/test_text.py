@@ -221,13 +221,13 @@ def test_xml_in_a_txt_file_is_checked_as_xml(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["sitemap", "sitemap.xml", "urls.php"])
 def test_a_url_list_is_recognised_without_a_txt_name(tmp_path: Path, name: str) -> None:
     result = _lint_text(tmp_path, "https://example.com/\n/relative\n", name=name, collect=True)
-    assert found(result) == [("UR001", 2)]
+    assert found(result) == [("TX006", 1), ("UR001", 2)]  # and the name is reported
     assert result.facts.kind == "text"
 
 
 def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "# pages\nhttps://example.com/\n", name="sitemap")
-    assert found(result) == [("TX001", 1)]
+    assert found(result) == [("TX001", 1), ("TX006", 1)]
 
 
 def test_other_text_without_a_txt_name_is_not_xml(tmp_path: Path) -> None:
@@ -334,3 +334,42 @@ def test_counting_mode_counts_in_bulk() -> None:
     scanner.counting = True
     assert list(lines) == []
     assert (scanner.counted, scanner.blank, scanner.first_blank, scanner.number) == (4, 2, 2, 7)
+
+
+# -- TX006: a text sitemap under a name that does not end in .txt -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "renamed"),
+    [
+        ("sitemap.xml", "sitemap.txt"),
+        ("out/sitemap.xml.gz", "sitemap.txt.gz"),
+        ("sitemap", "sitemap.txt"),
+        ("https://example.com/feeds/urls.php?page=2", "urls.txt"),
+        ("https://example.com/", "sitemap.txt"),
+    ],
+)
+def test_text_sitemap_not_txt_names_the_new_name(name: str, renamed: str) -> None:
+    from sitemap_lint.rules.text import not_txt
+
+    finding = not_txt(name)
+    assert finding is not None and finding.code == "TX006"
+    assert f"rename it to {renamed}" in finding.message
+
+
+@pytest.mark.parametrize(
+    "name", ["sitemap.txt", "SITEMAP.TXT", "urls.txt.gz", "https://example.com/s.txt?x=1", "-"]
+)
+def test_text_sitemap_named_txt_or_read_from_stdin_is_fine(name: str) -> None:
+    from sitemap_lint.rules.text import not_txt
+
+    assert not_txt(name) is None
+
+
+def test_text_sitemap_not_txt_is_an_error_under_google_only() -> None:
+    from sitemap_lint.finding import Severity
+    from sitemap_lint.profiles import severity_under
+    from sitemap_lint.rules.text import NOT_TXT
+
+    assert severity_under("google", "TX006", NOT_TXT.severity) is Severity.ERROR
+    assert severity_under("bing", "TX006", NOT_TXT.severity) is Severity.WARNING

@@ -49,7 +49,7 @@ MESSAGES = [
         "<video:category> and <video:price> since 2022",
     ),
     ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
-    ("VD018/fail-unknown.xml", "unknown element <video:language>"),
+    ("VD021/fail.xml", "unknown element <video:language>"),
     ("VD019/fail.xml", "put it inside the <video:video> it describes"),
 ]
 
@@ -110,7 +110,7 @@ def test_complete_video_passes(tmp_path: Path) -> None:
         # A child from another namespace.
         (
             [*REQUIRED, '<m:rating xmlns:m="http://search.yahoo.com/mrss/">adult</m:rating>'],
-            [("VD018", 11)],
+            [("VD021", 11)],
         ),
         # Repeats.
         ([THUMB, TITLE, TITLE, DESCRIPTION, CONTENT], [("VD014", 9)]),
@@ -194,7 +194,21 @@ def test_structure(tmp_path: Path, children: list[str], expected: list[tuple[str
             '<video:uploader info="https://example.org/u/grilly">Grilly</video:uploader>',
             [("VD016", 11)],
         ),
-        ('<video:uploader info="/u/grilly">Grilly</video:uploader>', [("VD016", 11)]),
+        # The info URL goes through the URL rules first, as loc does.
+        ('<video:uploader info="/u/grilly">Grilly</video:uploader>', [("UR001", 11)]),
+        (
+            '<video:uploader info="https://example.com/u/a b">Grilly</video:uploader>',
+            [("UR006", 11)],
+        ),
+        # URL fields of deprecated children: the URL rules too; ftp: is fetchable media.
+        (
+            '<video:gallery_loc title="All">/gallery</video:gallery_loc>',
+            [("UR001", 11), ("VD017", 11)],
+        ),
+        (
+            '<video:content_segment_loc duration="30">https://example.com/s/a%2520b.mp4</video:content_segment_loc>',
+            [("UR015", 11), ("VD017", 11)],
+        ),
         # Legacy and deprecated children: harmless, reported once per video.
         ('<video:id type="url">https://example.com/v/1</video:id>', [("VD017", 11)]),
         (

@@ -93,12 +93,31 @@ def test_content_after_root_message_quotes_the_content() -> None:
     ("fixture", "what"),
     [
         ("fail.xml", "1 blank line"),
-        ("fail-spaces.xml", "2 whitespace characters"),
+        ("fail-spaces.xml", "2 spaces"),
         ("fail-text.xml", "'Notice: Undefined index"),
     ],
 )
 def test_content_before_declaration_message_says_what(fixture: str, what: str) -> None:
     assert what in only("XM002", fixture).message
+
+
+@pytest.mark.parametrize(
+    ("fixture", "line", "column"),
+    [("fail.xml", 2, 1), ("fail-spaces.xml", 1, 3), ("fail-text.xml", 2, 1)],
+)
+def test_content_before_declaration_is_reported_where_the_declaration_is(
+    fixture: str, line: int, column: int
+) -> None:
+    finding = only("XM002", fixture)
+    assert (finding.line, finding.column) == (line, column)
+
+
+def test_content_before_declaration_names_mixed_whitespace() -> None:
+    from sitemap_lint.rules.xml import content_before_declaration
+
+    finding = content_before_declaration("\r\n\n \t")
+    assert (finding.line, finding.column) == (3, 3)
+    assert "2 blank lines, 1 space and 1 tab" in finding.message
 
 
 # -- DOCTYPE: nothing expanded, nothing read --------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
@@ -16,3 +17,55 @@ class ParsedURL(NamedTuple):
         default = 443 if self.scheme == "https" else 80
         port = "" if self.port == default else f":{self.port}"
         return f"{self.scheme}://{self.host}{port}"
+
+
+class PercentFault(NamedTuple):
+    """A percent-escape that is well formed but decodes to something no URL should hold.
+
+    ``kind`` is ``"control"`` (a control character such as NUL), ``"utf8"`` (bytes
+    that are not UTF-8, such as Latin-1 ``%E9``) or ``"double"`` (``%25`` followed by
+    two hex digits: an escape that was escaped again). ``escape`` is the text at fault
+    (``%00``, ``%E9``, ``%2520``); ``decoded`` what it stands for, for the message.
+    """
+
+    kind: str
+    escape: str
+    decoded: str
+
+
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_DOUBLE = re.compile(r"%25[0-9A-Fa-f]{2}")
+
+
+def percent_faults(text: str) -> list[PercentFault]:
+    """The percent-escapes of ``text`` (a URL's path, query and fragment) that decode to
+    control characters or to bytes that are not UTF-8, and the doubly escaped ones; at
+    most one fault of each kind, the first one found."""
+    if "%" not in text:
+        return []
+    faults: dict[str, PercentFault] = {}
+    for match in _ESCAPES.finditer(text):
+        run = match.group()
+        data = bytes.fromhex(run.replace("%", ""))
+        if "control" not in faults:
+            for index, byte in enumerate(data):
+                if byte < 0x20 or byte == 0x7F:
+                    faults["control"] = PercentFault(
+                        "control", run[3 * index : 3 * index + 3], f"U+{byte:04X}"
+                    )
+                    break
+        if "utf8" not in faults:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                bad = run[3 * error.start : 3 * error.end]
+                faults["utf8"] = PercentFault(
+                    "utf8", bad, data[error.start : error.end].decode("latin-1")
+                )
+        if len(faults) == 2:
+            break
+    double = _DOUBLE.search(text)
+    if double is not None:
+        escape = double.group()
+        faults["double"] = PercentFault("double", escape, "%" + escape[3:])
+    return [faults[kind] for kind in ("control", "utf8", "double") if kind in faults]

@@ -414,10 +414,15 @@ def check_text(
     options: Options,
     findings: list[Finding],
     facts: FileFacts | None,
+    name: str = "",
 ) -> None:
-    """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text."""
+    """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text;
+    ``name`` is the file's path or URL."""
     if facts is not None:
         facts.kind = "text"
+    misnamed = rules.not_txt(name)
+    if misnamed is not None:
+        findings.append(misnamed)
     TextChecker(options, findings, facts).check(_chain(first, texts))
 
 

@@ -176,8 +176,8 @@ class StreamParser:
                 if text and not text.isspace():
                     if depth == 1:
                         handler.on_root_text(*_text_start(text, line, column))
-                    else:
-                        stack[-1].nested_text = True
+                    elif stack[-1].nested_text is None:
+                        stack[-1].nested_text = _text_start(text, line, column)
             if depth >= MAX_DEPTH:
                 stack.append(node)  # kept on the stack only, never attached
                 if not state._too_deep_reported:
@@ -198,8 +198,10 @@ class StreamParser:
                 pieces.clear()
                 if not node.children:
                     node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
-                elif text and not text.isspace():
-                    node.nested_text = True
+                elif text and not text.isspace() and node.nested_text is None:
+                    node.nested_text = _text_start(
+                        text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+                    )
             if depth == 1 or (depth == 2 and state.containers and _is_container(state, stack[1])):
                 handler.on_entry(node)
             elif depth == 0:

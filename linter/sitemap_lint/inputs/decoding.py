@@ -22,8 +22,14 @@ MAX_INVALID_REPORTS = 20
 _DECLARED_ENCODING = re.compile(
     rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)(?:["']|\Z)"""
 )
+_DECLARED_VERSION = re.compile(rb"""^<\?xml\s+version\s*=\s*["']([^"'<>?]{0,20})["']""")
 MAX_SHOWN_NAME = 40
-_UTF8_NAMES = {"utf-8", "utf8"}
+_UTF8_NAMES = {"utf-8"}
+# The other labels of UTF-8 in the WHATWG Encoding Standard: browsers know them, XML
+# parsers need not.
+_UTF8_LABELS = {"utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"}
+# Bytes that never occur in UTF-8; FF FE and FE FF are the UTF-16 byte order marks.
+_NEVER_UTF8 = {b"\xfd", b"\xfe", b"\xff"}
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
     (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
@@ -85,28 +91,68 @@ class Decoder:
     def _sniff(self, head: bytes) -> bytes:
         if head.startswith(codecs.BOM_UTF8):
             self.findings.append(encoding_rules.byte_order_mark())
-            return head[len(codecs.BOM_UTF8) :]
+            head = head[len(codecs.BOM_UTF8) :]
+            self._check_declaration(head)
+            self.codec = "utf-8"  # the byte order mark says UTF-8, whatever the declaration says
+            return head
         for bom, codec, family in _WIDE_BOMS:
             if head.startswith(bom):
+                if not _looks_wide(head[len(bom) :], codec):
+                    return self._stray_mark(head, family)
                 self.codec = codec
-                self.findings.append(encoding_rules.wide_encoding(family, codec))
+                self.findings.append(
+                    encoding_rules.wide_encoding(family, codec, _wide_declared(head, bom, codec))
+                )
                 return head[len(bom) :]
         for pattern, codec, family in _WIDE_PATTERNS:
             if head.startswith(pattern):
                 self.codec = codec
-                self.findings.append(encoding_rules.wide_encoding(family, codec))
-                return head
-        match = _DECLARED_ENCODING.match(head.lstrip())
-        if match:
-            declared = match.group(1).decode("ascii").lower()
-            if declared not in _UTF8_NAMES:
-                column = head.find(b"encoding") + 1
-                shown = declared[:MAX_SHOWN_NAME] + (
-                    "..." if len(declared) > MAX_SHOWN_NAME else ""
+                self.findings.append(
+                    encoding_rules.wide_encoding(family, codec, _wide_declared(head, b"", codec))
                 )
-                self.findings.append(encoding_rules.declared_encoding(shown, column))
-                self.codec = _usable_codec(declared)
+                return head
+        if head[:1] in _NEVER_UTF8:
+            return self._stray_mark(head, "")
+        self._check_declaration(head)
         return head
+
+    def _stray_mark(self, head: bytes, family: str) -> bytes:
+        """Bytes that are never valid UTF-8 (FF, FE, FD) before the text of a file that
+        is not UTF-16/32: reported once and removed, so the rest reads as UTF-8."""
+        end = 0
+        while end < len(head) and head[end : end + 1] in _NEVER_UTF8:
+            end += 1
+        self.findings.append(encoding_rules.stray_mark(head[:end], family))
+        self._invalid_lines.add(1)
+        self._invalid_reported += 1
+        head = head[end:]
+        self._check_declaration(head)
+        return head
+
+    def _check_declaration(self, head: bytes) -> None:
+        """The encoding and version of the XML declaration at the start of ``head``."""
+        stripped = head.lstrip()
+        offset = len(head) - len(stripped)
+        match = _DECLARED_ENCODING.match(stripped)
+        if match:
+            declared = match.group(1).decode("ascii")
+            lower = declared.lower()
+            line, column = _position(head, offset + stripped.rfind(b"encoding", 0, match.start(1)))
+            if lower in _UTF8_LABELS:
+                self.findings.append(encoding_rules.encoding_alias(declared, line, column))
+            elif lower not in _UTF8_NAMES:
+                shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
+                utf8 = _is_utf8_alias(lower)
+                self.findings.append(
+                    encoding_rules.declared_encoding(shown, column, line, utf8=utf8)
+                )
+                self.codec = "utf-8" if utf8 else _usable_codec(lower)
+        version = _DECLARED_VERSION.match(stripped)
+        if version and version.group(1) != b"1.0":
+            line, column = _position(head, offset + stripped.rfind(b"version", 0, version.start(1)))
+            self.findings.append(
+                xml_rules.xml_version(version.group(1).decode("ascii"), line, column)
+            )
 
     def _decode_chunk(self, decoder: codecs.IncrementalDecoder, chunk: bytes, final: bool) -> str:
         # Saved first: a failed decode may leave some decoders (CJK codecs) in a
@@ -230,6 +276,41 @@ class Decoder:
         self.line_offset = _breaks(prefix)
         self.column_offset = len(prefix) - (max(prefix.rfind("\n"), prefix.rfind("\r")) + 1)
         return text[at:]
+
+
+def _looks_wide(rest: bytes, codec: str) -> bool:
+    """Whether the bytes after a UTF-16/32 byte order mark are text in that encoding: a
+    sitemap starts with an ASCII character ('<', a letter, whitespace), which UTF-16 and
+    UTF-32 write with NUL bytes beside it. Too few bytes to tell count as the encoding."""
+    unit = 4 if codec.startswith("utf-32") else 2
+    if len(rest) < unit:
+        return len(rest) == 0
+    first = rest[:unit]
+    if codec.endswith("-le"):
+        return first[0] != 0 and not any(first[1:])
+    return first[-1] != 0 and not any(first[:-1])
+
+
+def _wide_declared(head: bytes, bom: bytes, codec: str) -> str | None:
+    """The encoding a UTF-16/32 file's XML declaration names, if any."""
+    text = head[len(bom) : len(bom) + 400].decode(codec, errors="replace")
+    match = _DECLARED_ENCODING.match(text.lstrip().encode("ascii", errors="replace"))
+    return match.group(1).decode("ascii") if match else None
+
+
+def _is_utf8_alias(name: str) -> bool:
+    try:
+        return codecs.lookup(name).name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _position(head: bytes, index: int) -> tuple[int, int]:
+    """1-based line and column of ``head[index]`` (ASCII text: bytes are characters)."""
+    before = head[:index]
+    breaks = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n")
+    last = max(before.rfind(b"\n"), before.rfind(b"\r"))
+    return breaks + 1, index - last
 
 
 def _breaks(text: str) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
@@ -29,6 +29,41 @@ class FileReport(Protocol):
 
     @property
     def urls(self) -> int | None: ...  # in a set: the URLs the file lists
+
+
+class EntryCounts(Protocol):
+    """A file's entries counted (``facts.FileStats``, filled for ``--format html``): keys are
+    a lastmod month (``2025-06``), a changefreq keyword, a priority to one decimal
+    (``0.5``) or a hreflang code; ``none``, ``invalid`` and ``other`` stand for entries
+    without the field, with an unusable value, and values past the counted ones."""
+
+    @property
+    def size(self) -> int | None: ...  # bytes read, uncompressed
+
+    @property
+    def months(self) -> Mapping[str, int]: ...
+
+    @property
+    def changefreqs(self) -> Mapping[str, int]: ...
+
+    @property
+    def priorities(self) -> Mapping[str, int]: ...
+
+    @property
+    def hreflangs(self) -> Mapping[str, int]: ...  # code -> entries that list it
+
+
+def parent_of(result: FileReport) -> int | None:
+    """In a set: the index, among the run's results, of the file that listed this one
+    (``results.FileResult.parent``); None for an input or a report that does not say."""
+    parent = getattr(result, "parent", None)
+    return parent if isinstance(parent, int) else None
+
+
+def counts_of(result: FileReport) -> EntryCounts | None:
+    """The file's entry counts (``results.FileResult.stats``), when the run kept them."""
+    stats: EntryCounts | None = getattr(result, "stats", None)
+    return stats
 
 
 @dataclass(frozen=True)
@@ -81,6 +116,11 @@ class Summary:
         )
 
 
+def applicable(finding: Finding, unsafe: bool) -> bool:
+    """Whether ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) fixes ``finding``."""
+    return finding.fix is not None and (unsafe or finding.fix.is_safe)
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -94,6 +134,7 @@ class RunInfo:
     profile: str
     exit_code: int
     command: str  # a command line that repeats the run
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as fixable
 
 
 class Reporter(ABC):

@@ -2,8 +2,9 @@
 
 Everything the page needs is inside it: styles, a small script, the charts as static
 SVG (Vega-Lite specifications rendered by ``vl-convert`` when the report is written)
-and the rule documentation. Read with scripts off, it is a set of tables; the script
-only sorts, filters and opens the documentation in a dialog.
+and the rule documentation. Read with scripts off, it is the set's tree as nested
+lists and the findings as a table; the script only sorts, filters and opens the
+documentation in a dialog.
 
 Every value that comes from a sitemap (file names, URLs in messages) is untrusted:
 the Jinja2 environment escapes everything by default, the embedded JSON escapes
@@ -28,7 +29,15 @@ from typing import Any
 
 from sitemap_lint import __version__
 from sitemap_lint.errors import UsageError
-from sitemap_lint.report.base import FileReport, Reporter, RunInfo, Summary
+from sitemap_lint.report.base import (
+    EntryCounts,
+    FileReport,
+    Reporter,
+    RunInfo,
+    Summary,
+    counts_of,
+    parent_of,
+)
 
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
@@ -40,14 +49,18 @@ except ImportError:
 
 ROW_LIMIT = 10_000  # findings embedded in the page; --format json has every one
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
-TOP = 15  # bars in the charts by rule and by file
+SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
+TOP = 15  # bars in the charts by rule, by file and by hreflang code
+MONTHS = 36  # more months of lastmod than this are drawn as years
+RETURN_LINK_CODE = "HL006"  # hreflang-return-link-missing, counted beside the hreflang chart
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
 LEVELS = ("error", "warning", "info")
 
 
 @dataclass
 class FileRow:
-    """One file of the run, as the page lists it."""
+    """One file of the run, as the page lists it: a node of the set's tree (a robots.txt,
+    an index, a sitemap), its children being the files it listed that the run checked."""
 
     name: str
     anchor: str
@@ -55,6 +68,8 @@ class FileRow:
     urls: int | None
     size: int | None
     counts: Counter[str] = field(default_factory=Counter)
+    parent: int | None = None
+    children: list[FileRow] = field(default_factory=list)
 
     @property
     def findings(self) -> int:
@@ -70,6 +85,19 @@ class FileRow:
     @property
     def url_share(self) -> float:
         return min(1.0, (self.urls or 0) / URL_LIMIT)
+
+    @property
+    def size_share(self) -> float:
+        return min(1.0, (self.size or 0) / SIZE_LIMIT)
+
+
+@dataclass(frozen=True)
+class TreeStep:
+    """The tree as a flat sequence for the template: a file (its node opens a list of
+    its children when it has any), or None where the innermost open list ends."""
+
+    row: FileRow | None
+    depth: int = 0
 
 
 @dataclass(frozen=True)
@@ -138,6 +166,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         (f.code, f.name, str(f.severity)) for _, _, f in findings
     )
     rules = rule_docs(by_rule)
+    counted = [stats for stats in map(counts_of, results) if stats is not None]
     sizes = [row.size for row in files if row.size is not None]
     context = {
         "version": __version__,
@@ -147,18 +176,26 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         "total": len(findings),
         "bytes": sum(sizes) if sizes else None,
         "files": files,
+        "tree": list(tree(files)),
+        "size_limit": SIZE_LIMIT,
         "rows": shown,
         "hidden": max(0, len(findings) - ROW_LIMIT),
         "row_limit": ROW_LIMIT,
         "url_limit": URL_LIMIT,
         "rules": rules,
-        "charts": charts(by_rule, files),
+        "charts": charts(by_rule, files) + entry_charts(counted, by_rule),
         "colours": SEVERITY_COLOURS,
         "data": embedded_json(
             {
                 "tool": {"name": "sitemap-lint", "version": __version__},
                 "files": [
-                    {"name": r.name, "anchor": r.anchor, "kind": r.kind, "urls": r.urls}
+                    {
+                        "name": r.name,
+                        "anchor": r.anchor,
+                        "kind": r.kind,
+                        "urls": r.urls,
+                        "parent": r.parent,
+                    }
                     for r in files
                 ],
                 "rules": {r.code: {"name": r.name, "count": r.count} for r in rules},
@@ -174,18 +211,45 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
 
 
 def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
-    """The files in the order of the run (a set: each level of indexes, then its files)."""
-    return [
-        FileRow(
-            result.name,
-            _anchor(number),
-            result.kind,
-            result.urls,
-            _size(result.name),
-            Counter(str(f.severity) for f in result.findings),
+    """The files in the order of the run (a set: each file followed by those it listed),
+    each with its children."""
+    rows = []
+    for number, result in enumerate(results):
+        stats = counts_of(result)
+        size = stats.size if stats is not None and stats.size is not None else None
+        parent = parent_of(result)
+        rows.append(
+            FileRow(
+                result.name,
+                _anchor(number),
+                result.kind,
+                result.urls,
+                size if size is not None else _size(result.name),
+                Counter(str(f.severity) for f in result.findings),
+                # Only a file listed earlier can be a parent: the tree has no cycle.
+                parent if parent is not None and 0 <= parent < number else None,
+            )
         )
-        for number, result in enumerate(results)
-    ]
+    for row in rows:
+        if row.parent is not None:
+            rows[row.parent].children.append(row)
+    return rows
+
+
+def tree(files: list[FileRow]) -> Iterator[TreeStep]:
+    """The set as nested lists, depth first, without recursion: each input, then the
+    files it listed, then theirs."""
+    stack: list[Iterator[FileRow]] = [iter([row for row in files if row.parent is None])]
+    while stack:
+        row = next(stack[-1], None)
+        if row is None:
+            stack.pop()
+            if stack:
+                yield TreeStep(None, len(stack))
+            continue
+        yield TreeStep(row, len(stack) - 1)
+        if row.children:
+            stack.append(iter(row.children))
 
 
 def _anchor(number: int) -> str:
@@ -287,10 +351,7 @@ class Chart:
 
 
 def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list[Chart]:
-    """Static SVG charts: findings by rule and by file, severities stacked.
-
-    Distributions of lastmod, changefreq and priority are not drawn: the checker keeps
-    no such counts, and a set run drops each file's facts once the set is checked."""
+    """Static SVG charts: findings by rule and by file, severities stacked."""
     made = []
     if by_rule:
         rule_totals: Counter[str] = Counter()
@@ -326,6 +387,162 @@ def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list
         note = f"top {TOP} of {len(with_findings)} files" if len(with_findings) > TOP else ""
         made.append(Chart("chart-files", "Findings by file", note, bar_chart(values, "files")))
     return made
+
+
+CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+PRIORITIES = tuple(f"{n / 10:.1f}" for n in range(11))
+# The keys facts.FileStats uses beside the values, as the charts name them.
+SPECIAL = {"none": "not given", "invalid": "invalid", "other": "other values"}
+GROUP_COLOURS = {
+    "value": "#2f5d8a",
+    "not given": "#9aa5b1",
+    "invalid": "#c62828",
+    "other": "#6b7280",
+}
+
+
+def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, str]]) -> list[Chart]:
+    """What the entries of the run's sitemaps look like: lastmod freshness, changefreq
+    and priority, and the hreflang codes, from each file's counts."""
+    months: Counter[str] = Counter()
+    changefreqs: Counter[str] = Counter()
+    priorities: Counter[str] = Counter()
+    hreflangs: Counter[str] = Counter()
+    for stats in counted:
+        months.update(stats.months)
+        changefreqs.update(stats.changefreqs)
+        priorities.update(stats.priorities)
+        hreflangs.update(stats.hreflangs)
+    made = []
+    if months:
+        dated = sorted(key for key in months if key not in SPECIAL)
+        unit = "month"
+        if len(dated) > MONTHS:
+            unit = "year"
+            years: Counter[str] = Counter()
+            for key in dated:
+                years[key[:4]] += months[key]
+            for key in SPECIAL:
+                if key in months:
+                    years[key] = months[key]
+            months, dated = years, sorted(years.keys() - SPECIAL.keys())
+        values = _counted(months, dated)
+        undated = months["none"]
+        note = f"entries per {unit}; {undated:,} without lastmod" if undated else f"per {unit}"
+        made.append(
+            Chart("chart-lastmod", "lastmod freshness", note, column_chart(values, "lastmod"))
+        )
+    if changefreqs:
+        values = _counted(changefreqs, CHANGEFREQS)
+        made.append(
+            Chart(
+                "chart-changefreq",
+                "changefreq",
+                "entries per value",
+                row_chart(values, "changefreq"),
+            )
+        )
+    if priorities:
+        values = _counted(priorities, PRIORITIES)
+        note = "entries per value; not given means 0.5"
+        made.append(Chart("chart-priority", "priority", note, row_chart(values, "priority")))
+    if hreflangs:
+        codes = [code for code, _ in hreflangs.most_common() if code != "other"]
+        top = sorted(codes[:TOP], key=lambda code: (-hreflangs[code], code))
+        values = [{"label": code, "count": hreflangs[code], "group": "value"} for code in top]
+        missing = sum(count for (code, _, _), count in by_rule.items() if code == RETURN_LINK_CODE)
+        note = f"URLs per code; {missing:,} missing return link{'s' if missing != 1 else ''}"
+        if len(codes) > TOP:
+            note += f"; top {TOP} of {len(codes)} codes"
+        made.append(
+            Chart("chart-hreflang", "hreflang languages", note, row_chart(values, "hreflang"))
+        )
+    return made
+
+
+def _counted(counter: Counter[str], order: Sequence[str]) -> list[dict[str, Any]]:
+    """Bars in ``order`` (values the counter has), then the special keys."""
+    values = [
+        {"label": key, "count": counter[key], "group": "value"} for key in order if counter[key]
+    ]
+    for key, label in SPECIAL.items():
+        if counter[key]:
+            values.append({"label": label, "count": counter[key], "group": label})
+    return values
+
+
+def column_chart(values: list[dict[str, Any]], prefix: str) -> str:
+    """Vertical bars in the order given, coloured by group (a value, not given, invalid)."""
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": values},
+        # Bars of a fixed width while they fit; then the whole width shared.
+        "width": {"step": 40} if len(values) * 40 <= 420 else 420,
+        "height": 170,
+        "mark": {"type": "bar", "cornerRadiusEnd": 2},
+        "encoding": {
+            "x": {
+                "field": "label",
+                "type": "ordinal",
+                "sort": [value["label"] for value in values],
+                "title": None,
+                "axis": {"labelAngle": -45, "labelOverlap": "parity", "labelLimit": 120},
+            },
+            "y": {
+                "field": "count",
+                "type": "quantitative",
+                "title": None,
+                "axis": {"format": ",d", "tickCount": _ticks(values)},
+            },
+            "color": _group_colour(values),
+        },
+        "config": _CONFIG,
+    }
+    return _svg(spec, prefix)
+
+
+def row_chart(values: list[dict[str, Any]], prefix: str) -> str:
+    """Horizontal bars in the order given."""
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": values},
+        "width": 360,
+        "mark": {"type": "bar", "cornerRadiusEnd": 2},
+        "encoding": {
+            "y": {
+                "field": "label",
+                "type": "nominal",
+                "sort": [value["label"] for value in values],
+                "title": None,
+                "axis": {"labelLimit": 220},
+            },
+            "x": {
+                "field": "count",
+                "type": "quantitative",
+                "title": None,
+                "axis": {"format": ",d", "tickCount": _ticks(values)},
+            },
+            "color": _group_colour(values),
+        },
+        "config": _CONFIG,
+    }
+    return _svg(spec, prefix)
+
+
+def _ticks(values: list[dict[str, Any]]) -> int:
+    # Whole numbers only: no more ticks than the longest bar counts.
+    return max(1, min(max((value["count"] for value in values), default=1), 6))
+
+
+def _group_colour(values: list[dict[str, Any]]) -> dict[str, Any]:
+    groups = [group for group in GROUP_COLOURS if any(v["group"] == group for v in values)]
+    return {
+        "field": "group",
+        "type": "nominal",
+        "title": None,
+        "scale": {"domain": groups, "range": [GROUP_COLOURS[group] for group in groups]},
+        "legend": None,  # the bars' labels say what each is
+    }
 
 
 def _rank(severity: str) -> int:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 from sitemap_lint._version import __version__
+from sitemap_lint.finding import Finding
 from sitemap_lint.report.base import FileReport, Reporter, Summary
 
 FORMAT_VERSION = 1
@@ -29,6 +30,7 @@ class JsonReporter(Reporter):
                             "message": f.message,
                             "line": f.line,
                             "column": f.column,
+                            **_fix(f),
                         }
                         for f in result.findings
                     ],
@@ -46,6 +48,30 @@ class JsonReporter(Reporter):
         }
         json.dump(document, self.out, ensure_ascii=False, indent=2)
         self.out.write("\n")
+
+
+def _fix(finding: Finding) -> dict[str, object]:
+    """``"fix"`` when the finding has one: how safe, what it does, and its edits
+    (positions 1-based, the end exclusive); present only on fixable findings."""
+    if finding.fix is None:
+        return {}
+    edits = []
+    for edit in finding.fix.edits:
+        shown: dict[str, object] = {
+            "content": edit.content,
+            "location": {"line": edit.line, "column": edit.column},
+            "end_location": {"line": edit.end_line, "column": edit.end_column},
+        }
+        if edit.target != "span":  # a change of the bytes only: "bom" or "encoding"
+            shown["target"] = edit.target
+        edits.append(shown)
+    return {
+        "fix": {
+            "applicability": str(finding.fix.applicability),
+            "message": finding.fix.message,
+            "edits": edits,
+        }
+    }
 
 
 def _set_fields(result: FileReport) -> dict[str, object]:

@@ -121,7 +121,7 @@ def sarif_result(
     location: dict[str, Any], finding: Finding, rule_index: int, fingerprint: str
 ) -> dict[str, Any]:
     line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
-    return {
+    result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": LEVELS[finding.severity],
@@ -141,6 +141,40 @@ def sarif_result(
         ],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
     }
+    fixes = sarif_fixes(location, finding)
+    if fixes:
+        result["fixes"] = fixes
+    return result
+
+
+def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, Any]]:
+    """The finding's fix as SARIF ``fixes``: one ``artifactChange`` whose replacements
+    delete a region (end exclusive) and insert text. A fix that changes only bytes
+    (the byte order mark, the encoding) has no text region and is left out."""
+    if finding.fix is None:
+        return []
+    replacements = [
+        {
+            "deletedRegion": {
+                "startLine": edit.line,
+                "startColumn": edit.column,
+                "endLine": edit.end_line,
+                "endColumn": edit.end_column,
+            },
+            "insertedContent": {"text": edit.content},
+        }
+        for edit in finding.fix.edits
+        if edit.target == "span"
+    ]
+    if not replacements:
+        return []
+    return [
+        {
+            "description": {"text": finding.fix.message},
+            "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
+            "properties": {"applicability": str(finding.fix.applicability)},
+        }
+    ]
 
 
 def artifact_location(name: str) -> dict[str, Any]:

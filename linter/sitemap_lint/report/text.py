@@ -36,7 +36,7 @@ from rich.text import Text
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
-from sitemap_lint.report.base import FileReport, Reporter, Summary
+from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable
 
 SourceLines = Callable[[FileReport], Mapping[int, SourceLine]]
 """The source lines of a file's findings, by line number (missing: none to show)."""
@@ -93,12 +93,19 @@ class TextReporter(Reporter):
                 header.append(_urls(result), style="dim")
             console.print(header)
             lines = self.source(result) if self.source is not None else None
-            _print_findings(console, result.findings, wrap, lines)
+            _print_findings(console, result.findings, wrap, lines, self._unsafe)
             console.print()
         if self.summary:
             if self.statistics:
                 _statistics(console, results)
             console.print(_totals(Summary.of(results)))
+            fixes = _fixes(results, self._unsafe)
+            if fixes is not None:
+                console.print(fixes)
+
+    @property
+    def _unsafe(self) -> bool:
+        return self.run is not None and self.run.unsafe_fixes
 
 
 def _print_findings(
@@ -106,6 +113,7 @@ def _print_findings(
     findings: Sequence[Finding],
     wrap: int | None,
     lines_of: Mapping[int, SourceLine] | None = None,
+    unsafe: bool = False,
 ) -> None:
     """One finding per line, ``line:col`` first; with ``wrap``, longer messages
     continue on further lines indented to where the message starts. With ``lines_of``,
@@ -126,6 +134,8 @@ def _print_findings(
         prefix.append("  ")
         prefix.append(finding.code.ljust(code_width), style="bold")
         prefix.append("  ")
+        if applicable(finding, unsafe):
+            prefix.append("[*] ", style="bold cyan")
         message = Text(finding.message.replace("\r\n", "\n").replace("\r", "\n"))
         message.append(f"  [{finding.name}]", style="dim")
         indent = prefix.cell_len
@@ -204,6 +214,29 @@ def _escape_char(char: str) -> str:
         if code < 0x10000
         else f"\\U{code:08x}"
     )
+
+
+def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
+    """``[*] 3 fixable with --fix.`` and the unsafe fixes left out, as ruff says them."""
+    fixable = hidden = 0
+    for result in results:
+        for finding in result.findings:
+            if applicable(finding, unsafe):
+                fixable += 1
+            elif finding.fix is not None:
+                hidden += 1
+    if not fixable and not hidden:
+        return None
+    text = Text()
+    if fixable:
+        text.append("[*]", style="bold cyan")
+        text.append(f" {fixable} fixable with --fix.")
+    else:
+        text.append("No fixes available.")
+    if hidden:
+        fixes = "fix" if hidden == 1 else "fixes"
+        text.append(f" ({hidden} hidden {fixes} can be enabled with --unsafe-fixes.)")
+    return text
 
 
 def _totals(summary: Summary) -> Text:

@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.finding import Rule
+from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
@@ -23,6 +24,7 @@ NOT_W3C = rule(
     "DT001",
     "date-not-w3c",
     ERROR,
+    fix="unsafe",
     summary="A date that is not in W3C Datetime form",
     what="""
         Checks `lastmod` against W3C Datetime (`YYYY-MM-DD`, or
@@ -74,6 +76,7 @@ NO_TIMEZONE = rule(
     "DT004",
     "time-without-timezone",
     WARNING,
+    fix="unsafe",
     summary="A time without a timezone",
     what="Detects a date with a time but no `Z` or `±hh:mm` offset.",
     why="""
@@ -103,11 +106,32 @@ IN_FUTURE = rule(
     good="<lastmod>2024-05-08</lastmod>",
 )
 
+TOO_OLD = rule(
+    "DT006",
+    "date-implausibly-old",
+    WARNING,
+    summary="A `lastmod` before 1970, or the Unix epoch itself",
+    what="""
+        Detects a `lastmod` that is a real date but lies before 1970 (such as
+        `0001-01-01`, a framework's empty date), or is 1970-01-01 at midnight
+        UTC (a timestamp of 0). The web did not exist then, so the value is a
+        placeholder, not the date of a change.
+    """,
+    why="""
+        Such dates come from an unset field or a timestamp of zero. Search
+        engines use `lastmod` only when it is consistently accurate; a
+        placeholder date makes every `lastmod` of the site less trusted. Write
+        the real date of the last change, or leave `lastmod` out.
+    """,
+    bad="<lastmod>0001-01-01T00:00:00+00:00</lastmod>",
+    good="<lastmod>2024-05-08</lastmod>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Dates"
 ORDER = 80
 
-RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE)
+RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE, TOO_OLD)
 
 _W3C = re.compile(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
@@ -201,6 +225,25 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     return Parsed(moment, hour is not None, zone is not None), problems
 
 
+_SPACED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
+
+
+def _date_fix(problem: Rule, text: str, field: str) -> str | None:
+    """The W3C form of a date whose only fault is a space for ``T`` or a missing zone
+    (taken as UTC), or None. Unsafe: the zone is a guess."""
+    if problem is NOT_W3C:
+        match = _SPACED.match(text)
+        if match is None:
+            return None
+        fixed = text.replace(" ", "T", 1) + ("" if match.group(1) else "+00:00")
+    elif problem is NO_TIMEZONE:
+        fixed = text + "+00:00"
+    else:
+        return None
+    parsed, problems = _cached_parse(fixed, field)
+    return fixed if parsed is not None and not problems else None
+
+
 def check_date(
     value: str,
     node: Node,
@@ -216,7 +259,16 @@ def check_date(
     text = value.strip()
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
-        report.add(problem.rule.at(node.line, node.column, problem.message), node)
+        fix = _date_fix(problem.rule, text, field) if value == node.text else None
+        report.add(
+            problem.rule.at(
+                node.line,
+                node.column,
+                problem.message,
+                fix=None if fix is None else replace_text(node, fix, f"Write {fix}", safe=False),
+            ),
+            node,
+        )
     if not future_ok and parsed is not None and _is_future(parsed, now):
         fix = "the real date of the last change" if field == "lastmod" else "the real date"
         report.add(
@@ -227,7 +279,33 @@ def check_date(
                 f"give {fix}",
             )
         )
+    if field == "lastmod" and parsed is not None:
+        old = _implausibly_old(parsed)
+        if old is not None:
+            report.add(
+                TOO_OLD.at(
+                    node.line,
+                    node.column,
+                    f"<lastmod> {text} {old}, so it is a placeholder, not the date of a change; "
+                    "write the real date of the last change, or leave <lastmod> out",
+                )
+            )
     return parsed
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _implausibly_old(parsed: Parsed) -> str | None:
+    """Why a valid lastmod cannot be the date of a change to a web page, or None."""
+    moment = parsed.moment
+    if moment.year < 1970:
+        return "is before 1970, long before the web existed"
+    if moment.year == 1970 and moment.month == 1 and moment.day == 1:
+        aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        if aware == _EPOCH:
+            return "is the Unix epoch, what a timestamp of 0 gives"
+    return None
 
 
 def _moment_of(node: Node) -> datetime | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.fix.model import remove_element
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
@@ -12,10 +14,15 @@ DUPLICATE_LOC = rule(
     "DU001",
     "duplicate-loc",
     WARNING,
+    fix="unsafe",
     summary="The same URL is listed twice in one file",
     what="""
         Detects a `loc` equal to an earlier one in the same file (after removing
-        surrounding whitespace) and points to the first occurrence.
+        surrounding whitespace) and points to the first occurrence. URLs are
+        compared in their normal form: the host's case, a default port (`:443`
+        on https, `:80` on http) and an empty path (`/`) do not make another
+        page; when the two are written differently, the message names the
+        normal form they share.
     """,
     why="""
         Duplicates waste the file's 50,000-URL budget and, when their other
@@ -42,29 +49,54 @@ if TYPE_CHECKING:
 
 
 class DuplicateTracker:
-    """Remembers each URL by its hash and first position only (one int each), so
-    memory stays small even for 50,000 URLs."""
+    """Remembers each URL by the hash of its normal form and its first position only (one
+    int each), so memory stays small even for 50,000 URLs; for a first URL not written in
+    normal form, also the hash of how it was written."""
 
     def __init__(self) -> None:
         self._first: dict[int, int] = {}
+        self._written: dict[int, int] = {}  # normal form's hash -> first spelling's hash
 
-    def check(self, url: str, node: Node, report: Reporter, what: str = "URL") -> None:
+    def check(
+        self, url: str, node: Node, report: Reporter, what: str = "URL", entry: Node | None = None
+    ) -> None:
         here = node.line << 32 | node.column
-        first = self._first.setdefault(hash(url), here)
-        if first != here:
-            first_line, first_column = first >> 32, first & 0xFFFFFFFF
-            where = f"line {first_line}"
-            if first_line == node.line:
-                where += f", column {first_column}"
-            shown = url if len(url) <= 100 else url[:97] + "..."
-            report.add(
-                DUPLICATE_LOC.at(
-                    node.line,
-                    node.column,
-                    f"{what} {shown!r} is already listed at {where}; remove this entry "
-                    "(or merge it into the first one)",
-                )
+        normal = normal_url(url)
+        key = hash(normal)
+        first = self._first.setdefault(key, here)
+        if first == here:
+            if normal != url:
+                self._written[key] = hash(url)
+            return
+        first_line, first_column = first >> 32, first & 0xFFFFFFFF
+        where = f"line {first_line}"
+        if first_line == node.line:
+            where += f", column {first_column}"
+        shown = _shown(url)
+        written = self._written.get(key)
+        same = hash(url) == written if written is not None else url == normal
+        if same:
+            message = f"{what} {shown!r} is already listed at {where}"
+        else:
+            message = (
+                f"{what} {shown!r} is the same as the one at {where}: both are "
+                f"{_shown(normal)!r} once normalised (host names are not case-sensitive, "
+                ":443 and :80 are the default ports, an empty path is /)"
             )
+        report.add(
+            DUPLICATE_LOC.at(
+                node.line,
+                node.column,
+                f"{message}; remove this entry (or merge it into the first one)",
+                fix=None
+                if entry is None
+                else remove_element(entry, "Remove this entry (the first one stays)"),
+            )
+        )
+
+
+def _shown(url: str) -> str:
+    return url if len(url) <= 100 else url[:97] + "..."
 
 
 @check("loc", emits=RULES)
@@ -76,4 +108,4 @@ class DuplicateCheck:
         self.what = "sitemap" if file.entry_name == "sitemap" else "URL"
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
-        self.tracker.check(node.text.strip(), node, report, self.what)
+        self.tracker.check(node.text.strip(), node, report, self.what, entry.entry)

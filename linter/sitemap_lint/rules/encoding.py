@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, INFO, rule
+from sitemap_lint.fix.model import whole_file
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 
 INVALID_BYTES = rule(
     "EN001",
@@ -29,6 +30,7 @@ DECLARED_ENCODING = rule(
     "EN002",
     "encoding-not-utf8",
     ERROR,
+    fix="safe",
     summary="The XML declaration names an encoding other than UTF-8",
     what="""
         Checks the `encoding` of the XML declaration. The file is decoded with the
@@ -46,6 +48,7 @@ WIDE_ENCODING = rule(
     "EN003",
     "utf16-or-utf32",
     ERROR,
+    fix="safe",
     summary="The file is encoded as UTF-16 or UTF-32",
     what="""
         Detects UTF-16 and UTF-32 files by their byte order mark or by the NUL
@@ -65,6 +68,7 @@ BYTE_ORDER_MARK = rule(
     "EN004",
     "utf8-bom",
     INFO,
+    fix="safe",
     summary="The file starts with a UTF-8 byte order mark",
     what="Detects the UTF-8 byte order mark (EF BB BF) at the start of the file.",
     why="""
@@ -77,11 +81,33 @@ BYTE_ORDER_MARK = rule(
     lang="text",
 )
 
+ENCODING_ALIAS = rule(
+    "EN005",
+    "encoding-name-not-canonical",
+    WARNING,
+    summary="The XML declaration spells UTF-8 in a form other than `UTF-8`",
+    what="""
+        Detects an `encoding` in the XML declaration that is a label of UTF-8
+        but not its registered name, such as `UTF8` or `unicode-1-1-utf-8`, and
+        names the canonical spelling. (The case does not matter: `utf-8` is
+        fine.) Names that only some libraries know, such as `u8`, `utf_8` or
+        `cp65001`, are `encoding-not-utf8`, as parsers reject them.
+    """,
+    why="""
+        XML parsers are required to know `UTF-8` only. `UTF8` is a browser
+        label, not the registered name: expat and the parsers built on it stop
+        at the declaration with "unknown encoding", so the sitemap is not read
+        at all there.
+    """,
+    bad='<?xml version="1.0" encoding="UTF8"?>',
+    good='<?xml version="1.0" encoding="UTF-8"?>',
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Encoding"
 ORDER = 30
 
-RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK)
+RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK, ENCODING_ALIAS)
 
 
 def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
@@ -96,8 +122,15 @@ def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
     )
 
 
-def declared_encoding(declared: str, column: int) -> Finding:
-    if declared.startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4")):
+def declared_encoding(declared: str, column: int, line: int = 1, utf8: bool = False) -> Finding:
+    """EN002 for ``declared``; ``utf8`` when the name is a library's alias of UTF-8
+    that XML parsers do not know (u8, utf_8, cp65001)."""
+    if utf8:
+        message = (
+            f'XML declaration says encoding="{declared}", a name some libraries give UTF-8 '
+            'but not one XML parsers know, so they reject the file; write encoding="UTF-8"'
+        )
+    elif declared.startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4")):
         # Reached only when the bytes are not UTF-16/32 at all (no BOM, no NUL bytes).
         message = (
             f'XML declaration says encoding="{declared}" but the bytes are not in that '
@@ -108,14 +141,52 @@ def declared_encoding(declared: str, column: int) -> Finding:
             f'XML declaration says encoding="{declared}"; sitemaps must be UTF-8: '
             'convert the file to UTF-8 and write encoding="UTF-8"'
         )
-    return DECLARED_ENCODING.at(1, max(column, 1), message)
+    return DECLARED_ENCODING.at(
+        line, max(column, 1), message, fix=whole_file("encoding", "Re-encode the file as UTF-8")
+    )
 
 
-def wide_encoding(family: str, codec: str) -> Finding:
+def encoding_alias(declared: str, line: int, column: int) -> Finding:
+    return ENCODING_ALIAS.at(
+        line,
+        max(column, 1),
+        f'XML declaration says encoding="{declared}", a label of UTF-8 that browsers know but '
+        "XML parsers need not; every XML parser knows its registered name: write "
+        'encoding="UTF-8"',
+    )
+
+
+def wide_encoding(family: str, codec: str, declared: str | None = None) -> Finding:
+    claim = ""
+    if declared is not None and declared.lower().replace("-", "") == "utf8":
+        claim = f', although its XML declaration says encoding="{declared}"'
     return WIDE_ENCODING.at(
-        1, 1, f"file is encoded as {family} ({codec}); sitemaps must be UTF-8: re-encode it"
+        1,
+        1,
+        f"file is encoded as {family} ({codec}){claim}; sitemaps must be UTF-8: re-encode it "
+        'as UTF-8 (without a byte order mark) with encoding="UTF-8"',
+        fix=whole_file("encoding", "Re-encode the file as UTF-8"),
+    )
+
+
+def stray_mark(raw: bytes, family: str) -> Finding:
+    """Bytes at the start that look like a UTF-16/32 byte order mark in a file that is not
+    in that encoding."""
+    shown = " ".join(f"{byte:02X}" for byte in raw[:8])
+    what = f"a {family} byte order mark" if family else "never valid in UTF-8"
+    return INVALID_BYTES.at(
+        1,
+        1,
+        f"the file starts with bytes {shown} ({what}), but the text after them is not "
+        f"{family or 'in another encoding'}: they are not valid UTF-8; remove them and save "
+        "the file as UTF-8 without a byte order mark",
     )
 
 
 def byte_order_mark() -> Finding:
-    return BYTE_ORDER_MARK.at(1, 1, "file starts with a UTF-8 byte order mark; save it without one")
+    return BYTE_ORDER_MARK.at(
+        1,
+        1,
+        "file starts with a UTF-8 byte order mark; save it without one",
+        fix=whole_file("bom", "Remove the byte order mark"),
+    )

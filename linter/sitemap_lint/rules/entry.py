@@ -121,7 +121,8 @@ class EntryContext:
     @property
     def url(self) -> ParsedURL | None:
         """The parts of the ``loc`` URL, when it is a usable absolute http(s) URL."""
-        return self.value("url")  # type: ignore[no-any-return]
+        values = self._values
+        return values["url"] if "url" in values else self.value("url")  # type: ignore[no-any-return]
 
     @url.setter
     def url(self, value: ParsedURL | None) -> None:
@@ -130,6 +131,9 @@ class EntryContext:
     @property
     def moment(self) -> datetime | None:
         """The ``lastmod`` moment, when it is a readable date."""
+        values = self._values
+        if "moment" in values:
+            return values["moment"]  # type: ignore[no-any-return]
         return self.value("moment")  # type: ignore[no-any-return]
 
     @moment.setter

@@ -17,12 +17,15 @@ dictionary look-ups.
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from weakref import WeakKeyDictionary
 
 from sitemap_lint.domain import langtags
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -112,12 +115,15 @@ CODE_INVALID = rule(
 SELF_MISSING = rule(
     "HL004",
     "hreflang-self-missing",
-    WARNING,
+    ERROR,
     summary="An entry's alternates do not include the page itself",
     what="""
-        Checks that an entry with alternates lists its own `loc` among them,
-        exactly as written in `loc`, and points out a link that differs from it
-        only by case or a trailing slash.
+        Checks that an entry with alternates lists its own `loc` among them
+        (compared in normal form: the host's case, a default port and an empty
+        path do not matter), and points out a link that differs from it only by
+        the case of its path or a trailing slash. It is an error, as Google's
+        documentation says each version "must" list itself; a warning under the
+        `bing` profile.
     """,
     why="""
         Each version of a page must list all versions, itself included; without
@@ -168,9 +174,10 @@ RETURN_LINK_MISSING = rule(
     ERROR,
     summary="A page listed as an alternate by another entry does not list it back",
     what="""
-        For each entry B of the file that another entry A lists as an alternate,
-        checks that B's alternates include A. One finding per entry names the
-        entries it fails to list back and the link to add.
+        For each entry B of the file (or of the set) that another entry A lists
+        as an alternate, checks that B's alternates include A, also when B has
+        no alternates at all. One finding per entry names the entries it fails
+        to list back and the link to add.
     """,
     why="""
         Alternates must be confirmed from both sides; search engines ignore a
@@ -555,6 +562,9 @@ class Alternates:
     column: int
     links: tuple[tuple[str, str], ...]  # (code, href)
     file: str = ""  # set when records of several files are compared
+    # "" for usable alternates; "bare" for an entry without any alternate (``links`` is
+    # empty), "defective" for one whose alternates have a defect reported on their own.
+    kind: str = ""
 
 
 class Problem(NamedTuple):
@@ -565,13 +575,24 @@ class Problem(NamedTuple):
     message: str
 
 
-def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
+Bare: TypeAlias = Callable[[list[str]], list[Alternates]]
+
+
+def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) -> Iterator[Problem]:
     """Compare the alternates of entries: return links, disagreeing clusters, and
-    clusters without x-default. Records come in document order; problems follow it."""
+    clusters without x-default. Records come in document order; problems follow it.
+    ``bare`` gives, for URLs that alternates point at but no record is for, the records
+    of the entries that list them with no alternate at all (kind "bare")."""
     records = list(records)
     pages: dict[str, int] = {}
     for index, record in enumerate(records):
         pages.setdefault(record.page, index)
+    if bare is not None:
+        targets = {href for r in records if not r.kind for _code, href in r.links} - pages.keys()
+        if targets:
+            for record in bare(sorted(targets)):
+                pages.setdefault(record.page, len(records))
+                records.append(record)
     url_sets: dict[int, frozenset[str]] = {}
 
     def urls(record: Alternates) -> frozenset[str]:
@@ -595,9 +616,11 @@ def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
         own = record.links
         for code, href in own:
             other = pages.get(href)
-            if other is None or other == index:
+            if other is None or other == index or record.kind:
                 continue
             target = records[other]
+            if target.kind == "defective":
+                continue  # its own alternates were reported; they may be meant to list this
             if target.links is own or record.page in urls(target):
                 a, b = root(index), root(other)
                 if a != b:
@@ -620,6 +643,9 @@ def check_alternates(records: Iterable[Alternates]) -> Iterator[Problem]:
     for index, (count, *examples) in unanswered.items():
         found.append((index, _return_link_problem(records[index], count, examples)))
     for members in clusters.values():
+        members = [i for i in members if not records[i].kind]
+        if not members:
+            continue
         cluster = [records[i] for i in members]
         if len({id(r.links) for r in cluster}) > 1:
             for index, problem in _mismatches(
@@ -652,6 +678,19 @@ def _return_link_problem(
 ) -> Problem:
     source, code = examples[0]
     link = f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" href="{source.page}"/>'
+    if record.kind == "bare":
+        shown = ", ".join(
+            f'{page.page} ({_where(page)}) as hreflang="{code}"' for page, code in examples
+        )
+        more = f", and {count - len(examples):,} more" if count > len(examples) else ""
+        pages = "a page lists" if count == 1 else f"{count:,} pages list"
+        return Problem(
+            record,
+            RETURN_LINK_MISSING,
+            f"{pages} this page as an alternate ({shown}{more}), but this entry has no "
+            "alternates at all, so search engines ignore those links: add the same "
+            f'alternates to it, with one for the page itself (hreflang="{code}") and {link}',
+        )
     if count == 1:
         message = (
             f'{source.page} ({_where(source)}) lists this page as hreflang="{code}", '
@@ -800,6 +839,7 @@ class Checker:
         self._clean: dict[str, str] = {}
         self._sets: dict[Links, Links] = {}
         self._href_report = _HrefReport()
+        self._file = file
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "link":
@@ -830,9 +870,10 @@ class Checker:
             self._defective = True
             self._href_unknown = True
             return None
+        normal = normal_url(href)
         if len(self._clean) < _CLEAN_LIMIT:
-            self._clean[href] = href
-        return href
+            self._clean[href] = normal
+        return normal
 
     def _check_slowly(
         self,
@@ -921,20 +962,20 @@ class Checker:
             links, report
         ):
             defective = True
-        page = context.loc
-        if page is None or context.url is None:
+        loc = context.loc
+        if loc is None or context.url is None:
             return
+        page = self._clean.get(loc) or normal_url(loc)
+        entry = context.entry
         if page not in hrefs:
-            if href_unknown:
-                return  # the link meant for the page itself may be the broken one
-            self._self_missing(context, links, report)
-            return
+            if not href_unknown:  # else the link meant for the page itself may be the broken one
+                self._self_missing(context, links, report)
+            defective = True
         if defective or not links:
+            self._records.append(Alternates(page, entry.line, entry.column, (), kind="defective"))
             return
         pairs = tuple(sorted({(code, href) for code, href, _link in links}))
         pairs = self._sets.setdefault(pairs, pairs)
-        entry = context.entry
-        page = self._clean.get(page, page)
         self._records.append(Alternates(page, entry.line, entry.column, pairs))
 
     def _duplicates(self, links: list[tuple[str, str, Node]], report: Reporter) -> bool:
@@ -990,9 +1031,58 @@ class Checker:
         return records
 
     def finish(self, report: Reporter) -> None:
-        for problem in check_alternates(self.take_records()):
+        pages = _PAGES.get(self._file) if self._file is not None else None
+        bare = pages.bare if pages is not None else None
+        for problem in check_alternates(self.take_records(), bare):
             record = problem.record
             report.add(problem.rule.at(record.line, record.column, problem.message))
+
+
+# -- entries without alternates ----------------------------------------------------------------
+
+
+class _Pages:
+    """The entries of a file that have no xhtml:link at all: the hash of their URL's
+    normal form and their position, 16 bytes each."""
+
+    def __init__(self) -> None:
+        self.hashes: array[int] = array("q")
+        self.positions: array[int] = array("Q")
+
+    def bare(self, urls: list[str]) -> list[Alternates]:
+        first: dict[int, int] = {}
+        for index, value in enumerate(self.hashes):
+            first.setdefault(value, index)
+        found = []
+        for url in urls:
+            index = first.get(hash(url), -1)
+            if index >= 0:
+                packed = self.positions[index]
+                found.append(Alternates(url, packed >> 32, packed & 0xFFFFFFFF, (), kind="bare"))
+        return found
+
+
+_PAGES: WeakKeyDictionary[FileContext, _Pages] = WeakKeyDictionary()
+
+
+@check("loc", emits=(RETURN_LINK_MISSING,))
+class PagesWithoutAlternates:
+    """Remembers the entries without alternates, which other entries' alternates may point
+    at; the hreflang checker reads them at the end of the file."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.pages = _PAGES[file] = _Pages()
+        self.urlset = not file.is_index
+
+    def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
+        if not self.urlset:
+            return
+        for child in entry.entry.children:
+            if child.ns == NAMESPACE:
+                return  # the hreflang checker keeps its record
+        self.pages.hashes.append(hash(normal_url(node.text.strip())))
+        # At the loc, as the set's URL positions are.
+        self.pages.positions.append(node.line << 32 | node.column)
 
 
 def _shown(value: str, limit: int = 40) -> str:

@@ -7,7 +7,15 @@ at most 1,000 images per page; since August 2022 it ignores the other children.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 
+from sitemap_lint.domain.sequence import (
+    Step,
+    is_order_problem,
+    misplacement,
+    order_of,
+    sequence_break,
+)
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -18,6 +26,8 @@ NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
 
 MAX_IMAGES = 1000
 CHILDREN = ("loc", "caption", "geo_location", "title", "license")
+# The schema's sequence: loc once, then each of the others at most once.
+SEQUENCE = (Step("loc", 1, 1), *(Step(name, 0, 1) for name in CHILDREN[1:]))
 DEPRECATED = ("caption", "geo_location", "title", "license")
 
 MISSING_LOC = rule(
@@ -156,11 +166,41 @@ MISPLACED = rule(
     """,
 )
 
+CHILD_ORDER = rule(
+    "IM006",
+    "image-child-order",
+    WARNING,
+    summary="The children of `image:image` out of the schema's order",
+    what="""
+        Checks that the children of `image:image` follow the order the image
+        schema fixes: `loc`, `caption`, `geo_location`, `title`, `license`, and
+        names that order. (The `strict` profile makes it an error.)
+    """,
+    why="""
+        Google reads the children in any order, but the schema defines a
+        sequence: strict XSD validators, and tools built on them, reject the
+        file. Writing `image:loc` first also keeps the one field Google still
+        reads where everyone looks for it.
+    """,
+    bad="""
+        <image:image>
+          <image:title>Red running shoe</image:title>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+        </image:image>
+    """,
+    good="""
+        <image:image>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+          <image:title>Red running shoe</image:title>
+        </image:image>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Image extension"
 ORDER = 130
 
-RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED)
+RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED, CHILD_ORDER)
 
 # Names that stand for image:loc in broken sitemaps.
 _LOC_ALIASES = frozenset({"url", "src", "href", "link", "location", "uri", "image_loc", "image"})
@@ -235,6 +275,9 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
             loc = loc or child
         elif child.name in DEPRECATED:
             deprecated.append(child)
+            if child.name == "license" and not child.children and child.text.strip(_XML_SPACE):
+                # Deprecated, but still a URL in the schema: the same URL rules as loc.
+                urls.check_url(child.text, child, report, field="image:license")
     if deprecated:
         names = _join([f"<image:{node.name}>" for node in deprecated])
         first = deprecated[0]
@@ -246,6 +289,7 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
                 f"remove {'it' if len(deprecated) == 1 else 'them'} to keep the sitemap small",
             )
         )
+    _check_order(image, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
         return None
@@ -262,6 +306,38 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
         return None
     urls.check_url(loc.text, loc, report, field="image:loc")
     return loc
+
+
+def _check_order(image: Node, report: Reporter) -> None:
+    """IM006 where the schema's sequence breaks only by order; it covers the child the
+    schema engines report, so that the strict schema's verdict is this warning."""
+    children = image.children
+    found = sequence_break(children, NAMESPACE, SEQUENCE)
+    if not is_order_problem(found, children, NAMESPACE):
+        return
+    assert found is not None  # an order problem is a break
+    node = found.node
+    report.add(
+        CHILD_ORDER.at(
+            node.line,
+            node.column,
+            f"{misplacement(found, 'image')}; the image schema fixes the order "
+            f"{order_of(SEQUENCE)} (Google reads any order; strict schema validators do not)",
+        ),
+        _Only(node),
+    )
+
+
+class _Only:
+    """Covers one node without its descendants."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Node):
+        self.node = node
+
+    def iter(self) -> Iterator[Node]:
+        return iter((self.node,))
 
 
 def _missing_loc_message(image: Node) -> str:

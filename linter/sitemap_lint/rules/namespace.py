@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import re
 
-from sitemap_lint.finding import Finding
-from sitemap_lint.model import SITEMAP_NS
+from sitemap_lint.finding import Finding, Fix
+from sitemap_lint.fix.model import Edit, FindingFix, whole_file
+from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 
 MISSING_NAMESPACE = rule(
@@ -30,6 +32,7 @@ WRONG_NAMESPACE = rule(
     "NS002",
     "wrong-namespace",
     ERROR,
+    fix="safe",
     summary="The root element's namespace is not the sitemap namespace",
     what="""
         Compares the root's namespace with `http://www.sitemaps.org/schemas/sitemap/0.9`
@@ -53,7 +56,7 @@ UNVALIDATED_NAMESPACE = rule(
     what="""
         Reports, once per namespace and file, extension elements whose namespace
         is not one of the bundled schemas (sitemaps.org 0.9, Google image, video,
-        news, mobile, and XHTML links). Their content is not validated.
+        news, mobile, PageMap, and XHTML links). Their content is not validated.
     """,
     why="""
         The sitemap schema validates extension elements strictly: an element from
@@ -78,17 +81,23 @@ WRONG_EXTENSION_NAMESPACE = rule(
     "NS004",
     "wrong-extension-namespace",
     ERROR,
-    summary="An extension namespace that is a look-alike of Google's",
+    fix="safe",
+    summary="A known extension's elements declared with a wrong namespace",
     what="""
-        Detects extension elements whose namespace differs from a known extension
-        namespace only by `https`, a missing or extra `www`, a trailing slash,
-        letter case or surrounding whitespace, and names the exact namespace to
-        declare. The elements are not validated until it is fixed.
+        Detects extension elements whose namespace is not the one their extension
+        defines: a look-alike (`https`, a missing or extra `www`, a trailing
+        slash, letter case, surrounding whitespace), a misspelling or another
+        version of a known extension namespace, or any other value (even one that
+        is not a URI, as in `xmlns:xhtml="xhtml"`) on an element named like an
+        extension's own (`image`, `video`, `news`, `link`, `mobile`, `PageMap`).
+        It names the exact namespace to declare; the elements are not validated
+        until it is fixed.
     """,
     why="""
-        Namespaces are compared character by character: with a look-alike, search
-        engines do not recognise the images, videos, news or alternates at all,
-        and the file is invalid against the schema.
+        Namespaces are compared character by character: with a wrong one, search
+        engines do not recognise the images, videos, news or alternates at all
+        (Google Search Console reports "Incorrect namespace"), and the file is
+        invalid against the schema.
     """,
     bad="""
         <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -113,9 +122,22 @@ SCHEMA_NAMESPACES = frozenset(
         "http://www.google.com/schemas/sitemap-video/1.1",
         "http://www.google.com/schemas/sitemap-news/0.9",
         "http://www.google.com/schemas/sitemap-mobile/1.0",
+        "http://www.google.com/schemas/sitemap-pagemap/1.0",
         "http://www.w3.org/1999/xhtml",
     }
 )
+# The element each extension puts in a url, and its extension's namespace.
+_TOP_ELEMENTS = {
+    "image": "http://www.google.com/schemas/sitemap-image/1.1",
+    "video": "http://www.google.com/schemas/sitemap-video/1.1",
+    "news": "http://www.google.com/schemas/sitemap-news/0.9",
+    "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
+    "PageMap": "http://www.google.com/schemas/sitemap-pagemap/1.0",
+    "link": "http://www.w3.org/1999/xhtml",
+}
+# Google's extension namespaces read as (name, version): sitemap-image/1.1 -> image, 1.1.
+_ABSOLUTE_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_GOOGLE_EXTENSION = re.compile(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
 
 _RIGHT = "sitemaps.org/schemas/sitemap/0.9"
 # Look-alikes that differ in more than spelling, by host and path without "www." or a trailing slash.
@@ -139,10 +161,20 @@ def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | Non
             column,
             f'<{root_name}> has no namespace; add xmlns="{SITEMAP_NS}"',
         )
+    why = _why(ns)
+    fix = None
+    if why:  # a near miss of the sitemap namespace (or one of its old forms)
+        near = _normalized(ns) == _RIGHT
+        fix = FindingFix(
+            Fix.SAFE if near else Fix.UNSAFE,
+            f"Write the sitemap namespace {SITEMAP_NS}",
+            (Edit(1, 1, SITEMAP_NS, "xmlns", old=ns),),
+        )
     return WRONG_NAMESPACE.at(
         line,
         column,
-        f'namespace {ns!r} is not the sitemap namespace{_why(ns)}; write xmlns="{SITEMAP_NS}"',
+        f'namespace {ns!r} is not the sitemap namespace{why}; write xmlns="{SITEMAP_NS}"',
+        fix=fix,
     )
 
 
@@ -186,7 +218,7 @@ def unvalidated(ns: str, line: int, column: int) -> Finding:
             "(put them in their extension's namespace, or remove them)",
         )
     close = difflib.get_close_matches(ns, sorted(SCHEMA_NAMESPACES), n=1, cutoff=0.85)
-    if close:
+    if close and not _GOOGLE_EXTENSION.match(_normalized(ns)):
         hint = f"did you mean {close[0]!r}? correct the xmlns declaration"
     else:
         hint = "check the namespace for typos, or remove the elements"
@@ -216,4 +248,56 @@ def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
         column,
         f"namespace {ns!r} is a look-alike of {right!r}; declare exactly "
         f'xmlns:PREFIX="{right}" (its elements were not validated)',
+        fix=whole_file("xmlns", f"Write the namespace {right}", old=ns, content=right),
     )
+
+
+def element_namespace(node: Node) -> Finding | None:
+    """The finding for the first element of a namespace that has no bundled schema:
+    NS004 when it is a known extension's element or namespace written wrong, NS003
+    otherwise; None for elements in no namespace (the structure rules report them)."""
+    ns = node.ns
+    if not ns:
+        return None
+    look_alike = extension_look_alike(ns, node.line, node.column)
+    if look_alike is not None:
+        return look_alike
+    right, why = _meant_extension(node)
+    if right is not None:
+        return WRONG_EXTENSION_NAMESPACE.at(
+            node.line,
+            node.column,
+            f"namespace {ns!r} of <{node.name}> is not {right!r} ({why}); declare exactly "
+            f'xmlns:PREFIX="{right}" (its elements were not validated)',
+        )
+    return unvalidated(ns, node.line, node.column)
+
+
+def _meant_extension(node: Node) -> tuple[str | None, str]:
+    """The known extension namespace that ``node``'s namespace stands for, and why."""
+    ns = node.ns
+    form = _normalized(ns)
+    google = _GOOGLE_EXTENSION.match(form)
+    if google is not None:
+        word, version = google.groups()
+        known_words = {
+            match.group(1): (known, match.group(2))
+            for known in _EXTENSIONS_BY_FORM
+            if (match := _GOOGLE_EXTENSION.match(known)) is not None
+        }
+        if word in known_words:
+            known, right_version = known_words[word]
+            return _EXTENSIONS_BY_FORM[known], f"version {version} instead of {right_version}"
+        close = difflib.get_close_matches(word, list(known_words), n=1, cutoff=0.75)
+        if close:
+            return _EXTENSIONS_BY_FORM[known_words[close[0]][0]], f"sitemap-{word} is a misspelling"
+        return None, ""  # another Google extension, which has no bundled schema
+    close = difflib.get_close_matches(form, list(_EXTENSIONS_BY_FORM), n=1, cutoff=0.85)
+    if close:
+        return _EXTENSIONS_BY_FORM[close[0]], "a misspelling"
+    expected = _TOP_ELEMENTS.get(node.name)
+    if expected is not None and not _ABSOLUTE_URI.match(ns.strip()):
+        # Not a URI, on an element named like the extension's own (xmlns:xhtml="xhtml").
+        # A real URI of one's own may well define an element of that name.
+        return expected, f"not a URI; <{node.name}> is an element of that extension"
+    return None, ""

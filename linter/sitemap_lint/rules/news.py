@@ -13,6 +13,13 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
+from sitemap_lint.domain.sequence import (
+    Step,
+    is_order_problem,
+    misplacement,
+    order_of,
+    sequence_break,
+)
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -38,6 +45,10 @@ NEWS_ORDER = (
     "stock_tickers",
 )
 PUBLICATION_ORDER = ("name", "language")
+_REQUIRED = frozenset(("publication", "publication_date", "title", "name", "language"))
+NEWS_SEQUENCE = tuple(Step(name, int(name in _REQUIRED), 1) for name in NEWS_ORDER)
+PUBLICATION_SEQUENCE = tuple(Step(name, 1, 1) for name in PUBLICATION_ORDER)
+MAX_TITLE = 110
 
 _EXAMPLE = """
     <url>
@@ -309,6 +320,115 @@ LEGACY_FIELDS = rule(
     good=_example(),
 )
 
+CHILD_ORDER = rule(
+    "NW012",
+    "news-child-order",
+    WARNING,
+    summary="The children of `news:news` or `news:publication` out of the schema's order",
+    what="""
+        Checks that the children of `news:news` follow the order the news schema
+        fixes (`publication`, `access`, `genres`, `publication_date`, `title`,
+        `keywords`, `stock_tickers`), and those of `news:publication` theirs
+        (`name`, `language`), and names that order. (The `strict` profile makes
+        it an error.)
+    """,
+    why="""
+        Google reads the fields in any order, but the schema defines a sequence:
+        strict XSD validators, and tools built on them, reject the file.
+    """,
+    bad="""
+        <news:news>
+          <news:title>Companies A and B in merger talks</news:title>
+          <news:publication>...</news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+        </news:news>
+    """,
+    good="""
+        <news:news>
+          <news:publication>...</news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+          <news:title>Companies A and B in merger talks</news:title>
+        </news:news>
+    """,
+)
+
+TITLE_TOO_LONG = rule(
+    "NW013",
+    "news-title-too-long",
+    WARNING,
+    summary="A `news:title` longer than 110 characters",
+    what="""
+        Reports a `news:title` of more than 110 characters (whitespace around it
+        not counted), with its length.
+    """,
+    why="""
+        Google notes that news titles may be truncated when shown, and its
+        guidance for article headlines has long been at most 110 characters: a
+        longer title is cut where readers decide whether to click. A title that
+        long is often the article's first sentence or a title with a teaser
+        appended.
+    """,
+    bad="<news:title>Companies A and B in merger talks, says a source close to the board, who added that a deal could come before the end of the quarter</news:title>",
+    good="<news:title>Companies A and B in merger talks</news:title>",
+)
+
+TITLE_EXTRAS = rule(
+    "NW014",
+    "news-title-extras",
+    INFO,
+    summary="A `news:title` that repeats the publication's name or the publication date",
+    what="""
+        Detects a `news:title` that contains the publication's name (as given in
+        `news:name`) or the article's publication date.
+    """,
+    why="""
+        Google asks for the title of the article as it appears on the site,
+        without the author, the publication's name or the publication date:
+        those have their own fields, and repeated in the title they take the
+        room of the headline.
+    """,
+    bad="<news:title>Companies A and B in merger talks - The Example Times</news:title>",
+    good="<news:title>Companies A and B in merger talks</news:title>",
+)
+
+NAME_PARENTHETICAL = rule(
+    "NW015",
+    "news-name-parenthetical",
+    WARNING,
+    summary="A `news:name` with a trailing parenthetical such as `(subscription)`",
+    what="""
+        Detects a publication name that ends with a part in parentheses, such as
+        `The Example Times (subscription)`.
+    """,
+    why="""
+        The name must match the name under which Google News shows the
+        publication, without any trailing parenthetical that Google News adds:
+        otherwise the articles are not matched to the publication.
+    """,
+    bad="<news:name>The Example Times (subscription)</news:name>",
+    good="<news:name>The Example Times</news:name>",
+)
+
+DATE_WITHOUT_SECONDS = rule(
+    "NW016",
+    "news-date-without-seconds",
+    WARNING,
+    summary="A `news:publication_date` with hours and minutes but no seconds",
+    what="""
+        Detects a publication date in the W3C form with hours and minutes and a
+        timezone but no seconds (`2025-05-31T08:00+02:00`). Google News accepts
+        it; the news schema does not, so the `strict` profile makes it an error.
+        (Other dates go through the date rules.)
+    """,
+    why="""
+        W3C Datetime and Google's news sitemap documentation allow the form, but
+        the schema's `dateTime` type requires seconds: strict XSD validators
+        reject the file. Adding `:00` satisfies both.
+    """,
+    bad="<news:publication_date>2025-05-31T08:00+02:00</news:publication_date>",
+    good="<news:publication_date>2025-05-31T08:00:00+02:00</news:publication_date>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "News extension"
 ORDER = 150
@@ -325,6 +445,11 @@ RULES = (
     GENRES_INVALID,
     TICKERS_INVALID,
     LEGACY_FIELDS,
+    CHILD_ORDER,
+    TITLE_TOO_LONG,
+    TITLE_EXTRAS,
+    NAME_PARENTHETICAL,
+    DATE_WITHOUT_SECONDS,
 )
 
 _LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
@@ -393,20 +518,19 @@ class Checker:
                 )
             )
         fields = _fields(element)
+        _check_order(element, NEWS_SEQUENCE, report)
         publication = fields.get("publication")
         if publication is None:
             _missing(element, "publication", NEWS_ORDER, report)
         else:
+            _check_order(publication, PUBLICATION_SEQUENCE, report)
             self._check_publication(publication, report)
         date = fields.get("publication_date")
+        parsed = None
         if date is None:
             _missing(element, "publication_date", NEWS_ORDER, report)
         elif not date.children:
-            parsed = dates.check_date(
-                date.text, date, report, context.now, field="news:publication_date"
-            )
-            if parsed is not None and _FULL_DATE.match(date.text.strip()):
-                _check_age(parsed, date, context.now, report)
+            parsed = _check_publication_date(date, context, report)
         title = fields.get("title")
         if title is None:
             _missing(element, "title", NEWS_ORDER, report)
@@ -416,6 +540,8 @@ class Checker:
                     title.line, title.column, "<news:title> is empty; give the article's title"
                 )
             )
+        elif not title.children:
+            _check_title(title, publication, date if parsed is not None else None, report)
         legacy = [fields[name] for name in LEGACY if name in fields]
         if legacy:
             _check_legacy(legacy, report)
@@ -438,6 +564,7 @@ class Checker:
                 )
             else:
                 self._compare_name(text, name, report)
+                _check_parenthetical(text, name, report)
         language = fields.get("language")
         if language is None:
             _missing(publication, "language", PUBLICATION_ORDER, report)
@@ -518,6 +645,108 @@ def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) 
             f"<news:{parent.name}> has no <news:{name}>; {_MISSING_FIX[name]}",
         ),
         _Nodes(*covers),
+    )
+
+
+def _check_order(parent: Node, sequence: tuple[Step, ...], report: Reporter) -> None:
+    """NW012 where the schema's sequence breaks only by order; it covers the child the
+    schema engines report, so that the strict schema's verdict is this warning."""
+    children = parent.children
+    found = sequence_break(children, NAMESPACE, sequence)
+    if not is_order_problem(found, children, NAMESPACE):
+        return
+    assert found is not None  # an order problem is a break
+    node = found.node
+    report.add(
+        CHILD_ORDER.at(
+            node.line,
+            node.column,
+            f"{misplacement(found, 'news')}; the news schema fixes the order of "
+            f"<news:{parent.name}>'s children: {order_of(sequence)} (Google reads any order; "
+            "strict schema validators do not)",
+        ),
+        _Nodes(node),
+    )
+
+
+# A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
+_MINUTES = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})\Z")
+
+
+def _check_publication_date(
+    date: Node, context: EntryContext, report: Reporter
+) -> dates.Parsed | None:
+    text = date.text
+    minutes = _MINUTES.match(text.strip())
+    if minutes is not None:
+        fixed = f"{minutes.group(1)}:00{minutes.group(2)}"
+        report.add(
+            DATE_WITHOUT_SECONDS.at(
+                date.line,
+                date.column,
+                f"<news:publication_date> {text.strip()} has no seconds: Google News accepts it, "
+                f"the news schema does not; write {fixed} to satisfy both",
+            ),
+            _Nodes(date),
+        )
+        text = fixed  # the other date rules judge the moment it stands for
+    parsed = dates.check_date(text, date, report, context.now, field="news:publication_date")
+    if parsed is not None and _FULL_DATE.match(text.strip()):
+        _check_age(parsed, date, context.now, report)
+    return parsed
+
+
+def _check_title(
+    title: Node, publication: Node | None, date: Node | None, report: Reporter
+) -> None:
+    text = title.text.strip()
+    if len(text) > MAX_TITLE:
+        report.add(
+            TITLE_TOO_LONG.at(
+                title.line,
+                title.column,
+                f"<news:title> is {len(text):,} characters long; Google may truncate titles, and "
+                f"its headline guidance is at most {MAX_TITLE}: shorten it to the article's "
+                "headline",
+            )
+        )
+    extras = []
+    name = _fields(publication).get("name") if publication is not None else None
+    lowered = text.lower()
+    if name is not None and not name.children:
+        publication_name = name.text.strip()
+        if len(publication_name) >= 3 and publication_name.lower() in lowered:
+            extras.append(f"the publication's name ({_shown(publication_name)!r})")
+    if date is not None:
+        day = date.text.strip()[:10]
+        if _FULL_DATE.match(day) and day in text:
+            extras.append(f"the publication date ({day})")
+    if extras:
+        report.add(
+            TITLE_EXTRAS.at(
+                title.line,
+                title.column,
+                f"<news:title> contains {' and '.join(extras)}; give the article's title as it "
+                f"appears on the page, without {'it' if len(extras) == 1 else 'them'} "
+                "(each has its own field)",
+            )
+        )
+
+
+_PARENTHETICAL = re.compile(r"(.*?)\s*\([^()]*\)\Z", re.DOTALL)
+
+
+def _check_parenthetical(text: str, node: Node, report: Reporter) -> None:
+    match = _PARENTHETICAL.match(text)
+    if match is None or not match.group(1):
+        return
+    report.add(
+        NAME_PARENTHETICAL.at(
+            node.line,
+            node.column,
+            f"publication name {_shown(text)!r} ends with a parenthetical; give the name as "
+            f"Google News shows it, without it: {_shown(match.group(1))!r}",
+        )
     )
 
 

@@ -200,7 +200,8 @@ class CheckSpec:
 
     ``implementation`` is a function ``(node, entry, report)``, or a class made
     once per file with the file's context; a field check's class has
-    ``check(node, entry, report)`` and may have ``finish(report)``, an extension
+    ``check(node, entry, report)``, may have ``finish(report)``, and may set
+    ``idle = True`` when the file gives it nothing to do (it is then left out); an extension
     check's class follows ``rules.extension.ExtensionChecker``.
     """
 

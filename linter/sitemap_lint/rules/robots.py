@@ -217,6 +217,7 @@ class DisallowedCheck:
 
     def __init__(self, file: FileContext) -> None:
         self.policy = file.robots if file.entry_name == "url" else None
+        self.idle = self.policy is None  # the dispatch leaves an idle check out
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
         if self.policy is None:

@@ -15,7 +15,7 @@ SCHEMA_VIOLATION = rule(
     summary="The entry is invalid against the bundled XSD",
     what="""
         Validates every entry against the bundled schemas (sitemaps.org 0.9 and
-        Google's image, video, news, mobile and XHTML link extensions) and
+        Google's image, video, news, mobile, PageMap and XHTML link extensions) and
         reports the violations that no more specific rule explains, with the
         schema engine's message.
     """,

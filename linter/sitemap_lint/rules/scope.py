@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
+from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
@@ -19,6 +20,7 @@ OTHER_ORIGIN = rule(
     "SC001",
     "url-other-origin",
     ERROR,
+    fix="unsafe",
     summary="A URL on another scheme, host or port than the sitemap",
     what="""
         With `--sitemap-url`, checks that each URL has exactly the sitemap's
@@ -44,6 +46,7 @@ OUTSIDE_DIRECTORY = rule(
     "SC002",
     "url-outside-directory",
     ERROR,
+    fix="unsafe",
     summary="A URL above or beside the sitemap's directory",
     what="""
         With `--sitemap-url`, checks that each URL's path starts with the
@@ -119,9 +122,11 @@ class ScopeChecker:
             path = _remove_dot_segments(self.location.path)
             self._directory = path[: path.rfind("/") + 1] or "/"
 
-    def check(self, url: ParsedURL, node: Node, report: Reporter) -> None:
+    def check(
+        self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
+    ) -> None:
         if self.location is not None:
-            self._check_location(url, node, report)
+            self._check_location(url, node, report, entry)
             return
         origin = url.origin
         if self._first is None:
@@ -131,7 +136,9 @@ class ScopeChecker:
             if self._first_other is None:
                 self._first_other = (node, origin)
 
-    def _check_location(self, url: ParsedURL, node: Node, report: Reporter) -> None:
+    def _check_location(
+        self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
+    ) -> None:
         where = "sitemap index" if self.is_index else "sitemap"
         listed = "sitemap" if self.is_index else "URL"
         assert self.location is not None  # checked by the caller
@@ -146,6 +153,7 @@ class ScopeChecker:
                     f"{listed} on {url.origin} but the {where} is served from {home}; "
                     f"list only {listed}s on {home} (or use cross-submission through "
                     "robots.txt)",
+                    fix=_drop(entry),
                 )
             )
             return
@@ -160,6 +168,7 @@ class ScopeChecker:
                     f"the {where} is served from; list only {listed}s under "
                     f"{self._directory}, or serve the {where} from a common parent "
                     "directory such as the site root",
+                    fix=_drop(entry),
                 )
             )
 
@@ -177,6 +186,10 @@ class ScopeChecker:
         )
 
 
+def _drop(entry: Node | None) -> FindingFix | None:
+    return None if entry is None else remove_element(entry, "Remove this entry out of scope")
+
+
 @check("loc", emits=RULES)
 class ScopeCheck:
     """Each entry's URL against the sitemap's location (or the first URL's origin)."""
@@ -191,7 +204,7 @@ class ScopeCheck:
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
         url = entry.url
         if url is not None:
-            self.scope.check(url, node, report)
+            self.scope.check(url, node, report, entry.entry)
 
     def finish(self, report: Reporter) -> None:
         mixed = self.scope.finish()

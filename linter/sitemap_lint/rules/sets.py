@@ -7,7 +7,15 @@ set is checked; each is placed in the file and at the line where the defect show
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from sitemap_lint.facts import Child, FileFacts, url_hash
+from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
 
 URL_IN_SEVERAL_SITEMAPS = rule(
     "SE001",
@@ -17,8 +25,11 @@ URL_IN_SEVERAL_SITEMAPS = rule(
     what="""
         Compares the URLs of every sitemap in the set (the files named together, an
         index's children, a robots.txt's sitemaps) and reports a URL already listed
-        in an earlier file, with that file and line. URLs are compared by a 64-bit
-        hash, so millions of URLs fit in little memory.
+        in an earlier file, with that file and line. URLs are compared in their
+        normal form: the host's case, a default port (`:443` on https, `:80` on
+        http) and an empty path (`/`) do not make another page, and the message
+        names that form. URLs are compared by a 64-bit hash, so millions of URLs
+        fit in little memory.
     """,
     why="""
         Each page should be listed once: duplicates across files waste the crawl
@@ -45,8 +56,11 @@ INDEX_CYCLE = rule(
     summary="A sitemap index lists itself or an index that leads back to it",
     what="""
         While following an index's children, detects a child whose URL is the
-        index itself or one of the indexes that led to it. The child is not
-        followed again, so the run always ends.
+        index itself or one of the indexes that led to it, also across files
+        (`a.xml` lists `b.xml`, which lists `a.xml`, even when `b.xml` is an
+        index nested in an index and not followed further). The finding is on
+        the entry that closes the cycle and names the files around it. The
+        child is not followed again, so the run always ends.
     """,
     why="""
         A cycle cannot be crawled to an end; search engines stop at the first
@@ -184,6 +198,152 @@ CHILD_NOT_FOUND = rule(
         <sitemap><loc>https://example.com/sitemap-2.xml</loc></sitemap>
     """,
 )
+
+
+def url_in_several_sitemaps(line: int, column: int, first: str, normal: str | None) -> Finding:
+    """SE001 at ``line``: the URL is also listed at ``first`` (a file and line); ``normal``
+    is the normal form both share when one of them is written otherwise."""
+    same = f" (both are {normal} once normalised)" if normal is not None else ""
+    return URL_IN_SEVERAL_SITEMAPS.at(
+        line,
+        column,
+        f"this URL is also listed in {first}{same}; list each URL in one sitemap of the set only",
+    )
+
+
+Entry = TypeVar("Entry")
+
+
+def closing_entries(
+    listings: Mapping[str, Sequence[tuple[str, Entry]]], roots: Sequence[str]
+) -> Iterator[tuple[str, Entry, list[str]]]:
+    """The entries that close a cycle of listings: ``listings`` maps a file's key to the
+    (key, entry) of each file it lists, in order; the walk starts at each root in turn
+    and follows entries depth first, in order. Yields (the listing file's key, its entry,
+    the keys of the cycle from the listed file to the listing one) for each entry that
+    lists a file still on the walk's path, each once."""
+    done: set[str] = set()
+    for root in roots:
+        if root in done:
+            continue
+        path = [root]
+        on_path = {root: 0}
+        positions = [0]
+        while path:
+            key = path[-1]
+            entries = listings.get(key, ())
+            at = positions[-1]
+            if at >= len(entries):
+                done.add(key)
+                del on_path[key]
+                path.pop()
+                positions.pop()
+                continue
+            positions[-1] = at + 1
+            target, entry = entries[at]
+            if target in on_path:
+                yield key, entry, path[on_path[target] :]
+            elif target not in done:
+                on_path[target] = len(path)
+                path.append(target)
+                positions.append(0)
+
+
+def check_cycles(
+    files: list[tuple[str, str, FileFacts, list[Finding]]],
+    roots: Sequence[str],
+    key_of: Callable[[str], str | None],
+) -> None:
+    """Cycles of listings across files (a -> b -> a), also through an index that was not
+    followed further: SE002 on the entry that closes one, in place of SE004 there.
+    ``files`` are each checked file's key, name, facts and findings; ``roots`` the keys the
+    run started from; ``key_of`` the key of a listed URL (None when it cannot be one)."""
+    listings: dict[str, list[tuple[str, Child]]] = {}
+    where: dict[str, tuple[str, list[Finding]]] = {}
+    for key, name, facts, findings in files:
+        if facts.kind not in ("sitemapindex", "robots") or key in listings:
+            continue
+        where[key] = (name, findings)
+        listings[key] = [
+            (listed, child) for child in facts.children if (listed := key_of(child.url)) is not None
+        ]
+    for key, child, cycle in closing_entries(listings, roots):
+        findings = where[key][1]
+        here = (child.line, child.column)
+        if any(f.code == INDEX_CYCLE.code and (f.line, f.column) == here for f in findings):
+            continue  # found while following: this file itself or an index above it
+        findings[:] = [
+            f
+            for f in findings
+            if not (f.code == SITEMAP_LISTED_TWICE.code and (f.line, f.column) == here)
+        ]
+        names = [where[k][0] if k in where else k for k in cycle]
+        findings.append(index_cycle(child.line, child.column, child.url, names))
+
+
+def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Finding:
+    """SE002 on an entry that lists ``url``, the first of the files ``cycle`` names (the
+    listing file last)."""
+    around = " -> ".join([*cycle, cycle[0]])
+    return INDEX_CYCLE.at(
+        line,
+        column,
+        f"{url} leads back to this file ({around}); the cycle was not followed: list only "
+        "sitemaps of URLs here",
+    )
+
+
+def check_hreflang(files: list[tuple[str, FileFacts, list[Finding]]]) -> None:
+    """The hreflang checks across the files of a set: ``files`` are each file's name,
+    facts (records, URL hashes) and the list its findings go to."""
+    found = hreflang_findings([(name, facts) for name, facts, _findings in files])
+    for index, finding in found:
+        files[index][2].append(finding)
+
+
+def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int, Finding]]:
+    """The hreflang findings across ``files`` (each file's name and facts: records, URL
+    hashes and positions), as (index of the file, finding), in the order of the checks."""
+    if not any(facts.alternates for _name, facts in files):
+        return []
+    several = len(files) > 1
+    records = []
+    owner: dict[int, int] = {}
+    shared: dict[Links, Links] = {}
+    for index, (name, facts) in enumerate(files):
+        for record in facts.alternates:
+            links = shared.setdefault(record.links, record.links)
+            record = replace(record, links=links, file=name if several else "")
+            owner[id(record)] = index
+            records.append(record)
+    with_records = {record.page for record in records}
+
+    def bare(urls: list[str]) -> list[Alternates]:
+        found = []
+        for url in urls:
+            if url in with_records:
+                continue
+            value = url_hash(url)
+            for index, (name, facts) in enumerate(files):
+                hashes = facts.hashes
+                at = bisect_left(hashes, value)
+                if at < len(hashes) and hashes[at] == value:
+                    packed = facts.positions[at]
+                    line, column = packed >> 32, packed & 0xFFFFFFFF
+                    record = Alternates(url, line, column, (), name if several else "", "bare")
+                    owner[id(record)] = index
+                    found.append(record)
+                    break
+        return found
+
+    return [
+        (
+            owner[id(problem.record)],
+            problem.rule.at(problem.record.line, problem.record.column, problem.message),
+        )
+        for problem in check_alternates(records, bare)
+    ]
+
 
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Sitemap sets"

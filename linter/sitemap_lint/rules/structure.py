@@ -227,6 +227,34 @@ TOO_DEEP = rule(
     good="<url><loc>https://example.com/</loc></url>",
 )
 
+EXTENSION_OUTSIDE_ENTRY = rule(
+    "ST012",
+    "extension-outside-entry",
+    ERROR,
+    summary="An extension element directly in `urlset` or `sitemapindex`, outside any entry",
+    what="""
+        Detects elements of the image, video, news, XHTML (hreflang), mobile and
+        PageMap extensions that stand directly in the root, outside every `url`
+        (or `sitemap`), and points at the element.
+    """,
+    why="""
+        An extension element describes the page of the `url` it stands in;
+        outside one it describes nothing, and search engines ignore it. (The
+        schema even rejects it after the first `url`.) It is usually a
+        generator that closed the `url` too early.
+    """,
+    bad="""
+        <url><loc>https://example.com/shoes</loc></url>
+        <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/shoes</loc>
+          <image:image><image:loc>https://example.com/img/shoe.jpg</image:loc></image:image>
+        </url>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Structure"
 ORDER = 50
@@ -243,6 +271,7 @@ RULES = (
     UNEXPECTED_TEXT,
     UNEXPECTED_ATTRIBUTE,
     TOO_DEEP,
+    EXTENSION_OUTSIDE_ENTRY,
 )
 
 # Extension elements written without their prefix, and the namespace they need.
@@ -252,7 +281,10 @@ _EXTENSIONS = {
     "news": ("news", "http://www.google.com/schemas/sitemap-news/0.9"),
     "link": ("xhtml", "http://www.w3.org/1999/xhtml"),
     "mobile": ("mobile", "http://www.google.com/schemas/sitemap-mobile/1.0"),
+    "PageMap": ("pagemap", "http://www.google.com/schemas/sitemap-pagemap/1.0"),
 }
+# The extension namespaces and their usual prefixes.
+EXTENSION_PREFIXES = {namespace: prefix for prefix, namespace in _EXTENSIONS.values()}
 
 
 class _Only:
@@ -336,6 +368,46 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
     )
 
 
+def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
+    """An element outside the sitemap namespace directly in the root: an extension
+    element outside any entry, or an element in no namespace (the schema rejects both
+    there; elements of other namespaces are the namespace rules' business)."""
+    entry = ROOTS[root.name]
+    if not node.ns:
+        message = (
+            f"<{node.name}> has no namespace and stands directly in <{root.name}>; the schema "
+            f"rejects it there and search engines ignore it: remove it" + _extension_hint(node.name)
+        )
+        report.add(UNKNOWN_ELEMENT.at(node.line, node.column, message), node)
+        return
+    prefix = EXTENSION_PREFIXES.get(node.ns)
+    if prefix is None:
+        return
+    if entry == "url":
+        fix = "move it into the <url> of the page it describes (after its <loc>)"
+    else:
+        fix = "remove it (an index lists sitemaps; extensions describe pages in a sitemap)"
+    report.add(
+        EXTENSION_OUTSIDE_ENTRY.at(
+            node.line,
+            node.column,
+            f"<{prefix}:{node.name}> stands directly in <{root.name}>, outside any <{entry}>; "
+            f"search engines ignore it: {fix}",
+        ),
+        node,
+    )
+
+
+def _extension_hint(name: str) -> str:
+    if name not in _EXTENSIONS:
+        return ""
+    prefix, namespace = _EXTENSIONS[name]
+    return (
+        f", or write it as <{prefix}:{name}> (its children too) with "
+        f'xmlns:{prefix}="{namespace}" declared'
+    )
+
+
 _RANKS = {
     kind: {name: rank for rank, name in enumerate(names)} for kind, names in ENTRY_CHILDREN.items()
 }
@@ -357,6 +429,9 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
         if child.ns != sitemap_ns:
             if extension_seen is None:
                 extension_seen = child
+            if not child.ns:
+                _no_namespace(child, entry, report)
+                loc_explained = loc_explained or child.name == "loc"
             continue
         name = child.name
         rank = ranks.get(name, -1)
@@ -433,6 +508,24 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
     return found
 
 
+def _no_namespace(child: Node, entry: Node, report: Reporter) -> None:
+    """A child in no namespace, where only extension elements (each in its own
+    namespace) may stand: the schema's wildcard takes other namespaces only."""
+    name = child.name
+    if name in ENTRY_CHILDREN[entry.name]:
+        fix = (
+            'put it in the sitemap namespace (remove the xmlns="" that takes it out, or '
+            "give it the root's prefix)"
+        )
+    else:
+        fix = "remove it" + _extension_hint(name)
+    message = (
+        f"<{name}> in <{entry.name}> has no namespace; only extension elements in their own "
+        f"namespace may stand there and the schema rejects it: {fix}"
+    )
+    report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
+
+
 def _stray_text(entry: Node, report: Reporter) -> bool:
     """Report text directly inside an entry; True when that text is the entry's only content."""
     text = entry.text.strip()
@@ -441,7 +534,8 @@ def _stray_text(entry: Node, report: Reporter) -> bool:
             f"text directly inside <{entry.name}>; only child elements stand there: "
             "remove the text or move it into the element it belongs to"
         )
-        report.add(UNEXPECTED_TEXT.at(entry.line, entry.column, message), _Only(entry))
+        line, column = entry.nested_text or (entry.line, entry.column)
+        report.add(UNEXPECTED_TEXT.at(line, column, message), _Only(entry))
         return False
     shown = text if len(text) <= 80 else text[:77] + "..."
     message = (

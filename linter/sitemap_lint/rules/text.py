@@ -8,6 +8,7 @@ and blank lines.
 
 from __future__ import annotations
 
+from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 
 # Per-line findings kept for one text file; past this, lines are only counted.
@@ -148,8 +149,59 @@ TOO_MANY_FINDINGS = rule(
     lang="text",
 )
 
+NOT_TXT = rule(
+    "TX006",
+    "text-sitemap-not-txt",
+    ERROR,
+    summary="A text sitemap whose name does not end in `.txt`",
+    what="""
+        Detects a text sitemap (one URL per line) read from a file or URL whose
+        name does not end in `.txt` (or `.txt.gz`), such as `sitemap.xml`, and
+        names the file to rename it to. It is a warning under the `bing`
+        profile.
+    """,
+    why="""
+        Google reads a text file as a sitemap "provided it has a .txt
+        extension"; under another name, `sitemap.xml` above all, it expects
+        XML and reports the file as unreadable, so none of its URLs are read.
+        A text file named `.xml` is also usually a generator that lost its XML
+        template.
+    """,
+    bad="sitemap.xml   (https://example.com/ and one more URL per line)",
+    good="sitemap.txt   (https://example.com/ and one more URL per line)",
+    lang="text",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Text sitemaps"
 ORDER = 200
 
-RULES = (NOT_A_URL, EXTRA_CONTENT, WHITESPACE, BLANK_LINES, TOO_MANY_FINDINGS)
+RULES = (NOT_A_URL, EXTRA_CONTENT, WHITESPACE, BLANK_LINES, TOO_MANY_FINDINGS, NOT_TXT)
+
+
+def not_txt(name: str) -> Finding | None:
+    """TX006 for a text sitemap read from ``name`` (a path or URL), or None when the name
+    ends in .txt or is not a file's (standard input)."""
+    if name in ("", "-"):
+        return None
+    path = name.split("?", 1)[0].split("#", 1)[0]
+    if "://" in path:
+        path = path.split("://", 1)[1].partition("/")[2]
+    base = path.replace("\\", "/").rsplit("/", 1)[-1]
+    gz = base.lower().endswith(".gz")
+    stem = base[:-3] if gz else base
+    if stem.lower().endswith(".txt"):
+        return None
+    if not stem:
+        stem, shown = "sitemap", "the file at this URL"
+    else:
+        shown = base
+    root = stem.rsplit(".", 1)[0] if "." in stem.strip(".") else stem
+    renamed = f"{root}.txt{'.gz' if gz else ''}"
+    return NOT_TXT.at(
+        1,
+        1,
+        f"this is a text sitemap (one URL per line), but {shown} does not end in .txt; "
+        f"Google reads text sitemaps only under a .txt name: rename it to {renamed} "
+        "(or write it as an XML sitemap)",
+    )

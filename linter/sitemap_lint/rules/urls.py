@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
-from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Finding
+from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.structure import Covers, Reporter
@@ -75,6 +76,7 @@ WHITESPACE = rule(
     "UR005",
     "url-whitespace",
     WARNING,
+    fix="safe",
     summary="Whitespace or line breaks around a URL",
     what="Detects spaces, tabs or line breaks before or after the URL inside `loc`.",
     why="""
@@ -94,6 +96,7 @@ UNSAFE_CHARACTER = rule(
     "UR006",
     "url-unsafe-character",
     ERROR,
+    fix="safe",
     summary="A URL contains characters that must be percent-encoded",
     what="""
         Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks,
@@ -174,6 +177,7 @@ NON_ASCII = rule(
     "UR011",
     "url-not-encoded",
     WARNING,
+    fix="safe",
     summary="A URL with characters outside ASCII that are not percent-encoded",
     what="""
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
@@ -208,6 +212,65 @@ LONG_FOR_YANDEX = rule(
     good="<loc>https://example.com/shoes/red/</loc>",
 )
 
+PERCENT_CONTROL = rule(
+    "UR013",
+    "url-percent-encoded-control",
+    ERROR,
+    summary="A percent-escape that decodes to NUL or another control character",
+    what="""
+        Detects escapes such as `%00` (NUL), `%0A` (line feed) or `%7F` (DEL) in
+        the path, query or fragment of a URL: they are well formed, but stand for
+        control characters.
+    """,
+    why="""
+        No page address holds a control character. Servers and proxies reject an
+        encoded NUL outright (it is a classic attack pattern), and a line break in
+        a URL is usually a template that printed a value with its newline.
+    """,
+    bad="<loc>https://example.com/products/boots%00</loc>",
+    good="<loc>https://example.com/products/boots</loc>",
+)
+
+PERCENT_NOT_UTF8 = rule(
+    "UR014",
+    "url-percent-not-utf8",
+    WARNING,
+    summary="Percent-escapes that do not decode to UTF-8 (Latin-1 `%E9`)",
+    what="""
+        Decodes the percent-escapes of a URL and reports bytes that are not
+        UTF-8, such as `%E9` (`é` in Latin-1) or a cut-off sequence (`%C3`
+        alone), with the UTF-8 form to write.
+    """,
+    why="""
+        URLs in sitemaps are expected in UTF-8 (RFC 3987, and what browsers send):
+        `caf%E9` and `caf%C3%A9` are two different addresses, and the Latin-1 one
+        is usually not the page your links point to. The schema accepts either,
+        so only a crawler finds out.
+    """,
+    bad="<loc>https://example.com/caf%E9</loc>",
+    good="<loc>https://example.com/caf%C3%A9</loc>",
+)
+
+PERCENT_DOUBLE = rule(
+    "UR015",
+    "url-double-encoded",
+    WARNING,
+    summary="A percent-escape that was escaped twice (`%2520`)",
+    what="""
+        Detects `%25` followed by two hexadecimal digits, as in `%2520`: an
+        escape (`%20`) whose `%` was escaped again.
+    """,
+    why="""
+        The URL then names a path with a literal `%20` in it, not a space: the
+        server answers 404 or a different page. It is the usual trace of a
+        generator that encodes URLs that were already encoded. (A literal
+        percent sign followed by two hex digits is rare; if the page really has
+        one, ignore this finding for it.)
+    """,
+    bad="<loc>https://example.com/red%2520shoes</loc>",
+    good="<loc>https://example.com/red%20shoes</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -225,6 +288,9 @@ RULES = (
     INVALID_HOST,
     NON_ASCII,
     LONG_FOR_YANDEX,
+    PERCENT_CONTROL,
+    PERCENT_NOT_UTF8,
+    PERCENT_DOUBLE,
 )
 
 
@@ -268,6 +334,24 @@ _SCHEME_TYPOS = {
 }
 
 
+def _encoding_fix(
+    url: str, node: Node, fixed: str, remainder: str, host_problem: str | None
+) -> FindingFix | None:
+    """The fix that writes ``url`` percent-encoded (RFC 3987, section 3.1), or None.
+
+    Only for a URL that is the whole text of its element, with a usable host and no
+    stray ``%`` (whose meaning a person must decide). Encoding a tab, a line break or
+    a backslash changes what a browser makes of the URL (it drops the first two and
+    reads ``\\`` as ``/``): that fix is unsafe.
+    """
+    if node.text.strip() != url or host_problem or len(remainder) > MAX_LENGTH:
+        return None
+    if _BAD_PERCENT.search(remainder) or "\ufffd" in remainder or fixed == url:
+        return None
+    safe = not any(c in remainder for c in "\t\n\r\\")
+    return replace_text(node, fixed, "Percent-encode the URL", safe=safe)
+
+
 def _url_of(node: Node) -> ParsedURL | None:
     return parse_url(node.text)
 
@@ -295,6 +379,9 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
                 node.line,
                 node.column,
                 _whitespace_message(url, field),
+                fix=replace_text(node, url.strip(), "Remove the whitespace around the URL")
+                if url == node.text and url.strip()
+                else None,
             )
         )
         url = url.strip()
@@ -320,6 +407,8 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
         )
     match = _SIMPLE.match(url)
     if match and len(match.group(2)) <= 253:
+        if "%" in url:
+            _check_escapes(url[match.end(2) :], node, report)
         if length < MIN_LENGTH:
             _too_short(url, node, report)
         scheme, host, port, path = match.group(1, 2, 3, 4)
@@ -410,14 +499,20 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
+    encode = _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
         shown = " ".join(_describe(c) for c in unsafe)
         report.add(
             UNSAFE_CHARACTER.at(
-                line, column, f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+                line,
+                column,
+                f"URL contains {shown}, which must be percent-encoded; write {fixed}",
+                fix=encode,
             ),
             node,
         )
+    if "%" in remainder:
+        _check_escapes(remainder, node, report)
     if _BAD_PERCENT.search(remainder):
         report.add(
             BAD_PERCENT.at(
@@ -445,6 +540,7 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
                 line,
                 column,
                 f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
+                fix=encode,
             )
         )
     if "#" in remainder:
@@ -471,6 +567,44 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
     return ParsedURL(scheme, ascii_host.lower().rstrip("."), int(port) if port else default, path)
+
+
+def _check_escapes(rest: str, node: Node, report: Reporter) -> None:
+    """The escapes of a URL's path, query and fragment that decode to something wrong.
+    The schema accepts them all, so these findings cover nothing."""
+    for fault in percent_faults(rest[:MAX_LENGTH]):
+        escape = fault.escape
+        if fault.kind == "control":
+            name = "NUL" if fault.decoded == "U+0000" else f"control character {fault.decoded}"
+            report.add(
+                PERCENT_CONTROL.at(
+                    node.line,
+                    node.column,
+                    f"URL contains {escape}, an encoded {name}; no page address holds one: "
+                    f"remove {escape} (a template printed a value it should have trimmed)",
+                )
+            )
+        elif fault.kind == "utf8":
+            utf8 = quote(fault.decoded.encode("utf-8"), safe="")
+            report.add(
+                PERCENT_NOT_UTF8.at(
+                    node.line,
+                    node.column,
+                    f"URL escape {escape} does not decode to UTF-8 (as Latin-1 it is "
+                    f"{fault.decoded!r}); encode the URL as UTF-8: write {utf8} for "
+                    f"{fault.decoded!r}",
+                )
+            )
+        else:
+            report.add(
+                PERCENT_DOUBLE.at(
+                    node.line,
+                    node.column,
+                    f"URL contains {escape}, an escape escaped twice ({fault.decoded} with its "
+                    f"'%' written %25); write {fault.decoded} unless the address really "
+                    f"holds the text {fault.decoded!r}",
+                )
+            )
 
 
 def _too_short(url: str, node: Node, report: Reporter) -> None:

@@ -7,6 +7,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
 from sitemap_lint.rules.structure import CoverageReporter, Reporter
@@ -35,6 +36,7 @@ CHANGEFREQ_FORM = rule(
     "VA002",
     "changefreq-case-or-space",
     ERROR,
+    fix="safe",
     summary="`changefreq` in the wrong case or with whitespace",
     what="Detects a valid `changefreq` written with capitals or surrounded by whitespace.",
     why="""
@@ -49,6 +51,7 @@ INVALID_PRIORITY = rule(
     "VA003",
     "priority-invalid",
     ERROR,
+    fix="safe",
     summary="`priority` is not a decimal number from 0.0 to 1.0",
     what="""
         Checks that `priority` is a decimal number (with a dot) from 0.0 to 1.0,
@@ -166,6 +169,9 @@ def check_changefreq(value: str, node: Node, report: Reporter) -> None:
                 node.column,
                 f"changefreq {value!r} must be written exactly {normalized!r} "
                 "(lower case, no spaces)",
+                fix=replace_text(node, normalized, f"Write {normalized!r}")
+                if value == node.text
+                else None,
             ),
             node,
         )
@@ -191,6 +197,7 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
         return
     text = value.strip()
     message = None
+    fix = None
     if _DECIMAL.match(text):
         number = Decimal(text)
         if not Decimal(0) <= number <= Decimal(1):
@@ -203,10 +210,13 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
                 message += "; write 0.0 for the least important pages, or a value up to 1.0"
             else:
                 message += "; write 1.0 for the most important pages, or a lower value"
+            clamped = "0.0" if number < 0 else "1.0"
+            fix = replace_text(node, clamped, f"Clamp the priority to {clamped}", safe=False)
     elif re.fullmatch(r"[+-]?\d*,\d+", text):
         fixed = text.replace(",", ".")
         if Decimal(0) <= Decimal(fixed) <= Decimal(1):
             message = f"priority {text!r} uses a decimal comma; write {fixed}"
+            fix = replace_text(node, fixed, f"Write {fixed}")
         else:
             message = (
                 f"priority {text!r} uses a decimal comma and is outside 0.0 to 1.0; write a "
@@ -221,7 +231,9 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
     else:
         message = f"priority {text!r} is not a number; write a decimal from 0.0 to 1.0"
     if message:
-        report.add(INVALID_PRIORITY.at(node.line, node.column, message), node)
+        if value != node.text:
+            fix = None
+        report.add(INVALID_PRIORITY.at(node.line, node.column, message, fix=fix), node)
 
 
 def _decimal(number: Decimal) -> str:
@@ -243,5 +255,5 @@ def priority(node: Node, entry: EntryContext, report: Reporter) -> None:
 @check("lastmod", "changefreq", "priority", emits=(LONG_VALUE,), uses_coverage=True)
 def length(node: Node, entry: EntryContext, report: CoverageReporter) -> None:
     """The length limit matters only for values no other rule reported."""
-    if not report.covered(node):
+    if len(node.text) * 4 > MAX_VALUE_BYTES and not report.covered(node):
         check_length(node, report)

@@ -19,6 +19,13 @@ from typing import cast
 from urllib.parse import urlsplit
 
 from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.domain.sequence import (
+    Step,
+    is_order_problem,
+    misplacement,
+    order_of,
+    sequence_break,
+)
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -373,17 +380,18 @@ DEPRECATED = rule(
 CHILD_ORDER = rule(
     "VD018",
     "video-child-order",
-    ERROR,
-    summary="A `video:video` child out of order, or one the extension does not define",
+    WARNING,
+    summary="The children of `video:video` out of the schema's order",
     what="""
         Reports where the children of `video:video` leave the schema's fixed
         order (`thumbnail_loc`, `title`, `description`, `content_loc`,
-        `player_loc`, `duration`, ...), and children that the video extension
-        does not define, with the fix.
+        `player_loc`, `duration`, ...), with the fix and the order to write
+        them in. (The `strict` profile makes it an error.)
     """,
     why="""
-        The schema requires that order; an invalid video may be dropped by
-        strict consumers, and an unknown child is ignored.
+        Google reads the children in any order, but the schema defines a
+        sequence: strict XSD validators, and tools built on them, reject the
+        file.
     """,
     bad="""
         <video:video>
@@ -397,6 +405,21 @@ CHILD_ORDER = rule(
           <video:title>Grilling steaks for summer</video:title>
           ...
     """,
+)
+
+UNKNOWN_CHILD = rule(
+    "VD021",
+    "video-unknown-element",
+    ERROR,
+    summary="A child of `video:video` that the video extension does not define",
+    what="""
+        Reports elements inside `video:video` that the video extension does not
+        define (a misspelt name gets a "did you mean"), and elements of other
+        namespaces, which the schema does not allow there.
+    """,
+    why="The schema rejects the video, and the data in the element is not read.",
+    bad="<video:language>en</video:language>",
+    good="(remove it; the page's language is not part of a video sitemap)",
 )
 
 MISPLACED = rule(
@@ -427,6 +450,43 @@ MISPLACED = rule(
     """,
 )
 
+LEGACY_VALUE = rule(
+    "VD020",
+    "video-legacy-value-invalid",
+    ERROR,
+    summary="A value of `video:tvshow`, `video:price` or `video:id` that the schema rejects",
+    what="""
+        Checks the children and attributes Google deprecated but the schema still
+        defines, one finding per defect: in `video:tvshow`, the required
+        `show_title` and `video_type`, `video_type` one of `full`, `preview`,
+        `clip`, `interview`, `news`, `other`, `season_number` and
+        `episode_number` whole numbers of at least 1 (and `premier_date` through
+        the date rules); on `video:price`, `currency` as three upper-case letters
+        (ISO 4217), `type` purchase or rent, `resolution` sd or hd; on
+        `video:id`, the required `type` (`tms:series`, `tms:program`,
+        `rovi:series`, `rovi:program`, `freebase` or `url`).
+    """,
+    why="""
+        Google ignores these parts since 2022, but the file is invalid against
+        the schema while they hold such values, and a schema validator shows only
+        the first defect of an element: each one is listed here. Removing the
+        deprecated element fixes them all.
+    """,
+    bad="""
+        <video:tvshow>
+          <video:video_type>trailer</video:video_type>
+          <video:season_number>0</video:season_number>
+        </video:tvshow>
+    """,
+    good="""
+        <video:tvshow>
+          <video:show_title>Grilling with friends</video:show_title>
+          <video:video_type>preview</video:video_type>
+          <video:season_number>1</video:season_number>
+        </video:tvshow>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Video extension"
 ORDER = 140
@@ -451,6 +511,8 @@ RULES = (
     DEPRECATED,
     CHILD_ORDER,
     MISPLACED,
+    LEGACY_VALUE,
+    UNKNOWN_CHILD,
 )
 
 # The schema's sequence: (name, minimum, maximum; None for unbounded).
@@ -489,6 +551,9 @@ _NEXT_REQUIRED = [
 DEPRECATED_CHILDREN = ("category", "gallery_loc", "price", "tvshow")
 LEGACY_CHILDREN = ("id", "content_segment_loc")
 YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
+# Children whose value is a URL, checked here with the URL rules (content_loc and
+# player_loc go through _check_media_urls, which also checks their protocol).
+URL_CHILDREN = ("thumbnail_loc", "content_segment_loc", "gallery_loc")
 
 _XML_SPACE = " \t\r\n"
 _YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
@@ -583,7 +648,8 @@ def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
     if broken is not None and broken[1] in ("unknown", "order", "missing"):
         node = broken[0]
         if all(node is not other for other in explained):
-            report.add(CHILD_ORDER.at(node.line, node.column, _order_message(video, broken)), node)
+            rule_ = UNKNOWN_CHILD if broken[1] == "unknown" else CHILD_ORDER
+            report.add(rule_.at(node.line, node.column, _order_message(video, broken)), node)
     _check_media_urls(video, by_name, context, report)
     for name, nodes in by_name.items():
         for node in nodes:
@@ -756,9 +822,11 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
             f"(line {before.line}); the children of <video:video> have a fixed order"
         )
     ranks = [_RANK[c.name] for c in known]
+    order = ", ".join(dict.fromkeys(SEQUENCE[r][0] for r in sorted(ranks)))
     if sum(later < earlier for earlier, later in pairwise(ranks)) > 1:
-        order = ", ".join(dict.fromkeys(SEQUENCE[r][0] for r in sorted(ranks)))
         message += f"; other children are out of order too: write them as {order}"
+    else:
+        message += f" ({order}; Google reads any order, strict schema validators do not)"
     return message
 
 
@@ -842,6 +910,10 @@ def _check_protocol(node: Node, report: Reporter) -> bool:
     return urls.check_url(node.text, node, report, field=f"video:{node.name}") is not None
 
 
+def _is_ftp(text: str) -> bool:
+    return text.strip().lower().startswith("ftp:")
+
+
 def _check_media_file(node: Node, report: Reporter) -> None:
     path = urlsplit(node.text.strip()).path
     last = path.rsplit("/", 1)[-1]
@@ -868,9 +940,19 @@ def _check_media_file(node: Node, report: Reporter) -> None:
 
 def _check_value(name: str, node: Node, context: EntryContext, report: Reporter) -> None:
     text = node.text
-    if name == "thumbnail_loc":
-        if text.strip(_XML_SPACE):
-            urls.check_url(text, node, report, field="video:thumbnail_loc")
+    if name in URL_CHILDREN:
+        # Google fetches media over HTTP or FTP, and the schema types them anyURI:
+        # an ftp: URL is not a defect there (content_loc and player_loc are checked
+        # with their protocol in _check_media_urls).
+        if text.strip(_XML_SPACE) and not _is_ftp(text):
+            urls.check_url(text, node, report, field=f"video:{name}")
+        if name == "content_segment_loc" and "duration" in node.attrs:
+            _check_duration(
+                node.attrs["duration"],
+                node,
+                report,
+                "the duration attribute of <video:content_segment_loc>",
+            )
     elif name in TEXT_LIMITS:
         _check_length(name, node, report)
         if name == "uploader":
@@ -880,14 +962,6 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
             _check_yes_no(node, node.attrs["allow_embed"], report, attribute="allow_embed")
     elif name == "duration":
         _check_duration(text, node, report, f"<video:{name}>")
-    elif name == "content_segment_loc":
-        if "duration" in node.attrs:
-            _check_duration(
-                node.attrs["duration"],
-                node,
-                report,
-                "the duration attribute of <video:content_segment_loc>",
-            )
     elif name == "rating":
         _check_rating(text, node, report)
     elif name == "view_count":
@@ -906,6 +980,116 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
         _check_restriction(node, report)
     elif name == "platform":
         _check_platform(node, report)
+    elif name == "tvshow":
+        _check_tvshow(node, context, report)
+    elif name == "price":
+        _check_price(node, report)
+    elif name == "id":
+        _check_id(node, report)
+
+
+# -- deprecated and legacy values --------------------------------------------------------------
+
+TVSHOW_SEQUENCE = (
+    Step("show_title", 1, 1),
+    Step("video_type", 1, 1),
+    Step("episode_title", 0, 1),
+    Step("season_number", 0, 1),
+    Step("episode_number", 0, 1),
+    Step("premier_date", 0, 1),
+)
+VIDEO_TYPES = ("full", "preview", "clip", "interview", "news", "other")
+PRICE_TYPES = frozenset(("purchase", "PURCHASE", "rent", "RENT"))
+RESOLUTIONS = frozenset(("sd", "SD", "hd", "HD"))
+ID_TYPES = ("tms:series", "tms:program", "rovi:series", "rovi:program", "freebase", "url")
+_CURRENCY = re.compile(r"[A-Z]{3}\Z")
+
+
+def _legacy(node: Node, message: str, report: Reporter, *covers: Node) -> None:
+    report.add(LEGACY_VALUE.at(node.line, node.column, message), _Nodes(*(covers or (node,))))
+
+
+def _check_tvshow(tvshow: Node, context: EntryContext, report: Reporter) -> None:
+    children = [c for c in tvshow.children if c.ns == NAMESPACE]
+    present = {c.name for c in children}
+    found = sequence_break(tvshow.children, NAMESPACE, TVSHOW_SEQUENCE)
+    for required in ("show_title", "video_type"):
+        if required in present:
+            continue
+        covers = [tvshow]
+        if found is not None and found.kind == "missing" and found.name == required:
+            covers.append(found.node)
+        _legacy(
+            tvshow,
+            f"<video:tvshow> has no <video:{required}>, which the schema requires; add it "
+            "(or remove the deprecated <video:tvshow>)",
+            report,
+            *covers,
+        )
+    if is_order_problem(found, tvshow.children, NAMESPACE):
+        assert found is not None  # an order problem is a break
+        _legacy(
+            found.node,
+            f"{misplacement(found, 'video')}; the schema fixes the order of <video:tvshow>'s "
+            f"children: {order_of(TVSHOW_SEQUENCE)}",
+            report,
+        )
+    for child in children:
+        if child.children:
+            continue  # markup inside a value: the schema's message says it
+        text = child.text.strip(_XML_SPACE)
+        if child.name == "video_type" and text not in VIDEO_TYPES:
+            lowered = text.lower()
+            fix = (
+                f"write {lowered}"
+                if lowered in VIDEO_TYPES
+                else "write one of " + ", ".join(VIDEO_TYPES)
+            )
+            _legacy(child, f"<video:video_type> {text!r} is not a video type; {fix}", report)
+        elif child.name in ("season_number", "episode_number"):
+            value = _integer(child.text)
+            if value is None or value < 1:
+                _legacy(
+                    child,
+                    f"<video:{child.name}> {text!r} is not a whole number of at least 1; "
+                    "give the number, counting from 1",
+                    report,
+                )
+        elif child.name == "premier_date":
+            dates.check_date(child.text, child, report, context.now, field="video:premier_date")
+
+
+def _check_price(price: Node, report: Reporter) -> None:
+    attrs = price.attrs
+    currency = attrs.get("currency")
+    if currency is not None and not _CURRENCY.match(currency):
+        fixed = currency.strip().upper()
+        fix = f"write {fixed}" if _CURRENCY.match(fixed) else "give the ISO 4217 code, such as EUR"
+        _legacy(
+            price,
+            f'currency="{currency}" of <video:price> is not three upper-case letters; {fix}',
+            report,
+        )
+    kind = attrs.get("type")
+    if kind is not None and kind not in PRICE_TYPES:
+        _legacy(price, f'type="{kind}" of <video:price> must be purchase or rent', report)
+    resolution = attrs.get("resolution")
+    if resolution is not None and resolution not in RESOLUTIONS:
+        _legacy(price, f'resolution="{resolution}" of <video:price> must be sd or hd', report)
+
+
+def _check_id(node: Node, report: Reporter) -> None:
+    kind = node.attrs.get("type")
+    if kind in ID_TYPES:
+        return
+    choices = ", ".join(ID_TYPES)
+    if kind is None:
+        message = (
+            f"<video:id> has no type attribute, which the schema requires; add one of {choices}"
+        )
+    else:
+        message = f'type="{kind}" of <video:id> is not one of {choices}'
+    _legacy(node, message, report)
 
 
 def _check_length(name: str, node: Node, report: Reporter) -> None:
@@ -1176,26 +1360,18 @@ def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) ->
     info = node.attrs.get("info")
     if info is None:
         return
-    text = info.strip()
     page = context.url
-    try:
-        parts = urlsplit(text)
-        host = parts.hostname or ""
-    except ValueError:
-        parts, host = None, ""
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
-        where = f" on {page.host}" if page is not None else ""
-        message = (
-            f"the info attribute of <video:uploader> ({text!r}) is not an absolute http(s) URL; "
-            f"give the full URL of the uploader's page{where}"
-        )
-    elif page is None or _site(host) == _site(page.host):
+    # A URL in the schema: the URL rules first, as for loc; the domain only for a usable one.
+    parsed = urls.check_url(info, node, report, field="video:uploader info")
+    if parsed is None:
         return
-    else:
-        message = (
-            f"the info URL of <video:uploader> is on {host}, not on the page's domain "
-            f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
-        )
+    host = parsed.host
+    if page is None or _site(host) == _site(page.host):
+        return
+    message = (
+        f"the info URL of <video:uploader> is on {host}, not on the page's domain "
+        f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
+    )
     report.add(UPLOADER_INFO.at(node.line, node.column, message))
 
 

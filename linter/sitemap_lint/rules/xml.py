@@ -6,7 +6,8 @@ import re
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, Fix
+from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.rules.base import ERROR, rule
 
 SYNTAX_ERROR = rule(
@@ -42,6 +43,7 @@ CONTENT_BEFORE_DECLARATION = rule(
     "XM002",
     "content-before-declaration",
     ERROR,
+    fix="safe",
     summary="Whitespace or text stands before the XML declaration",
     what="""
         Checks that `<?xml` is the very first thing in the file (after an
@@ -94,6 +96,7 @@ UNESCAPED_AMPERSAND = rule(
     "XM004",
     "unescaped-ampersand",
     ERROR,
+    fix="safe",
     summary="A raw `&` in a value: write `&amp;`",
     what="Detects an `&` that does not start an entity or character reference.",
     why="""
@@ -109,6 +112,7 @@ UNESCAPED_LESS_THAN = rule(
     "XM005",
     "unescaped-less-than",
     ERROR,
+    fix="safe",
     summary="A raw `<` in a value: write `&lt;` (or `%3C` in a URL)",
     what="Detects a `<` inside text that does not start a tag.",
     why="""
@@ -207,6 +211,26 @@ UNDECLARED_PREFIX = rule(
     """,
 )
 
+XML_VERSION = rule(
+    "XM010",
+    "xml-version-unsupported",
+    ERROR,
+    summary="The XML declaration names a version other than 1.0",
+    what="""
+        Checks the `version` of the XML declaration: sitemaps are XML 1.0.
+        XML 1.1 (`version="1.1"`) and any other number are reported with the
+        declaration to write.
+    """,
+    why="""
+        The sitemap protocol and its schemas are XML 1.0. Most XML parsers
+        (expat, the Go and Java defaults in many crawlers' stacks) support 1.0
+        only and refuse or misread a 1.1 document, and 1.1 changes which
+        characters and line ends are allowed.
+    """,
+    bad='<?xml version="1.1" encoding="UTF-8"?>',
+    good='<?xml version="1.0" encoding="UTF-8"?>',
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "XML"
 ORDER = 20
@@ -221,6 +245,7 @@ RULES = (
     CONTENT_AFTER_ROOT,
     TRUNCATED,
     UNDECLARED_PREFIX,
+    XML_VERSION,
 )
 
 KNOWN_PREFIXES = {
@@ -300,17 +325,48 @@ _VALUE_SHOWN = 100
 
 
 def content_before_declaration(prefix: str) -> Finding:
+    """The finding for ``prefix``, the text before a late ``<?xml``, placed where the
+    declaration stands and naming what precedes it."""
+    breaks = prefix.count("\n") + prefix.count("\r") - prefix.count("\r\n")
+    last = max(prefix.rfind("\n"), prefix.rfind("\r"))
+    line, column = breaks + 1, len(prefix) - last
     if prefix.strip():
         shown = prefix.strip().splitlines()[0][:60]
         what = f"text before the XML declaration ({shown!r})"
     else:
-        lines = prefix.count("\n")
-        if lines:
-            what = f"{_plural(lines, 'blank line')} before the XML declaration"
-        else:
-            what = f"{_plural(len(prefix), 'whitespace character')} before the XML declaration"
+        what = f"{_whitespace(prefix, breaks)} before the XML declaration"
+    where = f"line {line}, column {column}" if line > 1 else f"column {column}"
     return CONTENT_BEFORE_DECLARATION.at(
-        1, 1, f"{what}; <?xml must be the first thing in the file: remove it"
+        line,
+        column,
+        f"{what}, which starts at {where}; <?xml must be the very first thing in the file "
+        "(after an optional byte order mark): remove what precedes it",
+        fix=whole_file("prefix", "Remove what stands before the XML declaration"),
+    )
+
+
+def _whitespace(prefix: str, breaks: int) -> str:
+    """Whitespace named by its parts: blank lines, spaces, tabs."""
+    parts = []
+    if breaks:
+        parts.append(_plural(breaks, "blank line"))
+    spaces, tabs = prefix.count(" "), prefix.count("\t")
+    if spaces:
+        parts.append(_plural(spaces, "space"))
+    if tabs:
+        parts.append(_plural(tabs, "tab"))
+    other = len(prefix) - spaces - tabs - prefix.count("\n") - prefix.count("\r")
+    if other:
+        parts.append(_plural(other, "other whitespace character"))
+    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def xml_version(version: str, line: int, column: int) -> Finding:
+    return XML_VERSION.at(
+        line,
+        column,
+        f'XML declaration says version="{version}"; sitemaps are XML 1.0, which many parsers '
+        'require: write <?xml version="1.0" encoding="UTF-8"?>',
     )
 
 
@@ -510,7 +566,10 @@ def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
     snippet = _shown(value, at_in_value)
     fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
     return UNESCAPED_AMPERSAND.at(
-        line, max(column, 1), f"raw '&' in {snippet!r}; escape it as {fixed!r}"
+        line,
+        max(column, 1),
+        f"raw '&' in {snippet!r}; escape it as {fixed!r}",
+        fix=whole_file("ampersands", "Escape every raw `&` as `&amp;`"),
     )
 
 
@@ -525,10 +584,16 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     escaped = "%3C" if in_url else "&lt;"
     fixed = value[:at_in_value] + escaped + value[at_in_value + 1 :]
     how = "percent-encode it in a URL" if in_url else "escape it"
+    column = max(column, 1)
     return UNESCAPED_LESS_THAN.at(
         line,
-        max(column, 1),
+        column,
         f"raw '<' in {_shown(value, at_in_value)!r}; {how}: {_shown(fixed, at_in_value)!r}",
+        fix=FindingFix(
+            Fix.SAFE,
+            "Escape the `<` as `&lt;`",
+            (Edit(line, column, "&lt;", "span", line, column + 1, "<"),),
+        ),
     )
 
 

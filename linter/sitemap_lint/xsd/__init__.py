@@ -31,6 +31,11 @@ SCHEMAS = (
         "Google mobile 1.0 (retired)",
     ),
     ("xhtml-link.xsd", "http://www.w3.org/1999/xhtml", "XHTML link (hreflang alternates)"),
+    (
+        "sitemap-pagemap.xsd",
+        "http://www.google.com/schemas/sitemap-pagemap/1.0",
+        "Google PageMap 1.0",
+    ),
 )
 
 

@@ -26,6 +26,7 @@ NSMAP = {
     "news": "http://www.google.com/schemas/sitemap-news/0.9",
     "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
     "xhtml": "http://www.w3.org/1999/xhtml",
+    "pagemap": "http://www.google.com/schemas/sitemap-pagemap/1.0",
 }
 
 

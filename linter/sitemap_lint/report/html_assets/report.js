@@ -1,88 +1,135 @@
-// sitemap-lint HTML report: sorting, filtering and the rule dialog. The page reads
-// complete without it; nothing here loads anything from the network.
+// sitemap-lint HTML report: sorting, filtering, the file tree and the rule dialog. The
+// page reads complete without it; nothing here loads anything from the network.
+//
+// Fast on 10,000 rows: every row's values are read once from its attributes and cells
+// (never from the layout); a sort orders row numbers by precomputed keys, kept per
+// column, and moves the rows through one DocumentFragment, so the browser lays the
+// table out once; a filter touches only the rows whose visibility changes.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("report-data").textContent);
   var table = document.getElementById("findings-table");
   var form = document.getElementById("filters");
   var shown = document.getElementById("shown-count");
-  var rows = table ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
+  var tbody = table ? table.tBodies[0] : null;
+  var rows = tbody ? Array.prototype.slice.call(tbody.rows) : []; // page order, kept
+  var count = rows.length;
   var rank = { error: 0, warning: 1, info: 2 };
+  var severities = new Array(count), codes = new Array(count), files = new Array(count);
+  for (var i = 0; i < count; i++) {
+    var d = rows[i].dataset;
+    severities[i] = d.severity; codes[i] = d.code; files[i] = d.file;
+  }
+  var visible = new Uint8Array(count).fill(1);
+  var texts = null; // each row's text in lower case, read on the first search
   var fields = {};
   ["severity", "rule", "file", "text"].forEach(function (name) {
     fields[name] = document.getElementById("filter-" + name);
   });
-  var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+
+  // The file tree: the selected file's node is marked.
+  var nodes = Array.prototype.slice.call(document.querySelectorAll("li.tree-node"));
+  var marked = [];
+  function markTree(file) {
+    marked.forEach(function (node) { node.classList.remove("selected"); });
+    marked = file ? nodes.filter(function (node) { return node.dataset.file === file; }) : [];
+    marked.forEach(function (node) { node.classList.add("selected"); });
+  }
 
   function apply() {
     var severity = fields.severity.value, rule = fields.rule.value, file = fields.file.value;
     var words = fields.text.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var count = 0;
-    rows.forEach(function (row, i) {
-      var ok = (!severity || row.dataset.severity === severity) &&
-        (!rule || row.dataset.code === rule) &&
-        (!file || row.dataset.file === file) &&
-        words.every(function (w) { return texts[i].indexOf(w) >= 0; });
-      row.hidden = !ok;
-      if (ok) count++;
-    });
-    shown.textContent = count.toLocaleString("en") + " of " + rows.length.toLocaleString("en") +
+    if (words.length && texts === null) {
+      texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    }
+    var total = 0;
+    for (var i = 0; i < count; i++) {
+      var ok = (!severity || severities[i] === severity) && (!rule || codes[i] === rule) &&
+        (!file || files[i] === file);
+      for (var w = 0; ok && w < words.length; w++) ok = texts[i].indexOf(words[w]) >= 0;
+      if (ok) total++;
+      if (visible[i] !== (ok ? 1 : 0)) { // write only what changes; read nothing back
+        visible[i] = ok ? 1 : 0;
+        rows[i].hidden = !ok;
+      }
+    }
+    shown.textContent = total.toLocaleString("en") + " of " + count.toLocaleString("en") +
       " shown" + (data.total > data.shown ? " (" + data.total.toLocaleString("en") + " in the run)" : "");
+    markTree(file);
+  }
+
+  var pending = 0;
+  function applySoon() { // typing: once the keys pause
+    clearTimeout(pending);
+    pending = setTimeout(apply, 120);
   }
 
   if (form && table) {
     form.hidden = false;
-    form.addEventListener("input", apply);
-    form.addEventListener("change", apply);
-    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    fields.text.addEventListener("input", applySoon);
+    form.addEventListener("change", function () { clearTimeout(pending); apply(); });
+    form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     apply();
   }
 
-  // Sorting: click a column heading; click again to reverse.
-  function key(row, column) {
-    var d = row.dataset, cells = row.cells;
-    switch (column) {
-      case "severity": return rank[d.severity];
-      case "code": return d.code;
-      case "file": return d.file;
-      case "line": return +cells[3].textContent;
-      case "column": return +cells[4].textContent;
-      default: return cells[5].textContent;
+  // Sorting: click a column heading; click again to reverse. The row numbers in
+  // ascending order are computed once per column from keys read once.
+  var ascending = {};
+  function keys(column) {
+    var out = new Array(count), cell = { line: 3, column: 4, message: 5 }[column];
+    for (var i = 0; i < count; i++) {
+      switch (column) {
+        case "severity": out[i] = rank[severities[i]]; break;
+        case "code": out[i] = codes[i]; break;
+        case "file": out[i] = files[i]; break;
+        case "line": case "column": out[i] = +rows[i].cells[cell].textContent; break;
+        default: out[i] = rows[i].cells[cell].textContent.toLowerCase();
+      }
     }
+    return out;
+  }
+  function orderBy(column) {
+    if (!ascending[column]) {
+      var key = keys(column), order = new Array(count);
+      for (var i = 0; i < count; i++) order[i] = i;
+      order.sort(function (a, b) {
+        var x = key[a], y = key[b];
+        return x < y ? -1 : x > y ? 1 : a - b; // ties keep the page's order
+      });
+      ascending[column] = order;
+    }
+    return ascending[column];
+  }
+  function sortBy(column, up) {
+    var order = orderBy(column), fragment = document.createDocumentFragment();
+    var next = tbody.nextSibling;
+    table.removeChild(tbody); // rows moved out of a detached body invalidate nothing on screen
+    if (up) for (var i = 0; i < count; i++) fragment.appendChild(rows[order[i]]);
+    else for (var j = count - 1; j >= 0; j--) fragment.appendChild(rows[order[j]]);
+    tbody.appendChild(fragment); // one insertion: one layout
+    table.insertBefore(tbody, next);
   }
   if (table) {
-    var order = rows.map(function (row, i) { return [row, i, texts[i]]; });
     table.tHead.addEventListener("click", function (event) {
       var th = event.target.closest("th[data-sort]");
       if (!th) return;
-      var column = th.dataset.sort;
       var up = th.getAttribute("aria-sort") !== "ascending";
       Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell) { cell.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", up ? "ascending" : "descending");
-      var keyed = order.map(function (item) { return [key(item[0], column), item]; });
-      keyed.sort(function (a, b) {
-        var x = a[0], y = b[0];
-        var c = x < y ? -1 : x > y ? 1 : a[1][1] - b[1][1];
-        return up ? c : -c;
-      });
-      var body = table.tBodies[0], fragment = document.createDocumentFragment();
-      rows = []; texts = [];
-      keyed.forEach(function (k) { fragment.appendChild(k[1][0]); rows.push(k[1][0]); texts.push(k[1][2]); });
-      body.appendChild(fragment);
+      sortBy(th.dataset.sort, up);
     });
   }
 
-  // A file in the file list: show its findings.
-  document.querySelectorAll("a.file-link").forEach(function (link) {
-    link.addEventListener("click", function (event) {
-      if (!table) return;
-      event.preventDefault();
-      fields.severity.value = ""; fields.rule.value = ""; fields.text.value = "";
-      fields.file.value = link.dataset.file;
-      if (fields.file.value !== link.dataset.file) fields.file.value = "";
-      apply();
-      document.getElementById("findings").scrollIntoView();
-    });
+  // A file's name (in the tree): show its findings.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a.file-link");
+    if (!link || !table) return;
+    event.preventDefault();
+    fields.severity.value = ""; fields.rule.value = ""; fields.text.value = "";
+    fields.file.value = link.dataset.file;
+    if (fields.file.value !== link.dataset.file) fields.file.value = "";
+    apply();
+    document.getElementById("findings").scrollIntoView();
   });
 
   // A rule code: its documentation in a dialog (the same text as under "Rules").

@@ -1,0 +1,159 @@
+"""A long differential fuzz of the fast path: reports with and without it must not differ.
+
+    python bench/fuzz_fastpath.py --minutes 10 [--seed N] [--keep DIR]
+
+Each case is a generated sitemap (a urlset or an index; entries in several layouts,
+CRLF or LF, values that pass and values at or past the limits, comments, duplicates),
+mutated at 0-3 random byte positions (a removed '<', a stray '&', invalid UTF-8, a
+comment inside a value, a copied entry, deleted bytes, junk, a lone CR), checked in
+blocks of a random size (the same blocks with and without the fast path), with or
+without a sitemap URL, collecting set facts. Findings and facts are compared; a case
+that differs is written to ``--keep`` and counted. Prints the totals at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitemap_lint import checker, fastpath, xsd  # noqa: E402
+from sitemap_lint.inputs.reader import Source  # noqa: E402
+from sitemap_lint.options import Options  # noqa: E402
+from sitemap_lint.run import parse_sitemap_url  # noqa: E402
+from tests.test_fastpath import HEAD, MUTATIONS, index, mutate, url_entry  # noqa: E402
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+ODD_LOCS = (
+    "https://a.io/",
+    "https://a.i/",
+    "https://www.example.com/" + "p" * 1000,
+    "https://www.example.com/" + "p" * 1001,
+    "https://www.example.com/a%2G",
+    "https://www.example.com/a?b=1&amp;c=2",
+    "https://www.EXAMPLE.com/",
+    "https://example.com/other",
+    "http://www.example.com/section/page-1.html",
+    "https://www.example.com/section/../x",
+)
+ODD_FIELDS = (
+    "<lastmod>2024-02-30</lastmod>",
+    "<lastmod>2099-01-01</lastmod>",
+    "<lastmod>2024-05-01T10:00:00</lastmod>",
+    "<priority>1.5</priority>",
+    "<changefreq>Daily</changefreq>",
+    "<!-- sitemap-lint: disable DU001 -->",
+    "<!-- a comment -->",
+)
+
+
+def document(rng: random.Random) -> bytes:
+    if rng.random() < 0.15:
+        text = index(rng.randrange(1, 300))
+    else:
+        count = rng.randrange(1, 400)
+        entries = [url_entry(i, rng) for i in range(count)]
+        for _ in range(rng.randrange(0, 6)):
+            at = rng.randrange(count)
+            if rng.random() < 0.5:
+                entries[at] = url_entry(at, rng, loc=rng.choice(ODD_LOCS))
+            else:
+                entries[at] = entries[at].replace("</url>", rng.choice(ODD_FIELDS) + "</url>")
+        for _ in range(rng.randrange(0, 4)):  # duplicates anywhere
+            entries.insert(rng.randrange(count), rng.choice(entries))
+        if rng.random() < 0.1:
+            entries.insert(rng.randrange(count), "  stray text\n")
+        text = HEAD + "".join(entries) + "</urlset>\n"
+    if rng.random() < 0.3:
+        text = text.replace("\n", "\r\n")
+    data = text.encode("utf-8")
+    for kind in rng.sample(MUTATIONS, rng.randrange(0, 4)):
+        data = mutate(data, rng, kind)
+    return data
+
+
+def outcome(path: Path, switch: str, block: int | None, sitemap_url: str | None) -> Any:
+    os.environ[fastpath.ENV] = switch
+    original = checker._blocks
+    if block is not None:
+
+        def blocks(texts: Any, _size: int = 0) -> Any:
+            text = "".join(texts)
+            for start in range(0, len(text), block):
+                yield text[start : start + block]
+
+        checker._blocks = blocks  # type: ignore[assignment]
+    try:
+        options = Options(now=NOW, collect=True, sitemap_url=parse_sitemap_url(sitemap_url))
+        result = checker.check_source(Source(str(path), path), options, ENGINE)
+    finally:
+        checker._blocks = original  # type: ignore[assignment]
+    facts = result.facts
+    assert facts is not None
+    return (
+        [repr(f) for f in result.findings],
+        facts.kind,
+        facts.url_count,
+        facts.newest_lastmod,
+        list(facts.children),
+        list(facts.hashes),
+        list(facts.positions),
+    )
+
+
+ENGINE = xsd.load("libxml2")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--keep", default="/tmp/fastpath-fuzz")
+    args = parser.parse_args()
+    fastpath.SMALL = 0
+    keep = Path(args.keep)
+    keep.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    path = keep / "case.xml"
+    cases = differences = proved_cases = 0
+    end = time.monotonic() + args.minutes * 60
+    made: list[fastpath.FastPath] = []
+    init = fastpath.FastPath.__init__
+
+    def counting(self: fastpath.FastPath, *a: Any, **k: Any) -> None:
+        init(self, *a, **k)
+        made.append(self)
+
+    fastpath.FastPath.__init__ = counting  # type: ignore[method-assign]
+    while time.monotonic() < end:
+        data = document(rng)
+        path.write_bytes(data)
+        block = rng.choice([None, None, 64, 100, 257, 1000, 4096])
+        url = rng.choice([None, None, "https://www.example.com/section/sitemap.xml"])
+        slow = outcome(path, "0", block, url)
+        made.clear()
+        fast = outcome(path, "1", block, url)
+        cases += 1
+        if any(f.proved for f in made):
+            proved_cases += 1
+        if slow != fast:
+            differences += 1
+            (keep / f"difference-{differences}.xml").write_bytes(data)
+            print(f"difference: block {block}, sitemap URL {url}", flush=True)
+    print(
+        f"seed {args.seed}: {cases} cases in {args.minutes:g} minutes, "
+        f"{proved_cases} with entries proved by the fast path, {differences} differences"
+    )
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

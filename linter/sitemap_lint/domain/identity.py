@@ -1,0 +1,40 @@
+"""When two URLs name the same page: the normal form the duplicate and hreflang checks
+compare."""
+
+from __future__ import annotations
+
+import re
+
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def normal_url(url: str) -> str:
+    """``url`` as pages are compared for identity: the scheme and host in lower case,
+    without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
+    query and fragment are kept as written (they may be case-sensitive)."""
+    if url.startswith(("https://", "http://")):
+        # The usual URL is in normal form already: a lower-case host, no port, a path.
+        start = 8 if url[4] == "s" else 7
+        slash = url.find("/", start)
+        if slash > start:
+            host = url[start:slash]
+            if host.islower() and not any(c in host for c in ":?#@"):
+                return url
+    match = _URL.fullmatch(url)
+    if match is None:
+        return url
+    scheme, authority, rest = match.groups()
+    lower = scheme.lower()
+    userinfo, at, hostport = authority.rpartition("@")
+    if hostport.startswith("["):  # an IPv6 address
+        end = hostport.find("]") + 1
+        host, port = (hostport, "") if end <= 0 else (hostport[:end], hostport[end:])
+    else:
+        host, colon, number = hostport.partition(":")
+        port = colon + number
+    if port in (":", _DEFAULT_PORTS.get(lower)):
+        port = ""
+    if not rest or rest[0] in "?#":
+        rest = "/" + rest
+    return f"{lower}://{userinfo}{at}{host.lower()}{port}{rest}"

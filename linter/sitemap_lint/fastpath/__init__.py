@@ -1,0 +1,678 @@
+"""The fast path: runs of ordinary, clean entries proved without building nodes.
+
+Most sitemaps are long runs of entries of one plain shape whose values pass every
+rule. For those, per-element callbacks, nodes, the rules' per-entry work and the
+schema batches cost far more than libxml2's whole parse. ``FastPath`` reads each
+decoded block before the parsers do, recognises runs of such entries with one
+compiled regular expression, proves them clean, and replaces each run, in the text
+that expat and the shadow parse read, by a comment of the same length with the
+same line breaks (``<!--`` + spaces and newlines + ``-->``). Every other position
+of the file stays exact, so whatever is not proved is checked by the full checker
+as before, with the same lines and columns. When expat reaches such a comment,
+``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
+are counted and given to the checks that keep state across entries, in document
+order, exactly as the full checker would have (duplicates, scope, set facts).
+
+It is used only for a file of more than one block or of at least 16 KB (a small
+file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
+prologue is the usual one (an optional XML
+declaration, whitespace and comments, then an unprefixed ``urlset`` or
+``sitemapindex`` start tag whose default namespace is the sitemaps.org one, no
+DOCTYPE), when the run knows no robots.txt and every check enabled on the entry
+fields is one of the table below. ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
+debugging switch: reports are byte-identical either way).
+
+An entry is proved only when all of this holds (anything else goes to the full
+checker untouched):
+
+- it is a ``<url>`` (``<sitemap>`` in an index) entry standing directly in the
+  root (the depth is followed through the text between runs), on lines of its
+  own: the run starts after the indentation of its first line and ends before
+  the line break of its last (so the line that an XML syntax error quotes never
+  contains blanked text);
+- its children are ``loc`` and optionally ``lastmod``, ``changefreq`` and
+  ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
+  schema's order, without attributes, with only whitespace (space, tab, CR LF,
+  LF) and comments between them; a comment holds printable ASCII only and never
+  the suppression tag ``sitemap-lint``;
+- every value is written in a narrow ASCII class: no ``&``, ``<``, entity,
+  CDATA, whitespace or character outside the class;
+- only whitespace stands between it and the end of the previous entry (or of the
+  root's start tag): expat reports character data before an entry at the entry's
+  tag, which must stay there;
+- it lies within one block as the checker reads them (about 1 MB): the parsers
+  see the same blocks with and without the fast path, so an entry split across a
+  boundary goes to the full checker (the block's last lines are looked at again
+  with the next block, for the depth and the entry count only);
+- it is at most the 50,000th entry of the file (an upper bound of the entries
+  before it is counted), so the too-many-entries rule still sees its entry;
+- each value passes every rule enabled for its field, and the schema accepts it:
+
+| check (rules/) | field | how a value is proved |
+|---|---|---|
+| ``urls.check_loc`` (UR001-UR012) | loc | a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, no ``&``, only unreserved and sub-delim characters, no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. |
+| ``dates.check_lastmod`` (DT001-DT005) | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
+| ``values.changefreq`` (VA001, VA002) | changefreq | one of the seven values exactly (the schema's enumeration). |
+| ``values.priority`` (VA003) | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
+| ``values.length`` (VA004) | lastmod, changefreq, priority | the patterns above allow at most 35 bytes, under 100. |
+| ``duplicates.DuplicateCheck`` (DU001) | loc | stateful: each proved URL is entered in the file's tracker when expat reaches the run, in document order; a repeat is reported by the tracker itself, at the ``loc``. |
+| ``scope.ScopeCheck`` (SC001-SC003) | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
+| ``robots.DisallowedCheck`` (RB) | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
+| structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, no attribute, no stray text, no extension element. |
+| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
+| limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
+| set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
+
+Any other check enabled on the core fields (a plugin's, a new rule's) turns the
+fast path off for the file. Extension elements (image, hreflang, video, news)
+are not proved yet: entries holding them go to the full checker.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from functools import cache
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.model import SITEMAP_NS, Node
+
+if TYPE_CHECKING:
+    from sitemap_lint.dispatch import Dispatch
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.formats.xml import StreamParser
+    from sitemap_lint.options import Options
+    from sitemap_lint.sink import FindingSink
+
+__all__ = ["ENV", "FastPath", "ProvenRun", "enabled", "start"]
+
+ENV = "SITEMAP_LINT_FAST_PATH"
+# The end of a block looked at again with the next block is at most this long.
+MAX_CARRY = 1 << 16
+MAX_ENTRIES = 50_000
+# A file of one block shorter than this is left to the full checker.
+SMALL = 1 << 14
+MAX_LOC = 1024
+SUPPRESSION_TAG = "sitemap-lint"
+
+
+class FileChecker(Protocol):
+    """What the fast path uses of ``checker.FileChecker`` (named here, not imported:
+    the checker imports this module)."""
+
+    sink: FindingSink
+    facts: FileFacts | None
+    dispatch: Dispatch | None
+    proven: dict[tuple[int, int], ProvenRun]
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "").strip() != "0"
+
+
+# -- patterns ------------------------------------------------------------------------
+
+
+class _Lazy:
+    """A pattern compiled at its first use (importing the module stays cheap)."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._source, self._flags)
+        return compiled
+
+
+_WS = r"[ \t\r\n]"
+# A comment of printable ASCII (no "--" inside, none ending in "-").
+_COMMENT = r"<!--(?:[ -,.-~\t\r\n]|-(?!-))*-->"
+# Inside an entry, a comment never holds the suppression tag (its directive must be read).
+_ENTRY_COMMENT = rf"<!--(?:(?!{SUPPRESSION_TAG})(?:[ -,.-~\t\r\n]|-(?!-)))*-->"
+_GAP = rf"{_WS}*(?:{_ENTRY_COMMENT}{_WS}*)*"
+# The entry patterns only delimit the values, cheaply; ``FastPath._entry`` then proves
+# each value with the strict patterns below (through caches: hosts, dates and
+# priorities repeat).
+# No "%": percent-escapes are left to the URL rules (what they decode to, double encoding).
+_PCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/]"
+_QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
+_LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
+_HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
+_BAD_PERCENT = _Lazy(r"%(?![0-9A-Fa-f]{2})")
+_LASTMOD = _Lazy(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2}))?\Z"
+)
+_PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
+_CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
+
+
+@cache
+def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
+    """One entry on lines of its own: indentation, the entry, trailing blanks and the
+    line break. Groups, in order: s, loc, scheme, host, path, lastmod, priority, t."""
+    fields = (
+        rf"<loc>(?P<loc>{_LOC})</loc>{_GAP}"
+        rf"(?:<lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</lastmod>{_GAP})?"
+    )
+    if index:
+        fields += "(?P<priority>(?!))?"  # never there: the same groups as a url entry
+    else:
+        fields += (
+            rf"(?:<changefreq>(?:{_CHANGEFREQ})</changefreq>{_GAP})?"
+            rf"(?:<priority>(?P<priority>[0-9.]{{1,6}})</priority>{_GAP})?"
+        )
+    # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
+    return re.compile(rf"[ \t]*(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)[ \t]*\r?\n")
+
+
+_ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
+_PROLOGUE = _Lazy(
+    rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*<(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
+)
+_ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')""")
+# A self-closing tag, attribute values read whole (they may hold '>' and '/>').
+_SELF_CLOSING = _Lazy(rf"<[^\s<>/!?\"']+(?:\s+{_ATTRIBUTE})*\s*/>")
+_SPECIAL = _Lazy(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+_BLANK = bytes(b if b == 0x0A else 0x20 for b in range(256))
+
+
+# -- values --------------------------------------------------------------------------
+
+
+class _Collect:
+    """A reporter that only remembers whether anything was reported."""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def add(self, finding: Finding, covers: object = None) -> None:
+        self.found = True
+
+    def covered(self, node: object) -> bool:
+        return False
+
+
+_NOT_PROVED = object()
+_UNKNOWN = object()
+
+
+def _known_checks() -> dict[Any, str]:
+    from sitemap_lint.rules import dates, duplicates, hreflang, robots, scope, urls, values
+
+    return {
+        hreflang.PagesWithoutAlternates: "pages",
+        urls.check_loc: "loc",
+        dates.check_lastmod: "lastmod",
+        values.changefreq: "changefreq",
+        values.priority: "priority",
+        values.length: "length",
+        duplicates.DuplicateCheck: "duplicates",
+        scope.ScopeCheck: "scope",
+        robots.DisallowedCheck: "robots",
+    }
+
+
+def start(
+    first: str, options: Options, codec: str, checker: FileChecker, parser: StreamParser
+) -> FastPath | None:
+    """The fast path for a file whose text starts with ``first``, or None when it
+    cannot be used there; the rest is decided at the first block (``FastPath.blocks``)."""
+    if not enabled() or codec != "utf-8" or options.robots or options.stats:
+        return None
+    return FastPath(options, checker, parser, first)
+
+
+def _root(first: str, enabled: frozenset[str] | None) -> tuple[str, int] | None:
+    """The root's name and where its start tag ends, when the prologue is the usual
+    one and every check enabled on the entry fields is known; else None."""
+    prologue = _PROLOGUE.pattern.match(first)
+    if prologue is None:
+        return None
+    attributes: dict[str, str] = {}
+    for match in _ATTRIBUTES.pattern.finditer(prologue.group(2)):
+        name = match.group(1)
+        if name in attributes:
+            return None  # expat reports the repeated attribute
+        attributes[name] = match.group(2) if match.group(2) is not None else match.group(3)
+    if attributes.get("xmlns") != SITEMAP_NS:
+        return None
+    from sitemap_lint.dispatch import selected
+    from sitemap_lint.rules.registry import CHECKS, FIELDS, families
+
+    families()
+    known = _known_checks()
+    for spec in selected(enabled, CHECKS):
+        if not set(spec.targets).isdisjoint(FIELDS) and spec.implementation not in known:
+            return None
+    return prologue.group(1), prologue.end()
+
+
+class ProvenRun:
+    """Entries proved clean, replaced by one comment; entered when expat reaches it."""
+
+    __slots__ = ("entries", "fast")
+
+    def __init__(self, fast: FastPath) -> None:
+        self.fast = fast
+        # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
+        # loc stands), and where the entry starts (line << 32 | column).
+        self.entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
+
+    def enter(self, checker: FileChecker) -> int:
+        """Give the entries to the checks that keep state across entries, and to the
+        set facts, as the full checker would; return how many entries there are."""
+        fast = self.fast
+        if not fast.resolved:
+            fast.resolve(checker)
+        sink = checker.sink
+        tracker = fast.tracker
+        seen = tracker._first if tracker is not None else None
+        scope = fast.scope
+        facts = checker.facts
+        index = fast.index
+        what = "sitemap" if index else "URL"
+        pages = fast.pages
+        from sitemap_lint.domain.identity import normal_url
+        from sitemap_lint.domain.urls import ParsedURL
+
+        fast.proved += len(self.entries)
+        same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
+        for url, scheme, host, path, moment, line, column, start in self.entries:
+            # A proved URL is in normal form (lower-case host, no port) but for an empty path.
+            normal = url if path else normal_url(url)
+            if seen is not None:
+                assert tracker is not None  # seen is its table
+                here = line << 32 | column
+                key = hash(normal)
+                if seen.setdefault(key, here) != here:
+                    entry = Node("", fast.entry, {}, start >> 32, start & 0xFFFFFFFF)
+                    tracker.check(url, Node("", "loc", {}, line, column), sink, what, entry)
+                elif normal != url:
+                    tracker._written[key] = hash(url)
+            if pages is not None:  # proved entries have no alternates
+                pages.hashes.append(hash(normal))
+                pages.positions.append(line << 32 | column)
+            if scope is not None:
+                location = scope.location
+                if location is None:
+                    skip = same == (scheme, host)
+                else:
+                    skip = (
+                        same == (scheme, host)
+                        and "." not in path
+                        and path.startswith(scope._directory)
+                    )
+                if not skip:
+                    default = 443 if scheme == "https" else 80
+                    parsed = ParsedURL(scheme, host, default, path or "/")
+                    scope.check(parsed, Node("", "loc", {}, line, column), sink)
+                    # Without a location, URLs on the first URL's origin change nothing;
+                    # with one, URLs on its origin and in its directory do not.
+                    first = scope._first if location is None else None
+                    origin = first[0] if first is not None else location and location.origin
+                    if origin == f"{scheme}://{host}":
+                        same = fast.same_origin = (scheme, host)
+            if facts is not None:
+                if moment is not None:
+                    facts.add_lastmod(moment)
+                if index:
+                    from sitemap_lint.facts import Child
+
+                    facts.children.append(Child(url, line, column, moment))
+                else:
+                    facts.add_url(url, line, column)
+        return len(self.entries)
+
+
+class FastPath:
+    """The fast path over one file's decoded blocks (see the module's documentation)."""
+
+    def __init__(
+        self,
+        options: Options,
+        checker: FileChecker,
+        parser: StreamParser,
+        first: str,
+    ) -> None:
+        self.options = options
+        self.checker = checker
+        self.parser = parser
+        self._first: str | None = first  # the start of the text, for its prologue
+        # Set at the first block, from the root.
+        self.index = False
+        self.entry = "url"
+        self._line_re: re.Pattern[str] | None = None
+        self._open = self._close = ""
+        self._entry_tag: re.Pattern[str] | None = None
+        self._skip = 0  # the prologue, in the first block
+        self.active = True
+        self.depth = 1
+        self.entries_bound = 0  # at least as many entries as stand before the scan position
+        # Parser coordinates of the start of the next text handed over.
+        self._line = 1
+        self._column = 0
+        self._lastmods: dict[str, Any] = {}
+        self._hosts: set[str] = set()
+        self._priorities: dict[str, bool] = {}
+        self.collect = checker.facts is not None
+        # The state that runs are entered into, found at the first run (the checks are
+        # made when expat reads the root).
+        self.resolved = False
+        self.tracker: Any = None
+        self.scope: Any = None
+        self.pages: Any = None  # the hreflang check's record of entries without alternates
+        self.same_origin: tuple[str, str] | None = None
+        self.proved = 0  # entries proved in the file, for tests and benchmarks
+
+    def resolve(self, checker: FileChecker) -> None:
+        from sitemap_lint.rules.duplicates import DuplicateCheck
+        from sitemap_lint.rules.hreflang import PagesWithoutAlternates
+        from sitemap_lint.rules.scope import ScopeCheck
+
+        self.resolved = True
+        dispatch = checker.dispatch
+        for instance in getattr(dispatch, "_per_file", ()):
+            if isinstance(instance, DuplicateCheck):
+                self.tracker = instance.tracker
+            elif isinstance(instance, ScopeCheck):
+                self.scope = instance.scope
+            elif isinstance(instance, PagesWithoutAlternates) and instance.urlset:
+                self.pages = instance.pages
+
+    # -- the blocks ------------------------------------------------------------------
+
+    def blocks(self, blocks: Iterable[str]) -> Iterator[str]:
+        """The blocks as the parsers read them: proved runs turned into comments.
+
+        The blocks keep their lengths and boundaries, so the parsers see the same
+        chunks as without the fast path. An entry split across a boundary goes to
+        the full checker; the end of each block (its last line) is looked at again
+        with the next one, for the depth and the entry count.
+        """
+        iterator = iter(blocks)
+        first = next(iterator, None)
+        if first is None:
+            return
+        second = next(iterator, None)
+        root = None
+        if second is not None or len(first) >= SMALL:  # a small file is quick enough anyway
+            assert self._first is not None  # set in __init__
+            root = _root(self._first, self.options.enabled)
+        self._first = None
+        if root is None:
+            yield first
+            if second is not None:
+                yield second
+            yield from iterator
+            return
+        self.index = root[0] == "sitemapindex"
+        self.entry = "sitemap" if self.index else "url"
+        self._open, self._close = f"<{self.entry}>", f"</{self.entry}>"
+        self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
+        self._line_re = _entry_line(self.entry, self.index)
+        self._skip = root[1]
+        carry = ""  # the end of the previous block, handed over but not looked at yet
+        for block in chain((first,), () if second is None else (second,), iterator):
+            if not self.active:
+                yield block
+                continue
+            text = carry + block if carry else block
+            out, cut = self._prove(text, len(carry))
+            self._advance(text, cut)
+            carry = text[cut:] if self.active else ""
+            yield out
+
+    def _advance(self, text: str, end: int) -> None:
+        """The parser coordinates of ``text[end]``, from those of ``text[0]``."""
+        newline = text.rfind("\n", 0, end)
+        if newline >= 0:
+            self._line += text.count("\n", 0, end)
+            self._column = end - newline - 1
+        else:
+            self._column += end
+
+    def _stop(self) -> None:
+        self.active = False
+
+    def _prove(self, text: str, fixed: int) -> tuple[str, int]:
+        """Prove what can be proved in ``text[fixed:]`` (the new block; what stands
+        before it was handed over already): (the block as handed over, where the
+        text not yet looked at starts)."""
+        if self._skip > len(text):
+            if len(text) > MAX_CARRY:
+                self._stop()
+            return text[fixed:], 0  # the prologue continues in the next block
+        if "\r" in text and text.count("\r") - text.endswith("\r") != text.count("\r\n"):
+            self._stop()  # expat counts a lone CR as a line break: positions would differ
+            return text[fixed:], len(text)
+        position = self._skip
+        root_end = self._skip or -1  # where the root's start tag ends, in the first block
+        self._skip = 0
+        pieces: list[str] = []
+        done = fixed  # text[fixed:done] is in pieces
+        assert self._line_re is not None  # made with the root
+        match = self._line_re.match
+        count, rfind = text.count, text.rfind
+        hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
+        bad_percent = _BAD_PERCENT.pattern.search
+        find = text.find
+        opener, closer = self._open, self._close
+        runs = self.checker.proven
+        base_line, base_column = self._line, self._column
+        line_offset, column_offset = self.parser.line_offset, self.parser.column_offset
+        counted = [0, base_line]  # the parser line at an offset of text
+
+        def where(offset: int) -> tuple[int, int]:
+            line = counted[1] + text.count("\n", counted[0], offset)
+            counted[0], counted[1] = offset, line
+            newline = text.rfind("\n", 0, offset)
+            column = offset - newline - 1 if newline >= 0 else base_column + offset
+            return self.parser.position(line, column)
+
+        while self.active:
+            if self.depth != 1:
+                close = find(closer, position)
+                if close < 0:
+                    break
+                self._scan(text, position, close + len(closer))
+                position = close + len(closer)
+                continue
+            found = find(opener, position)
+            if found < 0:
+                break
+            line_start = text.rfind("\n", 0, found) + 1
+            if found < fixed or line_start < position or text[line_start:found].strip(" \t"):
+                # Not at the start of its line: the full checker takes it.
+                self._scan(text, position, found + len(opener))
+                position = found + len(opener)
+                continue
+            self._scan(text, position, line_start)
+            position = line_start
+            if self.depth != 1 or not self.active:
+                continue
+            if not self._after_tag(text, line_start, root_end):
+                # Text before the entry: expat reports it at the entry's tag, so the
+                # full checker takes the entry.
+                self._scan(text, position, found + len(opener))
+                position = found + len(opener)
+                continue
+            run: ProvenRun | None = None
+            run_start = run_end = -1
+            entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
+            bound = self.entries_bound
+            while True:
+                found_match = match(text, position)
+                if found_match is None:
+                    break
+                if bound >= MAX_ENTRIES:
+                    self._stop()  # this entry may be the 50,001st: the full checker takes it
+                    break
+                # The values, proved with the strict patterns (through the caches).
+                _s, url, scheme, host, path, lastmod, priority, _t = found_match.groups()
+                proved = (
+                    12 <= len(url) <= MAX_LOC
+                    and (host in hosts or self._host(host))
+                    and not ("%" in url and bad_percent(url))
+                )
+                moment = None
+                if proved and lastmod is not None:
+                    moment = lastmods.get(lastmod, _UNKNOWN)
+                    if moment is _UNKNOWN:
+                        moment = self._lastmod(lastmod)
+                    proved = moment is not _NOT_PROVED
+                if proved and priority is not None:
+                    known = priorities.get(priority)
+                    proved = self._priority(priority) if known is None else known
+                position = found_match.end()
+                bound += 1
+                if not proved:
+                    if run is not None:
+                        pieces.append(text[done:run_start])
+                        pieces.append(_blank(text, run_start, run_end))
+                        done = run_end
+                        run = None
+                    continue
+                if run is None:
+                    run = ProvenRun(self)
+                    entries = run.entries
+                    run_start = found_match.start(1)
+                    runs[where(run_start)] = run
+                # Where the entry's and the <loc> tag start, in file coordinates
+                # (parser.position); the entry's for the fix that removes a duplicate.
+                spots = []
+                for at in (found_match.start(1), found_match.start(2) - 5):
+                    line = counted[1] + count("\n", counted[0], at)
+                    counted[0] = at
+                    counted[1] = line
+                    newline = rfind("\n", 0, at)
+                    column = at - newline - 1 if newline >= 0 else base_column + at
+                    if line == 1:
+                        column += column_offset
+                    spots.append(((line + line_offset) << 32) | (column + 1))
+                entry_at, loc_at = spots
+                entries.append(
+                    (
+                        url,
+                        scheme,
+                        host,
+                        path or "",
+                        moment,
+                        loc_at >> 32,
+                        loc_at & 0xFFFFFFFF,
+                        entry_at,
+                    )
+                )
+                run_end = found_match.end(8)
+            self.entries_bound = bound
+            if run is not None:
+                pieces.append(text[done:run_start])
+                pieces.append(_blank(text, run_start, run_end))
+                done = run_end
+            if not self.active:
+                break
+            if position == line_start:
+                # The entry at ``found`` is not of the plain shape, or not complete yet.
+                close = find(closer, found)
+                if close < 0:
+                    break  # carried over to the next block, where it may be complete
+                self._scan(text, position, close + len(closer))
+                position = close + len(closer)
+        # The rest is looked at up to the start of its last line (or of a pending
+        # entry's line); from there on, again with the next block.
+        cut = len(text)
+        if self.active:
+            last = text.rfind("\n", position) + 1
+            pending = find(opener, position)
+            if pending >= 0:
+                last = min(last, text.rfind("\n", 0, pending) + 1)
+            cut = max(last, position)
+            if len(text) - cut > MAX_CARRY:
+                # A tag cut in two would be miscounted: no fast path for the rest.
+                self._stop()
+                cut = len(text)
+            else:
+                self._scan(text, position, cut)
+        pieces.append(text[done:])
+        return "".join(pieces), cut
+
+    def _after_tag(self, text: str, start: int, root_end: int) -> bool:
+        """Whether only whitespace stands between the end of an entry (or of the root's
+        start tag) and ``start``: then no character data precedes a run there."""
+        end = start
+        while end > 0 and text[end - 1] in " \t\r\n":
+            end -= 1
+        closer = self._close
+        return end == root_end or (
+            end >= len(closer) and text.startswith(closer, end - len(closer))
+        )
+
+    def _scan(self, text: str, start: int, end: int) -> None:
+        """Follow the depth and the entry count through text the full checker takes."""
+        if start >= end or not self.active:
+            return
+        stretch = text[start:end]
+        if "<!" in stretch or "<?" in stretch:
+            stretch = _SPECIAL.pattern.sub("", stretch)
+            if "<!" in stretch or "<?" in stretch:
+                self._stop()  # a comment, CDATA section or instruction is not closed here
+                return
+        opened = stretch.count("<")
+        if not opened:
+            return
+        closed = stretch.count("</")
+        self.depth += opened - 2 * closed - len(_SELF_CLOSING.pattern.findall(stretch))
+        assert self._entry_tag is not None  # made with the root
+        self.entries_bound += len(self._entry_tag.findall(stretch))
+        if self.depth < 1:
+            self._stop()  # the root is closed (or the text is not well-formed)
+
+    def _host(self, host: str) -> bool:
+        proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
+        if proved:
+            self._hosts.add(host)
+        return proved
+
+    def _lastmod(self, value: str) -> Any:
+        from sitemap_lint.rules.dates import check_date
+
+        result: Any = _NOT_PROVED
+        if _LASTMOD.pattern.match(value):
+            report = _Collect()
+            parsed = check_date(value, _NODE, report, self.options.now)
+            if parsed is not None and not report.found:
+                result = parsed.moment
+        if len(self._lastmods) > 65_536:
+            self._lastmods.clear()
+        self._lastmods[value] = result
+        return result
+
+    def _priority(self, value: str) -> bool:
+        from sitemap_lint.rules.values import check_priority
+
+        proved = False
+        if _PRIORITY.pattern.match(value):
+            report = _Collect()
+            check_priority(value, _NODE, report)
+            proved = not report.found
+        self._priorities[value] = proved
+        return proved
+
+
+_NODE = Node("", "value", {}, 1, 1)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` as a comment of the same length with the same line breaks."""
+    inner = text[start + 4 : end - 3].encode("ascii").translate(_BLANK).decode("ascii")
+    return f"<!--{inner}-->"

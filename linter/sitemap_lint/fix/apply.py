@@ -1,0 +1,83 @@
+"""Applying the fixes of one pass: every edit resolved, none overlapping, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.fix.locate import Replacement, Text
+
+
+@dataclass
+class Pass:
+    """What one pass changed: the new text, the findings whose fix was applied, and
+    the file-wide changes the writer makes (no byte order mark, UTF-8)."""
+
+    text: str
+    fixed: list[Finding] = field(default_factory=list)
+    drop_bom: bool = False
+    to_utf8: bool = False
+
+
+def fixable(findings: Iterable[Finding], unsafe: bool) -> list[Finding]:
+    """The findings whose fix this run applies (safe ones; unsafe ones too with ``unsafe``)."""
+    return [f for f in findings if f.fix is not None and (unsafe or f.fix.is_safe)]
+
+
+def apply(text: str, findings: Iterable[Finding]) -> Pass:
+    """Apply the fixes of ``findings`` to ``text``; a fix whose edits do not fit the
+    text, or overlap a fix taken before it, waits for the next pass (or is dropped)."""
+    located = Text(text)
+    chosen: list[Replacement] = []
+    taken: list[tuple[int, int]] = []
+    result = Pass(text)
+    seen: set[tuple[int, int, str]] = set()
+    for finding in findings:
+        assert finding.fix is not None
+        replacements: list[Replacement] = []
+        ok = True
+        for edit in finding.fix.edits:
+            found = located.resolve(edit)
+            if found is None:
+                ok = False
+                break
+            replacements.extend(found)
+        if not ok:
+            continue
+        spans = [(r.start, r.end) for r in replacements]
+        if any(_overlaps(span, taken) for span in spans):
+            continue
+        targets = {edit.target for edit in finding.fix.edits}
+        for r in replacements:
+            key = (r.start, r.end, r.content)
+            if key not in seen:
+                seen.add(key)
+                chosen.append(r)
+        taken.extend(spans)
+        result.drop_bom |= "bom" in targets
+        result.to_utf8 |= "encoding" in targets
+        result.fixed.append(finding)
+    result.text = _replaced(text, chosen)
+    return result
+
+
+def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    start, end = span
+    for other_start, other_end in taken:
+        if start < other_end and other_start < end:
+            return True
+        if start == end == other_start == other_end:
+            return True  # two insertions at one place: order unclear
+    return False
+
+
+def _replaced(text: str, replacements: list[Replacement]) -> str:
+    parts: list[str] = []
+    at = 0
+    for r in sorted(replacements, key=lambda r: (r.start, r.end)):
+        parts.append(text[at : r.start])
+        parts.append(r.content)
+        at = r.end
+    parts.append(text[at:])
+    return "".join(parts)

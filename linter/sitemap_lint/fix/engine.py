@@ -1,0 +1,209 @@
+"""Fixing one file: read it whole, check it, apply the fixes, check again, repeat.
+
+The file's bytes are read once and decoded; each pass checks the current text
+(through the ordinary checker, from memory), applies the fixes of the findings that
+offer one and goes again, up to ``MAX_PASSES`` or until nothing changes (a fix can
+reveal a defect a stopped parse could not see). Nothing is written here: the result
+says what the file would become, or why it is left as it is.
+"""
+
+from __future__ import annotations
+
+import codecs
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.fix.apply import apply, fixable
+from sitemap_lint.inputs.reader import Source
+from sitemap_lint.rules.fixing import not_fixed
+
+if TYPE_CHECKING:
+    from sitemap_lint.options import Options
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.xsd import Engine
+
+MAX_PASSES = 12
+# Files larger than this (compressed or not) are not fixed: they are held in memory.
+MAX_FIX_BYTES = 256 * 1024 * 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+# Findings that show the text is not well-formed XML: a fix must never add one.
+_SYNTAX = frozenset(f"XM00{n}" for n in range(1, 10))
+
+
+@dataclass
+class Decoded:
+    """A file's content as the fixer holds it."""
+
+    raw: bytes  # as read (compressed when gzip)
+    text: str
+    codec: str
+    bom: bytes  # the byte order mark the decoder took off ("" for none)
+    gzip: bool
+
+
+@dataclass
+class FileFix:
+    """What fixing one file gives: the new bytes (None when nothing changes or the file
+    is left as it is), the findings fixed, and the text before and after (for diffs)."""
+
+    name: str
+    original: bytes
+    fixed: bytes | None = None
+    fixed_findings: list[Finding] = field(default_factory=list)
+    before: str = ""
+    after: str = ""
+    refused: Finding | None = None
+    passes: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed is not None and self.fixed != self.original
+
+
+def read_source(source: Source) -> bytes:
+    """The bytes of a file or of standard input, at most ``MAX_FIX_BYTES``."""
+    import sys
+
+    from sitemap_lint.inputs.reader import ByteStream
+
+    if source.data is not None:
+        return source.data
+    if source.path is None:
+        return sys.stdin.buffer.read(MAX_FIX_BYTES + 1)
+    handle = ByteStream(source, [])._open()  # regular files only, as a check reads them
+    with handle:
+        return handle.read(MAX_FIX_BYTES + 1)
+
+
+def decode(raw: bytes) -> Decoded | str:
+    """The content of ``raw`` as text, or the reason it cannot be fixed safely."""
+    from sitemap_lint.inputs.decoding import Decoder
+
+    if len(raw) > MAX_FIX_BYTES:
+        return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB"
+    is_gzip = raw.startswith(_GZIP_MAGIC)
+    data = raw
+    if is_gzip:
+        try:
+            inflater = zlib.decompressobj(wbits=31)
+            data = inflater.decompress(raw, MAX_FIX_BYTES + 1)
+            if len(data) > MAX_FIX_BYTES:
+                return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed"
+            if not inflater.eof or inflater.unused_data:
+                return "the gzip stream is truncated or holds more than one member"
+        except zlib.error:
+            return "the gzip stream is corrupt"
+    findings: list[Finding] = []
+    decoder = Decoder(findings, keep_leading=True)
+    text = "".join(decoder.decode([data]))
+    if any(f.code == "EN001" for f in findings):
+        return "it holds bytes that are not valid in its encoding, which a rewrite would lose"
+    bom = b""
+    for mark in (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
+        if data.startswith(mark):
+            bom = mark
+            break
+    else:
+        for mark in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+            if data.startswith(mark):
+                bom = mark
+    try:
+        same = bom + text.encode(decoder.codec) == data
+    except UnicodeError:
+        same = False
+    if not same:
+        return f"its text does not encode back to the same bytes in {decoder.codec}"
+    return Decoded(raw, text, decoder.codec, bom, is_gzip)
+
+
+def plain(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
+    """The uncompressed bytes of ``text``: in the file's encoding (or UTF-8), with its
+    byte order mark unless dropped."""
+    codec = "utf-8" if to_utf8 else decoded.codec
+    bom = decoded.bom
+    if drop_bom or (to_utf8 and bom != codecs.BOM_UTF8):
+        bom = b""
+    return bom + text.encode(codec)
+
+
+def encode(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
+    """The bytes to write for ``text``: ``plain``, gzip-compressed when the file was."""
+    data = plain(decoded, text, drop_bom, to_utf8)
+    if decoded.gzip:
+        import gzip
+
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    return data
+
+
+def check_text(name: str, data: bytes, options: Options, engine: Engine) -> FileResult:
+    """The ordinary check of ``data`` (uncompressed bytes) under the file's name."""
+    from sitemap_lint.checker import check_source
+
+    return check_source(Source(name, None, data=data), options, engine)
+
+
+def fix_source(source: Source, options: Options, engine: Engine, unsafe: bool) -> FileFix:
+    """Fix ``source`` in memory: the new bytes and the findings fixed, or the reason not."""
+    raw = read_source(source)
+    result = FileFix(source.name, raw)
+    decoded = decode(raw)
+    if isinstance(decoded, str):
+        # Said only when there was something to fix.
+        found = check_text(source.name, raw, options, engine).findings
+        if fixable(found, unsafe):
+            result.refused = not_fixed(decoded)
+        return result
+    text = result.before = result.after = decoded.text
+    drop_bom = to_utf8 = False
+    first: list[Finding] | None = None
+    findings: list[Finding] = []
+    for _ in range(MAX_PASSES):
+        data = plain(decoded, text, drop_bom, to_utf8)
+        findings = check_text(source.name, data, options, engine).findings
+        if first is None:
+            first = findings
+        todo = fixable(findings, unsafe)
+        if not todo:
+            break
+        step = apply(text, todo)
+        if step.text == text and step.drop_bom <= drop_bom and step.to_utf8 <= to_utf8:
+            break
+        text = step.text
+        drop_bom |= step.drop_bom
+        to_utf8 |= step.to_utf8
+        result.fixed_findings.extend(step.fixed)
+        result.passes += 1
+    else:
+        data = plain(decoded, text, drop_bom, to_utf8)
+        findings = check_text(source.name, data, options, engine).findings
+    if result.passes == 0:
+        return result
+    problem = _worse(first or [], findings)
+    if problem is not None:
+        result.refused = not_fixed(problem)
+        result.fixed_findings = []
+        return result
+    try:
+        result.fixed = encode(decoded, text, drop_bom, to_utf8)
+    except UnicodeError:
+        result.refused = not_fixed(f"the fixed text cannot be written in {decoded.codec}")
+        result.fixed_findings = []
+        return result
+    result.after = text
+    return result
+
+
+def _worse(before: list[Finding], after: list[Finding]) -> str | None:
+    """Why the fixed text is worse than the original (a new well-formedness error)."""
+    had = Counter(f.code for f in before)
+    for finding in after:
+        if finding.code in _SYNTAX and finding.code not in had:
+            return (
+                f"the fixes would leave a new {finding.code} {finding.name} at line "
+                f"{finding.line}; fix the file by hand"
+            )
+    return None

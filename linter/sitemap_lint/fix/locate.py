@@ -1,0 +1,194 @@
+"""From the positions in edits to offsets in the decoded text.
+
+Lines are counted as XML counts them (CR LF, CR and LF each end a line) and columns
+are 1-based characters, as the checks report them. ``resolve`` turns an ``Edit`` into
+the replacements it means, or None when the text does not hold what the edit
+expects (then the edit is not applied: the file is never changed on a guess).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from sitemap_lint.fix.model import Edit
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+# Comments, CDATA sections, processing instructions and the DOCTYPE: text that is
+# not markup or character data of elements, where nothing is changed.
+_OPAQUE = re.compile(
+    r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)|<!DOCTYPE[^>]*>", re.S
+)
+_RAW_AMPERSAND = re.compile(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
+_TAG_END = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
+_NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
+_TRAILING_BLANKS = re.compile(r"[ \t]*")
+_DECLARATION = re.compile(r"""<\?xml[^>]*?\?>""")
+_ENCODING = re.compile(r"""(\sencoding\s*=\s*)(["'])([^"']*)\2""")
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """``text[start:end]`` becomes ``content``."""
+
+    start: int
+    end: int
+    content: str
+
+
+class Text:
+    """The decoded text of one file with its line starts."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+        self._opaque: list[tuple[int, int]] | None = None
+
+    def offset(self, line: int, column: int) -> int | None:
+        """The offset of a 1-based line and column; None when outside the text."""
+        if line < 1 or line > len(self.starts) or column < 1:
+            return None
+        start = self.starts[line - 1]
+        end = self.starts[line] if line < len(self.starts) else len(self.text)
+        at = start + column - 1
+        return at if at <= end else None
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of an offset."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index] + 1
+
+    def opaque(self) -> list[tuple[int, int]]:
+        """The spans of comments, CDATA sections, processing instructions, DOCTYPE."""
+        if self._opaque is None:
+            self._opaque = [m.span() for m in _OPAQUE.finditer(self.text)]
+        return self._opaque
+
+    def in_opaque(self, offset: int) -> bool:
+        spans = self.opaque()
+        index = bisect.bisect_right(spans, (offset, len(self.text) + 1)) - 1
+        return index >= 0 and spans[index][0] <= offset < spans[index][1]
+
+    def resolve(self, edit: Edit) -> list[Replacement] | None:
+        """The replacements ``edit`` means here, or None when it does not fit the text."""
+        method = getattr(self, f"_{edit.target}", None)
+        return None if method is None else method(edit)
+
+    # -- the targets --------------------------------------------------------------------
+
+    def _span(self, edit: Edit) -> list[Replacement] | None:
+        start = self.offset(edit.line, edit.column)
+        end = self.offset(edit.end_line, edit.end_column)
+        if start is None or end is None or end < start:
+            return None
+        if edit.old and self.text[start:end] != edit.old:
+            return None
+        return [Replacement(start, end, edit.content)]
+
+    def _start_tag(self, edit: Edit) -> tuple[int, int, str] | None:
+        """Start, end (after ``>``) and name of the start tag at the edit's position."""
+        at = self.offset(edit.line, edit.column)
+        if at is None or not self.text.startswith("<", at):
+            return None
+        name = _NAME.match(self.text, at)
+        tag = _TAG_END.match(self.text, at + 1)
+        if name is None or tag is None:
+            return None
+        return at, tag.end(), name.group(1)
+
+    def _text(self, edit: Edit) -> list[Replacement] | None:
+        tag = self._start_tag(edit)
+        if tag is None or self.text[tag[1] - 2] == "/":
+            return None
+        start = tag[1]
+        end = self.text.find("<", start)
+        if end < 0 or not self.text.startswith(f"</{tag[2]}", end):
+            return None  # a comment, CDATA or child inside: not a plain value
+        if _decoded(self.text[start:end]) != edit.old:
+            return None
+        return [Replacement(start, end, escape_text(edit.content))]
+
+    def _element(self, edit: Edit) -> list[Replacement] | None:
+        tag = self._start_tag(edit)
+        if tag is None:
+            return None
+        start, end, name = tag
+        if self.text[end - 2] != "/":  # not <url/>: up to the end tag
+            close = re.compile(rf"</{re.escape(name)}\s*>")
+            found = close.search(self.text, end)
+            nested = self.text.find(f"<{name}", end)
+            if found is None or 0 <= nested < found.start():
+                return None
+            end = found.end()
+        # The indentation before it and the line break after it go too, when the
+        # element stands alone on its lines.
+        line_start = max(self.text.rfind("\n", 0, start), self.text.rfind("\r", 0, start)) + 1
+        if self.text[line_start:start].strip(" \t") == "":
+            after = _BREAK.match(self.text, _TRAILING_BLANKS.match(self.text, end).end())  # type: ignore[union-attr]
+            if after is not None:
+                start, end = line_start, after.end()
+        return [Replacement(start, end, "")]
+
+    def _xmlns(self, edit: Edit) -> list[Replacement] | None:
+        pattern = re.compile(
+            r"""(\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*)(["'])""" + re.escape(edit.old) + r"\2"
+        )
+        found = [
+            Replacement(m.start(2) + 1, m.end() - 1, edit.content)
+            for m in pattern.finditer(self.text)
+            if not self.in_opaque(m.start())
+        ]
+        return found or None
+
+    def _ampersands(self, edit: Edit) -> list[Replacement] | None:
+        found = [
+            Replacement(m.start(), m.end(), "&amp;")
+            for m in _RAW_AMPERSAND.finditer(self.text)
+            if not self.in_opaque(m.start())
+        ]
+        return found or None
+
+    def _prefix(self, edit: Edit) -> list[Replacement] | None:
+        at = self.text.find("<?xml")
+        if at <= 0:
+            return None
+        return [Replacement(0, at, "")]
+
+    def _bom(self, edit: Edit) -> list[Replacement] | None:
+        return []  # the writer leaves the byte order mark out (the text never holds it)
+
+    def _encoding(self, edit: Edit) -> list[Replacement] | None:
+        declaration = _DECLARATION.match(self.text, self.text.find("<?xml"))
+        if self.text.find("<?xml") < 0 or declaration is None:
+            return []  # no declaration: UTF-8 is the default
+        encoding = _ENCODING.search(declaration.group(0))
+        if encoding is None:
+            return []
+        start = declaration.start() + encoding.start(3)
+        return [Replacement(start, start + len(encoding.group(3)), "UTF-8")]
+
+
+_REFERENCE = re.compile(r"&(#x[0-9A-Fa-f]+|#[0-9]+|amp|lt|gt|quot|apos);")
+_PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _reference(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return _PREDEFINED[name]
+
+
+def _decoded(raw: str) -> str:
+    """Character data as the parser reports it: line breaks normalised, the predefined
+    and numeric references replaced (in one pass, as XML does)."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    return _REFERENCE.sub(_reference, text) if "&" in text else text
+
+
+def escape_text(value: str) -> str:
+    """Character data written out: ``&``, ``<`` and ``>`` escaped."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,55 @@
+"""What a fix is (``finding.Edit`` and ``finding.FindingFix``): edits of the decoded text, how safe they are, and a message.
+
+An ``Edit`` names what it changes by position, since the checks see positions (line
+and column of a start tag, or of a character), not offsets: ``fix.locate`` turns it
+into offsets over the decoded text when a fix is applied or shown. ``target`` says
+what the position points at:
+
+- ``span``: the text from (line, column) up to (end_line, end_column), exclusive;
+  ``old`` when given is what must stand there;
+- ``text``: the character data of the element whose start tag begins at (line,
+  column); ``content`` is the new value (escaped when written), ``old`` the value the
+  check saw (the edit is skipped when the file holds another);
+- ``element``: the whole element whose start tag begins at (line, column), with the
+  indentation and line break around it;
+- ``xmlns``: every namespace declaration whose value is ``old``, set to ``content``;
+- ``ampersands``: every raw ``&`` of the document escaped as ``&amp;``;
+- ``prefix``: whatever stands before the XML declaration, removed;
+- ``bom``: the UTF-8 byte order mark, removed;
+- ``encoding``: the file written as UTF-8, its declaration saying so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sitemap_lint.finding import Edit, FindingFix, Fix
+
+if TYPE_CHECKING:
+    from sitemap_lint.model import Node
+
+__all__ = ["TARGETS", "Edit", "FindingFix", "remove_element", "replace_text", "whole_file"]
+
+TARGETS = ("span", "text", "element", "xmlns", "ampersands", "prefix", "bom", "encoding")
+
+
+# Values longer than this were cut short by the parser (model.MAX_TEXT): no fix.
+_MAX_VALUE = 1 << 18
+
+
+def replace_text(node: Node, value: str, message: str, safe: bool = True) -> FindingFix | None:
+    """A fix that sets the text of ``node`` to ``value`` (None when it cannot be exact)."""
+    if len(node.text) >= _MAX_VALUE or node.children or value == node.text:
+        return None
+    edit = Edit(node.line, node.column, value, "text", old=node.text)
+    return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, message, (edit,))
+
+
+def remove_element(node: Node, message: str) -> FindingFix:
+    """An unsafe fix that removes the element ``node`` (an entry) from the file."""
+    return FindingFix(Fix.UNSAFE, message, (Edit(node.line, node.column, "", "element"),))
+
+
+def whole_file(target: str, message: str, old: str = "", content: str = "") -> FindingFix:
+    """A safe fix of one of the file-wide targets (``xmlns``, ``ampersands``, ...)."""
+    return FindingFix(Fix.SAFE, message, (Edit(1, 1, content, target, old=old),))

@@ -1,0 +1,45 @@
+"""Fixing rules: what ``--fix`` and ``--diff`` say about a file they leave as it is."""
+
+from __future__ import annotations
+
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules.base import WARNING, rule
+
+FILE_NOT_FIXED = rule(
+    "FX001",
+    "file-not-fixed",
+    WARNING,
+    summary="A file with fixable findings that the fixer left unchanged",
+    what="""
+        Reported by `--fix`, `--diff` and `--fix-only` (never by a plain check) on a
+        file that has fixable findings but that the fixer does not rewrite: its bytes
+        cannot be decoded and written back exactly (bytes invalid in its encoding, a
+        damaged gzip stream, more than 256 MiB), or the fixed text would gain a
+        well-formedness error the original did not have. The message says which.
+    """,
+    why="""
+        A fix must never lose data: rewriting a file that cannot be read back exactly
+        would change bytes the fixes did not mean to touch. The file stays as it was,
+        and its other findings are reported as usual.
+    """,
+    bad="""
+        <!-- a raw & (fixable) in a file that also holds a byte invalid in UTF-8 -->
+        <loc>https://example.com/?a=1&b=2</loc>
+        <loc>https://example.com/caf\\xe9</loc>
+    """,
+    good="""
+        <loc>https://example.com/?a=1&amp;b=2</loc>
+        <loc>https://example.com/caf%C3%A9</loc>
+    """,
+)
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Fixing"
+ORDER = 230
+
+RULES = (FILE_NOT_FIXED,)
+
+
+def not_fixed(reason: str) -> Finding:
+    """The finding that says why a file was left untouched."""
+    return FILE_NOT_FIXED.at(1, 1, f"file left unchanged: {reason}")

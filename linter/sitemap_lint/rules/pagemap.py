@@ -1,0 +1,281 @@
+"""PageMap extension rules: `PageMap` inside url (Google's PageMap format).
+
+A PageMap carries structured data about the page for Google's Programmable
+Search Engine: an optional `Template`, then `DataObject` elements, each with a
+`type` and `Attribute` elements that have a `name` and a value (in the `value`
+attribute or as text). A PageMap outside any url is reported by the structure
+rules (`extension-outside-entry`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from sitemap_lint.model import Node
+from sitemap_lint.rules import urls
+from sitemap_lint.rules.base import ERROR, WARNING, check, rule
+from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.structure import Reporter
+
+NAMESPACE = "http://www.google.com/schemas/sitemap-pagemap/1.0"
+
+_XML_SPACE = " \t\r\n"
+
+TYPE_MISSING = rule(
+    "PM001",
+    "pagemap-type-missing",
+    ERROR,
+    summary="A `DataObject` without its `type`",
+    what="Checks that every `DataObject` of a PageMap has a non-empty `type` attribute.",
+    why="""
+        The type says what the object describes (`document`, `thumbnail`,
+        `action`, ...); the schema requires it, and without it the data cannot
+        be used.
+    """,
+    bad="""
+        <pagemap:DataObject>
+          <pagemap:Attribute name="title" value="Red running shoe"/>
+        </pagemap:DataObject>
+    """,
+    good="""
+        <pagemap:DataObject type="document">
+          <pagemap:Attribute name="title" value="Red running shoe"/>
+        </pagemap:DataObject>
+    """,
+)
+
+NAME_MISSING = rule(
+    "PM002",
+    "pagemap-attribute-name-missing",
+    ERROR,
+    summary="An `Attribute` without its `name`",
+    what="Checks that every `Attribute` of a PageMap has a non-empty `name` attribute.",
+    why="The name is what the value is looked up by; the schema requires it.",
+    bad='<pagemap:Attribute value="Red running shoe"/>',
+    good='<pagemap:Attribute name="title" value="Red running shoe"/>',
+)
+
+ATTRIBUTE_VALUE = rule(
+    "PM003",
+    "pagemap-attribute-value",
+    WARNING,
+    summary="An `Attribute` with no value, or with two",
+    what="""
+        Checks that each `Attribute` gives its value once: in the `value`
+        attribute or as its text, not neither (an empty attribute) and not both.
+    """,
+    why="""
+        An attribute without a value carries nothing; one with both a `value`
+        and a text leaves it to the reader which one counts.
+    """,
+    bad='<pagemap:Attribute name="title" value="Red shoe">Red running shoe</pagemap:Attribute>',
+    good='<pagemap:Attribute name="title" value="Red running shoe"/>',
+)
+
+STRUCTURE = rule(
+    "PM004",
+    "pagemap-structure",
+    ERROR,
+    summary="A PageMap element that is unknown, repeated or out of place",
+    what="""
+        Checks the PageMap's structure: `PageMap` directly in `url`; in it at
+        most one `Template` (with its `src`), first, then `DataObject`
+        elements; in a `DataObject` only `Attribute` and `DataObject` elements.
+        Unknown names get a "did you mean".
+    """,
+    why="""
+        The schema defines that structure, and data in an element it does not
+        define, or in the wrong place, is not read.
+    """,
+    bad="""
+        <pagemap:PageMap>
+          <pagemap:DataObject type="document">
+            <pagemap:Template src="https://example.com/pagemap-template.xml"/>
+          </pagemap:DataObject>
+        </pagemap:PageMap>
+    """,
+    good="""
+        <pagemap:PageMap>
+          <pagemap:Template src="https://example.com/pagemap-template.xml"/>
+          <pagemap:DataObject type="document">
+            <pagemap:Attribute name="title" value="Red running shoe"/>
+          </pagemap:DataObject>
+        </pagemap:PageMap>
+    """,
+)
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "PageMap extension"
+ORDER = 155
+
+RULES = (TYPE_MISSING, NAME_MISSING, ATTRIBUTE_VALUE, STRUCTURE)
+
+_NAMES = ("PageMap", "Template", "DataObject", "Attribute")
+# Where each element may stand (the parent's name).
+_PLACES = {"Template": "PageMap", "DataObject": "PageMap or DataObject", "Attribute": "DataObject"}
+
+
+class _Only:
+    """Covers one node without its descendants."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Node):
+        self.node = node
+
+    def iter(self) -> Iterator[Node]:
+        return iter((self.node,))
+
+
+# Template's src is a URL: the URL rules report on it too.
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True)
+class Checker:
+    """Checks the PageMap elements of one file; it keeps no state between entries."""
+
+    def __init__(self, file: FileContext | None = None) -> None:
+        pass
+
+    def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
+        if element.name != "PageMap":
+            _structure(element, f"<pagemap:{element.name}> stands directly in <url>", report)
+            return
+        _check_pagemap(element, report)
+
+    def end_entry(self, context: EntryContext, report: Reporter) -> None:
+        return None
+
+    def finish(self, report: Reporter) -> None:
+        return None
+
+
+def _check_pagemap(pagemap: Node, report: Reporter) -> None:
+    template: Node | None = None
+    data_seen: Node | None = None
+    for child in pagemap.children:
+        if child.ns != NAMESPACE:
+            continue  # another namespace: the schema's message says it
+        if child.name == "Template":
+            if template is not None:
+                report.add(
+                    STRUCTURE.at(
+                        child.line,
+                        child.column,
+                        f"a second <pagemap:Template> in one <pagemap:PageMap> (the first is at "
+                        f"line {template.line}); a PageMap has at most one: remove one",
+                    ),
+                    _Only(child),
+                )
+            elif data_seen is not None:
+                report.add(
+                    STRUCTURE.at(
+                        child.line,
+                        child.column,
+                        "<pagemap:Template> stands after <pagemap:DataObject> (line "
+                        f"{data_seen.line}); it must be the PageMap's first child: move it up",
+                    ),
+                    _Only(child),
+                )
+            template = template or child
+            _check_template(child, report)
+        elif child.name == "DataObject":
+            data_seen = data_seen or child
+            _check_data_object(child, report)
+        else:
+            _misplaced(child, "PageMap", report)
+
+
+def _check_template(template: Node, report: Reporter) -> None:
+    src = template.attrs.get("src")
+    if src is None or not src.strip(_XML_SPACE):
+        report.add(
+            STRUCTURE.at(
+                template.line,
+                template.column,
+                "<pagemap:Template> has no src; give the template's URL in src, or remove it",
+            ),
+            _Only(template),
+        )
+        return
+    urls.check_url(src, template, report, field="pagemap:Template src")
+
+
+def _check_data_object(data: Node, report: Reporter) -> None:
+    # Depth-first without recursion: DataObject elements may nest.
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        kind = node.attrs.get("type")
+        if kind is None or not kind.strip(_XML_SPACE):
+            what = "an empty type" if kind is not None else "no type attribute"
+            report.add(
+                TYPE_MISSING.at(
+                    node.line,
+                    node.column,
+                    f"<pagemap:DataObject> has {what}; say what it describes, such as "
+                    'type="document" or type="thumbnail"',
+                ),
+                _Only(node),
+            )
+        for child in node.children:
+            if child.ns != NAMESPACE:
+                continue
+            if child.name == "Attribute":
+                _check_attribute(child, report)
+            elif child.name == "DataObject":
+                stack.append(child)
+            else:
+                _misplaced(child, "DataObject", report)
+
+
+def _check_attribute(attribute: Node, report: Reporter) -> None:
+    name = attribute.attrs.get("name")
+    if name is None or not name.strip(_XML_SPACE):
+        shown = "an empty name" if name is not None else "no name attribute"
+        report.add(
+            NAME_MISSING.at(
+                attribute.line,
+                attribute.column,
+                f"<pagemap:Attribute> has {shown}; give the name its value is known by, "
+                'such as name="title"',
+            ),
+            _Only(attribute),
+        )
+    if attribute.children:
+        return  # markup inside the value: the schema's message says it
+    value = attribute.attrs.get("value")
+    text = attribute.text.strip(_XML_SPACE)
+    label = f'<pagemap:Attribute name="{name}">' if name else "<pagemap:Attribute>"
+    if value is None and not text:
+        message = f'{label} has no value; give it in value="..." or as its text, or remove it'
+    elif value is not None and text:
+        message = (
+            f"{label} has both a value attribute and a text; give the value once "
+            '(value="..." or the text)'
+        )
+    else:
+        return
+    report.add(ATTRIBUTE_VALUE.at(attribute.line, attribute.column, message))
+
+
+def _misplaced(node: Node, parent: str, report: Reporter) -> None:
+    name = node.name
+    if name in _PLACES:
+        message = (
+            f"<pagemap:{name}> does not belong in <pagemap:{parent}>; it stands in "
+            f"<pagemap:{_PLACES[name]}>: move it there"
+        )
+    else:
+        close = difflib.get_close_matches(name, _NAMES, n=1, cutoff=0.6)
+        hint = f"did you mean <pagemap:{close[0]}>?" if close else "remove it"
+        message = f"unknown element <pagemap:{name}> in <pagemap:{parent}>; {hint}"
+    _structure(node, message, report)
+
+
+def _structure(node: Node, message: str, report: Reporter) -> None:
+    if message.startswith(f"<pagemap:{node.name}> stands directly in <url>"):
+        if node.name in _PLACES:
+            message += f"; it belongs in <pagemap:{_PLACES[node.name]}> inside <pagemap:PageMap>"
+        else:
+            message += "; only <pagemap:PageMap> may stand there"
+    report.add(STRUCTURE.at(node.line, node.column, message), node)

@@ -1,0 +1,36 @@
+"""Percent-escapes that are well formed but decode to something no URL should hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitemap_lint.domain.urls import percent_faults
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/products/boots", []),
+        ("/caf%C3%A9/menu", []),  # UTF-8
+        ("/%E2%82%AC", []),  # a three-byte UTF-8 character
+        ("/sale-50%25-off", []),  # a literal percent sign
+        ("/red%20shoes?q=a%2Cb", []),
+        ("/a%00b", [("control", "%00", "U+0000")]),
+        ("/a%0a", [("control", "%0a", "U+000A")]),
+        ("/a%7F", [("control", "%7F", "U+007F")]),
+        ("/caf%E9", [("utf8", "%E9", "é")]),
+        ("/caf%c3", [("utf8", "%c3", "Ã")]),  # cut off
+        ("/%C3/path/%BC", [("utf8", "%C3", "Ã")]),  # each run of escapes on its own
+        ("/red%2520shoes", [("double", "%2520", "%20")]),
+        (
+            "/%00%E9%252F",
+            [("control", "%00", "U+0000"), ("utf8", "%E9", "é"), ("double", "%252F", "%2F")],
+        ),
+    ],
+)
+def test_percent_faults(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert [tuple(fault) for fault in percent_faults(text)] == expected
+
+
+def test_one_fault_of_each_kind() -> None:
+    assert len(percent_faults("/%00%01%E9%E8%2520%2541")) == 3

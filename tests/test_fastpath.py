@@ -1,0 +1,518 @@
+"""The fast path (sitemap_lint/fastpath/) never changes a result.
+
+Every input is checked twice, with ``SITEMAP_LINT_FAST_PATH=0`` and with the fast
+path, and the two reports must be byte-identical (JSON), with the same set facts
+(URL hashes and positions, index children, newest lastmod). Tests cut the text
+into small blocks (the same blocks with and without the fast path) so that
+entries are split across block boundaries and runs start and end everywhere. Inputs: every fixture, every file of the
+shared corpus (where it exists), hypothesis-generated sitemaps and mutations of
+them at random positions (a removed ``<``, a stray ``&``, invalid UTF-8, a comment
+inside a value, values at their limits, duplicates on both sides of a boundary).
+
+A test that only compared would pass if the fast path proved nothing; the
+generated valid sitemaps also assert that it proved entries.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitemap_lint import checker, fastpath
+from sitemap_lint.checker import check_source
+from sitemap_lint.inputs.reader import Source
+from sitemap_lint.options import Options
+from sitemap_lint.run import RunSettings, execute, parse_sitemap_url
+from tests.expected import check_file, expected_path, read_header
+from tests.helpers import FIXTURES, NOW, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus" / "files"
+NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+INDEX_HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{NS}">\n'
+
+
+@dataclass
+class Outcome:
+    findings: list[Any]
+    facts: Any
+    proved: int
+
+
+class _Counter:
+    """Counts the entries the fast path proved (FastPath.proved) in a check."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: list[fastpath.FastPath] = []
+        original = fastpath.FastPath.__init__
+        made = self.made
+
+        def init(self: fastpath.FastPath, *args: Any, **kwargs: Any) -> None:
+            original(self, *args, **kwargs)
+            made.append(self)
+
+        monkeypatch.setattr(fastpath.FastPath, "__init__", init)
+
+    @property
+    def proved(self) -> int:
+        return sum(fast.proved for fast in self.made)
+
+
+def _facts(result: Any) -> Any:
+    facts = result.facts
+    if facts is None:
+        return None
+    return (
+        facts.kind,
+        facts.url_count,
+        facts.newest_lastmod,
+        list(facts.children),
+        list(facts.hashes),
+        list(facts.positions),
+        len(facts.alternates),
+    )
+
+
+def check_both(
+    monkeypatch: pytest.MonkeyPatch,
+    path: Path,
+    window: int | None = None,
+    **options: Any,
+) -> Outcome:
+    """Check ``path`` without and with the fast path; assert the same findings and facts."""
+    outcomes = []
+    for switch in ("0", "1"):
+        monkeypatch.setenv(fastpath.ENV, switch)
+        monkeypatch.setattr(fastpath, "SMALL", 0)  # small test files are looked at too
+        if window is not None:
+            small_blocks(monkeypatch, window)
+        counter = _Counter(monkeypatch)
+        result = check_source(
+            Source(str(path), path), Options(now=NOW, collect=True, **options), engine()
+        )
+        outcomes.append(Outcome(result.findings, _facts(result), counter.proved))
+        monkeypatch.undo()
+    slow, fast = outcomes
+    assert slow.proved == 0
+    assert [repr(f) for f in fast.findings] == [repr(f) for f in slow.findings]
+    assert fast.facts == slow.facts
+    return fast
+
+
+def small_blocks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """The checker reads the decoded text in blocks of ``size`` characters."""
+
+    def blocks(texts: Any, _size: int = 0) -> Any:
+        text = "".join(texts)
+        for start in range(0, len(text), size):
+            yield text[start : start + size]
+
+    monkeypatch.setattr(checker, "_blocks", blocks)
+
+
+def json_report(monkeypatch: pytest.MonkeyPatch, path: Path, switch: str, **extra: Any) -> str:
+    monkeypatch.setenv(fastpath.ENV, switch)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    out = io.StringIO()
+    execute(
+        RunSettings(
+            paths=[str(path)], format="json", now=NOW.date().isoformat(), isolated=True, **extra
+        ),
+        out=out,
+        err=io.StringIO(),
+    )
+    return out.getvalue()
+
+
+def assert_same_json(monkeypatch: pytest.MonkeyPatch, path: Path, **extra: Any) -> None:
+    slow = json_report(monkeypatch, path, "0", **extra)
+    fast = json_report(monkeypatch, path, "1", **extra)
+    assert fast == slow
+    json.loads(fast)
+
+
+# -- generated sitemaps ------------------------------------------------------------
+
+
+def url_entry(i: int, rng: random.Random, loc: str | None = None) -> str:
+    loc = loc or f"https://www.example.com/section/page-{i}.html"
+    fields = [f"<loc>{loc}</loc>"]
+    if rng.random() < 0.8:
+        fields.append(f"<lastmod>2024-05-{i % 28 + 1:02d}T10:{i % 60:02d}:00+00:00</lastmod>")
+    if rng.random() < 0.6:
+        fields.append(f"<changefreq>{rng.choice(['daily', 'weekly', 'never'])}</changefreq>")
+    if rng.random() < 0.6:
+        fields.append(f"<priority>0.{i % 10}</priority>")
+    if rng.random() < 0.5:
+        inner = "\n    ".join(fields)
+        return f"  <url>\n    {inner}\n  </url>\n"
+    if rng.random() < 0.2:
+        fields.insert(1, "<!-- generated -->")
+    return f"  <url>{''.join(fields)}</url>\n"
+
+
+def sitemap(count: int, seed: int = 0, crlf: bool = False) -> str:
+    rng = random.Random(seed)
+    text = HEAD + "".join(url_entry(i, rng) for i in range(count)) + "</urlset>\n"
+    return text.replace("\n", "\r\n") if crlf else text
+
+
+def index(count: int) -> str:
+    entries = "".join(
+        f"  <sitemap>\n    <loc>https://www.example.com/sitemap-{i}.xml</loc>\n"
+        + (f"    <lastmod>2024-05-{i % 28 + 1:02d}</lastmod>\n" if i % 3 else "")
+        + "  </sitemap>\n"
+        for i in range(count)
+    )
+    return INDEX_HEAD + entries + "</sitemapindex>\n"
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "sitemap.xml") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+# -- plain cases -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("window", "minimum"), [(None, 390), (97, 1), (300, 30), (4096, 300)])
+def test_clean_sitemap_is_proved_and_reports_the_same(monkeypatch, tmp_path, window, minimum):
+    outcome = check_both(monkeypatch, write(tmp_path, sitemap(400)), window)
+    assert outcome.proved >= minimum
+    assert outcome.findings == []
+
+
+def test_crlf_and_an_index_are_proved(monkeypatch, tmp_path):
+    assert check_both(monkeypatch, write(tmp_path, sitemap(200, crlf=True)), 2011).proved > 150
+    assert check_both(monkeypatch, write(tmp_path, index(200)), 1500).proved > 150
+
+
+def test_the_switch_turns_it_off(monkeypatch, tmp_path):
+    path = write(tmp_path, sitemap(50))
+    monkeypatch.setenv(fastpath.ENV, "0")
+    counter = _Counter(monkeypatch)
+    check_source(Source(str(path), path), Options(now=NOW), engine())
+    assert counter.made == []
+
+
+def test_a_small_file_is_left_to_the_full_checker(monkeypatch, tmp_path):
+    counter = _Counter(monkeypatch)
+    for count, proved in ((20, 0), (400, 400)):
+        path = write(tmp_path, sitemap(count))
+        check_source(Source(str(path), path), Options(now=NOW), engine())
+        assert counter.proved == proved
+        counter.made.clear()
+
+
+@pytest.mark.parametrize("window", [None, 128])
+def test_duplicates_and_mixed_origins_across_runs(monkeypatch, tmp_path, window):
+    rng = random.Random(3)
+    entries = [url_entry(i, rng) for i in range(120)]
+    entries[70] = url_entry(5, rng)  # the same URL as entry 5
+    entries[71] = url_entry(71, rng, loc="http://example.org/other/page.html")
+    entries[90] = "  <url><loc>https://www.example.com/a?x=1&amp;y=2</loc></url>\n"
+    entries[91] = url_entry(5, rng)  # a third time, after an entry the full checker takes
+    text = HEAD + "".join(entries) + "</urlset>\n"
+    outcome = check_both(monkeypatch, write(tmp_path, text), window)
+    assert {f.code for f in outcome.findings} >= {"DU001", "SC003"}
+
+
+def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
+    rng = random.Random(4)
+    entries = [url_entry(i, rng) for i in range(60)]
+    entries[10] = url_entry(10, rng, loc="https://www.example.com/elsewhere/page.html")
+    entries[11] = url_entry(11, rng, loc="https://www.example.com/section/../up.html")
+    entries[12] = url_entry(12, rng, loc="https://example.com/section/page.html")
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    for location in ("https://www.example.com/section/sitemap.xml", "https://www.example.com/"):
+        outcome = check_both(monkeypatch, path, 2000, sitemap_url=parse_sitemap_url(location))
+        assert outcome.proved > 40
+
+
+@pytest.mark.parametrize(
+    "loc",
+    [
+        "https://a.io/",  # 12 characters: the shortest the schema takes
+        "https://a.i/",  # 11: too short
+        "https://www.example.com/" + "p" * 1000,  # 1,024
+        "https://www.example.com/" + "p" * 1001,  # 1,025: over Yandex's limit
+        "https://www.example.com/" + "p" * 2024,  # 2,048
+        "https://www.example.com/" + "p" * 2025,  # 2,049
+        "https://www.EXAMPLE.com/",
+        "https://www.example.com:8080/",
+        "https://www.example.com/a%2",
+        "https://www.example.com/a%2G",
+        "https://www.example.com/a%20b",
+        "https://user@www.example.com/",
+        "https://www.example.com/#top",
+        "https://-bad-.example.com/",
+        "https://" + "a" * 64 + ".com/",
+        "https://" + ".".join(["a" * 60] * 5) + "/",
+        " https://www.example.com/",
+        "ftp://www.example.com/file",
+        "https://www.example.com/caf\u00e9",
+    ],
+)
+def test_values_at_and_past_the_limits(monkeypatch, tmp_path, loc):
+    rng = random.Random(5)
+    entries = [url_entry(i, rng) for i in range(30)]
+    entries[15] = f"  <url><loc>{loc}</loc></url>\n"
+    check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"), 256)
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "<lastmod>2024-02-30</lastmod>",
+        "<lastmod>2024-05-01T10:00</lastmod>",
+        "<lastmod>2024-05-01T10:00:00</lastmod>",
+        "<lastmod>2099-05-01</lastmod>",
+        "<lastmod>2025-06-01T23:59:59+00:00</lastmod>",
+        "<lastmod>2024-05-01T10:00:00.123456789Z</lastmod>",
+        "<lastmod>0000-01-01</lastmod>",
+        "<lastmod>2024-05-01T10:00:00+15:00</lastmod>",
+        "<priority>1.5</priority>",
+        "<priority>1.0000</priority>",
+        "<priority>0.12345</priority>",
+        "<changefreq>Daily</changefreq>",
+        "<changefreq>dayly</changefreq>",
+        "<lastmod>2024-05-01</lastmod><lastmod>2024-05-02</lastmod>",
+        "<priority>0.5</priority><changefreq>daily</changefreq>",
+        '<priority a="1">0.5</priority>',
+        "<lastmod>2024-05-01<!-- c --></lastmod>",
+        "<lastmod><![CDATA[2024-05-01]]></lastmod>",
+        "<!-- sitemap-lint: disable DU001 -->",
+        "<image:image/>",
+    ],
+)
+def test_fields_the_full_checker_takes(monkeypatch, tmp_path, field):
+    rng = random.Random(6)
+    entries = [url_entry(i, rng) for i in range(30)]
+    entries[15] = f"  <url><loc>https://www.example.com/x</loc>{field}</url>\n"
+    entries[16] = url_entry(3, rng)  # a duplicate after it
+    check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"), 200)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prologues the fast path does not take
+        f'<!DOCTYPE urlset>\n<urlset xmlns="{NS}">\n',
+        f'<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="{NS}">\n',
+        f'<s:urlset xmlns:s="{NS}">\n',
+        '<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n',
+        f'<urlset xmlns="{NS}" xmlns="{NS}">\n',
+        # ones it takes
+        f'\ufeff<?xml version="1.0"?>\n<!-- made by hand -->\n<urlset xmlns="{NS}" a="1">\n',
+        f'   \n<?xml version="1.0"?><urlset xmlns="{NS}"\n  xmlns:image="x">',
+    ],
+)
+def test_prologues(monkeypatch, tmp_path, text):
+    body = sitemap(40).split("\n", 2)[2]
+    check_both(monkeypatch, write(tmp_path, text + body), 300)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "</urlset>\n<url><loc>https://www.example.com/after</loc></url>\n",
+        "</urlset>\n<!-- <url><loc>https://www.example.com/in-comment</loc></url>\n-->\n",
+        "<other>\n<url><loc>https://www.example.com/nested</loc></url>\n</other>\n</urlset>\n",
+        "<!--\n<url><loc>https://www.example.com/in-comment</loc></url>\n-->\n</urlset>\n",
+        "<![CDATA[\n<url><loc>https://www.example.com/cdata</loc></url>\n]]>\n</urlset>\n",
+        '<x a="/>">\n<url><loc>https://www.example.com/deeper</loc></url>\n</x>\n</urlset>\n',
+        "<url>\n<url><loc>https://www.example.com/deeper</loc></url>\n</url>\n</urlset>\n",
+        "<url><loc>https://www.example.com/open</loc>\n",
+        "  stray text\n  <url><loc>https://www.example.com/after-text</loc></url>\n</urlset>\n",
+        "  <!-- c -->\n  <url><loc>https://www.example.com/after-comment</loc></url>\n</urlset>\n",
+        "  <url><loc>https://www.example.com/last</loc></url>\n  stray text\n</urlset>\n",
+        "  <url><loc>https://www.example.com/last</loc></url>\n  a > b\n  <url><loc>https://www.example.com/more</loc></url>\n</urlset>\n",
+        "<url><loc>https://www.example.com/a</loc></url><url><loc>https://www.example.com/b</loc></url>\n</urlset>",
+        "<url><loc>https://www.example.com/a</loc></url>\r<url><loc>https://www.example.com/b</loc></url>\n</urlset>",
+    ],
+)
+def test_entries_where_they_do_not_count(monkeypatch, tmp_path, tail):
+    text = sitemap(30).rsplit("</urlset>", 1)[0] + tail
+    for window in (None, 90, 250):
+        check_both(monkeypatch, write(tmp_path, text), window)
+
+
+# -- fixtures and the corpus -------------------------------------------------------
+
+FIXTURE_FILES = sorted(
+    p for p in FIXTURES.rglob("*") if p.is_file() and not p.name.endswith(".expected")
+)
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.relative_to(FIXTURES).as_posix())
+def test_every_fixture(monkeypatch, path):
+    assert_same_json(monkeypatch, path)
+    header_file = expected_path(path)
+    header = read_header(header_file) if header_file.exists() else {}
+    if header.get("sitemap-url"):
+        for switch in ("0", "1"):
+            monkeypatch.setenv(fastpath.ENV, switch)
+            small_blocks(monkeypatch, 64)
+            result = check_file(path, header)
+            if switch == "0":
+                slow = [repr(f) for f in result.findings]
+        assert [repr(f) for f in result.findings] == slow
+
+
+CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.is_dir() else []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS_FILES, reason="the shared corpus is not on this machine")
+def test_every_corpus_file(monkeypatch):
+    for path in CORPUS_FILES:
+        assert_same_json(monkeypatch, path)
+        check_both(monkeypatch, path, 512)
+
+
+# -- generated and mutated ---------------------------------------------------------
+
+MUTATIONS = (
+    "remove <",
+    "stray &",
+    "bad utf-8",
+    "comment in value",
+    "duplicate",
+    "delete",
+    "insert junk",
+    "cr",
+)
+
+
+def mutate(data: bytes, rng: random.Random, kind: str) -> bytes:
+    at = rng.randrange(len(data))
+    if kind == "remove <":
+        found = data.find(b"<", at)
+        return data if found < 0 else data[:found] + data[found + 1 :]
+    if kind == "stray &":
+        return data[:at] + b"&" + data[at:]
+    if kind == "bad utf-8":
+        return data[:at] + rng.choice([b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80"]) + data[at:]
+    if kind == "comment in value":
+        found = data.find(b"</loc>", at)
+        return data if found < 0 else data[:found] + b"<!-- x -->" + data[found:]
+    if kind == "duplicate":
+        start = data.find(b"<url>", at)
+        end = data.find(b"</url>", start)
+        if start < 0 or end < 0:
+            return data
+        entry = data[start : end + 6]
+        target = data.rfind(b"\n", 0, rng.randrange(len(data))) + 1
+        return data[:target] + entry + b"\n" + data[target:]
+    if kind == "delete":
+        return data[:at] + data[at + rng.randrange(1, 40) :]
+    if kind == "insert junk":
+        return (
+            data[:at] + rng.choice([b"<", b">", b"x", b"]]>", b"<!--", b"\x00", b"\t"]) + data[at:]
+        )
+    return data[:at] + b"\r" + data[at:]
+
+
+FAST = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@FAST
+@given(
+    count=st.integers(1, 120),
+    seed=st.integers(0, 10_000),
+    window=st.sampled_from([None, 64, 100, 333, 1000]),
+    crlf=st.booleans(),
+)
+def test_generated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, crlf):
+    path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf))
+    outcome = check_both(monkeypatch, path, window)
+    if window is None:
+        assert outcome.proved == count
+
+
+@FAST
+@given(
+    count=st.integers(5, 80),
+    seed=st.integers(0, 10_000),
+    window=st.sampled_from([None, 64, 100, 333]),
+    kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
+)
+def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds):
+    rng = random.Random(seed)
+    data = sitemap(count, seed).encode("utf-8")
+    for kind in kinds:
+        data = mutate(data, rng, kind)
+    check_both(monkeypatch, write(tmp_path_factory.mktemp("m"), data), window)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [50_000, 50_001, 50_002])
+def test_the_entry_limit(monkeypatch, tmp_path, count):
+    outcome = check_both(monkeypatch, write(tmp_path, sitemap(count, 1)))
+    assert outcome.proved >= 49_000
+    assert any(f.code == "LM001" for f in outcome.findings) == (count > 50_000)
+
+
+@pytest.mark.slow
+def test_json_reports_of_a_large_file(monkeypatch, tmp_path):
+    rng = random.Random(9)
+    entries = [url_entry(i, rng) for i in range(20_000)]
+    for i in range(0, 20_000, 100):
+        entries[i] = url_entry(i, rng).replace("<loc>", "<loc> ")
+    entries[15_000] = entries[20]
+    assert_same_json(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
+
+
+# -- start-up ----------------------------------------------------------------------
+
+
+def test_rule_documentation_is_dedented_as_textwrap_does(monkeypatch):
+    """rules.base._block replaces textwrap.dedent (a fifth of declaring the rules)."""
+    import textwrap
+
+    from sitemap_lint.rules import base
+
+    samples = ["", "a", "  a\n   b\n", "\n    x\n      y\n\n    z\n", "\ta\n\tb", "  a\n \n  b"]
+    samples += ["x\n  y", "\n        <url>\n          <loc>x</loc>\n        </url>\n    "]
+    for sample in samples:
+        assert base._block(sample) == textwrap.dedent(sample).strip("\n"), repr(sample)
+
+
+def test_a_checked_file_is_freed_without_the_garbage_collector(monkeypatch, tmp_path):
+    """With the fast path few objects are made, so a cycle through the checker would keep
+    each file's state (a hash per URL) until a late gc run: memory of a set would grow."""
+    import gc
+    import weakref
+
+    made: list[weakref.ref[Any]] = []
+    original = checker.FileChecker.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(checker.FileChecker, "__init__", init)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    path = write(tmp_path, sitemap(300) + "<!-- end -->\n")
+    gc.disable()
+    try:
+        result = check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+        assert made and made[0]() is None
+    finally:
+        gc.enable()
+    assert result.facts is not None and result.facts.url_count == 300

@@ -1,0 +1,327 @@
+"""--fix, --unsafe-fixes, --diff and --fix-only: the fixed files, the exit codes, the
+reports of fixable findings, and the rules that keep data safe (atomic writes, files
+left alone when a fix is not sure, symlinks, read-only files, standard input)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.cli import main
+from sitemap_lint.finding import Edit
+from sitemap_lint.fix import write as fix_write
+from sitemap_lint.fix.locate import Text
+from tests.helpers import FIXTURES
+
+FIX = FIXTURES / "fix"
+NOW = "2026-12-01T00:00:00Z"
+INPUTS = sorted(p for p in FIX.glob("*.xml") if "." not in p.name.removesuffix(".xml"))
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["--now", NOW, "--isolated", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def copy(tmp_path: Path, name: str) -> Path:
+    target = tmp_path / name
+    shutil.copyfile(FIX / name, target)
+    return target
+
+
+def expected(name: str, unsafe: bool) -> bytes:
+    """The fixture's expected bytes after --fix (with --unsafe-fixes: the
+    ``.unsafe-fixed.xml`` file when the unsafe fixes change more)."""
+    stem = name.removesuffix(".xml")
+    candidates = [f"{stem}.unsafe-fixed.xml"] if unsafe else []
+    candidates += [f"{stem}.fixed.xml", name]
+    for candidate in candidates:
+        if (FIX / candidate).exists():
+            return (FIX / candidate).read_bytes()
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
+def test_fix_gives_the_expected_file_and_a_second_fix_changes_nothing(
+    path: Path, unsafe: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = copy(tmp_path, path.name)
+    flags = ["--fix", "--unsafe-fixes"] if unsafe else ["--fix"]
+    run([*flags, str(target)], capsys)
+    assert target.read_bytes() == expected(path.name, unsafe)
+    status, out, _err = run(["--diff", *flags[1:], str(target)], capsys)
+    assert (status, out) == (0, "")
+
+
+def test_diff_prints_the_changes_writes_nothing_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    before = target.read_bytes()
+    status = main(["check", "--now", NOW, "--isolated", "--diff", str(target)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert target.read_bytes() == before
+    assert out.startswith(f"--- {target}\n+++ {target}\n@@ ")
+    assert "\n-    <changefreq>Daily</changefreq>\n" in out
+    assert "\n+    <changefreq>daily</changefreq>\n" in out
+    assert "+    <priority>1.0</priority>" not in out  # clamping is unsafe
+    assert "Would fix 7 findings in 1 file(s)." in err
+
+
+def test_diff_with_nothing_to_fix_exits_0(tmp_path: Path, capsys) -> None:
+    status, out, err = run(["--diff", str(FIX / "not-fixable.xml")], capsys)
+    assert (status, out) == (0, "")
+    assert "No fixes available." in err
+
+
+def test_exit_status_after_fix_counts_only_what_is_left(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert status == 1  # the priority 3 and the lastmod are left: errors
+    assert "VA003" in out and "[*]" not in out.split("VA003", 1)[1].split("\n", 1)[0]
+    # Left: the lastmod, the priority and (now that the & is escaped) a duplicate URL.
+    assert "No fixes available. (3 hidden fixes can be enabled with --unsafe-fixes.)" in out
+    assert "Fixed 7 findings in 1 file(s)." in err
+    status, out, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0
+    assert "no problems found" in out
+
+
+def test_fix_only_reports_nothing_and_exits_0(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    status, out, err = run(["--fix-only", str(target)], capsys)
+    assert (status, out) == (0, "")
+    assert "Fixed 7 findings in 1 file(s)." in err
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+
+
+def test_text_report_marks_fixable_findings(capsys) -> None:
+    status, out, _ = run(["--no-show-source", str(FIX / "mixed.xml")], capsys)
+    assert status == 1
+    lines = [line for line in out.splitlines() if "XM00" in line or "NS002" in line]
+    assert lines and all("[*]" in line for line in lines)
+    assert out.rstrip().endswith("[*] 3 fixable with --fix.")
+
+
+def test_text_report_counts_hidden_unsafe_fixes(capsys) -> None:
+    _, out, _ = run(["--no-show-source", str(FIX / "duplicates.xml")], capsys)
+    assert "No fixes available. (3 hidden fixes can be enabled with --unsafe-fixes.)" in out
+    _, out, _ = run(["--no-show-source", "--unsafe-fixes", str(FIX / "duplicates.xml")], capsys)
+    assert out.rstrip().endswith("[*] 3 fixable with --fix.")
+
+
+def test_json_carries_the_fix_with_exact_edits(capsys) -> None:
+    _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    by_code = {f["code"]: f for f in findings}
+    namespace = by_code["NS002"]["fix"]
+    assert namespace["applicability"] == "safe"
+    (edit,) = namespace["edits"]
+    line = (FIX / "mixed.xml").read_text(encoding="utf-8").splitlines()[1]
+    start, end = edit["location"]["column"], edit["end_location"]["column"]
+    assert edit["location"]["line"] == edit["end_location"]["line"] == 2
+    assert line[start - 1 : end - 1] == "https://www.sitemaps.org/schemas/sitemap/0.9/"
+    assert edit["content"] == "http://www.sitemaps.org/schemas/sitemap/0.9"
+    # A finding without a fix has no "fix" key.
+    _, out, _ = run(["--format", "json", str(FIX / "not-fixable.xml")], capsys)
+    assert all("fix" not in f for f in json.loads(out)["files"][0]["findings"])
+
+
+def test_sarif_carries_fixes_with_replacements(capsys) -> None:
+    _, out, _ = run(["--format", "sarif", str(FIX / "less-than.xml")], capsys)
+    (result,) = json.loads(out)["runs"][0]["results"]
+    (fix,) = result["fixes"]
+    (change,) = fix["artifactChanges"]
+    assert (
+        change["artifactLocation"] == result["locations"][0]["physicalLocation"]["artifactLocation"]
+    )
+    (replacement,) = change["replacements"]
+    assert replacement == {
+        "deletedRegion": {"startLine": 4, "startColumn": 35, "endLine": 4, "endColumn": 36},
+        "insertedContent": {"text": "&lt;"},
+    }
+    assert fix["properties"] == {"applicability": "safe"}
+
+
+def test_gzip_stays_gzip(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "mixed.xml.gz"
+    target.write_bytes(gzip.compress((FIX / "mixed.xml").read_bytes()))
+    run(["--fix", str(target)], capsys)
+    data = target.read_bytes()
+    assert data[:2] == b"\x1f\x8b"
+    assert gzip.decompress(data) == (FIX / "mixed.fixed.xml").read_bytes()
+
+
+def test_utf16_file_is_written_as_utf8(tmp_path: Path, capsys) -> None:
+    text = (FIX / "mixed.unsafe-fixed.xml").read_text(encoding="utf-8")
+    target = tmp_path / "wide.xml"
+    target.write_bytes(text.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"))
+    status, _, _ = run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == text.encode("utf-8")
+    assert status == 0
+
+
+def test_mode_is_kept(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    target.chmod(0o640)
+    run(["--fix", str(target)], capsys)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_symlink_fixes_the_target_and_stays_a_link(tmp_path: Path, capsys) -> None:
+    real = copy(tmp_path, "mixed.xml")
+    link = tmp_path / "link.xml"
+    link.symlink_to(real.name)
+    run(["--fix", str(link)], capsys)
+    assert link.is_symlink() and os.readlink(link) == real.name
+    assert real.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+
+
+def test_read_only_file_exits_2_with_one_line_and_stays(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    target.chmod(0o444)
+    try:
+        status, out, err = run(["--fix", str(target)], capsys)
+    finally:
+        target.chmod(0o644)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "read-only" in err
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
+def test_stdin_gives_the_fixed_file_on_stdout(monkeypatch, capsysbinary) -> None:
+    data = (FIX / "mixed.xml").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status = main(["--now", NOW, "--isolated", "--fix", "--no-show-source", "-"])
+    out, err = capsysbinary.readouterr()
+    assert out == (FIX / "mixed.fixed.xml").read_bytes()
+    assert b"VA003" in err  # the report of what is left goes to stderr
+    assert status == 1
+
+
+def test_interrupted_write_leaves_the_original_whole(tmp_path: Path, monkeypatch, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+
+    def interrupted(src: str, dst: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fix_write.os, "replace", interrupted)
+    status, _, _ = run(["--fix", str(target)], capsys)
+    assert status != 0
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml"]  # no temporary left
+
+
+def test_failed_rename_leaves_the_original_whole(tmp_path: Path, monkeypatch, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+
+    def failed(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fix_write.os, "replace", failed)
+    status, _, err = run(["--fix", str(target)], capsys)
+    assert status == 2 and "No space left on device" in err and "left unchanged" in err
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml"]
+
+
+def test_invalid_bytes_leave_the_file_untouched_with_a_finding(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "broken.xml"
+    data = (FIX / "mixed.xml").read_bytes().replace(b"page", b"p\xffge")
+    target.write_bytes(data)
+    status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert target.read_bytes() == data
+    assert "FX001" in out and "not valid in its encoding" in out
+    assert status == 1
+
+
+def test_a_fix_that_would_break_the_file_is_not_written(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """The gate: a fixed text with a new well-formedness error is never written."""
+    from sitemap_lint.fix import apply as fix_apply
+    from sitemap_lint.fix import engine
+
+    real = fix_apply.apply
+
+    def breaking(text: str, findings):  # the real fixes, then an unclosed element
+        done = real(text, findings)
+        done.text = done.text.replace("</urlset>", "<url></urlset>")
+        return done
+
+    monkeypatch.setattr(engine, "apply", breaking)
+    target = copy(tmp_path, "mixed.xml")
+    status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert "FX001" in out and "new XM0" in out
+    assert status == 1
+
+
+def test_urls_are_not_fixed(capsys, no_network) -> None:
+    status = main(["--isolated", "--diff", "--exit-zero", str(FIX / "not-fixable.xml")])
+    assert status == 0
+
+
+def test_locate_resolves_edits_by_position() -> None:
+    text = Text("<a>\r\n  <b x='>'>v&amp;w</b>\n</a>")
+    (text_edit,) = text.resolve(Edit(2, 3, "new", "text", old="v&w")) or []
+    assert text.text[text_edit.start : text_edit.end] == "v&amp;w"
+    assert text.resolve(Edit(2, 3, "new", "text", old="other")) is None
+    (element,) = text.resolve(Edit(2, 3, "", "element")) or []
+    assert text.text[element.start : element.end] == "  <b x='>'>v&amp;w</b>\n"
+    assert text.position(element.start) == (2, 1)
+    assert text.resolve(Edit(9, 1, "")) is None
+
+
+def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:
+    from sitemap_lint.fix import runner
+
+    monkeypatch.setattr(runner, "RESOLVE_LIMIT", 10)
+    _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
+    edits = [f["fix"]["edits"][0] for f in json.loads(out)["files"][0]["findings"]]
+    assert [e.get("target") for e in edits] == ["prefix", "xmlns", "ampersands"]
+
+
+def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url>\n    <loc>https://example.com/shop/a</loc>\n  </url>\n"
+        "  <url>\n    <loc>https://example.com/blog/b</loc>\n  </url>\n"
+        "  <url><loc>https://other.example/shop/c</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    scope = ["--sitemap-url", "https://example.com/shop/sitemap.xml"]
+    status, _, _ = run([*scope, "--fix", str(target)], capsys)
+    assert status == 1 and target.read_text(encoding="utf-8").count("<url>") == 3
+    status, _, _ = run([*scope, "--fix", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0
+    assert target.read_text(encoding="utf-8") == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url>\n    <loc>https://example.com/shop/a</loc>\n  </url>\n"
+        "</urlset>\n"
+    )
+
+
+def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "broken.xml"
+    data = (FIX / "not-fixable.xml").read_bytes().replace(b"relative", b"rel\xffative")
+    target.write_bytes(data)
+    _, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert "EN001" in out and "FX001" not in out
+    assert target.read_bytes() == data

@@ -1,0 +1,184 @@
+"""sitemap-lint split: every entry once, in order, in parts that are valid and within
+both limits, and an index that lists the parts with their newest lastmod."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitemap_lint.cli import main
+from sitemap_lint.fix.split import Parsed, SplitError, parse, plan
+from sitemap_lint.inputs.reader import Source
+from sitemap_lint.options import Options
+from tests.helpers import NOW, engine
+
+HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+    '        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'
+)
+
+
+def entry(i: int, padding: int = 0, image: bool = False) -> str:
+    extra = (
+        f"<image:image><image:loc>https://example.com/i{i}.png</image:loc></image:image>"
+        if image
+        else ""
+    )
+    return (
+        f"<url><loc>https://example.com/p{i}{'x' * padding}</loc>"
+        f"<lastmod>2024-01-{i % 28 + 1:02d}T00:00:00+00:00</lastmod>{extra}</url>"
+    )
+
+
+def sitemap(entries: list[str]) -> bytes:
+    return (HEAD + "".join(f"  {e}\n" for e in entries) + "</urlset>\n").encode()
+
+
+def errors(data: bytes, name: str = "part.xml") -> list[str]:
+    from sitemap_lint.checker import check_source
+
+    found = check_source(Source(name, None, data=data), Options(now=NOW), engine())
+    return [f"{f.code} {f.message}" for f in found.findings if str(f.severity) == "error"]
+
+
+def split_entries(parts_data: list[bytes]) -> list[bytes]:
+    """The entries of the parts, in order, as written."""
+    out: list[bytes] = []
+    for data in parts_data:
+        out += [e.raw for e in parse(data.split(b"?>", 1)[1]).entries]
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sizes=st.lists(st.integers(0, 300), min_size=1, max_size=40),
+    images=st.lists(st.booleans(), min_size=40, max_size=40),
+    max_urls=st.integers(1, 12),
+    slack=st.integers(0, 2000),
+)
+def test_split_keeps_every_entry_once_in_order_within_both_limits(
+    sizes: list[int], images: list[bool], max_urls: int, slack: int
+) -> None:
+    entries = [entry(i, size, images[i]) for i, size in enumerate(sizes)]
+    data = sitemap(entries)
+    parsed = parse(data.split(b"?>", 1)[1])
+    assert [e.raw.decode() for e in parsed.entries] == entries
+    longest = max(len(e.raw) for e in parsed.entries)
+    max_bytes = len(HEAD) + len("</urlset>\n") + longest + 3 + slack
+    parts = plan(parsed, "sitemap", max_urls, max_bytes)
+    assert split_entries([p.data for p in parts]) == [e.raw for e in parsed.entries]
+    for part in parts:
+        assert 1 <= part.count <= max_urls
+        assert len(part.data) <= max_bytes
+        assert errors(part.data, part.name) == []  # each part valid on its own
+    # A part is full: the next entry would have broken a limit.
+    for part, following in itertools.pairwise(parts):
+        first = parse(following.data.split(b"?>", 1)[1]).entries[0]
+        assert part.count == max_urls or len(part.data) + len(first.raw) + 3 > max_bytes
+
+
+def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "sitemap.xml"
+    entries = [entry(i, image=i % 3 == 0) for i in range(25)]
+    source.write_bytes(sitemap(entries))
+    out = tmp_path / "out"
+    status = main(
+        [
+            "split",
+            str(source),
+            "--base-url",
+            "https://example.com/maps/",
+            "--out-dir",
+            str(out),
+            "--max-urls",
+            "10",
+        ]
+    )
+    assert status == 0
+    assert "25 entries in 3 part(s)" in capsys.readouterr().err
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap-index.xml"]
+    parts = [(out / f"sitemap-{n}.xml").read_bytes() for n in (1, 2, 3)]
+    assert [e.decode() for e in split_entries(parts)] == entries
+    for name, data in zip(names, parts, strict=False):
+        assert errors(data, name) == []
+    index = (out / "sitemap-index.xml").read_bytes()
+    assert errors(index, "sitemap-index.xml") == []
+    locs = re.findall(rb"<loc>([^<]*)</loc>", index)
+    assert locs == [f"https://example.com/maps/sitemap-{n}.xml".encode() for n in (1, 2, 3)]
+    # The newest lastmod of each part: entries 0-9, 10-19 and 20-24.
+    assert re.findall(rb"<lastmod>([^<]*)</lastmod>", index) == [
+        b"2024-01-10T00:00:00+00:00",
+        b"2024-01-20T00:00:00+00:00",
+        b"2024-01-25T00:00:00+00:00",
+    ]
+
+
+def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "big.xml.gz"
+    entries = [entry(i, 40) for i in range(30)]
+    source.write_bytes(gzip.compress(sitemap(entries)))
+    out = tmp_path / "out"
+    status = main(
+        [
+            "split",
+            str(source),
+            "--base-url",
+            "https://example.com",
+            "--out-dir",
+            str(out),
+            "--max-bytes",
+            "1KiB",
+            "--gzip",
+        ]
+    )
+    assert status == 0
+    parts = sorted(out.glob("big-*.xml.gz"), key=lambda p: int(p.name.split("-")[1].split(".")[0]))
+    data = [gzip.decompress(p.read_bytes()) for p in parts]
+    assert all(len(d) <= 1024 for d in data)
+    assert [e.decode() for e in split_entries(data)] == entries
+    assert b"https://example.com/big-1.xml.gz" in (out / "big-index.xml").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "only a <urlset>"),
+        (b"<urlset><url><loc>https://e.com/a&b</loc></url></urlset>", "not well-formed"),
+        (b'<!DOCTYPE urlset [<!ENTITY a "b">]><urlset/>', "DOCTYPE"),
+    ],
+)
+def test_split_refuses_what_it_cannot_split(
+    tmp_path: Path, capsys, content: bytes, reason: str
+) -> None:
+    source = tmp_path / "s.xml"
+    source.write_bytes(content)
+    status = main(
+        ["split", str(source), "--base-url", "https://e.com/", "--out-dir", str(tmp_path / "o")]
+    )
+    assert status == 2
+    err = capsys.readouterr().err
+    assert reason in err and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_entry_larger_than_a_part_is_refused() -> None:
+    parsed = Parsed(b"<urlset>", "urlset")
+    parsed.entries = parse(sitemap([entry(1, 500)]).split(b"?>", 1)[1]).entries
+    with pytest.raises(SplitError, match="does not fit"):
+        plan(parsed, "s", 10, 200)
+
+
+def test_split_needs_an_absolute_base_url(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    status = main(["split", str(source), "--base-url", "maps/", "--out-dir", str(tmp_path)])
+    assert status == 2
+    assert "--base-url" in capsys.readouterr().err
