@@ -4,6 +4,9 @@
     python bench/run.py --runs 9   # more runs per input
     python bench/run.py --quick    # one run each, small inputs (proves the script works)
     python bench/run.py --set      # also a set of 200 sitemaps x 50,000 URLs (10 million)
+    python bench/run.py --cluster  # only that set: local run against a local Dask cluster
+                                   # (a scheduler and 2 workers; needs the dask extra), and
+                                   # the memory of one hash partition per URL
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
 is run on the same file when it is installed (skipped otherwise), with the core
@@ -210,10 +213,32 @@ def main() -> int:
     parser.add_argument(
         "--set", action="store_true", help="also the set of 200 sitemaps x 50,000 URLs"
     )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="only the set: the local run against a local Dask cluster of 2 workers",
+    )
+    parser.add_argument(
+        "--files", type=int, default=200, help="with --cluster: sitemaps in the set (200)"
+    )
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
     tool = shutil.which("sitemap-lint") or ""
     ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
+    if args.cluster:
+        from bench_cluster import measure_cluster
+
+        scale = 20 if args.quick else 1
+        with tempfile.TemporaryDirectory() as tmp:
+            return measure_cluster(
+                Path(tmp),
+                ours,
+                4 if args.quick else args.files,
+                50_000 // scale,
+                write_set,
+                measure_tree,
+                _tree_rss,
+            )
     xmllint = shutil.which("xmllint")
     schemas = files("sitemap_lint.schemas")
     core = str(schemas.joinpath("sitemap.xsd"))

@@ -113,6 +113,7 @@ def lint(
     max_bytes: int = 20 * 1024**3,
     jobs: int = 0,
     timeout: float = 10.0,
+    scheduler: str | None = None,
 ) -> list[Finding]:
     """Check one input and return its findings in the order the command reports them.
 
@@ -156,6 +157,7 @@ def lint(
         max_bytes=max_bytes,
         jobs=jobs,
         timeout=timeout,
+        scheduler=scheduler,
     )
     return list(_run(settings, stdin).findings)
 
@@ -182,6 +184,7 @@ def lint_paths(
     max_bytes: int = 20 * 1024**3,
     jobs: int = 0,
     timeout: float = 10.0,
+    scheduler: str | None = None,
 ) -> LintResult:
     """Check files, directories, URLs and robots.txt files as ``sitemap-lint check``
     does with the same arguments, the rules across a set of files included.
@@ -201,6 +204,8 @@ def lint_paths(
       ``robots``: robots.txt files or URLs that inform the checks.
     - ``max_depth``, ``max_files``, ``max_bytes``, ``jobs`` (worker processes, 0: one
       per core), ``timeout`` (seconds): the set run's limits.
+    - ``scheduler``: a Dask scheduler's address (``tcp://HOST:8786``) or ``auto``: the
+      set is fetched and checked on that cluster (the ``dask`` extra).
 
     Raises :class:`SitemapLintError` where the command exits 2.
     """
@@ -230,6 +235,7 @@ def lint_paths(
         max_bytes=max_bytes,
         jobs=jobs,
         timeout=timeout,
+        scheduler=scheduler,
     )
     return _run(settings, None)
 
@@ -271,6 +277,7 @@ def _settings(
     max_bytes: int,
     jobs: int,
     timeout: float,
+    scheduler: str | None,
 ) -> RunSettings:
     from sitemap_lint.run import RunSettings
 
@@ -295,6 +302,7 @@ def _settings(
         max_bytes=max_bytes,
         jobs=jobs,
         timeout=timeout,
+        scheduler=_optional_text(scheduler, "scheduler"),
     )
 
 

@@ -286,8 +286,9 @@ def _print_markdown(markdown: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
+    from sitemap_lint.errors import SitemapLintError
     from sitemap_lint.inputs.reader import InputError
-    from sitemap_lint.run import EXIT_TROUBLE, UsageError
+    from sitemap_lint.run import EXIT_TROUBLE
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
@@ -305,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         if message:  # empty when the help was shown because no arguments were given
             _fail(message.splitlines()[0])
         return EXIT_TROUBLE
-    except (InputError, UsageError) as error:
+    except (InputError, SitemapLintError) as error:  # UsageError is one
         _fail(str(error))
         return EXIT_TROUBLE
     except KeyboardInterrupt:

@@ -178,12 +178,20 @@ def compute(
     sources = expand(local)
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
-    if _is_set_run(settings, config, len(sources)):
+    if plan.scheduler or _is_set_run(settings, config, len(sources)):
         from sitemap_lint import sets
 
+        set_settings = _set_settings(settings, config)
+        executor = None
+        if plan.scheduler:  # the files are checked on a Dask cluster
+            from sitemap_lint.cluster import connect
+
+            executor = connect(
+                plan.scheduler, set_settings.timeout, set_settings.timeout, plan.engine_name
+            )
         progress = make_progress() if make_progress is not None else None
         runner = sets.SetRunner(
-            _set_settings(settings, config),
+            set_settings,
             Options(
                 now=plan.now,
                 agent=plan.agent,
@@ -195,6 +203,7 @@ def compute(
             lambda name: plan.url or config.sitemap_url_for(name),
             progress,
             stdin,
+            executor,
         )
         try:
             results = runner.run(settings.paths)
@@ -225,6 +234,8 @@ class CheckPlan:
     enabled: frozenset[str] | None
     # The HTML report's charts count lastmod months, changefreq, priority and hreflang.
     stats: bool = False
+    # A Dask scheduler's address (or "auto"): the set's files are checked on the cluster.
+    scheduler: str | None = None
 
     def options(self, config: Config, name: str) -> Options:
         """The options of the single-file check of the file ``name``."""
@@ -267,8 +278,11 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
     url = parse("sitemap_url", settings.sitemap_url)
     profile = parse("profile", settings.profile) if settings.profile else config.profile or DEFAULT
     agent = AGENTS.get(profile, "Googlebot")
+    scheduler = parse("scheduler", settings.scheduler)
     stats = parse("format", settings.format or config.format or "text") == "html"
-    return CheckPlan(engine_name, fail_on, selection, now, url, agent, selection.enabled(), stats)
+    return CheckPlan(
+        engine_name, fail_on, selection, now, url, agent, selection.enabled(), stats, scheduler
+    )
 
 
 def _read_stdin() -> Source:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.checker import check_source
@@ -35,6 +35,7 @@ from sitemap_lint.selection import Selection
 from sitemap_lint.sink import reported
 
 if TYPE_CHECKING:
+    from array import array
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
@@ -61,6 +62,59 @@ class SetSettings:
     timeout: float = 10.0
 
 
+@dataclass(frozen=True)
+class FileTask:
+    """What checking one file of the set needs, wherever it runs: a file, standard
+    input's bytes, or a URL to fetch, and the options of its check."""
+
+    name: str
+    path: Path | None
+    url: str | None
+    fetch: bool
+    data: bytes | None
+    options: Options
+    robots: bool  # named robots.txt: its text informs the checks of the other files
+    listed: bool  # listed by an index or robots.txt: unreadable is a finding, not the end
+
+
+@dataclass(eq=False)
+class Checked:
+    """One checked file: its result, the bytes read, and a robots.txt's text. An
+    executor that keeps the file's facts elsewhere gives the result with the facts the
+    discovery needs (kind, counts, children, newest lastmod) and a ``handle`` to the rest."""
+
+    result: FileResult
+    size: int = 0
+    robots_text: str | None = None
+    alternates: int = 0  # hreflang records in the file's facts
+    handle: object = None
+
+
+# (file index, URL hash, index of the first file listing it, line, column, first file's line)
+Duplicate = tuple[int, int, int, int, int, int]
+
+
+class Executor(Protocol):
+    """Where a set's files are fetched and checked and its cross-file facts compared, in
+    place of this process and its worker processes (``sitemap_lint.cluster``: Dask)."""
+
+    def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
+        """The checked files, in the order of ``tasks``."""
+        ...
+
+    def duplicates(self, handles: Sequence[object], urls: int) -> list[Duplicate]:
+        """URLs in several files (``handles``: the files' facts, ``urls`` in all), as
+        ``find_duplicates`` finds them, in any order within a file."""
+        ...
+
+    def hreflang(self, files: Sequence[tuple[str, object]]) -> list[tuple[int, Finding]]:
+        """The hreflang findings across files (``files``: each checked file's name and
+        handle), as ``rules.sets.hreflang_findings`` finds them."""
+        ...
+
+    def close(self) -> None: ...
+
+
 @dataclass(eq=False)
 class Job:
     """One file of the set: where it comes from and, once checked, its result."""
@@ -78,6 +132,8 @@ class Job:
     size: int = 0
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
     data: bytes | None = field(default=None, repr=False)  # read in place of standard input
+    alternates: int = 0  # hreflang records of the file
+    handle: object = None  # an executor's reference to the file's facts
 
     def preorder(self) -> Iterator[Job]:
         yield self
@@ -102,8 +158,10 @@ class SetRunner:
         sitemap_url_for: Callable[[str], ParsedURL | None],
         progress: Callable[[int, int], None] | None = None,
         stdin: Source | None = None,  # read in place of standard input ('-')
+        executor: Executor | None = None,  # None: this process and its worker processes
     ):
         self.settings = settings
+        self.executor = executor
         self.stdin = stdin
         self.options = replace(options, collect=True)
         self.engine_name = engine_name
@@ -170,6 +228,8 @@ class SetRunner:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self.executor is not None:
+            self.executor.close()
 
     # -- inputs ------------------------------------------------------------------
 
@@ -225,6 +285,13 @@ class SetRunner:
     def _check_level(self, level: list[Job]) -> None:
         if not level:
             return
+        if self.executor is not None:
+            tasks = [self._task(job, absolute=True) for job in level]
+            for job, checked in zip(level, self.executor.check(tasks), strict=True):
+                self._take(job, checked)
+                self._advance(1)
+            self._bytes += sum(job.size for job in level)
+            return
         use_pool = self._workers() > 1 and len(level) > 1
         if not use_pool and not any(job.fetch for job in level):
             # Nothing to wait for: check here, one file after the other (threads would
@@ -250,39 +317,31 @@ class SetRunner:
             self.progress(self._done, self._files)
 
     def _run_job(self, job: Job, use_pool: bool) -> None:
-        try:
-            job.result = self._load_and_check(job, use_pool)
-        except InputError as error:
-            if job.parent is None:
-                raise
-            finding = rules.CHILD_NOT_FOUND.at(1, 1, f"{error}; the file could not be checked")
-            job.result = FileResult(job.name, [finding])
+        def check(source: Source, options: Options, big: bool) -> FileResult:
+            return self._check(source, options, use_pool and big)
 
-    def _load_and_check(self, job: Job, use_pool: bool) -> FileResult:
-        options = self._options_for(job)
-        if not job.fetch:
-            if job.path is not None:
-                try:
-                    job.size = job.path.stat().st_size
-                except OSError:
-                    job.size = 0
-            source = Source(job.name, job.path, url=job.url, data=job.data)
-            if _named_robots(job) and job.path is not None:
-                job.robots_text = _robots_text(_read_start(source))
-            return self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
-        assert job.url is not None  # a fetched file has its URL
-        fetched = self._fetch(job.url)
-        if fetched.body is None:
-            return FileResult(job.name, list(fetched.findings))
-        job.size = len(fetched.body)
-        if _named_robots(job):
-            job.robots_text = _robots_text(fetched.body)
-        source = Source(job.name, None, url=job.url, data=fetched.body)
-        result = self._check(source, options, use_pool and job.size >= POOL_MIN_SIZE)
-        if fetched.findings:
-            result.findings[:0] = fetched.findings
-            result.findings.sort(key=Finding.sort_key)
-        return result
+        self._take(job, run_task(self._task(job), self._fetch, check))
+
+    def _task(self, job: Job, absolute: bool = False) -> FileTask:
+        """``absolute``: the path as another process (another working directory) reads it."""
+        path = job.path.absolute() if absolute and job.path is not None else job.path
+        return FileTask(
+            job.name,
+            path,
+            job.url,
+            job.fetch,
+            job.data,
+            self._options_for(job),
+            _named_robots(job),
+            job.parent is not None,
+        )
+
+    @staticmethod
+    def _take(job: Job, checked: Checked) -> None:
+        job.result, job.size, job.robots_text = checked.result, checked.size, checked.robots_text
+        facts = checked.result.facts
+        job.alternates = checked.alternates or (len(facts.alternates) if facts else 0)
+        job.handle = checked.handle
 
     def _options_for(self, job: Job) -> Options:
         location = parse_url(job.url) if job.url else None
@@ -518,55 +577,140 @@ class SetRunner:
         """URLs listed by several files: compared by hash, one slice of the hash space at
         a time, so the memory for the comparison stays a fraction of the set's."""
         files = [
-            (job, job.result.facts)
+            job
             for job in jobs
             if job.result is not None
             and job.result.facts is not None
             and job.result.facts.kind in URL_KINDS
-            and len(job.result.facts.hashes)
+            and job.result.facts.url_count
         ]
         if len(files) < 2:
             return
-        slices = 16
-        step = 1 << 60
-        found: list[tuple[int, int, int]] = []  # (file index, hash, first file index)
-        for part in range(slices):
-            low, high = part * step, (part + 1) * step
-            first: dict[int, int] = {}
-            for index, (_job, facts) in enumerate(files):
-                hashes = facts.hashes
-                chunk = hashes[bisect_left(hashes, low) : bisect_left(hashes, high)]
-                if not chunk:
-                    continue
-                known = first.keys() & chunk
-                new = dict.fromkeys(chunk, index)
-                for value in known:
-                    del new[value]
-                    found.append((index, value, first[value]))
-                first.update(new)
-        for index, value, first_index in found:
-            job, facts = files[index]
-            first_job, first_facts = files[first_index]
-            line, column = _position(facts, value)
-            first_line, _first_column = _position(first_facts, value)
+        if self.executor is not None:
+            urls = sum(_facts(job).url_count for job in files)
+            found = self.executor.duplicates([job.handle for job in files], urls)
+        else:
+            found = find_duplicates([_facts(job) for job in files])
+        for index, value, first_index, line, column, first_line in found:
+            job, first_job = files[index], files[first_index]
             assert job.result is not None  # files holds checked jobs only
+            # The normal form both share, when one of them is written otherwise (on a
+            # cluster, the workers send each file's normal forms with its discovery facts).
+            normal = _facts(job).normal_forms.get(value) or _facts(first_job).normal_forms.get(
+                value
+            )
             job.result.findings.append(
                 rules.url_in_several_sitemaps(
-                    line,
-                    column,
-                    f"{first_job.name}, line {first_line}",
-                    facts.normal_forms.get(value) or first_facts.normal_forms.get(value),
+                    line, column, f"{first_job.name}, line {first_line}", normal
                 )
             )
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
-        rules.check_hreflang(
-            [
-                (job.name, job.result.facts, job.result.findings)
-                for job in jobs
-                if job.result is not None and job.result.facts is not None
-            ]
-        )
+        files = [job for job in jobs if job.result is not None and job.result.facts is not None]
+        if self.executor is None:
+            rules.check_hreflang(
+                [(job.name, _facts(job), job.result.findings) for job in files if job.result]
+            )
+            return
+        if not any(job.alternates for job in files):
+            return
+        for index, finding in self.executor.hreflang([(job.name, job.handle) for job in files]):
+            result = files[index].result
+            assert result is not None  # files holds checked jobs only
+            result.findings.append(finding)
+
+
+DUPLICATE_SLICES = 16  # the hash space compared one slice at a time
+
+
+def hash_slice(
+    facts: FileFacts, part: int, parts: int = DUPLICATE_SLICES
+) -> tuple[array[int], array[int]]:
+    """A file's sorted URL hashes in slice ``part`` of ``parts`` (a power of two) of the
+    64-bit hash space, with their positions."""
+    step = (1 << 64) // parts
+    hashes = facts.hashes
+    low, high = bisect_left(hashes, part * step), bisect_left(hashes, (part + 1) * step)
+    return hashes[low:high], facts.positions[low:high]
+
+
+def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list[Duplicate]:
+    """The URLs of one hash slice already listed by an earlier file (``pieces``: each
+    file's ``hash_slice``, in the order of the set)."""
+    found: list[tuple[int, int, int]] = []  # (file index, hash, first file index)
+    first: dict[int, int] = {}
+    for index, (chunk, _positions) in enumerate(pieces):
+        if not chunk:
+            continue
+        known = first.keys() & chunk
+        new = dict.fromkeys(chunk, index)
+        for value in known:
+            del new[value]
+            found.append((index, value, first[value]))
+        first.update(new)
+    duplicates: list[Duplicate] = []
+    for index, value, first_index in found:
+        line, column = _position_in(pieces[index], value)
+        first_line, _first_column = _position_in(pieces[first_index], value)
+        duplicates.append((index, value, first_index, line, column, first_line))
+    return duplicates
+
+
+def find_duplicates(files: Sequence[FileFacts]) -> list[Duplicate]:
+    """URLs listed by several of ``files``, one hash slice after the other."""
+    found: list[Duplicate] = []
+    for part in range(DUPLICATE_SLICES):
+        found += duplicates_in_slice([hash_slice(facts, part) for facts in files])
+    return found
+
+
+def run_task(
+    task: FileTask,
+    fetch: Callable[[str], Fetched],
+    check: Callable[[Source, Options, bool], FileResult],
+) -> Checked:
+    """Read or fetch one file and check it (``check(source, options, big)``). A listed
+    file that cannot be read is a finding of its own; an input raises InputError."""
+    checked = Checked(FileResult(task.name, []))
+    try:
+        checked.result = _load_and_check(task, checked, fetch, check)
+    except InputError as error:
+        if not task.listed:
+            raise
+        finding = rules.CHILD_NOT_FOUND.at(1, 1, f"{error}; the file could not be checked")
+        checked.result = FileResult(task.name, [finding])
+    return checked
+
+
+def _load_and_check(
+    task: FileTask,
+    checked: Checked,
+    fetch: Callable[[str], Fetched],
+    check: Callable[[Source, Options, bool], FileResult],
+) -> FileResult:
+    if not task.fetch:
+        if task.path is not None:
+            try:
+                checked.size = task.path.stat().st_size
+            except OSError:
+                checked.size = 0
+        source = Source(task.name, task.path, url=task.url, data=task.data)
+        if task.robots and task.path is not None:
+            checked.robots_text = _robots_text(_read_start(source))
+        return check(source, task.options, checked.size >= POOL_MIN_SIZE)
+    assert task.url is not None  # a fetched file has its URL
+    fetched = fetch(task.url)
+    if fetched.body is None:
+        return FileResult(task.name, list(fetched.findings))
+    checked.size = len(fetched.body)
+    if task.robots:
+        checked.robots_text = _robots_text(fetched.body)
+    source = Source(task.name, None, url=task.url, data=fetched.body)
+    result = check(source, task.options, checked.size >= POOL_MIN_SIZE)
+    if fetched.findings:
+        result.findings[:0] = fetched.findings
+        result.findings.sort(key=Finding.sort_key)
+    return result
 
 
 def _listed_key(url: str) -> str | None:
@@ -656,9 +800,14 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
     return result
 
 
-def _position(facts: FileFacts, value: int) -> tuple[int, int]:
-    hashes = facts.hashes
-    packed = facts.positions[bisect_left(hashes, value)]
+def _facts(job: Job) -> FileFacts:
+    assert job.result is not None and job.result.facts is not None  # a checked file's
+    return job.result.facts
+
+
+def _position_in(piece: tuple[array[int], array[int]], value: int) -> tuple[int, int]:
+    hashes, positions = piece
+    packed = positions[bisect_left(hashes, value)]
     return packed >> 32, packed & 0xFFFFFFFF
 
 

@@ -176,6 +176,22 @@ def _check_timeout(value: float, where: str) -> float:
     return value
 
 
+def _check_scheduler(value: str | None, where: str) -> str | None:
+    """``auto`` or a scheduler address: ``tcp://HOST:PORT`` (or Dask's tls, ws, wss, ucx)
+    or ``HOST:PORT``."""
+    import re
+
+    if value is None or value == "auto":
+        return value
+    if not re.fullmatch(
+        r"((tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+)(:\d+)?/?", value
+    ):
+        raise UsageError(
+            f"{where} {value!r}: give a scheduler address such as tcp://HOST:8786, or auto"
+        )
+    return value
+
+
 # -- configuration readers ---------------------------------------------------------------
 
 
@@ -591,6 +607,18 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_timeout,
         show_default=True,
         doc="connect and read timeout of each fetch, up to 600 (default 10)",
+    ),
+    Setting(
+        "scheduler",
+        "text",
+        "Check the set on a Dask cluster: its scheduler (tcp://HOST:8786) or auto.",
+        flags=("--scheduler",),
+        metavar="ADDRESS",
+        check=_check_scheduler,
+        doc="fetch and check the files as tasks on a Dask cluster: the scheduler's address"
+        " (`tcp://HOST:8786`), or `auto` for Dask's own configuration"
+        " (`DASK_SCHEDULER_ADDRESS`); `--timeout` is the connect timeout; needs the `dask`"
+        " extra (see [On a Dask cluster](#on-a-dask-cluster))",
     ),
     Setting(
         "severity",

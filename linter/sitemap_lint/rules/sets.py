@@ -296,17 +296,25 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
 def check_hreflang(files: list[tuple[str, FileFacts, list[Finding]]]) -> None:
     """The hreflang checks across the files of a set: ``files`` are each file's name,
     facts (records, URL hashes) and the list its findings go to."""
-    if not any(facts.alternates for _name, facts, _findings in files):
-        return
+    found = hreflang_findings([(name, facts) for name, facts, _findings in files])
+    for index, finding in found:
+        files[index][2].append(finding)
+
+
+def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int, Finding]]:
+    """The hreflang findings across ``files`` (each file's name and facts: records, URL
+    hashes and positions), as (index of the file, finding), in the order of the checks."""
+    if not any(facts.alternates for _name, facts in files):
+        return []
     several = len(files) > 1
     records = []
-    owner: dict[int, list[Finding]] = {}
+    owner: dict[int, int] = {}
     shared: dict[Links, Links] = {}
-    for name, facts, findings in files:
+    for index, (name, facts) in enumerate(files):
         for record in facts.alternates:
             links = shared.setdefault(record.links, record.links)
             record = replace(record, links=links, file=name if several else "")
-            owner[id(record)] = findings
+            owner[id(record)] = index
             records.append(record)
     with_records = {record.page for record in records}
 
@@ -316,21 +324,25 @@ def check_hreflang(files: list[tuple[str, FileFacts, list[Finding]]]) -> None:
             if url in with_records:
                 continue
             value = url_hash(url)
-            for name, facts, findings in files:
+            for index, (name, facts) in enumerate(files):
                 hashes = facts.hashes
                 at = bisect_left(hashes, value)
                 if at < len(hashes) and hashes[at] == value:
                     packed = facts.positions[at]
                     line, column = packed >> 32, packed & 0xFFFFFFFF
                     record = Alternates(url, line, column, (), name if several else "", "bare")
-                    owner[id(record)] = findings
+                    owner[id(record)] = index
                     found.append(record)
                     break
         return found
 
-    for problem in check_alternates(records, bare):
-        record = problem.record
-        owner[id(record)].append(problem.rule.at(record.line, record.column, problem.message))
+    return [
+        (
+            owner[id(problem.record)],
+            problem.rule.at(problem.record.line, problem.record.column, problem.message),
+        )
+        for problem in check_alternates(records, bare)
+    ]
 
 
 # The family: its title in the rule lists, and its place among the families.

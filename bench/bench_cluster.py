@@ -1,0 +1,160 @@
+"""The set on a local Dask cluster against the local run (``python bench/run.py --cluster``).
+
+The cluster is what users deploy: ``dask scheduler`` and two ``dask worker`` processes
+of one thread each, started here and stopped by their process ids. The local run uses
+as many worker processes (``--jobs 2``). Both reports must be byte-identical.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import tracemalloc
+from array import array
+from collections.abc import Callable
+from pathlib import Path
+from random import Random
+
+WORKERS = 2
+
+
+def measure_cluster(
+    tmp: Path,
+    ours: list[str],
+    files: int,
+    count: int,
+    write_set: Callable[[Path, int, int], None],
+    measure_tree: Callable[[list[str], Path], tuple[float, float]],
+    tree_rss: Callable[[int], float],
+) -> int:
+    directory = tmp / "set"
+    write_set(directory, files, count)
+    size = sum(p.stat().st_size for p in directory.iterdir()) / 1e6
+    urls = files * count
+    print(f"set: {files} sitemaps x {count:,} URLs = {urls:,} URLs, {size:,.0f} MB")
+    print(f"load before: {_load()}")
+    command = [*ours, "--format", "json", "--now", "2025-06-01"]
+    local_report, cluster_report = tmp / "local.json", tmp / "cluster.json"
+    local_time, local_peak = measure_tree(
+        [*command, "--jobs", str(WORKERS), str(directory)], local_report
+    )
+    print(f"local, --jobs {WORKERS}: {local_time:.2f} s, peak {local_peak:.0f} MB (all processes)")
+    with LocalCluster(tmp) as cluster:
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.1):
+                cluster.sample(tree_rss)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        try:
+            cluster_time, client_peak = measure_tree(
+                [*command, "--scheduler", cluster.address, str(directory)], cluster_report
+            )
+        finally:
+            done.set()
+            sampler.join()
+        worker_peak = cluster.worker_peak
+        print(
+            f"cluster, {WORKERS} workers: {cluster_time:.2f} s, client peak {client_peak:.0f} MB, "
+            f"peak per worker {worker_peak:.0f} MB"
+        )
+    same = local_report.read_bytes() == cluster_report.read_bytes()
+    found = local_report.read_text(encoding="utf-8").count('"code": "SE001"')
+    print(f"reports byte-identical: {same}; SE001 findings: {found:,}")
+    print(
+        f"cluster / local: {cluster_time / local_time:.3f} ({(cluster_time / local_time - 1) * 100:+.1f}%)"
+    )
+    print(
+        f"per worker: {urls / cluster_time / WORKERS:,.0f} URLs/s, "
+        f"{size / cluster_time / WORKERS:.1f} MB/s"
+    )
+    print(f"load after: {_load()}")
+    partition_memory()
+    return 0 if same else 1
+
+
+def partition_memory(files: int = 100, per_file: int = 10_000) -> None:
+    """Peak memory of one hash partition's comparison per URL, under tracemalloc."""
+    from sitemap_lint.sets import duplicates_in_slice
+
+    rng = Random(1)
+    pieces = []
+    for _ in range(files):
+        hashes = array("Q", sorted(rng.getrandbits(60) for _ in range(per_file)))
+        pieces.append((hashes, array("Q", [10 << 32 | 3] * per_file)))
+    held = sum(h.itemsize * len(h) + p.itemsize * len(p) for h, p in pieces)
+    tracemalloc.start()
+    duplicates_in_slice(pieces)
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    total = files * per_file
+    print(
+        f"one partition, {total:,} URLs: pieces {held / total:.0f} bytes/URL, "
+        f"comparison peak {peak / total:.0f} bytes/URL, together {(held + peak) / total:.0f} bytes/URL"
+    )
+
+
+def _load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class LocalCluster:
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self._peak = 0.0
+
+    def __enter__(self) -> LocalCluster:
+        dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+        self._start([*dask, "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"])
+        worker = [sys.executable, "-m", "distributed.cli.dask_worker", self.address]
+        for n in range(WORKERS):
+            self._start([*worker, "--nthreads", "1", "--no-dashboard", "--name", f"w{n}"])
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as client:
+            client.wait_for_workers(WORKERS, timeout=120)
+        return self
+
+    def _start(self, command: list[str]) -> None:
+        self.processes.append(
+            subprocess.Popen(
+                command, cwd=self.tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+        )
+
+    def sample(self, tree_rss: Callable[[int], float]) -> None:
+        """Keep the peak resident memory of the busiest worker (with its nanny's child)."""
+        for process in self.processes[1:]:
+            self._peak = max(self._peak, tree_rss(process.pid))
+
+    @property
+    def worker_peak(self) -> float:
+        return self._peak
+
+    def __exit__(self, *exc: object) -> None:
+        for process in reversed(self.processes):
+            process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

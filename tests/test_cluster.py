@@ -1,0 +1,439 @@
+"""A set run on a real Dask cluster (``--scheduler``): the report is byte-identical to the
+local run's; faults end in one line and exit 2, never in a partial report.
+
+The cluster is what users deploy: a ``dask scheduler`` and two ``dask worker`` processes,
+started here in another working directory and stopped by their process ids.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.api import lint_paths
+from sitemap_lint.cli import main
+from sitemap_lint.errors import SitemapLintError
+from tests.site_server import SiteServer
+
+XHTML = "http://www.w3.org/1999/xhtml"
+SITEMAPS = 22
+LANGUAGES = ("en", "de", "fr")
+NOW = "2025-06-01"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Cluster:
+    """A scheduler and ``workers`` worker processes on 127.0.0.1, each one process of ours."""
+
+    def __init__(self, directory: Path, workers: int = 2) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.scheduler: subprocess.Popen[bytes] | None = None
+        self.workers: list[subprocess.Popen[bytes]] = []
+        self.count = workers
+
+    def start(self) -> Cluster:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.scheduler = self._spawn(
+            "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"
+        )
+        for n in range(self.count):
+            # No nanny: the process started here is the worker, so killing it kills the worker.
+            self.workers.append(
+                self._spawn(
+                    "worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{n}",
+                )
+            )
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as client:
+            client.wait_for_workers(self.count, timeout=120)
+        return self
+
+    def busy_worker(self, timeout: float) -> int:
+        """The number of a worker running a task, once one does."""
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as watcher:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                names = {
+                    address: info["name"]
+                    for address, info in watcher.scheduler_info()["workers"].items()
+                }
+                for address, keys in watcher.processing().items():
+                    if keys and str(names.get(address, "")).startswith("w"):
+                        return int(str(names[address])[1:])
+                time.sleep(0.05)
+        raise AssertionError("no worker ran a task of the run")
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        module = (
+            "distributed.cli.dask_scheduler"
+            if args[0] == "scheduler"
+            else "distributed.cli.dask_worker"
+        )
+        return subprocess.Popen(
+            [sys.executable, "-m", module, *args[1:]],
+            cwd=self.directory,  # not the run's: paths must reach the workers whole
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def stop(self) -> None:
+        processes = [*self.workers, *([self.scheduler] if self.scheduler else [])]
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    running = Cluster(tmp_path_factory.mktemp("cluster-cwd"))
+    try:
+        yield running.start()
+    finally:
+        running.stop()
+
+
+# -- the generated set -------------------------------------------------------------------
+
+
+def write_site(directory: Path, base: str, urls: int = 40) -> None:
+    """An index of 22 sitemaps (URLs repeated across files, hreflang clusters spread over
+    files, one cluster with a missing return link, clusters without x-default), which also
+    lists itself (a cycle), a nested index, a missing file, a broken file and one sitemap
+    twice, with lastmods older than the sitemaps' content; one URL in two files differs
+    only by host case and default port, and a hreflang target page in another file lists
+    no alternates."""
+    directory.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for n in range(SITEMAPS):
+        lastmod = "2024-01-01" if n % 4 == 0 else "2024-06-30"
+        entries.append((f"sitemap-{n:02d}.xml", lastmod))
+        (directory / f"sitemap-{n:02d}.xml").write_text(_sitemap(base, n, urls), encoding="utf-8")
+    entries += [
+        ("index.xml", None),
+        ("sub-index.xml", None),
+        ("missing.xml", None),
+        ("broken.xml", None),
+        ("sitemap-03.xml", None),
+    ]
+    (directory / "index.xml").write_text(_index(base, entries), encoding="utf-8")
+    (directory / "sub-index.xml").write_text(_index(base, [("index.xml", None)]), encoding="utf-8")
+    (directory / "broken.xml").write_text(
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/x</loc>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    (directory / "robots.txt").write_text(f"User-agent: *\nSitemap: {base}index.xml\n")
+
+
+def _sitemap(base: str, n: int, urls: int) -> str:
+    body = []
+    for i in range(urls):
+        # The first three URLs of each file repeat the last three of the file before.
+        page = f"p/{n - 1}-{urls - 3 + i}" if n and i < 3 else f"p/{n}-{i}"
+        body.append(
+            f"  <url><loc>https://example.com/{page}</loc>"
+            f"<lastmod>2024-05-{i % 28 + 1:02d}</lastmod></url>\n"
+        )
+    if n < 9:  # hreflang: cluster k has its English page in file 3j, German in 3j+1, French in 3j+2
+        language = LANGUAGES[n % 3]
+        for k in range(n // 3 * 5, n // 3 * 5 + 5):
+            codes = [*LANGUAGES, "x-default"] if k % 2 else list(LANGUAGES)
+            links = "".join(
+                f'<xhtml:link rel="alternate" hreflang="{code}" '
+                f'href="https://example.com/{"en" if code == "x-default" else code}/c{k}"/>'
+                for code in codes
+                if not (k == 3 and language == "de" and code == "fr")  # no return link
+            )
+            body.append(f"  <url><loc>https://example.com/{language}/c{k}</loc>{links}</url>\n")
+    if n == 10:  # the same URL as in file 11 once normalised (host case, default port)
+        body.append("  <url><loc>https://EXAMPLE.com:443/same</loc></url>\n")
+    if n == 11:
+        body.append("  <url><loc>https://example.com/same</loc></url>\n")
+    if n == 12:  # alternates pointing at a page of file 13 that lists none back
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="https://example.com/{code}/b"/>'
+            for code in ("en", "de")
+        )
+        body.append(f"  <url><loc>https://example.com/en/b</loc>{links}</url>\n")
+    if n == 13:
+        body.append("  <url><loc>https://example.com/de/b</loc></url>\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="{XHTML}">\n'
+        f"{''.join(body)}</urlset>\n"
+    )
+
+
+def _index(base: str, entries: list[tuple[str, str | None]]) -> str:
+    body = "".join(
+        f"  <sitemap><loc>{base}{name}</loc>"
+        + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "")
+        + "</sitemap>\n"
+        for name, lastmod in entries
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{body}</sitemapindex>\n"
+    )
+
+
+def lint(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[int, bytes, str]:
+    """The command in its own process: exit status, stdout bytes, stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", "--format", "json", "--now", NOW, *args],
+        cwd=cwd,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=900,  # the machine may be shared and loaded
+    )
+    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="module")
+def mapped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], bytes]:
+    """The set as local files read through --map, and its local report."""
+    root = tmp_path_factory.mktemp("mapped")
+    write_site(root / "site", "https://example.com/")
+    args = ["--map", "https://example.com/=site", "site/index.xml"]
+    status, out, err = lint(args, root)
+    assert status == 1, err
+    return root, args, out
+
+
+# -- same findings -------------------------------------------------------------------------
+
+
+def test_the_generated_set_has_every_cross_file_finding(
+    mapped: tuple[Path, list[str], bytes],
+) -> None:
+    _root, _args, report = mapped
+    text = report.decode()
+    for code in ("SE001", "SE002", "SE003", "SE004", "SE006", "SE007", "HL"):
+        assert f'"code": "{code}' in text, code
+    assert text.count('"code": "SE001"') == 3 * (SITEMAPS - 1) + 1
+    # A duplicate across files written otherwise (host case, default port).
+    assert "(both are https://example.com/same once normalised)" in text
+    # A target page in another file that lists no alternates back.
+    assert '"code": "HL006"' in text
+    # A cycle through an index that was not followed (index -> sub-index -> index).
+    assert "site/sub-index.xml -> " in text or "sub-index.xml -> site/index.xml" in text
+    assert '"path": "site/sitemap-21.xml"' in text
+    assert "site/sitemap-00.xml, line" in text  # a duplicate names the first file
+    assert '"path": "site/broken.xml"' in text
+
+
+@pytest.mark.slow
+def test_a_cluster_run_gives_the_local_report_byte_for_byte(
+    cluster: Cluster, mapped: tuple[Path, list[str], bytes]
+) -> None:
+    root, args, local = mapped
+    status, out, err = lint(["--scheduler", cluster.address, *args], root)
+    assert (status, err) == (1, "")
+    assert out == local
+
+
+@pytest.mark.slow
+def test_the_html_report_of_a_cluster_run_has_the_local_charts(
+    cluster: Cluster, mapped: tuple[Path, list[str], bytes]
+) -> None:
+    root, args, _local = mapped
+    html = ["--format", "html", *args]
+    status, local, err = lint(html, root)
+    assert status == 1, err
+    status, remote, err = lint([*html, "--scheduler", cluster.address], root)
+    assert status == 1, err
+    assert b"label: 2024-05; count: " in local  # the lastmod months, from the files' counters
+    # The same report but for the command line it shows for reproducing the run.
+    shown = f" --scheduler {cluster.address}".encode()
+    assert remote.replace(shown, b"") == local
+
+
+@pytest.mark.slow
+def test_over_http_the_workers_fetch_and_the_report_is_the_same(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    with SiteServer() as site:
+        write_site(tmp_path / "site", site.url("/"))
+        (tmp_path / "site" / "missing.xml").unlink(missing_ok=True)
+        site.mount("/", tmp_path / "site")
+        args = [site.url("/robots.txt")]
+        local_status, local, local_err = lint(args, tmp_path)
+        fetched_locally = len(site.paths)
+        status, out, err = lint(["--scheduler", cluster.address, *args], tmp_path)
+        assert len(site.paths) == 2 * fetched_locally  # the workers fetched every file again
+    assert (local_status, local_err) == (1, "")
+    assert b'"code": "SE001"' in local and b"404" in local  # missing.xml: the fetch's finding
+    assert (status, err) == (1, "")
+    assert out == local
+
+
+@pytest.mark.slow
+def test_auto_takes_the_address_from_dask_configuration_and_the_api_takes_it_too(
+    cluster: Cluster, mapped: tuple[Path, list[str], bytes]
+) -> None:
+    root, args, local = mapped
+    status, out, _err = lint(
+        ["--scheduler", "auto", *args], root, {"DASK_SCHEDULER_ADDRESS": cluster.address}
+    )
+    assert (status, out) == (1, local)
+    site = root / "site"
+    maps = {"https://example.com/": site}
+    here = lint_paths([site / "index.xml"], now=NOW, follow=True, maps=maps, isolated=True)
+    there = lint_paths(
+        [site / "index.xml"],
+        now=NOW,
+        follow=True,
+        maps=maps,
+        isolated=True,
+        scheduler=cluster.address,
+    )
+    assert there.findings == here.findings
+    assert len(here.findings) > 60
+
+
+# -- faults ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_gives_the_same_report_or_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "big"
+    write_site(root / "site", "https://example.com/", urls=3_000)
+    args = ["--map", "https://example.com/=site", "site/index.xml"]
+    local_status, local, _ = lint(args, root)
+    running = Cluster(tmp_path / "cwd").start()
+    try:
+        command = [sys.executable, "-m", "sitemap_lint", "--format", "json", "--now", NOW]
+        process = subprocess.Popen(
+            [*command, "--scheduler", running.address, *args],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        busy = running.busy_worker(timeout=300)  # a worker checking a file of the run
+        assert process.poll() is None, "the run ended before a worker could be killed"
+        running.workers[busy].send_signal(signal.SIGKILL)
+        out, err_bytes = process.communicate(timeout=900)
+    finally:
+        running.stop()
+    err = err_bytes.decode()
+    if process.returncode == 2:
+        assert out == b""
+        assert err.count("\n") == 1 and running.address in err
+    else:
+        assert (process.returncode, err) == (local_status, "")
+        assert out == local
+
+
+def test_an_unreachable_scheduler_is_one_line_after_the_connect_timeout(tmp_path: Path) -> None:
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    address = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
+    start = time.monotonic()
+    status, out, err = lint(["--scheduler", address, "--timeout", "1", "a.xml"], tmp_path)
+    assert time.monotonic() - start < 30
+    assert (status, out) == (2, b"")
+    assert err.count("\n") == 1 and address in err and "cannot reach the scheduler" in err
+
+
+def test_auto_without_an_address_in_dask_configuration_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DASK_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", "--scheduler", "auto", "a.xml"],
+        cwd=tmp_path,
+        capture_output=True,
+        env={**env, "DASK_CONFIG": str(tmp_path / "no-dask-config")},
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().count("\n") == 1
+    assert b"DASK_SCHEDULER_ADDRESS" in done.stderr
+
+
+def test_without_the_dask_extra_the_run_names_the_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    with pytest.raises(SitemapLintError, match=r"pip install 'sitemap-lint\[dask\]'"):
+        lint_paths([tmp_path / "a.xml"], scheduler="tcp://127.0.0.1:8786", isolated=True)
+    assert main(["--scheduler", "tcp://127.0.0.1:8786", str(tmp_path / "a.xml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'sitemap-lint[dask]'" in err
+
+
+@pytest.mark.parametrize(
+    "address", ["tcp://", "tcp://a b:1", "a/b/c", "tcp://host:port", "nosuch://host:1"]
+)
+def test_a_malformed_address_is_a_usage_error(
+    address: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    assert main(["--scheduler", address, str(tmp_path / "a.xml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
+
+
+def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
+    """Any number of partitions, any grouping of files by worker: the same duplicates."""
+    from random import Random
+
+    from sitemap_lint.cluster import Checked, cut_files, join_partition, partitions
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.sets import find_duplicates
+
+    rng = Random(7)
+    pool = [f"https://example.com/{n}" for n in range(3_000)]
+    files = []
+    for _ in range(9):
+        facts = FileFacts(kind="urlset")
+        for line, url in enumerate(rng.sample(pool, 700), start=2):
+            facts.add_url(url, line, 3)
+        facts.compact()
+        files.append(facts)
+    local = find_duplicates(files)
+    assert len(local) > 1_000
+    checked = [Checked(FileResult(f"f{n}.xml", [], facts=facts)) for n, facts in enumerate(files)]
+    for parts in (16, 64):
+        workers = ([0, 3, 4, 8], [1, 2, 5, 6, 7])
+        cuts = [cut_files([checked[i] for i in group], list(group), parts) for group in workers]
+        joined = []
+        for part in range(parts):
+            joined += join_partition([cut[part] for cut in cuts], len(files))
+        assert sorted(joined) == sorted(local)
+    assert partitions(10_000_000) == 16
+    assert partitions(64_000_001) == 32
+    assert partitions(2_500_000_000) == 1_024
