@@ -152,7 +152,6 @@ _PCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/]"
 _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
 _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
 _HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
-_BAD_PERCENT = _Lazy(r"%(?![0-9A-Fa-f]{2})")
 _LASTMOD = _Lazy(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2}))?\Z"
 )
@@ -487,7 +486,6 @@ class FastPath:
         match = self._line_re.match
         count, rfind = text.count, text.rfind
         hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
-        bad_percent = _BAD_PERCENT.pattern.search
         find = text.find
         opener, closer = self._open, self._close
         runs = self.checker.proven
@@ -544,11 +542,7 @@ class FastPath:
                     break
                 # The values, proved with the strict patterns (through the caches).
                 _s, url, scheme, host, path, lastmod, priority, _t = found_match.groups()
-                proved = (
-                    12 <= len(url) <= MAX_LOC
-                    and (host in hosts or self._host(host))
-                    and not ("%" in url and bad_percent(url))
-                )
+                proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
                 moment = None
                 if proved and lastmod is not None:
                     moment = lastmods.get(lastmod, _UNKNOWN)

@@ -11,13 +11,22 @@ that count or compare across entries.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from sitemap_lint.domain.sequence import (
+    Step,
+    is_order_problem,
+    misplacement,
+    order_of,
+    sequence_break,
+)
+from sitemap_lint.finding import Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Covers, Reporter
 
-__all__ = ["EntryContext", "ExtensionChecker"]
+__all__ = ["EntryContext", "ExtensionChecker", "check_child_order"]
 
 
 class ExtensionChecker(Protocol):
@@ -26,3 +35,33 @@ class ExtensionChecker(Protocol):
     def end_entry(self, context: EntryContext, report: Reporter) -> None: ...
 
     def finish(self, report: Reporter) -> None: ...
+
+
+def check_child_order(
+    parent: Node,
+    namespace: str,
+    sequence: Sequence[Step],
+    rule: Rule,
+    family: str,
+    whose: str,
+    cover: Callable[[Node], Covers],
+    report: Reporter,
+) -> None:
+    """``rule`` (a child-order warning) where the schema's sequence of ``parent``'s
+    children breaks only by order; it covers the child the schema engines report, so
+    that the strict schema's verdict is this warning. ``whose`` names the children in
+    the message (" " or " of <news:news>'s children: ")."""
+    children = parent.children
+    found = sequence_break(children, namespace, sequence)
+    if found is None or not is_order_problem(found, children, namespace):
+        return
+    node = found.node
+    report.add(
+        rule.at(
+            node.line,
+            node.column,
+            f"{misplacement(found, family)}; the {family} schema fixes the order{whose}"
+            f"{order_of(sequence)} (Google reads any order; strict schema validators do not)",
+        ),
+        cover(node),
+    )

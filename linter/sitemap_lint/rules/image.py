@@ -9,17 +9,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from sitemap_lint.domain.sequence import (
-    Step,
-    is_order_problem,
-    misplacement,
-    order_of,
-    sequence_break,
-)
+from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.extension import check_child_order
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -289,7 +284,7 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
                 f"remove {'it' if len(deprecated) == 1 else 'them'} to keep the sitemap small",
             )
         )
-    _check_order(image, report)
+    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", _Only, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
         return None
@@ -306,26 +301,6 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
         return None
     urls.check_url(loc.text, loc, report, field="image:loc")
     return loc
-
-
-def _check_order(image: Node, report: Reporter) -> None:
-    """IM006 where the schema's sequence breaks only by order; it covers the child the
-    schema engines report, so that the strict schema's verdict is this warning."""
-    children = image.children
-    found = sequence_break(children, NAMESPACE, SEQUENCE)
-    if not is_order_problem(found, children, NAMESPACE):
-        return
-    assert found is not None  # an order problem is a break
-    node = found.node
-    report.add(
-        CHILD_ORDER.at(
-            node.line,
-            node.column,
-            f"{misplacement(found, 'image')}; the image schema fixes the order "
-            f"{order_of(SEQUENCE)} (Google reads any order; strict schema validators do not)",
-        ),
-        _Only(node),
-    )
 
 
 class _Only:

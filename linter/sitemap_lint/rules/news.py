@@ -13,17 +13,12 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
-from sitemap_lint.domain.sequence import (
-    Step,
-    is_order_problem,
-    misplacement,
-    order_of,
-    sequence_break,
-)
+from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.extension import check_child_order
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
@@ -648,27 +643,6 @@ def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) 
     )
 
 
-def _check_order(parent: Node, sequence: tuple[Step, ...], report: Reporter) -> None:
-    """NW012 where the schema's sequence breaks only by order; it covers the child the
-    schema engines report, so that the strict schema's verdict is this warning."""
-    children = parent.children
-    found = sequence_break(children, NAMESPACE, sequence)
-    if not is_order_problem(found, children, NAMESPACE):
-        return
-    assert found is not None  # an order problem is a break
-    node = found.node
-    report.add(
-        CHILD_ORDER.at(
-            node.line,
-            node.column,
-            f"{misplacement(found, 'news')}; the news schema fixes the order of "
-            f"<news:{parent.name}>'s children: {order_of(sequence)} (Google reads any order; "
-            "strict schema validators do not)",
-        ),
-        _Nodes(node),
-    )
-
-
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
 _MINUTES = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})\Z")
 
@@ -997,3 +971,9 @@ def _check_tickers(value: str, node: Node, report: Reporter) -> None:
                 f"EXCHANGE:SYMBOL pairs; write {', '.join(fixed)}"
             )
     report.add(TICKERS_INVALID.at(node.line, node.column, message), node)
+
+
+def _check_order(parent: Node, sequence: tuple[Step, ...], report: Reporter) -> None:
+    """NW012 where the children of <news:news> or <news:publication> are out of order."""
+    whose = f" of <news:{parent.name}>'s children: "
+    check_child_order(parent, NAMESPACE, sequence, CHILD_ORDER, "news", whose, _Nodes, report)
