@@ -298,7 +298,7 @@ def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsy
     assert (targets["XM002"], targets["NS002"], targets["XM004"]) == (
         "prefix",
         "xmlns",
-        "ampersands",
+        None,
     )
 
 
@@ -333,3 +333,26 @@ def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> N
     _, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
     assert "EN001" in out and "FX001" not in out
     assert target.read_bytes() == data
+
+
+def test_each_raw_ampersand_fix_changes_only_its_own_value(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "sitemap.xml"
+    entries = "".join(
+        f"  <url><loc>https://example.com/{i}?a=1&b=2</loc></url>\n" for i in range(40)
+    )
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}  <url><loc>https://example.com/&x&lt;</loc></url>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--format", "json", str(target)], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    assert [f["code"] for f in findings] == ["XM004"] * 41
+    for finding in findings:
+        (edit,) = finding["fix"]["edits"]
+        assert edit["location"]["line"] == edit["end_location"]["line"] == finding["line"]
+    assert findings[-1]["column"] == 33  # the raw "&" before "x", not the "&lt;" after it
+    status, _, _ = run(["--fix", str(target)], capsys)
+    assert status == 0
+    assert target.read_text(encoding="utf-8").count("&amp;") == 41

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.locate import Replacement, Text
@@ -45,8 +47,8 @@ def apply(text: str, findings: Iterable[Finding]) -> Pass:
             replacements.extend(found)
         if not ok:
             continue
-        spans = [(r.start, r.end) for r in replacements]
-        if any(_overlaps(span, taken) for span in spans):
+        spans = sorted({(r.start, r.end) for r in replacements})
+        if any(_overlaps(span, taken) for span in spans) or _overlap_each_other(spans):
             continue
         targets = {edit.target for edit in finding.fix.edits}
         for r in replacements:
@@ -54,7 +56,8 @@ def apply(text: str, findings: Iterable[Finding]) -> Pass:
             if key not in seen:
                 seen.add(key)
                 chosen.append(r)
-        taken.extend(spans)
+        for span in spans:
+            bisect.insort(taken, span)
         result.drop_bom |= "bom" in targets
         result.to_utf8 |= "encoding" in targets
         result.fixed.append(finding)
@@ -63,13 +66,24 @@ def apply(text: str, findings: Iterable[Finding]) -> Pass:
 
 
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    """Whether ``span`` overlaps one of ``taken`` (sorted, pairwise not overlapping),
+    or is an insertion at the place of another insertion (order unclear)."""
     start, end = span
-    for other_start, other_end in taken:
+    at = bisect.bisect_left(taken, span)
+    for other_start, other_end in taken[max(at - 1, 0) : at + 2]:
         if start < other_end and other_start < end:
             return True
         if start == end == other_start == other_end:
-            return True  # two insertions at one place: order unclear
+            return True
     return False
+
+
+def _overlap_each_other(spans: list[tuple[int, int]]) -> bool:
+    """Whether two of the sorted, distinct ``spans`` of one fix overlap."""
+    return any(
+        later[0] < earlier[1] or later[0] == later[1] == earlier[0] == earlier[1]
+        for earlier, later in pairwise(spans)
+    )
 
 
 def _replaced(text: str, replacements: list[Replacement]) -> str:

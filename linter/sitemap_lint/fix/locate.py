@@ -20,7 +20,6 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 _OPAQUE = re.compile(
     r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)|<!DOCTYPE[^>]*>", re.S
 )
-_RAW_AMPERSAND = re.compile(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _TAG_END = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
 _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _TRAILING_BLANKS = re.compile(r"[ \t]*")
@@ -137,14 +136,6 @@ class Text:
         found = [
             Replacement(m.start(2) + 1, m.end() - 1, edit.content)
             for m in pattern.finditer(self.text)
-            if not self.in_opaque(m.start())
-        ]
-        return found or None
-
-    def _ampersands(self, edit: Edit) -> list[Replacement] | None:
-        found = [
-            Replacement(m.start(), m.end(), "&amp;")
-            for m in _RAW_AMPERSAND.finditer(self.text)
             if not self.in_opaque(m.start())
         ]
         return found or None

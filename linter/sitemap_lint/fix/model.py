@@ -13,7 +13,6 @@ what the position points at:
 - ``element``: the whole element whose start tag begins at (line, column), with the
   indentation and line break around it;
 - ``xmlns``: every namespace declaration whose value is ``old``, set to ``content``;
-- ``ampersands``: every raw ``&`` of the document escaped as ``&amp;``;
 - ``prefix``: whatever stands before the XML declaration, removed;
 - ``bom``: the UTF-8 byte order mark, removed;
 - ``encoding``: the file written as UTF-8, its declaration saying so.
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TARGETS", "Edit", "FindingFix", "remove_element", "replace_text", "whole_file"]
 
-TARGETS = ("span", "text", "element", "xmlns", "ampersands", "prefix", "bom", "encoding")
+TARGETS = ("span", "text", "element", "xmlns", "prefix", "bom", "encoding")
 
 
 # Values longer than this were cut short by the parser (model.MAX_TEXT): no fix.
@@ -51,5 +50,5 @@ def remove_element(node: Node, message: str) -> FindingFix:
 
 
 def whole_file(target: str, message: str, old: str = "", content: str = "") -> FindingFix:
-    """A safe fix of one of the file-wide targets (``xmlns``, ``ampersands``, ...)."""
+    """A safe fix of one of the file-wide targets (``xmlns``, ``prefix``, ...)."""
     return FindingFix(Fix.SAFE, message, (Edit(1, 1, content, target, old=old),))

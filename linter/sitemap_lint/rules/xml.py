@@ -445,6 +445,9 @@ def syntax_error(
         )
     if code == _INVALID_TOKEN:
         amp = context.rfind("&", 0, offset + 1)
+        before = context.rfind("&", 0, offset)
+        if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
+            amp = before  # "&a&lt;": the parser stops at the second "&", the first is raw
         if (
             amp >= 0
             and _RAW_AMPERSAND.match(context, amp)
@@ -624,8 +627,19 @@ def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
         line,
         max(column, 1),
         f"raw '&' in {snippet!r}; escape it as {fixed!r}",
-        fix=whole_file("ampersands", "Escape every raw `&` as `&amp;`"),
+        fix=_escape_ampersands(context[start:end], line, column - (at - start)),
     )
+
+
+def _escape_ampersands(raw: str, line: int, column: int) -> FindingFix | None:
+    """A safe fix that escapes every raw ``&`` of the value ``raw``, which starts at
+    ``line`` and ``column`` (one value at a time: a fix never spans the whole file)."""
+    if column < 1:
+        return None
+    edit = Edit(
+        line, column, _RAW_AMPERSAND.sub("&amp;", raw), "span", line, column + len(raw), old=raw
+    )
+    return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,))
 
 
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
