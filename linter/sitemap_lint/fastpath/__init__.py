@@ -513,7 +513,9 @@ class FastPath:
             found = find(opener, position)
             if found < 0:
                 break
-            line_start = text.rfind("\n", 0, found) + 1
+            # Only a line break at or after ``position - 1`` can make the entry start
+            # its line (one search per entry must not cross a long line again).
+            line_start = text.rfind("\n", max(position - 1, 0), found) + 1
             if found < fixed or line_start < position or text[line_start:found].strip(" \t"):
                 # Not at the start of its line: the full checker takes it.
                 self._scan(text, position, found + len(opener))
