@@ -184,12 +184,18 @@ UNEXPECTED_TEXT = rule(
     what="""
         Detects text directly inside `urlset`, `sitemapindex`, `url` or `sitemap`
         (only elements may stand there), and child elements inside `loc`,
-        `lastmod`, `changefreq` or `priority` (only text may stand there).
+        `lastmod`, `changefreq` or `priority` (only text may stand there). The
+        extension elements that hold only elements are checked the same way:
+        text between the children of `image:image`, `video:video`,
+        `video:tvshow`, `news:news` or `news:publication` is reported where it
+        starts. Text in a CDATA section is text: `<![CDATA[...]]>` is legal XML
+        inside a value such as `image:loc`, not between elements.
     """,
     why="""
         Stray text is usually a broken template (an unclosed tag, a value printed
-        outside its element); Yandex reports "Tag cannot contain other tags". The
-        file is invalid against the schema.
+        outside its element, a CDATA section meant for a caption); Yandex reports
+        "Tag cannot contain other tags". The file is invalid against the schema,
+        and search engines ignore the text.
     """,
     bad="<url>https://example.com/<loc>https://example.com/</loc></url>",
     good="<url><loc>https://example.com/</loc></url>",
