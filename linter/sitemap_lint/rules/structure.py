@@ -241,7 +241,9 @@ EXTENSION_OUTSIDE_ENTRY = rule(
     what="""
         Detects elements of the image, video, news, XHTML (hreflang), mobile and
         PageMap extensions that stand directly in the root, outside every `url`
-        (or `sitemap`), and points at the element.
+        (or `sitemap`), and points at the element. An element of any other
+        namespace is reported there too once an entry precedes it: the schema
+        takes such elements in the root only before the first entry.
     """,
     why="""
         An extension element describes the page of the `url` it stands in;
@@ -374,10 +376,14 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
     )
 
 
-def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
+def check_foreign_top_level(
+    node: Node, root: Node, report: Reporter, entries_before: int = 0
+) -> None:
     """An element outside the sitemap namespace directly in the root: an extension
-    element outside any entry, or an element in no namespace (the schema rejects both
-    there; elements of other namespaces are the namespace rules' business)."""
+    element outside any entry, an element in no namespace, or an element of another
+    namespace after the first entry (``entries_before``: the entries read before it). The
+    schema rejects all three there; an element of an unknown namespace before the first
+    entry is the namespace rules' business."""
     entry = ROOTS[root.name]
     if not node.ns:
         message = (
@@ -388,6 +394,14 @@ def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
         return
     prefix = EXTENSION_PREFIXES.get(node.ns)
     if prefix is None:
+        if entries_before:
+            message = (
+                f"<{node.name}> of namespace {node.ns} stands directly in <{root.name}> after "
+                f"its first <{entry}>; the schema takes elements of other namespaces there "
+                "only before the first entry, and search engines ignore it: move it into the "
+                f"<{entry}> it describes (after its <loc>) or remove it"
+            )
+            report.add(EXTENSION_OUTSIDE_ENTRY.at(node.line, node.column, message), node)
         return
     if entry == "url":
         fix = "move it into the <url> of the page it describes (after its <loc>)"
