@@ -235,3 +235,44 @@ def test_map_alone_follows_mapped_children_and_fetches_nothing(tmp_path: Path, n
     names = [Path(entry["path"]).name for entry in report["files"]]
     assert names == ["robots.txt", "index.xml", "a.xml", "b.xml"]  # other.xml not fetched
     assert codes(report) == []
+
+
+def test_a_cycle_through_four_indexes_closes_in_the_last_one(tmp_path: Path, no_network) -> None:
+    (tmp_path / "a.xml").write_text(index("pages.xml", "b.xml"), encoding="utf-8")
+    (tmp_path / "b.xml").write_text(index("other.xml", "c.xml"), encoding="utf-8")
+    (tmp_path / "c.xml").write_text(index("d.xml"), encoding="utf-8")
+    (tmp_path / "d.xml").write_text(index("a.xml"), encoding="utf-8")
+    (tmp_path / "pages.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "other.xml").write_text(urlset("two"), encoding="utf-8")
+    _status, report = run([str(tmp_path / "a.xml")], maps=(f"https://example.com/={tmp_path}",))
+    names = [Path(entry["path"]).name for entry in report["files"]]
+    # other.xml, below a nested index, is read for its root element only.
+    assert names == ["a.xml", "pages.xml", "b.xml", "c.xml", "d.xml"]
+    assert codes(report) == [
+        ("a.xml", "SE003", 4),
+        ("b.xml", "SE003", 4),
+        ("c.xml", "SE003", 3),
+        ("d.xml", "SE002", 3),
+    ]
+    message = report["files"][4]["findings"][0]["message"]
+    chain = " -> ".join(str(tmp_path / f"{name}.xml") for name in "abcda")
+    assert f"({chain})" in message
+
+
+def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:
+    (tmp_path / "a.xml").write_text(index("b.xml"), encoding="utf-8")
+    (tmp_path / "b.xml").write_text(index("c.xml"), encoding="utf-8")
+    (tmp_path / "c.xml").write_text(index("pages.xml"), encoding="utf-8")
+    (tmp_path / "pages.xml").write_text(urlset("one"), encoding="utf-8")
+    _status, report = run([str(tmp_path / "a.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [c for _name, c, _line in codes(report)] == ["SE003", "SE003"]
+
+
+def test_a_longer_cycle_past_the_depth_limit_is_not_read(tmp_path: Path, no_network) -> None:
+    for name, child in (("a", "b"), ("b", "c"), ("c", "a")):
+        (tmp_path / f"{name}.xml").write_text(index(f"{child}.xml"), encoding="utf-8")
+    _status, report = run(
+        [str(tmp_path / "a.xml")], maps=(f"https://example.com/={tmp_path}",), max_depth=1
+    )
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["a.xml", "b.xml"]
+    assert [c for _name, c, _line in codes(report)] == ["SE003"]

@@ -301,7 +301,7 @@ class FileChecker:
             entry.index = self._other_index[key] = self._other_index.get(key, 0) + 1
         if entry.ns != self.sitemap_ns:
             assert self.root is not None  # set with root_name
-            structure.check_foreign_top_level(entry, self.root, self.sink)
+            structure.check_foreign_top_level(entry, self.root, self.sink, self.count)
             self._check_namespace(entry)
             return
         if entry.name != self.entry_name:

@@ -11,6 +11,7 @@ report. Results come back in input order: each index followed by its children.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
@@ -45,6 +46,7 @@ FETCH_THREADS = 8
 # Files at least this big are checked in worker processes when a level has several.
 POOL_MIN_SIZE = 1 << 20
 ROBOTS_CAP = 500 * 1024
+PEEK_BYTES = 64 * 1024  # read of a nested index's child to see its root element
 LASTMOD_TOLERANCE = timedelta(days=1)
 URL_KINDS = ("urlset", "text", "rss", "atom")
 LISTING_KINDS = ("sitemapindex", "robots")
@@ -174,6 +176,7 @@ class SetRunner:
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[Job, Child]] = {}
+        self._peeked: set[str] = set()  # children of nested indexes read for their root
         self._limits_reported: set[str] = set()
         self._files = 0
         self._bytes = 0
@@ -407,13 +410,15 @@ class SetRunner:
             if facts is None or facts.kind not in LISTING_KINDS:
                 continue
             parent = job.parent
+            may_fetch = self.settings.follow or any(j.fetch for j in (job, *job.ancestors()))
             if facts.kind == "sitemapindex" and parent is not None:
                 assert parent.result is not None  # checked on an earlier level
                 parent_kind = parent.result.facts.kind if parent.result.facts else ""
                 if parent_kind == "sitemapindex":
                     self._nested(job)
+                    if may_fetch or self.settings.maps:
+                        following += self._indexes_below(job, facts, may_fetch)
                     continue
-            may_fetch = self.settings.follow or any(j.fetch for j in (job, *job.ancestors()))
             if not (may_fetch or self.settings.maps):
                 continue
             for child in facts.children:
@@ -439,6 +444,62 @@ class SetRunner:
                 "checked either: list them here directly or submit that index on its own",
             )
         )
+
+    def _indexes_below(self, job: Job, facts: FileFacts, may_fetch: bool) -> list[Job]:
+        """The children of a nested index that are sitemap indexes themselves, as jobs to
+        check (their own children are not followed either). The other children are only
+        read far enough to see their root element, and not reported: a cycle through any
+        number of indexes (a -> b -> c -> a) then closes in a checked file, where
+        ``rules.check_cycles`` finds it. Files already in the set are left to that check."""
+        looks: list[tuple[Child, str]] = []
+        for child in facts.children:
+            key = _listed_key(child.url)
+            if key is None or key in self._seen or key in self._peeked:
+                continue
+            if not may_fetch and self._map(child.url) is None:
+                continue
+            if self._limit(job) is not None or len(self._peeked) >= self.settings.max_files:
+                break
+            self._peeked.add(key)
+            looks.append((child, key))
+        if not looks:
+            return []
+        threads = min(FETCH_THREADS, len(looks))
+        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
+            peeked = list(executor.map(lambda look: self._peek(look[0].url), looks))
+        found: list[Job] = []
+        for (child, key), (kind, where) in zip(looks, peeked, strict=True):
+            if kind != "sitemapindex" or self._limit(job) is not None:
+                continue
+            if where is not None:
+                new = Job(_shown_path(where), key, job.depth + 1, path=where, url=child.url)
+            else:  # fetched again to be checked, with what the fetch itself finds
+                new = Job(child.url, key, job.depth + 1, url=child.url, fetch=True)
+            new.parent, new.entry = job, child
+            self._seen[key] = (new, child)
+            self._files += 1
+            job.children.append(new)
+            found.append(new)
+        return found
+
+    def _peek(self, url: str) -> tuple[str, Path | None]:
+        """The root element's local name of the sitemap at ``url`` ("" when it cannot be
+        read), with the file it maps to (None: fetched)."""
+        mapped = self._map(url)
+        if mapped is not None:
+            path, problem = mapped
+            if problem is not None:
+                return "", None
+            source, where = Source(url, path), path
+        else:
+            fetched = self._fetch(url)
+            if fetched.body is None:
+                return "", None
+            source, where = Source(url, None, url=url, data=fetched.body), None
+        try:
+            return root_name(_read_start(source, PEEK_BYTES)), where
+        except (InputError, OSError, EOFError, ValueError):
+            return "", None
 
     def _child(self, job: Job, child: Child) -> Job | None:
         assert job.result is not None  # its facts listed the child
@@ -770,15 +831,34 @@ def _named_robots(job: Job) -> bool:
     return name.lower().endswith("robots.txt")
 
 
-def _read_start(source: Source) -> bytes:
-    """The first bytes of a local file, as far as a robots.txt is read (the reader
-    refuses directories, FIFOs and devices with a one-line InputError)."""
+def _read_start(source: Source, cap: int = ROBOTS_CAP) -> bytes:
+    """The first ``cap`` bytes of a file (gzip inflated), as far as a robots.txt is read
+    by default (the reader refuses directories, FIFOs and devices with a one-line
+    InputError)."""
     data = bytearray()
     for chunk in ByteStream(source, []).chunks():
         data += chunk
-        if len(data) >= ROBOTS_CAP:
+        if len(data) >= cap:
             break
-    return bytes(data[:ROBOTS_CAP])
+    return bytes(data[:cap])
+
+
+_PROLOG = re.compile(rb"\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>", re.S)
+_ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)")
+
+
+def root_name(data: bytes) -> str:
+    """The local name of the root element at the start of an XML file ("" when none is
+    seen in ``data``): past a byte-order mark, the declaration, comments, processing
+    instructions and a document type declaration. UTF-16 is read as such."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        data = data.decode("utf-16", "replace").encode("utf-8", "replace")
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    at = 0
+    while (match := _PROLOG.match(data, at)) is not None and match.end() > at:
+        at = match.end()
+    root = _ROOT.match(data, at)
+    return root.group(1).decode("ascii") if root is not None else ""
 
 
 def _robots_text(data: bytes) -> str:

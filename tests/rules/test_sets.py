@@ -40,3 +40,16 @@ def test_the_message_names_the_files_around_the_cycle() -> None:
     finding = index_cycle(4, 5, "https://example.com/a.xml", ["a.xml", "b.xml"])
     assert (finding.code, finding.line, finding.column) == ("SE002", 4, 5)
     assert "(a.xml -> b.xml -> a.xml)" in finding.message
+
+
+def test_the_root_element_is_read_past_the_prolog() -> None:
+    from sitemap_lint.sets import root_name
+
+    head = (
+        b'\xef\xbb\xbf<?xml version="1.0"?>\n<!-- a comment -->\n<?xml-stylesheet href="s.xsl"?>\n'
+    )
+    assert root_name(head + b'<sitemapindex xmlns="x">') == "sitemapindex"
+    assert root_name(b"<!DOCTYPE x [ <!ENTITY a 'b'> ]>\n<s:urlset>") == "urlset"
+    assert root_name("<sitemapindex/>".encode("utf-16")) == "sitemapindex"
+    assert root_name(b"https://example.com/ a text sitemap") == ""
+    assert root_name(b"<!-- never closed") == ""

@@ -163,11 +163,23 @@ def test_too_deep_is_reported_once_and_fast(tmp_path: Path) -> None:
             "<image:image><image:loc>https://example.com/a.jpg</image:loc></image:image>\n",
             [("ST012", 4)],
         ),
-        # An element of a namespace of one's own there is the namespace rules' business.
+        # An element of a namespace of one's own: after an entry the schema rejects it
+        # (ST012); before the first entry it is the namespace rules' business only.
         (
             "urlset",
             '<url><loc>https://example.com/a</loc></url>\n<x:meta xmlns:x="https://example.com/x"/>\n',
-            [("NS003", 4)],
+            [("NS003", 4), ("ST012", 4)],
+        ),
+        (
+            "urlset",
+            '<x:meta xmlns:x="https://example.com/x"/>\n<url><loc>https://example.com/a</loc></url>\n',
+            [("NS003", 3)],
+        ),
+        (
+            "sitemapindex",
+            "<sitemap><loc>https://example.com/s.xml</loc></sitemap>\n"
+            '<x:meta xmlns:x="https://example.com/x"/>\n',
+            [("NS003", 4), ("ST012", 4)],
         ),
         # A loc taken out of the namespace: one finding, not a missing loc as well.
         ("urlset", '<url><loc xmlns="">https://example.com/a</loc></url>\n', [("ST004", 3)]),

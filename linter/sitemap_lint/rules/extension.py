@@ -24,9 +24,9 @@ from sitemap_lint.domain.sequence import (
 from sitemap_lint.finding import Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext
-from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Reporter
 
-__all__ = ["EntryContext", "ExtensionChecker", "check_child_order"]
+__all__ = ["UNEXPECTED_TEXT", "EntryContext", "ExtensionChecker", "check_child_order", "check_text"]
 
 
 class ExtensionChecker(Protocol):
@@ -64,4 +64,24 @@ def check_child_order(
             f"{order_of(sequence)} (Google reads any order; strict schema validators do not)",
         ),
         cover(node),
+    )
+
+
+def check_text(parent: Node, prefix: str, report: Reporter) -> None:
+    """``ST009`` where text stands between the children of an extension element that holds
+    only elements (``image:image``, ``video:video``, ``video:tvshow``, ``news:news``,
+    ``news:publication``), at the line and column where the text starts. A CDATA section
+    is text too. An element with text and no children is left to its family, which says
+    what is missing."""
+    if parent.nested_text is None or not parent.children:
+        return
+    line, column = parent.nested_text
+    report.add(
+        UNEXPECTED_TEXT.at(
+            line,
+            column,
+            f"text directly inside <{prefix}:{parent.name}>; only its child elements stand "
+            f"there, and the {prefix} schema rejects text there (in a CDATA section too): "
+            "remove it or move it into the element it belongs to",
+        )
     )

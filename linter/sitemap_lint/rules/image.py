@@ -14,7 +14,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
-from sitemap_lint.rules.extension import check_child_order
+from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -203,7 +203,7 @@ _XML_SPACE = " \t\r\n"
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True)
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES, UNEXPECTED_TEXT), covers=True)
 class Checker:
     """Checks the image:image elements of one file; state is per `url` only."""
 
@@ -261,6 +261,7 @@ class Checker:
 
 def _check_children(image: Node, report: Reporter) -> Node | None:
     """Check one image:image; return its image:loc when it holds a URL."""
+    check_text(image, "image", report)
     loc = None
     deprecated: list[Node] = []
     for child in image.children:

@@ -18,7 +18,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
-from sitemap_lint.rules.extension import check_child_order
+from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
@@ -481,7 +481,7 @@ class _Nodes:
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *dates.RULES), covers=True)
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *dates.RULES, UNEXPECTED_TEXT), covers=True)
 class Checker:
     """Checks the news:news elements of one file."""
 
@@ -512,6 +512,7 @@ class Checker:
                     "a URL is one article: keep one news:news and give other articles their own url",
                 )
             )
+        check_text(element, "news", report)
         fields = _fields(element)
         _check_order(element, NEWS_SEQUENCE, report)
         publication = fields.get("publication")
@@ -542,6 +543,7 @@ class Checker:
             _check_legacy(legacy, report)
 
     def _check_publication(self, publication: Node, report: Reporter) -> None:
+        check_text(publication, "news", report)
         fields = _fields(publication)
         name = fields.get("name")
         if name is None:

@@ -56,11 +56,14 @@ INDEX_CYCLE = rule(
     summary="A sitemap index lists itself or an index that leads back to it",
     what="""
         While following an index's children, detects a child whose URL is the
-        index itself or one of the indexes that led to it, also across files
-        (`a.xml` lists `b.xml`, which lists `a.xml`, even when `b.xml` is an
-        index nested in an index and not followed further). The finding is on
-        the entry that closes the cycle and names the files around it. The
-        child is not followed again, so the run always ends.
+        index itself or one of the indexes that led to it, also across files and
+        through any number of them (`a.xml` lists `b.xml`, which lists `c.xml`,
+        which lists `a.xml`), even though an index nested in an index is not
+        followed for its sitemaps: the children of a nested index are read only
+        far enough to see their root element, and those that are indexes are
+        checked (within `--max-depth` and `--max-files`). The finding is on the
+        entry that closes the cycle and names the files around it. The child is
+        not followed again, so the run always ends.
     """,
     why="""
         A cycle cannot be crawled to an end; search engines stop at the first
@@ -84,7 +87,8 @@ NESTED_INDEX = rule(
     summary="A sitemap index lists another sitemap index",
     what="""
         Reports an index entry whose file turned out to be a sitemap index itself.
-        The nested index is checked, but its own children are not followed.
+        The nested index is checked, but its own children are not followed: only
+        those that are sitemap indexes again are checked, to find cycles (SE002).
     """,
     why="""
         The protocol allows an index to list sitemaps only; search engines do

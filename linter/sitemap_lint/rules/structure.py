@@ -184,12 +184,18 @@ UNEXPECTED_TEXT = rule(
     what="""
         Detects text directly inside `urlset`, `sitemapindex`, `url` or `sitemap`
         (only elements may stand there), and child elements inside `loc`,
-        `lastmod`, `changefreq` or `priority` (only text may stand there).
+        `lastmod`, `changefreq` or `priority` (only text may stand there). The
+        extension elements that hold only elements are checked the same way:
+        text between the children of `image:image`, `video:video`,
+        `video:tvshow`, `news:news` or `news:publication` is reported where it
+        starts. Text in a CDATA section is text: `<![CDATA[...]]>` is legal XML
+        inside a value such as `image:loc`, not between elements.
     """,
     why="""
         Stray text is usually a broken template (an unclosed tag, a value printed
-        outside its element); Yandex reports "Tag cannot contain other tags". The
-        file is invalid against the schema.
+        outside its element, a CDATA section meant for a caption); Yandex reports
+        "Tag cannot contain other tags". The file is invalid against the schema,
+        and search engines ignore the text.
     """,
     bad="<url>https://example.com/<loc>https://example.com/</loc></url>",
     good="<url><loc>https://example.com/</loc></url>",
@@ -235,7 +241,9 @@ EXTENSION_OUTSIDE_ENTRY = rule(
     what="""
         Detects elements of the image, video, news, XHTML (hreflang), mobile and
         PageMap extensions that stand directly in the root, outside every `url`
-        (or `sitemap`), and points at the element.
+        (or `sitemap`), and points at the element. An element of any other
+        namespace is reported there too once an entry precedes it: the schema
+        takes such elements in the root only before the first entry.
     """,
     why="""
         An extension element describes the page of the `url` it stands in;
@@ -368,10 +376,14 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
     )
 
 
-def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
+def check_foreign_top_level(
+    node: Node, root: Node, report: Reporter, entries_before: int = 0
+) -> None:
     """An element outside the sitemap namespace directly in the root: an extension
-    element outside any entry, or an element in no namespace (the schema rejects both
-    there; elements of other namespaces are the namespace rules' business)."""
+    element outside any entry, an element in no namespace, or an element of another
+    namespace after the first entry (``entries_before``: the entries read before it). The
+    schema rejects all three there; an element of an unknown namespace before the first
+    entry is the namespace rules' business."""
     entry = ROOTS[root.name]
     if not node.ns:
         message = (
@@ -382,6 +394,14 @@ def check_foreign_top_level(node: Node, root: Node, report: Reporter) -> None:
         return
     prefix = EXTENSION_PREFIXES.get(node.ns)
     if prefix is None:
+        if entries_before:
+            message = (
+                f"<{node.name}> of namespace {node.ns} stands directly in <{root.name}> after "
+                f"its first <{entry}>; the schema takes elements of other namespaces there "
+                "only before the first entry, and search engines ignore it: move it into the "
+                f"<{entry}> it describes (after its <loc>) or remove it"
+            )
+            report.add(EXTENSION_OUTSIDE_ENTRY.at(node.line, node.column, message), node)
         return
     if entry == "url":
         fix = "move it into the <url> of the page it describes (after its <loc>)"

@@ -30,6 +30,7 @@ from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
 from sitemap_lint.rules.structure import Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
@@ -617,7 +618,12 @@ class _Nodes:
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES, *dates.RULES), covers=True)
+@check(
+    "extension",
+    namespace=NAMESPACE,
+    emits=(*RULES, *urls.RULES, *dates.RULES, UNEXPECTED_TEXT),
+    covers=True,
+)
 class Checker:
     """Checks the video:video elements of one file; it keeps no state between entries."""
 
@@ -638,6 +644,7 @@ class Checker:
 
 
 def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
+    check_text(video, "video", report)
     by_name: dict[str, list[Node]] = {}
     for child in video.children:
         if child.ns == NAMESPACE and child.name in _RANK:
@@ -1010,6 +1017,7 @@ def _legacy(node: Node, message: str, report: Reporter, *covers: Node) -> None:
 
 
 def _check_tvshow(tvshow: Node, context: EntryContext, report: Reporter) -> None:
+    check_text(tvshow, "video", report)
     children = [c for c in tvshow.children if c.ns == NAMESPACE]
     present = {c.name for c in children}
     found = sequence_break(tvshow.children, NAMESPACE, TVSHOW_SEQUENCE)
