@@ -7,9 +7,10 @@ the discovery needs: its kind, URL count, children and newest lastmod. A file's 
 hashes and hreflang records stay on the worker that checked it. Duplicates across files
 are joined by hash partition: one task per worker cuts the files it holds into the
 partitions, and one task per partition compares every worker's pieces of it, so no
-process holds the set's hashes. The hreflang records of the set are compared in one
-task on the cluster, which gathers every file's records and URL hashes (a target page
-that lists no alternates is looked up by hash in every file).
+process holds the set's hashes. The hreflang records are joined the same way, by the
+hash of the page's URL (see *hreflang across files* below): return links, target pages
+without alternates, clusters (connected components, found by labels sent along the
+joining links in rounds) and their comparison, each task holding one partition.
 
 ``distributed`` is imported only here, and only when a run names a scheduler; the
 functions the workers run import nothing of Dask.
@@ -351,7 +352,7 @@ def _fetcher(timeout: float) -> Fetcher:
 # sorts the few problems by it.
 
 HREFLANG_PARTITIONS = 4  # at least, so clusters span partitions in any set
-PARTITION_RECORDS = 1_000_000  # hreflang records of one partition on average, at most
+PARTITION_RECORDS = 150_000  # hreflang records of a partition on average (about 2.7 KB each)
 
 # (href, source number, index of the link, code, source page, source line, the source's
 # own code, digest of the source's links)
