@@ -148,15 +148,15 @@ def hreflang_partition_memory(files: int = 10, clusters: int = 25_000) -> None:
 
     piece, held = peak(pickle.loads, wire)
     joined, join_peak = peak(hreflang_join, [piece], 0, 1, names)
-    _problems, state, boxes = joined
+    _problems, state, boxes, _sizes = joined
     del piece, joined
     prepared, prepare_peak = peak(hreflang_prepare, state, [boxes[0]], 1)
     step_peak = 0
-    while prepared[2]:
+    while sum(prepared[2]):
         prepared, high = peak(hreflang_step, prepared[0], [prepared[1][0]], 1)
         step_peak = max(step_peak, high)
     routed, route_peak = peak(hreflang_route, prepared[0], 1)
-    _compared, compare_peak = peak(hreflang_clusters, [routed[0]])
+    _compared, compare_peak = peak(hreflang_clusters, [routed[0][0]])
     print(
         f"one hreflang partition, {records:,} records (clusters of 4 + x-default, "
         f"{len(wire) / records:.0f} bytes/record pickled): pieces {held / records:.0f} "

@@ -427,8 +427,9 @@ def cut_hreflang(
 
 def hreflang_join(
     pieces: list[HPiece], part: int, parts: int, names: list[str]
-) -> tuple[list[Keyed], dict[str, Any], list[Box]]:
-    """Return links of one partition's pages; its records and what their clusters need."""
+) -> tuple[list[Keyed], dict[str, Any], list[Box], list[int]]:
+    """Return links of one partition's pages; its records and what their clusters need,
+    sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
     from sitemap_lint.facts import url_hash
@@ -513,12 +514,17 @@ def hreflang_join(
         },
         "joined": joined,
     }
-    return problems, state, box
+    return (
+        problems,
+        state,
+        box,
+        [len(links) + len(not_back) + len(pages) for links, not_back, pages in box],
+    )
 
 
 def hreflang_prepare(
     joined: dict[str, Any], boxes: list[Box], parts: int
-) -> tuple[dict[str, Any], list[list[tuple[int, int]]], int]:
+) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
     """A partition's records with every joining link, their links not listed back and
     their pages with a link not returned; the first labels sent (each record's number)."""
     neighbours: dict[int, list[tuple[int, int]]] = {
@@ -539,27 +545,25 @@ def hreflang_prepare(
         "sources": sources,
         "labels": {number: number for number in joined["records"]},
     }
-    out, sent = _send(state, neighbours.keys(), parts)
-    return state, out, sent
+    out, sizes = _send(state, neighbours.keys(), parts)
+    return state, out, sizes
 
 
 def _send(
     state: dict[str, Any], changed: Iterable[int], parts: int
-) -> tuple[list[list[tuple[int, int]]], int]:
+) -> tuple[list[list[tuple[int, int]]], list[int]]:
     out: list[list[tuple[int, int]]] = [[] for _ in range(parts)]
     labels, neighbours = state["labels"], state["neighbours"]
-    sent = 0
     for number in changed:
         label = labels[number]
         for other, home in neighbours.get(number, ()):
             out[home].append((other, label))
-            sent += 1
-    return out, sent
+    return out, [len(box) for box in out]
 
 
 def hreflang_step(
     state: dict[str, Any], boxes: list[list[tuple[int, int]]], parts: int
-) -> tuple[dict[str, Any], list[list[tuple[int, int]]], int]:
+) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
     """One round: each record takes the smallest label its joined records sent and, if
     that lowered its own, sends it on."""
     labels = dict(state["labels"])  # the input stays as it was: Dask may run a task again
@@ -570,11 +574,11 @@ def hreflang_step(
                 labels[number] = label
                 changed.add(number)
     state = {**state, "labels": labels}
-    out, _sent = _send(state, sorted(changed), parts)
-    return state, out, len(changed)
+    out, sizes = _send(state, sorted(changed), parts)
+    return state, out, sizes
 
 
-def hreflang_route(state: dict[str, Any], parts: int) -> list[list[Any]]:
+def hreflang_route(state: dict[str, Any], parts: int) -> tuple[list[list[Any]], list[int]]:
     """Each record to its cluster's partition, with what the comparison asks of it."""
     out: list[list[Any]] = [[] for _ in range(parts)]
     labels, skips, sources = state["labels"], state["skips"], state["sources"]
@@ -583,7 +587,7 @@ def hreflang_route(state: dict[str, Any], parts: int) -> list[list[Any]]:
         out[(label ^ label >> 32) % parts].append(
             (label, number, record, not_answered, record.page in sources, skips.get(number, ()))
         )
-    return out
+    return out, [len(box) for box in out]
 
 
 def hreflang_clusters(
@@ -721,34 +725,34 @@ def hreflang_by_partition(
         tasks.submit(hreflang_join, [tasks.item(cut, part) for cut in cuts], part, parts, names)
         for part in range(parts)
     ]
-    boxes = [tasks.item(join, 2) for join in joins]
+
+    def deliver(results: list[Any], boxes: int, sizes: int) -> tuple[int, list[list[Any]]]:
+        """What each partition receives: the non-empty boxes the others sent it."""
+        counts = tasks.gather([tasks.item(result, sizes) for result in results])
+        inboxes: list[list[Any]] = [[] for _ in range(parts)]
+        for result, count in zip(results, counts, strict=True):
+            if any(count):
+                out = tasks.item(result, boxes)
+                for part in range(parts):
+                    if count[part]:
+                        inboxes[part].append(tasks.submit(operator.getitem, out, part))
+        return sum(sum(count) for count in counts), inboxes
+
+    _sent, inboxes = deliver(joins, 2, 3)
     rounds = [
-        tasks.submit(
-            hreflang_prepare,
-            tasks.item(join, 1),
-            [tasks.submit(operator.getitem, box, part) for box in boxes],
-            parts,
-        )
+        tasks.submit(hreflang_prepare, tasks.item(join, 1), inboxes[part], parts)
         for part, join in enumerate(joins)
     ]
-    while sum(tasks.gather([tasks.item(step, 2) for step in rounds])):
-        outs = [tasks.item(step, 1) for step in rounds]
+    sent, inboxes = deliver(rounds, 1, 2)
+    while sent:
         rounds = [
-            tasks.submit(
-                hreflang_step,
-                tasks.item(step, 0),
-                [tasks.submit(operator.getitem, out, part) for out in outs],
-                parts,
-            )
+            tasks.submit(hreflang_step, tasks.item(step, 0), inboxes[part], parts)
             for part, step in enumerate(rounds)
         ]
+        sent, inboxes = deliver(rounds, 1, 2)
     routes = [tasks.submit(hreflang_route, tasks.item(step, 0), parts) for step in rounds]
-    compared = [
-        tasks.submit(
-            hreflang_clusters, [tasks.submit(operator.getitem, out, part) for out in routes]
-        )
-        for part in range(parts)
-    ]
+    _sent, inboxes = deliver(routes, 0, 1)
+    compared = [tasks.submit(hreflang_clusters, inboxes[part]) for part in range(parts)]
     found: list[Keyed] = []
     for problems in tasks.gather([tasks.item(join, 0) for join in joins]):
         found += problems
