@@ -17,6 +17,7 @@ from array import array
 from collections.abc import Callable
 from pathlib import Path
 from random import Random
+from typing import Any
 
 WORKERS = 2
 
@@ -75,6 +76,7 @@ def measure_cluster(
     )
     print(f"load after: {_load()}")
     partition_memory()
+    hreflang_partition_memory()
     return 0 if same else 1
 
 
@@ -96,6 +98,71 @@ def partition_memory(files: int = 100, per_file: int = 10_000) -> None:
     print(
         f"one partition, {total:,} URLs: pieces {held / total:.0f} bytes/URL, "
         f"comparison peak {peak / total:.0f} bytes/URL, together {(held + peak) / total:.0f} bytes/URL"
+    )
+
+
+def hreflang_partition_memory(files: int = 10, clusters: int = 25_000) -> None:
+    """Peak memory of one partition's hreflang join per record, under tracemalloc: the
+    pieces it receives (unpickled, as a worker has them), then each step's peak while
+    the step's input is held. Clusters of 4 languages and x-default, spread over files."""
+    import pickle
+
+    from sitemap_lint.cluster import (
+        Checked,
+        cut_hreflang,
+        hreflang_clusters,
+        hreflang_join,
+        hreflang_prepare,
+        hreflang_route,
+        hreflang_step,
+    )
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.rules.hreflang import Alternates
+
+    languages = ("de", "en", "fr", "it")
+    facts = [FileFacts(kind="urlset") for _ in range(files)]
+    shared: dict[object, object] = {}
+    for k in range(clusters):
+        pages = {code: f"https://www.example.com/{code}/products/item-{k}" for code in languages}
+        links = tuple(sorted([*pages.items(), ("x-default", pages["en"])]))
+        links = shared.setdefault(links, links)  # type: ignore[assignment]
+        for n, page in enumerate(pages.values()):
+            owner = facts[(k + n) % files]
+            owner.add_url(page, owner.url_count + 3, 3)
+            owner.alternates.append(Alternates(page, owner.url_count + 2, 3, links))
+    for each in facts:
+        each.compact()
+    names = [f"sitemap-{n}.xml" for n in range(files)]
+    checked = [Checked(FileResult(name, [], facts=f)) for name, f in zip(names, facts, strict=True)]
+    records = clusters * len(languages)
+    wire = pickle.dumps(cut_hreflang(checked, list(range(files)), names, 1)[0])
+    del checked, facts
+
+    def peak(step: Callable[..., Any], *args: Any) -> tuple[Any, int]:
+        tracemalloc.start()
+        done = step(*args)
+        _current, high = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return done, high
+
+    piece, held = peak(pickle.loads, wire)
+    joined, join_peak = peak(hreflang_join, [piece], 0, 1, names)
+    _problems, state, boxes, _sizes = joined
+    del piece, joined
+    prepared, prepare_peak = peak(hreflang_prepare, state, [boxes[0]], 1)
+    step_peak = 0
+    while sum(prepared[2]):
+        prepared, high = peak(hreflang_step, prepared[0], [prepared[1][0]], 1)
+        step_peak = max(step_peak, high)
+    routed, route_peak = peak(hreflang_route, prepared[0], 1)
+    _compared, compare_peak = peak(hreflang_clusters, [routed[0][0]])
+    print(
+        f"one hreflang partition, {records:,} records (clusters of 4 + x-default, "
+        f"{len(wire) / records:.0f} bytes/record pickled): pieces {held / records:.0f} "
+        f"bytes/record; peaks: join {join_peak / records:.0f}, prepare "
+        f"{prepare_peak / records:.0f}, label rounds {step_peak / records:.0f}, route "
+        f"{route_peak / records:.0f}, clusters {compare_peak / records:.0f} bytes/record"
     )
 
 

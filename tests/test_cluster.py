@@ -253,6 +253,14 @@ def test_the_generated_set_has_every_cross_file_finding(
     assert '"path": "site/sitemap-21.xml"' in text
     assert "site/sitemap-00.xml, line" in text  # a duplicate names the first file
     assert '"path": "site/broken.xml"' in text
+    # Its hreflang clusters span files (en, de, fr in three files) and partitions.
+    from sitemap_lint.cluster import HREFLANG_PARTITIONS, _part
+
+    spread = [
+        {_part(f"https://example.com/{code}/c{k}", HREFLANG_PARTITIONS) for code in LANGUAGES}
+        for k in range(15)
+    ]
+    assert sum(len(parts) > 1 for parts in spread) >= 10
 
 
 @pytest.mark.slow
@@ -437,3 +445,93 @@ def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
     assert partitions(10_000_000) == 16
     assert partitions(64_000_001) == 32
     assert partitions(2_500_000_000) == 1_024
+
+
+def _hreflang_set(seed: int) -> list[tuple[str, object]]:
+    """Random files of hreflang records: clusters spread over files, links not returned,
+    clusters that disagree, pages listed twice, defective entries, and target pages
+    listed without alternates (found by hash in another file)."""
+    from random import Random
+
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.rules.hreflang import Alternates
+
+    rng = Random(seed)
+    languages = ["en", "de", "fr", "it", "x-default"][: 5 if seed % 3 else 4]  # x-default?
+    files = [FileFacts(kind="urlset") for _ in range(rng.randint(2, 7))]
+    line = {id(facts): 2 for facts in files}
+
+    def place(facts: FileFacts, page: str, links: tuple[tuple[str, str], ...], kind: str) -> None:
+        line[id(facts)] += 1
+        facts.add_url(page, line[id(facts)], 3)
+        if kind != "none":
+            facts.alternates.append(Alternates(page, line[id(facts)], 3, links, kind=kind))
+
+    for cluster in range(rng.randint(5, 40)):
+        codes = rng.sample(languages, rng.randint(1, len(languages)))
+        pages = {code: f"https://example.com/{code}/{cluster}" for code in codes}
+        full = tuple(sorted((code, url) for code, url in pages.items()))
+        for page in pages.values():
+            links = full
+            roll = rng.random()
+            if roll < 0.15 and len(links) > 1:  # drops a link
+                dropped = rng.choice([pair for pair in links if pair[1] != page])
+                links = tuple(pair for pair in links if pair != dropped)
+            elif roll < 0.25:  # adds one
+                other = f"https://example.com/{rng.choice(languages)}/{rng.randrange(40)}"
+                links = tuple(sorted({*links, ("zz", other)}))
+            kind = "none" if roll > 0.95 else "defective" if roll > 0.9 else ""
+            place(rng.choice(files), page, links if kind != "none" else (), kind)
+            if rng.random() < 0.05:  # the page listed again, elsewhere
+                place(rng.choice(files), page, links, "")
+    for facts in files:
+        facts.compact()
+    return [(f"site/f{n}.xml", facts) for n, facts in enumerate(files)]
+
+
+def test_the_hreflang_join_by_partition_finds_what_the_local_run_finds() -> None:
+    """Any number of partitions, any grouping of files by worker: the same findings in the
+    same order, with clusters that span files and partitions."""
+    from sitemap_lint.cluster import (
+        Checked,
+        InProcess,
+        _part,
+        hreflang_by_partition,
+        hreflang_partitions,
+    )
+    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.rules.sets import hreflang_findings
+
+    codes: set[str] = set()
+    spanning = once = 0
+    for seed in range(40):
+        files: list[tuple[str, FileFacts]] = _hreflang_set(seed)  # type: ignore[assignment]
+        local = hreflang_findings(files)
+        codes |= {finding.code for _index, finding in local}
+        once += any("none of the" in f.message and "clusters" in f.message for _i, f in local)
+        names = [name for name, _facts in files]
+        checked = [Checked(FileResult(name, [], facts=facts)) for name, facts in files]
+        for parts in (1, 4, 16):
+            half = len(files) // 2
+            holders = {"a": list(range(0, half)), "b": list(range(half, len(files)))}
+            if not holders["a"]:
+                del holders["a"]
+            found = hreflang_by_partition(InProcess(), holders, checked, names, parts)
+            assert [(i, f.line, f.column, f.code, f.message) for i, f in found] == [
+                (i, f.line, f.column, f.code, f.message) for i, f in local
+            ], (seed, parts)
+        # Records whose cluster spans files and partitions (of 4).
+        where = {r.page: n for n, (_name, facts) in enumerate(files) for r in facts.alternates}
+        for _name, facts in files:
+            for record in facts.alternates:
+                hrefs = [href for _code, href in record.links if href in where]
+                spanning += (
+                    len({where[href] for href in hrefs}) > 1
+                    and len({_part(href, 4) for href in hrefs}) > 1
+                )
+    assert {"HL006", "HL007", "HL008"} <= codes, codes
+    assert once, "no set where no cluster has x-default"
+    assert spanning > 100
+    assert hreflang_partitions(1_000) == 4
+    assert hreflang_partitions(600_001) == 8

@@ -7,9 +7,10 @@ the discovery needs: its kind, URL count, children and newest lastmod. A file's 
 hashes and hreflang records stay on the worker that checked it. Duplicates across files
 are joined by hash partition: one task per worker cuts the files it holds into the
 partitions, and one task per partition compares every worker's pieces of it, so no
-process holds the set's hashes. The hreflang records of the set are compared in one
-task on the cluster, which gathers every file's records and URL hashes (a target page
-that lists no alternates is looked up by hash in every file).
+process holds the set's hashes. The hreflang records are joined the same way, by the
+hash of the page's URL (see *hreflang across files* below): return links, target pages
+without alternates, clusters (connected components, found by labels sent along the
+joining links in rounds) and their comparison, each task holding one partition.
 
 ``distributed`` is imported only here, and only when a run names a scheduler; the
 functions the workers run import nothing of Dask.
@@ -21,8 +22,8 @@ import gc
 import logging
 import operator
 import threading
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.facts import FileFacts
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
     from sitemap_lint.options import Options
+    from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.xsd import Engine
 
 INSTALL = "pip install 'sitemap-lint[dask]'"
@@ -153,14 +155,14 @@ class DaskExecutor:
             found += self._result(join)
         return found
 
-    def hreflang(self, files: Sequence[tuple[str, object]]) -> list[tuple[int, Finding]]:
-        submit = self.client.submit
-        # Each file's records, URL hashes and positions (for the target pages that list
-        # no alternates), gathered in one task that runs the local run's comparison.
-        views = [submit(hreflang_view, handle, pure=False) for _name, handle in files]
+    def hreflang(
+        self, files: Sequence[tuple[str, object]], records: int
+    ) -> list[tuple[int, Finding]]:
+        handles = [handle for _name, handle in files]
         names = [name for name, _handle in files]
-        found: list[tuple[int, Finding]] = self._result(
-            submit(compare_hreflang, names, views, pure=False)
+        parts = hreflang_partitions(records)
+        found: list[tuple[int, Finding]] = hreflang_by_partition(
+            OnCluster(self), self._holders(handles), handles, names, parts
         )
         return found
 
@@ -178,6 +180,15 @@ class DaskExecutor:
             addresses = sorted(who.get(getattr(handle, "key", None), ()) or ())
             holders.setdefault(addresses[0] if addresses else "", []).append(index)
         return holders
+
+    def _gather(self, futures: list[Any]) -> list[Any]:
+        """Results of several tasks in one round trip, failures as ``_result`` says them."""
+        try:
+            return list(self.client.gather(futures))
+        except (InputError, SitemapLintError):
+            raise
+        except Exception as error:
+            raise ClusterError(f"--scheduler {self.address}: {_failure(error)}") from None
 
     def _result(self, future: Any) -> Any:
         """A task's result; a task's own InputError as it is, any failure of the
@@ -298,27 +309,6 @@ def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
     return duplicates_in_slice(pieces)
 
 
-def hreflang_view(checked: Checked) -> FileFacts:
-    """What the hreflang checks across files read of a checked file: its records, and its
-    URL hashes with their positions (compacted: sorted)."""
-    facts = checked.result.facts
-    assert facts is not None  # only files with facts are compared
-    return FileFacts(
-        kind=facts.kind,
-        alternates=facts.alternates,
-        _hashes=facts.hashes,
-        _positions=facts.positions,
-        _sorted=True,
-    )
-
-
-def compare_hreflang(names: list[str], views: list[FileFacts]) -> list[tuple[int, Finding]]:
-    """The hreflang findings across the set, as the local run finds them."""
-    from sitemap_lint.rules.sets import hreflang_findings
-
-    return hreflang_findings(list(zip(names, views, strict=True)))
-
-
 def _engine(name: str) -> Engine:
     engines: dict[str, Engine] | None = getattr(_local, "engines", None)
     if engines is None:
@@ -339,3 +329,439 @@ def _fetcher(timeout: float) -> Fetcher:
 
             fetcher = _fetchers[timeout] = Fetcher(FetchSettings(timeout=timeout))
         return fetcher
+
+
+# -- hreflang across files, by partition ------------------------------------------------
+#
+# A record's global number is ``file index << 32 | its index in the file``: the order of
+# the records in a local run. Partitions are slices of the 64-bit hash of a page's URL
+# (``sets.hash_slice``'s): a record goes to its page's partition, each of its links to
+# the partition of the linked page, with the URL hashes of that slice of every file.
+#
+# 1. ``hreflang_join``, per partition: the return links (each link meets the first record
+#    of the page it names, or that page's entry without alternates, looked up by hash),
+#    and the facts the clusters need: which links join two records, which linked pages do
+#    not list the page back, which pages list one that does not answer.
+# 2. ``hreflang_prepare`` and ``hreflang_step``, per partition: the clusters (connected
+#    components) by the smallest record number, sent along the joining links until no
+#    label changes (as many rounds as a cluster is wide, plus one).
+# 3. ``hreflang_route`` and ``hreflang_clusters``: each record sent to its cluster's
+#    partition, where mismatches and x-default are compared cluster by cluster.
+#
+# Every problem carries the key of its place in the local run's order; the run's process
+# sorts the few problems by it.
+
+HREFLANG_PARTITIONS = 4  # at least, so clusters span partitions in any set
+PARTITION_RECORDS = 150_000  # hreflang records of a partition on average (about 2.7 KB each)
+
+# (href, source number, index of the link, code, source page, source line, the source's
+# own code, digest of the source's links)
+Edge = tuple[str, int, int, str, str, int, str, bytes]
+# (records (number, record), links, URL hash slices (file index, hashes, positions))
+HPiece = tuple[list[tuple[int, "Alternates"]], list[Edge], list[Piece]]
+# (union links (record, other record, its partition), numbers and pages linking to a page
+# that does not list them back, pages with a link not returned)
+Box = tuple[list[tuple[int, int, int]], list[tuple[int, str]], list[str]]
+# (key in the local order, file index, finding)
+Keyed = tuple[tuple[int, int, str, int], int, "Finding"]
+
+
+def hreflang_partitions(records: int) -> int:
+    parts = HREFLANG_PARTITIONS
+    while records > parts * PARTITION_RECORDS:
+        parts *= 2
+    return parts
+
+
+def _part(url: str, parts: int) -> int:
+    from sitemap_lint.facts import url_hash
+
+    return url_hash(url) // ((1 << 64) // parts)
+
+
+def _digest(links: tuple[tuple[str, str], ...]) -> bytes:
+    from hashlib import blake2b
+
+    digest = blake2b(digest_size=16)
+    for code, href in links:
+        digest.update(code.encode("utf-8", "surrogatepass") + b"\0")
+        digest.update(href.encode("utf-8", "surrogatepass") + b"\1")
+    return digest.digest()
+
+
+def _empty_box() -> Box:
+    return ([], [], [])
+
+
+def cut_hreflang(
+    files: list[Checked], indices: list[int], names: list[str], parts: int
+) -> list[HPiece]:
+    """One worker's records, links and URL hashes, cut by the partition of the page."""
+    from dataclasses import replace
+
+    several = len(names) > 1
+    cut: list[HPiece] = [([], [], []) for _ in range(parts)]
+    for index, checked in zip(indices, files, strict=True):
+        facts = checked.result.facts
+        assert facts is not None  # only files with facts are compared
+        for part in range(parts):
+            hashes, positions = hash_slice(facts, part, parts)
+            if hashes:
+                cut[part][2].append((index, hashes, positions))
+        name = names[index] if several else ""
+        for number, record in enumerate(facts.alternates):
+            number |= index << 32
+            cut[_part(record.page, parts)][0].append((number, replace(record, file=name)))
+            if record.kind:
+                continue
+            own = [code for code, href in record.links if href == record.page]
+            specific = [code for code in own if code != "x-default"]
+            code_of_page = (specific or own or [""])[0]
+            digest = _digest(record.links)
+            for position, (code, href) in enumerate(record.links):
+                cut[_part(href, parts)][1].append(
+                    (href, number, position, code, record.page, record.line, code_of_page, digest)
+                )
+    return cut
+
+
+def hreflang_join(
+    pieces: list[HPiece], part: int, parts: int, names: list[str]
+) -> tuple[list[Keyed], dict[str, Any], list[Box], list[int]]:
+    """Return links of one partition's pages; its records and what their clusters need,
+    sent to other partitions (with how much goes to each)."""
+    from bisect import bisect_left
+
+    from sitemap_lint.facts import url_hash
+    from sitemap_lint.rules.hreflang import Alternates, _return_link_problem
+
+    several = len(names) > 1
+    records = sorted((item for piece in pieces for item in piece[0]), key=operator.itemgetter(0))
+    edges = sorted((edge for piece in pieces for edge in piece[1]), key=operator.itemgetter(1, 2))
+    hashes = sorted((item for piece in pieces for item in piece[2]), key=operator.itemgetter(0))
+    # page -> (its key: the first record's number, or the URL for an entry without
+    # alternates; file index; record)
+    pages: dict[str, tuple[int | str, int, Alternates]] = {}
+    for number, record in records:
+        pages.setdefault(record.page, (number, number >> 32, record))
+    for url in sorted({edge[0] for edge in edges} - pages.keys()):
+        value = url_hash(url)
+        for index, values, positions in hashes:
+            at = bisect_left(values, value)
+            if at < len(values) and values[at] == value:
+                packed = positions[at]
+                name = names[index] if several else ""
+                bare = Alternates(url, packed >> 32, packed & 0xFFFFFFFF, (), name, "bare")
+                pages[url] = (url, index, bare)
+                break
+    url_sets: dict[int, frozenset[str]] = {}
+    digests: dict[int, bytes] = {}
+    box = [_empty_box() for _ in range(parts)]
+    sources: list[set[str]] = [set() for _ in range(parts)]
+    joined: dict[int, list[tuple[int, int]]] = {}
+    unanswered: dict[int | str, list[Any]] = {}
+    targets: dict[int | str, tuple[int, Alternates]] = {}
+    for href, number, _position, code, page, line, own, digest in edges:
+        found = pages.get(href)
+        if found is None:
+            continue
+        key, _index, target = found
+        if key == number:
+            continue
+        links = target.links
+        urls = url_sets.get(id(links))
+        if urls is None:
+            urls = url_sets[id(links)] = frozenset(h for _c, h in links)
+        home = _part(page, parts)
+        if page not in urls:
+            box[home][1].append((number, href))
+        if target.kind == "defective":
+            continue
+        target_digest = digests.get(id(links))
+        if target_digest is None:
+            target_digest = digests[id(links)] = _digest(links)
+        if target_digest == digest or page in urls:
+            assert isinstance(key, int)  # an entry without alternates lists nobody
+            joined.setdefault(key, []).append((number, home))
+            box[home][0].append((number, key, part))
+            continue
+        sources[home].add(page)
+        targets.setdefault(key, (_index, target))
+        entry = unanswered.setdefault(key, [0])
+        entry[0] += 1
+        if len(entry) <= 3:  # as many examples as a local run names
+            source = Alternates(
+                page, line, 0, ((own, page),), names[number >> 32] if several else ""
+            )
+            entry.append((source, code))
+    for home, pages_of in enumerate(sources):
+        box[home][2].extend(sorted(pages_of))
+    problems: list[Keyed] = []
+    not_answered = set()
+    for key, (count, *examples) in unanswered.items():
+        index, target = targets[key]
+        not_answered.add(target.page)
+        problem = _return_link_problem(target, count, examples)
+        order = (1, 0, key, 0) if isinstance(key, str) else (0, key, "", 0)
+        problems.append(
+            (order, index, problem.rule.at(target.line, target.column, problem.message))
+        )
+    state = {
+        "records": {
+            number: (record, record.page in not_answered)
+            for number, record in records
+            if not record.kind
+        },
+        "joined": joined,
+    }
+    return (
+        problems,
+        state,
+        box,
+        [len(links) + len(not_back) + len(pages) for links, not_back, pages in box],
+    )
+
+
+def hreflang_prepare(
+    joined: dict[str, Any], boxes: list[Box], parts: int
+) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
+    """A partition's records with every joining link, their links not listed back and
+    their pages with a link not returned; the first labels sent (each record's number)."""
+    neighbours: dict[int, list[tuple[int, int]]] = {
+        number: list(others) for number, others in joined["joined"].items()
+    }
+    skips: dict[int, set[str]] = {}
+    sources: set[str] = set()
+    for links, not_back, pages in boxes:
+        for number, other, home in links:
+            neighbours.setdefault(number, []).append((other, home))
+        for number, href in not_back:
+            skips.setdefault(number, set()).add(href)
+        sources.update(pages)
+    state = {
+        "records": joined["records"],
+        "neighbours": neighbours,
+        "skips": skips,
+        "sources": sources,
+        "labels": {number: number for number in joined["records"]},
+    }
+    out, sizes = _send(state, neighbours.keys(), parts)
+    return state, out, sizes
+
+
+def _send(
+    state: dict[str, Any], changed: Iterable[int], parts: int
+) -> tuple[list[list[tuple[int, int]]], list[int]]:
+    out: list[list[tuple[int, int]]] = [[] for _ in range(parts)]
+    labels, neighbours = state["labels"], state["neighbours"]
+    for number in changed:
+        label = labels[number]
+        for other, home in neighbours.get(number, ()):
+            out[home].append((other, label))
+    return out, [len(box) for box in out]
+
+
+def hreflang_step(
+    state: dict[str, Any], boxes: list[list[tuple[int, int]]], parts: int
+) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
+    """One round: each record takes the smallest label its joined records sent and, if
+    that lowered its own, sends it on."""
+    labels = dict(state["labels"])  # the input stays as it was: Dask may run a task again
+    changed = set()
+    for box in boxes:
+        for number, label in box:
+            if label < labels[number]:
+                labels[number] = label
+                changed.add(number)
+    state = {**state, "labels": labels}
+    out, sizes = _send(state, sorted(changed), parts)
+    return state, out, sizes
+
+
+def hreflang_route(state: dict[str, Any], parts: int) -> tuple[list[list[Any]], list[int]]:
+    """Each record to its cluster's partition, with what the comparison asks of it."""
+    out: list[list[Any]] = [[] for _ in range(parts)]
+    labels, skips, sources = state["labels"], state["skips"], state["sources"]
+    for number, (record, not_answered) in state["records"].items():
+        label = labels[number]
+        out[(label ^ label >> 32) % parts].append(
+            (label, number, record, not_answered, record.page in sources, skips.get(number, ()))
+        )
+    return out, [len(box) for box in out]
+
+
+def hreflang_clusters(
+    boxes: list[list[Any]],
+) -> tuple[list[Keyed], int, list[tuple[int, Alternates, list[str]]]]:
+    """Mismatches within each cluster of a partition; its clusters with x-default, and
+    the first record and languages of those without."""
+    from collections import Counter
+
+    from sitemap_lint.rules.hreflang import X_DEFAULT, _mismatch_problem
+
+    clusters: dict[int, list[Any]] = {}
+    for box in boxes:
+        for item in box:
+            clusters.setdefault(item[0], []).append(item)
+    problems: list[Keyed] = []
+    with_default = 0
+    without: list[tuple[int, Alternates, list[str]]] = []
+    for label in sorted(clusters):
+        members = sorted(clusters[label], key=operator.itemgetter(1))
+        cluster: list[Alternates] = [item[2] for item in members]
+        if len(set(record.links for record in cluster)) > 1:
+            counts = Counter(record.links for record in cluster)
+            top = max(counts.values())
+            reference = next(r for r in cluster if counts[r.links] == top)
+            wanted = set(reference.links)
+            wanted_urls = {href for _code, href in reference.links}
+            for _label, number, record, not_answered, source, skips in members:
+                if record.links == reference.links or not_answered:
+                    continue
+                have = set(record.links)
+                missing = wanted - have
+                extra = set()
+                for code, href in have - wanted:
+                    if href not in wanted_urls:
+                        if href == record.page:
+                            if source:
+                                continue  # reported as return links missing on the others
+                        elif href in skips:
+                            continue  # reported as a return link missing on that page
+                    extra.add((code, href))
+                if missing or extra:
+                    problem = _mismatch_problem(record, reference, missing, extra)
+                    finding = problem.rule.at(record.line, record.column, problem.message)
+                    problems.append(((0, number, "", 1), number >> 32, finding))
+        codes = {code for record in cluster for code, _href in record.links}
+        languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+        if len(languages) >= 2:
+            if X_DEFAULT in codes:
+                with_default += 1
+            else:
+                without.append((members[0][1], cluster[0], sorted(languages)))
+    return problems, with_default, without
+
+
+def no_x_default(
+    with_default: int, without: list[tuple[int, Alternates, list[str]]]
+) -> list[Keyed]:
+    """The x-default findings of the set, from every partition's clusters."""
+    from sitemap_lint.rules.hreflang import _no_x_default_problem
+
+    without = sorted(without, key=operator.itemgetter(0))
+    clusters = 1
+    if with_default == 0 and len(without) > 1:
+        # No cluster has one: said once, at the first cluster, as a local run does.
+        without, clusters = without[:1], len(without)
+    found: list[Keyed] = []
+    for number, first, languages in without:
+        problem = _no_x_default_problem(first, languages, clusters)
+        finding = problem.rule.at(first.line, first.column, problem.message)
+        found.append(((0, number, "", 2), number >> 32, finding))
+    return found
+
+
+class Tasks(Protocol):
+    """Where the partitioned hreflang join runs: Dask's futures, or (for tests and as the
+    reference) plain calls in this process."""
+
+    def submit(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any: ...
+
+    def item(self, result: Any, index: int) -> Any: ...
+
+    def gather(self, results: list[Any]) -> list[Any]: ...
+
+
+class OnCluster:
+    """``Tasks`` on a Dask client: each task where its inputs are, results kept there."""
+
+    def __init__(self, executor: DaskExecutor) -> None:
+        self.executor = executor
+
+    def submit(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
+        submit = self.executor.client.submit
+        if where:
+            return submit(function, *args, workers=[where], allow_other_workers=True, pure=False)
+        return submit(function, *args, pure=False)
+
+    def item(self, result: Any, index: int) -> Any:
+        return self.submit(operator.getitem, result, index)
+
+    def gather(self, results: list[Any]) -> list[Any]:
+        return self.executor._gather(results)
+
+
+class InProcess:
+    """``Tasks`` as plain calls."""
+
+    def submit(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
+        return function(*args)
+
+    def item(self, result: Any, index: int) -> Any:
+        return result[index]
+
+    def gather(self, results: list[Any]) -> list[Any]:
+        return list(results)
+
+
+def hreflang_by_partition(
+    tasks: Tasks,
+    holders: dict[str, list[int]],
+    handles: Sequence[object],
+    names: list[str],
+    parts: int,
+) -> list[tuple[int, Finding]]:
+    """The hreflang findings across files, as ``rules.sets.hreflang_findings`` finds
+    them, with no task holding more than its partition (``holders``: the file indices
+    whose checked files each worker holds)."""
+    cuts = [
+        tasks.submit(
+            cut_hreflang, [handles[index] for index in indices], indices, names, parts, where=where
+        )
+        for where, indices in holders.items()
+    ]
+    joins = [
+        tasks.submit(hreflang_join, [tasks.item(cut, part) for cut in cuts], part, parts, names)
+        for part in range(parts)
+    ]
+
+    def deliver(results: list[Any], boxes: int, sizes: int) -> tuple[int, list[list[Any]]]:
+        """What each partition receives: the non-empty boxes the others sent it."""
+        counts = tasks.gather([tasks.item(result, sizes) for result in results])
+        inboxes: list[list[Any]] = [[] for _ in range(parts)]
+        for result, count in zip(results, counts, strict=True):
+            if any(count):
+                out = tasks.item(result, boxes)
+                for part in range(parts):
+                    if count[part]:
+                        inboxes[part].append(tasks.submit(operator.getitem, out, part))
+        return sum(sum(count) for count in counts), inboxes
+
+    _sent, inboxes = deliver(joins, 2, 3)
+    rounds = [
+        tasks.submit(hreflang_prepare, tasks.item(join, 1), inboxes[part], parts)
+        for part, join in enumerate(joins)
+    ]
+    sent, inboxes = deliver(rounds, 1, 2)
+    while sent:
+        rounds = [
+            tasks.submit(hreflang_step, tasks.item(step, 0), inboxes[part], parts)
+            for part, step in enumerate(rounds)
+        ]
+        sent, inboxes = deliver(rounds, 1, 2)
+    routes = [tasks.submit(hreflang_route, tasks.item(step, 0), parts) for step in rounds]
+    _sent, inboxes = deliver(routes, 0, 1)
+    compared = [tasks.submit(hreflang_clusters, inboxes[part]) for part in range(parts)]
+    found: list[Keyed] = []
+    for problems in tasks.gather([tasks.item(join, 0) for join in joins]):
+        found += problems
+    with_default = 0
+    without: list[tuple[int, Alternates, list[str]]] = []
+    for problems, defaults, lacking in tasks.gather(compared):
+        found += problems
+        with_default += defaults
+        without += lacking
+    found += no_x_default(with_default, without)
+    found.sort(key=operator.itemgetter(0))
+    return [(index, finding) for _key, index, finding in found]

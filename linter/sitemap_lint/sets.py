@@ -109,9 +109,12 @@ class Executor(Protocol):
         ``find_duplicates`` finds them, in any order within a file."""
         ...
 
-    def hreflang(self, files: Sequence[tuple[str, object]]) -> list[tuple[int, Finding]]:
+    def hreflang(
+        self, files: Sequence[tuple[str, object]], records: int
+    ) -> list[tuple[int, Finding]]:
         """The hreflang findings across files (``files``: each checked file's name and
-        handle), as ``rules.sets.hreflang_findings`` finds them."""
+        handle; ``records``: their hreflang records in all), as
+        ``rules.sets.hreflang_findings`` finds them."""
         ...
 
     def close(self) -> None: ...
@@ -675,7 +678,9 @@ class SetRunner:
             return
         if not any(job.alternates for job in files):
             return
-        for index, finding in self.executor.hreflang([(job.name, job.handle) for job in files]):
+        records = sum(job.alternates for job in files)
+        named = [(job.name, job.handle) for job in files]
+        for index, finding in self.executor.hreflang(named, records):
             result = files[index].result
             assert result is not None  # files holds checked jobs only
             result.findings.append(finding)
