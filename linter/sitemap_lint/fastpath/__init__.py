@@ -164,7 +164,6 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 MAX_IMAGES = 1000
 # An extension value's URL (image:loc, an href), delimited only: proved with _URL.
 _EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
-_URL = _Lazy(rf"{_EXT_URL}\Z")
 # The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
 _TEXT = r"[ !-%'-;=?-~]*"
 
@@ -512,6 +511,10 @@ class FastPath:
         # makes them), and caches of proved values.
         self._items: re.Pattern[str] | None = None
         self._titles = False
+        self._titled: tuple[str, str] | tuple[()] = ()  # caption and title start tags
+        self._image_locs: re.Pattern[str] | None = None
+        self._link_values: re.Pattern[str] | None = None
+        self._image_tag = self._link_tag = ""
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi") seen
         self.alternates: Any = None  # the hreflang checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
@@ -578,6 +581,14 @@ class FastPath:
         self._line_re = _entry_line(self.entry, self.index, root.image, root.xhtml)
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
+        if root.image is not None:
+            i = re.escape(root.image)
+            self._image_locs = re.compile(rf"<{i}:loc>([^<]*)</{i}:loc>")
+            self._image_tag = f"<{root.image}:image>"
+            self._titled = (f"<{root.image}:caption>", f"<{root.image}:title>")
+        if root.xhtml is not None:
+            self._link_values = re.compile(rf'hreflang="([^"]*)"{_WS}+href="([^"]*)"')
+            self._link_tag = f"<{root.xhtml}:link"
         self._titles = root.titles
         self._skip = root.end
         carry = ""  # the end of the previous block, handed over but not looked at yet
@@ -798,20 +809,60 @@ class FastPath:
             self._stop()  # the root is closed (or the text is not well-formed)
 
     def _extensions(self, text: str, start: int, end: int, url: str) -> Any:
-        """The facts of an entry's extension elements (``text[start:end]``), when each
-        passes every rule and the schema; else _NOT_PROVED."""
+        """The facts of an entry's extension elements (``text[start:end]``, matched by
+        the entry pattern), when each passes every rule and the schema; else
+        _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
+        ext = text[start:end]
+        titled = self._titled
+        if titled and (titled[0] in ext or titled[1] in ext) and not self._titles:
+            return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
+        if "<!--" in ext or (titled and (titled[0] in ext or titled[1] in ext)):
+            return self._extensions_slowly(ext, url)
+        # Without comments and titles, an image:loc start tag and the pair of attributes
+        # stand only in the items the entry pattern matched.
+        kinds = ""
+        if self._image_locs is not None:
+            locations = self._image_locs.findall(ext)
+            if locations:
+                kinds = "i"
+                if len(locations) > MAX_IMAGES or len(set(locations)) != len(locations):
+                    return _NOT_PROVED  # IM002, IM003
+                for location in locations:
+                    if not self._url(location):
+                        return _NOT_PROVED
+        links: dict[str, str] = {}
+        if self._link_values is not None:
+            found = self._link_values.findall(ext)
+            if found:
+                if not kinds:
+                    kinds = "x"
+                elif ext.find(self._link_tag) < ext.find(self._image_tag):
+                    kinds = "xi"
+                else:
+                    kinds = "ix"
+                codes, hrefs = self._codes, self._hrefs
+                for code, href in found:
+                    canonical = codes[code] if code in codes else self._code(code)
+                    if canonical is None or canonical in links:
+                        return _NOT_PROVED
+                    normal = hrefs[href] if href in hrefs else self._href(href)
+                    if normal is None:
+                        return _NOT_PROVED
+                    links[canonical] = normal
+        return self._alternates(kinds, links, url)
+
+    def _extensions_slowly(self, ext: str, url: str) -> Any:
+        """``_extensions`` where comments or captions and titles stand among the items."""
         assert self._items is not None  # made with the root when the entry pattern has them
         kinds = ""
         images: set[str] = set()
         links: dict[str, str] = {}
         codes, hrefs = self._codes, self._hrefs
-        for location, caption, title, code, href in self._items.findall(text, start, end):
+        for location, _caption, _title, code, href in self._items.findall(ext):
             if location:
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
-                # entry, at most 1,000 images; a caption or title only without that check.
+                # entry, at most 1,000 images.
                 if location in images or not self._url(location):
-                    return _NOT_PROVED
-                if (caption or title) and not self._titles:
                     return _NOT_PROVED
                 images.add(location)
                 if "i" not in kinds:
@@ -829,19 +880,27 @@ class FastPath:
                     kinds += "x"
         if len(images) > MAX_IMAGES:
             return _NOT_PROVED
+        return self._alternates(kinds, links, url)
+
+    def _alternates(self, kinds: str, links: dict[str, str], url: str) -> Any:
+        """The facts of the extension elements (``_Extra``); _NOT_PROVED when the
+        alternates do not list the page itself (HL)."""
         if not links:
             return (kinds, None)
-        from sitemap_lint.domain.identity import normal_url
+        # A proved URL is in normal form but for an empty path.
+        if url.count("/") < 3:
+            from sitemap_lint.domain.identity import normal_url
 
-        if normal_url(url) not in links.values():
-            return _NOT_PROVED  # the alternates do not list the page itself
+            url = normal_url(url)
+        if url not in links.values():
+            return _NOT_PROVED
         pairs = tuple(sorted(links.items()))
         return (kinds, self._pairs.setdefault(pairs, pairs))
 
     def _url(self, value: str) -> bool:
-        """Whether an extension's URL passes the URL rules (a subset of their clean URLs,
-        as ``loc`` is proved) and is an ``anyURI``."""
-        if not 12 <= len(value) <= MAX_LOC or _URL.pattern.match(value) is None:
+        """Whether an extension's URL (matched by ``_EXT_URL``, a subset of the URL rules'
+        clean URLs) passes the URL rules as ``loc`` does: its length and its host."""
+        if not 12 <= len(value) <= MAX_LOC:
             return False
         host = value.split("/", 3)[2]
         return host in self._hosts or self._host(host)
