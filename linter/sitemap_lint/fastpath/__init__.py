@@ -519,6 +519,8 @@ class FastPath:
         self.alternates: Any = None  # the hreflang checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
+        # The links of an entry as found -> (their pairs, their normal URLs), when proved.
+        self._link_sets: dict[tuple[Any, ...], tuple[Any, frozenset[str]]] = {}
         self._pairs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
 
     def make(self, kinds: str, checker: FileChecker) -> None:
@@ -827,8 +829,13 @@ class FastPath:
                 kinds = "i"
                 if len(locations) > MAX_IMAGES or len(set(locations)) != len(locations):
                     return _NOT_PROVED  # IM002, IM003
+                hosts = self._hosts
                 for location in locations:
-                    if not self._url(location):
+                    # As _url does, inline (the usual image costs a split and a look-up).
+                    if not 12 <= len(location) <= MAX_LOC:
+                        return _NOT_PROVED
+                    host = location.split("/", 3)[2]
+                    if host not in hosts and not self._host(host):
                         return _NOT_PROVED
         links: dict[str, str] = {}
         if self._link_values is not None:
@@ -840,6 +847,14 @@ class FastPath:
                     kinds = "xi"
                 else:
                     kinds = "ix"
+                # The pages of a cluster usually list the same links in the same order.
+                key = tuple(found)
+                known = self._link_sets.get(key)
+                if known is not None:
+                    pairs, pages = known
+                    if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
+                        return _NOT_PROVED  # the alternates do not list the page itself
+                    return (kinds, pairs)
                 codes, hrefs = self._codes, self._hrefs
                 for code, href in found:
                     canonical = codes[code] if code in codes else self._code(code)
@@ -849,6 +864,12 @@ class FastPath:
                     if normal is None:
                         return _NOT_PROVED
                     links[canonical] = normal
+                extra = self._alternates(kinds, links, url)
+                if extra is not _NOT_PROVED:
+                    if len(self._link_sets) > 4096:
+                        self._link_sets.clear()
+                    self._link_sets[key] = (extra[1], frozenset(links.values()))
+                return extra
         return self._alternates(kinds, links, url)
 
     def _extensions_slowly(self, ext: str, url: str) -> Any:
@@ -920,9 +941,11 @@ class FastPath:
     def _href(self, value: str) -> str | None:
         normal = None
         if self._url(value):
-            from sitemap_lint.domain.identity import normal_url
+            normal = value
+            if value.count("/") < 3:  # a proved URL is in normal form but for an empty path
+                from sitemap_lint.domain.identity import normal_url
 
-            normal = normal_url(value)
+                normal = normal_url(value)
         if len(self._hrefs) > 65_536:
             self._hrefs.clear()
         self._hrefs[value] = normal
@@ -961,6 +984,12 @@ class FastPath:
 
 
 _NODE = Node("", "value", {}, 1, 1)
+
+
+def _normal(url: str) -> str:
+    from sitemap_lint.domain.identity import normal_url
+
+    return normal_url(url)
 
 
 def _blank(text: str, start: int, end: int) -> str:
