@@ -816,9 +816,11 @@ class FastPath:
         _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
         ext = text[start:end]
         titled = self._titled
-        if titled and (titled[0] in ext or titled[1] in ext) and not self._titles:
-            return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
-        if "<!--" in ext or (titled and (titled[0] in ext or titled[1] in ext)):
+        if titled and (titled[0] in ext or titled[1] in ext):
+            if not self._titles:
+                return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
+            return self._extensions_slowly(ext, url)
+        if "<!--" in ext:
             return self._extensions_slowly(ext, url)
         # Without comments and titles, an image:loc start tag and the pair of attributes
         # stand only in the items the entry pattern matched.
