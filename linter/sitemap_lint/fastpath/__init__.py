@@ -34,7 +34,8 @@ checker untouched):
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
   LF) and comments between them; a comment holds printable ASCII only and never
-  the suppression tag ``sitemap-lint``;
+  the suppression tag ``sitemap-lint``; after them, in a urlset, any number of
+  extension elements of the two shapes below;
 - every value is written in a narrow ASCII class: no ``&``, ``<``, entity,
   CDATA, whitespace or character outside the class;
 - only whitespace stands between it and the end of the previous entry (or of the
@@ -64,8 +65,26 @@ checker untouched):
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
 
 Any other check enabled on the core fields (a plugin's, a new rule's) turns the
-fast path off for the file. Extension elements (image, hreflang, video, news)
-are not proved yet: entries holding them go to the full checker.
+fast path off for the file.
+
+Two extension elements are proved too, written with the prefix the root's start tag
+binds to their namespace (the first, when several are; entries declare none of their
+own, since no other attribute is taken): ``<image:image>`` holding ``image:loc`` and
+then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
+rel="alternate" hreflang="..." href="..."/>`` (these three attributes in this order,
+in double quotes, self-closing). Video, news, pagemap and other elements, other
+attributes, other children, single quotes, an end tag for ``xhtml:link``: the full
+checker takes the entry. The dispatch must run the image and hreflang checkers of
+rules/ on those namespaces (or none); any other check there leaves their elements
+to the full checker.
+
+| check (rules/) | element | how it is proved |
+|---|---|---|
+| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); no ``image:caption`` or ``image:title`` while the checker runs (IM004 reports them; they are proved only when it does not run), their text printable ASCII without ``&``, ``<`` or ``>``; the order of the schema's sequence (IM006). |
+| ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
+| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
+| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
+| the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
 """
 
 from __future__ import annotations
