@@ -613,7 +613,12 @@ class FastPath:
         self._titles = root.titles
         self._skip = root.end
         carry = ""  # the end of the previous block, handed over but not looked at yet
+        parser = self.parser
         for block in chain((first,), () if second is None else (second,), iterator):
+            if self.active and (parser.syntax_errors or parser.failed):
+                # After a syntax error the parser reads on from where it recovers, with
+                # positions of its own: the rest goes to the full checker.
+                self._stop()
             if not self.active:
                 yield block
                 continue
