@@ -11,7 +11,8 @@ comment inside a value, a copied entry, deleted bytes, junk, a lone CR), checked
 blocks of a random size (the same blocks with and without the fast path), with or
 without a sitemap URL, collecting set facts (hreflang records too). Findings and facts
 are compared; a case
-that differs is written to ``--keep`` and counted. Prints the totals at the end.
+that differs is written to ``--keep`` and counted (so is a case where the checker
+raises, which must raise the same either way). Prints the totals at the end.
 """
 
 from __future__ import annotations
@@ -137,6 +138,8 @@ def outcome(
             now=NOW, collect=True, sitemap_url=parse_sitemap_url(sitemap_url), enabled=enabled
         )
         result = checker.check_source(Source(str(path), path), options, ENGINE)
+    except Exception as error:  # a defect of the checker: it must be the same either way
+        return ("error", type(error).__name__, str(error))
     finally:
         checker._blocks = original  # type: ignore[assignment]
     facts = result.facts
@@ -167,7 +170,7 @@ def main() -> int:
     keep.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     path = keep / "case.xml"
-    cases = differences = proved_cases = 0
+    cases = differences = proved_cases = errors = 0
     end = time.monotonic() + args.minutes * 60
     made: list[fastpath.FastPath] = []
     init = fastpath.FastPath.__init__
@@ -187,6 +190,9 @@ def main() -> int:
         made.clear()
         fast = outcome(path, "1", block, url, enabled)
         cases += 1
+        if slow[0] == "error":
+            errors += 1
+            (keep / f"error-{errors}.xml").write_bytes(data)
         if any(f.proved for f in made):
             proved_cases += 1
         if slow != fast:
@@ -195,7 +201,8 @@ def main() -> int:
             print(f"difference: block {block}, sitemap URL {url}, rules {enabled}", flush=True)
     print(
         f"seed {args.seed}: {cases} cases in {args.minutes:g} minutes, "
-        f"{proved_cases} with entries proved by the fast path, {differences} differences"
+        f"{proved_cases} with entries proved by the fast path, {differences} differences, "
+        f"{errors} where the checker failed (the same way with and without the fast path)"
     )
     return 1 if differences else 0
 
