@@ -3,12 +3,16 @@
     python bench/fuzz_fastpath.py --minutes 10 [--seed N] [--keep DIR]
 
 Each case is a generated sitemap (a urlset or an index; entries in several layouts,
-CRLF or LF, values that pass and values at or past the limits, comments, duplicates),
-mutated at 0-3 random byte positions (a removed '<', a stray '&', invalid UTF-8, a
+CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
+a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
+odd codes, hrefs, missing return links, repeated images, captions and titles, other
+prefixes, under a random rule selection), mutated at 0-3 random byte positions (a removed '<', a stray '&', invalid UTF-8, a
 comment inside a value, a copied entry, deleted bytes, junk, a lone CR), checked in
 blocks of a random size (the same blocks with and without the fast path), with or
-without a sitemap URL, collecting set facts. Findings and facts are compared; a case
-that differs is written to ``--keep`` and counted. Prints the totals at the end.
+without a sitemap URL, collecting set facts (hreflang records too). Findings and facts
+are compared; a case
+that differs is written to ``--keep`` and counted (so is a case where the checker
+raises, which must raise the same either way). Prints the totals at the end.
 """
 
 from __future__ import annotations
@@ -29,7 +33,15 @@ from sitemap_lint import checker, fastpath, xsd  # noqa: E402
 from sitemap_lint.inputs.reader import Source  # noqa: E402
 from sitemap_lint.options import Options  # noqa: E402
 from sitemap_lint.run import parse_sitemap_url  # noqa: E402
-from tests.test_fastpath import HEAD, MUTATIONS, index, mutate, url_entry  # noqa: E402
+from tests.test_fastpath import (  # noqa: E402
+    HEAD,
+    MUTATIONS,
+    extension_head,
+    extension_sitemap,
+    index,
+    mutate,
+    url_entry,
+)
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 ODD_LOCS = (
@@ -55,7 +67,31 @@ ODD_FIELDS = (
 )
 
 
+SELECTIONS = (
+    None,
+    frozenset({"DU001", "HL001", "HL003"}),
+    frozenset({"IM001", "IM003", "UR001"}),
+    frozenset({"DU001", "SC001"}),
+)
+
+
 def document(rng: random.Random) -> bytes:
+    if rng.random() < 0.33:
+        # Images and alternates; the root's start tag is not mutated (a CR in a namespace
+        # name stops the shadow parse with an error, with or without the fast path).
+        prefixes = rng.choice([("image", "xhtml"), ("image", "xhtml"), ("img", "x")])
+        odd = rng.choice([0.0, 0.02, 0.1, 0.3])
+        text = extension_sitemap(rng.randrange(1, 300), rng.randrange(1 << 30), odd, *prefixes)
+        if rng.random() < 0.2:
+            text = text.replace("\n", "\r\n")
+        head = extension_head(*prefixes).encode("ascii")
+        data = text.encode("utf-8")
+        if data.startswith(head):
+            body = data[len(head) :]
+            for kind in rng.sample(MUTATIONS, rng.randrange(0, 4)):
+                body = mutate(body, rng, kind)
+            return head + body
+        return data
     if rng.random() < 0.15:
         text = index(rng.randrange(1, 300))
     else:
@@ -80,7 +116,13 @@ def document(rng: random.Random) -> bytes:
     return data
 
 
-def outcome(path: Path, switch: str, block: int | None, sitemap_url: str | None) -> Any:
+def outcome(
+    path: Path,
+    switch: str,
+    block: int | None,
+    sitemap_url: str | None,
+    enabled: frozenset[str] | None = None,
+) -> Any:
     os.environ[fastpath.ENV] = switch
     original = checker._blocks
     if block is not None:
@@ -92,8 +134,12 @@ def outcome(path: Path, switch: str, block: int | None, sitemap_url: str | None)
 
         checker._blocks = blocks  # type: ignore[assignment]
     try:
-        options = Options(now=NOW, collect=True, sitemap_url=parse_sitemap_url(sitemap_url))
+        options = Options(
+            now=NOW, collect=True, sitemap_url=parse_sitemap_url(sitemap_url), enabled=enabled
+        )
         result = checker.check_source(Source(str(path), path), options, ENGINE)
+    except Exception as error:  # a defect of the checker: it must be the same either way
+        return ("error", type(error).__name__, str(error))
     finally:
         checker._blocks = original  # type: ignore[assignment]
     facts = result.facts
@@ -106,6 +152,7 @@ def outcome(path: Path, switch: str, block: int | None, sitemap_url: str | None)
         list(facts.children),
         list(facts.hashes),
         list(facts.positions),
+        list(facts.alternates),
     )
 
 
@@ -123,7 +170,7 @@ def main() -> int:
     keep.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     path = keep / "case.xml"
-    cases = differences = proved_cases = 0
+    cases = differences = proved_cases = errors = 0
     end = time.monotonic() + args.minutes * 60
     made: list[fastpath.FastPath] = []
     init = fastpath.FastPath.__init__
@@ -138,19 +185,24 @@ def main() -> int:
         path.write_bytes(data)
         block = rng.choice([None, None, 64, 100, 257, 1000, 4096])
         url = rng.choice([None, None, "https://www.example.com/section/sitemap.xml"])
-        slow = outcome(path, "0", block, url)
+        enabled = rng.choice(SELECTIONS) if b"xhtml" in data[:400] else None
+        slow = outcome(path, "0", block, url, enabled)
         made.clear()
-        fast = outcome(path, "1", block, url)
+        fast = outcome(path, "1", block, url, enabled)
         cases += 1
+        if slow[0] == "error":
+            errors += 1
+            (keep / f"error-{errors}.xml").write_bytes(data)
         if any(f.proved for f in made):
             proved_cases += 1
         if slow != fast:
             differences += 1
             (keep / f"difference-{differences}.xml").write_bytes(data)
-            print(f"difference: block {block}, sitemap URL {url}", flush=True)
+            print(f"difference: block {block}, sitemap URL {url}, rules {enabled}", flush=True)
     print(
         f"seed {args.seed}: {cases} cases in {args.minutes:g} minutes, "
-        f"{proved_cases} with entries proved by the fast path, {differences} differences"
+        f"{proved_cases} with entries proved by the fast path, {differences} differences, "
+        f"{errors} where the checker failed (the same way with and without the fast path)"
     )
     return 1 if differences else 0
 

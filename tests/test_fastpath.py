@@ -15,6 +15,7 @@ generated valid sitemaps also assert that it proved entries.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import random
@@ -78,7 +79,7 @@ def _facts(result: Any) -> Any:
         list(facts.children),
         list(facts.hashes),
         list(facts.positions),
-        len(facts.alternates),
+        list(facts.alternates),
     )
 
 
@@ -460,6 +461,208 @@ def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, ki
     check_both(monkeypatch, write(tmp_path_factory.mktemp("m"), data), window)
 
 
+# -- entries with images and hreflang alternates ---------------------------------------
+
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+LANGUAGES = ("en", "de", "fr", "en-GB", "x-default", "pt-br")
+# Codes and hrefs of which some do not pass: the full checker takes their entries.
+ODD_CODES = ("en_GB", "EN", "zz", "en-", "de-DE-x", "x-default", "english")
+
+
+def extension_head(image: str = "image", xhtml: str = "xhtml") -> str:
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"\n'
+        f'  xmlns:{image}="{IMAGE_NS}"\n  xmlns:{xhtml}="{XHTML_NS}">\n'
+    )
+
+
+def extension_entry(
+    i: int, rng: random.Random, image: str = "image", xhtml: str = "xhtml", odd: float = 0.1
+) -> str:
+    """A url entry of a cluster of pages in several languages, with 0-3 images; now
+    and then a value or a shape that does not pass (``odd``)."""
+    cluster, member = divmod(i, 3)
+    codes = list(LANGUAGES[: rng.choice([2, 3, 4])])
+    own = codes[member % len(codes)]
+
+    def page(code: str) -> str:
+        return f"https://www.example.com/{code.lower()}/page-{cluster}"
+
+    fields = [f"<loc>{page(own)}</loc>"]
+    if rng.random() < 0.7:
+        fields.append(f"<lastmod>2024-05-{i % 28 + 1:02d}</lastmod>")
+    if rng.random() < 0.3:
+        fields.append("<priority>0.5</priority>")
+    items = []
+    if rng.random() < 0.8:
+        for code in codes:
+            href = page(code)
+            if rng.random() < odd:
+                code = rng.choice(ODD_CODES)
+            if rng.random() < odd / 2:
+                href = rng.choice([href.upper(), href + "#x", "https://www.example.com/a b", ""])
+            items.append(f'<{xhtml}:link rel="alternate" hreflang="{code}" href="{href}"/>')
+        if rng.random() < odd:
+            items.pop(rng.randrange(len(items)))  # a missing return link or self link
+    for n in range(rng.choice([0, 1, 2, 3])):
+        loc = f"https://cdn.example.com/img/{cluster}-{n}.jpg"
+        if rng.random() < odd / 2:
+            loc = rng.choice([f"https://cdn.example.com/img/{cluster}-0.jpg", "img.jpg", ""])
+        inner = f"<{image}:loc>{loc}</{image}:loc>"
+        if rng.random() < 0.2:
+            inner += f"<{image}:caption>A caption, {n}</{image}:caption>"
+        if rng.random() < 0.2:
+            inner += f"<{image}:title>Title {n}</{image}:title>"
+        if rng.random() < odd / 3:
+            inner = f"<{image}:title>t</{image}:title>" + inner  # out of order
+        items.append(f"<{image}:image>{inner}</{image}:image>")
+    if rng.random() < 0.5:
+        rng.shuffle(items)
+    if rng.random() < 0.1:
+        items.insert(rng.randrange(len(items) + 1), "<!-- an item -->")
+    if rng.random() < odd / 3:
+        items.insert(0, f"<{image}:loc>https://cdn.example.com/x.jpg</{image}:loc>")
+    children = fields + items
+    if rng.random() < 0.5:
+        inner = "\n    ".join(children)
+        return f"  <url>\n    {inner}\n  </url>\n"
+    return f"  <url>{''.join(children)}</url>\n"
+
+
+def extension_sitemap(
+    count: int, seed: int = 0, odd: float = 0.1, image: str = "image", xhtml: str = "xhtml"
+) -> str:
+    rng = random.Random(seed)
+    entries = "".join(extension_entry(i, rng, image, xhtml, odd) for i in range(count))
+    return extension_head(image, xhtml) + entries + "</urlset>\n"
+
+
+@pytest.mark.parametrize("window", [None, 700, 1500, 4096])
+def test_clean_extension_entries_are_proved(monkeypatch, tmp_path, window):
+    path = write(tmp_path, extension_sitemap(300, 1, odd=0))
+    outcome = check_both(monkeypatch, path, window)
+    # Captions and titles are reported (IM004): those entries go to the full checker.
+    assert outcome.proved >= (100 if window is None else 10)
+    assert "IM004" in {f.code for f in outcome.findings}
+
+
+def test_an_odd_extension_sitemap_reports_the_same(monkeypatch, tmp_path):
+    path = write(tmp_path, extension_sitemap(400, 2, odd=0.15))
+    outcome = check_both(monkeypatch, path, 700)
+    assert outcome.proved > 50
+    assert {"HL001", "IM003", "DU001"} <= {f.code for f in outcome.findings}
+
+
+@pytest.mark.parametrize(
+    "enabled", [frozenset({"DU001"}), frozenset({"HL001", "HL003"}), frozenset({"IM001", "UR001"})]
+)
+def test_extension_entries_under_a_selection(monkeypatch, tmp_path, enabled):
+    path = write(tmp_path, extension_sitemap(200, 3, odd=0.1))
+    outcome = check_both(monkeypatch, path, 2000, enabled=enabled)
+    assert outcome.proved > 20
+    if "IM001" not in enabled:
+        # No check of the image namespace runs: captions and titles are proved too.
+        clean = write(tmp_path, extension_sitemap(120, 4, odd=0), "clean.xml")
+        assert check_both(monkeypatch, clean, None, enabled=enabled).proved == 120
+
+
+@pytest.mark.parametrize(
+    ("image", "xhtml", "declared"),
+    [
+        ("img", "x", True),  # other prefixes, as declared
+        ("image", "xhtml", False),  # prefixes the root does not declare
+    ],
+)
+def test_extension_prefixes(monkeypatch, tmp_path, image, xhtml, declared):
+    text = extension_sitemap(60, 5, odd=0, image=image, xhtml=xhtml)
+    if not declared:
+        text = text.replace(f'\n  xmlns:{image}="{IMAGE_NS}"', "")
+    check_both(monkeypatch, write(tmp_path, text), 400)
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1"></xhtml:link>',
+        "<xhtml:link rel='alternate' hreflang='de' href='https://www.example.com/de/page-1'/>",
+        '<xhtml:link hreflang="de" rel="alternate" href="https://www.example.com/de/page-1"/>',
+        '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1" media="x"/>',
+        '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-2"/>',
+        '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1?a&amp;b"/>',
+        '<xhtml:link rel="canonical" hreflang="de" href="https://www.example.com/de/page-1"/>',
+        '<xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/page-1"/>',
+        '<xhtml:meta name="x"/>',
+        "<image:image><image:loc>https://cdn.example.com/img/1-0.jpg</image:loc></image:image>",
+        "<image:image><image:loc>https://cdn.example.com/a%20b.jpg</image:loc></image:image>",
+        "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc><image:license>https://x.io/l</image:license></image:image>",
+        "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc><image:title>a &amp; b</image:title></image:image>",
+        "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc><!-- sitemap-lint: disable IM004 --><image:title>t</image:title></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg]]></image:loc></image:image>",
+        '<image:image a="1"><image:loc>https://cdn.example.com/a.jpg</image:loc></image:image>',
+        "<video:video/>",
+    ],
+)
+def test_extension_items_the_full_checker_takes(monkeypatch, tmp_path, item):
+    rng = random.Random(7)
+    entries = [extension_entry(i, rng, odd=0) for i in range(40)]
+    entries[4] = (
+        "  <url><loc>https://www.example.com/en/page-1</loc>"
+        '<xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/page-1"/>'
+        f"{item}</url>\n"
+    )
+    head = extension_head().replace(
+        ">\n", '\n  xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n', 1
+    )
+    check_both(monkeypatch, write(tmp_path, head + "".join(entries) + "</urlset>\n"), 300)
+
+
+def test_an_entry_with_more_than_a_thousand_images(monkeypatch, tmp_path):
+    images = "".join(
+        f"<image:image><image:loc>https://cdn.example.com/{n}.jpg</image:loc></image:image>\n"
+        for n in range(1001)
+    )
+    rng = random.Random(8)
+    entries = [extension_entry(i, rng, odd=0) for i in range(20)]
+    entries[10] = f"  <url><loc>https://www.example.com/many</loc>\n{images}</url>\n"
+    outcome = check_both(
+        monkeypatch, write(tmp_path, extension_head() + "".join(entries) + "</urlset>\n")
+    )
+    assert "IM002" in {f.code for f in outcome.findings}
+
+
+@FAST
+@given(
+    count=st.integers(1, 100),
+    seed=st.integers(0, 10_000),
+    window=st.sampled_from([None, 64, 150, 333, 1000]),
+    odd=st.sampled_from([0.0, 0.05, 0.3]),
+)
+def test_generated_extension_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, odd):
+    path = write(tmp_path_factory.mktemp("x"), extension_sitemap(count, seed, odd))
+    outcome = check_both(monkeypatch, path, window)
+    if window is None and odd == 0 and count > 10:
+        assert outcome.proved > 0
+
+
+@FAST
+@given(
+    count=st.integers(5, 60),
+    seed=st.integers(0, 10_000),
+    window=st.sampled_from([None, 64, 100, 333]),
+    kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
+)
+def test_mutated_extension_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds):
+    rng = random.Random(seed)
+    # The root's start tag is kept: a CR in a namespace name makes the shadow parse fail
+    # (with or without the fast path; a known defect of xsd/shadow.py).
+    head = extension_head().encode("ascii")
+    data = extension_sitemap(count, seed, 0.05).encode("utf-8")[len(head) :]
+    for kind in kinds:
+        data = mutate(data, rng, kind)
+    check_both(monkeypatch, write(tmp_path_factory.mktemp("n"), head + data), window)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("count", [50_000, 50_001, 50_002])
 def test_the_entry_limit(monkeypatch, tmp_path, count):
@@ -516,3 +719,15 @@ def test_a_checked_file_is_freed_without_the_garbage_collector(monkeypatch, tmp_
     finally:
         gc.enable()
     assert result.facts is not None and result.facts.url_count == 300
+
+
+def test_runs_after_a_syntax_error(monkeypatch, tmp_path):
+    # A case of the fuzz: after two syntax errors the parser recovers and reads on with
+    # positions of its own, where runs proved later were not found again (their URLs
+    # went missing from the set facts). The fast path stops at the first syntax error.
+    data = gzip.decompress(
+        (ROOT / "tests" / "fastpath_cases" / "after-syntax-errors.xml.gz").read_bytes()
+    )
+    outcome = check_both(monkeypatch, write(tmp_path, data), 100)
+    assert outcome.proved > 0
+    assert any(f.code == "XM001" for f in outcome.findings)

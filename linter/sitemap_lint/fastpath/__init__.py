@@ -34,7 +34,8 @@ checker untouched):
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
   LF) and comments between them; a comment holds printable ASCII only and never
-  the suppression tag ``sitemap-lint``;
+  the suppression tag ``sitemap-lint``; after them, in a urlset, any number of
+  extension elements of the two shapes below;
 - every value is written in a narrow ASCII class: no ``&``, ``<``, entity,
   CDATA, whitespace or character outside the class;
 - only whitespace stands between it and the end of the previous entry (or of the
@@ -64,8 +65,26 @@ checker untouched):
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
 
 Any other check enabled on the core fields (a plugin's, a new rule's) turns the
-fast path off for the file. Extension elements (image, hreflang, video, news)
-are not proved yet: entries holding them go to the full checker.
+fast path off for the file.
+
+Two extension elements are proved too, written with the prefix the root's start tag
+binds to their namespace (the first, when several are; entries declare none of their
+own, since no other attribute is taken): ``<image:image>`` holding ``image:loc`` and
+then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
+rel="alternate" hreflang="..." href="..."/>`` (these three attributes in this order,
+in double quotes, self-closing). Video, news, pagemap and other elements, other
+attributes, other children, single quotes, an end tag for ``xhtml:link``: the full
+checker takes the entry. The dispatch must run the image and hreflang checkers of
+rules/ on those namespaces (or none); any other check there leaves their elements
+to the full checker.
+
+| check (rules/) | element | how it is proved |
+|---|---|---|
+| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); no ``image:caption`` or ``image:title`` while the checker runs (IM004 reports them; they are proved only when it does not run), their text printable ASCII without ``&``, ``<`` or ``>``; the order of the schema's sequence (IM006). |
+| ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
+| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
+| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
+| the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
 """
 
 from __future__ import annotations
@@ -159,20 +178,69 @@ _PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 
 
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+MAX_IMAGES = 1000
+# An extension value's URL (image:loc, an href), delimited only: proved with _URL.
+_EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
+# The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
+_TEXT = r"[ !-%'-;=?-~]*"
+
+
+def _extension_items(image: str | None, xhtml: str | None) -> tuple[str, str]:
+    """The extension elements a proved entry may hold, after its core fields, with the
+    root's prefixes: (without groups, for the entry pattern; with the groups iloc,
+    caption, title, code and href, to read them)."""
+    patterns = []
+    for group in ("(?:", "("):
+        alternatives = [_ENTRY_COMMENT]
+        if image is not None:
+            i = re.escape(image)
+            alternatives.append(
+                rf"<{i}:image>{_GAP}<{i}:loc>{group}{_EXT_URL})</{i}:loc>{_GAP}"
+                rf"(?:{group}<{i}:caption>){_TEXT}</{i}:caption>{_GAP})?"
+                rf"(?:{group}<{i}:title>){_TEXT}</{i}:title>{_GAP})?</{i}:image>"
+            )
+        else:
+            alternatives.append("(?!)()()()")
+        if xhtml is not None:
+            x = re.escape(xhtml)
+            alternatives.append(
+                rf'<{x}:link{_WS}+rel="alternate"{_WS}+hreflang="{group}[A-Za-z0-9-]{{1,35}})"'
+                rf'{_WS}+href="{group}{_EXT_URL})"{_WS}*/>'
+            )
+        else:
+            alternatives.append("(?!)()()")
+        patterns.append(alternatives)
+    outer = [item for item in patterns[0][1:] if not item.startswith("(?!)")]
+    # A comment between the items is read whole (first), so that nothing inside it is
+    # taken for an item.
+    return (
+        rf"(?:(?:{'|'.join(outer)}){_GAP})*" if outer else "",
+        "|".join(patterns[1]),
+    )
+
+
 @cache
-def _entry_line(entry: str, index: bool) -> re.Pattern[str]:
+def _entry_line(
+    entry: str, index: bool, image: str | None = None, xhtml: str | None = None
+) -> re.Pattern[str]:
     """One entry on lines of its own: indentation, the entry, trailing blanks and the
-    line break. Groups, in order: s, loc, scheme, host, path, lastmod, priority, t."""
+    line break. Groups, in order: s, loc, scheme, host, path, lastmod, priority, ext, t.
+    ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold."""
     fields = (
         rf"<loc>(?P<loc>{_LOC})</loc>{_GAP}"
         rf"(?:<lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</lastmod>{_GAP})?"
     )
     if index:
-        fields += "(?P<priority>(?!))?"  # never there: the same groups as a url entry
+        # Never there: the same groups as a url entry.
+        fields += "(?P<priority>(?!))?(?P<ext>(?!))?"
     else:
+        extensions = _extension_items(image, xhtml)[0]
         fields += (
             rf"(?:<changefreq>(?:{_CHANGEFREQ})</changefreq>{_GAP})?"
             rf"(?:<priority>(?P<priority>[0-9.]{{1,6}})</priority>{_GAP})?"
+            rf"(?P<ext>{extensions})"
         )
     # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
     return re.compile(rf"[ \t]*(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)[ \t]*\r?\n")
@@ -235,9 +303,24 @@ def start(
     return FastPath(options, checker, parser, first)
 
 
-def _root(first: str, enabled: frozenset[str] | None) -> tuple[str, int] | None:
-    """The root's name and where its start tag ends, when the prologue is the usual
-    one and every check enabled on the entry fields is known; else None."""
+class _Root:
+    """What the prologue says: the root's name, where its start tag ends, the prefixes of
+    the image and XHTML namespaces (None: their elements are not proved), whether an
+    image's caption and title may be proved (no check of the image namespace runs)."""
+
+    __slots__ = ("end", "image", "name", "titles", "xhtml")
+
+    def __init__(self, name: str, end: int) -> None:
+        self.name = name
+        self.end = end
+        self.image: str | None = None
+        self.xhtml: str | None = None
+        self.titles = False
+
+
+def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
+    """What the prologue says, when it is the usual one and every check enabled on the
+    entry fields is known; else None."""
     prologue = _PROLOGUE.pattern.match(first)
     if prologue is None:
         return None
@@ -250,14 +333,42 @@ def _root(first: str, enabled: frozenset[str] | None) -> tuple[str, int] | None:
     if attributes.get("xmlns") != SITEMAP_NS:
         return None
     from sitemap_lint.dispatch import selected
-    from sitemap_lint.rules.registry import CHECKS, FIELDS, families
+    from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, families
 
     families()
     known = _known_checks()
-    for spec in selected(enabled, CHECKS):
+    chosen = selected(enabled, CHECKS)
+    for spec in chosen:
         if not set(spec.targets).isdisjoint(FIELDS) and spec.implementation not in known:
             return None
-    return prologue.group(1), prologue.end()
+    root = _Root(prologue.group(1), prologue.end())
+    if root.name != "urlset":
+        return root
+    from sitemap_lint.rules import hreflang, image
+
+    # The checks the dispatch would run on each namespace's elements (the last one wins).
+    extension = {
+        spec.namespace: spec.implementation for spec in chosen if EXTENSION in spec.targets
+    }
+    for name, value in attributes.items():
+        if not name.startswith("xmlns:"):
+            continue
+        prefix = name[6:]
+        checks = extension.get(value)
+        if value == IMAGE_NS and root.image is None and checks in (None, image.Checker):
+            root.image = prefix
+        elif value == XHTML_NS and root.xhtml is None and checks in (None, hreflang.Checker):
+            root.xhtml = prefix
+    root.titles = IMAGE_NS not in extension
+    return root
+
+
+# What a proved entry's extension elements leave for the checks across entries: the
+# namespaces in the order they first appear ("i" image, "x" XHTML) and the alternates
+# (hreflang code and normal URL, sorted; None without any xhtml:link).
+_Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
+# (url, scheme, host, path, lastmod moment, line, column, entry start, extra)
+_Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | None"]
 
 
 class ProvenRun:
@@ -268,8 +379,8 @@ class ProvenRun:
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
         # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
-        # loc stands), and where the entry starts (line << 32 | column).
-        self.entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
+        # loc stands), where the entry starts (line << 32 | column), its extension facts.
+        self.entries: list[_Entry] = []
 
     def enter(self, checker: FileChecker) -> int:
         """Give the entries to the checks that keep state across entries, and to the
@@ -287,12 +398,13 @@ class ProvenRun:
         pages = fast.pages
         from sitemap_lint.domain.identity import normal_url
         from sitemap_lint.domain.urls import ParsedURL
+        from sitemap_lint.rules.hreflang import Alternates
 
         fast.proved += len(self.entries)
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
-        for number, (url, scheme, host, path, moment, line, column, start) in enumerate(
+        for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
             self.entries
         ):
             before = len(findings)
@@ -307,7 +419,25 @@ class ProvenRun:
                     tracker.check(url, entry.children[0], sink, what, entry)
                 elif normal != url:
                     tracker._written[key] = hash(url)
-            if pages is not None:  # proved entries have no alternates
+            if extra is not None:
+                kinds, links = extra
+                if kinds not in fast.made:
+                    fast.make(kinds, checker)
+                if links is not None:
+                    alternates = fast.alternates
+                    if alternates is not None:  # the record the hreflang checker keeps
+                        alternates._records.append(
+                            Alternates(
+                                normal,
+                                start >> 32,
+                                start & 0xFFFFFFFF,
+                                alternates._sets.setdefault(links, links),
+                            )
+                        )
+                elif pages is not None:
+                    pages.hashes.append(hash(normal))
+                    pages.positions.append(line << 32 | column)
+            elif pages is not None:  # an entry without alternates
                 pages.hashes.append(hash(normal))
                 pages.positions.append(line << 32 | column)
             if scope is not None:
@@ -395,6 +525,34 @@ class FastPath:
         self.pages: Any = None  # the hreflang check's record of entries without alternates
         self.same_origin: tuple[str, str] | None = None
         self.proved = 0  # entries proved in the file, for tests and benchmarks
+        # The extension elements: their pattern (made with the root), the checkers of their
+        # namespaces (made at the first entry that holds their elements, as the dispatch
+        # makes them), and caches of proved values.
+        self._items: re.Pattern[str] | None = None
+        self._titles = False
+        self._titled: tuple[str, str] | tuple[()] = ()  # caption and title start tags
+        self._image_locs: re.Pattern[str] | None = None
+        self._link_values: re.Pattern[str] | None = None
+        self._image_tag = self._link_tag = ""
+        self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi") seen
+        self.alternates: Any = None  # the hreflang checker, once made
+        self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
+        self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
+        # The links of an entry as found -> (their pairs, their normal URLs), when proved.
+        self._link_sets: dict[tuple[Any, ...], tuple[Any, frozenset[str]]] = {}
+        self._pairs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+
+    def make(self, kinds: str, checker: FileChecker) -> None:
+        """The extension checkers of ``kinds``, in that order, as the dispatch makes them
+        at the first entry that holds their elements."""
+        self.made.add(kinds)
+        dispatch = checker.dispatch
+        if dispatch is None:
+            return
+        for kind in kinds:
+            made = dispatch._extension(IMAGE_NS if kind == "i" else XHTML_NS)
+            if kind == "x":
+                self.alternates = made
 
     def resolve(self, checker: FileChecker) -> None:
         from sitemap_lint.rules.duplicates import DuplicateCheck
@@ -437,14 +595,30 @@ class FastPath:
                 yield second
             yield from iterator
             return
-        self.index = root[0] == "sitemapindex"
+        self.index = root.name == "sitemapindex"
         self.entry = "sitemap" if self.index else "url"
         self._open, self._close = f"<{self.entry}>", f"</{self.entry}>"
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
-        self._line_re = _entry_line(self.entry, self.index)
-        self._skip = root[1]
+        self._line_re = _entry_line(self.entry, self.index, root.image, root.xhtml)
+        if root.image is not None or root.xhtml is not None:
+            self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
+        if root.image is not None:
+            i = re.escape(root.image)
+            self._image_locs = re.compile(rf"<{i}:loc>([^<]*)</{i}:loc>")
+            self._image_tag = f"<{root.image}:image>"
+            self._titled = (f"<{root.image}:caption>", f"<{root.image}:title>")
+        if root.xhtml is not None:
+            self._link_values = re.compile(rf'hreflang="([^"]*)"{_WS}+href="([^"]*)"')
+            self._link_tag = f"<{root.xhtml}:link"
+        self._titles = root.titles
+        self._skip = root.end
         carry = ""  # the end of the previous block, handed over but not looked at yet
+        parser = self.parser
         for block in chain((first,), () if second is None else (second,), iterator):
+            if self.active and (parser.syntax_errors or parser.failed):
+                # After a syntax error the parser reads on from where it recovers, with
+                # positions of its own: the rest goes to the full checker.
+                self._stop()
             if not self.active:
                 yield block
                 continue
@@ -533,7 +707,7 @@ class FastPath:
                 continue
             run: ProvenRun | None = None
             run_start = run_end = -1
-            entries: list[tuple[str, str, str, str, datetime | None, int, int, int]] = []
+            entries: list[_Entry] = []
             bound = self.entries_bound
             while True:
                 found_match = match(text, position)
@@ -543,8 +717,12 @@ class FastPath:
                     self._stop()  # this entry may be the 50,001st: the full checker takes it
                     break
                 # The values, proved with the strict patterns (through the caches).
-                _s, url, scheme, host, path, lastmod, priority, _t = found_match.groups()
+                _s, url, scheme, host, path, lastmod, priority, ext, _t = found_match.groups()
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
+                extra = None
+                if proved and ext:
+                    extra = self._extensions(text, found_match.start(8), found_match.end(8), url)
+                    proved = extra is not _NOT_PROVED
                 moment = None
                 if proved and lastmod is not None:
                     moment = lastmods.get(lastmod, _UNKNOWN)
@@ -591,9 +769,10 @@ class FastPath:
                         loc_at >> 32,
                         loc_at & 0xFFFFFFFF,
                         entry_at,
+                        extra,
                     )
                 )
-                run_end = found_match.end(8)
+                run_end = found_match.end(9)
             self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
@@ -657,6 +836,149 @@ class FastPath:
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
 
+    def _extensions(self, text: str, start: int, end: int, url: str) -> Any:
+        """The facts of an entry's extension elements (``text[start:end]``, matched by
+        the entry pattern), when each passes every rule and the schema; else
+        _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
+        ext = text[start:end]
+        titled = self._titled
+        if titled and (titled[0] in ext or titled[1] in ext):
+            if not self._titles:
+                return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
+            return self._extensions_slowly(ext, url)
+        if "<!--" in ext:
+            return self._extensions_slowly(ext, url)
+        # Without comments and titles, an image:loc start tag and the pair of attributes
+        # stand only in the items the entry pattern matched.
+        kinds = ""
+        if self._image_locs is not None:
+            locations = self._image_locs.findall(ext)
+            if locations:
+                kinds = "i"
+                if len(locations) > MAX_IMAGES or len(set(locations)) != len(locations):
+                    return _NOT_PROVED  # IM002, IM003
+                hosts = self._hosts
+                for location in locations:
+                    # As _url does, inline (the usual image costs a split and a look-up).
+                    if not 12 <= len(location) <= MAX_LOC:
+                        return _NOT_PROVED
+                    host = location.split("/", 3)[2]
+                    if host not in hosts and not self._host(host):
+                        return _NOT_PROVED
+        links: dict[str, str] = {}
+        if self._link_values is not None:
+            found = self._link_values.findall(ext)
+            if found:
+                if not kinds:
+                    kinds = "x"
+                elif ext.find(self._link_tag) < ext.find(self._image_tag):
+                    kinds = "xi"
+                else:
+                    kinds = "ix"
+                # The pages of a cluster usually list the same links in the same order.
+                key = tuple(found)
+                known = self._link_sets.get(key)
+                if known is not None:
+                    pairs, pages = known
+                    if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
+                        return _NOT_PROVED  # the alternates do not list the page itself
+                    return (kinds, pairs)
+                codes, hrefs = self._codes, self._hrefs
+                for code, href in found:
+                    canonical = codes[code] if code in codes else self._code(code)
+                    if canonical is None or canonical in links:
+                        return _NOT_PROVED
+                    normal = hrefs[href] if href in hrefs else self._href(href)
+                    if normal is None:
+                        return _NOT_PROVED
+                    links[canonical] = normal
+                extra = self._alternates(kinds, links, url)
+                if extra is not _NOT_PROVED:
+                    if len(self._link_sets) > 4096:
+                        self._link_sets.clear()
+                    self._link_sets[key] = (extra[1], frozenset(links.values()))
+                return extra
+        return self._alternates(kinds, links, url)
+
+    def _extensions_slowly(self, ext: str, url: str) -> Any:
+        """``_extensions`` where comments or captions and titles stand among the items."""
+        assert self._items is not None  # made with the root when the entry pattern has them
+        kinds = ""
+        images: set[str] = set()
+        links: dict[str, str] = {}
+        codes, hrefs = self._codes, self._hrefs
+        for location, _caption, _title, code, href in self._items.findall(ext):
+            if location:
+                # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
+                # entry, at most 1,000 images.
+                if location in images or not self._url(location):
+                    return _NOT_PROVED
+                images.add(location)
+                if "i" not in kinds:
+                    kinds += "i"
+            elif code:
+                # hreflang.Checker: a valid code, once per entry; an href for the URL rules.
+                canonical = codes[code] if code in codes else self._code(code)
+                if canonical is None or canonical in links:
+                    return _NOT_PROVED
+                normal = hrefs[href] if href in hrefs else self._href(href)
+                if normal is None:
+                    return _NOT_PROVED
+                links[canonical] = normal
+                if "x" not in kinds:
+                    kinds += "x"
+        if len(images) > MAX_IMAGES:
+            return _NOT_PROVED
+        return self._alternates(kinds, links, url)
+
+    def _alternates(self, kinds: str, links: dict[str, str], url: str) -> Any:
+        """The facts of the extension elements (``_Extra``); _NOT_PROVED when the
+        alternates do not list the page itself (HL)."""
+        if not links:
+            return (kinds, None)
+        # A proved URL is in normal form but for an empty path.
+        if url.count("/") < 3:
+            from sitemap_lint.domain.identity import normal_url
+
+            url = normal_url(url)
+        if url not in links.values():
+            return _NOT_PROVED
+        pairs = tuple(sorted(links.items()))
+        return (kinds, self._pairs.setdefault(pairs, pairs))
+
+    def _url(self, value: str) -> bool:
+        """Whether an extension's URL (matched by ``_EXT_URL``, a subset of the URL rules'
+        clean URLs) passes the URL rules as ``loc`` does: its length and its host."""
+        if not 12 <= len(value) <= MAX_LOC:
+            return False
+        host = value.split("/", 3)[2]
+        return host in self._hosts or self._host(host)
+
+    def _code(self, value: str) -> str | None:
+        from sitemap_lint.rules.hreflang import check_code
+
+        verdict = check_code(value)
+        code = None
+        if verdict.message is None and not verdict.schema_rejects:
+            code = verdict.canonical
+        if len(self._codes) > 65_536:
+            self._codes.clear()
+        self._codes[value] = code
+        return code
+
+    def _href(self, value: str) -> str | None:
+        normal = None
+        if self._url(value):
+            normal = value
+            if value.count("/") < 3:  # a proved URL is in normal form but for an empty path
+                from sitemap_lint.domain.identity import normal_url
+
+                normal = normal_url(value)
+        if len(self._hrefs) > 65_536:
+            self._hrefs.clear()
+        self._hrefs[value] = normal
+        return normal
+
     def _host(self, host: str) -> bool:
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved:
@@ -690,6 +1012,12 @@ class FastPath:
 
 
 _NODE = Node("", "value", {}, 1, 1)
+
+
+def _normal(url: str) -> str:
+    from sitemap_lint.domain.identity import normal_url
+
+    return normal_url(url)
 
 
 def _blank(text: str, start: int, end: int) -> str:
