@@ -376,3 +376,27 @@ def test_the_system_call_check_catches_a_read_and_a_connection(tmp_path: Path) -
     assert any(p.endswith("secret.txt") for p in problems), problems
     assert any(p.startswith("socket(") for p in problems), problems
     assert any(p.startswith("connect(") for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("data", "codes"),
+    [
+        (  # a byte that is not UTF-8 inside the declared version
+            b'<?xml version="1.\xff0" encoding="UTF-8"?>\n'
+            b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            b"  <url><loc>https://example.com/</loc></url>\n</urlset>\n",
+            {"XM010", "EN001"},
+        ),
+        (  # a namespace name that starts with a line break (lxml refuses it)
+            b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+            b'xmlns:image="\rhttp://www.google.com/schemas/sitemap-image/1.1" xmlns:x="\turn:x">\n'
+            b'  <url><loc x:a="1">https://example.com/</loc><image:image><image:loc>'
+            b"https://example.com/a.png</image:loc></image:image></url>\n</urlset>\n",
+            {"NS004", "ST010"},
+        ),
+    ],
+)
+def test_broken_declarations_are_findings_not_crashes(data: bytes, codes: set[str]) -> None:
+    findings = sitemap_lint.lint(data)
+    assert codes <= {f.code for f in findings}

@@ -151,7 +151,9 @@ class Decoder:
         if version and version.group(1) != b"1.0":
             line, column = _position(head, offset + stripped.rfind(b"version", 0, version.start(1)))
             self.findings.append(
-                xml_rules.xml_version(version.group(1).decode("ascii"), line, column)
+                xml_rules.xml_version(
+                    version.group(1).decode("ascii", "backslashreplace"), line, column
+                )
             )
 
     def _decode_chunk(self, decoder: codecs.IncrementalDecoder, chunk: bytes, final: bool) -> str:

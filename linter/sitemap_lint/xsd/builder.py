@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -61,7 +63,7 @@ def build(
     # Entries and their children (nearly every element) are built in a flat loop;
     # deeper extension content goes through the general stack in _build_below.
     for entry in entries:
-        prefix = prefixes.get(entry.ns) or prefixes.setdefault(entry.ns, f"{{{entry.ns}}}")
+        prefix = prefixes.get(entry.ns) or prefixes.setdefault(entry.ns, _clark(entry.ns))
         element = make(root, prefix + entry.name)
         append(entry)
         index = len(nodes) - 1
@@ -73,7 +75,7 @@ def build(
                 element.text = entry.text
             continue
         for child in entry.children:
-            prefix = prefixes.get(child.ns) or prefixes.setdefault(child.ns, f"{{{child.ns}}}")
+            prefix = prefixes.get(child.ns) or prefixes.setdefault(child.ns, _clark(child.ns))
             sub = make(element, prefix + child.name)
             append(child)
             index = len(nodes) - 1
@@ -87,6 +89,21 @@ def build(
     return root, nodes
 
 
+_NOT_IN_URI = re.compile(r"[\x00-\x20\x7f]")
+
+
+def _clark(namespace: str) -> str:
+    """``{namespace}`` as a tag prefix. A name with white space or control
+    characters (which lxml refuses) becomes a URN that holds it percent-encoded, so
+    the element stays in a namespace of its own and the schema reports it like any
+    other wrong one."""
+    if _NOT_IN_URI.search(namespace):
+        from urllib.parse import quote
+
+        namespace = "urn:invalid-namespace:" + quote(namespace, safe="")
+    return f"{{{namespace}}}"
+
+
 def _build_below(
     element: etree._Element, node: Node, nodes: list[Node | None], prefixes: dict[str, str]
 ) -> None:
@@ -94,7 +111,7 @@ def _build_below(
     stack = [(element, child) for child in reversed(node.children)]
     while stack:
         parent, current = stack.pop()
-        prefix = prefixes.get(current.ns) or prefixes.setdefault(current.ns, f"{{{current.ns}}}")
+        prefix = prefixes.get(current.ns) or prefixes.setdefault(current.ns, _clark(current.ns))
         sub = make(parent, prefix + current.name)
         nodes.append(current)
         index = len(nodes) - 1
@@ -116,7 +133,10 @@ def _set_attributes(element: etree._Element, attrs: dict[str, str]) -> None:
     for index, (key, value) in enumerate(attrs.items()):
         if index == MAX_ATTRIBUTES:
             return
-        element.set(f"{{{key}" if "}" in key else key, value)
+        try:
+            element.set(f"{{{key}" if "}" in key else key, value)
+        except ValueError:  # a name or namespace lxml refuses: ST010 and NS rules report it
+            continue
 
 
 def node_at(nodes: list[Node | None], index: int | None) -> Node | None:

@@ -40,7 +40,7 @@ class ShadowTree:
             return
         try:
             self._parser.feed(text.encode("utf-8"))
-        except etree.LxmlError:
+        except (etree.LxmlError, ValueError):  # ValueError: a namespace lxml refuses
             self.stop()
             return
         self._ready.extend(element for _event, element in self._parser.read_events())
@@ -50,7 +50,7 @@ class ShadowTree:
             return
         try:
             self._parser.close()
-        except etree.LxmlError:
+        except (etree.LxmlError, ValueError):  # ValueError: a namespace lxml refuses
             self.stop()
             return
         self._ready.extend(element for _event, element in self._parser.read_events())
