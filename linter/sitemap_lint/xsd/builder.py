@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from importlib.resources import as_file, files
 from pathlib import Path
