@@ -108,7 +108,9 @@ def test_a_check_writes_out_no_rule_documentation(tmp_path: Path) -> None:
         (("--format", "sarif"), "sitemap_lint.report.sarif"),
     ],
 )
-def test_what_a_run_asks_for_is_imported(tmp_path: Path, args: tuple[str, ...], module: str) -> None:
+def test_what_a_run_asks_for_is_imported(
+    tmp_path: Path, args: tuple[str, ...], module: str
+) -> None:
     """The probe sees imports: a run that needs a module does load it."""
     result = _probe(tmp_path, "--now", "2026-12-01", *args)
     assert result["status"] == 0
