@@ -150,14 +150,14 @@ class Finding:
 def render_doc(what: str, why: str, bad: str, good: str, lang: str) -> str:
     """A rule's documentation from its sections, each dedented."""
     return (
-        f"## What it does\n{_block(what)}\n\n"
-        f"## Why is this bad?\n{_block(why)}\n\n"
-        f"## Example\n```{lang}\n{_block(bad)}\n```\n\n"
-        f"Use instead:\n```{lang}\n{_block(good)}\n```\n"
+        f"## What it does\n{dedent_block(what)}\n\n"
+        f"## Why is this bad?\n{dedent_block(why)}\n\n"
+        f"## Example\n```{lang}\n{dedent_block(bad)}\n```\n\n"
+        f"Use instead:\n```{lang}\n{dedent_block(good)}\n```\n"
     )
 
 
-def _block(text: str) -> str:
+def dedent_block(text: str) -> str:
     """``textwrap.dedent(text).strip("\\n")`` without its regular expressions."""
     lines = text.split("\n")
     margin: int | None = None

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from sitemap_lint.patterns import lazy
-
-_URL = lazy(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 

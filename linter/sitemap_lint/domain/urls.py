@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
-
-from sitemap_lint.patterns import lazy
 
 
 class ParsedURL(NamedTuple):
@@ -34,8 +33,8 @@ class PercentFault(NamedTuple):
     decoded: str
 
 
-_ESCAPES = lazy(r"(?:%[0-9A-Fa-f]{2})+")
-_DOUBLE = lazy(r"%25[0-9A-Fa-f]{2}")
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_DOUBLE = re.compile(r"%25[0-9A-Fa-f]{2}")
 
 
 def percent_faults(text: str) -> list[PercentFault]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sitemap_lint.finding import Fix, Rule, Severity
+from sitemap_lint.finding import Fix, Rule, Severity, dedent_block
 from sitemap_lint.rules.registry import check
 
 __all__ = ["ERROR", "INFO", "WARNING", "check", "rule"]
@@ -10,6 +10,9 @@ __all__ = ["ERROR", "INFO", "WARNING", "check", "rule"]
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 INFO = Severity.INFO
+
+# How each documentation section is dedented (now written out in ``finding.render_doc``).
+_block = dedent_block
 
 
 def rule(
