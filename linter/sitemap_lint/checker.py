@@ -26,6 +26,7 @@ from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.options import Options
+from sitemap_lint.patterns import lazy
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
@@ -45,7 +46,7 @@ __all__ = ["FileResult", "check_source"]
 FEED_SIZE = 1 << 20
 BATCH_ENTRIES = 256
 BATCH_NODES = 60_000
-_HTML_START = re.compile(
+_HTML_START = lazy(
     r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
     re.IGNORECASE | re.DOTALL,
 )
@@ -124,7 +125,7 @@ def _is_robots(source: Source) -> bool:
     return name.lower().endswith("robots.txt")
 
 
-_ROBOTS_LINE = re.compile(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)
+_ROBOTS_LINE = lazy(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)
 
 
 def _looks_like_robots(first: str) -> bool:

@@ -140,6 +140,10 @@ check.__annotations__ = {
     for parameter in check.__signature__.parameters.values()  # type: ignore[attr-defined]
 }
 app.command("check", cls=_CheckCommand)(check)
+# ``check`` alone, for a run that checks (nearly every one): building the other
+# commands' options is work such a run does not need.
+_check_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+_check_app.command("check", cls=_CheckCommand)(check)
 
 
 @app.command("rules")
@@ -293,9 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
         args.insert(0, "check")
-    command = typer.main.get_command(app)
+    prog_name = "sitemap-lint"
+    if args and args[0] == "check":
+        # The check command alone, as the group would have run it.
+        command = typer.main.get_command(_check_app)
+        args, prog_name = args[1:], "sitemap-lint check"
+    else:
+        command = typer.main.get_command(app)
     try:
-        status = command.main(args, prog_name="sitemap-lint", standalone_mode=False)
+        status = command.main(args, prog_name=prog_name, standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:

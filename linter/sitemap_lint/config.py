@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.parsing import parse_sitemap_url
+from sitemap_lint.patterns import lazy
 from sitemap_lint.selection import parse_codes
 from sitemap_lint.settings import BY_KEY, Values
 
@@ -26,7 +27,7 @@ FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "sitemap-lint"
 # A cheap look before parsing a pyproject.toml: can it hold a [tool.sitemap-lint] table?
-_MAY_HOLD_TABLE = re.compile(r"""sitemap-lint["']?\s*[\].={]""")
+_MAY_HOLD_TABLE = lazy(r"""sitemap-lint["']?\s*[\].={]""")
 
 
 class FileGlob:

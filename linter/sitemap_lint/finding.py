@@ -72,8 +72,16 @@ class Rule:
     name: str
     severity: Severity
     summary: str
-    doc: str
+    # The Markdown itself, or the sections ``rules.base.rule`` was given (what, why,
+    # bad, good, language), written out only when ``doc`` is read: every rule is
+    # declared at start-up, and few runs show a rule's documentation.
+    source: str | tuple[str, str, str, str, str]
     fix: Fix = Fix.NONE
+
+    @property
+    def doc(self) -> str:
+        source = self.source
+        return source if isinstance(source, str) else render_doc(*source)
 
     @property
     def fix_safety(self) -> str:
@@ -137,6 +145,34 @@ class Finding:
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)
+
+
+def render_doc(what: str, why: str, bad: str, good: str, lang: str) -> str:
+    """A rule's documentation from its sections, each dedented."""
+    return (
+        f"## What it does\n{dedent_block(what)}\n\n"
+        f"## Why is this bad?\n{dedent_block(why)}\n\n"
+        f"## Example\n```{lang}\n{dedent_block(bad)}\n```\n\n"
+        f"Use instead:\n```{lang}\n{dedent_block(good)}\n```\n"
+    )
+
+
+def dedent_block(text: str) -> str:
+    """``textwrap.dedent(text).strip("\\n")`` without its regular expressions."""
+    lines = text.split("\n")
+    margin: int | None = None
+    for line in lines:
+        stripped = line.lstrip(" \t")
+        if not stripped:
+            continue
+        width = len(line) - len(stripped)
+        if "\t" in line[:width]:
+            from textwrap import dedent
+
+            return dedent(text).strip("\n")  # tabs: dedent compares margins exactly
+        margin = width if margin is None else min(margin, width)
+    width = margin or 0
+    return "\n".join(line[width:] if line.strip(" \t") else "" for line in lines).strip("\n")
 
 
 MAX_MESSAGE = 500

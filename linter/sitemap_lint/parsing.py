@@ -14,6 +14,7 @@ from typing import Any
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
+from sitemap_lint.patterns import lazy
 
 COLOR_MODES = ("auto", "always", "never")
 
@@ -30,7 +31,7 @@ _UNITS = {
     "gb": 1000**3,
     "tb": 1000**4,
 }
-_SIZE = re.compile(r"\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*", re.IGNORECASE)
+_SIZE = lazy(r"\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*", re.IGNORECASE)
 
 
 def parse_size(value: str | int, where: str = "--max-bytes") -> int:

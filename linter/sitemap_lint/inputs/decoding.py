@@ -8,10 +8,10 @@ Invalid UTF-8 bytes are reported with their line and replaced, so parsing goes o
 from __future__ import annotations
 
 import codecs
-import re
 from collections.abc import Iterable, Iterator
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import encoding as encoding_rules
 from sitemap_lint.rules import xml as xml_rules
 
@@ -19,10 +19,8 @@ SNIFF_SIZE = 1024
 MAX_INVALID_REPORTS = 20
 
 # The name may run past the sniffed head (a name of megabytes): then it ends there.
-_DECLARED_ENCODING = re.compile(
-    rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)(?:["']|\Z)"""
-)
-_DECLARED_VERSION = re.compile(rb"""^<\?xml\s+version\s*=\s*["']([^"'<>?]{0,20})["']""")
+_DECLARED_ENCODING = lazy(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)(?:["']|\Z)""")
+_DECLARED_VERSION = lazy(rb"""^<\?xml\s+version\s*=\s*["']([^"'<>?]{0,20})["']""")
 MAX_SHOWN_NAME = 40
 _UTF8_NAMES = {"utf-8"}
 # The other labels of UTF-8 in the WHATWG Encoding Standard: browsers know them, XML

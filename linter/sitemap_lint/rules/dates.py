@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
 
@@ -133,22 +134,22 @@ ORDER = 80
 
 RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE, TOO_OLD)
 
-_W3C = re.compile(
+_W3C = lazy(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
     r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z"
 )
-_DATE_WITH_ZONE = re.compile(r"(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})\Z")
-_SPACE_SEPARATED = re.compile(r"(\d{4}-\d{2}-\d{2})[ _](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?)\s*(.*)\Z")
-_COMPACT_ZONE = re.compile(r"(.*T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([+-])(\d{2})(\d{2})\Z")
-_UNPADDED = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})((?:[Tt ]\d{1,2}:\d{1,2}(?::\d{1,2})?)?)(.*)\Z")
-_SLASHED = re.compile(r"(\d{1,4})([/.])(\d{1,2})\2(\d{1,4})\Z")
-_BASIC = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\Z")
+_DATE_WITH_ZONE = lazy(r"(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})\Z")
+_SPACE_SEPARATED = lazy(r"(\d{4}-\d{2}-\d{2})[ _](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?)\s*(.*)\Z")
+_COMPACT_ZONE = lazy(r"(.*T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([+-])(\d{2})(\d{2})\Z")
+_UNPADDED = lazy(r"(\d{4})-(\d{1,2})-(\d{1,2})((?:[Tt ]\d{1,2}:\d{1,2}(?::\d{1,2})?)?)(.*)\Z")
+_SLASHED = lazy(r"(\d{1,4})([/.])(\d{1,2})\2(\d{1,4})\Z")
+_BASIC = lazy(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\Z")
 _MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_abbr) if name}
-_MONTH_NAMES = re.compile(
+_MONTH_NAMES = lazy(
     r"(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?P<m1>[A-Za-z]{3,})\.?,?\s+(?P<y1>\d{4})"
     r"|(?P<m2>[A-Za-z]{3,})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\Z"
 )
-_ZONE_WORD = re.compile(r"(.*\d)\s*(?:UTC|GMT|Z)\Z", re.IGNORECASE)
+_ZONE_WORD = lazy(r"(.*\d)\s*(?:UTC|GMT|Z)\Z", re.IGNORECASE)
 FUTURE_TOLERANCE = timedelta(minutes=5)
 DATE_TOLERANCE = timedelta(days=1)
 
@@ -225,7 +226,7 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     return Parsed(moment, hour is not None, zone is not None), problems
 
 
-_SPACED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
+_SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
 
 
 def _date_fix(problem: Rule, text: str, field: str) -> str | None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sitemap_lint.model import Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
 from sitemap_lint.rules.structure import Reporter
@@ -181,14 +182,14 @@ RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, N
 
 # RFC 822 (RFC 2822) date-time: optional weekday, 2- or 4-digit year, optional
 # seconds, a numeric or named zone ("UTC" is not RFC 822 but universally read).
-_RFC822 = re.compile(
+_RFC822 = lazy(
     r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?\d{1,2}\s+"
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+(?:\d{4}|\d{2})\s+"
     r"\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UTC?|GMT|[ECMP][SD]T|[A-IK-Z])\Z",
     re.IGNORECASE,
 )
 # RFC 3339 date-time as Atom requires it: upper-case T and Z, seconds, a zone.
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
+_RFC3339 = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
 _LONGEST_DATE = 80
 RSS_EXAMPLE = "Wed, 08 May 2024 10:00:00 +0000"
 ATOM_EXAMPLE = "2024-05-08T10:00:00Z"

@@ -16,7 +16,6 @@ dictionary look-ups.
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -28,6 +27,7 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Covers, Reporter
@@ -302,7 +302,7 @@ X_DEFAULT = "x-default"
 HREF_FIELD = "xhtml:link href"
 # The schema's pattern for hreflang (xhtml-link.xsd, tLanguageCode): a value it
 # rejects is covered by the rule's finding, so the schema error is not repeated.
-_XSD_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+_XSD_CODE = lazy(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
 _CACHE_LIMIT = 4096
 # Longer than any language-script-region code (zh-Hant-TW has 10 characters; the
 # schema allows subtags of up to 8): not parsed further.

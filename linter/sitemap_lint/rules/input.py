@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 
 EMPTY_FILE = rule(
@@ -195,7 +196,7 @@ def unsupported_compression(kind: str) -> Finding:
     )
 
 
-_SITEMAP_START = re.compile(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
+_SITEMAP_START = lazy(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
 
 
 def not_xml(start: str) -> Finding:

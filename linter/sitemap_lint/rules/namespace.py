@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import re
 
 from sitemap_lint.finding import Finding, Fix
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 
 MISSING_NAMESPACE = rule(
@@ -136,8 +136,8 @@ _TOP_ELEMENTS = {
     "link": "http://www.w3.org/1999/xhtml",
 }
 # Google's extension namespaces read as (name, version): sitemap-image/1.1 -> image, 1.1.
-_ABSOLUTE_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_GOOGLE_EXTENSION = re.compile(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
+_ABSOLUTE_URI = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_GOOGLE_EXTENSION = lazy(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
 
 _RIGHT = "sitemaps.org/schemas/sitemap/0.9"
 # Look-alikes that differ in more than spelling, by host and path without "www." or a trailing slash.

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -447,8 +448,8 @@ RULES = (
     DATE_WITHOUT_SECONDS,
 )
 
-_LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
-_LANGUAGE_TAG = re.compile(r"([a-z]{2,3})(?:-([a-z0-9]{1,8}))*\Z")
+_LANGUAGE = lazy(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
+_LANGUAGE_TAG = lazy(r"([a-z]{2,3})(?:-([a-z0-9]{1,8}))*\Z")
 _CHINESE = {
     "zh-hans": "zh-cn",
     "zh-sg": "zh-cn",
@@ -458,11 +459,11 @@ _CHINESE = {
     "zh-mo": "zh-tw",
 }
 _CHINESE_CHOICE = "zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"
-_GENRES = re.compile(r"(?:{g})(?:, *(?:{g}))*\Z".format(g="|".join(GENRES)))
+_GENRES = lazy(r"(?:{g})(?:, *(?:{g}))*\Z".format(g="|".join(GENRES)))
 _GENRE_KEYS = {genre.lower(): genre for genre in GENRES}
-_FULL_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a year or month alone has no age to judge
-_TICKER = re.compile(r"[^\s,:]+:[^\s,:]+\Z")
-_TICKERS = re.compile(r"[^\s,:]+:[^\s,:]+(?:, *[^\s,:]+:[^\s,:]+){0,4}\Z")
+_FULL_DATE = lazy(r"\d{4}-\d{2}-\d{2}")  # a year or month alone has no age to judge
+_TICKER = lazy(r"[^\s,:]+:[^\s,:]+\Z")
+_TICKERS = lazy(r"[^\s,:]+:[^\s,:]+(?:, *[^\s,:]+:[^\s,:]+){0,4}\Z")
 _FREE_ACCESS = frozenset(("free", "open", "public", "none", "no", "all", "everyone", "freeaccess"))
 _SUBSCRIPTION = frozenset(("paid", "premium", "paywall", "subscriber", "subscribers", "subscribe"))
 _REGISTRATION = frozenset(("register", "registered", "login", "signin", "signup", "members"))
@@ -646,7 +647,7 @@ def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) 
 
 
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
-_MINUTES = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})\Z")
+_MINUTES = lazy(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})\Z")
 
 
 def _check_publication_date(
@@ -709,7 +710,7 @@ def _check_title(
         )
 
 
-_PARENTHETICAL = re.compile(r"(.*?)\s*\([^()]*\)\Z", re.DOTALL)
+_PARENTHETICAL = lazy(r"(.*?)\s*\([^()]*\)\Z", re.DOTALL)
 
 
 def _check_parenthetical(text: str, node: Node, report: Reporter) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -26,10 +25,11 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from sitemap_lint.finding import Rule
+from sitemap_lint.patterns import lazy
 
 PACKAGE = "sitemap_lint.rules"
 ALL = "ALL"  # in a selection: every rule
-_PREFIX = re.compile(r"[A-Z]{1,2}[0-9]{0,3}")
+_PREFIX = lazy(r"[A-Z]{1,2}[0-9]{0,3}")
 
 _T = TypeVar("_T")
 
@@ -88,7 +88,7 @@ def is_code_or_prefix(prefix: str) -> bool:
 
 GROUP = "sitemap_lint.rules"
 _SITE_DIRECTORIES = ("site-packages", "dist-packages")
-_PLUGIN_CODE = re.compile(r"[A-Z]{1,2}[0-9]{3}")
+_PLUGIN_CODE = lazy(r"[A-Z]{1,2}[0-9]{3}")
 
 
 def builtin_prefixes(builtin: Mapping[str, Rule]) -> list[str]:

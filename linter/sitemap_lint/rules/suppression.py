@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.registry import reads_findings
 
@@ -83,9 +84,9 @@ reads_findings(UNUSED)  # a directive is unused when no finding, of any rule, ma
 
 # A comment is a directive when it starts with the tag and a colon; the tag
 # followed by disable/enable without the colon is a malformed directive.
-_DIRECTIVE = re.compile(rf"\s*{TAG}\s*:(?P<rest>.*)\Z", re.DOTALL)
-_MISSING_COLON = re.compile(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
-_SPACE = re.compile(r"\s")
+_DIRECTIVE = lazy(rf"\s*{TAG}\s*:(?P<rest>.*)\Z", re.DOTALL)
+_MISSING_COLON = lazy(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
+_SPACE = lazy(r"\s")
 
 
 @dataclass

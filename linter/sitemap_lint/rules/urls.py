@@ -11,6 +11,7 @@ from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.structure import Covers, Reporter
 
@@ -296,25 +297,25 @@ RULES = (
 
 # The fast path: an ordinary lower-case http(s) URL whose characters are all allowed
 # (percent-escapes included). Anything else takes the slow path, which names the defect.
-_SIMPLE = re.compile(
+_SIMPLE = lazy(
     r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
     r"(?::([0-9]{1,5}))?"
     r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)*)?"
     r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)*)?\Z"
 )
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_SCHEME_SLASHES = re.compile(r"(https?)(?:/+|:/{3,}|//:)", re.IGNORECASE)
+_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_SCHEME_SLASHES = lazy(r"(https?)(?:/+|:/{3,}|//:)", re.IGNORECASE)
 # Characters never allowed in a URL (RFC 3986); `[` and `]` only in an IPv6 host.
-_UNSAFE = re.compile(r"[\x00-\x20\x7f\"<>`{}|\\^\[\]]")
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\Z")
-_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]+\]\Z")
+_UNSAFE = lazy(r"[\x00-\x20\x7f\"<>`{}|\\^\[\]]")
+_BAD_PERCENT = lazy(r"%(?![0-9A-Fa-f]{2})")
+_LABEL = lazy(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\Z")
+_IPV6 = lazy(r"\[[0-9A-Fa-f:.]+\]\Z")
 # A relative reference: `page.html`, `./a`, `../a/b`, `shoes/red` (no scheme, no host).
-_RELATIVE = re.compile(r"(?:\.\.?/|[^:/?#\s]+(?:[/?#]|\Z))")
-_FILE_LIKE = re.compile(
+_RELATIVE = lazy(r"(?:\.\.?/|[^:/?#\s]+(?:[/?#]|\Z))")
+_FILE_LIKE = lazy(
     r"[^/?#]*\.(?:xml|gz|txt|html?|php|aspx?|jsp|cfm|json|pdf)(?:[?#]|\Z)", re.IGNORECASE
 )
-_HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
+_HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
 # What stays as it is when the path, query and fragment are percent-encoded.
 _SAFE_FOR_QUOTE = "/:?#@!$&'()*+,;=%~"
 _SCHEME_TYPOS = {

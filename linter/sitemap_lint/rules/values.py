@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
 from sitemap_lint.rules.structure import CoverageReporter, Reporter
 
@@ -115,7 +116,7 @@ def check_length(node: Node, report: Reporter) -> None:
         )
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
+_DECIMAL = lazy(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
 _CHANGEFREQ_SET = frozenset(CHANGEFREQS)
 _PRIORITY_OK = frozenset(f"{whole}.{tenth}" for whole in "0" for tenth in "0123456789") | {
     "1.0",
@@ -155,7 +156,7 @@ _SYNONYMS = {
     "none": "never",
     "archived": "never",
 }
-_WORD_GLUE = re.compile(r"[\s_-]+")
+_WORD_GLUE = lazy(r"[\s_-]+")
 
 
 def check_changefreq(value: str, node: Node, report: Reporter) -> None:

@@ -27,6 +27,7 @@ from sitemap_lint.domain.sequence import (
     sequence_break,
 )
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -561,8 +562,8 @@ _YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
 _TRUE_WORDS = frozenset({"true", "1", "y", "on", "oui", "ja", "si", "sí"})
 _FALSE_WORDS = frozenset({"false", "0", "n", "off", "non", "nein"})
 _RELATIONSHIPS = ("allow", "deny")
-_COUNTRY_LIST = re.compile(r"(?:[A-Z]{2}(?: +[A-Z]{2})*)?\Z")
-_PLATFORM_LIST = re.compile(r"(?:(?:web|mobile|tv)(?: (?:web|mobile|tv))*)?\Z")
+_COUNTRY_LIST = lazy(r"(?:[A-Z]{2}(?: +[A-Z]{2})*)?\Z")
+_PLATFORM_LIST = lazy(r"(?:(?:web|mobile|tv)(?: (?:web|mobile|tv))*)?\Z")
 _PLATFORM_ALIASES = {
     "web": "web",
     "desktop": "web",
@@ -589,18 +590,18 @@ _ALIASES = {
     "desc": "description",
     "summary": "description",
 }
-_LIST_SEPARATORS = re.compile(r"[\s,;|/]+")
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_LIST_SEPARATORS = lazy(r"[\s,;|/]+")
+_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
 _PAGE_EXTENSIONS = frozenset(
     {"html", "htm", "xhtml", "shtml", "php", "php3", "php5", "asp", "aspx", "jsp", "jspx", "cfm"}
 )
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
-_ISO_DURATION = re.compile(
+_INTEGER = lazy(r"[+-]?[0-9]+\Z")
+_DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+_ISO_DURATION = lazy(
     r"P(?:(\d+)D)?T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?\Z", re.IGNORECASE
 )
-_CLOCK = re.compile(r"(?:(\d{1,2}):)?(\d{1,2}):(\d{2})\Z")
+_CLOCK = lazy(r"(?:(\d{1,2}):)?(\d{1,2}):(\d{2})\Z")
 # Second-level labels under which a country's domains are registered (co.uk, com.au, ...).
 _SECOND_LEVEL = frozenset({"co", "com", "net", "org", "gov", "edu", "ac", "ne", "or", "go", "gob"})
 
@@ -1009,7 +1010,7 @@ VIDEO_TYPES = ("full", "preview", "clip", "interview", "news", "other")
 PRICE_TYPES = frozenset(("purchase", "PURCHASE", "rent", "RENT"))
 RESOLUTIONS = frozenset(("sd", "SD", "hd", "HD"))
 ID_TYPES = ("tms:series", "tms:program", "rovi:series", "rovi:program", "freebase", "url")
-_CURRENCY = re.compile(r"[A-Z]{3}\Z")
+_CURRENCY = lazy(r"[A-Z]{3}\Z")
 
 
 def _legacy(node: Node, message: str, report: Reporter, *covers: Node) -> None:

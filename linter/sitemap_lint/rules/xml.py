@@ -8,6 +8,7 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
+from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, rule
 
 SYNTAX_ERROR = rule(
@@ -292,7 +293,7 @@ _JUNK_AFTER_ROOT = _code("XML_ERROR_JUNK_AFTER_DOC_ELEMENT")
 _UNDEFINED = _code("XML_ERROR_UNDEFINED_ENTITY")
 _UNBOUND_PREFIX = _code("XML_ERROR_UNBOUND_PREFIX")
 _SYNTAX = _code("XML_ERROR_SYNTAX")
-_CLOSING_TAG = re.compile(r"</([A-Za-z_][\w.:-]*)\s*>")
+_CLOSING_TAG = lazy(r"</([A-Za-z_][\w.:-]*)\s*>")
 _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _AMPLIFICATION = _code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
 # Errors that only a DOCTYPE's entity declarations can cause.
@@ -330,15 +331,15 @@ _HINTS = {
 
 _PREDEFINED = {"amp", "lt", "gt", "quot", "apos"}
 # What expat reads as part of a reference after '&' before it finds the error.
-_REFERENCE_RUN = re.compile(r"#?[\w.:-]*")
-_RAW_AMPERSAND = re.compile(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
-_ENTITY_REF = re.compile(r"&([A-Za-z_][\w.-]*);")
-_NAME_START = re.compile(r"[A-Za-z_]")
-_OPEN_TAG = re.compile(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?>[^<]*")
-_ELEMENT_PREFIX = re.compile(r"</?([A-Za-z_][\w.-]*):")
-_ATTRIBUTE_PREFIX = re.compile(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
-_DECLARED_PREFIX = re.compile(r"\sxmlns:([A-Za-z_][\w.-]*)\s*=")
-_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_REFERENCE_RUN = lazy(r"#?[\w.:-]*")
+_RAW_AMPERSAND = lazy(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
+_ENTITY_REF = lazy(r"&([A-Za-z_][\w.-]*);")
+_NAME_START = lazy(r"[A-Za-z_]")
+_OPEN_TAG = lazy(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?>[^<]*")
+_ELEMENT_PREFIX = lazy(r"</?([A-Za-z_][\w.-]*):")
+_ATTRIBUTE_PREFIX = lazy(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_DECLARED_PREFIX = lazy(r"\sxmlns:([A-Za-z_][\w.-]*)\s*=")
+_URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _EXCERPT = 50
 _VALUE_SHOWN = 100
 

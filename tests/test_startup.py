@@ -1,0 +1,130 @@
+"""Start-up stays light: a plain check imports only what it uses (no timing here).
+
+Each test runs the command in a fresh interpreter (a subprocess) and reads back the
+modules it loaded and how often rule documentation was written out.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+{entries}</urlset>
+"""
+ENTRY = (
+    "  <url>\n    <loc>https://www.example.com/page-{i}.html</loc>\n"
+    "    <lastmod>2024-05-0{d}T10:00:00+00:00</lastmod>\n"
+    "    <changefreq>daily</changefreq>\n    <priority>0.{i}</priority>\n  </url>\n"
+)
+
+# Runs the command line in this interpreter, then prints the loaded modules and the
+# number of rule documents written out, as JSON, after the report.
+PROBE = """
+import json, sys
+import sitemap_lint.finding as finding
+rendered = []
+original = finding.render_doc
+def counting(*parts):
+    rendered.append(parts)
+    return original(*parts)
+finding.render_doc = counting
+from sitemap_lint.cli import main
+status = main(sys.argv[1:])
+print("\\n@@" + json.dumps({"status": status, "modules": sorted(sys.modules),
+                           "rendered": len(rendered)}))
+"""
+
+# Never needed by a check of a local sitemap with the default engine and a JSON report.
+NOT_AT_START = (
+    "xmlschema",  # only with --xsd-engine xmlschema
+    "elementpath",
+    "httpx",  # only for a URL
+    "httpcore",
+    "protego",
+    "dask",
+    "rich",  # the JSON report writes without it
+    "importlib.metadata",
+    "importlib.resources",
+    "zipfile",
+    "tempfile",
+    "sitemap_lint.docs",
+    "sitemap_lint.api",
+    "sitemap_lint.cluster",
+    "sitemap_lint.sets",
+    "sitemap_lint.inputs.fetch",
+    "sitemap_lint.xsd.xmlschema_engine",
+    "sitemap_lint.report.text",
+    "sitemap_lint.report.html",
+    "sitemap_lint.report.sarif",
+    "sitemap_lint.fix.apply",
+    "sitemap_lint.fix.engine",
+    "sitemap_lint.fix.write",
+    "sitemap_lint.fix.diff",
+    "sitemap_lint.fix.split",
+)
+
+
+def _probe(tmp_path: Path, *args: str) -> dict[str, object]:
+    sitemap = tmp_path / "sitemap.xml"
+    entries = "".join(ENTRY.format(i=i, d=i % 9 + 1) for i in range(10))
+    sitemap.write_text(SITEMAP.format(entries=entries), encoding="utf-8")
+    command = [sys.executable, "-c", PROBE, *args, "--isolated", str(sitemap)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report, _, probe = done.stdout.rpartition("\n@@")
+    result: dict[str, object] = json.loads(probe)
+    result["report"] = report
+    return result
+
+
+def _loaded(modules: object, name: str) -> bool:
+    assert isinstance(modules, list)
+    return any(module == name or module.startswith(f"{name}.") for module in modules)
+
+
+def test_a_clean_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    result = _probe(tmp_path, "--format", "json", "--now", "2026-12-01")
+    assert result["status"] == 0
+    assert json.loads(str(result["report"]))  # the report was written
+    loaded = [name for name in NOT_AT_START if _loaded(result["modules"], name)]
+    assert loaded == []
+
+
+def test_a_check_writes_out_no_rule_documentation(tmp_path: Path) -> None:
+    result = _probe(tmp_path, "--format", "json", "--now", "2026-12-01")
+    assert result["rendered"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (("--xsd-engine", "xmlschema"), "xmlschema"),
+        (("--format", "sarif"), "sitemap_lint.report.sarif"),
+    ],
+)
+def test_what_a_run_asks_for_is_imported(
+    tmp_path: Path, args: tuple[str, ...], module: str
+) -> None:
+    """The probe sees imports: a run that needs a module does load it."""
+    result = _probe(tmp_path, "--now", "2026-12-01", *args)
+    assert result["status"] == 0
+    assert _loaded(result["modules"], module)
+
+
+def test_documentation_is_written_out_when_read() -> None:
+    from sitemap_lint.finding import Rule
+    from sitemap_lint.rules import RULES
+
+    rule = RULES["UR003"]
+    assert isinstance(rule, Rule)
+    assert not isinstance(rule.source, str)  # declared, not yet written out
+    doc = rule.doc
+    assert doc.startswith("## What it does\n")
+    assert "## Why is this bad?\n" in doc and "Use instead:\n```xml\n" in doc
+    assert doc == rule.doc  # the same text each time it is read
