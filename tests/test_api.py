@@ -64,7 +64,16 @@ def cli_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def reported(document: Any) -> list[tuple[Any, ...]]:
     return [
-        (file["path"], f["code"], f["name"], f["severity"], f["line"], f["column"], f["message"])
+        (
+            file["path"],
+            f["code"],
+            f["name"],
+            f["severity"],
+            f["line"],
+            f["column"],
+            f["message"],
+            f.get("xpath"),
+        )
         for file in document["files"]
         for f in file["findings"]
     ]
@@ -74,7 +83,8 @@ def as_tuples(
     findings: tuple[sitemap_lint.Finding, ...] | list[sitemap_lint.Finding],
 ) -> list[tuple[Any, ...]]:
     return [
-        (f.path, f.code, f.name, str(f.severity), f.line, f.column, f.message) for f in findings
+        (f.path, f.code, f.name, str(f.severity), f.line, f.column, f.message, f.xpath)
+        for f in findings
     ]
 
 
@@ -291,6 +301,25 @@ def test_a_finding_is_typed_immutable_and_hashable() -> None:
     again = sitemap_lint.lint(EMPTY_URLSET, isolated=True)[0]
     assert again == finding and hash(again) == hash(finding)
     assert len({finding, again}) == 1
+
+
+def test_a_finding_names_its_element() -> None:
+    content = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"  <url><loc>https://example.com/a?x=1&y=2</loc></url>\n"
+        b"  <url><loc>https://example.com/b</loc><priority>1.5</priority></url>\n"
+        b"</urlset>\n"
+    )
+    findings = sitemap_lint.lint(content, isolated=True, now=NOW)
+    assert [(f.code, f.line, f.xpath) for f in findings] == [
+        ("XM004", 2, "/urlset/url[1]/loc"),
+        ("VA003", 3, "/urlset/url[2]/priority"),
+    ]
+    (report,) = sitemap_lint.lint_paths([VALID, RULE_FIXTURES / "ST008" / "fail.xml"]).files[1:]
+    assert [(f.code, f.xpath) for f in report.findings] == [("ST008", None)]
+    # Not part of comparisons, like fix.
+    first = findings[0]
+    assert dataclasses.replace(first, xpath=None) == first
 
 
 def test_the_result_of_a_run() -> None:

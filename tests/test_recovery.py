@@ -4,7 +4,9 @@ entry without a defect gains or loses a finding (hand-made cases and a property)
 from __future__ import annotations
 
 import gzip
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -494,3 +496,49 @@ def test_each_plant_in_a_truncated_file(plant: Plant) -> None:
     findings = check(cut)
     assert at(findings, "VA003") == [position(text, "<priority>")]
     assert len(at(findings, "XM008")) == 1
+
+
+# -- the README's examples of the text report are its real output ------------------------
+
+README_HEADS = {
+    # By the number of lines an example shows: the lines before its first, after its last.
+    2: (
+        f'{HEAD}<urlset xmlns="{NS}">\n  <url>\n',
+        "  </url>\n</urlset>\n",
+    ),
+    5: (
+        f'{HEAD}<urlset xmlns="{NS}">\n  <url><loc>https://example.com/</loc></url>\n',
+        "</urlset>\n",
+    ),
+}
+
+
+def readme_examples() -> list[str]:
+    from tests.helpers import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```text\n\$ sitemap-lint sitemap\.xml\n(.*?)```", text, re.S)
+
+
+def test_the_readme_shows_two_text_reports_with_source() -> None:
+    assert len(readme_examples()) == 2
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_readme_text_report_is_the_real_output(
+    index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sitemap_lint import cli
+
+    shown = readme_examples()[index]
+    lines = {int(n): line for n, line in re.findall(r"^ +(\d+) \| (.*)$", shown, re.M)}
+    assert sorted(lines) == list(range(4, 4 + len(lines)))  # lines 4.. in a row
+    head, tail = README_HEADS[len(lines)]
+    body = "".join(f"{lines[n]}\n" for n in sorted(lines))
+    (tmp_path / "sitemap.xml").write_text(head + body + tail, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    capsys.readouterr()
+    cli.main(["--isolated", "--now", NOW, "sitemap.xml"])
+    assert capsys.readouterr().out == shown

@@ -40,7 +40,10 @@ class Finding:
     bytes); ``line`` and ``column`` are 1-based. ``severity`` is the one the run
     reports (after the profile and the configuration's ``severity`` table).
     ``fix`` is the automatic fix ``sitemap-lint --fix`` would apply (its edits exact
-    over the file's text), or None; it takes no part in comparisons.
+    over the file's text), or None; it takes no part in comparisons. ``xpath`` names the
+    element the finding is about, XPath-like, 1-based, with the document's own prefixes
+    (``/urlset/url[6]/priority``; JSON's ``xpath``), or None when the finding is about no
+    one element (the file, a line, a set of files); it takes no part in comparisons either.
     """
 
     code: str
@@ -51,6 +54,7 @@ class Finding:
     column: int
     message: str
     fix: FindingFix | None = field(default=None, compare=False, repr=False)
+    xpath: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
@@ -330,7 +334,7 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
 def _file_report(result: FileResult) -> FileReport:
     path = result.name
     findings = tuple(
-        Finding(f.code, f.name, f.severity, path, f.line, f.column, f.message, f.fix)
+        Finding(f.code, f.name, f.severity, path, f.line, f.column, f.message, f.fix, f.xpath)
         for f in result.findings
     )
     return FileReport(path, findings, result.kind, result.urls)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
@@ -288,7 +287,7 @@ class FileChecker:
             entry.index = self.advance()
             findings = self.sink.findings
             for i in self._syntax_pending:
-                findings[i] = replace(findings[i], xpath=self._root_path(entry))
+                findings[i] = findings[i].with_xpath(self._root_path(entry))
             self._syntax_pending = []
 
     def _is_entry(self, node: Node) -> bool:
@@ -425,7 +424,7 @@ class FileChecker:
         finding = xml.unclosed(qname, node.line, node.column, line, column)
         if self.root_name is not None and self._is_entry(entry):
             entry.index = self.entry_index + 1
-            finding = replace(finding, xpath=self._xpath(entry, 0, 0, node))
+            finding = finding.with_xpath(self._xpath(entry, 0, 0, node))
         self.sink.add(finding)
 
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
@@ -444,7 +443,7 @@ class FileChecker:
             if finding.xpath is None:
                 path = self._xpath(entry, finding.line, finding.column)
                 if path is not None:
-                    findings[i] = replace(finding, xpath=path)
+                    findings[i] = finding.with_xpath(path)
 
     def _root_path(self, entry: Node) -> str:
         prefixes = self.parser.prefixes if self.parser is not None else {}
@@ -586,7 +585,7 @@ class FileChecker:
                 entries = {id(n): entry for entry in batch for n in entry.iter()}
             entry = entries.get(key)
             if entry is not None:
-                finding = replace(finding, xpath=self._xpath(entry, 0, 0, node))
+                finding = finding.with_xpath(self._xpath(entry, 0, 0, node))
             sink.add_unless_covered(finding, node)
         sink.clear_coverage()
 

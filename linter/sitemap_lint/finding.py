@@ -146,6 +146,21 @@ class Finding:
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)
 
+    def with_xpath(self, xpath: str | None) -> Finding:
+        """This finding naming the element ``xpath`` (``dataclasses.replace`` costs
+        several times more, and recovery names tens of thousands)."""
+        return Finding(
+            self.code,
+            self.name,
+            self.severity,
+            self.message,
+            self.line,
+            self.column,
+            self.key,
+            self.fix,
+            xpath,
+        )
+
 
 def render_doc(what: str, why: str, bad: str, good: str, lang: str) -> str:
     """A rule's documentation from its sections, each dedented."""

@@ -109,6 +109,27 @@ class TextReporter(Reporter):
         return self.run is not None and self.run.unsafe_fixes
 
 
+def _printer(console: Console, wrap: int | None) -> Callable[[Text | None], None]:
+    """``console.print``, or where nothing is styled or wrapped (not a terminal, no
+    colour forced) a writer of the line's plain text: the same characters without
+    rich's rendering of each line, most of the time of a report of 50,000 findings
+    with their source. A line with a tab (which rich expands) still goes to rich."""
+    styled = wrap is not None or console.color_system is not None
+    write = console.file.write
+
+    def emit(text: Text | None) -> None:
+        if text is None and styled:
+            console.print()
+        elif text is None:
+            write("\n")
+        elif styled or "\t" in text.plain:
+            console.print(text)
+        else:
+            write(text.plain + "\n")
+
+    return emit
+
+
 def _print_findings(
     console: Console,
     findings: Sequence[Finding],
@@ -126,9 +147,10 @@ def _print_findings(
         (len(str(f.line)) for f in findings if lines_of and f.line in lines_of), default=0
     )
     pointed = _pointed(findings, lines_of)
+    emit = _printer(console, wrap)
     for index, (finding, position) in enumerate(zip(findings, positions, strict=True)):
         if index and lines_of and findings[index - 1].line in lines_of:
-            console.print()  # a finding with its source is a block of its own
+            emit(None)  # a finding with its source is a block of its own
         prefix = Text("  ")
         prefix.append(position.ljust(position_width), style="bold")
         prefix.append("  ")
@@ -155,9 +177,9 @@ def _print_findings(
             lines = list(message.wrap(console, max(wrap - indent, 1), overflow="fold"))
         for i, line in enumerate(lines):
             line.rstrip()
-            console.print((prefix if i == 0 else Text(" " * indent)) + line)
+            emit((prefix if i == 0 else Text(" " * indent)) + line)
         if lines_of is not None and finding.line in lines_of:
-            _print_source(console, finding, lines_of[finding.line], number_width, wrap)
+            _print_source(emit, finding, lines_of[finding.line], number_width, wrap)
 
 
 def _pointed(findings: Sequence[Finding], lines_of: Mapping[int, SourceLine] | None) -> set[int]:
@@ -185,7 +207,11 @@ def _entry_of(xpath: str) -> str:
 
 
 def _print_source(
-    console: Console, finding: Finding, line: SourceLine, number_width: int, wrap: int | None
+    emit: Callable[[Text | None], None],
+    finding: Finding,
+    line: SourceLine,
+    number_width: int,
+    wrap: int | None,
 ) -> None:
     """The finding's source line (or an excerpt of it) and a caret under its column."""
     gutter = SOURCE_INDENT + number_width + 3
@@ -195,12 +221,12 @@ def _print_source(
     text.append(str(finding.line).rjust(number_width), style="dim")
     text.append(" | ", style="dim")
     text.append(shown)
-    console.print(text)
+    emit(text)
     caret = Text(" " * (SOURCE_INDENT + number_width))
     caret.append(" | ", style="dim")
     caret.append(" " * offset)
     caret.append("^" * width, style=STYLES[finding.severity])
-    console.print(caret)
+    emit(caret)
 
 
 def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str, int, int]:

@@ -29,6 +29,8 @@ SYNTAX_ERROR = rule(
         `<sitemap>` start tag (or the root's end tag), so every later entry gets
         all of its checks. An element whose end tag is missing is reported at
         its start tag; an entry that is complete but for its own end tag is
+        still checked. A character XML does not allow (a control character,
+        U+FFFE, U+FFFF) is reported and left out, and the rest of its entry is
         still checked. When whole lines had to be skipped to find the next
         entry, one more finding says which. After 100,000 syntax errors the rest
         of the file is not read. An error before the root element, in its start
@@ -165,7 +167,12 @@ CONTENT_AFTER_ROOT = rule(
     "content-after-root",
     ERROR,
     summary="Content after the closing root tag",
-    what="Detects elements or text after the end of the root element.",
+    what="""
+        Detects elements or text after the end of the root element. The check
+        stops there: the entries before the root's end tag have all been
+        checked, nothing after it is read, and only the first such place is
+        reported.
+    """,
     why="""
         A document has exactly one root. Text after `</urlset>` (a PHP warning,
         a debug line, a second document appended) makes the file not
@@ -208,7 +215,10 @@ UNDECLARED_PREFIX = rule(
     summary="A namespace prefix is used without being declared",
     what="""
         Detects elements such as `image:image` whose prefix has no `xmlns:image`
-        declaration, and names the declaration to add.
+        declaration, and names the declaration to add. In a sitemap the entry
+        that uses the prefix cannot be read and is skipped; reading resumes at
+        the next entry, so every other entry is checked and each entry that
+        uses an undeclared prefix is reported, at the first such element.
     """,
     why="""
         Without the declaration the document is not namespace-well-formed;
@@ -239,7 +249,8 @@ XML_VERSION = rule(
     what="""
         Checks the `version` of the XML declaration: sitemaps are XML 1.0.
         XML 1.1 (`version="1.1"`) and any other number are reported with the
-        declaration to write.
+        declaration to write. The file is still read as XML 1.0 and every
+        other check runs.
     """,
     why="""
         The sitemap protocol and its schemas are XML 1.0. Most XML parsers
