@@ -883,15 +883,10 @@ class FastPath:
                     if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
                         return _NOT_PROVED  # the alternates do not list the page itself
                     return (kinds, pairs)
-                codes, hrefs = self._codes, self._hrefs
+                add = self._add_link
                 for code, href in found:
-                    canonical = codes[code] if code in codes else self._code(code)
-                    if canonical is None or canonical in links:
+                    if not add(code, href, links):
                         return _NOT_PROVED
-                    normal = hrefs[href] if href in hrefs else self._href(href)
-                    if normal is None:
-                        return _NOT_PROVED
-                    links[canonical] = normal
                 extra = self._alternates(kinds, links, url)
                 if extra is not _NOT_PROVED:
                     if len(self._link_sets) > 4096:
@@ -900,13 +895,24 @@ class FastPath:
                 return extra
         return self._alternates(kinds, links, url)
 
+    def _add_link(self, code: str, href: str, links: dict[str, str]) -> bool:
+        """hreflang.Checker's view of one link: a valid code, once per entry, and an
+        href that passes the URL rules; added to ``links`` (canonical code: normal href)."""
+        canonical = self._codes[code] if code in self._codes else self._code(code)
+        if canonical is None or canonical in links:
+            return False
+        normal = self._hrefs[href] if href in self._hrefs else self._href(href)
+        if normal is None:
+            return False
+        links[canonical] = normal
+        return True
+
     def _extensions_slowly(self, ext: str, url: str) -> Any:
         """``_extensions`` where comments or captions and titles stand among the items."""
         assert self._items is not None  # made with the root when the entry pattern has them
         kinds = ""
         images: set[str] = set()
         links: dict[str, str] = {}
-        codes, hrefs = self._codes, self._hrefs
         for location, _caption, _title, code, href in self._items.findall(ext):
             if location:
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
@@ -917,14 +923,8 @@ class FastPath:
                 if "i" not in kinds:
                     kinds += "i"
             elif code:
-                # hreflang.Checker: a valid code, once per entry; an href for the URL rules.
-                canonical = codes[code] if code in codes else self._code(code)
-                if canonical is None or canonical in links:
+                if not self._add_link(code, href, links):
                     return _NOT_PROVED
-                normal = hrefs[href] if href in hrefs else self._href(href)
-                if normal is None:
-                    return _NOT_PROVED
-                links[canonical] = normal
                 if "x" not in kinds:
                     kinds += "x"
         if len(images) > MAX_IMAGES:
