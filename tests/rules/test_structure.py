@@ -207,3 +207,23 @@ def test_outside_entry_message_points_at_the_element() -> None:
     (message,) = _messages(fixture("ST012/fail.xml"))
     assert message.startswith("<image:image> stands directly in <urlset>, outside any <url>")
     assert "search engines ignore it" in message
+
+
+def test_stray_text_in_a_cdata_section_is_reported_where_the_section_starts(
+    tmp_path: Path,
+) -> None:
+    path = write(
+        tmp_path,
+        "sitemap.xml",
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'
+        "  <url><loc>https://example.com/</loc>\n"
+        "    <image:image><![CDATA[garbage]]><image:loc>https://example.com/a.png</image:loc>"
+        "</image:image></url>\n"
+        "  <url>  <![CDATA[  x]]><loc>https://example.com/b</loc></url>\n"
+        "  <url><loc><![CDATA[https://example.com/c]]></loc>junk<![CDATA[y]]></url>\n"
+        "</urlset>\n",
+    )
+    stray = [(f.line, f.column) for f in lint(path).findings if f.code == "ST009"]
+    assert stray == [(4, 18), (5, 10), (6, 52)]

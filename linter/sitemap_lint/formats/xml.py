@@ -614,6 +614,9 @@ class StreamParser:
         self._stack = stack
         pieces: list[str] = []
         self._pieces = pieces
+        # CDATA sections in the text being gathered: [characters before it, characters
+        # up to its end, line, column of "<![CDATA["], for the place of stray text.
+        sections: list[list[int]] = []
         position = self.position
         line_offset = self.line_offset
         state = self
@@ -651,9 +654,10 @@ class StreamParser:
                 pieces.clear()
                 if text and not text.isspace():
                     if depth == 1:
-                        handler.on_root_text(*_text_start(text, line, column))
+                        handler.on_root_text(*_text_start(text, line, column, sections))
                     elif stack[-1].nested_text is None:
-                        stack[-1].nested_text = _text_start(text, line, column)
+                        stack[-1].nested_text = _text_start(text, line, column, sections)
+                sections.clear()
             if depth == 1:
                 state._entry_open = (parser.CurrentByteIndex, node)
             elif depth == 2 and tag == entry_tag and state._nested is None:
@@ -680,8 +684,11 @@ class StreamParser:
                     node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
                 elif text and not text.isspace() and node.nested_text is None:
                     node.nested_text = _text_start(
-                        text, *position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+                        text,
+                        *position(parser.CurrentLineNumber, parser.CurrentColumnNumber),
+                        sections,
                     )
+                sections.clear()
             if depth == 1:
                 state._entry_open = None
                 state._nested = None
@@ -708,7 +715,21 @@ class StreamParser:
                 return  # read again after a repair: delivered the first time
             handler.on_comment(text, *where)
 
+        def cdata_start() -> None:
+            if not pieces:
+                sections.clear()
+            if len(sections) < 8:
+                gathered = sum(map(len, pieces))
+                where = position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+                sections.append([gathered, gathered, *where])
+
+        def cdata_end() -> None:
+            if sections:
+                sections[-1][1] = sum(map(len, pieces))
+
         parser.CommentHandler = comment
+        parser.StartCdataSectionHandler = cdata_start
+        parser.EndCdataSectionHandler = cdata_end
         parser.StartElementHandler = start
         parser.EndElementHandler = end
         # Expat reports character data inside the root element only; a bound method
@@ -758,6 +779,8 @@ def _detach(parser: pyexpat.XMLParserType) -> None:
         "EndElementHandler",
         "CharacterDataHandler",
         "CommentHandler",
+        "StartCdataSectionHandler",
+        "EndCdataSectionHandler",
         "StartDoctypeDeclHandler",
         "StartNamespaceDeclHandler",
         "DefaultHandler",
@@ -800,10 +823,19 @@ def _is_container(state: StreamParser, node: Node) -> bool:
     return (node.ns, node.name) in state.containers
 
 
-def _text_start(text: str, line: int, column: int) -> tuple[int, int]:
+def _text_start(
+    text: str, line: int, column: int, sections: list[list[int]] | None = None
+) -> tuple[int, int]:
     """Where the first non-whitespace character of ``text`` stands, given the
-    position of the tag that follows the text."""
+    position of the tag that follows the text. CDATA markup has no length in
+    ``text``, so the CDATA sections gathered with it (``sections``) place it: the start
+    of the section that holds it, or counted back from a section later on its line."""
     first = len(text) - len(text.lstrip())
+    for before, after, section_line, section_column in sections or ():
+        if before <= first < after:
+            return section_line, section_column
+        if first < before and "\n" not in text[first:before]:
+            return section_line, max(section_column - (before - first), 1)
     rest = text[first:]
     newlines = rest.count("\n")
     if not newlines:
