@@ -38,6 +38,7 @@ from tests.test_fastpath import (  # noqa: E402
     MUTATIONS,
     extension_head,
     extension_sitemap,
+    facts_of,
     index,
     mutate,
     url_entry,
@@ -142,18 +143,7 @@ def outcome(
         return ("error", type(error).__name__, str(error))
     finally:
         checker._blocks = original  # type: ignore[assignment]
-    facts = result.facts
-    assert facts is not None
-    return (
-        [repr(f) for f in result.findings],
-        facts.kind,
-        facts.url_count,
-        facts.newest_lastmod,
-        list(facts.children),
-        list(facts.hashes),
-        list(facts.positions),
-        list(facts.alternates),
-    )
+    return ([repr(f) for f in result.findings], facts_of(result))
 
 
 ENGINE = xsd.load("libxml2")

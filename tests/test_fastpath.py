@@ -68,7 +68,7 @@ class _Counter:
         return sum(fast.proved for fast in self.made)
 
 
-def _facts(result: Any) -> Any:
+def facts_of(result: Any) -> Any:
     facts = result.facts
     if facts is None:
         return None
@@ -100,7 +100,7 @@ def check_both(
         result = check_source(
             Source(str(path), path), Options(now=NOW, collect=True, **options), engine()
         )
-        outcomes.append(Outcome(result.findings, _facts(result), counter.proved))
+        outcomes.append(Outcome(result.findings, facts_of(result), counter.proved))
         monkeypatch.undo()
     slow, fast = outcomes
     assert slow.proved == 0

@@ -283,6 +283,15 @@ def partitions(urls: int) -> int:
 Piece = tuple[int, "array[int]", "array[int]"]  # (file index, hashes, positions)
 
 
+def _hash_pieces(index: int, facts: FileFacts, parts: int) -> Iterator[tuple[int, Piece]]:
+    """(partition, (file index, hashes, positions)) of one file's URL hashes, for each
+    partition that gets some."""
+    for part in range(parts):
+        hashes, positions = hash_slice(facts, part, parts)
+        if hashes:
+            yield part, (index, hashes, positions)
+
+
 def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list[Piece]]:
     """The URL hashes of checked files cut into ``parts`` hash partitions, on the worker
     that holds them: for each partition, (file index, hashes, positions) of each file."""
@@ -290,10 +299,8 @@ def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list
     for index, checked in zip(indices, files, strict=True):
         facts = checked.result.facts
         assert facts is not None  # only files with URLs are compared
-        for part in range(parts):
-            hashes, positions = hash_slice(facts, part, parts)
-            if hashes:
-                cut[part].append((index, hashes, positions))
+        for part, piece in _hash_pieces(index, facts, parts):
+            cut[part].append(piece)
     return cut
 
 
@@ -404,10 +411,8 @@ def cut_hreflang(
     for index, checked in zip(indices, files, strict=True):
         facts = checked.result.facts
         assert facts is not None  # only files with facts are compared
-        for part in range(parts):
-            hashes, positions = hash_slice(facts, part, parts)
-            if hashes:
-                cut[part][2].append((index, hashes, positions))
+        for part, piece in _hash_pieces(index, facts, parts):
+            cut[part][2].append(piece)
         name = names[index] if several else ""
         for number, record in enumerate(facts.alternates):
             number |= index << 32

@@ -657,7 +657,8 @@ class StreamParser:
                         handler.on_root_text(*_text_start(text, line, column, sections))
                     elif stack[-1].nested_text is None:
                         stack[-1].nested_text = _text_start(text, line, column, sections)
-                sections.clear()
+                if sections:
+                    sections.clear()
             if depth == 1:
                 state._entry_open = (parser.CurrentByteIndex, node)
             elif depth == 2 and tag == entry_tag and state._nested is None:
@@ -688,7 +689,8 @@ class StreamParser:
                         *position(parser.CurrentLineNumber, parser.CurrentColumnNumber),
                         sections,
                     )
-                sections.clear()
+                if sections:
+                    sections.clear()
             if depth == 1:
                 state._entry_open = None
                 state._nested = None

@@ -7,7 +7,6 @@ at most 1,000 images per page; since August 2022 it ignores the other children.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
 
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
@@ -15,7 +14,7 @@ from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Only, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
 
@@ -285,7 +284,7 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
                 f"remove {'it' if len(deprecated) == 1 else 'them'} to keep the sitemap small",
             )
         )
-    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", _Only, report)
+    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
         return None
@@ -302,18 +301,6 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
         return None
     urls.check_url(loc.text, loc, report, field="image:loc")
     return loc
-
-
-class _Only:
-    """Covers one node without its descendants."""
-
-    __slots__ = ("node",)
-
-    def __init__(self, node: Node):
-        self.node = node
-
-    def iter(self) -> Iterator[Node]:
-        return iter((self.node,))
 
 
 def _missing_loc_message(image: Node) -> str:

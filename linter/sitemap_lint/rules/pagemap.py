@@ -10,13 +10,12 @@ rules (`extension-outside-entry`).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Only, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-pagemap/1.0"
 
@@ -116,18 +115,6 @@ _NAMES = ("PageMap", "Template", "DataObject", "Attribute")
 _PLACES = {"Template": "PageMap", "DataObject": "PageMap or DataObject", "Attribute": "DataObject"}
 
 
-class _Only:
-    """Covers one node without its descendants."""
-
-    __slots__ = ("node",)
-
-    def __init__(self, node: Node):
-        self.node = node
-
-    def iter(self) -> Iterator[Node]:
-        return iter((self.node,))
-
-
 # Template's src is a URL: the URL rules report on it too.
 @check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True)
 class Checker:
@@ -164,7 +151,7 @@ def _check_pagemap(pagemap: Node, report: Reporter) -> None:
                         f"a second <pagemap:Template> in one <pagemap:PageMap> (the first is at "
                         f"line {template.line}); a PageMap has at most one: remove one",
                     ),
-                    _Only(child),
+                    Only(child),
                 )
             elif data_seen is not None:
                 report.add(
@@ -174,7 +161,7 @@ def _check_pagemap(pagemap: Node, report: Reporter) -> None:
                         "<pagemap:Template> stands after <pagemap:DataObject> (line "
                         f"{data_seen.line}); it must be the PageMap's first child: move it up",
                     ),
-                    _Only(child),
+                    Only(child),
                 )
             template = template or child
             _check_template(child, report)
@@ -194,7 +181,7 @@ def _check_template(template: Node, report: Reporter) -> None:
                 template.column,
                 "<pagemap:Template> has no src; give the template's URL in src, or remove it",
             ),
-            _Only(template),
+            Only(template),
         )
         return
     urls.check_url(src, template, report, field="pagemap:Template src")
@@ -215,7 +202,7 @@ def _check_data_object(data: Node, report: Reporter) -> None:
                     f"<pagemap:DataObject> has {what}; say what it describes, such as "
                     'type="document" or type="thumbnail"',
                 ),
-                _Only(node),
+                Only(node),
             )
         for child in node.children:
             if child.ns != NAMESPACE:
@@ -239,7 +226,7 @@ def _check_attribute(attribute: Node, report: Reporter) -> None:
                 f"<pagemap:Attribute> has {shown}; give the name its value is known by, "
                 'such as name="title"',
             ),
-            _Only(attribute),
+            Only(attribute),
         )
     if attribute.children:
         return  # markup inside the value: the schema's message says it

@@ -295,7 +295,7 @@ _EXTENSIONS = {
 EXTENSION_PREFIXES = {namespace: prefix for prefix, namespace in _EXTENSIONS.values()}
 
 
-class _Only:
+class Only:
     """Marks one node as covered without its descendants.
 
     ``Reporter.add`` marks every node that ``covers.iter()`` yields. A finding
@@ -344,7 +344,7 @@ def check_attributes(node: Node, report: Reporter) -> None:
             node.column,
             f"<{node.name}> takes no attributes; remove {' and '.join(unexpected)}",
         ),
-        _Only(node),
+        Only(node),
     )
 
 
@@ -555,7 +555,7 @@ def _stray_text(entry: Node, report: Reporter) -> bool:
             "remove the text or move it into the element it belongs to"
         )
         line, column = entry.nested_text or (entry.line, entry.column)
-        report.add(UNEXPECTED_TEXT.at(line, column, message), _Only(entry))
+        report.add(UNEXPECTED_TEXT.at(line, column, message), Only(entry))
         return False
     shown = text if len(text) <= 80 else text[:77] + "..."
     message = (
