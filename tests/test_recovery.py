@@ -84,6 +84,23 @@ def test_raw_ampersands_in_text_each_reported_and_the_rest_checked() -> None:
     assert {f.code for f in findings} == {"XM004", "VA003"}
 
 
+def test_a_raw_ampersand_after_a_name_and_before_another() -> None:
+    # "?flag&x=1&y": the parser stops at the second "&" of "&flag&x"; the first is the raw
+    # one, and each is repaired in turn, so the entry is read whole.
+    text = urlset(url(1, "?a&flag&x=1&y", BAD_PRIORITY), url(2), url(3, "", BAD_PRIORITY))
+    findings = check(text)
+    assert at(findings, "XM004") == [
+        position(text, "&flag"),
+        position(text, "&x"),
+        position(text, "&y"),
+    ]
+    assert at(findings, "VA003") == [
+        position(text, "<priority>"),
+        position(text, "<priority>", 2),
+    ]
+    assert {f.code for f in findings} == {"XM004", "VA003"}
+
+
 def test_raw_ampersand_in_an_attribute_value() -> None:
     link = '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de?a&b"/>'
     text = urlset(url(1, "", link), url(2, "", BAD_PRIORITY), extensions=True)

@@ -94,6 +94,9 @@ class StreamParser:
         self.recover = False
         self.entry_tag: str | None = None
         self.syntax_errors = 0
+        # Errors repaired where they stand, the entry read again from its start tag (a
+        # raw "&", an undefined entity): nothing after the entry is skipped.
+        self.entry_repairs = 0
         # Namespace -> the prefix the document declares for it ('' for the default).
         self.prefixes: dict[str, str] = {}
         self.root_node: Node | None = None
@@ -314,6 +317,7 @@ class StreamParser:
                 if entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY:
                     self._repairs.append((start, end, mark))
                     self._replay_until = (line, column)
+                    self.entry_repairs += 1
                     return self._restart(entry_offset, node.line, node.column - 1)
             elif len(stack) == 1 and start >= self._window_base:
                 # Between entries, or in an entry's start tag: resume at that tag.
@@ -383,13 +387,16 @@ class StreamParser:
                 return offset, offset + 1, _DROP_MARK_BYTES
             if window.startswith((b"\xef\xbf\xbe", b"\xef\xbf\xbf"), at):
                 return offset, offset + 3, _DROP_MARK_BYTES
-            amp = window.rfind(b"&", max(at - 256, 0), at + 1)
-            if (
-                amp >= 0
-                and _REFERENCE_RUN.fullmatch(window, amp + 1, at)
-                and not _VALID_REFERENCE.match(window, amp)
-            ):
-                return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
+            # The "&" the finding names (rules/xml.py): in "&a&b" expat stops at the
+            # second "&", and the first is the raw one.
+            low = max(at - 256, 0)
+            for amp in (window.rfind(b"&", low, at), window.rfind(b"&", low, at + 1)):
+                if (
+                    amp >= 0
+                    and _REFERENCE_RUN.fullmatch(window, amp + 1, at)
+                    and not _VALID_REFERENCE.match(window, amp)
+                ):
+                    return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
             return None
         if code == _BAD_CHAR_REF and window.startswith(b"&", at):
             return offset, offset + 1, _AMP_MARK_BYTES
