@@ -276,3 +276,16 @@ def test_a_longer_cycle_past_the_depth_limit_is_not_read(tmp_path: Path, no_netw
     )
     assert [Path(entry["path"]).name for entry in report["files"]] == ["a.xml", "b.xml"]
     assert [c for _name, c, _line in codes(report)] == ["SE003"]
+
+
+@pytest.mark.parametrize(
+    "url", ["", "https://www.example.com/", "https://www.example.com/p?a=1&b=2", "x\udc80y\u00e9"]
+)
+def test_url_hashes_are_the_eight_byte_blake2b_digest(url: str) -> None:
+    # The same in every process and every version: sets on a cluster compare them.
+    from hashlib import blake2b
+
+    from sitemap_lint.facts import url_hash
+
+    expected = blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    assert url_hash(url) == int.from_bytes(expected) == url_hash(url)
