@@ -445,6 +445,10 @@ class FileChecker:
                 if path is not None:
                     findings[i] = finding.with_xpath(path)
 
+    def pointer(self, entry: Node, line: int, column: int) -> str | None:
+        """The pointer ``point`` gives a finding at ``line``:``column`` in ``entry``."""
+        return self._xpath(entry, line, column)
+
     def _root_path(self, entry: Node) -> str:
         prefixes = self.parser.prefixes if self.parser is not None else {}
         root = self.root

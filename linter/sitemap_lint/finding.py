@@ -161,6 +161,20 @@ class Finding:
             xpath,
         )
 
+    def with_fix(self, fix: FindingFix | None) -> Finding:
+        """This finding with ``fix`` instead of its own (as ``with_xpath``)."""
+        return Finding(
+            self.code,
+            self.name,
+            self.severity,
+            self.message,
+            self.line,
+            self.column,
+            self.key,
+            fix,
+            self.xpath,
+        )
+
 
 def render_doc(what: str, why: str, bad: str, good: str, lang: str) -> str:
     """A rule's documentation from its sections, each dedented."""

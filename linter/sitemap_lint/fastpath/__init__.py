@@ -36,8 +36,8 @@ checker untouched):
   LF) and comments between them; a comment holds printable ASCII only and never
   the suppression tag ``sitemap-lint``; after them, in a urlset, any number of
   extension elements of the two shapes below;
-- every value is written in a narrow ASCII class: no ``&``, ``<``, entity,
-  CDATA, whitespace or character outside the class;
+- every value is written in a narrow ASCII class: no ``&`` (but a raw one in
+  ``loc``, below), ``<``, entity, CDATA, whitespace or character outside the class;
 - only whitespace stands between it and the end of the previous entry (or of the
   root's start tag): expat reports character data before an entry at the entry's
   tag, which must stay there;
@@ -51,7 +51,7 @@ checker untouched):
 
 | check (rules/) | field | how a value is proved |
 |---|---|---|
-| ``urls.check_loc`` (UR001-UR012) | loc | a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, no ``&``, only unreserved and sub-delim characters, no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. |
+| ``urls.check_loc`` (UR001-UR012) | loc | a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above), no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. |
 | ``dates.check_lastmod`` (DT001-DT005) | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002) | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003) | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -66,6 +66,23 @@ checker untouched):
 
 Any other check enabled on the core fields (a plugin's, a new rule's) turns the
 fast path off for the file.
+
+A raw ``&`` in a ``loc`` (``?a=1&b=2``, a generator's everyday defect) is a syntax
+error that the recovering parser (formats/xml.py) repairs where it stands: it reports
+XM004 and reads the entry again with the ``&`` taken as written, so every other rule
+sees the URL with its ``&``. Such an entry is proved too, when every ``&`` of its
+``loc`` is followed by a name of at most 200 ASCII letters, digits, ``_``, ``.``,
+``-`` and then neither ``;`` nor ``:`` (so expat reads no reference and stops where
+the parser's repair expects it), its line is shorter than the parser's error context
+(4 KB) and the entry shorter than its replay bound (64 KB), and at most 100,000 errors
+would be counted. When the run is entered, each ``&`` is reported through the same
+``rules.xml.syntax_error`` with the line and the offset where expat stops, and counted
+as the parser counts its errors; its pointer names the ``loc``. The URL with its ``&``
+is proved as any ``loc`` (``&`` is a sub-delimiter the URL rules accept).
+
+After a syntax error that makes the parser skip text (a missing end tag, a raw ``<``,
+a truncated file), the rest of the file goes to the full checker; after one repaired
+in its entry (a raw ``&``, an undefined entity), the fast path goes on.
 
 Two extension elements are proved too, written with the prefix the root's start tag
 binds to their namespace (the first, when several are; entries declare none of their
@@ -95,9 +112,11 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from itertools import chain
+from pyexpat import errors as expat_errors
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
 from sitemap_lint.model import SITEMAP_NS, Node
 
 if TYPE_CHECKING:
@@ -130,6 +149,8 @@ class FileChecker(Protocol):
     entry_index: int
 
     def point(self, entry: Node, indexes: Iterable[int]) -> None: ...
+
+    def pointer(self, entry: Node, line: int, column: int) -> str | None: ...
 
 
 def enabled() -> bool:
@@ -169,7 +190,11 @@ _GAP = rf"{_WS}*(?:{_ENTRY_COMMENT}{_WS}*)*"
 # No "%": percent-escapes are left to the URL rules (what they decode to, double encoding).
 _PCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/]"
 _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
-_LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
+# A loc may hold a raw "&" (one XM004 each, as the recovering parser reports it); an entity
+# or character reference leaves the entry to the full checker (``FastPath._ampersands``).
+_LOC_PCHAR = _PCHAR[:-1] + "&]"
+_LOC_QCHAR = _QCHAR[:-1] + "&]"
+_LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
 _HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
 _LASTMOD = _Lazy(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2}))?\Z"
@@ -177,6 +202,14 @@ _LASTMOD = _Lazy(
 _PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 
+
+# A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
+# names after it of at most _MAX_NAME characters, on a line shorter than its context.
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_RUN = _Lazy(r"[A-Za-z0-9_.-]*")
+_MAX_NAME = 200
+_MAX_CONTEXT = CONTEXT_BYTES - 96
+_INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -374,10 +407,14 @@ _Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | N
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("entries", "fast")
+    __slots__ = ("ampersands", "entries", "fast")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
+        # The syntax errors of the entries whose loc holds a raw "&", by their index in
+        # ``entries``: (the loc's line, its line number, the column of the line's start,
+        # the offset in the line of each error, where the parser stops).
+        self.ampersands: dict[int, tuple[str, int, int, tuple[int, ...]]] | None = None
         # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
         # loc stands), where the entry starts (line << 32 | column), its extension facts.
         self.entries: list[_Entry] = []
@@ -404,10 +441,13 @@ class ProvenRun:
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
+        ampersands = self.ampersands
         for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
             self.entries
         ):
             before = len(findings)
+            if ampersands is not None and number in ampersands:
+                fast.report_ampersands(ampersands[number], first_index + number)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
             if seen is not None:
@@ -471,7 +511,7 @@ class ProvenRun:
 
                     facts.children.append(Child(url, line, column, moment))
                 else:
-                    facts.add_url(url, line, column)
+                    facts.add_url(url, line, column, normal)
         return len(self.entries)
 
 
@@ -525,6 +565,10 @@ class FastPath:
         self.pages: Any = None  # the hreflang check's record of entries without alternates
         self.same_origin: tuple[str, str] | None = None
         self.proved = 0  # entries proved in the file, for tests and benchmarks
+        # Raw "&" in proved locs: reported when their runs are entered, counted before.
+        self.raw_errors = 0
+        self.raw_bound = 0
+        self._loc_pointer: tuple[str, str] | None = None
         # The extension elements: their pattern (made with the root), the checkers of their
         # namespaces (made at the first entry that holds their elements, as the dispatch
         # makes them), and caches of proved values.
@@ -615,9 +659,12 @@ class FastPath:
         carry = ""  # the end of the previous block, handed over but not looked at yet
         parser = self.parser
         for block in chain((first,), () if second is None else (second,), iterator):
-            if self.active and (parser.syntax_errors or parser.failed):
-                # After a syntax error the parser reads on from where it recovers, with
-                # positions of its own: the rest goes to the full checker.
+            if self.active and (
+                parser.syntax_errors != self.raw_errors + parser.entry_repairs or parser.failed
+            ):
+                # After a syntax error that made the parser skip text, it reads on from
+                # where it recovers: the rest goes to the full checker. An error repaired
+                # in its entry (the entry read again) skips nothing.
                 self._stop()
             if not self.active:
                 yield block
@@ -719,6 +766,10 @@ class FastPath:
                 # The values, proved with the strict patterns (through the caches).
                 _s, url, scheme, host, path, lastmod, priority, ext, _t = found_match.groups()
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
+                raw = None
+                if proved and "&" in url:
+                    raw = self._ampersands(text, found_match.start(2), found_match.start(1), url)
+                    proved = raw is not None
                 extra = None
                 if proved and ext:
                     extra = self._extensions(text, found_match.start(8), found_match.end(8), url)
@@ -772,6 +823,14 @@ class FastPath:
                         extra,
                     )
                 )
+                if raw is not None:
+                    # The columns of the parser's errors, from the loc tag's.
+                    tag = found_match.start(2) - 5
+                    first = (loc_at & 0xFFFFFFFF) - (tag - raw[1])
+                    if run.ampersands is None:
+                        run.ampersands = {}
+                    run.ampersands[len(entries) - 1] = (raw[0], loc_at >> 32, first, raw[2])
+                    self.raw_bound += len(raw[2])
                 run_end = found_match.end(9)
             self.entries_bound = bound
             if run is not None:
@@ -835,6 +894,62 @@ class FastPath:
         self.entries_bound += len(self._entry_tag.findall(stretch))
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
+
+    def _ampersands(
+        self, text: str, start: int, entry: int, url: str
+    ) -> tuple[str, int, tuple[int, ...]] | None:
+        """The syntax errors of a loc value (``url``, at ``text[start]``, in the entry at
+        ``text[entry]``) that holds raw "&" only: (its line, where the line starts, the
+        offset in the line of each error, where expat stops). None when an "&" starts a
+        reference, or the recovering parser would not read the entry again as it does
+        for such a value (see ``formats.xml``)."""
+        errors = []
+        length = len(url)
+        at = url.find("&")
+        while at >= 0:
+            after = at + 1
+            if after < length and url[after] in _NAME_START:
+                end = _NAME_RUN.pattern.match(url, after).end()  # type: ignore[union-attr]
+                if end - after > _MAX_NAME or (end < length and url[end] in ";:"):
+                    return None  # a reference, or a name expat reads on
+                errors.append(end)  # expat stops after the name
+            elif after < length and url[after] == ":":
+                return None
+            else:
+                errors.append(after)
+            at = url.find("&", after)
+        if self.raw_bound + len(errors) > MAX_SYNTAX_ERRORS:
+            return None
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        if text[line_end - 1] == "\r":
+            line_end -= 1
+        if line_end - line_start >= _MAX_CONTEXT or start + errors[-1] - entry > MAX_REPLAY:
+            return None
+        shift = start - line_start
+        return text[line_start:line_end], line_start, tuple(shift + error for error in errors)
+
+    def report_ampersands(self, found: tuple[str, int, int, tuple[int, ...]], index: int) -> None:
+        """Report the raw "&" of the ``index``-th entry of the document, proved, as the
+        parser reports each (XM004), naming its loc as ``FileChecker.point`` does."""
+        from sitemap_lint.rules.xml import syntax_error
+
+        if self._loc_pointer is None:
+            # The pointer to a proved entry's loc, but for the entry's index.
+            probe = _entry_node(self.entry, 1 << 32 | 1, 1, 1, 1)
+            pointer = self.checker.pointer(probe, 1, 1)
+            assert pointer is not None and pointer.count("[1]/") == 1
+            head, _, tail = pointer.partition("[1]/")
+            self._loc_pointer = (f"{head}[", f"]/{tail}")
+        head, tail = self._loc_pointer
+        path = f"{head}{index}{tail}"
+        context, line, first, errors = found
+        add = self.checker.sink.add
+        for offset in errors:
+            finding = syntax_error(_INVALID_TOKEN, line, first + offset, context, offset, False)
+            add(finding.with_xpath(path))
+        self.raw_errors += len(errors)
+        self.parser.syntax_errors += len(errors)
 
     def _extensions(self, text: str, start: int, end: int, url: str) -> Any:
         """The facts of an entry's extension elements (``text[start:end]``, matched by

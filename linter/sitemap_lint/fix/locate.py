@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 from sitemap_lint.fix.model import Edit
 
@@ -41,7 +42,12 @@ class Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+        if "\r" in text:
+            self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+        else:  # the same, several times faster
+            self.starts = list(
+                accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0)
+            )
         self._opaque: list[tuple[int, int]] | None = None
 
     def offset(self, line: int, column: int) -> int | None:
@@ -68,6 +74,25 @@ class Text:
         spans = self.opaque()
         index = bisect.bisect_right(spans, (offset, len(self.text) + 1)) - 1
         return index >= 0 and spans[index][0] <= offset < spans[index][1]
+
+    def fits(self, edit: Edit) -> bool:
+        """Whether ``edit`` is already exact here: a span of text it names (``old``),
+        whose positions are those the text gives its offsets."""
+        if edit.target != "span" or not edit.old:
+            return False
+        start = self._exact_offset(edit.line, edit.column)
+        end = self._exact_offset(edit.end_line, edit.end_column)
+        return start is not None and end is not None and self.text[start:end] == edit.old
+
+    def _exact_offset(self, line: int, column: int) -> int | None:
+        """``offset``, when ``position`` gives the same line and column back (not the
+        start of the next line)."""
+        starts = self.starts
+        if line < 1 or line > len(starts) or column < 1:
+            return None
+        at = starts[line - 1] + column - 1
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        return at if at <= end else None
 
     def resolve(self, edit: Edit) -> list[Replacement] | None:
         """The replacements ``edit`` means here, or None when it does not fit the text."""

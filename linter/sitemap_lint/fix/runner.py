@@ -144,12 +144,14 @@ def _exact(finding: Finding, text: object) -> Finding:
     if finding.fix is None:
         return finding
     if not isinstance(text, Text):
-        return replace(finding, fix=None)
+        return finding.with_fix(None)
+    if all(text.fits(edit) for edit in finding.fix.edits):
+        return finding  # exact already: spans of the text as it is
     edits: list[Edit] = []
     for edit in finding.fix.edits:
         found = text.resolve(edit)
         if found is None:
-            return replace(finding, fix=None)
+            return finding.with_fix(None)
         if edit.target in ("bom", "encoding") and not found:
             edits.append(Edit(1, 1, "", edit.target, 1, 1))
         for r in found:
@@ -157,4 +159,4 @@ def _exact(finding: Finding, text: object) -> Finding:
             end_line, end_column = text.position(r.end)
             edits.append(Edit(line, column, r.content, "span", end_line, end_column))
     fix = FindingFix(finding.fix.applicability, finding.fix.message, tuple(edits))
-    return replace(finding, fix=fix)
+    return finding.with_fix(fix)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring
 
 from sitemap_lint._version import __version__
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, FindingFix
 from sitemap_lint.report.base import FileReport, Reporter, Summary
 
 FORMAT_VERSION = 1
@@ -23,19 +23,7 @@ class JsonReporter(Reporter):
                 {
                     "path": result.name,
                     **_set_fields(result),
-                    "findings": [
-                        {
-                            "code": f.code,
-                            "name": f.name,
-                            "severity": str(f.severity),
-                            "message": f.message,
-                            "line": f.line,
-                            "column": f.column,
-                            **_fix(f),
-                            **({"xpath": f.xpath} if f.xpath is not None else {}),
-                        }
-                        for f in result.findings
-                    ],
+                    "findings": list(result.findings),
                 }
                 for result in results
             ],
@@ -100,6 +88,8 @@ def encode(value: object, indent: str) -> str:
     dictionaries with string keys goes to json.dumps itself)."""
     if isinstance(value, str):
         return encode_basestring(value)
+    if isinstance(value, Finding):
+        return _finding(value, indent)
     if value is None:
         return "null"
     if value is True:
@@ -125,28 +115,56 @@ def encode(value: object, indent: str) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
 
 
-def _fix(finding: Finding) -> dict[str, object]:
-    """``"fix"`` when the finding has one: how safe, what it does, and its edits
-    (positions 1-based, the end exclusive); present only on fixable findings."""
-    if finding.fix is None:
-        return {}
+def _number(value: object, indent: str) -> str:
+    return int.__repr__(value) if type(value) is int else encode(value, indent)
+
+
+def _finding(f: Finding, indent: str) -> str:
+    """A finding as ``encode`` gives the object of its fields: code, name, severity,
+    message, line, column, then ``fix`` and ``xpath`` when it has them."""
+    inner = indent + "  "
+    fields = [
+        f'"code": {encode_basestring(f.code)}',
+        f'"name": {encode_basestring(f.name)}',
+        f'"severity": {encode_basestring(str(f.severity))}',
+        f'"message": {encode_basestring(f.message)}',
+        f'"line": {_number(f.line, inner)}',
+        f'"column": {_number(f.column, inner)}',
+    ]
+    if f.fix is not None:
+        fields.append(f'"fix": {_encode_fix(f.fix, inner)}')
+    if f.xpath is not None:
+        fields.append(f'"xpath": {encode_basestring(f.xpath)}')
+    separator = ",\n" + inner
+    return f"{{\n{inner}{separator.join(fields)}\n{indent}}}"
+
+
+def _encode_fix(fix: FindingFix, indent: str) -> str:
+    """A finding's fix as ``encode`` gives the object of its applicability, message and
+    edits (each its content, location and end location, 1-based, the end exclusive, and
+    its target when it is not a span of the text: "bom" or "encoding")."""
+    i1 = indent + "  "
+    i2 = i1 + "  "
+    i3 = i2 + "  "
+    i4 = i3 + "  "
     edits = []
-    for edit in finding.fix.edits:
-        shown: dict[str, object] = {
-            "content": edit.content,
-            "location": {"line": edit.line, "column": edit.column},
-            "end_location": {"line": edit.end_line, "column": edit.end_column},
-        }
-        if edit.target != "span":  # a change of the bytes only: "bom" or "encoding"
-            shown["target"] = edit.target
-        edits.append(shown)
-    return {
-        "fix": {
-            "applicability": str(finding.fix.applicability),
-            "message": finding.fix.message,
-            "edits": edits,
-        }
-    }
+    for edit in fix.edits:
+        target = (
+            "" if edit.target == "span" else f',\n{i3}"target": {encode_basestring(edit.target)}'
+        )
+        edits.append(
+            f'{{\n{i3}"content": {encode_basestring(edit.content)},\n'
+            f'{i3}"location": {{\n{i4}"line": {_number(edit.line, i4)},\n'
+            f'{i4}"column": {_number(edit.column, i4)}\n{i3}}},\n'
+            f'{i3}"end_location": {{\n{i4}"line": {_number(edit.end_line, i4)},\n'
+            f'{i4}"column": {_number(edit.end_column, i4)}\n{i3}}}{target}\n{i2}}}'
+        )
+    shown = f"[\n{i2}" + f",\n{i2}".join(edits) + f"\n{i1}]" if edits else "[]"
+    return (
+        f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
+        f'{i1}"message": {encode_basestring(fix.message)},\n'
+        f'{i1}"edits": {shown}\n{indent}}}'
+    )
 
 
 def _set_fields(result: FileReport) -> dict[str, object]:

@@ -631,26 +631,30 @@ def _shown(value: str, at: int) -> str:
 
 def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
     start, end = _value_around(context, at)
-    value = context[start:end].strip()
-    at_in_value = at - start - (len(context[start:end]) - len(context[start:end].lstrip()))
+    raw = context[start:end]
+    value = raw.strip()
+    at_in_value = at - start - (len(raw) - len(raw.lstrip()))
     snippet = _shown(value, at_in_value)
     fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
     return UNESCAPED_AMPERSAND.at(
         line,
         max(column, 1),
         f"raw '&' in {snippet!r}; escape it as {fixed!r}",
-        fix=_escape_ampersands(context[start:end], line, column - (at - start)),
+        fix=_escape_ampersands(raw, line, column - (at - start), fixed if snippet == raw else None),
     )
 
 
-def _escape_ampersands(raw: str, line: int, column: int) -> FindingFix | None:
+def _escape_ampersands(
+    raw: str, line: int, column: int, escaped: str | None = None
+) -> FindingFix | None:
     """A safe fix that escapes every raw ``&`` of the value ``raw``, which starts at
-    ``line`` and ``column`` (one value at a time: a fix never spans the whole file)."""
+    ``line`` and ``column`` (one value at a time: a fix never spans the whole file);
+    ``escaped``: that value escaped, when known."""
     if column < 1:
         return None
-    edit = Edit(
-        line, column, _RAW_AMPERSAND.sub("&amp;", raw), "span", line, column + len(raw), old=raw
-    )
+    if escaped is None:
+        escaped = _RAW_AMPERSAND.sub("&amp;", raw)
+    edit = Edit(line, column, escaped, "span", line, column + len(raw), old=raw)
     return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,))
 
 
