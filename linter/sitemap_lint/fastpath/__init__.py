@@ -5,10 +5,12 @@ rule. For those, per-element callbacks, nodes, the rules' per-entry work and the
 schema batches cost far more than libxml2's whole parse. ``FastPath`` reads each
 decoded block before the parsers do, recognises runs of such entries with one
 compiled regular expression, proves them clean, and replaces each run, in the text
-that expat and the shadow parse read, by a comment of the same length with the
-same line breaks (``<!--`` + spaces and newlines + ``-->``). Every other position
-of the file stays exact, so whatever is not proved is checked by the full checker
-as before, with the same lines and columns. When expat reaches such a comment,
+that expat and the shadow parse read, by a comment of its line breaks only (``<!--``
++ newlines + ``-->``). A run starts its line (after the indentation) and only blanks
+follow it on its last line, so every other line and column of the file stays exact,
+and whatever is not proved is checked by the full checker as before, with the same
+lines and columns. (The parsers' byte offsets are those of the text they read; they
+use them only among themselves, around a syntax error, never inside a run.) When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
 order, exactly as the full checker would have (duplicates, scope, set facts).
@@ -287,7 +289,6 @@ _ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')"
 # A self-closing tag, attribute values read whole (they may hold '>' and '/>').
 _SELF_CLOSING = _Lazy(rf"<[^\s<>/!?\"']+(?:\s+{_ATTRIBUTE})*\s*/>")
 _SPECIAL = _Lazy(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
-_BLANK = bytes(b if b == 0x0A else 0x20 for b in range(256))
 
 
 # -- values --------------------------------------------------------------------------
@@ -618,8 +619,8 @@ class FastPath:
     def blocks(self, blocks: Iterable[str]) -> Iterator[str]:
         """The blocks as the parsers read them: proved runs turned into comments.
 
-        The blocks keep their lengths and boundaries, so the parsers see the same
-        chunks as without the fast path. An entry split across a boundary goes to
+        The blocks keep their boundaries, so the parsers see the same chunks as
+        without the fast path, each shorter by its runs. An entry split across a boundary goes to
         the full checker; the end of each block (its last line) is looked at again
         with the next one, for the depth and the entry count.
         """
@@ -1136,6 +1137,5 @@ def _normal(url: str) -> str:
 
 
 def _blank(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` as a comment of the same length with the same line breaks."""
-    inner = text[start + 4 : end - 3].encode("ascii").translate(_BLANK).decode("ascii")
-    return f"<!--{inner}-->"
+    """``text[start:end]`` as a comment of its line breaks (a run holds no lone CR)."""
+    return "<!--" + "\n" * text.count("\n", start, end) + "-->"
