@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.patterns import lazy
+from sitemap_lint.records import FrozenIdentity
 
 PACKAGE = "sitemap_lint.rules"
 ALL = "ALL"  # in a selection: every rule
@@ -194,8 +195,8 @@ EXTENSION = "extension"
 TARGETS = (*FIELDS, EXTENSION)
 
 
-@dataclass(frozen=True, eq=False)
-class CheckSpec:
+@dataclass(init=False, repr=False, eq=False)
+class CheckSpec(FrozenIdentity):
     """A registered check: what it looks at and which rules it can report.
 
     ``implementation`` is a function ``(node, entry, report)``, or a class made
@@ -219,6 +220,31 @@ class CheckSpec:
     namespace: str | None = None  # for the extension target: the namespace it checks
     implementation: Any = None
     sequence: int = 0
+
+    def __init__(
+        self,
+        name: str,
+        targets: tuple[str, ...],
+        emits: frozenset[str],
+        covers: bool = False,
+        uses_coverage: bool = False,
+        provides: str | None = None,
+        fallback: Callable[[Any], Any] | None = None,
+        namespace: str | None = None,
+        implementation: Any = None,
+        sequence: int = 0,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "targets", targets)
+        setattr_(self, "emits", emits)
+        setattr_(self, "covers", covers)
+        setattr_(self, "uses_coverage", uses_coverage)
+        setattr_(self, "provides", provides)
+        setattr_(self, "fallback", fallback)
+        setattr_(self, "namespace", namespace)
+        setattr_(self, "implementation", implementation)
+        setattr_(self, "sequence", sequence)
 
     @property
     def per_file(self) -> bool:
