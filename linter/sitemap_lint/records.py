@@ -23,24 +23,42 @@ methods from a base class of this module, which reads the fields once per class:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError, fields
+from operator import attrgetter
 from typing import Any
 
 __all__ = ["Frozen", "FrozenIdentity", "Mutable", "Ordered"]
 
-# Per class: (the names of its fields, those compared, those shown in the repr).
-_shapes: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+# Per class: its fields' names, the readers of the compared ones and of all, as tuples,
+# and the names shown in the repr.
+_shapes: dict[type, _Shape] = {}
 
 
-def _shape(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+class _Shape:
+    __slots__ = ("compared", "every", "shown")
+
+    def __init__(self, cls: type) -> None:
+        declared = fields(cls)
+        self.compared = _reader(tuple(f.name for f in declared if f.compare))
+        self.every = _reader(tuple(f.name for f in declared))
+        self.shown = tuple(f.name for f in declared if f.repr)
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving an object's attributes ``names`` as a tuple (at C speed)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        single = attrgetter(names[0])
+        return lambda item: (single(item),)
+    return lambda item: ()
+
+
+def _shape(cls: type) -> _Shape:
     shape = _shapes.get(cls)
     if shape is None:
-        declared = fields(cls)
-        shape = _shapes[cls] = (
-            tuple(f.name for f in declared),
-            tuple(f.name for f in declared if f.compare),
-            tuple(f.name for f in declared if f.repr),
-        )
+        shape = _shapes[cls] = _Shape(cls)
     return shape
 
 
@@ -56,11 +74,11 @@ class Frozen:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shape(type(self))[2])
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shape(type(self)).shown)
         return f"{type(self).__qualname__}({shown})"
 
     def _compared(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _shape(type(self))[1])
+        return _shape(type(self)).compared(self)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -71,7 +89,7 @@ class Frozen:
         return hash(self._compared())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), tuple(getattr(self, name) for name in _shape(type(self))[0]))
+        return (type(self), _shape(type(self)).every(self))
 
 
 class Ordered(Frozen):
