@@ -155,3 +155,43 @@ def test_the_registry_finds_the_modules_pkgutil_finds(tmp_path: Path) -> None:
         expected = [info.name for info in pkgutil.iter_modules(path)]
         assert module_names(path) == expected
     assert module_names([str(tmp_path)]) == ["compiled", "package", "plain"]
+
+
+# Records the collector's thresholds when typer is first imported, then runs the command.
+THRESHOLD_PROBE = """
+import gc, sys
+
+class Watch:
+    seen = None
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "typer" and Watch.seen is None:
+            Watch.seen = gc.get_threshold()
+        return None
+
+sys.meta_path.insert(0, Watch())
+sys.argv = ["sitemap-lint", "--version"]
+from sitemap_lint.__main__ import main
+try:
+    main()
+except SystemExit as stop:
+    print("@@", stop.code, Watch.seen)
+"""
+
+
+def test_the_command_collects_less_often_before_it_imports_typer() -> None:
+    """The entry point raises the collector's thresholds before the heavy imports."""
+    done = subprocess.run(
+        [sys.executable, "-c", THRESHOLD_PROBE], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "sitemap-lint" in done.stdout
+    assert done.stdout.rpartition("@@ ")[2].strip() == "0 (100000, 50, 100)"
+
+
+def test_the_console_script_is_the_entry_point_that_tunes_the_collector() -> None:
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    scripts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["sitemap-lint"] == "sitemap_lint.__main__:main"
