@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from sitemap_lint.domain.sequence import Break
 from sitemap_lint.facts import Child, FileFacts, FileStats
 from sitemap_lint.finding import Edit, Finding, FindingFix, Rule
 from sitemap_lint.formats.feed import FeedFormat
@@ -50,7 +49,6 @@ RECORDS: list[tuple[type, dict[str, bool]]] = [
     (Profile, FROZEN),
     (RuleSelection, FROZEN),
     (Source, FROZEN),
-    (Break, FROZEN),
     (FeedFormat, FROZEN),
     (Alternates, FROZEN_SLOTS),
     (CheckSpec, {"frozen": True, "eq": False}),

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from sitemap_lint.records import Frozen
-
 
 class Element(Protocol):
     """What the analysis reads of an element: its namespace and local name."""
@@ -30,8 +28,8 @@ class Step(NamedTuple):
     maximum: int | None
 
 
-@dataclass(init=False, repr=False, eq=False)
-class Break(Frozen, Generic[E]):
+@dataclass(frozen=True)
+class Break(Generic[E]):
     """The child at which the sequence fails, and how.
 
     ``kind`` is ``"unknown"`` (a child the sequence does not name), ``"repeat"`` (one
@@ -44,17 +42,6 @@ class Break(Frozen, Generic[E]):
     node: E
     kind: str
     name: str
-
-    def __init__(
-        self,
-        node: E,
-        kind: str,
-        name: str,
-    ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "node", node)
-        setattr_(self, "kind", kind)
-        setattr_(self, "name", name)
 
 
 def sequence_break(children: Sequence[E], ns: str, steps: Sequence[Step]) -> Break[E] | None:
