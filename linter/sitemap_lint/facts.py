@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.records import Frozen, Mutable
 
 if TYPE_CHECKING:
     from hashlib import blake2b
@@ -51,8 +52,8 @@ def _blake2b() -> type[blake2b]:
     return blake2b
 
 
-@dataclass(frozen=True, slots=True)
-class Child:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Child(Frozen):
     """A sitemap an index lists: its URL as written, where, and its lastmod."""
 
     url: str
@@ -60,9 +61,22 @@ class Child:
     column: int
     lastmod: datetime | None = None
 
+    def __init__(
+        self,
+        url: str,
+        line: int,
+        column: int,
+        lastmod: datetime | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "url", url)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "lastmod", lastmod)
 
-@dataclass
-class FileFacts:
+
+@dataclass(init=False, repr=False, eq=False)
+class FileFacts(Mutable):
     """Collected while one file is checked; ``kind`` is what the file turned out to be:
     urlset, sitemapindex, text, rss, atom, robots, or '' when unknown or unreadable."""
 
@@ -78,6 +92,28 @@ class FileFacts:
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
     _sorted: bool = False
+
+    def __init__(
+        self,
+        kind: str = "",
+        url_count: int = 0,
+        newest_lastmod: datetime | None = None,
+        children: list[Child] | None = None,
+        alternates: list[Alternates] | None = None,
+        normal_forms: dict[int, str] | None = None,
+        _hashes: array[int] | None = None,
+        _positions: array[int] | None = None,
+        _sorted: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.url_count = url_count
+        self.newest_lastmod = newest_lastmod
+        self.children = [] if children is None else children
+        self.alternates = [] if alternates is None else alternates
+        self.normal_forms = {} if normal_forms is None else normal_forms
+        self._hashes = array("Q") if _hashes is None else _hashes
+        self._positions = array("Q") if _positions is None else _positions
+        self._sorted = _sorted
 
     def add_url(self, url: str, line: int, column: int = 1, normal: str | None = None) -> None:
         """A URL of the file, where it stands; ``normal``: its ``normal_url``, if known."""
@@ -133,8 +169,8 @@ STATS_KEYS = 400  # distinct values counted per field; the rest count as OTHER
 STATS_KEY_LENGTH = 35  # a hreflang code longer than this (BCP 47's usual maximum) is cut
 
 
-@dataclass
-class FileStats:
+@dataclass(init=False, repr=False, eq=False)
+class FileStats(Mutable):
     """What a file's entries look like, counted: the HTML report's charts. Filled only
     when ``Options.stats`` asks for it (``--format html``), kept on the result after a set
     run drops the facts. Counters of distinct values, never lists of entries: the
@@ -149,6 +185,20 @@ class FileStats:
     changefreqs: Counter[str] = field(default_factory=Counter)
     priorities: Counter[str] = field(default_factory=Counter)
     hreflangs: Counter[str] = field(default_factory=Counter)
+
+    def __init__(
+        self,
+        size: int | None = None,
+        months: Counter[str] | None = None,
+        changefreqs: Counter[str] | None = None,
+        priorities: Counter[str] | None = None,
+        hreflangs: Counter[str] | None = None,
+    ) -> None:
+        self.size = size
+        self.months = Counter() if months is None else months
+        self.changefreqs = Counter() if changefreqs is None else changefreqs
+        self.priorities = Counter() if priorities is None else priorities
+        self.hreflangs = Counter() if hreflangs is None else hreflangs
 
     def add_entry(self, found: dict[str, Node], moment: datetime | None, entry: Node) -> None:
         """One ``<url>``: its core fields as the structure check found them, the moment of

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from sitemap_lint.records import Frozen, Ordered
+
 
 class Severity(enum.IntEnum):
     """How serious a finding is; higher is worse, so levels compare naturally."""
@@ -33,8 +35,12 @@ class Fix(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+# The classes of this module are frozen dataclasses whose methods are written out
+# (records.py): they are declared on every start-up.
+
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Edit(Frozen):
     """One change of the decoded text; ``fix.model`` describes the ``target``s."""
 
     line: int
@@ -45,22 +51,46 @@ class Edit:
     end_column: int = 0
     old: str = ""
 
+    def __init__(
+        self,
+        line: int,
+        column: int,
+        content: str = "",
+        target: str = "span",
+        end_line: int = 0,
+        end_column: int = 0,
+        old: str = "",
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "content", content)
+        setattr_(self, "target", target)
+        setattr_(self, "end_line", end_line)
+        setattr_(self, "end_column", end_column)
+        setattr_(self, "old", old)
 
-@dataclass(frozen=True, slots=True)
-class FindingFix:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class FindingFix(Frozen):
     """The fix a finding offers: its edits, applied together, and how safe they are."""
 
     applicability: Fix  # Fix.SAFE or Fix.UNSAFE
     message: str
     edits: tuple[Edit, ...]
 
+    def __init__(self, applicability: Fix, message: str, edits: tuple[Edit, ...]) -> None:
+        object.__setattr__(self, "applicability", applicability)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "edits", edits)
+
     @property
     def is_safe(self) -> bool:
         return self.applicability is Fix.SAFE
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Rule(Frozen):
     """A check's identity and documentation.
 
     ``doc`` is Markdown with the sections "What it does", "Why is this bad?",
@@ -77,6 +107,23 @@ class Rule:
     # declared at start-up, and few runs show a rule's documentation.
     source: str | tuple[str, str, str, str, str]
     fix: Fix = Fix.NONE
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        summary: str,
+        source: str | tuple[str, str, str, str, str],
+        fix: Fix = Fix.NONE,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "code", code)
+        setattr_(self, "name", name)
+        setattr_(self, "severity", severity)
+        setattr_(self, "summary", summary)
+        setattr_(self, "source", source)
+        setattr_(self, "fix", fix)
 
     @property
     def doc(self) -> str:
@@ -119,8 +166,8 @@ class Rule:
         )
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Finding:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Finding(Ordered):
     """An immutable report of one defect; ``line`` and ``column`` are 1-based.
 
     ``key`` optionally names the defect in a way that survives edits elsewhere in the
@@ -142,6 +189,29 @@ class Finding:
     key: str | None = field(default=None, compare=False, repr=False)
     fix: FindingFix | None = field(default=None, compare=False, repr=False)
     xpath: str | None = field(default=None, compare=False, repr=False)
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        message: str,
+        line: int,
+        column: int,
+        key: str | None = None,
+        fix: FindingFix | None = None,
+        xpath: str | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "code", code)
+        setattr_(self, "name", name)
+        setattr_(self, "severity", severity)
+        setattr_(self, "message", message)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "key", key)
+        setattr_(self, "fix", fix)
+        setattr_(self, "xpath", xpath)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.line, self.column, self.code)

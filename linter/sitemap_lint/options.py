@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sitemap_lint.records import Frozen
+
 if TYPE_CHECKING:
     from sitemap_lint.domain.urls import ParsedURL
     from sitemap_lint.selection import Selection
 
 
-@dataclass(frozen=True)
-class Options:
+# A frozen dataclass whose methods are written out (records.py): declared at start-up.
+@dataclass(init=False, repr=False, eq=False)
+class Options(Frozen):
     now: datetime
     sitemap_url: ParsedURL | None = None
     # Fill FileResult.facts for the checks across a set of files.
@@ -32,3 +35,24 @@ class Options:
     enabled: frozenset[str] | None = None
     # What the run reports, and at which severity; None reports every finding as it is.
     selection: Selection | None = field(default=None, compare=False)
+
+    def __init__(
+        self,
+        now: datetime,
+        sitemap_url: ParsedURL | None = None,
+        collect: bool = False,
+        stats: bool = False,
+        robots: tuple[tuple[str, str], ...] = (),
+        agent: str = "Googlebot",
+        enabled: frozenset[str] | None = None,
+        selection: Selection | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "now", now)
+        setattr_(self, "sitemap_url", sitemap_url)
+        setattr_(self, "collect", collect)
+        setattr_(self, "stats", stats)
+        setattr_(self, "robots", robots)
+        setattr_(self, "agent", agent)
+        setattr_(self, "enabled", enabled)
+        setattr_(self, "selection", selection)

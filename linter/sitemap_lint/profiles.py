@@ -11,17 +11,28 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
+from sitemap_lint.records import Frozen
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 INFO = Severity.INFO
 
 
-@dataclass(frozen=True)
-class Profile:
+@dataclass(init=False, repr=False, eq=False)
+class Profile(Frozen):
     name: str
     description: str
     changes: dict[str, Severity] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        changes: dict[str, Severity] | None = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "changes", {} if changes is None else changes)
 
 
 PROFILES: dict[str, Profile] = {

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.facts import FileFacts, FileStats
 from sitemap_lint.finding import Finding
+from sitemap_lint.records import Mutable
 
 
-@dataclass
-class FileResult:
+@dataclass(init=False, repr=False, eq=False)
+class FileResult(Mutable):
     """The findings for one input, sorted by position; ``facts`` feed the checks
     across a set (None unless ``Options.collect``); ``stats`` feed the HTML report's
     charts (None unless ``Options.stats``)."""
@@ -28,3 +29,21 @@ class FileResult:
     # None for an input.
     parent: int | None = None
     stats: FileStats | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        findings: list[Finding] | None = None,
+        facts: FileFacts | None = None,
+        kind: str | None = None,
+        urls: int | None = None,
+        parent: int | None = None,
+        stats: FileStats | None = None,
+    ) -> None:
+        self.name = name
+        self.findings = [] if findings is None else findings
+        self.facts = facts
+        self.kind = kind
+        self.urls = urls
+        self.parent = parent
+        self.stats = stats

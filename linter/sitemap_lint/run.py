@@ -16,6 +16,7 @@ from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.records import Frozen, Mutable
 from sitemap_lint.settings import RunSettings, parse
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ EXIT_FINDINGS = 1
 EXIT_TROUBLE = 2
 
 
-@dataclass
-class Outcome:
+@dataclass(init=False, repr=False, eq=False)
+class Outcome(Mutable):
     """What a run found, before any report is written."""
 
     results: list[FileResult]  # in report order
@@ -47,6 +48,16 @@ class Outcome:
     # The local files and standard input that were checked, by name: what can be
     # read again to show the source of findings.
     sources: dict[str, Source] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        results: list[FileResult],
+        exit_code: int,
+        sources: dict[str, Source] | None = None,
+    ) -> None:
+        self.results = results
+        self.exit_code = exit_code
+        self.sources = {} if sources is None else sources
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -221,8 +232,8 @@ def compute(
     return Outcome(results, EXIT_FINDINGS, checked)
 
 
-@dataclass(frozen=True)
-class CheckPlan:
+@dataclass(init=False, repr=False, eq=False)
+class CheckPlan(Frozen):
     """What every file of a run is checked with, from the settings and the configuration."""
 
     engine_name: str
@@ -236,6 +247,29 @@ class CheckPlan:
     stats: bool = False
     # A Dask scheduler's address (or "auto"): the set's files are checked on the cluster.
     scheduler: str | None = None
+
+    def __init__(
+        self,
+        engine_name: str,
+        fail_on: Severity,
+        selection: Selection,
+        now: datetime,
+        url: ParsedURL | None,
+        agent: str,
+        enabled: frozenset[str] | None,
+        stats: bool = False,
+        scheduler: str | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "engine_name", engine_name)
+        setattr_(self, "fail_on", fail_on)
+        setattr_(self, "selection", selection)
+        setattr_(self, "now", now)
+        setattr_(self, "url", url)
+        setattr_(self, "agent", agent)
+        setattr_(self, "enabled", enabled)
+        setattr_(self, "stats", stats)
+        setattr_(self, "scheduler", scheduler)
 
     def options(self, config: Config, name: str) -> Options:
         """The options of the single-file check of the file ``name``."""

@@ -21,6 +21,7 @@ from typing import Protocol
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.profiles import DEFAULT, PROFILES
+from sitemap_lint.records import Frozen
 
 ALL = "ALL"
 LEVELS = ("error", "warning", "info")  # as the configuration and the flags spell them
@@ -76,13 +77,24 @@ def _lookup(
     return value
 
 
-@dataclass(frozen=True)
-class RuleSelection:
+@dataclass(init=False, repr=False, eq=False)
+class RuleSelection(Frozen):
     """One layer of ``select`` / ``extend-select`` / ``ignore``."""
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        select: tuple[str, ...] | None = None,
+        extend_select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "select", select)
+        setattr_(self, "extend_select", extend_select)
+        setattr_(self, "ignore", ignore)
 
     def decide(self, code: str, enabled: bool) -> bool:
         """Whether ``code`` is on after this layer, given its state before it."""

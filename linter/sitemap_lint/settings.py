@@ -31,6 +31,7 @@ from sitemap_lint.parsing import (
     parse_sitemap_url,
     parse_size,
 )
+from sitemap_lint.records import Frozen
 
 Kind = Literal["paths", "text", "flag", "int", "float", "size", "repeat", "table"]
 """How a value is given: ``paths`` (the positional PATH...), ``text`` (a string or
@@ -59,8 +60,8 @@ Read = Callable[["Setting", KeyReader, str, Any], dict[str, Any]]
 """``read(setting, reader, key, value)``: the ``Config`` fields a configuration key gives."""
 
 
-@dataclass(frozen=True)
-class Setting:
+@dataclass(init=False, repr=False, eq=False)
+class Setting(Frozen):
     """One setting. ``flags`` is empty for a configuration-only setting, ``key`` is None
     for a command-line-only one; ``stored`` lists the ``Config`` fields its key fills
     (with their defaults)."""
@@ -78,6 +79,37 @@ class Setting:
     stored: tuple[tuple[str, Any], ...] = ()
     doc: str = ""  # the README's wording; the help when empty
     show_default: bool = False  # the help shows the default (sizes as 20GiB)
+
+    def __init__(
+        self,
+        name: str,
+        kind: Kind,
+        help: str,
+        default: Any = None,
+        flags: tuple[str, ...] = (),
+        key: str | None = None,
+        metavar: str | None = None,
+        choices: Callable[[], tuple[str, ...]] | None = None,
+        check: Check | None = None,
+        read: Read | None = None,
+        stored: tuple[tuple[str, Any], ...] = (),
+        doc: str = "",
+        show_default: bool = False,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "kind", kind)
+        setattr_(self, "help", help)
+        setattr_(self, "default", default)
+        setattr_(self, "flags", flags)
+        setattr_(self, "key", key)
+        setattr_(self, "metavar", metavar)
+        setattr_(self, "choices", choices)
+        setattr_(self, "check", check)
+        setattr_(self, "read", read)
+        setattr_(self, "stored", stored)
+        setattr_(self, "doc", doc)
+        setattr_(self, "show_default", show_default)
 
     @property
     def flag(self) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.facts import FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
+from sitemap_lint.records import Frozen
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.structure import Reporter
@@ -31,8 +32,8 @@ ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 _SHOWN = 80
 
 
-@dataclass(frozen=True)
-class FeedFormat:
+@dataclass(init=False, repr=False, eq=False)
+class FeedFormat(Frozen):
     """What a feed's root says about where its URLs and dates are."""
 
     title: str  # for messages: "RSS 2.0", "Atom 1.0"
@@ -40,6 +41,14 @@ class FeedFormat:
     ns: str  # the namespace of the items and of their fields
     item: str  # "item" or "entry"
     date: str  # "pubDate", "updated" or "modified"
+
+    def __init__(self, title: str, kind: str, ns: str, item: str, date: str) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "title", title)
+        setattr_(self, "kind", kind)
+        setattr_(self, "ns", ns)
+        setattr_(self, "item", item)
+        setattr_(self, "date", date)
 
     @property
     def is_atom(self) -> bool:

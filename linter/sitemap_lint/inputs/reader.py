@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.records import Frozen
 from sitemap_lint.rules import input as input_rules
 from sitemap_lint.rules import limits
 
@@ -44,8 +45,8 @@ class InputError(Exception):
     """The input cannot be checked at all; the message is one line for stderr."""
 
 
-@dataclass(frozen=True)
-class Source:
+@dataclass(init=False, repr=False, eq=False)
+class Source(Frozen):
     """One input: a file path, ``-`` for standard input, or the body fetched from
     ``url`` (``data``; its transfer encoding already undone)."""
 
@@ -53,6 +54,19 @@ class Source:
     path: Path | None
     url: str | None = None
     data: bytes | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        path: Path | None,
+        url: str | None = None,
+        data: bytes | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "path", path)
+        setattr_(self, "url", url)
+        setattr_(self, "data", data)
 
     @property
     def is_stdin(self) -> bool:

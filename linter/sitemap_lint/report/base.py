@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.records import Frozen
 
 
 class FileReport(Protocol):
@@ -66,14 +67,31 @@ def counts_of(result: FileReport) -> EntryCounts | None:
     return stats
 
 
-@dataclass(frozen=True)
-class Summary:
+@dataclass(init=False, repr=False, eq=False)
+class Summary(Frozen):
     files: int
     errors: int
     warnings: int
     infos: int
     by_rule: dict[str, int]
     urls: int | None = None  # in a set run: the URLs of all files
+
+    def __init__(
+        self,
+        files: int,
+        errors: int,
+        warnings: int,
+        infos: int,
+        by_rule: dict[str, int],
+        urls: int | None = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "files", files)
+        setattr_(self, "errors", errors)
+        setattr_(self, "warnings", warnings)
+        setattr_(self, "infos", infos)
+        setattr_(self, "by_rule", by_rule)
+        setattr_(self, "urls", urls)
 
     @property
     def files_checked(self) -> str:
@@ -125,8 +143,8 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-@dataclass(frozen=True)
-class RunInfo:
+@dataclass(init=False, repr=False, eq=False)
+class RunInfo(Frozen):
     """What a report may say about the run itself (the HTML report's header and footer)."""
 
     inputs: tuple[str, ...]  # the paths and URLs as given
@@ -135,6 +153,23 @@ class RunInfo:
     exit_code: int
     command: str  # a command line that repeats the run
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as fixable
+
+    def __init__(
+        self,
+        inputs: tuple[str, ...],
+        now: str | None,
+        profile: str,
+        exit_code: int,
+        command: str,
+        unsafe_fixes: bool = False,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "inputs", inputs)
+        setattr_(self, "now", now)
+        setattr_(self, "profile", profile)
+        setattr_(self, "exit_code", exit_code)
+        setattr_(self, "command", command)
+        setattr_(self, "unsafe_fixes", unsafe_fixes)
 
 
 class Reporter(ABC):

@@ -28,6 +28,7 @@ from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
 from sitemap_lint.patterns import lazy
+from sitemap_lint.records import Frozen
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Covers, Reporter
@@ -551,8 +552,8 @@ class _HrefReport:
 Links: TypeAlias = tuple[tuple[str, str], ...]  # (code, href) pairs, sorted
 
 
-@dataclass(frozen=True, slots=True)
-class Alternates:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Alternates(Frozen):
     """One entry's alternates, free of defects: the page lists itself, every code is
     valid and in its conventional case, one URL per code. ``links`` is sorted and
     shared between entries that list the same set."""
@@ -565,6 +566,23 @@ class Alternates:
     # "" for usable alternates; "bare" for an entry without any alternate (``links`` is
     # empty), "defective" for one whose alternates have a defect reported on their own.
     kind: str = ""
+
+    def __init__(
+        self,
+        page: str,
+        line: int,
+        column: int,
+        links: tuple[tuple[str, str], ...],
+        file: str = "",
+        kind: str = "",
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "page", page)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "links", links)
+        setattr_(self, "file", file)
+        setattr_(self, "kind", kind)
 
 
 class Problem(NamedTuple):

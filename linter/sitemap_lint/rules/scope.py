@@ -9,6 +9,7 @@ from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
+from sitemap_lint.records import Mutable
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.structure import Reporter
 
@@ -104,8 +105,8 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext, FileContext
 
 
-@dataclass
-class ScopeChecker:
+@dataclass(init=False, repr=False, eq=False)
+class ScopeChecker(Mutable):
     """Checks each URL against the sitemap's location, or for mixed origins without one."""
 
     location: ParsedURL | None
@@ -116,6 +117,24 @@ class ScopeChecker:
     _first_other: tuple[Node, str] | None = None
     _others: int = 0
     _directory: str = field(init=False, default="/")
+
+    def __init__(
+        self,
+        location: ParsedURL | None,
+        is_index: bool = False,
+        also: frozenset[str] = frozenset(),
+        _first: tuple[str, int] | None = None,
+        _first_other: tuple[Node, str] | None = None,
+        _others: int = 0,
+    ) -> None:
+        self.location = location
+        self.is_index = is_index
+        self.also = also
+        self._first = _first
+        self._first_other = _first_other
+        self._others = _others
+        self._directory = "/"
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.location is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.patterns import lazy
+from sitemap_lint.records import Mutable
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.registry import reads_findings
 
@@ -89,14 +90,30 @@ _MISSING_COLON = lazy(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
 _SPACE = lazy(r"\s")
 
 
-@dataclass
-class Directive:
+@dataclass(init=False, repr=False, eq=False)
+class Directive(Mutable):
     action: str
     codes: tuple[str, ...]
     line: int
     column: int
     target: int  # the line a disable-next-line applies to; 0 for disable-file
     used: set[str] = field(default_factory=set)
+
+    def __init__(
+        self,
+        action: str,
+        codes: tuple[str, ...],
+        line: int,
+        column: int,
+        target: int,
+        used: set[str] | None = None,
+    ) -> None:
+        self.action = action
+        self.codes = codes
+        self.line = line
+        self.column = column
+        self.target = target
+        self.used = set() if used is None else used
 
 
 class Suppressions:

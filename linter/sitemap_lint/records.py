@@ -1,0 +1,137 @@
+"""Frozen records that cost little to declare.
+
+Python 3.11 writes each method of a dataclass out as source text and compiles it
+(``exec``) when the class is declared: about 4 M instructions for a frozen class of
+four fields, and a plain check declares a score of them at start-up. A record here is
+still a dataclass (``dataclasses.fields``, ``replace`` and ``asdict`` work), declared
+with ``@dataclass(init=False, repr=False, eq=False)``: it writes its own ``__init__``
+(``object.__setattr__`` for a frozen one, as a dataclass's does) and takes the other
+methods from a base class of this module, which reads the fields once per class:
+
+- ``Frozen``: assignment and deletion raise ``FrozenInstanceError``; ``__repr__``,
+  ``__eq__`` and ``__hash__`` over the fields (only those with ``compare`` in
+  equality and hash; only those with ``repr`` in the repr), as a frozen dataclass has
+  them; pickled by its fields (its ``__init__`` takes them in declaration order).
+- ``Ordered``: ``Frozen`` with ``<``, ``<=``, ``>``, ``>=`` over the compared fields
+  (``order=True``).
+- ``FrozenIdentity``: ``Frozen`` compared and hashed by identity (``eq=False``).
+- ``Mutable``: the ``__repr__`` and ``__eq__`` of a dataclass that is not frozen
+  (and so not hashable).
+
+``tests/test_records.py`` holds each record to the dataclass it replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, fields
+from operator import attrgetter
+from typing import Any
+
+__all__ = ["Frozen", "FrozenIdentity", "Mutable", "Ordered"]
+
+# Per class: its fields' names, the readers of the compared ones and of all, as tuples,
+# and the names shown in the repr.
+_shapes: dict[type, _Shape] = {}
+
+
+class _Shape:
+    __slots__ = ("compared", "every", "shown")
+
+    def __init__(self, cls: type) -> None:
+        declared = fields(cls)
+        self.compared = _reader(tuple(f.name for f in declared if f.compare))
+        self.every = _reader(tuple(f.name for f in declared))
+        self.shown = tuple(f.name for f in declared if f.repr)
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving an object's attributes ``names`` as a tuple (at C speed)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        single = attrgetter(names[0])
+        return lambda item: (single(item),)
+    return lambda item: ()
+
+
+def _shape(cls: type) -> _Shape:
+    shape = _shapes.get(cls)
+    if shape is None:
+        shape = _shapes[cls] = _Shape(cls)
+    return shape
+
+
+class Frozen:
+    """The methods of a frozen dataclass (``eq=True``), written once."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shape(type(self)).shown)
+        return f"{type(self).__qualname__}({shown})"
+
+    def _compared(self) -> tuple[Any, ...]:
+        return _shape(type(self)).compared(self)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), _shape(type(self)).every(self))
+
+
+class Ordered(Frozen):
+    """``Frozen`` with the order of a dataclass declared with ``order=True``."""
+
+    __slots__ = ()
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() < other._compared()
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() <= other._compared()
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() > other._compared()
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() >= other._compared()
+
+
+class FrozenIdentity(Frozen):
+    """``Frozen`` compared and hashed by identity, as a dataclass with ``eq=False``."""
+
+    __slots__ = ()
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
+class Mutable:
+    """The methods of a dataclass that is not frozen (``eq=True``: unhashable)."""
+
+    __slots__ = ()
+
+    __repr__ = Frozen.__repr__
+    _compared = Frozen._compared
+    __eq__ = Frozen.__eq__
+    __hash__ = None  # type: ignore[assignment]
