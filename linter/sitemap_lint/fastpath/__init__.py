@@ -800,17 +800,23 @@ class FastPath:
                     runs[where(run_start)] = run
                 # Where the entry's and the <loc> tag start, in file coordinates
                 # (parser.position); the entry's for the fix that removes a duplicate.
-                spots = []
-                for at in (found_match.start(1), found_match.start(2) - 5):
-                    line = counted[1] + count("\n", counted[0], at)
-                    counted[0] = at
-                    counted[1] = line
-                    newline = rfind("\n", 0, at)
-                    column = at - newline - 1 if newline >= 0 else base_column + at
-                    if line == 1:
-                        column += column_offset
-                    spots.append(((line + line_offset) << 32) | (column + 1))
-                entry_at, loc_at = spots
+                at = found_match.start(1)
+                line = counted[1] + count("\n", counted[0], at)
+                newline = rfind("\n", 0, at)
+                column = at - newline if newline >= 0 else base_column + at + 1
+                if line == 1:
+                    column += column_offset
+                entry_at = ((line + line_offset) << 32) | column
+                tag = found_match.start(2) - 5
+                newline = rfind("\n", at, tag)
+                if newline >= 0:  # the loc on a later line
+                    line += count("\n", at, tag)
+                    column = tag - newline
+                else:
+                    column += tag - at
+                counted[0] = tag
+                counted[1] = line
+                loc_line = line + line_offset
                 entries.append(
                     (
                         url,
@@ -818,19 +824,18 @@ class FastPath:
                         host,
                         path or "",
                         moment,
-                        loc_at >> 32,
-                        loc_at & 0xFFFFFFFF,
+                        loc_line,
+                        column,
                         entry_at,
                         extra,
                     )
                 )
                 if raw is not None:
                     # The columns of the parser's errors, from the loc tag's.
-                    tag = found_match.start(2) - 5
-                    first = (loc_at & 0xFFFFFFFF) - (tag - raw[1])
+                    first = column - (tag - raw[1])
                     if run.ampersands is None:
                         run.ampersands = {}
-                    run.ampersands[len(entries) - 1] = (raw[0], loc_at >> 32, first, raw[2])
+                    run.ampersands[len(entries) - 1] = (raw[0], loc_line, first, raw[2])
                     self.raw_bound += len(raw[2])
                 run_end = found_match.end(9)
             self.entries_bound = bound
