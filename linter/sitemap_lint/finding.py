@@ -217,22 +217,16 @@ class Finding(Ordered):
         return (self.line, self.column, self.code)
 
     def with_xpath(self, xpath: str | None) -> Finding:
-        """This finding naming the element ``xpath`` (``dataclasses.replace`` costs
-        several times more, and recovery names tens of thousands)."""
-        return Finding(
-            self.code,
-            self.name,
-            self.severity,
-            self.message,
-            self.line,
-            self.column,
-            self.key,
-            self.fix,
-            xpath,
-        )
+        """This finding naming the element ``xpath``."""
+        return self._with(self.fix, xpath)
 
     def with_fix(self, fix: FindingFix | None) -> Finding:
-        """This finding with ``fix`` instead of its own (as ``with_xpath``)."""
+        """This finding with ``fix`` instead of its own."""
+        return self._with(fix, self.xpath)
+
+    def _with(self, fix: FindingFix | None, xpath: str | None) -> Finding:
+        # ``dataclasses.replace`` costs several times more, and a file with a defect in
+        # each entry has tens of thousands of findings to name and fix.
         return Finding(
             self.code,
             self.name,
@@ -242,7 +236,7 @@ class Finding(Ordered):
             self.column,
             self.key,
             fix,
-            self.xpath,
+            xpath,
         )
 
 
