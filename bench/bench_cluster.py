@@ -208,9 +208,10 @@ class LocalCluster:
         )
 
     def sample(self, tree_rss: Callable[[int], float]) -> None:
-        """Keep the peak resident memory of the busiest worker (with its nanny's child)."""
-        for process in self.processes[1:]:
-            self._peak = max(self._peak, tree_rss(process.pid))
+        """Keep the peak resident memory of the busiest worker (with its nanny's child),
+        from one reading of /proc for all workers (``tree_rss`` reads it once per
+        process: each reading costs about 2 ms of CPU, taken from the cluster's cores)."""
+        self._peak = max(self._peak, _largest_tree_rss([p.pid for p in self.processes[1:]]))
 
     @property
     def worker_peak(self) -> float:
@@ -225,3 +226,30 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def _largest_tree_rss(pids: list[int]) -> float:
+    """The largest resident memory, in MB, of the processes ``pids`` each with all its
+    descendants (Linux /proc, read once)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * page
+    largest = 0
+    for pid in pids:
+        total, stack = 0, [pid]
+        while stack:
+            current = stack.pop()
+            total += rss.get(current, 0)
+            stack.extend(children.get(current, ()))
+        largest = max(largest, total)
+    return largest / 1e6
