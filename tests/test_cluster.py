@@ -535,3 +535,51 @@ def test_the_hreflang_join_by_partition_finds_what_the_local_run_finds() -> None
     assert spanning > 100
     assert hreflang_partitions(1_000) == 4
     assert hreflang_partitions(600_001) == 8
+
+
+def test_worker_tasks_tune_the_collector_and_give_it_back() -> None:
+    """Tasks of ours, nested or not, run with the command's collector thresholds; the
+    worker's own come back when the last one ends."""
+    import gc
+
+    from sitemap_lint.cluster import on_worker
+
+    seen: list[tuple[int, ...]] = []
+
+    @on_worker
+    def inner() -> None:
+        seen.append(gc.get_threshold())
+
+    @on_worker
+    def outer() -> tuple[int, ...]:
+        inner()
+        return gc.get_threshold()
+
+    before = gc.get_threshold()
+    assert before != (100_000, 50, 100)
+    assert outer() == (100_000, 50, 100)
+    assert seen == [(100_000, 50, 100)]
+    assert gc.get_threshold() == before
+
+
+def test_the_allocator_is_tuned_only_when_the_environment_fixed_its_thresholds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import platform
+
+    from sitemap_lint.cluster import _fixed_allocator
+
+    for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "GLIBC_TUNABLES"):
+        monkeypatch.delenv(name, raising=False)
+    assert _fixed_allocator() is None  # glibc's adaptive thresholds: left alone
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")  # as Dask's nanny starts workers
+    fixed = _fixed_allocator()
+    if sys.platform != "linux" or platform.libc_ver()[0] != "glibc":
+        assert fixed is None
+        return
+    assert fixed is not None and fixed[1] == (128 * 1024, 65536)
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=262144")
+    fixed = _fixed_allocator()
+    assert fixed is not None and fixed[1] == (262144, 65536)
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "not a number")
+    assert _fixed_allocator() is None

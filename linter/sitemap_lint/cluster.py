@@ -18,12 +18,14 @@ functions the workers run import nothing of Dask.
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import operator
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.facts import FileFacts
@@ -48,7 +50,12 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.xsd import Engine
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 INSTALL = "pip install 'sitemap-lint[dask]'"
+# The key prefix of the tasks that take a part of another task's result.
+PICK = "sitemap-lint-pick"
 # URLs of one hash partition on average (about 100 bytes each while it is compared).
 PARTITION_URLS = 4_000_000
 
@@ -117,7 +124,7 @@ class DaskExecutor:
             submit(check_on_worker, task, self.engine, self.fetch_timeout, pure=False)
             for task in tasks
         ]
-        light = [submit(discovery_view, future, pure=False) for future in full]
+        light = [self.pick(discovery_view, future) for future in full]
         for future, handle in zip(light, full, strict=True):
             checked: Checked = self._result(future)
             checked.handle = handle
@@ -129,6 +136,7 @@ class DaskExecutor:
         # Each worker cuts the files it holds into the hash partitions, in one task; then
         # one task per partition joins the pieces of every worker. Tasks: one per worker
         # and partition, not one per file and partition.
+        holders = self._holders(handles)
         cuts = [
             submit(
                 cut_files,
@@ -139,12 +147,15 @@ class DaskExecutor:
                 allow_other_workers=True,
                 pure=False,
             )
-            for address, indices in self._holders(handles).items()
+            for address, indices in holders.items()
         ]
         joins = [
             submit(
                 join_partition,
-                [submit(operator.getitem, cut, part, pure=False) for cut in cuts],
+                [
+                    self.pick(operator.getitem, cut, part, where=address)
+                    for address, cut in zip(holders, cuts, strict=True)
+                ],
                 len(handles),
                 pure=False,
             )
@@ -165,6 +176,25 @@ class DaskExecutor:
             OnCluster(self), self._holders(handles), handles, names, parts
         )
         return found
+
+    def pick(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
+        """A task that takes a small part of another task's result (``function``: a
+        sub-millisecond selection), where that result is (``where``, when known).
+
+        All such tasks share one key prefix, so the scheduler soon learns that they take
+        no time: it then neither places one away from its input nor moves one to an idle
+        worker (work stealing), either of which would copy the whole input (a worker's
+        cut of the URL hashes, 16 bytes per URL it holds) to take a slice of it. With
+        each kind under a prefix of its own, the first of each kind in a scheduler's life
+        counts as 0.5 s (Dask's ``unknown-task-duration``) and was moved."""
+        from uuid import uuid4
+
+        key = f"{PICK}-{uuid4().hex}"
+        if where:
+            return self.client.submit(
+                function, *args, key=key, workers=[where], allow_other_workers=True
+            )
+        return self.client.submit(function, *args, key=key)
 
     def close(self) -> None:
         self.client.close()
@@ -225,6 +255,110 @@ _fetchers: dict[float, Fetcher] = {}
 _fetchers_lock = threading.Lock()
 
 
+class _AsLocally:
+    """Our tasks run in the worker process as they would in the command's own worker
+    processes, and the process is given back as it was when none of ours runs (it is
+    the cluster's, not ours; a worker with several threads may run several of ours).
+
+    - The garbage collector as the command tunes it (entries are freed as soon as they
+      are checked); Dask's default thresholds made a check 60% slower.
+    - glibc's allocator as in a process started with its defaults. Dask's nanny starts
+      its workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which also turns off glibc's
+      adaptive mmap threshold: every block over 128 KB (a file's bytes and text, the
+      tables of the dictionaries of a partition) is then mapped afresh and each page
+      faulted in again, and freed memory over 64 KB is handed back at once and faulted in
+      again by the next file. Only with such fixed thresholds (from the environment),
+      the task raises them to the ceiling the adaptive threshold reaches (32 MB mapped,
+      64 MB kept) and puts back the environment's values after.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.thresholds = gc.get_threshold()
+        self.allocator = _fixed_allocator()
+
+    def __enter__(self) -> None:
+        with self.lock:
+            self.running += 1
+            if self.running == 1:
+                self.thresholds = gc.get_threshold()
+                gc.set_threshold(100_000, 50, 100)
+                if self.allocator is not None:
+                    mallopt, _given = self.allocator
+                    mallopt(_M_MMAP_THRESHOLD, _MMAP_CEILING)
+                    mallopt(_M_TRIM_THRESHOLD, 2 * _MMAP_CEILING)
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.running -= 1
+            if self.running == 0:
+                gc.set_threshold(*self.thresholds)
+                if self.allocator is not None:
+                    mallopt, (mmap_threshold, trim_threshold) = self.allocator
+                    mallopt(_M_MMAP_THRESHOLD, mmap_threshold)
+                    mallopt(_M_TRIM_THRESHOLD, trim_threshold)
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+_MMAP_DEFAULT = 128 * 1024  # glibc's default mmap and trim thresholds
+_MMAP_CEILING = 32 * 1024 * 1024  # the adaptive mmap threshold's maximum on 64 bits
+
+
+def _fixed_allocator() -> tuple[Callable[[int, int], int], tuple[int, int]] | None:
+    """glibc's ``mallopt`` and the (mmap, trim) thresholds the process was started with,
+    when the environment fixed them; None otherwise (adaptive thresholds, or not glibc)."""
+    import os
+    import platform
+
+    given = {
+        "mmap": os.environ.get("MALLOC_MMAP_THRESHOLD_"),
+        "trim": os.environ.get("MALLOC_TRIM_THRESHOLD_"),
+    }
+    for setting in os.environ.get("GLIBC_TUNABLES", "").split(":"):
+        name, _equals, value = setting.partition("=")
+        if name in ("glibc.malloc.mmap_threshold", "glibc.malloc.trim_threshold"):
+            given[name.rsplit(".", 1)[1].split("_")[0]] = value
+    if not any(given.values()) or sys.platform != "linux" or platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        values = tuple(int(given[name] or _MMAP_DEFAULT) for name in ("mmap", "trim"))
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (ValueError, OSError, AttributeError):
+        return None
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    mmap_threshold, trim_threshold = values
+    return mallopt, (mmap_threshold, trim_threshold)
+
+
+_as_locally: _AsLocally | None = None
+_as_locally_lock = threading.Lock()
+
+
+def as_locally() -> _AsLocally:
+    """The process-wide ``_AsLocally`` of this worker."""
+    global _as_locally
+    with _as_locally_lock:
+        if _as_locally is None:
+            _as_locally = _AsLocally()
+        return _as_locally
+
+
+def on_worker(function: Callable[P, R]) -> Callable[P, R]:
+    """A function the workers run, run ``as_locally``."""
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with as_locally():
+            return function(*args, **kwargs)
+
+    return run
+
+
+@on_worker
 def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> Checked:
     """Fetch or read one file and check it, on a worker; the facts are compacted."""
 
@@ -239,15 +373,7 @@ def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> C
     def fetch(url: str) -> Fetched:
         return _fetcher(fetch_timeout).get(url)
 
-    # The collector as the command and its worker processes tune it (entries are freed
-    # as soon as they are checked); Dask's default thresholds made a check 60% slower.
-    # Restored afterwards: the worker process is the cluster's, not ours.
-    thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)
-    try:
-        return run_task(task, fetch, check)
-    finally:
-        gc.set_threshold(*thresholds)
+    return run_task(task, fetch, check)
 
 
 def discovery_view(checked: Checked) -> Checked:
@@ -292,6 +418,7 @@ def _hash_pieces(index: int, facts: FileFacts, parts: int) -> Iterator[tuple[int
             yield part, (index, hashes, positions)
 
 
+@on_worker
 def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list[Piece]]:
     """The URL hashes of checked files cut into ``parts`` hash partitions, on the worker
     that holds them: for each partition, (file index, hashes, positions) of each file."""
@@ -304,6 +431,7 @@ def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list
     return cut
 
 
+@on_worker
 def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
     """The duplicates of one hash partition, from every worker's pieces of it."""
     from array import array
@@ -400,6 +528,7 @@ def _empty_box() -> Box:
     return ([], [], [])
 
 
+@on_worker
 def cut_hreflang(
     files: list[Checked], indices: list[int], names: list[str], parts: int
 ) -> list[HPiece]:
@@ -430,6 +559,7 @@ def cut_hreflang(
     return cut
 
 
+@on_worker
 def hreflang_join(
     pieces: list[HPiece], part: int, parts: int, names: list[str]
 ) -> tuple[list[Keyed], dict[str, Any], list[Box], list[int]]:
@@ -527,6 +657,7 @@ def hreflang_join(
     )
 
 
+@on_worker
 def hreflang_prepare(
     joined: dict[str, Any], boxes: list[Box], parts: int
 ) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
@@ -566,6 +697,7 @@ def _send(
     return out, [len(box) for box in out]
 
 
+@on_worker
 def hreflang_step(
     state: dict[str, Any], boxes: list[list[tuple[int, int]]], parts: int
 ) -> tuple[dict[str, Any], list[list[tuple[int, int]]], list[int]]:
@@ -583,6 +715,7 @@ def hreflang_step(
     return state, out, sizes
 
 
+@on_worker
 def hreflang_route(state: dict[str, Any], parts: int) -> tuple[list[list[Any]], list[int]]:
     """Each record to its cluster's partition, with what the comparison asks of it."""
     out: list[list[Any]] = [[] for _ in range(parts)]
@@ -595,6 +728,7 @@ def hreflang_route(state: dict[str, Any], parts: int) -> tuple[list[list[Any]], 
     return out, [len(box) for box in out]
 
 
+@on_worker
 def hreflang_clusters(
     boxes: list[list[Any]],
 ) -> tuple[list[Keyed], int, list[tuple[int, Alternates, list[str]]]]:
@@ -691,7 +825,7 @@ class OnCluster:
         return submit(function, *args, pure=False)
 
     def item(self, result: Any, index: int) -> Any:
-        return self.submit(operator.getitem, result, index)
+        return self.executor.pick(operator.getitem, result, index)
 
     def gather(self, results: list[Any]) -> list[Any]:
         return self.executor._gather(results)
@@ -740,7 +874,7 @@ def hreflang_by_partition(
                 out = tasks.item(result, boxes)
                 for part in range(parts):
                     if count[part]:
-                        inboxes[part].append(tasks.submit(operator.getitem, out, part))
+                        inboxes[part].append(tasks.item(out, part))
         return sum(sum(count) for count in counts), inboxes
 
     _sent, inboxes = deliver(joins, 2, 3)
