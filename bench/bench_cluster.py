@@ -31,7 +31,7 @@ def measure_cluster(
     count: int,
     write_set: Callable[[Path, int, int], None],
     measure_tree: Callable[[list[str], Path], tuple[float, float]],
-    tree_rss: Callable[[int], float],
+    trees_rss: Callable[[list[int]], list[float]],
 ) -> int:
     directory = tmp / "set"
     write_set(directory, files, count)
@@ -59,7 +59,7 @@ def measure_cluster(
 
             def sample(done: threading.Event) -> None:
                 while not done.wait(0.1):
-                    cluster.sample(tree_rss)
+                    cluster.sample(trees_rss)
 
             sampler = threading.Thread(target=sample, args=(done,))
             sampler.start()
@@ -223,11 +223,11 @@ class LocalCluster:
             )
         )
 
-    def sample(self, tree_rss: Callable[[int], float]) -> None:
+    def sample(self, trees_rss: Callable[[list[int]], list[float]]) -> None:
         """Keep the peak resident memory of the busiest worker (with its nanny's child),
-        from one reading of /proc for all workers (``tree_rss`` reads it once per
-        process: each reading costs about 2 ms of CPU, taken from the cluster's cores)."""
-        self._peak = max(self._peak, _largest_tree_rss([p.pid for p in self.processes[1:]]))
+        from one reading of /proc for all workers (each reading costs about 2 ms of CPU,
+        taken from the cluster's cores)."""
+        self._peak = max(self._peak, *trees_rss([p.pid for p in self.processes[1:]]))
 
     @property
     def worker_peak(self) -> float:
@@ -242,30 +242,3 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-
-
-def _largest_tree_rss(pids: list[int]) -> float:
-    """The largest resident memory, in MB, of the processes ``pids`` each with all its
-    descendants (Linux /proc, read once)."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-        rss[int(entry)] = int(fields[21]) * page
-    largest = 0
-    for pid in pids:
-        total, stack = 0, [pid]
-        while stack:
-            current = stack.pop()
-            total += rss.get(current, 0)
-            stack.extend(children.get(current, ()))
-        largest = max(largest, total)
-    return largest / 1e6
