@@ -357,3 +357,22 @@ def test_each_raw_ampersand_fix_changes_only_its_own_value(tmp_path: Path, capsy
     status, _, _ = run(["--fix", str(target)], capsys)
     assert status == 0
     assert target.read_text(encoding="utf-8").count("&amp;") == 41
+
+
+@pytest.mark.parametrize(
+    ("edit", "fits"),
+    [
+        (Edit(1, 1, "x", "span", 1, 3, old="ab"), True),
+        (Edit(2, 2, "x", "span", 2, 3, old="d"), True),
+        (Edit(1, 1, "x", "span", 1, 3, old="ax"), False),  # not the text's
+        (Edit(1, 1, "x", "span", 1, 4, old="ab\n"), False),  # ends at the next line's start
+        (Edit(1, 1, "x", "span", 1, 3), False),  # says nothing of the text it replaces
+        (Edit(1, 1, "x", "element", 1, 3, old="ab"), False),
+    ],
+)
+def test_an_exact_span_is_kept_as_it_is(edit: Edit, fits: bool) -> None:
+    text = Text("ab\ncd\n")
+    assert text.fits(edit) is fits
+    if not fits and edit.old == "ab\n":
+        (replacement,) = text.resolve(edit) or ()
+        assert text.position(replacement.end) == (2, 1)  # the position made exact

@@ -8,6 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Severity
 from sitemap_lint.report import json as json_report
 
 SCALARS = (
@@ -54,3 +55,69 @@ def test_a_long_list_is_written_in_batches_with_the_same_text() -> None:
     json_report.write(value, "", record)
     assert out.getvalue() == json.dumps(value, ensure_ascii=False, indent=2)
     assert len(writes) < 30  # batches, not one write per piece
+
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+EDITS = st.builds(
+    Edit,
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+    TEXT,
+    st.sampled_from(["span", "span", "bom", "encoding"]),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+)
+FIXES = st.none() | st.builds(
+    FindingFix, st.sampled_from([Fix.SAFE, Fix.UNSAFE]), TEXT, st.tuples() | st.tuples(EDITS)
+)
+FINDINGS = st.builds(
+    Finding,
+    TEXT,
+    TEXT,
+    st.sampled_from(list(Severity)),
+    TEXT,
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+    st.none(),
+    FIXES,
+    st.none() | TEXT,
+)
+
+
+def as_object(finding: Finding) -> dict[str, object]:
+    """A finding as the JSON report's documentation gives it."""
+    shown: dict[str, object] = {
+        "code": finding.code,
+        "name": finding.name,
+        "severity": str(finding.severity),
+        "message": finding.message,
+        "line": finding.line,
+        "column": finding.column,
+    }
+    if finding.fix is not None:
+        edits = []
+        for edit in finding.fix.edits:
+            item: dict[str, object] = {
+                "content": edit.content,
+                "location": {"line": edit.line, "column": edit.column},
+                "end_location": {"line": edit.end_line, "column": edit.end_column},
+            }
+            if edit.target != "span":
+                item["target"] = edit.target
+            edits.append(item)
+        shown["fix"] = {
+            "applicability": str(finding.fix.applicability),
+            "message": finding.fix.message,
+            "edits": edits,
+        }
+    if finding.xpath is not None:
+        shown["xpath"] = finding.xpath
+    return shown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FINDINGS, max_size=4))
+def test_findings_are_written_as_the_objects_of_their_fields(findings: list[Finding]) -> None:
+    document = {"files": [{"path": "a", "findings": findings}]}
+    expected = {"files": [{"path": "a", "findings": [as_object(f) for f in findings]}]}
+    assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)

@@ -11,6 +11,7 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
@@ -27,29 +28,21 @@ def url_hash(url: str) -> int:
     """A stable 64-bit hash of a URL, the same in every process (unlike ``hash``): its
     8-byte BLAKE2b digest. A copy of an empty hasher made once costs far less than a
     new one (whose keyword arguments are parsed) for each of millions of URLs."""
-    empty = _EMPTY[0] if _EMPTY else _empty_hasher()
-    hasher = empty.copy()
+    hasher = _empty_hasher().copy()
     hasher.update(url.encode("utf-8", "surrogatepass"))
     return int.from_bytes(hasher.digest())
 
 
-_EMPTY: list[blake2b] = []
-
-
+@cache
 def _empty_hasher() -> blake2b:
-    _EMPTY.append(_blake2b()(digest_size=8))
-    return _EMPTY[0]
+    # hashlib loads OpenSSL, a few milliseconds that single-file runs do not need.
+    from hashlib import blake2b
+
+    return blake2b(digest_size=8)
 
 
 # How many URLs not in normal form a file keeps the normal form of, for the messages.
 NORMAL_FORMS_KEPT = 10_000
-
-
-def _blake2b() -> type[blake2b]:
-    # hashlib loads OpenSSL, a few milliseconds that single-file runs do not need.
-    from hashlib import blake2b
-
-    return blake2b
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)

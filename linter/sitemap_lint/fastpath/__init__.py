@@ -448,7 +448,8 @@ class ProvenRun:
         ):
             before = len(findings)
             if ampersands is not None and number in ampersands:
-                fast.report_ampersands(ampersands[number], first_index + number)
+                entry = _entry_node(fast.entry, start, first_index + number, line, column)
+                fast.report_ampersands(ampersands[number], entry)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
             if seen is not None:
@@ -569,7 +570,6 @@ class FastPath:
         # Raw "&" in proved locs: reported when their runs are entered, counted before.
         self.raw_errors = 0
         self.raw_bound = 0
-        self._loc_pointer: tuple[str, str] | None = None
         # The extension elements: their pattern (made with the root), the checkers of their
         # namespaces (made at the first entry that holds their elements, as the dispatch
         # makes them), and caches of proved values.
@@ -935,21 +935,14 @@ class FastPath:
         shift = start - line_start
         return text[line_start:line_end], line_start, tuple(shift + error for error in errors)
 
-    def report_ampersands(self, found: tuple[str, int, int, tuple[int, ...]], index: int) -> None:
-        """Report the raw "&" of the ``index``-th entry of the document, proved, as the
-        parser reports each (XM004), naming its loc as ``FileChecker.point`` does."""
+    def report_ampersands(self, found: tuple[str, int, int, tuple[int, ...]], entry: Node) -> None:
+        """Report the raw "&" of a proved ``entry``'s loc as the parser reports each
+        (XM004), naming the loc as ``FileChecker.point`` does."""
         from sitemap_lint.rules.xml import syntax_error
 
-        if self._loc_pointer is None:
-            # The pointer to a proved entry's loc, but for the entry's index.
-            probe = _entry_node(self.entry, 1 << 32 | 1, 1, 1, 1)
-            pointer = self.checker.pointer(probe, 1, 1)
-            assert pointer is not None and pointer.count("[1]/") == 1
-            head, _, tail = pointer.partition("[1]/")
-            self._loc_pointer = (f"{head}[", f"]/{tail}")
-        head, tail = self._loc_pointer
-        path = f"{head}{index}{tail}"
         context, line, first, errors = found
+        # Every "&" is in the loc: one pointer for all of them.
+        path = self.checker.pointer(entry, line, first + errors[0])
         add = self.checker.sink.add
         for offset in errors:
             finding = syntax_error(_INVALID_TOKEN, line, first + offset, context, offset, False)

@@ -50,13 +50,15 @@ class Text:
             )
         self._opaque: list[tuple[int, int]] | None = None
 
-    def offset(self, line: int, column: int) -> int | None:
-        """The offset of a 1-based line and column; None when outside the text."""
-        if line < 1 or line > len(self.starts) or column < 1:
+    def offset(self, line: int, column: int, exact: bool = False) -> int | None:
+        """The offset of a 1-based line and column; None when outside the text. The
+        column may name the start of the next line, unless ``exact`` (then ``position``
+        gives the same line and column back)."""
+        starts = self.starts
+        if line < 1 or line > len(starts) or column < 1:
             return None
-        start = self.starts[line - 1]
-        end = self.starts[line] if line < len(self.starts) else len(self.text)
-        at = start + column - 1
+        end = starts[line] - exact if line < len(starts) else len(self.text)
+        at = starts[line - 1] + column - 1
         return at if at <= end else None
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -80,19 +82,9 @@ class Text:
         whose positions are those the text gives its offsets."""
         if edit.target != "span" or not edit.old:
             return False
-        start = self._exact_offset(edit.line, edit.column)
-        end = self._exact_offset(edit.end_line, edit.end_column)
+        start = self.offset(edit.line, edit.column, exact=True)
+        end = self.offset(edit.end_line, edit.end_column, exact=True)
         return start is not None and end is not None and self.text[start:end] == edit.old
-
-    def _exact_offset(self, line: int, column: int) -> int | None:
-        """``offset``, when ``position`` gives the same line and column back (not the
-        start of the next line)."""
-        starts = self.starts
-        if line < 1 or line > len(starts) or column < 1:
-            return None
-        at = starts[line - 1] + column - 1
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
-        return at if at <= end else None
 
     def resolve(self, edit: Edit) -> list[Replacement] | None:
         """The replacements ``edit`` means here, or None when it does not fit the text."""
