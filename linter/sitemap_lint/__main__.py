@@ -1,6 +1,6 @@
 """``python -m sitemap_lint`` and the ``sitemap-lint`` command."""
 
-import gc
+from sitemap_lint import collector
 
 
 def main() -> None:
@@ -8,7 +8,7 @@ def main() -> None:
     imported, as ``cli.run`` raises them for the check: the imports of a start-up
     (typer and click among them) allocate hundreds of thousands of objects that stay,
     and collecting every 700 allocations while they load cost about 3% of a small run."""
-    gc.set_threshold(100_000, 50, 100)
+    collector.tune()
     from sitemap_lint.cli import run
 
     run()

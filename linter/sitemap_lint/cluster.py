@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
+from sitemap_lint import collector
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.facts import FileFacts
 from sitemap_lint.inputs.reader import InputError
@@ -283,7 +284,7 @@ class _AsLocally:
             self.running += 1
             if self.running == 1:
                 self.thresholds = gc.get_threshold()
-                gc.set_threshold(100_000, 50, 100)
+                collector.tune()
                 if self.allocator is not None:
                     mallopt, _given = self.allocator
                     mallopt(_M_MMAP_THRESHOLD, _MMAP_CEILING)

@@ -786,9 +786,9 @@ def _listed_key(url: str) -> str | None:
 
 def _prepare_worker() -> None:
     """Worker processes check big files: the garbage collector as the command line tunes it."""
-    import gc
+    from sitemap_lint import collector
 
-    gc.set_threshold(100_000, 50, 100)
+    collector.tune()
 
 
 def check_in_worker(source: Source, options: Options, engine_name: str) -> FileResult:
