@@ -130,33 +130,6 @@ def test_documentation_is_written_out_when_read() -> None:
     assert doc == rule.doc  # the same text each time it is read
 
 
-def test_the_registry_finds_the_modules_pkgutil_finds(tmp_path: Path) -> None:
-    """``registry.module_names`` stands in for ``pkgutil.iter_modules`` (slow to import)."""
-    import pkgutil
-
-    import sitemap_lint
-    import sitemap_lint.report
-    import sitemap_lint.rules
-    from sitemap_lint.rules.registry import module_names
-
-    (tmp_path / "plain.py").write_text("")
-    (tmp_path / "compiled.cpython-311-x86_64-linux-gnu.so").write_text("")
-    (tmp_path / "package").mkdir()
-    (tmp_path / "package" / "__init__.py").write_text("")
-    (tmp_path / "folder").mkdir()  # not a package
-    (tmp_path / "notes.txt").write_text("")
-    (tmp_path / "__init__.py").write_text("")
-    for path in (
-        sitemap_lint.rules.__path__,
-        sitemap_lint.report.__path__,
-        sitemap_lint.__path__,
-        [str(tmp_path)],
-    ):
-        expected = [info.name for info in pkgutil.iter_modules(path)]
-        assert module_names(path) == expected
-    assert module_names([str(tmp_path)]) == ["compiled", "package", "plain"]
-
-
 # Records the collector's thresholds when typer is first imported, then runs the command.
 THRESHOLD_PROBE = """
 import gc, sys

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -41,37 +42,11 @@ def is_family(module: ModuleType) -> bool:
 def discover(package: str = PACKAGE) -> tuple[tuple[str, ModuleType], ...]:
     """(title, module) of every family module of ``package``, in their ``ORDER``."""
     root = importlib.import_module(package)
-    modules = [importlib.import_module(f"{package}.{name}") for name in module_names(root.__path__)]
+    modules = [
+        importlib.import_module(f"{package}.{info.name}")
+        for info in pkgutil.iter_modules(root.__path__)
+    ]
     return ordered(module for module in modules if is_family(module))
-
-
-def module_names(path: Iterable[str]) -> list[str]:
-    """The modules and packages in the directories ``path``, by name, in the order
-    ``pkgutil.iter_modules`` gives them (which costs a few milliseconds to import)."""
-    from importlib.machinery import all_suffixes
-
-    suffixes = sorted(all_suffixes(), key=len, reverse=True)
-    names: list[str] = []
-    seen: set[str] = set()
-    for directory in path:
-        try:
-            entries = sorted(os.listdir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            name = next((entry[: -len(s)] for s in suffixes if entry.endswith(s)), None)
-            if name is None:
-                full = os.path.join(directory, entry)
-                if "." in entry or not os.path.isdir(full):
-                    continue
-                if not any(os.path.isfile(os.path.join(full, "__init__" + s)) for s in suffixes):
-                    continue
-                name = entry
-            if not name or "." in name or name == "__init__" or name in seen:
-                continue
-            seen.add(name)
-            names.append(name)
-    return names
 
 
 def ordered(modules: Iterable[ModuleType]) -> tuple[tuple[str, ModuleType], ...]:
