@@ -106,7 +106,23 @@ def check_both(
     assert slow.proved == 0
     assert [repr(f) for f in fast.findings] == [repr(f) for f in slow.findings]
     assert fast.facts == slow.facts
+    assert_exact_fixes_fit(path, fast.findings)
     return fast
+
+
+def assert_exact_fixes_fit(path: Path, findings: list[Any]) -> None:
+    """The fixes the fast path calls exact are spans of the text as the fix engine
+    decodes it: the JSON report keeps them without reading the file again."""
+    from sitemap_lint.fix.engine import decode
+    from sitemap_lint.fix.locate import Text
+
+    exact = [f.fix for f in findings if f.fix is not None and f.fix.exact]
+    decoded = decode(path.read_bytes()) if exact else None
+    if decoded is None or isinstance(decoded, str):
+        return  # no exact fix, or a file no fix is applied to (the report drops them)
+    text = Text(decoded.text)
+    for fix in exact:
+        assert all(text.fits(edit) for edit in fix.edits), fix
 
 
 def small_blocks(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
@@ -424,6 +440,28 @@ def test_a_raw_ampersand_in_a_loc(monkeypatch, tmp_path, loc, crlf, window):
         assert sum(f.code == "XM004" for f in outcome.findings) >= 4
         # Every entry is proved, or all but the four that hold a reference.
         assert outcome.proved == (40 if loc in RAW_LOCS else 36)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [b"\xef\xbb\xbf", b"\xff\xfe", b"\n", b"\r", b"<!-- a\rb -->"],
+    ids=["utf-8 BOM", "utf-16", "line before", "CR before", "CR in a comment"],
+)
+def test_raw_ampersand_fixes_are_exact_in_the_text_the_fixer_reads(monkeypatch, tmp_path, prefix):
+    rng = random.Random(13)
+    entries = [url_entry(i, rng, loc=f"https://www.example.com/p{i}?a=1&b={i}") for i in range(30)]
+    text = HEAD + "".join(entries) + "</urlset>\n"
+    if prefix == b"\xff\xfe":
+        data = prefix + text.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16-le")
+    elif prefix.startswith(b"<!--"):
+        head, rest = text.split("\n", 1)
+        data = f"{head}\n".encode() + prefix + rest.encode()
+    else:
+        data = prefix + text.encode()
+    outcome = check_both(monkeypatch, write(tmp_path, data))
+    # check_both asserts that the fixes called exact fit; some must be.
+    exact = [f for f in outcome.findings if f.fix is not None and f.fix.exact]
+    assert exact or outcome.proved == 0
 
 
 @pytest.mark.parametrize("window", [None, 128])

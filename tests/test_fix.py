@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Edit
@@ -376,3 +378,31 @@ def test_an_exact_span_is_kept_as_it_is(edit: Edit, fits: bool) -> None:
     if not fits and edit.old == "ab\n":
         (replacement,) = text.resolve(edit) or ()
         assert text.position(replacement.end) == (2, 1)  # the position made exact
+
+
+@given(
+    st.lists(st.text("ab\n", max_size=40), max_size=12).map("".join),
+    st.lists(st.tuples(st.integers(0, 30), st.integers(0, 45)), min_size=1, max_size=20),
+    st.integers(1, 7),
+)
+def test_few_look_ups_find_the_lines_the_full_list_finds(
+    text: str, places: list[tuple[int, int]], block: int
+) -> None:
+    """A text with few look-ups finds its lines through counts per block: the same
+    offsets and positions as the list of every line's start."""
+    import sitemap_lint.fix.locate as locate
+
+    before = locate._BLOCK
+    locate._BLOCK = block  # blocks of a few characters: every case crosses several
+    try:
+        sparse = Text(text)
+        full = Text(text)
+        full.starts  # noqa: B018 (listed now: ``full`` never counts by block)
+        for line, column in places:
+            for exact in (False, True):
+                assert sparse.offset(line, column, exact) == full.offset(line, column, exact)
+            offset = min(line * 3 + column, len(text))
+            assert sparse.position(offset) == full.position(offset)
+        assert sparse._starts is None  # every look-up above was a sparse one
+    finally:
+        locate._BLOCK = before

@@ -445,9 +445,14 @@ class FileChecker:
                 if path is not None:
                     findings[i] = finding.with_xpath(path)
 
-    def pointer(self, entry: Node, line: int, column: int) -> str | None:
-        """The pointer ``point`` gives a finding at ``line``:``column`` in ``entry``."""
-        return self._xpath(entry, line, column)
+    def child_pointer(self, ns: str, entry: str, child: str) -> tuple[str, str]:
+        """The pointer ``point`` gives the only ``child`` element of an ``entry`` element
+        (both in namespace ``ns``) as ``head``, the entry's index, ``tail``."""
+        prefixes = self.parser.prefixes if self.parser is not None else {}
+        root = self.root
+        assert root is not None  # entries come after the root
+        head = f"/{_step(root.ns, root.name, prefixes)}/{_step(ns, entry, prefixes)}["
+        return head, f"]/{_step(ns, child, prefixes)}"
 
     def _root_path(self, entry: Node) -> str:
         prefixes = self.parser.prefixes if self.parser is not None else {}

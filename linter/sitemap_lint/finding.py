@@ -73,16 +73,25 @@ class Edit(Frozen):
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class FindingFix(Frozen):
-    """The fix a finding offers: its edits, applied together, and how safe they are."""
+    """The fix a finding offers: its edits, applied together, and how safe they are.
+
+    ``exact`` says its check made the edits exact: spans of the decoded text, ``old``
+    the text each replaces, at the lines and columns ``fix.locate.Text`` gives those
+    offsets (the reports that carry edits need not read the file again for them)."""
 
     applicability: Fix  # Fix.SAFE or Fix.UNSAFE
     message: str
     edits: tuple[Edit, ...]
+    exact: bool = field(default=False, compare=False, repr=False)
 
-    def __init__(self, applicability: Fix, message: str, edits: tuple[Edit, ...]) -> None:
-        object.__setattr__(self, "applicability", applicability)
-        object.__setattr__(self, "message", message)
-        object.__setattr__(self, "edits", edits)
+    def __init__(
+        self, applicability: Fix, message: str, edits: tuple[Edit, ...], exact: bool = False
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "applicability", applicability)
+        setattr_(self, "message", message)
+        setattr_(self, "edits", edits)
+        setattr_(self, "exact", exact)
 
     @property
     def is_safe(self) -> bool:
@@ -160,9 +169,10 @@ class Rule(Frozen):
         message: str,
         key: str | None = None,
         fix: FindingFix | None = None,
+        xpath: str | None = None,
     ) -> Finding:
         return Finding(
-            self.code, self.name, self.severity, _shortened(message), line, column, key, fix
+            self.code, self.name, self.severity, shortened(message), line, column, key, fix, xpath
         )
 
 
@@ -271,7 +281,7 @@ def dedent_block(text: str) -> str:
 MAX_MESSAGE = 500
 
 
-def _shortened(message: str) -> str:
+def shortened(message: str) -> str:
     """Messages quote values; a huge value must not make a huge report.
 
     The middle goes, so the start (what is wrong) and the end (the fix) stay.

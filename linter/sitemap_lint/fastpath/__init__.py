@@ -77,10 +77,12 @@ sees the URL with its ``&``. Such an entry is proved too, when every ``&`` of it
 ``-`` and then neither ``;`` nor ``:`` (so expat reads no reference and stops where
 the parser's repair expects it), its line is shorter than the parser's error context
 (4 KB) and the entry shorter than its replay bound (64 KB), and at most 100,000 errors
-would be counted. When the run is entered, each ``&`` is reported through the same
-``rules.xml.syntax_error`` with the line and the offset where expat stops, and counted
-as the parser counts its errors; its pointer names the ``loc``. The URL with its ``&``
-is proved as any ``loc`` (``&`` is a sub-delimiter the URL rules accept).
+would be counted. When the run is entered, each ``&`` is reported as the parser
+reports it (``rules.xml.raw_ampersands``, which ``rules.xml.syntax_error`` gives such an
+``&`` to, with the loc's value and where it starts) and counted as the parser counts
+its errors; its pointer names the ``loc``, and its fix is exact (``FindingFix.exact``:
+the JSON report need not read the file again for it). The URL with its ``&`` is proved
+as any ``loc`` (``&`` is a sub-delimiter the URL rules accept).
 
 After a syntax error that makes the parser skip text (a missing end tag, a raw ``<``,
 a truncated file), the rest of the file goes to the full checker; after one repaired
@@ -110,7 +112,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from itertools import chain
@@ -152,7 +154,7 @@ class FileChecker(Protocol):
 
     def point(self, entry: Node, indexes: Iterable[int]) -> None: ...
 
-    def pointer(self, entry: Node, line: int, column: int) -> str | None: ...
+    def child_pointer(self, ns: str, entry: str, child: str) -> tuple[str, str]: ...
 
 
 def enabled() -> bool:
@@ -412,10 +414,9 @@ class ProvenRun:
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
-        # The syntax errors of the entries whose loc holds a raw "&", by their index in
-        # ``entries``: (the loc's line, its line number, the column of the line's start,
-        # the offset in the line of each error, where the parser stops).
-        self.ampersands: dict[int, tuple[str, int, int, tuple[int, ...]]] | None = None
+        # The entries whose loc holds a raw "&", by their index in ``entries``: the line
+        # and column where the loc's value starts, where each "&" stands in it.
+        self.ampersands: dict[int, tuple[int, int, tuple[int, ...]]] | None = None
         # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
         # loc stands), where the entry starts (line << 32 | column), its extension facts.
         self.entries: list[_Entry] = []
@@ -446,10 +447,9 @@ class ProvenRun:
         for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
             self.entries
         ):
-            before = len(findings)
             if ampersands is not None and number in ampersands:
-                entry = _entry_node(fast.entry, start, first_index + number, line, column)
-                fast.report_ampersands(ampersands[number], entry)
+                fast.report_ampersands(url, ampersands[number], first_index + number)
+            before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
             if seen is not None:
@@ -570,6 +570,8 @@ class FastPath:
         # Raw "&" in proved locs: reported when their runs are entered, counted before.
         self.raw_errors = 0
         self.raw_bound = 0
+        self._loc_pointer: tuple[str, str] | None = None  # see report_ampersands
+        self._raw_ampersands: Callable[..., list[Finding]] | None = None
         # The extension elements: their pattern (made with the root), the checkers of their
         # namespaces (made at the first entry that holds their elements, as the dispatch
         # makes them), and caches of proved values.
@@ -814,7 +816,7 @@ class FastPath:
                     column = tag - newline
                 else:
                     column += tag - at
-                counted[0] = tag
+                counted[0] = found_match.end(2)  # no line break in a tag or a URL
                 counted[1] = line
                 loc_line = line + line_offset
                 entries.append(
@@ -831,12 +833,11 @@ class FastPath:
                     )
                 )
                 if raw is not None:
-                    # The columns of the parser's errors, from the loc tag's.
-                    first = column - (tag - raw[1])
                     if run.ampersands is None:
                         run.ampersands = {}
-                    run.ampersands[len(entries) - 1] = (raw[0], loc_line, first, raw[2])
-                    self.raw_bound += len(raw[2])
+                    # The value starts after the five characters of "<loc>".
+                    run.ampersands[len(entries) - 1] = (loc_line, column + 5, raw)
+                    self.raw_bound += len(raw)
                 run_end = found_match.end(9)
             self.entries_bound = bound
             if run is not None:
@@ -901,54 +902,54 @@ class FastPath:
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
 
-    def _ampersands(
-        self, text: str, start: int, entry: int, url: str
-    ) -> tuple[str, int, tuple[int, ...]] | None:
-        """The syntax errors of a loc value (``url``, at ``text[start]``, in the entry at
-        ``text[entry]``) that holds raw "&" only: (its line, where the line starts, the
-        offset in the line of each error, where expat stops). None when an "&" starts a
+    def _ampersands(self, text: str, start: int, entry: int, url: str) -> tuple[int, ...] | None:
+        """Where each raw "&" stands in a loc value (``url``, at ``text[start]``, in the
+        entry at ``text[entry]``) that holds raw "&" only. None when an "&" starts a
         reference, or the recovering parser would not read the entry again as it does
         for such a value (see ``formats.xml``)."""
-        errors = []
+        ampersands = []
+        stop = 0  # where the parser stops at the last "&"
         length = len(url)
         at = url.find("&")
         while at >= 0:
-            after = at + 1
-            if after < length and url[after] in _NAME_START:
-                end = _NAME_RUN.pattern.match(url, after).end()  # type: ignore[union-attr]
-                if end - after > _MAX_NAME or (end < length and url[end] in ";:"):
-                    return None  # a reference, or a name expat reads on
-                errors.append(end)  # expat stops after the name
-            elif after < length and url[after] == ":":
+            ampersands.append(at)
+            stop = at + 1
+            if stop < length and url[stop] in _NAME_START:
+                end = _NAME_RUN.pattern.match(url, stop).end()  # type: ignore[union-attr]
+                if end - stop > _MAX_NAME or (end < length and url[end] in ";:"):
+                    return None  # a reference, or a name the parser reads on
+                stop = end  # the parser stops after the name
+            elif stop < length and url[stop] == ":":
                 return None
-            else:
-                errors.append(after)
-            at = url.find("&", after)
-        if self.raw_bound + len(errors) > MAX_SYNTAX_ERRORS:
+            at = url.find("&", at + 1)
+        if self.raw_bound + len(ampersands) > MAX_SYNTAX_ERRORS:
             return None
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", start)
         if text[line_end - 1] == "\r":
             line_end -= 1
-        if line_end - line_start >= _MAX_CONTEXT or start + errors[-1] - entry > MAX_REPLAY:
+        if line_end - line_start >= _MAX_CONTEXT or start + stop - entry > MAX_REPLAY:
             return None
-        shift = start - line_start
-        return text[line_start:line_end], line_start, tuple(shift + error for error in errors)
+        return tuple(ampersands)
 
-    def report_ampersands(self, found: tuple[str, int, int, tuple[int, ...]], entry: Node) -> None:
-        """Report the raw "&" of a proved ``entry``'s loc as the parser reports each
-        (XM004), naming the loc as ``FileChecker.point`` does."""
-        from sitemap_lint.rules.xml import syntax_error
+    def report_ampersands(
+        self, url: str, found: tuple[int, int, tuple[int, ...]], index: int
+    ) -> None:
+        """Report the raw "&" of a proved entry's loc (``url``; the entry is the
+        ``index``th of the document) as the parser reports each (XM004), naming the loc
+        as ``FileChecker.point`` does."""
+        report = self._raw_ampersands
+        if report is None or self._loc_pointer is None:
+            from sitemap_lint.rules.xml import raw_ampersands
 
-        context, line, first, errors = found
-        # Every "&" is in the loc: one pointer for all of them.
-        path = self.checker.pointer(entry, line, first + errors[0])
-        add = self.checker.sink.add
-        for offset in errors:
-            finding = syntax_error(_INVALID_TOKEN, line, first + offset, context, offset, False)
-            add(finding.with_xpath(path))
-        self.raw_errors += len(errors)
-        self.parser.syntax_errors += len(errors)
+            report = self._raw_ampersands = raw_ampersands
+            self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
+        head, tail = self._loc_pointer
+        line, column, ampersands = found
+        path = f"{head}{index}{tail}"
+        self.checker.sink.findings.extend(report(url, ampersands, line, column, path, True))
+        self.raw_errors += len(ampersands)
+        self.parser.syntax_errors += len(ampersands)
 
     def _extensions(self, text: str, start: int, end: int, url: str) -> Any:
         """The facts of an entry's extension elements (``text[start:end]``, matched by

@@ -111,9 +111,17 @@ def decode(raw: bytes) -> Decoded | str:
             if data.startswith(mark):
                 bom = mark
     try:
-        same = bom + text.encode(decoder.codec) == data
+        encoded = text.encode(decoder.codec)
     except UnicodeError:
-        same = False
+        encoded = None
+    # Compared in place: a copy of a large file joined to its BOM costs its size again.
+    same = (
+        encoded is not None
+        and len(data) == len(bom) + len(encoded)
+        and data.startswith(bom)
+        and data.endswith(encoded)
+    )
+    del encoded
     if not same:
         return f"its text does not encode back to the same bytes in {decoder.codec}"
     return Decoded(raw, text, decoder.codec, bom, is_gzip)

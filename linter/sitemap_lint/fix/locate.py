@@ -37,23 +37,80 @@ class Replacement:
     content: str
 
 
+# Lines with few look-ups are found through the count of line breaks before each block
+# of this many characters; past _SPARSE_LOOKUPS look-ups every line's start is listed.
+_BLOCK = 1 << 16
+_SPARSE_LOOKUPS = 64
+
+
 class Text:
     """The decoded text of one file with its line starts."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        if "\r" in text:
-            self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
-        else:  # the same, several times faster
-            self.starts = list(
-                accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0)
-            )
+        self._starts: list[int] | None = None
+        # Line breaks before each block (the last: all of them), for a text without CR.
+        self._counts: list[int] | None = None
+        self._lookups = 0
         self._opaque: list[tuple[int, int]] | None = None
+
+    @property
+    def starts(self) -> list[int]:
+        """Where each line starts."""
+        if self._starts is None:
+            text = self.text
+            if "\r" in text:
+                self._starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+            else:  # the same, several times faster
+                self._starts = list(
+                    accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0)
+                )
+        return self._starts
+
+    def _sparse(self) -> list[int] | None:
+        """The counts of line breaks before each block, while look-ups are few in a text
+        without CR; None once every line's start is listed (``starts``)."""
+        if self._starts is not None:
+            return None
+        self._lookups += 1
+        if self._lookups > _SPARSE_LOOKUPS or "\r" in self.text:
+            return None
+        counts = self._counts
+        if counts is None:
+            text = self.text
+            count = text.count
+            counts = self._counts = list(
+                accumulate(
+                    (count("\n", at, at + _BLOCK) for at in range(0, len(text), _BLOCK)),
+                    initial=0,
+                )
+            )
+        return counts
+
+    def _line_start(self, index: int, counts: list[int]) -> int:
+        """Where the line ``index`` (0-based, at most the count of line breaks) starts."""
+        if index == 0:
+            return 0
+        # The line starts after the index-th line break, which is in block ``block``.
+        block = bisect.bisect_left(counts, index) - 1
+        find = self.text.find
+        at = block * _BLOCK - 1
+        for _ in range(index - counts[block]):
+            at = find("\n", at + 1)
+        return at + 1
 
     def offset(self, line: int, column: int, exact: bool = False) -> int | None:
         """The offset of a 1-based line and column; None when outside the text. The
         column may name the start of the next line, unless ``exact`` (then ``position``
         gives the same line and column back)."""
+        counts = self._sparse()
+        if counts is not None:
+            lines = counts[-1] + 1
+            if line < 1 or line > lines or column < 1:
+                return None
+            end = self._line_start(line, counts) - exact if line < lines else len(self.text)
+            at = self._line_start(line - 1, counts) + column - 1
+            return at if at <= end else None
         starts = self.starts
         if line < 1 or line > len(starts) or column < 1:
             return None
@@ -63,6 +120,14 @@ class Text:
 
     def position(self, offset: int) -> tuple[int, int]:
         """The 1-based line and column of an offset."""
+        counts = self._sparse()
+        if counts is not None:
+            text = self.text
+            block = offset // _BLOCK
+            if block >= len(counts) - 1:  # at the end of the text
+                block = len(counts) - 1
+            index = counts[block] + text.count("\n", block * _BLOCK, offset)
+            return index + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
         index = bisect.bisect_right(self.starts, offset) - 1
         return index + 1, offset - self.starts[index] + 1
 

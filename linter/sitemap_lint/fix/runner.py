@@ -123,8 +123,15 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
                 decoded = decode(read_source(source))
             except InputError:
                 decoded = None
-        text = Text(decoded.text) if decoded is not None and not isinstance(decoded, str) else None
-        findings = [_exact(f, text) for f in result.findings]
+        if decoded is None or isinstance(decoded, str):  # the fixes cannot be applied
+            findings = [_exact(f, None) for f in result.findings]
+        elif all(f.fix is None or f.fix.exact for f in result.findings):
+            findings = result.findings
+        else:
+            text = Text(decoded.text)
+            findings = [
+                f if f.fix is None or f.fix.exact else _exact(f, text) for f in result.findings
+            ]
         out.append(replace(result, findings=findings))
     return out
 
@@ -145,7 +152,7 @@ def _exact(finding: Finding, text: object) -> Finding:
         return finding
     if not isinstance(text, Text):
         return finding.with_fix(None)
-    if all(text.fits(edit) for edit in finding.fix.edits):
+    if finding.fix.exact or all(text.fits(edit) for edit in finding.fix.edits):
         return finding  # exact already: spans of the text as it is
     edits: list[Edit] = []
     for edit in finding.fix.edits:

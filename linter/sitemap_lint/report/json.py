@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import cache
 from json.encoder import encode_basestring
 
 from sitemap_lint._version import __version__
@@ -119,52 +120,86 @@ def _number(value: object, indent: str) -> str:
     return int.__repr__(value) if type(value) is int else encode(value, indent)
 
 
+# What repeats from finding to finding, encoded once: the rule's fields before the
+# message, and a fix's fields before its edits, by indentation.
+_FINDING_HEADS: dict[tuple[str, str, object, str], str] = {}
+_FIX_HEADS: dict[tuple[object, str, str], str] = {}
+
+
 def _finding(f: Finding, indent: str) -> str:
     """A finding as ``encode`` gives the object of its fields: code, name, severity,
     message, line, column, then ``fix`` and ``xpath`` when it has them."""
     inner = indent + "  "
-    fields = [
-        f'"code": {encode_basestring(f.code)}',
-        f'"name": {encode_basestring(f.name)}',
-        f'"severity": {encode_basestring(str(f.severity))}',
-        f'"message": {encode_basestring(f.message)}',
-        f'"line": {_number(f.line, inner)}',
-        f'"column": {_number(f.column, inner)}',
-    ]
-    if f.fix is not None:
-        fields.append(f'"fix": {_encode_fix(f.fix, inner)}')
-    if f.xpath is not None:
-        fields.append(f'"xpath": {encode_basestring(f.xpath)}')
-    separator = ",\n" + inner
-    return f"{{\n{inner}{separator.join(fields)}\n{indent}}}"
+    key = (f.code, f.name, f.severity, indent)
+    head = _FINDING_HEADS.get(key)
+    if head is None:
+        head = _FINDING_HEADS[key] = (
+            f'{{\n{inner}"code": {encode_basestring(f.code)},\n'
+            f'{inner}"name": {encode_basestring(f.name)},\n'
+            f'{inner}"severity": {encode_basestring(str(f.severity))},\n'
+            f'{inner}"message": '
+        )
+    line = f.line
+    column = f.column
+    fix = "" if f.fix is None else f',\n{inner}"fix": {_encode_fix(f.fix, inner)}'
+    xpath = "" if f.xpath is None else f',\n{inner}"xpath": {encode_basestring(f.xpath)}'
+    return (
+        f"{head}{encode_basestring(f.message)},\n"
+        f'{inner}"line": {int.__repr__(line) if type(line) is int else encode(line, inner)},\n'
+        f'{inner}"column": '
+        f"{int.__repr__(column) if type(column) is int else encode(column, inner)}"
+        f"{fix}{xpath}\n{indent}}}"
+    )
 
 
 def _encode_fix(fix: FindingFix, indent: str) -> str:
     """A finding's fix as ``encode`` gives the object of its applicability, message and
     edits (each its content, location and end location, 1-based, the end exclusive, and
     its target when it is not a span of the text: "bom" or "encoding")."""
-    i1 = indent + "  "
-    i2 = i1 + "  "
-    i3 = i2 + "  "
-    i4 = i3 + "  "
+    key = (fix.applicability, fix.message, indent)
+    head = _FIX_HEADS.get(key)
+    if head is None:
+        i1 = indent + "  "
+        head = _FIX_HEADS[key] = (
+            f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
+            f'{i1}"message": {encode_basestring(fix.message)},\n'
+            f'{i1}"edits": '
+        )
+    if not fix.edits:
+        return f"{head}[]\n{indent}}}"
+    i1, i2, i3, i4 = _indents(indent)
     edits = []
     for edit in fix.edits:
         target = (
             "" if edit.target == "span" else f',\n{i3}"target": {encode_basestring(edit.target)}'
         )
+        line: object = edit.line
+        column: object = edit.column
+        end_line: object = edit.end_line
+        end_column: object = edit.end_column
+        if not (
+            type(line) is int
+            and type(column) is int
+            and type(end_line) is int
+            and type(end_column) is int
+        ):
+            line, column, end_line, end_column = (
+                _number(number, i4) for number in (line, column, end_line, end_column)
+            )
         edits.append(
             f'{{\n{i3}"content": {encode_basestring(edit.content)},\n'
-            f'{i3}"location": {{\n{i4}"line": {_number(edit.line, i4)},\n'
-            f'{i4}"column": {_number(edit.column, i4)}\n{i3}}},\n'
-            f'{i3}"end_location": {{\n{i4}"line": {_number(edit.end_line, i4)},\n'
-            f'{i4}"column": {_number(edit.end_column, i4)}\n{i3}}}{target}\n{i2}}}'
+            f'{i3}"location": {{\n{i4}"line": {line},\n{i4}"column": {column}\n{i3}}},\n'
+            f'{i3}"end_location": {{\n{i4}"line": {end_line},\n'
+            f'{i4}"column": {end_column}\n{i3}}}{target}\n{i2}}}'
         )
-    shown = f"[\n{i2}" + f",\n{i2}".join(edits) + f"\n{i1}]" if edits else "[]"
-    return (
-        f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
-        f'{i1}"message": {encode_basestring(fix.message)},\n'
-        f'{i1}"edits": {shown}\n{indent}}}'
-    )
+    shown = edits[0] if len(edits) == 1 else f",\n{i2}".join(edits)
+    return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
+
+
+@cache
+def _indents(indent: str) -> tuple[str, str, str, str]:
+    """The four indentations inside a fix's object at ``indent``."""
+    return indent + "  ", indent + "    ", indent + "      ", indent + "        "
 
 
 def _set_fields(result: FileReport) -> dict[str, object]:

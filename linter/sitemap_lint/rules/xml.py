@@ -6,7 +6,7 @@ import re
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
-from sitemap_lint.finding import Finding, Fix
+from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, rule
@@ -632,6 +632,8 @@ def _shown(value: str, at: int) -> str:
 def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
     start, end = _value_around(context, at)
     raw = context[start:end]
+    if raw and not raw[0].isspace() and not raw[-1].isspace() and column - (at - start) >= 1:
+        return raw_ampersands(raw, (at - start,), line, column - (at - start), None)[0]
     value = raw.strip()
     at_in_value = at - start - (len(raw) - len(raw.lstrip()))
     snippet = _shown(value, at_in_value)
@@ -642,6 +644,45 @@ def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
         f"raw '&' in {snippet!r}; escape it as {fixed!r}",
         fix=_escape_ampersands(raw, line, column - (at - start), fixed if snippet == raw else None),
     )
+
+
+def raw_ampersands(
+    value: str,
+    offsets: tuple[int, ...],
+    line: int,
+    column: int,
+    xpath: str | None,
+    exact: bool = False,
+) -> list[Finding]:
+    """The XM004 finding of each raw "&" at ``offsets`` in ``value``, a whole text value
+    with no white space around it that starts at ``line``:``column`` (1 or more), as
+    ``syntax_error`` gives each, naming the element ``xpath``; ``exact``: that position
+    is the value's in the decoded text (``FindingFix.exact``). The findings of one value
+    share their message (a short value is quoted whole) and their fix."""
+    escaped = _RAW_AMPERSAND.sub("&amp;", value)
+    fix = FindingFix(
+        Fix.SAFE,
+        "Escape the raw `&` as `&amp;`",
+        (Edit(line, column, escaped, "span", line, column + len(value), old=value),),
+        exact,
+    )
+    rule = UNESCAPED_AMPERSAND
+    code, name, severity = rule.code, rule.name, rule.severity
+    if len(value) <= _VALUE_SHOWN:
+        message = shortened(f"raw '&' in {value!r}; escape it as {escaped!r}")
+        return [
+            Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
+            for offset in offsets
+        ]
+    findings = []
+    for offset in offsets:
+        snippet = _shown(value, offset)
+        fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
+        message = shortened(f"raw '&' in {snippet!r}; escape it as {fixed!r}")
+        findings.append(
+            Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
+        )
+    return findings
 
 
 def _escape_ampersands(
