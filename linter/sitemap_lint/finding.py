@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from sitemap_lint.records import Frozen, Ordered
 
@@ -224,7 +225,7 @@ class Finding(Ordered):
         setattr_(self, "xpath", xpath)
 
     def sort_key(self) -> tuple[int, int, str]:
-        return (self.line, self.column, self.code)
+        return sort_key(self)
 
     def with_xpath(self, xpath: str | None) -> Finding:
         """This finding naming the element ``xpath``."""
@@ -248,6 +249,10 @@ class Finding(Ordered):
             fix,
             xpath,
         )
+
+
+# The order of findings: line, column, code (``Finding.sort_key``, at C speed).
+sort_key = attrgetter("line", "column", "code")
 
 
 def render_doc(what: str, why: str, bad: str, good: str, lang: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import Severity
+from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.records import Frozen, Mutable
@@ -161,7 +161,7 @@ def _with_refusals(
         refusal = fixed.refused.get(result.name)
         if refusal is not None:
             result.findings.insert(0, refusal)
-            result.findings.sort(key=lambda f: f.sort_key())
+            result.findings.sort(key=sort_key)
     fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
     worst = max(f.severity for f in fixed.refused.values())
     if not settings.exit_zero and worst >= fail_on:

@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from sitemap_lint.checker import check_source
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.facts import Child, FileFacts
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, sort_key
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
@@ -775,7 +775,7 @@ def _load_and_check(
     result = check(source, task.options, checked.size >= POOL_MIN_SIZE)
     if fetched.findings:
         result.findings[:0] = fetched.findings
-        result.findings.sort(key=Finding.sort_key)
+        result.findings.sort(key=sort_key)
     return result
 
 
@@ -881,7 +881,7 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
     result.facts = None
     if selection is not None:  # the set's own findings are reported as the file's are
         result.findings[:] = reported(result.findings, selection.for_file(result.name))
-    result.findings.sort(key=Finding.sort_key)
+    result.findings.sort(key=sort_key)
     return result
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from sitemap_lint.finding import Finding, Severity
+from sitemap_lint.finding import Finding, Severity, sort_key
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.suppression import Suppressions
@@ -91,7 +91,7 @@ class FindingSink:
             findings = self._suppressions.apply(findings)
         if self.levels is not None:
             findings = reported(findings, self.levels)
-        findings.sort(key=Finding.sort_key)
+        findings.sort(key=sort_key)
         self.findings = findings
         return findings
 

@@ -8,7 +8,7 @@ from functools import cache
 from json.encoder import encode_basestring
 
 from sitemap_lint._version import __version__
-from sitemap_lint.finding import Finding, FindingFix
+from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.report.base import FileReport, Reporter, Summary
 
 FORMAT_VERSION = 1
@@ -165,35 +165,37 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
             f'{i1}"message": {encode_basestring(fix.message)},\n'
             f'{i1}"edits": '
         )
-    if not fix.edits:
+    edits = fix.edits
+    if not edits:
         return f"{head}[]\n{indent}}}"
     i1, i2, i3, i4 = _indents(indent)
-    edits = []
-    for edit in fix.edits:
-        target = (
-            "" if edit.target == "span" else f',\n{i3}"target": {encode_basestring(edit.target)}'
-        )
-        line: object = edit.line
-        column: object = edit.column
-        end_line: object = edit.end_line
-        end_column: object = edit.end_column
-        if not (
-            type(line) is int
-            and type(column) is int
-            and type(end_line) is int
-            and type(end_column) is int
-        ):
-            line, column, end_line, end_column = (
-                _number(number, i4) for number in (line, column, end_line, end_column)
-            )
-        edits.append(
-            f'{{\n{i3}"content": {encode_basestring(edit.content)},\n'
-            f'{i3}"location": {{\n{i4}"line": {line},\n{i4}"column": {column}\n{i3}}},\n'
-            f'{i3}"end_location": {{\n{i4}"line": {end_line},\n'
-            f'{i4}"column": {end_column}\n{i3}}}{target}\n{i2}}}'
-        )
-    shown = edits[0] if len(edits) == 1 else f",\n{i2}".join(edits)
+    if len(edits) == 1:
+        return f"{head}[\n{i2}{_edit(edits[0], i2, i3, i4)}\n{i1}]\n{indent}}}"
+    shown = f",\n{i2}".join([_edit(edit, i2, i3, i4) for edit in edits])
     return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
+
+
+def _edit(edit: Edit, i2: str, i3: str, i4: str) -> str:
+    target = "" if edit.target == "span" else f',\n{i3}"target": {encode_basestring(edit.target)}'
+    line: object = edit.line
+    column: object = edit.column
+    end_line: object = edit.end_line
+    end_column: object = edit.end_column
+    if not (
+        type(line) is int
+        and type(column) is int
+        and type(end_line) is int
+        and type(end_column) is int
+    ):
+        line, column, end_line, end_column = (
+            _number(number, i4) for number in (line, column, end_line, end_column)
+        )
+    return (
+        f'{{\n{i3}"content": {encode_basestring(edit.content)},\n'
+        f'{i3}"location": {{\n{i4}"line": {line},\n{i4}"column": {column}\n{i3}}},\n'
+        f'{i3}"end_location": {{\n{i4}"line": {end_line},\n'
+        f'{i4}"column": {end_column}\n{i3}}}{target}\n{i2}}}'
+    )
 
 
 @cache

@@ -670,6 +670,10 @@ def raw_ampersands(
     code, name, severity = rule.code, rule.name, rule.severity
     if len(value) <= _VALUE_SHOWN:
         message = shortened(f"raw '&' in {value!r}; escape it as {escaped!r}")
+        if len(offsets) == 1:  # the usual query of a generated URL
+            return [
+                Finding(code, name, severity, message, line, column + offsets[0], None, fix, xpath)
+            ]
         return [
             Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
             for offset in offsets
