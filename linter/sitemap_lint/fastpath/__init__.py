@@ -674,15 +674,21 @@ class FastPath:
                 continue
             text = carry + block if carry else block
             out, cut = self._prove(text, len(carry))
-            self._advance(text, cut)
+            self._advance(text, cut, out, len(carry))
             carry = text[cut:] if self.active else ""
             yield out
 
-    def _advance(self, text: str, end: int) -> None:
-        """The parser coordinates of ``text[end]``, from those of ``text[0]``."""
+    def _advance(self, text: str, end: int, out: str, fixed: int) -> None:
+        """The parser coordinates of ``text[end]``, from those of ``text[0]``; ``out`` is
+        ``text[fixed:]`` as handed over, with the same line breaks in its runs' comments
+        and ``text[end:]`` unchanged at its end (fewer characters to count)."""
         newline = text.rfind("\n", 0, end)
         if newline >= 0:
-            self._line += text.count("\n", 0, end)
+            if end <= fixed:
+                self._line += text.count("\n", 0, end)
+            else:
+                tail = len(text) - end
+                self._line += text.count("\n", 0, fixed) + out.count("\n", 0, len(out) - tail)
             self._column = end - newline - 1
         else:
             self._column += end
@@ -725,6 +731,13 @@ class FastPath:
             if line == 1:
                 column += column_offset
             return line + line_offset, column + 1
+
+        run_line = 0  # the line where the current run starts (``counted``'s count)
+
+        def blank(end: int) -> str:
+            """The run up to ``end`` as a comment of its line breaks, counted from the
+            lines of its entries (a run holds no lone CR)."""
+            return "<!--" + "\n" * (counted[1] + count("\n", counted[0], end) - run_line) + "-->"
 
         while self.active:
             if self.depth != 1:
@@ -791,7 +804,7 @@ class FastPath:
                 if not proved:
                     if run is not None:
                         pieces.append(text[done:run_start])
-                        pieces.append(_blank(text, run_start, run_end))
+                        pieces.append(blank(run_end))
                         done = run_end
                         run = None
                     continue
@@ -800,6 +813,7 @@ class FastPath:
                     entries = run.entries
                     run_start = found_match.start(1)
                     runs[where(run_start)] = run
+                    run_line = counted[1]
                 # Where the entry's and the <loc> tag start, in file coordinates
                 # (parser.position); the entry's for the fix that removes a duplicate.
                 at = found_match.start(1)
@@ -842,7 +856,7 @@ class FastPath:
             self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
-                pieces.append(_blank(text, run_start, run_end))
+                pieces.append(blank(run_end))
                 done = run_end
             if not self.active:
                 break
@@ -1133,8 +1147,3 @@ def _normal(url: str) -> str:
     from sitemap_lint.domain.identity import normal_url
 
     return normal_url(url)
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` as a comment of its line breaks (a run holds no lone CR)."""
-    return "<!--" + "\n" * text.count("\n", start, end) + "-->"
