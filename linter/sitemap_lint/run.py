@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
@@ -18,6 +19,8 @@ from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.records import Frozen, Mutable
 from sitemap_lint.settings import RunSettings, parse
+
+_SEVERITY = attrgetter("severity")
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -225,7 +228,7 @@ def compute(
         engine = xsd.load(plan.engine_name)
         results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
 
-    worst = max((f.severity for r in results for f in r.findings), default=None)
+    worst = max((max(map(_SEVERITY, r.findings)) for r in results if r.findings), default=None)
     checked = {source.name: source for source in sources}
     if settings.exit_zero or worst is None or worst < plan.fail_on:
         return Outcome(results, EXIT_CLEAN, checked)

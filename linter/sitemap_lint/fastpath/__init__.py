@@ -924,12 +924,13 @@ class FastPath:
         ampersands = []
         stop = 0  # where the parser stops at the last "&"
         length = len(url)
+        name_run = _NAME_RUN.pattern.match
         at = url.find("&")
         while at >= 0:
             ampersands.append(at)
             stop = at + 1
             if stop < length and url[stop] in _NAME_START:
-                end = _NAME_RUN.pattern.match(url, stop).end()  # type: ignore[union-attr]
+                end = name_run(url, stop).end()  # type: ignore[union-attr]
                 if end - stop > _MAX_NAME or (end < length and url[end] in ";:"):
                     return None  # a reference, or a name the parser reads on
                 stop = end  # the parser stops after the name

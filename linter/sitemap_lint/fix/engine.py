@@ -97,7 +97,7 @@ def decode(raw: bytes) -> Decoded | str:
         except zlib.error:
             return "the gzip stream is corrupt"
     findings: list[Finding] = []
-    decoder = Decoder(findings, keep_leading=True)
+    decoder = Decoder(findings, keep_leading=True, positions=False)
     text = "".join(decoder.decode([data]))
     if any(f.code == "EN001" for f in findings):
         return "it holds bytes that are not valid in its encoding, which a rewrite would lose"

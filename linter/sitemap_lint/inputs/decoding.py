@@ -50,10 +50,12 @@ class Decoder:
     shifted back by these offsets.
     """
 
-    def __init__(self, findings: list[Finding], keep_leading: bool = False):
+    def __init__(self, findings: list[Finding], keep_leading: bool = False, positions: bool = True):
         self.findings = findings
         # Keep text before a late XML declaration (to show the file's lines as they are).
         self.keep_leading = keep_leading
+        # False: only whether there are findings matters, not where (no line is counted).
+        self.positions = positions
         self.line_offset = 0
         self.column_offset = 0
         self.codec = "utf-8"
@@ -168,7 +170,7 @@ class Decoder:
     def _advance(self, text: str) -> None:
         """Move the line count past ``text``; line breaks are counted as XML (and expat)
         count them: CR LF, CR and LF are one break each, also across chunks."""
-        if not text:
+        if not text or not self.positions:
             return
         breaks = _breaks(text)
         if self._ends_with_cr and text[0] == "\n":

@@ -122,15 +122,15 @@ def _number(value: object, indent: str) -> str:
 
 # What repeats from finding to finding, encoded once: the rule's fields before the
 # message, and a fix's fields before its edits, by indentation.
-_FINDING_HEADS: dict[tuple[str, str, object, str], str] = {}
-_FIX_HEADS: dict[tuple[object, str, str], str] = {}
+_FINDING_HEADS: dict[tuple[str, str, int, str], str] = {}
+_FIX_HEADS: dict[tuple[str, str, str], str] = {}
 
 
 def _finding(f: Finding, indent: str) -> str:
     """A finding as ``encode`` gives the object of its fields: code, name, severity,
     message, line, column, then ``fix`` and ``xpath`` when it has them."""
     inner = indent + "  "
-    key = (f.code, f.name, f.severity, indent)
+    key = (f.code, f.name, int(f.severity), indent)  # an enum's hash is Python code
     head = _FINDING_HEADS.get(key)
     if head is None:
         head = _FINDING_HEADS[key] = (
@@ -156,7 +156,7 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
     """A finding's fix as ``encode`` gives the object of its applicability, message and
     edits (each its content, location and end location, 1-based, the end exclusive, and
     its target when it is not a span of the text: "bom" or "encoding")."""
-    key = (fix.applicability, fix.message, indent)
+    key = (fix.applicability.value, fix.message, indent)
     head = _FIX_HEADS.get(key)
     if head is None:
         i1 = indent + "  "
