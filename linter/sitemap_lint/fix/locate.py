@@ -73,11 +73,14 @@ class Text:
         if self._starts is not None:
             return None
         self._lookups += 1
-        if self._lookups > _SPARSE_LOOKUPS or "\r" in self.text:
+        if self._lookups > _SPARSE_LOOKUPS:
             return None
         counts = self._counts
         if counts is None:
             text = self.text
+            if "\r" in text:
+                self._lookups = _SPARSE_LOOKUPS  # every line's start is listed from now on
+                return None
             count = text.count
             counts = self._counts = list(
                 accumulate(
