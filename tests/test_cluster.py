@@ -543,6 +543,7 @@ def test_worker_tasks_tune_the_collector_and_give_it_back() -> None:
     import gc
 
     from sitemap_lint.cluster import on_worker
+    from sitemap_lint.collector import THRESHOLDS
 
     seen: list[tuple[int, ...]] = []
 
@@ -556,9 +557,9 @@ def test_worker_tasks_tune_the_collector_and_give_it_back() -> None:
         return gc.get_threshold()
 
     before = gc.get_threshold()
-    assert before != (100_000, 50, 100)
-    assert outer() == (100_000, 50, 100)
-    assert seen == [(100_000, 50, 100)]
+    assert before != THRESHOLDS
+    assert outer() == THRESHOLDS
+    assert seen == [THRESHOLDS]
     assert gc.get_threshold() == before
 
 
