@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from sitemap_lint.records import Frozen, Ordered
+from sitemap_lint.records import Frozen, Ordered, slot_setters
 
 
 class Severity(enum.IntEnum):
@@ -62,14 +62,16 @@ class Edit(Frozen):
         end_column: int = 0,
         old: str = "",
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "line", line)
-        setattr_(self, "column", column)
-        setattr_(self, "content", content)
-        setattr_(self, "target", target)
-        setattr_(self, "end_line", end_line)
-        setattr_(self, "end_column", end_column)
-        setattr_(self, "old", old)
+        set_line, set_column, set_content, set_target, set_end_line, set_end_column, set_old = (
+            _EDIT_SETTERS
+        )
+        set_line(self, line)
+        set_column(self, column)
+        set_content(self, content)
+        set_target(self, target)
+        set_end_line(self, end_line)
+        set_end_column(self, end_column)
+        set_old(self, old)
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
@@ -88,11 +90,11 @@ class FindingFix(Frozen):
     def __init__(
         self, applicability: Fix, message: str, edits: tuple[Edit, ...], exact: bool = False
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "applicability", applicability)
-        setattr_(self, "message", message)
-        setattr_(self, "edits", edits)
-        setattr_(self, "exact", exact)
+        set_applicability, set_message, set_edits, set_exact = _FIX_SETTERS
+        set_applicability(self, applicability)
+        set_message(self, message)
+        set_edits(self, edits)
+        set_exact(self, exact)
 
     @property
     def is_safe(self) -> bool:
@@ -213,16 +215,26 @@ class Finding(Ordered):
         fix: FindingFix | None = None,
         xpath: str | None = None,
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "code", code)
-        setattr_(self, "name", name)
-        setattr_(self, "severity", severity)
-        setattr_(self, "message", message)
-        setattr_(self, "line", line)
-        setattr_(self, "column", column)
-        setattr_(self, "key", key)
-        setattr_(self, "fix", fix)
-        setattr_(self, "xpath", xpath)
+        (
+            set_code,
+            set_name,
+            set_severity,
+            set_message,
+            set_line,
+            set_column,
+            set_key,
+            set_fix,
+            set_xpath,
+        ) = _FINDING_SETTERS
+        set_code(self, code)
+        set_name(self, name)
+        set_severity(self, severity)
+        set_message(self, message)
+        set_line(self, line)
+        set_column(self, column)
+        set_key(self, key)
+        set_fix(self, fix)
+        set_xpath(self, xpath)
 
     def sort_key(self) -> tuple[int, int, str]:
         return sort_key(self)
@@ -250,6 +262,11 @@ class Finding(Ordered):
             xpath,
         )
 
+
+# Edits, fixes and findings are made in large numbers (records.slot_setters).
+_EDIT_SETTERS = slot_setters(Edit)
+_FIX_SETTERS = slot_setters(FindingFix)
+_FINDING_SETTERS = slot_setters(Finding)
 
 # The order of findings: line, column, code (``Finding.sort_key``, at C speed).
 sort_key = attrgetter("line", "column", "code")
