@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.collector import THRESHOLDS
+
 SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 {entries}</urlset>
@@ -159,7 +161,7 @@ def test_the_command_collects_less_often_before_it_imports_typer() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "sitemap-lint" in done.stdout
-    assert done.stdout.rpartition("@@ ")[2].strip() == "0 (100000, 50, 100)"
+    assert done.stdout.rpartition("@@ ")[2].strip() == f"0 {THRESHOLDS}"
 
 
 def test_the_console_script_is_the_entry_point_that_tunes_the_collector() -> None:
