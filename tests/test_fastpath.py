@@ -19,6 +19,7 @@ import gzip
 import io
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,13 +88,17 @@ def check_both(
     monkeypatch: pytest.MonkeyPatch,
     path: Path,
     window: int | None = None,
+    long_urls: bool = False,
     **options: Any,
 ) -> Outcome:
-    """Check ``path`` without and with the fast path; assert the same findings and facts."""
+    """Check ``path`` without and with the fast path; assert the same findings and facts.
+    ``long_urls``: the fast path delimits every file's locs as it does long URLs'."""
     outcomes = []
     for switch in ("0", "1"):
         monkeypatch.setenv(fastpath.ENV, switch)
         monkeypatch.setattr(fastpath, "SMALL", 0)  # small test files are looked at too
+        if long_urls:
+            monkeypatch.setattr(fastpath, "LONG_URL", 0)
         if window is not None:
             small_blocks(monkeypatch, window)
         counter = _Counter(monkeypatch)
@@ -278,13 +283,42 @@ def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
         " https://www.example.com/",
         "ftp://www.example.com/file",
         "https://www.example.com/caf\u00e9",
+        "https://www.example.com/a b",
+        'https://www.example.com/a"b',
+        "https://www.example.com/a>b",
+        "https://www.example.com/a\tb",
+        "https://www.example.com/a\nb",
+        "https://www.example.com?q=1",
+        "https://www.example.com/a?b?c/d",
+        "https://www.example.com/a?",
+        "https://www.example.com?",
+        "https://www.example.com/a[1]",
+        "https://www.example.com/a|b\\c{d}^e`f",
+        "https://www.example.com/a\x7f",
+        "https://www.example.com/" + "q" * 900 + "?" + "r" * 90,
     ],
 )
-def test_values_at_and_past_the_limits(monkeypatch, tmp_path, loc):
+@pytest.mark.parametrize("long_urls", [False, True])
+def test_values_at_and_past_the_limits(monkeypatch, tmp_path, loc, long_urls):
     rng = random.Random(5)
     entries = [url_entry(i, rng) for i in range(30)]
     entries[15] = f"  <url><loc>{loc}</loc></url>\n"
-    check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"), 256)
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    check_both(monkeypatch, path, 256, long_urls=long_urls)
+
+
+def test_long_urls_are_delimited_by_the_next_tag(monkeypatch, tmp_path):
+    rng = random.Random(7)
+    long = [f"https://www.example.com/{'section/' * 40}p{i}?a={i}" for i in range(20)]
+    entries = [url_entry(i, rng, loc=loc) for i, loc in enumerate(long)]
+    text = HEAD + "".join(entries) + "</urlset>\n"
+    assert fastpath._long_urls(text)
+    assert not fastpath._long_urls(sitemap(20))
+    # The characters it checks are those the pattern of short URLs takes.
+    allowed = {chr(c) for c in range(128) if re.fullmatch(fastpath._LOC_QCHAR, chr(c))}
+    assert set(fastpath._URL_BYTES.decode()) == allowed
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 20
 
 
 @pytest.mark.parametrize(
@@ -426,16 +460,16 @@ REFERENCE_LOCS = (
 
 @pytest.mark.parametrize("window", [None, 90, 257])
 @pytest.mark.parametrize("crlf", [False, True])
+@pytest.mark.parametrize("long_urls", [False, True])
 @pytest.mark.parametrize("loc", RAW_LOCS + REFERENCE_LOCS)
-def test_a_raw_ampersand_in_a_loc(monkeypatch, tmp_path, loc, crlf, window):
+def test_a_raw_ampersand_in_a_loc(monkeypatch, tmp_path, loc, crlf, long_urls, window):
     rng = random.Random(11)
     entries = [url_entry(i, rng) for i in range(40)]
     for at in (3, 20, 21, 37):
         entries[at] = url_entry(at, rng, loc=f"{loc}&n={at}")
     text = HEAD + "".join(entries) + "</urlset>\n"
-    outcome = check_both(
-        monkeypatch, write(tmp_path, text.replace("\n", "\r\n") if crlf else text), window
-    )
+    path = write(tmp_path, text.replace("\n", "\r\n") if crlf else text)
+    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
     if window is None:
         assert sum(f.code == "XM004" for f in outcome.findings) >= 4
         # Every entry is proved, or all but the four that hold a reference.
@@ -553,10 +587,11 @@ FAST = settings(
     seed=st.integers(0, 10_000),
     window=st.sampled_from([None, 64, 100, 333, 1000]),
     crlf=st.booleans(),
+    long_urls=st.booleans(),
 )
-def test_generated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, crlf):
+def test_generated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, crlf, long_urls):
     path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf))
-    outcome = check_both(monkeypatch, path, window)
+    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
     if window is None:
         assert outcome.proved == count
 
@@ -567,13 +602,14 @@ def test_generated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, 
     seed=st.integers(0, 10_000),
     window=st.sampled_from([None, 64, 100, 333]),
     kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
+    long_urls=st.booleans(),
 )
-def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds):
+def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds, long_urls):
     rng = random.Random(seed)
     data = sitemap(count, seed).encode("utf-8")
     for kind in kinds:
         data = mutate(data, rng, kind)
-    check_both(monkeypatch, write(tmp_path_factory.mktemp("m"), data), window)
+    check_both(monkeypatch, write(tmp_path_factory.mktemp("m"), data), window, long_urls=long_urls)
 
 
 @FAST
@@ -583,15 +619,17 @@ def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, ki
     every=st.integers(1, 7),
     window=st.sampled_from([None, 64, 100, 333, 1000]),
     kinds=st.lists(st.sampled_from(MUTATIONS), min_size=0, max_size=2),
+    long_urls=st.booleans(),
 )
 def test_generated_sitemaps_with_raw_ampersands(
-    monkeypatch, tmp_path_factory, count, seed, every, window, kinds
+    monkeypatch, tmp_path_factory, count, seed, every, window, kinds, long_urls
 ):
     rng = random.Random(seed)
     data = raw_sitemap(count, seed, every).encode("utf-8")
     for kind in kinds:
         data = mutate(data, rng, kind)
-    outcome = check_both(monkeypatch, write(tmp_path_factory.mktemp("r"), data), window)
+    path = write(tmp_path_factory.mktemp("r"), data)
+    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
     if window is None and not kinds:
         assert outcome.proved == count
 
@@ -772,10 +810,13 @@ def test_an_entry_with_more_than_a_thousand_images(monkeypatch, tmp_path):
     seed=st.integers(0, 10_000),
     window=st.sampled_from([None, 64, 150, 333, 1000]),
     odd=st.sampled_from([0.0, 0.05, 0.3]),
+    long_urls=st.booleans(),
 )
-def test_generated_extension_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, odd):
+def test_generated_extension_sitemaps(
+    monkeypatch, tmp_path_factory, count, seed, window, odd, long_urls
+):
     path = write(tmp_path_factory.mktemp("x"), extension_sitemap(count, seed, odd))
-    outcome = check_both(monkeypatch, path, window)
+    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
     if window is None and odd == 0 and count > 10:
         assert outcome.proved > 0
 
