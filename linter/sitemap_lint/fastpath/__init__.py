@@ -821,7 +821,7 @@ class FastPath:
                 if proved and priority is not None:
                     known = priorities.get(priority)
                     proved = self._priority(priority) if known is None else known
-                position = found_match.end()
+                start, position = position, found_match.end()  # a line starts at ``start``
                 bound += 1
                 if not proved:
                     if run is not None:
@@ -840,8 +840,7 @@ class FastPath:
                 # (parser.position); the entry's for the fix that removes a duplicate.
                 at = found_match.start(1)
                 line = counted[1] + count("\n", counted[0], at)
-                newline = rfind("\n", 0, at)
-                column = at - newline if newline >= 0 else base_column + at + 1
+                column = at - start + 1 if start else base_column + at + 1
                 if line == 1:
                     column += column_offset
                 entry_at = ((line + line_offset) << 32) | column
