@@ -785,7 +785,8 @@ class FastPath:
                 position = found + len(opener)
                 continue
             run: ProvenRun | None = None
-            run_start = run_end = -1
+            run_start = -1
+            last_entry: re.Match[str] | None = None  # the run's last (it ends at group t)
             entries: list[_Entry] = []
             bound = self.entries_bound
             while True:
@@ -826,8 +827,9 @@ class FastPath:
                 if not proved:
                     if run is not None:
                         pieces.append(text[done:run_start])
-                        pieces.append(blank(run_end))
-                        done = run_end
+                        assert last_entry is not None  # a run has an entry
+                        done = last_entry.end(9)
+                        pieces.append(blank(done))
                         run = None
                     continue
                 if run is None:
@@ -873,12 +875,13 @@ class FastPath:
                     # The value starts after the five characters of "<loc>".
                     run.ampersands[len(entries) - 1] = (loc_line, column + 5, raw)
                     self.raw_bound += len(raw)
-                run_end = found_match.end(9)
+                last_entry = found_match
             self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
-                pieces.append(blank(run_end))
-                done = run_end
+                assert last_entry is not None  # a run has an entry
+                done = last_entry.end(9)
+                pieces.append(blank(done))
             if not self.active:
                 break
             if position == line_start:
