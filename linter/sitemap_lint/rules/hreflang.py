@@ -578,13 +578,19 @@ class Alternates(Frozen):
         file: str = "",
         kind: str = "",
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "page", page)
-        setattr_(self, "line", line)
-        setattr_(self, "column", column)
-        setattr_(self, "links", links)
-        setattr_(self, "file", file)
-        setattr_(self, "kind", kind)
+        # Through the slots' own setters (a frozen record refuses setattr): a file's
+        # checker makes one record per entry with alternates.
+        _set_page(self, page)
+        _set_line(self, line)
+        _set_column(self, column)
+        _set_links(self, links)
+        _set_file(self, file)
+        _set_kind(self, kind)
+
+
+_set_page, _set_line, _set_column, _set_links, _set_file, _set_kind = (
+    vars(Alternates)[name].__set__ for name in ("page", "line", "column", "links", "file", "kind")
+)
 
 
 class Problem(NamedTuple):
