@@ -196,6 +196,24 @@ def test_a_shared_tuple_pointing_at_a_page_that_lists_others() -> None:
     assert ("HL006", 13) in [(code, line) for code, line, _message in ours]
 
 
+def test_a_shared_tuple_pointing_at_other_links_and_at_a_page_without_alternates() -> None:
+    # The tuple's first page lists other alternates, and its last has none at all.
+    links = _shared({DE: "de", EN: "en", FR: "fr"})
+    records = [
+        Alternates(EN, 3, 3, links),
+        Alternates(DE, 8, 3, _shared({DE: "de", EN: "en", IT: "it"})),
+        Alternates(IT, 13, 3, _shared({DE: "de", EN: "en", IT: "it"})),
+    ]
+
+    def bare(urls: list[str]) -> list[Alternates]:
+        assert urls == [FR]
+        return [Alternates(FR, 20, 5, (), kind="bare")]
+
+    ours, reference = _both(records, bare)
+    assert ours == reference
+    assert ("HL006", 20) in [(code, line) for code, line, _message in ours]
+
+
 def test_two_shared_tuples_joined_by_a_third_record() -> None:
     # Two clusters, each closed on itself, then an entry whose links join them both.
     first = _shared({EN: "en", DE: "de"})

@@ -630,13 +630,6 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 groups[id(links)] = [index]
             else:
                 group.append(index)
-    if bare is not None:
-        hrefs = {href for members in groups.values() for _code, href in records[members[0]].links}
-        targets = hrefs - pages.keys()
-        if targets:
-            for record in bare(sorted(targets)):
-                pages.setdefault(record.page, len(records))
-                records.append(record)
     url_sets: dict[int, frozenset[str]] = {}
 
     def urls(record: Alternates) -> frozenset[str]:
@@ -657,12 +650,16 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     get = pages.get
     whole: dict[int, list[int]] = {}  # first record -> the records of a group joined whole
     apart: list[int] = []  # the records whose links are followed one by one
+    absent: list[str] = []  # the URLs that alternates point at but no record is for
+    pending: list[int] = []  # the groups joined whole that point at some of them
     for members in groups.values():
         own = records[members[0]].links
         joined = False
+        before = len(absent)
         for _code, href in own:
             other = get(href)
             if other is None:
+                absent.append(href)
                 continue
             target = records[other]
             kind = target.kind
@@ -670,6 +667,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 continue
             if kind or target.links is not own:
                 apart += members
+                absent += [href for _code, href in own if href not in pages]
                 break
             joined = True
         else:
@@ -678,8 +676,19 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 for index in members:
                     parent[index] = head
                 whole[head] = members
+                if len(absent) > before:
+                    pending.append(head)
             else:
                 apart += members  # each alone, unless others join it below
+    if bare is not None and absent:
+        listed = bare(sorted(set(absent)))
+        for record in listed:
+            pages.setdefault(record.page, len(records))
+            records.append(record)
+        parent += range(len(parent), len(records))
+        if listed:  # a group pointing at such an entry is not listed back by it
+            for head in pending:
+                apart += whole.pop(head)
     apart.sort()
 
     unanswered: dict[int, list[Any]] = {}  # index of B -> [count, (A, code) examples]
