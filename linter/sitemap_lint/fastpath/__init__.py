@@ -589,8 +589,8 @@ class FastPath:
         self.alternates: Any = None  # the hreflang checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
-        # The links of an entry as found -> (their pairs, their normal URLs), when proved.
-        self._link_sets: dict[tuple[Any, ...], tuple[Any, frozenset[str]]] = {}
+        # The text of an entry's links -> (their pairs, their normal URLs), when proved.
+        self._link_sets: dict[str, tuple[Any, frozenset[str]]] = {}
         self._pairs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
 
     def make(self, kinds: str, checker: FileChecker) -> None:
@@ -987,29 +987,42 @@ class FastPath:
                     host = location.split("/", 3)[2]
                     if host not in hosts and not self._host(host):
                         return _NOT_PROVED
-        link_values = self._link_values
-        if link_values is None:
-            return (kinds, None)
-        found = link_values.findall(ext)
-        if not found:
-            return (kinds, None)
+        link_tag = self._link_tag
+        first = ext.find(link_tag) if link_tag else -1
+        if first < 0:
+            return (kinds, None)  # no xhtml:link (the pair of attributes stands in each)
         if not kinds:
             kinds = "x"
-        else:  # an image before the first link, or not
-            kinds = "ix" if ext.find(self._image_tag, 0, ext.find(self._link_tag)) >= 0 else "xi"
-        # The pages of a cluster usually list the same links in the same order.
-        key = tuple(found)
+        elif ext.find(self._image_tag, 0, first) >= 0:  # an image before the first link
+            kinds = "ix"
+        else:
+            kinds = "xi"
+        # The pages of a cluster usually list the same links in the same order: the text
+        # from the first link to the end of the last ("/>", which no value holds) is
+        # looked up as it stands, and read only when it is new.
+        key = ext[first : ext.find("/>", ext.rfind(link_tag)) + 2]
         known = self._link_sets.get(key)
         if known is not None:
             pairs, pages = known
             if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
                 return _NOT_PROVED  # the alternates do not list the page itself
             return (kinds, pairs)
+        assert self._link_values is not None  # made with the link tag
         links: dict[str, str] = {}
-        add = self._add_link
-        for code, href in found:
-            if not add(code, href, links):
+        codes, hrefs = self._codes, self._hrefs
+        for code, href in self._link_values.findall(key):
+            # As _add_link does, inline.
+            canonical: Any = codes.get(code, _UNKNOWN)
+            if canonical is _UNKNOWN:
+                canonical = self._code(code)
+            if canonical is None or canonical in links:
                 return _NOT_PROVED
+            normal: Any = hrefs.get(href, _UNKNOWN)
+            if normal is _UNKNOWN:
+                normal = self._href(href)
+            if normal is None:
+                return _NOT_PROVED
+            links[canonical] = normal
         extra = self._alternates(kinds, links, url)
         if extra is not _NOT_PROVED:
             if len(self._link_sets) > 4096:
