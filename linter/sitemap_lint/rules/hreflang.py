@@ -777,9 +777,8 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
 
 def _languages(codes: set[str]) -> tuple[list[str], bool]:
     """The languages of a cluster's codes, sorted, and whether x-default is among them."""
-    return sorted(
-        {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
-    ), X_DEFAULT in codes
+    languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+    return sorted(languages), X_DEFAULT in codes
 
 
 def _return_link_problem(
