@@ -78,3 +78,29 @@ def test_links_alike_on_a_page_they_do_not_list(monkeypatch, tmp_path) -> None:
     outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)))
     assert outcome.proved >= 40
     assert "HL004" in {f.code for f in outcome.findings}
+
+
+@pytest.mark.parametrize("window", [None, 800])
+def test_image_hosts_that_start_alike(monkeypatch, tmp_path, window) -> None:
+    # An image host is proved once per start of URL: a host that only begins like a
+    # proved one, or a URL without a path, is looked at again.
+    hosts = [
+        "https://cdn.example.com/{}.jpg",
+        "https://cdn.example.com-/{}.jpg",
+        "https://cdn.example.com.x-/{}.jpg",
+        "https://cdn.example.com?{}",
+        "http://cdn.example.com/{}.jpg",
+        "https://cdn.example.co/{}.jpg",
+    ]
+    entries = []
+    for cluster in range(40):
+        images = [
+            "<image:image><image:loc>"
+            + hosts[(cluster + n) % len(hosts)].format(f"{cluster}-{n}")
+            + "</image:loc></image:image>"
+            for n in range(2)
+        ]
+        entries.append(_entry("en", cluster, images))
+    outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)), window)
+    assert outcome.proved >= 5
+    assert "UR010" in {f.code for f in outcome.findings}
