@@ -457,6 +457,10 @@ class ProvenRun:
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
         ampersands = self.ampersands
+        # The last links entered and the checker's shared tuple for them.
+        last_links: Any = None
+        last_checker: Any = None
+        shared: Any = None
         for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
             self.entries
         ):
@@ -481,13 +485,12 @@ class ProvenRun:
                 if links is not None:
                     alternates = fast.alternates
                     if alternates is not None:  # the record the hreflang checker keeps
+                        if links is not last_links or alternates is not last_checker:
+                            # The pages of a cluster follow each other with one tuple.
+                            last_links, last_checker = links, alternates
+                            shared = alternates._sets.setdefault(links, links)
                         alternates._records.append(
-                            Alternates(
-                                normal,
-                                start >> 32,
-                                start & 0xFFFFFFFF,
-                                alternates._sets.setdefault(links, links),
-                            )
+                            Alternates(normal, start >> 32, start & 0xFFFFFFFF, shared)
                         )
                 elif pages is not None:
                     pages.hashes.append(hash(normal))
@@ -592,15 +595,18 @@ class FastPath:
         self._items: re.Pattern[str] | None = None
         self._titles = False
         self._titled: tuple[str, str] | tuple[()] = ()  # caption and title start tags
+        self._marks: re.Pattern[str] | None = None  # a comment or those tags, made at first use
         self._image_locs: re.Pattern[str] | None = None
+        # An image URL up to its third "/" (its scheme and host, proved), or no URL's start.
+        self._image_prefix = "\0"
         self._link_values: re.Pattern[str] | None = None
         self._image_tag = self._link_tag = ""
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi") seen
         self.alternates: Any = None  # the hreflang checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
-        # The links of an entry as found -> (their pairs, their normal URLs), when proved.
-        self._link_sets: dict[tuple[Any, ...], tuple[Any, frozenset[str]]] = {}
+        # The text of an entry's links -> (their pairs, their normal URLs), when proved.
+        self._link_sets: dict[str, tuple[Any, frozenset[str]]] = {}
         self._pairs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
 
     def make(self, kinds: str, checker: FileChecker) -> None:
@@ -995,67 +1001,93 @@ class FastPath:
         the entry pattern), when each passes every rule and the schema; else
         _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
         ext = text[start:end]
-        titled = self._titled
-        if titled and (titled[0] in ext or titled[1] in ext):
-            if not self._titles:
+        marks = self._marks
+        if marks is None:
+            # A comment, an image:caption or an image:title start tag, in one search.
+            marks = self._marks = re.compile("|".join(map(re.escape, ("<!--", *self._titled))))
+        if marks.search(ext) is not None:
+            titled = self._titled
+            if titled and (titled[0] in ext or titled[1] in ext) and not self._titles:
                 return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
-            return self._extensions_slowly(ext, url)
-        if "<!--" in ext:
             return self._extensions_slowly(ext, url)
         # Without comments and titles, an image:loc start tag and the pair of attributes
         # stand only in the items the entry pattern matched.
         kinds = ""
-        if self._image_locs is not None:
-            locations = self._image_locs.findall(ext)
+        image_locs = self._image_locs
+        if image_locs is not None:
+            locations = image_locs.findall(ext)
             if locations:
                 kinds = "i"
                 if len(locations) > MAX_IMAGES or len(set(locations)) != len(locations):
                     return _NOT_PROVED  # IM002, IM003
-                hosts = self._hosts
+                prefix = self._image_prefix
                 for location in locations:
-                    # As _url does, inline (the usual image costs a split and a look-up).
+                    # As _url does, inline: the length, then the host, which is proved
+                    # when the URL starts as the last one did up to its third "/".
                     if not 12 <= len(location) <= MAX_LOC:
                         return _NOT_PROVED
-                    host = location.split("/", 3)[2]
-                    if host not in hosts and not self._host(host):
+                    if location.startswith(prefix):
+                        continue
+                    parts = location.split("/", 3)
+                    host = parts[2]
+                    if host not in self._hosts and not self._host(host):
                         return _NOT_PROVED
+                    if len(parts) == 4:
+                        prefix = self._image_prefix = location[: len(location) - len(parts[3])]
+        link_tag = self._link_tag
+        first = ext.find(link_tag) if link_tag else -1
+        if first < 0:
+            return (kinds, None)  # no xhtml:link (the pair of attributes stands in each)
+        if not kinds:
+            kinds = "x"
+        elif ext.find(self._image_tag, 0, first) >= 0:  # an image before the first link
+            kinds = "ix"
+        else:
+            kinds = "xi"
+        # The pages of a cluster usually list the same links in the same order: the text
+        # from the first link to the end of the last ("/>", which no value holds) is
+        # looked up as it stands, and read only when it is new.
+        key = ext[first : ext.find("/>", ext.rfind(link_tag)) + 2]
+        known = self._link_sets.get(key)
+        if known is not None:
+            pairs, pages = known
+            if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
+                return _NOT_PROVED  # the alternates do not list the page itself
+            return (kinds, pairs)
+        assert self._link_values is not None  # made with the link tag
         links: dict[str, str] = {}
-        if self._link_values is not None:
-            found = self._link_values.findall(ext)
-            if found:
-                if not kinds:
-                    kinds = "x"
-                elif ext.find(self._link_tag) < ext.find(self._image_tag):
-                    kinds = "xi"
-                else:
-                    kinds = "ix"
-                # The pages of a cluster usually list the same links in the same order.
-                key = tuple(found)
-                known = self._link_sets.get(key)
-                if known is not None:
-                    pairs, pages = known
-                    if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
-                        return _NOT_PROVED  # the alternates do not list the page itself
-                    return (kinds, pairs)
-                add = self._add_link
-                for code, href in found:
-                    if not add(code, href, links):
-                        return _NOT_PROVED
-                extra = self._alternates(kinds, links, url)
-                if extra is not _NOT_PROVED:
-                    if len(self._link_sets) > 4096:
-                        self._link_sets.clear()
-                    self._link_sets[key] = (extra[1], frozenset(links.values()))
-                return extra
-        return self._alternates(kinds, links, url)
+        codes, hrefs = self._codes, self._hrefs
+        for code, href in self._link_values.findall(key):
+            # As _add_link does, inline.
+            canonical: Any = codes.get(code, _UNKNOWN)
+            if canonical is _UNKNOWN:
+                canonical = self._code(code)
+            if canonical is None or canonical in links:
+                return _NOT_PROVED
+            normal: Any = hrefs.get(href, _UNKNOWN)
+            if normal is _UNKNOWN:
+                normal = self._href(href)
+            if normal is None:
+                return _NOT_PROVED
+            links[canonical] = normal
+        extra = self._alternates(kinds, links, url)
+        if extra is not _NOT_PROVED:
+            if len(self._link_sets) > 4096:
+                self._link_sets.clear()
+            self._link_sets[key] = (extra[1], frozenset(links.values()))
+        return extra
 
     def _add_link(self, code: str, href: str, links: dict[str, str]) -> bool:
         """hreflang.Checker's view of one link: a valid code, once per entry, and an
         href that passes the URL rules; added to ``links`` (canonical code: normal href)."""
-        canonical = self._codes[code] if code in self._codes else self._code(code)
+        canonical: Any = self._codes.get(code, _UNKNOWN)
+        if canonical is _UNKNOWN:
+            canonical = self._code(code)
         if canonical is None or canonical in links:
             return False
-        normal = self._hrefs[href] if href in self._hrefs else self._href(href)
+        normal: Any = self._hrefs.get(href, _UNKNOWN)
+        if normal is _UNKNOWN:
+            normal = self._href(href)
         if normal is None:
             return False
         links[canonical] = normal

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 from weakref import WeakKeyDictionary
 
@@ -576,13 +578,19 @@ class Alternates(Frozen):
         file: str = "",
         kind: str = "",
     ) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "page", page)
-        setattr_(self, "line", line)
-        setattr_(self, "column", column)
-        setattr_(self, "links", links)
-        setattr_(self, "file", file)
-        setattr_(self, "kind", kind)
+        # Through the slots' own setters (a frozen record refuses setattr): a file's
+        # checker makes one record per entry with alternates.
+        _set_page(self, page)
+        _set_line(self, line)
+        _set_column(self, column)
+        _set_links(self, links)
+        _set_file(self, file)
+        _set_kind(self, kind)
+
+
+_set_page, _set_line, _set_column, _set_links, _set_file, _set_kind = (
+    vars(Alternates)[name].__set__ for name in ("page", "line", "column", "links", "file", "kind")
+)
 
 
 class Problem(NamedTuple):
@@ -595,22 +603,33 @@ class Problem(NamedTuple):
 
 Bare: TypeAlias = Callable[[list[str]], list[Alternates]]
 
+_page = attrgetter("page")
+_links = attrgetter("links")
+
 
 def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) -> Iterator[Problem]:
     """Compare the alternates of entries: return links, disagreeing clusters, and
     clusters without x-default. Records come in document order; problems follow it.
     ``bare`` gives, for URLs that alternates point at but no record is for, the records
-    of the entries that list them with no alternate at all (kind "bare")."""
+    of the entries that list them with no alternate at all (kind "bare").
+
+    The records that share one ``links`` tuple (the checker shares equal lists) are
+    looked at together first: when every page the tuple points at is one of them (or
+    has no record, or a defective one), each of them lists each of those pages and is
+    listed back, so they form one cluster (when they point at any) and leave no link
+    unanswered. The links of the other records are followed one by one."""
     records = list(records)
-    pages: dict[str, int] = {}
+    # The first record of each page (assigned from the last, so the first stays).
+    pages = dict(zip(map(_page, reversed(records)), range(len(records) - 1, -1, -1), strict=True))
+    groups: dict[int, list[int]] = {}  # id(links) -> the records with those alternates
     for index, record in enumerate(records):
-        pages.setdefault(record.page, index)
-    if bare is not None:
-        targets = {href for r in records if not r.kind for _code, href in r.links} - pages.keys()
-        if targets:
-            for record in bare(sorted(targets)):
-                pages.setdefault(record.page, len(records))
-                records.append(record)
+        links = record.links
+        if links and not record.kind:
+            group = groups.get(id(links))
+            if group is None:
+                groups[id(links)] = [index]
+            else:
+                group.append(index)
     url_sets: dict[int, frozenset[str]] = {}
 
     def urls(record: Alternates) -> frozenset[str]:
@@ -628,13 +647,59 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             index = parent[index]
         return index
 
+    get = pages.get
+    whole: dict[int, list[int]] = {}  # first record -> the records of a group joined whole
+    apart: list[int] = []  # the records whose links are followed one by one
+    absent: list[str] = []  # the URLs that alternates point at but no record is for
+    pending: list[int] = []  # the groups joined whole that point at some of them
+    for members in groups.values():
+        own = records[members[0]].links
+        joined = False
+        before = len(absent)
+        for _code, href in own:
+            other = get(href)
+            if other is None:
+                absent.append(href)
+                continue
+            target = records[other]
+            kind = target.kind
+            if kind == "defective":
+                continue
+            if kind or target.links is not own:
+                apart += members
+                absent += [href for _code, href in own if href not in pages]
+                break
+            joined = True
+        else:
+            if joined:  # members stand apart still: the first is the root of them all
+                head = members[0]
+                for index in members:
+                    parent[index] = head
+                whole[head] = members
+                if len(absent) > before:
+                    pending.append(head)
+            else:
+                apart += members  # each alone, unless others join it below
+    if bare is not None and absent:
+        listed = bare(sorted(set(absent)))
+        for record in listed:
+            pages.setdefault(record.page, len(records))
+            records.append(record)
+        parent += range(len(parent), len(records))
+        if listed:  # a group pointing at such an entry is not listed back by it
+            for head in pending:
+                apart += whole.pop(head)
+    apart.sort()
+
     unanswered: dict[int, list[Any]] = {}  # index of B -> [count, (A, code) examples]
     sources: set[str] = set()  # the pages A of those links
-    for index, record in enumerate(records):
+    joins: set[int] = set()  # the roots that the links below joined to others
+    for index in apart:
+        record = records[index]
         own = record.links
         for code, href in own:
-            other = pages.get(href)
-            if other is None or other == index or record.kind:
+            other = get(href)
+            if other is None or other == index:
                 continue
             target = records[other]
             if target.kind == "defective":
@@ -643,6 +708,8 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 a, b = root(index), root(other)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
+                    joins.add(a)
+                    joins.add(b)
                 continue
             sources.add(record.page)
             entry = unanswered.setdefault(other, [0])
@@ -651,8 +718,13 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 entry.append((record, code))
     not_answered = {records[index].page for index in unanswered}
 
+    # The clusters, by their first record: the groups joined whole that nothing joined
+    # since, and the clusters of the other records with alternates (the records without
+    # any, and those of kind "bare" or "defective", each stand alone and are skipped).
+    for head in joins.intersection(whole):
+        apart += whole.pop(head)
     clusters: dict[int, list[int]] = {}
-    for index in range(len(records)):
+    for index in sorted(apart):
         clusters.setdefault(root(index), []).append(index)
 
     found: list[tuple[int, Problem]] = []
@@ -660,10 +732,21 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     without_default: list[tuple[int, Alternates, list[str]]] = []
     for index, (count, *examples) in unanswered.items():
         found.append((index, _return_link_problem(records[index], count, examples)))
-    for members in clusters.values():
-        members = [i for i in members if not records[i].kind]
-        if not members:
+    languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
+    for head in sorted(chain(whole, clusters)):
+        if head in whole:  # one list of alternates, shared by every member
+            codes = tuple([code for code, _href in records[head].links])
+            known = languages_of.get(codes)
+            if known is None:
+                known = languages_of[codes] = _languages(set(codes))
+            languages, has_default = known
+            if len(languages) >= 2:
+                if has_default:
+                    with_default += 1
+                else:
+                    without_default.append((head, records[head], languages))
             continue
+        members = clusters[head]
         cluster = [records[i] for i in members]
         if len({id(r.links) for r in cluster}) > 1:
             for index, problem in _mismatches(
@@ -671,13 +754,14 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             ):
                 found.append((index, problem))
         distinct = {id(record.links): record.links for record in cluster}
-        codes = {code for links in distinct.values() for code, _href in links}
-        languages: Collection[str] = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+        languages, has_default = _languages(
+            {code for links in distinct.values() for code, _href in links}
+        )
         if len(languages) >= 2:
-            if X_DEFAULT in codes:
+            if has_default:
                 with_default += 1
             else:
-                without_default.append((members[0], cluster[0], sorted(languages)))
+                without_default.append((members[0], cluster[0], languages))
     if without_default:
         if with_default == 0 and len(without_default) > 1:
             # No cluster has one: a matter of the generator, said once for the file.
@@ -689,6 +773,12 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     found.sort(key=lambda item: item[0])
     for _index, problem in found:
         yield problem
+
+
+def _languages(codes: set[str]) -> tuple[list[str], bool]:
+    """The languages of a cluster's codes, sorted, and whether x-default is among them."""
+    languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
+    return sorted(languages), X_DEFAULT in codes
 
 
 def _return_link_problem(
