@@ -30,7 +30,7 @@ from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
 from sitemap_lint.patterns import lazy
-from sitemap_lint.records import Frozen
+from sitemap_lint.records import Frozen, slot_setters
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Covers, Reporter
@@ -578,19 +578,17 @@ class Alternates(Frozen):
         file: str = "",
         kind: str = "",
     ) -> None:
-        # Through the slots' own setters (a frozen record refuses setattr): a file's
-        # checker makes one record per entry with alternates.
-        _set_page(self, page)
-        _set_line(self, line)
-        _set_column(self, column)
-        _set_links(self, links)
-        _set_file(self, file)
-        _set_kind(self, kind)
+        # A file's checker makes one record per entry with alternates.
+        set_page, set_line, set_column, set_links, set_file, set_kind = _ALTERNATES_SETTERS
+        set_page(self, page)
+        set_line(self, line)
+        set_column(self, column)
+        set_links(self, links)
+        set_file(self, file)
+        set_kind(self, kind)
 
 
-_set_page, _set_line, _set_column, _set_links, _set_file, _set_kind = (
-    vars(Alternates)[name].__set__ for name in ("page", "line", "column", "links", "file", "kind")
-)
+_ALTERNATES_SETTERS = slot_setters(Alternates)
 
 
 class Problem(NamedTuple):
