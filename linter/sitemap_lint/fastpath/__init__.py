@@ -461,6 +461,9 @@ class ProvenRun:
         last_links: Any = None
         last_checker: Any = None
         shared: Any = None
+        if pages is not None:
+            add_page, add_position = pages.hashes.append, pages.positions.append
+        location = scope.location if scope is not None else None
         for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
             self.entries
         ):
@@ -469,10 +472,10 @@ class ProvenRun:
             before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
+            here = line << 32 | column
+            key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table
-                here = line << 32 | column
-                key = hash(normal)
                 if seen.setdefault(key, here) != here:
                     entry = _entry_node(fast.entry, start, first_index + number, line, column)
                     tracker.check(url, entry.children[0], sink, what, entry)
@@ -493,13 +496,12 @@ class ProvenRun:
                             Alternates(normal, start >> 32, start & 0xFFFFFFFF, shared)
                         )
                 elif pages is not None:
-                    pages.hashes.append(hash(normal))
-                    pages.positions.append(line << 32 | column)
+                    add_page(key)
+                    add_position(here)
             elif pages is not None:  # an entry without alternates
-                pages.hashes.append(hash(normal))
-                pages.positions.append(line << 32 | column)
+                add_page(key)
+                add_position(here)
             if scope is not None:
-                location = scope.location
                 if location is None:
                     skip = same == (scheme, host)
                 else:
