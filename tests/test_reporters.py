@@ -20,8 +20,11 @@ import xml.etree.ElementTree as ET
 from functools import cache
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Finding, Severity
@@ -800,3 +803,58 @@ def test_sarif_describes_a_code_the_registry_does_not_know_and_clamps_columns() 
     (rule,) = log["runs"][0]["tool"]["driver"]["rules"]
     assert rule["id"] == "ZZ999" and rule["defaultConfiguration"]["level"] == "warning"
     assert_github_rule(rule)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.text(max_size=60),  # the message: any characters, printable or not
+            st.integers(1, 4),  # line (often shared: the pointer is shown then)
+            st.integers(1, 200),  # column
+            st.booleans(),  # a safe fix
+            st.sampled_from([None, "/urlset/url[2]/loc", "/urlset/url[3]/lastmod"]),
+            st.text(max_size=250),  # the finding's source line
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_plain_text_is_what_rich_writes(cases: list[tuple[Any, ...]]) -> None:
+    """Where nothing is styled or wrapped, a printable message's lines are written
+    without rich: the same characters as rich's rendering of them."""
+    from sitemap_lint.finding import Edit, FindingFix, Fix
+    from sitemap_lint.inputs.lines import SourceLine
+    from sitemap_lint.report import text
+
+    fix = FindingFix(Fix.SAFE, "fix it", (Edit(1, 1, "x", "span", 1, 2),))
+    findings = sorted(
+        (
+            Finding(
+                "XM004",
+                "unescaped-ampersand",
+                Severity.ERROR,
+                m,
+                line,
+                col,
+                None,
+                fix if fixable else None,
+                xpath,
+            )
+            for m, line, col, fixable, xpath, _source in cases
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    sources = {line: source for _m, line, _c, _f, _x, source in cases}
+    lines = {n: SourceLine(len(s), ((1, s),)) for n, s in sources.items() if "\n" not in s}
+    report = FileResult("s.xml", findings)
+
+    def written() -> str:
+        out = StringIO()
+        TextReporter(out, color=False, summary=False, source=lambda _result: lines).report([report])
+        return out.getvalue()
+
+    plain = written()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(text, "_written_plainly", lambda _message: False)
+        assert plain == written()
