@@ -278,7 +278,12 @@ def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str,
     before = (ELLIPSIS if first > 1 else "") + escape(text[: column - first])
     at = escape(text[column - first : column - first + 1])
     after = escape(text[column - first + 1 :]) + (ELLIPSIS if last < line.length else "")
-    return before + at + after, cell_len(before), max(cell_len(at), 1)
+    return before + at + after, _cells(before), max(_cells(at), 1)
+
+
+def _cells(text: str) -> int:
+    """The cells ``text`` (escaped: no control character) takes on a terminal."""
+    return len(text) if text.isascii() else cell_len(text)
 
 
 def escape(text: str) -> str:
