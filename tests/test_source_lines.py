@@ -15,6 +15,8 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine, read_lines
@@ -231,6 +233,44 @@ def test_reading_lines_across_chunks_keeps_crlf_one_break() -> None:
         collector.feed(chunk)
     found = collector.lines()
     assert found[2].text(1, 1) == "b" and found[3].text(1, 1) == "c"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab\n\r", max_size=400),
+    st.lists(st.integers(1, 60), max_size=8),
+    st.dictionaries(st.integers(1, 40), st.lists(st.integers(1, 300), min_size=1, max_size=3)),
+)
+def test_the_lines_kept_are_those_of_the_whole_text(
+    text: str, cuts: list[int], wanted: dict[int, list[int]]
+) -> None:
+    """Fed in any chunks, with or without CR, the collector keeps of each wanted line
+    what ``_ranges`` names of it (XML's line breaks: CR LF, CR, LF)."""
+    import re
+
+    from sitemap_lint.inputs import lines as module
+
+    if not wanted or not text:
+        return  # (an empty file has no line to show)
+    collector = module._Collector({n: module._ranges(c) for n, c in wanted.items()})
+    at = 0
+    for cut in [*sorted(cuts), len(text)]:
+        if cut > at:
+            collector.feed(text[at:cut])
+            at = cut
+    found = collector.lines()
+    whole = re.split(r"\r\n|\r|\n", text)
+    for number, columns in wanted.items():
+        if number > len(whole):
+            assert number not in found
+            continue
+        line = whole[number - 1]
+        kept = found[number]
+        assert kept.length == len(line)
+        for first, last in module._ranges(columns):
+            last = min(last, len(line))
+            if first <= last:
+                assert kept.text(first, last) == line[first - 1 : last]
 
 
 @pytest.mark.parametrize("ending", ["\n", ""])

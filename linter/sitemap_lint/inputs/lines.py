@@ -15,6 +15,7 @@ This module imports no parser and no rule when loaded (reporters import
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -87,7 +88,8 @@ class _Collector:
 
     def __init__(self, ranges: dict[int, list[tuple[int, int]]]):
         self.ranges = ranges
-        self.last = max(ranges)
+        self.wanted = sorted(ranges)
+        self.last = self.wanted[-1]
         self.line = 1  # the line the next character belongs to
         self.column = 1  # ... and its column
         self.pending_cr = False  # the last chunk ended with CR (its LF may come next)
@@ -102,8 +104,22 @@ class _Collector:
             return False
         self.pending_cr = text.endswith("\r")
         breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-        if not any(line in self.ranges for line in range(self.line, self.line + breaks + 1)):
+        first = self.line
+        low = bisect_left(self.wanted, first)
+        high = bisect_right(self.wanted, first + breaks)
+        if low == high:  # no wanted line here
             self._skip(text, breaks)
+        elif "\r" not in text:
+            # Only the wanted lines are looked at (a finding on every fifth line of a
+            # 10 MB file wants 50,000 of them).
+            segments = text.split("\n")
+            column = self.column
+            for line in self.wanted[low:high]:
+                self.line = line
+                self.column = column if line == first else 1
+                self._keep(segments[line - first])
+            self.line = first + breaks
+            self.column = column + len(text) if not breaks else len(segments[-1]) + 1
         else:
             segments = _BREAK.split(text)
             for index, segment in enumerate(segments):
