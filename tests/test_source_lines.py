@@ -228,7 +228,7 @@ def test_reading_lines_counts_breaks_as_xml_does() -> None:
 def test_reading_lines_across_chunks_keeps_crlf_one_break() -> None:
     from sitemap_lint.inputs import lines as module
 
-    collector = module._Collector({2: [(1, 10)], 3: [(1, 10)]})
+    collector = module._Collector({2: [1], 3: [1]})
     for chunk in ("a\r", "\nb\r", "\n", "c"):
         collector.feed(chunk)
     found = collector.lines()
@@ -252,7 +252,7 @@ def test_the_lines_kept_are_those_of_the_whole_text(
 
     if not wanted or not text:
         return  # (an empty file has no line to show)
-    collector = module._Collector({n: module._ranges(c) for n, c in wanted.items()})
+    collector = module._Collector(wanted)
     at = 0
     for cut in [*sorted(cuts), len(text)]:
         if cut > at:

@@ -58,8 +58,7 @@ def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int,
 
     if not wanted:
         return {}
-    ranges = {line: _ranges(columns) for line, columns in wanted.items()}
-    collector = _Collector(ranges)
+    collector = _Collector(wanted)
     stream = ByteStream(source, [])
     try:
         for text in Decoder([], keep_leading=True).decode(stream.chunks()):
@@ -86,9 +85,9 @@ def _ranges(columns: Iterable[int]) -> list[tuple[int, int]]:
 class _Collector:
     """Follows the decoded text chunk by chunk and keeps the wanted parts of lines."""
 
-    def __init__(self, ranges: dict[int, list[tuple[int, int]]]):
-        self.ranges = ranges
-        self.wanted = sorted(ranges)
+    def __init__(self, wanted: Mapping[int, Iterable[int]]):
+        self.columns = wanted  # the wanted columns of each wanted line
+        self.wanted = sorted(wanted)
         self.last = self.wanted[-1]
         self.line = 1  # the line the next character belongs to
         self.column = 1  # ... and its column
@@ -126,7 +125,7 @@ class _Collector:
                 if index:
                     self.line += 1
                     self.column = 1
-                if self.line in self.ranges:
+                if self.line in self.columns:
                     self._keep(segment)
                 self.column += len(segment)
         return self.line > self.last
@@ -144,7 +143,10 @@ class _Collector:
         last = first + len(segment) - 1
         self.lengths[self.line] = last
         parts = self.parts.setdefault(self.line, [])
-        for low, high in self.ranges[self.line]:
+        if first == 1 and last <= WHOLE_LINE:  # a short line (or its start): kept whole
+            parts.append((1, segment))
+            return
+        for low, high in _ranges(self.columns[self.line]):
             start, end = max(low, first), min(high, last)
             if start <= end:
                 parts.append((start, segment[start - first : end - first + 1]))
