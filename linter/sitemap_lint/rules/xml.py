@@ -659,7 +659,10 @@ def raw_ampersands(
     ``syntax_error`` gives each, naming the element ``xpath``; ``exact``: that position
     is the value's in the decoded text (``FindingFix.exact``). The findings of one value
     share their message (a short value is quoted whole) and their fix."""
-    escaped = _RAW_AMPERSAND.sub("&amp;", value)
+    if value.count("&") == len(offsets):  # every "&" is raw: each is escaped
+        escaped = value.replace("&", "&amp;")
+    else:
+        escaped = _RAW_AMPERSAND.sub("&amp;", value)
     fix = FindingFix(
         Fix.SAFE,
         "Escape the raw `&` as `&amp;`",
