@@ -121,7 +121,6 @@ def decode(raw: bytes) -> Decoded | str:
         and data.startswith(bom)
         and data.endswith(encoded)
     )
-    del encoded
     if not same:
         return f"its text does not encode back to the same bytes in {decoder.codec}"
     return Decoded(raw, text, decoder.codec, bom, is_gzip)

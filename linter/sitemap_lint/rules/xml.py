@@ -631,79 +631,51 @@ def _shown(value: str, at: int) -> str:
 
 def _raw_ampersand(context: str, at: int, line: int, column: int) -> Finding:
     start, end = _value_around(context, at)
-    raw = context[start:end]
-    if raw and not raw[0].isspace() and not raw[-1].isspace() and column - (at - start) >= 1:
-        return raw_ampersands(raw, (at - start,), line, column - (at - start), None)[0]
-    value = raw.strip()
-    at_in_value = at - start - (len(raw) - len(raw.lstrip()))
-    snippet = _shown(value, at_in_value)
-    fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
-    return UNESCAPED_AMPERSAND.at(
-        line,
-        max(column, 1),
-        f"raw '&' in {snippet!r}; escape it as {fixed!r}",
-        fix=_escape_ampersands(raw, line, column - (at - start), fixed if snippet == raw else None),
-    )
+    return raw_ampersands(context[start:end], (at - start,), line, column - (at - start), None)[0]
 
 
 def raw_ampersands(
-    value: str,
+    raw: str,
     offsets: tuple[int, ...],
     line: int,
     column: int,
     xpath: str | None,
     exact: bool = False,
 ) -> list[Finding]:
-    """The XM004 finding of each raw "&" at ``offsets`` in ``value``, a whole text value
-    with no white space around it that starts at ``line``:``column`` (1 or more), as
-    ``syntax_error`` gives each, naming the element ``xpath``; ``exact``: that position
-    is the value's in the decoded text (``FindingFix.exact``). The findings of one value
-    share their message (a short value is quoted whole) and their fix."""
-    if value.count("&") == len(offsets):  # every "&" is raw: each is escaped
-        escaped = value.replace("&", "&amp;")
+    """The XM004 finding of each raw "&" at ``offsets`` in ``raw``, a whole text or
+    attribute value (with the white space around it) that starts at ``line``:``column``,
+    naming the element ``xpath``; ``exact``: that position is the value's in the decoded
+    text (``FindingFix.exact``). The message quotes the value without its white space
+    (cut around the "&" when it is long); the fix escapes every raw "&" of the value (none
+    when the value would start before column 1). The findings of one value share their
+    fix, and their message when the value is short."""
+    if raw.count("&") == len(offsets):  # every "&" is raw: each is escaped
+
+        def escape(text: str) -> str:
+            return text.replace("&", "&amp;")
+
     else:
-        escaped = _RAW_AMPERSAND.sub("&amp;", value)
-    fix = FindingFix(
-        Fix.SAFE,
-        "Escape the raw `&` as `&amp;`",
-        (Edit(line, column, escaped, "span", line, column + len(value), old=value),),
-        exact,
-    )
+
+        def escape(text: str) -> str:
+            return _RAW_AMPERSAND.sub("&amp;", text)
+
+    fix = None
+    if column >= 1:
+        edit = Edit(line, column, escape(raw), "span", line, column + len(raw), old=raw)
+        fix = FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
+    value = raw.strip()
+    lead = len(raw) - len(raw.lstrip())
     rule = UNESCAPED_AMPERSAND
     code, name, severity = rule.code, rule.name, rule.severity
-    if len(value) <= _VALUE_SHOWN:
-        message = shortened(f"raw '&' in {value!r}; escape it as {escaped!r}")
-        if len(offsets) == 1:  # the usual query of a generated URL
-            return [
-                Finding(code, name, severity, message, line, column + offsets[0], None, fix, xpath)
-            ]
-        return [
-            Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
-            for offset in offsets
-        ]
+    message = None
     findings = []
     for offset in offsets:
-        snippet = _shown(value, offset)
-        fixed = _RAW_AMPERSAND.sub("&amp;", snippet)
-        message = shortened(f"raw '&' in {snippet!r}; escape it as {fixed!r}")
-        findings.append(
-            Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
-        )
+        if message is None or len(value) > _VALUE_SHOWN:
+            snippet = _shown(value, offset - lead)
+            message = shortened(f"raw '&' in {snippet!r}; escape it as {escape(snippet)!r}")
+        at = max(column + offset, 1)
+        findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
-
-
-def _escape_ampersands(
-    raw: str, line: int, column: int, escaped: str | None = None
-) -> FindingFix | None:
-    """A safe fix that escapes every raw ``&`` of the value ``raw``, which starts at
-    ``line`` and ``column`` (one value at a time: a fix never spans the whole file);
-    ``escaped``: that value escaped, when known."""
-    if column < 1:
-        return None
-    if escaped is None:
-        escaped = _RAW_AMPERSAND.sub("&amp;", raw)
-    edit = Edit(line, column, escaped, "span", line, column + len(raw), old=raw)
-    return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,))
 
 
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
