@@ -249,6 +249,44 @@ def test_duplicates_and_mixed_origins_across_runs(monkeypatch, tmp_path, window)
     assert {f.code for f in outcome.findings} >= {"DU001", "SC003"}
 
 
+@pytest.mark.parametrize(
+    ("planted", "together"),
+    [
+        ({}, [True, True, True]),
+        ({70: 5}, [True, False, True]),  # a URL entered in the first run
+        ({71: 75}, [True, False, True]),  # twice in the same run
+        ({100: "https://www.example.com"}, [True, True, True]),  # normal form: a "/" added
+        ({30: "http://example.org/x"}, [False, True, True]),  # another origin
+    ],
+)
+def test_runs_entered_together_and_one_by_one(monkeypatch, tmp_path, planted, together):
+    """A run of entries that can make no finding is entered in one step over all of
+    them; a run where one might goes one entry at a time, with the same findings and
+    facts either way."""
+    rng = random.Random(5)
+    entries = [url_entry(i, rng) for i in range(120)]
+    for index, what in planted.items():
+        if isinstance(what, int):
+            entries[index] = url_entry(what, rng)
+        else:
+            entries[index] = url_entry(index, rng, loc=what)
+    # Entries the full checker takes cut the file into three runs.
+    entries[40] = entries[80] = "  <url><loc>https://www.example.com/&#97;</loc></url>\n"
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    entered: list[bool] = []
+    original = fastpath.ProvenRun._enter_together
+
+    def record(self: fastpath.ProvenRun, checker: Any, begin: int) -> bool:
+        entered.append(original(self, checker, begin))
+        return entered[-1]
+
+    check_both(monkeypatch, path)
+    monkeypatch.setattr(fastpath.ProvenRun, "_enter_together", record)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    assert entered == together
+
+
 def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
     rng = random.Random(4)
     entries = [url_entry(i, rng) for i in range(60)]

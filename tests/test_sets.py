@@ -6,8 +6,11 @@ import io
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemap_lint.cli import main
 from sitemap_lint.run import RunSettings, UsageError, execute
@@ -124,9 +127,22 @@ def test_cli_bad_map_exits_2(capsys) -> None:
 
 
 @pytest.mark.slow
-def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
-    """Files over 1 MiB go to worker processes when several are checked; the report is the
-    same byte for byte as with one worker."""
+def test_worker_processes_give_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files over 1 MiB go to worker processes when several are checked, and so do the
+    slices of the hashes compared for duplicates; the report is the same byte for byte
+    as with one worker."""
+    from sitemap_lint import sets
+
+    pools = []
+    original = sets.find_duplicates
+
+    def spy(files: Any, pool: Any = None) -> Any:
+        pools.append(pool is not None)
+        return original(files, pool)
+
+    monkeypatch.setattr(sets, "find_duplicates", spy)
     for n in range(3):
         pages = [f"p{n}-{i}" for i in range(22_000)] + ["shared"]
         (tmp_path / f"sitemap-{n}.xml").write_text(urlset(*pages), encoding="utf-8")
@@ -140,6 +156,7 @@ def test_worker_processes_give_the_same_report(tmp_path: Path) -> None:
         execute(settings, out=out, err=io.StringIO())
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1]
+    assert pools == [False, True]
     assert codes(json.loads(outputs[0])) == [
         ("sitemap-1.xml", "SE001", 22_003),
         ("sitemap-2.xml", "SE001", 22_003),
@@ -289,3 +306,75 @@ def test_url_hashes_are_the_eight_byte_blake2b_digest(url: str) -> None:
 
     expected = blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     assert url_hash(url) == int.from_bytes(expected) == url_hash(url)
+
+
+@given(st.lists(st.text(max_size=40), max_size=30))
+def test_url_hashes_in_bulk_are_each_urls_hash(urls: list[str]) -> None:
+    from sitemap_lint.facts import url_hash, url_hashes
+
+    assert list(url_hashes(urls)) == [url_hash(url) for url in urls]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["https://a.example/", "https://a.example/p", "x"]), st.booleans()
+        ),
+        max_size=30,
+    ),
+    st.integers(min_value=0, max_value=4),
+)
+def test_urls_added_together_give_the_facts_of_urls_added_one_by_one(
+    written: list[tuple[str, bool]], kept: int
+) -> None:
+    from sitemap_lint import facts as module
+
+    before, module.NORMAL_FORMS_KEPT = module.NORMAL_FORMS_KEPT, kept
+    try:
+        _compare_added_urls(written)
+    finally:
+        module.NORMAL_FORMS_KEPT = before
+
+
+def _compare_added_urls(written: list[tuple[str, bool]]) -> None:
+    from sitemap_lint.facts import FileFacts
+
+    urls = [url + ("?v" if other else "") for url, other in written]
+    normals = [url for url, _other in written]
+    positions = [(n + 1) << 32 | (n % 7 + 1) for n in range(len(urls))]
+    one, together = FileFacts(), FileFacts()
+    for url, normal, here in zip(urls, normals, positions, strict=True):
+        one.add_url(url, here >> 32, here & 0xFFFFFFFF, normal)
+    together.add_urls(urls, normals, positions)
+    same = FileFacts()
+    same.add_urls(normals, normals, positions)
+    assert (together.url_count, list(together.hashes), list(together.positions)) == (
+        one.url_count,
+        list(one.hashes),
+        list(one.positions),
+    )
+    assert together.normal_forms == one.normal_forms
+    assert same.normal_forms == {} and list(same.hashes) == list(one.hashes)
+
+
+@given(st.lists(st.lists(st.integers(min_value=0, max_value=40), max_size=12), max_size=6))
+def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
+    files: list[list[int]],
+) -> None:
+    from array import array
+
+    from sitemap_lint.sets import duplicates_in_slice
+
+    pieces = []
+    for number, values in enumerate(files):
+        unique = sorted(set(values))
+        # A position that names the file and the value, to check which one is reported.
+        pieces.append((array("Q", unique), array("Q", [(number + 1) << 32 | v for v in unique])))
+    expected = set()
+    for index, (chunk, _positions) in enumerate(pieces):
+        for value in chunk:
+            first = next(i for i, (other, _p) in enumerate(pieces) if value in other)
+            if first != index:
+                expected.add((index, value, first, index + 1, value, first + 1))
+    found = duplicates_in_slice(pieces)
+    assert len(found) == len(set(found)) and set(found) == expected

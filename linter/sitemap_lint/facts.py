@@ -7,11 +7,14 @@ with their line, never as strings, so a set of millions of URLs stays small.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, partial
+from operator import methodcaller
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
@@ -39,6 +42,27 @@ def _empty_hasher() -> blake2b:
     from hashlib import blake2b
 
     return blake2b(digest_size=8)
+
+
+def url_hashes(urls: Iterable[str]) -> array[int]:
+    """``url_hash`` of each of ``urls``, every step in C: the digests joined and read as
+    one array (whose items are in the machine's byte order, the digests big-endian)."""
+    hashes = array("Q")
+    hashes.frombytes(b"".join(map(_DIGEST, map(_new_hasher(), map(_ENCODE, urls)))))
+    if sys.byteorder == "little":
+        hashes.byteswap()
+    return hashes
+
+
+_ENCODE = methodcaller("encode", "utf-8", "surrogatepass")
+_DIGEST = methodcaller("digest")
+
+
+@cache
+def _new_hasher() -> partial[blake2b]:
+    from hashlib import blake2b
+
+    return partial(blake2b, digest_size=8)
 
 
 # How many URLs not in normal form a file keeps the normal form of, for the messages.
@@ -118,6 +142,21 @@ class FileFacts(Mutable):
             self.normal_forms.setdefault(value, normal)
         self._hashes.append(value)
         self._positions.append(line << 32 | column)
+
+    def add_urls(
+        self, urls: Sequence[str], normals: Sequence[str], positions: Iterable[int]
+    ) -> None:
+        """``add_url`` for each of ``urls`` in turn, given each one's normal form and its
+        position (``line << 32 | column``)."""
+        self.url_count += len(urls)
+        hashes = url_hashes(normals)
+        if normals is not urls:
+            kept = self.normal_forms
+            for url, normal, value in zip(urls, normals, hashes, strict=True):
+                if normal != url and len(kept) < NORMAL_FORMS_KEPT:
+                    kept.setdefault(value, normal)
+        self._hashes.extend(hashes)
+        self._positions.extend(positions)
 
     def add_lastmod(self, moment: datetime) -> None:
         if moment.tzinfo is None:  # a date without a zone: read as UTC

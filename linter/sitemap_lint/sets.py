@@ -14,6 +14,7 @@ import os
 import re
 import threading
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -654,7 +655,7 @@ class SetRunner:
             urls = sum(_facts(job).url_count for job in files)
             found = self.executor.duplicates([job.handle for job in files], urls)
         else:
-            found = find_duplicates([_facts(job) for job in files])
+            found = self._find_duplicates([_facts(job) for job in files])
         for index, value, first_index, line, column, first_line in found:
             job, first_job = files[index], files[first_index]
             assert job.result is not None  # files holds checked jobs only
@@ -668,6 +669,15 @@ class SetRunner:
                     line, column, f"{first_job.name}, line {first_line}", normal
                 )
             )
+
+    def _find_duplicates(self, files: list[FileFacts]) -> list[Duplicate]:
+        """In the worker processes that checked the files, when there are some."""
+        if self._pool is not None and not self._pool_broken:
+            try:
+                return find_duplicates(files, self._pool)
+            except (BrokenProcessPool, OSError, RuntimeError):
+                self._pool_broken = True
+        return find_duplicates(files)
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
         files = [job for job in jobs if job.result is not None and job.result.facts is not None]
@@ -687,6 +697,7 @@ class SetRunner:
 
 
 DUPLICATE_SLICES = 16  # the hash space compared one slice at a time
+SLICES_IN_FLIGHT = 4  # slices sent to worker processes and not yet compared
 
 
 def hash_slice(
@@ -703,30 +714,48 @@ def hash_slice(
 def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list[Duplicate]:
     """The URLs of one hash slice already listed by an earlier file (``pieces``: each
     file's ``hash_slice``, in the order of the set)."""
-    found: list[tuple[int, int, int]] = []  # (file index, hash, first file index)
-    first: dict[int, int] = {}
-    for index, (chunk, _positions) in enumerate(pieces):
-        if not chunk:
-            continue
-        known = first.keys() & chunk
-        new = dict.fromkeys(chunk, index)
-        for value in known:
-            del new[value]
-            found.append((index, value, first[value]))
-        first.update(new)
+    # Each hash is made an int once; the sets' passes run in C. The hashes in several
+    # files are found first, then where each is first listed: a pass over the few.
+    chunks = [chunk.tolist() for chunk, _positions in pieces]
+    seen: set[int] = set()
+    repeated: set[int] = set()
+    for chunk in chunks:
+        repeated |= seen.intersection(chunk)
+        seen.update(chunk)
+    del seen
     duplicates: list[Duplicate] = []
-    for index, value, first_index in found:
-        line, column = _position_in(pieces[index], value)
-        first_line, _first_column = _position_in(pieces[first_index], value)
-        duplicates.append((index, value, first_index, line, column, first_line))
+    if not repeated:
+        return duplicates
+    first: dict[int, int] = {}
+    for index, chunk in enumerate(chunks):
+        for value in sorted(repeated.intersection(chunk)):
+            first_index = first.setdefault(value, index)
+            if first_index != index:
+                line, column = _position_in(pieces[index], value)
+                first_line, _first_column = _position_in(pieces[first_index], value)
+                duplicates.append((index, value, first_index, line, column, first_line))
     return duplicates
 
 
-def find_duplicates(files: Sequence[FileFacts]) -> list[Duplicate]:
-    """URLs listed by several of ``files``, one hash slice after the other."""
+def find_duplicates(
+    files: Sequence[FileFacts], pool: ProcessPoolExecutor | None = None
+) -> list[Duplicate]:
+    """URLs listed by several of ``files``, one hash slice after the other; with a
+    ``pool``, a few slices at a time in its worker processes."""
     found: list[Duplicate] = []
+    if pool is None:
+        for part in range(DUPLICATE_SLICES):
+            found += duplicates_in_slice([hash_slice(facts, part) for facts in files])
+        return found
+    pending: deque[Future[list[Duplicate]]] = deque()
     for part in range(DUPLICATE_SLICES):
-        found += duplicates_in_slice([hash_slice(facts, part) for facts in files])
+        pending.append(
+            pool.submit(duplicates_in_slice, [hash_slice(facts, part) for facts in files])
+        )
+        if len(pending) > SLICES_IN_FLIGHT:
+            found += pending.popleft().result()
+    while pending:
+        found += pending.popleft().result()
     return found
 
 

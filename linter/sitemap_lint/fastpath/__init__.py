@@ -115,7 +115,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache
-from itertools import chain
+from itertools import chain, repeat
+from operator import contains, eq, itemgetter, lshift, methodcaller, or_
 from pyexpat import errors as expat_errors
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -421,6 +422,9 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
 _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
 # (url, scheme, host, path, lastmod moment, line, column, entry start, extra)
 _Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | None"]
+# Each field of the entries, for a step over all of a run's entries.
+_ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT = map(itemgetter, range(5))
+_ENTRY_LINE, _ENTRY_COLUMN, _ENTRY_EXTRA = itemgetter(5), itemgetter(6), itemgetter(8)
 
 
 class ProvenRun:
@@ -443,6 +447,83 @@ class ProvenRun:
         fast = self.fast
         if not fast.resolved:
             fast.resolve(checker)
+        entries = self.entries
+        fast.proved += len(entries)
+        begin = 0
+        if self.ampersands is None and not fast.index and not any(map(_ENTRY_EXTRA, entries)):
+            if fast.scope is not None and fast.same_origin is None and entries:
+                begin = 1  # the first URL the scope check sees sets its origin
+                self._enter_each(checker, 0, 1)
+            if self._enter_together(checker, begin):
+                return len(entries)
+        self._enter_each(checker, begin, len(entries))
+        return len(entries)
+
+    def _enter_together(self, checker: FileChecker, begin: int) -> bool:
+        """Enter ``entries[begin:]`` at once, each step over all of them, when none can
+        make a finding: none has extension elements or a raw "&", no two share a URL
+        (with each other or an earlier entry), and each is on the origin (and in the
+        directory) the scope check already knows. False, having changed nothing, when
+        that does not hold."""
+        fast = self.fast
+        entries = self.entries[begin:] if begin else self.entries
+        urls = list(map(_ENTRY_URL, entries))
+        paths = list(map(_ENTRY_PATH, entries))
+        if all(paths):
+            normals = urls  # a proved URL is in normal form but for an empty path
+        else:
+            from sitemap_lint.domain.identity import normal_url
+
+            normals = [
+                url if path else normal_url(url) for url, path in zip(urls, paths, strict=True)
+            ]
+        scope = fast.scope
+        if scope is not None:
+            if fast.same_origin is None:
+                return False
+            scheme, host = fast.same_origin
+            if not all(map(eq, map(_ENTRY_SCHEME, entries), repeat(scheme))) or not all(
+                map(eq, map(_ENTRY_HOST, entries), repeat(host))
+            ):
+                return False
+            if scope.location is not None and (
+                any(map(contains, paths, repeat(".")))
+                or not all(map(methodcaller("startswith", scope._directory), paths))
+            ):
+                return False
+        keys = list(map(hash, normals))
+        tracker = fast.tracker
+        if tracker is not None:
+            seen = tracker._first
+            if len(set(keys)) != len(keys) or not seen.keys().isdisjoint(keys):
+                return False
+        heres = list(
+            map(
+                or_, map(lshift, map(_ENTRY_LINE, entries), repeat(32)), map(_ENTRY_COLUMN, entries)
+            )
+        )
+        if tracker is not None:
+            seen.update(zip(keys, heres, strict=True))
+            if normals is not urls:
+                written = tracker._written
+                for key, url, normal in zip(keys, urls, normals, strict=True):
+                    if normal != url:
+                        written[key] = hash(url)
+        pages = fast.pages
+        if pages is not None:
+            pages.hashes.extend(keys)
+            pages.positions.extend(heres)
+        facts = checker.facts
+        if facts is not None:
+            for moment in map(_ENTRY_MOMENT, entries):
+                if moment is not None:
+                    facts.add_lastmod(moment)
+            facts.add_urls(urls, normals, heres)
+        return True
+
+    def _enter_each(self, checker: FileChecker, begin: int, end: int) -> None:
+        """Enter ``entries[begin:end]`` one after the other."""
+        fast = self.fast
         sink = checker.sink
         tracker = fast.tracker
         seen = tracker._first if tracker is not None else None
@@ -455,7 +536,6 @@ class ProvenRun:
         from sitemap_lint.domain.urls import ParsedURL
         from sitemap_lint.rules.hreflang import Alternates
 
-        fast.proved += len(self.entries)
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
@@ -468,7 +548,7 @@ class ProvenRun:
             add_page, add_position = pages.hashes.append, pages.positions.append
         location = scope.location if scope is not None else None
         for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
-            self.entries
+            self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
         ):
             if ampersands is not None and number in ampersands:
                 fast.report_ampersands(url, ampersands[number], first_index + number)
@@ -535,7 +615,6 @@ class ProvenRun:
                     facts.children.append(Child(url, line, column, moment))
                 else:
                     facts.add_url(url, line, column, normal)
-        return len(self.entries)
 
 
 def _entry_node(name: str, start: int, index: int, line: int, column: int) -> Node:
