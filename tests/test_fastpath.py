@@ -257,6 +257,8 @@ def test_duplicates_and_mixed_origins_across_runs(monkeypatch, tmp_path, window)
         ({71: 75}, [True, False, True]),  # twice in the same run
         ({100: "https://www.example.com"}, [True, True, True]),  # normal form: a "/" added
         ({30: "http://example.org/x"}, [False, True, True]),  # another origin
+        ({0: "https://www.example.com/?a=1&b=2", 50: "https://www.example.com/p?q&r"}, [True] * 3),
+        ({50: "https://www.example.com/p?q&r", 51: 5}, [True, False, True]),
     ],
 )
 def test_runs_entered_together_and_one_by_one(monkeypatch, tmp_path, planted, together):

@@ -450,7 +450,7 @@ class ProvenRun:
         entries = self.entries
         fast.proved += len(entries)
         begin = 0
-        if self.ampersands is None and not fast.index and not any(map(_ENTRY_EXTRA, entries)):
+        if not fast.index and not any(map(_ENTRY_EXTRA, entries)):
             if fast.scope is not None and fast.same_origin is None and entries:
                 begin = 1  # the first URL the scope check sees sets its origin
                 self._enter_each(checker, 0, 1)
@@ -461,10 +461,10 @@ class ProvenRun:
 
     def _enter_together(self, checker: FileChecker, begin: int) -> bool:
         """Enter ``entries[begin:]`` at once, each step over all of them, when none can
-        make a finding: none has extension elements or a raw "&", no two share a URL
-        (with each other or an earlier entry), and each is on the origin (and in the
-        directory) the scope check already knows. False, having changed nothing, when
-        that does not hold."""
+        make a finding but for its raw "&" (reported first, in order): none has
+        extension elements, no two share a URL (with each other or an earlier entry),
+        and each is on the origin (and in the directory) the scope check already knows.
+        False, having changed nothing, when that does not hold."""
         fast = self.fast
         entries = self.entries[begin:] if begin else self.entries
         urls = list(map(_ENTRY_URL, entries))
@@ -497,6 +497,11 @@ class ProvenRun:
             seen = tracker._first
             if len(set(keys)) != len(keys) or not seen.keys().isdisjoint(keys):
                 return False
+        if self.ampersands is not None:
+            first_index = checker.entry_index + 1  # the run's first entry, among the document's
+            for number, found in self.ampersands.items():
+                if number >= begin:
+                    fast.report_ampersands(self.entries[number][0], found, first_index + number)
         heres = list(
             map(
                 or_, map(lshift, map(_ENTRY_LINE, entries), repeat(32)), map(_ENTRY_COLUMN, entries)

@@ -649,19 +649,12 @@ def raw_ampersands(
     (cut around the "&" when it is long); the fix escapes every raw "&" of the value (none
     when the value would start before column 1). The findings of one value share their
     fix, and their message when the value is short."""
-    if raw.count("&") == len(offsets):  # every "&" is raw: each is escaped
-
-        def escape(text: str) -> str:
-            return text.replace("&", "&amp;")
-
-    else:
-
-        def escape(text: str) -> str:
-            return _RAW_AMPERSAND.sub("&amp;", text)
-
+    # Every "&" raw: each is escaped; else only those that start no reference.
+    escape = _escape_every if raw.count("&") == len(offsets) else _escape_raw
+    escaped = escape(raw)
     fix = None
     if column >= 1:
-        edit = Edit(line, column, escape(raw), "span", line, column + len(raw), old=raw)
+        edit = Edit(line, column, escaped, "span", line, column + len(raw), old=raw)
         fix = FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
     value = raw.strip()
     lead = len(raw) - len(raw.lstrip())
@@ -672,10 +665,19 @@ def raw_ampersands(
     for offset in offsets:
         if message is None or len(value) > _VALUE_SHOWN:
             snippet = _shown(value, offset - lead)
-            message = shortened(f"raw '&' in {snippet!r}; escape it as {escape(snippet)!r}")
+            shown = escaped if snippet is raw else escape(snippet)
+            message = shortened(f"raw '&' in {snippet!r}; escape it as {shown!r}")
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
+
+
+def _escape_every(text: str) -> str:
+    return text.replace("&", "&amp;")
+
+
+def _escape_raw(text: str) -> str:
+    return _RAW_AMPERSAND.sub("&amp;", text)
 
 
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
