@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add
 
 from sitemap_lint.fix.model import Edit
 
@@ -37,10 +38,11 @@ class Replacement:
     content: str
 
 
-# Lines with few look-ups are found through the count of line breaks before each block
-# of this many characters; past _SPARSE_LOOKUPS look-ups every line's start is listed.
-_BLOCK = 1 << 16
-_SPARSE_LOOKUPS = 64
+# Lines are found through the count of line breaks before each block of this many
+# characters (then a search within the block, of a hundred lines or so); past
+# _SPARSE_LOOKUPS look-ups, as costly as listing every line's start, that is done.
+_BLOCK = 1 << 12
+_SPARSE_LOOKUPS = 4096
 
 
 class Text:
@@ -62,9 +64,9 @@ class Text:
             if "\r" in text:
                 self._starts = [0] + [m.end() for m in _BREAK.finditer(text)]
             else:  # the same, several times faster
-                self._starts = list(
-                    accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0)
-                )
+                lines = text.split("\n")
+                lines.pop()  # after the last line break
+                self._starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
         return self._starts
 
     def _sparse(self) -> list[int] | None:
@@ -81,10 +83,10 @@ class Text:
             if "\r" in text:
                 self._lookups = _SPARSE_LOOKUPS  # every line's start is listed from now on
                 return None
-            count = text.count
+            starts = range(0, len(text), _BLOCK)
             counts = self._counts = list(
                 accumulate(
-                    (count("\n", at, at + _BLOCK) for at in range(0, len(text), _BLOCK)),
+                    map(text.count, repeat("\n"), starts, map(add, starts, repeat(_BLOCK))),
                     initial=0,
                 )
             )
