@@ -657,16 +657,20 @@ def raw_ampersands(
         edit = Edit(line, column, escaped, "span", line, column + len(raw), old=raw)
         fix = FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
     value = raw.strip()
-    lead = len(raw) - len(raw.lstrip())
+    lead = 0 if value is raw else len(raw) - len(raw.lstrip())
     rule = UNESCAPED_AMPERSAND
     code, name, severity = rule.code, rule.name, rule.severity
-    message = None
+    if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
+        shown = escaped if value is raw else escape(value)
+        message = shortened(f"raw '&' in {value!r}; escape it as {shown!r}")
+        return [
+            Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
+            for offset in offsets
+        ]
     findings = []
     for offset in offsets:
-        if message is None or len(value) > _VALUE_SHOWN:
-            snippet = _shown(value, offset - lead)
-            shown = escaped if snippet is raw else escape(snippet)
-            message = shortened(f"raw '&' in {snippet!r}; escape it as {shown!r}")
+        snippet = _shown(value, offset - lead)
+        message = shortened(f"raw '&' in {snippet!r}; escape it as {escape(snippet)!r}")
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
