@@ -829,6 +829,7 @@ class FastPath:
         long_urls = self._long_urls
         find = text.find
         opener, closer = self._open, self._close
+        opened = len(opener)
         runs = self.checker.proven
         base_line, base_column = self._line, self._column
         line_offset, column_offset = self._offsets
@@ -942,12 +943,15 @@ class FastPath:
                     column += column_offset
                 entry_at = ((line + line_offset) << 32) | column
                 tag = found_match.start(2) - 5
-                newline = rfind("\n", at, tag)
-                if newline >= 0:  # the loc on a later line
-                    line += count("\n", at, tag)
-                    column = tag - newline
+                if tag - at == opened:  # <loc> right after the entry's start tag
+                    column += opened
                 else:
-                    column += tag - at
+                    newline = rfind("\n", at, tag)
+                    if newline >= 0:  # the loc on a later line
+                        line += count("\n", at, tag)
+                        column = tag - newline
+                    else:
+                        column += tag - at
                 counted[0] = found_match.end(2)  # no line break in a tag or a URL
                 counted[1] = line
                 loc_line = line + line_offset
