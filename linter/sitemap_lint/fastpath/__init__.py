@@ -13,7 +13,9 @@ lines and columns. (The parsers' byte offsets are those of the text they read; t
 use them only among themselves, around a syntax error, never inside a run.) When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
-order, exactly as the full checker would have (duplicates, scope, set facts).
+order, exactly as the full checker would have (duplicates, scope, set facts): a run
+that can make no finding but its raw ``&`` in one step over all its entries, any
+other one entry at a time.
 
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
