@@ -715,7 +715,8 @@ def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list
     """The URLs of one hash slice already listed by an earlier file (``pieces``: each
     file's ``hash_slice``, in the order of the set)."""
     # Each hash is made an int once; the sets' passes run in C. The hashes in several
-    # files are found first, then where each is first listed: a pass over the few.
+    # files are found first; a second pass finds the files that list each of them
+    # (Python work only for those few).
     chunks = [chunk.tolist() for chunk, _positions in pieces]
     seen: set[int] = set()
     repeated: set[int] = set()
