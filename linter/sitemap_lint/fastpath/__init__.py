@@ -480,7 +480,7 @@ class ProvenRun:
                 url if path else normal_url(url) for url, path in zip(urls, paths, strict=True)
             ]
         scope = fast.scope
-        if scope is not None:
+        if scope is not None:  # the ``skip`` of _enter_each, for every entry
             if fast.same_origin is None:
                 return False
             scheme, host = fast.same_origin
@@ -503,7 +503,9 @@ class ProvenRun:
             first_index = checker.entry_index + 1  # the run's first entry, among the document's
             for number, found in self.ampersands.items():
                 if number >= begin:
-                    fast.report_ampersands(self.entries[number][0], found, first_index + number)
+                    fast.report_ampersands(
+                        _ENTRY_URL(self.entries[number]), found, first_index + number
+                    )
         heres = list(
             map(
                 or_, map(lshift, map(_ENTRY_LINE, entries), repeat(32)), map(_ENTRY_COLUMN, entries)
@@ -1151,20 +1153,10 @@ class FastPath:
             return (kinds, pairs)
         assert self._link_values is not None  # made with the link tag
         links: dict[str, str] = {}
-        codes, hrefs = self._codes, self._hrefs
+        add = self._add_link
         for code, href in self._link_values.findall(key):
-            # As _add_link does, inline.
-            canonical: Any = codes.get(code, _UNKNOWN)
-            if canonical is _UNKNOWN:
-                canonical = self._code(code)
-            if canonical is None or canonical in links:
+            if not add(code, href, links):
                 return _NOT_PROVED
-            normal: Any = hrefs.get(href, _UNKNOWN)
-            if normal is _UNKNOWN:
-                normal = self._href(href)
-            if normal is None:
-                return _NOT_PROVED
-            links[canonical] = normal
         extra = self._alternates(kinds, links, url)
         if extra is not _NOT_PROVED:
             if len(self._link_sets) > 4096:

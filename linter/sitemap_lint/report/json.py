@@ -170,22 +170,7 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
         return f"{head}[]\n{indent}}}"
     i1, i2, i3, i4 = _indents(indent)
     if len(edits) == 1:
-        edit = edits[0]
-        line, column = edit.line, edit.column
-        end_line, end_column = edit.end_line, edit.end_column
-        if edit.target == "span" and (
-            type(line) is int
-            and type(column) is int
-            and type(end_line) is int
-            and type(end_column) is int
-        ):  # the commonest fix, written here at once
-            return (
-                f'{head}[\n{i2}{{\n{i3}"content": {encode_basestring(edit.content)},\n'
-                f'{i3}"location": {{\n{i4}"line": {line},\n{i4}"column": {column}\n{i3}}},\n'
-                f'{i3}"end_location": {{\n{i4}"line": {end_line},\n'
-                f'{i4}"column": {end_column}\n{i3}}}\n{i2}}}\n{i1}]\n{indent}}}'
-            )
-        return f"{head}[\n{i2}{_edit(edit, i2, i3, i4)}\n{i1}]\n{indent}}}"
+        return f"{head}[\n{i2}{_edit(edits[0], i2, i3, i4)}\n{i1}]\n{indent}}}"
     shown = f",\n{i2}".join([_edit(edit, i2, i3, i4) for edit in edits])
     return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
 

@@ -733,33 +733,30 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
     for head in sorted(chain(whole, clusters)):
         if head in whole:  # one list of alternates, shared by every member
+            opening = head
             codes = tuple([code for code, _href in records[head].links])
             known = languages_of.get(codes)
             if known is None:
                 known = languages_of[codes] = _languages(set(codes))
             languages, has_default = known
-            if len(languages) >= 2:
-                if has_default:
-                    with_default += 1
-                else:
-                    without_default.append((head, records[head], languages))
-            continue
-        members = clusters[head]
-        cluster = [records[i] for i in members]
-        if len({id(r.links) for r in cluster}) > 1:
-            for index, problem in _mismatches(
-                members, cluster, pages, urls, not_answered, sources, records
-            ):
-                found.append((index, problem))
-        distinct = {id(record.links): record.links for record in cluster}
-        languages, has_default = _languages(
-            {code for links in distinct.values() for code, _href in links}
-        )
+        else:
+            members = clusters[head]
+            opening = members[0]
+            cluster = [records[i] for i in members]
+            if len({id(r.links) for r in cluster}) > 1:
+                for index, problem in _mismatches(
+                    members, cluster, pages, urls, not_answered, sources, records
+                ):
+                    found.append((index, problem))
+            distinct = {id(record.links): record.links for record in cluster}
+            languages, has_default = _languages(
+                {code for links in distinct.values() for code, _href in links}
+            )
         if len(languages) >= 2:
             if has_default:
                 with_default += 1
             else:
-                without_default.append((members[0], cluster[0], languages))
+                without_default.append((opening, records[opening], languages))
     if without_default:
         if with_default == 0 and len(without_default) > 1:
             # No cluster has one: a matter of the generator, said once for the file.
