@@ -153,20 +153,33 @@ def _print_findings(
     for index, (finding, position) in enumerate(zip(findings, positions, strict=True)):
         if index and lines_of and findings[index - 1].line in lines_of:
             emit(None)  # a finding with its source is a block of its own
-        head = _head(finding, position, position_width, code_width, applicable(finding, unsafe))
-        tail = _tail(finding, index in pointed)
-        source = lines_of.get(finding.line) if lines_of is not None else None
         if plain and _written_plainly(finding.message):
             # The characters the Text below would give, without building it: a report of
             # 50,000 findings with their source spent most of its time there.
-            write(f"{_plain(head)}{_plain(tail).rstrip()}\n")
-            if source is not None:
-                for segments in _source(finding, source, number_width, WHOLE_LINE):
-                    write(f"{_plain(segments)}\n")
+            fixable = "[*] " if applicable(finding, unsafe) else ""
+            at = f"  at {finding.xpath}" if index in pointed else ""
+            write(
+                f"  {position.ljust(position_width)}  "
+                f"{str(finding.severity).ljust(SEVERITY_WIDTH)}  "
+                f"{finding.code.ljust(code_width)}  {fixable}"
+                f"{f'{finding.message}{at}  [{finding.name}]'.rstrip()}\n"
+            )
+            if lines_of is not None and finding.line in lines_of:
+                _write_source(write, finding, lines_of[finding.line], number_width)
             continue
-        prefix = _styled(head)
+        prefix = Text("  ")
+        prefix.append(position.ljust(position_width), style="bold")
+        prefix.append("  ")
+        prefix.append(str(finding.severity).ljust(SEVERITY_WIDTH), style=STYLES[finding.severity])
+        prefix.append("  ")
+        prefix.append(finding.code.ljust(code_width), style="bold")
+        prefix.append("  ")
+        if applicable(finding, unsafe):
+            prefix.append("[*] ", style="bold cyan")
         message = Text(finding.message.replace("\r\n", "\n").replace("\r", "\n"))
-        message.append_text(_styled(tail[1:]))
+        if index in pointed:
+            message.append(f"  at {finding.xpath}")
+        message.append(f"  [{finding.name}]", style="dim")
         indent = prefix.cell_len
         if wrap is None:
             lines = list(message.split("\n", allow_blank=True))
@@ -181,70 +194,8 @@ def _print_findings(
         for i, line in enumerate(lines):
             line.rstrip()
             emit((prefix if i == 0 else Text(" " * indent)) + line)
-        if source is not None:
-            _print_source(emit, finding, source, number_width, wrap)
-
-
-# A line of the report as pieces of text with their style (None: plain), declared once
-# for the plain writer and for rich.
-Segments = list[tuple[str, str | None]]
-
-
-def _head(
-    finding: Finding, position: str, position_width: int, code_width: int, fixable: bool
-) -> Segments:
-    """What stands before a finding's message: position, severity, code, fix mark."""
-    head: Segments = [
-        ("  ", None),
-        (position.ljust(position_width), "bold"),
-        ("  ", None),
-        (str(finding.severity).ljust(SEVERITY_WIDTH), STYLES[finding.severity]),
-        ("  ", None),
-        (finding.code.ljust(code_width), "bold"),
-        ("  ", None),
-    ]
-    if fixable:
-        head.append(("[*] ", "bold cyan"))
-    return head
-
-
-def _tail(finding: Finding, pointed: bool) -> Segments:
-    """A finding's message, its element pointer when ``pointed``, and its rule's name."""
-    tail: Segments = [(finding.message, None)]
-    if pointed:
-        tail.append((f"  at {finding.xpath}", None))
-    tail.append((f"  [{finding.name}]", "dim"))
-    return tail
-
-
-def _source(finding: Finding, line: SourceLine, number_width: int, room: int) -> list[Segments]:
-    """A finding's source line (or an excerpt of it) and a caret under its column."""
-    shown, offset, width = excerpt(line, finding.column, room)
-    return [
-        [
-            (" " * SOURCE_INDENT, None),
-            (str(finding.line).rjust(number_width), "dim"),
-            (" | ", "dim"),
-            (shown, None),
-        ],
-        [
-            (" " * (SOURCE_INDENT + number_width), None),
-            (" | ", "dim"),
-            (" " * offset, None),
-            ("^" * width, STYLES[finding.severity]),
-        ],
-    ]
-
-
-def _plain(segments: Segments) -> str:
-    return "".join([text for text, _style in segments])
-
-
-def _styled(segments: Segments) -> Text:
-    text = Text()
-    for piece, style in segments:
-        text.append(piece, style=style)
-    return text
+        if lines_of is not None and finding.line in lines_of:
+            _print_source(emit, finding, lines_of[finding.line], number_width, wrap)
 
 
 def _pointed(findings: Sequence[Finding], lines_of: Mapping[int, SourceLine] | None) -> set[int]:
@@ -281,14 +232,35 @@ def _print_source(
     """The finding's source line (or an excerpt of it) and a caret under its column."""
     gutter = SOURCE_INDENT + number_width + 3
     room = WHOLE_LINE if wrap is None else max(min(WHOLE_LINE, wrap - gutter - 2), MIN_EXCERPT)
-    for segments in _source(finding, line, number_width, room):
-        emit(_styled(segments))
+    shown, offset, width = excerpt(line, finding.column, room)
+    text = Text(" " * SOURCE_INDENT)
+    text.append(str(finding.line).rjust(number_width), style="dim")
+    text.append(" | ", style="dim")
+    text.append(shown)
+    emit(text)
+    caret = Text(" " * (SOURCE_INDENT + number_width))
+    caret.append(" | ", style="dim")
+    caret.append(" " * offset)
+    caret.append("^" * width, style=STYLES[finding.severity])
+    emit(caret)
 
 
 def _written_plainly(message: str) -> bool:
     """Whether a message's line is written without rich where nothing is styled or
     wrapped: it holds no line break, tab or control code to split, expand or strip."""
     return message.isprintable()
+
+
+def _write_source(
+    write: Callable[[str], object], finding: Finding, line: SourceLine, number_width: int
+) -> None:
+    """``_print_source`` where nothing is styled or wrapped: its lines' characters."""
+    shown, offset, width = excerpt(line, finding.column, WHOLE_LINE)
+    number = str(finding.line).rjust(number_width)
+    write(
+        f"{' ' * SOURCE_INDENT}{number} | {shown}\n"
+        f"{' ' * (SOURCE_INDENT + number_width)} | {' ' * offset}{'^' * width}\n"
+    )
 
 
 def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str, int, int]:
