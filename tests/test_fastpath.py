@@ -485,6 +485,7 @@ RAW_LOCS = (
     "https://www.example.com/a?amp&amp=1&lt=2&gt",
     "https://www.example.com/a?b&;c",
     "https://www.example.com/a?b=" + "n" * 150 + "&" + "n" * 199 + "=1",
+    "https://www.example.com/a?b=1&" + "n" * 200 + "=1&c",
 )
 REFERENCE_LOCS = (
     "https://www.example.com/a?b=" + "n" * 150 + "&" + "n" * 201 + "=1",
@@ -495,6 +496,7 @@ REFERENCE_LOCS = (
     "https://www.example.com/a?b=1&c:d=2",
     "https://www.example.com/a?b=1&c.d;",
     "https://www.example.com/a?b=1&#38;c",
+    "https://www.example.com/a?b=1&c=2&" + "n" * 201,
 )
 
 

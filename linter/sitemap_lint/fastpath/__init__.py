@@ -226,6 +226,12 @@ _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME_RUN = _Lazy(r"[A-Za-z0-9_.-]*")
 _MAX_NAME = 200
+# An "&" that starts a reference (a name and ";"), a name and ":" (read on as a
+# qualified name), ":" or a name longer than _MAX_NAME.
+_REFERENCE_LIKE = _Lazy(
+    rf"&(?::|[A-Za-z_][A-Za-z0-9_.-]*[;:]|[A-Za-z_][A-Za-z0-9_.-]{{{_MAX_NAME}}})"
+)
+_AMPERSAND = _Lazy("&")
 _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
@@ -499,13 +505,10 @@ class ProvenRun:
             seen = tracker._first
             if len(set(keys)) != len(keys) or not seen.keys().isdisjoint(keys):
                 return False
-        if self.ampersands is not None:
-            first_index = checker.entry_index + 1  # the run's first entry, among the document's
-            for number, found in self.ampersands.items():
-                if number >= begin:
-                    fast.report_ampersands(
-                        _ENTRY_URL(self.entries[number]), found, first_index + number
-                    )
+        found = self.ampersands
+        if found is not None:
+            numbers = found if not begin else [number for number in found if number >= begin]
+            fast.report_ampersands(self.entries, found, numbers, checker.entry_index + 1)
         heres = list(
             map(
                 or_, map(lshift, map(_ENTRY_LINE, entries), repeat(32)), map(_ENTRY_COLUMN, entries)
@@ -560,7 +563,7 @@ class ProvenRun:
             self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
         ):
             if ampersands is not None and number in ampersands:
-                fast.report_ampersands(url, ampersands[number], first_index + number)
+                fast.report_ampersands(self.entries, ampersands, (number,), first_index)
             before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
@@ -907,7 +910,13 @@ class FastPath:
                             path = path[:query]
                 raw = None
                 if proved and "&" in url:
-                    raw = self._ampersands(text, found_match.start(2), found_match.start(1), url)
+                    raw = self._ampersands(
+                        text,
+                        found_match.start(2),
+                        found_match.start(1),
+                        url,
+                        found_match.end() - position < _MAX_CONTEXT,
+                    )
                     proved = raw is not None
                 extra = None
                 if proved and ext:
@@ -1043,43 +1052,48 @@ class FastPath:
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
 
-    def _ampersands(self, text: str, start: int, entry: int, url: str) -> tuple[int, ...] | None:
+    def _ampersands(
+        self, text: str, start: int, entry: int, url: str, short: bool
+    ) -> tuple[int, ...] | None:
         """Where each raw "&" stands in a loc value (``url``, at ``text[start]``, in the
-        entry at ``text[entry]``) that holds raw "&" only. None when an "&" starts a
-        reference, or the recovering parser would not read the entry again as it does
-        for such a value (see ``formats.xml``)."""
-        ampersands = []
-        stop = 0  # where the parser stops at the last "&"
-        length = len(url)
-        name_run = _NAME_RUN.pattern.match
+        entry at ``text[entry]``; ``short``: the lines of the entry's match are shorter
+        than _MAX_CONTEXT together) that holds raw "&" only. None when an "&" starts a reference,
+        or the recovering parser would not read the entry again as it does for such a
+        value (see ``formats.xml``)."""
+        if _REFERENCE_LIKE.pattern.search(url) is not None:
+            return None  # a reference, or a name the parser reads on
         at = url.find("&")
-        while at >= 0:
-            ampersands.append(at)
-            stop = at + 1
-            if stop < length and url[stop] in _NAME_START:
-                end = name_run(url, stop).end()  # type: ignore[union-attr]
-                if end - stop > _MAX_NAME or (end < length and url[end] in ";:"):
-                    return None  # a reference, or a name the parser reads on
-                stop = end  # the parser stops after the name
-            elif stop < length and url[stop] == ":":
-                return None
-            at = url.find("&", at + 1)
+        last = url.rfind("&")
+        if at == last:
+            ampersands: tuple[int, ...] = (at,)
+        else:
+            ampersands = tuple(found.start() for found in _AMPERSAND.pattern.finditer(url))
         if self.raw_bound + len(ampersands) > MAX_SYNTAX_ERRORS:
             return None
+        if short:
+            return ampersands
+        stop = last + 1  # where the parser stops at the last "&": after the name there
+        if stop < len(url) and url[stop] in _NAME_START:
+            stop = _NAME_RUN.pattern.match(url, stop).end()  # type: ignore[union-attr]
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", start)
         if text[line_end - 1] == "\r":
             line_end -= 1
         if line_end - line_start >= _MAX_CONTEXT or start + stop - entry > MAX_REPLAY:
             return None
-        return tuple(ampersands)
+        return ampersands
 
     def report_ampersands(
-        self, url: str, found: tuple[int, int, tuple[int, ...]], index: int
+        self,
+        entries: list[_Entry],
+        found: dict[int, tuple[int, int, tuple[int, ...]]],
+        numbers: Iterable[int],
+        first_index: int,
     ) -> None:
-        """Report the raw "&" of a proved entry's loc (``url``; the entry is the
-        ``index``th of the document) as the parser reports each (XM004), naming the loc
-        as ``FileChecker.point`` does."""
+        """Report the raw "&" of the locs of ``entries[number]`` for each of ``numbers``
+        (``found`` says where they stand; ``entries[0]`` is the ``first_index``th entry
+        of the document) as the parser reports each (XM004), naming the loc as
+        ``FileChecker.point`` does."""
         report = self._raw_ampersands
         if report is None or self._loc_pointer is None:
             from sitemap_lint.rules.xml import raw_ampersands
@@ -1087,11 +1101,15 @@ class FastPath:
             report = self._raw_ampersands = raw_ampersands
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head, tail = self._loc_pointer
-        line, column, ampersands = found
-        path = f"{head}{index}{tail}"
-        self.checker.sink.findings.extend(report(url, ampersands, line, column, path, True))
-        self.raw_errors += len(ampersands)
-        self.parser.syntax_errors += len(ampersands)
+        add = self.checker.sink.findings.extend
+        reported = 0
+        for number in numbers:
+            line, column, ampersands = found[number]
+            path = f"{head}{first_index + number}{tail}"
+            add(report(entries[number][0], ampersands, line, column, path, True))
+            reported += len(ampersands)
+        self.raw_errors += reported
+        self.parser.syntax_errors += reported
 
     def _extensions(self, text: str, start: int, end: int, url: str) -> Any:
         """The facts of an entry's extension elements (``text[start:end]``, matched by

@@ -120,59 +120,96 @@ def _number(value: object, indent: str) -> str:
     return int.__repr__(value) if type(value) is int else encode(value, indent)
 
 
-# What repeats from finding to finding, encoded once: the rule's fields before the
-# message, and a fix's fields before its edits, by indentation.
-_FINDING_HEADS: dict[tuple[str, str, int, str], str] = {}
-_FIX_HEADS: dict[tuple[str, str, str], str] = {}
+# What repeats from finding to finding, encoded once by indentation: a finding's
+# shapes (``_finding_shapes``) by rule, a fix's (``_fix_shapes``) by applicability and message.
+_FINDING_HEADS: dict[tuple[str, str, int, str], tuple[str, str, str, str]] = {}
+_FIX_HEADS: dict[tuple[int, str, str], tuple[str, str]] = {}
 
 
 def _finding(f: Finding, indent: str) -> str:
     """A finding as ``encode`` gives the object of its fields: code, name, severity,
     message, line, column, then ``fix`` and ``xpath`` when it has them."""
-    inner = indent + "  "
     key = (f.code, f.name, int(f.severity), indent)  # an enum's hash is Python code
-    head = _FINDING_HEADS.get(key)
-    if head is None:
-        head = _FINDING_HEADS[key] = (
-            f'{{\n{inner}"code": {encode_basestring(f.code)},\n'
-            f'{inner}"name": {encode_basestring(f.name)},\n'
-            f'{inner}"severity": {encode_basestring(str(f.severity))},\n'
-            f'{inner}"message": '
-        )
-    line = f.line
-    column = f.column
-    fix = "" if f.fix is None else f',\n{inner}"fix": {_encode_fix(f.fix, inner)}'
-    xpath = "" if f.xpath is None else f',\n{inner}"xpath": {encode_basestring(f.xpath)}'
-    return (
-        f"{head}{encode_basestring(f.message)},\n"
-        f'{inner}"line": {int.__repr__(line) if type(line) is int else encode(line, inner)},\n'
-        f'{inner}"column": '
-        f"{int.__repr__(column) if type(column) is int else encode(column, inner)}"
-        f"{fix}{xpath}\n{indent}}}"
+    shapes = _FINDING_HEADS.get(key)
+    if shapes is None:
+        shapes = _FINDING_HEADS[key] = _finding_shapes(f, indent)
+    template, inner, fix_key, xpath_key = shapes
+    line: object = f.line
+    column: object = f.column
+    fix = "" if f.fix is None else f"{fix_key}{_encode_fix(f.fix, inner)}"
+    xpath = "" if f.xpath is None else f"{xpath_key}{encode_basestring(f.xpath)}"
+    if type(line) is not int:
+        line = encode(line, inner)
+    if type(column) is not int:
+        column = encode(column, inner)
+    return template % (encode_basestring(f.message), line, column, fix, xpath)
+
+
+def _finding_shapes(f: Finding, indent: str) -> tuple[str, str, str, str]:
+    """The %-template of a finding's encoding (its message encoded, its line and column
+    (integers, or encoded), the encoded fix and xpath fields or nothing), the indentation of its fields, and
+    what the fix and xpath fields start with."""
+    inner = indent + "  "
+    template = (
+        f'{{\n{inner}"code": {encode_basestring(f.code)},\n'
+        f'{inner}"name": {encode_basestring(f.name)},\n'
+        f'{inner}"severity": {encode_basestring(str(f.severity))},\n'
+    ).replace("%", "%%") + (
+        f'{inner}"message": %s,\n{inner}"line": %s,\n{inner}"column": %s%s%s\n{indent}}}'
     )
+    return template, inner, f',\n{inner}"fix": ', f',\n{inner}"xpath": '
 
 
 def _encode_fix(fix: FindingFix, indent: str) -> str:
     """A finding's fix as ``encode`` gives the object of its applicability, message and
     edits (each its content, location and end location, 1-based, the end exclusive, and
     its target when it is not a span of the text: "bom" or "encoding")."""
-    key = (fix.applicability.value, fix.message, indent)
-    head = _FIX_HEADS.get(key)
-    if head is None:
-        i1 = indent + "  "
-        head = _FIX_HEADS[key] = (
-            f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
-            f'{i1}"message": {encode_basestring(fix.message)},\n'
-            f'{i1}"edits": '
-        )
+    key = (id(fix.applicability), fix.message, indent)  # an enum's hash is Python code
+    shapes = _FIX_HEADS.get(key)
+    if shapes is None:
+        shapes = _FIX_HEADS[key] = _fix_shapes(fix, indent)
+    head, one_span = shapes
     edits = fix.edits
     if not edits:
         return f"{head}[]\n{indent}}}"
-    i1, i2, i3, i4 = _indents(indent)
     if len(edits) == 1:
-        return f"{head}[\n{i2}{_edit(edits[0], i2, i3, i4)}\n{i1}]\n{indent}}}"
+        edit = edits[0]
+        line, column, end_line, end_column = (
+            edit.line,
+            edit.column,
+            edit.end_line,
+            edit.end_column,
+        )
+        if (
+            edit.target == "span"
+            and type(line) is int
+            and type(column) is int
+            and type(end_line) is int
+            and type(end_column) is int
+        ):
+            return one_span % (encode_basestring(edit.content), line, column, end_line, end_column)
+    i1, i2, i3, i4 = _indents(indent)
     shown = f",\n{i2}".join([_edit(edit, i2, i3, i4) for edit in edits])
     return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
+
+
+def _fix_shapes(fix: FindingFix, indent: str) -> tuple[str, str]:
+    """What a fix's encoding starts with (up to its edits), and the %-template of the
+    whole of it with one span edit of integer positions (its content encoded, then the
+    four numbers)."""
+    i1, i2, i3, i4 = _indents(indent)
+    head = (
+        f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
+        f'{i1}"message": {encode_basestring(fix.message)},\n'
+        f'{i1}"edits": '
+    )
+    one_span = (
+        f'{head.replace("%", "%%")}[\n{i2}{{\n{i3}"content": %s,\n'
+        f'{i3}"location": {{\n{i4}"line": %d,\n{i4}"column": %d\n{i3}}},\n'
+        f'{i3}"end_location": {{\n{i4}"line": %d,\n'
+        f'{i4}"column": %d\n{i3}}}\n{i2}}}\n{i1}]\n{indent}}}'
+    )
+    return head, one_span
 
 
 def _edit(edit: Edit, i2: str, i3: str, i4: str) -> str:

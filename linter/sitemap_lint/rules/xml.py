@@ -6,7 +6,7 @@ import re
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
-from sitemap_lint.finding import Finding, Fix, shortened
+from sitemap_lint.finding import MAX_MESSAGE, Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, rule
@@ -654,15 +654,20 @@ def raw_ampersands(
     escaped = escape(raw)
     fix = None
     if column >= 1:
-        edit = Edit(line, column, escaped, "span", line, column + len(raw), old=raw)
-        fix = FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
+        edit = Edit(line, column, escaped, "span", line, column + len(raw), raw)
+        fix = FindingFix(Fix.SAFE, _ESCAPE_AMPERSAND, (edit,), exact)
     value = raw.strip()
     lead = 0 if value is raw else len(raw) - len(raw.lstrip())
-    rule = UNESCAPED_AMPERSAND
-    code, name, severity = rule.code, rule.name, rule.severity
+    code, name, severity = _AMPERSAND_RULE
     if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
         shown = escaped if value is raw else escape(value)
-        message = shortened(f"raw '&' in {value!r}; escape it as {shown!r}")
+        message = f"raw '&' in {value!r}; escape it as {shown!r}"
+        if len(message) > MAX_MESSAGE:
+            message = shortened(message)
+        if len(offsets) == 1 and column >= 1:
+            return [
+                Finding(code, name, severity, message, line, column + offsets[0], None, fix, xpath)
+            ]
         return [
             Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
             for offset in offsets
@@ -674,6 +679,14 @@ def raw_ampersands(
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
+
+
+_ESCAPE_AMPERSAND = "Escape the raw `&` as `&amp;`"
+_AMPERSAND_RULE = (
+    UNESCAPED_AMPERSAND.code,
+    UNESCAPED_AMPERSAND.name,
+    UNESCAPED_AMPERSAND.severity,
+)
 
 
 def _escape_every(text: str) -> str:
