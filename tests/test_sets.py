@@ -357,6 +357,45 @@ def _compare_added_urls(written: list[tuple[str, bool]]) -> None:
     assert same.normal_forms == {} and list(same.hashes) == list(one.hashes)
 
 
+# Hashes spread over the whole 64-bit space, and some repeated in the file.
+_HASHES = st.lists(
+    st.integers(min_value=0, max_value=(1 << 64) - 1) | st.sampled_from([0, 5, (1 << 64) - 1]),
+    max_size=60,
+)
+
+
+@given(_HASHES)
+def test_compacted_facts_give_each_slice_in_the_file_order_and_first_listings(
+    values: list[int],
+) -> None:
+    from array import array
+
+    from sitemap_lint.facts import FileFacts, sorted_first_listings
+
+    positions = [(n + 2) << 32 | (n % 5 + 1) for n in range(len(values))]
+    facts = FileFacts(_hashes=array("Q", values), _positions=list(positions))
+    facts.compact()
+    for parts in (4, 16, 64):
+        step = (1 << 64) // parts
+        for part in range(parts):
+            hashes, at = facts.hash_slice(part, parts)
+            expected = [
+                (value, here)
+                for value, here in zip(values, positions, strict=True)
+                if part * step <= value < (part + 1) * step
+            ]
+            assert list(zip(hashes, at, strict=True)) == expected
+            first = {value: here for value, here in reversed(expected)}
+            assert sorted_first_listings(hashes, at) == (
+                array("Q", sorted(first)),
+                array("Q", [first[value] for value in sorted(first)]),
+            )
+    for value in {*values, 1, 1 << 63}:
+        first_index = values.index(value) if value in values else None
+        expected_position = None if first_index is None else positions[first_index]
+        assert facts.first_position(value) == expected_position
+
+
 @given(st.lists(st.lists(st.integers(min_value=0, max_value=40), max_size=12), max_size=6))
 def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
     files: list[list[int]],
@@ -367,14 +406,19 @@ def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
 
     pieces = []
     for number, values in enumerate(files):
-        unique = sorted(set(values))
-        # A position that names the file and the value, to check which one is reported.
-        pieces.append((array("Q", unique), array("Q", [(number + 1) << 32 | v for v in unique])))
+        # In the file's order, some listed twice; a position that names the file, the
+        # value and which listing of it it is, to check which one is reported.
+        listings = [values[:at].count(value) for at, value in enumerate(values)]
+        positions = [
+            (number + 1) << 32 | (value * 100 + listing)
+            for value, listing in zip(values, listings, strict=True)
+        ]
+        pieces.append((array("Q", values), array("Q", positions)))
     expected = set()
     for index, (chunk, _positions) in enumerate(pieces):
         for value in chunk:
             first = next(i for i, (other, _p) in enumerate(pieces) if value in other)
             if first != index:
-                expected.add((index, value, first, index + 1, value, first + 1))
+                expected.add((index, value, first, index + 1, value * 100, first + 1))
     found = duplicates_in_slice(pieces)
     assert len(found) == len(set(found)) and set(found) == expected

@@ -568,13 +568,19 @@ def hreflang_join(
     sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
-    from sitemap_lint.facts import url_hash
+    from sitemap_lint.facts import sorted_first_listings, url_hash
     from sitemap_lint.rules.hreflang import Alternates, _return_link_problem
 
     several = len(names) > 1
     records = sorted((item for piece in pieces for item in piece[0]), key=operator.itemgetter(0))
     edges = sorted((edge for piece in pieces for edge in piece[1]), key=operator.itemgetter(1, 2))
-    hashes = sorted((item for piece in pieces for item in piece[2]), key=operator.itemgetter(0))
+    # Each file's hashes of the partition sorted, each with its first listing's position.
+    hashes = [
+        (index, *sorted_first_listings(values, positions))
+        for index, values, positions in sorted(
+            (item for piece in pieces for item in piece[2]), key=operator.itemgetter(0)
+        )
+    ]
     # page -> (its key: the first record's number, or the URL for an entry without
     # alternates; file index; record)
     pages: dict[str, tuple[int | str, int, Alternates]] = {}

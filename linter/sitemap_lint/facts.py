@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache, partial
+from itertools import accumulate, chain
 from operator import methodcaller
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,11 @@ def _new_hasher() -> partial[blake2b]:
     return partial(blake2b, digest_size=8)
 
 
+# A URL's hash names its slice of the hash space by its top bits.
+HASH_SLICES = 16
+_SLICE_SHIFT = 64 - (HASH_SLICES.bit_length() - 1)
+
+
 # How many URLs not in normal form a file keeps the normal form of, for the messages.
 NORMAL_FORMS_KEPT = 10_000
 
@@ -106,9 +112,13 @@ class FileFacts(Mutable):
     alternates: list[Alternates] = field(default_factory=list)
     # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
     normal_forms: dict[int, str] = field(default_factory=dict)
+    # In the file's order (the positions a list until then: converting each of 50,000
+    # large ints to an array's item costs more than keeping them), then (``compact``) by
+    # slice of the hash space.
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
-    _positions: array[int] = field(default_factory=lambda: array("Q"))  # line << 32 | column
-    _sorted: bool = False
+    _positions: array[int] | list[int] = field(default_factory=list)  # line << 32 | column
+    # Once compacted: where each slice starts in ``_hashes``, and where the last ends.
+    _slices: array[int] | None = None
 
     def __init__(
         self,
@@ -119,8 +129,8 @@ class FileFacts(Mutable):
         alternates: list[Alternates] | None = None,
         normal_forms: dict[int, str] | None = None,
         _hashes: array[int] | None = None,
-        _positions: array[int] | None = None,
-        _sorted: bool = False,
+        _positions: array[int] | list[int] | None = None,
+        _slices: array[int] | None = None,
     ) -> None:
         self.kind = kind
         self.url_count = url_count
@@ -129,8 +139,9 @@ class FileFacts(Mutable):
         self.alternates = [] if alternates is None else alternates
         self.normal_forms = {} if normal_forms is None else normal_forms
         self._hashes = array("Q") if _hashes is None else _hashes
-        self._positions = array("Q") if _positions is None else _positions
-        self._sorted = _sorted
+        self._positions = [] if _positions is None else _positions
+        self._slices = _slices
+        self._table: tuple[int, dict[int, int]] | None = None  # first_position's
 
     def add_url(self, url: str, line: int, column: int = 1, normal: str | None = None) -> None:
         """A URL of the file, where it stands; ``normal``: its ``normal_url``, if known."""
@@ -169,22 +180,73 @@ class FileFacts(Mutable):
         return self._hashes
 
     @property
-    def positions(self) -> array[int]:
+    def positions(self) -> Sequence[int]:
         """Where each hash's URL is: ``line << 32 | column``."""
         return self._positions
 
     def compact(self) -> None:
-        """Sort the URL hashes, each once, with the position of its first occurrence (a
-        duplicate in the same file is DU001's); the order lets the set use ``bisect``."""
-        if self._sorted:
+        """Order the URL hashes by slice of the hash space (its top bits, ``HASH_SLICES``
+        of them), each slice in the file's order, with their positions: the set compares
+        one slice of every file at a time. Every step but one pass in Python runs in C
+        (a file may list 50,000 URLs, a set thousands of files)."""
+        if self._slices is not None:
             return
-        # Filled backwards, the first occurrence of a hash is the one the table keeps;
-        # every step runs in C (a file may list 50,000 URLs, a set thousands of files).
-        first = dict(zip(reversed(self._hashes), reversed(self._positions), strict=True))
-        ordered = sorted(first)
-        self._hashes = array("Q", ordered)
-        self._positions = array("Q", map(first.__getitem__, ordered))
-        self._sorted = True
+        hashes: list[list[int]] = [[] for _ in range(HASH_SLICES)]
+        positions: list[list[int]] = [[] for _ in range(HASH_SLICES)]
+        add_hash = [part.append for part in hashes]
+        add_position = [part.append for part in positions]
+        for value, position in zip(self._hashes, self._positions, strict=True):
+            part = value >> _SLICE_SHIFT
+            add_hash[part](value)
+            add_position[part](position)
+        self._hashes = array("Q", chain.from_iterable(hashes))
+        self._positions = array("Q", chain.from_iterable(positions))
+        self._slices = array("Q", accumulate(map(len, hashes), initial=0))
+
+    def hash_slice(self, part: int, parts: int = HASH_SLICES) -> tuple[array[int], array[int]]:
+        """The compacted URL hashes in slice ``part`` of ``parts`` (a power of two) of the
+        64-bit hash space, in the file's order, with their positions."""
+        positions = self._positions
+        assert self._slices is not None and isinstance(positions, array), "compact() first"
+        if parts <= HASH_SLICES:
+            width = HASH_SLICES // parts
+            low, high = self._slices[part * width], self._slices[(part + 1) * width]
+            return self._hashes[low:high], positions[low:high]
+        # Finer than the compacted slices (a cluster's partitions of a huge set).
+        per = parts // HASH_SLICES
+        low, high = self._slices[part // per], self._slices[part // per + 1]
+        step = (1 << 64) // parts
+        start, stop = part * step, (part + 1) * step
+        kept = [
+            (value, position)
+            for value, position in zip(self._hashes[low:high], positions[low:high], strict=True)
+            if start <= value < stop
+        ]
+        return array("Q", [value for value, _ in kept]), array("Q", [at for _, at in kept])
+
+    def first_position(self, value: int) -> int | None:
+        """Where the URL of hash ``value`` is first listed (``line << 32 | column``), or
+        None; the file's table of one slice is kept for the next lookup."""
+        part = value >> _SLICE_SHIFT
+        table = self._table
+        if table is None or table[0] != part:
+            table = self._table = (part, first_positions(*self.hash_slice(part)))
+        return table[1].get(value)
+
+
+def first_positions(hashes: array[int], positions: array[int]) -> dict[int, int]:
+    """Each hash of a slice (in the file's order) with the position of its first listing."""
+    return dict(zip(reversed(hashes), reversed(positions), strict=True))
+
+
+def sorted_first_listings(
+    hashes: array[int], positions: array[int]
+) -> tuple[array[int], array[int]]:
+    """The distinct ``hashes`` of a slice (in the file's order) sorted, each with the
+    position of its first listing (for ``bisect``)."""
+    first = first_positions(hashes, positions)
+    ordered = sorted(first)
+    return array("Q", ordered), array("Q", list(map(first.__getitem__, ordered)))
 
 
 CHANGEFREQS = frozenset(("always", "hourly", "daily", "weekly", "monthly", "yearly", "never"))

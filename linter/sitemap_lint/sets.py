@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,7 +25,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.checker import check_source
 from sitemap_lint.domain.urls import ParsedURL
-from sitemap_lint.facts import Child, FileFacts
+from sitemap_lint.facts import HASH_SLICES, Child, FileFacts, first_positions
 from sitemap_lint.finding import Finding, sort_key
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.options import Options
@@ -696,19 +695,16 @@ class SetRunner:
             result.findings.append(finding)
 
 
-DUPLICATE_SLICES = 16  # the hash space compared one slice at a time
+DUPLICATE_SLICES = HASH_SLICES  # the hash space compared one slice at a time
 SLICES_IN_FLIGHT = 4  # slices sent to worker processes and not yet compared
 
 
 def hash_slice(
     facts: FileFacts, part: int, parts: int = DUPLICATE_SLICES
 ) -> tuple[array[int], array[int]]:
-    """A file's sorted URL hashes in slice ``part`` of ``parts`` (a power of two) of the
-    64-bit hash space, with their positions."""
-    step = (1 << 64) // parts
-    hashes = facts.hashes
-    low, high = bisect_left(hashes, part * step), bisect_left(hashes, (part + 1) * step)
-    return hashes[low:high], facts.positions[low:high]
+    """A file's URL hashes in slice ``part`` of ``parts`` (a power of two) of the 64-bit
+    hash space, in the file's order, with their positions."""
+    return facts.hash_slice(part, parts)
 
 
 def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list[Duplicate]:
@@ -728,14 +724,35 @@ def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list
     if not repeated:
         return duplicates
     first: dict[int, int] = {}
+    # Where each file first lists each of its repeated hashes.
+    listed: list[dict[int, int]] = []
+    for chunk, piece in zip(chunks, pieces, strict=True):
+        wanted = repeated.intersection(chunk)
+        listed.append(_first_listings(piece, wanted) if wanted else {})
     for index, chunk in enumerate(chunks):
         for value in sorted(repeated.intersection(chunk)):
             first_index = first.setdefault(value, index)
             if first_index != index:
-                line, column = _position_in(pieces[index], value)
-                first_line, _first_column = _position_in(pieces[first_index], value)
-                duplicates.append((index, value, first_index, line, column, first_line))
+                packed = listed[index][value]
+                first_line = listed[first_index][value] >> 32
+                duplicates.append(
+                    (index, value, first_index, packed >> 32, packed & 0xFFFFFFFF, first_line)
+                )
     return duplicates
+
+
+# Up to this many hashes are looked up in a slice of a file one scan each; more, through
+# a table of the whole slice.
+_SCANS = 4
+
+
+def _first_listings(piece: tuple[array[int], array[int]], values: set[int]) -> dict[int, int]:
+    """The position of the first listing of each of ``values`` in a file's slice."""
+    hashes, positions = piece
+    if len(values) <= _SCANS:
+        return {value: positions[hashes.index(value)] for value in values}
+    table = first_positions(hashes, positions)
+    return {value: table[value] for value in values}
 
 
 def find_duplicates(
@@ -918,12 +935,6 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
 def _facts(job: Job) -> FileFacts:
     assert job.result is not None and job.result.facts is not None  # a checked file's
     return job.result.facts
-
-
-def _position_in(piece: tuple[array[int], array[int]], value: int) -> tuple[int, int]:
-    hashes, positions = piece
-    packed = positions[bisect_left(hashes, value)]
-    return packed >> 32, packed & 0xFFFFFFFF
 
 
 def _aware(moment: datetime) -> datetime:

@@ -16,7 +16,6 @@ dictionary look-ups.
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -1146,11 +1145,12 @@ class Checker:
 
 class _Pages:
     """The entries of a file that have no xhtml:link at all: the hash of their URL's
-    normal form and their position, 16 bytes each."""
+    normal form and their position. Lists of the ints the checks made: at most 50,000
+    entries a file, and an array would convert each int (a large int is slow to convert)."""
 
     def __init__(self) -> None:
-        self.hashes: array[int] = array("q")
-        self.positions: array[int] = array("Q")
+        self.hashes: list[int] = []
+        self.positions: list[int] = []
 
     def bare(self, urls: list[str]) -> list[Alternates]:
         first: dict[int, int] = {}

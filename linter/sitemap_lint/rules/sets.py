@@ -7,7 +7,6 @@ set is checked; each is placed in the file and at the line where the defect show
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -323,22 +322,19 @@ def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int,
     with_records = {record.page for record in records}
 
     def bare(urls: list[str]) -> list[Alternates]:
-        found = []
-        for url in urls:
-            if url in with_records:
-                continue
-            value = url_hash(url)
+        wanted = [(url_hash(url), url) for url in urls if url not in with_records]
+        listed: dict[str, Alternates] = {}
+        # By hash: each file looks up one slice of its hashes after the other.
+        for value, url in sorted(wanted):
             for index, (name, facts) in enumerate(files):
-                hashes = facts.hashes
-                at = bisect_left(hashes, value)
-                if at < len(hashes) and hashes[at] == value:
-                    packed = facts.positions[at]
+                packed = facts.first_position(value)
+                if packed is not None:
                     line, column = packed >> 32, packed & 0xFFFFFFFF
                     record = Alternates(url, line, column, (), name if several else "", "bare")
                     owner[id(record)] = index
-                    found.append(record)
+                    listed[url] = record
                     break
-        return found
+        return [listed[url] for _value, url in wanted if url in listed]
 
     return [
         (
