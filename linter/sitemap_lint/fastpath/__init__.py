@@ -118,7 +118,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from itertools import chain, repeat
-from operator import contains, eq, itemgetter, lshift, methodcaller, or_
+from operator import contains, eq, itemgetter, methodcaller
 from pyexpat import errors as expat_errors
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -429,10 +429,10 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
 # (hreflang code and normal URL, sorted; None without any xhtml:link).
 _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
 # (url, scheme, host, path, lastmod moment, line, column, entry start, extra)
-_Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | None"]
+_Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | None", int]
 # Each field of the entries, for a step over all of a run's entries.
 _ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT = map(itemgetter, range(5))
-_ENTRY_LINE, _ENTRY_COLUMN, _ENTRY_EXTRA = itemgetter(5), itemgetter(6), itemgetter(8)
+_ENTRY_EXTRA, _ENTRY_HERE = itemgetter(8), itemgetter(9)
 
 
 class ProvenRun:
@@ -446,7 +446,8 @@ class ProvenRun:
         # and column where the loc's value starts, where each "&" stands in it.
         self.ampersands: dict[int, tuple[int, int, tuple[int, ...]]] | None = None
         # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
-        # loc stands), where the entry starts (line << 32 | column), its extension facts.
+        # loc stands), where the entry starts (line << 32 | column), its extension facts,
+        # and where its loc stands again as line << 32 | column.
         self.entries: list[_Entry] = []
 
     def enter(self, checker: FileChecker) -> int:
@@ -500,27 +501,27 @@ class ProvenRun:
             ):
                 return False
         keys = list(map(hash, normals))
+        heres = list(map(_ENTRY_HERE, entries))
         tracker = fast.tracker
         if tracker is not None:
             seen = tracker._first
-            if len(set(keys)) != len(keys) or not seen.keys().isdisjoint(keys):
+            if not seen.keys().isdisjoint(keys):
+                return False
+            before = len(seen)
+            seen.update(zip(keys, heres, strict=True))
+            if len(seen) != before + len(keys):  # two of the run's URLs are the same
+                for key in keys:
+                    seen.pop(key, None)
                 return False
         found = self.ampersands
         if found is not None:
             numbers = found if not begin else [number for number in found if number >= begin]
             fast.report_ampersands(self.entries, found, numbers, checker.entry_index + 1)
-        heres = list(
-            map(
-                or_, map(lshift, map(_ENTRY_LINE, entries), repeat(32)), map(_ENTRY_COLUMN, entries)
-            )
-        )
-        if tracker is not None:
-            seen.update(zip(keys, heres, strict=True))
-            if normals is not urls:
-                written = tracker._written
-                for key, url, normal in zip(keys, urls, normals, strict=True):
-                    if normal != url:
-                        written[key] = hash(url)
+        if tracker is not None and normals is not urls:
+            written = tracker._written
+            for key, url, normal in zip(keys, urls, normals, strict=True):
+                if normal != url:
+                    written[key] = hash(url)
         pages = fast.pages
         if pages is not None:
             pages.hashes.extend(keys)
@@ -559,7 +560,18 @@ class ProvenRun:
         if pages is not None:
             add_page, add_position = pages.hashes.append, pages.positions.append
         location = scope.location if scope is not None else None
-        for number, (url, scheme, host, path, moment, line, column, start, extra) in enumerate(
+        for number, (
+            url,
+            scheme,
+            host,
+            path,
+            moment,
+            line,
+            column,
+            start,
+            extra,
+            here,
+        ) in enumerate(
             self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
         ):
             if ampersands is not None and number in ampersands:
@@ -567,7 +579,6 @@ class ProvenRun:
             before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
-            here = line << 32 | column
             key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table
@@ -965,7 +976,7 @@ class FastPath:
                         column = tag - newline
                     else:
                         column += tag - at
-                counted[0] = found_match.end(2)  # no line break in a tag or a URL
+                counted[0] = tag + 5 + len(url)  # no line break in a tag or a URL
                 counted[1] = line
                 loc_line = line + line_offset
                 entries.append(
@@ -979,6 +990,7 @@ class FastPath:
                         column,
                         entry_at,
                         extra,
+                        loc_line << 32 | column,
                     )
                 )
                 if raw is not None:
