@@ -841,7 +841,9 @@ class FastPath:
         pieces: list[str] = []
         done = fixed  # text[fixed:done] is in pieces
         assert self._line_re is not None  # made with the root
-        match = self._line_re.match
+        # A scanner matches where its last match ended, without setting up the engine
+        # again for each entry (CPython's; about 1,000 instructions less an entry).
+        scanner: Callable[[str, int], Any] = self._line_re.scanner  # type: ignore[attr-defined]
         count, rfind = text.count, text.rfind
         hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
         long_urls = self._long_urls
@@ -903,8 +905,9 @@ class FastPath:
             last_entry: re.Match[str] | None = None  # the run's last (it ends at group t)
             entries: list[_Entry] = []
             bound = self.entries_bound
+            next_entry = scanner(text, position).match
             while True:
-                found_match = match(text, position)
+                found_match = next_entry()
                 if found_match is None:
                     break
                 if bound >= MAX_ENTRIES:
