@@ -120,20 +120,22 @@ def _number(value: object, indent: str) -> str:
     return int.__repr__(value) if type(value) is int else encode(value, indent)
 
 
-# What repeats from finding to finding, encoded once by indentation: a finding's
-# shapes (``_finding_shapes``) by rule, a fix's (``_fix_shapes``) by applicability and message.
-_FINDING_HEADS: dict[tuple[str, str, int, str], tuple[str, str, str, str]] = {}
-_FIX_HEADS: dict[tuple[int, str, str], tuple[str, str]] = {}
+# What repeats from finding to finding, encoded once by indentation: the pieces of a
+# finding's encoding by rule (``_finding_pieces``), of a fix's by applicability and
+# message (``_fix_pieces``). An f-string of pieces is joined in one step; a %-template
+# as long would be read again for each finding.
+_FINDING_HEADS: dict[tuple[str, str, int, str], tuple[str, ...]] = {}
+_FIX_HEADS: dict[tuple[int, str, str], tuple[str, ...]] = {}
 
 
 def _finding(f: Finding, indent: str) -> str:
     """A finding as ``encode`` gives the object of its fields: code, name, severity,
     message, line, column, then ``fix`` and ``xpath`` when it has them."""
     key = (f.code, f.name, int(f.severity), indent)  # an enum's hash is Python code
-    shapes = _FINDING_HEADS.get(key)
-    if shapes is None:
-        shapes = _FINDING_HEADS[key] = _finding_shapes(f, indent)
-    template, inner, fix_key, xpath_key = shapes
+    pieces = _FINDING_HEADS.get(key)
+    if pieces is None:
+        pieces = _FINDING_HEADS[key] = _finding_pieces(f, indent)
+    head, at_line, at_column, fix_key, xpath_key, inner, end = pieces
     line: object = f.line
     column: object = f.column
     fix = "" if f.fix is None else f"{fix_key}{_encode_fix(f.fix, inner)}"
@@ -142,22 +144,31 @@ def _finding(f: Finding, indent: str) -> str:
         line = encode(line, inner)
     if type(column) is not int:
         column = encode(column, inner)
-    return template % (encode_basestring(f.message), line, column, fix, xpath)
+    return (
+        f"{head}{encode_basestring(f.message)}{at_line}{line}{at_column}{column}{fix}{xpath}{end}"
+    )
 
 
-def _finding_shapes(f: Finding, indent: str) -> tuple[str, str, str, str]:
-    """The %-template of a finding's encoding (its message encoded, its line and column
-    (integers, or encoded), the encoded fix and xpath fields or nothing), the indentation of its fields, and
-    what the fix and xpath fields start with."""
+def _finding_pieces(f: Finding, indent: str) -> tuple[str, ...]:
+    """The text of a finding's encoding before its message, between the message and the
+    line, between the line and the column, before the fix and before the xpath, then
+    the indentation of its fields and its end."""
     inner = indent + "  "
-    template = (
+    head = (
         f'{{\n{inner}"code": {encode_basestring(f.code)},\n'
         f'{inner}"name": {encode_basestring(f.name)},\n'
         f'{inner}"severity": {encode_basestring(str(f.severity))},\n'
-    ).replace("%", "%%") + (
-        f'{inner}"message": %s,\n{inner}"line": %s,\n{inner}"column": %s%s%s\n{indent}}}'
+        f'{inner}"message": '
     )
-    return template, inner, f',\n{inner}"fix": ', f',\n{inner}"xpath": '
+    return (
+        head,
+        f',\n{inner}"line": ',
+        f',\n{inner}"column": ',
+        f',\n{inner}"fix": ',
+        f',\n{inner}"xpath": ',
+        inner,
+        f"\n{indent}}}",
+    )
 
 
 def _encode_fix(fix: FindingFix, indent: str) -> str:
@@ -165,10 +176,10 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
     edits (each its content, location and end location, 1-based, the end exclusive, and
     its target when it is not a span of the text: "bom" or "encoding")."""
     key = (id(fix.applicability), fix.message, indent)  # an enum's hash is Python code
-    shapes = _FIX_HEADS.get(key)
-    if shapes is None:
-        shapes = _FIX_HEADS[key] = _fix_shapes(fix, indent)
-    head, one_span = shapes
+    pieces = _FIX_HEADS.get(key)
+    if pieces is None:
+        pieces = _FIX_HEADS[key] = _fix_pieces(fix, indent)
+    head, at_content, at_line, at_column, at_end_line, at_end_column, end = pieces
     edits = fix.edits
     if not edits:
         return f"{head}[]\n{indent}}}"
@@ -187,29 +198,34 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
             and type(end_line) is int
             and type(end_column) is int
         ):
-            return one_span % (encode_basestring(edit.content), line, column, end_line, end_column)
+            return (
+                f"{at_content}{encode_basestring(edit.content)}{at_line}{line}{at_column}"
+                f"{column}{at_end_line}{end_line}{at_end_column}{end_column}{end}"
+            )
     i1, i2, i3, i4 = _indents(indent)
     shown = f",\n{i2}".join([_edit(edit, i2, i3, i4) for edit in edits])
     return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
 
 
-def _fix_shapes(fix: FindingFix, indent: str) -> tuple[str, str]:
-    """What a fix's encoding starts with (up to its edits), and the %-template of the
-    whole of it with one span edit of integer positions (its content encoded, then the
-    four numbers)."""
+def _fix_pieces(fix: FindingFix, indent: str) -> tuple[str, ...]:
+    """What a fix's encoding starts with (up to its edits); then, for a fix of one span
+    edit of integer positions, the text before the edit's content, before each of its
+    four numbers, and after the last."""
     i1, i2, i3, i4 = _indents(indent)
     head = (
         f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
         f'{i1}"message": {encode_basestring(fix.message)},\n'
         f'{i1}"edits": '
     )
-    one_span = (
-        f'{head.replace("%", "%%")}[\n{i2}{{\n{i3}"content": %s,\n'
-        f'{i3}"location": {{\n{i4}"line": %d,\n{i4}"column": %d\n{i3}}},\n'
-        f'{i3}"end_location": {{\n{i4}"line": %d,\n'
-        f'{i4}"column": %d\n{i3}}}\n{i2}}}\n{i1}]\n{indent}}}'
+    return (
+        head,
+        f'{head}[\n{i2}{{\n{i3}"content": ',
+        f',\n{i3}"location": {{\n{i4}"line": ',
+        f',\n{i4}"column": ',
+        f'\n{i3}}},\n{i3}"end_location": {{\n{i4}"line": ',
+        f',\n{i4}"column": ',
+        f"\n{i3}}}\n{i2}}}\n{i1}]\n{indent}}}",
     )
-    return head, one_span
 
 
 def _edit(edit: Edit, i2: str, i3: str, i4: str) -> str:
