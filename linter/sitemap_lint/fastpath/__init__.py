@@ -1111,9 +1111,9 @@ class FastPath:
         ``FileChecker.point`` does."""
         report = self._raw_ampersands
         if report is None or self._loc_pointer is None:
-            from sitemap_lint.rules.xml import raw_ampersands
+            from sitemap_lint.rules.xml import url_ampersands
 
-            report = self._raw_ampersands = raw_ampersands
+            report = self._raw_ampersands = url_ampersands
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head, tail = self._loc_pointer
         add = self.checker.sink.findings.extend
@@ -1121,7 +1121,7 @@ class FastPath:
         for number in numbers:
             line, column, ampersands = found[number]
             path = f"{head}{first_index + number}{tail}"
-            add(report(entries[number][0], ampersands, line, column, path, True))
+            add(report(entries[number][0], ampersands, line, column, path))
             reported += len(ampersands)
         self.raw_errors += reported
         self.parser.syntax_errors += reported

@@ -689,6 +689,27 @@ _AMPERSAND_RULE = (
 )
 
 
+def url_ampersands(
+    url: str, offsets: tuple[int, ...], line: int, column: int, xpath: str
+) -> list[Finding]:
+    """``raw_ampersands`` of a loc's URL whose every "&" is raw, with no white space
+    around it, at an exact ``line``:``column`` (1 or more) of the decoded text: the
+    fast path's locs, made in fewer steps."""
+    if len(url) > _VALUE_SHOWN:  # a message for each "&", cut around it
+        return raw_ampersands(url, offsets, line, column, xpath, True)
+    escaped = url.replace("&", "&amp;")
+    edit = Edit(line, column, escaped, "span", line, column + len(url), url)
+    fix = FindingFix(Fix.SAFE, _ESCAPE_AMPERSAND, (edit,), True)
+    code, name, severity = _AMPERSAND_RULE
+    message = f"raw '&' in {url!r}; escape it as {escaped!r}"
+    if len(message) > MAX_MESSAGE:
+        message = shortened(message)
+    return [
+        Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
+        for offset in offsets
+    ]
+
+
 def _escape_every(text: str) -> str:
     return text.replace("&", "&amp;")
 
