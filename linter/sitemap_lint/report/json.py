@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from functools import cache
 from json.encoder import encode_basestring
+from typing import Any
 
 from sitemap_lint._version import __version__
 from sitemap_lint.finding import Edit, Finding, FindingFix
@@ -122,10 +122,9 @@ def _number(value: object, indent: str) -> str:
 
 # What repeats from finding to finding, encoded once by indentation: the pieces of a
 # finding's encoding by rule (``_finding_pieces``), of a fix's by applicability and
-# message (``_fix_pieces``). An f-string of pieces is joined in one step; a %-template
-# as long would be read again for each finding.
+# message (``_fix_pieces``), of an edit's (``_edit_pieces``); an f-string joins them.
 _FINDING_HEADS: dict[tuple[str, str, int, str], tuple[str, ...]] = {}
-_FIX_HEADS: dict[tuple[int, str, str], tuple[str, ...]] = {}
+_FIX_HEADS: dict[tuple[int, str, str], tuple[Any, ...]] = {}
 
 
 def _finding(f: Finding, indent: str) -> str:
@@ -179,57 +178,33 @@ def _encode_fix(fix: FindingFix, indent: str) -> str:
     pieces = _FIX_HEADS.get(key)
     if pieces is None:
         pieces = _FIX_HEADS[key] = _fix_pieces(fix, indent)
-    head, at_content, at_line, at_column, at_end_line, at_end_column, end = pieces
+    head, opening, separator, closing, edit_pieces = pieces
     edits = fix.edits
-    if not edits:
+    if len(edits) == 1:  # most fixes: no list to join
+        shown = _edit(edits[0], edit_pieces)
+    elif edits:
+        shown = separator.join([_edit(edit, edit_pieces) for edit in edits])
+    else:
         return f"{head}[]\n{indent}}}"
-    if len(edits) == 1:
-        edit = edits[0]
-        line, column, end_line, end_column = (
-            edit.line,
-            edit.column,
-            edit.end_line,
-            edit.end_column,
-        )
-        if (
-            edit.target == "span"
-            and type(line) is int
-            and type(column) is int
-            and type(end_line) is int
-            and type(end_column) is int
-        ):
-            return (
-                f"{at_content}{encode_basestring(edit.content)}{at_line}{line}{at_column}"
-                f"{column}{at_end_line}{end_line}{at_end_column}{end_column}{end}"
-            )
-    i1, i2, i3, i4 = _indents(indent)
-    shown = f",\n{i2}".join([_edit(edit, i2, i3, i4) for edit in edits])
-    return f"{head}[\n{i2}{shown}\n{i1}]\n{indent}}}"
+    return f"{head}{opening}{shown}{closing}"
 
 
-def _fix_pieces(fix: FindingFix, indent: str) -> tuple[str, ...]:
-    """What a fix's encoding starts with (up to its edits); then, for a fix of one span
-    edit of integer positions, the text before the edit's content, before each of its
-    four numbers, and after the last."""
-    i1, i2, i3, i4 = _indents(indent)
+def _fix_pieces(fix: FindingFix, indent: str) -> tuple[Any, ...]:
+    """What a fix's encoding starts with (up to its edits), what opens, separates and
+    closes the list of its edits, and the pieces of each edit (``_edit_pieces``)."""
+    i1, i2 = indent + "  ", indent + "    "
     head = (
         f'{{\n{i1}"applicability": {encode_basestring(str(fix.applicability))},\n'
         f'{i1}"message": {encode_basestring(fix.message)},\n'
         f'{i1}"edits": '
     )
-    return (
-        head,
-        f'{head}[\n{i2}{{\n{i3}"content": ',
-        f',\n{i3}"location": {{\n{i4}"line": ',
-        f',\n{i4}"column": ',
-        f'\n{i3}}},\n{i3}"end_location": {{\n{i4}"line": ',
-        f',\n{i4}"column": ',
-        f"\n{i3}}}\n{i2}}}\n{i1}]\n{indent}}}",
+    return head, f"[\n{i2}", f",\n{i2}", f"\n{i1}]\n{indent}}}", _edit_pieces(i2)
+
+
+def _edit(edit: Edit, pieces: tuple[str, ...]) -> str:
+    (at_content, at_line, at_column, at_end_line, at_end_column, closed, at_target, end, inner) = (
+        pieces
     )
-
-
-def _edit(edit: Edit, i2: str, i3: str, i4: str) -> str:
-    target = "" if edit.target == "span" else f',\n{i3}"target": {encode_basestring(edit.target)}'
     line: object = edit.line
     column: object = edit.column
     end_line: object = edit.end_line
@@ -241,20 +216,31 @@ def _edit(edit: Edit, i2: str, i3: str, i4: str) -> str:
         and type(end_column) is int
     ):
         line, column, end_line, end_column = (
-            _number(number, i4) for number in (line, column, end_line, end_column)
+            _number(number, inner) for number in (line, column, end_line, end_column)
         )
+    target = "" if edit.target == "span" else f"{at_target}{encode_basestring(edit.target)}"
     return (
-        f'{{\n{i3}"content": {encode_basestring(edit.content)},\n'
-        f'{i3}"location": {{\n{i4}"line": {line},\n{i4}"column": {column}\n{i3}}},\n'
-        f'{i3}"end_location": {{\n{i4}"line": {end_line},\n'
-        f'{i4}"column": {end_column}\n{i3}}}{target}\n{i2}}}'
+        f"{at_content}{encode_basestring(edit.content)}{at_line}{line}{at_column}{column}"
+        f"{at_end_line}{end_line}{at_end_column}{end_column}{closed}{target}{end}"
     )
 
 
-@cache
-def _indents(indent: str) -> tuple[str, str, str, str]:
-    """The four indentations inside a fix's object at ``indent``."""
-    return indent + "  ", indent + "    ", indent + "      ", indent + "        "
+def _edit_pieces(indent: str) -> tuple[str, ...]:
+    """The text of an edit's encoding at ``indent``: before its content, before each of
+    its four numbers, after the last, before its target and at its end; then the
+    indentation of the numbers."""
+    i3, i4 = indent + "  ", indent + "    "
+    return (
+        f'{{\n{i3}"content": ',
+        f',\n{i3}"location": {{\n{i4}"line": ',
+        f',\n{i4}"column": ',
+        f'\n{i3}}},\n{i3}"end_location": {{\n{i4}"line": ',
+        f',\n{i4}"column": ',
+        f"\n{i3}}}",
+        f',\n{i3}"target": ',
+        f"\n{indent}}}",
+        i4,
+    )
 
 
 def _set_fields(result: FileReport) -> dict[str, object]:
