@@ -6,7 +6,7 @@ import re
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
-from sitemap_lint.finding import MAX_MESSAGE, Finding, Fix, shortened
+from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, rule
@@ -652,22 +652,13 @@ def raw_ampersands(
     # Every "&" raw: each is escaped; else only those that start no reference.
     escape = _escape_every if raw.count("&") == len(offsets) else _escape_raw
     escaped = escape(raw)
-    fix = None
-    if column >= 1:
-        edit = Edit(line, column, escaped, "span", line, column + len(raw), raw)
-        fix = FindingFix(Fix.SAFE, _ESCAPE_AMPERSAND, (edit,), exact)
+    fix = _escape_fix(raw, escaped, line, column, exact) if column >= 1 else None
     value = raw.strip()
     lead = 0 if value is raw else len(raw) - len(raw.lstrip())
-    code, name, severity = _AMPERSAND_RULE
+    rule = UNESCAPED_AMPERSAND
+    code, name, severity = rule.code, rule.name, rule.severity
     if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
-        shown = escaped if value is raw else escape(value)
-        message = f"raw '&' in {value!r}; escape it as {shown!r}"
-        if len(message) > MAX_MESSAGE:
-            message = shortened(message)
-        if len(offsets) == 1 and column >= 1:
-            return [
-                Finding(code, name, severity, message, line, column + offsets[0], None, fix, xpath)
-            ]
+        message = _message(value, escaped if value is raw else escape(value))
         return [
             Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
             for offset in offsets
@@ -675,18 +666,10 @@ def raw_ampersands(
     findings = []
     for offset in offsets:
         snippet = _shown(value, offset - lead)
-        message = shortened(f"raw '&' in {snippet!r}; escape it as {escape(snippet)!r}")
+        message = _message(snippet, escape(snippet))
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
-
-
-_ESCAPE_AMPERSAND = "Escape the raw `&` as `&amp;`"
-_AMPERSAND_RULE = (
-    UNESCAPED_AMPERSAND.code,
-    UNESCAPED_AMPERSAND.name,
-    UNESCAPED_AMPERSAND.severity,
-)
 
 
 def url_ampersands(
@@ -698,16 +681,24 @@ def url_ampersands(
     if len(url) > _VALUE_SHOWN:  # a message for each "&", cut around it
         return raw_ampersands(url, offsets, line, column, xpath, True)
     escaped = url.replace("&", "&amp;")
-    edit = Edit(line, column, escaped, "span", line, column + len(url), url)
-    fix = FindingFix(Fix.SAFE, _ESCAPE_AMPERSAND, (edit,), True)
-    code, name, severity = _AMPERSAND_RULE
-    message = f"raw '&' in {url!r}; escape it as {escaped!r}"
-    if len(message) > MAX_MESSAGE:
-        message = shortened(message)
+    fix = _escape_fix(url, escaped, line, column, True)
+    message = _message(url, escaped)
+    rule = UNESCAPED_AMPERSAND
+    code, name, severity = rule.code, rule.name, rule.severity
     return [
         Finding(code, name, severity, message, line, column + offset, None, fix, xpath)
         for offset in offsets
     ]
+
+
+def _escape_fix(raw: str, escaped: str, line: int, column: int, exact: bool) -> FindingFix:
+    """XM004's fix: ``raw`` at ``line``:``column`` replaced by ``escaped``."""
+    edit = Edit(line, column, escaped, "span", line, column + len(raw), raw)
+    return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
+
+
+def _message(value: str, escaped: str) -> str:
+    return shortened(f"raw '&' in {value!r}; escape it as {escaped!r}")
 
 
 def _escape_every(text: str) -> str:
