@@ -725,15 +725,15 @@ def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list
         return duplicates
     first: dict[int, int] = {}
     # Where each file first lists each of its repeated hashes.
-    listed: list[dict[int, int]] = []
-    for chunk, piece in zip(chunks, pieces, strict=True):
-        wanted = repeated.intersection(chunk)
-        listed.append(_first_listings(piece, wanted) if wanted else {})
-    for index, chunk in enumerate(chunks):
-        for value in sorted(repeated.intersection(chunk)):
+    listed = [
+        _first_listings(piece, repeated.intersection(chunk))
+        for chunk, piece in zip(chunks, pieces, strict=True)
+    ]
+    for index, positions in enumerate(listed):
+        for value in sorted(positions):
             first_index = first.setdefault(value, index)
             if first_index != index:
-                packed = listed[index][value]
+                packed = positions[value]
                 first_line = listed[first_index][value] >> 32
                 duplicates.append(
                     (index, value, first_index, packed >> 32, packed & 0xFFFFFFFF, first_line)

@@ -428,11 +428,14 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
 # namespaces in the order they first appear ("i" image, "x" XHTML) and the alternates
 # (hreflang code and normal URL, sorted; None without any xhtml:link).
 _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
-# (url, scheme, host, path, lastmod moment, line, column, entry start, extra)
-_Entry = tuple[str, str, str, str, "datetime | None", int, int, int, "_Extra | None", int]
+# (url, scheme, host, path, lastmod moment, loc position, entry position, extra); a
+# position is line << 32 | column.
+_Entry = tuple[str, str, str, str, "datetime | None", int, int, "_Extra | None"]
 # Each field of the entries, for a step over all of a run's entries.
-_ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT = map(itemgetter, range(5))
-_ENTRY_EXTRA, _ENTRY_HERE = itemgetter(8), itemgetter(9)
+_ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT, _ENTRY_HERE = map(
+    itemgetter, range(6)
+)
+_ENTRY_EXTRA = itemgetter(7)
 
 
 class ProvenRun:
@@ -445,9 +448,8 @@ class ProvenRun:
         # The entries whose loc holds a raw "&", by their index in ``entries``: the line
         # and column where the loc's value starts, where each "&" stands in it.
         self.ampersands: dict[int, tuple[int, int, tuple[int, ...]]] | None = None
-        # (url, scheme, host, path, lastmod moment, line, column) of each entry (where its
-        # loc stands), where the entry starts (line << 32 | column), its extension facts,
-        # and where its loc stands again as line << 32 | column.
+        # Each entry (``_Entry``): its values, where its loc and where it starts, its
+        # extension facts.
         self.entries: list[_Entry] = []
 
     def enter(self, checker: FileChecker) -> int:
@@ -560,20 +562,10 @@ class ProvenRun:
         if pages is not None:
             add_page, add_position = pages.hashes.append, pages.positions.append
         location = scope.location if scope is not None else None
-        for number, (
-            url,
-            scheme,
-            host,
-            path,
-            moment,
-            line,
-            column,
-            start,
-            extra,
-            here,
-        ) in enumerate(
+        for number, (url, scheme, host, path, moment, here, start, extra) in enumerate(
             self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
         ):
+            line, column = here >> 32, here & 0xFFFFFFFF
             if ampersands is not None and number in ampersands:
                 fast.report_ampersands(self.entries, ampersands, (number,), first_index)
             before = len(findings)
@@ -695,7 +687,7 @@ class FastPath:
         self.raw_errors = 0
         self.raw_bound = 0
         self._loc_pointer: tuple[str, str] | None = None  # see report_ampersands
-        self._raw_ampersands: Callable[..., list[Finding]] | None = None
+        self._url_ampersands: Callable[..., list[Finding]] | None = None
         # The extension elements: their pattern (made with the root), the checkers of their
         # namespaces (made at the first entry that holds their elements, as the dispatch
         # makes them), and caches of proved values.
@@ -989,11 +981,9 @@ class FastPath:
                         host,
                         path or "",
                         moment,
-                        loc_line,
-                        column,
+                        loc_line << 32 | column,
                         entry_at,
                         extra,
-                        loc_line << 32 | column,
                     )
                 )
                 if raw is not None:
@@ -1109,11 +1099,11 @@ class FastPath:
         (``found`` says where they stand; ``entries[0]`` is the ``first_index``th entry
         of the document) as the parser reports each (XM004), naming the loc as
         ``FileChecker.point`` does."""
-        report = self._raw_ampersands
+        report = self._url_ampersands
         if report is None or self._loc_pointer is None:
             from sitemap_lint.rules.xml import url_ampersands
 
-            report = self._raw_ampersands = url_ampersands
+            report = self._url_ampersands = url_ampersands
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head, tail = self._loc_pointer
         add = self.checker.sink.findings.extend
