@@ -1,8 +1,10 @@
-"""The pre-commit hook, driven by the real ``pre-commit`` tool (``pre-commit try-repo``).
+"""The pre-commit hook, driven by the real ``pre-commit`` tool with the README's example.
 
-pre-commit installs the hook's environment from this repository with pip, which
-needs the package index: the test is slow (about a minute) and needs network.
-It is skipped only where pre-commit itself is not installed.
+The configuration is the README's own block, its repository URL replaced by a copy
+of this working tree (committed on a branch ``main``, as the example's ``rev``
+names). pre-commit installs the hook's environment from it with pip, which needs
+the package index: the test is slow (about a minute) and needs network. It is
+skipped only where pre-commit itself is not installed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
 pytestmark = pytest.mark.slow
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
+README = ROOT / "README.md"
+COMMITTER = ("-c", "user.name=test", "-c", "user.email=test@example.invalid")
 HAS_PRE_COMMIT = importlib.util.find_spec("pre_commit") is not None
 
 
@@ -39,16 +43,8 @@ def _git(*args: str, cwd: Path) -> str:
 
 
 def _repository_under_test(tmp_path: Path) -> Path:
-    """The project's repository root, as pre-commit should install it.
-
-    ``try-repo`` commits uncommitted changes of tracked files in a shadow
-    repository itself, but leaves out files git does not track yet; when there
-    are such files, the working tree is copied into a repository of its own.
-    """
+    """The working tree (tracked and untracked files) committed on ``main`` in a new repository."""
     listed = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
-    untracked = _git("ls-files", "-z", "--others", "--exclude-standard", cwd=ROOT)
-    if not untracked:
-        return ROOT
     copy = tmp_path / "repository"
     for name in filter(None, listed.split("\0")):
         source = ROOT / name
@@ -59,20 +55,18 @@ def _repository_under_test(tmp_path: Path) -> Path:
         elif source.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
-    _git("init", "-q", cwd=copy)
+    _git("init", "-q", "-b", "main", cwd=copy)
     _git("add", "-A", cwd=copy)
-    _git(
-        "-c",
-        "user.name=test",
-        "-c",
-        "user.email=test@example.invalid",
-        "commit",
-        "-q",
-        "-m",
-        "working tree under test",
-        cwd=copy,
-    )
+    _git(*COMMITTER, "commit", "-q", "-m", "working tree under test", cwd=copy)
     return copy
+
+
+def _readme_config(repository: Path) -> str:
+    """The README's ``.pre-commit-config.yaml`` example, pointing at ``repository``."""
+    section = README.read_text(encoding="utf-8").split("### pre-commit", 1)[1]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert "rev: main" in block and "id: sitemap-lint" in block, block
+    return block.replace("https://github.com/OWNER/sitemap-lint", str(repository))
 
 
 @pytest.mark.skipif(not HAS_PRE_COMMIT, reason="pre-commit is not installed")
@@ -96,7 +90,7 @@ def test_hook_manifest_is_valid_and_matches_sitemap_names() -> None:
 
 
 @pytest.mark.skipif(not HAS_PRE_COMMIT, reason="pre-commit is not installed")
-def test_pre_commit_try_repo(tmp_path: Path) -> None:
+def test_the_readme_example_runs_the_hook(tmp_path: Path) -> None:
     repository = _repository_under_test(tmp_path)
     work = tmp_path / "site"
     (work / "public").mkdir(parents=True)
@@ -104,6 +98,8 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     broken = RULE_FIXTURES / "XM001" / "fail.xml"
     (work / "public" / "sitemap-broken.xml").write_bytes(broken.read_bytes())
     (work / "feed.xml").write_text("<rss>not a sitemap, and not well-formed")
+    config = work / ".pre-commit-config.yaml"
+    config.write_text(_readme_config(repository), encoding="utf-8")
     _git("init", "-q", cwd=work)
     _git("add", "-A", cwd=work)
     env = {
@@ -113,18 +109,9 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
         "NO_COLOR": "1",
     }
 
-    def try_repo(*files: str) -> subprocess.CompletedProcess:
+    def pre_commit(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pre_commit",
-                "try-repo",
-                str(repository),
-                "sitemap-lint",
-                "--files",
-                *files,
-            ],
+            [sys.executable, "-m", "pre_commit", *args],
             cwd=work,
             env=env,
             capture_output=True,
@@ -132,13 +119,22 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
             timeout=900,
         )
 
-    clean = try_repo("public/sitemap.xml", "feed.xml")
+    clean = pre_commit("run", "--files", "public/sitemap.xml", "feed.xml")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert re.search(r"sitemap-lint\.+Passed", clean.stdout), clean.stdout
 
-    failed = try_repo("public/sitemap.xml", "public/sitemap-broken.xml", "feed.xml")
+    failed = pre_commit(
+        "run", "--files", "public/sitemap.xml", "public/sitemap-broken.xml", "feed.xml"
+    )
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert re.search(r"sitemap-lint\.+Failed", failed.stdout), failed.stdout
     report = failed.stdout.split("Failed", 1)[1]
     assert re.search(r"^public/sitemap-broken\.xml\n  5:5 +error +XM001 ", report, re.MULTILINE)
     assert "feed.xml" not in failed.stdout.split("Failed", 1)[1]  # not a sitemap name
+
+    # What the README says of `pre-commit autoupdate` on a repository without tags.
+    assert not _git("tag", cwd=repository).strip()
+    updated = pre_commit("autoupdate")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    head = _git("rev-parse", "HEAD", cwd=repository).strip()
+    assert f"rev: {head}" in config.read_text(encoding="utf-8")
