@@ -140,7 +140,11 @@ def _result(
 ) -> FileResult:
     if stats is not None:
         stats.size = stream.total
-    return FileResult(source.name, sink.close(), facts, stats=stats)
+    if facts is None:
+        return FileResult(source.name, sink.close(), stats=stats)
+    # A file of a set: findings across files come later, through its open directives.
+    findings = sink.close(final=False)
+    return FileResult(source.name, findings, facts, stats=stats, suppressions=sink.suppressions)
 
 
 def _first_content(texts: Iterator[str]) -> str | None:

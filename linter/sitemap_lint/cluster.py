@@ -394,7 +394,13 @@ def discovery_view(checked: Checked) -> Checked:
             normal_forms=facts.normal_forms,  # at most NORMAL_FORMS_KEPT, for SE001
         )
     # The HTML report's counters (a few kilobytes) go with the findings.
-    view = FileResult(result.name, list(result.findings), facts=light, stats=result.stats)
+    view = FileResult(
+        result.name,
+        list(result.findings),
+        facts=light,
+        stats=result.stats,
+        suppressions=result.suppressions,
+    )
     return Checked(view, checked.size, checked.robots_text, alternates)
 
 

@@ -7,10 +7,14 @@ reporters import it, and loading a reporter must not load lxml.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sitemap_lint.facts import FileFacts, FileStats
 from sitemap_lint.finding import Finding
 from sitemap_lint.records import Mutable
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.suppression import Suppressions
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -29,6 +33,9 @@ class FileResult(Mutable):
     # None for an input.
     parent: int | None = None
     stats: FileStats | None = field(default=None, repr=False, compare=False)
+    # In a set, until it is done: the file's inline suppression directives, still open
+    # for the findings across files.
+    suppressions: Suppressions | None = field(default=None, repr=False, compare=False)
 
     def __init__(
         self,
@@ -39,6 +46,7 @@ class FileResult(Mutable):
         urls: int | None = None,
         parent: int | None = None,
         stats: FileStats | None = None,
+        suppressions: Suppressions | None = None,
     ) -> None:
         self.name = name
         self.findings = [] if findings is None else findings
@@ -47,3 +55,4 @@ class FileResult(Mutable):
         self.urls = urls
         self.parent = parent
         self.stats = stats
+        self.suppressions = suppressions

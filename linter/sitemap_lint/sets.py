@@ -926,6 +926,9 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
         result.kind = facts.kind or None
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
     result.facts = None
+    if result.suppressions is not None:  # the file's directives, over the set's findings too
+        result.findings[:] = result.suppressions.apply(result.findings)
+        result.suppressions = None
     if selection is not None:  # the set's own findings are reported as the file's are
         result.findings[:] = reported(result.findings, selection.for_file(result.name))
     result.findings.sort(key=sort_key)

@@ -6,7 +6,8 @@ a node a rule already reported is not reported again (the rule's message is the
 clearer one). When the file is done, ``close`` applies, in this order, the
 file's inline suppression comments, the run's selection for that file (rule
 selection, per-file ignores, profile and severity table) and the order by
-position.
+position. In a set the directives stay open until the set is done: the findings
+across files (``sets``) pass through them and the same selection, once.
 
 Producers that never cover nodes (the byte reader, the decoder, the robots.txt
 and text formats) append to ``findings`` directly.
@@ -50,6 +51,11 @@ class FindingSink:
         if covers is not None:
             self._covered.update((id(node), node) for node in covers.iter())
 
+    @property
+    def suppressions(self) -> Suppressions | None:
+        """The file's inline suppression directives, None when it has none."""
+        return self._suppressions
+
     def covered(self, node: object) -> bool:
         """Whether a finding covered ``node`` (since the last ``clear_coverage``)."""
         return id(node) in self._covered
@@ -84,11 +90,17 @@ class FindingSink:
 
     # -- when the file is done ----------------------------------------------------
 
-    def close(self) -> list[Finding]:
-        """The reported findings: suppressed ones dropped, the selection applied, sorted."""
+    def close(self, final: bool = True) -> list[Finding]:
+        """The reported findings: suppressed ones dropped, the selection applied, sorted.
+
+        Not ``final`` (a file of a set, whose findings across files come later): the
+        suppression directives stay open (``suppressions``), so that they silence those
+        findings too and say what they suppressed only when the set is done."""
         findings = self.findings
-        if self._suppressions is not None:  # every finding of the file is known now
+        if self._suppressions is not None and final:  # every finding of the file is known
             findings = self._suppressions.apply(findings)
+        elif self._suppressions is not None:
+            findings = self._suppressions.filter(findings)
         if self.levels is not None:
             findings = reported(findings, self.levels)
         findings.sort(key=sort_key)

@@ -174,6 +174,14 @@ class Suppressions:
 
     def apply(self, findings: list[Finding]) -> list[Finding]:
         """``findings`` without the suppressed ones, and with this family's own."""
+        kept = self.filter(findings)
+        kept.extend(self.remaining())
+        return kept
+
+    def filter(self, findings: list[Finding]) -> list[Finding]:
+        """``findings`` without the suppressed ones; the directives remember what they
+        matched, so that findings that come later (a set's, across files) can be
+        filtered too before ``remaining`` is asked."""
         whole_file = [d for d in self.directives if not d.target]
         by_line: dict[int, list[Directive]] = {}
         for directive in self.directives:
@@ -189,12 +197,17 @@ class Suppressions:
                         suppressed = True
             if not suppressed:
                 kept.append(finding)
-        kept.extend(self.problems)
+        return kept
+
+    def remaining(self) -> list[Finding]:
+        """This family's own findings: the directives that cannot be read, and those
+        that suppressed nothing (asked once every finding of the file is known)."""
+        findings = list(self.problems)
         for directive in self.directives:
             unused = [code for code in directive.codes if code not in directive.used]
             if unused:
                 where = "in this file" if not directive.target else f"on line {directive.target}"
-                kept.append(
+                findings.append(
                     UNUSED.at(
                         directive.line,
                         directive.column,
@@ -203,4 +216,4 @@ class Suppressions:
                         f"{'it' if len(unused) == 1 else 'them'} from the comment",
                     )
                 )
-        return kept
+        return findings

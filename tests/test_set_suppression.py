@@ -1,0 +1,74 @@
+"""Inline suppression over the findings across files: a set's files keep their
+directives open until the set is done, so that a directive silences a cross-file
+finding (SE001) like any other, and says it suppressed nothing only when it did not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_json, write
+
+DIRECTIVE = "<!-- sitemap-lint: {action} {codes} -->"
+
+
+def _sitemap(own: str, directive: str = "", before_shared: str = "") -> str:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f"{directive}\n"
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{before_shared}\n"
+        "  <url><loc>https://example.com/shared</loc></url>\n"
+        f"  <url><loc>https://example.com/{own}</loc></url>\n"
+        "</urlset>\n"
+    )
+
+
+def _found(report: dict, name: str) -> list[tuple[str, int]]:
+    (file,) = [f for f in report["files"] if f["path"].endswith(name)]
+    return [(finding["code"], finding["line"]) for finding in file["findings"]]
+
+
+def test_a_file_directive_silences_the_url_another_file_lists_too(tmp_path: Path) -> None:
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001")
+    first = write(tmp_path, "a-sitemap.xml", _sitemap("a", directive))
+    second = write(tmp_path, "b-sitemap.xml", _sitemap("b", directive))
+    status, report = run_json([str(first), str(second)])
+    # The first listing is no finding: its directive truly suppresses nothing.
+    assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
+    # The second listing is SE001, and its own directive silences it.
+    assert _found(report, "b-sitemap.xml") == []
+    assert status == 0
+
+
+def test_a_next_line_directive_silences_a_cross_file_finding_on_its_line(
+    tmp_path: Path,
+) -> None:
+    first = write(tmp_path, "a-sitemap.xml", _sitemap("a"))
+    directive = "  " + DIRECTIVE.format(action="disable-next-line", codes="SE")
+    second = write(tmp_path, "b-sitemap.xml", _sitemap("b", before_shared=directive))
+    _status, report = run_json([str(first), str(second)])
+    assert _found(report, "b-sitemap.xml") == []
+    assert _found(report, "a-sitemap.xml") == []
+
+
+def test_without_a_directive_the_cross_file_finding_stays(tmp_path: Path) -> None:
+    first = write(tmp_path, "a-sitemap.xml", _sitemap("a"))
+    unrelated = DIRECTIVE.format(action="disable-file", codes="UR008")
+    second = write(tmp_path, "b-sitemap.xml", _sitemap("b", unrelated))
+    _status, report = run_json([str(first), str(second)])
+    assert _found(report, "b-sitemap.xml") == [("SU001", 2), ("SE001", 5)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_same_in_worker_processes(tmp_path: Path, jobs: int) -> None:
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001")
+    paths = [
+        str(write(tmp_path, f"{name}-sitemap.xml", _sitemap(name, directive)))
+        for name in ("a", "b", "c")
+    ]
+    _status, report = run_json(paths, jobs=jobs)
+    assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
+    assert _found(report, "b-sitemap.xml") == []
+    assert _found(report, "c-sitemap.xml") == []
