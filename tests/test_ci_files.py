@@ -31,7 +31,7 @@ def _readme_yaml(heading: str) -> dict:
 
 def test_action_inputs_and_steps() -> None:
     action = _action()
-    assert set(action["inputs"]) == {"args", "version", "sarif-file"}
+    assert set(action["inputs"]) == {"args", "version", "sarif-file", "baseline"}
     assert action["runs"]["using"] == "composite"
     for step in action["runs"]["steps"]:
         assert step["shell"] == "bash"
@@ -65,6 +65,27 @@ def test_action_steps_write_sarif_and_gate(tmp_path: Path) -> None:
     lint = _run_step("Lint", {"ARGS": args}, tmp_path)
     assert lint.returncode == 1
     assert lint.stdout.startswith("::error file=public/sitemap.xml,line=5,col=5")
+
+
+@pytest.mark.slow
+def test_action_steps_take_a_baseline(tmp_path: Path) -> None:
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / "sitemap.xml").write_bytes(
+        (RULE_FIXTURES / "XM001" / "fail.xml").read_bytes()
+    )
+    args = "--isolated --format github public/"
+    recorded = _run_step("Lint", {"ARGS": f"{args} --write-baseline base.json"}, tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    gated = {"ARGS": args, "BASELINE": "base.json", "SARIF_FILE": "out.sarif"}
+    lint = _run_step("Lint", gated, tmp_path)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert "::error" not in lint.stdout
+    sarif = _run_step("Write the SARIF report", gated, tmp_path)
+    assert sarif.returncode == 0, sarif.stderr
+    document = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
+    assert document["runs"][0]["results"] == []
+    without = _run_step("Lint", {"ARGS": args, "BASELINE": ""}, tmp_path)
+    assert without.returncode == 1
 
 
 @pytest.mark.slow

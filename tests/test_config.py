@@ -481,6 +481,7 @@ KEYS = (
     "show-source",
     "fix",
     "unsafe-fixes",
+    "baseline",
 )
 
 

@@ -11,6 +11,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from operator import attrgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from datetime import datetime
 
+    from sitemap_lint.baseline import Baseline, Matched
     from sitemap_lint.config import Config
     from sitemap_lint.domain.urls import ParsedURL
     from sitemap_lint.fix.runner import FixRun
@@ -51,16 +53,19 @@ class Outcome(Mutable):
     # The local files and standard input that were checked, by name: what can be
     # read again to show the source of findings.
     sources: dict[str, Source] = field(default_factory=dict)
+    baseline: Matched | None = None  # what --baseline matched, when given
 
     def __init__(
         self,
         results: list[FileResult],
         exit_code: int,
         sources: dict[str, Source] | None = None,
+        baseline: Matched | None = None,
     ) -> None:
         self.results = results
         self.exit_code = exit_code
         self.sources = {} if sources is None else sources
+        self.baseline = baseline
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -100,8 +105,13 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         outcome.results = runner.resolved(outcome.results, outcome.sources)
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
-    run = _run_info(settings, config, outcome.exit_code)
+    run = _run_info(settings, config, outcome.exit_code, outcome.baseline)
     _write_report(reporter_class, format_name, results, settings, out, source, run)
+    if settings.write_baseline and not settings.quiet:
+        recorded = sum(len(result.findings) for result in outcome.results)
+        if outcome.baseline is not None:
+            recorded += outcome.baseline.matched
+        err.write(f"Recorded {_findings(recorded)} in the baseline {settings.write_baseline}.\n")
     _write_summary(results, format_name, settings, err)
     if fixing and fixed.fixed and not settings.quiet:
         err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
@@ -188,6 +198,7 @@ def compute(
     from sitemap_lint.options import Options
 
     plan = check_plan(settings, config)
+    accepted = _read_baseline(settings, config)  # before the check: a bad file fails at once
     local = [p for p in settings.paths if not is_url(p)]
     sources = expand(local)
     if stdin is not None:
@@ -228,11 +239,35 @@ def compute(
         engine = xsd.load(plan.engine_name)
         results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
 
-    worst = max((max(map(_SEVERITY, r.findings)) for r in results if r.findings), default=None)
     checked = {source.name: source for source in sources}
-    if settings.exit_zero or worst is None or worst < plan.fail_on:
-        return Outcome(results, EXIT_CLEAN, checked)
-    return Outcome(results, EXIT_FINDINGS, checked)
+    recorded = _baseline(settings, accepted, results)
+    worst = max((max(map(_SEVERITY, r.findings)) for r in results if r.findings), default=None)
+    if settings.write_baseline or settings.exit_zero or worst is None or worst < plan.fail_on:
+        return Outcome(results, EXIT_CLEAN, checked, recorded)
+    return Outcome(results, EXIT_FINDINGS, checked, recorded)
+
+
+def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
+    path = settings.baseline or config.baseline
+    if not (path or settings.write_baseline):
+        return None
+    from sitemap_lint import baseline
+
+    if settings.write_baseline:
+        baseline.check_writable(Path(settings.write_baseline))
+    return baseline.read(Path(path)) if path else None
+
+
+def _baseline(
+    settings: RunSettings, accepted: Baseline | None, results: list[FileResult]
+) -> Matched | None:
+    """``--write-baseline``: record every finding; ``--baseline`` (read before the
+    check, so that one file can be read and refreshed): drop the findings it records."""
+    if settings.write_baseline:
+        from sitemap_lint import baseline
+
+        baseline.write(Path(settings.write_baseline), results)
+    return accepted.apply(results) if accepted is not None else None
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -432,7 +467,9 @@ def _write_report(
         raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
 
 
-def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
+def _run_info(
+    settings: RunSettings, config: Config, exit_code: int, baseline: Matched | None = None
+) -> RunInfo:
     from sitemap_lint.profiles import DEFAULT
     from sitemap_lint.report.base import RunInfo
     from sitemap_lint.settings import command_line
@@ -440,7 +477,13 @@ def _run_info(settings: RunSettings, config: Config, exit_code: int) -> RunInfo:
     profile = settings.profile or config.profile or DEFAULT
     unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
     return RunInfo(
-        tuple(settings.paths), settings.now, profile, exit_code, command_line(settings), unsafe
+        tuple(settings.paths),
+        settings.now,
+        profile,
+        exit_code,
+        command_line(settings),
+        unsafe,
+        None if baseline is None else (baseline.matched, baseline.unseen),
     )
 
 

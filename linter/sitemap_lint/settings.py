@@ -303,6 +303,12 @@ def _read_maps(setting: Setting, reader: KeyReader, key: str, value: Any) -> dic
     return {setting.name: tuple(entries)}
 
 
+def _read_path(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, str) or not value:
+        raise reader.fail(key, f"expected a file path, got {value!r}")
+    return {setting.name: str(reader.base / value)}
+
+
 def _read_robots(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
     from sitemap_lint.inputs.reader import is_url
 
@@ -344,6 +350,28 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--output-file", "-o"),
         metavar="PATH",
         doc="write the report to `PATH`; a one-line summary still goes to stderr",
+    ),
+    Setting(
+        "baseline",
+        "text",
+        "Report only the findings this baseline file does not record.",
+        flags=("--baseline",),
+        key="baseline",
+        metavar="FILE",
+        read=_read_path,
+        stored=(("baseline", None),),
+        doc="report and count only the findings that the baseline `FILE` (written by"
+        " `--write-baseline`) does not record, and say how many it matched; in the file, a"
+        " path relative to it",
+    ),
+    Setting(
+        "write_baseline",
+        "text",
+        "Record every finding in this baseline file; exit 0.",
+        flags=("--write-baseline",),
+        metavar="FILE",
+        doc="record every finding of the run in the baseline `FILE` (JSON, sorted, without"
+        " line numbers), report as usual and exit 0",
     ),
     Setting(
         "sitemap_url",

@@ -158,6 +158,8 @@ class RunInfo(Frozen):
     exit_code: int
     command: str  # a command line that repeats the run
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as fixable
+    # --baseline: the findings it matched (not reported) and the recorded ones not seen
+    baseline: tuple[int, int] | None = None
 
     def __init__(
         self,
@@ -167,6 +169,7 @@ class RunInfo(Frozen):
         exit_code: int,
         command: str,
         unsafe_fixes: bool = False,
+        baseline: tuple[int, int] | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "inputs", inputs)
@@ -175,6 +178,7 @@ class RunInfo(Frozen):
         setattr_(self, "exit_code", exit_code)
         setattr_(self, "command", command)
         setattr_(self, "unsafe_fixes", unsafe_fixes)
+        setattr_(self, "baseline", baseline)
 
 
 class Reporter(ABC):

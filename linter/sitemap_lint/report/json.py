@@ -9,7 +9,7 @@ from typing import Any
 
 from sitemap_lint._version import __version__
 from sitemap_lint.finding import Edit, Finding, FindingFix
-from sitemap_lint.report.base import FileReport, Reporter, Summary
+from sitemap_lint.report.base import FileReport, Reporter, RunInfo, Summary
 
 FORMAT_VERSION = 1
 
@@ -35,10 +35,20 @@ class JsonReporter(Reporter):
                 "infos": summary.infos,
                 **({"urls": summary.urls} if summary.urls is not None else {}),
                 "rules": {rule.split(" ", 1)[0]: count for rule, count in summary.by_rule.items()},
+                **_baseline(self.run),
             },
         }
         write(document, "", self.out.write)
         self.out.write("\n")
+
+
+def _baseline(run: RunInfo | None) -> dict[str, dict[str, int]]:
+    """``--baseline``: the findings it matched (not reported) and the recorded ones the
+    run did not see."""
+    if run is None or run.baseline is None:
+        return {}
+    matched, unseen = run.baseline
+    return {"baseline": {"matched": matched, "unseen": unseen}}
 
 
 # Lists longer than this are written in batches of encoded items (each item whole).

@@ -100,6 +100,8 @@ class TextReporter(Reporter):
             if self.statistics:
                 _statistics(console, results)
             console.print(_totals(Summary.of(results)))
+            if self.run is not None and self.run.baseline is not None:
+                console.print(_baseline(*self.run.baseline))
             fixes = _fixes(results, self._unsafe)
             if fixes is not None:
                 console.print(fixes)
@@ -329,6 +331,18 @@ def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
     if hidden:
         fixes = "fix" if hidden == 1 else "fixes"
         text.append(f" ({hidden} hidden {fixes} can be enabled with --unsafe-fixes.)")
+    return text
+
+
+def _baseline(matched: int, unseen: int) -> Text:
+    """What ``--baseline`` left out, and what it recorded that the run no longer sees."""
+    text = Text(f"{matched} finding{'' if matched == 1 else 's'} matched the baseline (not shown).")
+    if unseen:
+        were = "was" if unseen == 1 else "were"
+        text.append(
+            f" {unseen} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
+            "again; --write-baseline refreshes the file."
+        )
     return text
 
 

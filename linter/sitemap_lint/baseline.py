@@ -1,0 +1,185 @@
+"""Baselines: the findings a project accepts today, recorded by fingerprint, so that a
+gate reports only what is new (``check --write-baseline FILE``, ``check --baseline FILE``).
+
+The file is JSON, small and diff-friendly: one finding identity a line, sorted by path,
+rule and fingerprint, with how many findings share it and, for the reader, the message
+of the first (never compared)::
+
+    {
+      "sitemap-lint-baseline": 1,
+      "findings": [
+        {"path": "public/sitemap.xml", "code": "UR008", "fingerprint": "9c1f...", "count": 1, ...}
+      ]
+    }
+
+A fingerprint holds no line number (``fingerprints.identity``): moving entries keeps
+it. A finding fixed since the baseline was written matches nothing, which is no failure;
+the run says how many recorded findings it no longer saw.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from sitemap_lint.errors import UsageError
+from sitemap_lint.finding import Finding
+from sitemap_lint.fingerprints import ci_path, identity
+from sitemap_lint.records import Frozen
+
+FORMAT_KEY = "sitemap-lint-baseline"
+FORMAT_VERSION = 1
+
+# (path as ci_path gives it, rule code, fingerprint)
+Identity = tuple[str, str, str]
+
+
+class Checked(Protocol):
+    """What a baseline reads and filters of a checked file (``results.FileResult``)."""
+
+    name: str
+    findings: list[Finding]
+
+
+@dataclass(init=False, repr=False, eq=False)
+class Matched(Frozen):
+    """What a baseline did to a run: findings it matched (not reported) and recorded
+    findings the run did not see again (fixed since, or moved to another file)."""
+
+    matched: int
+    unseen: int
+
+    def __init__(self, matched: int, unseen: int) -> None:
+        object.__setattr__(self, "matched", matched)
+        object.__setattr__(self, "unseen", unseen)
+
+
+def _identities(results: Iterable[Checked]) -> Iterable[tuple[Identity, Finding]]:
+    for result in results:
+        path = ci_path(result.name)
+        for finding in result.findings:
+            yield (path, finding.code, identity(path, finding)), finding
+
+
+def render(results: Iterable[Checked]) -> str:
+    """The baseline file that records every finding of ``results``."""
+    counts: Counter[Identity] = Counter()
+    messages: dict[Identity, str] = {}
+    for key, finding in _identities(results):
+        counts[key] += 1
+        messages.setdefault(key, finding.message)
+    lines = [
+        "    "
+        + json.dumps(
+            {
+                "path": path,
+                "code": code,
+                "fingerprint": fingerprint,
+                "count": counts[(path, code, fingerprint)],
+                "message": messages[(path, code, fingerprint)],
+            },
+            ensure_ascii=False,
+        )
+        for path, code, fingerprint in sorted(counts)
+    ]
+    body = ",\n".join(lines)
+    return (
+        f'{{\n  "{FORMAT_KEY}": {FORMAT_VERSION},\n  "findings": [\n'
+        + (f"{body}\n" if body else "")
+        + "  ]\n}\n"
+    )
+
+
+def write(path: Path, results: Sequence[Checked]) -> int:
+    """Record every finding of ``results`` in the baseline file at ``path`` (written
+    atomically); the number of findings recorded."""
+    from sitemap_lint.fix.write import WriteError, write_atomic
+
+    try:
+        write_atomic(path, render(results).encode("utf-8"), create=True)
+    except WriteError as error:
+        raise UsageError(f"--write-baseline {error}") from None
+    return sum(len(result.findings) for result in results)
+
+
+def check_writable(path: Path) -> None:
+    """Fail at once (a UsageError) when the baseline cannot be written where asked."""
+    directory = path.parent
+    if not directory.is_dir():
+        raise UsageError(f"--write-baseline {path}: no directory {directory}")
+    if path.is_dir():
+        raise UsageError(f"--write-baseline {path}: is a directory")
+
+
+class Baseline:
+    """A baseline file, read: how many findings of each identity it accepts."""
+
+    def __init__(self, counts: Counter[Identity]) -> None:
+        self.counts = counts
+
+    def apply(self, results: Iterable[Checked]) -> Matched:
+        """Drop from ``results`` the findings the baseline accepts (as many of each
+        identity as it recorded, the first ones in each file's order)."""
+        left = Counter(self.counts)
+        matched = 0
+        for result in results:
+            kept = []
+            path = ci_path(result.name)
+            for finding in result.findings:
+                key = (path, finding.code, identity(path, finding))
+                if left[key] > 0:
+                    left[key] -= 1
+                    matched += 1
+                else:
+                    kept.append(finding)
+            if len(kept) != len(result.findings):
+                result.findings[:] = kept
+        return Matched(matched, sum(left.values()))
+
+
+def read(path: Path) -> Baseline:
+    """The baseline file at ``path``; a UsageError (one line) when it cannot be read or is
+    not a baseline."""
+    where = f"--baseline {path}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{where}: no such file; write one with --write-baseline {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise UsageError(f"{where}: cannot read: {reason}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{where}: not JSON ({error.msg} at line {error.lineno})") from None
+    return Baseline(_counts(data, where))
+
+
+def _counts(data: Any, where: str) -> Counter[Identity]:
+    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION:
+        raise UsageError(
+            f'{where}: not a sitemap-lint baseline (no "{FORMAT_KEY}": {FORMAT_VERSION}); '
+            "write one with --write-baseline"
+        )
+    entries = data.get("findings")
+    if not isinstance(entries, list):
+        raise UsageError(f'{where}: "findings" must be a list')
+    counts: Counter[Identity] = Counter()
+    for number, entry in enumerate(entries, 1):
+        if not (
+            isinstance(entry, dict)
+            and all(isinstance(entry.get(name), str) for name in ("path", "code", "fingerprint"))
+            and isinstance(entry.get("count", 1), int)
+            and not isinstance(entry.get("count", 1), bool)
+            and entry.get("count", 1) > 0
+        ):
+            raise UsageError(
+                f"{where}: finding {number} needs a path, a code, a fingerprint (strings) "
+                "and a positive count"
+            )
+        counts[(entry["path"], entry["code"], entry["fingerprint"])] += entry.get("count", 1)
+    return counts

@@ -1,0 +1,226 @@
+"""Baselines: ``--write-baseline FILE`` records a run's findings by fingerprint;
+``--baseline FILE`` reports and counts only the findings it does not record."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli
+
+NOW = "2026-12-01T00:00:00Z"
+
+
+def _entry(path: str, extra: str = "") -> str:
+    return f"  <url><loc>https://example.com/{path}</loc>{extra}</url>\n"
+
+
+def _sitemap(*entries: str) -> str:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + "".join(entries)
+        + "</urlset>\n"
+    )
+
+
+# Two legacy findings: a priority out of range and a duplicate URL.
+LEGACY = (
+    _entry("a", "<priority>3</priority>"),
+    _entry("b"),
+    _entry("b"),
+)
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # fingerprints hold paths relative to the working directory
+    (tmp_path / "sitemap.xml").write_text(_sitemap(*LEGACY), encoding="utf-8")
+    return tmp_path
+
+
+def _check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, str]:
+    status, out, err = run_cli(
+        ["check", "--isolated", "--now", NOW, "--format", "json", *args, "sitemap.xml"], capsys
+    )
+    return status, json.loads(out) if out.strip() else {}, err
+
+
+def _codes(report: dict) -> list[str]:
+    return [finding["code"] for file in report["files"] for finding in file["findings"]]
+
+
+def test_a_written_baseline_accepts_every_finding_of_the_run(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, report, err = _check(capsys, "--write-baseline", "baseline.json")
+    assert status == 0  # recording is not a failure, though the run has errors
+    assert sorted(_codes(report)) == ["DU001", "VA003"]
+    assert "Recorded 2 findings in the baseline baseline.json." in err
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert status == 0
+    assert _codes(report) == []
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+
+
+def test_only_new_findings_are_reported_and_fail(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    (site / "sitemap.xml").write_text(
+        _sitemap(*LEGACY, _entry("c", "<changefreq>sometimes</changefreq>")), encoding="utf-8"
+    )
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert status == 1
+    assert _codes(report) == ["VA001"]
+    assert report["summary"]["errors"] == 1
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+
+
+def test_fingerprints_survive_moved_lines(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    moved = (_entry("new-first"), _entry("new-second"), *LEGACY)  # every finding two lines down
+    (site / "sitemap.xml").write_text(_sitemap(*moved), encoding="utf-8")
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert (status, _codes(report)) == (0, [])
+
+
+def test_a_fixed_finding_leaves_the_baseline_without_a_failure(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    (site / "sitemap.xml").write_text(_sitemap(*LEGACY[:2]), encoding="utf-8")  # no duplicate
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert (status, _codes(report)) == (0, [])
+    assert report["summary"]["baseline"] == {"matched": 1, "unseen": 1}
+    status, out, _err = run_cli(
+        ["check", "--isolated", "--now", NOW, "--baseline", "baseline.json", "sitemap.xml"], capsys
+    )
+    assert "1 finding matched the baseline (not shown). 1 recorded finding was not seen" in out
+
+
+def test_a_repeated_finding_is_accepted_as_often_as_recorded(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    (site / "sitemap.xml").write_text(_sitemap(*LEGACY, _entry("b")), encoding="utf-8")
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert status == 0  # DU001 is a warning: the exit status stays 0
+    assert _codes(report) == ["DU001"]  # the third listing of b is new
+    assert report["files"][0]["findings"][0]["line"] == 6
+
+
+def test_the_file_is_sorted_stable_and_free_of_line_numbers(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "one.json")
+    _check(capsys, "--write-baseline", "two.json")
+    first = (site / "one.json").read_bytes()
+    assert first == (site / "two.json").read_bytes()
+    data = json.loads(first)
+    assert data["sitemap-lint-baseline"] == 1
+    keys = [(f["path"], f["code"], f["fingerprint"]) for f in data["findings"]]
+    assert keys == sorted(keys)
+    assert all(
+        set(f) == {"path", "code", "fingerprint", "count", "message"} for f in data["findings"]
+    )
+    assert all("line" not in name for f in data["findings"] for name in f)
+    assert len(first.decode().splitlines()) == 5 + len(keys)  # one finding a line
+
+
+def test_reading_and_refreshing_one_file(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    (site / "sitemap.xml").write_text(_sitemap(*LEGACY[:2]), encoding="utf-8")
+    status, report, _err = _check(
+        capsys, "--baseline", "baseline.json", "--write-baseline", "baseline.json"
+    )
+    assert status == 0
+    assert report["summary"]["baseline"] == {"matched": 1, "unseen": 1}
+    assert [f["code"] for f in json.loads((site / "baseline.json").read_text())["findings"]] == [
+        "VA003"
+    ]
+
+
+def test_the_configuration_names_the_baseline_relative_to_itself(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (site / "ci").mkdir()
+    _check(capsys, "--write-baseline", "ci/baseline.json")
+    (site / "ci" / ".sitemap-lint.toml").write_text('baseline = "baseline.json"\n')
+    status, out, err = run_cli(
+        [
+            "check",
+            "--config",
+            "ci/.sitemap-lint.toml",
+            "--now",
+            NOW,
+            "--format",
+            "json",
+            "sitemap.xml",
+        ],
+        capsys,
+    )
+    assert status == 0, err
+    assert json.loads(out)["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (None, "no such file; write one with --write-baseline"),
+        ("{not json", "not JSON"),
+        ('{"findings": []}', "not a sitemap-lint baseline"),
+        ('{"sitemap-lint-baseline": 1, "findings": [{"path": 1}]}', "finding 1 needs a path"),
+        (
+            '{"sitemap-lint-baseline": 1, "findings": [{"path": "a", "code": "B", '
+            '"fingerprint": "c", "count": 0}]}',
+            "positive count",
+        ),
+    ],
+)
+def test_a_bad_baseline_is_exit_2_with_one_line(
+    site: Path, capsys: pytest.CaptureFixture[str], content: str | None, says: str
+) -> None:
+    if content is not None:
+        (site / "baseline.json").write_text(content)
+    status, out, err = run_cli(
+        ["check", "--isolated", "--baseline", "baseline.json", "sitemap.xml"], capsys
+    )
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert says in err and "--baseline baseline.json" in err
+
+
+def test_a_baseline_that_cannot_be_written_is_exit_2_and_leaves_nothing(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _out, err = run_cli(
+        ["check", "--isolated", "--write-baseline", "missing/dir/baseline.json", "sitemap.xml"],
+        capsys,
+    )
+    assert status == 2
+    assert err.startswith("sitemap-lint: error: --write-baseline") and len(err.splitlines()) == 1
+    assert not (site / "missing").exists()
+
+
+@pytest.mark.slow
+def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--now", NOW]
+    env = {**os.environ, "NO_COLOR": "1"}
+    written = subprocess.run(
+        [*command, "--write-baseline", "b.json", "sitemap.xml"], capture_output=True, env=env
+    )
+    assert written.returncode == 0
+    (site / "sitemap.xml").write_text(_sitemap(*LEGACY, _entry("c", "<priority>2</priority>")))
+    gated = subprocess.run(
+        [*command, "--baseline", "b.json", "sitemap.xml"], capture_output=True, text=True, env=env
+    )
+    assert gated.returncode == 1
+    assert "VA003" in gated.stdout and "2 findings matched the baseline" in gated.stdout
+    assert gated.stdout.count("VA003") == 1
