@@ -28,7 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Validate and lint XML sitemaps and sitemap indexes.",
 )
-COMMANDS = ("check", "rules", "rule", "schemas", "split")
+COMMANDS = ("check", "rules", "rule", "schemas", "split", "diff")
 
 
 def _version(value: bool) -> None:
@@ -236,6 +236,137 @@ def split(
     sys.stderr.write(
         f"{file}: {entries:,} entries in {len(parts)} part(s); index written to {index}\n"
     )
+
+
+_LIMIT_HELP = "A count (500) or a share (5%%) of %s; passing it exits 1."
+
+
+@app.command("diff")
+def diff(
+    old: Annotated[str, typer.Argument(help="The last deploy: file, directory, URL or index.")],
+    new: Annotated[str, typer.Argument(help="The new build: file, directory, URL or index.")],
+    format: Annotated[
+        str, typer.Option("--format", "-f", metavar="[text|json]", help="The report's format.")
+    ] = "text",
+    output_file: Annotated[
+        str | None,
+        typer.Option("--output-file", "-o", metavar="PATH", help="Write the report to a file."),
+    ] = None,
+    show: Annotated[
+        int, typer.Option("--show", metavar="N", help="URLs named for each kind of change.")
+    ] = 10,
+    now: Annotated[
+        str | None,
+        typer.Option("--now", metavar="TIMESTAMP", help="The run's time, for recent lastmods."),
+    ] = None,
+    follow: Annotated[
+        bool, typer.Option("--follow", help="Follow the sitemaps local indexes list.")
+    ] = False,
+    maps: Annotated[
+        list[str] | None,
+        typer.Option("--map", metavar="URL=DIR", help="Both sides: read URLs under URL from DIR."),
+    ] = None,
+    old_maps: Annotated[
+        list[str] | None,
+        typer.Option("--old-map", metavar="URL=DIR", help="The old side only."),
+    ] = None,
+    new_maps: Annotated[
+        list[str] | None,
+        typer.Option("--new-map", metavar="URL=DIR", help="The new side only."),
+    ] = None,
+    max_depth: Annotated[int, typer.Option("--max-depth", metavar="N")] = 3,
+    max_files: Annotated[int, typer.Option("--max-files", metavar="N")] = 10_000,
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS")] = 10.0,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes.")] = 0,
+    max_removed: Annotated[
+        str | None, typer.Option("--max-removed", help=_LIMIT_HELP % "the old URLs")
+    ] = None,
+    max_added: Annotated[
+        str | None, typer.Option("--max-added", help=_LIMIT_HELP % "the old URLs")
+    ] = None,
+    max_moved: Annotated[
+        str | None, typer.Option("--max-moved", help=_LIMIT_HELP % "the URLs on both sides")
+    ] = None,
+    max_origin_changes: Annotated[
+        str | None, typer.Option("--max-origin-changes", help=_LIMIT_HELP % "the old URLs")
+    ] = None,
+    max_lastmod_churn: Annotated[
+        str | None,
+        typer.Option("--max-lastmod-churn", help=_LIMIT_HELP % "the URLs on both sides"),
+    ] = None,
+    max_same_lastmod: Annotated[
+        str | None,
+        typer.Option("--max-same-lastmod", help=_LIMIT_HELP % "the new entries with a lastmod"),
+    ] = None,
+    max_recent_lastmod: Annotated[
+        str | None,
+        typer.Option("--max-recent-lastmod", help=_LIMIT_HELP % "the new entries with a lastmod"),
+    ] = None,
+    max_priority_changes: Annotated[
+        str | None,
+        typer.Option("--max-priority-changes", help=_LIMIT_HELP % "the URLs on both sides"),
+    ] = None,
+    max_changefreq_changes: Annotated[
+        str | None,
+        typer.Option("--max-changefreq-changes", help=_LIMIT_HELP % "the URLs on both sides"),
+    ] = None,
+    max_children_removed: Annotated[
+        str | None, typer.Option("--max-children-removed", help="Sitemaps no longer listed.")
+    ] = None,
+    max_hreflang_broken: Annotated[
+        str | None,
+        typer.Option("--max-hreflang-broken", help="Alternates naming a removed URL."),
+    ] = None,
+) -> int:
+    """Compare a sitemap (or a site's set) with its last deploy: URLs added, removed and
+    moved, index children, host changes, lastmod churn; thresholds fail the gate."""
+    from sitemap_lint.diff.gate import parse_limit
+    from sitemap_lint.diff.run import DiffSettings, execute
+    from sitemap_lint.parsing import parse_map, parse_now
+    from sitemap_lint.sets import SetSettings
+
+    given = {
+        "--max-removed": max_removed,
+        "--max-added": max_added,
+        "--max-moved": max_moved,
+        "--max-origin-changes": max_origin_changes,
+        "--max-lastmod-churn": max_lastmod_churn,
+        "--max-same-lastmod": max_same_lastmod,
+        "--max-recent-lastmod": max_recent_lastmod,
+        "--max-priority-changes": max_priority_changes,
+        "--max-changefreq-changes": max_changefreq_changes,
+        "--max-children-removed": max_children_removed,
+        "--max-hreflang-broken": max_hreflang_broken,
+    }
+    limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
+    for flag, value, least in (("--max-depth", max_depth, 0), ("--max-files", max_files, 1)):
+        if value < least:
+            _fail(f"{flag} {value}: give {least} or more")
+            raise typer.Exit(2)
+    if not 0 < timeout <= 600 or jobs < 0:
+        _fail("--timeout takes seconds between 0 and 600, --jobs 0 (one per core) or more")
+        raise typer.Exit(2)
+    settings = DiffSettings(
+        old,
+        new,
+        format=format,
+        output_file=output_file,
+        show=show,
+        now=parse_now(now) if now else None,
+        limits=limits,
+        sets=SetSettings(
+            follow=follow,
+            maps=tuple(parse_map(text, where="--map") for text in maps or ()),
+            max_depth=max_depth,
+            max_files=max_files,
+            workers=jobs,
+            timeout=timeout,
+        ),
+        old_maps=tuple(parse_map(text, where="--old-map") for text in old_maps or ()),
+        new_maps=tuple(parse_map(text, where="--new-map") for text in new_maps or ()),
+    )
+    status = execute(settings)
+    raise typer.Exit(status)
 
 
 def _find_rule(wanted: str, rules: Mapping[str, Rule]) -> Rule | None:

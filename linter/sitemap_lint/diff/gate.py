@@ -1,0 +1,106 @@
+"""The thresholds of a diff: what fails the gate (exit 1).
+
+A limit is a count (``500``) or a share (``5%``) of what it is measured against: the
+old side's URLs for added and removed URLs, the URLs on both sides for the changes of
+those URLs, the new side's entries with a lastmod for the lastmod patterns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sitemap_lint.diff.compare import Changes
+from sitemap_lint.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``--max-removed 5%``: a count, or a share when ``percent``."""
+
+    flag: str
+    value: float
+    percent: bool
+
+    def __str__(self) -> str:
+        return f"{self.flag} {self.value:g}{'%' if self.percent else ''}"
+
+
+def parse_limit(flag: str, text: str) -> Limit:
+    """``N`` (a whole number) or ``P%`` (a share from 0 to 100)."""
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            share = float(raw[:-1])
+            if not 0 <= share <= 100:
+                raise ValueError
+            return Limit(flag, share, True)
+        count = int(raw)
+        if count < 0:
+            raise ValueError
+        return Limit(flag, count, False)
+    except ValueError:
+        raise UsageError(
+            f"{flag} {text!r}: give a count (e.g. 500) or a share from 0% to 100% (e.g. 5%)"
+        ) from None
+
+
+# Each threshold: its flag, what it counts, and what a share is of.
+Measure = Callable[[Changes], tuple[int, int]]
+MEASURES: dict[str, tuple[str, Measure]] = {
+    "--max-removed": ("URLs removed", lambda c: (c.removed, c.old_urls)),
+    "--max-added": ("URLs added", lambda c: (c.added, c.old_urls)),
+    "--max-moved": ("URLs moved to another file", lambda c: (c.moved, c.common)),
+    "--max-origin-changes": (
+        "URLs moved to another host or scheme",
+        lambda c: (sum(n for _a, _b, n in c.origins), c.old_urls),
+    ),
+    "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
+    "--max-same-lastmod": (
+        "entries sharing one lastmod",
+        lambda c: (c.same_moment[1] if c.same_moment else 0, c.with_lastmod),
+    ),
+    "--max-recent-lastmod": (
+        "entries with a lastmod in the hour before the run",
+        lambda c: (c.recent, c.with_lastmod),
+    ),
+    "--max-priority-changes": (
+        "URLs whose priority changed",
+        lambda c: (c.priority_changed, c.common),
+    ),
+    "--max-changefreq-changes": (
+        "URLs whose changefreq changed",
+        lambda c: (c.changefreq_changed, c.common),
+    ),
+    "--max-children-removed": (
+        "sitemaps no longer listed",
+        lambda c: (len(c.children_removed), len(c.children_removed) + len(c.children_added)),
+    ),
+    "--max-hreflang-broken": (
+        "alternates naming a removed URL",
+        lambda c: (c.hreflang_broken, c.hreflang_broken),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A threshold the diff passed: what it counts, the count and its share."""
+
+    limit: Limit
+    what: str
+    count: int
+    share: float  # percent of what the limit's share is of
+
+
+def passed(changes: Changes, limits: list[Limit]) -> list[Passed]:
+    """The limits ``changes`` goes past, in the order given."""
+    found = []
+    for limit in limits:
+        what, measure = MEASURES[limit.flag]
+        count, whole = measure(changes)
+        share = 100.0 * count / whole if whole else 0.0
+        over = share > limit.value if limit.percent else count > limit.value
+        if over:
+            found.append(Passed(limit, what, count, share))
+    return found

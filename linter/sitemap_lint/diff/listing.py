@@ -1,0 +1,242 @@
+"""What one file of a side lists, read into compact columns for the comparison.
+
+A sitemap's entries become parallel arrays (the URL's hash, the hash of its path and
+query, its origin, lastmod, changefreq and priority) and the URLs' text, compressed,
+so that a side of millions of URLs stays a few dozen bytes an entry and the URLs of
+the few shown in the report are read back by their place. An index's and a
+robots.txt's sitemaps become the file's children, which the set's discovery follows
+as ``check`` follows them.
+
+The file is parsed by libxml2 (lxml) with no network, no entity expansion and no DTD:
+every valid way of writing a sitemap reads the same. A file that is not well-formed
+XML is named by ``Listing.problem``; the comparison stops on it (exit 2).
+"""
+
+from __future__ import annotations
+
+import zlib
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sitemap_lint.facts import Child, FileFacts, url_hash, url_hashes
+from sitemap_lint.finding import Finding
+from sitemap_lint.inputs.reader import ByteStream, Source
+from sitemap_lint.results import FileResult
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
+CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+NO_LASTMOD = -(1 << 62)  # an entry without a lastmod (or with one that is not a date)
+NO_PRIORITY = -1  # priorities are kept in thousandths
+
+
+@dataclass(eq=False)
+class Listing:
+    """One file's entries as columns, in the file's order."""
+
+    kind: str = ""  # urlset, sitemapindex, text, robots; '' when none of these
+    problem: str | None = None  # why the file could not be read (not well-formed XML)
+    hashes: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of the URL
+    paths: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of path?query
+    origins: array[int] = field(default_factory=lambda: array("H"))  # index into origin_names
+    origin_names: list[str] = field(default_factory=list)  # scheme://host[:port]
+    lastmods: array[int] = field(default_factory=lambda: array("q"))  # UTC seconds
+    changefreqs: array[int] = field(default_factory=lambda: array("B"))  # 1 + index; 0 none
+    priorities: array[int] = field(default_factory=lambda: array("h"))  # thousandths
+    urls: bytes = b""  # the URLs joined by newlines, zlib-compressed
+    children: list[str] = field(default_factory=list)  # sitemaps listed (index, robots.txt)
+    # hreflang alternates: the entry that gives one, and the hash of the URL it names
+    alternate_pages: array[int] = field(default_factory=lambda: array("I"))
+    alternate_hrefs: array[int] = field(default_factory=lambda: array("Q"))
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def url_text(self) -> list[str]:
+        """Every URL of the file, in its order (read back from the compressed text)."""
+        return zlib.decompress(self.urls).decode("utf-8").split("\n") if self.urls else []
+
+
+def read_listing(source: Source) -> tuple[FileResult, Listing]:
+    """The file's listing, with the result the set's discovery reads (its kind and the
+    sitemaps it lists)."""
+    findings: list[Finding] = []
+    data = b"".join(ByteStream(source, findings).chunks())
+    listing = listing_of(data)
+    facts = FileFacts(
+        kind=listing.kind,
+        url_count=len(listing) if listing.kind in ("urlset", "text") else 0,
+        children=[Child(url, 1, 1) for url in listing.children],
+    )
+    return FileResult(source.name, findings, facts), listing
+
+
+def listing_of(data: bytes) -> Listing:
+    """The listing of a file's uncompressed bytes."""
+    start = data.lstrip()[:1]
+    if start == b"<" or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return _xml_listing(data)
+    text = data.decode("utf-8", "replace")
+    if _looks_like_robots(text):
+        return Listing(kind="robots", children=_robots_sitemaps(text))
+    listing = Listing(kind="text")
+    _fill(listing, [(line.strip(), None, None, None) for line in text.splitlines() if line.strip()])
+    return listing
+
+
+def _xml_listing(data: bytes) -> Listing:
+    from lxml import etree
+
+    parser = etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+        collect_ids=False,
+    )
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as error:
+        line = getattr(error, "lineno", 0) or 0
+        message = str(error.msg if hasattr(error, "msg") else error).split("\n", 1)[0]
+        return Listing(problem=f"not well-formed XML (line {line}: {message})")
+    name = etree.QName(root).localname
+    if name == "sitemapindex":
+        return Listing(
+            kind="sitemapindex",
+            children=[loc for loc, *_rest in _entries(root, SITEMAP_NS + "sitemap")],
+        )
+    if name != "urlset":
+        return Listing(kind=name)
+    listing = Listing(kind="urlset")
+    entries = list(_entries(root, SITEMAP_NS + "url", listing))
+    _fill(listing, entries)
+    return listing
+
+
+def _entries(
+    root: object, tag: str, listing: Listing | None = None
+) -> Iterator[tuple[str, str | None, str | None, str | None]]:
+    """(loc, lastmod, changefreq, priority) of each entry; an url's hreflang alternates
+    go to ``listing``."""
+    loc_tag, lastmod_tag = SITEMAP_NS + "loc", SITEMAP_NS + "lastmod"
+    changefreq_tag, priority_tag = SITEMAP_NS + "changefreq", SITEMAP_NS + "priority"
+    for index, entry in enumerate(root.iterchildren(tag)):  # type: ignore[attr-defined]
+        loc = lastmod = changefreq = priority = None
+        for child in entry:
+            name = child.tag
+            if name == loc_tag:
+                loc = child.text
+            elif name == lastmod_tag:
+                lastmod = child.text
+            elif name == changefreq_tag:
+                changefreq = child.text
+            elif name == priority_tag:
+                priority = child.text
+            elif name == XHTML_LINK and listing is not None:
+                href = (child.get("href") or "").strip()
+                if href and child.get("rel") == "alternate":
+                    listing.alternate_pages.append(index)
+                    listing.alternate_hrefs.append(url_hash(href))
+        yield (loc or "").strip(), lastmod, changefreq, priority
+
+
+def _fill(listing: Listing, entries: list[tuple[str, str | None, str | None, str | None]]) -> None:
+    urls = [entry[0] for entry in entries]
+    listing.hashes = url_hashes(urls)
+    origins: dict[str, int] = {}
+    paths = []
+    for url in urls:
+        origin, path = _split(url)
+        listing.origins.append(origins.setdefault(origin, len(origins)))
+        paths.append(path)
+    listing.origin_names = list(origins)
+    listing.paths = url_hashes(paths)
+    listing.lastmods = array("q", (_seconds(entry[1]) for entry in entries))
+    listing.changefreqs = array("B", (_changefreq(entry[2]) for entry in entries))
+    listing.priorities = array("h", (_priority(entry[3]) for entry in entries))
+    listing.urls = zlib.compress("\n".join(urls).encode("utf-8", "surrogatepass"), 1)
+
+
+def _split(url: str) -> tuple[str, str]:
+    """(scheme://host[:port], the rest: path, query and fragment) of a URL as written."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return "", url
+    slash = rest.find("/")
+    cut = len(rest) if slash < 0 else slash
+    for mark in "?#":
+        found = rest.find(mark, 0, cut)
+        if found >= 0:
+            cut = found
+    return f"{scheme.lower()}://{rest[:cut].lower()}", rest[cut:] or "/"
+
+
+_MOMENTS: dict[str, int] = {}
+
+
+def _seconds(value: str | None) -> int:
+    """A lastmod as UTC seconds (a date alone is its midnight UTC); NO_LASTMOD when none
+    or not a W3C date."""
+    if value is None:
+        return NO_LASTMOD
+    text = value.strip()
+    known = _MOMENTS.get(text)
+    if known is not None:
+        return known
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        seconds = NO_LASTMOD
+    else:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        seconds = int(moment.timestamp())
+    if len(_MOMENTS) < 100_000:
+        _MOMENTS[text] = seconds
+    return seconds
+
+
+def _changefreq(value: str | None) -> int:
+    if value is None:
+        return 0
+    try:
+        return 1 + CHANGEFREQS.index(value.strip())
+    except ValueError:
+        return len(CHANGEFREQS) + 1
+
+
+def _priority(value: str | None) -> int:
+    if value is None:
+        return NO_PRIORITY
+    try:
+        number = float(value.strip())
+    except ValueError:
+        return NO_PRIORITY
+    return round(number * 1000) if 0 <= number <= 1 else NO_PRIORITY
+
+
+def _looks_like_robots(text: str) -> bool:
+    head = text[:4096].lower()
+    return any(
+        line.strip().startswith(("user-agent:", "sitemap:", "disallow:", "allow:"))
+        for line in head.splitlines()
+    )
+
+
+def _robots_sitemaps(text: str) -> list[str]:
+    sitemaps = []
+    for line in text.splitlines():
+        name, _colon, value = line.partition(":")
+        if name.strip().lower() == "sitemap" and value.strip():
+            sitemaps.append(value.strip())
+    return sitemaps
+
+
+def read_in_worker(source: Source) -> tuple[FileResult, Listing]:
+    """``read_listing`` in a worker process."""
+    return read_listing(source)

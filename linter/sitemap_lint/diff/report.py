@@ -1,0 +1,199 @@
+"""The diff's reports: text for people (rich) and JSON (a stable document, ``version`` 1).
+
+They know the comparison's result (``compare.Changes``) and the thresholds passed
+(``gate.Passed``), nothing of how the sides were read.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from sitemap_lint._version import __version__
+from sitemap_lint.diff.compare import Changes, Shown
+from sitemap_lint.diff.gate import Limit, Passed
+
+FORMAT_VERSION = 1
+
+
+def _share(count: int, whole: int) -> str:
+    return f"{100.0 * count / whole:.1f}%" if whole else "-"
+
+
+def _moment(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def document(
+    old: str, new: str, changes: Changes, limits: list[Limit], found: list[Passed]
+) -> dict[str, Any]:
+    """The JSON report's document."""
+
+    def shown(items: list[Shown], other: str | None = None) -> list[dict[str, str]]:
+        return [
+            {"url": s.url, "file": s.place, **({other: s.other} if other else {})} for s in items
+        ]
+
+    c = changes
+    return {
+        "version": FORMAT_VERSION,
+        "tool": {"name": "sitemap-lint", "version": __version__},
+        "old": {"input": old, "files": c.old_files, "urls": c.old_urls},
+        "new": {"input": new, "files": c.new_files, "urls": c.new_urls},
+        "urls": {
+            "added": c.added,
+            "removed": c.removed,
+            "common": c.common,
+            "moved": c.moved,
+            "added_first": shown(c.added_shown),
+            "removed_first": shown(c.removed_shown),
+            "moved_first": [{"url": s.url, "from": s.place, "to": s.other} for s in c.moved_shown],
+        },
+        "children": {"added": c.children_added, "removed": c.children_removed},
+        "origins": [{"from": a, "to": b, "urls": n} for a, b, n in c.origins],
+        "lastmod": {
+            "changed": c.lastmod_changed,
+            "with_lastmod": c.with_lastmod,
+            "most_common": (
+                {"moment": _moment(c.same_moment[0]), "entries": c.same_moment[1]}
+                if c.same_moment
+                else None
+            ),
+            "within_the_last_hour": c.recent,
+        },
+        "priority_changed": c.priority_changed,
+        "changefreq_changed": c.changefreq_changed,
+        "hreflang": {"broken": c.hreflang_broken, "first": shown(c.hreflang_shown)},
+        "by_file": [{"file": p, "added": a, "removed": r} for p, a, r in c.by_file],
+        "thresholds": {
+            "given": [str(limit) for limit in limits],
+            "passed": [
+                {
+                    "threshold": str(p.limit),
+                    "what": p.what,
+                    "count": p.count,
+                    "share": round(p.share, 2),
+                }
+                for p in found
+            ],
+        },
+    }
+
+
+def write_json(out: TextIO, document_: dict[str, Any]) -> None:
+    json.dump(document_, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def write_text(
+    out: TextIO,
+    old: str,
+    new: str,
+    changes: Changes,
+    limits: list[Limit],
+    found: list[Passed],
+    color: bool | None,
+) -> None:
+    """The text report, through rich (styled on a terminal, plain elsewhere)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(
+        file=out,
+        force_terminal=color,
+        no_color=color is False,
+        highlight=False,
+        soft_wrap=True,
+        width=100,
+    )
+    c = changes
+    console.print(
+        Text.assemble(
+            ("OLD ", "bold"),
+            f"{old} ({c.old_files} file{'s' * (c.old_files != 1)}, {c.old_urls:,} URLs)  ",
+            ("NEW ", "bold"),
+            f"{new} ({c.new_files} file{'s' * (c.new_files != 1)}, {c.new_urls:,} URLs)",
+        )
+    )
+    console.print()
+    rows = [
+        ("URLs added", c.added, _share(c.added, c.old_urls), c.added_shown, "green"),
+        ("URLs removed", c.removed, _share(c.removed, c.old_urls), c.removed_shown, "red"),
+    ]
+    for title, count, share, items, style in rows:
+        console.print(
+            Text.assemble(
+                (f"{title:<14}", "bold"), (f"{count:>10,}", style), f"  {share} of the old URLs"
+            )
+        )
+        for item in items:
+            console.print(Text(f"  {item.url}  ({item.place})", style="dim"))
+    console.print(
+        Text.assemble(
+            (f"{'URLs moved':<14}", "bold"),
+            f"{c.moved:>10,}  to another file, of {c.common:,} URLs on both sides",
+        )
+    )
+    for item in c.moved_shown:
+        console.print(Text(f"  {item.url}  ({item.place} -> {item.other})", style="dim"))
+    for title, listed in (
+        ("Sitemaps added", c.children_added),
+        ("Sitemaps removed", c.children_removed),
+    ):
+        if listed:
+            console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
+            for url in listed[:20]:
+                console.print(Text(f"  {url}", style="dim"))
+    for old_origin, new_origin, count in c.origins:
+        console.print(
+            Text.assemble(
+                ("Host or scheme: ", "bold"),
+                f"{count:,} URLs moved from {old_origin} to {new_origin}",
+            )
+        )
+    console.print()
+    console.print(
+        Text.assemble(
+            ("lastmod", "bold"),
+            f": changed on {c.lastmod_changed:,} of {c.common:,} URLs on both sides "
+            f"({_share(c.lastmod_changed, c.common)})",
+        )
+    )
+    if c.same_moment is not None:
+        moment, count = c.same_moment
+        console.print(
+            f"  {_share(count, c.with_lastmod)} of the new entries with a lastmod carry "
+            f"{_moment(moment)}; {_share(c.recent, c.with_lastmod)} a moment within the hour "
+            "before the run"
+        )
+    console.print(
+        Text.assemble(
+            ("priority", "bold"),
+            f" changed on {c.priority_changed:,}, ",
+            ("changefreq", "bold"),
+            f" on {c.changefreq_changed:,} URLs",
+        )
+    )
+    if c.hreflang_broken:
+        console.print(
+            Text.assemble(
+                ("hreflang", "bold"),
+                f": {c.hreflang_broken:,} alternates name a URL the new side no longer lists",
+            )
+        )
+        for item in c.hreflang_shown:
+            console.print(Text(f"  on {item.url}  ({item.place})", style="dim"))
+    console.print()
+    if found:
+        console.print(
+            Text(f"{len(found)} threshold{'s' * (len(found) != 1)} passed:", style="bold red")
+        )
+        for p in found:
+            console.print(f"  {p.limit}: {p.count:,} {p.what} ({p.share:.1f}%)")
+    elif limits:
+        console.print(
+            Text(f"Within every threshold ({', '.join(map(str, limits))}).", style="green")
+        )
+    else:
+        console.print("No thresholds given (--max-removed, --max-lastmod-churn, ...): exit 0.")

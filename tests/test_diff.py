@@ -1,0 +1,242 @@
+"""``sitemap-lint diff OLD NEW``: what a deploy changed, and the thresholds that gate it."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli
+from tests.site_server import SiteServer
+
+NOW = "2026-12-04T10:00:00Z"
+SITE = "https://example.com/"
+
+
+def _urlset(*entries: tuple[str, str | None]) -> str:
+    body = "".join(
+        f"  <url><loc>{url}</loc>{f'<lastmod>{lastmod}</lastmod>' if lastmod else ''}</url>\n"
+        for url, lastmod in entries
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}</urlset>\n'
+    )
+
+
+def _index(*children: str) -> str:
+    body = "".join(f"  <sitemap><loc>{SITE}{child}</loc></sitemap>\n" for child in children)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}'
+        "</sitemapindex>\n"
+    )
+
+
+def _pages(count: int, lastmod: str | None = "2025-01-01", host: str = "example.com") -> list:
+    return [(f"https://{host}/p/{i}", lastmod) for i in range(count)]
+
+
+@pytest.fixture
+def sides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An old and a new deploy of one site: an index of pages and blog; the new one drops
+    20 pages and an old sitemap, moves the blog to www, stamps every page's lastmod with
+    the build time and moves one page from pages.xml to blog.xml."""
+    monkeypatch.chdir(tmp_path)
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    (old / "sitemap.xml").write_text(_index("pages.xml", "blog.xml", "legacy.xml"))
+    (old / "pages.xml").write_text(_urlset(*_pages(100)))
+    (old / "blog.xml").write_text(_urlset(*[(f"{SITE}blog/{i}", "2025-02-01") for i in range(50)]))
+    (old / "legacy.xml").write_text(_urlset((f"{SITE}legacy", None)))
+    (new / "sitemap.xml").write_text(_index("pages.xml", "blog.xml"))
+    (new / "pages.xml").write_text(_urlset(*_pages(79, "2026-12-04T09:30:00Z")))
+    blog = [(f"https://www.example.com/blog/{i}", "2025-02-01") for i in range(50)]
+    (new / "blog.xml").write_text(_urlset(*blog, (f"{SITE}p/99", "2025-01-01")))
+    return tmp_path
+
+
+def _diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, str]:
+    status, out, err = run_cli(
+        [
+            "diff",
+            "--follow",
+            "--old-map",
+            f"{SITE}=old",
+            "--new-map",
+            f"{SITE}=new",
+            "--now",
+            NOW,
+            "--format",
+            "json",
+            "old/sitemap.xml",
+            "new/sitemap.xml",
+            *args,
+        ],
+        capsys,
+    )
+    return status, json.loads(out) if out.strip() else {}, err
+
+
+def test_what_a_deploy_changed(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, _err = _diff(capsys, "--show", "2")
+    assert status == 0  # no thresholds given
+    assert (report["old"]["urls"], report["new"]["urls"]) == (151, 130)
+    urls = report["urls"]
+    # 20 pages and the legacy page gone, the 50 blog URLs moved host (removed and added).
+    assert (urls["removed"], urls["added"], urls["common"]) == (20 + 1 + 50, 50, 80)
+    assert urls["removed_first"] == [
+        {"url": f"{SITE}p/79", "file": "pages.xml"},
+        {"url": f"{SITE}p/80", "file": "pages.xml"},
+    ]
+    assert urls["added_first"][0] == {"url": "https://www.example.com/blog/0", "file": "blog.xml"}
+    assert urls["moved"] == 1
+    assert urls["moved_first"] == [{"url": f"{SITE}p/99", "from": "pages.xml", "to": "blog.xml"}]
+    assert report["children"] == {"added": [], "removed": [f"{SITE}legacy.xml"]}
+    assert report["origins"] == [
+        {"from": "https://example.com", "to": "https://www.example.com", "urls": 50}
+    ]
+    lastmod = report["lastmod"]
+    assert lastmod["changed"] == 79  # every page still listed but p/99, which kept its date
+    assert lastmod["most_common"] == {"moment": "2026-12-04T09:30:00Z", "entries": 79}
+    assert lastmod["within_the_last_hour"] == 79
+    assert lastmod["with_lastmod"] == 130
+    assert report["by_file"] == [
+        {"file": "blog.xml", "added": 50, "removed": 50},
+        {"file": "legacy.xml", "added": 0, "removed": 1},
+        {"file": "pages.xml", "added": 0, "removed": 20},
+    ]
+
+
+def test_thresholds_fail_the_gate(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, _err = _diff(
+        capsys, "--max-removed", "10%", "--max-lastmod-churn", "50%", "--max-moved", "5"
+    )
+    assert status == 1
+    passed = report["thresholds"]["passed"]
+    assert [p["threshold"] for p in passed] == ["--max-removed 10%", "--max-lastmod-churn 50%"]
+    assert passed[0]["count"] == 71 and passed[0]["share"] == pytest.approx(47.02, abs=0.01)
+    status, _report, _err = _diff(capsys, "--max-removed", "71", "--max-recent-lastmod", "80%")
+    assert status == 0  # 71 removed is not more than 71; 60.8% recent is under 80%
+
+
+def test_same_sides_are_no_change(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _err = run_cli(
+        ["diff", "--now", NOW, "--max-removed", "0", "old/pages.xml", "old/pages.xml"], capsys
+    )
+    assert status == 0
+    assert "URLs removed           0" in out and "Within every threshold" in out
+
+
+def test_gzip_text_and_plain_files_compare_by_content(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "sitemap.xml.gz"
+    old.write_bytes(gzip.compress(_urlset(*_pages(5)).encode()))
+    new = tmp_path / "sitemap.txt"
+    new.write_text("".join(f"{url}\n" for url, _lastmod in _pages(4)))
+    status, out, _err = run_cli(
+        ["diff", "--format", "json", "--now", NOW, str(old), str(new)], capsys
+    )
+    report = json.loads(out)
+    assert status == 0
+    assert (report["urls"]["removed"], report["urls"]["added"]) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("old_text", "says"),
+    [
+        (None, "OLD"),
+        ("<urlset><url><loc>https://example.com/</loc></urlset>", "not well-formed XML"),
+    ],
+)
+def test_a_side_that_cannot_be_read_is_exit_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old_text: str | None, says: str
+) -> None:
+    old = tmp_path / "old.xml"
+    if old_text is not None:
+        old.write_text(old_text)
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(2)))
+    before = new.read_bytes()
+    status, out, err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err, err
+    assert new.read_bytes() == before
+
+
+def test_a_missing_child_stops_the_diff(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (sides / "new" / "blog.xml").unlink()
+    status, _report, err = _diff(capsys)
+    assert status == 2
+    assert "NEW" in err and "SE007" in err and "nothing was compared" in err
+
+
+@pytest.mark.parametrize("value", ["-1", "101%", "lots", "5 %x"])
+def test_a_bad_threshold_is_exit_2(
+    sides: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    status, out, err = run_cli(
+        ["diff", "--max-removed", value, "old/pages.xml", "new/pages.xml"], capsys
+    )
+    assert status == 2 and out == ""
+    assert "--max-removed" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_report_never_overwrites_a_side(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = (sides / "new" / "pages.xml").read_bytes()
+    status, _out, err = run_cli(
+        ["diff", "-o", "new/pages.xml", "old/pages.xml", "new/pages.xml"], capsys
+    )
+    assert status == 2 and "a side of the diff" in err
+    assert (sides / "new" / "pages.xml").read_bytes() == before
+    status, _out, _err = run_cli(
+        ["diff", "-o", "report.json", "-f", "json", "old/pages.xml", "new/pages.xml"], capsys
+    )
+    assert status == 0
+    assert json.loads((sides / "report.json").read_text())["urls"]["removed"] == 21
+
+
+@pytest.mark.slow
+def test_the_deployed_sitemap_against_the_build_through_the_installed_command(
+    sides: Path,
+) -> None:
+    """The CI recipe: the deployed sitemap by URL (a real local server), the build on disk."""
+    with SiteServer() as site:
+        site.mount("/", sides / "old")
+        deployed = site.url("/sitemap.xml")
+        # The deployed index lists https://example.com/...: map it to the server.
+        completed = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sitemap_lint",
+                "diff",
+                "--old-map",
+                f"{SITE}=old",
+                "--new-map",
+                f"{SITE}=new",
+                "--max-removed",
+                "10%",
+                "--now",
+                NOW,
+                deployed,
+                "new/sitemap.xml",
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NO_COLOR": "1"},
+            cwd=sides,
+        )
+        assert site.paths == ["/sitemap.xml"]
+    assert completed.returncode == 1, completed.stderr
+    assert "--max-removed 10%: 71 URLs removed (47.0%)" in completed.stdout
