@@ -114,6 +114,52 @@ def test_what_a_deploy_changed(sides: Path, capsys: pytest.CaptureFixture[str]) 
     ]
 
 
+def test_alternates_that_name_a_removed_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def page(path: str, *alternates: str) -> str:
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="{SITE}{target}"/>'
+            for code, target in (a.split("=") for a in alternates)
+        )
+        return f"  <url><loc>{SITE}{path}</loc>{links}</url>\n"
+
+    def urlset(*pages: str) -> str:
+        return (
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+            'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + "".join(pages) + "</urlset>\n"
+        )
+
+    cluster = ("en=en/", "de=de/", "fr=fr/")
+    (tmp_path / "old.xml").write_text(
+        urlset(*(page(p.split("=")[1], *cluster) for p in cluster), page("other"))
+    )
+    (tmp_path / "new.xml").write_text(  # fr/ is gone; en/ and de/ still name it
+        urlset(page("en/", *cluster), page("de/", *cluster), page("other"))
+    )
+    status, out, _err = run_cli(
+        [
+            "diff",
+            "-f",
+            "json",
+            "--max-hreflang-broken",
+            "1",
+            str(tmp_path / "old.xml"),
+            str(tmp_path / "new.xml"),
+        ],
+        capsys,
+    )
+    report = json.loads(out)
+    assert status == 1
+    assert report["hreflang"] == {
+        "broken": 2,
+        "first": [
+            {"url": f"{SITE}en/", "file": "new.xml"},
+            {"url": f"{SITE}de/", "file": "new.xml"},
+        ],
+    }
+
+
 def test_thresholds_fail_the_gate(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, _err = _diff(
         capsys, "--max-removed", "10%", "--max-lastmod-churn", "50%", "--max-moved", "5"

@@ -1,24 +1,26 @@
 """The comparison of two sides: what was added, removed, moved and changed.
 
-URLs are joined by their 64-bit hash one slice of the hash space at a time (its top
-bits), so that memory holds a few arrays a side and one slice's tables, not a table of
-every URL. The URLs shown (the first ones of each kind, in the order of the files) are
-read back from their files' compressed text by their place.
+Each side's entries become columns (numpy arrays: a hash, a lastmod, a priority... an
+entry), and the sides are joined by URL hash with sorted set operations, so that a side
+of ten million URLs costs a few hundred megabytes and a few seconds, not a table of
+Python objects. The URLs shown (the first ones of each kind, in the order of the
+files) are read back from their files' compressed text by their place.
+
+numpy is imported here only, by ``sitemap-lint diff``: it does these joins in C.
 """
 
 from __future__ import annotations
 
-import heapq
-from array import array
-from collections import Counter
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sitemap_lint.diff.listing import NO_LASTMOD
+import numpy as np
+from numpy.typing import NDArray
+
+from sitemap_lint.diff.listing import NO_LASTMOD, Listing
 from sitemap_lint.diff.sides import Side
 
-SLICE_BITS = 4  # the hash space compared in 16 slices
 RECENT_SECONDS = 3600  # a lastmod this close to the run's time is "now"
 
 
@@ -65,63 +67,70 @@ class Changes:
 
 
 class _Flat:
-    """A side's URL entries as one sequence of columns (each entry's file number, hash,
-    lastmod, priority and changefreq); the files keep their text, paths and origins."""
+    """A side's URL entries as columns (numpy arrays, one item an entry, in the sides'
+    order): each entry's file number, hash, lastmod, priority, changefreq, path hash and
+    origin; the files keep their compressed text, read back for the few URLs shown."""
 
-    def __init__(self, side: Side) -> None:
+    def __init__(self, side: Side, places: dict[str, int]) -> None:
         self.files = [f for f in side.files if f.listing.kind in ("urlset", "text")]
-        self.starts: list[int] = []
-        self.numbers: array[int] = array("I")
-        self.hashes: array[int] = array("Q")
-        self.lastmods: array[int] = array("q")
-        self.priorities: array[int] = array("h")
-        self.changefreqs: array[int] = array("B")
-        total = 0
-        for number, f in enumerate(self.files):
-            listing = f.listing
-            self.starts.append(total)
-            self.numbers.extend(array("I", [number]) * len(listing))
-            # Moved, not copied: the listing keeps only what is read back for a few URLs.
-            self.hashes.extend(listing.hashes)
-            self.lastmods.extend(listing.lastmods)
-            self.priorities.extend(listing.priorities)
-            self.changefreqs.extend(listing.changefreqs)
-            del listing.hashes[:], listing.lastmods[:], listing.priorities[:]
-            del listing.changefreqs[:]
-            total += len(listing.paths)
-        self.total = total
+        listings = [f.listing for f in self.files]
+        counts = [len(listing) for listing in listings]
+        self.starts = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+        self.total = int(self.starts[-1])
+        self.numbers = np.repeat(np.arange(len(listings), dtype=np.uint32), counts)
+        self.hashes = _column(listings, "hashes", np.uint64)
+        self.lastmods = _column(listings, "lastmods", np.int64)
+        self.priorities = _column(listings, "priorities", np.int16)
+        self.changefreqs = _column(listings, "changefreqs", np.uint8)
+        self.paths = _column(listings, "paths", np.uint64)
+        origins = _column(listings, "origins", np.uint16).astype(np.uint32)
+        self.origins = (self.numbers << np.uint32(16)) | origins  # file number, origin id
+        self.alternate_entries = np.concatenate(
+            [
+                np.frombuffer(listing.alternate_pages, dtype=np.uint32).astype(np.int64) + start
+                for listing, start in zip(listings, self.starts, strict=False)
+            ]
+            or [np.zeros(0, np.int64)]
+        )
+        self.alternate_hrefs = _column(listings, "alternate_hrefs", np.uint64)
+        # Each file's place as a number shared by both sides.
+        self.places = np.array(
+            [places.setdefault(f.place, len(places)) for f in self.files], dtype=np.uint32
+        )
         self._text: dict[int, list[str]] = {}
 
-    def locate(self, index: int) -> tuple[int, int]:
-        """(file number, row) of an entry."""
-        from bisect import bisect_right
-
-        number = bisect_right(self.starts, index) - 1
-        return number, index - self.starts[number]
-
     def place(self, index: int) -> str:
-        return self.files[self.numbers[index]].place
+        return self.files[int(self.numbers[index])].place
 
     def url(self, index: int) -> str:
-        number, row = self.locate(index)
+        number = int(self.numbers[index])
         text = self._text.get(number)
         if text is None:
             text = self._text[number] = self.files[number].listing.url_text()
-        return text[row]
+        return text[index - int(self.starts[number])]
 
-    def slices(self) -> list[array[int]]:
-        """The entries' indexes by slice of the hash space, each in the sides' order."""
-        parts = [array("I") for _ in range(1 << SLICE_BITS)]
-        add = [part.append for part in parts]
-        shift = 64 - SLICE_BITS
-        for index, value in enumerate(self.hashes):
-            add[value >> shift](index)
-        return parts
+    def first_listings(self) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
+        """Each URL hash once, sorted, with the index of its first entry."""
+        hashes, first = np.unique(self.hashes, return_index=True)
+        return hashes, first.astype(np.int64)
+
+
+def _column(listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
+    """One column of every listing, joined; the listings' own arrays are emptied (the
+    numbers are held once)."""
+    parts: list[NDArray[Any] | None] = []
+    for listing in listings:
+        values = getattr(listing, name)
+        parts.append(np.frombuffer(values.tobytes(), dtype=dtype) if len(values) else None)
+        del values[:]
+    kept = [part for part in parts if part is not None]
+    return np.concatenate(kept) if kept else np.zeros(0, dtype=dtype)
 
 
 def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     """What changed from ``old`` to ``new``; ``show``: how many URLs of each kind to name."""
-    before, after = _Flat(old), _Flat(new)
+    places: dict[str, int] = {}
+    before, after = _Flat(old, places), _Flat(new, places)
     changes = Changes(
         old_urls=before.total,
         new_urls=after.total,
@@ -129,120 +138,90 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
         new_files=len(new.files),
     )
     _children(old, new, changes)
-    added: list[int] = []  # the first ``show`` of each kind, as entry indexes
-    removed: list[int] = []
-    moved: list[tuple[int, int]] = []
-    added_count: Counter[int] = Counter()  # by file number
-    removed_count: Counter[int] = Counter()
-    paths_removed: list[tuple[int, int]] = []  # (path hash, old origin id) ...
-    paths_added: list[tuple[int, int]] = []
-    removed_hashes: set[int] = set()
-    for old_part, new_part in zip(before.slices(), after.slices(), strict=True):
-        first_old = _first_of_each(before.hashes, old_part)
-        first_new = _first_of_each(after.hashes, new_part)
-        gone = first_old.keys() - first_new.keys()
-        came = first_new.keys() - first_old.keys()
-        both = first_old.keys() & first_new.keys()
-        changes.removed += len(gone)
-        changes.added += len(came)
-        changes.common += len(both)
-        gone_indexes = sorted(first_old[value] for value in gone)
-        came_indexes = sorted(first_new[value] for value in came)
-        removed = heapq.nsmallest(show, [*removed, *gone_indexes[:show]])
-        added = heapq.nsmallest(show, [*added, *came_indexes[:show]])
-        removed_count.update(before.numbers[index] for index in gone_indexes)
-        added_count.update(after.numbers[index] for index in came_indexes)
-        paths_removed.extend(_paths(before, gone_indexes))
-        paths_added.extend(_paths(after, came_indexes))
-        removed_hashes |= gone
-        pairs = [(first_old[value], first_new[value]) for value in both]
-        moved = _compare_common(before, after, pairs, changes, moved, show)
-    changes.added_shown = [Shown(after.url(j), after.place(j)) for j in added]
-    changes.removed_shown = [Shown(before.url(i), before.place(i)) for i in removed]
-    changes.moved_shown = [Shown(after.url(j), before.place(i), after.place(j)) for i, j in moved]
-    changes.origins = _origins(before, after, paths_removed, paths_added)
+    old_hashes, old_first = before.first_listings()
+    new_hashes, new_first = after.first_listings()
+    _, old_at, new_at = np.intersect1d(old_hashes, new_hashes, True, return_indices=True)
+    kept_old = np.zeros(len(old_hashes), dtype=bool)
+    kept_old[old_at] = True
+    kept_new = np.zeros(len(new_hashes), dtype=bool)
+    kept_new[new_at] = True
+    gone = np.sort(old_first[~kept_old])  # entry indexes, in the old side's order
+    came = np.sort(new_first[~kept_new])
+    removed_hashes = old_hashes[~kept_old]
+    del old_hashes, new_hashes, kept_old, kept_new
+    changes.removed, changes.added = len(gone), len(came)
+    changes.common = len(old_at)
+    changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
+    changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
+    _compare_common(before, after, old_first[old_at], new_first[new_at], changes, show)
+    changes.origins = _origins(before, after, gone, came)
     _lastmods(after, now, changes)
     _hreflang(after, removed_hashes, changes, show)
-    places = sorted(
-        {before.files[n].place for n in removed_count} | {after.files[n].place for n in added_count}
-    )
-    by_place_added = Counter({after.files[n].place: c for n, c in added_count.items()})
-    by_place_removed = Counter({before.files[n].place: c for n, c in removed_count.items()})
-    changes.by_file = [(p, by_place_added[p], by_place_removed[p]) for p in places]
+    removed_by_file = np.bincount(before.numbers[gone], minlength=len(before.files))
+    added_by_file = np.bincount(after.numbers[came], minlength=len(after.files))
+    by_place: dict[str, list[int]] = {}
+    for f, count in zip(after.files, added_by_file.tolist(), strict=True):
+        if count:
+            by_place.setdefault(f.place, [0, 0])[0] += count
+    for f, count in zip(before.files, removed_by_file.tolist(), strict=True):
+        if count:
+            by_place.setdefault(f.place, [0, 0])[1] += count
+    changes.by_file = [(p, a, r) for p, (a, r) in sorted(by_place.items())]
     return changes
-
-
-def _first_of_each(hashes: array[int], indexes: Iterable[int]) -> dict[int, int]:
-    """Each hash of the slice with the index of its first entry."""
-    first: dict[int, int] = {}
-    setdefault = first.setdefault
-    for index in indexes:
-        setdefault(hashes[index], index)
-    return first
 
 
 def _compare_common(
     before: _Flat,
     after: _Flat,
-    pairs: list[tuple[int, int]],
+    old_indexes: NDArray[np.int64],
+    new_indexes: NDArray[np.int64],
     changes: Changes,
-    moved: list[tuple[int, int]],
     show: int,
-) -> list[tuple[int, int]]:
-    """The entries listed on both sides (old index, new index): what changed; the first
-    ``show`` moved ones with ``moved`` (kept in order)."""
-    old_numbers, new_numbers = before.numbers, after.numbers
-    old_places = [f.place for f in before.files]
-    new_places = [f.place for f in after.files]
-    old_lastmods, new_lastmods = before.lastmods, after.lastmods
-    old_priorities, new_priorities = before.priorities, after.priorities
-    old_changefreqs, new_changefreqs = before.changefreqs, after.changefreqs
-    moved_here = []
-    for i, j in pairs:
-        if old_places[old_numbers[i]] != new_places[new_numbers[j]]:
-            moved_here.append((i, j))
-        if old_lastmods[i] != new_lastmods[j]:
-            changes.lastmod_changed += 1
-        if old_priorities[i] != new_priorities[j]:
-            changes.priority_changed += 1
-        if old_changefreqs[i] != new_changefreqs[j]:
-            changes.changefreq_changed += 1
-    changes.moved += len(moved_here)
-    return heapq.nsmallest(show, [*moved, *moved_here])
-
-
-def _paths(flat: _Flat, indexes: Iterable[int]) -> Iterator[tuple[int, int]]:
-    """(path hash, origin) of each entry; origins as (file number << 16 | origin id)."""
-    for index in indexes:
-        number, row = flat.locate(index)
-        listing = flat.files[number].listing
-        yield listing.paths[row], number << 16 | listing.origins[row]
+) -> None:
+    """The entries listed on both sides (their indexes, pair by pair): what changed."""
+    changes.lastmod_changed = int(
+        np.count_nonzero(before.lastmods[old_indexes] != after.lastmods[new_indexes])
+    )
+    changes.priority_changed = int(
+        np.count_nonzero(before.priorities[old_indexes] != after.priorities[new_indexes])
+    )
+    changes.changefreq_changed = int(
+        np.count_nonzero(before.changefreqs[old_indexes] != after.changefreqs[new_indexes])
+    )
+    old_places = before.places[before.numbers[old_indexes]]
+    new_places = after.places[after.numbers[new_indexes]]
+    elsewhere = old_places != new_places
+    changes.moved = int(np.count_nonzero(elsewhere))
+    if changes.moved:
+        moved_old, moved_new = old_indexes[elsewhere], new_indexes[elsewhere]
+        order = np.argsort(moved_old, kind="stable")[:show]
+        changes.moved_shown = [
+            Shown(after.url(int(j)), before.place(int(i)), after.place(int(j)))
+            for i, j in zip(moved_old[order], moved_new[order], strict=True)
+        ]
 
 
 def _origins(
-    before: _Flat,
-    after: _Flat,
-    removed: list[tuple[int, int]],
-    added: list[tuple[int, int]],
+    before: _Flat, after: _Flat, gone: NDArray[np.int64], came: NDArray[np.int64]
 ) -> list[tuple[str, str, int]]:
     """Removed URLs whose path and query now stand on another origin: a migration."""
-    if not removed or not added:
+    if not len(gone) or not len(came):
         return []
-    shift = 64 - SLICE_BITS
-    gone_parts: list[list[tuple[int, int]]] = [[] for _ in range(1 << SLICE_BITS)]
-    for item in removed:
-        gone_parts[item[0] >> shift].append(item)
-    came_parts: list[list[tuple[int, int]]] = [[] for _ in range(1 << SLICE_BITS)]
-    for item in added:
-        came_parts[item[0] >> shift].append(item)
-    pairs: Counter[tuple[str, str]] = Counter()
-    for gone, came in zip(gone_parts, came_parts, strict=True):
-        new_origin = dict(came)
-        for path, origin in gone:
-            target = new_origin.get(path)
-            if target is not None:
-                pairs[(_origin_name(before, origin), _origin_name(after, target))] += 1
-    return [(a, b, n) for (a, b), n in sorted(pairs.items(), key=lambda item: (-item[1], item[0]))]
+    came_paths, came_first = np.unique(after.paths[came], return_index=True)
+    gone_paths = before.paths[gone]
+    found = np.isin(gone_paths, came_paths)
+    if not found.any():
+        return []
+    matched = np.searchsorted(came_paths, gone_paths[found])
+    old_origins = before.origins[gone[found]].astype(np.uint64)
+    new_origins = after.origins[came[came_first[matched]]].astype(np.uint64)
+    pairs, counts = np.unique((old_origins << np.uint64(32)) | new_origins, return_counts=True)
+    named: dict[tuple[str, str], int] = {}
+    for pair, count in zip(pairs.tolist(), counts.tolist(), strict=True):
+        key = (_origin_name(before, pair >> 32), _origin_name(after, pair & 0xFFFFFFFF))
+        if key[0] != key[1]:
+            named[key] = named.get(key, 0) + count
+    return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def _origin_name(flat: _Flat, packed: int) -> str:
@@ -252,35 +231,23 @@ def _origin_name(flat: _Flat, packed: int) -> str:
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:
     """The new side's lastmod patterns: its most common moment, and the entries stamped
     within the hour before the run."""
-    cut = int(now.timestamp()) - RECENT_SECONDS
-    parts: list[array[int]] = [array("q") for _ in range(1 << SLICE_BITS)]
-    mask = (1 << SLICE_BITS) - 1
-    for value in after.lastmods:
-        if value != NO_LASTMOD:
-            parts[value & mask].append(value)
-    best: tuple[int, int] | None = None
-    for part in parts:
-        changes.with_lastmod += len(part)
-        changes.recent += sum(1 for value in part if value >= cut)
-        if part:
-            value, count = Counter(part).most_common(1)[0]
-            if best is None or (count, -value) > (best[1], -best[0]):
-                best = (value, count)
-    changes.same_moment = best
+    dated = after.lastmods[after.lastmods != NO_LASTMOD]
+    changes.with_lastmod = len(dated)
+    changes.recent = int(np.count_nonzero(dated >= int(now.timestamp()) - RECENT_SECONDS))
+    if len(dated):
+        moments, counts = np.unique(dated, return_counts=True)
+        best = int(np.argmax(counts))  # the earliest of the most common moments
+        changes.same_moment = (int(moments[best]), int(counts[best]))
 
 
-def _hreflang(after: _Flat, removed: set[int], changes: Changes, show: int) -> None:
+def _hreflang(after: _Flat, removed: NDArray[np.uint64], changes: Changes, show: int) -> None:
     """Alternates of the new side that name a URL it no longer lists."""
-    if not removed:
+    if not len(removed) or not len(after.alternate_hrefs):
         return
-    for number, f in enumerate(after.files):
-        listing = f.listing
-        for page, href in zip(listing.alternate_pages, listing.alternate_hrefs, strict=True):
-            if href in removed:
-                changes.hreflang_broken += 1
-                if len(changes.hreflang_shown) < show:
-                    index = after.starts[number] + page
-                    changes.hreflang_shown.append(Shown(after.url(index), f.place))
+    naming = after.alternate_entries[np.isin(after.alternate_hrefs, removed)]
+    changes.hreflang_broken = len(naming)
+    first = np.sort(naming, kind="stable")[:show]
+    changes.hreflang_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in first]
 
 
 def _children(old: Side, new: Side, changes: Changes) -> None:

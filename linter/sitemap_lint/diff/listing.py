@@ -14,11 +14,14 @@ XML is named by ``Listing.problem``; the comparison stops on it (exit 2).
 
 from __future__ import annotations
 
+import re
 import zlib
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
+from typing import Any
 
 from sitemap_lint.facts import Child, FileFacts, url_hash, url_hashes
 from sitemap_lint.finding import Finding
@@ -75,14 +78,15 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
 
 def listing_of(data: bytes) -> Listing:
     """The listing of a file's uncompressed bytes."""
-    start = data.lstrip()[:1]
+    start = data[:4096].lstrip()[:1]
     if start == b"<" or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return _xml_listing(data)
     text = data.decode("utf-8", "replace")
     if _looks_like_robots(text):
         return Listing(kind="robots", children=_robots_sitemaps(text))
     listing = Listing(kind="text")
-    _fill(listing, [(line.strip(), None, None, None) for line in text.splitlines() if line.strip()])
+    urls = [line.strip() for line in text.splitlines() if line.strip()]
+    _fill(listing, urls, [None] * len(urls), [None] * len(urls), [None] * len(urls))
     return listing
 
 
@@ -113,9 +117,58 @@ def _xml_listing(data: bytes) -> Listing:
     if name != "urlset":
         return Listing(kind=name)
     listing = Listing(kind="urlset")
-    entries = list(_entries(root, SITEMAP_NS + "url", listing))
-    _fill(listing, entries)
+    columns = _columns(root)
+    if columns is None or _has_alternates(root):
+        entries = list(_entries(root, SITEMAP_NS + "url", listing))
+        columns = ([entry[i] for entry in entries] for i in range(4))  # type: ignore[assignment]
+    _fill(listing, *columns)  # type: ignore[misc]
     return listing
+
+
+_FIELDS = ("loc", "lastmod", "changefreq", "priority")
+
+
+@cache
+def _column_paths() -> dict[str, Any]:
+    from lxml import etree
+
+    namespaces = {"s": SITEMAP_NS[1:-1], "x": XHTML_LINK[1:].split("}")[0]}
+
+    def xpath(expression: str) -> Any:
+        return etree.XPath(expression, namespaces=namespaces, smart_strings=False)
+
+    paths = {"entries": xpath("count(s:url)"), "children": xpath("count(*)")}
+    paths["alternates"] = xpath("boolean(s:url/x:link)")
+    for name in _FIELDS:
+        paths[name] = xpath(f"s:url/s:{name}/text()")
+        paths[f"{name} elements"] = xpath(f"count(s:url/s:{name})")
+        paths[f"{name} twice"] = xpath(f"count(s:url/s:{name}[2])")
+    return paths
+
+
+def _has_alternates(root: Any) -> bool:
+    return bool(_column_paths()["alternates"](root))
+
+
+def _columns(root: Any) -> tuple[list[str | None], ...] | None:
+    """Each field of every entry as a column, taken in C by one path each, when the
+    columns line up with the entries (every entry has at most one of each field, and
+    every field element one text): else None, and the entries are walked one by one."""
+    paths = _column_paths()
+    entries = int(paths["entries"](root))
+    if entries != int(paths["children"](root)):
+        return None
+    columns: list[list[str | None]] = []
+    for name in _FIELDS:
+        elements = int(paths[f"{name} elements"](root))
+        if not elements and name != "loc":
+            columns.append([None] * entries)
+            continue
+        texts = paths[name](root)
+        if elements != entries or len(texts) != entries or paths[f"{name} twice"](root):
+            return None
+        columns.append([text.strip() for text in texts] if name == "loc" else texts)
+    return tuple(columns)
 
 
 def _entries(
@@ -145,35 +198,31 @@ def _entries(
         yield (loc or "").strip(), lastmod, changefreq, priority
 
 
-def _fill(listing: Listing, entries: list[tuple[str, str | None, str | None, str | None]]) -> None:
-    urls = [entry[0] for entry in entries]
+def _fill(
+    listing: Listing,
+    urls: list[str],
+    lastmods: list[str | None],
+    changefreqs: list[str | None],
+    priorities: list[str | None],
+) -> None:
+    """The listing's columns from the entries' fields (one list a field, in order)."""
     listing.hashes = url_hashes(urls)
-    origins: dict[str, int] = {}
-    paths = []
-    for url in urls:
-        origin, path = _split(url)
-        listing.origins.append(origins.setdefault(origin, len(origins)))
-        paths.append(path)
-    listing.origin_names = list(origins)
-    listing.paths = url_hashes(paths)
-    listing.lastmods = array("q", (_seconds(entry[1]) for entry in entries))
-    listing.changefreqs = array("B", (_changefreq(entry[2]) for entry in entries))
-    listing.priorities = array("h", (_priority(entry[3]) for entry in entries))
-    listing.urls = zlib.compress("\n".join(urls).encode("utf-8", "surrogatepass"), 1)
+    text = "\n".join(urls)
+    # Each URL's origin (scheme://host[:port], "" when it has none) and the rest, in C.
+    split = _ORIGIN_AND_REST.findall(text) if urls else []
+    origins = [origin for origin, _rest in split]
+    ids = {origin: number for number, origin in enumerate(dict.fromkeys(origins))}
+    listing.origin_names = [origin.lower() for origin in ids]
+    listing.origins = array("H", map(ids.__getitem__, origins))
+    listing.paths = url_hashes([rest or "/" for _origin, rest in split])
+    listing.lastmods = array("q", map(_seconds, lastmods))
+    listing.changefreqs = array("B", map(_changefreq, changefreqs))
+    listing.priorities = array("h", map(_priority, priorities))
+    listing.urls = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
-def _split(url: str) -> tuple[str, str]:
-    """(scheme://host[:port], the rest: path, query and fragment) of a URL as written."""
-    scheme, separator, rest = url.partition("://")
-    if not separator:
-        return "", url
-    slash = rest.find("/")
-    cut = len(rest) if slash < 0 else slash
-    for mark in "?#":
-        found = rest.find(mark, 0, cut)
-        if found >= 0:
-            cut = found
-    return f"{scheme.lower()}://{rest[:cut].lower()}", rest[cut:] or "/"
+# A line of URLs: the origin (scheme "://" authority), then path, query and fragment.
+_ORIGIN_AND_REST = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#\n]*)?)(.*)$", re.M)
 
 
 _MOMENTS: dict[str, int] = {}
