@@ -286,3 +286,40 @@ def test_the_deployed_sitemap_against_the_build_through_the_installed_command(
         assert site.paths == ["/sitemap.xml"]
     assert completed.returncode == 1, completed.stderr
     assert "--max-removed 10%: 71 URLs removed (47.0%)" in completed.stdout
+
+
+def test_the_html_page_is_deterministic_and_escapes_what_it_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("vl_convert")
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}a?x=&lt;b&gt;&amp;y", None), (f"{SITE}kept", None)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((f"{SITE}kept", None), (f"{SITE}new", None)))
+    pages = []
+    for name in ("one.html", "two.html"):
+        status, _out, err = run_cli(
+            [
+                "diff",
+                "-f",
+                "html",
+                "-o",
+                str(tmp_path / name),
+                "--now",
+                NOW,
+                "--max-removed",
+                "0",
+                str(old),
+                str(new),
+            ],
+            capsys,
+        )
+        assert status == 1, err
+        pages.append((tmp_path / name).read_text(encoding="utf-8"))
+    assert pages[0] == pages[1]
+    page = pages[0]
+    assert '<div class="value" id="removed">1</div>' in page
+    assert '<div class="value" id="added">1</div>' in page
+    assert "<b>" not in page and "a?x=&lt;b&gt;&amp;y" in page
+    assert 'id="chart-by-file"' in page and "<svg" in page
+    assert "--max-removed 0" in page

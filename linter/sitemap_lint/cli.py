@@ -246,7 +246,8 @@ def diff(
     old: Annotated[str, typer.Argument(help="The last deploy: file, directory, URL or index.")],
     new: Annotated[str, typer.Argument(help="The new build: file, directory, URL or index.")],
     format: Annotated[
-        str, typer.Option("--format", "-f", metavar="[text|json]", help="The report's format.")
+        str,
+        typer.Option("--format", "-f", metavar="[text|json|html]", help="The report's format."),
     ] = "text",
     output_file: Annotated[
         str | None,

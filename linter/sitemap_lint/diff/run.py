@@ -14,7 +14,7 @@ from sitemap_lint.diff.gate import Limit, passed
 from sitemap_lint.errors import UsageError
 from sitemap_lint.sets import SetSettings
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "html")
 
 
 @dataclass
@@ -39,20 +39,27 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     from sitemap_lint.diff.sides import read_side
 
     if settings.format not in FORMATS:
-        raise UsageError(f"unknown format {settings.format!r}; choose {' or '.join(FORMATS)}")
+        raise UsageError(f"unknown format {settings.format!r}; choose {', '.join(FORMATS)}")
+    if settings.format == "html":  # without the html extra: exit 2 before reading a side
+        import sitemap_lint.report.html  # noqa: F401
     if settings.show < 0:
         raise UsageError(f"--show {settings.show}: give a count of 0 or more")
     _refuse_writing_a_side(settings)
     sets = settings.sets
     old = read_side("OLD", [settings.old], replace(sets, maps=(*settings.old_maps, *sets.maps)))
     new = read_side("NEW", [settings.new], replace(sets, maps=(*settings.new_maps, *sets.maps)))
-    changes = compare(old, new, settings.now or datetime.now(UTC), settings.show)
+    now = settings.now or datetime.now(UTC)
+    changes = compare(old, new, now, settings.show)
     found = passed(changes, settings.limits)
     buffer = io.StringIO() if settings.output_file else None
     target = buffer or out or sys.stdout
     if settings.format == "json":
         document = report.document(settings.old, settings.new, changes, settings.limits, found)
         report.write_json(target, document)
+    elif settings.format == "html":
+        from sitemap_lint.diff import html
+
+        target.write(html.render(settings.old, settings.new, changes, settings.limits, found, now))
     else:
         color = False if buffer is not None else settings.color
         report.write_text(

@@ -556,7 +556,7 @@ def _short(name: str, limit: int = 48) -> str:
 # Wide fonts first: the renderer measures the labels with the first font it has, and a
 # viewer's fallback is then no wider, so no label is clipped.
 _FONT = "DejaVu Sans, Verdana, Geneva, sans-serif"
-_CONFIG = {
+_CONFIG = CHART_CONFIG = {
     "background": None,
     "view": {"stroke": None},
     "font": _FONT,
@@ -617,6 +617,11 @@ def _severity_colour() -> dict[str, Any]:
     }
 
 
+def svg(spec: dict[str, Any], prefix: str) -> str:
+    """A Vega-Lite chart as an inline SVG element (for other pages: the diff's)."""
+    return _svg(spec, prefix)
+
+
 def _svg(spec: dict[str, Any], prefix: str) -> str:
     """The chart as an inline SVG element, its ids (clip paths) prefixed so that two
     charts in one page do not share them."""
@@ -624,8 +629,14 @@ def _svg(spec: dict[str, Any], prefix: str) -> str:
 
     svg: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
     svg = svg[svg.index("<svg") :]
-    svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}-\1"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", svg)
+    # The renderer numbers its ids (clip paths) on from one chart to the next in a
+    # process: renumbered in order of appearance, the same chart gives the same SVG.
+    ids = {
+        name: f"{prefix}-{number}"
+        for number, name in enumerate(dict.fromkeys(re.findall(r'\bid="([^"]+)"', svg)), 1)
+    }
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{ids[m[1]]}"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{ids.get(m[1], m[1])})", svg)
     return svg.replace('class="marks"', 'class="marks" role="img"', 1)
 
 
@@ -655,6 +666,12 @@ def _generated(run: RunInfo | None) -> str:
 
 
 def _template() -> jinja2.Template:
+    return template("report.html.j2")
+
+
+def template(name: str) -> jinja2.Template:
+    """A page template of ``html_assets`` (the report's, the diff's), with the report's
+    filters, style and script."""
     from importlib.resources import files
 
     from jinja2 import Environment, select_autoescape
@@ -669,7 +686,7 @@ def _template() -> jinja2.Template:
     env.filters["bytes"] = _human_bytes
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
     env.globals["script"] = (assets / "report.js").read_text(encoding="utf-8")
-    return env.from_string((assets / "report.html.j2").read_text(encoding="utf-8"))
+    return env.from_string((assets / name).read_text(encoding="utf-8"))
 
 
 def _human_bytes(size: int) -> str:

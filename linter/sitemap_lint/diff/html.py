@@ -1,0 +1,92 @@
+"""The diff's HTML page: a summary card, the chart of URLs added and removed by file,
+and the changes, self-contained (the report's stylesheet and chart renderer). Needs the
+``html`` extra. Every value from a sitemap is escaped by the template."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sitemap_lint import __version__
+from sitemap_lint.diff.compare import Changes
+from sitemap_lint.diff.gate import Limit, Passed
+from sitemap_lint.diff.report import _moment, _share
+
+# Files named in the chart; the rest are summed in one bar.
+CHART_FILES = 20
+
+
+def render(
+    old: str,
+    new: str,
+    changes: Changes,
+    limits: list[Limit],
+    found: list[Passed],
+    now: datetime,
+) -> str:
+    from sitemap_lint.report.html import template
+
+    moment = None
+    if changes.same_moment is not None:
+        when, count = changes.same_moment
+        moment = {
+            "when": _moment(when),
+            "share": _share(count, changes.with_lastmod),
+            "recent": _share(changes.recent, changes.with_lastmod),
+        }
+    return template("diff.html.j2").render(
+        version=__version__,
+        old=old,
+        new=new,
+        now=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        c=changes,
+        limits=limits,
+        passed=found,
+        moment=moment,
+        chart=_chart(changes),
+    )
+
+
+def _chart(changes: Changes) -> str:
+    from sitemap_lint.report.html import CHART_CONFIG, svg
+
+    rows = sorted(changes.by_file, key=lambda row: (-(row[1] + row[2]), row[0]))
+    if not rows:
+        return ""
+    shown, rest = rows[:CHART_FILES], rows[CHART_FILES:]
+    if rest:
+        others = f"{len(rest)} other files"
+        shown.append((others, sum(r[1] for r in rest), sum(r[2] for r in rest)))
+    values: list[dict[str, Any]] = []
+    for place, added, removed in shown:
+        values.append({"file": place, "change": "added", "count": added})
+        values.append({"file": place, "change": "removed", "count": -removed})
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": values},
+        "width": 420,
+        "mark": {"type": "bar", "cornerRadiusEnd": 2},
+        "encoding": {
+            "y": {
+                "field": "file",
+                "type": "nominal",
+                "sort": [row[0] for row in shown],
+                "title": None,
+                "axis": {"labelLimit": 240},
+            },
+            "x": {
+                "field": "count",
+                "type": "quantitative",
+                "title": "URLs removed (left) and added (right)",
+                "axis": {"format": ",d"},
+            },
+            "color": {
+                "field": "change",
+                "type": "nominal",
+                "title": None,
+                "scale": {"domain": ["added", "removed"], "range": ["#2563eb", "#dc2626"]},
+            },
+        },
+        "config": CHART_CONFIG,
+    }
+    return svg(spec, "diff")
