@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from sitemap_lint.diff.listing import NO_LASTMOD, Listing
+from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing
 from sitemap_lint.diff.sides import Side
+from sitemap_lint.facts import url_hashes
 
 RECENT_SECONDS = 3600  # a lastmod this close to the run's time is "now"
 
@@ -68,8 +69,8 @@ class Changes:
 
 class _Flat:
     """A side's URL entries as columns (numpy arrays, one item an entry, in the sides'
-    order): each entry's file number, hash, lastmod, priority, changefreq, path hash and
-    origin; the files keep their compressed text, read back for the few URLs shown."""
+    order): each entry's file number, hash, lastmod, priority and changefreq; the files
+    keep their compressed text, read back for the URLs shown and those that changed."""
 
     def __init__(self, side: Side, places: dict[str, int]) -> None:
         self.files = [f for f in side.files if f.listing.kind in ("urlset", "text")]
@@ -82,9 +83,6 @@ class _Flat:
         self.lastmods = _column(listings, "lastmods", np.int64)
         self.priorities = _column(listings, "priorities", np.int16)
         self.changefreqs = _column(listings, "changefreqs", np.uint8)
-        self.paths = _column(listings, "paths", np.uint64)
-        origins = _column(listings, "origins", np.uint16).astype(np.uint32)
-        self.origins = (self.numbers << np.uint32(16)) | origins  # file number, origin id
         self.alternate_entries = np.concatenate(
             [
                 np.frombuffer(listing.alternate_pages, dtype=np.uint32).astype(np.int64) + start
@@ -108,6 +106,20 @@ class _Flat:
         if text is None:
             text = self._text[number] = self.files[number].listing.url_text()
         return text[index - int(self.starts[number])]
+
+    def origins_and_paths(self, indexes: NDArray[np.int64]) -> tuple[list[str], NDArray[np.uint64]]:
+        """The origin (lower case) and the hash of the rest (path, query, fragment) of each
+        entry of ``indexes``, read back from the files' text."""
+        origins: list[str] = []
+        paths: list[str] = []
+        numbers = self.numbers[indexes]
+        for number in np.unique(numbers).tolist():
+            rows = (indexes[numbers == number] - self.starts[number]).tolist()
+            text = self.files[number].listing.url_text()
+            split = ORIGIN_AND_REST.findall("\n".join(text[row] for row in rows))
+            origins.extend(origin.lower() for origin, _rest in split)
+            paths.extend(rest or "/" for _origin, rest in split)
+        return origins, np.frombuffer(url_hashes(paths).tobytes(), dtype=np.uint64)
 
     def first_listings(self) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
         """Each URL hash once, sorted, with the index of its first entry."""
@@ -207,25 +219,19 @@ def _origins(
     """Removed URLs whose path and query now stand on another origin: a migration."""
     if not len(gone) or not len(came):
         return []
-    came_paths, came_first = np.unique(after.paths[came], return_index=True)
-    gone_paths = before.paths[gone]
-    found = np.isin(gone_paths, came_paths)
-    if not found.any():
-        return []
-    matched = np.searchsorted(came_paths, gone_paths[found])
-    old_origins = before.origins[gone[found]].astype(np.uint64)
-    new_origins = after.origins[came[came_first[matched]]].astype(np.uint64)
-    pairs, counts = np.unique((old_origins << np.uint64(32)) | new_origins, return_counts=True)
+    gone = gone[np.argsort(before.numbers[gone], kind="stable")]  # grouped by file, as read
+    came = came[np.argsort(after.numbers[came], kind="stable")]
+    gone_origins, gone_paths = before.origins_and_paths(gone)
+    came_origins, came_paths_all = after.origins_and_paths(came)
+    came_paths, came_first = np.unique(came_paths_all, return_index=True)
+    found = np.flatnonzero(np.isin(gone_paths, came_paths))
+    matched = came_first[np.searchsorted(came_paths, gone_paths[found])]
     named: dict[tuple[str, str], int] = {}
-    for pair, count in zip(pairs.tolist(), counts.tolist(), strict=True):
-        key = (_origin_name(before, pair >> 32), _origin_name(after, pair & 0xFFFFFFFF))
+    for old_at, new_at in zip(found.tolist(), matched.tolist(), strict=True):
+        key = (gone_origins[old_at], came_origins[new_at])
         if key[0] != key[1]:
-            named[key] = named.get(key, 0) + count
+            named[key] = named.get(key, 0) + 1
     return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
-
-
-def _origin_name(flat: _Flat, packed: int) -> str:
-    return flat.files[packed >> 16].listing.origin_names[packed & 0xFFFF]
 
 
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:

@@ -1,7 +1,7 @@
 """What one file of a side lists, read into compact columns for the comparison.
 
-A sitemap's entries become parallel arrays (the URL's hash, the hash of its path and
-query, its origin, lastmod, changefreq and priority) and the URLs' text, compressed,
+A sitemap's entries become parallel arrays (the URL's hash, its lastmod, changefreq
+and priority) and the URLs' text, compressed,
 so that a side of millions of URLs stays a few dozen bytes an entry and the URLs of
 the few shown in the report are read back by their place. An index's and a
 robots.txt's sitemaps become the file's children, which the set's discovery follows
@@ -42,9 +42,6 @@ class Listing:
     kind: str = ""  # urlset, sitemapindex, text, robots; '' when none of these
     problem: str | None = None  # why the file could not be read (not well-formed XML)
     hashes: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of the URL
-    paths: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of path?query
-    origins: array[int] = field(default_factory=lambda: array("H"))  # index into origin_names
-    origin_names: list[str] = field(default_factory=list)  # scheme://host[:port]
     lastmods: array[int] = field(default_factory=lambda: array("q"))  # UTC seconds
     changefreqs: array[int] = field(default_factory=lambda: array("B"))  # 1 + index; 0 none
     priorities: array[int] = field(default_factory=lambda: array("h"))  # thousandths
@@ -208,21 +205,10 @@ def _fill(
     """The listing's columns from the entries' fields (one list a field, in order)."""
     listing.hashes = url_hashes(urls)
     text = "\n".join(urls)
-    # Each URL's origin (scheme://host[:port], "" when it has none) and the rest, in C.
-    split = _ORIGIN_AND_REST.findall(text) if urls else []
-    origins = [origin for origin, _rest in split]
-    ids = {origin: number for number, origin in enumerate(dict.fromkeys(origins))}
-    listing.origin_names = [origin.lower() for origin in ids]
-    listing.origins = array("H", map(ids.__getitem__, origins))
-    listing.paths = url_hashes([rest or "/" for _origin, rest in split])
     listing.lastmods = array("q", map(_seconds, lastmods))
     listing.changefreqs = array("B", map(_changefreq, changefreqs))
     listing.priorities = array("h", map(_priority, priorities))
     listing.urls = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
-
-
-# A line of URLs: the origin (scheme "://" authority), then path, query and fragment.
-_ORIGIN_AND_REST = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#\n]*)?)(.*)$", re.M)
 
 
 _MOMENTS: dict[str, int] = {}
@@ -284,6 +270,11 @@ def _robots_sitemaps(text: str) -> list[str]:
         if name.strip().lower() == "sitemap" and value.strip():
             sitemaps.append(value.strip())
     return sitemaps
+
+
+# A URL: the origin (scheme "://" authority, "" when it has none), then path, query and
+# fragment; matched over the URLs of a file joined by line breaks.
+ORIGIN_AND_REST = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#\n]*)?)(.*)$", re.M)
 
 
 def read_in_worker(source: Source) -> tuple[FileResult, Listing]:
