@@ -5,17 +5,24 @@ rule. For those, per-element callbacks, nodes, the rules' per-entry work and the
 schema batches cost far more than libxml2's whole parse. ``FastPath`` reads each
 decoded block before the parsers do, recognises runs of such entries with one
 compiled regular expression, proves them clean, and replaces each run, in the text
-that expat and the shadow parse read, by a comment of its line breaks only (``<!--``
-+ newlines + ``-->``). A run starts its line (after the indentation) and only blanks
-follow it on its last line, so every other line and column of the file stays exact,
-and whatever is not proved is checked by the full checker as before, with the same
+that expat and the shadow parse read, by a comment that keeps its line breaks and the
+length of its first and last lines: ``<!--`` and spaces as long as the run's part of
+its first line, the line breaks (the lines between left empty), spaces and ``-->`` as
+long as its part of its last line (a run on one line: a comment of its length). A run
+may start and end anywhere in a line, and every line and column outside it stays
+exact: whatever is not proved is checked by the full checker as before, with the same
 lines and columns. (The parsers' byte offsets are those of the text they read; they
-use them only among themselves, around a syntax error, never inside a run.) When expat reaches such a comment,
+use them only among themselves, around a syntax error, never inside a run; a run is
+ASCII, so the bytes of the lines it shares have the same length.) The parts of lines a
+run blanks are kept for the last blocks, and a syntax error on such a line quotes it
+as the file has it (``FastPath.restore``, called by ``formats.xml`` for the error's
+context). When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
 order, exactly as the full checker would have (duplicates, scope, set facts): a run
 that can make no finding but its raw ``&`` in one step over all its entries, any
-other one entry at a time.
+other one entry at a time. The white space the parser gathered before the run is
+dropped then, so that text after the run is gathered as it is after an entry's end tag.
 
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
@@ -30,21 +37,25 @@ An entry is proved only when all of this holds (anything else goes to the full
 checker untouched):
 
 - it is a ``<url>`` (``<sitemap>`` in an index) entry standing directly in the
-  root (the depth is followed through the text between runs), on lines of its
-  own: the run starts after the indentation of its first line and ends before
-  the line break of its last (so the line that an XML syntax error quotes never
-  contains blanked text);
+  root (the depth is followed through the text between runs), anywhere in its
+  line(s): pretty-printed, an entry a line or the whole file on one line;
 - its children are ``loc`` and optionally ``lastmod``, ``changefreq`` and
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
-  LF) and comments between them; a comment holds printable ASCII only and never
-  the suppression tag ``sitemap-lint``; after them, in a urlset, any number of
-  extension elements of the two shapes below;
-- every value is written in a narrow ASCII class: no ``&`` (but a raw one in
-  ``loc``, below), ``<``, entity, CDATA, whitespace or character outside the class;
-- only whitespace stands between it and the end of the previous entry (or of the
+  LF), comments and processing instructions between them (the gap); a comment
+  holds printable ASCII only and never the suppression tag ``sitemap-lint`` (its
+  directive must be read); an instruction holds printable ASCII without ``<``, and
+  its target is a name without ``:`` that is not ``xml`` in any case (expat refuses
+  those); after them, in a urlset, any number of extension elements of the two
+  shapes below;
+- every value is written in a narrow ASCII class: no ``&`` (but references and a
+  raw one in ``loc``, below), ``<``, CDATA (but a ``loc`` in one section, below),
+  whitespace or character outside the class;
+- only such a gap stands between it and the end of the previous entry (or of the
   root's start tag): expat reports character data before an entry at the entry's
-  tag, which must stay there;
+  tag, which must stay there (``_after_tag`` reads the gap back to the tag and
+  then forward again with the gap's pattern; comments and instructions are no
+  character data, and those between proved entries are blanked with them);
 - it lies within one block as the checker reads them (about 1 MB): the parsers
   see the same blocks with and without the fast path, so an entry split across a
   boundary goes to the full checker (the block's last lines are looked at again
@@ -55,7 +66,7 @@ checker untouched):
 
 | check (rules/) | field | how a value is proved |
 |---|---|---|
-| ``urls.check_loc`` (UR001-UR012) | loc | a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above), no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.check_loc`` (UR001-UR012) | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above), no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005) | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002) | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003) | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -114,6 +125,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache
@@ -190,10 +202,15 @@ _WS = r"[ \t\r\n]"
 _COMMENT = r"<!--(?:[ -,.-~\t\r\n]|-(?!-))*-->"
 # Inside an entry, a comment never holds the suppression tag (its directive must be read).
 _ENTRY_COMMENT = rf"<!--(?:(?!{SUPPRESSION_TAG})(?:[ -,.-~\t\r\n]|-(?!-)))*-->"
+# A processing instruction of printable ASCII, its target not "xml" in any case (expat
+# refuses that one there) and without ":" (a name namespaces would read); no "<" in it,
+# so that no tag is read inside it.
+_PI = r"<\?(?![xX][mM][lL][ \t\r\n?])[A-Za-z_][A-Za-z0-9_.-]*(?:[ \t\r\n](?:[\t\r\n -;=>@-~]|\?(?!>))*)?\?>"
 # Possessive: what follows a gap starts with "<" and a name or "/", which no part of a
 # gap can give back, and the engine keeps no way back through it (a quarter of a plain
-# entry's match).
-_GAP = rf"{_WS}*+(?:{_ENTRY_COMMENT}{_WS}*+)*+"
+# entry's match). The same gap stands between proved entries and before a run.
+_GAP = rf"{_WS}*+(?:(?:{_ENTRY_COMMENT}|{_PI}){_WS}*+)*+"
+_BETWEEN = _Lazy(_GAP)
 # The entry patterns only delimit the values, cheaply; ``FastPath._entry`` then proves
 # each value with the strict patterns below (through caches: hosts, dates and
 # priorities repeat).
@@ -205,6 +222,9 @@ _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
 _LOC_PCHAR = _PCHAR[:-1] + "&]"
 _LOC_QCHAR = _QCHAR[:-1] + "&]"
 _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
+# The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
+# a "#" of its own (a fragment) is not proved.
+_ENTRY_LOC = _LOC.replace("&]", "&#]")
 # In a file of long URLs the pattern takes a loc's path and query up to the next "<" as
 # ``path`` (the regular expression engine's fastest loop: an 850-character URL costs half
 # as much), and ``FastPath._prove`` checks their characters against _URL_BYTES (the
@@ -219,6 +239,43 @@ _LASTMOD = _Lazy(
 )
 _PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
+
+
+# A loc whose every "&" starts a predefined entity or a character reference is read as
+# expat reads it; the value is then proved as any loc (_LOC, whole).
+_REFERENCE = _Lazy(r"&(?:(amp|lt|gt|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));")
+# An "&" that starts no such reference.
+_RAW_ONLY = _Lazy(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)")
+_WHOLE_LOC = _Lazy(_LOC + r"\Z")
+_PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _character(reference: re.Match[str]) -> str:
+    name, decimal, hexadecimal = reference.groups()
+    if name is not None:
+        return _PREDEFINED[name]
+    code = int(decimal) if decimal is not None else int(hexadecimal, 16)
+    # Any character outside the URL class leaves the loc unproved; so does this one.
+    return chr(code) if 0x20 < code < 0x7F else "\0"
+
+
+def _decoded_loc(
+    url: str, scheme: str, host: str, path: str | None
+) -> tuple[str, str, str, str | None]:
+    """A loc written with references (its parts as _ENTRY_LOC delimits them) as expat
+    reads it: (its value, scheme, host and path when _LOC matches it whole; "" for the
+    value when it does not)."""
+    if url.count("&") == url.count("&amp;"):
+        if "#" in url:
+            return "", "", "", None  # a fragment
+        # "&" is in the class of the path and the query: _LOC matches it whole.
+        return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
+    value = _REFERENCE.pattern.sub(_character, url)
+    whole = _WHOLE_LOC.pattern.match(value)
+    if whole is None:
+        return "", "", "", None
+    scheme, host, path = whole.group("scheme", "host", "path")
+    return value, scheme, host, path
 
 
 # A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
@@ -250,7 +307,7 @@ def _extension_items(image: str | None, xhtml: str | None) -> tuple[str, str]:
     caption, title, code and href, to read them)."""
     patterns = []
     for group in ("(?:", "("):
-        alternatives = [_ENTRY_COMMENT]
+        alternatives = [f"{_ENTRY_COMMENT}|{_PI}"]
         if image is not None:
             i = re.escape(image)
             alternatives.append(
@@ -270,8 +327,8 @@ def _extension_items(image: str | None, xhtml: str | None) -> tuple[str, str]:
             alternatives.append("(?!)()()")
         patterns.append(alternatives)
     outer = [item for item in patterns[0][1:] if not item.startswith("(?!)")]
-    # A comment between the items is read whole (first), so that nothing inside it is
-    # taken for an item.
+    # A comment or instruction between the items is read whole (first), so that nothing
+    # inside it is taken for an item.
     return (
         rf"(?:(?:{'|'.join(outer)}){_GAP})*" if outer else "",
         "|".join(patterns[1]),
@@ -286,12 +343,13 @@ def _entry_line(
     xhtml: str | None = None,
     long_urls: bool = False,
 ) -> re.Pattern[str]:
-    """One entry on lines of its own: indentation, the entry, trailing blanks and the
-    line break. Groups, in order: s, loc, scheme, host, path, lastmod, priority, ext, t.
+    """One entry after the gap before it (white space, comments and instructions).
+    Groups, in order: s, cdata, loc, scheme, host, path, lastmod, priority, ext, t.
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
     ``long_urls``: the loc as _LONG_LOC delimits it."""
     fields = (
-        rf"<loc>(?P<loc>{_LONG_LOC if long_urls else _LOC})</loc>{_GAP}"
+        rf"<loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
+        rf"(?(cdata)\]\]>)</loc>{_GAP}"
         rf"(?:<lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</lastmod>{_GAP})?"
     )
     if index:
@@ -305,7 +363,7 @@ def _entry_line(
             rf"(?P<ext>{extensions})"
         )
     # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
-    return re.compile(rf"[ \t]*(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)[ \t]*\r?\n")
+    return re.compile(rf"{_GAP}(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)")
 
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
@@ -458,6 +516,11 @@ class ProvenRun:
         fast = self.fast
         if not fast.resolved:
             fast.resolve(checker)
+        # The white space before the run: the text after it is what follows its last
+        # entry's end tag, as the parser gathers it without the fast path.
+        gathered = fast.parser._pieces
+        if gathered:
+            gathered.clear()
         entries = self.entries
         fast.proved += len(entries)
         begin = 0
@@ -671,6 +734,9 @@ class FastPath:
         # Parser coordinates of the start of the next text handed over.
         self._line = 1
         self._column = 0
+        # Per block (the last three), by file line: the parts of lines that runs blank,
+        # as (file column, text, start, end), for the context of a syntax error there.
+        self._blanked: deque[dict[int, list[tuple[int, str, int, int]]]] = deque(maxlen=3)
         self._lastmods: dict[str, Any] = {}
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
@@ -781,6 +847,7 @@ class FastPath:
         self._skip = root.end
         carry = ""  # the end of the previous block, handed over but not looked at yet
         parser = self.parser
+        parser.restore_context = self.restore
         for block in chain((first,), () if second is None else (second,), iterator):
             if self.active and (
                 parser.syntax_errors != self.raw_errors + parser.entry_repairs or parser.failed
@@ -793,10 +860,23 @@ class FastPath:
                 yield block
                 continue
             text = carry + block if carry else block
+            self._blanked.append({})
             out, cut = self._prove(text, len(carry))
             self._advance(text, cut, out, len(carry))
             carry = text[cut:] if self.active else ""
             yield out
+
+    def restore(self, context: str, line: int, column: int) -> str:
+        """``context``, the text of file line ``line`` from file column ``column`` on as
+        the parser read it, with the parts of runs on it as the file has them."""
+        for blanked in self._blanked:
+            for start_column, text, start, end in blanked.get(line, ()):
+                low = max(start_column, column)
+                high = min(start_column + end - start, column + len(context))
+                if low < high:
+                    original = text[start + low - start_column : start + high - start_column]
+                    context = context[: low - column] + original + context[high - column :]
+        return context
 
     def _advance(self, text: str, end: int, out: str, fixed: int) -> None:
         """The parser coordinates of ``text[end]``, from those of ``text[0]``; ``out`` is
@@ -843,25 +923,35 @@ class FastPath:
         opener, closer = self._open, self._close
         opened = len(opener)
         runs = self.checker.proven
-        base_line, base_column = self._line, self._column
         line_offset, column_offset = self._offsets
-        counted = [0, base_line]  # the parser line at an offset of text
+        blanked = self._blanked[-1]
+        # The parser line at an offset of text, and where that line starts in text (before
+        # 0 on the text's first line: it starts self._column characters before text).
+        counted_at, counted_line, counted_begin = 0, self._line, -self._column
+        run_line = run_begin = 0  # the parser line of the current run's start, its column
 
-        def where(offset: int) -> tuple[int, int]:
-            line = counted[1] + text.count("\n", counted[0], offset)
-            counted[0], counted[1] = offset, line
-            newline = text.rfind("\n", 0, offset)
-            column = offset - newline - 1 if newline >= 0 else base_column + offset
-            if line == 1:
-                column += column_offset
-            return line + line_offset, column + 1
-
-        run_line = 0  # the line where the current run starts (``counted``'s count)
-
-        def blank(end: int) -> str:
-            """The run up to ``end`` as a comment of its line breaks, counted from the
-            lines of its entries (a run holds no lone CR)."""
-            return "<!--" + "\n" * (counted[1] + count("\n", counted[0], end) - run_line) + "-->"
+        def blank(start: int, end: int, breaks: int) -> str:
+            """The run ``text[start:end]`` (``breaks`` line breaks, no lone CR) as a
+            comment: its first and last lines as long as the run's parts of them, the
+            lines between empty. Every line and column outside it stays the same;
+            the parts of lines it blanks are kept for the context of a syntax error."""
+            line = run_line + line_offset
+            if not breaks:
+                blanked.setdefault(line, []).append((run_begin, text, start, end))
+                return "<!--" + " " * (end - start - 7) + "-->"
+            first = find("\n", start, end)
+            last = rfind("\n", first, end)
+            cr = text[first - 1] == "\r"
+            blanked.setdefault(line, []).append((run_begin, text, start, first - cr))
+            blanked.setdefault(line + breaks, []).append((1, text, last + 1, end))
+            return (
+                "<!--"
+                + " " * (first - start - 4 - cr)
+                + "\r" * cr
+                + "\n" * breaks
+                + " " * (end - last - 4)
+                + "-->"
+            )
 
         while self.active:
             if self.depth != 1:
@@ -874,23 +964,19 @@ class FastPath:
             found = find(opener, position)
             if found < 0:
                 break
-            # Only a line break at or after ``position - 1`` can make the entry start
-            # its line (one search per entry must not cross a long line again).
-            line_start = text.rfind("\n", max(position - 1, 0), found) + 1
-            if found < fixed or line_start < position or text[line_start:found].strip(" \t"):
-                # Not at the start of its line: the full checker takes it.
-                self._scan(text, position, found + len(opener))
-                position = found + len(opener)
+            if found < fixed:  # handed over already: the full checker takes it
+                self._scan(text, position, found + opened)
+                position = found + opened
                 continue
-            self._scan(text, position, line_start)
-            position = line_start
+            self._scan(text, position, found)
+            position = found
             if self.depth != 1 or not self.active:
                 continue
-            if not self._after_tag(text, line_start, root_end):
+            if not self._after_tag(text, found, root_end):
                 # Text before the entry: expat reports it at the entry's tag, so the
                 # full checker takes the entry.
-                self._scan(text, position, found + len(opener))
-                position = found + len(opener)
+                self._scan(text, position, found + opened)
+                position = found + opened
                 continue
             run: ProvenRun | None = None
             run_start = -1
@@ -906,27 +992,32 @@ class FastPath:
                     self._stop()  # this entry may be the 50,001st: the full checker takes it
                     break
                 # The values, proved with the strict patterns (through the caches).
-                _s, url, scheme, host, path, lastmod, priority, ext, _t = found_match.groups()
+                _s, cdata, url, scheme, host, path, lastmod, priority, ext, _t = (
+                    found_match.groups()
+                )
+                raw = None
+                referred = False  # the loc holds references, read as expat reads them
+                if "&" in url:
+                    if cdata is not None:
+                        url = ""  # "&" as written: left to the full checker
+                    elif _RAW_ONLY.pattern.search(url) is None:
+                        referred = True
+                        url, scheme, host, path = _decoded_loc(url, scheme, host, path)
+                if not referred and "#" in url:
+                    url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
-                if long_urls and proved:
+                if long_urls and proved:  # the loc as _LONG_LOC delimits it (decoded)
                     proved = url.isascii() and not url.encode().translate(None, _URL_BYTES)
                     if path:
                         query = path.find("?")
                         if query >= 0:
                             path = path[:query]
-                raw = None
-                if proved and "&" in url:
-                    raw = self._ampersands(
-                        text,
-                        found_match.start(2),
-                        found_match.start(1),
-                        url,
-                        found_match.end() - position < _MAX_CONTEXT,
-                    )
+                if proved and "&" in url and not referred:
+                    raw = self._ampersands(text, found_match.start(3), found_match.start(1), url)
                     proved = raw is not None
                 extra = None
                 if proved and ext:
-                    extra = self._extensions(text, found_match.start(8), found_match.end(8), url)
+                    extra = self._extensions(text, found_match.start(9), found_match.end(9), url)
                     proved = extra is not _NOT_PROVED
                 moment = None
                 if proved and lastmod is not None:
@@ -937,31 +1028,36 @@ class FastPath:
                 if proved and priority is not None:
                     known = priorities.get(priority)
                     proved = self._priority(priority) if known is None else known
-                start, position = position, found_match.end()  # a line starts at ``start``
+                position = found_match.end()
                 bound += 1
                 if not proved:
                     if run is not None:
                         pieces.append(text[done:run_start])
                         assert last_entry is not None  # a run has an entry
-                        done = last_entry.end(9)
-                        pieces.append(blank(done))
+                        done = last_entry.end(10)
+                        breaks = counted_line + count("\n", counted_at, done) - run_line
+                        pieces.append(blank(run_start, done, breaks))
                         run = None
                     continue
-                if run is None:
-                    run = ProvenRun(self)
-                    entries = run.entries
-                    run_start = found_match.start(1)
-                    runs[where(run_start)] = run
-                    run_line = counted[1]
                 # Where the entry's and the <loc> tag start, in file coordinates
                 # (parser.position); the entry's for the fix that removes a duplicate.
                 at = found_match.start(1)
-                line = counted[1] + count("\n", counted[0], at)
-                column = at - start + 1 if start else base_column + at + 1
+                breaks = count("\n", counted_at, at)
+                if breaks:
+                    counted_line += breaks
+                    counted_begin = rfind("\n", counted_at, at) + 1
+                line = counted_line
+                column = at - counted_begin + 1
                 if line == 1:
                     column += column_offset
                 entry_at = ((line + line_offset) << 32) | column
-                tag = found_match.start(2) - 5
+                if run is None:
+                    run = ProvenRun(self)
+                    entries = run.entries
+                    run_start = at
+                    runs[line + line_offset, column] = run
+                    run_line, run_begin = line, column
+                tag = found_match.start(3) - 5 - (9 if cdata else 0)
                 if tag - at == opened:  # <loc> right after the entry's start tag
                     column += opened
                 else:
@@ -969,10 +1065,11 @@ class FastPath:
                     if newline >= 0:  # the loc on a later line
                         line += count("\n", at, tag)
                         column = tag - newline
+                        counted_begin = newline + 1
                     else:
                         column += tag - at
-                counted[0] = tag + 5 + len(url)  # no line break in a tag or a URL
-                counted[1] = line
+                counted_at = found_match.end(3)  # no line break in a tag or a URL
+                counted_line = line
                 loc_line = line + line_offset
                 entries.append(
                     (
@@ -997,26 +1094,28 @@ class FastPath:
             if run is not None:
                 pieces.append(text[done:run_start])
                 assert last_entry is not None  # a run has an entry
-                done = last_entry.end(9)
-                pieces.append(blank(done))
+                done = last_entry.end(10)
+                breaks = counted_line + count("\n", counted_at, done) - run_line
+                pieces.append(blank(run_start, done, breaks))
             if not self.active:
                 break
-            if position == line_start:
+            if position == found:
                 # The entry at ``found`` is not of the plain shape, or not complete yet.
                 close = find(closer, found)
                 if close < 0:
-                    break  # carried over to the next block, where it may be complete
+                    break
                 self._scan(text, position, close + len(closer))
                 position = close + len(closer)
-        # The rest is looked at up to the start of its last line (or of a pending
-        # entry's line); from there on, again with the next block.
+        # The rest is looked at up to a pending entry (one not complete yet), or else to
+        # the start of its last line (a long one: its last tag); from there on, again
+        # with the next block.
         cut = len(text)
         if self.active:
-            last = text.rfind("\n", position) + 1
-            pending = find(opener, position)
-            if pending >= 0:
-                last = min(last, text.rfind("\n", 0, pending) + 1)
-            cut = max(last, position)
+            cut = find(opener, position)
+            if cut < 0:
+                cut = max(rfind("\n", position) + 1, position)
+                if len(text) - cut > MAX_CARRY:
+                    cut = max(rfind("<", cut), cut)
             if len(text) - cut > MAX_CARRY:
                 # A tag cut in two would be miscounted: no fast path for the rest.
                 self._stop()
@@ -1027,15 +1126,30 @@ class FastPath:
         return "".join(pieces), cut
 
     def _after_tag(self, text: str, start: int, root_end: int) -> bool:
-        """Whether only whitespace stands between the end of an entry (or of the root's
-        start tag) and ``start``: then no character data precedes a run there."""
+        """Whether only white space, comments and instructions (as a run may hold between
+        its entries) stand between the end of an entry (or of the root's start tag) and
+        ``start``: then no character data precedes a run there."""
         end = start
-        while end > 0 and text[end - 1] in " \t\r\n":
-            end -= 1
+        skipped = False
+        while True:
+            while end > 0 and text[end - 1] in " \t\r\n":
+                end -= 1
+            if end >= 7 and text.endswith("-->", 0, end):
+                end = text.rfind("<!--", 0, end - 3)
+            elif end >= 4 and text.endswith("?>", 0, end):
+                end = text.rfind("<?", 0, end - 2)
+            else:
+                break
+            if end < 0:
+                return False
+            skipped = True
         closer = self._close
-        return end == root_end or (
+        if end != root_end and not (
             end >= len(closer) and text.startswith(closer, end - len(closer))
-        )
+        ):
+            return False
+        # Read forward from the tag, what was read back is exactly such a gap.
+        return not skipped or _BETWEEN.pattern.fullmatch(text, end, start) is not None
 
     def _scan(self, text: str, start: int, end: int) -> None:
         """Follow the depth and the entry count through text the full checker takes."""
@@ -1057,14 +1171,11 @@ class FastPath:
         if self.depth < 1:
             self._stop()  # the root is closed (or the text is not well-formed)
 
-    def _ampersands(
-        self, text: str, start: int, entry: int, url: str, short: bool
-    ) -> tuple[int, ...] | None:
+    def _ampersands(self, text: str, start: int, entry: int, url: str) -> tuple[int, ...] | None:
         """Where each raw "&" stands in a loc value (``url``, at ``text[start]``, in the
-        entry at ``text[entry]``; ``short``: the lines of the entry's match are shorter
-        than _MAX_CONTEXT together) that holds raw "&" only. None when an "&" starts a reference,
-        or the recovering parser would not read the entry again as it does for such a
-        value (see ``formats.xml``)."""
+        entry at ``text[entry]``) that holds raw "&" only. None when an "&" starts a
+        reference, or the recovering parser would not read the entry again as it does
+        for such a value (see ``formats.xml``)."""
         if _REFERENCE_LIKE.pattern.search(url) is not None:
             return None  # a reference, or a name the parser reads on
         at = url.find("&")
@@ -1075,16 +1186,21 @@ class FastPath:
             ampersands = tuple(found.start() for found in _AMPERSAND.pattern.finditer(url))
         if self.raw_bound + len(ampersands) > MAX_SYNTAX_ERRORS:
             return None
-        if short:
-            return ampersands
         stop = last + 1  # where the parser stops at the last "&": after the name there
         if stop < len(url) and url[stop] in _NAME_START:
             stop = _NAME_RUN.pattern.match(url, stop).end()  # type: ignore[union-attr]
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", start)
+        if start + stop - entry > MAX_REPLAY:
+            return None
+        # The loc's line, shorter than the parser's error context (a line that starts
+        # before the text starts self._column characters before it).
+        newline = text.rfind("\n", max(start - _MAX_CONTEXT, 0), start)
+        before = start - newline - 1 if newline >= 0 else start + self._column
+        line_end = text.find("\n", start, start + _MAX_CONTEXT)
+        if line_end < 0:
+            return None
         if text[line_end - 1] == "\r":
             line_end -= 1
-        if line_end - line_start >= _MAX_CONTEXT or start + stop - entry > MAX_REPLAY:
+        if before + line_end - start >= _MAX_CONTEXT:
             return None
         return ampersands
 
@@ -1123,8 +1239,11 @@ class FastPath:
         ext = text[start:end]
         marks = self._marks
         if marks is None:
-            # A comment, an image:caption or an image:title start tag, in one search.
-            marks = self._marks = re.compile("|".join(map(re.escape, ("<!--", *self._titled))))
+            # A comment, an instruction, an image:caption or an image:title start tag, in
+            # one search.
+            marks = self._marks = re.compile(
+                "|".join(map(re.escape, ("<!--", "<?", *self._titled)))
+            )
         if marks.search(ext) is not None:
             titled = self._titled
             if titled and (titled[0] in ext or titled[1] in ext) and not self._titles:
@@ -1204,7 +1323,8 @@ class FastPath:
         return True
 
     def _extensions_slowly(self, ext: str, url: str) -> Any:
-        """``_extensions`` where comments or captions and titles stand among the items."""
+        """``_extensions`` where comments, instructions or captions and titles stand among
+        the items."""
         assert self._items is not None  # made with the root when the entry pattern has them
         kinds = ""
         images: set[str] = set()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import pyexpat
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from sitemap_lint.model import MAX_TEXT, Node
@@ -102,6 +102,10 @@ class StreamParser:
         self.root_node: Node | None = None
         self._root_declarations: list[tuple[str, str]] = []
         self._recent: list[tuple[int, str]] = []  # (first line number, text) of the first chunks
+        # Set by the fast path, whose runs of proved entries this parser reads blanked:
+        # (the text of a line from a file column on, the line, the column) -> the text as
+        # the file has it, for the context of a syntax error.
+        self.restore_context: Callable[[str, int, int], str] | None = None
         self._line_count = 1
         self._too_deep_reported = False
         # Depth-1 elements whose children are handed over one by one as entries, like an
@@ -180,6 +184,7 @@ class StreamParser:
         garbage collector's next full run."""
         _detach(self._parser)
         self.handler = None
+        self.restore_context = None
         self._recent.clear()
         self._window = b""
         self._stack = []
@@ -294,6 +299,8 @@ class StreamParser:
             self._lose_open_entry()
             return self._resume_after(offset, line, column - 1, line)
         context, at = self._context(offset)
+        if self.restore_context is not None and context:
+            context = self.restore_context(context, line, column - at)
         if not recover:
             self._lose_open_entry()
             handler.on_syntax_error(code, line, column, context, at)
