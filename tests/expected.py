@@ -49,6 +49,7 @@ from typing import TextIO
 from sitemap_lint.checker import check_source
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
+from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
@@ -154,7 +155,9 @@ def _server(directory: Path) -> Iterator[str]:
 
 
 def _fetch(path: Path, header: dict[str, str], base: str) -> list[str]:
-    settings = FetchSettings(timeout=float(header.get("timeout", "2.0")))
+    # The server's URL is given to the run, as on the command line (FE014: other hosts).
+    hosts = HostPolicy.naming([base])
+    settings = FetchSettings(timeout=float(header.get("timeout", "2.0")), hosts=hosts)
     with Fetcher(settings) as fetcher:
         fetched = fetcher.get(base + path.name)
     netloc = base.split("/")[2]  # 127.0.0.1:PORT, a new port each time

@@ -79,15 +79,17 @@ class Logged:
 
 
 class SiteServer:
-    """A threaded HTTP server on a free port of 127.0.0.1, run in a daemon thread."""
+    """A threaded HTTP server on a free port of ``host`` (127.0.0.1; 127.0.0.2 too on
+    Linux, where the whole of 127.0.0.0/8 is loopback), run in a daemon thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
         self.routes: dict[str, Route] = {}
         self.log: list[Logged] = []
         self.errors: list[BaseException] = []
         self._mounts: dict[str, Path] = {}
         self._stopping = threading.Event()
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self.host = host
+        self._server = _Server((host, 0), _Handler)
         self._server.site = self
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -111,7 +113,7 @@ class SiteServer:
         return self._server.server_address[1]
 
     def url(self, path: str = "/") -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"http://{self.host}:{self.port}{path}"
 
     @property
     def paths(self) -> list[str]:

@@ -17,6 +17,7 @@ import pytest
 
 from sitemap_lint import __version__
 from sitemap_lint.inputs.fetch import Fetched, Fetcher, FetchSettings
+from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import READ_CAP
 from tests.site_server import Route, SiteServer, loopback_only, redirect, unused_url  # noqa: F401
 
@@ -27,6 +28,8 @@ SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
 """
 HTML = b"<!DOCTYPE html>\n<html><head><title>Shop</title></head><body></body></html>\n"
 MiB = 1024 * 1024
+# What a fetch does with a response; which hosts it may reach: tests/test_private_hosts.py.
+ALL_HOSTS = HostPolicy(allow_private=True)
 
 
 @pytest.fixture
@@ -37,7 +40,7 @@ def site(loopback_only) -> Iterator[SiteServer]:  # noqa: F811
 
 @pytest.fixture
 def fetcher() -> Iterator[Fetcher]:
-    with Fetcher(FetchSettings(timeout=2.0)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=2.0)) as client:
         yield client
 
 
@@ -170,7 +173,7 @@ def fetch_capped(site: SiteServer, route: Route, max_bytes: int) -> tuple[Fetche
     site.routes["/sitemap.xml"] = route
     tracemalloc.start()
     try:
-        with Fetcher(FetchSettings(timeout=2.0, max_bytes=max_bytes)) as client:
+        with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=2.0, max_bytes=max_bytes)) as client:
             fetched = client.get(site.url("/sitemap.xml"))
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -207,14 +210,14 @@ def test_bomb_of_many_gzip_members(site: SiteServer) -> None:
 def test_deflate_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
     body = zlib.compress(bytes(20 * MiB), 9)
     site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", "deflate"),))
-    with Fetcher(FetchSettings(timeout=2.0, max_bytes=100_000)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=2.0, max_bytes=100_000)) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert outcome(fetched) == (200, "application/xml", bytes(100_001), [])
 
 
 def test_plain_body_stops_one_byte_past_the_cap(site: SiteServer) -> None:
     site.routes["/sitemap.xml"] = Route(body=SITEMAP * 100)
-    with Fetcher(FetchSettings(timeout=2.0, max_bytes=1000)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=2.0, max_bytes=1000)) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert outcome(fetched) == (200, "application/xml", (SITEMAP * 100)[:1001], [])
 
@@ -233,7 +236,7 @@ def test_default_cap_on_a_huge_streamed_body(site: SiteServer) -> None:
             yield chunk
 
     site.routes["/sitemap.xml"] = Route(body=endless)
-    with Fetcher(FetchSettings(timeout=5.0)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=5.0)) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert outcome(fetched)[:2] == (200, "application/xml")
     assert fetched.findings == ()
@@ -332,7 +335,7 @@ def test_broken_redirect(site: SiteServer, fetcher: Fetcher, location: str | Non
 def test_slow_response_gives_up_after_the_timeout(site: SiteServer) -> None:
     site.routes["/sitemap.xml"] = Route(body=SITEMAP, delay=5)
     started = time.monotonic()
-    with Fetcher(FetchSettings(timeout=0.5)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=0.5)) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert time.monotonic() - started < 3
     assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
@@ -348,7 +351,8 @@ def test_trickling_body_gives_up_at_the_body_deadline(site: SiteServer) -> None:
 
     site.routes["/sitemap.xml"] = Route(body=trickle)
     started = time.monotonic()
-    with Fetcher(FetchSettings(timeout=0.03)) as client:  # the whole body: 30 x 0.03 s
+    settings = FetchSettings(hosts=ALL_HOSTS, timeout=0.03)  # the whole body: 30 x 0.03 s
+    with Fetcher(settings) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert time.monotonic() - started < 2.5
     assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
@@ -471,7 +475,7 @@ def test_compressed_body_that_never_ends(site: SiteServer) -> None:
     site.routes["/sitemap.xml"] = Route(
         body=lambda: [b"\x78\x9c", empty_blocks], headers=(("Content-Encoding", "deflate"),)
     )
-    with Fetcher(FetchSettings(timeout=2.0, max_bytes=10_000)) as client:
+    with Fetcher(FetchSettings(hosts=ALL_HOSTS, timeout=2.0, max_bytes=10_000)) as client:
         fetched = client.get(site.url("/sitemap.xml"))
     assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
 

@@ -35,6 +35,9 @@ class Options(Frozen):
     enabled: frozenset[str] | None = None
     # What the run reports, and at which severity; None reports every finding as it is.
     selection: Selection | None = field(default=None, compare=False)
+    # Messages may quote the file's text; False for a body fetched from a URL the user
+    # did not give (what it is and its size are named instead).
+    quote: bool = True
 
     def __init__(
         self,
@@ -46,6 +49,7 @@ class Options(Frozen):
         agent: str = "Googlebot",
         enabled: frozenset[str] | None = None,
         selection: Selection | None = None,
+        quote: bool = True,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "now", now)
@@ -56,3 +60,4 @@ class Options(Frozen):
         setattr_(self, "agent", agent)
         setattr_(self, "enabled", enabled)
         setattr_(self, "selection", selection)
+        setattr_(self, "quote", quote)

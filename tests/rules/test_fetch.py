@@ -12,6 +12,7 @@ import pytest
 
 from sitemap_lint.checker import check_source
 from sitemap_lint.inputs.fetch import Fetched, Fetcher, FetchSettings
+from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
 from sitemap_lint.rules import fetch
@@ -32,8 +33,13 @@ def site(loopback_only) -> Iterator[SiteServer]:  # noqa: F811
         yield server
 
 
+def named(site: SiteServer) -> HostPolicy:
+    """The server's URL given to the run, as the command line gives it."""
+    return HostPolicy.naming([site.url()])
+
+
 def fetch_fixture(site: SiteServer, code: str, name: str) -> Fetched:
-    with Fetcher(FetchSettings(timeout=2.0)) as fetcher:
+    with Fetcher(FetchSettings(timeout=2.0, hosts=named(site))) as fetcher:
         return fetcher.get(site.url(f"/rules/{code}/{name}"))
 
 
@@ -65,7 +71,7 @@ def test_too_many_redirects_stops_at_the_limit(site: SiteServer) -> None:
 
 
 def test_one_more_allowed_redirect_reaches_the_sitemap(site: SiteServer) -> None:
-    with Fetcher(FetchSettings(timeout=2.0, max_redirects=6)) as fetcher:
+    with Fetcher(FetchSettings(timeout=2.0, max_redirects=6, hosts=named(site))) as fetcher:
         fetched = fetcher.get(site.url("/rules/FE006/fail.http"))
     assert [f.code for f in fetched.findings] == ["FE013"]
     assert fetched.final_url.endswith("/FE006/pass.http")

@@ -4,7 +4,9 @@ Redirects are followed here, one hop at a time, so that loops, long chains and
 redirects to other schemes are reported rather than raised. The body is read
 raw and its Content-Encoding undone in small steps, so a compression bomb
 costs no more than ``max_bytes`` of memory. What goes wrong becomes FE findings
-(sitemap_lint.rules.fetch), never an exception.
+(sitemap_lint.rules.fetch), never an exception. Connections go only where
+``FetchSettings.hosts`` allows (sitemap_lint.inputs.guard): an internal address that
+no input names is refused before anything is sent.
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ from urllib.parse import urljoin, urlsplit
 from sitemap_lint._version import __version__
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs import reader as inputs
+from sitemap_lint.inputs.guard import (
+    HostPolicy,
+    RefusedAddress,
+    address_text,
+    guarded_transport,
+    host_address,
+)
 from sitemap_lint.rules import fetch as rules
 
 if TYPE_CHECKING:
@@ -47,6 +56,7 @@ INVALID_LOCATION = "sitemap_lint.invalid_location"  # a response extension
 # The whole body may take this many timeouts to arrive (a server trickling bytes).
 BODY_TIMEOUTS = 30
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
+_QUOTED_BYTES = re.compile(r":?\s*(?:bytearray\()?\bb['\"].*", re.DOTALL)
 _BAD_HOST_CHARACTER = re.compile(r"[\x00-\x20%<>\"{}|\\^`/?#@\x7f]")
 _HTML_START = re.compile(
     r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
@@ -59,6 +69,7 @@ class FetchSettings:
     timeout: float = 10.0  # connect and read timeout, seconds
     max_redirects: int = 5
     max_bytes: int = inputs.READ_CAP  # cap on the body after Content-Encoding is undone
+    hosts: HostPolicy = field(default_factory=HostPolicy)  # by default: public hosts only
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,10 @@ class Fetcher:
 
         self.settings = settings
         self._httpx = httpx
+        # The guarded transport checks every connection (and uses no proxy: a proxy would
+        # connect where the guard cannot see); allowing every host keeps httpx's own.
+        hosts = settings.hosts
+        transport = None if hosts.allow_private else guarded_transport(hosts)
         self._client = httpx.Client(
             headers={
                 "User-Agent": f"sitemap-lint/{__version__}",
@@ -123,6 +138,7 @@ class Fetcher:
             # Crawlers keep no cookies between requests: every fetch starts afresh.
             cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
             event_hooks={"response": [self._set_aside_invalid_location]},
+            transport=transport,
         )
 
     def __enter__(self) -> Fetcher:
@@ -160,6 +176,8 @@ class Fetcher:
             return self._follow(progress)
         except _Problem as stop:
             return progress.result(None, stop.finding)
+        except RefusedAddress as refused:
+            return progress.result(None, _refused(refused, progress))
         except httpx.TimeoutException as error:
             return progress.result(None, _timeout(error, progress.current, self.settings.timeout))
         except (httpx.HTTPError, httpx.InvalidURL, ValueError, OSError) as error:
@@ -408,13 +426,12 @@ def _looks_like_html(body: bytes) -> bool:
 
 
 def _status_text(response: httpx.Response) -> str:
-    reason = response.reason_phrase
-    if not reason:
-        try:
-            reason = HTTPStatus(response.status_code).phrase
-        except ValueError:
-            reason = ""
-    return f"{response.status_code} {_short(reason, 40)}".strip()
+    """The status code and its standard phrase (the server's own words are not repeated)."""
+    try:
+        reason = HTTPStatus(response.status_code).phrase
+    except ValueError:
+        reason = ""
+    return f"{response.status_code} {reason}".strip()
 
 
 def _error_status(url: str, response: httpx.Response) -> Finding:
@@ -478,6 +495,27 @@ def _timeout(error: Exception, url: str, seconds: float) -> Finding:
     return rules.FETCH_TIMEOUT.at(1, 1, message)
 
 
+def _refused(refused: RefusedAddress, progress: _Progress) -> Finding:
+    url = progress.current
+    if len(progress.chain) > 1:
+        start = f"{_short(progress.url)} redirects to {_short(url)}, which was not fetched"
+    else:
+        start = f"{_short(url)} was not fetched"
+    host, address = _short(refused.host, 60), address_text(refused.address)
+    if address == refused.host:
+        where = f"its host is {address}, a {refused.kind} address"
+    elif host_address(refused.host) is not None:
+        where = f"its host {host} is the address {address}, a {refused.kind} address"
+    else:
+        where = f"its host {host} resolves to {address}, a {refused.kind} address"
+    return rules.PRIVATE_ADDRESS_REFUSED.at(
+        1,
+        1,
+        f"{start}: {where}, and no input names this host; list only sitemaps on public "
+        "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it",
+    )
+
+
 def _failure(error: Exception, url: str) -> Finding:
     return rules.FETCH_FAILED.at(1, 1, f"cannot fetch {_short(url)}: {_reason(error, url)}")
 
@@ -508,7 +546,8 @@ def _reason(error: Exception, url: str) -> str:
     if name == "InvalidURL":
         return f"the URL is not valid ({_short(str(error), 80)}); fix the URL"
     if name in ("RemoteProtocolError", "ReadError", "LocalProtocolError"):
-        return f"the response is broken ({_short(str(error), 100)}); check the server"
+        detail = _QUOTED_BYTES.sub("", str(error))  # what the server sent is not repeated
+        return f"the response is broken ({_short(detail, 100)}); check the server"
     return f"{name}: {_short(str(error), 100)}"
 
 

@@ -337,6 +337,41 @@ PERMANENT_REDIRECT = rule(
     lang="text",
 )
 
+PRIVATE_ADDRESS_REFUSED = rule(
+    "FE014",
+    "private-address-refused",
+    ERROR,
+    summary="A URL to fetch is on a private or internal address that no input names",
+    what="""
+        Before connecting, resolves the host of every URL to fetch (an index's
+        sitemaps, a robots.txt's `Sitemap:` lines, each redirect) and refuses,
+        without sending anything, an address that is loopback, private (RFC 1918),
+        link-local, carrier-grade NAT, unique-local, multicast, unspecified or
+        otherwise reserved, IPv4 or IPv6, in whatever form the URL writes it
+        (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`). Hosts the run was given
+        (the URLs on the command line or in the configuration, `--robots` URLs,
+        `--map` prefixes), and any host that resolves to the same address and
+        port as one of them, are fetched; `--allow-private-hosts` fetches them all.
+    """,
+    why="""
+        Search engines fetch from the public internet: a sitemap on an internal
+        address is one they cannot read. And a file that lists such URLs, read
+        on a CI runner or a laptop, would make the linter request that
+        machine's own services, its private network or its cloud's metadata
+        address, and print what they answer.
+    """,
+    bad="""
+        <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <sitemap><loc>http://10.0.0.5/sitemap-products.xml</loc></sitemap>
+        </sitemapindex>
+    """,
+    good="""
+        <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <sitemap><loc>https://www.example.com/sitemap-products.xml</loc></sitemap>
+        </sitemapindex>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "HTTP"
 ORDER = 180
@@ -355,4 +390,5 @@ RULES = (
     UNSUPPORTED_CONTENT_ENCODING,
     CORRUPT_CONTENT_ENCODING,
     PERMANENT_REDIRECT,
+    PRIVATE_ADDRESS_REFUSED,
 )

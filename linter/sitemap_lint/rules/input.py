@@ -199,10 +199,14 @@ def unsupported_compression(kind: str) -> Finding:
 _SITEMAP_START = lazy(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
 
 
-def not_xml(start: str) -> Finding:
-    """IN006, naming what the content looks like; ``start`` is the file's first text."""
+def not_xml(start: str, unquoted_size: int | None = None) -> Finding:
+    """IN006, naming what the content looks like; ``start`` is the file's first text.
+    With ``unquoted_size`` (the body's size in bytes) no text of the file is quoted:
+    its kind and size are named instead."""
     head = start.lstrip()[:200]
     first_line = head.splitlines()[0] if head else ""
+    unquoted = "not quoted: fetched from a URL not given to the run"
+    size = "" if unquoted_size is None else f" ({unquoted_size:,} bytes, {unquoted})"
     if "\x00" in start[:1024] or head.count("\ufffd") > 4:
         what = "binary data"
     elif head.startswith(("{", "[")):
@@ -211,11 +215,14 @@ def not_xml(start: str) -> Finding:
         shown = first_line[:40] + ("..." if len(first_line) > 40 else "")
         markup = _SITEMAP_START.search(head)
         if markup is not None:
+            before = repr(shown) if unquoted_size is None else unquoted
             return NOT_XML.at(
                 1,
                 1,
-                f"file starts with text before its XML ({shown!r}); remove everything before "
+                f"file starts with text before its XML ({before}); remove everything before "
                 f"{markup.group(0)!r}: a sitemap's first character is '<'",
             )
-        what = f"text starting {shown!r}"
-    return NOT_XML.at(1, 1, f"file is not XML, it looks like {what}; serve an XML sitemap here")
+        what = f"text starting {shown!r}" if unquoted_size is None else "text"
+    return NOT_XML.at(
+        1, 1, f"file is not XML, it looks like {what}{size}; serve an XML sitemap here"
+    )

@@ -1,0 +1,336 @@
+"""Which addresses a fetch may connect to: public ones, and those of the hosts the user named.
+
+A URL that a sitemap index, a robots.txt or a redirect lists is written by whoever
+serves that file. Fetched from a CI runner or a laptop, it could reach what only that
+machine reaches: its loopback services, the private network, a cloud's metadata
+address. Such addresses are refused unless the user named the host (``HostPolicy``)
+or allowed them all.
+
+The check is made on the connection itself (``GuardedBackend``, an httpcore network
+backend behind ``guarded_transport``): the host is resolved once, every address it
+resolves to is checked, and the connection goes only to addresses that passed, so no
+second lookup (DNS rebinding) can answer differently. The request keeps the host name
+in its Host header, its TLS server name and its certificate check. Every hop of a
+redirect is a new request, checked the same way.
+
+Loading this module loads neither httpx nor httpcore: building a transport, or reading
+a named URL as the client does, imports them.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpcore
+    import httpx
+    from httpcore import NetworkBackend as _NetworkBackend
+else:
+    _NetworkBackend = object
+
+Address = IPv4Address | IPv6Address
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+_CARRIER_GRADE_NAT = IPv4Network("100.64.0.0/10")
+_RFC1918 = (IPv4Network("10.0.0.0/8"), IPv4Network("172.16.0.0/12"), IPv4Network("192.168.0.0/16"))
+_UNIQUE_LOCAL = IPv6Network("fc00::/7")
+_NAT64 = IPv6Network("64:ff9b::/96")  # the well-known prefix: the IPv4 address is the last 32 bits
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_OCTAL_DIGITS = frozenset("01234567")
+_DECIMAL_DIGITS = frozenset("0123456789")
+
+
+def address_kind(address: Address) -> str | None:
+    """What makes ``address`` internal ("loopback", "private", "link-local", ...), or
+    None for a public address. An IPv6 address that carries an IPv4 address (mapped,
+    NAT64, 6to4) is judged by that address too."""
+    if isinstance(address, IPv6Address):
+        embedded = address.ipv4_mapped or _nat64(address)
+        if embedded is not None:
+            return address_kind(embedded)
+        if address.sixtofour is not None and address_kind(address.sixtofour) is not None:
+            return address_kind(address.sixtofour)
+    if address.is_unspecified:
+        return "unspecified"
+    if address.is_loopback:
+        return "loopback"
+    if address.is_link_local:
+        return "link-local"
+    if address.is_multicast:
+        return "multicast"
+    if isinstance(address, IPv4Address):
+        if address in _CARRIER_GRADE_NAT:
+            return "carrier-grade NAT"
+        if any(address in network for network in _RFC1918):
+            return "private"
+    else:
+        if address in _UNIQUE_LOCAL:
+            return "unique-local"
+        if address.is_site_local:
+            return "site-local"
+    if address.is_private or address.is_reserved or not address.is_global:
+        return "reserved"
+    return None
+
+
+def is_public(address: Address) -> bool:
+    """Whether any fetch may connect to ``address``."""
+    return address_kind(address) is None
+
+
+def _nat64(address: IPv6Address) -> IPv4Address | None:
+    return IPv4Address(int(address) & 0xFFFFFFFF) if address in _NAT64 else None
+
+
+def parse_ipv4(host: str) -> IPv4Address | None:
+    """``host`` read as an IPv4 address the way URLs read it (the WHATWG URL standard,
+    as inet_aton does): one to four numbers, each decimal, octal (a leading 0) or hex
+    (0x), the last filling the remaining bytes: ``2130706433``, ``0x7f.1``,
+    ``017700000001`` and ``127.1`` are all 127.0.0.1. None when it is not one."""
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # one trailing dot
+    if not 1 <= len(parts) <= 4:
+        return None
+    numbers = [_ipv4_number(part) for part in parts]
+    if None in numbers:
+        return None
+    values = [number for number in numbers if number is not None]
+    *leading, last = values
+    if any(value > 255 for value in leading) or last >= 256 ** (5 - len(values)):
+        return None
+    total = last
+    for index, value in enumerate(leading):
+        total += value << (8 * (3 - index))
+    return IPv4Address(total)
+
+
+def _ipv4_number(part: str) -> int | None:
+    if part[:2] in ("0x", "0X"):
+        digits, allowed, base = part[2:], _HEX_DIGITS, 16
+    elif len(part) > 1 and part[0] == "0":
+        digits, allowed, base = part[1:], _OCTAL_DIGITS, 8
+    else:
+        digits, allowed, base = part, _DECIMAL_DIGITS, 10
+    if not part or not set(digits) <= allowed:
+        return None
+    return int(digits, base) if digits else 0
+
+
+def host_address(host: str) -> Address | None:
+    """The address a URL's host is written as (any IPv4 form, or IPv6 with or without
+    its brackets), or None for a host name."""
+    text = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if ":" in text:
+        try:
+            return IPv6Address(text)
+        except ValueError:
+            return None
+    return parse_ipv4(text)
+
+
+def canonical_host(host: str) -> str:
+    """A host as compared with the named ones: an address in its standard form (the
+    unwrapped IPv4 address of a mapped IPv6 one), a name in lower case without a
+    trailing dot."""
+    address = host_address(host)
+    if address is None:
+        return host.lower().rstrip(".")
+    return str(_unmapped(address))
+
+
+def address_text(address: Address) -> str:
+    """``address`` as written in messages: an IPv4-mapped one as ``::ffff:127.0.0.1``."""
+    if isinstance(address, IPv6Address) and address.ipv4_mapped is not None:
+        return f"::ffff:{address.ipv4_mapped}"
+    return str(address)
+
+
+def _unmapped(address: Address) -> Address:
+    if isinstance(address, IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """What a fetch may connect to. ``named``: (canonical host, port) of the URLs the user
+    gave, which may be fetched whatever they resolve to, as may any host that resolves
+    to the same address and port; ``allow_private``: every address may be fetched."""
+
+    allow_private: bool = False
+    named: frozenset[tuple[str, int]] = frozenset()
+
+    @classmethod
+    def naming(cls, urls: Iterable[str], allow_private: bool = False) -> HostPolicy:
+        """The policy that trusts the hosts (and ports) of ``urls``; a URL that is not a
+        valid http(s) URL names nothing."""
+        named = {origin for origin in map(url_origin, urls) if origin is not None}
+        return cls(allow_private, frozenset(named))
+
+    def names(self, host: str, port: int) -> bool:
+        return (canonical_host(host), port) in self.named
+
+
+def url_origin(url: str) -> tuple[str, int] | None:
+    """(canonical host, port) of an http(s) URL as the client connects to it, or None."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url.strip())
+        host = parsed.raw_host.decode("ascii")
+    except (httpx.InvalidURL, ValueError, UnicodeError):
+        return None
+    default = DEFAULT_PORTS.get(parsed.scheme)
+    if default is None or not host:
+        return None
+    return canonical_host(host), parsed.port or default
+
+
+class RefusedAddress(Exception):
+    """A connection the policy does not allow; nothing was sent."""
+
+    def __init__(self, host: str, port: int, address: Address, kind: str) -> None:
+        super().__init__(f"{host} resolves to {address_text(address)}, a {kind} address")
+        self.host = host
+        self.port = port
+        self.address = address
+        self.kind = kind
+
+
+class Guard:
+    """Resolves a host once and checks its addresses against a ``HostPolicy``; safe to
+    use from several threads."""
+
+    def __init__(self, policy: HostPolicy) -> None:
+        self.policy = policy
+        self._lock = threading.Lock()
+        self._named_addresses: frozenset[tuple[Address, int]] | None = None
+
+    def connectable(self, host: str, port: int) -> list[str]:
+        """The addresses ``host`` resolves to that may be connected to, in the resolver's
+        order: RefusedAddress (naming the first refused) when there is none, OSError
+        when the host does not resolve."""
+        literal = host_address(host)  # connected to as read here, not as the resolver reads it
+        if literal is not None:
+            addresses = [str(literal)]
+        else:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        if self.policy.allow_private or self.policy.names(host, port):
+            return addresses
+        allowed: list[str] = []
+        refused: RefusedAddress | None = None
+        for text in addresses:
+            try:
+                self.check(host, port, ip_address(text))
+            except RefusedAddress as error:
+                refused = refused or error
+                continue
+            allowed.append(text)
+        if not allowed and refused is not None:
+            raise refused
+        return allowed
+
+    def check(self, host: str, port: int, address: Address) -> None:
+        """RefusedAddress unless ``address`` is public or that of a named host and port."""
+        if self.policy.allow_private:
+            return
+        kind = address_kind(address)
+        if kind is not None and (_unmapped(address), port) not in self._named():
+            raise RefusedAddress(host, port, address, kind)
+
+    def _named(self) -> frozenset[tuple[Address, int]]:
+        """The addresses and ports the named hosts resolve to (looked up once, when an
+        internal address first needs it)."""
+        with self._lock:
+            if self._named_addresses is None:
+                self._named_addresses = frozenset(
+                    (_unmapped(address), port)
+                    for host, port in sorted(self.policy.named)
+                    for address in _resolved(host, port)
+                )
+            return self._named_addresses
+
+
+def _resolved(host: str, port: int) -> list[Address]:
+    address = host_address(host)
+    if address is not None:
+        return [address]
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [ip_address(str(info[4][0])) for info in infos]
+
+
+class GuardedBackend(_NetworkBackend):
+    """An httpcore network backend that connects only to the addresses ``guard`` checked
+    (TLS, started by httpcore on the stream, still names and verifies the host)."""
+
+    def __init__(self, guard: Guard, inner: httpcore.NetworkBackend | None = None) -> None:
+        import httpcore
+
+        self.guard = guard
+        self._inner = inner if inner is not None else httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        import httpcore
+
+        try:
+            addresses = self.guard.connectable(host, port)
+        except OSError as error:
+            raise httpcore.ConnectError(str(error)) from error
+        failure: Exception | None = None
+        for address in addresses:
+            try:
+                return self._inner.connect_tcp(
+                    address, port, timeout, local_address, socket_options
+                )
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
+                failure = error
+        if failure is None:
+            raise httpcore.ConnectError(f"{host} resolves to no address")
+        raise failure
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        import httpcore
+
+        raise httpcore.ConnectError("a guarded fetch connects over TCP only")
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def guarded_transport(policy: HostPolicy) -> httpx.HTTPTransport:
+    """An httpx transport whose every connection goes through ``GuardedBackend``; a
+    client given it uses no proxy (a proxy would make the connection elsewhere)."""
+    import httpcore
+    import httpx
+
+    context = httpx.create_ssl_context()
+    transport = httpx.HTTPTransport(verify=context)
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's own
+    # httpx takes no network backend: its pool is replaced by one with the same settings.
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=context,
+        max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections,
+        keepalive_expiry=limits.keepalive_expiry,
+        network_backend=GuardedBackend(Guard(policy)),
+    )
+    return transport

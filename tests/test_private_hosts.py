@@ -1,0 +1,566 @@
+"""Internal addresses are not fetched unless the user named the host (FE014).
+
+Two real local servers stand for a site and an internal service: ``site`` on 127.0.0.1
+(the URL the user gives) and ``internal`` on 127.0.0.2 (on Linux the whole of
+127.0.0.0/8 is loopback), whose request log must stay empty whenever the guard refuses.
+No test reaches any other address.
+"""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from ipaddress import IPv4Address, ip_address
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sitemap_lint
+from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
+from sitemap_lint.inputs.guard import (
+    Guard,
+    HostPolicy,
+    RefusedAddress,
+    address_kind,
+    canonical_host,
+    parse_ipv4,
+    url_origin,
+)
+from sitemap_lint.options import Options
+from sitemap_lint.sets import FileTask
+from tests.helpers import NOW, NetworkUsed, run_json
+from tests.site_server import PROXY_VARIABLES, Route, SiteServer, redirect
+
+SECRET = b"SECRET-TOKEN-5f1c\n"
+LOCAL_ADDRESSES = frozenset({"127.0.0.1", "127.0.0.2", "::1"})
+
+
+def urlset(origin: str = "https://example.com") -> bytes:
+    """A clean sitemap of one page of ``origin`` (served there, it is in scope)."""
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <url><loc>{origin}/page-{len(origin)}</loc></url>\n"
+        "</urlset>\n"
+    ).encode()
+
+
+URLSET = urlset()
+
+
+def index(*children: str) -> bytes:
+    entries = "".join(f"  <sitemap><loc>{child}</loc></sitemap>\n" for child in children)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}</sitemapindex>\n"
+    ).encode()
+
+
+def findings(report: dict[str, Any]) -> dict[str, list[str]]:
+    return {entry["path"]: [f["code"] for f in entry["findings"]] for entry in report["files"]}
+
+
+def messages(report: dict[str, Any]) -> str:
+    return "\n".join(f["message"] for entry in report["files"] for f in entry["findings"])
+
+
+@pytest.fixture
+def local_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections and lookups of this process stay on 127.0.0.1, 127.0.0.2 and ::1
+    (anything else raises NetworkUsed); no proxy from the environment."""
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    connect, lookup = socket.socket.connect, socket.getaddrinfo
+
+    def checked_connect(self: socket.socket, address: Any) -> None:
+        if self.family != socket.AF_UNIX and address[0] not in LOCAL_ADDRESSES:
+            raise NetworkUsed(f"connection outside the loopback servers: {address!r}")
+        connect(self, address)
+
+    def checked_lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host not in {*LOCAL_ADDRESSES, "localhost"}:
+            raise NetworkUsed(f"lookup outside the loopback servers: {host!r}")
+        return lookup(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", checked_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", checked_lookup)
+
+
+@pytest.fixture
+def site(local_only: None) -> Iterator[SiteServer]:
+    with SiteServer() as server:
+        yield server
+
+
+@pytest.fixture
+def internal(local_only: None) -> Iterator[SiteServer]:
+    with SiteServer("127.0.0.2") as server:
+        server.routes["/secret.xml"] = Route(body=SECRET, content_type="text/plain")
+        yield server
+
+
+# -- addresses ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [
+        ("127.0.0.2", "loopback"),
+        ("::1", "loopback"),
+        ("10.1.2.3", "private"),
+        ("172.31.0.1", "private"),
+        ("192.168.1.1", "private"),
+        ("169.254.0.1", "link-local"),
+        ("fe80::1", "link-local"),
+        ("100.64.0.1", "carrier-grade NAT"),
+        ("fd12:3456::1", "unique-local"),
+        ("224.0.0.251", "multicast"),
+        ("ff02::1", "multicast"),
+        ("0.0.0.0", "unspecified"),
+        ("::", "unspecified"),
+        ("240.0.0.1", "reserved"),
+        ("192.0.2.10", "reserved"),  # documentation
+        ("2001:db8::1", "reserved"),
+        ("fec0::1", "site-local"),
+        ("::ffff:127.0.0.2", "loopback"),  # IPv4-mapped
+        ("::ffff:10.0.0.1", "private"),
+        ("64:ff9b::a00:1", "private"),  # NAT64 of 10.0.0.1
+        ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
+        ("93.184.215.14", None),
+        ("2606:4700::1111", None),
+        ("::ffff:93.184.215.14", None),
+        ("2002:5db8:d70e::", None),  # 6to4 of a public address
+    ],
+)
+def test_address_kinds(address: str, kind: str | None) -> None:
+    assert address_kind(ip_address(address)) == kind
+
+
+@pytest.mark.parametrize(
+    ("host", "address"),
+    [
+        ("2130706434", "127.0.0.2"),
+        ("0x7f.1", "127.0.0.1"),
+        ("017700000001", "127.0.0.1"),
+        ("0177.0.0.2", "127.0.0.2"),
+        ("127.1", "127.0.0.1"),
+        ("0x7f000002", "127.0.0.2"),
+        ("10.1.258", "10.1.1.2"),
+        ("127.0.0.2.", "127.0.0.2"),
+        ("0", "0.0.0.0"),
+    ],
+)
+def test_url_hosts_read_as_ipv4_like_the_resolver(host: str, address: str) -> None:
+    assert parse_ipv4(host) == IPv4Address(address)
+    assert socket.inet_aton(host.rstrip(".")) == IPv4Address(address).packed  # the platform's
+
+
+@pytest.mark.parametrize(
+    "host", ["example.com", "1.2.3.4.5", "256.0.0.1", "08.1.1.1", "1.2.3.x", "", "0x1g"]
+)
+def test_hosts_that_are_not_ipv4(host: str) -> None:
+    assert parse_ipv4(host) is None
+
+
+def test_named_hosts_are_compared_as_the_client_connects() -> None:
+    assert url_origin("http://LOCALHOST:8000/sitemap.xml") == ("localhost", 8000)
+    assert url_origin("https://Example.com/") == ("example.com", 443)
+    assert url_origin("http://2130706433/") == ("127.0.0.1", 80)
+    assert url_origin("http://[::ffff:127.0.0.1]:81/") == ("127.0.0.1", 81)
+    assert url_origin("ftp://example.com/") is None
+    assert url_origin("http://[::1/") is None
+    policy = HostPolicy.naming(["http://localhost:8000/sitemap.xml", "not a url"])
+    assert policy.names("localhost", 8000) and policy.names("LOCALHOST.", 8000)
+    assert not policy.names("localhost", 6379)
+    assert canonical_host("[::FFFF:7F00:2]") == "127.0.0.2"
+
+
+def test_a_host_resolving_to_a_named_address_and_port_is_allowed(local_only: None) -> None:
+    guard = Guard(HostPolicy.naming(["http://127.0.0.1:8000/"]))
+    assert guard.connectable("localhost", 8000) == ["127.0.0.1"]
+    assert guard.connectable("2130706433", 8000) == ["127.0.0.1"]
+    with pytest.raises(RefusedAddress) as refused:
+        guard.connectable("localhost", 6379)  # another service on the same machine
+    assert (refused.value.kind, str(refused.value.address)) == ("loopback", "127.0.0.1")
+    assert Guard(HostPolicy(allow_private=True)).connectable("127.0.0.2", 1) == ["127.0.0.2"]
+
+
+def test_only_the_checked_addresses_of_a_mixed_answer_are_connected_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answer = [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", 80)),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 80)),
+    ]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answer)
+    assert Guard(HostPolicy()).connectable("mixed.example", 80) == ["93.184.215.14"]
+    answer.pop()
+    with pytest.raises(RefusedAddress):
+        Guard(HostPolicy()).connectable("mixed.example", 80)
+
+
+def test_a_body_that_is_not_a_sitemap_is_named_not_quoted() -> None:
+    from sitemap_lint.rules.input import not_xml
+
+    text = "Notice: token SECRET-TOKEN-5f1c\n<urlset>"
+    assert "SECRET" in not_xml(text).message  # a file or URL the user gave: quoted
+    for start in (text, "SECRET-TOKEN-5f1c", '{"token": "SECRET-TOKEN-5f1c"}'):
+        message = not_xml(start, unquoted_size=1234).message
+        assert "SECRET" not in message and "not quoted" in message
+    assert "it looks like text (1,234 bytes, not quoted" in not_xml("SECRET", 1234).message
+
+
+# -- one fetch -----------------------------------------------------------------------------
+
+
+def test_the_host_is_resolved_once_and_the_connection_goes_to_the_checked_address(
+    site: SiteServer, internal: SiteServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding: the name answers the named server's address first and the internal
+    one after; the request still reaches the address checked, with the name as Host."""
+    site.routes["/sitemap.xml"] = Route(body=URLSET)
+    lookup = socket.getaddrinfo
+    answers: list[str] = []
+
+    def rebinding(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "rebind.example":
+            return lookup(host, port, *args, **kwargs)
+        answers.append("127.0.0.1" if not answers else "127.0.0.2")
+        return lookup(answers[-1], port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    policy = HostPolicy.naming([site.url()])
+    with Fetcher(FetchSettings(timeout=5.0, hosts=policy)) as fetcher:
+        fetched = fetcher.get(f"http://rebind.example:{site.port}/sitemap.xml")
+    assert (fetched.status, fetched.body, fetched.findings) == (200, URLSET, ())
+    assert answers == ["127.0.0.1"]
+    assert [entry.headers["Host"] for entry in site.log] == [f"rebind.example:{site.port}"]
+    assert internal.log == []
+
+
+def test_an_unresolvable_host_is_still_reported_as_such(
+    local_only: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_such_host(*args: Any, **kwargs: Any) -> Any:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    with Fetcher(FetchSettings(timeout=2.0)) as fetcher:
+        fetched = fetcher.get("https://sitemap.invalid/sitemap.xml")
+    (finding,) = fetched.findings
+    assert finding.code == "FE003"
+    assert "sitemap.invalid does not resolve" in finding.message
+
+
+def test_a_guarded_fetch_uses_no_proxy(site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    site.routes["/sitemap.xml"] = Route(body=URLSET)
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{unused.getsockname()[1]}")
+        with Fetcher(FetchSettings(timeout=5.0, hosts=HostPolicy.naming([site.url()]))) as f:
+            fetched = f.get(site.url("/sitemap.xml"))
+    assert (fetched.status, fetched.findings) == (200, ())
+    assert site.paths == ["/sitemap.xml"]
+
+
+@pytest.mark.parametrize(
+    ("route", "code", "said"),
+    [
+        (Route(status=403, reason="SECRET-TOKEN-5f1c"), "FE001", "answers 403 Forbidden;"),
+        (Route(status=599, reason="SECRET-TOKEN-5f1c"), "FE002", "answers 599;"),
+        (Route(raw=SECRET + b"\r\n"), "FE003", "the response is broken (illegal status line)"),
+        (
+            Route(raw=b"HTTP/1.1 200 OK\r\n" + SECRET + b"\r\n"),
+            "FE003",
+            "the response is broken (illegal header line)",
+        ),
+    ],
+)
+def test_a_failed_fetch_repeats_nothing_the_server_sent(
+    site: SiteServer, route: Route, code: str, said: str
+) -> None:
+    site.routes["/sitemap.xml"] = route
+    with Fetcher(FetchSettings(timeout=5.0, hosts=HostPolicy.naming([site.url()]))) as fetcher:
+        (finding,) = fetcher.get(site.url("/sitemap.xml")).findings
+    assert finding.code == code and said in finding.message
+    assert "SECRET" not in finding.message
+
+
+# -- TLS: the connection goes to the checked address, TLS still names the host --------------
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """A certificate authority and a certificate for ``localhost`` it signed: (CA, cert, key)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("the openssl command is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], cwd=folder, check=True, capture_output=True)
+
+    curve = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes")
+    run("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=sitemap-lint test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")  # fmt: skip
+    run("req", *curve, "-keyout", "host.key", "-out", "host.csr", "-subj", "/CN=localhost")
+    (folder / "host.ext").write_text(
+        "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n"
+        "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
+        "authorityKeyIdentifier=keyid\nsubjectKeyIdentifier=hash\n"
+    )
+    run("x509", "-req", "-in", "host.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "host.pem", "-days", "2", "-extfile", "host.ext")  # fmt: skip
+    return folder / "ca.pem", folder / "host.pem", folder / "host.key"
+
+
+class _TLSHandler(BaseHTTPRequestHandler):
+    server: _TLSServer
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self.server.hosts.append(self.headers.get("Host", ""))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(URLSET)))
+        self.end_headers()
+        self.wfile.write(URLSET)
+
+
+class _TLSServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, certificate: Path, key: Path) -> None:
+        super().__init__(("127.0.0.1", 0), _TLSHandler)
+        self.hosts: list[str] = []
+        self.server_names: list[str | None] = []
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(certificate, key)
+        self.context.sni_callback = self._named
+
+    def _named(self, connection: Any, name: str | None, context: Any) -> None:
+        self.server_names.append(name)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        connection, address = super().get_request()
+        return self.context.wrap_socket(connection, server_side=True), address
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a refused handshake is part of a test
+
+
+@pytest.fixture
+def tls_site(
+    certificates: tuple[Path, Path, Path], local_only: None, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[_TLSServer]:
+    authority, certificate, key = certificates
+    monkeypatch.setenv("SSL_CERT_FILE", str(authority))  # trusted by the fetch's TLS context
+    server = _TLSServer(certificate, key)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02})
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.mark.slow
+def test_tls_names_and_verifies_the_host_while_connecting_to_its_checked_address(
+    tls_site: _TLSServer,
+) -> None:
+    port = tls_site.server_address[1]
+    url = f"https://localhost:{port}/sitemap.xml"
+    with Fetcher(FetchSettings(timeout=5.0, hosts=HostPolicy.naming([url]))) as fetcher:
+        fetched = fetcher.get(url)
+        by_address = fetcher.get(f"https://127.0.0.1:{port}/sitemap.xml")
+    assert (fetched.status, fetched.body, fetched.findings) == (200, URLSET, ())
+    assert tls_site.server_names[0] == "localhost"
+    assert tls_site.hosts == [f"localhost:{port}"]
+    # The same server by its address: the certificate names localhost only.
+    (finding,) = by_address.findings
+    assert finding.code == "FE003" and "certificate is not trusted" in finding.message
+
+
+# -- runs: command line, configuration, API --------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_installed_command_refuses_an_internal_child_and_prints_nothing_of_it(
+    site: SiteServer, internal: SiteServer
+) -> None:
+    site.routes["/idx.xml"] = Route(body=index(internal.url("/secret.xml")))
+    command = shutil.which("sitemap-lint", path=str(Path(sys.executable).parent))
+    assert command is not None
+    done = subprocess.run(
+        [command, "--format", "concise", "--now", "2025-06-01", site.url("/idx.xml")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    child = internal.url("/secret.xml")
+    assert f"{child}:1:1: FE014 {child} was not fetched: its host is 127.0.0.2, a loopback" in (
+        done.stdout
+    )
+    assert "SECRET" not in done.stdout + done.stderr
+    assert internal.log == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "host", ["127.0.0.2", "2130706434", "0x7f.0.0.2", "017700000002", "[::ffff:127.0.0.2]"]
+)
+def test_every_form_of_the_internal_address_is_refused(
+    site: SiteServer, internal: SiteServer, host: str
+) -> None:
+    child = f"http://{host}:{internal.port}/secret.xml"
+    site.routes["/idx.xml"] = Route(body=index(child))
+    status, report = run_json([site.url("/idx.xml")])
+    assert status == 1
+    assert findings(report) == {site.url("/idx.xml"): ["SC001"], child: ["FE014"]}
+    assert "127.0.0.2, a loopback address" in messages(report)
+    assert internal.log == []
+
+
+@pytest.mark.slow
+def test_a_redirect_from_the_named_host_to_the_internal_one_is_refused(
+    site: SiteServer, internal: SiteServer
+) -> None:
+    site.routes["/idx.xml"] = redirect(internal.url("/secret.xml"), 302)
+    status, report = run_json([site.url("/idx.xml")])
+    assert status == 1
+    assert findings(report) == {site.url("/idx.xml"): ["FE014"]}
+    assert f"redirects to {internal.url('/secret.xml')}, which was not fetched" in messages(report)
+    assert site.paths == ["/idx.xml"] and internal.log == []
+
+
+@pytest.mark.slow
+def test_allow_private_hosts_fetches_it_without_quoting_what_it_answers(
+    site: SiteServer, internal: SiteServer
+) -> None:
+    site.routes["/idx.xml"] = Route(body=index(internal.url("/secret.xml")))
+    status, report = run_json([site.url("/idx.xml")], allow_private_hosts=True)
+    assert status == 1
+    assert findings(report)[internal.url("/secret.xml")] == ["IN006"]
+    assert f"it looks like text ({len(SECRET)} bytes, not quoted" in messages(report)
+    assert "SECRET" not in messages(report)
+    assert internal.paths == ["/secret.xml"]
+
+
+@pytest.mark.slow
+def test_the_named_url_works_as_before_and_its_own_body_is_quoted(
+    site: SiteServer, internal: SiteServer
+) -> None:
+    """localhost named: its children on localhost and on 127.0.0.1 (the same address and
+    port) are fetched; the given URL's own text is quoted as ever."""
+    base = f"http://localhost:{site.port}"
+    site.routes["/idx.xml"] = Route(body=index(f"{base}/a.xml", f"{site.url('/b.xml')}"))
+    site.routes["/a.xml"] = Route(body=urlset(base))
+    site.routes["/b.xml"] = Route(body=urlset(site.url("")))
+    site.routes["/down.xml"] = Route(body=b"Down for maintenance\n", content_type="text/plain")
+    status, report = run_json([f"{base}/idx.xml"])
+    assert status == 1  # SC001: b.xml is on 127.0.0.1, another host name
+    assert findings(report) == {
+        f"{base}/idx.xml": ["SC001"],
+        f"{base}/a.xml": [],
+        site.url("/b.xml"): [],
+    }
+    assert sorted(site.paths) == ["/a.xml", "/b.xml", "/idx.xml"]
+    _status, report = run_json([f"{base}/down.xml"])
+    assert "it looks like text starting 'Down for maintenance'" in messages(report)
+    assert internal.log == []
+
+
+@pytest.mark.slow
+def test_a_robots_url_names_its_host(site: SiteServer, internal: SiteServer) -> None:
+    internal.routes["/robots.txt"] = Route(body=b"User-agent: *\n", content_type="text/plain")
+    internal.routes["/child.xml"] = Route(body=urlset(internal.url("")))
+    site.routes["/idx.xml"] = Route(body=index(internal.url("/child.xml")))
+    status, report = run_json([site.url("/idx.xml")], robots=(internal.url("/robots.txt"),))
+    assert findings(report)[internal.url("/child.xml")] == []
+    assert internal.paths == ["/robots.txt", "/child.xml"]
+    assert status == 1  # SC001 only
+
+
+@pytest.mark.slow
+def test_the_configuration_key_and_the_api_keyword(
+    site: SiteServer, internal: SiteServer, tmp_path: Path
+) -> None:
+    site.routes["/idx.xml"] = Route(body=index(internal.url("/child.xml")))
+    internal.routes["/child.xml"] = Route(body=urlset(internal.url("")))
+    url = site.url("/idx.xml")
+
+    def child_codes(result: sitemap_lint.LintResult) -> list[str]:
+        (child,) = [file for file in result.files if file.path == internal.url("/child.xml")]
+        return [finding.code for finding in child.findings]
+
+    assert child_codes(sitemap_lint.lint_paths([url], isolated=True, now=NOW)) == ["FE014"]
+    assert internal.log == []
+    result = sitemap_lint.lint_paths([url], isolated=True, now=NOW, allow_private_hosts=True)
+    assert child_codes(result) == []
+    config = tmp_path / ".sitemap-lint.toml"
+    config.write_text("allow-private-hosts = true\n")
+    assert child_codes(sitemap_lint.lint_paths([url], config=config, now=NOW)) == []
+    assert internal.paths == ["/child.xml", "/child.xml"]
+
+
+# -- the allowance travels with the task (the fetch of a cluster worker) ----------------------
+
+
+def _task(url: str, hosts: HostPolicy) -> FileTask:
+    return FileTask(url, None, url, True, None, Options(now=NOW), False, True, hosts)
+
+
+@pytest.mark.slow
+def test_a_worker_fetches_with_the_policy_its_task_carries(
+    site: SiteServer, internal: SiteServer
+) -> None:
+    from sitemap_lint.cluster import check_on_worker
+
+    internal.routes["/child.xml"] = Route(body=urlset(internal.url("")))
+    child = internal.url("/child.xml")
+    named = HostPolicy.naming([site.url()])
+    allowed = HostPolicy.naming([site.url()], allow_private=True)
+    check: Callable[[FileTask], Any] = lambda task: check_on_worker(task, "libxml2", 5.0)  # noqa: E731
+    refused = check(pickle.loads(pickle.dumps(_task(child, named))))  # as Dask ships it
+    assert [f.code for f in refused.result.findings] == ["FE014"]
+    assert internal.log == []
+    fetched = check(pickle.loads(pickle.dumps(_task(child, allowed))))
+    assert fetched.result.findings == [] and internal.paths == ["/child.xml"]
+
+
+@pytest.mark.slow
+def test_on_a_dask_cluster_the_workers_refuse_and_allow_alike(
+    site: SiteServer, internal: SiteServer, tmp_path: Path
+) -> None:
+    from tests.test_cluster import Cluster, lint
+
+    internal.routes["/child.xml"] = Route(body=urlset(internal.url("")))
+    site.routes["/idx.xml"] = Route(body=index(internal.url("/child.xml")))
+    cluster = Cluster(tmp_path / "cluster", workers=1).start()
+    try:
+        scheduler = ["--scheduler", cluster.address, site.url("/idx.xml")]
+        status, out, err = lint(scheduler, tmp_path)
+        assert (status, err) == (1, "")
+        assert b'"code": "FE014"' in out and internal.log == []
+        status, out, err = lint(["--allow-private-hosts", *scheduler], tmp_path)
+        assert (status, err) == (1, "")  # SC001: the child is on another host
+        assert b"FE014" not in out and internal.paths == ["/child.xml"]
+    finally:
+        cluster.stop()
