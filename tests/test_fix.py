@@ -22,6 +22,7 @@ from sitemap_lint.finding import Edit
 from sitemap_lint.fix import write as fix_write
 from sitemap_lint.fix.locate import Text
 from tests.helpers import FIXTURES
+from tests.site_server import Route, SiteServer, loopback_only  # noqa: F401
 
 FIX = FIXTURES / "fix"
 NOW = "2026-12-01T00:00:00Z"
@@ -406,3 +407,85 @@ def test_few_look_ups_find_the_lines_the_full_list_finds(
         assert sparse._starts is None  # every look-up above was a sparse one
     finally:
         locate._BLOCK = before
+
+
+CHILD = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/{name}?a=1&b=2</loc><changefreq>Daily</changefreq></url>
+</urlset>
+"""
+INDEX = """<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://example.com/a.xml</loc></sitemap>
+  <sitemap><loc>https://example.com/b.xml</loc></sitemap>
+</sitemapindex>
+"""
+
+
+def mapped_site(tmp_path: Path) -> tuple[list[str], Path]:
+    """An index whose two mapped children have two safe fixes each: the arguments of a
+    run on it, and the directory."""
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "sitemap-index.xml").write_text(INDEX, encoding="utf-8")
+    for name in ("a", "b"):
+        (public / f"{name}.xml").write_text(CHILD.format(name=name), encoding="utf-8")
+    return ["--map", f"https://example.com/={public}", str(public / "sitemap-index.xml")], public
+
+
+def test_an_index_with_map_counts_what_fix_fixes_in_its_children(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args, public = mapped_site(tmp_path)
+    _, out, _ = run(["--no-show-source", *args], capsys)
+    assert out.rstrip().endswith("[*] 4 fixable with --fix.")
+    _, out, _ = run(["--format", "json", *args], capsys)
+    children = json.loads(out)["files"][1:]
+    assert [sum("fix" in f for f in child["findings"]) for child in children] == [2, 2]
+    status, out, err = run(["--diff", *args], capsys)
+    assert status == 1
+    assert [line for line in out.splitlines() if line.startswith("--- ")] == [
+        f"--- {public / 'a.xml'}",
+        f"--- {public / 'b.xml'}",
+    ]
+    assert err == "Would fix 4 findings in 2 file(s).\n"
+    status, out, err = run(["--fix", "--no-show-source", *args], capsys)
+    assert "Fixed 4 findings in 2 file(s)." in err
+    assert "[*]" not in out and "XM004" not in out and "VA002" not in out
+    for name in ("a", "b"):
+        assert "?a=1&amp;b=2</loc><changefreq>daily<" in (public / f"{name}.xml").read_text()
+
+
+def test_mapped_children_are_fixed_as_served_at_their_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The scope rules know a mapped child's URL: --unsafe-fixes removes what they
+    report out of its scope, as the report says it would."""
+    args, public = mapped_site(tmp_path)
+    (public / "a.xml").write_text(
+        CHILD.format(name="a").replace(
+            "</urlset>", "  <url><loc>https://example.org/elsewhere</loc></url>\n</urlset>"
+        ),
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--no-show-source", "--unsafe-fixes", *args], capsys)
+    assert "SC001  [*]" in out and out.rstrip().endswith("[*] 5 fixable with --fix.")
+    status, _, err = run(["--diff", "--unsafe-fixes", *args], capsys)
+    assert (status, err) == (1, "Would fix 5 findings in 2 file(s).\n")
+
+
+@pytest.mark.slow
+def test_fetched_sitemaps_count_no_fixes(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    loopback_only: None,  # noqa: F811
+) -> None:
+    """A fetched file has no file to write: its findings are not marked fixable."""
+    with SiteServer() as site:
+        base = site.url("/")
+        site.routes["/sitemap.xml"] = Route(body=CHILD.format(name="a").encode())
+        _, out, _ = run(["--no-show-source", "--timeout", "5", f"{base}sitemap.xml"], capsys)
+        assert "XM004" in out and "VA002" in out
+        assert "[*]" not in out
+        _, out, _ = run(["--format", "json", "--timeout", "5", f"{base}sitemap.xml"], capsys)
+        assert all("fix" not in f for f in json.loads(out)["files"][0]["findings"])

@@ -16,6 +16,7 @@ from sitemap_lint.cli import main
 from sitemap_lint.fix.split import Parsed, SplitError, parse, plan
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
+from sitemap_lint.run import parse_sitemap_url
 from tests.helpers import NOW, engine
 
 HEAD = (
@@ -41,10 +42,12 @@ def sitemap(entries: list[str]) -> bytes:
     return (HEAD + "".join(f"  {e}\n" for e in entries) + "</urlset>\n").encode()
 
 
-def errors(data: bytes, name: str = "part.xml") -> list[str]:
+def errors(data: bytes, name: str = "part.xml", url: str | None = None) -> list[str]:
+    """The errors of a part, checked as served at ``url`` when given."""
     from sitemap_lint.checker import check_source
 
-    found = check_source(Source(name, None, data=data), Options(now=NOW), engine())
+    options = Options(now=NOW, sitemap_url=parse_sitemap_url(url))
+    found = check_source(Source(name, None, data=data), options, engine())
     return [f"{f.code} {f.message}" for f in found.findings if str(f.severity) == "error"]
 
 
@@ -94,7 +97,7 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
             "split",
             str(source),
             "--base-url",
-            "https://example.com/maps/",
+            "https://example.com/",
             "--out-dir",
             str(out),
             "--max-urls",
@@ -112,7 +115,7 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
     index = (out / "sitemap-index.xml").read_bytes()
     assert errors(index, "sitemap-index.xml") == []
     locs = re.findall(rb"<loc>([^<]*)</loc>", index)
-    assert locs == [f"https://example.com/maps/sitemap-{n}.xml".encode() for n in (1, 2, 3)]
+    assert locs == [f"https://example.com/sitemap-{n}.xml".encode() for n in (1, 2, 3)]
     # The newest lastmod of each part: entries 0-9, 10-19 and 20-24.
     assert re.findall(rb"<lastmod>([^<]*)</lastmod>", index) == [
         b"2024-01-10T00:00:00+00:00",
@@ -182,3 +185,86 @@ def test_split_needs_an_absolute_base_url(tmp_path: Path, capsys) -> None:
     status = main(["split", str(source), "--base-url", "maps/", "--out-dir", str(tmp_path)])
     assert status == 2
     assert "--base-url" in capsys.readouterr().err
+
+
+def split_into(tmp_path: Path, base_url: str, *flags: str) -> tuple[int, Path]:
+    """``sitemap-lint split`` of five entries under /blog/ into parts of two."""
+    source = tmp_path / "big.xml"
+    source.write_bytes(
+        sitemap([f"<url><loc>https://example.com/blog/p{i}</loc></url>" for i in range(5)])
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", base_url, "--out-dir", str(out), "--max-urls", "2"]
+    status = main([*args, *flags])
+    return status, out
+
+
+def test_a_base_url_that_puts_the_entries_out_of_scope_is_refused_naming_one_that_fits(
+    tmp_path: Path, capsys
+) -> None:
+    status, out = split_into(tmp_path, "https://example.com/sitemaps/")
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "puts 5 of 5 entries out of the parts' scope" in err
+    assert "use --base-url https://example.com/blog/ (or a directory above it)" in err
+    assert "--force" in err
+    assert not out.exists()
+
+
+def test_the_base_url_named_puts_every_part_in_scope(tmp_path: Path, capsys) -> None:
+    status, out = split_into(tmp_path, "https://example.com/blog/")
+    assert status == 0
+    assert "warning" not in capsys.readouterr().err
+    for part in sorted(out.glob("big-[0-9].xml")):
+        assert errors(part.read_bytes(), part.name, f"https://example.com/blog/{part.name}") == []
+
+
+def test_force_splits_out_of_scope_with_a_warning_that_the_check_bears_out(
+    tmp_path: Path, capsys
+) -> None:
+    status, out = split_into(tmp_path, "https://example.com/sitemaps/", "--force")
+    err = capsys.readouterr().err
+    assert status == 0
+    assert err.startswith("sitemap-lint: warning: --base-url https://example.com/sitemaps/ puts")
+    assert "--base-url https://example.com/blog/ would fit them all" in err
+    assert "5 entries in 3 part(s)" in err
+    part = out / "big-1.xml"
+    found = errors(part.read_bytes(), part.name, f"https://example.com/sitemaps/{part.name}")
+    assert [e.split()[0] for e in found] == ["SC002", "SC002"]
+
+
+def test_entries_on_several_origins_fit_no_base_url(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "s.xml"
+    locs = ["https://example.com/a", "https://example.org/b"]
+    source.write_bytes(sitemap([f"<url><loc>{loc}</loc></url>" for loc in locs]))
+    status = main(
+        ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(tmp_path)]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "puts 1 of 2 entries out" in err and "more than one origin" in err
+
+
+@pytest.mark.parametrize(
+    ("base_url", "locs", "outside"),
+    [
+        ("https://example.com/blog/", ["https://example.com/blog/a"], 0),
+        ("https://example.com/blog", ["https://example.com/blog/a"], 0),
+        ("https://example.com/blog/", ["https://example.com/blog/../a"], 1),
+        ("https://example.com/blog/", ["https://EXAMPLE.com:443/blog/a"], 0),
+        ("https://example.com/blog/", ["http://example.com/blog/a"], 1),
+        ("https://example.com/", ["https://example.com/a", "not a URL"], 0),
+    ],
+)
+def test_the_scope_of_the_parts_is_the_scope_rules_own(
+    base_url: str, locs: list[str], outside: int
+) -> None:
+    """What split counts out of scope is what SC001 and SC002 report of a part."""
+    from sitemap_lint.fix.split import out_of_scope
+
+    data = sitemap([f"<url><loc>{loc}</loc></url>" for loc in locs])
+    problem = out_of_scope(parse(data.split(b"?>", 1)[1]), base_url, "s-1.xml")
+    counted = 0 if problem is None else int(problem.message.split(" puts ")[1].split()[0])
+    served_at = base_url.rstrip("/") + "/s-1.xml"
+    reported = [e for e in errors(data, "s-1.xml", served_at) if e.startswith(("SC001", "SC002"))]
+    assert counted == len(reported) == outside

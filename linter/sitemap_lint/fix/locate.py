@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
-from sitemap_lint.fix.model import Edit
+from sitemap_lint.fix.model import Edit, holds_reference
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Comments, CDATA sections, processing instructions and the DOCTYPE: text that is
@@ -191,8 +191,9 @@ class Text:
         end = self.text.find("<", start)
         if end < 0 or not self.text.startswith(f"</{tag[2]}", end):
             return None  # a comment, CDATA or child inside: not a plain value
-        if _decoded(self.text[start:end]) != edit.old:
-            return None
+        raw = self.text[start:end]
+        if _decoded(raw) != edit.old or holds_reference(raw):
+            return None  # not the value the check saw, or one it could not read
         return [Replacement(start, end, escape_text(edit.content))]
 
     def _element(self, edit: Edit) -> list[Replacement] | None:

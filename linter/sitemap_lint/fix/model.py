@@ -20,6 +20,7 @@ what the position points at:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
@@ -27,25 +28,47 @@ from sitemap_lint.finding import Edit, FindingFix, Fix
 if TYPE_CHECKING:
     from sitemap_lint.model import Node
 
-__all__ = ["TARGETS", "Edit", "FindingFix", "remove_element", "replace_text", "whole_file"]
+__all__ = [
+    "TARGETS",
+    "Edit",
+    "FindingFix",
+    "holds_reference",
+    "remove_element",
+    "replace_text",
+    "whole_file",
+]
 
 TARGETS = ("span", "text", "element", "xmlns", "prefix", "bom", "encoding")
 
 
 # Values longer than this were cut short by the parser (model.MAX_TEXT): no fix.
 _MAX_VALUE = 1 << 18
+# An entity reference other than XML's five: one the parser kept as written (an entity
+# of a DOCTYPE, which is never expanded, or an undefined one).
+_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[A-Za-z_:][\w.:-]*;")
+
+
+def holds_reference(text: str) -> bool:
+    """Whether ``text`` holds an entity reference left unexpanded: what the file means
+    there is not known, so no fix rewrites the value or removes its entry."""
+    return "&" in text and _REFERENCE.search(text) is not None
 
 
 def replace_text(node: Node, value: str, message: str, safe: bool = True) -> FindingFix | None:
     """A fix that sets the text of ``node`` to ``value`` (None when it cannot be exact)."""
     if len(node.text) >= _MAX_VALUE or node.children or value == node.text:
         return None
+    if holds_reference(node.text):
+        return None
     edit = Edit(node.line, node.column, value, "text", old=node.text)
     return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, message, (edit,))
 
 
-def remove_element(node: Node, message: str) -> FindingFix:
-    """An unsafe fix that removes the element ``node`` (an entry) from the file."""
+def remove_element(node: Node, message: str) -> FindingFix | None:
+    """An unsafe fix that removes the element ``node`` (an entry) from the file (None
+    when one of its values holds an entity reference left unexpanded)."""
+    if any(holds_reference(child.text) for child in node.iter()):
+        return None
     return FindingFix(Fix.UNSAFE, message, (Edit(node.line, node.column, "", "element"),))
 
 

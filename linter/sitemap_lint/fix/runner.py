@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import Edit, FindingFix
+from sitemap_lint.inputs.reader import Source, is_url
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from sitemap_lint.config import Config
-    from sitemap_lint.inputs.reader import Source
     from sitemap_lint.options import Options
     from sitemap_lint.results import FileResult
 
@@ -66,7 +66,7 @@ def fix_files(
     run = FixRun()
     for source in sources:
         try:
-            done = fix_source(source, plan.options(config, source.name), engine, unsafe)
+            done = fix_source(source, _options(plan, config, source), engine, unsafe)
         except InputError as error:
             run.trouble.append(str(error))
             continue
@@ -92,6 +92,82 @@ def fix_files(
         run.fixed += len(done.fixed_findings)
         run.files += 1
     return run
+
+
+def _options(plan: CheckPlan, config: Config, source: Source) -> Options:
+    """The options ``source`` is checked with: under the URL it is served at, when
+    ``--map`` says it (as the set's check of it knows it)."""
+    from sitemap_lint.rules.urls import parse_url
+
+    options = plan.options(config, source.name)
+    location = parse_url(source.url) if source.url is not None else None
+    return options if location is None else replace(options, sitemap_url=location)
+
+
+def with_mapped_files(
+    sources: list[Source], results: list[FileResult], maps: tuple[tuple[str, Path], ...]
+) -> list[Source]:
+    """``sources`` (the local inputs) and the local files the set's indexes and
+    robots.txt files list through ``--map``, in the order of ``results`` (the set's
+    check of them), each with the URL it is served at: every local file of the set,
+    which is what ``--fix`` fixes."""
+    inputs = {source.name: source for source in sources}
+    ordered: list[Source] = []
+    for result in results:
+        if result.parent is None:
+            source = inputs.pop(result.name, None)
+            if source is None:
+                continue  # a URL
+        elif is_url(result.name):
+            continue  # fetched: no file to write
+        else:
+            source = Source(result.name, Path(result.name))
+        ordered.append(source)
+    ordered.extend(inputs.values())
+    seen: set[Path] = set()
+    unique = []
+    for source in ordered:
+        where = source.path.resolve() if source.path is not None else None
+        if where is None or where not in seen:
+            unique.append(_served(source, maps))
+        if where is not None:
+            seen.add(where)
+    return unique
+
+
+def _served(source: Source, maps: tuple[tuple[str, Path], ...]) -> Source:
+    """``source`` with the URL ``--map`` serves it at (the set's check knows it so)."""
+    if source.path is None:
+        return source
+    path = source.path.resolve()
+    for prefix, directory in maps:
+        base = directory.resolve()
+        if path == base or base in path.parents:
+            relative = path.relative_to(base).as_posix()
+            url = prefix + ("" if relative == "." else relative)
+            return Source(source.name, source.path, url, source.data)
+    return source
+
+
+def fixable_files(results: list[FileResult], sources: Mapping[str, Source]) -> dict[str, Source]:
+    """The files ``--fix`` writes among ``results``: ``sources`` (the local inputs and
+    standard input) and the local files a set read through ``--map``."""
+    found = dict(sources)
+    for result in results:
+        if result.parent is not None and not is_url(result.name) and result.name not in found:
+            found[result.name] = Source(result.name, Path(result.name))
+    return found
+
+
+def unfixable_dropped(results: list[FileResult], fixable: Mapping[str, Source]) -> list[FileResult]:
+    """``results`` without the fixes of files ``--fix`` does not write (fetched ones):
+    a report counts as fixable only what ``--fix`` fixes."""
+    return [
+        result
+        if result.name in fixable or all(f.fix is None for f in result.findings)
+        else replace(result, findings=[f.with_fix(None) for f in result.findings])
+        for result in results
+    ]
 
 
 # Files up to this size (as stored) are read again to make their fixes exact; the fixes

@@ -5,6 +5,10 @@ in order, exactly once; the parts repeat the root element's start tag, so every
 namespace the entries use stays declared. A part holds at most ``max_urls`` entries
 and ``max_bytes`` bytes uncompressed (the protocol's 50,000 and 50 MiB by default).
 The index lists the parts with the newest ``lastmod`` of their entries.
+
+The parts are served under the base URL, and a sitemap may list only URLs under its
+own directory (rules SC001 and SC002): a base URL that puts entries out of the parts'
+scope is refused (unless forced), naming the directory common to the entries.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from xml.parsers import expat
 
+from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.finding import Finding
 from sitemap_lint.fix.locate import escape_text
 
 MAX_URLS = 50_000
@@ -32,6 +38,7 @@ class SplitError(Exception):
 class Entry:
     raw: bytes  # the element as written, start tag to end tag
     lastmod: str | None = None
+    loc: str | None = None
 
 
 @dataclass
@@ -50,8 +57,10 @@ def parse(data: bytes) -> Parsed:
     entries: list[Entry] = []
     start_at = 0
     start_tag_end = 0
-    in_lastmod = False
+    field_names: tuple[str, str] = ("loc", "lastmod")  # in the root's namespace prefix
+    gathering: list[str] | None = None
     lastmod: list[str] = []
+    loc: list[str] = []
 
     def tag_end(at: int) -> int:
         match = _TAG_END.match(data, at + 1)
@@ -60,33 +69,37 @@ def parse(data: bytes) -> Parsed:
         return match.end()
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal depth, start_at, start_tag_end, in_lastmod
+        nonlocal depth, start_at, start_tag_end, gathering, field_names
         depth += 1
         at = parser.CurrentByteIndex
         if depth == 1:
             if name.rsplit(":", 1)[-1] != "urlset":
                 raise SplitError(f"the root element is <{name}>; only a <urlset> can be split")
             root.append((data[at : tag_end(at)], name))
+            prefix = name.removesuffix("urlset")
+            field_names = (f"{prefix}loc", f"{prefix}lastmod")
         elif depth == 2:
             start_at = at
             start_tag_end = tag_end(at)
             lastmod.clear()
-        elif depth == 3 and name.rsplit(":", 1)[-1] == "lastmod" and ":" not in name:
-            in_lastmod = True
+            loc.clear()
+        elif depth == 3 and name in field_names:
+            gathering = loc if name == field_names[0] else lastmod
 
     def end(name: str) -> None:
-        nonlocal depth, in_lastmod
+        nonlocal depth, gathering
         at = parser.CurrentByteIndex
         if depth == 2:
             stop = start_tag_end if at == start_at else tag_end(at)
             value = "".join(lastmod).strip() or None
-            entries.append(Entry(data[start_at:stop], value))
-        in_lastmod = False
+            url = "".join(loc).strip() or None
+            entries.append(Entry(data[start_at:stop], value, url))
+        gathering = None
         depth -= 1
 
     def text(chunk: str) -> None:
-        if in_lastmod:
-            lastmod.append(chunk)
+        if gathering is not None:
+            gathering.append(chunk)
 
     def doctype(*_args: object) -> None:
         raise SplitError("the file has a DOCTYPE; remove it first (sitemaps allow none)")
@@ -151,7 +164,7 @@ def plan(
 
 def index(parts: list[Part], base_url: str) -> bytes:
     """The sitemap index that lists ``parts`` under ``base_url``."""
-    base = base_url if base_url.endswith("/") else base_url + "/"
+    base = _directory(base_url)
     lines = [DECLARATION.decode(), f'<sitemapindex xmlns="{INDEX_NS}">\n']
     for part in parts:
         lines.append(f"  <sitemap>\n    <loc>{escape_text(base + part.name)}</loc>\n")
@@ -160,6 +173,99 @@ def index(parts: list[Part], base_url: str) -> bytes:
         lines.append("  </sitemap>\n")
     lines.append("</sitemapindex>\n")
     return "".join(lines).encode("utf-8")
+
+
+class _Count:
+    """A reporter that counts what the scope check finds."""
+
+    def __init__(self) -> None:
+        self.found = 0
+
+    def add(self, finding: Finding, covers: object = None) -> None:
+        self.found += 1
+
+
+def _outside(urls: list[ParsedURL], part_url: str) -> int:
+    """How many of ``urls`` a sitemap served at ``part_url`` may not list (SC001, SC002)."""
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.scope import ScopeChecker
+    from sitemap_lint.rules.urls import parse_url
+
+    checker = ScopeChecker(parse_url(part_url))
+    count = _Count()
+    node = Node("", "loc", {}, 1, 1)
+    for url in urls:
+        checker.check(url, node, count)
+    return count.found
+
+
+@dataclass
+class OutOfScope:
+    """Entries a base URL puts out of the parts' scope, and the base URL that fits."""
+
+    message: str
+    fitting: str | None  # None: the entries are on more than one origin
+
+    def refusal(self) -> str:
+        if self.fitting is None:
+            return f"{self.message}; they are on more than one origin: --force splits anyway"
+        return (
+            f"{self.message}; use --base-url {self.fitting} (or a directory above it), "
+            "or --force to split anyway"
+        )
+
+    def warning(self) -> str:
+        if self.fitting is None:
+            return f"{self.message}; they are on more than one origin"
+        return f"{self.message}; --base-url {self.fitting} would fit them all"
+
+
+def out_of_scope(parsed: Parsed, base_url: str, part_name: str) -> OutOfScope | None:
+    """Whether parts served at ``base_url`` would list URLs out of their scope (a
+    sitemap lists only URLs of its own origin, under its own directory: SC001,
+    SC002), with the directory common to the entries, which fits them all."""
+    from sitemap_lint.rules.urls import parse_url
+
+    base = _directory(base_url)
+    if all(_plainly_under(entry.loc, base) for entry in parsed.entries):
+        return None  # the common case, without reading a million URLs
+    # A URL that cannot be read is the URL rules' to report, not a matter of scope.
+    read = (parse_url(entry.loc) for entry in parsed.entries if entry.loc is not None)
+    urls = [url for url in read if url is not None]
+    outside = _outside(urls, base + part_name)
+    if not outside:
+        return None
+    message = (
+        f"--base-url {base_url} puts {outside:,} of {len(urls):,} entries out of the parts' "
+        f"scope (a sitemap may list only URLs under its own directory, here {base})"
+    )
+    fitting = _common_directory(urls)
+    if fitting is not None and _outside(urls, fitting + part_name):
+        fitting = None
+    return OutOfScope(message, fitting)
+
+
+def _plainly_under(loc: str | None, base: str) -> bool:
+    """Whether ``loc`` is written under ``base`` without a dot segment after it (so in
+    its scope whatever the two hold)."""
+    return loc is None or (loc.startswith(base) and "/." not in loc[len(base) - 1 :])
+
+
+def _directory(base_url: str) -> str:
+    return base_url if base_url.endswith("/") else base_url + "/"
+
+
+def _common_directory(urls: list[ParsedURL]) -> str | None:
+    """The deepest directory URL above every one of ``urls`` (None: several origins)."""
+    origins = {url.origin for url in urls}
+    if len(origins) != 1:
+        return None
+    shared: list[str] = []
+    for segments in zip(*(url.path.split("/")[:-1] for url in urls), strict=False):
+        if any(segment != segments[0] for segment in segments):
+            break
+        shared.append(segments[0])
+    return origins.pop() + "/".join(shared) + "/"
 
 
 def _newest(entries: list[Entry]) -> str | None:
@@ -187,6 +293,15 @@ def _moment(value: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+@dataclass
+class Written:
+    """What ``split_file`` wrote, and the warning a forced split gets."""
+
+    parts: list[Part]
+    index: Path
+    warning: str | None = None
+
+
 def split_file(
     path: Path,
     base_url: str,
@@ -194,8 +309,11 @@ def split_file(
     max_urls: int = MAX_URLS,
     max_bytes: int = MAX_BYTES,
     gzip: bool = False,
-) -> tuple[list[Part], Path]:
-    """Split the sitemap at ``path`` into ``out_dir``; the parts and the index's path."""
+    force: bool = False,
+) -> Written:
+    """Split the sitemap at ``path`` into ``out_dir``. A base URL that puts entries
+    out of the parts' scope is refused (``SplitError``), or with ``force`` said in
+    ``Written.warning``."""
     import gzip as gzip_module
 
     from sitemap_lint.fix.engine import decode, read_source
@@ -217,6 +335,9 @@ def split_file(
     for suffix in (".gz", ".xml"):
         stem = stem.removesuffix(suffix)
     parts = plan(parsed, stem, max_urls, max_bytes, gzip)
+    problem = out_of_scope(parsed, base_url, parts[0].name)
+    if problem is not None and not force:
+        raise SplitError(problem.refusal())
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         for part in parts:
@@ -226,4 +347,4 @@ def split_file(
         write_atomic(index_path, index(parts, base_url), create=True)
     except (OSError, WriteError) as error:
         raise SplitError(str(error)) from None
-    return parts, index_path
+    return Written(parts, index_path, None if problem is None else problem.warning())

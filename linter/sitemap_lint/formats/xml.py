@@ -779,8 +779,21 @@ class StreamParser:
         self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
     ) -> None:
         # With a default handler set, expat passes entity references through
-        # unexpanded instead of replacing them: no billion laughs, no XXE.
-        self._parser.DefaultHandler = _ignore
+        # unexpanded instead of replacing them: no billion laughs, no XXE. A reference
+        # stays in the value as written (``&name;``): a value with an entity it does
+        # not expand is not that value with the entity left out.
+        pieces, stack = self._pieces, self._stack
+
+        def passed(data: str) -> None:  # an external entity's reference, among others
+            if stack and data.startswith("&") and data.endswith(";"):
+                pieces.append(data)
+
+        def skipped(name: str, is_parameter_entity: bool) -> None:  # internal, undeclared
+            if stack and not is_parameter_entity:
+                pieces.append(f"&{name};")
+
+        self._parser.DefaultHandler = passed
+        self._parser.SkippedEntityHandler = skipped
         self._parser.EntityDeclHandler = _ignore_entity
         line, column = self._find_back(
             "<!DOCTYPE", self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
@@ -800,6 +813,7 @@ def _detach(parser: pyexpat.XMLParserType) -> None:
         "StartDoctypeDeclHandler",
         "StartNamespaceDeclHandler",
         "DefaultHandler",
+        "SkippedEntityHandler",
         "EntityDeclHandler",
     ):
         setattr(parser, name, None)
@@ -858,10 +872,6 @@ def _text_start(
         return line, max(column - len(rest), 1)
     line_start = text.rfind("\n", 0, first)
     return line - newlines, (first - line_start) if line_start >= 0 else 1
-
-
-def _ignore(_data: str) -> None:
-    return None
 
 
 def _ignore_entity(*_args: object) -> None:
