@@ -71,8 +71,10 @@ def test_json_document(capsys) -> None:
         "errors": 1,
         "warnings": 0,
         "infos": 0,
+        "urls": 4,  # the valid file's; the broken one's entry is lost to its error
         "rules": {"XM001": 1},
     }
+    assert [f["kind"] for f in document["files"]] == ["urlset", "urlset"]
     assert err == ""
 
 

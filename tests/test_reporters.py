@@ -152,6 +152,84 @@ def test_cli_passes_the_format_through(repo_root: Path, capsys) -> None:
     assert out == golden_text("gitlab")
 
 
+# -- what each file is and how many URLs it lists ------------------------------------------
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+KINDS_AND_URLS = {  # file -> (kind, URLs)
+    "pages.xml": ("urlset", 1000),  # and an entry without <loc>, which is no URL
+    "index.xml": ("sitemapindex", None),
+    "list.txt": ("text", 4),
+    "news.rss": ("rss", 2),  # and an item without a link
+    "feed.atom": ("atom", 2),
+    "notes.xml": (None, None),  # not XML
+}
+
+
+def write_kinds(folder: Path) -> list[str]:
+    """One file of each kind, with the URLs ``KINDS_AND_URLS`` says (the urlset large
+    enough for the fast path to prove its entries)."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    pages = "".join(f"<url><loc>https://example.com/p/{n}</loc></url>\n" for n in range(1000))
+    texts = {
+        "pages.xml": f'{head}<urlset xmlns="{SITEMAP_NS}">\n{pages}'
+        "<url><lastmod>2025-01-01</lastmod></url>\n</urlset>\n",
+        "index.xml": f'{head}<sitemapindex xmlns="{SITEMAP_NS}">\n'
+        "<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n"
+        "<sitemap><loc>https://example.com/b.xml</loc></sitemap>\n</sitemapindex>\n",
+        "list.txt": "".join(f"https://example.com/t/{n}\n" for n in range(4)),
+        "news.rss": f'{head}<rss version="2.0"><channel><title>t</title>'
+        "<link>https://example.com/</link><description>d</description>"
+        "<item><link>https://example.com/n/1</link></item>"
+        "<item><link>https://example.com/n/2</link></item>"
+        "<item><title>no link</title></item></channel></rss>\n",
+        "feed.atom": f'{head}<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>'
+        "<id>urn:x</id><updated>2025-01-01T00:00:00Z</updated>"
+        + "".join(
+            f"<entry><id>urn:{n}</id><title>e</title><updated>2025-01-01T00:00:00Z</updated>"
+            f'<link href="https://example.com/e/{n}"/></entry>'
+            for n in range(2)
+        )
+        + "</feed>\n",
+        "notes.xml": "not a sitemap at all\n",
+    }
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return [str(folder / name) for name in KINDS_AND_URLS]
+
+
+def kinds_and_urls(document: dict[str, Any]) -> dict[str, tuple[str | None, int | None]]:
+    return {Path(f["path"]).name: (f.get("kind"), f.get("urls")) for f in document["files"]}
+
+
+def test_every_run_says_what_each_file_is_and_counts_its_urls(tmp_path: Path) -> None:
+    """A file checked alone, files named together: the same kind and URLs, in the JSON
+    report's files and summary and in the text report's summary."""
+    paths = write_kinds(tmp_path)
+    for path in paths:
+        _, out = render("json", [path])
+        kind, urls = KINDS_AND_URLS[Path(path).name]
+        document = json.loads(out)
+        assert kinds_and_urls(document) == {Path(path).name: (kind, urls)}
+        assert document["summary"].get("urls") == urls
+    _, out = render("json", paths)
+    document = json.loads(out)
+    assert kinds_and_urls(document) == KINDS_AND_URLS
+    assert document["summary"]["urls"] == 1008
+    _, out = render("text", paths)
+    assert out.splitlines()[-1].startswith("6 files checked (1,008 URLs): ")
+    _, out = render("text", paths[:1])
+    assert out.splitlines()[-1].startswith("1 file checked (1,000 URLs): ")
+
+
+def test_files_named_together_keep_the_text_layout(tmp_path: Path) -> None:
+    """Counting every run's URLs gives a clean file named with others no section of its
+    own in the text report: only a site's files have one each."""
+    paths = write_kinds(tmp_path)
+    _, out = render("text", [paths[0], paths[2]])  # a urlset with a finding, a clean list
+    assert "list.txt" not in out and "no problems found" not in out
+    assert out.splitlines()[0] == paths[0]
+
+
 # -- text -------------------------------------------------------------------------------
 
 WRAPPED_GOLDEN = GOLDEN / "report.text-80.txt"

@@ -131,8 +131,10 @@ class FeedChecker:
         self.report = report
         self.facts = facts
         form, problem = _recognise(root)
+        self.kind = form.kind if form is not None else ""  # FileFacts.kind
+        self.url_count = 0  # items with a link
         if facts is not None:
-            facts.kind = form.kind if form is not None else ""
+            facts.kind = self.kind
         # The items of a feed search engines do not read are checked once it is readable.
         self.format = form if problem is None else None
         if problem is not None:
@@ -208,6 +210,7 @@ class FeedChecker:
         assert form is not None  # items are checked only in a readable feed
         link, url = self._atom_link(item) if form.is_atom else self._rss_link(item)
         if link is not None:
+            self.url_count += 1
             self._check_url(url, link)
         date = _child(item, form.ns, form.date)
         moment = None

@@ -415,15 +415,17 @@ def check_text(
     findings: list[Finding],
     facts: FileFacts | None,
     name: str = "",
-) -> None:
+) -> int:
     """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text;
-    ``name`` is the file's path or URL."""
+    ``name`` is the file's path or URL. Returns how many URLs it lists."""
     if facts is not None:
         facts.kind = "text"
     misnamed = rules.not_txt(name)
     if misnamed is not None:
         findings.append(misnamed)
-    TextChecker(options, findings, facts).check(_chain(first, texts))
+    checker = TextChecker(options, findings, facts)
+    checker.check(_chain(first, texts))
+    return checker.urls
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:

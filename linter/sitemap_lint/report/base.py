@@ -29,10 +29,10 @@ class FileReport(Protocol):
     def findings(self) -> Sequence[Finding]: ...
 
     @property
-    def kind(self) -> str | None: ...  # in a set: urlset, sitemapindex, text, rss, atom, robots
+    def kind(self) -> str | None: ...  # urlset, sitemapindex, text, rss, atom, robots
 
     @property
-    def urls(self) -> int | None: ...  # in a set: the URLs the file lists
+    def urls(self) -> int | None: ...  # the URLs the file lists (not an index's)
 
 
 class EntryCounts(Protocol):
@@ -77,7 +77,7 @@ class Summary(Frozen):
     warnings: int
     infos: int
     by_rule: dict[str, int]
-    urls: int | None = None  # in a set run: the URLs of all files
+    urls: int | None = None  # the URLs of all files (None: no file lists URLs)
 
     def __init__(
         self,

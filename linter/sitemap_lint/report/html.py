@@ -11,14 +11,15 @@ the Jinja2 environment escapes everything by default, the embedded JSON escapes
 ``<``, ``>`` and ``&``, and the only markup taken as is comes from the chart renderer,
 which escapes the texts it draws.
 
-At most ``ROW_LIMIT`` findings are embedded (errors first); the page says how many
-were left out and that ``--format json`` has them all. Needs the ``html`` extra
-(Jinja2, vl-convert-python).
+At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
+then errors first; the page says how many of which rules were left out and that
+``--format json`` has them all. Needs the ``html`` extra (Jinja2, vl-convert-python).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections import Counter
@@ -29,6 +30,7 @@ from typing import Any
 
 from sitemap_lint import __version__
 from sitemap_lint.errors import UsageError
+from sitemap_lint.finding import Finding
 from sitemap_lint.report.base import (
     EntryCounts,
     FileReport,
@@ -48,6 +50,7 @@ except ImportError:
     ) from None
 
 ROW_LIMIT = 10_000  # findings embedded in the page; --format json has every one
+RULE_QUOTA = 100  # a capped page keeps the first findings of every rule, up to this many
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
 SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
 TOP = 15  # bars in the charts by rule, by file and by hreflang code
@@ -130,6 +133,11 @@ class RuleDoc:
     summary: str
     count: int
     blocks: tuple[DocBlock, ...]
+    shown: int = 0  # of its findings, those the page embeds
+
+    @property
+    def left_out(self) -> int:
+        return self.count - self.shown
 
     @property
     def summary_runs(self) -> tuple[tuple[bool, str], ...]:
@@ -146,9 +154,9 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
     summary = Summary.of(results)
     files = file_rows(results)
     findings = [(n, result, f) for n, result in enumerate(results) for f in result.findings]
-    # The rows embedded: errors first; shown in file order, each file's by position.
-    findings.sort(key=lambda item: -item[2].severity)
-    chosen = sorted(findings[:ROW_LIMIT], key=lambda item: (item[0], item[2].line, item[2].column))
+    # The order of the run: file by file, each file's by position.
+    findings.sort(key=lambda item: (item[0], item[2].line, item[2].column))
+    chosen = embedded(findings)
     shown = [
         Row(
             str(f.severity),
@@ -165,7 +173,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
     by_rule: Counter[tuple[str, str, str]] = Counter(
         (f.code, f.name, str(f.severity)) for _, _, f in findings
     )
-    rules = rule_docs(by_rule)
+    rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
     sizes = [row.size for row in files if row.size is not None]
     context = {
@@ -179,8 +187,9 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         "tree": list(tree(files)),
         "size_limit": SIZE_LIMIT,
         "rows": shown,
-        "hidden": max(0, len(findings) - ROW_LIMIT),
+        "hidden": len(findings) - len(shown),
         "row_limit": ROW_LIMIT,
+        "rule_quota": _quota(len(rules)),
         "url_limit": URL_LIMIT,
         "rules": rules,
         "charts": charts(by_rule, files) + entry_charts(counted, by_rule),
@@ -198,13 +207,50 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
                     }
                     for r in files
                 ],
-                "rules": {r.code: {"name": r.name, "count": r.count} for r in rules},
+                "rules": {
+                    r.code: {"name": r.name, "count": r.count, "shown": r.shown} for r in rules
+                },
                 "shown": len(shown),
                 "total": len(findings),
             }
         ),
     }
     return _template().render(context)
+
+
+Item = tuple[int, FileReport, Finding]
+
+
+def embedded(findings: list[Item]) -> list[Item]:
+    """The findings the page embeds, in the order given (the run's): all of them while
+    they fit; else the first findings of every rule, up to a quota that leaves room
+    for the others, then the rest errors first, up to ``ROW_LIMIT`` in all."""
+    if len(findings) <= ROW_LIMIT:
+        return findings
+    quota = _quota(len({f.code for _, _, f in findings}))
+    taken: Counter[str] = Counter()
+    firsts = []
+    for number, (_, _, f) in enumerate(findings):
+        if taken[f.code] < quota:
+            taken[f.code] += 1
+            firsts.append(number)
+
+    def severity_first(number: int) -> tuple[int, int]:
+        return -findings[number][2].severity, number
+
+    # More rules than rows (a tiny limit): the first of the most severe rules.
+    chosen = set(sorted(firsts, key=severity_first)[:ROW_LIMIT])
+    for number in sorted(range(len(findings)), key=severity_first):
+        if len(chosen) >= ROW_LIMIT:
+            break
+        chosen.add(number)
+    return [findings[number] for number in sorted(chosen)]
+
+
+def _quota(rules: int) -> int:
+    """The first findings each rule keeps on a capped page: no more than half the rows
+    go to the quotas, so the rest can still be errors first."""
+    return max(1, min(RULE_QUOTA, ROW_LIMIT // (2 * max(rules, 1))))
 
 
 # -- the files --------------------------------------------------------------------------
@@ -269,8 +315,9 @@ def _size(name: str) -> int | None:
 # -- the rule documentation -------------------------------------------------------------
 
 
-def rule_docs(by_rule: Counter[tuple[str, str, str]]) -> list[RuleDoc]:
-    """Every rule with findings, most findings first, with its documentation."""
+def rule_docs(by_rule: Counter[tuple[str, str, str]], shown: Counter[str]) -> list[RuleDoc]:
+    """Every rule with findings, most findings first, with its documentation and how
+    many of its findings the page embeds (``shown``)."""
     from sitemap_lint.rules import RULES
 
     counts: Counter[str] = Counter()
@@ -283,7 +330,7 @@ def rule_docs(by_rule: Counter[tuple[str, str, str]]) -> list[RuleDoc]:
         rule = RULES.get(code)
         name, severity = names[code]
         if rule is None:  # a code the catalogue does not know
-            docs.append(RuleDoc(code, name, severity, name, count, ()))
+            docs.append(RuleDoc(code, name, severity, name, count, (), shown[code]))
             continue
         docs.append(
             RuleDoc(
@@ -293,6 +340,7 @@ def rule_docs(by_rule: Counter[tuple[str, str, str]]) -> list[RuleDoc]:
                 rule.summary,
                 count,
                 tuple(markdown_blocks(rule.doc)),
+                shown[code],
             )
         )
     return docs
@@ -397,7 +445,7 @@ GROUP_COLOURS = {
     "value": "#2f5d8a",
     "not given": "#9aa5b1",
     "invalid": "#c62828",
-    "other": "#6b7280",
+    "other values": "#6b7280",
 }
 
 
@@ -471,13 +519,52 @@ def _counted(counter: Counter[str], order: Sequence[str]) -> list[dict[str, Any]
     return values
 
 
+COLUMNS_WIDTH = 420  # the column chart's width once its columns no longer fit at their step
+COLUMN_STEP = 40  # a column's width (with its gap) while they fit
+LABEL_SPACING = 20  # pixels from one slanted label to the next, so that none covers another
+
+
 def column_chart(values: list[dict[str, Any]], prefix: str) -> str:
-    """Vertical bars in the order given, coloured by group (a value, not given, invalid)."""
+    """Vertical bars in the order given, coloured by group: the values (months, years)
+    as a time line, each labelled while the labels fit, else every few counted back
+    from the newest; then, apart, the special bars (not given, invalid, other values),
+    each labelled."""
+    dated = [value for value in values if value["group"] == "value"]
+    special = [value for value in values if value["group"] != "value"]
+    colour = _group_colour(values)  # one scale for both views
+    views = []
+    if dated:
+        room = COLUMNS_WIDTH - COLUMN_STEP * len(special)
+        fits = len(dated) * COLUMN_STEP <= room
+        every = 1 if fits else math.ceil(LABEL_SPACING * len(dated) / room)
+        labels = [value["label"] for value in dated][::-1][::every][::-1]
+        width: Any = {"step": COLUMN_STEP} if fits else room
+        views.append(_columns(dated, width, labels, _count_axis(values), colour))
+    if special:
+        axis = _count_axis(values, shown=not dated)
+        labels = [value["label"] for value in special]
+        views.append(_columns(special, {"step": COLUMN_STEP}, labels, axis, colour))
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "hconcat": views,
+        "spacing": 8,
+        "resolve": {"scale": {"y": "shared"}},
+        "config": _CONFIG,
+    }
+    return _svg(spec, prefix)
+
+
+def _columns(
+    values: list[dict[str, Any]],
+    width: Any,
+    labels: list[str],
+    counts: dict[str, Any],
+    colour: dict[str, Any],
+) -> dict[str, Any]:
+    """One view of ``column_chart``: its bars, with only ``labels`` written under them."""
+    return {
         "data": {"values": values},
-        # Bars of a fixed width while they fit; then the whole width shared.
-        "width": {"step": 40} if len(values) * 40 <= 420 else 420,
+        "width": width,
         "height": 170,
         "mark": {"type": "bar", "cornerRadiusEnd": 2},
         "encoding": {
@@ -486,19 +573,25 @@ def column_chart(values: list[dict[str, Any]], prefix: str) -> str:
                 "type": "ordinal",
                 "sort": [value["label"] for value in values],
                 "title": None,
-                "axis": {"labelAngle": -45, "labelOverlap": "parity", "labelLimit": 120},
+                "axis": {
+                    "values": labels,
+                    "labelAngle": -45,
+                    "labelOverlap": False,
+                    "labelLimit": 120,
+                },
             },
-            "y": {
-                "field": "count",
-                "type": "quantitative",
-                "title": None,
-                "axis": {"format": ",d", "tickCount": _ticks(values)},
-            },
-            "color": _group_colour(values),
+            "y": {"field": "count", "type": "quantitative", "title": None, "axis": counts},
+            "color": colour,
         },
-        "config": _CONFIG,
     }
-    return _svg(spec, prefix)
+
+
+def _count_axis(values: list[dict[str, Any]], shown: bool = True) -> dict[str, Any]:
+    """The axis of counts (whole numbers); not shown: only its grid lines."""
+    axis: dict[str, Any] = {"format": ",d", "tickCount": _ticks(values)}
+    if not shown:
+        axis.update(labels=False, ticks=False, domain=False)
+    return axis
 
 
 def row_chart(values: list[dict[str, Any]], prefix: str) -> str:

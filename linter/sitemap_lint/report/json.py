@@ -23,7 +23,7 @@ class JsonReporter(Reporter):
             "files": [
                 {
                     "path": result.name,
-                    **_set_fields(result),
+                    **_file_fields(result),
                     "findings": list(result.findings),
                 }
                 for result in results
@@ -253,8 +253,8 @@ def _edit_pieces(indent: str) -> tuple[str, ...]:
     )
 
 
-def _set_fields(result: FileReport) -> dict[str, object]:
-    """In a set run: what the file is and how many URLs it lists."""
+def _file_fields(result: FileReport) -> dict[str, object]:
+    """What the file is and how many URLs it lists, when it is one of the kinds."""
     fields: dict[str, object] = {}
     if result.kind is not None:
         fields["kind"] = result.kind

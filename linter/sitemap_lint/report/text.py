@@ -81,7 +81,7 @@ class TextReporter(Reporter):
         )
         wrap = self.width or (console.width if terminal else None)
         for result in results:
-            in_set = result.kind is not None or result.urls is not None
+            in_set = getattr(result, "site", False)  # results.FileResult.site
             if not result.findings:
                 if in_set and self.summary:  # a set report has a section for every file
                     line = Text(result.name, style="bold underline")
