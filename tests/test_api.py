@@ -7,6 +7,7 @@ import dataclasses
 import gzip
 import inspect
 import json
+import operator
 import subprocess
 import sys
 from collections.abc import Callable
@@ -281,7 +282,8 @@ def test_the_sitemap_url_and_now_options_reach_the_rules() -> None:
     assert later == sitemap_lint.lint(data, now=date(2025, 8, 1), select=["DT"])
     assert later == sitemap_lint.lint(data, now=datetime(2025, 8, 1), select=["DT"])  # UTC
     assert {f.code for f in later} < {f.code for f in findings} | {"DT005"}
-    assert sitemap_lint.lint(data, select=[], isolated=True) == []
+    with pytest.raises(sitemap_lint.SitemapLintError, match=r"^select=: an empty list"):
+        sitemap_lint.lint(data, select=[], isolated=True)  # would report nothing
 
 
 # -- the types -------------------------------------------------------------------------
@@ -293,6 +295,7 @@ def test_a_finding_is_typed_immutable_and_hashable() -> None:
     assert finding.name == RULES["ST008"].name
     assert finding.severity is sitemap_lint.Severity.ERROR
     assert str(finding.severity) == "error"
+    assert finding.severity == "error"
     assert (finding.path, finding.line, finding.column) == ("<bytes>", 1, 1)
     assert finding.message.startswith("<urlset> has no <url> entries")
     assert str(finding) == f"<bytes>:1:1: ST008 {finding.message}"
@@ -384,32 +387,76 @@ def test_the_options_match_the_command_defaults() -> None:
 
 # -- errors: what the command exits 2 on --------------------------------------------------
 
+# The command's message, and how the call's starts where the command's names a flag
+# (the rest is the same): the caller wrote a keyword.
 ERROR_CASES = [
-    (["--profile", "nosuch"], {"profile": "nosuch"}, "unknown profile 'nosuch'"),
-    (["--select", "UR,XX9"], {"select": ["UR", "XX9"]}, "'XX9' is not a rule code"),
-    (["--ignore", "ZZ"], {"ignore": ["ZZ"]}, "'ZZ' is not a rule code"),
-    (["--fail-on", "fatal"], {"fail_on": "fatal"}, "--fail-on 'fatal'"),
-    (["--xsd-engine", "saxon"], {"xsd_engine": "saxon"}, "unknown XSD engine 'saxon'"),
-    (["--now", "yesterday"], {"now": "yesterday"}, "is not a timestamp"),
-    (["--sitemap-url", "ftp://x/"], {"sitemap_url": "ftp://x/"}, "--sitemap-url 'ftp://x/'"),
-    (["--config", "missing.toml"], {"config": "missing.toml"}, "--config missing.toml: no such"),
-    (["--isolated", "--config", "x.toml"], {"config": "x.toml"}, "exclude each other"),
-    (["--max-depth", "-1", "--follow"], {"max_depth": -1, "follow": True}, "--max-depth -1"),
-    (["--map", "ftp://a/=."], {"maps": {"ftp://a/": "."}}, "the prefix must be an http(s) URL"),
+    (["--profile", "nosuch"], {"profile": "nosuch"}, "--profile: unknown profile", "profile=:"),
+    (["--select", "UR,XX9"], {"select": ["UR", "XX9"]}, "--select: 'XX9' is not a", "select=:"),
+    (["--select", "ZZ"], {"select": ["ZZ"]}, "--select: 'ZZ' is not a rule code", "select=:"),
+    (["--ignore", "ZZ"], {"ignore": ["ZZ"]}, "--ignore: 'ZZ' is not a rule code", "ignore=:"),
+    (["--fail-on", "fatal"], {"fail_on": "fatal"}, "--fail-on 'fatal': choose", "fail_on="),
+    (["--xsd-engine", "saxon"], {"xsd_engine": "saxon"}, "--xsd-engine: unknown", "xsd_engine=:"),
+    (["--now", "yesterday"], {"now": "yesterday"}, "--now 'yesterday' is not a", "now="),
+    (
+        ["--sitemap-url", "ftp://x/"],
+        {"sitemap_url": "ftp://x/"},
+        "--sitemap-url 'ftp:",
+        "sitemap_url=",
+    ),
+    (["--config", "missing.toml"], {"config": "missing.toml"}, "--config missing.toml:", "config="),
+    (
+        ["--isolated", "--config", "x.toml"],
+        {"config": "x.toml", "isolated": True},
+        "--config and --isolated exclude each other",
+        "config= and isolated=True",
+    ),
+    (
+        ["--max-depth", "-1", "--follow"],
+        {"max_depth": -1, "follow": True},
+        "--max-depth -1",
+        "max_depth=",
+    ),
+    (["--max-depth", "-1"], {"max_depth": -1}, "--max-depth -1: give 0", "max_depth="),
+    (["--max-files", "0"], {"max_files": 0}, "--max-files 0: give 1 or more", "max_files="),
+    (["--max-bytes", "0"], {"max_bytes": 0}, "--max-bytes 0: give 1 or more", "max_bytes="),
+    (["--jobs", "-3"], {"jobs": -3}, "--jobs -3: give 0 (one per core) or more", "jobs="),
+    (["--timeout", "9999"], {"timeout": 9999}, "--timeout 9999: give more than 0", "timeout="),
+    (
+        ["--map", "ftp://a/=."],
+        {"maps": {"ftp://a/": "."}},
+        "--map 'ftp://a/=.': the prefix",
+        "maps=",
+    ),
+    (["--scheduler", "a b"], {"scheduler": "a b"}, "--scheduler 'a b': give a", "scheduler="),
 ]
 
 
-@pytest.mark.parametrize(("flags", "options", "part"), ERROR_CASES, ids=lambda v: str(v))
-def test_what_the_command_exits_2_on_raises(
-    flags: list[str], options: dict[str, Any], part: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("flags", "options", "start", "keyword"), ERROR_CASES, ids=str)
+def test_what_the_command_exits_2_on_raises_naming_the_keyword(
+    flags: list[str],
+    options: dict[str, Any],
+    start: str,
+    keyword: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     message = cli_error([*flags, str(VALID)], capsys)
-    if "--isolated" in flags:
-        options = {**options, "isolated": True}
+    assert message.startswith(start) and "\n" not in message
     with pytest.raises(sitemap_lint.SitemapLintError) as raised:
         sitemap_lint.lint_paths([VALID], **options)
-    assert str(raised.value) == message
-    assert part in message and "\n" not in message
+    called = str(raised.value)
+    assert called.startswith(keyword) and "--" not in called and "\n" not in called
+    flag = "--config and --isolated" if "--isolated" in flags else start.split()[0].rstrip(":")
+    assert _rest(called, keyword.rstrip(":")) == _rest(message, flag)
+
+
+def _rest(message: str, start: str) -> str:
+    """What a message says after the flag or keyword it starts with."""
+    return message.removeprefix(start).removeprefix(":").lstrip(" ")
+
+
+def test_an_unknown_profile_for_rules_names_the_keyword() -> None:
+    with pytest.raises(sitemap_lint.SitemapLintError, match=r"^profile=: unknown profile 'x'"):
+        sitemap_lint.rules(profile="x")
 
 
 def test_inputs_that_cannot_be_read_raise(
@@ -459,6 +506,23 @@ def test_python_mistakes_raise_with_one_line() -> None:
         with pytest.raises(sitemap_lint.SitemapLintError) as raised:
             mistake()
         assert str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_severity_equals_its_name_and_orders_by_rank() -> None:
+    from sitemap_lint.api import Severity
+
+    error, warning, info = Severity.ERROR, Severity.WARNING, Severity.INFO
+    assert error == "error" and operator.eq("error", error)  # either side
+    assert operator.ne(error, "error") is False and operator.ne("error", error) is False
+    assert error != "warning" and error != "ERROR" and warning == "warning"
+    assert error != 3 and operator.ne(3, error) and int(error) == 3  # equal to no number
+    assert info < warning < error and max([warning, error, info]) is error
+    assert sorted([error, info, warning]) == [info, warning, error]
+    assert {"error", "info"} == {error, info} and "warning" in {warning}
+    assert {error: 1}["error"] == 1 and {"info": 2}[info] == 2
+    assert all(hash(level) == hash(str(level)) for level in Severity)
+    assert f"{warning}|{warning:>8}|{error!s}" == "warning| warning|error"
+    assert Severity.parse(" Info ") is info and Severity(2) is warning
 
 
 def test_the_usage_error_is_a_sitemap_lint_error() -> None:

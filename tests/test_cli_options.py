@@ -66,7 +66,7 @@ def test_exit_zero_still_reports_trouble(capsys) -> None:
     [
         (["--fail-on", "fatal"], "--fail-on 'fatal': choose one of error, warning, info"),
         (["--color", "sometimes"], "--color 'sometimes': choose one of auto, always, never"),
-        (["--profile", "baidu"], "unknown profile 'baidu'"),
+        (["--profile", "baidu"], "--profile: unknown profile 'baidu'"),
         (["--select", "UR999"], "--select: 'UR999' is not a rule code"),
         (["--ignore", "UR008,XX"], "--ignore: 'XX' is not a rule code"),
         (["--extend-select", "Q"], "--extend-select: 'Q' is not a rule code"),
@@ -76,6 +76,83 @@ def test_bad_option_values_exit_two(args: list[str], needle: str, capsys) -> Non
     status, out, err = run([*args, str(VALID)], capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and needle in err
+
+
+# -- ranges: a number out of range is exit 2 with one line that gives the range, in a
+# run of one file as in a set run (a single file once took them silently).
+
+RANGE_CASES = [
+    (["--timeout", "9999"], "--timeout 9999: give more than 0 and at most 600 seconds"),
+    (["--timeout", "0"], "--timeout 0: give more than 0 and at most 600 seconds"),
+    (["--timeout", "nan"], "--timeout nan: give more than 0 and at most 600 seconds"),
+    (["--jobs", "-3"], "--jobs -3: give 0 (one per core) or more"),
+    (["-j", "-1"], "--jobs -1: give 0 (one per core) or more"),
+    (["--max-files", "0"], "--max-files 0: give 1 or more"),
+    (["--max-depth", "-1"], "--max-depth -1: give 0 (no following) or more"),
+    (["--max-bytes", "0"], "--max-bytes 0: give 1 or more bytes"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), RANGE_CASES, ids=lambda v: " ".join(v))
+@pytest.mark.parametrize("paths", [[VALID], [VALID, WARNING]], ids=["one file", "a set"])
+def test_out_of_range_numbers_exit_two_with_the_range(
+    args: list[str], message: str, paths: list[Path], capsys
+) -> None:
+    status, out, err = run([*args, *map(str, paths)], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--jobs", "0"],  # 0 is one worker per core, the default
+        ["--timeout", "600"],
+        ["--timeout", "0.5"],
+        ["--max-depth", "0"],
+        ["--max-files", "1"],
+        ["--max-bytes", "1"],
+    ],
+    ids=" ".join,
+)
+def test_the_ends_of_each_range_are_allowed(args: list[str], capsys) -> None:
+    assert run([*args, str(VALID)], capsys) == (
+        0,
+        "1 file checked (4 URLs): no problems found\n",
+        "",
+    )
+
+
+def test_the_options_table_gives_each_range() -> None:
+    from sitemap_lint.settings import RANGED, options_markdown
+
+    lines = options_markdown().splitlines()[2:]
+    rows = {row.split("`")[1]: row for row in lines if row.startswith("| `")}
+    assert set(RANGED) == {"max_depth", "max_files", "max_bytes", "jobs", "timeout"}
+    for name in RANGED:
+        setting = BY_NAME[name]
+        assert setting.range is not None
+        assert f"; allowed: {setting.range.text} |" in rows[setting.flag], name
+
+
+# -- an empty list of codes: --select "" (an unset CI variable) would report nothing
+
+
+@pytest.mark.parametrize("codes", ["", " , ", ","])
+def test_an_empty_select_exits_two(codes: str, capsys) -> None:
+    status, out, err = run(["--select", codes, str(WARNING)], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --select: names no rule code, so nothing would be reported;"
+        " give codes or prefixes, e.g. UR,DT004\n"
+    )
+
+
+@pytest.mark.parametrize("flag", ["--ignore", "--extend-select"])
+@pytest.mark.parametrize("codes", ["", " , "])
+def test_an_empty_ignore_or_extend_select_changes_nothing(flag: str, codes: str, capsys) -> None:
+    plain = run(["-f", "concise", str(WARNING)], capsys)
+    assert run(["-f", "concise", flag, codes, str(WARNING)], capsys) == plain
+    assert "UR008" in plain[1]
 
 
 def test_select_and_ignore_flags(capsys) -> None:
@@ -106,7 +183,7 @@ def test_output_file_gets_the_report_and_stderr_the_summary(tmp_path: Path, caps
     status, out, err = run(["-f", "json", "-o", str(report), str(ERROR), str(VALID)], capsys)
     assert status == 1 and out == ""
     assert json.loads(report.read_text(encoding="utf-8"))["summary"]["errors"] == 1
-    assert err == f"2 files checked: 1 error; report written to {report}\n"
+    assert err == f"2 files checked (4 URLs): 1 error; report written to {report}\n"
 
 
 def test_text_report_to_a_file_keeps_findings_and_moves_the_summary(tmp_path: Path, capsys) -> None:
@@ -115,7 +192,7 @@ def test_text_report_to_a_file_keeps_findings_and_moves_the_summary(tmp_path: Pa
     text = report.read_text(encoding="utf-8")
     assert status == 1 and out == ""
     assert "XM001" in text and "checked" not in text and "\x1b[" not in text
-    assert err.startswith("1 file checked: 1 error;")
+    assert err.startswith("1 file checked (0 URLs): 1 error;")
 
 
 def test_output_file_clean_run(tmp_path: Path, capsys) -> None:
@@ -170,14 +247,14 @@ def test_statistics_are_part_of_the_text_report(capsys) -> None:
         ["1", "UR008", "url-fragment", "warning"],
         ["1", "XM001", "xml-syntax-error", "error"],
     ]
-    assert table[-1] == "2 files checked: 1 error, 1 warning"
+    assert table[-1] == "2 files checked (4 URLs): 1 error, 1 warning"
 
 
 def test_text_report_has_no_statistics_without_the_flag(capsys) -> None:
     status, out, err = run([str(ERROR), str(WARNING)], capsys)
     assert status == 1 and err == ""
     assert "Findings by rule" not in out and "xml-syntax-error" in out
-    assert out.splitlines()[-1] == "2 files checked: 1 error, 1 warning"
+    assert out.splitlines()[-1] == "2 files checked (4 URLs): 1 error, 1 warning"
 
 
 def test_statistics_with_quiet(capsys) -> None:
@@ -426,7 +503,41 @@ def test_main_help_lists_every_command(capsys, monkeypatch) -> None:
 
     text = _help(["--help"], capsys, monkeypatch)
     for command in COMMANDS:
-        assert re.search(rf"│ {command} ", text), command
+        assert re.search(rf"^  {command} ", text, re.MULTILINE), command
+
+
+def _help_at(columns: int, args: list[str], capsys, monkeypatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command", ["", "check", "rules", "rule", "schemas", "split", "diff"], ids=repr
+)
+def test_help_at_80_columns_cuts_nothing(command: str, capsys, monkeypatch) -> None:
+    text = _help_at(80, [*command.split(), "--help"], capsys, monkeypatch)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "…" not in text and "..." not in text.replace("PATH...", "").replace("ARGS]...", "")
+    assert "<str>" not in text and "<int>" not in text and "{" not in text
+
+
+def test_check_help_at_80_columns_gives_each_description_room(capsys, monkeypatch) -> None:
+    """Each option's help is there whole, and starts where 30 columns or more are left."""
+    from sitemap_lint.settings import RUN_SETTINGS
+
+    text = _help_at(80, ["check", "--help"], capsys, monkeypatch)
+    flowing = " ".join(text.split())
+    for setting in RUN_SETTINGS:
+        assert " ".join(setting.help.split()) in flowing, setting.name
+        first_words = " ".join(setting.help.split()[:3])
+        line = next(line for line in text.splitlines() if first_words in line)
+        assert 80 - line.index(first_words) >= 30, line
+
+
+def test_rules_help_shows_the_profiles(capsys, monkeypatch) -> None:
+    text = _help_at(80, ["rules", "--help"], capsys, monkeypatch)
+    assert "--profile [google|bing|yandex|strict]" in text
 
 
 def test_readme_usage_lists_every_command() -> None:
@@ -498,32 +609,35 @@ def test_keywords_give_the_settings_the_command_line_gives(captured: list) -> No
         ({"paths": "a", "severity": {}}, "unknown setting 'severity'"),  # configuration only
         ({}, "paths: give at least one"),
         ({"paths": []}, "paths: give at least one"),
-        ({"paths": 3}, "paths: expected a string or a list of strings"),
-        ({"paths": "a", "quiet": "yes"}, "quiet: expected True or False"),
-        ({"paths": "a", "jobs": "2"}, "jobs: expected an integer"),
-        ({"paths": "a", "timeout": True}, "timeout: expected a number"),
-        ({"paths": "a", "format": 1}, "format: expected a string"),
-        ({"paths": "a", "format": "yaml"}, "unknown format 'yaml'"),
-        ({"paths": "a", "fail_on": "fatal"}, "fail_on 'fatal': choose one of error"),
-        ({"paths": "a", "color": "x"}, "color 'x': choose one of auto, always, never"),
-        ({"paths": "a", "select": "UR999"}, "select: 'UR999' is not a rule code"),
-        ({"paths": "a", "now": "yesterday"}, "now 'yesterday' is not a timestamp"),
-        ({"paths": "a", "sitemap_url": "/s.xml"}, "sitemap_url '/s.xml' is not usable"),
-        ({"paths": "a", "maps": "nonsense"}, "maps 'nonsense': write URL_PREFIX=DIR"),
-        ({"paths": "a", "max_bytes": "lots"}, "max_bytes 'lots': write a number of bytes"),
-        ({"paths": "a", "max_bytes": 0}, "max_bytes 0: give a positive number"),
-        ({"paths": "a", "max_depth": -1}, "max_depth -1: give 0 (no following) or more"),
-        ({"paths": "a", "jobs": -1}, "jobs -1: give 0 (one per core) or more"),
-        ({"paths": "a", "timeout": 601}, "timeout 601.0: give seconds between 0 and 600"),
+        ({"paths": 3}, "paths=: expected a string or a list of strings"),
+        ({"paths": "a", "quiet": "yes"}, "quiet=: expected True or False"),
+        ({"paths": "a", "jobs": "2"}, "jobs=: expected an integer"),
+        ({"paths": "a", "timeout": True}, "timeout=: expected a number"),
+        ({"paths": "a", "format": 1}, "format=: expected a string"),
+        ({"paths": "a", "format": "yaml"}, "format=: unknown format 'yaml'"),
+        ({"paths": "a", "fail_on": "fatal"}, "fail_on='fatal': choose one of error"),
+        ({"paths": "a", "color": "x"}, "color='x': choose one of auto, always, never"),
+        ({"paths": "a", "select": "UR999"}, "select=: 'UR999' is not a rule code"),
+        ({"paths": "a", "select": " , "}, "select=: names no rule code"),
+        ({"paths": "a", "now": "yesterday"}, "now='yesterday' is not a timestamp"),
+        ({"paths": "a", "sitemap_url": "/s.xml"}, "sitemap_url='/s.xml' is not usable"),
+        ({"paths": "a", "maps": "nonsense"}, "maps='nonsense': write URL_PREFIX=DIR"),
+        ({"paths": "a", "max_bytes": "lots"}, "max_bytes='lots': write a number of bytes"),
+        ({"paths": "a", "max_bytes": 0}, "max_bytes=0: give 1 or more bytes"),
+        ({"paths": "a", "max_depth": -1}, "max_depth=-1: give 0 (no following) or more"),
+        ({"paths": "a", "jobs": -1}, "jobs=-1: give 0 (one per core) or more"),
+        ({"paths": "a", "timeout": 601}, "timeout=601: give more than 0 and at most 600 seconds"),
     ],
 )
 def test_bad_keywords(keywords: dict, needle: str) -> None:
+    """A wrong keyword's message names the keyword (``jobs=``), never the flag."""
     from sitemap_lint.errors import UsageError
     from sitemap_lint.settings import from_keywords
 
     with pytest.raises(UsageError) as raised:
         from_keywords(**keywords)
-    assert needle in str(raised.value) and "\n" not in str(raised.value)
+    message = str(raised.value)
+    assert message.startswith(needle) and "\n" not in message and "--" not in message
 
 
 def test_run_settings_are_frozen_values() -> None:

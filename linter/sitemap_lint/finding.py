@@ -10,18 +10,49 @@ from sitemap_lint.records import Frozen, Ordered, slot_setters
 
 
 class Severity(enum.IntEnum):
-    """How serious a finding is; higher is worse, so levels compare naturally."""
+    """How serious a finding is; higher is worse, so levels compare naturally.
+
+    A level equals itself and its name as text (``Severity.ERROR == "error"``, as
+    ``str()``, ``format()`` and the reports write it), and hashes as that text, so
+    that it finds the same entries of a set or a dict as the text; it equals no
+    number (``int()`` gives its rank)."""
 
     INFO = 1
     WARNING = 2
     ERROR = 3
 
+    _text: str  # the name in lower case, set below
+
     def __str__(self) -> str:
-        return self.name.lower()
+        return self._text
+
+    def __format__(self, spec: str) -> str:
+        return format(self._text, spec)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Severity):
+            return self is other
+        if isinstance(other, str):
+            return other == self._text
+        if isinstance(other, int | float):
+            return False  # a number equal to the rank would need the rank's hash
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._text)
 
     @classmethod
     def parse(cls, text: str) -> Severity:
         return cls[text.strip().upper()]
+
+
+for _level in Severity:
+    _level._text = _level.name.lower()
+del _level
 
 
 class Fix(enum.Enum):

@@ -51,7 +51,9 @@ class _Catalogue(types.ModuleType):
     (``sitemap_lint.api.rules``), while ``sitemap_lint.rules.RULES`` stays the registry."""
 
     def __call__(self, profile: str | None = None) -> tuple[Rule, ...]:
-        return catalogue(profile)
+        from sitemap_lint.api import rules
+
+        return rules(profile)
 
 
 sys.modules[__name__].__class__ = _Catalogue
