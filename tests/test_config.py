@@ -319,6 +319,7 @@ WRONG = [
     ("selct = []", "unknown key 'selct'; did you mean 'select'?"),
     ("colour = 'never'", "unknown key 'colour'"),
     ('select = "UR"', "select: expected a list of rule codes"),
+    ("select = []", "select: an empty list names no rule code, so nothing would be reported"),
     ("select = [1]", "select: expected a list"),
     ('select = ["UR999"]', "select: 'UR999' is not a rule code"),
     ('extend-select = ["ZZ"]', "extend-select: 'ZZ' is not a rule code"),
@@ -357,6 +358,7 @@ def test_wrong_dot_file(site: Path, capsys, content: str, needle: str) -> None:
     [
         ('[tool.sitemap-lint]\nselct = ["UR"]', "tool.sitemap-lint.selct"),
         ('[tool.sitemap-lint]\nignore = ["XX"]', "tool.sitemap-lint.ignore: 'XX'"),
+        ("[tool.sitemap-lint]\nselect = []", "tool.sitemap-lint.select: an empty list names no"),
         ('[tool.sitemap-lint.severity]\nUR008 = "loud"', "tool.sitemap-lint.severity.UR008"),
         ("[tool]\nsitemap-lint = 1", "tool.sitemap-lint must be a table"),
         ('[tool.sitemap-lint]\nselect = ["UR"', "not valid TOML"),
@@ -367,6 +369,14 @@ def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:
     path.write_text(content + "\n")
     err = usage_error(["sitemap.xml"], capsys)
     assert f"{path}: " in err and needle in err, err
+
+
+@pytest.mark.parametrize("key", ["ignore", "extend-select"])
+def test_an_empty_ignore_or_extend_select_list_changes_nothing(
+    site: Path, capsys, key: str
+) -> None:
+    (site / ".sitemap-lint.toml").write_text(f"{key} = []\n")
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [("UR008", "warning")])
 
 
 def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
@@ -482,6 +492,7 @@ KEYS = (
     "fix",
     "unsafe-fixes",
     "baseline",
+    "allow-private-hosts",
 )
 
 
@@ -512,6 +523,7 @@ def test_unknown_key_lists_the_declared_keys(site: Path, capsys) -> None:
         ('format = "sarif"', {"format": "sarif"}),
         ('xsd-engine = "xmlschema"', {"xsd_engine": "xmlschema"}),
         ("follow = true", {"follow": True}),
+        ("allow-private-hosts = true", {"allow_private_hosts": True}),
         (
             'robots = ["https://example.com/robots.txt"]',
             {"robots": ("https://example.com/robots.txt",)},

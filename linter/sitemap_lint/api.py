@@ -64,9 +64,9 @@ class Finding:
 class FileReport:
     """The findings for one checked file, in the order the command reports them.
 
-    In a set run (several files, ``follow``, ``robots``, ``maps`` or a URL), ``kind``
-    says what the file is (urlset, sitemapindex, text, rss, atom or robots) and
-    ``urls`` how many URLs it lists; otherwise both are None.
+    ``kind`` says what the file is (urlset, sitemapindex, text, rss, atom or robots;
+    None for none of them) and ``urls`` how many URLs it lists (None for an index or a
+    robots.txt), in every run, as in the JSON report.
     """
 
     path: str
@@ -117,6 +117,7 @@ def lint(
     max_bytes: int = 20 * 1024**3,
     jobs: int = 0,
     timeout: float = 10.0,
+    allow_private_hosts: bool = False,
     scheduler: str | None = None,
 ) -> list[Finding]:
     """Check one input and return its findings in the order the command reports them.
@@ -138,7 +139,7 @@ def lint(
         argument = "-"
     else:
         if name is not None:
-            raise SitemapLintError("name: give it only with bytes; a path names itself")
+            raise SitemapLintError("name=: give it only with bytes; a path names itself")
         argument = _path(source, "source")
     settings = _settings(
         [argument],
@@ -161,6 +162,7 @@ def lint(
         max_bytes=max_bytes,
         jobs=jobs,
         timeout=timeout,
+        allow_private_hosts=allow_private_hosts,
         scheduler=scheduler,
     )
     return list(_run(settings, stdin).findings)
@@ -188,6 +190,7 @@ def lint_paths(
     max_bytes: int = 20 * 1024**3,
     jobs: int = 0,
     timeout: float = 10.0,
+    allow_private_hosts: bool = False,
     scheduler: str | None = None,
 ) -> LintResult:
     """Check files, directories, URLs and robots.txt files as ``sitemap-lint check``
@@ -208,6 +211,8 @@ def lint_paths(
       ``robots``: robots.txt files or URLs that inform the checks.
     - ``max_depth``, ``max_files``, ``max_bytes``, ``jobs`` (worker processes, 0: one
       per core), ``timeout`` (seconds): the set run's limits.
+    - ``allow_private_hosts``: also fetch URLs on loopback, private and other internal
+      addresses that no input names (refused with FE014 otherwise).
     - ``scheduler``: a Dask scheduler's address (``tcp://HOST:8786``) or ``auto``: the
       set is fetched and checked on that cluster (the ``dask`` extra).
 
@@ -239,6 +244,7 @@ def lint_paths(
         max_bytes=max_bytes,
         jobs=jobs,
         timeout=timeout,
+        allow_private_hosts=allow_private_hosts,
         scheduler=scheduler,
     )
     return _run(settings, None)
@@ -253,7 +259,9 @@ def rules(profile: str | None = None) -> tuple[RuleInfo, ...]:
     """
     from sitemap_lint.rules import catalogue
 
-    return catalogue(profile)  # an unknown profile: UsageError, a SitemapLintError
+    if profile is not None:
+        _checked({"profile": _optional_text(profile, "profile")})
+    return catalogue(profile)
 
 
 # -- from keyword arguments to the command's settings ---------------------------------
@@ -281,46 +289,64 @@ def _settings(
     max_bytes: int,
     jobs: int,
     timeout: float,
+    allow_private_hosts: bool,
     scheduler: str | None,
 ) -> RunSettings:
-    from sitemap_lint.run import RunSettings
-
-    return RunSettings(
-        paths=paths,
-        now=_now(now),
-        sitemap_url=_optional_text(sitemap_url, "sitemap_url"),
-        select=_codes(select, "select"),
-        extend_select=_codes(extend_select, "extend_select"),
-        ignore=_codes(ignore, "ignore"),
-        profile=_optional_text(profile, "profile"),
-        fail_on=str(fail_on) if isinstance(fail_on, Severity) else fail_on,
-        exit_zero=exit_zero,
-        xsd_engine=_optional_text(xsd_engine, "xsd_engine"),
-        config=None if config is None else _path(config, "config"),
-        isolated=isolated,
-        follow=follow,
-        maps=_maps(maps),
-        robots=_paths(robots, "robots"),
-        max_depth=max_depth,
-        max_files=max_files,
-        max_bytes=max_bytes,
-        jobs=jobs,
-        timeout=timeout,
-        scheduler=_optional_text(scheduler, "scheduler"),
+    """The settings of the run, every value checked as the command checks it; a wrong
+    one raises before anything is read, its message naming the keyword."""
+    if isolated is True and config is not None:
+        raise SitemapLintError("config= and isolated=True exclude each other")
+    return _checked(
+        {
+            "paths": paths,
+            "now": _now(now),
+            "sitemap_url": sitemap_url,
+            "select": _codes(select, "select"),
+            "extend_select": _codes(extend_select, "extend_select"),
+            "ignore": _codes(ignore, "ignore"),
+            "profile": profile,
+            "fail_on": str(fail_on) if isinstance(fail_on, Severity) else fail_on,
+            "exit_zero": exit_zero,
+            "xsd_engine": xsd_engine,
+            "config": None if config is None else _path(config, "config"),
+            "isolated": isolated,
+            "follow": follow,
+            "maps": _maps(maps),
+            "robots": _paths(robots, "robots"),
+            "max_depth": max_depth,
+            "max_files": max_files,
+            "max_bytes": max_bytes,
+            "jobs": jobs,
+            "timeout": timeout,
+            "allow_private_hosts": allow_private_hosts,
+            "scheduler": scheduler,
+        }
     )
+
+
+def _checked(keywords: dict[str, object]) -> RunSettings:
+    from sitemap_lint.settings import from_keywords
+
+    if "paths" not in keywords:
+        keywords = {"paths": ["-"], **keywords}
+    return from_keywords(**keywords)
 
 
 def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
     from sitemap_lint import config as configuration
     from sitemap_lint.inputs.reader import InputError
     from sitemap_lint.run import compute
+    from sitemap_lint.settings import keyword_message
 
     try:
         outcome = compute(
             settings, configuration.resolve(settings.config, settings.isolated), stdin=stdin
         )
-    except InputError as error:
-        raise SitemapLintError(str(error)) from error
+    except (InputError, SitemapLintError) as error:
+        message = keyword_message(str(error), _KEYWORDS)  # a flag named as the keyword
+        if isinstance(error, SitemapLintError) and message == str(error):
+            raise
+        raise SitemapLintError(message) from error
     results = outcome.results
     if any(f.fix is not None for r in results for f in r.findings):
         from sitemap_lint.fix.runner import resolved
@@ -347,27 +373,32 @@ def _path(value: object, option: str) -> str:
         path = os.fspath(value)
         if isinstance(path, str):
             return path
-    raise SitemapLintError(f"{option}: {value!r} is not a path (give a str or os.PathLike)")
+    raise SitemapLintError(f"{_named(option)}: {value!r} is not a path (give a str or os.PathLike)")
+
+
+def _named(option: str) -> str:
+    """How a message names an argument: ``config=`` for a keyword, ``paths`` as it is."""
+    return option if option in ("paths", "source") else f"{option}="
 
 
 def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
     if values is None:
         return ()
     if isinstance(values, str | bytes | os.PathLike):
-        raise SitemapLintError(f"{option}: give a list, e.g. [{values!r}]")
+        raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
     return tuple(_path(value, option) for value in values)
 
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value:
-        raise SitemapLintError(f"name: {value!r} is not a name (give a non-empty str)")
+        raise SitemapLintError(f"name=: {value!r} is not a name (give a non-empty str)")
     return value
 
 
 def _optional_text(value: object, option: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise SitemapLintError(f"{option}: expected a str, got {value!r}")
+    raise SitemapLintError(f"{option}=: expected a str, got {value!r}")
 
 
 def _codes(values: Sequence[str] | None, option: str) -> str | None:
@@ -375,11 +406,17 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     if values is None:
         return None
     if isinstance(values, str):
-        raise SitemapLintError(f'{option}: give a list of rule codes, e.g. ["UR", "DT004"]')
+        raise SitemapLintError(f'{option}=: give a list of rule codes, e.g. ["UR", "DT004"]')
     items = list(values)
     for item in items:
         if not isinstance(item, str) or "," in item or not item.strip():
-            raise SitemapLintError(f"{option}: {item!r} is not a rule code or a prefix of one")
+            raise SitemapLintError(f"{option}=: {item!r} is not a rule code or a prefix of one")
+    if option == "select" and not items:
+        from sitemap_lint.settings import NOTHING_SELECTED
+
+        raise SitemapLintError(
+            f'select=: an empty list {NOTHING_SELECTED}; give codes, e.g. ["UR"], or None'
+        )
     return ",".join(items)
 
 
@@ -388,7 +425,7 @@ def _now(value: str | date | None) -> str | None:
         return value
     if isinstance(value, date):  # a datetime is a date too
         return value.isoformat()
-    raise SitemapLintError(f"now: {value!r} is not a timestamp (give a str or a datetime)")
+    raise SitemapLintError(f"now=: {value!r} is not a timestamp (give a str or a datetime)")
 
 
 def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
@@ -396,15 +433,18 @@ def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
         return ()
     if not isinstance(maps, Mapping):
         raise SitemapLintError(
-            'maps: give a mapping of URL prefix to directory, e.g. {"https://example.com/": "public"}'
+            'maps=: give a mapping of URL prefix to directory, e.g. {"https://example.com/": "public"}'
         )
     entries = []
     for prefix, directory in maps.items():
         if not isinstance(prefix, str) or "=" in prefix:
-            raise SitemapLintError(f"maps: {prefix!r} is not a URL prefix")
+            raise SitemapLintError(f"maps=: {prefix!r} is not a URL prefix")
         entries.append(f"{prefix}={_path(directory, 'maps')}")
     return tuple(entries)
 
+
+# The keywords of the calls, which messages name where the command names a flag.
+_KEYWORDS = frozenset(lint_paths.__kwdefaults__ or ())
 
 __all__ = [
     "FileReport",

@@ -70,18 +70,18 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, findings, facts, source.url)
-        return _result(source, sink, facts, stats, stream)
+        return _result(source, sink, facts, stats, stream, "robots")
     if not first.lstrip().startswith("<"):
         from sitemap_lint.formats.text import is_text_sitemap
 
         if is_text_sitemap(first, source.url or source.name):
             from sitemap_lint.formats.text import check_text
 
-            check_text(first, texts, options, findings, facts, source.url or source.name)
-            return _result(source, sink, facts, stats, stream)
+            urls = check_text(first, texts, options, findings, facts, source.url or source.name)
+            return _result(source, sink, facts, stats, stream, "text", urls)
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")
-        findings.append(input.not_xml(first))
+        findings.append(input.not_xml(first, None if options.quote else _size(source, stream)))
         return _result(source, sink, facts, stats, stream)
     if _HTML_START.match(first):
         findings.append(
@@ -116,7 +116,12 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         # The checks refer back to the checker (through their FileContext): without this
         # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
         checker.dispatch = None
-    return _result(source, sink, facts, stats, stream)
+    return _result(source, sink, facts, stats, stream, checker.kind, checker.urls)
+
+
+def _size(source: Source, stream: ByteStream) -> int:
+    """The file's size in bytes, as far as it is known without reading it all."""
+    return len(source.data) if source.data is not None else stream.total
 
 
 def _is_robots(source: Source) -> bool:
@@ -137,11 +142,15 @@ def _result(
     facts: FileFacts | None,
     stats: FileStats | None,
     stream: ByteStream,
+    kind: str | None = None,
+    urls: int | None = None,
 ) -> FileResult:
+    """The file's result; what it is and its URLs (``kind``, ``urls``) come with it,
+    but in a set, whose runner gives them from the facts."""
     if stats is not None:
         stats.size = stream.total
     if facts is None:
-        return FileResult(source.name, sink.close(), stats=stats)
+        return FileResult(source.name, sink.close(), kind=kind, urls=urls, stats=stats)
     # A file of a set: findings across files come later, through its open directives.
     findings = sink.close(final=False)
     return FileResult(source.name, findings, facts, stats=stats, suppressions=sink.suppressions)
@@ -207,6 +216,7 @@ class FileChecker:
         self.entry_name = ""
         self.sitemap_ns = SITEMAP_NS
         self.count = 0
+        self.url_count = 0  # entries with a <loc> (a urlset's URLs)
         self.over_limit: Node | None = None
         self.dispatch: Dispatch | None = None  # the entry checks, chosen at the root
         self.reported_namespaces: set[str] = set()
@@ -220,6 +230,21 @@ class FileChecker:
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
         self._syntax_pending: list[int] = []  # syntax findings not yet given a pointer
         self._other_index: dict[tuple[str, str], int] = {}  # other root children, by name
+
+    @property
+    def kind(self) -> str | None:
+        """What the file turned out to be: urlset, sitemapindex, rss or atom; None for
+        another root."""
+        if self.feed is not None:
+            return self.feed.kind or None
+        return self.root_name
+
+    @property
+    def urls(self) -> int | None:
+        """The URLs the file lists: a urlset's or a feed's; None for an index."""
+        if self.feed is not None:
+            return self.feed.url_count if self.feed.kind else None
+        return self.url_count if self.root_name == "urlset" else None
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
 
@@ -320,6 +345,8 @@ class FileChecker:
         assert dispatch is not None  # made with the root
         context = dispatch.entry(entry, found, self.entry_name)
         dispatch.fields(context, self.sink)
+        if "loc" in found:
+            self.url_count += 1
         if self.facts is not None:
             self._collect(found.get("loc"), context.moment)
         if self.stats is not None and self.entry_name == "url":
@@ -380,6 +407,7 @@ class FileChecker:
         if run is not None:  # entries the fast path proved: counted, and seen by the checks
             proved = run.enter(self)
             self.count += proved
+            self.url_count += proved  # a proved entry has its <loc>
             self.advance(proved)
             return
         self.sink.comment(text, line, column)

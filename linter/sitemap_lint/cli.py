@@ -22,10 +22,13 @@ from sitemap_lint.settings import BY_NAME, RUN_SETTINGS, RunSettings, Setting
 if TYPE_CHECKING:
     from sitemap_lint.finding import Rule
 
+# The help is click's plain layout (rich_markup_mode=None): at 80 columns rich's
+# panels leave a description column of some 17 characters and cut what does not fit.
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     help="Validate and lint XML sitemaps and sitemap indexes.",
 )
 COMMANDS = ("check", "rules", "rule", "schemas", "split", "diff")
@@ -49,9 +52,18 @@ def _main(
     """Validate and lint XML sitemaps and sitemap indexes."""
 
 
-class _CheckCommand(TyperCommand):
-    """The ``check`` command: shows the choices of a setting as its metavar (looked up
-    only for the help: the registries are slow to import), and ``PATH...`` as such."""
+class _Command(TyperCommand):
+    """A command whose usage line shows a required argument as ``FILE``, not ``{FILE}``."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
+class _SettingsCommand(_Command):
+    """A command whose options are declared settings (``check``; ``rules --profile``):
+    shows the choices of a setting as its metavar (looked up only for the help: the
+    registries are slow to import), and ``PATH...`` as such."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         for param in self.params:
@@ -66,11 +78,6 @@ class _CheckCommand(TyperCommand):
                 param.type = copy.copy(param.type)
                 param.type.get_metavar = lambda param, ctx: ""  # type: ignore[method-assign]
         super().format_help(ctx, formatter)
-
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        # A required argument is shown as {PATH...}; the usage line says PATH...
-        pieces: list[str] = super().collect_usage_pieces(ctx)
-        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
 
 def _size(setting: Setting) -> Callable[[str], int]:
@@ -139,14 +146,17 @@ check.__annotations__ = {
     parameter.name: parameter.annotation
     for parameter in check.__signature__.parameters.values()  # type: ignore[attr-defined]
 }
-app.command("check", cls=_CheckCommand)(check)
+_CHECK_SHORT_HELP = "Check sitemaps and sitemap indexes (the default command)."
+app.command("check", cls=_SettingsCommand, short_help=_CHECK_SHORT_HELP)(check)
 # ``check`` alone, for a run that checks (nearly every one): building the other
 # commands' options is work such a run does not need.
-_check_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-_check_app.command("check", cls=_CheckCommand)(check)
+_check_app = typer.Typer(
+    add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None
+)
+_check_app.command("check", cls=_SettingsCommand, short_help=_CHECK_SHORT_HELP)(check)
 
 
-@app.command("rules")
+@app.command("rules", cls=_SettingsCommand)
 def list_rules(
     profile: Annotated[
         str,
@@ -154,18 +164,17 @@ def list_rules(
     ] = "google",
 ) -> None:
     """List every rule: code, name, severity and summary."""
-    from sitemap_lint.profiles import checked
     from sitemap_lint.rules import RULES
     from sitemap_lint.selection import Selection
 
-    levels = Selection(profile=checked(profile)).levels
+    levels = Selection(profile=BY_NAME["profile"].parse(profile)).levels
     for rule in RULES.values():
         level = levels[rule.code]
         changed = f" (default: {rule.severity})" if level is not rule.severity else ""
         typer.echo(f"{rule.code}  {rule.name:<28} {level!s:<8} {rule.summary}{changed}")
 
 
-@app.command("schemas")
+@app.command("schemas", cls=_Command)
 def list_schemas() -> None:
     """List the bundled XSD files with their namespaces."""
     from sitemap_lint.xsd import SCHEMAS
@@ -174,10 +183,13 @@ def list_schemas() -> None:
         typer.echo(f"{name:<20} {namespace:<50} {title}")
 
 
-@app.command("rule")
+@app.command("rule", cls=_Command, short_help="Print a rule's full documentation.")
 def show_rule(
     code: Annotated[
-        str, typer.Argument(help="A rule code such as UR001, or its name (url-not-absolute).")
+        str,
+        typer.Argument(
+            help="A rule code such as UR001, or its name (url-not-absolute).", metavar="CODE"
+        ),
     ],
 ) -> None:
     """Print a rule's full documentation (rendered on a terminal, Markdown when piped)."""
@@ -193,17 +205,24 @@ def show_rule(
     )
 
 
-@app.command("split")
+@app.command(
+    "split", cls=_Command, short_help="Split a sitemap into parts and an index that lists them."
+)
 def split(
     file: Annotated[str, typer.Argument(help="The sitemap (a URL set) to split.", metavar="FILE")],
     base_url: Annotated[
         str,
         typer.Option(
-            "--base-url", help="Where the parts will be served (the index lists them there)."
+            "--base-url",
+            metavar="URL",
+            help="Where the parts will be served (the index lists them there).",
         ),
     ],
     out_dir: Annotated[
-        str, typer.Option("--out-dir", help="The directory to write the parts and the index to.")
+        str,
+        typer.Option(
+            "--out-dir", metavar="DIR", help="The directory to write the parts and the index to."
+        ),
     ],
     max_urls: Annotated[
         int, typer.Option("--max-urls", metavar="N", help="Entries per part at most.")
@@ -218,6 +237,12 @@ def split(
         ),
     ] = 50 * 1024 * 1024,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write the parts gzip-compressed.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Split even when --base-url puts entries out of the parts' scope."
+        ),
+    ] = False,
 ) -> None:
     """Split a sitemap into parts within the limits, plus a sitemap index that lists them."""
     from pathlib import Path
@@ -228,23 +253,33 @@ def split(
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)
     try:
-        parts, index = split_file(Path(file), base_url, Path(out_dir), max_urls, max_bytes, gzip)
+        written = split_file(Path(file), base_url, Path(out_dir), max_urls, max_bytes, gzip, force)
     except SplitError as error:
         _fail(str(error))
         raise typer.Exit(2) from None
-    entries = sum(part.count for part in parts)
+    if written.warning is not None:
+        sys.stderr.write(f"sitemap-lint: warning: {written.warning}\n")
+    entries = sum(part.count for part in written.parts)
     sys.stderr.write(
-        f"{file}: {entries:,} entries in {len(parts)} part(s); index written to {index}\n"
+        f"{file}: {entries:,} entries in {len(written.parts)} part(s); "
+        f"index written to {written.index}\n"
     )
 
 
 _LIMIT_HELP = "A count (500) or a share (5%%) of %s; passing it exits 1."
 
 
-@app.command("diff")
+@app.command(
+    "diff", cls=_Command, short_help="Compare a sitemap or a site's set with its last deploy."
+)
 def diff(
-    old: Annotated[str, typer.Argument(help="The last deploy: file, directory, URL or index.")],
-    new: Annotated[str, typer.Argument(help="The new build: file, directory, URL or index.")],
+    old: Annotated[
+        str,
+        typer.Argument(help="The last deploy: file, directory, URL or index.", metavar="OLD"),
+    ],
+    new: Annotated[
+        str, typer.Argument(help="The new build: file, directory, URL or index.", metavar="NEW")
+    ],
     format: Annotated[
         str,
         typer.Option("--format", "-f", metavar="[text|json|html]", help="The report's format."),
@@ -279,44 +314,70 @@ def diff(
     max_files: Annotated[int, typer.Option("--max-files", metavar="N")] = 10_000,
     timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS")] = 10.0,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes.")] = 0,
+    allow_private_hosts: Annotated[
+        bool,
+        typer.Option(
+            "--allow-private-hosts", help="Also fetch internal addresses no argument names."
+        ),
+    ] = False,
     max_removed: Annotated[
-        str | None, typer.Option("--max-removed", help=_LIMIT_HELP % "the old URLs")
+        str | None,
+        typer.Option("--max-removed", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
     max_added: Annotated[
-        str | None, typer.Option("--max-added", help=_LIMIT_HELP % "the old URLs")
+        str | None, typer.Option("--max-added", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs")
     ] = None,
     max_moved: Annotated[
-        str | None, typer.Option("--max-moved", help=_LIMIT_HELP % "the URLs on both sides")
+        str | None,
+        typer.Option("--max-moved", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"),
     ] = None,
     max_origin_changes: Annotated[
-        str | None, typer.Option("--max-origin-changes", help=_LIMIT_HELP % "the old URLs")
+        str | None,
+        typer.Option("--max-origin-changes", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
     max_lastmod_churn: Annotated[
         str | None,
-        typer.Option("--max-lastmod-churn", help=_LIMIT_HELP % "the URLs on both sides"),
+        typer.Option(
+            "--max-lastmod-churn", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
+        ),
     ] = None,
     max_same_lastmod: Annotated[
         str | None,
-        typer.Option("--max-same-lastmod", help=_LIMIT_HELP % "the new entries with a lastmod"),
+        typer.Option(
+            "--max-same-lastmod",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the new entries with a lastmod",
+        ),
     ] = None,
     max_recent_lastmod: Annotated[
         str | None,
-        typer.Option("--max-recent-lastmod", help=_LIMIT_HELP % "the new entries with a lastmod"),
+        typer.Option(
+            "--max-recent-lastmod",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the new entries with a lastmod",
+        ),
     ] = None,
     max_priority_changes: Annotated[
         str | None,
-        typer.Option("--max-priority-changes", help=_LIMIT_HELP % "the URLs on both sides"),
+        typer.Option(
+            "--max-priority-changes", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
+        ),
     ] = None,
     max_changefreq_changes: Annotated[
         str | None,
-        typer.Option("--max-changefreq-changes", help=_LIMIT_HELP % "the URLs on both sides"),
+        typer.Option(
+            "--max-changefreq-changes", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
+        ),
     ] = None,
     max_children_removed: Annotated[
-        str | None, typer.Option("--max-children-removed", help="Sitemaps no longer listed.")
+        str | None,
+        typer.Option("--max-children-removed", metavar="LIMIT", help="Sitemaps no longer listed."),
     ] = None,
     max_hreflang_broken: Annotated[
         str | None,
-        typer.Option("--max-hreflang-broken", help="Alternates naming a removed URL."),
+        typer.Option(
+            "--max-hreflang-broken", metavar="LIMIT", help="Alternates naming a removed URL."
+        ),
     ] = None,
 ) -> int:
     """Compare a sitemap (or a site's set) with its last deploy: URLs added, removed and
@@ -340,13 +401,9 @@ def diff(
         "--max-hreflang-broken": max_hreflang_broken,
     }
     limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
-    for flag, value, least in (("--max-depth", max_depth, 0), ("--max-files", max_files, 1)):
-        if value < least:
-            _fail(f"{flag} {value}: give {least} or more")
-            raise typer.Exit(2)
-    if not 0 < timeout <= 600 or jobs < 0:
-        _fail("--timeout takes seconds between 0 and 600, --jobs 0 (one per core) or more")
-        raise typer.Exit(2)
+    ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
+    for name, value in ranged.items():
+        BY_NAME[name].parse(value)  # the ranges of check's options
     settings = DiffSettings(
         old,
         new,
@@ -362,6 +419,7 @@ def diff(
             max_files=max_files,
             workers=jobs,
             timeout=timeout,
+            allow_private_hosts=allow_private_hosts,
         ),
         old_maps=tuple(parse_map(text, where="--old-map") for text in old_maps or ()),
         new_maps=tuple(parse_map(text, where="--new-map") for text in new_maps or ()),

@@ -18,12 +18,15 @@ functions the workers run import nothing of Dask.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import logging
 import operator
+import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 
     from sitemap_lint.finding import Finding
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
+    from sitemap_lint.inputs.guard import HostPolicy
     from sitemap_lint.options import Options
     from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.xsd import Engine
@@ -59,6 +63,18 @@ INSTALL = "pip install 'sitemap-lint[dask]'"
 PICK = "sitemap-lint-pick"
 # URLs of one hash partition on average (about 100 bytes each while it is compared).
 PARTITION_URLS = 4_000_000
+WATCH = 1.0  # seconds between looks at the cluster while a run waits for its tasks
+LOST = "lost the connection to the scheduler; the run stopped without a report"
+# For tests that take workers away at a chosen moment: with SITEMAP_LINT_PAUSE=POINT:PATH
+# in the environment, the run creates the file PATH the first time it reaches POINT (one
+# of PAUSE_POINTS) and goes on once that file is removed. Without it, nothing happens.
+PAUSE = "SITEMAP_LINT_PAUSE"
+PAUSE_POINTS = (
+    "checked",  # the first file of a level is back, the others are being checked
+    "join",  # every file checked; the duplicates' tasks not placed yet
+    "collect",  # the duplicates' tasks submitted; their results not collected yet
+    "hreflang",  # the hreflang join's first tasks submitted; nothing collected yet
+)
 
 
 class ClusterError(SitemapLintError):
@@ -83,41 +99,142 @@ def resolve_address(scheduler: str) -> str:
 
 def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -> DaskExecutor:
     """A client of the scheduler, once at least one worker is there; ClusterError (one
-    line naming the address) when Dask is not installed or nothing answers in time."""
+    line naming the address) when Dask is not installed, the address is malformed (at
+    once) or nothing answers in time."""
     try:
-        import distributed
+        import distributed  # noqa: F401
     except ImportError:
         raise ClusterError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
-    address = resolve_address(scheduler)
-    # Dask logs lost connections and retried tasks on stderr; the run says it in one line.
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    address = checked_address(resolve_address(scheduler))
+    _quiet_logs()
+    unreachable = f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s"
     try:
-        client_class: Any = distributed.Client  # untyped
-        client = client_class(address, timeout=timeout, set_as_default=False)
-    except Exception as error:  # OSError, TimeoutError, ValueError (a bad address) ...
-        why = "" if isinstance(error, OSError | TimeoutError) else f" ({_reason(error)})"
+        probe(address, timeout)
+    except (OSError, TimeoutError):
+        raise ClusterError(unreachable) from None
+    except Exception:  # bytes that are not Dask's messages (MemoryError, ValueError ...)
         raise ClusterError(
-            f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s{why}"
+            f"--scheduler {address}: the server there does not answer as a Dask scheduler"
         ) from None
+    try:
+        client = _open_client(address, timeout)
+    except (OSError, TimeoutError):
+        raise ClusterError(unreachable) from None
+    except Exception as error:  # e.g. ImportError: the scheduler refuses this Dask version
+        raise ClusterError(f"{unreachable} ({_reason(error)})") from None
     try:
         client.wait_for_workers(1, timeout=timeout)
     except Exception:
-        client.close()
+        _close(client, timeout)
         raise ClusterError(
             f"--scheduler {address}: no worker joined the scheduler in {timeout:g} s"
         ) from None
-    return DaskExecutor(client, address, engine, fetch_timeout)
+    return DaskExecutor(client, address, engine, fetch_timeout, timeout)
+
+
+def checked_address(address: str) -> str:
+    """``address`` when Dask can connect to it (scheme, host and port); ClusterError otherwise."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except (ValueError, ImportError) as error:
+        raise ClusterError(
+            f"--scheduler {address!r}: give a scheduler address such as tcp://HOST:8786, "
+            f"or auto ({error})"
+        ) from None
+    return address
+
+
+def probe(address: str, timeout: float) -> None:
+    """Return once a Dask scheduler at ``address`` answers, or raise (TimeoutError after
+    ``timeout`` s). Dask's own client waits for the scheduler's handshake without a
+    deadline, so a listener that never answers would hold the run forever."""
+    import asyncio
+
+    from distributed.comm import core
+
+    open_comm: Any = core.connect  # untyped
+
+    async def ask() -> None:
+        comm = await open_comm(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            await comm.read()
+        finally:
+            comm.abort()
+
+    async def in_time() -> None:
+        await asyncio.wait_for(ask(), timeout)
+
+    failures: list[BaseException] = []
+
+    def run() -> None:  # in a thread of its own: the caller may be in an event loop
+        try:
+            asyncio.run(in_time())
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=run, name="sitemap-lint-probe", daemon=True)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+def _quiet_logs() -> None:
+    """Dask logs lost connections and retried tasks on stderr; the run says it in one
+    line. Dask's configuration gives some of its loggers levels of their own."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _open_client(address: str, timeout: float) -> Any:
+    import distributed
+
+    close_when_collected: Any = distributed.Client.__del__  # untyped
+
+    class Client(distributed.Client):
+        """Dask's client, which closes itself when it is collected. One that never
+        connected, or that lost its scheduler, would wait there twice the timeout and
+        print a traceback; the run closes its client itself (``_close``)."""
+
+        def __del__(self) -> None:
+            if self.status == "running":
+                close_when_collected(self)
+
+    client: Any = Client  # untyped
+    return client(address, timeout=timeout, set_as_default=False)
+
+
+def _close(client: Any, timeout: float) -> None:
+    """Close the client, waiting at most ``timeout`` s (the scheduler may be gone)."""
+    with contextlib.suppress(Exception):
+        client.close(timeout=timeout)
 
 
 class DaskExecutor:
     """``sets.Executor`` on a ``distributed.Client``: files checked as tasks, their full
-    facts kept on the workers as futures until the run ends."""
+    facts kept on the workers as futures until the run ends.
 
-    def __init__(self, client: Any, address: str, engine: str, fetch_timeout: float) -> None:
+    A worker that is lost loses the results it held; the scheduler computes them again
+    from their tasks (all held here, with what they were computed from) on the workers
+    left, or on workers that join. When no worker has been there for ``timeout`` s, or
+    the scheduler is lost, the run ends with a ClusterError."""
+
+    def __init__(
+        self, client: Any, address: str, engine: str, fetch_timeout: float, timeout: float
+    ) -> None:
         self.client = client
         self.address = address
         self.engine = engine
         self.fetch_timeout = fetch_timeout
+        self.timeout = timeout
 
     def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
         submit = self.client.submit
@@ -129,6 +246,8 @@ class DaskExecutor:
         for future, handle in zip(light, full, strict=True):
             checked: Checked = self._result(future)
             checked.handle = handle
+            if len(tasks) > 1:
+                pause_at("checked")
             yield checked
 
     def duplicates(self, handles: Sequence[object], urls: int) -> list[Duplicate]:
@@ -137,6 +256,7 @@ class DaskExecutor:
         # Each worker cuts the files it holds into the hash partitions, in one task; then
         # one task per partition joins the pieces of every worker. Tasks: one per worker
         # and partition, not one per file and partition.
+        pause_at("join")
         holders = self._holders(handles)
         cuts = [
             submit(
@@ -144,9 +264,8 @@ class DaskExecutor:
                 [handles[index] for index in indices],
                 indices,
                 parts,
-                workers=[address] if address else None,
-                allow_other_workers=True,
                 pure=False,
+                **placed(address),
             )
             for address, indices in holders.items()
         ]
@@ -162,6 +281,7 @@ class DaskExecutor:
             )
             for part in range(parts)
         ]
+        pause_at("collect")
         found: list[Duplicate] = []
         for join in joins:
             found += self._result(join)
@@ -190,22 +310,18 @@ class DaskExecutor:
         counts as 0.5 s (Dask's ``unknown-task-duration``) and was moved."""
         from uuid import uuid4
 
-        key = f"{PICK}-{uuid4().hex}"
-        if where:
-            return self.client.submit(
-                function, *args, key=key, workers=[where], allow_other_workers=True
-            )
-        return self.client.submit(function, *args, key=key)
+        return self.client.submit(function, *args, key=f"{PICK}-{uuid4().hex}", **placed(where))
 
     def close(self) -> None:
-        self.client.close()
+        _close(self.client, self.timeout)
 
     def _holders(self, handles: Sequence[object]) -> dict[str, list[int]]:
         """The file indices whose facts each worker holds ('': none known, e.g. lost)."""
         try:
             who = self.client.who_has(list(handles))
-        except Exception as error:
-            raise ClusterError(f"--scheduler {self.address}: {_failure(error)}") from None
+        except Exception as error:  # an OSError: no answer from the scheduler
+            why = LOST if isinstance(error, OSError) else _failure(error)
+            raise ClusterError(f"--scheduler {self.address}: {why}") from None
         holders: dict[str, list[int]] = {}
         for index, handle in enumerate(handles):
             addresses = sorted(who.get(getattr(handle, "key", None), ()) or ())
@@ -215,6 +331,7 @@ class DaskExecutor:
     def _gather(self, futures: list[Any]) -> list[Any]:
         """Results of several tasks in one round trip, failures as ``_result`` says them."""
         try:
+            self._wait(futures)
             return list(self.client.gather(futures))
         except (InputError, SitemapLintError):
             raise
@@ -225,11 +342,63 @@ class DaskExecutor:
         """A task's result; a task's own InputError as it is, any failure of the
         cluster as one line."""
         try:
+            self._wait([future])
             return future.result()
         except (InputError, SitemapLintError):
             raise
         except Exception as error:
             raise ClusterError(f"--scheduler {self.address}: {_failure(error)}") from None
+
+    def _wait(self, futures: list[Any]) -> None:
+        """Until the tasks are done (or failed); ClusterError once no worker has been
+        there for the timeout, or the scheduler is lost. Meanwhile lost results are
+        computed again on the workers left."""
+        seen = time.monotonic()  # when workers were last there
+        for future in futures:
+            while not future.done():
+                wait = min(WATCH, seen + self.timeout - time.monotonic())
+                with contextlib.suppress(TimeoutError):  # not done in that time
+                    future.exception(timeout=max(wait, 0.01))  # a task's error is returned
+                    break
+                if self._workers():
+                    seen = time.monotonic()
+                elif time.monotonic() - seen >= self.timeout:
+                    raise ClusterError(
+                        f"--scheduler {self.address}: no worker left for {self.timeout:g} s; "
+                        "the run stopped without a report"
+                    )
+
+    def _workers(self) -> int:
+        """Workers there now; ClusterError when the scheduler is lost."""
+        try:
+            if self.client.status == "running":
+                return len(self.client.nthreads())
+        except Exception:  # OSError, CommClosedError, TimeoutError ...
+            pass
+        raise ClusterError(f"--scheduler {self.address}: {LOST}")
+
+
+def placed(where: str) -> dict[str, Any]:
+    """``submit``'s arguments that run a task on the worker ``where`` if it is there
+    (and elsewhere if not): none when the holder is not known (its worker was lost)."""
+    return {"workers": [where], "allow_other_workers": True} if where else {}
+
+
+_paused: set[str] = set()
+
+
+def pause_at(point: str) -> None:
+    """Wait at ``point`` while the file SITEMAP_LINT_PAUSE names there exists (see PAUSE)."""
+    name, _colon, path = os.environ.get(PAUSE, "").partition(":")
+    if name != point or not path or point in _paused:
+        return
+    _paused.add(point)
+    from pathlib import Path
+
+    marker = Path(path)
+    marker.touch()
+    while marker.exists():
+        time.sleep(0.05)
 
 
 def _failure(error: BaseException) -> str:
@@ -239,8 +408,9 @@ def _failure(error: BaseException) -> str:
             "workers died while checking a file, more often than Dask retries a task; "
             "the run stopped without a report"
         )
-    if name in ("CancelledError", "FutureCancelledError", "CommClosedError"):
-        return "lost the connection to the scheduler; the run stopped without a report"
+    lost = ("CancelledError", "FutureCancelledError", "FuturesCancelledError", "CommClosedError")
+    if name in lost:
+        return LOST
     return f"the cluster failed: {_reason(error)}"
 
 
@@ -252,7 +422,7 @@ def _reason(error: BaseException) -> str:
 # -- what the workers run ---------------------------------------------------------------
 
 _local = threading.local()  # each worker thread: its schema engine
-_fetchers: dict[float, Fetcher] = {}
+_fetchers: dict[tuple[float, HostPolicy | None], Fetcher] = {}
 _fetchers_lock = threading.Lock()
 
 
@@ -372,7 +542,7 @@ def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> C
         return result
 
     def fetch(url: str) -> Fetched:
-        return _fetcher(fetch_timeout).get(url)
+        return _fetcher(fetch_timeout, task.hosts).get(url)
 
     return run_task(task, fetch, check)
 
@@ -463,13 +633,16 @@ def _engine(name: str) -> Engine:
     return engine
 
 
-def _fetcher(timeout: float) -> Fetcher:
+def _fetcher(timeout: float, hosts: HostPolicy | None) -> Fetcher:
+    """One fetcher per timeout and host policy, shared by the worker's tasks."""
     with _fetchers_lock:
-        fetcher = _fetchers.get(timeout)
+        fetcher = _fetchers.get((timeout, hosts))
         if fetcher is None:
             from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
+            from sitemap_lint.inputs.guard import HostPolicy
 
-            fetcher = _fetchers[timeout] = Fetcher(FetchSettings(timeout=timeout))
+            settings = FetchSettings(timeout, hosts=hosts if hosts is not None else HostPolicy())
+            fetcher = _fetchers[timeout, hosts] = Fetcher(settings)
         return fetcher
 
 
@@ -832,15 +1005,13 @@ class OnCluster:
         self.executor = executor
 
     def submit(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
-        submit = self.executor.client.submit
-        if where:
-            return submit(function, *args, workers=[where], allow_other_workers=True, pure=False)
-        return submit(function, *args, pure=False)
+        return self.executor.client.submit(function, *args, pure=False, **placed(where))
 
     def item(self, result: Any, index: int) -> Any:
         return self.executor.pick(operator.getitem, result, index)
 
     def gather(self, results: list[Any]) -> list[Any]:
+        pause_at("hreflang")
         return self.executor._gather(results)
 
 

@@ -26,7 +26,9 @@ class FileResult(Mutable):
     name: str
     findings: list[Finding] = field(default_factory=list)
     facts: FileFacts | None = field(default=None, repr=False, compare=False)
-    # In a set: what the file is (urlset, sitemapindex, text, rss, atom, robots) and its URLs.
+    # What the file is (urlset, sitemapindex, text, rss, atom, robots; None when it is
+    # none of them) and the URLs it lists (None for a file that lists no pages: an index,
+    # a robots.txt). Every run counts them.
     kind: str | None = None
     urls: int | None = None
     # In a set: the index (in the run's results) of the file that listed this one;
@@ -36,6 +38,9 @@ class FileResult(Mutable):
     # In a set, until it is done: the file's inline suppression directives, still open
     # for the findings across files.
     suppressions: Suppressions | None = field(default=None, repr=False, compare=False)
+    # A file of a site (fetched, followed, or with robots.txt): the text report gives
+    # every file a section, clean or not, with its kind and URLs.
+    site: bool = False
 
     def __init__(
         self,
@@ -47,6 +52,7 @@ class FileResult(Mutable):
         parent: int | None = None,
         stats: FileStats | None = None,
         suppressions: Suppressions | None = None,
+        site: bool = False,
     ) -> None:
         self.name = name
         self.findings = [] if findings is None else findings
@@ -56,3 +62,4 @@ class FileResult(Mutable):
         self.parent = parent
         self.stats = stats
         self.suppressions = suppressions
+        self.site = site

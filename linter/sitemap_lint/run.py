@@ -19,7 +19,7 @@ from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
 from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.records import Frozen, Mutable
-from sitemap_lint.settings import RunSettings, parse
+from sitemap_lint.settings import RANGED, RunSettings, parse
 
 _SEVERITY = attrgetter("severity")
 
@@ -97,12 +97,14 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)
-    if format_name in ("json", "sarif") and any(
-        f.fix is not None for r in outcome.results for f in r.findings
-    ):  # the formats that carry the edits: make them exact
+    if any(f.fix is not None for r in outcome.results for f in r.findings):
         from sitemap_lint.fix import runner
 
-        outcome.results = runner.resolved(outcome.results, outcome.sources)
+        # Fixable is what --fix fixes: the local files (a fetched one has no file).
+        files = runner.fixable_files(outcome.results, outcome.sources)
+        outcome.results = runner.unfixable_dropped(outcome.results, files)
+        if format_name in ("json", "sarif"):  # the formats that carry the edits: exact
+            outcome.results = runner.resolved(outcome.results, files)
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
     run = _run_info(settings, config, outcome.exit_code, outcome.baseline)
@@ -129,6 +131,7 @@ def _fix(
     sources = expand([p for p in settings.paths if not is_url(p)])
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
+    sources = _with_mapped_files(settings, config, sources, stdin)
     unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
     fixed = fix_files(sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out)
     for line in fixed.trouble:
@@ -150,6 +153,20 @@ def _fix(
         if settings.diff or settings.fix_only:
             err.write(f"{name}: {finding.code} {finding.message}\n")
     return fixed, stdin
+
+
+def _with_mapped_files(
+    settings: RunSettings, config: Config, sources: list[Source], stdin: Source | None
+) -> list[Source]:
+    """With ``--map``: ``sources`` and the local files the set reads through the maps
+    (a local index's children), found by checking the set as the report does."""
+    maps = _set_settings(settings, config).maps
+    if not maps:
+        return sources
+    from sitemap_lint.fix.runner import with_mapped_files
+
+    discovery = settings.replace(write_baseline=None)  # the report's run writes it
+    return with_mapped_files(sources, compute(discovery, config, None, stdin).results, maps)
 
 
 def _findings(count: int) -> str:
@@ -331,6 +348,8 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
     engine_name = parse("xsd_engine", settings.xsd_engine or config.xsd_engine or "libxml2")
     fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
     parse("color", settings.color)
+    for name in RANGED:  # the set's limits, checked in a run of one file too
+        parse(name, getattr(settings, name))
     selection = Selection(
         layers=(
             RuleSelection(config.select, config.extend_select, config.ignore),
@@ -413,7 +432,16 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
         max_bytes=limits["max_bytes"],
         workers=limits["jobs"],
         timeout=limits["timeout"],
+        allow_private_hosts=settings.allow_private_hosts or config.allow_private_hosts,
+        named_urls=_named_urls(settings, config),
     )
+
+
+def _named_urls(settings: RunSettings, config: Config) -> tuple[str, ...]:
+    """The URLs a set run is told a file is served at: their hosts count as named."""
+    given = parse("sitemap_url", settings.sitemap_url)
+    parsed = [given, config.sitemap_url, *(url for _glob, url in config.sitemap_urls)]
+    return tuple(url.origin + "/" for url in parsed if url is not None)
 
 
 def _progress(format_name: str, settings: RunSettings, err: TextIO) -> ProgressBar | None:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
+    from sitemap_lint.inputs.guard import HostPolicy
     from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
@@ -62,6 +63,8 @@ class SetSettings:
     max_bytes: int = 20 * 1024**3
     workers: int = 0  # processes for checking; 0: one per core
     timeout: float = 10.0
+    allow_private_hosts: bool = False  # fetch internal addresses no input names
+    named_urls: tuple[str, ...] = ()  # URLs given besides the inputs (--sitemap-url)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class FileTask:
     options: Options
     robots: bool  # named robots.txt: its text informs the checks of the other files
     listed: bool  # listed by an index or robots.txt: unreadable is a finding, not the end
+    hosts: HostPolicy | None = None  # where a fetch may connect (None: public hosts only)
 
 
 @dataclass(eq=False)
@@ -173,6 +177,7 @@ class SetRunner:
         self.sitemap_url_for = sitemap_url_for
         self.progress = progress
         self.robots: list[tuple[str, str]] = []
+        self.hosts: HostPolicy | None = None  # set by run(): the hosts its inputs name
         self._fetcher: Fetcher | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._pool_broken = False
@@ -189,6 +194,7 @@ class SetRunner:
 
     def run(self, arguments: list[str]) -> list[FileResult]:
         try:
+            self.hosts = self._host_policy(arguments)
             self._load_robots()
             roots = self._roots(arguments)
             robots_first = [job for job in roots if _named_robots(job)]
@@ -215,7 +221,7 @@ class SetRunner:
             self._check_duplicates(jobs)
             self._check_hreflang(jobs)
             # Files named together are reported as before; a site (fetched, followed, or
-            # with robots.txt) gets a section per file with its kind and URL count.
+            # with robots.txt) gets a section per file in the text report.
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
@@ -238,6 +244,20 @@ class SetRunner:
             self.executor.close()
 
     # -- inputs ------------------------------------------------------------------
+
+    def _host_policy(self, arguments: list[str]) -> HostPolicy:
+        """The hosts a fetch may reach whatever their address: those of the URLs the
+        user gave (inputs, --robots, --map prefixes, --sitemap-url)."""
+        from sitemap_lint.inputs.guard import HostPolicy
+
+        settings = self.settings
+        urls = [
+            *(a for a in arguments if is_url(a)),
+            *(r for r in settings.robots if is_url(r)),
+            *(prefix for prefix, _directory in settings.maps),
+            *settings.named_urls,
+        ]
+        return HostPolicy.naming(urls, allow_private=settings.allow_private_hosts)
 
     def _roots(self, arguments: list[str]) -> list[Job]:
         roots: list[Job] = []
@@ -340,6 +360,7 @@ class SetRunner:
             self._options_for(job),
             _named_robots(job),
             job.parent is not None,
+            self.hosts,
         )
 
     @staticmethod
@@ -353,7 +374,9 @@ class SetRunner:
         location = parse_url(job.url) if job.url else None
         if location is None and job.parent is None:
             location = self.sitemap_url_for(job.name)
-        return replace(self.options, sitemap_url=location)
+        # A body fetched from a URL the user did not give is not quoted in messages.
+        quote = not (job.fetch and job.parent is not None)
+        return replace(self.options, sitemap_url=location, quote=quote)
 
     def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
         if in_pool and not self._pool_broken:
@@ -399,7 +422,8 @@ class SetRunner:
             if self._fetcher is None:
                 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 
-                self._fetcher = Fetcher(FetchSettings(timeout=self.settings.timeout))
+                hosts = self.hosts if self.hosts is not None else self._host_policy([])
+                self._fetcher = Fetcher(FetchSettings(timeout=self.settings.timeout, hosts=hosts))
             fetcher = self._fetcher
         return fetcher.get(url)
 
@@ -819,11 +843,23 @@ def _load_and_check(
     if task.robots:
         checked.robots_text = _robots_text(fetched.body)
     source = Source(task.name, None, url=task.url, data=fetched.body)
-    result = check(source, task.options, checked.size >= POOL_MIN_SIZE)
+    options = task.options
+    if options.quote and _redirected_elsewhere(task.url, fetched.final_url):
+        options = replace(options, quote=False)  # a body from a URL the user did not give
+    result = check(source, options, checked.size >= POOL_MIN_SIZE)
     if fetched.findings:
         result.findings[:0] = fetched.findings
         result.findings.sort(key=sort_key)
     return result
+
+
+def _redirected_elsewhere(url: str, final_url: str) -> bool:
+    """Whether a fetch of ``url`` ended on another host or port."""
+    if final_url == url:
+        return False
+    from sitemap_lint.inputs.guard import url_origin
+
+    return url_origin(final_url) != url_origin(url)
 
 
 def _listed_key(url: str) -> str | None:
@@ -922,9 +958,10 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
     facts = result.facts
-    if facts is not None and site:
+    if facts is not None:
         result.kind = facts.kind or None
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
+    result.site = site
     result.facts = None
     if result.suppressions is not None:  # the file's directives, over the set's findings too
         result.findings[:] = result.suppressions.apply(result.findings)

@@ -16,7 +16,7 @@ configuration is read), so a value is checked the same way whichever way it came
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -60,6 +60,49 @@ Read = Callable[["Setting", KeyReader, str, Any], dict[str, Any]]
 """``read(setting, reader, key, value)``: the ``Config`` fields a configuration key gives."""
 
 
+class Range:
+    """The numbers a setting allows: from ``least`` (or above it, with ``above``) up to
+    ``most`` (None: no limit). ``zero`` says what 0 means where it is allowed."""
+
+    __slots__ = ("above", "least", "most", "unit", "zero")
+
+    def __init__(
+        self,
+        least: float,
+        most: float | None = None,
+        *,
+        above: bool = False,
+        zero: str = "",
+        unit: str = "",
+    ) -> None:
+        self.least = least
+        self.most = most
+        self.above = above
+        self.zero = zero
+        self.unit = unit
+
+    @property
+    def text(self) -> str:
+        """``0 (one per core) or more``, ``more than 0 and at most 600 seconds``."""
+        least = f"{self.least:g}" + (f" ({self.zero})" if self.zero else "")
+        if self.most is None:
+            text = f"more than {least}" if self.above else f"{least} or more"
+        else:
+            text = f"{'more than' if self.above else 'from'} {least} and at most {self.most:g}"
+        return f"{text} {self.unit}" if self.unit else text
+
+    def allows(self, value: float) -> bool:
+        if not (value > self.least if self.above else value >= self.least):
+            return False  # NaN too
+        return self.most is None or value <= self.most
+
+    def check(self, value: float, where: str) -> float:
+        if not self.allows(value):
+            shown = f"{value:g}" if isinstance(value, float) else str(value)
+            raise UsageError(f"{where} {shown}: give {self.text}")
+        return value
+
+
 @dataclass(init=False, repr=False, eq=False)
 class Setting(Frozen):
     """One setting. ``flags`` is empty for a configuration-only setting, ``key`` is None
@@ -79,6 +122,7 @@ class Setting(Frozen):
     stored: tuple[tuple[str, Any], ...] = ()
     doc: str = ""  # the README's wording; the help when empty
     show_default: bool = False  # the help shows the default (sizes as 20GiB)
+    range: Range | None = None  # the numbers allowed; checks them unless ``check`` does
 
     def __init__(
         self,
@@ -95,6 +139,7 @@ class Setting(Frozen):
         stored: tuple[tuple[str, Any], ...] = (),
         doc: str = "",
         show_default: bool = False,
+        range: Range | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
@@ -105,11 +150,12 @@ class Setting(Frozen):
         setattr_(self, "key", key)
         setattr_(self, "metavar", metavar)
         setattr_(self, "choices", choices)
-        setattr_(self, "check", check)
+        setattr_(self, "check", check if check is not None or range is None else range.check)
         setattr_(self, "read", read)
         setattr_(self, "stored", stored)
         setattr_(self, "doc", doc)
         setattr_(self, "show_default", show_default)
+        setattr_(self, "range", range)
 
     @property
     def flag(self) -> str:
@@ -123,6 +169,11 @@ class Setting(Frozen):
     def parse(self, value: Any, where: str | None = None) -> Any:
         """``value`` checked and turned into what the run uses."""
         return value if self.check is None else self.check(value, where or self.flag)
+
+    def meaning(self) -> str:
+        """The README's wording, with the range of the numbers allowed."""
+        meaning = self.doc or self.help.rstrip(".")
+        return meaning if self.range is None else f"{meaning}; allowed: {self.range.text}"
 
     def metavar_text(self) -> str | None:
         """The metavar: the choices as ``[a|b|c]`` when there are some."""
@@ -167,20 +218,25 @@ def _colors() -> tuple[str, ...]:
 
 def _check_format(value: str, where: str) -> str:
     if value not in _formats():
-        raise UsageError(f"unknown format {value!r}; choose one of {', '.join(_formats())}")
+        raise UsageError(
+            f"{where}: unknown format {value!r}; choose one of {', '.join(_formats())}"
+        )
     return value
 
 
 def _check_engine(value: str, where: str) -> str:
     if value not in _engines():
-        raise UsageError(f"unknown XSD engine {value!r}; choose {' or '.join(_engines())}")
+        raise UsageError(f"{where}: unknown XSD engine {value!r}; choose {' or '.join(_engines())}")
     return value
 
 
 def _check_profile(value: str, where: str) -> str:
     from sitemap_lint.profiles import checked
 
-    return checked(value)
+    try:
+        return checked(value)
+    except UsageError as error:
+        raise UsageError(f"{where}: {error}") from None
 
 
 def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
@@ -189,23 +245,20 @@ def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
     return None if value is None else split_codes(value, where)
 
 
+NOTHING_SELECTED = "names no rule code, so nothing would be reported"
+
+
+def _check_selection(value: str | None, where: str) -> tuple[str, ...] | None:
+    """Codes that select at least one rule: an empty ``--select`` (an unset CI variable)
+    would pass every file unchecked."""
+    codes = _check_codes(value, where)
+    if codes == ():
+        raise UsageError(f"{where}: {NOTHING_SELECTED}; give codes or prefixes, e.g. UR,DT004")
+    return codes
+
+
 def _check_maps(value: tuple[str, ...], where: str) -> tuple[tuple[str, Path], ...]:
     return tuple(parse_map(text, where=where) for text in value)
-
-
-def _at_least(least: int, advice: str) -> Check:
-    def check(value: int, where: str) -> int:
-        if value < least:
-            raise UsageError(f"{where} {value}: {advice}")
-        return value
-
-    return check
-
-
-def _check_timeout(value: float, where: str) -> float:
-    if not 0 < value <= 600:
-        raise UsageError(f"{where} {value}: give seconds between 0 and 600")
-    return value
 
 
 def _check_scheduler(value: str | None, where: str) -> str | None:
@@ -236,6 +289,13 @@ def subkey(key: str, name: str) -> str:
 
 def _read_codes(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
     return {setting.name: reader.codes(key, value)}
+
+
+def _read_selection(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    codes = reader.codes(key, value)
+    if not codes:
+        raise reader.fail(key, f'an empty list {NOTHING_SELECTED}; give codes, e.g. ["UR"]')
+    return {setting.name: codes}
 
 
 def _read_choice(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
@@ -430,11 +490,12 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--select",),
         key="select",
         metavar="CODES",
-        check=_check_codes,
-        read=_read_codes,
+        check=_check_selection,
+        read=_read_selection,
         stored=(("select", None),),
         doc="report only these rule codes or code prefixes, comma-separated (the file: a"
-        ' list, e.g. `["UR", "DT004"]`; see [Configuration](#configuration))',
+        ' list, e.g. `["UR", "DT004"]`; see [Configuration](#configuration)); an empty'
+        " value is exit 2, as it would report nothing",
     ),
     Setting(
         "extend_select",
@@ -446,7 +507,7 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_codes,
         read=_read_codes,
         stored=(("extend_select", ()),),
-        doc="report these codes or prefixes as well",
+        doc="report these codes or prefixes as well (an empty value adds none)",
     ),
     Setting(
         "ignore",
@@ -458,7 +519,7 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_codes,
         read=_read_codes,
         stored=(("ignore", ()),),
-        doc="do not report these codes or prefixes",
+        doc="do not report these codes or prefixes (an empty value ignores none)",
     ),
     Setting(
         "profile",
@@ -619,7 +680,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=3,
         flags=("--max-depth",),
         metavar="N",
-        check=_at_least(0, "give 0 (no following) or more"),
+        range=Range(0, zero="no following"),
         show_default=True,
         doc="limit of a set run: levels of indexes to follow below an input (default 3)",
     ),
@@ -630,7 +691,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=10_000,
         flags=("--max-files",),
         metavar="N",
-        check=_at_least(1, "give a positive number"),
+        range=Range(1),
         show_default=True,
         doc="limit of a set run: files to check (default 10,000)",
     ),
@@ -641,7 +702,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=MAX_BYTES,
         flags=("--max-bytes",),
         metavar="SIZE",
-        check=_at_least(1, "give a positive number"),
+        range=Range(1, unit="bytes"),
         show_default=True,
         doc="limit of a set run: bytes to read, e.g. `500MiB`, `20GiB` (the default) or a"
         " number of bytes",
@@ -653,9 +714,9 @@ SETTINGS: tuple[Setting, ...] = (
         default=0,
         flags=("--jobs", "-j"),
         metavar="N",
-        check=_at_least(0, "give 0 (one per core) or more"),
+        range=Range(0, zero="one per core"),
         show_default=True,
-        doc="worker processes for big sets (default 0: one per core)",
+        doc="worker processes for big sets (default 0)",
     ),
     Setting(
         "timeout",
@@ -664,9 +725,22 @@ SETTINGS: tuple[Setting, ...] = (
         default=10.0,
         flags=("--timeout",),
         metavar="SECONDS",
-        check=_check_timeout,
+        range=Range(0, 600, above=True, unit="seconds"),
         show_default=True,
-        doc="connect and read timeout of each fetch, up to 600 (default 10)",
+        doc="connect and read timeout of each fetch (default 10)",
+    ),
+    Setting(
+        "allow_private_hosts",
+        "flag",
+        "Also fetch URLs on loopback, private and other internal addresses no input names.",
+        default=False,
+        flags=("--allow-private-hosts",),
+        key="allow-private-hosts",
+        read=_read_flag,
+        stored=(("allow_private_hosts", False),),
+        doc="also fetch URLs on a loopback, private, link-local or other internal"
+        " address that no input names (refused with `FE014` otherwise; see"
+        " [Sites and sets](#sites-and-sets))",
     ),
     Setting(
         "scheduler",
@@ -704,6 +778,11 @@ SETTINGS: tuple[Setting, ...] = (
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS if s.key is not None}
 RUN_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.on_command_line)
+RANGED: tuple[str, ...] = tuple(s.name for s in RUN_SETTINGS if s.range is not None)
+"""The settings whose numbers a run checks before it reads anything, whatever it reads."""
+BY_FLAG: dict[str, Setting] = {
+    flag: s for s in SETTINGS for option in s.flags for flag in option.split("/")
+}
 
 
 def parse(name: str, value: Any) -> Any:
@@ -793,7 +872,7 @@ def from_keywords(**keywords: Any) -> RunSettings:
     Types are checked and loosened a little: ``paths`` and the repeatable settings take
     one string or any iterable of strings (or paths), ``max_bytes`` takes ``"20GiB"``.
     Every given value is then checked as the run checks it, so a wrong one is the same
-    UsageError, naming the keyword, before anything is read."""
+    UsageError, naming the keyword (``jobs=-1: ...``), before anything is read."""
     values: dict[str, Any] = {}
     for name, value in keywords.items():
         setting = BY_NAME.get(name)
@@ -803,13 +882,31 @@ def from_keywords(**keywords: Any) -> RunSettings:
             close = difflib.get_close_matches(name, [s.name for s in RUN_SETTINGS], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise UsageError(f"unknown setting {name!r}{hint}")
-        value = _coerce(setting, value)
-        if setting.check is not None and value is not None:
-            setting.check(value, name)
+        try:
+            value = _coerce(setting, value)
+            if setting.check is not None and value is not None:
+                setting.check(value, setting.flag)
+        except UsageError as error:
+            raise UsageError(keyword_message(str(error), {name})) from None
         values[name] = value
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
+
+
+def keyword_message(message: str, keywords: Container[str]) -> str:
+    """``message`` as a Python caller reads it: the flag it starts with written as the
+    keyword of one of ``keywords`` (``--select: 'ZZ' ...`` as ``select=: 'ZZ' ...``,
+    ``--jobs -3: ...`` as ``jobs=-3: ...``, ``--now 'x' is not ...`` as ``now='x' is
+    not ...``); otherwise as it is."""
+    flag, _, rest = message.partition(" ")
+    setting = BY_FLAG.get(flag.removesuffix(":"))
+    if setting is None or setting.name not in keywords:
+        return message
+    value = rest.split(" ", 1)[0]
+    if not flag.endswith(":") and (value.endswith(":") or value[:1] in ("'", '"')):
+        return f"{setting.name}={rest}"  # the value the flag was given
+    return f"{setting.name}=: {rest}"  # what is said of the flag
 
 
 def command_line(settings: RunSettings) -> str:
@@ -851,24 +948,24 @@ def _coerce(setting: Setting, value: Any) -> Any:
             texts = [os.fspath(item) for item in items]
         except TypeError:
             raise UsageError(
-                f"{name}: expected a string or a list of strings, got {value!r}"
+                f"{name}=: expected a string or a list of strings, got {value!r}"
             ) from None
         if kind == "paths" and not texts:
             raise UsageError("paths: give at least one file, directory or URL")
         return texts if kind == "paths" else tuple(texts)
     if kind == "flag":
         if not isinstance(value, bool):
-            raise UsageError(f"{name}: expected True or False, got {value!r}")
+            raise UsageError(f"{name}=: expected True or False, got {value!r}")
         return value
     if kind == "size":
-        return parse_size(value, name)
+        return parse_size(value, setting.flag)
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise UsageError(f"{name}: expected an integer, got {value!r}")
+            raise UsageError(f"{name}=: expected an integer, got {value!r}")
         return value
     if kind == "float":
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UsageError(f"{name}: expected a number, got {value!r}")
+            raise UsageError(f"{name}=: expected a number, got {value!r}")
         return float(value)
     if value is None and setting.default is None:
         return None
@@ -880,7 +977,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
     if isinstance(value, os.PathLike) and setting.metavar in ("PATH", "FILE"):
         return os.fspath(value)
     if not isinstance(value, str):
-        raise UsageError(f"{name}: expected a string, got {value!r}")
+        raise UsageError(f"{name}=: expected a string, got {value!r}")
     return value
 
 
@@ -900,7 +997,7 @@ def options_markdown() -> str:
         if flags and setting.metavar and setting.choices is None:
             flags += f" `{setting.metavar}`"
         key = f"`{setting.key}`" if setting.key else ""
-        meaning = (setting.doc or setting.help.rstrip(".")).replace("|", "\\|")
+        meaning = setting.meaning().replace("|", "\\|")
         rows.append(
             f"| {(flags or '(file only)').replace('|', chr(92) + '|')} | {key} | {meaning} |"
         )
