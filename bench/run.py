@@ -7,6 +7,8 @@
     python bench/run.py --cluster  # only that set: local run against a local Dask cluster
                                    # (a scheduler and 2 workers; needs the dask extra), and
                                    # the memory of one hash partition per URL
+    python bench/run.py --shapes   # only the shapes of bench/shapes.py, each beside xmllint
+    python bench/run.py --shapes one-line,cdata  # some of them (and the reference)
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
 is run on the same file when it is installed (skipped otherwise), with the core
@@ -19,6 +21,7 @@ is printed before and after each input. The ratios the targets are about come la
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -26,8 +29,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+
+import shapes
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
 
@@ -238,7 +246,14 @@ def main() -> int:
     parser.add_argument(
         "--files", type=int, default=200, help="with --cluster: sitemaps in the set (200)"
     )
+    parser.add_argument(
+        "--shapes",
+        nargs="?",
+        const="all",
+        help="only the shapes of bench/shapes.py (all, or names separated by commas)",
+    )
     args = parser.parse_args()
+    chosen = choose_shapes(parser, args.shapes) if args.shapes else []
     runs = 1 if args.quick else args.runs
     tool = shutil.which("sitemap-lint") or ""
     ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
@@ -264,12 +279,14 @@ def main() -> int:
     n = 50_000 // scale
     # As after an installation (pip compiles the package's bytecode): without this, a
     # source checkout under PYTHONDONTWRITEBYTECODE=1 compiles every module on every run.
-    package = Path(files("sitemap_lint").joinpath("__init__.py")).parent
+    package = Path(str(files("sitemap_lint").joinpath("__init__.py"))).parent
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=False)
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # no configuration file of the current directory is read
+        if chosen:
+            return measure_shapes(Path(tmp), ours, xmllint, chosen, n, runs)
         # label: (path, writer, schema for xmllint)
-        inputs = {
+        inputs: dict[str, tuple[Path, Callable[[Path], None], str]] = {
             f"{n:,} URLs, short paths": (
                 Path(tmp, "plain.xml"),
                 lambda p: write_sitemap(p, n, 40),
@@ -388,6 +405,189 @@ def main() -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class ShapeRow:
+    """One shape measured: its file's size in MB, medians of wall and CPU time in seconds
+    and the peak memory in MB of each tool (xmllint's None when it is not installed or
+    the shape is not valid), and what the check before the timed runs said."""
+
+    shape: shapes.Shape
+    long: bool
+    size: float
+    ours: tuple[float, float, float]
+    xmllint: tuple[float, float, float] | None
+    check: str
+
+    @property
+    def time(self) -> float:
+        return self.ours[0]
+
+    @property
+    def ratio(self) -> float | None:
+        return self.ours[0] / self.xmllint[0] if self.xmllint else None
+
+
+def choose_shapes(parser: argparse.ArgumentParser, names: str) -> list[shapes.Shape]:
+    """The shapes ``--shapes`` names ("all", or names separated by commas), the reference
+    first."""
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    if names == "all":
+        wanted = list(shapes.SHAPES)
+    unknown = [name for name in wanted if name not in shapes.SHAPES]
+    if unknown:
+        parser.error(f"unknown shape {', '.join(unknown)}; known: {', '.join(shapes.SHAPES)}")
+    return list(dict.fromkeys([shapes.REFERENCE, *(shapes.SHAPES[name] for name in wanted)]))
+
+
+def shape_check(shape: shapes.Shape, ours: list[str], xmllint: list[str] | None, count: int) -> str:
+    """One run of each tool before the timed ones: "ok" when the tool reports what the
+    shape expects (nothing, or its finding in every URL) and xmllint finds the file
+    valid, else what differs."""
+    completed = subprocess.run(ours, capture_output=True, check=False)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"exit code {completed.returncode}: {' '.join(ours)}")
+    report = json.loads(completed.stdout)
+    found = Counter(f["code"] for file in report["files"] for f in file["findings"])
+    expected = Counter({shape.finding: count} if shape.finding else {})
+    problems = [f"{code} x{n}" for code, n in sorted((found - expected).items())]
+    problems += [f"{code} missing x{n}" for code, n in sorted((expected - found).items())]
+    if xmllint and subprocess.run(xmllint, capture_output=True, check=False).returncode:
+        problems.append("xmllint: invalid")
+    return "; ".join(problems) or "ok"
+
+
+def measure_shape(
+    shape: shapes.Shape,
+    long: bool,
+    tmp: Path,
+    ours: list[str],
+    xmllint: str | None,
+    n: int,
+    runs: int,
+) -> ShapeRow:
+    """The shape written with ``n`` URLs, checked once, then timed alternately with
+    xmllint (the core schema, or the extension schemas' bundle). xmllint is not run on
+    a shape that is not valid: its time grows faster than the count of its errors (0.5 s
+    of CPU for 5,000 invalid lastmods, 5 s for 10,000)."""
+    path = tmp / f"{shape.name}{'-long' if long else ''}.xml"
+    shapes.write(shape, path, n, long)
+    command = [*ours, "--format", "json", "--now", shapes.NOW, str(path)]
+    schema = files("sitemap_lint.schemas").joinpath(
+        "bundle-urlset.xsd" if shape.extension else "sitemap.xsd"
+    )
+    reference = (
+        [xmllint, "--noout", "--schema", str(schema), str(path)]
+        if xmllint and shape.schema_valid
+        else None
+    )
+    check = shape_check(shape, command, reference, n)
+    results = alternate([command, *([reference] if reference else [])], runs)
+    medians = [
+        (statistics.median(times), statistics.median(cpus), peak) for times, cpus, peak in results
+    ]
+    size = path.stat().st_size / 1e6
+    path.unlink()
+    return ShapeRow(shape, long, size, medians[0], medians[1] if reference else None, check)
+
+
+def measure_shapes(
+    tmp: Path, ours: list[str], xmllint: str | None, chosen: list[shapes.Shape], n: int, runs: int
+) -> int:
+    """Each shape of ``chosen`` with short paths (about 10 MB at 50,000 URLs) and, for
+    the core shapes, long paths (about 50 MB): a row each as it is measured, then the
+    targets."""
+    print(f"machine: {os.cpu_count()} cores; runs per shape: {runs}; load average: {load()}")
+    print(f"{n:,} URLs a file, checked at {shapes.NOW}; long paths: about 850 characters")
+    for shape in chosen:
+        print(f"  {shape.name:<18} {shape.about}")
+    print(
+        f"\n{'shape':<18} {'paths':<5} {'size':>7} {'sitemap-lint':>12} {'peak':>6} "
+        f"{'xmllint':>8} {'peak':>6} {'ratio':>6} {'cpu ratio':>9} {'/pretty':>7}  load  check"
+    )
+    rows: list[ShapeRow] = []
+    pretty: dict[bool, float] = {}  # the reference's time, by long paths or not
+    for long in (False, True):
+        for shape in chosen:
+            if long and not shape.long:
+                continue
+            row = measure_shape(shape, long, tmp, ours, xmllint, n, runs)
+            if shape is shapes.REFERENCE:
+                pretty[long] = row.time
+            rows.append(row)
+            print(shape_line(row, pretty[long]))
+    print("\ntargets:")
+    for line in shape_targets(rows, pretty):
+        print(line)
+    print(f"load average at the end: {load()}")
+    return 0
+
+
+def shape_line(row: ShapeRow, pretty: float) -> str:
+    time, cpu, peak = row.ours
+    if row.xmllint:
+        their_time, their_cpu, their_peak = row.xmllint
+        theirs = (
+            f"{their_time:>7.3f}s {their_peak:>4.0f}MB {time / their_time:>5.2f}x "
+            f"{cpu / their_cpu:>8.2f}x"
+        )
+    else:
+        why = "xmllint not installed" if row.shape.schema_valid else "invalid: no xmllint"
+        theirs = f"{f'({why})':>32}"
+    return (
+        f"{row.shape.name:<18} {'long' if row.long else 'short':<5} {row.size:>5.1f}MB "
+        f"{time:>11.3f}s {peak:>4.0f}MB {theirs} {time / pretty:>6.2f}x  "
+        f"{load().split()[0]}  {row.check}"
+    )
+
+
+def shape_targets(rows: list[ShapeRow], pretty: dict[bool, float]) -> list[str]:
+    """The issue's targets over the rows, a line each: met, or by which shapes not. The
+    shapes reported in every URL (a deliberate finding, and non-ASCII URLs, which UR011
+    reports by design) count for the last target only."""
+    clean = [row for row in rows if not row.shape.finding]
+    core = [row for row in clean if not row.shape.extension]
+
+    def to_xmllint(chosen: list[ShapeRow]) -> list[tuple[ShapeRow, float]]:
+        return [(row, row.ratio) for row in chosen if row.ratio is not None]
+
+    def to_pretty(chosen: list[ShapeRow]) -> list[tuple[ShapeRow, float]]:
+        return [(row, row.time / pretty[row.long]) for row in chosen]
+
+    extensions = [row for row in clean if row.shape.extension]
+    others = [row for row in core if row.shape is not shapes.REFERENCE]
+    findings = [row for row in rows if row.shape.finding]
+    return [
+        target_line(
+            "short paths (~10 MB): <= 1.5x xmllint",
+            to_xmllint([r for r in core if not r.long]),
+            1.5,
+        ),
+        target_line(
+            "long paths (~50 MB): <= 1.0x xmllint", to_xmllint([r for r in core if r.long]), 1.0
+        ),
+        target_line("extensions: <= 2.0x xmllint (their schemas)", to_xmllint(extensions), 2.0),
+        target_line("each core shape: <= 1.5x pretty (same paths)", to_pretty(others), 1.5),
+        target_line("peak memory: <= 64 MB", [(r, r.ours[2]) for r in clean], 64, "MB"),
+        target_line("a finding in every URL: <= 3x pretty", to_pretty(findings), 3.0),
+    ]
+
+
+def target_line(
+    label: str, values: list[tuple[ShapeRow, float]], limit: float, unit: str = "x"
+) -> str:
+    if not values:
+        return f"  {label:<46} (not measured)"
+
+    def named(row: ShapeRow, value: float) -> str:
+        return f"{row.shape.name}{' (long)' if row.long else ''} {value:.2f}{unit}"
+
+    failed = [named(row, value) for row, value in values if value > limit]
+    if not failed:
+        worst = named(*max(values, key=lambda item: item[1]))
+        return f"  {label:<46} met by all {len(values)} (worst: {worst})"
+    return f"  {label:<46} NOT met by {len(failed)} of {len(values)}: {', '.join(failed)}"
+
+
 def measure_set(directory: Path, ours: list[str], files: int, count: int, runs: int = 3) -> None:
     """The set, checked with one worker process (once) and with one per core (``runs``
     times)."""
@@ -395,7 +595,7 @@ def measure_set(directory: Path, ours: list[str], files: int, count: int, runs: 
     size = sum(p.stat().st_size for p in directory.iterdir()) / 1e6
     print(f"\nset: {files} sitemaps x {count:,} URLs = {files * count:,} URLs, {size:,.0f} MB")
     print(f"{'workers':<28} {'time':>13} {'peak (all processes)':>22} {'duplicates found':>17}")
-    timings = {}
+    timings: dict[int, list[float]] = {}
     for jobs in (1, os.cpu_count() or 1):
         command = [*ours, "--format", "json", "--now", "2025-06-01", "--jobs", str(jobs)]
         report = directory.parent / "set-report.json"
