@@ -12,10 +12,12 @@ taking fails here.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 
+from sitemap_lint.run import parse_sitemap_url
 from tests.test_fastpath import NS, assert_same_json, check_both, write
 
 
@@ -232,3 +234,224 @@ def test_referred_and_cdata_locs_at_the_limits(monkeypatch, tmp_path, loc, long_
     entries[20] = entry(15, shape, loc=loc)  # the same again: a duplicate if it is a URL
     check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)), 256, long_urls=long_urls)
     check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)), None, long_urls=long_urls)
+
+
+# -- a prefixed sitemap namespace, other declarations on the root --------------------
+
+XSI = (
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+    f'xsi:schemaLocation="{NS} http://www.sitemaps.org/schemas/sitemap/0.9/sitemap.xsd"'
+)
+PREFIXED_SHAPES = {
+    "prefix": Shape(root=f'<sm:urlset xmlns:sm="{NS}">', close="</sm:urlset>", prefix="sm:"),
+    "prefix-oneline-crlf": Shape(
+        layout="oneline",
+        newline="\r\n",
+        root=f'<s.m-1:urlset xmlns:s.m-1="{NS}">',
+        close="</s.m-1:urlset>",
+        prefix="s.m-1:",
+    ),
+    "prefix-comments": Shape(
+        root=f"<sm:urlset {XSI}\n  xmlns:sm='{NS}' xmlns=\"http://example.com/other\">",
+        close="</sm:urlset>",
+        prefix="sm:",
+        between="<!-- entry -->",
+        inside="<?pi #?>",
+    ),
+    "xsi": Shape(root=f'<urlset xmlns="{NS}" {XSI} xmlns:a="http://example.com/a">'),
+    "xsi-line": Shape(layout="line", root=f'<urlset {XSI} xmlns="{NS}">'),
+}
+_CORE_TAG = r"<(/?)(url|loc|lastmod|changefreq|priority)>"
+
+
+def prefixed(planted: str, prefix: str) -> Callable[[str], str]:
+    """A PLANTED change on an entry written with ``prefix``."""
+    import re
+
+    def plant(text: str) -> str:
+        bare = text.replace(f"<{prefix}", "<").replace(f"</{prefix}", "</")
+        return re.sub(_CORE_TAG, rf"<\1{prefix}\2>", PLANTED[planted](bare))
+
+    return plant
+
+
+@pytest.mark.parametrize(("window", "minimum"), [(None, 55), (300, 1), (2048, 20)])
+@pytest.mark.parametrize("name", sorted(PREFIXED_SHAPES))
+def test_prefixed_and_declaring_roots_are_proved(monkeypatch, tmp_path, name, window, minimum):
+    shape = PREFIXED_SHAPES[name]
+    entries = entries_of(60, shape, 6)
+    entries[50] = entry(8, shape)  # a duplicate: its pointer names the prefixed elements
+    outcome = check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)), window)
+    assert [f.code for f in outcome.findings] == ["DU001"]
+    assert outcome.proved >= minimum
+
+
+@pytest.mark.parametrize("window", [None, 160, 1000])
+@pytest.mark.parametrize("planted", sorted(PLANTED))
+@pytest.mark.parametrize("name", ["prefix", "prefix-oneline-crlf", "prefix-comments"])
+def test_prefixed_shapes_with_findings(monkeypatch, tmp_path, name, planted, window):
+    shape = PREFIXED_SHAPES[name]
+    entries = entries_of(40, shape, 7)
+    plant = prefixed(planted, shape.prefix)
+    for at in (5, 6, 23, 38):
+        entries[at] = plant(entries[at])
+    entries[30] = entry(4, shape)
+    check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)), window)
+
+
+@pytest.mark.parametrize(
+    ("root", "prefix"),
+    [
+        (f'<sm:urlset xmlns:sm="{NS}">', ""),  # entries in no namespace
+        (f'<sm:urlset xmlns:sm="{NS}" xmlns="{NS}">', ""),  # entries in the default one
+        (f'<urlset xmlns="{NS}" xmlns:sm="{NS}">', "sm:"),
+        (f'<sm:urlset xmlns:sm="{NS}" xmlns:x="{NS}">', "x:"),
+        (f'<sm:urlset xmlns:sm="{NS}/">', "sm:"),  # a look-alike namespace
+        (f'<sm:urlset xmlns="{NS}">', "sm:"),  # an unbound prefix
+        (f'<xmlsm:urlset xmlns:xmlsm="{NS}">', "xmlsm:"),
+        (f'<sm:urlset xmlns:sm="{NS}" xmlns:sm="{NS}">', "sm:"),
+    ],
+)
+def test_other_prefixes_go_to_the_full_checker(monkeypatch, tmp_path, root, prefix):
+    close = root.split(" ", 1)[0].replace("<", "</") + ">"
+    shape = Shape(root=root, close=close, prefix=prefix)
+    entries = entries_of(30, shape, 8)
+    entries[20] = entry(3, shape)
+    check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)), 256)
+    check_both(monkeypatch, write(tmp_path, sitemap(entries, shape)))
+
+
+@pytest.mark.parametrize("long_urls", [False, True])
+def test_prefixed_references_and_raw_ampersands(monkeypatch, tmp_path, long_urls):
+    shape = PREFIXED_SHAPES["prefix"]
+    entries = [entry(i, shape, loc=referred_loc(i, "amp")) for i in range(20)]
+    entries += [entry(i, shape, loc=referred_loc(i, "cdata")) for i in range(20, 40)]
+    entries += [entry(i, shape, loc=f"https://www.example.com/r/{i}?a=1&b=2") for i in range(9)]
+    entries.append(entry(3, shape, loc=referred_loc(3, "amp")))
+    path = write(tmp_path, sitemap(entries, shape))
+    outcome = check_both(monkeypatch, path, long_urls=long_urls)
+    assert outcome.proved == 50
+    assert_same_json(monkeypatch, path)
+
+
+def test_a_prefixed_index_is_proved(monkeypatch, tmp_path):
+    children = "".join(
+        f"<sm:sitemap><sm:loc>https://www.example.com/s-{i}.xml</sm:loc>"
+        f"<sm:lastmod>2024-01-0{i % 9 + 1}</sm:lastmod></sm:sitemap>\n"
+        for i in range(40)
+    )
+    text = f'<sm:sitemapindex xmlns:sm="{NS}">\n{children}</sm:sitemapindex>\n'
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 40
+
+
+# -- percent-escapes in a loc -----------------------------------------------------------
+
+
+def escaped_loc(i: int) -> str:
+    return (
+        f"https://www.example.com/p%C3%A1gina-{i}/%E2%82%AC%20{i}"
+        f"?q=caf%C3%A9%2Fx%26y&amp;r=%F0%9F%98%80-{i}"
+    )
+
+
+@pytest.mark.parametrize("long_urls", [False, True])
+@pytest.mark.parametrize("window", [None, 300, 2048])
+@pytest.mark.parametrize("name", ["pretty", "oneline-crlf", "comment-inside"])
+def test_percent_escaped_locs_are_proved(monkeypatch, tmp_path, name, window, long_urls):
+    shape = SHAPES[name]
+    entries = [entry(i, shape, loc=escaped_loc(i)) for i in range(50)]
+    entries[45] = entry(3, shape, loc=escaped_loc(3))  # a duplicate
+    path = write(tmp_path, sitemap(entries, shape))
+    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
+    assert [f.code for f in outcome.findings] == ["DU001"]
+    if window is None:
+        assert outcome.proved == 50
+
+
+ESCAPES = [
+    "%C3%A1",
+    "%c3%a1",  # lower case
+    "%E9",  # Latin-1 (UR014)
+    "%C3",  # a cut-off sequence (UR014)
+    "%C3%A1%E9",
+    "%A1%C3",
+    "%00",  # UR013
+    "%0A",
+    "%7F",
+    "%C2%80",  # U+0080
+    "%C2%A0",
+    "%2520",  # UR015
+    "%25",
+    "%25%32%30",
+    "%41",  # an escaped unreserved character
+    "%2D%2E%5F%7E",
+    "%2E%2E/x",
+    "%2F%3F%23%5B%5D%40",
+    "%20%21%22%24%26%27%28%29%2A%2B%2C%3B%3D%3A%3C%3E%5C%5E%60%7B%7C%7D",
+    "%",  # UR007
+    "%2",
+    "%G0",
+    "50%-off",
+    "%F0%9F%98%80",
+    "%F4%90%80%80",  # beyond U+10FFFF
+    "%ED%A0%80",  # a surrogate
+    "%C0%AF",  # overlong
+    "&#37;C3&#x25;A1",  # escapes written with references
+    "&#37;E9",
+    "%26amp%3B",
+    "%C3%A1#frag",
+]
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+@pytest.mark.parametrize("where", ["path", "query"])
+@pytest.mark.parametrize("long_urls", [False, True])
+def test_percent_escapes_at_the_limits(monkeypatch, tmp_path, escape, where, long_urls):
+    shape = Shape(layout="line")
+    entries = entries_of(30, shape, 9)
+    loc = (
+        f"https://www.example.com/a{escape}b"
+        if where == "path"
+        else f"https://www.example.com/a?b={escape}"
+    )
+    entries[15] = entry(15, shape, loc=loc)
+    entries[20] = entry(15, shape, loc=loc)  # the same again: a duplicate if it is a URL
+    for window in (256, None):
+        path = write(tmp_path, sitemap(entries, shape))
+        check_both(monkeypatch, path, window, long_urls=long_urls)
+
+
+def test_percent_escapes_in_scope_and_raw_ampersands(monkeypatch, tmp_path):
+    shape = Shape(layout="line")
+    entries = [entry(i, shape, loc=escaped_loc(i).replace("&amp;", "&")) for i in range(30)]
+    entries[10] = entry(10, shape, loc="https://other.example.com/p%C3%A1gina")
+    entries[12] = entry(12, shape, loc="https://www.example.com/d%C3%A9/x")
+    path = write(tmp_path, sitemap(entries, shape))
+    location = parse_sitemap_url("https://www.example.com/p%C3%A1gina-0/s.xml")
+    check_both(monkeypatch, path, 256, sitemap_url=location)
+    outcome = check_both(monkeypatch, path, sitemap_url=location)
+    assert outcome.proved >= 20
+    assert {f.code for f in outcome.findings} == {"XM004", "SC001", "SC002"}
+    assert_same_json(monkeypatch, path)
+
+
+def test_prefixed_entries_with_images_and_alternates(monkeypatch, tmp_path):
+    def one(i: int) -> str:
+        page = f"https://www.example.com/p{i % 25}"
+        return (
+            f"<sm:url><sm:loc>{page}</sm:loc>"
+            f"<image:image><image:loc>https://img.example.com/{i}.png</image:loc></image:image>"
+            f'<xhtml:link rel="alternate" hreflang="en" href="{page}"/>'
+            f'<xhtml:link rel="alternate" hreflang="de" href="{page}/de"/></sm:url>\n'
+        )
+
+    root = (
+        f'<sm:urlset xmlns:sm="{NS}" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+    )
+    text = root + "".join(map(one, range(30))) + "</sm:urlset>\n"
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 30
+    assert {f.code for f in outcome.findings} == {"DU001"}
+    check_both(monkeypatch, write(tmp_path, text), 300)

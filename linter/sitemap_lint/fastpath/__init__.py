@@ -27,9 +27,11 @@ dropped then, so that text after the run is gathered as it is after an entry's e
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
 prologue is the usual one (an optional XML
-declaration, whitespace and comments, then an unprefixed ``urlset`` or
-``sitemapindex`` start tag whose default namespace is the sitemaps.org one, no
-DOCTYPE), when the run knows no robots.txt and every check enabled on the entry
+declaration, whitespace and comments, then a ``urlset`` or ``sitemapindex`` start
+tag in the sitemaps.org namespace, no DOCTYPE: unprefixed with that namespace as the
+default one, or with a prefix that tag binds to it, ``<sm:urlset
+xmlns:sm="...">``, not one starting with ``xml``; other declarations and attributes
+there, ``xsi:schemaLocation``, are read by the full checker with the root), when the run knows no robots.txt and every check enabled on the entry
 fields is one of the table below. ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
 debugging switch: reports are byte-identical either way).
 
@@ -37,7 +39,10 @@ An entry is proved only when all of this holds (anything else goes to the full
 checker untouched):
 
 - it is a ``<url>`` (``<sitemap>`` in an index) entry standing directly in the
-  root (the depth is followed through the text between runs), anywhere in its
+  root, it and its children written with the root's prefix (``<sm:url>``,
+  ``<sm:loc>``, ...; entries in another namespace, or the sitemap namespace through
+  another prefix, go to the full checker; pointers name them with the prefix, as
+  ``FileChecker.child_pointer`` does) (the depth is followed through the text between runs), anywhere in its
   line(s): pretty-printed, an entry a line or the whole file on one line;
 - its children are ``loc`` and optionally ``lastmod``, ``changefreq`` and
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
@@ -66,7 +71,7 @@ checker untouched):
 
 | check (rules/) | field | how a value is proved |
 |---|---|---|
-| ``urls.check_loc`` (UR001-UR012) | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above), no percent-escape (UR013-UR015 read those); 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.check_loc`` (UR001-UR012) | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005) | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002) | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003) | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -74,7 +79,7 @@ checker untouched):
 | ``duplicates.DuplicateCheck`` (DU001) | loc | stateful: each proved URL is entered in the file's tracker when expat reaches the run, in document order; a repeat is reported by the tracker itself, at the ``loc``. |
 | ``scope.ScopeCheck`` (SC001-SC003) | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
 | ``robots.DisallowedCheck`` (RB) | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
-| structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, no attribute, no stray text, no extension element. |
+| structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no extension element. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
@@ -214,13 +219,14 @@ _BETWEEN = _Lazy(_GAP)
 # The entry patterns only delimit the values, cheaply; ``FastPath._entry`` then proves
 # each value with the strict patterns below (through caches: hosts, dates and
 # priorities repeat).
-# No "%": percent-escapes are left to the URL rules (what they decode to, double encoding).
+# No "%" in an extension's URL; a loc's percent-escapes are proved apart (``_ESCAPED``).
 _PCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/]"
 _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
-# A loc may hold a raw "&" (one XM004 each, as the recovering parser reports it); an entity
-# or character reference leaves the entry to the full checker (``FastPath._ampersands``).
-_LOC_PCHAR = _PCHAR[:-1] + "&]"
-_LOC_QCHAR = _QCHAR[:-1] + "&]"
+# A loc may hold a raw "&" (one XM004 each, as the recovering parser reports it; a
+# reference is read as expat reads it, ``_decoded_loc``) and percent-escapes, proved by
+# ``FastPath._escapes``.
+_LOC_PCHAR = _PCHAR[:-1] + "%&]"
+_LOC_QCHAR = _QCHAR[:-1] + "%&]"
 _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
 # a "#" of its own (a fragment) is not proved.
@@ -231,7 +237,7 @@ _ENTRY_LOC = _LOC.replace("&]", "&#]")
 # characters of _LOC_QCHAR) and cuts the query off the path: the same locs are proved.
 # With short URLs the checks would cost more than the loop saves.
 _LONG_LOC = r"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>[/?][^<]*)?"
-_URL_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/?&"
+_URL_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/?&%"
 LONG_URL = 256  # the mean length of a file's first locs from which its URLs count as long
 _HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
 _LASTMOD = _Lazy(
@@ -239,6 +245,15 @@ _LASTMOD = _Lazy(
 )
 _PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
+# A "%" that does not start an escape of two upper-case hexadecimal digits (UR rules
+# read the others: a stray "%", and lower case is left to them too).
+_UNESCAPED = _Lazy(r"%(?![0-9A-F]{2})")
+# The escapes in a row that a URL rule decodes together (UR014: one UTF-8 sequence).
+_ESCAPED = _Lazy(r"(?:%[0-9A-F]{2})+")
+# The ASCII bytes an escape of a proved loc may stand for: printable, not "%" (UR015
+# reads "%25" followed by hex digits) and not unreserved (an escape the normal form of
+# some tools decodes); bytes 0x80 and up must form UTF-8 (UR014). No control byte (UR013).
+_ESCAPABLE = frozenset(b" !\"#$&'()*+,/:;<=>?@[\\]^`{|}") | frozenset(range(0x80, 0x100))
 
 
 # A loc whose every "&" starts a predefined entity or a character reference is read as
@@ -342,15 +357,18 @@ def _entry_line(
     image: str | None = None,
     xhtml: str | None = None,
     long_urls: bool = False,
+    sm: str = "",
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
     Groups, in order: s, cdata, loc, scheme, host, path, lastmod, priority, ext, t.
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
-    ``long_urls``: the loc as _LONG_LOC delimits it."""
+    ``long_urls``: the loc as _LONG_LOC delimits it; ``sm``: the sitemap namespace's
+    prefix and ":" ("" when it is the default namespace)."""
+    sm = re.escape(sm)
     fields = (
-        rf"<loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
-        rf"(?(cdata)\]\]>)</loc>{_GAP}"
-        rf"(?:<lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</lastmod>{_GAP})?"
+        rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
+        rf"(?(cdata)\]\]>)</{sm}loc>{_GAP}"
+        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</{sm}lastmod>{_GAP})?"
     )
     if index:
         # Never there: the same groups as a url entry.
@@ -358,17 +376,18 @@ def _entry_line(
     else:
         extensions = _extension_items(image, xhtml)[0]
         fields += (
-            rf"(?:<changefreq>(?:{_CHANGEFREQ})</changefreq>{_GAP})?"
-            rf"(?:<priority>(?P<priority>[0-9.]{{1,6}})</priority>{_GAP})?"
+            rf"(?:<{sm}changefreq>(?:{_CHANGEFREQ})</{sm}changefreq>{_GAP})?"
+            rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}})</{sm}priority>{_GAP})?"
             rf"(?P<ext>{extensions})"
         )
     # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
-    return re.compile(rf"{_GAP}(?P<s>)<{entry}>{_GAP}{fields}</{entry}>(?P<t>)")
+    return re.compile(rf"{_GAP}(?P<s>)<{sm}{entry}>{_GAP}{fields}</{sm}{entry}>(?P<t>)")
 
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
 _PROLOGUE = _Lazy(
-    rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*<(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
+    rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*"
+    rf"<(?:([A-Za-z_][A-Za-z0-9_.-]*):)?(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
 )
 _ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')""")
 # A self-closing tag, attribute values read whole (they may hold '>' and '/>').
@@ -427,11 +446,12 @@ class _Root:
     the image and XHTML namespaces (None: their elements are not proved), whether an
     image's caption and title may be proved (no check of the image namespace runs)."""
 
-    __slots__ = ("end", "image", "name", "titles", "xhtml")
+    __slots__ = ("end", "image", "name", "sm", "titles", "xhtml")
 
-    def __init__(self, name: str, end: int) -> None:
+    def __init__(self, name: str, end: int, sm: str) -> None:
         self.name = name
         self.end = end
+        self.sm = sm  # the sitemap namespace's prefix and ":", or "" (the default one)
         self.image: str | None = None
         self.xhtml: str | None = None
         self.titles = False
@@ -444,12 +464,15 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
     if prologue is None:
         return None
     attributes: dict[str, str] = {}
-    for match in _ATTRIBUTES.pattern.finditer(prologue.group(2)):
+    for match in _ATTRIBUTES.pattern.finditer(prologue.group(3)):
         name = match.group(1)
         if name in attributes:
             return None  # expat reports the repeated attribute
         attributes[name] = match.group(2) if match.group(2) is not None else match.group(3)
-    if attributes.get("xmlns") != SITEMAP_NS:
+    prefix = prologue.group(1)
+    if prefix is not None and prefix[:3].lower() == "xml":
+        return None  # reserved: expat refuses some of them
+    if attributes.get(f"xmlns:{prefix}" if prefix else "xmlns") != SITEMAP_NS:
         return None
     from sitemap_lint.dispatch import selected
     from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, families
@@ -460,7 +483,7 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
     for spec in chosen:
         if not set(spec.targets).isdisjoint(FIELDS) and spec.implementation not in known:
             return None
-    root = _Root(prologue.group(1), prologue.end())
+    root = _Root(prologue.group(2), prologue.end(), f"{prefix}:" if prefix else "")
     if root.name != "urlset":
         return root
     from sitemap_lint.rules import hreflang, image
@@ -726,6 +749,7 @@ class FastPath:
         self._line_re: re.Pattern[str] | None = None
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
         self._open = self._close = ""
+        self._loc_tag = 5
         self._entry_tag: re.Pattern[str] | None = None
         self._skip = 0  # the prologue, in the first block
         self.active = True
@@ -740,6 +764,7 @@ class FastPath:
         self._lastmods: dict[str, Any] = {}
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
+        self._escape_spans: dict[str, bool] = {}  # see _escapes
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
         # made when expat reads the root).
@@ -829,10 +854,14 @@ class FastPath:
             return
         self.index = root.name == "sitemapindex"
         self.entry = "sitemap" if self.index else "url"
-        self._open, self._close = f"<{self.entry}>", f"</{self.entry}>"
+        sm = root.sm
+        self._open, self._close = f"<{sm}{self.entry}>", f"</{sm}{self.entry}>"
+        self._loc_tag = len(sm) + 5  # "<loc>" with the prefix
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
-        self._long_urls = _long_urls(first)
-        self._line_re = _entry_line(self.entry, self.index, root.image, root.xhtml, self._long_urls)
+        self._long_urls = _long_urls(first, sm)
+        self._line_re = _entry_line(
+            self.entry, self.index, root.image, root.xhtml, self._long_urls, sm
+        )
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
         if root.image is not None:
@@ -922,6 +951,7 @@ class FastPath:
         find = text.find
         opener, closer = self._open, self._close
         opened = len(opener)
+        loc_tag = self._loc_tag
         runs = self.checker.proven
         line_offset, column_offset = self._offsets
         blanked = self._blanked[-1]
@@ -1012,6 +1042,8 @@ class FastPath:
                         query = path.find("?")
                         if query >= 0:
                             path = path[:query]
+                if proved and "%" in url:
+                    proved = self._escapes(url)
                 if proved and "&" in url and not referred:
                     raw = self._ampersands(text, found_match.start(3), found_match.start(1), url)
                     proved = raw is not None
@@ -1057,7 +1089,7 @@ class FastPath:
                     run_start = at
                     runs[line + line_offset, column] = run
                     run_line, run_begin = line, column
-                tag = found_match.start(3) - 5 - (9 if cdata else 0)
+                tag = found_match.start(3) - loc_tag - (9 if cdata else 0)
                 if tag - at == opened:  # <loc> right after the entry's start tag
                     column += opened
                 else:
@@ -1086,8 +1118,8 @@ class FastPath:
                 if raw is not None:
                     if run.ampersands is None:
                         run.ampersands = {}
-                    # The value starts after the five characters of "<loc>".
-                    run.ampersands[len(entries) - 1] = (loc_line, column + 5, raw)
+                    # The value starts after "<loc>" (with the prefix).
+                    run.ampersands[len(entries) - 1] = (loc_line, column + loc_tag, raw)
                     self.raw_bound += len(raw)
                 last_entry = found_match
             self.entries_bound = bound
@@ -1395,6 +1427,23 @@ class FastPath:
         self._hrefs[value] = normal
         return normal
 
+    def _escapes(self, url: str) -> bool:
+        """Whether the percent-escapes of a loc (otherwise proved) make no finding of the
+        URL rules (UR013-UR015): upper-case, each row of them UTF-8 of printable
+        characters that are neither "%" nor unreserved (see _ESCAPABLE). The text from
+        the first "%" to two characters after the last holds them all: the verdict is
+        cached by it (the URLs of a site usually share it)."""
+        span = url[url.find("%") : url.rfind("%") + 3]
+        proved = self._escape_spans.get(span)
+        if proved is None:
+            proved = _UNESCAPED.pattern.search(span) is None and all(
+                map(_clean_escapes, _ESCAPED.pattern.findall(span))
+            )
+            if len(self._escape_spans) > 65_536:
+                self._escape_spans.clear()
+            self._escape_spans[span] = proved
+        return proved
+
     def _host(self, host: str) -> bool:
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved:
@@ -1430,17 +1479,30 @@ class FastPath:
 _NODE = Node("", "value", {}, 1, 1)
 
 
-def _long_urls(text: str) -> bool:
-    """Whether the first locs of ``text`` (up to eight) are LONG_URL characters long on
-    average (see _LONG_LOC)."""
+def _clean_escapes(row: str) -> bool:
+    """Whether a row of upper-case percent-escapes decodes to UTF-8 of ``_ESCAPABLE``
+    bytes, printable characters only."""
+    data = bytes.fromhex(row.replace("%", ""))
+    if not _ESCAPABLE.issuperset(data):
+        return False
+    try:
+        return data.decode("utf-8").isprintable()
+    except UnicodeDecodeError:
+        return False
+
+
+def _long_urls(text: str, sm: str = "") -> bool:
+    """Whether the first locs of ``text`` (up to eight; ``sm``: the sitemap namespace's
+    prefix and ":") are LONG_URL characters long on average (see _LONG_LOC)."""
     lengths: list[int] = []
-    at = text.find("<loc>")
+    opener, closer = f"<{sm}loc>", f"</{sm}loc>"
+    at = text.find(opener)
     while at >= 0 and len(lengths) < 8:
-        end = text.find("</loc>", at)
+        end = text.find(closer, at)
         if end < 0:
             break
-        lengths.append(end - at - 5)
-        at = text.find("<loc>", end)
+        lengths.append(end - at - len(opener))
+        at = text.find(opener, end)
     return bool(lengths) and sum(lengths) >= LONG_URL * len(lengths)
 
 
