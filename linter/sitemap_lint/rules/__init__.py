@@ -51,9 +51,14 @@ class _Catalogue(types.ModuleType):
     (``sitemap_lint.api.rules``), while ``sitemap_lint.rules.RULES`` stays the registry."""
 
     def __call__(self, profile: str | None = None) -> tuple[Rule, ...]:
-        from sitemap_lint.api import rules
+        from sitemap_lint.errors import SitemapLintError, UsageError
 
-        return rules(profile)
+        if profile is not None and not isinstance(profile, str):
+            raise SitemapLintError(f"profile=: expected a text, got {profile!r}")
+        try:
+            return catalogue(profile)
+        except UsageError as error:  # as the API names it: the keyword, not the flag
+            raise SitemapLintError(f"profile=: {error}") from None
 
 
 sys.modules[__name__].__class__ = _Catalogue
