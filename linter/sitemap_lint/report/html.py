@@ -549,9 +549,9 @@ def column_chart(values: list[dict[str, Any]], prefix: str) -> str:
         "hconcat": views,
         "spacing": 8,
         "resolve": {"scale": {"y": "shared"}},
-        "config": _CONFIG,
+        "config": CHART_CONFIG,
     }
-    return _svg(spec, prefix)
+    return svg(spec, prefix)
 
 
 def _columns(
@@ -617,9 +617,9 @@ def row_chart(values: list[dict[str, Any]], prefix: str) -> str:
             },
             "color": _group_colour(values),
         },
-        "config": _CONFIG,
+        "config": CHART_CONFIG,
     }
-    return _svg(spec, prefix)
+    return svg(spec, prefix)
 
 
 def _ticks(values: list[dict[str, Any]]) -> int:
@@ -649,7 +649,7 @@ def _short(name: str, limit: int = 48) -> str:
 # Wide fonts first: the renderer measures the labels with the first font it has, and a
 # viewer's fallback is then no wider, so no label is clipped.
 _FONT = "DejaVu Sans, Verdana, Geneva, sans-serif"
-_CONFIG = CHART_CONFIG = {
+CHART_CONFIG = {
     "background": None,
     "view": {"stroke": None},
     "font": _FONT,
@@ -695,9 +695,9 @@ def bar_chart(values: list[dict[str, Any]], prefix: str) -> str:
             "color": _severity_colour(),
             "order": {"field": "rank", "sort": "ascending"},
         },
-        "config": _CONFIG,
+        "config": CHART_CONFIG,
     }
-    return _svg(spec, prefix)
+    return svg(spec, prefix)
 
 
 def _severity_colour() -> dict[str, Any]:
@@ -711,26 +711,21 @@ def _severity_colour() -> dict[str, Any]:
 
 
 def svg(spec: dict[str, Any], prefix: str) -> str:
-    """A Vega-Lite chart as an inline SVG element (for other pages: the diff's)."""
-    return _svg(spec, prefix)
-
-
-def _svg(spec: dict[str, Any], prefix: str) -> str:
-    """The chart as an inline SVG element, its ids (clip paths) prefixed so that two
-    charts in one page do not share them."""
+    """A Vega-Lite chart as an inline SVG element (the report's and the diff's pages), its
+    ids (clip paths) prefixed so that two charts in one page do not share them."""
     import vl_convert
 
-    svg: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
-    svg = svg[svg.index("<svg") :]
+    drawn: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
+    drawn = drawn[drawn.index("<svg") :]
     # The renderer numbers its ids (clip paths) on from one chart to the next in a
     # process: renumbered in order of appearance, the same chart gives the same SVG.
     ids = {
         name: f"{prefix}-{number}"
-        for number, name in enumerate(dict.fromkeys(re.findall(r'\bid="([^"]+)"', svg)), 1)
+        for number, name in enumerate(dict.fromkeys(re.findall(r'\bid="([^"]+)"', drawn)), 1)
     }
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{ids[m[1]]}"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{ids.get(m[1], m[1])})", svg)
-    return svg.replace('class="marks"', 'class="marks" role="img"', 1)
+    drawn = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{ids[m[1]]}"', drawn)
+    drawn = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{ids.get(m[1], m[1])})", drawn)
+    return drawn.replace('class="marks"', 'class="marks" role="img"', 1)
 
 
 # -- the page ---------------------------------------------------------------------------
