@@ -1,17 +1,45 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules, and how the suite is run."""
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 
 import pytest
 
-from tests.helpers import NetworkUsed
+# Compiled modules are kept (in __pycache__/, which git ignores) even where
+# PYTHONDONTWRITEBYTECODE is set: without them each run, each worker process and each
+# command a test starts compiles the package and the tests (their rewritten asserts) anew,
+# seconds every time. Set before the package is first imported, so its modules are kept too.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With pytest-xdist (``--dist loadgroup``), the tests of a module that share a
+    fixture of ours made once per module or session (a cluster, a wheel, a server) run in
+    one worker, which makes it once."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        scopes = {
+            definition.scope
+            for chain in definitions.name2fixturedefs.values()
+            for definition in chain
+            if definition.baseid  # ours: pytest's and plugins' fixtures have none
+        }
+        if scopes & {"module", "package", "session"}:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 @pytest.fixture
 def no_network(monkeypatch):
     """Every way out to the network raises NetworkUsed for the test's duration."""
+    from tests.helpers import NetworkUsed
 
     def refuse(*args, **kwargs):
         raise NetworkUsed(f"network access attempted: {args!r}")

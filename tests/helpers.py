@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import settings
 
 from sitemap_lint import xsd
 from sitemap_lint.checker import check_source
@@ -23,6 +27,73 @@ FIXTURES = ROOT / "fixtures"
 RULE_FIXTURES = FIXTURES / "rules"
 # Every fixture is checked at this moment, so time-dependent rules are reproducible.
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
+# Rule fixtures that take a second or more to check (50,000 entries, 200,000 findings, a
+# 0.5 s timeout), with those of the size limits (LM...): the tests that go through every
+# fixture leave them to the slow run.
+HEAVY_FIXTURES = frozenset(("TX005/fail.txt.gz", "FE004/fail.http", "RB005/fail.txt.gz"))
+
+
+def sliced(
+    values: Sequence[Any], every: int, ids: Callable[[Any], str] = str, first: int = 0
+) -> list[Any]:
+    """``values`` as the parameters of a test: every ``every``-th from the ``first`` for
+    the fast loop, the others marked slow; the fast loop checks a fixed slice of the
+    cases and the whole run every case, each once."""
+    return [
+        pytest.param(value, id=ids(value), marks=[] if n % every == first else [pytest.mark.slow])
+        for n, value in enumerate(values)
+    ]
+
+
+def in_turn(
+    cases: Sequence[tuple[Any, ...]],
+    ways: Sequence[tuple[Any, ...]],
+    ids: Callable[[tuple[Any, ...], tuple[Any, ...]], str],
+) -> list[Any]:
+    """Each case checked each way, as the parameters of a test (the case's, then the
+    way's): the fast loop checks each case one way, the ways taken in turn, and the whole
+    run every case every way."""
+    return [
+        pytest.param(
+            *case,
+            *way,
+            id=ids(case, way),
+            marks=[] if turn == n % len(ways) else [pytest.mark.slow],
+        )
+        for n, case in enumerate(cases)
+        for turn, way in enumerate(ways)
+    ]
+
+
+@dataclass(frozen=True)
+class Draws:
+    """How a property is tried: ``examples`` cases drawn from a fixed ``seed``, with the
+    ``base`` settings. Applied to a ``@given`` function, as a decorator."""
+
+    seed: int
+    examples: int
+    base: settings | None = None
+
+    def __call__(self, test: Any) -> Any:
+        tried = settings(self.base, max_examples=self.examples)(test)
+        return hypothesis.seed(self.seed)(tried)
+
+
+def draws(everyday: int, more: int, base: settings | None = None) -> list[Any]:
+    """The parameters of a property test: ``everyday`` cases for the fast loop, and in the
+    whole run ``more`` others, drawn from another seed."""
+    return [
+        pytest.param(Draws(0, everyday, base), id="everyday"),
+        pytest.param(Draws(1, more, base), id="more", marks=pytest.mark.slow),
+    ]
+
+
+def heavy(path: Path) -> bool:
+    """Whether ``path`` is one of the heavy rule fixtures (``HEAVY_FIXTURES``, LM...)."""
+    if RULE_FIXTURES not in path.parents:
+        return False
+    name = path.relative_to(RULE_FIXTURES).as_posix()
+    return name in HEAVY_FIXTURES or name.startswith("LM")
 
 
 @cache

@@ -153,6 +153,7 @@ def _run_ci(tmp_path: Path, fail: str) -> tuple[int, list[str]]:
     return done.returncode, calls.read_text(encoding="utf-8").splitlines()
 
 
+@pytest.mark.slow
 def test_ci_installs_then_checks_style_and_types_before_the_tests(tmp_path: Path) -> None:
     status, calls = _run_ci(tmp_path, fail="")
     assert status == 0
@@ -160,6 +161,7 @@ def test_ci_installs_then_checks_style_and_types_before_the_tests(tmp_path: Path
     assert calls[install + 1 :] == _CHECKS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("failing", _CHECKS)
 def test_ci_fails_on_any_check_and_stops_there(tmp_path: Path, failing: str) -> None:
     status, calls = _run_ci(tmp_path, fail=failing)

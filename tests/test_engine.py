@@ -3,7 +3,6 @@ and the one finding sink."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import shutil
@@ -16,13 +15,14 @@ from typing import Any
 import pytest
 
 from sitemap_lint import dispatch
-from sitemap_lint.cli import main
 from sitemap_lint.rules import dates, news, urls, values
 from sitemap_lint.rules.registry import CHECKS, CheckSpec
+from sitemap_lint.run import RunSettings, execute
 from sitemap_lint.selection import Selection
-from tests.helpers import FIXTURES, RULE_FIXTURES
+from tests.helpers import FIXTURES, RULE_FIXTURES, heavy
 
 
+@pytest.mark.slow
 def test_a_reporter_does_not_load_the_parser_or_the_rules() -> None:
     code = (
         "import sys, sitemap_lint.report.json, sitemap_lint.results\n"
@@ -79,6 +79,7 @@ def test_a_family_module_is_found_without_being_listed(tmp_path, monkeypatch) ->
 
 # Every input under fixtures/; the .expected files beside them are not inputs.
 ALL_FIXTURES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix != ".expected")
+LIGHT_FIXTURES = [path for path in ALL_FIXTURES if not heavy(path)]
 SELECTIONS = (
     (),
     ("--select", "UR"),
@@ -91,24 +92,37 @@ SELECTIONS = (
 )
 
 
+def share(turn: int, turns: int, everyday: bool) -> list[Path]:
+    """The fixtures of one of ``turns`` runs that together check every fixture each way:
+    for the fast loop (``everyday``) half of the light fixtures, each under one of the
+    runs in turn; for the slow run every other fixture."""
+    taken = LIGHT_FIXTURES[turn :: 2 * turns]
+    if everyday:
+        return taken
+    return sorted(set(ALL_FIXTURES).difference(taken))
+
+
+# Each test that goes through the fixtures: its light share in the fast loop, the rest slow.
+EVERYDAY_AND_REST = [
+    pytest.param(True, id="everyday"),
+    pytest.param(False, id="rest", marks=pytest.mark.slow),
+]
+
+
 def run_json(path: Path, *flags: str) -> tuple[int, str]:
+    """A run's exit status and JSON report, in-process (``run.execute``, as ``check``
+    with these flags runs it, without building the command line each time)."""
+    values = {flag.removeprefix("--").replace("-", "_"): value for flag, value in pairs(flags)}
+    settings = RunSettings(
+        paths=[str(path)], format="json", now="2026-12-01T00:00:00Z", isolated=True, **values
+    )
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        try:
-            status = main(
-                [
-                    "--format",
-                    "json",
-                    "--now",
-                    "2026-12-01T00:00:00Z",
-                    "--isolated",
-                    *flags,
-                    str(path),
-                ]
-            )
-        except SystemExit as stop:
-            status = int(stop.code or 0)
+    status = execute(settings, out=out, err=io.StringIO())
     return status, out.getvalue()
+
+
+def pairs(flags: tuple[str, ...]) -> list[tuple[str, str]]:
+    return list(zip(flags[::2], flags[1::2], strict=True))
 
 
 def calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
@@ -158,11 +172,13 @@ def without_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Selection, "enabled", lambda self: None)
 
 
+@pytest.mark.parametrize("everyday", EVERYDAY_AND_REST)
 @pytest.mark.parametrize("flags", SELECTIONS, ids=lambda flags: " ".join(flags) or "default")
-def test_dispatch_changes_no_report(flags: tuple[str, ...], monkeypatch) -> None:
-    with_dispatch = {path: run_json(path, *flags) for path in ALL_FIXTURES}
+def test_dispatch_changes_no_report(flags: tuple[str, ...], everyday: bool, monkeypatch) -> None:
+    paths = share(SELECTIONS.index(flags), len(SELECTIONS), everyday)
+    with_dispatch = {path: run_json(path, *flags) for path in paths}
     without_dispatch(monkeypatch)
-    differ = [path for path in ALL_FIXTURES if run_json(path, *flags) != with_dispatch[path]]
+    differ = [path for path in paths if run_json(path, *flags) != with_dispatch[path]]
     assert differ == []
 
 
@@ -210,11 +226,15 @@ def audited(spec: CheckSpec) -> CheckSpec:
     return replace(spec, implementation=Wrapped)
 
 
-def test_every_check_reports_only_the_rules_it_declares(monkeypatch) -> None:
+AUDITED_RUNS = ((), ("--sitemap-url", "https://example.com/sitemap.xml"))
+
+
+@pytest.mark.parametrize("everyday", EVERYDAY_AND_REST)
+def test_every_check_reports_only_the_rules_it_declares(everyday: bool, monkeypatch) -> None:
     monkeypatch.setattr(dispatch, "CHECKS", [audited(spec) for spec in CHECKS])
-    for path in ALL_FIXTURES:
-        run_json(path)
-        run_json(path, "--sitemap-url", "https://example.com/sitemap.xml")
+    for turn, flags in enumerate(AUDITED_RUNS):
+        for path in share(turn, len(AUDITED_RUNS), everyday):
+            run_json(path, *flags)
 
 
 def test_selected_checks_follow_the_enabled_rules() -> None:
@@ -287,6 +307,7 @@ def cli(site: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[
     return subprocess.run([*command, str(path)], capture_output=True, text=True, env=env)
 
 
+@pytest.mark.slow
 def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> None:
     site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"})
     result = cli(site, tmp_path, "--fail-on", "warning")
@@ -310,6 +331,7 @@ def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> No
 BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("points", "module", "message"),
     [
@@ -329,6 +351,7 @@ def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, messag
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
     site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})
     shutil.copytree(site / "sitemap_lint_demo_plugin", site / "demo_copy")

@@ -23,22 +23,21 @@ from tests.expected import (
     stale,
     update,
 )
-from tests.helpers import ROOT, RULE_FIXTURES
+from tests.helpers import ROOT, RULE_FIXTURES, heavy
 from tests.site_server import loopback_only  # noqa: F401
 
 INPUTS = inputs()
-# Fixtures that take a second or more (50,000 entries, 200,000 findings, a 0.5 s timeout):
-# marked slow, so that `-m "not slow"` leaves them out.
-SLOW = {"TX005/fail.txt.gz", "FE004/fail.http", "RB005/fail.txt.gz"}
-
-
-def _param(path: Path) -> object:
-    slow = name(path) in SLOW or name(path).startswith("LM")
-    return pytest.param(path, id=name(path), marks=[pytest.mark.slow] if slow else [])
 
 
 def _header(path: Path) -> dict[str, str]:
     return Expected.read(expected_path(path)).header
+
+
+def _param(path: Path) -> object:
+    # The heavy fixtures and those replayed by a local server are marked slow, so that
+    # `-m "not slow"` leaves them out.
+    slow = heavy(path) or (expected_path(path).exists() and _header(path).get("driver") == "fetch")
+    return pytest.param(path, id=name(path), marks=[pytest.mark.slow] if slow else [])
 
 
 @pytest.mark.parametrize("path", [_param(path) for path in INPUTS])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 import random
 import re
@@ -34,7 +35,7 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
 from sitemap_lint.run import RunSettings, execute, parse_sitemap_url
 from tests.expected import check_file, expected_path, read_header
-from tests.helpers import FIXTURES, NOW, engine
+from tests.helpers import FIXTURES, NOW, draws, engine, heavy, in_turn, sliced
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "files"
@@ -445,7 +446,18 @@ FIXTURE_FILES = sorted(
 )
 
 
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.relative_to(FIXTURES).as_posix())
+# The fast loop compares every other light fixture; the whole run every fixture.
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            path,
+            id=path.relative_to(FIXTURES).as_posix(),
+            marks=[pytest.mark.slow] if heavy(path) or n % 2 else [],
+        )
+        for n, path in enumerate(FIXTURE_FILES)
+    ],
+)
 def test_every_fixture(monkeypatch, path):
     assert_same_json(monkeypatch, path)
     header_file = expected_path(path)
@@ -463,10 +475,12 @@ def test_every_fixture(monkeypatch, path):
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.is_dir() else []
 
 
-@pytest.mark.slow
+# The corpus in ten slices (every tenth file from the first, the second...): the fast loop
+# compares the first slice, the whole run every slice.
 @pytest.mark.skipif(not CORPUS_FILES, reason="the shared corpus is not on this machine")
-def test_every_corpus_file(monkeypatch):
-    for path in CORPUS_FILES:
+@pytest.mark.parametrize("first", sliced(range(10), 10))
+def test_every_corpus_file(monkeypatch, first):
+    for path in CORPUS_FILES[first::10]:
         assert_same_json(monkeypatch, path)
         check_both(monkeypatch, path, 512)
 
@@ -500,10 +514,15 @@ REFERENCE_LOCS = (
 )
 
 
-@pytest.mark.parametrize("window", [None, 90, 257])
-@pytest.mark.parametrize("crlf", [False, True])
-@pytest.mark.parametrize("long_urls", [False, True])
-@pytest.mark.parametrize("loc", RAW_LOCS + REFERENCE_LOCS)
+# Each loc read each way (CRLF, long URLs, a window of blocks).
+RAW_AMPERSAND_CASES = in_turn(
+    [(loc,) for loc in RAW_LOCS + REFERENCE_LOCS],
+    list(itertools.product([False, True], [False, True], [None, 90, 257])),
+    lambda case, way: "-".join(map(str, (*case, *way))),
+)
+
+
+@pytest.mark.parametrize(("loc", "crlf", "long_urls", "window"), RAW_AMPERSAND_CASES)
 def test_a_raw_ampersand_in_a_loc(monkeypatch, tmp_path, loc, crlf, long_urls, window):
     rng = random.Random(11)
     entries = [url_entry(i, rng) for i in range(40)]
@@ -616,64 +635,78 @@ def mutate(data: bytes, rng: random.Random, kind: str) -> bytes:
 
 
 FAST = settings(
-    max_examples=60,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
 
-@FAST
-@given(
-    count=st.integers(1, 120),
-    seed=st.integers(0, 10_000),
-    window=st.sampled_from([None, 64, 100, 333, 1000]),
-    crlf=st.booleans(),
-    long_urls=st.booleans(),
-)
-def test_generated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, crlf, long_urls):
-    path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf))
-    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
-    if window is None:
-        assert outcome.proved == count
+# The fast loop tries each property on 10 cases; the whole run on 50 more (60 in all).
+DRAWS = draws(10, 50, FAST)
 
 
-@FAST
-@given(
-    count=st.integers(5, 80),
-    seed=st.integers(0, 10_000),
-    window=st.sampled_from([None, 64, 100, 333]),
-    kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
-    long_urls=st.booleans(),
-)
-def test_mutated_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds, long_urls):
-    rng = random.Random(seed)
-    data = sitemap(count, seed).encode("utf-8")
-    for kind in kinds:
-        data = mutate(data, rng, kind)
-    check_both(monkeypatch, write(tmp_path_factory.mktemp("m"), data), window, long_urls=long_urls)
+@pytest.mark.parametrize("draws", DRAWS)
+def test_generated_sitemaps(monkeypatch, tmp_path_factory, draws):
+    @draws
+    @given(
+        count=st.integers(1, 120),
+        seed=st.integers(0, 10_000),
+        window=st.sampled_from([None, 64, 100, 333, 1000]),
+        crlf=st.booleans(),
+        long_urls=st.booleans(),
+    )
+    def check(count, seed, window, crlf, long_urls):
+        path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf))
+        outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
+        if window is None:
+            assert outcome.proved == count
+
+    check()
 
 
-@FAST
-@given(
-    count=st.integers(1, 120),
-    seed=st.integers(0, 10_000),
-    every=st.integers(1, 7),
-    window=st.sampled_from([None, 64, 100, 333, 1000]),
-    kinds=st.lists(st.sampled_from(MUTATIONS), min_size=0, max_size=2),
-    long_urls=st.booleans(),
-)
-def test_generated_sitemaps_with_raw_ampersands(
-    monkeypatch, tmp_path_factory, count, seed, every, window, kinds, long_urls
-):
-    rng = random.Random(seed)
-    data = raw_sitemap(count, seed, every).encode("utf-8")
-    for kind in kinds:
-        data = mutate(data, rng, kind)
-    path = write(tmp_path_factory.mktemp("r"), data)
-    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
-    if window is None and not kinds:
-        assert outcome.proved == count
+@pytest.mark.parametrize("draws", DRAWS)
+def test_mutated_sitemaps(monkeypatch, tmp_path_factory, draws):
+    @draws
+    @given(
+        count=st.integers(5, 80),
+        seed=st.integers(0, 10_000),
+        window=st.sampled_from([None, 64, 100, 333]),
+        kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
+        long_urls=st.booleans(),
+    )
+    def check(count, seed, window, kinds, long_urls):
+        rng = random.Random(seed)
+        data = sitemap(count, seed).encode("utf-8")
+        for kind in kinds:
+            data = mutate(data, rng, kind)
+        path = write(tmp_path_factory.mktemp("m"), data)
+        check_both(monkeypatch, path, window, long_urls=long_urls)
+
+    check()
+
+
+@pytest.mark.parametrize("draws", DRAWS)
+def test_generated_sitemaps_with_raw_ampersands(monkeypatch, tmp_path_factory, draws):
+    @draws
+    @given(
+        count=st.integers(1, 120),
+        seed=st.integers(0, 10_000),
+        every=st.integers(1, 7),
+        window=st.sampled_from([None, 64, 100, 333, 1000]),
+        kinds=st.lists(st.sampled_from(MUTATIONS), min_size=0, max_size=2),
+        long_urls=st.booleans(),
+    )
+    def check(count, seed, every, window, kinds, long_urls):
+        rng = random.Random(seed)
+        data = raw_sitemap(count, seed, every).encode("utf-8")
+        for kind in kinds:
+            data = mutate(data, rng, kind)
+        path = write(tmp_path_factory.mktemp("r"), data)
+        outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
+        if window is None and not kinds:
+            assert outcome.proved == count
+
+    check()
 
 
 # -- entries with images and hreflang alternates ---------------------------------------
@@ -846,39 +879,45 @@ def test_an_entry_with_more_than_a_thousand_images(monkeypatch, tmp_path):
     assert "IM002" in {f.code for f in outcome.findings}
 
 
-@FAST
-@given(
-    count=st.integers(1, 100),
-    seed=st.integers(0, 10_000),
-    window=st.sampled_from([None, 64, 150, 333, 1000]),
-    odd=st.sampled_from([0.0, 0.05, 0.3]),
-    long_urls=st.booleans(),
-)
-def test_generated_extension_sitemaps(
-    monkeypatch, tmp_path_factory, count, seed, window, odd, long_urls
-):
-    path = write(tmp_path_factory.mktemp("x"), extension_sitemap(count, seed, odd))
-    outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
-    if window is None and odd == 0 and count > 10:
-        assert outcome.proved > 0
+@pytest.mark.parametrize("draws", DRAWS)
+def test_generated_extension_sitemaps(monkeypatch, tmp_path_factory, draws):
+    @draws
+    @given(
+        count=st.integers(1, 100),
+        seed=st.integers(0, 10_000),
+        window=st.sampled_from([None, 64, 150, 333, 1000]),
+        odd=st.sampled_from([0.0, 0.05, 0.3]),
+        long_urls=st.booleans(),
+    )
+    def check(count, seed, window, odd, long_urls):
+        path = write(tmp_path_factory.mktemp("x"), extension_sitemap(count, seed, odd))
+        outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
+        if window is None and odd == 0 and count > 10:
+            assert outcome.proved > 0
+
+    check()
 
 
-@FAST
-@given(
-    count=st.integers(5, 60),
-    seed=st.integers(0, 10_000),
-    window=st.sampled_from([None, 64, 100, 333]),
-    kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
-)
-def test_mutated_extension_sitemaps(monkeypatch, tmp_path_factory, count, seed, window, kinds):
-    rng = random.Random(seed)
-    # The root's start tag is kept: a CR in a namespace name makes the shadow parse fail
-    # (with or without the fast path; a known defect of xsd/shadow.py).
-    head = extension_head().encode("ascii")
-    data = extension_sitemap(count, seed, 0.05).encode("utf-8")[len(head) :]
-    for kind in kinds:
-        data = mutate(data, rng, kind)
-    check_both(monkeypatch, write(tmp_path_factory.mktemp("n"), head + data), window)
+@pytest.mark.parametrize("draws", DRAWS)
+def test_mutated_extension_sitemaps(monkeypatch, tmp_path_factory, draws):
+    @draws
+    @given(
+        count=st.integers(5, 60),
+        seed=st.integers(0, 10_000),
+        window=st.sampled_from([None, 64, 100, 333]),
+        kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
+    )
+    def check(count, seed, window, kinds):
+        rng = random.Random(seed)
+        # The root's start tag is kept: a CR in a namespace name makes the shadow parse
+        # fail (with or without the fast path; a known defect of xsd/shadow.py).
+        head = extension_head().encode("ascii")
+        data = extension_sitemap(count, seed, 0.05).encode("utf-8")[len(head) :]
+        for kind in kinds:
+            data = mutate(data, rng, kind)
+        check_both(monkeypatch, write(tmp_path_factory.mktemp("n"), head + data), window)
+
+    check()
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ taking fails here.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from sitemap_lint.run import parse_sitemap_url
+from tests.helpers import in_turn
 from tests.test_fastpath import NS, assert_same_json, check_both, write
 
 
@@ -122,9 +124,14 @@ def test_clean_shapes_are_proved(monkeypatch, tmp_path, name, window, minimum):
     assert outcome.proved >= minimum
 
 
-@pytest.mark.parametrize("window", [None, 160, 1000])
-@pytest.mark.parametrize("planted", sorted(PLANTED))
-@pytest.mark.parametrize("name", sorted(SHAPES))
+@pytest.mark.parametrize(
+    ("name", "planted", "window"),
+    in_turn(
+        list(itertools.product(sorted(SHAPES), sorted(PLANTED))),
+        [(None,), (160,), (1000,)],
+        lambda case, way: "-".join(map(str, (*case, *way))),
+    ),
+)
 def test_shapes_with_findings_and_syntax_errors(monkeypatch, tmp_path, name, planted, window):
     shape = SHAPES[name]
     entries = entries_of(40, shape, 2)
@@ -286,9 +293,16 @@ def test_prefixed_and_declaring_roots_are_proved(monkeypatch, tmp_path, name, wi
     assert outcome.proved >= minimum
 
 
-@pytest.mark.parametrize("window", [None, 160, 1000])
-@pytest.mark.parametrize("planted", sorted(PLANTED))
-@pytest.mark.parametrize("name", ["prefix", "prefix-oneline-crlf", "prefix-comments"])
+@pytest.mark.parametrize(
+    ("name", "planted", "window"),
+    in_turn(
+        list(
+            itertools.product(["prefix", "prefix-oneline-crlf", "prefix-comments"], sorted(PLANTED))
+        ),
+        [(None,), (160,), (1000,)],
+        lambda case, way: "-".join(map(str, (*case, *way))),
+    ),
+)
 def test_prefixed_shapes_with_findings(monkeypatch, tmp_path, name, planted, window):
     shape = PREFIXED_SHAPES[name]
     entries = entries_of(40, shape, 7)
@@ -404,9 +418,14 @@ ESCAPES = [
 ]
 
 
-@pytest.mark.parametrize("escape", ESCAPES)
-@pytest.mark.parametrize("where", ["path", "query"])
-@pytest.mark.parametrize("long_urls", [False, True])
+@pytest.mark.parametrize(
+    ("escape", "where", "long_urls"),
+    in_turn(
+        [(escape,) for escape in ESCAPES],
+        list(itertools.product(["path", "query"], [False, True])),
+        lambda case, way: "-".join(map(str, (*way, *case))),
+    ),
+)
 def test_percent_escapes_at_the_limits(monkeypatch, tmp_path, escape, where, long_urls):
     shape = Shape(layout="line")
     entries = entries_of(30, shape, 9)

@@ -21,6 +21,8 @@ from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import READ_CAP
 from tests.site_server import Route, SiteServer, loopback_only, redirect, unused_url  # noqa: F401
 
+pytestmark = pytest.mark.slow  # local servers, threads and timeouts
+
 SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://example.com/</loc></url>
@@ -181,7 +183,6 @@ def fetch_capped(site: SiteServer, route: Route, max_bytes: int) -> tuple[Fetche
     return fetched, peak
 
 
-@pytest.mark.slow
 def test_gzip_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
     bomb = gzip_bomb(100 * MiB)
     assert len(bomb) < 150_000
@@ -222,7 +223,6 @@ def test_plain_body_stops_one_byte_past_the_cap(site: SiteServer) -> None:
     assert outcome(fetched) == (200, "application/xml", (SITEMAP * 100)[:1001], [])
 
 
-@pytest.mark.slow
 def test_default_cap_on_a_huge_streamed_body(site: SiteServer) -> None:
     """An 80 MiB body made on the fly: exactly READ_CAP + 1 bytes come back (the
     reader then reports the size limit), and the rest is never asked for."""
@@ -331,7 +331,6 @@ def test_broken_redirect(site: SiteServer, fetcher: Fetcher, location: str | Non
 # Failures without a usable response
 
 
-@pytest.mark.slow
 def test_slow_response_gives_up_after_the_timeout(site: SiteServer) -> None:
     site.routes["/sitemap.xml"] = Route(body=SITEMAP, delay=5)
     started = time.monotonic()
@@ -342,7 +341,6 @@ def test_slow_response_gives_up_after_the_timeout(site: SiteServer) -> None:
     assert "0.5 s" in message(fetched)
 
 
-@pytest.mark.slow
 def test_trickling_body_gives_up_at_the_body_deadline(site: SiteServer) -> None:
     def trickle() -> Iterator[bytes]:
         for _ in range(400):
@@ -480,7 +478,6 @@ def test_compressed_body_that_never_ends(site: SiteServer) -> None:
     assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
 
 
-@pytest.mark.slow
 def test_httpx_is_imported_only_when_fetching() -> None:
     code = "import sys, sitemap_lint.inputs.fetch; print('httpx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Severity
 from sitemap_lint.report import json as json_report
+from tests.helpers import Draws, draws
 
 SCALARS = (
     st.none()
@@ -36,10 +38,14 @@ def written(value: object) -> str:
     return out.getvalue()
 
 
-@settings(max_examples=300, deadline=None)
-@given(VALUES)
-def test_the_same_text_as_json_dump(value: object) -> None:
-    assert written(value) == json.dumps(value, ensure_ascii=False, indent=2)
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_the_same_text_as_json_dump(draws: Draws) -> None:
+    @draws
+    @given(VALUES)
+    def check(value: object) -> None:
+        assert written(value) == json.dumps(value, ensure_ascii=False, indent=2)
+
+    check()
 
 
 def test_a_long_list_is_written_in_batches_with_the_same_text() -> None:
@@ -115,9 +121,13 @@ def as_object(finding: Finding) -> dict[str, object]:
     return shown
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(FINDINGS, max_size=4))
-def test_findings_are_written_as_the_objects_of_their_fields(findings: list[Finding]) -> None:
-    document = {"files": [{"path": "a", "findings": findings}]}
-    expected = {"files": [{"path": "a", "findings": [as_object(f) for f in findings]}]}
-    assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_findings_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
+    @draws
+    @given(st.lists(FINDINGS, max_size=4))
+    def check(findings: list[Finding]) -> None:
+        document = {"files": [{"path": "a", "findings": findings}]}
+        expected = {"files": [{"path": "a", "findings": [as_object(f) for f in findings]}]}
+        assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+
+    check()

@@ -49,8 +49,10 @@ def _resolve(module: str, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
-def imports_of(module: str) -> set[str]:
-    """Every module ``module`` imports (package names included, third-party ones too)."""
+@cache
+def imports_of(module: str) -> frozenset[str]:
+    """Every module ``module`` imports (package names included, third-party ones too),
+    read once."""
     tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -64,7 +66,7 @@ def imports_of(module: str) -> set[str]:
                 full = f"{base}.{alias.name}"
                 found.add(full if full in modules() else base)
     found.discard(module)
-    return found
+    return frozenset(found)
 
 
 @cache
@@ -217,7 +219,7 @@ def test_the_layer_check_follows_imports_through_other_modules(
 ) -> None:
     real = imports_of
 
-    def with_a_report_import(module: str) -> set[str]:
+    def with_a_report_import(module: str) -> frozenset[str]:
         found = real(module)
         return found | {"rich.console"} if module == "sitemap_lint.finding" else found
 

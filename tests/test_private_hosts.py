@@ -223,6 +223,7 @@ def test_a_body_that_is_not_a_sitemap_is_named_not_quoted() -> None:
 # -- one fetch -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_host_is_resolved_once_and_the_connection_goes_to_the_checked_address(
     site: SiteServer, internal: SiteServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -262,6 +263,7 @@ def test_an_unresolvable_host_is_still_reported_as_such(
     assert "sitemap.invalid does not resolve" in finding.message
 
 
+@pytest.mark.slow
 def test_a_guarded_fetch_uses_no_proxy(site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
     site.routes["/sitemap.xml"] = Route(body=URLSET)
     with socket.socket() as unused:
@@ -273,6 +275,7 @@ def test_a_guarded_fetch_uses_no_proxy(site: SiteServer, monkeypatch: pytest.Mon
     assert site.paths == ["/sitemap.xml"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("route", "code", "said"),
     [

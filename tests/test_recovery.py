@@ -17,7 +17,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats import xml as xml_format
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
-from tests.helpers import NOW, engine
+from tests.helpers import NOW, Draws, draws, engine
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -431,78 +431,88 @@ def by_entry(findings: list[Finding], root: str) -> dict[int, list[tuple[str, st
     return {k: sorted(v) for k, v in grouped.items()}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    fields=st.lists(
-        st.tuples(st.integers(0, 3), st.integers(0, 28), st.booleans()), min_size=1, max_size=6
-    ),
-    data=st.data(),
-    root=st.sampled_from(["urlset", "sitemapindex"]),
-    layout=st.sampled_from(["lines", "minified"]),
-    newline=st.sampled_from(["\n", "\r\n"]),
-    packed=st.booleans(),
-    plant=st.sampled_from(PLANTS),
+@pytest.mark.parametrize(
+    "draws", draws(25, 125, settings(deadline=None, suppress_health_check=[HealthCheck.too_slow]))
 )
-def test_a_planted_defect_changes_no_other_entry(
-    fields: list[tuple[int, int, bool]],
-    data: st.DataObject,
-    root: str,
-    layout: str,
-    newline: str,
-    packed: bool,
-    plant: Plant,
-) -> None:
-    k = data.draw(st.integers(0, len(fields) - 1), label="k")
-    entries = [render(i, f, root, layout) for i, f in enumerate(fields)]
-    if plant.before == "<url>" and root != "urlset":
-        plant = Plant(
-            plant.kind,
-            "<sitemap>",
-            plant.after.replace("url", "sitemap"),
-            plant.needle,
-            plant.offset,
-            plant.codes,
-            plant.exact,
-        )
-    if plant.before == "</url>" and root != "urlset":
-        after = plant.after.replace("url", "sitemap")
-        needle = plant.needle.replace("url", "sitemap")
-        offset = len("</sitemap>") if plant.offset else 0
-        plant = Plant(plant.kind, "</sitemap>", after, needle, offset, plant.codes, plant.exact)
-    if plant.needle == "<url>" and root != "urlset":
-        plant = Plant(plant.kind, plant.before, plant.after, "<sitemap>", plant.offset, plant.codes)
-    planted_entries = list(entries)
-    planted_entries[k] = entries[k].replace(plant.before, plant.after, 1)
-    clean = document(entries, root, layout)
-    planted = document(planted_entries, root, layout)
-    entry_start = planted.index(planted_entries[k])
-    if plant.needle in ("<url>", "<sitemap>"):
-        defect = entry_start  # the entry's own start tag
-    else:
-        changed = planted_entries[k].find(plant.after) if plant.after else 0
-        defect = entry_start + planted_entries[k].index(plant.needle, changed) + plant.offset
-    line, column = position(planted[:defect] + "\0", "\0")
-
-    def run(text: str) -> list[Finding]:
-        raw = text.replace("\n", newline).encode("utf-8")
-        return check(gzip.compress(raw) if packed else raw, "s.xml.gz" if packed else "s.xml")
-
-    clean_findings = run(clean)
-    planted_findings = run(planted)
-    before, after = by_entry(clean_findings, root), by_entry(planted_findings, root)
-    for number in range(1, len(entries) + 1):
-        if number != k + 1:
-            assert after.get(number, []) == before.get(number, []), number
-    syntax = [f for f in planted_findings if f.code.startswith("XM")]
-    assert any(
-        f.code in plant.codes and f.line == line and (f.column == column or not plant.exact)
-        for f in syntax
-    ), (plant.kind, line, column, syntax)
-    # Nothing else outside the damaged entry.
-    others = [f for f in planted_findings if not f.xpath and not f.code.startswith("XM")]
-    assert sorted((f.code, f.message) for f in others) == sorted(
-        (f.code, f.message) for f in clean_findings if not f.xpath and not f.code.startswith("XM")
+def test_a_planted_defect_changes_no_other_entry(draws: Draws) -> None:
+    @draws
+    @given(
+        fields=st.lists(
+            st.tuples(st.integers(0, 3), st.integers(0, 28), st.booleans()), min_size=1, max_size=6
+        ),
+        data=st.data(),
+        root=st.sampled_from(["urlset", "sitemapindex"]),
+        layout=st.sampled_from(["lines", "minified"]),
+        newline=st.sampled_from(["\n", "\r\n"]),
+        packed=st.booleans(),
+        plant=st.sampled_from(PLANTS),
     )
+    def planted_defect(
+        fields: list[tuple[int, int, bool]],
+        data: st.DataObject,
+        root: str,
+        layout: str,
+        newline: str,
+        packed: bool,
+        plant: Plant,
+    ) -> None:
+        k = data.draw(st.integers(0, len(fields) - 1), label="k")
+        entries = [render(i, f, root, layout) for i, f in enumerate(fields)]
+        if plant.before == "<url>" and root != "urlset":
+            plant = Plant(
+                plant.kind,
+                "<sitemap>",
+                plant.after.replace("url", "sitemap"),
+                plant.needle,
+                plant.offset,
+                plant.codes,
+                plant.exact,
+            )
+        if plant.before == "</url>" and root != "urlset":
+            after = plant.after.replace("url", "sitemap")
+            needle = plant.needle.replace("url", "sitemap")
+            offset = len("</sitemap>") if plant.offset else 0
+            plant = Plant(plant.kind, "</sitemap>", after, needle, offset, plant.codes, plant.exact)
+        if plant.needle == "<url>" and root != "urlset":
+            plant = Plant(
+                plant.kind, plant.before, plant.after, "<sitemap>", plant.offset, plant.codes
+            )
+        planted_entries = list(entries)
+        planted_entries[k] = entries[k].replace(plant.before, plant.after, 1)
+        clean = document(entries, root, layout)
+        planted = document(planted_entries, root, layout)
+        entry_start = planted.index(planted_entries[k])
+        if plant.needle in ("<url>", "<sitemap>"):
+            defect = entry_start  # the entry's own start tag
+        else:
+            changed = planted_entries[k].find(plant.after) if plant.after else 0
+            defect = entry_start + planted_entries[k].index(plant.needle, changed) + plant.offset
+        line, column = position(planted[:defect] + "\0", "\0")
+
+        def run(text: str) -> list[Finding]:
+            raw = text.replace("\n", newline).encode("utf-8")
+            return check(gzip.compress(raw) if packed else raw, "s.xml.gz" if packed else "s.xml")
+
+        clean_findings = run(clean)
+        planted_findings = run(planted)
+        before, after = by_entry(clean_findings, root), by_entry(planted_findings, root)
+        for number in range(1, len(entries) + 1):
+            if number != k + 1:
+                assert after.get(number, []) == before.get(number, []), number
+        syntax = [f for f in planted_findings if f.code.startswith("XM")]
+        assert any(
+            f.code in plant.codes and f.line == line and (f.column == column or not plant.exact)
+            for f in syntax
+        ), (plant.kind, line, column, syntax)
+        # Nothing else outside the damaged entry.
+        others = [f for f in planted_findings if not f.xpath and not f.code.startswith("XM")]
+        assert sorted((f.code, f.message) for f in others) == sorted(
+            (f.code, f.message)
+            for f in clean_findings
+            if not f.xpath and not f.code.startswith("XM")
+        )
+
+    planted_defect()
 
 
 @pytest.mark.parametrize("plant", PLANTS, ids=[p.kind for p in PLANTS])

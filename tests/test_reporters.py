@@ -41,7 +41,7 @@ from sitemap_lint.report.text import TextReporter
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute, source_lines
-from tests.helpers import ROOT
+from tests.helpers import ROOT, Draws, draws
 
 GOLDEN = ROOT / "tests" / "golden"
 MIXED = "fixtures/report/mixed.xml"
@@ -361,19 +361,35 @@ def test_text_statistics_only_with_the_flag(repo_root: Path) -> None:
 # -- what reporters load ----------------------------------------------------------------
 
 
+# One fresh interpreter loads every reporter in turn, the text report last, and prints
+# after each the heavy modules loaded so far.
+LOADS = """
+import json, sys
+from sitemap_lint.report import REPORTERS
+heavy = ("lxml", "xmlschema", "rich", "sitemap_lint.rules", "sitemap_lint.checker")
+loaded = {}
+for fmt in sorted(REPORTERS, key=lambda name: (name == "text", name)):
+    REPORTERS[fmt]
+    loaded[fmt] = [module for module in heavy if module in sys.modules]
+print(json.dumps(loaded))
+"""
+
+
+@pytest.fixture(scope="module")
+def loaded_by_format() -> dict[str, list[str]]:
+    done = subprocess.run([sys.executable, "-c", LOADS], capture_output=True, text=True, check=True)
+    loaded: dict[str, list[str]] = json.loads(done.stdout)
+    return loaded
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", sorted(REPORTERS))
-def test_a_format_loads_no_parser_rules_or_checker(fmt: str) -> None:
+def test_a_format_loads_no_parser_rules_or_checker(
+    fmt: str, loaded_by_format: dict[str, list[str]]
+) -> None:
     """Reporters see findings only: loading one loads neither lxml nor the rules,
     and only the text report loads the terminal library."""
-    code = (
-        "import sys\n"
-        "from sitemap_lint.report import REPORTERS\n"
-        f"REPORTERS[{fmt!r}]\n"
-        "heavy = ('lxml', 'xmlschema', 'rich', 'sitemap_lint.rules', 'sitemap_lint.checker')\n"
-        "print(' '.join(m for m in heavy if m in sys.modules))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == (["rich"] if fmt == "text" else [])
+    assert loaded_by_format[fmt] == (["rich"] if fmt == "text" else [])
 
 
 # -- concise ----------------------------------------------------------------------------
@@ -644,6 +660,7 @@ def results_of(path: str) -> FileResult:
 SIZE_LIMIT_RULES = {"LM001", "LM002", "LM003", "TX005"}  # fixtures of 50,000+ entries
 
 
+@pytest.mark.slow  # a run of each of 400 fixtures
 def test_fingerprints_are_unique_over_every_fixture(repo_root: Path) -> None:
     """Two different defects never share a fingerprint: the failing fixtures of every
     rule in one report (but the size-limit ones, tens of thousands of entries each, for
@@ -883,56 +900,65 @@ def test_sarif_describes_a_code_the_registry_does_not_know_and_clamps_columns() 
     assert_github_rule(rule)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(
-        st.tuples(
-            st.text(max_size=60),  # the message: any characters, printable or not
-            st.integers(1, 4),  # line (often shared: the pointer is shown then)
-            st.integers(1, 200),  # column
-            st.booleans(),  # a safe fix
-            st.sampled_from([None, "/urlset/url[2]/loc", "/urlset/url[3]/lastmod"]),
-            st.text(max_size=250),  # the finding's source line
-        ),
-        min_size=1,
-        max_size=6,
-    ),
+@pytest.mark.parametrize(
+    "draws", draws(25, 125, settings(deadline=None, suppress_health_check=[HealthCheck.too_slow]))
 )
-def test_plain_text_is_what_rich_writes(cases: list[tuple[Any, ...]]) -> None:
+def test_plain_text_is_what_rich_writes(draws: Draws) -> None:
     """Where nothing is styled or wrapped, a printable message's lines are written
     without rich: the same characters as rich's rendering of them."""
-    from sitemap_lint.finding import Edit, FindingFix, Fix
-    from sitemap_lint.inputs.lines import SourceLine
-    from sitemap_lint.report import text
 
-    fix = FindingFix(Fix.SAFE, "fix it", (Edit(1, 1, "x", "span", 1, 2),))
-    findings = sorted(
-        (
-            Finding(
-                "XM004",
-                "unescaped-ampersand",
-                Severity.ERROR,
-                m,
-                line,
-                col,
-                None,
-                fix if fixable else None,
-                xpath,
-            )
-            for m, line, col, fixable, xpath, _source in cases
+    @draws
+    @given(
+        st.lists(
+            st.tuples(
+                st.text(max_size=60),  # the message: any characters, printable or not
+                st.integers(1, 4),  # line (often shared: the pointer is shown then)
+                st.integers(1, 200),  # column
+                st.booleans(),  # a safe fix
+                st.sampled_from([None, "/urlset/url[2]/loc", "/urlset/url[3]/lastmod"]),
+                st.text(max_size=250),  # the finding's source line
+            ),
+            min_size=1,
+            max_size=6,
         ),
-        key=lambda f: f.sort_key(),
     )
-    sources = {line: source for _m, line, _c, _f, _x, source in cases}
-    lines = {n: SourceLine(len(s), ((1, s),)) for n, s in sources.items() if "\n" not in s}
-    report = FileResult("s.xml", findings)
+    def check(cases: list[tuple[Any, ...]]) -> None:
+        from sitemap_lint.finding import Edit, FindingFix, Fix
+        from sitemap_lint.inputs.lines import SourceLine
+        from sitemap_lint.report import text
 
-    def written() -> str:
-        out = StringIO()
-        TextReporter(out, color=False, summary=False, source=lambda _result: lines).report([report])
-        return out.getvalue()
+        fix = FindingFix(Fix.SAFE, "fix it", (Edit(1, 1, "x", "span", 1, 2),))
+        findings = sorted(
+            (
+                Finding(
+                    "XM004",
+                    "unescaped-ampersand",
+                    Severity.ERROR,
+                    m,
+                    line,
+                    col,
+                    None,
+                    fix if fixable else None,
+                    xpath,
+                )
+                for m, line, col, fixable, xpath, _source in cases
+            ),
+            key=lambda f: f.sort_key(),
+        )
+        sources = {line: source for _m, line, _c, _f, _x, source in cases}
+        lines = {n: SourceLine(len(s), ((1, s),)) for n, s in sources.items() if "\n" not in s}
+        report = FileResult("s.xml", findings)
 
-    plain = written()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(text, "_written_plainly", lambda _message: False)
-        assert plain == written()
+        def written() -> str:
+            out = StringIO()
+            TextReporter(out, color=False, summary=False, source=lambda _result: lines).report(
+                [report]
+            )
+            return out.getvalue()
+
+        plain = written()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(text, "_written_plainly", lambda _message: False)
+            assert plain == written()
+
+    check()

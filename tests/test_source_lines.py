@@ -8,8 +8,8 @@ wider than a cell, escapes), and the text shown must be inert.
 from __future__ import annotations
 
 import gzip
+import io
 import json
-import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
@@ -23,6 +23,7 @@ from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine, read_lines
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.report.text import ELLIPSIS, escape, excerpt
 from sitemap_lint.run import RunSettings, execute
+from tests.helpers import Draws, draws, run_cli
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
@@ -235,42 +236,45 @@ def test_reading_lines_across_chunks_keeps_crlf_one_break() -> None:
     assert found[2].text(1, 1) == "b" and found[3].text(1, 1) == "c"
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.text(alphabet="ab\n\r", max_size=400),
-    st.lists(st.integers(1, 60), max_size=8),
-    st.dictionaries(st.integers(1, 40), st.lists(st.integers(1, 300), min_size=1, max_size=3)),
-)
-def test_the_lines_kept_are_those_of_the_whole_text(
-    text: str, cuts: list[int], wanted: dict[int, list[int]]
-) -> None:
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_the_lines_kept_are_those_of_the_whole_text(draws: Draws) -> None:
     """Fed in any chunks, with or without CR, the collector keeps of each wanted line
     what ``_ranges`` names of it (XML's line breaks: CR LF, CR, LF)."""
-    import re
 
-    from sitemap_lint.inputs import lines as module
+    @draws
+    @given(
+        st.text(alphabet="ab\n\r", max_size=400),
+        st.lists(st.integers(1, 60), max_size=8),
+        st.dictionaries(st.integers(1, 40), st.lists(st.integers(1, 300), min_size=1, max_size=3)),
+    )
+    def check(text: str, cuts: list[int], wanted: dict[int, list[int]]) -> None:
+        import re
 
-    if not wanted or not text:
-        return  # (an empty file has no line to show)
-    collector = module._Collector(wanted)
-    at = 0
-    for cut in [*sorted(cuts), len(text)]:
-        if cut > at:
-            collector.feed(text[at:cut])
-            at = cut
-    found = collector.lines()
-    whole = re.split(r"\r\n|\r|\n", text)
-    for number, columns in wanted.items():
-        if number > len(whole):
-            assert number not in found
-            continue
-        line = whole[number - 1]
-        kept = found[number]
-        assert kept.length == len(line)
-        for first, last in module._ranges(columns):
-            last = min(last, len(line))
-            if first <= last:
-                assert kept.text(first, last) == line[first - 1 : last]
+        from sitemap_lint.inputs import lines as module
+
+        if not wanted or not text:
+            return  # (an empty file has no line to show)
+        collector = module._Collector(wanted)
+        at = 0
+        for cut in [*sorted(cuts), len(text)]:
+            if cut > at:
+                collector.feed(text[at:cut])
+                at = cut
+        found = collector.lines()
+        whole = re.split(r"\r\n|\r|\n", text)
+        for number, columns in wanted.items():
+            if number > len(whole):
+                assert number not in found
+                continue
+            line = whole[number - 1]
+            kept = found[number]
+            assert kept.length == len(line)
+            for first, last in module._ranges(columns):
+                last = min(last, len(line))
+                if first <= last:
+                    assert kept.text(first, last) == line[first - 1 : last]
+
+    check()
 
 
 @pytest.mark.parametrize("ending", ["\n", ""])
@@ -304,16 +308,13 @@ def test_gzip_input(tmp_path: Path) -> None:
     assert text == "  <url><loc>/a</loc></url>" and text[offset:].startswith("<loc>")
 
 
-def test_standard_input(tmp_path: Path) -> None:
+def test_standard_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = (HEAD + "  <url><loc>/a</loc></url>\n</urlset>\n").encode()
-    done = subprocess.run(
-        [sys.executable, "-m", "sitemap_lint", "--isolated", "--color", "never", "-"],
-        input=data,
-        capture_output=True,
-        check=False,
-    )
-    out = done.stdout.decode()
-    assert done.returncode == 1
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, _err = run_cli(["--isolated", "--color", "never", "-"], capsys)
+    assert status == 1
     assert "    3 |   <url><loc>/a</loc></url>\n      |        ^\n" in out
 
 

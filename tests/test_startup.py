@@ -1,7 +1,8 @@
 """Start-up stays light: a plain check imports only what it uses (no timing here).
 
-Each test runs the command in a fresh interpreter (a subprocess) and reads back the
-modules it loaded and how often rule documentation was written out.
+The tests run the command in a fresh interpreter (a subprocess) and read back the
+modules it loaded, how often rule documentation was written out and the dataclasses it
+declared; one run of a plain check serves the tests that look at it.
 """
 
 from __future__ import annotations
@@ -25,10 +26,21 @@ ENTRY = (
     "    <changefreq>daily</changefreq>\n    <priority>0.{i}</priority>\n  </url>\n"
 )
 
-# Runs the command line in this interpreter, then prints the loaded modules and the
-# number of rule documents written out, as JSON, after the report.
+# Runs the command line in this interpreter, then prints, as JSON after the report, the
+# loaded modules, the number of rule documents written out and the classes of the
+# package declared with dataclasses.dataclass that have a method the dataclass module
+# generated (compiled from source at import: about 4 M instructions for a frozen class
+# of four fields).
 PROBE = """
-import json, sys
+import dataclasses, json, sys
+declared = []
+original_dataclass = dataclasses.dataclass
+def recording(cls=None, /, **flags):
+    def wrap(cls):
+        declared.append(cls)
+        return original_dataclass(**flags)(cls)
+    return wrap if cls is None else wrap(cls)
+dataclasses.dataclass = recording
 import sitemap_lint.finding as finding
 rendered = []
 original = finding.render_doc
@@ -38,8 +50,18 @@ def counting(*parts):
 finding.render_doc = counting
 from sitemap_lint.cli import main
 status = main(sys.argv[1:])
+generated = sorted(
+    f"{cls.__module__}.{cls.__qualname__}"
+    for cls in declared
+    if cls.__module__.startswith("sitemap_lint")
+    and any(
+        getattr(getattr(getattr(cls, name, None), "__code__", None), "co_filename", "") == "<string>"
+        for name in ("__init__", "__repr__", "__eq__", "__setattr__", "__hash__", "__lt__")
+    )
+)
 print("\\n@@" + json.dumps({"status": status, "modules": sorted(sys.modules),
-                           "rendered": len(rendered)}))
+                           "rendered": len(rendered), "generated": generated,
+                           "declared": len(declared)}))
 """
 
 # Never needed by a check of a local sitemap with the default engine and a JSON report.
@@ -90,19 +112,38 @@ def _loaded(modules: object, name: str) -> bool:
     return any(module == name or module.startswith(f"{name}.") for module in modules)
 
 
-def test_a_clean_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
-    result = _probe(tmp_path, "--format", "json", "--now", "2026-12-01")
+@pytest.fixture(scope="module")
+def plain_check(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The probe of a plain check with the JSON report, run once for the tests that read it."""
+    result = _probe(tmp_path_factory.mktemp("plain"), "--format", "json", "--now", "2026-12-01")
     assert result["status"] == 0
-    assert json.loads(str(result["report"]))  # the report was written
-    loaded = [name for name in NOT_AT_START if _loaded(result["modules"], name)]
+    return result
+
+
+@pytest.mark.slow
+def test_a_clean_check_imports_nothing_it_does_not_use(plain_check: dict[str, object]) -> None:
+    assert json.loads(str(plain_check["report"]))  # the report was written
+    loaded = [name for name in NOT_AT_START if _loaded(plain_check["modules"], name)]
     assert loaded == []
 
 
-def test_a_check_writes_out_no_rule_documentation(tmp_path: Path) -> None:
-    result = _probe(tmp_path, "--format", "json", "--now", "2026-12-01")
-    assert result["rendered"] == 0
+@pytest.mark.slow
+def test_a_check_writes_out_no_rule_documentation(plain_check: dict[str, object]) -> None:
+    assert plain_check["rendered"] == 0
 
 
+@pytest.mark.slow
+def test_a_check_declares_no_dataclass_with_generated_methods(
+    plain_check: dict[str, object],
+) -> None:
+    """The dataclasses a plain check declares are records (records.py); only the domain
+    package's ``Break`` (the domain imports nothing outside itself) is generated."""
+    assert isinstance(plain_check["declared"], int)
+    assert plain_check["declared"] >= 20  # the probe saw the declarations
+    assert plain_check["generated"] == ["sitemap_lint.domain.sequence.Break"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "module"),
     [
@@ -154,6 +195,7 @@ except SystemExit as stop:
 """
 
 
+@pytest.mark.slow
 def test_the_command_collects_less_often_before_it_imports_typer() -> None:
     """The entry point raises the collector's thresholds before the heavy imports."""
     done = subprocess.run(
@@ -170,52 +212,3 @@ def test_the_console_script_is_the_entry_point_that_tunes_the_collector() -> Non
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     scripts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts["sitemap-lint"] == "sitemap_lint.__main__:main"
-
-
-# Records every class declared with dataclasses.dataclass, runs the command line, then
-# prints those of the package with a method the dataclass module generated (compiled
-# from source at import: about 4 M instructions for a frozen class of four fields).
-DATACLASS_PROBE = """
-import dataclasses, json, sys
-declared = []
-original = dataclasses.dataclass
-def recording(cls=None, /, **flags):
-    def wrap(cls):
-        declared.append(cls)
-        return original(**flags)(cls)
-    return wrap if cls is None else wrap(cls)
-dataclasses.dataclass = recording
-from sitemap_lint.cli import main
-status = main(sys.argv[1:])
-generated = sorted(
-    f"{cls.__module__}.{cls.__qualname__}"
-    for cls in declared
-    if cls.__module__.startswith("sitemap_lint")
-    and any(
-        getattr(getattr(getattr(cls, name, None), "__code__", None), "co_filename", "") == "<string>"
-        for name in ("__init__", "__repr__", "__eq__", "__setattr__", "__hash__", "__lt__")
-    )
-)
-print("\\n@@" + json.dumps({"status": status, "generated": generated, "seen": len(declared)}))
-"""
-
-
-def test_a_check_declares_no_dataclass_with_generated_methods(tmp_path: Path) -> None:
-    """The dataclasses a plain check declares are records (records.py); only the domain
-    package's ``Break`` (the domain imports nothing outside itself) is generated."""
-    sitemap = tmp_path / "sitemap.xml"
-    entries = "".join(ENTRY.format(i=i, d=i % 9 + 1) for i in range(10))
-    sitemap.write_text(SITEMAP.format(entries=entries), encoding="utf-8")
-    command = [sys.executable, "-c", DATACLASS_PROBE, "--format", "json", "--now", "2026-12-01"]
-    done = subprocess.run(
-        [*command, "--isolated", str(sitemap)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.rpartition("\n@@")[2])
-    assert result["status"] == 0
-    assert result["seen"] >= 20  # the probe saw the declarations
-    assert result["generated"] == ["sitemap_lint.domain.sequence.Break"]

@@ -208,10 +208,13 @@ class FileFacts(Mutable):
         64-bit hash space, in the file's order, with their positions."""
         positions = self._positions
         assert self._slices is not None and isinstance(positions, array), "compact() first"
-        if parts <= HASH_SLICES:
+        if parts == HASH_SLICES:
+            low, high = self._slices[part], self._slices[part + 1]
+            return self._hashes[low:high], positions[low:high]
+        if parts < HASH_SLICES:
             width = HASH_SLICES // parts
             low, high = self._slices[part * width], self._slices[(part + 1) * width]
-            return self._hashes[low:high], positions[low:high]
+            return _in_file_order(self._hashes[low:high], positions[low:high])
         # Finer than the compacted slices (a cluster's partitions of a huge set).
         per = parts // HASH_SLICES
         low, high = self._slices[part // per], self._slices[part // per + 1]
@@ -232,6 +235,14 @@ class FileFacts(Mutable):
         if table is None or table[0] != part:
             table = self._table = (part, first_positions(*self.hash_slice(part)))
         return table[1].get(value)
+
+
+def _in_file_order(hashes: array[int], positions: array[int]) -> tuple[array[int], array[int]]:
+    """Several compacted slices, each in the file's order, merged in the file's order: a
+    file's positions grow from each URL to the next (the sort runs in C and merges the
+    slices as the sorted runs they are)."""
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    return array("Q", map(hashes.__getitem__, order)), array("Q", map(positions.__getitem__, order))
 
 
 def first_positions(hashes: array[int], positions: array[int]) -> dict[int, int]:

@@ -19,6 +19,8 @@ from sitemap_lint.rules import fetch
 from tests.helpers import NOW, RULE_FIXTURES, engine
 from tests.site_server import SiteServer, loopback_only  # noqa: F401
 
+pytestmark = pytest.mark.slow  # each test replays its fixtures on a local server
+
 PASSING = sorted(
     path.relative_to(RULE_FIXTURES).as_posix()
     for rule in fetch.RULES
