@@ -10,7 +10,7 @@ from typing import Any
 from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
-from sitemap_lint.diff.report import _moment, _share
+from sitemap_lint.diff.report import moment_text, share_text
 
 # Files named in the chart; the rest are summed in one bar.
 CHART_FILES = 20
@@ -30,9 +30,9 @@ def render(
     if changes.same_moment is not None:
         when, count = changes.same_moment
         moment = {
-            "when": _moment(when),
-            "share": _share(count, changes.with_lastmod),
-            "recent": _share(changes.recent, changes.with_lastmod),
+            "when": moment_text(when),
+            "share": share_text(count, changes.with_lastmod),
+            "recent": share_text(changes.recent, changes.with_lastmod),
         }
     return template("diff.html.j2").render(
         version=__version__,

@@ -275,8 +275,3 @@ def _robots_sitemaps(text: str) -> list[str]:
 # A URL: the origin (scheme "://" authority, "" when it has none), then path, query and
 # fragment; matched over the URLs of a file joined by line breaks.
 ORIGIN_AND_REST = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#\n]*)?)(.*)$", re.M)
-
-
-def read_in_worker(source: Source) -> tuple[FileResult, Listing]:
-    """``read_listing`` in a worker process."""
-    return read_listing(source)

@@ -17,11 +17,13 @@ from sitemap_lint.diff.gate import Limit, Passed
 FORMAT_VERSION = 1
 
 
-def _share(count: int, whole: int) -> str:
+def share_text(count: int, whole: int) -> str:
+    """``count`` as a share of ``whole`` (``12.5%``), ``-`` of nothing."""
     return f"{100.0 * count / whole:.1f}%" if whole else "-"
 
 
-def _moment(seconds: int) -> str:
+def moment_text(seconds: int) -> str:
+    """UTC seconds as a W3C datetime (``2026-12-04T09:30:00Z``)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -56,7 +58,7 @@ def document(
             "changed": c.lastmod_changed,
             "with_lastmod": c.with_lastmod,
             "most_common": (
-                {"moment": _moment(c.same_moment[0]), "entries": c.same_moment[1]}
+                {"moment": moment_text(c.same_moment[0]), "entries": c.same_moment[1]}
                 if c.same_moment
                 else None
             ),
@@ -118,8 +120,8 @@ def write_text(
     )
     console.print()
     rows = [
-        ("URLs added", c.added, _share(c.added, c.old_urls), c.added_shown, "green"),
-        ("URLs removed", c.removed, _share(c.removed, c.old_urls), c.removed_shown, "red"),
+        ("URLs added", c.added, share_text(c.added, c.old_urls), c.added_shown, "green"),
+        ("URLs removed", c.removed, share_text(c.removed, c.old_urls), c.removed_shown, "red"),
     ]
     for title, count, share, items, style in rows:
         console.print(
@@ -157,14 +159,14 @@ def write_text(
         Text.assemble(
             ("lastmod", "bold"),
             f": changed on {c.lastmod_changed:,} of {c.common:,} URLs on both sides "
-            f"({_share(c.lastmod_changed, c.common)})",
+            f"({share_text(c.lastmod_changed, c.common)})",
         )
     )
     if c.same_moment is not None:
         moment, count = c.same_moment
         console.print(
-            f"  {_share(count, c.with_lastmod)} of the new entries with a lastmod carry "
-            f"{_moment(moment)}; {_share(c.recent, c.with_lastmod)} a moment within the hour "
+            f"  {share_text(count, c.with_lastmod)} of the new entries with a lastmod carry "
+            f"{moment_text(moment)}; {share_text(c.recent, c.with_lastmod)} a moment within the hour "
             "before the run"
         )
     console.print(

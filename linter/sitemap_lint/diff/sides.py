@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from sitemap_lint.diff.listing import Listing, read_in_worker, read_listing
+from sitemap_lint.diff.listing import Listing, read_listing
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, Source
@@ -60,7 +60,7 @@ class _SideRunner(SetRunner):
     def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
         if in_pool and not self._pool_broken:
             try:
-                result, listing = self._process_pool().submit(read_in_worker, source).result()
+                result, listing = self._process_pool().submit(read_listing, source).result()
             except (BrokenProcessPool, OSError, RuntimeError):
                 self._pool_broken = True
             else:
