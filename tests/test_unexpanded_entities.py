@@ -71,3 +71,36 @@ def test_fixes_leave_every_value_with_a_reference_as_it_is(
     assert capsys.readouterr().err == "No fixes available.\n"
     main([*flags, "--fix-only", str(path)])
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "doctype",
+    [
+        "<!DOCTYPE urlset>",
+        '<!DOCTYPE urlset [<!ENTITY a "a">]>',
+        '<!DOCTYPE urlset SYSTEM "https://example.com/s.dtd" [<!ENTITY a "a">]>',
+    ],
+)
+def test_reading_goes_on_after_an_undefined_entity_under_a_doctype(
+    tmp_path: Path, doctype: str
+) -> None:
+    # Without an external subset &zz; is an error; reading resumes after it as it does
+    # without a DOCTYPE, and a declared entity in a later entry reads as it did before.
+    content = f"""<?xml version="1.0" encoding="UTF-8"?>
+{doctype}
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/&zz;</loc></url>
+  <url><loc>https://example.com/&a;</loc></url>
+  <url><loc>https://example.com/page</loc></url>
+  <url><loc>https://example.com/page</loc></url>
+</urlset>
+"""
+    result = lint_content(tmp_path, content)
+    external = "SYSTEM" in doctype
+    declared = "ENTITY a" in doctype or external
+    assert [(f.code, f.line) for f in result.findings if f.code != "XM003"] == [
+        *([] if external else [("XM006", 4)]),
+        *([] if declared else [("XM006", 5)]),
+        ("DU001", 7),
+    ]
+    assert result.urls == 4

@@ -279,7 +279,7 @@ class FileChecker:
             structure.check_attributes(root, self.sink)
         if self.facts is not None:
             self.facts.kind = root.name
-        if self.parser is not None and self._doctype is None:
+        if self.parser is not None:
             self.parser.set_entries(root, self.entry_name)
         context = FileContext(self.options, root.name, self.entry_name, self._robots_policy)
         self.dispatch = Dispatch(context, self.options.enabled)
@@ -424,11 +424,15 @@ class FileChecker:
         if self.shadow is not None:
             self.shadow.stop()  # entries after this one are validated by rebuilding them
         if self._doctype is not None and xml.is_entity_error(code):
-            # The DOCTYPE's own entities stopped the parse: one finding says both.
+            # An entity of the DOCTYPE's own stopped the parser: one finding says both.
             name, doc_line, doc_column, index = self._doctype
+            parser = self.parser
+            resumed = parser is not None and parser.recover and not parser.root_closed
             self.sink.replace(
                 index,
-                xml.doctype(name, doc_line, doc_column, stopped_at=line, error_code=code),
+                xml.doctype(
+                    name, doc_line, doc_column, stopped_at=line, error_code=code, resumed=resumed
+                ),
             )
             return
         parser = self.parser

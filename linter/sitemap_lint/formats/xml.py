@@ -133,6 +133,10 @@ class StreamParser:
         self._skip: tuple[int, int, int, int] | None = None
         self._resync: re.Pattern[bytes] | None = None
         self._prefix: bytes | None = None  # the synthetic root start tag
+        # The DOCTYPE, once read: (its name, whether it names an external subset, the
+        # general entities its internal subset declares, in order).
+        self._doctype_seen: tuple[str, bool, list[str]] | None = None
+        self._restarted = False
         self._prefix_chars = 0
         self._stack: list[Node] = []
         self._entry_open: tuple[int, Node] | None = None
@@ -540,7 +544,7 @@ class StreamParser:
         ``column``), after a synthetic root start tag; the input to parse."""
         _detach(self._parser)
         if self._prefix is None:
-            synthetic = self._synthetic_root()
+            synthetic = self._synthetic_doctype() + self._synthetic_root()
             self._prefix = synthetic.encode("utf-8")
             self._prefix_chars = len(synthetic)
         prefix = self._prefix
@@ -551,6 +555,7 @@ class StreamParser:
         self._nested = None
         self._repairs = [r for r in self._repairs if r[0] >= offset]
         self._marked = bool(self._repairs)
+        self._restarted = True
         self._new_parser()
         base = self._window_base
         view = memoryview(self._window)
@@ -577,6 +582,22 @@ class StreamParser:
                 at += size
         chunks.append(view[at:])
         return chunks
+
+    def _synthetic_doctype(self) -> str:
+        """The DOCTYPE again, on one line, for a restart under one: the same entity
+        names declared (empty) and an external subset named when it had one, so that a
+        reference reads as it did before (kept as written, or an undefined entity)."""
+        seen = self._doctype_seen
+        if seen is None:
+            return ""
+        name, external, declared = seen
+        subset = "".join(f'<!ENTITY {entity} "">' for entity in declared)
+        return (
+            f"<!DOCTYPE {name or 'x'}"
+            + (' SYSTEM "about:blank"' if external else "")
+            + (f" [{subset}]" if subset else "")
+            + ">"
+        )
 
     def _synthetic_root(self) -> str:
         """The root start tag, on one line: its name, namespace declarations and attributes."""
@@ -778,6 +799,18 @@ class StreamParser:
     def _doctype(
         self, name: str, system_id: str | None, public_id: str | None, has_internal_subset: bool
     ) -> None:
+        if self._doctype_seen is not None:  # the synthetic one of a restart
+            self._pass_references()
+            return
+        self._doctype_seen = (name or "", bool(system_id or public_id), [])
+        self._pass_references()
+        line, column = self._find_back(
+            "<!DOCTYPE", self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
+        )
+        assert self.handler is not None  # expat calls back only while it parses
+        self.handler.on_doctype(name or "", *self.position(line, column))
+
+    def _pass_references(self) -> None:
         # With a default handler set, expat passes entity references through
         # unexpanded instead of replacing them: no billion laughs, no XXE. A reference
         # stays in the value as written (``&name;``): a value with an entity it does
@@ -792,14 +825,19 @@ class StreamParser:
             if stack and not is_parameter_entity:
                 pieces.append(f"&{name};")
 
+        seen = self._doctype_seen
+        assert seen is not None
+        declared = seen[2]
+
+        def declare(name: str, is_parameter_entity: bool, *_rest: object) -> None:
+            # Only the name is kept (a restart declares it again, empty): no value is
+            # ever expanded.
+            if not is_parameter_entity and len(declared) < _DECLARED_KEPT:
+                declared.append(name)
+
         self._parser.DefaultHandler = passed
         self._parser.SkippedEntityHandler = skipped
-        self._parser.EntityDeclHandler = _ignore_entity
-        line, column = self._find_back(
-            "<!DOCTYPE", self._parser.CurrentLineNumber, self._parser.CurrentColumnNumber
-        )
-        assert self.handler is not None  # expat calls back only while it parses
-        self.handler.on_doctype(name or "", *self.position(line, column))
+        self._parser.EntityDeclHandler = declare if not self._restarted else _ignore_entity
 
 
 def _detach(parser: pyexpat.XMLParserType) -> None:
@@ -872,6 +910,9 @@ def _text_start(
         return line, max(column - len(rest), 1)
     line_start = text.rfind("\n", 0, first)
     return line - newlines, (first - line_start) if line_start >= 0 else 1
+
+
+_DECLARED_KEPT = 10_000  # entity names a restart declares again
 
 
 def _ignore_entity(*_args: object) -> None:

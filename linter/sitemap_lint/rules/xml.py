@@ -402,20 +402,29 @@ def xml_version(version: str, line: int, column: int) -> Finding:
 
 
 def doctype(
-    name: str, line: int, column: int, stopped_at: int | None = None, error_code: int = -1
+    name: str,
+    line: int,
+    column: int,
+    stopped_at: int | None = None,
+    error_code: int = -1,
+    resumed: bool = False,
 ) -> Finding:
     """The DOCTYPE finding.
 
     ``stopped_at`` is the line where one of its entities stopped the parse, with
     expat's ``error_code`` (see ``is_entity_error``); the checker may report that
-    here instead of as a second finding.
+    here instead of as a second finding; ``resumed``: reading went on after it.
     """
     label = f"DOCTYPE {name}" if name else "DOCTYPE"
     if stopped_at is None:
         effect = "its entities were not expanded in text and nothing was fetched"
     else:
         cause = _ENTITY_ERRORS.get(error_code, "an entity reference")
-        effect = f"{cause} at line {stopped_at} stopped the parse, so the rest was not checked"
+        effect = (
+            f"{cause} at line {stopped_at} was left unread"
+            if resumed
+            else f"{cause} at line {stopped_at} stopped the parse, so the rest was not checked"
+        )
     return DOCTYPE.at(line, column, f"{label} is not allowed in a sitemap; {effect}: remove it")
 
 
