@@ -22,6 +22,7 @@ import sitemap_lint
 from sitemap_lint import cli
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings
+from sitemap_lint.settings import RUN_SETTINGS
 from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
 
 NOW = "2025-06-01"
@@ -368,21 +369,46 @@ def test_rules_lists_what_the_rules_command_lists(capsys: pytest.CaptureFixture[
     assert listed == [(r.code, str(r.severity)) for r in sitemap_lint.rules("yandex")]
 
 
-def test_the_options_match_the_command_defaults() -> None:
-    lint_options = dict(inspect.signature(sitemap_lint.lint).parameters)
-    del lint_options["source"], lint_options["name"]
-    paths_options = dict(inspect.signature(sitemap_lint.lint_paths).parameters)
-    del paths_options["paths"]
-    assert list(lint_options) == list(paths_options)
-    assert {k: (v.default, v.annotation) for k, v in lint_options.items()} == {
-        k: (v.default, v.annotation) for k, v in paths_options.items()
-    }
-    fields = dict(RunSettings.fields)
-    for option, parameter in paths_options.items():
-        assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
-        expected = () if option in ("maps", "robots") else fields[option]
-        default = () if parameter.default is None and expected == () else parameter.default
-        assert default == expected, option
+# The command's options that a call has no use for: the report's, the fixes' and what
+# writes files.
+NOT_OPTIONS = {
+    "paths", "format", "output_file", "write_baseline", "fix", "unsafe_fixes", "diff",
+    "fix_only", "statistics", "show_source", "quiet", "color",
+}  # fmt: skip
+
+
+def test_the_options_are_the_commands_settings() -> None:
+    # One declaration: every option is a setting of the command (which checks it and
+    # gives its default), and every setting of the command is an option or has no use here.
+    assert sitemap_lint.lint_paths.__kwdefaults__ is None  # nothing written out twice
+    options = set(sitemap_lint.api.Options.__annotations__)
+    settings = {setting.name for setting in RUN_SETTINGS if setting.on_command_line}
+    assert options <= settings
+    assert settings - options == NOT_OPTIONS
+    lint = inspect.signature(sitemap_lint.lint).parameters
+    assert list(lint) == ["source", "name", "options"]
+    assert lint["options"].kind is inspect.Parameter.VAR_KEYWORD
+
+
+def test_an_option_left_out_is_the_commands_default(tmp_path: Path) -> None:
+    given = sitemap_lint.api._settings(["x"], {})
+    assert given == RunSettings(paths=["x"])
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"fix": True}, "fix=: not an option of lint and lint_paths"),
+        (
+            {"max_dept": 2},
+            "max_dept=: not an option of lint and lint_paths; did you mean max_depth=?",
+        ),
+    ],
+)
+def test_an_unknown_option_raises_naming_it(options: dict[str, object], message: str) -> None:
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint_paths(["x.xml"], **options)  # type: ignore[arg-type]
+    assert str(raised.value) == message
 
 
 # -- errors: what the command exits 2 on --------------------------------------------------
@@ -587,3 +613,13 @@ def test_the_examples_in_docs_api_md_print_what_the_page_shows(
         assert capsys.readouterr().out == shown, code
         checked += 1
     assert checked == 5
+
+
+def test_a_baseline_keyword_hides_the_findings_it_records(tmp_path: Path) -> None:
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_bytes((RULE_FIXTURES / "DU001" / "fail.xml").read_bytes())
+    baseline = tmp_path / "baseline.json"
+    assert cli.main(["--isolated", "--write-baseline", str(baseline), str(sitemap)]) == 0
+    assert sitemap_lint.lint_paths([sitemap], isolated=True).findings
+    result = sitemap_lint.lint_paths([sitemap], isolated=True, baseline=baseline)
+    assert result.findings == () and result.exit_code == 0

@@ -13,15 +13,17 @@ See docs/api.md for the reference and examples.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from sitemap_lint.inputs.reader import Source
     from sitemap_lint.results import FileResult
     from sitemap_lint.run import RunSettings
@@ -94,31 +96,42 @@ class LintResult:
 RuleInfo = Rule
 
 
+class Options(TypedDict, total=False):
+    """The keyword options of :func:`lint` and :func:`lint_paths`: those of
+    ``sitemap-lint check``, each converted from its Python type and then checked by the
+    command's own setting of the same name (``settings.py``), which also gives its
+    default. Left out: as the flag left out (the configuration file's value applies
+    where it gives one). docs/api.md describes each."""
+
+    now: str | date | None
+    sitemap_url: str | None
+    select: Sequence[str] | None
+    extend_select: Sequence[str] | None
+    ignore: Sequence[str] | None
+    profile: str | None
+    fail_on: str | Severity | None
+    exit_zero: bool
+    xsd_engine: str | None
+    config: StrPath | None
+    isolated: bool
+    follow: bool
+    maps: Mapping[str, StrPath] | None
+    robots: Sequence[StrPath] | None
+    max_depth: int
+    max_files: int
+    max_bytes: int
+    jobs: int
+    timeout: float
+    allow_private_hosts: bool
+    scheduler: str | None
+    baseline: StrPath | None
+
+
 def lint(
     source: bytes | bytearray | memoryview | StrPath,
     *,
     name: str | None = None,
-    now: str | date | None = None,
-    sitemap_url: str | None = None,
-    select: Sequence[str] | None = None,
-    extend_select: Sequence[str] | None = None,
-    ignore: Sequence[str] | None = None,
-    profile: str | None = None,
-    fail_on: str | Severity | None = None,
-    exit_zero: bool = False,
-    xsd_engine: str | None = None,
-    config: StrPath | None = None,
-    isolated: bool = False,
-    follow: bool = False,
-    maps: Mapping[str, StrPath] | None = None,
-    robots: Sequence[StrPath] | None = None,
-    max_depth: int = 3,
-    max_files: int = 10_000,
-    max_bytes: int = 20 * 1024**3,
-    jobs: int = 0,
-    timeout: float = 10.0,
-    allow_private_hosts: bool = False,
-    scheduler: str | None = None,
+    **options: Unpack[Options],
 ) -> list[Finding]:
     """Check one input and return its findings in the order the command reports them.
 
@@ -141,58 +154,11 @@ def lint(
         if name is not None:
             raise SitemapLintError("name=: give it only with bytes; a path names itself")
         argument = _path(source, "source")
-    settings = _settings(
-        [argument],
-        now=now,
-        sitemap_url=sitemap_url,
-        select=select,
-        extend_select=extend_select,
-        ignore=ignore,
-        profile=profile,
-        fail_on=fail_on,
-        exit_zero=exit_zero,
-        xsd_engine=xsd_engine,
-        config=config,
-        isolated=isolated,
-        follow=follow,
-        maps=maps,
-        robots=robots,
-        max_depth=max_depth,
-        max_files=max_files,
-        max_bytes=max_bytes,
-        jobs=jobs,
-        timeout=timeout,
-        allow_private_hosts=allow_private_hosts,
-        scheduler=scheduler,
-    )
+    settings = _settings([argument], options)
     return list(_run(settings, stdin).findings)
 
 
-def lint_paths(
-    paths: Iterable[StrPath],
-    *,
-    now: str | date | None = None,
-    sitemap_url: str | None = None,
-    select: Sequence[str] | None = None,
-    extend_select: Sequence[str] | None = None,
-    ignore: Sequence[str] | None = None,
-    profile: str | None = None,
-    fail_on: str | Severity | None = None,
-    exit_zero: bool = False,
-    xsd_engine: str | None = None,
-    config: StrPath | None = None,
-    isolated: bool = False,
-    follow: bool = False,
-    maps: Mapping[str, StrPath] | None = None,
-    robots: Sequence[StrPath] | None = None,
-    max_depth: int = 3,
-    max_files: int = 10_000,
-    max_bytes: int = 20 * 1024**3,
-    jobs: int = 0,
-    timeout: float = 10.0,
-    allow_private_hosts: bool = False,
-    scheduler: str | None = None,
-) -> LintResult:
+def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResult:
     """Check files, directories, URLs and robots.txt files as ``sitemap-lint check``
     does with the same arguments, the rules across a set of files included.
 
@@ -215,6 +181,8 @@ def lint_paths(
       addresses that no input names (refused with FE014 otherwise).
     - ``scheduler``: a Dask scheduler's address (``tcp://HOST:8786``) or ``auto``: the
       set is fetched and checked on that cluster (the ``dask`` extra).
+    - ``baseline``: a file ``sitemap-lint --write-baseline`` wrote; the findings it
+      records are not reported.
 
     Raises :class:`SitemapLintError` where the command exits 2.
     """
@@ -223,30 +191,7 @@ def lint_paths(
     arguments = [_path(path, "paths") for path in paths]
     if not arguments:
         raise SitemapLintError("paths: give at least one file, directory or URL")
-    settings = _settings(
-        arguments,
-        now=now,
-        sitemap_url=sitemap_url,
-        select=select,
-        extend_select=extend_select,
-        ignore=ignore,
-        profile=profile,
-        fail_on=fail_on,
-        exit_zero=exit_zero,
-        xsd_engine=xsd_engine,
-        config=config,
-        isolated=isolated,
-        follow=follow,
-        maps=maps,
-        robots=robots,
-        max_depth=max_depth,
-        max_files=max_files,
-        max_bytes=max_bytes,
-        jobs=jobs,
-        timeout=timeout,
-        allow_private_hosts=allow_private_hosts,
-        scheduler=scheduler,
-    )
+    settings = _settings(arguments, options)
     return _run(settings, None)
 
 
@@ -267,61 +212,23 @@ def rules(profile: str | None = None) -> tuple[RuleInfo, ...]:
 # -- from keyword arguments to the command's settings ---------------------------------
 
 
-def _settings(
-    paths: list[str],
-    *,
-    now: str | date | None,
-    sitemap_url: str | None,
-    select: Sequence[str] | None,
-    extend_select: Sequence[str] | None,
-    ignore: Sequence[str] | None,
-    profile: str | None,
-    fail_on: str | Severity | None,
-    exit_zero: bool,
-    xsd_engine: str | None,
-    config: StrPath | None,
-    isolated: bool,
-    follow: bool,
-    maps: Mapping[str, StrPath] | None,
-    robots: Sequence[StrPath] | None,
-    max_depth: int,
-    max_files: int,
-    max_bytes: int,
-    jobs: int,
-    timeout: float,
-    allow_private_hosts: bool,
-    scheduler: str | None,
-) -> RunSettings:
+def _settings(paths: list[str], options: Mapping[str, Any]) -> RunSettings:
     """The settings of the run, every value checked as the command checks it; a wrong
     one raises before anything is read, its message naming the keyword."""
-    if isolated is True and config is not None:
+    unknown = [key for key in options if key not in _KEYWORDS]
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], sorted(_KEYWORDS), n=1)
+        hint = f"; did you mean {close[0]}=?" if close else ""
+        raise SitemapLintError(f"{unknown[0]}=: not an option of lint and lint_paths{hint}")
+    if options.get("isolated") is True and options.get("config") is not None:
         raise SitemapLintError("config= and isolated=True exclude each other")
-    return _checked(
-        {
-            "paths": paths,
-            "now": _now(now),
-            "sitemap_url": sitemap_url,
-            "select": _codes(select, "select"),
-            "extend_select": _codes(extend_select, "extend_select"),
-            "ignore": _codes(ignore, "ignore"),
-            "profile": profile,
-            "fail_on": str(fail_on) if isinstance(fail_on, Severity) else fail_on,
-            "exit_zero": exit_zero,
-            "xsd_engine": xsd_engine,
-            "config": None if config is None else _path(config, "config"),
-            "isolated": isolated,
-            "follow": follow,
-            "maps": _maps(maps),
-            "robots": _paths(robots, "robots"),
-            "max_depth": max_depth,
-            "max_files": max_files,
-            "max_bytes": max_bytes,
-            "jobs": jobs,
-            "timeout": timeout,
-            "allow_private_hosts": allow_private_hosts,
-            "scheduler": scheduler,
-        }
-    )
+    keywords: dict[str, object] = {"paths": paths}
+    for key, value in options.items():
+        convert = _CONVERSIONS.get(key)
+        keywords[key] = value if convert is None else convert(value, key)
+    return _checked(keywords)
 
 
 def _checked(keywords: dict[str, object]) -> RunSettings:
@@ -443,13 +350,36 @@ def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
     return tuple(entries)
 
 
+def _fail_on(value: object, _option: str) -> object:
+    return str(value) if isinstance(value, Severity) else value
+
+
+def _optional_path(value: object, option: str) -> str | None:
+    return None if value is None else _path(value, option)
+
+
+# From a keyword's Python type to the text or tuple its setting takes (the others pass
+# as they are).
+_CONVERSIONS: dict[str, Callable[[Any, str], object]] = {
+    "now": lambda value, _option: _now(value),
+    "select": _codes,
+    "extend_select": _codes,
+    "ignore": _codes,
+    "fail_on": _fail_on,
+    "config": _optional_path,
+    "baseline": _optional_path,
+    "maps": lambda value, _option: _maps(value),
+    "robots": _paths,
+}
+
 # The keywords of the calls, which messages name where the command names a flag.
-_KEYWORDS = frozenset(lint_paths.__kwdefaults__ or ())
+_KEYWORDS = frozenset(Options.__annotations__)
 
 __all__ = [
     "FileReport",
     "Finding",
     "LintResult",
+    "Options",
     "RuleInfo",
     "Severity",
     "SitemapLintError",
