@@ -1,0 +1,116 @@
+"""The records the live audit's steps pass to each other (no behaviour here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sitemap_lint.records import Frozen
+
+# What a listed URL is, by the element that lists it.
+PAGE = "page"  # urlset/url/loc
+CHILD = "child"  # sitemapindex/sitemap/loc
+IMAGE = "image"  # image:image/image:loc
+VIDEO_CONTENT = "video-content"  # video:content_loc
+VIDEO_PLAYER = "video-player"  # video:player_loc
+VIDEO_THUMBNAIL = "video-thumbnail"  # video:thumbnail_loc
+ALTERNATE = "alternate"  # xhtml:link rel="alternate" href
+KINDS = (PAGE, CHILD, IMAGE, VIDEO_CONTENT, VIDEO_PLAYER, VIDEO_THUMBNAIL, ALTERNATE)
+MEDIA_KINDS = frozenset({IMAGE, VIDEO_CONTENT, VIDEO_THUMBNAIL})
+
+
+@dataclass(init=False, repr=False, eq=False)
+class Target(Frozen):
+    """One URL as a file lists it: where its element starts (the ``loc``/``link``
+    start tag, 1-based line and column, as the static findings give them), and for a
+    page its entry's lastmod as written and its ``xhtml:link`` alternates
+    ((hreflang, href) pairs, in the file's order)."""
+
+    url: str
+    kind: str
+    line: int
+    column: int
+    lastmod: str | None = None
+    alternates: tuple[tuple[str, str], ...] = ()
+
+    def __init__(
+        self,
+        url: str,
+        kind: str,
+        line: int,
+        column: int,
+        lastmod: str | None = None,
+        alternates: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "url", url)
+        setattr_(self, "kind", kind)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "lastmod", lastmod)
+        setattr_(self, "alternates", alternates)
+
+
+# Why a request got no answer (Answer.error).
+DNS = "dns"
+CONNECT = "connect"
+TLS = "tls"
+TIMEOUT = "timeout"
+REFUSED = "refused"  # the guard refused the address (private, loopback, ...)
+PROTOCOL = "protocol"  # not valid HTTP, a header too large, a body that breaks
+SCHEME = "scheme"  # neither http nor https
+TOO_LARGE = "too-large"  # a decoded head past the bound (a compression bomb)
+
+
+@dataclass
+class Hop:
+    """One response of a redirect chain: the URL asked and its status and Location."""
+
+    url: str
+    status: int
+    location: str | None = None
+
+
+@dataclass
+class PageSignals:
+    """What a page states about itself, read from its headers and the start of its
+    HTML (up to the end of its head or the bound). Every field is None / empty when the
+    page says nothing; ``noindex`` names where it was said (e.g. "X-Robots-Tag",
+    "meta robots", "meta googlebot")."""
+
+    noindex: str | None = None
+    canonical: str | None = None  # absolute, resolved against the final URL
+    canonical_source: str | None = None  # "Link header" or "link element"
+    alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, absolute href)
+    modified: datetime | None = None  # the newest stated modification time
+    modified_source: str | None = None  # "Last-Modified", "JSON-LD dateModified", ...
+
+
+@dataclass
+class Answer:
+    """The outcome of requesting one URL (redirects followed, each hop checked).
+
+    ``status`` is the final response's (None when no response: then ``error`` says
+    why and ``detail`` gives the one-line reason). ``chain`` holds the redirect hops
+    before the final response; ``final_url`` the URL that gave it. ``content_type`` is
+    the media type without parameters, lower case. ``elapsed`` is seconds from the
+    first byte sent to the final answer. ``from_cache`` is True when a conditional
+    request was answered 304 and the cached answer reused. ``loop`` is True when the
+    chain came back to a URL it had visited; ``too_many_hops`` when it was cut."""
+
+    url: str
+    status: int | None = None
+    final_url: str | None = None
+    chain: list[Hop] = field(default_factory=list)
+    content_type: str | None = None
+    signals: PageSignals | None = None
+    error: str | None = None
+    detail: str | None = None
+    elapsed: float = 0.0
+    attempts: int = 1
+    loop: bool = False
+    too_many_hops: bool = False
+    from_cache: bool = False
+    etag: str | None = None
+    last_modified: str | None = None
+    robots_disallowed: bool = False  # the host's robots.txt disallows it for Googlebot

@@ -1,0 +1,494 @@
+"""What a page states about itself: noindex, canonical, hreflang alternates and its
+modification time, read from its response headers and the start of its HTML.
+
+Pure and cheap: no I/O, nothing reported, no HTML parser over the page. A small
+scanner walks the head: it finds the start tags that matter (``meta``, ``link``,
+``base``, ``script``), reads their attributes in any order and quoting (only where
+they may say something), skips comments and the raw text of ``script``, ``style``,
+``title`` and ``textarea`` (a tag written inside them is not a tag), and stops at the end of the
+head (``</head>`` or ``<body``). An attribute value whose quote never closes runs to
+the end of the text, as in a browser, so the scan ends there: its cost stays linear in
+the text.
+"""
+
+from __future__ import annotations
+
+import html
+import html.entities
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC, datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+from functools import cache
+from typing import Any
+from urllib.parse import urljoin
+
+from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.live.model import PageSignals
+
+__all__ = ["normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
+
+Headers = Mapping[str, str] | Iterable[tuple[str, str]]
+
+# The scanner: a comment, the end of the head, or the start tag of an element that
+# matters with its attributes up to its ">" (group 2: quoted values read whole;
+# possessive, so no backtracking). Group 2 is None when a quote never closes.
+_TOKEN = re.compile(
+    r"<!--|</head[\s/>]|<body[\s/>]|<(meta|link|base|script|style|title|textarea)(?=[\s/>])"
+    r"(?:((?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>)?",
+    re.IGNORECASE,
+)
+# Raw text runs to the element's end tag: a tag written in it is not a tag.
+_RAW_TEXT_END = {
+    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE)
+    for name in ("script", "style", "title", "textarea")
+}
+# Words one of a tag's attributes must hold for the tag to say anything (its attributes
+# are read only then; a character reference could hide them, so "&" reads them too).
+_TELLING = {
+    name: re.compile(words, re.IGNORECASE)
+    for name, words in (
+        ("meta", "robots|googlebot|modified_time|&"),
+        ("link", "canonical|alternate|&"),
+        ("script", "ld\\+json|&"),
+        ("base", ""),
+    )
+}
+_ATTRIBUTE = re.compile(
+    r"([^\s\"'>/=]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+)))?",
+)
+_SPACE = re.compile(r"[\s,]+")
+_REFERENCE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9A-Fa-f]+;?|[A-Za-z][A-Za-z0-9]*;?)")
+
+# X-Robots-Tag: directives that take a value after a colon (not a user agent).
+_VALUED_DIRECTIVES = frozenset(
+    {"unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"}
+)
+_AGENT_PREFIX = re.compile(r"\s*([A-Za-z][\w.-]*)\s*:\s*(.*)", re.DOTALL)
+_NOINDEX = frozenset({"noindex", "none"})
+_GOOGLE = "googlebot"
+
+# A Link header (RFC 8288): <target>; param=value; param="quoted", <target2>; ...
+_LINK_TARGET = re.compile(r"[\s,]*<([^>]*)>")
+_LINK_PARAM = re.compile(
+    r"\s*;\s*([^\s;,=]+)\s*(?:=\s*(?:\"((?:[^\"\\]|\\.)*)\"|([^\s;,]*)))?", re.DOTALL
+)
+_QUOTED_PAIR = re.compile(r"\\(.)", re.DOTALL)
+
+# HTTP dates (RFC 9110 section 5.6.7): IMF-fixdate, the obsolete RFC 850 and asctime forms.
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_IMF_FIXDATE = re.compile(
+    r"[A-Za-z]{3},\s*(\d{1,2})[\s-]([A-Za-z]{3})[\s-](\d{4})\s+(\d\d):(\d\d):(\d\d)\s*(?:GMT|UTC|Z)",
+    re.IGNORECASE,
+)
+_RFC850 = re.compile(
+    r"[A-Za-z]{6,9},\s*(\d{1,2})-([A-Za-z]{3})-(\d\d)\s+(\d\d):(\d\d):(\d\d)\s*GMT", re.IGNORECASE
+)
+_ASCTIME = re.compile(
+    r"[A-Za-z]{3}\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)\s+(\d{4})", re.IGNORECASE
+)
+# W3C Datetime (and the ISO 8601 forms pages write): a year, month, day, time, fraction, zone.
+_W3C = re.compile(
+    r"(\d{4})(?:-(\d\d)(?:-(\d\d)(?:[Tt ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?"
+    r"\s*([Zz]|[+-]\d\d(?::?\d\d)?)?)?)?)?"
+)
+
+# Where a modification time was read (PageSignals.modified_source).
+LAST_MODIFIED = "Last-Modified"
+JSON_LD = "JSON-LD dateModified"
+ARTICLE = "article:modified_time"
+# Where noindex was said and where the canonical was read.
+ROBOTS_HEADER = "X-Robots-Tag"
+META_ROBOTS = "meta robots"
+META_GOOGLEBOT = "meta googlebot"
+LINK_HEADER = "Link header"
+LINK_ELEMENT = "link element"
+
+# Percent-escapes: unreserved characters (RFC 3986) are decoded; the rest upper-cased.
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_NOT_ASCII = re.compile(r"[^\x21-\x7e]+")
+# scheme://, userinfo@, host (not an IPv6 literal), then port, path and query.
+_SPLIT_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@]*@)?([^/?#:\[]*)(.*)", re.DOTALL)
+
+
+def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
+    """What the page at ``url`` (the final URL, after redirects) states in its response
+    ``headers`` (a mapping, a multi-mapping such as aiohttp's, or (name, value) pairs)
+    and the start of its HTML ``head`` (decoded text, bounded by the caller)."""
+    signals = PageSignals()
+    moments: list[tuple[datetime, str]] = []
+    for name, value in _header_pairs(headers):
+        lower = name.lower()
+        if lower == "x-robots-tag":
+            if signals.noindex is None and _robots_header_noindex(value):
+                signals.noindex = ROBOTS_HEADER
+        elif lower == "link":
+            _read_link_header(url, value, signals)
+        elif lower == "last-modified" and not any(s == LAST_MODIFIED for _, s in moments):
+            moment = parse_http_date(value)
+            if moment is not None:
+                moments.append((moment, LAST_MODIFIED))
+    if head:
+        _read_head(url, head, signals, moments)
+    if moments:
+        # The newest; at equal moments the first source named (header, JSON-LD, meta).
+        newest = max(moments, key=lambda pair: pair[0])
+        signals.modified, signals.modified_source = newest
+    return signals
+
+
+def _header_pairs(headers: Headers) -> Iterator[tuple[str, str]]:
+    # A multi-mapping's items() gives every value of a repeated header.
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    for name, value in pairs:
+        yield str(name), str(value)
+
+
+# -- X-Robots-Tag -------------------------------------------------------------------
+
+
+def _robots_header_noindex(value: str) -> bool:
+    """Whether one X-Robots-Tag value says noindex to Googlebot: a directive with no
+    user agent before it, or after ``googlebot:`` (a prefix holds until the next one)."""
+    agent: str | None = None
+    for part in value.split(","):
+        directive = part.strip()
+        match = _AGENT_PREFIX.fullmatch(directive)
+        if match is not None and match.group(1).lower() not in _VALUED_DIRECTIVES:
+            agent = match.group(1).lower()
+            directive = match.group(2).strip()
+        if (agent is None or agent == _GOOGLE) and directive.lower() in _NOINDEX:
+            return True
+    return False
+
+
+def _meta_noindex(content: str) -> bool:
+    return any(token.lower() in _NOINDEX for token in _SPACE.split(content))
+
+
+# -- Link headers ---------------------------------------------------------------------
+
+
+def _read_link_header(url: str, value: str, signals: PageSignals) -> None:
+    for target, params in _links(value):
+        rels = params.get("rel", "").lower().split()
+        if "canonical" in rels and signals.canonical is None and target.strip():
+            signals.canonical = _absolute(url, target.strip())
+            signals.canonical_source = LINK_HEADER
+        hreflang = params.get("hreflang", "").strip()
+        if "alternate" in rels and hreflang and target.strip():
+            signals.alternates += ((hreflang, _absolute(url, target.strip())),)
+
+
+def _links(value: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """The links of one Link header value: target and parameters (names lower case;
+    the first of a repeated name kept, as RFC 8288 says)."""
+    at = 0
+    while True:
+        target = _LINK_TARGET.match(value, at)
+        if target is None:
+            return
+        at = target.end()
+        params: dict[str, str] = {}
+        while (param := _LINK_PARAM.match(value, at)) is not None:
+            at = param.end()
+            name, quoted, bare = param.groups()
+            text = _QUOTED_PAIR.sub(r"\1", quoted) if quoted is not None else bare or ""
+            params.setdefault(name.lower(), text)
+        yield target.group(1), params
+        # Anything up to the next link is not understood: skipped.
+        comma = value.find(",", at)
+        if comma < 0:
+            return
+        at = comma
+
+
+# -- the head --------------------------------------------------------------------------
+
+
+def _read_head(
+    url: str, head: str, signals: PageSignals, moments: list[tuple[datetime, str]]
+) -> None:
+    base: str | None = None
+    canonical: str | None = None
+    alternates: list[tuple[str, str]] = []
+    json_moments: list[datetime] = []
+    article: datetime | None = None
+    at = 0
+    search = _TOKEN.search
+    while (token := search(head, at)) is not None:
+        at = token.end()
+        name = token.group(1)
+        if name is None:
+            if token.group().startswith("<!"):
+                end = head.find("-->", at)
+                if end < 0:
+                    break
+                at = end + 3
+                continue
+            break  # the end of the head
+        text = token.group(2)
+        if text is None:
+            break  # a quote that never closes: the rest of the text is its value
+        name = name.lower()
+        raw_end = _RAW_TEXT_END.get(name)
+        if raw_end is not None:
+            found = raw_end.search(head, at)
+            end = len(head) if found is None else found.start()
+            if name == "script" and _tells(name, text) and _is_json_ld(_attributes(text)):
+                json_moments.extend(_json_ld_moments(head[at:end]))
+            at = end
+        elif not _tells(name, text):
+            continue
+        elif name == "meta":
+            article = _read_meta(_attributes(text), signals, article)
+        elif name == "link":
+            attributes = _attributes(text)
+            href = attributes.get("href", "").strip()
+            if not href:
+                continue
+            rels = attributes.get("rel", "").lower().split()
+            if "canonical" in rels and canonical is None:
+                canonical = href
+            hreflang = attributes.get("hreflang", "").strip()
+            if "alternate" in rels and hreflang:
+                alternates.append((hreflang, href))
+        elif base is None:  # <base>: the first with an href counts
+            href = _attributes(text).get("href", "").strip()
+            if href:
+                base = urljoin(url, href)
+    base = base or url
+    if canonical is not None and signals.canonical is None:
+        signals.canonical = _absolute(base, canonical)
+        signals.canonical_source = LINK_ELEMENT
+    if alternates:
+        signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
+    if json_moments:
+        moments.append((max(json_moments), JSON_LD))
+    if article is not None:
+        moments.append((article, ARTICLE))
+
+
+def _attributes(text: str) -> dict[str, str]:
+    """A start tag's attributes: names lower case, values with their character
+    references decoded; the first of a repeated name kept, as HTML does."""
+    attributes: dict[str, str] = {}
+    for name, double, single, bare in _ATTRIBUTE.findall(text):
+        value = double or single or bare
+        if "&" in value:
+            value = _REFERENCE.sub(_decode_reference, value)
+        attributes.setdefault(name.lower(), value)
+    return attributes
+
+
+def _decode_reference(match: re.Match[str]) -> str:
+    """A character reference in an attribute value, decoded as HTML decodes it there:
+    a named one without its ";" only when it is whole and no "=" follows (so a query
+    such as ``&section=news`` stays as written)."""
+    reference = match.group()
+    if reference[1] == "#":
+        return html.unescape(reference)
+    decoded = html.entities.html5.get(reference[1:])
+    if decoded is None or (
+        not reference.endswith(";") and match.string[match.end() : match.end() + 1] == "="
+    ):
+        return reference
+    return decoded
+
+
+def _tells(name: str, text: str) -> bool:
+    return _TELLING[name].search(text) is not None
+
+
+def _absolute(base: str, href: str) -> str:
+    """``href`` resolved against ``base``; an absolute http(s) URL without dot
+    segments or backslashes is its own resolution (the usual case, made cheap)."""
+    if href.startswith(("https://", "http://")) and "/." not in href and "\\" not in href:
+        return href
+    return urljoin(base, href)
+
+
+def _read_meta(
+    attributes: dict[str, str], signals: PageSignals, article: datetime | None
+) -> datetime | None:
+    """Note what a ``meta`` element says; the newest article:modified_time so far."""
+    content = attributes.get("content")
+    if content is None:
+        return article
+    name = attributes.get("name", "").strip().lower()
+    if name in ("robots", _GOOGLE):
+        if signals.noindex is None and _meta_noindex(content):
+            signals.noindex = META_ROBOTS if name == "robots" else META_GOOGLEBOT
+    elif attributes.get("property", "").strip().lower() == "article:modified_time":
+        moment = parse_page_date(content)
+        if moment is not None and (article is None or moment > article):
+            return moment
+    return article
+
+
+def _is_json_ld(attributes: dict[str, str]) -> bool:
+    kind = attributes.get("type", "").split(";", 1)[0].strip().lower()
+    return kind == "application/ld+json"
+
+
+def _json_ld_moments(text: str) -> list[datetime]:
+    """The ``dateModified`` of the JSON-LD objects in a script: the top-level object or
+    array's objects and the members of their ``@graph``. Bad JSON says nothing."""
+    text = text.strip()
+    if text.startswith("<!--"):  # an old habit: the script's text in a comment
+        text = text[4:].removesuffix("-->").strip()
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    moments: list[datetime] = []
+    for item in _json_ld_objects(data):
+        value = item.get("dateModified")
+        if isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, dict):
+            value = value.get("@value")
+        if isinstance(value, str):
+            moment = parse_page_date(value)
+            if moment is not None:
+                moments.append(moment)
+    return moments
+
+
+def _json_ld_objects(data: Any) -> Iterator[dict[str, Any]]:
+    for item in data if isinstance(data, list) else [data]:
+        if isinstance(item, dict):
+            yield item
+            graph = item.get("@graph")
+            if isinstance(graph, dict):
+                yield graph
+            elif isinstance(graph, list):
+                yield from (member for member in graph if isinstance(member, dict))
+
+
+# -- dates -------------------------------------------------------------------------------
+
+
+def parse_http_date(text: str) -> datetime | None:
+    """An HTTP-date (RFC 9110: IMF-fixdate, RFC 850 or asctime form) as an aware UTC
+    datetime; other RFC 5322 dates (with a numeric zone) are accepted too; None when
+    the text is not a date. A two-digit year under 70 is read as 20xx, else as 19xx."""
+    text = text.strip()
+    try:
+        match = _IMF_FIXDATE.fullmatch(text)
+        if match is not None:
+            day, month, year, hour, minute, second = match.groups()
+            return _utc(year, month, day, hour, minute, second)
+        match = _RFC850.fullmatch(text)
+        if match is not None:
+            day, month, short, hour, minute, second = match.groups()
+            year = str(int(short) + (2000 if int(short) < 70 else 1900))
+            return _utc(year, month, day, hour, minute, second)
+        match = _ASCTIME.fullmatch(text)
+        if match is not None:
+            month, day, hour, minute, second, year = match.groups()
+            return _utc(year, month, day, hour, minute, second)
+    except (ValueError, KeyError):
+        return None
+    return _loose_http_date(text)
+
+
+def _utc(year: str, month: str, day: str, hour: str, minute: str, second: str) -> datetime:
+    return datetime(
+        int(year), _MONTHS[month.lower()], int(day), int(hour), int(minute), int(second), tzinfo=UTC
+    )
+
+
+def _loose_http_date(text: str) -> datetime | None:
+    if not text or len(text) > 64:
+        return None
+    try:
+        moment = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def parse_page_date(text: str) -> datetime | None:
+    """A date as pages write it (W3C Datetime / ISO 8601: a year, a month, a day, a time
+    with or without seconds and fraction, a zone ``Z`` or ``+hh:mm``) as an aware
+    datetime; a moment with no zone is read as UTC. None when it is not such a date."""
+    match = _W3C.fullmatch(text.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    try:
+        return datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            int((fraction or "0")[:6].ljust(6, "0")),
+            tzinfo=_zone(zone),
+        )
+    except ValueError:
+        return None
+
+
+@cache
+def _zone(zone: str | None) -> timezone:
+    if zone is None or zone in ("Z", "z"):
+        return UTC
+    digits = zone[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:] or "0")
+    if hours > 23 or minutes > 59:
+        raise ValueError(zone)
+    offset = timedelta(hours=hours, minutes=minutes)
+    return timezone(-offset if zone[0] == "-" else offset)
+
+
+# -- URLs --------------------------------------------------------------------------------
+
+
+def normal_for_compare(url: str) -> str:
+    """``url`` as two URLs are compared to tell whether they name the same page: the
+    scheme and host in lower case (a host outside ASCII in its ASCII form, as browsers
+    send it), no default port, ``/`` for an empty path (as
+    ``domain.identity.normal_url``), characters outside ASCII and spaces percent-encoded
+    (UTF-8), percent-escapes in upper case with those of unreserved characters
+    decoded, and no fragment."""
+    url = url.strip()
+    hash_at = url.find("#")
+    if hash_at >= 0:
+        url = url[:hash_at]
+    if not url.isascii() or " " in url:
+        url = _ascii_url(url)
+    if "%" in url:
+        url = _ESCAPE.sub(_normal_escape, url)
+    return normal_url(url)
+
+
+def _ascii_url(url: str) -> str:
+    match = _SPLIT_URL.fullmatch(url)
+    if match is None:
+        return _NOT_ASCII.sub(_escape_utf8, url)
+    scheme, userinfo, host, rest = match.groups()
+    if not host.isascii():
+        ascii_host = to_ascii(host).ascii
+        host = host if ascii_host is None else ascii_host
+    escape = _NOT_ASCII.sub
+    return scheme + escape(_escape_utf8, userinfo or "") + host + escape(_escape_utf8, rest)
+
+
+def _escape_utf8(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    character = chr(int(match.group(1), 16))
+    return character if character in _UNRESERVED else "%" + match.group(1).upper()

@@ -1,0 +1,517 @@
+"""The URLs one sitemap lists, with where their elements start; and the sample of them
+the live audit requests.
+
+``TargetReader`` is fed the decoded text the static check reads (the same chunks, and
+the decoder's line and column offsets when text before the XML declaration was dropped),
+so the positions it records are those the static findings give for the same elements:
+expat's, through the same mapping as ``formats.xml.StreamParser``. Entries are found by
+their local names in the root's namespace, as the static check finds them (a
+look-alike namespace is reported there, not here); the extensions by their namespace
+URIs, with any prefix.
+
+The lexical defects the static check reads past (a raw ``&``, an entity it does not
+expand, a character XML does not allow) are marked before expat reads the text, by a
+mark of the same length in characters, and the values are given back as written. A
+plain expat parser reads a clean file (the cheap way); at any other syntax error inside
+the root, the rest of the file, from the start of the damaged entry, goes to the static
+check's own ``StreamParser`` behind a synthetic root start tag, which recovers as the
+check does (the entry lost or read again, reading resumed at the next entry), so the
+targets after the error are those the check reads, at the same positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import pyexpat
+import re
+from collections.abc import Sequence
+
+from sitemap_lint.formats.xml import AMP_MARK, DROP_MARK, StreamParser
+from sitemap_lint.live.model import (
+    ALTERNATE,
+    CHILD,
+    IMAGE,
+    PAGE,
+    VIDEO_CONTENT,
+    VIDEO_PLAYER,
+    VIDEO_THUMBNAIL,
+    Target,
+)
+from sitemap_lint.model import Node
+
+__all__ = ["TargetReader", "sample"]
+
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+_ENTRIES = {"urlset": ("url", PAGE), "sitemapindex": ("sitemap", CHILD)}
+_VIDEO_LOCS = {
+    f"{VIDEO_NS}}}content_loc": VIDEO_CONTENT,
+    f"{VIDEO_NS}}}player_loc": VIDEO_PLAYER,
+    f"{VIDEO_NS}}}thumbnail_loc": VIDEO_THUMBNAIL,
+}
+_IMAGE = f"{IMAGE_NS}}}image"
+_IMAGE_LOC = f"{IMAGE_NS}}}loc"
+_VIDEO = f"{VIDEO_NS}}}video"
+_LINK = f"{XHTML_NS}}}link"
+
+# What an open element is to the reader.
+_OTHER, _ROOT, _ENTRY, _LOC, _LASTMOD, _IMAGE_BOX, _VIDEO_BOX, _MEDIA_LOC, _LINK_ROLE = range(9)
+_VALUES = frozenset({_LOC, _LASTMOD, _MEDIA_LOC})  # the elements whose text is kept
+
+# A "&" that does not start a reference expat reads (the predefined entities and
+# character references); an entity the file declares is kept as written either way.
+_BAD_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,8}|#x[0-9A-Fa-f]{1,8});)")
+# Characters XML 1.0 does not allow.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# The most text kept for a recovery to read again, in bytes.
+MAX_REPLAY = 1 << 20
+# At the end of a chunk, a reference that may go on in the next one is held back.
+_OPEN_REFERENCE = re.compile(r"&#?[xX]?[0-9A-Za-z_.-]{0,16}\Z")
+
+
+class TargetReader:
+    """Reads the targets of one sitemap from its decoded text, chunk by chunk."""
+
+    def __init__(self, line_offset: int = 0, column_offset: int = 0) -> None:
+        self._line_offset = line_offset
+        self._column_offset = column_offset
+        self._targets: list[Target] = []
+        self._held = ""
+        self._failed = False
+        self._marked = False
+        # What a recovery needs: the open elements' roles, the root's namespace
+        # declarations, the start of the open entry (byte index, expat's line and
+        # column), the text fed since (blocks: their first byte index and their
+        # bytes), the entries' name and kind once the root is known.
+        self._roles: list[int] = []
+        self._declarations: list[tuple[str, str]] = []
+        self._root: tuple[str, str] | None = None  # (namespace, name)
+        self._entry: tuple[str, str] | None = None  # (name, target kind)
+        self._root_closed = False
+        self._open_entry = (0, 0, 0)
+        self._window: list[tuple[int, bytes]] = []
+        self._fed = 0
+        self._recovery: StreamParser | None = None
+        self._parser = self._new_parser()
+
+    def feed(self, text: str, final: bool = False) -> None:
+        """Read the next chunk of text (``final`` with the last one, or after it)."""
+        if self._failed:
+            return
+        text = self._held + text
+        self._held = ""
+        if not final:
+            held = _OPEN_REFERENCE.search(text, max(len(text) - 20, 0))
+            if held is not None:
+                self._held = text[held.start() :]
+                text = text[: held.start()]
+        if "&" in text:
+            text, marks = _BAD_AMPERSAND.subn(AMP_MARK, text)
+            self._marked = self._marked or marks > 0
+        if _NOT_XML.search(text) is not None:
+            text = _NOT_XML.sub(DROP_MARK, text)
+            self._marked = True
+        if self._recovery is not None:
+            self._feed_recovery(text, final)
+            return
+        data = text.encode("utf-8")
+        self._window.append((self._fed, data))
+        self._fed += len(data)
+        try:
+            self._parser.Parse(data, final)
+        except pyexpat.ExpatError as error:
+            self._recover(error, final)
+        else:
+            if final:
+                self._stop()
+            else:
+                self._trim_window()
+
+    def _trim_window(self) -> None:
+        """Keep the text a recovery may read again: the last block, and all from the
+        start of the open entry (up to MAX_REPLAY bytes)."""
+        window = self._window
+        keep = window[-1][0]
+        if len(self._roles) >= 2:
+            keep = min(keep, self._open_entry[0])
+        while len(window) > 1 and window[0][0] + len(window[0][1]) <= keep:
+            del window[0]
+        while len(window) > 1 and self._fed - window[0][0] > MAX_REPLAY:
+            del window[0]  # a giant entry: no recovery inside it
+
+    def targets(self) -> list[Target]:
+        """The targets read so far, in the file's order."""
+        return self._targets
+
+    def _stop(self) -> None:
+        self._failed = True
+        self._held = ""
+        self._window = []
+        _detach(self._parser)
+        if self._recovery is not None:
+            self._recovery.release()
+            self._recovery = None
+
+    # -- after a syntax error ------------------------------------------------------------
+
+    def _recover(self, error: pyexpat.ExpatError, final: bool) -> None:
+        """Hand the rest of the file, from the damaged entry's start (or the error,
+        between entries), to a recovering StreamParser."""
+        roles = self._roles
+        if self._entry is None or self._root is None or self._root_closed or not roles:
+            self._stop()
+            return
+        start, line, column = self._open_entry
+        replay = self._replay(start) if len(roles) >= 2 else None
+        if replay is None:  # between entries, or in an entry too long to keep
+            start, line, column = self._parser.ErrorByteIndex, error.lineno, error.offset
+            replay = self._replay(start)
+        line, column = self._position(line, column)
+        if replay is None:
+            self._stop()
+            return
+        _detach(self._parser)
+        prefix = self._synthetic_root()
+        handler = _EntryTargets(self._targets, self._root[0], *self._entry)
+        recovery = StreamParser(handler, line - 1, column - 1 - len(prefix))
+        handler.parser = recovery
+        self._recovery = recovery
+        self._window = []
+        self._feed_recovery(prefix + replay, final)
+
+    def _feed_recovery(self, text: str, final: bool) -> None:
+        recovery = self._recovery
+        assert recovery is not None
+        if not recovery.feed(text):
+            self._stop()
+        elif final:
+            recovery.close()
+            self._stop()
+
+    def _position(self, line: int, column: int) -> tuple[int, int]:
+        """Expat's position (1-based line, 0-based column) in the file (both 1-based)."""
+        if line == 1:
+            column += self._column_offset
+        return line + self._line_offset, column + 1
+
+    def _replay(self, start: int) -> str | None:
+        """The text fed from byte index ``start`` on, or None when it is no longer kept."""
+        for index, (base, data) in enumerate(self._window):
+            if base <= start <= base + len(data):
+                rest = b"".join([data[start - base :], *(d for _, d in self._window[index + 1 :])])
+                try:
+                    return rest.decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+        return None
+
+    def _synthetic_root(self) -> str:
+        """The root start tag on one line: its name and namespace declarations."""
+        assert self._root is not None
+        ns, name = self._root
+        declared = dict(self._declarations)
+        prefix = next((p for p, uri in reversed(self._declarations) if uri == ns and p), "")
+        if ns and declared.get("") == ns:
+            prefix = ""
+        qname = f"{prefix}:{name}" if prefix else name
+        parts = [qname]
+        for key, uri in declared.items():
+            parts.append(f'xmlns:{key}="{_escape(uri)}"' if key else f'xmlns="{_escape(uri)}"')
+        return "<" + " ".join(parts) + ">"
+
+    def _new_parser(self) -> pyexpat.XMLParserType:
+        parser = pyexpat.ParserCreate("utf-8", namespace_separator="}")
+        parser.buffer_text = True
+        parser.buffer_size = 1 << 16
+        parser.SetParamEntityParsing(pyexpat.XML_PARAM_ENTITY_PARSING_NEVER)
+        # With a default handler, expat expands no internal entity.
+        parser.DefaultHandler = _ignore
+        self._install(parser)
+        return parser
+
+    def _install(self, parser: pyexpat.XMLParserType) -> None:
+        # The hot path of the reader: one call per element start and end, so the
+        # handlers do as little as they can for an element that is not wanted.
+        targets = self._targets
+        roles = self._roles
+        pieces: list[str] = []
+        line_offset, column_offset = self._line_offset, self._column_offset
+        reader = self
+        # Expat tag -> (the role its parent must have, its role): set at the root.
+        wanted: dict[str, tuple[int, int]] = {}
+        entry: list[Target] = []  # the targets of the open entry, in order
+        page_at = -1  # where the entry's own loc target stands in ``entry``
+        kind = PAGE
+        loc: tuple[str, int, int] | None = None
+        lastmod: str | None = None
+        alternates: list[tuple[str, str]] = []
+        at = (0, 0)
+        media_kind = IMAGE
+
+        def where() -> tuple[int, int]:
+            line, column = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+            if line == 1:
+                column += column_offset
+            return line + line_offset, column
+
+        def value() -> str:
+            text = "".join(pieces).strip()
+            return _unmark(text) if reader._marked else text
+
+        def start(tag: str, attrs: dict[str, str]) -> None:
+            nonlocal loc, lastmod, alternates, page_at, at, media_kind
+            spec = wanted.get(tag)
+            if spec is None or spec[0] != roles[-1]:
+                if len(roles) == 1:
+                    reader._open_entry = (
+                        parser.CurrentByteIndex,
+                        parser.CurrentLineNumber,
+                        parser.CurrentColumnNumber,
+                    )
+                roles.append(_OTHER if roles else root(tag))
+                return
+            role = spec[1]
+            if role == _LOC:
+                if loc is not None:  # a second loc: the first counts
+                    role = _OTHER
+                at = where()
+            elif role == _MEDIA_LOC:
+                media_kind, at = _VIDEO_LOCS.get(tag, IMAGE), where()
+            elif role == _ENTRY:
+                reader._open_entry = (
+                    parser.CurrentByteIndex,
+                    parser.CurrentLineNumber,
+                    parser.CurrentColumnNumber,
+                )
+                entry.clear()
+                page_at, loc, lastmod, alternates = -1, None, None, []
+            elif role == _LINK_ROLE:
+                link(attrs)
+            pieces.clear()
+            roles.append(role)
+
+        def root(tag: str) -> int:
+            nonlocal kind
+            ns, _, name = tag.rpartition("}")
+            reader._root = (ns, name)
+            if name in _ENTRIES:
+                entry_name, kind = _ENTRIES[name]
+                reader._entry = (entry_name, kind)
+                prefix = f"{ns}}}" if ns else ""
+                wanted.update(
+                    {
+                        f"{prefix}{entry_name}": (_ROOT, _ENTRY),
+                        f"{prefix}loc": (_ENTRY, _LOC),
+                        f"{prefix}lastmod": (_ENTRY, _LASTMOD),
+                        _IMAGE: (_ENTRY, _IMAGE_BOX),
+                        _IMAGE_LOC: (_IMAGE_BOX, _MEDIA_LOC),
+                        _VIDEO: (_ENTRY, _VIDEO_BOX),
+                        _LINK: (_ENTRY, _LINK_ROLE),
+                    }
+                )
+                wanted.update({tag: (_VIDEO_BOX, _MEDIA_LOC) for tag in _VIDEO_LOCS})
+            else:
+                reader._failed = True  # not a sitemap: nothing to read past this chunk
+            return _ROOT
+
+        def link(attrs: dict[str, str]) -> None:
+            if "alternate" not in attrs.get("rel", "").lower().split():
+                return
+            href = attrs.get("href", "").strip()
+            if not href:
+                return
+            if reader._marked:
+                href = _unmark(href)
+            hreflang = attrs.get("hreflang", "").strip()
+            if hreflang:
+                alternates.append((_unmark(hreflang), href))
+            entry.append(Target(href, ALTERNATE, *where()))
+
+        def end(tag: str) -> None:
+            nonlocal loc, lastmod, page_at
+            role = roles.pop()
+            if role == _OTHER:
+                if len(pieces) > 64 and roles and roles[-1] not in _VALUES:
+                    pieces.clear()  # text no value gathers: memory stays bounded
+                return
+            if role == _LOC:
+                text = value()
+                if text:
+                    loc = (text, *at)
+                    page_at = len(entry)
+            elif role == _LASTMOD:
+                lastmod = value() or None
+            elif role == _MEDIA_LOC:
+                text = value()
+                if text:
+                    entry.append(Target(text, media_kind, *at))
+            elif role == _ENTRY:
+                if loc is not None:
+                    url, line, column = loc
+                    page = Target(url, kind, line, column, lastmod, tuple(alternates))
+                    entry.insert(page_at, page)
+                targets.extend(entry)
+                entry.clear()
+            elif role == _ROOT:
+                reader._root_closed = True
+            pieces.clear()
+
+        def declare(prefix: str | None, uri: str | None) -> None:
+            if not roles:
+                reader._declarations.append((prefix or "", uri or ""))
+
+        parser.StartNamespaceDeclHandler = declare
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = pieces.append
+
+
+def _ignore(_data: str) -> None:
+    return None
+
+
+def _detach(parser: pyexpat.XMLParserType) -> None:
+    parser.StartElementHandler = None
+    parser.EndElementHandler = None
+    parser.CharacterDataHandler = None
+    parser.StartNamespaceDeclHandler = None
+
+
+def _escape(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+
+
+def _unmark(text: str) -> str:
+    if AMP_MARK in text or DROP_MARK in text:
+        return text.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+    return text
+
+
+_BOXES = {(IMAGE_NS, "image"), (VIDEO_NS, "video")}
+
+
+def _media_targets(box: Node) -> list[Target]:
+    """The targets of an ``image:image`` or ``video:video`` node."""
+    found: list[Target] = []
+    for part in box.children:
+        key = f"{part.ns}}}{part.name}"
+        kind = (
+            (IMAGE if key == _IMAGE_LOC else None) if box.ns == IMAGE_NS else _VIDEO_LOCS.get(key)
+        )
+        text = _unmark(part.text.strip())
+        if kind is not None and text:
+            found.append(Target(text, kind, part.line, part.column))
+    return found
+
+
+def _link_target(link: Node, found: list[Target], alternates: list[tuple[str, str]]) -> None:
+    """An ``xhtml:link`` node's alternate target, and its (hreflang, href) pair."""
+    attrs = link.attrs
+    href = _unmark(attrs.get("href", "").strip())
+    if "alternate" not in attrs.get("rel", "").lower().split() or not href:
+        return
+    hreflang = _unmark(attrs.get("hreflang", "").strip())
+    if hreflang:
+        alternates.append((hreflang, href))
+    found.append(Target(href, ALTERNATE, link.line, link.column))
+
+
+class _EntryTargets:
+    """The StreamParser handler of a recovery: each entry it hands over becomes targets
+    (the same as the plain reader makes of it); what it reports is the check's."""
+
+    def __init__(self, targets: list[Target], ns: str, entry_name: str, kind: str) -> None:
+        self.targets = targets
+        self.ns = ns
+        self.entry_name = entry_name
+        self.kind = kind
+        self.parser: StreamParser | None = None
+
+    def on_root(self, root: Node) -> None:
+        assert self.parser is not None
+        self.parser.set_entries(root, self.entry_name)
+
+    def on_entry(self, entry: Node) -> None:
+        if entry.ns != self.ns or entry.name != self.entry_name:
+            return
+        found: list[Target] = []
+        loc: tuple[int, Node] | None = None  # (its place in ``found``, the node)
+        lastmod: str | None = None
+        alternates: list[tuple[str, str]] = []
+        for child in entry.children:
+            if child.ns == self.ns and child.name == "loc":
+                if loc is None and child.text.strip():
+                    loc = (len(found), child)
+            elif child.ns == self.ns and child.name == "lastmod":
+                lastmod = _unmark(child.text.strip()) or None
+            elif (child.ns, child.name) in _BOXES:
+                found.extend(_media_targets(child))
+            elif (child.ns, child.name) == (XHTML_NS, "link"):
+                _link_target(child, found, alternates)
+        if loc is not None:
+            at, node = loc
+            url = _unmark(node.text.strip())
+            page = Target(url, self.kind, node.line, node.column, lastmod, tuple(alternates))
+            found.insert(at, page)
+        self.targets.extend(found)
+
+    def on_root_text(self, line: int, column: int) -> None:
+        return None
+
+    def on_doctype(self, name: str, line: int, column: int) -> None:
+        return None
+
+    def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
+        return None
+
+    def on_comment(self, text: str, line: int, column: int) -> None:
+        return None
+
+    def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:
+        return None
+
+    def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
+        return None
+
+    def on_lost_entry(self, entry: Node) -> None:
+        return None
+
+    def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
+        return None
+
+    def on_too_many_errors(self, line: int, column: int) -> None:
+        return None
+
+
+def sample(
+    targets: Sequence[Target],
+    count: int | None,
+    percent: float | None,
+    seed: int,
+    limit: int | None,
+) -> list[Target]:
+    """The targets to request: those whose URL's seeded hash is among the ``count``
+    lowest, or below ``percent`` of the hash space (the same URL always chosen alike for
+    a seed, on every run and platform), then the first ``limit`` of them; in the file's
+    order. None leaves a step out."""
+    chosen = list(targets)
+    if percent is not None or count is not None:
+        scores = [_score(target.url, seed) for target in chosen]
+        indices = list(range(len(chosen)))
+        if percent is not None:
+            bound = max(0.0, min(percent, 100.0)) / 100 * 2.0**64
+            indices = [index for index in indices if scores[index] < bound]
+        if count is not None and count < len(indices):
+            indices = sorted(heapq.nsmallest(max(count, 0), indices, key=scores.__getitem__))
+        chosen = [chosen[index] for index in indices]
+    if limit is not None:
+        chosen = chosen[: max(limit, 0)]
+    return chosen
+
+
+def _score(url: str, seed: int) -> int:
+    """A URL's place in the hash space for a seed: the first 8 bytes of BLAKE2b."""
+    data = f"{seed}\n{url}".encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")

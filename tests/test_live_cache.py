@@ -1,0 +1,237 @@
+"""live.cache: answers kept between runs in SQLite, shared safely by two runs."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.live.cache import Cache, CacheError, default_path
+from sitemap_lint.live.model import Answer, Hop, PageSignals
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def full_answer(url: str = "https://example.com/a") -> Answer:
+    return Answer(
+        url=url,
+        status=200,
+        final_url="https://example.com/b/",
+        chain=[Hop(url, 301, "/b"), Hop("https://example.com/b", 308, "https://example.com/b/")],
+        content_type="text/html",
+        signals=PageSignals(
+            noindex="meta robots",
+            canonical="https://example.com/c",
+            canonical_source="link element",
+            alternates=(("de", "https://example.com/de"), ("x-default", "https://example.com/")),
+            modified=datetime(2024, 5, 1, 10, 20, 30, 123, tzinfo=timezone(timedelta(hours=2))),
+            modified_source="JSON-LD dateModified",
+        ),
+        elapsed=0.25,
+        etag='W/"abc"',
+        last_modified="Wed, 01 May 2024 08:20:30 GMT",
+    )
+
+
+def test_an_answer_comes_back_as_it_went_in(tmp_path: Path) -> None:
+    answer = full_answer()
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([answer])
+        assert cache.get(answer.url) == answer
+        assert cache.get("https://example.com/other") is None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Answer(url="https://example.com/gone", status=410, final_url="https://example.com/gone"),
+        Answer(url="https://example.com/down", error="timeout", detail="no answer in 15 s"),
+        Answer(url="https://example.com/loop", status=301, loop=True, too_many_hops=False),
+        Answer(url="https://example.com/x", status=200, signals=PageSignals()),
+        Answer(url="https://example.com/\u00e9?q=\u65e5", status=200),
+    ],
+)
+def test_other_answers_come_back(answer: Answer, tmp_path: Path) -> None:
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([answer])
+        assert cache.get(answer.url) == answer
+
+
+def test_answers_last_between_runs_and_are_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "live.sqlite3"  # the folders are created
+    with Cache(path) as cache:
+        cache.put_many([full_answer(), Answer(url="https://example.com/z", status=404)])
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") == full_answer()
+        cache.put_many([Answer(url="https://example.com/a", status=500)])
+        stored = cache.get("https://example.com/a")
+        assert stored is not None
+        assert (stored.status, stored.signals, stored.etag) == (500, None, None)
+        assert cache.get("https://example.com/z") == Answer(url="https://example.com/z", status=404)
+
+
+def test_the_database_uses_write_ahead_logging(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    Cache(path).close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        stored = connection.execute("SELECT stored_at FROM answers").fetchall()
+    assert stored == []
+
+
+def test_a_row_that_cannot_be_read_is_a_miss(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer()])
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE answers SET chain = '{not json'")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+
+
+def test_a_cache_of_another_layout_is_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE answers (url TEXT PRIMARY KEY, body BLOB)")
+        connection.execute("INSERT INTO answers VALUES ('https://example.com/a', x'00')")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+        cache.put_many([full_answer()])
+        assert cache.get("https://example.com/a") == full_answer()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"this is not a database, just some text\n" * 200,
+        b"SQLite format 3\x00" + b"\xff" * 4096,  # the magic, then garbage
+        b"\x00" * 100,
+    ],
+)
+def test_a_file_that_is_not_the_cache_is_a_cache_error(content: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    path.write_bytes(content)
+    with pytest.raises(CacheError) as raised:
+        Cache(path)
+    message = str(raised.value)
+    assert "\n" not in message
+    assert str(path) in message
+
+
+def test_a_folder_at_the_path_is_a_cache_error(tmp_path: Path) -> None:
+    with pytest.raises(CacheError, match="cannot open"):
+        Cache(tmp_path)
+
+
+def test_a_path_under_a_file_is_a_cache_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(CacheError, match="cannot open"):
+        Cache(tmp_path / "file" / "live.sqlite3")
+
+
+def test_a_closed_cache_raises_a_cache_error(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "live.sqlite3")
+    cache.close()
+    cache.close()  # twice is fine
+    with pytest.raises(CacheError, match="closed"):
+        cache.get("https://example.com/a")
+
+
+def test_default_path_honours_xdg_cache_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_path() == tmp_path / "xdg" / "sitemap-lint" / "live.sqlite3"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for unusable in ("", "relative/cache"):
+        monkeypatch.setenv("XDG_CACHE_HOME", unusable)
+        assert default_path() == tmp_path / "home" / ".cache" / "sitemap-lint" / "live.sqlite3"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_path() == tmp_path / "home" / ".cache" / "sitemap-lint" / "live.sqlite3"
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from sitemap_lint.live.cache import Cache
+    from sitemap_lint.live.model import Answer
+
+    path, name, batches = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    sys.stdin.readline()  # both processes start together
+    with Cache(path) as cache:
+        for batch in range(batches):
+            own = [Answer(url=f"https://example.com/{name}/{batch}/{i}", status=200) for i in range(50)]
+            shared = [Answer(url=f"https://example.com/shared/{i}", status=200, detail=name) for i in range(50)]
+            cache.put_many(own + shared)
+            for answer in own:
+                assert cache.get(answer.url) == answer, answer.url
+            assert cache.get("https://example.com/shared/0") is not None
+    print("done")
+    """
+)
+
+
+@pytest.mark.slow
+def test_two_processes_share_the_cache(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    batches = 40
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), name, str(batches)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPOSITORY,
+        )
+        for name in ("one", "two")
+    ]
+    for writer in writers:  # both go at once
+        assert writer.stdin is not None
+        writer.stdin.write("go\n")
+        writer.stdin.flush()
+    outputs = [writer.communicate(timeout=300) for writer in writers]
+    for writer, (out, err) in zip(writers, outputs, strict=True):
+        assert (writer.returncode, out.strip(), err) == (0, "done", "")
+    with Cache(path) as cache:
+        for name in ("one", "two"):
+            for batch in range(batches):
+                for index in range(50):
+                    url = f"https://example.com/{name}/{batch}/{index}"
+                    assert cache.get(url) == Answer(url=url, status=200)
+        shared = cache.get("https://example.com/shared/49")
+        assert shared is not None and shared.detail in ("one", "two")
+    with sqlite3.connect(path) as connection:
+        (rows,) = connection.execute("SELECT count(*) FROM answers").fetchone()
+    assert rows == 2 * batches * 50 + 50
+
+
+def test_a_naive_modified_moment_comes_back_naive(tmp_path: Path) -> None:
+    # read_signals gives aware moments; whatever is stored is given back unchanged.
+    answer = Answer(url="https://example.com/a", signals=PageSignals(modified=datetime(2024, 1, 1)))
+    aware = Answer(
+        url="https://example.com/b", signals=PageSignals(modified=datetime(2024, 1, 1, tzinfo=UTC))
+    )
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([answer, aware])
+        assert cache.get(answer.url) == answer
+        assert cache.get(aware.url) == aware
+
+
+def test_get_many_answers_what_it_has(tmp_path: Path) -> None:
+    stored = [Answer(url=f"https://example.com/{index}", status=200) for index in range(1200)]
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([*stored, full_answer()])
+        asked = [f"https://example.com/{index}" for index in range(0, 2400, 2)]
+        found = cache.get_many([*asked, "https://example.com/a", "https://example.com/0"])
+        assert found == {
+            **{answer.url: answer for answer in stored[::2]},
+            "https://example.com/a": full_answer(),
+        }
+        assert cache.get_many([]) == {}

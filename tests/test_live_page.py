@@ -1,0 +1,528 @@
+"""live.page: what a page's headers and head state (noindex, canonical, alternates, dates)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from sitemap_lint.live.page import (
+    normal_for_compare,
+    parse_http_date,
+    parse_page_date,
+    read_signals,
+)
+
+URL = "https://example.com/blog/post"
+
+
+def head(*lines: str) -> str:
+    return "<!DOCTYPE html>\n<html lang=en>\n<head>\n" + "\n".join(lines) + "\n</head>\n<body>"
+
+
+# -- noindex ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        (["noindex"], True),
+        (["NoIndex"], True),
+        (["none"], True),
+        (["noindex, nofollow"], True),
+        (["nofollow", "noarchive, noindex"], True),  # several headers
+        (["googlebot: noindex"], True),
+        (["GoogleBot: none"], True),
+        (["bingbot: noindex"], False),
+        (["otherbot: noindex, nofollow"], False),  # the prefix holds for the whole list
+        (["otherbot: noindex, googlebot: noindex"], True),
+        (["googlebot: nofollow, otherbot: noindex"], False),
+        (["unavailable_after: 25 Jun 2010 15:00:00 PST"], False),
+        (["max-snippet: 20, noindex"], True),  # a valued directive is not an agent
+        (["nofollow", "noarchive"], False),
+        (["noindexing"], False),
+        ([""], False),
+    ],
+)
+def test_x_robots_tag(values: list[str], said: bool) -> None:
+    signals = read_signals(URL, [("X-Robots-Tag", value) for value in values], "")
+    assert signals.noindex == ("X-Robots-Tag" if said else None)
+
+
+def test_x_robots_tag_header_name_in_any_case() -> None:
+    assert read_signals(URL, {"x-robots-tag": "noindex"}, "").noindex == "X-Robots-Tag"
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ('<meta name="robots" content="noindex">', "meta robots"),
+        ("<meta name=robots content=noindex>", "meta robots"),
+        ("<meta content='noindex,follow' name='robots'/>", "meta robots"),
+        ('<META NAME="ROBOTS" CONTENT="NOINDEX, NOFOLLOW">', "meta robots"),
+        ('<meta name="robots" content="none">', "meta robots"),
+        ('<meta\n  name="robots"\n  content="max-image-preview:large, noindex"\n>', "meta robots"),
+        ('<meta name="googlebot" content="noindex">', "meta googlebot"),
+        ('<meta name="GoogleBot" content="noindex">', "meta googlebot"),
+        ('<meta name="bingbot" content="noindex">', None),
+        ('<meta name="googlebot-news" content="noindex">', None),
+        ('<meta name="robots" content="index, follow">', None),
+        ('<meta name="robots" content="noindex-later">', None),
+        ('<meta name="robots">', None),
+        ('<meta property="robots" content="noindex">', None),
+        ('<meta name="description" content="noindex">', None),
+        ('<meta name="robots" content="noindex" data-x=">">', "meta robots"),  # ">" in a value
+    ],
+)
+def test_meta_robots(tag: str, said: str | None) -> None:
+    assert read_signals(URL, [], head('<meta charset="utf-8">', tag)).noindex == said
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        '<!-- <meta name="robots" content="noindex"> -->',
+        '<!--[if lt IE 9]><meta name="robots" content="noindex"><![endif]-->',
+        '<script>document.write(\'<meta name="robots" content="noindex">\')</script>',
+        '<title>How to use <meta name="robots" content="noindex"></title>',
+        '<style>/* <meta name="robots" content="noindex"> */</style>',
+        '<template-x>x</template-x><metadata name="robots" content="noindex">',
+    ],
+)
+def test_meta_robots_in_comments_and_raw_text_is_not_a_tag(hidden: str) -> None:
+    assert read_signals(URL, [], head(hidden)).noindex is None
+
+
+def test_the_scan_stops_at_the_end_of_the_head() -> None:
+    page = head("<title>t</title>") + '<meta name="robots" content="noindex">'
+    assert read_signals(URL, [], page).noindex is None
+    no_head_end = '<html><title>t</title><body><meta name="robots" content="noindex">'
+    assert read_signals(URL, [], no_head_end).noindex is None
+
+
+def test_header_noindex_is_named_before_the_meta_tag() -> None:
+    page = head('<meta name="robots" content="noindex">')
+    assert read_signals(URL, [("X-Robots-Tag", "noindex")], page).noindex == "X-Robots-Tag"
+
+
+# -- canonical -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tag", "canonical"),
+    [
+        ('<link rel="canonical" href="https://example.com/blog/post">', URL),
+        ("<link href='https://example.com/other' rel='canonical' />", "https://example.com/other"),
+        ("<LINK REL=CANONICAL HREF=/other>", "https://example.com/other"),
+        ('<link rel="canonical" href="other">', "https://example.com/blog/other"),
+        ('<link rel="canonical" href="../x?a=1&amp;b=2">', "https://example.com/x?a=1&b=2"),
+        ('<link rel="canonical" href="  https://example.com/sp  ">', "https://example.com/sp"),
+        ('<link rel="canonical" href="//cdn.example.org/p">', "https://cdn.example.org/p"),
+        ('<link rel="Canonical" href="/a">', "https://example.com/a"),
+        ('<link rel="canonical" href="/&eacute;t&#xE9;">', "https://example.com/\u00e9t\u00e9"),
+        ('<link rel="canonical" href="">', None),
+        ('<link rel="canonical">', None),
+        ('<link rel="canonicalx" href="/a">', None),
+        ('<link rel="alternate" href="/a">', None),
+    ],
+)
+def test_canonical_link_element(tag: str, canonical: str | None) -> None:
+    signals = read_signals(URL, [], head("<title>t</title>", tag))
+    assert signals.canonical == canonical
+    assert signals.canonical_source == (None if canonical is None else "link element")
+
+
+def test_canonical_resolved_against_base_href() -> None:
+    page = head('<base href="https://example.com/de/">', '<link rel="canonical" href="seite">')
+    assert read_signals(URL, [], page).canonical == "https://example.com/de/seite"
+
+
+def test_the_first_canonical_element_counts() -> None:
+    page = head('<link rel="canonical" href="/one">', '<link rel="canonical" href="/two">')
+    assert read_signals(URL, [], page).canonical == "https://example.com/one"
+
+
+@pytest.mark.parametrize(
+    ("values", "canonical"),
+    [
+        (['<https://example.com/a>; rel="canonical"'], "https://example.com/a"),
+        (["</a>; rel=canonical"], "https://example.com/a"),
+        (['<https://example.com/p.pdf>; REL="Canonical"'], "https://example.com/p.pdf"),
+        (
+            ['<https://example.com/s>; rel="shortlink", <https://example.com/c>; rel="canonical"'],
+            "https://example.com/c",
+        ),
+        (
+            ['<https://example.com/x,y>; title="a, b; c"; rel="canonical"'],
+            "https://example.com/x,y",
+        ),
+        (['<https://example.com/c>; rel="preload canonical"'], "https://example.com/c"),
+        (
+            ['</style.css>; rel="preload"; as="style"', "</c>; rel=canonical"],
+            "https://example.com/c",
+        ),
+        (['<https://example.com/a>; rel="canonicalish"'], None),
+        (["garbage without brackets; rel=canonical"], None),
+        (['<https://example.com/a>; rel="canonical'], None),  # the quote never closes
+    ],
+)
+def test_canonical_link_header(values: list[str], canonical: str | None) -> None:
+    signals = read_signals(URL, [("Link", value) for value in values], "")
+    assert signals.canonical == canonical
+    assert signals.canonical_source == (None if canonical is None else "Link header")
+
+
+def test_link_header_canonical_comes_before_the_element() -> None:
+    signals = read_signals(
+        URL, [("link", "</header>; rel=canonical")], head('<link rel="canonical" href="/element">')
+    )
+    assert (signals.canonical, signals.canonical_source) == (
+        "https://example.com/header",
+        "Link header",
+    )
+
+
+# -- alternates --------------------------------------------------------------------------------
+
+
+def test_alternates_from_link_elements_in_order() -> None:
+    page = head(
+        '<link rel="alternate" hreflang="en" href="https://example.com/en/">',
+        "<link hreflang=de-AT rel=alternate href=/de-at/>",
+        '<link rel="alternate" hreflang="x-default" href="/">',
+        '<link rel="alternate" type="application/rss+xml" href="/feed">',  # no hreflang
+        '<link rel="alternate" hreflang="fr">',  # no href
+    )
+    assert read_signals(URL, [], page).alternates == (
+        ("en", "https://example.com/en/"),
+        ("de-AT", "https://example.com/de-at/"),
+        ("x-default", "https://example.com/"),
+    )
+
+
+def test_alternates_from_link_headers() -> None:
+    value = (
+        '<https://example.com/en>; rel="alternate"; hreflang="en", '
+        '<https://example.com/fr>; rel="alternate"; hreflang="fr", '
+        '<https://example.com/c>; rel="canonical"'
+    )
+    signals = read_signals(URL, [("Link", value)], "")
+    assert signals.alternates == (
+        ("en", "https://example.com/en"),
+        ("fr", "https://example.com/fr"),
+    )
+    assert signals.canonical == "https://example.com/c"
+
+
+# -- dates -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "moment"),
+    [
+        ("Sun, 06 Nov 1994 08:49:37 GMT", datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("sun, 06 nov 1994 08:49:37 gmt", datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("Sunday, 06-Nov-94 08:49:37 GMT", datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("Monday, 06-Nov-23 08:49:37 GMT", datetime(2023, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("Sun Nov  6 08:49:37 1994", datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("Sun, 06 Nov 1994 10:49:37 +0200", datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)),
+        ("  Wed, 01 May 2024 09:00:00 GMT  ", datetime(2024, 5, 1, 9, tzinfo=UTC)),
+        ("Wed, 30 Feb 2024 09:00:00 GMT", None),
+        ("Wed, 01 Foo 2024 09:00:00 GMT", None),
+        ("yesterday", None),
+        ("", None),
+        ("0", None),
+    ],
+)
+def test_parse_http_date(text: str, moment: datetime | None) -> None:
+    assert parse_http_date(text) == moment
+
+
+@pytest.mark.parametrize(
+    ("text", "moment"),
+    [
+        ("2024-05-01", datetime(2024, 5, 1, tzinfo=UTC)),
+        ("2024-05", datetime(2024, 5, 1, tzinfo=UTC)),
+        ("2024", datetime(2024, 1, 1, tzinfo=UTC)),
+        ("2024-05-01T10:20:30Z", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),
+        ("2024-05-01T10:20:30", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),  # naive: UTC
+        ("2024-05-01T10:20", datetime(2024, 5, 1, 10, 20, tzinfo=UTC)),
+        ("2024-05-01 10:20:30", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),
+        ("2024-05-01T10:20:30.123456789Z", datetime(2024, 5, 1, 10, 20, 30, 123456, tzinfo=UTC)),
+        (
+            "2024-05-01T10:20:30+02:00",
+            datetime(2024, 5, 1, 10, 20, 30, tzinfo=timezone(timedelta(hours=2))),
+        ),
+        (
+            "2024-05-01T10:20:30-0530",
+            datetime(2024, 5, 1, 10, 20, 30, tzinfo=timezone(-timedelta(hours=5, minutes=30))),
+        ),
+        ("2024-13-01", None),
+        ("2024-05-01T25:00:00Z", None),
+        ("2024-05-01T10:00:00+25:00", None),
+        ("May 1, 2024", None),
+        ("", None),
+    ],
+)
+def test_parse_page_date(text: str, moment: datetime | None) -> None:
+    assert parse_page_date(text) == moment
+
+
+def test_modified_is_the_newest_with_its_source() -> None:
+    page = head(
+        '<meta property="article:modified_time" content="2024-05-03T00:00:00+00:00">',
+        '<script type="application/ld+json">{"dateModified": "2024-05-02"}</script>',
+    )
+    headers = [("Last-Modified", "Wed, 01 May 2024 00:00:00 GMT")]
+    signals = read_signals(URL, headers, page)
+    assert signals.modified == datetime(2024, 5, 3, tzinfo=UTC)
+    assert signals.modified_source == "article:modified_time"
+    signals = read_signals(URL, [("Last-Modified", "Sat, 04 May 2024 00:00:00 GMT")], page)
+    assert signals.modified_source == "Last-Modified"
+
+
+@pytest.mark.parametrize(
+    ("script", "moment"),
+    [
+        ('{"@type": "Article", "dateModified": "2024-05-02T08:00:00Z"}', datetime(2024, 5, 2, 8)),
+        ('[{"dateModified": "2024-05-01"}, {"dateModified": "2024-05-04"}]', datetime(2024, 5, 4)),
+        (
+            '{"@context": "https://schema.org", "@graph": [{"@type": "WebSite"},'
+            ' {"@type": "WebPage", "dateModified": "2024-05-05T00:00:00+00:00"}]}',
+            datetime(2024, 5, 5),
+        ),
+        ('{"dateModified": {"@value": "2024-05-06", "@type": "Date"}}', datetime(2024, 5, 6)),
+        ('\n<!--\n{"dateModified": "2024-05-07"}\n-->\n', datetime(2024, 5, 7)),
+        ('{"datePublished": "2024-05-01"}', None),
+        ('{"mainEntity": {"dateModified": "2024-05-01"}}', None),  # another thing's date
+        ('{"dateModified": "2024-05-01",}', None),  # bad JSON says nothing
+        ('{"dateModified": "last week"}', None),
+        ('{"dateModified": 20240501}', None),
+        ("[" * 100_000, None),
+    ],
+)
+def test_json_ld_date_modified(script: str, moment: datetime | None) -> None:
+    page = head(f'<script type="application/ld+json">{script}</script>')
+    signals = read_signals(URL, [], page)
+    assert signals.modified == (None if moment is None else moment.replace(tzinfo=UTC))
+    assert signals.modified_source == (None if moment is None else "JSON-LD dateModified")
+
+
+def test_json_ld_type_with_parameters_and_case() -> None:
+    page = head(
+        '<script type="Application/LD+JSON; charset=utf-8">{"dateModified":"2024-01-02"}</script>'
+    )
+    assert read_signals(URL, [], page).modified == datetime(2024, 1, 2, tzinfo=UTC)
+
+
+def test_a_script_of_another_type_is_not_read() -> None:
+    page = head('<script type="text/javascript">var x = {"dateModified": "2024-01-02"}</script>')
+    assert read_signals(URL, [], page).modified is None
+
+
+def test_a_bad_last_modified_is_ignored() -> None:
+    signals = read_signals(URL, [("Last-Modified", "never")], "")
+    assert (signals.modified, signals.modified_source) == (None, None)
+
+
+# -- real-world heads ------------------------------------------------------------------------
+
+WORDPRESS = """<!DOCTYPE html>
+<html lang="en-US">
+<head>
+<meta charset="UTF-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<meta name='robots' content='index, follow, max-image-preview:large, max-snippet:-1, max-video-preview:-1' />
+<title>Hello world! &#8211; My Blog</title>
+<link rel="canonical" href="https://example.com/hello-world/" />
+<meta property="og:locale" content="en_US" />
+<meta property="article:published_time" content="2024-03-01T10:00:00+00:00" />
+<meta property="article:modified_time" content="2024-03-05T12:30:00+00:00" />
+<script type="application/ld+json" class="yoast-schema-graph">{"@context":"https://schema.org","@graph":[{"@type":"Article","@id":"https://example.com/hello-world/#article","datePublished":"2024-03-01T10:00:00+00:00","dateModified":"2024-03-05T12:30:00+00:00"},{"@type":"WebPage","@id":"https://example.com/hello-world/","dateModified":"2024-03-05T12:30:00+00:00"}]}</script>
+<link rel='stylesheet' id='wp-block-library-css' href='https://example.com/wp-includes/css/dist/block-library/style.min.css?ver=6.5' media='all' />
+<style id='global-styles-inline-css'>body{--wp--preset--color--black: #000000;}</style>
+<script src="https://example.com/wp-includes/js/jquery/jquery.min.js?ver=3.7.1" id="jquery-core-js"></script>
+<link rel="https://api.w.org/" href="https://example.com/wp-json/" />
+<link rel='shortlink' href='https://example.com/?p=1' />
+</head>
+<body class="post-template-default single single-post">
+"""
+
+NEXT_JS = (
+    '<!DOCTYPE html><html lang="de"><head><meta charSet="utf-8"/>'
+    '<meta name="viewport" content="width=device-width"/><title>Seite</title>'
+    '<meta name="robots" content="noindex,nofollow"/>'
+    '<link rel="canonical" href="https://www.example.de/seite"/>'
+    '<link rel="alternate" hrefLang="en" href="https://www.example.de/en/page"/>'
+    '<link rel="alternate" hrefLang="de" href="https://www.example.de/seite"/>'
+    '<meta name="next-head-count" content="9"/><link rel="preload" href="/_next/static/css/a.css"'
+    ' as="style"/><noscript data-n-css=""></noscript><script defer="" nomodule=""'
+    ' src="/_next/static/chunks/polyfills.js"></script></head><body><div id="__next">'
+)
+
+
+def test_a_wordpress_head() -> None:
+    signals = read_signals("https://example.com/hello-world/", [], WORDPRESS)
+    assert signals.noindex is None
+    assert signals.canonical == "https://example.com/hello-world/"
+    assert signals.modified == datetime(2024, 3, 5, 12, 30, tzinfo=UTC)
+    assert signals.modified_source == "JSON-LD dateModified"  # equal moments: JSON-LD first
+    assert signals.alternates == ()
+
+
+def test_a_next_js_head() -> None:
+    signals = read_signals("https://www.example.de/seite", [], NEXT_JS)
+    assert signals.noindex == "meta robots"
+    assert signals.canonical == "https://www.example.de/seite"
+    assert signals.alternates == (
+        ("en", "https://www.example.de/en/page"),
+        ("de", "https://www.example.de/seite"),
+    )
+
+
+DRUPAL_AMP = """\ufeff<!DOCTYPE html>
+<html \u26a1 lang="fr" dir="ltr">
+  <HEAD>
+    <META charset="utf-8" />
+    <script async src="https://cdn.ampproject.org/v0.js"></script>
+    <style amp-boilerplate>body{-webkit-animation:-amp-start 8s steps(1,end) 0s 1 normal both}</style>
+    <noscript><style amp-boilerplate>body{-webkit-animation:none}</style></noscript>
+    <meta name="Generator" content="Drupal 10 (https://www.drupal.org)" />
+    <link rel="canonical" href="/fr/node/12?amp_off=1&amp;x=%7e" />
+    <link rel="alternate" hreflang="fr" href="https://exemple.fr/fr/node/12" />
+    <link rel="alternate" hreflang="x-default" href="https://exemple.fr/node/12" />
+    <meta name="robots" content="noindex, nofollow" />
+  </HEAD>
+  <body>"""
+
+SHOPIFY = (
+    "<!doctype html>\n<html class='no-js' lang='en'>\n<head>\n"
+    "<meta http-equiv='X-UA-Compatible' content='IE=edge'>\n"
+    "<link rel='canonical' href='https://shop.example/products/mug'>\n"
+    "<script>window.ShopifyAnalytics = {meta: {'robots': 'noindex'}};</script>\n"
+    '<script type="application/ld+json">\n[\n {"@context": "http://schema.org/",'
+    ' "@type": "Product", "name": "Mug", "dateModified": "2024-02-29T23:59:59-08:00"},\n'
+    ' {"@type": "BreadcrumbList", "itemListElement": []}\n]\n</script>\n</head>'
+)
+
+
+def test_a_drupal_amp_head() -> None:
+    signals = read_signals("https://exemple.fr/fr/node/12/amp", [], DRUPAL_AMP)
+    assert signals.canonical == "https://exemple.fr/fr/node/12?amp_off=1&x=%7e"
+    assert signals.noindex == "meta robots"
+    assert [lang for lang, _ in signals.alternates] == ["fr", "x-default"]
+
+
+def test_a_shopify_head() -> None:
+    signals = read_signals("https://shop.example/products/mug?variant=1", [], SHOPIFY)
+    assert signals.canonical == "https://shop.example/products/mug"
+    assert signals.noindex is None  # the word in a script is not a meta tag
+    assert signals.modified == datetime(2024, 3, 1, 7, 59, 59, tzinfo=UTC)
+
+
+def test_a_head_cut_inside_a_tag_keeps_what_came_before() -> None:
+    page = '<html><head><link rel="canonical" href="/a"><meta name="robots" content="noin'
+    signals = read_signals(URL, [], page)
+    assert signals.canonical == "https://example.com/a"
+    assert signals.noindex is None
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "",
+        "<",
+        "<meta",
+        "<meta name='robots",
+        "<!--",
+        "<script>",
+        "<link rel=canonical href='" + "x" * 10_000,
+        "\x00\ufffd<meta \x00 name=robots content=noindex>",
+        '<meta name="robots" content="noindex" name="x">',
+        "%PDF-1.7 binary junk <<>> stream",
+    ],
+)
+def test_odd_heads_do_not_raise(page: str) -> None:
+    read_signals(URL, [("Link", "<"), ("Last-Modified", "")], page)
+
+
+def test_an_unclosed_quote_costs_linear_time() -> None:
+    # Each start tag would otherwise scan to the end of the text: quadratic.
+    page = "<head>" + '<meta name="a' * 20_000
+    signals = read_signals(URL, [], page)
+    assert signals.noindex is None
+
+
+# -- normal form for comparison ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "normal"),
+    [
+        ("https://example.com/a", "https://example.com/a"),
+        ("HTTPS://Example.COM/A", "https://example.com/A"),
+        ("https://example.com", "https://example.com/"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("http://example.com:80/a", "http://example.com/a"),
+        ("https://example.com:8443/a", "https://example.com:8443/a"),
+        ("https://example.com/a%2fb", "https://example.com/a%2Fb"),
+        ("https://example.com/%7Euser/%41%62%2D%5F%2E", "https://example.com/~user/Ab-_."),
+        ("https://example.com/caf%c3%a9", "https://example.com/caf%C3%A9"),
+        ("https://example.com/a#section", "https://example.com/a"),
+        ("https://example.com#top", "https://example.com/"),
+        ("https://example.com?q=1", "https://example.com/?q=1"),
+        ("https://example.com/a?Q=%7e", "https://example.com/a?Q=~"),
+        ("  https://example.com/a  ", "https://example.com/a"),
+        ("https://[2001:DB8::1]:443/a", "https://[2001:db8::1]/a"),
+        ("mailto:x@example.com", "mailto:x@example.com"),
+        ("https://example.com/caf\u00e9", "https://example.com/caf%C3%A9"),  # as browsers send it
+        ("https://example.com/a b", "https://example.com/a%20b"),
+        ("https://B\u00fccher.example/x", "https://xn--bcher-kva.example/x"),
+        ("https://FA\u00df.de:443", "https://xn--fa-hia.de/"),
+        (
+            "https://user@B\u00fccher.example:8080/\u65e5",
+            "https://user@xn--bcher-kva.example:8080/%E6%97%A5",
+        ),
+        ("https://\u2603\u2603.-bad-/x", "https://\u2603\u2603.-bad-/x"),  # no ASCII form: kept
+        ("https://[::1]/\u00e9", "https://[::1]/%C3%A9"),
+    ],
+)
+def test_normal_for_compare(url: str, normal: str) -> None:
+    assert normal_for_compare(url) == normal
+
+
+def test_normal_for_compare_keeps_path_case_and_trailing_slash() -> None:
+    assert normal_for_compare("https://example.com/A") != normal_for_compare(
+        "https://example.com/a"
+    )
+    assert normal_for_compare("https://example.com/a/") != normal_for_compare(
+        "https://example.com/a"
+    )
+
+
+@pytest.mark.parametrize(
+    ("href", "url"),
+    [
+        ("/?a=1&amp;b=2", "https://example.com/?a=1&b=2"),
+        ("/?a=1&AMP;b=2", "https://example.com/?a=1&b=2"),
+        ("/?page=1&section=news", "https://example.com/?page=1&section=news"),
+        ("/?a=1&copy=2", "https://example.com/?a=1&copy=2"),  # no ";" and "=" follows
+        ("/?a=1&not;b", "https://example.com/?a=1\u00acb"),
+        ("/?a=1&notit;b", "https://example.com/?a=1&notit;b"),  # no such entity
+        ("/x&copy y", "https://example.com/x\u00a9 y"),
+        ("/x&#47;a&#x2F;b", "https://example.com/x/a/b"),
+        ("/a&b", "https://example.com/a&b"),
+    ],
+)
+def test_references_in_attributes_decode_as_html_decodes_them(href: str, url: str) -> None:
+    page = head(f'<link rel="canonical" href="{href}">')
+    assert read_signals(URL, [], page).canonical == url
+
+
+def test_aiohttp_headers_give_every_repeated_value() -> None:
+    from multidict import CIMultiDict, CIMultiDictProxy  # aiohttp's header type
+
+    headers = CIMultiDictProxy(
+        CIMultiDict([("X-Robots-Tag", "bingbot: noindex"), ("x-robots-tag", "noindex")])
+    )
+    assert read_signals(URL, headers, "").noindex == "X-Robots-Tag"

@@ -1,0 +1,383 @@
+"""live.targets: the URLs a sitemap lists, at the positions the static findings give, and
+the deterministic sample of them."""
+
+from __future__ import annotations
+
+import hashlib
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint.inputs.decoding import Decoder
+from sitemap_lint.inputs.reader import ByteStream, Source
+from sitemap_lint.live.model import (
+    ALTERNATE,
+    CHILD,
+    IMAGE,
+    PAGE,
+    VIDEO_CONTENT,
+    VIDEO_PLAYER,
+    VIDEO_THUMBNAIL,
+    Target,
+)
+from sitemap_lint.live.targets import TargetReader, sample
+from tests.helpers import RULE_FIXTURES, lint_content, lint_fixture
+
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+IMAGE_NS = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+VIDEO_NS = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"'
+XHTML_NS = 'xmlns:xhtml="http://www.w3.org/1999/xhtml"'
+
+
+def read(text: str, size: int | None = None) -> list[Target]:
+    """The targets of ``text`` fed whole, or in chunks of ``size`` characters."""
+    reader = TargetReader()
+    chunks = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
+    for chunk in chunks:
+        reader.feed(chunk)
+    reader.feed("", final=True)
+    return reader.targets()
+
+
+def read_file(path: Path) -> list[Target]:
+    """The targets of a file, decoded and fed as the static check decodes and feeds it."""
+    stream = ByteStream(Source(str(path), path), [])
+    decoder = Decoder([])
+    texts = decoder.decode(stream.chunks())
+    first = next(texts, "")  # the decoder's offsets are known once its first text is out
+    reader = TargetReader(decoder.line_offset, decoder.column_offset)
+    reader.feed(first)
+    for text in texts:
+        reader.feed(text)
+    reader.feed("", final=True)
+    return reader.targets()
+
+
+FULL = f"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset {NS} {IMAGE_NS} {VIDEO_NS} {XHTML_NS}>
+  <url>
+    <loc>https://example.com/a</loc>
+    <lastmod>2024-05-01</lastmod>
+    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/a"/>
+    <xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"/>
+    <image:image><image:loc>https://example.com/a.jpg</image:loc></image:image>
+    <video:video>
+      <video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc>
+      <video:title>T</video:title>
+      <video:content_loc>https://example.com/v.mp4</video:content_loc>
+      <video:player_loc>https://example.com/player?v=1&amp;a=2</video:player_loc>
+    </video:video>
+  </url>
+  <url><loc>  https://example.com/b
+  </loc></url>
+</urlset>
+"""
+
+
+def test_every_kind_in_file_order_with_positions() -> None:
+    assert read(FULL) == [
+        Target(
+            "https://example.com/a",
+            PAGE,
+            4,
+            5,
+            "2024-05-01",
+            (("de", "https://example.com/de/a"), ("en", "https://example.com/a")),
+        ),
+        Target("https://example.com/de/a", ALTERNATE, 6, 5),
+        Target("https://example.com/a", ALTERNATE, 7, 5),
+        Target("https://example.com/a.jpg", IMAGE, 8, 18),
+        Target("https://example.com/t.jpg", VIDEO_THUMBNAIL, 10, 7),
+        Target("https://example.com/v.mp4", VIDEO_CONTENT, 12, 7),
+        Target("https://example.com/player?v=1&a=2", VIDEO_PLAYER, 13, 7),
+        Target("https://example.com/b", PAGE, 16, 8),
+    ]
+
+
+def test_entries_read_after_an_error_give_the_same_targets() -> None:
+    damaged = FULL.replace(
+        f"{XHTML_NS}>\n", f"{XHTML_NS}>\n<url><loc>https://example.com/x</loc></bad></url>\n", 1
+    )
+    shifted = [
+        Target(t.url, t.kind, t.line + 1, t.column, t.lastmod, t.alternates) for t in read(FULL)
+    ]
+    assert read(damaged) == shifted
+    assert read(damaged, 5) == shifted
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 64])
+def test_chunks_anywhere_read_the_same(size: int) -> None:
+    text = FULL.replace(
+        "</urlset>", "<url><loc>https://example.com/?a=1&amp;b=2&c</loc></url>\n</urlset>"
+    )
+    assert read(text, size) == read(text)
+    assert read(text)[-1].url == "https://example.com/?a=1&b=2&c"
+
+
+def test_an_index_lists_children() -> None:
+    text = f"""<sitemapindex {NS}>
+<sitemap><loc>https://example.com/s1.xml</loc><lastmod>2024-01-02T00:00:00Z</lastmod></sitemap>
+<sitemap><lastmod>2024-01-03</lastmod><loc>https://example.com/s2.xml</loc></sitemap>
+</sitemapindex>"""
+    assert read(text) == [
+        Target("https://example.com/s1.xml", CHILD, 2, 10, "2024-01-02T00:00:00Z"),
+        Target("https://example.com/s2.xml", CHILD, 3, 39, "2024-01-03"),
+    ]
+
+
+def test_any_prefix_and_the_namespace_decides() -> None:
+    text = """<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"
+ xmlns:i="http://www.google.com/schemas/sitemap-image/1.1"
+ xmlns:image="http://www.google.com/schemas/sitemap-image/1.0">
+<s:url><s:loc>https://example.com/a</s:loc>
+<i:image><i:loc>https://example.com/1.jpg</i:loc></i:image>
+<image:image><image:loc>https://example.com/2.jpg</image:loc></image:image>
+<loc>https://example.com/not-in-the-namespace</loc>
+</s:url></s:urlset>"""
+    assert [(t.url, t.kind) for t in read(text)] == [
+        ("https://example.com/a", PAGE),
+        ("https://example.com/1.jpg", IMAGE),
+    ]
+
+
+def test_a_sitemap_without_namespace_is_read_by_local_names() -> None:
+    text = "<urlset><url><loc>https://example.com/a</loc></url></urlset>"
+    assert read(text) == [Target("https://example.com/a", PAGE, 1, 14)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<rss><channel><item><link>https://example.com/a</link></item></channel></rss>",
+        "<html><body><url><loc>https://example.com/a</loc></url></body></html>",
+        f"<urlset {NS}><url><url><loc>https://example.com/deeper</loc></url></url></urlset>",
+        f"<urlset {NS}><loc>https://example.com/outside-an-entry</loc></urlset>",
+        f"<urlset {NS}><url><loc> </loc></url><url><loc/></url></urlset>",
+        f"<urlset {NS} {XHTML_NS}><url><xhtml:link rel='alternate' hreflang='de'/></url></urlset>",
+        f"<urlset {NS} {XHTML_NS}><url><xhtml:link rel='canonical' href='/x'/></url></urlset>",
+        "",
+        "not xml at all",
+    ],
+)
+def test_no_targets(text: str) -> None:
+    assert read(text) == []
+
+
+def test_the_first_loc_of_an_entry_counts() -> None:
+    text = f"<urlset {NS}><url><loc>https://example.com/1</loc><loc>https://example.com/2</loc></url></urlset>"
+    assert [t.url for t in read(text)] == ["https://example.com/1"]
+
+
+def test_an_alternate_without_hreflang_is_requested_but_not_paired() -> None:
+    text = (
+        f"<urlset {NS} {XHTML_NS}><url><loc>https://example.com/a</loc>"
+        '<xhtml:link rel="alternate" href="https://example.com/b"/></url></urlset>'
+    )
+    page, alternate = read(text)
+    assert page.alternates == ()
+    assert (alternate.url, alternate.kind) == ("https://example.com/b", ALTERNATE)
+
+
+def test_after_a_syntax_error_reading_resumes_at_the_next_entry() -> None:
+    text = (
+        f"<urlset {NS}>\n<url><loc>https://example.com/1</loc></url>\n"
+        "<url><loc>https://example.com/2</loc></uurl>\n"
+        "<url><loc>https://example.com/3</loc></url>\n</urlset>"
+    )
+    reader = TargetReader()
+    reader.feed(text)
+    reader.feed("<more/> <<<")  # after the root: an error, and nothing raised
+    reader.feed("", final=True)
+    assert [(t.url, t.line) for t in reader.targets()] == [
+        ("https://example.com/1", 2),
+        ("https://example.com/3", 4),
+    ]
+
+
+def test_an_error_outside_the_root_ends_the_reading() -> None:
+    text = f"<urlset {NS}><url><loc>https://example.com/1</loc></url></urlset><x>"
+    reader = TargetReader()
+    reader.feed(text)
+    reader.feed("<url><loc>https://example.com/2</loc></url>", final=True)
+    assert [t.url for t in reader.targets()] == ["https://example.com/1"]
+
+
+def test_an_unfinished_file_keeps_its_finished_entries() -> None:
+    text = f"<urlset {NS}><url><loc>https://example.com/1</loc></url><url><loc>https://exa"
+    assert [t.url for t in read(text)] == ["https://example.com/1"]
+
+
+@pytest.mark.parametrize(
+    ("written", "url"),
+    [
+        ("https://example.com/?a=1&b=2", "https://example.com/?a=1&b=2"),  # a raw "&"
+        ("https://example.com/?a=1&amp;b=2", "https://example.com/?a=1&b=2"),
+        ("https://example.com/caf&#233;", "https://example.com/caf\u00e9"),
+        ("https://example.com/caf&#xE9;", "https://example.com/caf\u00e9"),
+        ("https://example.com/&nbsp;x", "https://example.com/&nbsp;x"),  # kept as written
+        ("https://example.com/a&", "https://example.com/a&"),
+        ("https://example.com/\x0bx", "https://example.com/x"),  # dropped, as the check does
+    ],
+)
+def test_lexical_defects_are_read_past(written: str, url: str) -> None:
+    text = f"<urlset {NS}><url><loc>{written}</loc></url><url><loc>https://example.com/next</loc></url></urlset>"
+    assert [t.url for t in read(text)] == [url, "https://example.com/next"]
+
+
+def test_a_declared_entity_is_never_expanded() -> None:
+    text = (
+        '<!DOCTYPE urlset [<!ENTITY host "evil.example">]>\n'
+        f"<urlset {NS}><url><loc>https://&host;/a</loc></url></urlset>"
+    )
+    assert [t.url for t in read(text)] == ["https://&host;/a"]
+
+
+# -- the positions the static findings give --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "UR001/fail.xml",
+        "UR001/fail-hreflang-href.xml",
+        "UR001/fail-index.xml",
+        "SC001/fail.xml",
+        "SC001/fail-index.xml",
+        "SC001/fail-port.xml",
+    ],
+)
+def test_positions_agree_with_fixture_findings(name: str) -> None:
+    code = name.split("/", 1)[0]
+    findings = [f for f in lint_fixture(name).findings if f.code == code]
+    assert findings
+    positions = {(t.line, t.column) for t in read_file(RULE_FIXTURES / name)}
+    for finding in findings:
+        assert (finding.line, finding.column) in positions, finding
+
+
+LOC = "<loc>/relative</loc>"
+SHAPES = {
+    "one line": f"<urlset {NS}><url>{LOC}</url><url>{LOC}</url></urlset>",
+    "non-ASCII before": f"<urlset {NS}><url><lastmod>ñ日本</lastmod>{LOC}</url></urlset>",
+    "astral before": f"<urlset {NS}><!-- 😀😀 --><url>{LOC}</url></urlset>",
+    "CR LF": f'<?xml version="1.0"?>\r\n<urlset {NS}>\r\n<url>\r\n  {LOC}</url>\r\n</urlset>',
+    "CR alone": f"<urlset {NS}>\r<url>\r\t\t{LOC}</url>\r</urlset>",
+    "text before the declaration": f'\n  junk <?xml version="1.0"?><urlset {NS}><url>{LOC}</url></urlset>',
+    "raw & before": f"<urlset {NS}><url><lastmod>a&b</lastmod>{LOC}</url></urlset>",
+    "byte order mark": f"\ufeff<urlset {NS}><url>{LOC}</url></urlset>",
+    "image": f"<urlset {NS} {IMAGE_NS}><url><loc>https://example.com/</loc>"
+    "<image:image>\n<image:loc>/i.jpg</image:loc></image:image></url></urlset>",
+    # Syntax errors: reading resumes where the check resumes, at the same positions.
+    "undeclared prefix": f"<urlset {NS}>\n<url>{LOC}<image:image/></url>\n<url>{LOC}</url>\n"
+    f"  <url>{LOC}</url></urlset>",
+    "mismatched end tag": f"<urlset {NS}>\n<url>{LOC}</lastmod></url><url>  {LOC}</url>\n</urlset>",
+    "entry end tag missing": f"<urlset {NS}>\n<url>{LOC}\n<url>{LOC}</url>\n<url>{LOC}</url></urlset>",
+    "raw < in a loc": f"<urlset {NS}><url><loc>/a<b</loc></url><url>{LOC}</url></urlset>",
+    "one line, errors": f"<urlset {NS}><url>{LOC}</x></url><url>{LOC}</url><url>{LOC}</y></urlset>",
+    "stray end tag between": f"<urlset {NS}>\n<url>{LOC}</url></stray>\n <url>{LOC}</url></urlset>",
+    "after a raw &": f"<urlset {NS}><url><loc>/?a&b</loc></url>\n<url>{LOC}</x></url><url>{LOC}</url></urlset>",
+    "index with an error": f"<sitemapindex {NS}>\n<sitemap>{LOC}</x></sitemap>\n"
+    f"<sitemap>\n {LOC}</sitemap>\n</sitemapindex>",
+    "an error at the end of a long entry": f"<urlset {NS}>\n<url>{LOC}<note>{'x' * 1_200_000}"
+    f"</note></bad></url>\n<url>{LOC}</url></urlset>",
+    "declared entity": '<!DOCTYPE urlset [<!ENTITY e "x">]>\n'
+    f"<urlset {NS}><url><loc>/&e;</loc></url><url>{LOC}</bad></url>\n<url>{LOC}</url></urlset>",
+}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_positions_agree_with_the_static_check(shape: str, tmp_path: Path) -> None:
+    result = lint_content(tmp_path, SHAPES[shape], sitemap_url=None)
+    relative = [(f.line, f.column) for f in result.findings if f.code in ("UR001", "IM003")]
+    if shape == "image":
+        relative = [(f.line, f.column) for f in result.findings if "/i.jpg" in f.message]
+    assert relative
+    targets = read_file(tmp_path / "sitemap.xml")
+    assert {(t.line, t.column) for t in targets if t.url.startswith("/")} == set(relative)
+
+
+def test_positions_agree_in_latin_1(tmp_path: Path) -> None:
+    text = f'<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset {NS}><url><lastmod>é</lastmod>{LOC}</url></urlset>'
+    result = lint_content(tmp_path, text.encode("latin-1"))
+    relative = [(f.line, f.column) for f in result.findings if f.code == "UR001"]
+    assert relative == [(t.line, t.column) for t in read_file(tmp_path / "sitemap.xml")]
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+
+def targets(count: int) -> list[Target]:
+    return [Target(f"https://example.com/p/{index}", PAGE, index + 1, 5) for index in range(count)]
+
+
+def test_no_sampling_keeps_everything() -> None:
+    listed = targets(10)
+    assert sample(listed, None, None, 0, None) == listed
+    assert sample(listed, None, None, 0, 3) == listed[:3]
+
+
+def test_count_chooses_exactly_that_many_in_file_order() -> None:
+    listed = targets(1000)
+    chosen = sample(listed, 50, None, 7, None)
+    assert len(chosen) == 50
+    assert chosen == sorted(chosen, key=lambda t: t.line)
+    assert chosen == sample(list(listed), 50, None, 7, None)  # the same choice again
+    assert chosen != sample(listed, 50, None, 8, None)  # another seed, another choice
+    assert chosen != listed[:50]
+    assert sample(listed, 5000, None, 7, None) == listed
+    assert sample(listed, 0, None, 7, None) == []
+
+
+def test_the_choice_of_a_url_does_not_depend_on_the_others() -> None:
+    listed = targets(1000)
+    chosen = {t.url for t in sample(listed, None, 10.0, 3, None)}
+    half = {t.url for t in sample(listed[::2], None, 10.0, 3, None)}
+    assert half == {t.url for t in listed[::2]} & chosen
+
+
+def test_percent_chooses_about_that_share() -> None:
+    chosen = sample(targets(10_000), None, 10.0, 1, None)
+    assert 800 < len(chosen) < 1200
+    assert sample(targets(100), None, 100.0, 1, None) == targets(100)
+    assert sample(targets(100), None, 0.0, 1, None) == []
+
+
+def test_limit_applies_after_sampling() -> None:
+    listed = targets(1000)
+    assert sample(listed, 100, None, 2, 10) == sample(listed, 100, None, 2, None)[:10]
+
+
+def test_the_choice_is_the_same_on_every_platform() -> None:
+    # The score is BLAKE2b of "<seed>\n<url>": computed here from its definition.
+    listed = targets(20)
+
+    def score(target: Target) -> bytes:
+        return hashlib.blake2b(f"5\n{target.url}".encode(), digest_size=8).digest()
+
+    lowest = sorted(listed, key=score)[:4]
+    assert sample(listed, 4, None, 5, None) == sorted(lowest, key=lambda t: t.line)
+
+
+def test_text_that_no_value_gathers_is_not_kept() -> None:
+    words = "<note>" + "w" * 10_000 + "</note>"
+    reader = TargetReader()
+    reader.feed(f"<urlset {NS}><url><loc>https://example.com/a</loc>")
+    tracemalloc.start()
+    try:
+        for _ in range(800):  # 8 MB of text in one entry
+            reader.feed(words)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4_000_000
+    reader.feed("</url></urlset>", final=True)
+    assert [t.url for t in reader.targets()] == ["https://example.com/a"]
+
+
+def test_a_document_that_is_no_sitemap_gives_no_targets() -> None:
+    reader = TargetReader()
+    reader.feed("<rss><channel>")
+    reader.feed("<url><loc>https://example.com/a</loc></url>" + "&oops; <<<")
+    reader.feed("", final=True)
+    assert reader.targets() == []
