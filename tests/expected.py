@@ -22,8 +22,12 @@ starting with ``##`` are notes for the reader (what the fixture shows); they are
 - ``# driver: set``       the fixture is the root of a site served as https://example.com/
   from its folder, checked with --follow; its lines are the findings of every file;
 - ``# max-files: N``      the set's --max-files;
-- ``# only: CODE,...``    only the findings of these codes are listed (for a fixture that
-  gives hundreds of thousands of findings; a test of its own counts them).
+- ``# driver: live``      the fixture is checked with ``--live``, its folder served by a local
+  server as http://example.com/ (``--live-connect-to``): the URLs it lists are its
+  ``.http`` files, replayed; ``# timeout:`` is ``--live-timeout`` (default 5);
+- ``# only: CODE,...``    only the findings of these codes (or prefixes: ``LV``) are listed
+  (for a fixture that gives hundreds of thousands of findings, or static findings that
+  are noise beside the live ones).
 
 An input's ``.expected`` name is the input's name up to the first dot, or the whole name
 when two inputs of one folder share that stem (``pass.txt.expected``).
@@ -61,7 +65,8 @@ ROBOTS_URL = "https://example.com/robots.txt"
 SET_ORIGIN = "https://example.com/"
 SERVER = "SERVER"
 # The driver a new fixture of a family gets when its .expected is first written.
-FAMILY_DRIVERS = {"FE": "fetch", "SE": "set", "FX": "fix"}
+FAMILY_DRIVERS = {"FE": "fetch", "SE": "set", "FX": "fix", "LV": "live"}
+LIVE_ORIGIN = "example.com:80"
 HEADER_KEYS = ("driver", "sitemap-url", "url", "robots", "timeout", "max-files", "only")
 
 
@@ -125,8 +130,12 @@ def _line(finding: Finding, prefix: str = "") -> str:
     return f"{prefix}{finding.line}:{finding.column}: {finding.code} [{finding.severity}] {message}"
 
 
-def _only(header: dict[str, str]) -> set[str] | None:
-    return set(header["only"].split(",")) if "only" in header else None
+def _only(header: dict[str, str]) -> tuple[str, ...] | None:
+    return tuple(header["only"].split(",")) if "only" in header else None
+
+
+def _listed(code: str, only: tuple[str, ...] | None) -> bool:
+    return only is None or code.startswith(only)
 
 
 def read_header(path: Path) -> dict[str, str]:
@@ -186,6 +195,30 @@ def _check_set(path: Path, header: dict[str, str]) -> list[str]:
     return lines
 
 
+def _live(path: Path, header: dict[str, str]) -> list[str]:
+    """The findings of ``check --live`` over the fixture, its folder served as
+    http://example.com/ (no cache: every run requests every URL)."""
+    from tests.site_server import SiteServer
+
+    with SiteServer() as server:
+        server.mount("/", path.parent)
+        _status, report = run_json(
+            [str(path)],
+            live=True,
+            no_live_cache=True,
+            live_timeout=float(header.get("timeout", "5")),
+            live_connect_to=(f"{LIVE_ORIGIN}:127.0.0.1:{server.port}",),
+        )
+    only = _only(header)
+    return [
+        f"{f['line']}:{f['column']}: {f['code']} [{f['severity']}] "
+        + f["message"].replace("\\", "\\\\").replace("\n", "\\n")
+        for entry in report["files"]
+        for f in entry["findings"]
+        if _listed(f["code"], only)
+    ]
+
+
 def _fix(path: Path, header: dict[str, str]) -> list[str]:
     """What ``--fix`` says of the fixture (it is read, never written): why it is left
     unchanged, when it is."""
@@ -212,10 +245,12 @@ def actual(path: Path, header: dict[str, str], server: str | None = None) -> lis
         return _check_set(path, header)
     if driver == "fix":
         return _fix(path, header)
+    if driver == "live":
+        return _live(path, header)
     if driver != "file":
         raise ValueError(f"{path}: unknown driver {driver!r}")
     only = _only(header)
-    return [_line(f) for f in check_file(path, header).findings if only is None or f.code in only]
+    return [_line(f) for f in check_file(path, header).findings if _listed(f.code, only)]
 
 
 def default_header(path: Path) -> dict[str, str]:

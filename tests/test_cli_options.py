@@ -127,7 +127,10 @@ def test_the_options_table_gives_each_range() -> None:
 
     lines = options_markdown().splitlines()[2:]
     rows = {row.split("`")[1]: row for row in lines if row.startswith("| `")}
-    assert set(RANGED) == {"max_depth", "max_files", "max_bytes", "jobs", "timeout"}
+    assert set(RANGED) == {
+        *("max_depth", "max_files", "max_bytes", "jobs", "timeout"),
+        *("live_concurrency", "live_per_host", "live_timeout", "live_max", "live_seed"),
+    }
     for name in RANGED:
         setting = BY_NAME[name]
         assert setting.range is not None

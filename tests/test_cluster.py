@@ -8,6 +8,7 @@ started here in another working directory and stopped by their process ids.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -625,3 +626,41 @@ def test_the_allocator_is_tuned_only_when_the_environment_fixed_its_thresholds(
     assert fixed is not None and fixed[1] == (262144, 65536)
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "not a number")
     assert _fixed_allocator() is None
+
+
+@pytest.mark.slow
+def test_a_live_audit_on_the_cluster_gives_the_local_findings(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    from tests.live_server import LiveServer
+
+    with LiveServer() as server:
+        paths = ["/status/404", "/redirect/2", "/pages/plain", "/status/503", "/loop/a"]
+        locs = [f"http://example.com{path}" for path in paths]
+        (tmp_path / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(f"  <url><loc>{loc}</loc></url>\n" for loc in locs)
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        args = [
+            "--isolated",
+            "--live",
+            "--no-live-cache",
+            "--live-timeout",
+            "5",
+            "--live-connect-to",
+            f"example.com:80:{server.origin}",
+            "sitemap.xml",
+        ]
+        local = lint(args, tmp_path)
+        remote = lint(["--scheduler", cluster.address, *args], tmp_path)
+
+    def findings(out: bytes) -> list[object]:
+        return [file["findings"] for file in json.loads(out)["files"]]
+
+    assert local[0] == remote[0] == 1 and (local[2], remote[2]) == ("", "")
+    assert findings(remote[1]) == findings(local[1])
+    codes = {finding["code"] for finding in json.loads(local[1])["files"][0]["findings"]}
+    assert codes >= {"LV001", "LV003", "LV005"}

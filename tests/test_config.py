@@ -493,6 +493,8 @@ KEYS = (
     "unsafe-fixes",
     "baseline",
     "allow-private-hosts",
+    "live",
+    "live-cache",
 )
 
 

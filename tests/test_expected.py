@@ -36,7 +36,9 @@ def _header(path: Path) -> dict[str, str]:
 def _param(path: Path) -> object:
     # The heavy fixtures and those replayed by a local server are marked slow, so that
     # `-m "not slow"` leaves them out.
-    slow = heavy(path) or (expected_path(path).exists() and _header(path).get("driver") == "fetch")
+    slow = heavy(path) or (
+        expected_path(path).exists() and _header(path).get("driver") in ("fetch", "live")
+    )
     return pytest.param(path, id=name(path), marks=[pytest.mark.slow] if slow else [])
 
 
@@ -47,7 +49,7 @@ def test_fixture_gives_the_expected_findings(path: Path, request: pytest.Fixture
         f"no {target.name} beside {name(path)}: python -m tests.expected --update"
     )
     expected = Expected.read(target)
-    if expected.header.get("driver") == "fetch":
+    if expected.header.get("driver") in ("fetch", "live"):
         request.getfixturevalue("loopback_only")
     got = actual(path, expected.header)
     assert got == expected.lines, (

@@ -125,6 +125,16 @@ class Options(TypedDict, total=False):
     allow_private_hosts: bool
     scheduler: str | None
     baseline: StrPath | None
+    live: bool
+    live_concurrency: int
+    live_per_host: int
+    live_timeout: float
+    live_max: int | None
+    live_sample: str | None
+    live_seed: int
+    live_cache: StrPath | None
+    no_live_cache: bool
+    live_connect_to: Sequence[str] | None
 
 
 def lint(
@@ -183,6 +193,11 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
       set is fetched and checked on that cluster (the ``dask`` extra).
     - ``baseline``: a file ``sitemap-lint --write-baseline`` wrote; the findings it
       records are not reported.
+    - ``live``: after the checks, request the URLs the sitemaps list (the ``LV``
+      rules); ``live_concurrency``, ``live_per_host``, ``live_timeout``, ``live_max``,
+      ``live_sample`` (``"500"`` or ``"10%"``), ``live_seed``, ``live_cache`` (a path),
+      ``no_live_cache`` and ``live_connect_to`` (``["HOST:PORT:HOST2:PORT2"]``) as the
+      command's ``--live-*`` options (docs/live.md).
 
     Raises :class:`SitemapLintError` where the command exits 2.
     """

@@ -37,6 +37,7 @@ from sitemap_lint.xsd.shadow import ShadowTree
 if TYPE_CHECKING:
     from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
+    from sitemap_lint.live.targets import TargetReader
     from sitemap_lint.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
 
@@ -96,6 +97,12 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
     blocks = _blocks(_chain(first, texts))
+    reader = None
+    if options.live:  # the URLs it lists, read from the text as written (before fastpath)
+        from sitemap_lint.live.targets import TargetReader
+
+        reader = TargetReader(decoder.line_offset, decoder.column_offset)
+        blocks = _read_targets(blocks, reader)
     # Runs of plain clean entries reach the parsers as comments (fastpath/).
     fast = fastpath.start(first, options, decoder.codec, checker, parser)
     try:
@@ -116,7 +123,11 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         # The checks refer back to the checker (through their FileContext): without this
         # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
         checker.dispatch = None
-    return _result(source, sink, facts, stats, stream, checker.kind, checker.urls)
+    result = _result(source, sink, facts, stats, stream, checker.kind, checker.urls, options.live)
+    if reader is not None:
+        reader.feed("", final=True)
+        result.targets = reader.targets()
+    return result
 
 
 def _size(source: Source, stream: ByteStream) -> int:
@@ -144,16 +155,30 @@ def _result(
     stream: ByteStream,
     kind: str | None = None,
     urls: int | None = None,
+    live: bool = False,
 ) -> FileResult:
     """The file's result; what it is and its URLs (``kind``, ``urls``) come with it,
-    but in a set, whose runner gives them from the facts."""
+    but in a set, whose runner gives them from the facts. With ``live`` the file's
+    directives stay open for the live audit's findings (``live.audit.finish``)."""
     if stats is not None:
         stats.size = stream.total
+    if facts is None and live:
+        findings = sink.close(final=False)
+        return FileResult(
+            source.name, findings, kind=kind, urls=urls, stats=stats, suppressions=sink.suppressions
+        )
     if facts is None:
         return FileResult(source.name, sink.close(), kind=kind, urls=urls, stats=stats)
     # A file of a set: findings across files come later, through its open directives.
     findings = sink.close(final=False)
     return FileResult(source.name, findings, facts, stats=stats, suppressions=sink.suppressions)
+
+
+def _read_targets(blocks: Iterable[str], reader: TargetReader) -> Iterator[str]:
+    """``blocks`` as they are, each also fed to the live audit's target reader."""
+    for text in blocks:
+        reader.feed(text)
+        yield text
 
 
 def _first_content(texts: Iterator[str]) -> str | None:

@@ -298,6 +298,30 @@ class DaskExecutor:
         )
         return found
 
+    def workers_for_live(self) -> int:
+        """How many groups the live audit's URLs are cut into: two a worker thread."""
+        try:
+            threads: dict[str, int] = self.client.nthreads()
+            return max(1, 2 * sum(threads.values()))
+        except Exception:  # the scheduler is lost: the tasks will say so
+            return 1
+
+    def live(
+        self,
+        function: Callable[..., Any],
+        groups: Sequence[object],
+        settings: object,
+        cached: Sequence[object],
+    ) -> list[Any]:
+        """The live audit's groups of URLs (one host in one group: ``live.distributed``)
+        requested as tasks, one a group; their results in the groups' order."""
+        submit = self.client.submit
+        futures = [
+            submit(on_worker(function), group, settings, answers, pure=False)
+            for group, answers in zip(groups, cached, strict=True)
+        ]
+        return self._gather(futures)
+
     def pick(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
         """A task that takes a small part of another task's result (``function``: a
         sub-millisecond selection), where that result is (``where``, when known).
@@ -570,6 +594,7 @@ def discovery_view(checked: Checked) -> Checked:
         facts=light,
         stats=result.stats,
         suppressions=result.suppressions,
+        targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
     )
     return Checked(view, checked.size, checked.robots_text, alternates)
 

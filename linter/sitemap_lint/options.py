@@ -38,6 +38,9 @@ class Options(Frozen):
     # Messages may quote the file's text; False for a body fetched from a URL the user
     # did not give (what it is and its size are named instead).
     quote: bool = True
+    # --live: read the URLs the file lists with their positions (FileResult.targets),
+    # and keep its suppression directives open for the live audit's findings.
+    live: bool = False
 
     def __init__(
         self,
@@ -50,6 +53,7 @@ class Options(Frozen):
         enabled: frozenset[str] | None = None,
         selection: Selection | None = None,
         quote: bool = True,
+        live: bool = False,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "now", now)
@@ -61,3 +65,4 @@ class Options(Frozen):
         setattr_(self, "enabled", enabled)
         setattr_(self, "selection", selection)
         setattr_(self, "quote", quote)
+        setattr_(self, "live", live)

@@ -39,6 +39,41 @@ class ProgressBar:
         assert self._task is not None  # added with the bar
         self._progress.update(self._task, completed=done, total=total)
 
+    def live(self, done: int, total: int, errors: int) -> None:
+        """The live audit's bar: URLs answered of those requested, the rate, the time
+        left and the errors so far."""
+        if self._progress is None:
+            if total < MIN_FILES:
+                return
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("requesting"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TaskProgressColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[errors]} errors"),
+                console=Console(file=self.err, stderr=True),
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("urls", total=total, rate="", errors=0)
+        assert self._task is not None
+        task = self._progress.tasks[0]
+        speed = task.speed
+        rate = f"{speed:,.0f}/s" if speed else ""
+        self._progress.update(self._task, completed=done, total=total, rate=rate, errors=errors)
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()

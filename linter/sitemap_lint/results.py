@@ -14,6 +14,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.records import Mutable
 
 if TYPE_CHECKING:
+    from sitemap_lint.live.model import Target
     from sitemap_lint.rules.suppression import Suppressions
 
 
@@ -41,6 +42,8 @@ class FileResult(Mutable):
     # A file of a site (fetched, followed, or with robots.txt): the text report gives
     # every file a section, clean or not, with its kind and URLs.
     site: bool = False
+    # With --live, until the audit is done: the URLs the file lists, where they stand.
+    targets: list[Target] | None = field(default=None, repr=False, compare=False)
 
     def __init__(
         self,
@@ -53,6 +56,7 @@ class FileResult(Mutable):
         stats: FileStats | None = None,
         suppressions: Suppressions | None = None,
         site: bool = False,
+        targets: list[Target] | None = None,
     ) -> None:
         self.name = name
         self.findings = [] if findings is None else findings
@@ -63,3 +67,4 @@ class FileResult(Mutable):
         self.stats = stats
         self.suppressions = suppressions
         self.site = site
+        self.targets = targets

@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from sitemap_lint.baseline import Baseline, Matched
+    from sitemap_lint.cluster import DaskExecutor
     from sitemap_lint.config import Config
     from sitemap_lint.domain.urls import ParsedURL
     from sitemap_lint.fix.runner import FixRun
     from sitemap_lint.inputs.lines import SourceLine
+    from sitemap_lint.live.audit import LiveSettings, LiveStats
     from sitemap_lint.options import Options
     from sitemap_lint.progress import ProgressBar
     from sitemap_lint.report.base import FileReport, Reporter, RunInfo
@@ -54,6 +56,7 @@ class Outcome(Mutable):
     # read again to show the source of findings.
     sources: dict[str, Source] = field(default_factory=dict)
     baseline: Matched | None = None  # what --baseline matched, when given
+    live: LiveStats | None = None  # what --live requested and got
 
     def __init__(
         self,
@@ -61,11 +64,13 @@ class Outcome(Mutable):
         exit_code: int,
         sources: dict[str, Source] | None = None,
         baseline: Matched | None = None,
+        live: LiveStats | None = None,
     ) -> None:
         self.results = results
         self.exit_code = exit_code
         self.sources = {} if sources is None else sources
         self.baseline = baseline
+        self.live = live
 
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -97,6 +102,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)
+    if outcome.live is not None and format_name not in ("json", "sarif"):
+        _without_live_fixes(outcome.results)
     if any(f.fix is not None for r in outcome.results for f in r.findings):
         from sitemap_lint.fix import runner
 
@@ -107,7 +114,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             outcome.results = runner.resolved(outcome.results, files)
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
-    run = _run_info(settings, config, outcome.exit_code, outcome.baseline)
+    run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)
     _write_report(reporter_class, format_name, results, settings, out, source, run)
     if settings.write_baseline and not settings.quiet:
         recorded = sum(len(result.findings) for result in outcome.results)
@@ -240,6 +247,7 @@ def compute(
                 enabled=plan.enabled,
                 selection=plan.selection,
                 stats=plan.stats,
+                live=plan.live is not None,
             ),
             plan.engine_name,
             lambda name: plan.url or config.sitemap_url_for(name),
@@ -247,21 +255,74 @@ def compute(
             stdin,
             executor,
         )
+        runner.keep_executor = executor is not None and plan.live is not None
         try:
             results = runner.run(settings.paths)
+        except BaseException:
+            if runner.keep_executor and executor is not None:
+                executor.close()
+            raise
         finally:
             if progress is not None:
                 progress.close()
     else:
+        executor = None
         engine = xsd.load(plan.engine_name)
         results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
 
     checked = {source.name: source for source in sources}
+    live = None
+    if plan.live is not None:
+        try:
+            live = _live_audit(plan, plan.live, results, make_progress, executor)
+        finally:
+            if executor is not None:
+                executor.close()
     recorded = _baseline(settings, accepted, results)
     worst = max((max(map(_SEVERITY, r.findings)) for r in results if r.findings), default=None)
     if settings.write_baseline or settings.exit_zero or worst is None or worst < plan.fail_on:
-        return Outcome(results, EXIT_CLEAN, checked, recorded)
-    return Outcome(results, EXIT_FINDINGS, checked, recorded)
+        return Outcome(results, EXIT_CLEAN, checked, recorded, live)
+    return Outcome(results, EXIT_FINDINGS, checked, recorded, live)
+
+
+def _without_live_fixes(results: list[FileResult]) -> None:
+    """The live findings' fixes dropped where they would be counted as ``--fix``'s:
+    its passes check the files again without requesting anything, so it cannot apply
+    them (the JSON and SARIF reports still give them as edits)."""
+    from dataclasses import replace
+
+    for result in results:
+        if any(f.fix is not None and f.code.startswith("LV") for f in result.findings):
+            result.findings[:] = [
+                replace(f, fix=None) if f.fix is not None and f.code.startswith("LV") else f
+                for f in result.findings
+            ]
+
+
+def _live_audit(
+    plan: CheckPlan,
+    live: LiveSettings,
+    results: list[FileResult],
+    make_progress: Callable[[], ProgressBar | None] | None,
+    executor: DaskExecutor | None = None,
+) -> LiveStats:
+    """``--live``: the listed URLs requested (as tasks of ``executor``'s cluster when
+    there is one), their findings added to ``results``."""
+    from sitemap_lint.live.audit import audit
+
+    progress = make_progress() if make_progress is not None else None
+    try:
+        return audit(
+            results,
+            live,
+            plan.now,
+            plan.selection,
+            progress.live if progress is not None else None,
+            executor,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
@@ -302,6 +363,8 @@ class CheckPlan(Frozen):
     stats: bool = False
     # A Dask scheduler's address (or "auto"): the set's files are checked on the cluster.
     scheduler: str | None = None
+    # --live: what the live audit requests, and how (None: no live audit).
+    live: LiveSettings | None = None
 
     def __init__(
         self,
@@ -314,6 +377,7 @@ class CheckPlan(Frozen):
         enabled: frozenset[str] | None,
         stats: bool = False,
         scheduler: str | None = None,
+        live: LiveSettings | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "engine_name", engine_name)
@@ -325,6 +389,7 @@ class CheckPlan(Frozen):
         setattr_(self, "enabled", enabled)
         setattr_(self, "stats", stats)
         setattr_(self, "scheduler", scheduler)
+        setattr_(self, "live", live)
 
     def options(self, config: Config, name: str) -> Options:
         """The options of the single-file check of the file ``name``."""
@@ -337,6 +402,7 @@ class CheckPlan(Frozen):
             enabled=self.enabled,
             selection=self.selection,
             stats=self.stats,
+            live=self.live is not None,
         )
 
 
@@ -371,8 +437,46 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
     agent = AGENTS.get(profile, "Googlebot")
     scheduler = parse("scheduler", settings.scheduler)
     stats = parse("format", settings.format or config.format or "text") == "html"
+    live = _live_settings(settings, config)
     return CheckPlan(
-        engine_name, fail_on, selection, now, url, agent, selection.enabled(), stats, scheduler
+        engine_name,
+        fail_on,
+        selection,
+        now,
+        url,
+        agent,
+        selection.enabled(),
+        stats,
+        scheduler,
+        live,
+    )
+
+
+def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None:
+    """What ``--live`` and its options ask for; None without ``--live``."""
+    if not (settings.live or config.live):
+        return None
+    from sitemap_lint.live.audit import LiveSettings
+    from sitemap_lint.live.cache import default_path
+
+    count, percent = parse("live_sample", settings.live_sample) or (None, None)
+    cache = None
+    if not settings.no_live_cache:
+        given = settings.live_cache or config.live_cache
+        cache = Path(given) if given else default_path()
+    named = [p for p in settings.paths if is_url(p)]
+    return LiveSettings(
+        concurrency=settings.live_concurrency,
+        per_host=settings.live_per_host,
+        timeout=settings.live_timeout,
+        max=parse("live_max", settings.live_max),
+        count=count,
+        percent=percent,
+        seed=settings.live_seed,
+        cache=cache,
+        connect_to=parse("live_connect_to", settings.live_connect_to),
+        allow_private=bool(settings.allow_private_hosts or config.allow_private_hosts),
+        named_hosts=(*named, *_named_urls(settings, config)),
     )
 
 
@@ -496,7 +600,11 @@ def _write_report(
 
 
 def _run_info(
-    settings: RunSettings, config: Config, exit_code: int, baseline: Matched | None = None
+    settings: RunSettings,
+    config: Config,
+    exit_code: int,
+    baseline: Matched | None = None,
+    live: LiveStats | None = None,
 ) -> RunInfo:
     from sitemap_lint.profiles import DEFAULT
     from sitemap_lint.report.base import RunInfo
@@ -512,6 +620,7 @@ def _run_info(
         command_line(settings),
         unsafe,
         None if baseline is None else (baseline.matched, baseline.unseen),
+        None if live is None else live.as_dict(),
     )
 
 

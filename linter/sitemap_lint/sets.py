@@ -32,7 +32,6 @@ from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
-from sitemap_lint.selection import Selection
 from sitemap_lint.sink import reported
 
 if TYPE_CHECKING:
@@ -171,6 +170,9 @@ class SetRunner:
     ):
         self.settings = settings
         self.executor = executor
+        # Left open by ``close`` for a step after the set (the live audit on the cluster);
+        # its caller closes it.
+        self.keep_executor = False
         self.stdin = stdin
         self.options = replace(options, collect=True)
         self.engine_name = engine_name
@@ -225,7 +227,7 @@ class SetRunner:
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
                 self.settings.follow or self.settings.robots or self.settings.maps
             )
-            results = [_finished(job, site, self.options.selection) for job in jobs]
+            results = [_finished(job, site, self.options) for job in jobs]
             number = {id(job): index for index, job in enumerate(jobs)}
             for job, result in zip(jobs, results, strict=True):  # which file listed which
                 result.parent = number[id(job.parent)] if job.parent is not None else None
@@ -240,7 +242,7 @@ class SetRunner:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
-        if self.executor is not None:
+        if self.executor is not None and not self.keep_executor:
             self.executor.close()
 
     # -- inputs ------------------------------------------------------------------
@@ -953,7 +955,9 @@ def _robots_text(data: bytes) -> str:
     return data[:ROBOTS_CAP].decode("utf-8", "replace")
 
 
-def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
+def _finished(job: Job, site: bool, options: Options) -> FileResult:
+    """The file's result once the set is done; with ``--live`` its directives stay open
+    for the live audit, which applies them and the selection (``live.audit.finish``)."""
     result = job.result
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
@@ -963,6 +967,9 @@ def _finished(job: Job, site: bool, selection: Selection | None) -> FileResult:
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
     result.site = site
     result.facts = None
+    if options.live:
+        return result
+    selection = options.selection
     if result.suppressions is not None:  # the file's directives, over the set's findings too
         result.findings[:] = result.suppressions.apply(result.findings)
         result.suppressions = None

@@ -280,6 +280,44 @@ def _check_scheduler(value: str | None, where: str) -> str | None:
 # -- configuration readers ---------------------------------------------------------------
 
 
+def _check_live_max(value: int | None, where: str) -> int | None:
+    return None if value is None else int(Range(0).check(value, where))
+
+
+def _check_live_sample(value: str | None, where: str) -> tuple[int | None, float | None] | None:
+    """``N`` or ``P%``: (count, None) or (None, percent); None when not given."""
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        if text.endswith("%"):
+            percent = float(text[:-1])
+            if not 0 < percent <= 100:
+                raise ValueError(text)
+            return None, percent
+        count = int(text)
+        if count < 0:
+            raise ValueError(text)
+        return count, None
+    except ValueError:
+        raise UsageError(
+            f"{where} {value}: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)"
+        ) from None
+
+
+def _check_connect_to(value: tuple[str, ...], where: str) -> tuple[tuple[str, str], ...]:
+    """``HOST:PORT:HOST2:PORT2`` each: (``host:port``, ``host2:port2``) pairs."""
+    pairs = []
+    for item in value:
+        parts = item.rsplit(":", 3)
+        if len(parts) != 4 or not all(parts) or not (parts[1].isdigit() and parts[3].isdigit()):
+            raise UsageError(
+                f"{where} {item}: give HOST:PORT:HOST2:PORT2, e.g. example.com:443:127.0.0.1:8443"
+            )
+        pairs.append((f"{parts[0].lower()}:{parts[1]}", f"{parts[2]}:{parts[3]}"))
+    return tuple(pairs)
+
+
 def subkey(key: str, name: str) -> str:
     """``key.name`` as TOML spells it: quoted unless ``name`` is a bare key."""
     import re
@@ -741,6 +779,116 @@ SETTINGS: tuple[Setting, ...] = (
         doc="also fetch URLs on a loopback, private, link-local or other internal"
         " address that no input names (refused with `FE014` otherwise; see"
         " [Sites and sets](#sites-and-sets))",
+    ),
+    Setting(
+        "live",
+        "flag",
+        "After the checks, request every URL the sitemaps list and report what they answer.",
+        default=False,
+        flags=("--live",),
+        key="live",
+        read=_read_flag,
+        stored=(("live", False),),
+        doc="after the checks, request each URL the sitemaps list (pages, children, images,"
+        " videos, alternates) and report what the answers say (`LV` rules; see"
+        " [docs/live.md](docs/live.md))",
+    ),
+    Setting(
+        "live_concurrency",
+        "int",
+        "Requests in flight at once, all hosts together (--live).",
+        default=16,
+        flags=("--live-concurrency",),
+        metavar="N",
+        range=Range(1, 1024),
+        show_default=True,
+        doc="`--live`: requests in flight at once, all hosts together (default 16)",
+    ),
+    Setting(
+        "live_per_host",
+        "int",
+        "Requests in flight at once to one host (--live).",
+        default=4,
+        flags=("--live-per-host",),
+        metavar="N",
+        range=Range(1, 256),
+        show_default=True,
+        doc="`--live`: requests in flight at once to one host (default 4)",
+    ),
+    Setting(
+        "live_timeout",
+        "float",
+        "Seconds a live request may take to connect, for each read and in all (--live).",
+        default=15.0,
+        flags=("--live-timeout",),
+        metavar="SECONDS",
+        range=Range(0, 600, above=True, unit="seconds"),
+        show_default=True,
+        doc="`--live`: seconds a request may take to connect, for each read and in all"
+        " (default 15)",
+    ),
+    Setting(
+        "live_max",
+        "int",
+        "Request at most N URLs (--live).",
+        flags=("--live-max",),
+        metavar="N",
+        check=_check_live_max,
+        range=Range(0),
+        doc="`--live`: request at most `N` URLs (after `--live-sample`), the first in the"
+        " files' order",
+    ),
+    Setting(
+        "live_sample",
+        "text",
+        "Request a deterministic sample: N URLs or P% of them (--live).",
+        flags=("--live-sample",),
+        metavar="N|P%",
+        check=_check_live_sample,
+        doc="`--live`: request a deterministic sample of the URLs, `N` of them or `P%`; the"
+        " same seed chooses the same URLs",
+    ),
+    Setting(
+        "live_seed",
+        "int",
+        "The seed of --live-sample.",
+        default=0,
+        flags=("--live-seed",),
+        metavar="N",
+        range=Range(0),
+        show_default=True,
+        doc="the seed of `--live-sample` (default 0)",
+    ),
+    Setting(
+        "live_cache",
+        "text",
+        "The live audit's cache file (default: under the user's cache directory).",
+        flags=("--live-cache",),
+        key="live-cache",
+        metavar="PATH",
+        read=_read_path,
+        stored=(("live_cache", None),),
+        doc="`--live`: the SQLite file answers are kept in between runs (default"
+        " `$XDG_CACHE_HOME/sitemap-lint/live.sqlite3`, or under `~/.cache`)",
+    ),
+    Setting(
+        "no_live_cache",
+        "flag",
+        "Neither read nor write the live audit's cache.",
+        default=False,
+        flags=("--no-live-cache",),
+        doc="`--live`: neither read nor write the cache: every URL is requested in full",
+    ),
+    Setting(
+        "live_connect_to",
+        "repeat",
+        "Send the requests for HOST:PORT to HOST2:PORT2 instead (--live; repeatable).",
+        default=(),
+        flags=("--live-connect-to",),
+        metavar="HOST:PORT:HOST2:PORT2",
+        check=_check_connect_to,
+        doc="`--live`: send the requests for `HOST:PORT` to `HOST2:PORT2` (as curl's"
+        " `--connect-to`; repeatable), e.g. to audit a site's URLs on a staging server",
     ),
     Setting(
         "scheduler",

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.records import Frozen
@@ -160,6 +160,8 @@ class RunInfo(Frozen):
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as fixable
     # --baseline: the findings it matched (not reported) and the recorded ones not seen
     baseline: tuple[int, int] | None = None
+    # --live: what the audit requested and got (live.audit.LiveStats.as_dict)
+    live: dict[str, Any] | None = None
 
     def __init__(
         self,
@@ -170,6 +172,7 @@ class RunInfo(Frozen):
         command: str,
         unsafe_fixes: bool = False,
         baseline: tuple[int, int] | None = None,
+        live: dict[str, Any] | None = None,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "inputs", inputs)
@@ -179,6 +182,7 @@ class RunInfo(Frozen):
         setattr_(self, "command", command)
         setattr_(self, "unsafe_fixes", unsafe_fixes)
         setattr_(self, "baseline", baseline)
+        setattr_(self, "live", live)
 
 
 class Reporter(ABC):

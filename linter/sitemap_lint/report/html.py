@@ -192,7 +192,8 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         "rule_quota": _quota(len(rules)),
         "url_limit": URL_LIMIT,
         "rules": rules,
-        "charts": charts(by_rule, files) + entry_charts(counted, by_rule),
+        "charts": charts(by_rule, files) + entry_charts(counted, by_rule) + live_charts(run),
+        "live": run.live if run is not None else None,
         "colours": SEVERITY_COLOURS,
         "data": embedded_json(
             {
@@ -506,6 +507,20 @@ def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, st
             Chart("chart-hreflang", "hreflang languages", note, row_chart(values, "hreflang"))
         )
     return made
+
+
+def live_charts(run: RunInfo | None) -> list[Chart]:
+    """``--live``: the answers by status code (and by error, apart)."""
+    if run is None or not run.live or not run.live.get("statuses"):
+        return []
+    statuses: dict[str, int] = run.live["statuses"]
+    values = [
+        {"label": key, "count": count, "group": "value" if key.isdigit() else "invalid"}
+        for key, count in sorted(
+            statuses.items(), key=lambda item: (not item[0].isdigit(), item[0])
+        )
+    ]
+    return [Chart("chart-live", "Live audit: answers by status", "", row_chart(values, "live"))]
 
 
 def _counted(counter: Counter[str], order: Sequence[str]) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -36,6 +36,7 @@ class JsonReporter(Reporter):
                 **({"urls": summary.urls} if summary.urls is not None else {}),
                 "rules": {rule.split(" ", 1)[0]: count for rule, count in summary.by_rule.items()},
                 **_baseline(self.run),
+                **({"live": _untimed(self.run.live)} if self.run and self.run.live else {}),
             },
         }
         write(document, "", self.out.write)
@@ -261,3 +262,12 @@ def _file_fields(result: FileReport) -> dict[str, object]:
     if result.urls is not None:
         fields["urls"] = result.urls
     return fields
+
+
+# The live audit's timings: shown on the HTML page, left out here so that the same
+# answers give the same JSON, byte for byte.
+_TIMINGS = ("slowest_hosts", "seconds")
+
+
+def _untimed(live: Mapping[str, object]) -> dict[str, object]:
+    return {key: value for key, value in live.items() if key not in _TIMINGS}

@@ -1,0 +1,195 @@
+"""The live audit's requests against a local server process (tests/live_server.py).
+
+    python bench/live.py                      # 20,000 URLs; the memory run with 100,000
+    python bench/live.py --urls 5000 --memory 0
+
+In one run, against the same server: a bare aiohttp client and a bare httpx client
+(async, 64 and 16 connections, each reading every page whole), then ``Client.fetch_all``
+(pages read up to the end of their head and their signals read; limits raised to 64
+in all and per host), then a second ``fetch_all`` through a cache (conditional
+requests answered 304) when ``live/cache.py`` is there. The memory run is a child
+process that streams ``--memory`` URLs through ``fetch_all(on_answer=...,
+keep=False)`` and prints its peak resident size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitemap_lint.live.client import Client, ClientSettings  # noqa: E402
+from sitemap_lint.live.model import PAGE, Answer  # noqa: E402
+from tests.live_server import LiveServer  # noqa: E402
+
+
+def bench_urls(server: LiveServer, count: int) -> list[str]:
+    return [server.url(f"/bench/{index}") for index in range(count)]
+
+
+async def _pool(urls: list[str], connections: int, get: Callable[[str], Awaitable[None]]) -> None:
+    queue = iter(urls)
+
+    async def work() -> None:
+        for url in queue:
+            await get(url)
+
+    await asyncio.gather(*(work() for _ in range(connections)))
+
+
+async def bare_aiohttp(urls: list[str], connections: int) -> None:
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=connections, limit_per_host=connections)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def get(url: str) -> None:
+            async with session.get(url) as response:
+                await response.read()
+
+        await _pool(urls, connections, get)
+
+
+async def bare_httpx(urls: list[str], connections: int) -> None:
+    import httpx
+
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
+
+        async def get(url: str) -> None:
+            response = await client.get(url)
+            response.read()
+
+        await _pool(urls, connections, get)
+
+
+def settings_for(server: LiveServer) -> ClientSettings:
+    return ClientSettings(concurrency=64, per_host=64, named_hosts=(server.url(),))
+
+
+async def client_run(server: LiveServer, urls: list[str], cache: object = None) -> int:
+    counted = 0
+
+    def count(answer: Answer) -> None:
+        nonlocal counted
+        if answer.status in (200, 304) and (answer.signals is not None or answer.from_cache):
+            counted += 1
+
+    async with Client(settings_for(server), cache=cache) as client:  # type: ignore[arg-type]
+        await client.fetch_all(((url, PAGE) for url in urls), on_answer=count, keep=False)
+    return counted
+
+
+def timed(label: str, count: int, run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    seconds = time.perf_counter() - started
+    rate = count / seconds
+    print(f"{label:<44} {count:>7} URLs {seconds:8.2f} s {rate:>9,.0f} URLs/s", flush=True)
+    return rate
+
+
+def cache_rows(server: LiveServer, urls: list[str]) -> None:
+    try:
+        from sitemap_lint.live.cache import Cache
+    except ImportError:
+        print("cache: live/cache.py is not there: no cached run")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        cache = Cache(Path(folder) / "live.sqlite3")
+        try:
+            first = timed(
+                "Client.fetch_all, filling the cache",
+                len(urls),
+                lambda: asyncio.run(client_run(server, urls, cache)),
+            )
+            second = timed(
+                "Client.fetch_all, again (304s)",
+                len(urls),
+                lambda: asyncio.run(client_run(server, urls, cache)),
+            )
+            print(f"second run / first run: {second / first:.1f}x")
+        finally:
+            cache.close()
+
+
+def memory_child(port: int, count: int) -> None:
+    """Stream ``count`` URLs through fetch_all without keeping them; print peak RSS."""
+    answered = 0
+
+    def count_one(answer: Answer) -> None:
+        nonlocal answered
+        answered += answer.status == 200
+
+    async def run() -> None:
+        base = f"http://127.0.0.1:{port}"
+        settings = ClientSettings(concurrency=64, per_host=64, named_hosts=(base + "/",))
+        targets = ((f"{base}/bench/{index}", PAGE) for index in range(count))
+        async with Client(settings) as client:
+            await client.fetch_all(targets, on_answer=count_one, keep=False)
+
+    started = time.perf_counter()
+    asyncio.run(run())
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"{count} URLs streamed ({answered} answered 200) in {seconds:.1f} s, peak RSS {peak:.0f} MB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--urls", type=int, default=20_000)
+    parser.add_argument("--httpx-urls", type=int, default=3_000, help="httpx is slower")
+    parser.add_argument("--memory", type=int, default=100_000, help="0: no memory run")
+    parser.add_argument("--memory-child", nargs=2, type=int, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.memory_child:
+        memory_child(*options.memory_child)
+        return
+    print(f"load average before: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+    with LiveServer(("127.0.0.1",)) as server:
+        urls = bench_urls(server, options.urls)
+        few = urls[: options.httpx_urls]
+        timed(
+            "warm-up (bare aiohttp, 64)", 2000, lambda: asyncio.run(bare_aiohttp(urls[:2000], 64))
+        )
+        bare = timed(
+            "bare aiohttp, 64 connections", len(urls), lambda: asyncio.run(bare_aiohttp(urls, 64))
+        )
+        timed(
+            "bare aiohttp, 16 connections", len(urls), lambda: asyncio.run(bare_aiohttp(urls, 16))
+        )
+        timed("bare httpx, 64 connections", len(few), lambda: asyncio.run(bare_httpx(few, 64)))
+        timed("bare httpx, 16 connections", len(few), lambda: asyncio.run(bare_httpx(few, 16)))
+        ours = timed(
+            "Client.fetch_all (heads read, signals)",
+            len(urls),
+            lambda: asyncio.run(client_run(server, urls)),
+        )
+        print(f"Client.fetch_all / bare aiohttp (64): {ours / bare:.2f}")
+        cache_rows(server, urls)
+        if options.memory:
+            command = [
+                sys.executable,
+                __file__,
+                "--memory-child",
+                str(server.port),
+                str(options.memory),
+            ]
+            subprocess.run(command, check=True)
+    print(f"load average after: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

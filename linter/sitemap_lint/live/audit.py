@@ -1,0 +1,253 @@
+"""The live audit's phase: from the files' targets to their ``LV`` findings.
+
+``run.compute`` calls ``audit`` after the static checks (and before the baseline) when
+``--live`` is given. Every URL is requested once, however many files list it; the
+sample and ``--live-max`` choose among the distinct URLs in the files' order. The
+answers become findings for every target that lists the URL; they pass through each
+file's inline suppression directives (kept open until now) and the run's selection,
+as the static findings did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from sitemap_lint.errors import UsageError
+from sitemap_lint.finding import sort_key
+from sitemap_lint.live.model import Answer, Target
+from sitemap_lint.rules import live as rules
+from sitemap_lint.sink import reported
+
+if TYPE_CHECKING:
+    from sitemap_lint.cluster import DaskExecutor
+    from sitemap_lint.live.cache import Cache
+    from sitemap_lint.live.client import ClientSettings
+    from sitemap_lint.results import FileResult
+    from sitemap_lint.selection import Selection
+
+SLOWEST_HOSTS = 10  # hosts the reports name, slowest median first
+CHAINS_SHOWN = 50  # redirect chains the reports list
+
+
+@dataclass
+class LiveSettings:
+    """What ``--live`` and its options ask for."""
+
+    concurrency: int = 16
+    per_host: int = 4
+    timeout: float = 15.0
+    max: int | None = None
+    count: int | None = None  # --live-sample N
+    percent: float | None = None  # --live-sample P%
+    seed: int = 0
+    cache: Path | None = None  # None: no cache (--no-live-cache)
+    connect_to: tuple[tuple[str, str], ...] = ()
+    allow_private: bool = False
+    named_hosts: tuple[str, ...] = ()
+
+
+@dataclass
+class LiveStats:
+    """What the reports tell about the audit: answers by status (or error), the
+    requests made, the answers the cache confirmed, the redirect chains and the
+    slowest hosts (median seconds), and the time it took."""
+
+    listed: int = 0  # distinct URLs the files list
+    requested: int = 0  # distinct URLs requested (after the sample and --live-max)
+    requests: int = 0  # HTTP requests made (retries and redirects included)
+    cached: int = 0
+    errors: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    chains: list[list[str]] = field(default_factory=list)
+    slowest: list[tuple[str, float]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "listed": self.listed,
+            "requested": self.requested,
+            "requests": self.requests,
+            "cached": self.cached,
+            "errors": self.errors,
+            "statuses": dict(self.statuses),
+            "chains": [list(chain) for chain in self.chains],
+            "slowest_hosts": [{"host": host, "median": median} for host, median in self.slowest],
+            "seconds": self.seconds,
+        }
+
+
+def open_cache(path: Path | None) -> Cache | None:
+    """The cache at ``path`` (None: none); a file that cannot be used ends the run."""
+    if path is None:
+        return None
+    from sitemap_lint.live.cache import Cache, CacheError
+
+    try:
+        return Cache(path)
+    except CacheError as error:
+        raise UsageError(f"--live-cache: {error}") from None
+
+
+def chosen_urls(results: Iterable[FileResult], settings: LiveSettings) -> list[Target]:
+    """The distinct URLs to request (the first target listing each), sampled and
+    limited, in the files' order."""
+    from sitemap_lint.live.targets import sample
+
+    first: dict[str, Target] = {}
+    for result in results:
+        for target in result.targets or ():
+            first.setdefault(target.url, target)
+    return sample(
+        list(first.values()), settings.count, settings.percent, settings.seed, settings.max
+    )
+
+
+def audit(
+    results: list[FileResult],
+    settings: LiveSettings,
+    now: datetime,
+    selection: Selection | None,
+    on_progress: Callable[[int, int, int], None] | None = None,
+    executor: DaskExecutor | None = None,
+) -> LiveStats:
+    """Request the files' URLs and add the findings to ``results`` (in place); the
+    files' suppression directives and the selection are applied after them. With
+    ``executor`` (``--scheduler``), the URLs are requested as tasks of its cluster,
+    grouped by host (``live.distributed``)."""
+    import time
+
+    started = time.monotonic()
+    stats = LiveStats()
+    stats.listed = len({t.url for r in results for t in r.targets or ()})
+    chosen = chosen_urls(results, settings)
+    stats.requested = len(chosen)
+    cache = open_cache(settings.cache)
+    try:
+        if executor is None:
+            answers = fetch(chosen, settings, cache, on_progress)
+        else:
+            from sitemap_lint.live.distributed import fetch_on_cluster
+
+            answers = fetch_on_cluster(
+                executor,
+                [(t.url, t.kind) for t in chosen],
+                client_settings(settings),
+                cache,
+                executor.workers_for_live(),
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    for result in results:
+        add_findings(result, answers, now)
+        finish(result, selection)
+    _count(stats, answers.values())
+    stats.seconds = round(time.monotonic() - started, 3)
+    return stats
+
+
+def fetch(
+    chosen: list[Target],
+    settings: LiveSettings,
+    cache: Cache | None,
+    on_progress: Callable[[int, int, int], None] | None = None,
+) -> dict[str, Answer]:
+    """The answers by URL, requested in one event loop."""
+    from sitemap_lint.live.client import Client
+
+    total = len(chosen)
+    done = errors = 0
+
+    def answered(answer: Answer) -> None:
+        nonlocal done, errors
+        done += 1
+        errors += answer.error is not None or (answer.status or 0) >= 400
+        if on_progress is not None:
+            on_progress(done, total, errors)
+
+    async def run() -> dict[str, Answer]:
+        async with Client(client_settings(settings), cache) as client:
+            return await client.fetch_all(((t.url, t.kind) for t in chosen), answered)
+
+    return asyncio.run(run())
+
+
+def client_settings(settings: LiveSettings) -> ClientSettings:
+    """The client's part of the run's live settings."""
+    from sitemap_lint.live.client import ClientSettings
+
+    return ClientSettings(
+        concurrency=settings.concurrency,
+        per_host=settings.per_host,
+        timeout=settings.timeout,
+        allow_private=settings.allow_private,
+        named_hosts=settings.named_hosts,
+        connect_to=settings.connect_to,
+    )
+
+
+def add_findings(result: FileResult, answers: dict[str, Answer], now: datetime) -> None:
+    """The findings of the answers to ``result``'s targets, and of its lastmods."""
+    targets = result.targets or []
+    for target in targets:
+        answer = answers.get(target.url)
+        if answer is not None:
+            result.findings.extend(rules.judge(target, answer, now))
+    untrusted = rules.untrusted_lastmods(targets, now)
+    if untrusted is not None:
+        result.findings.append(untrusted)
+    result.targets = None
+
+
+def finish(result: FileResult, selection: Selection | None) -> None:
+    """The file's directives (kept open for the audit) and the selection, applied."""
+    if result.suppressions is not None:
+        result.findings[:] = result.suppressions.apply(result.findings)
+        result.suppressions = None
+    if selection is not None:
+        result.findings[:] = reported(result.findings, selection.for_file(result.name))
+    result.findings.sort(key=sort_key)
+
+
+def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
+    statuses: Counter[str] = Counter()
+    times: dict[str, list[float]] = {}
+    for answer in answers:
+        statuses[
+            str(answer.status) if answer.error is None and answer.status else _kind(answer)
+        ] += 1
+        stats.requests += 0 if answer.robots_disallowed else max(answer.attempts, 1)
+        stats.cached += answer.from_cache
+        stats.errors += answer.error is not None
+        if answer.chain and len(stats.chains) < CHAINS_SHOWN:
+            stats.chains.append(
+                [f"{hop.url} {hop.status}" for hop in answer.chain]
+                + [f"{answer.final_url or ''} {answer.status or answer.error or ''}".strip()]
+            )
+        if answer.error is None and answer.status is not None:
+            times.setdefault(_host(answer.url), []).append(answer.elapsed)
+    stats.statuses = dict(sorted(statuses.items()))
+    medians = [(host, round(statistics.median(values), 3)) for host, values in times.items()]
+    medians.sort(key=lambda item: (-item[1], item[0]))
+    stats.slowest = medians[:SLOWEST_HOSTS]
+
+
+def _kind(answer: Answer) -> str:
+    if answer.robots_disallowed:
+        return "robots"
+    return answer.error or "none"
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:
+        return url

@@ -1,0 +1,618 @@
+"""The live audit's requests: aiohttp, every hop's address checked, everything bounded.
+
+- Each connection goes through ``GuardedResolver``: the host is resolved once, every
+  address checked by ``inputs.guard`` and only the addresses that passed are returned to
+  aiohttp, which connects to them (the Host header and the TLS name stay the URL's).
+  A refusal is ``Answer.error`` REFUSED, naming the kind of address.
+- Redirects are followed here, hop by hop (at most ``MAX_REDIRECTS``), each hop a new
+  request through the same resolver; a URL seen before in the chain is a loop.
+- Limits: ``concurrency`` requests in flight in all, ``per_host`` to one host;
+  robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
+  ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
+  answer), and connection errors and timeouts are retried with a doubling backoff.
+- Bounds: a timeout for the connection, each read and the whole of one hop; headers of
+  at most ``MAX_HEADER_FIELD`` bytes; bodies decoded here (gzip, deflate) and at most
+  ``head_bytes`` of them, so a compression bomb stops at the bound.
+- Pages and alternates are asked with GET (the body read up to the end of its head);
+  the rest with HEAD, and GET when HEAD is answered 405 or 501.
+- With a cache, a stored answer with an ETag or a Last-Modified is asked again
+  conditionally; a 304 gives the stored answer back with ``from_cache`` True.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Protocol
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
+from yarl import URL
+
+from sitemap_lint._version import __version__
+from sitemap_lint.inputs.guard import (
+    DEFAULT_PORTS,
+    Guard,
+    HostPolicy,
+    RefusedAddress,
+    address_text,
+    canonical_host,
+    host_address,
+)
+from sitemap_lint.live.model import (
+    ALTERNATE,
+    CONNECT,
+    DNS,
+    PAGE,
+    PROTOCOL,
+    REFUSED,
+    SCHEME,
+    TIMEOUT,
+    TLS,
+    Answer,
+    Hop,
+)
+from sitemap_lint.live.page import parse_http_date, read_signals
+from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
+from sitemap_lint.live.robots import Robots
+
+if TYPE_CHECKING:
+    from sitemap_lint.live.cache import Cache
+
+MAX_REDIRECTS = 5  # followed; the next redirect cuts the chain (Answer.too_many_hops)
+MAX_HEADER_FIELD = 65_536  # bytes of one header line
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+RETRY_STATUSES = frozenset({429, 503})
+HEAD_ENDS = (b"</head", b"<body")
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+GET_KINDS = frozenset({PAGE, ALTERNATE})
+DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
+CACHE_BATCH = 500  # answers stored in one transaction
+USER_AGENT = f"sitemap-lint/{__version__} (+https://pypi.org/project/sitemap-lint/)"
+
+
+class AnswerStore(Protocol):
+    """What the client needs of a cache (``live.cache.Cache`` is one)."""
+
+    def get(self, url: str) -> Answer | None: ...
+
+    def put_many(self, answers: Iterable[Answer]) -> None: ...
+
+
+@dataclass
+class ClientSettings:
+    concurrency: int = 16  # requests in flight, all hosts together (--live-concurrency)
+    per_host: int = 4  # requests in flight per host (--live-per-host)
+    timeout: float = 15.0  # seconds per request: connect, each read, and the whole answer
+    retries: int = 2  # retries after a connection error, a timeout, a 429 or a 503
+    head_bytes: int = 262_144  # at most this much of a page's body is read (decoded)
+    user_agent: str = USER_AGENT
+    allow_private: bool = False
+    named_hosts: tuple[str, ...] = ()  # URLs whose host:port the user named
+    connect_to: tuple[tuple[str, str], ...] = ()  # ("host:port", "host2:port2"), as curl's
+    backoff: float = 0.5  # seconds before the first retry; doubled at each next one
+    retry_after_cap: float = 60.0  # a longer Retry-After gives up with the status
+    extra: dict[str, str] = field(default_factory=dict)  # more request headers
+
+
+class HopError(Exception):
+    """A hop that got no response: ``error`` is one of model's constants."""
+
+    def __init__(self, error: str, detail: str, retryable: bool = False) -> None:
+        super().__init__(detail)
+        self.error = error
+        self.detail = detail
+        self.retryable = retryable
+        self.attempts = 1  # the requests made before giving up
+
+
+@dataclass
+class Response:
+    """One hop's response: its status, headers (pairs, repeated ones kept) and the
+    decoded start of its body (empty unless it was read)."""
+
+    url: str
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        lower = name.lower()
+        return next((value for key, value in self.headers if key.lower() == lower), None)
+
+    @property
+    def content_type(self) -> str | None:
+        value = self.header("Content-Type")
+        media = value.split(";", 1)[0].strip().lower() if value else ""
+        return media or None
+
+    def text(self) -> str:
+        value = self.header("Content-Type") or ""
+        charset = "utf-8"
+        for parameter in value.split(";")[1:]:
+            name, _, given = parameter.partition("=")
+            if name.strip().lower() == "charset" and given.strip():
+                charset = given.strip().strip("\"'")
+        try:
+            return self.body.decode(charset, errors="replace")
+        except LookupError:
+            return self.body.decode("utf-8", errors="replace")
+
+
+def parse_connect_to(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, int], tuple[str, int]]:
+    """``("host:port", "host2:port2")`` pairs as a mapping of (canonical host, port)."""
+    return {_host_port(source): _host_port(target) for source, target in pairs}
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"not host:port: {text!r}")
+    return canonical_host(host), int(port)
+
+
+class GuardedResolver(AbstractResolver):
+    """Resolves a host once and returns only the addresses ``guard`` allows (a host
+    ``connect_to`` maps is resolved as its target, and connected to at its port)."""
+
+    def __init__(self, guard: Guard, connect_to: dict[tuple[str, int], tuple[str, int]]) -> None:
+        self.guard = guard
+        self.connect_to = connect_to
+        self._blocking = any(host_address(host) is None for host, _ in guard.policy.named)
+        self._literals: dict[tuple[str, int], list[str]] = {}  # addresses already allowed
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        target, target_port = self.connect_to.get((canonical_host(host), port), (host, port))
+        addresses = await self.connectable(target, target_port)
+        return [
+            {
+                "hostname": host,
+                "host": address,
+                "port": target_port,
+                "family": socket.AF_INET6 if ":" in address else socket.AF_INET,
+                "proto": 0,
+                "flags": socket.AI_NUMERICHOST,
+            }
+            for address in addresses
+        ]
+
+    async def close(self) -> None:
+        return None
+
+    async def connectable(self, host: str, port: int) -> list[str]:
+        """The addresses of ``host`` that may be connected to (RefusedAddress when none)."""
+        allowed = self._literals.get((host, port))
+        if allowed is not None:
+            return allowed
+        if host_address(host) is not None and not self._blocking:
+            allowed = self._literals[host, port] = self.guard.connectable(host, port)
+            return allowed
+        # a name to look up (or named ones to compare with): not on the event loop
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self.guard.connectable, host, port)
+
+
+def policy_for(settings: ClientSettings) -> HostPolicy:
+    """The hosts the user named, less those ``connect_to`` sends elsewhere, plus the
+    places it sends them to."""
+    mapping = parse_connect_to(settings.connect_to)
+    named = HostPolicy.naming(settings.named_hosts, settings.allow_private).named
+    return HostPolicy(settings.allow_private, (named - mapping.keys()) | set(mapping.values()))
+
+
+class Client:
+    """Requests URLs as the module docstring says (an async context manager)."""
+
+    def __init__(
+        self,
+        settings: ClientSettings,
+        cache: Cache | AnswerStore | None = None,
+        robots: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.robots = Robots(self._fetch_text) if robots else None
+        self._session: aiohttp.ClientSession | None = None
+        self._resolver: GuardedResolver | None = None
+        self._all = asyncio.Semaphore(max(1, settings.concurrency))
+        self._hosts: dict[str, asyncio.Semaphore] = {}
+        self._next_at: dict[str, float] = {}  # host key -> when its next request may go
+
+    async def __aenter__(self) -> Client:
+        settings = self.settings
+        resolver = self._resolver = GuardedResolver(
+            Guard(policy_for(settings)), parse_connect_to(settings.connect_to)
+        )
+        connector = aiohttp.TCPConnector(
+            resolver=resolver,
+            limit=max(1, settings.concurrency),
+            limit_per_host=max(1, settings.per_host),
+            ttl_dns_cache=60,
+        )
+        timeout = aiohttp.ClientTimeout(
+            total=settings.timeout, sock_connect=settings.timeout, sock_read=settings.timeout
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            timeout=timeout,
+            auto_decompress=False,
+            max_line_size=MAX_HEADER_FIELD,
+            max_field_size=MAX_HEADER_FIELD,
+            headers={
+                "User-Agent": settings.user_agent,
+                "Accept-Encoding": "gzip, deflate",
+                **settings.extra,
+            },
+            cookie_jar=aiohttp.DummyCookieJar(),
+            trust_env=False,
+        )
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    # ------------------------------------------------------------------ the whole list
+
+    async def fetch_all(
+        self,
+        targets: Iterable[tuple[str, str]],
+        on_answer: Callable[[Answer], None] | None = None,
+        keep: bool = True,
+    ) -> dict[str, Answer]:
+        """Every (url, kind) of ``targets`` requested, ``concurrency`` at a time, each
+        answer handed to ``on_answer`` as it comes; returned by URL unless ``keep`` is
+        False (then the dict is empty and memory stays flat). With a cache, the answers
+        are stored as they come, in batches."""
+        answers: dict[str, Answer] = {}
+        pending: list[Answer] = []
+        queue: Iterator[tuple[str, str]] = iter(targets)
+
+        async def work() -> None:
+            for url, kind in queue:  # shared: each worker takes the next
+                answer = await self.fetch(url, kind)
+                if keep:
+                    answers[url] = answer
+                if on_answer is not None:
+                    on_answer(answer)
+                if self.cache is not None and _storable(answer):
+                    pending.append(answer)
+                    if len(pending) >= CACHE_BATCH:
+                        self._store(pending)
+
+        await asyncio.gather(*(work() for _ in range(max(1, self.settings.concurrency))))
+        self._store(pending)
+        return answers
+
+    def _store(self, pending: list[Answer]) -> None:
+        if self.cache is not None and pending:
+            self.cache.put_many(list(pending))
+        pending.clear()
+
+    # ------------------------------------------------------------------ one URL
+
+    async def fetch(self, url: str, kind: str) -> Answer:
+        """The answer for ``url`` (never raises for network trouble or bad input)."""
+        started = time.monotonic()
+        try:
+            answer = await self._fetch(url, kind)
+        except Exception as error:  # a defect must not end the audit: it is an answer
+            answer = Answer(url, error=PROTOCOL, detail=f"{type(error).__name__}: {error}")
+        answer.elapsed = round(time.monotonic() - started, 6)
+        return answer
+
+    async def _fetch(self, url: str, kind: str) -> Answer:
+        if _scheme(url) is None:
+            return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
+        if self.robots is not None:
+            rules = await self.robots.rules(url)
+            if rules is not None and rules.disallows(url):
+                detail = "not requested: robots.txt disallows it for Googlebot"
+                return Answer(url, robots_disallowed=True, detail=detail)
+        cached = self.cache.get(url) if self.cache is not None else None
+        conditional = _conditional_headers(cached)
+        method = "GET" if kind in GET_KINDS else "HEAD"
+        limit = self.settings.head_bytes if kind in GET_KINDS else 0
+        chain: list[Hop] = []
+        attempts = 0
+        current = url
+        while True:
+            try:
+                response, tries = await self._hop(method, current, conditional, limit)
+            except HopError as error:
+                return Answer(
+                    url,
+                    error=error.error,
+                    detail=error.detail,
+                    chain=chain,
+                    attempts=attempts + error.attempts,
+                )
+            attempts += tries
+            if method == "HEAD" and response.status in (405, 501):
+                method = "GET"
+                continue
+            if response.status == 304 and cached is not None and conditional:
+                return replace(cached, from_cache=True, attempts=attempts)
+            conditional = {}
+            location = response.header("Location")
+            if response.status not in REDIRECTS or location is None:
+                return self._answer(url, kind, response, chain, attempts)
+            following = _join(current, location)
+            answer = self._answer(url, kind, response, chain, attempts)
+            if following is None or _scheme(following) is None:
+                answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
+                return answer
+            if following in {url, *(hop.url for hop in chain), current}:
+                answer.loop = True
+                return answer
+            if len(chain) == MAX_REDIRECTS:
+                answer.too_many_hops = True
+                return answer
+            chain.append(Hop(current, response.status, location))
+            current = following
+
+    def _answer(
+        self, url: str, kind: str, response: Response, chain: list[Hop], attempts: int
+    ) -> Answer:
+        answer = Answer(
+            url,
+            status=response.status,
+            final_url=response.url,
+            chain=list(chain),
+            content_type=response.content_type,
+            attempts=attempts,
+            etag=response.header("ETag"),
+            last_modified=response.header("Last-Modified"),
+        )
+        if kind in GET_KINDS and 200 <= response.status < 300:
+            text = response.text() if response.content_type in HTML_TYPES else ""
+            answer.signals = read_signals(response.url, response.headers, text)
+        return answer
+
+    # ------------------------------------------------------------------ one hop
+
+    async def _hop(
+        self, method: str, url: str, headers: dict[str, str], limit: int
+    ) -> tuple[Response, int]:
+        """One request with its retries: the response and the number of requests made."""
+        settings = self.settings
+        for attempt in range(settings.retries + 1):
+            try:
+                response = await self._request(method, url, headers, limit)
+            except HopError as error:
+                if not error.retryable or attempt == settings.retries:
+                    error.attempts = attempt + 1
+                    raise
+                await asyncio.sleep(settings.backoff * 2**attempt)
+                continue
+            if response.status not in RETRY_STATUSES or attempt == settings.retries:
+                return response, attempt + 1
+            wait = retry_after(response.header("Retry-After"))
+            if wait is None:
+                wait = settings.backoff * 2**attempt
+            if wait > settings.retry_after_cap:
+                return response, attempt + 1
+            await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _request(
+        self, method: str, url: str, headers: dict[str, str], limit: int
+    ) -> Response:
+        if self._session is None:
+            raise RuntimeError("Client used outside `async with`")
+        key = _host_key(url)
+        host = self._hosts.get(key)
+        if host is None:
+            host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
+        async with self._all, host:
+            await self._space(key, url)
+            try:
+                async with asyncio.timeout(self.settings.timeout + 1):
+                    return await self._send(method, url, headers, limit)
+            except HopError:
+                raise
+            except RefusedAddress as error:
+                raise HopError(REFUSED, _refusal(error)) from None
+            except Exception as error:
+                raise _hop_error(error) from None
+
+    async def _space(self, key: str, url: str) -> None:
+        """Wait for the host's Crawl-delay since its previous request."""
+        rules = self.robots.known(url) if self.robots is not None else None
+        if rules is None or rules.delay <= 0:
+            return
+        now = time.monotonic()
+        at = max(now, self._next_at.get(key, now))
+        self._next_at[key] = at + rules.delay
+        if at > now:
+            await asyncio.sleep(at - now)
+
+    async def _send(self, method: str, url: str, headers: dict[str, str], limit: int) -> Response:
+        assert self._session is not None and self._resolver is not None
+        parsed = URL(url, encoded=True)
+        if parsed.raw_host is not None and host_address(parsed.raw_host) is not None:
+            # aiohttp connects to an address written in the URL without asking the resolver
+            await self._resolver.connectable(parsed.raw_host, parsed.port or 0)
+        async with self._session.request(
+            method, parsed, headers=headers, allow_redirects=False
+        ) as response:
+            pairs = _header_pairs(response)
+            body = b""
+            if limit and response.status not in REDIRECTS and _readable(response):
+                body = await _read_bounded(response, limit)
+            await _drain_small_rest(response)
+            return Response(str(response.url), response.status, pairs, body)
+
+    async def _fetch_text(self, url: str) -> tuple[int | None, str]:
+        """GET ``url`` (a robots.txt), redirects followed: (final status, text) or
+        (None, "") when it got no answer."""
+        current = url
+        for _ in range(MAX_REDIRECTS + 1):
+            try:
+                response, _tries = await self._hop("GET", current, {}, ROBOTS_MAX_BYTES)
+            except HopError:
+                return None, ""
+            location = response.header("Location")
+            if response.status not in REDIRECTS or location is None:
+                return response.status, response.text()
+            following = _join(current, location)
+            if following is None or _scheme(following) is None:
+                return None, ""
+            current = following
+        return None, ""
+
+
+def _header_pairs(response: aiohttp.ClientResponse) -> list[tuple[str, str]]:
+    return [
+        (name.decode("latin-1"), value.decode("latin-1")) for name, value in response.raw_headers
+    ]
+
+
+async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
+    """Read what is left of a short body, so that its connection serves the next
+    request (a body left unread closes it); a long or unsized one is left unread."""
+    length = response.content_length
+    if length is None or length > DRAIN_AT_MOST or response.content.at_eof():
+        return
+    while await response.content.read(DRAIN_AT_MOST):
+        pass
+
+
+def _readable(response: aiohttp.ClientResponse) -> bool:
+    media = response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+    return media in HTML_TYPES or not media or media.startswith("text/")
+
+
+async def _read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
+    """At most ``limit`` bytes of the decoded body, stopping once the head has ended."""
+    decoder = _decoder(response.headers.get("Content-Encoding", ""))
+    if decoder is None:
+        return b""
+    body = bytearray()
+    async for chunk in response.content.iter_any():
+        try:
+            piece = decoder(chunk, limit - len(body))
+        except zlib.error:
+            break
+        body += piece
+        window = bytes(body[-(len(piece) + 6) :]).lower()
+        if len(body) >= limit or any(end in window for end in HEAD_ENDS):
+            break
+    return bytes(body[:limit])
+
+
+def _decoder(encoding: str) -> Callable[[bytes, int], bytes] | None:
+    """A function decoding the next chunk into at most the bytes asked, or None for an
+    encoding this client does not read."""
+    name = encoding.strip().lower()
+    if name in ("", "identity"):
+        return lambda chunk, room: chunk[:room]
+    if name in ("gzip", "x-gzip", "deflate"):
+        return _Inflater(name == "deflate").decode
+    return None
+
+
+class _Inflater:
+    """gzip or zlib by its header (47); ``deflate`` is zlib or, as some servers send
+    it, raw deflate without a header."""
+
+    def __init__(self, deflate: bool) -> None:
+        self._may_be_raw = deflate
+        self._inflate = zlib.decompressobj(15 if deflate else 47)
+
+    def decode(self, chunk: bytes, room: int) -> bytes:
+        try:
+            return self._inflate.decompress(chunk, room)
+        except zlib.error:
+            if not self._may_be_raw:
+                raise
+            self._may_be_raw = False
+            self._inflate = zlib.decompressobj(-15)
+            return self._inflate.decompress(chunk, room)
+
+
+def _hop_error(error: BaseException) -> HopError:
+    message = error.message if isinstance(error, aiohttp.ClientResponseError) else str(error)
+    text = message.strip().splitlines()[0][:200] if message.strip() else ""
+    if text.startswith("Got more than"):  # the parser's words, then the line's start
+        text = f"a header line longer than {MAX_HEADER_FIELD} bytes"
+    detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    if isinstance(error, TimeoutError | asyncio.TimeoutError | aiohttp.ServerTimeoutError):
+        return HopError(TIMEOUT, detail, retryable=True)
+    if isinstance(error, aiohttp.ClientConnectorDNSError):
+        return HopError(DNS, detail)
+    if isinstance(error, aiohttp.ClientConnectorCertificateError | aiohttp.ClientSSLError):
+        return HopError(TLS, detail)
+    if isinstance(error, aiohttp.ClientConnectorError):
+        cause = error.os_error
+        if isinstance(cause, RefusedAddress):
+            return HopError(REFUSED, _refusal(cause))
+        return HopError(CONNECT, detail, retryable=True)
+    if isinstance(error, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
+        return HopError(CONNECT, detail, retryable=True)
+    return HopError(PROTOCOL, detail)
+
+
+def _refusal(error: RefusedAddress) -> str:
+    """The refusal in words: an address written in the URL is not said to resolve."""
+    if host_address(error.host) is not None:
+        return f"{address_text(error.address)} is a {error.kind} address"
+    return str(error)
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """The seconds a Retry-After asks to wait (delay-seconds or an HTTP-date), or None."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    moment = parse_http_date(text)
+    if moment is None:
+        return None
+    current = datetime.now(UTC).timestamp() if now is None else now
+    return max(0.0, moment.timestamp() - current)
+
+
+def _conditional_headers(cached: Answer | None) -> dict[str, str]:
+    if cached is None or cached.chain or cached.status != 200 or cached.error:
+        return {}
+    headers = {}
+    if cached.etag:
+        headers["If-None-Match"] = cached.etag
+    if cached.last_modified:
+        headers["If-Modified-Since"] = cached.last_modified
+    return headers
+
+
+def _storable(answer: Answer) -> bool:
+    return answer.status is not None and not answer.robots_disallowed
+
+
+def _scheme(url: str) -> str | None:
+    scheme = url.partition(":")[0].lower()
+    return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
+
+
+def _join(base: str, location: str) -> str | None:
+    try:
+        return str(URL(base, encoded=True).join(URL(location.strip())))
+    except (ValueError, TypeError):
+        return None
+
+
+def _host_key(url: str) -> str:
+    """The host and port a request goes to, as the per-host limit counts them."""
+    try:
+        parsed = URL(url, encoded=True)
+    except ValueError:
+        return url
+    return f"{canonical_host(parsed.raw_host or '')}:{parsed.port}"

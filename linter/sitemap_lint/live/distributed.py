@@ -1,0 +1,109 @@
+"""The live audit of a set on a Dask cluster (``--scheduler``): URLs partitioned by host.
+
+Every URL of one host goes to the same task, so the per-host limits, the host's
+robots.txt and its Crawl-delay hold as in a local run; the partitions are balanced by
+their URL counts. The cache stays on the machine that runs the command: each task is
+sent the cached answers of its URLs (their validators, for conditional requests) and
+returns its answers, which are stored here. The answers, and so the findings, are
+those of a local run against the same servers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from sitemap_lint.live.model import Answer
+
+if TYPE_CHECKING:
+    from sitemap_lint.live.cache import Cache
+    from sitemap_lint.live.client import ClientSettings
+
+Request = tuple[str, str]  # (url, kind)
+
+
+def host_of(url: str) -> str:
+    """The host and port a URL's requests go to (what the per-host limits count)."""
+    try:
+        parts = urlsplit(url)
+        return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{parts.port or ''}"
+    except ValueError:  # a port that is not a number: a partition of its own kind
+        return url
+
+
+def by_host(requests: Sequence[Request], parts: int) -> list[list[Request]]:
+    """``requests`` in at most ``parts`` groups, every host's in one group, the groups'
+    sizes as even as whole hosts allow; each group keeps the requests' order.
+    Deterministic: the largest hosts placed first, each on the smallest group so far
+    (ties: the lower group)."""
+    hosts: dict[str, list[int]] = {}
+    for index, (url, _kind) in enumerate(requests):
+        hosts.setdefault(host_of(url), []).append(index)
+    groups: list[list[int]] = [[] for _ in range(max(1, min(parts, len(hosts))))]
+    sizes = [(0, number) for number in range(len(groups))]
+    heapq.heapify(sizes)
+    for _host, indices in sorted(hosts.items(), key=lambda item: (-len(item[1]), item[0])):
+        size, number = heapq.heappop(sizes)
+        groups[number].extend(indices)
+        heapq.heappush(sizes, (size + len(indices), number))
+    return [[requests[index] for index in sorted(group)] for group in groups if group]
+
+
+class MemoryCache:
+    """Cached answers handed to a task (``live.cache.Cache``'s reading side in memory);
+    what the task stores is kept for the caller to store."""
+
+    def __init__(self, answers: Mapping[str, Answer] | None = None) -> None:
+        self._answers = dict(answers or {})
+        self.stored: list[Answer] = []
+
+    def get(self, url: str) -> Answer | None:
+        return self._answers.get(url)
+
+    def get_many(self, urls: Iterable[str]) -> dict[str, Answer]:
+        answers = self._answers
+        return {url: answers[url] for url in urls if url in answers}
+
+    def put_many(self, answers: Iterable[Answer]) -> None:
+        self.stored.extend(answers)
+
+
+def audit_group(
+    requests: list[Request], settings: ClientSettings, cached: dict[str, Answer]
+) -> tuple[dict[str, Answer], list[Answer]]:
+    """A task: request one group's URLs (one event loop on the worker); the answers by
+    URL, and those to store in the cache."""
+    from sitemap_lint.live.client import Client
+
+    cache = MemoryCache(cached)
+
+    async def run() -> dict[str, Answer]:
+        async with Client(settings, cache=cache) as client:
+            return await client.fetch_all(requests)
+
+    answers = asyncio.run(run())
+    return answers, cache.stored
+
+
+def fetch_on_cluster(
+    executor: Any,
+    requests: Sequence[Request],
+    settings: ClientSettings,
+    cache: Cache | None,
+    parts: int,
+) -> dict[str, Answer]:
+    """Every request's answer, the groups run as tasks of ``executor`` (a
+    ``cluster.DaskExecutor``); the cache read and written here."""
+    groups = by_host(requests, parts)
+    cached: list[dict[str, Answer]] = [
+        cache.get_many(url for url, _kind in group) if cache is not None else {} for group in groups
+    ]
+    answers: dict[str, Answer] = {}
+    for found, stored in executor.live(audit_group, groups, settings, cached):
+        answers.update(found)
+        if cache is not None and stored:
+            cache.put_many(stored)
+    return answers

@@ -1,0 +1,98 @@
+"""Each host's robots.txt, fetched once and read as Googlebot reads it (protego).
+
+RFC 9309: a robots.txt answered 4xx allows everything; one answered 5xx or not at all
+disallows nothing here either (the audit is no crawler that must stay away), but the
+host remembers it (``HostRules.unavailable``) so that the audit may say so. The
+``Crawl-delay`` of the group that applies to this tool (``sitemap-lint``, else ``*``)
+spaces the requests to that host; it is capped at ``CRAWL_DELAY_CAP`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from protego import Protego
+
+AGENT = "Googlebot"  # whose rules decide Answer.robots_disallowed
+OWN_AGENT = "sitemap-lint"  # whose Crawl-delay spaces the requests
+CRAWL_DELAY_CAP = 60.0
+MAX_BYTES = 512_000  # Google reads the first 500 KiB
+
+# url -> (status or None when unreachable, text)
+FetchText = Callable[[str], Awaitable[tuple[int | None, str]]]
+
+
+@dataclass(frozen=True)
+class HostRules:
+    """What one host's robots.txt says: ``status`` None when it could not be fetched."""
+
+    status: int | None
+    parser: Protego | None = None
+    delay: float = 0.0
+
+    @property
+    def unavailable(self) -> bool:
+        return self.status is None or self.status >= 500
+
+    def disallows(self, url: str) -> bool:
+        return self.parser is not None and not self.parser.can_fetch(url, AGENT)
+
+
+def origin(url: str) -> str | None:
+    """``scheme://host[:port]`` of an http(s) URL, lower case, or None."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def read_rules(status: int | None, text: str) -> HostRules:
+    """The rules of a robots.txt answered ``status`` with ``text``."""
+    if status is None or not 200 <= status < 300:
+        return HostRules(status)
+    parser = Protego.parse(text)
+    delay = parser.crawl_delay(OWN_AGENT) or 0.0
+    return HostRules(status, parser, min(float(delay), CRAWL_DELAY_CAP))
+
+
+class Robots:
+    """The robots.txt of every host asked about, each fetched once through ``fetch_text``
+    (even when many requests ask at the same time)."""
+
+    def __init__(self, fetch_text: FetchText) -> None:
+        self._fetch_text = fetch_text
+        self._hosts: dict[str, asyncio.Future[HostRules]] = {}
+
+    async def rules(self, url: str) -> HostRules | None:
+        """The rules for ``url``'s host (None for a URL that is not http(s))."""
+        key = origin(url)
+        if key is None:
+            return None
+        future = self._hosts.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._hosts[key] = future
+            try:
+                status, text = await self._fetch_text(f"{key}/robots.txt")
+                future.set_result(read_rules(status, text))
+            except Exception:
+                future.set_result(HostRules(None))
+            except BaseException:  # a cancelled fetch must not leave the others waiting
+                if not future.done():
+                    future.set_result(HostRules(None))
+                raise
+        return await asyncio.shield(future)
+
+    def known(self, url: str) -> HostRules | None:
+        """The rules for ``url``'s host if they were already read (never fetches)."""
+        key = origin(url)
+        future = self._hosts.get(key) if key is not None else None
+        if future is None or not future.done():
+            return None
+        return future.result()

@@ -1,0 +1,650 @@
+"""Live audit rules (``check --live``): what the listed URLs answer when requested.
+
+Findings of this family are made by ``sitemap_lint.live.audit`` after the static checks,
+from each target's ``Answer`` (``judge``) and from each file's lastmods
+(``untrusted_lastmods``); they sit at the element that lists the URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sitemap_lint.finding import Edit, FindingFix, Fix
+from sitemap_lint.rules.base import ERROR, WARNING, rule
+
+if TYPE_CHECKING:
+    from sitemap_lint.finding import Finding
+    from sitemap_lint.live.model import Answer, Target
+
+NOT_FOUND = rule(
+    "LV001",
+    "live-not-found",
+    ERROR,
+    summary="A listed URL answers 404 Not Found or 410 Gone",
+    what="""
+        Requests each URL the sitemap lists and reports those whose final answer is
+        404 Not Found or 410 Gone, with the redirects that led there. Images and
+        videos are reported by LV013.
+    """,
+    why="""
+        Search Console reports a submitted URL that is not found as an indexing error;
+        a sitemap full of dead URLs teaches crawlers to trust it less. List only pages
+        that exist.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/old-page</loc></url>
+        <!-- GET /old-page -> 404 Not Found -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/page</loc></url>
+        <!-- GET /page -> 200 OK -->
+    """,
+)
+
+CLIENT_ERROR = rule(
+    "LV002",
+    "live-client-error",
+    ERROR,
+    summary="A listed URL answers 401, 403 or another error status that is not 404 or 410",
+    what="""
+        Reports a listed URL whose final answer is a client error other than 404 and
+        410 (401 Unauthorized, 403 Forbidden, 405, 451, ...) or another status that
+        is neither a success nor a redirect.
+    """,
+    why="""
+        Crawlers see the same answer: a page behind a login or blocked for bots is not
+        indexed, and Search Console reports it as blocked. List only public pages, or
+        let crawlers in.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/account</loc></url>
+        <!-- GET /account -> 403 Forbidden -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/about</loc></url>
+        <!-- GET /about -> 200 OK -->
+    """,
+)
+
+SERVER_ERROR = rule(
+    "LV003",
+    "live-server-error",
+    ERROR,
+    summary="A listed URL answers a server error (5xx), or 429 after the retries",
+    what="""
+        Reports a listed URL whose final answer is a server error (500, 502, 503, ...)
+        or 429 Too Many Requests, after the retries `Retry-After` allows.
+    """,
+    why="""
+        Crawlers slow down on a site that fails and drop URLs that keep failing. The
+        error may be temporary: run the audit again before changing the sitemap.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/search</loc></url>
+        <!-- GET /search -> 500 Internal Server Error -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/search</loc></url>
+        <!-- GET /search -> 200 OK -->
+    """,
+)
+
+UNREACHABLE = rule(
+    "LV004",
+    "live-unreachable",
+    ERROR,
+    summary="A listed URL gets no usable answer: DNS, connection, TLS, timeout, broken HTTP",
+    what="""
+        Reports a listed URL that got no usable answer after the bounded retries: the
+        host name does not resolve, the connection is refused or reset, the TLS
+        handshake or certificate fails, the server is too slow (`--live-timeout`),
+        the answer is not valid HTTP, a redirect leaves http and https, or the page's
+        head decodes to more than the audit reads (a compression bomb).
+    """,
+    why="""
+        What the audit cannot reach, a crawler cannot reach either; the URL is not
+        indexed.
+    """,
+    bad="""
+        <url><loc>https://old-shop.example.com/</loc></url>
+        <!-- the host name does not resolve -->
+    """,
+    good="""
+        <url><loc>https://shop.example.com/</loc></url>
+        <!-- GET / -> 200 OK -->
+    """,
+)
+
+REDIRECTED = rule(
+    "LV005",
+    "live-redirect",
+    WARNING,
+    summary="A listed URL redirects; the sitemap should list the final URL",
+    what="""
+        Reports a listed page, child sitemap or alternate that answers with a redirect
+        (301, 302, 307, 308) and reaches a success, naming the chain and the final URL.
+        The unsafe fix writes the final URL in place of the listed one when the chain
+        ends in 200 on the same site (scheme and host).
+    """,
+    why="""
+        A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
+        with redirect" and does not index them; each hop also costs a request.
+    """,
+    bad="""
+        <url><loc>http://www.example.com/shoes</loc></url>
+        <!-- GET /shoes -> 301 Location: https://www.example.com/shoes/ -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/shoes/</loc></url>
+    """,
+    fix=Fix.UNSAFE,
+)
+
+REDIRECT_LOOP = rule(
+    "LV006",
+    "live-redirect-loop",
+    ERROR,
+    summary="A listed URL's redirects loop, or go on for more than 5 hops",
+    what="""
+        Reports a listed URL whose redirects come back to a URL already visited, or
+        do not reach a final answer within 5 hops.
+    """,
+    why="""
+        Googlebot follows a few redirects and then gives up: the page is never
+        reached. Point the URL straight at its final page.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/a</loc></url>
+        <!-- /a -> 301 /b -> 301 /a -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/b</loc></url>
+        <!-- /b -> 200 OK -->
+    """,
+)
+
+ROBOTS_DISALLOWED = rule(
+    "LV007",
+    "live-robots-disallowed",
+    ERROR,
+    summary="A listed URL is disallowed for Googlebot by the site's own robots.txt",
+    what="""
+        Fetches each host's robots.txt once and reports a listed URL its rules
+        disallow for Googlebot.
+    """,
+    why="""
+        The sitemap asks for the page to be crawled and robots.txt forbids it; Search
+        Console reports "Submitted URL blocked by robots.txt". Remove the URL from the
+        sitemap or allow it.
+    """,
+    bad="""
+        <!-- robots.txt: Disallow: /private/ -->
+        <url><loc>https://www.example.com/private/page</loc></url>
+    """,
+    good="""
+        <!-- robots.txt: Disallow: /private/ -->
+        <url><loc>https://www.example.com/public/page</loc></url>
+    """,
+)
+
+NOINDEX = rule(
+    "LV008",
+    "live-noindex",
+    ERROR,
+    summary="A listed page says noindex (X-Robots-Tag or a robots meta tag)",
+    what="""
+        Reports a listed page that asks not to be indexed: `noindex` (or `none`) in
+        an `X-Robots-Tag` header, or in `<meta name="robots">` or
+        `<meta name="googlebot">` in its head.
+    """,
+    why="""
+        The sitemap asks for the page to be indexed and the page refuses; Search
+        Console reports "Submitted URL marked noindex". List only pages meant to be
+        indexed.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/cart</loc></url>
+        <!-- <meta name="robots" content="noindex"> -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/product</loc></url>
+        <!-- no noindex -->
+    """,
+)
+
+CANONICAL_ELSEWHERE = rule(
+    "LV009",
+    "live-canonical-elsewhere",
+    WARNING,
+    summary="A listed page names another URL as its canonical",
+    what="""
+        Reports a listed page whose canonical (a `Link: <...>; rel="canonical"`
+        header or `<link rel="canonical">` in its head) names another URL, compared
+        after normalisation (scheme and host case, default port, percent-escapes,
+        an empty path, the fragment).
+    """,
+    why="""
+        The page says another URL is the one to index; Search Console reports
+        "Alternate page with proper canonical tag" and indexes the other. List the
+        canonical URL instead.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/shoes?color=red</loc></url>
+        <!-- <link rel="canonical" href="https://www.example.com/shoes"> -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/shoes</loc></url>
+    """,
+)
+
+LASTMOD_BEHIND = rule(
+    "LV010",
+    "live-lastmod-behind-page",
+    WARNING,
+    summary="A lastmod older than the modification the page itself states",
+    what="""
+        Reports an entry whose `lastmod` is older than what the page states: its
+        `Last-Modified` header, or the `dateModified` of its JSON-LD or its
+        `article:modified_time`. A date without a time is compared by day.
+    """,
+    why="""
+        Google uses lastmod only where it is consistently and verifiably accurate; a
+        lastmod the page contradicts makes the whole sitemap's lastmods ignored.
+        Generate lastmod from the same date the page shows.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/news</loc><lastmod>2024-01-01</lastmod></url>
+        <!-- Last-Modified: Tue, 05 Mar 2024 10:00:00 GMT -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/news</loc><lastmod>2024-03-05</lastmod></url>
+    """,
+)
+
+LASTMOD_UNTRUSTED = rule(
+    "LV011",
+    "live-lastmod-untrusted",
+    WARNING,
+    summary="Every lastmod of the file is the same moment, or the time of the check",
+    what="""
+        With `--live`, looks at the lastmods of a file's pages together: reported
+        once per file when every lastmod (three or more) is the same moment, or when
+        every one is within an hour of the time of the check (`--now`): the
+        generator writes its own time, not the pages'.
+    """,
+    why="""
+        Search engines compare lastmod with what they see; lastmods that all say
+        "now" or all say the same moment are not, and are then ignored for the
+        whole site. Write each page's own modification date, or no lastmod.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/a</loc><lastmod>2024-05-01T12:00:00Z</lastmod></url>
+        <url><loc>https://www.example.com/b</loc><lastmod>2024-05-01T12:00:00Z</lastmod></url>
+    """,
+    good="""
+        <url><loc>https://www.example.com/a</loc><lastmod>2024-04-12</lastmod></url>
+        <url><loc>https://www.example.com/b</loc><lastmod>2023-11-30</lastmod></url>
+    """,
+)
+
+ALTERNATE_UNCONFIRMED = rule(
+    "LV012",
+    "live-alternate-unconfirmed",
+    WARNING,
+    summary="Alternates the sitemap lists that the page's own hreflang links do not list",
+    what="""
+        Compares a page's `xhtml:link` alternates in the sitemap with the
+        `<link rel="alternate" hreflang>` links of the page's head, and reports the
+        sitemap's (language, URL) pairs the page does not list.
+    """,
+    why="""
+        Sitemap and page annotations are read together; when they disagree search
+        engines may ignore both. Generate both from the same data.
+    """,
+    bad="""
+        <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+        <!-- the page lists only <link rel="alternate" hreflang="fr" ...> -->
+    """,
+    good="""
+        <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+        <!-- the page lists <link rel="alternate" hreflang="de" href="https://www.example.com/de/"> -->
+    """,
+)
+
+MEDIA_NOT_SERVED = rule(
+    "LV013",
+    "live-media-not-served",
+    WARNING,
+    summary="An image or video URL that does not answer 200 with an image or video type",
+    what="""
+        Reports an `image:loc`, `video:content_loc` or `video:thumbnail_loc` whose
+        final answer is not a success, or whose `Content-Type` is not `image/*`
+        (images and thumbnails) or `video/*` (video content).
+    """,
+    why="""
+        Google indexes media it can fetch and recognise; an HTML error page or a
+        missing file in the media's place means the image or video is dropped.
+    """,
+    bad="""
+        <image:image><image:loc>https://www.example.com/photo.jpg</image:loc></image:image>
+        <!-- GET /photo.jpg -> 200 OK, Content-Type: text/html -->
+    """,
+    good="""
+        <image:image><image:loc>https://www.example.com/photo.jpg</image:loc></image:image>
+        <!-- GET /photo.jpg -> 200 OK, Content-Type: image/jpeg -->
+    """,
+)
+
+PRIVATE_ADDRESS_REFUSED = rule(
+    "LV014",
+    "live-private-address-refused",
+    ERROR,
+    summary="A listed URL, or one of its redirects, resolves to a private address",
+    what="""
+        Reports a listed URL that was not requested because its host, or the host of
+        a redirect, resolves to a loopback, private, link-local or unique-local
+        address. `--allow-private-hosts` lets the audit request them.
+    """,
+    why="""
+        Public sitemaps list public pages. A URL that leads to an internal address is
+        a mistake at best, and at worst an attempt to make the audit reach a network
+        it should not (a cloud metadata endpoint, an internal service).
+    """,
+    bad="""
+        <url><loc>https://intranet.example.com/</loc></url>
+        <!-- intranet.example.com -> 10.0.0.5 -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/</loc></url>
+    """,
+)
+
+# The family: its title in the rule lists, and its place among the families.
+FAMILY = "Live audit"
+ORDER = 185
+
+RULES = (
+    NOT_FOUND,
+    CLIENT_ERROR,
+    SERVER_ERROR,
+    UNREACHABLE,
+    REDIRECTED,
+    REDIRECT_LOOP,
+    ROBOTS_DISALLOWED,
+    NOINDEX,
+    CANONICAL_ELSEWHERE,
+    LASTMOD_BEHIND,
+    LASTMOD_UNTRUSTED,
+    ALTERNATE_UNCONFIRMED,
+    MEDIA_NOT_SERVED,
+    PRIVATE_ADDRESS_REFUSED,
+)
+
+CODES = frozenset(r.code for r in RULES)
+
+_WHAT = {
+    "page": "page",
+    "child": "child sitemap",
+    "image": "image",
+    "video-content": "video",
+    "video-player": "video player",
+    "video-thumbnail": "video thumbnail",
+    "alternate": "alternate",
+}
+_MEDIA_TYPES = {"image": "image/", "video-content": "video/", "video-thumbnail": "image/"}
+_REASONS = {
+    "dns": "its host name does not resolve",
+    "connect": "the connection failed",
+    "tls": "the TLS handshake failed",
+    "timeout": "no answer within the timeout",
+    "protocol": "the answer is not valid HTTP",
+    "scheme": "a redirect leads out of http and https",
+    "too-large": "its head decodes to more than the audit reads",
+}
+_MAX_HOPS = 5
+_CLOSE_TO_NOW = timedelta(hours=1)
+_SAME_MOMENT = timedelta(seconds=60)
+_MIN_UNTRUSTED = 3
+_DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages changed together are no pattern yet
+
+
+def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
+    """The findings one answer gives for one listed URL (at most one about its
+    reachability, then what a page says about itself)."""
+    del now  # the dates a page states are compared with its lastmod, not the clock
+    first = _reachability(target, answer)
+    if first is not None:
+        return [first]
+    if target.kind != "page" or answer.signals is None:
+        return []
+    return list(_page_findings(target, answer))
+
+
+def _reachability(target: Target, answer: Answer) -> Finding | None:
+    """Whether the URL was reached: refused, unreachable, looping, disallowed, an
+    error status, a wrong media type, or redirected."""
+    what = _WHAT.get(target.kind, "URL")
+    at = (target.line, target.column)
+    url = target.url
+    if answer.error == "refused":
+        return PRIVATE_ADDRESS_REFUSED.at(
+            *at,
+            f"{what} {url} was refused: {_detail(answer) or 'its address is private'}"
+            f"{_via(answer)}; list public URLs only (--allow-private-hosts requests them)",
+            key=url,
+        )
+    if answer.robots_disallowed:
+        return ROBOTS_DISALLOWED.at(
+            *at,
+            f"{what} {url} is disallowed for Googlebot by the site's robots.txt;"
+            " remove it from the sitemap or allow it in robots.txt",
+            key=url,
+        )
+    if answer.loop or answer.too_many_hops:
+        problem = "loop" if answer.loop else f"go on past {_MAX_HOPS} hops"
+        return REDIRECT_LOOP.at(
+            *at,
+            f"{what} {url}: its redirects {problem} ({_chain(answer)}); list the final URL",
+            key=url,
+        )
+    if answer.error is not None or answer.status is None:
+        reason = _REASONS.get(answer.error or "", "no answer")
+        detail = f" ({_detail(answer)})" if answer.detail else ""
+        tries = f" after {answer.attempts} attempts" if answer.attempts > 1 else ""
+        return UNREACHABLE.at(
+            *at,
+            f"{what} {url} is unreachable{tries}: {reason}{detail}{_via(answer)};"
+            " fix the server or remove the URL",
+            key=url,
+        )
+    status = answer.status
+    if target.kind in _MEDIA_TYPES:
+        return _media(target, answer, what)
+    if 200 <= status < 300:
+        return _redirected(target, answer, what) if answer.chain else None
+    if status in (404, 410):
+        gone = "not found" if status == 404 else "gone"
+        return NOT_FOUND.at(
+            *at,
+            f"{what} {url} is {gone} ({status}{_via(answer)}); remove it or restore the page",
+            key=url,
+        )
+    if status == 429 or status >= 500:
+        return SERVER_ERROR.at(
+            *at,
+            f"{what} {url} answers {status}{_via(answer)}"
+            f"{' after retries' if answer.attempts > 1 else ''}; fix the server and check again",
+            key=url,
+        )
+    return CLIENT_ERROR.at(
+        *at,
+        f"{what} {url} answers {status}{_via(answer)}; crawlers get the same answer: list"
+        " public pages only",
+        key=url,
+    )
+
+
+def _media(target: Target, answer: Answer, what: str) -> Finding | None:
+    status = answer.status
+    expected = _MEDIA_TYPES[target.kind]
+    if status is not None and 200 <= status < 300:
+        content_type = answer.content_type
+        if content_type is not None and content_type.startswith(expected):
+            return None
+        served = f"as {content_type}" if content_type else "without a Content-Type"
+        problem = f"is served {served}, not {expected}*"
+    else:
+        problem = f"answers {status}{_via(answer)}"
+    return MEDIA_NOT_SERVED.at(
+        target.line,
+        target.column,
+        f"{what} {target.url} {problem}; serve the file or remove it from the sitemap",
+        key=target.url,
+    )
+
+
+def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
+    if target.kind not in ("page", "child", "alternate"):
+        return None
+    final = answer.final_url or target.url
+    fix = None
+    if target.kind != "alternate" and answer.status == 200 and _same_site(target.url, final):
+        edit = Edit(target.line, target.column, final, "text", old=target.url)
+        fix = FindingFix(Fix.UNSAFE, f"list the final URL {final}", (edit,))
+    return REDIRECTED.at(
+        target.line,
+        target.column,
+        f"{what} {target.url} redirects ({_chain(answer)}); list the final URL {final}",
+        key=target.url,
+        fix=fix,
+    )
+
+
+def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
+    from sitemap_lint.live.page import normal_for_compare, parse_page_date
+
+    signals = answer.signals
+    assert signals is not None
+    at = (target.line, target.column)
+    url = target.url
+    if signals.noindex:
+        yield NOINDEX.at(
+            *at,
+            f"page {url} says noindex ({signals.noindex}); remove it from the sitemap or"
+            " let it be indexed",
+            key=url,
+        )
+        return  # a page that refuses to be indexed: its canonical and dates do not matter
+    final = answer.final_url or url
+    canonical = signals.canonical
+    if canonical and normal_for_compare(canonical) != normal_for_compare(final):
+        source = f" ({signals.canonical_source})" if signals.canonical_source else ""
+        yield CANONICAL_ELSEWHERE.at(
+            *at,
+            f"page {url} names {canonical} as its canonical{source}; list the canonical URL",
+            key=url,
+        )
+    modified = signals.modified
+    lastmod = parse_page_date(target.lastmod) if target.lastmod else None
+    if (
+        modified is not None
+        and lastmod is not None
+        and _behind(target.lastmod or "", lastmod, modified)
+    ):
+        source = signals.modified_source or "the page"
+        yield LASTMOD_BEHIND.at(
+            *at,
+            f"page {url}: lastmod {target.lastmod} is older than {source}"
+            f" {modified.strftime('%Y-%m-%dT%H:%M:%SZ')}; write the page's own modification date",
+            key=url,
+        )
+    missing = _unconfirmed(target.alternates, signals.alternates)
+    if missing:
+        listed = ", ".join(f"{lang} {href}" for lang, href in missing[:3])
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        yield ALTERNATE_UNCONFIRMED.at(
+            *at,
+            f"page {url} does not list the sitemap's alternates {listed}{more} in its own"
+            " hreflang links; make both list the same",
+            key=url,
+        )
+
+
+def _behind(text: str, lastmod: datetime, modified: datetime) -> bool:
+    if len(text.strip()) <= 10:  # a date without a time: by day
+        return lastmod.date() < modified.astimezone(lastmod.tzinfo).date()
+    return lastmod + _SAME_MOMENT < modified
+
+
+def _unconfirmed(
+    listed: Sequence[tuple[str, str]], stated: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    from sitemap_lint.live.page import normal_for_compare
+
+    confirmed = {(lang.lower(), normal_for_compare(href)) for lang, href in stated}
+    return [
+        (lang, href)
+        for lang, href in listed
+        if (lang.lower(), normal_for_compare(href)) not in confirmed
+    ]
+
+
+def untrusted_lastmods(targets: Sequence[Target], now: datetime) -> Finding | None:
+    """LV011 for one file's pages, at the first page with a lastmod."""
+    from sitemap_lint.live.page import parse_page_date
+
+    dated = [
+        (target, moment)
+        for target in targets
+        if target.kind == "page" and target.lastmod
+        if (moment := parse_page_date(target.lastmod)) is not None
+    ]
+    if len(dated) < _MIN_UNTRUSTED:
+        return None
+    first, moment = dated[0]
+    aware_now = now if now.tzinfo is not None else now.replace(tzinfo=moment.tzinfo)
+    if all(abs(when - aware_now) <= _CLOSE_TO_NOW for _target, when in dated):
+        problem = "is within an hour of the time of the check"
+    elif len({when for _target, when in dated}) == 1:
+        problem = f"is the same moment, {first.lastmod}"
+    else:
+        return None
+    return LASTMOD_UNTRUSTED.at(
+        first.line,
+        first.column,
+        f"every lastmod of the file ({len(dated)}) {problem}: search engines ignore such"
+        " lastmods; write each page's own modification date, or none",
+    )
+
+
+def _detail(answer: Answer) -> str:
+    """The client's reason, on one line and short."""
+    lines = (answer.detail or "").replace("\\n", "\n").splitlines()
+    text = " ".join(lines[0].split()).rstrip(" :") if lines else ""
+    return text if len(text) <= _DETAIL else text[: _DETAIL - 3].rstrip() + "..."
+
+
+def _via(answer: Answer) -> str:
+    return f", via {_chain(answer)}" if answer.chain else ""
+
+
+def _chain(answer: Answer) -> str:
+    hops = [f"{hop.url} {hop.status}" for hop in answer.chain]
+    if answer.final_url:
+        hops.append(f"{answer.final_url} {answer.status}" if answer.status else answer.final_url)
+    return " -> ".join(hops)
+
+
+def _same_site(url: str, final: str) -> bool:
+    """Whether both URLs are on one site: the same host, ``www.`` aside (http and https
+    alike: the most common redirect is to https)."""
+    from urllib.parse import urlsplit
+
+    try:
+        hosts = [urlsplit(u).hostname or "" for u in (url, final)]
+    except ValueError:
+        return False
+    first, last = (host.removeprefix("www.") for host in hosts)
+    return bool(first) and first == last

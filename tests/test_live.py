@@ -1,0 +1,284 @@
+"""The live audit (``check --live``) end to end: the settings, the run, suppression,
+sampling, the cache, the private-address guard and the reports, against a real local
+HTTP server process (tests/live_server.py). The rules' own cases are the fixtures of
+fixtures/rules/LV*/ (tests/test_expected.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sitemap_lint
+from sitemap_lint.finding import Finding
+from sitemap_lint.run import RunSettings, execute
+from tests.helpers import NOW
+from tests.live_server import LiveServer, live_server  # noqa: F401
+
+pytestmark = pytest.mark.slow
+
+SITE = "http://example.com"
+NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def _urlset(*paths: str, comment: str = "") -> str:
+    entries = "".join(f"  <url><loc>{SITE}{path}</loc></url>\n" for path in paths)
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{comment}<urlset xmlns="{NS}">\n{entries}</urlset>\n'
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _live(server: LiveServer, **options: object) -> dict[str, object]:
+    return {
+        "now": NOW,
+        "isolated": True,
+        "live": True,
+        "no_live_cache": True,
+        "live_timeout": 10.0,
+        "live_connect_to": [f"example.com:80:{server.origin}"],
+        **options,
+    }
+
+
+def _codes(findings: tuple[Finding, ...] | list[Finding]) -> list[tuple[str, int, str]]:
+    return [(f.code, f.line, f.message.split(" ", 2)[1]) for f in findings if f.code[:2] == "LV"]
+
+
+def _requested(server: LiveServer) -> list[str]:
+    return [entry.path for entry in server.log() if entry.path != "/robots.txt"]
+
+
+def test_no_request_without_live(live_server: LiveServer, tmp_path: Path) -> None:  # noqa: F811
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/404", "/pages/plain"))
+    options = _live(live_server)
+    del options["live"]
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert live_server.log() == []
+    assert _codes(result.findings) == []
+
+
+def test_findings_at_the_loc_and_one_request_per_url(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    paths = ("/status/404", "/pages/meta-robots", "/redirect/2", "/status/404", "/pages/plain")
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(*paths))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    assert _codes(result.findings) == [
+        ("LV001", 3, f"{SITE}/status/404"),
+        ("LV008", 4, f"{SITE}/pages/meta-robots"),
+        ("LV005", 5, f"{SITE}/redirect/2"),
+        ("LV001", 6, f"{SITE}/status/404"),
+    ]
+    assert result.exit_code == 1
+    requested = _requested(live_server)
+    assert requested.count("/status/404") == 1  # listed twice, requested once
+    pages = ["/status/404", "/pages/meta-robots", "/pages/plain"]
+    assert sorted(requested) == sorted([*pages, "/redirect/2", "/redirect/1", "/redirect/0"])
+
+
+def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    for child in ("a.xml", "b.xml"):
+        live_server.route(f"/{child}", body="<urlset/>", content_type="application/xml")
+    index = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{NS}">\n'
+        f"  <sitemap><loc>{SITE}/a.xml</loc></sitemap>\n"
+        f"  <sitemap><loc>{SITE}/b.xml</loc></sitemap>\n</sitemapindex>\n"
+    )
+    root = _write(tmp_path, "index.xml", index)
+    disabled = "<!-- sitemap-lint: disable-file LV001 -->\n"
+    _write(tmp_path, "a.xml", _urlset("/status/404", comment=disabled))
+    _write(tmp_path, "b.xml", _urlset("/status/404", "/status/410"))
+    options = _live(live_server, follow=True, maps={f"{SITE}/": tmp_path})
+    del options["now"]
+    result = sitemap_lint.lint_paths([root], now=NOW, **options)  # type: ignore[arg-type]
+    by_file = {Path(f.path).name: _codes(f.findings) for f in result.files}
+    assert by_file["index.xml"] == []
+    assert by_file["a.xml"] == []  # disable-file LV001
+    assert by_file["b.xml"] == [
+        ("LV001", 3, f"{SITE}/status/404"),
+        ("LV001", 4, f"{SITE}/status/410"),
+    ]
+    assert _requested(live_server).count("/status/404") == 1
+
+
+def test_sample_is_deterministic_and_max_limits(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    paths = [f"/status/200?n={n}" for n in range(40)]
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(*paths))
+
+    def requested(**options: object) -> list[str]:
+        live_server.reset()
+        sitemap_lint.lint_paths([sitemap], **_live(live_server, **options))  # type: ignore[arg-type]
+        return sorted(_requested(live_server))
+
+    first = requested(live_sample="25%", live_seed=7)
+    assert first == requested(live_sample="25%", live_seed=7)
+    assert 0 < len(first) < 40
+    assert first != requested(live_sample="25%", live_seed=8)
+    assert len(requested(live_sample="5")) == 5
+    limited = requested(live_max=3)
+    assert limited == sorted(paths[:3])  # the first three in the file's order
+
+
+def test_the_cache_makes_the_second_run_conditional(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/cached", "/pages/noindex-header"))
+    cache = tmp_path / "cache" / "live.sqlite3"
+    options = _live(live_server, live_cache=str(cache))
+    del options["no_live_cache"]
+    live_server.reset()
+    first = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert [e.headers.get("If-None-Match") for e in live_server.log() if e.path == "/cached"] == [
+        None
+    ]
+    live_server.reset()
+    second = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    conditional = [e.headers.get("If-None-Match") for e in live_server.log() if e.path == "/cached"]
+    assert conditional == ['"v1"']
+    assert (
+        _codes(second.findings)
+        == _codes(first.findings)
+        == [("LV008", 4, f"{SITE}/pages/noindex-header")]
+    )
+
+
+def test_a_redirect_to_a_private_address_is_refused(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/private-redirect", "/loopback-redirect"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    assert [code for code, _line, _url in _codes(result.findings)] == ["LV014", "LV014"]
+    assert "/status/200" not in _requested(live_server)  # the 127.0.0.2 hop never made
+
+
+def test_a_cache_that_cannot_be_opened_exits_2_with_one_line(tmp_path: Path) -> None:
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/a"))
+    blocker = _write(tmp_path, "file", "")
+    err = io.StringIO()
+    settings = RunSettings(
+        paths=[str(sitemap)], isolated=True, live=True, live_cache=str(blocker / "c.sqlite3")
+    )
+    with pytest.raises(sitemap_lint.errors.UsageError) as raised:
+        execute(settings, out=io.StringIO(), err=err)
+    assert "--live-cache" in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("format_name", ["json", "sarif"])
+def test_json_and_sarif_carry_the_live_findings(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    format_name: str,
+) -> None:
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/500", "/pages/plain"))
+    out = io.StringIO()
+    options = _live(live_server, format=format_name, now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    status = execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())
+    report = json.loads(out.getvalue())
+    assert status == 1
+    if format_name == "json":
+        (entry,) = report["files"]
+        assert [f["code"] for f in entry["findings"]] == ["LV003"]
+        live = report["summary"]["live"]
+        assert live["statuses"] == {"200": 1, "500": 1}
+        assert live["requested"] == 2
+        assert "seconds" not in live and "slowest_hosts" not in live  # same answers, same JSON
+    else:
+        results = report["runs"][0]["results"]
+        assert [r["ruleId"] for r in results] == ["LV003"]
+        rules = {rule["id"] for rule in report["runs"][0]["tool"]["driver"]["rules"]}
+        assert "LV003" in rules
+
+
+def test_the_installed_command(live_server: LiveServer, tmp_path: Path) -> None:  # noqa: F811
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/404", "/pages/plain"))
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("sitemap-lint")),
+            "check",
+            str(sitemap),
+            "--live",
+            "--no-live-cache",
+            "--live-connect-to",
+            f"example.com:80:{live_server.origin}",
+            "--format",
+            "concise",
+            "--now",
+            NOW.date().isoformat(),
+            "--isolated",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        f"{sitemap}:3:8: LV001 page {SITE}/status/404 is not found (404); remove it or"
+        " restore the page"
+    ]
+
+
+def test_the_html_page_charts_the_statuses_and_lists_the_chains(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/redirect/1", "/status/404"))
+    out = io.StringIO()
+    options = _live(live_server, format="html", now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())
+    page = out.getvalue()
+    assert 'id="chart-live"' in page
+    chain = f"{SITE}/redirect/1 302 → {SITE}/redirect/0 200"
+    assert f"<tr><td>{chain}</td></tr>" in page
+    assert '<table class="live-hosts">' in page
+
+
+def test_standard_input_is_audited_too(live_server: LiveServer) -> None:  # noqa: F811
+    live_server.reset()
+    data = _urlset("/pages/plain", "/status/410").encode()
+    findings = sitemap_lint.lint(data, **_live(live_server))  # type: ignore[arg-type]
+    assert _codes(findings) == [("LV001", 4, f"{SITE}/status/410")]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("live_sample", "12x", "--live-sample 12x: give a number of URLs"),
+        ("live_sample", "0%", "--live-sample 0%: give a number of URLs"),
+        ("live_connect_to", ("example.com:80",), "--live-connect-to example.com:80: give HOST"),
+        ("live_max", -1, "--live-max -1: give 0 or more"),
+    ],
+)
+def test_a_wrong_live_value_exits_2_naming_the_option(
+    tmp_path: Path, option: str, value: object, message: str
+) -> None:
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/a"))
+    settings = RunSettings(paths=[str(sitemap)], isolated=True, live=True, **{option: value})
+    with pytest.raises(sitemap_lint.errors.UsageError, match=message):
+        execute(settings, out=io.StringIO(), err=io.StringIO())

@@ -1,0 +1,440 @@
+"""The live audit's client against a real server process (tests/live_server.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from sitemap_lint._version import __version__
+from sitemap_lint.live.client import Client, ClientSettings, retry_after
+from sitemap_lint.live.model import (
+    CONNECT,
+    IMAGE,
+    PAGE,
+    PROTOCOL,
+    REFUSED,
+    SCHEME,
+    TIMEOUT,
+    VIDEO_CONTENT,
+    Answer,
+)
+from sitemap_lint.live.robots import Robots, read_rules
+from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.site_server import unused_url
+
+pytestmark = pytest.mark.slow
+
+
+def settings(server: LiveServer, **changes: object) -> ClientSettings:
+    values: dict[str, object] = {"named_hosts": (server.url(),), "timeout": 5.0, "backoff": 0.05}
+    values.update(changes)
+    return ClientSettings(**values)  # type: ignore[arg-type]
+
+
+async def _fetch(server: LiveServer, path: str, kind: str, **changes: object) -> Answer:
+    async with Client(settings(server, **changes), robots=False) as client:
+        return await client.fetch(server.url(path), kind)
+
+
+def fetch(server: LiveServer, path: str, kind: str = PAGE, **changes: object) -> Answer:
+    return asyncio.run(_fetch(server, path, kind, **changes))
+
+
+@pytest.fixture
+def server(live_server: LiveServer) -> LiveServer:  # noqa: F811
+    live_server.reset()
+    return live_server
+
+
+@pytest.mark.parametrize("status", [200, 404, 410, 500, 503])
+def test_the_status_is_the_answer(server: LiveServer, status: int) -> None:
+    answer = fetch(server, f"/status/{status}", retries=0)
+    assert (answer.status, answer.error, answer.chain) == (status, None, [])
+    assert answer.final_url == server.url(f"/status/{status}")
+
+
+def test_a_redirect_chain_is_followed_and_recorded(server: LiveServer) -> None:
+    answer = fetch(server, "/redirect/3")
+    assert answer.status == 200
+    assert answer.final_url == server.url("/redirect/0")
+    assert [(hop.url, hop.status, hop.location) for hop in answer.chain] == [
+        (server.url("/redirect/3"), 302, "/redirect/2"),
+        (server.url("/redirect/2"), 302, "/redirect/1"),
+        (server.url("/redirect/1"), 302, "/redirect/0"),
+    ]
+    assert not answer.loop and not answer.too_many_hops
+
+
+def test_a_loop_stops_where_it_comes_back(server: LiveServer) -> None:
+    answer = fetch(server, "/loop/a")
+    assert answer.loop and answer.status == 302
+    assert answer.final_url == server.url("/loop/b")
+    assert [hop.url for hop in answer.chain] == [server.url("/loop/a")]
+    assert [entry.path for entry in server.log()] == ["/loop/a", "/loop/b"]
+
+
+def test_a_chain_longer_than_five_hops_is_cut(server: LiveServer) -> None:
+    answer = fetch(server, "/redirect/7")
+    assert answer.too_many_hops and answer.status == 302
+    assert len(answer.chain) == 5
+    assert [entry.path for entry in server.log()][-1] == "/redirect/2"
+    assert fetch(server, "/redirect/5").status == 200  # five hops are allowed
+
+
+def test_a_slow_first_byte_times_out(server: LiveServer) -> None:
+    started = time.monotonic()
+    answer = fetch(server, "/slow?seconds=60", timeout=1.0, retries=0)
+    assert (answer.status, answer.error) == (None, TIMEOUT)
+    assert time.monotonic() - started < 20
+
+
+def test_a_body_that_never_ends_is_read_only_to_its_bound(server: LiveServer) -> None:
+    answer = fetch(server, "/endless", timeout=10.0, head_bytes=100_000)
+    assert answer.status == 200 and answer.error is None
+    assert answer.signals is not None
+
+
+def test_a_body_that_drips_forever_times_out(server: LiveServer) -> None:
+    started = time.monotonic()
+    answer = fetch(server, "/drip?seconds=0.2", timeout=1.0, retries=0)
+    assert (answer.status, answer.error) == (None, TIMEOUT)
+    assert time.monotonic() - started < 20
+
+
+def test_a_gzip_bomb_stops_at_the_bound(server: LiveServer) -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    answer = fetch(server, "/bomb", timeout=10.0)
+    assert answer.status == 200 and answer.error is None
+    assert time.monotonic() - started < 10
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 100  # it expands to 4 GiB
+
+
+def test_a_header_of_a_megabyte_is_a_protocol_error(server: LiveServer) -> None:
+    answer = fetch(server, "/big-header", retries=0)
+    assert (answer.status, answer.error) == (None, PROTOCOL)
+    assert answer.detail is not None and "a header line longer than 65536 bytes" in answer.detail
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("/private-redirect", "private"), ("/loopback-redirect", "loopback")],
+)
+def test_a_redirect_to_an_internal_address_is_refused(
+    server: LiveServer, path: str, kind: str
+) -> None:
+    answer = fetch(server, path)
+    assert (answer.status, answer.error) == (None, REFUSED)
+    assert answer.detail is not None and answer.detail.endswith(f" is a {kind} address")
+    assert [hop.url for hop in answer.chain] == [server.url(path)]
+    assert [entry.path for entry in server.log()] == [path]  # nothing reached 127.0.0.2
+
+
+def test_an_unnamed_loopback_host_is_refused_and_allowed_when_told(server: LiveServer) -> None:
+    other = server.url("/status/200", host="127.0.0.2")
+
+    async def ask(**changes: object) -> Answer:
+        async with Client(settings(server, **changes), robots=False) as client:
+            return await client.fetch(other, PAGE)
+
+    refused = asyncio.run(ask())
+    assert refused.error == REFUSED and "loopback" in (refused.detail or "")
+    assert asyncio.run(ask(allow_private=True)).status == 200
+    assert asyncio.run(ask(named_hosts=(other,))).status == 200
+
+
+def test_a_host_name_is_checked_by_what_it_resolves_to(server: LiveServer) -> None:
+    # (a host resolving to a named address and port is allowed: here none is named)
+    async def ask() -> Answer:
+        unnamed = settings(server, named_hosts=(unused_url(),))
+        async with Client(unnamed, robots=False) as client:
+            return await client.fetch(server.url("/status/200", host="localhost"), PAGE)
+
+    answer = asyncio.run(ask())
+    assert answer.error == REFUSED and "loopback" in (answer.detail or "")
+    assert server.log() == []
+
+
+def test_connect_to_keeps_the_host_header(server: LiveServer) -> None:
+    mapped = settings(
+        server,
+        named_hosts=("http://example.com/",),
+        connect_to=(("example.com:80", server.origin),),
+    )
+
+    async def ask() -> Answer:
+        async with Client(mapped, robots=False) as client:
+            return await client.fetch("http://example.com/pages/plain", PAGE)
+
+    answer = asyncio.run(ask())
+    assert answer.status == 200 and answer.final_url == "http://example.com/pages/plain"
+    assert [(entry.host, entry.path) for entry in server.log()] == [("example.com", "/pages/plain")]
+
+
+def test_the_user_agent_names_the_tool_and_its_version(server: LiveServer) -> None:
+    fetch(server, "/status/200")
+    agent = server.log()[0].headers["User-Agent"]
+    assert agent.startswith(f"sitemap-lint/{__version__} ")
+
+
+def test_429_waits_its_retry_after(server: LiveServer) -> None:
+    answer = fetch(server, "/retry/429/1?after=1")
+    assert (answer.status, answer.attempts) == (200, 2)
+    first, second = server.log()
+    assert second.time - first.time >= 0.9
+
+
+def test_503_with_an_http_date_is_retried(server: LiveServer) -> None:
+    answer = fetch(server, "/retry/503/1?after=date&seconds=2")
+    assert (answer.status, answer.attempts) == (200, 2)
+    first, second = server.log()
+    assert second.time - first.time >= 0.5  # the date has a precision of a second
+
+
+def test_a_retry_after_past_the_cap_gives_up_with_the_status(server: LiveServer) -> None:
+    answer = fetch(server, "/retry/429/5?after=120")
+    assert (answer.status, answer.attempts) == (429, 1)
+
+
+def test_retries_end_with_the_last_status(server: LiveServer) -> None:
+    answer = fetch(server, "/retry/503/9?after=none", retries=2)
+    assert (answer.status, answer.attempts) == (503, 3)
+    assert len(server.log()) == 3
+
+
+def test_retry_after_reads_seconds_and_dates() -> None:
+    assert retry_after("7") == 7.0
+    assert retry_after("Wed, 01 Jan 2025 00:00:10 GMT", now=1735689600.0) == 10.0
+    assert retry_after("soon") is None and retry_after(None) is None
+
+
+def test_an_unreachable_port_is_a_connection_error_after_retries() -> None:
+    url = unused_url("/a")
+
+    async def ask() -> Answer:
+        named = ClientSettings(named_hosts=(url,), retries=1, backoff=0.01, timeout=5.0)
+        async with Client(named, robots=False) as client:
+            return await client.fetch(url, PAGE)
+
+    answer = asyncio.run(ask())
+    assert (answer.status, answer.error, answer.attempts) == (None, CONNECT, 2)
+
+
+def test_only_http_and_https_are_requested(server: LiveServer) -> None:
+    async def ask(url: str) -> Answer:
+        async with Client(settings(server), robots=False) as client:
+            return await client.fetch(url, PAGE)
+
+    assert asyncio.run(ask("ftp://example.com/a")).error == SCHEME
+    server.route("/to-ftp", status=301, headers=[("Location", "ftp://example.com/")])
+    answer = asyncio.run(ask(server.url("/to-ftp")))
+    assert (answer.status, answer.error) == (301, SCHEME)
+
+
+@pytest.mark.parametrize(
+    ("name", "field", "expected"),
+    [
+        ("noindex-header", "noindex", "X-Robots-Tag"),
+        ("meta-robots", "noindex", "meta robots"),
+        ("meta-googlebot", "noindex", "meta googlebot"),
+        ("canonical-header", "canonical", "https://example.com/other"),
+        ("canonical-element", "canonical", "{base}/pages/other"),
+        ("last-modified", "modified_source", "Last-Modified"),
+        ("json-ld", "modified_source", "JSON-LD dateModified"),
+        ("article-time", "modified_source", "article:modified_time"),
+    ],
+)
+def test_a_page_signals_are_read(server: LiveServer, name: str, field: str, expected: str) -> None:
+    answer = fetch(server, f"/pages/{name}")
+    assert answer.signals is not None
+    assert getattr(answer.signals, field) == expected.format(base=server.url(""))
+    assert server.log()[0].method == "GET"
+
+
+def test_a_page_hreflang_links_are_read(server: LiveServer) -> None:
+    answer = fetch(server, "/pages/hreflang")
+    assert answer.signals is not None
+    assert answer.signals.alternates == (
+        ("de", server.url("/de/")),
+        ("en", server.url("/en/")),
+    )
+
+
+def test_a_page_given_by_the_test(server: LiveServer) -> None:
+    server.route(
+        "/given",
+        body="<html><head><meta name=robots content=none></head><body></body></html>",
+        headers=[("Last-Modified", "Tue, 01 Apr 2025 00:00:00 GMT")],
+    )
+    answer = fetch(server, "/given")
+    assert answer.signals is not None and answer.signals.noindex == "meta robots"
+    assert answer.last_modified == "Tue, 01 Apr 2025 00:00:00 GMT"
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "media"),
+    [("/image.png", IMAGE, "image/png"), ("/video.mp4", VIDEO_CONTENT, "video/mp4")],
+)
+def test_media_are_asked_with_head(server: LiveServer, path: str, kind: str, media: str) -> None:
+    answer = fetch(server, path, kind)
+    assert (answer.status, answer.content_type, answer.signals) == (200, media, None)
+    assert [entry.method for entry in server.log()] == ["HEAD"]
+
+
+def test_head_answered_405_is_asked_again_with_get(server: LiveServer) -> None:
+    server.route("/no-head", status=405, content_type="text/plain")
+    answer = fetch(server, "/no-head", IMAGE)
+    assert answer.status == 405
+    assert [entry.method for entry in server.log()] == ["HEAD", "GET"]
+
+
+class DictStore:
+    """A cache kept in a dict (the interface of live.cache.Cache)."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, Answer] = {}
+
+    def get(self, url: str) -> Answer | None:
+        return self.answers.get(url)
+
+    def put_many(self, answers: Iterable[Answer]) -> None:
+        self.answers.update((answer.url, answer) for answer in answers)
+
+
+def _twice(server: LiveServer, store: object, path: str) -> tuple[Answer, Answer]:
+    async def run() -> list[Answer]:
+        found = []
+        for _ in range(2):
+            async with Client(settings(server), cache=store, robots=False) as client:  # type: ignore[arg-type]
+                found.append((await client.fetch_all([(server.url(path), PAGE)]))[server.url(path)])
+        return found
+
+    first, second = asyncio.run(run())
+    return first, second
+
+
+def test_a_cached_answer_is_asked_again_conditionally(server: LiveServer) -> None:
+    first, second = _twice(server, DictStore(), "/cached")
+    assert (first.status, first.from_cache, first.etag) == (200, False, '"v1"')
+    assert (second.status, second.from_cache) == (200, True)
+    assert second.signals == first.signals
+    asked = server.log()[1].headers
+    assert asked["If-None-Match"] == '"v1"'
+    assert asked["If-Modified-Since"] == "Wed, 01 Jan 2025 00:00:00 GMT"
+
+
+def test_the_sqlite_cache_serves_the_second_run(server: LiveServer, tmp_path: Path) -> None:
+    from sitemap_lint.live.cache import Cache
+
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        first, second = _twice(server, cache, "/cached")
+    assert second.from_cache and second.status == first.status == 200
+
+
+def test_robots_txt_is_read_once_and_disallowed_urls_are_not_requested(
+    server: LiveServer,
+) -> None:
+    paths = ["/private/a", "/status/200", "/private/b", "/pages/plain"]
+
+    async def run() -> dict[str, Answer]:
+        async with Client(settings(server, concurrency=4)) as client:
+            return await client.fetch_all([(server.url(path), PAGE) for path in paths])
+
+    answers = asyncio.run(run())
+    assert [answers[server.url(path)].robots_disallowed for path in paths] == [
+        True,
+        False,
+        True,
+        False,
+    ]
+    asked = sorted(entry.path for entry in server.log())
+    assert asked == ["/pages/plain", "/robots.txt", "/status/200"]
+
+
+def test_crawl_delay_spaces_a_host_requests(server: LiveServer) -> None:
+    server.route("/robots.txt", body="User-agent: *\nCrawl-delay: 0.4\n", content_type="text/plain")
+
+    async def run() -> None:
+        async with Client(settings(server, concurrency=4, per_host=4)) as client:
+            await client.fetch_all([(server.url(f"/status/200?{n}"), PAGE) for n in range(4)])
+
+    asyncio.run(run())
+    times = sorted(entry.time for entry in server.log() if entry.path != "/robots.txt")
+    assert len(times) == 4 and times[-1] - times[0] >= 1.0  # three gaps of 0.4 s, loosely
+
+
+@pytest.mark.parametrize(("status", "unavailable"), [(404, False), (503, True)])
+def test_a_robots_txt_that_fails_allows_everything(
+    server: LiveServer, status: int, unavailable: bool
+) -> None:
+    server.route("/robots.txt", status=status, body="Disallow: /", content_type="text/plain")
+
+    async def run() -> tuple[Answer, bool]:
+        async with Client(settings(server, retries=0)) as client:
+            answer = await client.fetch(server.url("/private/a"), PAGE)
+            assert client.robots is not None
+            rules = await client.robots.rules(server.url("/"))
+            return answer, rules is not None and rules.unavailable
+
+    answer, seen_unavailable = asyncio.run(run())
+    assert answer.status == 404 and not answer.robots_disallowed
+    assert seen_unavailable == unavailable
+
+
+def test_robots_rules_are_googlebot_s() -> None:
+    rules = read_rules(200, "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /\n")
+    assert rules.disallows("https://example.com/g/a")
+    assert not rules.disallows("https://example.com/other")
+
+
+def test_robots_are_fetched_once_for_concurrent_asks() -> None:
+    calls: list[str] = []
+
+    async def fetch_text(url: str) -> tuple[int | None, str]:
+        calls.append(url)
+        await asyncio.sleep(0.01)
+        return 200, "User-agent: *\nDisallow: /x\n"
+
+    async def run() -> list[bool]:
+        robots = Robots(fetch_text)
+        found = await asyncio.gather(*(robots.rules(f"https://a.test/x{n}") for n in range(5)))
+        return [
+            rules is not None and rules.disallows(f"https://a.test/x{n}")
+            for n, rules in enumerate(found)
+        ]
+
+    assert asyncio.run(run()) == [True] * 5
+    assert calls == ["https://a.test/robots.txt"]
+
+
+def test_the_per_host_limit_holds(server: LiveServer) -> None:
+    async def run() -> None:
+        limited = settings(server, concurrency=12, per_host=3)
+        async with Client(limited, robots=False) as client:
+            await client.fetch_all(
+                [(server.url(f"/slow?seconds=0.1&n={n}"), PAGE) for n in range(24)]
+            )
+
+    asyncio.run(run())
+    assert len(server.log()) == 24
+    assert 1 <= server.max_in_flight() <= 3
+
+
+def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
+    seen: list[int | None] = []
+
+    async def run() -> dict[str, Answer]:
+        async with Client(settings(server), robots=False) as client:
+            targets = ((server.url(f"/status/{code}"), PAGE) for code in (200, 404, 200))
+            return await client.fetch_all(
+                targets, on_answer=lambda a: seen.append(a.status), keep=False
+            )
+
+    assert asyncio.run(run()) == {}
+    assert sorted(seen, key=str) == [200, 200, 404]
