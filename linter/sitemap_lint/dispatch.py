@@ -24,6 +24,7 @@ from sitemap_lint.rules.registry import (
     EXTENSION,
     FIELDS,
     FINDING_READERS,
+    STATEFUL,
     CheckSpec,
     families,
 )
@@ -80,6 +81,8 @@ class Dispatch:
             if spec.provides is not None and spec.fallback is not None
         }
         self._per_file: list[Any] = []  # instances of the field checks that keep state
+        # Those that take the fast path's proved entries, by their hand-over's name.
+        self.handovers: dict[str, Any] = {}
         made: dict[int, Any] = {}
         table: list[tuple[str, list[FieldCall]]] = []
         for target in FIELDS:
@@ -103,6 +106,8 @@ class Dispatch:
         if instance is None:
             instance = made[id(spec)] = spec.implementation(self.file)
             self._per_file.append(instance)
+            if spec.proof.kind == STATEFUL:
+                self.handovers[spec.proof.name] = instance
         if getattr(instance, "idle", False):
             return None  # nothing to look at in this file (robots rules without robots.txt)
         return instance.check  # type: ignore[no-any-return]

@@ -99,6 +99,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         if stdin is not None:  # the fixed file is on stdout: the report goes to stderr
             out = err
     outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
+    from sitemap_lint.fastpath import notes
+
+    for note in notes(lambda: check_plan(settings, config).enabled):  # checks that slow it
+        err.write(f"sitemap-lint: note: {note}\n")
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)

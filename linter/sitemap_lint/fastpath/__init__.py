@@ -32,7 +32,14 @@ tag in the sitemaps.org namespace, no DOCTYPE: unprefixed with that namespace as
 default one, or with a prefix that tag binds to it, ``<sm:urlset
 xmlns:sm="...">``, not one starting with ``xml``; other declarations and attributes
 there, ``xsi:schemaLocation``, are read by the full checker with the root), when the run knows no robots.txt and every check enabled on the entry
-fields is one of the table below. ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
+fields declares a proof it knows (``check(..., proof=...)``, ``rules.registry.Proof``):
+a pattern (``pattern(regex)``: an entry is proved only when each of its values of the
+check's fields fully matches, ``_Root.patterns``; for ``changefreq`` the entry pattern
+takes only the values every such pattern accepts), or one of its own, named in the
+table below (``proved_value``: ``VALUE_PROOFS``; ``stateful``: ``HANDOVERS``, the
+checks ``resolve`` finds through ``Dispatch.handovers``). A check with no proof
+(``NO_PROOF``, or a plugin's that declares none) turns it off for the run, and the
+command says so once on stderr (``notes``). ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
 debugging switch: reports are byte-identical either way).
 
 An entry is proved only when all of this holds (anything else goes to the full
@@ -69,23 +76,24 @@ checker untouched):
   before it is counted), so the too-many-entries rule still sees its entry;
 - each value passes every rule enabled for its field, and the schema accepts it:
 
-| check (rules/) | field | how a value is proved |
+| check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.check_loc`` (UR001-UR012) | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
-| ``dates.check_lastmod`` (DT001-DT005) | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
-| ``values.changefreq`` (VA001, VA002) | changefreq | one of the seven values exactly (the schema's enumeration). |
-| ``values.priority`` (VA003) | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
-| ``values.length`` (VA004) | lastmod, changefreq, priority | the patterns above allow at most 35 bytes, under 100. |
-| ``duplicates.DuplicateCheck`` (DU001) | loc | stateful: each proved URL is entered in the file's tracker when expat reaches the run, in document order; a repeat is reported by the tracker itself, at the ``loc``. |
-| ``scope.ScopeCheck`` (SC001-SC003) | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
-| ``robots.DisallowedCheck`` (RB) | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
+| ``urls.check_loc`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
+| ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
+| ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
+| ``values.length`` (VA004), ``proved_value("length")`` | lastmod, changefreq, priority | the patterns above allow at most 35 bytes, under 100. |
+| ``duplicates.DuplicateCheck`` (DU001), ``stateful("duplicates")`` | loc | stateful: each proved URL is entered in the file's tracker when expat reaches the run, in document order; a repeat is reported by the tracker itself, at the ``loc``. |
+| ``scope.ScopeCheck`` (SC001-SC003), ``stateful("scope")`` | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
+| ``robots.DisallowedCheck`` (RB), ``stateful("robots")`` | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
 | structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no extension element. |
-| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
+| ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
 
-Any other check enabled on the core fields (a plugin's, a new rule's) turns the
-fast path off for the file.
+A check enabled on the core fields whose proof is none of these (``NO_PROOF``, a
+plugin's that declares none) turns the fast path off for the file; a plugin's
+pattern proof keeps it (values that do not match go to the full checker).
 
 A raw ``&`` in a ``loc`` (``?a=1&b=2``, a generator's everyday defect) is a syntax
 error that the recovering parser (formats/xml.py) repairs where it stands: it reports
@@ -113,9 +121,10 @@ then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
 rel="alternate" hreflang="..." href="..."/>`` (these three attributes in this order,
 in double quotes, self-closing). Video, news, pagemap and other elements, other
 attributes, other children, single quotes, an end tag for ``xhtml:link``: the full
-checker takes the entry. The dispatch must run the image and hreflang checkers of
-rules/ on those namespaces (or none); any other check there leaves their elements
-to the full checker.
+checker takes the entry. The check the dispatch runs on those namespaces (if any) must
+declare the hand-over ``stateful("image")`` or ``stateful("hreflang")``
+(``EXTENSION_HANDOVERS``: the image and hreflang checkers of rules/); any other check
+there leaves their elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
@@ -142,6 +151,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.rules.registry import (
+    FIELDS,
+    PATTERN,
+    STATEFUL,
+    VALUE,
+    CheckSpec,
+    Proof,
+    stateful,
+)
 
 if TYPE_CHECKING:
     from sitemap_lint.dispatch import Dispatch
@@ -358,12 +376,14 @@ def _entry_line(
     xhtml: str | None = None,
     long_urls: bool = False,
     sm: str = "",
+    changefreq: str = _CHANGEFREQ,
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
     Groups, in order: s, cdata, loc, scheme, host, path, lastmod, priority, ext, t.
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
     ``long_urls``: the loc as _LONG_LOC delimits it; ``sm``: the sitemap namespace's
-    prefix and ":" ("" when it is the default namespace)."""
+    prefix and ":" ("" when it is the default namespace); ``changefreq``: the values
+    proved (an alternation)."""
     sm = re.escape(sm)
     fields = (
         rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
@@ -376,7 +396,7 @@ def _entry_line(
     else:
         extensions = _extension_items(image, xhtml)[0]
         fields += (
-            rf"(?:<{sm}changefreq>(?:{_CHANGEFREQ})</{sm}changefreq>{_GAP})?"
+            rf"(?:<{sm}changefreq>(?:{changefreq})</{sm}changefreq>{_GAP})?"
             rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}})</{sm}priority>{_GAP})?"
             rf"(?P<ext>{extensions})"
         )
@@ -415,20 +435,45 @@ _NOT_PROVED = object()
 _UNKNOWN = object()
 
 
-def _known_checks() -> dict[Any, str]:
-    from sitemap_lint.rules import dates, duplicates, hreflang, robots, scope, urls, values
+# The proofs of its own that the fast path knows (``rules.registry.proved_value`` and
+# ``stateful``; see the tables above), and the hand-over each extension namespace's
+# elements are proved with.
+VALUE_PROOFS = frozenset({"url", "date", "changefreq", "priority", "length"})
+HANDOVERS = frozenset({"duplicates", "scope", "robots", "pages"})
+EXTENSION_HANDOVERS = {IMAGE_NS: "image", XHTML_NS: "hreflang"}
 
-    return {
-        hreflang.PagesWithoutAlternates: "pages",
-        urls.check_loc: "loc",
-        dates.check_lastmod: "lastmod",
-        values.changefreq: "changefreq",
-        values.priority: "priority",
-        values.length: "length",
-        duplicates.DuplicateCheck: "duplicates",
-        scope.ScopeCheck: "scope",
-        robots.DisallowedCheck: "robots",
-    }
+
+def proves(proof: Proof) -> bool:
+    """Whether the fast path can prove a field check declared with ``proof``."""
+    if proof.kind == PATTERN:
+        return True
+    if proof.kind == VALUE:
+        return proof.name in VALUE_PROOFS
+    return proof.kind == STATEFUL and proof.name in HANDOVERS
+
+
+def unproved(enabled: frozenset[str] | None) -> list[CheckSpec]:
+    """The field checks a run with the ``enabled`` rules needs that the fast path cannot
+    prove (each turns it off: every file is read entry by entry)."""
+    from sitemap_lint.dispatch import selected
+    from sitemap_lint.rules.registry import CHECKS, families
+
+    families()
+    return [spec for spec in selected(enabled, CHECKS) if spec.on_fields and not proves(spec.proof)]
+
+
+def notes(rules: Callable[[], frozenset[str] | None]) -> list[str]:
+    """One line for each check that turns the fast path off in a run, for stderr;
+    ``rules`` gives the rules the run enables (None: all), asked only when some
+    registered check has no proof."""
+    if not enabled() or not unproved(None):
+        return []
+    return [
+        f"the check {spec.name} ({', '.join(sorted(spec.emits))}) declares no proof "
+        f"for {', '.join(t for t in spec.targets if t in FIELDS)}: "
+        "files are read at the slower pace"
+        for spec in unproved(rules())
+    ]
 
 
 def start(
@@ -446,7 +491,7 @@ class _Root:
     the image and XHTML namespaces (None: their elements are not proved), whether an
     image's caption and title may be proved (no check of the image namespace runs)."""
 
-    __slots__ = ("end", "image", "name", "sm", "titles", "xhtml")
+    __slots__ = ("changefreq", "end", "image", "name", "patterns", "sm", "titles", "xhtml")
 
     def __init__(self, name: str, end: int, sm: str) -> None:
         self.name = name
@@ -455,11 +500,15 @@ class _Root:
         self.image: str | None = None
         self.xhtml: str | None = None
         self.titles = False
+        # The pattern proofs of the checks on each field, and the changefreq values all
+        # of them accept (an alternation for the entry pattern).
+        self.patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
+        self.changefreq = _CHANGEFREQ
 
 
 def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
     """What the prologue says, when it is the usual one and every check enabled on the
-    entry fields is known; else None."""
+    entry fields declares a proof the fast path knows; else None."""
     prologue = _PROLOGUE.pattern.match(first)
     if prologue is None:
         return None
@@ -475,34 +524,51 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
     if attributes.get(f"xmlns:{prefix}" if prefix else "xmlns") != SITEMAP_NS:
         return None
     from sitemap_lint.dispatch import selected
-    from sitemap_lint.rules.registry import CHECKS, EXTENSION, FIELDS, families
+    from sitemap_lint.rules.registry import CHECKS, EXTENSION, families
 
     families()
-    known = _known_checks()
     chosen = selected(enabled, CHECKS)
+    patterns: dict[str, list[re.Pattern[str]]] = {}
     for spec in chosen:
-        if not set(spec.targets).isdisjoint(FIELDS) and spec.implementation not in known:
+        if not spec.on_fields:
+            continue
+        if not proves(spec.proof):
             return None
+        if spec.proof.kind == PATTERN:
+            compiled = _proof_pattern(spec.proof.regex)
+            for target in spec.targets:
+                patterns.setdefault(target, []).append(compiled)
     root = _Root(prologue.group(2), prologue.end(), f"{prefix}:" if prefix else "")
+    if patterns:
+        root.patterns = {field: tuple(found) for field, found in patterns.items()}
+        accepted = [
+            value
+            for value in _CHANGEFREQ.split("|")
+            if all(proof.fullmatch(value) for proof in root.patterns.get("changefreq", ()))
+        ]
+        root.changefreq = "|".join(accepted) or "(?!)"
     if root.name != "urlset":
         return root
-    from sitemap_lint.rules import hreflang, image
-
     # The checks the dispatch would run on each namespace's elements (the last one wins).
-    extension = {
-        spec.namespace: spec.implementation for spec in chosen if EXTENSION in spec.targets
-    }
+    extension = {spec.namespace: spec for spec in chosen if EXTENSION in spec.targets}
     for name, value in attributes.items():
-        if not name.startswith("xmlns:"):
+        if not name.startswith("xmlns:") or value not in EXTENSION_HANDOVERS:
             continue
         prefix = name[6:]
-        checks = extension.get(value)
-        if value == IMAGE_NS and root.image is None and checks in (None, image.Checker):
+        check = extension.get(value)
+        if check is not None and check.proof != stateful(EXTENSION_HANDOVERS[value]):
+            continue
+        if value == IMAGE_NS and root.image is None:
             root.image = prefix
-        elif value == XHTML_NS and root.xhtml is None and checks in (None, hreflang.Checker):
+        elif value == XHTML_NS and root.xhtml is None:
             root.xhtml = prefix
     root.titles = IMAGE_NS not in extension
     return root
+
+
+@cache
+def _proof_pattern(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
 
 
 # What a proved entry's extension elements leave for the checks across entries: the
@@ -765,6 +831,8 @@ class FastPath:
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
         self._escape_spans: dict[str, bool] = {}  # see _escapes
+        # The pattern proofs of the enabled checks, by field (set with the root).
+        self._patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
         # made when expat reads the root).
@@ -812,19 +880,19 @@ class FastPath:
                 self.alternates = made
 
     def resolve(self, checker: FileChecker) -> None:
-        from sitemap_lint.rules.duplicates import DuplicateCheck
-        from sitemap_lint.rules.hreflang import PagesWithoutAlternates
-        from sitemap_lint.rules.scope import ScopeCheck
-
+        """Find the checks that take the proved entries (their ``stateful`` proofs)."""
         self.resolved = True
         dispatch = checker.dispatch
-        for instance in getattr(dispatch, "_per_file", ()):
-            if isinstance(instance, DuplicateCheck):
-                self.tracker = instance.tracker
-            elif isinstance(instance, ScopeCheck):
-                self.scope = instance.scope
-            elif isinstance(instance, PagesWithoutAlternates) and instance.urlset:
-                self.pages = instance.pages
+        handovers = dispatch.handovers if dispatch is not None else {}
+        duplicates = handovers.get("duplicates")
+        if duplicates is not None:
+            self.tracker = duplicates.tracker
+        scope = handovers.get("scope")
+        if scope is not None:
+            self.scope = scope.scope
+        pages = handovers.get("pages")
+        if pages is not None and pages.urlset:
+            self.pages = pages.pages
 
     # -- the blocks ------------------------------------------------------------------
 
@@ -860,8 +928,9 @@ class FastPath:
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
         self._long_urls = _long_urls(first, sm)
         self._line_re = _entry_line(
-            self.entry, self.index, root.image, root.xhtml, self._long_urls, sm
+            self.entry, self.index, root.image, root.xhtml, self._long_urls, sm, root.changefreq
         )
+        self._patterns = root.patterns
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
         if root.image is not None:
@@ -948,6 +1017,9 @@ class FastPath:
         count, rfind = text.count, text.rfind
         hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
         long_urls = self._long_urls
+        loc_proofs = self._patterns.get("loc")
+        # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
+        strict_loc = long_urls or loc_proofs is not None
         find = text.find
         opener, closer = self._open, self._close
         opened = len(opener)
@@ -1036,12 +1108,15 @@ class FastPath:
                 if not referred and "#" in url:
                     url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
-                if long_urls and proved:  # the loc as _LONG_LOC delimits it (decoded)
-                    proved = url.isascii() and not url.encode().translate(None, _URL_BYTES)
-                    if path:
-                        query = path.find("?")
-                        if query >= 0:
-                            path = path[:query]
+                if strict_loc and proved:
+                    if long_urls:  # the loc as _LONG_LOC delimits it (decoded)
+                        proved = url.isascii() and not url.encode().translate(None, _URL_BYTES)
+                        if path:
+                            query = path.find("?")
+                            if query >= 0:
+                                path = path[:query]
+                    if proved and loc_proofs is not None:
+                        proved = all(proof.fullmatch(url) for proof in loc_proofs)
                 if proved and "%" in url:
                     proved = self._escapes(url)
                 if proved and "&" in url and not referred:
@@ -1444,6 +1519,10 @@ class FastPath:
             self._escape_spans[span] = proved
         return proved
 
+    def _matches(self, field: str, value: str) -> bool:
+        """Whether ``value`` matches the pattern proofs of the checks on ``field``."""
+        return all(proof.fullmatch(value) for proof in self._patterns.get(field, ()))
+
     def _host(self, host: str) -> bool:
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved:
@@ -1454,7 +1533,7 @@ class FastPath:
         from sitemap_lint.rules.dates import check_date
 
         result: Any = _NOT_PROVED
-        if _LASTMOD.pattern.match(value):
+        if _LASTMOD.pattern.match(value) and self._matches("lastmod", value):
             report = _Collect()
             parsed = check_date(value, _NODE, report, self.options.now)
             if parsed is not None and not report.found:
@@ -1468,7 +1547,7 @@ class FastPath:
         from sitemap_lint.rules.values import check_priority
 
         proved = False
-        if _PRIORITY.pattern.match(value):
+        if _PRIORITY.pattern.match(value) and self._matches("priority", value):
             report = _Collect()
             check_priority(value, _NODE, report)
             proved = not report.found

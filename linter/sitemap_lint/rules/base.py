@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from sitemap_lint.finding import Fix, Rule, Severity, dedent_block
-from sitemap_lint.rules.registry import check
+from sitemap_lint.rules.registry import NO_PROOF, check, pattern
 
-__all__ = ["ERROR", "INFO", "WARNING", "check", "rule"]
+__all__ = ["ERROR", "INFO", "NO_PROOF", "WARNING", "check", "pattern", "rule"]
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING

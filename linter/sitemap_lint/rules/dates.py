@@ -16,6 +16,7 @@ from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
+from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
 
 if TYPE_CHECKING:
@@ -314,7 +315,14 @@ def _moment_of(node: Node) -> datetime | None:
     return parsed.moment if parsed is not None else None
 
 
-@check("lastmod", emits=RULES, covers=True, provides="moment", fallback=_moment_of)
+@check(
+    "lastmod",
+    emits=RULES,
+    covers=True,
+    provides="moment",
+    fallback=_moment_of,
+    proof=proved_value("date"),
+)
 def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
     """The date rules on an entry's ``lastmod``; its moment feeds the set checks."""
     parsed = check_date(node.text, node, report, entry.now)

@@ -8,6 +8,7 @@ from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.fix.model import remove_element
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 
 DUPLICATE_LOC = rule(
@@ -99,7 +100,7 @@ def _shown(url: str) -> str:
     return url if len(url) <= 100 else url[:97] + "..."
 
 
-@check("loc", emits=RULES)
+@check("loc", emits=RULES, proof=stateful("duplicates"))
 class DuplicateCheck:
     """Each entry's URL against the ones listed before it in the file."""
 

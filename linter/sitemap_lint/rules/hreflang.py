@@ -32,6 +32,7 @@ from sitemap_lint.patterns import lazy
 from sitemap_lint.records import Frozen, slot_setters
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
@@ -922,7 +923,13 @@ def _no_x_default_problem(first: Alternates, languages: list[str], clusters: int
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *URL_RULES), covers=True)
+@check(
+    "extension",
+    namespace=NAMESPACE,
+    emits=(*RULES, *URL_RULES),
+    covers=True,
+    proof=stateful("hreflang"),
+)
 class Checker:
     """Checks the xhtml:link alternates of one file.
 
@@ -1168,7 +1175,7 @@ class _Pages:
 _PAGES: WeakKeyDictionary[FileContext, _Pages] = WeakKeyDictionary()
 
 
-@check("loc", emits=(RETURN_LINK_MISSING,))
+@check("loc", emits=(RETURN_LINK_MISSING,), proof=stateful("pages"))
 class PagesWithoutAlternates:
     """Remembers the entries without alternates, which other entries' alternates may point
     at; the hreflang checker reads them at the end of the file."""

@@ -14,6 +14,7 @@ from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Only, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
@@ -202,7 +203,13 @@ _XML_SPACE = " \t\r\n"
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES, UNEXPECTED_TEXT), covers=True)
+@check(
+    "extension",
+    namespace=NAMESPACE,
+    emits=(*RULES, *urls.RULES, UNEXPECTED_TEXT),
+    covers=True,
+    proof=stateful("image"),
+)
 class Checker:
     """Checks the image:image elements of one file; state is per `url` only."""
 

@@ -17,7 +17,7 @@ from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.structure import Reporter
@@ -482,7 +482,13 @@ class _Nodes:
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *dates.RULES, UNEXPECTED_TEXT), covers=True)
+@check(
+    "extension",
+    namespace=NAMESPACE,
+    emits=(*RULES, *dates.RULES, UNEXPECTED_TEXT),
+    covers=True,
+    proof=NO_PROOF,
+)
 class Checker:
     """Checks the news:news elements of one file."""
 

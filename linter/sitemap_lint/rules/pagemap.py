@@ -13,7 +13,7 @@ import difflib
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
-from sitemap_lint.rules.base import ERROR, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.structure import Only, Reporter
 
@@ -116,7 +116,7 @@ _PLACES = {"Template": "PageMap", "DataObject": "PageMap or DataObject", "Attrib
 
 
 # Template's src is a URL: the URL rules report on it too.
-@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True)
+@check("extension", namespace=NAMESPACE, emits=(*RULES, *urls.RULES), covers=True, proof=NO_PROOF)
 class Checker:
     """Checks the PageMap elements of one file; it keeps no state between entries."""
 

@@ -11,6 +11,11 @@ entry point names a module (or an object) with ``RULES`` (and optionally
 ``FAMILY`` and ``ORDER``) that declares its rules with ``rule`` and its checks
 with ``check``, as the built-in families do. Their codes must not start with
 the letters of a built-in code, nor clash with each other.
+
+A check of the entry fields declares how the fast path (``sitemap_lint.fastpath``)
+proves, without running it, that it reports nothing on an entry: its ``proof``
+(``Proof``). A built-in check that declares none is an error when it registers; a
+plugin's runs, and the command says once that files are then read at the slower pace.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -26,7 +32,7 @@ from typing import Any, TypeVar
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.patterns import lazy
-from sitemap_lint.records import FrozenIdentity
+from sitemap_lint.records import Frozen, FrozenIdentity
 
 PACKAGE = "sitemap_lint.rules"
 ALL = "ALL"  # in a selection: every rule
@@ -195,6 +201,66 @@ EXTENSION = "extension"
 TARGETS = (*FIELDS, EXTENSION)
 
 
+# The kinds of proof (``Proof.kind``).
+PATTERN = "pattern"  # a clean value of each target field fully matches ``Proof.regex``
+VALUE = "value"  # the fast path proves the value itself (built-in checks only)
+STATEFUL = "stateful"  # the fast path hands it the proved entries (built-in checks only)
+NONE = "none"  # the fast path cannot prove it: a file it runs on is read entry by entry
+
+
+@dataclass(init=False, repr=False, eq=False)
+class Proof(Frozen):
+    """How the fast path proves that a check reports nothing on an entry it does not
+    hand to the check. ``name`` names a proof of the fast path's own (``VALUE``,
+    ``STATEFUL``: see the tables of ``sitemap_lint.fastpath``)."""
+
+    kind: str
+    name: str = ""
+    regex: str = ""
+
+    def __init__(self, kind: str, name: str = "", regex: str = "") -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "kind", kind)
+        setattr_(self, "name", name)
+        setattr_(self, "regex", regex)
+
+    @property
+    def proves(self) -> bool:
+        return self.kind != NONE
+
+
+NO_PROOF = Proof(NONE)
+# What a check gets that says nothing: an error for a built-in one.
+UNDECLARED = Proof(NONE, "undeclared")
+
+
+def pattern(regex: str) -> Proof:
+    """The proof of a check that reports nothing on a value that fully matches ``regex``
+    (whatever the entries before it): the fast path proves an entry only when each of
+    its values of the check's fields matches, and leaves the others, with the check, to
+    the full checker."""
+    try:
+        re.compile(regex)
+    except re.error as error:
+        raise ValueError(f"proof pattern {regex!r}: {error}") from None
+    return Proof(PATTERN, regex=regex)
+
+
+def proved_value(name: str) -> Proof:
+    """A built-in check whose values the fast path proves itself (the proof ``name``)."""
+    return Proof(VALUE, name)
+
+
+def stateful(name: str) -> Proof:
+    """A built-in check that keeps state across entries and takes the proved entries
+    from the fast path (the hand-over ``name``)."""
+    return Proof(STATEFUL, name)
+
+
+def is_builtin(module: str) -> bool:
+    return module == "sitemap_lint" or module.startswith("sitemap_lint.")
+
+
 @dataclass(init=False, repr=False, eq=False)
 class CheckSpec(FrozenIdentity):
     """A registered check: what it looks at and which rules it can report.
@@ -220,6 +286,8 @@ class CheckSpec(FrozenIdentity):
     namespace: str | None = None  # for the extension target: the namespace it checks
     implementation: Any = None
     sequence: int = 0
+    # How the fast path proves it reports nothing on an entry (see ``Proof``).
+    proof: Proof = NO_PROOF
 
     def __init__(
         self,
@@ -233,6 +301,7 @@ class CheckSpec(FrozenIdentity):
         namespace: str | None = None,
         implementation: Any = None,
         sequence: int = 0,
+        proof: Proof = NO_PROOF,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
@@ -245,10 +314,16 @@ class CheckSpec(FrozenIdentity):
         setattr_(self, "namespace", namespace)
         setattr_(self, "implementation", implementation)
         setattr_(self, "sequence", sequence)
+        setattr_(self, "proof", proof)
 
     @property
     def per_file(self) -> bool:
         return isinstance(self.implementation, type)
+
+    @property
+    def on_fields(self) -> bool:
+        """Whether it checks entry fields (and so must be proved for the fast path)."""
+        return not set(self.targets).isdisjoint(FIELDS)
 
 
 CHECKS: list[CheckSpec] = []
@@ -276,11 +351,19 @@ def check(
     provides: str | None = None,
     fallback: Callable[[Any], Any] | None = None,
     namespace: str | None = None,
+    proof: Proof | None = UNDECLARED,
 ) -> Callable[[_T], _T]:
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
     elements, with target ``"extension"`` and ``namespace``) that reports the rules
     ``emits``. The checker runs it only when one of those rules is enabled (or, for
-    a check whose findings ``covers`` their nodes, when the schema rule is)."""
+    a check whose findings ``covers`` their nodes, when the schema rule is).
+
+    ``proof`` says how the fast path proves that it reports nothing on an entry:
+    ``pattern(regex)`` (entry fields only), the built-in checks' ``proved_value(name)``
+    and ``stateful(name)``, or ``NO_PROOF`` (or None) when it cannot. A built-in check
+    must say it; a plugin's that does not is taken as ``NO_PROOF``. A field check without
+    a proof turns the fast path off; an extension check without one leaves the entries
+    holding its namespace's elements to the full checker."""
     for target in targets:
         if target not in TARGETS:
             raise ValueError(f"unknown check target {target!r}; choose from {', '.join(TARGETS)}")
@@ -293,10 +376,24 @@ def check(
         raise ValueError("a check reports at least one rule")
     if (provides is None) != (fallback is None) or (provides is not None and len(targets) != 1):
         raise ValueError("a check that provides a value has one target and a fallback")
+    declared = NO_PROOF if proof is None else proof
+    if declared.kind == PATTERN and EXTENSION in targets:
+        raise ValueError("a pattern proof is for the entry fields only")
 
     def register(implementation: _T) -> _T:
         name = getattr(implementation, "__qualname__", repr(implementation))
         module = getattr(implementation, "__module__", "")
+        builtin = is_builtin(module)
+        if builtin and declared is UNDECLARED:
+            raise ValueError(
+                f"check {module}.{name} declares no proof: give proof=pattern(...), "
+                "proved_value(...), stateful(...) or NO_PROOF"
+            )
+        if not builtin and declared.kind in (VALUE, STATEFUL):
+            raise ValueError(
+                f"check {module}.{name}: a plugin's check is proved by a pattern "
+                "(proof=pattern(...)) or not at all (NO_PROOF)"
+            )
         spec = CheckSpec(
             name=f"{module}.{name}",
             targets=tuple(targets),
@@ -308,6 +405,7 @@ def check(
             namespace=namespace,
             implementation=implementation,
             sequence=len(CHECKS),
+            proof=declared,
         )
         CHECKS.append(spec)
         return implementation

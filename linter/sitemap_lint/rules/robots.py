@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.registry import stateful
 
 if TYPE_CHECKING:
     from sitemap_lint.model import Node
@@ -211,7 +212,7 @@ RULES = (
 )
 
 
-@check("loc", emits=(URL_DISALLOWED,))
+@check("loc", emits=(URL_DISALLOWED,), proof=stateful("robots"))
 class DisallowedCheck:
     """Each listed page against the robots.txt files the run knows."""
 

@@ -11,6 +11,7 @@ from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
 from sitemap_lint.records import Mutable
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def _drop(entry: Node | None) -> FindingFix | None:
     return None if entry is None else remove_element(entry, "Remove this entry out of scope")
 
 
-@check("loc", emits=RULES)
+@check("loc", emits=RULES, proof=stateful("scope"))
 class ScopeCheck:
     """Each entry's URL against the sitemap's location (or the first URL's origin)."""
 

@@ -13,6 +13,7 @@ from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Covers, Reporter
 
 if TYPE_CHECKING:
@@ -357,7 +358,14 @@ def _url_of(node: Node) -> ParsedURL | None:
     return parse_url(node.text)
 
 
-@check("loc", emits=RULES, covers=True, provides="url", fallback=_url_of)
+@check(
+    "loc",
+    emits=RULES,
+    covers=True,
+    provides="url",
+    fallback=_url_of,
+    proof=proved_value("url"),
+)
 def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
     """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
     entry.url = check_url(node.text, node, report)

@@ -11,6 +11,7 @@ from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
+from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import CoverageReporter, Reporter
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -243,17 +244,29 @@ def _decimal(number: Decimal) -> str:
     return text if "." in text else text + ".0"
 
 
-@check("changefreq", emits=(INVALID_CHANGEFREQ, CHANGEFREQ_FORM), covers=True)
+@check(
+    "changefreq",
+    emits=(INVALID_CHANGEFREQ, CHANGEFREQ_FORM),
+    covers=True,
+    proof=proved_value("changefreq"),
+)
 def changefreq(node: Node, entry: EntryContext, report: Reporter) -> None:
     check_changefreq(node.text, node, report)
 
 
-@check("priority", emits=(INVALID_PRIORITY,), covers=True)
+@check("priority", emits=(INVALID_PRIORITY,), covers=True, proof=proved_value("priority"))
 def priority(node: Node, entry: EntryContext, report: Reporter) -> None:
     check_priority(node.text, node, report)
 
 
-@check("lastmod", "changefreq", "priority", emits=(LONG_VALUE,), uses_coverage=True)
+@check(
+    "lastmod",
+    "changefreq",
+    "priority",
+    emits=(LONG_VALUE,),
+    uses_coverage=True,
+    proof=proved_value("length"),
+)
 def length(node: Node, entry: EntryContext, report: CoverageReporter) -> None:
     """The length limit matters only for values no other rule reported."""
     if len(node.text) * 4 > MAX_VALUE_BYTES and not report.covered(node):

@@ -29,7 +29,7 @@ from sitemap_lint.domain.sequence import (
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates, urls
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
 from sitemap_lint.rules.structure import Reporter
@@ -624,6 +624,7 @@ class _Nodes:
     namespace=NAMESPACE,
     emits=(*RULES, *urls.RULES, *dates.RULES, UNEXPECTED_TEXT),
     covers=True,
+    proof=NO_PROOF,
 )
 class Checker:
     """Checks the video:video elements of one file; it keeps no state between entries."""
