@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -45,6 +46,18 @@ def write_side(directory: Path, files: int, count: int, new: bool) -> None:
             )
         lines.append("</urlset>\n")
         (directory / f"sitemap-{n:03d}.xml").write_text("".join(lines), encoding="utf-8")
+
+
+def expected_changes(files: int, count: int) -> int:
+    """URLs removed (and as many added): the pages replaced in the files that keep their
+    host, and every URL of the files moved to another host."""
+    moved = [n for n in range(files) if n % 50 == 49]
+    replaced = sum(
+        len(range(-(-n * count // 100) * 100, (n + 1) * count, 100))
+        for n in range(files)
+        if n not in moved
+    )
+    return replaced + count * len(moved)
 
 
 def main() -> int:
@@ -79,16 +92,21 @@ def main() -> int:
         str(new),
     ]
     load = os.getloadavg()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds, peak = measure_tree(command, base / "stdout.txt")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
     document = json.loads(report.read_text(encoding="utf-8"))
     urls = document["urls"]
     total = args.files * args.urls
-    expected_removed = total // 100 + sum(args.urls for n in range(args.files) if n % 50 == 49)
+    expected = expected_changes(args.files, args.urls)
     assert document["old"]["urls"] == total and document["new"]["urls"] == total, document
-    assert abs(urls["removed"] - expected_removed) <= args.files, (urls, expected_removed)
+    assert urls["removed"] == expected and urls["added"] == expected, (urls, expected)
     print(
-        f"machine: {os.cpu_count()} cores; load before {load[0]:.2f}\n"
+        f"machine: {os.cpu_count()} cores; load before {load[0]:.2f}, "
+        f"after {os.getloadavg()[0]:.2f}\n"
         f"diff of two sides of {total:,} URLs ({args.files} files each): {seconds:.1f} s, "
+        f"{cpu:.1f} CPU seconds (user and system), "
         f"peak memory {peak:.0f} MB (the command and its workers)\n"
         f"removed {urls['removed']:,}, added {urls['added']:,}, "
         f"lastmod changed {document['lastmod']['changed']:,}, origins {document['origins']}"

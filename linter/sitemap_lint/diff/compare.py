@@ -11,6 +11,8 @@ numpy is imported here only, by ``sitemap-lint diff``: it does these joins in C.
 
 from __future__ import annotations
 
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,11 +20,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sitemap_lint.diff.hashing import url_hashes
 from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing
 from sitemap_lint.diff.sides import Side
-from sitemap_lint.facts import url_hashes
 
 RECENT_SECONDS = 3600  # a lastmod this close to the run's time is "now"
+# The sides are joined one slice of the hash space at a time (a sixteenth of the entries
+# held twice at once, not all of them), and their columns scanned in chunks.
+SLICE_BITS = 4
+SLICE_SHIFT = 64 - SLICE_BITS
+CHUNK = 1 << 20
+JOIN_THREADS = 2
 
 
 @dataclass(eq=False)
@@ -78,11 +86,10 @@ class _Flat:
         counts = [len(listing) for listing in listings]
         self.starts = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
         self.total = int(self.starts[-1])
-        self.numbers = np.repeat(np.arange(len(listings), dtype=np.uint32), counts)
-        self.hashes = _column(listings, "hashes", np.uint64)
-        self.lastmods = _column(listings, "lastmods", np.int64)
-        self.priorities = _column(listings, "priorities", np.int16)
-        self.changefreqs = _column(listings, "changefreqs", np.uint8)
+        self.hashes = _column(side, listings, "hashes", np.uint64)
+        self.lastmods = _column(side, listings, "lastmods", np.int64)
+        self.priorities = _column(side, listings, "priorities", np.int16)
+        self.changefreqs = _column(side, listings, "changefreqs", np.uint8)
         self.alternate_entries = np.concatenate(
             [
                 np.frombuffer(listing.alternate_pages, dtype=np.uint32).astype(np.int64) + start
@@ -90,18 +97,25 @@ class _Flat:
             ]
             or [np.zeros(0, np.int64)]
         )
-        self.alternate_hrefs = _column(listings, "alternate_hrefs", np.uint64)
+        self.alternate_hrefs = _joined(listings, "alternate_hrefs", np.uint64)
         # Each file's place as a number shared by both sides.
         self.places = np.array(
             [places.setdefault(f.place, len(places)) for f in self.files], dtype=np.uint32
         )
         self._text: dict[int, list[str]] = {}
 
+    def numbers(self, indexes: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The file number of each entry of ``indexes``."""
+        return np.searchsorted(self.starts, indexes, side="right") - 1
+
     def place(self, index: int) -> str:
-        return self.files[int(self.numbers[index])].place
+        return self.files[self._number(index)].place
+
+    def _number(self, index: int) -> int:
+        return int(self.numbers(np.array([index], dtype=np.int64))[0])
 
     def url(self, index: int) -> str:
-        number = int(self.numbers[index])
+        number = self._number(index)
         text = self._text.get(number)
         if text is None:
             text = self._text[number] = self.files[number].listing.url_text()
@@ -109,34 +123,72 @@ class _Flat:
 
     def origins_and_paths(self, indexes: NDArray[np.int64]) -> tuple[list[str], NDArray[np.uint64]]:
         """The origin (lower case) and the hash of the rest (path, query, fragment) of each
-        entry of ``indexes``, read back from the files' text."""
+        entry of ``indexes`` (in increasing order), read back from the files' text."""
         origins: list[str] = []
         paths: list[str] = []
-        numbers = self.numbers[indexes]
-        for number in np.unique(numbers).tolist():
-            rows = (indexes[numbers == number] - self.starts[number]).tolist()
-            text = self.files[number].listing.url_text()
-            split = ORIGIN_AND_REST.findall("\n".join(text[row] for row in rows))
+        numbers = self.numbers(indexes)
+        groups = np.split(indexes, np.flatnonzero(np.diff(numbers)) + 1) if len(indexes) else []
+        for group in groups:
+            number = int(self.numbers(group[:1])[0])
+            rows = group - self.starts[number]
+            split = ORIGIN_AND_REST.findall(_rows(self.files[number].listing, rows))
             origins.extend(origin.lower() for origin, _rest in split)
             paths.extend(rest or "/" for _origin, rest in split)
         return origins, np.frombuffer(url_hashes(paths).tobytes(), dtype=np.uint64)
 
-    def first_listings(self) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
-        """Each URL hash once, sorted, with the index of its first entry."""
-        hashes, first = np.unique(self.hashes, return_index=True)
-        return hashes, first.astype(np.int64)
+    def slices(self) -> NDArray[np.uint8]:
+        """Each entry's slice of the hash space (the hash's top bits)."""
+        return np.concatenate(
+            [
+                (self.hashes[start : start + CHUNK] >> np.uint64(SLICE_SHIFT)).astype(np.uint8)
+                for start in range(0, self.total, CHUNK)
+            ]
+            or [np.zeros(0, np.uint8)]
+        )
+
+    def first_listings(
+        self, inside: NDArray[np.bool_]
+    ) -> tuple[NDArray[np.uint64], NDArray[np.int64]]:
+        """Each URL hash of the entries ``inside`` marks once, sorted, with the index of
+        its first entry."""
+        indexes = np.flatnonzero(inside)
+        hashes = self.hashes[indexes]
+        order = np.argsort(hashes, kind="stable")
+        hashes = hashes[order]
+        first = np.ones(len(hashes), dtype=bool)
+        np.not_equal(hashes[1:], hashes[:-1], out=first[1:])
+        return hashes[first], indexes[order[first]]
 
 
-def _column(listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
-    """One column of every listing, joined; the listings' own arrays are emptied (the
-    numbers are held once)."""
-    parts: list[NDArray[Any] | None] = []
-    for listing in listings:
-        values = getattr(listing, name)
-        parts.append(np.frombuffer(values.tobytes(), dtype=dtype) if len(values) else None)
-        del values[:]
-    kept = [part for part in parts if part is not None]
-    return np.concatenate(kept) if kept else np.zeros(0, dtype=dtype)
+def _rows(listing: Listing, rows: NDArray[np.int64]) -> str:
+    """The URLs of a file's ``rows`` (in increasing order), joined by line breaks: only
+    they are decoded, found by the line breaks of the file's text."""
+    text = zlib.decompress(listing.urls)
+    breaks = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord("\n"))
+    if len(breaks) != len(listing) - 1:  # a URL holding a line break: the file's lines
+        lines = listing.url_text()
+        return "\n".join(lines[row] for row in rows.tolist())
+    starts = np.concatenate(([0], breaks + 1))[rows].tolist()
+    ends = np.concatenate((breaks, [len(text)]))[rows].tolist()
+    return b"\n".join([text[start:end] for start, end in zip(starts, ends, strict=True)]).decode(
+        "utf-8", "surrogatepass"
+    )
+
+
+def _column(side: Side, listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
+    """One column of every listing, joined (read back from the side's column store)."""
+    if all(listing.stored >= 0 for listing in listings):
+        itemsize = np.dtype(dtype).itemsize
+        return np.frombuffer(side.store.column(listings, name, itemsize), dtype=dtype)
+    return _joined(listings, name, dtype)
+
+
+def _joined(listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
+    """One column of every listing, joined from the listings' own arrays."""
+    parts: list[NDArray[Any]] = [
+        np.frombuffer(getattr(listing, name).tobytes(), dtype=dtype) for listing in listings
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
 def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
@@ -150,27 +202,15 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
         new_files=len(new.files),
     )
     _children(old, new, changes)
-    old_hashes, old_first = before.first_listings()
-    new_hashes, new_first = after.first_listings()
-    _, old_at, new_at = np.intersect1d(old_hashes, new_hashes, True, return_indices=True)
-    kept_old = np.zeros(len(old_hashes), dtype=bool)
-    kept_old[old_at] = True
-    kept_new = np.zeros(len(new_hashes), dtype=bool)
-    kept_new[new_at] = True
-    gone = np.sort(old_first[~kept_old])  # entry indexes, in the old side's order
-    came = np.sort(new_first[~kept_new])
-    removed_hashes = old_hashes[~kept_old]
-    del old_hashes, new_hashes, kept_old, kept_new
+    gone, came, removed_hashes = _join(before, after, changes, show)
     changes.removed, changes.added = len(gone), len(came)
-    changes.common = len(old_at)
     changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
     changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
-    _compare_common(before, after, old_first[old_at], new_first[new_at], changes, show)
     changes.origins = _origins(before, after, gone, came)
     _lastmods(after, now, changes)
     _hreflang(after, removed_hashes, changes, show)
-    removed_by_file = np.bincount(before.numbers[gone], minlength=len(before.files))
-    added_by_file = np.bincount(after.numbers[came], minlength=len(after.files))
+    removed_by_file = np.bincount(before.numbers(gone), minlength=len(before.files))
+    added_by_file = np.bincount(after.numbers(came), minlength=len(after.files))
     by_place: dict[str, list[int]] = {}
     for f, count in zip(after.files, added_by_file.tolist(), strict=True):
         if count:
@@ -182,35 +222,81 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     return changes
 
 
-def _compare_common(
-    before: _Flat,
-    after: _Flat,
-    old_indexes: NDArray[np.int64],
-    new_indexes: NDArray[np.int64],
-    changes: Changes,
-    show: int,
-) -> None:
-    """The entries listed on both sides (their indexes, pair by pair): what changed."""
-    changes.lastmod_changed = int(
-        np.count_nonzero(before.lastmods[old_indexes] != after.lastmods[new_indexes])
+@dataclass(eq=False)
+class _Slice:
+    """One slice of the hash space joined: the first entries of the URLs removed and
+    added, the hashes removed, what changed among the URLs on both sides, and the first
+    entries that moved to another file (old and new indexes, by old index)."""
+
+    gone: NDArray[np.int64]
+    came: NDArray[np.int64]
+    removed: NDArray[np.uint64]
+    counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved
+    moved_old: NDArray[np.int64]
+    moved_new: NDArray[np.int64]
+
+
+def _join(
+    before: _Flat, after: _Flat, changes: Changes, show: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint64]]:
+    """The sides joined by URL hash, slice by slice (two at a time: numpy's sorts and
+    searches leave the interpreter free): the first entries of the URLs removed and of
+    those added (their indexes, each in its side's order) and the hashes removed; the
+    entries on both sides are compared into ``changes``."""
+    old_slices, new_slices = before.slices(), after.slices()
+
+    def join(number: int) -> _Slice:
+        return _join_slice(before, after, old_slices == number, new_slices == number, show)
+
+    with ThreadPoolExecutor(JOIN_THREADS, thread_name_prefix="sitemap-lint-join") as threads:
+        slices = list(threads.map(join, range(1 << SLICE_BITS)))
+    counts = np.sum([part.counts for part in slices], axis=0).tolist()
+    changes.common, changes.lastmod_changed, changes.priority_changed = counts[:3]
+    changes.changefreq_changed, changes.moved = counts[3:]
+    moved_old = np.concatenate([part.moved_old for part in slices])
+    moved_new = np.concatenate([part.moved_new for part in slices])
+    order = np.argsort(moved_old, kind="stable")[:show]
+    changes.moved_shown = [
+        Shown(after.url(int(j)), before.place(int(i)), after.place(int(j)))
+        for i, j in zip(moved_old[order], moved_new[order], strict=True)
+    ]
+    return (
+        np.sort(np.concatenate([part.gone for part in slices])),
+        np.sort(np.concatenate([part.came for part in slices])),
+        np.concatenate([part.removed for part in slices]),
     )
-    changes.priority_changed = int(
-        np.count_nonzero(before.priorities[old_indexes] != after.priorities[new_indexes])
+
+
+def _join_slice(
+    before: _Flat, after: _Flat, old_in: NDArray[np.bool_], new_in: NDArray[np.bool_], show: int
+) -> _Slice:
+    """The entries of one slice (``old_in`` and ``new_in`` mark them) joined."""
+    old_hashes, old_first = before.first_listings(old_in)
+    new_hashes, new_first = after.first_listings(new_in)
+    at = np.searchsorted(old_hashes, new_hashes)
+    found = np.zeros(len(new_hashes), dtype=bool)
+    inside = at < len(old_hashes)
+    found[inside] = old_hashes[at[inside]] == new_hashes[inside]
+    kept_old = np.zeros(len(old_hashes), dtype=bool)
+    kept_old[at[found]] = True
+    old_common, new_common = old_first[at[found]], new_first[found]
+    changed = [
+        np.count_nonzero(before.lastmods[old_common] != after.lastmods[new_common]),
+        np.count_nonzero(before.priorities[old_common] != after.priorities[new_common]),
+        np.count_nonzero(before.changefreqs[old_common] != after.changefreqs[new_common]),
+    ]
+    old_places = before.places[before.numbers(old_common)]
+    elsewhere = old_places != after.places[after.numbers(new_common)]
+    moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
+    order = np.argsort(moved_old, kind="stable")[:show]
+    return _Slice(
+        old_first[~kept_old],
+        new_first[~found],
+        old_hashes[~kept_old],
+        np.array([len(old_common), *changed, len(moved_old)], dtype=np.int64),
+        moved_old[order],
+        moved_new[order],
     )
-    changes.changefreq_changed = int(
-        np.count_nonzero(before.changefreqs[old_indexes] != after.changefreqs[new_indexes])
-    )
-    old_places = before.places[before.numbers[old_indexes]]
-    new_places = after.places[after.numbers[new_indexes]]
-    elsewhere = old_places != new_places
-    changes.moved = int(np.count_nonzero(elsewhere))
-    if changes.moved:
-        moved_old, moved_new = old_indexes[elsewhere], new_indexes[elsewhere]
-        order = np.argsort(moved_old, kind="stable")[:show]
-        changes.moved_shown = [
-            Shown(after.url(int(j)), before.place(int(i)), after.place(int(j)))
-            for i, j in zip(moved_old[order], moved_new[order], strict=True)
-        ]
 
 
 def _origins(
@@ -219,8 +305,8 @@ def _origins(
     """Removed URLs whose path and query now stand on another origin: a migration."""
     if not len(gone) or not len(came):
         return []
-    gone = gone[np.argsort(before.numbers[gone], kind="stable")]  # grouped by file, as read
-    came = came[np.argsort(after.numbers[came], kind="stable")]
+    gone = gone[np.argsort(before.numbers(gone), kind="stable")]  # grouped by file, as read
+    came = came[np.argsort(after.numbers(came), kind="stable")]
     gone_origins, gone_paths = before.origins_and_paths(gone)
     came_origins, came_paths_all = after.origins_and_paths(came)
     came_paths, came_first = np.unique(came_paths_all, return_index=True)
@@ -236,14 +322,23 @@ def _origins(
 
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:
     """The new side's lastmod patterns: its most common moment, and the entries stamped
-    within the hour before the run."""
-    dated = after.lastmods[after.lastmods != NO_LASTMOD]
-    changes.with_lastmod = len(dated)
-    changes.recent = int(np.count_nonzero(dated >= int(now.timestamp()) - RECENT_SECONDS))
-    if len(dated):
-        moments, counts = np.unique(dated, return_counts=True)
-        best = int(np.argmax(counts))  # the earliest of the most common moments
-        changes.same_moment = (int(moments[best]), int(counts[best]))
+    within the hour before the run (the column counted a chunk at a time)."""
+    recent_from = int(now.timestamp()) - RECENT_SECONDS
+    moments: list[NDArray[np.int64]] = []
+    counts: list[NDArray[np.int64]] = []
+    for start in range(0, after.total, CHUNK):
+        chunk = after.lastmods[start : start + CHUNK]
+        dated = chunk[chunk != NO_LASTMOD]
+        changes.with_lastmod += len(dated)
+        changes.recent += int(np.count_nonzero(dated >= recent_from))
+        chunk_moments, chunk_counts = np.unique(dated, return_counts=True)
+        moments.append(chunk_moments)
+        counts.append(chunk_counts)
+    if changes.with_lastmod:
+        every, inverse = np.unique(np.concatenate(moments), return_inverse=True)
+        totals = np.bincount(inverse, weights=np.concatenate(counts))
+        best = int(np.argmax(totals))  # the earliest of the most common moments
+        changes.same_moment = (int(every[best]), int(totals[best]))
 
 
 def _hreflang(after: _Flat, removed: NDArray[np.uint64], changes: Changes, show: int) -> None:

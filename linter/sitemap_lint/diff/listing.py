@@ -17,13 +17,15 @@ from __future__ import annotations
 import re
 import zlib
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sitemap_lint.facts import Child, FileFacts, url_hash, url_hashes
+from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
+from sitemap_lint.diff.scan import scan_urlset
+from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.results import FileResult
@@ -50,13 +52,19 @@ class Listing:
     # hreflang alternates: the entry that gives one, and the hash of the URL it names
     alternate_pages: array[int] = field(default_factory=lambda: array("I"))
     alternate_hrefs: array[int] = field(default_factory=lambda: array("Q"))
+    count: int = 0  # entries (the columns' length, also once they are stored elsewhere)
+    stored: int = -1  # where a side's column store keeps the columns (-1: here)
 
     def __len__(self) -> int:
-        return len(self.hashes)
+        return self.count
 
     def url_text(self) -> list[str]:
         """Every URL of the file, in its order (read back from the compressed text)."""
-        return zlib.decompress(self.urls).decode("utf-8").split("\n") if self.urls else []
+        return (
+            zlib.decompress(self.urls).decode("utf-8", "surrogatepass").split("\n")
+            if self.urls
+            else []
+        )
 
 
 def read_listing(source: Source) -> tuple[FileResult, Listing]:
@@ -88,6 +96,11 @@ def listing_of(data: bytes) -> Listing:
 
 
 def _xml_listing(data: bytes) -> Listing:
+    fields = scan_urlset(data)
+    if fields is not None:
+        listing = Listing(kind="urlset")
+        _fill(listing, *fields)
+        return listing
     from lxml import etree
 
     parser = etree.XMLParser(
@@ -203,12 +216,20 @@ def _fill(
     priorities: list[str | None],
 ) -> None:
     """The listing's columns from the entries' fields (one list a field, in order)."""
-    listing.hashes = url_hashes(urls)
-    text = "\n".join(urls)
-    listing.lastmods = array("q", map(_seconds, lastmods))
-    listing.changefreqs = array("B", map(_changefreq, changefreqs))
-    listing.priorities = array("h", map(_priority, priorities))
-    listing.urls = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+    listing.count = len(urls)
+    text = "\n".join(urls).encode("utf-8", "surrogatepass")
+    listing.hashes = (urls and joined_hashes(text, len(urls))) or url_hashes(urls)
+    listing.lastmods = array("q", _each(_seconds, lastmods))
+    listing.changefreqs = array("B", _each(_changefreq, changefreqs))
+    listing.priorities = array("h", _each(_priority, priorities))
+    listing.urls = zlib.compress(text, 1)
+
+
+def _each(convert: Callable[[str | None], int], values: list[str | None]) -> Iterator[int]:
+    """``convert`` of each of ``values``, called once a distinct value (a file's lastmods,
+    changefreqs and priorities take few)."""
+    converted = {value: convert(value) for value in set(values)}
+    return map(converted.__getitem__, values)
 
 
 _MOMENTS: dict[str, int] = {}

@@ -36,7 +36,7 @@ class DiffSettings:
 def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     from sitemap_lint.diff import report
     from sitemap_lint.diff.compare import compare
-    from sitemap_lint.diff.sides import read_side
+    from sitemap_lint.diff.sides import read_sides
 
     if settings.format not in FORMATS:
         raise UsageError(f"unknown format {settings.format!r}; choose {', '.join(FORMATS)}")
@@ -46,10 +46,18 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         raise UsageError(f"--show {settings.show}: give a count of 0 or more")
     _refuse_writing_a_side(settings)
     sets = settings.sets
-    old = read_side("OLD", [settings.old], replace(sets, maps=(*settings.old_maps, *sets.maps)))
-    new = read_side("NEW", [settings.new], replace(sets, maps=(*settings.new_maps, *sets.maps)))
+    old, new = read_sides(
+        [settings.old],
+        replace(sets, maps=(*settings.old_maps, *sets.maps)),
+        [settings.new],
+        replace(sets, maps=(*settings.new_maps, *sets.maps)),
+    )
     now = settings.now or datetime.now(UTC)
-    changes = compare(old, new, now, settings.show)
+    try:
+        changes = compare(old, new, now, settings.show)
+    finally:
+        old.store.close()
+        new.store.close()
     found = passed(changes, settings.limits)
     buffer = io.StringIO() if settings.output_file else None
     target = buffer or out or sys.stdout

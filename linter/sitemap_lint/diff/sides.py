@@ -8,6 +8,9 @@ processes for large files) instead of being checked, and no rule across files ru
 
 from __future__ import annotations
 
+import tempfile
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -32,6 +35,55 @@ class SideFile:
     listing: Listing
 
 
+class ColumnStore:
+    """The columns of a side's listings (hashes, lastmods, priorities, changefreqs), moved
+    to a temporary file as each listing arrives and read back joined, in the side's
+    order, for the comparison: the process holds each column once, not once in every
+    listing's arrays and again joined."""
+
+    COLUMNS = ("hashes", "lastmods", "priorities", "changefreqs")
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115  (open for the side's life)
+        self._end = 0
+
+    def keep(self, listing: Listing) -> None:
+        """Move ``listing``'s columns to the file (its arrays are left empty)."""
+        listing.stored = self._end
+        self._file.seek(self._end)
+        for name in self.COLUMNS:
+            values = getattr(listing, name)
+            self._file.write(memoryview(values).cast("B"))
+            self._end += len(values) * values.itemsize
+            del values[:]
+
+    def column(self, listings: list[Listing], name: str, itemsize: int) -> bytearray:
+        """One column of ``listings``, joined in their order."""
+        joined = bytearray(sum(len(listing) for listing in listings) * itemsize)
+        view = memoryview(joined)
+        at = 0
+        for listing in listings:
+            size = len(listing) * itemsize
+            self._file.seek(listing.stored + self._offset(listing, name))
+            self._file.readinto(view[at : at + size])
+            at += size
+        return joined
+
+    def _offset(self, listing: Listing, name: str) -> int:
+        offset = 0
+        for column in self.COLUMNS:
+            if column == name:
+                return offset
+            offset += len(listing) * _ITEMSIZES[column]
+        raise KeyError(name)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+_ITEMSIZES = {"hashes": 8, "lastmods": 8, "priorities": 2, "changefreqs": 1}
+
+
 @dataclass(eq=False)
 class Side:
     """Every file a side's arguments name, in the order the set reads them."""
@@ -39,6 +91,7 @@ class Side:
     label: str  # OLD or NEW, as messages say it
     arguments: list[str]
     files: list[SideFile] = field(default_factory=list)
+    store: ColumnStore = field(default_factory=ColumnStore)
 
     @property
     def urls(self) -> int:
@@ -50,12 +103,45 @@ class Side:
 _UNREAD = frozenset({"SE002", "SE005", "SE007"})
 
 
+class _Workers:
+    """The worker processes both sides' big files are read in, started when the first
+    one is needed and shared, so that one side's last files and the other's first ones
+    keep every core busy."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self, workers: int) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                import multiprocessing
+
+                from sitemap_lint import collector
+
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(
+                    workers, mp_context=context, initializer=collector.tune
+                )
+            return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
 class _SideRunner(SetRunner):
     """The set run with each file read into its listing."""
 
-    def __init__(self, settings: SetSettings) -> None:
+    def __init__(self, settings: SetSettings, workers: _Workers) -> None:
         super().__init__(settings, Options(now=datetime.now(UTC)), "libxml2", lambda name: None)
         self.listings: dict[str, Listing] = {}
+        self.store = ColumnStore()
+        self._workers_shared = workers
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        return self._workers_shared.pool(self._workers())
 
     def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
         if in_pool and not self._pool_broken:
@@ -69,6 +155,8 @@ class _SideRunner(SetRunner):
 
     def _keep(self, result: FileResult, listing: Listing) -> FileResult:
         with self._lock:
+            if listing.kind in ("urlset", "text"):
+                self.store.keep(listing)
             self.listings[result.name] = listing
         return result
 
@@ -83,15 +171,45 @@ class _SideRunner(SetRunner):
         pass
 
 
-def read_side(label: str, arguments: list[str], settings: SetSettings) -> Side:
+def read_sides(
+    old: list[str], old_settings: SetSettings, new: list[str], new_settings: SetSettings
+) -> tuple[Side, Side]:
+    """Read both sides at once, their big files in the same worker processes; a side that
+    cannot be read is a UsageError (the old side's first)."""
+    workers = _Workers()
+    try:
+        with ThreadPoolExecutor(2, thread_name_prefix="sitemap-lint-side") as threads:
+            reading_old = threads.submit(read_side, "OLD", old, old_settings, workers)
+            reading_new = threads.submit(read_side, "NEW", new, new_settings, workers)
+            wait((reading_old, reading_new))
+            for reading in (reading_old, reading_new):
+                if reading.exception() is not None:  # the other side's store goes too
+                    for other in (reading_old, reading_new):
+                        if other.exception() is None:
+                            other.result().store.close()
+                    reading.result()
+            return reading_old.result(), reading_new.result()
+    finally:
+        workers.close()
+
+
+def read_side(
+    label: str, arguments: list[str], settings: SetSettings, workers: _Workers | None = None
+) -> Side:
     """Read every file of one side; a side that cannot be read is a UsageError (exit 2)
     naming the side and the file."""
-    runner = _SideRunner(replace(settings))
+    if workers is None:
+        workers = _Workers()
+        try:
+            return read_side(label, arguments, settings, workers)
+        finally:
+            workers.close()
+    runner = _SideRunner(replace(settings), workers)
     try:
         results = runner.run(arguments)
     except (UsageError, InputError) as error:
         raise UsageError(f"{label}: {error}") from None
-    side = Side(label, arguments)
+    side = Side(label, arguments, store=runner.store)
     roots = [_root_place(argument) for argument in arguments]
     for result in results:
         for finding in result.findings:
