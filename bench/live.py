@@ -7,7 +7,9 @@ In one run, against the same server: a bare aiohttp client and a bare httpx clie
 (async, 64 and 16 connections, each reading every page whole), then ``Client.fetch_all``
 (pages read up to the end of their head and their signals read; limits raised to 64
 in all and per host), then a second ``fetch_all`` through a cache (conditional
-requests answered 304) when ``live/cache.py`` is there. The memory run is a child
+requests answered 304), then the installed command end to end (``sitemap-lint
+--live`` over a sitemap of ``--command`` URLs: without a cache, then twice through one).
+The memory run is a child
 process that streams ``--memory`` URLs through ``fetch_all(on_answer=...,
 keep=False)`` and prints its peak resident size.
 """
@@ -147,11 +149,42 @@ def memory_child(port: int, count: int) -> None:
     )
 
 
+def command_rows(server: LiveServer, count: int) -> None:
+    """The installed command end to end: a sitemap of ``count`` URLs checked with
+    ``--live`` (limits raised for the local host), without a cache, then twice through
+    one (the second run's requests conditional)."""
+    with tempfile.TemporaryDirectory() as directory:
+        sitemap = Path(directory, "sitemap.xml")
+        entries = "".join(
+            f"  <url><loc>http://example.com/bench/{n}</loc></url>\n" for n in range(count)
+        )
+        sitemap.write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            f"{entries}</urlset>\n",
+            encoding="utf-8",
+        )
+        cache = str(Path(directory, "live.sqlite3"))
+        base = [
+            *("sitemap-lint", "--isolated", "--format", "json", "--live"),
+            *("--live-concurrency", "64", "--live-per-host", "64"),
+            *("--live-connect-to", f"example.com:80:{server.origin}"),
+        ]
+        for label, extra in (
+            ("sitemap-lint check --live, no cache", ["--no-live-cache"]),
+            ("sitemap-lint check --live, filling a cache", ["--live-cache", cache]),
+            ("sitemap-lint check --live, again (304s)", ["--live-cache", cache]),
+        ):
+            args = [*base, *extra, str(sitemap)]
+            timed(label, count, lambda args=args: subprocess.run(args, capture_output=True))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--urls", type=int, default=20_000)
     parser.add_argument("--httpx-urls", type=int, default=3_000, help="httpx is slower")
     parser.add_argument("--memory", type=int, default=100_000, help="0: no memory run")
+    parser.add_argument("--command", type=int, default=20_000, help="0: no command run")
     parser.add_argument("--memory-child", nargs=2, type=int, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.memory_child:
@@ -179,6 +212,8 @@ def main() -> None:
         )
         print(f"Client.fetch_all / bare aiohttp (64): {ours / bare:.2f}")
         cache_rows(server, urls)
+        if options.command:
+            command_rows(server, options.command)
         if options.memory:
             command = [
                 sys.executable,
