@@ -16,26 +16,6 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With pytest-xdist (``--dist loadgroup``), the tests of a module that share a
-    fixture of ours made once per module or session (a cluster, a wheel, a server) run in
-    one worker, which makes it once."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        definitions = getattr(item, "_fixtureinfo", None)
-        if definitions is None:
-            continue
-        scopes = {
-            definition.scope
-            for chain in definitions.name2fixturedefs.values()
-            for definition in chain
-            if definition.baseid  # ours: pytest's and plugins' fixtures have none
-        }
-        if scopes & {"module", "package", "session"}:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-
-
 @pytest.fixture
 def no_network(monkeypatch):
     """Every way out to the network raises NetworkUsed for the test's duration."""

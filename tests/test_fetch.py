@@ -482,3 +482,25 @@ def test_httpx_is_imported_only_when_fetching() -> None:
     code = "import sys, sitemap_lint.inputs.fetch; print('httpx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_fetchers_share_one_tls_context_for_the_same_authorities(monkeypatch) -> None:
+    import certifi
+    import httpx
+
+    Fetcher(FetchSettings(hosts=ALL_HOSTS)).close()  # the process's context is made
+    made: list[object] = []
+    original = httpx.create_ssl_context
+
+    def spy(*args: object, **kwargs: object) -> object:
+        made.append(args)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(httpx, "create_ssl_context", spy)
+    for hosts in (ALL_HOSTS, HostPolicy.naming(["https://example.com/"])):
+        Fetcher(FetchSettings(hosts=hosts)).close()
+    assert made == []
+    # Other trusted authorities (a custom CA, as tests/test_private_hosts.py names) get their own.
+    monkeypatch.setenv("SSL_CERT_FILE", certifi.where())
+    Fetcher(FetchSettings(hosts=ALL_HOSTS)).close()
+    assert len(made) == 1

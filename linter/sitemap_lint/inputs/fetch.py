@@ -12,11 +12,13 @@ no input names is refused before anything is sent.
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -34,6 +36,8 @@ from sitemap_lint.inputs.guard import (
 from sitemap_lint.rules import fetch as rules
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpx
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -114,6 +118,20 @@ class _Progress:
         return Fetched(self.url, self.current, self.status, self.content_type, body, kept)
 
 
+def tls_context() -> ssl.SSLContext:
+    """httpx's TLS context, the certificate authorities it trusts included (certifi's,
+    or those ``SSL_CERT_FILE`` or ``SSL_CERT_DIR`` name): made once a process for each
+    of those settings, since loading the authorities takes tens of milliseconds."""
+    return _tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@cache
+def _tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    import httpx
+
+    return httpx.create_ssl_context()  # reads the same two variables
+
+
 class Fetcher:
     """Fetches URLs through one shared HTTP client; safe to use from several threads."""
 
@@ -127,8 +145,10 @@ class Fetcher:
         # The guarded transport checks every connection (and uses no proxy: a proxy would
         # connect where the guard cannot see); allowing every host keeps httpx's own.
         hosts = settings.hosts
-        transport = None if hosts.allow_private else guarded_transport(hosts)
+        context = tls_context()
+        transport = None if hosts.allow_private else guarded_transport(hosts, context)
         self._client = httpx.Client(
+            verify=context,
             headers={
                 "User-Agent": f"sitemap-lint/{__version__}",
                 "Accept-Encoding": "gzip, deflate",

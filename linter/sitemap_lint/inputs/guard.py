@@ -27,6 +27,8 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_add
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpcore
     import httpx
     from httpcore import NetworkBackend as _NetworkBackend
@@ -316,13 +318,13 @@ class GuardedBackend(_NetworkBackend):
         self._inner.sleep(seconds)
 
 
-def guarded_transport(policy: HostPolicy) -> httpx.HTTPTransport:
-    """An httpx transport whose every connection goes through ``GuardedBackend``; a
-    client given it uses no proxy (a proxy would make the connection elsewhere)."""
+def guarded_transport(policy: HostPolicy, context: ssl.SSLContext) -> httpx.HTTPTransport:
+    """An httpx transport whose every connection goes through ``GuardedBackend`` and
+    TLS ``context``; a client given it uses no proxy (a proxy would make the connection
+    elsewhere)."""
     import httpcore
     import httpx
 
-    context = httpx.create_ssl_context()
     transport = httpx.HTTPTransport(verify=context)
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's own
     # httpx takes no network backend: its pool is replaced by one with the same settings.
