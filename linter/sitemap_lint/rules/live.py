@@ -8,11 +8,12 @@ from each target's ``Answer`` (``judge``) and from each file's lastmods
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.dates import Parsed, parse_date
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
@@ -523,7 +524,7 @@ def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
 
 
 def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
-    from sitemap_lint.live.page import normal_for_compare, parse_page_date
+    from sitemap_lint.live.page import normal_for_compare
 
     signals = answer.signals
     assert signals is not None
@@ -547,12 +548,8 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
             key=url,
         )
     modified = signals.modified
-    lastmod = parse_page_date(target.lastmod) if target.lastmod else None
-    if (
-        modified is not None
-        and lastmod is not None
-        and _behind(target.lastmod or "", lastmod, modified)
-    ):
+    lastmod = _lastmod(target)
+    if modified is not None and lastmod is not None and _behind(lastmod, modified):
         source = signals.modified_source or "the page"
         yield LASTMOD_BEHIND.at(
             *at,
@@ -572,10 +569,22 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
         )
 
 
-def _behind(text: str, lastmod: datetime, modified: datetime) -> bool:
-    if len(text.strip()) <= 10:  # a date without a time: by day
-        return lastmod.date() < modified.astimezone(lastmod.tzinfo).date()
-    return lastmod + _SAME_MOMENT < modified
+def _lastmod(target: Target) -> Parsed | None:
+    """The entry's lastmod read as the date rules read it (None: none, or not a valid
+    W3C date, which those rules report), its moment in UTC when it names no zone."""
+    if not target.lastmod:
+        return None
+    parsed = parse_date(target.lastmod)
+    if parsed is None or parsed.moment.tzinfo is not None:
+        return parsed
+    return parsed._replace(moment=parsed.moment.replace(tzinfo=UTC))
+
+
+def _behind(lastmod: Parsed, modified: datetime) -> bool:
+    moment = lastmod.moment
+    if not lastmod.has_time:  # a date without a time: by day
+        return moment.date() < modified.astimezone(moment.tzinfo).date()
+    return moment + _SAME_MOMENT < modified
 
 
 def _unconfirmed(
@@ -593,13 +602,11 @@ def _unconfirmed(
 
 def untrusted_lastmods(targets: Sequence[Target], now: datetime) -> Finding | None:
     """LV011 for one file's pages, at the first page with a lastmod."""
-    from sitemap_lint.live.page import parse_page_date
-
     dated = [
-        (target, moment)
+        (target, parsed.moment)
         for target in targets
-        if target.kind == "page" and target.lastmod
-        if (moment := parse_page_date(target.lastmod)) is not None
+        if target.kind == "page"
+        if (parsed := _lastmod(target)) is not None
     ]
     if len(dated) < _MIN_UNTRUSTED:
         return None
