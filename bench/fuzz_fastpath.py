@@ -4,7 +4,8 @@
 
 Each case is a generated sitemap (a urlset or an index; entries in several layouts,
 CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
-a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
+a third of the generated urlsets write values with character references and locs in
+CDATA sections; a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
 odd codes, hrefs, missing return links, repeated images, captions and titles, other
 prefixes, under a random rule selection; a quarter of the cases are one of the bench's
 shapes of a valid sitemap, bench/shapes.py, with 1-300 entries and short or long
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -94,6 +96,40 @@ def shaped_document(rng: random.Random) -> bytes:
     return head + body
 
 
+VALUE = re.compile(r"<(lastmod|changefreq|priority|loc)>([^<]*)</\1>")
+ODD_REFERENCES = ("&#32;", "&#xA0;", "&amp;", "&#0;", "&#X41;", "&#1114112;", "&#x3A", "&#;")
+
+
+def referred(entry: str, rng: random.Random) -> str:
+    """The entry's values written with character references in random places (now and
+    then one that is no reference or names no printable ASCII), and its loc in a CDATA
+    section now and then (its "&" raw there, or a fragment or an "&amp;" kept)."""
+
+    def rewrite(value: re.Match[str]) -> str:
+        name, text = value.groups()
+        if name == "loc" and rng.random() < 0.3:
+            inner = text.replace("&amp;", "&") if rng.random() < 0.8 else text
+            inner += rng.choice(["", "", "", "#top", "?a=1&b=2", "]]"])
+            return f"<loc><![CDATA[{inner}]]></loc>"
+        if not text or rng.random() < 0.4:
+            return value.group(0)
+        at = rng.randrange(len(text))
+        if text[at] == "&":
+            return value.group(0)
+        code = ord(text[at])
+        if rng.random() < 0.1:
+            reference = rng.choice(ODD_REFERENCES)
+        elif rng.random() < 0.5:
+            reference = f"&#{code};"
+        else:
+            reference = f"&#x{code:x};" if rng.random() < 0.5 else f"&#x{code:X};"
+        if rng.random() < 0.1:
+            reference = reference.upper() if name != "loc" else reference
+        return f"<{name}>{text[:at]}{reference}{text[at + 1 :]}</{name}>"
+
+    return VALUE.sub(rewrite, entry)
+
+
 def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
@@ -123,6 +159,9 @@ def document(rng: random.Random) -> bytes:
             for at in range(0, count, every):
                 query = rng.choice(RAW_LOCS + REFERENCE_LOCS).split("?", 1)[1]
                 entries[at] = url_entry(at, rng, loc=f"https://www.example.com/p{at}?{query}")
+        if rng.random() < 0.3:  # references in values, CDATA locs
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [referred(e, rng) if rng.random() < share else e for e in entries]
         for _ in range(rng.randrange(0, 6)):
             at = rng.randrange(count)
             if rng.random() < 0.5:

@@ -396,6 +396,55 @@ def test_fields_the_full_checker_takes(monkeypatch, tmp_path, field):
 
 
 @pytest.mark.parametrize(
+    ("fields", "proved"),
+    [
+        # Character references in every value, decoded as expat decodes them: proved.
+        ("<lastmod>2024-05-01T10&#58;00:00+00:00</lastmod>", True),
+        ("<lastmod>&#x32;024-05-01</lastmod><changefreq>d&#x61;ily</changefreq>", True),
+        ("<changefreq>&#119;eekly</changefreq><priority>0&#46;5</priority>", True),
+        ("<priority>&#x31;&#46;0</priority>", True),
+        # References to a value that a rule reports, or to no printable ASCII: the full
+        # checker takes the entry.
+        ("<lastmod>2024-02-3&#48;</lastmod>", False),
+        ("<lastmod>2024-05-01T10&#32;00:00Z</lastmod>", False),
+        ("<changefreq>D&#97;ily</changefreq>", False),
+        ("<changefreq>d&amp;ily</changefreq>", False),
+        ("<priority>1&#46;5</priority>", False),
+        ("<priority>0&#x2E;5&#0;</priority>", False),
+        ("<priority>0&#46;5&amp</priority>", False),
+    ],
+)
+def test_references_in_every_value(monkeypatch, tmp_path, fields, proved):
+    rng = random.Random(8)
+    entries = [url_entry(i, rng) for i in range(30)]
+    entries[15] = f"  <url><loc>https://www.example.com/x</loc>{fields}</url>\n"
+    entries[16] = f"  <url><loc>https://www.example.com/y</loc>{fields}</url>\n"
+    plain = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries[:15]) + "</urlset>\n"))
+    outcome = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
+    assert (outcome.proved - plain.proved == 15) is proved
+
+
+@pytest.mark.parametrize(
+    ("loc", "proved"),
+    [
+        ("https://www.example.com/a?b=1&c=2", True),  # "&" as written in CDATA
+        ("https://www.example.com/a?b=1&amp;c=2", True),  # "&amp;" kept as text
+        ("https://www.example.com/a?b=1&#38;c", False),  # no reference in CDATA: a "#"
+        ("https://www.example.com/a#top", False),  # a fragment (UR rules)
+        ("https://www.EXAMPLE.com/a?b&c", False),
+        ("https://www.example.com/a]b", False),
+    ],
+)
+def test_a_loc_in_a_cdata_section(monkeypatch, tmp_path, loc, proved):
+    rng = random.Random(9)
+    entries = [url_entry(i, rng) for i in range(30)]
+    entries[15] = f"  <url><loc><![CDATA[{loc}]]></loc><priority>0.5</priority></url>\n"
+    entries[16] = entries[15]  # a duplicate: DU001 at the second, proved or not
+    outcome = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
+    assert (outcome.proved == 30) is proved
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # prologues the fast path does not take

@@ -60,9 +60,9 @@ checker untouched):
   its target is a name without ``:`` that is not ``xml`` in any case (expat refuses
   those); after them, in a urlset, any number of extension elements of the two
   shapes below;
-- every value is written in a narrow ASCII class: no ``&`` (but references and a
-  raw one in ``loc``, below), ``<``, CDATA (but a ``loc`` in one section, below),
-  whitespace or character outside the class;
+- every value is written in a narrow ASCII class: no ``&`` (but references in any
+  value and a raw one in ``loc``, below), ``<``, CDATA (but a ``loc`` in one section,
+  below), whitespace or character outside the class;
 - only such a gap stands between it and the end of the previous entry (or of the
   root's start tag): expat reports character data before an entry at the entry's
   tag, which must stay there (``_after_tag`` reads the gap back to the tag and
@@ -78,8 +78,8 @@ checker untouched):
 
 | check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.check_loc`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``, no ``&`` in it) is read as written; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
-| ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
+| ``urls.check_loc`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens, no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | (each value of this row and the next two read as expat reads it: ``_decoded`` replaces its references when each ``&`` starts one that stands for printable ASCII) the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
 | ``values.length`` (VA004), ``proved_value("length")`` | lastmod, changefreq, priority | the patterns above allow at most 35 bytes, under 100. |
@@ -303,12 +303,34 @@ def _decoded_loc(
             return "", "", "", None  # a fragment
         # "&" is in the class of the path and the query: _LOC matches it whole.
         return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
-    value = _REFERENCE.pattern.sub(_character, url)
+    value = _decoded(url)
     whole = _WHOLE_LOC.pattern.match(value)
     if whole is None:
         return "", "", "", None
     scheme, host, path = whole.group("scheme", "host", "path")
     return value, scheme, host, path
+
+
+# A lastmod, changefreq or priority that may hold character references: read by
+# ``_decoded`` (the letters of the values, digits, the date's punctuation, and "&#x;").
+_REFERRED = "[0-9A-Za-z:.+&#;-]"
+
+
+# The references that stand for "&", replaced in one pass without a callback.
+_AMPERSAND_REFERENCE = _Lazy("&(?:amp|#38|#x26);")
+
+
+def _decoded(value: str) -> str:
+    """A value as expat reads it when each "&" in it starts a reference to a printable
+    ASCII character; else a value no proof accepts (it holds "&" or a NUL)."""
+    if "&" not in value:
+        return value
+    if _RAW_ONLY.pattern.search(value) is not None:
+        return "\0"
+    decoded, replaced = _AMPERSAND_REFERENCE.pattern.subn("&", value)
+    if replaced == value.count("&"):  # only those: the common case of a query string
+        return decoded
+    return _REFERENCE.pattern.sub(_character, value)
 
 
 # A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
@@ -379,7 +401,8 @@ def _entry_line(
     changefreq: str = _CHANGEFREQ,
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
-    Groups, in order: s, cdata, loc, scheme, host, path, lastmod, priority, ext, t.
+    Groups, in order: s, cdata, loc, scheme, host, path, lastmod, changefreq (a value
+    other than those proved as written: one with references), priority, ext, t.
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
     ``long_urls``: the loc as _LONG_LOC delimits it; ``sm``: the sitemap namespace's
     prefix and ":" ("" when it is the default namespace); ``changefreq``: the values
@@ -388,16 +411,19 @@ def _entry_line(
     fields = (
         rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
         rf"(?(cdata)\]\]>)</{sm}loc>{_GAP}"
-        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}})</{sm}lastmod>{_GAP})?"
+        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}}|{_REFERRED}{{10,200}})</{sm}lastmod>"
+        rf"{_GAP})?"
     )
     if index:
         # Never there: the same groups as a url entry.
-        fields += "(?P<priority>(?!))?(?P<ext>(?!))?"
+        fields += "(?P<changefreq>(?!))?(?P<priority>(?!))?(?P<ext>(?!))?"
     else:
         extensions = _extension_items(image, xhtml)[0]
         fields += (
-            rf"(?:<{sm}changefreq>(?:{changefreq})</{sm}changefreq>{_GAP})?"
-            rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}})</{sm}priority>{_GAP})?"
+            rf"(?:<{sm}changefreq>(?:{changefreq}|(?P<changefreq>{_REFERRED}{{3,200}}))"
+            rf"</{sm}changefreq>{_GAP})?"
+            rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}}|{_REFERRED}{{1,200}})</{sm}priority>"
+            rf"{_GAP})?"
             rf"(?P<ext>{extensions})"
         )
     # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
@@ -833,6 +859,10 @@ class FastPath:
         self._escape_spans: dict[str, bool] = {}  # see _escapes
         # The pattern proofs of the enabled checks, by field (set with the root).
         self._patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
+        # The values proved as the entry pattern has them, then the others (with
+        # references) once looked at: whether each is proved.
+        self._proved_changefreqs: frozenset[str] = frozenset()
+        self._changefreqs: dict[str, bool] = {}
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
         # made when expat reads the root).
@@ -931,6 +961,7 @@ class FastPath:
             self.entry, self.index, root.image, root.xhtml, self._long_urls, sm, root.changefreq
         )
         self._patterns = root.patterns
+        self._proved_changefreqs = frozenset(root.changefreq.split("|"))
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
         if root.image is not None:
@@ -1016,6 +1047,7 @@ class FastPath:
         scanner: Callable[[str, int], Any] = self._line_re.scanner  # type: ignore[attr-defined]
         count, rfind = text.count, text.rfind
         hosts, lastmods, priorities = self._hosts, self._lastmods, self._priorities
+        changefreqs = self._changefreqs
         long_urls = self._long_urls
         loc_proofs = self._patterns.get("loc")
         # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
@@ -1094,18 +1126,17 @@ class FastPath:
                     self._stop()  # this entry may be the 50,001st: the full checker takes it
                     break
                 # The values, proved with the strict patterns (through the caches).
-                _s, cdata, url, scheme, host, path, lastmod, priority, ext, _t = (
+                _s, cdata, url, scheme, host, path, lastmod, changefreq, priority, ext, _t = (
                     found_match.groups()
                 )
                 raw = None
-                referred = False  # the loc holds references, read as expat reads them
-                if "&" in url:
-                    if cdata is not None:
-                        url = ""  # "&" as written: left to the full checker
-                    elif _RAW_ONLY.pattern.search(url) is None:
-                        referred = True
-                        url, scheme, host, path = _decoded_loc(url, scheme, host, path)
-                if not referred and "#" in url:
+                # The loc holds references, read as expat reads them, or is in a CDATA
+                # section, read as written ("&" included).
+                referred = cdata is not None
+                if "&" in url and not referred and _RAW_ONLY.pattern.search(url) is None:
+                    referred = True
+                    url, scheme, host, path = _decoded_loc(url, scheme, host, path)
+                if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
                 if strict_loc and proved:
@@ -1124,7 +1155,7 @@ class FastPath:
                     proved = raw is not None
                 extra = None
                 if proved and ext:
-                    extra = self._extensions(text, found_match.start(9), found_match.end(9), url)
+                    extra = self._extensions(text, found_match.start(10), found_match.end(10), url)
                     proved = extra is not _NOT_PROVED
                 moment = None
                 if proved and lastmod is not None:
@@ -1132,6 +1163,9 @@ class FastPath:
                     if moment is _UNKNOWN:
                         moment = self._lastmod(lastmod)
                     proved = moment is not _NOT_PROVED
+                if proved and changefreq is not None:
+                    known = changefreqs.get(changefreq)
+                    proved = self._changefreq(changefreq) if known is None else known
                 if proved and priority is not None:
                     known = priorities.get(priority)
                     proved = self._priority(priority) if known is None else known
@@ -1141,7 +1175,7 @@ class FastPath:
                     if run is not None:
                         pieces.append(text[done:run_start])
                         assert last_entry is not None  # a run has an entry
-                        done = last_entry.end(10)
+                        done = last_entry.end(11)
                         breaks = counted_line + count("\n", counted_at, done) - run_line
                         pieces.append(blank(run_start, done, breaks))
                         run = None
@@ -1201,7 +1235,7 @@ class FastPath:
             if run is not None:
                 pieces.append(text[done:run_start])
                 assert last_entry is not None  # a run has an entry
-                done = last_entry.end(10)
+                done = last_entry.end(11)
                 breaks = counted_line + count("\n", counted_at, done) - run_line
                 pieces.append(blank(run_start, done, breaks))
             if not self.active:
@@ -1533,9 +1567,10 @@ class FastPath:
         from sitemap_lint.rules.dates import check_date
 
         result: Any = _NOT_PROVED
-        if _LASTMOD.pattern.match(value) and self._matches("lastmod", value):
+        decoded = _decoded(value)
+        if _LASTMOD.pattern.match(decoded) and self._matches("lastmod", decoded):
             report = _Collect()
-            parsed = check_date(value, _NODE, report, self.options.now)
+            parsed = check_date(decoded, _NODE, report, self.options.now)
             if parsed is not None and not report.found:
                 result = parsed.moment
         if len(self._lastmods) > 65_536:
@@ -1543,13 +1578,20 @@ class FastPath:
         self._lastmods[value] = result
         return result
 
+    def _changefreq(self, value: str) -> bool:
+        if len(self._changefreqs) > 4096:
+            self._changefreqs.clear()
+        proved = self._changefreqs[value] = _decoded(value) in self._proved_changefreqs
+        return proved
+
     def _priority(self, value: str) -> bool:
         from sitemap_lint.rules.values import check_priority
 
         proved = False
-        if _PRIORITY.pattern.match(value) and self._matches("priority", value):
+        decoded = _decoded(value)
+        if _PRIORITY.pattern.match(decoded) and self._matches("priority", decoded):
             report = _Collect()
-            check_priority(value, _NODE, report)
+            check_priority(decoded, _NODE, report)
             proved = not report.found
         self._priorities[value] = proved
         return proved
