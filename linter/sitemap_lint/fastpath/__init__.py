@@ -303,7 +303,7 @@ def _decoded_loc(
             return "", "", "", None  # a fragment
         # "&" is in the class of the path and the query: _LOC matches it whole.
         return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
-    value = _decoded(url)
+    value = _REFERENCE.pattern.sub(_character, url)  # every "&" starts a reference
     whole = _WHOLE_LOC.pattern.match(value)
     if whole is None:
         return "", "", "", None
@@ -316,10 +316,6 @@ def _decoded_loc(
 _REFERRED = "[0-9A-Za-z:.+&#;-]"
 
 
-# The references that stand for "&", replaced in one pass without a callback.
-_AMPERSAND_REFERENCE = _Lazy("&(?:amp|#38|#x26);")
-
-
 def _decoded(value: str) -> str:
     """A value as expat reads it when each "&" in it starts a reference to a printable
     ASCII character; else a value no proof accepts (it holds "&" or a NUL)."""
@@ -327,9 +323,6 @@ def _decoded(value: str) -> str:
         return value
     if _RAW_ONLY.pattern.search(value) is not None:
         return "\0"
-    decoded, replaced = _AMPERSAND_REFERENCE.pattern.subn("&", value)
-    if replaced == value.count("&"):  # only those: the common case of a query string
-        return decoded
     return _REFERENCE.pattern.sub(_character, value)
 
 
