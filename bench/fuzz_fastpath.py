@@ -4,7 +4,8 @@
 
 Each case is a generated sitemap (a urlset or an index; entries in several layouts,
 CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
-a third of the generated urlsets write values with character references and locs in
+a third of the generated urlsets have lastmods the date rules report, in place, and a
+third write values with character references and locs in
 CDATA sections; a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
 odd codes, hrefs, missing return links, repeated images, captions and titles, other
 prefixes, under a random rule selection; a quarter of the cases are one of the bench's
@@ -130,6 +131,36 @@ def referred(entry: str, rng: random.Random) -> str:
     return VALUE.sub(rewrite, entry)
 
 
+BAD_LASTMODS = (
+    "2024-05-01 10:00:00",
+    "2024-05-01 10:00",
+    "2024-02-30",
+    "2099-01-01",
+    "1970-01-01T00:00:00Z",
+    "1969-12-31",
+    "2024-05-01T10:00:00",
+    "2024-05-01T25:00:00Z",
+    "2024-13-01",
+    " 2024-05-01",
+    "2024-05-01 ",
+    "24-05-01 10:00",
+    "2024-05-01T10:00:00+15:00",
+    "0000-01-01",
+    "2024-05",
+    "2024",
+    "2024-05-01T10:00Z",
+    "2024-05-01T10:00:00.5+01:00",
+)
+
+
+def misdated(entry: str, rng: random.Random) -> str:
+    """The entry with its lastmod (if any) replaced in place by one the date rules
+    report, or one at the edge of what they accept."""
+    return re.sub(
+        "<lastmod>[^<]*</lastmod>", f"<lastmod>{rng.choice(BAD_LASTMODS)}</lastmod>", entry
+    )
+
+
 def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
@@ -151,6 +182,11 @@ def document(rng: random.Random) -> bytes:
         return data
     if rng.random() < 0.15:
         text = index(rng.randrange(1, 300))
+        if rng.random() < 0.3:
+            text = "</sitemap>".join(
+                misdated(part, rng) if rng.random() < 0.3 else part
+                for part in text.split("</sitemap>")
+            )
     else:
         count = rng.randrange(1, 400)
         entries = [url_entry(i, rng) for i in range(count)]
@@ -159,6 +195,9 @@ def document(rng: random.Random) -> bytes:
             for at in range(0, count, every):
                 query = rng.choice(RAW_LOCS + REFERENCE_LOCS).split("?", 1)[1]
                 entries[at] = url_entry(at, rng, loc=f"https://www.example.com/p{at}?{query}")
+        if rng.random() < 0.3:  # lastmods the date rules report, in place
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [misdated(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.3:  # references in values, CDATA locs
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [referred(e, rng) if rng.random() < share else e for e in entries]

@@ -425,6 +425,53 @@ def test_references_in_every_value(monkeypatch, tmp_path, fields, proved):
 
 
 @pytest.mark.parametrize(
+    ("lastmod", "proved"),
+    [
+        ("2024-05-01 10:00:00", True),  # DT001 with its fix
+        ("2024-05-01T10:00:00", True),  # no time zone: DT002 (the schema takes it)
+        ("2099-01-01", True),  # in the future
+        ("1970-01-01T00:00:00Z", True),  # the epoch
+        ("2024-02-30", True),  # no such day (the schema's error is covered)
+        ("2024-05-01T10:00Z", True),
+        (" 2024-05-01 10:00", True),
+        ("2024-05-01 ", False),  # valid but padded: the schema collapses it
+        ("2024-05", False),  # DT003, but shorter than the fast path's forms
+    ],
+)
+@pytest.mark.parametrize("kind", ["urlset", "index", "prefixed"])
+def test_a_lastmod_the_date_rules_report_is_proved_with_their_findings(
+    monkeypatch, tmp_path, lastmod, proved, kind
+):
+    rng = random.Random(10)
+    if kind == "index":
+        text = index(40)
+        parts = text.split("</sitemap>")
+        parts[5] = parts[5].split("<lastmod>")[0] + f"<lastmod>{lastmod}</lastmod>\n  "
+        text = "</sitemap>".join(parts)
+        expected = 40
+    else:
+        entries = [url_entry(i, rng) for i in range(40)]
+        entries[15] = (
+            f"  <url>\n    <loc>https://www.example.com/x</loc>\n"
+            f"    <lastmod>{lastmod}</lastmod><changefreq>daily</changefreq>\n  </url>\n"
+        )
+        entries[20] = (
+            f"  <url><loc>https://www.example.com/y</loc><lastmod>{lastmod}</lastmod></url>\n"
+        )
+        text = HEAD + "".join(entries) + "</urlset>\n"
+        if kind == "prefixed":
+            text = re.sub(r"<(/?)(urlset|url|loc|lastmod|changefreq|priority)\b", r"<\1sm:\2", text)
+            text = text.replace('xmlns="http', 'xmlns:sm="http')
+        expected = 40
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    codes = [f.code for f in outcome.findings if f.code.startswith("DT")]
+    assert bool(codes) is (lastmod != "2024-05-01 ")
+    assert (outcome.proved == expected) is proved
+    if codes:
+        assert all(f.xpath and f.xpath.endswith("lastmod") for f in outcome.findings)
+
+
+@pytest.mark.parametrize(
     ("loc", "proved"),
     [
         ("https://www.example.com/a?b=1&c=2", True),  # "&" as written in CDATA

@@ -569,3 +569,31 @@ def test_a_readme_text_report_is_the_real_output(
     capsys.readouterr()
     cli.main(["--isolated", "--now", NOW, "sitemap.xml"])
     assert capsys.readouterr().out == shown
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        url(1, "<") + "x" * 600,  # a raw "<": skipped up to the next entry
+        '<url><loc>https://example.com/p1</loc><lastmod a="1" a="2">x</lastmod>'
+        + "<!-- padding -->" * 30
+        + "</url>",
+        "<url><loc>https://example.com/p1</loc><x:y/>" + "y" * 300 + "</url>",
+    ],
+)
+def test_resuming_across_blocks_shorter_than_the_search_keeps(monkeypatch, damaged) -> None:
+    """The text skipped while the parser looks for a place to resume stays within
+    reach however short the blocks are (the search keeps the last 256 bytes)."""
+    text = urlset(damaged, url(2), url(2))
+    whole = [(f.code, f.line, f.column) for f in check(text)]
+    assert ("DU001", 5, 8) in whole  # the entries after the damage are read
+    from sitemap_lint import checker
+
+    for size in (8, 33, 63, 200):
+
+        def blocks(texts: object, _size: int = 0, size: int = size) -> object:
+            joined = "".join(texts)  # type: ignore[arg-type]
+            return (joined[at : at + size] for at in range(0, len(joined), size))
+
+        monkeypatch.setattr(checker, "_blocks", blocks)
+        assert [(f.code, f.line, f.column) for f in check(text)] == whole

@@ -110,6 +110,17 @@ its errors; its pointer names the ``loc``, and its fix is exact (``FindingFix.ex
 the JSON report need not read the file again for it). The URL with its ``&`` is proved
 as any ``loc`` (``&`` is a sub-delimiter the URL rules accept).
 
+A lastmod that the date rules report (a space for the ``T``, no time zone, a day that
+does not exist, a date in the future or before 1970: a generator's other everyday
+defect) does not hand its entry to the full checker either, when ``dates.check_lastmod``
+is the only check on lastmod: its value holds no ``&``, the entry pattern takes it
+(10-35 characters of the date's class and spaces), and either the rules report a
+problem with its form (which covers the schema's error on it, as in the full checker)
+or it has the form the clean pattern proves (``_dated_moment``). The entry is proved
+with its findings: when the run is entered, ``check_date`` itself reports them at
+the ``<lastmod>`` start tag's line and column, and they name the lastmod
+(``report_date``); its moment, if any, goes to the set facts as the check's does.
+
 After a syntax error that makes the parser skip text (a missing end tag, a raw ``<``,
 a truncated file), the rest of the file goes to the full checker; after one repaired
 in its entry (a raw ``&``, an undefined entity), the fast path goes on.
@@ -404,7 +415,7 @@ def _entry_line(
     fields = (
         rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
         rf"(?(cdata)\]\]>)</{sm}loc>{_GAP}"
-        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+-]{{10,35}}|{_REFERRED}{{10,200}})</{sm}lastmod>"
+        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+ -]{{10,35}}|{_REFERRED}{{10,200}})</{sm}lastmod>"
         rf"{_GAP})?"
     )
     if index:
@@ -448,6 +459,18 @@ class _Collect:
 
     def covered(self, node: object) -> bool:
         return False
+
+
+class _Into:
+    """Hands findings to the file's sink; the nodes they cover are never validated."""
+
+    __slots__ = ("sink",)
+
+    def __init__(self, sink: FindingSink) -> None:
+        self.sink = sink
+
+    def add(self, finding: Finding, covers: object = None) -> None:
+        self.sink.add(finding)
 
 
 _NOT_PROVED = object()
@@ -510,7 +533,17 @@ class _Root:
     the image and XHTML namespaces (None: their elements are not proved), whether an
     image's caption and title may be proved (no check of the image namespace runs)."""
 
-    __slots__ = ("changefreq", "end", "image", "name", "patterns", "sm", "titles", "xhtml")
+    __slots__ = (
+        "changefreq",
+        "dated",
+        "end",
+        "image",
+        "name",
+        "patterns",
+        "sm",
+        "titles",
+        "xhtml",
+    )
 
     def __init__(self, name: str, end: int, sm: str) -> None:
         self.name = name
@@ -523,6 +556,9 @@ class _Root:
         # of them accept (an alternation for the entry pattern).
         self.patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
         self.changefreq = _CHANGEFREQ
+        # Whether the date rules' check runs on lastmod, alone: a lastmod they report is
+        # proved with their findings (``FastPath._dated``).
+        self.dated = False
 
 
 def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
@@ -558,6 +594,9 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
             for target in spec.targets:
                 patterns.setdefault(target, []).append(compiled)
     root = _Root(prologue.group(2), prologue.end(), f"{prefix}:" if prefix else "")
+    root.dated = "lastmod" not in patterns and any(
+        spec.proof == Proof(VALUE, "date") for spec in chosen if spec.on_fields
+    )
     if patterns:
         root.patterns = {field: tuple(found) for field, found in patterns.items()}
         accepted = [
@@ -607,13 +646,16 @@ _ENTRY_EXTRA = itemgetter(7)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "entries", "fast")
+    __slots__ = ("ampersands", "dates", "entries", "fast")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
         # The entries whose loc holds a raw "&", by their index in ``entries``: the line
         # and column where the loc's value starts, where each "&" stands in it.
         self.ampersands: dict[int, tuple[int, int, tuple[int, ...]]] | None = None
+        # The entries whose lastmod the date rules report, by their index in ``entries``:
+        # the line and column of its start tag, its value.
+        self.dates: dict[int, tuple[int, int, str]] | None = None
         # Each entry (``_Entry``): its values, where its loc and where it starts, its
         # extension facts.
         self.entries: list[_Entry] = []
@@ -632,7 +674,7 @@ class ProvenRun:
         entries = self.entries
         fast.proved += len(entries)
         begin = 0
-        if not fast.index and not any(map(_ENTRY_EXTRA, entries)):
+        if not fast.index and self.dates is None and not any(map(_ENTRY_EXTRA, entries)):
             if fast.scope is not None and fast.same_origin is None and entries:
                 begin = 1  # the first URL the scope check sees sets its origin
                 self._enter_each(checker, 0, 1)
@@ -726,6 +768,7 @@ class ProvenRun:
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
         ampersands = self.ampersands
+        dates = self.dates
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
         last_checker: Any = None
@@ -740,6 +783,9 @@ class ProvenRun:
             if ampersands is not None and number in ampersands:
                 fast.report_ampersands(self.entries, ampersands, (number,), first_index)
             before = len(findings)
+            if dates is not None and number in dates:
+                fast.report_date(first_index + number, *dates[number])
+                before = len(findings)
             # A proved URL is in normal form (lower-case host, no port) but for an empty path.
             normal = url if path else normal_url(url)
             key = hash(normal)
@@ -856,6 +902,9 @@ class FastPath:
         # references) once looked at: whether each is proved.
         self._proved_changefreqs: frozenset[str] = frozenset()
         self._changefreqs: dict[str, bool] = {}
+        self._dated = False  # see _Root.dated
+        self._dated_moments: dict[str, Any] = {}  # see _dated_moment
+        self._lastmod_pointer: tuple[str, str] | None = None
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
         # made when expat reads the root).
@@ -954,6 +1003,7 @@ class FastPath:
             self.entry, self.index, root.image, root.xhtml, self._long_urls, sm, root.changefreq
         )
         self._patterns = root.patterns
+        self._dated = root.dated
         self._proved_changefreqs = frozenset(root.changefreq.split("|"))
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
@@ -1151,10 +1201,16 @@ class FastPath:
                     extra = self._extensions(text, found_match.start(10), found_match.end(10), url)
                     proved = extra is not _NOT_PROVED
                 moment = None
+                dated = False  # a lastmod the date rules report, proved with their findings
                 if proved and lastmod is not None:
                     moment = lastmods.get(lastmod, _UNKNOWN)
                     if moment is _UNKNOWN:
                         moment = self._lastmod(lastmod)
+                    if moment is _NOT_PROVED and self._dated:
+                        moment = self._dated_moments.get(lastmod, _UNKNOWN)
+                        if moment is _UNKNOWN:
+                            moment = self._dated_moment(lastmod)
+                        dated = moment is not _NOT_PROVED
                     proved = moment is not _NOT_PROVED
                 if proved and changefreq is not None:
                     known = changefreqs.get(changefreq)
@@ -1223,6 +1279,17 @@ class FastPath:
                     # The value starts after "<loc>" (with the prefix).
                     run.ampersands[len(entries) - 1] = (loc_line, column + loc_tag, raw)
                     self.raw_bound += len(raw)
+                if dated:
+                    if run.dates is None:
+                        run.dates = {}
+                    # Where <lastmod> starts: on the loc's line or a later one.
+                    lastmod_tag = found_match.start(7) - loc_tag - 4
+                    breaks = count("\n", tag, lastmod_tag)
+                    if breaks:
+                        lastmod_column = lastmod_tag - rfind("\n", tag, lastmod_tag)
+                    else:
+                        lastmod_column = column + lastmod_tag - tag
+                    run.dates[len(entries) - 1] = (loc_line + breaks, lastmod_column, lastmod)
                 last_entry = found_match
             self.entries_bound = bound
             if run is not None:
@@ -1570,6 +1637,42 @@ class FastPath:
             self._lastmods.clear()
         self._lastmods[value] = result
         return result
+
+    def _dated_moment(self, value: str) -> Any:
+        """For a lastmod that ``_lastmod`` does not prove: its moment (None when it has
+        none) when the date rules' findings on it are all there is to report on it (a
+        value the schema rejects is one they report, which covers its schema error);
+        else _NOT_PROVED."""
+        from sitemap_lint.rules.dates import parse_w3c
+
+        result: Any = _NOT_PROVED
+        if "&" not in value:
+            parsed, problems = parse_w3c(value.strip(), "lastmod")
+            if problems or _LASTMOD.pattern.match(value):
+                result = parsed.moment if parsed is not None else None
+        if len(self._dated_moments) > 65_536:
+            self._dated_moments.clear()
+        self._dated_moments[value] = result
+        return result
+
+    def report_date(self, index: int, line: int, column: int, value: str) -> None:
+        """The date rules' findings on the lastmod of the ``index``-th entry, proved with
+        them (``_dated_moment``), as its check makes them, naming the lastmod."""
+        from sitemap_lint.rules.dates import check_date
+
+        pointer = self._lastmod_pointer
+        if pointer is None:
+            pointer = self._lastmod_pointer = self.checker.child_pointer(
+                SITEMAP_NS, self.entry, "lastmod"
+            )
+        node = Node(SITEMAP_NS, "lastmod", {}, line, column)
+        node.text = value
+        sink = self.checker.sink
+        before = len(sink.findings)
+        check_date(value, node, _Into(sink), self.options.now)
+        path = f"{pointer[0]}{index}{pointer[1]}"
+        for number in range(before, len(sink.findings)):
+            sink.replace(number, sink.findings[number].with_xpath(path))
 
     def _changefreq(self, value: str) -> bool:
         if len(self._changefreqs) > 4096:

@@ -160,8 +160,11 @@ class StreamParser:
             self._remember(text)
         data = text.encode("utf-8")
         window = self._window
-        self._window = window[self._block_start - self._window_base :] + data
-        self._window_base = self._block_start
+        # The window holds the last block and this one, and the skipped text from where
+        # the search for a place to resume goes on (after short blocks, further back).
+        keep = self._block_start if self._skip is None else min(self._block_start, self._skip[0])
+        self._window = window[keep - self._window_base :] + data
+        self._window_base = keep
         self._block_start = self._fed
         self._fed += len(data)
         chunks: list[bytes | memoryview] = [data] if self._skip is None else self._search_resync()
