@@ -472,6 +472,29 @@ def test_a_lastmod_the_date_rules_report_is_proved_with_their_findings(
 
 
 @pytest.mark.parametrize(
+    ("unproved", "proved"), [(fastpath.GIVE_UP - 10, True), (fastpath.GIVE_UP + 300, False)]
+)
+def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(
+    monkeypatch, tmp_path, unproved, proved
+):
+    video = "http://www.google.com/schemas/sitemap-video/1.1"
+    head = HEAD.replace("<urlset ", f'<urlset xmlns:video="{video}" ')
+    entries = [
+        f"  <url><loc>https://www.example.com/v{i}</loc><video:video>"
+        f"<video:thumbnail_loc>https://www.example.com/v{i}.jpg</video:thumbnail_loc>"
+        f"<video:title>Video {i}</video:title><video:description>About {i}</video:description>"
+        f"<video:content_loc>https://www.example.com/v{i}.mp4</video:content_loc>"
+        "</video:video></url>\n"
+        for i in range(unproved)
+    ]
+    rng = random.Random(11)
+    entries += [url_entry(i, rng) for i in range(100)]
+    path = write(tmp_path, head + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path, 16_384)
+    assert (outcome.proved > 90) is proved
+
+
+@pytest.mark.parametrize(
     ("loc", "proved"),
     [
         ("https://www.example.com/a?b=1&c=2", True),  # "&" as written in CDATA

@@ -40,7 +40,10 @@ table below (``proved_value``: ``VALUE_PROOFS``; ``stateful``: ``HANDOVERS``, th
 checks ``resolve`` finds through ``Dispatch.handovers``). A check with no proof
 (``NO_PROOF``, or a plugin's that declares none) turns it off for the run, and the
 command says so once on stderr (``notes``). ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
-debugging switch: reports are byte-identical either way).
+debugging switch: reports are byte-identical either way). When none of a file's first
+``GIVE_UP`` entries is proved (entries of a shape it does not prove, such as
+``video:video``), it leaves the rest of the file too: following the depth through the
+entries it hands over costs without gain.
 
 An entry is proved only when all of this holds (anything else goes to the full
 checker untouched):
@@ -188,6 +191,7 @@ MAX_ENTRIES = 50_000
 # A file of one block shorter than this is left to the full checker.
 SMALL = 1 << 14
 MAX_LOC = 1024
+GIVE_UP = 1000  # the first entries, none proved: the rest of the file is left as well
 SUPPRESSION_TAG = "sitemap-lint"
 
 
@@ -905,6 +909,7 @@ class FastPath:
         self._dated = False  # see _Root.dated
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
         self._lastmod_pointer: tuple[str, str] | None = None
+        self.found_run = False  # see GIVE_UP
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
         # made when expat reads the root).
@@ -1242,6 +1247,7 @@ class FastPath:
                     column += column_offset
                 entry_at = ((line + line_offset) << 32) | column
                 if run is None:
+                    self.found_run = True
                     run = ProvenRun(self)
                     entries = run.entries
                     run_start = at
@@ -1307,6 +1313,8 @@ class FastPath:
                     break
                 self._scan(text, position, close + len(closer))
                 position = close + len(closer)
+        if not self.found_run and self.entries_bound >= GIVE_UP:
+            self._stop()  # entries of a shape it does not prove: the scan is wasted work
         # The rest is looked at up to a pending entry (one not complete yet), or else to
         # the start of its last line (a long one: its last tag); from there on, again
         # with the next block.
@@ -1423,12 +1431,13 @@ class FastPath:
             report = self._url_ampersands = url_ampersands
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head, tail = self._loc_pointer
-        add = self.checker.sink.findings.extend
+        add = self.checker.sink.add
         reported = 0
         for number in numbers:
             line, column, ampersands = found[number]
             path = f"{head}{first_index + number}{tail}"
-            add(report(entries[number][0], ampersands, line, column, path))
+            for finding in report(entries[number][0], ampersands, line, column, path):
+                add(finding)
             reported += len(ampersands)
         self.raw_errors += reported
         self.parser.syntax_errors += reported
