@@ -8,7 +8,12 @@ In one run, against the same server: a bare aiohttp client and a bare httpx clie
 (pages read up to the end of their head and their signals read; limits raised to 64
 in all and per host), then a second ``fetch_all`` through a cache (conditional
 requests answered 304), then the installed command end to end (``sitemap-lint
---live`` over a sitemap of ``--command`` URLs: without a cache, then twice through one).
+--live`` over a sitemap of ``--command`` URLs: without a cache, then twice through one,
+then twice through another with pages that send ``Cache-Control: max-age``). First,
+side by side with @trybyte/sitemap-validator's live command when it is installed
+(``--peer``, on PATH or under /tmp/trybyte; a line says so when it is not): both
+commands over one sitemap of ``--peer-urls`` pages served by the server, wall time and
+peak resident size.
 The memory run is a child
 process that streams ``--memory`` URLs through ``fetch_all(on_answer=...,
 keep=False)`` and prints its peak resident size.
@@ -101,22 +106,26 @@ def timed(label: str, count: int, run: Callable[[], object]) -> float:
     return rate
 
 
-def cache_rows(server: LiveServer, urls: list[str]) -> None:
-    try:
-        from sitemap_lint.live.cache import Cache
-    except ImportError:
-        print("cache: live/cache.py is not there: no cached run")
-        return
+def cache_rows(server: LiveServer, urls: list[str], fresh: bool = False) -> None:
+    """The same URLs twice through one cache: pages that send only an ETag (the second
+    run's requests conditional, answered 304), or with ``fresh`` pages that also send
+    ``Cache-Control: max-age=3600`` and a Last-Modified (the second run requests none)."""
+    from sitemap_lint.live.cache import Cache
+
+    if fresh:
+        urls = [f"{url}?max-age=3600" for url in urls]
+    what = "max-age=3600" if fresh else "ETag only"
+    again = "fresh, no requests" if fresh else "304s"
     with tempfile.TemporaryDirectory() as folder:
         cache = Cache(Path(folder) / "live.sqlite3")
         try:
             first = timed(
-                "Client.fetch_all, filling the cache",
+                f"Client.fetch_all, filling the cache ({what})",
                 len(urls),
                 lambda: asyncio.run(client_run(server, urls, cache)),
             )
             second = timed(
-                "Client.fetch_all, again (304s)",
+                f"Client.fetch_all, again ({again})",
                 len(urls),
                 lambda: asyncio.run(client_run(server, urls, cache)),
             )
@@ -149,34 +158,108 @@ def memory_child(port: int, count: int) -> None:
     )
 
 
+def write_sitemap(path: Path, count: int, query: str = "") -> Path:
+    """A sitemap of ``count`` bench pages on http://example.com/ (``query`` after each)."""
+    entries = "".join(
+        f"  <url><loc>http://example.com/bench/{n}{query}</loc></url>\n" for n in range(count)
+    )
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}</urlset>\n",
+        encoding="utf-8",
+    )
+    return path
+
+
 def command_rows(server: LiveServer, count: int) -> None:
     """The installed command end to end: a sitemap of ``count`` URLs checked with
     ``--live`` (limits raised for the local host), without a cache, then twice through
-    one (the second run's requests conditional)."""
+    one (the second run's requests conditional), then twice through another with pages
+    that send ``Cache-Control: max-age=3600`` (the second run requests none)."""
     with tempfile.TemporaryDirectory() as directory:
-        sitemap = Path(directory, "sitemap.xml")
-        entries = "".join(
-            f"  <url><loc>http://example.com/bench/{n}</loc></url>\n" for n in range(count)
-        )
-        sitemap.write_text(
-            '<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-            f"{entries}</urlset>\n",
-            encoding="utf-8",
-        )
+        sitemap = write_sitemap(Path(directory, "sitemap.xml"), count)
+        fresh = write_sitemap(Path(directory, "fresh.xml"), count, "?max-age=3600")
         cache = str(Path(directory, "live.sqlite3"))
+        other = str(Path(directory, "fresh.sqlite3"))
         base = [
             *("sitemap-lint", "--isolated", "--format", "json", "--live"),
             *("--live-concurrency", "64", "--live-per-host", "64"),
             *("--live-connect-to", f"example.com:80:{server.origin}"),
         ]
-        for label, extra in (
-            ("sitemap-lint check --live, no cache", ["--no-live-cache"]),
-            ("sitemap-lint check --live, filling a cache", ["--live-cache", cache]),
-            ("sitemap-lint check --live, again (304s)", ["--live-cache", cache]),
+        for label, extra, path in (
+            ("sitemap-lint check --live, no cache", ["--no-live-cache"], sitemap),
+            ("sitemap-lint check --live, filling a cache", ["--live-cache", cache], sitemap),
+            ("sitemap-lint check --live, again (304s)", ["--live-cache", cache], sitemap),
+            ("sitemap-lint --live, filling (max-age=3600)", ["--live-cache", other], fresh),
+            ("sitemap-lint --live, again (fresh)", ["--live-cache", other], fresh),
         ):
-            args = [*base, *extra, str(sitemap)]
+            args = [*base, *extra, str(path)]
             timed(label, count, lambda args=args: subprocess.run(args, capture_output=True))
+
+
+PEER = "sitemap-validator-live"  # @trybyte/sitemap-validator's live command
+PEER_PREFIX = Path("/tmp/trybyte")  # where `npm install --prefix` puts it
+# Runs a command and prints its peak resident size (of it and its own children).
+_PEAK = (
+    "import resource, subprocess, sys; "
+    "done = subprocess.run(sys.argv[1:], capture_output=True); "
+    "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def find_peer(given: str | None) -> str | None:
+    """The peer's live command: ``given``, on PATH, or under ``PEER_PREFIX``."""
+    import shutil
+
+    for candidate in (given, shutil.which(PEER), PEER_PREFIX / "node_modules/.bin" / PEER):
+        if candidate is not None and Path(candidate).is_file():
+            return str(candidate)
+    return None
+
+
+def timed_peak(label: str, count: int, args: list[str]) -> None:
+    """``args`` run in a child that reports its peak resident size: URLs/s and MB."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", _PEAK, *args], capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    status, peak = done.stdout.split() if done.returncode == 0 else ("?", "0")
+    print(
+        f"{label:<44} {count:>7} URLs {seconds:8.2f} s {count / seconds:>9,.0f} URLs/s"
+        f"  peak {int(peak) / 1024:.0f} MB  exit {status}",
+        flush=True,
+    )
+
+
+def peer_rows(server: LiveServer, count: int, peer: str | None) -> None:
+    """Side by side with the peer's live command: one sitemap of ``count`` pages served by
+    the same server, its URLs on the server's own address (no --connect-to for the
+    peer), both at 64 requests in flight, status, noindex and canonical checked, no
+    cache; wall time and peak resident size of each process."""
+    if peer is None:
+        print(
+            f"peer: {PEER} not found (on PATH, under {PEER_PREFIX} or --peer): no side-by-side rows"
+        )
+        return
+    base = server.url("/")
+    entries = "".join(f"<url><loc>{base}bench/{n}</loc></url>\n" for n in range(count))
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n'
+    )
+    server.route("/peer-sitemap.xml", body=body, content_type="application/xml")
+    sitemap = server.url("/peer-sitemap.xml")
+    ours = [
+        *("sitemap-lint", "check", sitemap, "--isolated", "--format", "json", "--live"),
+        *("--live-concurrency", "64", "--live-per-host", "64", "--no-live-cache"),
+    ]
+    theirs = [
+        *(peer, sitemap, "--format", "json", "--quiet", "--allow-private-hosts"),
+        *("--check-status", "--check-noindex", "--check-canonical"),
+        *("--audit-concurrency", "64", "--max-audit-urls", str(count)),
+    ]
+    timed_peak("sitemap-lint check URL --live (64)", count, ours)
+    timed_peak(f"{PEER} --check-status,noindex,canonical (64)", count, theirs)
 
 
 def main() -> None:
@@ -185,6 +268,9 @@ def main() -> None:
     parser.add_argument("--httpx-urls", type=int, default=3_000, help="httpx is slower")
     parser.add_argument("--memory", type=int, default=100_000, help="0: no memory run")
     parser.add_argument("--command", type=int, default=20_000, help="0: no command run")
+    parser.add_argument("--peer-urls", type=int, default=20_000, help="0: no peer rows")
+    parser.add_argument("--peer", help=f"the peer's {PEER} (found on PATH or under /tmp/trybyte)")
+    parser.add_argument("--only-peer", action="store_true", help="the side-by-side rows only")
     parser.add_argument("--memory-child", nargs=2, type=int, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.memory_child:
@@ -192,6 +278,10 @@ def main() -> None:
         return
     print(f"load average before: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     with LiveServer(("127.0.0.1",)) as server:
+        if options.peer_urls:
+            peer_rows(server, options.peer_urls, find_peer(options.peer))
+        if options.only_peer:
+            return
         urls = bench_urls(server, options.urls)
         few = urls[: options.httpx_urls]
         timed(
@@ -212,6 +302,7 @@ def main() -> None:
         )
         print(f"Client.fetch_all / bare aiohttp (64): {ours / bare:.2f}")
         cache_rows(server, urls)
+        cache_rows(server, urls, fresh=True)
         if options.command:
             command_rows(server, options.command)
         if options.memory:

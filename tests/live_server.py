@@ -29,7 +29,8 @@ Built-in routes (a route set with ``route`` takes precedence):
 - ``/big-header``: a 1 MB header; ``/private-redirect``: 302 to http://10.0.0.1/;
   ``/loopback-redirect``: 302 to the same server at 127.0.0.2;
 - ``/cached``: ETag ``"v1"`` and Last-Modified; 304 to a matching If-None-Match or
-  an If-Modified-Since at or after it;
+  an If-Modified-Since at or after it; with ``?max-age=S``, ``?expires=S`` or
+  ``?cache-control=VALUE`` the caching headers they name (``/bench/{n}`` too);
 - ``/image.png``, ``/video.mp4``: those media types; ``/pages/{name}``: the pages of
   ``PAGES`` (noindex, canonical, hreflang, dates); ``/bench/{n}``: a small page
   (ETag ``"b{n}"``, 304 to a matching If-None-Match);
@@ -254,9 +255,10 @@ async def _built_in(request: Any, count: int, hosts: Sequence[str]) -> Any:
         return response
     if head == "bench":
         tag = f'"b{rest[0] if rest else 0}"'
+        headers = {"ETag": tag, **_freshness(request)}
         if request.headers.get("If-None-Match") == tag:
-            return web.Response(status=304, headers={"ETag": tag})
-        return web.Response(body=BENCH_PAGE, headers={"Content-Type": HTML, "ETag": tag})
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=BENCH_PAGE, headers={"Content-Type": HTML, **headers})
     if head == "robots.txt":
         return web.Response(text="User-agent: *\nDisallow: /private/\n", content_type=text)
     return web.Response(status=404, text="not found\n", content_type=text)
@@ -288,10 +290,25 @@ def _retry(request: Any, status: int, first: int, count: int) -> Any:
     return web.Response(status=status, text="later\n", headers=headers)
 
 
+def _freshness(request: Any) -> dict[str, str]:
+    """The caching headers the query asks for: ``max-age=S`` (Cache-Control, with a
+    Last-Modified, as a site that caches its pages sends them), ``expires=S`` (an
+    Expires S seconds ahead), ``cache-control=VALUE`` (as given)."""
+    headers = {}
+    if "max-age" in request.query:
+        headers["Cache-Control"] = f"max-age={request.query['max-age']}"
+        headers["Last-Modified"] = LAST_MODIFIED
+    if "expires" in request.query:
+        headers["Expires"] = formatdate(time.time() + float(request.query["expires"]), usegmt=True)
+    if "cache-control" in request.query:
+        headers["Cache-Control"] = request.query["cache-control"]
+    return headers
+
+
 def _cached(request: Any) -> Any:
     from aiohttp import web
 
-    headers = {"ETag": '"v1"', "Last-Modified": LAST_MODIFIED}
+    headers = {"ETag": '"v1"', "Last-Modified": LAST_MODIFIED, **_freshness(request)}
     if request.headers.get("If-None-Match") == '"v1"' or (
         request.headers.get("If-Modified-Since") == LAST_MODIFIED
     ):

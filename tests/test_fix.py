@@ -253,6 +253,26 @@ def test_invalid_bytes_leave_the_file_untouched_with_a_finding(tmp_path: Path, c
     assert status == 1
 
 
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ([], True),
+        (["--ignore", "FX001"], False),
+        (["--select", "XM004"], False),
+        (["--select", "XM004,FX001"], True),
+        (["--select", "XM004", "--extend-select", "FX"], True),
+    ],
+)
+def test_the_left_unfixed_finding_follows_the_selection(
+    tmp_path: Path, capsys, options, shown
+) -> None:
+    target = tmp_path / "broken.xml"
+    target.write_bytes((FIX / "mixed.xml").read_bytes().replace(b"page", b"p\xffge"))
+    status, out, _ = run(["--fix", "--no-show-source", *options, str(target)], capsys)
+    assert ("FX001" in out) is shown
+    assert "XM004" in out and status == 1  # the raw "&" is still there
+
+
 def test_a_fix_that_would_break_the_file_is_not_written(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:

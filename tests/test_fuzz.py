@@ -50,6 +50,7 @@ from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
+from sitemap_lint.sink import FindingList
 
 pytestmark = pytest.mark.slow
 
@@ -495,7 +496,7 @@ def lint_json(path: Path) -> tuple[int, str]:
 def content_lines(path: Path) -> int:
     """Lines of the (uncompressed) content as XML counts them; an upper bound for
     wide encodings, whose other characters may hold a 0x0A or 0x0D byte."""
-    data = b"".join(ByteStream(Source(str(path), path), []).chunks())
+    data = b"".join(ByteStream(Source(str(path), path), FindingList()).chunks())
     return 1 + data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 

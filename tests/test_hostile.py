@@ -229,8 +229,9 @@ def test_stdin_still_reads_a_pipe() -> None:
 
 def _decode(data: bytes, size: int = 1 << 16):
     from sitemap_lint.inputs.decoding import Decoder
+    from sitemap_lint.sink import FindingList
 
-    findings: list = []
+    findings = FindingList()
     chunks = [data[i : i + size] for i in range(0, len(data), size)]
     text = "".join(Decoder(findings).decode(chunks))
     return text, [(f.code, f.line, f.column) for f in findings]
@@ -279,8 +280,9 @@ def test_an_endless_encoding_name_is_reported_and_shortened() -> None:
     """A declared encoding whose name runs past the sniffed head (5 MB of it) was
     silently accepted; now it is EN002, quoting the first 40 characters."""
     from sitemap_lint.inputs.decoding import Decoder
+    from sitemap_lint.sink import FindingList
 
-    findings: list = []
+    findings = FindingList()
     data = b'<?xml version="1.0" encoding="' + b"x" * (5 << 20) + b'"?>\n<a/>'
     "".join(Decoder(findings).decode([data[i : i + 65536] for i in range(0, len(data), 65536)]))
     assert [f.code for f in findings] == ["EN002"]

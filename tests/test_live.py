@@ -161,6 +161,29 @@ def test_the_cache_makes_the_second_run_conditional(
     )
 
 
+def test_a_fresh_cached_answer_is_not_requested_again(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    fresh, stale = "/cached?max-age=3600", "/pages/noindex-header"
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(fresh, stale))
+    cache = str(tmp_path / "live.sqlite3")
+    options = _live(live_server, live_cache=cache, format="json", now=NOW.date().isoformat())
+    del options["no_live_cache"]
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    reports = []
+    for _ in range(2):
+        live_server.reset()
+        out = io.StringIO()
+        execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())
+        reports.append(json.loads(out.getvalue()))
+    assert _requested(live_server) == [stale]  # the second run: the stale one only
+    first, second = (report["files"][0]["findings"] for report in reports)
+    assert first == second and [f["code"] for f in first] == ["LV008"]
+    assert [r["summary"]["live"]["requests"] for r in reports] == [2, 1]
+    assert [r["summary"]["live"]["cached"] for r in reports] == [0, 1]
+
+
 def test_a_redirect_to_a_private_address_is_refused(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
@@ -240,6 +263,91 @@ def test_the_installed_command(live_server: LiveServer, tmp_path: Path) -> None:
         f"{sitemap}:3:8: LV001 page {SITE}/status/404 is not found (404); remove it or"
         " restore the page"
     ]
+
+
+def _command(sitemap: Path, server: LiveServer, *options: str) -> subprocess.CompletedProcess[str]:
+    """The installed command's ``check --live`` of ``sitemap`` against ``server``."""
+    return subprocess.run(
+        [
+            str(Path(sys.executable).with_name("sitemap-lint")),
+            "check",
+            str(sitemap),
+            "--live",
+            "--no-live-cache",
+            "--live-connect-to",
+            f"example.com:80:{server.origin}",
+            "--now",
+            NOW.date().isoformat(),
+            "--isolated",
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_fix_writes_the_final_url_of_a_redirect_with_unsafe_fixes(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    original = _urlset("/redirect/2", "/pages/plain")
+    sitemap = _write(tmp_path, "sitemap.xml", original)
+    shown = _command(sitemap, live_server, "--diff")
+    assert (shown.returncode, shown.stdout) == (0, ""), shown.stderr
+    assert "No fixes available" in shown.stderr
+    shown = _command(sitemap, live_server, "--diff", "--unsafe-fixes")
+    assert shown.returncode == 1, shown.stderr
+    assert f"-  <url><loc>{SITE}/redirect/2</loc></url>" in shown.stdout.splitlines()
+    assert f"+  <url><loc>{SITE}/redirect/0</loc></url>" in shown.stdout.splitlines()
+    assert "Would fix 1 finding in 1 file(s)." in shown.stderr
+    kept = _command(sitemap, live_server, "--fix", "--format", "concise")
+    assert sitemap.read_text(encoding="utf-8") == original
+    assert "LV005" in kept.stdout
+    fixed = _command(sitemap, live_server, "--fix", "--unsafe-fixes", "--format", "concise")
+    assert fixed.returncode == 0, fixed.stderr
+    assert sitemap.read_text(encoding="utf-8") == _urlset("/redirect/0", "/pages/plain")
+    assert "Fixed 1 finding in 1 file(s)." in fixed.stderr
+    again = _command(sitemap, live_server, "--format", "concise")
+    assert (again.returncode, again.stdout) == (0, "")
+
+
+def test_a_static_fix_wins_where_it_overlaps_a_live_one(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    # The second entry is a duplicate: its removal (DU001) takes the LV005 edit's place.
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/redirect/1", "/redirect/1"))
+    options = _live(live_server, format="json", unsafe_fixes=True, now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    out = io.StringIO()
+    execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())
+    (entry,) = json.loads(out.getvalue())["files"]
+    fixes = [(f["code"], f["line"], f.get("fix") is not None) for f in entry["findings"]]
+    assert fixes == [("LV005", 3, True), ("DU001", 4, True), ("LV005", 4, False)]
+    err = io.StringIO()
+    settings = RunSettings(paths=[str(sitemap)], diff=True, **{**options, "format": None})
+    assert execute(settings, out=io.StringIO(), err=err) == 1
+    assert "Would fix 2 findings in 1 file(s)." in err.getvalue()
+
+
+def test_the_fix_rewrites_a_text_sitemaps_line_and_an_rss_link(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    text = _write(tmp_path, "sitemap.txt", f"{SITE}/pages/plain\n{SITE}/redirect/1\n")
+    item = f"<item><link>{SITE}/redirect/1</link></item>"
+    rss = f'<?xml version="1.0"?>\n<rss version="2.0"><channel>\n{item}\n</channel></rss>\n'
+    feed = _write(tmp_path, "feed.xml", rss)
+    options = _live(live_server, unsafe_fixes=True, fix=True, now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    settings = RunSettings(paths=[str(text), str(feed)], **options)
+    execute(settings, out=io.StringIO(), err=io.StringIO())
+    assert text.read_text() == f"{SITE}/pages/plain\n{SITE}/redirect/0\n"
+    assert feed.read_text() == rss.replace("/redirect/1", "/redirect/0")
 
 
 def test_the_html_page_charts_the_statuses_and_lists_the_chains(

@@ -6,12 +6,14 @@ import asyncio
 import resource
 import time
 from collections.abc import Iterable
+from dataclasses import replace
+from email.utils import formatdate
 from pathlib import Path
 
 import pytest
 
 from sitemap_lint._version import __version__
-from sitemap_lint.live.client import Client, ClientSettings, retry_after
+from sitemap_lint.live.client import Client, ClientSettings, freshness, retry_after
 from sitemap_lint.live.model import (
     CONNECT,
     IMAGE,
@@ -303,6 +305,9 @@ class DictStore:
     def get(self, url: str) -> Answer | None:
         return self.answers.get(url)
 
+    def get_many(self, urls: Iterable[str]) -> dict[str, Answer]:
+        return {url: self.answers[url] for url in urls if url in self.answers}
+
     def put_many(self, answers: Iterable[Answer]) -> None:
         self.answers.update((answer.url, answer) for answer in answers)
 
@@ -327,6 +332,75 @@ def test_a_cached_answer_is_asked_again_conditionally(server: LiveServer) -> Non
     asked = server.log()[1].headers
     assert asked["If-None-Match"] == '"v1"'
     assert asked["If-Modified-Since"] == "Wed, 01 Jan 2025 00:00:00 GMT"
+
+
+@pytest.mark.parametrize(
+    "query", ["max-age=3600", "expires=3600", "cache-control=private,max-age=60"]
+)
+def test_a_fresh_cached_answer_is_given_without_a_request(server: LiveServer, query: str) -> None:
+    server.reset()
+    first, second = _twice(server, DictStore(), f"/cached?{query}")
+    assert (first.fresh, second.fresh, second.from_cache, second.attempts) == (False, True, True, 0)
+    assert second.signals == first.signals and second.status == 200
+    assert len(server.log()) == 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "max-age=0",
+        "expires=-60",
+        "cache-control=no-cache,max-age=3600",
+        "cache-control=no-store",
+        "cache-control=max-age=soon",
+        "cache-control=public",  # no lifetime given: no heuristic freshness
+    ],
+)
+def test_a_stale_cached_answer_is_asked_again_conditionally(server: LiveServer, query: str) -> None:
+    server.reset()
+    first, second = _twice(server, DictStore(), f"/cached?{query}")
+    assert (first.fresh_until, second.fresh, second.from_cache) == (None, False, True)
+    log = server.log()
+    assert len(log) == 2 and log[1].headers["If-None-Match"] == '"v1"'
+
+
+def test_a_304_makes_the_stored_answer_fresh_again(server: LiveServer) -> None:
+    server.reset()
+    store = DictStore()
+    first, _ = _twice(server, store, "/cached?max-age=3600")
+    store.answers[first.url] = replace(first, fresh_until=time.time() - 1)  # gone stale
+
+    async def run() -> list[Answer]:
+        found = []
+        for _ in range(2):
+            async with Client(settings(server), cache=store, robots=False) as client:
+                found.append((await client.fetch_all([(first.url, PAGE)]))[first.url])
+        return found
+
+    revalidated, fresh = asyncio.run(run())
+    assert (revalidated.from_cache, revalidated.fresh, fresh.fresh) == (True, False, True)
+    assert revalidated.fresh_until is not None and revalidated.fresh_until > time.time() + 3000
+    assert len(server.log()) == 2  # the first request, then the 304: none for the last
+
+
+def test_freshness_follows_rfc_9111() -> None:
+    now = 1_750_000_000.0
+    date = formatdate(now - 100, usegmt=True)
+    assert freshness([("Cache-Control", "max-age=600")], now) == now + 600
+    assert freshness([("Cache-Control", "max-age=600"), ("Age", "50")], now) == now + 550
+    # Age is the larger of the stated age and the time since Date.
+    assert freshness([("cache-control", "max-age=600"), ("Date", date)], now) == now + 500
+    expires = formatdate(now + 200, usegmt=True)
+    assert freshness([("Expires", expires), ("Date", date)], now) == now + 200
+    assert freshness([("Expires", expires)], now) == now + 200
+    # max-age wins over Expires; the first of repeated directives counts.
+    headers = [("Cache-Control", "max-age=10, max-age=900"), ("Expires", expires)]
+    assert freshness(headers, now) == now + 10
+    assert freshness([("Cache-Control", 'max-age="30"')], now) == now + 30
+    assert freshness([("Expires", "0")], now) is None  # invalid: already expired
+    assert freshness([("Cache-Control", "max-age=600"), ("Age", "600")], now) is None
+    assert freshness([("Cache-Control", "max-age=600, no-cache")], now) is None
+    assert freshness([("Last-Modified", date)], now) is None
 
 
 def test_the_sqlite_cache_serves_the_second_run(server: LiveServer, tmp_path: Path) -> None:

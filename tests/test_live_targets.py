@@ -13,15 +13,18 @@ from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.live.model import (
     ALTERNATE,
+    ATTRIBUTE,
     CHILD,
     IMAGE,
     PAGE,
+    SPAN,
     VIDEO_CONTENT,
     VIDEO_PLAYER,
     VIDEO_THUMBNAIL,
     Target,
 )
 from sitemap_lint.live.targets import TargetReader, sample
+from sitemap_lint.sink import FindingList
 from tests.helpers import RULE_FIXTURES, lint_content, lint_fixture
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -42,8 +45,8 @@ def read(text: str, size: int | None = None) -> list[Target]:
 
 def read_file(path: Path) -> list[Target]:
     """The targets of a file, decoded and fed as the static check decodes and feeds it."""
-    stream = ByteStream(Source(str(path), path), [])
-    decoder = Decoder([])
+    stream = ByteStream(Source(str(path), path), FindingList())
+    decoder = Decoder(FindingList())
     texts = decoder.decode(stream.chunks())
     first = next(texts, "")  # the decoder's offsets are known once its first text is out
     reader = TargetReader(decoder.line_offset, decoder.column_offset)
@@ -381,3 +384,71 @@ def test_a_document_that_is_no_sitemap_gives_no_targets() -> None:
     reader.feed("<url><loc>https://example.com/a</loc></url>" + "&oops; <<<")
     reader.feed("", final=True)
     assert reader.targets() == []
+
+
+def test_a_text_sitemaps_urls_are_pages_at_their_lines_and_columns(tmp_path: Path) -> None:
+    text = "https://example.com/a\n\n  https://example.com/b\n- https://example.com/c\n"
+    result = lint_content(tmp_path, text, "sitemap.txt", live=True)
+    assert result.targets == [
+        Target("https://example.com/a", PAGE, 1, 1, written=SPAN),
+        Target("https://example.com/b", PAGE, 3, 3, written=SPAN),
+        Target("https://example.com/c", PAGE, 4, 3, written=SPAN),
+    ]
+    assert lint_content(tmp_path, text, "sitemap.txt").targets is None  # without --live
+
+
+RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel><title>T</title><link>https://example.com/</link>
+    <item><link>https://example.com/a</link><pubDate>Mon, 05 May 2025 10:00:00 GMT</pubDate></item>
+    <item><title>no link</title></item>
+    <item><link> https://example.com/b?x=1&amp;y=2 </link></item>
+  </channel>
+  <item><link>https://example.com/stray</link></item>
+</rss>
+"""
+
+
+def test_an_rss_feeds_items_are_pages_at_their_links() -> None:
+    assert read(RSS) == [
+        Target("https://example.com/a", PAGE, 4, 11),
+        Target("https://example.com/b?x=1&y=2", PAGE, 6, 11),
+        Target("https://example.com/stray", PAGE, 8, 9),
+    ]
+    assert read(RSS, size=7) == read(RSS)
+    assert read(RSS.replace('version="2.0"', 'version="0.91"')) == []  # not read statically
+
+
+ATOM = """<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <link rel="self" href="https://example.com/feed.xml"/>
+  <entry>
+    <link rel="self" href="https://example.com/a.atom"/>
+    <link rel="alternate" href="https://example.com/a"/>
+    <link href="https://example.com/a-second"/>
+    <updated>2025-05-05T10:00:00Z</updated>
+  </entry>
+  <entry><link rel="alternate"/><link href="https://example.com/ignored"/></entry>
+  <entry><link href="https://example.com/b"/></entry>
+</feed>
+"""
+
+
+def test_an_atom_feeds_entries_are_pages_at_their_first_alternate_link() -> None:
+    assert read(ATOM) == [
+        Target("https://example.com/a", PAGE, 6, 5, "2025-05-05T10:00:00Z", written=ATTRIBUTE),
+        Target("https://example.com/b", PAGE, 11, 10, written=ATTRIBUTE),
+    ]
+    assert read(ATOM, size=5) == read(ATOM)
+
+
+def test_a_feeds_targets_stand_where_the_static_findings_do(tmp_path: Path) -> None:
+    for name, text in (("rss.xml", RSS), ("atom.xml", ATOM)):
+        spaced = text.replace("https://example.com/a<", "https://example.com/a b<").replace(
+            '"https://example.com/a"', '"https://example.com/a b"'
+        )
+        result = lint_content(tmp_path, spaced, name, live=True)
+        (space,) = [f for f in result.findings if f.code == "UR006"]
+        assert result.targets is not None
+        assert (space.line, space.column) == (result.targets[0].line, result.targets[0].column)
+        assert result.targets[0].url == "https://example.com/a b"

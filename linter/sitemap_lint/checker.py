@@ -56,21 +56,20 @@ _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial ch
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
     selection = options.selection
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
-    findings = sink.findings  # the reader, the decoder and the formats append here
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
-    stream = ByteStream(source, findings)
-    decoder = Decoder(findings)
+    stream = ByteStream(source, sink)
+    decoder = Decoder(sink)
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
     if first is None:
         if not stream.stopped_early:
-            findings.append(input.empty_file(only_whitespace=stream.total > 0))
+            sink.add(input.empty_file(only_whitespace=stream.total > 0))
         return _result(source, sink, facts, stats, stream)
     if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
         from sitemap_lint.formats.robots import check_robots_file
 
-        check_robots_file(first, texts, options, findings, facts, source.url)
+        check_robots_file(first, texts, options, sink, facts, source.url)
         return _result(source, sink, facts, stats, stream, "robots")
     if not first.lstrip().startswith("<"):
         from sitemap_lint.formats.text import is_text_sitemap
@@ -78,14 +77,23 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         if is_text_sitemap(first, source.url or source.name):
             from sitemap_lint.formats.text import check_text
 
-            urls = check_text(first, texts, options, findings, facts, source.url or source.name)
-            return _result(source, sink, facts, stats, stream, "text", urls)
+            lines = None
+            if options.live:  # the URLs it lists, at their lines and columns
+                from sitemap_lint.live.targets import LineTargets
+
+                lines = LineTargets()
+            name = source.url or source.name
+            urls = check_text(first, texts, options, sink, facts, name, lines)
+            result = _result(source, sink, facts, stats, stream, "text", urls, options.live)
+            if lines is not None:
+                result.targets = lines.targets
+            return result
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")
-        findings.append(input.not_xml(first, None if options.quote else _size(source, stream)))
+        sink.add(input.not_xml(first, None if options.quote else _size(source, stream)))
         return _result(source, sink, facts, stats, stream)
     if _HTML_START.match(first):
-        findings.append(
+        sink.add(
             input.HTML_PAGE.at(
                 1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
             )
@@ -159,19 +167,16 @@ def _result(
 ) -> FileResult:
     """The file's result; what it is and its URLs (``kind``, ``urls``) come with it,
     but in a set, whose runner gives them from the facts. With ``live`` the file's
-    directives stay open for the live audit's findings (``live.audit.finish``)."""
+    sink stays open for the live audit's findings (``live.audit.finish``)."""
     if stats is not None:
         stats.size = stream.total
     if facts is None and live:
-        findings = sink.close(final=False)
-        return FileResult(
-            source.name, findings, kind=kind, urls=urls, stats=stats, suppressions=sink.suppressions
-        )
+        findings = sink.settle()
+        return FileResult(source.name, findings, kind=kind, urls=urls, stats=stats, sink=sink)
     if facts is None:
         return FileResult(source.name, sink.close(), kind=kind, urls=urls, stats=stats)
-    # A file of a set: findings across files come later, through its open directives.
-    findings = sink.close(final=False)
-    return FileResult(source.name, findings, facts, stats=stats, suppressions=sink.suppressions)
+    # A file of a set: findings across files come later, through its open sink.
+    return FileResult(source.name, sink.settle(), facts, stats=stats, sink=sink)
 
 
 def _read_targets(blocks: Iterable[str], reader: TargetReader) -> Iterator[str]:
@@ -341,7 +346,7 @@ class FileChecker:
             entry.index = self.advance()
             findings = self.sink.findings
             for i in self._syntax_pending:
-                findings[i] = findings[i].with_xpath(self._root_path(entry))
+                self.sink.replace(i, findings[i].with_xpath(self._root_path(entry)))
             self._syntax_pending = []
 
     def _is_entry(self, node: Node) -> bool:
@@ -504,7 +509,7 @@ class FileChecker:
             if finding.xpath is None:
                 path = self._xpath(entry, finding.line, finding.column)
                 if path is not None:
-                    findings[i] = finding.with_xpath(path)
+                    self.sink.replace(i, finding.with_xpath(path))
 
     def child_pointer(self, ns: str, entry: str, child: str) -> tuple[str, str]:
         """The pointer ``point`` gives the only ``child`` element of an ``entry`` element

@@ -40,6 +40,7 @@ from sitemap_lint.sets import (
     Checked,
     Duplicate,
     FileTask,
+    check_for_set,
     duplicates_in_slice,
     hash_slice,
     run_task,
@@ -226,6 +227,8 @@ class DaskExecutor:
     from their tasks (all held here, with what they were computed from) on the workers
     left, or on workers that join. When no worker has been there for ``timeout`` s, or
     the scheduler is lost, the run ends with a ClusterError."""
+
+    elsewhere = True  # the workers have working directories of their own
 
     def __init__(
         self, client: Any, address: str, engine: str, fetch_timeout: float, timeout: float
@@ -558,12 +561,7 @@ def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> C
     """Fetch or read one file and check it, on a worker; the facts are compacted."""
 
     def check(source: Any, options: Options, big: bool) -> FileResult:
-        from sitemap_lint.checker import check_source
-
-        result = check_source(source, options, _engine(engine_name))
-        if result.facts is not None:
-            result.facts.compact()
-        return result
+        return check_for_set(source, options, _engine(engine_name))
 
     def fetch(url: str) -> Fetched:
         return _fetcher(fetch_timeout, task.hosts).get(url)
@@ -590,10 +588,10 @@ def discovery_view(checked: Checked) -> Checked:
     # The HTML report's counters (a few kilobytes) go with the findings.
     view = FileResult(
         result.name,
-        list(result.findings),
+        result.findings,  # the list of the open sink's (``run_task`` opened it)
         facts=light,
         stats=result.stats,
-        suppressions=result.suppressions,
+        sink=result.sink,
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
     )
     return Checked(view, checked.size, checked.robots_text, alternates)
@@ -690,6 +688,12 @@ def _fetcher(timeout: float, hosts: HostPolicy | None) -> Fetcher:
 #
 # Every problem carries the key of its place in the local run's order; the run's process
 # sorts the few problems by it.
+#
+# This is the second form of ``rules.hreflang.check_alternates`` (which a local run and
+# the check of one file use: one process holds every record), written for the case where
+# no process may hold them; its problems are made by that module's own functions, and
+# ``tests/test_cluster.py`` holds the two to the same findings on a set whose clusters
+# span files and partitions.
 
 HREFLANG_PARTITIONS = 4  # at least, so clusters span partitions in any set
 PARTITION_RECORDS = 150_000  # hreflang records of a partition on average (about 2.7 KB each)

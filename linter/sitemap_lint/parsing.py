@@ -104,14 +104,10 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
         return None
     from sitemap_lint.model import Node
     from sitemap_lint.rules.urls import check_url
+    from sitemap_lint.sink import FindingList
 
-    problems: list[Any] = []
-
-    class Collect:
-        def add(self, finding: Any, covers: Any = None) -> None:
-            problems.append(finding)
-
-    parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), Collect())
+    problems = FindingList()
+    parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), problems)
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if parsed is None or errors:
         reason = errors[0].message if errors else "not an absolute http(s) URL"

@@ -15,7 +15,7 @@ from sitemap_lint.records import Mutable
 
 if TYPE_CHECKING:
     from sitemap_lint.live.model import Target
-    from sitemap_lint.rules.suppression import Suppressions
+    from sitemap_lint.sink import FindingSink
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -36,9 +36,9 @@ class FileResult(Mutable):
     # None for an input.
     parent: int | None = None
     stats: FileStats | None = field(default=None, repr=False, compare=False)
-    # In a set, until it is done: the file's inline suppression directives, still open
-    # for the findings across files.
-    suppressions: Suppressions | None = field(default=None, repr=False, compare=False)
+    # In a set (or before a live audit), until it is done: the file's sink, settled and
+    # still open for the findings across files (``findings`` is its list).
+    sink: FindingSink | None = field(default=None, repr=False, compare=False)
     # A file of a site (fetched, followed, or with robots.txt): the text report gives
     # every file a section, clean or not, with its kind and URLs.
     site: bool = False
@@ -54,7 +54,7 @@ class FileResult(Mutable):
         urls: int | None = None,
         parent: int | None = None,
         stats: FileStats | None = None,
-        suppressions: Suppressions | None = None,
+        sink: FindingSink | None = None,
         site: bool = False,
         targets: list[Target] | None = None,
     ) -> None:
@@ -65,6 +65,17 @@ class FileResult(Mutable):
         self.urls = urls
         self.parent = parent
         self.stats = stats
-        self.suppressions = suppressions
+        self.sink = sink
         self.site = site
         self.targets = targets
+
+    def open_sink(self) -> FindingSink:
+        """The file's open sink, where findings across files (and a live audit's) go;
+        made, holding the file's findings (none passed yet), when the result has none (a
+        fetch that failed, a file that cannot be read, a listing)."""
+        if self.sink is None:
+            from sitemap_lint.sink import FindingSink
+
+            self.sink = FindingSink.of(self.findings)
+            self.findings = self.sink.findings
+        return self.sink

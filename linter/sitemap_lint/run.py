@@ -106,14 +106,14 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)
-    if outcome.live is not None and format_name not in ("json", "sarif"):
-        _without_live_fixes(outcome.results)
     if any(f.fix is not None for r in outcome.results for f in r.findings):
         from sitemap_lint.fix import runner
 
         # Fixable is what --fix fixes: the local files (a fetched one has no file).
         files = runner.fixable_files(outcome.results, outcome.sources)
         outcome.results = runner.unfixable_dropped(outcome.results, files)
+        if outcome.live is not None:  # the audit's fixes that --fix's first pass takes
+            outcome.results = runner.answered_after_static(outcome.results, files)
         if format_name in ("json", "sarif"):  # the formats that carry the edits: exact
             outcome.results = runner.resolved(outcome.results, files)
     results = outcome.results
@@ -142,9 +142,17 @@ def _fix(
     sources = expand([p for p in settings.paths if not is_url(p)])
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
-    sources = _with_mapped_files(settings, config, sources, stdin)
+    first = _first_check(settings, config, stdin, plan, err)
+    sources = _with_mapped_files(settings, config, sources, first)
+    answered = None
+    if plan.live is not None and first is not None:
+        from sitemap_lint.fix.runner import answered_fixes
+
+        answered = answered_fixes(first)
     unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
-    fixed = fix_files(sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out)
+    fixed = fix_files(
+        sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out, answered=answered
+    )
     for line in fixed.trouble:
         err.write(f"sitemap-lint: error: {line}\n")
     if fixed.stdin is not None:
@@ -166,18 +174,37 @@ def _fix(
     return fixed, stdin
 
 
+def _first_check(
+    settings: RunSettings, config: Config, stdin: Source | None, plan: CheckPlan, err: TextIO
+) -> list[FileResult] | None:
+    """The inputs checked as the report checks them, before any fix, when the fixes
+    need it (None when not): with ``--map``, to find the set's local files; with
+    ``--live``, for the fixes that rest on the audit's answers (``fix.model.answered``),
+    which the fix passes cannot find again."""
+    if plan.live is None and not _set_settings(settings, config).maps:
+        return None
+    # The report's run writes the baseline; --fix fixes what a baseline accepts too.
+    discovery = settings.replace(write_baseline=None, baseline=None)
+    format_name = parse("format", settings.format or config.format or "text")
+    progress = None if plan.live is None else lambda: _progress(format_name, settings, err)
+    return compute(discovery, config, progress, stdin).results
+
+
 def _with_mapped_files(
-    settings: RunSettings, config: Config, sources: list[Source], stdin: Source | None
+    settings: RunSettings,
+    config: Config,
+    sources: list[Source],
+    checked: list[FileResult] | None,
 ) -> list[Source]:
     """With ``--map``: ``sources`` and the local files the set reads through the maps
-    (a local index's children), found by checking the set as the report does."""
+    (a local index's children), found in ``checked``, the set checked as the report
+    checks it."""
     maps = _set_settings(settings, config).maps
-    if not maps:
+    if not maps or checked is None:
         return sources
     from sitemap_lint.fix.runner import with_mapped_files
 
-    discovery = settings.replace(write_baseline=None)  # the report's run writes it
-    return with_mapped_files(sources, compute(discovery, config, None, stdin).results, maps)
+    return with_mapped_files(sources, checked, maps)
 
 
 def _findings(count: int) -> str:
@@ -195,17 +222,24 @@ def _fix_status(settings: RunSettings, fixed: FixRun) -> int:
 def _with_refusals(
     outcome: Outcome, fixed: FixRun, settings: RunSettings, config: Config
 ) -> Outcome:
-    """The findings that say why a file was left unfixed, added to its result."""
+    """The findings that say why a file was left unfixed, added to its result as the
+    run's selection for that file reports them (rules, per-file ignores, profile,
+    severity table)."""
     if not fixed.refused:
         return outcome
+    from sitemap_lint.sink import reported
+
+    selection = check_plan(settings, config).selection
+    added = []
     for result in outcome.results:
         refusal = fixed.refused.get(result.name)
         if refusal is not None:
-            result.findings.insert(0, refusal)
+            kept = reported([refusal], selection.for_file(result.name))
+            result.findings[:0] = kept
             result.findings.sort(key=sort_key)
+            added += kept
     fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
-    worst = max(f.severity for f in fixed.refused.values())
-    if not settings.exit_zero and worst >= fail_on:
+    if not settings.exit_zero and any(f.severity >= fail_on for f in added):
         outcome.exit_code = EXIT_FINDINGS
     return outcome
 
@@ -287,20 +321,6 @@ def compute(
     if settings.write_baseline or settings.exit_zero or worst is None or worst < plan.fail_on:
         return Outcome(results, EXIT_CLEAN, checked, recorded, live)
     return Outcome(results, EXIT_FINDINGS, checked, recorded, live)
-
-
-def _without_live_fixes(results: list[FileResult]) -> None:
-    """The live findings' fixes dropped where they would be counted as ``--fix``'s:
-    its passes check the files again without requesting anything, so it cannot apply
-    them (the JSON and SARIF reports still give them as edits)."""
-    from dataclasses import replace
-
-    for result in results:
-        if any(f.fix is not None and f.code.startswith("LV") for f in result.findings):
-            result.findings[:] = [
-                replace(f, fix=None) if f.fix is not None and f.code.startswith("LV") else f
-                for f in result.findings
-            ]
 
 
 def _live_audit(

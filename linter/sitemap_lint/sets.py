@@ -1,11 +1,16 @@
 """Checks a set of files together: the inputs, the sitemaps a robots.txt names, an
 index's children, and what holds across the files.
 
-Files are checked level by level (the inputs, then the sitemaps they list, ...).
-Within a level, fetches run in parallel threads and big files are checked in worker
-processes; every decision (cycles, repeats, limits) is then taken in the order of
-the entries, never in the order fetches finish, so the same site gives the same
-report. Results come back in input order: each index followed by its children.
+The set's algorithm is written once, in ``SetRunner``: files are checked level by
+level (the inputs, then the sitemaps they list, ...; ``Discovery`` decides which), then
+the checks across files join their facts (cycles, lastmods, duplicates, hreflang). Where
+files are fetched and checked and facts joined is the ``Executor``'s alone:
+``LocalExecutor`` fetches in parallel threads and checks big files in worker processes;
+``sitemap_lint.cluster.DaskExecutor`` does both on a Dask cluster. Every decision
+(cycles, repeats, limits) is taken in the order of the entries, never in the order
+fetches finish, so the same site gives the same report whatever the executor. Results
+come back in input order: each index followed by its children. Every finding across
+files goes to its file's sink, open until the set is done.
 """
 
 from __future__ import annotations
@@ -20,19 +25,19 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.checker import check_source
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.facts import HASH_SLICES, Child, FileFacts, first_positions
-from sitemap_lint.finding import Finding, sort_key
+from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
-from sitemap_lint.sink import reported
+from sitemap_lint.sink import FindingList
 
 if TYPE_CHECKING:
     from array import array
@@ -100,8 +105,13 @@ Duplicate = tuple[int, int, int, int, int, int]
 
 
 class Executor(Protocol):
-    """Where a set's files are fetched and checked and its cross-file facts compared, in
-    place of this process and its worker processes (``sitemap_lint.cluster``: Dask)."""
+    """Where a set's files are fetched and checked and its cross-file facts compared:
+    ``LocalExecutor`` (this process, its threads and worker processes) or
+    ``sitemap_lint.cluster.DaskExecutor`` (a Dask cluster). The set's algorithm (discover,
+    check, join) is ``SetRunner``'s whatever the executor."""
+
+    # Whether the files are read in another working directory (their paths made absolute).
+    elsewhere: bool
 
     def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
         """The checked files, in the order of ``tasks``."""
@@ -169,7 +179,7 @@ class SetRunner:
         executor: Executor | None = None,  # None: this process and its worker processes
     ):
         self.settings = settings
-        self.executor = executor
+        self.executor = executor if executor is not None else self._local_executor(engine_name)
         # Left open by ``close`` for a step after the set (the live audit on the cluster);
         # its caller closes it.
         self.keep_executor = False
@@ -181,15 +191,8 @@ class SetRunner:
         self.robots: list[tuple[str, str]] = []
         self.hosts: HostPolicy | None = None  # set by run(): the hosts its inputs name
         self._fetcher: Fetcher | None = None
-        self._pool: ProcessPoolExecutor | None = None
-        self._pool_broken = False
-        self._engine: Engine | None = None
         self._lock = threading.Lock()
-        self._seen: dict[str, tuple[Job, Child]] = {}
-        self._peeked: set[str] = set()  # children of nested indexes read for their root
-        self._limits_reported: set[str] = set()
-        self._files = 0
-        self._bytes = 0
+        self.discovery = Discovery(settings, self._fetch)
         self._done = 0
 
     # -- the run ---------------------------------------------------------------
@@ -207,12 +210,12 @@ class SetRunner:
             self._check_level(level)
             level = list(roots)
             while level:
-                level = self._next_level(level)
+                level = self.discovery.next_level(level)
                 self._check_level(level)
             jobs = [job for root in roots for job in root.preorder()]
             rules.check_cycles(
                 [
-                    (job.key, job.name, job.result.facts, job.result.findings)
+                    (job.key, job.name, job.result.facts, job.result.open_sink())
                     for job in jobs
                     if job.result is not None and job.result.facts is not None
                 ],
@@ -239,11 +242,11 @@ class SetRunner:
         if self._fetcher is not None:
             self._fetcher.close()
             self._fetcher = None
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-        if self.executor is not None and not self.keep_executor:
+        if not self.keep_executor:
             self.executor.close()
+
+    def _local_executor(self, engine_name: str) -> LocalExecutor:
+        return LocalExecutor(engine_name, self.settings.workers, self._fetch)
 
     # -- inputs ------------------------------------------------------------------
 
@@ -272,16 +275,14 @@ class SetRunner:
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
-        self._files = len(roots)
-        for job in roots:
-            self._seen.setdefault(job.key, (job, Child(job.name, 1, 1)))
+        self.discovery.add_roots(roots)
         return roots
 
     def _local_root(self, source: Source) -> Job:
         if source.path is None:
             return Job(source.name, "-", 0, data=source.data)
         resolved = source.path.resolve()
-        url = self._unmap(resolved)
+        url = mapped_url(self.settings.maps, resolved)
         key = canonical_url(url) if url else f"file://{resolved}"
         return Job(source.name, key, 0, path=source.path, url=url)
 
@@ -297,7 +298,7 @@ class SetRunner:
                 continue
             path = Path(where)
             data = _read_start(Source(f"--robots {where}", path))
-            url = self._unmap(path.resolve())
+            url = mapped_url(self.settings.maps, path.resolve())
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
 
@@ -313,42 +314,16 @@ class SetRunner:
     def _check_level(self, level: list[Job]) -> None:
         if not level:
             return
-        if self.executor is not None:
-            tasks = [self._task(job, absolute=True) for job in level]
-            for job, checked in zip(level, self.executor.check(tasks), strict=True):
-                self._take(job, checked)
-                self._advance(1)
-            self._bytes += sum(job.size for job in level)
-            return
-        use_pool = self._workers() > 1 and len(level) > 1
-        if not use_pool and not any(job.fetch for job in level):
-            # Nothing to wait for: check here, one file after the other (threads would
-            # each keep a memory arena of their own).
-            for job in level:
-                self._run_job(job, use_pool=False)
-                self._advance(1)
-            self._bytes += sum(job.size for job in level)
-            return
-        threads = min(FETCH_THREADS, len(level))
-        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
-            futures: list[Future[None]] = [
-                executor.submit(self._run_job, job, use_pool) for job in level
-            ]
-            for future in futures:
-                future.result()
-                self._advance(1)
-        self._bytes += sum(job.size for job in level)
+        tasks = [self._task(job, absolute=self.executor.elsewhere) for job in level]
+        for job, checked in zip(level, self.executor.check(tasks), strict=True):
+            self._take(job, checked)
+            self._advance(1)
+        self.discovery.bytes += sum(job.size for job in level)
 
     def _advance(self, count: int) -> None:
         self._done += count
         if self.progress is not None:
-            self.progress(self._done, self._files)
-
-    def _run_job(self, job: Job, use_pool: bool) -> None:
-        def check(source: Source, options: Options, big: bool) -> FileResult:
-            return self._check(source, options, use_pool and big)
-
-        self._take(job, run_task(self._task(job), self._fetch, check))
+            self.progress(self._done, self.discovery.files)
 
     def _task(self, job: Job, absolute: bool = False) -> FileTask:
         """``absolute``: the path as another process (another working directory) reads it."""
@@ -368,6 +343,7 @@ class SetRunner:
     @staticmethod
     def _take(job: Job, checked: Checked) -> None:
         job.result, job.size, job.robots_text = checked.result, checked.size, checked.robots_text
+        checked.result.open_sink()  # the findings across files go there
         facts = checked.result.facts
         job.alternates = checked.alternates or (len(facts.alternates) if facts else 0)
         job.handle = checked.handle
@@ -380,45 +356,6 @@ class SetRunner:
         quote = not (job.fetch and job.parent is not None)
         return replace(self.options, sitemap_url=location, quote=quote)
 
-    def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
-        if in_pool and not self._pool_broken:
-            try:
-                pool = self._process_pool()
-                return pool.submit(check_in_worker, source, options, self.engine_name).result()
-            except (BrokenProcessPool, OSError, RuntimeError):
-                # No worker processes here (e.g. a caller's script without a main
-                # guard, or no way to start processes): check in this process.
-                self._pool_broken = True
-        with self._lock:
-            if self._engine is None:
-                from sitemap_lint import xsd
-
-                self._engine = xsd.load(self.engine_name)
-            result = check_source(source, options, self._engine)
-        if result.facts is not None:
-            result.facts.compact()
-        return result
-
-    def _workers(self) -> int:
-        if self.settings.workers:
-            return self.settings.workers
-        try:  # a system call; os.cpu_count() would read a file under /sys
-            return len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            return os.cpu_count() or 1
-
-    def _process_pool(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                import multiprocessing
-                from concurrent.futures import ProcessPoolExecutor
-
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(
-                    self._workers(), mp_context=context, initializer=_prepare_worker
-                )
-            return self._pool
-
     def _fetch(self, url: str) -> Fetched:
         with self._lock:
             if self._fetcher is None:
@@ -429,9 +366,143 @@ class SetRunner:
             fetcher = self._fetcher
         return fetcher.get(url)
 
-    # -- following ---------------------------------------------------------------
+    # -- checks across the set (``SetRunner`` for a diff runs none) -----------------
 
-    def _next_level(self, level: list[Job]) -> list[Job]:
+    def _check_lastmods(self, jobs: list[Job]) -> None:
+        check_lastmods(jobs)
+
+    def _check_duplicates(self, jobs: list[Job]) -> None:
+        check_duplicates(jobs, self.executor)
+
+    def _check_hreflang(self, jobs: list[Job]) -> None:
+        check_hreflang(jobs, self.executor)
+
+
+# -- --map ---------------------------------------------------------------------------
+
+
+def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str | None] | None:
+    """The local file a URL maps to with --map, and why it cannot be read, if so."""
+    for prefix, directory in maps:
+        if not url.startswith(prefix):
+            continue
+        rest = urlsplit(url[len(prefix) :])
+        relative = unquote(rest.path)
+        base = directory.resolve()
+        path = (base / relative).resolve()
+        shown = f"{directory}/{relative}" if relative else str(directory)
+        if rest.query:
+            return path, f"{url} has a query string and cannot map to a file under {directory}"
+        if path != base and base not in path.parents:
+            return path, f"{url} maps to {shown}, outside {directory}; it was not read"
+        if not path.is_file():
+            return path, (
+                f"{url} maps to {shown}, which does not exist; build the file or remove the entry"
+            )
+        return path, None
+    return None
+
+
+def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
+    """The URL a local file is served at, by the --map prefixes."""
+    for prefix, directory in maps:
+        base = directory.resolve()
+        if path == base or base in path.parents:
+            relative = path.relative_to(base).as_posix()
+            return prefix + ("" if relative == "." else relative)
+    return None
+
+
+# -- checks across the set ---------------------------------------------------------
+
+
+def check_lastmods(jobs: list[Job]) -> None:
+    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006)."""
+    for job in jobs:
+        entry, parent = job.entry, job.parent
+        facts = job.result.facts if job.result is not None else None
+        if entry is None or entry.lastmod is None or facts is None:
+            continue
+        # A listed file's parent was checked on an earlier level and listed it.
+        assert parent is not None and parent.result is not None and parent.result.facts
+        if facts.newest_lastmod is None or parent.result.facts.kind != "sitemapindex":
+            continue
+        listed, newest = _aware(entry.lastmod), _aware(facts.newest_lastmod)
+        if newest - listed > LASTMOD_TOLERANCE:
+            parent.result.open_sink().add(
+                rules.INDEX_LASTMOD_OLDER.at(
+                    entry.line,
+                    entry.column,
+                    f"the index says {entry.url} last changed {_day(listed)}, but it has an "
+                    f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
+                    "changes",
+                )
+            )
+
+
+def check_duplicates(jobs: list[Job], executor: Executor) -> None:
+    """URLs listed by several files: compared by hash, one slice of the hash space at
+    a time, so the memory for the comparison stays a fraction of the set's."""
+    files = [
+        job
+        for job in jobs
+        if job.result is not None
+        and job.result.facts is not None
+        and job.result.facts.kind in URL_KINDS
+        and job.result.facts.url_count
+    ]
+    if len(files) < 2:
+        return
+    urls = sum(_facts(job).url_count for job in files)
+    found = executor.duplicates([job.handle for job in files], urls)
+    for index, value, first_index, line, column, first_line in found:
+        job, first_job = files[index], files[first_index]
+        assert job.result is not None  # files holds checked jobs only
+        # The normal form both share, when one of them is written otherwise (on a
+        # cluster, the workers send each file's normal forms with its discovery facts).
+        normal = _facts(job).normal_forms.get(value) or _facts(first_job).normal_forms.get(value)
+        job.result.open_sink().add(
+            rules.url_in_several_sitemaps(
+                line, column, f"{first_job.name}, line {first_line}", normal
+            )
+        )
+
+
+def check_hreflang(jobs: list[Job], executor: Executor) -> None:
+    """The hreflang findings across the files (their facts joined by ``executor``)."""
+    files = [job for job in jobs if job.result is not None and job.result.facts is not None]
+    if not any(job.alternates for job in files):
+        return
+    records = sum(job.alternates for job in files)
+    named = [(job.name, job.handle) for job in files]
+    for index, finding in executor.hreflang(named, records):
+        result = files[index].result
+        assert result is not None  # files holds checked jobs only
+        result.open_sink().add(finding)
+
+
+class Discovery:
+    """Which files a set's checked files lead to: an index's children, a robots.txt's
+    sitemaps, the indexes below a nested index; each file once (``seen``), within the
+    run's depth, file and byte limits, with the findings of the following itself (SE002
+    while following, SE003, SE004, SE005, SE007) in the listing file's sink."""
+
+    def __init__(self, settings: SetSettings, fetch: Callable[[str], Fetched]) -> None:
+        self.settings = settings
+        self.fetch = fetch
+        self.seen: dict[str, tuple[Job, Child]] = {}
+        self._peeked: set[str] = set()  # children of nested indexes read for their root
+        self._limits_reported: set[str] = set()
+        self.files = 0  # in the set so far
+        self.bytes = 0  # read so far
+
+    def add_roots(self, roots: list[Job]) -> None:
+        self.files = len(roots)
+        for job in roots:
+            self.seen.setdefault(job.key, (job, Child(job.name, 1, 1)))
+
+    def next_level(self, level: list[Job]) -> list[Job]:
+        """The files the files of ``level`` list, to check next."""
         following: list[Job] = []
         for job in level:
             result = job.result
@@ -451,7 +522,7 @@ class SetRunner:
             if not (may_fetch or self.settings.maps):
                 continue
             for child in facts.children:
-                if not may_fetch and self._map(child.url) is None:
+                if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
                     continue  # reading a local file never leads to the network unasked
                 new = self._child(job, child)
                 if new is not None:
@@ -464,7 +535,7 @@ class SetRunner:
         assert entry is not None and job.result is not None and job.result.facts is not None
         assert job.parent is not None and job.parent.result is not None  # a listed index
         count = len(job.result.facts.children)
-        job.parent.result.findings.append(
+        job.parent.result.open_sink().add(
             rules.NESTED_INDEX.at(
                 entry.line,
                 entry.column,
@@ -483,9 +554,9 @@ class SetRunner:
         looks: list[tuple[Child, str]] = []
         for child in facts.children:
             key = _listed_key(child.url)
-            if key is None or key in self._seen or key in self._peeked:
+            if key is None or key in self.seen or key in self._peeked:
                 continue
-            if not may_fetch and self._map(child.url) is None:
+            if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
                 continue
             if self._limit(job) is not None or len(self._peeked) >= self.settings.max_files:
                 break
@@ -505,8 +576,8 @@ class SetRunner:
             else:  # fetched again to be checked, with what the fetch itself finds
                 new = Job(child.url, key, job.depth + 1, url=child.url, fetch=True)
             new.parent, new.entry = job, child
-            self._seen[key] = (new, child)
-            self._files += 1
+            self.seen[key] = (new, child)
+            self.files += 1
             job.children.append(new)
             found.append(new)
         return found
@@ -514,14 +585,14 @@ class SetRunner:
     def _peek(self, url: str) -> tuple[str, Path | None]:
         """The root element's local name of the sitemap at ``url`` ("" when it cannot be
         read), with the file it maps to (None: fetched)."""
-        mapped = self._map(url)
+        mapped = mapped_file(self.settings.maps, url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
                 return "", None
             source, where = Source(url, path), path
         else:
-            fetched = self._fetch(url)
+            fetched = self.fetch(url)
             if fetched.body is None:
                 return "", None
             source, where = Source(url, None, url=url, data=fetched.body), None
@@ -532,12 +603,12 @@ class SetRunner:
 
     def _child(self, job: Job, child: Child) -> Job | None:
         assert job.result is not None  # its facts listed the child
-        findings = job.result.findings
+        sink = job.result.open_sink()
         if not is_url(child.url) or parse_url(child.url) is None:
             return None  # the URL rules already reported the entry
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
-            findings.append(
+            sink.add(
                 rules.INDEX_CYCLE.at(
                     child.line,
                     child.column,
@@ -546,7 +617,7 @@ class SetRunner:
                 )
             )
             return None
-        earlier = self._seen.get(key)
+        earlier = self.seen.get(key)
         if earlier is not None:
             first_job, first_entry = earlier
             where = (
@@ -554,7 +625,7 @@ class SetRunner:
                 if first_job.parent is not None
                 else "the command line"
             )
-            findings.append(
+            sink.add(
                 rules.SITEMAP_LISTED_TWICE.at(
                     child.line,
                     child.column,
@@ -567,18 +638,18 @@ class SetRunner:
         if limit is not None:
             if limit not in self._limits_reported:
                 self._limits_reported.add(limit)
-                findings.append(
+                sink.add(
                     rules.SET_LIMIT_REACHED.at(
                         child.line, child.column, _limit_message(limit, child.url, self.settings)
                     )
                 )
             return None
-        mapped = self._map(child.url)
+        mapped = mapped_file(self.settings.maps, child.url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
-                findings.append(rules.CHILD_NOT_FOUND.at(child.line, child.column, problem))
-                self._seen[key] = (job, child)
+                sink.add(rules.CHILD_NOT_FOUND.at(child.line, child.column, problem))
+                self.seen[key] = (job, child)
                 return None
             new = Job(
                 _shown_path(path),
@@ -593,110 +664,90 @@ class SetRunner:
             new = Job(
                 child.url, key, job.depth + 1, url=child.url, fetch=True, parent=job, entry=child
             )
-        self._seen[key] = (new, child)
-        self._files += 1
+        self.seen[key] = (new, child)
+        self.files += 1
         return new
 
     def _limit(self, job: Job) -> str | None:
         if job.depth + 1 > self.settings.max_depth:
             return "depth"
-        if self._files >= self.settings.max_files:
+        if self.files >= self.settings.max_files:
             return "files"
-        if self._bytes >= self.settings.max_bytes:
+        if self.bytes >= self.settings.max_bytes:
             return "bytes"
         return None
 
-    # -- --map ---------------------------------------------------------------------
 
-    def _map(self, url: str) -> tuple[Path, str | None] | None:
-        """The local file a URL maps to with --map, and why it cannot be read, if so."""
-        for prefix, directory in self.settings.maps:
-            if not url.startswith(prefix):
-                continue
-            rest = urlsplit(url[len(prefix) :])
-            relative = unquote(rest.path)
-            base = directory.resolve()
-            path = (base / relative).resolve()
-            shown = f"{directory}/{relative}" if relative else str(directory)
-            if rest.query:
-                return path, f"{url} has a query string and cannot map to a file under {directory}"
-            if path != base and base not in path.parents:
-                return path, f"{url} maps to {shown}, outside {directory}; it was not read"
-            if not path.is_file():
-                return path, (
-                    f"{url} maps to {shown}, which does not exist; build the file or "
-                    "remove the entry"
-                )
-            return path, None
-        return None
+class LocalExecutor:
+    """``Executor`` in this process: a level's files fetched in threads, big files checked
+    in worker processes when a level has several, duplicates compared a few hash slices at
+    a time in those processes; a checked file's handle is its facts."""
 
-    def _unmap(self, path: Path) -> str | None:
-        """The URL a local file is served at, by the --map prefixes."""
-        for prefix, directory in self.settings.maps:
-            base = directory.resolve()
-            if path == base or base in path.parents:
-                relative = path.relative_to(base).as_posix()
-                return prefix + ("" if relative == "." else relative)
-        return None
+    elsewhere = False
 
-    # -- checks across the set ---------------------------------------------------
+    def __init__(self, engine_name: str, workers: int, fetch: Callable[[str], Fetched]) -> None:
+        self.engine_name = engine_name
+        self.workers = workers or _cores()  # 0: one per core
+        self.fetch = fetch
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_broken = False
+        self._engine: Engine | None = None
+        self._lock = threading.Lock()
 
-    def _check_lastmods(self, jobs: list[Job]) -> None:
-        for job in jobs:
-            entry, parent = job.entry, job.parent
-            facts = job.result.facts if job.result is not None else None
-            if entry is None or entry.lastmod is None or facts is None:
-                continue
-            # A listed file's parent was checked on an earlier level and listed it.
-            assert parent is not None and parent.result is not None and parent.result.facts
-            if facts.newest_lastmod is None or parent.result.facts.kind != "sitemapindex":
-                continue
-            listed, newest = _aware(entry.lastmod), _aware(facts.newest_lastmod)
-            if newest - listed > LASTMOD_TOLERANCE:
-                parent.result.findings.append(
-                    rules.INDEX_LASTMOD_OLDER.at(
-                        entry.line,
-                        entry.column,
-                        f"the index says {entry.url} last changed {_day(listed)}, but it has an "
-                        f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
-                        "changes",
-                    )
-                )
-
-    def _check_duplicates(self, jobs: list[Job]) -> None:
-        """URLs listed by several files: compared by hash, one slice of the hash space at
-        a time, so the memory for the comparison stays a fraction of the set's."""
-        files = [
-            job
-            for job in jobs
-            if job.result is not None
-            and job.result.facts is not None
-            and job.result.facts.kind in URL_KINDS
-            and job.result.facts.url_count
-        ]
-        if len(files) < 2:
+    def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
+        use_pool = self.workers > 1 and len(tasks) > 1
+        if not use_pool and not any(task.fetch for task in tasks):
+            # Nothing to wait for: check here, one file after the other (threads would
+            # each keep a memory arena of their own).
+            for task in tasks:
+                yield self._run(task, use_pool=False)
             return
-        if self.executor is not None:
-            urls = sum(_facts(job).url_count for job in files)
-            found = self.executor.duplicates([job.handle for job in files], urls)
-        else:
-            found = self._find_duplicates([_facts(job) for job in files])
-        for index, value, first_index, line, column, first_line in found:
-            job, first_job = files[index], files[first_index]
-            assert job.result is not None  # files holds checked jobs only
-            # The normal form both share, when one of them is written otherwise (on a
-            # cluster, the workers send each file's normal forms with its discovery facts).
-            normal = _facts(job).normal_forms.get(value) or _facts(first_job).normal_forms.get(
-                value
-            )
-            job.result.findings.append(
-                rules.url_in_several_sitemaps(
-                    line, column, f"{first_job.name}, line {first_line}", normal
-                )
-            )
+        threads = min(FETCH_THREADS, len(tasks))
+        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
+            futures = [executor.submit(self._run, task, use_pool) for task in tasks]
+            for future in futures:
+                yield future.result()
 
-    def _find_duplicates(self, files: list[FileFacts]) -> list[Duplicate]:
+    def _run(self, task: FileTask, use_pool: bool) -> Checked:
+        def check(source: Source, options: Options, big: bool) -> FileResult:
+            return self.check_file(source, options, use_pool and big)
+
+        checked = run_task(task, self.fetch, check)
+        checked.handle = checked.result.facts
+        return checked
+
+    def check_file(self, source: Source, options: Options, in_pool: bool) -> FileResult:
+        """One file's result, checked in a worker process when ``in_pool``."""
+        if in_pool and not self._pool_broken:
+            try:
+                pool = self.pool()
+                return pool.submit(check_in_worker, source, options, self.engine_name).result()
+            except (BrokenProcessPool, OSError, RuntimeError):
+                # No worker processes here (e.g. a caller's script without a main
+                # guard, or no way to start processes): check in this process.
+                self._pool_broken = True
+        with self._lock:
+            if self._engine is None:
+                from sitemap_lint import xsd
+
+                self._engine = xsd.load(self.engine_name)
+            return check_for_set(source, options, self._engine)
+
+    def pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=_prepare_worker
+                )
+            return self._pool
+
+    def duplicates(self, handles: Sequence[object], urls: int) -> list[Duplicate]:
         """In the worker processes that checked the files, when there are some."""
+        files = [cast(FileFacts, facts) for facts in handles]
         if self._pool is not None and not self._pool_broken:
             try:
                 return find_duplicates(files, self._pool)
@@ -704,21 +755,22 @@ class SetRunner:
                 self._pool_broken = True
         return find_duplicates(files)
 
-    def _check_hreflang(self, jobs: list[Job]) -> None:
-        files = [job for job in jobs if job.result is not None and job.result.facts is not None]
-        if self.executor is None:
-            rules.check_hreflang(
-                [(job.name, _facts(job), job.result.findings) for job in files if job.result]
-            )
-            return
-        if not any(job.alternates for job in files):
-            return
-        records = sum(job.alternates for job in files)
-        named = [(job.name, job.handle) for job in files]
-        for index, finding in self.executor.hreflang(named, records):
-            result = files[index].result
-            assert result is not None  # files holds checked jobs only
-            result.findings.append(finding)
+    def hreflang(
+        self, files: Sequence[tuple[str, object]], records: int
+    ) -> list[tuple[int, Finding]]:
+        return rules.hreflang_findings([(name, cast(FileFacts, facts)) for name, facts in files])
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _cores() -> int:
+    try:  # a system call; os.cpu_count() would read a file under /sys
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 DUPLICATE_SLICES = HASH_SLICES  # the hash space compared one slice at a time
@@ -849,9 +901,9 @@ def _load_and_check(
     if options.quote and _redirected_elsewhere(task.url, fetched.final_url):
         options = replace(options, quote=False)  # a body from a URL the user did not give
     result = check(source, options, checked.size >= POOL_MIN_SIZE)
-    if fetched.findings:
-        result.findings[:0] = fetched.findings
-        result.findings.sort(key=sort_key)
+    sink = result.open_sink()
+    for finding in fetched.findings:
+        sink.add(finding)
     return result
 
 
@@ -883,6 +935,12 @@ def check_in_worker(source: Source, options: Options, engine_name: str) -> FileR
         from sitemap_lint import xsd
 
         engine = _WORKER_ENGINES[engine_name] = xsd.load(engine_name)
+    return check_for_set(source, options, engine)
+
+
+def check_for_set(source: Source, options: Options, engine: Engine) -> FileResult:
+    """One file of a set checked (here, in a worker process or on a cluster's worker),
+    its facts compacted for the joins across files."""
     result = check_source(source, options, engine)
     if result.facts is not None:
         result.facts.compact()
@@ -926,7 +984,7 @@ def _read_start(source: Source, cap: int = ROBOTS_CAP) -> bytes:
     by default (the reader refuses directories, FIFOs and devices with a one-line
     InputError)."""
     data = bytearray()
-    for chunk in ByteStream(source, []).chunks():
+    for chunk in ByteStream(source, FindingList()).chunks():
         data += chunk
         if len(data) >= cap:
             break
@@ -956,8 +1014,9 @@ def _robots_text(data: bytes) -> str:
 
 
 def _finished(job: Job, site: bool, options: Options) -> FileResult:
-    """The file's result once the set is done; with ``--live`` its directives stay open
-    for the live audit, which applies them and the selection (``live.audit.finish``)."""
+    """The file's result once the set is done: its sink closed, which passes the
+    findings across files through the file's directives and the selection, once. With
+    ``--live`` the sink stays open for the live audit (``live.audit.finish``)."""
     result = job.result
     if result is None:  # not reached: every job of a level is checked
         return FileResult(job.name, [])
@@ -967,15 +1026,13 @@ def _finished(job: Job, site: bool, options: Options) -> FileResult:
         result.urls = facts.url_count if facts.kind in URL_KINDS else None
     result.site = site
     result.facts = None
+    job.handle = None
     if options.live:
         return result
     selection = options.selection
-    if result.suppressions is not None:  # the file's directives, over the set's findings too
-        result.findings[:] = result.suppressions.apply(result.findings)
-        result.suppressions = None
-    if selection is not None:  # the set's own findings are reported as the file's are
-        result.findings[:] = reported(result.findings, selection.for_file(result.name))
-    result.findings.sort(key=sort_key)
+    levels = selection.for_file(result.name) if selection is not None else None
+    result.findings = result.open_sink().close(levels)
+    result.sink = None
     return result
 
 

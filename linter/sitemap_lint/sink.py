@@ -1,16 +1,18 @@
 """The one place a file's findings go, and where it is decided which are reported.
 
-Checks hand their (immutable) findings to a ``FindingSink``. While the file is
-checked it remembers the nodes each finding covers, so that a schema error on
-a node a rule already reported is not reported again (the rule's message is the
-clearer one). When the file is done, ``close`` applies, in this order, the
-file's inline suppression comments, the run's selection for that file (rule
-selection, per-file ignores, profile and severity table) and the order by
-position. In a set the directives stay open until the set is done: the findings
-across files (``sets``) pass through them and the same selection, once.
+Every producer (the byte reader, the decoder, the front ends, the checks, the set's
+checks across files, the live audit) hands its (immutable) findings to the file's
+``FindingSink`` through ``add``. While the file is checked the sink remembers the
+nodes each finding covers, so that a schema error on a node a rule already reported
+is not reported again (the rule's message is the clearer one).
 
-Producers that never cover nodes (the byte reader, the decoder, the robots.txt
-and text formats) append to ``findings`` directly.
+Each finding passes once through, in this order, the file's inline suppression
+comments, the run's selection for that file (rule selection, per-file ignores,
+profile and severity table), and is then put in order by position. A file checked
+alone is done at ``close``. A file of a set (or of a live audit) is ``settle``d when
+its own check ends: the findings so far pass, and the sink stays open (its
+directives too) for the findings across files, which pass at ``close`` when the set
+is done; only then do the directives say what they suppressed nothing of.
 """
 
 from __future__ import annotations
@@ -34,6 +36,20 @@ class Covers(Protocol):
     def iter(self) -> Iterator[object]: ...
 
 
+class Reporter(Protocol):
+    """Where a producer hands its findings: a ``FindingSink``, or a ``FindingList``."""
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None: ...
+
+
+class FindingList(list[Finding]):
+    """Findings kept as they are, for a reading that reports none of them (a file read
+    again to be fixed, listed for a diff, or quoted in a report)."""
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        self.append(finding)
+
+
 class FindingSink:
     """Collects one file's findings; ``close`` returns the reported ones, sorted."""
 
@@ -43,13 +59,30 @@ class FindingSink:
         # Nodes a finding covered, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
+        self._passed = 0  # the findings at the start of ``findings`` already passed
+        self._added = 0  # every finding ever added
+
+    @classmethod
+    def of(cls, findings: Iterable[Finding]) -> FindingSink:
+        """A sink holding ``findings`` (made outside a check: a fetch that failed, a
+        file that cannot be read), none of them passed yet."""
+        sink = cls()
+        for finding in findings:
+            sink.add(finding)
+        return sink
 
     # -- while the file is checked ----------------------------------------------
 
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.findings.append(finding)
+        self._added += 1
         if covers is not None:
             self._covered.update((id(node), node) for node in covers.iter())
+
+    @property
+    def added(self) -> int:
+        """How many findings were added, whatever became of them."""
+        return self._added
 
     @property
     def suppressions(self) -> Suppressions | None:
@@ -64,7 +97,7 @@ class FindingSink:
         """Add a schema error about ``node`` unless a finding covered the node."""
         if id(node) in self._covered:
             return False
-        self.findings.append(finding)
+        self.add(finding)
         return True
 
     def clear_coverage(self) -> None:
@@ -72,11 +105,21 @@ class FindingSink:
         self._covered.clear()
 
     def replace(self, index: int, finding: Finding) -> None:
+        """Put ``finding`` (the one at ``index``, amended) in its place."""
         self.findings[index] = finding
 
     def drop(self, prefix: str) -> None:
-        """Forget the findings whose code starts with ``prefix``."""
-        self.findings[:] = [f for f in self.findings if not f.code.startswith(prefix)]
+        """Forget the findings not passed yet whose code starts with ``prefix``."""
+        passed, pending = self.findings[: self._passed], self.findings[self._passed :]
+        self.findings[:] = passed + [f for f in pending if not f.code.startswith(prefix)]
+
+    def withdraw(self, code: str, line: int, column: int) -> None:
+        """Forget the findings not passed yet of ``code`` at ``line`` and ``column`` (a
+        finding across files that another one replaces)."""
+        passed, pending = self.findings[: self._passed], self.findings[self._passed :]
+        self.findings[:] = passed + [
+            f for f in pending if not (f.code == code and f.line == line and f.column == column)
+        ]
 
     def comment(self, text: str, line: int, column: int) -> None:
         """An XML comment of the file: it may be an inline suppression directive."""
@@ -90,22 +133,43 @@ class FindingSink:
 
     # -- when the file is done ----------------------------------------------------
 
-    def close(self, final: bool = True) -> list[Finding]:
-        """The reported findings: suppressed ones dropped, the selection applied, sorted.
+    def settle(self) -> list[Finding]:
+        """The file's own check is done (in a set, or before a live audit): the findings
+        so far pass and are sorted; the sink stays open for the findings that come later,
+        which pass at ``close``. The directives stay open too, so that they silence those
+        findings and say what they suppressed only at ``close``. The levels are left
+        behind: a settled sink may travel to another process, and the run gives them
+        again at ``close``."""
+        self._pass(final=False)
+        self.levels = None
+        return self.findings
 
-        Not ``final`` (a file of a set, whose findings across files come later): the
-        suppression directives stay open (``suppressions``), so that they silence those
-        findings too and say what they suppressed only when the set is done."""
-        findings = self.findings
-        if self._suppressions is not None and final:  # every finding of the file is known
-            findings = self._suppressions.apply(findings)
-        elif self._suppressions is not None:
-            findings = self._suppressions.filter(findings)
+    def close(self, levels: Levels | None = None) -> list[Finding]:
+        """The reported findings: suppressed ones dropped, the selection applied, sorted.
+        ``levels``: those of a settled sink (which left its own behind)."""
+        if levels is not None:
+            self.levels = levels
+        self._pass(final=True)
+        return self.findings
+
+    def _pass(self, final: bool) -> None:
+        """The findings not passed yet through the directives and the levels."""
+        pending = self.findings[self._passed :]
+        suppressions = self._suppressions
+        if suppressions is not None:
+            pending = suppressions.filter(pending)
+            if final:  # every finding of the file is known
+                pending.extend(suppressions.remaining())
         if self.levels is not None:
-            findings = reported(findings, self.levels)
+            pending = reported(pending, self.levels)
+        findings = self.findings
+        del findings[self._passed :]
+        findings.extend(pending)
         findings.sort(key=sort_key)
-        self.findings = findings
-        return findings
+        self._passed = len(findings)
+        self._covered.clear()
+        if final:
+            self._suppressions = None
 
 
 def reported(findings: Iterable[Finding], levels: Levels) -> list[Finding]:

@@ -18,6 +18,7 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
 from sitemap_lint.robots import GOOGLE_LIMIT
+from sitemap_lint.sink import FindingSink
 from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint
 
 ROBOTS_URL = "https://example.com/robots.txt"
@@ -114,17 +115,16 @@ def test_other_crawlers_follow_their_own_group() -> None:
 
 
 def _check_text(text: str, url: str | None = ROBOTS_URL, facts: FileFacts | None = None):
-    findings: list[Finding] = []
-    check_robots_file(text, iter(()), Options(now=NOW), findings, facts, url)
-    findings.sort(key=Finding.sort_key)
-    return findings
+    sink = FindingSink()
+    check_robots_file(text, iter(()), Options(now=NOW), sink, facts, url)
+    return sorted(sink.findings, key=Finding.sort_key)
 
 
 def _check_chunks(chunks: list[str]) -> list[Finding]:
-    findings: list[Finding] = []
+    sink = FindingSink()
     rest: Iterator[str] = iter(chunks[1:])
-    check_robots_file(chunks[0], rest, Options(now=NOW), findings, None, ROBOTS_URL)
-    return findings
+    check_robots_file(chunks[0], rest, Options(now=NOW), sink, None, ROBOTS_URL)
+    return sink.findings
 
 
 def _padded(size: int, tail: str = "") -> str:

@@ -26,9 +26,9 @@ from typing import Any
 from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
 from sitemap_lint.facts import Child, FileFacts
-from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.results import FileResult
+from sitemap_lint.sink import FindingList
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
@@ -70,7 +70,7 @@ class Listing:
 def read_listing(source: Source) -> tuple[FileResult, Listing]:
     """The file's listing, with the result the set's discovery reads (its kind and the
     sitemaps it lists)."""
-    findings: list[Finding] = []
+    findings = FindingList()
     data = b"".join(ByteStream(source, findings).chunks())
     listing = listing_of(data)
     facts = FileFacts(

@@ -22,7 +22,7 @@ from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, Source
 from sitemap_lint.options import Options
 from sitemap_lint.results import FileResult
-from sitemap_lint.sets import Job, SetRunner, SetSettings
+from sitemap_lint.sets import Job, LocalExecutor, SetRunner, SetSettings
 
 
 @dataclass(eq=False)
@@ -135,23 +135,13 @@ class _SideRunner(SetRunner):
     """The set run with each file read into its listing."""
 
     def __init__(self, settings: SetSettings, workers: _Workers) -> None:
-        super().__init__(settings, Options(now=datetime.now(UTC)), "libxml2", lambda name: None)
         self.listings: dict[str, Listing] = {}
         self.store = ColumnStore()
         self._workers_shared = workers
+        super().__init__(settings, Options(now=datetime.now(UTC)), "libxml2", lambda name: None)
 
-    def _process_pool(self) -> ProcessPoolExecutor:
-        return self._workers_shared.pool(self._workers())
-
-    def _check(self, source: Source, options: Options, in_pool: bool) -> FileResult:
-        if in_pool and not self._pool_broken:
-            try:
-                result, listing = self._process_pool().submit(read_listing, source).result()
-            except (BrokenProcessPool, OSError, RuntimeError):
-                self._pool_broken = True
-            else:
-                return self._keep(result, listing)
-        return self._keep(*read_listing(source))
+    def _local_executor(self, engine_name: str) -> LocalExecutor:
+        return _SideExecutor(self, engine_name)
 
     def _keep(self, result: FileResult, listing: Listing) -> FileResult:
         with self._lock:
@@ -169,6 +159,31 @@ class _SideRunner(SetRunner):
 
     def _check_hreflang(self, jobs: list[Job]) -> None:
         pass
+
+
+class _SideExecutor(LocalExecutor):
+    """The set's executor with each file read into its listing, in the worker processes
+    both sides share."""
+
+    def __init__(self, runner: _SideRunner, engine_name: str) -> None:
+        super().__init__(engine_name, runner.settings.workers, runner._fetch)
+        self.runner = runner
+
+    def pool(self) -> ProcessPoolExecutor:
+        return self.runner._workers_shared.pool(self.workers)
+
+    def check_file(self, source: Source, options: Options, in_pool: bool) -> FileResult:
+        if in_pool and not self._pool_broken:
+            try:
+                result, listing = self.pool().submit(read_listing, source).result()
+            except (BrokenProcessPool, OSError, RuntimeError):
+                self._pool_broken = True
+            else:
+                return self.runner._keep(result, listing)
+        return self.runner._keep(*read_listing(source))
+
+    def close(self) -> None:
+        pass  # the shared worker processes are closed by ``read_sides``
 
 
 def read_sides(

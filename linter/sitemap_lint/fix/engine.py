@@ -21,6 +21,8 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.rules.fixing import not_fixed
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sitemap_lint.options import Options
     from sitemap_lint.results import FileResult
     from sitemap_lint.xsd import Engine
@@ -68,12 +70,13 @@ def read_source(source: Source) -> bytes:
     import sys
 
     from sitemap_lint.inputs.reader import ByteStream
+    from sitemap_lint.sink import FindingList
 
     if source.data is not None:
         return source.data
     if source.path is None:
         return sys.stdin.buffer.read(MAX_FIX_BYTES + 1)
-    handle = ByteStream(source, [])._open()  # regular files only, as a check reads them
+    handle = ByteStream(source, FindingList())._open()  # regular files only, as a check reads them
     with handle:
         return handle.read(MAX_FIX_BYTES + 1)
 
@@ -81,6 +84,7 @@ def read_source(source: Source) -> bytes:
 def decode(raw: bytes) -> Decoded | str:
     """The content of ``raw`` as text, or the reason it cannot be fixed safely."""
     from sitemap_lint.inputs.decoding import Decoder
+    from sitemap_lint.sink import FindingList
 
     if len(raw) > MAX_FIX_BYTES:
         return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB"
@@ -96,7 +100,7 @@ def decode(raw: bytes) -> Decoded | str:
                 return "the gzip stream is truncated or holds more than one member"
         except zlib.error:
             return "the gzip stream is corrupt"
-    findings: list[Finding] = []
+    findings = FindingList()
     decoder = Decoder(findings, keep_leading=True, positions=False)
     text = "".join(decoder.decode([data]))
     if any(f.code == "EN001" for f in findings):
@@ -153,15 +157,25 @@ def check_text(name: str, data: bytes, options: Options, engine: Engine) -> File
     return check_source(Source(name, None, data=data), options, engine)
 
 
-def fix_source(source: Source, options: Options, engine: Engine, unsafe: bool) -> FileFix:
-    """Fix ``source`` in memory: the new bytes and the findings fixed, or the reason not."""
+def fix_source(
+    source: Source,
+    options: Options,
+    engine: Engine,
+    unsafe: bool,
+    answered: Sequence[Finding] = (),
+) -> FileFix:
+    """Fix ``source`` in memory: the new bytes and the findings fixed, or the reason not.
+
+    ``answered``: the findings of the live audit of the original file whose fixes rest
+    on its answers (``fix.model.answered``); they go with the first pass, after the
+    static ones, and are never found again by the later passes."""
     raw = read_source(source)
     result = FileFix(source.name, raw)
     decoded = decode(raw)
     if isinstance(decoded, str):
         # Said only when there was something to fix.
         found = check_text(source.name, raw, options, engine).findings
-        if fixable(found, unsafe):
+        if fixable([*found, *answered], unsafe):
             result.refused = not_fixed(decoded)
         return result
     text = result.before = result.after = decoded.text
@@ -171,9 +185,10 @@ def fix_source(source: Source, options: Options, engine: Engine, unsafe: bool) -
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
         findings = check_text(source.name, data, options, engine).findings
+        todo = fixable(findings, unsafe)
         if first is None:
             first = findings
-        todo = fixable(findings, unsafe)
+            todo += fixable(answered, unsafe)
         if not todo:
             break
         step = apply(text, todo)

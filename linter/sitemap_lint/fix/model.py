@@ -16,6 +16,12 @@ what the position points at:
 - ``prefix``: whatever stands before the XML declaration, removed;
 - ``bom``: the UTF-8 byte order mark, removed;
 - ``encoding``: the file written as UTF-8, its declaration saying so.
+
+A rule whose fix rests on a network answer (the live audit's: a redirect's final URL)
+is declared ``answered``: its fixes cannot be found again by checking the fixed text,
+so ``--fix`` takes them from the audit of the original file and applies them with the
+first pass, after the static fixes (a static fix wins where their edits overlap); the
+later passes check the text statically.
 """
 
 from __future__ import annotations
@@ -26,19 +32,36 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Edit, FindingFix, Fix
 
 if TYPE_CHECKING:
+    from sitemap_lint.finding import Finding, Rule
     from sitemap_lint.model import Node
 
 __all__ = [
     "TARGETS",
     "Edit",
     "FindingFix",
+    "answered",
     "holds_reference",
+    "needs_answer",
     "remove_element",
     "replace_text",
     "whole_file",
 ]
 
 TARGETS = ("span", "text", "element", "xmlns", "prefix", "bom", "encoding")
+
+# The codes of the rules declared ``answered``.
+_ANSWERED: set[str] = set()
+
+
+def answered(rule: Rule) -> Rule:
+    """Declare that ``rule``'s fixes rest on a network answer (see the module's doc)."""
+    _ANSWERED.add(rule.code)
+    return rule
+
+
+def needs_answer(finding: Finding) -> bool:
+    """Whether ``finding``'s fix rests on a network answer (its rule is ``answered``)."""
+    return finding.code in _ANSWERED
 
 
 # Values longer than this were cut short by the parser (model.MAX_TEXT): no fix.

@@ -19,7 +19,7 @@ from sitemap_lint.fix.model import Edit, FindingFix
 from sitemap_lint.inputs.reader import Source, is_url
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from sitemap_lint.config import Config
     from sitemap_lint.options import Options
@@ -54,8 +54,11 @@ def fix_files(
     unsafe: bool,
     write: bool,
     out: TextIO,
+    answered: Mapping[str, Sequence[Finding]] | None = None,
 ) -> FixRun:
-    """Fix each of ``sources``; write them (``write``) or print the diff to ``out``."""
+    """Fix each of ``sources``; write them (``write``) or print the diff to ``out``.
+    ``answered``: by file name, the findings of a live audit whose fixes rest on its
+    answers (``answered_fixes``), applied with the first pass."""
     from sitemap_lint import xsd
     from sitemap_lint.fix.diff import unified
     from sitemap_lint.fix.engine import fix_source
@@ -66,7 +69,8 @@ def fix_files(
     run = FixRun()
     for source in sources:
         try:
-            done = fix_source(source, _options(plan, config, source), engine, unsafe)
+            given = answered.get(source.name, ()) if answered else ()
+            done = fix_source(source, _options(plan, config, source), engine, unsafe, given)
         except InputError as error:
             run.trouble.append(str(error))
             continue
@@ -99,9 +103,56 @@ def _options(plan: CheckPlan, config: Config, source: Source) -> Options:
     ``--map`` says it (as the set's check of it knows it)."""
     from sitemap_lint.rules.urls import parse_url
 
-    options = plan.options(config, source.name)
+    options = replace(plan.options(config, source.name), live=False)  # passes are static
     location = parse_url(source.url) if source.url is not None else None
     return options if location is None else replace(options, sitemap_url=location)
+
+
+def answered_fixes(results: list[FileResult]) -> dict[str, list[Finding]]:
+    """By file name, the findings of ``results`` (a run with ``--live``) whose fixes
+    rest on the audit's answers (``fix.model.answered``)."""
+    from sitemap_lint.fix.model import needs_answer
+
+    found: dict[str, list[Finding]] = {}
+    for result in results:
+        given = [f for f in result.findings if f.fix is not None and needs_answer(f)]
+        if given:
+            found[result.name] = given
+    return found
+
+
+def answered_after_static(
+    results: list[FileResult], sources: Mapping[str, Source]
+) -> list[FileResult]:
+    """``results`` without the answered fixes that ``--fix`` would not apply: those
+    whose edits do not fit the file, or overlap a static fix (which wins, as in the
+    first pass). A file larger than ``RESOLVE_LIMIT`` keeps its fixes as they are."""
+    from sitemap_lint.fix.apply import apply
+    from sitemap_lint.fix.engine import decode, read_source
+    from sitemap_lint.fix.model import needs_answer
+    from sitemap_lint.inputs.reader import InputError
+
+    out = []
+    for result in results:
+        given = [f for f in result.findings if f.fix is not None and needs_answer(f)]
+        source = sources.get(result.name)
+        if not given or source is None or _size(source) > RESOLVE_LIMIT:
+            out.append(result)
+            continue
+        try:
+            decoded = decode(read_source(source)) if source.data or source.path else None
+        except InputError:
+            decoded = None
+        static = [f for f in result.findings if f.fix is not None and not needs_answer(f)]
+        kept = set()
+        if decoded is not None and not isinstance(decoded, str):
+            kept = {id(f) for f in apply(decoded.text, [*static, *given]).fixed}
+        findings = [
+            f.with_fix(None) if f.fix is not None and needs_answer(f) and id(f) not in kept else f
+            for f in result.findings
+        ]
+        out.append(replace(result, findings=findings))
+    return out
 
 
 def with_mapped_files(

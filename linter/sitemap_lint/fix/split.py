@@ -20,7 +20,6 @@ from pathlib import Path
 from xml.parsers import expat
 
 from sitemap_lint.domain.urls import ParsedURL
-from sitemap_lint.finding import Finding
 from sitemap_lint.fix.locate import escape_text
 
 MAX_URLS = 50_000
@@ -175,28 +174,19 @@ def index(parts: list[Part], base_url: str) -> bytes:
     return "".join(lines).encode("utf-8")
 
 
-class _Count:
-    """A reporter that counts what the scope check finds."""
-
-    def __init__(self) -> None:
-        self.found = 0
-
-    def add(self, finding: Finding, covers: object = None) -> None:
-        self.found += 1
-
-
 def _outside(urls: list[ParsedURL], part_url: str) -> int:
     """How many of ``urls`` a sitemap served at ``part_url`` may not list (SC001, SC002)."""
     from sitemap_lint.model import Node
     from sitemap_lint.rules.scope import ScopeChecker
     from sitemap_lint.rules.urls import parse_url
+    from sitemap_lint.sink import FindingList
 
     checker = ScopeChecker(parse_url(part_url))
-    count = _Count()
+    found = FindingList()
     node = Node("", "loc", {}, 1, 1)
     for url in urls:
-        checker.check(url, node, count)
-    return count.found
+        checker.check(url, node, found)
+    return len(found)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from sitemap_lint.rules.urls import check_url, parse_url
 
 if TYPE_CHECKING:
     from sitemap_lint.options import Options
-    from sitemap_lint.rules.structure import Covers
+    from sitemap_lint.sink import FindingSink
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
 _SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
@@ -46,42 +46,30 @@ def check_robots_file(
     first: str,
     texts: Iterator[str],
     options: Options,
-    findings: list[Finding],
+    sink: FindingSink,
     facts: FileFacts | None,
     url: str | None,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
     where it was fetched from (None for a local file)."""
-    had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in findings)
+    had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in sink.findings)
     if had_bom:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
-        findings[:] = [f for f in findings if f.code != encoding.BYTE_ORDER_MARK.code]
+        sink.drop(encoding.BYTE_ORDER_MARK.code)
     if facts is not None:
         facts.kind = "robots"
     if _HTML_START.match(first):
-        findings.append(_html_page(first))
+        sink.add(_html_page(first))
         return
-    checker = _RobotsChecker(findings, facts, url, offset=3 if had_bom else 0)
+    checker = _RobotsChecker(sink, facts, url, offset=3 if had_bom else 0)
     checker.feed(first)
     for text in texts:
         checker.feed(text)
     checker.finish()
 
 
-class _Report:
-    """The reporter interface of the URL rules, over a plain list of findings."""
-
-    def __init__(self, findings: list[Finding]):
-        self.findings = findings
-
-    def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        self.findings.append(finding)
-
-
 class _RobotsChecker:
-    def __init__(
-        self, findings: list[Finding], facts: FileFacts | None, url: str | None, offset: int
-    ):
-        self.report = _Report(findings)
+    def __init__(self, report: FindingSink, facts: FileFacts | None, url: str | None, offset: int):
+        self.report = report
         self.facts = facts
         self.url = url
         self.number = 1  # of the line being read

@@ -11,7 +11,7 @@ the same URL, scope, duplicate and limit rules as a ``loc``; the text rules
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.finding import Finding
@@ -23,7 +23,7 @@ from sitemap_lint.rules.duplicates import DuplicateTracker
 if TYPE_CHECKING:
     from sitemap_lint.facts import FileFacts
     from sitemap_lint.options import Options
-    from sitemap_lint.rules.structure import Covers
+    from sitemap_lint.sink import FindingSink
 
 # Text is split into lines in blocks of at most this many characters, so that a
 # huge run of line breaks never becomes one huge list.
@@ -302,27 +302,21 @@ def _extra_content(line: str, start: int) -> Verdict | None:
 # -- checking ------------------------------------------------------------------------------
 
 
-class _Report:
-    """The reporter the URL rules write to; it counts what it receives."""
-
-    __slots__ = ("count", "findings")
-
-    def __init__(self, findings: list[Finding]):
-        self.findings = findings
-        self.count = 0
-
-    def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        self.findings.append(finding)
-        self.count += 1
-
-
 class TextChecker:
     """Checks the lines of one text sitemap, one at a time."""
 
-    def __init__(self, options: Options, findings: list[Finding], facts: FileFacts | None):
-        self.findings = findings
+    def __init__(
+        self,
+        options: Options,
+        sink: FindingSink,
+        facts: FileFacts | None,
+        on_url: Callable[[str, int, int], None] | None = None,
+    ):
+        self.report = sink
+        self.on_url = on_url  # given each URL checked, with its line and column
+        # The lines are checked until they gave MAX_FINDINGS findings.
+        self.stop_at = sink.added + rules.MAX_FINDINGS
         self.facts = facts
-        self.report = _Report(findings)
         self.duplicates = DuplicateTracker()
         self.robots, self.scope = scope.for_file(options)
         self.scanner = LineScanner()
@@ -342,7 +336,7 @@ class TextChecker:
     def check_line(self, number: int, line: Line) -> None:
         stripped = line.text.strip()
         column = line.text.index(stripped[0]) + 1
-        if self.stopped_at is None and self.report.count >= rules.MAX_FINDINGS:
+        if self.stopped_at is None and self.report.added >= self.stop_at:
             self.stopped_at = (number, column)
         if self.stopped_at is not None:
             self._count_line(number, column)
@@ -366,6 +360,8 @@ class TextChecker:
 
     def _check_url(self, url: str, number: int, column: int) -> None:
         self._count(url, number, column)
+        if self.on_url is not None:
+            self.on_url(url, number, column)
         node = Node("", "URL", {}, number, column)
         node.text = url
         report = self.report
@@ -387,17 +383,17 @@ class TextChecker:
             self.over_limit = (number, column)
 
     def finish(self) -> None:
-        findings = self.findings
+        report = self.report
         if self.scanner.blank:
-            findings.append(_blank_lines_finding(self.scanner.blank, self.scanner.first_blank))
+            report.add(_blank_lines_finding(self.scanner.blank, self.scanner.first_blank))
         if self.over_limit is not None:
-            findings.append(limits.too_many_entries(False, self.urls, *self.over_limit))
+            report.add(limits.too_many_entries(False, self.urls, *self.over_limit))
         mixed = self.scope.finish()
         if mixed is not None:
-            findings.append(mixed)
+            report.add(mixed)
         if self.stopped_at is not None:
             line, column = self.stopped_at
-            findings.append(
+            report.add(
                 rules.TOO_MANY_FINDINGS.at(
                     line,
                     column,
@@ -412,18 +408,20 @@ def check_text(
     first: str,
     texts: Iterator[str],
     options: Options,
-    findings: list[Finding],
+    sink: FindingSink,
     facts: FileFacts | None,
     name: str = "",
+    on_url: Callable[[str, int, int], None] | None = None,
 ) -> int:
     """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text;
-    ``name`` is the file's path or URL. Returns how many URLs it lists."""
+    ``name`` is the file's path or URL; ``on_url`` is given each URL checked, with its
+    line and column. Returns how many URLs it lists."""
     if facts is not None:
         facts.kind = "text"
     misnamed = rules.not_txt(name)
     if misnamed is not None:
-        findings.append(misnamed)
-    checker = TextChecker(options, findings, facts)
+        sink.add(misnamed)
+    checker = TextChecker(options, sink, facts, on_url)
     checker.check(_chain(first, texts))
     return checker.urls
 

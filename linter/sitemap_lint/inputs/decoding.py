@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from sitemap_lint.finding import Finding
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import encoding as encoding_rules
 from sitemap_lint.rules import xml as xml_rules
+
+if TYPE_CHECKING:
+    from sitemap_lint.sink import Reporter
 
 SNIFF_SIZE = 1024
 MAX_INVALID_REPORTS = 20
@@ -50,8 +53,8 @@ class Decoder:
     shifted back by these offsets.
     """
 
-    def __init__(self, findings: list[Finding], keep_leading: bool = False, positions: bool = True):
-        self.findings = findings
+    def __init__(self, report: Reporter, keep_leading: bool = False, positions: bool = True):
+        self.report = report  # where its findings go: the file's sink
         # Keep text before a late XML declaration (to show the file's lines as they are).
         self.keep_leading = keep_leading
         # False: only whether there are findings matters, not where (no line is counted).
@@ -90,7 +93,7 @@ class Decoder:
 
     def _sniff(self, head: bytes) -> bytes:
         if head.startswith(codecs.BOM_UTF8):
-            self.findings.append(encoding_rules.byte_order_mark())
+            self.report.add(encoding_rules.byte_order_mark())
             head = head[len(codecs.BOM_UTF8) :]
             self._check_declaration(head)
             self.codec = "utf-8"  # the byte order mark says UTF-8, whatever the declaration says
@@ -100,14 +103,14 @@ class Decoder:
                 if not _looks_wide(head[len(bom) :], codec):
                     return self._stray_mark(head, family)
                 self.codec = codec
-                self.findings.append(
+                self.report.add(
                     encoding_rules.wide_encoding(family, codec, _wide_declared(head, bom, codec))
                 )
                 return head[len(bom) :]
         for pattern, codec, family in _WIDE_PATTERNS:
             if head.startswith(pattern):
                 self.codec = codec
-                self.findings.append(
+                self.report.add(
                     encoding_rules.wide_encoding(family, codec, _wide_declared(head, b"", codec))
                 )
                 return head
@@ -122,7 +125,7 @@ class Decoder:
         end = 0
         while end < len(head) and head[end : end + 1] in _NEVER_UTF8:
             end += 1
-        self.findings.append(encoding_rules.stray_mark(head[:end], family))
+        self.report.add(encoding_rules.stray_mark(head[:end], family))
         self._invalid_lines.add(1)
         self._invalid_reported += 1
         head = head[end:]
@@ -139,18 +142,16 @@ class Decoder:
             lower = declared.lower()
             line, column = _position(head, offset + stripped.rfind(b"encoding", 0, match.start(1)))
             if lower in _UTF8_LABELS:
-                self.findings.append(encoding_rules.encoding_alias(declared, line, column))
+                self.report.add(encoding_rules.encoding_alias(declared, line, column))
             elif lower not in _UTF8_NAMES:
                 shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
                 utf8 = _is_utf8_alias(lower)
-                self.findings.append(
-                    encoding_rules.declared_encoding(shown, column, line, utf8=utf8)
-                )
+                self.report.add(encoding_rules.declared_encoding(shown, column, line, utf8=utf8))
                 self.codec = "utf-8" if utf8 else _usable_codec(lower)
         version = _DECLARED_VERSION.match(stripped)
         if version and version.group(1) != b"1.0":
             line, column = _position(head, offset + stripped.rfind(b"version", 0, version.start(1)))
-            self.findings.append(
+            self.report.add(
                 xml_rules.xml_version(
                     version.group(1).decode("ascii", "backslashreplace"), line, column
                 )
@@ -231,7 +232,7 @@ class Decoder:
             counted = start
             if line not in self._invalid_lines:
                 self._invalid_lines.add(line)
-                self.findings.append(
+                self.report.add(
                     encoding_rules.invalid_bytes(
                         self.codec, body[start:end], line, self._column(body, start)
                     )
@@ -274,7 +275,7 @@ class Decoder:
         following = text[at + 5 : at + 6]
         if following and not following.isspace() and following != "?":
             return text  # a processing instruction such as <?xml-stylesheet?>
-        self.findings.append(xml_rules.content_before_declaration(prefix))
+        self.report.add(xml_rules.content_before_declaration(prefix))
         self.line_offset = _breaks(prefix)
         self.column_offset = len(prefix) - (max(prefix.rfind("\n"), prefix.rfind("\r")) + 1)
         return text[at:]

@@ -55,13 +55,14 @@ def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int,
     """
     from sitemap_lint.inputs.decoding import Decoder
     from sitemap_lint.inputs.reader import ByteStream, InputError
+    from sitemap_lint.sink import FindingList
 
     if not wanted:
         return {}
     collector = _Collector(wanted)
-    stream = ByteStream(source, [])
+    stream = ByteStream(source, FindingList())
     try:
-        for text in Decoder([], keep_leading=True).decode(stream.chunks()):
+        for text in Decoder(FindingList(), keep_leading=True).decode(stream.chunks()):
             if collector.feed(text):
                 break
     except (InputError, OSError):

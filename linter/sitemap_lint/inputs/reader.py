@@ -14,12 +14,14 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from sitemap_lint.finding import Finding
 from sitemap_lint.records import Frozen
 from sitemap_lint.rules import input as input_rules
 from sitemap_lint.rules import limits
+
+if TYPE_CHECKING:
+    from sitemap_lint.sink import Reporter
 
 READ_SIZE = 1 << 16
 SIZE_LIMIT = 52_428_800
@@ -114,14 +116,14 @@ def _sitemaps_in(directory: Path) -> Iterator[Path]:
 class ByteStream:
     """The uncompressed bytes of one source, read in chunks.
 
-    Findings about the container (gzip, size) are appended to ``findings``.
+    Findings about the container (gzip, size) go to ``report`` (the file's sink).
     ``total`` counts uncompressed bytes; ``stopped_early`` is set when reading
     stopped at the safety cap or at a corrupt gzip stream.
     """
 
-    def __init__(self, source: Source, findings: list[Finding]):
+    def __init__(self, source: Source, report: Reporter):
         self.source = source
-        self.findings = findings
+        self.report = report
         self.total = 0
         self.stopped_early = False
         self.is_gzip = False
@@ -177,10 +179,10 @@ class ByteStream:
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
         if self.source.path is not None and named_gz != self.is_gzip:
-            self.findings.append(input_rules.gzip_name_mismatch(self.is_gzip))
+            self.report.add(input_rules.gzip_name_mismatch(self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():
             if first.startswith(magic):
-                self.findings.append(input_rules.unsupported_compression(kind))
+                self.report.add(input_rules.unsupported_compression(kind))
                 self.stopped_early = True
                 return
         raw = _read_all(handle, first)
@@ -199,7 +201,7 @@ class ByteStream:
                 break
             yield chunk
         if self.total > SIZE_LIMIT:
-            self.findings.append(limits.file_too_large(self.total, self.is_gzip, capped))
+            self.report.add(limits.file_too_large(self.total, self.is_gzip, capped))
 
 
 def _reason(error: OSError) -> str:
@@ -238,7 +240,7 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
                 # zlib drops the whole call's output on an error: redo it in small
                 # steps from the saved state to keep what was readable.
                 yield from _salvage(before, data)
-                stream.findings.append(input_rules.gzip_corrupt(str(error), stream.total))
+                stream.report.add(input_rules.gzip_corrupt(str(error), stream.total))
                 stream.stopped_early = True
                 return
             if out:
@@ -253,14 +255,14 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
             in_member = False
             if data and not data.startswith(GZIP_MAGIC):
                 if data.strip(b"\x00"):  # NUL padding after the last member is harmless
-                    stream.findings.append(
+                    stream.report.add(
                         input_rules.gzip_corrupt(
                             "data after the end of the gzip stream", stream.total
                         )
                     )
                 return
     if in_member:
-        stream.findings.append(input_rules.gzip_truncated(stream.total))
+        stream.report.add(input_rules.gzip_truncated(stream.total))
         stream.stopped_early = True
 
 

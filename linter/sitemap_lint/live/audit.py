@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import sort_key
 from sitemap_lint.live.model import Answer, Target
 from sitemap_lint.rules import live as rules
-from sitemap_lint.sink import reported
 
 if TYPE_CHECKING:
     from sitemap_lint.cluster import DaskExecutor
@@ -197,24 +195,24 @@ def client_settings(settings: LiveSettings) -> ClientSettings:
 def add_findings(result: FileResult, answers: dict[str, Answer], now: datetime) -> None:
     """The findings of the answers to ``result``'s targets, and of its lastmods."""
     targets = result.targets or []
+    sink = result.open_sink()
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:
-            result.findings.extend(rules.judge(target, answer, now))
+            for finding in rules.judge(target, answer, now):
+                sink.add(finding)
     untrusted = rules.untrusted_lastmods(targets, now)
     if untrusted is not None:
-        result.findings.append(untrusted)
+        sink.add(untrusted)
     result.targets = None
 
 
 def finish(result: FileResult, selection: Selection | None) -> None:
-    """The file's directives (kept open for the audit) and the selection, applied."""
-    if result.suppressions is not None:
-        result.findings[:] = result.suppressions.apply(result.findings)
-        result.suppressions = None
-    if selection is not None:
-        result.findings[:] = reported(result.findings, selection.for_file(result.name))
-    result.findings.sort(key=sort_key)
+    """The file's sink (kept open for the audit) closed: its directives and the
+    selection applied to the audit's findings."""
+    levels = selection.for_file(result.name) if selection is not None else None
+    result.findings = result.open_sink().close(levels)
+    result.sink = None
 
 
 def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
@@ -224,7 +222,7 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
         statuses[
             str(answer.status) if answer.error is None and answer.status else _kind(answer)
         ] += 1
-        stats.requests += 0 if answer.robots_disallowed else max(answer.attempts, 1)
+        stats.requests += 0 if answer.robots_disallowed or answer.fresh else max(answer.attempts, 1)
         stats.cached += answer.from_cache
         stats.errors += answer.error is not None
         if answer.chain and len(stats.chains) < CHAINS_SHOWN:
@@ -232,7 +230,7 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
                 [f"{hop.url} {hop.status}" for hop in answer.chain]
                 + [f"{answer.final_url or ''} {answer.status or answer.error or ''}".strip()]
             )
-        if answer.error is None and answer.status is not None:
+        if answer.error is None and answer.status is not None and not answer.fresh:
             times.setdefault(_host(answer.url), []).append(answer.elapsed)
     stats.statuses = dict(sorted(statuses.items()))
     medians = [(host, round(statistics.median(values), 3)) for host, values in times.items()]

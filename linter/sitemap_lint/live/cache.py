@@ -1,5 +1,6 @@
 """The live audit's answers kept between runs, so that a second run over unchanged pages
-asks only conditionally (If-None-Match, If-Modified-Since) and reports the same.
+asks only conditionally (If-None-Match, If-Modified-Since), or not at all while an
+answer is fresh (``Answer.fresh_until``), and reports the same.
 
 One SQLite table keyed by URL (the standard library's sqlite3): each row holds what the
 findings are made from (status, final URL, redirect chain, content type, the page's
@@ -28,7 +29,7 @@ from sitemap_lint.live.model import Answer, Hop, PageSignals
 __all__ = ["Cache", "CacheError", "default_path"]
 
 # Rows written by another layout are dropped (it is a cache): bump with the layout.
-_VERSION = 1
+_VERSION = 2
 # How long a writer waits for another process's transaction, in seconds.
 BUSY_TIMEOUT = 30.0
 _COLUMNS = (
@@ -46,6 +47,7 @@ _COLUMNS = (
     "too_many_hops",
     "etag",
     "last_modified",
+    "fresh_until",
 )
 _CREATE = """CREATE TABLE IF NOT EXISTS answers (
     url TEXT PRIMARY KEY,
@@ -61,7 +63,8 @@ _CREATE = """CREATE TABLE IF NOT EXISTS answers (
     loop INTEGER NOT NULL DEFAULT 0,
     too_many_hops INTEGER NOT NULL DEFAULT 0,
     etag TEXT,
-    last_modified TEXT
+    last_modified TEXT,
+    fresh_until REAL
 ) WITHOUT ROWID"""
 _PUT = (
     f"INSERT OR REPLACE INTO answers ({', '.join(_COLUMNS)}) "
@@ -208,6 +211,7 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
         int(answer.too_many_hops),
         answer.etag,
         answer.last_modified,
+        answer.fresh_until,
     )
 
 
@@ -233,6 +237,7 @@ def _answer(row: tuple[Any, ...]) -> Answer:
         too_many_hops,
         etag,
         last_modified,
+        fresh_until,
     ) = row
     return Answer(
         url=url,
@@ -248,6 +253,7 @@ def _answer(row: tuple[Any, ...]) -> Answer:
         too_many_hops=bool(too_many_hops),
         etag=etag,
         last_modified=last_modified,
+        fresh_until=fresh_until,
     )
 
 

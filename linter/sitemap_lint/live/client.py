@@ -15,8 +15,12 @@
   ``head_bytes`` of them, so a compression bomb stops at the bound.
 - Pages and alternates are asked with GET (the body read up to the end of its head);
   the rest with HEAD, and GET when HEAD is answered 405 or 501.
-- With a cache, a stored answer with an ETag or a Last-Modified is asked again
-  conditionally; a 304 gives the stored answer back with ``from_cache`` True.
+- With a cache, a stored 200 answer still fresh (its response's ``Cache-Control:
+  max-age`` or ``Expires``, less its age: RFC 9111, section 4.2; no heuristic
+  freshness) is given back without a request (``fresh``); a stale one with an ETag or
+  a Last-Modified is asked again conditionally, and a 304 gives the stored answer back
+  with ``from_cache`` True (fresh again for as long as the 304 says). The stored
+  answers are read a batch at a time, ahead of the requests.
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ class AnswerStore(Protocol):
     """What the client needs of a cache (``live.cache.Cache`` is one)."""
 
     def get(self, url: str) -> Answer | None: ...
+
+    def get_many(self, urls: Iterable[str]) -> dict[str, Answer]: ...
 
     def put_many(self, answers: Iterable[Answer]) -> None: ...
 
@@ -224,6 +230,9 @@ class Client:
         self._all = asyncio.Semaphore(max(1, settings.concurrency))
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
+        # The stored answers of the URLs about to be requested (None: none stored),
+        # read a batch at a time by fetch_all; each taken out when its URL is requested.
+        self._stored: dict[str, Answer | None] = {}
 
     async def __aenter__(self) -> Client:
         settings = self.settings
@@ -274,7 +283,7 @@ class Client:
         are stored as they come, in batches."""
         answers: dict[str, Answer] = {}
         pending: list[Answer] = []
-        queue: Iterator[tuple[str, str]] = iter(targets)
+        queue: Iterator[tuple[str, str]] = self._read_ahead(targets)
 
         async def work() -> None:
             for url, kind in queue:  # shared: each worker takes the next
@@ -291,6 +300,35 @@ class Client:
         await asyncio.gather(*(work() for _ in range(max(1, self.settings.concurrency))))
         self._store(pending)
         return answers
+
+    def _read_ahead(self, targets: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+        """``targets``, the stored answers of each batch read (one query) before its
+        first URL is handed out."""
+        if self.cache is None:
+            yield from targets
+            return
+        batch: list[tuple[str, str]] = []
+        for target in targets:
+            batch.append(target)
+            if len(batch) == CACHE_BATCH:
+                yield from self._with_stored(batch)
+                batch = []
+        yield from self._with_stored(batch)
+
+    def _with_stored(self, batch: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        assert self.cache is not None
+        found = self.cache.get_many(url for url, _kind in batch)
+        stored = self._stored
+        for url, _kind in batch:
+            stored[url] = found.get(url)
+        return batch
+
+    def _stored_answer(self, url: str) -> Answer | None:
+        if self.cache is None:
+            return None
+        if url in self._stored:
+            return self._stored.pop(url)
+        return self.cache.get(url)
 
     def _store(self, pending: list[Answer]) -> None:
         if self.cache is not None and pending:
@@ -317,7 +355,9 @@ class Client:
             if rules is not None and rules.disallows(url):
                 detail = "not requested: robots.txt disallows it for Googlebot"
                 return Answer(url, robots_disallowed=True, detail=detail)
-        cached = self.cache.get(url) if self.cache is not None else None
+        cached = self._stored_answer(url)
+        if cached is not None and _reusable(cached) and _still_fresh(cached):
+            return replace(cached, from_cache=True, fresh=True, attempts=0)
         conditional = _conditional_headers(cached)
         method = "GET" if kind in GET_KINDS else "HEAD"
         limit = self.settings.head_bytes if kind in GET_KINDS else 0
@@ -340,7 +380,8 @@ class Client:
                 method = "GET"
                 continue
             if response.status == 304 and cached is not None and conditional:
-                return replace(cached, from_cache=True, attempts=attempts)
+                fresh_until = freshness(response.headers, time.time())
+                return replace(cached, from_cache=True, attempts=attempts, fresh_until=fresh_until)
             conditional = {}
             location = response.header("Location")
             if response.status not in REDIRECTS or location is None:
@@ -372,6 +413,8 @@ class Client:
             etag=response.header("ETag"),
             last_modified=response.header("Last-Modified"),
         )
+        if response.status == 200 and not chain:
+            answer.fresh_until = freshness(response.headers, time.time())
         if kind in GET_KINDS and 200 <= response.status < 300:
             text = response.text() if response.content_type in HTML_TYPES else ""
             answer.signals = read_signals(response.url, response.headers, text)
@@ -582,8 +625,58 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     return max(0.0, moment.timestamp() - current)
 
 
+def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
+    """Until when a response received at ``now`` is fresh (seconds since the epoch), by
+    its ``Cache-Control`` (``max-age``; ``no-store`` and ``no-cache`` make it stale) or
+    else its ``Expires`` against its ``Date``, less its age (``Age``, or the time since
+    its ``Date``): RFC 9111, sections 4.2.1 and 4.2.3. None: stale at once (no
+    freshness given, an invalid value, or a lifetime already spent)."""
+    directives: dict[str, str] = {}
+    expires = date = age = None
+    for name, value in headers:
+        key = name.lower()
+        if key == "cache-control":
+            for part in value.split(","):
+                directive, _, argument = part.strip().partition("=")
+                directives.setdefault(directive.strip().lower(), argument.strip().strip('"'))
+        elif key == "expires" and expires is None:
+            expires = value
+        elif key == "date" and date is None:
+            date = value
+        elif key == "age" and age is None:
+            age = value
+    if "no-store" in directives or "no-cache" in directives:
+        return None
+    sent = parse_http_date(date) if date is not None else None
+    sent_at = sent.timestamp() if sent is not None else now
+    if "max-age" in directives:
+        text = directives["max-age"]
+        if not text.isdigit():
+            return None
+        lifetime = float(text)
+    elif expires is not None:
+        until = parse_http_date(expires)
+        if until is None:
+            return None  # an invalid Expires means already expired
+        lifetime = until.timestamp() - sent_at
+    else:
+        return None
+    stated_age = float(age.strip()) if age is not None and age.strip().isdigit() else 0.0
+    spent = max(now - sent_at, stated_age, 0.0)
+    return now + lifetime - spent if lifetime > spent else None
+
+
+def _reusable(cached: Answer) -> bool:
+    """Whether a stored answer may stand for a new one: a 200 reached without redirects."""
+    return not cached.chain and cached.status == 200 and not cached.error
+
+
+def _still_fresh(cached: Answer) -> bool:
+    return cached.fresh_until is not None and cached.fresh_until > time.time()
+
+
 def _conditional_headers(cached: Answer | None) -> dict[str, str]:
-    if cached is None or cached.chain or cached.status != 200 or cached.error:
+    if cached is None or not _reusable(cached):
         return {}
     headers = {}
     if cached.etag:
@@ -594,7 +687,8 @@ def _conditional_headers(cached: Answer | None) -> dict[str, str]:
 
 
 def _storable(answer: Answer) -> bool:
-    return answer.status is not None and not answer.robots_disallowed
+    """Whether to store ``answer``: one that was requested (a fresh one is stored)."""
+    return answer.status is not None and not answer.robots_disallowed and not answer.fresh
 
 
 def _scheme(url: str) -> str | None:

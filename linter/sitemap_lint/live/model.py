@@ -24,7 +24,10 @@ class Target(Frozen):
     """One URL as a file lists it: where its element starts (the ``loc``/``link``
     start tag, 1-based line and column, as the static findings give them), and for a
     page its entry's lastmod as written and its ``xhtml:link`` alternates
-    ((hreflang, href) pairs, in the file's order)."""
+    ((hreflang, href) pairs, in the file's order). ``written`` says how the URL stands
+    in the text, for a fix that rewrites it: ``TEXT``, the whole text of the element at
+    the position; ``SPAN``, the URL itself from the position on (a text sitemap's
+    line); ``ATTRIBUTE``, an attribute of the element (no fix)."""
 
     url: str
     kind: str
@@ -32,6 +35,7 @@ class Target(Frozen):
     column: int
     lastmod: str | None = None
     alternates: tuple[tuple[str, str], ...] = ()
+    written: str = "text"
 
     def __init__(
         self,
@@ -41,6 +45,7 @@ class Target(Frozen):
         column: int,
         lastmod: str | None = None,
         alternates: tuple[tuple[str, str], ...] = (),
+        written: str = "text",
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "url", url)
@@ -49,6 +54,13 @@ class Target(Frozen):
         setattr_(self, "column", column)
         setattr_(self, "lastmod", lastmod)
         setattr_(self, "alternates", alternates)
+        setattr_(self, "written", written)
+
+
+# How a target's URL stands in the text (Target.written).
+TEXT = "text"
+SPAN = "span"
+ATTRIBUTE = "attribute"
 
 
 # Why a request got no answer (Answer.error).
@@ -95,7 +107,8 @@ class Answer:
     before the final response; ``final_url`` the URL that gave it. ``content_type`` is
     the media type without parameters, lower case. ``elapsed`` is seconds from the
     first byte sent to the final answer. ``from_cache`` is True when a conditional
-    request was answered 304 and the cached answer reused. ``loop`` is True when the
+    request was answered 304 and the cached answer reused, or when the cached answer was
+    still fresh (``fresh``: then no request was made). ``loop`` is True when the
     chain came back to a URL it had visited; ``too_many_hops`` when it was cut."""
 
     url: str
@@ -114,3 +127,7 @@ class Answer:
     etag: str | None = None
     last_modified: str | None = None
     robots_disallowed: bool = False  # the host's robots.txt disallows it for Googlebot
+    # Until when (seconds since the epoch) the answer is fresh, as its response's
+    # Cache-Control max-age or Expires said (RFC 9111, section 4.2); None: stale at once.
+    fresh_until: float | None = None
+    fresh: bool = False  # given from the cache without a request: it was still fresh

@@ -30,9 +30,11 @@ from collections.abc import Sequence
 from sitemap_lint.formats.xml import AMP_MARK, DROP_MARK, StreamParser
 from sitemap_lint.live.model import (
     ALTERNATE,
+    ATTRIBUTE,
     CHILD,
     IMAGE,
     PAGE,
+    SPAN,
     VIDEO_CONTENT,
     VIDEO_PLAYER,
     VIDEO_THUMBNAIL,
@@ -40,12 +42,19 @@ from sitemap_lint.live.model import (
 )
 from sitemap_lint.model import Node
 
-__all__ = ["TargetReader", "sample"]
+__all__ = ["LineTargets", "TargetReader", "sample"]
 
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 _ENTRIES = {"urlset": ("url", PAGE), "sitemapindex": ("sitemap", CHILD)}
+# Feeds, as formats.feed reads them: RSS 2.0 (items, in a channel or not: each its
+# <link>) and Atom 1.0 and 0.3 (entries: each its first alternate <link href>, and its
+# date as the lastmod; RSS's pubDate is no W3C date, so its items have none).
+ATOM_NS = "http://www.w3.org/2005/Atom"
+ATOM_03_NS = "http://purl.org/atom/ns#"
+_ATOM_DATES = {ATOM_NS: "updated", ATOM_03_NS: "modified"}
+_ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 _VIDEO_LOCS = {
     f"{VIDEO_NS}}}content_loc": VIDEO_CONTENT,
     f"{VIDEO_NS}}}player_loc": VIDEO_PLAYER,
@@ -57,7 +66,18 @@ _VIDEO = f"{VIDEO_NS}}}video"
 _LINK = f"{XHTML_NS}}}link"
 
 # What an open element is to the reader.
-_OTHER, _ROOT, _ENTRY, _LOC, _LASTMOD, _IMAGE_BOX, _VIDEO_BOX, _MEDIA_LOC, _LINK_ROLE = range(9)
+(
+    _OTHER,
+    _ROOT,
+    _ENTRY,
+    _LOC,
+    _LASTMOD,
+    _IMAGE_BOX,
+    _VIDEO_BOX,
+    _MEDIA_LOC,
+    _LINK_ROLE,
+    _FEED_LINK,
+) = range(10)
 _VALUES = frozenset({_LOC, _LASTMOD, _MEDIA_LOC})  # the elements whose text is kept
 
 # A "&" that does not start a reference expat reads (the predefined entities and
@@ -71,8 +91,21 @@ MAX_REPLAY = 1 << 20
 _OPEN_REFERENCE = re.compile(r"&#?[xX]?[0-9A-Za-z_.-]{0,16}\Z")
 
 
+class LineTargets:
+    """The targets of a text sitemap, given one by one by its checker
+    (``formats.text.check_text``'s ``on_url``): each a page, its URL the span that
+    starts at the line and column."""
+
+    def __init__(self) -> None:
+        self.targets: list[Target] = []
+
+    def __call__(self, url: str, line: int, column: int) -> None:
+        self.targets.append(Target(url, PAGE, line, column, written=SPAN))
+
+
 class TargetReader:
-    """Reads the targets of one sitemap from its decoded text, chunk by chunk."""
+    """Reads the targets of one sitemap (or feed) from its decoded text, chunk by chunk.
+    A feed's targets end at a syntax error: the static check reads no further either."""
 
     def __init__(self, line_offset: int = 0, column_offset: int = 0) -> None:
         self._line_offset = line_offset
@@ -249,6 +282,7 @@ class TargetReader:
         alternates: list[tuple[str, str]] = []
         at = (0, 0)
         media_kind = IMAGE
+        written = "text"  # how the entry's loc stands in the text (Target.written)
 
         def where() -> tuple[int, int]:
             line, column = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
@@ -261,7 +295,7 @@ class TargetReader:
             return _unmark(text) if reader._marked else text
 
         def start(tag: str, attrs: dict[str, str]) -> None:
-            nonlocal loc, lastmod, alternates, page_at, at, media_kind
+            nonlocal loc, lastmod, alternates, page_at, at, media_kind, written
             spec = wanted.get(tag)
             if spec is None or spec[0] != roles[-1]:
                 if len(roles) == 1:
@@ -270,10 +304,13 @@ class TargetReader:
                         parser.CurrentLineNumber,
                         parser.CurrentColumnNumber,
                     )
-                roles.append(_OTHER if roles else root(tag))
+                roles.append(_OTHER if roles else root(tag, attrs))
                 return
             role = spec[1]
-            if role == _LOC:
+            if role == _FEED_LINK:
+                feed_link(attrs)
+                role = _OTHER
+            elif role == _LOC:
                 if loc is not None:  # a second loc: the first counts
                     role = _OTHER
                 at = where()
@@ -286,17 +323,20 @@ class TargetReader:
                     parser.CurrentColumnNumber,
                 )
                 entry.clear()
-                page_at, loc, lastmod, alternates = -1, None, None, []
+                page_at, loc, lastmod, alternates, written = -1, None, None, [], "text"
             elif role == _LINK_ROLE:
                 link(attrs)
             pieces.clear()
             roles.append(role)
 
-        def root(tag: str) -> int:
+        def root(tag: str, attrs: dict[str, str]) -> int:
             nonlocal kind
             ns, _, name = tag.rpartition("}")
             reader._root = (ns, name)
-            if name in _ENTRIES:
+            if name == "rss" or (name == "feed" and ns in _ATOM_DATES):
+                kind = PAGE
+                wanted.update(_feed_roles(ns, name, attrs))
+            elif name in _ENTRIES:
                 entry_name, kind = _ENTRIES[name]
                 reader._entry = (entry_name, kind)
                 prefix = f"{ns}}}" if ns else ""
@@ -315,6 +355,19 @@ class TargetReader:
             else:
                 reader._failed = True  # not a sitemap: nothing to read past this chunk
             return _ROOT
+
+        def feed_link(attrs: dict[str, str]) -> None:
+            nonlocal loc, page_at, written
+            if page_at != -1 or written == ATTRIBUTE:  # the first alternate link counts
+                return
+            rel = attrs.get("rel")
+            if rel is not None and rel.strip() not in _ALTERNATE:
+                return
+            written = ATTRIBUTE
+            href = attrs.get("href", "").strip()
+            if href:
+                loc = (_unmark(href) if reader._marked else href, *where())
+                page_at = len(entry)
 
         def link(attrs: dict[str, str]) -> None:
             if "alternate" not in attrs.get("rel", "").lower().split():
@@ -350,7 +403,7 @@ class TargetReader:
             elif role == _ENTRY:
                 if loc is not None:
                     url, line, column = loc
-                    page = Target(url, kind, line, column, lastmod, tuple(alternates))
+                    page = Target(url, kind, line, column, lastmod, tuple(alternates), written)
                     entry.insert(page_at, page)
                 targets.extend(entry)
                 entry.clear()
@@ -366,6 +419,27 @@ class TargetReader:
         parser.StartElementHandler = start
         parser.EndElementHandler = end
         parser.CharacterDataHandler = pieces.append
+
+
+def _feed_roles(ns: str, name: str, attrs: dict[str, str]) -> dict[str, tuple[int, int]]:
+    """The elements of a feed's root that the reader wants, as ``_install``'s
+    ``wanted``: none for a feed search engines do not read (an RSS version but 2.0),
+    whose items the static check does not read either."""
+    prefix = f"{ns}}}" if ns else ""
+    if name == "rss":
+        if attrs.get("version", "").strip() != "2.0":
+            return {}
+        # A channel is read as the root is: its items are entries, as the root's are.
+        return {
+            f"{prefix}channel": (_ROOT, _ROOT),
+            f"{prefix}item": (_ROOT, _ENTRY),
+            f"{prefix}link": (_ENTRY, _LOC),
+        }
+    return {
+        f"{prefix}entry": (_ROOT, _ENTRY),
+        f"{prefix}link": (_ENTRY, _FEED_LINK),
+        f"{prefix}{_ATOM_DATES[ns]}": (_ENTRY, _LASTMOD),
+    }
 
 
 def _ignore(_data: str) -> None:

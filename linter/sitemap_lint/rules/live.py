@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
+from sitemap_lint.fix.model import answered
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.dates import Parsed, parse_date
 
@@ -118,29 +119,32 @@ UNREACHABLE = rule(
     """,
 )
 
-REDIRECTED = rule(
-    "LV005",
-    "live-redirect",
-    WARNING,
-    summary="A listed URL redirects; the sitemap should list the final URL",
-    what="""
+REDIRECTED = answered(
+    rule(
+        "LV005",
+        "live-redirect",
+        WARNING,
+        summary="A listed URL redirects; the sitemap should list the final URL",
+        what="""
         Reports a listed page, child sitemap or alternate that answers with a redirect
         (301, 302, 307, 308) and reaches a success, naming the chain and the final URL.
         The unsafe fix writes the final URL in place of the listed one when the chain
-        ends in 200 on the same site (scheme and host).
+        ends in 200 on the same site (the host, `www.` aside; http to https included):
+        `--fix --unsafe-fixes --live` applies it with its first pass.
     """,
-    why="""
+        why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
         with redirect" and does not index them; each hop also costs a request.
     """,
-    bad="""
+        bad="""
         <url><loc>http://www.example.com/shoes</loc></url>
         <!-- GET /shoes -> 301 Location: https://www.example.com/shoes/ -->
     """,
-    good="""
+        good="""
         <url><loc>https://www.example.com/shoes/</loc></url>
     """,
-    fix=Fix.UNSAFE,
+        fix=Fix.UNSAFE,
+    )
 )
 
 REDIRECT_LOOP = rule(
@@ -512,8 +516,10 @@ def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
     final = answer.final_url or target.url
     fix = None
     if target.kind != "alternate" and answer.status == 200 and _same_site(target.url, final):
-        edit = Edit(target.line, target.column, final, "text", old=target.url)
-        fix = FindingFix(Fix.UNSAFE, f"list the final URL {final}", (edit,))
+        edit = _url_edit(target, final)
+        fix = (
+            None if edit is None else FindingFix(Fix.UNSAFE, f"list the final URL {final}", (edit,))
+        )
     return REDIRECTED.at(
         target.line,
         target.column,
@@ -521,6 +527,16 @@ def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
         key=target.url,
         fix=fix,
     )
+
+
+def _url_edit(target: Target, url: str) -> Edit | None:
+    """The edit that writes ``url`` in place of the target's (None: an attribute)."""
+    if target.written == "text":
+        return Edit(target.line, target.column, url, "text", old=target.url)
+    if target.written == "span":
+        end = target.column + len(target.url)
+        return Edit(target.line, target.column, url, "span", target.line, end, target.url)
+    return None
 
 
 def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sitemap_lint.facts import Child, FileFacts, url_hash
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
+
+if TYPE_CHECKING:
+    from sitemap_lint.sink import FindingSink
 
 URL_IN_SEVERAL_SITEMAPS = rule(
     "SE001",
@@ -253,35 +256,31 @@ def closing_entries(
 
 
 def check_cycles(
-    files: list[tuple[str, str, FileFacts, list[Finding]]],
+    files: list[tuple[str, str, FileFacts, FindingSink]],
     roots: Sequence[str],
     key_of: Callable[[str], str | None],
 ) -> None:
     """Cycles of listings across files (a -> b -> a), also through an index that was not
     followed further: SE002 on the entry that closes one, in place of SE004 there.
-    ``files`` are each checked file's key, name, facts and findings; ``roots`` the keys the
+    ``files`` are each checked file's key, name, facts and open sink; ``roots`` the keys the
     run started from; ``key_of`` the key of a listed URL (None when it cannot be one)."""
     listings: dict[str, list[tuple[str, Child]]] = {}
-    where: dict[str, tuple[str, list[Finding]]] = {}
-    for key, name, facts, findings in files:
+    where: dict[str, tuple[str, FindingSink]] = {}
+    for key, name, facts, sink in files:
         if facts.kind not in ("sitemapindex", "robots") or key in listings:
             continue
-        where[key] = (name, findings)
+        where[key] = (name, sink)
         listings[key] = [
             (listed, child) for child in facts.children if (listed := key_of(child.url)) is not None
         ]
     for key, child, cycle in closing_entries(listings, roots):
-        findings = where[key][1]
+        sink = where[key][1]
         here = (child.line, child.column)
-        if any(f.code == INDEX_CYCLE.code and (f.line, f.column) == here for f in findings):
+        if any(f.code == INDEX_CYCLE.code and (f.line, f.column) == here for f in sink.findings):
             continue  # found while following: this file itself or an index above it
-        findings[:] = [
-            f
-            for f in findings
-            if not (f.code == SITEMAP_LISTED_TWICE.code and (f.line, f.column) == here)
-        ]
+        sink.withdraw(SITEMAP_LISTED_TWICE.code, child.line, child.column)
         names = [where[k][0] if k in where else k for k in cycle]
-        findings.append(index_cycle(child.line, child.column, child.url, names))
+        sink.add(index_cycle(child.line, child.column, child.url, names))
 
 
 def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Finding:
@@ -294,14 +293,6 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
         f"{url} leads back to this file ({around}); the cycle was not followed: list only "
         "sitemaps of URLs here",
     )
-
-
-def check_hreflang(files: list[tuple[str, FileFacts, list[Finding]]]) -> None:
-    """The hreflang checks across the files of a set: ``files`` are each file's name,
-    facts (records, URL hashes) and the list its findings go to."""
-    found = hreflang_findings([(name, facts) for name, facts, _findings in files])
-    for index, finding in found:
-        files[index][2].append(finding)
 
 
 def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int, Finding]]:

@@ -8,13 +8,12 @@ from urllib.parse import quote
 
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
-from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
-from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.structure import Reporter
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext
@@ -806,16 +805,12 @@ def _whitespace_message(url: str, field: str) -> str:
     return f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>"
 
 
-class _Discard:
-    def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        pass
-
-
 def parse_url(value: str) -> ParsedURL | None:
     """``value`` split as the URL rules split a ``loc`` (host in lower case and ASCII),
     or None when it is not a usable absolute http(s) URL; nothing is reported."""
     if not value:
         return None
     from sitemap_lint.model import Node
+    from sitemap_lint.sink import FindingList
 
-    return check_url(value, Node("", "url", {}, 1, 1), _Discard())
+    return check_url(value, Node("", "url", {}, 1, 1), FindingList())
