@@ -239,25 +239,7 @@ def test_json_and_sarif_carry_the_live_findings(
 def test_the_installed_command(live_server: LiveServer, tmp_path: Path) -> None:  # noqa: F811
     live_server.reset()
     sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/404", "/pages/plain"))
-    done = subprocess.run(
-        [
-            str(Path(sys.executable).with_name("sitemap-lint")),
-            "check",
-            str(sitemap),
-            "--live",
-            "--no-live-cache",
-            "--live-connect-to",
-            f"example.com:80:{live_server.origin}",
-            "--format",
-            "concise",
-            "--now",
-            NOW.date().isoformat(),
-            "--isolated",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _command(sitemap, live_server, "--format", "concise")
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines() == [
         f"{sitemap}:3:8: LV001 page {SITE}/status/404 is not found (404); remove it or"
