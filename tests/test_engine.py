@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from sitemap_lint import dispatch
+from sitemap_lint.options import Options
 from sitemap_lint.rules import dates, news, urls, values
 from sitemap_lint.rules.registry import CHECKS, CheckSpec
 from sitemap_lint.run import RunSettings, execute
@@ -92,20 +93,29 @@ SELECTIONS = (
 )
 
 
-def share(turn: int, turns: int, everyday: bool) -> list[Path]:
+# The heavy fixtures (seconds each) are a case of their own in the whole run, so that
+# the workers share them out.
+HEAVY = [path for path in ALL_FIXTURES if heavy(path)]
+
+
+def share(turn: int, turns: int, part: str) -> list[Path]:
     """The fixtures of one of ``turns`` runs that together check every fixture each way:
     for the fast loop (``everyday``) half of the light fixtures, each under one of the
-    runs in turn; for the slow run every other fixture."""
+    runs in turn; in the whole run the other light fixtures (``rest``) and the heavy
+    ones (``heavy``)."""
     taken = LIGHT_FIXTURES[turn :: 2 * turns]
-    if everyday:
+    if part == "everyday":
         return taken
-    return sorted(set(ALL_FIXTURES).difference(taken))
+    if part == "heavy":
+        return HEAVY
+    return sorted(set(LIGHT_FIXTURES).difference(taken))
 
 
 # Each test that goes through the fixtures: its light share in the fast loop, the rest slow.
-EVERYDAY_AND_REST = [
-    pytest.param(True, id="everyday"),
-    pytest.param(False, id="rest", marks=pytest.mark.slow),
+PARTS = [
+    pytest.param("everyday", id="everyday"),
+    pytest.param("rest", id="rest", marks=pytest.mark.slow),
+    pytest.param("heavy", id="heavy", marks=pytest.mark.slow),
 ]
 
 
@@ -172,13 +182,55 @@ def without_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Selection, "enabled", lambda self: None)
 
 
-@pytest.mark.parametrize("everyday", EVERYDAY_AND_REST)
+class EnabledReads:
+    """``Options.enabled`` that counts how often a check reads it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __get__(self, options: Options | None, owner: type | None = None) -> Any:
+        if options is None:
+            return None  # the field's default, read from the class
+        self.count += 1
+        return vars(options)["enabled"]
+
+    def __set__(self, options: Options, value: frozenset[str] | None) -> None:
+        vars(options)["enabled"] = value
+
+
+def enabled_reads(monkeypatch: pytest.MonkeyPatch) -> EnabledReads:
+    reads = EnabledReads()
+    monkeypatch.setattr(Options, "enabled", reads)
+    return reads
+
+
+def test_the_reads_of_the_enabled_rules_are_seen(monkeypatch) -> None:
+    reads = enabled_reads(monkeypatch)
+    run_json(RULE_FIXTURES / "TX001" / "fail.txt")  # a text sitemap: no dispatch
+    assert reads.count == 0
+    run_json(RULE_FIXTURES / "DT001" / "fail.xml")
+    assert reads.count > 0
+
+
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize("flags", SELECTIONS, ids=lambda flags: " ".join(flags) or "default")
-def test_dispatch_changes_no_report(flags: tuple[str, ...], everyday: bool, monkeypatch) -> None:
-    paths = share(SELECTIONS.index(flags), len(SELECTIONS), everyday)
-    with_dispatch = {path: run_json(path, *flags) for path in paths}
+def test_dispatch_changes_no_report(flags: tuple[str, ...], part: str, monkeypatch) -> None:
+    """Without dispatch every check runs, audited (``Audit``): with the default
+    selection this is also the audit of every check over every fixture. The enabled
+    rules reach the checks only through their options: a run that never read them
+    (a text sitemap, a robots.txt, an unreadable input) is the same run without
+    dispatch, and is not made again."""
+    paths = share(SELECTIONS.index(flags), len(SELECTIONS), part)
+    reads = enabled_reads(monkeypatch)
+    with_dispatch, dispatched = {}, []
+    for path in paths:
+        before = reads.count
+        with_dispatch[path] = run_json(path, *flags)
+        if reads.count > before:
+            dispatched.append(path)
     without_dispatch(monkeypatch)
-    differ = [path for path in paths if run_json(path, *flags) != with_dispatch[path]]
+    monkeypatch.setattr(dispatch, "CHECKS", [audited(spec) for spec in CHECKS])
+    differ = [path for path in dispatched if run_json(path, *flags) != with_dispatch[path]]
     assert differ == []
 
 
@@ -229,11 +281,15 @@ def audited(spec: CheckSpec) -> CheckSpec:
 AUDITED_RUNS = ((), ("--sitemap-url", "https://example.com/sitemap.xml"))
 
 
-@pytest.mark.parametrize("everyday", EVERYDAY_AND_REST)
-def test_every_check_reports_only_the_rules_it_declares(everyday: bool, monkeypatch) -> None:
+@pytest.mark.parametrize("part", PARTS)
+def test_every_check_reports_only_the_rules_it_declares(part: str, monkeypatch) -> None:
+    """In the whole run every fixture is checked each way; the first way (no flags) is
+    taken by test_dispatch_changes_no_report, whose runs without dispatch are audited."""
     monkeypatch.setattr(dispatch, "CHECKS", [audited(spec) for spec in CHECKS])
     for turn, flags in enumerate(AUDITED_RUNS):
-        for path in share(turn, len(AUDITED_RUNS), everyday):
+        if part != "everyday" and not flags:
+            continue
+        for path in share(turn, len(AUDITED_RUNS), part):
             run_json(path, *flags)
 
 

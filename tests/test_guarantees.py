@@ -51,8 +51,16 @@ pytestmark = pytest.mark.slow
 ALL_FIXTURES = sorted(
     path for path in FIXTURES.rglob("*") if path.is_file() and path.suffix != ".expected"
 )
-# The limit fixtures expand to 50,000 entries each: the slow engine skips them.
-SMALL_FIXTURES = [p for p in ALL_FIXTURES if p.stat().st_size < 100_000 and "LM" not in p.parts[-2]]
+# The limit fixtures expand to 50,000 entries each: the slow engine skips them. The
+# runs over the small fixtures also leave out TX005's 200,005 findings (seconds in every
+# run): the file is read as RB005's compressed text is; the runs over every fixture keep it.
+SMALL_FIXTURES = [
+    p
+    for p in ALL_FIXTURES
+    if p.stat().st_size < 100_000
+    and "LM" not in p.parts[-2]
+    and p.parts[-2:] != ("TX005", "fail.txt.gz")
+]
 
 
 # -- (a) no network ---------------------------------------------------------------------
