@@ -157,10 +157,14 @@ def json_report(monkeypatch: pytest.MonkeyPatch, path: Path, switch: str, **extr
 
 
 def assert_same_json(monkeypatch: pytest.MonkeyPatch, path: Path, **extra: Any) -> None:
-    slow = json_report(monkeypatch, path, "0", **extra)
+    """The JSON reports with and without the fast path are the same; when it never
+    started on the file (a text sitemap, a feed, a robots.txt...), the run with it is
+    the run without it, and is not made again."""
+    counter = _Counter(monkeypatch)
     fast = json_report(monkeypatch, path, "1", **extra)
-    assert fast == slow
     json.loads(fast)
+    if counter.made:
+        assert fast == json_report(monkeypatch, path, "0", **extra)
 
 
 # -- generated sitemaps ------------------------------------------------------------
