@@ -222,7 +222,12 @@ def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:
 
 
 class FileChecker:
-    """Receives parser events for one file and turns them into findings."""
+    """Receives parser events for one file and turns them into findings.
+
+    One class, longer than most: it is the handler expat's callbacks reach for every
+    element of every entry, and what it keeps between them (the open entry, the schema
+    batch, the coverage of the sink, the counts, the pointers) is read on that hot
+    path; split into parts it would pay an attribute lookup more a callback."""
 
     def __init__(
         self,

@@ -862,7 +862,11 @@ def _entry_node(name: str, start: int, index: int, line: int, column: int) -> No
 
 
 class FastPath:
-    """The fast path over one file's decoded blocks (see the module's documentation)."""
+    """The fast path over one file's decoded blocks (see the module's documentation).
+
+    One class, longer than most: ``_prove`` is the loop that runs once an entry, and the
+    proofs it calls keep their per-file caches here; its helpers are methods so that the
+    loop reaches them and their caches through locals bound once a block."""
 
     def __init__(
         self,

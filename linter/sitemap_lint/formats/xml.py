@@ -81,7 +81,12 @@ class _NestedEntry(Exception):
 
 
 class StreamParser:
-    """Feeds text to expat and turns its callbacks into nodes for a Handler."""
+    """Feeds text to expat and turns its callbacks into nodes for a Handler.
+
+    One class, longer than most: the tree handlers are closures over its state (the
+    element stack, the gathered text), and recovery after a syntax error restarts the
+    parser in the middle of that state (the window of recent bytes, the replay, the
+    resync search), so the two cannot be separated without exposing both."""
 
     def __init__(self, handler: Handler, line_offset: int = 0, column_offset: int = 0):
         self.handler: Handler | None = handler
