@@ -203,3 +203,64 @@ def test_the_command_says_once_that_a_plugin_slows_it_down(tmp_path: Path, prove
             "sitemap-lint: note: the check sitemap_lint_demo_plugin.plain_http (ZZ001) "
             "declares no proof for loc: files are read at the slower pace"
         ]
+
+
+@contextmanager
+def event_check(target: str, flag: Callable[[Node, Reporter], None]) -> Iterator[CheckSpec]:
+    """A plugin's check of ``target`` (``root`` or ``entry``), registered while the
+    block runs."""
+    rules()
+
+    def look(node: Node, context: object, report: Reporter) -> None:
+        flag(node, report)
+
+    before = len(CHECKS)
+    check(target, emits=(FLAGGED,))(look)
+    try:
+        yield CHECKS[-1]
+    finally:
+        del CHECKS[before:]
+
+
+def _flag_unschemed_root(root: Node, report: Reporter) -> None:
+    if "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation" not in root.attrs:
+        report.add(FLAGGED.at(root.line, root.column, "the root names no schema location"))
+
+
+def _flag_bare_entry(entry: Node, report: Reporter) -> None:
+    if len(entry.children) == 1:  # a loc alone
+        report.add(FLAGGED.at(entry.line, entry.column, "an entry with a loc only"))
+
+
+def test_a_plugin_checks_the_root_and_the_fast_path_stays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with event_check("root", _flag_unschemed_root):
+        assert fastpath.unproved(None) == []
+        outcome = check_both(monkeypatch, write(tmp_path, plugin_sitemap(280)))
+    assert [(f.code, f.line, f.column) for f in outcome.findings] == [("ZY001", 2, 1)]
+    assert outcome.proved >= 200
+
+
+def test_a_plugin_checks_whole_entries_and_says_it_slows_the_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    text = plugin_sitemap(70).replace(
+        "<url><loc>https://www.example.com/draft/page-3.html</loc>",
+        "<url><loc>https://www.example.com/bare</loc></url>\n  "
+        "<url><loc>https://www.example.com/draft/page-3.html</loc>",
+    )
+    with event_check("entry", _flag_bare_entry) as spec:
+        assert fastpath.unproved(None) == [spec]
+        (note,) = fastpath.notes(lambda: None)
+        assert "for entry:" in note
+        outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 0
+    assert [f.code for f in outcome.findings] == ["ZY001"]
+    assert outcome.findings[0].xpath == "/urlset/url[4]"
+
+
+def test_an_entry_or_root_check_has_no_pattern_proof() -> None:
+    for target in ("root", "entry"):
+        with pytest.raises(ValueError, match="entry fields only"):
+            check(target, emits=("UR001",), proof=pattern("x"))

@@ -318,6 +318,7 @@ class FileChecker:
             self.parser.set_entries(root, self.entry_name)
         context = FileContext(self.options, root.name, self.entry_name, self._robots_policy)
         self.dispatch = Dispatch(context, self.options.enabled)
+        self.dispatch.root(root, self.sink)
 
     def _robots_policy(self) -> RobotsPolicy:
         from sitemap_lint.robots import RobotsPolicy
@@ -396,6 +397,7 @@ class FileChecker:
                 self._batch_extensions = True
                 if self.entry_name == "url":
                     dispatch.extensions(context, self.sink)
+        dispatch.entries(context, self.sink)
         self._batch.append(entry)
         self._batch_nodes += 1 + len(entry.children)
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:

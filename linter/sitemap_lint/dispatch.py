@@ -21,9 +21,11 @@ from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
 from sitemap_lint.rules.registry import (
     CHECKS,
     COVERAGE_READERS,
+    ENTRY,
     EXTENSION,
     FIELDS,
     FINDING_READERS,
+    ROOT,
     STATEFUL,
     CheckSpec,
     families,
@@ -94,10 +96,20 @@ class Dispatch:
             if calls:
                 table.append((target, calls))
         self._fields = tuple((target, tuple(calls)) for target, calls in table)
+        # The checks of the root and of whole entries (the same calls' shape: the node,
+        # then the file's or the entry's context).
+        self._root = self._calls(specs, ROOT, made)
+        self._entries = self._calls(specs, ENTRY, made)
         self._extension_specs = {
             spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
         }
         self._extensions: dict[str, Any] = {}  # namespace -> checker, made at first use
+
+    def _calls(
+        self, specs: Iterable[CheckSpec], target: str, made: dict[int, Any]
+    ) -> tuple[Any, ...]:
+        ordered = sorted((spec for spec in specs if target in spec.targets), key=_order)
+        return tuple(call for spec in ordered if (call := self._field_call(spec, made)) is not None)
 
     def _field_call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall | None:
         if not spec.per_file:
@@ -130,6 +142,16 @@ class Dispatch:
                 continue
             for call in calls:
                 call(node, entry, report)
+
+    def root(self, root: Node, report: CoverageReporter) -> None:
+        """Hand the root element to the checks of the root."""
+        for call in self._root:
+            call(root, self.file, report)
+
+    def entries(self, entry: EntryContext, report: CoverageReporter) -> None:
+        """Hand a whole entry, its fields and extensions checked, to the entry checks."""
+        for call in self._entries:
+            call(entry.entry, entry, report)
 
     def extensions(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand each extension element of ``entry`` to its namespace's checker."""

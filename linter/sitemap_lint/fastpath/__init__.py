@@ -166,6 +166,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.registry import (
+    ENTRY,
     FIELDS,
     PATTERN,
     STATEFUL,
@@ -516,7 +517,7 @@ def notes(rules: Callable[[], frozenset[str] | None]) -> list[str]:
         return []
     return [
         f"the check {spec.name} ({', '.join(sorted(spec.emits))}) declares no proof "
-        f"for {', '.join(t for t in spec.targets if t in FIELDS)}: "
+        f"for {', '.join(t for t in spec.targets if t in (*FIELDS, ENTRY))}: "
         "files are read at the slower pace"
         for spec in unproved(rules())
     ]

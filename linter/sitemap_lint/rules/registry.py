@@ -198,7 +198,9 @@ def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
 # and the target of the checks of an extension namespace's elements.
 FIELDS = ("loc", "lastmod", "changefreq", "priority")
 EXTENSION = "extension"
-TARGETS = (*FIELDS, EXTENSION)
+ROOT = "root"  # the root element, once a file, as soon as it starts
+ENTRY = "entry"  # each url or sitemap entry, after its fields and extension elements
+TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY)
 
 
 # The kinds of proof (``Proof.kind``).
@@ -322,8 +324,9 @@ class CheckSpec(FrozenIdentity):
 
     @property
     def on_fields(self) -> bool:
-        """Whether it checks entry fields (and so must be proved for the fast path)."""
-        return not set(self.targets).isdisjoint(FIELDS)
+        """Whether it checks entry fields or whole entries (and so must be proved for the
+        fast path)."""
+        return not set(self.targets).isdisjoint((*FIELDS, ENTRY))
 
 
 CHECKS: list[CheckSpec] = []
@@ -354,15 +357,16 @@ def check(
     proof: Proof | None = UNDECLARED,
 ) -> Callable[[_T], _T]:
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
-    elements, with target ``"extension"`` and ``namespace``) that reports the rules
-    ``emits``. The checker runs it only when one of those rules is enabled (or, for
+    elements, with target ``"extension"`` and ``namespace``; of the root element,
+    ``"root"``; of each whole entry, ``"entry"``) that reports the rules ``emits``. The checker runs it only when one of those rules is enabled (or, for
     a check whose findings ``covers`` their nodes, when the schema rule is).
 
     ``proof`` says how the fast path proves that it reports nothing on an entry:
     ``pattern(regex)`` (entry fields only), the built-in checks' ``proved_value(name)``
     and ``stateful(name)``, or ``NO_PROOF`` (or None) when it cannot. A built-in check
     must say it; a plugin's that does not is taken as ``NO_PROOF``. A field check without
-    a proof turns the fast path off; an extension check without one leaves the entries
+    a proof turns the fast path off, and so does an entry check (a root check needs
+    none: the root is always read); an extension check without one leaves the entries
     holding its namespace's elements to the full checker."""
     for target in targets:
         if target not in TARGETS:
@@ -377,7 +381,7 @@ def check(
     if (provides is None) != (fallback is None) or (provides is not None and len(targets) != 1):
         raise ValueError("a check that provides a value has one target and a fallback")
     declared = NO_PROOF if proof is None else proof
-    if declared.kind == PATTERN and EXTENSION in targets:
+    if declared.kind == PATTERN and not set(targets).issubset(FIELDS):
         raise ValueError("a pattern proof is for the entry fields only")
 
     def register(implementation: _T) -> _T:
