@@ -307,11 +307,6 @@ class FileChecker:
         self.sitemap_ns = root.ns
         if root.ns != SITEMAP_NS and self.shadow is not None:
             self.shadow.stop()  # the shadow elements carry the look-alike namespace
-        problem = namespace.check_root(root.ns, root.name, root.line, root.column)
-        if problem:
-            self.sink.add(problem)
-        if root.attrs:
-            structure.check_attributes(root, self.sink)
         if self.facts is not None:
             self.facts.kind = root.name
         if self.parser is not None:

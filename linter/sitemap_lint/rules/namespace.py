@@ -8,7 +8,10 @@ from sitemap_lint.finding import Finding, Fix
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.patterns import lazy
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.registry import ROOT
+from sitemap_lint.rules.structure import Reporter
 
 MISSING_NAMESPACE = rule(
     "NS001",
@@ -150,6 +153,14 @@ _OTHER_NAMESPACES = {
     "sitemaps.org/schemas/sitemap/0.9/sitemap.xsd": "the schema file's address, not the namespace",
     "sitemaps.org/schemas/sitemap/0.9/siteindex.xsd": "the schema file's address, not the namespace",
 }
+
+
+@check(ROOT, emits=(MISSING_NAMESPACE, WRONG_NAMESPACE), proof=NO_PROOF)
+def root_namespace(root: Node, file: FileContext, report: Reporter) -> None:
+    """The root's namespace (the root is always read: no proof needed)."""
+    problem = check_root(root.ns, root.name, root.line, root.column)
+    if problem is not None:
+        report.add(problem)
 
 
 def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | None:

@@ -8,7 +8,8 @@ from typing import Protocol
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
+from sitemap_lint.rules.registry import ROOT
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
 ENTRY_CHILDREN = {
@@ -327,6 +328,13 @@ def no_entries(root: Node) -> Finding:
     return NO_ENTRIES.at(
         root.line, root.column, f"<{root.name}> has no <{entry}> entries; add at least one"
     )
+
+
+@check(ROOT, emits=(UNEXPECTED_ATTRIBUTE,), covers=True, proof=NO_PROOF)
+def root_attributes(root: Node, file: object, report: Reporter) -> None:
+    """The root's attributes (the root is always read: no proof needed)."""
+    if root.attrs:
+        check_attributes(root, report)
 
 
 def check_attributes(node: Node, report: Reporter) -> None:
