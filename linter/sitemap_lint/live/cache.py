@@ -32,6 +32,8 @@ __all__ = ["Cache", "CacheError", "default_path"]
 _VERSION = 2
 # How long a writer waits for another process's transaction, in seconds.
 BUSY_TIMEOUT = 30.0
+# How long opening a file waits for another process switching it to write-ahead logging.
+WAL_PATIENCE = 2.0
 _COLUMNS = (
     "url",
     "stored_at",
@@ -107,9 +109,22 @@ class Cache:
             raise
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
-        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-        if mode is None or str(mode[0]).lower() != "wal":
-            raise sqlite3.OperationalError(f"write-ahead logging refused ({mode})")
+        # Two runs opening a new file at once: one may find it locked while the other
+        # switches it to write-ahead logging (no busy handler there), so that is tried
+        # again for a while before the file counts as unusable.
+        deadline = time.monotonic() + WAL_PATIENCE
+        while True:
+            try:
+                mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+                mode = None
+            if mode is not None and str(mode[0]).lower() == "wal":
+                break
+            if time.monotonic() > deadline:
+                raise sqlite3.OperationalError(f"write-ahead logging refused ({mode})")
+            time.sleep(0.02)
         connection.execute("PRAGMA synchronous=NORMAL")
         with _transaction(connection):
             version = connection.execute("PRAGMA user_version").fetchone()[0]
