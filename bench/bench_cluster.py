@@ -98,7 +98,7 @@ def measure_cluster(
 
 def partition_memory(files: int = 100, per_file: int = 10_000) -> None:
     """Peak memory of one hash partition's comparison per URL, under tracemalloc."""
-    from sitemap_lint.sets import duplicates_in_slice
+    from sitemap_lint.sets.runner import duplicates_in_slice
 
     rng = Random(1)
     pieces = []
@@ -123,7 +123,9 @@ def hreflang_partition_memory(files: int = 10, clusters: int = 25_000) -> None:
     the step's input is held. Clusters of 4 languages and x-default, spread over files."""
     import pickle
 
-    from sitemap_lint.cluster import (
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.rules.hreflang import Alternates
+    from sitemap_lint.sets.cluster import (
         Checked,
         cut_hreflang,
         hreflang_clusters,
@@ -132,9 +134,7 @@ def hreflang_partition_memory(files: int = 10, clusters: int = 25_000) -> None:
         hreflang_route,
         hreflang_step,
     )
-    from sitemap_lint.facts import FileFacts
-    from sitemap_lint.results import FileResult
-    from sitemap_lint.rules.hreflang import Alternates
+    from sitemap_lint.sets.facts import FileFacts
 
     languages = ("de", "en", "fr", "it")
     facts = [FileFacts(kind="urlset") for _ in range(files)]

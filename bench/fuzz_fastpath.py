@@ -36,10 +36,11 @@ sys.path.insert(0, str(ROOT))
 
 import shapes  # noqa: E402
 
-from sitemap_lint import checker, fastpath, xsd  # noqa: E402
+from sitemap_lint import fastpath, xsd  # noqa: E402
+from sitemap_lint.engine import checker  # noqa: E402
 from sitemap_lint.inputs.reader import Source  # noqa: E402
-from sitemap_lint.options import Options  # noqa: E402
 from sitemap_lint.run import parse_sitemap_url  # noqa: E402
+from sitemap_lint.settings.options import Options  # noqa: E402
 from tests.test_fastpath import (  # noqa: E402
     HEAD,
     MUTATIONS,

@@ -50,14 +50,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
-from sitemap_lint.results import FileResult
 from sitemap_lint.run import parse_sitemap_url
+from sitemap_lint.settings.options import Options
 from tests.helpers import FIXTURES, NOW, RULE_FIXTURES, engine, run_json
 
 SUFFIX = ".expected"

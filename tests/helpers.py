@@ -16,11 +16,11 @@ import pytest
 from hypothesis import settings
 
 from sitemap_lint import xsd
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
-from sitemap_lint.results import FileResult
 from sitemap_lint.run import parse_sitemap_url
+from sitemap_lint.settings.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -22,7 +22,7 @@ import sitemap_lint
 from sitemap_lint import cli
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings
-from sitemap_lint.settings import RUN_SETTINGS
+from sitemap_lint.settings.declared import RUN_SETTINGS
 from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES
 
 NOW = "2025-06-01"

@@ -195,7 +195,7 @@ def test_pre_commit_config_runs_ruff_and_mypy_from_the_environment() -> None:
     assert hooks["ruff-format"]["entry"].split()[:2] == ["ruff", "format"]
     # mypy checks the configured package as a whole, not the files of a commit.
     assert hooks["mypy"]["entry"] == "mypy" and hooks["mypy"]["pass_filenames"] is False
-    assert re.search(hooks["mypy"]["files"], "linter/sitemap_lint/checker.py")
+    assert re.search(hooks["mypy"]["files"], "linter/sitemap_lint/engine/checker.py")
     bin_dir = str(Path(sys.executable).parent)
     for hook in hooks.values():
         assert hook["language"] in ("system", "unsupported")  # pre-commit 4.4 renamed it

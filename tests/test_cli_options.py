@@ -13,7 +13,7 @@ import pytest
 from sitemap_lint.cli import main
 from sitemap_lint.report import REPORTERS
 from sitemap_lint.run import resolve_color
-from sitemap_lint.settings import BY_NAME
+from sitemap_lint.settings.declared import BY_NAME
 from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
@@ -123,7 +123,7 @@ def test_the_ends_of_each_range_are_allowed(args: list[str], capsys) -> None:
 
 
 def test_the_options_table_gives_each_range() -> None:
-    from sitemap_lint.settings import RANGED, options_markdown
+    from sitemap_lint.settings.declared import RANGED, options_markdown
 
     lines = options_markdown().splitlines()[2:]
     rows = {row.split("`")[1]: row for row in lines if row.startswith("| `")}
@@ -359,7 +359,7 @@ def _check_command():
 
 
 def test_every_flag_of_check_comes_from_a_setting() -> None:
-    from sitemap_lint.settings import RUN_SETTINGS
+    from sitemap_lint.settings.declared import RUN_SETTINGS
 
     params = {param.name: param for param in _check_command().params if param.name != "help"}
     assert set(params) == {setting.name for setting in RUN_SETTINGS}
@@ -384,7 +384,7 @@ def captured(monkeypatch) -> list:
 
 
 def test_command_line_values_reach_the_run(captured: list) -> None:
-    from sitemap_lint.settings import RunSettings
+    from sitemap_lint.settings.declared import RunSettings
 
     args = [
         "-f", "json", "-o", "out.json", "--sitemap-url", "https://example.com/s.xml",
@@ -428,7 +428,7 @@ def test_command_line_values_reach_the_run(captured: list) -> None:
 
 
 def test_defaults_reach_the_run(captured: list) -> None:
-    from sitemap_lint.settings import RunSettings
+    from sitemap_lint.settings.declared import RunSettings
 
     assert main(["a.xml"]) == 0
     assert captured == [RunSettings(paths=["a.xml"])]
@@ -470,7 +470,7 @@ def test_bad_sizes_exit_two(text: str, capsys) -> None:
 
 
 def test_format_size() -> None:
-    from sitemap_lint.parsing import format_size
+    from sitemap_lint.settings.parsing import format_size
 
     assert [format_size(n) for n in (20 * 1024**3, 500 * 1024**2, 1024, 1000, 0)] == [
         "20GiB",
@@ -527,7 +527,7 @@ def test_help_at_80_columns_cuts_nothing(command: str, capsys, monkeypatch) -> N
 
 def test_check_help_at_80_columns_gives_each_description_room(capsys, monkeypatch) -> None:
     """Each option's help is there whole, and starts where 30 columns or more are left."""
-    from sitemap_lint.settings import RUN_SETTINGS
+    from sitemap_lint.settings.declared import RUN_SETTINGS
 
     text = _help_at(80, ["check", "--help"], capsys, monkeypatch)
     flowing = " ".join(text.split())
@@ -555,8 +555,8 @@ def test_readme_usage_lists_every_command() -> None:
 
 
 def test_readme_options_table_is_current() -> None:
-    """Regenerate with `python -m sitemap_lint.settings README.md`."""
-    from sitemap_lint import settings
+    """Regenerate with `python -m sitemap_lint.settings.declared README.md`."""
+    from sitemap_lint.settings import declared as settings
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert settings.START in readme and settings.END in readme
@@ -564,7 +564,7 @@ def test_readme_options_table_is_current() -> None:
 
 
 def test_options_table_names_every_flag_and_key() -> None:
-    from sitemap_lint import settings
+    from sitemap_lint.settings import declared as settings
 
     table = settings.options_markdown()
     rows = table.splitlines()[2:]
@@ -577,7 +577,7 @@ def test_options_table_names_every_flag_and_key() -> None:
 
 
 def test_options_table_regeneration(tmp_path: Path) -> None:
-    from sitemap_lint import settings
+    from sitemap_lint.settings import declared as settings
 
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{settings.START}\nold\n{settings.END}\n\nafter\n", encoding="utf-8")
@@ -594,7 +594,7 @@ def test_options_table_regeneration(tmp_path: Path) -> None:
 
 
 def test_keywords_give_the_settings_the_command_line_gives(captured: list) -> None:
-    from sitemap_lint.settings import from_keywords
+    from sitemap_lint.settings.declared import from_keywords
 
     assert main(["-f", "json", "--map", "https://example.com/=.", "-j", "2", "a.xml"]) == 0
     assert captured[0] == from_keywords(
@@ -635,7 +635,7 @@ def test_keywords_give_the_settings_the_command_line_gives(captured: list) -> No
 def test_bad_keywords(keywords: dict, needle: str) -> None:
     """A wrong keyword's message names the keyword (``jobs=``), never the flag."""
     from sitemap_lint.errors import UsageError
-    from sitemap_lint.settings import from_keywords
+    from sitemap_lint.settings.declared import from_keywords
 
     with pytest.raises(UsageError) as raised:
         from_keywords(**keywords)
@@ -646,7 +646,7 @@ def test_bad_keywords(keywords: dict, needle: str) -> None:
 def test_run_settings_are_frozen_values() -> None:
     import pickle
 
-    from sitemap_lint.settings import RunSettings
+    from sitemap_lint.settings.declared import RunSettings
 
     settings = RunSettings(paths=["a"], quiet=True)
     assert settings == RunSettings(paths=["a"], quiet=True) != RunSettings(paths=["a"])
@@ -664,7 +664,7 @@ def test_run_settings_are_frozen_values() -> None:
 
 
 def test_setting_names_do_not_hide_methods() -> None:
-    from sitemap_lint.settings import SETTINGS, Values
+    from sitemap_lint.settings.declared import SETTINGS, Values
 
     names = {s.name for s in SETTINGS} | {n for s in SETTINGS for n, _ in s.stored}
     assert all(name.isidentifier() and not name.startswith("_") for name in names)

@@ -262,7 +262,7 @@ def test_the_generated_set_has_every_cross_file_finding(
     assert "site/sitemap-00.xml, line" in text  # a duplicate names the first file
     assert '"path": "site/broken.xml"' in text
     # Its hreflang clusters span files (en, de, fr in three files) and partitions.
-    from sitemap_lint.cluster import HREFLANG_PARTITIONS, _part
+    from sitemap_lint.sets.cluster import HREFLANG_PARTITIONS, _part
 
     spread = [
         {_part(f"https://example.com/{code}/c{k}", HREFLANG_PARTITIONS) for code in LANGUAGES}
@@ -471,10 +471,10 @@ def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
     """Any number of partitions, any grouping of files by worker: the same duplicates."""
     from random import Random
 
-    from sitemap_lint.cluster import Checked, cut_files, join_partition, partitions
-    from sitemap_lint.facts import FileFacts
-    from sitemap_lint.results import FileResult
-    from sitemap_lint.sets import find_duplicates
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.sets.cluster import Checked, cut_files, join_partition, partitions
+    from sitemap_lint.sets.facts import FileFacts
+    from sitemap_lint.sets.runner import find_duplicates
 
     rng = Random(7)
     pool = [f"https://example.com/{n}" for n in range(3_000)]
@@ -506,8 +506,8 @@ def _hreflang_set(seed: int) -> list[tuple[str, object]]:
     listed without alternates (found by hash in another file)."""
     from random import Random
 
-    from sitemap_lint.facts import FileFacts
     from sitemap_lint.rules.hreflang import Alternates
+    from sitemap_lint.sets.facts import FileFacts
 
     rng = Random(seed)
     languages = ["en", "de", "fr", "it", "x-default"][: 5 if seed % 3 else 4]  # x-default?
@@ -545,16 +545,16 @@ def _hreflang_set(seed: int) -> list[tuple[str, object]]:
 def test_the_hreflang_join_by_partition_finds_what_the_local_run_finds() -> None:
     """Any number of partitions, any grouping of files by worker: the same findings in the
     same order, with clusters that span files and partitions."""
-    from sitemap_lint.cluster import (
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.rules.sets import hreflang_findings
+    from sitemap_lint.sets.cluster import (
         Checked,
         InProcess,
         _part,
         hreflang_by_partition,
         hreflang_partitions,
     )
-    from sitemap_lint.facts import FileFacts
-    from sitemap_lint.results import FileResult
-    from sitemap_lint.rules.sets import hreflang_findings
+    from sitemap_lint.sets.facts import FileFacts
 
     codes: set[str] = set()
     spanning = once = 0
@@ -595,8 +595,8 @@ def test_worker_tasks_tune_the_collector_and_give_it_back() -> None:
     worker's own come back when the last one ends."""
     import gc
 
-    from sitemap_lint.cluster import on_worker
-    from sitemap_lint.collector import THRESHOLDS
+    from sitemap_lint.engine.collector import THRESHOLDS
+    from sitemap_lint.sets.cluster import on_worker
 
     seen: list[tuple[int, ...]] = []
 
@@ -621,7 +621,7 @@ def test_the_allocator_is_tuned_only_when_the_environment_fixed_its_thresholds(
 ) -> None:
     import platform
 
-    from sitemap_lint.cluster import _fixed_allocator
+    from sitemap_lint.sets.cluster import _fixed_allocator
 
     for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "GLIBC_TUNABLES"):
         monkeypatch.delenv(name, raising=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from sitemap_lint.cluster import PAUSE, PAUSE_POINTS
+from sitemap_lint.sets.cluster import PAUSE, PAUSE_POINTS
 from tests.test_cluster import NOW, Cluster, lint, write_site
 
 pytestmark = pytest.mark.slow

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint import config as configuration
 from sitemap_lint.cli import main
 from sitemap_lint.errors import UsageError
+from sitemap_lint.settings import config as configuration
 from tests.helpers import FIXTURES, ROOT, RULE_FIXTURES, run_cli
 
 # UR008 (warning, line 16) and nothing else.
@@ -499,7 +499,7 @@ KEYS = (
 
 
 def test_configuration_keys_are_the_declared_ones() -> None:
-    from sitemap_lint.settings import BY_KEY, SETTINGS
+    from sitemap_lint.settings.declared import BY_KEY, SETTINGS
 
     assert set(BY_KEY) == set(KEYS)
     assert all(BY_KEY[key].read is not None for key in KEYS)
@@ -568,11 +568,11 @@ def test_table_keys_set_their_fields(tmp_path: Path) -> None:
 
 def test_configuration_does_not_import_the_run() -> None:
     code = (
-        "import sys, sitemap_lint.config, sitemap_lint.settings; "
+        "import sys, sitemap_lint.settings.config, sitemap_lint.settings.declared; "
         "print('sitemap_lint.run' in sys.modules)"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["False"]
-    for name in ("config.py", "settings.py", "parsing.py"):
+    for name in ("settings/config.py", "settings/declared.py", "settings/parsing.py"):
         source = (ROOT / "linter" / "sitemap_lint" / name).read_text(encoding="utf-8")
         assert "sitemap_lint.run" not in source and "sitemap_lint import run" not in source

@@ -13,7 +13,7 @@ import pytest
 
 from sitemap_lint.cli import main
 from sitemap_lint.finding import Severity
-from sitemap_lint.profiles import PROFILES
+from sitemap_lint.settings.profiles import PROFILES
 from tests.helpers import ROOT
 
 CORPUS = ROOT.parent / "shared" / "corpus"

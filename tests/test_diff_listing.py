@@ -21,7 +21,7 @@ from sitemap_lint.diff.compare import compare
 from sitemap_lint.diff.hashing import hash_array, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
 from sitemap_lint.diff.sides import read_sides
-from sitemap_lint.sets import SetSettings
+from sitemap_lint.sets.runner import SetSettings
 
 COLUMNS = (
     "kind",

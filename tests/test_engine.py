@@ -14,20 +14,20 @@ from typing import Any
 
 import pytest
 
-from sitemap_lint import dispatch
-from sitemap_lint.options import Options
+from sitemap_lint.engine import dispatch
 from sitemap_lint.rules import dates, news, urls, values
 from sitemap_lint.rules.registry import CHECKS, CheckSpec
 from sitemap_lint.run import RunSettings, execute
-from sitemap_lint.selection import Selection
+from sitemap_lint.settings.options import Options
+from sitemap_lint.settings.selection import Selection
 from tests.helpers import FIXTURES, RULE_FIXTURES, heavy
 
 
 @pytest.mark.slow
 def test_a_reporter_does_not_load_the_parser_or_the_rules() -> None:
     code = (
-        "import sys, sitemap_lint.report.json, sitemap_lint.results\n"
-        "loaded = [m for m in ('lxml', 'sitemap_lint.checker', 'sitemap_lint.rules') "
+        "import sys, sitemap_lint.report.json, sitemap_lint.engine.results\n"
+        "loaded = [m for m in ('lxml', 'sitemap_lint.engine.checker', 'sitemap_lint.rules') "
         "if m in sys.modules]\n"
         "print(','.join(loaded))"
     )

@@ -70,9 +70,9 @@ class _RebuildOnly:
 
 @pytest.mark.parametrize("path", sliced(SMALL_FIXTURES, 2, _name, first=1))
 def test_shadow_parse_changes_nothing(path: Path) -> None:
-    from sitemap_lint.checker import check_source
+    from sitemap_lint.engine.checker import check_source
     from sitemap_lint.inputs.reader import Source
-    from sitemap_lint.options import Options
+    from sitemap_lint.settings.options import Options
     from tests.helpers import NOW
 
     rebuilt = check_source(Source(str(path), path), Options(now=NOW), _RebuildOnly())

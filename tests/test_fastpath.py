@@ -29,11 +29,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_lint import checker, fastpath
-from sitemap_lint.checker import check_source
+from sitemap_lint import fastpath
+from sitemap_lint.engine import checker
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
 from sitemap_lint.run import RunSettings, execute, parse_sitemap_url
+from sitemap_lint.settings.options import Options
 from tests.expected import check_file, expected_path, read_header
 from tests.helpers import FIXTURES, NOW, draws, engine, heavy, in_turn, sliced
 

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.fix.apply import fixable
 from sitemap_lint.fix.engine import MAX_PASSES, decode, fix_source
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, ROOT, engine
 
 SM = "http://www.sitemaps.org/schemas/sitemap/0.9"

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sitemap_lint.cli import main
 from sitemap_lint.fix.split import Parsed, SplitError, parse, plan
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
 from sitemap_lint.run import parse_sitemap_url
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
 
 HEAD = (
@@ -44,7 +44,7 @@ def sitemap(entries: list[str]) -> bytes:
 
 def errors(data: bytes, name: str = "part.xml", url: str | None = None) -> list[str]:
     """The errors of a part, checked as served at ``url`` when given."""
-    from sitemap_lint.checker import check_source
+    from sitemap_lint.engine.checker import check_source
 
     options = Options(now=NOW, sitemap_url=parse_sitemap_url(url))
     found = check_source(Source(name, None, data=data), options, engine())

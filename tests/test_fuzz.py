@@ -46,11 +46,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
-from sitemap_lint.sink import FindingList
 
 pytestmark = pytest.mark.slow
 

@@ -39,10 +39,10 @@ import pytest
 
 import sitemap_lint
 from sitemap_lint import xsd
-from sitemap_lint.checker import check_source
 from sitemap_lint.cli import main
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
+from sitemap_lint.settings.options import Options
 from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 pytestmark = pytest.mark.slow
@@ -120,7 +120,7 @@ from sitemap_lint.cli import main
 
 if config.get("also_read"):
     # The self-test: a tool that reads one more file than it was given.
-    import sitemap_lint.checker as checker
+    import sitemap_lint.engine.checker as checker
 
     check_source = checker.check_source
 

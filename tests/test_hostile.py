@@ -228,8 +228,8 @@ def test_stdin_still_reads_a_pipe() -> None:
 
 
 def _decode(data: bytes, size: int = 1 << 16):
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
-    from sitemap_lint.sink import FindingList
 
     findings = FindingList()
     chunks = [data[i : i + size] for i in range(0, len(data), size)]
@@ -279,8 +279,8 @@ def test_a_run_of_invalid_bytes_is_one_finding() -> None:
 def test_an_endless_encoding_name_is_reported_and_shortened() -> None:
     """A declared encoding whose name runs past the sniffed head (5 MB of it) was
     silently accepted; now it is EN002, quoting the first 40 characters."""
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
-    from sitemap_lint.sink import FindingList
 
     findings = FindingList()
     data = b'<?xml version="1.0" encoding="' + b"x" * (5 << 20) + b'"?>\n<a/>'

@@ -24,15 +24,15 @@ from typing import Any
 
 import pytest
 
-from sitemap_lint.checker import FileResult
 from sitemap_lint.cli import main
-from sitemap_lint.facts import STATS_KEYS, FileStats
+from sitemap_lint.engine.checker import FileResult
 from sitemap_lint.finding import Finding
 from sitemap_lint.report import html as html_report
 from sitemap_lint.report.base import RunInfo
 from sitemap_lint.report.html import HtmlReporter, embedded_json, markdown_blocks
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
+from sitemap_lint.sets.facts import STATS_KEYS, FileStats
 from tests.helpers import ROOT
 from tests.site_server import Route, SiteServer, loopback_only  # noqa: F401
 
@@ -370,8 +370,8 @@ def write_set(site: Path) -> None:
 
 
 def set_outcome(site: Path, format: str) -> list[FileResult]:
-    from sitemap_lint.config import resolve
     from sitemap_lint.run import compute
+    from sitemap_lint.settings.config import resolve
 
     settings = RunSettings(
         paths=[str(site / "index.xml")],
@@ -437,8 +437,8 @@ def test_a_parent_that_is_not_an_earlier_file_is_a_root() -> None:
 def test_entry_counts_are_normalised_and_bounded() -> None:
     from datetime import datetime
 
-    from sitemap_lint.facts import INVALID, NONE, OTHER
     from sitemap_lint.model import Node
+    from sitemap_lint.sets.facts import INVALID, NONE, OTHER
 
     def node(name: str, text: str = "", **attrs: str) -> Node:
         made = Node("http://www.sitemaps.org/schemas/sitemap/0.9", name, attrs, 1, 1)

@@ -154,8 +154,10 @@ def _show(cycle: tuple[str, ...]) -> str:
 def test_the_graph_is_read_from_the_source() -> None:
     """A check that the reader sees what the cycle test relies on."""
     edges = graph()
-    assert "sitemap_lint.checker" in edges["sitemap_lint.run"]  # inside execute()
-    assert "sitemap_lint.options" in edges["sitemap_lint.formats.feed"]  # under TYPE_CHECKING
+    assert "sitemap_lint.engine.checker" in edges["sitemap_lint.run"]  # inside execute()
+    assert (
+        "sitemap_lint.settings.options" in edges["sitemap_lint.formats.feed"]
+    )  # under TYPE_CHECKING
     assert "sitemap_lint.rules.feed" in edges["sitemap_lint.formats.feed"]  # from pkg import mod
     assert "typer" in imports_of("sitemap_lint.cli")
 

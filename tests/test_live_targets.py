@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.live.model import (
@@ -24,7 +25,6 @@ from sitemap_lint.live.model import (
     Target,
 )
 from sitemap_lint.live.targets import TargetReader, sample
-from sitemap_lint.sink import FindingList
 from tests.helpers import RULE_FIXTURES, lint_content, lint_fixture
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

@@ -7,9 +7,9 @@ import socket
 import pytest
 
 from sitemap_lint import xsd
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
+from sitemap_lint.settings.options import Options
 from tests.helpers import FIXTURES, NOW, NetworkUsed
 
 

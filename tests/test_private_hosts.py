@@ -34,8 +34,8 @@ from sitemap_lint.inputs.guard import (
     parse_ipv4,
     url_origin,
 )
-from sitemap_lint.options import Options
-from sitemap_lint.sets import FileTask
+from sitemap_lint.sets.runner import FileTask
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, NetworkUsed, run_json
 from tests.site_server import PROXY_VARIABLES, Route, SiteServer, redirect
 
@@ -534,7 +534,7 @@ def _task(url: str, hosts: HostPolicy) -> FileTask:
 def test_a_worker_fetches_with_the_policy_its_task_carries(
     site: SiteServer, internal: SiteServer
 ) -> None:
-    from sitemap_lint.cluster import check_on_worker
+    from sitemap_lint.sets.cluster import check_on_worker
 
     internal.routes["/child.xml"] = Route(body=urlset(internal.url("")))
     child = internal.url("/child.xml")

@@ -16,21 +16,21 @@ from typing import Any
 
 import pytest
 
-from sitemap_lint.facts import Child, FileFacts, FileStats
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.finding import Edit, Finding, FindingFix, Rule
 from sitemap_lint.formats.feed import FeedFormat
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
-from sitemap_lint.profiles import Profile
 from sitemap_lint.report.base import RunInfo, Summary
-from sitemap_lint.results import FileResult
 from sitemap_lint.rules.hreflang import Alternates
 from sitemap_lint.rules.registry import CheckSpec
 from sitemap_lint.rules.scope import ScopeChecker
 from sitemap_lint.rules.suppression import Directive
 from sitemap_lint.run import CheckPlan, Outcome
-from sitemap_lint.selection import RuleSelection
-from sitemap_lint.settings import Setting
+from sitemap_lint.sets.facts import Child, FileFacts, FileStats
+from sitemap_lint.settings.declared import Setting
+from sitemap_lint.settings.options import Options
+from sitemap_lint.settings.profiles import Profile
+from sitemap_lint.settings.selection import RuleSelection
 
 # Each record and the dataclass flags it was declared with before.
 FROZEN = {"frozen": True}

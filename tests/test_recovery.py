@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats import xml as xml_format
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, Draws, draws, engine
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -587,7 +587,7 @@ def test_resuming_across_blocks_shorter_than_the_search_keeps(monkeypatch, damag
     text = urlset(damaged, url(2), url(2))
     whole = [(f.code, f.line, f.column) for f in check(text)]
     assert ("DU001", 5, 8) in whole  # the entries after the damage are read
-    from sitemap_lint import checker
+    from sitemap_lint.engine import checker
 
     for size in (8, 33, 63, 200):
 

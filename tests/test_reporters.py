@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitemap_lint.cli import main
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.report import REPORTERS
@@ -38,7 +39,6 @@ from sitemap_lint.report.gitlab import GitlabReporter
 from sitemap_lint.report.junit import JunitReporter
 from sitemap_lint.report.sarif import SarifReporter, rule_descriptor
 from sitemap_lint.report.text import TextReporter
-from sitemap_lint.results import FileResult
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute, source_lines
 from tests.helpers import ROOT, Draws, draws
@@ -366,7 +366,7 @@ def test_text_statistics_only_with_the_flag(repo_root: Path) -> None:
 LOADS = """
 import json, sys
 from sitemap_lint.report import REPORTERS
-heavy = ("lxml", "xmlschema", "rich", "sitemap_lint.rules", "sitemap_lint.checker")
+heavy = ("lxml", "xmlschema", "rich", "sitemap_lint.rules", "sitemap_lint.engine.checker")
 loaded = {}
 for fmt in sorted(REPORTERS, key=lambda name: (name == "text", name)):
     REPORTERS[fmt]

@@ -10,8 +10,8 @@ from protego import Protego
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
-from sitemap_lint.robots import GOOGLE_LIMIT, RobotsPolicy, _Robots
 from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.sets.robots import GOOGLE_LIMIT, RobotsPolicy, _Robots
 
 ROBOTS_URL = "https://example.com/robots.txt"
 

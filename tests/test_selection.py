@@ -6,19 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.config import FileGlob
+from sitemap_lint.engine.sink import reported
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding, Severity
-from sitemap_lint.profiles import PROFILES
 from sitemap_lint.rules import RULES
-from sitemap_lint.selection import (
+from sitemap_lint.settings.config import FileGlob
+from sitemap_lint.settings.profiles import PROFILES
+from sitemap_lint.settings.selection import (
     RuleSelection,
     Selection,
     matches_a_rule,
     parse_codes,
     split_codes,
 )
-from sitemap_lint.sink import reported
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 

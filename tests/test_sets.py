@@ -135,7 +135,7 @@ def test_worker_processes_give_the_same_report(
     """Files over 1 MiB go to worker processes when several are checked, and so do the
     slices of the hashes compared for duplicates; the report is the same byte for byte
     as with one worker."""
-    from sitemap_lint import sets
+    from sitemap_lint.sets import runner as sets
 
     pools = []
     original = sets.find_duplicates
@@ -307,7 +307,7 @@ def test_url_hashes_are_the_eight_byte_blake2b_digest(url: str) -> None:
     # The same in every process and every version: sets on a cluster compare them.
     from hashlib import blake2b
 
-    from sitemap_lint.facts import url_hash
+    from sitemap_lint.sets.facts import url_hash
 
     expected = blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     assert url_hash(url) == int.from_bytes(expected) == url_hash(url)
@@ -315,7 +315,7 @@ def test_url_hashes_are_the_eight_byte_blake2b_digest(url: str) -> None:
 
 @given(st.lists(st.text(max_size=40), max_size=30))
 def test_url_hashes_in_bulk_are_each_urls_hash(urls: list[str]) -> None:
-    from sitemap_lint.facts import url_hash, url_hashes
+    from sitemap_lint.sets.facts import url_hash, url_hashes
 
     assert list(url_hashes(urls)) == [url_hash(url) for url in urls]
 
@@ -332,7 +332,7 @@ def test_url_hashes_in_bulk_are_each_urls_hash(urls: list[str]) -> None:
 def test_urls_added_together_give_the_facts_of_urls_added_one_by_one(
     written: list[tuple[str, bool]], kept: int
 ) -> None:
-    from sitemap_lint import facts as module
+    from sitemap_lint.sets import facts as module
 
     before, module.NORMAL_FORMS_KEPT = module.NORMAL_FORMS_KEPT, kept
     try:
@@ -342,7 +342,7 @@ def test_urls_added_together_give_the_facts_of_urls_added_one_by_one(
 
 
 def _compare_added_urls(written: list[tuple[str, bool]]) -> None:
-    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.sets.facts import FileFacts
 
     urls = [url + ("?v" if other else "") for url, other in written]
     normals = [url for url, _other in written]
@@ -365,7 +365,7 @@ def _compare_added_urls(written: list[tuple[str, bool]]) -> None:
 def test_a_slice_coarser_than_the_compacted_ones_keeps_the_file_order() -> None:
     from array import array
 
-    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.sets.facts import FileFacts
 
     # Compacted slices 3, 1 and 0, listed in that order, all in the first quarter.
     values = [3 << 60, 1 << 60, 0, 1 << 60]
@@ -391,7 +391,7 @@ def test_compacted_facts_give_each_slice_in_the_file_order_and_first_listings(
 ) -> None:
     from array import array
 
-    from sitemap_lint.facts import FileFacts, sorted_first_listings
+    from sitemap_lint.sets.facts import FileFacts, sorted_first_listings
 
     positions = [(n + 2) << 32 | (n % 5 + 1) for n in range(len(values))]
     facts = FileFacts(_hashes=array("Q", values), _positions=list(positions))
@@ -423,7 +423,7 @@ def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
 ) -> None:
     from array import array
 
-    from sitemap_lint.sets import duplicates_in_slice
+    from sitemap_lint.sets.runner import duplicates_in_slice
 
     pieces = []
     for number, values in enumerate(files):

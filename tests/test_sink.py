@@ -6,9 +6,9 @@ from __future__ import annotations
 import pickle
 import re
 
+from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.rules import sets as set_rules
-from sitemap_lint.sink import FindingList, FindingSink
 from tests.helpers import ROOT
 
 SE001 = set_rules.URL_IN_SEVERAL_SITEMAPS.code

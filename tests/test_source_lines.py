@@ -370,9 +370,9 @@ def test_show_source_in_the_configuration_must_be_true_or_false(
 
 @pytest.mark.parametrize("width", [50, 80, 200])
 def test_source_fits_the_terminal(tmp_path: Path, width: int) -> None:
+    from sitemap_lint.engine.results import FileResult
     from sitemap_lint.finding import Finding
     from sitemap_lint.report.text import TextReporter
-    from sitemap_lint.results import FileResult
     from sitemap_lint.rules import RULES
     from sitemap_lint.run import source_lines
 

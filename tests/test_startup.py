@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.collector import THRESHOLDS
+from sitemap_lint.engine.collector import THRESHOLDS
 
 SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -79,8 +79,8 @@ NOT_AT_START = (
     "tempfile",
     "sitemap_lint.docs",
     "sitemap_lint.api",
-    "sitemap_lint.cluster",
-    "sitemap_lint.sets",
+    "sitemap_lint.sets.cluster",
+    "sitemap_lint.sets.runner",
     "sitemap_lint.inputs.fetch",
     "sitemap_lint.xsd.xmlschema_engine",
     "sitemap_lint.report.text",

@@ -1,6 +1,6 @@
 """``python -m sitemap_lint`` and the ``sitemap-lint`` command."""
 
-from sitemap_lint import collector
+from sitemap_lint.engine import collector
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ from sitemap_lint.finding import FindingFix, Rule, Severity
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from sitemap_lint.engine.results import FileResult
     from sitemap_lint.inputs.reader import Source
-    from sitemap_lint.results import FileResult
     from sitemap_lint.run import RunSettings
 
 StrPath: TypeAlias = "str | os.PathLike[str]"
@@ -247,7 +247,7 @@ def _settings(paths: list[str], options: Mapping[str, Any]) -> RunSettings:
 
 
 def _checked(keywords: dict[str, object]) -> RunSettings:
-    from sitemap_lint.settings import from_keywords
+    from sitemap_lint.settings.declared import from_keywords
 
     if "paths" not in keywords:
         keywords = {"paths": ["-"], **keywords}
@@ -255,10 +255,10 @@ def _checked(keywords: dict[str, object]) -> RunSettings:
 
 
 def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
-    from sitemap_lint import config as configuration
     from sitemap_lint.inputs.reader import InputError
     from sitemap_lint.run import compute
-    from sitemap_lint.settings import keyword_message
+    from sitemap_lint.settings import config as configuration
+    from sitemap_lint.settings.declared import keyword_message
 
     try:
         outcome = compute(
@@ -334,7 +334,7 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
         if not isinstance(item, str) or "," in item or not item.strip():
             raise SitemapLintError(f"{option}=: {item!r} is not a rule code or a prefix of one")
     if option == "select" and not items:
-        from sitemap_lint.settings import NOTHING_SELECTED
+        from sitemap_lint.settings.declared import NOTHING_SELECTED
 
         raise SitemapLintError(
             f'select=: an empty list {NOTHING_SELECTED}; give codes, e.g. ["UR"], or None'

@@ -36,8 +36,8 @@ def replace_rule_list(readme: str) -> str:
 
 def rules_document() -> str:
     """docs/rules.md: every rule's full documentation, with its severity in each profile."""
-    from sitemap_lint.profiles import DEFAULT, PROFILES
-    from sitemap_lint.selection import Selection
+    from sitemap_lint.settings.profiles import DEFAULT, PROFILES
+    from sitemap_lint.settings.selection import Selection
 
     levels = {name: Selection(profile=name).levels for name in PROFILES if name != DEFAULT}
     parts = [

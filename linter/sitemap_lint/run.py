@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
-from sitemap_lint.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.records import Frozen, Mutable
-from sitemap_lint.settings import RANGED, RunSettings, parse
+from sitemap_lint.settings.declared import RANGED, RunSettings, parse
+from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 
 _SEVERITY = attrgetter("severity")
 
@@ -28,18 +28,18 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from sitemap_lint.baseline import Baseline, Matched
-    from sitemap_lint.cluster import DaskExecutor
-    from sitemap_lint.config import Config
     from sitemap_lint.domain.urls import ParsedURL
+    from sitemap_lint.engine.results import FileResult
     from sitemap_lint.fix.runner import FixRun
     from sitemap_lint.inputs.lines import SourceLine
     from sitemap_lint.live.audit import LiveSettings, LiveStats
-    from sitemap_lint.options import Options
     from sitemap_lint.progress import ProgressBar
     from sitemap_lint.report.base import FileReport, Reporter, RunInfo
-    from sitemap_lint.results import FileResult
-    from sitemap_lint.selection import Selection
-    from sitemap_lint.sets import SetSettings
+    from sitemap_lint.sets.cluster import DaskExecutor
+    from sitemap_lint.sets.runner import SetSettings
+    from sitemap_lint.settings.config import Config
+    from sitemap_lint.settings.options import Options
+    from sitemap_lint.settings.selection import Selection
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -75,8 +75,8 @@ class Outcome(Mutable):
 
 def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check every input and write the report; return the exit status."""
-    from sitemap_lint import config as configuration
     from sitemap_lint.report import REPORTERS
+    from sitemap_lint.settings import config as configuration
 
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
@@ -227,7 +227,7 @@ def _with_refusals(
     severity table)."""
     if not fixed.refused:
         return outcome
-    from sitemap_lint.sink import reported
+    from sitemap_lint.engine.sink import reported
 
     selection = check_plan(settings, config).selection
     added = []
@@ -256,8 +256,8 @@ def compute(
     read in place of standard input where an argument is ``-``.
     """
     from sitemap_lint import xsd
-    from sitemap_lint.checker import check_source
-    from sitemap_lint.options import Options
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.settings.options import Options
 
     plan = check_plan(settings, config)
     accepted = _read_baseline(settings, config)  # before the check: a bad file fails at once
@@ -266,12 +266,12 @@ def compute(
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
     if plan.scheduler or _is_set_run(settings, config, len(sources)):
-        from sitemap_lint import sets
+        from sitemap_lint.sets import runner as sets
 
         set_settings = _set_settings(settings, config)
         executor = None
         if plan.scheduler:  # the files are checked on a Dask cluster
-            from sitemap_lint.cluster import connect
+            from sitemap_lint.sets.cluster import connect
 
             executor = connect(
                 plan.scheduler, set_settings.timeout, set_settings.timeout, plan.engine_name
@@ -417,7 +417,7 @@ class CheckPlan(Frozen):
 
     def options(self, config: Config, name: str) -> Options:
         """The options of the single-file check of the file ``name``."""
-        from sitemap_lint.options import Options
+        from sitemap_lint.settings.options import Options
 
         return Options(
             now=self.now,
@@ -432,8 +432,8 @@ class CheckPlan(Frozen):
 
 def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
     """The values are checked here, in the order the run has always checked them."""
-    from sitemap_lint.profiles import AGENTS, DEFAULT
-    from sitemap_lint.selection import RuleSelection, Selection
+    from sitemap_lint.settings.profiles import AGENTS, DEFAULT
+    from sitemap_lint.settings.selection import RuleSelection, Selection
 
     engine_name = parse("xsd_engine", settings.xsd_engine or config.xsd_engine or "libxml2")
     fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
@@ -545,7 +545,7 @@ def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
 def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
     """The set options: the command line's, after the configuration file's maps and
     robots.txt files."""
-    from sitemap_lint.sets import SetSettings
+    from sitemap_lint.sets.runner import SetSettings
 
     limits = {
         name: parse(name, getattr(settings, name))
@@ -630,9 +630,9 @@ def _run_info(
     baseline: Matched | None = None,
     live: LiveStats | None = None,
 ) -> RunInfo:
-    from sitemap_lint.profiles import DEFAULT
     from sitemap_lint.report.base import RunInfo
-    from sitemap_lint.settings import command_line
+    from sitemap_lint.settings.declared import command_line
+    from sitemap_lint.settings.profiles import DEFAULT
 
     profile = settings.profile or config.profile or DEFAULT
     unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)

@@ -78,7 +78,7 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
     ],
 )
 def test_normal_url(url: str, normal: str) -> None:
-    from sitemap_lint.facts import normal_url
+    from sitemap_lint.sets.facts import normal_url
 
     assert normal_url(url) == normal
 

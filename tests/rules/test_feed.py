@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.finding import Severity
 from sitemap_lint.formats.feed import is_feed
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import Node
-from sitemap_lint.options import Options
-from sitemap_lint.selection import Selection
+from sitemap_lint.settings.options import Options
+from sitemap_lint.settings.selection import Selection
 from tests.helpers import (
     NOW,
     RULE_FIXTURES,

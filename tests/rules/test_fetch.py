@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.fetch import Fetched, Fetcher, FetchSettings
 from sitemap_lint.inputs.guard import HostPolicy
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
 from sitemap_lint.rules import fetch
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, RULE_FIXTURES, engine
 from tests.site_server import SiteServer, loopback_only  # noqa: F401
 

@@ -242,7 +242,7 @@ def _lint_entries(tmp_path: Path, *entries: str):
 
 def test_self_missing_is_an_error_and_a_warning_under_bing() -> None:
     from sitemap_lint.finding import Severity
-    from sitemap_lint.profiles import severity_under
+    from sitemap_lint.settings.profiles import severity_under
 
     assert hreflang.SELF_MISSING.severity is Severity.ERROR
     assert severity_under("bing", "HL004", Severity.ERROR) is Severity.WARNING

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import check_source
-from sitemap_lint.facts import FileFacts
+from sitemap_lint.engine.checker import check_source
+from sitemap_lint.engine.results import FileResult
+from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.robots import check_robots_file
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.options import Options
-from sitemap_lint.results import FileResult
-from sitemap_lint.robots import GOOGLE_LIMIT
-from sitemap_lint.sink import FindingSink
+from sitemap_lint.sets.facts import FileFacts
+from sitemap_lint.sets.robots import GOOGLE_LIMIT
+from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint
 
 ROBOTS_URL = "https://example.com/robots.txt"

@@ -43,7 +43,7 @@ def test_the_message_names_the_files_around_the_cycle() -> None:
 
 
 def test_the_root_element_is_read_past_the_prolog() -> None:
-    from sitemap_lint.sets import root_name
+    from sitemap_lint.sets.runner import root_name
 
     head = (
         b'\xef\xbb\xbf<?xml version="1.0"?>\n<!-- a comment -->\n<?xml-stylesheet href="s.xsl"?>\n'

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.checker import check_source
+from sitemap_lint.engine.checker import check_source
 from sitemap_lint.formats.text import LineScanner, is_text_sitemap
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import MAX_TEXT
-from sitemap_lint.options import Options
+from sitemap_lint.settings.options import Options
 from tests.helpers import (
     NOW,
     RULE_FIXTURES,
@@ -368,8 +368,8 @@ def test_text_sitemap_named_txt_or_read_from_stdin_is_fine(name: str) -> None:
 
 def test_text_sitemap_not_txt_is_an_error_under_google_only() -> None:
     from sitemap_lint.finding import Severity
-    from sitemap_lint.profiles import severity_under
     from sitemap_lint.rules.text import NOT_TXT
+    from sitemap_lint.settings.profiles import severity_under
 
     assert severity_under("google", "TX006", NOT_TXT.severity) is Severity.ERROR
     assert severity_under("bing", "TX006", NOT_TXT.severity) is Severity.WARNING

@@ -25,10 +25,10 @@ from typing import Any
 
 from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
-from sitemap_lint.facts import Child, FileFacts
+from sitemap_lint.engine.results import FileResult
+from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.inputs.reader import ByteStream, Source
-from sitemap_lint.results import FileResult
-from sitemap_lint.sink import FindingList
+from sitemap_lint.sets.facts import Child, FileFacts
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from sitemap_lint.diff.gate import Limit, passed
 from sitemap_lint.errors import UsageError
-from sitemap_lint.sets import SetSettings
+from sitemap_lint.sets.runner import SetSettings
 
 FORMATS = ("text", "json", "html")
 

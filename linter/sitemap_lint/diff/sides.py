@@ -17,12 +17,12 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from sitemap_lint.diff.listing import Listing, read_listing
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, Source
-from sitemap_lint.options import Options
-from sitemap_lint.results import FileResult
-from sitemap_lint.sets import Job, LocalExecutor, SetRunner, SetSettings
+from sitemap_lint.sets.runner import Job, LocalExecutor, SetRunner, SetSettings
+from sitemap_lint.settings.options import Options
 
 
 @dataclass(eq=False)
@@ -117,7 +117,7 @@ class _Workers:
             if self._pool is None:
                 import multiprocessing
 
-                from sitemap_lint import collector
+                from sitemap_lint.engine import collector
 
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(

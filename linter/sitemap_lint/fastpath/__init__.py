@@ -177,11 +177,11 @@ from sitemap_lint.rules.registry import (
 )
 
 if TYPE_CHECKING:
-    from sitemap_lint.dispatch import Dispatch
-    from sitemap_lint.facts import FileFacts
+    from sitemap_lint.engine.dispatch import Dispatch
+    from sitemap_lint.engine.sink import FindingSink
     from sitemap_lint.formats.xml import StreamParser
-    from sitemap_lint.options import Options
-    from sitemap_lint.sink import FindingSink
+    from sitemap_lint.sets.facts import FileFacts
+    from sitemap_lint.settings.options import Options
 
 __all__ = ["ENV", "FastPath", "ProvenRun", "enabled", "start"]
 
@@ -502,7 +502,7 @@ def proves(proof: Proof) -> bool:
 def unproved(enabled: frozenset[str] | None) -> list[CheckSpec]:
     """The field checks a run with the ``enabled`` rules needs that the fast path cannot
     prove (each turns it off: every file is read entry by entry)."""
-    from sitemap_lint.dispatch import selected
+    from sitemap_lint.engine.dispatch import selected
     from sitemap_lint.rules.registry import CHECKS, families
 
     families()
@@ -583,7 +583,7 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
         return None  # reserved: expat refuses some of them
     if attributes.get(f"xmlns:{prefix}" if prefix else "xmlns") != SITEMAP_NS:
         return None
-    from sitemap_lint.dispatch import selected
+    from sitemap_lint.engine.dispatch import selected
     from sitemap_lint.rules.registry import CHECKS, EXTENSION, families
 
     families()
@@ -847,7 +847,7 @@ class ProvenRun:
                 if moment is not None:
                     facts.add_lastmod(moment)
                 if index:
-                    from sitemap_lint.facts import Child
+                    from sitemap_lint.sets.facts import Child
 
                     facts.children.append(Child(url, line, column, moment))
                 else:

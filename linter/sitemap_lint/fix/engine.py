@@ -23,8 +23,8 @@ from sitemap_lint.rules.fixing import not_fixed
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from sitemap_lint.options import Options
-    from sitemap_lint.results import FileResult
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.settings.options import Options
     from sitemap_lint.xsd import Engine
 
 MAX_PASSES = 12
@@ -69,8 +69,8 @@ def read_source(source: Source) -> bytes:
     """The bytes of a file or of standard input, at most ``MAX_FIX_BYTES``."""
     import sys
 
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.reader import ByteStream
-    from sitemap_lint.sink import FindingList
 
     if source.data is not None:
         return source.data
@@ -83,8 +83,8 @@ def read_source(source: Source) -> bytes:
 
 def decode(raw: bytes) -> Decoded | str:
     """The content of ``raw`` as text, or the reason it cannot be fixed safely."""
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
-    from sitemap_lint.sink import FindingList
 
     if len(raw) > MAX_FIX_BYTES:
         return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB"
@@ -152,7 +152,7 @@ def encode(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
 
 def check_text(name: str, data: bytes, options: Options, engine: Engine) -> FileResult:
     """The ordinary check of ``data`` (uncompressed bytes) under the file's name."""
-    from sitemap_lint.checker import check_source
+    from sitemap_lint.engine.checker import check_source
 
     return check_source(Source(name, None, data=data), options, engine)
 

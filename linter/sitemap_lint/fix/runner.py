@@ -21,9 +21,9 @@ from sitemap_lint.inputs.reader import Source, is_url
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from sitemap_lint.config import Config
-    from sitemap_lint.options import Options
-    from sitemap_lint.results import FileResult
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.settings.config import Config
+    from sitemap_lint.settings.options import Options
 
 
 class CheckPlan(Protocol):

@@ -176,10 +176,10 @@ def index(parts: list[Part], base_url: str) -> bytes:
 
 def _outside(urls: list[ParsedURL], part_url: str) -> int:
     """How many of ``urls`` a sitemap served at ``part_url`` may not list (SC001, SC002)."""
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
     from sitemap_lint.rules.scope import ScopeChecker
     from sitemap_lint.rules.urls import parse_url
-    from sitemap_lint.sink import FindingList
 
     checker = ScopeChecker(parse_url(part_url))
     found = FindingList()

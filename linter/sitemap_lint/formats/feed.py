@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemap_lint.facts import FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.records import Frozen
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.sets.facts import FileFacts
 
 if TYPE_CHECKING:
-    from sitemap_lint.options import Options
+    from sitemap_lint.settings.options import Options
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ATOM_03_NS = "http://purl.org/atom/ns#"

@@ -12,17 +12,17 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from sitemap_lint.facts import Child, FileFacts
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.robots import GOOGLE_LIMIT
 from sitemap_lint.rules import encoding
 from sitemap_lint.rules import robots as rules
 from sitemap_lint.rules.urls import check_url, parse_url
+from sitemap_lint.sets.facts import Child, FileFacts
+from sitemap_lint.sets.robots import GOOGLE_LIMIT
 
 if TYPE_CHECKING:
-    from sitemap_lint.options import Options
-    from sitemap_lint.sink import FindingSink
+    from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.settings.options import Options
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
 _SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)

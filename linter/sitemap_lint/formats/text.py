@@ -21,9 +21,9 @@ from sitemap_lint.rules import text as rules
 from sitemap_lint.rules.duplicates import DuplicateTracker
 
 if TYPE_CHECKING:
-    from sitemap_lint.facts import FileFacts
-    from sitemap_lint.options import Options
-    from sitemap_lint.sink import FindingSink
+    from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.sets.facts import FileFacts
+    from sitemap_lint.settings.options import Options
 
 # Text is split into lines in blocks of at most this many characters, so that a
 # huge run of line breaks never becomes one huge list.

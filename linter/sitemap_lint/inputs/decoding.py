@@ -16,7 +16,7 @@ from sitemap_lint.rules import encoding as encoding_rules
 from sitemap_lint.rules import xml as xml_rules
 
 if TYPE_CHECKING:
-    from sitemap_lint.sink import Reporter
+    from sitemap_lint.engine.sink import Reporter
 
 SNIFF_SIZE = 1024
 MAX_INVALID_REPORTS = 20

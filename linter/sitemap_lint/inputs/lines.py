@@ -53,9 +53,9 @@ def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int,
 
     Returns what could be read; a source that cannot be read again gives no lines.
     """
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
     from sitemap_lint.inputs.reader import ByteStream, InputError
-    from sitemap_lint.sink import FindingList
 
     if not wanted:
         return {}

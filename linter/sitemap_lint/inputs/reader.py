@@ -21,7 +21,7 @@ from sitemap_lint.rules import input as input_rules
 from sitemap_lint.rules import limits
 
 if TYPE_CHECKING:
-    from sitemap_lint.sink import Reporter
+    from sitemap_lint.engine.sink import Reporter
 
 READ_SIZE = 1 << 16
 SIZE_LIMIT = 52_428_800

@@ -25,11 +25,11 @@ from sitemap_lint.live.model import Answer, Target
 from sitemap_lint.rules import live as rules
 
 if TYPE_CHECKING:
-    from sitemap_lint.cluster import DaskExecutor
+    from sitemap_lint.engine.results import FileResult
     from sitemap_lint.live.cache import Cache
     from sitemap_lint.live.client import ClientSettings
-    from sitemap_lint.results import FileResult
-    from sitemap_lint.selection import Selection
+    from sitemap_lint.sets.cluster import DaskExecutor
+    from sitemap_lint.settings.selection import Selection
 
 SLOWEST_HOSTS = 10  # hosts the reports name, slowest median first
 CHAINS_SHOWN = 50  # redirect chains the reports list

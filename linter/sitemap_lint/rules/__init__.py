@@ -37,7 +37,7 @@ def catalogue(profile: str | None = None) -> tuple[Rule, ...]:
     (an unknown profile is a UsageError)."""
     if profile is None:
         return tuple(rules().values())
-    from sitemap_lint.profiles import checked, severity_under
+    from sitemap_lint.settings.profiles import checked, severity_under
 
     name = checked(profile)
     return tuple(

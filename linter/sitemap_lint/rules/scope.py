@@ -15,8 +15,8 @@ from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 
 if TYPE_CHECKING:
-    from sitemap_lint.options import Options
-    from sitemap_lint.robots import RobotsPolicy
+    from sitemap_lint.sets.robots import RobotsPolicy
+    from sitemap_lint.settings.options import Options
 
 OTHER_ORIGIN = rule(
     "SC001",
@@ -238,7 +238,7 @@ def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | N
     robots = None
     also: frozenset[str] = frozenset()
     if options.robots:
-        from sitemap_lint.robots import RobotsPolicy
+        from sitemap_lint.sets.robots import RobotsPolicy
 
         robots = RobotsPolicy(options.robots, options.agent)
         if options.sitemap_url is not None:

@@ -1,7 +1,7 @@
 """Set rules: checks across the files of a set (an index's children, a robots.txt's sitemaps,
 several files named together).
 
-These findings are made by the set runner (``sitemap_lint.sets``) once every file of the
+These findings are made by the set runner (``sitemap_lint.sets.runner``) once every file of the
 set is checked; each is placed in the file and at the line where the defect shows.
 """
 
@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from sitemap_lint.facts import Child, FileFacts, url_hash
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
+from sitemap_lint.sets.facts import Child, FileFacts, url_hash
 
 if TYPE_CHECKING:
-    from sitemap_lint.sink import FindingSink
+    from sitemap_lint.engine.sink import FindingSink
 
 URL_IN_SEVERAL_SITEMAPS = rule(
     "SE001",

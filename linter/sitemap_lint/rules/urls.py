@@ -810,7 +810,7 @@ def parse_url(value: str) -> ParsedURL | None:
     or None when it is not a usable absolute http(s) URL; nothing is reported."""
     if not value:
         return None
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
-    from sitemap_lint.sink import FindingList
 
     return check_url(value, Node("", "url", {}, 1, 1), FindingList())

@@ -68,7 +68,7 @@ def format_size(size: int) -> str:
 
 def parse_level(text: str | None, where: str) -> Severity | None:
     """``error``, ``warning`` or ``info`` as a Severity; None stays None."""
-    from sitemap_lint.selection import LEVELS
+    from sitemap_lint.settings.selection import LEVELS
 
     if text is None:
         return None
@@ -102,9 +102,9 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
     or the configuration key in the message of the UsageError."""
     if text is None:
         return None
+    from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
     from sitemap_lint.rules.urls import check_url
-    from sitemap_lint.sink import FindingList
 
     problems = FindingList()
     parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), problems)

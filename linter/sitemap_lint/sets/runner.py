@@ -6,7 +6,7 @@ level (the inputs, then the sitemaps they list, ...; ``Discovery`` decides which
 the checks across files join their facts (cycles, lastmods, duplicates, hreflang). Where
 files are fetched and checked and facts joined is the ``Executor``'s alone:
 ``LocalExecutor`` fetches in parallel threads and checks big files in worker processes;
-``sitemap_lint.cluster.DaskExecutor`` does both on a Dask cluster. Every decision
+``sitemap_lint.sets.cluster.DaskExecutor`` does both on a Dask cluster. Every decision
 (cycles, repeats, limits) is taken in the order of the entries, never in the order
 fetches finish, so the same site gives the same report whatever the executor. Results
 come back in input order: each index followed by its children. Every finding across
@@ -28,16 +28,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sitemap_lint.checker import check_source
 from sitemap_lint.domain.urls import ParsedURL
-from sitemap_lint.facts import HASH_SLICES, Child, FileFacts, first_positions
+from sitemap_lint.engine.checker import check_source
+from sitemap_lint.engine.results import FileResult
+from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
-from sitemap_lint.options import Options
-from sitemap_lint.results import FileResult
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.urls import parse_url
-from sitemap_lint.sink import FindingList
+from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, first_positions
+from sitemap_lint.settings.options import Options
 
 if TYPE_CHECKING:
     from array import array
@@ -107,7 +107,7 @@ Duplicate = tuple[int, int, int, int, int, int]
 class Executor(Protocol):
     """Where a set's files are fetched and checked and its cross-file facts compared:
     ``LocalExecutor`` (this process, its threads and worker processes) or
-    ``sitemap_lint.cluster.DaskExecutor`` (a Dask cluster). The set's algorithm (discover,
+    ``sitemap_lint.sets.cluster.DaskExecutor`` (a Dask cluster). The set's algorithm (discover,
     check, join) is ``SetRunner``'s whatever the executor."""
 
     # Whether the files are read in another working directory (their paths made absolute).
@@ -923,7 +923,7 @@ def _listed_key(url: str) -> str | None:
 
 def _prepare_worker() -> None:
     """Worker processes check big files: the garbage collector as the command line tunes it."""
-    from sitemap_lint import collector
+    from sitemap_lint.engine import collector
 
     collector.tune()
 

@@ -15,7 +15,7 @@ from sitemap_lint.records import Frozen
 
 if TYPE_CHECKING:
     from sitemap_lint.domain.urls import ParsedURL
-    from sitemap_lint.selection import Selection
+    from sitemap_lint.settings.selection import Selection
 
 
 # A frozen dataclass whose methods are written out (records.py): declared at start-up.

@@ -30,12 +30,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from sitemap_lint import collector
+from sitemap_lint.engine import collector
+from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import SitemapLintError
-from sitemap_lint.facts import FileFacts
 from sitemap_lint.inputs.reader import InputError
-from sitemap_lint.results import FileResult
-from sitemap_lint.sets import (
+from sitemap_lint.sets.facts import FileFacts
+from sitemap_lint.sets.runner import (
     DUPLICATE_SLICES,
     Checked,
     Duplicate,
@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
     from sitemap_lint.inputs.guard import HostPolicy
-    from sitemap_lint.options import Options
     from sitemap_lint.rules.hreflang import Alternates
+    from sitemap_lint.settings.options import Options
     from sitemap_lint.xsd import Engine
 
 P = ParamSpec("P")
@@ -718,7 +718,7 @@ def hreflang_partitions(records: int) -> int:
 
 
 def _part(url: str, parts: int) -> int:
-    from sitemap_lint.facts import url_hash
+    from sitemap_lint.sets.facts import url_hash
 
     return url_hash(url) // ((1 << 64) // parts)
 
@@ -776,8 +776,8 @@ def hreflang_join(
     sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
-    from sitemap_lint.facts import sorted_first_listings, url_hash
     from sitemap_lint.rules.hreflang import Alternates, _return_link_problem
+    from sitemap_lint.sets.facts import sorted_first_listings, url_hash
 
     several = len(names) > 1
     records = sorted((item for piece in pieces for item in piece[0]), key=operator.itemgetter(0))

@@ -7,7 +7,7 @@ and how that key is read, and how a given value is checked. From the one tuple
 ``SETTINGS`` come the options of ``sitemap-lint check`` (cli.py), the fields of
 ``RunSettings`` and of the configuration's ``Config``, the keys a configuration file
 may hold (config.py), the keyword arguments of the API (``from_keywords``) and the
-README's table of options (``python -m sitemap_lint.settings README.md``).
+README's table of options (``python -m sitemap_lint.settings.declared README.md``).
 
 Checks run where the run has always run them (``run.execute``, after the
 configuration is read), so a value is checked the same way whichever way it came.
@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.parsing import (
+from sitemap_lint.records import Frozen
+from sitemap_lint.settings.parsing import (
     COLOR_MODES,
     check_color,
     parse_level,
@@ -31,7 +32,6 @@ from sitemap_lint.parsing import (
     parse_sitemap_url,
     parse_size,
 )
-from sitemap_lint.records import Frozen
 
 Kind = Literal["paths", "text", "flag", "int", "float", "size", "repeat", "table"]
 """How a value is given: ``paths`` (the positional PATH...), ``text`` (a string or
@@ -198,13 +198,13 @@ def _engines() -> tuple[str, ...]:
 
 
 def _profiles() -> tuple[str, ...]:
-    from sitemap_lint.profiles import PROFILES
+    from sitemap_lint.settings.profiles import PROFILES
 
     return tuple(PROFILES)
 
 
 def _levels() -> tuple[str, ...]:
-    from sitemap_lint.selection import LEVELS
+    from sitemap_lint.settings.selection import LEVELS
 
     return LEVELS
 
@@ -231,7 +231,7 @@ def _check_engine(value: str, where: str) -> str:
 
 
 def _check_profile(value: str, where: str) -> str:
-    from sitemap_lint.profiles import checked
+    from sitemap_lint.settings.profiles import checked
 
     try:
         return checked(value)
@@ -240,7 +240,7 @@ def _check_profile(value: str, where: str) -> str:
 
 
 def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
-    from sitemap_lint.selection import split_codes
+    from sitemap_lint.settings.selection import split_codes
 
     return None if value is None else split_codes(value, where)
 
@@ -355,7 +355,7 @@ def _read_flag(setting: Setting, reader: KeyReader, key: str, value: Any) -> dic
 
 def _read_severity(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
     from sitemap_lint.finding import Severity
-    from sitemap_lint.selection import parse_codes
+    from sitemap_lint.settings.selection import parse_codes
 
     levels: dict[str, Severity | None] = {}
     for code, level in reader.table(key, value).items():
@@ -1074,7 +1074,7 @@ def command_line(settings: RunSettings) -> str:
             for item in value:
                 words += [flag, str(item)]
         elif setting.kind == "size":
-            from sitemap_lint.parsing import format_size
+            from sitemap_lint.settings.parsing import format_size
 
             words += [flag, format_size(value)]
         else:
@@ -1131,7 +1131,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
 
 # -- the README's table of options ----------------------------------------------------------
 
-START = "<!-- options:start (generated from sitemap_lint/settings.py; see tests/test_cli_options.py) -->"
+START = "<!-- options:start (generated from sitemap_lint/settings/declared.py; see tests/test_cli_options.py) -->"
 END = "<!-- options:end -->"
 
 
@@ -1162,7 +1162,7 @@ def replace_options_table(readme: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sitemap_lint.settings README.md`` regenerates the options table in place."""
+    """``python -m sitemap_lint.settings.declared README.md`` regenerates the options table in place."""
     import sys
 
     for name in argv if argv is not None else sys.argv[1:]:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sitemap_lint.facts import FileFacts
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
 from sitemap_lint.rules.registry import (
@@ -31,6 +30,7 @@ from sitemap_lint.rules.registry import (
     families,
 )
 from sitemap_lint.rules.structure import CoverageReporter
+from sitemap_lint.sets.facts import FileFacts
 
 FieldCall = Callable[[Node, EntryContext, CoverageReporter], None]
 

@@ -17,20 +17,20 @@ from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 from sitemap_lint import fastpath
-from sitemap_lint.dispatch import Dispatch
-from sitemap_lint.facts import Child, FileFacts, FileStats
+from sitemap_lint.engine.dispatch import Dispatch
+from sitemap_lint.engine.results import FileResult
+from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.options import Options
 from sitemap_lint.patterns import lazy
-from sitemap_lint.results import FileResult
 from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.structure import Covers
-from sitemap_lint.sink import FindingSink
+from sitemap_lint.sets.facts import Child, FileFacts, FileStats
+from sitemap_lint.settings.options import Options
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.live.targets import TargetReader
-    from sitemap_lint.robots import RobotsPolicy
+    from sitemap_lint.sets.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
 
 __all__ = ["FileResult", "check_source"]
@@ -316,7 +316,7 @@ class FileChecker:
         self.dispatch.root(root, self.sink)
 
     def _robots_policy(self) -> RobotsPolicy:
-        from sitemap_lint.robots import RobotsPolicy
+        from sitemap_lint.sets.robots import RobotsPolicy
 
         return RobotsPolicy(self.options.robots, self.options.agent)
 

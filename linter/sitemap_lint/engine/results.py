@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemap_lint.facts import FileFacts, FileStats
 from sitemap_lint.finding import Finding
 from sitemap_lint.records import Mutable
+from sitemap_lint.sets.facts import FileFacts, FileStats
 
 if TYPE_CHECKING:
+    from sitemap_lint.engine.sink import FindingSink
     from sitemap_lint.live.model import Target
-    from sitemap_lint.sink import FindingSink
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -74,7 +74,7 @@ class FileResult(Mutable):
         made, holding the file's findings (none passed yet), when the result has none (a
         fetch that failed, a file that cannot be read, a listing)."""
         if self.sink is None:
-            from sitemap_lint.sink import FindingSink
+            from sitemap_lint.engine.sink import FindingSink
 
             self.sink = FindingSink.of(self.findings)
             self.findings = self.sink.findings
