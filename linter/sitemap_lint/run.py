@@ -229,17 +229,16 @@ def _with_refusals(
         return outcome
     from sitemap_lint.engine.sink import reported
 
-    selection = check_plan(settings, config).selection
+    plan = check_plan(settings, config)
     added = []
     for result in outcome.results:
         refusal = fixed.refused.get(result.name)
         if refusal is not None:
-            kept = reported([refusal], selection.for_file(result.name))
+            kept = reported([refusal], plan.selection.for_file(result.name))
             result.findings[:0] = kept
             result.findings.sort(key=sort_key)
             added += kept
-    fail_on = parse("fail_on", settings.fail_on) or config.fail_on or Severity.ERROR
-    if not settings.exit_zero and any(f.severity >= fail_on for f in added):
+    if not settings.exit_zero and any(f.severity >= plan.fail_on for f in added):
         outcome.exit_code = EXIT_FINDINGS
     return outcome
 

@@ -90,7 +90,7 @@ class Dispatch:
         for target in FIELDS:
             calls: list[FieldCall] = []
             for spec in sorted((s for s in specs if target in s.targets), key=_order):
-                call = self._field_call(spec, made)
+                call = self._call(spec, made)
                 if call is not None:
                     calls.append(call)
             if calls:
@@ -109,9 +109,9 @@ class Dispatch:
         self, specs: Iterable[CheckSpec], target: str, made: dict[int, Any]
     ) -> tuple[Any, ...]:
         ordered = sorted((spec for spec in specs if target in spec.targets), key=_order)
-        return tuple(call for spec in ordered if (call := self._field_call(spec, made)) is not None)
+        return tuple(call for spec in ordered if (call := self._call(spec, made)) is not None)
 
-    def _field_call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall | None:
+    def _call(self, spec: CheckSpec, made: dict[int, Any]) -> FieldCall | None:
         if not spec.per_file:
             return spec.implementation  # type: ignore[no-any-return]
         instance = made.get(id(spec))

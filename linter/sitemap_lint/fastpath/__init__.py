@@ -1657,11 +1657,11 @@ class FastPath:
         none) when the date rules' findings on it are all there is to report on it (a
         value the schema rejects is one they report, which covers its schema error);
         else _NOT_PROVED."""
-        from sitemap_lint.rules.dates import parse_w3c
+        from sitemap_lint.rules.dates import read_date
 
         result: Any = _NOT_PROVED
         if "&" not in value:
-            parsed, problems = parse_w3c(value.strip(), "lastmod")
+            parsed, problems = read_date(value)
             if problems or _LASTMOD.pattern.match(value):
                 result = parsed.moment if parsed is not None else None
         if len(self._dated_moments) > 65_536:

@@ -329,6 +329,12 @@ def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
     entry.moment = parsed.moment if parsed is not None else None
 
 
+def read_date(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[Problem]]:
+    """``value`` as the date rules read it and the problems they find, nothing reported
+    (the same cached reading ``check_date`` makes)."""
+    return _cached_parse(value.strip(), field)
+
+
 def parse_date(value: str, field: str = "lastmod") -> Parsed | None:
     """``value`` read as the date rules read it, or None; nothing is reported."""
     return _cached_parse(value.strip(), field)[0]
