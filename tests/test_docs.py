@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.docs import main, render, rules_document
+from sitemap_lint.report.docs import main, render, rules_document
 from sitemap_lint.rules import RULES
 from tests.helpers import ROOT
 
@@ -15,7 +15,7 @@ RULES_MD = ROOT / "docs" / "rules.md"
 
 def test_docs_rules_md_is_generated_from_the_registry() -> None:
     assert RULES_MD.read_text(encoding="utf-8") == rules_document(), (
-        "docs/rules.md is stale: run python -m sitemap_lint.docs README.md docs/rules.md"
+        "docs/rules.md is stale: run python -m sitemap_lint.report.docs README.md docs/rules.md"
     )
 
 

@@ -1,4 +1,4 @@
-"""The records of ``sitemap_lint.records`` behave as the dataclasses they replace.
+"""The records of ``sitemap_lint.support.records`` behave as the dataclasses they replace.
 
 Each record writes out its ``__init__`` and takes its other methods from a base class
 (start-up cost: see records.py). For each, the test builds the dataclass it stands for

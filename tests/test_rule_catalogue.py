@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.docs import replace_rule_list
+from sitemap_lint.report.docs import replace_rule_list
 from sitemap_lint.rules import FAMILIES, RULES
 from tests.helpers import ROOT, RULE_FIXTURES
 
@@ -32,7 +32,7 @@ def test_rule_has_docs(code: str) -> None:
 def test_readme_rule_list_is_generated_from_the_registry() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert readme == replace_rule_list(readme), (
-        "README.md's rule list is stale: run python -m sitemap_lint.docs README.md"
+        "README.md's rule list is stale: run python -m sitemap_lint.report.docs README.md"
     )
 
 

@@ -214,7 +214,7 @@ def test_progress_bar_only_for_a_person_at_a_terminal(stream, options, shown) ->
 
 
 def test_progress_bar_appears_from_four_files_and_is_gone_at_the_end(site: Path) -> None:
-    from sitemap_lint.progress import ProgressBar
+    from sitemap_lint.report.progress import ProgressBar
 
     err = Terminal()
     bar = ProgressBar(err)

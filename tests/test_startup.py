@@ -77,7 +77,7 @@ NOT_AT_START = (
     "importlib.resources",
     "zipfile",
     "tempfile",
-    "sitemap_lint.docs",
+    "sitemap_lint.report.docs",
     "sitemap_lint.api",
     "sitemap_lint.sets.cluster",
     "sitemap_lint.sets.runner",

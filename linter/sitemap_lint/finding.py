@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from sitemap_lint.records import Frozen, Ordered, slot_setters
+from sitemap_lint.support.records import Frozen, Ordered, slot_setters
 
 
 class Severity(enum.IntEnum):

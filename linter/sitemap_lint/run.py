@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
-from sitemap_lint.records import Frozen, Mutable
 from sitemap_lint.settings.declared import RANGED, RunSettings, parse
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.support.records import Frozen, Mutable
 
 _SEVERITY = attrgetter("severity")
 
@@ -27,14 +27,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from datetime import datetime
 
-    from sitemap_lint.baseline import Baseline, Matched
     from sitemap_lint.domain.urls import ParsedURL
     from sitemap_lint.engine.results import FileResult
     from sitemap_lint.fix.runner import FixRun
     from sitemap_lint.inputs.lines import SourceLine
     from sitemap_lint.live.audit import LiveSettings, LiveStats
-    from sitemap_lint.progress import ProgressBar
     from sitemap_lint.report.base import FileReport, Reporter, RunInfo
+    from sitemap_lint.report.baseline import Baseline, Matched
+    from sitemap_lint.report.progress import ProgressBar
     from sitemap_lint.sets.cluster import DaskExecutor
     from sitemap_lint.sets.runner import SetSettings
     from sitemap_lint.settings.config import Config
@@ -352,7 +352,7 @@ def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
     path = settings.baseline or config.baseline
     if not (path or settings.write_baseline):
         return None
-    from sitemap_lint import baseline
+    from sitemap_lint.report import baseline
 
     if settings.write_baseline:
         baseline.check_writable(Path(settings.write_baseline))
@@ -365,7 +365,7 @@ def _baseline(
     """``--write-baseline``: record every finding; ``--baseline`` (read before the
     check, so that one file can be read and refreshed): drop the findings it records."""
     if settings.write_baseline:
-        from sitemap_lint import baseline
+        from sitemap_lint.report import baseline
 
         baseline.write(Path(settings.write_baseline), results)
     return accepted.apply(results) if accepted is not None else None
@@ -580,7 +580,7 @@ def _progress(format_name: str, settings: RunSettings, err: TextIO) -> ProgressB
             return None
     except (AttributeError, ValueError):
         return None
-    from sitemap_lint.progress import ProgressBar
+    from sitemap_lint.report.progress import ProgressBar
 
     return ProgressBar(err)
 

@@ -25,12 +25,12 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
+from sitemap_lint.support.patterns import lazy
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.records import Mutable
 from sitemap_lint.sets.facts import FileFacts, FileStats
+from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
-from sitemap_lint.records import Frozen
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import FileFacts
+from sitemap_lint.support.records import Frozen
 
 if TYPE_CHECKING:
     from sitemap_lint.settings.options import Options

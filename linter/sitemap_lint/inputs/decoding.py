@@ -11,9 +11,9 @@ import codecs
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import encoding as encoding_rules
 from sitemap_lint.rules import xml as xml_rules
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import Reporter

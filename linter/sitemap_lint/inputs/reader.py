@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from sitemap_lint.records import Frozen
 from sitemap_lint.rules import input as input_rules
 from sitemap_lint.rules import limits
+from sitemap_lint.support.records import Frozen
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import Reporter

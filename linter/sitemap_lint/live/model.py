@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sitemap_lint.records import Frozen
+from sitemap_lint.support.records import Frozen
 
 # What a listed URL is, by the element that lists it.
 PAGE = "page"  # urlset/url/loc

@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Any, Protocol, TextIO
 
 from sitemap_lint.finding import Finding, Severity
-from sitemap_lint.records import Frozen
+from sitemap_lint.support.records import Frozen
 
 _KIND = attrgetter("code", "name", "severity")  # what Summary.of counts of a finding
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 # Paths and fingerprints are the run's too (baselines): they live in ``fingerprints``.
-from sitemap_lint.fingerprints import STDIN as STDIN
-from sitemap_lint.fingerprints import ci_path as ci_path
-from sitemap_lint.fingerprints import fingerprints as fingerprints
-from sitemap_lint.fingerprints import stable_message as stable_message
+from sitemap_lint.report.fingerprints import STDIN as STDIN
+from sitemap_lint.report.fingerprints import ci_path as ci_path
+from sitemap_lint.report.fingerprints import fingerprints as fingerprints
+from sitemap_lint.report.fingerprints import stable_message as stable_message
 
 # -- rule documentation ---------------------------------------------------------
 

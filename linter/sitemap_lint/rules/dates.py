@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sitemap_lint.model import Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
 from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 FEED_AS_SITEMAP = rule(
     "FD001",

@@ -28,14 +28,14 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import Node
-from sitemap_lint.patterns import lazy
-from sitemap_lint.records import Frozen, slot_setters
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.rules.urls import TOO_SHORT, check_url
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import Frozen, slot_setters
 
 if TYPE_CHECKING:
     pass

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.support.patterns import lazy
 
 EMPTY_FILE = rule(
     "IN001",

@@ -7,11 +7,11 @@ import difflib
 from sitemap_lint.finding import Finding, Fix
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.registry import ROOT
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 MISSING_NAMESPACE = rule(
     "NS001",

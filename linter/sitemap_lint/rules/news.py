@@ -15,12 +15,12 @@ from datetime import datetime, timedelta
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
 

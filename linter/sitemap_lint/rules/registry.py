@@ -31,8 +31,8 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from sitemap_lint.finding import Rule
-from sitemap_lint.patterns import lazy
-from sitemap_lint.records import Frozen, FrozenIdentity
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import Frozen, FrozenIdentity
 
 PACKAGE = "sitemap_lint.rules"
 ALL = "ALL"  # in a selection: every rule

@@ -9,10 +9,10 @@ from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
-from sitemap_lint.records import Mutable
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
     from sitemap_lint.sets.robots import RobotsPolicy

@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.patterns import lazy
-from sitemap_lint.records import Mutable
 from sitemap_lint.rules.base import ERROR, WARNING, rule
 from sitemap_lint.rules.registry import reads_findings
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import Mutable
 
 TAG = "sitemap-lint"
 ACTIONS = ("disable-next-line", "disable-file")

@@ -10,10 +10,10 @@ from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_nam
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.fix.model import FindingFix, replace_text
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext

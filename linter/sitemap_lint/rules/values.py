@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import CoverageReporter, Reporter
+from sitemap_lint.support.patterns import lazy
 
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 

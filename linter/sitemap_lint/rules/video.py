@@ -27,12 +27,12 @@ from sitemap_lint.domain.sequence import (
     sequence_break,
 )
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
 

@@ -8,8 +8,8 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
-from sitemap_lint.patterns import lazy
 from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.support.patterns import lazy
 
 SYNTAX_ERROR = rule(
     "XM001",

@@ -19,7 +19,7 @@ from operator import methodcaller
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
-from sitemap_lint.records import Frozen, Mutable
+from sitemap_lint.support.records import Frozen, Mutable
 
 if TYPE_CHECKING:
     from hashlib import blake2b

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.patterns import lazy
 from sitemap_lint.settings.declared import BY_KEY, Values
 from sitemap_lint.settings.parsing import parse_sitemap_url
 from sitemap_lint.settings.selection import parse_codes
+from sitemap_lint.support.patterns import lazy
 
 FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"

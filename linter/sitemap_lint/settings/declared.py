@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.records import Frozen
 from sitemap_lint.settings.parsing import (
     COLOR_MODES,
     check_color,
@@ -32,6 +31,7 @@ from sitemap_lint.settings.parsing import (
     parse_sitemap_url,
     parse_size,
 )
+from sitemap_lint.support.records import Frozen
 
 Kind = Literal["paths", "text", "flag", "int", "float", "size", "repeat", "table"]
 """How a value is given: ``paths`` (the positional PATH...), ``text`` (a string or

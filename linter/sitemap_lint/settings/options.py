@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemap_lint.records import Frozen
+from sitemap_lint.support.records import Frozen
 
 if TYPE_CHECKING:
     from sitemap_lint.domain.urls import ParsedURL

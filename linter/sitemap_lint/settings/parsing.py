@@ -14,7 +14,7 @@ from typing import Any
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.patterns import lazy
+from sitemap_lint.support.patterns import lazy
 
 COLOR_MODES = ("auto", "always", "never")
 

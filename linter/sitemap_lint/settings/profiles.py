@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.records import Frozen
+from sitemap_lint.support.records import Frozen
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING

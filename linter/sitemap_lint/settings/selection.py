@@ -20,8 +20,8 @@ from typing import Protocol
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
-from sitemap_lint.records import Frozen
 from sitemap_lint.settings.profiles import DEFAULT, PROFILES
+from sitemap_lint.support.records import Frozen
 
 ALL = "ALL"
 LEVELS = ("error", "warning", "info")  # as the configuration and the flags spell them

@@ -43,7 +43,7 @@ def rules_document() -> str:
     parts = [
         "# Rules",
         "",
-        "<!-- Generated from the rule registry by `python -m sitemap_lint.docs docs/rules.md`;"
+        "<!-- Generated from the rule registry by `python -m sitemap_lint.report.docs docs/rules.md`;"
         " do not edit. -->",
         "",
         "Each rule has a code, a name and a default severity. `sitemap-lint rule CODE` prints",
@@ -97,7 +97,7 @@ def render(path: Path, current: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sitemap_lint.docs README.md docs/rules.md`` regenerates both in place."""
+    """``python -m sitemap_lint.report.docs README.md docs/rules.md`` regenerates both in place."""
     import sys
     from pathlib import Path
 

@@ -28,8 +28,8 @@ from typing import Any, Protocol
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding
-from sitemap_lint.fingerprints import ci_path, identity
-from sitemap_lint.records import Frozen
+from sitemap_lint.report.fingerprints import ci_path, identity
+from sitemap_lint.support.records import Frozen
 
 FORMAT_KEY = "sitemap-lint-baseline"
 FORMAT_VERSION = 1
