@@ -6,7 +6,8 @@ Each case is a generated sitemap (a urlset or an index; entries in several layou
 CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
 a third of the generated urlsets have lastmods the date rules report, in place, and a
 third write values with character references and locs in
-CDATA sections; a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
+CDATA sections; a fifth of the other cases hold video:video elements, clean or with a
+defect in a child (tests/test_fastpath_video.py); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
 odd codes, hrefs, missing return links, repeated images, captions and titles, other
 prefixes, under a random rule selection; a quarter of the cases are one of the bench's
 shapes of a valid sitemap, bench/shapes.py, with 1-300 entries and short or long
@@ -53,6 +54,7 @@ from tests.test_fastpath import (  # noqa: E402
     mutate,
     url_entry,
 )
+from tests.test_fastpath_video import video_head, video_sitemap  # noqa: E402
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 ODD_LOCS = (
@@ -162,9 +164,29 @@ def misdated(entry: str, rng: random.Random) -> str:
     )
 
 
+def video_document(rng: random.Random) -> bytes:
+    """Entries with video:video elements, clean or with a defect in a child (order, URLs,
+    durations, dates, references, CDATA, comments inside...), its body mutated."""
+    prefix = rng.choice(["video", "video", "v"])
+    odd = rng.choice([0.0, 0.05, 0.3, 1.0])
+    text = video_sitemap(rng.randrange(1, 300), rng.randrange(1 << 30), odd, prefix)
+    if rng.random() < 0.2:
+        text = text.replace("\n", "\r\n")
+    data = text.encode("utf-8")
+    head = video_head(prefix).encode("ascii")
+    if data.startswith(head):
+        body = data[len(head) :]
+        for kind in rng.sample(MUTATIONS, rng.randrange(0, 4)):
+            body = mutate(body, rng, kind)
+        return head + body
+    return data
+
+
 def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
+    if rng.random() < 0.2:
+        return video_document(rng)
     if rng.random() < 0.33:
         # Images and alternates; the root's start tag is not mutated (a CR in a namespace
         # name stops the shadow parse with an error, with or without the fast path).

@@ -489,6 +489,7 @@ def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(
         f"<video:thumbnail_loc>https://www.example.com/v{i}.jpg</video:thumbnail_loc>"
         f"<video:title>Video {i}</video:title><video:description>About {i}</video:description>"
         f"<video:content_loc>https://www.example.com/v{i}.mp4</video:content_loc>"
+        "<video:rating>4.5</video:rating>"  # a child the fast path does not prove
         "</video:video></url>\n"
         for i in range(unproved)
     ]

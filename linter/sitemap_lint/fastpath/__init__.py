@@ -42,7 +42,7 @@ checks ``resolve`` finds through ``Dispatch.handovers``). A check with no proof
 command says so once on stderr (``notes``). ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
 debugging switch: reports are byte-identical either way). When none of a file's first
 ``GIVE_UP`` entries is proved (entries of a shape it does not prove, such as
-``video:video``), it leaves the rest of the file too: following the depth through the
+``news:news``), it leaves the rest of the file too: following the depth through the
 entries it hands over costs without gain.
 
 An entry is proved only when all of this holds (anything else goes to the full
@@ -133,12 +133,14 @@ binds to their namespace (the first, when several are; entries declare none of t
 own, since no other attribute is taken): ``<image:image>`` holding ``image:loc`` and
 then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
 rel="alternate" hreflang="..." href="..."/>`` (these three attributes in this order,
-in double quotes, self-closing). Video, news, pagemap and other elements, other
+in double quotes, self-closing). An entry whose only extension elements are
+``video:video`` ones is proved by ``fastpath.video`` (its text says which children
+and values; ``FastPath._extensions`` hands it over). News, pagemap and other elements, other
 attributes, other children, single quotes, an end tag for ``xhtml:link``: the full
 checker takes the entry. The check the dispatch runs on those namespaces (if any) must
-declare the hand-over ``stateful("image")`` or ``stateful("hreflang")``
-(``EXTENSION_HANDOVERS``: the image and hreflang checkers of rules/); any other check
-there leaves their elements to the full checker.
+declare the hand-over ``stateful("image")``, ``stateful("hreflang")`` or
+``stateful("video")`` (``EXTENSION_HANDOVERS``: the image, hreflang and video checkers
+of rules/); any other check there leaves their elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
@@ -179,6 +181,7 @@ from sitemap_lint.rules.registry import (
 if TYPE_CHECKING:
     from sitemap_lint.engine.dispatch import Dispatch
     from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.fastpath.video import VideoProof
     from sitemap_lint.formats.xml import StreamParser
     from sitemap_lint.sets.facts import FileFacts
     from sitemap_lint.settings.options import Options
@@ -358,14 +361,19 @@ _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
+VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 MAX_IMAGES = 1000
 # An extension value's URL (image:loc, an href), delimited only: proved with _URL.
 _EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
+# The extension namespaces by their kind in an entry's extras.
+_KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS}
 # The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
 _TEXT = r"[ !-%'-;=?-~]*"
 
 
-def _extension_items(image: str | None, xhtml: str | None) -> tuple[str, str]:
+def _extension_items(
+    image: str | None, xhtml: str | None, video: str | None = None
+) -> tuple[str, str]:
     """The extension elements a proved entry may hold, after its core fields, with the
     root's prefixes: (without groups, for the entry pattern; with the groups iloc,
     caption, title, code and href, to read them)."""
@@ -391,6 +399,10 @@ def _extension_items(image: str | None, xhtml: str | None) -> tuple[str, str]:
             alternatives.append("(?!)()()")
         patterns.append(alternatives)
     outer = [item for item in patterns[0][1:] if not item.startswith("(?!)")]
+    if video is not None:
+        from sitemap_lint.fastpath.video import block_pattern
+
+        outer.append(block_pattern(video, _EXT_URL))
     # A comment or instruction between the items is read whole (first), so that nothing
     # inside it is taken for an item.
     return (
@@ -408,6 +420,7 @@ def _entry_line(
     long_urls: bool = False,
     sm: str = "",
     changefreq: str = _CHANGEFREQ,
+    video: str | None = None,
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
     Groups, in order: s, cdata, loc, scheme, host, path, lastmod, changefreq (a value
@@ -427,7 +440,7 @@ def _entry_line(
         # Never there: the same groups as a url entry.
         fields += "(?P<changefreq>(?!))?(?P<priority>(?!))?(?P<ext>(?!))?"
     else:
-        extensions = _extension_items(image, xhtml)[0]
+        extensions = _extension_items(image, xhtml, video)[0]
         fields += (
             rf"(?:<{sm}changefreq>(?:{changefreq}|(?P<changefreq>{_REFERRED}{{3,200}}))"
             rf"</{sm}changefreq>{_GAP})?"
@@ -487,7 +500,7 @@ _UNKNOWN = object()
 # elements are proved with.
 VALUE_PROOFS = frozenset({"url", "date", "changefreq", "priority", "length"})
 HANDOVERS = frozenset({"duplicates", "scope", "robots", "pages"})
-EXTENSION_HANDOVERS = {IMAGE_NS: "image", XHTML_NS: "hreflang"}
+EXTENSION_HANDOVERS = {IMAGE_NS: "image", XHTML_NS: "hreflang", VIDEO_NS: "video"}
 
 
 def proves(proof: Proof) -> bool:
@@ -547,6 +560,7 @@ class _Root:
         "patterns",
         "sm",
         "titles",
+        "video",
         "xhtml",
     )
 
@@ -556,6 +570,7 @@ class _Root:
         self.sm = sm  # the sitemap namespace's prefix and ":", or "" (the default one)
         self.image: str | None = None
         self.xhtml: str | None = None
+        self.video: str | None = None
         self.titles = False
         # The pattern proofs of the checks on each field, and the changefreq values all
         # of them accept (an alternation for the entry pattern).
@@ -625,6 +640,8 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
             root.image = prefix
         elif value == XHTML_NS and root.xhtml is None:
             root.xhtml = prefix
+        elif value == VIDEO_NS and root.video is None:
+            root.video = prefix
     root.titles = IMAGE_NS not in extension
     return root
 
@@ -941,7 +958,8 @@ class FastPath:
         self._image_prefix = "\0"
         self._link_values: re.Pattern[str] | None = None
         self._image_tag = self._link_tag = ""
-        self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi") seen
+        self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
+        self._video: VideoProof | None = None  # made with the root
         self.alternates: Any = None  # the hreflang checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
@@ -957,7 +975,7 @@ class FastPath:
         if dispatch is None:
             return
         for kind in kinds:
-            made = dispatch._extension(IMAGE_NS if kind == "i" else XHTML_NS)
+            made = dispatch._extension(_KIND_NAMESPACES[kind])
             if kind == "x":
                 self.alternates = made
 
@@ -1010,8 +1028,26 @@ class FastPath:
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
         self._long_urls = _long_urls(first, sm)
         self._line_re = _entry_line(
-            self.entry, self.index, root.image, root.xhtml, self._long_urls, sm, root.changefreq
+            self.entry,
+            self.index,
+            root.image,
+            root.xhtml,
+            self._long_urls,
+            sm,
+            root.changefreq,
+            root.video,
         )
+        if root.video is not None:
+            from sitemap_lint.fastpath.video import VideoProof
+
+            self._video = VideoProof(
+                root.video,
+                self._url,
+                _EXT_URL,
+                _decoded,
+                _LASTMOD.pattern,
+                self.options.now,
+            )
         self._patterns = root.patterns
         self._dated = root.dated
         self._proved_changefreqs = frozenset(root.changefreq.split("|"))
@@ -1452,6 +1488,10 @@ class FastPath:
         the entry pattern), when each passes every rule and the schema; else
         _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
         ext = text[start:end]
+        video = self._video
+        if video is not None and video.tag in ext:
+            extras = video.extras(ext, url)
+            return _NOT_PROVED if extras is None else extras
         marks = self._marks
         if marks is None:
             # A comment, an instruction, an image:caption or an image:title start tag, in

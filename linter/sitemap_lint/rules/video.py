@@ -28,9 +28,10 @@ from sitemap_lint.domain.sequence import (
 )
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
-from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -624,7 +625,7 @@ class _Nodes:
     namespace=NAMESPACE,
     emits=(*RULES, *urls.RULES, *dates.RULES, UNEXPECTED_TEXT),
     covers=True,
-    proof=NO_PROOF,
+    proof=stateful("video"),
 )
 class Checker:
     """Checks the video:video elements of one file; it keeps no state between entries."""

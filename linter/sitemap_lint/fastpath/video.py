@@ -1,0 +1,186 @@
+"""The fast path's proof of ``video:video`` elements.
+
+An entry's ``video:video`` elements are proved (``VideoProof.extras``) when the
+entry holds no other extension element and each of them is written in this shape,
+with the prefix the root's start tag binds to the video namespace (anything else:
+the full checker takes the entry):
+
+- no attribute, and only white space (space, tab, CR LF, LF) between its children:
+  no comment, instruction, CDATA section or text;
+- its children are among those of the table below, each without attributes and
+  holding printable ASCII but ``<`` and ``>`` (references are read as expat reads
+  them, ``_decoded``), in the order of the schema's sequence, each at most once but
+  ``tag`` (at most 32): ``thumbnail_loc``, ``title`` and ``description`` first,
+  and ``content_loc`` or ``player_loc`` (VD001, VD002, VD018, VD015);
+- each value passes every rule of ``video.Checker`` (rules/video.py) and the video
+  schema takes it:
+
+| child | how its value is proved |
+|---|---|
+| thumbnail_loc, content_loc, player_loc | written without references, a URL proved as ``image:loc`` is (the URL rules; an ``anyURI``); ``content_loc`` and ``player_loc`` not the entry's own URL (VD003), ``content_loc``'s last segment not of a page or a Flash file (VD004) |
+| title, description | 1 to 100 (2,048) characters once decoded, not only white space (VD001, VD006, the schema's ``maxLength``) |
+| duration | ``1`` to ``28800`` written as digits without a leading zero (VD007, ``tDuration``) |
+| publication_date | decoded, the lastmod's clean form (``xsd:date`` or ``xsd:dateTime``) that ``dates.check_date`` reports nothing on at the run's moment |
+| tag | decoded, 1 or more printable ASCII characters (``xsd:string``) |
+| family_friendly, requires_subscription, live | ``yes``, ``Yes``, ``YES``, ``no``, ``No`` or ``NO`` as written (VD011, ``tYesNo``) |
+
+``video.Checker`` keeps no state across entries: a proved entry leaves it only its
+creation, at the first entry holding video elements (the kind ``v`` of the entry's
+extras, ``FastPath.make``). The live audit reads its targets from the file itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from sitemap_lint.rules.video import _PAGE_EXTENSIONS, _YES_NO, MAX_DURATION, MAX_TAGS
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+__all__ = ["VideoProof", "block_pattern"]
+
+_SPACE = r"[ \t\r\n]*"
+# A text value: printable ASCII but "<" and ">", "&" only in a predefined reference
+# or a character reference (read by ``_decoded`` when the value holds "&#").
+_PLAIN = r"[ -%'-;=?-~]*+"
+_TEXT = rf"{_PLAIN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9A-Fa-f]{{1,6}});{_PLAIN})*+"
+# A tag: printable ASCII but "&", "<" and ">", not only spaces.
+_TAG = r" *[!-%'-;=?-~][ -%'-;=?-~]*"
+_DATE = r"[0-9A-Za-z:.+&#;-]{10,200}"
+_YES_NO_VALUE = "|".join(sorted(_YES_NO))
+_LIMITS = {"title": 100, "description": 2048}
+
+
+def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
+    """A ``video:video`` element of the proved shape, its children in the schema's order;
+    ``url``: the pattern of a URL value. With ``groups``: the groups thumbnail, title,
+    description, content, player, duration, date, tags."""
+    v = re.escape(prefix)
+    tags = rf"(?:<{v}:tag>{_TAG}</{v}:tag>{_SPACE})*"
+
+    def child(name: str, value: str, group: str = "", optional: bool = True) -> str:
+        if groups and group:
+            value = f"(?P<{group}>{value})"
+        item = rf"<{v}:{name}>{value}</{v}:{name}>{_SPACE}"
+        return f"(?:{item})?" if optional else item
+
+    return (
+        rf"<{v}:video>{_SPACE}"
+        + child("thumbnail_loc", url, "thumbnail", optional=False)
+        + child("title", _TEXT, "title", optional=False)
+        + child("description", _TEXT, "description", optional=False)
+        + child("content_loc", url, "content")
+        + child("player_loc", url, "player")
+        + child("duration", "[1-9][0-9]{0,4}", "duration")
+        + child("publication_date", _DATE, "date")
+        + (f"(?P<tags>{tags})" if groups else tags)
+        + "".join(
+            child(name, f"(?:{_YES_NO_VALUE})")
+            for name in ("family_friendly", "requires_subscription", "live")
+        )
+        + rf"</{v}:video>"
+    )
+
+
+class VideoProof:
+    """Proves the video elements of the entries of one file (see the module's text).
+
+    ``url`` proves a URL that ``url_form`` (a pattern's text) matches as ``image:loc``
+    is proved, ``decoded`` reads references as expat does, ``clean_date`` is the
+    lastmod's clean form and ``now`` the run's moment."""
+
+    def __init__(
+        self,
+        prefix: str,
+        url: Any,
+        url_form: str,
+        decoded: Any,
+        clean_date: re.Pattern[str],
+        now: datetime,
+    ) -> None:
+        self.tag = f"<{prefix}:video>"
+        self._tag_item = f"<{prefix}:tag>"
+        self._blocks = re.compile(rf"(?:{_SPACE}{block_pattern(prefix, url_form)})+{_SPACE}")
+        grouped = block_pattern(prefix, url_form, groups=True)
+        self._block = re.compile(grouped)
+        self._one = re.compile(rf"{_SPACE}{grouped}{_SPACE}")  # the usual entry: one video
+        self._url = url
+        self._decoded = decoded
+        self._clean_date = clean_date
+        self._now = now
+        self._dates: dict[str, bool] = {}
+
+    def extras(self, ext: str, page: str) -> tuple[str, None] | None:
+        """The entry's extras (``("v", None)``) when its extension elements, ``ext``,
+        are video elements that are proved, the entry's URL being ``page``; else None."""
+        one = self._one.fullmatch(ext)
+        if one is not None:
+            return ("v", None) if self._video(one, page) else None
+        if self._blocks.fullmatch(ext) is None:
+            return None
+        for block in self._block.finditer(ext):
+            if not self._video(block, page):
+                return None
+        return ("v", None)
+
+    def _video(self, block: re.Match[str], page: str) -> bool:
+        thumbnail, title, description, content, player, duration, date, tags = block.groups()
+        url = self._url
+        if content is None and player is None:
+            return False  # VD002
+        if not url(thumbnail):
+            return False
+        if content is not None and (content == page or not _media(content) or not url(content)):
+            return False  # VD003, VD004, the URL rules
+        if player is not None and (player == page or not url(player)):
+            return False
+        if duration is not None and int(duration) > MAX_DURATION:
+            return False
+        if date is not None and not self._date(date):
+            return False
+        if not (self._text(title, "title") and self._text(description, "description")):
+            return False
+        return not tags or tags.count(self._tag_item) <= MAX_TAGS
+
+    def _text(self, value: str, name: str) -> bool:
+        """A title or description (VD001, VD006): not only white space, at most its
+        limit long once decoded."""
+        if "&#" in value:
+            value = self._decoded(value)
+            if "\0" in value:
+                return False
+        elif len(value) > _LIMITS[name] and "&" in value:
+            value = self._decoded(value)
+        return len(value) <= _LIMITS[name] and value.strip(" ") != ""
+
+    def _date(self, value: str) -> bool:
+        proved = self._dates.get(value)
+        if proved is None:
+            from sitemap_lint.fastpath import _NODE, _Collect
+            from sitemap_lint.rules.dates import check_date
+
+            proved = False
+            decoded = self._decoded(value)
+            if self._clean_date.match(decoded):
+                report = _Collect()
+                parsed = check_date(
+                    decoded, _NODE, report, self._now, field="video:publication_date"
+                )
+                proved = parsed is not None and not report.found
+            if len(self._dates) > 65_536:
+                self._dates.clear()
+            self._dates[value] = proved
+        return proved
+
+
+def _media(url: str) -> bool:
+    """Whether a content_loc (matched by the URL pattern: no fragment) ends in a
+    segment that is no page and no Flash file (VD004)."""
+    path = url.partition("?")[0]
+    if path.count("/") < 3:
+        return True
+    last = path.rsplit("/", 1)[-1]
+    extension = last.rsplit(".", 1)[-1].lower() if "." in last else ""
+    return extension != "swf" and extension not in _PAGE_EXTENSIONS

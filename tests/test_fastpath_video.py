@@ -1,0 +1,235 @@
+"""The fast path proves clean ``video:video`` elements (fastpath/video.py) and never
+changes a result: every input is checked with and without it (``check_both``), and
+the clean ones must have their entries proved."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.test_fastpath import NS, assert_same_json, check_both, write
+
+VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
+MEDIA = "https://cdn.example.com/media/video-"
+
+# A defect (or an odd form) in one child: (the child's name, what is written instead of
+# the child; "" drops it). Each makes a finding or is a form the proof leaves alone.
+DEFECTS = (
+    ("thumbnail_loc", "<V:thumbnail_loc>https://cdn.example.com/a b.jpg</V:thumbnail_loc>"),
+    ("thumbnail_loc", "<V:thumbnail_loc>https://CDN.example.com/t.jpg</V:thumbnail_loc>"),
+    ("thumbnail_loc", "<V:thumbnail_loc>ftp://cdn.example.com/t.jpg</V:thumbnail_loc>"),
+    (
+        "thumbnail_loc",
+        "<V:thumbnail_loc><![CDATA[https://cdn.example.com/t.jpg]]></V:thumbnail_loc>",
+    ),
+    ("thumbnail_loc", ""),
+    ("title", "<V:title>" + "t" * 101 + "</V:title>"),
+    ("title", "<V:title>" + "t" * 99 + "&amp;</V:title>"),
+    ("title", "<V:title>" + "t" * 100 + "&amp;</V:title>"),
+    ("title", "<V:title>   </V:title>"),
+    ("title", "<V:title></V:title>"),
+    ("title", "<V:title>A &#65; B &#x42; &#0; C</V:title>"),
+    ("title", "<V:title>A &#65; B &#x42;</V:title>"),
+    ("title", "<V:title>Rock & roll</V:title>"),
+    ("title", "<V:title><![CDATA[Rock & roll]]></V:title>"),
+    ("title", "<V:title>Rock <!-- a comment --> roll</V:title>"),
+    ("title", "<V:title>Caf\u00e9</V:title>"),
+    ("description", "<V:description>" + "d" * 2049 + "</V:description>"),
+    ("description", "<V:description>&lt;b&gt; &quot;x&quot; &apos;y&apos;</V:description>"),
+    ("description", ""),
+    ("content_loc", "<V:content_loc>https://www.example.com/watch/page-PAGE</V:content_loc>"),
+    ("content_loc", "<V:content_loc>https://cdn.example.com/v/clip.html</V:content_loc>"),
+    ("content_loc", "<V:content_loc>https://cdn.example.com/v/clip.SWF?x=1</V:content_loc>"),
+    ("content_loc", "<V:content_loc>rtmp://cdn.example.com/v/clip.mp4</V:content_loc>"),
+    ("content_loc", "<V:content_loc>https://cdn.example.com/v/a%2g.mp4</V:content_loc>"),
+    ("content_loc", "<V:content_loc>https://cdn.example.com:8080/v.mp4</V:content_loc>"),
+    ("content_loc", "<V:content_loc></V:content_loc>"),
+    ("player_loc", '<V:player_loc allow_embed="yes">https://p.example.com/p</V:player_loc>'),
+    ("player_loc", "<V:player_loc>https://www.example.com/watch/page-PAGE</V:player_loc>"),
+    ("duration", "<V:duration>0</V:duration>"),
+    ("duration", "<V:duration>28800</V:duration>"),
+    ("duration", "<V:duration>28801</V:duration>"),
+    ("duration", "<V:duration>PT1M30S</V:duration>"),
+    ("duration", "<V:duration> 30 </V:duration>"),
+    ("duration", "<V:duration>030</V:duration>"),
+    ("publication_date", "<V:publication_date>2024-02-30</V:publication_date>"),
+    ("publication_date", "<V:publication_date>2099-01-01</V:publication_date>"),
+    ("publication_date", "<V:publication_date>2024-05-01T10:00:00</V:publication_date>"),
+    ("publication_date", "<V:publication_date>2024-05-01</V:publication_date>"),
+    ("publication_date", "<V:publication_date>&#50;024-05-01</V:publication_date>"),
+    ("tag", "<V:tag>one</V:tag>" * 33),
+    ("tag", "<V:tag>one</V:tag>" * 32),
+    ("tag", "<V:tag></V:tag>"),
+    ("tag", "<V:tag>a &amp; b</V:tag>"),
+    ("family_friendly", "<V:family_friendly>true</V:family_friendly>"),
+    ("family_friendly", "<V:family_friendly>Yes</V:family_friendly>"),
+    ("family_friendly", "<V:family_friendly> yes</V:family_friendly>"),
+    ("family_friendly", "<V:family_friendly>yES</V:family_friendly>"),
+    ("live", "<V:live>NO</V:live>"),
+    ("live", "<V:live>maybe</V:live>"),
+    ("requires_subscription", "<V:requires_subscription>no</V:requires_subscription>"),
+    ("order", "<V:live>no</V:live><V:duration>30</V:duration>"),
+    ("order", "<V:title>Again</V:title>"),
+    ("order", "<V:duration>30</V:duration><V:duration>31</V:duration>"),
+    ("order", "<V:rating>4.5</V:rating>"),
+    ("order", "<V:view_count>12</V:view_count>"),
+    ("order", "<V:uploader>someone</V:uploader>"),
+    ("order", '<V:restriction relationship="allow">US CA</V:restriction>'),
+    ("order", "<V:unknown>x</V:unknown>"),
+    ("order", "<loc>https://www.example.com/x</loc>"),
+    ("order", "<!-- a comment between children -->"),
+    ("order", "<?pi between children?>"),
+    ("order", "stray text"),
+)
+CHILDREN = (
+    "thumbnail_loc",
+    "title",
+    "description",
+    "content_loc",
+    "player_loc",
+    "duration",
+    "publication_date",
+    "tag",
+    "family_friendly",
+    "requires_subscription",
+    "live",
+)
+
+
+def video_head(prefix: str = "video") -> str:
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"\n'
+        f'  xmlns:{prefix}="{VIDEO_NS}">\n'
+    )
+
+
+def video_children(i: int, rng: random.Random) -> dict[str, str]:
+    """A clean video's children by name (a tag: one or more), with ``V`` for the prefix."""
+    media = f"{MEDIA}{i}"
+    children = {
+        "thumbnail_loc": f"<V:thumbnail_loc>{media}.jpg</V:thumbnail_loc>",
+        "title": f"<V:title>Rock &amp; roll, part {i}: &quot;live&quot;</V:title>",
+        "description": "<V:description>Three chords &lt;and&gt; the truth.</V:description>",
+    }
+    if rng.random() < 0.8:
+        children["content_loc"] = f"<V:content_loc>{media}.mp4</V:content_loc>"
+    if "content_loc" not in children or rng.random() < 0.3:
+        children["player_loc"] = f"<V:player_loc>https://p.example.com/p?v={i}</V:player_loc>"
+    optional = {
+        "duration": f"<V:duration>{1 + i % 3000}</V:duration>",
+        "publication_date": f"<V:publication_date>2024-05-{i % 28 + 1:02d}T10:00:00+00:00"
+        "</V:publication_date>",
+        "tag": "<V:tag>music</V:tag>" * rng.randrange(1, 4),
+        "family_friendly": "<V:family_friendly>yes</V:family_friendly>",
+        "requires_subscription": "<V:requires_subscription>No</V:requires_subscription>",
+        "live": "<V:live>no</V:live>",
+    }
+    for name, child in optional.items():
+        if rng.random() < 0.6:
+            children[name] = child
+    return children
+
+
+def video_entry(i: int, rng: random.Random, prefix: str = "video", odd: float = 0.0) -> str:
+    """A url entry with one video (now and then two); with probability ``odd`` one
+    child carries a defect of DEFECTS."""
+    videos = []
+    for _ in range(2 if rng.random() < 0.1 else 1):
+        children = video_children(i, rng)
+        if rng.random() < odd:
+            name, written = rng.choice(DEFECTS)
+            written = written.replace("PAGE", str(i))
+            if name in children:
+                children[name] = written
+            else:
+                at = rng.randrange(len(children) + 1)
+                items = list(children.items())
+                items.insert(at, (f"odd-{at}", written))
+                children = dict(items)
+        ordered = [children.pop(name) for name in CHILDREN if name in children]
+        ordered += list(children.values())
+        gap = rng.choice(["", "\n      ", " ", "\t"])
+        inner = gap + gap.join(ordered) + gap
+        videos.append(f"<V:video>{inner}</V:video>".replace("V:", f"{prefix}:"))
+    loc = f"<loc>https://www.example.com/watch/page-{i}</loc>"
+    return f"  <url>\n    {loc}\n    " + "\n    ".join(videos) + "\n  </url>\n"
+
+
+def video_sitemap(count: int, seed: int = 0, odd: float = 0.0, prefix: str = "video") -> str:
+    rng = random.Random(seed)
+    entries = "".join(video_entry(i, rng, prefix, odd) for i in range(count))
+    return video_head(prefix) + entries + "</urlset>\n"
+
+
+@pytest.mark.parametrize("window", [None, 700, 4096])
+@pytest.mark.parametrize("prefix", ["video", "v"])
+def test_clean_video_entries_are_proved(monkeypatch, tmp_path, window, prefix):
+    path = write(tmp_path, video_sitemap(200, 7, prefix=prefix))
+    outcome = check_both(monkeypatch, path, window)
+    assert outcome.findings == []
+    # Entries split across small blocks go to the full checker.
+    assert outcome.proved >= (190 if window is None else 20)
+
+
+@pytest.mark.parametrize(("name", "written"), DEFECTS)
+def test_a_defect_in_a_video_child_reports_the_same(monkeypatch, tmp_path, name, written):
+    rng = random.Random(3)
+    entries = [video_entry(i, rng) for i in range(40)]
+    children = video_children(20, random.Random(5))
+    children[name] = written.replace("PAGE", "20")
+    ordered = [children.pop(n) for n in CHILDREN if n in children] + list(children.values())
+    block = "<video:video>" + "".join(ordered).replace("V:", "video:") + "</video:video>"
+    entries[20] = f"  <url><loc>https://www.example.com/watch/page-20</loc>{block}</url>\n"
+    path = write(tmp_path, video_head() + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved >= 39  # the others are proved
+    assert_same_json(monkeypatch, path)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_videos_with_defects_report_the_same(monkeypatch, tmp_path, seed):
+    path = write(tmp_path, video_sitemap(150, seed, odd=0.3))
+    outcome = check_both(monkeypatch, path, [None, 1500, 4096][seed % 3])
+    assert outcome.proved > 0
+    assert_same_json(monkeypatch, path)
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+
+
+def test_video_beside_images_goes_to_the_full_checker(monkeypatch, tmp_path):
+    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    text = video_sitemap(30, 1).replace(
+        f'xmlns:video="{VIDEO_NS}">', f'xmlns:video="{VIDEO_NS}" xmlns:image="{image}">'
+    )
+    text = text.replace(
+        "</video:video>",
+        "</video:video><image:image><image:loc>https://www.example.com/i.jpg</image:loc>"
+        "</image:image>",
+        1,
+    )
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 29
+
+
+def test_a_proved_video_lists_the_same_live_targets(monkeypatch, tmp_path):
+    from sitemap_lint import fastpath
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+    from tests.test_fastpath import _Counter
+
+    path = write(tmp_path, video_sitemap(60, 4))
+    targets = []
+    for switch in ("0", "1"):
+        monkeypatch.setenv(fastpath.ENV, switch)
+        monkeypatch.setattr(fastpath, "SMALL", 0)
+        counter = _Counter(monkeypatch)
+        result = check_source(Source(str(path), path), Options(now=NOW, live=True), engine())
+        targets.append((result.targets, counter.proved))
+        monkeypatch.undo()
+    (slow, unproved), (fast, proved) = targets
+    assert unproved == 0 and proved >= 55
+    kinds = {target.kind for target in fast}
+    assert len(kinds) >= 3  # pages, and the video's thumbnails and media
+    assert fast == slow
