@@ -164,6 +164,8 @@ from operator import contains, eq, itemgetter, methodcaller
 from pyexpat import errors as expat_errors
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
+from sitemap_lint.fastpath.collect import Collect as _Collect
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
 from sitemap_lint.model import SITEMAP_NS, Node
@@ -464,19 +466,6 @@ _SPECIAL = _Lazy(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
 
 
 # -- values --------------------------------------------------------------------------
-
-
-class _Collect:
-    """A reporter that only remembers whether anything was reported."""
-
-    def __init__(self) -> None:
-        self.found = False
-
-    def add(self, finding: Finding, covers: object = None) -> None:
-        self.found = True
-
-    def covered(self, node: object) -> bool:
-        return False
 
 
 class _Into:
@@ -1745,9 +1734,6 @@ class FastPath:
             proved = not report.found
         self._priorities[value] = proved
         return proved
-
-
-_NODE = Node("", "value", {}, 1, 1)
 
 
 def _clean_escapes(row: str) -> bool:

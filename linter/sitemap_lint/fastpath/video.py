@@ -158,15 +158,15 @@ class VideoProof:
     def _date(self, value: str) -> bool:
         proved = self._dates.get(value)
         if proved is None:
-            from sitemap_lint.fastpath import _NODE, _Collect
+            from sitemap_lint.fastpath.collect import VALUE_NODE, Collect
             from sitemap_lint.rules.dates import check_date
 
             proved = False
             decoded = self._decoded(value)
             if self._clean_date.match(decoded):
-                report = _Collect()
+                report = Collect()
                 parsed = check_date(
-                    decoded, _NODE, report, self._now, field="video:publication_date"
+                    decoded, VALUE_NODE, report, self._now, field="video:publication_date"
                 )
                 proved = parsed is not None and not report.found
             if len(self._dates) > 65_536:
