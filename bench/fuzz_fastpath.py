@@ -172,8 +172,11 @@ def video_document(rng: random.Random) -> bytes:
     text = video_sitemap(rng.randrange(1, 300), rng.randrange(1 << 30), odd, prefix)
     if rng.random() < 0.2:
         text = text.replace("\n", "\r\n")
-    data = text.encode("utf-8")
-    head = video_head(prefix).encode("ascii")
+    return mutated_body(text.encode("utf-8"), video_head(prefix).encode("ascii"), rng)
+
+
+def mutated_body(data: bytes, head: bytes, rng: random.Random) -> bytes:
+    """``data`` with up to three mutations after its root's start tag ``head``."""
     if data.startswith(head):
         body = data[len(head) :]
         for kind in rng.sample(MUTATIONS, rng.randrange(0, 4)):
@@ -196,13 +199,7 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.2:
             text = text.replace("\n", "\r\n")
         head = extension_head(*prefixes).encode("ascii")
-        data = text.encode("utf-8")
-        if data.startswith(head):
-            body = data[len(head) :]
-            for kind in rng.sample(MUTATIONS, rng.randrange(0, 4)):
-                body = mutate(body, rng, kind)
-            return head + body
-        return data
+        return mutated_body(text.encode("utf-8"), head, rng)
     if rng.random() < 0.15:
         text = index(rng.randrange(1, 300))
         if rng.random() < 0.3:
