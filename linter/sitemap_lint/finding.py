@@ -272,13 +272,14 @@ class Finding(Ordered):
 
     def with_xpath(self, xpath: str | None) -> Finding:
         """This finding naming the element ``xpath``."""
-        return self._with(self.fix, xpath)
+        return self.amended(self.fix, xpath)
 
     def with_fix(self, fix: FindingFix | None) -> Finding:
         """This finding with ``fix`` instead of its own."""
-        return self._with(fix, self.xpath)
+        return self.amended(fix, self.xpath)
 
-    def _with(self, fix: FindingFix | None, xpath: str | None) -> Finding:
+    def amended(self, fix: FindingFix | None, xpath: str | None) -> Finding:
+        """This finding with ``fix`` and naming ``xpath`` instead of its own."""
         # ``dataclasses.replace`` costs several times more, and a file with a defect in
         # each entry has tens of thousands of findings to name and fix.
         return Finding(

@@ -166,7 +166,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
 from sitemap_lint.fastpath.collect import Collect as _Collect
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Edit, Finding, FindingFix
+from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.registry import (
@@ -1710,12 +1711,9 @@ class FastPath:
             )
         node = Node(SITEMAP_NS, "lastmod", {}, line, column)
         node.text = value
-        sink = self.checker.sink
-        before = len(sink.findings)
-        check_date(value, node, _Into(sink), self.options.now)
+        start = column + self._loc_tag + 4  # after "<lastmod>" with the prefix
         path = f"{pointer[0]}{index}{pointer[1]}"
-        for number in range(before, len(sink.findings)):
-            sink.replace(number, sink.findings[number].with_xpath(path))
+        check_date(value, node, _InPlace(self.checker.sink, path, start), self.options.now)
 
     def _changefreq(self, value: str) -> bool:
         if len(self._changefreqs) > 4096:
@@ -1734,6 +1732,41 @@ class FastPath:
             proved = not report.found
         self._priorities[value] = proved
         return proved
+
+
+# A value that is its own decoded text, on one line.
+_AS_WRITTEN = re.compile(r"[^&\r\n]*\Z")
+
+
+class _InPlace:
+    """Hands a proved value's findings to the file's sink naming its element (``path``),
+    their fixes exact: the value is written as is from column ``start`` of its start
+    tag's line (no reference, no line break), so each ``text`` edit is the span
+    ``fix.runner.resolved`` would make of it."""
+
+    __slots__ = ("path", "sink", "start")
+
+    def __init__(self, sink: FindingSink, path: str, start: int) -> None:
+        self.sink = sink
+        self.path = path
+        self.start = start
+
+    def add(self, finding: Finding, covers: object = None) -> None:
+        fix = finding.fix
+        if fix is not None:
+            fix = self._exact(fix)
+        self.sink.add(finding.amended(fix, self.path))
+
+    def _exact(self, fix: FindingFix) -> FindingFix:
+        start = self.start
+        edits = []
+        for edit in fix.edits:
+            old = edit.old
+            if edit.target != "text" or _AS_WRITTEN.match(old) is None:
+                return fix  # left to ``fix.runner.resolved``
+            content = escape_text(edit.content)
+            edits.append(Edit(edit.line, start, content, "span", edit.line, start + len(old), old))
+        return FindingFix(fix.applicability, fix.message, tuple(edits), True)
 
 
 def _clean_escapes(row: str) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
-from sitemap_lint.fix.model import Edit, holds_reference
+from sitemap_lint.fix.model import Edit, escape_text, holds_reference
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Comments, CDATA sections, processing instructions and the DOCTYPE: text that is
@@ -266,8 +266,3 @@ def _decoded(raw: str) -> str:
     and numeric references replaced (in one pass, as XML does)."""
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     return _REFERENCE.sub(_reference, text) if "&" in text else text
-
-
-def escape_text(value: str) -> str:
-    """Character data written out: ``&``, ``<`` and ``>`` escaped."""
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -40,6 +40,7 @@ __all__ = [
     "Edit",
     "FindingFix",
     "answered",
+    "escape_text",
     "holds_reference",
     "needs_answer",
     "remove_element",
@@ -75,6 +76,11 @@ def holds_reference(text: str) -> bool:
     """Whether ``text`` holds an entity reference left unexpanded: what the file means
     there is not known, so no fix rewrites the value or removes its entry."""
     return "&" in text and _REFERENCE.search(text) is not None
+
+
+def escape_text(value: str) -> str:
+    """Character data written out: ``&``, ``<`` and ``>`` escaped."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def replace_text(node: Node, value: str, message: str, safe: bool = True) -> FindingFix | None:
