@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
-from sitemap_lint.fix.model import Edit, escape_text, holds_reference
+from sitemap_lint.fix.model import Edit, escape_attribute, escape_text, holds_reference
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Comments, CDATA sections, processing instructions and the DOCTYPE: text that is
@@ -27,6 +27,8 @@ _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _TRAILING_BLANKS = re.compile(r"[ \t]*")
 _DECLARATION = re.compile(r"""<\?xml[^>]*?\?>""")
 _ENCODING = re.compile(r"""(\sencoding\s*=\s*)(["'])([^"']*)\2""")
+# One attribute of a start tag, from the blank before it: its name and quoted value.
+_ATTRIBUTE = re.compile(r"""\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +198,21 @@ class Text:
             return None  # not the value the check saw, or one it could not read
         return [Replacement(start, end, escape_text(edit.content))]
 
+    def _href(self, edit: Edit) -> list[Replacement] | None:
+        tag = self._start_tag(edit)
+        if tag is None:
+            return None
+        start, end, name = tag
+        value = _attribute(self.text, start + 1 + len(name), end, "href")
+        if value is None:
+            return None
+        value_start, value_end = value
+        raw = self.text[value_start:value_end]
+        if _attribute_decoded(raw).strip() != edit.old or holds_reference(raw):
+            return None  # not the value the check saw, or one it could not read
+        quote = self.text[value_start - 1]
+        return [Replacement(value_start, value_end, escape_attribute(edit.content, quote))]
+
     def _element(self, edit: Edit) -> list[Replacement] | None:
         tag = self._start_tag(edit)
         if tag is None:
@@ -259,6 +276,31 @@ def _reference(match: re.Match[str]) -> str:
     if name.startswith("#"):
         return chr(int(name[1:]))
     return _PREDEFINED[name]
+
+
+def _attribute(text: str, at: int, end: int, name: str) -> tuple[int, int] | None:
+    """Where the value of the attribute ``name`` stands (inside its quotes) in the start
+    tag whose attributes begin at ``at`` and which ends at ``end`` (after ``>``); None
+    when the tag has no such attribute or is not read to its end."""
+    found = None
+    while (match := _ATTRIBUTE.match(text, at, end)) is not None:
+        group = 2 if match.group(2) is not None else 3
+        if match.group(1) == name:
+            found = match.span(group)
+        at = match.end()
+    if text[at : end - 1].strip(" \t\r\n") not in ("", "/"):
+        return None
+    return found
+
+
+def _attribute_decoded(raw: str) -> str:
+    """An attribute's value as the parser reports it: each line break and tab a space,
+    then the references replaced (in one pass, as XML does)."""
+    text = raw.replace("\r\n", " ").translate(_BLANKS)
+    return _REFERENCE.sub(_reference, text) if "&" in text else text
+
+
+_BLANKS = str.maketrans("\t\n\r", "   ")
 
 
 def _decoded(raw: str) -> str:

@@ -10,6 +10,10 @@ what the position points at:
 - ``text``: the character data of the element whose start tag begins at (line,
   column); ``content`` is the new value (escaped when written), ``old`` the value the
   check saw (the edit is skipped when the file holds another);
+- ``href``: the value of the ``href`` attribute of the element whose start tag begins
+  at (line, column); ``content`` is the new value (escaped for an attribute, within the
+  quotes the file used), ``old`` the value the check saw, surrounding blanks aside (the
+  edit is skipped when the file holds another);
 - ``element``: the whole element whose start tag begins at (line, column), with the
   indentation and line break around it;
 - ``xmlns``: every namespace declaration whose value is ``old``, set to ``content``;
@@ -40,6 +44,7 @@ __all__ = [
     "Edit",
     "FindingFix",
     "answered",
+    "escape_attribute",
     "escape_text",
     "holds_reference",
     "needs_answer",
@@ -48,7 +53,7 @@ __all__ = [
     "whole_file",
 ]
 
-TARGETS = ("span", "text", "element", "xmlns", "prefix", "bom", "encoding")
+TARGETS = ("span", "text", "href", "element", "xmlns", "prefix", "bom", "encoding")
 
 # The codes of the rules declared ``answered``.
 _ANSWERED: set[str] = set()
@@ -81,6 +86,25 @@ def holds_reference(text: str) -> bool:
 def escape_text(value: str) -> str:
     """Character data written out: ``&``, ``<`` and ``>`` escaped."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# What an attribute value cannot hold as written, whatever its quotes: the blanks a
+# parser would read as spaces are written as references, so the value reads back as it is.
+_ATTRIBUTE_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    '"': "&quot;",
+    "\t": "&#9;",
+    "\n": "&#10;",
+    "\r": "&#13;",
+}
+
+
+def escape_attribute(value: str, quote: str = '"') -> str:
+    """An attribute's value written out within ``quote``: ``&``, ``<``, ``"``, tabs and
+    line breaks escaped, and ``'`` too within single quotes."""
+    escaped = "".join(_ATTRIBUTE_ESCAPES.get(char, char) for char in value)
+    return escaped.replace("'", "&apos;") if quote == "'" else escaped
 
 
 def replace_text(node: Node, value: str, message: str, safe: bool = True) -> FindingFix | None:

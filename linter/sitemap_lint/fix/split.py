@@ -20,7 +20,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from sitemap_lint.domain.urls import ParsedURL
-from sitemap_lint.fix.locate import escape_text
+from sitemap_lint.fix.model import escape_text
 
 MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024

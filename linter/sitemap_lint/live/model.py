@@ -27,7 +27,7 @@ class Target(Frozen):
     ((hreflang, href) pairs, in the file's order). ``written`` says how the URL stands
     in the text, for a fix that rewrites it: ``TEXT``, the whole text of the element at
     the position; ``SPAN``, the URL itself from the position on (a text sitemap's
-    line); ``ATTRIBUTE``, an attribute of the element (no fix)."""
+    line); ``ATTRIBUTE``, the ``href`` of the element (an Atom link)."""
 
     url: str
     kind: str

@@ -530,9 +530,11 @@ def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
 
 
 def _url_edit(target: Target, url: str) -> Edit | None:
-    """The edit that writes ``url`` in place of the target's (None: an attribute)."""
+    """The edit that writes ``url`` in place of the target's."""
     if target.written == "text":
         return Edit(target.line, target.column, url, "text", old=target.url)
+    if target.written == "attribute":  # an Atom link's href
+        return Edit(target.line, target.column, url, "href", old=target.url)
     if target.written == "span":
         end = target.column + len(target.url)
         return Edit(target.line, target.column, url, "span", target.line, end, target.url)
