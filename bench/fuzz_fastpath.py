@@ -39,11 +39,13 @@ import shapes  # noqa: E402
 
 from sitemap_lint import fastpath, xsd  # noqa: E402
 from sitemap_lint.engine import checker  # noqa: E402
+from sitemap_lint.fix.runner import resolved  # noqa: E402
 from sitemap_lint.inputs.reader import Source  # noqa: E402
 from sitemap_lint.run import parse_sitemap_url  # noqa: E402
 from sitemap_lint.settings.options import Options  # noqa: E402
 from tests.test_fastpath import (  # noqa: E402
     HEAD,
+    IRI_LOCS,
     MUTATIONS,
     RAW_LOCS,
     REFERENCE_LOCS,
@@ -215,6 +217,12 @@ def document(rng: random.Random) -> bytes:
             for at in range(0, count, every):
                 query = rng.choice(RAW_LOCS + REFERENCE_LOCS).split("?", 1)[1]
                 entries[at] = url_entry(at, rng, loc=f"https://www.example.com/p{at}?{query}")
+        if rng.random() < 0.2:  # locs outside ASCII (each a UR011 the fast path reports)
+            share = rng.choice([0.05, 0.3, 1.0])
+            for at in range(count):
+                if rng.random() < share:
+                    loc = rng.choice(IRI_LOCS)[0].format(i=at)
+                    entries[at] = url_entry(at, rng, loc=loc)
         if rng.random() < 0.3:  # lastmods the date rules report, in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [misdated(e, rng) if rng.random() < share else e for e in entries]
@@ -266,7 +274,19 @@ def outcome(
         return ("error", type(error).__name__, str(error))
     finally:
         checker._blocks = original
-    return ([repr(f) for f in result.findings], facts_of(result))
+    # The fixes as the reports show them: made exact against the file.
+    (shown,) = resolved([result], {str(path): Source(str(path), path)})
+    fixes = [
+        None
+        if f.fix is None
+        else (f.fix.applicability, f.fix.message, [_edit(edit) for edit in f.fix.edits])
+        for f in shown.findings
+    ]
+    return ([repr(f) for f in result.findings], fixes, facts_of(result))
+
+
+def _edit(edit: Any) -> tuple[Any, ...]:
+    return (edit.line, edit.column, edit.content, edit.target, edit.end_line, edit.end_column)
 
 
 ENGINE = xsd.load("libxml2")

@@ -305,6 +305,35 @@ def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
     for location in ("https://www.example.com/section/sitemap.xml", "https://www.example.com/"):
         outcome = check_both(monkeypatch, path, 2000, sitemap_url=parse_sitemap_url(location))
         assert outcome.proved > 40
+        # The fixes that remove entries out of scope too (the report counts them fixable).
+        assert_same_json(monkeypatch, path, sitemap_url=location, unsafe_fixes=True)
+
+
+@pytest.mark.parametrize("index", [False, True])
+def test_every_entry_out_of_scope_has_its_fix(monkeypatch, tmp_path, index):
+    entry = "sitemap" if index else "url"
+    entries = [
+        f"  <{entry}>\n    <loc>https://www.example.com/other/p{i}.xml</loc>\n  </{entry}>\n"
+        for i in range(40)
+    ]
+    # A CDATA loc holding a reference left as written: no fix removes its entry.
+    entries[7] = (
+        f"  <{entry}><loc><![CDATA[https://www.example.com/other/p?a=1&nbsp;]]></loc></{entry}>\n"
+    )
+    head = INDEX_HEAD if index else HEAD
+    path = write(
+        tmp_path, head + "".join(entries) + ("</sitemapindex>\n" if index else "</urlset>\n")
+    )
+    location = "https://www.example.com/section/sitemap.xml"
+    counter = _Counter(monkeypatch)
+    report = json.loads(
+        json_report(monkeypatch, path, "1", sitemap_url=location, unsafe_fixes=True)
+    )
+    assert counter.proved >= 39
+    findings = report["files"][0]["findings"]
+    assert [f["code"] for f in findings].count("SC002") == 40
+    assert sum("fix" in f for f in findings) == 39
+    assert_same_json(monkeypatch, path, sitemap_url=location, unsafe_fixes=True)
 
 
 @pytest.mark.parametrize(
@@ -427,6 +456,48 @@ def test_references_in_every_value(monkeypatch, tmp_path, fields, proved):
     plain = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries[:15]) + "</urlset>\n"))
     outcome = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
     assert (outcome.proved - plain.proved == 15) is proved
+
+
+# Locs with characters outside ASCII ("{i}": the entry's number): proved with their UR011
+# (and its exact fix), or left to the full checker.
+IRI_LOCS = (
+    ("https://www.example.com/каталог/café-{i}.html", True),
+    ("https://www.example.com/p?q=ünïcödé-{i}&amp;x", False),  # a reference
+    ("https://www.example.com/p?q=ünïcödé-{i}", True),
+    ("https://www.example.com/日本語/{i}", True),
+    ("https://www.example.com/emoji-\U0001f600-{i}", True),  # outside the BMP
+    ("https://www.example.com/nbsp\u00a0{i}", True),
+    ("https://www.example.com/zero-width\u200b{i}", True),
+    ("https://www.example.com/c1-\u0085{i}", True),  # NEL: expat keeps it in UTF-8
+    ("https://www.example.com/a%C3%A9/é-{i}", False),  # escapes beside
+    ("https://www.example.com/é#fragment-{i}", False),
+    ("https://www.exämple.com/{i}", False),  # the host
+    ("https://WWW.example.com/é{i}", False),
+    ("https://www.example.com:8080/é{i}", False),
+    ("https://www.example.com/\ufffd-{i}", False),
+    ("https://www.example.com/é\ufffd-{i}", False),
+    ("https://www.example.com/é é-{i}", False),  # a space: UR005 too
+    ("https://www.example.com/" + "é" * 1010 + "{i}", False),  # over 1,024
+    ("<![CDATA[https://www.example.com/é-{i}]]>", False),
+    ("https://www.example.com/&#233;-{i}", False),  # a reference to it
+)
+
+
+@pytest.mark.parametrize(("loc", "proved"), IRI_LOCS)
+def test_locs_outside_ascii(monkeypatch, tmp_path, loc, proved):
+    rng = random.Random(9)
+    entries = [url_entry(i, rng) for i in range(30)]
+    for i in range(10, 20):
+        entries[i] = url_entry(i, rng, loc=loc.format(i=i))
+    entries.insert(25, entries[12])  # a duplicate of one
+    for i in (14, 16):  # a lastmod the date rules report beside it
+        entries[i] = entries[i].replace("T10:", " 10:").replace("+00:00<", "<")
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert (outcome.proved == len(entries)) is proved
+    assert_same_json(monkeypatch, path)
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+    check_both(monkeypatch, path, window=97)
 
 
 @pytest.mark.parametrize(

@@ -123,6 +123,13 @@ or it has the form the clean pattern proves (``_dated_moment``). The entry is pr
 with its findings: when the run is entered, ``check_date`` itself reports them at
 the ``<lastmod>`` start tag's line and column, and they name the lastmod
 (``report_date``); its moment, if any, goes to the set facts as the check's does.
+Their fixes are exact (``_InPlace``): the value is written as is on its line.
+
+A loc with characters outside ASCII in its path or query (an IRI: UR011, whose fix
+writes it percent-encoded) is proved the same way, when the URL rules read it as a
+clean URL but for those characters (``urls.reads_as_iri``: no reference, no CDATA, no
+``%``, no port, not U+FFFD) and at most 1,024 characters long: ``check_url`` reports its
+UR011 when the run is entered (``report_url``), naming the loc, its fix exact.
 
 After a syntax error that makes the parser skip text (a missing end tag, a raw ``<``,
 a truncated file), the rest of the file goes to the full checker; after one repaired
@@ -270,7 +277,8 @@ _LOC_QCHAR = _QCHAR[:-1] + "%&]"
 _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
 # a "#" of its own (a fragment) is not proved.
-_ENTRY_LOC = _LOC.replace("&]", "&#]")
+# Characters outside ASCII that XML allows (``FastPath._iri`` proves them).
+_ENTRY_LOC = _LOC.replace("&]", "&#\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # In a file of long URLs the pattern takes a loc's path and query up to the next "<" as
 # ``path`` (the regular expression engine's fastest loop: an 850-character URL costs half
 # as much), and ``FastPath._prove`` checks their characters against _URL_BYTES (the
@@ -658,7 +666,7 @@ _ENTRY_EXTRA = itemgetter(7)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "dates", "entries", "fast")
+    __slots__ = ("ampersands", "dates", "entries", "fast", "iris")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -668,6 +676,9 @@ class ProvenRun:
         # The entries whose lastmod the date rules report, by their index in ``entries``:
         # the line and column of its start tag, its value.
         self.dates: dict[int, tuple[int, int, str]] | None = None
+        # The entries whose loc holds characters outside ASCII (one UR011 each), by their
+        # index in ``entries``.
+        self.iris: set[int] | None = None
         # Each entry (``_Entry``): its values, where its loc and where it starts, its
         # extension facts.
         self.entries: list[_Entry] = []
@@ -686,7 +697,12 @@ class ProvenRun:
         entries = self.entries
         fast.proved += len(entries)
         begin = 0
-        if not fast.index and self.dates is None and not any(map(_ENTRY_EXTRA, entries)):
+        if (
+            not fast.index
+            and self.dates is None
+            and self.iris is None
+            and not any(map(_ENTRY_EXTRA, entries))
+        ):
             if fast.scope is not None and fast.same_origin is None and entries:
                 begin = 1  # the first URL the scope check sees sets its origin
                 self._enter_each(checker, 0, 1)
@@ -781,6 +797,7 @@ class ProvenRun:
         findings = sink.findings
         ampersands = self.ampersands
         dates = self.dates
+        iris = self.iris
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
         last_checker: Any = None
@@ -794,6 +811,8 @@ class ProvenRun:
             line, column = here >> 32, here & 0xFFFFFFFF
             if ampersands is not None and number in ampersands:
                 fast.report_ampersands(self.entries, ampersands, (number,), first_index)
+            if iris is not None and number in iris:
+                fast.report_url(first_index + number, line, column, url)
             before = len(findings)
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
@@ -804,7 +823,7 @@ class ProvenRun:
             if seen is not None:
                 assert tracker is not None  # seen is its table
                 if seen.setdefault(key, here) != here:
-                    entry = _entry_node(fast.entry, start, first_index + number, line, column)
+                    entry = _entry_node(fast.entry, start, first_index + number, line, column, url)
                     tracker.check(url, entry.children[0], sink, what, entry)
                 elif normal != url:
                     tracker._written[key] = hash(url)
@@ -840,7 +859,9 @@ class ProvenRun:
                 if not skip:
                     default = 443 if scheme == "https" else 80
                     parsed = ParsedURL(scheme, host, default, path or "/")
-                    scope.check(parsed, Node("", "loc", {}, line, column), sink)
+                    # The entry, for the fix that removes it.
+                    entry = _entry_node(fast.entry, start, first_index + number, line, column, url)
+                    scope.check(parsed, entry.children[0], sink, entry)
                     # Without a location, URLs on the first URL's origin change nothing;
                     # with one, URLs on its origin and in its directory do not.
                     first = scope._first if location is None else None
@@ -848,7 +869,7 @@ class ProvenRun:
                     if origin == f"{scheme}://{host}":
                         same = fast.same_origin = (scheme, host)
             if len(findings) > before:  # a duplicate or a scope finding: name its element
-                entry = _entry_node(fast.entry, start, first_index + number, line, column)
+                entry = _entry_node(fast.entry, start, first_index + number, line, column, url)
                 checker.point(entry, range(before, len(findings)))
             if facts is not None:
                 if moment is not None:
@@ -861,11 +882,14 @@ class ProvenRun:
                     facts.add_url(url, line, column, normal)
 
 
-def _entry_node(name: str, start: int, index: int, line: int, column: int) -> Node:
-    """A proved entry as the checks and the pointers see it: its start tag and its loc."""
+def _entry_node(name: str, start: int, index: int, line: int, column: int, url: str) -> Node:
+    """A proved entry as the checks and the pointers see it: its start tag and its loc
+    (``url``, as the parser reads it: a fix that removes the entry looks at it)."""
     entry = Node(SITEMAP_NS, name, {}, start >> 32, start & 0xFFFFFFFF)
     entry.index = index
-    entry.children.append(Node(SITEMAP_NS, "loc", {}, line, column))
+    loc = Node(SITEMAP_NS, "loc", {}, line, column)
+    loc.text = url
+    entry.children.append(loc)
     return entry
 
 
@@ -934,7 +958,7 @@ class FastPath:
         # Raw "&" in proved locs: reported when their runs are entered, counted before.
         self.raw_errors = 0
         self.raw_bound = 0
-        self._loc_pointer: tuple[str, str] | None = None  # see report_ampersands
+        self._loc_pointer: tuple[str, str] | None = None  # see report_ampersands, report_url
         self._url_ampersands: Callable[..., list[Finding]] | None = None
         # The extension elements: their pattern (made with the root), the checkers of their
         # namespaces (made at the first entry that holds their elements, as the dispatch
@@ -1218,6 +1242,9 @@ class FastPath:
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
+                iri = proved and not url.isascii()
+                if iri:  # one UR011, reported in place (``report_url``)
+                    proved = not referred and not long_urls and self._iri(url)
                 if strict_loc and proved:
                     if long_urls:  # the loc as _LONG_LOC delimits it (decoded)
                         proved = url.isascii() and not url.encode().translate(None, _URL_BYTES)
@@ -1310,6 +1337,10 @@ class FastPath:
                         extra,
                     )
                 )
+                if iri:
+                    if run.iris is None:
+                        run.iris = set()
+                    run.iris.add(len(entries) - 1)
                 if raw is not None:
                     if run.ampersands is None:
                         run.ampersands = {}
@@ -1698,6 +1729,28 @@ class FastPath:
             self._dated_moments.clear()
         self._dated_moments[value] = result
         return result
+
+    def _iri(self, url: str) -> bool:
+        """Whether a loc with characters outside ASCII (no reference, no CDATA, no
+        ``&``) makes one finding of the URL rules, UR011, which ``report_url`` reports.
+        Its parts are those the entry pattern delimits."""
+        from sitemap_lint.rules.urls import reads_as_iri
+
+        return "&" not in url and reads_as_iri(url)
+
+    def report_url(self, index: int, line: int, column: int, value: str) -> None:
+        """The URL rules' findings on the loc of the ``index``-th entry (at ``line`` and
+        ``column``; ``_iri`` proved it with them), as its check makes them, naming the
+        loc."""
+        from sitemap_lint.rules.urls import check_url
+
+        pointer = self._loc_pointer
+        if pointer is None:
+            pointer = self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
+        node = Node(SITEMAP_NS, "loc", {}, line, column)
+        node.text = value
+        path = f"{pointer[0]}{index}{pointer[1]}"
+        check_url(value, node, _InPlace(self.checker.sink, path, column + self._loc_tag))
 
     def report_date(self, index: int, line: int, column: int, value: str) -> None:
         """The date rules' findings on the lastmod of the ``index``-th entry, proved with
