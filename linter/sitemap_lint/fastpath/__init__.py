@@ -278,7 +278,7 @@ _LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
 # a "#" of its own (a fragment) is not proved.
 # Characters outside ASCII that XML allows (``FastPath._iri`` proves them).
-_ENTRY_LOC = _LOC.replace("&]", "&#\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_ENTRY_LOC = _LOC.replace("&]", r"&#\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # In a file of long URLs the pattern takes a loc's path and query up to the next "<" as
 # ``path`` (the regular expression engine's fastest loop: an 850-character URL costs half
 # as much), and ``FastPath._prove`` checks their characters against _URL_BYTES (the
