@@ -838,6 +838,10 @@ class ProvenRun:
                             # The pages of a cluster follow each other with one tuple.
                             last_links, last_checker = links, alternates
                             shared = alternates._sets.setdefault(links, links)
+                        for _code, href in shared:  # the page's own link: keep one string
+                            if href == normal:
+                                normal = href
+                                break
                         alternates._records.append(
                             Alternates(normal, start >> 32, start & 0xFFFFFFFF, shared)
                         )
@@ -1666,7 +1670,7 @@ class FastPath:
                 from sitemap_lint.domain.identity import normal_url
 
                 normal = normal_url(value)
-        if len(self._hrefs) > 65_536:
+        if len(self._hrefs) > 4096:  # an href repeats within its cluster, near by
             self._hrefs.clear()
         self._hrefs[value] = normal
         return normal
