@@ -6,7 +6,8 @@ Each case is a generated sitemap (a urlset or an index; entries in several layou
 CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
 a third of the generated urlsets have lastmods the date rules report, in place, and a
 third write values with character references and locs in
-CDATA sections; a fifth of the other cases hold video:video elements, clean or with a
+CDATA sections; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
+IRI_LOCS, proved with their UR011 or not); a fifth of the other cases hold video:video elements, clean or with a
 defect in a child (tests/test_fastpath_video.py); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
 odd codes, hrefs, missing return links, repeated images, captions and titles, other
 prefixes, under a random rule selection; a quarter of the cases are one of the bench's
@@ -14,8 +15,8 @@ shapes of a valid sitemap, bench/shapes.py, with 1-300 entries and short or long
 paths), mutated at 0-3 random byte positions (a removed '<', a stray '&', invalid UTF-8, a
 comment inside a value, a copied entry, deleted bytes, junk, a lone CR), checked in
 blocks of a random size (the same blocks with and without the fast path), with or
-without a sitemap URL, collecting set facts (hreflang records too). Findings and facts
-are compared; a case
+without a sitemap URL, collecting set facts (hreflang records too). Findings, their
+fixes (made exact against the file, as the reports show them) and facts are compared; a case
 that differs is written to ``--keep`` and counted (so is a case where the checker
 raises, which must raise the same either way). Prints the totals at the end.
 """
