@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.finding import Finding
 from sitemap_lint.rules import RULES
 from tests.hostile_inputs import CASES, Case, network_trap, sitemap_text
 
@@ -227,6 +228,16 @@ def test_stdin_still_reads_a_pipe() -> None:
 # -- the decoder on invalid bytes (in-process) ------------------------------------------
 
 
+def _checked(data: bytes) -> list[Finding]:
+    """The findings of a whole check of ``data`` (the prolog checks read the declaration)."""
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+
+    return check_source(Source("hostile.xml", None, data=data), Options(now=NOW), engine()).findings
+
+
 def _decode(data: bytes, size: int = 1 << 16):
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
@@ -263,9 +274,11 @@ def test_split_character_in_a_declared_multibyte_encoding() -> None:
     head = b'<?xml version="1.0" encoding="shift_jis"?><a>'
     assert len(head) % 2 == 1  # so that the chunk boundary cuts a character
     character = "\u3042".encode("shift_jis")
-    text, found = _decode(head + character * 40_000 + b"\xff</a>")
+    data = head + character * 40_000 + b"\xff</a>"
+    text, found = _decode(data)
     assert text.count("\u3042") == 40_000
-    assert [code for code, _line, _column in found] == ["EN002", "EN001"]
+    assert [code for code, _line, _column in found] == ["EN001"]  # the prolog's: EN002
+    assert [f.code for f in _checked(data) if f.code.startswith("EN")] == ["EN002", "EN001"]
 
 
 def test_a_run_of_invalid_bytes_is_one_finding() -> None:
@@ -279,12 +292,8 @@ def test_a_run_of_invalid_bytes_is_one_finding() -> None:
 def test_an_endless_encoding_name_is_reported_and_shortened() -> None:
     """A declared encoding whose name runs past the sniffed head (5 MB of it) was
     silently accepted; now it is EN002, quoting the first 40 characters."""
-    from sitemap_lint.engine.sink import FindingList
-    from sitemap_lint.inputs.decoding import Decoder
-
-    findings = FindingList()
     data = b'<?xml version="1.0" encoding="' + b"x" * (5 << 20) + b'"?>\n<a/>'
-    "".join(Decoder(findings).decode([data[i : i + 65536] for i in range(0, len(data), 65536)]))
+    findings = [f for f in _checked(data) if f.code.startswith("EN")]
     assert [f.code for f in findings] == ["EN002"]
     assert len(findings[0].message) < 200
 

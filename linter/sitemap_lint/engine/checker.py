@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 from sitemap_lint import fastpath
-from sitemap_lint.engine.dispatch import Dispatch
+from sitemap_lint.engine.dispatch import Dispatch, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
@@ -25,8 +25,10 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.rules import input, limits, namespace, schema, structure, xml
+from sitemap_lint.rules import events, input, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.events import FileEnd, Prolog
+from sitemap_lint.rules.registry import PROLOG
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
@@ -62,43 +64,45 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     decoder = Decoder(sink)
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
-    if first is None:
-        if not stream.stopped_early:
-            sink.add(input.empty_file(only_whitespace=stream.total > 0))
+    form = _form(source, first)
+    if form == events.NOT_XML:
+        # Encoding findings about a file that is not XML at all would only be noise.
+        sink.drop("EN")
+    prolog = Prolog(
+        first,
+        form,
+        declaration=decoder.declaration,
+        leading=decoder.leading,
+        byte_order_mark=decoder.byte_order_mark,
+        wide=decoder.wide,
+        read=stream.total,
+        size=_size(source, stream),
+        cut_short=stream.stopped_early,
+    )
+    once(PROLOG, prolog, options, sink, options.enabled)
+    if first is None or form in (events.NOT_XML, events.HTML):
         return _result(source, sink, facts, stats, stream)
-    if _is_robots(source) or (not first.lstrip().startswith("<") and _looks_like_robots(first)):
+    if form == events.ROBOTS:
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(first, texts, options, sink, facts, source.url)
         return _result(source, sink, facts, stats, stream, "robots")
-    if not first.lstrip().startswith("<"):
-        from sitemap_lint.formats.text import is_text_sitemap
+    if form == events.TEXT:
+        from sitemap_lint.formats.text import check_text
 
-        if is_text_sitemap(first, source.url or source.name):
-            from sitemap_lint.formats.text import check_text
+        lines = None
+        if options.live:  # the URLs it lists, at their lines and columns
+            from sitemap_lint.live.targets import LineTargets
 
-            lines = None
-            if options.live:  # the URLs it lists, at their lines and columns
-                from sitemap_lint.live.targets import LineTargets
-
-                lines = LineTargets()
-            name = source.url or source.name
-            urls = check_text(first, texts, options, sink, facts, name, lines)
-            result = _result(source, sink, facts, stats, stream, "text", urls, options.live)
-            if lines is not None:
-                result.targets = lines.targets
-            return result
-        # Encoding findings about a file that is not XML at all would only be noise.
-        sink.drop("EN")
-        sink.add(input.not_xml(first, None if options.quote else _size(source, stream)))
-        return _result(source, sink, facts, stats, stream)
-    if _HTML_START.match(first):
-        sink.add(
-            input.HTML_PAGE.at(
-                1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
-            )
+            lines = LineTargets()
+        name = source.url or source.name
+        urls = check_text(
+            first, texts, options, sink, facts, name, lines, lambda: stream.stopped_early
         )
-        return _result(source, sink, facts, stats, stream)
+        result = _result(source, sink, facts, stats, stream, "text", urls, options.live)
+        if lines is not None:
+            result.targets = lines.targets
+        return result
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
     checker = FileChecker(sink, options, engine, stream, shadow, facts)
     checker.stats = stats
@@ -136,6 +140,20 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         reader.feed("", final=True)
         result.targets = reader.targets()
     return result
+
+
+def _form(source: Source, first: str | None) -> str:
+    """What the input is, from its first text: which front end reads it."""
+    if first is None:
+        return events.EMPTY
+    markup = first.lstrip().startswith("<")
+    if _is_robots(source) or (not markup and _looks_like_robots(first)):
+        return events.ROBOTS
+    if not markup:
+        from sitemap_lint.formats.text import is_text_sitemap
+
+        return events.TEXT if is_text_sitemap(first, source.url or source.name) else events.NOT_XML
+    return events.HTML if _HTML_START.match(first) else events.XML
 
 
 def _size(source: Source, stream: ByteStream) -> int:
@@ -591,15 +609,14 @@ class FileChecker:
             return
         parser = self.parser
         failed = parser is not None and (parser.failed or parser.syntax_errors > 0)
-        if self.count == 0 and not failed and not self.stream.stopped_early:
-            assert self.root is not None  # set with root_name
-            self.sink.add(structure.no_entries(self.root))
-        if self.over_limit is not None:
+        dispatch = self.dispatch
+        if dispatch is not None:
             node = self.over_limit
-            is_index = self.root_name == "sitemapindex"
-            self.sink.add(limits.too_many_entries(is_index, self.count, node.line, node.column))
-        if self.dispatch is not None:
-            self.dispatch.finish(self.sink, self.facts)
+            past_limit = None if node is None else (node.line, node.column)
+            cut_short = failed or self.stream.stopped_early
+            end = FileEnd(self.root_name, self.root, self.count, past_limit, cut_short)
+            dispatch.end(end, self.sink)
+            dispatch.finish(self.sink, self.facts)
 
     def _check_namespace(self, node: Node) -> None:
         ns = node.ns

@@ -17,9 +17,11 @@ from typing import Any
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
+from sitemap_lint.rules.events import FileEnd
 from sitemap_lint.rules.registry import (
     CHECKS,
     COVERAGE_READERS,
+    END,
     ENTRY,
     EXTENSION,
     FIELDS,
@@ -29,7 +31,7 @@ from sitemap_lint.rules.registry import (
     CheckSpec,
     families,
 )
-from sitemap_lint.rules.structure import CoverageReporter
+from sitemap_lint.rules.structure import CoverageReporter, Reporter
 from sitemap_lint.sets.facts import FileFacts
 
 FieldCall = Callable[[Node, EntryContext, CoverageReporter], None]
@@ -100,6 +102,7 @@ class Dispatch:
         # then the file's or the entry's context).
         self._root = self._calls(specs, ROOT, made)
         self._entries = self._calls(specs, ENTRY, made)
+        self._end = self._calls(specs, END, made)
         self._extension_specs = {
             spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
         }
@@ -174,6 +177,11 @@ class Dispatch:
                 checker = self._extensions[ns] = spec.implementation(self.file)
         return checker
 
+    def end(self, end: FileEnd, report: CoverageReporter) -> None:
+        """Hand the end of the file, every entry read, to the end checks."""
+        for call in self._end:
+            call(end, self.file, report)
+
     def finish(self, report: CoverageReporter, facts: FileFacts | None) -> None:
         """The end of the file: the checks that count or compare across entries report."""
         for checker in self._extensions.values():
@@ -186,3 +194,25 @@ class Dispatch:
             finish = getattr(instance, "finish", None)
             if finish is not None:
                 finish(report)
+
+
+def once(
+    target: str, event: object, context: object, report: Reporter, enabled: frozenset[str] | None
+) -> None:
+    """Hand ``event`` to the checks of ``target``, a target seen once a file, that a run
+    with the ``enabled`` rules needs: the prolog (``context``: the run's options), or the
+    end of a file no ``Dispatch`` reads (a feed, a text sitemap; ``context``: its
+    ``FileContext``)."""
+    families()  # the plugins' checks register when their modules are loaded
+    for spec in _once(enabled, target, tuple(CHECKS)):
+        spec.implementation(event, context, report)
+
+
+@lru_cache(maxsize=16)
+def _once(
+    enabled: frozenset[str] | None, target: str, checks: tuple[CheckSpec, ...]
+) -> tuple[CheckSpec, ...]:
+    """The checks of ``target`` among ``checks`` that the run needs, in their order."""
+    return tuple(
+        sorted((spec for spec in selected(enabled, checks) if target in spec.targets), key=_order)
+    )

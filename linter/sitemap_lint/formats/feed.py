@@ -14,10 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sitemap_lint.engine.dispatch import once
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
+from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.events import FileEnd
+from sitemap_lint.rules.registry import END
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.support.records import Frozen
@@ -127,6 +131,7 @@ class FeedChecker:
         self, root: Node, options: Options, report: Reporter, facts: FileFacts | None
     ) -> None:
         self.root = root
+        self.options = options
         self.now: datetime = options.now
         self.report = report
         self.facts = facts
@@ -185,9 +190,11 @@ class FeedChecker:
                     "for each page, or do not submit an empty feed",
                 )
             )
-        if self.over_limit is not None:
-            node = self.over_limit
-            self.report.add(limits.too_many_entries(False, self.count, node.line, node.column))
+        node = self.over_limit
+        past_limit = None if node is None else (node.line, node.column)
+        end = FileEnd(self.kind, root, self.count, past_limit, self._cut_short())
+        context = FileContext(self.options, self.kind, form.item)
+        once(END, end, context, self.report, self.options.enabled)
         if self.first_undated is not None:
             self.report.add(self._undated_finding(form, self.first_undated))
         mixed = self.scope.finish()

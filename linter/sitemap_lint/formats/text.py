@@ -14,11 +14,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from sitemap_lint.engine.dispatch import once
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.rules import limits, scope, urls
+from sitemap_lint.rules import events, limits, scope, urls
 from sitemap_lint.rules import text as rules
 from sitemap_lint.rules.duplicates import DuplicateTracker
+from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.events import FileEnd
+from sitemap_lint.rules.registry import END
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
@@ -311,8 +315,11 @@ class TextChecker:
         sink: FindingSink,
         facts: FileFacts | None,
         on_url: Callable[[str, int, int], None] | None = None,
+        cut_short: Callable[[], bool] = lambda: False,
     ):
         self.report = sink
+        self.cut_short = cut_short  # whether the reader stopped before the end
+        self.options = options
         self.on_url = on_url  # given each URL checked, with its line and column
         # The lines are checked until they gave MAX_FINDINGS findings.
         self.stop_at = sink.added + rules.MAX_FINDINGS
@@ -386,8 +393,8 @@ class TextChecker:
         report = self.report
         if self.scanner.blank:
             report.add(_blank_lines_finding(self.scanner.blank, self.scanner.first_blank))
-        if self.over_limit is not None:
-            report.add(limits.too_many_entries(False, self.urls, *self.over_limit))
+        end = FileEnd(events.TEXT, None, self.urls, self.over_limit, self.cut_short())
+        once(END, end, FileContext(self.options, events.TEXT, "url"), report, self.options.enabled)
         mixed = self.scope.finish()
         if mixed is not None:
             report.add(mixed)
@@ -412,16 +419,18 @@ def check_text(
     facts: FileFacts | None,
     name: str = "",
     on_url: Callable[[str, int, int], None] | None = None,
+    cut_short: Callable[[], bool] = lambda: False,
 ) -> int:
     """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text;
     ``name`` is the file's path or URL; ``on_url`` is given each URL checked, with its
-    line and column. Returns how many URLs it lists."""
+    line and column; ``cut_short`` says at the end whether the reader stopped before
+    it. Returns how many URLs it lists."""
     if facts is not None:
         facts.kind = "text"
     misnamed = rules.not_txt(name)
     if misnamed is not None:
         sink.add(misnamed)
-    checker = TextChecker(options, sink, facts, on_url)
+    checker = TextChecker(options, sink, facts, on_url, cut_short)
     checker.check(_chain(first, texts))
     return checker.urls
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from sitemap_lint.rules import encoding as encoding_rules
-from sitemap_lint.rules import xml as xml_rules
+from sitemap_lint.rules.events import Declaration
 from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
@@ -24,11 +24,6 @@ MAX_INVALID_REPORTS = 20
 # The name may run past the sniffed head (a name of megabytes): then it ends there.
 _DECLARED_ENCODING = lazy(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)(?:["']|\Z)""")
 _DECLARED_VERSION = lazy(rb"""^<\?xml\s+version\s*=\s*["']([^"'<>?]{0,20})["']""")
-MAX_SHOWN_NAME = 40
-_UTF8_NAMES = {"utf-8"}
-# The other labels of UTF-8 in the WHATWG Encoding Standard: browsers know them, XML
-# parsers need not.
-_UTF8_LABELS = {"utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"}
 # Bytes that never occur in UTF-8; FF FE and FE FF are the UTF-16 byte order marks.
 _NEVER_UTF8 = {b"\xfd", b"\xfe", b"\xff"}
 _WIDE_BOMS = (
@@ -48,9 +43,11 @@ _WIDE_PATTERNS = (
 class Decoder:
     """Decodes one byte stream; ``line_offset``/``column_offset`` account for dropped leading text.
 
-    When bytes stand before the XML declaration they are reported and removed,
-    so the parser sees a well-placed declaration; positions it reports are
-    shifted back by these offsets.
+    When text stands before the XML declaration it is removed (``leading``), so the
+    parser sees a well-placed declaration; positions it reports are shifted back by
+    these offsets. What the start of the bytes says (``declaration``, ``byte_order_mark``,
+    ``wide``) is kept for the checks of the prolog; invalid bytes are reported to
+    ``report`` where they are decoded.
     """
 
     def __init__(self, report: Reporter, keep_leading: bool = False, positions: bool = True):
@@ -62,6 +59,12 @@ class Decoder:
         self.line_offset = 0
         self.column_offset = 0
         self.codec = "utf-8"
+        # The XML declaration at the start, as read from the bytes (None: none read).
+        self.declaration: Declaration | None = None
+        self.leading: str | None = None  # the text dropped before a late declaration
+        self.byte_order_mark = False  # the bytes start with UTF-8's byte order mark
+        # UTF-16 or UTF-32 text: the family, the codec, the encoding the declaration names.
+        self.wide: tuple[str, str, str | None] | None = None
         self._lines_before = 0  # line breaks in the text decoded so far
         self._line_chars = 0  # characters after the last of them
         self._ends_with_cr = False
@@ -93,7 +96,7 @@ class Decoder:
 
     def _sniff(self, head: bytes) -> bytes:
         if head.startswith(codecs.BOM_UTF8):
-            self.report.add(encoding_rules.byte_order_mark())
+            self.byte_order_mark = True
             head = head[len(codecs.BOM_UTF8) :]
             self._check_declaration(head)
             self.codec = "utf-8"  # the byte order mark says UTF-8, whatever the declaration says
@@ -103,16 +106,12 @@ class Decoder:
                 if not _looks_wide(head[len(bom) :], codec):
                     return self._stray_mark(head, family)
                 self.codec = codec
-                self.report.add(
-                    encoding_rules.wide_encoding(family, codec, _wide_declared(head, bom, codec))
-                )
+                self.wide = (family, codec, _wide_declared(head, bom, codec))
                 return head[len(bom) :]
         for pattern, codec, family in _WIDE_PATTERNS:
             if head.startswith(pattern):
                 self.codec = codec
-                self.report.add(
-                    encoding_rules.wide_encoding(family, codec, _wide_declared(head, b"", codec))
-                )
+                self.wide = (family, codec, _wide_declared(head, b"", codec))
                 return head
         if head[:1] in _NEVER_UTF8:
             return self._stray_mark(head, "")
@@ -133,29 +132,28 @@ class Decoder:
         return head
 
     def _check_declaration(self, head: bytes) -> None:
-        """The encoding and version of the XML declaration at the start of ``head``."""
+        """Read the encoding and version of the XML declaration at the start of ``head``,
+        and decode with the encoding it names where that can be done."""
         stripped = head.lstrip()
         offset = len(head) - len(stripped)
         match = _DECLARED_ENCODING.match(stripped)
+        version = _DECLARED_VERSION.match(stripped)
+        if match is None and version is None:
+            return
+        declaration = self.declaration = Declaration()
         if match:
             declared = match.group(1).decode("ascii")
+            declaration.encoding = declared
+            at = offset + stripped.rfind(b"encoding", 0, match.start(1))
+            declaration.encoding_at = _position(head, at)
             lower = declared.lower()
-            line, column = _position(head, offset + stripped.rfind(b"encoding", 0, match.start(1)))
-            if lower in _UTF8_LABELS:
-                self.report.add(encoding_rules.encoding_alias(declared, line, column))
-            elif lower not in _UTF8_NAMES:
-                shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
-                utf8 = _is_utf8_alias(lower)
-                self.report.add(encoding_rules.declared_encoding(shown, column, line, utf8=utf8))
+            if lower not in encoding_rules.UTF8_NAMES and lower not in encoding_rules.UTF8_LABELS:
+                utf8 = encoding_rules.is_utf8_alias(lower)
                 self.codec = "utf-8" if utf8 else _usable_codec(lower)
-        version = _DECLARED_VERSION.match(stripped)
-        if version and version.group(1) != b"1.0":
-            line, column = _position(head, offset + stripped.rfind(b"version", 0, version.start(1)))
-            self.report.add(
-                xml_rules.xml_version(
-                    version.group(1).decode("ascii", "backslashreplace"), line, column
-                )
-            )
+        if version:
+            declaration.version = version.group(1).decode("ascii", "backslashreplace")
+            at = offset + stripped.rfind(b"version", 0, version.start(1))
+            declaration.version_at = _position(head, at)
 
     def _decode_chunk(self, decoder: codecs.IncrementalDecoder, chunk: bytes, final: bool) -> str:
         # Saved first: a failed decode may leave some decoders (CJK codecs) in a
@@ -275,7 +273,7 @@ class Decoder:
         following = text[at + 5 : at + 6]
         if following and not following.isspace() and following != "?":
             return text  # a processing instruction such as <?xml-stylesheet?>
-        self.report.add(xml_rules.content_before_declaration(prefix))
+        self.leading = prefix
         self.line_offset = _breaks(prefix)
         self.column_offset = len(prefix) - (max(prefix.rfind("\n"), prefix.rfind("\r")) + 1)
         return text[at:]
@@ -299,13 +297,6 @@ def _wide_declared(head: bytes, bom: bytes, codec: str) -> str | None:
     text = head[len(bom) : len(bom) + 400].decode(codec, errors="replace")
     match = _DECLARED_ENCODING.match(text.lstrip().encode("ascii", errors="replace"))
     return match.group(1).decode("ascii") if match else None
-
-
-def _is_utf8_alias(name: str) -> bool:
-    try:
-        return codecs.lookup(name).name == "utf-8"
-    except LookupError:
-        return False
 
 
 def _position(head: bytes, index: int) -> tuple[int, int]:

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import codecs
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import whole_file
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import NOT_XML, Prolog
+from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.structure import Reporter
+
+# The names of UTF-8 in an XML declaration that are not reported.
+UTF8_NAMES = {"utf-8"}
+# The other labels of UTF-8 in the WHATWG Encoding Standard: browsers know them, XML
+# parsers need not.
+UTF8_LABELS = {"utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"}
+MAX_SHOWN_NAME = 40
 
 INVALID_BYTES = rule(
     "EN001",
@@ -108,6 +120,42 @@ FAMILY = "Encoding"
 ORDER = 30
 
 RULES = (INVALID_BYTES, DECLARED_ENCODING, WIDE_ENCODING, BYTE_ORDER_MARK, ENCODING_ALIAS)
+
+
+def is_utf8_alias(name: str) -> bool:
+    """Whether Python's codecs read ``name`` (lower case) as UTF-8."""
+    try:
+        return codecs.lookup(name).name == "utf-8"
+    except LookupError:
+        return False
+
+
+@check(
+    PROLOG,
+    emits=(DECLARED_ENCODING, ENCODING_ALIAS, WIDE_ENCODING, BYTE_ORDER_MARK),
+    proof=NO_PROOF,
+)
+def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
+    """The byte order mark, UTF-16 or UTF-32, and the encoding the XML declaration names
+    (none of them in a file that is not XML at all: its finding says enough)."""
+    if prolog.form == NOT_XML:
+        return
+    if prolog.byte_order_mark:
+        report.add(byte_order_mark())
+    if prolog.wide is not None:
+        report.add(wide_encoding(*prolog.wide))
+    declaration = prolog.declaration
+    if declaration is None or declaration.encoding is None:
+        return
+    declared = declaration.encoding
+    line, column = declaration.encoding_at
+    lower = declared.lower()
+    if lower in UTF8_LABELS:
+        report.add(encoding_alias(declared, line, column))
+    elif lower not in UTF8_NAMES:
+        shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
+        utf8 = is_utf8_alias(lower)
+        report.add(declared_encoding(shown, column, line, utf8=utf8))
 
 
 def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules import events
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+
+if TYPE_CHECKING:
+    from sitemap_lint.settings.options import Options
 
 EMPTY_FILE = rule(
     "IN001",
@@ -147,6 +154,23 @@ _ZLIB_REASONS = {
     "incorrect data check": "CRC-32 checksum mismatch",
     "incorrect length check": "length field mismatch",
 }
+
+
+@check(PROLOG, emits=(EMPTY_FILE, NOT_XML, HTML_PAGE), proof=NO_PROOF)
+def check_form(prolog: events.Prolog, options: Options, report: Reporter) -> None:
+    """An input that is no sitemap: empty, not XML, or an HTML page."""
+    form = prolog.form
+    if form == events.EMPTY:
+        if not prolog.cut_short:  # the reader already said why nothing was read
+            report.add(empty_file(only_whitespace=prolog.read > 0))
+    elif form == events.NOT_XML:
+        report.add(not_xml(prolog.text or "", None if options.quote else prolog.size))
+    elif form == events.HTML:
+        report.add(
+            HTML_PAGE.at(
+                1, 1, "file is an HTML page, not a sitemap; serve the XML sitemap at this location"
+            )
+        )
 
 
 def empty_file(only_whitespace: bool) -> Finding:

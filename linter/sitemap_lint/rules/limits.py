@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
+from sitemap_lint.rules.events import FileEnd
+from sitemap_lint.rules.registry import END
+from sitemap_lint.rules.structure import Reporter
 
 MAX_ENTRIES = 50_000
 
@@ -90,6 +93,15 @@ def file_too_large(size: int, is_gzip: bool, stopped: bool) -> Finding:
         f"{what} {amount}, over the protocol's limit of 52,428,800 bytes (50 MiB); "
         "split it into several sitemaps listed in an index",
     )
+
+
+@check(END, emits=(TOO_MANY_URLS, TOO_MANY_SITEMAPS), proof=NO_PROOF)
+def check_entry_limit(end: FileEnd, file: object, report: Reporter) -> None:
+    """More entries than the protocol allows, at the first one past the limit (a
+    sitemap's, a feed's or a text sitemap's URLs; an index's sitemaps)."""
+    if end.past_limit is not None:
+        line, column = end.past_limit
+        report.add(too_many_entries(end.kind == "sitemapindex", end.entries, line, column))
 
 
 def too_many_entries(is_index: bool, count: int, line: int, column: int) -> Finding:

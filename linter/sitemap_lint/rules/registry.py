@@ -200,7 +200,12 @@ FIELDS = ("loc", "lastmod", "changefreq", "priority")
 EXTENSION = "extension"
 ROOT = "root"  # the root element, once a file, as soon as it starts
 ENTRY = "entry"  # each url or sitemap entry, after its fields and extension elements
-TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY)
+# Once a file, at its start: the first text and the XML declaration (``rules.events.Prolog``).
+PROLOG = "prolog"
+# Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
+END = "end"
+ONCE = (PROLOG, END)  # the targets seen once a file whose checks are functions
+TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY, PROLOG, END)
 
 
 # The kinds of proof (``Proof.kind``).
@@ -358,16 +363,19 @@ def check(
 ) -> Callable[[_T], _T]:
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
     elements, with target ``"extension"`` and ``namespace``; of the root element,
-    ``"root"``; of each whole entry, ``"entry"``) that reports the rules ``emits``. The checker runs it only when one of those rules is enabled (or, for
-    a check whose findings ``covers`` their nodes, when the schema rule is).
+    ``"root"``; of each whole entry, ``"entry"``; of the file's start, ``"prolog"``; of
+    its end, ``"end"``) that reports the rules ``emits``. The checker runs it only when
+    one of those rules is enabled (or, for a check whose findings ``covers`` their
+    nodes, when the schema rule is).
 
     ``proof`` says how the fast path proves that it reports nothing on an entry:
     ``pattern(regex)`` (entry fields only), the built-in checks' ``proved_value(name)``
     and ``stateful(name)``, or ``NO_PROOF`` (or None) when it cannot. A built-in check
     must say it; a plugin's that does not is taken as ``NO_PROOF``. A field check without
-    a proof turns the fast path off, and so does an entry check (a root check needs
-    none: the root is always read); an extension check without one leaves the entries
-    holding its namespace's elements to the full checker."""
+    a proof turns the fast path off, and so does an entry check (a check of the root,
+    the prolog or the end needs none: each is seen once a file, whatever the fast path
+    proved); an extension check without one leaves the entries holding its namespace's
+    elements to the full checker."""
     for target in targets:
         if target not in TARGETS:
             raise ValueError(f"unknown check target {target!r}; choose from {', '.join(TARGETS)}")
@@ -388,6 +396,11 @@ def check(
         name = getattr(implementation, "__qualname__", repr(implementation))
         module = getattr(implementation, "__module__", "")
         builtin = is_builtin(module)
+        if isinstance(implementation, type) and not set(targets).isdisjoint(ONCE):
+            raise ValueError(
+                f"check {module}.{name}: a check of the prolog or the end is a function "
+                "(it is called once a file)"
+            )
         if builtin and declared is UNDECLARED:
             raise ValueError(
                 f"check {module}.{name} declares no proof: give proof=pattern(...), "

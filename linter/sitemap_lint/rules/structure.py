@@ -9,7 +9,8 @@ from typing import Protocol
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.registry import ROOT
+from sitemap_lint.rules.events import FileEnd
+from sitemap_lint.rules.registry import END, ROOT
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
 ENTRY_CHILDREN = {
@@ -328,6 +329,14 @@ def no_entries(root: Node) -> Finding:
     return NO_ENTRIES.at(
         root.line, root.column, f"<{root.name}> has no <{entry}> entries; add at least one"
     )
+
+
+@check(END, emits=(NO_ENTRIES,), proof=NO_PROOF)
+def check_entry_count(end: FileEnd, file: object, report: Reporter) -> None:
+    """A urlset or index without entries; not when reading stopped before its end."""
+    root = end.root
+    if end.entries == 0 and not end.cut_short and root is not None and root.name in ROOTS:
+        report.add(no_entries(root))
 
 
 @check(ROOT, emits=(UNEXPECTED_ATTRIBUTE,), covers=True, proof=NO_PROOF)

@@ -8,7 +8,10 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
-from sitemap_lint.rules.base import ERROR, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
+from sitemap_lint.rules.events import Prolog
+from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
 SYNTAX_ERROR = rule(
@@ -353,6 +356,17 @@ _DECLARED_PREFIX = lazy(r"\sxmlns:([A-Za-z_][\w.-]*)\s*=")
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _EXCERPT = 50
 _VALUE_SHOWN = 100
+
+
+@check(PROLOG, emits=(CONTENT_BEFORE_DECLARATION, XML_VERSION), proof=NO_PROOF)
+def check_prolog(prolog: Prolog, options: object, report: Reporter) -> None:
+    """Text before the XML declaration, and the XML version it declares."""
+    if prolog.leading is not None:
+        report.add(content_before_declaration(prolog.leading))
+    declaration = prolog.declaration
+    if declaration is not None and declaration.version not in (None, "1.0"):
+        line, column = declaration.version_at
+        report.add(xml_version(str(declaration.version), line, column))
 
 
 def content_before_declaration(prefix: str) -> Finding:
