@@ -697,12 +697,7 @@ class ProvenRun:
         entries = self.entries
         fast.proved += len(entries)
         begin = 0
-        if (
-            not fast.index
-            and self.dates is None
-            and self.iris is None
-            and not any(map(_ENTRY_EXTRA, entries))
-        ):
+        if not fast.index and not any(map(_ENTRY_EXTRA, entries)):
             if fast.scope is not None and fast.same_origin is None and entries:
                 begin = 1  # the first URL the scope check sees sets its origin
                 self._enter_each(checker, 0, 1)
@@ -713,7 +708,8 @@ class ProvenRun:
 
     def _enter_together(self, checker: FileChecker, begin: int) -> bool:
         """Enter ``entries[begin:]`` at once, each step over all of them, when none can
-        make a finding but for its raw "&" (reported first, in order): none has
+        make a finding but for its raw "&", its loc outside ASCII or its lastmod the date
+        rules report (reported first, in the entries' order): none has
         extension elements, no two share a URL (with each other or an earlier entry),
         and each is on the origin (and in the directory) the scope check already knows.
         False, having changed nothing, when that does not hold."""
@@ -760,6 +756,16 @@ class ProvenRun:
         if found is not None:
             numbers = found if not begin else [number for number in found if number >= begin]
             fast.report_ampersands(self.entries, found, numbers, checker.entry_index + 1)
+        first = checker.entry_index + 1
+        if self.iris is not None:  # in the order of the entries, as the dates below
+            for number in sorted(self.iris):
+                if number >= begin:
+                    url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
+                    fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, url)
+        if self.dates is not None:
+            for number, where in self.dates.items():
+                if number >= begin:
+                    fast.report_date(first + number, *where)
         if tracker is not None and normals is not urls:
             written = tracker._written
             for key, url, normal in zip(keys, urls, normals, strict=True):
@@ -948,7 +954,9 @@ class FastPath:
         self._changefreqs: dict[str, bool] = {}
         self._dated = False  # see _Root.dated
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
-        self._lastmod_pointer: tuple[str, str] | None = None
+        # What reports the lastmods the date rules report (``report_date``), made once.
+        self._reporting_dates: tuple[Any, str, str, Node, _InPlace] | None = None
+        self._reporting_urls: tuple[Any, str, str, Node, _InPlace] | None = None  # report_url
         self.found_run = False  # see GIVE_UP
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
@@ -1746,31 +1754,40 @@ class FastPath:
         """The URL rules' findings on the loc of the ``index``-th entry (at ``line`` and
         ``column``; ``_iri`` proved it with them), as its check makes them, naming the
         loc."""
-        from sitemap_lint.rules.urls import check_url
+        reporting = self._reporting_urls
+        if reporting is None:
+            from sitemap_lint.rules.urls import check_url
 
-        pointer = self._loc_pointer
-        if pointer is None:
-            pointer = self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
-        node = Node(SITEMAP_NS, "loc", {}, line, column)
-        node.text = value
-        path = f"{pointer[0]}{index}{pointer[1]}"
-        check_url(value, node, _InPlace(self.checker.sink, path, column + self._loc_tag))
+            head, tail = self._loc_pointer or self.checker.child_pointer(
+                SITEMAP_NS, self.entry, "loc"
+            )
+            node = Node(SITEMAP_NS, "loc", {}, line, column)
+            into = _InPlace(self.checker.sink, "", 0)
+            reporting = self._reporting_urls = (check_url, head, tail, node, into)
+        check_url, head, tail, node, into = reporting
+        # One node and one reporter serve every loc: neither is kept by the check.
+        node.line, node.column, node.text = line, column, value
+        into.path = f"{head}{index}{tail}"
+        into.start = column + self._loc_tag  # after "<loc>" with the prefix
+        check_url(value, node, into)
 
     def report_date(self, index: int, line: int, column: int, value: str) -> None:
         """The date rules' findings on the lastmod of the ``index``-th entry, proved with
         them (``_dated_moment``), as its check makes them, naming the lastmod."""
-        from sitemap_lint.rules.dates import check_date
+        reporting = self._reporting_dates
+        if reporting is None:
+            from sitemap_lint.rules.dates import check_date
 
-        pointer = self._lastmod_pointer
-        if pointer is None:
-            pointer = self._lastmod_pointer = self.checker.child_pointer(
-                SITEMAP_NS, self.entry, "lastmod"
-            )
-        node = Node(SITEMAP_NS, "lastmod", {}, line, column)
-        node.text = value
-        start = column + self._loc_tag + 4  # after "<lastmod>" with the prefix
-        path = f"{pointer[0]}{index}{pointer[1]}"
-        check_date(value, node, _InPlace(self.checker.sink, path, start), self.options.now)
+            head, tail = self.checker.child_pointer(SITEMAP_NS, self.entry, "lastmod")
+            node = Node(SITEMAP_NS, "lastmod", {}, line, column)
+            into = _InPlace(self.checker.sink, "", 0)
+            reporting = self._reporting_dates = (check_date, head, tail, node, into)
+        check_date, head, tail, node, into = reporting
+        # One node and one reporter serve every lastmod: neither is kept by the check.
+        node.line, node.column, node.text = line, column, value
+        into.path = f"{head}{index}{tail}"
+        into.start = column + self._loc_tag + 4  # after "<lastmod>" with the prefix
+        check_date(value, node, into, self.options.now)
 
     def _changefreq(self, value: str) -> bool:
         if len(self._changefreqs) > 4096:
