@@ -40,8 +40,10 @@ from sitemap_lint.live.model import PAGE, Answer  # noqa: E402
 from tests.live_server import LiveServer  # noqa: E402
 
 
-def bench_urls(server: LiveServer, count: int) -> list[str]:
-    return [server.url(f"/bench/{index}") for index in range(count)]
+def bench_urls(server: LiveServer, count: int, kb: int = 0) -> list[str]:
+    """``count`` bench pages; ``kb``: each that many KB longer (0: about 3 KB)."""
+    query = f"?kb={kb}" if kb else ""
+    return [server.url(f"/bench/{index}{query}") for index in range(count)]
 
 
 async def _pool(urls: list[str], connections: int, get: Callable[[str], Awaitable[None]]) -> None:
@@ -113,7 +115,7 @@ def cache_rows(server: LiveServer, urls: list[str], fresh: bool = False) -> None
     from sitemap_lint.live.cache import Cache
 
     if fresh:
-        urls = [f"{url}?max-age=3600" for url in urls]
+        urls = [f"{url}{'&' if '?' in url else '?'}max-age=3600" for url in urls]
     what = "max-age=3600" if fresh else "ETag only"
     again = "fresh, no requests" if fresh else "304s"
     with tempfile.TemporaryDirectory() as folder:
@@ -271,6 +273,13 @@ def main() -> None:
     parser.add_argument("--peer-urls", type=int, default=20_000, help="0: no peer rows")
     parser.add_argument("--peer", help=f"the peer's {PEER} (found on PATH or under /tmp/trybyte)")
     parser.add_argument("--only-peer", action="store_true", help="the side-by-side rows only")
+    parser.add_argument(
+        "--cache-kb",
+        type=int,
+        nargs="*",
+        default=[],
+        help="also the cache rows over pages that many KB longer (e.g. 30 100)",
+    )
     parser.add_argument("--memory-child", nargs=2, type=int, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.memory_child:
@@ -303,6 +312,9 @@ def main() -> None:
         print(f"Client.fetch_all / bare aiohttp (64): {ours / bare:.2f}")
         cache_rows(server, urls)
         cache_rows(server, urls, fresh=True)
+        for kb in options.cache_kb:
+            print(f"pages {kb} KB longer:")
+            cache_rows(server, bench_urls(server, options.urls, kb))
         if options.command:
             command_rows(server, options.command)
         if options.memory:

@@ -33,7 +33,7 @@ Built-in routes (a route set with ``route`` takes precedence):
   ``?cache-control=VALUE`` the caching headers they name (``/bench/{n}`` too);
 - ``/image.png``, ``/video.mp4``: those media types; ``/pages/{name}``: the pages of
   ``PAGES`` (noindex, canonical, hreflang, dates); ``/bench/{n}``: a small page
-  (ETag ``"b{n}"``, 304 to a matching If-None-Match);
+  (ETag ``"b{n}"``, 304 to a matching If-None-Match; ``?kb=N``: N KB longer);
 - ``/robots.txt``: ``Disallow: /private/`` (set another with ``route``).
 
 Each request is logged (time, method, path with query, headers, and the requests in
@@ -258,7 +258,10 @@ async def _built_in(request: Any, count: int, hosts: Sequence[str]) -> Any:
         headers = {"ETag": tag, **_freshness(request)}
         if request.headers.get("If-None-Match") == tag:
             return web.Response(status=304, headers=headers)
-        return web.Response(body=BENCH_PAGE, headers={"Content-Type": HTML, **headers})
+        body = BENCH_PAGE
+        if "kb" in request.query:  # a page of about that size: its body grows
+            body += b"<!--" + b" " * (1024 * int(request.query["kb"])) + b"-->"
+        return web.Response(body=body, headers={"Content-Type": HTML, **headers})
     if head == "robots.txt":
         return web.Response(text="User-agent: *\nDisallow: /private/\n", content_type=text)
     return web.Response(status=404, text="not found\n", content_type=text)
