@@ -56,3 +56,15 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<Node {self.tag} at {self.line}:{self.column}>"
+
+
+class WrittenNode(Node):
+    """A node whose text stands as written (no reference, no line break) on the line of
+    its start tag, from column ``text_at``: a fix of its text is a span of the file
+    (``fix.model.replace_text``)."""
+
+    __slots__ = ("text_at",)
+
+    def __init__(self, ns: str, name: str, line: int, column: int, text_at: int):
+        super().__init__(ns, name, {}, line, column)
+        self.text_at = text_at

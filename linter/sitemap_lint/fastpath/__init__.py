@@ -176,7 +176,7 @@ from sitemap_lint.fastpath.collect import Collect as _Collect
 from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
-from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
     ENTRY,
     FIELDS,
@@ -955,8 +955,8 @@ class FastPath:
         self._dated = False  # see _Root.dated
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
         # What reports the lastmods the date rules report (``report_date``), made once.
-        self._reporting_dates: tuple[Any, str, str, Node, _InPlace] | None = None
-        self._reporting_urls: tuple[Any, str, str, Node, _InPlace] | None = None  # report_url
+        self._reporting_dates: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
+        self._reporting_urls: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
         self.found_run = False  # see GIVE_UP
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
@@ -1761,14 +1761,14 @@ class FastPath:
             head, tail = self._loc_pointer or self.checker.child_pointer(
                 SITEMAP_NS, self.entry, "loc"
             )
-            node = Node(SITEMAP_NS, "loc", {}, line, column)
+            node = WrittenNode(SITEMAP_NS, "loc", line, column, 0)
             into = _InPlace(self.checker.sink, "", 0)
             reporting = self._reporting_urls = (check_url, head, tail, node, into)
         check_url, head, tail, node, into = reporting
         # One node and one reporter serve every loc: neither is kept by the check.
         node.line, node.column, node.text = line, column, value
+        node.text_at = into.start = column + self._loc_tag  # after "<loc>" with the prefix
         into.path = f"{head}{index}{tail}"
-        into.start = column + self._loc_tag  # after "<loc>" with the prefix
         check_url(value, node, into)
 
     def report_date(self, index: int, line: int, column: int, value: str) -> None:
@@ -1779,14 +1779,15 @@ class FastPath:
             from sitemap_lint.rules.dates import check_date
 
             head, tail = self.checker.child_pointer(SITEMAP_NS, self.entry, "lastmod")
-            node = Node(SITEMAP_NS, "lastmod", {}, line, column)
+            node = WrittenNode(SITEMAP_NS, "lastmod", line, column, 0)
             into = _InPlace(self.checker.sink, "", 0)
             reporting = self._reporting_dates = (check_date, head, tail, node, into)
         check_date, head, tail, node, into = reporting
         # One node and one reporter serve every lastmod: neither is kept by the check.
         node.line, node.column, node.text = line, column, value
+        # The value starts after "<lastmod>" with the prefix.
+        node.text_at = into.start = column + self._loc_tag + 4
         into.path = f"{head}{index}{tail}"
-        into.start = column + self._loc_tag + 4  # after "<lastmod>" with the prefix
         check_date(value, node, into, self.options.now)
 
     def _changefreq(self, value: str) -> bool:
@@ -1827,7 +1828,7 @@ class _InPlace:
 
     def add(self, finding: Finding, covers: object = None) -> None:
         fix = finding.fix
-        if fix is not None:
+        if fix is not None and not fix.exact:
             fix = self._exact(fix)
         self.sink.add(finding.amended(fix, self.path))
 

@@ -34,10 +34,10 @@ import re
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
+from sitemap_lint.model import Node, WrittenNode
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding, Rule
-    from sitemap_lint.model import Node
 
 __all__ = [
     "TARGETS",
@@ -108,13 +108,22 @@ def escape_attribute(value: str, quote: str = '"') -> str:
 
 
 def replace_text(node: Node, value: str, message: str, safe: bool = True) -> FindingFix | None:
-    """A fix that sets the text of ``node`` to ``value`` (None when it cannot be exact)."""
-    if len(node.text) >= _MAX_VALUE or node.children or value == node.text:
+    """A fix that sets the text of ``node`` to ``value`` (None when it cannot be exact):
+    its span in the file, exact already, when the node says where the text stands
+    (``model.WrittenNode``)."""
+    old = node.text
+    if len(old) >= _MAX_VALUE or node.children or value == old:
         return None
-    if holds_reference(node.text):
+    if holds_reference(old):
         return None
-    edit = Edit(node.line, node.column, value, "text", old=node.text)
-    return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, message, (edit,))
+    applicability = Fix.SAFE if safe else Fix.UNSAFE
+    if isinstance(node, WrittenNode):
+        start, line = node.text_at, node.line
+        edit = Edit(line, start, escape_text(value), "span", line, start + len(old), old)
+        return FindingFix(applicability, message, (edit,), True)
+    return FindingFix(
+        applicability, message, (Edit(node.line, node.column, value, "text", old=old),)
+    )
 
 
 def remove_element(node: Node, message: str) -> FindingFix | None:
