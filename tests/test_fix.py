@@ -126,6 +126,33 @@ def test_text_report_counts_hidden_unsafe_fixes(capsys) -> None:
     assert out.rstrip().endswith("[*] 3 fixable with --fix.")
 
 
+# A value holding a reference to a number no character has (the parser refuses it and
+# reads on): its fixes cannot be exact, so there are none, in every format.
+UNREADABLE_REFERENCE = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    "<url><loc>https://www.example.com/</loc><lastmod>2024-05-01 10:00:00&#99999999;"
+    "</lastmod></url>\n"
+    "<url><loc> https://www.example.com/b&#x1100000;</loc></url>\n"
+    "</urlset>\n"
+)
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif"])
+def test_a_reference_to_no_character_gets_no_fix(tmp_path: Path, capsys, form: str) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(UNREADABLE_REFERENCE)
+    status, out, err = run(["--format", form, "--unsafe-fixes", str(path)], capsys)
+    assert status == 1 and "internal error" not in err
+    assert "fixable" not in out
+    if form == "json":
+        findings = json.loads(out)["files"][0]["findings"]
+        assert {"UR005", "XM001"} <= {f["code"] for f in findings}
+        assert not any("fix" in f for f in findings)
+    status, out, err = run(["--fix", "--unsafe-fixes", str(path)], capsys)
+    assert path.read_text() == UNREADABLE_REFERENCE and "internal error" not in err
+
+
 def test_json_carries_the_fix_with_exact_edits(capsys) -> None:
     _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
     findings = json.loads(out)["files"][0]["findings"]

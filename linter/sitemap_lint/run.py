@@ -114,8 +114,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         outcome.results = runner.unfixable_dropped(outcome.results, files)
         if outcome.live is not None:  # the audit's fixes that --fix's first pass takes
             outcome.results = runner.answered_after_static(outcome.results, files)
-        if format_name in ("json", "sarif"):  # the formats that carry the edits: exact
-            outcome.results = runner.resolved(outcome.results, files)
+        # Exact edits (JSON, SARIF), and fixable counts of what --fix applies (every format).
+        outcome.results = runner.resolved(outcome.results, files)
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
     run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)

@@ -269,12 +269,16 @@ _REFERENCE = re.compile(r"&(#x[0-9A-Fa-f]+|#[0-9]+|amp|lt|gt|quot|apos);")
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
 
+# What a reference to a number no character has (which the parser refuses) reads as: a
+# character no parsed value holds, so that the value matches none a check saw (no fix).
+_UNREADABLE = "\0"
+
+
 def _reference(match: re.Match[str]) -> str:
     name = match.group(1)
-    if name.startswith("#x"):
-        return chr(int(name[2:], 16))
     if name.startswith("#"):
-        return chr(int(name[1:]))
+        number = int(name[2:], 16) if name.startswith("#x") else int(name[1:])
+        return chr(number) if number <= 0x10FFFF else _UNREADABLE
     return _PREDEFINED[name]
 
 
