@@ -1,4 +1,5 @@
-"""Checks of the whole file: its start (``prolog``) and its end (``end``).
+"""Checks of the whole file: its start (``prolog``) and its end (``end``); of each line
+of a text sitemap (``line``) and of each item of a feed (``item``).
 
 A plugin registers them as the built-in families do, they see every file once, and
 they keep the fast path on (they are not entry checks). The built-in rules reported
@@ -17,8 +18,16 @@ from sitemap_lint import fastpath
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.rules.base import WARNING, check, pattern, rule
-from sitemap_lint.rules.events import FileEnd, Prolog
-from sitemap_lint.rules.registry import CHECKS, END, PROLOG, CheckSpec, rules
+from sitemap_lint.rules.events import (
+    FeedItem,
+    FeedRecord,
+    FileEnd,
+    Prolog,
+    RobotsRecord,
+    TextLine,
+    TextRecord,
+)
+from sitemap_lint.rules.registry import CHECKS, END, ITEM, LINE, PROLOG, CheckSpec, rules
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
@@ -41,8 +50,8 @@ NOTED = rule(
 def file_check(
     target: str, look: Callable[[object, object, Reporter], None]
 ) -> Iterator[CheckSpec]:
-    """A plugin's check of ``target`` (``prolog`` or ``end``), registered while the block
-    runs."""
+    """A plugin's check of ``target`` (``prolog``, ``end``, ``line`` or ``item``),
+    registered while the block runs."""
     rules()
     before = len(CHECKS)
     check(target, emits=(NOTED,))(look)
@@ -104,8 +113,52 @@ def test_an_end_check_sees_every_kind_of_file(tmp_path: Path) -> None:
         assert messages(write(tmp_path, broken, "broken.xml")) == [
             ("ZX001", 2, 1, "urlset: 1 entries, cut short")
         ]
+        robots = "User-agent: *\nSitemap: https://www.example.com/sitemap.xml\n"
+        assert messages(write(tmp_path, robots, "robots.txt")) == [
+            ("ZX001", 1, 1, "robots: 1 entries, whole")
+        ]
         # Another root: no sitemap, no end of one.
         assert messages(write(tmp_path, "<html-ish/>", "other.xml")) == []
+
+
+def _note_record(end: object, file: object, report: Reporter) -> None:
+    assert isinstance(end, FileEnd)
+    record = end.record
+    if isinstance(record, TextRecord):
+        name = Path(record.name).name
+        note = f"{name}: {record.blank_lines} blank from line {record.first_blank}"
+    elif isinstance(record, FeedRecord):
+        first = record.first_undated
+        where = None if first is None else (first.line, first.column)
+        note = f"<{record.item}> without <{record.date}>: {record.undated}, first at {where}"
+    elif isinstance(record, RobotsRecord):
+        note = f"Sitemap lines: {record.sitemap_lines}, cut at {record.cut}"
+    else:
+        note = f"{end.kind}: no record"
+    report.add(NOTED.at(1, 1, note))
+
+
+def test_an_end_check_reads_what_the_front_end_recorded(tmp_path: Path) -> None:
+    urls = "https://www.example.com/a\n\n\nhttps://www.example.com/b\n"
+    feed = (
+        '<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        '<entry><link href="https://www.example.com/a"/></entry>\n'
+        '<entry><link href="https://www.example.com/b"/></entry>\n</feed>\n'
+    )
+    robots = "User-agent: *\nDisallow: /cart/\n"
+    with file_check(END, _note_record):
+        assert messages(write(tmp_path, urls, "urls.xml")) == [
+            ("ZX001", 1, 1, "urls.xml: 2 blank from line 2")
+        ]
+        assert messages(write(tmp_path, feed, "feed.xml")) == [
+            ("ZX001", 1, 1, "<entry> without <updated>: 2, first at (3, 1)")
+        ]
+        assert messages(write(tmp_path, robots, "robots.txt")) == [
+            ("ZX001", 1, 1, "Sitemap lines: 0, cut at None")
+        ]
+        assert messages(write(tmp_path, plugin_sitemap(3))) == [
+            ("ZX001", 1, 1, "urlset: no record")
+        ]
 
 
 def test_a_prolog_check_reads_the_declaration_and_the_fast_path_stays(
@@ -158,6 +211,62 @@ def test_a_check_of_the_prolog_or_the_end_is_a_function() -> None:
         def check(self, event: object, context: object, report: Reporter) -> None:
             """Nothing: the registration fails first."""
 
-    for target in (PROLOG, END):
+    for target in (PROLOG, END, LINE, ITEM):
         with pytest.raises(ValueError, match="is a function"):
             check(target, emits=(NOTED,))(Counter)
+
+
+def _note_line(line: object, file: object, report: Reporter) -> None:
+    assert isinstance(line, TextLine)
+    kind = "url" if line.verdict is None else line.verdict.kind
+    report.add(NOTED.at(line.number, line.column, f"{kind}: {line.stripped} ({line.length})"))
+
+
+def test_a_line_check_sees_each_line_of_a_text_sitemap(tmp_path: Path) -> None:
+    urls = "# pages\n  https://www.example.com/a\n\nhttps://www.example.com/b 2024-05-01\n"
+    with file_check(LINE, _note_line):
+        assert messages(write(tmp_path, urls, "urls.txt")) == [
+            ("ZX001", 1, 1, "comment: # pages (7)"),
+            ("ZX001", 2, 3, "url: https://www.example.com/a (27)"),
+            ("ZX001", 4, 1, "extra: https://www.example.com/b 2024-05-01 (36)"),
+        ]
+        # An XML sitemap has no lines to check.
+        assert messages(write(tmp_path, plugin_sitemap(3))) == []
+        # Nor does the check run when none of its rules is enabled.
+        path = write(tmp_path, urls, "urls.txt")
+        other = Options(now=NOW, enabled=frozenset({"UR001"}))
+        result = check_source(Source(str(path), path), other, engine())
+        assert [f for f in result.findings if f.code == "ZX001"] == []
+
+
+def _note_item(item: object, file: object, report: Reporter) -> None:
+    assert isinstance(item, FeedItem)
+    link = None if item.link is None else (item.link.line, item.url)
+    date = item.date_problem or (None if item.moment is None else item.moment.isoformat())
+    node = item.node
+    report.add(NOTED.at(node.line, node.column, f"{node.name}: {link}, {date}"))
+
+
+def test_an_item_check_sees_each_item_of_a_feed(tmp_path: Path) -> None:
+    rss = (
+        '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>t</title>\n'
+        "<item><link>https://www.example.com/a</link>"
+        "<pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate></item>\n"
+        "<item><guid>https://www.example.com/b</guid><pubDate>2024-05-08</pubDate></item>\n"
+        "</channel></rss>\n"
+    )
+    with file_check(ITEM, _note_item):
+        found = messages(write(tmp_path, rss, "feed.xml"))
+        assert found[0] == (
+            "ZX001",
+            3,
+            1,
+            "item: (3, 'https://www.example.com/a'), 2024-05-08T10:00:00+00:00",
+        )
+        assert found[1][:3] == ("ZX001", 4, 1)
+        assert found[1][3].startswith("item: None, '2024-05-08' is not an RFC 822 date")
+        assert len(found) == 2
+        # A sitemap has entries, not items; a feed search engines do not read, none either.
+        assert messages(write(tmp_path, plugin_sitemap(3))) == []
+        old = rss.replace('version="2.0"', 'version="0.91"')
+        assert messages(write(tmp_path, old, "old.xml")) == []

@@ -85,7 +85,9 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if form == events.ROBOTS:
         from sitemap_lint.formats.robots import check_robots_file
 
-        check_robots_file(first, texts, options, sink, facts, source.url)
+        check_robots_file(
+            first, texts, options, sink, facts, source.url, lambda: stream.stopped_early
+        )
         return _result(source, sink, facts, stats, stream, "robots")
     if form == events.TEXT:
         from sitemap_lint.formats.text import check_text

@@ -208,6 +208,13 @@ def once(
         spec.implementation(event, context, report)
 
 
+def calls(target: str, enabled: frozenset[str] | None) -> tuple[Callable[..., None], ...]:
+    """The checks of ``target`` (a function target: a text sitemap's ``line``) that a
+    run with the ``enabled`` rules needs, in their order, for a front end to call."""
+    families()  # the plugins' checks register when their modules are loaded
+    return tuple(spec.implementation for spec in _once(enabled, target, tuple(CHECKS)))
+
+
 @lru_cache(maxsize=16)
 def _once(
     enabled: frozenset[str] | None, target: str, checks: tuple[CheckSpec, ...]

@@ -11,17 +11,16 @@ with the sitemap's URL, scope, duplicate and limit rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sitemap_lint.engine.dispatch import once
+from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd
-from sitemap_lint.rules.registry import END
+from sitemap_lint.rules.events import FeedItem, FeedRecord, FileEnd
+from sitemap_lint.rules.registry import END, ITEM
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.support.records import Frozen
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ATOM_03_NS = "http://purl.org/atom/ns#"
 RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 _SHOWN = 80
 
 
@@ -117,13 +115,6 @@ def _short(value: str) -> str:
     return repr(value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "...")
 
 
-def _child(node: Node, ns: str, name: str) -> Node | None:
-    for child in node.children:
-        if child.name == name and child.ns == ns:
-            return child
-    return None
-
-
 class FeedChecker:
     """Checks the items or entries of one feed as the parser hands them over."""
 
@@ -132,7 +123,6 @@ class FeedChecker:
     ) -> None:
         self.root = root
         self.options = options
-        self.now: datetime = options.now
         self.report = report
         self.facts = facts
         form, problem = _recognise(root)
@@ -160,6 +150,8 @@ class FeedChecker:
         self.first_undated: Node | None = None
         self.duplicates = DuplicateTracker()
         self.robots, self.scope = scope.for_file(options)
+        self.file = FileContext(options, self.kind, form.item if form is not None else "")
+        self.item_checks = calls(ITEM, options.enabled)  # the checks of each item
 
     # -- the FileChecker's calls ---------------------------------------------------
 
@@ -179,24 +171,11 @@ class FeedChecker:
         form = self.format
         if form is None:
             return
-        root = self.root
-        if self.count == 0 and not self._cut_short():
-            container = "entries" if form.is_atom else "items"
-            self.report.add(
-                feed.NO_ITEMS.at(
-                    root.line,
-                    root.column,
-                    f"feed has no {container}, so it submits no URL; add an <{form.item}> "
-                    "for each page, or do not submit an empty feed",
-                )
-            )
         node = self.over_limit
         past_limit = None if node is None else (node.line, node.column)
-        end = FileEnd(self.kind, root, self.count, past_limit, self._cut_short())
-        context = FileContext(self.options, self.kind, form.item)
-        once(END, end, context, self.report, self.options.enabled)
-        if self.first_undated is not None:
-            self.report.add(self._undated_finding(form, self.first_undated))
+        record = FeedRecord(form.item, form.date, self.undated, self.first_undated)
+        end = FileEnd(self.kind, self.root, self.count, past_limit, self._cut_short(), record)
+        once(END, end, self.file, self.report, self.options.enabled)
         mixed = self.scope.finish()
         if mixed is not None:
             self.report.add(mixed)
@@ -215,20 +194,22 @@ class FeedChecker:
             self.over_limit = item
         form = self.format
         assert form is not None  # items are checked only in a readable feed
-        link, url = self._atom_link(item) if form.is_atom else self._rss_link(item)
+        link, url = _atom_link(item) if form.is_atom else _rss_link(item)
         if link is not None:
             self.url_count += 1
             self._check_url(url, link)
-        date = _child(item, form.ns, form.date)
-        moment = None
+        date = feed.child(item, form.ns, form.date)
+        moment = problem = None
         if date is None:
             self.undated += 1
             if self.first_undated is None:
                 self.first_undated = item
-        elif form.is_atom:
-            moment = feed.check_atom_date(date, self.report, self.now)
         else:
-            moment = feed.check_rss_date(date, self.report, self.now)
+            moment, problem = feed.read_date(date, form.is_atom)
+        if self.item_checks:
+            event = FeedItem(item, form.is_atom, link, url, date, moment, problem)
+            for call in self.item_checks:
+                call(event, self.file, self.report)
         if self.facts is not None:
             if moment is not None:
                 self.facts.add_lastmod(moment)
@@ -246,96 +227,20 @@ class FeedChecker:
                 self.robots.check(url, parsed, link, self.report)
         self.duplicates.check(url, link, self.report, "URL")
 
-    def _rss_link(self, item: Node) -> tuple[Node | None, str]:
-        """The item's <link> and its URL; (None, '') after reporting when there is none."""
-        assert self.format is not None  # items are checked only in a readable feed
-        ns = self.format.ns
-        link = _child(item, ns, "link")
-        if link is not None and link.text.strip():
-            return link, link.text
-        if link is not None:
-            self._no_link(
-                link, "<link> of this <item> is empty; write the page's absolute URL in it"
-            )
-            return None, ""
-        message = (
-            "<item> has no <link>, so it gives search engines no URL; add <link> with the "
-            "page's absolute URL"
-        )
-        guid = _child(item, ns, "guid")
-        if guid is not None and _is_permalink(guid):
-            url = guid.text.strip()
-            message = (
-                "<item> has no <link>; its <guid> holds a URL but search engines read "
-                f"only <link>: add <link>{_clip(url)}</link>"
-            )
-        self._no_link(item, message)
-        return None, ""
 
-    def _atom_link(self, entry: Node) -> tuple[Node | None, str]:
-        """The entry's alternate <link> and its href; (None, '') after reporting when
-        there is none."""
-        links = [child for child in entry.children if child.name == "link" and child.ns == entry.ns]
-        alternate = next((link for link in links if _is_alternate(link)), None)
-        if alternate is None:
-            if not links:
-                message = (
-                    "<entry> has no <link>, so it gives search engines no URL; add "
-                    '<link rel="alternate" href="..."> with the page\'s absolute URL'
-                )
-            else:
-                rels = ", ".join(sorted({f'rel="{link.attrs["rel"].strip()}"' for link in links}))
-                message = (
-                    f"<entry> has no alternate <link> (only {_clip(rels)}), so it gives "
-                    'search engines no page URL; add <link rel="alternate" href="..."> with '
-                    "the page's URL"
-                )
-            self._no_link(entry, message)
-            return None, ""
-        href = alternate.attrs.get("href")
-        if href is not None and href.strip():
-            return alternate, href
-        text = alternate.text.strip()
-        if text:
-            message = (
-                f"<link> holds its URL as text, but Atom reads it from href; write "
-                f'<link href="{_clip(text)}"/>'
-            )
-        else:
-            message = '<link> has no href; write href="..." with the page\'s absolute URL'
-        self._no_link(alternate, message)
-        return None, ""
-
-    def _no_link(self, node: Node, message: str) -> None:
-        self.report.add(feed.NO_LINK.at(node.line, node.column, message), node)
-
-    def _undated_finding(self, form: FeedFormat, first: Node) -> Finding:
-        plural = "entries" if form.is_atom else "items"
-        if self.undated == 1:
-            what = f"<{form.item}> has no <{form.date}>"
-        else:
-            what = (
-                f"{self.undated:,} of {self.count:,} {plural} have no <{form.date}> "
-                "(this is the first)"
-            )
-        return feed.NO_DATE.at(
-            first.line,
-            first.column,
-            f"{what}; add the date of the last change to each: search engines use it to know "
-            "which pages changed",
-        )
+def _rss_link(item: Node) -> tuple[Node | None, str]:
+    """An RSS item's <link> and its URL; (None, '') when it has no usable one."""
+    link = feed.child(item, item.ns, "link")
+    if link is not None and link.text.strip():
+        return link, link.text
+    return None, ""
 
 
-def _is_alternate(link: Node) -> bool:
-    rel = link.attrs.get("rel")
-    return rel is None or rel.strip() in ALTERNATE
-
-
-def _is_permalink(guid: Node) -> bool:
-    text = guid.text.strip()
-    permalink = guid.attrs.get("isPermaLink", "true").strip().lower() != "false"
-    return permalink and text.startswith(("http://", "https://"))
-
-
-def _clip(value: str) -> str:
-    return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
+def _atom_link(entry: Node) -> tuple[Node | None, str]:
+    """An Atom entry's alternate <link> and its href; (None, '') when it has no usable
+    one."""
+    alternate = next((link for link in feed.atom_links(entry) if feed.is_alternate(link)), None)
+    href = alternate.attrs.get("href") if alternate is not None else None
+    if href is not None and href.strip():
+        return alternate, href
+    return None, ""

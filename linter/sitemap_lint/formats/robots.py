@@ -2,20 +2,25 @@
 
 The file is read line by line as it streams in, keeping one line (capped) at a
 time. Only the first 500 KiB are checked, as Google reads only those; after
-that the Sitemap lines are merely counted, for the size finding.
+that the Sitemap lines are merely counted, for the size finding. What is known only
+at the end (no Sitemap line, the size) is handed to the ``end`` checks of
+``rules.robots`` in a ``rules.events.RobotsRecord``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from sitemap_lint.finding import Finding
+from sitemap_lint.engine.dispatch import once
 from sitemap_lint.model import MAX_TEXT, Node
-from sitemap_lint.rules import encoding
+from sitemap_lint.rules import encoding, events
 from sitemap_lint.rules import robots as rules
+from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.events import FileEnd, RobotsRecord
+from sitemap_lint.rules.registry import END
 from sitemap_lint.rules.urls import check_url, parse_url
 from sitemap_lint.sets.facts import Child, FileFacts
 from sitemap_lint.sets.robots import GOOGLE_LIMIT
@@ -30,9 +35,6 @@ _SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", r
 # The same, cheaply, at the start of any line of a block of text (after the limit).
 _SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
-_HTML_START = re.compile(
-    r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]", re.I | re.DOTALL
-)
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _HTTP_LIKE = re.compile(r"https?[:/]", re.I)
 _HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
@@ -49,22 +51,30 @@ def check_robots_file(
     sink: FindingSink,
     facts: FileFacts | None,
     url: str | None,
+    cut_short: Callable[[], bool] = lambda: False,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
-    where it was fetched from (None for a local file)."""
+    where it was fetched from (None for a local file); ``cut_short`` says at the end
+    whether the reader stopped before it. An HTML page is left to its ``prolog`` check."""
     had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in sink.findings)
     if had_bom:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
         sink.drop(encoding.BYTE_ORDER_MARK.code)
     if facts is not None:
         facts.kind = "robots"
-    if _HTML_START.match(first):
-        sink.add(_html_page(first))
+    if rules.HTML_START.match(first):
         return
     checker = _RobotsChecker(sink, facts, url, offset=3 if had_bom else 0)
     checker.feed(first)
     for text in texts:
         checker.feed(text)
     checker.finish()
+    record = RobotsRecord(
+        url, checker.sitemap_lines, checker.cut, checker.sitemaps_after, checker.text_after
+    )
+    lines = checker.sitemap_lines + checker.sitemaps_after
+    end = FileEnd(events.ROBOTS, None, lines, None, cut_short(), record)
+    context = FileContext(options, events.ROBOTS, "sitemap")
+    once(END, end, context, sink, options.enabled)
 
 
 class _RobotsChecker:
@@ -165,10 +175,6 @@ class _RobotsChecker:
                 self._end_line(0)
         else:
             self._scan_after_limit("\n")
-        if self.cut is not None and self.text_after:
-            self._report_limit()
-        if self.sitemap_lines == 0 and not self.sitemaps_after:
-            self.report.add(rules.NO_SITEMAP.at(1, 1, self._no_sitemap_message()))
 
     # -- one line ------------------------------------------------------------------
 
@@ -255,28 +261,6 @@ class _RobotsChecker:
             f"absolute URL, such as https://example.com{_shorten(path)}"
         )
 
-    def _no_sitemap_message(self) -> str:
-        location = parse_url(self.url) if self.url is not None else None
-        site = location.origin if location is not None else "https://example.com"
-        return (
-            "robots.txt has no Sitemap line; add one so that crawlers find the sitemap, "
-            f"such as 'Sitemap: {site}/sitemap.xml' (anywhere in the file)"
-        )
-
-    def _report_limit(self) -> None:
-        assert self.cut is not None  # called only once the limit is reached
-        line, column = self.cut
-        lost = f", including {self.sitemaps_after:,} Sitemap line(s)" if self.sitemaps_after else ""
-        self.report.add(
-            rules.TOO_LARGE.at(
-                line,
-                column,
-                "robots.txt is larger than 500 KiB; Google ignores everything from here on"
-                f"{lost}: shorten the rules (wildcards replace long lists) and put the "
-                "Sitemap lines first",
-            )
-        )
-
 
 def _count_sitemap_lines(block: str) -> int:
     """The Sitemap lines of ``block`` (which starts a line), by plain string counts when
@@ -303,16 +287,3 @@ def _after_authority(url: str) -> str:
 
 def _shorten(value: str) -> str:
     return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
-
-
-def _html_page(text: str) -> Finding:
-    start = len(text) - len(text.lstrip())
-    before = text[:start]
-    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
-    column = start - max(before.rfind("\n"), before.rfind("\r"))
-    return rules.HTML_PAGE.at(
-        line,
-        column,
-        "robots.txt is an HTML page, so crawlers find no rules and no Sitemap line in it; "
-        "serve a plain-text robots.txt at this address",
-    )

@@ -14,15 +14,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_lint.engine.dispatch import once
-from sitemap_lint.finding import Finding
+from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import events, limits, scope, urls
 from sitemap_lint.rules import text as rules
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd
-from sitemap_lint.rules.registry import END
+from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
+from sitemap_lint.rules.registry import END, LINE
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 BLOCK = 1 << 16
 # The first lines looked at to recognise a URL list without a .txt name.
 SNIFF_LINES = 3
-SHOWN = 60  # characters of a line quoted in a message
 
 _HTTP = re.compile(r"https?://", re.IGNORECASE)
 # The usual line: a URL and nothing that could separate it from something else.
@@ -48,7 +46,6 @@ _VALUE = (
 # A column separator inside the URL token: `,` `;` or `|` followed by another value.
 _COLUMN = re.compile(rf"[,;|]+(?=\s*{_VALUE})", re.IGNORECASE)
 _STARTS_WITH_VALUE = re.compile(rf"(?:{_VALUE}|[-|,;#]|//)", re.IGNORECASE)
-_DATE = re.compile(r"\d{4}-\d\d")
 # Another URL on the line, after a separator.
 _NEXT_URL = re.compile(r"(?<=[\s,;|\"'<>])https?://", re.IGNORECASE)
 # `Name: value` (a header field, a robots.txt line); `http:` and `https:` are schemes.
@@ -215,26 +212,7 @@ def _blocks(texts: Iterable[str]) -> Iterator[str]:
 # -- what a line is -----------------------------------------------------------------------
 
 
-class Kind:
-    COMMENT = "comment"
-    MARKUP = "markup"
-    FIELD = "field"
-    HEADING = "heading"
-    SEPARATOR = "separator"
-    PROSE = "prose"
-    EXTRA = "extra"
-
-
-class Verdict(NamedTuple):
-    kind: str
-    url: str = ""  # the URL found on the line, if any
-    offset: int = 0  # where it starts in the stripped line
-    before: str = ""
-    after: str = ""
-    count: int = 1  # type: ignore[assignment]  # URLs on the line (shadows tuple.count)
-
-
-def _classify(line: str) -> Verdict | None:
+def _classify(line: str) -> LineVerdict | None:
     """What a stripped, non-blank line is when it is not simply a URL (None: a URL,
     maybe a broken one, for the URL rules to check)."""
     if _PLAIN_URL.match(line):
@@ -243,44 +221,48 @@ def _classify(line: str) -> Verdict | None:
     if first == "<":
         return _markup(line)
     if first in "#;" or line.startswith("/*"):
-        return Verdict(Kind.COMMENT)
+        return LineVerdict(LineKind.COMMENT)
     if line.startswith("//") and not _HOST_START.match(line, 2):
-        return Verdict(Kind.COMMENT)
+        return LineVerdict(LineKind.COMMENT)
     found = _HTTP.search(line)
     if found is None:
         return _plain_text(line)
     if found.start() > 0 and _FIELD.match(line):
-        return _with_url(Kind.FIELD, line, found.start())
+        return _with_url(LineKind.FIELD, line, found.start())
     return _extra_content(line, found.start())
 
 
-def _markup(line: str) -> Verdict:
+def _markup(line: str) -> LineVerdict:
     found = _HTTP.search(line)
-    return Verdict(Kind.MARKUP) if found is None else _with_url(Kind.MARKUP, line, found.start())
+    return (
+        LineVerdict(LineKind.MARKUP)
+        if found is None
+        else _with_url(LineKind.MARKUP, line, found.start())
+    )
 
 
-def _plain_text(line: str) -> Verdict | None:
+def _plain_text(line: str) -> LineVerdict | None:
     if _FIELD.match(line):
-        return Verdict(Kind.FIELD)
+        return LineVerdict(LineKind.FIELD)
     if _HEADING.match(line):
-        return Verdict(Kind.HEADING)
+        return LineVerdict(LineKind.HEADING)
     if not any(char.isalnum() for char in line):
-        return Verdict(Kind.SEPARATOR)
+        return LineVerdict(LineKind.SEPARATOR)
     head, _, rest = line.partition(" ")
     if "\t" in head:
         head, _, rest = line.partition("\t")
     if rest.strip() and _WORD.match(head):
-        return Verdict(Kind.PROSE)
+        return LineVerdict(LineKind.PROSE)
     return None
 
 
-def _with_url(kind: str, line: str, start: int) -> Verdict:
+def _with_url(kind: str, line: str, start: int) -> LineVerdict:
     token = _URL_TOKEN.match(line, start)
     url = token.group() if token else ""
-    return Verdict(kind, url, start)
+    return LineVerdict(kind, url, start)
 
 
-def _extra_content(line: str, start: int) -> Verdict | None:
+def _extra_content(line: str, start: int) -> LineVerdict | None:
     """A URL with something around it: a bullet or quotes before, columns or more URLs
     after. None when the line is the URL alone (or a URL with a space in it)."""
     token = _URL_TOKEN.match(line, start)
@@ -300,7 +282,7 @@ def _extra_content(line: str, start: int) -> Verdict | None:
             return None  # a space inside the URL: the URL rules report it
     if not before and not after:
         return None
-    return Verdict(Kind.EXTRA, url, start, before, after, count)
+    return LineVerdict(LineKind.EXTRA, url, start, before, after, count)
 
 
 # -- checking ------------------------------------------------------------------------------
@@ -316,8 +298,10 @@ class TextChecker:
         facts: FileFacts | None,
         on_url: Callable[[str, int, int], None] | None = None,
         cut_short: Callable[[], bool] = lambda: False,
+        name: str = "",
     ):
         self.report = sink
+        self.name = name  # the file's path or URL, for the end checks
         self.cut_short = cut_short  # whether the reader stopped before the end
         self.options = options
         self.on_url = on_url  # given each URL checked, with its line and column
@@ -330,6 +314,8 @@ class TextChecker:
         self.urls = 0
         self.over_limit: tuple[int, int] | None = None
         self.stopped_at: tuple[int, int] | None = None
+        self.file = FileContext(options, events.TEXT, "url")
+        self.line_checks = calls(LINE, options.enabled)  # the checks of each line
 
     def check(self, texts: Iterable[str]) -> None:
         scanner = self.scanner
@@ -341,29 +327,23 @@ class TextChecker:
         self.finish()
 
     def check_line(self, number: int, line: Line) -> None:
-        stripped = line.text.strip()
-        column = line.text.index(stripped[0]) + 1
+        text = line.text
+        stripped = text.strip()
+        column = text.index(stripped[0]) + 1
         if self.stopped_at is None and self.report.added >= self.stop_at:
             self.stopped_at = (number, column)
         if self.stopped_at is not None:
             self._count_line(number, column)
             return
         verdict = _classify(stripped)
+        if self.line_checks:
+            event = TextLine(number, column, text, line.length, stripped, verdict)
+            for call in self.line_checks:
+                call(event, self.file, self.report)
         if verdict is None:
-            self._check_url_line(line, stripped, number, column)
-        elif verdict.kind == Kind.EXTRA:
-            self.report.add(_extra_content_finding(verdict, number, column))
+            self._check_url(stripped, number, column)
+        elif verdict.kind == LineKind.EXTRA:
             self._check_url(verdict.url, number, column + verdict.offset)
-        else:
-            self.report.add(_not_a_url_finding(verdict, stripped, number, column))
-
-    def _check_url_line(self, line: Line, stripped: str, number: int, column: int) -> None:
-        leading = line.text[: column - 1]
-        # The end of a line cut at MAX_TEXT is unknown.
-        trailing = line.text[column - 1 + len(stripped) :] if line.length == len(line.text) else ""
-        if leading or trailing:
-            self.report.add(_whitespace_finding(leading, trailing, stripped, number))
-        self._check_url(stripped, number, column)
 
     def _check_url(self, url: str, number: int, column: int) -> None:
         self._count(url, number, column)
@@ -391,24 +371,13 @@ class TextChecker:
 
     def finish(self) -> None:
         report = self.report
-        if self.scanner.blank:
-            report.add(_blank_lines_finding(self.scanner.blank, self.scanner.first_blank))
-        end = FileEnd(events.TEXT, None, self.urls, self.over_limit, self.cut_short())
-        once(END, end, FileContext(self.options, events.TEXT, "url"), report, self.options.enabled)
+        scanner = self.scanner
+        record = TextRecord(self.name, scanner.blank, scanner.first_blank, self.stopped_at)
+        end = FileEnd(events.TEXT, None, self.urls, self.over_limit, self.cut_short(), record)
+        once(END, end, self.file, report, self.options.enabled)
         mixed = self.scope.finish()
         if mixed is not None:
             report.add(mixed)
-        if self.stopped_at is not None:
-            line, column = self.stopped_at
-            report.add(
-                rules.TOO_MANY_FINDINGS.at(
-                    line,
-                    column,
-                    f"more than {rules.MAX_FINDINGS:,} findings in this file: the lines from "
-                    "here on were only counted (each as a URL, for the 50,000 limit), not "
-                    "checked; fix the problems reported above and check the file again",
-                )
-            )
 
 
 def check_text(
@@ -427,10 +396,7 @@ def check_text(
     it. Returns how many URLs it lists."""
     if facts is not None:
         facts.kind = "text"
-    misnamed = rules.not_txt(name)
-    if misnamed is not None:
-        sink.add(misnamed)
-    checker = TextChecker(options, sink, facts, on_url, cut_short)
+    checker = TextChecker(options, sink, facts, on_url, cut_short, name)
     checker.check(_chain(first, texts))
     return checker.urls
 
@@ -438,101 +404,3 @@ def check_text(
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
     yield first
     yield from rest
-
-
-# -- messages ------------------------------------------------------------------------------
-
-
-def _shown(value: str) -> str:
-    return repr(value if len(value) <= SHOWN else value[: SHOWN - 3] + "...")
-
-
-def _not_a_url_finding(verdict: Verdict, line: str, number: int, column: int) -> Finding:
-    shown = _shown(line)
-    only_urls = "a text sitemap holds only URLs, one per line"
-    kind = verdict.kind
-    if kind == Kind.MARKUP and verdict.url:
-        message = (
-            f"XML or HTML markup {shown}; a text sitemap holds bare URLs: write "
-            f"{_shown(verdict.url)} alone on the line (or make the whole file an XML sitemap)"
-        )
-    elif kind == Kind.MARKUP:
-        message = f"XML or HTML markup {shown}; {only_urls}: remove it"
-    elif kind == Kind.COMMENT:
-        message = f"comment {shown}; {only_urls}: remove it"
-    elif kind == Kind.FIELD and line[:8].lower() == "sitemap:":
-        message = (
-            f"robots.txt line {shown}; a text sitemap cannot list other sitemaps: "
-            "move the line to robots.txt, or list the sitemap in a sitemap index"
-        )
-    elif kind == Kind.FIELD:
-        message = f"'name: value' line {shown}, not a URL; {only_urls}: remove it"
-    elif kind == Kind.HEADING:
-        message = f"heading {shown}; a text sitemap has no header line, only URLs: remove it"
-    elif kind == Kind.SEPARATOR:
-        message = f"line {shown} holds no URL; {only_urls}: remove it"
-    else:
-        message = f"line {shown} is text, not a URL (a header or footer?); {only_urls}: remove it"
-    return rules.NOT_A_URL.at(number, column, message)
-
-
-def _extra_content_finding(verdict: Verdict, number: int, column: int) -> Finding:
-    url = _shown(verdict.url)
-    before, after = verdict.before.strip(), verdict.after.strip()
-    if verdict.count > 1:
-        message = (
-            f"line holds {verdict.count} URLs; a text sitemap lists one URL per line: "
-            "put each URL on its own line"
-        )
-    elif before and after:
-        message = (
-            f"{_shown(before)} before and {_shown(after)} after the URL; a line of a text "
-            f"sitemap is the URL alone: write {url}"
-        )
-    elif before:
-        message = (
-            f"{_shown(before)} before the URL; a line of a text sitemap is the URL alone: "
-            f"write {url}"
-        )
-    else:
-        message = (
-            f"{_shown(after)} after the URL (another column?); a line of a text sitemap is "
-            f"the URL alone: write {url}"
-        )
-        if _DATE.search(after):
-            message += " (dates need an XML sitemap with <lastmod>)"
-    return rules.EXTRA_CONTENT.at(number, column, message)
-
-
-def _whitespace_finding(leading: str, trailing: str, url: str, number: int) -> Finding:
-    if leading and trailing:
-        where = f"{_describe(leading)} before the URL and {_describe(trailing)} after it"
-    elif leading:
-        where = f"{_describe(leading)} before the URL"
-    else:
-        where = f"{_describe(trailing)} after the URL"
-    return rules.WHITESPACE.at(
-        number,
-        1 if leading else len(url) + 1,
-        f"{where}; remove the whitespace: the line must be the URL alone, {_shown(url)}",
-    )
-
-
-_WHITESPACE_NAMES = {" ": "space", "\t": "tab", "\u00a0": "no-break space"}
-
-
-def _describe(whitespace: str) -> str:
-    """'a tab', '3 spaces', or 'whitespace' for a mixture."""
-    kinds = set(whitespace)
-    name = _WHITESPACE_NAMES.get(whitespace[0]) if len(kinds) == 1 else None
-    if name is None:
-        return "whitespace"
-    count = len(whitespace)
-    return f"a {name}" if count == 1 else f"{count} {name}s"
-
-
-def _blank_lines_finding(count: int, first: int) -> Finding:
-    amount = "a blank line" if count == 1 else f"{count:,} blank lines, the first here"
-    return rules.BLANK_LINES.at(
-        first, 1, f"{amount}; a text sitemap lists one URL per line: remove blank lines"
-    )

@@ -3,10 +3,15 @@
 A ``prolog`` check gets a ``Prolog`` once a file, after the first bytes are decoded and
 before any front end reads the text: the start of the text, what the input turned out
 to be (``form``) and the XML declaration as the decoder read it. An ``end`` check gets
-a ``FileEnd`` once a file, when every entry was read: the counts of the file.
+a ``FileEnd`` once a file, when every entry was read: the counts of the file, and what
+the front end of a text sitemap, a feed or a robots.txt recorded on the way
+(``FileEnd.record``: a ``TextRecord``, ``FeedRecord`` or ``RobotsRecord``).
 """
 
 from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
 
 from sitemap_lint.model import Node
 
@@ -84,17 +89,146 @@ class Prolog:
         self.cut_short = cut_short
 
 
+class LineKind:
+    """What a line of a text sitemap is when it is not a URL alone (``LineVerdict.kind``)."""
+
+    COMMENT = "comment"
+    MARKUP = "markup"
+    FIELD = "field"
+    HEADING = "heading"
+    SEPARATOR = "separator"
+    PROSE = "prose"
+    EXTRA = "extra"  # a URL with something else: a bullet, quotes, columns, more URLs
+
+
+class LineVerdict(NamedTuple):
+    """What a line of a text sitemap is, when it is not simply a URL."""
+
+    kind: str  # a ``LineKind``
+    url: str = ""  # the URL found on the line, if any
+    offset: int = 0  # where it starts in the stripped line
+    before: str = ""
+    after: str = ""
+    count: int = 1  # type: ignore[assignment]  # URLs on the line (shadows tuple.count)
+
+
+class TextLine(NamedTuple):
+    """One line of a text sitemap with something on it (``line`` checks), as read.
+
+    ``number``: its line number; ``column``: where its first character that is not
+    white space stands; ``text``: the line, at most ``model.MAX_TEXT`` characters;
+    ``length``: its real length; ``stripped``: ``text`` without the white space around
+    it; ``verdict``: what it is when it is not a URL alone (None: a URL, maybe a broken
+    one, which the URL rules check)."""
+
+    number: int
+    column: int
+    text: str
+    length: int
+    stripped: str
+    verdict: LineVerdict | None
+
+
+class FeedItem(NamedTuple):
+    """One item of an RSS feed or entry of an Atom feed (``item`` checks), as read.
+
+    ``node``: the ``item`` or ``entry`` element, its children included; ``atom``: it is
+    an Atom entry; ``link``: the element its URL comes from (None: it has no usable
+    link); ``url``: that URL as written; ``date``: its date element (``pubDate``,
+    ``updated`` or ``modified``; None: it has none); ``moment``: the date as read (None:
+    no date, or not a valid one); ``date_problem``: what is wrong with the date and the
+    fix (None: nothing)."""
+
+    node: Node
+    atom: bool
+    link: Node | None
+    url: str
+    date: Node | None
+    moment: datetime | None
+    date_problem: str | None
+
+
+class TextRecord:
+    """What the front end of a text sitemap records for the end checks.
+
+    ``name``: the file's path or URL (empty or ``-``: standard input); ``blank_lines``:
+    how many lines are empty or white space only, the first at line ``first_blank``;
+    ``unchecked``: where the first line stands that was only counted, not checked, once
+    the lines gave too many findings (None: every line was checked)."""
+
+    __slots__ = ("blank_lines", "first_blank", "name", "unchecked")
+
+    def __init__(
+        self, name: str, blank_lines: int, first_blank: int, unchecked: Position | None
+    ) -> None:
+        self.name = name
+        self.blank_lines = blank_lines
+        self.first_blank = first_blank
+        self.unchecked = unchecked
+
+
+class FeedRecord:
+    """What the front end of a readable RSS or Atom feed records for the end checks.
+
+    ``item``: the name of its items (``item`` or ``entry``); ``date``: the name of
+    their date (``pubDate``, ``updated`` or ``modified``); ``undated``: how many items
+    have no date, the first being ``first_undated`` (None: none)."""
+
+    __slots__ = ("date", "first_undated", "item", "undated")
+
+    def __init__(self, item: str, date: str, undated: int, first_undated: Node | None) -> None:
+        self.item = item
+        self.date = date
+        self.undated = undated
+        self.first_undated = first_undated
+
+    @property
+    def is_atom(self) -> bool:
+        return self.item == "entry"
+
+
+class RobotsRecord:
+    """What the front end of a robots.txt records for the end checks.
+
+    ``url``: where it was fetched from (None: a local file); ``sitemap_lines``: its
+    Sitemap lines within the 500 KiB Google reads; ``cut``: where that limit falls
+    (None: the file is smaller); ``sitemaps_after``: the Sitemap lines from there on;
+    ``text_after``: whether anything but white space stands past the limit."""
+
+    __slots__ = ("cut", "sitemap_lines", "sitemaps_after", "text_after", "url")
+
+    def __init__(
+        self,
+        url: str | None,
+        sitemap_lines: int,
+        cut: Position | None,
+        sitemaps_after: int,
+        text_after: bool,
+    ) -> None:
+        self.url = url
+        self.sitemap_lines = sitemap_lines
+        self.cut = cut
+        self.sitemaps_after = sitemaps_after
+        self.text_after = text_after
+
+
+# What a front end records for the end checks, by the kind of file.
+Record = TextRecord | FeedRecord | RobotsRecord
+
+
 class FileEnd:
-    """The end of one sitemap (or feed, or text sitemap), every entry read.
+    """The end of one sitemap (or feed, text sitemap, robots.txt), every entry read.
 
-    ``kind``: ``urlset``, ``sitemapindex``, ``rss``, ``atom`` or ``text``; ``root``: the
-    root element (None in a text sitemap); ``entries``: how many entries (``url``,
-    ``sitemap``, feed items, text lines with a URL) it has; ``past_limit``: where the
-    first entry past the protocol's 50,000 stands, if any; ``cut_short``: reading or
-    parsing stopped before the end (a syntax error, the size limit), so entries may be
-    missing."""
+    ``kind``: ``urlset``, ``sitemapindex``, ``rss``, ``atom``, ``text`` or ``robots``;
+    ``root``: the root element (None in a text sitemap and a robots.txt); ``entries``:
+    how many entries (``url``, ``sitemap``, feed items, text lines with a URL, Sitemap
+    lines of a robots.txt) it has; ``past_limit``: where the first entry past the
+    protocol's 50,000 stands, if any; ``cut_short``: reading or parsing stopped before
+    the end (a syntax error, the size limit), so entries may be missing; ``record``:
+    what the front end of a text sitemap, a feed or a robots.txt recorded (None in an
+    XML sitemap)."""
 
-    __slots__ = ("cut_short", "entries", "kind", "past_limit", "root")
+    __slots__ = ("cut_short", "entries", "kind", "past_limit", "record", "root")
 
     def __init__(
         self,
@@ -103,9 +237,11 @@ class FileEnd:
         entries: int,
         past_limit: Position | None,
         cut_short: bool,
+        record: Record | None = None,
     ) -> None:
         self.kind = kind
         self.root = root
         self.entries = entries
         self.past_limit = past_limit
         self.cut_short = cut_short
+        self.record = record

@@ -1,7 +1,10 @@
 """Feed rules: RSS 2.0 and Atom 0.3/1.0 feeds used as sitemaps.
 
 The rules are defined here with the date checks they need; ``sitemap_lint.formats.feed``
-recognises feeds and walks their items and entries.
+recognises feeds and walks their items and entries, handing each to the ``item`` checks
+(a ``rules.events.FeedItem``: its link and its date as read). What is known only at the
+end of a feed (no items, items without a date) is reported by ``end`` checks, from the
+``rules.events.FeedRecord`` the front end keeps.
 """
 
 from __future__ import annotations
@@ -9,12 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
+from sitemap_lint.rules.events import FeedItem, FeedRecord, FileEnd
+from sitemap_lint.rules.registry import END, ITEM
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+
+if TYPE_CHECKING:
+    from sitemap_lint.rules.entry import FileContext
 
 FEED_AS_SITEMAP = rule(
     "FD001",
@@ -180,6 +189,151 @@ ORDER = 210
 
 RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, NO_DATE)
 
+ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
+_SHOWN = 80
+
+
+@check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE), proof=NO_PROOF)
+def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
+    """FD004 for an item without a usable link; FD005 and DT005 for its date."""
+    if item.link is None:
+        _no_link(item, report)
+    date = item.date
+    if date is None:
+        return
+    if item.date_problem is not None:
+        message = f"<{date.name}> {item.date_problem}"
+        report.add(INVALID_DATE.at(date.line, date.column, message), date)
+        return
+    now = file.options.now
+    if item.moment is not None and item.moment > now + FUTURE_TOLERANCE:
+        report.add(
+            IN_FUTURE.at(
+                date.line,
+                date.column,
+                f"<{date.name}> {date.text.strip()} is in the future (now is "
+                f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); give the real date of the last change",
+            )
+        )
+
+
+def _no_link(item: FeedItem, report: Reporter) -> None:
+    node, message = _atom_no_link(item.node) if item.atom else _rss_no_link(item.node)
+    report.add(NO_LINK.at(node.line, node.column, message), node)
+
+
+def _rss_no_link(item: Node) -> tuple[Node, str]:
+    """Where to report an RSS item without a usable <link>, and what to say."""
+    link = child(item, item.ns, "link")
+    if link is not None:
+        return link, "<link> of this <item> is empty; write the page's absolute URL in it"
+    guid = child(item, item.ns, "guid")
+    if guid is not None and _is_permalink(guid):
+        url = guid.text.strip()
+        return item, (
+            "<item> has no <link>; its <guid> holds a URL but search engines read "
+            f"only <link>: add <link>{_clip(url)}</link>"
+        )
+    return item, (
+        "<item> has no <link>, so it gives search engines no URL; add <link> with the "
+        "page's absolute URL"
+    )
+
+
+def _atom_no_link(entry: Node) -> tuple[Node, str]:
+    """Where to report an Atom entry without a usable alternate <link>, and what to say."""
+    links = atom_links(entry)
+    alternate = next((link for link in links if is_alternate(link)), None)
+    if alternate is None:
+        if not links:
+            return entry, (
+                "<entry> has no <link>, so it gives search engines no URL; add "
+                '<link rel="alternate" href="..."> with the page\'s absolute URL'
+            )
+        rels = ", ".join(sorted({f'rel="{link.attrs["rel"].strip()}"' for link in links}))
+        return entry, (
+            f"<entry> has no alternate <link> (only {_clip(rels)}), so it gives "
+            'search engines no page URL; add <link rel="alternate" href="..."> with '
+            "the page's URL"
+        )
+    text = alternate.text.strip()
+    if text:
+        return alternate, (
+            f"<link> holds its URL as text, but Atom reads it from href; write "
+            f'<link href="{_clip(text)}"/>'
+        )
+    return alternate, '<link> has no href; write href="..." with the page\'s absolute URL'
+
+
+def child(node: Node, ns: str, name: str) -> Node | None:
+    """The first child of ``node`` named ``name`` in the namespace ``ns``."""
+    for each in node.children:
+        if each.name == name and each.ns == ns:
+            return each
+    return None
+
+
+def atom_links(entry: Node) -> list[Node]:
+    return [each for each in entry.children if each.name == "link" and each.ns == entry.ns]
+
+
+def is_alternate(link: Node) -> bool:
+    rel = link.attrs.get("rel")
+    return rel is None or rel.strip() in ALTERNATE
+
+
+def _is_permalink(guid: Node) -> bool:
+    text = guid.text.strip()
+    permalink = guid.attrs.get("isPermaLink", "true").strip().lower() != "false"
+    return permalink and text.startswith(("http://", "https://"))
+
+
+def _clip(value: str) -> str:
+    return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
+
+
+@check(END, emits=(NO_ITEMS,), proof=NO_PROOF)
+def check_item_count(end: FileEnd, file: object, report: Reporter) -> None:
+    """FD003 at the root of a feed without items; not when reading stopped before its end."""
+    record, root = end.record, end.root
+    if not isinstance(record, FeedRecord) or root is None or end.entries or end.cut_short:
+        return
+    container = "entries" if record.is_atom else "items"
+    report.add(
+        NO_ITEMS.at(
+            root.line,
+            root.column,
+            f"feed has no {container}, so it submits no URL; add an <{record.item}> "
+            "for each page, or do not submit an empty feed",
+        )
+    )
+
+
+@check(END, emits=(NO_DATE,), proof=NO_PROOF)
+def check_undated_items(end: FileEnd, file: object, report: Reporter) -> None:
+    """FD006 at the first item without a date, with their count."""
+    record = end.record
+    if not isinstance(record, FeedRecord) or record.first_undated is None:
+        return
+    first = record.first_undated
+    if record.undated == 1:
+        what = f"<{record.item}> has no <{record.date}>"
+    else:
+        plural = "entries" if record.is_atom else "items"
+        what = (
+            f"{record.undated:,} of {end.entries:,} {plural} have no <{record.date}> "
+            "(this is the first)"
+        )
+    report.add(
+        NO_DATE.at(
+            first.line,
+            first.column,
+            f"{what}; add the date of the last change to each: search engines use it to know "
+            "which pages changed",
+        )
+    )
+
+
 # RFC 822 (RFC 2822) date-time: optional weekday, 2- or 4-digit year, optional
 # seconds, a numeric or named zone ("UTC" is not RFC 822 but universally read).
 _RFC822 = lazy(
@@ -195,36 +349,11 @@ RSS_EXAMPLE = "Wed, 08 May 2024 10:00:00 +0000"
 ATOM_EXAMPLE = "2024-05-08T10:00:00Z"
 
 
-def check_rss_date(node: Node, report: Reporter, now: datetime) -> datetime | None:
-    """Check a `pubDate`; return its moment (timezone-aware) when it is valid."""
+def read_date(node: Node, atom: bool) -> tuple[datetime | None, str | None]:
+    """The moment of an RSS `pubDate` or, with ``atom``, an Atom `updated` (Atom 0.3:
+    `modified`), timezone-aware; or what is wrong with it and the fix."""
     value = node.text.strip()
-    moment, problem = _parse_rss(value)
-    return _finish_date(node, report, now, moment, problem)
-
-
-def check_atom_date(node: Node, report: Reporter, now: datetime) -> datetime | None:
-    """Check an Atom `updated` (Atom 0.3: `modified`); return its moment when valid."""
-    value = node.text.strip()
-    moment, problem = _parse_atom(value)
-    return _finish_date(node, report, now, moment, problem)
-
-
-def _finish_date(
-    node: Node, report: Reporter, now: datetime, moment: datetime | None, problem: str | None
-) -> datetime | None:
-    if problem is not None:
-        report.add(INVALID_DATE.at(node.line, node.column, f"<{node.name}> {problem}"), node)
-        return None
-    if moment is not None and moment > now + FUTURE_TOLERANCE:
-        report.add(
-            IN_FUTURE.at(
-                node.line,
-                node.column,
-                f"<{node.name}> {node.text.strip()} is in the future (now is "
-                f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); give the real date of the last change",
-            )
-        )
-    return moment
+    return _parse_atom(value) if atom else _parse_rss(value)
 
 
 def _shown(value: str) -> str:

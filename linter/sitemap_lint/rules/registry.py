@@ -204,8 +204,13 @@ ENTRY = "entry"  # each url or sitemap entry, after its fields and extension ele
 PROLOG = "prolog"
 # Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
 END = "end"
-ONCE = (PROLOG, END)  # the targets seen once a file whose checks are functions
-TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY, PROLOG, END)
+ONCE = (PROLOG, END)  # the targets seen once a file
+# Each line of a text sitemap with something on it (``rules.events.TextLine``).
+LINE = "line"
+# Each item or entry of an RSS or Atom feed (``rules.events.FeedItem``).
+ITEM = "item"
+FUNCTIONS = (*ONCE, LINE, ITEM)  # the targets whose checks are functions
+TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY, PROLOG, END, LINE, ITEM)
 
 
 # The kinds of proof (``Proof.kind``).
@@ -364,9 +369,9 @@ def check(
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
     elements, with target ``"extension"`` and ``namespace``; of the root element,
     ``"root"``; of each whole entry, ``"entry"``; of the file's start, ``"prolog"``; of
-    its end, ``"end"``) that reports the rules ``emits``. The checker runs it only when
-    one of those rules is enabled (or, for a check whose findings ``covers`` their
-    nodes, when the schema rule is).
+    its end, ``"end"``; of each line of a text sitemap, ``"line"``; of each item of a
+    feed, ``"item"``) that reports the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
+    for a check whose findings ``covers`` their nodes, when the schema rule is).
 
     ``proof`` says how the fast path proves that it reports nothing on an entry:
     ``pattern(regex)`` (entry fields only), the built-in checks' ``proved_value(name)``
@@ -374,7 +379,8 @@ def check(
     must say it; a plugin's that does not is taken as ``NO_PROOF``. A field check without
     a proof turns the fast path off, and so does an entry check (a check of the root,
     the prolog or the end needs none: each is seen once a file, whatever the fast path
-    proved); an extension check without one leaves the entries holding its namespace's
+    proved; nor does a check of the lines of a text sitemap or the items of a feed,
+    which the fast path never reads); an extension check without one leaves the entries holding its namespace's
     elements to the full checker."""
     for target in targets:
         if target not in TARGETS:
@@ -396,10 +402,10 @@ def check(
         name = getattr(implementation, "__qualname__", repr(implementation))
         module = getattr(implementation, "__module__", "")
         builtin = is_builtin(module)
-        if isinstance(implementation, type) and not set(targets).isdisjoint(ONCE):
+        if isinstance(implementation, type) and not set(targets).isdisjoint(FUNCTIONS):
             raise ValueError(
-                f"check {module}.{name}: a check of the prolog or the end is a function "
-                "(it is called once a file)"
+                f"check {module}.{name}: a check of the prolog, the end, a text line or "
+                "a feed item is a function"
             )
         if builtin and declared is UNDECLARED:
             raise ValueError(

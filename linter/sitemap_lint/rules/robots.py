@@ -1,16 +1,32 @@
-"""robots.txt rules: its Sitemap lines, and URLs its rules disallow."""
+"""robots.txt rules: its Sitemap lines, and URLs its rules disallow.
+
+``sitemap_lint.formats.robots`` reads a robots.txt line by line and reports its Sitemap
+lines; what is known at its start (an HTML page) is a ``prolog`` check, and what is
+known only at its end (no Sitemap line, the size limit) are ``end`` checks, from the
+``rules.events.RobotsRecord`` the front end keeps.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
-from sitemap_lint.rules.registry import stateful
+from sitemap_lint.finding import Finding
+from sitemap_lint.rules import events
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import FileEnd, Prolog, RobotsRecord
+from sitemap_lint.rules.registry import END, PROLOG, stateful
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.model import Node
     from sitemap_lint.rules.entry import EntryContext, FileContext
     from sitemap_lint.rules.structure import Reporter
+
+# The start of an HTML page (after white space and comments).
+HTML_START = lazy(
+    r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]", re.I | re.DOTALL
+)
 
 SITEMAP_NOT_ABSOLUTE = rule(
     "RB001",
@@ -226,3 +242,69 @@ class DisallowedCheck:
         url = entry.url
         if url is not None:
             self.policy.check(node.text.strip(), url, node, report)
+
+
+@check(PROLOG, emits=(HTML_PAGE,), proof=NO_PROOF)
+def check_html_page(prolog: Prolog, options: object, report: Reporter) -> None:
+    """RB006 for a robots.txt that is an HTML page, where its markup starts."""
+    text = prolog.text
+    if prolog.form == events.ROBOTS and text is not None and HTML_START.match(text):
+        report.add(html_page(text))
+
+
+def html_page(text: str) -> Finding:
+    start = len(text) - len(text.lstrip())
+    before = text[:start]
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    column = start - max(before.rfind("\n"), before.rfind("\r"))
+    return HTML_PAGE.at(
+        line,
+        column,
+        "robots.txt is an HTML page, so crawlers find no rules and no Sitemap line in it; "
+        "serve a plain-text robots.txt at this address",
+    )
+
+
+def _robots_record(end: FileEnd) -> RobotsRecord | None:
+    record = end.record
+    return record if isinstance(record, RobotsRecord) else None
+
+
+@check(END, emits=(NO_SITEMAP,), proof=NO_PROOF)
+def check_sitemap_lines(end: FileEnd, file: object, report: Reporter) -> None:
+    """RB004 for a robots.txt without a Sitemap line, before or after the size limit."""
+    record = _robots_record(end)
+    if record is None or record.sitemap_lines or record.sitemaps_after:
+        return
+    from sitemap_lint.rules.urls import parse_url
+
+    location = parse_url(record.url) if record.url is not None else None
+    site = location.origin if location is not None else "https://example.com"
+    report.add(
+        NO_SITEMAP.at(
+            1,
+            1,
+            "robots.txt has no Sitemap line; add one so that crawlers find the sitemap, "
+            f"such as 'Sitemap: {site}/sitemap.xml' (anywhere in the file)",
+        )
+    )
+
+
+@check(END, emits=(TOO_LARGE,), proof=NO_PROOF)
+def check_size(end: FileEnd, file: object, report: Reporter) -> None:
+    """RB005 where the 500 KiB Google reads end, when text stands past them."""
+    record = _robots_record(end)
+    if record is None or record.cut is None or not record.text_after:
+        return
+    line, column = record.cut
+    after = record.sitemaps_after
+    lost = f", including {after:,} Sitemap line(s)" if after else ""
+    report.add(
+        TOO_LARGE.at(
+            line,
+            column,
+            "robots.txt is larger than 500 KiB; Google ignores everything from here on"
+            f"{lost}: shorten the rules (wildcards replace long lists) and put the "
+            "Sitemap lines first",
+        )
+    )

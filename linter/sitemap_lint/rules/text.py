@@ -3,16 +3,25 @@
 The URLs themselves are checked by the URL, scope, duplicate and limit rules,
 exactly as in an XML sitemap; these rules say what only a text file can get
 wrong: lines that are not URLs, lines that hold more than a URL, whitespace
-and blank lines.
+and blank lines. What is known only at the end of the file (its blank lines, the
+lines left unchecked, its name) is reported by ``end`` checks, from the
+``rules.events.TextRecord`` the front end (``formats.text``) keeps.
 """
 
 from __future__ import annotations
 
+import re
+
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
+from sitemap_lint.rules.registry import END, LINE
+from sitemap_lint.rules.structure import Reporter
 
 # Per-line findings kept for one text file; past this, lines are only counted.
 MAX_FINDINGS = 200_000
+SHOWN = 60  # characters of a line quoted in a message
+_DATE = re.compile(r"\d{4}-\d\d")
 
 NOT_A_URL = rule(
     "TX001",
@@ -179,6 +188,81 @@ ORDER = 200
 RULES = (NOT_A_URL, EXTRA_CONTENT, WHITESPACE, BLANK_LINES, TOO_MANY_FINDINGS, NOT_TXT)
 
 
+@check(LINE, emits=(NOT_A_URL, EXTRA_CONTENT, WHITESPACE), proof=NO_PROOF)
+def check_line(line: TextLine, file: object, report: Reporter) -> None:
+    """TX001 for a line that is no URL, TX002 for one that holds more than a URL, TX003
+    for white space around the URL."""
+    verdict = line.verdict
+    if verdict is None:
+        if len(line.stripped) != len(line.text):
+            _check_whitespace(line, report)
+    elif verdict.kind == LineKind.EXTRA:
+        report.add(_extra_content_finding(verdict, line.number, line.column))
+    else:
+        report.add(_not_a_url_finding(verdict, line.stripped, line.number, line.column))
+
+
+def _check_whitespace(line: TextLine, report: Reporter) -> None:
+    text, column = line.text, line.column
+    leading = text[: column - 1]
+    # The end of a line cut at MAX_TEXT is unknown.
+    end = column - 1 + len(line.stripped)
+    trailing = text[end:] if line.length == len(text) else ""
+    if leading or trailing:
+        report.add(_whitespace_finding(leading, trailing, line.stripped, line.number))
+
+
+def _text_record(end: FileEnd) -> TextRecord | None:
+    record = end.record
+    return record if isinstance(record, TextRecord) else None
+
+
+@check(END, emits=(BLANK_LINES,), proof=NO_PROOF)
+def check_blank_lines(end: FileEnd, file: object, report: Reporter) -> None:
+    """TX004 at the first blank line of a text sitemap, with their count."""
+    record = _text_record(end)
+    if record is None or not record.blank_lines:
+        return
+    count = record.blank_lines
+    amount = "a blank line" if count == 1 else f"{count:,} blank lines, the first here"
+    report.add(
+        BLANK_LINES.at(
+            record.first_blank,
+            1,
+            f"{amount}; a text sitemap lists one URL per line: remove blank lines",
+        )
+    )
+
+
+@check(END, emits=(TOO_MANY_FINDINGS,), proof=NO_PROOF)
+def check_unchecked_lines(end: FileEnd, file: object, report: Reporter) -> None:
+    """TX005 at the first line of a text sitemap that was only counted."""
+    record = _text_record(end)
+    if record is None or record.unchecked is None:
+        return
+    line, column = record.unchecked
+    report.add(
+        TOO_MANY_FINDINGS.at(
+            line,
+            column,
+            f"more than {MAX_FINDINGS:,} findings in this file: the lines from "
+            "here on were only counted (each as a URL, for the 50,000 limit), not "
+            "checked; fix the problems reported above and check the file again",
+        )
+    )
+
+
+@check(END, emits=(NOT_TXT,), proof=NO_PROOF)
+def check_name(end: FileEnd, file: object, report: Reporter) -> None:
+    """TX006 for a text sitemap whose name does not end in .txt."""
+    record = _text_record(end)
+    if record is None:
+        return
+    misnamed = not_txt(record.name)
+    if misnamed is not None:
+        report.add(misnamed)
+
+
 def not_txt(name: str) -> Finding | None:
     """TX006 for a text sitemap read from ``name`` (a path or URL), or None when the name
     ends in .txt or is not a file's (standard input)."""
@@ -205,3 +289,94 @@ def not_txt(name: str) -> Finding | None:
         f"Google reads text sitemaps only under a .txt name: rename it to {renamed} "
         "(or write it as an XML sitemap)",
     )
+
+
+# -- the lines' messages ------------------------------------------------------------------------------
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= SHOWN else value[: SHOWN - 3] + "...")
+
+
+def _not_a_url_finding(verdict: LineVerdict, line: str, number: int, column: int) -> Finding:
+    shown = _shown(line)
+    only_urls = "a text sitemap holds only URLs, one per line"
+    kind = verdict.kind
+    if kind == LineKind.MARKUP and verdict.url:
+        message = (
+            f"XML or HTML markup {shown}; a text sitemap holds bare URLs: write "
+            f"{_shown(verdict.url)} alone on the line (or make the whole file an XML sitemap)"
+        )
+    elif kind == LineKind.MARKUP:
+        message = f"XML or HTML markup {shown}; {only_urls}: remove it"
+    elif kind == LineKind.COMMENT:
+        message = f"comment {shown}; {only_urls}: remove it"
+    elif kind == LineKind.FIELD and line[:8].lower() == "sitemap:":
+        message = (
+            f"robots.txt line {shown}; a text sitemap cannot list other sitemaps: "
+            "move the line to robots.txt, or list the sitemap in a sitemap index"
+        )
+    elif kind == LineKind.FIELD:
+        message = f"'name: value' line {shown}, not a URL; {only_urls}: remove it"
+    elif kind == LineKind.HEADING:
+        message = f"heading {shown}; a text sitemap has no header line, only URLs: remove it"
+    elif kind == LineKind.SEPARATOR:
+        message = f"line {shown} holds no URL; {only_urls}: remove it"
+    else:
+        message = f"line {shown} is text, not a URL (a header or footer?); {only_urls}: remove it"
+    return NOT_A_URL.at(number, column, message)
+
+
+def _extra_content_finding(verdict: LineVerdict, number: int, column: int) -> Finding:
+    url = _shown(verdict.url)
+    before, after = verdict.before.strip(), verdict.after.strip()
+    if verdict.count > 1:
+        message = (
+            f"line holds {verdict.count} URLs; a text sitemap lists one URL per line: "
+            "put each URL on its own line"
+        )
+    elif before and after:
+        message = (
+            f"{_shown(before)} before and {_shown(after)} after the URL; a line of a text "
+            f"sitemap is the URL alone: write {url}"
+        )
+    elif before:
+        message = (
+            f"{_shown(before)} before the URL; a line of a text sitemap is the URL alone: "
+            f"write {url}"
+        )
+    else:
+        message = (
+            f"{_shown(after)} after the URL (another column?); a line of a text sitemap is "
+            f"the URL alone: write {url}"
+        )
+        if _DATE.search(after):
+            message += " (dates need an XML sitemap with <lastmod>)"
+    return EXTRA_CONTENT.at(number, column, message)
+
+
+def _whitespace_finding(leading: str, trailing: str, url: str, number: int) -> Finding:
+    if leading and trailing:
+        where = f"{_describe(leading)} before the URL and {_describe(trailing)} after it"
+    elif leading:
+        where = f"{_describe(leading)} before the URL"
+    else:
+        where = f"{_describe(trailing)} after the URL"
+    return WHITESPACE.at(
+        number,
+        1 if leading else len(url) + 1,
+        f"{where}; remove the whitespace: the line must be the URL alone, {_shown(url)}",
+    )
+
+
+_WHITESPACE_NAMES = {" ": "space", "\t": "tab", "\u00a0": "no-break space"}
+
+
+def _describe(whitespace: str) -> str:
+    """'a tab', '3 spaces', or 'whitespace' for a mixture."""
+    kinds = set(whitespace)
+    name = _WHITESPACE_NAMES.get(whitespace[0]) if len(kinds) == 1 else None
+    if name is None:
+        return "whitespace"
+    count = len(whitespace)
+    return f"a {name}" if count == 1 else f"{count} {name}s"
