@@ -116,3 +116,11 @@ def test_no_module_hands_a_finding_to_a_file_but_through_its_sink() -> None:
             if _AROUND_THE_SINK.search(line):
                 found.append(f"{name}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_added_counts_only_what_the_levels_report() -> None:
+    sink = FindingSink({SE004: None})
+    sink.add(_twice(4))
+    sink.add(_listed_twice(1))
+    assert sink.added == 1
+    assert len(sink.findings) == 2  # the selection applies when they pass

@@ -1,5 +1,7 @@
-"""Checks of the whole file: its start (``prolog``) and its end (``end``); of each line
-of a text sitemap (``line``) and of each item of a feed (``item``).
+"""Checks of the whole file: its start (``prolog``), its root (``root``) and its end
+(``end``); of each entry's children (``children``) and each element of the root that is
+no entry (``top-level``); of each line of a text sitemap (``line``) and of each item of
+a feed (``item``).
 
 A plugin registers them as the built-in families do, they see every file once, and
 they keep the fast path on (they are not entry checks). The built-in rules reported
@@ -17,7 +19,9 @@ import pytest
 from sitemap_lint import fastpath
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, pattern, rule
+from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
     FeedItem,
     FeedRecord,
@@ -26,8 +30,20 @@ from sitemap_lint.rules.events import (
     RobotsRecord,
     TextLine,
     TextRecord,
+    TopLevel,
 )
-from sitemap_lint.rules.registry import CHECKS, END, ITEM, LINE, PROLOG, CheckSpec, rules
+from sitemap_lint.rules.registry import (
+    CHECKS,
+    CHILDREN,
+    END,
+    ITEM,
+    LINE,
+    PROLOG,
+    ROOT,
+    TOP_LEVEL,
+    CheckSpec,
+    rules,
+)
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
@@ -211,7 +227,7 @@ def test_a_check_of_the_prolog_or_the_end_is_a_function() -> None:
         def check(self, event: object, context: object, report: Reporter) -> None:
             """Nothing: the registration fails first."""
 
-    for target in (PROLOG, END, LINE, ITEM):
+    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, LINE, ITEM):
         with pytest.raises(ValueError, match="is a function"):
             check(target, emits=(NOTED,))(Counter)
 
@@ -270,3 +286,79 @@ def test_an_item_check_sees_each_item_of_a_feed(tmp_path: Path) -> None:
         assert messages(write(tmp_path, plugin_sitemap(3))) == []
         old = rss.replace('version="2.0"', 'version="0.91"')
         assert messages(write(tmp_path, old, "old.xml")) == []
+
+
+def _note_children(entry: object, file: object, report: Reporter) -> None:
+    assert isinstance(entry, Node)
+    names = ",".join(child.name for child in entry.children)
+    report.add(NOTED.at(entry.line, entry.column, f"{entry.name}: {names}"))
+
+
+def test_a_children_check_sees_each_entry_and_turns_the_fast_path_off(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with file_check(CHILDREN, _note_children) as spec:
+        # A plugin's check of the children cannot be proved: the fast path is off.
+        assert fastpath.unproved(None) == [spec]
+        entries = "".join(
+            f"  <url><loc>https://www.example.com/{i}</loc><priority>0.5</priority></url>\n"
+            for i in range(300)
+        )
+        outcome = check_both(monkeypatch, write(tmp_path, HEAD + entries + "</urlset>\n"))
+    assert outcome.proved == 0
+    noted = [f.message for f in outcome.findings if f.code == "ZX001"]
+    assert noted == ["url: loc,priority"] * 300
+
+
+def test_the_fields_are_found_when_no_structure_rule_runs(tmp_path: Path) -> None:
+    """With the structure rules off, the fields still reach the field checks (the
+    structure check's fallback finds them, reporting nothing)."""
+    page = HEAD + (
+        "  <url><lastmod>2024-13-01</lastmod><loc>https://www.example.com/a</loc></url>\n"
+        "</urlset>\n"
+    )
+    path = write(tmp_path, page)
+    options = Options(now=NOW, enabled=frozenset({"DT002"}))
+    result = check_source(Source(str(path), path), options, engine())
+    assert [f.code for f in result.findings] == ["DT002"]
+
+
+def _note_top_level(element: object, file: object, report: Reporter) -> None:
+    assert isinstance(element, TopLevel)
+    node = element.node
+    note = f"{node.name} in {element.root.name} after {element.entries_before} entries"
+    report.add(NOTED.at(node.line, node.column, note))
+
+
+def test_a_top_level_check_sees_what_is_no_entry_and_the_fast_path_stays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    entries = "".join(f"  <url><loc>https://www.example.com/{i}</loc></url>\n" for i in range(300))
+    page = HEAD + entries + "  <sitemap><loc>https://www.example.com/s.xml</loc></sitemap>\n"
+    page += '  <x:note xmlns:x="urn:x">hi</x:note>\n</urlset>\n'
+    with file_check(TOP_LEVEL, _note_top_level):
+        assert fastpath.unproved(None) == []
+        outcome = check_both(monkeypatch, write(tmp_path, page))
+    assert outcome.proved >= 200
+    noted = [(f.line, f.message) for f in outcome.findings if f.code == "ZX001"]
+    assert noted == [
+        (303, "sitemap in urlset after 300 entries"),
+        (304, "note in urlset after 300 entries"),
+    ]
+
+
+def _note_root(root: object, file: object, report: Reporter) -> None:
+    assert isinstance(root, Node) and isinstance(file, FileContext)
+    report.add(NOTED.at(root.line, root.column, f"{root.name}: '{file.entry_name}'"))
+
+
+def test_a_root_check_sees_every_root_but_a_feeds(tmp_path: Path) -> None:
+    feed = '<?xml version="1.0"?>\n<rss version="2.0"><channel></channel></rss>\n'
+    with file_check(ROOT, _note_root):
+        assert messages(write(tmp_path, plugin_sitemap(2))) == [("ZX001", 2, 1, "urlset: 'url'")]
+        other = write(tmp_path, '<?xml version="1.0"?>\n<catalog/>\n', "other.xml")
+        assert messages(other) == [("ZX001", 2, 1, "catalog: ''")]
+        assert messages(write(tmp_path, feed, "feed.xml")) == []
+    # The built-in check of the root's name reports the other root.
+    result = check_source(Source(str(other), other), Options(now=NOW), engine())
+    assert [f.code for f in result.findings] == ["ST001"]

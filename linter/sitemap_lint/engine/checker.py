@@ -27,8 +27,8 @@ from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import events, input, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd, Prolog
-from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.events import FileEnd, Prolog, TopLevel
+from sitemap_lint.rules.registry import PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
@@ -320,7 +320,8 @@ class FileChecker:
                 self.parser.containers = frozenset({("", "channel")})
             return
         if root.name not in structure.ROOTS:
-            self.sink.add(structure.unknown_root(root))
+            other = FileContext(self.options, root.name, "")
+            once(ROOT, root, other, self.sink, self.options.enabled)
             return
         self.root_name = root.name
         self.entry_name = structure.ROOTS[root.name]
@@ -379,21 +380,18 @@ class FileChecker:
         else:
             key = (entry.ns, entry.name)
             entry.index = self._other_index[key] = self._other_index.get(key, 0) + 1
-        if entry.ns != self.sitemap_ns:
+        dispatch = self.dispatch
+        assert dispatch is not None  # made with the root
+        if entry.ns != self.sitemap_ns or entry.name != self.entry_name:
             assert self.root is not None  # set with root_name
-            structure.check_foreign_top_level(entry, self.root, self.sink, self.count)
-            self._check_namespace(entry)
-            return
-        if entry.name != self.entry_name:
-            assert self.root is not None  # set with root_name
-            structure.check_top_level(entry, self.root, self.sink)
+            dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
+            if entry.ns != self.sitemap_ns:
+                self._check_namespace(entry)
             return
         self.count += 1
         if self.count == limits.MAX_ENTRIES + 1:
             self.over_limit = entry
-        found = structure.check_entry(entry, self.sitemap_ns, self.sink)
-        dispatch = self.dispatch
-        assert dispatch is not None  # made with the root
+        found = dispatch.children(entry, self.sink)
         context = dispatch.entry(entry, found, self.entry_name)
         dispatch.fields(context, self.sink)
         if "loc" in found:

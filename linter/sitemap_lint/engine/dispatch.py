@@ -17,9 +17,10 @@ from typing import Any
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.events import FileEnd
+from sitemap_lint.rules.events import FileEnd, TopLevel
 from sitemap_lint.rules.registry import (
     CHECKS,
+    CHILDREN,
     COVERAGE_READERS,
     END,
     ENTRY,
@@ -28,6 +29,7 @@ from sitemap_lint.rules.registry import (
     FINDING_READERS,
     ROOT,
     STATEFUL,
+    TOP_LEVEL,
     CheckSpec,
     families,
 )
@@ -101,7 +103,19 @@ class Dispatch:
         # The checks of the root and of whole entries (the same calls' shape: the node,
         # then the file's or the entry's context).
         self._root = self._calls(specs, ROOT, made)
+        # The checks of an entry's children; the one that finds its fields says so.
+        self._children = tuple(
+            (spec.implementation, spec.provides == "fields")
+            for spec in sorted((s for s in specs if CHILDREN in s.targets), key=_order)
+        )
+        read_fields = next(
+            (spec.fallback for spec in every if CHILDREN in spec.targets and spec.provides),
+            None,
+        )
+        assert read_fields is not None  # rules.structure registers it
+        self._read_fields: Callable[[Node], dict[str, Node]] = read_fields
         self._entries = self._calls(specs, ENTRY, made)
+        self._top_level = self._calls(specs, TOP_LEVEL, made)
         self._end = self._calls(specs, END, made)
         self._extension_specs = {
             spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
@@ -150,6 +164,21 @@ class Dispatch:
         """Hand the root element to the checks of the root."""
         for call in self._root:
             call(root, self.file, report)
+
+    def children(self, entry: Node, report: CoverageReporter) -> dict[str, Node]:
+        """Hand an entry, its children read, to the checks of its children; its fields (the
+        first of each with a value), as the structure check finds them."""
+        fields: dict[str, Node] | None = None
+        for call, finds_fields in self._children:
+            found = call(entry, self.file, report)
+            if finds_fields:
+                fields = found
+        return self._read_fields(entry) if fields is None else fields
+
+    def top_level(self, element: TopLevel, report: CoverageReporter) -> None:
+        """Hand an element of the root that is not an entry to the checks of those."""
+        for call in self._top_level:
+            call(element, self.file, report)
 
     def entries(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand a whole entry, its fields and extensions checked, to the entry checks."""

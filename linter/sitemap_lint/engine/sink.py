@@ -60,7 +60,7 @@ class FindingSink:
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
         self._passed = 0  # the findings at the start of ``findings`` already passed
-        self._added = 0  # every finding ever added
+        self._added = 0  # every finding ever added that the levels report
 
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> FindingSink:
@@ -75,13 +75,16 @@ class FindingSink:
 
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.findings.append(finding)
-        self._added += 1
+        levels = self.levels
+        if levels is None or levels.get(finding.code, finding.severity) is not None:
+            self._added += 1
         if covers is not None:
             self._covered.update((id(node), node) for node in covers.iter())
 
     @property
     def added(self) -> int:
-        """How many findings were added, whatever became of them."""
+        """How many findings were added that the levels report, whatever suppression
+        makes of them: the same whichever checks a selection skips."""
         return self._added
 
     @property

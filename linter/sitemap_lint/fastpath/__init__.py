@@ -89,7 +89,7 @@ checker untouched):
 | ``duplicates.DuplicateCheck`` (DU001), ``stateful("duplicates")`` | loc | stateful: each proved URL is entered in the file's tracker when expat reaches the run, in document order; a repeat is reported by the tracker itself, at the ``loc``. |
 | ``scope.ScopeCheck`` (SC001-SC003), ``stateful("scope")`` | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin and in its directory, without dot segments) changes nothing and is skipped; any other is given to the scope checker itself. |
 | ``robots.DisallowedCheck`` (RB), ``stateful("robots")`` | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
-| structure (ST rules), namespaces, the schema (XS001) | the entry | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no extension element. |
+| ``structure.children`` (ST002-ST006, ST009, ST010), ``proved_value("structure")``; namespaces, the schema (XS001) | the entry's children | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no element inside a field, no empty field; extension elements only of the shapes below. The checks of the root and of the elements in it that are no entries (ST001, ST004, ST007, ST012: ``top-level``) need no proof: the fast path proves entries only. |
 | ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
@@ -496,7 +496,7 @@ _UNKNOWN = object()
 # The proofs of its own that the fast path knows (``rules.registry.proved_value`` and
 # ``stateful``; see the tables above), and the hand-over each extension namespace's
 # elements are proved with.
-VALUE_PROOFS = frozenset({"url", "date", "changefreq", "priority", "length"})
+VALUE_PROOFS = frozenset({"url", "date", "changefreq", "priority", "length", "structure"})
 HANDOVERS = frozenset({"duplicates", "scope", "robots", "pages"})
 EXTENSION_HANDOVERS = {IMAGE_NS: "image", XHTML_NS: "hreflang", VIDEO_NS: "video"}
 

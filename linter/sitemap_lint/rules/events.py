@@ -89,6 +89,17 @@ class Prolog:
         self.cut_short = cut_short
 
 
+class TopLevel(NamedTuple):
+    """An element directly in the root of a sitemap or index that is not one of its
+    entries (``top-level`` checks): a ``url`` in an index, an unknown element, an
+    element of another namespace. ``node``: the element, its children included;
+    ``root``: the root element; ``entries_before``: how many entries stand before it."""
+
+    node: Node
+    root: Node
+    entries_before: int
+
+
 class LineKind:
     """What a line of a text sitemap is when it is not a URL alone (``LineVerdict.kind``)."""
 

@@ -157,7 +157,10 @@ _OTHER_NAMESPACES = {
 
 @check(ROOT, emits=(MISSING_NAMESPACE, WRONG_NAMESPACE), proof=NO_PROOF)
 def root_namespace(root: Node, file: FileContext, report: Reporter) -> None:
-    """The root's namespace (the root is always read: no proof needed)."""
+    """The namespace of a sitemap's or an index's root (the root is always read: no
+    proof needed)."""
+    if not file.entry_name:
+        return  # another root: the structure rules say so
     problem = check_root(root.ns, root.name, root.line, root.column)
     if problem is not None:
         report.add(problem)

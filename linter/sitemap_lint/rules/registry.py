@@ -198,8 +198,14 @@ def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
 # and the target of the checks of an extension namespace's elements.
 FIELDS = ("loc", "lastmod", "changefreq", "priority")
 EXTENSION = "extension"
-ROOT = "root"  # the root element, once a file, as soon as it starts
+# The root element, once a file, as soon as it starts: a sitemap's, an index's or any
+# other root of an XML file that is not a feed (``FileContext.entry_name`` is empty then).
+ROOT = "root"
+# Each url or sitemap entry once its children are read, before its fields are checked.
+CHILDREN = "children"
 ENTRY = "entry"  # each url or sitemap entry, after its fields and extension elements
+# Each element directly in the root that is not an entry (``rules.events.TopLevel``).
+TOP_LEVEL = "top-level"
 # Once a file, at its start: the first text and the XML declaration (``rules.events.Prolog``).
 PROLOG = "prolog"
 # Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
@@ -209,8 +215,11 @@ ONCE = (PROLOG, END)  # the targets seen once a file
 LINE = "line"
 # Each item or entry of an RSS or Atom feed (``rules.events.FeedItem``).
 ITEM = "item"
-FUNCTIONS = (*ONCE, LINE, ITEM)  # the targets whose checks are functions
-TARGETS = (*FIELDS, EXTENSION, ROOT, ENTRY, PROLOG, END, LINE, ITEM)
+# The targets whose checks are functions.
+FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, LINE, ITEM)
+TARGETS = (*FIELDS, EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, PROLOG, END, LINE, ITEM)
+# The targets the fast path must prove a check of (it proves entries without them).
+PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
 
 
 # The kinds of proof (``Proof.kind``).
@@ -336,7 +345,7 @@ class CheckSpec(FrozenIdentity):
     def on_fields(self) -> bool:
         """Whether it checks entry fields or whole entries (and so must be proved for the
         fast path)."""
-        return not set(self.targets).isdisjoint((*FIELDS, ENTRY))
+        return not set(self.targets).isdisjoint(PROVED_TARGETS)
 
 
 CHECKS: list[CheckSpec] = []
@@ -368,20 +377,23 @@ def check(
 ) -> Callable[[_T], _T]:
     """Register a check of the entry fields ``targets`` (or of an extension namespace's
     elements, with target ``"extension"`` and ``namespace``; of the root element,
-    ``"root"``; of each whole entry, ``"entry"``; of the file's start, ``"prolog"``; of
-    its end, ``"end"``; of each line of a text sitemap, ``"line"``; of each item of a
-    feed, ``"item"``) that reports the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
+    ``"root"``; of each entry's children before its fields, ``"children"``; of each whole
+    entry, ``"entry"``; of each element in the root that is not an entry,
+    ``"top-level"``; of the file's start, ``"prolog"``; of its end, ``"end"``; of each
+    line of a text sitemap, ``"line"``; of each item of a feed, ``"item"``) that reports
+    the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
     for a check whose findings ``covers`` their nodes, when the schema rule is).
 
     ``proof`` says how the fast path proves that it reports nothing on an entry:
     ``pattern(regex)`` (entry fields only), the built-in checks' ``proved_value(name)``
     and ``stateful(name)``, or ``NO_PROOF`` (or None) when it cannot. A built-in check
     must say it; a plugin's that does not is taken as ``NO_PROOF``. A field check without
-    a proof turns the fast path off, and so does an entry check (a check of the root,
-    the prolog or the end needs none: each is seen once a file, whatever the fast path
-    proved; nor does a check of the lines of a text sitemap or the items of a feed,
-    which the fast path never reads); an extension check without one leaves the entries holding its namespace's
-    elements to the full checker."""
+    a proof turns the fast path off, and so does a check of an entry or its children (a
+    check of the root, the prolog or the end needs none: each is seen once a file,
+    whatever the fast path proved; nor does a check of the elements in the root that
+    are no entries, the lines of a text sitemap or the items of a feed, which the fast
+    path never proves); an extension check without one leaves the entries holding its
+    namespace's elements to the full checker."""
     for target in targets:
         if target not in TARGETS:
             raise ValueError(f"unknown check target {target!r}; choose from {', '.join(TARGETS)}")
@@ -404,8 +416,7 @@ def check(
         builtin = is_builtin(module)
         if isinstance(implementation, type) and not set(targets).isdisjoint(FUNCTIONS):
             raise ValueError(
-                f"check {module}.{name}: a check of the prolog, the end, a text line or "
-                "a feed item is a function"
+                f"check {module}.{name}: a check of the {' or '.join(FUNCTIONS)} is a function"
             )
         if builtin and declared is UNDECLARED:
             raise ValueError(

@@ -9,8 +9,8 @@ from typing import Protocol
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.events import FileEnd
-from sitemap_lint.rules.registry import END, ROOT
+from sitemap_lint.rules.events import FileEnd, TopLevel
+from sitemap_lint.rules.registry import CHILDREN, END, ROOT, TOP_LEVEL, proved_value
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
 ENTRY_CHILDREN = {
@@ -29,6 +29,13 @@ class Covers(Protocol):
 
 class Reporter(Protocol):
     def add(self, finding: Finding, covers: Covers | None = None) -> None: ...
+
+
+class FileContext(Protocol):
+    """What the structure checks read of ``rules.entry.FileContext``."""
+
+    @property
+    def entry_name(self) -> str: ...
 
 
 class CoverageReporter(Reporter, Protocol):
@@ -339,10 +346,18 @@ def check_entry_count(end: FileEnd, file: object, report: Reporter) -> None:
         report.add(no_entries(root))
 
 
+@check(ROOT, emits=(UNKNOWN_ROOT,), proof=NO_PROOF)
+def root_name(root: Node, file: FileContext, report: Reporter) -> None:
+    """ST001 for a root that is neither ``urlset`` nor ``sitemapindex`` (nor a feed's)."""
+    if not file.entry_name:
+        report.add(unknown_root(root))
+
+
 @check(ROOT, emits=(UNEXPECTED_ATTRIBUTE,), covers=True, proof=NO_PROOF)
-def root_attributes(root: Node, file: object, report: Reporter) -> None:
-    """The root's attributes (the root is always read: no proof needed)."""
-    if root.attrs:
+def root_attributes(root: Node, file: FileContext, report: Reporter) -> None:
+    """The attributes of a sitemap's or an index's root (the root is always read: no
+    proof needed)."""
+    if root.attrs and file.entry_name:
         check_attributes(root, report)
 
 
@@ -363,6 +378,22 @@ def check_attributes(node: Node, report: Reporter) -> None:
         ),
         Only(node),
     )
+
+
+@check(
+    TOP_LEVEL,
+    emits=(UNKNOWN_ELEMENT, MISPLACED_ENTRY, EXTENSION_OUTSIDE_ENTRY),
+    covers=True,
+    proof=NO_PROOF,
+)
+def top_level_element(element: TopLevel, file: FileContext, report: Reporter) -> None:
+    """An element directly in the root that is not one of its entries (the fast path
+    proves entries only: no proof needed)."""
+    node, root = element.node, element.root
+    if node.ns != root.ns:
+        check_foreign_top_level(node, root, report, element.entries_before)
+    else:
+        check_top_level(node, root, report)
 
 
 def check_top_level(node: Node, root: Node, report: Reporter) -> None:
@@ -448,6 +479,44 @@ def _extension_hint(name: str) -> str:
 _RANKS = {
     kind: {name: rank for rank, name in enumerate(names)} for kind, names in ENTRY_CHILDREN.items()
 }
+
+
+class _Unheard:
+    """A reporter that keeps nothing: the fields of an entry read without the checks."""
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        pass
+
+
+_UNHEARD = _Unheard()
+
+
+def read_fields(entry: Node) -> dict[str, Node]:
+    """The fields of ``entry`` as ``children`` finds them, reporting nothing (the
+    fallback when none of its rules is enabled)."""
+    return check_entry(entry, entry.ns, _UNHEARD)
+
+
+@check(
+    CHILDREN,
+    emits=(
+        MISSING_LOC,
+        REPEATED_CHILD,
+        UNKNOWN_ELEMENT,
+        CHILD_ORDER,
+        EMPTY_VALUE,
+        UNEXPECTED_TEXT,
+        UNEXPECTED_ATTRIBUTE,
+    ),
+    covers=True,
+    provides="fields",
+    fallback=read_fields,
+    proof=proved_value("structure"),
+)
+def children(entry: Node, file: FileContext, report: Reporter) -> dict[str, Node]:
+    """An entry's children: which stand there, how often and in which order; the
+    entry's fields (the first of each with a value) for the field checks."""
+    return check_entry(entry, entry.ns, report)
 
 
 def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Node]:
