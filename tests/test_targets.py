@@ -26,6 +26,7 @@ from sitemap_lint.rules.events import (
     FeedItem,
     FeedRecord,
     FileEnd,
+    Markup,
     Prolog,
     RobotsRecord,
     TextLine,
@@ -38,6 +39,7 @@ from sitemap_lint.rules.registry import (
     END,
     ITEM,
     LINE,
+    MARKUP,
     PROLOG,
     ROOT,
     TOP_LEVEL,
@@ -227,7 +229,7 @@ def test_a_check_of_the_prolog_or_the_end_is_a_function() -> None:
         def check(self, event: object, context: object, report: Reporter) -> None:
             """Nothing: the registration fails first."""
 
-    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, LINE, ITEM):
+    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM):
         with pytest.raises(ValueError, match="is a function"):
             check(target, emits=(NOTED,))(Counter)
 
@@ -362,3 +364,35 @@ def test_a_root_check_sees_every_root_but_a_feeds(tmp_path: Path) -> None:
     # The built-in check of the root's name reports the other root.
     result = check_source(Source(str(other), other), Options(now=NOW), engine())
     assert [f.code for f in result.findings] == ["ST001"]
+
+
+def _note_markup(markup: object, options: object, report: Reporter) -> None:
+    assert isinstance(markup, Markup)
+    note = f"{markup.kind} {markup.name}".strip()
+    report.add(NOTED.at(markup.line, markup.column, note))
+
+
+def test_a_markup_check_sees_what_the_reader_met_and_the_fast_path_stays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    entries = "".join(f"  <url><loc>https://www.example.com/{i}</loc></url>\n" for i in range(300))
+    broken = (
+        '<?xml version="1.0"?>\n<!DOCTYPE urlset>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + entries
+        + "  stray\n  <url><loc>https://www.example.com/a?b&c</loc></url>\n"
+        "  <url><loc>https://www.example.com/open</url>\n</urlset>\n"
+    )
+    with file_check(MARKUP, _note_markup):
+        assert fastpath.unproved(None) == []
+        found = messages(write(tmp_path, broken))
+    assert found[0] == ("ZX001", 2, 1, "doctype urlset")
+    kinds = [message for _code, _line, _column, message in found[1:]]
+    assert kinds[0] == "root-text urlset"
+    assert "syntax" in kinds
+    assert "unclosed loc" in kinds
+    # A clean file gives the check nothing.
+    with file_check(MARKUP, _note_markup):
+        outcome = check_both(monkeypatch, write(tmp_path, HEAD + entries + "</urlset>\n"))
+    assert outcome.proved >= 200
+    assert [f for f in outcome.findings if f.code == "ZX001"] == []

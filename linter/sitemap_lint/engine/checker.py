@@ -25,10 +25,10 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.rules import events, input, limits, namespace, schema, structure, xml
+from sitemap_lint.rules import events, limits, namespace, schema, structure, xml
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd, Prolog, TopLevel
-from sitemap_lint.rules.registry import PROLOG, ROOT
+from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, Prolog, TopLevel
+from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
@@ -279,7 +279,7 @@ class FileChecker:
         self._batch_nodes = 0
         self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
-        self._doctype: tuple[str, int, int, int] | None = None
+        self._doctype: Markup | None = None  # a DOCTYPE, reported at the end
         # The comments that stand for entries the fast path proved, by position.
         self.proven: dict[tuple[int, int], ProvenRun] = {}
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
@@ -434,20 +434,22 @@ class FileChecker:
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
             self._validate_pending()
 
+    def _markup(self, markup: Markup) -> range:
+        """Hand what the reader met to the checks of the markup; where their findings
+        stand in the sink."""
+        findings = self.sink.findings
+        before = len(findings)
+        once(MARKUP, markup, self.options, self.sink, self.options.enabled)
+        return range(before, len(findings))
+
     def on_root_text(self, line: int, column: int) -> None:
         if self.root_name is None:
             return
-        self.sink.add(
-            structure.UNEXPECTED_TEXT.at(
-                line,
-                column,
-                f"text directly inside <{self.root_name}>; only entries may stand there",
-            )
-        )
+        self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name))
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
-        self._doctype = (name, line, column, len(self.sink.findings))
-        self.sink.add(xml.doctype(name, line, column))
+        # Reported when the file is read: an entity of its own may stop the parser.
+        self._doctype = Markup(MarkupKind.DOCTYPE, line, column, name)
         if self.shadow is not None:
             self.shadow.stop()  # entity references would read differently there
 
@@ -463,26 +465,17 @@ class FileChecker:
         self.sink.comment(text, line, column)
 
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None:
-        self.sink.add(
-            structure.TOO_DEEP.at(
-                line, column, "elements nested more than 32 levels deep; they were not checked"
-            ),
-            outermost,
-        )
+        self._markup(Markup(MarkupKind.TOO_DEEP, line, column, node=outermost))
 
     def on_syntax_error(self, code: int, line: int, column: int, context: str, offset: int) -> None:
         if self.shadow is not None:
             self.shadow.stop()  # entries after this one are validated by rebuilding them
         if self._doctype is not None and xml.is_entity_error(code):
             # An entity of the DOCTYPE's own stopped the parser: one finding says both.
-            name, doc_line, doc_column, index = self._doctype
             parser = self.parser
             resumed = parser is not None and parser.recover and not parser.root_closed
-            self.sink.replace(
-                index,
-                xml.doctype(
-                    name, doc_line, doc_column, stopped_at=line, error_code=code, resumed=resumed
-                ),
+            self._doctype = self._doctype._replace(
+                code=code, at=(line, column), resumed=1 if resumed else None
             )
             return
         parser = self.parser
@@ -491,33 +484,34 @@ class FileChecker:
             return  # the reader already said why the document is incomplete
         if at_end and parser is not None and parser.saw_root and not parser.root_closed:
             root = self.root.name if self.root is not None else "root"
-            self.sink.add(xml.truncated(root, line, column))
+            self._markup(Markup(MarkupKind.TRUNCATED, line, column, root))
             return
         if at_end and parser is not None and not parser.saw_root:
-            self.sink.add(
-                input.EMPTY_FILE.at(
-                    1, 1, "file has no root element; a sitemap needs <urlset> or <sitemapindex>"
-                )
-            )
+            self._markup(Markup(MarkupKind.NO_ROOT, line, column))
             return
         before_root = None if parser is None else not parser.saw_root
+        error = Markup(MarkupKind.SYNTAX, line, column, "", code, context, offset, before_root)
+        added = self._markup(error)
         if parser is not None and parser.recover and not parser.root_closed:
-            self._syntax_pending.append(len(self.sink.findings))
-        self.sink.add(xml.syntax_error(code, line, column, context, offset, before_root))
+            self._syntax_pending.extend(added)
 
     def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
         """``node`` (in ``entry``, the next entry to be counted) has no end tag."""
-        finding = xml.unclosed(qname, node.line, node.column, line, column)
+        unclosed = Markup(MarkupKind.UNCLOSED, node.line, node.column, qname, at=(line, column))
+        added = self._markup(unclosed)
         if self.root_name is not None and self._is_entry(entry):
             entry.index = self.entry_index + 1
-            finding = finding.with_xpath(self._xpath(entry, 0, 0, node))
-        self.sink.add(finding)
+            xpath = self._xpath(entry, 0, 0, node)
+            findings = self.sink.findings
+            for index in added:
+                self.sink.replace(index, findings[index].with_xpath(xpath))
 
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
-        self.sink.add(xml.skipped(first, last, resumed, self.entry_name or "entry"))
+        skipped = Markup(MarkupKind.SKIPPED, first, 1, self.entry_name or "entry")
+        self._markup(skipped._replace(last=last, resumed=resumed))
 
     def on_too_many_errors(self, line: int, column: int) -> None:
-        self.sink.add(xml.too_many_errors(line, column))
+        self._markup(Markup(MarkupKind.TOO_MANY, line, column))
 
     # -- where in the document ---------------------------------------------------
 
@@ -599,6 +593,8 @@ class FileChecker:
     # -- end of file -------------------------------------------------------------
 
     def finish(self) -> None:
+        if self._doctype is not None:
+            self._markup(self._doctype)
         if self.feed is not None:
             self.feed.finish()
         self._finish_document()

@@ -89,6 +89,49 @@ class Prolog:
         self.cut_short = cut_short
 
 
+class MarkupKind:
+    """What the XML reader met (``Markup.kind``)."""
+
+    SYNTAX = "syntax"  # a syntax error expat reported
+    TRUNCATED = "truncated"  # the text ended inside the root
+    NO_ROOT = "no-root"  # the text ended before any root element
+    UNCLOSED = "unclosed"  # an element without its end tag, found on recovery
+    SKIPPED = "skipped"  # lines passed over after a syntax error
+    TOO_MANY = "too-many-errors"  # reading stopped after too many syntax errors
+    DOCTYPE = "doctype"  # a DOCTYPE declaration
+    ROOT_TEXT = "root-text"  # text directly in the root of a sitemap or index
+    TOO_DEEP = "too-deep"  # elements nested past the depth the reader follows
+
+
+class Markup(NamedTuple):
+    """What the XML reader met in the markup (``markup`` checks), where it stands.
+
+    ``name``: the root's name (``truncated``, ``root-text``), the element's
+    qualified name (``unclosed``), the DOCTYPE's name, or the entries' name
+    (``skipped``); ``code``: expat's error code (``syntax``; for a ``doctype``, the
+    error of the entity that stopped the reading, else -1); ``context`` and
+    ``offset``: the text of a syntax error's line and the error's place in it;
+    ``before_root``: whether the root had not started (None: not known); ``at``: where
+    an unclosed element was noticed, or the line where a DOCTYPE's entity stopped the
+    reading; ``last``: the last line skipped; ``resumed``: the line where reading
+    resumed after skipped lines (None: the file ended first; for a ``doctype``, 1 when
+    reading went on after its entity, else None); ``node``: the outermost element
+    nested too deep."""
+
+    kind: str
+    line: int
+    column: int
+    name: str = ""
+    code: int = -1
+    context: str = ""
+    offset: int = 0
+    before_root: bool | None = None
+    at: Position | None = None
+    last: int = 0
+    resumed: int | None = None
+    node: Node | None = None
+
+
 class TopLevel(NamedTuple):
     """An element directly in the root of a sitemap or index that is not one of its
     entries (``top-level`` checks): a ``url`` in an index, an unknown element, an

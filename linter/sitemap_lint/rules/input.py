@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules import events
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.events import Markup, MarkupKind
+from sitemap_lint.rules.registry import MARKUP, PROLOG
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -180,6 +181,17 @@ def empty_file(only_whitespace: bool) -> Finding:
     else:
         message = "file is empty (0 bytes); a sitemap needs a root element such as <urlset>"
     return EMPTY_FILE.at(1, 1, message)
+
+
+@check(MARKUP, emits=(EMPTY_FILE,), proof=NO_PROOF)
+def check_no_root(markup: Markup, options: object, report: Reporter) -> None:
+    """A text that ends before any root element (comments or a declaration only)."""
+    if markup.kind == MarkupKind.NO_ROOT:
+        report.add(
+            EMPTY_FILE.at(
+                1, 1, "file has no root element; a sitemap needs <urlset> or <sitemapindex>"
+            )
+        )
 
 
 def gzip_name_mismatch(is_gzip: bool) -> Finding:

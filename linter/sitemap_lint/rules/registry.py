@@ -211,13 +211,15 @@ PROLOG = "prolog"
 # Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
 END = "end"
 ONCE = (PROLOG, END)  # the targets seen once a file
+# Each problem the XML reader meets in the markup (``rules.events.Markup``).
+MARKUP = "markup"
 # Each line of a text sitemap with something on it (``rules.events.TextLine``).
 LINE = "line"
 # Each item or entry of an RSS or Atom feed (``rules.events.FeedItem``).
 ITEM = "item"
 # The targets whose checks are functions.
-FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, LINE, ITEM)
-TARGETS = (*FIELDS, EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, PROLOG, END, LINE, ITEM)
+FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM)
+TARGETS = (*FIELDS, EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, MARKUP, PROLOG, END, LINE, ITEM)
 # The targets the fast path must prove a check of (it proves entries without them).
 PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
 
@@ -379,7 +381,8 @@ def check(
     elements, with target ``"extension"`` and ``namespace``; of the root element,
     ``"root"``; of each entry's children before its fields, ``"children"``; of each whole
     entry, ``"entry"``; of each element in the root that is not an entry,
-    ``"top-level"``; of the file's start, ``"prolog"``; of its end, ``"end"``; of each
+    ``"top-level"``; of each problem of the markup, ``"markup"``; of the file's start,
+    ``"prolog"``; of its end, ``"end"``; of each
     line of a text sitemap, ``"line"``; of each item of a feed, ``"item"``) that reports
     the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
     for a check whose findings ``covers`` their nodes, when the schema rule is).
@@ -391,8 +394,8 @@ def check(
     a proof turns the fast path off, and so does a check of an entry or its children (a
     check of the root, the prolog or the end needs none: each is seen once a file,
     whatever the fast path proved; nor does a check of the elements in the root that
-    are no entries, the lines of a text sitemap or the items of a feed, which the fast
-    path never proves); an extension check without one leaves the entries holding its
+    are no entries, the problems of the markup, the lines of a text sitemap or the items
+    of a feed, which the fast path never proves); an extension check without one leaves the entries holding its
     namespace's elements to the full checker."""
     for target in targets:
         if target not in TARGETS:

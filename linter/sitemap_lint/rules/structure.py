@@ -9,8 +9,8 @@ from typing import Protocol
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.events import FileEnd, TopLevel
-from sitemap_lint.rules.registry import CHILDREN, END, ROOT, TOP_LEVEL, proved_value
+from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
+from sitemap_lint.rules.registry import CHILDREN, END, MARKUP, ROOT, TOP_LEVEL, proved_value
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
 ENTRY_CHILDREN = {
@@ -394,6 +394,29 @@ def top_level_element(element: TopLevel, file: FileContext, report: Reporter) ->
         check_foreign_top_level(node, root, report, element.entries_before)
     else:
         check_top_level(node, root, report)
+
+
+@check(MARKUP, emits=(UNEXPECTED_TEXT, TOO_DEEP), covers=True, proof=NO_PROOF)
+def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
+    """Text directly in the root of a sitemap or index; elements nested deeper than the
+    reader follows."""
+    if markup.kind == MarkupKind.ROOT_TEXT:
+        report.add(
+            UNEXPECTED_TEXT.at(
+                markup.line,
+                markup.column,
+                f"text directly inside <{markup.name}>; only entries may stand there",
+            )
+        )
+    elif markup.kind == MarkupKind.TOO_DEEP and markup.node is not None:
+        report.add(
+            TOO_DEEP.at(
+                markup.line,
+                markup.column,
+                "elements nested more than 32 levels deep; they were not checked",
+            ),
+            markup.node,
+        )
 
 
 def check_top_level(node: Node, root: Node, report: Reporter) -> None:

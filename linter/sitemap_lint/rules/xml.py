@@ -9,8 +9,8 @@ from pyexpat import errors as expat_errors
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.events import Prolog
-from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
+from sitemap_lint.rules.registry import MARKUP, PROLOG
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -597,6 +597,49 @@ def too_many_errors(line: int, column: int) -> Finding:
         "more than 100,000 syntax errors: the rest of the file was not read; "
         "fix the errors above (they usually share one cause) and check again",
     )
+
+
+@check(
+    MARKUP,
+    emits=(
+        SYNTAX_ERROR,
+        UNESCAPED_AMPERSAND,
+        UNESCAPED_LESS_THAN,
+        UNDEFINED_ENTITY,
+        CONTENT_AFTER_ROOT,
+        UNDECLARED_PREFIX,
+        TRUNCATED,
+        DOCTYPE,
+    ),
+    proof=NO_PROOF,
+)
+def check_markup(markup: Markup, options: object, report: Reporter) -> None:
+    """What the XML reader met: a syntax error, the end of the text inside the root, an
+    element never closed, lines skipped after an error, too many errors, a DOCTYPE."""
+    finding = _markup_finding(markup)
+    if finding is not None:
+        report.add(finding)
+
+
+def _markup_finding(markup: Markup) -> Finding | None:
+    kind, line, column = markup.kind, markup.line, markup.column
+    if kind == MarkupKind.SYNTAX:
+        return syntax_error(
+            markup.code, line, column, markup.context, markup.offset, markup.before_root
+        )
+    if kind == MarkupKind.TRUNCATED:
+        return truncated(markup.name, line, column)
+    if kind == MarkupKind.UNCLOSED and markup.at is not None:
+        return unclosed(markup.name, line, column, *markup.at)
+    if kind == MarkupKind.SKIPPED:
+        return skipped(line, markup.last, markup.resumed, markup.name)
+    if kind == MarkupKind.TOO_MANY:
+        return too_many_errors(line, column)
+    if kind == MarkupKind.DOCTYPE:
+        stopped_at = markup.at[0] if markup.at is not None else None
+        resumed = markup.resumed is not None
+        return doctype(markup.name, line, column, stopped_at, markup.code, resumed)
+    return None
 
 
 def _plural(count: int, noun: str) -> str:
