@@ -372,3 +372,49 @@ def test_a_wrong_live_value_exits_2_naming_the_option(
     settings = RunSettings(paths=[str(sitemap)], isolated=True, live=True, **{option: value})
     with pytest.raises(sitemap_lint.errors.UsageError, match=message):
         execute(settings, out=io.StringIO(), err=io.StringIO())
+
+
+def test_a_plugin_checks_each_answer_and_each_audited_file(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The live findings come through the rule API: a plugin's ``answer`` check sees
+    each answered URL, its ``audited`` check each file once its URLs were answered."""
+    from sitemap_lint.rules.base import WARNING, check, rule
+    from sitemap_lint.rules.events import Answered, Audited
+    from sitemap_lint.rules.registry import ANSWER, AUDITED, CHECKS, rules
+
+    slow = rule(
+        "ZX002",
+        "answered-url",
+        WARNING,
+        summary="A URL a plugin notes",
+        what="Notes each answered URL.",
+        why="It shows that the live audit's answers reach the checks.",
+        bad="<urlset/>",
+        good="<urlset/>",
+    )
+
+    def note_answer(answered: Answered, file: str, report: object) -> None:
+        target, answer = answered.target, answered.answer
+        report.add(slow.at(target.line, target.column, f"{answer.status} {target.url}"))  # type: ignore[attr-defined]
+
+    def note_file(audited: Audited, file: str, report: object) -> None:
+        report.add(slow.at(1, 1, f"{len(audited.targets)} {Path(file).name}"))  # type: ignore[attr-defined]
+
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/404", "/pages/plain"))
+    rules()
+    before = len(CHECKS)
+    check(ANSWER, emits=(slow,))(note_answer)
+    check(AUDITED, emits=(slow,))(note_file)
+    try:
+        result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    finally:
+        del CHECKS[before:]
+    assert [(f.code, f.line, f.message) for f in result.findings if f.code == "ZX002"] == [
+        ("ZX002", 1, "2 sitemap.xml"),
+        ("ZX002", 3, f"404 {SITE}/status/404"),
+        ("ZX002", 4, f"200 {SITE}/pages/plain"),
+    ]
+    assert _codes(result.findings) == [("LV001", 3, f"{SITE}/status/404")]

@@ -22,7 +22,6 @@ from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.live.model import Answer, Target
-from sitemap_lint.rules import live as rules
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.results import FileResult
@@ -144,8 +143,9 @@ def audit(
     finally:
         if cache is not None:
             cache.close()
+    enabled = selection.enabled() if selection is not None else None
     for result in results:
-        add_findings(result, answers, now)
+        add_findings(result, answers, now, enabled)
         finish(result, selection)
     _count(stats, answers.values())
     stats.seconds = round(time.monotonic() - started, 3)
@@ -192,18 +192,27 @@ def client_settings(settings: LiveSettings) -> ClientSettings:
     )
 
 
-def add_findings(result: FileResult, answers: dict[str, Answer], now: datetime) -> None:
-    """The findings of the answers to ``result``'s targets, and of its lastmods."""
+def add_findings(
+    result: FileResult,
+    answers: dict[str, Answer],
+    now: datetime,
+    enabled: frozenset[str] | None = None,
+) -> None:
+    """Hand the answers to ``result``'s targets to the ``answer`` checks, then its
+    targets to the ``audited`` checks, that a run with the ``enabled`` rules needs."""
+    from sitemap_lint.engine.dispatch import calls, once
+    from sitemap_lint.rules.events import Answered, Audited
+    from sitemap_lint.rules.registry import ANSWER, AUDITED
+
     targets = result.targets or []
     sink = result.open_sink()
+    checks = calls(ANSWER, enabled)
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:
-            for finding in rules.judge(target, answer, now):
-                sink.add(finding)
-    untrusted = rules.untrusted_lastmods(targets, now)
-    if untrusted is not None:
-        sink.add(untrusted)
+            for check in checks:
+                check(Answered(target, answer, now), result.name, sink)
+    once(AUDITED, Audited(targets, now), result.name, sink, enabled)
     result.targets = None
 
 

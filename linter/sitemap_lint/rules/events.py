@@ -10,10 +10,14 @@ the front end of a text sitemap, a feed or a robots.txt recorded on the way
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_lint.model import Node
+
+if TYPE_CHECKING:
+    from sitemap_lint.live.model import Answer, Target
 
 # What an input is (``Prolog.form``), as the pipeline finds it from its first text.
 EMPTY = "empty"  # no text, or only white space
@@ -141,6 +145,27 @@ class TopLevel(NamedTuple):
     node: Node
     root: Node
     entries_before: int
+
+
+class Answered(NamedTuple):
+    """One URL a file lists and what the live audit got for it (``answer`` checks).
+
+    ``target``: the URL as the file lists it (``live.model.Target``: its kind, where
+    it stands, a page's lastmod and alternates); ``answer``: the response, its redirects
+    and what the page's head says (``live.model.Answer``); ``now``: the run's moment."""
+
+    target: Target
+    answer: Answer
+    now: datetime
+
+
+class Audited(NamedTuple):
+    """One file's URLs after the live audit answered them (``audited`` checks, once a
+    file): ``targets``, every URL it lists (``live.model.Target``), answered or not;
+    ``now``: the run's moment."""
+
+    targets: Sequence[Target]
+    now: datetime
 
 
 class LineKind:

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
-from sitemap_lint.rules.base import ERROR, WARNING, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.dates import Parsed, parse_date
+from sitemap_lint.rules.events import Answered, Audited
+from sitemap_lint.rules.registry import ANSWER, AUDITED
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
     from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.structure import Reporter
 
 NOT_FOUND = rule(
     "LV001",
@@ -413,6 +416,26 @@ _CLOSE_TO_NOW = timedelta(hours=1)
 _SAME_MOMENT = timedelta(seconds=60)
 _MIN_UNTRUSTED = 3
 _DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages changed together are no pattern yet
+
+
+@check(
+    ANSWER,
+    emits=tuple(rule for rule in RULES if rule is not LASTMOD_UNTRUSTED),
+    proof=NO_PROOF,
+)
+def check_answer(answered: Answered, file: str, report: Reporter) -> None:
+    """What the answer to one listed URL says (the live audit runs after the fast path:
+    no proof needed)."""
+    for finding in judge(answered.target, answered.answer, answered.now):
+        report.add(finding)
+
+
+@check(AUDITED, emits=(LASTMOD_UNTRUSTED,), proof=NO_PROOF)
+def check_lastmods(audited: Audited, file: str, report: Reporter) -> None:
+    """LV011 for a file whose lastmods search engines would not trust."""
+    untrusted = untrusted_lastmods(audited.targets, audited.now)
+    if untrusted is not None:
+        report.add(untrusted)
 
 
 def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
