@@ -443,3 +443,38 @@ def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
                 expected.add((index, value, first, index + 1, value * 100, first + 1))
     found = duplicates_in_slice(pieces)
     assert len(found) == len(set(found)) and set(found) == expected
+
+
+def test_a_plugin_checks_the_set_once_every_file_is_checked(site: Path) -> None:
+    """The rules across files come through the rule API: a plugin's ``set`` check sees
+    every checked file, in the order of the set, and reports into one of them."""
+    from sitemap_lint.rules.base import WARNING, check, rule
+    from sitemap_lint.rules.registry import CHECKS, SET, rules
+    from sitemap_lint.rules.sets import CheckedSet, SetReporter
+
+    noted = rule(
+        "ZX003",
+        "noted-set",
+        WARNING,
+        summary="A set a plugin notes",
+        what="Notes the files of a set.",
+        why="It shows that a check of the set sees every file.",
+        bad="<urlset/>",
+        good="<urlset/>",
+    )
+
+    def note_set(checked: CheckedSet, options: object, report: SetReporter) -> None:
+        names = [f"{Path(file.name).name}:{file.facts.url_count}" for file in checked.files]
+        report.add(len(checked.files) - 1, noted.at(1, 1, " ".join(names)))
+
+    rules()
+    before = len(CHECKS)
+    check(SET, emits=(noted,))(note_set)
+    try:
+        _status, report = run([str(site / "a.xml"), str(site / "b.xml")])
+        _status, alone = run([str(site / "a.xml")])
+    finally:
+        del CHECKS[before:]
+    assert codes(report) == [("b.xml", "ZX003", 1), ("b.xml", "SE001", 4)]
+    assert report["files"][1]["findings"][0]["message"] == "a.xml:2 b.xml:2"
+    assert codes(alone) == []  # one file is no set

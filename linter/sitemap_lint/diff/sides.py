@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -17,11 +18,13 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from sitemap_lint.diff.listing import Listing, read_listing
+from sitemap_lint.engine.dispatch import calls
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import InputError, Source
-from sitemap_lint.sets.runner import Job, LocalExecutor, SetRunner, SetSettings
+from sitemap_lint.rules.registry import SET
+from sitemap_lint.sets.runner import LocalExecutor, SetRunner, SetSettings
 from sitemap_lint.settings.options import Options
 
 
@@ -150,15 +153,10 @@ class _SideRunner(SetRunner):
             self.listings[result.name] = listing
         return result
 
-    # No rule across files: a diff compares, it does not lint.
-    def _check_lastmods(self, jobs: list[Job]) -> None:
-        pass
-
-    def _check_duplicates(self, jobs: list[Job]) -> None:
-        pass
-
-    def _check_hreflang(self, jobs: list[Job]) -> None:
-        pass
+    def _set_checks(self) -> tuple[Callable[..., None], ...]:
+        """A diff compares, it does not lint: only the set checks of the rules it reads
+        (a cycle of listings)."""
+        return calls(SET, _UNREAD)
 
 
 class _SideExecutor(LocalExecutor):

@@ -217,16 +217,18 @@ MARKUP = "markup"
 # a file when its URLs were answered (``rules.events.Audited``).
 ANSWER = "answer"
 AUDITED = "audited"
+# Once a run of several files, when each was checked: the set (``rules.sets.CheckedSet``).
+SET = "set"
 # Each line of a text sitemap with something on it (``rules.events.TextLine``).
 LINE = "line"
 # Each item or entry of an RSS or Atom feed (``rules.events.FeedItem``).
 ITEM = "item"
 # The targets whose checks are functions.
-FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM, ANSWER, AUDITED)
+FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM, SET, ANSWER, AUDITED)
 TARGETS = (
     *FIELDS,
     *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, MARKUP, PROLOG, END, LINE, ITEM),
-    *(ANSWER, AUDITED),
+    *(SET, ANSWER, AUDITED),
 )
 # The targets the fast path must prove a check of (it proves entries without them).
 PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
@@ -391,7 +393,8 @@ def check(
     entry, ``"entry"``; of each element in the root that is not an entry,
     ``"top-level"``; of each problem of the markup, ``"markup"``; of the file's start,
     ``"prolog"``; of its end, ``"end"``; of each
-    line of a text sitemap, ``"line"``; of each item of a feed, ``"item"``; with
+    line of a text sitemap, ``"line"``; of each item of a feed, ``"item"``; of a set of
+    files once each was checked, ``"set"``; with
     ``--live``, of each listed URL's answer, ``"answer"``, and of a file's URLs once
     answered, ``"audited"``) that reports
     the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
@@ -405,7 +408,7 @@ def check(
     check of the root, the prolog or the end needs none: each is seen once a file,
     whatever the fast path proved; nor does a check of the elements in the root that
     are no entries, the problems of the markup, the lines of a text sitemap, the items
-    of a feed or the live audit's answers, which the fast path never proves); an extension check without one leaves the entries holding its
+    of a feed, the set or the live audit's answers, which the fast path never proves); an extension check without one leaves the entries holding its
     namespace's elements to the full checker."""
     for target in targets:
         if target not in TARGETS:

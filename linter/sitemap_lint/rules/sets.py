@@ -1,23 +1,31 @@
 """Set rules: checks across the files of a set (an index's children, a robots.txt's sitemaps,
 several files named together).
 
-These findings are made by the set runner (``sitemap_lint.sets.runner``) once every file of the
-set is checked; each is placed in the file and at the line where the defect shows.
+The ``set`` checks get the set once every file of it is checked
+(``CheckedSet``, below, from ``sitemap_lint.sets.runner``); each finding is placed in
+the file and at the line where the defect shows. What the following of listings finds (a
+child not found, a nested index, a sitemap listed twice, a limit reached) the set runner
+reports as it follows them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from datetime import UTC, datetime, timedelta
+from typing import NamedTuple, Protocol, TypeVar
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.hreflang import RULES as HREFLANG_RULES
 from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
+from sitemap_lint.rules.registry import SET
 from sitemap_lint.sets.facts import Child, FileFacts, url_hash
 
-if TYPE_CHECKING:
-    from sitemap_lint.engine.sink import FindingSink
+# A sitemap's newest entry may be this much newer than its lastmod in the index.
+LASTMOD_TOLERANCE = timedelta(days=1)
+# The kinds of file that list URLs (pages).
+URL_KINDS = ("urlset", "text", "rss", "atom")
 
 URL_IN_SEVERAL_SITEMAPS = rule(
     "SE001",
@@ -255,34 +263,6 @@ def closing_entries(
                 positions.append(0)
 
 
-def check_cycles(
-    files: list[tuple[str, str, FileFacts, FindingSink]],
-    roots: Sequence[str],
-    key_of: Callable[[str], str | None],
-) -> None:
-    """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further: SE002 on the entry that closes one, in place of SE004 there.
-    ``files`` are each checked file's key, name, facts and open sink; ``roots`` the keys the
-    run started from; ``key_of`` the key of a listed URL (None when it cannot be one)."""
-    listings: dict[str, list[tuple[str, Child]]] = {}
-    where: dict[str, tuple[str, FindingSink]] = {}
-    for key, name, facts, sink in files:
-        if facts.kind not in ("sitemapindex", "robots") or key in listings:
-            continue
-        where[key] = (name, sink)
-        listings[key] = [
-            (listed, child) for child in facts.children if (listed := key_of(child.url)) is not None
-        ]
-    for key, child, cycle in closing_entries(listings, roots):
-        sink = where[key][1]
-        here = (child.line, child.column)
-        if any(f.code == INDEX_CYCLE.code and (f.line, f.column) == here for f in sink.findings):
-            continue  # found while following: this file itself or an index above it
-        sink.withdraw(SITEMAP_LISTED_TWICE.code, child.line, child.column)
-        names = [where[k][0] if k in where else k for k in cycle]
-        sink.add(index_cycle(child.line, child.column, child.url, names))
-
-
 def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Finding:
     """SE002 on an entry that lists ``url``, the first of the files ``cycle`` names (the
     listing file last)."""
@@ -349,3 +329,159 @@ RULES = (
     INDEX_LASTMOD_OLDER,
     CHILD_NOT_FOUND,
 )
+
+
+class SetFile(NamedTuple):
+    """One checked file of a set (``CheckedSet.files``).
+
+    ``name``: as the report shows it; ``key``: its identity (the canonical URL, or the
+    resolved path); ``facts``: what its check collected (``sets.facts.FileFacts``: its
+    kind, counts, children, newest lastmod); ``parent``: the index of the file that
+    lists it (None: an input); ``listed_at``: that file's entry for it; ``handle``: the
+    executor's reference to the rest of its facts; ``alternates``: its hreflang
+    records."""
+
+    name: str
+    key: str
+    facts: FileFacts
+    parent: int | None
+    listed_at: Child | None
+    handle: object
+    alternates: int
+
+
+# (file, URL hash, first file listing it, line, column, first file's line), the files
+# given as indexes into the list handed to ``CheckedSet.duplicates``.
+Duplicate = tuple[int, int, int, int, int, int]
+
+
+class CheckedSet:
+    """A set once every file of it was checked and its listings followed (``set`` checks,
+    once a run of several files): ``files`` (``SetFile``, parents before the files they
+    list), ``roots`` (the keys of the inputs), ``key_of`` (the key of a listed URL, None
+    when it cannot be one), and the joins the executor runs across the files' facts,
+    wherever they are kept: ``duplicates(indexes, urls)``, the URLs several of those
+    files list, and ``hreflang(records)``, the hreflang findings across every file, as
+    (index, finding)."""
+
+    __slots__ = ("duplicates", "files", "hreflang", "key_of", "roots")
+
+    def __init__(
+        self,
+        files: Sequence[SetFile],
+        roots: Sequence[str],
+        key_of: Callable[[str], str | None],
+        duplicates: Callable[[Sequence[int], int], list[Duplicate]],
+        hreflang: Callable[[int], list[tuple[int, Finding]]],
+    ) -> None:
+        self.files = files
+        self.roots = roots
+        self.key_of = key_of
+        self.duplicates = duplicates
+        self.hreflang = hreflang
+
+
+class SetReporter(Protocol):
+    """Where the ``set`` checks put their findings: each file's own sink, open until the
+    set is done (``sets.runner.SetReport``)."""
+
+    def add(self, file: int, finding: Finding) -> None: ...
+
+    def withdraw(self, file: int, code: str, line: int, column: int) -> None: ...
+
+    def holds(self, file: int, code: str, line: int, column: int) -> bool: ...
+
+
+@check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE), proof=NO_PROOF)
+def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
+    """Cycles of listings across files (a -> b -> a), also through an index that was not
+    followed further: SE002 on the entry that closes one, in place of SE004 there (so it
+    runs while SE004 is enabled)."""
+    listings: dict[str, list[tuple[str, Child]]] = {}
+    where: dict[str, tuple[str, int]] = {}
+    for index, file in enumerate(checked.files):
+        facts, key = file.facts, file.key
+        if facts.kind not in ("sitemapindex", "robots") or key in listings:
+            continue
+        where[key] = (file.name, index)
+        listings[key] = [
+            (listed, child)
+            for child in facts.children
+            if (listed := checked.key_of(child.url)) is not None
+        ]
+    for key, child, cycle in closing_entries(listings, checked.roots):
+        index = where[key][1]
+        if report.holds(index, INDEX_CYCLE.code, child.line, child.column):
+            continue  # found while following: this file itself or an index above it
+        report.withdraw(index, SITEMAP_LISTED_TWICE.code, child.line, child.column)
+        names = [where[k][0] if k in where else k for k in cycle]
+        report.add(index, index_cycle(child.line, child.column, child.url, names))
+
+
+@check(SET, emits=(INDEX_LASTMOD_OLDER,), proof=NO_PROOF)
+def check_index_lastmods(checked: CheckedSet, options: object, report: SetReporter) -> None:
+    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006)."""
+    files = checked.files
+    for file in files:
+        entry, parent = file.listed_at, file.parent
+        if entry is None or entry.lastmod is None or parent is None:
+            continue
+        newest = file.facts.newest_lastmod
+        if newest is None or files[parent].facts.kind != "sitemapindex":
+            continue
+        listed, newest = _aware(entry.lastmod), _aware(newest)
+        if newest - listed > LASTMOD_TOLERANCE:
+            report.add(
+                parent,
+                INDEX_LASTMOD_OLDER.at(
+                    entry.line,
+                    entry.column,
+                    f"the index says {entry.url} last changed {_day(listed)}, but it has an "
+                    f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
+                    "changes",
+                ),
+            )
+
+
+@check(SET, emits=(URL_IN_SEVERAL_SITEMAPS,), proof=NO_PROOF)
+def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) -> None:
+    """URLs listed by several files (SE001), found by the executor's join: compared by
+    hash, one slice of the hash space at a time, so the memory for the comparison stays
+    a fraction of the set's."""
+    files = checked.files
+    listing = [
+        index
+        for index, file in enumerate(files)
+        if file.facts.kind in URL_KINDS and file.facts.url_count
+    ]
+    if len(listing) < 2:
+        return
+    urls = sum(files[index].facts.url_count for index in listing)
+    for at, value, first_at, line, column, first_line in checked.duplicates(listing, urls):
+        index, first_index = listing[at], listing[first_at]
+        facts, first = files[index].facts, files[first_index]
+        # The normal form both share, when one of them is written otherwise (on a
+        # cluster, the workers send each file's normal forms with its discovery facts).
+        normal = facts.normal_forms.get(value) or first.facts.normal_forms.get(value)
+        report.add(
+            index, url_in_several_sitemaps(line, column, f"{first.name}, line {first_line}", normal)
+        )
+
+
+@check(SET, emits=HREFLANG_RULES, proof=NO_PROOF)
+def check_hreflang_across(checked: CheckedSet, options: object, report: SetReporter) -> None:
+    """The hreflang findings across the files, their records joined by the executor
+    (``hreflang_findings`` in this process)."""
+    records = sum(file.alternates for file in checked.files)
+    if not records:
+        return
+    for index, finding in checked.hreflang(records):
+        report.add(index, finding)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _day(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d")

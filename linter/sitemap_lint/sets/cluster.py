@@ -34,11 +34,11 @@ from sitemap_lint.engine import collector
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.inputs.reader import InputError
+from sitemap_lint.rules.sets import Duplicate
 from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.sets.runner import (
     DUPLICATE_SLICES,
     Checked,
-    Duplicate,
     FileTask,
     check_for_set,
     duplicates_in_slice,

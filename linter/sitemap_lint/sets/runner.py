@@ -23,18 +23,21 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.checker import check_source
+from sitemap_lint.engine.dispatch import calls
 from sitemap_lint.engine.results import FileResult
-from sitemap_lint.engine.sink import FindingList
+from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
+from sitemap_lint.rules.registry import SET
+from sitemap_lint.rules.sets import Duplicate
 from sitemap_lint.rules.urls import parse_url
 from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, first_positions
 from sitemap_lint.settings.options import Options
@@ -52,8 +55,7 @@ FETCH_THREADS = 8
 POOL_MIN_SIZE = 1 << 20
 ROBOTS_CAP = 500 * 1024
 PEEK_BYTES = 64 * 1024  # read of a nested index's child to see its root element
-LASTMOD_TOLERANCE = timedelta(days=1)
-URL_KINDS = ("urlset", "text", "rss", "atom")
+URL_KINDS = rules.URL_KINDS
 LISTING_KINDS = ("sitemapindex", "robots")
 
 
@@ -98,10 +100,6 @@ class Checked:
     robots_text: str | None = None
     alternates: int = 0  # hreflang records in the file's facts
     handle: object = None
-
-
-# (file index, URL hash, index of the first file listing it, line, column, first file's line)
-Duplicate = tuple[int, int, int, int, int, int]
 
 
 class Executor(Protocol):
@@ -213,18 +211,7 @@ class SetRunner:
                 level = self.discovery.next_level(level)
                 self._check_level(level)
             jobs = [job for root in roots for job in root.preorder()]
-            rules.check_cycles(
-                [
-                    (job.key, job.name, job.result.facts, job.result.open_sink())
-                    for job in jobs
-                    if job.result is not None and job.result.facts is not None
-                ],
-                [root.key for root in roots],
-                _listed_key,
-            )
-            self._check_lastmods(jobs)
-            self._check_duplicates(jobs)
-            self._check_hreflang(jobs)
+            self._check_set(jobs, roots)
             # Files named together are reported as before; a site (fetched, followed, or
             # with robots.txt) gets a section per file in the text report.
             site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
@@ -366,16 +353,45 @@ class SetRunner:
             fetcher = self._fetcher
         return fetcher.get(url)
 
-    # -- checks across the set (``SetRunner`` for a diff runs none) -----------------
+    # -- checks across the set -------------------------------------------------------
 
-    def _check_lastmods(self, jobs: list[Job]) -> None:
-        check_lastmods(jobs)
+    def _check_set(self, jobs: list[Job], roots: list[Job]) -> None:
+        """Hand the set, every file checked, to the ``set`` checks the run needs."""
+        checks = self._set_checks()
+        if not checks:
+            return
+        checked = [job for job in jobs if job.result is not None and job.result.facts is not None]
+        number = {id(job): index for index, job in enumerate(checked)}
+        files = [
+            rules.SetFile(
+                job.name,
+                job.key,
+                _facts(job),
+                number.get(id(job.parent)) if job.parent is not None else None,
+                job.entry,
+                job.handle,
+                job.alternates,
+            )
+            for job in checked
+        ]
+        executor = self.executor
 
-    def _check_duplicates(self, jobs: list[Job]) -> None:
-        check_duplicates(jobs, self.executor)
+        def duplicates(indexes: Sequence[int], urls: int) -> list[Duplicate]:
+            return executor.duplicates([files[index].handle for index in indexes], urls)
 
-    def _check_hreflang(self, jobs: list[Job]) -> None:
-        check_hreflang(jobs, self.executor)
+        def hreflang(records: int) -> list[tuple[int, Finding]]:
+            return executor.hreflang([(file.name, file.handle) for file in files], records)
+
+        event = rules.CheckedSet(
+            files, [root.key for root in roots], _listed_key, duplicates, hreflang
+        )
+        report = SetReport([job.result.open_sink() for job in checked if job.result is not None])
+        for check in checks:
+            check(event, self.options, report)
+
+    def _set_checks(self) -> tuple[Callable[..., None], ...]:
+        """The ``set`` checks of the rules the run reports."""
+        return calls(SET, self.options.enabled)
 
 
 # -- --map ---------------------------------------------------------------------------
@@ -416,69 +432,24 @@ def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
 # -- checks across the set ---------------------------------------------------------
 
 
-def check_lastmods(jobs: list[Job]) -> None:
-    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006)."""
-    for job in jobs:
-        entry, parent = job.entry, job.parent
-        facts = job.result.facts if job.result is not None else None
-        if entry is None or entry.lastmod is None or facts is None:
-            continue
-        # A listed file's parent was checked on an earlier level and listed it.
-        assert parent is not None and parent.result is not None and parent.result.facts
-        if facts.newest_lastmod is None or parent.result.facts.kind != "sitemapindex":
-            continue
-        listed, newest = _aware(entry.lastmod), _aware(facts.newest_lastmod)
-        if newest - listed > LASTMOD_TOLERANCE:
-            parent.result.open_sink().add(
-                rules.INDEX_LASTMOD_OLDER.at(
-                    entry.line,
-                    entry.column,
-                    f"the index says {entry.url} last changed {_day(listed)}, but it has an "
-                    f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
-                    "changes",
-                )
-            )
+class SetReport:
+    """The ``set`` checks' findings, each handed to its file's sink (open until the set
+    is done), through its ``add``."""
 
+    def __init__(self, sinks: Sequence[FindingSink]) -> None:
+        self.sinks = sinks
 
-def check_duplicates(jobs: list[Job], executor: Executor) -> None:
-    """URLs listed by several files: compared by hash, one slice of the hash space at
-    a time, so the memory for the comparison stays a fraction of the set's."""
-    files = [
-        job
-        for job in jobs
-        if job.result is not None
-        and job.result.facts is not None
-        and job.result.facts.kind in URL_KINDS
-        and job.result.facts.url_count
-    ]
-    if len(files) < 2:
-        return
-    urls = sum(_facts(job).url_count for job in files)
-    found = executor.duplicates([job.handle for job in files], urls)
-    for index, value, first_index, line, column, first_line in found:
-        job, first_job = files[index], files[first_index]
-        assert job.result is not None  # files holds checked jobs only
-        # The normal form both share, when one of them is written otherwise (on a
-        # cluster, the workers send each file's normal forms with its discovery facts).
-        normal = _facts(job).normal_forms.get(value) or _facts(first_job).normal_forms.get(value)
-        job.result.open_sink().add(
-            rules.url_in_several_sitemaps(
-                line, column, f"{first_job.name}, line {first_line}", normal
-            )
+    def add(self, file: int, finding: Finding) -> None:
+        self.sinks[file].add(finding)
+
+    def withdraw(self, file: int, code: str, line: int, column: int) -> None:
+        self.sinks[file].withdraw(code, line, column)
+
+    def holds(self, file: int, code: str, line: int, column: int) -> bool:
+        return any(
+            f.code == code and (f.line, f.column) == (line, column)
+            for f in self.sinks[file].findings
         )
-
-
-def check_hreflang(jobs: list[Job], executor: Executor) -> None:
-    """The hreflang findings across the files (their facts joined by ``executor``)."""
-    files = [job for job in jobs if job.result is not None and job.result.facts is not None]
-    if not any(job.alternates for job in files):
-        return
-    records = sum(job.alternates for job in files)
-    named = [(job.name, job.handle) for job in files]
-    for index, finding in executor.hreflang(named, records):
-        result = files[index].result
-        assert result is not None  # files holds checked jobs only
-        result.open_sink().add(finding)
 
 
 class Discovery:
