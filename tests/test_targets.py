@@ -25,10 +25,12 @@ from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
     FeedItem,
     FeedRecord,
+    FeedStart,
     FileEnd,
     Markup,
     Prolog,
     RobotsRecord,
+    SitemapLine,
     TextLine,
     TextRecord,
     TopLevel,
@@ -37,11 +39,14 @@ from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
     END,
+    FEED,
     ITEM,
     LINE,
     MARKUP,
+    NAMESPACE,
     PROLOG,
     ROOT,
+    SITEMAP_LINE,
     TOP_LEVEL,
     CheckSpec,
     rules,
@@ -229,7 +234,7 @@ def test_a_check_of_the_prolog_or_the_end_is_a_function() -> None:
         def check(self, event: object, context: object, report: Reporter) -> None:
             """Nothing: the registration fails first."""
 
-    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM):
+    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, ITEM, FEED):
         with pytest.raises(ValueError, match="is a function"):
             check(target, emits=(NOTED,))(Counter)
 
@@ -396,3 +401,59 @@ def test_a_markup_check_sees_what_the_reader_met_and_the_fast_path_stays(
         outcome = check_both(monkeypatch, write(tmp_path, HEAD + entries + "</urlset>\n"))
     assert outcome.proved >= 200
     assert [f for f in outcome.findings if f.code == "ZX001"] == []
+
+
+def _note_namespace(node: object, file: object, report: Reporter) -> None:
+    assert isinstance(node, Node)
+    report.add(NOTED.at(node.line, node.column, f"{node.ns} ({node.name})"))
+
+
+def test_a_namespace_check_sees_the_first_element_of_each_unknown_namespace(
+    tmp_path: Path,
+) -> None:
+    page = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:x="urn:x" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'
+        "<url><loc>https://www.example.com/a</loc><x:a>1</x:a><x:b>2</x:b></url>\n"
+        "<url><loc>https://www.example.com/b</loc><image:image><image:loc>"
+        "https://www.example.com/i.png</image:loc></image:image><y:c xmlns:y='urn:y'/></url>\n"
+        "</urlset>\n"
+    )
+    with file_check(NAMESPACE, _note_namespace):
+        assert messages(write(tmp_path, page)) == [
+            ("ZX001", 3, 42, "urn:x (a)"),
+            ("ZX001", 4, 121, "urn:y (c)"),
+        ]
+
+
+def _note_feed(feed: object, file: object, report: Reporter) -> None:
+    assert isinstance(feed, FeedStart)
+    report.add(NOTED.at(feed.root.line, feed.root.column, f"{feed.root.name}: {feed.title!r}"))
+
+
+def test_a_feed_check_sees_the_root_of_each_feed(tmp_path: Path) -> None:
+    rss = '<?xml version="1.0"?>\n<rss version="2.0"><channel></channel></rss>\n'
+    old = '<?xml version="1.0"?>\n<rss version="0.91"><channel></channel></rss>\n'
+    with file_check(FEED, _note_feed):
+        assert messages(write(tmp_path, rss, "feed.xml")) == [("ZX001", 2, 1, "rss: 'RSS 2.0'")]
+        assert messages(write(tmp_path, old, "old.xml")) == [("ZX001", 2, 1, "rss: ''")]
+        assert messages(write(tmp_path, plugin_sitemap(2))) == []
+
+
+def _note_sitemap_line(line: object, file: object, report: Reporter) -> None:
+    assert isinstance(line, SitemapLine)
+    note = f"{line.name}{':' if line.colon else ''} {line.value} {line.listed_before}"
+    report.add(NOTED.at(line.number, line.column, note))
+
+
+def test_a_sitemap_line_check_sees_each_sitemap_line_of_a_robots_txt(tmp_path: Path) -> None:
+    robots = (
+        "User-agent: *\nSitemap: https://www.example.com/a.xml\n"
+        "sitemap https://www.example.com/b.xml\nSitemap: https://www.example.com/a.xml\n"
+    )
+    with file_check(SITEMAP_LINE, _note_sitemap_line):
+        assert messages(write(tmp_path, robots, "robots.txt")) == [
+            ("ZX001", 2, 10, "Sitemap: https://www.example.com/a.xml None"),
+            ("ZX001", 3, 9, "sitemap https://www.example.com/b.xml None"),
+            ("ZX001", 4, 10, "Sitemap: https://www.example.com/a.xml 2"),
+        ]

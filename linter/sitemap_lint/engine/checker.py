@@ -619,9 +619,9 @@ class FileChecker:
         if ns in namespace.SCHEMA_NAMESPACES or ns in self.reported_namespaces:
             return
         self.reported_namespaces.add(ns)
-        finding = namespace.element_namespace(node)
-        if finding is not None:
-            self.sink.add(finding)
+        dispatch = self.dispatch
+        assert dispatch is not None  # elements are checked under a known root only
+        dispatch.namespace(node, self.sink)
 
     def _validate_pending(self, final: bool = False) -> None:
         """Validate the waiting entries: through the shadow parse when it has them all

@@ -27,6 +27,7 @@ from sitemap_lint.rules.registry import (
     EXTENSION,
     FIELDS,
     FINDING_READERS,
+    NAMESPACE,
     ROOT,
     STATEFUL,
     TOP_LEVEL,
@@ -116,6 +117,7 @@ class Dispatch:
         self._read_fields: Callable[[Node], dict[str, Node]] = read_fields
         self._entries = self._calls(specs, ENTRY, made)
         self._top_level = self._calls(specs, TOP_LEVEL, made)
+        self._namespace = self._calls(specs, NAMESPACE, made)
         self._end = self._calls(specs, END, made)
         self._extension_specs = {
             spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
@@ -179,6 +181,11 @@ class Dispatch:
         """Hand an element of the root that is not an entry to the checks of those."""
         for call in self._top_level:
             call(element, self.file, report)
+
+    def namespace(self, node: Node, report: CoverageReporter) -> None:
+        """Hand the first element of a namespace without a bundled schema to its checks."""
+        for call in self._namespace:
+            call(node, self.file, report)
 
     def entries(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand a whole entry, its fields and extensions checked, to the entry checks."""

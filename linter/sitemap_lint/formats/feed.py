@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sitemap_lint.engine.dispatch import calls, once
-from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FeedItem, FeedRecord, FileEnd
-from sitemap_lint.rules.registry import END, ITEM
+from sitemap_lint.rules.events import FeedItem, FeedRecord, FeedStart, FileEnd
+from sitemap_lint.rules.feed import ATOM_03_NS, ATOM_NS
+from sitemap_lint.rules.registry import END, FEED, ITEM
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.support.records import Frozen
@@ -28,10 +28,7 @@ from sitemap_lint.support.records import Frozen
 if TYPE_CHECKING:
     from sitemap_lint.settings.options import Options
 
-ATOM_NS = "http://www.w3.org/2005/Atom"
-ATOM_03_NS = "http://purl.org/atom/ns#"
 RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-_SHOWN = 80
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -66,53 +63,18 @@ def is_feed(root: Node) -> bool:
     return root.name == "RDF" and root.ns == RDF_NS
 
 
-def _recognise(root: Node) -> tuple[FeedFormat | None, Finding | None]:
-    """The feed's format (None when its items cannot be read) and, when search
-    engines do not accept it, the finding that says so."""
+def _recognise(root: Node) -> FeedFormat | None:
+    """Where the feed's URLs and dates are (None: an RSS 1.0 feed, whose items are not
+    read)."""
     if root.name == "rss":
-        rss = FeedFormat("RSS 2.0", "rss", root.ns, "item", "pubDate")
-        version = root.attrs.get("version")
-        if version is not None and version.strip() == "2.0":
-            return rss, None
-        return rss, _unsupported(root, _rss_version_message(version))
+        return FeedFormat("RSS 2.0", "rss", root.ns, "item", "pubDate")
     if root.name == "feed":
         if root.ns == ATOM_NS:
-            return FeedFormat("Atom 1.0", "atom", ATOM_NS, "entry", "updated"), None
+            return FeedFormat("Atom 1.0", "atom", ATOM_NS, "entry", "updated")
         if root.ns == ATOM_03_NS:
-            return FeedFormat("Atom 0.3", "atom", ATOM_03_NS, "entry", "modified"), None
-        atom = FeedFormat("Atom", "atom", root.ns, "entry", "updated")
-        where = "has no namespace" if not root.ns else f"is in the namespace {_short(root.ns)}"
-        return atom, _unsupported(
-            root,
-            f"<feed> {where}, so it is not an Atom feed search engines read; write "
-            f'<feed xmlns="{ATOM_NS}">',
-        )
-    return None, _unsupported(
-        root,
-        "root <rdf:RDF> is an RSS 1.0 or 0.90 feed, which search engines do not read as a "
-        "sitemap; publish the feed as RSS 2.0 or Atom 1.0, or list its URLs in an XML sitemap",
-    )
-
-
-def _rss_version_message(version: str | None) -> str:
-    if version is None or not version.strip():
-        return (
-            "<rss> has no version; search engines read only RSS 2.0 feeds as sitemaps: "
-            'write <rss version="2.0"> if the feed follows RSS 2.0'
-        )
-    return (
-        f"<rss version={_short(version)}> is not RSS 2.0, the only RSS version search engines "
-        'read as a sitemap; publish the feed as RSS 2.0 (<rss version="2.0">) or list its '
-        "URLs in an XML sitemap"
-    )
-
-
-def _unsupported(root: Node, message: str) -> Finding:
-    return feed.UNSUPPORTED_FORMAT.at(root.line, root.column, message)
-
-
-def _short(value: str) -> str:
-    return repr(value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "...")
+            return FeedFormat("Atom 0.3", "atom", ATOM_03_NS, "entry", "modified")
+        return FeedFormat("Atom", "atom", root.ns, "entry", "updated")
+    return None
 
 
 class FeedChecker:
@@ -125,32 +87,22 @@ class FeedChecker:
         self.options = options
         self.report = report
         self.facts = facts
-        form, problem = _recognise(root)
+        form = _recognise(root)
         self.kind = form.kind if form is not None else ""  # FileFacts.kind
         self.url_count = 0  # items with a link
         if facts is not None:
             facts.kind = self.kind
         # The items of a feed search engines do not read are checked once it is readable.
-        self.format = form if problem is None else None
-        if problem is not None:
-            report.add(problem)
-        else:
-            assert self.format is not None  # every format without a problem is readable
-            report.add(
-                feed.FEED_AS_SITEMAP.at(
-                    root.line,
-                    root.column,
-                    f"{self.format.title} feed used as a sitemap: Google and Bing read it, "
-                    "Yandex does not; list the URLs in an XML sitemap for Yandex",
-                )
-            )
+        self.format = form if feed.unsupported(root) is None else None
+        self.file = FileContext(options, self.kind, form.item if form is not None else "")
+        title = self.format.title if self.format is not None else ""
+        once(FEED, FeedStart(root, title), self.file, report, options.enabled)
         self.count = 0
         self.over_limit: Node | None = None
         self.undated = 0
         self.first_undated: Node | None = None
         self.duplicates = DuplicateTracker()
         self.robots, self.scope = scope.for_file(options)
-        self.file = FileContext(options, self.kind, form.item if form is not None else "")
         self.item_checks = calls(ITEM, options.enabled)  # the checks of each item
 
     # -- the FileChecker's calls ---------------------------------------------------

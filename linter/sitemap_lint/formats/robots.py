@@ -12,16 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin
 
-from sitemap_lint.engine.dispatch import once
+from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import encoding, events
 from sitemap_lint.rules import robots as rules
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd, RobotsRecord
-from sitemap_lint.rules.registry import END
-from sitemap_lint.rules.urls import check_url, parse_url
+from sitemap_lint.rules.events import FileEnd, RobotsRecord, SitemapLine
+from sitemap_lint.rules.registry import END, SITEMAP_LINE
+from sitemap_lint.rules.urls import check_url
 from sitemap_lint.sets.facts import Child, FileFacts
 from sitemap_lint.sets.robots import GOOGLE_LIMIT
 
@@ -35,10 +34,6 @@ _SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", r
 # The same, cheaply, at the start of any line of a block of text (after the limit).
 _SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_HTTP_LIKE = re.compile(r"https?[:/]", re.I)
-_HOST_LIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
-_SHOWN = 80
 _WORDS = ("sitemap", "site-map")
 # Enough of a line after the limit to tell whether it is a Sitemap line.
 _LINE_START = 64
@@ -63,7 +58,9 @@ def check_robots_file(
         facts.kind = "robots"
     if rules.HTML_START.match(first):
         return
-    checker = _RobotsChecker(sink, facts, url, offset=3 if had_bom else 0)
+    context = FileContext(options, events.ROBOTS, "sitemap")
+    offset = 3 if had_bom else 0
+    checker = _RobotsChecker(sink, facts, url, context, options.enabled, offset)
     checker.feed(first)
     for text in texts:
         checker.feed(text)
@@ -73,15 +70,24 @@ def check_robots_file(
     )
     lines = checker.sitemap_lines + checker.sitemaps_after
     end = FileEnd(events.ROBOTS, None, lines, None, cut_short(), record)
-    context = FileContext(options, events.ROBOTS, "sitemap")
     once(END, end, context, sink, options.enabled)
 
 
 class _RobotsChecker:
-    def __init__(self, report: FindingSink, facts: FileFacts | None, url: str | None, offset: int):
+    def __init__(
+        self,
+        report: FindingSink,
+        facts: FileFacts | None,
+        url: str | None,
+        file: FileContext,
+        enabled: frozenset[str] | None,
+        offset: int,
+    ):
         self.report = report
         self.facts = facts
-        self.url = url
+        self.url = url  # where the robots.txt was fetched from (None: a local file)
+        self.file = file
+        self.line_checks = calls(SITEMAP_LINE, enabled)  # the checks of each Sitemap line
         self.number = 1  # of the line being read
         self.start = offset  # its first byte in the file
         self.pieces: list[str] = []
@@ -183,83 +189,43 @@ class _RobotsChecker:
         if not content.lstrip(" \t")[:8].lower().startswith(("sitemap", "site-map")):
             return
         match = _SITEMAP_FIELD.match(content)
+        colon = match is not None
         if match is None:
             match = _SITEMAP_NO_COLON.match(content)
             if match is None:
                 return
-            self.report.add(
-                rules.SITEMAP_NO_COLON.at(
-                    self.number,
-                    match.start(1) + 1,
-                    f"no ':' after {match.group(1)!r}; write "
-                    f"'{match.group(1)}: {_shorten(match.group(2))}'",
-                )
-            )
         self.sitemap_lines += 1
         value = match.group(2)
         column = match.start(2) + 1 if value else len(content.rstrip()) + 1
-        self._sitemap(value, column)
-
-    def _sitemap(self, value: str, column: int) -> None:
-        node = Node("", "Sitemap", {}, self.number, column)
-        if not _HTTP_LIKE.match(value):
-            self.report.add(
-                rules.SITEMAP_NOT_ABSOLUTE.at(self.number, column, self._not_absolute(value))
+        first = self._sitemap(value, column) if rules.looks_absolute(value) else None
+        if self.line_checks:
+            event = SitemapLine(
+                self.number,
+                column,
+                value,
+                match.group(1),
+                match.start(1) + 1,
+                colon,
+                first,
+                self.url,
             )
-            return
+            for call in self.line_checks:
+                call(event, self.file, self.report)
+
+    def _sitemap(self, value: str, column: int) -> int | None:
+        """Check the URL of a Sitemap line and record it; the line where the same sitemap
+        was listed before, if any."""
+        node = Node("", "Sitemap", {}, self.number, column)
         parsed = check_url(value, node, self.report, field="Sitemap")
         if parsed is None:
-            return
+            return None
         key = parsed.origin + _after_authority(value)
         first = self.seen.setdefault(key, self.number)
         if first != self.number:
-            self.report.add(
-                rules.SITEMAP_DUPLICATE.at(
-                    self.number,
-                    column,
-                    f"sitemap {_shorten(value)!r} is already listed at line {first}; "
-                    "remove this line",
-                )
-            )
-            return
+            return first
         if self.facts is not None:
             self.facts.children.append(Child(value, self.number, column))
-
-    # -- messages --------------------------------------------------------------------
-
-    def _not_absolute(self, value: str) -> str:
-        shown = _shorten(value)
-        if not value:
-            return (
-                "Sitemap line without a URL; write the sitemap's absolute URL after "
-                "'Sitemap:', or remove the line"
-            )
-        scheme = _SCHEME.match(value)
-        if scheme and "." not in scheme.group(1):
-            name = scheme.group(1)
-            rest = value[scheme.end() :]
-            if name.lower().startswith("ht"):
-                guess = "https" if name.lower().endswith("s") else "http"
-                return f"Sitemap URL {shown!r} has scheme {name!r}; did you mean {guess}:{_shorten(rest)}?"
-            return (
-                f"Sitemap URL {shown!r} has scheme {name!r}; crawlers read only http(s) "
-                "sitemaps: serve it over https and write its https:// URL"
-            )
-        if value.startswith("//"):
-            return f"Sitemap URL {shown!r} has no scheme; write https:{shown}"
-        if value.lower().startswith("www.") or _HOST_LIKE.match(value):
-            return f"Sitemap URL {shown!r} has no scheme; write https://{shown}"
-        if self.url is not None and parse_url(self.url) is not None:
-            absolute = urljoin(self.url, value)
-            return (
-                f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; "
-                f"write the absolute URL, {_shorten(absolute)}"
-            )
-        path = value if value.startswith("/") else "/" + value
-        return (
-            f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; write the "
-            f"absolute URL, such as https://example.com{_shorten(path)}"
-        )
+        return None
 
 
 def _count_sitemap_lines(block: str) -> int:
@@ -283,7 +249,3 @@ def _after_authority(url: str) -> str:
         if char in "/?":
             return rest[index:] if char == "/" else "/" + rest[index:]
     return "/"
-
-
-def _shorten(value: str) -> str:
-    return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."

@@ -208,6 +208,34 @@ class TextLine(NamedTuple):
     verdict: LineVerdict | None
 
 
+class SitemapLine(NamedTuple):
+    """A Sitemap line of a robots.txt within the 500 KiB Google reads (``sitemap-line``
+    checks): its ``number``; ``column``, where its value starts; ``value``, the URL as
+    written (empty: none); ``name``, the field's name as written and ``name_column``,
+    where it starts; ``colon``, whether a ``:`` follows the name; ``listed_before``, the
+    line that lists the same sitemap before (None: none, or the value is no usable URL);
+    ``base``, where the robots.txt was fetched from (None: a local file)."""
+
+    number: int
+    column: int
+    value: str
+    name: str
+    name_column: int
+    colon: bool
+    listed_before: int | None
+    base: str | None
+
+
+class FeedStart(NamedTuple):
+    """The root of an RSS or Atom feed (``feed`` checks, once a feed): ``root``, the
+    element (its attributes; no children yet); ``title``, the format search engines
+    read it as (``RSS 2.0``, ``Atom 1.0``, ``Atom 0.3``; empty when they do not read
+    it)."""
+
+    root: Node
+    title: str
+
+
 class FeedItem(NamedTuple):
     """One item of an RSS feed or entry of an Atom feed (``item`` checks), as read.
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
-from sitemap_lint.rules.events import FeedItem, FeedRecord, FileEnd
-from sitemap_lint.rules.registry import END, ITEM
+from sitemap_lint.rules.events import FeedItem, FeedRecord, FeedStart, FileEnd
+from sitemap_lint.rules.registry import END, FEED, ITEM
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -191,6 +191,70 @@ RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, N
 
 ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 _SHOWN = 80
+
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+ATOM_03_NS = "http://purl.org/atom/ns#"
+_SHOWN_VALUE = 80
+
+
+@check(FEED, emits=(UNSUPPORTED_FORMAT, FEED_AS_SITEMAP), proof=NO_PROOF)
+def check_feed_root(feed: FeedStart, file: object, report: Reporter) -> None:
+    """FD002 for a feed search engines do not read as a sitemap, else FD001 (a feed
+    Yandex does not read), at its root."""
+    root = feed.root
+    problem = unsupported(root)
+    if problem is not None:
+        report.add(UNSUPPORTED_FORMAT.at(root.line, root.column, problem))
+        return
+    report.add(
+        FEED_AS_SITEMAP.at(
+            root.line,
+            root.column,
+            f"{feed.title} feed used as a sitemap: Google and Bing read it, "
+            "Yandex does not; list the URLs in an XML sitemap for Yandex",
+        )
+    )
+
+
+def unsupported(root: Node) -> str | None:
+    """Why search engines do not read the feed whose root is ``root`` as a sitemap, and
+    what to do (None: they read it)."""
+    if root.name == "rss":
+        version = root.attrs.get("version")
+        if version is not None and version.strip() == "2.0":
+            return None
+        return _rss_version_message(version)
+    if root.name == "feed":
+        if root.ns in (ATOM_NS, ATOM_03_NS):
+            return None
+        where = "has no namespace" if not root.ns else f"is in the namespace {_quoted(root.ns)}"
+        return (
+            f"<feed> {where}, so it is not an Atom feed search engines read; write "
+            f'<feed xmlns="{ATOM_NS}">'
+        )
+    return (
+        "root <rdf:RDF> is an RSS 1.0 or 0.90 feed, which search engines do not read as a "
+        "sitemap; publish the feed as RSS 2.0 or Atom 1.0, or list its URLs in an XML sitemap"
+    )
+
+
+def _rss_version_message(version: str | None) -> str:
+    if version is None or not version.strip():
+        return (
+            "<rss> has no version; search engines read only RSS 2.0 feeds as sitemaps: "
+            'write <rss version="2.0"> if the feed follows RSS 2.0'
+        )
+    return (
+        f"<rss version={_quoted(version)}> is not RSS 2.0, the only RSS version search "
+        'engines read as a sitemap; publish the feed as RSS 2.0 (<rss version="2.0">) or '
+        "list its URLs in an XML sitemap"
+    )
+
+
+def _quoted(value: str) -> str:
+    shown = value if len(value) <= _SHOWN_VALUE else value[: _SHOWN_VALUE - 3] + "..."
+    return repr(shown)
 
 
 @check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE), proof=NO_PROOF)

@@ -9,7 +9,7 @@ from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.registry import ROOT
+from sitemap_lint.rules.registry import NAMESPACE, ROOT
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -264,6 +264,15 @@ def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
         f'xmlns:PREFIX="{right}" (its elements were not validated)',
         fix=whole_file("xmlns", f"Write the namespace {right}", old=ns, content=right),
     )
+
+
+@check(NAMESPACE, emits=(UNVALIDATED_NAMESPACE, WRONG_EXTENSION_NAMESPACE), proof=NO_PROOF)
+def first_of_namespace(node: Node, file: FileContext, report: Reporter) -> None:
+    """The first element of a namespace without a bundled schema (the fast path proves
+    entries of the bundled namespaces only: no proof needed)."""
+    finding = element_namespace(node)
+    if finding is not None:
+        report.add(finding)
 
 
 def element_namespace(node: Node) -> Finding | None:

@@ -206,6 +206,8 @@ CHILDREN = "children"
 ENTRY = "entry"  # each url or sitemap entry, after its fields and extension elements
 # Each element directly in the root that is not an entry (``rules.events.TopLevel``).
 TOP_LEVEL = "top-level"
+# The first element of each namespace of a file that has no bundled schema.
+NAMESPACE = "namespace"
 # Once a file, at its start: the first text and the XML declaration (``rules.events.Prolog``).
 PROLOG = "prolog"
 # Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
@@ -221,13 +223,21 @@ AUDITED = "audited"
 SET = "set"
 # Each line of a text sitemap with something on it (``rules.events.TextLine``).
 LINE = "line"
+# Each Sitemap line of a robots.txt (``rules.events.SitemapLine``).
+SITEMAP_LINE = "sitemap-line"
+# The root of an RSS or Atom feed, once a feed (``rules.events.FeedStart``).
+FEED = "feed"
 # Each item or entry of an RSS or Atom feed (``rules.events.FeedItem``).
 ITEM = "item"
 # The targets whose checks are functions.
-FUNCTIONS = (*ONCE, CHILDREN, TOP_LEVEL, MARKUP, LINE, ITEM, SET, ANSWER, AUDITED)
+FUNCTIONS = (
+    *(*ONCE, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE, FEED, ITEM, SET),
+    *(ANSWER, AUDITED),
+)
 TARGETS = (
     *FIELDS,
-    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, MARKUP, PROLOG, END, LINE, ITEM),
+    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, PROLOG, END, LINE),
+    *(SITEMAP_LINE, FEED, ITEM),
     *(SET, ANSWER, AUDITED),
 )
 # The targets the fast path must prove a check of (it proves entries without them).
@@ -391,9 +401,12 @@ def check(
     elements, with target ``"extension"`` and ``namespace``; of the root element,
     ``"root"``; of each entry's children before its fields, ``"children"``; of each whole
     entry, ``"entry"``; of each element in the root that is not an entry,
-    ``"top-level"``; of each problem of the markup, ``"markup"``; of the file's start,
+    ``"top-level"``; of the first element of each namespace without a bundled schema,
+    ``"namespace"``; of each problem of the markup, ``"markup"``; of the file's start,
     ``"prolog"``; of its end, ``"end"``; of each
-    line of a text sitemap, ``"line"``; of each item of a feed, ``"item"``; of a set of
+    line of a text sitemap, ``"line"``; of each Sitemap line of a robots.txt,
+    ``"sitemap-line"``; of a feed's root, ``"feed"``; of each item of a
+    feed, ``"item"``; of a set of
     files once each was checked, ``"set"``; with
     ``--live``, of each listed URL's answer, ``"answer"``, and of a file's URLs once
     answered, ``"audited"``) that reports
@@ -407,7 +420,7 @@ def check(
     a proof turns the fast path off, and so does a check of an entry or its children (a
     check of the root, the prolog or the end needs none: each is seen once a file,
     whatever the fast path proved; nor does a check of the elements in the root that
-    are no entries, the problems of the markup, the lines of a text sitemap, the items
+    are no entries, the namespaces, the problems of the markup, the lines of a text sitemap, the items
     of a feed, the set or the live audit's answers, which the fast path never proves); an extension check without one leaves the entries holding its
     namespace's elements to the full checker."""
     for target in targets:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules import events
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.events import FileEnd, Prolog, RobotsRecord
-from sitemap_lint.rules.registry import END, PROLOG, stateful
+from sitemap_lint.rules.events import FileEnd, Prolog, RobotsRecord, SitemapLine
+from sitemap_lint.rules.registry import END, PROLOG, SITEMAP_LINE, stateful
 from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
@@ -308,3 +309,86 @@ def check_size(end: FileEnd, file: object, report: Reporter) -> None:
             "Sitemap lines first",
         )
     )
+
+
+_SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_HTTP_LIKE = lazy(r"https?[:/]", re.I)
+_HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
+_SHOWN = 80
+
+
+@check(
+    SITEMAP_LINE, emits=(SITEMAP_NO_COLON, SITEMAP_NOT_ABSOLUTE, SITEMAP_DUPLICATE), proof=NO_PROOF
+)
+def check_sitemap_line(line: SitemapLine, file: object, report: Reporter) -> None:
+    """RB002 for a Sitemap line without its colon, RB001 for one whose URL is not
+    absolute, RB003 for one that lists a sitemap again."""
+    if not line.colon:
+        report.add(
+            SITEMAP_NO_COLON.at(
+                line.number,
+                line.name_column,
+                f"no ':' after {line.name!r}; write '{line.name}: {_shorten(line.value)}'",
+            )
+        )
+    if not looks_absolute(line.value):
+        report.add(SITEMAP_NOT_ABSOLUTE.at(line.number, line.column, _not_absolute(line)))
+    elif line.listed_before is not None:
+        report.add(
+            SITEMAP_DUPLICATE.at(
+                line.number,
+                line.column,
+                f"sitemap {_shorten(line.value)!r} is already listed at line "
+                f"{line.listed_before}; remove this line",
+            )
+        )
+
+
+def looks_absolute(value: str) -> bool:
+    """Whether a Sitemap line's value starts as an http(s) URL (else RB001 says how to
+    write it, and the URL rules do not read it)."""
+    return _HTTP_LIKE.match(value) is not None
+
+
+def _not_absolute(line: SitemapLine) -> str:
+    from sitemap_lint.rules.urls import parse_url
+
+    value = line.value
+    shown = _shorten(value)
+    if not value:
+        return (
+            "Sitemap line without a URL; write the sitemap's absolute URL after "
+            "'Sitemap:', or remove the line"
+        )
+    scheme = _SCHEME.match(value)
+    if scheme and "." not in scheme.group(1):
+        name = scheme.group(1)
+        rest = value[scheme.end() :]
+        if name.lower().startswith("ht"):
+            guess = "https" if name.lower().endswith("s") else "http"
+            return (
+                f"Sitemap URL {shown!r} has scheme {name!r}; did you mean {guess}:{_shorten(rest)}?"
+            )
+        return (
+            f"Sitemap URL {shown!r} has scheme {name!r}; crawlers read only http(s) "
+            "sitemaps: serve it over https and write its https:// URL"
+        )
+    if value.startswith("//"):
+        return f"Sitemap URL {shown!r} has no scheme; write https:{shown}"
+    if value.lower().startswith("www.") or _HOST_LIKE.match(value):
+        return f"Sitemap URL {shown!r} has no scheme; write https://{shown}"
+    if line.base is not None and parse_url(line.base) is not None:
+        absolute = urljoin(line.base, value)
+        return (
+            f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; "
+            f"write the absolute URL, {_shorten(absolute)}"
+        )
+    path = value if value.startswith("/") else "/" + value
+    return (
+        f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; write the "
+        f"absolute URL, such as https://example.com{_shorten(path)}"
+    )
+
+
+def _shorten(value: str) -> str:
+    return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
