@@ -46,6 +46,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.finding import Severity
 from sitemap_lint.inputs.reader import ByteStream, Source
@@ -496,7 +497,7 @@ def lint_json(path: Path) -> tuple[int, str]:
 def content_lines(path: Path) -> int:
     """Lines of the (uncompressed) content as XML counts them; an upper bound for
     wide encodings, whose other characters may hold a 0x0A or 0x0D byte."""
-    data = b"".join(ByteStream(Source(str(path), path), FindingList()).chunks())
+    data = b"".join(ByteStream(Source(str(path), path), InputChecks(FindingList())).chunks())
     return 1 + data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 

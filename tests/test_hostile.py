@@ -239,12 +239,13 @@ def _checked(data: bytes) -> list[Finding]:
 
 
 def _decode(data: bytes, size: int = 1 << 16):
+    from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
 
     findings = FindingList()
     chunks = [data[i : i + size] for i in range(0, len(data), size)]
-    text = "".join(Decoder(findings).decode(chunks))
+    text = "".join(Decoder(InputChecks(findings)).decode(chunks))
     return text, [(f.code, f.line, f.column) for f in findings]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
@@ -45,8 +46,8 @@ def read(text: str, size: int | None = None) -> list[Target]:
 
 def read_file(path: Path) -> list[Target]:
     """The targets of a file, decoded and fed as the static check decodes and feeds it."""
-    stream = ByteStream(Source(str(path), path), FindingList())
-    decoder = Decoder(FindingList())
+    stream = ByteStream(Source(str(path), path), InputChecks(FindingList()))
+    decoder = Decoder(InputChecks(FindingList()))
     texts = decoder.decode(stream.chunks())
     first = next(texts, "")  # the decoder's offsets are known once its first text is out
     reader = TargetReader(decoder.line_offset, decoder.column_offset)

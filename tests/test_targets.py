@@ -27,6 +27,7 @@ from sitemap_lint.rules.events import (
     FeedRecord,
     FeedStart,
     FileEnd,
+    InputProblem,
     Markup,
     Prolog,
     RobotsRecord,
@@ -40,6 +41,7 @@ from sitemap_lint.rules.registry import (
     CHILDREN,
     END,
     FEED,
+    INPUT,
     ITEM,
     LINE,
     MARKUP,
@@ -234,7 +236,7 @@ def test_a_check_of_the_prolog_or_the_end_is_a_function() -> None:
         def check(self, event: object, context: object, report: Reporter) -> None:
             """Nothing: the registration fails first."""
 
-    for target in (PROLOG, END, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, ITEM, FEED):
+    for target in (PROLOG, END, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, ITEM, FEED):
         with pytest.raises(ValueError, match="is a function"):
             check(target, emits=(NOTED,))(Counter)
 
@@ -457,3 +459,23 @@ def test_a_sitemap_line_check_sees_each_sitemap_line_of_a_robots_txt(tmp_path: P
             ("ZX001", 3, 9, "sitemap https://www.example.com/b.xml None"),
             ("ZX001", 4, 10, "Sitemap: https://www.example.com/a.xml 2"),
         ]
+
+
+def _note_input(problem: object, options: object, report: Reporter) -> None:
+    assert isinstance(problem, InputProblem)
+    note = f"{problem.kind} {problem.codec} {problem.data!r}".strip()
+    report.add(NOTED.at(problem.line, problem.column, note))
+
+
+def test_an_input_check_sees_what_the_reader_and_decoder_met(tmp_path: Path) -> None:
+    import gzip
+
+    page = plugin_sitemap(3).encode()
+    packed = tmp_path / "packed.xml"  # gzip bytes under a plain name
+    packed.write_bytes(gzip.compress(page))
+    broken = tmp_path / "broken.xml"
+    broken.write_bytes(page.replace(b"page-1", b"p\xe9ge-1"))
+    with file_check(INPUT, _note_input):
+        assert messages(packed) == [("ZX001", 1, 1, "gzip-name  b''")]
+        assert messages(broken) == [("ZX001", 9, 43, "invalid-bytes utf-8 b'\\xe9'")]
+        assert messages(write(tmp_path, plugin_sitemap(3))) == []

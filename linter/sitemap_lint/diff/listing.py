@@ -25,6 +25,7 @@ from typing import Any
 
 from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
+from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList
 from sitemap_lint.inputs.reader import ByteStream, Source
@@ -71,7 +72,7 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
     """The file's listing, with the result the set's discovery reads (its kind and the
     sitemaps it lists)."""
     findings = FindingList()
-    data = b"".join(ByteStream(source, findings).chunks())
+    data = b"".join(ByteStream(source, InputChecks(findings)).chunks())
     listing = listing_of(data)
     facts = FileFacts(
         kind=listing.kind,

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 from sitemap_lint import fastpath
-from sitemap_lint.engine.dispatch import Dispatch, once
+from sitemap_lint.engine.dispatch import Dispatch, InputChecks, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
@@ -60,8 +60,9 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
-    stream = ByteStream(source, sink)
-    decoder = Decoder(sink)
+    problems = InputChecks(sink, options.enabled, options)
+    stream = ByteStream(source, problems)
+    decoder = Decoder(problems)
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
     form = _form(source, first)

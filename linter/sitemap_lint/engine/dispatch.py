@@ -17,7 +17,7 @@ from typing import Any
 
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.events import FileEnd, TopLevel
+from sitemap_lint.rules.events import FileEnd, InputProblem, TopLevel
 from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
@@ -27,6 +27,7 @@ from sitemap_lint.rules.registry import (
     EXTENSION,
     FIELDS,
     FINDING_READERS,
+    INPUT,
     NAMESPACE,
     ROOT,
     STATEFUL,
@@ -242,6 +243,24 @@ def once(
     families()  # the plugins' checks register when their modules are loaded
     for spec in _once(enabled, target, tuple(CHECKS)):
         spec.implementation(event, context, report)
+
+
+class InputChecks:
+    """Hands what the reader and the decoder meet in the raw bytes to the ``input`` checks
+    that a run with the ``enabled`` rules (None: all) needs; their findings go to
+    ``report``, with ``options`` (None: a read outside a check, as ``--fix`` reads)."""
+
+    __slots__ = ("enabled", "options", "report")
+
+    def __init__(
+        self, report: Reporter, enabled: frozenset[str] | None = None, options: object = None
+    ) -> None:
+        self.report = report
+        self.enabled = enabled
+        self.options = options
+
+    def problem(self, problem: InputProblem) -> None:
+        once(INPUT, problem, self.options, self.report, self.enabled)
 
 
 def calls(target: str, enabled: frozenset[str] | None) -> tuple[Callable[..., None], ...]:

@@ -69,6 +69,7 @@ def read_source(source: Source) -> bytes:
     """The bytes of a file or of standard input, at most ``MAX_FIX_BYTES``."""
     import sys
 
+    from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.reader import ByteStream
 
@@ -76,13 +77,16 @@ def read_source(source: Source) -> bytes:
         return source.data
     if source.path is None:
         return sys.stdin.buffer.read(MAX_FIX_BYTES + 1)
-    handle = ByteStream(source, FindingList())._open()  # regular files only, as a check reads them
+    handle = ByteStream(
+        source, InputChecks(FindingList())
+    )._open()  # regular files only, as a check reads them
     with handle:
         return handle.read(MAX_FIX_BYTES + 1)
 
 
 def decode(raw: bytes) -> Decoded | str:
     """The content of ``raw`` as text, or the reason it cannot be fixed safely."""
+    from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
 
@@ -101,7 +105,7 @@ def decode(raw: bytes) -> Decoded | str:
         except zlib.error:
             return "the gzip stream is corrupt"
     findings = FindingList()
-    decoder = Decoder(findings, keep_leading=True, positions=False)
+    decoder = Decoder(InputChecks(findings), keep_leading=True, positions=False)
     text = "".join(decoder.decode([data]))
     if any(f.code == "EN001" for f in findings):
         return "it holds bytes that are not valid in its encoding, which a rewrite would lose"

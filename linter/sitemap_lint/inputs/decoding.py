@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from sitemap_lint.rules import encoding as encoding_rules
-from sitemap_lint.rules.events import Declaration
+from sitemap_lint.rules.events import Declaration, InputKind, InputProblem, ProblemReport
 from sitemap_lint.support.patterns import lazy
-
-if TYPE_CHECKING:
-    from sitemap_lint.engine.sink import Reporter
 
 SNIFF_SIZE = 1024
 MAX_INVALID_REPORTS = 20
@@ -50,7 +46,7 @@ class Decoder:
     ``report`` where they are decoded.
     """
 
-    def __init__(self, report: Reporter, keep_leading: bool = False, positions: bool = True):
+    def __init__(self, report: ProblemReport, keep_leading: bool = False, positions: bool = True):
         self.report = report  # where its findings go: the file's sink
         # Keep text before a late XML declaration (to show the file's lines as they are).
         self.keep_leading = keep_leading
@@ -124,7 +120,7 @@ class Decoder:
         end = 0
         while end < len(head) and head[end : end + 1] in _NEVER_UTF8:
             end += 1
-        self.report.add(encoding_rules.stray_mark(head[:end], family))
+        self.report.problem(InputProblem(InputKind.STRAY_MARK, family, data=head[:end]))
         self._invalid_lines.add(1)
         self._invalid_reported += 1
         head = head[end:]
@@ -230,11 +226,15 @@ class Decoder:
             counted = start
             if line not in self._invalid_lines:
                 self._invalid_lines.add(line)
-                self.report.add(
-                    encoding_rules.invalid_bytes(
-                        self.codec, body[start:end], line, self._column(body, start)
-                    )
+                column = self._column(body, start)
+                invalid = InputProblem(
+                    InputKind.INVALID_BYTES,
+                    codec=self.codec,
+                    data=body[start:end],
+                    line=line,
+                    column=column,
                 )
+                self.report.problem(invalid)
                 self._invalid_reported += 1
                 if self._invalid_reported >= MAX_INVALID_REPORTS:
                     return

@@ -53,6 +53,7 @@ def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int,
 
     Returns what could be read; a source that cannot be read again gives no lines.
     """
+    from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.inputs.decoding import Decoder
     from sitemap_lint.inputs.reader import ByteStream, InputError
@@ -60,9 +61,9 @@ def read_lines(source: Source, wanted: Mapping[int, Iterable[int]]) -> dict[int,
     if not wanted:
         return {}
     collector = _Collector(wanted)
-    stream = ByteStream(source, FindingList())
+    stream = ByteStream(source, InputChecks(FindingList()))
     try:
-        for text in Decoder(FindingList(), keep_leading=True).decode(stream.chunks()):
+        for text in Decoder(InputChecks(FindingList()), keep_leading=True).decode(stream.chunks()):
             if collector.feed(text):
                 break
     except (InputError, OSError):

@@ -14,14 +14,10 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
-from sitemap_lint.rules import input as input_rules
-from sitemap_lint.rules import limits
+from sitemap_lint.rules.events import InputKind, InputProblem, ProblemReport
 from sitemap_lint.support.records import Frozen
-
-if TYPE_CHECKING:
-    from sitemap_lint.engine.sink import Reporter
 
 READ_SIZE = 1 << 16
 SIZE_LIMIT = 52_428_800
@@ -121,7 +117,7 @@ class ByteStream:
     stopped at the safety cap or at a corrupt gzip stream.
     """
 
-    def __init__(self, source: Source, report: Reporter):
+    def __init__(self, source: Source, report: ProblemReport):
         self.source = source
         self.report = report
         self.total = 0
@@ -179,10 +175,10 @@ class ByteStream:
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
         if self.source.path is not None and named_gz != self.is_gzip:
-            self.report.add(input_rules.gzip_name_mismatch(self.is_gzip))
+            self.report.problem(InputProblem(InputKind.GZIP_NAME, gzip=self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():
             if first.startswith(magic):
-                self.report.add(input_rules.unsupported_compression(kind))
+                self.report.problem(InputProblem(InputKind.COMPRESSION, kind))
                 self.stopped_early = True
                 return
         raw = _read_all(handle, first)
@@ -201,7 +197,10 @@ class ByteStream:
                 break
             yield chunk
         if self.total > SIZE_LIMIT:
-            self.report.add(limits.file_too_large(self.total, self.is_gzip, capped))
+            too_large = InputProblem(
+                InputKind.TOO_LARGE, size=self.total, gzip=self.is_gzip, capped=capped
+            )
+            self.report.problem(too_large)
 
 
 def _reason(error: OSError) -> str:
@@ -240,7 +239,8 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
                 # zlib drops the whole call's output on an error: redo it in small
                 # steps from the saved state to keep what was readable.
                 yield from _salvage(before, data)
-                stream.report.add(input_rules.gzip_corrupt(str(error), stream.total))
+                corrupt = InputProblem(InputKind.GZIP_CORRUPT, str(error), stream.total)
+                stream.report.problem(corrupt)
                 stream.stopped_early = True
                 return
             if out:
@@ -255,14 +255,11 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
             in_member = False
             if data and not data.startswith(GZIP_MAGIC):
                 if data.strip(b"\x00"):  # NUL padding after the last member is harmless
-                    stream.report.add(
-                        input_rules.gzip_corrupt(
-                            "data after the end of the gzip stream", stream.total
-                        )
-                    )
+                    after = "data after the end of the gzip stream"
+                    stream.report.problem(InputProblem(InputKind.GZIP_CORRUPT, after, stream.total))
                 return
     if in_member:
-        stream.report.add(input_rules.gzip_truncated(stream.total))
+        stream.report.problem(InputProblem(InputKind.GZIP_TRUNCATED, size=stream.total))
         stream.stopped_early = True
 
 

@@ -7,8 +7,8 @@ import codecs
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import whole_file
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.events import NOT_XML, Prolog
-from sitemap_lint.rules.registry import PROLOG
+from sitemap_lint.rules.events import NOT_XML, InputKind, InputProblem, Prolog
+from sitemap_lint.rules.registry import INPUT, PROLOG
 from sitemap_lint.rules.structure import Reporter
 
 # The names of UTF-8 in an XML declaration that are not reported.
@@ -156,6 +156,16 @@ def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
         shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
         utf8 = is_utf8_alias(lower)
         report.add(declared_encoding(shown, column, line, utf8=utf8))
+
+
+@check(INPUT, emits=(INVALID_BYTES,), proof=NO_PROOF)
+def check_bytes(problem: InputProblem, options: object, report: Reporter) -> None:
+    """EN001 for bytes the file's encoding cannot decode, or bytes never valid in UTF-8
+    before its text."""
+    if problem.kind == InputKind.INVALID_BYTES:
+        report.add(invalid_bytes(problem.codec, problem.data, problem.line, problem.column))
+    elif problem.kind == InputKind.STRAY_MARK:
+        report.add(stray_mark(problem.data, problem.detail))
 
 
 def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from sitemap_lint.model import Node
 
@@ -134,6 +134,46 @@ class Markup(NamedTuple):
     last: int = 0
     resumed: int | None = None
     node: Node | None = None
+
+
+class InputKind:
+    """What the reader or the decoder met in the raw bytes (``InputProblem.kind``)."""
+
+    GZIP_NAME = "gzip-name"  # the name says gzip and the bytes do not, or the reverse
+    COMPRESSION = "compression"  # a compression other than gzip
+    GZIP_CORRUPT = "gzip-corrupt"  # a damaged gzip stream, or data after its end
+    GZIP_TRUNCATED = "gzip-truncated"  # a gzip stream that ends inside a member
+    TOO_LARGE = "too-large"  # more bytes than the protocol's 50 MiB (uncompressed)
+    INVALID_BYTES = "invalid-bytes"  # bytes its encoding cannot decode, on a line
+    STRAY_MARK = "stray-mark"  # bytes never valid in UTF-8 before the text
+
+
+class InputProblem(NamedTuple):
+    """What the reader or the decoder met in the raw bytes (``input`` checks), before
+    any front end reads the text.
+
+    ``kind``: an ``InputKind``; ``detail``: the other compression's name, why a gzip
+    stream is damaged, or the encoding family a stray mark belongs to; ``size``: the
+    bytes read (uncompressed) so far; ``gzip``: the bytes are gzip (``gzip-name``, and
+    for ``too-large`` the file was); ``capped``: reading stopped at the cap; ``codec``
+    and ``data``: the encoding and the bytes it cannot decode (or the stray mark's
+    bytes); ``line`` and ``column``: where they stand."""
+
+    kind: str
+    detail: str = ""
+    size: int = 0
+    gzip: bool = False
+    capped: bool = False
+    codec: str = ""
+    data: bytes = b""
+    line: int = 1
+    column: int = 1
+
+
+class ProblemReport(Protocol):
+    """Where the reader and the decoder hand what they meet (``engine.dispatch.InputChecks``)."""
+
+    def problem(self, problem: InputProblem) -> None: ...
 
 
 class TopLevel(NamedTuple):

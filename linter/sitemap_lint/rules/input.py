@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules import events
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.events import Markup, MarkupKind
-from sitemap_lint.rules.registry import MARKUP, PROLOG
+from sitemap_lint.rules.events import InputKind, InputProblem, Markup, MarkupKind
+from sitemap_lint.rules.registry import INPUT, MARKUP, PROLOG
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -192,6 +192,21 @@ def check_no_root(markup: Markup, options: object, report: Reporter) -> None:
                 1, 1, "file has no root element; a sitemap needs <urlset> or <sitemapindex>"
             )
         )
+
+
+@check(INPUT, emits=(GZIP_NAME_MISMATCH, GZIP_CORRUPT, UNSUPPORTED_COMPRESSION), proof=NO_PROOF)
+def check_compression(problem: InputProblem, options: object, report: Reporter) -> None:
+    """IN003 for a name that says gzip where the bytes are not (or the reverse), IN004
+    for a damaged or truncated gzip stream, IN005 for another compression."""
+    kind = problem.kind
+    if kind == InputKind.GZIP_NAME:
+        report.add(gzip_name_mismatch(problem.gzip))
+    elif kind == InputKind.GZIP_CORRUPT:
+        report.add(gzip_corrupt(problem.detail, problem.size))
+    elif kind == InputKind.GZIP_TRUNCATED:
+        report.add(gzip_truncated(problem.size))
+    elif kind == InputKind.COMPRESSION:
+        report.add(unsupported_compression(problem.detail))
 
 
 def gzip_name_mismatch(is_gzip: bool) -> Finding:

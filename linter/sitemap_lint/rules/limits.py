@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.events import FileEnd
-from sitemap_lint.rules.registry import END
+from sitemap_lint.rules.events import FileEnd, InputKind, InputProblem
+from sitemap_lint.rules.registry import END, INPUT
 from sitemap_lint.rules.structure import Reporter
 
 MAX_ENTRIES = 50_000
@@ -79,6 +79,13 @@ FAMILY = "Limits"
 ORDER = 100
 
 RULES = (TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS)
+
+
+@check(INPUT, emits=(FILE_TOO_LARGE,), proof=NO_PROOF)
+def check_size(problem: InputProblem, options: object, report: Reporter) -> None:
+    """LM002 for a file past the protocol's 50 MiB (uncompressed)."""
+    if problem.kind == InputKind.TOO_LARGE:
+        report.add(file_too_large(problem.size, problem.gzip, problem.capped))
 
 
 def file_too_large(size: int, is_gzip: bool, stopped: bool) -> Finding:

@@ -208,6 +208,8 @@ ENTRY = "entry"  # each url or sitemap entry, after its fields and extension ele
 TOP_LEVEL = "top-level"
 # The first element of each namespace of a file that has no bundled schema.
 NAMESPACE = "namespace"
+# What the reader and the decoder meet in the raw bytes (``rules.events.InputProblem``).
+INPUT = "input"
 # Once a file, at its start: the first text and the XML declaration (``rules.events.Prolog``).
 PROLOG = "prolog"
 # Once a file, when every entry was read: its counts (``rules.events.FileEnd``).
@@ -231,12 +233,14 @@ FEED = "feed"
 ITEM = "item"
 # The targets whose checks are functions.
 FUNCTIONS = (
-    *(*ONCE, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE, FEED, ITEM, SET),
+    *(*ONCE, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE, FEED, ITEM),
+    SET,
     *(ANSWER, AUDITED),
 )
 TARGETS = (
     *FIELDS,
-    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, PROLOG, END, LINE),
+    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, INPUT, PROLOG, END),
+    LINE,
     *(SITEMAP_LINE, FEED, ITEM),
     *(SET, ANSWER, AUDITED),
 )
@@ -402,7 +406,8 @@ def check(
     ``"root"``; of each entry's children before its fields, ``"children"``; of each whole
     entry, ``"entry"``; of each element in the root that is not an entry,
     ``"top-level"``; of the first element of each namespace without a bundled schema,
-    ``"namespace"``; of each problem of the markup, ``"markup"``; of the file's start,
+    ``"namespace"``; of each problem of the markup, ``"markup"``; of each problem of
+    the raw bytes, ``"input"``; of the file's start,
     ``"prolog"``; of its end, ``"end"``; of each
     line of a text sitemap, ``"line"``; of each Sitemap line of a robots.txt,
     ``"sitemap-line"``; of a feed's root, ``"feed"``; of each item of a
@@ -420,7 +425,7 @@ def check(
     a proof turns the fast path off, and so does a check of an entry or its children (a
     check of the root, the prolog or the end needs none: each is seen once a file,
     whatever the fast path proved; nor does a check of the elements in the root that
-    are no entries, the namespaces, the problems of the markup, the lines of a text sitemap, the items
+    are no entries, the namespaces, the problems of the markup or the bytes, the lines of a text sitemap, the items
     of a feed, the set or the live audit's answers, which the fast path never proves); an extension check without one leaves the entries holding its
     namespace's elements to the full checker."""
     for target in targets:

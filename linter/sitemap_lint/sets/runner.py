@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.checker import check_source
-from sitemap_lint.engine.dispatch import calls
+from sitemap_lint.engine.dispatch import InputChecks, calls
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
@@ -955,7 +955,7 @@ def _read_start(source: Source, cap: int = ROBOTS_CAP) -> bytes:
     by default (the reader refuses directories, FIFOs and devices with a one-line
     InputError)."""
     data = bytearray()
-    for chunk in ByteStream(source, FindingList()).chunks():
+    for chunk in ByteStream(source, InputChecks(FindingList())).chunks():
         data += chunk
         if len(data) >= cap:
             break
