@@ -13,6 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sitemap_lint.cli import main
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.run import RunSettings, UsageError, execute
 from tests.helpers import run_json
 
@@ -478,3 +479,52 @@ def test_a_plugin_checks_the_set_once_every_file_is_checked(site: Path) -> None:
     assert codes(report) == [("b.xml", "ZX003", 1), ("b.xml", "SE001", 4)]
     assert report["files"][1]["findings"][0]["message"] == "a.xml:2 b.xml:2"
     assert codes(alone) == []  # one file is no set
+
+
+def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: Path) -> None:
+    """What the following of listings leaves comes through the rule API too: a plugin's
+    ``listed`` check sees a sitemap listed twice and one that is not there."""
+    from sitemap_lint.rules.base import WARNING, check, rule
+    from sitemap_lint.rules.events import Unfollowed
+    from sitemap_lint.rules.registry import CHECKS, LISTED, rules
+
+    noted = rule(
+        "ZX004",
+        "noted-listing",
+        WARNING,
+        summary="A listed sitemap a plugin notes",
+        what="Notes each listed sitemap the set does not follow.",
+        why="It shows that the following of listings hands what it leaves to the checks.",
+        bad="<sitemapindex/>",
+        good="<sitemapindex/>",
+    )
+
+    def note(listed: Unfollowed, options: object, report: Reporter) -> None:
+        report.add(noted.at(listed.line, listed.column, f"{listed.kind} {listed.url}"))
+
+    (tmp_path / "index.xml").write_text(index("a.xml", "gone.xml", "a.xml"), encoding="utf-8")
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    rules()
+    before = len(CHECKS)
+    check(LISTED, emits=(noted,))(note)
+    try:
+        _status, report = run(
+            [str(tmp_path / "index.xml")], follow=True, maps=(f"https://example.com/={tmp_path}",)
+        )
+    finally:
+        del CHECKS[before:]
+    found = [
+        (name, code, line, f["message"])
+        for entry in report["files"]
+        for f in entry["findings"]
+        for name, code, line in [(Path(entry["path"]).name, f["code"], f["line"])]
+        if code == "ZX004"
+    ]
+    assert found == [
+        ("index.xml", "ZX004", 4, "not-found https://example.com/gone.xml"),
+        ("index.xml", "ZX004", 5, "twice https://example.com/a.xml"),
+    ]
+    assert [c for c in codes(report) if c[1][:2] == "SE"] == [
+        ("index.xml", "SE007", 4),
+        ("index.xml", "SE004", 5),
+    ]

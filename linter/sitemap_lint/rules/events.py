@@ -136,6 +136,36 @@ class Markup(NamedTuple):
     node: Node | None = None
 
 
+class FollowKind:
+    """Why the following of a set's listings leaves a listed sitemap (``Unfollowed.kind``)."""
+
+    CYCLE = "cycle"  # it is the listing file, or an index above it
+    TWICE = "twice"  # the set already has it
+    LIMIT = "limit"  # past --max-depth, --max-files or --max-bytes
+    NOT_FOUND = "not-found"  # --map maps it to no readable file
+    UNREADABLE = "unreadable"  # it could not be read or fetched (reported in that file)
+    NESTED = "nested"  # it is itself an index, listed by an index
+
+
+class Unfollowed(NamedTuple):
+    """A sitemap an index or a robots.txt lists that the set does not follow, or follows
+    no further (``listed`` checks).
+
+    ``kind``: a ``FollowKind``; ``url``: the URL as listed; ``line``, ``column``: where
+    the listing entry stands (for ``unreadable``, 1, 1 in the listed file itself);
+    ``detail``: for ``cycle``, ``self`` or ``above``; for ``twice``, where it was listed
+    first; for ``limit``, which (``depth``, ``files``, ``bytes``); for ``not-found`` and
+    ``unreadable``, why; ``value``: for ``limit``, the limit's value; for ``nested``,
+    how many sitemaps it lists."""
+
+    kind: str
+    url: str
+    line: int
+    column: int
+    detail: str = ""
+    value: int = 0
+
+
 class InputKind:
     """What the reader or the decoder met in the raw bytes (``InputProblem.kind``)."""
 

@@ -221,6 +221,8 @@ MARKUP = "markup"
 # a file when its URLs were answered (``rules.events.Audited``).
 ANSWER = "answer"
 AUDITED = "audited"
+# Each sitemap a set's index or robots.txt lists that is not followed (``rules.events.Unfollowed``).
+LISTED = "listed"
 # Once a run of several files, when each was checked: the set (``rules.sets.CheckedSet``).
 SET = "set"
 # Each line of a text sitemap with something on it (``rules.events.TextLine``).
@@ -234,15 +236,14 @@ ITEM = "item"
 # The targets whose checks are functions.
 FUNCTIONS = (
     *(*ONCE, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE, FEED, ITEM),
-    SET,
-    *(ANSWER, AUDITED),
+    *(SET, LISTED, ANSWER, AUDITED),
 )
 TARGETS = (
     *FIELDS,
     *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, INPUT, PROLOG, END),
     LINE,
     *(SITEMAP_LINE, FEED, ITEM),
-    *(SET, ANSWER, AUDITED),
+    *(SET, LISTED, ANSWER, AUDITED),
 )
 # The targets the fast path must prove a check of (it proves entries without them).
 PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
@@ -412,7 +413,8 @@ def check(
     line of a text sitemap, ``"line"``; of each Sitemap line of a robots.txt,
     ``"sitemap-line"``; of a feed's root, ``"feed"``; of each item of a
     feed, ``"item"``; of a set of
-    files once each was checked, ``"set"``; with
+    files once each was checked, ``"set"``; of each listed sitemap a set does not
+    follow, ``"listed"``; with
     ``--live``, of each listed URL's answer, ``"answer"``, and of a file's URLs once
     answered, ``"audited"``) that reports
     the rules ``emits``. The checker runs it only when one of those rules is enabled (or,

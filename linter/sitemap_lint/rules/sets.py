@@ -3,9 +3,10 @@ several files named together).
 
 The ``set`` checks get the set once every file of it is checked
 (``CheckedSet``, below, from ``sitemap_lint.sets.runner``); each finding is placed in
-the file and at the line where the defect shows. What the following of listings finds (a
-child not found, a nested index, a sitemap listed twice, a limit reached) the set runner
-reports as it follows them.
+the file and at the line where the defect shows. The ``listed`` checks get each listed
+sitemap the following of listings leaves (``rules.events.Unfollowed``: a cycle, a
+sitemap listed twice, a limit reached, a child not found, an index inside an index), in
+the listing file.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import NamedTuple, Protocol, TypeVar
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import FollowKind, Unfollowed
 from sitemap_lint.rules.hreflang import RULES as HREFLANG_RULES
 from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
-from sitemap_lint.rules.registry import SET
+from sitemap_lint.rules.registry import LISTED, SET
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import Child, FileFacts, url_hash
 
 # A sitemap's newest entry may be this much newer than its lastmod in the index.
@@ -485,3 +488,58 @@ def _aware(moment: datetime) -> datetime:
 
 def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
+
+
+@check(
+    LISTED,
+    emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, SET_LIMIT_REACHED, CHILD_NOT_FOUND, NESTED_INDEX),
+    proof=NO_PROOF,
+)
+def check_unfollowed(listed: Unfollowed, options: object, report: Reporter) -> None:
+    """Why a listed sitemap was not followed: SE002 (a cycle), SE004 (listed twice), SE005
+    (a limit), SE007 (not found or unreadable), SE003 (an index inside an index)."""
+    report.add(_unfollowed(listed))
+
+
+def _unfollowed(listed: Unfollowed) -> Finding:
+    kind, url, line, column = listed.kind, listed.url, listed.line, listed.column
+    if kind == FollowKind.CYCLE:
+        what = "this file itself" if listed.detail == "self" else "an index that lists this file"
+        return INDEX_CYCLE.at(
+            line,
+            column,
+            f"{url} is {what}; the cycle was not followed: list only sitemaps of URLs here",
+        )
+    if kind == FollowKind.TWICE:
+        return SITEMAP_LISTED_TWICE.at(
+            line,
+            column,
+            f"{url} is already listed in {listed.detail} and was checked there; remove "
+            "one of the two entries",
+        )
+    if kind == FollowKind.LIMIT:
+        return SET_LIMIT_REACHED.at(line, column, _limit_message(listed.detail, url, listed.value))
+    if kind == FollowKind.NOT_FOUND:
+        return CHILD_NOT_FOUND.at(line, column, listed.detail)
+    if kind == FollowKind.UNREADABLE:
+        return CHILD_NOT_FOUND.at(line, column, f"{listed.detail}; the file could not be checked")
+    return NESTED_INDEX.at(
+        line,
+        column,
+        f"{url} is itself a sitemap index (of {listed.value:,} sitemaps); search "
+        "engines do not follow an index inside an index, so its sitemaps were not "
+        "checked either: list them here directly or submit that index on its own",
+    )
+
+
+def _limit_message(limit: str, url: str, value: int) -> str:
+    if limit == "depth":
+        what = f"it is more than --max-depth {value} levels below the input"
+        flag = "--max-depth"
+    elif limit == "files":
+        what = f"the run reached --max-files {value:,}"
+        flag = "--max-files"
+    else:
+        what = f"the run read --max-bytes {value:,} bytes"
+        flag = "--max-bytes"
+    return f"{url} and any further sitemaps were not checked: {what}; raise {flag} to check them"

@@ -30,13 +30,14 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.checker import check_source
-from sitemap_lint.engine.dispatch import InputChecks, calls
+from sitemap_lint.engine.dispatch import InputChecks, calls, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
-from sitemap_lint.rules.registry import SET
+from sitemap_lint.rules.events import FollowKind, Unfollowed
+from sitemap_lint.rules.registry import LISTED, SET
 from sitemap_lint.rules.sets import Duplicate
 from sitemap_lint.rules.urls import parse_url
 from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, first_positions
@@ -190,7 +191,7 @@ class SetRunner:
         self.hosts: HostPolicy | None = None  # set by run(): the hosts its inputs name
         self._fetcher: Fetcher | None = None
         self._lock = threading.Lock()
-        self.discovery = Discovery(settings, self._fetch)
+        self.discovery = Discovery(settings, self._fetch, self.options.enabled)
         self._done = 0
 
     # -- the run ---------------------------------------------------------------
@@ -458,9 +459,15 @@ class Discovery:
     run's depth, file and byte limits, with the findings of the following itself (SE002
     while following, SE003, SE004, SE005, SE007) in the listing file's sink."""
 
-    def __init__(self, settings: SetSettings, fetch: Callable[[str], Fetched]) -> None:
+    def __init__(
+        self,
+        settings: SetSettings,
+        fetch: Callable[[str], Fetched],
+        enabled: frozenset[str] | None = None,
+    ) -> None:
         self.settings = settings
         self.fetch = fetch
+        self.enabled = enabled  # the rules the run reports: the ``listed`` checks it needs
         self.seen: dict[str, tuple[Job, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
         self._limits_reported: set[str] = set()
@@ -506,15 +513,12 @@ class Discovery:
         assert entry is not None and job.result is not None and job.result.facts is not None
         assert job.parent is not None and job.parent.result is not None  # a listed index
         count = len(job.result.facts.children)
-        job.parent.result.open_sink().add(
-            rules.NESTED_INDEX.at(
-                entry.line,
-                entry.column,
-                f"{entry.url} is itself a sitemap index (of {count:,} sitemaps); search "
-                "engines do not follow an index inside an index, so its sitemaps were not "
-                "checked either: list them here directly or submit that index on its own",
-            )
-        )
+        nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
+        self._unfollowed(job.parent.result.open_sink(), nested)
+
+    def _unfollowed(self, sink: FindingSink, listed: Unfollowed) -> None:
+        """Hand a listed sitemap the set does not follow to the ``listed`` checks."""
+        once(LISTED, listed, None, sink, self.enabled)
 
     def _indexes_below(self, job: Job, facts: FileFacts, may_fetch: bool) -> list[Job]:
         """The children of a nested index that are sitemap indexes themselves, as jobs to
@@ -579,14 +583,8 @@ class Discovery:
             return None  # the URL rules already reported the entry
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
-            sink.add(
-                rules.INDEX_CYCLE.at(
-                    child.line,
-                    child.column,
-                    f"{child.url} is {'this file itself' if key == job.key else 'an index that lists this file'}; "
-                    "the cycle was not followed: list only sitemaps of URLs here",
-                )
-            )
+            which = "self" if key == job.key else "above"
+            self._unfollowed(sink, _listed(FollowKind.CYCLE, child, which))
             return None
         earlier = self.seen.get(key)
         if earlier is not None:
@@ -596,30 +594,24 @@ class Discovery:
                 if first_job.parent is not None
                 else "the command line"
             )
-            sink.add(
-                rules.SITEMAP_LISTED_TWICE.at(
-                    child.line,
-                    child.column,
-                    f"{child.url} is already listed in {where} and was checked there; remove "
-                    "one of the two entries",
-                )
-            )
+            self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
             return None
         limit = self._limit(job)
         if limit is not None:
             if limit not in self._limits_reported:
                 self._limits_reported.add(limit)
-                sink.add(
-                    rules.SET_LIMIT_REACHED.at(
-                        child.line, child.column, _limit_message(limit, child.url, self.settings)
-                    )
-                )
+                value = {
+                    "depth": self.settings.max_depth,
+                    "files": self.settings.max_files,
+                    "bytes": self.settings.max_bytes,
+                }[limit]
+                self._unfollowed(sink, _listed(FollowKind.LIMIT, child, limit, value))
             return None
         mapped = mapped_file(self.settings.maps, child.url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
-                sink.add(rules.CHILD_NOT_FOUND.at(child.line, child.column, problem))
+                self._unfollowed(sink, _listed(FollowKind.NOT_FOUND, child, problem))
                 self.seen[key] = (job, child)
                 return None
             new = Job(
@@ -839,8 +831,10 @@ def run_task(
     except InputError as error:
         if not task.listed:
             raise
-        finding = rules.CHILD_NOT_FOUND.at(1, 1, f"{error}; the file could not be checked")
-        checked.result = FileResult(task.name, [finding])
+        found = FindingList()
+        unreadable = Unfollowed(FollowKind.UNREADABLE, task.name, 1, 1, str(error))
+        once(LISTED, unreadable, task.options, found, task.options.enabled)
+        checked.result = FileResult(task.name, list(found))
     return checked
 
 
@@ -1020,14 +1014,5 @@ def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
-def _limit_message(limit: str, url: str, settings: SetSettings) -> str:
-    if limit == "depth":
-        what = f"it is more than --max-depth {settings.max_depth} levels below the input"
-        flag = "--max-depth"
-    elif limit == "files":
-        what = f"the run reached --max-files {settings.max_files:,}"
-        flag = "--max-files"
-    else:
-        what = f"the run read --max-bytes {settings.max_bytes:,} bytes"
-        flag = "--max-bytes"
-    return f"{url} and any further sitemaps were not checked: {what}; raise {flag} to check them"
+def _listed(kind: str, child: Child, detail: str, value: int = 0) -> Unfollowed:
+    return Unfollowed(kind, child.url, child.line, child.column, detail, value)
