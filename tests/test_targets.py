@@ -479,3 +479,26 @@ def test_an_input_check_sees_what_the_reader_and_decoder_met(tmp_path: Path) -> 
         assert messages(packed) == [("ZX001", 1, 1, "gzip-name  b''")]
         assert messages(broken) == [("ZX001", 9, 43, "invalid-bytes utf-8 b'\\xe9'")]
         assert messages(write(tmp_path, plugin_sitemap(3))) == []
+
+
+# The rules no check reports, and why: each is made where its subject is, outside the
+# checks of a file's content.
+OUTSIDE_THE_CHECKS = {
+    # The sink resolves the inline directives once a file's findings are all known.
+    "SU001": "sink",
+    "SU002": "sink",
+    # The schema engines validate batches of entries and map their errors to nodes.
+    "XS001": "xsd",
+    # The fixer reports a file it leaves unchanged.
+    "FX001": "fix",
+    # The fetcher of a sitemap URL (inputs/fetch.py), before any byte is read.
+    **{f"FE{number:03d}": "fetch" for number in range(1, 15)},
+}
+
+
+def test_every_rule_but_a_listed_few_is_reported_by_a_check() -> None:
+    """A rule reported by hand, outside the rule API, fails here: its check must be
+    declared (``check(target, emits=...)``), or the rule listed above with a reason."""
+    rules()
+    emitted = {code for spec in CHECKS for code in spec.emits}
+    assert sorted(set(rules()) - emitted) == sorted(OUTSIDE_THE_CHECKS)
