@@ -502,3 +502,27 @@ def test_every_rule_but_a_listed_few_is_reported_by_a_check() -> None:
     rules()
     emitted = {code for spec in CHECKS for code in spec.emits}
     assert sorted(set(rules()) - emitted) == sorted(OUTSIDE_THE_CHECKS)
+
+
+def test_a_plugins_markup_check_sees_every_raw_ampersand(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The fast path proves a loc with a raw "&" and reports its XM004 itself; with a
+    plugin's check of the markup, it leaves those entries to the parser, so the check
+    sees each syntax error with and without the fast path."""
+    entries = "".join(
+        f"  <url><loc>https://www.example.com/{i}?a=1&b=2</loc></url>\n" for i in range(300)
+    )
+    path = write(tmp_path, HEAD + entries + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved >= 200
+    assert sum(f.code == "XM004" for f in outcome.findings) == 300
+    # A run whose checks of the markup do not report XM004 gets none either way.
+    outcome = check_both(monkeypatch, path, enabled=frozenset({"UR001", "IM001"}))
+    assert outcome.proved >= 200
+    assert [f for f in outcome.findings if f.code == "XM004"] == []
+    with file_check(MARKUP, _note_markup):
+        outcome = check_both(monkeypatch, path)
+    assert outcome.proved == 0
+    assert sum(f.message == "syntax" for f in outcome.findings if f.code == "ZX001") == 300
+    assert sum(f.code == "XM004" for f in outcome.findings) == 300

@@ -110,7 +110,10 @@ would be counted. When the run is entered, each ``&`` is reported as the parser
 reports it (``rules.xml.raw_ampersands``, which ``rules.xml.syntax_error`` gives such an
 ``&`` to, with the loc's value and where it starts) and counted as the parser counts
 its errors; its pointer names the ``loc``, and its fix is exact (``FindingFix.exact``:
-the JSON report need not read the file again for it). The URL with its ``&`` is proved
+the JSON report need not read the file again for it). It is reported only when the
+check that reports it in the parser's syntax errors runs (``rules.xml.check_markup``),
+and such an entry is proved only while every check of the markup is a built-in one
+(which reads nothing else in the error): a plugin's ``markup`` check sees each of them. The URL with its ``&`` is proved
 as any ``loc`` (``&`` is a sub-delimiter the URL rules accept).
 
 A lastmod that the date rules report (a space for the ``T``, no time zone, a day that
@@ -180,11 +183,13 @@ from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
     ENTRY,
     FIELDS,
+    MARKUP,
     PATTERN,
     STATEFUL,
     VALUE,
     CheckSpec,
     Proof,
+    is_builtin,
     stateful,
 )
 
@@ -556,6 +561,8 @@ class _Root:
         "image",
         "name",
         "patterns",
+        "raw_proved",
+        "raw_reported",
         "sm",
         "titles",
         "video",
@@ -577,6 +584,11 @@ class _Root:
         # Whether the date rules' check runs on lastmod, alone: a lastmod they report is
         # proved with their findings (``FastPath._dated``).
         self.dated = False
+        # Whether a loc with raw "&" may be proved (the checks of the markup are the
+        # built-in ones, which see nothing else in such a syntax error), and whether its
+        # XM004 is reported (the check that reports it runs).
+        self.raw_proved = True
+        self.raw_reported = True
 
 
 def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
@@ -612,6 +624,11 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
             for target in spec.targets:
                 patterns.setdefault(target, []).append(compiled)
     root = _Root(prologue.group(2), prologue.end(), f"{prefix}:" if prefix else "")
+    markup = [spec for spec in chosen if MARKUP in spec.targets]
+    root.raw_proved = all(is_builtin(spec.name) for spec in markup)
+    from sitemap_lint.rules.xml import UNESCAPED_AMPERSAND
+
+    root.raw_reported = any(UNESCAPED_AMPERSAND.code in spec.emits for spec in markup)
     root.dated = "lastmod" not in patterns and any(
         spec.proof == Proof(VALUE, "date") for spec in chosen if spec.on_fields
     )
@@ -953,6 +970,7 @@ class FastPath:
         self._proved_changefreqs: frozenset[str] = frozenset()
         self._changefreqs: dict[str, bool] = {}
         self._dated = False  # see _Root.dated
+        self._raw_proved = self._raw_reported = True  # see _Root.raw_proved
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
         # What reports the lastmods the date rules report (``report_date``), made once.
         self._reporting_dates: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
@@ -1076,6 +1094,7 @@ class FastPath:
             )
         self._patterns = root.patterns
         self._dated = root.dated
+        self._raw_proved, self._raw_reported = root.raw_proved, root.raw_reported
         self._proved_changefreqs = frozenset(root.changefreq.split("|"))
         if root.image is not None or root.xhtml is not None:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
@@ -1269,7 +1288,11 @@ class FastPath:
                 if proved and "%" in url:
                     proved = self._escapes(url)
                 if proved and "&" in url and not referred:
-                    raw = self._ampersands(text, found_match.start(3), found_match.start(1), url)
+                    raw = (
+                        self._ampersands(text, found_match.start(3), found_match.start(1), url)
+                        if self._raw_proved
+                        else None
+                    )
                     proved = raw is not None
                 extra = None
                 if proved and ext:
@@ -1509,10 +1532,12 @@ class FastPath:
         reported = 0
         for number in numbers:
             line, column, ampersands = found[number]
+            reported += len(ampersands)
+            if not self._raw_reported:
+                continue  # counted as the parser counts its errors, reported by no check
             path = f"{head}{first_index + number}{tail}"
             for finding in report(entries[number][0], ampersands, line, column, path):
                 add(finding)
-            reported += len(ampersands)
         self.raw_errors += reported
         self.parser.syntax_errors += reported
 
