@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -178,3 +179,34 @@ def run_json(paths: list[str], **settings: Any) -> tuple[int, dict[str, Any]]:
     )
     status = execute(run, out=out, err=io.StringIO())
     return status, json.loads(out.getvalue())
+
+
+def noting_rule(code: str, name: str) -> Any:
+    """A plugin's rule whose findings note what a test's check saw."""
+    from sitemap_lint.rules.base import WARNING, rule
+
+    return rule(
+        code,
+        name,
+        WARNING,
+        summary="What a test's plugin check saw",
+        what="Notes what a test's plugin check is handed.",
+        why="It shows that the check sees what it must see.",
+        bad="<urlset/>",
+        good="<urlset/>",
+    )
+
+
+@contextmanager
+def plugin_checks(*checks: tuple[str, Any, Callable[..., None]]) -> Iterator[None]:
+    """Register each (target, rule, function) as a plugin's check while the block runs."""
+    from sitemap_lint.rules.registry import CHECKS, check, rules
+
+    rules()
+    before = len(CHECKS)
+    for target, noted, function in checks:
+        check(target, emits=(noted,))(function)
+    try:
+        yield
+    finally:
+        del CHECKS[before:]

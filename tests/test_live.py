@@ -15,8 +15,9 @@ import pytest
 
 import sitemap_lint
 from sitemap_lint.finding import Finding
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.run import RunSettings, execute
-from tests.helpers import NOW
+from tests.helpers import NOW, noting_rule, plugin_checks
 from tests.live_server import LiveServer, live_server  # noqa: F401
 
 pytestmark = pytest.mark.slow
@@ -380,38 +381,22 @@ def test_a_plugin_checks_each_answer_and_each_audited_file(
 ) -> None:
     """The live findings come through the rule API: a plugin's ``answer`` check sees
     each answered URL, its ``audited`` check each file once its URLs were answered."""
-    from sitemap_lint.rules.base import WARNING, check, rule
     from sitemap_lint.rules.events import Answered, Audited
-    from sitemap_lint.rules.registry import ANSWER, AUDITED, CHECKS, rules
+    from sitemap_lint.rules.registry import ANSWER, AUDITED
 
-    slow = rule(
-        "ZX002",
-        "answered-url",
-        WARNING,
-        summary="A URL a plugin notes",
-        what="Notes each answered URL.",
-        why="It shows that the live audit's answers reach the checks.",
-        bad="<urlset/>",
-        good="<urlset/>",
-    )
+    slow = noting_rule("ZX002", "answered-url")
 
-    def note_answer(answered: Answered, file: str, report: object) -> None:
+    def note_answer(answered: Answered, file: str, report: Reporter) -> None:
         target, answer = answered.target, answered.answer
-        report.add(slow.at(target.line, target.column, f"{answer.status} {target.url}"))  # type: ignore[attr-defined]
+        report.add(slow.at(target.line, target.column, f"{answer.status} {target.url}"))
 
-    def note_file(audited: Audited, file: str, report: object) -> None:
-        report.add(slow.at(1, 1, f"{len(audited.targets)} {Path(file).name}"))  # type: ignore[attr-defined]
+    def note_file(audited: Audited, file: str, report: Reporter) -> None:
+        report.add(slow.at(1, 1, f"{len(audited.targets)} {Path(file).name}"))
 
     live_server.reset()
     sitemap = _write(tmp_path, "sitemap.xml", _urlset("/status/404", "/pages/plain"))
-    rules()
-    before = len(CHECKS)
-    check(ANSWER, emits=(slow,))(note_answer)
-    check(AUDITED, emits=(slow,))(note_file)
-    try:
+    with plugin_checks((ANSWER, slow, note_answer), (AUDITED, slow, note_file)):
         result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
-    finally:
-        del CHECKS[before:]
     assert [(f.code, f.line, f.message) for f in result.findings if f.code == "ZX002"] == [
         ("ZX002", 1, "2 sitemap.xml"),
         ("ZX002", 3, f"404 {SITE}/status/404"),

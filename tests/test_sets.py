@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sitemap_lint.cli import main
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.run import RunSettings, UsageError, execute
-from tests.helpers import run_json
+from tests.helpers import noting_rule, plugin_checks, run_json
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 XHTML = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
@@ -449,33 +449,18 @@ def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
 def test_a_plugin_checks_the_set_once_every_file_is_checked(site: Path) -> None:
     """The rules across files come through the rule API: a plugin's ``set`` check sees
     every checked file, in the order of the set, and reports into one of them."""
-    from sitemap_lint.rules.base import WARNING, check, rule
-    from sitemap_lint.rules.registry import CHECKS, SET, rules
+    from sitemap_lint.rules.registry import SET
     from sitemap_lint.rules.sets import CheckedSet, SetReporter
 
-    noted = rule(
-        "ZX003",
-        "noted-set",
-        WARNING,
-        summary="A set a plugin notes",
-        what="Notes the files of a set.",
-        why="It shows that a check of the set sees every file.",
-        bad="<urlset/>",
-        good="<urlset/>",
-    )
+    noted = noting_rule("ZX003", "noted-set")
 
     def note_set(checked: CheckedSet, options: object, report: SetReporter) -> None:
         names = [f"{Path(file.name).name}:{file.facts.url_count}" for file in checked.files]
         report.add(len(checked.files) - 1, noted.at(1, 1, " ".join(names)))
 
-    rules()
-    before = len(CHECKS)
-    check(SET, emits=(noted,))(note_set)
-    try:
+    with plugin_checks((SET, noted, note_set)):
         _status, report = run([str(site / "a.xml"), str(site / "b.xml")])
         _status, alone = run([str(site / "a.xml")])
-    finally:
-        del CHECKS[before:]
     assert codes(report) == [("b.xml", "ZX003", 1), ("b.xml", "SE001", 4)]
     assert report["files"][1]["findings"][0]["message"] == "a.xml:2 b.xml:2"
     assert codes(alone) == []  # one file is no set
@@ -484,35 +469,20 @@ def test_a_plugin_checks_the_set_once_every_file_is_checked(site: Path) -> None:
 def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: Path) -> None:
     """What the following of listings leaves comes through the rule API too: a plugin's
     ``listed`` check sees a sitemap listed twice and one that is not there."""
-    from sitemap_lint.rules.base import WARNING, check, rule
     from sitemap_lint.rules.events import Unfollowed
-    from sitemap_lint.rules.registry import CHECKS, LISTED, rules
+    from sitemap_lint.rules.registry import LISTED
 
-    noted = rule(
-        "ZX004",
-        "noted-listing",
-        WARNING,
-        summary="A listed sitemap a plugin notes",
-        what="Notes each listed sitemap the set does not follow.",
-        why="It shows that the following of listings hands what it leaves to the checks.",
-        bad="<sitemapindex/>",
-        good="<sitemapindex/>",
-    )
+    noted = noting_rule("ZX004", "noted-listing")
 
     def note(listed: Unfollowed, options: object, report: Reporter) -> None:
         report.add(noted.at(listed.line, listed.column, f"{listed.kind} {listed.url}"))
 
     (tmp_path / "index.xml").write_text(index("a.xml", "gone.xml", "a.xml"), encoding="utf-8")
     (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
-    rules()
-    before = len(CHECKS)
-    check(LISTED, emits=(noted,))(note)
-    try:
+    with plugin_checks((LISTED, noted, note)):
         _status, report = run(
             [str(tmp_path / "index.xml")], follow=True, maps=(f"https://example.com/={tmp_path}",)
         )
-    finally:
-        del CHECKS[before:]
     found = [
         (name, code, line, f["message"])
         for entry in report["files"]
