@@ -360,7 +360,7 @@ def test_trickling_body_gives_up_at_the_body_deadline(site: SiteServer) -> None:
 def test_connection_refused(loopback_only, fetcher: Fetcher) -> None:  # noqa: F811
     url = unused_url("/sitemap.xml")
     fetched = fetcher.get(url)
-    assert fetched == Fetched(url, url, None, None, None, fetched.findings)
+    assert fetched == Fetched(url, url, None, None, None, fetched.problems)
     assert outcome(fetched) == (None, None, None, ["FE003"])
     assert "refused" in message(fetched)
 
@@ -393,7 +393,7 @@ def test_body_cut_short(site: SiteServer, fetcher: Fetcher) -> None:
 )
 def test_other_schemes_are_never_requested(site: SiteServer, fetcher: Fetcher, url: str) -> None:
     fetched = fetcher.get(url)
-    assert fetched == Fetched(url, url, None, None, None, fetched.findings)
+    assert fetched == Fetched(url, url, None, None, None, fetched.problems)
     assert [f.code for f in fetched.findings] == ["FE007"]
     assert site.log == []
 
@@ -504,3 +504,29 @@ def test_fetchers_share_one_tls_context_for_the_same_authorities(monkeypatch) ->
     monkeypatch.setenv("SSL_CERT_FILE", certifi.where())
     Fetcher(FetchSettings(hosts=ALL_HOSTS)).close()
     assert len(made) == 1
+
+
+def test_a_plugin_checks_what_went_wrong_fetching(site: SiteServer, fetcher: Fetcher) -> None:
+    """What went wrong comes through the rule API: a plugin's ``fetch`` check sees the
+    problem as the fetcher found it, beside the built-in FE finding."""
+    from sitemap_lint.engine.dispatch import fetch_findings
+    from sitemap_lint.rules.events import FetchProblem
+    from sitemap_lint.rules.registry import FETCH
+    from sitemap_lint.rules.structure import Reporter
+    from tests.helpers import noting_rule, plugin_checks
+
+    noted = noting_rule("ZX005", "noted-fetch")
+
+    def note(problem: FetchProblem, options: object, report: Reporter) -> None:
+        report.add(noted.at(1, 1, f"{problem.kind} {problem.status}"))
+
+    site.routes["/sitemap.xml"] = Route(status=404, body=HTML, content_type="text/html")
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    with plugin_checks((FETCH, noted, note)):
+        found = fetch_findings(fetched.problems)
+    assert [(f.code, f.message) for f in found if f.code == "ZX005"] == [
+        ("ZX005", "error-status 404")
+    ]
+    assert [f.code for f in found] == ["FE001", "ZX005"]
+    # A run that reports no FE rule makes nothing of it.
+    assert fetch_findings(fetched.problems, frozenset({"UR001"})) == []

@@ -491,8 +491,6 @@ OUTSIDE_THE_CHECKS = {
     "XS001": "xsd",
     # The fixer reports a file it leaves unchanged.
     "FX001": "fix",
-    # The fetcher of a sitemap URL (inputs/fetch.py), before any byte is read.
-    **{f"FE{number:03d}": "fetch" for number in range(1, 15)},
 }
 
 

@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.events import FileEnd, InputProblem, TopLevel
+from sitemap_lint.rules.events import FetchProblem, FileEnd, InputProblem, TopLevel
 from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
@@ -25,6 +26,7 @@ from sitemap_lint.rules.registry import (
     END,
     ENTRY,
     EXTENSION,
+    FETCH,
     FIELDS,
     FINDING_READERS,
     INPUT,
@@ -261,6 +263,19 @@ class InputChecks:
 
     def problem(self, problem: InputProblem) -> None:
         once(INPUT, problem, self.options, self.report, self.enabled)
+
+
+def fetch_findings(
+    problems: Iterable[FetchProblem], enabled: frozenset[str] | None = None
+) -> list[Finding]:
+    """The findings the ``fetch`` checks that a run with the ``enabled`` rules (None:
+    all) needs make of what went wrong fetching a file."""
+    from sitemap_lint.engine.sink import FindingList
+
+    found = FindingList()
+    for problem in problems:
+        once(FETCH, problem, None, found, enabled)
+    return list(found)
 
 
 def calls(target: str, enabled: frozenset[str] | None) -> tuple[Callable[..., None], ...]:

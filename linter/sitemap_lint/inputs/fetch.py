@@ -3,8 +3,9 @@
 Redirects are followed here, one hop at a time, so that loops, long chains and
 redirects to other schemes are reported rather than raised. The body is read
 raw and its Content-Encoding undone in small steps, so a compression bomb
-costs no more than ``max_bytes`` of memory. What goes wrong becomes FE findings
-(sitemap_lint.rules.fetch), never an exception. Connections go only where
+costs no more than ``max_bytes`` of memory. What goes wrong becomes a
+``rules.events.FetchProblem`` for the ``fetch`` checks (sitemap_lint.rules.fetch, FE
+findings), never an exception. Connections go only where
 ``FetchSettings.hosts`` allows (sitemap_lint.inputs.guard): an internal address that
 no input names is refused before anything is sent.
 """
@@ -19,12 +20,10 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from http import HTTPStatus
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from sitemap_lint._version import __version__
-from sitemap_lint.finding import Finding
 from sitemap_lint.inputs import reader as inputs
 from sitemap_lint.inputs.guard import (
     HostPolicy,
@@ -33,12 +32,14 @@ from sitemap_lint.inputs.guard import (
     guarded_transport,
     host_address,
 )
-from sitemap_lint.rules import fetch as rules
+from sitemap_lint.rules.events import FetchKind, FetchProblem
 
 if TYPE_CHECKING:
     import ssl
 
     import httpx
+
+    from sitemap_lint.finding import Finding
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 PERMANENT_REDIRECTS = frozenset({301, 308})
@@ -85,18 +86,25 @@ class Fetched:
     status: int | None
     content_type: str | None
     body: bytes | None = field(repr=False)
-    findings: tuple[Finding, ...]
+    problems: tuple[FetchProblem, ...]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The problems as the ``fetch`` checks report them, every rule enabled."""
+        from sitemap_lint.engine.dispatch import fetch_findings
+
+        return tuple(fetch_findings(self.problems))
 
 
 DEFAULT_SETTINGS = FetchSettings()
 
 
 class _Problem(Exception):
-    """Ends a fetch with one finding."""
+    """Ends a fetch with one problem."""
 
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
+    def __init__(self, problem: FetchProblem) -> None:
+        super().__init__(problem.kind)
+        self.problem = problem
 
 
 @dataclass
@@ -113,8 +121,8 @@ class _Progress:
     def current(self) -> str:
         return self.chain[-1]
 
-    def result(self, body: bytes | None, *findings: Finding | None) -> Fetched:
-        kept = tuple(f for f in findings if f is not None)
+    def result(self, body: bytes | None, *problems: FetchProblem | None) -> Fetched:
+        kept = tuple(p for p in problems if p is not None)
         return Fetched(self.url, self.current, self.status, self.content_type, body, kept)
 
 
@@ -186,16 +194,14 @@ class Fetcher:
         progress = _Progress(url, [url])
         problem = _scheme_problem(url)
         if problem is None and not _is_valid_url(url):
-            problem = rules.FETCH_FAILED.at(
-                1, 1, f"cannot fetch {_short(url)}: it is not a valid URL; fix its host and port"
-            )
+            problem = FetchProblem(FetchKind.INVALID_URL, url)
         if problem is not None:
             return progress.result(None, problem)
         httpx = self._httpx
         try:
             return self._follow(progress)
         except _Problem as stop:
-            return progress.result(None, stop.finding)
+            return progress.result(None, stop.problem)
         except RefusedAddress as refused:
             return progress.result(None, _refused(refused, progress))
         except httpx.TimeoutException as error:
@@ -218,45 +224,26 @@ class Fetcher:
         location = response.headers.get("location", "")
         location = response.extensions.get(INVALID_LOCATION, location).strip()
         if not location:
-            raise _Problem(
-                rules.BROKEN_REDIRECT.at(
-                    1,
-                    1,
-                    f"{_short(progress.current)} answers {_status_text(response)} without a "
-                    "Location header; give the redirect its target URL",
-                )
-            )
+            raise _Problem(FetchProblem(FetchKind.NO_LOCATION, progress.current, status=status))
         try:
             target = urljoin(progress.current, location)
         except ValueError:  # e.g. an unclosed IPv6 bracket
             target = location
         problem = _scheme_problem(target, redirected_from=progress.current)
         if problem is None and not _is_valid_url(target):
-            problem = rules.BROKEN_REDIRECT.at(
-                1,
-                1,
-                f"{_short(progress.current)} redirects ({status}) to {_short(location)!r}, "
-                "which is not a valid URL; fix the Location header",
+            problem = FetchProblem(
+                FetchKind.BAD_LOCATION, progress.current, target=location, status=status
             )
         if problem is not None:
             raise _Problem(problem)
+        chain = (*progress.chain, target)
         if _same_url_in(target, progress.chain):
-            raise _Problem(
-                rules.REDIRECT_LOOP.at(
-                    1,
-                    1,
-                    f"redirect loop: {_chain_text([*progress.chain, target])}; make the "
-                    "sitemap URL answer 200 without redirecting back",
-                )
-            )
+            raise _Problem(FetchProblem(FetchKind.LOOP, progress.current, chain=chain))
         if len(progress.chain) > self.settings.max_redirects:
+            limit = self.settings.max_redirects
             raise _Problem(
-                rules.TOO_MANY_REDIRECTS.at(
-                    1,
-                    1,
-                    f"more than {self.settings.max_redirects} redirects: "
-                    f"{_chain_text([*progress.chain, target])}; redirect the first URL "
-                    "straight to the sitemap",
+                FetchProblem(
+                    FetchKind.TOO_MANY_REDIRECTS, progress.current, chain=chain, limit=limit
                 )
             )
         progress.permanent |= status in PERMANENT_REDIRECTS
@@ -265,23 +252,22 @@ class Fetcher:
     def _final(self, progress: _Progress, response: httpx.Response) -> Fetched:
         status = response.status_code
         if status >= 500 or status == 429:
-            return progress.result(None, _temporary_error(progress.current, response))
+            error = FetchProblem(FetchKind.TEMPORARY_ERROR, progress.current, status=status)
+            return progress.result(None, error)
         if not 200 <= status < 300:
-            return progress.result(None, _error_status(progress.current, response))
+            error = FetchProblem(FetchKind.ERROR_STATUS, progress.current, status=status)
+            return progress.result(None, error)
         encodings = _encodings(response.headers.get("content-encoding", ""))
         unknown = [e for e in encodings if e not in DECODED_ENCODINGS]
         if unknown:
-            return progress.result(None, _unsupported_encoding(unknown[0]))
+            encoding = FetchProblem(FetchKind.UNKNOWN_ENCODING, progress.current, detail=unknown[0])
+            return progress.result(None, encoding)
         body = self._read(response, encodings)
         moved = None
         if progress.permanent:
-            moved = rules.PERMANENT_REDIRECT.at(
-                1,
-                1,
-                f"{_short(progress.url)} redirects permanently to {_short(progress.current)}; "
-                "submit the final URL (in robots.txt, sitemap indexes and search consoles)",
-            )
-        return progress.result(body, _content_type_problem(progress.content_type, body), moved)
+            moved = FetchProblem(FetchKind.PERMANENT, progress.current, origin=progress.url)
+        served = _content_type_problem(progress.current, progress.content_type, body)
+        return progress.result(body, served, moved)
 
     def _read(self, response: httpx.Response, encodings: list[str]) -> bytes:
         """The decoded body, or its first max_bytes + 1 bytes when it is longer."""
@@ -302,23 +288,12 @@ class Fetcher:
         return body.getvalue()
 
 
-def _scheme_problem(url: str, redirected_from: str | None = None) -> Finding | None:
+def _scheme_problem(url: str, redirected_from: str | None = None) -> FetchProblem | None:
     match = _SCHEME.match(url)
     scheme = match.group(1).lower() if match else ""
     if scheme in FETCHED_SCHEMES:
         return None
-    shown = f"{scheme}:" if scheme else "no scheme"
-    if redirected_from is not None:
-        message = (
-            f"{_short(redirected_from)} redirects to {_short(url)} ({shown}), which is not "
-            "fetched; redirect to an http:// or https:// URL"
-        )
-    else:
-        message = (
-            f"cannot fetch {_short(url)}: {shown} is not http or https; "
-            "give the sitemap's http:// or https:// URL"
-        )
-    return rules.UNSUPPORTED_URL_SCHEME.at(1, 1, message)
+    return FetchProblem(FetchKind.SCHEME, url, origin=redirected_from or "", detail=scheme)
 
 
 def _is_valid_url(url: str) -> bool:
@@ -335,14 +310,7 @@ def _is_valid_url(url: str) -> bool:
 def _watched(chunks: Iterable[bytes], deadline: float, seconds: float) -> Iterator[bytes]:
     for chunk in chunks:
         if time.monotonic() > deadline:
-            raise _Problem(
-                rules.FETCH_TIMEOUT.at(
-                    1,
-                    1,
-                    f"the body was still arriving after {seconds:g} s; serve the sitemap "
-                    "as a static file, or split it into smaller sitemaps",
-                )
-            )
+            raise _Problem(FetchProblem(FetchKind.TIMEOUT, "", detail="body", seconds=seconds))
         yield chunk
 
 
@@ -405,26 +373,17 @@ def _media_type(header: str | None) -> str | None:
     return media or None
 
 
-def _content_type_problem(content_type: str | None, body: bytes) -> Finding | None:
+def _content_type_problem(url: str, content_type: str | None, body: bytes) -> FetchProblem | None:
     if not body:
         return None  # an empty body is the problem, whatever its type
     expected = _expected_type(body)
     if content_type is None:
-        return rules.MISSING_CONTENT_TYPE.at(
-            1,
-            1,
-            f"the response has no Content-Type header; serve the file as {expected}",
-        )
+        return FetchProblem(FetchKind.NO_CONTENT_TYPE, url, target=expected)
     if content_type in ACCEPTED_TYPES or _is_xml_type(content_type):
         return None
     if content_type == "text/html" and _looks_like_html(body):
         return None  # the checker reports the HTML page itself
-    return rules.WRONG_CONTENT_TYPE.at(
-        1,
-        1,
-        f"served as {_short(content_type, 60)!r}; serve the file as {expected} "
-        "(crawlers may refuse other types)",
-    )
+    return FetchProblem(FetchKind.WRONG_CONTENT_TYPE, url, target=expected, detail=content_type)
 
 
 def _is_xml_type(media: str) -> bool:
@@ -445,130 +404,57 @@ def _looks_like_html(body: bytes) -> bool:
     return _HTML_START.match(start) is not None
 
 
-def _status_text(response: httpx.Response) -> str:
-    """The status code and its standard phrase (the server's own words are not repeated)."""
-    try:
-        reason = HTTPStatus(response.status_code).phrase
-    except ValueError:
-        reason = ""
-    return f"{response.status_code} {reason}".strip()
+def _corrupt_encoding(detail: str) -> FetchProblem:
+    return FetchProblem(FetchKind.CORRUPT_ENCODING, "", detail=detail)
 
 
-def _error_status(url: str, response: httpx.Response) -> Finding:
-    status = response.status_code
-    if status in (404, 410):
-        fix = "publish the sitemap at this URL, or submit the URL where it is"
-    elif status in (401, 403, 407):
-        fix = "let crawlers fetch the sitemap without a login or an IP block"
-    else:
-        fix = "make the sitemap URL answer 200 with the sitemap"
-    return rules.HTTP_ERROR_STATUS.at(
-        1, 1, f"{_short(url)} answers {_status_text(response)}; {fix}"
-    )
-
-
-def _temporary_error(url: str, response: httpx.Response) -> Finding:
-    if response.status_code == 429:
-        detail = "the server limits the request rate; this is temporary: retry later, and do not rate-limit crawlers"
-    else:
-        detail = "a server error, often temporary: retry later, and fix the server if it persists"
-    return rules.HTTP_TEMPORARY_ERROR.at(
-        1, 1, f"{_short(url)} answers {_status_text(response)}; {detail}"
-    )
-
-
-def _unsupported_encoding(encoding: str) -> Finding:
-    return rules.UNSUPPORTED_CONTENT_ENCODING.at(
-        1,
-        1,
-        f"the response is sent with Content-Encoding {_short(encoding, 40)!r}, which was not "
-        "asked for (Accept-Encoding: gzip, deflate); send gzip, deflate or no encoding",
-    )
-
-
-def _corrupt_encoding(detail: str) -> Finding:
-    return rules.CORRUPT_CONTENT_ENCODING.at(
-        1,
-        1,
-        f"the body's Content-Encoding cannot be undone ({_short(detail, 100)}); send the "
-        "sitemap compressed once and correctly, or uncompressed",
-    )
-
-
-def _timeout(error: Exception, url: str, seconds: float) -> Finding:
+def _timeout(error: Exception, url: str, seconds: float) -> FetchProblem:
     import httpx
 
-    host = _host(url)
     if isinstance(error, httpx.ConnectTimeout):
-        message = (
-            f"no connection to {host} within {seconds:g} s; check that the server is reachable"
-        )
+        which = "connect"
     elif isinstance(error, httpx.ReadTimeout):
-        message = (
-            f"{host} sent nothing for {seconds:g} s; make the sitemap answer faster "
-            "(serve a file generated ahead of time)"
-        )
+        which = "read"
     else:
-        message = (
-            f"fetching {_short(url)} timed out after {seconds:g} s; make the server answer faster"
-        )
-    return rules.FETCH_TIMEOUT.at(1, 1, message)
+        which = "other"
+    return FetchProblem(FetchKind.TIMEOUT, url, detail=which, seconds=seconds, host=_host(url))
 
 
-def _refused(refused: RefusedAddress, progress: _Progress) -> Finding:
-    url = progress.current
-    if len(progress.chain) > 1:
-        start = f"{_short(progress.url)} redirects to {_short(url)}, which was not fetched"
-    else:
-        start = f"{_short(url)} was not fetched"
-    host, address = _short(refused.host, 60), address_text(refused.address)
-    if address == refused.host:
-        where = f"its host is {address}, a {refused.kind} address"
-    elif host_address(refused.host) is not None:
-        where = f"its host {host} is the address {address}, a {refused.kind} address"
-    else:
-        where = f"its host {host} resolves to {address}, a {refused.kind} address"
-    return rules.PRIVATE_ADDRESS_REFUSED.at(
-        1,
-        1,
-        f"{start}: {where}, and no input names this host; list only sitemaps on public "
-        "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it",
+def _refused(refused: RefusedAddress, progress: _Progress) -> FetchProblem:
+    return FetchProblem(
+        FetchKind.REFUSED,
+        progress.current,
+        origin=progress.url if len(progress.chain) > 1 else "",
+        host=refused.host,
+        address=address_text(refused.address),
+        address_kind=refused.kind,
+        literal=host_address(refused.host) is not None,
     )
 
 
-def _failure(error: Exception, url: str) -> Finding:
-    return rules.FETCH_FAILED.at(1, 1, f"cannot fetch {_short(url)}: {_reason(error, url)}")
-
-
-def _reason(error: Exception, url: str) -> str:
+def _failure(error: Exception, url: str) -> FetchProblem:
+    """What failed, as the fetch checks word it: the first cause that says it."""
     import socket
     import ssl
 
+    host = _host(url)
     for cause in _causes(error):
         if isinstance(cause, ssl.SSLCertVerificationError):
             detail = cause.verify_message or "verification failed"
-            return (
-                f"the TLS certificate is not trusted ({_short(detail, 80)}); install a valid "
-                "certificate for this host, with its intermediate certificates"
-            )
+            return FetchProblem(FetchKind.FAILED, url, detail="untrusted", text=detail)
         if isinstance(cause, ssl.SSLError):
-            return (
-                f"the TLS handshake failed ({_short(str(cause), 80)}); check the server's TLS setup"
-            )
+            return FetchProblem(FetchKind.FAILED, url, detail="tls", text=str(cause))
         if isinstance(cause, socket.gaierror):
-            return f"the host name {_host(url)} does not resolve; check the host name and its DNS records"
+            return FetchProblem(FetchKind.FAILED, url, detail="dns", host=host)
         if isinstance(cause, ConnectionRefusedError):
-            return (
-                f"the connection to {_host(url)} was refused; check that the server is up "
-                "and that the URL's host and port are right"
-            )
+            return FetchProblem(FetchKind.FAILED, url, detail="refused", host=host)
     name = type(error).__name__
     if name == "InvalidURL":
-        return f"the URL is not valid ({_short(str(error), 80)}); fix the URL"
+        return FetchProblem(FetchKind.FAILED, url, detail="invalid-url", text=str(error))
     if name in ("RemoteProtocolError", "ReadError", "LocalProtocolError"):
-        detail = _QUOTED_BYTES.sub("", str(error))  # what the server sent is not repeated
-        return f"the response is broken ({_short(detail, 100)}); check the server"
-    return f"{name}: {_short(str(error), 100)}"
+        words = _QUOTED_BYTES.sub("", str(error))  # what the server sent is not repeated
+        return FetchProblem(FetchKind.FAILED, url, detail="broken", text=words)
+    return FetchProblem(FetchKind.FAILED, url, detail="other", target=name, text=str(error))
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:
@@ -593,13 +479,6 @@ def _url_key(url: str) -> str:
         return str(httpx.URL(url).copy_with(fragment=None))
     except (httpx.InvalidURL, ValueError):
         return url
-
-
-def _chain_text(chain: list[str]) -> str:
-    shown = [_short(url, 60) for url in chain]
-    if len(shown) > 4:
-        shown = [shown[0], "...", *shown[-3:]]
-    return " -> ".join(shown)
 
 
 def _host(url: str) -> str:

@@ -166,6 +166,56 @@ class Unfollowed(NamedTuple):
     value: int = 0
 
 
+class FetchKind:
+    """What went wrong fetching a sitemap URL (``FetchProblem.kind``)."""
+
+    SCHEME = "scheme"  # not http(s): the URL given, or a redirect's target
+    INVALID_URL = "invalid-url"  # a host or port no request can go to
+    NO_LOCATION = "no-location"  # a redirect without its Location
+    BAD_LOCATION = "bad-location"  # a redirect to no valid URL
+    LOOP = "loop"  # a redirect back to a URL of the chain
+    TOO_MANY_REDIRECTS = "too-many-redirects"
+    TEMPORARY_ERROR = "temporary-error"  # 5xx or 429
+    ERROR_STATUS = "error-status"  # another status that is not 2xx
+    UNKNOWN_ENCODING = "unknown-encoding"  # a Content-Encoding not asked for
+    CORRUPT_ENCODING = "corrupt-encoding"  # a Content-Encoding that cannot be undone
+    PERMANENT = "permanent"  # reached through a permanent redirect
+    NO_CONTENT_TYPE = "no-content-type"
+    WRONG_CONTENT_TYPE = "wrong-content-type"
+    TIMEOUT = "timeout"  # ``detail``: connect, read, body or other
+    REFUSED = "refused"  # a host on an address no input names
+    FAILED = "failed"  # ``detail``: untrusted, tls, dns, refused, invalid-url, broken, other
+
+
+class FetchProblem(NamedTuple):
+    """What went wrong fetching a sitemap URL (``fetch`` checks), before any byte of it
+    is read: reported at line 1, column 1 of the fetched file.
+
+    ``kind``: a ``FetchKind``; ``url``: the URL concerned (the one requested last);
+    ``origin``: the first URL of a redirect chain; ``target``: a redirect's target or
+    Location, or the media type the body needs; ``status``: the HTTP status;
+    ``detail``: the scheme, the encoding, the media type sent, which timeout, or what
+    failed; ``text``: the words of the error that say more; ``chain``: the redirect
+    chain; ``seconds``: the timeout; ``limit``: the most redirects followed; ``host``,
+    ``address``, ``address_kind``, ``literal``: for a refused host, its name, the
+    address it has, what kind of address that is, and whether the name is the address."""
+
+    kind: str
+    url: str
+    origin: str = ""
+    target: str = ""
+    status: int = 0
+    detail: str = ""
+    text: str = ""
+    chain: tuple[str, ...] = ()
+    seconds: float = 0.0
+    limit: int = 0
+    host: str = ""
+    address: str = ""
+    address_kind: str = ""
+    literal: bool = False
+
+
 class InputKind:
     """What the reader or the decoder met in the raw bytes (``InputProblem.kind``)."""
 

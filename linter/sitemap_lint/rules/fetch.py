@@ -1,12 +1,19 @@
 """HTTP fetch rules: what went wrong fetching a sitemap URL.
 
-Findings of this family are made by sitemap_lint.inputs.fetch and always sit at line 1,
-column 1 of the fetched file.
+sitemap_lint.inputs.fetch hands what went wrong to the ``fetch`` check below
+(``rules.events.FetchProblem``); its findings always sit at line 1, column 1 of the
+fetched file.
 """
 
 from __future__ import annotations
 
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, rule
+from http import HTTPStatus
+
+from sitemap_lint.finding import Rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import FetchKind, FetchProblem
+from sitemap_lint.rules.registry import FETCH
+from sitemap_lint.rules.structure import Reporter
 
 HTTP_ERROR_STATUS = rule(
     "FE001",
@@ -392,3 +399,178 @@ RULES = (
     PERMANENT_REDIRECT,
     PRIVATE_ADDRESS_REFUSED,
 )
+
+
+@check(FETCH, emits=RULES, proof=NO_PROOF)
+def check_fetch(problem: FetchProblem, options: object, report: Reporter) -> None:
+    """The finding for what went wrong fetching a sitemap URL."""
+    rule, message = _finding(problem)
+    report.add(rule.at(1, 1, message))
+
+
+def _finding(problem: FetchProblem) -> tuple[Rule, str]:
+    kind, url = problem.kind, _short(problem.url)
+    if kind == FetchKind.SCHEME:
+        shown = f"{problem.detail}:" if problem.detail else "no scheme"
+        if problem.origin:
+            return UNSUPPORTED_URL_SCHEME, (
+                f"{_short(problem.origin)} redirects to {url} ({shown}), which is not "
+                "fetched; redirect to an http:// or https:// URL"
+            )
+        return UNSUPPORTED_URL_SCHEME, (
+            f"cannot fetch {url}: {shown} is not http or https; "
+            "give the sitemap's http:// or https:// URL"
+        )
+    if kind == FetchKind.INVALID_URL:
+        return FETCH_FAILED, f"cannot fetch {url}: it is not a valid URL; fix its host and port"
+    if kind == FetchKind.NO_LOCATION:
+        return BROKEN_REDIRECT, (
+            f"{url} answers {_status_text(problem.status)} without a "
+            "Location header; give the redirect its target URL"
+        )
+    if kind == FetchKind.BAD_LOCATION:
+        return BROKEN_REDIRECT, (
+            f"{url} redirects ({problem.status}) to {_short(problem.target)!r}, "
+            "which is not a valid URL; fix the Location header"
+        )
+    if kind == FetchKind.LOOP:
+        return REDIRECT_LOOP, (
+            f"redirect loop: {_chain_text(problem.chain)}; make the "
+            "sitemap URL answer 200 without redirecting back"
+        )
+    if kind == FetchKind.TOO_MANY_REDIRECTS:
+        return TOO_MANY_REDIRECTS, (
+            f"more than {problem.limit} redirects: "
+            f"{_chain_text(problem.chain)}; redirect the first URL "
+            "straight to the sitemap"
+        )
+    if kind == FetchKind.TEMPORARY_ERROR:
+        if problem.status == 429:
+            detail = "the server limits the request rate; this is temporary: retry later, and do not rate-limit crawlers"
+        else:
+            detail = (
+                "a server error, often temporary: retry later, and fix the server if it persists"
+            )
+        return HTTP_TEMPORARY_ERROR, f"{url} answers {_status_text(problem.status)}; {detail}"
+    if kind == FetchKind.ERROR_STATUS:
+        return (
+            HTTP_ERROR_STATUS,
+            f"{url} answers {_status_text(problem.status)}; {_status_fix(problem.status)}",
+        )
+    if kind == FetchKind.UNKNOWN_ENCODING:
+        return UNSUPPORTED_CONTENT_ENCODING, (
+            f"the response is sent with Content-Encoding {_short(problem.detail, 40)!r}, which "
+            "was not asked for (Accept-Encoding: gzip, deflate); send gzip, deflate or no "
+            "encoding"
+        )
+    if kind == FetchKind.CORRUPT_ENCODING:
+        return CORRUPT_CONTENT_ENCODING, (
+            f"the body's Content-Encoding cannot be undone ({_short(problem.detail, 100)}); send the "
+            "sitemap compressed once and correctly, or uncompressed"
+        )
+    if kind == FetchKind.PERMANENT:
+        return PERMANENT_REDIRECT, (
+            f"{_short(problem.origin)} redirects permanently to {url}; "
+            "submit the final URL (in robots.txt, sitemap indexes and search consoles)"
+        )
+    if kind == FetchKind.NO_CONTENT_TYPE:
+        return MISSING_CONTENT_TYPE, (
+            f"the response has no Content-Type header; serve the file as {problem.target}"
+        )
+    if kind == FetchKind.WRONG_CONTENT_TYPE:
+        return WRONG_CONTENT_TYPE, (
+            f"served as {_short(problem.detail, 60)!r}; serve the file as {problem.target} "
+            "(crawlers may refuse other types)"
+        )
+    if kind == FetchKind.TIMEOUT:
+        return FETCH_TIMEOUT, _timeout_message(problem)
+    if kind == FetchKind.REFUSED:
+        return PRIVATE_ADDRESS_REFUSED, _refused_message(problem)
+    return FETCH_FAILED, f"cannot fetch {url}: {_reason(problem)}"
+
+
+def _status_text(status: int) -> str:
+    """The status code and its standard phrase (the server's own words are not repeated)."""
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    return f"{status} {reason}".strip()
+
+
+def _status_fix(status: int) -> str:
+    if status in (404, 410):
+        return "publish the sitemap at this URL, or submit the URL where it is"
+    if status in (401, 403, 407):
+        return "let crawlers fetch the sitemap without a login or an IP block"
+    return "make the sitemap URL answer 200 with the sitemap"
+
+
+def _timeout_message(problem: FetchProblem) -> str:
+    seconds, which = problem.seconds, problem.detail
+    if which == "body":
+        return (
+            f"the body was still arriving after {seconds:g} s; serve the sitemap "
+            "as a static file, or split it into smaller sitemaps"
+        )
+    if which == "connect":
+        return f"no connection to {problem.host} within {seconds:g} s; check that the server is reachable"
+    if which == "read":
+        return (
+            f"{problem.host} sent nothing for {seconds:g} s; make the sitemap answer faster "
+            "(serve a file generated ahead of time)"
+        )
+    return f"fetching {_short(problem.url)} timed out after {seconds:g} s; make the server answer faster"
+
+
+def _refused_message(problem: FetchProblem) -> str:
+    url = _short(problem.url)
+    if problem.origin:
+        start = f"{_short(problem.origin)} redirects to {url}, which was not fetched"
+    else:
+        start = f"{url} was not fetched"
+    host, address, kind = _short(problem.host, 60), problem.address, problem.address_kind
+    if address == problem.host:
+        where = f"its host is {address}, a {kind} address"
+    elif problem.literal:
+        where = f"its host {host} is the address {address}, a {kind} address"
+    else:
+        where = f"its host {host} resolves to {address}, a {kind} address"
+    return (
+        f"{start}: {where}, and no input names this host; list only sitemaps on public "
+        "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it"
+    )
+
+
+def _reason(problem: FetchProblem) -> str:
+    cause, text = problem.detail, problem.text
+    if cause == "untrusted":
+        return (
+            f"the TLS certificate is not trusted ({_short(text, 80)}); install a valid "
+            "certificate for this host, with its intermediate certificates"
+        )
+    if cause == "tls":
+        return f"the TLS handshake failed ({_short(text, 80)}); check the server's TLS setup"
+    if cause == "dns":
+        return f"the host name {problem.host} does not resolve; check the host name and its DNS records"
+    if cause == "refused":
+        return (
+            f"the connection to {problem.host} was refused; check that the server is up "
+            "and that the URL's host and port are right"
+        )
+    if cause == "invalid-url":
+        return f"the URL is not valid ({_short(text, 80)}); fix the URL"
+    if cause == "broken":
+        return f"the response is broken ({_short(text, 100)}); check the server"
+    return f"{problem.target}: {_short(text, 100)}"  # the error's name and its words
+
+
+def _chain_text(chain: tuple[str, ...]) -> str:
+    shown = [_short(url, 60) for url in chain]
+    if len(shown) > 4:
+        shown = [shown[0], "...", *shown[-3:]]
+    return " -> ".join(shown)
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -208,6 +208,8 @@ ENTRY = "entry"  # each url or sitemap entry, after its fields and extension ele
 TOP_LEVEL = "top-level"
 # The first element of each namespace of a file that has no bundled schema.
 NAMESPACE = "namespace"
+# What went wrong fetching a sitemap URL (``rules.events.FetchProblem``).
+FETCH = "fetch"
 # What the reader and the decoder meet in the raw bytes (``rules.events.InputProblem``).
 INPUT = "input"
 # Once a file, at its start: the first text and the XML declaration (``rules.events.Prolog``).
@@ -235,12 +237,14 @@ FEED = "feed"
 ITEM = "item"
 # The targets whose checks are functions.
 FUNCTIONS = (
-    *(*ONCE, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE, FEED, ITEM),
+    *(*ONCE, FETCH, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE),
+    *(FEED, ITEM),
     *(SET, LISTED, ANSWER, AUDITED),
 )
 TARGETS = (
     *FIELDS,
-    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, INPUT, PROLOG, END),
+    *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, FETCH, INPUT),
+    *(PROLOG, END),
     LINE,
     *(SITEMAP_LINE, FEED, ITEM),
     *(SET, LISTED, ANSWER, AUDITED),
@@ -408,7 +412,7 @@ def check(
     entry, ``"entry"``; of each element in the root that is not an entry,
     ``"top-level"``; of the first element of each namespace without a bundled schema,
     ``"namespace"``; of each problem of the markup, ``"markup"``; of each problem of
-    the raw bytes, ``"input"``; of the file's start,
+    a fetch, ``"fetch"``; of each problem of the raw bytes, ``"input"``; of the file's start,
     ``"prolog"``; of its end, ``"end"``; of each
     line of a text sitemap, ``"line"``; of each Sitemap line of a robots.txt,
     ``"sitemap-line"``; of a feed's root, ``"feed"``; of each item of a

@@ -30,14 +30,14 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.checker import check_source
-from sitemap_lint.engine.dispatch import InputChecks, calls, once
+from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.events import FollowKind, Unfollowed
-from sitemap_lint.rules.registry import LISTED, SET
+from sitemap_lint.rules.registry import FETCH, LISTED, SET
 from sitemap_lint.rules.sets import Duplicate
 from sitemap_lint.rules.urls import parse_url
 from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, first_positions
@@ -280,7 +280,8 @@ class SetRunner:
             if is_url(where):
                 fetched = self._fetch(where)
                 if fetched.body is None:
-                    reason = fetched.findings[0].message if fetched.findings else "no body"
+                    found = fetch_findings(fetched.problems)
+                    reason = found[0].message if found else "no body"
                     raise InputError(f"--robots {where}: cannot fetch: {reason}")
                 self.robots.append((fetched.final_url, _robots_text(fetched.body)))
                 continue
@@ -856,8 +857,9 @@ def _load_and_check(
         return check(source, task.options, checked.size >= POOL_MIN_SIZE)
     assert task.url is not None  # a fetched file has its URL
     fetched = fetch(task.url)
+    enabled = task.options.enabled
     if fetched.body is None:
-        return FileResult(task.name, list(fetched.findings))
+        return FileResult(task.name, fetch_findings(fetched.problems, enabled))
     checked.size = len(fetched.body)
     if task.robots:
         checked.robots_text = _robots_text(fetched.body)
@@ -867,8 +869,8 @@ def _load_and_check(
         options = replace(options, quote=False)  # a body from a URL the user did not give
     result = check(source, options, checked.size >= POOL_MIN_SIZE)
     sink = result.open_sink()
-    for finding in fetched.findings:
-        sink.add(finding)
+    for problem in fetched.problems:
+        once(FETCH, problem, options, sink, enabled)
     return result
 
 
