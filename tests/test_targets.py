@@ -31,6 +31,7 @@ from sitemap_lint.rules.events import (
     Markup,
     Prolog,
     RobotsRecord,
+    SchemaError,
     SitemapLine,
     TextLine,
     TextRecord,
@@ -48,6 +49,7 @@ from sitemap_lint.rules.registry import (
     NAMESPACE,
     PROLOG,
     ROOT,
+    SCHEMA,
     SITEMAP_LINE,
     TOP_LEVEL,
     CheckSpec,
@@ -484,11 +486,10 @@ def test_an_input_check_sees_what_the_reader_and_decoder_met(tmp_path: Path) -> 
 # The rules no check reports, and why: each is made where its subject is, outside the
 # checks of a file's content.
 OUTSIDE_THE_CHECKS = {
-    # The sink resolves the inline directives once a file's findings are all known.
+    # The inline directives (rules/suppression.py) are resolved by the sink once a
+    # file's findings are all known: a rule about the other findings.
     "SU001": "sink",
     "SU002": "sink",
-    # The schema engines validate batches of entries and map their errors to nodes.
-    "XS001": "xsd",
     # The fixer reports a file it leaves unchanged.
     "FX001": "fix",
 }
@@ -524,3 +525,15 @@ def test_a_plugins_markup_check_sees_every_raw_ampersand(
     assert outcome.proved == 0
     assert sum(f.message == "syntax" for f in outcome.findings if f.code == "ZX001") == 300
     assert sum(f.code == "XM004" for f in outcome.findings) == 300
+
+
+def _note_schema_error(error: object, file: object, report: Reporter) -> None:
+    assert isinstance(error, SchemaError)
+    node = error.node
+    report.add(NOTED.at(node.line, node.column, f"{node.name}: {error.message[:28]}"))
+
+
+def test_a_schema_check_sees_what_the_schema_engine_rejects() -> None:
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "XS001" / "fail.xml"
+    with file_check(SCHEMA, _note_schema_error):
+        assert messages(path) == [("ZX001", 8, 7, "loc: This element is not expected")]

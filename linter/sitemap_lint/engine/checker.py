@@ -25,9 +25,9 @@ from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
-from sitemap_lint.rules import events, limits, namespace, schema, structure, xml
+from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, Prolog, TopLevel
+from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, Prolog, SchemaError, TopLevel
 from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
@@ -664,6 +664,9 @@ class FileChecker:
             self._batch_nodes = 0
             self._batch_extensions = False
         sink = self.sink
+        findings = sink.findings
+        dispatch = self.dispatch
+        assert dispatch is not None  # entries are batched only under a known root
         reported: set[int] = set()
         entries: dict[int, Node] | None = None
         for node, message in errors:
@@ -671,13 +674,17 @@ class FileChecker:
             if key in reported or node.ns in self.reported_namespaces or sink.covered(node):
                 continue
             reported.add(key)
-            finding = schema.violation(node, message)
+            before = len(findings)
+            dispatch.schema_error(SchemaError(node, message), sink)
+            if len(findings) == before:
+                continue
             if entries is None:
                 entries = {id(n): entry for entry in batch for n in entry.iter()}
             entry = entries.get(key)
             if entry is not None:
-                finding = finding.with_xpath(self._xpath(entry, 0, 0, node))
-            sink.add_unless_covered(finding, node)
+                xpath = self._xpath(entry, 0, 0, node)
+                for index in range(before, len(findings)):
+                    sink.replace(index, findings[index].with_xpath(xpath))
         sink.clear_coverage()
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
-from sitemap_lint.rules.events import FetchProblem, FileEnd, InputProblem, TopLevel
+from sitemap_lint.rules.events import FetchProblem, FileEnd, InputProblem, SchemaError, TopLevel
 from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
@@ -32,6 +32,7 @@ from sitemap_lint.rules.registry import (
     INPUT,
     NAMESPACE,
     ROOT,
+    SCHEMA,
     STATEFUL,
     TOP_LEVEL,
     CheckSpec,
@@ -121,6 +122,7 @@ class Dispatch:
         self._entries = self._calls(specs, ENTRY, made)
         self._top_level = self._calls(specs, TOP_LEVEL, made)
         self._namespace = self._calls(specs, NAMESPACE, made)
+        self._schema = self._calls(specs, SCHEMA, made)
         self._end = self._calls(specs, END, made)
         self._extension_specs = {
             spec.namespace: spec for spec in specs if EXTENSION in spec.targets and spec.namespace
@@ -189,6 +191,11 @@ class Dispatch:
         """Hand the first element of a namespace without a bundled schema to its checks."""
         for call in self._namespace:
             call(node, self.file, report)
+
+    def schema_error(self, error: SchemaError, report: CoverageReporter) -> None:
+        """Hand what the schema engine rejects to the checks of those errors."""
+        for call in self._schema:
+            call(error, self.file, report)
 
     def entries(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand a whole entry, its fields and extensions checked, to the entry checks."""

@@ -96,13 +96,6 @@ class FindingSink:
         """Whether a finding covered ``node`` (since the last ``clear_coverage``)."""
         return id(node) in self._covered
 
-    def add_unless_covered(self, finding: Finding, node: object) -> bool:
-        """Add a schema error about ``node`` unless a finding covered the node."""
-        if id(node) in self._covered:
-            return False
-        self.add(finding)
-        return True
-
     def clear_coverage(self) -> None:
         """The nodes checked so far are validated: their coverage is no longer needed."""
         self._covered.clear()

@@ -256,6 +256,15 @@ class ProblemReport(Protocol):
     def problem(self, problem: InputProblem) -> None: ...
 
 
+class SchemaError(NamedTuple):
+    """What the schema engine found wrong with an element that no finding of another
+    check already explains (``schema`` checks): ``node``, the element, and the engine's
+    ``message``."""
+
+    node: Node
+    message: str
+
+
 class TopLevel(NamedTuple):
     """An element directly in the root of a sitemap or index that is not one of its
     entries (``top-level`` checks): a ``url`` in an index, an unknown element, an

@@ -208,6 +208,8 @@ ENTRY = "entry"  # each url or sitemap entry, after its fields and extension ele
 TOP_LEVEL = "top-level"
 # The first element of each namespace of a file that has no bundled schema.
 NAMESPACE = "namespace"
+# Each element of an entry the schema engine rejects, unless a finding covers it.
+SCHEMA = "schema"
 # What went wrong fetching a sitemap URL (``rules.events.FetchProblem``).
 FETCH = "fetch"
 # What the reader and the decoder meet in the raw bytes (``rules.events.InputProblem``).
@@ -237,14 +239,15 @@ FEED = "feed"
 ITEM = "item"
 # The targets whose checks are functions.
 FUNCTIONS = (
-    *(*ONCE, FETCH, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, MARKUP, LINE, SITEMAP_LINE),
+    *(*ONCE, FETCH, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, SCHEMA, MARKUP, LINE),
+    SITEMAP_LINE,
     *(FEED, ITEM),
     *(SET, LISTED, ANSWER, AUDITED),
 )
 TARGETS = (
     *FIELDS,
     *(EXTENSION, ROOT, CHILDREN, ENTRY, TOP_LEVEL, NAMESPACE, MARKUP, FETCH, INPUT),
-    *(PROLOG, END),
+    *(SCHEMA, PROLOG, END),
     LINE,
     *(SITEMAP_LINE, FEED, ITEM),
     *(SET, LISTED, ANSWER, AUDITED),
@@ -411,7 +414,8 @@ def check(
     ``"root"``; of each entry's children before its fields, ``"children"``; of each whole
     entry, ``"entry"``; of each element in the root that is not an entry,
     ``"top-level"``; of the first element of each namespace without a bundled schema,
-    ``"namespace"``; of each problem of the markup, ``"markup"``; of each problem of
+    ``"namespace"``; of each element the schema engine rejects, ``"schema"``; of each
+    problem of the markup, ``"markup"``; of each problem of
     a fetch, ``"fetch"``; of each problem of the raw bytes, ``"input"``; of the file's start,
     ``"prolog"``; of its end, ``"end"``; of each
     line of a text sitemap, ``"line"``; of each Sitemap line of a robots.txt,

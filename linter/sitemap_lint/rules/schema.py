@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
-from sitemap_lint.rules.base import ERROR, rule
-from sitemap_lint.rules.registry import reads_coverage
+from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
+from sitemap_lint.rules.events import SchemaError
+from sitemap_lint.rules.registry import SCHEMA, reads_coverage
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.xsd.messages import clean
 
 SCHEMA_VIOLATION = rule(
@@ -45,6 +47,13 @@ ORDER = 120
 RULES = (SCHEMA_VIOLATION,)
 
 reads_coverage(SCHEMA_VIOLATION)  # an error on a node another finding covered is dropped
+
+
+@check(SCHEMA, emits=(SCHEMA_VIOLATION,), proof=NO_PROOF)
+def check_schema_error(error: SchemaError, file: object, report: Reporter) -> None:
+    """XS001 for what the schema engine rejects (the fast path proves entries the schemas
+    accept, and hands no error over: no proof needed)."""
+    report.add(violation(error.node, error.message))
 
 
 def violation(node: Node, message: str) -> Finding:
