@@ -23,6 +23,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, pattern, rule
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
+    Directives,
     FeedItem,
     FeedRecord,
     FeedStart,
@@ -40,6 +41,7 @@ from sitemap_lint.rules.events import (
 from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
+    DIRECTIVES,
     END,
     FEED,
     INPUT,
@@ -486,11 +488,7 @@ def test_an_input_check_sees_what_the_reader_and_decoder_met(tmp_path: Path) -> 
 # The rules no check reports, and why: each is made where its subject is, outside the
 # checks of a file's content.
 OUTSIDE_THE_CHECKS = {
-    # The inline directives (rules/suppression.py) are resolved by the sink once a
-    # file's findings are all known: a rule about the other findings.
-    "SU001": "sink",
-    "SU002": "sink",
-    # The fixer reports a file it leaves unchanged.
+    # The fixer reports a file it leaves unchanged, after every check.
     "FX001": "fix",
 }
 
@@ -537,3 +535,35 @@ def test_a_schema_check_sees_what_the_schema_engine_rejects() -> None:
     path = Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "XS001" / "fail.xml"
     with file_check(SCHEMA, _note_schema_error):
         assert messages(path) == [("ZX001", 8, 7, "loc: This element is not expected")]
+
+
+def _note_directives(directives: object, options: object, report: Reporter) -> None:
+    assert isinstance(directives, Directives)
+    for unused in directives.unused:
+        report.add(NOTED.at(unused.line, unused.column, f"unused {','.join(unused.codes)}"))
+    for invalid in directives.invalid:
+        report.add(NOTED.at(invalid.line, invalid.column, f"invalid: {invalid.reason[:20]}"))
+
+
+def test_a_directives_check_sees_what_the_inline_directives_left(tmp_path: Path) -> None:
+    page = HEAD + (
+        "<!-- sitemap-lint: disable-file SE001 -->\n"
+        "<!-- sitemap-lint: disable-next-line DT001 -->\n"
+        "  <url><loc>https://www.example.com/a</loc><lastmod>2024-13-01</lastmod></url>\n"
+        "<!-- sitemap-lint: mute UR001 -->\n"
+        "</urlset>\n"
+    )
+    with file_check(DIRECTIVES, _note_directives):
+        assert messages(write(tmp_path, page)) == [
+            ("ZX001", 3, 1, "unused SE001"),
+            ("ZX001", 4, 1, "unused DT001"),
+            ("ZX001", 6, 1, "invalid: unknown directive 'm"),
+        ]
+    # The built-in check reports them too.
+    path = write(tmp_path, page)
+    result = check_source(Source(str(path), path), Options(now=NOW), engine())
+    assert [f.code for f in result.findings if f.code.startswith("SU")] == [
+        "SU001",
+        "SU001",
+        "SU002",
+    ]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from sitemap_lint.finding import Finding, Severity, sort_key
 
 if TYPE_CHECKING:
+    from sitemap_lint.rules.events import Directives
     from sitemap_lint.rules.suppression import Suppressions
 
 # Per rule code: the severity it is reported at, or None when it is not reported.
@@ -155,7 +156,7 @@ class FindingSink:
         if suppressions is not None:
             pending = suppressions.filter(pending)
             if final:  # every finding of the file is known
-                pending.extend(suppressions.remaining())
+                pending.extend(_directive_findings(suppressions.remaining()))
         if self.levels is not None:
             pending = reported(pending, self.levels)
         findings = self.findings
@@ -177,3 +178,18 @@ def reported(findings: Iterable[Finding], levels: Levels) -> list[Finding]:
             continue
         kept.append(finding if level is finding.severity else replace(finding, severity=level))
     return kept
+
+
+def _directive_findings(directives: Directives) -> list[Finding]:
+    """The findings the ``directives`` checks make of a file's directives (every such
+    check runs: the levels select among their findings as among the others)."""
+    if not directives.invalid and not directives.unused:
+        return []
+    from sitemap_lint.rules.registry import CHECKS, DIRECTIVES, families
+
+    families()  # the plugins' checks register when their modules are loaded
+    found = FindingList()
+    for spec in CHECKS:
+        if DIRECTIVES in spec.targets:
+            spec.implementation(directives, None, found)
+    return list(found)

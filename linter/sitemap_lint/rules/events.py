@@ -256,6 +256,34 @@ class ProblemReport(Protocol):
     def problem(self, problem: InputProblem) -> None: ...
 
 
+class InvalidDirective(NamedTuple):
+    """A ``sitemap-lint:`` comment that cannot be read as a directive, and why."""
+
+    line: int
+    column: int
+    reason: str
+
+
+class UnusedDirective(NamedTuple):
+    """The codes of a directive that suppressed nothing: its ``action``, where it stands
+    and the line it is for (0: the whole file)."""
+
+    action: str
+    codes: tuple[str, ...]
+    line: int
+    column: int
+    target: int
+
+
+class Directives(NamedTuple):
+    """A file's inline suppression directives once every finding of it is known
+    (``directives`` checks, once a file that has any): those that cannot be read, and
+    the codes of those that suppressed nothing."""
+
+    invalid: tuple[InvalidDirective, ...]
+    unused: tuple[UnusedDirective, ...]
+
+
 class SchemaError(NamedTuple):
     """What the schema engine found wrong with an element that no finding of another
     check already explains (``schema`` checks): ``node``, the element, and the engine's

@@ -227,6 +227,8 @@ ANSWER = "answer"
 AUDITED = "audited"
 # Each sitemap a set's index or robots.txt lists that is not followed (``rules.events.Unfollowed``).
 LISTED = "listed"
+# Once a file with inline directives, when its findings are all known (``rules.events.Directives``).
+DIRECTIVES = "directives"
 # Once a run of several files, when each was checked: the set (``rules.sets.CheckedSet``).
 SET = "set"
 # Each line of a text sitemap with something on it (``rules.events.TextLine``).
@@ -242,7 +244,7 @@ FUNCTIONS = (
     *(*ONCE, FETCH, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, SCHEMA, MARKUP, LINE),
     SITEMAP_LINE,
     *(FEED, ITEM),
-    *(SET, LISTED, ANSWER, AUDITED),
+    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES),
 )
 TARGETS = (
     *FIELDS,
@@ -250,7 +252,7 @@ TARGETS = (
     *(SCHEMA, PROLOG, END),
     LINE,
     *(SITEMAP_LINE, FEED, ITEM),
-    *(SET, LISTED, ANSWER, AUDITED),
+    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES),
 )
 # The targets the fast path must prove a check of (it proves entries without them).
 PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
@@ -422,7 +424,8 @@ def check(
     ``"sitemap-line"``; of a feed's root, ``"feed"``; of each item of a
     feed, ``"item"``; of a set of
     files once each was checked, ``"set"``; of each listed sitemap a set does not
-    follow, ``"listed"``; with
+    follow, ``"listed"``; of a file's inline directives once its findings are known,
+    ``"directives"``; with
     ``--live``, of each listed URL's answer, ``"answer"``, and of a file's URLs once
     answered, ``"audited"``) that reports
     the rules ``emits``. The checker runs it only when one of those rules is enabled (or,

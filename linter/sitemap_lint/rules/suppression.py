@@ -15,8 +15,10 @@ import re
 from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import ERROR, WARNING, rule
-from sitemap_lint.rules.registry import reads_findings
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import Directives, InvalidDirective, UnusedDirective
+from sitemap_lint.rules.registry import DIRECTIVES, reads_findings
+from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
 
@@ -121,7 +123,7 @@ class Suppressions:
 
     def __init__(self) -> None:
         self.directives: list[Directive] = []
-        self.problems: list[Finding] = []
+        self.invalid: list[InvalidDirective] = []
 
     def comment(self, text: str, line: int, column: int) -> None:
         """Read a comment (its text between ``<!--`` and ``-->``) that may be a directive."""
@@ -169,14 +171,8 @@ class Suppressions:
                 codes.append(code)
         return tuple(codes)
 
-    def _invalid(self, line: int, column: int, message: str) -> None:
-        self.problems.append(INVALID.at(line, column, f"invalid suppression: {message}"))
-
-    def apply(self, findings: list[Finding]) -> list[Finding]:
-        """``findings`` without the suppressed ones, and with this family's own."""
-        kept = self.filter(findings)
-        kept.extend(self.remaining())
-        return kept
+    def _invalid(self, line: int, column: int, reason: str) -> None:
+        self.invalid.append(InvalidDirective(line, column, reason))
 
     def filter(self, findings: list[Finding]) -> list[Finding]:
         """``findings`` without the suppressed ones; the directives remember what they
@@ -199,21 +195,38 @@ class Suppressions:
                 kept.append(finding)
         return kept
 
-    def remaining(self) -> list[Finding]:
-        """This family's own findings: the directives that cannot be read, and those
-        that suppressed nothing (asked once every finding of the file is known)."""
-        findings = list(self.problems)
+    def remaining(self) -> Directives:
+        """The directives that cannot be read, and those that suppressed nothing (asked
+        once every finding of the file is known), for the ``directives`` checks."""
+        unused = []
         for directive in self.directives:
-            unused = [code for code in directive.codes if code not in directive.used]
-            if unused:
-                where = "in this file" if not directive.target else f"on line {directive.target}"
-                findings.append(
-                    UNUSED.at(
-                        directive.line,
-                        directive.column,
-                        f"{directive.action} {', '.join(unused)} suppresses nothing: "
-                        f"no {' or '.join(unused)} finding {where}; remove "
-                        f"{'it' if len(unused) == 1 else 'them'} from the comment",
+            codes = tuple(code for code in directive.codes if code not in directive.used)
+            if codes:
+                unused.append(
+                    UnusedDirective(
+                        directive.action, codes, directive.line, directive.column, directive.target
                     )
                 )
-        return findings
+        return Directives(tuple(self.invalid), tuple(unused))
+
+
+@check(DIRECTIVES, emits=(UNUSED, INVALID), proof=NO_PROOF)
+def check_directives(directives: Directives, options: object, report: Reporter) -> None:
+    """SU002 for a directive that cannot be read, SU001 for the codes of one that
+    suppressed nothing."""
+    for invalid in directives.invalid:
+        report.add(
+            INVALID.at(invalid.line, invalid.column, f"invalid suppression: {invalid.reason}")
+        )
+    for unused in directives.unused:
+        codes = unused.codes
+        where = "in this file" if not unused.target else f"on line {unused.target}"
+        report.add(
+            UNUSED.at(
+                unused.line,
+                unused.column,
+                f"{unused.action} {', '.join(codes)} suppresses nothing: "
+                f"no {' or '.join(codes)} finding {where}; remove "
+                f"{'it' if len(codes) == 1 else 'them'} from the comment",
+            )
+        )
