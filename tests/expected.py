@@ -226,7 +226,7 @@ def _fix(path: Path, header: dict[str, str]) -> list[str]:
 
     options = Options(now=NOW, sitemap_url=parse_sitemap_url(header.get("sitemap-url")))
     fixed = fix_source(Source(str(path), path), options, engine("libxml2"), unsafe=False)
-    return [] if fixed.refused is None else [_line(fixed.refused)]
+    return [_line(finding) for finding in fixed.refused]
 
 
 def actual(path: Path, header: dict[str, str], server: str | None = None) -> list[str]:

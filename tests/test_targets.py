@@ -37,6 +37,7 @@ from sitemap_lint.rules.events import (
     TextLine,
     TextRecord,
     TopLevel,
+    Unfixed,
 )
 from sitemap_lint.rules.registry import (
     CHECKS,
@@ -54,6 +55,7 @@ from sitemap_lint.rules.registry import (
     SCHEMA,
     SITEMAP_LINE,
     TOP_LEVEL,
+    UNFIXED,
     CheckSpec,
     rules,
 )
@@ -485,20 +487,12 @@ def test_an_input_check_sees_what_the_reader_and_decoder_met(tmp_path: Path) -> 
         assert messages(write(tmp_path, plugin_sitemap(3))) == []
 
 
-# The rules no check reports, and why: each is made where its subject is, outside the
-# checks of a file's content.
-OUTSIDE_THE_CHECKS = {
-    # The fixer reports a file it leaves unchanged, after every check.
-    "FX001": "fix",
-}
-
-
-def test_every_rule_but_a_listed_few_is_reported_by_a_check() -> None:
+def test_every_rule_is_reported_by_a_check() -> None:
     """A rule reported by hand, outside the rule API, fails here: its check must be
-    declared (``check(target, emits=...)``), or the rule listed above with a reason."""
+    declared (``check(target, emits=...)``)."""
     rules()
     emitted = {code for spec in CHECKS for code in spec.emits}
-    assert sorted(set(rules()) - emitted) == sorted(OUTSIDE_THE_CHECKS)
+    assert sorted(set(rules()) - emitted) == []
 
 
 def test_a_plugins_markup_check_sees_every_raw_ampersand(
@@ -567,3 +561,27 @@ def test_a_directives_check_sees_what_the_inline_directives_left(tmp_path: Path)
         "SU001",
         "SU002",
     ]
+
+
+def _note_unfixed(unfixed: object, options: object, report: Reporter) -> None:
+    assert isinstance(unfixed, Unfixed)
+    report.add(NOTED.at(1, 1, unfixed.reason[:40]))
+
+
+def test_an_unfixed_check_sees_a_file_the_fixer_leaves_as_it_is(tmp_path: Path) -> None:
+    from sitemap_lint.fix.engine import fix_source
+
+    page = HEAD + (
+        "  <url><loc>https://www.example.com/?a=1&b=2</loc></url>\n"
+        "  <url><loc>https://www.example.com/caf\xe9</loc></url>\n</urlset>\n"
+    )
+    path = tmp_path / "latin.xml"
+    path.write_bytes(page.encode("latin-1"))  # a byte invalid in UTF-8, and a fixable "&"
+    with file_check(UNFIXED, _note_unfixed):
+        done = fix_source(Source(str(path), path), Options(now=NOW), engine(), unsafe=False)
+    assert done.fixed is None
+    assert [(f.code, f.message) for f in done.refused] == [
+        ("FX001", done.refused[0].message),
+        ("ZX001", "it holds bytes that are not valid in its"),
+    ]
+    assert "not valid in its encoding" in done.refused[0].message

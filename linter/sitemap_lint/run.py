@@ -168,9 +168,10 @@ def _fix(
             err.write("No fixes available.\n")
     if settings.fix_only and not settings.quiet:
         err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
-    for name, finding in fixed.refused.items():
+    for name, refusal in fixed.refused.items():
         if settings.diff or settings.fix_only:
-            err.write(f"{name}: {finding.code} {finding.message}\n")
+            for finding in refusal:
+                err.write(f"{name}: {finding.code} {finding.message}\n")
     return fixed, stdin
 
 
@@ -233,8 +234,8 @@ def _with_refusals(
     added = []
     for result in outcome.results:
         refusal = fixed.refused.get(result.name)
-        if refusal is not None:
-            kept = reported([refusal], plan.selection.for_file(result.name))
+        if refusal:
+            kept = reported(refusal, plan.selection.for_file(result.name))
             result.findings[:0] = kept
             result.findings.sort(key=sort_key)
             added += kept

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.apply import apply, fixable
 from sitemap_lint.inputs.reader import Source
-from sitemap_lint.rules.fixing import not_fixed
+from sitemap_lint.rules.events import Unfixed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -57,7 +57,7 @@ class FileFix:
     fixed_findings: list[Finding] = field(default_factory=list)
     before: str = ""
     after: str = ""
-    refused: Finding | None = None
+    refused: tuple[Finding, ...] = ()  # why the file was left as it is (FX001)
     passes: int = 0
 
     @property
@@ -180,7 +180,7 @@ def fix_source(
         # Said only when there was something to fix.
         found = check_text(source.name, raw, options, engine).findings
         if fixable([*found, *answered], unsafe):
-            result.refused = not_fixed(decoded)
+            result.refused = _refusal(decoded, options)
         return result
     text = result.before = result.after = decoded.text
     drop_bom = to_utf8 = False
@@ -210,17 +210,30 @@ def fix_source(
         return result
     problem = _worse(first or [], findings)
     if problem is not None:
-        result.refused = not_fixed(problem)
+        result.refused = _refusal(problem, options)
         result.fixed_findings = []
         return result
     try:
         result.fixed = encode(decoded, text, drop_bom, to_utf8)
     except UnicodeError:
-        result.refused = not_fixed(f"the fixed text cannot be written in {decoded.codec}")
+        why = f"the fixed text cannot be written in {decoded.codec}"
+        result.refused = _refusal(why, options)
         result.fixed_findings = []
         return result
     result.after = text
     return result
+
+
+def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:
+    """The findings the ``unfixed`` checks make of a file left as it is (none when the
+    run reports none of their rules)."""
+    from sitemap_lint.engine.dispatch import once
+    from sitemap_lint.engine.sink import FindingList
+    from sitemap_lint.rules.registry import UNFIXED
+
+    found = FindingList()
+    once(UNFIXED, Unfixed(reason), options, found, options.enabled)
+    return tuple(found)
 
 
 def _worse(before: list[Finding], after: list[Finding]) -> str | None:

@@ -41,7 +41,7 @@ class FixRun:
 
     fixed: int = 0  # findings fixed (or, with --diff, that would be)
     files: int = 0  # files changed (or that would be)
-    refused: dict[str, Finding] = field(default_factory=dict)  # by file name
+    refused: dict[str, tuple[Finding, ...]] = field(default_factory=dict)  # by file name
     stdin: bytes | None = None  # the fixed standard input
     trouble: list[str] = field(default_factory=list)  # one line per file not written
 
@@ -74,7 +74,7 @@ def fix_files(
         except InputError as error:
             run.trouble.append(str(error))
             continue
-        if done.refused is not None:
+        if done.refused:
             run.refused[source.name] = done.refused
         if source.path is None and write:  # standard input
             run.stdin = done.fixed if done.fixed is not None else done.original

@@ -256,6 +256,13 @@ class ProblemReport(Protocol):
     def problem(self, problem: InputProblem) -> None: ...
 
 
+class Unfixed(NamedTuple):
+    """A file with fixable findings that ``--fix`` (``--diff``, ``--fix-only``) leaves as
+    it is, and why (``unfixed`` checks, once such a file)."""
+
+    reason: str
+
+
 class InvalidDirective(NamedTuple):
     """A ``sitemap-lint:`` comment that cannot be read as a directive, and why."""
 

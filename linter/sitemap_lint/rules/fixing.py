@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.rules.base import WARNING, rule
+from sitemap_lint.rules.base import NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.events import Unfixed
+from sitemap_lint.rules.registry import UNFIXED
+from sitemap_lint.rules.structure import Reporter
 
 FILE_NOT_FIXED = rule(
     "FX001",
@@ -38,6 +41,12 @@ FAMILY = "Fixing"
 ORDER = 230
 
 RULES = (FILE_NOT_FIXED,)
+
+
+@check(UNFIXED, emits=(FILE_NOT_FIXED,), proof=NO_PROOF)
+def check_unfixed(unfixed: Unfixed, options: object, report: Reporter) -> None:
+    """FX001 for a file the fixer leaves as it is, with why."""
+    report.add(not_fixed(unfixed.reason))
 
 
 def not_fixed(reason: str) -> Finding:

@@ -227,6 +227,8 @@ ANSWER = "answer"
 AUDITED = "audited"
 # Each sitemap a set's index or robots.txt lists that is not followed (``rules.events.Unfollowed``).
 LISTED = "listed"
+# Once a file that --fix leaves as it is, though it has fixable findings (``rules.events.Unfixed``).
+UNFIXED = "unfixed"
 # Once a file with inline directives, when its findings are all known (``rules.events.Directives``).
 DIRECTIVES = "directives"
 # Once a run of several files, when each was checked: the set (``rules.sets.CheckedSet``).
@@ -244,7 +246,7 @@ FUNCTIONS = (
     *(*ONCE, FETCH, INPUT, CHILDREN, TOP_LEVEL, NAMESPACE, SCHEMA, MARKUP, LINE),
     SITEMAP_LINE,
     *(FEED, ITEM),
-    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES),
+    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES, UNFIXED),
 )
 TARGETS = (
     *FIELDS,
@@ -252,7 +254,7 @@ TARGETS = (
     *(SCHEMA, PROLOG, END),
     LINE,
     *(SITEMAP_LINE, FEED, ITEM),
-    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES),
+    *(SET, LISTED, ANSWER, AUDITED, DIRECTIVES, UNFIXED),
 )
 # The targets the fast path must prove a check of (it proves entries without them).
 PROVED_TARGETS = (*FIELDS, CHILDREN, ENTRY)
@@ -425,7 +427,7 @@ def check(
     feed, ``"item"``; of a set of
     files once each was checked, ``"set"``; of each listed sitemap a set does not
     follow, ``"listed"``; of a file's inline directives once its findings are known,
-    ``"directives"``; with
+    ``"directives"``; of a file ``--fix`` leaves as it is, ``"unfixed"``; with
     ``--live``, of each listed URL's answer, ``"answer"``, and of a file's URLs once
     answered, ``"audited"``) that reports
     the rules ``emits``. The checker runs it only when one of those rules is enabled (or,
