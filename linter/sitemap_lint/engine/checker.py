@@ -12,12 +12,12 @@ suppression comments and the run's selection at the end.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 from sitemap_lint import fastpath
-from sitemap_lint.engine.dispatch import Dispatch, InputChecks, once
+from sitemap_lint.engine.dispatch import Dispatch, InputChecks, calls, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingSink
 from sitemap_lint.finding import Finding
@@ -281,6 +281,7 @@ class FileChecker:
         self._batch_extensions = False  # a waiting entry holds an extension element
         self.shadow = shadow
         self._doctype: Markup | None = None  # a DOCTYPE, reported at the end
+        self._markup_checks: tuple[Callable[..., None], ...] | None = None
         # The comments that stand for entries the fast path proved, by position.
         self.proven: dict[tuple[int, int], ProvenRun] = {}
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
@@ -438,9 +439,13 @@ class FileChecker:
     def _markup(self, markup: Markup) -> range:
         """Hand what the reader met to the checks of the markup; where their findings
         stand in the sink."""
+        checks = self._markup_checks
+        if checks is None:  # looked up once a file: a damaged file has many errors
+            checks = self._markup_checks = calls(MARKUP, self.options.enabled)
         findings = self.sink.findings
         before = len(findings)
-        once(MARKUP, markup, self.options, self.sink, self.options.enabled)
+        for check in checks:
+            check(markup, self.options, self.sink)
         return range(before, len(findings))
 
     def on_root_text(self, line: int, column: int) -> None:

@@ -195,7 +195,6 @@ _SHOWN = 80
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ATOM_03_NS = "http://purl.org/atom/ns#"
-_SHOWN_VALUE = 80
 
 
 @check(FEED, emits=(UNSUPPORTED_FORMAT, FEED_AS_SITEMAP), proof=NO_PROOF)
@@ -253,8 +252,7 @@ def _rss_version_message(version: str | None) -> str:
 
 
 def _quoted(value: str) -> str:
-    shown = value if len(value) <= _SHOWN_VALUE else value[: _SHOWN_VALUE - 3] + "..."
-    return repr(shown)
+    return repr(_clip(value))
 
 
 @check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE), proof=NO_PROOF)
