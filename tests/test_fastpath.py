@@ -24,9 +24,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sitemap_lint import fastpath
@@ -456,6 +457,80 @@ def test_references_in_every_value(monkeypatch, tmp_path, fields, proved):
     plain = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries[:15]) + "</urlset>\n"))
     outcome = check_both(monkeypatch, write(tmp_path, HEAD + "".join(entries) + "</urlset>\n"))
     assert (outcome.proved - plain.proved == 15) is proved
+
+
+# References in a loc, each read as expat reads it: those that leave the loc's parts
+# where they were (proved), and those that do not or that stand for what a URL may not
+# hold ("?" in the path, "#", a space, a control character, outside ASCII).
+LOC_REFERENCES = (
+    ("https://www.example.com/p-{i}?a=1&#38;b=2&#x26;c=3", True),
+    ("https://www.example.com/men&apos;s-{i}?size=9&amp;width=wide", True),
+    ("https://www.example.com/a&#47;b&#x2F;c-{i}", True),
+    ("https://www.example.com/a&#37;C3&#37;A9-{i}", True),  # "%C3%A9"
+    ("https://www.example.com/a&#37;zz-{i}", False),  # a stray "%": UR007
+    ("https://www.example.com/a&amp;apos;-{i}", True),  # "&apos;" as text
+    ("https://www.example.com/a&#x26;amp;-{i}", True),  # "&amp;" as text
+    ("https://www.example.com/a&#0000065;&#x0042;-{i}", True),
+    ("https://www.example.com/a&#x3F;b=1-{i}", True),  # "?": the query starts there
+    ("https://www.example.com/a&#63;b=1&#63;c-{i}", True),
+    ("https://www.example.com/a&#35;top-{i}", False),  # "#": a fragment
+    ("https://www.example.com/a&quot;b-{i}", False),
+    ("https://www.example.com/a&lt;b&gt;-{i}", False),
+    ("https://www.example.com/a&#32;b-{i}", False),
+    ("https://www.example.com/a&#9;b-{i}", False),
+    ("https://www.example.com/a&#233;-{i}", False),
+)
+
+
+@pytest.mark.parametrize(("loc", "proved"), LOC_REFERENCES)
+def test_references_in_a_loc(monkeypatch, tmp_path, loc, proved):
+    rng = random.Random(10)
+    entries = [url_entry(i, rng) for i in range(30)]
+    for i in range(10, 20):
+        entries[i] = url_entry(i, rng, loc=loc.format(i=i))
+    entries.insert(25, entries[12])  # a duplicate of one
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert (outcome.proved == len(entries)) is proved
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+
+
+_NAMED = ("amp", "lt", "gt", "quot", "apos")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["a", "/", "?", ";", "#", "x", "amp", "lt", "apos", "38", "F"]),
+            st.sampled_from(_NAMED).map(lambda name: f"&{name};"),
+            st.integers(1, 0x10FFFF).map(lambda code: f"&#{code};"),
+            st.integers(1, 0x10FFFF).map(lambda code: f"&#x{code:X};"),
+        ),
+        max_size=12,
+    )
+)
+@example(["&amp;", "apos", ";"])
+@example(["&amp;", "lt", ";", "&gt;"])
+@example(["&amp;", "#", "38", ";"])
+@example(["&#38;", "lt", ";"])
+@example(["&#x26;", "amp", ";", "&apos;"])
+def test_references_are_read_as_expat_reads_them(pieces):
+    text = "".join(pieces)
+    parser = expat.ParserCreate()
+    read: list[str] = []
+    parser.CharacterDataHandler = read.append
+    try:
+        parser.Parse(f"<a>{text}</a>", True)
+    except expat.ExpatError:
+        return  # a reference to a character XML does not allow
+    expected = "".join(read)
+    # What stands for a character outside printable ASCII reads as NUL, which no
+    # proof accepts.
+    dereferenced = fastpath._dereferenced(text)
+    assert len(dereferenced) == len(expected)
+    for ours, theirs in zip(dereferenced, expected, strict=True):
+        assert ours == (theirs if " " < theirs < "\x7f" else "\0")
 
 
 # Locs with characters outside ASCII ("{i}": the entry's number): proved with their UR011

@@ -311,20 +311,65 @@ _ESCAPABLE = frozenset(b" !\"#$&'()*+,/:;<=>?@[\\]^`{|}") | frozenset(range(0x80
 
 # A loc whose every "&" starts a predefined entity or a character reference is read as
 # expat reads it; the value is then proved as any loc (_LOC, whole).
-_REFERENCE = _Lazy(r"&(?:(amp|lt|gt|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));")
 # An "&" that starts no such reference.
 _RAW_ONLY = _Lazy(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)")
 _WHOLE_LOC = _Lazy(_LOC + r"\Z")
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+# What expat reads for a reference, by its name ("amp", "#38", "#x26").
+_CHARACTERS: dict[str, str] = dict(_PREDEFINED)
+_MAX_CHARACTERS = 4096  # names remembered; a file of many distinct ones reads on uncached
 
 
-def _character(reference: re.Match[str]) -> str:
-    name, decimal, hexadecimal = reference.groups()
-    if name is not None:
-        return _PREDEFINED[name]
-    code = int(decimal) if decimal is not None else int(hexadecimal, 16)
-    # Any character outside the URL class leaves the loc unproved; so does this one.
+def _character(name: str) -> str:
+    """What expat reads for the character reference ``name`` ("#38", "#x26"); a
+    character outside printable ASCII leaves the value unproved, and so does the NUL
+    given for it."""
+    code = int(name[2:], 16) if name[1] == "x" else int(name[1:])
     return chr(code) if 0x20 < code < 0x7F else "\0"
+
+
+def _dereferenced(text: str) -> str:
+    """``text``, each of whose "&" starts a reference (_RAW_ONLY finds no other), with
+    its references read."""
+    return _read_references(text)[0]
+
+
+def _read_references(text: str) -> tuple[str, bool]:
+    """``text`` with its references read (each "&" starts one: each piece after an
+    "&" starts with a name and ";"), and whether each stood for a character of
+    _IN_PATH."""
+    if "&#" not in text:
+        # Predefined entities only: "&amp;" read last, no "&" it gives is read again.
+        in_path = "&quot;" not in text and "&lt;" not in text and "&gt;" not in text
+        return (
+            text.replace("&apos;", "'")
+            .replace("&quot;", '"')
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+        ), in_path
+    pieces = text.split("&")
+    in_path = True
+    for index in range(1, len(pieces)):
+        piece = pieces[index]
+        end = piece.index(";")
+        name = piece[:end]
+        character = _CHARACTERS.get(name)
+        if character is None:
+            character = _character(name)
+            if len(_CHARACTERS) < _MAX_CHARACTERS:
+                _CHARACTERS[name] = character
+        if in_path and character not in _IN_PATH:
+            in_path = False
+        pieces[index] = character + piece[end + 1 :]
+    return "".join(pieces), in_path
+
+
+# The characters of a loc's path (_LOC_PCHAR): read from a reference, each leaves the
+# value's parts where _ENTRY_LOC delimited them, and each is in the query's class too.
+_IN_PATH = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/%&"
+)
 
 
 def _decoded_loc(
@@ -338,7 +383,10 @@ def _decoded_loc(
             return "", "", "", None  # a fragment
         # "&" is in the class of the path and the query: _LOC matches it whole.
         return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
-    value = _REFERENCE.pattern.sub(_character, url)  # every "&" starts a reference
+    value, in_path = _read_references(url)  # every "&" starts a reference
+    if in_path and value.isascii() and "#" not in value:
+        # Every character _ENTRY_LOC took is then one of _LOC's where it stands.
+        return value, scheme, host, path and (_dereferenced(path) if "&" in path else path)
     whole = _WHOLE_LOC.pattern.match(value)
     if whole is None:
         return "", "", "", None
@@ -358,7 +406,7 @@ def _decoded(value: str) -> str:
         return value
     if _RAW_ONLY.pattern.search(value) is not None:
         return "\0"
-    return _REFERENCE.pattern.sub(_character, value)
+    return _dereferenced(value)
 
 
 # A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
