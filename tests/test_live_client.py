@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint._version import __version__
-from sitemap_lint.live.client import Client, ClientSettings, freshness, retry_after
+from sitemap_lint.inputs.guard import Guard, HostPolicy, RefusedAddress
+from sitemap_lint.live.client import (
+    Client,
+    ClientSettings,
+    GuardedResolver,
+    Response,
+    freshness,
+    retry_after,
+)
 from sitemap_lint.live.model import (
     CONNECT,
     IMAGE,
@@ -25,7 +33,7 @@ from sitemap_lint.live.model import (
     VIDEO_CONTENT,
     Answer,
 )
-from sitemap_lint.live.robots import Robots, read_rules
+from sitemap_lint.live.robots import Robots, origin, read_rules
 from tests.live_server import LiveServer, live_server  # noqa: F401
 from tests.site_server import unused_url
 
@@ -149,6 +157,60 @@ def test_an_unnamed_loopback_host_is_refused_and_allowed_when_told(server: LiveS
     assert refused.error == REFUSED and "loopback" in (refused.detail or "")
     assert asyncio.run(ask(allow_private=True)).status == 200
     assert asyncio.run(ask(named_hosts=(other,))).status == 200
+
+
+@pytest.mark.parametrize("named", ["127.0.0.1", "localhost"])
+def test_a_client_refuses_an_internal_address_at_every_hop_of_its_run(
+    server: LiveServer, named: str
+) -> None:
+    # the guard's verdicts are kept for the run: each hop to 127.0.0.2 is refused again,
+    # with the named host written as an address or as a name (looked up in a thread)
+    own = server.url("/status/200", host=named)
+    other = server.url("/status/200", host="127.0.0.2")
+
+    async def run() -> list[Answer]:
+        async with Client(settings(server, named_hosts=(own,)), robots=False) as client:
+            redirect = server.url("/loopback-redirect")
+            return [await client.fetch(url, PAGE) for url in 2 * (own, redirect, other)]
+
+    answers = asyncio.run(run())
+    assert [answer.status for answer in answers] == 2 * [200, None, None]
+    for answer in answers[1:3] + answers[4:]:
+        assert answer.error == REFUSED
+        assert answer.detail == "127.0.0.2 is a loopback address"
+    assert [entry.path for entry in server.log()] == [
+        *("/status/200", "/loopback-redirect", "/status/200", "/loopback-redirect")
+    ]
+    assert not any(entry.host.startswith("127.0.0.2") for entry in server.log())
+
+
+def test_the_resolver_keeps_each_verdict_on_an_address_for_the_run() -> None:
+    checked: list[tuple[str, int]] = []
+
+    class CountingGuard(Guard):
+        def connectable(self, host: str, port: int) -> list[str]:
+            checked.append((host, port))
+            return super().connectable(host, port)
+
+    resolver = GuardedResolver(CountingGuard(HostPolicy.naming(["http://127.0.0.1:81/"])), {})
+
+    refusals: list[RefusedAddress] = []
+
+    async def run() -> None:
+        for _ in range(3):
+            assert await resolver.connectable("127.0.0.1", 81) == ["127.0.0.1"]
+            for host in ("10.0.0.1", "127.0.0.1"):
+                with pytest.raises(RefusedAddress) as refused:
+                    await resolver.connectable(host, 80)
+                refusals.append(refused.value)
+
+    asyncio.run(run())
+    assert checked == [("127.0.0.1", 81), ("10.0.0.1", 80), ("127.0.0.1", 80)]
+    assert [(error.host, error.kind) for error in refusals] == 3 * [
+        ("10.0.0.1", "private"),
+        ("127.0.0.1", "loopback"),
+    ]
+    assert len({id(error) for error in refusals}) == 6  # each raised anew
 
 
 def test_a_host_name_is_checked_by_what_it_resolves_to(server: LiveServer) -> None:
@@ -512,3 +574,36 @@ def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
 
     assert asyncio.run(run()) == {}
     assert sorted(seen, key=str) == [200, 200, 404]
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("HTTP://Example.COM:8080/a/b?c#d", "http://example.com:8080"),
+        ("https://example.com?q=/x", "https://example.com"),
+        ("https://example.com#/x", "https://example.com"),
+        ("https://u:p@[::1]:81/x", "https://u:p@[::1]:81"),
+        (" http://exa\tmple.com/x", "http://example.com"),
+        ("http:/\t/example.com/x", "http://example.com"),
+        ("http:x://example.com/", None),
+        ("ftp://example.com/", None),
+        ("http://[::1/x", None),
+        ("http:///x", None),
+        ("//example.com/x", None),
+    ],
+)
+def test_a_url_origin_is_read_as_urlsplit_reads_it(url: str, expected: str | None) -> None:
+    assert origin(url) == expected
+    assert origin(url) == expected  # the second time from the memo
+
+
+def test_a_response_header_is_its_first_value_whatever_the_case() -> None:
+    response = Response(
+        "http://example.com/",
+        200,
+        [("content-TYPE", "text/HTML; charset=latin-1"), ("ETag", '"a"'), ("etag", '"b"')],
+        "é".encode("latin-1"),
+    )
+    assert response.header("ETAG") == '"a"' and response.header("Location") is None
+    assert response.content_type == "text/html"
+    assert response.text() == "é"

@@ -32,6 +32,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 import aiohttp
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
 MAX_REDIRECTS = 5  # followed; the next redirect cuts the chain (Answer.too_many_hops)
 MAX_HEADER_FIELD = 65_536  # bytes of one header line
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HEAD_ENDS = (b"</head", b"<body")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -128,10 +130,17 @@ class Response:
     body: bytes = b""
 
     def header(self, name: str) -> str | None:
-        lower = name.lower()
-        return next((value for key, value in self.headers if key.lower() == lower), None)
+        return self._first.get(name.lower())
 
-    @property
+    @cached_property
+    def _first(self) -> dict[str, str]:
+        """The first value of each header, by its name in lower case."""
+        first: dict[str, str] = {}
+        for key, value in self.headers:
+            first.setdefault(key.lower(), value)
+        return first
+
+    @cached_property
     def content_type(self) -> str | None:
         value = self.header("Content-Type")
         media = value.split(";", 1)[0].strip().lower() if value else ""
@@ -170,7 +179,17 @@ class GuardedResolver(AbstractResolver):
         self.guard = guard
         self.connect_to = connect_to
         self._blocking = any(host_address(host) is None for host, _ in guard.policy.named)
-        self._literals: dict[tuple[str, int], list[str]] = {}  # addresses already allowed
+        # The guard's verdict on each address written in a URL (and port), kept for the
+        # run: the addresses allowed, or the refusal.
+        self._literals: dict[tuple[str, int], list[str] | RefusedAddress] = {}
+        self._written: dict[str, bool] = {}  # host -> whether it is an address
+
+    def is_address(self, host: str) -> bool:
+        """Whether ``host`` is an address written as such (not a name to look up)."""
+        written = self._written.get(host)
+        if written is None:
+            written = self._written[host] = host_address(host) is not None
+        return written
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
@@ -194,12 +213,23 @@ class GuardedResolver(AbstractResolver):
 
     async def connectable(self, host: str, port: int) -> list[str]:
         """The addresses of ``host`` that may be connected to (RefusedAddress when none)."""
-        allowed = self._literals.get((host, port))
-        if allowed is not None:
-            return allowed
-        if host_address(host) is not None and not self._blocking:
-            allowed = self._literals[host, port] = self.guard.connectable(host, port)
-            return allowed
+        verdict = self._literals.get((host, port))
+        if verdict is None:
+            if not self.is_address(host):  # a name: aiohttp keeps its lookups a while
+                return await self._in_thread(host, port)
+            try:
+                if self._blocking:
+                    verdict = await self._in_thread(host, port)
+                else:
+                    verdict = self.guard.connectable(host, port)
+            except RefusedAddress as error:
+                verdict = error
+            self._literals[host, port] = verdict
+        if isinstance(verdict, RefusedAddress):
+            raise RefusedAddress(verdict.host, verdict.port, verdict.address, verdict.kind)
+        return verdict
+
+    async def _in_thread(self, host: str, port: int) -> list[str]:
         # a name to look up (or named ones to compare with): not on the event loop
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.guard.connectable, host, port)
@@ -229,6 +259,7 @@ class Client:
         self._resolver: GuardedResolver | None = None
         self._all = asyncio.Semaphore(max(1, settings.concurrency))
         self._hosts: dict[str, asyncio.Semaphore] = {}
+        self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
         # The stored answers of the URLs about to be requested (None: none stored),
         # read a batch at a time by fetch_all; each taken out when its URL is requested.
@@ -351,7 +382,9 @@ class Client:
         if _scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
         if self.robots is not None:
-            rules = await self.robots.rules(url)
+            rules = self.robots.known(url)
+            if rules is None:
+                rules = await self.robots.rules(url)
             if rules is not None and rules.disallows(url):
                 detail = "not requested: robots.txt disallows it for Googlebot"
                 return Answer(url, robots_disallowed=True, detail=detail)
@@ -451,7 +484,11 @@ class Client:
     ) -> Response:
         if self._session is None:
             raise RuntimeError("Client used outside `async with`")
-        key = _host_key(url)
+        try:
+            parsed: URL | None = URL(url, encoded=True)
+        except ValueError:
+            parsed = None  # the same error again in _send: the hop's answer
+        key, target = (url, url) if parsed is None else (self._host_key(parsed), parsed)
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
@@ -459,7 +496,7 @@ class Client:
             await self._space(key, url)
             try:
                 async with asyncio.timeout(self.settings.timeout + 1):
-                    return await self._send(method, url, headers, limit)
+                    return await self._send(method, target, headers, limit)
             except HopError:
                 raise
             except RefusedAddress as error:
@@ -478,18 +515,29 @@ class Client:
         if at > now:
             await asyncio.sleep(at - now)
 
-    async def _send(self, method: str, url: str, headers: dict[str, str], limit: int) -> Response:
+    def _host_key(self, parsed: URL) -> str:
+        """The host and port a request goes to, as the per-host limit counts them."""
+        host, port = parsed.raw_host, parsed.port
+        key = self._keys.get((host, port))
+        if key is None:
+            key = self._keys[host, port] = f"{canonical_host(host or '')}:{port}"
+        return key
+
+    async def _send(
+        self, method: str, url: URL | str, headers: dict[str, str], limit: int
+    ) -> Response:
         assert self._session is not None and self._resolver is not None
-        parsed = URL(url, encoded=True)
-        if parsed.raw_host is not None and host_address(parsed.raw_host) is not None:
+        parsed = URL(url, encoded=True) if isinstance(url, str) else url
+        host = parsed.raw_host
+        if host is not None and self._resolver.is_address(host):
             # aiohttp connects to an address written in the URL without asking the resolver
-            await self._resolver.connectable(parsed.raw_host, parsed.port or 0)
+            await self._resolver.connectable(host, parsed.port or 0)
         async with self._session.request(
             method, parsed, headers=headers, allow_redirects=False
         ) as response:
             pairs = _header_pairs(response)
             body = b""
-            if limit and response.status not in REDIRECTS and _readable(response):
+            if limit and response.status not in UNREAD and _readable(response):
                 body = await _read_bounded(response, limit)
             await _drain_small_rest(response)
             return Response(str(response.url), response.status, pairs, body)
@@ -647,23 +695,29 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
             age = value
     if "no-store" in directives or "no-cache" in directives:
         return None
-    sent = parse_http_date(date) if date is not None else None
-    sent_at = sent.timestamp() if sent is not None else now
     if "max-age" in directives:
         text = directives["max-age"]
         if not text.isdigit():
             return None
         lifetime = float(text)
+        sent_at = _sent_at(date, now)
     elif expires is not None:
         until = parse_http_date(expires)
         if until is None:
             return None  # an invalid Expires means already expired
+        sent_at = _sent_at(date, now)
         lifetime = until.timestamp() - sent_at
     else:
         return None
     stated_age = float(age.strip()) if age is not None and age.strip().isdigit() else 0.0
     spent = max(now - sent_at, stated_age, 0.0)
     return now + lifetime - spent if lifetime > spent else None
+
+
+def _sent_at(date: str | None, now: float) -> float:
+    """When a response was sent, by its ``Date`` (``now`` without a valid one)."""
+    sent = parse_http_date(date) if date is not None else None
+    return sent.timestamp() if sent is not None else now
 
 
 def _reusable(cached: Answer) -> bool:
@@ -701,12 +755,3 @@ def _join(base: str, location: str) -> str | None:
         return str(URL(base, encoded=True).join(URL(location.strip())))
     except (ValueError, TypeError):
         return None
-
-
-def _host_key(url: str) -> str:
-    """The host and port a request goes to, as the per-host limit counts them."""
-    try:
-        parsed = URL(url, encoded=True)
-    except ValueError:
-        return url
-    return f"{canonical_host(parsed.raw_host or '')}:{parsed.port}"

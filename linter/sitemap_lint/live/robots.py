@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -43,6 +44,18 @@ class HostRules:
 
 def origin(url: str) -> str | None:
     """``scheme://host[:port]`` of an http(s) URL, lower case, or None."""
+    start = url.find("://") + 3
+    if start < 3:
+        return _origin(url)
+    end = len(url)
+    for mark in "/?#":  # where urlsplit ends the host: what follows cannot change it
+        at = url.find(mark, start, end)
+        if at >= 0:
+            end = at
+    return _known_origin(url[:end])
+
+
+def _origin(url: str) -> str | None:
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -50,6 +63,9 @@ def origin(url: str) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+_known_origin = lru_cache(maxsize=1024)(_origin)  # by the URL up to its path
 
 
 def read_rules(status: int | None, text: str) -> HostRules:
