@@ -482,17 +482,21 @@ LOC_REFERENCES = (
 )
 
 
+@pytest.mark.parametrize("long_urls", [False, True])
 @pytest.mark.parametrize(("loc", "proved"), LOC_REFERENCES)
-def test_references_in_a_loc(monkeypatch, tmp_path, loc, proved):
+def test_references_in_a_loc(monkeypatch, tmp_path, loc, proved, long_urls):
     rng = random.Random(10)
     entries = [url_entry(i, rng) for i in range(30)]
     for i in range(10, 20):
         entries[i] = url_entry(i, rng, loc=loc.format(i=i))
     entries.insert(25, entries[12])  # a duplicate of one
     path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
-    outcome = check_both(monkeypatch, path)
+    outcome = check_both(monkeypatch, path, long_urls=long_urls)
     assert (outcome.proved == len(entries)) is proved
     assert_same_json(monkeypatch, path, unsafe_fixes=True)
+    # Out of the scope of a sitemap in a directory, and in it: each URL's path counts.
+    for location in ("https://www.example.com/a/sitemap.xml", "https://www.example.com/"):
+        check_both(monkeypatch, path, long_urls=long_urls, sitemap_url=parse_sitemap_url(location))
 
 
 _NAMED = ("amp", "lt", "gt", "quot", "apos")

@@ -338,16 +338,6 @@ def _read_references(text: str) -> tuple[str, bool]:
     """``text`` with its references read (each "&" starts one: each piece after an
     "&" starts with a name and ";"), and whether each stood for a character of
     _IN_PATH."""
-    if "&#" not in text:
-        # Predefined entities only: "&amp;" read last, no "&" it gives is read again.
-        in_path = "&quot;" not in text and "&lt;" not in text and "&gt;" not in text
-        return (
-            text.replace("&apos;", "'")
-            .replace("&quot;", '"')
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&")
-        ), in_path
     pieces = text.split("&")
     in_path = True
     for index in range(1, len(pieces)):
@@ -385,8 +375,16 @@ def _decoded_loc(
         return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
     value, in_path = _read_references(url)  # every "&" starts a reference
     if in_path and value.isascii() and "#" not in value:
-        # Every character _ENTRY_LOC took is then one of _LOC's where it stands.
-        return value, scheme, host, path and (_dereferenced(path) if "&" in path else path)
+        # Every character _ENTRY_LOC took is then one of _LOC's where it stands, and
+        # the first "?" after the host still starts the query.
+        if path is None:
+            return value, scheme, host, None
+        rest = value[len(scheme) + 3 + len(host) :]
+        if "?" not in path:  # the path alone (a long URL's holds its query, _LONG_LOC)
+            query = rest.find("?")
+            if query >= 0:
+                rest = rest[:query]
+        return value, scheme, host, rest
     whole = _WHOLE_LOC.pattern.match(value)
     if whole is None:
         return "", "", "", None
