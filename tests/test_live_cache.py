@@ -6,6 +6,8 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -235,3 +237,122 @@ def test_get_many_answers_what_it_has(tmp_path: Path) -> None:
             "https://example.com/a": full_answer(),
         }
         assert cache.get_many([]) == {}
+
+
+def stamps(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as connection:
+        return dict(connection.execute("SELECT url, stamp FROM answers").fetchall())
+
+
+def again(answer: Answer, elapsed: float, fresh_until: float | None) -> Answer:
+    """``answer`` as a 304 gives it back: its content, new times."""
+    return replace(answer, from_cache=True, elapsed=elapsed, fresh_until=fresh_until)
+
+
+def test_a_revalidated_answer_is_stored_with_its_new_times(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer(), Answer(url="https://example.com/z", status=404)])
+        before = stamps(path)
+        read = cache.get_many(["https://example.com/a", "https://example.com/z"])
+        revalidated = again(read["https://example.com/a"], 0.5, 2e9)
+        changed = replace(read["https://example.com/z"], status=410)
+        cache.put_many([revalidated, changed])
+        assert cache.get(revalidated.url) == replace(revalidated, from_cache=False)
+        assert cache.get(changed.url) == changed
+        after = stamps(path)
+    # the revalidation updated its row in place; the new answer was written whole
+    assert after[revalidated.url] == before[revalidated.url]
+    assert after[changed.url] != before[changed.url]
+
+
+def test_a_row_replaced_since_it_was_read_is_written_whole(tmp_path: Path) -> None:
+    # two runs share the file: one revalidates what the other has replaced meanwhile
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as one, Cache(path) as two:
+        one.put_many([full_answer()])
+        read = one.get("https://example.com/a")
+        assert read is not None and two.get(read.url) == read
+        newer = replace(full_answer(), etag='"new"', signals=PageSignals(noindex="meta robots"))
+        two.put_many([newer])
+        revalidated = again(read, 0.75, 3e9)
+        one.put_many([revalidated])
+        assert two.get(read.url) == replace(revalidated, from_cache=False)
+        # and the other way: its revalidation of what it read before is written whole
+        two.put_many([again(newer, 0.125, None)])
+        assert one.get(read.url) == replace(newer, elapsed=0.125, fresh_until=None)
+
+
+def test_two_caches_revalidating_one_url_never_mix_two_answers(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    url = "https://example.com/a"
+    written: set[tuple[str | None, float | None]] = set()  # (detail, fresh_until) pairs
+    lock = threading.Lock()
+    seen: list[Answer] = []
+
+    def run(name: str) -> None:
+        with Cache(path) as cache:
+            for turn in range(150):
+                current = cache.get_many([url]).get(url)
+                assert current is not None
+                seen.append(current)
+                if turn % 3:  # a 304: the content read, new times
+                    answer = again(current, turn, float(hash((name, turn)) % 10**6))
+                else:  # another answer
+                    answer = replace(full_answer(), detail=f"{name}{turn}", fresh_until=-turn)
+                with lock:
+                    written.add((answer.detail, answer.fresh_until))
+                cache.put_many([answer])
+
+    with Cache(path) as cache:
+        cache.put_many([replace(full_answer(), detail="first", fresh_until=None)])
+    written.add(("first", None))
+    threads = [threading.Thread(target=run, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with Cache(path) as cache:
+        last = cache.get(url)
+    assert last is not None and len(seen) == 300
+    for answer in [*seen, last]:
+        assert (answer.detail, answer.fresh_until) in written
+        assert replace(answer, detail=None, elapsed=0.25, fresh_until=None) == full_answer()
+
+
+def test_many_rows_read_before_they_are_stored_again(tmp_path: Path) -> None:
+    # past what it keeps of the rows read, a cache writes revalidations whole
+    answers = [Answer(url=f"https://example.com/{index}", status=200) for index in range(25_000)]
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many(answers)
+        before = stamps(path)
+        read = cache.get_many(answer.url for answer in answers)
+        cache.put_many(again(answer, 1.0, 5.0) for answer in read.values())
+        assert cache.get_many(answer.url for answer in answers) == {
+            answer.url: replace(answer, elapsed=1.0, fresh_until=5.0) for answer in answers
+        }
+    after = stamps(path)
+    kept = sum(after[url] == before[url] for url in before)
+    assert 0 < kept < len(answers)
+
+
+def test_a_cache_of_the_previous_layout_is_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with sqlite3.connect(path) as connection:  # as version 2 wrote it
+        connection.execute(
+            "CREATE TABLE answers (url TEXT PRIMARY KEY, stored_at REAL NOT NULL, status "
+            "INTEGER, final_url TEXT, chain TEXT, content_type TEXT, signals TEXT, error TEXT, "
+            "detail TEXT, elapsed REAL NOT NULL DEFAULT 0, loop INTEGER NOT NULL DEFAULT 0, "
+            "too_many_hops INTEGER NOT NULL DEFAULT 0, etag TEXT, last_modified TEXT, "
+            "fresh_until REAL) WITHOUT ROWID"
+        )
+        connection.execute(
+            "INSERT INTO answers (url, stored_at, status, signals, etag) "
+            "VALUES ('https://example.com/a', 1.0, 200, '{\"noindex\": null}', '\"x\"')"
+        )
+        connection.execute("PRAGMA user_version=2")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+        cache.put_many([full_answer()])
+        assert cache.get("https://example.com/a") == full_answer()

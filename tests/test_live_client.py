@@ -607,3 +607,41 @@ def test_a_response_header_is_its_first_value_whatever_the_case() -> None:
     assert response.header("ETAG") == '"a"' and response.header("Location") is None
     assert response.content_type == "text/html"
     assert response.text() == "é"
+
+
+ROBOTS_TEXTS = [
+    "User-agent: *\nDisallow: /private/\n",
+    "User-agent: Googlebot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n",
+    "User-agent: *\nDisallow: /bench/1\nAllow: /bench/10\nDisallow: /x=\n",
+    "User-agent: *\nDisallow: /é\nDisallow: /a b\n",
+    "User-agent: *\nAllow: /dir/index.html\nDisallow: /dir/\n",  # an anchored Allow
+    "User-agent: *\nDisallow: /p?\n",
+    "User-agent: *\nDisallow: /p%3F\nDisallow: /q%3fs\n",
+    "User-agent: *\nDisallow: /*kb\n",
+    "User-agent: *\nDisallow: /p$\n",
+    "User-agent: *\nDisallow: /pkb # *\n",
+    "User-agent: *\nDisallow: /bench/1\nSitemap: https://example.com/s.xml?x=1\n",
+    "User-agent: *\nDisallow:\n",
+    "",
+]
+ROBOTS_URLS = [
+    f"{origin}{rest}"
+    for origin in ("http://example.com", "HTTPS://u@Example.com:8080")
+    for rest in (
+        *("/", "/p", "/p?", "/p?x", "/p?x#f", "/p#f?x", "/p/?q=/a b", "/pa?kb=1"),
+        *("/bench/1?kb=100", "/bench/10?kb=1", "/bench/2?x=%3F", "/x=?y", "/a/b?c"),
+        *("/private/x?y", "/private?y", "/dir/?q", "/dir/index.html?q", "/é?x", "/a%20b?x"),
+        *("//p?x", "?x", "/robots.txt?x", "/p;x?y", "/a b?c", "/pkb?x", "/p?kb"),
+    )
+]
+
+
+@pytest.mark.parametrize("text", ROBOTS_TEXTS)
+def test_a_url_with_a_query_is_read_as_protego_reads_it(text: str) -> None:
+    # rules that never reach a query decide a URL by its path: the same verdicts
+    rules = read_rules(200, text)
+    whole = replace(rules, by_path=False)
+    assert rules.by_path == (text in ROBOTS_TEXTS[:4] + ROBOTS_TEXTS[11:])
+    for url in ROBOTS_URLS:
+        assert rules.disallows(url) == whole.disallows(url), url
+    assert any(whole.disallows(url) for url in ROBOTS_URLS) == ("Disallow: /" in text)

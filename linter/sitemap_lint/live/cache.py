@@ -9,6 +9,12 @@ ahead logging and a busy timeout let two runs share the file: readers never wait
 writer, and writers wait their turn; each ``put_many`` is one transaction. A file that is
 not this cache (not SQLite, damaged, unreadable) raises ``CacheError`` with a one-line
 reason, never a database traceback.
+
+Each write of a whole row gives it a new random ``stamp``. An answer stored again with
+the content of the row read (a 304's revalidation) is written as one UPDATE of its
+time columns, made only while the row still has the stamp it was read with; else (the
+row replaced meanwhile, by this run or another) the whole answer is written. So a row
+never holds the fields of two different answers.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -29,52 +36,70 @@ from sitemap_lint.live.model import Answer, Hop, PageSignals
 __all__ = ["Cache", "CacheError", "default_path"]
 
 # Rows written by another layout are dropped (it is a cache): bump with the layout.
-_VERSION = 2
+_VERSION = 3
 # How long a writer waits for another process's transaction, in seconds.
 BUSY_TIMEOUT = 30.0
 # How long opening a file waits for another process switching it to write-ahead logging.
 WAL_PATIENCE = 2.0
-_COLUMNS = (
-    "url",
-    "stored_at",
+# What an answer is, as a row holds it (between its URL and its time columns).
+_CONTENT = (
     "status",
     "final_url",
     "chain",
     "content_type",
     "signals",
+    "noindex",
+    "canonical",
+    "canonical_source",
+    "alternates",
+    "modified",
+    "modified_source",
     "error",
     "detail",
-    "elapsed",
     "loop",
     "too_many_hops",
     "etag",
     "last_modified",
-    "fresh_until",
 )
+_TIMES = ("elapsed", "fresh_until")
 _CREATE = """CREATE TABLE IF NOT EXISTS answers (
     url TEXT PRIMARY KEY,
     stored_at REAL NOT NULL,
+    stamp INTEGER NOT NULL,
     status INTEGER,
     final_url TEXT,
     chain TEXT,
     content_type TEXT,
-    signals TEXT,
+    signals INTEGER,
+    noindex TEXT,
+    canonical TEXT,
+    canonical_source TEXT,
+    alternates TEXT,
+    modified TEXT,
+    modified_source TEXT,
     error TEXT,
     detail TEXT,
-    elapsed REAL NOT NULL DEFAULT 0,
     loop INTEGER NOT NULL DEFAULT 0,
     too_many_hops INTEGER NOT NULL DEFAULT 0,
     etag TEXT,
     last_modified TEXT,
+    elapsed REAL NOT NULL DEFAULT 0,
     fresh_until REAL
 ) WITHOUT ROWID"""
+# A row is (url, stored_at, *content, *times) to write, (url, stamp, *content, *times) read.
 _PUT = (
-    f"INSERT OR REPLACE INTO answers ({', '.join(_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(_COLUMNS))})"
+    f"INSERT OR REPLACE INTO answers (url, stored_at, {', '.join(_CONTENT + _TIMES)}, stamp) "
+    f"VALUES ({', '.join('?' * (2 + len(_CONTENT) + len(_TIMES)))}, random())"
 )
-_GET_ALL = f"SELECT url, {', '.join(_COLUMNS[2:])} FROM answers"
+_REVALIDATE = (
+    "UPDATE answers SET stored_at = ?, elapsed = ?, fresh_until = ? WHERE url = ? AND stamp = ?"
+)
+_GET_ALL = f"SELECT url, stamp, {', '.join(_CONTENT + _TIMES)} FROM answers"
 _GET = f"{_GET_ALL} WHERE url = ?"
 _MANY = 500  # URLs asked in one query (SQLite allows at least 999 parameters)
+# Rows read and not yet stored again, kept to tell a revalidation (bounded: past it the
+# older half is forgotten, and their answers are written whole).
+_READ_KEPT = 20_000
 
 
 class CacheError(Exception):
@@ -95,6 +120,7 @@ class Cache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._read: dict[str, tuple[int, tuple[Any, ...]]] = {}  # url -> (stamp, content)
         with self._errors("cannot open"):
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(
@@ -137,7 +163,7 @@ class Cache:
         """The answer stored for ``url``, or None (also when its row cannot be read)."""
         with self._errors("cannot read"), self._lock:
             row = self._open().execute(_GET, (url,)).fetchone()
-        return None if row is None else _readable_answer(row)
+            return None if row is None else self._read_answer(row)
 
     def get_many(self, urls: Iterable[str]) -> dict[str, Answer]:
         """The answers stored for ``urls`` (those it has), by URL: one query for many."""
@@ -149,7 +175,7 @@ class Cache:
                 part = wanted[start : start + _MANY]
                 query = f"{_GET_ALL} WHERE url IN ({', '.join('?' * len(part))})"
                 for row in connection.execute(query, part):
-                    answer = _readable_answer(row)
+                    answer = self._read_answer(row)
                     if answer is not None:
                         found[answer.url] = answer
         return found
@@ -161,9 +187,33 @@ class Cache:
         if not rows:
             return
         with self._errors("cannot write"), self._lock:
+            whole: list[tuple[Any, ...]] = []
+            again: list[tuple[Any, ...]] = []  # rows of the content read, as read
+            stamps: list[tuple[Any, ...]] = []
+            read = self._read
+            for row in rows:
+                seen = read.pop(row[0], None)
+                if seen is not None and seen[1] == row[2:-2]:
+                    again.append(row)
+                    stamps.append((now, row[-2], row[-1], row[0], seen[0]))
+                else:
+                    whole.append(row)
             connection = self._open()
             with _transaction(connection):
-                connection.executemany(_PUT, rows)
+                if stamps and connection.executemany(_REVALIDATE, stamps).rowcount < len(stamps):
+                    whole[:0] = again  # some row was replaced since it was read
+                connection.executemany(_PUT, whole)
+
+    def _read_answer(self, row: tuple[Any, ...]) -> Answer | None:
+        """The answer of ``row``, its stamp and content kept (None: a row unreadable)."""
+        answer = _readable_answer(row)
+        if answer is not None:
+            read = self._read
+            if len(read) >= _READ_KEPT:
+                for url in list(islice(read, _READ_KEPT // 2)):
+                    del read[url]
+            read[row[0]] = (row[1], row[2:-2])
+        return answer
 
     def close(self) -> None:
         connection, self._connection = self._connection, None
@@ -211,6 +261,20 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
         if answer.chain
         else None
     )
+    signals = answer.signals
+    if signals is None:
+        page: tuple[Any, ...] = _NO_SIGNALS
+    else:
+        modified = signals.modified
+        page = (
+            1,
+            signals.noindex,
+            signals.canonical,
+            signals.canonical_source,
+            json.dumps([list(pair) for pair in signals.alternates]) if signals.alternates else None,
+            None if modified is None else modified.isoformat(),
+            signals.modified_source,
+        )
     return (
         answer.url,
         now,
@@ -218,16 +282,19 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
         answer.final_url,
         chain,
         answer.content_type,
-        None if answer.signals is None else json.dumps(_signals_record(answer.signals)),
+        *page,
         answer.error,
         answer.detail,
-        answer.elapsed,
         int(answer.loop),
         int(answer.too_many_hops),
         answer.etag,
         answer.last_modified,
+        answer.elapsed,
         answer.fresh_until,
     )
+
+
+_NO_SIGNALS = (None,) * 7
 
 
 def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
@@ -240,18 +307,25 @@ def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
 def _answer(row: tuple[Any, ...]) -> Answer:
     (
         url,
+        _stamp,
         status,
         final_url,
         chain,
         content_type,
         signals,
+        noindex,
+        canonical,
+        canonical_source,
+        alternates,
+        modified,
+        modified_source,
         error,
         detail,
-        elapsed,
         loop,
         too_many_hops,
         etag,
         last_modified,
+        elapsed,
         fresh_until,
     ) = row
     return Answer(
@@ -260,7 +334,18 @@ def _answer(row: tuple[Any, ...]) -> Answer:
         final_url=final_url,
         chain=[] if chain is None else [Hop(*hop) for hop in json.loads(chain)],
         content_type=content_type,
-        signals=None if signals is None else _signals_from(json.loads(signals)),
+        signals=None
+        if signals is None
+        else PageSignals(
+            noindex=noindex,
+            canonical=canonical,
+            canonical_source=canonical_source,
+            alternates=()
+            if alternates is None
+            else tuple((str(lang), str(href)) for lang, href in json.loads(alternates)),
+            modified=None if modified is None else datetime.fromisoformat(modified),
+            modified_source=modified_source,
+        ),
         error=error,
         detail=detail,
         elapsed=elapsed,
@@ -269,27 +354,4 @@ def _answer(row: tuple[Any, ...]) -> Answer:
         etag=etag,
         last_modified=last_modified,
         fresh_until=fresh_until,
-    )
-
-
-def _signals_record(signals: PageSignals) -> dict[str, Any]:
-    return {
-        "noindex": signals.noindex,
-        "canonical": signals.canonical,
-        "canonical_source": signals.canonical_source,
-        "alternates": [list(pair) for pair in signals.alternates],
-        "modified": None if signals.modified is None else signals.modified.isoformat(),
-        "modified_source": signals.modified_source,
-    }
-
-
-def _signals_from(record: dict[str, Any]) -> PageSignals:
-    modified = record.get("modified")
-    return PageSignals(
-        noindex=record.get("noindex"),
-        canonical=record.get("canonical"),
-        canonical_source=record.get("canonical_source"),
-        alternates=tuple((str(lang), str(href)) for lang, href in record.get("alternates", [])),
-        modified=None if modified is None else datetime.fromisoformat(modified),
-        modified_source=record.get("modified_source"),
     )

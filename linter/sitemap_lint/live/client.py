@@ -30,7 +30,7 @@ import socket
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
@@ -229,6 +229,10 @@ class GuardedResolver(AbstractResolver):
             raise RefusedAddress(verdict.host, verdict.port, verdict.address, verdict.kind)
         return verdict
 
+    def allowed(self, host: str, port: int) -> bool:
+        """Whether the address ``host`` was allowed at ``port`` earlier in the run."""
+        return isinstance(self._literals.get((host, port)), list)
+
     async def _in_thread(self, host: str, port: int) -> list[str]:
         # a name to look up (or named ones to compare with): not on the event loop
         loop = asyncio.get_running_loop()
@@ -390,7 +394,7 @@ class Client:
                 return Answer(url, robots_disallowed=True, detail=detail)
         cached = self._stored_answer(url)
         if cached is not None and _reusable(cached) and _still_fresh(cached):
-            return replace(cached, from_cache=True, fresh=True, attempts=0)
+            return _given_again(cached, 0, cached.fresh_until, fresh=True)
         conditional = _conditional_headers(cached)
         method = "GET" if kind in GET_KINDS else "HEAD"
         limit = self.settings.head_bytes if kind in GET_KINDS else 0
@@ -414,7 +418,7 @@ class Client:
                 continue
             if response.status == 304 and cached is not None and conditional:
                 fresh_until = freshness(response.headers, time.time())
-                return replace(cached, from_cache=True, attempts=attempts, fresh_until=fresh_until)
+                return _given_again(cached, attempts, fresh_until)
             conditional = {}
             location = response.header("Location")
             if response.status not in REDIRECTS or location is None:
@@ -482,21 +486,43 @@ class Client:
     async def _request(
         self, method: str, url: str, headers: dict[str, str], limit: int
     ) -> Response:
-        if self._session is None:
+        if self._session is None or self._resolver is None:
             raise RuntimeError("Client used outside `async with`")
         try:
             parsed: URL | None = URL(url, encoded=True)
         except ValueError:
-            parsed = None  # the same error again in _send: the hop's answer
-        key, target = (url, url) if parsed is None else (self._host_key(parsed), parsed)
+            parsed = None  # the same error again in the request: the hop's answer
+        key = url if parsed is None else self._host_key(parsed)
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
         async with self._all, host:
-            await self._space(key, url)
+            rules = self.robots.known(url) if self.robots is not None else None
+            if rules is not None and rules.delay > 0:
+                await self._space(key, rules.delay)
             try:
                 async with asyncio.timeout(self.settings.timeout + 1):
-                    return await self._send(method, target, headers, limit)
+                    if parsed is None:
+                        parsed = URL(url, encoded=True)
+                    address, port = parsed.raw_host, parsed.port or 0
+                    resolver = self._resolver
+                    if (
+                        address is not None
+                        and not resolver.allowed(address, port)
+                        and resolver.is_address(address)
+                    ):
+                        # aiohttp connects to an address written in the URL without
+                        # asking the resolver
+                        await resolver.connectable(address, port)
+                    async with self._session.request(
+                        method, parsed, headers=headers, allow_redirects=False
+                    ) as response:
+                        pairs = _header_pairs(response)
+                        body = b""
+                        if limit and response.status not in UNREAD and _readable(response):
+                            body = await _read_bounded(response, limit)
+                        await _drain_small_rest(response)
+                        return Response(str(response.url), response.status, pairs, body)
             except HopError:
                 raise
             except RefusedAddress as error:
@@ -504,14 +530,11 @@ class Client:
             except Exception as error:
                 raise _hop_error(error) from None
 
-    async def _space(self, key: str, url: str) -> None:
+    async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
-        rules = self.robots.known(url) if self.robots is not None else None
-        if rules is None or rules.delay <= 0:
-            return
         now = time.monotonic()
         at = max(now, self._next_at.get(key, now))
-        self._next_at[key] = at + rules.delay
+        self._next_at[key] = at + delay
         if at > now:
             await asyncio.sleep(at - now)
 
@@ -522,25 +545,6 @@ class Client:
         if key is None:
             key = self._keys[host, port] = f"{canonical_host(host or '')}:{port}"
         return key
-
-    async def _send(
-        self, method: str, url: URL | str, headers: dict[str, str], limit: int
-    ) -> Response:
-        assert self._session is not None and self._resolver is not None
-        parsed = URL(url, encoded=True) if isinstance(url, str) else url
-        host = parsed.raw_host
-        if host is not None and self._resolver.is_address(host):
-            # aiohttp connects to an address written in the URL without asking the resolver
-            await self._resolver.connectable(host, parsed.port or 0)
-        async with self._session.request(
-            method, parsed, headers=headers, allow_redirects=False
-        ) as response:
-            pairs = _header_pairs(response)
-            body = b""
-            if limit and response.status not in UNREAD and _readable(response):
-                body = await _read_bounded(response, limit)
-            await _drain_small_rest(response)
-            return Response(str(response.url), response.status, pairs, body)
 
     async def _fetch_text(self, url: str) -> tuple[int | None, str]:
         """GET ``url`` (a robots.txt), redirects followed: (final status, text) or
@@ -723,6 +727,20 @@ def _sent_at(date: str | None, now: float) -> float:
 def _reusable(cached: Answer) -> bool:
     """Whether a stored answer may stand for a new one: a 200 reached without redirects."""
     return not cached.chain and cached.status == 200 and not cached.error
+
+
+def _given_again(
+    cached: Answer, attempts: int, fresh_until: float | None, fresh: bool = False
+) -> Answer:
+    """A copy of ``cached`` given from the cache (as ``dataclasses.replace`` would make
+    it, a shallow copy, without the cost of calling ``__init__`` by keywords)."""
+    answer = Answer.__new__(Answer)
+    answer.__dict__.update(cached.__dict__)
+    answer.from_cache = True
+    answer.attempts = attempts
+    answer.fresh_until = fresh_until
+    answer.fresh = fresh
+    return answer
 
 
 def _still_fresh(cached: Answer) -> bool:

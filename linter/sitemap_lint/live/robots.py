@@ -10,6 +10,7 @@ spaces the requests to that host; it is capped at ``CRAWL_DELAY_CAP`` seconds.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,8 @@ MAX_BYTES = 512_000  # Google reads the first 500 KiB
 
 # url -> (status or None when unreachable, text)
 FetchText = Callable[[str], Awaitable[tuple[int | None, str]]]
+# An http(s) URL up to its query, its path made of characters protego leaves as they are.
+_PLAIN_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*/(?!/)[A-Za-z0-9_.~/=-]*").fullmatch
 
 
 @dataclass(frozen=True)
@@ -33,13 +36,20 @@ class HostRules:
     status: int | None
     parser: Protego | None = None
     delay: float = 0.0
+    by_path: bool = False  # whether a URL is decided by its path alone (_by_path)
 
     @property
     def unavailable(self) -> bool:
         return self.status is None or self.status >= 500
 
     def disallows(self, url: str) -> bool:
-        return self.parser is not None and not self.parser.can_fetch(url, AGENT)
+        if self.parser is None:
+            return False
+        if self.by_path:
+            query = url.find("?")
+            if query > 0 and _PLAIN_PATH(url, 0, query):
+                url = url[:query]
+        return not self.parser.can_fetch(url, AGENT)
 
 
 def origin(url: str) -> str | None:
@@ -74,7 +84,20 @@ def read_rules(status: int | None, text: str) -> HostRules:
         return HostRules(status)
     parser = Protego.parse(text)
     delay = parser.crawl_delay(OWN_AGENT) or 0.0
-    return HostRules(status, parser, min(float(delay), CRAWL_DELAY_CAP))
+    return HostRules(status, parser, min(float(delay), CRAWL_DELAY_CAP), _by_path(text))
+
+
+def _by_path(text: str) -> bool:
+    """Whether no rule of the robots.txt ``text`` can reach past a URL's path into its
+    query: none holds a "?" or an escape (no "?" nor "%" in the text), a wildcard (a "*"
+    only on user-agent lines), an end anchor, or index.html (whose Allow protego
+    anchors). A URL with a query is then decided by its path alone, which protego
+    matches without normalizing the URL again."""
+    if any(mark in text for mark in "?%$") or "index.html" in text.lower():
+        return False
+    return all(
+        line.lstrip().lower().startswith("user") for line in text.splitlines() if "*" in line
+    )
 
 
 class Robots:
