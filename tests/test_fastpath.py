@@ -531,7 +531,7 @@ def test_references_are_read_as_expat_reads_them(pieces):
     expected = "".join(read)
     # What stands for a character outside printable ASCII reads as NUL, which no
     # proof accepts.
-    dereferenced = fastpath._dereferenced(text)
+    dereferenced = fastpath._read_references(text)[0]
     assert len(dereferenced) == len(expected)
     for ours, theirs in zip(dereferenced, expected, strict=True):
         assert ours == (theirs if " " < theirs < "\x7f" else "\0")

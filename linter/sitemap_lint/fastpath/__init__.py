@@ -310,8 +310,8 @@ _ESCAPABLE = frozenset(b" !\"#$&'()*+,/:;<=>?@[\\]^`{|}") | frozenset(range(0x80
 
 
 # A loc whose every "&" starts a predefined entity or a character reference is read as
-# expat reads it; the value is then proved as any loc (_LOC, whole).
-# An "&" that starts no such reference.
+# expat reads it (_read_references); the value is then proved as any loc. An "&" that
+# starts no such reference:
 _RAW_ONLY = _Lazy(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)")
 _WHOLE_LOC = _Lazy(_LOC + r"\Z")
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
@@ -328,16 +328,10 @@ def _character(name: str) -> str:
     return chr(code) if 0x20 < code < 0x7F else "\0"
 
 
-def _dereferenced(text: str) -> str:
-    """``text``, each of whose "&" starts a reference (_RAW_ONLY finds no other), with
-    its references read."""
-    return _read_references(text)[0]
-
-
 def _read_references(text: str) -> tuple[str, bool]:
-    """``text`` with its references read (each "&" starts one: each piece after an
-    "&" starts with a name and ";"), and whether each stood for a character of
-    _IN_PATH."""
+    """``text``, each of whose "&" starts a reference (_RAW_ONLY finds no other), with
+    its references read (each piece after an "&" starts with a name and ";"), and
+    whether each stood for a character of _IN_PATH."""
     pieces = text.split("&")
     in_path = True
     for index in range(1, len(pieces)):
@@ -355,11 +349,10 @@ def _read_references(text: str) -> tuple[str, bool]:
     return "".join(pieces), in_path
 
 
-# The characters of a loc's path (_LOC_PCHAR): read from a reference, each leaves the
-# value's parts where _ENTRY_LOC delimited them, and each is in the query's class too.
-_IN_PATH = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/%&"
-)
+# The characters of a loc's path (_LOC_PCHAR: those of _URL_BYTES but "?"): read from a
+# reference, each leaves the value's parts where _ENTRY_LOC delimited them, and each is
+# in the query's class too.
+_IN_PATH = frozenset(_URL_BYTES.decode()) - {"?"}
 
 
 def _decoded_loc(
@@ -369,11 +362,9 @@ def _decoded_loc(
     reads it: (its value, scheme, host and path when _LOC matches it whole; "" for the
     value when it does not)."""
     if url.count("&") == url.count("&amp;"):
-        if "#" in url:
-            return "", "", "", None  # a fragment
-        # "&" is in the class of the path and the query: _LOC matches it whole.
-        return url.replace("&amp;", "&"), scheme, host, path and path.replace("&amp;", "&")
-    value, in_path = _read_references(url)  # every "&" starts a reference
+        value, in_path = url.replace("&amp;", "&"), True  # "&" is in _IN_PATH
+    else:
+        value, in_path = _read_references(url)
     if in_path and value.isascii() and "#" not in value:
         # Every character _ENTRY_LOC took is then one of _LOC's where it stands, and
         # the first "?" after the host still starts the query.
@@ -404,7 +395,7 @@ def _decoded(value: str) -> str:
         return value
     if _RAW_ONLY.pattern.search(value) is not None:
         return "\0"
-    return _dereferenced(value)
+    return _read_references(value)[0]
 
 
 # A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
