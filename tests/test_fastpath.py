@@ -189,9 +189,14 @@ def url_entry(i: int, rng: random.Random, loc: str | None = None) -> str:
     return f"  <url>{''.join(fields)}</url>\n"
 
 
-def sitemap(count: int, seed: int = 0, crlf: bool = False) -> str:
+def sitemap(count: int, seed: int = 0, crlf: bool = False, one_line: bool = False) -> str:
+    """``one_line``: no white space between tags, the whole file on one line."""
     rng = random.Random(seed)
-    text = HEAD + "".join(url_entry(i, rng) for i in range(count)) + "</urlset>\n"
+    entries = "".join(url_entry(i, rng) for i in range(count))
+    head = HEAD
+    if one_line:
+        head, entries = HEAD.replace("\n", ""), re.sub(r">\s+<", "><", entries)
+    text = head + entries + "</urlset>\n"
     return text.replace("\n", "\r\n") if crlf else text
 
 
@@ -852,6 +857,46 @@ def test_raw_ampersands_with_other_syntax_errors(monkeypatch, tmp_path, window):
         assert outcome.proved >= 25
 
 
+ERRORS_AFTER_A_RUN = {
+    "mismatched end tag": "</bogus>",
+    "junk after the run": "<url><loc>https://www.example.com/x</loc></url>]]>",
+    "raw less-than": "<url><loc>https://www.example.com/a<b</loc></url>",
+    "stray ampersand": "<url><loc>https://www.example.com/a&b</loc></url>",
+    "undefined entity": "<url><loc>https://www.example.com/a&nbsp;b</loc></url>",
+    "unclosed entry": "<url><loc>https://www.example.com/open</loc>",
+}
+
+
+@pytest.mark.parametrize("error", list(ERRORS_AFTER_A_RUN), ids=list(ERRORS_AFTER_A_RUN))
+@pytest.mark.parametrize("path", ["/section/page", "/sección/página", "/" + "p" * 900])
+@pytest.mark.parametrize("window", [None, 4000])
+def test_syntax_errors_on_the_line_of_a_run(monkeypatch, tmp_path, error, path, window):
+    # A one-line file: each run reaches the parser as a short comment, so what follows
+    # it on the line stands at other columns there; positions, messages (their excerpt
+    # of the line, where a run's text is put back) and recovery must not show it.
+    # Runs longer than the error's context, and runs outside ASCII, included.
+    def entries(first: int, count: int) -> str:
+        return "".join(
+            f"<url><loc>https://www.example.com{path}-{i}</loc>"
+            f"<lastmod>2024-05-{i % 28 + 1:02d}</lastmod></url>"
+            for i in range(first, first + count)
+        )
+
+    text = (
+        HEAD.replace("\n", "")
+        + entries(0, 30)
+        + ERRORS_AFTER_A_RUN[error]
+        + entries(30, 30)
+        + ERRORS_AFTER_A_RUN[error]
+        + entries(60, 30)
+        + "</urlset>\n"
+    )
+    outcome = check_both(monkeypatch, write(tmp_path, text), window)
+    assert outcome.findings
+    if window is None:
+        assert outcome.proved >= 30
+
+
 def raw_sitemap(count: int, seed: int, every: int) -> str:
     """A sitemap where every ``every``-th loc has a query with raw "&"."""
     rng = random.Random(seed)
@@ -929,9 +974,10 @@ def test_generated_sitemaps(monkeypatch, tmp_path_factory, draws):
         window=st.sampled_from([None, 64, 100, 333, 1000]),
         crlf=st.booleans(),
         long_urls=st.booleans(),
+        one_line=st.booleans(),
     )
-    def check(count, seed, window, crlf, long_urls):
-        path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf))
+    def check(count, seed, window, crlf, long_urls, one_line):
+        path = write(tmp_path_factory.mktemp("g"), sitemap(count, seed, crlf, one_line))
         outcome = check_both(monkeypatch, path, window, long_urls=long_urls)
         if window is None:
             assert outcome.proved == count
@@ -948,10 +994,11 @@ def test_mutated_sitemaps(monkeypatch, tmp_path_factory, draws):
         window=st.sampled_from([None, 64, 100, 333]),
         kinds=st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3),
         long_urls=st.booleans(),
+        one_line=st.booleans(),
     )
-    def check(count, seed, window, kinds, long_urls):
+    def check(count, seed, window, kinds, long_urls, one_line):
         rng = random.Random(seed)
-        data = sitemap(count, seed).encode("utf-8")
+        data = sitemap(count, seed, one_line=one_line).encode("utf-8")
         for kind in kinds:
             data = mutate(data, rng, kind)
         path = write(tmp_path_factory.mktemp("m"), data)

@@ -5,17 +5,17 @@ rule. For those, per-element callbacks, nodes, the rules' per-entry work and the
 schema batches cost far more than libxml2's whole parse. ``FastPath`` reads each
 decoded block before the parsers do, recognises runs of such entries with one
 compiled regular expression, proves them clean, and replaces each run, in the text
-that expat and the shadow parse read, by a comment that keeps its line breaks and the
-length of its first and last lines: ``<!--`` and spaces as long as the run's part of
-its first line, the line breaks (the lines between left empty), spaces and ``-->`` as
-long as its part of its last line (a run on one line: a comment of its length). A run
-may start and end anywhere in a line, and every line and column outside it stays
-exact: whatever is not proved is checked by the full checker as before, with the same
-lines and columns. (The parsers' byte offsets are those of the text they read; they
-use them only among themselves, around a syntax error, never inside a run; a run is
-ASCII, so the bytes of the lines it shares have the same length.) The parts of lines a
-run blanks are kept for the last blocks, and a syntax error on such a line quotes it
-as the file has it (``FastPath.restore``, called by ``formats.xml`` for the error's
+that expat and the shadow parse read, by a short comment with the run's line breaks:
+``<!---->`` for a run on one line, else ``<!--``, the line breaks and ``-->`` (the
+lines between left empty). Every line stays where it is; the columns after a run on
+its last line move left, and the parser maps each position it reports back to the
+file's (``StreamParser.shortened``): the parsers never read a run's text, on one line
+or many. A run may start and end anywhere in a line: whatever is not proved is checked
+by the full checker as before, with the same lines and columns. (The parsers' byte
+offsets are those of the text they read; they use them only among themselves, around
+a syntax error, never inside a run.) The parts of lines a run blanks are kept for the
+last blocks, and a syntax error on such a line quotes it as the file has it
+(``FastPath.restore``, called by ``formats.xml`` for the error's
 context). When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
@@ -178,7 +178,7 @@ from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
 from sitemap_lint.fastpath.collect import Collect as _Collect
 from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.fix.model import escape_text
-from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS
+from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS, cut_context
 from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
     ENTRY,
@@ -990,12 +990,16 @@ class FastPath:
         self.active = True
         self.depth = 1
         self.entries_bound = 0  # at least as many entries as stand before the scan position
-        # Parser coordinates of the start of the next text handed over.
+        # File coordinates (less the offsets) of the start of the next text handed over.
         self._line = 1
         self._column = 0
         # Per block (the last three), by file line: the parts of lines that runs blank,
-        # as (file column, text, start, end), for the context of a syntax error there.
-        self._blanked: deque[dict[int, list[tuple[int, str, int, int]]]] = deque(maxlen=3)
+        # as (0-based column as read, length as read, text, start, end), for the context
+        # of a syntax error there.
+        self._blanked: deque[dict[int, list[tuple[int, int, str, int, int]]]] = deque(maxlen=3)
+        # The file lines the last blocks start on: the parser forgets where it read
+        # lines shorter before them (``StreamParser.shortened``).
+        self._starts: deque[int] = deque(maxlen=16)
         self._lastmods: dict[str, Any] = {}
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
@@ -1161,25 +1165,40 @@ class FastPath:
                 continue
             text = carry + block if carry else block
             self._blanked.append({})
+            if len(self._starts) == self._starts.maxlen:
+                parser.forget_shortened(self._starts[0])
+            self._starts.append(self._line + self._offsets[0])
             out, cut = self._prove(text, len(carry))
             self._advance(text, cut, out, len(carry))
             carry = text[cut:] if self.active else ""
             yield out
 
-    def restore(self, context: str, line: int, column: int) -> str:
-        """``context``, the text of file line ``line`` from file column ``column`` on as
-        the parser read it, with the parts of runs on it as the file has them."""
+    def restore(self, context: str, line: int, column: int, at: int) -> tuple[str, int]:
+        """``context``, the text of file line ``line`` from 0-based column ``column`` on
+        as the parser read it, and ``at``, a place in it (not in a run): the same text
+        as the file has it (each run's comment that it shows a part of, the run's whole
+        part of the line), cut around the place as the parser cuts its own, and the
+        place in it."""
+        pieces: list[str] = []
+        done = 0  # context[:done] is in pieces
+        place = at
+        end_column = column + len(context)
         for blanked in self._blanked:
-            for start_column, text, start, end in blanked.get(line, ()):
-                low = max(start_column, column)
-                high = min(start_column + end - start, column + len(context))
+            for read, length, text, start, end in blanked.get(line, ()):
+                low, high = max(read, column) - column, min(read + length, end_column) - column
                 if low < high:
-                    original = text[start + low - start_column : start + high - start_column]
-                    context = context[: low - column] + original + context[high - column :]
-        return context
+                    pieces.append(context[done:low])
+                    pieces.append(text[start:end])
+                    done = high
+                    if high <= at:
+                        place += end - start - (high - low)
+        if not pieces:
+            return context, at
+        pieces.append(context[done:])
+        return cut_context("".join(pieces), place)
 
     def _advance(self, text: str, end: int, out: str, fixed: int) -> None:
-        """The parser coordinates of ``text[end]``, from those of ``text[0]``; ``out`` is
+        """The file coordinates of ``text[end]``, from those of ``text[0]``; ``out`` is
         ``text[fixed:]`` as handed over, with the same line breaks in its runs' comments
         and ``text[end:]`` unchanged at its end (fewer characters to count)."""
         newline = text.rfind("\n", 0, end)
@@ -1230,6 +1249,7 @@ class FastPath:
         runs = self.checker.proven
         line_offset, column_offset = self._offsets
         blanked = self._blanked[-1]
+        parser = self.parser
         # The parser line at an offset of text, and where that line starts in text (before
         # 0 on the text's first line: it starts self._column characters before text).
         counted_at, counted_line, counted_begin = 0, self._line, -self._column
@@ -1237,26 +1257,23 @@ class FastPath:
 
         def blank(start: int, end: int, breaks: int) -> str:
             """The run ``text[start:end]`` (``breaks`` line breaks, no lone CR) as a
-            comment: its first and last lines as long as the run's parts of them, the
-            lines between empty. Every line and column outside it stays the same;
-            the parts of lines it blanks are kept for the context of a syntax error."""
+            short comment with the same line breaks: every line stays where it is, and
+            the parser maps the columns after it on its last line back to the file's
+            (``StreamParser.shortened``). The parts of lines it blanks are kept for the
+            context of a syntax error."""
             line = run_line + line_offset
+            read = parser.read_column(line, run_begin - 1)
             if not breaks:
-                blanked.setdefault(line, []).append((run_begin, text, start, end))
-                return "<!--" + " " * (end - start - 7) + "-->"
+                blanked.setdefault(line, []).append((read, 7, text, start, end))
+                parser.shortened(line, run_begin - 1 + end - start, end - start - 7)
+                return "<!---->"
             first = find("\n", start, end)
             last = rfind("\n", first, end)
             cr = text[first - 1] == "\r"
-            blanked.setdefault(line, []).append((run_begin, text, start, first - cr))
-            blanked.setdefault(line + breaks, []).append((1, text, last + 1, end))
-            return (
-                "<!--"
-                + " " * (first - start - 4 - cr)
-                + "\r" * cr
-                + "\n" * breaks
-                + " " * (end - last - 4)
-                + "-->"
-            )
+            blanked.setdefault(line, []).append((read, 4, text, start, first - cr))
+            blanked.setdefault(line + breaks, []).append((0, 3, text, last + 1, end))
+            parser.shortened(line + breaks, end - last - 1, end - last - 4)
+            return "<!--" + "\r" * cr + "\n" * breaks + "-->"
 
         while self.active:
             if self.depth != 1:

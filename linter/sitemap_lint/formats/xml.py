@@ -19,12 +19,18 @@ the root's end tag. A resumed parser first reads a synthetic copy of the root st
 tag on the same line as the resumed text, so every position it reports maps back to
 the file: lines by ``line_offset``, columns of its first line by ``column_offset``.
 The text is kept as UTF-8 for the last two blocks only, so memory stays flat.
+
+The text read may be shorter than the file's on some lines: the fast path hands each
+run of proved entries over as a short comment (fastpath/). It says where with
+``shortened``; every position reported is mapped back to the file's (``position``),
+and recovery counts in the text as read (``_to_read``).
 """
 
 from __future__ import annotations
 
 import pyexpat
 import re
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Protocol
@@ -75,6 +81,27 @@ class Handler(Protocol):
     def on_too_many_errors(self, line: int, column: int) -> None: ...
 
 
+class _Shortened:
+    """Where the text read is shorter than the file on one line: at each place, the
+    0-based column after the shortened text, as read and in the file, and how many
+    characters are missing up to it (in order along the line)."""
+
+    __slots__ = ("file", "missing", "read")
+
+    def __init__(self) -> None:
+        self.read: list[int] = []
+        self.file: list[int] = []
+        self.missing: list[int] = []
+
+    def to_file(self, column: int) -> int:
+        found = bisect_right(self.read, column)
+        return column + self.missing[found - 1] if found else column
+
+    def to_read(self, column: int) -> int:
+        found = bisect_right(self.file, column)
+        return column - self.missing[found - 1] if found else column
+
+
 class _NestedEntry(Exception):
     """Raised from an end handler: an entry's end tag is missing, so the entry that
     follows was read as its child; reading starts again at that entry."""
@@ -107,12 +134,15 @@ class StreamParser:
         self.root_node: Node | None = None
         self._root_declarations: list[tuple[str, str]] = []
         self._recent: list[tuple[int, str]] = []  # (first line number, text) of the first chunks
-        # Set by the fast path, whose runs of proved entries this parser reads blanked:
-        # (the text of a line from a file column on, the line, the column) -> the text as
-        # the file has it, for the context of a syntax error.
-        self.restore_context: Callable[[str, int, int], str] | None = None
+        # Set by the fast path, whose runs of proved entries this parser reads as short
+        # comments, for the context of a syntax error: (the text of a file line from a
+        # 0-based column on, as read; the line; the column; a place in the text) -> the
+        # text as the file has it, and the place in it.
+        self.restore_context: Callable[[str, int, int, int], tuple[str, int]] | None = None
         self._line_count = 1
         self._too_deep_reported = False
+        # File line -> where the text read on it is shorter than the file's (``shortened``).
+        self._shortened: dict[int, _Shortened] = {}
         # Depth-1 elements whose children are handed over one by one as entries, like an
         # RSS <channel>'s items, so a big feed is never held whole: (namespace, name).
         self.containers: frozenset[tuple[str, str]] = frozenset()
@@ -247,7 +277,44 @@ class StreamParser:
         """Parser position (1-based line, 0-based column) to file position (both 1-based)."""
         if line == 1:
             column += self.column_offset
-        return line + self.line_offset, column + 1
+        line += self.line_offset
+        if self._shortened:
+            shortened = self._shortened.get(line)
+            if shortened is not None:
+                column = shortened.to_file(column)
+        return line, column + 1
+
+    def shortened(self, line: int, column: int, missing: int) -> None:
+        """The text this parser reads lacks ``missing`` characters of file line ``line``
+        before its 0-based file ``column`` (after any it lacks before on the line)."""
+        found = self._shortened.get(line)
+        if found is None:
+            found = self._shortened[line] = _Shortened()
+        if found.missing:
+            missing += found.missing[-1]
+        found.read.append(column - missing)
+        found.file.append(column)
+        found.missing.append(missing)
+
+    def forget_shortened(self, line: int) -> None:
+        """Lines before file line ``line`` are behind the parser for good (further back
+        than any restart or error reaches)."""
+        shortened = self._shortened
+        while shortened:
+            first = next(iter(shortened))
+            if first >= line:
+                break
+            del shortened[first]
+
+    def read_column(self, line: int, column: int) -> int:
+        """The 0-based column of the text read at 0-based file ``column`` of file line
+        ``line`` (not in shortened text)."""
+        found = self._shortened.get(line)
+        return column if found is None else found.to_read(column)
+
+    def _file_column(self, line: int, column: int) -> int:
+        found = self._shortened.get(line)
+        return column if found is None else found.to_file(column)
 
     # -- positions in the file's bytes ----------------------------------------------
 
@@ -312,7 +379,8 @@ class StreamParser:
             return self._resume_after(offset, line, column - 1, line)
         context, at = self._context(offset)
         if self.restore_context is not None and context:
-            context = self.restore_context(context, line, column - at)
+            start = self.read_column(line, column - 1) - at
+            context, at = self.restore_context(context, line, start, at)
         if not recover:
             self._lose_open_entry()
             handler.on_syntax_error(code, line, column, context, at)
@@ -505,7 +573,9 @@ class StreamParser:
         self, offset: int, line: int, column: int, error_line: int
     ) -> list[bytes | memoryview]:
         """Resume at the next entry start tag or root end tag at or after ``offset``
-        (at ``line``, 0-based ``column``); until it comes, skip."""
+        (at ``line``, 0-based file ``column``); until it comes, skip (counting in the
+        text as read)."""
+        column = self.read_column(line, column)
         self._skip = (max(offset, self._window_base), line, column, error_line)
         return self._search_resync()
 
@@ -533,7 +603,7 @@ class StreamParser:
         if line - error_line >= 2:
             assert self.handler is not None
             self.handler.on_skipped(error_line + 1, line - 1, line)
-        return self._restart(found, line, column)
+        return self._restart(found, line, self._file_column(line, column))
 
     def _end_in_skip(self) -> None:
         """The text ended while looking for the place to resume."""
@@ -544,11 +614,11 @@ class StreamParser:
         last = line if column else line - 1  # the file may end with a line break
         if last > error_line:
             self.handler.on_skipped(error_line + 1, last, None)
-        self.handler.on_syntax_error(3, line, column + 1, "", 0)
+        self.handler.on_syntax_error(3, line, self._file_column(line, column) + 1, "", 0)
         self.failed = True
 
     def _restart(self, offset: int, line: int, column: int) -> list[bytes | memoryview]:
-        """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based
+        """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based file
         ``column``), after a synthetic root start tag; the input to parse."""
         _detach(self._parser)
         if self._prefix is None:
@@ -558,7 +628,7 @@ class StreamParser:
         prefix = self._prefix
         prefix_chars = self._prefix_chars
         self.line_offset = line - 1
-        self.column_offset = column - prefix_chars
+        self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
         self._nested = None
         self._repairs = [r for r in self._repairs if r[0] >= offset]
@@ -662,6 +732,7 @@ class StreamParser:
         sections: list[list[int]] = []
         position = self.position
         line_offset = self.line_offset
+        shortened = self._shortened
         state = self
         entry_tag = self.entry_tag
 
@@ -674,7 +745,7 @@ class StreamParser:
             nonlocal entry_tag
             depth = len(stack)
             line = parser.CurrentLineNumber
-            if line == 1 or depth == 0:
+            if line == 1 or depth == 0 or (shortened and line + line_offset in shortened):
                 line, column = position(line, parser.CurrentColumnNumber)
             else:
                 line, column = line + line_offset, parser.CurrentColumnNumber + 1
@@ -897,6 +968,23 @@ def _escape(value: str) -> str:
 
 def _is_container(state: StreamParser, node: Node) -> bool:
     return (node.ns, node.name) in state.containers
+
+
+def cut_context(line: str, at: int) -> tuple[str, int]:
+    """``line`` around its place ``at`` cut as a syntax error's context is (at most
+    CONTEXT_BYTES of UTF-8 each side, ``StreamParser._context``), and the place in it."""
+    before = line[:at].encode("utf-8")
+    left = line[:at]
+    if len(before) > CONTEXT_BYTES:
+        cut = len(before) - CONTEXT_BYTES
+        while cut < len(before) and 0x80 <= before[cut] < 0xC0:
+            cut += 1  # not in the middle of a character
+        left = before[cut:].decode("utf-8", errors="replace")
+    after = line[at:].encode("utf-8")
+    right = line[at:]
+    if len(after) > CONTEXT_BYTES:
+        right = after[:CONTEXT_BYTES].decode("utf-8", errors="replace")
+    return left + right, len(left)
 
 
 def _text_start(
