@@ -138,7 +138,7 @@ def _serve(hosts: Sequence[str]) -> None:
         action = request.path[len(CONTROL) + 1 :]
         if action == "route":
             spec = await request.json()
-            routes[spec["path"]] = spec
+            routes[f"{spec['host']} {spec['path']}" if spec.get("host") else spec["path"]] = spec
         elif action == "reset":
             routes.clear() if request.query.get("routes") else None
             log.clear()
@@ -174,7 +174,13 @@ def _serve(hosts: Sequence[str]) -> None:
             in_flight[key] -= 1
 
     async def respond(request: web.Request, count: int) -> web.StreamResponse:
-        spec = routes.get(request.path_qs) or routes.get(request.path)
+        host = request.headers.get("Host", "")
+        spec = (
+            routes.get(f"{host} {request.path_qs}")
+            or routes.get(f"{host} {request.path}")
+            or routes.get(request.path_qs)
+            or routes.get(request.path)
+        )
         if spec is not None:
             return await _given(request, spec)
         built_in: web.StreamResponse = await _built_in(request, count, hosts)
@@ -183,6 +189,8 @@ def _serve(hosts: Sequence[str]) -> None:
     async def _given(request: web.Request, spec: dict[str, Any]) -> web.StreamResponse:
         if spec.get("delay"):
             await asyncio.sleep(float(spec["delay"]))
+        if spec.get("parts"):
+            return await _in_parts(request, spec)
         response = web.Response(
             status=int(spec.get("status", 200)),
             body=spec.get("body", "").encode(),
@@ -265,6 +273,25 @@ async def _built_in(request: Any, count: int, hosts: Sequence[str]) -> Any:
     if head == "robots.txt":
         return web.Response(text="User-agent: *\nDisallow: /private/\n", content_type=text)
     return web.Response(status=404, text="not found\n", content_type=text)
+
+
+async def _in_parts(request: Any, spec: dict[str, Any]) -> Any:
+    """A route's body sent as its parts, each written (and flushed) ``pause`` seconds
+    after the one before."""
+    from aiohttp import web
+
+    headers = [(name, value) for name, value in spec.get("headers", [])]
+    if spec.get("content_type"):
+        headers.append(("Content-Type", spec["content_type"]))
+    response = web.StreamResponse(status=int(spec.get("status", 200)), headers=headers)
+    await response.prepare(request)
+    for number, part in enumerate(spec["parts"]):
+        if number:
+            await asyncio.sleep(float(spec.get("pause", 0)))
+        await response.write(part.encode())
+        await response.drain()
+    await response.write_eof()
+    return response
 
 
 def _peer_port(request: Any) -> int:
@@ -423,8 +450,13 @@ class LiveServer:
         headers: Sequence[tuple[str, str]] = (),
         content_type: str | None = HTML,
         delay: float = 0.0,
+        parts: Sequence[str] = (),
+        pause: float = 0.0,
+        host: str | None = None,
     ) -> None:
-        """Serve ``path`` (with its query, or any query) as given until ``reset``."""
+        """Serve ``path`` (with its query, or any query) as given until ``reset``: the
+        ``body``, or its ``parts`` written ``pause`` seconds apart; with ``host``, only
+        to requests of that Host (``host:port``)."""
         spec = {
             "path": path,
             "status": status,
@@ -432,6 +464,9 @@ class LiveServer:
             "headers": [list(pair) for pair in headers],
             "content_type": content_type,
             "delay": delay,
+            "parts": list(parts),
+            "pause": pause,
+            "host": host,
         }
         self._control("route", json.dumps(spec).encode())
 

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -183,6 +184,120 @@ def test_a_fresh_cached_answer_is_not_requested_again(
     assert first == second and [f["code"] for f in first] == ["LV008"]
     assert [r["summary"]["live"]["requests"] for r in reports] == [2, 1]
     assert [r["summary"]["live"]["cached"] for r in reports] == [0, 1]
+
+
+def _fresh_noindex(server: LiveServer) -> None:
+    server.reset()
+    headers = [("Cache-Control", "max-age=3600"), ("X-Robots-Tag", "noindex")]
+    server.route("/fresh", body="<html><head></head></html>", headers=headers)
+
+
+def _cached_run(sitemap: Path, cache: Path, **options: object) -> list[str]:
+    result = sitemap_lint.lint_paths(
+        [sitemap], now=NOW, isolated=True, live=True, live_cache=str(cache), **options
+    )  # type: ignore[arg-type]
+    return [f.code for f in result.findings if f.code[:2] == "LV"]
+
+
+def test_a_stored_answer_is_not_given_for_a_host_the_run_refuses(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _fresh_noindex(live_server)
+    sitemap = _write(tmp_path, "s.xml", _urlset().replace("</urlset>", ""))
+    entry = f"<url><loc>{live_server.url('/fresh')}</loc></url></urlset>\n"
+    sitemap.write_text(sitemap.read_text() + entry)
+    cache = tmp_path / "live.sqlite3"
+    assert _cached_run(sitemap, cache, allow_private_hosts=True) == ["LV008"]
+    assert _cached_run(sitemap, cache) == ["LV014"]
+
+
+def test_a_stored_answer_stands_only_for_the_same_connect_to_target(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _fresh_noindex(live_server)
+    sitemap = _write(tmp_path, "s.xml", _urlset("/fresh"))
+    cache = tmp_path / "live.sqlite3"
+    staging = [f"example.com:80:{live_server.origin}"]
+    other = [f"example.com:80:127.0.0.2:{live_server.port}"]
+    for connect_to in (staging, staging, other):
+        assert _cached_run(sitemap, cache, live_connect_to=connect_to) == ["LV008"]
+    asked = [(e.host, e.path) for e in live_server.log() if e.path != "/robots.txt"]
+    assert asked == [("example.com", "/fresh")] * 2  # the first run's and the third's
+
+
+def _json_report(sitemap: Path, **options: object) -> dict[str, Any]:
+    out = io.StringIO()
+    options = {**options, "format": "json", "now": NOW.date().isoformat()}
+    execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())  # type: ignore[arg-type]
+    report: dict[str, Any] = json.loads(out.getvalue())
+    return report
+
+
+def test_the_chains_are_listed_in_the_files_order(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    live_server.route("/late", body="<html><head></head></html>", delay=0.3)
+    live_server.route("/first", status=302, headers=[("Location", "/late")])
+    live_server.route("/second", status=302, headers=[("Location", "/pages/plain")])
+    sitemap = _write(tmp_path, "s.xml", _urlset("/first", "/second"))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    chains = _json_report(sitemap, **options)["summary"]["live"]["chains"]
+    assert [chain[0] for chain in chains] == [f"{SITE}/first 302", f"{SITE}/second 302"]
+
+
+def test_only_the_requests_sent_are_counted(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    refused = live_server.url("/status/200", host="127.0.0.2")  # loopback, not named
+    sitemap = _write(tmp_path, "s.xml", _urlset("/status/200", "/to-private"))
+    entries = f"<url><loc>{refused}</loc></url><url><loc>http://example.com:99999/</loc></url>"
+    sitemap.write_text(sitemap.read_text().replace("</urlset>", entries + "</urlset>"))
+    live_server.route("/to-private", status=302, headers=[("Location", "/private/x")])
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    report = _json_report(sitemap, **options)
+    assert report["summary"]["live"]["requests"] == 2  # /status/200 and /to-private
+    findings = report["files"][0]["findings"]
+    found = {f["code"]: f["message"] for f in findings if f["code"][:2] == "LV"}
+    assert found.keys() == {"LV004", "LV007", "LV014"}
+    assert f"redirects to {SITE}/private/x" in found["LV007"]
+    assert "not a URL a request can be made for" in found["LV004"]
+    assert "/private/x" not in _requested(live_server)
+
+
+def test_a_cache_damaged_inside_exits_2_with_one_line(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from sitemap_lint.live.cache import Cache
+    from sitemap_lint.live.client import cache_key
+    from sitemap_lint.live.model import Answer
+
+    cache = tmp_path / "live.sqlite3"
+    mapping = {("example.com", 80): (live_server.host, live_server.port)}  # as _live's
+    with Cache(cache) as store:
+        store.put_many(
+            Answer(cache_key(f"{SITE}/{n}", mapping), status=200, detail="x" * 200)
+            for n in range(2000)
+        )
+    data = bytearray(cache.read_bytes())
+    for at in range(4096 * 3, len(data) - 4096, 509):
+        data[at] ^= 0x5A
+    cache.write_bytes(bytes(data))
+    sitemap = _write(tmp_path, "s.xml", _urlset(*(f"/{n}" for n in range(0, 2000, 50))))
+    options = _live(live_server, live_cache=str(cache))
+    del options["no_live_cache"]
+    with pytest.raises(sitemap_lint.errors.SitemapLintError) as raised:  # the API's own
+        sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert str(raised.value).startswith("live_cache=: live cache ")
+    assert "cannot read: database disk image is malformed" in str(raised.value)
 
 
 def test_a_redirect_to_a_private_address_is_refused(

@@ -356,3 +356,13 @@ def test_a_cache_of_the_previous_layout_is_emptied(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
         cache.put_many([full_answer()])
         assert cache.get("https://example.com/a") == full_answer()
+
+
+def test_a_cache_of_layout_3_is_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer()])
+    with sqlite3.connect(path) as connection:  # its rows were keyed by URL alone
+        connection.execute("PRAGMA user_version=3")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None

@@ -25,11 +25,13 @@ from sitemap_lint.live.client import (
 from sitemap_lint.live.model import (
     CONNECT,
     IMAGE,
+    INVALID_URL,
     PAGE,
     PROTOCOL,
     REFUSED,
     SCHEME,
     TIMEOUT,
+    TOO_LARGE,
     VIDEO_CONTENT,
     Answer,
 )
@@ -103,10 +105,22 @@ def test_a_slow_first_byte_times_out(server: LiveServer) -> None:
     assert time.monotonic() - started < 20
 
 
-def test_a_body_that_never_ends_is_read_only_to_its_bound(server: LiveServer) -> None:
+def test_a_head_that_never_ends_is_read_only_to_its_bound(server: LiveServer) -> None:
+    # Only long, not a compression bomb: checked on the part read, as a long head is.
+    started = time.monotonic()
     answer = fetch(server, "/endless", timeout=10.0, head_bytes=100_000)
-    assert answer.status == 200 and answer.error is None
-    assert answer.signals is not None
+    assert (answer.status, answer.error) == (200, None)
+    assert answer.signals is not None and answer.signals.noindex is None
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.2])
+def test_a_head_is_read_to_its_end_however_it_is_cut(server: LiveServer, pause: float) -> None:
+    head = "<html><head><script>document.write('<body>');</script>"
+    rest = '<meta name="robots" content="noindex"></head><body></body></html>'
+    server.route("/cut", parts=[head, rest], pause=pause)
+    answer = fetch(server, "/cut")
+    assert answer.signals is not None and answer.signals.noindex == "meta robots"
 
 
 def test_a_body_that_drips_forever_times_out(server: LiveServer) -> None:
@@ -120,7 +134,7 @@ def test_a_gzip_bomb_stops_at_the_bound(server: LiveServer) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
     answer = fetch(server, "/bomb", timeout=10.0)
-    assert answer.status == 200 and answer.error is None
+    assert (answer.status, answer.error) == (200, TOO_LARGE)
     assert time.monotonic() - started < 10
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 100  # it expands to 4 GiB
@@ -239,6 +253,73 @@ def test_connect_to_keeps_the_host_header(server: LiveServer) -> None:
     answer = asyncio.run(ask())
     assert answer.status == 200 and answer.final_url == "http://example.com/pages/plain"
     assert [(entry.host, entry.path) for entry in server.log()] == [("example.com", "/pages/plain")]
+
+
+def _mapped_fetch(server: LiveServer, url: str, source: str) -> Answer:
+    """``url`` fetched with ``source`` (host:port) sent to the server, nothing named."""
+    mapped = settings(server, named_hosts=(), connect_to=((source, server.origin),), timeout=2.0)
+
+    async def ask() -> Answer:
+        async with Client(mapped, robots=False) as client:
+            return await client.fetch(url, PAGE)
+
+    return asyncio.run(ask())
+
+
+def test_connect_to_sends_an_address_written_in_the_url_to_its_target(
+    server: LiveServer,
+) -> None:
+    elsewhere = unused_url("/pages/plain")
+    answer = _mapped_fetch(server, elsewhere, elsewhere.split("/")[2])
+    assert (answer.status, answer.error) == (200, None)
+    assert [entry.path for entry in server.log()] == ["/pages/plain"]
+
+
+def test_connect_to_sends_a_public_address_to_its_named_target(server: LiveServer) -> None:
+    answer = _mapped_fetch(server, "http://93.184.216.34/pages/plain", "93.184.216.34:80")
+    assert (answer.status, answer.error) == (200, None)
+    assert [(entry.host, entry.path) for entry in server.log()] == [
+        ("93.184.216.34", "/pages/plain")
+    ]
+
+
+def test_a_redirect_robots_txt_disallows_is_not_followed(server: LiveServer) -> None:
+    target = server.url("/private/x", host="127.0.0.2")
+    server.route("/hop", status=302, headers=[("Location", target)])
+
+    async def ask() -> Answer:
+        async with Client(settings(server, named_hosts=(), allow_private=True)) as client:
+            return await client.fetch(server.url("/hop"), PAGE)
+
+    answer = asyncio.run(ask())
+    assert (answer.robots_disallowed, answer.status, answer.final_url) == (True, None, target)
+    assert [(hop.url, hop.status) for hop in answer.chain] == [(server.url("/hop"), 302)]
+    assert answer.sent == 1
+    assert [(entry.host, entry.path) for entry in server.log()] == [
+        (server.origin, "/robots.txt"),
+        (server.origin, "/hop"),
+        (f"127.0.0.2:{server.port}", "/robots.txt"),
+    ]
+
+
+def test_a_location_in_utf_8_is_read_as_utf_8(server: LiveServer) -> None:
+    server.route("/moved", status=302, headers=[("Location", "/pages/plain-\u00e9")])
+    server.route("/pages/plain-%C3%A9", body="<html><head></head></html>")
+    answer = fetch(server, "/moved")
+    assert [hop.location for hop in answer.chain] == ["/pages/plain-\u00e9"]
+    assert (answer.status, answer.final_url) == (200, server.url("/pages/plain-%C3%A9"))
+
+
+@pytest.mark.parametrize(
+    "url", ["http://a\\b@127.0.0.1:1/x", "http://[::1/x", "http://127.0.0.1:99999/x"]
+)
+def test_a_url_no_request_can_be_made_for_sends_nothing(url: str) -> None:
+    async def ask() -> Answer:
+        async with Client(ClientSettings(retries=0, allow_private=True), robots=False) as client:
+            return await client.fetch(url, PAGE)
+
+    answer = asyncio.run(ask())
+    assert (answer.error, answer.sent) == (INVALID_URL, 0)
 
 
 def test_the_user_agent_names_the_tool_and_its_version(server: LiveServer) -> None:
@@ -503,6 +584,26 @@ def test_crawl_delay_spaces_a_host_requests(server: LiveServer) -> None:
     asyncio.run(run())
     times = sorted(entry.time for entry in server.log() if entry.path != "/robots.txt")
     assert len(times) == 4 and times[-1] - times[0] >= 1.0  # three gaps of 0.4 s, loosely
+
+
+def test_a_crawl_delayed_host_keeps_no_other_host_waiting(server: LiveServer) -> None:
+    delayed, other = server.origin, f"127.0.0.2:{server.port}"
+    robots = "User-agent: *\nCrawl-delay: 0.8\n"
+    server.route("/robots.txt", body=robots, content_type="text/plain", host=delayed)
+    # the other host's robots.txt comes last: its request queues behind the delayed ones
+    server.route("/robots.txt", content_type="text/plain", delay=0.2, host=other)
+    urls = [server.url(f"/status/200?{n}") for n in range(3)]
+    urls.append(server.url("/status/200?other", host="127.0.0.2"))
+    allowed = settings(server, named_hosts=(), allow_private=True, concurrency=2)
+
+    async def run() -> None:
+        async with Client(allowed) as client:
+            await client.fetch_all([(url, PAGE) for url in urls])
+
+    asyncio.run(run())
+    asked = {entry.path: entry.time for entry in server.log() if entry.path != "/robots.txt"}
+    assert asked["/status/200?2"] - asked["/status/200?0"] >= 1.4  # two gaps of 0.8 s
+    assert asked["/status/200?other"] - asked["/status/200?0"] < 0.5
 
 
 @pytest.mark.parametrize(("status", "unavailable"), [(404, False), (503, True)])

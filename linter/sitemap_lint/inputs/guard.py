@@ -47,6 +47,12 @@ _OCTAL_DIGITS = frozenset("01234567")
 _DECIMAL_DIGITS = frozenset("0123456789")
 
 
+def kind_article(kind: str) -> str:
+    """An ``address_kind`` with its article: "a loopback", "an unspecified"."""
+    vowel = kind[0] in "aeio" or kind.startswith("unspecified")
+    return f"{'an' if vowel else 'a'} {kind}"
+
+
 def address_kind(address: Address) -> str | None:
     """What makes ``address`` internal ("loopback", "private", "link-local", ...), or
     None for a public address. An IPv6 address that carries an IPv4 address (mapped,
@@ -198,7 +204,9 @@ class RefusedAddress(Exception):
     """A connection the policy does not allow; nothing was sent."""
 
     def __init__(self, host: str, port: int, address: Address, kind: str) -> None:
-        super().__init__(f"{host} resolves to {address_text(address)}, a {kind} address")
+        super().__init__(
+            f"{host} resolves to {address_text(address)}, {kind_article(kind)} address"
+        )
         self.host = host
         self.port = port
         self.address = address

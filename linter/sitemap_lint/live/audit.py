@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -59,7 +60,7 @@ class LiveStats:
 
     listed: int = 0  # distinct URLs the files list
     requested: int = 0  # distinct URLs requested (after the sample and --live-max)
-    requests: int = 0  # HTTP requests made (retries and redirects included)
+    requests: int = 0  # HTTP requests sent (retries and redirects included; not robots.txt)
     cached: int = 0
     errors: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
@@ -85,10 +86,23 @@ def open_cache(path: Path | None) -> Cache | None:
     """The cache at ``path`` (None: none); a file that cannot be used ends the run."""
     if path is None:
         return None
-    from sitemap_lint.live.cache import Cache, CacheError
+    from sitemap_lint.live.cache import Cache
+
+    with cache_errors(True):
+        return Cache(path)
+
+
+@contextmanager
+def cache_errors(used: bool) -> Iterator[None]:
+    """A cache file found unusable, opening it or later (damaged rows read), ends the
+    run with one line naming the option."""
+    if not used:
+        yield
+        return
+    from sitemap_lint.live.cache import CacheError
 
     try:
-        return Cache(path)
+        yield
     except CacheError as error:
         raise UsageError(f"--live-cache: {error}") from None
 
@@ -128,18 +142,19 @@ def audit(
     stats.requested = len(chosen)
     cache = open_cache(settings.cache)
     try:
-        if executor is None:
-            answers = fetch(chosen, settings, cache, on_progress)
-        else:
-            from sitemap_lint.live.distributed import fetch_on_cluster
+        with cache_errors(cache is not None):
+            if executor is None:
+                answers = fetch(chosen, settings, cache, on_progress)
+            else:
+                from sitemap_lint.live.distributed import fetch_on_cluster
 
-            answers = fetch_on_cluster(
-                executor,
-                [(t.url, t.kind) for t in chosen],
-                client_settings(settings),
-                cache,
-                executor.workers_for_live(),
-            )
+                answers = fetch_on_cluster(
+                    executor,
+                    [(t.url, t.kind) for t in chosen],
+                    client_settings(settings),
+                    cache,
+                    executor.workers_for_live(),
+                )
     finally:
         if cache is not None:
             cache.close()
@@ -147,7 +162,7 @@ def audit(
     for result in results:
         add_findings(result, answers, now, enabled)
         finish(result, selection)
-    _count(stats, answers.values())
+    _count(stats, (answers[t.url] for t in chosen if t.url in answers))  # the files' order
     stats.seconds = round(time.monotonic() - started, 3)
     return stats
 
@@ -231,7 +246,7 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
         statuses[
             str(answer.status) if answer.error is None and answer.status else _kind(answer)
         ] += 1
-        stats.requests += 0 if answer.robots_disallowed or answer.fresh else max(answer.attempts, 1)
+        stats.requests += answer.sent
         stats.cached += answer.from_cache
         stats.errors += answer.error is not None
         if answer.chain and len(stats.chains) < CHAINS_SHOWN:

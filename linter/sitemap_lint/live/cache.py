@@ -2,7 +2,9 @@
 asks only conditionally (If-None-Match, If-Modified-Since), or not at all while an
 answer is fresh (``Answer.fresh_until``), and reports the same.
 
-One SQLite table keyed by URL (the standard library's sqlite3): each row holds what the
+One SQLite table keyed by URL (the standard library's sqlite3; the client's
+``cache_key``: the URL, or for a URL that ``--live-connect-to`` sends elsewhere, the URL
+behind that place): each row holds what the
 findings are made from (status, final URL, redirect chain, content type, the page's
 signals, the error) and the validators to ask again with (ETag, Last-Modified). Write-
 ahead logging and a busy timeout let two runs share the file: readers never wait for a
@@ -36,7 +38,9 @@ from sitemap_lint.live.model import Answer, Hop, PageSignals
 __all__ = ["Cache", "CacheError", "default_path"]
 
 # Rows written by another layout are dropped (it is a cache): bump with the layout.
-_VERSION = 3
+# 4: rows keyed by the client's cache_key (layout 3 keyed them by URL whatever the
+# connect-to mapping, so a staging server's answer could stand for production's).
+_VERSION = 4
 # How long a writer waits for another process's transaction, in seconds.
 BUSY_TIMEOUT = 30.0
 # How long opening a file waits for another process switching it to write-ahead logging.

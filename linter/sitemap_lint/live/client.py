@@ -2,25 +2,33 @@
 
 - Each connection goes through ``GuardedResolver``: the host is resolved once, every
   address checked by ``inputs.guard`` and only the addresses that passed are returned to
-  aiohttp, which connects to them (the Host header and the TLS name stay the URL's).
-  A refusal is ``Answer.error`` REFUSED, naming the kind of address.
+  aiohttp, which connects to them (the Host header and the TLS name stay the URL's);
+  ``GuardedConnector`` asks it for an address written in a URL too, so ``connect_to``
+  and the guard apply alike. A refusal is ``Answer.error`` REFUSED, naming the kind of
+  address.
 - Redirects are followed here, hop by hop (at most ``MAX_REDIRECTS``), each hop a new
-  request through the same resolver; a URL seen before in the chain is a loop.
-- Limits: ``concurrency`` requests in flight in all, ``per_host`` to one host;
+  request through the same resolver; a URL seen before in the chain is a loop, and a
+  target its host's robots.txt disallows ends the chain unrequested.
+- Limits: ``concurrency`` requests in flight in all, ``per_host`` to one host (its
+  slot, and its Crawl-delay, waited for before a slot of all);
   robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
   ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
   answer), and connection errors and timeouts are retried with a doubling backoff.
 - Bounds: a timeout for the connection, each read and the whole of one hop; headers of
   at most ``MAX_HEADER_FIELD`` bytes; bodies decoded here (gzip, deflate) and at most
-  ``head_bytes`` of them, so a compression bomb stops at the bound.
-- Pages and alternates are asked with GET (the body read up to the end of its head);
+  ``head_bytes`` of them, so a compression bomb stops at the bound (and is TOO_LARGE: a
+  head past the bound decoded from fewer than ``1 / BOMB_RATIO`` as many bytes; a head
+  that is only long is read to the bound).
+- Pages and alternates are asked with GET (the body read up to the end of its head, as
+  ``page.head_end`` finds it);
   the rest with HEAD, and GET when HEAD is answered 405 or 501.
 - With a cache, a stored 200 answer still fresh (its response's ``Cache-Control:
   max-age`` or ``Expires``, less its age: RFC 9111, section 4.2; no heuristic
   freshness) is given back without a request (``fresh``); a stale one with an ETag or
   a Last-Modified is asked again conditionally, and a 304 gives the stored answer back
   with ``from_cache`` True (fresh again for as long as the 304 says). The stored
-  answers are read a batch at a time, ahead of the requests.
+  answers are read a batch at a time, ahead of the requests, by ``cache_key``; one is
+  used only when the guard lets the run connect to its host.
 """
 
 from __future__ import annotations
@@ -29,11 +37,11 @@ import asyncio
 import socket
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -48,25 +56,30 @@ from sitemap_lint.inputs.guard import (
     address_text,
     canonical_host,
     host_address,
+    kind_article,
 )
 from sitemap_lint.live.model import (
     ALTERNATE,
     CONNECT,
     DNS,
+    INVALID_URL,
     PAGE,
     PROTOCOL,
     REFUSED,
     SCHEME,
     TIMEOUT,
     TLS,
+    TOO_LARGE,
     Answer,
     Hop,
 )
-from sitemap_lint.live.page import parse_http_date, read_signals
+from sitemap_lint.live.page import head_end, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from sitemap_lint.live.robots import Robots
 
 if TYPE_CHECKING:
+    from aiohttp.tracing import Trace
+
     from sitemap_lint.live.cache import Cache
 
 MAX_REDIRECTS = 5  # followed; the next redirect cuts the chain (Answer.too_many_hops)
@@ -74,11 +87,16 @@ MAX_HEADER_FIELD = 65_536  # bytes of one header line
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
-HEAD_ENDS = (b"</head", b"<body")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 GET_KINDS = frozenset({PAGE, ALTERNATE})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
+# Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
+# (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).
+BOMB_RATIO = 100
 CACHE_BATCH = 500  # answers stored in one transaction
+# URLs taken at once for each request slot: those waiting for their host's slot or its
+# Crawl-delay hold no request slot, so the other hosts' URLs go on meanwhile.
+WORKERS_PER_SLOT = 4
 USER_AGENT = f"sitemap-lint/{__version__} (+https://pypi.org/project/sitemap-lint/)"
 
 
@@ -111,12 +129,14 @@ class ClientSettings:
 class HopError(Exception):
     """A hop that got no response: ``error`` is one of model's constants."""
 
-    def __init__(self, error: str, detail: str, retryable: bool = False) -> None:
+    def __init__(self, error: str, detail: str, retryable: bool = False, sent: bool = True) -> None:
         super().__init__(detail)
         self.error = error
         self.detail = detail
         self.retryable = retryable
-        self.attempts = 1  # the requests made before giving up
+        self.sent = sent  # whether the request went out (not when no connection was made)
+        self.attempts = 1  # the requests tried before giving up
+        self.requests = 0  # the requests of those attempts that went out
 
 
 @dataclass
@@ -128,6 +148,7 @@ class Response:
     status: int
     headers: list[tuple[str, str]]
     body: bytes = b""
+    bomb: bool = False  # a page's head decoded past the bound from far fewer bytes
 
     def header(self, name: str) -> str | None:
         return self._first.get(name.lower())
@@ -157,6 +178,36 @@ class Response:
             return self.body.decode(charset, errors="replace")
         except LookupError:
             return self.body.decode("utf-8", errors="replace")
+
+
+def cache_key(url: str, connect_to: Mapping[tuple[str, int], tuple[str, int]]) -> str:
+    """The key of ``url``'s answer in a cache: the URL itself, or, when ``connect_to``
+    sends its host and port elsewhere, the URL behind that place (so that a staging
+    server's answers never stand for production's, nor the reverse). A key that is not
+    the URL does not start with http: it cannot be another URL's."""
+    if connect_to:
+        target = _target(url, connect_to)
+        if target is not None and target != _host_and_port(url):
+            return f"via {target[0]}:{target[1]} {url}"
+    return url
+
+
+def _host_and_port(url: str) -> tuple[str, int] | None:
+    """The (canonical host, port) ``url``'s requests are addressed to, or None."""
+    try:
+        parsed = URL(url, encoded=True)
+    except ValueError:
+        return None
+    host, port = parsed.raw_host, parsed.port
+    return None if not host or port is None else (canonical_host(host), port)
+
+
+def _target(
+    url: str, connect_to: Mapping[tuple[str, int], tuple[str, int]]
+) -> tuple[str, int] | None:
+    """Where ``url``'s requests go: its host and port, or where ``connect_to`` sends them."""
+    place = _host_and_port(url)
+    return None if place is None else connect_to.get(place, place)
 
 
 def parse_connect_to(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, int], tuple[str, int]]:
@@ -229,14 +280,27 @@ class GuardedResolver(AbstractResolver):
             raise RefusedAddress(verdict.host, verdict.port, verdict.address, verdict.kind)
         return verdict
 
-    def allowed(self, host: str, port: int) -> bool:
-        """Whether the address ``host`` was allowed at ``port`` earlier in the run."""
-        return isinstance(self._literals.get((host, port)), list)
-
     async def _in_thread(self, host: str, port: int) -> list[str]:
         # a name to look up (or named ones to compare with): not on the event loop
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.guard.connectable, host, port)
+
+
+class GuardedConnector(aiohttp.TCPConnector):
+    """aiohttp's connector, asking ``resolver`` for an address written in a URL too (it
+    connects to one without asking its resolver), so that ``connect_to`` and the guard
+    apply to every host, address or name."""
+
+    def __init__(self, resolver: GuardedResolver, **options: Any) -> None:
+        super().__init__(resolver=resolver, **options)
+        self._guarded = resolver
+
+    async def _resolve_host(
+        self, host: str, port: int, traces: Sequence[Trace] | None = None
+    ) -> list[ResolveResult]:
+        if self._guarded.is_address(host):
+            return await self._guarded.resolve(host, port)
+        return await super()._resolve_host(host, port, traces)
 
 
 def policy_for(settings: ClientSettings) -> HostPolicy:
@@ -265,6 +329,10 @@ class Client:
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
+        self._mapping = parse_connect_to(settings.connect_to)
+        # Whether the guard lets the run connect to a (host, port), asked once a run
+        # before a stored answer of that host is used.
+        self._connectable: dict[tuple[str, int], asyncio.Future[bool]] = {}
         # The stored answers of the URLs about to be requested (None: none stored),
         # read a batch at a time by fetch_all; each taken out when its URL is requested.
         self._stored: dict[str, Answer | None] = {}
@@ -274,8 +342,8 @@ class Client:
         resolver = self._resolver = GuardedResolver(
             Guard(policy_for(settings)), parse_connect_to(settings.connect_to)
         )
-        connector = aiohttp.TCPConnector(
-            resolver=resolver,
+        connector = GuardedConnector(
+            resolver,
             limit=max(1, settings.concurrency),
             limit_per_host=max(1, settings.per_host),
             ttl_dns_cache=60,
@@ -328,11 +396,12 @@ class Client:
                 if on_answer is not None:
                     on_answer(answer)
                 if self.cache is not None and _storable(answer):
-                    pending.append(answer)
+                    pending.append(self._as_stored(answer))
                     if len(pending) >= CACHE_BATCH:
                         self._store(pending)
 
-        await asyncio.gather(*(work() for _ in range(max(1, self.settings.concurrency))))
+        workers = WORKERS_PER_SLOT * max(1, self.settings.concurrency)
+        await asyncio.gather(*(work() for _ in range(workers)))
         self._store(pending)
         return answers
 
@@ -352,10 +421,12 @@ class Client:
 
     def _with_stored(self, batch: list[tuple[str, str]]) -> list[tuple[str, str]]:
         assert self.cache is not None
-        found = self.cache.get_many(url for url, _kind in batch)
+        mapping = self._mapping
+        keys = [cache_key(url, mapping) for url, _kind in batch]
+        found = self.cache.get_many(keys)
         stored = self._stored
-        for url, _kind in batch:
-            stored[url] = found.get(url)
+        for (url, _kind), key in zip(batch, keys, strict=True):
+            stored[url] = found.get(key)
         return batch
 
     def _stored_answer(self, url: str) -> Answer | None:
@@ -363,7 +434,36 @@ class Client:
             return None
         if url in self._stored:
             return self._stored.pop(url)
-        return self.cache.get(url)
+        return self.cache.get(cache_key(url, self._mapping))
+
+    def _as_stored(self, answer: Answer) -> Answer:
+        """``answer`` under its key in the cache (a copy when that is not its URL)."""
+        key = cache_key(answer.url, self._mapping)
+        if key == answer.url:
+            return answer
+        stored = _copy(answer)
+        stored.url = key
+        return stored
+
+    async def _may_connect(self, url: str) -> bool:
+        """Whether the guard lets this run connect where ``url``'s requests go (asked
+        once a host and port): a stored answer stands for a new one only then."""
+        target = _target(url, self._mapping)
+        if target is None or self._resolver is None:
+            return False
+        verdict = self._connectable.get(target)
+        if verdict is None:
+            verdict = self._connectable[target] = asyncio.ensure_future(
+                self._check_connectable(*target)
+            )
+        return await asyncio.shield(verdict)
+
+    async def _check_connectable(self, host: str, port: int) -> bool:
+        assert self._resolver is not None
+        try:
+            return bool(await self._resolver.connectable(host, port))
+        except (RefusedAddress, OSError):
+            return False
 
     def _store(self, pending: list[Answer]) -> None:
         if self.cache is not None and pending:
@@ -385,25 +485,24 @@ class Client:
     async def _fetch(self, url: str, kind: str) -> Answer:
         if _scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
-        if self.robots is not None:
-            rules = self.robots.known(url)
-            if rules is None:
-                rules = await self.robots.rules(url)
-            if rules is not None and rules.disallows(url):
-                detail = "not requested: robots.txt disallows it for Googlebot"
-                return Answer(url, robots_disallowed=True, detail=detail)
+        if await self._disallowed(url):
+            detail = "not requested: robots.txt disallows it for Googlebot"
+            return Answer(url, robots_disallowed=True, detail=detail)
         cached = self._stored_answer(url)
-        if cached is not None and _reusable(cached) and _still_fresh(cached):
-            return _given_again(cached, 0, cached.fresh_until, fresh=True)
+        if cached is not None and not (_reusable(cached) and await self._may_connect(url)):
+            cached = None
+        if cached is not None and _still_fresh(cached):
+            return _given_again(cached, url, 0, cached.fresh_until, fresh=True)
         conditional = _conditional_headers(cached)
         method = "GET" if kind in GET_KINDS else "HEAD"
-        limit = self.settings.head_bytes if kind in GET_KINDS else 0
+        page = kind in GET_KINDS
+        limit = self.settings.head_bytes if page else 0
         chain: list[Hop] = []
-        attempts = 0
+        attempts = sent = 0
         current = url
         while True:
             try:
-                response, tries = await self._hop(method, current, conditional, limit)
+                response, tries, went = await self._hop(method, current, conditional, limit, page)
             except HopError as error:
                 return Answer(
                     url,
@@ -411,20 +510,23 @@ class Client:
                     detail=error.detail,
                     chain=chain,
                     attempts=attempts + error.attempts,
+                    sent=sent + error.requests,
                 )
             attempts += tries
+            sent += went
             if method == "HEAD" and response.status in (405, 501):
                 method = "GET"
                 continue
             if response.status == 304 and cached is not None and conditional:
                 fresh_until = freshness(response.headers, time.time())
-                return _given_again(cached, attempts, fresh_until)
+                return _given_again(cached, url, attempts, fresh_until, sent=sent)
             conditional = {}
             location = response.header("Location")
-            if response.status not in REDIRECTS or location is None:
-                return self._answer(url, kind, response, chain, attempts)
-            following = _join(current, location)
             answer = self._answer(url, kind, response, chain, attempts)
+            answer.sent = sent
+            if response.status not in REDIRECTS or location is None:
+                return answer
+            following = _join(current, location)
             if following is None or _scheme(following) is None:
                 answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
                 return answer
@@ -435,7 +537,18 @@ class Client:
                 answer.too_many_hops = True
                 return answer
             chain.append(Hop(current, response.status, location))
+            if await self._disallowed(following):
+                return _disallowed_hop(answer, chain, following)
             current = following
+
+    async def _disallowed(self, url: str) -> bool:
+        """Whether the robots.txt of ``url``'s host (fetched once) disallows it."""
+        if self.robots is None:
+            return False
+        rules = self.robots.known(url)
+        if rules is None:
+            rules = await self.robots.rules(url)
+        return rules is not None and rules.disallows(url)
 
     def _answer(
         self, url: str, kind: str, response: Response, chain: list[Hop], attempts: int
@@ -453,6 +566,13 @@ class Client:
         if response.status == 200 and not chain:
             answer.fresh_until = freshness(response.headers, time.time())
         if kind in GET_KINDS and 200 <= response.status < 300:
+            if response.bomb:
+                answer.error = TOO_LARGE
+                answer.detail = (
+                    f"a compression bomb: more than {len(response.body)} bytes before the end"
+                    " of its head"
+                )
+                return answer
             text = response.text() if response.content_type in HTML_TYPES else ""
             answer.signals = read_signals(response.url, response.headers, text)
         return answer
@@ -460,75 +580,78 @@ class Client:
     # ------------------------------------------------------------------ one hop
 
     async def _hop(
-        self, method: str, url: str, headers: dict[str, str], limit: int
-    ) -> tuple[Response, int]:
-        """One request with its retries: the response and the number of requests made."""
+        self, method: str, url: str, headers: dict[str, str], limit: int, page: bool = False
+    ) -> tuple[Response, int, int]:
+        """One request with its retries: the response, the number of requests tried and
+        the number of them that went out (HopError.attempts and .requests without one).
+        ``limit``: the most bytes of the body read; ``page``: only up to its head's end."""
         settings = self.settings
+        sent = 0
         for attempt in range(settings.retries + 1):
             try:
-                response = await self._request(method, url, headers, limit)
+                response = await self._request(method, url, headers, limit, page)
             except HopError as error:
+                sent += error.sent
                 if not error.retryable or attempt == settings.retries:
-                    error.attempts = attempt + 1
+                    error.attempts, error.requests = attempt + 1, sent
                     raise
                 await asyncio.sleep(settings.backoff * 2**attempt)
                 continue
+            sent += 1
             if response.status not in RETRY_STATUSES or attempt == settings.retries:
-                return response, attempt + 1
+                return response, attempt + 1, sent
             wait = retry_after(response.header("Retry-After"))
             if wait is None:
                 wait = settings.backoff * 2**attempt
             if wait > settings.retry_after_cap:
-                return response, attempt + 1
+                return response, attempt + 1, sent
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _request(
-        self, method: str, url: str, headers: dict[str, str], limit: int
+        self, method: str, url: str, headers: dict[str, str], limit: int, page: bool
     ) -> Response:
         if self._session is None or self._resolver is None:
             raise RuntimeError("Client used outside `async with`")
         try:
-            parsed: URL | None = URL(url, encoded=True)
-        except ValueError:
-            parsed = None  # the same error again in the request: the hop's answer
-        key = url if parsed is None else self._host_key(parsed)
+            parsed = URL(url, encoded=True)
+            key = self._host_key(parsed)
+        except ValueError as error:
+            raise HopError(INVALID_URL, _invalid(error), sent=False) from None
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
-        async with self._all, host:
+        # The host's slot and its Crawl-delay first: waiting for them holds no slot of
+        # the others.
+        async with host:
             rules = self.robots.known(url) if self.robots is not None else None
             if rules is not None and rules.delay > 0:
                 await self._space(key, rules.delay)
-            try:
-                async with asyncio.timeout(self.settings.timeout + 1):
-                    if parsed is None:
-                        parsed = URL(url, encoded=True)
-                    address, port = parsed.raw_host, parsed.port or 0
-                    resolver = self._resolver
-                    if (
-                        address is not None
-                        and not resolver.allowed(address, port)
-                        and resolver.is_address(address)
-                    ):
-                        # aiohttp connects to an address written in the URL without
-                        # asking the resolver
-                        await resolver.connectable(address, port)
-                    async with self._session.request(
-                        method, parsed, headers=headers, allow_redirects=False
-                    ) as response:
-                        pairs = _header_pairs(response)
-                        body = b""
-                        if limit and response.status not in UNREAD and _readable(response):
+            async with self._all:
+                return await self._send(method, parsed, headers, limit, page)
+
+    async def _send(
+        self, method: str, url: URL, headers: dict[str, str], limit: int, page: bool
+    ) -> Response:
+        assert self._session is not None
+        try:
+            async with asyncio.timeout(self.settings.timeout + 1):
+                async with self._session.request(
+                    method, url, headers=headers, allow_redirects=False
+                ) as response:
+                    pairs = _header_pairs(response)
+                    body, bomb = b"", False
+                    if limit and response.status not in UNREAD:
+                        if page and _media(response) in HTML_TYPES:
+                            body, bomb = await _read_head(response, limit)
+                        elif not page and _readable(response):
                             body = await _read_bounded(response, limit)
-                        await _drain_small_rest(response)
-                        return Response(str(response.url), response.status, pairs, body)
-            except HopError:
-                raise
-            except RefusedAddress as error:
-                raise HopError(REFUSED, _refusal(error)) from None
-            except Exception as error:
-                raise _hop_error(error) from None
+                    await _drain_small_rest(response)
+                    return Response(str(response.url), response.status, pairs, body, bomb)
+        except RefusedAddress as error:
+            raise HopError(REFUSED, _refusal(error), sent=False) from None
+        except Exception as error:
+            raise _hop_error(error) from None
 
     async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
@@ -552,7 +675,7 @@ class Client:
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             try:
-                response, _tries = await self._hop("GET", current, {}, ROBOTS_MAX_BYTES)
+                response, _tries, _sent = await self._hop("GET", current, {}, ROBOTS_MAX_BYTES)
             except HopError:
                 return None, ""
             location = response.header("Location")
@@ -566,9 +689,16 @@ class Client:
 
 
 def _header_pairs(response: aiohttp.ClientResponse) -> list[tuple[str, str]]:
-    return [
-        (name.decode("latin-1"), value.decode("latin-1")) for name, value in response.raw_headers
-    ]
+    return [(name.decode("latin-1"), _header_value(value)) for name, value in response.raw_headers]
+
+
+def _header_value(value: bytes) -> str:
+    """A header's value: UTF-8 when its bytes are (as servers write a Location with
+    non-ASCII characters), else each byte a character (latin-1)."""
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        return value.decode("latin-1")
 
 
 async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
@@ -581,57 +711,106 @@ async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
         pass
 
 
+def _media(response: aiohttp.ClientResponse) -> str:
+    return response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+
+
 def _readable(response: aiohttp.ClientResponse) -> bool:
-    media = response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+    media = _media(response)
     return media in HTML_TYPES or not media or media.startswith("text/")
 
 
 async def _read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
-    """At most ``limit`` bytes of the decoded body, stopping once the head has ended."""
+    """At most ``limit`` bytes of the decoded body."""
+    decoder = _decoder(response.headers.get("Content-Encoding", ""))
+    body = bytearray()
+    if decoder is not None:
+        async for piece in _decoded(response, limit, decoder):
+            body += piece
+    return bytes(body)
+
+
+async def _read_head(response: aiohttp.ClientResponse, limit: int) -> tuple[bytes, bool]:
+    """A page's decoded body up to where ``page.head_end`` ends its head, or else up
+    to ``limit`` bytes; and whether it is a compression bomb (its head went on past
+    ``limit`` bytes decoded from fewer than ``1 / BOMB_RATIO`` as many). A head that is
+    only long is read to the bound, and its signals are read from that part."""
     decoder = _decoder(response.headers.get("Content-Encoding", ""))
     if decoder is None:
-        return b""
+        return b"", False
     body = bytearray()
+    text = ""  # the body as the scanner reads it: a character a byte (its tags are ASCII)
+    resume = 0
+    async for piece in _decoded(response, limit, decoder):
+        body += piece
+        text += piece.decode("latin-1")
+        ended, resume = head_end(text, resume)
+        if ended:
+            return bytes(body), False
+    return bytes(body), len(body) >= limit and decoder.consumed * BOMB_RATIO < len(body)
+
+
+async def _decoded(
+    response: aiohttp.ClientResponse, limit: int, decoder: _Identity | _Inflater
+) -> AsyncIterator[bytes]:
+    """The decoded body piece by piece, ``limit`` bytes in all at most (a compression
+    bomb stops there; a body that breaks ends it)."""
+    room = limit
     async for chunk in response.content.iter_any():
         try:
-            piece = decoder(chunk, limit - len(body))
+            piece = decoder.decode(chunk, room)
         except zlib.error:
-            break
-        body += piece
-        window = bytes(body[-(len(piece) + 6) :]).lower()
-        if len(body) >= limit or any(end in window for end in HEAD_ENDS):
-            break
-    return bytes(body[:limit])
+            return
+        room -= len(piece)
+        yield piece
+        if room <= 0:
+            return
 
 
-def _decoder(encoding: str) -> Callable[[bytes, int], bytes] | None:
-    """A function decoding the next chunk into at most the bytes asked, or None for an
+def _decoder(encoding: str) -> _Identity | _Inflater | None:
+    """A decoder of the body's chunks into at most the bytes asked, or None for an
     encoding this client does not read."""
     name = encoding.strip().lower()
     if name in ("", "identity"):
-        return lambda chunk, room: chunk[:room]
+        return _Identity()
     if name in ("gzip", "x-gzip", "deflate"):
-        return _Inflater(name == "deflate").decode
+        return _Inflater(name == "deflate")
     return None
+
+
+class _Identity:
+    """A body sent as it is; ``consumed``: the bytes of it decoded so far."""
+
+    def __init__(self) -> None:
+        self.consumed = 0
+
+    def decode(self, chunk: bytes, room: int) -> bytes:
+        piece = chunk[:room]
+        self.consumed += len(piece)
+        return piece
 
 
 class _Inflater:
     """gzip or zlib by its header (47); ``deflate`` is zlib or, as some servers send
-    it, raw deflate without a header."""
+    it, raw deflate without a header. ``consumed``: the bytes of the encoded body
+    decoded so far."""
 
     def __init__(self, deflate: bool) -> None:
         self._may_be_raw = deflate
         self._inflate = zlib.decompressobj(15 if deflate else 47)
+        self.consumed = 0
 
     def decode(self, chunk: bytes, room: int) -> bytes:
         try:
-            return self._inflate.decompress(chunk, room)
+            piece = self._inflate.decompress(chunk, room)
         except zlib.error:
             if not self._may_be_raw:
                 raise
             self._may_be_raw = False
             self._inflate = zlib.decompressobj(-15)
-            return self._inflate.decompress(chunk, room)
+            piece = self._inflate.decompress(chunk, room)
+        self.consumed += len(chunk) - len(self._inflate.unconsumed_tail)
+        return piece
 
 
 def _hop_error(error: BaseException) -> HopError:
@@ -640,17 +819,21 @@ def _hop_error(error: BaseException) -> HopError:
     if text.startswith("Got more than"):  # the parser's words, then the line's start
         text = f"a header line longer than {MAX_HEADER_FIELD} bytes"
     detail = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    if isinstance(error, aiohttp.ConnectionTimeoutError):
+        return HopError(TIMEOUT, detail, retryable=True, sent=False)
     if isinstance(error, TimeoutError | asyncio.TimeoutError | aiohttp.ServerTimeoutError):
         return HopError(TIMEOUT, detail, retryable=True)
+    if isinstance(error, aiohttp.InvalidURL):
+        return HopError(INVALID_URL, _invalid(error), sent=False)
     if isinstance(error, aiohttp.ClientConnectorDNSError):
-        return HopError(DNS, detail)
+        return HopError(DNS, detail, sent=False)
     if isinstance(error, aiohttp.ClientConnectorCertificateError | aiohttp.ClientSSLError):
-        return HopError(TLS, detail)
+        return HopError(TLS, detail, sent=False)
     if isinstance(error, aiohttp.ClientConnectorError):
         cause = error.os_error
         if isinstance(cause, RefusedAddress):
-            return HopError(REFUSED, _refusal(cause))
-        return HopError(CONNECT, detail, retryable=True)
+            return HopError(REFUSED, _refusal(cause), sent=False)
+        return HopError(CONNECT, detail, retryable=True, sent=False)
     if isinstance(error, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
         return HopError(CONNECT, detail, retryable=True)
     return HopError(PROTOCOL, detail)
@@ -658,9 +841,16 @@ def _hop_error(error: BaseException) -> HopError:
 
 def _refusal(error: RefusedAddress) -> str:
     """The refusal in words: an address written in the URL is not said to resolve."""
+    address = f"{kind_article(error.kind)} address"
     if host_address(error.host) is not None:
-        return f"{address_text(error.address)} is a {error.kind} address"
-    return str(error)
+        return f"{address_text(error.address)} is {address}"
+    return f"{error.host} resolves to {address_text(error.address)}, {address}"
+
+
+def _invalid(error: Exception) -> str:
+    """Why a URL cannot be requested, in one short line."""
+    text = " ".join(str(error).split())[:200]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -730,16 +920,41 @@ def _reusable(cached: Answer) -> bool:
 
 
 def _given_again(
-    cached: Answer, attempts: int, fresh_until: float | None, fresh: bool = False
+    cached: Answer,
+    url: str,
+    attempts: int,
+    fresh_until: float | None,
+    fresh: bool = False,
+    sent: int = 0,
 ) -> Answer:
-    """A copy of ``cached`` given from the cache (as ``dataclasses.replace`` would make
-    it, a shallow copy, without the cost of calling ``__init__`` by keywords)."""
-    answer = Answer.__new__(Answer)
-    answer.__dict__.update(cached.__dict__)
+    """A copy of ``cached`` given from the cache for ``url``."""
+    answer = _copy(cached)
+    answer.url = url
     answer.from_cache = True
     answer.attempts = attempts
+    answer.sent = sent
     answer.fresh_until = fresh_until
     answer.fresh = fresh
+    return answer
+
+
+def _copy(answer: Answer) -> Answer:
+    """A shallow copy of ``answer`` (as ``dataclasses.replace`` makes it, without the
+    cost of calling ``__init__`` by keywords)."""
+    copy = Answer.__new__(Answer)
+    copy.__dict__.update(answer.__dict__)
+    return copy
+
+
+def _disallowed_hop(answer: Answer, chain: list[Hop], following: str) -> Answer:
+    """``answer`` (of the hop that redirects) as the end of a chain whose next hop,
+    ``following``, its host's robots.txt disallows: not requested."""
+    answer.chain = list(chain)
+    answer.final_url = following
+    answer.status = None
+    answer.robots_disallowed = True
+    answer.signals = None
+    answer.detail = f"not requested: robots.txt disallows the redirect's target {following}"
     return answer
 
 

@@ -97,9 +97,13 @@ def fetch_on_cluster(
 ) -> dict[str, Answer]:
     """Every request's answer, the groups run as tasks of ``executor`` (a
     ``cluster.DaskExecutor``); the cache read and written here."""
+    from sitemap_lint.live.client import cache_key, parse_connect_to
+
     groups = by_host(requests, parts)
+    mapping = parse_connect_to(settings.connect_to)
     cached: list[dict[str, Answer]] = [
-        cache.get_many(url for url, _kind in group) if cache is not None else {} for group in groups
+        cache.get_many(cache_key(url, mapping) for url, _kind in group) if cache is not None else {}
+        for group in groups
     ]
     answers: dict[str, Answer] = {}
     for found, stored in executor.live(audit_group, groups, settings, cached):

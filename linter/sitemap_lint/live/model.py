@@ -72,6 +72,7 @@ REFUSED = "refused"  # the guard refused the address (private, loopback, ...)
 PROTOCOL = "protocol"  # not valid HTTP, a header too large, a body that breaks
 SCHEME = "scheme"  # neither http nor https
 TOO_LARGE = "too-large"  # a decoded head past the bound (a compression bomb)
+INVALID_URL = "invalid-url"  # a URL no request can be made for (nothing was sent)
 
 
 @dataclass
@@ -121,6 +122,7 @@ class Answer:
     detail: str | None = None
     elapsed: float = 0.0
     attempts: int = 1
+    sent: int = 0  # requests sent for it (retries and redirects included; robots.txt not)
     loop: bool = False
     too_many_hops: bool = False
     from_cache: bool = False

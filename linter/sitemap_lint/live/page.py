@@ -28,7 +28,7 @@ from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.live.model import PageSignals
 
-__all__ = ["normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
+__all__ = ["head_end", "normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
@@ -275,6 +275,39 @@ def _read_head(
         moments.append((max(json_moments), JSON_LD))
     if article is not None:
         moments.append((article, ARTICLE))
+
+
+# The most characters of a token the scanner may find cut at the end of a text so far.
+_LONGEST_CUT = 16
+
+
+def head_end(text: str, at: int = 0) -> tuple[bool, int]:
+    """Whether the head of ``text`` (the start of a page, more of it to come) has ended
+    as ``read_signals`` reads it, scanning from ``at``; and, when it has not, where to
+    scan again once more text has come (never inside a comment, a tag or raw text, so a
+    head read in pieces ends where it ends read whole)."""
+    search = _TOKEN.search
+    while (token := search(text, at)) is not None:
+        name = token.group(1)
+        if name is None:
+            if not token.group().startswith("<!"):
+                return True, token.start()
+            end = text.find("-->", token.end())
+            if end < 0:
+                return False, token.start()
+            at = end + 3
+            continue
+        if token.group(2) is None:
+            return False, token.start()
+        raw_end = _RAW_TEXT_END.get(name.lower())
+        if raw_end is None:
+            at = token.end()
+            continue
+        found = raw_end.search(text, token.end())
+        if found is None:
+            return False, token.start()
+        at = found.start()
+    return False, max(at, len(text) - _LONGEST_CUT)
 
 
 def _attributes(text: str) -> dict[str, str]:

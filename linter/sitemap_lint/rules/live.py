@@ -105,8 +105,9 @@ UNREACHABLE = rule(
         Reports a listed URL that got no usable answer after the bounded retries: the
         host name does not resolve, the connection is refused or reset, the TLS
         handshake or certificate fails, the server is too slow (`--live-timeout`),
-        the answer is not valid HTTP, a redirect leaves http and https, or the page's
-        head decodes to more than the audit reads (a compression bomb).
+        the answer is not valid HTTP, a redirect leaves http and https, the page's
+        head decodes to more than the audit reads (a compression bomb), or the URL is
+        one no request can be made for (nothing is sent).
     """,
     why="""
         What the audit cannot reach, a crawler cannot reach either; the URL is not
@@ -180,7 +181,8 @@ ROBOTS_DISALLOWED = rule(
     summary="A listed URL is disallowed for Googlebot by the site's own robots.txt",
     what="""
         Fetches each host's robots.txt once and reports a listed URL its rules
-        disallow for Googlebot.
+        disallow for Googlebot, or one that redirects to a URL its own host's robots.txt
+        disallows (that target is not requested).
     """,
     why="""
         The sitemap asks for the page to be crawled and robots.txt forbids it; Search
@@ -410,6 +412,7 @@ _REASONS = {
     "protocol": "the answer is not valid HTTP",
     "scheme": "a redirect leads out of http and https",
     "too-large": "its head decodes to more than the audit reads",
+    "invalid-url": "it is not a URL a request can be made for",
 }
 _MAX_HOPS = 5
 _CLOSE_TO_NOW = timedelta(hours=1)
@@ -464,6 +467,14 @@ def _reachability(target: Target, answer: Answer) -> Finding | None:
             key=url,
         )
     if answer.robots_disallowed:
+        if answer.chain:
+            return ROBOTS_DISALLOWED.at(
+                *at,
+                f"{what} {url} redirects to {answer.final_url} ({_chain(answer)}), which its"
+                " site's robots.txt disallows for Googlebot; list an allowed URL or allow it"
+                " in robots.txt",
+                key=url,
+            )
         return ROBOTS_DISALLOWED.at(
             *at,
             f"{what} {url} is disallowed for Googlebot by the site's robots.txt;"
@@ -471,10 +482,13 @@ def _reachability(target: Target, answer: Answer) -> Finding | None:
             key=url,
         )
     if answer.loop or answer.too_many_hops:
-        problem = "loop" if answer.loop else f"go on past {_MAX_HOPS} hops"
+        if answer.loop:
+            problem, advice = "loop", "end the loop, or remove the URL"
+        else:
+            problem, advice = f"go on past {_MAX_HOPS} hops", "list the URL they end at"
         return REDIRECT_LOOP.at(
             *at,
-            f"{what} {url}: its redirects {problem} ({_chain(answer)}); list the final URL",
+            f"{what} {url}: its redirects {problem} ({_chain(answer)}); {advice}",
             key=url,
         )
     if answer.error is not None or answer.status is None:
