@@ -333,6 +333,8 @@ class Client:
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
         self._connectable: dict[tuple[str, int], asyncio.Future[bool]] = {}
+        # The verdicts known, by the URL's text up to its path (its scheme and authority).
+        self._connectable_origins: dict[str, bool] = {}
         # The stored answers of the URLs about to be requested (None: none stored),
         # read a batch at a time by fetch_all; each taken out when its URL is requested.
         self._stored: dict[str, Answer | None] = {}
@@ -448,6 +450,14 @@ class Client:
     async def _may_connect(self, url: str) -> bool:
         """Whether the guard lets this run connect where ``url``'s requests go (asked
         once a host and port): a stored answer stands for a new one only then."""
+        path = url.find("/", url.find("//") + 2)
+        origin = url if path < 0 else url[:path]
+        known = self._connectable_origins.get(origin)
+        if known is None:
+            known = self._connectable_origins[origin] = await self._may_connect_to(url)
+        return known
+
+    async def _may_connect_to(self, url: str) -> bool:
         target = _target(url, self._mapping)
         if target is None or self._resolver is None:
             return False
