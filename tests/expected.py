@@ -15,7 +15,8 @@ starting with ``##`` are notes for the reader (what the fixture shows); they are
 - ``# sitemap-url: URL``  the sitemap's own URL (scope rules);
 - ``# url: URL``          the URL the file is read as (a robots.txt served there);
 - ``# robots: NAME``      a robots.txt beside the fixture, known as served at
-  https://example.com/robots.txt (the robots.txt policy rules);
+  https://example.com/robots.txt (the robots.txt policy rules); for the live driver,
+  a ``.http`` response beside it, replayed at /robots.txt;
 - ``# driver: fetch``     the ``.http`` file is a raw response replayed by a local server and
   fetched; its lines are the fetch findings (the server's host:port shows as SERVER);
 - ``# timeout: SECONDS``  the fetch timeout (default 2);
@@ -200,8 +201,12 @@ def _live(path: Path, header: dict[str, str]) -> list[str]:
     http://example.com/ (no cache: every run requests every URL)."""
     from tests.site_server import SiteServer
 
+    from tests.site_server import replayed
+
     with SiteServer() as server:
         server.mount("/", path.parent)
+        if "robots" in header:
+            server.routes["/robots.txt"] = replayed((path.parent / header["robots"]).read_bytes())
         _status, report = run_json(
             [str(path)],
             live=True,

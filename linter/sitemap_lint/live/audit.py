@@ -227,7 +227,7 @@ def add_findings(
         if answer is not None:
             for check in checks:
                 check(Answered(target, answer, now), result.name, sink)
-    once(AUDITED, Audited(targets, now), result.name, sink, enabled)
+    once(AUDITED, Audited(targets, now, answers), result.name, sink, enabled)
     result.targets = None
 
 

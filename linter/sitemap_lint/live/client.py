@@ -493,6 +493,13 @@ class Client:
         return answer
 
     async def _fetch(self, url: str, kind: str) -> Answer:
+        answer = await self._answer_for(url, kind)
+        rules = self.robots.known(url) if self.robots is not None else None
+        if rules is not None:
+            answer.robots_unreachable = rules.unavailable
+        return answer
+
+    async def _answer_for(self, url: str, kind: str) -> Answer:
         if _scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
         if await self._disallowed(url):

@@ -129,6 +129,9 @@ class Answer:
     etag: str | None = None
     last_modified: str | None = None
     robots_disallowed: bool = False  # the host's robots.txt disallows it for Googlebot
+    # The host's robots.txt answered a server error or could not be fetched: what it did
+    # ("answers 503", "could not be fetched"); "" when it was read or answered 4xx.
+    robots_unreachable: str = ""
     # Until when (seconds since the epoch) the answer is fresh, as its response's
     # Cache-Control max-age or Expires said (RFC 9111, section 4.2); None: stale at once.
     fresh_until: float | None = None

@@ -1,8 +1,9 @@
 """Each host's robots.txt, fetched once and read as Googlebot reads it (protego).
 
-RFC 9309: a robots.txt answered 4xx allows everything; one answered 5xx or not at all
-disallows nothing here either (the audit is no crawler that must stay away), but the
-host remembers it (``HostRules.unavailable``) so that the audit may say so. The
+RFC 9309: a robots.txt answered 4xx allows everything; one answered 5xx (or 429, which
+Google reads as a server error) or not at all disallows nothing here either (the audit
+is no crawler that must stay away), but the host remembers it (``HostRules.unavailable``)
+so that the audit says so (LV015). The
 ``Crawl-delay`` of the group that applies to this tool (``sitemap-lint``, else ``*``)
 spaces the requests to that host; it is capped at ``CRAWL_DELAY_CAP`` seconds.
 """
@@ -39,8 +40,14 @@ class HostRules:
     by_path: bool = False  # whether a URL is decided by its path alone (_by_path)
 
     @property
-    def unavailable(self) -> bool:
-        return self.status is None or self.status >= 500
+    def unavailable(self) -> str:
+        """What keeps crawlers off the host: "answers 503", "could not be fetched"; ""
+        when the robots.txt was read or answered 4xx (no rules)."""
+        if self.status is None:
+            return "could not be fetched"
+        if self.status == 429 or self.status >= 500:
+            return f"answers {self.status}"
+        return ""
 
     def disallows(self, url: str) -> bool:
         if self.parser is None:

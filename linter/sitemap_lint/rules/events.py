@@ -10,7 +10,7 @@ the front end of a text sitemap, a feed or a robots.txt recorded on the way
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -326,10 +326,11 @@ class Answered(NamedTuple):
 class Audited(NamedTuple):
     """One file's URLs after the live audit answered them (``audited`` checks, once a
     file): ``targets``, every URL it lists (``live.model.Target``), answered or not;
-    ``now``: the run's moment."""
+    ``now``: the run's moment; ``answers``: the answer to each URL requested, by URL."""
 
     targets: Sequence[Target]
     now: datetime
+    answers: Mapping[str, Answer] | None = None
 
 
 class LineKind:

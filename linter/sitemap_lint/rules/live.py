@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
@@ -371,6 +372,34 @@ PRIVATE_ADDRESS_REFUSED = rule(
     """,
 )
 
+ROBOTS_UNREACHABLE = rule(
+    "LV015",
+    "live-robots-unreachable",
+    ERROR,
+    summary="A listed site's robots.txt answers a server error or cannot be fetched",
+    what="""
+        Reports, once a host, a site whose listed URLs answer but whose robots.txt
+        answers a server error (5xx, or 429, which Google reads as one) or cannot be
+        fetched at all (timeout, connection reset), at the first URL of that host the
+        file lists. The audit still requests the URLs; a crawler does not.
+    """,
+    why="""
+        RFC 9309 makes a crawler assume complete disallow while a site's robots.txt is
+        unreachable, and Google does: it stops crawling the whole site until
+        robots.txt answers again (Search Console: "robots.txt unreachable"). Every URL
+        the sitemap lists there goes unvisited. A robots.txt that does not exist
+        should answer 404, which allows everything.
+    """,
+    bad="""
+        <url><loc>https://www.example.com/page</loc></url>
+        <!-- GET /robots.txt -> 503 Service Unavailable; GET /page -> 200 OK -->
+    """,
+    good="""
+        <url><loc>https://www.example.com/page</loc></url>
+        <!-- GET /robots.txt -> 200 OK (or 404 Not Found); GET /page -> 200 OK -->
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Live audit"
 ORDER = 185
@@ -390,6 +419,7 @@ RULES = (
     ALTERNATE_UNCONFIRMED,
     MEDIA_NOT_SERVED,
     PRIVATE_ADDRESS_REFUSED,
+    ROBOTS_UNREACHABLE,
 )
 
 CODES = frozenset(r.code for r in RULES)
@@ -423,7 +453,7 @@ _DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages
 
 @check(
     ANSWER,
-    emits=tuple(rule for rule in RULES if rule is not LASTMOD_UNTRUSTED),
+    emits=tuple(rule for rule in RULES if rule not in (LASTMOD_UNTRUSTED, ROBOTS_UNREACHABLE)),
     proof=NO_PROOF,
 )
 def check_answer(answered: Answered, file: str, report: Reporter) -> None:
@@ -439,6 +469,37 @@ def check_lastmods(audited: Audited, file: str, report: Reporter) -> None:
     untrusted = untrusted_lastmods(audited.targets, audited.now)
     if untrusted is not None:
         report.add(untrusted)
+
+
+@check(AUDITED, emits=(ROBOTS_UNREACHABLE,), proof=NO_PROOF)
+def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> None:
+    """LV015 once a host whose robots.txt keeps crawlers off, at the first of its URLs
+    the file lists that got an answer (a host that does not answer at all is LV004)."""
+    answers = audited.answers or {}
+    reported: set[str] = set()
+    for target in audited.targets:
+        answer = answers.get(target.url)
+        if answer is None or not answer.robots_unreachable or answer.status is None:
+            continue
+        robots = _robots_url(target.url)
+        if robots in reported:
+            continue
+        reported.add(robots)
+        report.add(
+            ROBOTS_UNREACHABLE.at(
+                target.line,
+                target.column,
+                f"{robots} {answer.robots_unreachable}, so Googlebot crawls nothing on the"
+                f" site, {target.url} included; make it answer 200 (or 404 when there is"
+                " none)",
+                key=robots,
+            )
+        )
+
+
+def _robots_url(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}/robots.txt"
 
 
 def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
