@@ -199,9 +199,7 @@ def _check_set(path: Path, header: dict[str, str]) -> list[str]:
 def _live(path: Path, header: dict[str, str]) -> list[str]:
     """The findings of ``check --live`` over the fixture, its folder served as
     http://example.com/ (no cache: every run requests every URL)."""
-    from tests.site_server import SiteServer
-
-    from tests.site_server import replayed
+    from tests.site_server import SiteServer, replayed
 
     with SiteServer() as server:
         server.mount("/", path.parent)
