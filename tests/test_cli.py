@@ -90,6 +90,14 @@ def test_stdin(monkeypatch, capsys) -> None:
     assert [f["code"] for f in document["files"][0]["findings"]] == ["XM001"]
 
 
+@pytest.mark.parametrize("flags", [[], ["--format", "json"], ["--fix"], ["--diff"]])
+def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", None)  # what Python sets when descriptor 0 is closed
+    status, _out, err = run([*flags, "-"], capsys)
+    assert status == 2
+    assert err == "sitemap-lint: error: -: cannot read: standard input is closed\n"
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -10,6 +10,14 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 MAX_TEXT = 1 << 18
 
 
+class RefusedReferences(str):
+    """An element's text as written where the parser refused character references
+    (``&#0;``, ``&#X41;``): ``hashes`` holds the offsets of their ``#``, which the
+    reference's author did not mean as a URL fragment."""
+
+    hashes: frozenset[int] = frozenset()
+
+
 class Node:
     """One element: namespace, local name, attributes, direct text and children.
 

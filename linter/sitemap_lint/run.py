@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
-from sitemap_lint.inputs.reader import InputError, Source, expand, is_url
+from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
 from sitemap_lint.settings.declared import RANGED, RunSettings, parse
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.support.records import Frozen, Mutable
@@ -507,7 +507,7 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
 def _read_stdin() -> Source:
     """Standard input read whole, so that its lines can be shown after the check
     (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source("-", None, data=sys.stdin.buffer.read())
+    return Source("-", None, data=standard_input().read())
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:

@@ -67,16 +67,14 @@ class FileFix:
 
 def read_source(source: Source) -> bytes:
     """The bytes of a file or of standard input, at most ``MAX_FIX_BYTES``."""
-    import sys
-
     from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
-    from sitemap_lint.inputs.reader import ByteStream
+    from sitemap_lint.inputs.reader import ByteStream, standard_input
 
     if source.data is not None:
         return source.data
     if source.path is None:
-        return sys.stdin.buffer.read(MAX_FIX_BYTES + 1)
+        return standard_input().read(MAX_FIX_BYTES + 1)
     handle = ByteStream(
         source, InputChecks(FindingList())
     )._open()  # regular files only, as a check reads them

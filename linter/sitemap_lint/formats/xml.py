@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from sitemap_lint.model import MAX_TEXT, Node
+from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
@@ -63,6 +63,7 @@ _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
 _PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
 _END_TAG_NAME = re.compile(rb"[^\s>/]+")
 _SPACE = re.compile(rb"[ \t\r\n]*")
+_REFUSED_REFERENCE = re.compile(AMP_MARK + "(?=#)")
 
 
 class Handler(Protocol):
@@ -940,10 +941,21 @@ def _unmark(entry: Node) -> None:
     """Put back the text as written where a defect was marked for the parse."""
     for node in entry.iter():
         if AMP_MARK in node.text or DROP_MARK in node.text:
-            node.text = node.text.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+            node.text = _unmarked_text(node.text)
         for key, value in node.attrs.items():
             if AMP_MARK in value or DROP_MARK in value:
                 node.attrs[key] = value.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+
+
+def _unmarked_text(marked: str) -> str:
+    """``marked`` as written; where a marked '&' starts '&#' (a character reference the
+    parser refused), the text says where that '#' stands."""
+    text = marked.replace(DROP_MARK, "")
+    if AMP_MARK + "#" not in text:
+        return text.replace(AMP_MARK, "&")
+    refused = RefusedReferences(text.replace(AMP_MARK, "&"))
+    refused.hashes = frozenset(m.end() for m in _REFUSED_REFERENCE.finditer(text))
+    return refused
 
 
 def _qualified(ns: str, name: str, prefixes: dict[str, str], attribute: bool = False) -> str:

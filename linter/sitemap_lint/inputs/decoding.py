@@ -28,12 +28,15 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
     (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
-_WIDE_PATTERNS = (
-    (b"<\x00\x00\x00", "utf-32-le", "UTF-32"),
-    (b"\x00\x00\x00<", "utf-32-be", "UTF-32"),
-    (b"<\x00?\x00", "utf-16-le", "UTF-16"),
-    (b"\x00<\x00?", "utf-16-be", "UTF-16"),
+# Without a byte order mark, UTF-16/32 is told by its first two characters (XML 1.0
+# appendix F): '<' or whitespace, then an ASCII character, in the encoding's width.
+_WIDE_CODECS = (
+    ("utf-32-le", "UTF-32"),
+    ("utf-32-be", "UTF-32"),
+    ("utf-16-le", "UTF-16"),
+    ("utf-16-be", "UTF-16"),
 )
+_WIDE_FIRST = "< \t\r\n"
 
 
 class Decoder:
@@ -104,8 +107,8 @@ class Decoder:
                 self.codec = codec
                 self.wide = (family, codec, _wide_declared(head, bom, codec))
                 return head[len(bom) :]
-        for pattern, codec, family in _WIDE_PATTERNS:
-            if head.startswith(pattern):
+        for codec, family in _WIDE_CODECS:
+            if _starts_wide(head, codec):
                 self.codec = codec
                 self.wide = (family, codec, _wide_declared(head, b"", codec))
                 return head
@@ -290,6 +293,16 @@ def _looks_wide(rest: bytes, codec: str) -> bool:
     if codec.endswith("-le"):
         return first[0] != 0 and not any(first[1:])
     return first[-1] != 0 and not any(first[:-1])
+
+
+def _starts_wide(head: bytes, codec: str) -> bool:
+    """Whether ``head`` (no byte order mark) starts as an XML file in ``codec`` does."""
+    unit = 4 if codec.startswith("utf-32") else 2
+    try:
+        first_two = head[: 2 * unit].decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return len(first_two) == 2 and first_two[0] in _WIDE_FIRST and "\x00" < first_two[1] < "\x80"
 
 
 def _wide_declared(head: bytes, bom: bytes, codec: str) -> str | None:

@@ -43,6 +43,13 @@ class InputError(Exception):
     """The input cannot be checked at all; the message is one line for stderr."""
 
 
+def standard_input() -> BinaryIO:
+    """Standard input as bytes; InputError when the process was started without it."""
+    if sys.stdin is None:
+        raise InputError("-: cannot read: standard input is closed")
+    return sys.stdin.buffer
+
+
 @dataclass(init=False, repr=False, eq=False)
 class Source(Frozen):
     """One input: a file path, ``-`` for standard input, or the body fetched from
@@ -135,7 +142,7 @@ class ByteStream:
         if self.source.data is not None:
             return io.BytesIO(self.source.data)
         if self.source.path is None:
-            return sys.stdin.buffer
+            return standard_input()
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
         try:
             descriptor = os.open(self.source.path, flags)
@@ -167,7 +174,7 @@ class ByteStream:
         except OSError as error:
             raise InputError(f"{self.source.name}: cannot read: {_reason(error)}") from None
         finally:
-            if handle is not sys.stdin.buffer:
+            if handle is not standard_input():
                 handle.close()
 
     def _chunks(self, handle: BinaryIO) -> Iterator[bytes]:

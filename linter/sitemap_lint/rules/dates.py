@@ -413,11 +413,15 @@ def _is_valid(candidate: str) -> bool:
     return _impossible(int(year), month, day, hour, minute, second, zone) is None
 
 
+# Said after a suggested date whose time zone is a guess.
+_OFFSET_HINT = " (or your offset)"
+
+
 def _with_zone(stamp: str, zone: str) -> str:
     """``stamp`` with ``zone`` written as W3C wants it: Z or ±hh:mm; '' when unknown."""
     zone = zone.strip()
     if not zone:
-        return f"{stamp}+00:00 (or your offset)"
+        return f"{stamp}+00:00{_OFFSET_HINT}"
     if zone.upper() in ("Z", "UTC", "GMT"):
         return f"{stamp}Z"
     if re.fullmatch(r"[+-]\d{2}:?\d{2}", zone):
@@ -478,7 +482,7 @@ def _suggestion(value: str) -> str | None:
     if "," in value and ":" in value:
         candidates.append(_from_rfc2822(value) or "")
     for candidate in candidates:
-        if candidate and _is_valid(candidate.split(" ", 1)[0]):
+        if candidate and _is_valid(candidate.removesuffix(_OFFSET_HINT)):
             return candidate
     return None
 

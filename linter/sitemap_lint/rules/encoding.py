@@ -63,9 +63,10 @@ WIDE_ENCODING = rule(
     fix="safe",
     summary="The file is encoded as UTF-16 or UTF-32",
     what="""
-        Detects UTF-16 and UTF-32 files by their byte order mark or by the NUL
-        bytes around the first `<`. The file is decoded anyway, so the other
-        checks still run.
+        Detects UTF-16 and UTF-32 files by their byte order mark or, without
+        one, by the NUL bytes around the first characters (`<` or whitespace,
+        then an ASCII character, in either byte order). The file is decoded
+        anyway, so the other checks still run.
     """,
     why="""
         Sitemaps must be UTF-8. Windows tools (PowerShell's `Out-File`, Notepad's

@@ -108,20 +108,25 @@ def check_entry_limit(end: FileEnd, file: object, report: Reporter) -> None:
     sitemap's, a feed's or a text sitemap's URLs; an index's sitemaps)."""
     if end.past_limit is not None:
         line, column = end.past_limit
-        report.add(too_many_entries(end.kind == "sitemapindex", end.entries, line, column))
+        is_index = end.kind == "sitemapindex"
+        report.add(too_many_entries(is_index, end.entries, line, column, end.cut_short))
 
 
-def too_many_entries(is_index: bool, count: int, line: int, column: int) -> Finding:
+def too_many_entries(
+    is_index: bool, count: int, line: int, column: int, cut_short: bool = False
+) -> Finding:
+    """LM001 or LM003; ``cut_short``: reading stopped early, so ``count`` is only those read."""
+    counted = f"at least {count:,}" if cut_short else f"{count:,}"
     if is_index:
         return TOO_MANY_SITEMAPS.at(
             line,
             column,
-            f"index lists {count:,} sitemaps, more than the 50,000 allowed; "
+            f"index lists {counted} sitemaps, more than the 50,000 allowed; "
             "this is the first one past the limit; split the index",
         )
     return TOO_MANY_URLS.at(
         line,
         column,
-        f"sitemap lists {count:,} URLs, more than the 50,000 allowed; this is the first "
+        f"sitemap lists {counted} URLs, more than the 50,000 allowed; this is the first "
         "one past the limit; split the URLs over several sitemaps listed in an index",
     )

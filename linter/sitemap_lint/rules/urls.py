@@ -9,7 +9,7 @@ from urllib.parse import quote
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.fix.model import FindingFix, replace_text
-from sitemap_lint.model import MAX_TEXT, Node
+from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
@@ -623,8 +623,9 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     # U+FFFD stands for bytes that were not UTF-8; EN001 has reported them already.
     if not host_problem and not (host.isascii() and remainder.replace("\ufffd", "").isascii()):
         _report_non_ascii(host, remainder, fixed, encode, node, report)
-    if "#" in remainder:
-        fragment = remainder[remainder.index("#") :]
+    fragment_at = _fragment_start(url, remainder, node)
+    if fragment_at >= 0:
+        fragment = remainder[fragment_at:]
         shown = fragment if len(fragment) <= 40 else fragment[:37] + "..."
         report.add(
             FRAGMENT.at(
@@ -647,6 +648,22 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
     return ParsedURL(scheme, ascii_host.lower().rstrip("."), int(port) if port else default, path)
+
+
+def _fragment_start(url: str, remainder: str, node: Node) -> int:
+    """Where the fragment starts in ``remainder``, the end of ``url`` (-1: none): at
+    its first '#' that is not that of a character reference the parser refused."""
+    at = remainder.find("#")
+    text = node.text
+    if at < 0 or not isinstance(text, RefusedReferences):
+        return at
+    url_at = text.find(url)
+    if url_at < 0:
+        return at
+    remainder_at = url_at + len(url) - len(remainder)
+    while at >= 0 and remainder_at + at in text.hashes:
+        at = remainder.find("#", at + 1)
+    return at
 
 
 def _check_escapes(rest: str, node: Node, report: Reporter) -> None:

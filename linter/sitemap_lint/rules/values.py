@@ -117,7 +117,7 @@ def check_length(node: Node, report: Reporter) -> None:
         )
 
 
-_DECIMAL = lazy(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
+_DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 _CHANGEFREQ_SET = frozenset(CHANGEFREQS)
 _PRIORITY_OK = frozenset(f"{whole}.{tenth}" for whole in "0" for tenth in "0123456789") | {
     "1.0",
@@ -214,7 +214,7 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
                 message += "; write 1.0 for the most important pages, or a lower value"
             clamped = "0.0" if number < 0 else "1.0"
             fix = replace_text(node, clamped, f"Clamp the priority to {clamped}", safe=False)
-    elif re.fullmatch(r"[+-]?\d*,\d+", text):
+    elif re.fullmatch(r"[+-]?[0-9]*,[0-9]+", text):
         fixed = text.replace(",", ".")
         if Decimal(0) <= Decimal(fixed) <= Decimal(1):
             message = f"priority {text!r} uses a decimal comma; write {fixed}"

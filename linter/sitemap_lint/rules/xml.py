@@ -348,6 +348,7 @@ _PREDEFINED = {"amp", "lt", "gt", "quot", "apos"}
 _REFERENCE_RUN = lazy(r"#?[\w.:-]*")
 _RAW_AMPERSAND = lazy(r"&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = lazy(r"&([A-Za-z_][\w.-]*);")
+_UPPER_HEX_REFERENCE = lazy(r"&#X([0-9A-Fa-f]+;)")
 _NAME_START = lazy(r"[A-Za-z_]")
 _OPEN_TAG = lazy(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?>[^<]*")
 _ELEMENT_PREFIX = lazy(r"</?([A-Za-z_][\w.-]*):")
@@ -464,7 +465,7 @@ def syntax_error(
         return CONTENT_AFTER_ROOT.at(
             line,
             column,
-            f"content after the end of the root element: {_excerpt(context, offset)}; "
+            f"content after the end of the root element: {_excerpt_from(context, offset)}; "
             "remove everything after the closing root tag",
         )
     if code == _UNDEFINED:
@@ -717,14 +718,20 @@ def raw_ampersands(
     fix, and their message when the value is short."""
     # Every "&" raw: each is escaped; else only those that start no reference.
     escape = _escape_every if raw.count("&") == len(offsets) else _escape_raw
+    upper_hex = _UPPER_HEX_REFERENCE.search(raw) is not None
+    if upper_hex:
+        escape = _lower_hex
     escaped = escape(raw)
-    fix = _escape_fix(raw, escaped, line, column, exact) if column >= 1 else None
+    # Escaping the '&' of a character reference the parser refused makes its '#' a
+    # URL fragment: the meaning changes.
+    refused = upper_hex or escaped.count("&amp;#") > raw.count("&amp;#")
+    fix = _escape_fix(raw, escaped, line, column, exact, refused) if column >= 1 else None
     value = raw.strip()
     lead = 0 if value is raw else len(raw) - len(raw.lstrip())
     rule = UNESCAPED_AMPERSAND
     code, name, severity = rule.code, rule.name, rule.severity
     if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
-        message = _message(value, escaped if value is raw else escape(value))
+        message = _message(value, escaped if value is raw else escape(value), upper_hex)
         return [
             Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
             for offset in offsets
@@ -732,7 +739,7 @@ def raw_ampersands(
     findings = []
     for offset in offsets:
         snippet = _shown(value, offset - lead)
-        message = _message(snippet, escape(snippet))
+        message = _message(snippet, escape(snippet), upper_hex)
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
@@ -757,14 +764,29 @@ def url_ampersands(
     ]
 
 
-def _escape_fix(raw: str, escaped: str, line: int, column: int, exact: bool) -> FindingFix:
-    """XM004's fix: ``raw`` at ``line``:``column`` replaced by ``escaped``."""
+def _escape_fix(
+    raw: str, escaped: str, line: int, column: int, exact: bool, refused: bool = False
+) -> FindingFix:
+    """XM004's fix: ``raw`` at ``line``:``column`` replaced by ``escaped``; unsafe where
+    an '&' starts a character reference the parser refused (``refused``)."""
     edit = Edit(line, column, escaped, "span", line, column + len(raw), raw)
-    return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
+    if not refused:
+        return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", (edit,), exact)
+    how = "Write the character reference as XML reads it, or escape its `&` as `&amp;`"
+    return FindingFix(Fix.UNSAFE, how, (edit,), exact)
 
 
-def _message(value: str, escaped: str) -> str:
+def _message(value: str, escaped: str, upper_hex: bool = False) -> str:
+    if upper_hex:
+        return shortened(
+            f"raw '&' in {value!r}; a character reference takes a lower-case x: write {escaped!r}"
+        )
     return shortened(f"raw '&' in {value!r}; escape it as {escaped!r}")
+
+
+def _lower_hex(text: str) -> str:
+    """``text`` with its '&#X' references written '&#x', its other raw '&' escaped."""
+    return _escape_raw(_UPPER_HEX_REFERENCE.sub(r"&#x\1", text))
 
 
 def _escape_every(text: str) -> str:
@@ -868,6 +890,9 @@ def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Fin
 
 
 def _excerpt(context: str, offset: int) -> str:
-    start = max(offset - _EXCERPT // 2, 0)
+    return _excerpt_from(context, max(offset - _EXCERPT // 2, 0))
+
+
+def _excerpt_from(context: str, start: int) -> str:
     text = context[start : start + _EXCERPT].strip()
     return repr(text) if text else "(end of line)"
