@@ -269,6 +269,22 @@ def test_invalid_bytes_are_located(data: bytes, size: int, expected: list) -> No
     assert found == expected
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_invalid_bytes_are_located_after_any_line_breaks(seed: int) -> None:
+    # Line breaks of every kind (CR LF, CR alone, LF, CR LF split between chunks):
+    # the invalid byte's line is the one expat counts.
+    import random
+
+    rng = random.Random(seed)
+    pieces = [rng.choice([b"\r\n", b"\r", b"\n", b"x", b"\r\r\n", b"\n\r"]) for _ in range(60)]
+    text = b"<a>" + b"".join(pieces)
+    data = text + b"\xff</a>"
+    decoded = text.decode()
+    line = decoded.count("\n") + decoded.count("\r") - decoded.count("\r\n") + 1
+    _text, found = _decode(data, rng.choice([3, 4, 7, 1 << 16]))
+    assert [(code, at) for code, at, _column in found] == [("EN001", line)]
+
+
 def test_split_character_in_a_declared_multibyte_encoding() -> None:
     """Shift_JIS: a two-byte character cut by a chunk boundary stays one character,
     even in a chunk where another byte is invalid."""

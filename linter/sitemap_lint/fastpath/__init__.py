@@ -409,6 +409,7 @@ _REFERENCE_LIKE = _Lazy(
     rf"&(?::|[A-Za-z_][A-Za-z0-9_.-]*[;:]|[A-Za-z_][A-Za-z0-9_.-]{{{_MAX_NAME}}})"
 )
 _AMPERSAND = _Lazy("&")
+_LONE_CR = _Lazy(r"\r(?!\n)")  # a CR that starts no CR LF
 _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
@@ -1223,9 +1224,11 @@ class FastPath:
             if len(text) > MAX_CARRY:
                 self._stop()
             return text[fixed:], 0  # the prologue continues in the next block
-        if "\r" in text and text.count("\r") - text.endswith("\r") != text.count("\r\n"):
-            self._stop()  # expat counts a lone CR as a line break: positions would differ
-            return text[fixed:], len(text)
+        if "\r" in text:
+            lone = _LONE_CR.pattern.search(text)
+            if lone is not None and lone.start() < len(text) - 1:  # (its LF may come next)
+                self._stop()  # expat counts a lone CR as a line break: positions would differ
+                return text[fixed:], len(text)
         position = self._skip
         root_end = self._skip or -1  # where the root's start tag ends, in the first block
         self._skip = 0
