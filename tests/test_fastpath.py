@@ -857,6 +857,34 @@ def test_raw_ampersands_with_other_syntax_errors(monkeypatch, tmp_path, window):
         assert outcome.proved >= 25
 
 
+# The comment and instruction patterns as first written: one character a step.
+_PLAIN_COMMENT = rf"<!--(?:(?!{fastpath.SUPPRESSION_TAG})(?:[ -,.-~\t\r\n]|-(?!-)))*-->"
+_PLAIN_PI = (
+    r"<\?(?![xX][mM][lL][ \t\r\n?])[A-Za-z_][A-Za-z0-9_.-]*"
+    r"(?:[ \t\r\n](?:[\t\r\n -;=>@-~]|\?(?!>))*)?\?>"
+)
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.sampled_from(["-", "s", "itemap", "sitemap-lint", " ", "x", "\n", "?", ">", "<", "xml"]),
+        max_size=12,
+    ),
+    st.sampled_from(["<!--", "<?p ", "<?xml ", "<?p"]),
+)
+def test_gap_patterns_read_comments_and_instructions_as_written(pieces, start):
+    # The run-at-once comment and instruction patterns take what the plain ones take.
+    text = start + "".join(pieces) + ("-->" if start == "<!--" else "?>")
+    assert bool(re.fullmatch(fastpath._ENTRY_COMMENT, text)) == bool(
+        re.fullmatch(_PLAIN_COMMENT, text)
+    )
+    assert bool(re.fullmatch(fastpath._COMMENT, text)) == bool(
+        re.fullmatch(_PLAIN_COMMENT.replace(f"(?!{fastpath.SUPPRESSION_TAG})", ""), text)
+    )
+    assert bool(re.fullmatch(fastpath._PI, text)) == bool(re.fullmatch(_PLAIN_PI, text))
+
+
 ERRORS_AFTER_A_RUN = {
     "mismatched end tag": "</bogus>",
     "junk after the run": "<url><loc>https://www.example.com/x</loc></url>]]>",

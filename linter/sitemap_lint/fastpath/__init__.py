@@ -256,13 +256,16 @@ class _Lazy:
 
 _WS = r"[ \t\r\n]"
 # A comment of printable ASCII (no "--" inside, none ending in "-").
-_COMMENT = r"<!--(?:[ -,.-~\t\r\n]|-(?!-))*-->"
+# Runs of the characters other than "-" taken at once (possessive): the engine loops in
+# its character class, not once a character through the alternation.
+_COMMENT = r"<!--(?:[ -,.-~\t\r\n]++|-(?!-))*+-->"
 # Inside an entry, a comment never holds the suppression tag (its directive must be read).
-_ENTRY_COMMENT = rf"<!--(?:(?!{SUPPRESSION_TAG})(?:[ -,.-~\t\r\n]|-(?!-)))*-->"
+# (The runs leave out "s" too, the tag's first letter: only there is the tag looked for.)
+_ENTRY_COMMENT = rf"<!--(?:[ -,.-rt-~\t\r\n]++|s(?!{SUPPRESSION_TAG[1:]})|-(?!-))*+-->"
 # A processing instruction of printable ASCII, its target not "xml" in any case (expat
 # refuses that one there) and without ":" (a name namespaces would read); no "<" in it,
 # so that no tag is read inside it.
-_PI = r"<\?(?![xX][mM][lL][ \t\r\n?])[A-Za-z_][A-Za-z0-9_.-]*(?:[ \t\r\n](?:[\t\r\n -;=>@-~]|\?(?!>))*)?\?>"
+_PI = r"<\?(?![xX][mM][lL][ \t\r\n?])[A-Za-z_][A-Za-z0-9_.-]*(?:[ \t\r\n](?:[\t\r\n -;=>@-~]++|\?(?!>))*+)?\?>"
 # Possessive: what follows a gap starts with "<" and a name or "/", which no part of a
 # gap can give back, and the engine keeps no way back through it (a quarter of a plain
 # entry's match). The same gap stands between proved entries and before a run.
