@@ -411,6 +411,25 @@ def test_an_unknown_option_raises_naming_it(options: dict[str, object], message:
     assert str(raised.value) == message
 
 
+@pytest.mark.parametrize(
+    ("paths", "options", "message"),
+    [
+        (["x.xml"], {"select": 5}, "select=: give a list of rule codes"),
+        (["x.xml"], {"ignore": True}, "ignore=: give a list of rule codes"),
+        (["x.xml"], {"extend_select": 3.2}, "extend_select=: give a list of rule codes"),
+        (["x.xml"], {"robots": 5}, "robots=: give a list of paths, got 5"),
+        (5, {}, "paths: give a list of paths"),
+        (None, {}, "paths: give a list of paths"),
+    ],
+)
+def test_a_value_that_is_no_list_raises_naming_it(
+    paths: object, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint_paths(paths, **options)  # type: ignore[arg-type]
+    assert str(raised.value).startswith(message)
+
+
 # -- errors: what the command exits 2 on --------------------------------------------------
 
 # The command's message, and how the call's starts where the command's names a flag

@@ -169,6 +169,27 @@ def test_the_configuration_names_the_baseline_relative_to_itself(
     assert json.loads(out)["summary"]["baseline"] == {"matched": 2, "unseen": 0}
 
 
+@pytest.mark.parametrize("configured", [True, False])
+def test_the_first_baseline_is_written_where_the_run_would_read_it(
+    site: Path, capsys: pytest.CaptureFixture[str], configured: bool
+) -> None:
+    # The configuration (or --baseline) names a file that does not exist yet: writing it
+    # is how it comes to exist.
+    written = site / "baseline.json"
+    if configured:
+        (site / ".sitemap-lint.toml").write_text('baseline = "baseline.json"\n')
+        args = ["check", "--now", NOW, "--write-baseline", str(written), "sitemap.xml"]
+        status, _out, err = run_cli(args, capsys)
+    else:
+        status, _report, err = _check(
+            capsys, "--baseline", str(written), "--write-baseline", str(written)
+        )
+    assert status == 0, err
+    assert json.loads(written.read_text())["findings"]
+    status, report, err = _check(capsys, "--baseline", str(written))
+    assert (status, report["summary"]["baseline"]["unseen"]) == (0, 0), err
+
+
 @pytest.mark.parametrize(
     ("content", "says"),
     [

@@ -362,6 +362,7 @@ def test_wrong_dot_file(site: Path, capsys, content: str, needle: str) -> None:
         ('[tool.sitemap-lint.severity]\nUR008 = "loud"', "tool.sitemap-lint.severity.UR008"),
         ("[tool]\nsitemap-lint = 1", "tool.sitemap-lint must be a table"),
         ('[tool.sitemap-lint]\nselect = ["UR"', "not valid TOML"),
+        ('[tool.sitemap-lint\nselect = ["UR"]', "not valid TOML"),
     ],
 )
 def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:

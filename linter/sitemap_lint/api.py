@@ -201,7 +201,7 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
 
     Raises :class:`SitemapLintError` where the command exits 2.
     """
-    if isinstance(paths, str | bytes | os.PathLike):
+    if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
         raise SitemapLintError("paths: give a list of paths, e.g. ['public/']")
     arguments = [_path(path, "paths") for path in paths]
     if not arguments:
@@ -308,6 +308,8 @@ def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
         return ()
     if isinstance(values, str | bytes | os.PathLike):
         raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
+    if not isinstance(values, Iterable):
+        raise SitemapLintError(f"{option}=: give a list of paths, got {values!r}")
     return tuple(_path(value, option) for value in values)
 
 
@@ -327,7 +329,7 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     """A list of codes as the command line's comma-separated text (the core checks each)."""
     if values is None:
         return None
-    if isinstance(values, str):
+    if isinstance(values, str) or not isinstance(values, Iterable):
         raise SitemapLintError(f'{option}=: give a list of rule codes, e.g. ["UR", "DT004"]')
     items = list(values)
     for item in items:

@@ -356,7 +356,10 @@ def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
     from sitemap_lint.report import baseline
 
     if settings.write_baseline:
-        baseline.check_writable(Path(settings.write_baseline))
+        written = Path(settings.write_baseline)
+        baseline.check_writable(written)
+        if path and not Path(path).exists() and (not settings.baseline or Path(path) == written):
+            return None  # the first baseline: the one the configuration names, or a refresh
     return baseline.read(Path(path)) if path else None
 
 

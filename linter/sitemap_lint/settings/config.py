@@ -27,7 +27,8 @@ FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "sitemap-lint"
 # A cheap look before parsing a pyproject.toml: can it hold a [tool.sitemap-lint] table?
-_MAY_HOLD_TABLE = lazy(r"""sitemap-lint["']?\s*[\].={]""")
+# (A header cut short at the line's end too: parsing it says what is wrong.)
+_MAY_HOLD_TABLE = lazy(r"""sitemap-lint["']?[ \t]*(?:[\].={]|$)""", re.MULTILINE)
 
 
 class FileGlob:
