@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
+import io
 import json
 import os
 import subprocess
@@ -172,6 +174,73 @@ def test_thresholds_fail_the_gate(sides: Path, capsys: pytest.CaptureFixture[str
     assert status == 0  # 71 removed is not more than 71; 60.8% recent is under 80%
 
 
+@pytest.mark.parametrize(
+    ("lastmods", "expected", "says"),
+    [
+        (("2025-01-01", "2025-01-02"), 0, ""),
+        (("2025-01-01", "2025-01-01", "2025-01-02"), 1, "2 entries sharing one lastmod (66.7%)"),
+    ],
+)
+def test_only_a_lastmod_two_entries_carry_is_shared(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    lastmods: tuple[str, ...],
+    expected: int,
+    says: str,
+) -> None:
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*((f"{SITE}p/{i}", day) for i, day in enumerate(lastmods))))
+    status, out, _err = run_cli(["diff", "--max-same-lastmod", "40%", str(new), str(new)], capsys)
+    assert status == expected
+    assert says in out
+
+
+def test_a_single_url_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(2)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(1)))
+    status, out, _err = run_cli(["diff", "--max-removed", "0", str(old), str(new)], capsys)
+    assert status == 1
+    assert "--max-removed 0: 1 URL removed (50.0%)" in out
+
+
+@pytest.mark.parametrize(("added", "expected"), [(0, 0), (1, 1)])
+def test_urls_added_to_an_empty_old_side_pass_any_share(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], added: int, expected: int
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset())
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(added)))
+    args = ["diff", "-f", "json", "--max-added", "100%", str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == expected
+    passed = json.loads(out)["thresholds"]["passed"]
+    assert passed == (
+        [{"threshold": "--max-added 100%", "what": "URLs added", "count": 1, "share": None}]
+        if added
+        else []
+    )
+    status, out, _err = run_cli(["diff", "--max-added", "100%", str(old), str(new)], capsys)
+    assert status == expected
+    assert ("--max-added 100%: 1 URL added (of 0, past any share)" in out) == bool(added)
+
+
+def test_the_html_page_says_a_share_of_an_empty_old_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("vl_convert")
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset())
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(2)))
+    args = ["diff", "-f", "html", "--max-added", "5%", str(old), str(new)]
+    status, out, err = run_cli(args, capsys)
+    assert status == 1, err
+    assert "</code>: 2 URLs added (of 0, past any share)</li>" in out
+
+
 def test_same_sides_are_no_change(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _err = run_cli(
         ["diff", "--now", NOW, "--max-removed", "0", "old/pages.xml", "old/pages.xml"], capsys
@@ -218,6 +287,49 @@ def test_a_side_that_cannot_be_read_is_exit_2_with_one_line(
     assert new.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("new_data", "says"),
+    [
+        (b"", "an empty file, not a sitemap"),
+        (b"  \n\n", "an empty file, not a sitemap"),
+        (b"<html><body>oops</body></html>", "the root element is <html>"),
+        (b'<rss version="2.0"><channel/></rss>', "the root element is <rss>"),
+        (b"<urlset><url><loc>https://example.com/p/0</loc></url></urlset>", "namespace"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary data"),
+        (b"caf\xe9 \xc3\x28 text", "binary data"),
+        (b"just text\n", "line 1 is not an absolute http(s) URL ('just text')"),
+        (b"https://example.com/p/0\n\n# comment\n", "line 3 is not an absolute http(s) URL"),
+        (b"https://example.com/p/0 2025-01-01\n", "line 1 is not an absolute http(s) URL"),
+        (b"/p/0\nftp://example.com/p/1\n", "line 1 is not an absolute http(s) URL"),
+    ],
+)
+def test_a_side_that_is_no_sitemap_is_exit_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], new_data: bytes, says: str
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(3)))
+    odd = tmp_path / "odd.xml"
+    odd.write_bytes(new_data)
+    for args, side in (([str(old), str(odd)], "NEW"), ([str(odd), str(old)], "OLD")):
+        status, out, err = run_cli(["diff", "--max-removed", "100%", *args], capsys)
+        assert status == 2, err
+        assert out == ""
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"{side} {odd}: " in err and says in err and "nothing was compared" in err
+
+
+def test_a_text_sitemap_of_urls_is_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "sitemap.txt"
+    old.write_text("https://example.com/p/0\n\n  HTTP://example.com/p/1?a=b#c \r\n")
+    new = tmp_path / "new.txt"
+    new.write_text("https://example.com/p/0\n")
+    status, out, err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0, err
+    assert json.loads(out)["old"]["urls"] == 2
+
+
 def test_a_missing_child_stops_the_diff(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (sides / "new" / "blog.xml").unlink()
     status, _report, err = _diff(capsys)
@@ -250,6 +362,50 @@ def test_the_report_never_overwrites_a_side(
     )
     assert status == 0
     assert json.loads((sides / "report.json").read_text())["urls"]["removed"] == 21
+
+
+class _ClosedAfterFirstWrite(io.StringIO):
+    """A pipe whose reader goes away after the first write (``| head -1``)."""
+
+    def write(self, text: str) -> int:
+        if self.tell():
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return super().write(text)
+
+
+@pytest.mark.parametrize("report_format", ["text", "json"])
+@pytest.mark.parametrize(("threshold", "expected"), [("5000", 0), ("0", 1)])
+def test_a_reader_that_stops_early_leaves_the_status_as_it_is(
+    sides: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    report_format: str,
+    threshold: str,
+    expected: int,
+) -> None:
+    stdout = _ClosedAfterFirstWrite()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    status, _report, err = _diff(capsys, "--format", report_format, "--max-removed", threshold)
+    assert (status, err) == (expected, "")
+    assert stdout.getvalue()  # the first write went through
+
+
+def test_a_closed_pipe_ends_the_installed_command_quietly(sides: Path) -> None:
+    new = sides / "many.xml"
+    new.write_text(_urlset(*_pages(3000)))
+    command = [sys.executable, "-m", "sitemap_lint", "diff", "--show", "3000"]
+    with subprocess.Popen(
+        [*command, "old/pages.xml", str(new)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=sides,
+        env={**os.environ, "NO_COLOR": "1"},
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith(b"OLD ")
+        process.stdout.close()
+        err = process.stderr.read()
+    assert (process.returncode, err) == (0, b"")
 
 
 @pytest.mark.slow

@@ -58,7 +58,7 @@ MEASURES: dict[str, tuple[str, Measure]] = {
     "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
     "--max-same-lastmod": (
         "entries sharing one lastmod",
-        lambda c: (c.same_moment[1] if c.same_moment else 0, c.with_lastmod),
+        lambda c: (_sharing_one_lastmod(c), c.with_lastmod),
     ),
     "--max-recent-lastmod": (
         "entries with a lastmod in the hour before the run",
@@ -83,24 +83,62 @@ MEASURES: dict[str, tuple[str, Measure]] = {
 }
 
 
+def _sharing_one_lastmod(changes: Changes) -> int:
+    """The new entries carrying the most common lastmod, when at least two carry it: a
+    lastmod a single entry carries is shared with none."""
+    if changes.same_moment is None or changes.same_moment[1] < 2:
+        return 0
+    return changes.same_moment[1]
+
+
+# What each threshold counts, said of a single one.
+_ONE = {
+    "URLs removed": "URL removed",
+    "URLs added": "URL added",
+    "URLs moved to another file": "URL moved to another file",
+    "URLs moved to another host or scheme": "URL moved to another host or scheme",
+    "URLs whose lastmod changed": "URL whose lastmod changed",
+    "entries sharing one lastmod": "entry sharing one lastmod",
+    "entries with a lastmod in the hour before the run": (
+        "entry with a lastmod in the hour before the run"
+    ),
+    "URLs whose priority changed": "URL whose priority changed",
+    "URLs whose changefreq changed": "URL whose changefreq changed",
+    "sitemaps no longer listed": "sitemap no longer listed",
+    "alternates naming a removed URL": "alternate naming a removed URL",
+}
+
+
 @dataclass(frozen=True)
 class Passed:
-    """A threshold the diff passed: what it counts, the count and its share."""
+    """A threshold the diff passed: what it counts, the count and its share (None when
+    it is a share of nothing: URLs added to an empty old side)."""
 
     limit: Limit
     what: str
     count: int
-    share: float  # percent of what the limit's share is of
+    share: float | None  # percent of what the limit's share is of
+
+    def counted(self) -> str:
+        """``3 URLs removed``, ``1 URL removed``."""
+        return f"{self.count:,} {_ONE.get(self.what, self.what) if self.count == 1 else self.what}"
+
+    def share_text(self) -> str:
+        return "of 0, past any share" if self.share is None else f"{self.share:.1f}%"
 
 
 def passed(changes: Changes, limits: list[Limit]) -> list[Passed]:
-    """The limits ``changes`` goes past, in the order given."""
+    """The limits ``changes`` goes past, in the order given. A share of nothing passes
+    every percentage limit once it counts anything (URLs added to an empty old side)."""
     found = []
     for limit in limits:
         what, measure = MEASURES[limit.flag]
         count, whole = measure(changes)
-        share = 100.0 * count / whole if whole else 0.0
-        over = share > limit.value if limit.percent else count > limit.value
+        share = 100.0 * count / whole if whole else None
+        if limit.percent:
+            over = count > 0 if share is None else share > limit.value
+        else:
+            over = count > limit.value
         if over:
             found.append(Passed(limit, what, count, share))
     return found

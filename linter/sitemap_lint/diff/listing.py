@@ -9,7 +9,9 @@ as ``check`` follows them.
 
 The file is parsed by libxml2 (lxml) with no network, no entity expansion and no DTD:
 every valid way of writing a sitemap reads the same. A file that is not well-formed
-XML is named by ``Listing.problem``; the comparison stops on it (exit 2).
+XML, or no sitemap at all (empty, binary, an HTML page, a feed, a text whose lines are
+not all absolute http(s) URLs), is named by ``Listing.problem``; the comparison stops on
+it (exit 2).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class Listing:
     """One file's entries as columns, in the file's order."""
 
     kind: str = ""  # urlset, sitemapindex, text, robots; '' when none of these
-    problem: str | None = None  # why the file could not be read (not well-formed XML)
+    problem: str | None = None  # why the file is no sitemap that can be read
     hashes: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of the URL
     lastmods: array[int] = field(default_factory=lambda: array("q"))  # UTC seconds
     changefreqs: array[int] = field(default_factory=lambda: array("B"))  # 1 + index; 0 none
@@ -83,15 +85,51 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
 
 
 def listing_of(data: bytes) -> Listing:
-    """The listing of a file's uncompressed bytes."""
+    """The listing of a file's uncompressed bytes; a file that is no sitemap (empty,
+    binary, a page, a text whose lines are not all URLs) gets a ``problem``."""
     start = data[:4096].lstrip()[:1]
     if start == b"<" or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return _xml_listing(data)
-    text = data.decode("utf-8", "replace")
+    if not data.strip():
+        return Listing(problem="an empty file, not a sitemap")
+    text = _utf8_text(data)
+    if text is None:
+        return Listing(problem="binary data (not UTF-8 text), not a sitemap")
     if _looks_like_robots(text):
         return Listing(kind="robots", children=_robots_sitemaps(text))
+    return _text_listing(text)
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """The file as UTF-8 text; None for binary data (a NUL byte, or not UTF-8)."""
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+# A line of a text sitemap: an absolute http(s) URL with a host, and nothing else.
+_TEXT_URL = re.compile(r"https?://[^\s/?#\"'<>`]+[^\s\"'<>`]*", re.IGNORECASE)
+SHOWN_LINE = 60  # characters of a line that is not a URL named in the problem
+
+
+def _text_listing(text: str) -> Listing:
+    """A text sitemap: one absolute URL a line (blank lines aside); a line that is not
+    one makes the file no text sitemap, as a tag out of place makes XML malformed."""
+    urls = []
+    for number, line in enumerate(text.splitlines(), 1):
+        url = line.strip()
+        if not url:
+            continue
+        if not _TEXT_URL.fullmatch(url):
+            return Listing(
+                problem=f"line {number} is not an absolute http(s) URL "
+                f"({url[:SHOWN_LINE]!r}): not a text sitemap"
+            )
+        urls.append(url)
     listing = Listing(kind="text")
-    urls = [line.strip() for line in text.splitlines() if line.strip()]
     _fill(listing, urls, [None] * len(urls), [None] * len(urls), [None] * len(urls))
     return listing
 
@@ -119,14 +157,16 @@ def _xml_listing(data: bytes) -> Listing:
         line = getattr(error, "lineno", 0) or 0
         message = str(error.msg if hasattr(error, "msg") else error).split("\n", 1)[0]
         return Listing(problem=f"not well-formed XML (line {line}: {message})")
-    name = etree.QName(root).localname
+    qualified = etree.QName(root)
+    name = qualified.localname
+    problem = _root_problem(qualified.namespace, name)
+    if problem is not None:
+        return Listing(kind=name, problem=problem)
     if name == "sitemapindex":
         return Listing(
             kind="sitemapindex",
             children=[loc for loc, *_rest in _entries(root, SITEMAP_NS + "sitemap")],
         )
-    if name != "urlset":
-        return Listing(kind=name)
     listing = Listing(kind="urlset")
     columns = _columns(root)
     if columns is None or _has_alternates(root):
@@ -134,6 +174,16 @@ def _xml_listing(data: bytes) -> Listing:
         columns = ([entry[i] for entry in entries] for i in range(4))  # type: ignore[assignment]
     _fill(listing, *columns)  # type: ignore[misc]
     return listing
+
+
+def _root_problem(namespace: str | None, name: str) -> str | None:
+    """Why a root element makes the file no sitemap (an HTML page, a feed, a urlset
+    outside the sitemap namespace, whose entries cannot be read); None for a sitemap."""
+    if name not in ("urlset", "sitemapindex"):
+        return f"the root element is <{name}>, not <urlset> or <sitemapindex>: not a sitemap"
+    if namespace != SITEMAP_NS[1:-1]:
+        return f"<{name}> is not in the sitemap namespace {SITEMAP_NS[1:-1]}"
+    return None
 
 
 _FIELDS = ("loc", "lastmod", "changefreq", "priority")

@@ -6,13 +6,17 @@ They know the comparison's result (``compare.Changes``) and the thresholds passe
 
 from __future__ import annotations
 
+import errno
 import json
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint._version import __version__
 from sitemap_lint.diff.compare import Changes, Shown
 from sitemap_lint.diff.gate import Limit, Passed
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 FORMAT_VERSION = 1
 
@@ -75,7 +79,7 @@ def document(
                     "threshold": str(p.limit),
                     "what": p.what,
                     "count": p.count,
-                    "share": round(p.share, 2),
+                    "share": None if p.share is None else round(p.share, 2),
                 }
                 for p in found
             ],
@@ -88,6 +92,25 @@ def write_json(out: TextIO, document_: dict[str, Any]) -> None:
     out.write("\n")
 
 
+def _console(out: TextIO, color: bool | None) -> Console:
+    """A rich console on ``out`` that lets a closed pipe's BrokenPipeError through (rich
+    would exit 1 on it) for the diff to end with the status the run has."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError(errno.EPIPE, "the report's reader closed the pipe")
+
+    return _Console(
+        file=out,
+        force_terminal=color,
+        no_color=color is False,
+        highlight=False,
+        soft_wrap=True,
+        width=100,
+    )
+
+
 def write_text(
     out: TextIO,
     old: str,
@@ -98,17 +121,9 @@ def write_text(
     color: bool | None,
 ) -> None:
     """The text report, through rich (styled on a terminal, plain elsewhere)."""
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(
-        file=out,
-        force_terminal=color,
-        no_color=color is False,
-        highlight=False,
-        soft_wrap=True,
-        width=100,
-    )
+    console = _console(out, color)
     c = changes
     console.print(
         Text.assemble(
@@ -192,7 +207,7 @@ def write_text(
             Text(f"{len(found)} threshold{'s' * (len(found) != 1)} passed:", style="bold red")
         )
         for p in found:
-            console.print(f"  {p.limit}: {p.count:,} {p.what} ({p.share:.1f}%)")
+            console.print(f"  {p.limit}: {p.counted()} ({p.share_text()})")
     elif limits:
         console.print(
             Text(f"Within every threshold ({', '.join(map(str, limits))}).", style="green")

@@ -4,15 +4,19 @@ and the exit status (0 within every threshold, 1 past one; errors raise UsageErr
 from __future__ import annotations
 
 import io
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from sitemap_lint.diff.gate import Limit, passed
+from sitemap_lint.diff.gate import Limit, Passed, passed
 from sitemap_lint.errors import UsageError
 from sitemap_lint.sets.runner import SetSettings
+
+if TYPE_CHECKING:
+    from sitemap_lint.diff.compare import Changes
 
 FORMATS = ("text", "json", "html")
 
@@ -34,7 +38,8 @@ class DiffSettings:
 
 
 def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
-    from sitemap_lint.diff import report
+    """Read both sides, compare, report; the exit status (0 within every threshold, 1
+    past one), also when the report's reader stops reading early."""
     from sitemap_lint.diff.compare import compare
     from sitemap_lint.diff.sides import read_sides
 
@@ -59,28 +64,61 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         old.store.close()
         new.store.close()
     found = passed(changes, settings.limits)
-    buffer = io.StringIO() if settings.output_file else None
-    target = buffer or out or sys.stdout
+    status = 1 if found else 0
+    if settings.output_file is not None:
+        buffer = io.StringIO()
+        _write_report(buffer, settings, changes, found, now, color=False)
+        _write_output_file(settings.output_file, buffer.getvalue())
+        return status
+    target = out or sys.stdout
+    try:
+        _write_report(target, settings, changes, found, now, color=settings.color)
+        target.flush()
+    except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
+        _discard_the_rest(target)
+    return status
+
+
+def _write_report(
+    target: TextIO,
+    settings: DiffSettings,
+    changes: Changes,
+    found: list[Passed],
+    now: datetime,
+    color: bool | None,
+) -> None:
+    from sitemap_lint.diff import report
+
+    old, new, limits = settings.old, settings.new, settings.limits
     if settings.format == "json":
-        document = report.document(settings.old, settings.new, changes, settings.limits, found)
-        report.write_json(target, document)
+        report.write_json(target, report.document(old, new, changes, limits, found))
     elif settings.format == "html":
         from sitemap_lint.diff import html
 
-        target.write(html.render(settings.old, settings.new, changes, settings.limits, found, now))
+        target.write(html.render(old, new, changes, limits, found, now))
     else:
-        color = False if buffer is not None else settings.color
-        report.write_text(
-            target, settings.old, settings.new, changes, settings.limits, found, color
-        )
-    if buffer is not None and settings.output_file is not None:
-        from sitemap_lint.fix.write import WriteError, write_atomic
+        report.write_text(target, old, new, changes, limits, found, color)
 
-        try:
-            write_atomic(Path(settings.output_file), buffer.getvalue().encode("utf-8"), create=True)
-        except WriteError as error:
-            raise UsageError(f"--output-file {error}") from None
-    return 1 if found else 0
+
+def _write_output_file(output_file: str, text: str) -> None:
+    from sitemap_lint.fix.write import WriteError, write_atomic
+
+    try:
+        write_atomic(Path(output_file), text.encode("utf-8"), create=True)
+    except WriteError as error:
+        raise UsageError(f"--output-file {error}") from None
+
+
+def _discard_the_rest(stream: TextIO) -> None:
+    """``stream``'s reader is gone: what is still buffered goes to the null device, so
+    that flushing it at exit fails neither the run nor its status."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):  # not a file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
 
 
 def _refuse_writing_a_side(settings: DiffSettings) -> None:
