@@ -90,6 +90,31 @@ def test_stdin(monkeypatch, capsys) -> None:
     assert [f["code"] for f in document["files"][0]["findings"]] == ["XM001"]
 
 
+@pytest.mark.parametrize("flags", [[], ["--format", "json"], ["--format", "concise"]])
+def test_a_closed_pipe_leaves_the_status_as_it_is(tmp_path: Path, flags: list[str]) -> None:
+    # `sitemap-lint ... | head`: the reader goes away with what it wanted; the run ends
+    # quietly with the status it has (0 here: --exit-zero), not 1 for the closed pipe.
+    import os
+
+    entries = "".join(f"<url><loc>/page-{i}</loc></url>\n" for i in range(3000))
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n'
+    )
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--exit-zero", *flags]
+    with subprocess.Popen(
+        [*command, str(sitemap)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "NO_COLOR": "1"},
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline()
+        process.stdout.close()
+        err = process.stderr.read()
+    assert (process.returncode, err) == (0, b"")
+
+
 @pytest.mark.parametrize("flags", [[], ["--format", "json"], ["--fix"], ["--diff"]])
 def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str]) -> None:
     monkeypatch.setattr(sys, "stdin", None)  # what Python sets when descriptor 0 is closed

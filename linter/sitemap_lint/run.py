@@ -119,7 +119,13 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
     run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)
-    _write_report(reporter_class, format_name, results, settings, out, source, run)
+    try:
+        _write_report(reporter_class, format_name, results, settings, out, source, run)
+        out.flush()
+    except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
+        from sitemap_lint.support.pipes import discard_the_rest
+
+        discard_the_rest(out)
     if settings.write_baseline and not settings.quiet:
         recorded = sum(len(result.findings) for result in outcome.results)
         if outcome.baseline is not None:

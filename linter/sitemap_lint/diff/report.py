@@ -6,7 +6,6 @@ They know the comparison's result (``compare.Changes``) and the thresholds passe
 
 from __future__ import annotations
 
-import errno
 import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
@@ -95,13 +94,9 @@ def write_json(out: TextIO, document_: dict[str, Any]) -> None:
 def _console(out: TextIO, color: bool | None) -> Console:
     """A rich console on ``out`` that lets a closed pipe's BrokenPipeError through (rich
     would exit 1 on it) for the diff to end with the status the run has."""
-    from rich.console import Console
+    from sitemap_lint.support.pipes import pipe_console
 
-    class _Console(Console):
-        def on_broken_pipe(self) -> None:
-            raise BrokenPipeError(errno.EPIPE, "the report's reader closed the pipe")
-
-    return _Console(
+    return pipe_console(
         file=out,
         force_terminal=color,
         no_color=color is False,

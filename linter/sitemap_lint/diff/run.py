@@ -4,7 +4,6 @@ and the exit status (0 within every threshold, 1 past one; errors raise UsageErr
 from __future__ import annotations
 
 import io
-import os
 import sys
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -75,7 +74,9 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         _write_report(target, settings, changes, found, now, color=settings.color)
         target.flush()
     except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
-        _discard_the_rest(target)
+        from sitemap_lint.support.pipes import discard_the_rest
+
+        discard_the_rest(target)
     return status
 
 
@@ -107,18 +108,6 @@ def _write_output_file(output_file: str, text: str) -> None:
         write_atomic(Path(output_file), text.encode("utf-8"), create=True)
     except WriteError as error:
         raise UsageError(f"--output-file {error}") from None
-
-
-def _discard_the_rest(stream: TextIO) -> None:
-    """``stream``'s reader is gone: what is still buffered goes to the null device, so
-    that flushing it at exit fails neither the run nor its status."""
-    try:
-        descriptor = stream.fileno()
-    except (OSError, ValueError):  # not a file (a test's capture)
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, descriptor)
-    os.close(null)
 
 
 def _refuse_writing_a_side(settings: DiffSettings) -> None:

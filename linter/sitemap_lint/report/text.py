@@ -38,6 +38,7 @@ from rich.text import Text
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
 from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable
+from sitemap_lint.support.pipes import pipe_console
 
 SourceLines = Callable[[FileReport], Mapping[int, SourceLine]]
 """The source lines of a file's findings, by line number (missing: none to show)."""
@@ -71,7 +72,7 @@ class TextReporter(Reporter):
 
     def report(self, results: Sequence[FileReport]) -> None:
         terminal = _is_terminal(self.out)
-        console = Console(
+        console = pipe_console(
             file=self.out,
             highlight=False,
             soft_wrap=True,
