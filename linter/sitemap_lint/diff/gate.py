@@ -91,22 +91,8 @@ def _sharing_one_lastmod(changes: Changes) -> int:
     return changes.same_moment[1]
 
 
-# What each threshold counts, said of a single one.
-_ONE = {
-    "URLs removed": "URL removed",
-    "URLs added": "URL added",
-    "URLs moved to another file": "URL moved to another file",
-    "URLs moved to another host or scheme": "URL moved to another host or scheme",
-    "URLs whose lastmod changed": "URL whose lastmod changed",
-    "entries sharing one lastmod": "entry sharing one lastmod",
-    "entries with a lastmod in the hour before the run": (
-        "entry with a lastmod in the hour before the run"
-    ),
-    "URLs whose priority changed": "URL whose priority changed",
-    "URLs whose changefreq changed": "URL whose changefreq changed",
-    "sitemaps no longer listed": "sitemap no longer listed",
-    "alternates naming a removed URL": "alternate naming a removed URL",
-}
+# The first word of what a threshold counts, said of a single one.
+_SINGULAR = {"URLs": "URL", "entries": "entry", "sitemaps": "sitemap", "alternates": "alternate"}
 
 
 @dataclass(frozen=True)
@@ -121,7 +107,11 @@ class Passed:
 
     def counted(self) -> str:
         """``3 URLs removed``, ``1 URL removed``."""
-        return f"{self.count:,} {_ONE.get(self.what, self.what) if self.count == 1 else self.what}"
+        what = self.what
+        if self.count == 1:
+            first, _, rest = what.partition(" ")
+            what = f"{_SINGULAR.get(first, first)} {rest}"
+        return f"{self.count:,} {what}"
 
     def share_text(self) -> str:
         return "of 0, past any share" if self.share is None else f"{self.share:.1f}%"

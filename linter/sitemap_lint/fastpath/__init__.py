@@ -179,6 +179,7 @@ from sitemap_lint.fastpath.collect import Collect as _Collect
 from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS, cut_context
+from sitemap_lint.inputs.decoding import LONE_CR
 from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
     ENTRY,
@@ -412,7 +413,6 @@ _REFERENCE_LIKE = _Lazy(
     rf"&(?::|[A-Za-z_][A-Za-z0-9_.-]*[;:]|[A-Za-z_][A-Za-z0-9_.-]{{{_MAX_NAME}}})"
 )
 _AMPERSAND = _Lazy("&")
-_LONE_CR = _Lazy(r"\r(?!\n)")  # a CR that starts no CR LF
 _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
@@ -1228,7 +1228,7 @@ class FastPath:
                 self._stop()
             return text[fixed:], 0  # the prologue continues in the next block
         if "\r" in text:
-            lone = _LONE_CR.pattern.search(text)
+            lone = LONE_CR.search(text)
             if lone is not None and lone.start() < len(text) - 1:  # (its LF may come next)
                 self._stop()  # expat counts a lone CR as a line break: positions would differ
                 return text[fixed:], len(text)

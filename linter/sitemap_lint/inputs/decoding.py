@@ -23,7 +23,7 @@ _DECLARED_VERSION = lazy(rb"""^<\?xml\s+version\s*=\s*["']([^"'<>?]{0,20})["']""
 # Bytes that never occur in UTF-8; FF FE and FE FF are the UTF-16 byte order marks.
 _NEVER_UTF8 = {b"\xfd", b"\xfe", b"\xff"}
 # A CR that starts no CR LF (one search, where counting CR and CR LF are two scans).
-_LONE_CR = lazy(r"\r(?!\n)")
+LONE_CR = lazy(r"\r(?!\n)")
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
     (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
@@ -326,7 +326,7 @@ def _breaks(text: str) -> int:
     """Line breaks in ``text`` as XML counts them: CR LF, CR and LF are one each."""
     breaks = text.count("\n")
     if "\r" in text:  # most files have none; in the others, a CR alone is rare
-        breaks += len(_LONE_CR.findall(text))
+        breaks += len(LONE_CR.findall(text))
     return breaks
 
 

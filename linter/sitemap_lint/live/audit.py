@@ -88,17 +88,14 @@ def open_cache(path: Path | None) -> Cache | None:
         return None
     from sitemap_lint.live.cache import Cache
 
-    with cache_errors(True):
+    with cache_errors():
         return Cache(path)
 
 
 @contextmanager
-def cache_errors(used: bool) -> Iterator[None]:
+def cache_errors() -> Iterator[None]:
     """A cache file found unusable, opening it or later (damaged rows read), ends the
     run with one line naming the option."""
-    if not used:
-        yield
-        return
     from sitemap_lint.live.cache import CacheError
 
     try:
@@ -142,7 +139,7 @@ def audit(
     stats.requested = len(chosen)
     cache = open_cache(settings.cache)
     try:
-        with cache_errors(cache is not None):
+        with cache_errors():
             if executor is None:
                 answers = fetch(chosen, settings, cache, on_progress)
             else:

@@ -75,7 +75,7 @@ from sitemap_lint.live.model import (
 )
 from sitemap_lint.live.page import head_end, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
-from sitemap_lint.live.robots import Robots
+from sitemap_lint.live.robots import Robots, origin
 
 if TYPE_CHECKING:
     from aiohttp.tracing import Trace
@@ -333,7 +333,7 @@ class Client:
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
         self._connectable: dict[tuple[str, int], asyncio.Future[bool]] = {}
-        # The verdicts known, by the URL's text up to its path (its scheme and authority).
+        # The verdicts known, by the URL's origin (``robots.origin``).
         self._connectable_origins: dict[str, bool] = {}
         # The stored answers of the URLs about to be requested (None: none stored),
         # read a batch at a time by fetch_all; each taken out when its URL is requested.
@@ -450,11 +450,12 @@ class Client:
     async def _may_connect(self, url: str) -> bool:
         """Whether the guard lets this run connect where ``url``'s requests go (asked
         once a host and port): a stored answer stands for a new one only then."""
-        path = url.find("/", url.find("//") + 2)
-        origin = url if path < 0 else url[:path]
-        known = self._connectable_origins.get(origin)
+        key = origin(url)
+        if key is None:
+            return False
+        known = self._connectable_origins.get(key)
         if known is None:
-            known = self._connectable_origins[origin] = await self._may_connect_to(url)
+            known = self._connectable_origins[key] = await self._may_connect_to(url)
         return known
 
     async def _may_connect_to(self, url: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
@@ -475,13 +474,15 @@ def check_lastmods(audited: Audited, file: str, report: Reporter) -> None:
 def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> None:
     """LV015 once a host whose robots.txt keeps crawlers off, at the first of its URLs
     the file lists that got an answer (a host that does not answer at all is LV004)."""
+    from sitemap_lint.live.robots import origin  # (protego: imported by live runs only)
+
     answers = audited.answers or {}
     reported: set[str] = set()
     for target in audited.targets:
         answer = answers.get(target.url)
         if answer is None or not answer.robots_unreachable or answer.status is None:
             continue
-        robots = _robots_url(target.url)
+        robots = f"{origin(target.url)}/robots.txt"
         if robots in reported:
             continue
         reported.add(robots)
@@ -495,11 +496,6 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
                 key=robots,
             )
         )
-
-
-def _robots_url(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}/robots.txt"
 
 
 def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
