@@ -195,6 +195,21 @@ def test_only_a_lastmod_two_entries_carry_is_shared(
     assert says in out
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_lastmods_no_two_entries_share_are_not_called_the_most_common(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((f"{SITE}a", "2025-01-01"), (f"{SITE}b", "2025-01-02")))
+    status, out, _err = run_cli(["diff", "-f", fmt, "--now", NOW, str(new), str(new)], capsys)
+    assert status == 0
+    assert "2025-01-01T00:00:00Z" not in out  # a lastmod one entry carries is shared with none
+    if fmt == "json":
+        assert json.loads(out)["lastmod"]["most_common"] is None
+    else:
+        assert "no two new entries carry the same lastmod; 0.0% of those with one" in out
+
+
 def test_a_single_url_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     old = tmp_path / "old.xml"
     old.write_text(_urlset(*_pages(2)))

@@ -63,7 +63,8 @@ class Changes:
     # (old origin, new origin, URLs whose path and query now stand on the new origin)
     origins: list[tuple[str, str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
-    # The new side's most common lastmod (UTC seconds) and how many entries carry it.
+    # The new side's most common lastmod (UTC seconds) and how many entries carry it,
+    # when at least two do (a lastmod one entry carries is shared with none).
     same_moment: tuple[int, int] | None = None
     recent: int = 0  # new entries whose lastmod lies within the hour before the run's time
     with_lastmod: int = 0  # new entries with a lastmod
@@ -338,7 +339,8 @@ def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:
         every, inverse = np.unique(np.concatenate(moments), return_inverse=True)
         totals = np.bincount(inverse, weights=np.concatenate(counts))
         best = int(np.argmax(totals))  # the earliest of the most common moments
-        changes.same_moment = (int(every[best]), int(totals[best]))
+        if totals[best] >= 2:
+            changes.same_moment = (int(every[best]), int(totals[best]))
 
 
 def _hreflang(after: _Flat, removed: NDArray[np.uint64], changes: Changes, show: int) -> None:

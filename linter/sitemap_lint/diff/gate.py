@@ -84,11 +84,8 @@ MEASURES: dict[str, tuple[str, Measure]] = {
 
 
 def _sharing_one_lastmod(changes: Changes) -> int:
-    """The new entries carrying the most common lastmod, when at least two carry it: a
-    lastmod a single entry carries is shared with none."""
-    if changes.same_moment is None or changes.same_moment[1] < 2:
-        return 0
-    return changes.same_moment[1]
+    """The new entries carrying the most common lastmod (none when no two share one)."""
+    return 0 if changes.same_moment is None else changes.same_moment[1]
 
 
 # The first word of what a threshold counts, said of a single one.

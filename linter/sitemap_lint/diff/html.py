@@ -10,7 +10,7 @@ from typing import Any
 from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
-from sitemap_lint.diff.report import moment_text, share_text
+from sitemap_lint.diff.report import shared_lastmod_text
 
 # Files named in the chart; the rest are summed in one bar.
 CHART_FILES = 20
@@ -26,14 +26,6 @@ def render(
 ) -> str:
     from sitemap_lint.report.html import template
 
-    moment = None
-    if changes.same_moment is not None:
-        when, count = changes.same_moment
-        moment = {
-            "when": moment_text(when),
-            "share": share_text(count, changes.with_lastmod),
-            "recent": share_text(changes.recent, changes.with_lastmod),
-        }
     return template("diff.html.j2").render(
         version=__version__,
         old=old,
@@ -42,7 +34,7 @@ def render(
         c=changes,
         limits=limits,
         passed=found,
-        moment=moment,
+        lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         chart=_chart(changes),
     )
 

@@ -30,6 +30,22 @@ def moment_text(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def shared_lastmod_text(c: Changes) -> str:
+    """What the new entries' lastmods share: the most common one, or that no two are
+    the same; then how many fall in the hour before the run."""
+    recent = share_text(c.recent, c.with_lastmod)
+    if c.same_moment is None:
+        return (
+            f"no two new entries carry the same lastmod; {recent} of those with one carry a "
+            "moment within the hour before the run"
+        )
+    moment, count = c.same_moment
+    return (
+        f"{share_text(count, c.with_lastmod)} of the new entries with a lastmod carry "
+        f"{moment_text(moment)}; {recent} a moment within the hour before the run"
+    )
+
+
 def document(
     old: str, new: str, changes: Changes, limits: list[Limit], found: list[Passed]
 ) -> dict[str, Any]:
@@ -172,13 +188,8 @@ def write_text(
             f"({share_text(c.lastmod_changed, c.common)})",
         )
     )
-    if c.same_moment is not None:
-        moment, count = c.same_moment
-        console.print(
-            f"  {share_text(count, c.with_lastmod)} of the new entries with a lastmod carry "
-            f"{moment_text(moment)}; {share_text(c.recent, c.with_lastmod)} a moment within the hour "
-            "before the run"
-        )
+    if c.with_lastmod:
+        console.print(f"  {shared_lastmod_text(c)}")
     console.print(
         Text.assemble(
             ("priority", "bold"),
