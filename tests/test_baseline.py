@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
+from tests.site_server import Route, SiteServer, loopback_only  # noqa: F401
 
 NOW = "2026-12-01T00:00:00Z"
 
@@ -39,16 +41,22 @@ LEGACY = (
 
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # fingerprints hold paths relative to the working directory
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "sitemap.xml").write_text(_sitemap(*LEGACY), encoding="utf-8")
     return tmp_path
 
 
-def _check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, str]:
+def _check(
+    capsys: pytest.CaptureFixture[str], *args: str, inputs: tuple[str, ...] = ("sitemap.xml",)
+) -> tuple[int, dict, str]:
     status, out, err = run_cli(
-        ["check", "--isolated", "--now", NOW, "--format", "json", *args, "sitemap.xml"], capsys
+        ["check", "--isolated", "--now", NOW, "--format", "json", *args, *inputs], capsys
     )
     return status, json.loads(out) if out.strip() else {}, err
+
+
+def _recorded(baseline: Path) -> list[str]:
+    return [finding["path"] for finding in json.loads(baseline.read_text())["findings"]]
 
 
 def _codes(report: dict) -> list[str]:
@@ -167,6 +175,90 @@ def test_the_configuration_names_the_baseline_relative_to_itself(
     )
     assert status == 0, err
     assert json.loads(out)["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+
+
+@pytest.mark.parametrize(("writer", "reader"), [(".", "sub"), ("sub", ".")])
+def test_a_baseline_matches_from_another_working_directory(
+    site: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    writer: str,
+    reader: str,
+) -> None:
+    (site / "sub").mkdir()
+    for directory, flag in ((writer, "--write-baseline"), (reader, "--baseline")):
+        monkeypatch.chdir(site / directory)
+        baseline = os.path.relpath(site / "baseline.json")
+        sitemap = os.path.relpath(site / "sitemap.xml")
+        status, report, err = _check(capsys, flag, baseline, inputs=(sitemap,))
+        assert status == 0, err
+    assert _codes(report) == []
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+    assert _recorded(site / "baseline.json") == ["sitemap.xml", "sitemap.xml"]
+
+
+def test_paths_are_recorded_relative_to_the_baseline_file(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (site / "ci").mkdir()
+    (site / "public").mkdir()
+    other = _sitemap(_entry("c", "<priority>2</priority>"))  # no URL of sitemap.xml
+    (site / "public" / "sitemap.xml").write_text(other, encoding="utf-8")
+    inputs = ("sitemap.xml", "public/sitemap.xml")
+    status, _report, err = _check(capsys, "--write-baseline", "ci/baseline.json", inputs=inputs)
+    assert status == 0, err
+    recorded = _recorded(site / "ci" / "baseline.json")
+    assert sorted(set(recorded)) == ["../public/sitemap.xml", "../sitemap.xml"]
+    for directory, baseline, paths in (
+        (site, "ci/baseline.json", inputs),
+        (site / "ci", "baseline.json", ("../sitemap.xml", "../public/sitemap.xml")),
+        (site / "public", "../ci/baseline.json", (str(site / "sitemap.xml"), "sitemap.xml")),
+    ):
+        monkeypatch.chdir(directory)
+        status, report, err = _check(capsys, "--baseline", baseline, inputs=paths)
+        assert (status, _codes(report)) == (0, []), err
+        assert report["summary"]["baseline"] == {"matched": 3, "unseen": 0}
+
+
+def test_standard_input_keeps_its_name(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (site / "ci").mkdir()
+    for directory, flag, baseline, sitemap in (
+        (site, "--write-baseline", "ci/baseline.json", "sitemap.xml"),
+        (site / "ci", "--baseline", "baseline.json", "../sitemap.xml"),
+    ):
+        monkeypatch.chdir(directory)
+        stdin = io.BytesIO(_sitemap(_entry("c", "<priority>2</priority>")).encode())
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
+        status, report, err = _check(capsys, flag, baseline, inputs=("-", sitemap))
+        assert status == 0, err
+    assert report["summary"]["baseline"] == {"matched": 3, "unseen": 0}
+    assert _recorded(site / "ci" / "baseline.json") == ["-", "../sitemap.xml", "../sitemap.xml"]
+
+
+def test_a_url_matches_from_another_working_directory(
+    site: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    loopback_only: None,  # noqa: F811
+) -> None:
+    (site / "ci").mkdir()
+    with SiteServer() as server:
+        server.routes["/sitemap.xml"] = Route(body=_sitemap(*LEGACY).encode())
+        url = server.url("/sitemap.xml")
+        found: list[str] = []
+        for directory, flag, baseline in (
+            (site, "--write-baseline", "ci/baseline.json"),
+            (site / "ci", "--baseline", "baseline.json"),
+        ):
+            monkeypatch.chdir(directory)
+            status, report, err = _check(capsys, flag, baseline, inputs=(url,))
+            assert status == 0, err
+            found = found or _codes(report)
+    assert "VA003" in found and _codes(report) == []
+    assert report["summary"]["baseline"] == {"matched": len(found), "unseen": 0}
+    assert not any(path.startswith("..") for path in _recorded(site / "ci" / "baseline.json"))
 
 
 @pytest.mark.parametrize("configured", [True, False])

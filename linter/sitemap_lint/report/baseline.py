@@ -12,6 +12,11 @@ of the first (never compared)::
       ]
     }
 
+A path is relative to the directory holding the baseline file (``..`` parts for a file
+outside it), so any working directory reads it the same; standard input and URLs keep
+their names (as ``fingerprints.ci_path`` gives them). A recorded path matches the checked
+file it resolves to, and the fingerprint hashes the path as recorded.
+
 A fingerprint holds no line number (``fingerprints.identity``): moving entries keeps
 it. A finding fixed since the baseline was written matches nothing, which is no failure;
 the run says how many recorded findings it no longer saw.
@@ -20,6 +25,7 @@ the run says how many recorded findings it no longer saw.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,13 +34,13 @@ from typing import Any, Protocol
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding
-from sitemap_lint.report.fingerprints import ci_path, identity
+from sitemap_lint.report.fingerprints import STDIN, ci_path, identity
 from sitemap_lint.support.records import Frozen
 
 FORMAT_KEY = "sitemap-lint-baseline"
 FORMAT_VERSION = 1
 
-# (path as ci_path gives it, rule code, fingerprint)
+# (path as recorded, rule code, fingerprint)
 Identity = tuple[str, str, str]
 
 
@@ -58,18 +64,46 @@ class Matched(Frozen):
         object.__setattr__(self, "unseen", unseen)
 
 
-def _identities(results: Iterable[Checked]) -> Iterable[tuple[Identity, Finding]]:
+def _is_local(path: str) -> bool:
+    """Whether a checked input's name, or a recorded path, stands for a local file:
+    neither standard input nor a URL (as given, or as ``ci_path`` writes it)."""
+    return path != STDIN and not path.lower().startswith(("http:/", "https:/"))
+
+
+def _resolved(path: str, directory: Path) -> str:
+    """What ``path`` names, for comparing: a local file's real path (a relative one
+    taken from ``directory``), other inputs' name as ``ci_path`` gives it."""
+    if not _is_local(path):
+        return ci_path(path)
+    return os.path.realpath(os.path.join(directory, path))
+
+
+def _path_in(directory: Path, name: str) -> str:
+    """How a baseline in ``directory`` records the checked input ``name``: a local file
+    relative to the directory, with forward slashes; other inputs as ``ci_path`` names
+    them."""
+    if not _is_local(name):
+        return ci_path(name)
+    target = os.path.realpath(name)
+    try:
+        relative = os.path.relpath(target, os.path.realpath(directory))
+    except ValueError:  # another drive on Windows
+        return Path(target).as_posix()
+    return Path(relative).as_posix()
+
+
+def _identities(results: Iterable[Checked], directory: Path) -> Iterable[tuple[Identity, Finding]]:
     for result in results:
-        path = ci_path(result.name)
+        path = _path_in(directory, result.name)
         for finding in result.findings:
             yield (path, finding.code, identity(path, finding)), finding
 
 
-def render(results: Iterable[Checked]) -> str:
-    """The baseline file that records every finding of ``results``."""
+def render(results: Iterable[Checked], directory: Path) -> str:
+    """The baseline file in ``directory`` that records every finding of ``results``."""
     counts: Counter[Identity] = Counter()
     messages: dict[Identity, str] = {}
-    for key, finding in _identities(results):
+    for key, finding in _identities(results, directory):
         counts[key] += 1
         messages.setdefault(key, finding.message)
     lines = [
@@ -100,7 +134,7 @@ def write(path: Path, results: Sequence[Checked]) -> int:
     from sitemap_lint.fix.write import WriteError, write_atomic
 
     try:
-        write_atomic(path, render(results).encode("utf-8"), create=True)
+        write_atomic(path, render(results, path.parent).encode("utf-8"), create=True)
     except WriteError as error:
         raise UsageError(f"--write-baseline {error}") from None
     return sum(len(result.findings) for result in results)
@@ -116,10 +150,19 @@ def check_writable(path: Path) -> None:
 
 
 class Baseline:
-    """A baseline file, read: how many findings of each identity it accepts."""
+    """A baseline file, read: how many findings of each identity it accepts, and the
+    paths it records each checked input by (keyed by what they resolve to)."""
 
-    def __init__(self, counts: Counter[Identity]) -> None:
+    def __init__(self, counts: Counter[Identity], directory: Path) -> None:
         self.counts = counts
+        self.paths: dict[str, list[str]] = {}
+        for path in sorted({path for path, _code, _fingerprint in counts}):
+            self.paths.setdefault(_resolved(path, directory), []).append(path)
+
+    def recorded(self, name: str) -> Sequence[str]:
+        """The paths the baseline records the checked input ``name`` by (none when it
+        records no finding of it)."""
+        return self.paths.get(_resolved(name, Path()), ())
 
     def apply(self, results: Iterable[Checked]) -> Matched:
         """Drop from ``results`` the findings the baseline accepts (as many of each
@@ -128,10 +171,10 @@ class Baseline:
         matched = 0
         for result in results:
             kept = []
-            path = ci_path(result.name)
+            paths = self.recorded(result.name)
             for finding in result.findings:
-                key = (path, finding.code, identity(path, finding))
-                if left[key] > 0:
+                key = _accepted(left, paths, finding)
+                if key is not None:
                     left[key] -= 1
                     matched += 1
                 else:
@@ -139,6 +182,16 @@ class Baseline:
             if len(kept) != len(result.findings):
                 result.findings[:] = kept
         return Matched(matched, sum(left.values()))
+
+
+def _accepted(left: Counter[Identity], paths: Sequence[str], finding: Finding) -> Identity | None:
+    """The identity of ``finding`` with accepted findings ``left``, under one of the
+    ``paths`` its file is recorded by."""
+    for path in paths:
+        key = (path, finding.code, identity(path, finding))
+        if left[key] > 0:
+            return key
+    return None
 
 
 def read(path: Path) -> Baseline:
@@ -156,7 +209,7 @@ def read(path: Path) -> Baseline:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise UsageError(f"{where}: not JSON ({error.msg} at line {error.lineno})") from None
-    return Baseline(_counts(data, where))
+    return Baseline(_counts(data, where), path.parent)
 
 
 def _counts(data: Any, where: str) -> Counter[Identity]:
