@@ -197,6 +197,26 @@ def test_a_baseline_matches_from_another_working_directory(
     assert _recorded(site / "baseline.json") == ["sitemap.xml", "sitemap.xml"]
 
 
+def test_a_url_listed_by_two_files_matches_from_another_working_directory(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SE001 names the other file as the run was given it: no part of its identity.
+    (site / "sub").mkdir()
+    (site / "public").mkdir()
+    for name in ("sitemap-a.xml", "sitemap-b.xml"):
+        (site / "public" / name).write_text(_sitemap(_entry("same")), encoding="utf-8")
+    for directory, flag in ((".", "--write-baseline"), ("sub", "--baseline")):
+        monkeypatch.chdir(site / directory)
+        baseline = os.path.relpath(site / "baseline.json")
+        inputs = tuple(
+            os.path.relpath(site / "public" / name) for name in ("sitemap-a.xml", "sitemap-b.xml")
+        )
+        status, report, err = _check(capsys, flag, baseline, inputs=inputs)
+        assert status == 0, err
+    assert _codes(report) == []
+    assert report["summary"]["baseline"] == {"matched": 1, "unseen": 0}
+
+
 def test_paths_are_recorded_relative_to_the_baseline_file(
     site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

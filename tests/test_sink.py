@@ -16,7 +16,7 @@ SE004 = set_rules.SITEMAP_LISTED_TWICE.code
 
 
 def _twice(line: int) -> Finding:
-    return set_rules.url_in_several_sitemaps(line, 3, "a.xml, line 4", None)
+    return set_rules.url_in_several_sitemaps(line, 3, "a.xml, line 4", None, line)
 
 
 def _listed_twice(line: int, message: str = "listed twice") -> Finding:

@@ -217,14 +217,19 @@ CHILD_NOT_FOUND = rule(
 )
 
 
-def url_in_several_sitemaps(line: int, column: int, first: str, normal: str | None) -> Finding:
-    """SE001 at ``line``: the URL is also listed at ``first`` (a file and line); ``normal``
-    is the normal form both share when one of them is written otherwise."""
+def url_in_several_sitemaps(
+    line: int, column: int, first: str, normal: str | None, url_hash: int
+) -> Finding:
+    """SE001 at ``line``: the URL (of hash ``url_hash``) is also listed at ``first`` (a
+    file and line); ``normal`` is the normal form both share when one of them is written
+    otherwise. The URL's hash is the finding's key: the other file's name, as the run
+    was given it, is no part of what identifies the defect."""
     same = f" (both are {normal} once normalised)" if normal is not None else ""
     return URL_IN_SEVERAL_SITEMAPS.at(
         line,
         column,
         f"this URL is also listed in {first}{same}; list each URL in one sitemap of the set only",
+        key=f"url:{url_hash:016x}",
     )
 
 
@@ -467,7 +472,10 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
         # cluster, the workers send each file's normal forms with its discovery facts).
         normal = facts.normal_forms.get(value) or first.facts.normal_forms.get(value)
         report.add(
-            index, url_in_several_sitemaps(line, column, f"{first.name}, line {first_line}", normal)
+            index,
+            url_in_several_sitemaps(
+                line, column, f"{first.name}, line {first_line}", normal, value
+            ),
         )
 
 
