@@ -82,6 +82,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
     config = configuration.resolve(settings.config, settings.isolated)
+    _refuse_writing_over_inputs(settings)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     show_source = format_name == "text" and (
@@ -135,6 +136,36 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     if fixing and fixed.fixed and not settings.quiet:
         err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
     return outcome.exit_code
+
+
+def _refuse_writing_over_inputs(settings: RunSettings) -> None:
+    """Exit 2 before anything is read when the report (``--output-file``) or the baseline
+    (``--write-baseline``) would replace one of the local inputs."""
+    written = [
+        (flag, target)
+        for flag, target in (
+            ("--output-file", settings.output_file),
+            ("--write-baseline", settings.write_baseline),
+        )
+        if target
+    ]
+    if not written:
+        return
+    try:
+        inputs = {
+            os.path.realpath(source.path): source.name
+            for source in expand([p for p in settings.paths if not is_url(p)])
+            if source.path is not None
+        }
+    except InputError:
+        return  # the check says what is wrong with the inputs
+    for flag, target in written:
+        name = inputs.get(os.path.realpath(target))
+        if name is not None:
+            raise UsageError(
+                f"{flag} {target}: it is the input {name}; writing there would replace the "
+                "sitemap: name another file"
+            )
 
 
 def _fix(
@@ -219,11 +250,11 @@ def _findings(count: int) -> str:
 
 
 def _fix_status(settings: RunSettings, fixed: FixRun) -> int:
-    """``--diff``: 1 when there is something to fix; ``--fix-only``: 0; 2 when a file
-    could not be read or written."""
+    """``--diff``: 1 when there is something to fix (0 with ``--exit-zero``);
+    ``--fix-only``: 0; 2 when a file could not be read or written."""
     if fixed.trouble:
         return EXIT_TROUBLE
-    return EXIT_FINDINGS if settings.diff and fixed.files else EXIT_CLEAN
+    return EXIT_FINDINGS if settings.diff and fixed.files and not settings.exit_zero else EXIT_CLEAN
 
 
 def _with_refusals(
@@ -616,20 +647,21 @@ def _write_report(
         reporter.run = run
         reporter.report(results)
         return
+    import io
+
+    from sitemap_lint.fix.write import WriteError, write_atomic
+
+    # The report is written whole or not at all: a failed write leaves the file as it was.
+    handle = io.StringIO(newline="")
+    reporter = reporter_class(
+        handle, resolve_color(settings.color, handle), summary, settings.statistics, **extra
+    )
+    reporter.run = run
+    reporter.report(results)
     try:
-        with open(settings.output_file, "w", encoding="utf-8", newline="") as handle:
-            reporter = reporter_class(
-                handle,
-                resolve_color(settings.color, handle),
-                summary,
-                settings.statistics,
-                **extra,
-            )
-            reporter.run = run
-            reporter.report(results)
-    except OSError as error:
-        reason = error.strerror or error
-        raise UsageError(f"--output-file {settings.output_file}: cannot write: {reason}") from None
+        write_atomic(Path(settings.output_file), handle.getvalue().encode("utf-8"), create=True)
+    except WriteError as error:
+        raise UsageError(f"--output-file {error}") from None
 
 
 def _run_info(

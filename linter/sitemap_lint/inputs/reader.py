@@ -79,11 +79,23 @@ class Source(Frozen):
 
 
 def expand(arguments: list[str]) -> list[Source]:
-    """Turn command-line arguments into sources; directories yield their sitemap files."""
+    """Turn command-line arguments into sources; directories yield their sitemap files.
+    A file named twice (``a.xml ./a.xml``, or a file and its directory) is one source,
+    named as first given; so is standard input."""
     sources: list[Source] = []
+    seen: set[str] = set()
+    for source in _sources(arguments):
+        identity = "-" if source.path is None else os.path.realpath(source.path)
+        if identity not in seen:
+            seen.add(identity)
+            sources.append(source)
+    return sources
+
+
+def _sources(arguments: list[str]) -> Iterator[Source]:
     for argument in arguments:
         if argument == "-":
-            sources.append(Source("-", None))
+            yield Source("-", None)
             continue
         path = Path(argument)
         try:
@@ -99,12 +111,11 @@ def expand(arguments: list[str]) -> list[Source]:
                     f"{argument}: directory holds no sitemap files "
                     "(names containing 'sitemap' ending in .xml or .xml.gz)"
                 )
-            sources.extend(Source(str(p), p) for p in found)
+            yield from (Source(str(p), p) for p in found)
         elif exists:
-            sources.append(Source(argument, path))
+            yield Source(argument, path)
         else:
             raise InputError(f"{argument}: no such file or directory")
-    return sources
 
 
 def _sitemaps_in(directory: Path) -> Iterator[Path]:

@@ -263,6 +263,12 @@ class SetRunner:
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
+        # An input given twice (a path and the same file by another, a URL twice) is
+        # checked once, under the name it was first given.
+        once: dict[str, Job] = {}
+        for job in roots:
+            once.setdefault(job.key, job)
+        roots = list(once.values())
         self.discovery.add_roots(roots)
         return roots
 
