@@ -10,15 +10,18 @@ and its declarations are ignored.
 Recovery. Expat stops at the first well-formedness error; in a sitemap the check
 goes on. A lexical defect with an obvious reading (a raw ``&``, an undefined entity,
 a character XML does not allow) is reported, marked in the text (a mark of the same
-length in characters, so no position moves) and the entry is read again from its
-start tag by a fresh parser: its other fields are still checked, and the marks are
-turned back into the text as written when the entry is handed over. Structural
-damage (a mismatched, missing or stray end tag, a bad attribute, ``--`` in a
-comment, a raw ``<``) is reported and reading resumes at the next entry start tag or
-the root's end tag. A resumed parser first reads a synthetic copy of the root start
-tag on the same line as the resumed text, so every position it reports maps back to
-the file: lines by ``line_offset``, columns of its first line by ``column_offset``.
-The text is kept as UTF-8 for the last two blocks only, so memory stays flat.
+length in characters, so no position moves; in a tag's name such a character is left
+out and a space put after the name) and the entry is read again from its start tag by
+a fresh parser: its other fields are still checked, and the marks are turned back
+into the text as written when the entry is handed over. An error in a mark is the
+repair failing: it is not reported again, and reading resumes as after structural
+damage. Structural damage (a mismatched, missing or stray end tag, a bad attribute,
+``--`` in a comment, a raw ``<``) is reported and reading resumes at the next entry
+start tag or the root's end tag. A resumed parser first reads a synthetic copy of the
+root start tag on the same line as the resumed text, so every position it reports maps
+back to the file: lines by ``line_offset``, columns of its first line by
+``column_offset``. The text is kept as UTF-8 for the last two blocks only, so memory
+stays flat.
 
 The text read may be shorter than the file's on some lines: the fast path hands each
 run of proved entries over as a short comment (fastpath/). It says where with
@@ -64,6 +67,18 @@ _PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
 _END_TAG_NAME = re.compile(rb"[^\s>/]+")
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _REFUSED_REFERENCE = re.compile(AMP_MARK + "(?=#)")
+# A character XML does not allow: a control character, U+FFFE, U+FFFF.
+_BAD_CHAR = re.compile(rb"\xef\xbf[\xbe\xbf]|[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_NAME_BYTE = rb"[\w.:\x80-\xff-]"
+# A tag's "<" with what may follow it, and the start of its name (all of a name).
+_OPENED_NAME = re.compile(rb"<[/?!]?" + _NAME_BYTE + rb"*")
+_NAMED = re.compile(rb"<[/?!]?" + _NAME_BYTE + rb"+")
+# The rest of a name from a character XML does not allow, with any more of them; right
+# after a bare "<", also what opens an end tag, an instruction or a declaration.
+_NAME_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb"|" + _NAME_BYTE + rb")*")
+_OPENER_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb")+[/?!]?" + _NAME_RUN.pattern)
+# What a repair marks: a character XML does not allow, or a raw "&".
+_DEFECT = re.compile(_BAD_CHAR.pattern + rb"|&")
 
 
 class Handler(Protocol):
@@ -157,6 +172,9 @@ class StreamParser:
         # synthetic text, length or -1 for the open end) in order.
         self._segment: list[tuple[int, int, int]] = [(0, 0, -1)]
         self._repairs: list[tuple[int, int, bytes]] = []  # (start, end, mark) in file bytes
+        # The marks in the current parser's input: (its byte index, the file byte offset
+        # of the defect it stands for, the mark).
+        self._marks: list[tuple[int, int, bytes]] = []
         self._marked = False  # the current parser's text holds marks
         self._replay_until: tuple[int, int] | None = None  # events before this were delivered
         self._last_error = -1  # file byte offset of the last error
@@ -328,6 +346,15 @@ class StreamParser:
                 return offset + index - start
         return -1
 
+    def _marked_defect(self, index: int) -> tuple[int, int]:
+        """For the current parser's byte ``index`` in a mark: the file byte offset of the
+        defect the mark stands for, and the characters of the mark before ``index``;
+        (-1, 0) elsewhere."""
+        for start, offset, mark in self._marks:
+            if start <= index < start + len(mark):
+                return offset, len(mark[: index - start].decode("utf-8", errors="replace"))
+        return -1, 0
+
     def _context(self, offset: int) -> tuple[str, int]:
         """The text of the line around file byte ``offset`` (at most CONTEXT_BYTES each
         side) and the offset's position in it, in characters."""
@@ -366,6 +393,11 @@ class StreamParser:
         code = error.code
         offset = self._file_offset(self._parser.ErrorByteIndex)
         line, column = self.position(error.lineno, error.offset)
+        if offset < 0:
+            # An error in a mark is one at the defect it stands for: a repair that did
+            # not help.
+            offset, into = self._marked_defect(self._parser.ErrorByteIndex)
+            column -= into
         recover = (
             self.recover
             and self.saw_root
@@ -398,6 +430,7 @@ class StreamParser:
         stack = self._stack
         if repair is not None:
             start, end, mark = repair
+            self._report_also(start, end, offset, (line, column), context, at)
             entry = self._entry_open if len(stack) >= 2 else None
             if entry is not None:
                 entry_offset = self._file_offset(entry[0])
@@ -470,21 +503,16 @@ class StreamParser:
         if at < 0 or at >= len(window):
             return None
         if code == _INVALID_TOKEN:
-            byte = window[at]
-            if byte < 0x20 and byte not in (0x09, 0x0A, 0x0D):
-                return offset, offset + 1, _DROP_MARK_BYTES
-            if window.startswith((b"\xef\xbf\xbe", b"\xef\xbf\xbf"), at):
-                return offset, offset + 3, _DROP_MARK_BYTES
-            # The "&" the finding names (rules/xml.py): in "&a&b" expat stops at the
-            # second "&", and the first is the raw one.
-            low = max(at - 256, 0)
-            for amp in (window.rfind(b"&", low, at), window.rfind(b"&", low, at + 1)):
-                if (
-                    amp >= 0
-                    and _REFERENCE_RUN.fullmatch(window, amp + 1, at)
-                    and not _VALID_REFERENCE.match(window, amp)
-                ):
-                    return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
+            amp = self._raw_amp(at)
+            bad = _BAD_CHAR.match(window, at)
+            if bad is not None:
+                if amp >= 0:  # "&a" and the character: both marked
+                    mark = _AMP_MARK_BYTES + window[amp + 1 : at] + _DROP_MARK_BYTES
+                    return self._window_base + amp, offset + bad.end() - at, mark
+                repair = self._left_out_of_name(at)
+                return repair or (offset, offset + bad.end() - at, _DROP_MARK_BYTES)
+            if amp >= 0:
+                return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
             return None
         if code == _BAD_CHAR_REF and window.startswith(b"&", at):
             return offset, offset + 1, _AMP_MARK_BYTES
@@ -498,6 +526,71 @@ class StreamParser:
                     where = self._window_base + match.start()
                     return where, where + 1, _AMP_MARK_BYTES
         return None
+
+    def _raw_amp(self, at: int) -> int:
+        """The window index of the raw "&" that the error at window index ``at`` stops
+        in, or -1. The finding names it (rules/xml.py): in "&a&b" expat stops at the
+        second "&", and the first is the raw one."""
+        window = self._window
+        low = max(at - 256, 0)
+        for amp in (window.rfind(b"&", low, at), window.rfind(b"&", low, at + 1)):
+            if (
+                amp >= 0
+                and _REFERENCE_RUN.fullmatch(window, amp + 1, at)
+                and not _VALID_REFERENCE.match(window, amp)
+            ):
+                return amp
+        return -1
+
+    def _left_out_of_name(self, at: int) -> tuple[int, int, bytes] | None:
+        """Characters XML does not allow from window index ``at`` on, in the name a tag
+        opens (a NUL after its "<", "</", "<?" or "<!", or inside the name): left out,
+        with as many spaces after the name, so the tag reads as meant and nothing after
+        it moves. None elsewhere, or when no name is left (a NUL, then a space)."""
+        window = self._window
+        tag = window.rfind(b"<", max(at - 256, 0), at)
+        if tag < 0 or not _OPENED_NAME.fullmatch(window, tag, at) or self._in_section(tag):
+            return None
+        run = (_OPENER_RUN if at - tag == 1 else _NAME_RUN).match(window, at)
+        assert run is not None  # it starts with the character
+        written = run.group(0)
+        kept = _BAD_CHAR.sub(b"", written)
+        if not _NAMED.fullmatch(window[tag:at] + kept):
+            return None
+        left_out = len(_BAD_CHAR.findall(written))
+        start = self._window_base + at
+        return start, start + len(written), kept + b" " * left_out
+
+    def _in_section(self, at: int) -> bool:
+        """Whether window index ``at`` stands in a comment or a CDATA section."""
+        window = self._window
+        low = max(at - MAX_REPLAY, 0)
+        return window.rfind(b"<![CDATA[", low, at) > window.rfind(b"]]>", low, at) or (
+            window.rfind(b"<!--", low, at) > window.rfind(b"-->", low, at)
+        )
+
+    def _report_also(
+        self, start: int, end: int, offset: int, where: tuple[int, int], context: str, at: int
+    ) -> None:
+        """After the error at a character XML does not allow at file byte ``offset``
+        (reported at ``where``, place ``at`` of ``context``), report the other defects
+        its repair marks, file bytes ``start`` to ``end`` on the same line: each is an
+        error of its own."""
+        window = self._window
+        first = offset - self._window_base
+        if _BAD_CHAR.match(window, first) is None:
+            return  # the finding names the repair's one defect
+        assert self.handler is not None
+        line, column = where
+        for found in _DEFECT.finditer(window, start - self._window_base, end - self._window_base):
+            if found.start() == first:
+                continue
+            if found.start() < first:
+                chars = -len(window[found.start() : first].decode("utf-8", errors="replace"))
+            else:
+                chars = len(window[first : found.start()].decode("utf-8", errors="replace"))
+            self.syntax_errors += 1
+            self.handler.on_syntax_error(_INVALID_TOKEN, line, column + chars, context, at + chars)
 
     def _unclosed_at_end_tag(
         self, offset: int, line: int, column: int
@@ -640,6 +733,7 @@ class StreamParser:
         view = memoryview(self._window)
         chunks: list[bytes | memoryview] = [prefix]
         segment = [(0, -1, len(prefix))]
+        marks: list[tuple[int, int, bytes]] = []
         index = len(prefix)
         at = offset
         for start, end, mark in self._repairs:
@@ -648,10 +742,12 @@ class StreamParser:
             index += start - at
             chunks.append(mark)
             segment.append((index, -1, len(mark)))
+            marks.append((index, start, mark))
             index += len(mark)
             at = end
         segment.append((index, at, -1))
         self._segment = segment
+        self._marks = marks
         # Expat copies what it is given into its own buffer: the rest of the window
         # goes in growing pieces, so that an error soon after costs little.
         at -= base

@@ -480,6 +480,15 @@ def syntax_error(
             "not checked; remove the DOCTYPE and write the values out",
         )
     if code == _INVALID_TOKEN:
+        # Expat stops at such a character wherever it stands, also right after a "<" or
+        # in the name of a reference: the character is the defect.
+        char = context[offset : offset + 1]
+        if char and (ord(char) < 0x20 and char not in "\t\n\r" or char in "\ufffe\uffff"):
+            return SYNTAX_ERROR.at(
+                line,
+                column,
+                f"character U+{ord(char):04X} is not allowed in XML; remove it",
+            )
         amp = context.rfind("&", 0, offset + 1)
         before = context.rfind("&", 0, offset)
         if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
@@ -495,13 +504,6 @@ def syntax_error(
         lt = _glued_tag(context, offset, closed=False)
         if lt is not None:
             return _raw_less_than(context, lt, line, column - (offset - lt))
-        char = context[offset : offset + 1]
-        if char and (ord(char) < 0x20 or char in "\ufffe\uffff"):
-            return SYNTAX_ERROR.at(
-                line,
-                column,
-                f"character U+{ord(char):04X} is not allowed in XML; remove it",
-            )
     if code == _TAG_MISMATCH:
         lt = _glued_tag(context, offset, closed=True)
         if lt is not None:
