@@ -18,6 +18,7 @@ ENTRY_CHILDREN = {
     "sitemap": ("loc", "lastmod"),
 }
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
 
 
 class Covers(Protocol):
@@ -361,10 +362,20 @@ def root_attributes(root: Node, file: FileContext, report: Reporter) -> None:
         check_attributes(root, report)
 
 
+def _attribute(key: str, value: str) -> str:
+    """An attribute as a message names it: ``xml:lang="en"``, or with the namespace its
+    prefix stands for (``gen="x" (namespace urn:x)``)."""
+    ns, _, local = key.rpartition("}")
+    ns = ns.lstrip("{")
+    if ns == XML_NS:
+        return f'xml:{local}="{value}"'
+    return f'{local}="{value}"' + (f" (namespace {ns})" if ns else "")
+
+
 def check_attributes(node: Node, report: Reporter) -> None:
     """One finding per element for its attributes; ``xsi:`` attributes are allowed."""
     unexpected = [
-        f'{key.rpartition("}")[2]}="{value}"'
+        _attribute(key, value)
         for key, value in node.attrs.items()
         if not key.startswith(XSI_NS + "}")
     ]
