@@ -118,6 +118,7 @@ def check_length(node: Node, report: Reporter) -> None:
 
 
 _DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
+_SCIENTIFIC = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]{1,2}")
 _CHANGEFREQ_SET = frozenset(CHANGEFREQS)
 _PRIORITY_OK = frozenset(f"{whole}.{tenth}" for whole in "0" for tenth in "0123456789") | {
     "1.0",
@@ -223,6 +224,20 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
             message = (
                 f"priority {text!r} uses a decimal comma and is outside 0.0 to 1.0; write a "
                 "decimal with a dot from 0.0 to 1.0"
+            )
+    elif _SCIENTIFIC.fullmatch(text):
+        number = Decimal(text)
+        if Decimal(0) <= number <= Decimal(1):
+            written = _decimal(number)
+            message = (
+                f"priority {text!r} is in scientific notation, which the schema's decimal "
+                f"does not take; write {written}"
+            )
+            fix = replace_text(node, written, f"Write {written}")
+        else:
+            message = (
+                f"priority {text!r} is in scientific notation and outside 0.0 to 1.0; write a "
+                "decimal from 0.0 to 1.0"
             )
     elif text.endswith("%") and _DECIMAL.match(text[:-1].strip()):
         number = Decimal(text[:-1].strip()) / 100
