@@ -163,6 +163,13 @@ class Suppressions:
                 return ()
             if code == ALL:
                 self._invalid(line, column, "name the rule codes; a directive cannot disable ALL")
+            elif code.startswith("SU"):
+                self._invalid(
+                    line,
+                    column,
+                    f"{code} cannot be suppressed by a directive: remove the directive it "
+                    "reports, or ignore the rule in the configuration",
+                )
             elif not is_code_or_prefix(code):
                 self._invalid(
                     line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
