@@ -107,7 +107,8 @@ def test_directive_findings_cannot_suppress_themselves(tmp_path: Path) -> None:
         "<!-- sitemap-lint: disable-next-line UR008 -->\n"
         "<url><loc>https://example.com/</loc></url>\n"
     )
-    assert _lint(tmp_path, body) == [("SU001", 3), ("SU001", 4)]
+    # A directive naming SU codes cannot be read (SU002); the other suppresses nothing.
+    assert _lint(tmp_path, body) == [("SU002", 3), ("SU001", 4)]
 
 
 def test_a_directive_in_the_prolog(tmp_path: Path) -> None:

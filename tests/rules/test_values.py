@@ -115,7 +115,7 @@ def test_priority_in_range_passes(value: str) -> None:
         ("0,5", "uses a decimal comma; write 0.5"),
         ("2,5", "uses a decimal comma and is outside 0.0 to 1.0"),
         ("high", "is not a number"),
-        ("1e-1", "is not a number"),
+        ("1e-1", "is in scientific notation, which the schema's decimal does not take; write 0.1"),
         ("NaN", "is not a number"),
     ],
 )

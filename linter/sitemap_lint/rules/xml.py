@@ -483,7 +483,7 @@ def syntax_error(
         # Expat stops at such a character wherever it stands, also right after a "<" or
         # in the name of a reference: the character is the defect.
         char = context[offset : offset + 1]
-        if char and (ord(char) < 0x20 and char not in "\t\n\r" or char in "\ufffe\uffff"):
+        if char and ((ord(char) < 0x20 and char not in "\t\n\r") or char in "\ufffe\uffff"):
             return SYNTAX_ERROR.at(
                 line,
                 column,
