@@ -27,7 +27,15 @@ from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
-from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, Prolog, SchemaError, TopLevel
+from sitemap_lint.rules.events import (
+    FileEnd,
+    Markup,
+    MarkupKind,
+    Prolog,
+    Replacements,
+    SchemaError,
+    TopLevel,
+)
 from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
@@ -63,6 +71,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     problems = InputChecks(sink, options.enabled, options)
     stream = ByteStream(source, problems)
     decoder = Decoder(problems)
+    sink.replacements = decoder.replacements  # filled as the text is decoded
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
     form = _form(source, first)
@@ -308,6 +317,12 @@ class FileChecker:
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.sink.add(finding, covers)
 
+    @property
+    def replacements(self) -> Replacements | None:
+        """Where the decoder replaced bytes with U+FFFD: the URL rules ask the reporter
+        a front end hands them (a feed's is the checker)."""
+        return self.sink.replacements
+
     # -- parser events -----------------------------------------------------------
 
     def on_root(self, root: Node) -> None:
@@ -322,7 +337,7 @@ class FileChecker:
                 self.parser.containers = frozenset({("", "channel")})
             return
         if root.name not in structure.ROOTS:
-            other = FileContext(self.options, root.name, "")
+            other = FileContext(self.options, root.name, "", None, self.sink.replacements)
             once(ROOT, root, other, self.sink, self.options.enabled)
             return
         self.root_name = root.name
@@ -334,7 +349,13 @@ class FileChecker:
             self.facts.kind = root.name
         if self.parser is not None:
             self.parser.set_entries(root, self.entry_name)
-        context = FileContext(self.options, root.name, self.entry_name, self._robots_policy)
+        context = FileContext(
+            self.options,
+            root.name,
+            self.entry_name,
+            self._robots_policy,
+            self.sink.replacements,
+        )
         self.dispatch = Dispatch(context, self.options.enabled)
         self.dispatch.root(root, self.sink)
 

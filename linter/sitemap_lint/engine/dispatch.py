@@ -150,7 +150,7 @@ class Dispatch:
 
     def entry(self, entry: Node, fields: Mapping[str, Node], kind: str) -> EntryContext:
         """The context of one entry for the checks."""
-        return EntryContext(entry, fields, kind, self.now, self.providers)
+        return EntryContext(entry, fields, kind, self.now, self.providers, self.file.replacements)
 
     @property
     def targets(self) -> tuple[str, ...]:

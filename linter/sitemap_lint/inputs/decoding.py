@@ -11,7 +11,13 @@ import codecs
 from collections.abc import Iterable, Iterator
 
 from sitemap_lint.rules import encoding as encoding_rules
-from sitemap_lint.rules.events import Declaration, InputKind, InputProblem, ProblemReport
+from sitemap_lint.rules.events import (
+    Declaration,
+    InputKind,
+    InputProblem,
+    ProblemReport,
+    Replacements,
+)
 from sitemap_lint.support.patterns import lazy
 
 SNIFF_SIZE = 1024
@@ -71,6 +77,8 @@ class Decoder:
         self._ends_with_cr = False
         self._invalid_lines: set[int] = set()
         self._invalid_reported = 0
+        # The lines where bytes were replaced with U+FFFD (the URL rules read it).
+        self.replacements = Replacements()
 
     def decode(self, chunks: Iterable[bytes]) -> Iterator[str]:
         iterator = iter(chunks)
@@ -199,6 +207,8 @@ class Decoder:
         text = fresh.decode(data, final)
         after = fresh.getstate()
         rest = b"" if final else after[0]
+        if not self.positions:  # no line is counted: any line may hold a replacement
+            self.replacements.beyond = 1
         self._report_invalid(data[: len(data) - len(rest)] if rest else data)
         decoder.reset()
         if not final:
@@ -229,6 +239,7 @@ class Decoder:
             line += _breaks(segment) - (1 if skip_lf and segment.startswith("\n") else 0)
             skip_lf = segment.endswith("\r") if segment else skip_lf
             counted = start
+            self.replacements.lines.add(line)
             if line not in self._invalid_lines:
                 self._invalid_lines.add(line)
                 column = self._column(body, start)
@@ -242,6 +253,8 @@ class Decoder:
                 self.report.problem(invalid)
                 self._invalid_reported += 1
                 if self._invalid_reported >= MAX_INVALID_REPORTS:
+                    # The lines after this one are not looked at any more.
+                    self.replacements.beyond = line
                     return
             position = self._next_break(body, end)
 

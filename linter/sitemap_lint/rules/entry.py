@@ -19,6 +19,7 @@ from sitemap_lint.model import Node
 
 if TYPE_CHECKING:
     from sitemap_lint.domain.urls import ParsedURL
+    from sitemap_lint.rules.events import Replacements
     from sitemap_lint.rules.structure import Reporter
 
 # Value name -> (the field it is read from, how to read it without reporting).
@@ -51,7 +52,9 @@ class RobotsView(Protocol):
 
 class FileContext:
     """One sitemap file: the run's options and what its root says. ``make_robots`` builds
-    the robots.txt policy for the file's URLs on first use (None: the run knows none)."""
+    the robots.txt policy for the file's URLs on first use (None: the run knows none).
+    ``replacements``: where the file's decoder put U+FFFD in place of bytes it could not
+    decode, filled as the file is decoded (None: not known here)."""
 
     def __init__(
         self,
@@ -59,11 +62,13 @@ class FileContext:
         root_name: str,
         entry_name: str,
         make_robots: Callable[[], RobotsView | None] | None = None,
+        replacements: Replacements | None = None,
     ) -> None:
         self.options = options
         self.root_name = root_name
         self.entry_name = entry_name  # "url" or "sitemap"
         self.is_index = root_name == "sitemapindex"
+        self.replacements = replacements
         self._make_robots = make_robots
 
     @cached_property
@@ -75,9 +80,10 @@ class FileContext:
 
 
 class EntryContext:
-    """One entry (``url`` or ``sitemap``) and its fields, as the checks see it."""
+    """One entry (``url`` or ``sitemap``) and its fields, as the checks see it, with the
+    file's ``replacements`` (``FileContext.replacements``) for the URL rules."""
 
-    __slots__ = ("_providers", "_values", "entry", "fields", "kind", "now")
+    __slots__ = ("_providers", "_values", "entry", "fields", "kind", "now", "replacements")
 
     def __init__(
         self,
@@ -86,11 +92,13 @@ class EntryContext:
         kind: str,
         now: datetime,
         providers: Providers | None = None,
+        replacements: Replacements | None = None,
     ) -> None:
         self.entry = entry
         self.fields = fields
         self.kind = kind
         self.now = now
+        self.replacements = replacements
         self._providers = providers or {}
         self._values: dict[str, Any] = {}
 

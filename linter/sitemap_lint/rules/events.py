@@ -256,6 +256,34 @@ class ProblemReport(Protocol):
     def problem(self, problem: InputProblem) -> None: ...
 
 
+class Replacements:
+    """Where the decoder put U+FFFD in place of bytes it could not decode (EN001, whether
+    or not that rule runs), so that the URL rules tell them from a U+FFFD the file holds.
+
+    ``lines``: the lines of the file where it replaced bytes; ``beyond``: past the cap on
+    EN001 findings the decoder no longer looks where it replaces bytes, so every line
+    from this one on may hold a replacement (None: it looked at every line). It is
+    filled while the file is decoded, ahead of the front end: a line is in it before
+    the text of that line reaches a check."""
+
+    __slots__ = ("beyond", "lines")
+
+    def __init__(self) -> None:
+        self.lines: set[int] = set()
+        self.beyond: int | None = None
+
+    def between(self, first: int, last: int) -> bool:
+        """Whether bytes may have been replaced on a line from ``first`` to ``last``."""
+        if self.beyond is not None and last >= self.beyond:
+            return True
+        lines = self.lines
+        if not lines:
+            return False
+        if last - first < len(lines):
+            return any(line in lines for line in range(first, last + 1))
+        return any(first <= line <= last for line in lines)
+
+
 class Unfixed(NamedTuple):
     """A file with fixable findings that ``--fix`` (``--diff``, ``--fix-only``) leaves as
     it is, and why (``unfixed`` checks, once such a file)."""

@@ -975,7 +975,9 @@ class Checker:
         checked = self._href_report
         checked.report = report
         checked.count = 0
-        if check_url(href, element, checked, field=HREF_FIELD) is None or checked.count:
+        replacements = self._file.replacements if self._file is not None else None
+        parsed = check_url(href, element, checked, field=HREF_FIELD, replacements=replacements)
+        if parsed is None or checked.count:
             self._defective = True
             self._href_unknown = True
             return None

@@ -13,6 +13,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.events import Replacements
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Only, Reporter
@@ -227,7 +228,7 @@ class Checker:
         self._count += 1
         if self._count == MAX_IMAGES + 1:
             self._over = element
-        loc = _check_children(element, report)
+        loc = _check_children(element, report, context.replacements)
         if loc is None:
             return
         key = loc.text.strip(_XML_SPACE)
@@ -265,8 +266,11 @@ class Checker:
         return None
 
 
-def _check_children(image: Node, report: Reporter) -> Node | None:
-    """Check one image:image; return its image:loc when it holds a URL."""
+def _check_children(
+    image: Node, report: Reporter, replacements: Replacements | None
+) -> Node | None:
+    """Check one image:image; return its image:loc when it holds a URL (``replacements``:
+    the file's, for the URL rules)."""
     check_text(image, "image", report)
     loc = None
     deprecated: list[Node] = []
@@ -279,7 +283,9 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
             deprecated.append(child)
             if child.name == "license" and not child.children and child.text.strip(_XML_SPACE):
                 # Deprecated, but still a URL in the schema: the same URL rules as loc.
-                urls.check_url(child.text, child, report, field="image:license")
+                urls.check_url(
+                    child.text, child, report, field="image:license", replacements=replacements
+                )
     if deprecated:
         names = _join([f"<image:{node.name}>" for node in deprecated])
         first = deprecated[0]
@@ -306,7 +312,7 @@ def _check_children(image: Node, report: Reporter) -> Node | None:
             )
         )
         return None
-    urls.check_url(loc.text, loc, report, field="image:loc")
+    urls.check_url(loc.text, loc, report, field="image:loc", replacements=replacements)
     return loc
 
 

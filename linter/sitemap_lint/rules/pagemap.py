@@ -15,6 +15,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.events import Replacements
 from sitemap_lint.rules.structure import Only, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-pagemap/1.0"
@@ -127,7 +128,7 @@ class Checker:
         if element.name != "PageMap":
             _structure(element, f"<pagemap:{element.name}> stands directly in <url>", report)
             return
-        _check_pagemap(element, report)
+        _check_pagemap(element, report, context.replacements)
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
         return None
@@ -136,7 +137,7 @@ class Checker:
         return None
 
 
-def _check_pagemap(pagemap: Node, report: Reporter) -> None:
+def _check_pagemap(pagemap: Node, report: Reporter, replacements: Replacements | None) -> None:
     template: Node | None = None
     data_seen: Node | None = None
     for child in pagemap.children:
@@ -164,7 +165,7 @@ def _check_pagemap(pagemap: Node, report: Reporter) -> None:
                     Only(child),
                 )
             template = template or child
-            _check_template(child, report)
+            _check_template(child, report, replacements)
         elif child.name == "DataObject":
             data_seen = data_seen or child
             _check_data_object(child, report)
@@ -172,7 +173,7 @@ def _check_pagemap(pagemap: Node, report: Reporter) -> None:
             _misplaced(child, "PageMap", report)
 
 
-def _check_template(template: Node, report: Reporter) -> None:
+def _check_template(template: Node, report: Reporter, replacements: Replacements | None) -> None:
     src = template.attrs.get("src")
     if src is None or not src.strip(_XML_SPACE):
         report.add(
@@ -184,7 +185,7 @@ def _check_template(template: Node, report: Reporter) -> None:
             Only(template),
         )
         return
-    urls.check_url(src, template, report, field="pagemap:Template src")
+    urls.check_url(src, template, report, field="pagemap:Template src", replacements=replacements)
 
 
 def _check_data_object(data: Node, report: Reporter) -> None:

@@ -17,6 +17,7 @@ from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext
+    from sitemap_lint.rules.events import Replacements
 
 MAX_LENGTH = 2048
 MIN_LENGTH = 12
@@ -184,7 +185,11 @@ NON_ASCII = rule(
         Detects non-ASCII characters in a URL (an IRI) and shows the encoded
         URL, once per URL: punycode in the host, percent-encoded UTF-8 in the
         path and query. The host is encoded as browsers encode it (UTS #46
-        non-transitional): `faß.de` is `xn--fa-hia.de`, not `fass.de`.
+        non-transitional): `faß.de` is `xn--fa-hia.de`, not `fass.de`. A U+FFFD
+        (the replacement character) written in the file is reported without a
+        fix: it usually means the URL's text was damaged by a wrong decoding
+        upstream, and `%EF%BF%BD` would only hide that. (Bytes that are not
+        UTF-8, which are read as U+FFFD, are `invalid-utf8`'s.)
     """,
     why="""
         The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
@@ -304,8 +309,8 @@ _SIMPLE = lazy(
     r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)*)?\Z"
 )
 # A URL _SIMPLE takes but for characters outside ASCII in its path or query (not U+FFFD,
-# which stands for bytes that were not UTF-8), without a port or "%": its one finding is
-# UR011, found at a fraction of ``_check_slowly``'s cost.
+# which may stand for bytes that were not UTF-8: ``_check_slowly`` tells), without a port
+# or "%": its one finding is UR011, found at a fraction of ``_check_slowly``'s cost.
 _SIMPLE_IRI = lazy(
     r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
     r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\ufffc\ufffe-\U0010ffff]*)?"
@@ -375,18 +380,28 @@ def _url_of(node: Node) -> ParsedURL | None:
 )
 def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
     """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
-    entry.url = check_url(node.text, node, report)
+    entry.url = check_url(node.text, node, report, replacements=entry.replacements)
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).
 PAGE_FIELDS = ("loc", "URL", "link")
 
 
-def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> ParsedURL | None:
+def check_url(
+    value: str,
+    node: Node,
+    report: Reporter,
+    field: str = "loc",
+    *,
+    replacements: Replacements | None = None,
+) -> ParsedURL | None:
     """Check one URL value; return its parts when it is usable for scope checks.
 
     Reports go to ``report``; every finding about a defect the schema also
     rejects covers ``node``, so that the schema error is not reported twice.
+    ``replacements``: where the file's decoder replaced bytes with U+FFFD (a check has
+    them from its context); when not given, those of ``report`` if it has them (the
+    file's sink, which a front end hands over: a text sitemap, a feed, a robots.txt).
     """
     url = value
     if url != url.strip():
@@ -438,7 +453,7 @@ def check_url(value: str, node: Node, report: Reporter, field: str = "loc") -> P
     match = _SIMPLE_IRI.match(url)
     if match and len(match.group(2)) <= 253:
         return _check_iri(url, match, node, report)
-    return _check_slowly(url, node, report, field)
+    return _check_slowly(url, node, report, field, replacements)
 
 
 def reads_as_iri(url: str) -> bool:
@@ -522,7 +537,47 @@ def _report_non_ascii(
     )
 
 
-def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedURL | None:
+def _decoder_replaced(
+    url: str, node: Node, report: Reporter, replacements: Replacements | None
+) -> bool:
+    """Whether the U+FFFD in ``url`` may stand for bytes the file's decoder could not
+    decode and replaced (EN001 reports them): it replaced bytes on a line ``url`` may
+    stand on. An element's text stands from its start tag's line to as many lines below
+    as the text has line breaks; a value from an attribute (``node.text`` does not hold
+    it) in the start tag, which is taken to have at most one line break an attribute. A
+    value read outside a file (no decoder) holds U+FFFD as it is written."""
+    if replacements is None:
+        replacements = getattr(report, "replacements", None)
+        if replacements is None:
+            return False
+    text = node.text
+    last = node.line + len(node.attrs)
+    if url in text:
+        last += text.count("\n")
+    return replacements.between(node.line, last)
+
+
+def _report_replacement_character(node: Node, report: Reporter) -> None:
+    """UR011 on a URL that holds U+FFFD as written in the file: its text was damaged
+    before it was written, and encoding it would only hide that (no fix)."""
+    report.add(
+        NON_ASCII.at(
+            node.line,
+            node.column,
+            "URL holds U+FFFD, the replacement character, which usually means its text was "
+            "damaged by a wrong decoding upstream; write the URL's real characters, "
+            "percent-encoded (encoding U+FFFD as %EF%BF%BD would only hide the damage)",
+        )
+    )
+
+
+def _check_slowly(
+    url: str,
+    node: Node,
+    report: Reporter,
+    field: str,
+    replacements: Replacements | None = None,
+) -> ParsedURL | None:
     line, column = node.line, node.column
     scheme_match = _SCHEME.match(url)
     if not scheme_match or "." in scheme_match.group(1) or _SCHEME_SLASHES.match(url):
@@ -620,9 +675,15 @@ def _check_slowly(url: str, node: Node, report: Reporter, field: str) -> ParsedU
             ),
             node,
         )
-    # U+FFFD stands for bytes that were not UTF-8; EN001 has reported them already.
-    if not host_problem and not (host.isascii() and remainder.replace("\ufffd", "").isascii()):
-        _report_non_ascii(host, remainder, fixed, encode, node, report)
+    if not host_problem and not (host.isascii() and remainder.isascii()):
+        if "\ufffd" not in remainder:
+            _report_non_ascii(host, remainder, fixed, encode, node, report)
+        elif not _decoder_replaced(url, node, report, replacements):
+            _report_replacement_character(node, report)
+        # A U+FFFD that stands for bytes that were not UTF-8 is EN001's (one defect, one
+        # finding): only the other characters outside ASCII are this rule's.
+        elif not (host.isascii() and remainder.replace("\ufffd", "").isascii()):
+            _report_non_ascii(host, remainder, fixed, encode, node, report)
     fragment_at = _fragment_start(url, remainder, node)
     if fragment_at >= 0:
         fragment = remainder[fragment_at:]

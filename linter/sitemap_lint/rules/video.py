@@ -30,6 +30,7 @@ from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.events import Replacements
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
@@ -890,12 +891,14 @@ def _check_media_urls(
             )
         )
     for node in present:
-        if _check_protocol(node, report) and node.name == "content_loc" and node not in same:
+        fetchable = _check_protocol(node, report, context.replacements)
+        if fetchable and node.name == "content_loc" and node not in same:
             _check_media_file(node, report)
 
 
-def _check_protocol(node: Node, report: Reporter) -> bool:
-    """Check a content_loc or player_loc URL; True when it is fetchable over HTTP(S)/FTP."""
+def _check_protocol(node: Node, report: Reporter, replacements: Replacements | None) -> bool:
+    """Check a content_loc or player_loc URL; True when it is fetchable over HTTP(S)/FTP
+    (``replacements``: the file's, for the URL rules)."""
     text = node.text.strip()
     match = _SCHEME.match(text)
     scheme = match.group(1).lower() if match else ""
@@ -917,7 +920,8 @@ def _check_protocol(node: Node, report: Reporter) -> bool:
             )
         )
         return False
-    return urls.check_url(node.text, node, report, field=f"video:{node.name}") is not None
+    field = f"video:{node.name}"
+    return urls.check_url(node.text, node, report, field, replacements=replacements) is not None
 
 
 def _is_ftp(text: str) -> bool:
@@ -955,7 +959,8 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
         # an ftp: URL is not a defect there (content_loc and player_loc are checked
         # with their protocol in _check_media_urls).
         if text.strip(_XML_SPACE) and not _is_ftp(text):
-            urls.check_url(text, node, report, field=f"video:{name}")
+            field = f"video:{name}"
+            urls.check_url(text, node, report, field, replacements=context.replacements)
         if name == "content_segment_loc" and "duration" in node.attrs:
             _check_duration(
                 node.attrs["duration"],
@@ -1373,7 +1378,9 @@ def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) ->
         return
     page = context.url
     # A URL in the schema: the URL rules first, as for loc; the domain only for a usable one.
-    parsed = urls.check_url(info, node, report, field="video:uploader info")
+    parsed = urls.check_url(
+        info, node, report, field="video:uploader info", replacements=context.replacements
+    )
     if parsed is None:
         return
     host = parsed.host
