@@ -1,6 +1,8 @@
 """Inline suppression over the findings across files: a set's files keep their
 directives open until the set is done, so that a directive silences a cross-file
-finding (SE001) like any other, and says it suppressed nothing only when it did not."""
+finding (SE001) like any other, in either file that lists the URL, whatever the order
+of the files; a directive naming only such rules is never unused, since whether they
+fire depends on the other files a run checks."""
 
 from __future__ import annotations
 
@@ -35,9 +37,7 @@ def test_a_file_directive_silences_the_url_another_file_lists_too(tmp_path: Path
     first = write(tmp_path, "a-sitemap.xml", _sitemap("a", directive))
     second = write(tmp_path, "b-sitemap.xml", _sitemap("b", directive))
     status, report = run_json([str(first), str(second)])
-    # The first listing is no finding: its directive truly suppresses nothing.
-    assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
-    # The second listing is SE001, and its own directive silences it.
+    assert _found(report, "a-sitemap.xml") == []
     assert _found(report, "b-sitemap.xml") == []
     assert status == 0
 
@@ -69,6 +69,47 @@ def test_the_same_in_worker_processes(tmp_path: Path, jobs: int) -> None:
         for name in ("a", "b", "c")
     ]
     _status, report = run_json(paths, jobs=jobs)
-    assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
+    assert _found(report, "a-sitemap.xml") == []
     assert _found(report, "b-sitemap.xml") == []
     assert _found(report, "c-sitemap.xml") == []
+
+
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_a_directive_in_either_file_silences_the_url_both_list(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001")
+    write(tmp_path, "a-sitemap.xml", _sitemap("a"))
+    write(tmp_path, "b-sitemap.xml", _sitemap("b", directive))
+    status, report = run_json([str(tmp_path / f"{name}-sitemap.xml") for name in order])
+    assert _found(report, "a-sitemap.xml") == []
+    assert _found(report, "b-sitemap.xml") == []
+    assert status == 0
+
+
+def test_a_next_line_directive_in_the_first_file_names_its_own_line(tmp_path: Path) -> None:
+    directive = "  " + DIRECTIVE.format(action="disable-next-line", codes="SE001")
+    first = write(tmp_path, "a-sitemap.xml", _sitemap("a", before_shared=directive))
+    second = write(tmp_path, "b-sitemap.xml", _sitemap("b"))
+    _status, report = run_json([str(first), str(second)])
+    assert _found(report, "a-sitemap.xml") == []
+    assert _found(report, "b-sitemap.xml") == []
+
+
+@pytest.mark.parametrize("codes", ["SE001", "SE"])
+def test_a_file_checked_alone_keeps_its_cross_file_directive_quietly(
+    tmp_path: Path, codes: str
+) -> None:
+    # A pre-commit run checks the files that changed: SE001 cannot fire there.
+    directive = DIRECTIVE.format(action="disable-file", codes=codes)
+    alone = write(tmp_path, "a-sitemap.xml", _sitemap("a", directive))
+    status, report = run_json([str(alone)])
+    assert _found(report, "a-sitemap.xml") == []
+    assert status == 0
+
+
+def test_a_directive_naming_other_rules_too_is_unused_for_those(tmp_path: Path) -> None:
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001,UR008")
+    alone = write(tmp_path, "a-sitemap.xml", _sitemap("a", directive))
+    _status, report = run_json([str(alone)])
+    assert _found(report, "a-sitemap.xml") == [("SU001", 2)]

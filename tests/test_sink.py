@@ -48,12 +48,12 @@ def test_a_settled_file_passes_only_the_later_findings_at_close() -> None:
 def test_the_directives_of_a_settled_file_silence_later_findings_and_speak_at_close() -> None:
     sink = FindingSink()
     sink.comment(" sitemap-lint: disable-file SE001 ", 2, 1)
-    sink.comment(" sitemap-lint: disable-file SE004 ", 3, 1)
+    sink.comment(" sitemap-lint: disable-file UR008 ", 3, 1)
     assert sink.settle() == []  # nothing said yet: later findings may use them
     sink.add(_twice(7))
     (unused,) = sink.close()
     assert (unused.code, unused.line) == ("SU001", 3)
-    assert "disable-file SE004 suppresses nothing" in unused.message
+    assert "disable-file UR008 suppresses nothing" in unused.message
 
 
 def test_withdraw_and_drop_reach_only_the_findings_not_passed_yet() -> None:

@@ -499,3 +499,14 @@ def check(
 def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:
     """Codes that checks say they report but that no rule declares."""
     return sorted({code for spec in checks for code in spec.emits if code not in rules})
+
+
+def across_files(checks: Iterable[CheckSpec]) -> frozenset[str]:
+    """The codes that only checks across the files of a set report (``set`` and
+    ``listed`` targets): whether such a finding comes depends on which other files
+    the run checks, not on the file alone."""
+    across: set[str] = set()
+    alone: set[str] = set()
+    for spec in checks:
+        (across if set(spec.targets) <= {SET, LISTED} else alone).update(spec.emits)
+    return frozenset(across - alone)

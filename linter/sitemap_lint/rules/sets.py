@@ -393,7 +393,10 @@ class SetReporter(Protocol):
     """Where the ``set`` checks put their findings: each file's own sink, open until the
     set is done (``sets.runner.SetReport``)."""
 
-    def add(self, file: int, finding: Finding) -> None: ...
+    def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
+        """Add ``finding`` to ``file``; ``also``: the other file and line the defect
+        stands at (a URL both list), whose directives may suppress it too."""
+        ...
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None: ...
 
@@ -476,6 +479,7 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
             url_in_several_sitemaps(
                 line, column, f"{first.name}, line {first_line}", normal, value
             ),
+            also=(first_index, first_line),
         )
 
 

@@ -12,6 +12,7 @@ the configuration instead).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
@@ -202,12 +203,36 @@ class Suppressions:
                 kept.append(finding)
         return kept
 
+    def suppresses(self, code: str, line: int) -> bool:
+        """Whether a directive suppresses a finding of ``code`` at ``line`` (one found
+        in another file that names this line: a URL listed in both); the directive is
+        then used."""
+        found = False
+        for directive in self.directives:
+            if directive.target in (0, line):
+                for prefix in directive.codes:
+                    if code.startswith(prefix):
+                        directive.used.add(prefix)
+                        found = True
+        return found
+
     def remaining(self) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
-        once every finding of the file is known), for the ``directives`` checks."""
+        once every finding of the file is known), for the ``directives`` checks. Codes
+        that only checks across files report are never unused: whether such a finding
+        comes depends on the other files a run checks (a pre-commit run checks only
+        those that changed)."""
+        from sitemap_lint.rules.registry import CHECKS, across_files, rules
+
+        across = across_files(CHECKS)
+        known = rules()
         unused = []
         for directive in self.directives:
-            codes = tuple(code for code in directive.codes if code not in directive.used)
+            codes = tuple(
+                code
+                for code in directive.codes
+                if code not in directive.used and not _only_across(code, across, known)
+            )
             if codes:
                 unused.append(
                     UnusedDirective(
@@ -215,6 +240,12 @@ class Suppressions:
                     )
                 )
         return Directives(tuple(self.invalid), tuple(unused))
+
+
+def _only_across(code: str, across: frozenset[str], known: Iterable[str]) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names is reported across files."""
+    named = [rule for rule in known if rule.startswith(code)]
+    return bool(named) and all(rule in across for rule in named)
 
 
 @check(DIRECTIVES, emits=(UNUSED, INVALID), proof=NO_PROOF)

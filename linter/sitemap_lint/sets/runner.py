@@ -447,7 +447,12 @@ class SetReport:
     def __init__(self, sinks: Sequence[FindingSink]) -> None:
         self.sinks = sinks
 
-    def add(self, file: int, finding: Finding) -> None:
+    def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
+        if also is not None:
+            other, line = also
+            suppressions = self.sinks[other].suppressions
+            if suppressions is not None and suppressions.suppresses(finding.code, line):
+                return  # the other file's directive names the defect where it stands there
         self.sinks[file].add(finding)
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
