@@ -281,6 +281,7 @@ class FileChecker:
         self.entry_name = ""
         self.sitemap_ns = SITEMAP_NS
         self.count = 0
+        self.misplaced = 0  # the other root's entries directly in the root
         self.url_count = 0  # entries with a <loc> (a urlset's URLs)
         self.over_limit: Node | None = None
         self.dispatch: Dispatch | None = None  # the entry checks, chosen at the root
@@ -407,6 +408,8 @@ class FileChecker:
         assert dispatch is not None  # made with the root
         if entry.ns != self.sitemap_ns or entry.name != self.entry_name:
             assert self.root is not None  # set with root_name
+            if entry.ns == self.sitemap_ns and entry.name in structure.ENTRY_CHILDREN:
+                self.misplaced += 1  # the other root's entry (ST007)
             dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
             if entry.ns != self.sitemap_ns:
                 self._check_namespace(entry)
@@ -637,7 +640,9 @@ class FileChecker:
             node = self.over_limit
             past_limit = None if node is None else (node.line, node.column)
             cut_short = failed or self.stream.stopped_early
-            end = FileEnd(self.root_name, self.root, self.count, past_limit, cut_short)
+            end = FileEnd(
+                self.root_name, self.root, self.count, past_limit, cut_short, None, self.misplaced
+            )
             dispatch.end(end, self.sink)
             dispatch.finish(self.sink, self.facts)
 

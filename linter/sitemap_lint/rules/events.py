@@ -526,9 +526,10 @@ class FileEnd:
     protocol's 50,000 stands, if any; ``cut_short``: reading or parsing stopped before
     the end (a syntax error, the size limit), so entries may be missing; ``record``:
     what the front end of a text sitemap, a feed or a robots.txt recorded (None in an
-    XML sitemap)."""
+    XML sitemap); ``misplaced``: the entries of the other root it holds (``sitemap`` in
+    a ``urlset``, ``url`` in a ``sitemapindex``), each reported where it stands."""
 
-    __slots__ = ("cut_short", "entries", "kind", "past_limit", "record", "root")
+    __slots__ = ("cut_short", "entries", "kind", "misplaced", "past_limit", "record", "root")
 
     def __init__(
         self,
@@ -538,6 +539,7 @@ class FileEnd:
         past_limit: Position | None,
         cut_short: bool,
         record: Record | None = None,
+        misplaced: int = 0,
     ) -> None:
         self.kind = kind
         self.root = root
@@ -545,3 +547,4 @@ class FileEnd:
         self.past_limit = past_limit
         self.cut_short = cut_short
         self.record = record
+        self.misplaced = misplaced
