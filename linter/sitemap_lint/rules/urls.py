@@ -936,6 +936,7 @@ def _describe(char: str) -> str:
     names = {
         " ": "a space",
         '"': "'\"'",
+        "'": '"\'"',
         "\t": "a tab",
         "\n": "a line break",
         "\r": "a carriage return",
@@ -944,7 +945,7 @@ def _describe(char: str) -> str:
         return names[char]
     if ord(char) < 0x20 or ord(char) == 0x7F:
         return f"control character U+{ord(char):04X}"
-    return repr(char)
+    return f"'{char}'"  # as written: a backslash is one
 
 
 def _whitespace_message(url: str, field: str) -> str:

@@ -1210,9 +1210,10 @@ def _check_rating(text: str, node: Node, report: Reporter) -> None:
     if number is not None:
         if number < 0:
             message += "; ratings run from 0.0 (lowest) to 5.0 (highest)"
-        elif number <= 10:
+        elif number <= 10 and number * 10 == (number * 10).to_integral():
+            # 8 or 8.4 reads as a rating out of 10; 5.01 as one a little past 5.0
             message += f"; on a 0-10 scale write {_decimal(number / 2)}"
-        elif number <= 100:
+        elif number == number.to_integral() and 10 < number <= 100:
             message += f"; as a percentage write {_decimal(number / 20)}"
         else:
             message += "; give the average rating from 0.0 to 5.0"
