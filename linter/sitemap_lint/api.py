@@ -91,8 +91,9 @@ class LintResult:
     exit_code: int
 
 
-# A rule of the catalogue: its code, name, severity, one-line summary and its
-# documentation (Markdown, as ``sitemap-lint rule CODE`` prints it).
+# A rule of the catalogue: its code, name, severity, one-line summary, ``doc`` (the
+# Markdown sections What it does, Why is this bad?, Example and Use instead) and ``page``
+# (the whole text ``sitemap-lint rule CODE`` prints: title, summary, doc, Fix safety).
 RuleInfo = Rule
 
 
@@ -149,7 +150,9 @@ def lint(
     reads standard input; ``name``, ``<bytes>`` by default, is the name its findings
     carry and the one the configuration's per-file settings and the robots.txt and
     text-sitemap detection look at). A str or PathLike is what the command takes as an
-    argument: a file, a directory (its sitemap files), or an http(s) URL.
+    argument: a file, a directory (its sitemap files), or an http(s) URL; a str that
+    is no such path and looks like content (it starts with ``<`` or holds a line break)
+    raises :class:`SitemapLintError` saying to give the content as bytes.
 
     The keyword arguments are the options of ``sitemap-lint check`` (see
     :func:`lint_paths`). Raises :class:`SitemapLintError` where the command exits 2.
@@ -163,7 +166,7 @@ def lint(
     else:
         if name is not None:
             raise SitemapLintError("name=: give it only with bytes; a path names itself")
-        argument = _path(source, "source")
+        argument = _input(source, "source")
     settings = _settings([argument], options)
     return list(_run(settings, stdin).findings)
 
@@ -203,7 +206,7 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
     """
     if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
         raise SitemapLintError("paths: give a list of paths, e.g. ['public/']")
-    arguments = [_path(path, "paths") for path in paths]
+    arguments = [_input(path, "paths") for path in paths]
     if not arguments:
         raise SitemapLintError("paths: give at least one file, directory or URL")
     settings = _settings(arguments, options)
@@ -214,8 +217,9 @@ def rules(profile: str | None = None) -> tuple[RuleInfo, ...]:
     """The catalogue of every rule, in the order ``sitemap-lint rules`` lists them.
 
     ``severity`` is the rule's own, or with ``profile`` (google, bing, yandex or
-    strict) the one that profile gives it. Raises :class:`SitemapLintError` for an
-    unknown profile.
+    strict) the one that profile gives it. ``doc`` is the rule's sections (What it does,
+    Why is this bad?, Example, Use instead); ``page`` the whole text ``sitemap-lint rule
+    CODE`` prints. Raises :class:`SitemapLintError` for an unknown profile.
     """
     from sitemap_lint.rules import catalogue
 
@@ -251,7 +255,13 @@ def _checked(keywords: dict[str, object]) -> RunSettings:
 
     if "paths" not in keywords:
         keywords = {"paths": ["-"], **keywords}
-    return from_keywords(**keywords)
+    try:
+        return from_keywords(**keywords)
+    except SitemapLintError as error:
+        single = _one_line(error)
+        if single is error:
+            raise
+        raise single from None
 
 
 def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
@@ -267,8 +277,11 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
     except (InputError, SitemapLintError) as error:
         message = keyword_message(str(error), _KEYWORDS)  # a flag named as the keyword
         if isinstance(error, SitemapLintError) and message == str(error):
-            raise
-        raise SitemapLintError(message) from error
+            single = _one_line(error)
+            if single is error:
+                raise
+            raise single from error
+        raise _one_line(SitemapLintError(message)) from error
     results = outcome.results
     if any(f.fix is not None for r in results for f in r.findings):
         from sitemap_lint.fix.runner import resolved
@@ -298,6 +311,43 @@ def _path(value: object, option: str) -> str:
     raise SitemapLintError(f"{_named(option)}: {value!r} is not a path (give a str or os.PathLike)")
 
 
+# The line breaks ``str.splitlines`` knows, each written as its escape.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _one_line(error: SitemapLintError) -> SitemapLintError:
+    """``error``, or one of its type whose message has its line breaks escaped: the message
+    is one line, whatever text a value it quotes holds."""
+    message = str(error)
+    single = message.translate(_LINE_BREAKS)
+    return error if single == message else type(error)(single)
+
+
+def _shown(text: str, width: int = 40) -> str:
+    """``text`` quoted on one line, its first ``width`` characters only."""
+    return repr(text[:width]) + ("..." if len(text) > width else "")
+
+
+def _input(value: object, option: str) -> str:
+    """An input as the command takes it: a path or URL. A str that names no file and looks
+    like a document's content (a ``<`` first, or a line break) is content given as a str,
+    which goes as bytes (``lint(text.encode())``); a line break at either end may be a
+    path read from a list, and is said to name no file."""
+    path = _path(value, option)
+    text = path.strip() if isinstance(value, str) else ""
+    if (text.startswith("<") or "\n" in text or "\r" in text) and not os.path.lexists(path):
+        advice = (
+            "give the content as bytes"
+            if option == "source"
+            else "lint() checks content given as bytes"
+        )
+        raise SitemapLintError(
+            f"{option}: {_shown(path)} looks like content, not a path (no such file);"
+            f" {advice}, e.g. lint(text.encode())"
+        )
+    return path
+
+
 def _named(option: str) -> str:
     """How a message names an argument: ``config=`` for a keyword, ``paths`` as it is."""
     return option if option in ("paths", "source") else f"{option}="
@@ -306,9 +356,11 @@ def _named(option: str) -> str:
 def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
     if values is None:
         return ()
-    if isinstance(values, str | bytes | os.PathLike):
+    if isinstance(values, str | os.PathLike):
         raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
-    if not isinstance(values, Iterable):
+    if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
+        values, Iterable
+    ):
         raise SitemapLintError(f"{option}=: give a list of paths, got {values!r}")
     return tuple(_path(value, option) for value in values)
 
@@ -329,7 +381,9 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     """A list of codes as the command line's comma-separated text (the core checks each)."""
     if values is None:
         return None
-    if isinstance(values, str) or not isinstance(values, Iterable):
+    if isinstance(values, str | bytes | bytearray | memoryview | Mapping) or not isinstance(
+        values, Iterable
+    ):
         raise SitemapLintError(f'{option}=: give a list of rule codes, e.g. ["UR", "DT004"]')
     items = list(values)
     for item in items:
@@ -367,6 +421,31 @@ def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
     return tuple(entries)
 
 
+def _texts(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
+    """A list of strings (``live_connect_to``); None is none."""
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
+    if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
+        values, Iterable
+    ):
+        raise SitemapLintError(f"{option}=: give a list of strings, got {values!r}")
+    items = tuple(values)
+    for item in items:
+        if not isinstance(item, str):
+            raise SitemapLintError(f"{option}=: {item!r} is not a str")
+    return items
+
+
+def _integer(value: object, option: str) -> int:
+    """An int as documented (``max_bytes``: the command's sizes such as ``20GiB`` are
+    text for the command line; here the number, e.g. ``500 * 1024**2``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SitemapLintError(f"{option}=: expected an integer, got {value!r}")
+    return value
+
+
 def _fail_on(value: object, _option: str) -> object:
     return str(value) if isinstance(value, Severity) else value
 
@@ -387,6 +466,8 @@ _CONVERSIONS: dict[str, Callable[[Any, str], object]] = {
     "baseline": _optional_path,
     "maps": lambda value, _option: _maps(value),
     "robots": _paths,
+    "live_connect_to": _texts,
+    "max_bytes": _integer,
 }
 
 # The keywords of the calls, which messages name where the command names a flag.

@@ -199,10 +199,7 @@ def show_rule(
     if rule is None:
         _fail(_no_rule(code, RULES))
         raise typer.Exit(2)
-    _print_markdown(
-        f"# {rule.code} {rule.name} ({rule.severity})\n\n{rule.summary}.\n\n{rule.doc}"
-        + (f"\n{rule.fix_safety}" if rule.fix_safety else "")
-    )
+    _print_markdown(rule.page)
 
 
 @app.command(

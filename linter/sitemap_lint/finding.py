@@ -196,6 +196,16 @@ class Rule(Frozen):
             )
         return ""
 
+    @property
+    def page(self) -> str:
+        """The rule's whole documentation as ``sitemap-lint rule CODE`` prints it: the
+        title (code, name, severity), the summary, ``doc`` and the "Fix safety" section.
+        The command and the API's ``RuleInfo.page`` both read it here."""
+        title = f"# {self.code} {self.name} ({self.severity})"
+        fix_safety = self.fix_safety
+        text = f"{title}\n\n{self.summary}.\n\n{self.doc}"
+        return f"{text}\n{fix_safety}" if fix_safety else text
+
     def at(
         self,
         line: int,

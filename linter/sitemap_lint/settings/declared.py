@@ -1095,9 +1095,13 @@ def _coerce(setting: Setting, value: Any) -> Any:
         try:
             texts = [os.fspath(item) for item in items]
         except TypeError:
-            raise UsageError(
-                f"{name}=: expected a string or a list of strings, got {value!r}"
-            ) from None
+            texts = None
+        if (
+            texts is None
+            or isinstance(value, bytes | bytearray | memoryview | Mapping)
+            or not all(isinstance(text, str) for text in texts)
+        ):
+            raise UsageError(f"{name}=: expected a string or a list of strings, got {value!r}")
         if kind == "paths" and not texts:
             raise UsageError("paths: give at least one file, directory or URL")
         return texts if kind == "paths" else tuple(texts)
@@ -1105,7 +1109,13 @@ def _coerce(setting: Setting, value: Any) -> Any:
         if not isinstance(value, bool):
             raise UsageError(f"{name}=: expected True or False, got {value!r}")
         return value
+    if value is None and setting.default is None:
+        return None  # as the flag left out (``live_max``)
     if kind == "size":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise UsageError(
+                f"{name}=: expected a number of bytes or a size such as '500MiB', got {value!r}"
+            )
         return parse_size(value, setting.flag)
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
@@ -1115,8 +1125,6 @@ def _coerce(setting: Setting, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UsageError(f"{name}=: expected a number, got {value!r}")
         return float(value)
-    if value is None and setting.default is None:
-        return None
     if name in ("select", "extend_select", "ignore") and not isinstance(value, str):
         try:
             return ",".join(value)

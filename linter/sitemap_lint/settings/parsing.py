@@ -38,7 +38,8 @@ def parse_size(value: str | int, where: str = "--max-bytes") -> int:
     """A number of bytes: plain (``1048576``) or with a unit (``500MiB``, ``20GiB``,
     ``1.5GB``); fractions of a byte are dropped. The sign is kept so that the range
     check can name the value the user wrote."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        # Only a caller in Python gives another type (a float, None, a list).
         raise UsageError(f"{where} {value!r}: expected a size in bytes, e.g. 500MiB or 20GiB")
     if isinstance(value, int):
         return value
