@@ -32,11 +32,11 @@ def test_invalid_bytes_are_reported_once_per_line() -> None:
 @pytest.mark.parametrize(
     ("fixture", "declared", "fix"),
     [
-        ("fail.xml", 'encoding="iso-8859-1"', "convert the file to UTF-8"),
+        ("fail.xml", 'encoding="ISO-8859-1"', "convert the file to UTF-8"),
         ("fail-windows-1252.xml", 'encoding="windows-1252"', "convert the file to UTF-8"),
         (
             "fail-utf16-declared.xml",
-            'encoding="utf-16" but the bytes are not',
+            'encoding="UTF-16" but the bytes are not',
             'write encoding="UTF-8"',
         ),
     ],

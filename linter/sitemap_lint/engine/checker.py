@@ -36,6 +36,7 @@ from sitemap_lint.rules.events import (
     SchemaError,
     TopLevel,
 )
+from sitemap_lint.rules.input import looks_binary
 from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
@@ -74,7 +75,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     sink.replacements = decoder.replacements  # filled as the text is decoded
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
-    form = _form(source, first)
+    form = _form(source, first, stream.stopped_early)
     if form == events.NOT_XML:
         # Encoding findings about a file that is not XML at all would only be noise.
         sink.drop("EN")
@@ -90,15 +91,15 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         cut_short=stream.stopped_early,
     )
     once(PROLOG, prolog, options, sink, options.enabled)
-    if first is None or form in (events.NOT_XML, events.HTML):
-        return _result(source, sink, facts, stats, stream)
-    if form == events.ROBOTS:
+    if form == events.ROBOTS:  # an empty or blank one too: it allows everything
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(
-            first, texts, options, sink, facts, source.url, lambda: stream.stopped_early
+            first or "", texts, options, sink, facts, source.url, lambda: stream.stopped_early
         )
         return _result(source, sink, facts, stats, stream, "robots")
+    if first is None or form in (events.NOT_XML, events.HTML):
+        return _result(source, sink, facts, stats, stream)
     if form == events.TEXT:
         from sitemap_lint.formats.text import check_text
 
@@ -154,11 +155,16 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     return result
 
 
-def _form(source: Source, first: str | None) -> str:
-    """What the input is, from its first text: which front end reads it."""
+def _form(source: Source, first: str | None, cut_short: bool = False) -> str:
+    """What the input is, from its first text: which front end reads it. A file named
+    robots.txt without text is an empty robots.txt (RFC 9309: everything is allowed),
+    unless the reader stopped before any text (``cut_short``: it said why). Binary data
+    is no text sitemap or robots.txt, whatever its name."""
     if first is None:
-        return events.EMPTY
+        return events.ROBOTS if _is_robots(source) and not cut_short else events.EMPTY
     markup = first.lstrip().startswith("<")
+    if not markup and looks_binary(first):
+        return events.NOT_XML
     if _is_robots(source) or (not markup and _looks_like_robots(first)):
         return events.ROBOTS
     if not markup:

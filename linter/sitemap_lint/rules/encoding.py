@@ -154,7 +154,8 @@ def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
     if lower in UTF8_LABELS:
         report.add(encoding_alias(declared, line, column))
     elif lower not in UTF8_NAMES:
-        shown = lower[:MAX_SHOWN_NAME] + ("..." if len(lower) > MAX_SHOWN_NAME else "")
+        # Quoted as written (ISO-8859-1, not iso-8859-1): it is the text the user looks for.
+        shown = declared[:MAX_SHOWN_NAME] + ("..." if len(declared) > MAX_SHOWN_NAME else "")
         utf8 = is_utf8_alias(lower)
         report.add(declared_encoding(shown, column, line, utf8=utf8))
 
@@ -182,14 +183,16 @@ def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
 
 
 def declared_encoding(declared: str, column: int, line: int = 1, utf8: bool = False) -> Finding:
-    """EN002 for ``declared``; ``utf8`` when the name is a library's alias of UTF-8
-    that XML parsers do not know (u8, utf_8, cp65001)."""
+    """EN002 for ``declared``, the name as the declaration writes it; ``utf8`` when the
+    name is a library's alias of UTF-8 that XML parsers do not know (u8, utf_8, cp65001)."""
     if utf8:
         message = (
             f'XML declaration says encoding="{declared}", a name some libraries give UTF-8 '
             'but not one XML parsers know, so they reject the file; write encoding="UTF-8"'
         )
-    elif declared.startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4")):
+    elif declared.lower().startswith(
+        ("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2", "ucs-4")
+    ):
         # Reached only when the bytes are not UTF-16/32 at all (no BOM, no NUL bytes).
         message = (
             f'XML declaration says encoding="{declared}" but the bytes are not in that '

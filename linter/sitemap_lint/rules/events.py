@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from sitemap_lint.live.model import Answer, Target
 
 # What an input is (``Prolog.form``), as the pipeline finds it from its first text.
-EMPTY = "empty"  # no text, or only white space
-ROBOTS = "robots"  # a robots.txt file
+EMPTY = "empty"  # no text, or only white space (but for a file named robots.txt)
+ROBOTS = "robots"  # a robots.txt file, by its name (an empty one too) or its content
 TEXT = "text"  # a text sitemap: one URL per line
-NOT_XML = "not-xml"  # text that is neither XML nor a text sitemap
+NOT_XML = "not-xml"  # binary data, or text that is neither XML, a text sitemap nor robots.txt
 HTML = "html"  # an HTML page
 XML = "xml"  # markup: an XML sitemap, a feed, or another XML document
 

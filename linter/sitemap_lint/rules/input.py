@@ -248,6 +248,25 @@ def unsupported_compression(kind: str) -> Finding:
 
 
 _SITEMAP_START = lazy(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
+# The characters no text holds: the C0 controls but tab, line feed, vertical tab, form
+# feed and carriage return, and DEL.
+_CONTROL = lazy(r"[\x00-\x08\x0e-\x1f\x7f]")
+BINARY_SAMPLE = 1024  # characters, from the first that is not white space
+
+
+def looks_binary(start: str) -> bool:
+    """Whether the file whose decoded text starts with ``start`` is binary data, not
+    text: among its first 1,024 characters (past leading white space), a NUL, more than
+    4 control characters that are also more than 1 in 20, or more bytes the decoder
+    replaced (U+FFFD) than other characters. Text in another encoding (Latin-1,
+    Windows-1252) or with a few bad bytes is text: its findings are the encoding's."""
+    head = start.lstrip()[:BINARY_SAMPLE]
+    if "\x00" in head:
+        return True
+    controls = len(_CONTROL.findall(head))
+    if controls > 4 and controls * 20 > len(head):
+        return True
+    return head.count("\ufffd") * 2 > len(head)
 
 
 def not_xml(start: str, unquoted_size: int | None = None) -> Finding:
@@ -258,7 +277,7 @@ def not_xml(start: str, unquoted_size: int | None = None) -> Finding:
     first_line = head.splitlines()[0] if head else ""
     unquoted = "not quoted: fetched from a URL not given to the run"
     size = "" if unquoted_size is None else f" ({unquoted_size:,} bytes, {unquoted})"
-    if "\x00" in start[:1024] or head.count("\ufffd") > 4:
+    if looks_binary(start):
         what = "binary data"
     elif head.startswith(("{", "[")):
         what = "JSON"
