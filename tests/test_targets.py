@@ -541,7 +541,7 @@ def _note_directives(directives: object, options: object, report: Reporter) -> N
 
 def test_a_directives_check_sees_what_the_inline_directives_left(tmp_path: Path) -> None:
     page = HEAD + (
-        "<!-- sitemap-lint: disable-file SE001 -->\n"
+        "<!-- sitemap-lint: disable-file UR008 -->\n"
         "<!-- sitemap-lint: disable-next-line DT001 -->\n"
         "  <url><loc>https://www.example.com/a</loc><lastmod>2024-13-01</lastmod></url>\n"
         "<!-- sitemap-lint: mute UR001 -->\n"
@@ -549,7 +549,7 @@ def test_a_directives_check_sees_what_the_inline_directives_left(tmp_path: Path)
     )
     with file_check(DIRECTIVES, _note_directives):
         assert messages(write(tmp_path, page)) == [
-            ("ZX001", 3, 1, "unused SE001"),
+            ("ZX001", 3, 1, "unused UR008"),
             ("ZX001", 4, 1, "unused DT001"),
             ("ZX001", 6, 1, "invalid: unknown directive 'm"),
         ]
