@@ -215,9 +215,9 @@ class SetRunner:
             self._check_set(jobs, roots)
             # Files named together are reported as before; a site (fetched, followed, or
             # with robots.txt) gets a section per file in the text report.
-            site = any(job.fetch or job.parent or job.robots_text for job in jobs) or bool(
-                self.settings.follow or self.settings.robots or self.settings.maps
-            )
+            site = any(
+                job.fetch or job.parent or job.robots_text is not None for job in jobs
+            ) or bool(self.settings.follow or self.settings.robots or self.settings.maps)
             results = [_finished(job, site, self.options) for job in jobs]
             number = {id(job): index for index, job in enumerate(jobs)}
             for job, result in zip(jobs, results, strict=True):  # which file listed which
