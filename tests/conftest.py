@@ -7,6 +7,7 @@ import socket
 import sys
 
 import pytest
+from hypothesis import settings
 
 # Compiled modules are kept (in __pycache__/, which git ignores) even where
 # PYTHONDONTWRITEBYTECODE is set: without them each run, each worker process and each
@@ -14,6 +15,11 @@ import pytest
 # seconds every time. Set before the package is first imported, so its modules are kept too.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# No deadline per example: a property holds or not however busy the machine is (on a
+# loaded CI runner a slow example failed as DeadlineExceeded, not as a wrong result).
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 @pytest.fixture
