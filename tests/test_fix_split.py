@@ -179,12 +179,26 @@ def test_an_entry_larger_than_a_part_is_refused() -> None:
         plan(parsed, "s", 10, 200)
 
 
-def test_split_needs_an_absolute_base_url(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize(
+    ("base_url", "says"),
+    [
+        ("maps/", "give an absolute http(s) URL"),
+        ("https://e.com/?v=2", "has a query or a fragment"),
+        ("https://e.com/maps#top", "has a query or a fragment"),
+        ("https:///maps/", "has no host"),
+    ],
+)
+def test_split_needs_the_url_of_a_directory(
+    tmp_path: Path, capsys, base_url: str, says: str
+) -> None:
     source = tmp_path / "s.xml"
     source.write_bytes(sitemap([entry(1)]))
-    status = main(["split", str(source), "--base-url", "maps/", "--out-dir", str(tmp_path)])
+    out = tmp_path / "out"
+    status = main(["split", str(source), "--base-url", base_url, "--out-dir", str(out)])
     assert status == 2
-    assert "--base-url" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+    assert not out.exists()  # nothing written
 
 
 def split_into(tmp_path: Path, base_url: str, *flags: str) -> tuple[int, Path]:

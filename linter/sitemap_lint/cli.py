@@ -243,11 +243,20 @@ def split(
 ) -> None:
     """Split a sitemap into parts within the limits, plus a sitemap index that lists them."""
     from pathlib import Path
+    from urllib.parse import urlsplit
 
     from sitemap_lint.fix.split import SplitError, split_file
 
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
+        raise typer.Exit(2)
+    parts = urlsplit(base_url)
+    if not parts.netloc or "?" in base_url or "#" in base_url:
+        what = "no host" if not parts.netloc else "a query or a fragment"
+        _fail(
+            f"--base-url {base_url!r} has {what}; give the URL of the directory the parts "
+            "are served in, such as https://example.com/sitemaps/"
+        )
         raise typer.Exit(2)
     try:
         written = split_file(Path(file), base_url, Path(out_dir), max_urls, max_bytes, gzip, force)
