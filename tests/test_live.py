@@ -132,11 +132,38 @@ def test_sample_is_deterministic_and_max_limits(
 
     first = requested(live_sample="25%", live_seed=7)
     assert first == requested(live_sample="25%", live_seed=7)
-    assert 0 < len(first) < 40
+    assert len(first) == 10  # a quarter of 40, whatever the seed
     assert first != requested(live_sample="25%", live_seed=8)
     assert len(requested(live_sample="5")) == 5
     limited = requested(live_max=3)
     assert limited == sorted(paths[:3])  # the first three in the file's order
+
+
+@pytest.mark.parametrize(
+    ("listed", "percent", "count", "expected"),
+    [
+        (100, 10.0, None, 10),
+        (10, 10.0, None, 1),
+        (10, 1.0, None, 1),  # at least one of a list that has any
+        (10, 0.0, None, 0),
+        (7, 50.0, None, 4),  # 3.5 rounds up
+        (100, 10.0, 3, 3),
+        (100, None, 200, 100),
+        (0, 10.0, None, 0),
+    ],
+)
+def test_a_sample_takes_its_share_of_the_urls_for_every_seed(
+    listed: int, percent: float | None, count: int | None, expected: int
+) -> None:
+    from sitemap_lint.live.model import Target
+    from sitemap_lint.live.targets import sample
+
+    targets = [Target(f"https://example.com/{n}", "page", n + 3, 5) for n in range(listed)]
+    for seed in range(6):
+        chosen = sample(targets, count, percent, seed, None)
+        assert len(chosen) == expected
+        assert chosen == [target for target in targets if target in chosen]  # file order
+        assert chosen == sample(targets, count, percent, seed, None)
 
 
 def test_the_cache_makes_the_second_run_conditional(

@@ -569,20 +569,25 @@ def sample(
     seed: int,
     limit: int | None,
 ) -> list[Target]:
-    """The targets to request: those whose URL's seeded hash is among the ``count``
-    lowest, or below ``percent`` of the hash space (the same URL always chosen alike for
-    a seed, on every run and platform), then the first ``limit`` of them; in the file's
-    order. None leaves a step out."""
+    """The targets to request: the ``count`` of them, or ``percent`` of them (rounded,
+    at least one of a list that has any when ``percent`` is above 0), whose URL's
+    seeded hash is lowest (the same URLs chosen alike for a seed, on every run and
+    platform), then the first ``limit`` of them; in the file's order. None leaves a
+    step out."""
     chosen = list(targets)
     if percent is not None or count is not None:
-        scores = [_score(target.url, seed) for target in chosen]
-        indices = list(range(len(chosen)))
+        wanted = len(chosen)
         if percent is not None:
-            bound = max(0.0, min(percent, 100.0)) / 100 * 2.0**64
-            indices = [index for index in indices if scores[index] < bound]
-        if count is not None and count < len(indices):
-            indices = sorted(heapq.nsmallest(max(count, 0), indices, key=scores.__getitem__))
-        chosen = [chosen[index] for index in indices]
+            share = max(0.0, min(percent, 100.0))
+            wanted = int(len(chosen) * share / 100 + 0.5)
+            if share > 0 and chosen:
+                wanted = max(wanted, 1)
+        if count is not None:
+            wanted = min(wanted, max(count, 0))
+        if wanted < len(chosen):
+            scores = [_score(target.url, seed) for target in chosen]
+            indices = heapq.nsmallest(wanted, range(len(chosen)), key=scores.__getitem__)
+            chosen = [chosen[index] for index in sorted(indices)]
     if limit is not None:
         chosen = chosen[: max(limit, 0)]
     return chosen
