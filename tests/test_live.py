@@ -139,6 +139,20 @@ def test_sample_is_deterministic_and_max_limits(
     assert limited == sorted(paths[:3])  # the first three in the file's order
 
 
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_a_redirect_without_a_location_is_a_broken_answer(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    status: int,
+) -> None:
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(f"/status/{status}"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert finding.code == "LV004"
+    assert f"a {status} redirect without a Location header" in finding.message
+
+
 @pytest.mark.parametrize(
     ("listed", "percent", "count", "expected"),
     [

@@ -542,7 +542,11 @@ class Client:
             location = response.header("Location")
             answer = self._answer(url, kind, response, chain, attempts)
             answer.sent = sent
-            if response.status not in REDIRECTS or location is None:
+            if response.status not in REDIRECTS:
+                return answer
+            if location is None:
+                answer.error = PROTOCOL
+                answer.detail = f"a {response.status} redirect without a Location header"
                 return answer
             following = _join(current, location)
             if following is None or _scheme(following) is None:
