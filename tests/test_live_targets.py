@@ -333,16 +333,15 @@ def test_count_chooses_exactly_that_many_in_file_order() -> None:
     assert sample(listed, 0, None, 7, None) == []
 
 
-def test_the_choice_of_a_url_does_not_depend_on_the_others() -> None:
+def test_a_share_is_the_urls_a_count_of_that_size_chooses() -> None:
     listed = targets(1000)
-    chosen = {t.url for t in sample(listed, None, 10.0, 3, None)}
-    half = {t.url for t in sample(listed[::2], None, 10.0, 3, None)}
-    assert half == {t.url for t in listed[::2]} & chosen
+    # 10% of 1,000 is the 100 URLs with the lowest seeded hashes: those 100 would choose.
+    assert sample(listed, None, 10.0, 3, None) == sample(listed, 100, None, 3, None)
 
 
-def test_percent_chooses_about_that_share() -> None:
-    chosen = sample(targets(10_000), None, 10.0, 1, None)
-    assert 800 < len(chosen) < 1200
+def test_percent_chooses_exactly_that_share() -> None:
+    assert len(sample(targets(10_000), None, 10.0, 1, None)) == 1000
+    assert len(sample(targets(10), None, 10.0, 1, None)) == 1
     assert sample(targets(100), None, 100.0, 1, None) == targets(100)
     assert sample(targets(100), None, 0.0, 1, None) == []
 
