@@ -182,7 +182,7 @@ def test_sarif_carries_fixes_with_replacements(capsys) -> None:
     (replacement,) = change["replacements"]
     assert replacement == {
         "deletedRegion": {"startLine": 4, "startColumn": 35, "endLine": 4, "endColumn": 36},
-        "insertedContent": {"text": "&lt;"},
+        "insertedContent": {"text": "%3C"},  # as --fix writes it (less-than.fixed.xml)
     }
     assert fix["properties"] == {"applicability": "safe"}
 

@@ -247,7 +247,7 @@ def test_truncated_download_reports_its_entries_and_its_end() -> None:
 
 def test_truncated_after_a_structural_error_says_which_lines_were_skipped() -> None:
     text = urlset(url(1, "", BAD_PRIORITY), "<url><loc>x</lco></url>") + "\n" * 3
-    cut = text[: text.index("</urlset>")] + "  <!-- cut -->\n" * 3
+    cut = text[: text.index("</urlset>")] + "  <lost>cut</lost>\n" * 3
     findings = check(cut)
     assert at(findings, "XM001")[0] == position(text, "lco>")
     skipped = [f for f in findings if f.code == "XM001" and "skipped after" in f.message]
@@ -574,7 +574,7 @@ def test_a_readme_text_report_is_the_real_output(
 @pytest.mark.parametrize(
     "damaged",
     [
-        url(1, "<") + "x" * 600,  # a raw "<": skipped up to the next entry
+        url(1).replace("</loc>", "</lco>") + "x" * 600,  # skipped up to the next entry
         '<url><loc>https://example.com/p1</loc><lastmod a="1" a="2">x</lastmod>'
         + "<!-- padding -->" * 30
         + "</url>",

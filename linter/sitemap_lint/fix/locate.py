@@ -191,6 +191,8 @@ class Text:
             return None
         start = tag[1]
         end = self.text.find("<", start)
+        while end >= 0 and _RAW_LT.match(self.text, end):
+            end = self.text.find("<", end + 1)  # a raw "<", read as the reader reads it
         if end < 0 or not self.text.startswith(f"</{tag[2]}", end):
             return None  # a comment, CDATA or child inside: not a plain value
         raw = self.text[start:end]
@@ -309,6 +311,21 @@ _BLANKS = str.maketrans("\t\n\r", "   ")
 
 def _decoded(raw: str) -> str:
     """Character data as the parser reports it: line breaks normalised, the predefined
-    and numeric references replaced (in one pass, as XML does)."""
+    and numeric references replaced (in one pass, as XML does), a raw "<" read as the
+    recovering reader reads it (formats/xml.py): "%3C" in a URL, "<" elsewhere."""
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
-    return _REFERENCE.sub(_reference, text) if "&" in text else text
+    if "<" in text:
+        text = text.replace("<", _RAW_LT_READ)
+    text = _REFERENCE.sub(_reference, text) if "&" in text else text
+    if _RAW_LT_READ in text:
+        url = _URL_START.match(text.strip().replace(_RAW_LT_READ, "<")) is not None
+        text = text.replace(_RAW_LT_READ, "%3C" if url else "<")
+    return text
+
+
+# A "<" in character data that starts no markup (no name, "/", "!" or "?" after it, or
+# glued to the text before it: ``q=a<b``), which the recovering reader reads on past
+# (formats/xml.py); in the decoded text, a character standing for it until a URL is told.
+_RAW_LT = re.compile(r"<(?![^\W\d]|[:/!?])|(?<=[^\s<>\"'])<(?![/!?])")
+_RAW_LT_READ = "\ufdd2"
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")

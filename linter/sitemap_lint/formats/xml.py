@@ -7,21 +7,26 @@ finished tree of nodes, then forgotten, so memory does not grow with the file.
 No entity is ever expanded and nothing is ever fetched: a DOCTYPE is reported
 and its declarations are ignored.
 
-Recovery. Expat stops at the first well-formedness error; in a sitemap the check
-goes on. A lexical defect with an obvious reading (a raw ``&``, an undefined entity,
-a character XML does not allow) is reported, marked in the text (a mark of the same
-length in characters, so no position moves; in a tag's name such a character is left
-out and a space put after the name) and the entry is read again from its start tag by
-a fresh parser: its other fields are still checked, and the marks are turned back
-into the text as written when the entry is handed over. An error in a mark is the
-repair failing: it is not reported again, and reading resumes as after structural
-damage. Structural damage (a mismatched, missing or stray end tag, a bad attribute,
-``--`` in a comment, a raw ``<``) is reported and reading resumes at the next entry
-start tag or the root's end tag. A resumed parser first reads a synthetic copy of the
-root start tag on the same line as the resumed text, so every position it reports maps
-back to the file: lines by ``line_offset``, columns of its first line by
-``column_offset``. The text is kept as UTF-8 for the last two blocks only, so memory
-stays flat.
+Recovery. Expat stops at the first well-formedness error; in a sitemap the check goes
+on. A lexical defect with an obvious reading (a raw ``&``, an undefined entity, a
+character XML does not allow) is reported, marked in the text (a mark of the same length
+in characters, so no position moves; in a tag's name such a character is left out and a
+space put after the name) and the entry is read again from its start tag by a fresh
+parser: its other fields are still checked, and the marks are turned back into the text
+as written when the entry is handed over. Two defects of an entry's markup are repaired
+so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back as its
+fix writes it, ``%3C`` in a URL), and an end tag of the open element whose ``>`` is
+missing before white space and the next tag (a ``>`` in place of its first space, or put
+before its line break). An error in a mark is the repair failing: it is not reported
+again, and reading resumes as after structural damage. Structural damage (a mismatched,
+missing or stray end tag, a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere)
+is reported and reading resumes at the next entry start tag or the root's end tag; the
+comments in the text skipped up to there are delivered all the same (their directives
+count), and only lines holding more than white space and comments are reported as
+skipped. A resumed parser first reads a synthetic copy of the root start tag on the same
+line as the resumed text, so every position it reports maps back to the file: lines by
+``line_offset``, columns of its first line by ``column_offset``. The text is kept as
+UTF-8 for the last two blocks only, so memory stays flat.
 
 The text read may be shorter than the file's on some lines: the fast path hands each
 run of proved entries over as a short comment (fastpath/). It says where with
@@ -52,8 +57,12 @@ CONTEXT_BYTES = 4096
 # a raw or undefined reference, and a character XML does not allow (dropped).
 AMP_MARK = "\ufdd1"
 DROP_MARK = "\ufdd0"
+# ... and a raw "<" in a value, read back as the fix writes it: "%3C" in a URL, "<"
+# elsewhere (as "&lt;" reads).
+LT_MARK = "\ufdd2"
 _AMP_MARK_BYTES = AMP_MARK.encode()
 _DROP_MARK_BYTES = DROP_MARK.encode()
+_LT_MARK_BYTES = LT_MARK.encode()
 _END_OF_INPUT = {3, 5, 6}  # no element found, unclosed token, partial character
 _INVALID_TOKEN = 4
 _TAG_MISMATCH = 7
@@ -79,6 +88,15 @@ _NAME_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb"|" + _NAME_BYTE + rb")*"
 _OPENER_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb")+[/?!]?" + _NAME_RUN.pattern)
 # What a repair marks: a character XML does not allow, or a raw "&".
 _DEFECT = re.compile(_BAD_CHAR.pattern + rb"|&")
+_LINE_BREAK = re.compile(rb"\r\n?|\n")
+_NOT_SPACE = re.compile(rb"[^ \t\r\n]")
+# A whole tag name, and what may start one.
+_TAG_NAME = re.compile(_NAME_BYTE + rb"+")
+_NAME_START_BYTE = re.compile(rb"[A-Za-z_:\x80-\xff]")
+# Before a "<" glued to a value's text (``q=a<b``), anything but these.
+_UNGLUED = b" \t\r\n<>\"'"
+# A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 class Handler(Protocol):
@@ -185,6 +203,9 @@ class StreamParser:
         # Looking for the place to resume: (file byte offset searched from, its line,
         # its 0-based column, the line of the error).
         self._skip: tuple[int, int, int, int] | None = None
+        # The lines after the error's that the skipped text holds more than white space and
+        # comments on: the first, the last, the last before that (0: none).
+        self._skipped = [0, 0, 0]
         self._resync: re.Pattern[bytes] | None = None
         self._prefix: bytes | None = None  # the synthetic root start tag
         # The DOCTYPE, once read: (its name, whether it names an external subset, the
@@ -410,23 +431,26 @@ class StreamParser:
             # A repair that did not help: resume at the next entry, reported once.
             self._lose_open_entry()
             return self._resume_after(offset, line, column - 1, line)
-        context, at = self._context(offset)
-        if self.restore_context is not None and context:
-            start = self.read_column(line, column - 1) - at
-            context, at = self.restore_context(context, line, start, at)
         if not recover:
             self._lose_open_entry()
-            handler.on_syntax_error(code, line, column, context, at)
+            handler.on_syntax_error(code, line, column, *self._error_context(offset, line, column))
             return None
         if self._count_error(line, column):
             return None
         self._last_error = offset
         repair = self._lexical(code, offset)
+        shown = offset, line, column  # where the finding stands
+        if repair is None:
+            in_markup = self._markup_repair(code, offset)
+            if in_markup is not None:
+                repair, at_offset = in_markup
+                shown = at_offset, *self._position_before(line, column, at_offset, offset)
         if repair is None and code == _TAG_MISMATCH:
             following = self._unclosed_at_end_tag(offset, line, column)
             if following is not None:
                 return following
-        handler.on_syntax_error(code, line, column, context, at)
+        context, at = self._error_context(*shown)
+        handler.on_syntax_error(code, shown[1], shown[2], context, at)
         stack = self._stack
         if repair is not None:
             start, end, mark = repair
@@ -437,6 +461,7 @@ class StreamParser:
                 node = entry[1]
                 if entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY:
                     self._repairs.append((start, end, mark))
+                    self._repairs.sort()  # a raw "<" is marked after what follows it
                     self._replay_until = (line, column)
                     self.entry_repairs += 1
                     return self._restart(entry_offset, node.line, node.column - 1)
@@ -456,6 +481,76 @@ class StreamParser:
             self._lose_entry_start_tag(offset)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
+
+    def _error_context(self, offset: int, line: int, column: int) -> tuple[str, int]:
+        """The context of an error at file byte ``offset`` (file ``line`` and 1-based
+        ``column``): its line's text as the file has it, and the error's place in it."""
+        context, at = self._context(offset)
+        if self.restore_context is not None and context:
+            start = self.read_column(line, column - 1) - at
+            context, at = self.restore_context(context, line, start, at)
+        return context, at
+
+    def _position_before(self, line: int, column: int, start: int, end: int) -> tuple[int, int]:
+        """The file position (line, 1-based column) of file byte ``start``, given that of
+        ``end`` after it (``line``, ``column``; both in the window)."""
+        back_line, back = self._position_back(line, self.read_column(line, column - 1), start, end)
+        return back_line, self._file_column(back_line, back) + 1
+
+    def _markup_repair(self, code: int, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
+        """A defect in the markup of an open entry with an obvious reading, found at the
+        error at file byte ``offset`` when the entry can be read again: the repair
+        (start, end, mark) and the file byte offset where the finding stands. An end tag
+        of the innermost open element whose ``>`` is missing (its whole name, white
+        space, then the "<" expat stopped at) gets its ``>``, in place of its first
+        space, or put before a line break (where nothing after it on the line moves):
+        the finding stands where the ``>`` is missing. A raw "<" in a field's value (no
+        name after it, or glued to the text before it: ``q=a<b``) is marked, and the
+        finding stands after it (rules/xml.py reads a "<" there as the defect)."""
+        stack = self._stack
+        entry = self._entry_open
+        if code != _INVALID_TOKEN or len(stack) < 2 or entry is None:
+            return None
+        base = self._window_base
+        entry_offset = self._file_offset(entry[0])
+        if entry_offset < base or offset - entry_offset > MAX_REPLAY:
+            return None  # the entry cannot be read again
+        window = self._window
+        at = offset - base
+        if at < 1 or at >= len(window):
+            return None
+        if window[at] == 0x3C:  # "<"
+            space = at
+            while space > max(at - CONTEXT_BYTES, 0) and window[space - 1] in b" \t\r\n":
+                space -= 1
+            tag = window.rfind(b"</", max(space - 256, 0), space)
+            if (
+                space < at
+                and tag >= 0
+                and _TAG_NAME.fullmatch(window, tag + 2, space)
+                and window[tag + 2 : space].decode("utf-8", "replace") == self._qname(stack[-1])
+                and not self._in_section(tag)
+            ):
+                where = base + space
+                if window[space] in b" \t":
+                    return (where, where + 1, b">"), where
+                return (where, where, b">"), where
+        if len(stack) < 3:
+            return None  # a raw "<" is repaired in a field's value only
+        if window[at - 1] == 0x3C and window[at : at + 1] not in (b"/", b"?", b"!"):
+            lt = at - 1  # no name after it: expat stopped right after it
+        else:
+            lt = window.rfind(b"<", max(at - 256, 0), at)
+            if (
+                lt < 1
+                or window[lt - 1] in _UNGLUED
+                or not _NAME_START_BYTE.match(window, lt + 1)
+                or b">" in window[lt:at]
+            ):
+                return None
+        if self._in_section(lt):
+            return None
+        return (base + lt, base + lt + 1, _LT_MARK_BYTES), base + lt + 1
 
     def _lose_entry_start_tag(self, offset: int) -> None:
         """An error inside an entry's start tag: the entry is lost before it began."""
@@ -671,43 +766,119 @@ class StreamParser:
         text as read)."""
         column = self.read_column(line, column)
         self._skip = (max(offset, self._window_base), line, column, error_line)
+        self._skipped = [0, 0, 0]
         return self._search_resync()
 
     def _search_resync(self) -> list[bytes | memoryview]:
+        """Look for the place to resume in the skipped text; the comments before it are
+        read all the same (for their directives) and are no skipped text."""
         assert self._skip is not None and self._resync is not None
         start, line, column, error_line = self._skip
         window = self._window
         base = self._window_base
-        match = self._resync.search(window, start - base)
+        at = start - base
+        match = self._resync.search(window, at)
         while match is not None and base + match.start() == self._last_restart:
             match = self._resync.search(window, match.start() + 1)
+        # Each comment read ends before the place to resume: it stays the one found.
+        limit = len(window) if match is None else match.start()
+        while True:
+            comment = window.find(b"<!--", at, limit)
+            close = -1 if comment < 0 else window.find(b"-->", comment + 4, limit)
+            if close < 0:
+                if match is None and comment >= 0 and len(window) - comment <= MAX_REPLAY:
+                    # A comment not ended yet: read it once the next block comes.
+                    line, column = self._skip_text(at, comment, line, column, error_line)
+                    self._skip = (base + comment, line, column, error_line)
+                    return []
+                break
+            line, column = self._skip_text(at, comment, line, column, error_line)
+            self._skipped_comment(comment, close, line, column)
+            line, column = self._advance(line, column, base + comment, base + close + 3)
+            at = close + 3
         if match is None:
             # Keep looking in the next block; a tag may be split at the end of this one.
-            keep = max(len(window) - 256, start - base)
-            while keep > start - base and (
-                0x80 <= window[keep] < 0xC0 or window[keep - 1 : keep] == b"\r"
-            ):
+            keep = max(len(window) - 256, at)
+            while keep > at and (0x80 <= window[keep] < 0xC0 or window[keep - 1 : keep] == b"\r"):
                 keep -= 1
-            line, column = self._advance(line, column, start, base + keep)
+            line, column = self._skip_text(at, keep, line, column, error_line)
             self._skip = (base + keep, line, column, error_line)
             return []
         self._skip = None
-        found = base + match.start()
-        line, column = self._advance(line, column, start, found)
-        if line - error_line >= 2:
+        found = match.start()
+        line, column = self._skip_text(at, found, line, column, error_line)
+        first, top, second = self._skipped
+        last = top if top < line else second
+        if first and first <= last:
             assert self.handler is not None
-            self.handler.on_skipped(error_line + 1, line - 1, line)
-        return self._restart(found, line, self._file_column(line, column))
+            self.handler.on_skipped(first, last, line)
+        return self._restart(base + found, line, self._file_column(line, column))
+
+    def _skip_text(
+        self, start: int, end: int, line: int, column: int, error_line: int
+    ) -> tuple[int, int]:
+        """Window bytes ``start`` to ``end`` (from ``line``, 0-based ``column``, in the
+        text as read) are skipped: note the lines after the error's where they hold more
+        than white space (``_skipped``: the first, the last and the last before it); the
+        position at ``end``."""
+        window = self._window
+        if line == error_line:
+            # The rest of the error's line is no skipped line.
+            found = _LINE_BREAK.search(window, start, end)
+            from_, from_line = (found.end(), line + 1) if found is not None else (end, line)
+        else:
+            from_, from_line = start, line
+        first = _NOT_SPACE.search(window, from_, end)
+        if first is not None:
+            last = len(window[from_:end].rstrip(b" \t\r\n")) + from_ - 1
+            first_line = from_line + _breaks(window[from_ : first.start()])
+            last_line = from_line + _breaks(window[from_:last])
+            before = max(window.rfind(b"\n", from_, last), window.rfind(b"\r", from_, last))
+            before_line = 0
+            if before > first.start():  # a line with more before the last one
+                kept = len(window[from_:before].rstrip(b" \t\r\n")) + from_ - 1
+                before_line = from_line + _breaks(window[from_:kept])
+            noted = self._skipped
+            if not noted[0] or first_line < noted[0]:
+                noted[0] = first_line
+            lines = {noted[1], noted[2], last_line, before_line} - {0}
+            top = max(lines)
+            noted[1] = top
+            noted[2] = max((n for n in lines if n < top), default=0)
+        return self._advance(line, column, self._window_base + start, self._window_base + end)
+
+    def _skipped_comment(self, start: int, end: int, line: int, column: int) -> None:
+        """A comment in the skipped text, window bytes ``start`` to ``end`` (its "-->"),
+        at ``line`` and 0-based ``column`` of the text as read: delivered (its directives
+        count) unless a replay already did."""
+        assert self.handler is not None
+        where = (line, self._file_column(line, column) + 1)
+        replay = self._replay_until
+        if replay is not None and where < replay:
+            return
+        text = self._window[start + 4 : end].decode("utf-8", errors="replace")
+        self.handler.on_comment(text, *where)
 
     def _end_in_skip(self) -> None:
         """The text ended while looking for the place to resume."""
         assert self._skip is not None and self.handler is not None
         start, line, column, error_line = self._skip
         self._skip = None
-        line, column = self._advance(line, column, start, self._fed)
-        last = line if column else line - 1  # the file may end with a line break
-        if last > error_line:
-            self.handler.on_skipped(error_line + 1, last, None)
+        window = self._window
+        base = self._window_base
+        at = start - base
+        while (comment := window.find(b"<!--", at)) >= 0:
+            close = window.find(b"-->", comment + 4)
+            if close < 0:
+                break
+            line, column = self._skip_text(at, comment, line, column, error_line)
+            self._skipped_comment(comment, close, line, column)
+            line, column = self._advance(line, column, base + comment, base + close + 3)
+            at = close + 3
+        line, column = self._skip_text(at, self._fed - base, line, column, error_line)
+        first, last, _before = self._skipped
+        if first:
+            self.handler.on_skipped(first, last, None)
         self.handler.on_syntax_error(3, line, self._file_column(line, column) + 1, "", 0)
         self.failed = True
 
@@ -1016,6 +1187,11 @@ class StreamParser:
         self._parser.EntityDeclHandler = declare if not self._restarted else _ignore_entity
 
 
+def _breaks(data: bytes) -> int:
+    """The line breaks in ``data`` (CR LF, CR and LF each end a line)."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
 def _detach(parser: pyexpat.XMLParserType) -> None:
     for name in (
         "StartElementHandler",
@@ -1036,17 +1212,23 @@ def _detach(parser: pyexpat.XMLParserType) -> None:
 def _unmark(entry: Node) -> None:
     """Put back the text as written where a defect was marked for the parse."""
     for node in entry.iter():
-        if AMP_MARK in node.text or DROP_MARK in node.text:
+        if AMP_MARK in node.text or DROP_MARK in node.text or LT_MARK in node.text:
             node.text = _unmarked_text(node.text)
         for key, value in node.attrs.items():
-            if AMP_MARK in value or DROP_MARK in value:
-                node.attrs[key] = value.replace(AMP_MARK, "&").replace(DROP_MARK, "")
+            if AMP_MARK in value or DROP_MARK in value or LT_MARK in value:
+                node.attrs[key] = (
+                    value.replace(AMP_MARK, "&").replace(DROP_MARK, "").replace(LT_MARK, "<")
+                )
 
 
 def _unmarked_text(marked: str) -> str:
     """``marked`` as written; where a marked '&' starts '&#' (a character reference the
-    parser refused), the text says where that '#' stands."""
+    parser refused), the text says where that '#' stands. A raw '<' reads as its fix
+    writes it: '%3C' in a URL (the value's other rules see the URL fixed), '<' elsewhere."""
     text = marked.replace(DROP_MARK, "")
+    if LT_MARK in text:
+        url = _URL_START.match(text.strip().replace(LT_MARK, "<")) is not None
+        text = text.replace(LT_MARK, "%3C" if url else "<")
     if AMP_MARK + "#" not in text:
         return text.replace(AMP_MARK, "&")
     refused = RefusedReferences(text.replace(AMP_MARK, "&"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
@@ -34,10 +35,13 @@ SYNTAX_ERROR = rule(
         its start tag; an entry that is complete but for its own end tag is
         still checked. A character XML does not allow (a control character,
         U+FFFE, U+FFFF) is reported and left out, and the rest of its entry is
-        still checked. When whole lines had to be skipped to find the next
-        entry, one more finding says which. After 100,000 syntax errors the rest
-        of the file is not read. An error before the root element, in its start
-        tag or after its end stops the check there.
+        still checked. An end tag of the open element whose `>` is missing
+        (`</url`, then white space and the next tag) is reported and read as
+        closed. When whole lines had to be skipped to find the next entry, one
+        more finding says which (lines of comments and white space only are not
+        counted; the comments there are still read for their directives). After
+        100,000 syntax errors the rest of the file is not read. An error before
+        the root element, in its start tag or after its end stops the check there.
     """,
     why="""
         A sitemap that is not well-formed is rejected as a whole: Google reports
@@ -135,8 +139,11 @@ UNESCAPED_LESS_THAN = rule(
     fix="safe",
     summary="A raw `<` in a value: write `&lt;` (or `%3C` in a URL)",
     what="""
-        Detects a `<` inside text that does not start a tag. The entry that holds
-        it cannot be read; the check resumes at the next entry.
+        Detects a `<` inside text that does not start a tag: no name follows it
+        (`1 < 2`), or it is glued to the text before it (`q=a<b`). In a field's
+        value it is read as its fix writes it (`%3C` in a URL, `<` elsewhere), so
+        the entry's other fields are still checked; elsewhere the entry that holds
+        it cannot be read, and the check resumes at the next entry.
     """,
     why="""
         In XML `<` always starts markup, so a raw one makes the file not
@@ -355,6 +362,12 @@ _ELEMENT_PREFIX = lazy(r"</?([A-Za-z_][\w.-]*):")
 _ATTRIBUTE_PREFIX = lazy(r"\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
 _DECLARED_PREFIX = lazy(r"\sxmlns:([A-Za-z_][\w.-]*)\s*=")
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
+# An end tag at the end of the text before an error, and what follows it there: white
+# space to the end of the line or before a "<" (its '>' is missing).
+_OPEN_END_TAG = lazy(r"</[^\s<>/&\"'=]+$")
+_AFTER_OPEN_END_TAG = lazy(r"\s*$|\s+<")
+# What follows a "<" that may start a tag: a name's first character, "/", "!" or "?".
+_MARKUP_AFTER_LT = lazy(r"[^\W\d]|[:/!?]")
 _EXCERPT = 50
 _VALUE_SHOWN = 100
 
@@ -489,6 +502,24 @@ def syntax_error(
                 column,
                 f"character U+{ord(char):04X} is not allowed in XML; remove it",
             )
+        open_end = _OPEN_END_TAG.search(context, 0, offset)
+        if open_end is not None and _AFTER_OPEN_END_TAG.match(context, offset):
+            # The reader stops where the '>' is missing (formats/xml.py), and reads on.
+            tag = open_end.group(0)
+            return SYNTAX_ERROR.at(
+                line,
+                max(column - len(tag), 1),
+                f"end tag {tag!r} is not closed: its '>' is missing; add '>' after the "
+                f"name: '{tag}>'",
+            )
+        if context[:offset].endswith("<"):
+            # The reader stops right after a raw '<' (also one glued to the text before
+            # it, ``q=a<b``: formats/xml.py), before an '&' after it too (``a<&b``).
+            return _raw_less_than(context, offset - 1, line, column - 1)
+        if context[offset : offset + 1] == "&":
+            lt = _glued_tag(context, offset, closed=False)
+            if lt is not None:  # ``q=a<b&c``, where the reader could not read on: the '<'
+                return _raw_less_than(context, lt, line, column - (offset - lt))
         amp = context.rfind("&", 0, offset + 1)
         before = context.rfind("&", 0, offset)
         if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
@@ -499,8 +530,6 @@ def syntax_error(
             and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
         ):
             return _raw_ampersand(context, amp, line, column - (offset - amp))
-        if context[:offset].endswith("<"):
-            return _raw_less_than(context, offset - 1, line, column - 1)
         lt = _glued_tag(context, offset, closed=False)
         if lt is not None:
             return _raw_less_than(context, lt, line, column - (offset - lt))
@@ -675,8 +704,11 @@ def _glued_tag(context: str, offset: int, closed: bool) -> int | None:
 
 
 def _value_around(context: str, at: int) -> tuple[int, int]:
-    """The bounds of the text or attribute value that holds position ``at``."""
+    """The bounds of the text or attribute value that holds position ``at``; a raw '<'
+    (one that starts no tag, ``_raw_lt``) is part of a text."""
     tag_start = context.rfind("<", 0, at)
+    while tag_start >= 0 and _raw_lt(context, tag_start):
+        tag_start = context.rfind("<", 0, tag_start)
     if tag_start > context.rfind(">", 0, at):  # inside a tag: an attribute value
         quote_at = max(context.rfind('"', tag_start, at), context.rfind("'", tag_start, at))
         if quote_at >= 0:
@@ -685,7 +717,22 @@ def _value_around(context: str, at: int) -> tuple[int, int]:
         return tag_start, len(context)
     start = context.rfind(">", 0, at) + 1
     end = context.find("<", at)
+    while end >= 0 and _raw_lt(context, end):
+        end = context.find("<", end + 1)
     return start, len(context) if end < 0 else end
+
+
+def _raw_lt(context: str, at: int) -> bool:
+    """Whether the '<' at ``at`` of ``context`` starts no tag: no name, '/', '!' or '?'
+    follows it, or it is glued to the text before it (``q=a<b``), as the reader takes
+    it (formats/xml.py)."""
+    following = context[at + 1 : at + 2]
+    if not _MARKUP_AFTER_LT.match(following):
+        return True
+    if following in "/!?":
+        return False
+    before = context[at - 1 : at]
+    return at > 0 and not before.isspace() and before not in "<>\"'"
 
 
 def _shown(value: str, at: int) -> str:
@@ -727,13 +774,24 @@ def raw_ampersands(
     # Escaping the '&' of a character reference the parser refused makes its '#' a
     # URL fragment: the meaning changes.
     refused = upper_hex or escaped.count("&amp;#") > raw.count("&amp;#")
-    fix = _escape_fix(raw, escaped, line, column, exact, refused) if column >= 1 else None
     value = raw.strip()
+    fix: FindingFix | None
+    if "<" in raw:
+        # A raw '<' too (XM005's, whose fix is its own): each text around it is escaped
+        # apart, and the message shows the value written right.
+        fix = _escape_fix_between(raw, escape, line, column, exact, refused)
+        shown = _with_lt(escape, _less_than(value))
+    else:
+        fix = _escape_fix(raw, escaped, line, column, exact, refused)
+        shown = escape
+    if column < 1:
+        fix = None
     lead = 0 if value is raw else len(raw) - len(raw.lstrip())
     rule = UNESCAPED_AMPERSAND
     code, name, severity = rule.code, rule.name, rule.severity
     if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
-        message = _message(value, escaped if value is raw else escape(value), upper_hex)
+        written = escaped if value is raw and shown is escape else shown(value)
+        message = _message(value, written, upper_hex)
         return [
             Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
             for offset in offsets
@@ -741,7 +799,7 @@ def raw_ampersands(
     findings = []
     for offset in offsets:
         snippet = _shown(value, offset - lead)
-        message = _message(snippet, escape(snippet), upper_hex)
+        message = _message(snippet, shown(snippet), upper_hex)
         at = max(column + offset, 1)
         findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
     return findings
@@ -778,6 +836,42 @@ def _escape_fix(
     return FindingFix(Fix.UNSAFE, how, (edit,), exact)
 
 
+def _escape_fix_between(
+    raw: str,
+    escape: Callable[[str], str],
+    line: int,
+    column: int,
+    exact: bool,
+    refused: bool,
+) -> FindingFix:
+    """XM004's fix of ``raw``, a value that holds a raw '<' too: each text between
+    those '<' escaped by ``escape`` where that changes it, so that the edits leave every
+    '<' to XM005's fix."""
+    edits = []
+    at = 0
+    for piece in raw.split("<"):
+        written = escape(piece)
+        if written != piece:
+            start = column + at
+            edits.append(Edit(line, start, written, "span", line, start + len(piece), piece))
+        at += len(piece) + 1
+    if not refused:
+        return FindingFix(Fix.SAFE, "Escape the raw `&` as `&amp;`", tuple(edits), exact)
+    how = "Write the character reference as XML reads it, or escape its `&` as `&amp;`"
+    return FindingFix(Fix.UNSAFE, how, tuple(edits), exact)
+
+
+def _less_than(value: str) -> str:
+    """What a raw '<' of ``value`` is written: '%3C' in a URL, '&lt;' elsewhere (the
+    reader reads it so, formats/xml.py)."""
+    return "%3C" if _URL_START.match(value) is not None else "&lt;"
+
+
+def _with_lt(escape: Callable[[str], str], written: str) -> Callable[[str], str]:
+    """``escape`` that also writes each '<' as ``written``."""
+    return lambda text: escape(text).replace("<", written)
+
+
 def _message(value: str, escaped: str, upper_hex: bool = False) -> str:
     if upper_hex:
         return shortened(
@@ -800,25 +894,31 @@ def _escape_raw(text: str) -> str:
 
 
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
+    """XM005 for the raw '<' at ``at`` of ``context``: the message quotes its value
+    and shows it written right (each raw '<' and '&' of it escaped); the fix writes this
+    '<' as the message says ('%3C' in a URL, '&lt;' elsewhere), as ``--fix`` does."""
     start = context.rfind(">", 0, at) + 1
     end = context.find("</", at + 1)
     end = len(context) if end < 0 else end
     raw = context[start:end]
     value = raw.strip()
     at_in_value = at - start - (len(raw) - len(raw.lstrip()))
-    in_url = _URL_START.match(value) is not None
-    escaped = "%3C" if in_url else "&lt;"
-    fixed = value[:at_in_value] + escaped + value[at_in_value + 1 :]
+    escaped = _less_than(value)
+    in_url = escaped == "%3C"
+    written = _escape_raw(value[:at_in_value]) + escaped + _escape_raw(value[at_in_value + 1 :])
+    fixed = written.replace("<", escaped)
+    fixed_at = len(_escape_raw(value[:at_in_value]).replace("<", escaped))
     how = "percent-encode it in a URL" if in_url else "escape it"
     column = max(column, 1)
+    edit = Edit(line, column, escaped, "span", line, column + 1, "<")
     return UNESCAPED_LESS_THAN.at(
         line,
         column,
-        f"raw '<' in {_shown(value, at_in_value)!r}; {how}: {_shown(fixed, at_in_value)!r}",
+        f"raw '<' in {_shown(value, at_in_value)!r}; {how}: {_shown(fixed, fixed_at)!r}",
         fix=FindingFix(
             Fix.SAFE,
-            "Escape the `<` as `&lt;`",
-            (Edit(line, column, "&lt;", "span", line, column + 1, "<"),),
+            "Percent-encode the `<` as `%3C`" if in_url else "Escape the `<` as `&lt;`",
+            (edit,),
         ),
     )
 

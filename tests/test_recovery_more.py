@@ -1,0 +1,386 @@
+"""Recovery after syntax errors, more cases: an end tag whose '>' is missing, a raw '<'
+in a value (with a raw '&' after it, in a URL or in text), and the comments the reader
+passes while it looks for the place to resume. Each defect is one finding at its place,
+the entry around it is read, the fixes the reports show are what ``--fix`` writes, and
+the fast path changes nothing."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sitemap_lint import fastpath
+from tests.helpers import run_cli
+
+HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n'
+)
+TAIL = "</urlset>\n"
+BAD_DATE = "<lastmod>2024-13-01</lastmod>"
+
+
+def sitemap(*entries: str) -> str:
+    return HEAD + "".join(f"  {entry}\n" for entry in entries) + TAIL
+
+
+def entry(name: str, extra: str = "") -> str:
+    return f"<url><loc>https://example.com/{name}</loc>{extra}</url>"
+
+
+def position(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
+    """1-based line and column of the ``occurrence``-th ``needle`` in ``text``."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    before = text[:index].replace("\r\n", "\n")
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
+def write(tmp_path: Path, text: str, name: str = "sitemap.xml") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def report(path: Path, capsys: pytest.CaptureFixture[str], form: str = "json") -> Any:
+    _status, out, _err = run_cli(
+        ["--isolated", "--now", "2025-06-01", "--format", form, str(path)], capsys
+    )
+    return json.loads(out)
+
+
+def checked(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    found: dict[str, Any] = report(write(tmp_path, text), capsys)["files"][0]
+    return found
+
+
+def places(found: dict[str, Any]) -> list[tuple[str, int, int]]:
+    return [(f["code"], f["line"], f["column"]) for f in found["findings"]]
+
+
+def by_code(found: dict[str, Any], code: str) -> list[dict[str, Any]]:
+    return [f for f in found["findings"] if f["code"] == code]
+
+
+def applied(text: str, found: dict[str, Any]) -> str:
+    """``text`` with the edits of every fix the JSON report shows (each edit once)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(where: dict[str, int]) -> int:
+        return starts[where["line"] - 1] + where["column"] - 1
+
+    edits = {
+        (offset(e["location"]), offset(e["end_location"]), e["content"])
+        for f in found["findings"]
+        if f.get("fix")
+        for e in f["fix"]["edits"]
+    }
+    spans = sorted(edits)
+    for (_s, end, _c), (start, _e, _d) in pairwise(spans):
+        assert end <= start, spans  # the edits of the report never overlap
+    for start, end, content in reversed(spans):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+def fixed_agrees(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[dict[str, Any], str]:
+    """The JSON report of ``text``, and the file ``--fix`` writes: the report's edits
+    give that file, its fixable count is what ``--diff`` says it would fix and the text
+    report's ``[*] N fixable``."""
+    path = write(tmp_path, text)
+    found = report(path, capsys)["files"][0]
+    fixable = sum(1 for f in found["findings"] if f.get("fix"))
+    _status, out, err = run_cli(["--isolated", "--now", "2025-06-01", str(path)], capsys)
+    assert f"[*] {fixable} fixable with --fix." in out + err
+    _status, out, err = run_cli(["--isolated", "--now", "2025-06-01", "--diff", str(path)], capsys)
+    finding = "finding" if fixable == 1 else "findings"
+    assert f"Would fix {fixable} {finding} in 1 file(s)." in out + err
+    run_cli(["--isolated", "--now", "2025-06-01", "--fix", str(path)], capsys)
+    after = path.read_text(encoding="utf-8")
+    assert applied(text, found) == after
+    return found, after
+
+
+# -- an end tag whose '>' is missing ------------------------------------------------------
+
+
+def test_an_entry_end_tag_without_its_gt_is_one_finding_and_the_entry_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(entry("a"), entry("b", BAD_DATE)[:-1], entry("c", BAD_DATE))
+    found = checked(tmp_path, text, capsys)
+    assert places(found) == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("XM001", *position(text, "</url\n")),
+        ("DT002", *position(text, "<lastmod>", 2)),
+    ]
+    (syntax,) = by_code(found, "XM001")
+    assert syntax["message"] == (
+        "end tag '</url' is not closed: its '>' is missing; add '>' after the name: '</url>'"
+    )
+    assert found["urls"] == 3
+
+
+@pytest.mark.parametrize(
+    ("broken", "tag"),
+    [
+        # A comment after the end tag: read, its directive too.
+        (
+            entry("b")[:-1] + "\n  <!-- sitemap-lint: disable-next-line UR008 -->",
+            "</url\n",
+        ),
+        # The end tag of a field, a line break after it, or a space.
+        (entry("b", "\n    " + BAD_DATE).replace("</loc>", "</loc"), "</loc\n"),
+        (entry("b", " " + BAD_DATE).replace("</loc>", "</loc"), "</loc "),
+        # Spaces, then a line break.
+        (entry("b", BAD_DATE)[:-1] + "  ", "</url "),
+    ],
+    ids=["comment after", "field, line break", "field, space", "spaces"],
+)
+def test_an_end_tag_without_its_gt_before_white_space_and_a_tag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], broken: str, tag: str
+) -> None:
+    text = sitemap(entry("a"), broken, entry("c#x"), entry("d", BAD_DATE))
+    found = checked(tmp_path, text, capsys)
+    (syntax,) = by_code(found, "XM001")
+    name = tag.strip()
+    assert (syntax["line"], syntax["column"]) == position(text, tag)
+    assert f"end tag '{name}' is not closed" in syntax["message"]
+    dates = [position(text, "<lastmod>", n + 1) for n in range(text.count("<lastmod>"))]
+    assert [(f["line"], f["column"]) for f in by_code(found, "DT002")] == dates
+    directive = "disable-next-line" in text
+    assert len(by_code(found, "UR008")) == (0 if directive else 1)
+    assert found["urls"] == 4
+
+
+def test_an_end_tag_without_its_gt_in_a_crlf_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(entry("a"), entry("b", BAD_DATE)[:-1], entry("c", BAD_DATE))
+    text = text.replace("\n", "\r\n")
+    found = checked(tmp_path, text, capsys)
+    assert places(found) == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("XM001", *position(text, "</url\r")),
+        ("DT002", *position(text, "<lastmod>", 2)),
+    ]
+    assert found["urls"] == 3
+
+
+# -- a raw '<' in a value -----------------------------------------------------------------
+
+
+def test_a_raw_less_than_in_a_loc_is_fixed_as_the_report_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(entry("w?a<b"))
+    found, after = fixed_agrees(tmp_path, text, capsys)
+    (less,) = found["findings"]
+    assert (less["code"], less["line"], less["column"]) == ("XM005", *position(text, "<b"))
+    assert less["message"] == (
+        "raw '<' in 'https://example.com/w?a<b'; percent-encode it in a URL: "
+        "'https://example.com/w?a%3Cb'"
+    )
+    (edit,) = less["fix"]["edits"]
+    assert edit["content"] == "%3C"
+    assert less["fix"]["message"] == "Percent-encode the `<` as `%3C`"
+    assert after == text.replace("a<b", "a%3Cb")
+    assert found["urls"] == 1
+
+
+def test_the_sarif_fix_of_a_raw_less_than_in_a_loc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(entry("w?a<b"))
+    results = report(write(tmp_path, text), capsys, "sarif")["runs"][0]["results"]
+    (result,) = results
+    (change,) = result["fixes"][0]["artifactChanges"]
+    (replacement,) = change["replacements"]
+    line, column = position(text, "<b")
+    assert replacement == {
+        "deletedRegion": {
+            "startLine": line,
+            "startColumn": column,
+            "endLine": line,
+            "endColumn": column + 1,
+        },
+        "insertedContent": {"text": "%3C"},
+    }
+
+
+def test_a_raw_less_than_then_a_raw_ampersand_in_a_loc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(entry("w?a<b&c"), entry("x", BAD_DATE))
+    found, after = fixed_agrees(tmp_path, text, capsys)
+    assert places(found) == [
+        ("XM005", *position(text, "<b")),
+        ("XM004", *position(text, "&c")),
+        ("DT002", *position(text, "<lastmod>")),
+    ]
+    less, amp = by_code(found, "XM005") + by_code(found, "XM004")
+    url, written = "https://example.com/w?a<b&c", "https://example.com/w?a%3Cb&amp;c"
+    assert less["message"] == f"raw '<' in {url!r}; percent-encode it in a URL: {written!r}"
+    assert amp["message"] == f"raw '&' in {url!r}; escape it as {written!r}"
+    assert after == text.replace("a<b&c", "a%3Cb&amp;c")
+    assert found["urls"] == 2
+
+
+def test_a_raw_less_than_and_another_defect_of_the_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The URL's other fix fits the file as it is: the fixes --fix applies are never
+    more than the report's fixable ones."""
+    text = sitemap(entry("a b<c"))
+    path = write(tmp_path, text)
+    found = report(path, capsys)["files"][0]
+    assert [f["code"] for f in found["findings"] if f.get("fix")] == ["UR006", "XM005"]
+    _status, out, err = run_cli(["--isolated", "--diff", str(path)], capsys)
+    assert "Would fix 1 finding in 1 file(s)." in out + err  # one edit fixes both
+    run_cli(["--isolated", "--fix", str(path)], capsys)
+    assert path.read_text(encoding="utf-8") == text.replace("a b<c", "a%20b%3Cc")
+
+
+def test_a_raw_less_than_and_a_raw_ampersand_in_a_caption(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    caption = "<image:caption>a < b & c</image:caption>"
+    image = f"<image:image><image:loc>https://example.com/i.png</image:loc>{caption}</image:image>"
+    text = sitemap(entry("a", image), entry("b", BAD_DATE))
+    found, after = fixed_agrees(tmp_path, text, capsys)
+    (less,) = by_code(found, "XM005")
+    (amp,) = by_code(found, "XM004")
+    assert (less["line"], less["column"]) == position(text, "< b")
+    assert (amp["line"], amp["column"]) == position(text, "& c")
+    assert less["message"] == "raw '<' in 'a < b & c'; escape it: 'a &lt; b &amp; c'"
+    assert amp["message"] == "raw '&' in 'a < b & c'; escape it as 'a &lt; b &amp; c'"
+    assert less["fix"]["edits"][0]["content"] == "&lt;"
+    assert after == text.replace("a < b & c", "a &lt; b &amp; c")
+    assert len(by_code(found, "DT002")) == 1
+    assert found["urls"] == 2
+
+
+# -- comments while the reader looks for the place to resume ------------------------------
+
+
+def test_a_directive_after_a_syntax_error_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(
+        entry("a").replace("</loc>", "</lco>"),
+        "<!-- sitemap-lint: disable-next-line UR008 -->",
+        entry("b#x"),
+    )
+    found = checked(tmp_path, text, capsys)
+    assert places(found) == [("XM001", *position(text, "lco>"))]
+    assert "mismatched tag" in found["findings"][0]["message"]
+
+
+def test_a_file_directive_after_a_syntax_error_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(
+        entry("a").replace("</loc>", "</lco>"),
+        "<!-- sitemap-lint: disable-file UR008 -->\n",
+        entry("b#x"),
+        entry("c#y"),
+    )
+    found = checked(tmp_path, text, capsys)
+    assert places(found) == [("XM001", *position(text, "lco>"))]
+
+
+def test_lines_of_comments_and_white_space_are_not_skipped_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(
+        entry("a").replace("</loc>", "</lco>"),
+        "<!-- one\n  two -->\n\n  <!-- three --> <!-- four -->",
+        entry("b#x"),
+    )
+    found = checked(tmp_path, text, capsys)
+    assert [code for code, _line, _column in places(found)] == ["XM001", "UR008"]
+
+
+def test_skipped_lines_are_named_without_the_comments_around_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = sitemap(
+        entry("a").replace("</loc>", "</lco>"),
+        "<!-- one -->\n  <lost>x</lost>\n  <!-- two -->\n  <lost>y</lost>\n  <!-- three -->",
+        entry("b"),
+    )
+    found = checked(tmp_path, text, capsys)
+    skipped = [f for f in by_code(found, "XM001") if "skipped" in f["message"]]
+    first, last = position(text, "<lost>")[0], position(text, "<lost>", 2)[0]
+    assert [(f["line"], f["column"]) for f in skipped] == [(first, 1)]
+    assert skipped[0]["message"].startswith(f"lines {first}-{last} were skipped")
+
+
+def test_a_comment_holding_the_next_entry_is_still_no_place_to_skip_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comment is read whole only when no place to resume stands in it: reading
+    resumes there as before (the comment is broken off, not the entries after it)."""
+    text = sitemap(
+        entry("a").replace("</loc>", "</lco>"),
+        "<!-- " + entry("b", BAD_DATE) + " -->",
+        entry("c", BAD_DATE),
+    )
+    found = checked(tmp_path, text, capsys)
+    assert ("DT002", *position(text, "<lastmod>", 2)) in places(found)
+
+
+# -- the fast path changes nothing --------------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", ""], ids=["LF", "CR LF", "one line"])
+def test_the_fast_path_changes_nothing(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    newline: str,
+) -> None:
+    plain = [entry(f"p{n}") for n in range(400)]
+    damaged = [
+        entry("b", BAD_DATE)[:-1] + " ",  # an end tag without its '>'
+        entry("c<d&e"),  # a raw '<' and a raw '&'
+        entry("f<g"),
+        entry("h", BAD_DATE).replace("</loc>", "</lco>"),
+        "<!-- sitemap-lint: disable-next-line UR008 -->",
+        entry("i#x"),
+    ]
+    entries = [*plain[:100], damaged[0], *plain[100:200], damaged[1], *plain[200:], *damaged[2:]]
+    if not newline:  # the directive names the next line: on one line, the entry stays
+        entries = [e for e in entries if "sitemap-lint" not in e]
+    text = HEAD.replace("\n", newline) + newline.join(entries) + newline + TAIL
+    assert len(text) > fastpath.SMALL
+    reports = []
+    for switch in ("0", "1"):
+        monkeypatch.setenv(fastpath.ENV, switch)
+        reports.append(checked(tmp_path, text, capsys))
+    slow, fast = reports
+    assert fast == slow
+    as_read = text.replace("\r\n", "\n")
+    expected = [
+        ("DT002", *position(as_read, "<lastmod>")),
+        ("XM001", *position(as_read, "</url ")),
+        ("XM005", *position(as_read, "<d&e")),
+        ("XM004", *position(as_read, "&e")),
+        ("XM005", *position(as_read, "<g")),
+        ("XM001", *position(as_read, "lco>")),
+    ]
+    if not newline:
+        expected.append(("UR008", *position(as_read, "<loc>https://example.com/i#x")))
+    assert sorted(places(fast)) == sorted(expected)
+    assert fast["urls"] == len([e for e in entries if e.startswith("<url>")]) - 1
