@@ -25,6 +25,11 @@ _OPAQUE = re.compile(
 _TAG_END = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
 _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _TRAILING_BLANKS = re.compile(r"[ \t]*")
+# An entry holding its loc alone (comments and white space aside).
+_LOC_ALONE = re.compile(
+    r"\s*(?:<!--.*?-->\s*)*<([A-Za-z_][\w.-]*:)?loc>[^<]*</\1?loc>\s*(?:<!--.*?-->\s*)*", re.DOTALL
+)
+_BETWEEN_TAGS = re.compile(r">\s+<")
 _DECLARATION = re.compile(r"""<\?xml[^>]*?\?>""")
 _ENCODING = re.compile(r"""(\sencoding\s*=\s*)(["'])([^"']*)\2""")
 # One attribute of a start tag, from the blank before it: its name and quoted value.
@@ -220,13 +225,17 @@ class Text:
         if tag is None:
             return None
         start, end, name = tag
+        inside = ""
         if self.text[end - 2] != "/":  # not <url/>: up to the end tag
             close = re.compile(rf"</{re.escape(name)}\s*>")
             found = close.search(self.text, end)
             nested = self.text.find(f"<{name}", end)
             if found is None or 0 <= nested < found.start():
                 return None
+            inside = self.text[end : found.start()]
             end = found.end()
+        if edit.old and not self._holds_no_more(inside, edit.old, name):
+            return None  # removing it would lose what only it says
         # The indentation before it and the line break after it go too, when the
         # element stands alone on its lines.
         line_start = max(self.text.rfind("\n", 0, start), self.text.rfind("\r", 0, start)) + 1
@@ -235,6 +244,31 @@ class Text:
             if after is not None:
                 start, end = line_start, after.end()
         return [Replacement(start, end, "")]
+
+    def _holds_no_more(self, inside: str, first: str, name: str) -> bool:
+        """Whether an entry whose content is ``inside`` says nothing that the entry
+        holding the element at ``first`` (``LINE:COLUMN``, its ``loc``) does not: it
+        holds its ``loc`` alone, or the same content as that entry (white space between
+        elements aside)."""
+        if _LOC_ALONE.fullmatch(inside):
+            return True
+        line, _, column = first.partition(":")
+        at = self.offset(int(line), int(column))
+        if at is None:
+            return False
+        opened = re.compile(rf"<{re.escape(name)}[\s>]")
+        begin = max(
+            (m.start() for m in opened.finditer(self.text, max(at - 4096, 0), at)), default=-1
+        )
+        if begin < 0:
+            return False
+        tag_end = self.text.find(">", begin) + 1
+        close = self.text.find(f"</{name}", tag_end)
+        if close < at:
+            return False
+        return _BETWEEN_TAGS.sub("><", inside).strip() == (
+            _BETWEEN_TAGS.sub("><", self.text[tag_end:close]).strip()
+        )
 
     def _xmlns(self, edit: Edit) -> list[Replacement] | None:
         pattern = re.compile(

@@ -126,12 +126,18 @@ def replace_text(node: Node, value: str, message: str, safe: bool = True) -> Fin
     )
 
 
-def remove_element(node: Node, message: str) -> FindingFix | None:
+def remove_element(
+    node: Node, message: str, kept: tuple[int, int] | None = None
+) -> FindingFix | None:
     """An unsafe fix that removes the element ``node`` (an entry) from the file (None
-    when one of its values holds an entity reference left unexpanded)."""
+    when one of its values holds an entity reference left unexpanded). ``kept``: the
+    position of the ``loc`` of the entry that stays (a duplicate's first): the entry is
+    then removed only when it says nothing that one does not (its ``loc`` alone, or the
+    same content), which the fix finds in the file's text."""
     if any(holds_reference(child.text) for child in node.iter()):
         return None
-    return FindingFix(Fix.UNSAFE, message, (Edit(node.line, node.column, "", "element"),))
+    old = "" if kept is None else f"{kept[0]}:{kept[1]}"
+    return FindingFix(Fix.UNSAFE, message, (Edit(node.line, node.column, "", "element", old=old),))
 
 
 def whole_file(target: str, message: str, old: str = "", content: str = "") -> FindingFix:

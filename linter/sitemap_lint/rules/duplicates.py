@@ -91,7 +91,11 @@ class DuplicateTracker:
                 f"{message}; remove this entry (or merge it into the first one)",
                 fix=None
                 if entry is None
-                else remove_element(entry, "Remove this entry (the first one stays)"),
+                else remove_element(
+                    entry,
+                    "Remove this entry (the first one stays)",
+                    kept=(first_line, first_column),
+                ),
             )
         )
 
