@@ -536,3 +536,34 @@ def test_fetched_sitemaps_count_no_fixes(
         assert "[*]" not in out
         _, out, _ = run(["--format", "json", "--timeout", "5", f"{base}sitemap.xml"], capsys)
         assert all("fix" not in f for f in json.loads(out)["files"][0]["findings"])
+
+
+_PLAIN = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"  <url><loc>https://example.com/a</loc></url>\n</urlset>\n"
+)
+SIMPLE_AMP = _PLAIN.replace(b"/a<", b"/a&b<")
+SIMPLE_CLEAN_BOM_ONLY = _PLAIN
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"\xef\xbb\xbf" + SIMPLE_AMP, "(and the byte order mark removed)"),
+        (b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, "(the same text; the byte order mark removed)"),
+        (
+            SIMPLE_AMP.replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"'),
+            "(and the file written in UTF-8 instead of",
+        ),
+    ],
+)
+def test_diff_says_what_changes_in_the_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, says: str
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(data)
+    status = main(["check", "--isolated", "--diff", str(path)])
+    assert status == 1
+    assert says in capsys.readouterr().out
+    assert path.read_bytes() == data  # --diff writes nothing

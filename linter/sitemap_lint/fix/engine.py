@@ -59,6 +59,8 @@ class FileFix:
     after: str = ""
     refused: tuple[Finding, ...] = ()  # why the file was left as it is (FX001)
     passes: int = 0
+    # What changes in the bytes beyond the text (a diff of the text does not show it).
+    in_bytes: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -219,7 +221,18 @@ def fix_source(
         result.fixed_findings = []
         return result
     result.after = text
+    result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
     return result
+
+
+def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...]:
+    """What a fix changes in the bytes that the text does not show."""
+    changes = []
+    if drop_bom and decoded.bom:
+        changes.append("the byte order mark removed")
+    if to_utf8 and decoded.codec.replace("-", "").replace("_", "").lower() != "utf8":
+        changes.append(f"the file written in UTF-8 instead of {decoded.codec}")
+    return tuple(changes)
 
 
 def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:

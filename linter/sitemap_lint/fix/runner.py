@@ -83,9 +83,11 @@ def fix_files(
         assert done.fixed is not None
         if not write:
             text = unified(source.name, done.before, done.after)
+            in_bytes = "; ".join(done.in_bytes) or "the bytes changed"
             if not text:  # only the bytes changed: the byte order mark, the encoding
-                text = f"--- {source.name}\n+++ {source.name}\n"
-                text += "(the same text; the byte order mark removed or the encoding changed)\n"
+                text = f"--- {source.name}\n+++ {source.name}\n(the same text; {in_bytes})\n"
+            elif done.in_bytes:
+                text += f"(and {in_bytes})\n"
             out.write(text)
         elif source.path is not None:
             try:
