@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sitemap_lint.diff import places
 from sitemap_lint.diff.hashing import url_hashes
-from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing
+from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing, normal_joined
 from sitemap_lint.diff.sides import Side
 
 RECENT_SECONDS = 3600  # a lastmod this close to the run's time is "now"
@@ -81,8 +82,9 @@ class _Flat:
     order): each entry's file number, hash, lastmod, priority and changefreq; the files
     keep their compressed text, read back for the URLs shown and those that changed."""
 
-    def __init__(self, side: Side, places: dict[str, int]) -> None:
-        self.files = [f for f in side.files if f.listing.kind in ("urlset", "text")]
+    def __init__(self, side: Side, numbers: list[int]) -> None:
+        kept = [f.listing.kind in ("urlset", "text") for f in side.files]
+        self.files = [f for f, keep in zip(side.files, kept, strict=True) if keep]
         listings = [f.listing for f in self.files]
         counts = [len(listing) for listing in listings]
         self.starts = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
@@ -99,10 +101,10 @@ class _Flat:
             or [np.zeros(0, np.int64)]
         )
         self.alternate_hrefs = _joined(listings, "alternate_hrefs", np.uint64)
-        # Each file's place as a number shared by both sides.
-        self.places = np.array(
-            [places.setdefault(f.place, len(places)) for f in self.files], dtype=np.uint32
-        )
+        # Each file's number (``places.numbers``), shared by the file it is paired with on
+        # the other side.
+        self.file_numbers = [n for n, keep in zip(numbers, kept, strict=True) if keep]
+        self.paired = np.array(self.file_numbers, dtype=np.uint32)
         self._text: dict[int, list[str]] = {}
 
     def numbers(self, indexes: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -123,8 +125,9 @@ class _Flat:
         return text[index - int(self.starts[number])]
 
     def origins_and_paths(self, indexes: NDArray[np.int64]) -> tuple[list[str], NDArray[np.uint64]]:
-        """The origin (lower case) and the hash of the rest (path, query, fragment) of each
-        entry of ``indexes`` (in increasing order), read back from the files' text."""
+        """The origin and the hash of the rest (path, query, fragment) of each entry of
+        ``indexes`` (in increasing order), read back from the files' text, in the URLs'
+        normal form (a lower-case origin without its default port, ``/`` for no path)."""
         origins: list[str] = []
         paths: list[str] = []
         numbers = self.numbers(indexes)
@@ -132,7 +135,8 @@ class _Flat:
         for group in groups:
             number = int(self.numbers(group[:1])[0])
             rows = group - self.starts[number]
-            split = ORIGIN_AND_REST.findall(_rows(self.files[number].listing, rows))
+            text = normal_joined(_rows(self.files[number].listing, rows), len(rows))
+            split = ORIGIN_AND_REST.findall(text.decode("utf-8", "surrogatepass"))
             origins.extend(origin.lower() for origin, _rest in split)
             paths.extend(rest or "/" for _origin, rest in split)
         return origins, np.frombuffer(url_hashes(paths).tobytes(), dtype=np.uint64)
@@ -161,19 +165,17 @@ class _Flat:
         return hashes[first], indexes[order[first]]
 
 
-def _rows(listing: Listing, rows: NDArray[np.int64]) -> str:
-    """The URLs of a file's ``rows`` (in increasing order), joined by line breaks: only
-    they are decoded, found by the line breaks of the file's text."""
+def _rows(listing: Listing, rows: NDArray[np.int64]) -> bytes:
+    """The URLs of a file's ``rows`` (in increasing order), joined by line breaks (UTF-8):
+    only they are taken, found by the line breaks of the file's text."""
     text = zlib.decompress(listing.urls)
     breaks = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord("\n"))
     if len(breaks) != len(listing) - 1:  # a URL holding a line break: the file's lines
         lines = listing.url_text()
-        return "\n".join(lines[row] for row in rows.tolist())
+        return "\n".join(lines[row] for row in rows.tolist()).encode("utf-8", "surrogatepass")
     starts = np.concatenate(([0], breaks + 1))[rows].tolist()
     ends = np.concatenate((breaks, [len(text)]))[rows].tolist()
-    return b"\n".join([text[start:end] for start, end in zip(starts, ends, strict=True)]).decode(
-        "utf-8", "surrogatepass"
-    )
+    return b"\n".join([text[start:end] for start, end in zip(starts, ends, strict=True)])
 
 
 def _column(side: Side, listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
@@ -194,8 +196,8 @@ def _joined(listings: list[Listing], name: str, dtype: type) -> NDArray[Any]:
 
 def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     """What changed from ``old`` to ``new``; ``show``: how many URLs of each kind to name."""
-    places: dict[str, int] = {}
-    before, after = _Flat(old, places), _Flat(new, places)
+    old_numbers, new_numbers = places.numbers(old.files, new.files)
+    before, after = _Flat(old, old_numbers), _Flat(new, new_numbers)
     changes = Changes(
         old_urls=before.total,
         new_urls=after.total,
@@ -212,14 +214,17 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     _hreflang(after, removed_hashes, changes, show)
     removed_by_file = np.bincount(before.numbers(gone), minlength=len(before.files))
     added_by_file = np.bincount(after.numbers(came), minlength=len(after.files))
-    by_place: dict[str, list[int]] = {}
-    for f, count in zip(after.files, added_by_file.tolist(), strict=True):
+    # Counted by file paired across the sides, named as the new side names it.
+    names = dict(zip(before.file_numbers, (f.place for f in before.files), strict=True))
+    names.update(zip(after.file_numbers, (f.place for f in after.files), strict=True))
+    by_number: dict[int, list[int]] = {}
+    for number, count in zip(after.file_numbers, added_by_file.tolist(), strict=True):
         if count:
-            by_place.setdefault(f.place, [0, 0])[0] += count
-    for f, count in zip(before.files, removed_by_file.tolist(), strict=True):
+            by_number.setdefault(number, [0, 0])[0] += count
+    for number, count in zip(before.file_numbers, removed_by_file.tolist(), strict=True):
         if count:
-            by_place.setdefault(f.place, [0, 0])[1] += count
-    changes.by_file = [(p, a, r) for p, (a, r) in sorted(by_place.items())]
+            by_number.setdefault(number, [0, 0])[1] += count
+    changes.by_file = sorted((names[n], a, r) for n, (a, r) in by_number.items())
     return changes
 
 
@@ -286,8 +291,8 @@ def _join_slice(
         np.count_nonzero(before.priorities[old_common] != after.priorities[new_common]),
         np.count_nonzero(before.changefreqs[old_common] != after.changefreqs[new_common]),
     ]
-    old_places = before.places[before.numbers(old_common)]
-    elsewhere = old_places != after.places[after.numbers(new_common)]
+    old_files = before.paired[before.numbers(old_common)]
+    elsewhere = old_files != after.paired[after.numbers(new_common)]
     moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
     order = np.argsort(moved_old, kind="stable")[:show]
     return _Slice(
@@ -364,7 +369,8 @@ def _children(old: Side, new: Side, changes: Changes) -> None:
 
 
 def _child_place(url: str) -> str:
-    """A listed sitemap compared by its path (the sides may be served from two hosts)."""
+    """A listed sitemap compared by its path (the sides may be served from two hosts),
+    without a final ``.gz`` (the same sitemap, now served compressed or no longer)."""
     from urllib.parse import urlsplit
 
-    return urlsplit(url.strip()).path if "://" in url else url.strip()
+    return places.ungzipped(urlsplit(url.strip()).path if "://" in url else url.strip())

@@ -1,7 +1,9 @@
 """What one file of a side lists, read into compact columns for the comparison.
 
-A sitemap's entries become parallel arrays (the URL's hash, its lastmod, changefreq
-and priority) and the URLs' text, compressed,
+A sitemap's entries become parallel arrays (the hash of the URL's normal form, the
+one ``check``'s duplicate rules compare, so that ``https://Example.com:443`` and
+``https://example.com/`` are one page; its lastmod, changefreq and priority) and the
+URLs' text as written, compressed,
 so that a side of millions of URLs stays a few dozen bytes an entry and the URLs of
 the few shown in the report are read back by their place. An index's and a
 robots.txt's sitemaps become the file's children, which the set's discovery follows
@@ -27,6 +29,7 @@ from typing import Any
 
 from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList
@@ -46,7 +49,7 @@ class Listing:
 
     kind: str = ""  # urlset, sitemapindex, text, robots; '' when none of these
     problem: str | None = None  # why the file is no sitemap that can be read
-    hashes: array[int] = field(default_factory=lambda: array("Q"))  # url_hash of the URL
+    hashes: array[int] = field(default_factory=lambda: array("Q"))  # of the normal_url
     lastmods: array[int] = field(default_factory=lambda: array("q"))  # UTC seconds
     changefreqs: array[int] = field(default_factory=lambda: array("B"))  # 1 + index; 0 none
     priorities: array[int] = field(default_factory=lambda: array("h"))  # thousandths
@@ -255,7 +258,7 @@ def _entries(
                 href = (child.get("href") or "").strip()
                 if href and child.get("rel") == "alternate":
                     listing.alternate_pages.append(index)
-                    listing.alternate_hrefs.append(url_hash(href))
+                    listing.alternate_hrefs.append(url_hash(normal_url(href)))
         yield (loc or "").strip(), lastmod, changefreq, priority
 
 
@@ -269,11 +272,49 @@ def _fill(
     """The listing's columns from the entries' fields (one list a field, in order)."""
     listing.count = len(urls)
     text = "\n".join(urls).encode("utf-8", "surrogatepass")
-    listing.hashes = (urls and joined_hashes(text, len(urls))) or url_hashes(urls)
+    hashes = joined_hashes(normal_joined(text, len(urls)), len(urls)) if urls else None
+    listing.hashes = hashes or url_hashes([normal_url(url) for url in urls])
     listing.lastmods = array("q", _each(_seconds, lastmods))
     listing.changefreqs = array("B", _each(_changefreq, changefreqs))
     listing.priorities = array("h", _each(_priority, priorities))
     listing.urls = zlib.compress(text, 1)
+
+
+# A URL its normal form (``normal_url``) leaves as it is, told by its start: a lower-case
+# http(s) scheme, then a host of lower-case ASCII letters, digits and the other
+# characters lower-casing keeps (no port, no user), and the path's ``/``. Found at each
+# line of a file's URLs joined by line breaks: the first by ``_NORMAL_START``, the others
+# after the ``\n`` that ``_NOT_NORMAL`` looks for (a literal first, which the search
+# skips to in C).
+_HOST = rb"[a-z0-9._~!$&'()*+,;=%-]+"
+_NORMAL_START = re.compile(rb"https?://" + _HOST + rb"/")
+_NOT_NORMAL = re.compile(rb"\n(?!https?://" + _HOST + rb"/)")
+
+
+def normal_joined(joined: bytes, count: int) -> bytes:
+    """``count`` URLs joined by line breaks (UTF-8), each in its normal form
+    (``normal_url``: the form ``check``'s DU001 and SE001 compare). The URLs of nearly
+    every file are in that form already, on one origin: when the first is, and each of
+    the others starts with its origin (one count of a byte string), the text is returned
+    as it is; else only the URLs that ``_NOT_NORMAL`` finds are made normal."""
+    first = _NORMAL_START.match(joined)
+    if first is not None and joined.count(b"\n" + first.group(0)) == count - 1:
+        return joined
+    starts = [found.end() for found in _NOT_NORMAL.finditer(joined)]
+    if first is None:
+        starts.insert(0, 0)
+    if not starts:
+        return joined
+    parts: list[bytes] = []
+    done = 0
+    for start in starts:
+        end = joined.find(b"\n", start)
+        end = len(joined) if end < 0 else end
+        url = joined[start:end].decode("utf-8", "surrogatepass")
+        parts += [joined[done:start], normal_url(url).encode("utf-8", "surrogatepass")]
+        done = end
+    parts.append(joined[done:])
+    return b"".join(parts)
 
 
 def _each(convert: Callable[[str | None], int], values: list[str | None]) -> Iterator[int]:
@@ -309,10 +350,12 @@ def _seconds(value: str | None) -> int:
 
 
 def _changefreq(value: str | None) -> int:
+    """1 + the value's place in CHANGEFREQS, whatever its case (``Daily`` is ``daily``,
+    as ``check --fix`` writes it); 0 for none, past the list for another word."""
     if value is None:
         return 0
     try:
-        return 1 + CHANGEFREQS.index(value.strip())
+        return 1 + CHANGEFREQS.index(value.strip().lower())
     except ValueError:
         return len(CHANGEFREQS) + 1
 

@@ -15,9 +15,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from urllib.parse import urlsplit
 
 from sitemap_lint.diff.listing import Listing, read_listing
+from sitemap_lint.diff.places import place, root_directory
 from sitemap_lint.engine.dispatch import calls
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import UsageError
@@ -31,11 +31,13 @@ from sitemap_lint.settings.options import Options
 @dataclass(eq=False)
 class SideFile:
     """One file of a side: its name as given or listed, where it sits relative to the
-    side's root (how files of the two sides are matched), and its listing."""
+    side's root directory (how files of the two sides are matched: ``places``), its
+    listing, and whether the side names it (no file of the side lists it)."""
 
     name: str
     place: str
     listing: Listing
+    root: bool = False
 
 
 class ColumnStore:
@@ -223,7 +225,7 @@ def read_side(
     except (UsageError, InputError) as error:
         raise UsageError(f"{label}: {error}") from None
     side = Side(label, arguments, store=runner.store)
-    roots = [_root_place(argument) for argument in arguments]
+    roots = [root_directory(argument) for argument in arguments]
     for result in results:
         for finding in result.findings:
             if finding.code in _UNREAD or (
@@ -240,27 +242,6 @@ def read_side(
                 f"{label} {result.name}: {listing.problem}; check it with "
                 f"`sitemap-lint check {result.name}`; nothing was compared"
             )
-        side.files.append(SideFile(result.name, _place(result.name, roots), listing))
+        where = place(result.name, roots)
+        side.files.append(SideFile(result.name, where, listing, root=result.parent is None))
     return side
-
-
-def _root_place(argument: str) -> str:
-    """The directory a side's argument stands in, as a prefix to strip from its files."""
-    if "://" in argument:
-        parts = urlsplit(argument)
-        directory = parts.path.rsplit("/", 1)[0] + "/"
-        return f"{parts.scheme}://{parts.netloc}{directory}"
-    from pathlib import Path
-
-    path = Path(argument)
-    return (str(path) if path.is_dir() else str(path.parent)).rstrip("/") + "/"
-
-
-def _place(name: str, roots: list[str]) -> str:
-    """A file's place relative to its side's root: how files of the two sides match."""
-    for root in roots:
-        if root not in ("./", "/") and name.startswith(root):
-            return name[len(root) :]
-    if "://" in name:
-        return urlsplit(name).path.lstrip("/")
-    return name.removeprefix("./")
