@@ -46,6 +46,19 @@ def sliced(
     ]
 
 
+def without_and_with_fast_path(
+    monkeypatch: pytest.MonkeyPatch, report: Callable[[], Any]
+) -> tuple[Any, Any]:
+    """``report()`` with the fast path off, then on."""
+    from sitemap_lint import fastpath
+
+    reports = []
+    for switch in ("0", "1"):
+        monkeypatch.setenv(fastpath.ENV, switch)
+        reports.append(report())
+    return reports[0], reports[1]
+
+
 def in_turn(
     cases: Sequence[tuple[Any, ...]],
     ways: Sequence[tuple[Any, ...]],

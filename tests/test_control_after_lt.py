@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sitemap_lint import fastpath
-from tests.helpers import run_cli
+from tests.helpers import run_cli, without_and_with_fast_path
 
 HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -181,11 +181,7 @@ def test_the_fast_path_changes_nothing(
     entries = [*plain[:200], damaged[0], *plain[200:], damaged[1], damaged[2]]
     text = HEAD.replace("\n", newline) + newline.join(entries) + newline + TAIL
     assert len(text) > fastpath.SMALL
-    reports = []
-    for switch in ("0", "1"):
-        monkeypatch.setenv(fastpath.ENV, switch)
-        reports.append(check(tmp_path, text, capsys))
-    slow, fast = reports
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: check(tmp_path, text, capsys))
     assert fast == slow
     as_read = text.replace("\r\n", "\n")
     assert found(fast, "XM001") == bad_places(as_read)

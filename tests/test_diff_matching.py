@@ -131,6 +131,12 @@ def test_files_below_the_root_match_by_place_without_gz(
     assert report["by_file"] == []
 
 
+def _mapped_diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    """``diff --follow`` with each side's site mapped to its directory (old/, new/)."""
+    maps = ("--old-map", f"{SITE}=old", "--new-map", f"{SITE}=new")
+    return _diff(capsys, "--follow", *maps, "--max-moved", "0", *args)
+
+
 def _site(root: Path, index: str, children: dict[str, list[str]]) -> None:
     _write(root / index, _index(*children))
     for name, pages in children.items():
@@ -145,19 +151,8 @@ def test_an_index_renamed_and_its_children_compressed(
     monkeypatch.chdir(tmp_path)
     _site(tmp_path / "old", "sitemap.xml", {"a.xml": ["a1", "a2"], "b.xml": ["b1"]})
     _site(tmp_path / "new", "sitemap_index.xml", {"a.xml.gz": ["a1", "a2"], "b.xml": ["b1"]})
-    status, report = _diff(
-        capsys,
-        "--follow",
-        "--old-map",
-        f"{SITE}=old",
-        "--new-map",
-        f"{SITE}=new",
-        "--max-moved",
-        "0",
-        "--max-children-removed",
-        "0",
-        "old/sitemap.xml",
-        "new/sitemap_index.xml",
+    status, report = _mapped_diff(
+        capsys, "--max-children-removed", "0", "old/sitemap.xml", "new/sitemap_index.xml"
     )
     assert status == 0
     assert (report["urls"]["common"], report["urls"]["moved"]) == (3, 0)
@@ -177,18 +172,7 @@ def test_a_root_written_otherwise_places_its_children_alike(
     _site(tmp_path / "old", "sitemap.xml", {"a.xml": ["a1"], "b.xml": ["b1"]})
     _site(tmp_path / "new", "sitemap.xml", {"a.xml": ["a1"], "b.xml": ["b1"]})
     old = "./old/sitemap.xml" if spelling == "./" else str(tmp_path / "old" / "sitemap.xml")
-    status, report = _diff(
-        capsys,
-        "--follow",
-        "--old-map",
-        f"{SITE}=old",
-        "--new-map",
-        f"{SITE}=new",
-        "--max-moved",
-        "0",
-        old,
-        "new/sitemap.xml",
-    )
+    status, report = _mapped_diff(capsys, old, "new/sitemap.xml")
     assert status == 0
     assert (report["urls"]["common"], report["urls"]["moved"]) == (2, 0)
 
