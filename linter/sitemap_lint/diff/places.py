@@ -28,11 +28,19 @@ import os
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import urlsplit
 
-if TYPE_CHECKING:
-    from sitemap_lint.diff.sides import SideFile
+
+class SideFile(Protocol):
+    """What pairing needs of a side's file (``sides.SideFile``): its place, and whether
+    it is its side's root (no other file of the side lists it)."""
+
+    @property
+    def place(self) -> str: ...
+
+    @property
+    def root(self) -> bool: ...
 
 
 def root_directory(argument: str) -> str:
