@@ -139,6 +139,29 @@ def test_sample_is_deterministic_and_max_limits(
     assert limited == sorted(paths[:3])  # the first three in the file's order
 
 
+@pytest.mark.parametrize(
+    ("also", "says", "fixed"),
+    [
+        ((), "list the final URL", True),
+        (("/redirect/0",), "which the sitemap lists already; remove this entry", False),
+    ],
+)
+def test_a_redirect_to_a_url_the_sitemap_lists_is_told_to_go(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    also: tuple[str, ...],
+    says: str,
+    fixed: bool,
+) -> None:
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/redirect/1", *also))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code == "LV005"]
+    assert finding.line == 3
+    assert says in finding.message
+    assert (finding.fix is not None) == fixed  # writing the final URL would list it twice
+
+
 @pytest.mark.parametrize("status", [301, 302, 307, 308])
 def test_a_redirect_without_a_location_is_a_broken_answer(
     live_server: LiveServer,  # noqa: F811

@@ -219,11 +219,14 @@ def add_findings(
     targets = result.targets or []
     sink = result.open_sink()
     checks = calls(ANSWER, enabled)
+    listed: frozenset[str] = frozenset()
+    if any((answer := answers.get(t.url)) is not None and answer.chain for t in targets):
+        listed = frozenset(t.url for t in targets if t.kind == "page")
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:
             for check in checks:
-                check(Answered(target, answer, now), result.name, sink)
+                check(Answered(target, answer, now, listed), result.name, sink)
     once(AUDITED, Audited(targets, now, answers), result.name, sink, enabled)
     result.targets = None
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
@@ -134,7 +135,9 @@ REDIRECTED = answered(
         (301, 302, 307, 308) and reaches a success, naming the chain and the final URL.
         The unsafe fix writes the final URL in place of the listed one when the chain
         ends in 200 on the same site (the host, `www.` aside; http to https included):
-        `--fix --unsafe-fixes --live` applies it with its first pass.
+        `--fix --unsafe-fixes --live` applies it with its first pass. A page whose
+        redirects end at a URL the sitemap lists already is told to go, without a fix
+        (writing the final URL would list it twice).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
@@ -458,7 +461,7 @@ _DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages
 def check_answer(answered: Answered, file: str, report: Reporter) -> None:
     """What the answer to one listed URL says (the live audit runs after the fast path:
     no proof needed)."""
-    for finding in judge(answered.target, answered.answer, answered.now):
+    for finding in judge(answered.target, answered.answer, answered.now, answered.listed):
         report.add(finding)
 
 
@@ -498,11 +501,14 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
         )
 
 
-def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
+def judge(
+    target: Target, answer: Answer, now: datetime, listed: frozenset[str] = frozenset()
+) -> list[Finding]:
     """The findings one answer gives for one listed URL (at most one about its
-    reachability, then what a page says about itself)."""
+    reachability, then what a page says about itself); ``listed``: the page URLs its
+    file lists (``Answered.listed``)."""
     del now  # the dates a page states are compared with its lastmod, not the clock
-    first = _reachability(target, answer)
+    first = _reachability(target, answer, listed)
     if first is not None:
         return [first]
     if target.kind != "page" or answer.signals is None:
@@ -510,7 +516,7 @@ def judge(target: Target, answer: Answer, now: datetime) -> list[Finding]:
     return list(_page_findings(target, answer))
 
 
-def _reachability(target: Target, answer: Answer) -> Finding | None:
+def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Finding | None:
     """Whether the URL was reached: refused, unreachable, looping, disallowed, an
     error status, a wrong media type, or redirected."""
     what = _WHAT.get(target.kind, "URL")
@@ -562,7 +568,7 @@ def _reachability(target: Target, answer: Answer) -> Finding | None:
     if target.kind in _MEDIA_TYPES:
         return _media(target, answer, what)
     if 200 <= status < 300:
-        return _redirected(target, answer, what) if answer.chain else None
+        return _redirected(target, answer, what, listed) if answer.chain else None
     if status in (404, 410):
         gone = "not found" if status == 404 else "gone"
         return NOT_FOUND.at(
@@ -604,10 +610,21 @@ def _media(target: Target, answer: Answer, what: str) -> Finding | None:
     )
 
 
-def _redirected(target: Target, answer: Answer, what: str) -> Finding | None:
+def _redirected(
+    target: Target, answer: Answer, what: str, listed: frozenset[str]
+) -> Finding | None:
     if target.kind not in ("page", "child", "alternate"):
         return None
     final = answer.final_url or target.url
+    if target.kind == "page" and (final in listed or normal_url(final) in listed):
+        # Writing the final URL here would list it twice: this entry goes.
+        return REDIRECTED.at(
+            target.line,
+            target.column,
+            f"{what} {target.url} redirects ({_chain(answer)}) to {final}, which the "
+            "sitemap lists already; remove this entry",
+            key=target.url,
+        )
     fix = None
     if target.kind != "alternate" and answer.status == 200 and _same_site(target.url, final):
         edit = _url_edit(target, final)
