@@ -76,6 +76,9 @@ def test_hook_manifest_is_valid_and_matches_sitemap_names() -> None:
     (loaded,) = load_manifest(str(HOOKS))
     assert loaded["id"] == "sitemap-lint" and loaded["entry"] == "sitemap-lint"
     assert loaded["language"] == "python" and loaded["pass_filenames"] is True
+    # All the files in one run, so that the checks across files (SE001) see them all:
+    # pre-commit otherwise splits them into batches run in parallel.
+    assert loaded["require_serial"] is True
     files = re.compile(_hook()["files"])
     for name in (
         "sitemap.xml",

@@ -264,3 +264,9 @@ def test_an_entry_or_root_check_has_no_pattern_proof() -> None:
     for target in ("root", "entry"):
         with pytest.raises(ValueError, match="entry fields only"):
             check(target, emits=("UR001",), proof=pattern("x"))
+
+
+def test_the_note_names_a_children_check_s_target() -> None:
+    with event_check("children", _flag_bare_entry) as spec:
+        (note,) = fastpath.notes(lambda: None)
+    assert spec.name in note and "for children:" in note

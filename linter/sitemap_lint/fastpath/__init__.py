@@ -182,10 +182,9 @@ from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERROR
 from sitemap_lint.inputs.decoding import LONE_CR
 from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
-    ENTRY,
-    FIELDS,
     MARKUP,
     PATTERN,
+    PROVED_TARGETS,
     STATEFUL,
     VALUE,
     CheckSpec,
@@ -574,7 +573,7 @@ def notes(rules: Callable[[], frozenset[str] | None]) -> list[str]:
         return []
     return [
         f"the check {spec.name} ({', '.join(sorted(spec.emits))}) declares no proof "
-        f"for {', '.join(t for t in spec.targets if t in (*FIELDS, ENTRY))}: "
+        f"for {', '.join(t for t in spec.targets if t in PROVED_TARGETS)}: "
         "files are read at the slower pace"
         for spec in unproved(rules())
     ]
