@@ -421,6 +421,34 @@ def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, messag
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        # A name is one rule's: `rule NAME` would show either.
+        (('"ZZ001"', '"ZZ001"'), ('"plain-http-page"', '"missing-loc"'), "is also the built-in"),
+        (('"ZZ001"', '"ZY001"'), ('"plain-http-page"', '"plain-http-page"'), "is also plugin"),
+        # Z and ZZ: --select Z would mean both plugins.
+        (('"ZZ001"', '"Z002"'), ('"plain-http-page"', '"plain-http-other"'), "shares the prefix"),
+    ],
+)
+def test_two_plugins_with_one_name_or_nested_letters_clash(
+    tmp_path: Path, first: tuple[str, str], second: tuple[str, str], message: str
+) -> None:
+    site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})
+    shutil.copytree(site / "sitemap_lint_demo_plugin", site / "demo_copy")
+    copy = site / "demo_copy" / "__init__.py"
+    copy.write_text(
+        copy.read_text(encoding="utf-8").replace(*first).replace(*second), encoding="utf-8"
+    )
+    if "built-in" in message:  # the clash is the copy's alone
+        shutil.rmtree(site / "sitemap_lint_demo_plugin")
+        shutil.copytree(site / "demo_copy", site / "sitemap_lint_demo_plugin")
+    result = cli(site, tmp_path)
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+@pytest.mark.slow
 def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
     site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})
     shutil.copytree(site / "sitemap_lint_demo_plugin", site / "demo_copy")

@@ -142,6 +142,8 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
 
     prefixes = builtin_prefixes(builtin)
     owner: dict[str, str] = {}
+    names = {rule.name: f"the built-in rule {rule.code}" for rule in builtin.values()}
+    letters_of: dict[str, str] = {}  # a plugin's letters -> the plugin
     found: list[ModuleType] = []
     for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
         where = f"plugin {point.name} ({point.value})"
@@ -172,6 +174,22 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
                     f"{where}: rule code {code} is also declared by plugin {owner[code]}"
                 )
             owner[code] = point.name
+            for other, plugin in letters_of.items():
+                if plugin != point.name and (
+                    other.startswith(letters) or letters.startswith(other)
+                ):
+                    raise UsageError(
+                        f"{where}: rule code {code} shares the prefix {min(other, letters)} "
+                        f"with plugin {plugin}'s codes; give the two plugins letters neither "
+                        "of which starts the other"
+                    )
+            letters_of.setdefault(letters, point.name)
+            if item.name in names:
+                raise UsageError(
+                    f"{where}: rule name {item.name!r} ({code}) is also {names[item.name]}'s; "
+                    "give each rule its own name"
+                )
+            names[item.name] = f"plugin {point.name}'s {code}"
         if not isinstance(getattr(loaded, "FAMILY", None), str):
             loaded.FAMILY = point.name
         found.append(loaded)
