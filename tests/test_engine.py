@@ -448,6 +448,23 @@ def test_two_plugins_with_one_name_or_nested_letters_clash(
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
 
 
+RAISING = (
+    (PLUGIN / "__init__.py")
+    .read_text(encoding="utf-8")
+    .replace("    url = node.text.strip()\n", "    raise ValueError('check exploded')\n")
+)
+
+
+@pytest.mark.slow
+def test_an_error_in_a_plugin_check_names_the_plugin(tmp_path: Path) -> None:
+    result = cli(installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"}, RAISING), tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "sitemap-lint: error: internal error in plugin module sitemap_lint_demo_plugin: "
+        "ValueError: check exploded\n"
+    )
+
+
 @pytest.mark.slow
 def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
     site = installed(tmp_path, {"one": "sitemap_lint_demo_plugin", "two": "demo_copy"})

@@ -519,9 +519,34 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
         return EXIT_TROUBLE
     except Exception as error:
-        _fail(f"internal error: {type(error).__name__}: {error}")
+        plugin = _plugin_at_fault(error)
+        where = f" in plugin module {plugin}" if plugin else ""
+        _fail(f"internal error{where}: {type(error).__name__}: {error}")
         return EXIT_TROUBLE
     return status if isinstance(status, int) else 0
+
+
+def _plugin_at_fault(error: BaseException) -> str | None:
+    """The module of an installed plugin's check that raised ``error`` (the innermost
+    of its frames), or None when none of the plugins' code is in its traceback."""
+    registry = sys.modules.get("sitemap_lint.rules.registry")
+    if registry is None:
+        return None
+    plugins = {
+        spec.implementation.__module__
+        for spec in registry.CHECKS
+        if not registry.is_builtin(spec.implementation.__module__)
+    }
+    if not plugins:
+        return None
+    found = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        module = traceback.tb_frame.f_globals.get("__name__", "")
+        if any(module == name or module.startswith(name + ".") for name in plugins):
+            found = module
+        traceback = traceback.tb_next
+    return found
 
 
 def _click_exception() -> type[Exception]:
