@@ -283,6 +283,24 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
 
 
 @pytest.mark.slow
+def test_a_worker_without_the_run_s_plugin_stops_the_run_in_one_line(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The client has a plugin the workers lack: its findings would be lost there."""
+    from tests.test_engine import SITEMAP, installed
+
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"})
+    (tmp_path / "sitemap.xml").write_text(SITEMAP, encoding="utf-8")
+    local = lint(["sitemap.xml"], tmp_path, env={"PYTHONPATH": str(site)})
+    assert '"ZZ001"' in local[1].decode()  # the client's own run reports the plugin's rule
+    args = ["--scheduler", cluster.address, "sitemap.xml"]
+    status, out, err = lint(args, tmp_path, env={"PYTHONPATH": str(site)})
+    assert (status, out) == (2, b"")
+    assert err.count("\n") == 1 and "without ZZ001" in err, err
+    assert "install the same sitemap-lint and plugins on every worker" in err
+
+
+@pytest.mark.slow
 def test_the_html_report_of_a_cluster_run_has_the_local_charts(
     cluster: Cluster, mapped: tuple[Path, list[str], bytes]
 ) -> None:

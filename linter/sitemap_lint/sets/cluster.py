@@ -130,7 +130,44 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         raise ClusterError(
             f"--scheduler {address}: no worker joined the scheduler in {timeout:g} s"
         ) from None
+    unlike = _unlike_worker(client, address)
+    if unlike is not None:
+        _close(client, timeout)
+        raise ClusterError(unlike)
     return DaskExecutor(client, address, engine, fetch_timeout, timeout)
+
+
+def rule_catalogue() -> tuple[str, tuple[str, ...]]:
+    """This process's sitemap-lint version and rule codes, plugins' included."""
+    from sitemap_lint import __version__
+    from sitemap_lint.rules.registry import rules
+
+    return __version__, tuple(sorted(rules()))
+
+
+def _unlike_worker(client: Any, address: str) -> str | None:
+    """Why a worker cannot check as this process does (another version of sitemap-lint,
+    or other plugins: a rule of the run it does not have would be dropped without a
+    word), or None when every worker has the same rules."""
+    version, codes = rule_catalogue()
+    try:
+        answers = client.run(rule_catalogue)
+    except Exception as error:
+        return f"--scheduler {address}: cannot ask the workers for their rules ({_reason(error)})"
+    for worker, (their_version, their_codes) in sorted(answers.items()):
+        if (their_version, tuple(their_codes)) == (version, codes):
+            continue
+        missing = sorted(set(codes) - set(their_codes))
+        extra = sorted(set(their_codes) - set(codes))
+        what = [f"sitemap-lint {their_version}" if their_version != version else ""]
+        what += [f"without {', '.join(missing[:5])}" if missing else ""]
+        what += [f"with {', '.join(extra[:5])}" if extra else ""]
+        return (
+            f"--scheduler {address}: worker {worker} has {' '.join(w for w in what if w)} "
+            f"(this run: sitemap-lint {version}, {len(codes)} rules); install the same "
+            "sitemap-lint and plugins on every worker"
+        )
+    return None
 
 
 def checked_address(address: str) -> str:
