@@ -139,7 +139,7 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
 
 def rule_catalogue() -> tuple[str, tuple[str, ...]]:
     """This process's sitemap-lint version and rule codes, plugins' included."""
-    from sitemap_lint import __version__
+    from sitemap_lint._version import __version__
     from sitemap_lint.rules.registry import rules
 
     return __version__, tuple(sorted(rules()))
