@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
 MAX_TEXT = 1 << 18

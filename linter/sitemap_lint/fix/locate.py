@@ -234,7 +234,8 @@ class Text:
                 return None
             inside = self.text[end : found.start()]
             end = found.end()
-        if edit.old and not self._holds_no_more(inside, edit.old, name):
+        kept = (edit.end_line, edit.end_column)
+        if edit.end_line and not self._holds_no_more(inside, kept, name):
             return None  # removing it would lose what only it says
         # The indentation before it and the line break after it go too, when the
         # element stands alone on its lines.
@@ -245,15 +246,14 @@ class Text:
                 start, end = line_start, after.end()
         return [Replacement(start, end, "")]
 
-    def _holds_no_more(self, inside: str, first: str, name: str) -> bool:
+    def _holds_no_more(self, inside: str, first: tuple[int, int], name: str) -> bool:
         """Whether an entry whose content is ``inside`` says nothing that the entry
-        holding the element at ``first`` (``LINE:COLUMN``, its ``loc``) does not: it
-        holds its ``loc`` alone, or the same content as that entry (white space between
+        holding the element at ``first`` (line, column: its ``loc``) does not: it holds
+        its ``loc`` alone, or the same content as that entry (white space between
         elements aside)."""
         if _LOC_ALONE.fullmatch(inside):
             return True
-        line, _, column = first.partition(":")
-        at = self.offset(int(line), int(column))
+        at = self.offset(*first)
         if at is None:
             return False
         opened = re.compile(rf"<{re.escape(name)}[\s>]")

@@ -15,7 +15,9 @@ what the position points at:
   quotes the file used), ``old`` the value the check saw, surrounding blanks aside (the
   edit is skipped when the file holds another);
 - ``element``: the whole element whose start tag begins at (line, column), with the
-  indentation and line break around it;
+  indentation and line break around it; with (end_line, end_column), the ``loc`` of
+  the entry that stays (a duplicate's first), only when it says nothing that entry
+  does not;
 - ``xmlns``: every namespace declaration whose value is ``old``, set to ``content``;
 - ``prefix``: whatever stands before the XML declaration, removed;
 - ``bom``: the UTF-8 byte order mark, removed;
@@ -136,8 +138,9 @@ def remove_element(
     same content), which the fix finds in the file's text."""
     if any(holds_reference(child.text) for child in node.iter()):
         return None
-    old = "" if kept is None else f"{kept[0]}:{kept[1]}"
-    return FindingFix(Fix.UNSAFE, message, (Edit(node.line, node.column, "", "element", old=old),))
+    end_line, end_column = kept or (0, 0)
+    edit = Edit(node.line, node.column, "", "element", end_line, end_column)
+    return FindingFix(Fix.UNSAFE, message, (edit,))
 
 
 def whole_file(target: str, message: str, old: str = "", content: str = "") -> FindingFix:

@@ -43,7 +43,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
+from sitemap_lint.model import MAX_TEXT, XML_NS, Node, RefusedReferences
+from sitemap_lint.support.patterns import lazy
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
 MAX_DEPTH = 32
@@ -68,7 +69,6 @@ _INVALID_TOKEN = 4
 _TAG_MISMATCH = 7
 _UNDEFINED_ENTITY = 11
 _BAD_CHAR_REF = 14
-_XML_NS = "http://www.w3.org/XML/1998/namespace"
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
@@ -77,26 +77,26 @@ _END_TAG_NAME = re.compile(rb"[^\s>/]+")
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _REFUSED_REFERENCE = re.compile(AMP_MARK + "(?=#)")
 # A character XML does not allow: a control character, U+FFFE, U+FFFF.
-_BAD_CHAR = re.compile(rb"\xef\xbf[\xbe\xbf]|[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_BAD_CHAR = lazy(rb"\xef\xbf[\xbe\xbf]|[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _NAME_BYTE = rb"[\w.:\x80-\xff-]"
 # A tag's "<" with what may follow it, and the start of its name (all of a name).
-_OPENED_NAME = re.compile(rb"<[/?!]?" + _NAME_BYTE + rb"*")
-_NAMED = re.compile(rb"<[/?!]?" + _NAME_BYTE + rb"+")
+_OPENED_NAME = lazy(rb"<[/?!]?" + _NAME_BYTE + rb"*")
+_NAMED = lazy(rb"<[/?!]?" + _NAME_BYTE + rb"+")
 # The rest of a name from a character XML does not allow, with any more of them; right
 # after a bare "<", also what opens an end tag, an instruction or a declaration.
-_NAME_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb"|" + _NAME_BYTE + rb")*")
-_OPENER_RUN = re.compile(rb"(?:" + _BAD_CHAR.pattern + rb")+[/?!]?" + _NAME_RUN.pattern)
+_NAME_RUN = lazy(rb"(?:" + _BAD_CHAR.pattern + rb"|" + _NAME_BYTE + rb")*")
+_OPENER_RUN = lazy(rb"(?:" + _BAD_CHAR.pattern + rb")+[/?!]?" + _NAME_RUN.pattern)
 # What a repair marks: a character XML does not allow, or a raw "&".
-_DEFECT = re.compile(_BAD_CHAR.pattern + rb"|&")
-_LINE_BREAK = re.compile(rb"\r\n?|\n")
-_NOT_SPACE = re.compile(rb"[^ \t\r\n]")
+_DEFECT = lazy(_BAD_CHAR.pattern + rb"|&")
+_LINE_BREAK = lazy(rb"\r\n?|\n")
+_NOT_SPACE = lazy(rb"[^ \t\r\n]")
 # A whole tag name, and what may start one.
-_TAG_NAME = re.compile(_NAME_BYTE + rb"+")
-_NAME_START_BYTE = re.compile(rb"[A-Za-z_:\x80-\xff]")
+_TAG_NAME = lazy(_NAME_BYTE + rb"+")
+_NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
 # Before a "<" glued to a value's text (``q=a<b``), anything but these.
 _UNGLUED = b" \t\r\n<>\"'"
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
-_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 class Handler(Protocol):
@@ -951,7 +951,7 @@ class StreamParser:
         assert root is not None  # recovery starts inside the root only
         declared = dict(self._root_declarations)
         by_uri = {uri: prefix for prefix, uri in self._root_declarations}
-        by_uri.setdefault(_XML_NS, "xml")
+        by_uri.setdefault(XML_NS, "xml")
         parts = [_qualified(root.ns, root.name, by_uri)]
         for prefix, uri in declared.items():
             parts.append(

@@ -221,7 +221,9 @@ def add_findings(
     checks = calls(ANSWER, enabled)
     listed: frozenset[str] = frozenset()
     if any((answer := answers.get(t.url)) is not None and answer.chain for t in targets):
-        listed = frozenset(t.url for t in targets if t.kind == "page")
+        from sitemap_lint.domain.identity import normal_url
+
+        listed = frozenset(normal_url(t.url) for t in targets if t.kind == "page")
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:

@@ -345,8 +345,8 @@ class Answered(NamedTuple):
     ``target``: the URL as the file lists it (``live.model.Target``: its kind, where
     it stands, a page's lastmod and alternates); ``answer``: the response, its redirects
     and what the page's head says (``live.model.Answer``); ``now``: the run's moment;
-    ``listed``: the page URLs the file lists, as written, when one of its answers was
-    redirected (empty otherwise): where a redirect ends at one of them."""
+    ``listed``: the page URLs the file lists, in normal form, when one of its answers
+    was redirected (empty otherwise): where a redirect ends at one of them."""
 
     target: Target
     answer: Answer

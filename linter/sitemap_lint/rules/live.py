@@ -616,7 +616,7 @@ def _redirected(
     if target.kind not in ("page", "child", "alternate"):
         return None
     final = answer.final_url or target.url
-    if target.kind == "page" and (final in listed or normal_url(final) in listed):
+    if target.kind == "page" and normal_url(final) in listed:
         # Writing the final URL here would list it twice: this entry goes.
         return REDIRECTED.at(
             target.line,

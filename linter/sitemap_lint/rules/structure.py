@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterator
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import Node
+from sitemap_lint.model import XML_NS, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.registry import CHILDREN, END, MARKUP, ROOT, TOP_LEVEL, proved_value
@@ -18,7 +18,6 @@ ENTRY_CHILDREN = {
     "sitemap": ("loc", "lastmod"),
 }
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
-XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
 
 
 class Covers(Protocol):
