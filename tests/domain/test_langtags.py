@@ -122,3 +122,65 @@ def test_news_uses_the_same_withdrawn_table() -> None:
         "<news:language> 'iw' is a withdrawn ISO 639 code (Hebrew); write he"
     )
     assert news._language_fix("in-ID") == "id"
+
+
+def _through_api(database: str, field: str, value: str) -> dict[str, str] | None:
+    import pycountry
+
+    try:
+        found = getattr(pycountry, database).get(**{field: value})
+    except (KeyError, LookupError):
+        return None
+    return None if found is None else dict(found)
+
+
+def test_files_read_as_pycountry_reads_them() -> None:
+    """Every two- and three-letter code (and every script code, with some that are
+    none) finds in the files read directly what pycountry's own look-up finds."""
+    import pycountry
+    from itertools import product
+    from string import ascii_lowercase
+
+    pairs = ["".join(letters) for letters in product(ascii_lowercase, repeat=2)]
+    triples = ["".join(letters) for letters in product(ascii_lowercase, repeat=3)]
+    scripts = [script.alpha_4 for script in pycountry.scripts] + ["Abcd", "zzzy", "latn"]
+    cases = [
+        *(("languages", "alpha_2", code) for code in pairs),
+        *(("languages", "alpha_3", code) for code in triples),
+        *(("languages", "bibliographic", code) for code in triples),
+        *(("scripts", "alpha_4", code) for code in scripts),
+        *(("countries", "alpha_2", code.upper()) for code in pairs),
+        *(("countries", "alpha_3", code) for code in triples),
+        *(("historic_countries", "alpha_2", code) for code in pairs),
+    ]
+    found = 0
+    for database, field, value in cases:
+        direct = langtags._lookup(database, field, value)
+        assert direct == _through_api(database, field, value), (database, field, value)
+        found += direct is not None
+    assert found > 7000  # the languages' three-letter codes, at least
+
+
+def test_without_the_files_the_lookups_go_through_pycountry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(langtags, "_indexes", dict.fromkeys(langtags._DATABASES))
+    for function in (langtags.language, langtags.script, langtags.country):
+        function.cache_clear()
+    langtags.withdrawn_country.cache_clear()
+    try:
+        assert langtags.language("ger") == Language("German", "de", False)
+        assert langtags.script("hant") == "Hant"
+        assert langtags.country("deu") == Country("Germany", "DE")
+        assert langtags.withdrawn_country("yu") is not None
+        assert langtags.language("xx") is None
+    finally:
+        for function in (langtags.language, langtags.script, langtags.country):
+            function.cache_clear()
+        langtags.withdrawn_country.cache_clear()
+
+
+def test_a_missing_file_is_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(langtags._DATABASES, "scripts", ("absent.json", "15924", ("alpha_4",)))
+    assert langtags._read("scripts") is None
+    assert langtags._read("countries") is not None

@@ -9,7 +9,6 @@ restriction and one platform, ...) and ignores the children it deprecated in
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
@@ -18,6 +17,7 @@ from itertools import pairwise
 from typing import cast
 from urllib.parse import urlsplit
 
+from sitemap_lint.domain import langtags
 from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.domain.sequence import (
     Step,
@@ -1455,9 +1455,6 @@ def _join(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-@functools.lru_cache(maxsize=512)
 def _is_country(code: str) -> bool:
-    """ISO 3166-1 alpha-2; pycountry loads its data on first use, not at start-up."""
-    import pycountry
-
-    return pycountry.countries.get(alpha_2=code) is not None
+    """ISO 3166-1 alpha-2 (the data load on first use, not at start-up)."""
+    return len(code) == 2 and langtags.country(code) is not None
