@@ -137,9 +137,10 @@ def _through_api(database: str, field: str, value: str) -> dict[str, str] | None
 def test_files_read_as_pycountry_reads_them() -> None:
     """Every two- and three-letter code (and every script code, with some that are
     none) finds in the files read directly what pycountry's own look-up finds."""
-    import pycountry
     from itertools import product
     from string import ascii_lowercase
+
+    import pycountry
 
     pairs = ["".join(letters) for letters in product(ascii_lowercase, repeat=2)]
     triples = ["".join(letters) for letters in product(ascii_lowercase, repeat=3)]
@@ -156,7 +157,10 @@ def test_files_read_as_pycountry_reads_them() -> None:
     found = 0
     for database, field, value in cases:
         direct = langtags._lookup(database, field, value)
-        assert direct == _through_api(database, field, value), (database, field, value)
+        expected = _through_api(database, field, value)
+        if expected is not None:
+            expected = {key: expected[key] for key in langtags._KEPT if key in expected}
+        assert direct == expected, (database, field, value)
         found += direct is not None
     assert found > 7000  # the languages' three-letter codes, at least
 

@@ -155,6 +155,8 @@ _DATABASES = {
     "countries": ("iso3166-1.json", "3166-1", ("alpha_2", "alpha_3")),
     "historic_countries": ("iso3166-3.json", "3166-3", ("alpha_2",)),
 }
+# What the look-ups above read of an entry (the rest is not kept).
+_KEPT = ("name", "alpha_2", "alpha_4", "type")
 _indexes: dict[str, dict[str, dict[str, Mapping[str, str]]] | None] = {}
 
 
@@ -183,10 +185,11 @@ def _read(database: str) -> dict[str, dict[str, Mapping[str, str]]] | None:
             entries = json.load(file)[root]
         indexes: dict[str, dict[str, Mapping[str, str]]] = {field: {} for field in fields}
         for entry in entries:
+            kept = {key: entry[key] for key in _KEPT if key in entry}
             for field, index in indexes.items():
                 found = entry.get(field)
                 if found is not None:
-                    index[found.lower()] = entry
+                    index[found.lower()] = kept
         return indexes
     except (OSError, IndexError, KeyError, TypeError, AttributeError, ValueError):
         return None
