@@ -509,7 +509,7 @@ class StreamParser:
         finding stands after it (rules/xml.py reads a "<" there as the defect)."""
         stack = self._stack
         entry = self._entry_open
-        if code != _INVALID_TOKEN or len(stack) < 2 or entry is None:
+        if code not in (_INVALID_TOKEN, _TAG_MISMATCH) or len(stack) < 2 or entry is None:
             return None
         base = self._window_base
         entry_offset = self._file_offset(entry[0])
@@ -519,6 +519,8 @@ class StreamParser:
         at = offset - base
         if at < 1 or at >= len(window):
             return None
+        if code == _TAG_MISMATCH:
+            return self._glued_repair(offset)
         if window[at] == 0x3C:  # "<"
             space = at
             while space > max(at - CONTEXT_BYTES, 0) and window[space - 1] in b" \t\r\n":
@@ -551,6 +553,24 @@ class StreamParser:
         if self._in_section(lt):
             return None
         return (base + lt, base + lt + 1, _LT_MARK_BYTES), base + lt + 1
+
+    def _glued_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
+        """At the end tag (file byte ``offset``) of a field whose value holds a raw "<"
+        that reads as a start tag (``q=<b>bold</loc>``: the tag glued to the text
+        before it, never closed): that "<" is marked as ``_markup_repair`` marks one;
+        the finding stands at the end tag (rules/xml.py finds the "<" from there)."""
+        stack = self._stack
+        if len(stack) < 4:
+            return None  # the "tag" stands in a field of an entry
+        window = self._window
+        base = self._window_base
+        name = _END_TAG_NAME.match(window, offset - base)
+        if name is None or name.group(0).decode("utf-8", "replace") != self._qname(stack[-2]):
+            return None
+        lt = self._glued_at(stack[-1], offset)
+        if lt < 0 or b"<" in window[lt + 1 : offset - base - 2] or self._in_section(lt):
+            return None
+        return (base + lt, base + lt + 1, _LT_MARK_BYTES), offset
 
     def _lose_entry_start_tag(self, offset: int) -> None:
         """An error inside an entry's start tag: the entry is lost before it began."""
@@ -719,11 +739,18 @@ class StreamParser:
     def _glued(self, node: Node, offset: int) -> bool:
         """Whether ``node``'s start tag is glued to the text before it (``q=a<b>c``): a
         raw '<' in a value rather than an element."""
+        return self._glued_at(node, offset) > 0
+
+    def _glued_at(self, node: Node, offset: int) -> int:
+        """The window index of ``node``'s start tag when it is glued to the text before
+        it (see ``_glued``), else -1."""
         window = self._window
         at = offset - self._window_base
         tag = b"<" + self._qname(node).encode("utf-8")
         start = window.rfind(tag, max(at - CONTEXT_BYTES, 0), at)
-        return start > 0 and window[start - 1 : start] not in b" \t\r\n>\"'"
+        if start > 0 and window[start - 1 : start] not in b" \t\r\n>\"'":
+            return start
+        return -1
 
     def _missing_entry_end(self) -> list[bytes | memoryview] | None:
         """An entry was read inside an entry whose end tag is missing: report the open

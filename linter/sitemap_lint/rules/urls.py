@@ -654,7 +654,7 @@ def _check_slowly(
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
     encode = _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
-        shown = " ".join(_describe(c) for c in unsafe)
+        shown = _listed([_describe(c) for c in unsafe])
         report.add(
             UNSAFE_CHARACTER.at(
                 line,
@@ -878,7 +878,7 @@ def _host_problem(host: str) -> str | None:
         return f"host {host!r} is not a valid IPv6 literal; write it as [2001:db8::1]"
     unsafe = _UNSAFE.findall(host)
     if unsafe:
-        shown = " ".join(_describe(c) for c in sorted(set(unsafe)))
+        shown = _listed([_describe(c) for c in sorted(set(unsafe))])
         return f"host {host!r} contains {shown}; write a host name of letters, digits, '-' and '.'"
     name = host[:-1] if host.endswith(".") else host
     if not host.isascii():
@@ -930,6 +930,11 @@ def _not_absolute_message(url: str, field: str) -> str:
         f"<{field}> {shown!r} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
     )
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _describe(char: str) -> str:
