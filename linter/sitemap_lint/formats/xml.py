@@ -356,6 +356,38 @@ class StreamParser:
         found = self._shortened.get(line)
         return column if found is None else found.to_file(column)
 
+    def _text_start(
+        self, text: str, line: int, column: int, sections: list[list[int]]
+    ) -> tuple[int, int]:
+        """``_text_start`` for the text the parser just gathered, before the tag at
+        ``line``, ``column``. Where its first character stands on the line of the markup
+        before it and a line break follows, that markup's end places it, read in the
+        window (unless a comment, an instruction or a CDATA section stands in the text,
+        or a reference before its first character: the count back from the tag then
+        stops at the line's start)."""
+        found = _text_start(text, line, column, sections)
+        first = len(text) - len(text.lstrip())
+        parser = self._parser
+        parser_line = parser.CurrentLineNumber - text.count("\n")
+        if sections or "\n" in text[:first] or "\n" not in text[first:] or parser_line <= 1:
+            return found
+        window = self._window
+        at = self._file_offset(parser.CurrentByteIndex) - self._window_base
+        if at <= 0 or at > len(window):
+            return found
+        gt = window.rfind(b">", max(at - MAX_REPLAY, 0), at)
+        if gt < 0:
+            return found
+        raw = window[gt + 1 : at].decode("utf-8", errors="replace")
+        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+        if raw.count("\n") != text.count("\n") or raw[: first + 1] != text[: first + 1]:
+            return found  # a comment or an instruction in the text, "&#10;" before it
+        line_start = max(window.rfind(b"\n", 0, gt), window.rfind(b"\r", 0, gt))
+        if line_start < 0:
+            return found  # the line starts before the window
+        before = window[line_start + 1 : gt + 1].decode("utf-8", errors="replace")
+        return self.position(parser_line, len(before) + first)
+
     # -- positions in the file's bytes ----------------------------------------------
 
     def _file_offset(self, index: int) -> int:
@@ -1063,9 +1095,9 @@ class StreamParser:
                 pieces.clear()
                 if text and not text.isspace():
                     if depth == 1:
-                        handler.on_root_text(*_text_start(text, line, column, sections))
+                        handler.on_root_text(*state._text_start(text, line, column, sections))
                     elif stack[-1].nested_text is None:
-                        stack[-1].nested_text = _text_start(text, line, column, sections)
+                        stack[-1].nested_text = state._text_start(text, line, column, sections)
                 if sections:
                     sections.clear()
             if depth == 1:
@@ -1093,7 +1125,7 @@ class StreamParser:
                 if not node.children:
                     node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
                 elif text and not text.isspace() and node.nested_text is None:
-                    node.nested_text = _text_start(
+                    node.nested_text = state._text_start(
                         text,
                         *position(parser.CurrentLineNumber, parser.CurrentColumnNumber),
                         sections,
