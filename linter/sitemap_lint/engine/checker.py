@@ -89,6 +89,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         read=stream.total,
         size=_size(source, stream),
         cut_short=stream.stopped_early,
+        robots_named=_is_robots(source),
     )
     once(PROLOG, prolog, options, sink, options.enabled)
     if form == events.ROBOTS:  # an empty or blank one too: it allows everything

@@ -55,7 +55,8 @@ class Prolog:
     byte order mark; ``wide``: the text is UTF-16 or UTF-32 (its family, its codec and
     the encoding its declaration names), else None; ``read``: the bytes read so far
     (uncompressed); ``size``: its size in bytes as far as it is known without reading it
-    all; ``cut_short``: the reader stopped before its end."""
+    all; ``cut_short``: the reader stopped before its end; ``robots_named``: its name
+    (or its URL's path) is a robots.txt's."""
 
     __slots__ = (
         "byte_order_mark",
@@ -64,6 +65,7 @@ class Prolog:
         "form",
         "leading",
         "read",
+        "robots_named",
         "size",
         "text",
         "wide",
@@ -81,6 +83,7 @@ class Prolog:
         read: int,
         size: int,
         cut_short: bool,
+        robots_named: bool = False,
     ) -> None:
         self.text = text
         self.form = form
@@ -91,6 +94,7 @@ class Prolog:
         self.read = read
         self.size = size
         self.cut_short = cut_short
+        self.robots_named = robots_named
 
 
 class MarkupKind:

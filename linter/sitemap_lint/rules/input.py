@@ -165,7 +165,8 @@ def check_form(prolog: events.Prolog, options: Options, report: Reporter) -> Non
         if not prolog.cut_short:  # the reader already said why nothing was read
             report.add(empty_file(only_whitespace=prolog.read > 0))
     elif form == events.NOT_XML:
-        report.add(not_xml(prolog.text or "", None if options.quote else prolog.size))
+        size = None if options.quote else prolog.size
+        report.add(not_xml(prolog.text or "", size, robots=prolog.robots_named))
     elif form == events.HTML:
         report.add(
             HTML_PAGE.at(
@@ -269,10 +270,11 @@ def looks_binary(start: str) -> bool:
     return head.count("\ufffd") * 2 > len(head)
 
 
-def not_xml(start: str, unquoted_size: int | None = None) -> Finding:
+def not_xml(start: str, unquoted_size: int | None = None, robots: bool = False) -> Finding:
     """IN006, naming what the content looks like; ``start`` is the file's first text.
     With ``unquoted_size`` (the body's size in bytes) no text of the file is quoted:
-    its kind and size are named instead."""
+    its kind and size are named instead. ``robots``: the input is named robots.txt (it
+    reaches here as binary data only)."""
     head = start.lstrip()[:200]
     first_line = head.splitlines()[0] if head else ""
     unquoted = "not quoted: fetched from a URL not given to the run"
@@ -293,6 +295,13 @@ def not_xml(start: str, unquoted_size: int | None = None) -> Finding:
                 f"{markup.group(0)!r}: a sitemap's first character is '<'",
             )
         what = f"text starting {shown!r}" if unquoted_size is None else "text"
+    if robots:
+        return NOT_XML.at(
+            1,
+            1,
+            f"file is not a robots.txt, it looks like {what}{size}; a robots.txt is plain "
+            "text (User-agent, Allow, Disallow and Sitemap lines): serve the site's robots.txt at this location",
+        )
     return NOT_XML.at(
         1, 1, f"file is not XML, it looks like {what}{size}; serve an XML sitemap here"
     )
