@@ -417,7 +417,7 @@ def test_an_unknown_option_raises_naming_it(options: dict[str, object], message:
         (["x.xml"], {"select": 5}, "select=: give a list of rule codes"),
         (["x.xml"], {"ignore": True}, "ignore=: give a list of rule codes"),
         (["x.xml"], {"extend_select": 3.2}, "extend_select=: give a list of rule codes"),
-        (["x.xml"], {"robots": 5}, "robots=: give a list of paths, got 5"),
+        (["x.xml"], {"robots": 5}, "robots=: give a list of paths, e.g. ['a.xml']; got 5"),
         (5, {}, "paths: give a list of paths"),
         (None, {}, "paths: give a list of paths"),
     ],

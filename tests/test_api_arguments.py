@@ -161,11 +161,16 @@ def test_the_optional_lists_and_numbers_take_none_as_documented() -> None:
 
 def test_select_as_bytes_is_told_to_be_a_list_as_a_str_is() -> None:
     text = raised(sitemap_lint.lint, b"<urlset/>", select="UR")
-    assert text == 'select=: give a list of rule codes, e.g. ["UR", "DT004"]'
-    assert raised(sitemap_lint.lint, b"<urlset/>", select=b"UR") == text
+    assert text == "select=: give a list of rule codes, e.g. ['UR']"
+    assert raised(sitemap_lint.lint, b"<urlset/>", select=b"UR") == (
+        "select=: give a list of rule codes, e.g. ['UR', 'DT004']; got b'UR'"
+    )
     assert raised(sitemap_lint.lint, b"<urlset/>", ignore=b"UR").startswith("ignore=: give a list")
     assert raised(sitemap_lint.lint, b"<urlset/>", robots=b"robots.txt") == (
-        "robots=: give a list of paths, got b'robots.txt'"
+        "robots=: give a list of paths, e.g. ['a.xml']; got b'robots.txt'"
+    )
+    assert raised(sitemap_lint.lint, b"<urlset/>", live_connect_to="a:1:b:2") == (
+        "live_connect_to=: give a list of strings, e.g. ['a:1:b:2']"
     )
 
 

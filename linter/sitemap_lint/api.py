@@ -204,9 +204,7 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
 
     Raises :class:`SitemapLintError` where the command exits 2.
     """
-    if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
-        raise SitemapLintError("paths: give a list of paths, e.g. ['public/']")
-    arguments = [_input(path, "paths") for path in paths]
+    arguments = [_input(path, "paths") for path in _items(paths, "paths", "paths", "['public/']")]
     if not arguments:
         raise SitemapLintError("paths: give at least one file, directory or URL")
     settings = _settings(arguments, options)
@@ -353,16 +351,24 @@ def _named(option: str) -> str:
     return option if option in ("paths", "source") else f"{option}="
 
 
-def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
-    if values is None:
-        return ()
+def _items(values: object, option: str, what: str, example: str) -> list[Any]:
+    """The items of an argument that takes a list of ``what``. Text, a path, bytes or
+    a mapping is no such list: the message shows a text in one, else ``example``."""
     if isinstance(values, str | os.PathLike):
-        raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
+        raise SitemapLintError(f"{_named(option)}: give a list of {what}, e.g. [{values!r}]")
     if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
         values, Iterable
     ):
-        raise SitemapLintError(f"{option}=: give a list of paths, got {values!r}")
-    return tuple(_path(value, option) for value in values)
+        raise SitemapLintError(
+            f"{_named(option)}: give a list of {what}, e.g. {example}; got {values!r}"
+        )
+    return list(values)
+
+
+def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    return tuple(_path(value, option) for value in _items(values, option, "paths", "['a.xml']"))
 
 
 def _name(value: object) -> str:
@@ -381,11 +387,7 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     """A list of codes as the command line's comma-separated text (the core checks each)."""
     if values is None:
         return None
-    if isinstance(values, str | bytes | bytearray | memoryview | Mapping) or not isinstance(
-        values, Iterable
-    ):
-        raise SitemapLintError(f'{option}=: give a list of rule codes, e.g. ["UR", "DT004"]')
-    items = list(values)
+    items = _items(values, option, "rule codes", "['UR', 'DT004']")
     for item in items:
         if not isinstance(item, str) or "," in item or not item.strip():
             raise SitemapLintError(f"{option}=: {item!r} is not a rule code or a prefix of one")
@@ -425,13 +427,7 @@ def _texts(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
     """A list of strings (``live_connect_to``); None is none."""
     if values is None:
         return ()
-    if isinstance(values, str):
-        raise SitemapLintError(f"{option}=: give a list, e.g. [{values!r}]")
-    if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
-        values, Iterable
-    ):
-        raise SitemapLintError(f"{option}=: give a list of strings, got {values!r}")
-    items = tuple(values)
+    items = tuple(_items(values, option, "strings", "['HOST:PORT:HOST2:PORT2']"))
     for item in items:
         if not isinstance(item, str):
             raise SitemapLintError(f"{option}=: {item!r} is not a str")
