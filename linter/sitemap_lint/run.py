@@ -82,7 +82,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
     config = configuration.resolve(settings.config, settings.isolated)
-    _refuse_writing_over_inputs(settings)
+    sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
+    _refuse_writing_over_inputs(settings, sources)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     show_source = format_name == "text" and (
@@ -94,12 +95,14 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     if fixing:
         from sitemap_lint.fix import runner
 
-        fixed, stdin = _fix(settings, config, stdin, out, err)
+        fixed, stdin = _fix(settings, config, sources, stdin, out, err)
         if settings.diff or settings.fix_only or fixed.trouble:
             return _fix_status(settings, fixed)
         if stdin is not None:  # the fixed file is on stdout: the report goes to stderr
             out = err
-    outcome = compute(settings, config, lambda: _progress(format_name, settings, err), stdin)
+    outcome = compute(
+        settings, config, lambda: _progress(format_name, settings, err), stdin, sources
+    )
     from sitemap_lint.fastpath import notes
 
     for note in notes(lambda: check_plan(settings, config).enabled):  # checks that slow it
@@ -138,7 +141,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     return outcome.exit_code
 
 
-def _refuse_writing_over_inputs(settings: RunSettings) -> None:
+def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) -> None:
     """Exit 2 before anything is read when the report (``--output-file``) or the baseline
     (``--write-baseline``) would replace one of the local inputs."""
     written = [
@@ -151,14 +154,11 @@ def _refuse_writing_over_inputs(settings: RunSettings) -> None:
     ]
     if not written:
         return
-    try:
-        inputs = {
-            os.path.realpath(source.path): source.name
-            for source in expand([p for p in settings.paths if not is_url(p)])
-            if source.path is not None
-        }
-    except InputError:
-        return  # the check says what is wrong with the inputs
+    inputs = {
+        os.path.realpath(source.path): source.name
+        for source in sources
+        if source.path is not None
+    }
     for flag, target in written:
         name = inputs.get(os.path.realpath(target))
         if name is not None:
@@ -169,17 +169,22 @@ def _refuse_writing_over_inputs(settings: RunSettings) -> None:
 
 
 def _fix(
-    settings: RunSettings, config: Config, stdin: Source | None, out: TextIO, err: TextIO
+    settings: RunSettings,
+    config: Config,
+    sources: list[Source],
+    stdin: Source | None,
+    out: TextIO,
+    err: TextIO,
 ) -> tuple[FixRun, Source | None]:
     """Fix the local inputs (``--fix``, ``--fix-only``) or print the diff (``--diff``);
     the fixed standard input goes to ``out`` and is what the report then checks."""
     from sitemap_lint.fix.runner import fix_files
 
     plan = check_plan(settings, config)
-    sources = expand([p for p in settings.paths if not is_url(p)])
+    checked = sources
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
-    first = _first_check(settings, config, stdin, plan, err)
+    first = _first_check(settings, config, stdin, checked, plan, err)
     sources = _with_mapped_files(settings, config, sources, first)
     answered = None
     if plan.live is not None and first is not None:
@@ -213,7 +218,12 @@ def _fix(
 
 
 def _first_check(
-    settings: RunSettings, config: Config, stdin: Source | None, plan: CheckPlan, err: TextIO
+    settings: RunSettings,
+    config: Config,
+    stdin: Source | None,
+    sources: list[Source],
+    plan: CheckPlan,
+    err: TextIO,
 ) -> list[FileResult] | None:
     """The inputs checked as the report checks them, before any fix, when the fixes
     need it (None when not): with ``--map``, to find the set's local files; with
@@ -225,7 +235,7 @@ def _first_check(
     discovery = settings.replace(write_baseline=None, baseline=None)
     format_name = parse("format", settings.format or config.format or "text")
     progress = None if plan.live is None else lambda: _progress(format_name, settings, err)
-    return compute(discovery, config, progress, stdin).results
+    return compute(discovery, config, progress, stdin, sources).results
 
 
 def _with_mapped_files(
@@ -286,11 +296,13 @@ def compute(
     config: Config,
     make_progress: Callable[[], ProgressBar | None] | None = None,
     stdin: Source | None = None,
+    sources: list[Source] | None = None,
 ) -> Outcome:
     """Check every input under the resolved configuration ``config``; write nothing.
 
     ``make_progress`` makes the progress bar of a set run (None: no bar); ``stdin`` is
-    read in place of standard input where an argument is ``-``.
+    read in place of standard input where an argument is ``-``; ``sources``: the local
+    inputs as ``expand`` found them, when the caller has them already.
     """
     from sitemap_lint import xsd
     from sitemap_lint.engine.checker import check_source
@@ -298,8 +310,8 @@ def compute(
 
     plan = check_plan(settings, config)
     accepted = _read_baseline(settings, config)  # before the check: a bad file fails at once
-    local = [p for p in settings.paths if not is_url(p)]
-    sources = expand(local)
+    if sources is None:
+        sources = expand([p for p in settings.paths if not is_url(p)])
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
     if plan.scheduler or _is_set_run(settings, config, len(sources)):
