@@ -12,7 +12,6 @@ the configuration instead).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sitemap_lint.finding import Finding
@@ -222,16 +221,12 @@ class Suppressions:
         that only checks across files report are never unused: whether such a finding
         comes depends on the other files a run checks (a pre-commit run checks only
         those that changed)."""
-        from sitemap_lint.rules.registry import CHECKS, across_files, rules
-
-        across = across_files(CHECKS)
-        known = rules()
         unused = []
         for directive in self.directives:
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used and not _only_across(code, across, known)
+                if code not in directive.used and not _only_across(code)
             )
             if codes:
                 unused.append(
@@ -242,9 +237,12 @@ class Suppressions:
         return Directives(tuple(self.invalid), tuple(unused))
 
 
-def _only_across(code: str, across: frozenset[str], known: Iterable[str]) -> bool:
+def _only_across(code: str) -> bool:
     """Whether every rule ``code`` (a code or a prefix) names is reported across files."""
-    named = [rule for rule in known if rule.startswith(code)]
+    from sitemap_lint.rules.registry import CHECKS, across_files, rules
+
+    across = across_files(CHECKS)
+    named = [rule for rule in rules() if rule.startswith(code)]
     return bool(named) and all(rule in across for rule in named)
 
 
