@@ -155,9 +155,7 @@ def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) ->
     if not written:
         return
     inputs = {
-        os.path.realpath(source.path): source.name
-        for source in sources
-        if source.path is not None
+        os.path.realpath(source.path): source.name for source in sources if source.path is not None
     }
     for flag, target in written:
         name = inputs.get(os.path.realpath(target))

@@ -491,7 +491,7 @@ class StreamParser:
             if entry is not None:
                 entry_offset = self._file_offset(entry[0])
                 node = entry[1]
-                if entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY:
+                if self._replayable(entry_offset, offset):
                     self._repairs.append((start, end, mark))
                     self._repairs.sort()  # a raw "<" is marked after what follows it
                     self._replay_until = (line, column)
@@ -529,6 +529,12 @@ class StreamParser:
         back_line, back = self._position_back(line, self.read_column(line, column - 1), start, end)
         return back_line, self._file_column(back_line, back) + 1
 
+    def _replayable(self, entry_offset: int, offset: int) -> bool:
+        """Whether the entry that starts at file byte ``entry_offset`` can be read again
+        after a repair at ``offset``: its start is still in the window, at most
+        ``MAX_REPLAY`` bytes back."""
+        return entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY
+
     def _markup_repair(self, code: int, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """A defect in the markup of an open entry with an obvious reading, found at the
         error at file byte ``offset`` when the entry can be read again: the repair
@@ -545,8 +551,8 @@ class StreamParser:
             return None
         base = self._window_base
         entry_offset = self._file_offset(entry[0])
-        if entry_offset < base or offset - entry_offset > MAX_REPLAY:
-            return None  # the entry cannot be read again
+        if not self._replayable(entry_offset, offset):
+            return None
         window = self._window
         at = offset - base
         if at < 1 or at >= len(window):
@@ -841,20 +847,12 @@ class StreamParser:
             match = self._resync.search(window, match.start() + 1)
         # Each comment read ends before the place to resume: it stays the one found.
         limit = len(window) if match is None else match.start()
-        while True:
-            comment = window.find(b"<!--", at, limit)
-            close = -1 if comment < 0 else window.find(b"-->", comment + 4, limit)
-            if close < 0:
-                if match is None and comment >= 0 and len(window) - comment <= MAX_REPLAY:
-                    # A comment not ended yet: read it once the next block comes.
-                    line, column = self._skip_text(at, comment, line, column, error_line)
-                    self._skip = (base + comment, line, column, error_line)
-                    return []
-                break
-            line, column = self._skip_text(at, comment, line, column, error_line)
-            self._skipped_comment(comment, close, line, column)
-            line, column = self._advance(line, column, base + comment, base + close + 3)
-            at = close + 3
+        at, line, column, open_comment = self._skipped_comments(at, limit, line, column, error_line)
+        if match is None and open_comment >= 0 and len(window) - open_comment <= MAX_REPLAY:
+            # A comment not ended yet: read it once the next block comes.
+            line, column = self._skip_text(at, open_comment, line, column, error_line)
+            self._skip = (base + open_comment, line, column, error_line)
+            return []
         if match is None:
             # Keep looking in the next block; a tag may be split at the end of this one.
             keep = max(len(window) - 256, at)
@@ -872,6 +870,25 @@ class StreamParser:
             assert self.handler is not None
             self.handler.on_skipped(first, last, line)
         return self._restart(base + found, line, self._file_column(line, column))
+
+    def _skipped_comments(
+        self, at: int, limit: int, line: int, column: int, error_line: int
+    ) -> tuple[int, int, int, int]:
+        """Read the comments that end between window bytes ``at`` and ``limit`` of the
+        skipped text (``_skipped_comment``): where the text after the last one starts
+        and its position (``line``, 0-based ``column``, as ``_skip_text`` counts), and
+        where a comment not ended before ``limit`` starts (-1: none)."""
+        window = self._window
+        base = self._window_base
+        while (comment := window.find(b"<!--", at, limit)) >= 0:
+            close = window.find(b"-->", comment + 4, limit)
+            if close < 0:
+                return at, line, column, comment
+            line, column = self._skip_text(at, comment, line, column, error_line)
+            self._skipped_comment(comment, close, line, column)
+            line, column = self._advance(line, column, base + comment, base + close + 3)
+            at = close + 3
+        return at, line, column, -1
 
     def _skip_text(
         self, start: int, end: int, line: int, column: int, error_line: int
@@ -925,15 +942,9 @@ class StreamParser:
         self._skip = None
         window = self._window
         base = self._window_base
-        at = start - base
-        while (comment := window.find(b"<!--", at)) >= 0:
-            close = window.find(b"-->", comment + 4)
-            if close < 0:
-                break
-            line, column = self._skip_text(at, comment, line, column, error_line)
-            self._skipped_comment(comment, close, line, column)
-            line, column = self._advance(line, column, base + comment, base + close + 3)
-            at = close + 3
+        at, line, column, _open = self._skipped_comments(
+            start - base, len(window), line, column, error_line
+        )
         line, column = self._skip_text(at, self._fed - base, line, column, error_line)
         first, last, _before = self._skipped
         if first:
