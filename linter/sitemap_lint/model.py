@@ -6,6 +6,10 @@ from collections.abc import Iterator
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
+# A "<" in text that starts no tag, as the XML reader takes it (formats/xml.py): no name,
+# "/", "!" or "?" after it; or glued to the text before it (``q=a<b``: not after white
+# space, "<", ">" or a quote) and opening no end tag, comment or instruction.
+RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n<>\"'])<(?![/!?])"
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
 MAX_TEXT = 1 << 18

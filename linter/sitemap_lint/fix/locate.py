@@ -15,6 +15,7 @@ from itertools import accumulate, repeat
 from operator import add
 
 from sitemap_lint.fix.model import Edit, escape_attribute, escape_text, holds_reference
+from sitemap_lint.model import RAW_LT
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Comments, CDATA sections, processing instructions and the DOCTYPE: text that is
@@ -360,6 +361,6 @@ def _decoded(raw: str) -> str:
 # A "<" in character data that starts no markup (no name, "/", "!" or "?" after it, or
 # glued to the text before it: ``q=a<b``), which the recovering reader reads on past
 # (formats/xml.py); in the decoded text, a character standing for it until a URL is told.
-_RAW_LT = re.compile(r"<(?![^\W\d]|[:/!?])|(?<=[^\s<>\"'])<(?![/!?])")
+_RAW_LT = re.compile(RAW_LT)
 _RAW_LT_READ = "\ufdd2"
 _URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")

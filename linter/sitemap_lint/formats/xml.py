@@ -93,7 +93,7 @@ _NOT_SPACE = lazy(rb"[^ \t\r\n]")
 # A whole tag name, and what may start one.
 _TAG_NAME = lazy(_NAME_BYTE + rb"+")
 _NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
-# Before a "<" glued to a value's text (``q=a<b``), anything but these.
+# Before a "<" glued to a value's text (``q=a<b``), anything but these (model.RAW_LT).
 _UNGLUED = b" \t\r\n<>\"'"
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -786,7 +786,7 @@ class StreamParser:
         at = offset - self._window_base
         tag = b"<" + self._qname(node).encode("utf-8")
         start = window.rfind(tag, max(at - CONTEXT_BYTES, 0), at)
-        if start > 0 and window[start - 1 : start] not in b" \t\r\n>\"'":
+        if start > 0 and window[start - 1] not in _UNGLUED:
             return start
         return -1
 

@@ -9,6 +9,7 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
+from sitemap_lint.model import RAW_LT
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
@@ -367,7 +368,7 @@ _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _OPEN_END_TAG = lazy(r"</[^\s<>/&\"'=]+$")
 _AFTER_OPEN_END_TAG = lazy(r"\s*$|\s+<")
 # What follows a "<" that may start a tag: a name's first character, "/", "!" or "?".
-_MARKUP_AFTER_LT = lazy(r"[^\W\d]|[:/!?]")
+_RAW_LT = lazy(RAW_LT)
 _EXCERPT = 50
 _VALUE_SHOWN = 100
 
@@ -695,7 +696,7 @@ def _glued_tag(context: str, offset: int, closed: bool) -> int | None:
     if lt <= 0 or not _NAME_START.match(context, lt + 1):
         return None
     glued = context[lt - 1]
-    if glued.isspace() or glued in "<>\"'":
+    if glued in " \t\r\n<>\"'":  # as model.RAW_LT and the reader take it
         return None
     tail = before[lt:]
     if closed:
@@ -723,16 +724,8 @@ def _value_around(context: str, at: int) -> tuple[int, int]:
 
 
 def _raw_lt(context: str, at: int) -> bool:
-    """Whether the '<' at ``at`` of ``context`` starts no tag: no name, '/', '!' or '?'
-    follows it, or it is glued to the text before it (``q=a<b``), as the reader takes
-    it (formats/xml.py)."""
-    following = context[at + 1 : at + 2]
-    if not _MARKUP_AFTER_LT.match(following):
-        return True
-    if following in "/!?":
-        return False
-    before = context[at - 1 : at]
-    return at > 0 and not before.isspace() and before not in "<>\"'"
+    """Whether the '<' at ``at`` of ``context`` starts no tag (``model.RAW_LT``)."""
+    return _RAW_LT.match(context, at) is not None
 
 
 def _shown(value: str, at: int) -> str:
