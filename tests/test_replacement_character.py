@@ -2,7 +2,7 @@
 no fix); put there by the decoder in place of bytes that are not UTF-8 it is EN001's alone.
 
 The decoder notes the lines where it replaced bytes (``rules.events.Replacements``), and
-the URL rules read them from the file's sink, in every place a URL is checked.
+the URL rules have them from the file's context, in every place a URL is checked.
 """
 
 from __future__ import annotations
@@ -146,6 +146,31 @@ def test_text_sitemap_lines(tmp_path, capsys):
     found = findings(path, capsys)
     assert shown(found) == [(1, "UR011-FFFD"), (2, "EN001"), (3, "UR011")]
     assert "fix" not in found[0]
+
+
+def test_robots_txt_sitemap_lines(tmp_path, capsys):
+    text = (
+        b"User-agent: *\n"
+        b"Sitemap: https://example.com/a" + FFFD + b".xml\n"
+        b"Sitemap: https://example.com/c" + NOT_UTF8 + b".xml\n"
+    )
+    path = write(tmp_path, "robots.txt", text)
+    assert shown(findings(path, capsys)) == [(2, "UR011-FFFD"), (3, "EN001")]
+
+
+def test_feed_links(tmp_path, capsys):
+    text = (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>\n'
+        b"<title>t</title><link>https://example.com/</link><description>d</description>\n"
+        b"<item><link>https://example.com/a" + FFFD + b"</link></item>\n"
+        b"<item><link>https://example.com/c" + NOT_UTF8 + b"</link></item>\n"
+        b"</channel></rss>\n"
+    )
+    path = write(tmp_path, "feed.xml", text)
+    assert [found for found in shown(findings(path, capsys)) if found[1][:2] in ("UR", "EN")] == [
+        (4, "UR011-FFFD"),
+        (5, "EN001"),
+    ]
 
 
 def test_lines_past_the_cap_on_en001_count_as_replaced(tmp_path, capsys):

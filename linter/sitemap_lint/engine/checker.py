@@ -72,7 +72,6 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     problems = InputChecks(sink, options.enabled, options)
     stream = ByteStream(source, problems)
     decoder = Decoder(problems)
-    sink.replacements = decoder.replacements  # filled as the text is decoded
     texts = decoder.decode(stream.chunks())
     first = _first_content(texts)
     form = _form(source, first, stream.stopped_early)
@@ -96,7 +95,14 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         from sitemap_lint.formats.robots import check_robots_file
 
         check_robots_file(
-            first or "", texts, options, sink, facts, source.url, lambda: stream.stopped_early
+            first or "",
+            texts,
+            options,
+            sink,
+            facts,
+            source.url,
+            lambda: stream.stopped_early,
+            decoder.replacements,
         )
         return _result(source, sink, facts, stats, stream, "robots")
     if first is None or form in (events.NOT_XML, events.HTML):
@@ -111,7 +117,15 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             lines = LineTargets()
         name = source.url or source.name
         urls = check_text(
-            first, texts, options, sink, facts, name, lines, lambda: stream.stopped_early
+            first,
+            texts,
+            options,
+            sink,
+            facts,
+            name,
+            lines,
+            lambda: stream.stopped_early,
+            decoder.replacements,
         )
         result = _result(source, sink, facts, stats, stream, "text", urls, options.live)
         if lines is not None:
@@ -119,6 +133,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         return result
     shadow = ShadowTree() if hasattr(engine, "all_valid") and decoder.codec == "utf-8" else None
     checker = FileChecker(sink, options, engine, stream, shadow, facts)
+    checker.replacements = decoder.replacements  # filled as the text is decoded
     checker.stats = stats
     parser = StreamParser(checker, decoder.line_offset, decoder.column_offset)
     checker.parser = parser
@@ -277,6 +292,9 @@ class FileChecker:
     ):
         self.sink = sink
         self.facts = facts
+        # Where the decoder replaced bytes with U+FFFD, filled as the text is decoded
+        # (None: no decoder): the URL rules tell them from a U+FFFD the file holds.
+        self.replacements: Replacements | None = None
         self.stats: FileStats | None = None  # the HTML report's counts (Options.stats)
         self.feed: FeedChecker | None = None  # when the root is an RSS or Atom feed
         self.options = options
@@ -325,12 +343,6 @@ class FileChecker:
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
         self.sink.add(finding, covers)
 
-    @property
-    def replacements(self) -> Replacements | None:
-        """Where the decoder replaced bytes with U+FFFD: the URL rules ask the reporter
-        a front end hands them (a feed's is the checker)."""
-        return self.sink.replacements
-
     # -- parser events -----------------------------------------------------------
 
     def on_root(self, root: Node) -> None:
@@ -340,12 +352,12 @@ class FileChecker:
         if feeds.is_feed(root):
             if self.shadow is not None:
                 self.shadow.stop()
-            self.feed = feeds.FeedChecker(root, self.options, self, self.facts)
+            self.feed = feeds.FeedChecker(root, self.options, self, self.facts, self.replacements)
             if self.parser is not None and root.name == "rss":
                 self.parser.containers = frozenset({("", "channel")})
             return
         if root.name not in structure.ROOTS:
-            other = FileContext(self.options, root.name, "", None, self.sink.replacements)
+            other = FileContext(self.options, root.name, "", None, self.replacements)
             once(ROOT, root, other, self.sink, self.options.enabled)
             return
         self.root_name = root.name
@@ -362,7 +374,7 @@ class FileChecker:
             root.name,
             self.entry_name,
             self._robots_policy,
-            self.sink.replacements,
+            self.replacements,
         )
         self.dispatch = Dispatch(context, self.options.enabled)
         self.dispatch.root(root, self.sink)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from sitemap_lint.finding import Finding, Severity, sort_key
 
 if TYPE_CHECKING:
-    from sitemap_lint.rules.events import Directives, Replacements
+    from sitemap_lint.rules.events import Directives
     from sitemap_lint.rules.suppression import Suppressions
 
 # Per rule code: the severity it is reported at, or None when it is not reported.
@@ -62,11 +62,6 @@ class FindingSink:
         self._suppressions: Suppressions | None = None  # made at the first directive
         self._passed = 0  # the findings at the start of ``findings`` already passed
         self._added = 0  # every finding ever added that the levels report
-        # Where the file's decoder replaced bytes with U+FFFD (None: no decoder). The URL
-        # rules tell them from a U+FFFD the file holds; the checks of the entries have
-        # them from their context, the front ends that hand this sink to the URL rules
-        # (a text sitemap, a robots.txt) from here.
-        self.replacements: Replacements | None = None
 
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> FindingSink:

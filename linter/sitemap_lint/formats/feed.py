@@ -26,6 +26,7 @@ from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.support.records import Frozen
 
 if TYPE_CHECKING:
+    from sitemap_lint.rules.events import Replacements
     from sitemap_lint.settings.options import Options
 
 RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -81,7 +82,12 @@ class FeedChecker:
     """Checks the items or entries of one feed as the parser hands them over."""
 
     def __init__(
-        self, root: Node, options: Options, report: Reporter, facts: FileFacts | None
+        self,
+        root: Node,
+        options: Options,
+        report: Reporter,
+        facts: FileFacts | None,
+        replacements: Replacements | None = None,
     ) -> None:
         self.root = root
         self.options = options
@@ -94,7 +100,8 @@ class FeedChecker:
             facts.kind = self.kind
         # The items of a feed search engines do not read are checked once it is readable.
         self.format = form if feed.unsupported(root) is None else None
-        self.file = FileContext(options, self.kind, form.item if form is not None else "")
+        item = form.item if form is not None else ""
+        self.file = FileContext(options, self.kind, item, replacements=replacements)
         title = self.format.title if self.format is not None else ""
         once(FEED, FeedStart(root, title), self.file, report, options.enabled)
         self.count = 0
@@ -171,7 +178,9 @@ class FeedChecker:
     def _check_url(self, value: str, link: Node) -> None:
         assert self.format is not None  # items are checked only in a readable feed
         field = "link href" if self.format.is_atom else "link"
-        parsed = urls.check_url(value, link, self.report, field)
+        parsed = urls.check_url(
+            value, link, self.report, field, replacements=self.file.replacements
+        )
         url = value.strip()
         if parsed is not None:
             self.scope.check(parsed, link, self.report)

@@ -26,6 +26,7 @@ from sitemap_lint.sets.robots import GOOGLE_LIMIT
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.rules.events import Replacements
     from sitemap_lint.settings.options import Options
 
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
@@ -47,10 +48,13 @@ def check_robots_file(
     facts: FileFacts | None,
     url: str | None,
     cut_short: Callable[[], bool] = lambda: False,
+    replacements: Replacements | None = None,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
     where it was fetched from (None for a local file); ``cut_short`` says at the end
-    whether the reader stopped before it. An HTML page is left to its ``prolog`` check."""
+    whether the reader stopped before it; ``replacements``: where its decoder replaced
+    bytes (the URL rules' ``replacements``). An HTML page is left to its ``prolog``
+    check."""
     had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in sink.findings)
     if had_bom:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
         sink.drop(encoding.BYTE_ORDER_MARK.code)
@@ -58,7 +62,7 @@ def check_robots_file(
         facts.kind = "robots"
     if rules.HTML_START.match(first):
         return
-    context = FileContext(options, events.ROBOTS, "sitemap")
+    context = FileContext(options, events.ROBOTS, "sitemap", replacements=replacements)
     offset = 3 if had_bom else 0
     checker = _RobotsChecker(sink, facts, url, context, options.enabled, offset)
     checker.feed(first)
@@ -216,7 +220,9 @@ class _RobotsChecker:
         """Check the URL of a Sitemap line and record it; the line where the same sitemap
         was listed before, if any."""
         node = Node("", "Sitemap", {}, self.number, column)
-        parsed = check_url(value, node, self.report, field="Sitemap")
+        parsed = check_url(
+            value, node, self.report, field="Sitemap", replacements=self.file.replacements
+        )
         if parsed is None:
             return None
         key = parsed.origin + _after_authority(value)

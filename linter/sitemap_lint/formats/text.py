@@ -25,6 +25,7 @@ from sitemap_lint.rules.registry import END, LINE
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.rules.events import Replacements
     from sitemap_lint.sets.facts import FileFacts
     from sitemap_lint.settings.options import Options
 
@@ -299,6 +300,7 @@ class TextChecker:
         on_url: Callable[[str, int, int], None] | None = None,
         cut_short: Callable[[], bool] = lambda: False,
         name: str = "",
+        replacements: Replacements | None = None,
     ):
         self.report = sink
         self.name = name  # the file's path or URL, for the end checks
@@ -314,7 +316,7 @@ class TextChecker:
         self.urls = 0
         self.over_limit: tuple[int, int] | None = None
         self.stopped_at: tuple[int, int] | None = None
-        self.file = FileContext(options, events.TEXT, "url")
+        self.file = FileContext(options, events.TEXT, "url", replacements=replacements)
         self.line_checks = calls(LINE, options.enabled)  # the checks of each line
 
     def check(self, texts: Iterable[str]) -> None:
@@ -352,7 +354,7 @@ class TextChecker:
         node = Node("", "URL", {}, number, column)
         node.text = url
         report = self.report
-        parsed = urls.check_url(url, node, report, field="URL")
+        parsed = urls.check_url(url, node, report, field="URL", replacements=self.file.replacements)
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:
@@ -389,14 +391,16 @@ def check_text(
     name: str = "",
     on_url: Callable[[str, int, int], None] | None = None,
     cut_short: Callable[[], bool] = lambda: False,
+    replacements: Replacements | None = None,
 ) -> int:
     """Check a text sitemap: ``first`` is its start, ``texts`` the rest of its text;
     ``name`` is the file's path or URL; ``on_url`` is given each URL checked, with its
     line and column; ``cut_short`` says at the end whether the reader stopped before
-    it. Returns how many URLs it lists."""
+    it; ``replacements``: where its decoder replaced bytes (the URL rules'). Returns how
+    many URLs it lists."""
     if facts is not None:
         facts.kind = "text"
-    checker = TextChecker(options, sink, facts, on_url, cut_short, name)
+    checker = TextChecker(options, sink, facts, on_url, cut_short, name, replacements)
     checker.check(_chain(first, texts))
     return checker.urls
 

@@ -547,9 +547,7 @@ def _decoder_replaced(
     it) in the start tag, which is taken to have at most one line break an attribute. A
     value read outside a file (no decoder) holds U+FFFD as it is written."""
     if replacements is None:
-        replacements = getattr(report, "replacements", None)
-        if replacements is None:
-            return False
+        return False
     text = node.text
     last = node.line + len(node.attrs)
     if url in text:
