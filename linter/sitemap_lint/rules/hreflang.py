@@ -27,13 +27,20 @@ from weakref import WeakKeyDictionary
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
+from sitemap_lint.fix.model import escape_attribute
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Covers, Reporter
+from sitemap_lint.rules.urls import (
+    LONG_FOR_YANDEX,
+    NON_ASCII,
+    TOO_LONG,
+    TOO_SHORT,
+    check_url,
+)
 from sitemap_lint.rules.urls import RULES as URL_RULES
-from sitemap_lint.rules.urls import TOO_SHORT, check_url
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, slot_setters
 
@@ -180,7 +187,13 @@ RETURN_LINK_MISSING = rule(
         For each entry B of the file (or of the set) that another entry A lists
         as an alternate, checks that B's alternates include A, also when B has
         no alternates at all. One finding per entry names the entries it fails
-        to list back and the link to add.
+        to list back and the link to add. An entry whose alternates have a
+        defect of their own (a link without a valid code or a usable href, a
+        code given twice, the page not listing itself: HL001-HL005 and the URL
+        rules on href) is left out of this comparison until that defect is
+        fixed, so that one defect does not come back as findings on every page
+        of its cluster; a URL finding that leaves no doubt which page the href
+        names (UR003, UR011, UR012) does not leave it out.
     """,
     why="""
         Alternates must be confirmed from both sides; search engines ignore a
@@ -530,20 +543,29 @@ def _code_message(value: str, problems: list[str], fixed: str | None) -> str:
     )
 
 
+# URL findings that leave no doubt which page an href names (characters outside ASCII, a
+# length over a limit): the link still counts among the entry's alternates.
+_NAMES_ITS_PAGE = frozenset({NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code})
+
+
 class _HrefReport:
     """Passes check_url's findings on, except the minimum length of `loc`, which the
-    XHTML schema does not impose on `href`; counts what it passed."""
+    XHTML schema does not impose on `href`; counts those that make the href unusable
+    for the comparison of alternates."""
 
-    __slots__ = ("count", "report")
+    __slots__ = ("count", "passed", "report")
 
     def __init__(self) -> None:
         self.report: Reporter | None = None
         self.count = 0
+        self.passed = 0  # every finding passed on
 
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
         if finding.code == TOO_SHORT.code:
             return
-        self.count += 1
+        self.passed += 1
+        if finding.code not in _NAMES_ITS_PAGE:
+            self.count += 1
         assert self.report is not None  # set before each check_url
         self.report.add(finding, covers)
 
@@ -780,7 +802,10 @@ def _return_link_problem(
     record: Alternates, count: int, examples: list[tuple[Alternates, str]]
 ) -> Problem:
     source, code = examples[0]
-    link = f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" href="{source.page}"/>'
+    link = (
+        f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" '
+        f'href="{escape_attribute(source.page)}"/>'
+    )
     if record.kind == "bare":
         shown = ", ".join(
             f'{page.page} ({_where(page)}) as hreflang="{code}"' for page, code in examples
@@ -887,7 +912,7 @@ def _mismatch_problem(
 
 
 def _pair(code: str, href: str) -> str:
-    return f'hreflang="{code}" href="{href}"'
+    return f'hreflang="{code}" href="{escape_attribute(href)}"'
 
 
 def _listing(items: list[str]) -> str:
@@ -944,7 +969,7 @@ class Checker:
         self._defective = False  # a link of this entry has a defect
         self._href_unknown = False  # a link's href is missing or unusable
         self._records: list[Alternates] = []
-        # Every href that passed check_url, which also serves to store each URL once.
+        # Every href check_url found nothing in, which also serves to store each URL once.
         self._clean: dict[str, str] = {}
         self._sets: dict[Links, Links] = {}
         self._href_report = _HrefReport()
@@ -974,7 +999,7 @@ class Checker:
         """The URL, when check_url finds nothing wrong with it; None otherwise."""
         checked = self._href_report
         checked.report = report
-        checked.count = 0
+        checked.count = checked.passed = 0
         replacements = self._file.replacements if self._file is not None else None
         parsed = check_url(href, element, checked, field=HREF_FIELD, replacements=replacements)
         if parsed is None or checked.count:
@@ -982,8 +1007,8 @@ class Checker:
             self._href_unknown = True
             return None
         normal = normal_url(href)
-        if len(self._clean) < _CLEAN_LIMIT:
-            self._clean[href] = normal
+        if not checked.passed and len(self._clean) < _CLEAN_LIMIT:
+            self._clean[href] = normal  # (an href with findings is checked at each link)
         return normal
 
     def _check_slowly(
@@ -1057,7 +1082,7 @@ class Checker:
                 element.line,
                 element.column,
                 f"xhtml:link has {' and '.join(what)}; an alternate needs all three: "
-                f'<xhtml:link rel="alternate" hreflang="{code}" href="{url}"/>',
+                f'<xhtml:link rel="alternate" hreflang="{code}" href="{escape_attribute(url)}"/>',
             ),
             covers,
         )
@@ -1123,13 +1148,13 @@ class Checker:
             code, href = similar[0]
             message = (
                 f"the alternates do not include the page itself exactly: {href} ({code}) "
-                f'differs from <loc> {page}; write href="{page}"'
+                f'differs from <loc> {page}; write href="{escape_attribute(page)}"'
             )
         else:
             message = (
                 f"the alternates do not include the page itself, {page}; add "
-                f'<xhtml:link rel="alternate" hreflang="CODE" href="{page}"/> with the '
-                "page's own language code"
+                f'<xhtml:link rel="alternate" hreflang="CODE" href="{escape_attribute(page)}"/> '
+                "with the page's own language code"
             )
         entry = context.entry
         report.add(SELF_MISSING.at(entry.line, entry.column, message))

@@ -8,7 +8,8 @@ from urllib.parse import quote
 
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
-from sitemap_lint.fix.model import FindingFix, replace_text
+from sitemap_lint.finding import Fix
+from sitemap_lint.fix.model import Edit, FindingFix, escape_attribute, escape_text, replace_text
 from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
@@ -353,16 +354,21 @@ def _encoding_fix(
 ) -> FindingFix | None:
     """The fix that writes ``url`` percent-encoded (RFC 3987, section 3.1), or None.
 
-    Only for a URL that is the whole text of its element, with a usable host and no
-    stray ``%`` (whose meaning a person must decide). Encoding a tab, a line break or
-    a backslash changes what a browser makes of the URL (it drops the first two and
-    reads ``\\`` as ``/``): that fix is unsafe.
+    Only for a URL that is the whole text of its element (or an ``xhtml:link``'s
+    ``href``), with a usable host and no stray ``%`` (whose meaning a person must
+    decide). Encoding a tab, a line break or a backslash changes what a browser makes
+    of the URL (it drops the first two and reads ``\\`` as ``/``): that fix is unsafe.
     """
-    if node.text.strip() != url or host_problem or len(remainder) > MAX_LENGTH:
+    in_text = node.text.strip() == url
+    in_href = not in_text and node.attrs.get("href", "").strip() == url
+    if not (in_text or in_href) or host_problem or len(remainder) > MAX_LENGTH:
         return None
     if _BAD_PERCENT.search(remainder) or "\ufffd" in remainder or fixed == url:
         return None
     safe = _CHANGED_BY_BROWSERS.search(remainder) is None
+    if in_href:
+        edit = Edit(node.line, node.column, fixed, "href", old=url)
+        return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, "Percent-encode the URL", (edit,))
     return replace_text(node, fixed, "Percent-encode the URL", safe=safe)
 
 
@@ -955,8 +961,9 @@ def _whitespace_message(url: str, field: str) -> str:
     """``field`` is an element (``loc``) or an element and attribute (``xhtml:link href``)."""
     element, _, attribute = field.partition(" ")
     if attribute:
-        return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{url.strip()}"'
-    return f"whitespace around the URL in <{field}>; write <{field}>{url.strip()}</{field}>"
+        written = escape_attribute(url.strip())
+        return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{written}"'
+    return f"whitespace around the URL in <{field}>; write <{field}>{escape_text(url.strip())}</{field}>"
 
 
 def parse_url(value: str) -> ParsedURL | None:
