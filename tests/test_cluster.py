@@ -542,12 +542,16 @@ def _hreflang_set(seed: int) -> list[tuple[str, object]]:
     for cluster in range(rng.randint(5, 40)):
         codes = rng.sample(languages, rng.randint(1, len(languages)))
         pages = {code: f"https://example.com/{code}/{cluster}" for code in codes}
+        if "x-default" in pages and len(pages) > 1 and rng.random() < 0.5:
+            # x-default names one of the pages: a page listed under two codes.
+            pages["x-default"] = pages[next(code for code in codes if code != "x-default")]
         full = tuple(sorted((code, url) for code, url in pages.items()))
-        for page in pages.values():
+        for page in sorted(set(pages.values())):
             links = full
             roll = rng.random()
-            if roll < 0.15 and len(links) > 1:  # drops a link
-                dropped = rng.choice([pair for pair in links if pair[1] != page])
+            others = [pair for pair in links if pair[1] != page]
+            if roll < 0.15 and others:  # drops a link
+                dropped = rng.choice(others)
                 links = tuple(pair for pair in links if pair != dropped)
             elif roll < 0.25:  # adds one
                 other = f"https://example.com/{rng.choice(languages)}/{rng.randrange(40)}"

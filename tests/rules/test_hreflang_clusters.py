@@ -57,10 +57,15 @@ def _reference(
                     parent[max(a, b)] = min(a, b)
                 continue
             sources.add(record.page)
-            entry = unanswered.setdefault(other, [0])
-            entry[0] += 1
-            if len(entry) <= 3:
-                entry.append((record, code))
+            entry = unanswered.setdefault(other, [0, {}])
+            by_page = entry[1]
+            if index not in by_page:  # a page listing it under two codes counts once
+                entry[0] += 1
+                by_page[index] = [code]
+                if len(entry) - 2 < 3:
+                    entry.append((record, by_page[index]))
+            else:
+                by_page[index].append(code)
     not_answered = {records[index].page for index in unanswered}
     clusters: dict[int, list[int]] = {}
     for index in range(len(records)):
@@ -68,7 +73,7 @@ def _reference(
     found: list[tuple[int, Problem]] = []
     with_default = 0
     without_default: list[tuple[int, Alternates, list[str]]] = []
-    for index, (count, *examples) in unanswered.items():
+    for index, (count, _by_page, *examples) in unanswered.items():
         found.append((index, hreflang._return_link_problem(records[index], count, examples)))
     for members in clusters.values():
         members = [i for i in members if not records[i].kind]

@@ -711,7 +711,9 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 apart += whole.pop(head)
     apart.sort()
 
-    unanswered: dict[int, list[Any]] = {}  # index of B -> [count, (A, code) examples]
+    # index of B -> [pages A, the last A, (A, [codes]) examples]; the links of one page A
+    # come together, so a page listing B under two codes (en, x-default) counts once.
+    unanswered: dict[int, list[Any]] = {}
     sources: set[str] = set()  # the pages A of those links
     joins: set[int] = set()  # the roots that the links below joined to others
     for index in apart:
@@ -732,10 +734,15 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                     joins.add(b)
                 continue
             sources.add(record.page)
-            entry = unanswered.setdefault(other, [0])
+            entry = unanswered.setdefault(other, [0, -1])
+            if entry[1] == index:
+                if len(entry) > 2 and entry[-1][0] is record:
+                    entry[-1][1].append(code)
+                continue
             entry[0] += 1
-            if len(entry) <= _SHOWN:
-                entry.append((record, code))
+            entry[1] = index
+            if len(entry) - 2 < _SHOWN:
+                entry.append((record, [code]))
     not_answered = {records[index].page for index in unanswered}
 
     # The clusters, by their first record: the groups joined whole that nothing joined
@@ -750,7 +757,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     found: list[tuple[int, Problem]] = []
     with_default = 0
     without_default: list[tuple[int, Alternates, list[str]]] = []
-    for index, (count, *examples) in unanswered.items():
+    for index, (count, _last, *examples) in unanswered.items():
         found.append((index, _return_link_problem(records[index], count, examples)))
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
     for head in sorted(chain(whole, clusters)):
@@ -799,16 +806,19 @@ def _languages(codes: set[str]) -> tuple[list[str], bool]:
 
 
 def _return_link_problem(
-    record: Alternates, count: int, examples: list[tuple[Alternates, str]]
+    record: Alternates, count: int, examples: list[tuple[Alternates, list[str]]]
 ) -> Problem:
-    source, code = examples[0]
+    """HL006 on ``record``, which ``count`` pages list (``examples``: the first of them,
+    each with the codes it gives this page) without being listed back."""
+    source, codes = examples[0]
+    code = next((code for code in codes if code != X_DEFAULT), codes[0])
     link = (
         f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" '
         f'href="{escape_attribute(source.page)}"/>'
     )
     if record.kind == "bare":
         shown = ", ".join(
-            f'{page.page} ({_where(page)}) as hreflang="{code}"' for page, code in examples
+            f"{page.page} ({_where(page)}) as {_as_codes(codes)}" for page, codes in examples
         )
         more = f", and {count - len(examples):,} more" if count > len(examples) else ""
         pages = "a page lists" if count == 1 else f"{count:,} pages list"
@@ -821,12 +831,12 @@ def _return_link_problem(
         )
     if count == 1:
         message = (
-            f'{source.page} ({_where(source)}) lists this page as hreflang="{code}", '
+            f"{source.page} ({_where(source)}) lists this page as {_as_codes(codes)}, "
             f"but this page's alternates do not include {source.page}; add {link}"
         )
     else:
         shown = ", ".join(
-            f'{page.page} ({_where(page)}) as hreflang="{code}"' for page, code in examples
+            f"{page.page} ({_where(page)}) as {_as_codes(codes)}" for page, codes in examples
         )
         more = f", and {count - len(examples):,} more" if count > len(examples) else ""
         message = (
@@ -834,6 +844,14 @@ def _return_link_problem(
             f"alternates include none of them; add a link to each, e.g. {link}"
         )
     return Problem(record, RETURN_LINK_MISSING, message)
+
+
+def _as_codes(codes: list[str]) -> str:
+    """``hreflang="en"``, ``hreflang="en" and "x-default"``."""
+    quoted = [f'"{code}"' for code in codes]
+    if len(quoted) == 1:
+        return f"hreflang={quoted[0]}"
+    return "hreflang=" + ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _where(record: Alternates) -> str:

@@ -874,18 +874,25 @@ def hreflang_join(
             continue
         sources[home].add(page)
         targets.setdefault(key, (_index, target))
-        entry = unanswered.setdefault(key, [0])
+        # [pages, the last page's number, (page, [codes]) examples], as a local run
+        # counts them: a page's links come together (edges in the order of their pages).
+        entry = unanswered.setdefault(key, [0, -1])
+        if entry[1] == number:
+            if len(entry) > 2 and entry[-1][0].page == page:  # (it is among the examples)
+                entry[-1][1].append(code)
+            continue
         entry[0] += 1
-        if len(entry) <= 3:  # as many examples as a local run names
+        entry[1] = number
+        if len(entry) - 2 < 3:  # as many examples as a local run names
             source = Alternates(
                 page, line, 0, ((own, page),), names[number >> 32] if several else ""
             )
-            entry.append((source, code))
+            entry.append((source, [code]))
     for home, pages_of in enumerate(sources):
         box[home][2].extend(sorted(pages_of))
     problems: list[Keyed] = []
     not_answered = set()
-    for key, (count, *examples) in unanswered.items():
+    for key, (count, _last, *examples) in unanswered.items():
         index, target = targets[key]
         not_answered.add(target.page)
         problem = _return_link_problem(target, count, examples)
