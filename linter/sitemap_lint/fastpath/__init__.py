@@ -1640,11 +1640,12 @@ class FastPath:
                     if location.startswith(prefix):
                         continue
                     parts = location.split("/", 3)
+                    if len(parts) < 4:
+                        return _NOT_PROVED  # no path: IM003 compares it in normal form
                     host = parts[2]
                     if host not in self._hosts and not self._host(host):
                         return _NOT_PROVED
-                    if len(parts) == 4:
-                        prefix = self._image_prefix = location[: len(location) - len(parts[3])]
+                    prefix = self._image_prefix = location[: len(location) - len(parts[3])]
         link_tag = self._link_tag
         first = ext.find(link_tag) if link_tag else -1
         if first < 0:
@@ -1705,8 +1706,8 @@ class FastPath:
             if location:
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
                 # entry, at most 1,000 images.
-                if location in images or not self._url(location):
-                    return _NOT_PROVED
+                if location in images or location.count("/") < 3 or not self._url(location):
+                    return _NOT_PROVED  # (without a path IM003 compares it in normal form)
                 images.add(location)
                 if "i" not in kinds:
                     kinds += "i"

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.rules.video import _PAGE_EXTENSIONS, _YES_NO, MAX_DURATION, MAX_TAGS
 
 if TYPE_CHECKING:
@@ -132,9 +133,12 @@ class VideoProof:
             return False  # VD002
         if not url(thumbnail):
             return False
-        if content is not None and (content == page or not _media(content) or not url(content)):
+        page = normal_url(page)
+        if content is not None and (
+            normal_url(content) == page or not _media(content) or not url(content)
+        ):
             return False  # VD003, VD004, the URL rules
-        if player is not None and (player == page or not url(player)):
+        if player is not None and (normal_url(player) == page or not url(player)):
             return False
         if duration is not None and int(duration) > MAX_DURATION:
             return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
@@ -219,7 +220,8 @@ class Checker:
     def __init__(self, file: FileContext | None = None) -> None:
         self._count = 0
         self._over: Node | None = None  # the first image beyond the limit
-        self._seen: dict[str, int] = {}  # image URL -> line of its first listing, this url
+        # Image URL (in normal form) -> line of its first listing, in this url.
+        self._seen: dict[str, int] = {}
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "image":
@@ -231,12 +233,13 @@ class Checker:
         loc = _check_children(element, report, context.replacements)
         if loc is None:
             return
-        key = loc.text.strip(_XML_SPACE)
+        written = loc.text.strip(_XML_SPACE)
+        key = normal_url(written)
         first = self._seen.get(key)
         if first is None:
             self._seen[key] = loc.line
             return
-        shown = key if len(key) <= 100 else key[:97] + "..."
+        shown = written if len(written) <= 100 else written[:97] + "..."
         report.add(
             DUPLICATE.at(
                 loc.line,

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import (
     Step,
     is_order_problem,
@@ -878,7 +879,8 @@ def _check_media_urls(
             )
         )
         return
-    same = [node for node in present if node.text.strip() == context.loc]
+    page = normal_url(context.loc) if context.loc is not None else None
+    same = [node for node in present if normal_url(node.text.strip()) == page]
     if same:
         names = _join([f"<video:{node.name}>" for node in same])
         report.add(
