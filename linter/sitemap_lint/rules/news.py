@@ -8,6 +8,7 @@ publication name, so its state does not grow with the number of URLs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -374,8 +375,11 @@ TITLE_EXTRAS = rule(
     INFO,
     summary="A `news:title` that repeats the publication's name or the publication date",
     what="""
-        Detects a `news:title` that contains the publication's name (as given in
-        `news:name`) or the article's publication date.
+        Detects a `news:title` that carries the publication's name (as given in
+        `news:name`) before or after the headline, set apart by a separator
+        (`Headline | Name`, `Name: Headline`, `Headline - Name`, `Headline (Name)`),
+        or the article's publication date. A headline that merely uses the name's
+        words (`Time to act`, for a publication named Time) is not reported.
     """,
     why="""
         Google asks for the title of the article as it appears on the site,
@@ -698,7 +702,7 @@ def _check_title(
     lowered = text.lower()
     if name is not None and not name.children:
         publication_name = name.text.strip()
-        if len(publication_name) >= 3 and publication_name.lower() in lowered:
+        if len(publication_name) >= 3 and _names_publication(lowered, publication_name.lower()):
             extras.append(f"the publication's name ({_shown(publication_name)!r})")
     if date is not None:
         day = date.text.strip()[:10]
@@ -714,6 +718,27 @@ def _check_title(
                 "(each has its own field)",
             )
         )
+
+
+# What sets a publication's name apart from the headline it is added to.
+# (A hyphen only with spaces around it: "Post-war" is one word.)
+_SEPARATOR = r"(?:\s*[|:\u2013\u2014\u00b7\u2022/]\s*|\s+-\s+)"
+
+
+@functools.lru_cache(maxsize=64)
+def _name_added(name: str) -> re.Pattern[str]:
+    written = re.escape(name)
+    return re.compile(
+        rf"\A\s*{written}{_SEPARATOR}\S|\S{_SEPARATOR}{written}\s*\Z|\S\s*\(\s*{written}\s*\)\s*\Z"
+    )
+
+
+def _names_publication(title: str, name: str) -> bool:
+    """Whether ``title`` (lower case) carries the publication's ``name`` (lower case) as an
+    addition: before or after the headline, set apart by a separator ("Headline | Name",
+    "Name: Headline", "Headline - Name", "Headline (Name)"). A headline that uses the
+    name's words ("Time to act", for the magazine Time) does not."""
+    return name in title and _name_added(name).search(title) is not None
 
 
 _PARENTHETICAL = lazy(r"(.*?)\s*\([^()]*\)\Z", re.DOTALL)
