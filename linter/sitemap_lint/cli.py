@@ -377,12 +377,18 @@ def diff(
     ] = None,
     max_children_removed: Annotated[
         str | None,
-        typer.Option("--max-children-removed", metavar="LIMIT", help="Sitemaps no longer listed."),
+        typer.Option(
+            "--max-children-removed",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the sitemaps the old indexes list",
+        ),
     ] = None,
     max_hreflang_broken: Annotated[
         str | None,
         typer.Option(
-            "--max-hreflang-broken", metavar="LIMIT", help="Alternates naming a removed URL."
+            "--max-hreflang-broken",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the new hreflang alternates",
         ),
     ] = None,
 ) -> int:
