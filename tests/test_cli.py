@@ -206,6 +206,16 @@ def test_unknown_rule_suggests_the_nearest(wanted: str, suggested: str, capsys) 
     assert "Invalid value" not in err
 
 
+def test_no_arguments_show_the_help_and_exit_two(capsys) -> None:
+    """The help, not an error line quoting its first line; still exit 2, as an empty
+    list of paths checks nothing."""
+    status, out, err = run([], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("Usage: sitemap-lint [OPTIONS] COMMAND [ARGS]...\n")
+    assert "Commands:" in err and "error" not in err
+    assert run(["--help"], capsys) == (0, err, "")
+
+
 def test_version(capsys) -> None:
     status, out, _ = run(["--version"], capsys)
     assert status == 0 and out.strip() == f"sitemap-lint {__version__}"

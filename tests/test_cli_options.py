@@ -102,6 +102,47 @@ def test_out_of_range_numbers_exit_two_with_the_range(
     assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
 
 
+# -- the --live options: a wrong value is exit 2 whether or not --live is given (a run
+# without it once took --live-sample 200% and --live-connect-to a:b silently).
+
+LIVE_CASES = [
+    (
+        ["--live-sample", "200%"],
+        "--live-sample 200%: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)",
+    ),
+    (
+        ["--live-sample", "lots"],
+        "--live-sample lots: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)",
+    ),
+    (
+        ["--live-connect-to", "a:b"],
+        "--live-connect-to a:b: give HOST:PORT:HOST2:PORT2, e.g. example.com:443:127.0.0.1:8443",
+    ),
+    (["--live-max", "-1"], "--live-max -1: give 0 or more"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), [pytest.param(*case, id=" ".join(case[0])) for case in LIVE_CASES]
+)
+@pytest.mark.parametrize("live", [[], ["--live"]], ids=["without --live", "with --live"])
+@pytest.mark.parametrize("paths", [[VALID], [VALID, WARNING]], ids=["one file", "a set"])
+def test_a_wrong_live_value_exits_two_with_or_without_live(
+    args: list[str], message: str, live: list[str], paths: list[Path], capsys
+) -> None:
+    status, out, err = run([*live, *args, *map(str, paths)], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+
+
+def test_right_live_values_without_live_request_nothing(capsys) -> None:
+    args = ["--live-sample", "10%", "--live-connect-to", "example.com:443:127.0.0.1:1"]
+    assert run([*args, str(VALID)], capsys) == (
+        0,
+        "1 file checked (4 URLs): no problems found\n",
+        "",
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [

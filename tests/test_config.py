@@ -390,6 +390,10 @@ def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
     ("args", "needle"),
     [
         (["--config", "missing.toml", "sitemap.xml"], "--config missing.toml: no such file"),
+        (
+            ["--config", ".", "sitemap.xml"],
+            "--config .: is a directory; name the file in it (.sitemap-lint.toml or pyproject.toml)",
+        ),
         (["--config", "pyproject.toml", "sitemap.xml"], "no [tool.sitemap-lint] table"),
         (["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"], "exclude each other"),
     ],

@@ -116,9 +116,11 @@ def test_what_a_deploy_changed(sides: Path, capsys: pytest.CaptureFixture[str]) 
     ]
 
 
-def test_alternates_that_name_a_removed_url(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _hreflang_sides(tmp_path: Path) -> tuple[str, str]:
+    """An old and a new urlset of one cluster of pages (en/, de/, fr/, each naming the
+    three) and one page without alternates; the new one drops fr/, which en/ and de/
+    still name: 2 of its 6 alternates name a removed URL."""
+
     def page(path: str, *alternates: str) -> str:
         links = "".join(
             f'<xhtml:link rel="alternate" hreflang="{code}" href="{SITE}{target}"/>'
@@ -136,20 +138,17 @@ def test_alternates_that_name_a_removed_url(
     (tmp_path / "old.xml").write_text(
         urlset(*(page(p.split("=")[1], *cluster) for p in cluster), page("other"))
     )
-    (tmp_path / "new.xml").write_text(  # fr/ is gone; en/ and de/ still name it
+    (tmp_path / "new.xml").write_text(
         urlset(page("en/", *cluster), page("de/", *cluster), page("other"))
     )
+    return str(tmp_path / "old.xml"), str(tmp_path / "new.xml")
+
+
+def test_alternates_that_name_a_removed_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _err = run_cli(
-        [
-            "diff",
-            "-f",
-            "json",
-            "--max-hreflang-broken",
-            "1",
-            str(tmp_path / "old.xml"),
-            str(tmp_path / "new.xml"),
-        ],
-        capsys,
+        ["diff", "-f", "json", "--max-hreflang-broken", "1", *_hreflang_sides(tmp_path)], capsys
     )
     report = json.loads(out)
     assert status == 1
@@ -160,6 +159,29 @@ def test_alternates_that_name_a_removed_url(
             {"url": f"{SITE}de/", "file": "new.xml"},
         ],
     }
+
+
+@pytest.mark.parametrize(("limit", "expected"), [("34%", 0), ("90%", 0), ("33%", 1)])
+def test_a_share_of_broken_alternates_is_of_the_new_alternates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: str, expected: int
+) -> None:
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-hreflang-broken", limit, *_hreflang_sides(tmp_path)], capsys
+    )
+    assert status == expected
+    passed = json.loads(out)["thresholds"]["passed"]
+    assert [p["share"] for p in passed] == ([33.33] if expected else [])
+
+
+@pytest.mark.parametrize(("limit", "expected"), [("34%", 0), ("50%", 0), ("90%", 0), ("33%", 1)])
+def test_a_share_of_sitemaps_no_longer_listed_is_of_the_old_indexes_children(
+    sides: Path, capsys: pytest.CaptureFixture[str], limit: str, expected: int
+) -> None:
+    """The old index lists 3 sitemaps, the new one 2 of them: 1 of 3 is no longer listed."""
+    status, report, _err = _diff(capsys, "--max-children-removed", limit)
+    assert status == expected
+    passed = report["thresholds"]["passed"]
+    assert [(p["count"], p["share"]) for p in passed] == ([(1, 33.33)] if expected else [])
 
 
 def test_thresholds_fail_the_gate(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -545,11 +545,12 @@ def test_standard_input_is_audited_too(live_server: LiveServer) -> None:  # noqa
         ("live_max", -1, "--live-max -1: give 0 or more"),
     ],
 )
+@pytest.mark.parametrize("live", [True, False])
 def test_a_wrong_live_value_exits_2_naming_the_option(
-    tmp_path: Path, option: str, value: object, message: str
+    tmp_path: Path, option: str, value: object, message: str, live: bool
 ) -> None:
     sitemap = _write(tmp_path, "sitemap.xml", _urlset("/a"))
-    settings = RunSettings(paths=[str(sitemap)], isolated=True, live=True, **{option: value})
+    settings = RunSettings(paths=[str(sitemap)], isolated=True, live=live, **{option: value})
     with pytest.raises(sitemap_lint.errors.UsageError, match=message):
         execute(settings, out=io.StringIO(), err=io.StringIO())
 

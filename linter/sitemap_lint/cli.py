@@ -377,12 +377,18 @@ def diff(
     ] = None,
     max_children_removed: Annotated[
         str | None,
-        typer.Option("--max-children-removed", metavar="LIMIT", help="Sitemaps no longer listed."),
+        typer.Option(
+            "--max-children-removed",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the sitemaps the old indexes list",
+        ),
     ] = None,
     max_hreflang_broken: Annotated[
         str | None,
         typer.Option(
-            "--max-hreflang-broken", metavar="LIMIT", help="Alternates naming a removed URL."
+            "--max-hreflang-broken",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the new hreflang alternates",
         ),
     ] = None,
 ) -> int:
@@ -491,10 +497,13 @@ def main(argv: list[str] | None = None) -> int:
     from sitemap_lint.run import EXIT_TROUBLE
 
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
+    if not args:  # still exit 2: a CI step whose list of paths came out empty checked nothing
+        sys.stderr.write(_help())
+        return EXIT_TROUBLE
+    if args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
         args.insert(0, "check")
     prog_name = "sitemap-lint"
-    if args and args[0] == "check":
+    if args[0] == "check":
         # The check command alone, as the group would have run it.
         command = typer.main.get_command(_check_app)
         args, prog_name = args[1:], "sitemap-lint check"
@@ -509,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_TROUBLE
     except _CLICK_EXCEPTION as error:
         message = cast("_ClickError", error).format_message().strip()
-        if message:  # empty when the help was shown because no arguments were given
+        if message:
             _fail(message.splitlines()[0])
         return EXIT_TROUBLE
     except (InputError, SitemapLintError) as error:  # UsageError is one
@@ -524,6 +533,13 @@ def main(argv: list[str] | None = None) -> int:
         _fail(f"internal error{where}: {type(error).__name__}: {error}")
         return EXIT_TROUBLE
     return status if isinstance(status, int) else 0
+
+
+def _help() -> str:
+    """The help of ``sitemap-lint`` (its commands), as ``--help`` prints it."""
+    command = typer.main.get_command(app)
+    with command.make_context("sitemap-lint", [], resilient_parsing=True) as context:
+        return context.get_help() + "\n"
 
 
 def _plugin_at_fault(error: BaseException) -> str | None:

@@ -527,13 +527,15 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
 
 
 def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None:
-    """What ``--live`` and its options ask for; None without ``--live``."""
+    """What ``--live`` and its options ask for; None without ``--live``, its options
+    checked all the same (a wrong value is a usage error whether or not it is used)."""
+    count, percent = parse("live_sample", settings.live_sample) or (None, None)
+    connect_to = parse("live_connect_to", settings.live_connect_to)
     if not (settings.live or config.live):
         return None
     from sitemap_lint.live.audit import LiveSettings
     from sitemap_lint.live.cache import default_path
 
-    count, percent = parse("live_sample", settings.live_sample) or (None, None)
     cache = None
     if not settings.no_live_cache:
         given = settings.live_cache or config.live_cache
@@ -548,7 +550,7 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
         percent=percent,
         seed=settings.live_seed,
         cache=cache,
-        connect_to=parse("live_connect_to", settings.live_connect_to),
+        connect_to=connect_to,
         allow_private=bool(settings.allow_private_hosts or config.allow_private_hosts),
         named_hosts=(*named, *_named_urls(settings, config)),
     )

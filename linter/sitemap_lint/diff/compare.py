@@ -61,6 +61,7 @@ class Changes:
     moved_shown: list[Shown] = field(default_factory=list)
     children_added: list[str] = field(default_factory=list)
     children_removed: list[str] = field(default_factory=list)
+    old_children: int = 0  # sitemaps the old side's indexes (and robots.txt) list
     # (old origin, new origin, URLs whose path and query now stand on the new origin)
     origins: list[tuple[str, str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
@@ -71,6 +72,7 @@ class Changes:
     with_lastmod: int = 0  # new entries with a lastmod
     priority_changed: int = 0
     changefreq_changed: int = 0
+    alternates: int = 0  # the new side's hreflang alternates (xhtml:link with an href)
     hreflang_broken: int = 0  # new alternates naming a URL the new side no longer lists
     hreflang_shown: list[Shown] = field(default_factory=list)
     # (place, added, removed) of each file with either
@@ -350,6 +352,7 @@ def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:
 
 def _hreflang(after: _Flat, removed: NDArray[np.uint64], changes: Changes, show: int) -> None:
     """Alternates of the new side that name a URL it no longer lists."""
+    changes.alternates = len(after.alternate_hrefs)
     if not len(removed) or not len(after.alternate_hrefs):
         return
     naming = after.alternate_entries[np.isin(after.alternate_hrefs, removed)]
@@ -364,6 +367,7 @@ def _children(old: Side, new: Side, changes: Changes) -> None:
     listed_after = [c for f in new.files for c in f.listing.children]
     before_places = {_child_place(c) for c in listed_before}
     after_places = {_child_place(c) for c in listed_after}
+    changes.old_children = len(listed_before)
     changes.children_removed = [c for c in listed_before if _child_place(c) not in after_places]
     changes.children_added = [c for c in listed_after if _child_place(c) not in before_places]
 

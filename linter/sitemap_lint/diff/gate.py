@@ -2,7 +2,9 @@
 
 A limit is a count (``500``) or a share (``5%``) of what it is measured against: the
 old side's URLs for added and removed URLs, the URLs on both sides for the changes of
-those URLs, the new side's entries with a lastmod for the lastmod patterns.
+those URLs, the new side's entries with a lastmod for the lastmod patterns, the
+sitemaps the old side's indexes list for those no longer listed, the new side's
+hreflang alternates for those naming a removed URL.
 """
 
 from __future__ import annotations
@@ -74,11 +76,11 @@ MEASURES: dict[str, tuple[str, Measure]] = {
     ),
     "--max-children-removed": (
         "sitemaps no longer listed",
-        lambda c: (len(c.children_removed), len(c.children_removed) + len(c.children_added)),
+        lambda c: (len(c.children_removed), c.old_children),
     ),
     "--max-hreflang-broken": (
         "alternates naming a removed URL",
-        lambda c: (c.hreflang_broken, c.hreflang_broken),
+        lambda c: (c.hreflang_broken, c.alternates),
     ),
 }
 

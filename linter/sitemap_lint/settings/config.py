@@ -115,6 +115,11 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
         return Config()
     if config_file is not None:
         path = Path(config_file)
+        if path.is_dir():
+            raise UsageError(
+                f"--config {config_file}: is a directory; name the file in it "
+                f"({FILE_NAME} or {PYPROJECT})"
+            )
         if not path.is_file():
             raise UsageError(f"--config {config_file}: no such file")
         return load(path, required=True)
