@@ -536,6 +536,16 @@ class Checker:
         parsed = None
         if date is None:
             _missing(element, "publication_date", NEWS_ORDER, report)
+        elif not date.children and not date.text.strip():
+            report.add(
+                MISSING.at(
+                    date.line,
+                    date.column,
+                    "<news:publication_date> is empty; give the article's publication date "
+                    "in W3C format, e.g. 2026-12-01T08:00:00+00:00",
+                ),
+                date,  # the schema's complaint about the empty date is this one
+            )
         elif not date.children:
             parsed = _check_publication_date(date, context, report)
         title = fields.get("title")
