@@ -162,7 +162,8 @@ CODE_DUPLICATE = rule(
     summary="The same `hreflang` twice with different URLs in one entry",
     what="""
         Detects an entry that gives two different URLs for one language code
-        (compared without regard to case), and points to the first link.
+        (compared without regard to case): the finding stands at each later link
+        that gives the code another URL, and names the first one's URL and line.
     """,
     why="""
         One code can stand for one version of the page only. Search engines
