@@ -196,6 +196,29 @@ def test_gzip_stays_gzip(tmp_path: Path, capsys) -> None:
     assert gzip.decompress(data) == (FIX / "mixed.fixed.xml").read_bytes()
 
 
+def test_a_gzip_file_of_several_members_is_fixed_as_one(tmp_path: Path, capsys) -> None:
+    """RFC 1952: the members of a gzip file are read one after the other, as one text
+    (the check reads them so); the fixed file is written as one member."""
+    text = (FIX / "mixed.xml").read_bytes()
+    half = text.index(b"<url>")
+    target = tmp_path / "mixed.xml.gz"
+    target.write_bytes(gzip.compress(text[:half]) + gzip.compress(text[half:]) + b"\0" * 8)
+    run(["--fix", str(target)], capsys)
+    assert gzip.decompress(target.read_bytes()) == (FIX / "mixed.fixed.xml").read_bytes()
+
+
+@pytest.mark.parametrize("after", [b"garbage", b"\x1f\x8b\x08"])
+def test_a_gzip_file_with_data_after_its_members_is_left_unchanged(
+    tmp_path: Path, capsys, after: bytes
+) -> None:
+    target = tmp_path / "mixed.xml.gz"
+    data = gzip.compress((FIX / "mixed.xml").read_bytes()) + after
+    target.write_bytes(data)
+    _status, out, _err = run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == data
+    assert "FX001" in out
+
+
 def test_utf16_file_is_written_as_utf8(tmp_path: Path, capsys) -> None:
     text = (FIX / "mixed.unsafe-fixed.xml").read_text(encoding="utf-8")
     target = tmp_path / "wide.xml"

@@ -84,6 +84,33 @@ def read_source(source: Source) -> bytes:
         return handle.read(MAX_FIX_BYTES + 1)
 
 
+def _inflate(raw: bytes) -> bytes | str:
+    """The content of the gzip file ``raw``, every member in turn (RFC 1952, 2.2: the
+    members of a file are read as one; it is written back as one); or the reason it
+    cannot be fixed."""
+    pieces: list[bytes] = []
+    size = 0
+    rest = raw
+    try:
+        while rest:
+            inflater = zlib.decompressobj(wbits=31)
+            piece = inflater.decompress(rest, MAX_FIX_BYTES + 1 - size)
+            size += len(piece)
+            if size > MAX_FIX_BYTES:
+                return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed"
+            if not inflater.eof:
+                return "the gzip stream is truncated"
+            pieces.append(piece)
+            rest = inflater.unused_data
+            if rest.strip(b"\0") == b"":
+                break  # zeros after the last member, as some writers pad a file
+            if not rest.startswith(_GZIP_MAGIC):
+                return "the gzip stream has data after its end that is no gzip member"
+    except zlib.error:
+        return "the gzip stream is corrupt"
+    return b"".join(pieces)
+
+
 def decode(raw: bytes) -> Decoded | str:
     """The content of ``raw`` as text, or the reason it cannot be fixed safely."""
     from sitemap_lint.engine.dispatch import InputChecks
@@ -95,15 +122,10 @@ def decode(raw: bytes) -> Decoded | str:
     is_gzip = raw.startswith(_GZIP_MAGIC)
     data = raw
     if is_gzip:
-        try:
-            inflater = zlib.decompressobj(wbits=31)
-            data = inflater.decompress(raw, MAX_FIX_BYTES + 1)
-            if len(data) > MAX_FIX_BYTES:
-                return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed"
-            if not inflater.eof or inflater.unused_data:
-                return "the gzip stream is truncated or holds more than one member"
-        except zlib.error:
-            return "the gzip stream is corrupt"
+        inflated = _inflate(raw)
+        if isinstance(inflated, str):
+            return inflated
+        data = inflated
     findings = FindingList()
     decoder = Decoder(InputChecks(findings), keep_leading=True, positions=False)
     text = "".join(decoder.decode([data]))
