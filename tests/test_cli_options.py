@@ -282,6 +282,24 @@ def test_statistics_with_a_machine_format_go_to_stderr(capsys) -> None:
     assert err.splitlines() == ["      1  UR008 url-fragment", "      1  XM001 xml-syntax-error"]
 
 
+def test_statistics_on_stderr_are_most_frequent_first_as_in_the_text_report(
+    tmp_path: Path, capsys
+) -> None:
+    sitemap = tmp_path / "s.xml"
+    sitemap.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/a#x</loc><lastmod>soon</lastmod></url>"
+        "<url><loc>https://example.com/b#y</loc></url></urlset>",
+        encoding="utf-8",
+    )
+    _status, _out, err = run(["--statistics", "-f", "json", str(sitemap)], capsys)
+    _status, text, _err = run(["--statistics", str(sitemap)], capsys)
+    table = text[text.index("Findings by rule") :].splitlines()[2:]
+    codes = [row.split()[1] for row in table if row.startswith("  ")]
+    assert [line.split()[1] for line in err.splitlines()] == codes
+    assert codes[0] == "UR008"  # twice, then the others once each
+
+
 def test_statistics_are_part_of_the_text_report(capsys) -> None:
     status, out, err = run(["--statistics", str(ERROR), str(WARNING)], capsys)
     assert status == 1 and err == ""

@@ -715,7 +715,8 @@ def _write_summary(
         err.write(f"{summary.totals}; report written to {settings.output_file}\n")
     in_report = format_name == "text" and settings.output_file is None and not settings.quiet
     if settings.statistics and not in_report:
-        for rule, count in summary.by_rule.items():
+        # Most frequent first, as the text report's table.
+        for rule, count in sorted(summary.by_rule.items(), key=lambda item: (-item[1], item[0])):
             err.write(f"{count:>7}  {rule}\n")
 
 
