@@ -33,6 +33,7 @@ later passes check the text statically.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
@@ -88,6 +89,29 @@ def holds_reference(text: str) -> bool:
 def escape_text(value: str) -> str:
     """Character data written out: ``&``, ``<`` and ``>`` escaped."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def shown_text(value: str) -> str:
+    """``value`` as a message shows it in an element: escaped as ``escape_text`` does,
+    but for the entity references it holds as written (unexpanded: ``holds_reference``),
+    which stay as they are."""
+    return _keeping_references(value, escape_text)
+
+
+def shown_attribute(value: str) -> str:
+    """``value`` as a message shows it in a double-quoted attribute (``shown_text``)."""
+    return _keeping_references(value, escape_attribute)
+
+
+def _keeping_references(value: str, escape: Callable[[str], str]) -> str:
+    if not holds_reference(value):
+        return escape(value)
+    pieces = []
+    at = 0
+    for found in _REFERENCE.finditer(value):
+        pieces += [escape(value[at : found.start()]), found.group(0)]
+        at = found.end()
+    return "".join([*pieces, escape(value[at:])])
 
 
 # What an attribute value cannot hold as written, whatever its quotes: the blanks a

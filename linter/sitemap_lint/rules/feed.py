@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sitemap_lint.fix.model import escape_attribute
+from sitemap_lint.fix.model import shown_attribute
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
@@ -323,7 +323,7 @@ def _atom_no_link(entry: Node) -> tuple[Node, str]:
     if text:
         return alternate, (
             f"<link> holds its URL as text, but Atom reads it from href; write "
-            f'<link href="{escape_attribute(_clip(text))}"/>'
+            f'<link href="{shown_attribute(_clip(text))}"/>'
         )
     return alternate, '<link> has no href; write href="..." with the page\'s absolute URL'
 

@@ -27,7 +27,7 @@ from weakref import WeakKeyDictionary
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
-from sitemap_lint.fix.model import escape_attribute
+from sitemap_lint.fix.model import shown_attribute
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -815,7 +815,7 @@ def _return_link_problem(
     code = next((code for code in codes if code != X_DEFAULT), codes[0])
     link = (
         f'<xhtml:link rel="alternate" hreflang="{_own_code(source)}" '
-        f'href="{escape_attribute(source.page)}"/>'
+        f'href="{shown_attribute(source.page)}"/>'
     )
     if record.kind == "bare":
         shown = ", ".join(
@@ -931,7 +931,7 @@ def _mismatch_problem(
 
 
 def _pair(code: str, href: str) -> str:
-    return f'hreflang="{code}" href="{escape_attribute(href)}"'
+    return f'hreflang="{code}" href="{shown_attribute(href)}"'
 
 
 def _listing(items: list[str]) -> str:
@@ -1101,7 +1101,7 @@ class Checker:
                 element.line,
                 element.column,
                 f"xhtml:link has {' and '.join(what)}; an alternate needs all three: "
-                f'<xhtml:link rel="alternate" hreflang="{code}" href="{escape_attribute(url)}"/>',
+                f'<xhtml:link rel="alternate" hreflang="{code}" href="{shown_attribute(url)}"/>',
             ),
             covers,
         )
@@ -1167,12 +1167,12 @@ class Checker:
             code, href = similar[0]
             message = (
                 f"the alternates do not include the page itself exactly: {href} ({code}) "
-                f'differs from <loc> {page}; write href="{escape_attribute(page)}"'
+                f'differs from <loc> {page}; write href="{shown_attribute(page)}"'
             )
         else:
             message = (
                 f"the alternates do not include the page itself, {page}; add "
-                f'<xhtml:link rel="alternate" hreflang="CODE" href="{escape_attribute(page)}"/> '
+                f'<xhtml:link rel="alternate" hreflang="CODE" href="{shown_attribute(page)}"/> '
                 "with the page's own language code"
             )
         entry = context.entry

@@ -9,7 +9,7 @@ from urllib.parse import quote
 from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Fix
-from sitemap_lint.fix.model import Edit, FindingFix, escape_attribute, escape_text, replace_text
+from sitemap_lint.fix.model import Edit, FindingFix, replace_text, shown_attribute, shown_text
 from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
@@ -961,9 +961,9 @@ def _whitespace_message(url: str, field: str) -> str:
     """``field`` is an element (``loc``) or an element and attribute (``xhtml:link href``)."""
     element, _, attribute = field.partition(" ")
     if attribute:
-        written = escape_attribute(url.strip())
+        written = shown_attribute(url.strip())
         return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{written}"'
-    return f"whitespace around the URL in <{field}>; write <{field}>{escape_text(url.strip())}</{field}>"
+    return f"whitespace around the URL in <{field}>; write <{field}>{shown_text(url.strip())}</{field}>"
 
 
 def parse_url(value: str) -> ParsedURL | None:

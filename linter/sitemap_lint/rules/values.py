@@ -7,7 +7,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sitemap_lint.fix.model import escape_text, replace_text
+from sitemap_lint.fix.model import replace_text, shown_text
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, check, rule
 from sitemap_lint.rules.registry import proved_value
@@ -113,7 +113,7 @@ def check_length(node: Node, report: Reporter) -> None:
                 node.column,
                 f"<{node.name}> holds {size} bytes with its whitespace; Yandex reads values of "
                 f"at most 100 bytes: write "
-                f"<{node.name}>{escape_text(node.text.strip())}</{node.name}>",
+                f"<{node.name}>{shown_text(node.text.strip())}</{node.name}>",
             )
         )
 
