@@ -234,6 +234,17 @@ def test_read_only_file_exits_2_with_one_line_and_stays(tmp_path: Path, capsys) 
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
 
 
+def test_a_fifo_is_neither_fixed_nor_replaced(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "sitemap.xml"
+    os.mkfifo(fifo)
+    with pytest.raises(fix_write.WriteError, match="not a regular file"):
+        fix_write.write_atomic(fifo, b"<urlset/>")
+    status, out, err = run(["--fix", str(fifo)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "not a regular file" in err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sitemap.xml"]
+
+
 def test_stdin_gives_the_fixed_file_on_stdout(monkeypatch, capsysbinary) -> None:
     data = (FIX / "mixed.xml").read_bytes()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))

@@ -659,9 +659,10 @@ def _write_report(
         return
     import io
 
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import WriteError, write_output
 
-    # The report is written whole or not at all: a failed write leaves the file as it was.
+    # The report is written whole or not at all: a failed write leaves the file as it was
+    # (a FIFO, a terminal or /dev/stdout is written to as it is, as a shell would).
     handle = io.StringIO(newline="")
     reporter = reporter_class(
         handle, resolve_color(settings.color, handle), summary, settings.statistics, **extra
@@ -669,7 +670,7 @@ def _write_report(
     reporter.run = run
     reporter.report(results)
     try:
-        write_atomic(Path(settings.output_file), handle.getvalue().encode("utf-8"), create=True)
+        write_output(Path(settings.output_file), handle.getvalue().encode("utf-8"))
     except WriteError as error:
         raise UsageError(f"--output-file {error}") from None
 
