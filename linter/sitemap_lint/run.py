@@ -96,7 +96,11 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         from sitemap_lint.fix import runner
 
         fixed, stdin = _fix(settings, config, sources, stdin, out, err)
-        if settings.diff or settings.fix_only or fixed.trouble:
+        if settings.diff or settings.fix_only or fixed.unread:
+            # A file that cannot be read cannot be checked either: no report, as without
+            # --fix; what was written is still said.
+            if not (settings.diff or settings.fix_only):
+                _say_fixed(fixed, settings, err)
             return _fix_status(settings, fixed)
         if stdin is not None:  # the fixed file is on stdout: the report goes to stderr
             out = err
@@ -136,8 +140,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             recorded += outcome.baseline.matched
         err.write(f"Recorded {_findings(recorded)} in the baseline {settings.write_baseline}.\n")
     _write_summary(results, format_name, settings, err)
-    if fixing and fixed.fixed and not settings.quiet:
-        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+    if fixing:
+        _say_fixed(fixed, settings, err)
+        if fixed.trouble:  # a file could not be written (said above): the run failed
+            return EXIT_TROUBLE
     return outcome.exit_code
 
 
@@ -251,6 +257,12 @@ def _with_mapped_files(
     from sitemap_lint.fix.runner import with_mapped_files
 
     return with_mapped_files(sources, checked, maps)
+
+
+def _say_fixed(fixed: FixRun, settings: RunSettings, err: TextIO) -> None:
+    """``--fix``: how many findings were fixed, in how many files (nothing when none)."""
+    if fixed.fixed and not settings.quiet:
+        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
 
 
 def _findings(count: int) -> str:
