@@ -272,6 +272,17 @@ def test_an_unreadable_file_among_others_leaves_them_fixed_and_says_so(
     assert lines[1] == "Fixed 6 findings in 1 file(s)."
 
 
+def test_fix_only_with_diff_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    status, out, err = run(["--fix-only", "--diff", str(target)], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --diff and --fix-only cannot be used together: --diff writes "
+        "nothing, --fix-only writes the fixes; give one of them\n"
+    )
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
 def test_a_fifo_is_neither_fixed_nor_replaced(tmp_path: Path, capsys) -> None:
     fifo = tmp_path / "sitemap.xml"
     os.mkfifo(fifo)

@@ -81,6 +81,11 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
+    if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
+        raise UsageError(
+            "--diff and --fix-only cannot be used together: --diff writes nothing, "
+            "--fix-only writes the fixes; give one of them"
+        )
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)

@@ -634,7 +634,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Apply the fixes without reporting the findings that are left.",
         default=False,
         flags=("--fix-only",),
-        doc="like `--fix`, without the report of what is left; exit 0 unless the run fails",
+        doc="like `--fix`, without the report of what is left; exit 0 unless the run fails"
+        " (not with `--diff`, which writes nothing: exit 2)",
     ),
     Setting(
         "statistics",
