@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,6 +160,28 @@ def test_directory_expands_to_sitemaps(tmp_path: Path, capsys) -> None:
     assert status == 1
     paths = [Path(f["path"]).name for f in json.loads(out)["files"]]
     assert paths == ["sitemap-a.xml", "sitemap-b.xml"]
+
+
+@pytest.mark.parametrize("readable", [False, True], ids=["alone", "beside-a-sitemap"])
+def test_directory_with_an_unreadable_directory_exits_two(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, readable: bool
+) -> None:
+    if readable:
+        (tmp_path / "sitemap-a.xml").write_bytes(VALID.read_bytes())
+    hidden = tmp_path / "sub"
+    hidden.mkdir()
+    (hidden / "sitemap-b.xml").write_bytes(BROKEN.read_bytes())
+    listed = os.scandir
+
+    def scandir(path: str) -> Any:  # as for a user who may not list it (mode 0000)
+        if Path(path) == hidden:
+            raise PermissionError(13, "Permission denied", path)
+        return listed(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    status, out, err = run(["--now", "2025-06-01", str(tmp_path)], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"sitemap-lint: error: {hidden}: cannot read: Permission denied\n"
 
 
 def test_rules_and_rule_commands(capsys) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -255,6 +258,102 @@ def test_quiet_output_file_writes_nothing_on_stderr(tmp_path: Path, capsys) -> N
 def test_unwritable_output_file_exits_two(tmp_path: Path, capsys) -> None:
     status, _, err = run(["-o", str(tmp_path / "no" / "such" / "dir.txt"), str(VALID)], capsys)
     assert status == 2 and "--output-file" in err and "cannot write" in err
+
+
+def _read_all(descriptor: int) -> bytes:
+    """What a non-blocking descriptor holds now."""
+    data = b""
+    while True:
+        try:
+            chunk = os.read(descriptor, 65536)
+        except (BlockingIOError, OSError):
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+def test_output_file_writes_into_a_fifo_and_leaves_it_a_fifo(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "report"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader waits: no block
+    try:
+        status, out, err = run(["-f", "concise", "-o", str(fifo), str(ERROR)], capsys)
+        received = _read_all(reader)
+    finally:
+        os.close(reader)
+    assert status == 1 and out == "" and err.endswith(f"report written to {fifo}\n")
+    assert b"XM001" in received
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_file_writes_to_a_terminal_in_place(capsys) -> None:
+    master, slave = os.openpty()
+    try:
+        terminal = os.ttyname(slave)
+        os.set_blocking(master, False)
+        status, _, err = run(["-f", "concise", "-o", terminal, str(ERROR)], capsys)
+        shown = _read_all(master)
+        assert stat.S_ISCHR(os.stat(terminal).st_mode)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert status == 1 and b"XM001" in shown and "cannot write" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_output_file_dev_fd_writes_through_the_descriptor(capsys) -> None:
+    reading, writing = os.pipe()  # as a shell's >(command) gives it
+    os.set_blocking(reading, False)
+    try:
+        status, _, err = run(["-f", "concise", "-o", f"/dev/fd/{writing}", str(ERROR)], capsys)
+        received = _read_all(reading)
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert status == 1 and b"XM001" in received and "cannot write" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_output_file_dev_fd_appends_where_the_shell_appends(tmp_path: Path, capsys) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("earlier\n", encoding="utf-8")
+    descriptor = os.open(log, os.O_WRONLY | os.O_APPEND)  # as ">> log.txt" opens it
+    try:
+        status, _, _ = run(["-f", "concise", "-o", f"/dev/fd/{descriptor}", str(ERROR)], capsys)
+    finally:
+        os.close(descriptor)
+    text = log.read_text(encoding="utf-8")
+    assert status == 1 and text.startswith("earlier\n") and "XM001" in text
+
+
+def test_output_file_refuses_a_socket_in_one_line(tmp_path: Path, capsys) -> None:
+    where = tmp_path / "socket"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(where))
+        status, out, err = run(["-o", str(where), str(ERROR)], capsys)
+        assert stat.S_ISSOCK(os.stat(where).st_mode)
+    finally:
+        listener.close()
+    assert status == 2 and out == ""
+    assert (
+        err == f"sitemap-lint: error: --output-file {where}: cannot write: it is a socket; "
+        "name a file, a FIFO or a terminal\n"
+    )
+
+
+def test_write_baseline_writes_into_a_fifo(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "baseline.json"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        status, _, _ = run(["--write-baseline", str(fifo), str(ERROR)], capsys)
+        received = _read_all(reader)
+    finally:
+        os.close(reader)
+    assert status == 0 and b'"XM001"' in received
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
 # -- quiet and statistics -------------------------------------------------------------------

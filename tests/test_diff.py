@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -399,6 +400,24 @@ def test_the_report_never_overwrites_a_side(
     )
     assert status == 0
     assert json.loads((sides / "report.json").read_text())["urls"]["removed"] == 21
+
+
+def test_the_report_goes_into_a_fifo_that_stays_one(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = sides / "report.json"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader waits: no block
+    try:
+        status, _out, err = run_cli(
+            ["diff", "-o", "report.json", "-f", "json", "old/pages.xml", "new/pages.xml"], capsys
+        )
+        received = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    assert (status, err) == (0, "")
+    assert json.loads(received)["urls"]["removed"] == 21
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
 class _ClosedAfterFirstWrite(io.StringIO):

@@ -252,9 +252,69 @@ def test_read_only_file_exits_2_with_one_line_and_stays(tmp_path: Path, capsys) 
     finally:
         target.chmod(0o644)
     assert status == 2
-    assert out == ""
+    assert "[*]" in out  # the report of what is left: all of it
     assert err.count("\n") == 1 and "read-only" in err
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
+def test_a_read_only_file_among_others_leaves_them_fixed_and_reported(
+    tmp_path: Path, capsys
+) -> None:
+    writable = copy(tmp_path, "mixed.xml")
+    (tmp_path / "ro").mkdir()
+    read_only = tmp_path / "ro" / "mixed.xml"
+    shutil.copyfile(FIX / "mixed.xml", read_only)
+    read_only.chmod(0o444)
+    try:
+        status, out, err = run(["--fix", "--no-show-source", str(read_only), str(writable)], capsys)
+    finally:
+        read_only.chmod(0o644)
+    assert status == 2
+    assert writable.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert read_only.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert err.splitlines() == [
+        f"sitemap-lint: error: {read_only}: cannot write: the file is read-only; "
+        "it was left unchanged",
+        "Fixed 6 findings in 1 file(s).",
+    ]
+    assert f"{read_only}\n" in out and f"{writable}\n" in out  # what is left, of each
+    assert "2 files checked" in out
+
+
+def test_an_unreadable_file_among_others_leaves_them_fixed_and_says_so(
+    tmp_path: Path, capsys
+) -> None:
+    writable = copy(tmp_path, "mixed.xml")
+    fifo = tmp_path / "sitemap.xml"
+    os.mkfifo(fifo)  # not a file: it cannot be read (nor checked)
+    status, out, err = run(["--fix", str(fifo), str(writable)], capsys)
+    assert (status, out) == (2, "")
+    assert writable.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"sitemap-lint: error: {fifo}: not a regular")
+    assert lines[1] == "Fixed 6 findings in 1 file(s)."
+
+
+def test_fix_only_with_diff_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    status, out, err = run(["--fix-only", "--diff", str(target)], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --diff and --fix-only cannot be used together: --diff writes "
+        "nothing, --fix-only writes the fixes; give one of them\n"
+    )
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
+def test_a_fifo_is_neither_fixed_nor_replaced(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "sitemap.xml"
+    os.mkfifo(fifo)
+    with pytest.raises(fix_write.WriteError, match="not a regular file"):
+        fix_write.write_atomic(fifo, b"<urlset/>")
+    status, out, err = run(["--fix", str(fifo)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "not a regular file" in err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sitemap.xml"]
 
 
 def test_stdin_gives_the_fixed_file_on_stdout(monkeypatch, capsysbinary) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -122,6 +124,22 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
         b"2024-01-20T00:00:00+00:00",
         b"2024-01-25T00:00:00+00:00",
     ]
+
+
+def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(3)]))
+    out = tmp_path / "out"
+    out.mkdir()
+    fifo = out / "sitemap-index.xml"
+    os.mkfifo(fifo)
+    status = main(
+        ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert f"{fifo}: cannot write: it is not a regular file (a FIFO or pipe)" in err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
 def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:

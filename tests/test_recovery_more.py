@@ -380,3 +380,78 @@ def test_the_fast_path_changes_nothing(
         expected.append(("UR008", *position(as_read, "<loc>https://example.com/i#x")))
     assert sorted(places(fast)) == sorted(expected)
     assert fast["urls"] == len([e for e in entries if e.startswith("<url>")]) - 1
+
+
+# -- a malformed XML declaration ------------------------------------------------------------
+
+BODY = (
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    "  <url><loc>/about</loc><priority>1.5</priority></url>\n"
+    "</urlset>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("declaration", "column", "problem"),
+    [
+        ('<?xml version="1.0" encoding="UTF-8">', 37, "'?>' expected at its end"),  # the '>'
+        ('<?xml version="1.0" encoding="UTF-8"', 37, "'?>' expected at its end"),  # after it
+        ("<?xml>", 6, "'?>' expected at its end"),
+        ('<?xml version=1.0 encoding="UTF-8"?>', 15, 'not in quotes: version="1.0"'),
+        ('<?xml version="1.0" standalone="maybe"?>', 33, "'yes' or 'no', not 'maybe'"),
+        ('<?xml encoding="UTF-8"?>', 7, 'version="1.0" is missing'),
+        ('<?xml version="1.0" encoding="UTF-8"??>', 37, "'?' does not belong there"),
+        ('<?xml version="1.0"encoding="UTF-8"?>', 20, "a space is missing before 'encoding'"),
+        ('<?xml version="1.0" standalone="no" encoding="UTF-8"?>', 37, "out of order"),
+    ],
+)
+def test_a_malformed_declaration_is_one_finding_and_the_check_goes_on(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    declaration: str,
+    column: int,
+    problem: str,
+) -> None:
+    text = declaration + "\n" + BODY
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    assert places(slow) == [
+        ("XM001", 1, column),
+        ("UR001", *position(text, "<loc>")),
+        ("VA003", *position(text, "<priority>")),
+    ]
+    message = slow["findings"][0]["message"]
+    assert message.startswith("not well-formed XML: XML declaration not well-formed at '<?xml")
+    assert problem in message and message.endswith('; write <?xml version="1.0" encoding="UTF-8"?>')
+    assert (slow["kind"], slow["urls"]) == ("urlset", 1)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", ""], ids=["LF", "CR LF", "one line"])
+@pytest.mark.parametrize(
+    "declaration",
+    ['<?xml version="1.0" encoding="UTF-8">', '<?xml version=1.0 encoding="UTF-8"?>'],
+    ids=["no end", "unquoted"],
+)
+def test_after_a_malformed_declaration_the_fast_path_changes_nothing(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    declaration: str,
+    newline: str,
+) -> None:
+    plain = [entry(f"p{n}") for n in range(400)]
+    entries = [*plain[:200], entry("b", BAD_DATE), *plain[200:], entry("c&d")]
+    head = HEAD.replace('<?xml version="1.0" encoding="UTF-8"?>', declaration)
+    text = head.replace("\n", newline) + newline.join(entries) + newline + TAIL
+    assert len(text) > fastpath.SMALL
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    as_read = text.replace("\r\n", "\n")
+    first = places(slow)[0]
+    assert first[:2] == ("XM001", 1)
+    assert places(slow)[1:] == [
+        ("DT002", *position(as_read, "<lastmod>")),
+        ("XM004", *position(as_read, "&d")),
+    ]
+    assert (slow["kind"], slow["urls"]) == ("urlset", 402)

@@ -1,6 +1,7 @@
 """Entity references a DOCTYPE's entities make are never expanded (and nothing is
 fetched): the value keeps the reference as written, so it is neither equal to the
-value without it (no false DU001) nor rewritten or removed by a fix."""
+value without it (no false DU001) nor rewritten or removed by a fix, but for the escape
+of a raw '&' in it (XM004), which leaves the reference as written."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ DOCTYPE = """<?xml version="1.0" encoding="UTF-8"?>
 ]>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 {entries}</urlset>
+"""
+
+PLAIN = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>{loc}</loc></url>
+</urlset>
 """
 
 
@@ -71,6 +78,36 @@ def test_fixes_leave_every_value_with_a_reference_as_it_is(
     assert capsys.readouterr().err == "No fixes available.\n"
     main([*flags, "--fix-only", str(path)])
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        (  # under a DOCTYPE that declares the entity
+            sitemap("https://example.com/&a;?x=1&y=2", " https://example.com/&a; p?x=1&y=2 "),
+            sitemap(
+                "https://example.com/&a;?x=1&amp;y=2", " https://example.com/&a; p?x=1&amp;y=2 "
+            ),
+        ),
+        (  # an undefined entity, without a DOCTYPE
+            PLAIN.format(loc="https://example.com/a&nbsp;b?x=1&y=2"),
+            PLAIN.format(loc="https://example.com/a&nbsp;b?x=1&amp;y=2"),
+        ),
+    ],
+    ids=["declared", "undefined"],
+)
+def test_only_the_raw_ampersand_of_a_value_with_a_reference_is_fixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fixed: str
+) -> None:
+    # XM004's edit is the "&" alone: the reference stays as written, and the value's
+    # other defects (the white space, the space) are left, as the value is not known.
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    flags = ["--isolated", "--unsafe-fixes", "--no-show-source"]
+    assert main([*flags, "--fix-only", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == fixed
+    count = fixed.count("&amp;")
+    assert capsys.readouterr().err == f"Fixed {count} finding{'s' * (count > 1)} in 1 file(s).\n"
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,11 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
+    if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
+        raise UsageError(
+            "--diff and --fix-only cannot be used together: --diff writes nothing, "
+            "--fix-only writes the fixes; give one of them"
+        )
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
@@ -96,7 +101,11 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         from sitemap_lint.fix import runner
 
         fixed, stdin = _fix(settings, config, sources, stdin, out, err)
-        if settings.diff or settings.fix_only or fixed.trouble:
+        if settings.diff or settings.fix_only or fixed.unread:
+            # A file that cannot be read cannot be checked either: no report, as without
+            # --fix; what was written is still said.
+            if not (settings.diff or settings.fix_only):
+                _say_fixed(fixed, settings, err)
             return _fix_status(settings, fixed)
         if stdin is not None:  # the fixed file is on stdout: the report goes to stderr
             out = err
@@ -136,8 +145,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             recorded += outcome.baseline.matched
         err.write(f"Recorded {_findings(recorded)} in the baseline {settings.write_baseline}.\n")
     _write_summary(results, format_name, settings, err)
-    if fixing and fixed.fixed and not settings.quiet:
-        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+    if fixing:
+        _say_fixed(fixed, settings, err)
+        if fixed.trouble:  # a file could not be written (said above): the run failed
+            return EXIT_TROUBLE
     return outcome.exit_code
 
 
@@ -251,6 +262,12 @@ def _with_mapped_files(
     from sitemap_lint.fix.runner import with_mapped_files
 
     return with_mapped_files(sources, checked, maps)
+
+
+def _say_fixed(fixed: FixRun, settings: RunSettings, err: TextIO) -> None:
+    """``--fix``: how many findings were fixed, in how many files (nothing when none)."""
+    if fixed.fixed and not settings.quiet:
+        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
 
 
 def _findings(count: int) -> str:
@@ -661,9 +678,10 @@ def _write_report(
         return
     import io
 
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import WriteError, write_output
 
-    # The report is written whole or not at all: a failed write leaves the file as it was.
+    # The report is written whole or not at all: a failed write leaves the file as it was
+    # (a FIFO, a terminal or /dev/stdout is written to as it is, as a shell would).
     handle = io.StringIO(newline="")
     reporter = reporter_class(
         handle, resolve_color(settings.color, handle), summary, settings.statistics, **extra
@@ -671,7 +689,7 @@ def _write_report(
     reporter.run = run
     reporter.report(results)
     try:
-        write_atomic(Path(settings.output_file), handle.getvalue().encode("utf-8"), create=True)
+        write_output(Path(settings.output_file), handle.getvalue().encode("utf-8"))
     except WriteError as error:
         raise UsageError(f"--output-file {error}") from None
 

@@ -102,10 +102,10 @@ def _write_report(
 
 
 def _write_output_file(output_file: str, text: str) -> None:
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import WriteError, write_output
 
     try:
-        write_atomic(Path(output_file), text.encode("utf-8"), create=True)
+        write_output(Path(output_file), text.encode("utf-8"))
     except WriteError as error:
         raise UsageError(f"--output-file {error}") from None
 

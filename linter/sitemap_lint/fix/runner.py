@@ -43,7 +43,8 @@ class FixRun:
     files: int = 0  # files changed (or that would be)
     refused: dict[str, tuple[Finding, ...]] = field(default_factory=dict)  # by file name
     stdin: bytes | None = None  # the fixed standard input
-    trouble: list[str] = field(default_factory=list)  # one line per file not written
+    trouble: list[str] = field(default_factory=list)  # one line per file not read or written
+    unread: int = 0  # the files of ``trouble`` that could not be read (nor checked)
 
 
 def fix_files(
@@ -73,6 +74,7 @@ def fix_files(
             done = fix_source(source, _options(plan, config, source), engine, unsafe, given)
         except InputError as error:
             run.trouble.append(str(error))
+            run.unread += 1
             continue
         if done.refused:
             run.refused[source.name] = done.refused

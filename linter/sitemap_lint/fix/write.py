@@ -4,14 +4,22 @@ The new bytes go to a temporary file in the same directory, are flushed to disk
 (fsync), get the original's permission bits, and then replace the original in one
 rename (``os.replace``). Whatever happens before the rename, the original is
 whole; after it, the new file is. A symbolic link is followed: the file it points
-at is replaced and the link stays a link.
+at is replaced and the link stays a link. Only a regular file is replaced so: a
+FIFO, a device or a socket is refused and left as it is.
+
+A report (``--output-file``, ``--write-baseline``) may go to a stream instead:
+``write_output`` writes into an existing FIFO or terminal in place, and to
+``/dev/stdout``, ``/dev/stderr`` or ``/dev/fd/N`` through that descriptor, at its
+offset and with its flags (a shell's ``>>`` appends), as a shell's redirection would.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,7 +33,7 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     with ``create``, a file that does not exist yet is made (mode 0666 less the umask)."""
     target = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        found = os.stat(target).st_mode
     except FileNotFoundError:
         if not create:
             raise WriteError(f"{path}: cannot write: it no longer exists") from None
@@ -33,6 +41,12 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     else:
+        mode = stat.S_IMODE(found)
+        if not (stat.S_ISREG(found) or stat.S_ISDIR(found)):  # a directory fails at the rename
+            raise WriteError(
+                f"{path}: cannot write: it is not a regular file ({_kind(found)}); "
+                "it was left unchanged"
+            )
         # A file nobody may write (mode 0444) is left alone even for root, who could.
         if not os.access(target, os.W_OK) or not mode & 0o222:
             raise WriteError(f"{path}: cannot write: the file is read-only; it was left unchanged")
@@ -62,6 +76,111 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
             ) from None
         raise
     _sync_directory(directory)
+
+
+# The names of an open descriptor of this process: a report written there goes through it.
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_DESCRIPTOR_DIRECTORIES = ("/dev/fd", "/proc/self/fd")
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """Write a report to ``path``: through the descriptor a name such as ``/dev/stdout``
+    or ``/dev/fd/N`` stands for; into an existing FIFO or character device (a
+    terminal) in place, waiting for a FIFO's reader as a shell would; to a regular
+    file or a new one atomically (``write_atomic``). A block device or a socket is
+    refused."""
+    descriptor = _descriptor(path)
+    if descriptor is not None:
+        _write_to_descriptor(path, descriptor, data)
+        return
+    try:
+        found = os.stat(path).st_mode
+    except FileNotFoundError:
+        found = None
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    if found is None or stat.S_ISREG(found) or stat.S_ISDIR(found):
+        write_atomic(path, data, create=True)
+    elif stat.S_ISFIFO(found) or stat.S_ISCHR(found):
+        _write_in_place(path, data)
+    else:
+        raise WriteError(
+            f"{path}: cannot write: it is {_kind(found)}; name a file, a FIFO or a terminal"
+        )
+
+
+def _descriptor(path: Path) -> int | None:
+    """The descriptor ``path`` names (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/3``),
+    or None."""
+    name = os.path.normpath(os.path.abspath(path))
+    if name in _STANDARD:
+        return _STANDARD[name]
+    directory, _, number = name.rpartition("/")
+    own = f"/proc/{os.getpid()}/fd"
+    if directory in (*_DESCRIPTOR_DIRECTORIES, own) and number.isascii() and number.isdigit():
+        return int(number)
+    return None
+
+
+def _write_to_descriptor(path: Path, descriptor: int, data: bytes) -> None:
+    """Write ``data`` through a copy of ``descriptor``, after what this process has
+    written to standard output and standard error."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    try:
+        copy = os.dup(descriptor)
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        _write_all(path, copy, data)
+    finally:
+        os.close(copy)
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """Write ``data`` into the FIFO or device at ``path``: opened as it is (never
+    created, never truncated) and checked after opening, so that a regular file put
+    there meanwhile is still replaced atomically."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+        if not regular:
+            _write_all(path, descriptor, data)
+    finally:
+        os.close(descriptor)
+    if regular:
+        write_atomic(path, data, create=True)
+
+
+def _write_all(path: Path, descriptor: int, data: bytes) -> None:
+    """Every byte of ``data`` to ``descriptor``; a reader that has gone (``| head``)
+    had what it wanted: the rest is dropped, as for a report on standard output."""
+    view = memoryview(data)
+    try:
+        while view:
+            try:
+                view = view[os.write(descriptor, view) :]
+            except BlockingIOError:  # a descriptor left non-blocking: wait until it takes more
+                select.select([], [descriptor], [])
+    except BrokenPipeError:
+        return
+    except OSError as error:
+        raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
+
+
+def _kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO or pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _umask() -> int:

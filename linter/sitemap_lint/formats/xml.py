@@ -25,7 +25,8 @@ comments in the text skipped up to there are delivered all the same (their direc
 count), and only lines holding more than white space and comments are reported as
 skipped. A resumed parser first reads a synthetic copy of the root start tag on the same
 line as the resumed text, so every position it reports maps back to the file: lines by
-``line_offset``, columns of its first line by ``column_offset``. The text is kept as
+``line_offset``, columns of its first line by ``column_offset``. A malformed XML
+declaration at the start is reported and read as one: the parser starts after it. The text is kept as
 UTF-8 for the last two blocks only, so memory stays flat.
 
 The text read may be shorter than the file's on some lines: the fast path hands each
@@ -69,6 +70,7 @@ _INVALID_TOKEN = 4
 _TAG_MISMATCH = 7
 _UNDEFINED_ENTITY = 11
 _BAD_CHAR_REF = 14
+_XML_DECL = 30
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
@@ -97,6 +99,9 @@ _NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
 _UNGLUED = b" \t\r\n<>\"'"
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
+# The XML declaration at the start of the text: to its first ">", or up to the "<" that
+# follows when it has none (its "?>" is missing).
+_DECLARATION = lazy(rb"<\?xml(?=[ \t\r\n?>])[^<>]*>?")
 
 
 class Handler(Protocol):
@@ -240,9 +245,12 @@ class StreamParser:
         keep = self._block_start if self._skip is None else min(self._block_start, self._skip[0])
         self._window = window[keep - self._window_base :] + data
         self._window_base = keep
+        first = not self._fed
         self._block_start = self._fed
         self._fed += len(data)
         chunks: list[bytes | memoryview] = [data] if self._skip is None else self._search_resync()
+        if first and self._skip is None:
+            chunks = self._after_declaration(data)
         if not self._run(chunks, final=False):
             return False
         pieces = self._pieces
@@ -292,6 +300,35 @@ class StreamParser:
                 self._end_in_skip()
                 return not self.failed
         return True
+
+    def _after_declaration(self, data: bytes) -> list[bytes | memoryview]:
+        """The first block to parse: ``data``, or what follows its XML declaration when
+        expat finds that malformed (reported as one syntax error where expat stops in
+        it, or where its "?>" is missing): it is read as a declaration, and the parser
+        starts after it, its positions mapped to the file's as after a restart."""
+        found = _DECLARATION.match(data)
+        if found is None or found.end() == len(data):
+            return [data]  # none, or it runs past the block: expat says what it finds
+        end = found.end()
+        index = _declaration_error(data[:end])
+        if index is None:
+            return [data]
+        assert self.handler is not None  # parsing ends before a release
+        line, column = self.position(*self._advance(1, 0, 0, index))
+        self.syntax_errors += 1
+        context, at = self._error_context(index, line, column)
+        self.handler.on_syntax_error(_XML_DECL, line, column, context, at)
+        after_line, after_column = self._advance(1, 0, 0, end)  # in the text as read
+        self.column_offset = after_column + (self.column_offset if after_line == 1 else 0)
+        self.line_offset += after_line - 1
+        _detach(self._parser)
+        self._new_parser()  # its handlers map positions with the offsets
+        self._segment = [(0, end, -1)]
+        if self._recent:  # the text as this parser reads it, its lines counted from 1
+            text = data[end:].decode("utf-8", errors="replace")
+            self._recent[-1] = (1, text)
+            self._line_count = 1 + text.count("\n")
+        return [memoryview(data)[end:]]
 
     def _remember(self, text: str) -> None:
         self._recent.append((self._line_count, text))
@@ -1255,6 +1292,22 @@ class StreamParser:
         self._parser.DefaultHandler = passed
         self._parser.SkippedEntityHandler = skipped
         self._parser.EntityDeclHandler = declare if not self._restarted else _ignore_entity
+
+
+def _declaration_error(declaration: bytes) -> int | None:
+    """Where expat finds the XML declaration ``declaration`` (``_DECLARATION``)
+    malformed: the byte index of its error, or of the ">" (or the end) where its "?>"
+    is missing; None when it is well-formed."""
+    parser = pyexpat.ParserCreate("utf-8")
+    try:
+        parser.Parse(declaration + b"<x/>", True)
+    except pyexpat.ExpatError as error:
+        index = parser.ErrorByteIndex
+        if error.code in _END_OF_INPUT or index <= 0:  # the declaration never ends
+            written = declaration.rstrip(b" \t\r\n")
+            return len(written) - 1 if written.endswith(b">") else len(written)
+        return index if index < len(declaration) else None
+    return None
 
 
 def _breaks(data: bytes) -> int:

@@ -119,12 +119,18 @@ def _sources(arguments: list[str]) -> Iterator[Source]:
 
 
 def _sitemaps_in(directory: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(directory):
+    """The sitemap files below ``directory``; InputError when it or a directory below it
+    (not a hidden one) cannot be listed: its sitemaps would be left out unsaid."""
+    for root, dirs, files in os.walk(directory, onerror=_unlisted):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
             lowered = name.lower()
             if "sitemap" in lowered and lowered.endswith(SITEMAP_SUFFIXES):
                 yield Path(root) / name
+
+
+def _unlisted(error: OSError) -> None:
+    raise InputError(f"{error.filename}: cannot read: {_reason(error)}")
 
 
 class ByteStream:

@@ -129,12 +129,13 @@ def render(results: Iterable[Checked], directory: Path) -> str:
 
 
 def write(path: Path, results: Sequence[Checked]) -> int:
-    """Record every finding of ``results`` in the baseline file at ``path`` (written
-    atomically); the number of findings recorded."""
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    """Record every finding of ``results`` in the baseline file at ``path`` (a file is
+    written atomically, a FIFO or ``/dev/stdout`` as it is); the number of findings
+    recorded."""
+    from sitemap_lint.fix.write import WriteError, write_output
 
     try:
-        write_atomic(path, render(results, path.parent).encode("utf-8"), create=True)
+        write_output(path, render(results, path.parent).encode("utf-8"))
     except WriteError as error:
         raise UsageError(f"--write-baseline {error}") from None
     return sum(len(result.findings) for result in results)

@@ -41,8 +41,12 @@ SYNTAX_ERROR = rule(
         closed. When whole lines had to be skipped to find the next entry, one
         more finding says which (lines of comments and white space only are not
         counted; the comments there are still read for their directives). After
-        100,000 syntax errors the rest of the file is not read. An error before
-        the root element, in its start tag or after its end stops the check there.
+        100,000 syntax errors the rest of the file is not read. A malformed XML
+        declaration at the start (its `?>` missing, a value not in quotes, no
+        `version`, a `standalone` other than `yes` or `no`) is reported once,
+        saying what is wrong in it, and the check reads on after it. Any other
+        error before the root element, in its start tag or after its end stops the
+        check there.
     """,
     why="""
         A sitemap that is not well-formed is rejected as a whole: Google reports
@@ -315,6 +319,7 @@ _JUNK_AFTER_ROOT = _code("XML_ERROR_JUNK_AFTER_DOC_ELEMENT")
 _UNDEFINED = _code("XML_ERROR_UNDEFINED_ENTITY")
 _UNBOUND_PREFIX = _code("XML_ERROR_UNBOUND_PREFIX")
 _SYNTAX = _code("XML_ERROR_SYNTAX")
+_XML_DECL = _code("XML_ERROR_XML_DECL")
 _CLOSING_TAG = lazy(r"</([A-Za-z_][\w.:-]*)\s*>")
 _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _AMPLIFICATION = _code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
@@ -345,9 +350,6 @@ _HINTS = {
     _code("XML_ERROR_MISPLACED_XML_PI"): (
         "an XML declaration may only stand at the very start of the file; remove this one"
     ),
-    _code("XML_ERROR_XML_DECL"): (
-        'the XML declaration is malformed; write <?xml version="1.0" encoding="UTF-8"?>'
-    ),
     _code("XML_ERROR_UNCLOSED_CDATA_SECTION"): "a CDATA section is not closed; end it with ]]>",
 }
 
@@ -370,6 +372,14 @@ _AFTER_OPEN_END_TAG = lazy(r"\s*$|\s+<")
 # What follows a "<" that may start a tag: a name's first character, "/", "!" or "?".
 _RAW_LT = lazy(RAW_LT)
 _EXCERPT = 50
+# An XML declaration as the reader reads one (formats/xml.py): to its first ">", or up
+# to a "<"; its pseudo-attributes, a value in quotes or not, and what they allow.
+_DECLARATION = lazy(r"<\?xml(?=[ \t\r\n?>])[^<>]*>?")
+_PSEUDO_ATTRIBUTE = lazy(r"""(\s*)([^\s=?>"']+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s?>"']*))""")
+_PSEUDO_ATTRIBUTES = ("version", "encoding", "standalone")
+_VERSION_NUMBER = lazy(r"1\.[0-9]+")
+_ENCODING_NAME = lazy(r"[A-Za-z][A-Za-z0-9._-]*")
+_DECLARATION_FIX = 'write <?xml version="1.0" encoding="UTF-8"?>'
 _VALUE_SHOWN = 100
 
 
@@ -484,6 +494,8 @@ def syntax_error(
         )
     if code == _UNDEFINED:
         return _undefined_entity(context, offset, line, column)
+    if code == _XML_DECL:
+        return _malformed_declaration(context, offset, line, column)
     if code == _UNBOUND_PREFIX:
         return _undeclared_prefix(context, offset, line, column)
     if code in _ENTITY_ERRORS:
@@ -585,6 +597,63 @@ def _broken_start(
             "server or template printed)",
         )
     return None
+
+
+def _malformed_declaration(context: str, offset: int, line: int, column: int) -> Finding:
+    """A malformed XML declaration (the reader goes on after it), saying what is wrong
+    when its line shows it from its start."""
+    start = context.rfind("<?xml", 0, offset + 1)
+    found = _DECLARATION.match(context, start) if start >= 0 else None
+    if found is None:
+        shown, problem = _excerpt(context, offset), "the XML declaration is malformed"
+    else:
+        written = found.group(0).rstrip()
+        shown = repr(written if len(written) <= _EXCERPT else written[: _EXCERPT - 3] + "...")
+        problem = _declaration_problem(written)
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"not well-formed XML: XML declaration not well-formed at {shown}: {problem}; "
+        + _DECLARATION_FIX,
+    )
+
+
+def _declaration_problem(declaration: str) -> str:
+    """What is wrong in the malformed XML declaration ``declaration``, as expat reads it
+    (the first defect from its start; its missing end first, where expat stops)."""
+    if not declaration.endswith("?>"):
+        return "'?>' expected at its end"
+    body = declaration[5:-2]
+    given: dict[str, str] = {}
+    at = 0
+    while (found := _PSEUDO_ATTRIBUTE.match(body, at)) is not None:
+        space, name, unquoted = found.group(1), found.group(2), found.group(5)
+        if not space:
+            return f"a space is missing before {name!r}"
+        if unquoted is not None:
+            return f'the value of {name} is not in quotes: {name}="{unquoted}"'
+        if name not in _PSEUDO_ATTRIBUTES:
+            return f"{name!r} is not one of its attributes (version, encoding, standalone)"
+        if name in given:
+            return f"{name} is given twice"
+        given[name] = found.group(3) if found.group(3) is not None else found.group(4)
+        at = found.end()
+    rest = body[at:].strip()
+    if rest:
+        return f"{rest if len(rest) <= 20 else rest[:17] + '...'!r} does not belong there"
+    if "version" not in given:
+        return 'version="1.0" is missing; it comes first'
+    if list(given) != [name for name in _PSEUDO_ATTRIBUTES if name in given]:
+        return "its attributes are out of order: version, then encoding, then standalone"
+    version, encoding = given["version"], given.get("encoding")
+    standalone = given.get("standalone")
+    if not _VERSION_NUMBER.fullmatch(version):
+        return f"version {version!r} is not an XML version number such as 1.0"
+    if encoding is not None and not _ENCODING_NAME.fullmatch(encoding):
+        return f"encoding {encoding!r} is not an encoding name"
+    if standalone is not None and standalone not in ("yes", "no"):
+        return f"standalone is 'yes' or 'no', not {standalone!r}"
+    return "the XML declaration is malformed"
 
 
 def truncated(root_name: str, line: int, column: int) -> Finding:

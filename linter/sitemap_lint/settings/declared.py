@@ -447,7 +447,9 @@ SETTINGS: tuple[Setting, ...] = (
         "Write the report to this file (the summary goes to stderr).",
         flags=("--output-file", "-o"),
         metavar="PATH",
-        doc="write the report to `PATH`; a one-line summary still goes to stderr",
+        doc="write the report to `PATH` (a file atomically; into a FIFO, a terminal,"
+        " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would); a one-line summary"
+        " still goes to stderr",
     ),
     Setting(
         "baseline",
@@ -632,7 +634,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Apply the fixes without reporting the findings that are left.",
         default=False,
         flags=("--fix-only",),
-        doc="like `--fix`, without the report of what is left; exit 0 unless the run fails",
+        doc="like `--fix`, without the report of what is left; exit 0 unless the run fails"
+        " (not with `--diff`, which writes nothing: exit 2)",
     ),
     Setting(
         "statistics",
