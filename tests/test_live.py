@@ -89,6 +89,45 @@ def test_findings_at_the_loc_and_one_request_per_url(
     assert sorted(requested) == sorted([*pages, "/redirect/2", "/redirect/1", "/redirect/0"])
 
 
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+
+
+def _with_image(page: str, image: str) -> str:
+    """An entry for ``page`` with the image ``image``, as a ``url`` element."""
+    return (
+        f"  <url><loc>{SITE}{page}</loc>"
+        f"<image:image><image:loc>{SITE}{image}</image:loc></image:image></url>\n"
+    )
+
+
+@pytest.mark.parametrize("image_first", [True, False])
+def test_a_url_listed_as_a_page_and_as_an_image_is_read_as_a_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    image_first: bool,
+) -> None:
+    live_server.reset()
+    live_server.route(
+        "/both", body="<html><head></head></html>", headers=[("X-Robots-Tag", "noindex")]
+    )
+    entries = [_with_image("/pages/plain", "/both"), f"  <url><loc>{SITE}/both</loc></url>\n"]
+    if not image_first:
+        entries.reverse()
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+        f"{''.join(entries)}</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    image_line, page_line = (3, 4) if image_first else (4, 3)
+    assert sorted(_codes(result.findings)) == [
+        ("LV008", page_line, f"{SITE}/both"),  # the page's facts, whatever the order
+        ("LV013", image_line, f"{SITE}/both"),  # served as text/html, not image/*
+    ]
+    asked = [(entry.method, entry.path) for entry in live_server.log() if entry.path == "/both"]
+    assert asked == [("GET", "/both")]  # once, as a page
+
+
 def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

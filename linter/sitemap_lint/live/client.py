@@ -59,11 +59,10 @@ from sitemap_lint.inputs.guard import (
     kind_article,
 )
 from sitemap_lint.live.model import (
-    ALTERNATE,
     CONNECT,
     DNS,
+    GET_KINDS,
     INVALID_URL,
-    PAGE,
     PROTOCOL,
     REFUSED,
     SCHEME,
@@ -88,7 +87,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-GET_KINDS = frozenset({PAGE, ALTERNATE})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
 # (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).

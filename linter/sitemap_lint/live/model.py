@@ -17,6 +17,8 @@ VIDEO_THUMBNAIL = "video-thumbnail"  # video:thumbnail_loc
 ALTERNATE = "alternate"  # xhtml:link rel="alternate" href
 KINDS = (PAGE, CHILD, IMAGE, VIDEO_CONTENT, VIDEO_PLAYER, VIDEO_THUMBNAIL, ALTERNATE)
 MEDIA_KINDS = frozenset({IMAGE, VIDEO_CONTENT, VIDEO_THUMBNAIL})
+# Requested as pages (GET, the head read); the others with HEAD.
+GET_KINDS = frozenset({PAGE, ALTERNATE})
 
 
 @dataclass(init=False, repr=False, eq=False)
