@@ -19,7 +19,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import NOW, noting_rule, plugin_checks
-from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.live_server import LAST_MODIFIED, LiveServer, live_server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -328,6 +328,45 @@ def test_a_stored_answer_stands_only_for_the_same_connect_to_target(
         assert _cached_run(sitemap, cache, live_connect_to=connect_to) == ["LV008"]
     asked = [(e.host, e.path) for e in live_server.log() if e.path != "/robots.txt"]
     assert asked == [("example.com", "/fresh")] * 2  # the first run's and the third's
+
+
+@pytest.mark.parametrize("path", ["/cached?max-age=3600", "/cached"])  # fresh; asked again
+def test_a_stored_head_answer_does_not_stand_for_a_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+) -> None:
+    header = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+    )
+    as_image = _write(
+        tmp_path, "image.xml", f"{header}{_with_image('/pages/plain', path)}</urlset>\n"
+    )
+    entry = f"  <url><loc>{SITE}{path}</loc><lastmod>2024-01-01</lastmod></url>\n"
+    as_page = _write(tmp_path, "page.xml", f"{header}{entry}</urlset>\n")
+    options = _live(live_server, live_cache=str(tmp_path / "live.sqlite3"))
+    del options["no_live_cache"]
+
+    def run(sitemap: Path, **changes: object) -> list[str]:
+        live_server.reset()
+        result = sitemap_lint.lint_paths([sitemap], **{**options, **changes})  # type: ignore[arg-type]
+        return [f.code for f in result.findings if f.code[:2] == "LV"]
+
+    def asked() -> list[tuple[str, str | None, str | None]]:
+        return [
+            (e.method, e.headers.get("If-None-Match"), e.headers.get("If-Modified-Since"))
+            for e in live_server.log()
+            if e.path == path
+        ]
+
+    assert run(as_image) == ["LV013"]  # text/html, not an image
+    assert asked() == [("HEAD", None, None)]
+    uncached = run(as_page, no_live_cache=True)
+    assert uncached == ["LV010"]  # the page's Last-Modified: 2025-01-01
+    assert run(as_page) == uncached
+    assert asked() == [("GET", None, None)]  # whole: the stored HEAD has no page's facts
+    assert run(as_page) == uncached  # the page's own answer, stored, stands for it
+    assert asked() == ([] if "max-age" in path else [("GET", '"v1"', LAST_MODIFIED)])
 
 
 def _json_report(sitemap: Path, **options: object) -> dict[str, Any]:
