@@ -15,7 +15,7 @@ from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.dates import Parsed, parse_date
+from sitemap_lint.rules.dates import Parsed, parse_date, utc_text
 from sitemap_lint.rules.events import Answered, Audited
 from sitemap_lint.rules.registry import ANSWER, AUDITED
 
@@ -683,7 +683,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
         yield LASTMOD_BEHIND.at(
             *at,
             f"page {url}: lastmod {target.lastmod} is older than {source}"
-            f" {modified.strftime('%Y-%m-%dT%H:%M:%SZ')}; write the page's own modification date",
+            f" {utc_text(modified)}; write the page's own modification date",
             key=url,
         )
     missing = _unconfirmed(target.alternates, signals.alternates)
