@@ -128,6 +128,23 @@ def test_a_url_listed_as_a_page_and_as_an_image_is_read_as_a_page(
     assert asked == [("GET", "/both")]  # once, as a page
 
 
+def test_a_host_written_with_its_default_port_has_one_robots_txt(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    live_server.route("/robots.txt", status=500, content_type="text/plain")
+    text = _urlset("/pages/plain", "/status/200").replace(
+        f"{SITE}/status/200", "http://Example.com:80/status/200"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert (finding.code, finding.line) == ("LV015", 3)
+    assert finding.message.startswith(f"{SITE}/robots.txt answers 500")
+    assert [entry.path for entry in live_server.log()].count("/robots.txt") == 1
+
+
 def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
