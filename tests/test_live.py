@@ -218,6 +218,29 @@ def test_a_redirect_to_a_url_the_sitemap_lists_is_told_to_go(
     assert (finding.fix is not None) == fixed  # writing the final URL would list it twice
 
 
+@pytest.mark.parametrize(
+    ("path", "hops"),
+    [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
+)
+def test_a_redirect_loop_is_shown_closing_and_not_told_to_list_its_end(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+    hops: list[str],
+) -> None:
+    live_server.reset()
+    live_server.route("/self", status=301, headers=[("Location", "/self")])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(path))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    chain = " -> ".join(f"{SITE}{hop}" for hop in hops)
+    assert (finding.code, finding.message) == (
+        "LV006",
+        f"page {SITE}{path}: its redirects loop ({chain}); fix the redirects and list the"
+        " page's real URL, or remove the URL",
+    )
+
+
 @pytest.mark.parametrize("status", [301, 302, 307, 308])
 def test_a_redirect_without_a_location_is_a_broken_answer(
     live_server: LiveServer,  # noqa: F811

@@ -86,6 +86,7 @@ def test_a_loop_stops_where_it_comes_back(server: LiveServer) -> None:
     answer = fetch(server, "/loop/a")
     assert answer.loop and answer.status == 302
     assert answer.final_url == server.url("/loop/b")
+    assert answer.loop_to == server.url("/loop/a")  # where the loop closes
     assert [hop.url for hop in answer.chain] == [server.url("/loop/a")]
     assert [entry.path for entry in server.log()] == ["/loop/a", "/loop/b"]
 

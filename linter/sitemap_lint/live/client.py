@@ -552,7 +552,7 @@ class Client:
                 answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
                 return answer
             if following in {url, *(hop.url for hop in chain), current}:
-                answer.loop = True
+                answer.loop, answer.loop_to = True, following
                 return answer
             if len(chain) == MAX_REDIRECTS:
                 answer.too_many_hops = True
