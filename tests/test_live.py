@@ -659,6 +659,8 @@ def test_standard_input_is_audited_too(live_server: LiveServer) -> None:  # noqa
     [
         ("live_sample", "12x", "--live-sample 12x: give a number of URLs"),
         ("live_sample", "0%", "--live-sample 0%: give a number of URLs"),
+        ("live_sample", "0", "--live-sample 0: give a number of URLs, 1 or more"),
+        ("live_sample", "-3", "--live-sample -3: give a number of URLs, 1 or more"),
         ("live_connect_to", ("example.com:80",), "--live-connect-to example.com:80: give HOST"),
         ("live_max", -1, "--live-max -1: give 0 or more"),
     ],
