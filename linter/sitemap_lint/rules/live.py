@@ -549,8 +549,8 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
     if answer.loop or answer.too_many_hops:
         chain = _chain(answer)
         if answer.loop:
-            back = f" -> {answer.loop_to}" if answer.loop_to else ""  # where the loop closes
-            problem = f"loop ({chain}{back})"
+            closing = f" -> {answer.loop_to}" if answer.loop_to else ""
+            problem = f"loop ({chain}{closing})"
             advice = "fix the redirects and list the page's real URL, or remove the URL"
         else:
             problem = f"go on past {_MAX_HOPS} hops ({chain})"
