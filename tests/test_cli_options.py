@@ -73,6 +73,8 @@ def test_exit_zero_still_reports_trouble(capsys) -> None:
         (["--select", "UR999"], "--select: 'UR999' is not a rule code"),
         (["--ignore", "UR008,XX"], "--ignore: 'XX' is not a rule code"),
         (["--extend-select", "Q"], "--extend-select: 'Q' is not a rule code"),
+        (["--live", "--live-sample", "0"], "--live-sample 0: give a number of URLs, 1 or more"),
+        (["--live", "--live-sample", "0%"], "--live-sample 0%: give a number of URLs, 1 or more"),
     ],
 )
 def test_bad_option_values_exit_two(args: list[str], needle: str, capsys) -> None:

@@ -287,6 +287,17 @@ def test_same_sides_are_no_change(sides: Path, capsys: pytest.CaptureFixture[str
     assert "URLs removed           0" in out and "Within every threshold" in out
 
 
+def test_the_html_page_writes_now_in_utc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(_urlset(*_pages(2)))
+    args = ["diff", "-f", "html", "--now", "2026-12-04T05:00:00-05:00", str(sitemap), str(sitemap)]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    assert "<dt>Now</dt><dd>2026-12-04T10:00:00Z</dd>" in out
+
+
 def test_gzip_text_and_plain_files_compare_by_content(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

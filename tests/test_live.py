@@ -19,7 +19,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import NOW, noting_rule, plugin_checks
-from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.live_server import LAST_MODIFIED, LiveServer, live_server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -87,6 +87,62 @@ def test_findings_at_the_loc_and_one_request_per_url(
     assert requested.count("/status/404") == 1  # listed twice, requested once
     pages = ["/status/404", "/pages/meta-robots", "/pages/plain"]
     assert sorted(requested) == sorted([*pages, "/redirect/2", "/redirect/1", "/redirect/0"])
+
+
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+
+
+def _with_image(page: str, image: str) -> str:
+    """An entry for ``page`` with the image ``image``, as a ``url`` element."""
+    return (
+        f"  <url><loc>{SITE}{page}</loc>"
+        f"<image:image><image:loc>{SITE}{image}</image:loc></image:image></url>\n"
+    )
+
+
+@pytest.mark.parametrize("image_first", [True, False])
+def test_a_url_listed_as_a_page_and_as_an_image_is_read_as_a_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    image_first: bool,
+) -> None:
+    live_server.reset()
+    live_server.route(
+        "/both", body="<html><head></head></html>", headers=[("X-Robots-Tag", "noindex")]
+    )
+    entries = [_with_image("/pages/plain", "/both"), f"  <url><loc>{SITE}/both</loc></url>\n"]
+    if not image_first:
+        entries.reverse()
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+        f"{''.join(entries)}</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    image_line, page_line = (3, 4) if image_first else (4, 3)
+    assert sorted(_codes(result.findings)) == [
+        ("LV008", page_line, f"{SITE}/both"),  # the page's facts, whatever the order
+        ("LV013", image_line, f"{SITE}/both"),  # served as text/html, not image/*
+    ]
+    asked = [(entry.method, entry.path) for entry in live_server.log() if entry.path == "/both"]
+    assert asked == [("GET", "/both")]  # once, as a page
+
+
+def test_a_host_written_with_its_default_port_has_one_robots_txt(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    live_server.route("/robots.txt", status=500, content_type="text/plain")
+    text = _urlset("/pages/plain", "/status/200").replace(
+        f"{SITE}/status/200", "http://Example.com:80/status/200"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert (finding.code, finding.line) == ("LV015", 3)
+    assert finding.message.startswith(f"{SITE}/robots.txt answers 500")
+    assert [entry.path for entry in live_server.log()].count("/robots.txt") == 1
 
 
 def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
@@ -160,6 +216,29 @@ def test_a_redirect_to_a_url_the_sitemap_lists_is_told_to_go(
     assert finding.line == 3
     assert says in finding.message
     assert (finding.fix is not None) == fixed  # writing the final URL would list it twice
+
+
+@pytest.mark.parametrize(
+    ("path", "hops"),
+    [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
+)
+def test_a_redirect_loop_is_shown_closing_and_not_told_to_list_its_end(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+    hops: list[str],
+) -> None:
+    live_server.reset()
+    live_server.route("/self", status=301, headers=[("Location", "/self")])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(path))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    chain = " -> ".join(f"{SITE}{hop}" for hop in hops)
+    assert (finding.code, finding.message) == (
+        "LV006",
+        f"page {SITE}{path}: its redirects loop ({chain}); fix the redirects and list the"
+        " page's real URL, or remove the URL",
+    )
 
 
 @pytest.mark.parametrize("status", [301, 302, 307, 308])
@@ -289,6 +368,45 @@ def test_a_stored_answer_stands_only_for_the_same_connect_to_target(
         assert _cached_run(sitemap, cache, live_connect_to=connect_to) == ["LV008"]
     asked = [(e.host, e.path) for e in live_server.log() if e.path != "/robots.txt"]
     assert asked == [("example.com", "/fresh")] * 2  # the first run's and the third's
+
+
+@pytest.mark.parametrize("path", ["/cached?max-age=3600", "/cached"])  # fresh; asked again
+def test_a_stored_head_answer_does_not_stand_for_a_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+) -> None:
+    header = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+    )
+    as_image = _write(
+        tmp_path, "image.xml", f"{header}{_with_image('/pages/plain', path)}</urlset>\n"
+    )
+    entry = f"  <url><loc>{SITE}{path}</loc><lastmod>2024-01-01</lastmod></url>\n"
+    as_page = _write(tmp_path, "page.xml", f"{header}{entry}</urlset>\n")
+    options = _live(live_server, live_cache=str(tmp_path / "live.sqlite3"))
+    del options["no_live_cache"]
+
+    def run(sitemap: Path, **changes: object) -> list[str]:
+        live_server.reset()
+        result = sitemap_lint.lint_paths([sitemap], **{**options, **changes})  # type: ignore[arg-type]
+        return [f.code for f in result.findings if f.code[:2] == "LV"]
+
+    def asked() -> list[tuple[str, str | None, str | None]]:
+        return [
+            (e.method, e.headers.get("If-None-Match"), e.headers.get("If-Modified-Since"))
+            for e in live_server.log()
+            if e.path == path
+        ]
+
+    assert run(as_image) == ["LV013"]  # text/html, not an image
+    assert asked() == [("HEAD", None, None)]
+    uncached = run(as_page, no_live_cache=True)
+    assert uncached == ["LV010"]  # the page's Last-Modified: 2025-01-01
+    assert run(as_page) == uncached
+    assert asked() == [("GET", None, None)]  # whole: the stored HEAD has no page's facts
+    assert run(as_page) == uncached  # the page's own answer, stored, stands for it
+    assert asked() == ([] if "max-age" in path else [("GET", '"v1"', LAST_MODIFIED)])
 
 
 def _json_report(sitemap: Path, **options: object) -> dict[str, Any]:
@@ -541,6 +659,8 @@ def test_standard_input_is_audited_too(live_server: LiveServer) -> None:  # noqa
     [
         ("live_sample", "12x", "--live-sample 12x: give a number of URLs"),
         ("live_sample", "0%", "--live-sample 0%: give a number of URLs"),
+        ("live_sample", "0", "--live-sample 0: give a number of URLs, 1 or more"),
+        ("live_sample", "-3", "--live-sample -3: give a number of URLs, 1 or more"),
         ("live_connect_to", ("example.com:80",), "--live-connect-to example.com:80: give HOST"),
         ("live_max", -1, "--live-max -1: give 0 or more"),
     ],

@@ -86,6 +86,7 @@ def test_a_loop_stops_where_it_comes_back(server: LiveServer) -> None:
     answer = fetch(server, "/loop/a")
     assert answer.loop and answer.status == 302
     assert answer.final_url == server.url("/loop/b")
+    assert answer.loop_to == server.url("/loop/a")  # where the loop closes
     assert [hop.url for hop in answer.chain] == [server.url("/loop/a")]
     assert [entry.path for entry in server.log()] == ["/loop/a", "/loop/b"]
 
@@ -682,7 +683,15 @@ def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
         ("HTTP://Example.COM:8080/a/b?c#d", "http://example.com:8080"),
         ("https://example.com?q=/x", "https://example.com"),
         ("https://example.com#/x", "https://example.com"),
-        ("https://u:p@[::1]:81/x", "https://u:p@[::1]:81"),
+        ("https://u:p@[::1]:81/x", "https://[::1]:81"),
+        ("http://www.example.com:80/p1", "http://www.example.com"),  # the default port
+        ("HTTPS://Example.COM:443/", "https://example.com"),
+        ("http://example.com:/", "http://example.com"),
+        ("http://example.com:0080/x", "http://example.com"),
+        ("https://example.com:80/", "https://example.com:80"),
+        ("http://[::1]:80/", "http://[::1]"),
+        ("http://B\u00fccher.Example:8080/", "http://xn--bcher-kva.example:8080"),
+        ("http://example.com:x/", "http://example.com:x"),  # no request can be made
         (" http://exa\tmple.com/x", "http://example.com"),
         ("http:/\t/example.com/x", "http://example.com"),
         ("http:x://example.com/", None),
@@ -692,7 +701,9 @@ def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
         ("//example.com/x", None),
     ],
 )
-def test_a_url_origin_is_read_as_urlsplit_reads_it(url: str, expected: str | None) -> None:
+def test_a_url_origin_is_read_as_urlsplit_reads_it_one_spelling_a_host(
+    url: str, expected: str | None
+) -> None:
     assert origin(url) == expected
     assert origin(url) == expected  # the second time from the memo
 

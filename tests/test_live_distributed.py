@@ -13,7 +13,9 @@ def test_a_host_is_its_scheme_name_and_port() -> None:
     assert host_of("https://Example.COM/a") == host_of("https://example.com/b")
     assert host_of("https://example.com/") != host_of("http://example.com/")
     assert host_of("https://example.com:8443/") != host_of("https://example.com/")
-    assert host_of("https://example.com:x/") == "https://example.com:x/"  # no traceback
+    assert host_of("http://example.com:80/a") == host_of("http://Example.com/b")
+    assert host_of("https://example.com:x/") == "https://example.com:x"  # no traceback
+    assert host_of("http:///x") == "http:///x"
 
 
 def test_every_host_in_one_group_and_the_groups_balanced() -> None:

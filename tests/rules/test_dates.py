@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
+import sitemap_lint
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.dates import check_date, parse_w3c
-from tests.helpers import NOW, check_message
+from tests.helpers import NOW, RULE_FIXTURES, check_message
+
+FEED = "feed"  # an RSS item's pubDate in the future
+FUTURE_FEED = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>News</title><link>https://example.com/</link>
+<description>News.</description>
+<item><link>https://example.com/a</link><pubDate>Wed, 01 Jan 2031 09:30:00 +0000</pubDate></item>
+</channel></rss>
+"""
 
 MESSAGES = [
     ("DT001/fail.xml", "write 2024-05-08T08:53:11+00:00 (or your offset)"),
@@ -34,6 +44,33 @@ MESSAGES = [
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
     check_message(fixture, text)
+
+
+ZONELESS_EXPIRY = ("2025-03-31T23:59:59+02:00", "2025-03-31")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "change"),
+    [
+        ("DT005/fail.xml", None),
+        ("NW006/fail.xml", None),  # a publication date without a zone
+        ("VD010/fail.xml", None),
+        ("VD010/fail.xml", ZONELESS_EXPIRY),
+        (FEED, None),
+    ],
+)
+def test_now_is_written_in_utc_whatever_its_offset(
+    fixture: str, change: tuple[str, str] | None, tmp_path: Path
+) -> None:
+    source = None if fixture == FEED else RULE_FIXTURES / fixture
+    text = FUTURE_FEED if source is None else source.read_text(encoding="utf-8")
+    if change is not None:
+        text = text.replace(*change)
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text, encoding="utf-8")
+    result = sitemap_lint.lint_paths([path], now="2025-06-01T02:00:00+02:00", isolated=True)
+    (message,) = [f.message for f in result.findings if "(now is " in f.message]
+    assert "(now is 2025-06-01T00:00:00Z)" in message
 
 
 # -- parse_w3c ---------------------------------------------------------------------------------

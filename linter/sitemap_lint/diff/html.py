@@ -25,12 +25,13 @@ def render(
     now: datetime,
 ) -> str:
     from sitemap_lint.report.html import template
+    from sitemap_lint.rules.dates import utc_text
 
     return template("diff.html.j2").render(
         version=__version__,
         old=old,
         new=new,
-        now=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        now=utc_text(now),
         c=changes,
         limits=limits,
         passed=found,

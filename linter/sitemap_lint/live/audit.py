@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.live.model import Answer, Target
+from sitemap_lint.live.model import GET_KINDS, Answer, Target
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.results import FileResult
@@ -105,14 +105,17 @@ def cache_errors() -> Iterator[None]:
 
 
 def chosen_urls(results: Iterable[FileResult], settings: LiveSettings) -> list[Target]:
-    """The distinct URLs to request (the first target listing each), sampled and
-    limited, in the files' order."""
+    """The distinct URLs to request, sampled and limited, in the files' order: each as
+    the first target listing it, or as the first listing it as a page when one does
+    (a page's answer serves every kind; a HEAD's has none of a page's facts)."""
     from sitemap_lint.live.targets import sample
 
     first: dict[str, Target] = {}
     for result in results:
         for target in result.targets or ():
-            first.setdefault(target.url, target)
+            known = first.setdefault(target.url, target)
+            if target.kind in GET_KINDS and known.kind not in GET_KINDS:
+                first[target.url] = target
     return sample(
         list(first.values()), settings.count, settings.percent, settings.seed, settings.max
     )

@@ -6,7 +6,9 @@ One SQLite table keyed by URL (the standard library's sqlite3; the client's
 ``cache_key``: the URL, or for a URL that ``--live-connect-to`` sends elsewhere, the URL
 behind that place): each row holds what the
 findings are made from (status, final URL, redirect chain, content type, the page's
-signals, the error) and the validators to ask again with (ETag, Last-Modified). Write-
+signals, the error) and the validators to ask again with (ETag, Last-Modified). Its
+``signals`` column says whether the answer holds a page's facts (it was a GET, its head
+read): the client gives a page none of the answers without them (a HEAD's). Write-
 ahead logging and a busy timeout let two runs share the file: readers never wait for a
 writer, and writers wait their turn; each ``put_many`` is one transaction. A file that is
 not this cache (not SQLite, damaged, unreadable) raises ``CacheError`` with a one-line

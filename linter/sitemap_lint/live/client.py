@@ -28,7 +28,8 @@
   a Last-Modified is asked again conditionally, and a 304 gives the stored answer back
   with ``from_cache`` True (fresh again for as long as the 304 says). The stored
   answers are read a batch at a time, ahead of the requests, by ``cache_key``; one is
-  used only when the guard lets the run connect to its host.
+  used only when the guard lets the run connect to its host, and for a page only when
+  it holds a page's facts (``Answer.signals``: a GET's, not a HEAD's).
 """
 
 from __future__ import annotations
@@ -59,11 +60,10 @@ from sitemap_lint.inputs.guard import (
     kind_article,
 )
 from sitemap_lint.live.model import (
-    ALTERNATE,
     CONNECT,
     DNS,
+    GET_KINDS,
     INVALID_URL,
-    PAGE,
     PROTOCOL,
     REFUSED,
     SCHEME,
@@ -88,7 +88,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-GET_KINDS = frozenset({PAGE, ALTERNATE})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
 # (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).
@@ -507,7 +506,7 @@ class Client:
             detail = "not requested: robots.txt disallows it for Googlebot"
             return Answer(url, robots_disallowed=True, detail=detail)
         cached = self._stored_answer(url)
-        if cached is not None and not (_reusable(cached) and await self._may_connect(url)):
+        if cached is not None and not (_reusable(cached, kind) and await self._may_connect(url)):
             cached = None
         if cached is not None and _still_fresh(cached):
             return _given_again(cached, url, 0, cached.fresh_until, fresh=True)
@@ -553,7 +552,7 @@ class Client:
                 answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
                 return answer
             if following in {url, *(hop.url for hop in chain), current}:
-                answer.loop = True
+                answer.loop, answer.loop_to = True, following
                 return answer
             if len(chain) == MAX_REDIRECTS:
                 answer.too_many_hops = True
@@ -936,8 +935,12 @@ def _sent_at(date: str | None, now: float) -> float:
     return sent.timestamp() if sent is not None else now
 
 
-def _reusable(cached: Answer) -> bool:
-    """Whether a stored answer may stand for a new one: a 200 reached without redirects."""
+def _reusable(cached: Answer, kind: str) -> bool:
+    """Whether a stored answer may stand for a new one of ``kind``: a 200 reached without
+    redirects, and for a page one that holds a page's facts (a GET's, its head read: a
+    HEAD's answer has no signals, so a page gets a whole GET, not a conditional one)."""
+    if kind in GET_KINDS and cached.signals is None:
+        return False
     return not cached.chain and cached.status == 200 and not cached.error
 
 
@@ -985,7 +988,8 @@ def _still_fresh(cached: Answer) -> bool:
 
 
 def _conditional_headers(cached: Answer | None) -> dict[str, str]:
-    if cached is None or not _reusable(cached):
+    """The validators of a stored answer that may stand for the new one (``_reusable``)."""
+    if cached is None:
         return {}
     headers = {}
     if cached.etag:

@@ -14,7 +14,6 @@ import asyncio
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from sitemap_lint.live.model import Answer
 
@@ -26,12 +25,11 @@ Request = tuple[str, str]  # (url, kind)
 
 
 def host_of(url: str) -> str:
-    """The host and port a URL's requests go to (what the per-host limits count)."""
-    try:
-        parts = urlsplit(url)
-        return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{parts.port or ''}"
-    except ValueError:  # a port that is not a number: a partition of its own kind
-        return url
+    """The host and port a URL's requests go to (what the per-host limits count, and
+    whose robots.txt applies): its origin, or the URL itself when it has none."""
+    from sitemap_lint.live.robots import origin
+
+    return origin(url) or url
 
 
 def by_host(requests: Sequence[Request], parts: int) -> list[list[Request]]:

@@ -17,6 +17,8 @@ VIDEO_THUMBNAIL = "video-thumbnail"  # video:thumbnail_loc
 ALTERNATE = "alternate"  # xhtml:link rel="alternate" href
 KINDS = (PAGE, CHILD, IMAGE, VIDEO_CONTENT, VIDEO_PLAYER, VIDEO_THUMBNAIL, ALTERNATE)
 MEDIA_KINDS = frozenset({IMAGE, VIDEO_CONTENT, VIDEO_THUMBNAIL})
+# Requested as pages (GET, the head read); the others with HEAD.
+GET_KINDS = frozenset({PAGE, ALTERNATE})
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -110,7 +112,9 @@ class Answer:
     first byte sent to the final answer. ``from_cache`` is True when a conditional
     request was answered 304 and the cached answer reused, or when the cached answer was
     still fresh (``fresh``: then no request was made). ``loop`` is True when the
-    chain came back to a URL it had visited; ``too_many_hops`` when it was cut."""
+    chain came back to a URL it had visited (``loop_to``, which the cache does not keep:
+    it gives back only answers reached without redirects); ``too_many_hops`` when it
+    was cut."""
 
     url: str
     status: int | None = None
@@ -124,6 +128,7 @@ class Answer:
     attempts: int = 1
     sent: int = 0  # requests sent for it (retries and redirects included; robots.txt not)
     loop: bool = False
+    loop_to: str | None = None
     too_many_hops: bool = False
     from_cache: bool = False
     etag: str | None = None

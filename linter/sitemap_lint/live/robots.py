@@ -19,6 +19,9 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
+from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.inputs.guard import DEFAULT_PORTS
+
 AGENT = "Googlebot"  # whose rules decide Answer.robots_disallowed
 OWN_AGENT = "sitemap-lint"  # whose Crawl-delay spaces the requests
 CRAWL_DELAY_CAP = 60.0
@@ -60,7 +63,10 @@ class HostRules:
 
 
 def origin(url: str) -> str | None:
-    """``scheme://host[:port]`` of an http(s) URL, lower case, or None."""
+    """``scheme://host[:port]`` of an http(s) URL, or None: one host's whatever its
+    spelling (its robots.txt is one), the scheme and host in lower case, a host outside
+    ASCII in its ASCII form (as ``domain.hosts`` reads it), no user name, and the port
+    only when it is not the scheme's default."""
     start = url.find("://") + 3
     if start < 3:
         return _origin(url)
@@ -77,9 +83,18 @@ def _origin(url: str) -> str | None:
         parts = urlsplit(url)
     except ValueError:
         return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.netloc:
         return None
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+    authority = parts.netloc.rpartition("@")[2]
+    host, port = authority, ""
+    if ":" in authority and not authority.endswith("]"):  # "]": an IPv6 address alone
+        host, _, port = authority.rpartition(":")
+    if port.isascii() and port.isdigit():
+        number = int(port)
+        port = "" if number == DEFAULT_PORTS[scheme] else str(number)
+    host = host.lower() if host.isascii() else (to_ascii(host).ascii or host.lower())
+    return f"{scheme}://{host}:{port}" if port else f"{scheme}://{host}"
 
 
 _known_origin = lru_cache(maxsize=1024)(_origin)  # by the URL up to its path

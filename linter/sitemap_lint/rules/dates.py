@@ -277,8 +277,7 @@ def check_date(
             IN_FUTURE.at(
                 node.line,
                 node.column,
-                f"<{field}> {text} is in the future (now is {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); "
-                f"give {fix}",
+                f"<{field}> {text} is in the future (now is {utc_text(now)}); give {fix}",
             )
         )
     if field == "lastmod" and parsed is not None:
@@ -351,6 +350,14 @@ def _cached_parse(text: str, field: str) -> tuple[Parsed | None, list[Problem]]:
             _cache.clear()
         result = _cache[key] = parse_w3c(text, field)
     return result
+
+
+def utc_text(moment: datetime) -> str:
+    """``moment`` as messages write it, in UTC: ``2024-03-06T04:30:00Z`` (a moment with
+    no zone is taken as UTC)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _is_future(parsed: Parsed, now: datetime) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.fix.model import shown_attribute
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE
+from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE, utc_text
 from sitemap_lint.rules.events import FeedItem, FeedRecord, FeedStart, FileEnd
 from sitemap_lint.rules.registry import END, FEED, ITEM
 from sitemap_lint.rules.structure import Reporter
@@ -275,7 +275,7 @@ def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
                 date.line,
                 date.column,
                 f"<{date.name}> {date.text.strip()} is in the future (now is "
-                f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); give the real date of the last change",
+                f"{utc_text(now)}); give the real date of the last change",
             )
         )
 

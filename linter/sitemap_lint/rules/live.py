@@ -15,7 +15,7 @@ from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.fix.model import answered
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.dates import Parsed, parse_date
+from sitemap_lint.rules.dates import Parsed, parse_date, utc_text
 from sitemap_lint.rules.events import Answered, Audited
 from sitemap_lint.rules.registry import ANSWER, AUDITED
 
@@ -160,12 +160,14 @@ REDIRECT_LOOP = rule(
     ERROR,
     summary="A listed URL's redirects loop, or go on for more than 5 hops",
     what="""
-        Reports a listed URL whose redirects come back to a URL already visited, or
-        do not reach a final answer within 5 hops.
+        Reports a listed URL whose redirects come back to a URL already visited (the
+        chain shown ends where the loop closes), or do not reach a final answer within
+        5 hops.
     """,
     why="""
         Googlebot follows a few redirects and then gives up: the page is never
-        reached. Point the URL straight at its final page.
+        reached. A loop ends nowhere: fix the redirects and list the URL where the page
+        answers. A long chain: list the URL it ends at.
     """,
     bad="""
         <url><loc>https://www.example.com/a</loc></url>
@@ -545,15 +547,15 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             key=url,
         )
     if answer.loop or answer.too_many_hops:
+        chain = _chain(answer)
         if answer.loop:
-            problem, advice = "loop", "end the loop, or remove the URL"
+            closing = f" -> {answer.loop_to}" if answer.loop_to else ""
+            problem = f"loop ({chain}{closing})"
+            advice = "fix the redirects and list the page's real URL, or remove the URL"
         else:
-            problem, advice = f"go on past {_MAX_HOPS} hops", "list the URL they end at"
-        return REDIRECT_LOOP.at(
-            *at,
-            f"{what} {url}: its redirects {problem} ({_chain(answer)}); {advice}",
-            key=url,
-        )
+            problem = f"go on past {_MAX_HOPS} hops ({chain})"
+            advice = "list the URL they end at"
+        return REDIRECT_LOOP.at(*at, f"{what} {url}: its redirects {problem}; {advice}", key=url)
     if answer.error is not None or answer.status is None:
         reason = _REASONS.get(answer.error or "", "no answer")
         detail = f" ({_detail(answer)})" if answer.detail else ""
@@ -683,7 +685,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
         yield LASTMOD_BEHIND.at(
             *at,
             f"page {url}: lastmod {target.lastmod} is older than {source}"
-            f" {modified.strftime('%Y-%m-%dT%H:%M:%SZ')}; write the page's own modification date",
+            f" {utc_text(modified)}; write the page's own modification date",
             key=url,
         )
     missing = _unconfirmed(target.alternates, signals.alternates)

@@ -770,10 +770,9 @@ def _check_parenthetical(text: str, node: Node, report: Reporter) -> None:
 
 def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter) -> None:
     moment = parsed.moment
-    if moment.tzinfo is None:
-        now = now.replace(tzinfo=None)
+    current = now.replace(tzinfo=None) if moment.tzinfo is None else now
     latest = moment if parsed.has_time else moment + timedelta(days=1)
-    age = now - latest
+    age = current - latest
     if age <= MAX_AGE:
         return
     if age < timedelta(days=3):
@@ -785,7 +784,7 @@ def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter
             node.line,
             node.column,
             f"article published {node.text.strip()} is {how_old} (now is "
-            f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); Google News only uses articles from the "
+            f"{dates.utc_text(now)}); Google News only uses articles from the "
             "last two days: remove this URL or its <news:news> from the news sitemap",
         )
     )

@@ -1251,18 +1251,17 @@ def _check_expired(
     parsed: dates.Parsed, text: str, node: Node, now: datetime, report: Reporter
 ) -> None:
     moment = parsed.moment
-    if moment.tzinfo is None:
-        now = now.replace(tzinfo=None)
+    current = now.replace(tzinfo=None) if moment.tzinfo is None else now
     if not parsed.has_time:
         moment += timedelta(days=1)  # the video is available through that whole day
-    if moment >= now:
+    if moment >= current:
         return
     report.add(
         EXPIRED.at(
             node.line,
             node.column,
             f"<video:expiration_date> {text} has passed (now is "
-            f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')}); Google no longer shows the video: "
+            f"{dates.utc_text(now)}); Google no longer shows the video: "
             "remove its <video:video>, or correct the date if it is still available",
         )
     )

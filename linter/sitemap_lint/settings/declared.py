@@ -296,12 +296,13 @@ def _check_live_sample(value: str | None, where: str) -> tuple[int | None, float
                 raise ValueError(text)
             return None, percent
         count = int(text)
-        if count < 0:
+        if count < 1:
             raise ValueError(text)
         return count, None
     except ValueError:
         raise UsageError(
-            f"{where} {value}: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)"
+            f"{where} {value}: give a number of URLs, 1 or more (e.g. 500), or a percentage,"
+            " more than 0 and at most 100 (e.g. 10%)"
         ) from None
 
 
@@ -844,12 +845,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "live_sample",
         "text",
-        "Request a deterministic sample: N URLs or P% of them (--live).",
+        "Request a deterministic sample: N URLs (1 or more) or P% of them (more than 0,"
+        " at most 100) (--live).",
         flags=("--live-sample",),
         metavar="N|P%",
         check=_check_live_sample,
         doc="`--live`: request a deterministic sample of the URLs, `N` of them or `P%`; the"
-        " same seed chooses the same URLs",
+        " same seed chooses the same URLs; allowed: `N` 1 or more, `P` more than 0 and at"
+        " most 100 (`--live-max 0` requests none)",
     ),
     Setting(
         "live_seed",
