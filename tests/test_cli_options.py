@@ -113,11 +113,11 @@ def test_out_of_range_numbers_exit_two_with_the_range(
 LIVE_CASES = [
     (
         ["--live-sample", "200%"],
-        "--live-sample 200%: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)",
+        "--live-sample 200%: give a number of URLs, 1 or more (e.g. 500), or a percentage, more than 0 and at most 100 (e.g. 10%)",
     ),
     (
         ["--live-sample", "lots"],
-        "--live-sample lots: give a number of URLs (e.g. 500) or a percentage (e.g. 10%)",
+        "--live-sample lots: give a number of URLs, 1 or more (e.g. 500), or a percentage, more than 0 and at most 100 (e.g. 10%)",
     ),
     (
         ["--live-connect-to", "a:b"],
