@@ -244,6 +244,13 @@ def test_text_report_to_a_file_keeps_findings_and_moves_the_summary(tmp_path: Pa
     assert err.startswith("1 file checked (0 URLs): 1 error;")
 
 
+def test_output_file_dash_is_standard_output(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(["-f", "json", "-o", "-", str(ERROR)], capsys)
+    assert status == 1 and json.loads(out)["summary"]["errors"] == 1
+    assert not (tmp_path / "-").exists() and "report written" not in err
+
+
 def test_output_file_clean_run(tmp_path: Path, capsys) -> None:
     report = tmp_path / "report.txt"
     status, out, err = run(["-o", str(report), str(VALID)], capsys)

@@ -86,6 +86,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
             "--diff and --fix-only cannot be used together: --diff writes nothing, "
             "--fix-only writes the fixes; give one of them"
         )
+    if settings.output_file == "-":  # standard output, as with no --output-file
+        settings = settings.replace(output_file=None)
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)

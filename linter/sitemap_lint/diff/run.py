@@ -64,7 +64,7 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         new.store.close()
     found = passed(changes, settings.limits)
     status = 1 if found else 0
-    if settings.output_file is not None:
+    if settings.output_file not in (None, "-"):  # "-": standard output
         buffer = io.StringIO()
         _write_report(buffer, settings, changes, found, now, color=False)
         _write_output_file(settings.output_file, buffer.getvalue())

@@ -449,8 +449,8 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--output-file", "-o"),
         metavar="PATH",
         doc="write the report to `PATH` (a file atomically; into a FIFO, a terminal,"
-        " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would); a one-line summary"
-        " still goes to stderr",
+        " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would; `-` is standard"
+        " output); a one-line summary still goes to stderr",
     ),
     Setting(
         "baseline",
