@@ -378,8 +378,9 @@ TITLE_EXTRAS = rule(
         Detects a `news:title` that carries the publication's name (as given in
         `news:name`) before or after the headline, set apart by a separator
         (`Headline | Name`, `Name: Headline`, `Headline - Name`, `Headline (Name)`),
-        or the article's publication date. A headline that merely uses the name's
-        words (`Time to act`, for a publication named Time) is not reported.
+        or as the whole title, or the article's publication date. A headline that
+        merely uses the name's words (`Time to act`, for a publication named Time) is
+        not reported.
     """,
     why="""
         Google asks for the title of the article as it appears on the site,
@@ -747,8 +748,11 @@ def _names_publication(title: str, name: str) -> bool:
     """Whether ``title`` (lower case) carries the publication's ``name`` (lower case) as an
     addition: before or after the headline, set apart by a separator ("Headline | Name",
     "Name: Headline", "Headline - Name", "Headline (Name)"). A headline that uses the
-    name's words ("Time to act", for the magazine Time) does not."""
-    return name in title and _name_added(name).search(title) is not None
+    name's words ("Time to act", for the magazine Time) does not; a title that is the
+    name alone does (the headline is missing)."""
+    if name not in title:
+        return False
+    return title.strip() == name or _name_added(name).search(title) is not None
 
 
 _PARENTHETICAL = lazy(r"(.*?)\s*\([^()]*\)\Z", re.DOTALL)
