@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ FORMAT_VERSION = 1
 
 # (path as recorded, rule code, fingerprint)
 Identity = tuple[str, str, str]
+
+# A URL as older baselines recorded it, its "//" made one "/".
+_ONE_SLASH = re.compile(r"\A(https?):/(?!/)")
 
 
 class Checked(Protocol):
@@ -72,9 +76,10 @@ def _is_local(path: str) -> bool:
 
 def _resolved(path: str, directory: Path) -> str:
     """What ``path`` names, for comparing: a local file's real path (a relative one
-    taken from ``directory``), other inputs' name as ``ci_path`` gives it."""
+    taken from ``directory``), other inputs' name as ``ci_path`` gives it (a URL that an
+    older baseline recorded with one slash, ``https:/host/...``, as the URL it was)."""
     if not _is_local(path):
-        return ci_path(path)
+        return ci_path(_ONE_SLASH.sub(r"\1://", path))
     return os.path.realpath(os.path.join(directory, path))
 
 

@@ -9,6 +9,7 @@ import re
 from sitemap_lint.report.fingerprints import STDIN as STDIN
 from sitemap_lint.report.fingerprints import ci_path as ci_path
 from sitemap_lint.report.fingerprints import fingerprints as fingerprints
+from sitemap_lint.report.fingerprints import is_fetched as is_fetched
 from sitemap_lint.report.fingerprints import stable_message as stable_message
 
 # -- rule documentation ---------------------------------------------------------

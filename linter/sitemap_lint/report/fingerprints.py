@@ -37,14 +37,19 @@ def ci_path(name: str) -> str:
     symlinks resolved, with forward slashes.
 
     A file outside the working directory keeps its absolute (resolved) path;
-    standard input stays ``-``.
+    standard input stays ``-``, a sitemap fetched from a URL its URL.
     """
-    if name == STDIN:
+    if name == STDIN or is_fetched(name):
         return name
     relative = _relative(name)
     if relative is not None:
         return relative
     return Path(os.path.realpath(name)).as_posix()
+
+
+def is_fetched(name: str) -> bool:
+    """Whether the input ``name`` is a URL the run fetched (no file of the checkout)."""
+    return name.startswith(("http://", "https://"))
 
 
 def _relative(name: str) -> str | None:

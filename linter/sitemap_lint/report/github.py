@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import FileReport, Reporter
-from sitemap_lint.report.common import STDIN, ci_path
+from sitemap_lint.report.common import STDIN, ci_path, is_fetched
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -34,7 +34,8 @@ class GithubReporter(Reporter):
         for result in results:
             path = ci_path(result.name)
             for f in result.findings:
-                properties = [] if path == STDIN else [("file", path)]
+                # A file of the repository only: not standard input, nor a fetched URL.
+                properties = [] if path == STDIN or is_fetched(path) else [("file", path)]
                 properties += [
                     ("line", str(f.line)),
                     ("col", str(f.column)),

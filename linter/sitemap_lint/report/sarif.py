@@ -30,6 +30,7 @@ from sitemap_lint.report.common import (
     ci_path,
     doc_sections,
     fingerprints,
+    is_fetched,
     markdown_to_text,
     one_paragraph,
     truncate,
@@ -184,9 +185,11 @@ def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, An
 
 def artifact_location(name: str) -> dict[str, Any]:
     """Where a file is: relative to ``%SRCROOT%`` (the working directory) when it is
-    inside it, an absolute ``file:`` URI otherwise."""
+    inside it, an absolute ``file:`` URI otherwise; a fetched sitemap's own URL."""
     if name == STDIN:
         return {"uri": STDIN, "description": {"text": "standard input"}}
+    if is_fetched(name):
+        return {"uri": name}
     path = ci_path(name)
     if Path(path).is_absolute():
         return {"uri": Path(os.path.realpath(name)).as_uri()}
