@@ -207,15 +207,21 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
         if not Decimal(0) <= number <= Decimal(1):
             message = f"priority {text} is outside 0.0 to 1.0"
             if number == number.to_integral() and Decimal(1) < number <= Decimal(10):
-                message += f"; on a 0-10 scale write {_decimal(number / 10)}"
+                written = _decimal(number / 10)
+                message += f"; on a 0-10 scale write {written}"
+                how = f"Read the priority on a 0-10 scale: write {written}"
             elif number == number.to_integral() and Decimal(10) < number <= Decimal(100):
-                message += f"; as a percentage write {_decimal(number / 100)}"
+                written = _decimal(number / 100)
+                message += f"; as a percentage write {written}"
+                how = f"Read the priority as a percentage: write {written}"
             elif number < 0:
+                written, how = "0.0", "Clamp the priority to 0.0"
                 message += "; write 0.0 for the least important pages, or a value up to 1.0"
             else:
+                written, how = "1.0", "Clamp the priority to 1.0"
                 message += "; write 1.0 for the most important pages, or a lower value"
-            clamped = "0.0" if number < 0 else "1.0"
-            fix = replace_text(node, clamped, f"Clamp the priority to {clamped}", safe=False)
+            # Unsafe: the scale is a guess, and a clamp changes what the value says.
+            fix = replace_text(node, written, how, safe=False)
     elif re.fullmatch(r"[+-]?[0-9]*,[0-9]+", text):
         fixed = text.replace(",", ".")
         if Decimal(0) <= Decimal(fixed) <= Decimal(1):
@@ -243,7 +249,9 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
     elif text.endswith("%") and _DECIMAL.match(text[:-1].strip()):
         number = Decimal(text[:-1].strip()) / 100
         if Decimal(0) <= number <= Decimal(1):
-            message = f"priority {text!r} is a percentage; write {_decimal(number)}"
+            written = _decimal(number)
+            message = f"priority {text!r} is a percentage; write {written}"
+            fix = replace_text(node, written, f"Write {written}")
         else:
             message = f"priority {text!r} is a percentage; write a decimal from 0.0 to 1.0"
     else:

@@ -617,7 +617,7 @@ SETTINGS: tuple[Setting, ...] = (
         key="unsafe-fixes",
         read=_read_flag,
         stored=(("unsafe_fixes", False),),
-        doc="also apply the unsafe fixes (clamped priorities, guessed time zones, dropped"
+        doc="also apply the unsafe fixes (rescaled or clamped priorities, guessed time zones, dropped"
         " duplicate or out-of-scope entries); the text report marks them fixable",
     ),
     Setting(
