@@ -306,7 +306,8 @@ class FileChecker:
         self.entry_name = ""
         self.sitemap_ns = SITEMAP_NS
         self.count = 0
-        self.misplaced = 0  # the other root's entries directly in the root
+        # The other root's entries directly in the root, and entries in no namespace.
+        self.misplaced = 0
         self.url_count = 0  # entries with a <loc> (a urlset's URLs)
         self.over_limit: Node | None = None
         self.dispatch: Dispatch | None = None  # the entry checks, chosen at the root
@@ -427,8 +428,8 @@ class FileChecker:
         assert dispatch is not None  # made with the root
         if entry.ns != self.sitemap_ns or entry.name != self.entry_name:
             assert self.root is not None  # set with root_name
-            if entry.ns == self.sitemap_ns and entry.name in structure.ENTRY_CHILDREN:
-                self.misplaced += 1  # the other root's entry (ST007)
+            if entry.name in structure.ENTRY_CHILDREN and entry.ns in (self.sitemap_ns, ""):
+                self.misplaced += 1  # the other root's entry (ST007), or one in no namespace
             dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
             if entry.ns != self.sitemap_ns:
                 self._check_namespace(entry)

@@ -469,6 +469,14 @@ def check_foreign_top_level(
     schema rejects all three there; an element of an unknown namespace before the first
     entry is the namespace rules' business."""
     entry = ROOTS[root.name]
+    if not node.ns and node.name in ENTRY_CHILDREN:
+        message = (
+            f"<{node.name}> has no namespace, so it is no entry of <{root.name}>: the schema "
+            "rejects it and search engines ignore it; put it in the sitemap namespace "
+            '(give it the root\'s prefix, or remove the xmlns="" that takes it out)'
+        )
+        report.add(UNKNOWN_ELEMENT.at(node.line, node.column, message), node)
+        return
     if not node.ns:
         message = (
             f"<{node.name}> has no namespace and stands directly in <{root.name}>; the schema "
