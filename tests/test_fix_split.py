@@ -142,6 +142,40 @@ def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) 
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+def test_cli_split_writes_nothing_when_a_part_cannot_be_written(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(3)]))
+    out = tmp_path / "out"
+    (out / "sitemap-3.xml").mkdir(parents=True)  # in the way of the last part
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    status = main([*args, "--max-urls", "1"])
+    err = capsys.readouterr().err
+    assert status == 2 and "it is not a regular file (a directory)" in err
+    assert sorted(path.name for path in out.iterdir()) == ["sitemap-3.xml"]
+
+
+def test_cli_split_names_parts_left_from_an_earlier_split(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(3)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 0
+    capsys.readouterr()
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "still holds sitemap-2.xml, sitemap-3.xml from an earlier split" in err
+
+
+def test_cli_split_refuses_a_text_sitemap_as_one(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "urls.txt"
+    source.write_text("https://example.com/a\nhttps://example.com/b\n", encoding="utf-8")
+    args = ["split", str(source), "--base-url", "https://example.com/"]
+    status = main([*args, "--out-dir", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert status == 2 and "it is not an XML sitemap (a text sitemap is split by its lines" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
     source = tmp_path / "big.xml.gz"
     entries = [entry(i, 40) for i in range(30)]

@@ -13,7 +13,10 @@ scope is refused (unless forced), naming the directory common to the entries.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -316,6 +319,11 @@ def split_file(
     if isinstance(decoded, str):
         raise SplitError(f"{path}: cannot be split: {decoded}")
     text = decoded.text
+    if not text.lstrip("\ufeff \t\r\n").startswith("<"):
+        raise SplitError(
+            f"{path}: cannot be split: it is not an XML sitemap (a text sitemap is split by "
+            "its lines, e.g. split -l 50000)"
+        )
     at = text.find("<?xml")
     if at >= 0:  # the parts get a declaration of their own (UTF-8)
         end = text.find("?>", at)
@@ -328,13 +336,60 @@ def split_file(
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
         raise SplitError(problem.refusal())
+    index_path = out_dir / f"{stem}-index.xml"
+    targets = [out_dir / part.name for part in parts] + [index_path]
+    _refuse_unwritable(targets)
+    created: list[Path] = []  # removed again when a later write fails: all or nothing
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for part in parts:
+        for part, target in zip(parts, targets, strict=False):
             data = gzip_module.compress(part.data, mtime=0) if gzip else part.data
-            write_atomic(out_dir / part.name, data, create=True)
-        index_path = out_dir / f"{stem}-index.xml"
+            new = not target.exists()
+            write_atomic(target, data, create=True)
+            if new:
+                created.append(target)
         write_atomic(index_path, index(parts, base_url), create=True)
     except (OSError, WriteError) as error:
+        for target in created:
+            with contextlib.suppress(OSError):
+                target.unlink()
         raise SplitError(str(error)) from None
-    return Written(parts, index_path, None if problem is None else problem.warning())
+    warnings = [problem.warning()] if problem is not None else []
+    stale = _stale_parts(out_dir, stem, len(parts), gzip)
+    if stale:
+        warnings.append(
+            f"{out_dir} still holds {', '.join(stale)} from an earlier split, which the new "
+            "index does not list: remove them"
+        )
+    return Written(parts, index_path, "; ".join(warnings) or None)
+
+
+def _refuse_unwritable(targets: list[Path]) -> None:
+    """Refuse before anything is written when one of ``targets`` cannot be replaced by a
+    file (a directory stands there, or a file nobody may write)."""
+    from sitemap_lint.fix.write import file_kind
+
+    for target in targets:
+        try:
+            mode = os.stat(target).st_mode
+        except OSError:
+            continue  # made by the split (or refused as it is written)
+        if not stat.S_ISREG(mode):
+            raise SplitError(
+                f"{target}: cannot write: it is not a regular file ({file_kind(mode)}); "
+                "nothing was written"
+            )
+        if not os.access(target, os.W_OK) or not mode & 0o222:
+            raise SplitError(f"{target}: cannot write: the file is read-only; nothing was written")
+
+
+def _stale_parts(out_dir: Path, stem: str, count: int, gzip: bool) -> list[str]:
+    """The parts of an earlier split of ``stem`` numbered past ``count``."""
+    suffix = ".xml.gz" if gzip else ".xml"
+    pattern = re.compile(rf"{re.escape(stem)}-([0-9]+){re.escape(suffix)}")
+    found = []
+    for entry in sorted(out_dir.iterdir()):
+        match = pattern.fullmatch(entry.name)
+        if match is not None and int(match.group(1)) > count:
+            found.append(entry.name)
+    return found

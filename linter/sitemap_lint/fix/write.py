@@ -44,7 +44,7 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
         mode = stat.S_IMODE(found)
         if not (stat.S_ISREG(found) or stat.S_ISDIR(found)):  # a directory fails at the rename
             raise WriteError(
-                f"{path}: cannot write: it is not a regular file ({_kind(found)}); "
+                f"{path}: cannot write: it is not a regular file ({file_kind(found)}); "
                 "it was left unchanged"
             )
         # A file nobody may write (mode 0444) is left alone even for root, who could.
@@ -105,7 +105,7 @@ def write_output(path: Path, data: bytes) -> None:
         _write_in_place(path, data)
     else:
         raise WriteError(
-            f"{path}: cannot write: it is {_kind(found)}; name a file, a FIFO or a terminal"
+            f"{path}: cannot write: it is {file_kind(found)}; name a file, a FIFO or a terminal"
         )
 
 
@@ -173,8 +173,10 @@ def _write_all(path: Path, descriptor: int, data: bytes) -> None:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message (``st_mode``)."""
     kinds = (
+        (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a FIFO or pipe"),
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),
