@@ -181,7 +181,8 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     problems: list[Problem] = []
     impossible = _impossible(int(year), month, day, hour, minute, second, zone)
     if impossible:
-        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not a real date: {impossible}")]
+        what = "a time the schema takes" if impossible.startswith("second 60 ") else "a real date"
+        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
         problems.append(
             Problem(
@@ -401,6 +402,8 @@ def _impossible(
     if minute is not None and int(minute) > 59:
         return f"minute {minute} does not exist; minutes run from 00 to 59"
     if second is not None and int(second) > 59:
+        if second == "60":  # a leap second happened at some such times; XSD has none
+            return "second 60 (a leap second) is outside its seconds 00 to 59; write 59"
         return f"second {second} does not exist; seconds run from 00 to 59"
     if zone and zone != "Z":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
