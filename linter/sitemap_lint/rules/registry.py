@@ -406,9 +406,11 @@ class CheckSpec(FrozenIdentity):
 
 CHECKS: list[CheckSpec] = []
 
-# Rules whose findings depend on other rules' findings, so that turning those off must
-# not skip their checks: the schema rule drops errors on nodes another finding covered;
-# the unused-suppression rule reports a directive that no finding used.
+# Rules whose findings depend on other rules' findings: the schema rule drops errors on
+# nodes another finding covered, so turning the covering rules off must not skip their
+# checks while it is enabled; the unused-suppression rule reports a directive that no
+# finding used, and judges only the codes of enabled rules (the checks of the others
+# do not run).
 COVERAGE_READERS: set[str] = set()
 FINDING_READERS: set[str] = set()
 

@@ -1,0 +1,66 @@
+"""What a plugin's checks can and cannot do to a run: the rules it declares select its
+checks, and what it gets wrong is refused in one line naming it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import sitemap_lint
+from sitemap_lint.model import Node
+from sitemap_lint.rules.entry import EntryContext
+from tests.helpers import noting_rule, plugin_checks
+
+SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a</loc></url>
+</urlset>
+"""
+
+
+def _exploding(node: Node, entry: EntryContext, report: Any) -> None:
+    raise RuntimeError("check exploded")
+
+
+# -- a check runs only while one of its rules is enabled --------------------------------
+
+
+@pytest.mark.parametrize("ignored", ["ZX101", "ZX"])
+def test_an_ignored_plugin_rule_s_check_does_not_run(ignored: str) -> None:
+    """Ignoring the rule switches off a check that crashes (the unused-suppression rule,
+    on by default, does not make every check run)."""
+    noted = noting_rule("ZX101", "noted-exploding")
+    with plugin_checks(("loc", noted, _exploding)):
+        assert sitemap_lint.lint(SITEMAP, ignore=[ignored], isolated=True) == []
+        assert sitemap_lint.lint(SITEMAP, select=["UR", "SU"], isolated=True) == []
+
+
+def test_an_ignored_plugin_check_without_proof_keeps_the_fast_path() -> None:
+    from sitemap_lint.fastpath import unproved  # the checks that turn the fast path off
+    from sitemap_lint.settings.selection import RuleSelection, Selection
+
+    noted = noting_rule("ZX102", "noted-unproved")
+    with plugin_checks(("loc", noted, _exploding)):
+        assert [spec.emits for spec in unproved(Selection().enabled())] == [frozenset({"ZX102"})]
+        ignoring = Selection([RuleSelection(ignore=("ZX",))])
+        assert unproved(ignoring.enabled()) == []
+
+
+def test_a_directive_naming_an_ignored_rule_is_not_judged() -> None:
+    """Its rule's check does not run, so nothing says the directive suppresses nothing;
+    a directive naming an enabled rule that found nothing still is."""
+    data = (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"<!-- sitemap-lint: disable-next-line UR008 -->\n"
+        b"<url><loc>https://example.com/a</loc></url>\n"
+        b"</urlset>\n"
+    )
+    assert [f.code for f in sitemap_lint.lint(data, isolated=True)] == ["SU001"]
+    assert sitemap_lint.lint(data, ignore=["UR008"], isolated=True) == []
+    assert sitemap_lint.lint(data, ignore=["UR"], isolated=True) == []
+    # A prefix judged only when every rule it names is enabled.
+    prefix = data.replace(b"UR008 -->", b"UR -->")
+    assert [f.code for f in sitemap_lint.lint(prefix, isolated=True)] == ["SU001"]
+    assert sitemap_lint.lint(prefix, ignore=["UR008"], isolated=True) == []
