@@ -64,3 +64,42 @@ def test_a_directive_naming_an_ignored_rule_is_not_judged() -> None:
     prefix = data.replace(b"UR008 -->", b"UR -->")
     assert [f.code for f in sitemap_lint.lint(prefix, isolated=True)] == ["SU001"]
     assert sitemap_lint.lint(prefix, ignore=["UR008"], isolated=True) == []
+
+
+# -- the set checks -----------------------------------------------------------------------
+
+
+def test_the_set_checks_do_not_run_on_a_set_of_no_file() -> None:
+    """A URL whose fetch fails leaves no file checked: no set to hand to a plugin whose
+    ``report.add(0, ...)`` is what the docs show."""
+    from sitemap_lint.rules.registry import SET
+    from sitemap_lint.rules.sets import CheckedSet, SetReporter
+
+    noted = noting_rule("ZX103", "noted-set-size")
+    seen: list[int] = []
+
+    def note_set(checked: CheckedSet, options: object, report: SetReporter) -> None:
+        seen.append(len(checked.files))
+        report.add(0, noted.at(1, 1, f"{len(checked.files)} files"))
+
+    with plugin_checks((SET, noted, note_set)):
+        # Port 9 of a private address: refused without a connection (FE finding).
+        result = sitemap_lint.lint_paths(["http://127.0.0.1:9/sitemap.xml"], isolated=True)
+    assert seen == []
+    assert [f.code for f in result.findings if f.code.startswith("ZX")] == []
+    assert [f.code[:2] for f in result.findings] == ["FE"]
+
+
+def test_a_set_reporter_refuses_a_file_it_does_not_have() -> None:
+    from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.sets.runner import SetReport
+
+    finding = noting_rule("ZX104", "noted-index").at(1, 1, "here")
+    report = SetReport([FindingSink(), FindingSink()])
+    report.add(1, finding)
+    for bad in (2, -1):
+        with pytest.raises(IndexError, match=rf"no file {bad} in a set of 2 files"):
+            report.add(bad, finding)
+    with pytest.raises(IndexError, match="no file 5 in a set of 2 files"):
+        report.add(0, finding, also=(5, 1))
+    assert [sink.findings for sink in report.sinks] == [[], [finding]]
