@@ -400,6 +400,15 @@ def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> No
 
 
 BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')
+ONE_RULE = (
+    (PLUGIN / "__init__.py")
+    .read_text(encoding="utf-8")
+    .replace("RULES = (PLAIN_HTTP,)", "RULES = PLAIN_HTTP")
+    .replace("emits=RULES", "emits=(PLAIN_HTTP,)")
+)
+UNDECLARED_EMIT = (
+    (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace("emits=RULES", 'emits=("ZZ999",)')
+)
 
 
 @pytest.mark.slow
@@ -413,6 +422,16 @@ BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ00
             "declares no RULES",
         ),
         ({"demo": "no_such_plugin_module"}, None, "cannot be loaded"),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            ONE_RULE,
+            "RULES is one rule (ZZ001), not a tuple of rules",
+        ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            UNDECLARED_EMIT,
+            "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
+        ),
     ],
 )
 def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
@@ -420,6 +439,7 @@ def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, messag
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+    assert result.stderr.startswith("sitemap-lint: error: plugin "), result.stderr
 
 
 @pytest.mark.slow

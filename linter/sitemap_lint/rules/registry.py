@@ -145,16 +145,28 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
     names = {rule.name: f"the built-in rule {rule.code}" for rule in builtin.values()}
     letters_of: dict[str, str] = {}  # a plugin's letters -> the plugin
     found: list[ModuleType] = []
+    registered: list[tuple[str, list[CheckSpec]]] = []  # the checks each plugin registered
     for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
         where = f"plugin {point.name} ({point.value})"
+        before = len(CHECKS)
         try:
             loaded = point.load()
         except Exception as error:
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
             ) from None
+        registered.append((where, CHECKS[before:]))
         declared = getattr(loaded, "RULES", None)
-        if not declared or not all(isinstance(item, Rule) for item in declared):
+        if isinstance(declared, Rule):
+            raise UsageError(
+                f"{where}: RULES is one rule ({declared.code}), not a tuple of rules; "
+                "write RULES = (THE_RULE,)"
+            )
+        if (
+            not isinstance(declared, (tuple, list))
+            or not declared
+            or not all(isinstance(item, Rule) for item in declared)
+        ):
             raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
         for item in declared:
             code = item.code
@@ -193,6 +205,15 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         if not isinstance(getattr(loaded, "FAMILY", None), str):
             loaded.FAMILY = point.name
         found.append(loaded)
+    known = {*builtin, *owner}
+    for where, specs in registered:
+        for spec in specs:
+            unknown = sorted(spec.emits - known)
+            if unknown:
+                raise UsageError(
+                    f"{where}: check {spec.name} reports {', '.join(unknown)}, which no rule "
+                    "declares; add the rule to RULES or remove it from emits"
+                )
     return sorted(
         ((str(plugin.FAMILY), plugin) for plugin in found),
         key=lambda pair: getattr(pair[1], "ORDER", 10_000),
