@@ -3,6 +3,7 @@ checks, and what it gets wrong is refused in one line naming it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 import sitemap_lint
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext
-from tests.helpers import noting_rule, plugin_checks
+from tests.helpers import noting_rule, plugin_checks, run_cli
 
 SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -103,3 +104,87 @@ def test_a_set_reporter_refuses_a_file_it_does_not_have() -> None:
     with pytest.raises(IndexError, match="no file 5 in a set of 2 files"):
         report.add(0, finding, also=(5, 1))
     assert [sink.findings for sink in report.sinks] == [[], [finding]]
+
+
+# -- what a plugin's check reports ------------------------------------------------------
+
+
+def _command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(SITEMAP)
+    return run_cli(["check", "--isolated", str(path)], capsys)
+
+
+def test_a_plugin_check_cannot_report_a_code_it_does_not_declare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A code outside its ``emits`` could be neither selected, ignored nor explained."""
+    noted = noting_rule("ZX105", "noted-declared")
+    other = noting_rule("ZX106", "noted-undeclared")
+
+    def undeclared(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(other.at(node.line, node.column, "not in emits"))
+
+    with plugin_checks(("loc", noted, undeclared)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: ValueError: "
+        "check tests.test_plugins.test_a_plugin_check_cannot_report_a_code_it_does_not_declare"
+        ".<locals>.undeclared reported ZX106, which it does not declare: name the rule in "
+        "emits= (it declares ZX105)\n"
+    )
+
+
+@pytest.mark.parametrize(("line", "column"), [(0, 0), (3, 0), (0, 5)])
+def test_a_plugin_check_cannot_report_at_line_or_column_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: int, column: int
+) -> None:
+    """Lines and columns count from 1 in every report (SARIF would say 1, the others 0)."""
+    noted = noting_rule("ZX107", "noted-position")
+
+    def at_zero(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(line, column, "nowhere"))
+
+    with plugin_checks(("loc", noted, at_zero)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1
+    assert "internal error in plugin module tests.test_plugins: ValueError: " in err
+    assert f"reported ZX107 at line {line}, column {column}: lines and columns count from 1" in err
+
+
+class _CountingLocs:
+    """A plugin's check made once a file, that reports at its end."""
+
+    def __init__(self, file: object) -> None:
+        self.count = 0
+
+    def check(self, node: Node, entry: EntryContext, report: Any) -> None:
+        self.count += 1
+
+    def finish(self, report: Any) -> None:
+        report.add(_COUNTED.at(1, 0 if self.count else 1, f"{self.count} locs"))
+
+
+_COUNTED = noting_rule("ZX108", "noted-count")
+
+
+def test_a_plugin_check_made_once_a_file_is_held_to_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with plugin_checks(("loc", _COUNTED, _CountingLocs)):
+        status, _out, err = _command(tmp_path, capsys)
+    assert status == 2
+    assert "reported ZX108 at line 1, column 0: lines and columns count from 1" in err
+
+
+def test_a_plugin_check_s_good_findings_pass(tmp_path: Path) -> None:
+    noted = noting_rule("ZX109", "noted-good")
+
+    def good(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(node.line, node.column, "here"))
+
+    with plugin_checks(("loc", noted, good)):
+        findings = sitemap_lint.lint(SITEMAP, isolated=True)
+    assert [(f.code, f.line, f.column) for f in findings] == [("ZX109", 3, 8)]

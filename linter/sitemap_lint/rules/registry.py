@@ -20,6 +20,7 @@ plugin's runs, and the command says once that files are then read at the slower 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from sitemap_lint.finding import Rule
+from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
 
@@ -527,7 +528,9 @@ def check(
             provides=provides,
             fallback=fallback,
             namespace=namespace,
-            implementation=implementation,
+            implementation=(
+                implementation if builtin else _guarded(implementation, f"{module}.{name}", codes)
+            ),
             sequence=len(CHECKS),
             proof=declared,
         )
@@ -535,6 +538,67 @@ def check(
         return implementation
 
     return register
+
+
+def _guarded(implementation: Any, name: str, emits: frozenset[str]) -> Any:
+    """A plugin's check whose reporter (its last argument, in each of its calls) refuses a
+    finding the check may not report: a code it does not declare in ``emits`` (it could be
+    neither selected nor explained), or one at line or column 0 (they count from 1). The
+    error is raised where the plugin's code calls ``add``, so the plugin is named."""
+    if isinstance(implementation, type):
+        methods = {
+            method: _guard_last(original, name, emits)
+            for method in ("check", "end_entry", "finish")
+            if callable(original := getattr(implementation, method, None))
+        }
+        guarded = type(implementation.__name__, (implementation,), methods)
+        guarded.__module__ = implementation.__module__
+        guarded.__qualname__ = implementation.__qualname__
+        guarded.__doc__ = implementation.__doc__
+        return guarded
+    return _guard_last(implementation, name, emits)
+
+
+def _guard_last(call: Callable[..., Any], name: str, emits: frozenset[str]) -> Callable[..., Any]:
+    @functools.wraps(call)
+    def guarded(*args: Any) -> Any:
+        *rest, report = args
+        return call(*rest, _GuardedReporter(report, name, emits))
+
+    return guarded
+
+
+class _GuardedReporter:
+    """A plugin check's reporter: ``add`` checks the finding, then hands it on; anything
+    else is the reporter's own."""
+
+    def __init__(self, report: Any, name: str, emits: frozenset[str]) -> None:
+        self._report = report
+        self._name = name
+        self._emits = emits
+
+    def add(self, *args: Any, **kwargs: Any) -> None:
+        finding = next((arg for arg in args if isinstance(arg, Finding)), None)
+        if finding is None:
+            raise TypeError(
+                f"check {self._name}: report.add takes a finding made with RULE.at(line, "
+                "column, message)"
+            )
+        if finding.code not in self._emits:
+            raise ValueError(
+                f"check {self._name} reported {finding.code}, which it does not declare: "
+                f"name the rule in emits= (it declares {', '.join(sorted(self._emits))})"
+            )
+        if finding.line < 1 or finding.column < 1:
+            raise ValueError(
+                f"check {self._name} reported {finding.code} at line {finding.line}, column "
+                f"{finding.column}: lines and columns count from 1 (a finding about the whole "
+                "file stands at 1, 1)"
+            )
+        self._report.add(*args, **kwargs)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._report, attribute)
 
 
 def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:
