@@ -188,3 +188,29 @@ def test_a_plugin_check_s_good_findings_pass(tmp_path: Path) -> None:
     with plugin_checks(("loc", noted, good)):
         findings = sitemap_lint.lint(SITEMAP, isolated=True)
     assert [(f.code, f.line, f.column) for f in findings] == [("ZX109", 3, 8)]
+
+
+# -- the API -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paths", [False, True])
+def test_a_plugin_check_that_raises_raises_sitemap_lint_error_from_the_api(
+    tmp_path: Path, paths: bool
+) -> None:
+    """What makes the command exit 2 raises SitemapLintError, with the command's line; the
+    plugin's own exception is its cause."""
+    noted = noting_rule("ZX110", "noted-raising")
+    path = tmp_path / "boom.xml"
+    path.write_bytes(SITEMAP)
+    with (
+        plugin_checks(("loc", noted, _exploding)),
+        pytest.raises(sitemap_lint.SitemapLintError) as raised,
+    ):
+        if paths:
+            sitemap_lint.lint_paths([path], isolated=True)
+        else:
+            sitemap_lint.lint(path, isolated=True)
+    assert str(raised.value) == (
+        "internal error in plugin module tests.test_plugins: RuntimeError: check exploded"
+    )
+    assert isinstance(raised.value.__cause__, RuntimeError)
