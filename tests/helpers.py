@@ -212,14 +212,19 @@ def noting_rule(code: str, name: str) -> Any:
 
 @contextmanager
 def plugin_checks(*checks: tuple[str, Any, Callable[..., None]]) -> Iterator[None]:
-    """Register each (target, rule, function) as a plugin's check while the block runs."""
+    """Register each (target, rule, function) as a plugin's check, and its rule in the
+    catalogue (a check runs only while one of its rules is enabled), while the block runs."""
     from sitemap_lint.rules.registry import CHECKS, check, rules
 
-    rules()
+    catalogue = rules()
     before = len(CHECKS)
+    added = [noted.code for _target, noted, _function in checks if noted.code not in catalogue]
     for target, noted, function in checks:
+        catalogue.setdefault(noted.code, noted)
         check(target, emits=(noted,))(function)
     try:
         yield
     finally:
         del CHECKS[before:]
+        for code in added:
+            catalogue.pop(code, None)

@@ -332,8 +332,10 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
     # So does the length rule, which reports only values no other rule reported.
     assert "dates.check_lastmod" in names({"VA004"})
     assert names(set()) == set()
-    # An unused suppression depends on every rule's findings: all checks run for it.
-    assert names({"SU001"}) == everything
+    # An unused suppression judges the codes of enabled rules only: no other check runs
+    # for it (a directive naming a rule that is off is not said to suppress nothing).
+    assert names({"SU001"}) == {"suppression.check_directives"}
+    assert names({"SU001", "SC001"}) == {"suppression.check_directives", "scope.ScopeCheck"}
 
 
 # -- the import graph ---------------------------------------------------------------
@@ -398,6 +400,15 @@ def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> No
 
 
 BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')
+ONE_RULE = (
+    (PLUGIN / "__init__.py")
+    .read_text(encoding="utf-8")
+    .replace("RULES = (PLAIN_HTTP,)", "RULES = PLAIN_HTTP")
+    .replace("emits=RULES", "emits=(PLAIN_HTTP,)")
+)
+UNDECLARED_EMIT = (
+    (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace("emits=RULES", 'emits=("ZZ999",)')
+)
 
 
 @pytest.mark.slow
@@ -411,6 +422,16 @@ BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ00
             "declares no RULES",
         ),
         ({"demo": "no_such_plugin_module"}, None, "cannot be loaded"),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            ONE_RULE,
+            "RULES is one rule (ZZ001), not a tuple of rules",
+        ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            UNDECLARED_EMIT,
+            "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
+        ),
     ],
 )
 def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
@@ -418,6 +439,7 @@ def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, messag
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+    assert result.stderr.startswith("sitemap-lint: error: plugin "), result.stderr
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from sitemap_lint.errors import SitemapLintError
+from sitemap_lint.errors import SitemapLintError, plugin_at_fault
 from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
@@ -272,6 +272,11 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
         outcome = compute(
             settings, configuration.resolve(settings.config, settings.isolated), stdin=stdin
         )
+        results = outcome.results
+        if any(f.fix is not None for r in results for f in r.findings):
+            from sitemap_lint.fix.runner import resolved
+
+            results = resolved(results, outcome.sources)
     except (InputError, SitemapLintError) as error:
         message = keyword_message(str(error), _KEYWORDS)  # a flag named as the keyword
         if isinstance(error, SitemapLintError) and message == str(error):
@@ -280,11 +285,17 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
                 raise
             raise single from error
         raise _one_line(SitemapLintError(message)) from error
-    results = outcome.results
-    if any(f.fix is not None for r in results for f in r.findings):
-        from sitemap_lint.fix.runner import resolved
-
-        results = resolved(results, outcome.sources)
+    except Exception as error:
+        # A plugin's check that raised stops the command with one line naming it (exit 2):
+        # here it is that line's error, the plugin's own as its cause.
+        plugin = plugin_at_fault(error)
+        if plugin is None:
+            raise
+        raise _one_line(
+            SitemapLintError(
+                f"internal error in plugin module {plugin}: {type(error).__name__}: {error}"
+            )
+        ) from error
     files = tuple(_file_report(result) for result in results)
     findings = tuple(finding for report in files for finding in report.findings)
     return LintResult(files, findings, outcome.exit_code)

@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperCommand
 
 from sitemap_lint._version import __version__
-from sitemap_lint.errors import UsageError
+from sitemap_lint.errors import UsageError, plugin_at_fault
 from sitemap_lint.settings.declared import BY_NAME, RUN_SETTINGS, RunSettings, Setting
 from sitemap_lint.settings.parsing import format_size, parse_size
 
@@ -528,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
         return EXIT_TROUBLE
     except Exception as error:
-        plugin = _plugin_at_fault(error)
+        plugin = plugin_at_fault(error)
         where = f" in plugin module {plugin}" if plugin else ""
         _fail(f"internal error{where}: {type(error).__name__}: {error}")
         return EXIT_TROUBLE
@@ -540,29 +540,6 @@ def _help() -> str:
     command = typer.main.get_command(app)
     with command.make_context("sitemap-lint", [], resilient_parsing=True) as context:
         return context.get_help() + "\n"
-
-
-def _plugin_at_fault(error: BaseException) -> str | None:
-    """The module of an installed plugin's check that raised ``error`` (the innermost
-    of its frames), or None when none of the plugins' code is in its traceback."""
-    registry = sys.modules.get("sitemap_lint.rules.registry")
-    if registry is None:
-        return None
-    plugins = {
-        spec.implementation.__module__
-        for spec in registry.CHECKS
-        if not registry.is_builtin(spec.implementation.__module__)
-    }
-    if not plugins:
-        return None
-    found = None
-    traceback = error.__traceback__
-    while traceback is not None:
-        module = traceback.tb_frame.f_globals.get("__name__", "")
-        if any(module == name or module.startswith(name + ".") for name in plugins):
-            found = module
-        traceback = traceback.tb_next
-    return found
 
 
 def _click_exception() -> type[Exception]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class SitemapLintError(Exception):
     """A run that cannot be done: a bad option or configuration value, an input that
@@ -10,3 +12,26 @@ class SitemapLintError(Exception):
 
 class UsageError(SitemapLintError):
     """A bad option, flag or configuration value; the message is one line for stderr."""
+
+
+def plugin_at_fault(error: BaseException) -> str | None:
+    """The module of an installed plugin's check that raised ``error`` (the innermost
+    of its frames), or None when none of the plugins' code is in its traceback."""
+    registry = sys.modules.get("sitemap_lint.rules.registry")
+    if registry is None:
+        return None
+    plugins = {
+        spec.implementation.__module__
+        for spec in registry.CHECKS
+        if not registry.is_builtin(spec.implementation.__module__)
+    }
+    if not plugins:
+        return None
+    found = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        module = traceback.tb_frame.f_globals.get("__name__", "")
+        if any(module == name or module.startswith(name + ".") for name in plugins):
+            found = module
+        traceback = traceback.tb_next
+    return found

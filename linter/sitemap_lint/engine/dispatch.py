@@ -28,7 +28,6 @@ from sitemap_lint.rules.registry import (
     EXTENSION,
     FETCH,
     FIELDS,
-    FINDING_READERS,
     INPUT,
     NAMESPACE,
     ROOT,
@@ -55,7 +54,7 @@ def selected(
 def _selected(
     enabled: frozenset[str] | None, checks: tuple[CheckSpec, ...]
 ) -> tuple[CheckSpec, ...]:
-    if enabled is None or not enabled.isdisjoint(FINDING_READERS):
+    if enabled is None:
         return checks
     coverage_read = not enabled.isdisjoint(COVERAGE_READERS) or any(
         spec.uses_coverage and not spec.emits.isdisjoint(enabled) for spec in checks

@@ -156,7 +156,7 @@ class FindingSink:
         if suppressions is not None:
             pending = suppressions.filter(pending)
             if final:  # every finding of the file is known
-                pending.extend(_directive_findings(suppressions.remaining()))
+                pending.extend(_directive_findings(suppressions.remaining(self.levels)))
         if self.levels is not None:
             pending = reported(pending, self.levels)
         findings = self.findings

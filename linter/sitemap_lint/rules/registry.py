@@ -20,6 +20,7 @@ plugin's runs, and the command says once that files are then read at the slower 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from sitemap_lint.finding import Rule
+from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
 
@@ -145,16 +146,28 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
     names = {rule.name: f"the built-in rule {rule.code}" for rule in builtin.values()}
     letters_of: dict[str, str] = {}  # a plugin's letters -> the plugin
     found: list[ModuleType] = []
+    registered: list[tuple[str, list[CheckSpec]]] = []  # the checks each plugin registered
     for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
         where = f"plugin {point.name} ({point.value})"
+        before = len(CHECKS)
         try:
             loaded = point.load()
         except Exception as error:
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
             ) from None
+        registered.append((where, CHECKS[before:]))
         declared = getattr(loaded, "RULES", None)
-        if not declared or not all(isinstance(item, Rule) for item in declared):
+        if isinstance(declared, Rule):
+            raise UsageError(
+                f"{where}: RULES is one rule ({declared.code}), not a tuple of rules; "
+                "write RULES = (THE_RULE,)"
+            )
+        if (
+            not isinstance(declared, (tuple, list))
+            or not declared
+            or not all(isinstance(item, Rule) for item in declared)
+        ):
             raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
         for item in declared:
             code = item.code
@@ -193,6 +206,15 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         if not isinstance(getattr(loaded, "FAMILY", None), str):
             loaded.FAMILY = point.name
         found.append(loaded)
+    known = {*builtin, *owner}
+    for where, specs in registered:
+        for spec in specs:
+            unknown = sorted(spec.emits - known)
+            if unknown:
+                raise UsageError(
+                    f"{where}: check {spec.name} reports {', '.join(unknown)}, which no rule "
+                    "declares; add the rule to RULES or remove it from emits"
+                )
     return sorted(
         ((str(plugin.FAMILY), plugin) for plugin in found),
         key=lambda pair: getattr(pair[1], "ORDER", 10_000),
@@ -406,9 +428,11 @@ class CheckSpec(FrozenIdentity):
 
 CHECKS: list[CheckSpec] = []
 
-# Rules whose findings depend on other rules' findings, so that turning those off must
-# not skip their checks: the schema rule drops errors on nodes another finding covered;
-# the unused-suppression rule reports a directive that no finding used.
+# Rules whose findings depend on other rules' findings: the schema rule drops errors on
+# nodes another finding covered, so turning the covering rules off must not skip their
+# checks while it is enabled; the unused-suppression rule reports a directive that no
+# finding used, and judges only the codes of enabled rules (the checks of the others
+# do not run).
 COVERAGE_READERS: set[str] = set()
 FINDING_READERS: set[str] = set()
 
@@ -504,7 +528,9 @@ def check(
             provides=provides,
             fallback=fallback,
             namespace=namespace,
-            implementation=implementation,
+            implementation=(
+                implementation if builtin else _guarded(implementation, f"{module}.{name}", codes)
+            ),
             sequence=len(CHECKS),
             proof=declared,
         )
@@ -512,6 +538,67 @@ def check(
         return implementation
 
     return register
+
+
+def _guarded(implementation: Any, name: str, emits: frozenset[str]) -> Any:
+    """A plugin's check whose reporter (its last argument, in each of its calls) refuses a
+    finding the check may not report: a code it does not declare in ``emits`` (it could be
+    neither selected nor explained), or one at line or column 0 (they count from 1). The
+    error is raised where the plugin's code calls ``add``, so the plugin is named."""
+    if isinstance(implementation, type):
+        methods = {
+            method: _guard_last(original, name, emits)
+            for method in ("check", "end_entry", "finish")
+            if callable(original := getattr(implementation, method, None))
+        }
+        guarded = type(implementation.__name__, (implementation,), methods)
+        guarded.__module__ = implementation.__module__
+        guarded.__qualname__ = implementation.__qualname__
+        guarded.__doc__ = implementation.__doc__
+        return guarded
+    return _guard_last(implementation, name, emits)
+
+
+def _guard_last(call: Callable[..., Any], name: str, emits: frozenset[str]) -> Callable[..., Any]:
+    @functools.wraps(call)
+    def guarded(*args: Any) -> Any:
+        *rest, report = args
+        return call(*rest, _GuardedReporter(report, name, emits))
+
+    return guarded
+
+
+class _GuardedReporter:
+    """A plugin check's reporter: ``add`` checks the finding, then hands it on; anything
+    else is the reporter's own."""
+
+    def __init__(self, report: Any, name: str, emits: frozenset[str]) -> None:
+        self._report = report
+        self._name = name
+        self._emits = emits
+
+    def add(self, *args: Any, **kwargs: Any) -> None:
+        finding = next((arg for arg in args if isinstance(arg, Finding)), None)
+        if finding is None:
+            raise TypeError(
+                f"check {self._name}: report.add takes a finding made with RULE.at(line, "
+                "column, message)"
+            )
+        if finding.code not in self._emits:
+            raise ValueError(
+                f"check {self._name} reported {finding.code}, which it does not declare: "
+                f"name the rule in emits= (it declares {', '.join(sorted(self._emits))})"
+            )
+        if finding.line < 1 or finding.column < 1:
+            raise ValueError(
+                f"check {self._name} reported {finding.code} at line {finding.line}, column "
+                f"{finding.column}: lines and columns count from 1 (a finding about the whole "
+                "file stands at 1, 1)"
+            )
+        self._report.add(*args, **kwargs)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._report, attribute)
 
 
 def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:

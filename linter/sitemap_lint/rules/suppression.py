@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
@@ -21,6 +22,9 @@ from sitemap_lint.rules.registry import DIRECTIVES, reads_findings
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
+
+if TYPE_CHECKING:
+    from sitemap_lint.engine.sink import Levels
 
 TAG = "sitemap-lint"
 ACTIONS = ("disable-next-line", "disable-file")
@@ -215,18 +219,22 @@ class Suppressions:
                         found = True
         return found
 
-    def remaining(self) -> Directives:
+    def remaining(self, levels: Levels | None = None) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
         once every finding of the file is known), for the ``directives`` checks. Codes
         that only checks across files report are never unused: whether such a finding
         comes depends on the other files a run checks (a pre-commit run checks only
-        those that changed)."""
+        those that changed). Nor is a code that names a rule ``levels`` (the file's)
+        does not report: that rule's check does not run, so nothing says whether the
+        directive would suppress one of its findings."""
         unused = []
         for directive in self.directives:
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used and not _only_across(code)
+                if code not in directive.used
+                and not _only_across(code)
+                and _all_enabled(code, levels)
             )
             if codes:
                 unused.append(
@@ -235,6 +243,16 @@ class Suppressions:
                     )
                 )
         return Directives(tuple(self.invalid), tuple(unused))
+
+
+def _all_enabled(code: str, levels: Levels | None) -> bool:
+    """Whether ``levels`` (None: every rule) reports every rule ``code`` (a code or a
+    prefix) names."""
+    if levels is None:
+        return True
+    from sitemap_lint.rules.registry import rules
+
+    return all(levels.get(rule, True) is not None for rule in rules() if rule.startswith(code))
 
 
 def _only_across(code: str) -> bool:

@@ -369,6 +369,8 @@ class SetRunner:
         if not checks:
             return
         checked = [job for job in jobs if job.result is not None and job.result.facts is not None]
+        if not checked:
+            return  # no file was checked (a URL whose fetch failed): no set to check
         number = {id(job): index for index, job in enumerate(checked)}
         files = [
             rules.SetFile(
@@ -450,19 +452,30 @@ class SetReport:
     def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
         if also is not None:
             other, line = also
-            suppressions = self.sinks[other].suppressions
+            suppressions = self._sink(other).suppressions
             if suppressions is not None and suppressions.suppresses(finding.code, line):
                 return  # the other file's directive names the defect where it stands there
-        self.sinks[file].add(finding)
+        self._sink(file).add(finding)
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
-        self.sinks[file].withdraw(code, line, column)
+        self._sink(file).withdraw(code, line, column)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
         return any(
             f.code == code and (f.line, f.column) == (line, column)
-            for f in self.sinks[file].findings
+            for f in self._sink(file).findings
         )
+
+    def _sink(self, file: int) -> FindingSink:
+        """The sink of the file at index ``file`` of ``CheckedSet.files``; a bad index is
+        refused by name (a negative one would silently count from the end)."""
+        count = len(self.sinks)
+        if isinstance(file, bool) or not isinstance(file, int) or not 0 <= file < count:
+            raise IndexError(
+                f"no file {file!r} in a set of {count} file{'' if count == 1 else 's'}: "
+                f"a set reporter takes the index of a file of checked.files (0 to {count - 1})"
+            )
+        return self.sinks[file]
 
 
 class Discovery:

@@ -1,0 +1,216 @@
+"""What a plugin's checks can and cannot do to a run: the rules it declares select its
+checks, and what it gets wrong is refused in one line naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sitemap_lint
+from sitemap_lint.model import Node
+from sitemap_lint.rules.entry import EntryContext
+from tests.helpers import noting_rule, plugin_checks, run_cli
+
+SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a</loc></url>
+</urlset>
+"""
+
+
+def _exploding(node: Node, entry: EntryContext, report: Any) -> None:
+    raise RuntimeError("check exploded")
+
+
+# -- a check runs only while one of its rules is enabled --------------------------------
+
+
+@pytest.mark.parametrize("ignored", ["ZX101", "ZX"])
+def test_an_ignored_plugin_rule_s_check_does_not_run(ignored: str) -> None:
+    """Ignoring the rule switches off a check that crashes (the unused-suppression rule,
+    on by default, does not make every check run)."""
+    noted = noting_rule("ZX101", "noted-exploding")
+    with plugin_checks(("loc", noted, _exploding)):
+        assert sitemap_lint.lint(SITEMAP, ignore=[ignored], isolated=True) == []
+        assert sitemap_lint.lint(SITEMAP, select=["UR", "SU"], isolated=True) == []
+
+
+def test_an_ignored_plugin_check_without_proof_keeps_the_fast_path() -> None:
+    from sitemap_lint.fastpath import unproved  # the checks that turn the fast path off
+    from sitemap_lint.settings.selection import RuleSelection, Selection
+
+    noted = noting_rule("ZX102", "noted-unproved")
+    with plugin_checks(("loc", noted, _exploding)):
+        assert [spec.emits for spec in unproved(Selection().enabled())] == [frozenset({"ZX102"})]
+        ignoring = Selection([RuleSelection(ignore=("ZX",))])
+        assert unproved(ignoring.enabled()) == []
+
+
+def test_a_directive_naming_an_ignored_rule_is_not_judged() -> None:
+    """Its rule's check does not run, so nothing says the directive suppresses nothing;
+    a directive naming an enabled rule that found nothing still is."""
+    data = (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n'
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        b"<!-- sitemap-lint: disable-next-line UR008 -->\n"
+        b"<url><loc>https://example.com/a</loc></url>\n"
+        b"</urlset>\n"
+    )
+    assert [f.code for f in sitemap_lint.lint(data, isolated=True)] == ["SU001"]
+    assert sitemap_lint.lint(data, ignore=["UR008"], isolated=True) == []
+    assert sitemap_lint.lint(data, ignore=["UR"], isolated=True) == []
+    # A prefix judged only when every rule it names is enabled.
+    prefix = data.replace(b"UR008 -->", b"UR -->")
+    assert [f.code for f in sitemap_lint.lint(prefix, isolated=True)] == ["SU001"]
+    assert sitemap_lint.lint(prefix, ignore=["UR008"], isolated=True) == []
+
+
+# -- the set checks -----------------------------------------------------------------------
+
+
+def test_the_set_checks_do_not_run_on_a_set_of_no_file() -> None:
+    """A URL whose fetch fails leaves no file checked: no set to hand to a plugin whose
+    ``report.add(0, ...)`` is what the docs show."""
+    from sitemap_lint.rules.registry import SET
+    from sitemap_lint.rules.sets import CheckedSet, SetReporter
+
+    noted = noting_rule("ZX103", "noted-set-size")
+    seen: list[int] = []
+
+    def note_set(checked: CheckedSet, options: object, report: SetReporter) -> None:
+        seen.append(len(checked.files))
+        report.add(0, noted.at(1, 1, f"{len(checked.files)} files"))
+
+    with plugin_checks((SET, noted, note_set)):
+        # Port 9 of a private address: refused without a connection (FE finding).
+        result = sitemap_lint.lint_paths(["http://127.0.0.1:9/sitemap.xml"], isolated=True)
+    assert seen == []
+    assert [f.code for f in result.findings if f.code.startswith("ZX")] == []
+    assert [f.code[:2] for f in result.findings] == ["FE"]
+
+
+def test_a_set_reporter_refuses_a_file_it_does_not_have() -> None:
+    from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.sets.runner import SetReport
+
+    finding = noting_rule("ZX104", "noted-index").at(1, 1, "here")
+    report = SetReport([FindingSink(), FindingSink()])
+    report.add(1, finding)
+    for bad in (2, -1):
+        with pytest.raises(IndexError, match=rf"no file {bad} in a set of 2 files"):
+            report.add(bad, finding)
+    with pytest.raises(IndexError, match="no file 5 in a set of 2 files"):
+        report.add(0, finding, also=(5, 1))
+    assert [sink.findings for sink in report.sinks] == [[], [finding]]
+
+
+# -- what a plugin's check reports ------------------------------------------------------
+
+
+def _command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(SITEMAP)
+    return run_cli(["check", "--isolated", str(path)], capsys)
+
+
+def test_a_plugin_check_cannot_report_a_code_it_does_not_declare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A code outside its ``emits`` could be neither selected, ignored nor explained."""
+    noted = noting_rule("ZX105", "noted-declared")
+    other = noting_rule("ZX106", "noted-undeclared")
+
+    def undeclared(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(other.at(node.line, node.column, "not in emits"))
+
+    with plugin_checks(("loc", noted, undeclared)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: ValueError: "
+        "check tests.test_plugins.test_a_plugin_check_cannot_report_a_code_it_does_not_declare"
+        ".<locals>.undeclared reported ZX106, which it does not declare: name the rule in "
+        "emits= (it declares ZX105)\n"
+    )
+
+
+@pytest.mark.parametrize(("line", "column"), [(0, 0), (3, 0), (0, 5)])
+def test_a_plugin_check_cannot_report_at_line_or_column_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: int, column: int
+) -> None:
+    """Lines and columns count from 1 in every report (SARIF would say 1, the others 0)."""
+    noted = noting_rule("ZX107", "noted-position")
+
+    def at_zero(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(line, column, "nowhere"))
+
+    with plugin_checks(("loc", noted, at_zero)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1
+    assert "internal error in plugin module tests.test_plugins: ValueError: " in err
+    assert f"reported ZX107 at line {line}, column {column}: lines and columns count from 1" in err
+
+
+class _CountingLocs:
+    """A plugin's check made once a file, that reports at its end."""
+
+    def __init__(self, file: object) -> None:
+        self.count = 0
+
+    def check(self, node: Node, entry: EntryContext, report: Any) -> None:
+        self.count += 1
+
+    def finish(self, report: Any) -> None:
+        report.add(_COUNTED.at(1, 0 if self.count else 1, f"{self.count} locs"))
+
+
+_COUNTED = noting_rule("ZX108", "noted-count")
+
+
+def test_a_plugin_check_made_once_a_file_is_held_to_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with plugin_checks(("loc", _COUNTED, _CountingLocs)):
+        status, _out, err = _command(tmp_path, capsys)
+    assert status == 2
+    assert "reported ZX108 at line 1, column 0: lines and columns count from 1" in err
+
+
+def test_a_plugin_check_s_good_findings_pass(tmp_path: Path) -> None:
+    noted = noting_rule("ZX109", "noted-good")
+
+    def good(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(node.line, node.column, "here"))
+
+    with plugin_checks(("loc", noted, good)):
+        findings = sitemap_lint.lint(SITEMAP, isolated=True)
+    assert [(f.code, f.line, f.column) for f in findings] == [("ZX109", 3, 8)]
+
+
+# -- the API -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paths", [False, True])
+def test_a_plugin_check_that_raises_raises_sitemap_lint_error_from_the_api(
+    tmp_path: Path, paths: bool
+) -> None:
+    """What makes the command exit 2 raises SitemapLintError, with the command's line; the
+    plugin's own exception is its cause."""
+    noted = noting_rule("ZX110", "noted-raising")
+    path = tmp_path / "boom.xml"
+    path.write_bytes(SITEMAP)
+    with (
+        plugin_checks(("loc", noted, _exploding)),
+        pytest.raises(sitemap_lint.SitemapLintError) as raised,
+    ):
+        if paths:
+            sitemap_lint.lint_paths([path], isolated=True)
+        else:
+            sitemap_lint.lint(path, isolated=True)
+    assert str(raised.value) == (
+        "internal error in plugin module tests.test_plugins: RuntimeError: check exploded"
+    )
+    assert isinstance(raised.value.__cause__, RuntimeError)
