@@ -282,6 +282,22 @@ def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     assert "(a.xml -> b.xml -> c.xml -> d.xml -> a.xml)" in message
 
 
+@pytest.mark.parametrize("written", ["./index.xml", "a/../index.xml", "a/b/../../index.xml"])
+def test_an_index_listing_itself_through_dot_segments_is_checked_once(
+    tmp_path: Path, no_network, written: str
+) -> None:
+    """/./index.xml is /index.xml (RFC 3986, 5.2.4): the file itself, not a nested index."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b").mkdir()
+    (tmp_path / "index.xml").write_text(index("s.xml", written), encoding="utf-8")
+    (tmp_path / "s.xml").write_text(urlset("one"), encoding="utf-8")
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "s.xml"]
+    assert report["summary"]["files"] == 2
+    assert codes(report) == [("index.xml", "SE002", 4)]
+    assert "is this file itself" in report["files"][0]["findings"][0]["message"]
+
+
 def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:
     (tmp_path / "a.xml").write_text(index("b.xml"), encoding="utf-8")
     (tmp_path / "b.xml").write_text(index("c.xml"), encoding="utf-8")

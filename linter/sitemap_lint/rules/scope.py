@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
@@ -285,20 +286,3 @@ def _normal_match(match: re.Match[str]) -> str:
         return character if character in _UNRESERVED else text.upper()
     data = text.encode("utf-8", "surrogatepass")
     return "".join(f"%{byte:02X}" for byte in data)
-
-
-def _remove_dot_segments(path: str) -> str:
-    """The path as a crawler resolves it: `.` and `..` segments removed (RFC 3986, 5.2.4)."""
-    segments = path.split("/")
-    out: list[str] = []
-    for segment in segments[1:]:
-        if segment == ".":
-            continue
-        if segment == "..":
-            if out:
-                out.pop()
-            continue
-        out.append(segment)
-    if segments[-1] in (".", ".."):
-        out.append("")
-    return "/" + "/".join(out)

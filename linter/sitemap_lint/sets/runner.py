@@ -930,7 +930,8 @@ _WORKER_ENGINES: dict[str, Engine] = {}
 
 def canonical_url(url: str) -> str:
     """A URL as compared for identity: scheme and host in lower case, no default port,
-    no fragment."""
+    ``.`` and ``..`` segments resolved (RFC 3986, 5.2.4: ``/a/../index.xml`` is
+    ``/index.xml``), no fragment."""
     try:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower()
@@ -940,7 +941,12 @@ def canonical_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
         host = f"{host}:{port}"
-    return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
+    path = parts.path or "/"
+    if "." in path:
+        from sitemap_lint.domain.urls import remove_dot_segments
+
+        path = remove_dot_segments(path)
+    return urlunsplit((scheme, host, path, parts.query, ""))
 
 
 def _shown_path(path: Path) -> str:
