@@ -334,3 +334,39 @@ def test_the_scope_of_the_parts_is_the_scope_rules_own(
     served_at = base_url.rstrip("/") + "/s-1.xml"
     reported = [e for e in errors(data, "s-1.xml", served_at) if e.startswith(("SC001", "SC002"))]
     assert counted == len(reported) == outside
+
+
+@pytest.mark.parametrize(
+    ("base_url", "written"),
+    [
+        ("https://example.com/~alice/", "%7Ealice"),
+        ("https://example.com/%7Ealice/", "~alice"),
+        ("https://example.com/%7ealice/", "%7Ealice"),
+        ("https://example.com/café/", "caf%C3%A9"),
+        ("https://example.com/caf%c3%a9/", "caf%C3%A9"),
+    ],
+)
+def test_a_base_url_written_otherwise_than_the_entries_is_their_directory(
+    tmp_path: Path, capsys, base_url: str, written: str
+) -> None:
+    """~ is %7E (RFC 3986, 2.3), café is caf%C3%A9 (RFC 3987), hex digits in either case."""
+    source = tmp_path / "user.xml"
+    source.write_bytes(
+        sitemap([f"<url><loc>https://example.com/{written}/p{i}</loc></url>" for i in range(3)])
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", base_url, "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "2"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert (out / "user-index.xml").exists()
+
+
+def test_the_directory_named_for_entries_written_two_ways_is_their_own(
+    tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / "user.xml"
+    locs = ["https://example.com/~alice/a", "https://example.com/%7Ealice/b"]
+    source.write_bytes(sitemap([f"<url><loc>{loc}</loc></url>" for loc in locs]))
+    args = ["split", str(source), "--base-url", "https://example.com/bob/"]
+    assert main([*args, "--out-dir", str(tmp_path / "out")]) == 2
+    assert "use --base-url https://example.com/~alice/ (or" in capsys.readouterr().err

@@ -282,6 +282,54 @@ def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     assert "(a.xml -> b.xml -> c.xml -> d.xml -> a.xml)" in message
 
 
+@pytest.mark.parametrize("written", ["./index.xml", "a/../index.xml", "a/b/../../index.xml"])
+def test_an_index_listing_itself_through_dot_segments_is_checked_once(
+    tmp_path: Path, no_network, written: str
+) -> None:
+    """/./index.xml is /index.xml (RFC 3986, 5.2.4): the file itself, not a nested index."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b").mkdir()
+    (tmp_path / "index.xml").write_text(index("s.xml", written), encoding="utf-8")
+    (tmp_path / "s.xml").write_text(urlset("one"), encoding="utf-8")
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "s.xml"]
+    assert report["summary"]["files"] == 2
+    assert codes(report) == [("index.xml", "SE002", 4)]
+    assert "is this file itself" in report["files"][0]["findings"][0]["message"]
+
+
+def test_a_sitemap_an_index_lists_twice_is_one_finding(tmp_path: Path, no_network) -> None:
+    """DU001 for a repeat in one file (as RB003 in a robots.txt), not SE004 too."""
+    (tmp_path / "index.xml").write_text(index("s.xml", "s.xml", "t.xml"), encoding="utf-8")
+    (tmp_path / "s.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "t.xml").write_text(urlset("two"), encoding="utf-8")
+    (tmp_path / "robots.txt").write_text(
+        "Sitemap: https://example.com/t.xml\nSitemap: https://example.com/index.xml\n",
+        encoding="utf-8",
+    )
+    maps = (f"https://example.com/={tmp_path}",)
+    _status, report = run([str(tmp_path / "index.xml")], maps=maps)
+    assert codes(report) == [("index.xml", "DU001", 4)]
+    assert report["summary"]["files"] == 3
+    # Without DU001, SE004 still says it.
+    _status, report = run([str(tmp_path / "index.xml")], maps=maps, select="SE")
+    assert codes(report) == [("index.xml", "SE004", 4)]
+    # Listed by robots.txt first: SE004 names that line, DU001 the repeat in the index.
+    _status, report = run([str(tmp_path / "robots.txt")], maps=maps)
+    assert codes(report) == [("index.xml", "DU001", 4), ("index.xml", "SE004", 5)]
+    (message,) = [
+        f["message"] for entry in report["files"] for f in entry["findings"] if f["code"] == "SE004"
+    ]
+    assert "t.xml is already listed in" in message and "robots.txt, line 1" in message
+    # A missing file too is named with the file that listed it first.
+    (tmp_path / "t.xml").unlink()
+    _status, report = run([str(tmp_path / "robots.txt")], maps=maps)
+    (message,) = [
+        f["message"] for entry in report["files"] for f in entry["findings"] if f["code"] == "SE004"
+    ]
+    assert "robots.txt, line 1" in message and "command line" not in message
+
+
 def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:
     (tmp_path / "a.xml").write_text(index("b.xml"), encoding="utf-8")
     (tmp_path / "b.xml").write_text(index("c.xml"), encoding="utf-8")
@@ -468,7 +516,8 @@ def test_a_plugin_checks_the_set_once_every_file_is_checked(site: Path) -> None:
 
 def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: Path) -> None:
     """What the following of listings leaves comes through the rule API too: a plugin's
-    ``listed`` check sees a sitemap listed twice and one that is not there."""
+    ``listed`` check sees a sitemap listed twice (written otherwise: the same URL twice in
+    one file is DU001's, which no listing is) and one that is not there."""
     from sitemap_lint.rules.events import Unfollowed
     from sitemap_lint.rules.registry import LISTED
 
@@ -477,7 +526,7 @@ def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: P
     def note(listed: Unfollowed, options: object, report: Reporter) -> None:
         report.add(noted.at(listed.line, listed.column, f"{listed.kind} {listed.url}"))
 
-    (tmp_path / "index.xml").write_text(index("a.xml", "gone.xml", "a.xml"), encoding="utf-8")
+    (tmp_path / "index.xml").write_text(index("a.xml", "gone.xml", "./a.xml"), encoding="utf-8")
     (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
     with plugin_checks((LISTED, noted, note)):
         _status, report = run(
@@ -492,7 +541,7 @@ def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: P
     ]
     assert found == [
         ("index.xml", "ZX004", 4, "not-found https://example.com/gone.xml"),
-        ("index.xml", "ZX004", 5, "twice https://example.com/a.xml"),
+        ("index.xml", "ZX004", 5, "twice https://example.com/./a.xml"),
     ]
     assert [c for c in codes(report) if c[1][:2] == "SE"] == [
         ("index.xml", "SE007", 4),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_lint.rules.scope import _remove_dot_segments
+from sitemap_lint.rules.scope import _remove_dot_segments, normal_path
 from tests.helpers import fixture, lint
 from tests.helpers import message as message_of
 
@@ -91,3 +91,50 @@ def test_idn_hosts_compare_as_browsers_encode_them(sitemap_url: str) -> None:
     codes = [f.code for f in lint(path, sitemap_url).findings]
     assert codes == ["UR011"]
     assert [f.code for f in lint(path, "https://fass.de/sitemap.xml").findings].count("SC001") == 3
+
+
+@pytest.mark.parametrize(
+    ("path", "normal"),
+    [
+        ("/~alice/a", "/~alice/a"),
+        ("/%7Ealice/a", "/~alice/a"),
+        ("/%7ealice/a", "/~alice/a"),
+        ("/caf%c3%a9/", "/caf%C3%A9/"),
+        ("/café/", "/caf%C3%A9/"),
+        ("/a%2fb/x/%2E%2E/c", "/a%2Fb/c"),
+        ("/a b/50%/%zz", "/a%20b/50%/%zz"),
+        ("/a/./b/../c", "/a/c"),
+    ],
+)
+def test_normal_path(path: str, normal: str) -> None:
+    assert normal_path(path) == normal
+
+
+@pytest.mark.parametrize(
+    ("directory", "url_path"),
+    [
+        ("%7Ealice", "~alice"),
+        ("~alice", "%7Ealice"),
+        ("%7ealice", "%7Ealice"),
+        ("caf%C3%A9", "café"),
+        ("café", "caf%C3%A9"),
+        ("caf%c3%a9", "caf%C3%A9"),
+        ("caf%C3%A9", "caf%c3%a9"),
+    ],
+)
+def test_equivalent_encodings_are_one_directory(directory: str, url_path: str) -> None:
+    """RFC 3986, 2.3 and 6.2.2.1, RFC 3987: a crawler compares them as one."""
+    from sitemap_lint.domain.urls import ParsedURL
+    from sitemap_lint.engine.sink import FindingList
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.scope import ScopeChecker
+    from sitemap_lint.rules.urls import parse_url
+
+    checker = ScopeChecker(parse_url(f"https://example.com/{directory}/sitemap.xml"))
+    found = FindingList()
+    node = Node("", "loc", {}, 1, 1)
+    for path in (f"/{url_path}/a", f"/{url_path}/"):
+        checker.check(ParsedURL("https", "example.com", 443, path), node, found)
+    assert list(found) == []
+    checker.check(ParsedURL("https", "example.com", 443, f"/x/{url_path}/a"), node, found)
+    assert [f.code for f in found] == ["SC002"]

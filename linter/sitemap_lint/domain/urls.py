@@ -69,3 +69,20 @@ def percent_faults(text: str) -> list[PercentFault]:
         escape = double.group()
         faults["double"] = PercentFault("double", escape, "%" + escape[3:])
     return [faults[kind] for kind in ("control", "utf8", "double") if kind in faults]
+
+
+def remove_dot_segments(path: str) -> str:
+    """The path as a crawler resolves it: `.` and `..` segments removed (RFC 3986, 5.2.4)."""
+    segments = path.split("/")
+    out: list[str] = []
+    for segment in segments[1:]:
+        if segment == ".":
+            continue
+        if segment == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(segment)
+    if segments[-1] in (".", ".."):
+        out.append("")
+    return "/" + "/".join(out)

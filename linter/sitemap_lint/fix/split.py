@@ -249,12 +249,16 @@ def _directory(base_url: str) -> str:
 
 
 def _common_directory(urls: list[ParsedURL]) -> str | None:
-    """The deepest directory URL above every one of ``urls`` (None: several origins)."""
+    """The deepest directory URL above every one of ``urls`` (None: several origins),
+    their paths compared as the scope rules compare them (``~`` is ``%7E``)."""
+    from sitemap_lint.rules.scope import normal_path
+
     origins = {url.origin for url in urls}
     if len(origins) != 1:
         return None
     shared: list[str] = []
-    for segments in zip(*(url.path.split("/")[:-1] for url in urls), strict=False):
+    paths = (normal_path(url.path).split("/")[:-1] for url in urls)
+    for segments in zip(*paths, strict=False):
         if any(segment != segments[0] for segment in segments):
             break
         shared.append(segments[0])

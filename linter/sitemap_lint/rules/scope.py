@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import Node
@@ -52,9 +54,10 @@ OUTSIDE_DIRECTORY = rule(
     summary="A URL above or beside the sitemap's directory",
     what="""
         With `--sitemap-url`, checks that each URL's path starts with the
-        directory the sitemap is served from (after resolving `.` and `..`
-        segments, as crawlers do). In an index, the listed sitemaps must be in
-        the index's directory or below.
+        directory the sitemap is served from, the two compared as crawlers
+        compare them: `.` and `..` segments resolved, and equivalent encodings
+        equal (`~` and `%7E`, `café` and `caf%C3%A9`, `%c3%a9` and `%C3%A9`). In
+        an index, the listed sitemaps must be in the index's directory or below.
     """,
     why="""
         The protocol limits a sitemap to its own directory and below: a sitemap
@@ -117,7 +120,9 @@ class ScopeChecker(Mutable):
     _first: tuple[str, int] | None = None
     _first_other: tuple[Node, str] | None = None
     _others: int = 0
+    # The directory in normal form (``normal_path``), and as the location writes it.
     _directory: str = field(init=False, default="/")
+    _shown: str = field(init=False, default="/")
 
     def __init__(
         self,
@@ -134,12 +139,14 @@ class ScopeChecker(Mutable):
         self._first = _first
         self._first_other = _first_other
         self._others = _others
-        self._directory = "/"
+        self._directory = self._shown = "/"
         self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.location is not None:
             path = _remove_dot_segments(self.location.path)
+            self._shown = path[: path.rfind("/") + 1] or "/"
+            path = normal_path(self.location.path)
             self._directory = path[: path.rfind("/") + 1] or "/"
 
     def check(
@@ -177,16 +184,22 @@ class ScopeChecker(Mutable):
                 )
             )
             return
-        path = _remove_dot_segments(url.path) if "." in url.path else url.path
-        if not path.startswith(self._directory):
-            shown = repr(path) if path == url.path else f"{url.path!r} (that is, {path!r})"
+        path = url.path
+        # A path under the directory as written, without a dot segment, is under it in
+        # normal form too (the directory ends with "/", which no escape holds).
+        if path.startswith(self._directory) and "." not in path and "%" not in path:
+            return
+        escaped = _normal_escapes(path)
+        normal = _remove_dot_segments(escaped)
+        if not normal.startswith(self._directory):
+            shown = repr(path) if normal == escaped else f"{path!r} (that is, {normal!r})"
             report.add(
                 OUTSIDE_DIRECTORY.at(
                     node.line,
                     node.column,
-                    f"{listed} path {shown} is outside {self._directory!r}, the directory "
+                    f"{listed} path {shown} is outside {self._shown!r}, the directory "
                     f"the {where} is served from; list only {listed}s under "
-                    f"{self._directory}, or serve the {where} from a common parent "
+                    f"{self._shown}, or serve the {where} from a common parent "
                     "directory such as the site root",
                     fix=_drop(entry),
                 )
@@ -246,18 +259,30 @@ def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | N
     return robots, ScopeChecker(options.sitemap_url, is_index, also=also)
 
 
-def _remove_dot_segments(path: str) -> str:
-    """The path as a crawler resolves it: `.` and `..` segments removed (RFC 3986, 5.2.4)."""
-    segments = path.split("/")
-    out: list[str] = []
-    for segment in segments[1:]:
-        if segment == ".":
-            continue
-        if segment == "..":
-            if out:
-                out.pop()
-            continue
-        out.append(segment)
-    if segments[-1] in (".", ".."):
-        out.append("")
-    return "/" + "/".join(out)
+# What a path holds that its normal form writes otherwise: a percent-escape (its hex
+# digits in upper case, or the unreserved character it stands for), or a character that
+# must be percent-encoded (outside ASCII, a space, a control character, ...).
+_NOT_NORMAL = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]+")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def normal_path(path: str) -> str:
+    """``path`` in the form the scope rules compare, in which equivalent spellings of a
+    path are equal: percent-escapes of unreserved characters decoded (``%7E`` is ``~``,
+    RFC 3986, 2.3), the others' hex digits in upper case (6.2.2.1), characters a URI
+    may not hold percent-encoded as UTF-8 (an IRI's ``café`` is ``caf%C3%A9``, RFC
+    3987, 3.1), then ``.`` and ``..`` segments resolved (5.2.4). A lone ``%`` stays."""
+    return _remove_dot_segments(_normal_escapes(path))
+
+
+def _normal_escapes(path: str) -> str:
+    return _NOT_NORMAL.sub(_normal_match, path)
+
+
+def _normal_match(match: re.Match[str]) -> str:
+    text = match.group()
+    if text[0] == "%" and len(text) == 3:
+        character = chr(int(text[1:], 16))
+        return character if character in _UNRESERVED else text.upper()
+    data = text.encode("utf-8", "surrogatepass")
+    return "".join(f"%{byte:02X}" for byte in data)

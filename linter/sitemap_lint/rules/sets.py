@@ -125,7 +125,10 @@ SITEMAP_LISTED_TWICE = rule(
     summary="A sitemap is listed by more than one index or robots.txt line",
     what="""
         Reports a child sitemap that an earlier index (or robots.txt) of the set
-        already listed; it is checked once, where it was first listed.
+        already listed, or that its own index lists again written otherwise
+        (`/./sitemap-posts.xml`); it is checked once, where it was first listed.
+        The same URL twice in one index is DU001's, as RB003 reports a robots.txt
+        line repeated.
     """,
     why="""
         Harmless for crawlers, but it hides which index owns the file, and it is

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, once
@@ -36,6 +37,7 @@ from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
 from sitemap_lint.rules import sets as rules
+from sitemap_lint.rules.duplicates import DUPLICATE_LOC
 from sitemap_lint.rules.events import FollowKind, Unfollowed
 from sitemap_lint.rules.registry import FETCH, LISTED, SET
 from sitemap_lint.rules.sets import Duplicate
@@ -493,16 +495,19 @@ class Discovery:
         self.settings = settings
         self.fetch = fetch
         self.enabled = enabled  # the rules the run reports: the ``listed`` checks it needs
-        self.seen: dict[str, tuple[Job, Child]] = {}
+        # Each file of the set by key: the file that lists it (None: an input) and the entry.
+        self.seen: dict[str, tuple[Job | None, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
+        # A sitemap an index lists twice is DU001's, when the run reports it (not SE004's).
+        self._repeats_are_duplicates = enabled is None or DUPLICATE_LOC.code in enabled
 
     def add_roots(self, roots: list[Job]) -> None:
         self.files = len(roots)
         for job in roots:
-            self.seen.setdefault(job.key, (job, Child(job.name, 1, 1)))
+            self.seen.setdefault(job.key, (None, Child(job.name, 1, 1)))
 
     def next_level(self, level: list[Job]) -> list[Job]:
         """The files the files of ``level`` list, to check next."""
@@ -524,10 +529,17 @@ class Discovery:
                     continue
             if not (may_fetch or self.settings.maps):
                 continue
+            # The normal forms listed so far: a repeat among them is DU001's in this file.
+            listed: set[str] | None = set() if self._repeats_are_duplicates else None
             for child in facts.children:
+                repeat = False
+                if listed is not None:
+                    normal = normal_url(child.url)
+                    repeat = normal in listed
+                    listed.add(normal)
                 if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
                     continue  # reading a local file never leads to the network unasked
-                new = self._child(job, child)
+                new = self._child(job, child, repeat)
                 if new is not None:
                     job.children.append(new)
                     following.append(new)
@@ -576,7 +588,7 @@ class Discovery:
             else:  # fetched again to be checked, with what the fetch itself finds
                 new = Job(child.url, key, job.depth + 1, url=child.url, fetch=True)
             new.parent, new.entry = job, child
-            self.seen[key] = (new, child)
+            self.seen[key] = (job, child)
             self.files += 1
             job.children.append(new)
             found.append(new)
@@ -601,7 +613,9 @@ class Discovery:
         except (InputError, OSError, EOFError, ValueError):
             return "", None
 
-    def _child(self, job: Job, child: Child) -> Job | None:
+    def _child(self, job: Job, child: Child, repeat: bool = False) -> Job | None:
+        """The job for a child ``job`` lists, or None when it is not followed (reported
+        why, unless it is a ``repeat`` of an earlier entry of ``job``, DU001's)."""
         assert job.result is not None  # its facts listed the child
         sink = job.result.open_sink()
         if not is_url(child.url) or parse_url(child.url) is None:
@@ -611,12 +625,14 @@ class Discovery:
             which = "self" if key == job.key else "above"
             self._unfollowed(sink, _listed(FollowKind.CYCLE, child, which))
             return None
+        if repeat:
+            return None  # one finding for it: DU001's, as a robots.txt's repeat is RB003's
         earlier = self.seen.get(key)
         if earlier is not None:
-            first_job, first_entry = earlier
+            lister, first_entry = earlier
             where = (
-                f"{first_job.parent.name}, line {first_entry.line}"
-                if first_job.parent is not None
+                f"{lister.name}, line {first_entry.line}"
+                if lister is not None
                 else "the command line"
             )
             self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
@@ -652,7 +668,7 @@ class Discovery:
             new = Job(
                 child.url, key, job.depth + 1, url=child.url, fetch=True, parent=job, entry=child
             )
-        self.seen[key] = (new, child)
+        self.seen[key] = (job, child)
         self.files += 1
         return new
 
@@ -943,7 +959,8 @@ _WORKER_ENGINES: dict[str, Engine] = {}
 
 def canonical_url(url: str) -> str:
     """A URL as compared for identity: scheme and host in lower case, no default port,
-    no fragment."""
+    ``.`` and ``..`` segments resolved (RFC 3986, 5.2.4: ``/a/../index.xml`` is
+    ``/index.xml``), no fragment."""
     try:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower()
@@ -953,7 +970,12 @@ def canonical_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
         host = f"{host}:{port}"
-    return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
+    path = parts.path or "/"
+    if "." in path:
+        from sitemap_lint.domain.urls import remove_dot_segments
+
+        path = remove_dot_segments(path)
+    return urlunsplit((scheme, host, path, parts.query, ""))
 
 
 def _shown_path(path: Path) -> str:
