@@ -24,7 +24,13 @@ from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
-    from sitemap_lint.engine.sink import Levels
+    from collections.abc import Mapping
+
+    from sitemap_lint.finding import Severity
+
+    # The file's rule settings, as the sink keeps them (``engine.sink.Levels``): the
+    # severity each code is reported at, None when it is not.
+    Levels = Mapping[str, Severity | None]
 
 TAG = "sitemap-lint"
 ACTIONS = ("disable-next-line", "disable-file")
