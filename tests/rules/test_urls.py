@@ -47,6 +47,14 @@ MESSAGES = [
     ("UR010/fail-ipv6.xml", "'::' appears more than once"),
     ("UR010/fail-ipv6-bracket.xml", "its closing ']' is missing; write [fe80::1]"),
     ("UR010/fail-punycode.xml", "the label 'xn--zz', whose Punycode does not decode"),
+    ("UR001/fail-no-host.xml", "no host; write the full URL, e.g. https://example.com/products"),
+    (
+        "UR001/fail-backslashes.xml",
+        "URL 'https:\\\\example.com\\products\\boots' lacks '//' after the scheme; "
+        "write https://example.com/products/boots",
+    ),
+    ("UR001/fail-slash-space.xml", "write https://example.com/products/boots"),
+    ("UR001/fail-entity-reference.xml", "so its value is not known; write the full URL, starting"),
     ("UR011/fail.xml", "https://example.com/caf%C3%A9"),
     ("UR011/fail-idn.xml", "https://xn--bcher-kva.example/krimis/"),
     ("UR011/fail-idn-and-path.xml", "https://xn--bcher-kva.example/stra%C3%9Fe"),
@@ -369,3 +377,31 @@ def test_valid_ip_hosts_and_a_labels_pass(value: str, host: str) -> None:
     parsed, report = run(value)
     assert report.codes == []
     assert parsed == ParsedURL("https", host, 443, "/a")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("https:///path/to/page", "and no host; write the full URL, e.g. https://example.com/path"),
+        ("https:/path/to/page", "and no host; write the full URL, e.g. https://example.com/path"),
+        ("https:///example.com/a", "malformed scheme; write https://example.com/a"),
+        ("https:\\\\example.com\\a", "URL 'https:\\\\example.com\\a' lacks '//'"),
+        ("https:\\\\example.com\\a", "after the scheme; write https://example.com/a"),
+        ("https:/ /example.com/a", "after the scheme; write https://example.com/a"),
+        ("http:example.com/a?x=\\", "write http://example.com/a?x=\\"),
+    ],
+)
+def test_slash_mistakes_suggest_a_url_with_the_host(value: str, text: str) -> None:
+    _, report = run(value)
+    assert report.codes == ["UR001"]
+    assert text in report.findings[0].message
+    assert "https://path" not in report.findings[0].message
+
+
+def test_a_value_with_an_unexpanded_reference_gets_no_rewrite() -> None:
+    for value in ("&h;/a", "https:&h;/a"):
+        _, report = run(value)
+        assert report.codes == ["UR001"]
+        message = report.findings[0].message
+        assert "value is not known" in message
+        assert "example.com" not in message and "write https:" not in message

@@ -19,7 +19,14 @@ from sitemap_lint.domain.hosts import (
 )
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Fix
-from sitemap_lint.fix.model import Edit, FindingFix, replace_text, shown_attribute, shown_text
+from sitemap_lint.fix.model import (
+    Edit,
+    FindingFix,
+    holds_reference,
+    replace_text,
+    shown_attribute,
+    shown_text,
+)
 from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
@@ -627,14 +634,7 @@ def _check_slowly(
         return None
     rest = url[scheme_match.end() :]
     if not rest.startswith("//"):
-        report.add(
-            NOT_ABSOLUTE.at(
-                line,
-                column,
-                f"URL {url!r} lacks '//' after the scheme; write {scheme}://{rest.lstrip('/')}",
-            ),
-            node,
-        )
+        report.add(NOT_ABSOLUTE.at(line, column, _no_slashes_message(url, scheme, rest)), node)
         return None
     authority_end = len(rest)
     for stop in "/?#":
@@ -994,27 +994,61 @@ def _named_host_problem(host: str) -> str | None:
     return head + "which decodes to " + _idn_message(decoded, alabel.fault)[5:]
 
 
-def _not_absolute_message(url: str, field: str) -> str:
+def _quoted(url: str) -> str:
+    """``url`` in quotes as the file has it (its start, when long); ``repr`` only for
+    one with characters that do not print (a backslash is shown as one)."""
     shown = url if len(url) <= 80 else url[:77] + "..."
+    return f"'{shown}'" if shown.isprintable() else repr(shown)
+
+
+_UNEXPANDED = (
+    "it holds an entity reference that is not expanded, so its value is not known; "
+    "write the full URL, starting with https:// and the host, without entity references"
+)
+
+
+def _not_absolute_message(url: str, field: str) -> str:
+    shown = _quoted(url)
+    if holds_reference(url):
+        return f"<{field}> {shown} is not an absolute URL as written: {_UNEXPANDED}"
     slashes = _SCHEME_SLASHES.match(url)
     if slashes:
-        return (
-            f"URL {shown!r} has a malformed scheme; write "
-            f"{slashes.group(1).lower()}://{url[slashes.end() :].lstrip('/')}"
-        )
+        scheme = slashes.group(1).lower()
+        return f"URL {shown} has a malformed scheme{_rewritten(scheme, url[slashes.end() :])}"
     if url.startswith("//"):
-        return f"URL {shown!r} has no scheme; write https:{url}"
+        return f"URL {shown} has no scheme; write https:{url}"
     if url.startswith("/"):
-        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com{url}"
+        return f"URL {shown} is relative; write the full URL, e.g. https://example.com{url}"
     if url.lower().startswith("www.") or (_HOST_LIKE.match(url) and not _FILE_LIKE.match(url)):
-        return f"URL {shown!r} has no scheme; write https://{url}"
+        return f"URL {shown} has no scheme; write https://{url}"
     if _RELATIVE.match(url):
         path = re.sub(r"^(?:\.\.?/)+", "", url)
-        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com/{path}"
+        return f"URL {shown} is relative; write the full URL, e.g. https://example.com/{path}"
     return (
-        f"<{field}> {shown!r} is not an absolute URL; write the full URL, "
+        f"<{field}> {shown} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
     )
+
+
+def _no_slashes_message(url: str, scheme: str, rest: str) -> str:
+    """UR001's words for ``scheme:`` followed by ``rest``, which does not start ``//``."""
+    shown = _quoted(url)
+    if holds_reference(url):
+        return f"URL {shown} lacks '//' after the scheme; {_UNEXPANDED}"
+    return f"URL {shown} lacks '//' after the scheme{_rewritten(scheme, rest)}"
+
+
+def _rewritten(scheme: str, rest: str) -> str:
+    """The end of UR001's message on a URL whose ``scheme`` is followed by ``rest``, past
+    slashes that are wrong: the URL to write when what follows them starts with a host
+    name (backslashes and white space among the slashes dropped, backslashes in the path
+    made slashes, as browsers read them), else that the host is missing."""
+    tail = rest.lstrip(" \t\r\n/\\")
+    path_end = min((at for at in (tail.find("?"), tail.find("#")) if at >= 0), default=len(tail))
+    tail = tail[:path_end].replace("\\", "/") + tail[path_end:]
+    if tail.lower().startswith("www.") or (_HOST_LIKE.match(tail) and not _FILE_LIKE.match(tail)):
+        return f"; write {scheme}://{tail}"
+    return f", and no host; write the full URL, e.g. {scheme}://example.com/{tail}"
 
 
 def _listed(items: list[str]) -> str:
