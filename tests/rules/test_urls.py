@@ -55,6 +55,7 @@ MESSAGES = [
     ),
     ("UR001/fail-slash-space.xml", "write https://example.com/products/boots"),
     ("UR001/fail-entity-reference.xml", "so its value is not known; write the full URL, starting"),
+    ("UR016/fail.xml", "remove the ':': write https://example.com/products/boots"),
     ("UR011/fail.xml", "https://example.com/caf%C3%A9"),
     ("UR011/fail-idn.xml", "https://xn--bcher-kva.example/krimis/"),
     ("UR011/fail-idn-and-path.xml", "https://xn--bcher-kva.example/stra%C3%9Fe"),
@@ -377,6 +378,14 @@ def test_valid_ip_hosts_and_a_labels_pass(value: str, host: str) -> None:
     parsed, report = run(value)
     assert report.codes == []
     assert parsed == ParsedURL("https", host, 443, "/a")
+
+
+def test_empty_port_is_the_default_port_with_a_warning() -> None:
+    parsed, report = run("https://example.com:/p")
+    assert parsed == ParsedURL("https", "example.com", 443, "/p")
+    assert report.codes == ["UR016"]
+    assert "write https://example.com/p" in report.findings[0].message
+    assert len(report.covered) == 1  # the schema's error would repeat it
 
 
 @pytest.mark.parametrize(

@@ -182,7 +182,8 @@ INVALID_HOST = rule(
     summary="A URL's host or port is not valid",
     what="""
         Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
-        253 characters, or an IP address) and the port (1 to 65535), and names the
+        253 characters, or an IP address) and the port (1 to 65535; an empty one,
+        `example.com:/`, which RFC 3986 allows, is `url-empty-port`'s), and names the
         character, label or number at fault. A host whose last label is a number
         is read as browsers read it, as an IPv4 address (`256.1.1.1` is not one),
         a host in brackets must be an IPv6 address, and an `xn--` label must
@@ -298,6 +299,24 @@ PERCENT_DOUBLE = rule(
     good="<loc>https://example.com/red%20shoes</loc>",
 )
 
+EMPTY_PORT = rule(
+    "UR016",
+    "url-empty-port",
+    WARNING,
+    summary="A URL with an empty port (`:` with no number after the host)",
+    what="""
+        Detects a `:` after the host with no port number, as in
+        `https://example.com:/page`.
+    """,
+    why="""
+        RFC 3986 allows an empty port and reads it as the scheme's default one, so
+        crawlers fetch the page; but strict schema validators (libxml2, `xmllint`)
+        reject the value as an `anyURI`, and the `:` serves no purpose.
+    """,
+    bad="<loc>https://example.com:/products/shoes</loc>",
+    good="<loc>https://example.com/products/shoes</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -318,6 +337,7 @@ RULES = (
     PERCENT_CONTROL,
     PERCENT_NOT_UTF8,
     PERCENT_DOUBLE,
+    EMPTY_PORT,
 )
 
 
@@ -676,8 +696,21 @@ def _check_slowly(
     # One repaired form of the URL, shown by every rule below that suggests a fix;
     # only the start of an absurdly long one is repaired (messages are short anyway).
     fixed_remainder = _encoded(remainder)
-    fixed_authority = ascii_host + (f":{port}" if port is not None else "")
+    fixed_authority = ascii_host + (f":{port}" if port else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
+    if port == "" and not host_problem:
+        # The default port (RFC 3986, section 6.2.3), which libxml2's anyURI refuses: the
+        # finding covers the node, so that the schema's error does not repeat it.
+        report.add(
+            EMPTY_PORT.at(
+                line,
+                column,
+                "URL has an empty port after ':' (RFC 3986 reads it as the default port, "
+                "but strict schema validators reject it); remove the ':': write "
+                f"{scheme}://{fixed_authority}{fixed_remainder}",
+            ),
+            node,
+        )
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
     encode = _encoding_fix(url, node, fixed, remainder, host_problem)
@@ -826,7 +859,7 @@ def _port_message(port: str) -> str:
 
 def _port_problem(port: str) -> str | None:
     if not port:
-        return "empty port after ':'; remove the ':'"
+        return None  # RFC 3986 allows an empty port (``port = *DIGIT``): the default one
     if not port.isascii() or not port.isdigit():
         return f"port {port!r} is not a number; a port is a number from 1 to 65535"
     if not 0 < int(port) <= 65535:
