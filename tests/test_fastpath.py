@@ -377,6 +377,14 @@ def test_every_entry_out_of_scope_has_its_fix(monkeypatch, tmp_path, index):
         "https://www.example.com/a|b\\c{d}^e`f",
         "https://www.example.com/a\x7f",
         "https://www.example.com/" + "q" * 900 + "?" + "r" * 90,
+        "https://256.1.1.1/products",  # UR010: not an IPv4 address
+        "https://999.999.999.999/",
+        "https://www.example.123/",
+        "https://1.2.3.4.5/products",
+        "https://xn--zz.example.com/",  # UR010: Punycode that does not decode
+        "https://shop.xn--a.example/",
+        "https://192.0.2.10/products",  # valid: proved
+        "https://xn--bcher-kva.example/",
     ],
 )
 @pytest.mark.parametrize("long_urls", [False, True])

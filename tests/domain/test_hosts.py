@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_lint.domain.hosts import AsciiHost, HostFault, to_ascii
+from sitemap_lint.domain.hosts import (
+    ALabelFault,
+    AsciiHost,
+    HostFault,
+    alabel_fault,
+    ipv4_fault,
+    ipv6_fault,
+    plain_host,
+    to_ascii,
+)
 from tests.helpers import lint
 
 
@@ -78,3 +87,51 @@ def test_video_uploader_on_the_same_idn_site(tmp_path: Path) -> None:
     assert "VD016" not in [f.code for f in lint(path).findings]
     path.write_text(path.read_text(encoding="utf-8").replace("faß.de", "fass.de"), encoding="utf-8")
     assert "VD016" in [f.code for f in lint(path).findings]
+
+
+@pytest.mark.parametrize(
+    ("host", "fault"),
+    [
+        ("192.0.2.1", None),
+        ("1.2.3.4.", None),
+        ("0x7f.1", None),  # WHATWG reads it as 127.0.0.1
+        ("example.com", None),  # does not end in a number: a name
+        ("256.1.1.1", "256 is over 255"),
+        ("1.2.3.999", "999 is over 255"),
+        ("1.2.3.4.5", "it has 5 numbers; an IPv4 address has four"),
+        ("example.123", "'example' is not a number"),
+        ("09.1.1.1", "'09' is not a number (a leading 0 makes it octal, without 8 or 9)"),
+        ("1.2.65536", "65536 is too large for the last of 3 numbers"),
+    ],
+)
+def test_ipv4_fault(host: str, fault: str | None) -> None:
+    assert ipv4_fault(host) == fault
+    assert plain_host(host) == (host == "example.com")
+
+
+@pytest.mark.parametrize(
+    ("host", "fault"),
+    [
+        ("xn--p1ai", None),
+        ("shop.xn--bcher-kva.example", None),
+        ("xn--zz.example", ALabelFault("xn--zz")),
+        ("xn--a.example", ALabelFault("xn--a", "\x80", HostFault("codepoint", "\x80", "\x80"))),
+    ],
+)
+def test_alabel_fault(host: str, fault: ALabelFault | None) -> None:
+    assert alabel_fault(host) == fault
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("2001:db8::1", None),
+        ("::ffff:192.0.2.1", None),
+        ("12345::1", "group '12345' has more than four hex digits"),
+        ("1:2:3:4:5:6:7:8:9", "it has 9 groups; an IPv6 address has eight (fewer with '::')"),
+        ("1::2::3", "'::' appears more than once; it may stand for one run of zero groups only"),
+        ("fe80::1%eth0", "'%' is not allowed in an IPv6 address (hex digits, ':' and '.')"),
+    ],
+)
+def test_ipv6_fault(text: str, fault: str | None) -> None:
+    assert ipv6_fault(text) == fault

@@ -43,6 +43,19 @@ MESSAGES = [
     ("UR010/fail-space-in-host.xml", "host 'exam ple.com' contains a space"),
     ("UR010/fail.xml", "'example..com' has an empty label"),
     ("UR010/fail-port.xml", "port 99999 is out of range"),
+    ("UR010/fail-ipv4.xml", "host '256.1.1.1' is not a valid IPv4 address: 256 is over 255"),
+    ("UR010/fail-ipv6.xml", "'::' appears more than once"),
+    ("UR010/fail-ipv6-bracket.xml", "its closing ']' is missing; write [fe80::1]"),
+    ("UR010/fail-punycode.xml", "the label 'xn--zz', whose Punycode does not decode"),
+    ("UR001/fail-no-host.xml", "no host; write the full URL, e.g. https://example.com/products"),
+    (
+        "UR001/fail-backslashes.xml",
+        "URL 'https:\\\\example.com\\products\\boots' lacks '//' after the scheme; "
+        "write https://example.com/products/boots",
+    ),
+    ("UR001/fail-slash-space.xml", "write https://example.com/products/boots"),
+    ("UR001/fail-entity-reference.xml", "so its value is not known; write the full URL, starting"),
+    ("UR016/fail.xml", "remove the ':': write https://example.com/products/boots"),
     ("UR011/fail.xml", "https://example.com/caf%C3%A9"),
     ("UR011/fail-idn.xml", "https://xn--bcher-kva.example/krimis/"),
     ("UR011/fail-idn-and-path.xml", "https://xn--bcher-kva.example/stra%C3%9Fe"),
@@ -304,3 +317,100 @@ def test_ascii_hosts_do_not_go_through_idna(monkeypatch: pytest.MonkeyPatch) -> 
     for value in ("https://example.com/a", "https://Example.COM/caf%C3%A9", "https://x.io/ü"):
         parsed, _ = run(value)
         assert parsed is not None
+
+
+# -- hosts that are more than names: IP addresses, A-labels ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("https://[12345::1]/a", "group '12345' has more than four hex digits"),
+        ("https://[1:2:3:4:5:6:7:8:9]/a", "it has 9 groups; an IPv6 address has eight"),
+        ("https://[1::2::3]/a", "'::' appears more than once"),
+        ("https://[fe80::1%25eth0]/a", "a zone (%25eth0) is not allowed in a URL's host"),
+        ("https://[fe80::1]x/a", "'x' follows its ']'"),
+        ("https://256.1.1.1/a", "host '256.1.1.1' is not a valid IPv4 address: 256 is over 255"),
+        ("https://999.999.999.999/a", "not a valid IPv4 address: 999 is over 255"),
+        ("https://1.2.3.4.5/a", "it has 5 numbers; an IPv4 address has four"),
+        ("https://example.123/a", "ends in a number, so browsers read it as an IPv4 address"),
+        ("https://xn--zz.example/a", "the label 'xn--zz', whose Punycode does not decode"),
+        ("https://xn--99999999999.example/a", "the label 'xn--99999999999', whose"),
+        ("https://xn--a.example/a", "which decodes to '\\x80' is not a valid"),
+        ("https://shop.xn--zz/a", "the label 'xn--zz'"),
+    ],
+)
+def test_invalid_host_that_reads_as_more_than_a_name(value: str, text: str) -> None:
+    parsed, report = run(value)
+    assert parsed is None
+    assert report.codes == ["UR010"]
+    assert text in report.findings[0].message
+    assert "2001:db8" not in report.findings[0].message
+    assert not urls._SIMPLE.match(value) or not urls.reads_as_name(value.split("/")[2])
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("https://[fe80::1/a", "write [fe80::1]"),
+        ("https://[1::2::3]/a", "IPv6 literal: '::' appears more than once"),
+    ],
+)
+def test_broken_ipv6_literal_hint_names_the_literal(value: str, text: str) -> None:
+    _, report = run(value)
+    assert report.codes == ["UR010"]
+    assert text in report.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("value", "host"),
+    [
+        ("https://192.0.2.10/a", "192.0.2.10"),
+        ("https://255.255.255.255/a", "255.255.255.255"),
+        ("https://[::ffff:192.0.2.1]/a", "[::ffff:192.0.2.1]"),
+        ("https://[2001:db8::1]/a", "[2001:db8::1]"),
+        ("https://xn--p1ai/a", "xn--p1ai"),
+        ("https://shop.xn--bcher-kva.example/a", "shop.xn--bcher-kva.example"),
+        ("https://example.com1/a", "example.com1"),
+    ],
+)
+def test_valid_ip_hosts_and_a_labels_pass(value: str, host: str) -> None:
+    parsed, report = run(value)
+    assert report.codes == []
+    assert parsed == ParsedURL("https", host, 443, "/a")
+
+
+def test_empty_port_is_the_default_port_with_a_warning() -> None:
+    parsed, report = run("https://example.com:/p")
+    assert parsed == ParsedURL("https", "example.com", 443, "/p")
+    assert report.codes == ["UR016"]
+    assert "write https://example.com/p" in report.findings[0].message
+    assert len(report.covered) == 1  # the schema's error would repeat it
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("https:///path/to/page", "and no host; write the full URL, e.g. https://example.com/path"),
+        ("https:/path/to/page", "and no host; write the full URL, e.g. https://example.com/path"),
+        ("https:///example.com/a", "malformed scheme; write https://example.com/a"),
+        ("https:\\\\example.com\\a", "URL 'https:\\\\example.com\\a' lacks '//'"),
+        ("https:\\\\example.com\\a", "after the scheme; write https://example.com/a"),
+        ("https:/ /example.com/a", "after the scheme; write https://example.com/a"),
+        ("http:example.com/a?x=\\", "write http://example.com/a?x=\\"),
+    ],
+)
+def test_slash_mistakes_suggest_a_url_with_the_host(value: str, text: str) -> None:
+    _, report = run(value)
+    assert report.codes == ["UR001"]
+    assert text in report.findings[0].message
+    assert "https://path" not in report.findings[0].message
+
+
+def test_a_value_with_an_unexpanded_reference_gets_no_rewrite() -> None:
+    for value in ("&h;/a", "https:&h;/a"):
+        _, report = run(value)
+        assert report.codes == ["UR001"]
+        message = report.findings[0].message
+        assert "value is not known" in message
+        assert "example.com" not in message and "write https:" not in message

@@ -149,3 +149,125 @@ def joiner_name(char: str) -> str:
     import unicodedata
 
     return _JOINERS.get(char) or unicodedata.name(char, f"U+{ord(char):04X}") or char
+
+
+# Hosts a URL parser reads as more than a name: one whose last label is a number is an
+# IPv4 address (WHATWG URL, "ends in a number"), one with an ``xn--`` label an A-label.
+# ``plain_host`` tells the ASCII hosts that are neither, at the cost of a few string
+# operations; the others are read by ``ipv4_fault`` and ``alabel_fault``.
+
+
+def plain_host(host: str) -> bool:
+    """Whether an ASCII host name is read as a name alone: its last label is not a
+    number (decimal, or ``0x`` and hex digits) and none of its labels starts ``xn--``."""
+    name = host[:-1] if host.endswith(".") else host
+    last = name.rpartition(".")[2]
+    if last.isdigit() or last[:2].lower() == "0x":
+        return False
+    return "xn--" not in host.lower()
+
+
+def ipv4_fault(host: str) -> str | None:
+    """Why ``host``, which ends in a number and so is read as an IPv4 address (WHATWG URL's
+    IPv4 parser: one to four numbers, decimal, ``0x`` hex or ``0`` octal), is not one; None
+    when it is one or does not end in a number. The words name the number at fault."""
+    name = host[:-1] if host.endswith(".") and len(host) > 1 else host
+    parts = name.split(".")
+    last = parts[-1]
+    if not (last.isascii() and last.isdigit()) and _ipv4_number(last) is None:
+        return None  # does not end in a number: a name
+    if len(parts) > 4:
+        return f"it has {len(parts)} numbers; an IPv4 address has four"
+    numbers: list[int] = []
+    for part in parts:
+        number = _ipv4_number(part)
+        if number is None:
+            if part[:1] == "0" and part.isdigit():
+                return f"{part!r} is not a number (a leading 0 makes it octal, without 8 or 9)"
+            return f"{part!r} is not a number"
+        numbers.append(number)
+    for part, number in zip(parts[:-1], numbers[:-1], strict=True):
+        if number > 255:
+            return f"{part} is over 255"
+    if numbers[-1] >= 256 ** (5 - len(numbers)):
+        if len(numbers) == 4:
+            return f"{last} is over 255"
+        return f"{last} is too large for the last of {len(numbers)} numbers"
+    return None
+
+
+def _ipv4_number(text: str) -> int | None:
+    """An IPv4 number as WHATWG URL reads one, or None when it is not one."""
+    if not text or not text.isascii():
+        return None
+    radix = 10
+    if text[:2].lower() == "0x":
+        text, radix = text[2:], 16
+    elif len(text) > 1 and text[0] == "0":
+        text, radix = text[1:], 8
+    if not text:
+        return 0
+    try:
+        return int(text, radix) if text.isalnum() else None
+    except ValueError:
+        return None
+
+
+class ALabelFault(NamedTuple):
+    """Why an ``xn--`` label (an A-label, the ASCII form of an internationalized label)
+    is not one: its Punycode does not decode (``decoded`` empty), it decodes to ASCII
+    alone (``fault`` None), or to a label IDNA 2008 does not allow (``fault``)."""
+
+    label: str
+    decoded: str = ""
+    fault: HostFault | None = None
+
+
+@lru_cache(maxsize=4096)
+def alabel_fault(host: str) -> ALabelFault | None:
+    """The first ``xn--`` label of an ASCII host that is not a valid A-label, or None."""
+    name = host[:-1] if host.endswith(".") else host
+    for label in name.split("."):
+        if label[:4].lower() != "xn--":
+            continue
+        try:
+            decoded = label[4:].lower().encode("ascii").decode("punycode")
+        except UnicodeError:
+            return ALabelFault(label)
+        if not decoded or decoded.isascii():
+            return ALabelFault(label, decoded)
+        verdict = to_ascii(decoded)
+        if verdict.ascii is None:
+            return ALabelFault(label, decoded, verdict.fault or HostFault("other"))
+    return None
+
+
+def ipv6_fault(text: str) -> str | None:
+    """Why ``text`` (what stands between an IP literal's brackets) is not an IPv6
+    address (RFC 3986 ``IPv6address``), or None."""
+    import ipaddress
+
+    if not text:
+        return "it is empty"
+    bad = next((char for char in text if char not in _IPV6_CHARS), "")
+    if bad:
+        return f"{bad!r} is not allowed in an IPv6 address (hex digits, ':' and '.')"
+    if text.count("::") > 1:
+        return "'::' appears more than once; it may stand for one run of zero groups only"
+    groups = text.split(":")
+    long_group = next((group for group in groups if "." not in group and len(group) > 4), "")
+    if long_group:
+        return f"group {long_group!r} has more than four hex digits"
+    count = len([group for group in groups if group]) + ("." in groups[-1])
+    if "::" not in text and count != 8:
+        return f"it has {count} groups; an IPv6 address has eight (fewer with '::')"
+    if "::" in text and count > 7:
+        return f"it has {count} groups besides '::', which stands for one or more: over eight"
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+_IPV6_CHARS = frozenset("0123456789abcdefABCDEF:.")

@@ -6,10 +6,27 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from sitemap_lint.domain.hosts import MAX_LABEL, MAX_NAME, HostFault, joiner_name, to_ascii
+from sitemap_lint.domain.hosts import (
+    MAX_LABEL,
+    MAX_NAME,
+    HostFault,
+    alabel_fault,
+    ipv4_fault,
+    ipv6_fault,
+    joiner_name,
+    plain_host,
+    to_ascii,
+)
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
 from sitemap_lint.finding import Fix
-from sitemap_lint.fix.model import Edit, FindingFix, replace_text, shown_attribute, shown_text
+from sitemap_lint.fix.model import (
+    Edit,
+    FindingFix,
+    holds_reference,
+    replace_text,
+    shown_attribute,
+    shown_text,
+)
 from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
@@ -165,8 +182,12 @@ INVALID_HOST = rule(
     summary="A URL's host or port is not valid",
     what="""
         Checks the host (labels of 1 to 63 letters, digits and hyphens, at most
-        253 characters, or an IP address) and the port (1 to 65535), and names
-        the character or label at fault. A host with characters outside ASCII
+        253 characters, or an IP address) and the port (1 to 65535; an empty one,
+        `example.com:/`, which RFC 3986 allows, is `url-empty-port`'s), and names the
+        character, label or number at fault. A host whose last label is a number
+        is read as browsers read it, as an IPv4 address (`256.1.1.1` is not one),
+        a host in brackets must be an IPv6 address, and an `xn--` label must
+        decode (Punycode) to a valid internationalized label. A host with characters outside ASCII
         is read as browsers read it (UTS #46, then IDNA 2008): a character that
         IDNA 2008 does not allow (`☃`, an emoji), a joiner out of place, or a
         label over 63 characters in its `xn--` form is reported here.
@@ -278,6 +299,24 @@ PERCENT_DOUBLE = rule(
     good="<loc>https://example.com/red%20shoes</loc>",
 )
 
+EMPTY_PORT = rule(
+    "UR016",
+    "url-empty-port",
+    WARNING,
+    summary="A URL with an empty port (`:` with no number after the host)",
+    what="""
+        Detects a `:` after the host with no port number, as in
+        `https://example.com:/page`.
+    """,
+    why="""
+        RFC 3986 allows an empty port and reads it as the scheme's default one, so
+        crawlers fetch the page; but strict schema validators (libxml2, `xmllint`)
+        reject the value as an `anyURI`, and the `:` serves no purpose.
+    """,
+    bad="<loc>https://example.com:/products/shoes</loc>",
+    good="<loc>https://example.com/products/shoes</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -298,6 +337,7 @@ RULES = (
     PERCENT_CONTROL,
     PERCENT_NOT_UTF8,
     PERCENT_DOUBLE,
+    EMPTY_PORT,
 )
 
 
@@ -323,7 +363,6 @@ _SCHEME_SLASHES = lazy(r"(https?)(?:/+|:/{3,}|//:)", re.IGNORECASE)
 _UNSAFE = lazy(r"[\x00-\x20\x7f\"<>`{}|\\^\[\]]")
 _BAD_PERCENT = lazy(r"%(?![0-9A-Fa-f]{2})")
 _LABEL = lazy(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\Z")
-_IPV6 = lazy(r"\[[0-9A-Fa-f:.]+\]\Z")
 # A relative reference: `page.html`, `./a`, `../a/b`, `shoes/red` (no scheme, no host).
 _RELATIVE = lazy(r"(?:\.\.?/|[^:/?#\s]+(?:[/?#]|\Z))")
 _FILE_LIKE = lazy(
@@ -443,7 +482,7 @@ def check_url(
             )
         )
     match = _SIMPLE.match(url) if url.isascii() else None
-    if match and len(match.group(2)) <= 253:
+    if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
         if "%" in url:
             _check_escapes(url[match.end(2) :], node, report)
         if length < MIN_LENGTH:
@@ -457,7 +496,7 @@ def check_url(
             return ParsedURL(scheme, host, int(port), path or "/")
         return ParsedURL(scheme, host, default, path or "/")
     match = _SIMPLE_IRI.match(url)
-    if match and len(match.group(2)) <= 253:
+    if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
         return _check_iri(url, match, node, report)
     return _check_slowly(url, node, report, field, replacements)
 
@@ -466,7 +505,19 @@ def reads_as_iri(url: str) -> bool:
     """Whether ``check_url`` reports nothing on ``url`` (12 to 1,024 characters) but
     UR011: a clean URL but for characters outside ASCII in its path or query."""
     match = _SIMPLE_IRI.match(url)
-    return match is not None and len(match.group(2)) <= 253 and not url.isascii()
+    return (
+        match is not None
+        and len(match.group(2)) <= 253
+        and not url.isascii()
+        and reads_as_name(match.group(2))
+    )
+
+
+def reads_as_name(host: str) -> bool:
+    """Whether an ASCII host of labels of letters, digits and hyphens has nothing wrong
+    with it that its characters do not tell: it is not read as an IPv4 address that is
+    not one (its last label a number), and its ``xn--`` labels decode."""
+    return plain_host(host) or _named_host_problem(host) is None
 
 
 def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
@@ -603,14 +654,7 @@ def _check_slowly(
         return None
     rest = url[scheme_match.end() :]
     if not rest.startswith("//"):
-        report.add(
-            NOT_ABSOLUTE.at(
-                line,
-                column,
-                f"URL {url!r} lacks '//' after the scheme; write {scheme}://{rest.lstrip('/')}",
-            ),
-            node,
-        )
+        report.add(NOT_ABSOLUTE.at(line, column, _no_slashes_message(url, scheme, rest)), node)
         return None
     authority_end = len(rest)
     for stop in "/?#":
@@ -652,8 +696,21 @@ def _check_slowly(
     # One repaired form of the URL, shown by every rule below that suggests a fix;
     # only the start of an absurdly long one is repaired (messages are short anyway).
     fixed_remainder = _encoded(remainder)
-    fixed_authority = ascii_host + (f":{port}" if port is not None else "")
+    fixed_authority = ascii_host + (f":{port}" if port else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
+    if port == "" and not host_problem:
+        # The default port (RFC 3986, section 6.2.3), which libxml2's anyURI refuses: the
+        # finding covers the node, so that the schema's error does not repeat it.
+        report.add(
+            EMPTY_PORT.at(
+                line,
+                column,
+                "URL has an empty port after ':' (RFC 3986 reads it as the default port, "
+                "but strict schema validators reject it); remove the ':': write "
+                f"{scheme}://{fixed_authority}{fixed_remainder}",
+            ),
+            node,
+        )
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
     encode = _encoding_fix(url, node, fixed, remainder, host_problem)
@@ -802,7 +859,7 @@ def _port_message(port: str) -> str:
 
 def _port_problem(port: str) -> str | None:
     if not port:
-        return "empty port after ':'; remove the ':'"
+        return None  # RFC 3986 allows an empty port (``port = *DIGIT``): the default one
     if not port.isascii() or not port.isdigit():
         return f"port {port!r} is not a number; a port is a number from 1 to 65535"
     if not 0 < int(port) <= 65535:
@@ -877,9 +934,7 @@ def _host_problem(host: str) -> str | None:
     if not host:
         return "URL has no host; write the site's host name after '//'"
     if host.startswith("["):
-        if _IPV6.match(host):
-            return None
-        return f"host {host!r} is not a valid IPv6 literal; write it as [2001:db8::1]"
+        return _ip_literal_problem(host)
     unsafe = _UNSAFE.findall(host)
     if unsafe:
         shown = _listed([_describe(c) for c in sorted(set(unsafe))])
@@ -910,30 +965,123 @@ def _host_problem(host: str) -> str | None:
                 f"host {host!r} contains characters not allowed in a host name; use letters, "
                 "digits and '-' (not at the start or end of a label)"
             )
-    return None
+    return _named_host_problem(host)
+
+
+def _ip_literal_problem(host: str) -> str | None:
+    """What is wrong with a host written in brackets (an IPv6 address, RFC 3986
+    ``IP-literal``), with the literal to write when it is plain, or None."""
+    head = f"host {host!r} is not a valid IPv6 literal"
+    end = host.find("]")
+    if 0 <= end < len(host) - 1:
+        return f"{head}: {host[end + 1 :]!r} follows its ']'; write the address in brackets alone"
+    inner = host[1:end] if end > 0 else host[1:]
+    fault = ipv6_fault(inner)
+    if end < 0:
+        if fault is None:
+            return f"{head}: its closing ']' is missing; write [{inner}]"
+        return f"{head}: its closing ']' is missing, and {fault}"
+    if fault is None:
+        return None
+    address, percent, _zone = inner.partition("%")
+    if percent and address and ipv6_fault(address) is None:
+        return (
+            f"{head}: a zone ({inner[len(address) :]}) is not allowed in a URL's host; "
+            f"write [{address}]"
+        )
+    return f"{head}: {fault}"
+
+
+def _named_host_problem(host: str) -> str | None:
+    """What is wrong with an ASCII host whose characters are all allowed: one whose last
+    label is a number but that is not an IPv4 address (WHATWG URL reads it as one and
+    fails), or an ``xn--`` label that is not a valid A-label; or None."""
+    if plain_host(host):
+        return None
+    ipv4 = ipv4_fault(host)
+    if ipv4 is not None:
+        name = host[:-1] if host.endswith(".") else host
+        numbers = name.split(".")
+        if len(numbers) == 4 and all(number.isdigit() for number in numbers):
+            hint = " (each of its four numbers is 0 to 255)" if ipv4.endswith("255") else ""
+            return f"host {host!r} is not a valid IPv4 address: {ipv4}{hint}"
+        return (
+            f"host {host!r} ends in a number, so browsers read it as an IPv4 address, "
+            f"and it is not one: {ipv4}"
+        )
+    alabel = alabel_fault(host)
+    if alabel is None:
+        return None
+    label, decoded = alabel.label, alabel.decoded
+    head = f"host {host!r} has the label {label!r}, "
+    if not decoded:
+        return (
+            head + "whose Punycode does not decode: an 'xn--' label must be the ASCII "
+            "form of an internationalized label; write the host's real name"
+        )
+    if alabel.fault is None:
+        return (
+            head + f"which decodes to {decoded!r}, ASCII alone: an 'xn--' label is the "
+            "ASCII form of an internationalized label only; write the host's real name"
+        )
+    return head + "which decodes to " + _idn_message(decoded, alabel.fault)[5:]
+
+
+def _quoted(url: str) -> str:
+    """``url`` in quotes as the file has it (its start, when long); ``repr`` only for
+    one with characters that do not print (a backslash is shown as one)."""
+    shown = url if len(url) <= 80 else url[:77] + "..."
+    return f"'{shown}'" if shown.isprintable() else repr(shown)
+
+
+_UNEXPANDED = (
+    "it holds an entity reference that is not expanded, so its value is not known; "
+    "write the full URL, starting with https:// and the host, without entity references"
+)
 
 
 def _not_absolute_message(url: str, field: str) -> str:
-    shown = url if len(url) <= 80 else url[:77] + "..."
+    shown = _quoted(url)
+    if holds_reference(url):
+        return f"<{field}> {shown} is not an absolute URL as written: {_UNEXPANDED}"
     slashes = _SCHEME_SLASHES.match(url)
     if slashes:
-        return (
-            f"URL {shown!r} has a malformed scheme; write "
-            f"{slashes.group(1).lower()}://{url[slashes.end() :].lstrip('/')}"
-        )
+        scheme = slashes.group(1).lower()
+        return f"URL {shown} has a malformed scheme{_rewritten(scheme, url[slashes.end() :])}"
     if url.startswith("//"):
-        return f"URL {shown!r} has no scheme; write https:{url}"
+        return f"URL {shown} has no scheme; write https:{url}"
     if url.startswith("/"):
-        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com{url}"
+        return f"URL {shown} is relative; write the full URL, e.g. https://example.com{url}"
     if url.lower().startswith("www.") or (_HOST_LIKE.match(url) and not _FILE_LIKE.match(url)):
-        return f"URL {shown!r} has no scheme; write https://{url}"
+        return f"URL {shown} has no scheme; write https://{url}"
     if _RELATIVE.match(url):
         path = re.sub(r"^(?:\.\.?/)+", "", url)
-        return f"URL {shown!r} is relative; write the full URL, e.g. https://example.com/{path}"
+        return f"URL {shown} is relative; write the full URL, e.g. https://example.com/{path}"
     return (
-        f"<{field}> {shown!r} is not an absolute URL; write the full URL, "
+        f"<{field}> {shown} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
     )
+
+
+def _no_slashes_message(url: str, scheme: str, rest: str) -> str:
+    """UR001's words for ``scheme:`` followed by ``rest``, which does not start ``//``."""
+    shown = _quoted(url)
+    if holds_reference(url):
+        return f"URL {shown} lacks '//' after the scheme; {_UNEXPANDED}"
+    return f"URL {shown} lacks '//' after the scheme{_rewritten(scheme, rest)}"
+
+
+def _rewritten(scheme: str, rest: str) -> str:
+    """The end of UR001's message on a URL whose ``scheme`` is followed by ``rest``, past
+    slashes that are wrong: the URL to write when what follows them starts with a host
+    name (backslashes and white space among the slashes dropped, backslashes in the path
+    made slashes, as browsers read them), else that the host is missing."""
+    tail = rest.lstrip(" \t\r\n/\\")
+    path_end = min((at for at in (tail.find("?"), tail.find("#")) if at >= 0), default=len(tail))
+    tail = tail[:path_end].replace("\\", "/") + tail[path_end:]
+    if tail.lower().startswith("www.") or (_HOST_LIKE.match(tail) and not _FILE_LIKE.match(tail)):
+        return f"; write {scheme}://{tail}"
+    return f", and no host; write the full URL, e.g. {scheme}://example.com/{tail}"
 
 
 def _listed(items: list[str]) -> str:
