@@ -371,7 +371,7 @@ def split_file(
 def _refuse_unwritable(targets: list[Path]) -> None:
     """Refuse before anything is written when one of ``targets`` cannot be replaced by a
     file (a directory stands there, or a file nobody may write)."""
-    from sitemap_lint.fix.write import file_kind
+    from sitemap_lint.inputs.reader import file_kind
 
     for target in targets:
         try:

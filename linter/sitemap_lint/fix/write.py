@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sitemap_lint.inputs.reader import file_kind
+
 
 class WriteError(Exception):
     """The fixed file could not be written; the message is one line, the original is intact."""
@@ -171,18 +173,6 @@ def _write_all(path: Path, descriptor: int, data: bytes) -> None:
         return
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
-
-
-def file_kind(mode: int) -> str:
-    """What a file that is not a regular one is, for a message (``st_mode``)."""
-    kinds = (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO or pipe"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _umask() -> int:

@@ -171,7 +171,7 @@ class ByteStream:
                 raise InputError(f"{self.source.name}: is a directory")
             if not stat.S_ISREG(mode):
                 raise InputError(
-                    f"{self.source.name}: not a regular file ({_kind(mode)}); "
+                    f"{self.source.name}: not a regular file ({file_kind(mode)}); "
                     "to check a stream, pipe it to standard input and give '-'"
                 )
             if flags & getattr(os, "O_NONBLOCK", 0):
@@ -231,8 +231,10 @@ def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message (``st_mode``)."""
     kinds = (
+        (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a FIFO or pipe"),
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),
