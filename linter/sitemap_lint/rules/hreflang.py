@@ -43,6 +43,7 @@ from sitemap_lint.rules.urls import (
 from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, slot_setters
+from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
     pass
@@ -849,10 +850,7 @@ def _return_link_problem(
 
 def _as_codes(codes: list[str]) -> str:
     """``hreflang="en"``, ``hreflang="en" and "x-default"``."""
-    quoted = [f'"{code}"' for code in codes]
-    if len(quoted) == 1:
-        return f"hreflang={quoted[0]}"
-    return "hreflang=" + ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return "hreflang=" + joined([f'"{code}"' for code in codes])
 
 
 def _where(record: Alternates) -> str:

@@ -18,6 +18,7 @@ from sitemap_lint.rules.events import Replacements
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Only, Reporter
+from sitemap_lint.support.words import joined
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
 
@@ -290,7 +291,7 @@ def _check_children(
                     child.text, child, report, field="image:license", replacements=replacements
                 )
     if deprecated:
-        names = _join([f"<image:{node.name}>" for node in deprecated])
+        names = joined([f"<image:{node.name}>" for node in deprecated])
         first = deprecated[0]
         report.add(
             DEPRECATED_CHILDREN.at(
@@ -352,9 +353,3 @@ def _misplaced(element: Node, report: Reporter) -> None:
         hint = "rename it to <image:image>" if close else "only <image:image> may stand there"
         message = f"<image:{element.name}> is not an element of the image extension; {hint}"
     report.add(MISPLACED.at(element.line, element.column, message), element)
-
-
-def _join(items: list[str]) -> str:
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -32,6 +32,7 @@ from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext
@@ -715,7 +716,7 @@ def _check_slowly(
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
     encode = _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
-        shown = _listed([_describe(c) for c in unsafe])
+        shown = joined([_describe(c) for c in unsafe])
         report.add(
             UNSAFE_CHARACTER.at(
                 line,
@@ -937,7 +938,7 @@ def _host_problem(host: str) -> str | None:
         return _ip_literal_problem(host)
     unsafe = _UNSAFE.findall(host)
     if unsafe:
-        shown = _listed([_describe(c) for c in sorted(set(unsafe))])
+        shown = joined([_describe(c) for c in sorted(set(unsafe))])
         return f"host {host!r} contains {shown}; write a host name of letters, digits, '-' and '.'"
     name = host[:-1] if host.endswith(".") else host
     if not host.isascii():
@@ -1082,11 +1083,6 @@ def _rewritten(scheme: str, rest: str) -> str:
     if tail.lower().startswith("www.") or (_HOST_LIKE.match(tail) and not _FILE_LIKE.match(tail)):
         return f"; write {scheme}://{tail}"
     return f", and no host; write the full URL, e.g. {scheme}://example.com/{tail}"
-
-
-def _listed(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _describe(char: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import pairwise
@@ -36,6 +36,7 @@ from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import joined
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
 
@@ -724,7 +725,7 @@ def _check_required(
     renamed: Node | None = None
     covers: list[Node] = []
     if missing:
-        parts.append("<video:video> has no " + _join([f"<video:{name}>" for name in missing]))
+        parts.append("<video:video> has no " + joined([f"<video:{name}>" for name in missing]))
         renames = []
         for name in missing:
             alias = _misspelling_of(video, name)
@@ -741,7 +742,7 @@ def _check_required(
         fix = renames[0] if renames else "add " + ("it" if len(missing) == 1 else "them")
         parts[-1] += f"; Google requires thumbnail_loc, title and description: {fix}"
     if empty:
-        names = _join([f"<video:{node.name}>" for node in empty])
+        names = joined([f"<video:{node.name}>" for node in empty])
         verb = "is" if len(empty) == 1 else "are"
         parts.append(
             f"{names} {verb} empty; give {'it a value' if len(empty) == 1 else 'them values'}"
@@ -821,7 +822,7 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
         later = [
             c for c in known[index + 1 :] if c.name in REQUIRED and _RANK[c.name] < _RANK[node.name]
         ]
-        names = _join([f"<video:{c.name}>" for c in later])
+        names = joined([f"<video:{c.name}>" for c in later])
         message = (
             f"<video:{node.name}> must come after {names} (line {later[0].line}); write "
             "thumbnail_loc, title and description first, in this order"
@@ -882,7 +883,7 @@ def _check_media_urls(
     page = normal_url(context.loc) if context.loc is not None else None
     same = [node for node in present if normal_url(node.text.strip()) == page]
     if same:
-        names = _join([f"<video:{node.name}>" for node in same])
+        names = joined([f"<video:{node.name}>" for node in same])
         report.add(
             URL_IS_PAGE.at(
                 same[0].line,
@@ -1425,7 +1426,7 @@ def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
             if attributes:
                 plural = "s" if len(attributes) > 1 else ""
                 deprecated.append(
-                    f"the {_join(attributes)} attribute{plural} of <video:player_loc>"
+                    f"the {joined(attributes)} attribute{plural} of <video:player_loc>"
                 )
                 positions.append(nodes[0])
                 count += len(attributes)
@@ -1437,10 +1438,10 @@ def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
         return
     parts = []
     if deprecated:
-        parts.append(f"Google ignores {_join(deprecated)} since 2022 (deprecated, harmless)")
+        parts.append(f"Google ignores {joined(deprecated)} since 2022 (deprecated, harmless)")
     if legacy:
         verb = "is" if len(legacy) == 1 else "are"
-        parts.append(f"{_join(legacy)} {verb} legacy, no longer documented by Google")
+        parts.append(f"{joined(legacy)} {verb} legacy, no longer documented by Google")
     first = min(positions, key=lambda node: (node.line, node.column))
     message = "; ".join(parts) + f": remove {'it' if count == 1 else 'them'}"
     report.add(DEPRECATED.at(first.line, first.column, message))
@@ -1448,12 +1449,6 @@ def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
 
 def _shown(node: Node) -> str:
     return f"video:{node.name}" if node.ns == NAMESPACE else node.name
-
-
-def _join(items: Sequence[str]) -> str:
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _is_country(code: str) -> bool:

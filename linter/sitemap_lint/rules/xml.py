@@ -15,6 +15,7 @@ from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import joined
 
 SYNTAX_ERROR = rule(
     "XM001",
@@ -428,7 +429,7 @@ def _whitespace(prefix: str, breaks: int) -> str:
     other = len(prefix) - spaces - tabs - prefix.count("\n") - prefix.count("\r")
     if other:
         parts.append(_plural(other, "other whitespace character"))
-    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return joined(parts)
 
 
 def xml_version(version: str, line: int, column: int) -> Finding:
