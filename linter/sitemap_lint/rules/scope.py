@@ -185,9 +185,10 @@ class ScopeChecker(Mutable):
             )
             return
         path = url.path
-        # A path under the directory as written, without a dot segment, is under it in
-        # normal form too (the directory ends with "/", which no escape holds).
-        if path.startswith(self._directory) and "." not in path and "%" not in path:
+        # A path under the directory as written, without a dot segment ("/." starts
+        # each) or an escape, is under it in normal form too (the directory ends with
+        # "/", which no escape holds).
+        if path.startswith(self._directory) and "/." not in path and "%" not in path:
             return
         escaped = _normal_escapes(path)
         normal = _remove_dot_segments(escaped)
