@@ -430,19 +430,13 @@ CHECKS: list[CheckSpec] = []
 
 # Rules whose findings depend on other rules' findings: the schema rule drops errors on
 # nodes another finding covered, so turning the covering rules off must not skip their
-# checks while it is enabled; the unused-suppression rule reports a directive that no
-# finding used, and judges only the codes of enabled rules (the checks of the others
-# do not run).
+# checks while it is enabled. (The unused-suppression rule judges only the codes of
+# enabled rules: the checks of the others do not run.)
 COVERAGE_READERS: set[str] = set()
-FINDING_READERS: set[str] = set()
 
 
 def reads_coverage(*rules: Rule) -> None:
     COVERAGE_READERS.update(rule.code for rule in rules)
-
-
-def reads_findings(*rules: Rule) -> None:
-    FINDING_READERS.update(rule.code for rule in rules)
 
 
 def check(

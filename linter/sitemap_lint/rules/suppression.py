@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import Directives, InvalidDirective, UnusedDirective
-from sitemap_lint.rules.registry import DIRECTIVES, reads_findings
+from sitemap_lint.rules.registry import DIRECTIVES
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
@@ -93,7 +93,6 @@ ORDER = 170
 
 RULES = (UNUSED, INVALID)
 
-reads_findings(UNUSED)  # a directive is unused when no finding, of any rule, matched it
 
 # A comment is a directive when it starts with the tag and a colon; the tag
 # followed by disable/enable without the colon is a malformed directive.
