@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -514,6 +515,7 @@ def reads_as_iri(url: str) -> bool:
     )
 
 
+@lru_cache(maxsize=1024)  # a file's URLs share a few hosts
 def reads_as_name(host: str) -> bool:
     """Whether an ASCII host of labels of letters, digits and hyphens has nothing wrong
     with it that its characters do not tell: it is not read as an IPv4 address that is
