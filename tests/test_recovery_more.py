@@ -455,3 +455,60 @@ def test_after_a_malformed_declaration_the_fast_path_changes_nothing(
         ("XM004", *position(as_read, "&d")),
     ]
     assert (slow["kind"], slow["urls"]) == ("urlset", 402)
+
+
+@pytest.mark.parametrize(
+    ("opening", "what", "closer"),
+    [
+        ("<!-- old entries", "comment", "-->"),
+        ("<?generator version 2", "processing instruction", "?>"),
+        ("<url><loc><![CDATA[https://example.com/x</loc></url>", "CDATA section", "]]>"),
+    ],
+    ids=["comment", "instruction", "CDATA"],
+)
+@pytest.mark.parametrize("size", ["small", "past the fast path's threshold"])
+def test_a_section_never_closed_is_one_finding_and_the_entries_after_it_are_read(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    opening: str,
+    what: str,
+    closer: str,
+    size: str,
+) -> None:
+    count = 2 if size == "small" else 200
+    before = [entry(f"p{n}") for n in range(count)]
+    after = [entry(f"q{n}") for n in range(count)] + [entry("late", BAD_DATE)]
+    text = sitemap(*before, opening, *after)
+    assert (len(text) > fastpath.SMALL) == (size != "small")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    start = opening.index("<![CDATA[") if "CDATA" in opening else 0
+    line, column = position(text, opening)
+    assert places(slow) == [
+        ("XM001", line, column + start),
+        ("DT002", *position(text, "<lastmod>")),
+    ]
+    message = slow["findings"][0]["message"]
+    assert message.startswith(f"this {what} is never closed: no '{closer}' follows it")
+    assert message.endswith("(the entries after it were read and checked)")
+    # Every entry but the one the section starts in.
+    assert slow["urls"] == 2 * count + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (sitemap(entry("a")) + "<!-- after the root", "XM001"),
+        (HEAD + "  " + entry("a") + "\n  <!-- cut short", "XM008"),
+        (HEAD.replace("<urlset", "<!-- before the root\n<urlset") + entry("a") + TAIL, "XM001"),
+    ],
+    ids=["after the root", "at the end of a cut file", "before the root"],
+)
+def test_a_comment_the_file_ends_in_is_one_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, code: str
+) -> None:
+    found = checked(tmp_path, text, capsys)
+    assert [finding["code"] for finding in found["findings"]] == [code]
+    if code == "XM001":
+        assert found["findings"][0]["message"].startswith("this comment is never closed")

@@ -10,6 +10,12 @@ XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in ev
 # "/", "!" or "?" after it; or glued to the text before it (``q=a<b``: not after white
 # space, "<", ">" or a quote) and opening no end tag, comment or instruction.
 RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n<>\"'])<(?![/!?])"
+# What the text of a document can end inside of: (how it opens, what it is, how it ends).
+UNENDED = (
+    ("<!--", "comment", "-->"),
+    ("<![CDATA[", "CDATA section", "]]>"),
+    ("<?", "processing instruction", "?>"),
+)
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
 MAX_TEXT = 1 << 18

@@ -24,7 +24,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
-from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.model import SITEMAP_NS, UNENDED, Node
 from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
@@ -62,6 +62,12 @@ _HTML_START = lazy(
     re.IGNORECASE | re.DOTALL,
 )
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
+
+
+def _unended(context: str, offset: int) -> bool:
+    """Whether the text ended in the comment, CDATA section or instruction that starts
+    at ``offset`` of ``context`` (expat's error there): its end is missing."""
+    return any(context.startswith(opener, offset) for opener, _what, _closer in UNENDED)
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
@@ -536,7 +542,7 @@ class FileChecker:
             root = self.root.name if self.root is not None else "root"
             self._markup(Markup(MarkupKind.TRUNCATED, line, column, root))
             return
-        if at_end and parser is not None and not parser.saw_root:
+        if at_end and parser is not None and not parser.saw_root and not _unended(context, offset):
             self._markup(Markup(MarkupKind.NO_ROOT, line, column))
             return
         before_root = None if parser is None else not parser.saw_root
@@ -555,6 +561,14 @@ class FileChecker:
             findings = self.sink.findings
             for index in added:
                 self.sink.replace(index, findings[index].with_xpath(xpath))
+
+    def on_unended(self, what: str, closer: str, line: int, column: int) -> None:
+        """A comment, CDATA section or instruction (``what``) not closed by ``closer``
+        before the text ends; reading resumed after it."""
+        if self.shadow is not None:
+            self.shadow.stop()  # entries after this one are validated by rebuilding them
+        added = self._markup(Markup(MarkupKind.UNENDED, line, column, what, context=closer))
+        self._syntax_pending.extend(added)
 
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None:
         skipped = Markup(MarkupKind.SKIPPED, first, 1, self.entry_name or "entry")

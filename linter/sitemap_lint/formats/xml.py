@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from sitemap_lint.model import MAX_TEXT, XML_NS, Node, RefusedReferences
+from sitemap_lint.model import MAX_TEXT, UNENDED, XML_NS, Node, RefusedReferences
 from sitemap_lint.support.patterns import lazy
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
@@ -71,6 +71,9 @@ _TAG_MISMATCH = 7
 _UNDEFINED_ENTITY = 11
 _BAD_CHAR_REF = 14
 _XML_DECL = 30
+_UNCLOSED_TOKEN = 5
+_UNCLOSED_CDATA = 20
+_UNENDED = tuple((opener.encode(), what, closer) for opener, what, closer in UNENDED)
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
@@ -115,6 +118,7 @@ class Handler(Protocol):
         self, code: int, line: int, column: int, context: str, offset: int
     ) -> None: ...
     def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None: ...
+    def on_unended(self, what: str, closer: str, line: int, column: int) -> None: ...
     def on_lost_entry(self, entry: Node) -> None: ...
     def on_skipped(self, first: int, last: int, resumed: int | None) -> None: ...
     def on_too_many_errors(self, line: int, column: int) -> None: ...
@@ -488,6 +492,10 @@ class StreamParser:
             # not help.
             offset, into = self._marked_defect(self._parser.ErrorByteIndex)
             column -= into
+        if final and code in (_UNCLOSED_TOKEN, _UNCLOSED_CDATA):
+            following = self._unended(code, offset, line, column)
+            if following is not None:
+                return following
         recover = (
             self.recover
             and self.saw_root
@@ -550,6 +558,40 @@ class StreamParser:
             self._lose_entry_start_tag(offset)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
+
+    def _unended(
+        self, code: int, offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """The text ended inside a comment, CDATA section or processing instruction
+        (expat's error at file byte ``offset``, ``line``, ``column``) that an entry or the
+        root's end tag follows: its end is missing, not the file's. Reported at its
+        start; reading resumes at that entry or end tag. None: not such a case."""
+        window = self._window
+        base = self._window_base
+        if not (self.recover and self.saw_root and not self.root_closed and self._stack):
+            return None
+        if self._resync is None or offset < base:
+            return None
+        # Expat stops at a comment's or an instruction's start, at the end for a CDATA
+        # section: the last one opened is the one not closed.
+        start = window.rfind(b"<![CDATA[") if code == _UNCLOSED_CDATA else offset - base
+        if start < 0 or start >= len(window):
+            return None
+        section = next((s for s in _UNENDED if window.startswith(s[0], start)), None)
+        if section is None:
+            return None
+        opener, what, closer = section
+        if self._resync.search(window, start + len(opener)) is None:
+            return None  # nothing follows it: the file itself is cut short
+        if code == _UNCLOSED_CDATA:
+            line, column = self._position_before(line, column, base + start, offset)
+        if self._count_error(line, column):
+            return None
+        assert self.handler is not None  # parsing ends before a release
+        self.handler.on_unended(what, closer, line, column)
+        self._last_error = base + start
+        self._lose_open_entry()
+        return self._resume_after(base + start + len(opener), line, column - 1 + len(opener), line)
 
     def _error_context(self, offset: int, line: int, column: int) -> tuple[str, int]:
         """The context of an error at file byte ``offset`` (file ``line`` and 1-based

@@ -552,6 +552,9 @@ class _EntryTargets:
     def on_unclosed(self, entry: Node, node: Node, qname: str, line: int, column: int) -> None:
         return None
 
+    def on_unended(self, what: str, closer: str, line: int, column: int) -> None:
+        return None
+
     def on_lost_entry(self, entry: Node) -> None:
         return None
 

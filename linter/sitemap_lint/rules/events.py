@@ -104,6 +104,7 @@ class MarkupKind:
     TRUNCATED = "truncated"  # the text ended inside the root
     NO_ROOT = "no-root"  # the text ended before any root element
     UNCLOSED = "unclosed"  # an element without its end tag, found on recovery
+    UNENDED = "unended"  # a comment, CDATA section or instruction the text ends in
     SKIPPED = "skipped"  # lines passed over after a syntax error
     TOO_MANY = "too-many-errors"  # reading stopped after too many syntax errors
     DOCTYPE = "doctype"  # a DOCTYPE declaration
@@ -115,10 +116,11 @@ class Markup(NamedTuple):
     """What the XML reader met in the markup (``markup`` checks), where it stands.
 
     ``name``: the root's name (``truncated``, ``root-text``), the element's
-    qualified name (``unclosed``), the DOCTYPE's name, or the entries' name
-    (``skipped``); ``code``: expat's error code (``syntax``; for a ``doctype``, the
-    error of the entity that stopped the reading, else -1); ``context`` and
-    ``offset``: the text of a syntax error's line and the error's place in it;
+    qualified name (``unclosed``), the DOCTYPE's name, the entries' name
+    (``skipped``), or what is not ended (``unended``: "comment", ...); ``code``:
+    expat's error code (``syntax``; for a ``doctype``, the error of the entity that
+    stopped the reading, else -1); ``context`` and ``offset``: the text of a syntax
+    error's line and the error's place in it (``unended``: what would end it, "-->");
     ``before_root``: whether the root had not started (None: not known); ``at``: where
     an unclosed element was noticed, or the line where a DOCTYPE's entity stopped the
     reading; ``last``: the last line skipped; ``resumed``: the line where reading

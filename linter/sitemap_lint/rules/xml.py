@@ -9,7 +9,7 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
-from sitemap_lint.model import RAW_LT
+from sitemap_lint.model import RAW_LT, UNENDED
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
@@ -321,6 +321,7 @@ _UNDEFINED = _code("XML_ERROR_UNDEFINED_ENTITY")
 _UNBOUND_PREFIX = _code("XML_ERROR_UNBOUND_PREFIX")
 _SYNTAX = _code("XML_ERROR_SYNTAX")
 _XML_DECL = _code("XML_ERROR_XML_DECL")
+_UNCLOSED_TOKEN = _code("XML_ERROR_UNCLOSED_TOKEN")
 _CLOSING_TAG = lazy(r"</([A-Za-z_][\w.:-]*)\s*>")
 _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _AMPLIFICATION = _code("XML_ERROR_AMPLIFICATION_LIMIT_BREACH")
@@ -486,6 +487,10 @@ def syntax_error(
     start = _broken_start(code, line, column, context, offset, before_root)
     if start is not None:
         return start
+    if code == _UNCLOSED_TOKEN:
+        for opener, what, closer in UNENDED:
+            if context.startswith(opener, offset):
+                return unended(what, closer, line, column, resumed=False)
     if code == _JUNK_AFTER_ROOT:
         return CONTENT_AFTER_ROOT.at(
             line,
@@ -677,6 +682,18 @@ def unclosed(qname: str, line: int, column: int, at_line: int, at_column: int) -
     )
 
 
+def unended(what: str, closer: str, line: int, column: int, resumed: bool = True) -> Finding:
+    """A comment, CDATA section or processing instruction whose end is missing: the
+    text ends inside it (``resumed``: entries follow its start, and were read)."""
+    read = " (the entries after it were read and checked)" if resumed else ""
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"this {what} is never closed: no {closer!r} follows it, so all the rest of the "
+        f"file is part of it; end it with {closer!r}{read}",
+    )
+
+
 def skipped(first: int, last: int, resumed: int | None, entry: str) -> Finding:
     """Lines that could not be read after a syntax error (``resumed``: where reading
     went on, None when the file ended first)."""
@@ -734,6 +751,8 @@ def _markup_finding(markup: Markup) -> Finding | None:
         return truncated(markup.name, line, column)
     if kind == MarkupKind.UNCLOSED and markup.at is not None:
         return unclosed(markup.name, line, column, *markup.at)
+    if kind == MarkupKind.UNENDED:
+        return unended(markup.name, markup.context, line, column)
     if kind == MarkupKind.SKIPPED:
         return skipped(line, markup.last, markup.resumed, markup.name)
     if kind == MarkupKind.TOO_MANY:
