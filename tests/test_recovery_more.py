@@ -512,3 +512,48 @@ def test_a_comment_the_file_ends_in_is_one_finding(
     assert [finding["code"] for finding in found["findings"]] == [code]
     if code == "XM001":
         assert found["findings"][0]["message"].startswith("this comment is never closed")
+
+
+# -- attribute values without XML's quotes -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "how"),
+    [
+        ("\u201chttp://www.sitemaps.org/schemas/sitemap/0.9\u201d", "is in \u201c\u201d"),
+        ("\u00abhttp://www.sitemaps.org/schemas/sitemap/0.9\u00bb", "is in \u00ab\u00bb"),
+        ("\u2018http://www.sitemaps.org/schemas/sitemap/0.9\u2019", "is in \u2018\u2019"),
+        ('\u201chttp://www.sitemaps.org/schemas/sitemap/0.9"', 'is in \u201c"'),
+        ("`http://www.sitemaps.org/schemas/sitemap/0.9`", "is in ``"),
+        ("http://www.sitemaps.org/schemas/sitemap/0.9", "has no quotes"),
+    ],
+)
+def test_a_root_namespace_without_straight_quotes_is_one_finding_with_a_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str, how: str
+) -> None:
+    text = sitemap(entry("a")).replace('"http://www.sitemaps.org/schemas/sitemap/0.9"', written)
+    found, after = fixed_agrees(tmp_path, text, capsys)
+    assert places(found) == [("XM011", *position(text, written))]
+    assert found["findings"][0]["message"] == (
+        f"the value of xmlns {how}: XML needs straight quotes; write "
+        'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    )
+    assert after == sitemap(entry("a"))
+
+
+def test_each_unquoted_value_of_a_tag_is_a_finding_and_the_next_entries_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    link = "<image:image><image:loc id=a class=\u201cb\u201d>https://example.com/i.png</image:loc></image:image>"
+    plain = [entry(f"p{n}") for n in range(400)]
+    text = sitemap(*plain[:200], entry("x", link), *plain[200:], entry("late", BAD_DATE))
+    assert len(text) > fastpath.SMALL
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    assert places(slow) == [
+        ("XM011", *position(text, "a class")),
+        ("XM011", *position(text, "\u201cb")),
+        ("DT002", *position(text, "<lastmod>")),
+    ]
+    _found, after = fixed_agrees(tmp_path, text, capsys)
+    assert 'id="a" class="b">' in after

@@ -75,6 +75,10 @@ _UNCLOSED_TOKEN = 5
 _UNCLOSED_CDATA = 20
 _UNENDED = tuple((opener.encode(), what, closer) for opener, what, closer in UNENDED)
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
+# An attribute's name and "=" before a place, and another attribute of the same tag
+# after it whose value is not in XML's quotes (the match ends at the value).
+_BEFORE_ATTRIBUTE_VALUE = re.compile(rb"[^\s<>=\"'/]+[ \t]*=[ \t]*\Z")
+_UNQUOTED_AFTER = re.compile(rb"[ \t][^\s<>=\"'/]+[ \t]*=[ \t]*(?=[^\"' \t\r\n])")
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
 _PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
@@ -528,6 +532,8 @@ class StreamParser:
                 return following
         context, at = self._error_context(*shown)
         handler.on_syntax_error(code, shown[1], shown[2], context, at)
+        if code == _INVALID_TOKEN and repair is None:
+            self._report_unquoted_after(offset, line, column, context, at)
         stack = self._stack
         if repair is not None:
             start, end, mark = repair
@@ -821,6 +827,27 @@ class StreamParser:
                 chars = -len(window[found.start() : first].decode("utf-8", errors="replace"))
             else:
                 chars = len(window[first : found.start()].decode("utf-8", errors="replace"))
+            self.syntax_errors += 1
+            self.handler.on_syntax_error(_INVALID_TOKEN, line, column + chars, context, at + chars)
+
+    def _report_unquoted_after(
+        self, offset: int, line: int, column: int, context: str, at: int
+    ) -> None:
+        """After an error at an attribute value without XML's quotes (file byte
+        ``offset``, at ``line``:``column``, place ``at`` of ``context``), report the
+        other such values of the tag on the same line: the tag cannot be read, so expat
+        would never reach them."""
+        window = self._window
+        start = offset - self._window_base
+        if not _BEFORE_ATTRIBUTE_VALUE.search(window, max(start - 256, 0), start):
+            return
+        end = window.find(b">", start, start + CONTEXT_BYTES)
+        line_end = _LINE_BREAK.search(window, start, start + CONTEXT_BYTES)
+        if end < 0 or (line_end is not None and line_end.start() < end):
+            return
+        assert self.handler is not None
+        for found in _UNQUOTED_AFTER.finditer(window, start + 1, end):
+            chars = len(window[start : found.end()].decode("utf-8", errors="replace"))
             self.syntax_errors += 1
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column + chars, context, at + chars)
 

@@ -278,6 +278,30 @@ XML_VERSION = rule(
     good='<?xml version="1.0" encoding="UTF-8"?>',
 )
 
+ATTRIBUTE_NOT_QUOTED = rule(
+    "XM011",
+    "attribute-value-not-quoted",
+    ERROR,
+    fix="safe",
+    summary="An attribute value without quotes, or in typographic quotes",
+    what="""
+        Detects an attribute whose value is not in XML's quotes (`"` or `'`):
+        written bare (`hreflang=en`) or in other quotes (`xmlns=“http://…”`, as word
+        processors and editors that "smarten" quotes write them, or in `«»`, primes
+        or backticks). The fix puts the value in `"`. Like any syntax error it
+        stops the reading of the entry that holds it (the check resumes at the
+        next entry); in the root's start tag it stops the reading of the file.
+    """,
+    why="""
+        XML requires every attribute value in straight double or single quotes;
+        anything else makes the file not well-formed, and search engines reject
+        it. Typographic quotes usually come from copying the sitemap's header out
+        of a document, a chat or a web page.
+    """,
+    bad="<urlset xmlns=“http://www.sitemaps.org/schemas/sitemap/0.9”>",
+    good='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "XML"
 ORDER = 20
@@ -293,6 +317,7 @@ RULES = (
     TRUNCATED,
     UNDECLARED_PREFIX,
     XML_VERSION,
+    ATTRIBUTE_NOT_QUOTED,
 )
 
 KNOWN_PREFIXES = {
@@ -383,6 +408,19 @@ _VERSION_NUMBER = lazy(r"1\.[0-9]+")
 _ENCODING_NAME = lazy(r"[A-Za-z][A-Za-z0-9._-]*")
 _DECLARATION_FIX = 'write <?xml version="1.0" encoding="UTF-8"?>'
 _VALUE_SHOWN = 100
+# Quotes that are not XML's: typographic ones, guillemets, primes, backticks, accents.
+_OTHER_QUOTE = (
+    "[\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4]"
+)
+# An attribute's name and "=" right before the place the reader stops at, and the value
+# written there without XML's quotes: in other quotes (group 1, then the value, then the
+# closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
+# end).
+_BEFORE_VALUE = lazy(r"([^\s<>=\"'/]+)[ \t]*=[ \t]*\Z")
+_UNQUOTED_VALUE = lazy(
+    rf"({_OTHER_QUOTE})([^<>\"'\r\n\u201c-\u201f\u2018\u2019\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4]*)({_OTHER_QUOTE}|[\"'])"
+    r"|([^ \t\r\n<>\"']+?)(?=/?>|[ \t\r\n]|\Z)"
+)
 
 
 @check(PROLOG, emits=(CONTENT_BEFORE_DECLARATION, XML_VERSION), proof=NO_PROOF)
@@ -512,6 +550,9 @@ def syntax_error(
             "not checked; remove the DOCTYPE and write the values out",
         )
     if code == _INVALID_TOKEN:
+        unquoted = _unquoted_attribute(context, offset, line, column)
+        if unquoted is not None:
+            return unquoted
         # Expat stops at such a character wherever it stands, also right after a "<" or
         # in the name of a reference: the character is the defect.
         char = context[offset : offset + 1]
@@ -728,6 +769,7 @@ def too_many_errors(line: int, column: int) -> Finding:
         UNDEFINED_ENTITY,
         CONTENT_AFTER_ROOT,
         UNDECLARED_PREFIX,
+        ATTRIBUTE_NOT_QUOTED,
         TRUNCATED,
         DOCTYPE,
     ),
@@ -1003,6 +1045,37 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
             (edit,),
         ),
     )
+
+
+def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM011 when the reader stopped at ``offset`` of ``context`` (the file's ``line`` and
+    ``column``) at an attribute's value written without XML's quotes; else None."""
+    tag = context.rfind("<", 0, offset)
+    if tag < 0 or context.rfind(">", tag, offset) >= 0:
+        return None
+    name = _BEFORE_VALUE.search(context, tag + 1, offset)
+    value = _UNQUOTED_VALUE.match(context, offset)
+    if name is None or value is None:
+        return None
+    bare = value.group(4)
+    written = bare if bare is not None else value.group(2)
+    quote = "'" if '"' in written else '"'
+    fixed = f"{quote}{written}{quote}"
+    attribute = name.group(1)
+    how = "has no quotes" if bare is not None else f"is in {value.group(1)}{value.group(3)}"
+    edit = Edit(line, column, fixed, "span", line, column + len(value.group(0)), value.group(0))
+    return ATTRIBUTE_NOT_QUOTED.at(
+        line,
+        column,
+        f"the value of {attribute} {how}: XML needs straight quotes; write "
+        f"{_shown_attribute(attribute, fixed)}",
+        fix=FindingFix(Fix.SAFE, "Put the value in straight quotes", (edit,)),
+    )
+
+
+def _shown_attribute(name: str, value: str) -> str:
+    shown = f"{name}={value}"
+    return shown if len(shown) <= _VALUE_SHOWN else shown[: _VALUE_SHOWN - 3] + "..."
 
 
 def _undefined_entity(context: str, offset: int, line: int, column: int) -> Finding:
