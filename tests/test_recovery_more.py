@@ -557,3 +557,71 @@ def test_each_unquoted_value_of_a_tag_is_a_finding_and_the_next_entries_are_read
     ]
     _found, after = fixed_agrees(tmp_path, text, capsys)
     assert 'id="a" class="b">' in after
+
+
+# -- the root's start tag ----------------------------------------------------------------
+
+ROOT = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+IMAGE = ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+ROOT_DEFECTS = [
+    # (the root's start tag as written, where each defect stands, what its finding says)
+    (ROOT + IMAGE, [(IMAGE, len(IMAGE))], ["XM001 <urlset> is not closed: its '>' is missing"]),
+    (ROOT + IMAGE[:-1] + ">", [(IMAGE[:-1] + ">", len(IMAGE) - 1)], ["XM001 the value of"]),
+    (ROOT + IMAGE.lstrip() + ">", [("xmlns:image", 0)], ["XM001 no white space between"]),
+    (
+        ROOT + IMAGE.replace('"', "\u201c", 1).replace('"', "\u201d") + ">",
+        [("\u201c", 0)],
+        ["XM011 the value of xmlns:image is in \u201c\u201d"],
+    ),
+    (
+        ROOT.replace('"', "") + IMAGE.replace('"', "") + ">",
+        [("http://www.sitemaps", 0), ("http://www.google", 0)],
+        ["XM011 the value of xmlns has no quotes", "XM011 the value of xmlns:image has no"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("tag", "defects", "says"), ROOT_DEFECTS)
+@pytest.mark.parametrize("layout", ["pretty", "attributes on lines", "large"])
+def test_a_defect_of_the_root_tag_is_named_and_the_file_is_read_on(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tag: str,
+    defects: list[tuple[str, int]],
+    says: list[str],
+    layout: str,
+) -> None:
+    if layout == "attributes on lines":
+        tag = tag.replace(" xmlns:image", "\n        xmlns:image")
+    count = 300 if layout == "large" else 1
+    entries = [entry(f"p{n}") for n in range(count)] + [entry("late", BAD_DATE)]
+    text = sitemap(*entries).replace(HEAD.splitlines()[1], tag, 1)
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    places_of_defects = [position(text, needle, 1) for needle, _shift in defects]
+    expected = [
+        (says_one.split()[0], line, column + shift)
+        for says_one, (line, column), (_needle, shift) in zip(
+            says, places_of_defects, defects, strict=True
+        )
+    ]
+    assert places(slow) == [*expected, ("DT002", *position(text, "<lastmod>"))]
+    for finding, says_one in zip(slow["findings"], says, strict=False):
+        assert f"{finding['code']} {finding['message']}".startswith(says_one)
+    assert slow["urls"] == count + 1
+
+
+@pytest.mark.parametrize(
+    "tag", [ROOT + IMAGE, ROOT.replace('"', "") + ">"], ids=["'>' missing", "bare value"]
+)
+def test_a_root_tag_on_a_line_with_the_entries_is_named_and_reading_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tag: str
+) -> None:
+    # Writing the tag right would move every entry after it on the line: no finding of
+    # theirs could stand where it belongs, so none is reported.
+    text = sitemap(entry("a", BAD_DATE)).replace("\n", "").replace(HEAD.splitlines()[1], tag)
+    found = checked(tmp_path, text, capsys)
+    codes = [f["code"] for f in found["findings"]]
+    assert codes in (["XM001"], ["XM011"]) and "DT002" not in codes
+    assert "fix the markup here" not in found["findings"][0]["message"]

@@ -44,6 +44,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from sitemap_lint.formats.starttag import first_start_tag, read_start_tag
 from sitemap_lint.model import MAX_TEXT, UNENDED, XML_NS, Node, RefusedReferences
 from sitemap_lint.support.patterns import lazy
 
@@ -513,6 +514,10 @@ class StreamParser:
             self._lose_open_entry()
             return self._resume_after(offset, line, column - 1, line)
         if not recover:
+            if not self.saw_root and offset >= 0:
+                read_again = self._read_root_tag_again(offset)
+                if read_again is not None:
+                    return read_again or None
             self._lose_open_entry()
             handler.on_syntax_error(code, line, column, *self._error_context(offset, line, column))
             return None
@@ -564,6 +569,48 @@ class StreamParser:
             self._lose_entry_start_tag(offset)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
+
+    def _read_root_tag_again(self, offset: int) -> list[bytes | memoryview] | None:
+        """An error at file byte ``offset`` in the root's start tag, of a kind
+        ``starttag`` reads (an attribute value without XML's quotes or without its
+        closing quote, no space between two attributes, the '>' missing): each defect
+        of the tag is reported where it stands, and the document is read again from the
+        tag written right, when that moves nothing after it (else: [], reading stops).
+        None: not such an error."""
+        window = self._window
+        if self._window_base or self._segment != [(0, 0, -1)] or self._doctype_seen:
+            return None
+        start = first_start_tag(window)
+        read = read_start_tag(window, start) if 0 <= start <= offset else None
+        if read is None or offset > max(window.find(b"<", read.end), read.end):
+            return None
+        assert self.handler is not None  # parsing ends before a release
+        for defect in read.defects:
+            line, column = self.position(*self._advance(1, 0, 0, defect))
+            self.syntax_errors += 1
+            # The tag up to the end of the defect's line: what the finding names.
+            breaks = _LINE_BREAK.search(window, defect)
+            context = window[start : breaks.start() if breaks is not None else len(window)]
+            at = len(window[start:defect].decode("utf-8", errors="replace"))
+            shown = context.decode("utf-8", errors="replace")
+            self.handler.on_syntax_error(_INVALID_TOKEN, line, column, shown, at)
+        written = read.written.decode("utf-8", errors="replace")
+        as_read = window[start : read.end].decode("utf-8", errors="replace")
+        after = _LINE_BREAK.search(window, read.end)
+        rest = window[read.end : after.start() if after is not None else len(window)]
+        if len(written) != len(as_read) and rest.strip():
+            return []  # the rest of its line would move
+        tag_line, tag_column = self._advance(1, 0, 0, start)
+        self.column_offset = tag_column + (self.column_offset if tag_line == 1 else 0)
+        self.line_offset += tag_line - 1
+        _detach(self._parser)
+        self._new_parser()
+        self._segment = [(0, -1, len(read.written)), (len(read.written), read.end, -1)]
+        self._marks = [(0, start, read.written)]
+        text = written + window[read.end :].decode("utf-8", errors="replace")
+        self._recent = [(1, text)]
+        self._line_count = 1 + text.count("\n")
+        return [read.written, memoryview(window)[read.end :]]
 
     def _unended(
         self, code: int, offset: int, line: int, column: int

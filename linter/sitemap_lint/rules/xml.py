@@ -45,9 +45,15 @@ SYNTAX_ERROR = rule(
         100,000 syntax errors the rest of the file is not read. A malformed XML
         declaration at the start (its `?>` missing, a value not in quotes, no
         `version`, a `standalone` other than `yes` or `no`) is reported once,
-        saying what is wrong in it, and the check reads on after it. Any other
-        error before the root element, in its start tag or after its end stops the
-        check there.
+        saying what is wrong in it, and the check reads on after it. So is a
+        defect of the root's start tag that has one reading (its `>` missing, a
+        value's closing quote missing, two attributes without a space between
+        them, a value without XML's quotes: XM011): each is reported where it
+        stands and the file is read on from the tag written right, unless that
+        would move what follows the tag on its line. A comment, CDATA section or
+        processing instruction never closed is reported at its start, and the
+        check resumes at the next entry. Any other error before the root
+        element, in its start tag or after its end stops the check there.
     """,
     why="""
         A sitemap that is not well-formed is rejected as a whole: Google reports
@@ -288,9 +294,11 @@ ATTRIBUTE_NOT_QUOTED = rule(
         Detects an attribute whose value is not in XML's quotes (`"` or `'`):
         written bare (`hreflang=en`) or in other quotes (`xmlns=“http://…”`, as word
         processors and editors that "smarten" quotes write them, or in `«»`, primes
-        or backticks). The fix puts the value in `"`. Like any syntax error it
-        stops the reading of the entry that holds it (the check resumes at the
-        next entry); in the root's start tag it stops the reading of the file.
+        or backticks). The fix puts the value in `"`. Every such value of the tag
+        is reported. In an entry, like any syntax error, it stops the reading of
+        the entry (the check resumes at the next one); in the root's start tag the
+        file is read on from the tag written right, unless that would move what
+        follows the tag on its line (a bare value on a one-line file).
     """,
     why="""
         XML requires every attribute value in straight double or single quotes;
@@ -417,6 +425,16 @@ _OTHER_QUOTE = (
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
 # end).
 _BEFORE_VALUE = lazy(r"([^\s<>=\"'/]+)[ \t]*=[ \t]*\Z")
+# A start tag up to a place: its name (group 1), then attributes in XML's quotes; the
+# name of an attribute; an attribute's value whose closing quote is missing before the
+# place (group 1 the name, 2 the quote, 3 the value so far, without a "<").
+_TAG_HEAD = lazy(r"<([^\s<>/!?\"'=]+)")
+_ATTRIBUTES_SO_FAR = lazy(
+    r"(?:[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*(?:\"[^\"<]*\"|'[^'<]*'))*"
+    r"(?:[ \t\r\n]*|[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*[\"'][^\"'<>]*)"
+)
+_ATTRIBUTE_NAME = lazy(r"([^\s<>=\"'/]+)[ \t]*=")
+_OPEN_VALUE = lazy(r"(?:^|[ \t])([^\s<>=\"'/]+)[ \t]*=[ \t]*([\"'])([^\"'<>]*)\Z")
 _UNQUOTED_VALUE = lazy(
     rf"({_OTHER_QUOTE})([^<>\"'\r\n\u201c-\u201f\u2018\u2019\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4]*)({_OTHER_QUOTE}|[\"'])"
     r"|([^ \t\r\n<>\"']+?)(?=/?>|[ \t\r\n]|\Z)"
@@ -593,6 +611,9 @@ def syntax_error(
         lt = _glued_tag(context, offset, closed=False)
         if lt is not None:
             return _raw_less_than(context, lt, line, column - (offset - lt))
+        in_tag = _start_tag_defect(context, offset, line, column)
+        if in_tag is not None:
+            return in_tag
     if code == _TAG_MISMATCH:
         lt = _glued_tag(context, offset, closed=True)
         if lt is not None:
@@ -1050,8 +1071,8 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
 def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Finding | None:
     """XM011 when the reader stopped at ``offset`` of ``context`` (the file's ``line`` and
     ``column``) at an attribute's value written without XML's quotes; else None."""
-    tag = context.rfind("<", 0, offset)
-    if tag < 0 or context.rfind(">", tag, offset) >= 0:
+    tag = context.rfind("<", 0, offset)  # -1: the tag starts on an earlier line
+    if context.rfind(">", max(tag, 0), offset) >= 0:
         return None
     name = _BEFORE_VALUE.search(context, tag + 1, offset)
     value = _UNQUOTED_VALUE.match(context, offset)
@@ -1071,6 +1092,49 @@ def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Fi
         f"{_shown_attribute(attribute, fixed)}",
         fix=FindingFix(Fix.SAFE, "Put the value in straight quotes", (edit,)),
     )
+
+
+def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM001 naming what is wrong in a start tag when the reader stopped at ``offset``
+    of ``context`` inside one (its line; a tag may start on an earlier one): two
+    attributes without white space between them, an attribute value whose closing
+    quote is missing, or the tag's '>' missing; else None."""
+    tag = context.rfind("<", 0, offset)
+    head = _TAG_HEAD.match(context, tag) if tag >= 0 else None
+    if tag >= 0 and head is None:
+        return None
+    name = f"<{head.group(1)}>" if head is not None else "the start tag"
+    if not _ATTRIBUTES_SO_FAR.fullmatch(context, head.end() if head is not None else 0, offset):
+        return None
+    glued = _ATTRIBUTE_NAME.match(context, offset)
+    if glued is not None and context[offset - 1 : offset] in ('"', "'"):
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            f"no white space between two attributes of {name}: write a space before "
+            f"{glued.group(1)!r}",
+        )
+    open_value = _OPEN_VALUE.search(context, 0, offset)
+    if open_value is not None and (context.startswith((">", "/>"), offset)):
+        value = open_value.group(3)
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            f"the value of {open_value.group(1)} in {name} has no closing quote: add "
+            f"{open_value.group(2)} after {_excerpt_value(value)!r}",
+        )
+    if context[offset:].lstrip()[:1] in ("", "<"):
+        end = len(context[:offset].rstrip())
+        return SYNTAX_ERROR.at(
+            line,
+            column - (offset - end),
+            f"{name} is not closed: its '>' is missing; add '>' here, after its last attribute",
+        )
+    return None
+
+
+def _excerpt_value(text: str) -> str:
+    return text if len(text) <= _EXCERPT else "..." + text[-(_EXCERPT - 3) :]
 
 
 def _shown_attribute(name: str, value: str) -> str:

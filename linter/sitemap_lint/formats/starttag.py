@@ -1,0 +1,125 @@
+"""A start tag read leniently where the XML reader stopped in it: where each defect
+stands, and the tag written right with the same line breaks, so that the reader can
+start again on it and every position after it stays the file's.
+
+The defects read: an attribute value without XML's quotes (bare, or in typographic
+quotes, guillemets, primes or backticks), a value whose closing quote is missing, two
+attributes without white space between them, and the tag's '>' missing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_SPACE = re.compile(rb"[ \t\r\n]*")
+_NAME = re.compile(rb"[^\s<>=\"'/]+")
+_EQUALS = re.compile(rb"[ \t]*=[ \t]*")
+_QUOTED = re.compile(rb"\"[^\"<]*\"|'[^'<]*'")
+# A value whose closing quote is missing: it ends where the tag does.
+_OPEN = re.compile(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
+_BARE = re.compile(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
+_OTHER_QUOTES = tuple(
+    quote.encode()
+    for quote in "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb"
+    "\u2039\u203a\u2032\u2033`\u00b4"
+)
+_STRAIGHT = (b'"', b"'")
+
+
+class StartTag(NamedTuple):
+    """``end``: where the tag as written ends (after its '>', or after its last
+    attribute when the '>' is missing); ``written``: the tag as it should be; ``defects``:
+    where each finding stands (the place the reader would stop at), in order."""
+
+    end: int
+    written: bytes
+    defects: list[int]
+
+
+def read_start_tag(text: bytes, start: int) -> StartTag | None:
+    """The start tag at ``start`` of ``text`` read leniently, or None when it holds a
+    defect other than those this module reads, or none."""
+    name = _NAME.match(text, start + 1)
+    if not text.startswith(b"<", start) or name is None:
+        return None
+    at = name.end()
+    out = [text[start:at]]
+    defects: list[int] = []
+    while True:
+        spaced = _SPACE.match(text, at)
+        assert spaced is not None  # it matches nothing at worst
+        gap = spaced.end()
+        if text.startswith(b">", gap) or text.startswith(b"/>", gap):
+            end = gap + (1 if text.startswith(b">", gap) else 2)
+            out.append(text[at:end])
+            return StartTag(end, b"".join(out), defects) if defects else None
+        if gap >= len(text) or text.startswith(b"<", gap):
+            defects.append(at)  # the '>' is missing
+            out.append(b">")
+            return StartTag(at, b"".join(out), defects)
+        attribute = _NAME.match(text, gap)
+        if attribute is None:
+            return None
+        if gap == at:
+            defects.append(gap)  # no white space before this attribute
+            out.append(b" ")
+        else:
+            out.append(text[at:gap])
+        equals = _EQUALS.match(text, attribute.end())
+        if equals is None:
+            return None
+        value = equals.end()
+        out.append(text[gap:value])
+        at = _value(text, value, out, defects)
+        if at < 0:
+            return None
+
+
+def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int:
+    """Read the value at ``start`` into ``out`` as it should be written (noting its
+    defect); where it ends, or -1."""
+    quoted = _QUOTED.match(text, start)
+    if quoted is not None:
+        out.append(quoted.group(0))
+        return quoted.end()
+    opened = _OPEN.match(text, start)
+    if opened is not None:
+        defects.append(opened.end())  # the closing quote is missing
+        out.append(opened.group(0) + text[start : start + 1])
+        return opened.end()
+    quote = next((q for q in _OTHER_QUOTES if text.startswith(q, start)), None)
+    if quote is not None:
+        inner = start + len(quote)
+        for end in range(inner, min(len(text), inner + 4096)):
+            if text[end] in b"<>\r\n":
+                return -1
+            closing = next(
+                (q for q in (*_OTHER_QUOTES, *_STRAIGHT) if text.startswith(q, end)), None
+            )
+            if closing is not None:
+                defects.append(start)
+                out.append(b'"' + text[inner:end] + b'"')
+                return end + len(closing)
+        return -1
+    bare = _BARE.match(text, start)
+    if bare is None:
+        return -1
+    defects.append(start)
+    out.append(b'"' + bare.group(0) + b'"')
+    return bare.end()
+
+
+_PROLOG_ITEM = re.compile(rb"[ \t\r\n]*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
+
+
+def first_start_tag(text: bytes) -> int:
+    """Where the first start tag of ``text`` stands, after the XML declaration, comments
+    and instructions; -1 when something else comes first (a DOCTYPE, text) or none."""
+    at = 0
+    while (item := _PROLOG_ITEM.match(text, at)) is not None:
+        at = item.end()
+    spaced = _SPACE.match(text, at)
+    assert spaced is not None  # it matches nothing at worst
+    at = spaced.end()
+    return at if _NAME.match(text, at + 1) and text.startswith(b"<", at) else -1
