@@ -26,8 +26,9 @@ def render(
 ) -> str:
     from sitemap_lint.report.html import template
     from sitemap_lint.rules.dates import utc_text
+    from sitemap_lint.support.printable import encodable
 
-    return template("diff.html.j2").render(
+    page = template("diff.html.j2").render(
         version=__version__,
         old=old,
         new=new,
@@ -38,10 +39,12 @@ def render(
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         chart=_chart(changes),
     )
+    return encodable(page)
 
 
 def _chart(changes: Changes) -> str:
     from sitemap_lint.report.html import CHART_CONFIG, svg
+    from sitemap_lint.support.printable import printable
 
     rows = sorted(changes.by_file, key=lambda row: (-(row[1] + row[2]), row[0]))
     if not rows:
@@ -52,8 +55,9 @@ def _chart(changes: Changes) -> str:
         shown.append((others, sum(r[1] for r in rest), sum(r[2] for r in rest)))
     values: list[dict[str, Any]] = []
     for place, added, removed in shown:
-        values.append({"file": place, "change": "added", "count": added})
-        values.append({"file": place, "change": "removed", "count": -removed})
+        label = printable(place)  # the renderer stops the process on a control character
+        values.append({"file": label, "change": "added", "count": added})
+        values.append({"file": label, "change": "removed", "count": -removed})
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": values},
@@ -63,7 +67,7 @@ def _chart(changes: Changes) -> str:
             "y": {
                 "field": "file",
                 "type": "nominal",
-                "sort": [row[0] for row in shown],
+                "sort": [printable(row[0]) for row in shown],
                 "title": None,
                 "axis": {"labelLimit": 240},
             },

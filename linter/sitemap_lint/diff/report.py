@@ -1,5 +1,9 @@
 """The diff's reports: text for people (rich) and JSON (a stable document, ``version`` 1).
 
+The text shows file names and URLs as the check's text report does
+(``support.printable``); the JSON carries them as they are (a byte of a name that is no
+UTF-8 as ``\\xNN``).
+
 They know the comparison's result (``compare.Changes``) and the thresholds passed
 (``gate.Passed``), nothing of how the sides were read.
 """
@@ -103,7 +107,9 @@ def document(
 
 
 def write_json(out: TextIO, document_: dict[str, Any]) -> None:
-    json.dump(document_, out, ensure_ascii=False, indent=2)
+    from sitemap_lint.support.printable import encodable_json
+
+    out.write(encodable_json(json.dumps(document_, ensure_ascii=False, indent=2)))
     out.write("\n")
 
 
@@ -134,8 +140,11 @@ def write_text(
     """The text report, through rich (styled on a terminal, plain elsewhere)."""
     from rich.text import Text
 
+    from sitemap_lint.support.printable import printable as shown
+
     console = _console(out, color)
     c = changes
+    old, new = shown(old), shown(new)
     console.print(
         Text.assemble(
             ("OLD ", "bold"),
@@ -156,7 +165,7 @@ def write_text(
             )
         )
         for item in items:
-            console.print(Text(f"  {item.url}  ({item.place})", style="dim"))
+            console.print(Text(f"  {shown(item.url)}  ({shown(item.place)})", style="dim"))
     console.print(
         Text.assemble(
             (f"{'URLs moved':<14}", "bold"),
@@ -164,7 +173,8 @@ def write_text(
         )
     )
     for item in c.moved_shown:
-        console.print(Text(f"  {item.url}  ({item.place} -> {item.other})", style="dim"))
+        line = f"  {shown(item.url)}  ({shown(item.place)} -> {shown(item.other)})"
+        console.print(Text(line, style="dim"))
     for title, listed in (
         ("Sitemaps added", c.children_added),
         ("Sitemaps removed", c.children_removed),
@@ -172,12 +182,12 @@ def write_text(
         if listed:
             console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
             for url in listed[:20]:
-                console.print(Text(f"  {url}", style="dim"))
+                console.print(Text(f"  {shown(url)}", style="dim"))
     for old_origin, new_origin, count in c.origins:
         console.print(
             Text.assemble(
                 ("Host or scheme: ", "bold"),
-                f"{count:,} URLs moved from {old_origin} to {new_origin}",
+                f"{count:,} URLs moved from {shown(old_origin)} to {shown(new_origin)}",
             )
         )
     console.print()
@@ -206,7 +216,7 @@ def write_text(
             )
         )
         for item in c.hreflang_shown:
-            console.print(Text(f"  on {item.url}  ({item.place})", style="dim"))
+            console.print(Text(f"  on {shown(item.url)}  ({shown(item.place)})", style="dim"))
     console.print()
     if found:
         console.print(

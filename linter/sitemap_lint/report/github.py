@@ -3,7 +3,9 @@
 ``::error file=PATH,line=L,col=C,title=CODE name::message``; warnings become
 ``::warning`` and infos ``::notice``. Values are escaped as the Actions toolkit
 (``@actions/core``) escapes them, so a ``%``, a line break, or a ``:`` or ``,`` in a
-file name cannot end a value early. Paths are relative to the working directory,
+file name cannot end a value early; other control and format characters in a file name
+or a message (an escape sequence, a bidirectional control) are written as escapes
+(``support.printable``), as the toolkit's escaping cannot carry them. Paths are relative to the working directory,
 which in a workflow is the checkout. GitHub shows at most 10 errors and 10 warnings
 per step as annotations; the run's exit status and other formats carry the rest.
 """
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import STDIN, ci_path, is_fetched
+from sitemap_lint.support.printable import printable_lines
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -32,7 +35,7 @@ def escape_property(text: str) -> str:
 class GithubReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         for result in results:
-            path = ci_path(result.name)
+            path = printable_lines(ci_path(result.name))
             for f in result.findings:
                 # A file of the repository only: not standard input, nor a fetched URL.
                 properties = [] if path == STDIN or is_fetched(path) else [("file", path)]
@@ -42,4 +45,6 @@ class GithubReporter(Reporter):
                     ("title", f"{f.code} {f.name}"),
                 ]
                 joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-                self.out.write(f"::{COMMANDS[f.severity]} {joined}::{escape_data(f.message)}\n")
+                self.out.write(
+                    f"::{COMMANDS[f.severity]} {joined}::{escape_data(printable_lines(f.message))}\n"
+                )

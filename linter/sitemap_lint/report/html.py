@@ -9,7 +9,10 @@ documentation in a dialog.
 Every value that comes from a sitemap (file names, URLs in messages) is untrusted:
 the Jinja2 environment escapes everything by default, the embedded JSON escapes
 ``<``, ``>`` and ``&``, and the only markup taken as is comes from the chart renderer,
-which escapes the texts it draws.
+which escapes the texts it draws. File names are shown as the text report shows them
+(``support.printable``: control and format characters, and the bytes of a name that are
+no UTF-8, as escapes; the chart renderer needs that too); messages as they are, but for
+such bytes.
 
 At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
 then errors first; the page says how many of which rules were left out and that
@@ -40,6 +43,7 @@ from sitemap_lint.report.base import (
     counts_of,
     parent_of,
 )
+from sitemap_lint.support.printable import encodable, printable
 
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
@@ -162,7 +166,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
             str(f.severity),
             f.code,
             f.name,
-            result.name,
+            printable(result.name),
             _anchor(number),
             f.line,
             f.column,
@@ -216,7 +220,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
             }
         ),
     }
-    return _template().render(context)
+    return encodable(_template().render(context))
 
 
 Item = tuple[int, FileReport, Finding]
@@ -267,7 +271,7 @@ def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
         parent = parent_of(result)
         rows.append(
             FileRow(
-                result.name,
+                printable(result.name),
                 _anchor(number),
                 result.kind,
                 result.urls,
@@ -787,6 +791,7 @@ def template(name: str) -> jinja2.Template:
     )
     env.filters["number"] = lambda value: f"{value:,}"
     env.filters["bytes"] = _human_bytes
+    env.filters["printable"] = printable
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
     env.globals["script"] = (assets / "report.js").read_text(encoding="utf-8")
     return env.from_string((assets / name).read_text(encoding="utf-8"))
