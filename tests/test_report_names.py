@@ -199,3 +199,17 @@ def test_diff_reports_names_and_urls_it_cannot_take_as_they_are(
             assert not any(char in written for char in ("\x1b", "\u009b", "\u202e")), written
             assert "site\\x1b[31mx\\xffy.xml.sitemap.xml" in written
             assert "https://example.com/\\x9b2J\\u202e" in written
+
+
+def test_an_error_line_and_the_summary_name_a_file_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, _out, err = run_cli(["--isolated", "missing\x1b[31m.xml"], capsys)
+    assert status == 2
+    assert err == "sitemap-lint: error: missing\\x1b[31m.xml: no such file or directory\n"
+    status, _out, err = run_cli(["diff", "missing\x1b[31m.xml", "other.xml"], capsys)
+    assert status == 2 and "\x1b" not in err and "missing\\x1b[31m.xml" in err
+    (tmp_path / "s.xml").write_text(_urlset("https://example.com/"))
+    status, _out, err = run_cli(["--isolated", "-o", "r\x1b[2J.txt", "s.xml"], capsys)
+    assert status == 0 and err.endswith("report written to r\\x1b[2J.txt\n")

@@ -560,7 +560,10 @@ class _ClickError(Protocol):
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"sitemap-lint: error: {message}\n")
+    from sitemap_lint.support.printable import printable
+
+    # The message may quote a file name or a URL: no escape sequence reaches the terminal.
+    sys.stderr.write(f"sitemap-lint: error: {printable(message)}\n")
 
 
 def run() -> None:
