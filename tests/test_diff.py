@@ -546,3 +546,10 @@ def test_the_html_page_is_deterministic_and_escapes_what_it_shows(
     assert "<b>" not in page and "a?x=&lt;b&gt;&amp;y" in page
     assert 'id="chart-by-file"' in page and "<svg" in page
     assert "--max-removed 0" in page
+
+
+def test_the_help_says_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _err = run_cli(["diff", "--help"], capsys)
+    assert status == 0
+    said = " ".join(out.split())
+    assert "Exit 0 within every threshold, 1 past one, 2 when a side cannot be read." in said

@@ -393,7 +393,8 @@ def diff(
     ] = None,
 ) -> int:
     """Compare a sitemap (or a site's set) with its last deploy: URLs added, removed and
-    moved, index children, host changes, lastmod churn; thresholds fail the gate."""
+    moved, index children, host changes, lastmod churn; thresholds fail the gate. Exit 0
+    within every threshold, 1 past one, 2 when a side cannot be read."""
     from sitemap_lint.diff.gate import parse_limit
     from sitemap_lint.diff.run import DiffSettings, execute
     from sitemap_lint.sets.runner import SetSettings
