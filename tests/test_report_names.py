@@ -213,3 +213,17 @@ def test_an_error_line_and_the_summary_name_a_file_escaped(
     (tmp_path / "s.xml").write_text(_urlset("https://example.com/"))
     status, _out, err = run_cli(["--isolated", "-o", "r\x1b[2J.txt", "s.xml"], capsys)
     assert status == 0 and err.endswith("report written to r\\x1b[2J.txt\n")
+
+
+def test_a_baseline_records_a_file_name_that_is_no_utf8_and_matches_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / NOT_UTF8).write_text(_urlset("/relative"))
+    status, _out, err = run_cli(["--isolated", "--write-baseline", "b.json", NOT_UTF8], capsys)
+    assert status == 0, err
+    recorded = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    assert {entry["path"] for entry in recorded["findings"]} == {NOT_UTF8}
+    status, out, err = run_cli(["--isolated", "--baseline", "b.json", NOT_UTF8], capsys)
+    assert status == 0, err
+    assert "no problems found" in out and "matched the baseline" in out

@@ -146,7 +146,9 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         recorded = sum(len(result.findings) for result in outcome.results)
         if outcome.baseline is not None:
             recorded += outcome.baseline.matched
-        err.write(f"Recorded {_findings(recorded)} in the baseline {settings.write_baseline}.\n")
+        err.write(
+            f"Recorded {_findings(recorded)} in the baseline {printable(settings.write_baseline)}.\n"
+        )
     _write_summary(results, format_name, settings, err)
     if fixing:
         _say_fixed(fixed, settings, err)
