@@ -227,3 +227,20 @@ def test_a_baseline_records_a_file_name_that_is_no_utf8_and_matches_it_again(
     status, out, err = run_cli(["--isolated", "--baseline", "b.json", NOT_UTF8], capsys)
     assert status == 0, err
     assert "no problems found" in out and "matched the baseline" in out
+
+
+def test_github_says_which_fetched_sitemap_an_annotation_is_about() -> None:
+    """A fetched sitemap has no file in the checkout: without its URL, the annotations
+    of an index's children could not be told apart."""
+    results = [
+        FileResult("https://example.com/sitemap-1.xml", [finding()]),
+        FileResult("https://example.com/sitemap-2.xml", [finding()]),
+        FileResult("-", [finding()]),
+    ]
+    assert report("github", results).splitlines() == [
+        "::error line=3,col=5,title=UR001 url-not-absolute"
+        "::https://example.com/sitemap-1.xml:3:5: relative",
+        "::error line=3,col=5,title=UR001 url-not-absolute"
+        "::https://example.com/sitemap-2.xml:3:5: relative",
+        "::error line=3,col=5,title=UR001 url-not-absolute::relative",
+    ]
