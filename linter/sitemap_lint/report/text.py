@@ -310,22 +310,24 @@ def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
     text = Text()
     if fixable:
         text.append("[*]", style="bold cyan")
-        text.append(f" {fixable} fixable with --fix.")
+        text.append(f" {fixable:,} fixable with --fix.")
     else:
         text.append("No fixes available.")
     if hidden:
         fixes = "fix" if hidden == 1 else "fixes"
-        text.append(f" ({hidden} hidden {fixes} can be enabled with --unsafe-fixes.)")
+        text.append(f" ({hidden:,} hidden {fixes} can be enabled with --unsafe-fixes.)")
     return text
 
 
 def _baseline(matched: int, unseen: int) -> Text:
     """What ``--baseline`` left out, and what it recorded that the run no longer sees."""
-    text = Text(f"{matched} finding{'' if matched == 1 else 's'} matched the baseline (not shown).")
+    text = Text(
+        f"{matched:,} finding{'' if matched == 1 else 's'} matched the baseline (not shown)."
+    )
     if unseen:
         were = "was" if unseen == 1 else "were"
         text.append(
-            f" {unseen} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
+            f" {unseen:,} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
             "again; --write-baseline refreshes the file."
         )
     return text
