@@ -553,3 +553,16 @@ def test_the_help_says_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> 
     assert status == 0
     said = " ".join(out.split())
     assert "Exit 0 within every threshold, 1 past one, 2 when a side cannot be read." in said
+
+
+def test_a_side_that_is_not_well_formed_says_where_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(2)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(2))[:-20])  # cut inside the last end tag
+    status, _out, err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 2
+    assert f"NEW {new}: not well-formed XML (line 4, column 68: expected " in err, err
+    assert err.count("line 4") == 1, err
