@@ -566,3 +566,31 @@ def test_a_side_that_is_not_well_formed_says_where_once(
     assert status == 2
     assert f"NEW {new}: not well-formed XML (line 4, column 68: expected " in err, err
     assert err.count("line 4") == 1, err
+
+
+def test_lastmods_moved_back_are_counted_and_can_fail_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(4)]))
+    new = tmp_path / "new.xml"
+    # Back a month, back a second, forward, dropped: two moved back of four changed.
+    new.write_text(
+        _urlset(
+            (f"{SITE}0", "2025-04-01"),
+            (f"{SITE}1", "2025-04-30T23:59:59Z"),
+            (f"{SITE}2", "2025-06-01"),
+            (f"{SITE}3", None),
+        )
+    )
+    args = ["diff", "--now", NOW, str(old), str(new)]
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"]) == (4, 2)
+    status, out, _err = run_cli([*args, "--max-lastmod-earlier", "1"], capsys)
+    assert status == 1
+    assert "changed on 4 of 4 URLs on both sides (100.0%), 2 of them to an earlier moment" in out
+    assert "--max-lastmod-earlier 1: 2 URLs whose lastmod moved back (50.0%)" in out
+    status, _out, _err = run_cli([*args, "--max-lastmod-earlier", "50%"], capsys)
+    assert status == 0

@@ -347,6 +347,12 @@ def diff(
             "--max-lastmod-churn", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
+    max_lastmod_earlier: Annotated[
+        str | None,
+        typer.Option(
+            "--max-lastmod-earlier", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
+        ),
+    ] = None,
     max_same_lastmod: Annotated[
         str | None,
         typer.Option(
@@ -406,6 +412,7 @@ def diff(
         "--max-moved": max_moved,
         "--max-origin-changes": max_origin_changes,
         "--max-lastmod-churn": max_lastmod_churn,
+        "--max-lastmod-earlier": max_lastmod_earlier,
         "--max-same-lastmod": max_same_lastmod,
         "--max-recent-lastmod": max_recent_lastmod,
         "--max-priority-changes": max_priority_changes,

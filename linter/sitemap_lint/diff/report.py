@@ -29,6 +29,14 @@ def share_text(count: int, whole: int) -> str:
     return f"{100.0 * count / whole:.1f}%" if whole else "-"
 
 
+def earlier_text(c: Changes) -> str:
+    """``, 3 of them to an earlier moment`` when lastmods moved back (a page's lastmod
+    only moves forward; a generator that sets it back dates pages from a stale source)."""
+    if not c.lastmod_earlier:
+        return ""
+    return f", {c.lastmod_earlier:,} of them to an earlier moment"
+
+
 def moment_text(seconds: int) -> str:
     """UTC seconds as a W3C datetime (``2026-12-04T09:30:00Z``)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -79,6 +87,7 @@ def document(
         "origins": [{"from": a, "to": b, "urls": n} for a, b, n in c.origins],
         "lastmod": {
             "changed": c.lastmod_changed,
+            "earlier": c.lastmod_earlier,
             "with_lastmod": c.with_lastmod,
             "most_common": (
                 {"moment": moment_text(c.same_moment[0]), "entries": c.same_moment[1]}
@@ -195,7 +204,7 @@ def write_text(
         Text.assemble(
             ("lastmod", "bold"),
             f": changed on {c.lastmod_changed:,} of {c.common:,} URLs on both sides "
-            f"({share_text(c.lastmod_changed, c.common)})",
+            f"({share_text(c.lastmod_changed, c.common)}){earlier_text(c)}",
         )
     )
     if c.with_lastmod:
