@@ -49,6 +49,7 @@ def test_printable_escapes_controls_format_characters_and_bytes_that_are_no_utf8
     assert printable("a\tb\nc\u2028\U000e0001") == "a\\x09b\\x0ac\\u2028\\U000e0001"
     assert printable(NOT_UTF8) == "x\\xffy.xml" == encodable(NOT_UTF8)
     assert printable("\ud800") == "\\ud800" == encodable("\ud800")
+    assert printable("a\ufffe\uffff\ufdd0\U0010fffe") == "a\\ufffe\\uffff\\ufdd0\\U0010fffe"
     assert encodable(ESCAPE) == ESCAPE  # the formats that carry them keep them
     encoded = encodable_json(json.dumps({NOT_UTF8: "\x1b"}, ensure_ascii=False))
     assert json.loads(encoded) == {"x\\xffy.xml": "\x1b"}
@@ -244,3 +245,20 @@ def test_github_says_which_fetched_sitemap_an_annotation_is_about() -> None:
         "::https://example.com/sitemap-2.xml:3:5: relative",
         "::error line=3,col=5,title=UR001 url-not-absolute::relative",
     ]
+
+
+@pytest.mark.parametrize("label", ["c\x01", "z\ufffe", "q\uffff", "d\udcff"])
+def test_a_chart_draws_any_label(label: str, tmp_path: Path) -> None:
+    """The chart renderer stops the process (SIGABRT) on a character its SVG cannot hold:
+    each label is drawn in a process of its own here for that reason."""
+    pytest.importorskip("vl_convert")
+    script = (
+        "import sys\n"
+        "from sitemap_lint.report.html import row_chart\n"
+        "label = sys.argv[1].encode('ascii').decode('unicode_escape')\n"
+        "svg = row_chart([{'label': label, 'count': 2, 'group': 'value'}], 'p')\n"
+        "print('<svg' in svg)\n"
+    )
+    code = label.encode("unicode_escape").decode("ascii")
+    completed = subprocess.run([sys.executable, "-c", script, code], capture_output=True, text=True)
+    assert (completed.returncode, completed.stdout) == (0, "True\n"), completed.stderr[-300:]

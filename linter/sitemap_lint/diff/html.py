@@ -45,7 +45,6 @@ def render(
 
 def _chart(changes: Changes) -> str:
     from sitemap_lint.report.html import CHART_CONFIG, svg
-    from sitemap_lint.support.printable import printable
 
     rows = sorted(changes.by_file, key=lambda row: (-(row[1] + row[2]), row[0]))
     if not rows:
@@ -56,9 +55,8 @@ def _chart(changes: Changes) -> str:
         shown.append((others, sum(r[1] for r in rest), sum(r[2] for r in rest)))
     values: list[dict[str, Any]] = []
     for place, added, removed in shown:
-        label = printable(place)  # the renderer stops the process on a control character
-        values.append({"file": label, "change": "added", "count": added})
-        values.append({"file": label, "change": "removed", "count": -removed})
+        values.append({"file": place, "change": "added", "count": added})
+        values.append({"file": place, "change": "removed", "count": -removed})
     spec = {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": values},
@@ -68,7 +66,7 @@ def _chart(changes: Changes) -> str:
             "y": {
                 "field": "file",
                 "type": "nominal",
-                "sort": [printable(row[0]) for row in shown],
+                "sort": [row[0] for row in shown],
                 "title": None,
                 "axis": {"labelLimit": 240},
             },

@@ -734,7 +734,10 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     ids (clip paths) prefixed so that two charts in one page do not share them."""
     import vl_convert
 
-    drawn: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
+    # The renderer stops the process on a character its SVG cannot hold: every text drawn
+    # (a label: a file name, a hreflang code) is shown as the text report shows it.
+    drawable = json.dumps(_drawable(spec))
+    drawn: str = vl_convert.vegalite_to_svg(drawable, allowed_base_urls=[])
     drawn = drawn[drawn.index("<svg") :]
     # The renderer numbers its ids (clip paths) on from one chart to the next in a
     # process: renumbered in order of appearance, the same chart gives the same SVG.
@@ -745,6 +748,17 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     drawn = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{ids[m[1]]}"', drawn)
     drawn = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{ids.get(m[1], m[1])})", drawn)
     return drawn.replace('class="marks"', 'class="marks" role="img"', 1)
+
+
+def _drawable(value: Any) -> Any:
+    """A chart's specification with each of its strings ``printable``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {key: _drawable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_drawable(item) for item in value]
+    return value
 
 
 # -- the page ---------------------------------------------------------------------------

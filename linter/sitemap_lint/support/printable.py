@@ -24,13 +24,20 @@ _BYTE_FIRST, _BYTE_LAST = 0xDC80, 0xDCFF
 
 
 def printable(text: str) -> str:
-    """``text`` with control, format and separator characters and lone surrogates as
-    escapes; a tab is ``\\x09``."""
+    """``text`` with control, format and separator characters, noncharacters (U+FFFE...)
+    and lone surrogates as escapes; a tab is ``\\x09``."""
     if text.isprintable():  # the usual case: nothing to look at character by character
         return text
-    return "".join(
-        escaped(char) if unicodedata.category(char) in _ESCAPED_CATEGORIES else char
-        for char in text
+    return "".join(escaped(char) if _hidden(char) else char for char in text)
+
+
+def _hidden(char: str) -> bool:
+    """Whether ``char`` is one a terminal or an XML document cannot show as it is."""
+    code = ord(char)
+    return (
+        unicodedata.category(char) in _ESCAPED_CATEGORIES
+        or 0xFDD0 <= code <= 0xFDEF
+        or code & 0xFFFE == 0xFFFE
     )
 
 
