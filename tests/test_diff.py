@@ -546,3 +546,51 @@ def test_the_html_page_is_deterministic_and_escapes_what_it_shows(
     assert "<b>" not in page and "a?x=&lt;b&gt;&amp;y" in page
     assert 'id="chart-by-file"' in page and "<svg" in page
     assert "--max-removed 0" in page
+
+
+def test_the_help_says_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _err = run_cli(["diff", "--help"], capsys)
+    assert status == 0
+    said = " ".join(out.split())
+    assert "Exit 0 within every threshold, 1 past one, 2 when a side cannot be read." in said
+
+
+def test_a_side_that_is_not_well_formed_says_where_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(2)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(2))[:-20])  # cut inside the last end tag
+    status, _out, err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 2
+    assert f"NEW {new}: not well-formed XML (line 4, column 68: expected " in err, err
+    assert err.count("line 4") == 1, err
+
+
+def test_lastmods_moved_back_are_counted_and_can_fail_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(4)]))
+    new = tmp_path / "new.xml"
+    # Back a month, back a second, forward, dropped: two moved back of four changed.
+    new.write_text(
+        _urlset(
+            (f"{SITE}0", "2025-04-01"),
+            (f"{SITE}1", "2025-04-30T23:59:59Z"),
+            (f"{SITE}2", "2025-06-01"),
+            (f"{SITE}3", None),
+        )
+    )
+    args = ["diff", "--now", NOW, str(old), str(new)]
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"]) == (4, 2)
+    status, out, _err = run_cli([*args, "--max-lastmod-earlier", "1"], capsys)
+    assert status == 1
+    assert "changed on 4 of 4 URLs on both sides (100.0%), 2 of them to an earlier moment" in out
+    assert "--max-lastmod-earlier 1: 2 URLs whose lastmod moved back (50.0%)" in out
+    status, _out, _err = run_cli([*args, "--max-lastmod-earlier", "50%"], capsys)
+    assert status == 0

@@ -327,6 +327,7 @@ def test_text_keeps_a_multiline_message_under_itself() -> None:
         ((0, 2, 3), "1 file checked: 2 warnings, 3 info"),
         ((0, 0, 1), "1 file checked: 1 info"),
         ((0, 0, 0), "1 file checked: no problems found"),
+        ((1234, 0, 1000), "1 file checked: 1,234 errors, 1,000 info"),  # as the URLs are
     ],
 )
 def test_text_totals_count_in_words(counts: tuple[int, int, int], totals: str) -> None:

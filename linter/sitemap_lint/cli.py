@@ -347,6 +347,12 @@ def diff(
             "--max-lastmod-churn", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
         ),
     ] = None,
+    max_lastmod_earlier: Annotated[
+        str | None,
+        typer.Option(
+            "--max-lastmod-earlier", metavar="LIMIT", help=_LIMIT_HELP % "the URLs on both sides"
+        ),
+    ] = None,
     max_same_lastmod: Annotated[
         str | None,
         typer.Option(
@@ -393,7 +399,8 @@ def diff(
     ] = None,
 ) -> int:
     """Compare a sitemap (or a site's set) with its last deploy: URLs added, removed and
-    moved, index children, host changes, lastmod churn; thresholds fail the gate."""
+    moved, index children, host changes, lastmod churn; thresholds fail the gate. Exit 0
+    within every threshold, 1 past one, 2 when a side cannot be read."""
     from sitemap_lint.diff.gate import parse_limit
     from sitemap_lint.diff.run import DiffSettings, execute
     from sitemap_lint.sets.runner import SetSettings
@@ -405,6 +412,7 @@ def diff(
         "--max-moved": max_moved,
         "--max-origin-changes": max_origin_changes,
         "--max-lastmod-churn": max_lastmod_churn,
+        "--max-lastmod-earlier": max_lastmod_earlier,
         "--max-same-lastmod": max_same_lastmod,
         "--max-recent-lastmod": max_recent_lastmod,
         "--max-priority-changes": max_priority_changes,
@@ -560,7 +568,10 @@ class _ClickError(Protocol):
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"sitemap-lint: error: {message}\n")
+    from sitemap_lint.support.printable import printable
+
+    # The message may quote a file name or a URL: no escape sequence reaches the terminal.
+    sys.stderr.write(f"sitemap-lint: error: {printable(message)}\n")
 
 
 def run() -> None:

@@ -19,6 +19,7 @@ from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
 from sitemap_lint.settings.declared import RANGED, RunSettings, parse
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
 
 _SEVERITY = attrgetter("severity")
@@ -145,7 +146,9 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         recorded = sum(len(result.findings) for result in outcome.results)
         if outcome.baseline is not None:
             recorded += outcome.baseline.matched
-        err.write(f"Recorded {_findings(recorded)} in the baseline {settings.write_baseline}.\n")
+        err.write(
+            f"Recorded {_findings(recorded)} in the baseline {printable(settings.write_baseline)}.\n"
+        )
     _write_summary(results, format_name, settings, err)
     if fixing:
         _say_fixed(fixed, settings, err)
@@ -207,7 +210,7 @@ def _fix(
         sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out, answered=answered
     )
     for line in fixed.trouble:
-        err.write(f"sitemap-lint: error: {line}\n")
+        err.write(f"sitemap-lint: error: {printable(line)}\n")
     if fixed.stdin is not None:
         out.buffer.write(fixed.stdin) if hasattr(out, "buffer") else out.write(
             fixed.stdin.decode("utf-8", "replace")
@@ -224,7 +227,7 @@ def _fix(
     for name, refusal in fixed.refused.items():
         if settings.diff or settings.fix_only:
             for finding in refusal:
-                err.write(f"{name}: {finding.code} {finding.message}\n")
+                err.write(f"{printable(name)}: {finding.code} {printable(finding.message)}\n")
     return fixed, stdin
 
 
@@ -732,7 +735,7 @@ def _write_summary(
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:
-        err.write(f"{summary.totals}; report written to {settings.output_file}\n")
+        err.write(f"{summary.totals}; report written to {printable(settings.output_file)}\n")
     in_report = format_name == "text" and settings.output_file is None and not settings.quiet
     if settings.statistics and not in_report:
         # Most frequent first, as the text report's table.

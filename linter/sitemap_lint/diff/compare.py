@@ -65,6 +65,7 @@ class Changes:
     # (old origin, new origin, URLs whose path and query now stand on the new origin)
     origins: list[tuple[str, str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
+    lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
     # The new side's most common lastmod (UTC seconds) and how many entries carry it,
     # when at least two do (a lastmod one entry carries is shared with none).
     same_moment: tuple[int, int] | None = None
@@ -239,7 +240,7 @@ class _Slice:
     gone: NDArray[np.int64]
     came: NDArray[np.int64]
     removed: NDArray[np.uint64]
-    counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved
+    counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved, earlier
     moved_old: NDArray[np.int64]
     moved_new: NDArray[np.int64]
 
@@ -260,7 +261,7 @@ def _join(
         slices = list(threads.map(join, range(1 << SLICE_BITS)))
     counts = np.sum([part.counts for part in slices], axis=0).tolist()
     changes.common, changes.lastmod_changed, changes.priority_changed = counts[:3]
-    changes.changefreq_changed, changes.moved = counts[3:]
+    changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:]
     moved_old = np.concatenate([part.moved_old for part in slices])
     moved_new = np.concatenate([part.moved_new for part in slices])
     order = np.argsort(moved_old, kind="stable")[:show]
@@ -288,8 +289,11 @@ def _join_slice(
     kept_old = np.zeros(len(old_hashes), dtype=bool)
     kept_old[at[found]] = True
     old_common, new_common = old_first[at[found]], new_first[found]
+    old_lastmods, new_lastmods = before.lastmods[old_common], after.lastmods[new_common]
+    # NO_LASTMOD is the least value: a lastmod dropped is no move back.
+    earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD)
     changed = [
-        np.count_nonzero(before.lastmods[old_common] != after.lastmods[new_common]),
+        np.count_nonzero(old_lastmods != new_lastmods),
         np.count_nonzero(before.priorities[old_common] != after.priorities[new_common]),
         np.count_nonzero(before.changefreqs[old_common] != after.changefreqs[new_common]),
     ]
@@ -301,7 +305,9 @@ def _join_slice(
         old_first[~kept_old],
         new_first[~found],
         old_hashes[~kept_old],
-        np.array([len(old_common), *changed, len(moved_old)], dtype=np.int64),
+        np.array(
+            [len(old_common), *changed, len(moved_old), np.count_nonzero(earlier)], dtype=np.int64
+        ),
         moved_old[order],
         moved_new[order],
     )

@@ -58,6 +58,10 @@ MEASURES: dict[str, tuple[str, Measure]] = {
         lambda c: (sum(n for _a, _b, n in c.origins), c.old_urls),
     ),
     "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
+    "--max-lastmod-earlier": (
+        "URLs whose lastmod moved back",
+        lambda c: (c.lastmod_earlier, c.common),
+    ),
     "--max-same-lastmod": (
         "entries sharing one lastmod",
         lambda c: (_sharing_one_lastmod(c), c.with_lastmod),

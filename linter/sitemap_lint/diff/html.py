@@ -10,7 +10,7 @@ from typing import Any
 from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
-from sitemap_lint.diff.report import shared_lastmod_text
+from sitemap_lint.diff.report import earlier_text, shared_lastmod_text
 
 # Files named in the chart; the rest are summed in one bar.
 CHART_FILES = 20
@@ -26,8 +26,9 @@ def render(
 ) -> str:
     from sitemap_lint.report.html import template
     from sitemap_lint.rules.dates import utc_text
+    from sitemap_lint.support.printable import encodable
 
-    return template("diff.html.j2").render(
+    page = template("diff.html.j2").render(
         version=__version__,
         old=old,
         new=new,
@@ -36,8 +37,10 @@ def render(
         limits=limits,
         passed=found,
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
+        earlier=earlier_text(changes),
         chart=_chart(changes),
     )
+    return encodable(page)
 
 
 def _chart(changes: Changes) -> str:

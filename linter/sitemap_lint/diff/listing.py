@@ -137,6 +137,9 @@ def _text_listing(text: str) -> Listing:
     return listing
 
 
+_AT_POSITION = re.compile(r", line \d+, column \d+$")
+
+
 def _xml_listing(data: bytes) -> Listing:
     fields = scan_urlset(data)
     if fields is not None:
@@ -157,9 +160,12 @@ def _xml_listing(data: bytes) -> Listing:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
-        line = getattr(error, "lineno", 0) or 0
+        line, column = getattr(error, "position", None) or (getattr(error, "lineno", 0), 0)
         message = str(error.msg if hasattr(error, "msg") else error).split("\n", 1)[0]
-        return Listing(problem=f"not well-formed XML (line {line}: {message})")
+        # libxml2 ends its message with the position, which the problem says first.
+        message = _AT_POSITION.sub("", message)
+        where = f"line {line}, column {column}" if column else f"line {line}"
+        return Listing(problem=f"not well-formed XML ({where}: {message})")
     qualified = etree.QName(root)
     name = qualified.localname
     problem = _root_problem(qualified.namespace, name)

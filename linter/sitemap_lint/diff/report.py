@@ -1,5 +1,9 @@
 """The diff's reports: text for people (rich) and JSON (a stable document, ``version`` 1).
 
+The text shows file names and URLs as the check's text report does
+(``support.printable``); the JSON carries them as they are (a byte of a name that is no
+UTF-8 as ``\\xNN``).
+
 They know the comparison's result (``compare.Changes``) and the thresholds passed
 (``gate.Passed``), nothing of how the sides were read.
 """
@@ -23,6 +27,14 @@ FORMAT_VERSION = 1
 def share_text(count: int, whole: int) -> str:
     """``count`` as a share of ``whole`` (``12.5%``), ``-`` of nothing."""
     return f"{100.0 * count / whole:.1f}%" if whole else "-"
+
+
+def earlier_text(c: Changes) -> str:
+    """``, 3 of them to an earlier moment`` when lastmods moved back (a page's lastmod
+    only moves forward; a generator that sets it back dates pages from a stale source)."""
+    if not c.lastmod_earlier:
+        return ""
+    return f", {c.lastmod_earlier:,} of them to an earlier moment"
 
 
 def moment_text(seconds: int) -> str:
@@ -75,6 +87,7 @@ def document(
         "origins": [{"from": a, "to": b, "urls": n} for a, b, n in c.origins],
         "lastmod": {
             "changed": c.lastmod_changed,
+            "earlier": c.lastmod_earlier,
             "with_lastmod": c.with_lastmod,
             "most_common": (
                 {"moment": moment_text(c.same_moment[0]), "entries": c.same_moment[1]}
@@ -103,7 +116,9 @@ def document(
 
 
 def write_json(out: TextIO, document_: dict[str, Any]) -> None:
-    json.dump(document_, out, ensure_ascii=False, indent=2)
+    from sitemap_lint.support.printable import encodable_json
+
+    out.write(encodable_json(json.dumps(document_, ensure_ascii=False, indent=2)))
     out.write("\n")
 
 
@@ -134,8 +149,11 @@ def write_text(
     """The text report, through rich (styled on a terminal, plain elsewhere)."""
     from rich.text import Text
 
+    from sitemap_lint.support.printable import printable as shown
+
     console = _console(out, color)
     c = changes
+    old, new = shown(old), shown(new)
     console.print(
         Text.assemble(
             ("OLD ", "bold"),
@@ -156,7 +174,7 @@ def write_text(
             )
         )
         for item in items:
-            console.print(Text(f"  {item.url}  ({item.place})", style="dim"))
+            console.print(Text(f"  {shown(item.url)}  ({shown(item.place)})", style="dim"))
     console.print(
         Text.assemble(
             (f"{'URLs moved':<14}", "bold"),
@@ -164,7 +182,8 @@ def write_text(
         )
     )
     for item in c.moved_shown:
-        console.print(Text(f"  {item.url}  ({item.place} -> {item.other})", style="dim"))
+        line = f"  {shown(item.url)}  ({shown(item.place)} -> {shown(item.other)})"
+        console.print(Text(line, style="dim"))
     for title, listed in (
         ("Sitemaps added", c.children_added),
         ("Sitemaps removed", c.children_removed),
@@ -172,12 +191,12 @@ def write_text(
         if listed:
             console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
             for url in listed[:20]:
-                console.print(Text(f"  {url}", style="dim"))
+                console.print(Text(f"  {shown(url)}", style="dim"))
     for old_origin, new_origin, count in c.origins:
         console.print(
             Text.assemble(
                 ("Host or scheme: ", "bold"),
-                f"{count:,} URLs moved from {old_origin} to {new_origin}",
+                f"{count:,} URLs moved from {shown(old_origin)} to {shown(new_origin)}",
             )
         )
     console.print()
@@ -185,7 +204,7 @@ def write_text(
         Text.assemble(
             ("lastmod", "bold"),
             f": changed on {c.lastmod_changed:,} of {c.common:,} URLs on both sides "
-            f"({share_text(c.lastmod_changed, c.common)})",
+            f"({share_text(c.lastmod_changed, c.common)}){earlier_text(c)}",
         )
     )
     if c.with_lastmod:
@@ -206,7 +225,7 @@ def write_text(
             )
         )
         for item in c.hreflang_shown:
-            console.print(Text(f"  on {item.url}  ({item.place})", style="dim"))
+            console.print(Text(f"  on {shown(item.url)}  ({shown(item.place)})", style="dim"))
     console.print()
     if found:
         console.print(

@@ -98,7 +98,7 @@ class Summary(Frozen):
 
     @property
     def files_checked(self) -> str:
-        text = f"{self.files} file{'s' if self.files != 1 else ''} checked"
+        text = f"{self.files:,} file{'s' if self.files != 1 else ''} checked"
         if self.urls is not None:
             text += f" ({self.urls:,} URL{'s' if self.urls != 1 else ''})"
         return text
@@ -109,7 +109,7 @@ class Summary(Frozen):
         levels = ((Severity.ERROR, self.errors), (Severity.WARNING, self.warnings))
         words = [(level, plural(count, str(level))) for level, count in levels if count]
         if self.infos:  # "info" is a mass noun: 1 info, 2 info
-            words.append((Severity.INFO, f"{self.infos} info"))
+            words.append((Severity.INFO, f"{self.infos:,} info"))
         return words
 
     @property
@@ -145,7 +145,7 @@ def applicable(finding: Finding, unsafe: bool) -> bool:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(init=False, repr=False, eq=False)

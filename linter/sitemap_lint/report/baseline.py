@@ -46,6 +46,8 @@ Identity = tuple[str, str, str]
 
 # A URL as older baselines recorded it, its "//" made one "/".
 _ONE_SLASH = re.compile(r"\A(https?):/(?!/)")
+# A lone surrogate: a byte of a file name that is no UTF-8, as Python reads the name.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Checked(Protocol):
@@ -125,7 +127,9 @@ def render(results: Iterable[Checked], directory: Path) -> str:
         )
         for path, code, fingerprint in sorted(counts)
     ]
-    body = ",\n".join(lines)
+    # A name's byte that is no UTF-8 as its JSON escape (\udcff), which reads back as the
+    # same name: the file stays UTF-8 and still matches that file.
+    body = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", ",\n".join(lines))
     return (
         f'{{\n  "{FORMAT_KEY}": {FORMAT_VERSION},\n  "findings": [\n'
         + (f"{body}\n" if body else "")

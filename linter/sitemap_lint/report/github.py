@@ -3,9 +3,14 @@
 ``::error file=PATH,line=L,col=C,title=CODE name::message``; warnings become
 ``::warning`` and infos ``::notice``. Values are escaped as the Actions toolkit
 (``@actions/core``) escapes them, so a ``%``, a line break, or a ``:`` or ``,`` in a
-file name cannot end a value early. Paths are relative to the working directory,
-which in a workflow is the checkout. GitHub shows at most 10 errors and 10 warnings
-per step as annotations; the run's exit status and other formats carry the rest.
+file name cannot end a value early; other control and format characters in a file
+name or a message (an escape sequence, a bidirectional control) are written as
+escapes (``support.printable``), as the toolkit's escaping cannot carry them. Paths
+are relative to the working directory, which in a workflow is the checkout; a fetched
+sitemap has no file there, and its annotations start their message with its URL, line
+and column (``https://example.com/sitemap-2.xml:3:8: ...``). GitHub shows at most 10
+errors and 10 warnings per step as annotations; the run's exit status and other
+formats carry the rest.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import STDIN, ci_path, is_fetched
+from sitemap_lint.support.printable import printable_lines
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -32,14 +38,21 @@ def escape_property(text: str) -> str:
 class GithubReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         for result in results:
-            path = ci_path(result.name)
+            path = printable_lines(ci_path(result.name))
+            # A file of the repository only: not standard input, nor a fetched URL, whose
+            # findings say in the message which sitemap they are about (many may be
+            # fetched: the children of an index).
+            in_file = path != STDIN and not is_fetched(path)
+            where = "" if in_file or path == STDIN else f"{path}:"
             for f in result.findings:
-                # A file of the repository only: not standard input, nor a fetched URL.
-                properties = [] if path == STDIN or is_fetched(path) else [("file", path)]
+                properties = [("file", path)] if in_file else []
                 properties += [
                     ("line", str(f.line)),
                     ("col", str(f.column)),
                     ("title", f"{f.code} {f.name}"),
                 ]
                 joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-                self.out.write(f"::{COMMANDS[f.severity]} {joined}::{escape_data(f.message)}\n")
+                message = printable_lines(f.message)
+                if where:
+                    message = f"{where}{f.line}:{f.column}: {message}"
+                self.out.write(f"::{COMMANDS[f.severity]} {joined}::{escape_data(message)}\n")

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, fingerprints
+from sitemap_lint.support.printable import encodable_json
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -35,5 +36,5 @@ class GitlabReporter(Reporter):
             }
             for result, finding, fingerprint in fingerprints(results)
         ]
-        json.dump(issues, self.out, ensure_ascii=False, indent=2)
+        self.out.write(encodable_json(json.dumps(issues, ensure_ascii=False, indent=2)))
         self.out.write("\n")

@@ -9,7 +9,10 @@ documentation in a dialog.
 Every value that comes from a sitemap (file names, URLs in messages) is untrusted:
 the Jinja2 environment escapes everything by default, the embedded JSON escapes
 ``<``, ``>`` and ``&``, and the only markup taken as is comes from the chart renderer,
-which escapes the texts it draws.
+which escapes the texts it draws. File names are shown as the text report shows them
+(``support.printable``: control and format characters, and the bytes of a name that are
+no UTF-8, as escapes; the chart renderer needs that too); messages as they are, but for
+such bytes.
 
 At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
 then errors first; the page says how many of which rules were left out and that
@@ -40,6 +43,7 @@ from sitemap_lint.report.base import (
     counts_of,
     parent_of,
 )
+from sitemap_lint.support.printable import encodable, printable
 
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
@@ -162,7 +166,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
             str(f.severity),
             f.code,
             f.name,
-            result.name,
+            printable(result.name),
             _anchor(number),
             f.line,
             f.column,
@@ -216,7 +220,7 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
             }
         ),
     }
-    return _template().render(context)
+    return encodable(_template().render(context))
 
 
 Item = tuple[int, FileReport, Finding]
@@ -267,7 +271,7 @@ def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
         parent = parent_of(result)
         rows.append(
             FileRow(
-                result.name,
+                printable(result.name),
                 _anchor(number),
                 result.kind,
                 result.urls,
@@ -730,7 +734,10 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     ids (clip paths) prefixed so that two charts in one page do not share them."""
     import vl_convert
 
-    drawn: str = vl_convert.vegalite_to_svg(json.dumps(spec), allowed_base_urls=[])
+    # The renderer stops the process on a character its SVG cannot hold: every text drawn
+    # (a label: a file name, a hreflang code) is shown as the text report shows it.
+    drawable = json.dumps(_drawable(spec))
+    drawn: str = vl_convert.vegalite_to_svg(drawable, allowed_base_urls=[])
     drawn = drawn[drawn.index("<svg") :]
     # The renderer numbers its ids (clip paths) on from one chart to the next in a
     # process: renumbered in order of appearance, the same chart gives the same SVG.
@@ -741,6 +748,17 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     drawn = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{ids[m[1]]}"', drawn)
     drawn = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{ids.get(m[1], m[1])})", drawn)
     return drawn.replace('class="marks"', 'class="marks" role="img"', 1)
+
+
+def _drawable(value: Any) -> Any:
+    """A chart's specification with each of its strings ``printable``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {key: _drawable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_drawable(item) for item in value]
+    return value
 
 
 # -- the page ---------------------------------------------------------------------------
@@ -787,6 +805,7 @@ def template(name: str) -> jinja2.Template:
     )
     env.filters["number"] = lambda value: f"{value:,}"
     env.filters["bytes"] = _human_bytes
+    env.filters["printable"] = printable
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
     env.globals["script"] = (assets / "report.js").read_text(encoding="utf-8")
     return env.from_string((assets / name).read_text(encoding="utf-8"))

@@ -1,4 +1,8 @@
-"""The JSON report: one document on stdout, a stable interface (``version`` 1)."""
+"""The JSON report: one document on stdout, a stable interface (``version`` 1).
+
+Strings are as the run has them; a byte of a file name that is no UTF-8 is written as
+``\\xNN`` (``support.printable.encodable_json``), so the document is always UTF-8.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any
 from sitemap_lint._version import __version__
 from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.report.base import FileReport, Reporter, RunInfo, Summary
+from sitemap_lint.support.printable import encodable_json
 
 FORMAT_VERSION = 1
 
@@ -39,7 +44,7 @@ class JsonReporter(Reporter):
                 **({"live": _untimed(self.run.live)} if self.run and self.run.live else {}),
             },
         }
-        write(document, "", self.out.write)
+        write(document, "", lambda piece: self.out.write(encodable_json(piece)))
         self.out.write("\n")
 
 

@@ -19,6 +19,7 @@ from itertools import groupby
 from sitemap_lint.finding import Finding
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, one_line
+from sitemap_lint.support.printable import escaped
 
 LINES_IN_NAME = 10  # further lines are counted in the name and listed in the failure text
 # Characters XML 1.0 cannot hold even as references; a message may quote them from the input.
@@ -26,13 +27,9 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_text(text: str) -> str:
-    """``text`` with the characters XML cannot carry written as ``\\xNN`` / ``\\uNNNN``."""
-
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    return _NOT_XML.sub(escape, text)
+    """``text`` with the characters XML cannot carry written as ``\\xNN`` / ``\\uNNNN``
+    (a byte of a file name that is no UTF-8 as ``\\xNN``)."""
+    return _NOT_XML.sub(lambda match: escaped(match.group()), text)
 
 
 def case_name(code: str, name: str, findings: list[Finding]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from sitemap_lint.report.common import (
     one_paragraph,
     truncate,
 )
+from sitemap_lint.support.printable import encodable_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -83,7 +85,7 @@ class SarifReporter(Reporter):
             ],
         }
         log = {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
-        json.dump(log, self.out, ensure_ascii=False, indent=2)
+        self.out.write(encodable_json(json.dumps(log, ensure_ascii=False, indent=2)))
         self.out.write("\n")
 
 
@@ -183,14 +185,28 @@ def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, An
     ]
 
 
+# What a URI holds as it is (RFC 3986's reserved and unreserved characters, and the
+# percent sign of an escape); quote() keeps letters, digits and "_.-~" anyway.
+_URI_CHARACTERS = "!#$&'()*+,/:;=?@[]%"
+_STRAY_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+
+
+def fetched_uri(url: str) -> str:
+    """A fetched sitemap's URL as a URI: a space, a character outside ASCII, a ``<`` or a
+    ``%`` that starts no escape percent-encoded (as UTF-8), every other character kept."""
+    url = _STRAY_PERCENT.sub("%25", url)
+    return quote(url.encode("utf-8", "surrogateescape"), safe=_URI_CHARACTERS)
+
+
 def artifact_location(name: str) -> dict[str, Any]:
     """Where a file is: relative to ``%SRCROOT%`` (the working directory) when it is
     inside it, an absolute ``file:`` URI otherwise; a fetched sitemap's own URL."""
     if name == STDIN:
         return {"uri": STDIN, "description": {"text": "standard input"}}
     if is_fetched(name):
-        return {"uri": name}
+        return {"uri": fetched_uri(name)}
     path = ci_path(name)
     if Path(path).is_absolute():
         return {"uri": Path(os.path.realpath(name)).as_uri()}
-    return {"uri": quote(path, safe="/"), "uriBaseId": SRCROOT}
+    # The name's own bytes, percent-encoded: a byte that is no UTF-8 too (os.fsencode).
+    return {"uri": quote(os.fsencode(path), safe="/"), "uriBaseId": SRCROOT}

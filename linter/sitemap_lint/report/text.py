@@ -21,12 +21,12 @@ file's text never reaches the terminal as it is: a tab is shown as one space (it
 one column), and other control characters, format characters (bidirectional
 controls, zero-width ones) and line separators as escapes such as ``\x1b`` or
 ``\u202e``; the caret is placed by the width the line takes on screen, so it stays
-under its character, and is as wide as that character's escape.
+under its character, and is as wide as that character's escape. File names and
+messages are shown the same way (``support.printable``), a tab in them as ``\x09``.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
@@ -39,6 +39,7 @@ from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
 from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable
 from sitemap_lint.support.pipes import pipe_console
+from sitemap_lint.support.printable import printable, printable_lines
 
 SourceLines = Callable[[FileReport], Mapping[int, SourceLine]]
 """The source lines of a file's findings, by line number (missing: none to show)."""
@@ -50,7 +51,6 @@ NARROW_INDENT = 6
 SOURCE_INDENT = 4  # before the line number of a source line
 MIN_EXCERPT = 20  # the fewest characters of a source line shown on a narrow terminal
 ELLIPSIS = "…"
-_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class TextReporter(Reporter):
@@ -85,12 +85,12 @@ class TextReporter(Reporter):
             in_set = getattr(result, "site", False)  # results.FileResult.site
             if not result.findings:
                 if in_set and self.summary:  # a set report has a section for every file
-                    line = Text(result.name, style="bold underline")
+                    line = Text(printable(result.name), style="bold underline")
                     line.append(f"  no problems found{_urls(result)}", style="green")
                     console.print(line)
                     console.print()
                 continue
-            header = Text(result.name, style="bold underline")
+            header = Text(printable(result.name), style="bold underline")
             if in_set:
                 header.append(_urls(result), style="dim")
             console.print(header)
@@ -179,7 +179,8 @@ def _print_findings(
         prefix.append("  ")
         if applicable(finding, unsafe):
             prefix.append("[*] ", style="bold cyan")
-        message = Text(finding.message.replace("\r\n", "\n").replace("\r", "\n"))
+        shown = printable_lines(finding.message)
+        message = Text(shown.replace("\r\n", "\n").replace("\r", "\n"))
         if index in pointed:
             message.append(f"  at {finding.xpath}")
         message.append(f"  [{finding.name}]", style="dim")
@@ -292,24 +293,7 @@ def _cells(text: str) -> int:
 def escape(text: str) -> str:
     """``text`` safe to print: a tab as one space, other control and format characters
     and line separators as ``\\xNN`` or ``\\uNNNN``."""
-    if text.isprintable() and "\t" not in text:
-        return text
-    return "".join(_escape_char(char) for char in text)
-
-
-def _escape_char(char: str) -> str:
-    if char == "\t":
-        return " "
-    if unicodedata.category(char) not in _ESCAPED_CATEGORIES:
-        return char
-    code = ord(char)
-    return (
-        f"\\x{code:02x}"
-        if code < 0x100
-        else f"\\u{code:04x}"
-        if code < 0x10000
-        else f"\\U{code:08x}"
-    )
+    return printable(text.replace("\t", " "))
 
 
 def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
@@ -326,22 +310,24 @@ def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
     text = Text()
     if fixable:
         text.append("[*]", style="bold cyan")
-        text.append(f" {fixable} fixable with --fix.")
+        text.append(f" {fixable:,} fixable with --fix.")
     else:
         text.append("No fixes available.")
     if hidden:
         fixes = "fix" if hidden == 1 else "fixes"
-        text.append(f" ({hidden} hidden {fixes} can be enabled with --unsafe-fixes.)")
+        text.append(f" ({hidden:,} hidden {fixes} can be enabled with --unsafe-fixes.)")
     return text
 
 
 def _baseline(matched: int, unseen: int) -> Text:
     """What ``--baseline`` left out, and what it recorded that the run no longer sees."""
-    text = Text(f"{matched} finding{'' if matched == 1 else 's'} matched the baseline (not shown).")
+    text = Text(
+        f"{matched:,} finding{'' if matched == 1 else 's'} matched the baseline (not shown)."
+    )
     if unseen:
         were = "was" if unseen == 1 else "were"
         text.append(
-            f" {unseen} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
+            f" {unseen:,} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
             "again; --write-baseline refreshes the file."
         )
     return text
