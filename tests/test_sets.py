@@ -257,6 +257,26 @@ def test_map_alone_follows_mapped_children_and_fetches_nothing(tmp_path: Path, n
     assert codes(report) == []
 
 
+def test_a_child_written_with_another_host_case_or_the_default_port_is_mapped(
+    tmp_path: Path, no_network
+) -> None:
+    """The host is case-insensitive and :443 is https's own port: both children are the
+    mapped files, checked as the index's others are, not left out without a word."""
+    (tmp_path / "index.xml").write_text(
+        index("a.xml").replace("</sitemapindex>", "")
+        + "  <sitemap><loc>HTTPS://Example.COM/b.xml</loc></sitemap>\n"
+        + "  <sitemap><loc>https://example.com:443/c.xml</loc></sitemap>\n"
+        + "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    for name, page in (("a.xml", "one"), ("b.xml", "two"), ("c.xml", "one")):
+        (tmp_path / name).write_text(urlset(page), encoding="utf-8")
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    names = [Path(entry["path"]).name for entry in report["files"]]
+    assert names == ["index.xml", "a.xml", "b.xml", "c.xml"]
+    assert ("c.xml", "SE001", 3) in codes(report)
+
+
 def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network
 ) -> None:

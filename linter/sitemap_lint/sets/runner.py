@@ -411,10 +411,12 @@ class SetRunner:
 
 def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str | None] | None:
     """The local file a URL maps to with --map, and why it cannot be read, if so."""
+    folded = _origin_folded(url)
     for prefix, directory in maps:
-        if not url.startswith(prefix):
+        start = _origin_folded(prefix)
+        if not folded.startswith(start):
             continue
-        rest = urlsplit(url[len(prefix) :])
+        rest = urlsplit(folded[len(start) :])
         relative = unquote(rest.path)
         base = directory.resolve()
         path = (base / relative).resolve()
@@ -976,6 +978,24 @@ def canonical_url(url: str) -> str:
 
         path = remove_dot_segments(path)
     return urlunsplit((scheme, host, path, parts.query, ""))
+
+
+def _origin_folded(url: str) -> str:
+    """``url`` with its scheme and host in lower case and without a default port, the
+    rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the --map prefix
+    ``https://example.com/``."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return url
+    if host is None or "@" in parts.netloc:
+        return url
+    scheme = parts.scheme.lower()
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+        netloc = f"{netloc}:{port}"
+    return urlunsplit((scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def _shown_path(path: Path) -> str:
