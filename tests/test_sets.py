@@ -102,6 +102,22 @@ def test_depth_limit(site: Path) -> None:
     assert "--max-depth" in report["files"][0]["findings"][0]["message"]
 
 
+def test_the_byte_limit_holds_between_the_files_of_one_level(tmp_path: Path) -> None:
+    """The children an index lists are checked together, but a local child's bytes count
+    as soon as it is listed: once the index and a.xml reach the limit, b.xml and c.xml
+    are not read, and SE005 says so at b.xml's entry."""
+    (tmp_path / "index.xml").write_text(index("a.xml", "b.xml", "c.xml"), encoding="utf-8")
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.xml").write_text(urlset(name), encoding="utf-8")
+    limit = (tmp_path / "index.xml").stat().st_size + 1
+    _status, report = run(
+        [str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",), max_bytes=limit
+    )
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "a.xml"]
+    assert codes(report) == [("index.xml", "SE005", 4)]
+    assert "--max-bytes" in report["files"][0]["findings"][0]["message"]
+
+
 def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "dist"
     root.mkdir()

@@ -149,6 +149,7 @@ class Job:
     children: list[Job] = field(default_factory=list)
     result: FileResult | None = None
     size: int = 0
+    planned: int = 0  # the bytes the discovery counted when it listed the file (a local one)
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
     data: bytes | None = field(default=None, repr=False)  # read in place of standard input
     alternates: int = 0  # hreflang records of the file
@@ -315,7 +316,7 @@ class SetRunner:
         for job, checked in zip(level, self.executor.check(tasks), strict=True):
             self._take(job, checked)
             self._advance(1)
-        self.discovery.bytes += sum(job.size for job in level)
+        self.discovery.bytes += sum(job.size - job.planned for job in level)
 
     def _advance(self, count: int) -> None:
         self._done += count
@@ -592,6 +593,7 @@ class Discovery:
             new.parent, new.entry = job, child
             self.seen[key] = (job, child)
             self.files += 1
+            self._plan(new)
             job.children.append(new)
             found.append(new)
         return found
@@ -672,7 +674,20 @@ class Discovery:
             )
         self.seen[key] = (job, child)
         self.files += 1
+        self._plan(new)
         return new
+
+    def _plan(self, job: Job) -> None:
+        """Count the bytes of a local file as soon as it is listed: the files of one level
+        are checked together, and the byte limit must hold between them too (a fetched
+        file's size is known once it is read)."""
+        if job.path is None:
+            return
+        try:
+            job.planned = job.path.stat().st_size
+        except OSError:
+            return
+        self.bytes += job.planned
 
     def _limit(self, job: Job) -> str | None:
         if job.depth + 1 > self.settings.max_depth:
