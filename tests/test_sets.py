@@ -131,6 +131,30 @@ def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     assert ("index.xml", "SE007", 4) in found
 
 
+def test_a_missing_child_is_named_as_the_children_are_when_the_map_is_configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A configuration's directory is read relative to the file (an absolute path), but
+    the report names the missing file from the working directory, as it names the files
+    it checked."""
+    (tmp_path / "public" / "blog").mkdir(parents=True)
+    (tmp_path / ".sitemap-lint.toml").write_text(
+        '[map]\n"https://example.com/" = "public"\n', encoding="utf-8"
+    )
+    (tmp_path / "public" / "index.xml").write_text(
+        index("blog/a.xml", "blog/gone.xml"), encoding="utf-8"
+    )
+    (tmp_path / "public" / "blog" / "a.xml").write_text(urlset("blog/a"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    execute(RunSettings(paths=["public/index.xml"], format="json"), out=out, err=io.StringIO())
+    report = json.loads(out.getvalue())
+    assert [entry["path"] for entry in report["files"]] == ["public/index.xml", "public/blog/a.xml"]
+    (finding,) = report["files"][0]["findings"]
+    assert finding["code"] == "SE007"
+    assert "maps to public/blog/gone.xml, which does not exist" in finding["message"]
+
+
 @pytest.mark.parametrize(
     "value",
     ["no-equals", "ftp://example.com/=.", "https://=.", "https://example.com/=/no/such/dir"],

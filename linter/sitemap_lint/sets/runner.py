@@ -421,11 +421,12 @@ def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str |
         relative = unquote(rest.path)
         base = directory.resolve()
         path = (base / relative).resolve()
-        shown = f"{directory}/{relative}" if relative else str(directory)
+        where = _shown_path(directory)  # a configuration's directory is absolute
+        shown = f"{where}/{relative}" if relative else where
         if rest.query:
-            return path, f"{url} has a query string and cannot map to a file under {directory}"
+            return path, f"{url} has a query string and cannot map to a file under {where}"
         if path != base and base not in path.parents:
-            return path, f"{url} maps to {shown}, outside {directory}; it was not read"
+            return path, f"{url} maps to {shown}, outside {where}; it was not read"
         if not path.is_file():
             return path, (
                 f"{url} maps to {shown}, which does not exist; build the file or remove the entry"
