@@ -169,6 +169,37 @@ def test_cli_bad_map_exits_2(capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_a_mapped_child_that_is_a_link_loop_or_a_directory_is_se007_saying_so(
+    tmp_path: Path, no_network
+) -> None:
+    (tmp_path / "index.xml").write_text(
+        index("a.xml", "loop.xml", "folder.xml", "gone.xml"), encoding="utf-8"
+    )
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "loop.xml").symlink_to("loop.xml")
+    (tmp_path / "folder.xml").mkdir()
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "a.xml"]
+    assert codes(report) == [("index.xml", "SE007", line) for line in (4, 5, 6)]
+    messages = [f["message"] for f in report["files"][0]["findings"]]
+    assert "loop.xml, which cannot be read (Too many levels of symbolic links)" in messages[0]
+    assert "folder.xml, which is a directory, not a file" in messages[1]
+    assert "gone.xml, which does not exist" in messages[2]
+
+
+@pytest.mark.parametrize("mapped", [False, True])
+def test_a_link_loop_among_several_inputs_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mapped: bool
+) -> None:
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "sitemap-loop.xml").symlink_to("sitemap-loop.xml")
+    maps = ["--map", f"https://example.com/={tmp_path}"] if mapped else []
+    for paths in ([str(tmp_path / "a.xml"), str(tmp_path / "sitemap-loop.xml")], [str(tmp_path)]):
+        assert main(["--isolated", *maps, *paths]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Too many levels of symbolic links" in err, err
+
+
 @pytest.mark.slow
 def test_worker_processes_give_the_same_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -35,7 +35,15 @@ from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, onc
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
+from sitemap_lint.inputs.reader import (
+    ByteStream,
+    InputError,
+    Source,
+    expand,
+    file_kind,
+    is_url,
+    real_path,
+)
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.duplicates import DUPLICATE_LOC
 from sitemap_lint.rules.events import FollowKind, Unfollowed
@@ -278,7 +286,7 @@ class SetRunner:
     def _local_root(self, source: Source) -> Job:
         if source.path is None:
             return Job(source.name, "-", 0, data=source.data)
-        resolved = source.path.resolve()
+        resolved = real_path(source.path)
         url = mapped_url(self.settings.maps, resolved)
         key = canonical_url(url) if url else f"file://{resolved}"
         return Job(source.name, key, 0, path=source.path, url=url)
@@ -296,7 +304,7 @@ class SetRunner:
                 continue
             path = Path(where)
             data = _read_start(Source(f"--robots {where}", path))
-            url = mapped_url(self.settings.maps, path.resolve())
+            url = mapped_url(self.settings.maps, real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
 
@@ -419,8 +427,8 @@ def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str |
             continue
         rest = urlsplit(folded[len(start) :])
         relative = unquote(rest.path)
-        base = directory.resolve()
-        path = (base / relative).resolve()
+        base = real_path(directory)
+        path = real_path(base / relative)
         where = _shown_path(directory)  # a configuration's directory is absolute
         shown = f"{where}/{relative}" if relative else where
         if rest.query:
@@ -428,17 +436,27 @@ def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str |
         if path != base and base not in path.parents:
             return path, f"{url} maps to {shown}, outside {where}; it was not read"
         if not path.is_file():
-            return path, (
-                f"{url} maps to {shown}, which does not exist; build the file or remove the entry"
-            )
+            return path, f"{url} maps to {shown}, {_not_a_file(path)}"
         return path, None
     return None
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a mapped ``path`` that is no regular file cannot be checked, and what to do."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "which does not exist; build the file or remove the entry"
+    except OSError as error:  # a loop of symbolic links, a name too long
+        reason = error.strerror or type(error).__name__
+        return f"which cannot be read ({reason}); fix the file or remove the entry"
+    return f"which is {file_kind(mode)}, not a file; build the file or remove the entry"
 
 
 def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
     """The URL a local file is served at, by the --map prefixes."""
     for prefix, directory in maps:
-        base = directory.resolve()
+        base = real_path(directory)
         if path == base or base in path.parents:
             relative = path.relative_to(base).as_posix()
             return prefix + ("" if relative == "." else relative)
