@@ -405,6 +405,12 @@ class SetReporter(Protocol):
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool: ...
 
+    def silenced(self, file: int, code: str, line: int) -> bool:
+        """Whether a directive of ``file`` silences ``code`` at ``line``, where the file
+        lists what a finding in another file is about (a URL both list); the directive
+        is then used."""
+        ...
+
 
 @check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
@@ -471,7 +477,32 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
     if len(listing) < 2:
         return
     urls = sum(files[index].facts.url_count for index in listing)
-    for at, value, first_at, line, column, first_line in checked.duplicates(listing, urls):
+    code = URL_IN_SEVERAL_SITEMAPS.code
+    found = checked.duplicates(listing, urls)
+    # The URLs whose first listing a directive of its file silences: a repeat names the
+    # earliest listing in another file that none silences instead, so that what is
+    # reported does not depend on the order of the files.
+    silenced = {
+        value
+        for _at, value, first_at, _line, _column, first_line in found
+        if report.silenced(listing[first_at], code, first_line)
+    }
+    listings = _listings(found, silenced)
+    for at, value, first_at, line, column, first_line in found:
+        if value in silenced:
+            named = next(
+                (
+                    (other, other_line)
+                    for other, other_line in listings[value]
+                    if (other, other_line) < (at, line)
+                    and other != at
+                    and not report.silenced(listing[other], code, other_line)
+                ),
+                None,
+            )
+            if named is None:
+                continue  # every earlier listing's directive silences it
+            first_at, first_line = named
         index, first_index = listing[at], listing[first_at]
         facts, first = files[index].facts, files[first_index]
         # The normal form both share, when one of them is written otherwise (on a
@@ -482,8 +513,16 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
             url_in_several_sitemaps(
                 line, column, f"{first.name}, line {first_line}", normal, value
             ),
-            also=(first_index, first_line),
         )
+
+
+def _listings(found: Sequence[Duplicate], values: set[int]) -> dict[int, list[tuple[int, int]]]:
+    """Where each URL of hash in ``values`` is listed (file, line), in the set's order."""
+    listings: dict[int, set[tuple[int, int]]] = {value: set() for value in values}
+    for at, value, first_at, line, _column, first_line in found:
+        if value in listings:
+            listings[value].update(((first_at, first_line), (at, line)))
+    return {value: sorted(places) for value, places in listings.items()}
 
 
 @check(SET, emits=HREFLANG_RULES, proof=NO_PROOF)

@@ -474,15 +474,16 @@ class SetReport:
         self.sinks = sinks
 
     def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
-        if also is not None:
-            other, line = also
-            suppressions = self._sink(other).suppressions
-            if suppressions is not None and suppressions.suppresses(finding.code, line):
-                return  # the other file's directive names the defect where it stands there
+        if also is not None and self.silenced(also[0], finding.code, also[1]):
+            return  # the other file's directive names the defect where it stands there
         self._sink(file).add(finding)
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
         self._sink(file).withdraw(code, line, column)
+
+    def silenced(self, file: int, code: str, line: int) -> bool:
+        suppressions = self._sink(file).suppressions
+        return suppressions is not None and suppressions.suppresses(code, line)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
         return any(
