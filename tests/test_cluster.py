@@ -479,7 +479,16 @@ def test_without_the_dask_extra_the_run_names_the_install_command(
 
 
 @pytest.mark.parametrize(
-    "address", ["tcp://", "tcp://a b:1", "a/b/c", "tcp://host:port", "nosuch://host:1"]
+    "address",
+    [
+        "tcp://",
+        "tcp://a b:1",
+        "a/b/c",
+        "tcp://host:port",
+        "nosuch://host:1",
+        "tcp://127.0.0.1:99999",
+        "tcp://127.0.0.1:0",
+    ],
 )
 def test_a_malformed_address_is_a_usage_error(
     address: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

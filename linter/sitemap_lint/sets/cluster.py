@@ -179,7 +179,9 @@ def checked_address(address: str) -> str:
         scheme, location = parse_address(address)
         get_backend(scheme)
         if scheme in ("tcp", "tls", "ws", "wss"):
-            parse_host_port(location)
+            _host, port = parse_host_port(location)
+            if not 0 < int(port) < 65536:
+                raise ValueError(f"port {port} is not from 1 to 65535")
     except (ValueError, ImportError) as error:
         raise ClusterError(
             f"--scheduler {address!r}: give a scheduler address such as tcp://HOST:8786, "
