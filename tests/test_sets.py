@@ -389,6 +389,43 @@ def test_an_index_listing_itself_through_dot_segments_is_checked_once(
     assert "is this file itself" in report["files"][0]["findings"][0]["message"]
 
 
+@pytest.mark.parametrize("configured", [False, True])
+def test_an_index_listing_the_url_its_sitemap_url_gives_lists_itself(
+    tmp_path: Path, no_network, monkeypatch: pytest.MonkeyPatch, configured: bool
+) -> None:
+    """--sitemap-url (or the configuration's table) says where the input is served: an
+    index listing that URL is a cycle (SE002), not a nested index fetched and checked."""
+    (tmp_path / "index.xml").write_text(
+        index("sitemap-index.xml").replace("https://example.com/", "https://Example.com:443/"),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    if configured:
+        (tmp_path / ".sitemap-lint.toml").write_text(
+            '[sitemap-url]\n"index.xml" = "https://example.com/sitemap-index.xml"\n',
+            encoding="utf-8",
+        )
+        given = {}
+    else:
+        given = {"sitemap_url": "https://example.com/sitemap-index.xml", "isolated": True}
+    out = io.StringIO()
+    settings = RunSettings(paths=["index.xml"], format="json", follow=True, **given)
+    execute(settings, out=out, err=io.StringIO())
+    report = json.loads(out.getvalue())
+    assert [entry["path"] for entry in report["files"]] == ["index.xml"]
+    assert codes(report) == [("index.xml", "SE002", 3)]
+    assert "is this file itself" in report["files"][0]["findings"][0]["message"]
+
+
+def test_inputs_sharing_one_sitemap_url_are_each_checked(tmp_path: Path, no_network) -> None:
+    for name in ("a.xml", "b.xml"):
+        (tmp_path / name).write_text(urlset("one"), encoding="utf-8")
+    paths = [str(tmp_path / "a.xml"), str(tmp_path / "b.xml")]
+    _status, report = run(paths, sitemap_url="https://example.com/sitemap.xml")
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["a.xml", "b.xml"]
+    assert codes(report) == [("b.xml", "SE001", 3)]
+
+
 def test_a_sitemap_an_index_lists_twice_is_one_finding(tmp_path: Path, no_network) -> None:
     """DU001 for a repeat in one file (as RB003 in a robots.txt), not SE004 too."""
     (tmp_path / "index.xml").write_text(index("s.xml", "s.xml", "t.xml"), encoding="utf-8")

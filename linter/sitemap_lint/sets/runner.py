@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -151,6 +151,7 @@ class Job:
     depth: int
     path: Path | None = None  # a local file (None: standard input, or a fetch)
     url: str | None = None  # where the file is served, when known
+    served: str | None = None  # an input's --sitemap-url, as a key (canonical_url)
     fetch: bool = False
     parent: Job | None = None
     entry: Child | None = None  # the parent's entry that lists this file
@@ -280,16 +281,25 @@ class SetRunner:
         for job in roots:
             once.setdefault(job.key, job)
         roots = list(once.values())
+        # A local input whose URL --sitemap-url gives is the file at that URL (an index
+        # that lists the URL lists itself), unless other inputs are given that URL too.
+        sharing = Counter(job.served for job in roots if job.served is not None)
+        for job in roots:
+            if job.served is not None and sharing[job.served] == 1 and job.served not in once:
+                job.key = job.served
         self.discovery.add_roots(roots)
         return roots
 
     def _local_root(self, source: Source) -> Job:
+        given = self.sitemap_url_for(source.name)
+        served = canonical_url(f"{given.origin}{given.path}") if given is not None else None
         if source.path is None:
-            return Job(source.name, "-", 0, data=source.data)
+            return Job(source.name, "-", 0, data=source.data, served=served)
         resolved = real_path(source.path)
         url = mapped_url(self.settings.maps, resolved)
-        key = canonical_url(url) if url else f"file://{resolved}"
-        return Job(source.name, key, 0, path=source.path, url=url)
+        if url is not None:
+            return Job(source.name, canonical_url(url), 0, path=source.path, url=url)
+        return Job(source.name, f"file://{resolved}", 0, path=source.path, served=served)
 
     def _load_robots(self) -> None:
         """The robots.txt files given with --robots: read or fetched, never reported."""
