@@ -283,7 +283,15 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
         column,
         f"{url} leads back to this file ({around}); the cycle was not followed: list only "
         "sitemaps of URLs here",
+        key=listed_key(url),
     )
+
+
+def listed_key(url: str) -> str:
+    """The key of a finding on a listed sitemap whose message names files as the run was
+    given them (SE002, SE004, SE007): the listed URL identifies the defect, so that a
+    baseline matches from another working directory."""
+    return f"listed:{url}"
 
 
 def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int, Finding]]:
@@ -563,6 +571,7 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             line,
             column,
             f"{url} is {what}; the cycle was not followed: list only sitemaps of URLs here",
+            key=listed_key(url),
         )
     if kind == FollowKind.TWICE:
         return SITEMAP_LISTED_TWICE.at(
@@ -570,13 +579,19 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             column,
             f"{url} is already listed in {listed.detail} and was checked there; remove "
             "one of the two entries",
+            key=listed_key(url),
         )
     if kind == FollowKind.LIMIT:
         return SET_LIMIT_REACHED.at(line, column, _limit_message(listed.detail, url, listed.value))
     if kind == FollowKind.NOT_FOUND:
-        return CHILD_NOT_FOUND.at(line, column, listed.detail)
+        return CHILD_NOT_FOUND.at(line, column, listed.detail, key=listed_key(url))
     if kind == FollowKind.UNREADABLE:
-        return CHILD_NOT_FOUND.at(line, column, f"{listed.detail}; the file could not be checked")
+        return CHILD_NOT_FOUND.at(
+            line,
+            column,
+            f"{listed.detail}; the file could not be checked",
+            key=listed_key(url),
+        )
     return NESTED_INDEX.at(
         line,
         column,
