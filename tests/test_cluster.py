@@ -287,6 +287,32 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
 
 
 @pytest.mark.slow
+def test_standard_input_in_a_cluster_run_is_checked_as_locally(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The workers cannot read this process's standard input: its bytes go with the task
+    (it was read there as an empty file, IN001)."""
+    head = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    (tmp_path / "a.xml").write_text(
+        f"{head}  <url><loc>https://example.com/one</loc></url>\n</urlset>\n", encoding="utf-8"
+    )
+    piped = f"{head}  <url><loc>https://example.com/one</loc></url>\n</urlset>\n".encode()
+    reports = []
+    for extra in ([], ["--scheduler", cluster.address]):
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_lint", "-f", "json", *extra, "a.xml", "-"],
+            cwd=tmp_path,
+            input=piped,
+            capture_output=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        reports.append(done.stdout)
+    assert reports[0] == reports[1]
+    assert b'"SE001"' in reports[0] and b"IN001" not in reports[0]
+
+
+@pytest.mark.slow
 def test_a_worker_without_the_run_s_plugin_stops_the_run_in_one_line(
     cluster: Cluster, tmp_path: Path
 ) -> None:

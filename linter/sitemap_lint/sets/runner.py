@@ -43,6 +43,7 @@ from sitemap_lint.inputs.reader import (
     file_kind,
     is_url,
     real_path,
+    standard_input,
 )
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.duplicates import DUPLICATE_LOC
@@ -272,6 +273,9 @@ class SetRunner:
                 roots.append(Job(argument, key, 0, url=argument, fetch=True))
                 continue
             for source in expand([argument]):
+                if source.is_stdin and self.stdin is None and self.executor.elsewhere:
+                    # Checked in another process: its bytes go with the task.
+                    self.stdin = Source("-", None, data=standard_input().read())
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
