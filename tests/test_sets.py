@@ -118,6 +118,28 @@ def test_the_byte_limit_holds_between_the_files_of_one_level(tmp_path: Path) -> 
     assert "--max-bytes" in report["files"][0]["findings"][0]["message"]
 
 
+@pytest.mark.parametrize("named", ["directory", "files"])
+def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
+    tmp_path: Path, no_network, named: str
+) -> None:
+    """A directory's files (or a sitemap named beside its index) are inputs of their own:
+    the index's stale lastmod for one of them is SE006 all the same."""
+    (tmp_path / "sitemap-index.xml").write_text(
+        index("sitemap-a.xml").replace("</loc>", "</loc><lastmod>2024-01-01</lastmod>"),
+        encoding="utf-8",
+    )
+    (tmp_path / "sitemap-a.xml").write_text(
+        urlset("one", extra="<lastmod>2024-03-01</lastmod>"), encoding="utf-8"
+    )
+    paths = (
+        [str(tmp_path)]
+        if named == "directory"
+        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-a.xml")]
+    )
+    _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE006")
+    assert codes(report) == [("sitemap-index.xml", "SE006", 3)]
+
+
 def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "dist"
     root.mkdir()

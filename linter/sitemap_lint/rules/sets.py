@@ -448,27 +448,38 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
 
 @check(SET, emits=(INDEX_LASTMOD_OLDER,), proof=NO_PROOF)
 def check_index_lastmods(checked: CheckedSet, options: object, report: SetReporter) -> None:
-    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006)."""
+    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006),
+    wherever the set checked that sitemap: below the index, or as an input of its own (a
+    directory's files, a sitemap also named on the command line)."""
     files = checked.files
-    for file in files:
-        entry, parent = file.listed_at, file.parent
-        if entry is None or entry.lastmod is None or parent is None:
+    by_key: dict[str, int] = {}
+    for index, file in enumerate(files):
+        by_key.setdefault(file.key, index)
+    for index, file in enumerate(files):
+        if file.facts.kind != "sitemapindex":
             continue
-        newest = file.facts.newest_lastmod
-        if newest is None or files[parent].facts.kind != "sitemapindex":
-            continue
-        listed, newest = _aware(entry.lastmod), _aware(newest)
-        if newest - listed > LASTMOD_TOLERANCE:
-            report.add(
-                parent,
-                INDEX_LASTMOD_OLDER.at(
-                    entry.line,
-                    entry.column,
-                    f"the index says {entry.url} last changed {_day(listed)}, but it has an "
-                    f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
-                    "changes",
-                ),
-            )
+        for entry in file.facts.children:
+            if entry.lastmod is None:
+                continue
+            key = checked.key_of(entry.url)
+            listed = by_key.get(key) if key is not None else None
+            if listed is None or listed == index:
+                continue
+            newest = files[listed].facts.newest_lastmod
+            if newest is None:
+                continue
+            stated, newest = _aware(entry.lastmod), _aware(newest)
+            if newest - stated > LASTMOD_TOLERANCE:
+                report.add(
+                    index,
+                    INDEX_LASTMOD_OLDER.at(
+                        entry.line,
+                        entry.column,
+                        f"the index says {entry.url} last changed {_day(stated)}, but it has "
+                        f"an entry changed {_day(newest)}; update this <lastmod> when the "
+                        "sitemap changes",
+                    ),
+                )
 
 
 @check(SET, emits=(URL_IN_SEVERAL_SITEMAPS,), proof=NO_PROOF)
