@@ -140,6 +140,27 @@ def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
     assert codes(report) == [("sitemap-index.xml", "SE006", 3)]
 
 
+@pytest.mark.parametrize("named", ["directory", "files"])
+def test_an_index_listing_an_index_that_is_an_input_too_is_se003(
+    tmp_path: Path, no_network, named: str
+) -> None:
+    """Checking a directory (or naming the nested index too) keeps the error of an index
+    inside an index; its sitemaps are checked, as the nested index is an input."""
+    (tmp_path / "sitemap-index.xml").write_text(index("sitemap-sub.xml"), encoding="utf-8")
+    (tmp_path / "sitemap-sub.xml").write_text(index("sitemap-a.xml"), encoding="utf-8")
+    (tmp_path / "sitemap-a.xml").write_text(urlset("one"), encoding="utf-8")
+    paths = (
+        [str(tmp_path)]
+        if named == "directory"
+        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-sub.xml")]
+    )
+    _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE003")
+    assert codes(report) == [("sitemap-index.xml", "SE003", 3)]
+    (message,) = [f["message"] for entry in report["files"] for f in entry["findings"]]
+    assert "list its sitemaps here directly" in message and "not checked" not in message
+    assert "sitemap-a.xml" in [Path(entry["path"]).name for entry in report["files"]]
+
+
 def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "dist"
     root.mkdir()

@@ -603,12 +603,17 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             f"{listed.detail}; the file could not be checked",
             key=listed_key(url),
         )
+    what = (
+        ": list its sitemaps"  # an input of the run: they were checked from there
+        if listed.detail == "input"
+        else ", so its sitemaps were not checked either: list them"
+    )
     return NESTED_INDEX.at(
         line,
         column,
         f"{url} is itself a sitemap index (of {listed.value:,} sitemaps); search "
-        "engines do not follow an index inside an index, so its sitemaps were not "
-        "checked either: list them here directly or submit that index on its own",
+        f"engines do not follow an index inside an index{what} here directly or submit "
+        "that index on its own",
     )
 
 

@@ -535,6 +535,7 @@ class Discovery:
         # Each file of the set by key: the file that lists it (None: an input) and the entry.
         self.seen: dict[str, tuple[Job | None, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
+        self._inputs: dict[str, Job] = {}  # the run's inputs, by key
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
@@ -545,6 +546,7 @@ class Discovery:
         self.files = len(roots)
         for job in roots:
             self.seen.setdefault(job.key, (None, Child(job.name, 1, 1)))
+            self._inputs.setdefault(job.key, job)
 
     def next_level(self, level: list[Job]) -> list[Job]:
         """The files the files of ``level`` list, to check next."""
@@ -589,6 +591,23 @@ class Discovery:
         count = len(job.result.facts.children)
         nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
         self._unfollowed(job.parent.result.open_sink(), nested)
+
+    def _nested_input(self, job: Job, key: str, child: Child, sink: FindingSink) -> bool:
+        """SE003 for an index's entry whose sitemap, an input of the run too (a directory's
+        file), is an index itself: as when it is checked below this index only."""
+        listed = self._inputs.get(key)
+        facts = listed.result.facts if listed is not None and listed.result is not None else None
+        own = job.result.facts if job.result is not None else None
+        if facts is None or facts.kind != "sitemapindex" or own is None:
+            return False
+        if own.kind != "sitemapindex":
+            return False
+        count = len(facts.children)
+        nested = Unfollowed(
+            FollowKind.NESTED, child.url, child.line, child.column, "input", value=count
+        )
+        self._unfollowed(sink, nested)
+        return True
 
     def _unfollowed(self, sink: FindingSink, listed: Unfollowed) -> None:
         """Hand a listed sitemap the set does not follow to the ``listed`` checks."""
@@ -668,6 +687,8 @@ class Discovery:
         earlier = self.seen.get(key)
         if earlier is not None:
             lister, first_entry = earlier
+            if lister is None and self._nested_input(job, key, child, sink):
+                return None
             where = (
                 f"{lister.name}, line {first_entry.line}"
                 if lister is not None
