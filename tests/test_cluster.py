@@ -525,6 +525,28 @@ def test_a_malformed_address_is_a_usage_error(
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
 
 
+def test_a_worker_with_other_rules_is_named_with_its_version_and_the_rules() -> None:
+    """The same version with a plugin missing reads 'has sitemap-lint 0.1.0 without
+    ZZ001', not 'has without ZZ001'."""
+    from sitemap_lint.sets.cluster import _unlike_worker, rule_catalogue
+
+    version, codes = rule_catalogue()
+
+    class Answers:
+        def __init__(self, their: tuple[str, tuple[str, ...]]) -> None:
+            self.their = their
+
+        def run(self, function: object) -> dict[str, tuple[str, tuple[str, ...]]]:
+            return {"tcp://w:1": self.their}
+
+    address = "tcp://s:8786"
+    assert _unlike_worker(Answers((version, codes)), address) is None
+    fewer = _unlike_worker(Answers((version, codes[1:])), address)
+    assert fewer is not None and f"has sitemap-lint {version} without {codes[0]} (" in fewer
+    other = _unlike_worker(Answers(("9.9", (*codes, "ZZ999"))), address)
+    assert other is not None and "has sitemap-lint 9.9 with ZZ999 (" in other
+
+
 def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
     """Any number of partitions, any grouping of files by worker: the same duplicates."""
     from random import Random

@@ -159,7 +159,7 @@ def _unlike_worker(client: Any, address: str) -> str | None:
             continue
         missing = sorted(set(codes) - set(their_codes))
         extra = sorted(set(their_codes) - set(codes))
-        what = [f"sitemap-lint {their_version}" if their_version != version else ""]
+        what = [f"sitemap-lint {their_version}"]
         what += [f"without {', '.join(missing[:5])}" if missing else ""]
         what += [f"with {', '.join(extra[:5])}" if extra else ""]
         return (
