@@ -217,6 +217,37 @@ def test_a_url_listed_by_two_files_matches_from_another_working_directory(
     assert report["summary"]["baseline"] == {"matched": 1, "unseen": 0}
 
 
+def test_findings_naming_the_files_of_a_set_match_from_another_working_directory(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SE002, SE004 and SE007 name files as the run was given them: the listed URL is
+    # what identifies their defect.
+    (site / "sub").mkdir()
+    public = site / "public"
+    public.mkdir()
+    children = ("index.xml", "a.xml", "a.xml", "gone.xml")
+    (public / "index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + "".join(
+            f"  <sitemap><loc>https://example.com/{'./' * n}{name}</loc></sitemap>\n"
+            for n, name in enumerate(children)
+        )
+        + "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    (public / "a.xml").write_text(_sitemap(_entry("a")), encoding="utf-8")
+    for directory, flag in ((".", "--write-baseline"), ("sub", "--baseline")):
+        monkeypatch.chdir(site / directory)
+        baseline = os.path.relpath(site / "baseline.json")
+        mapping = f"https://example.com/={os.path.relpath(public)}"
+        inputs = (os.path.relpath(public / "index.xml"),)
+        status, report, err = _check(capsys, flag, baseline, "--map", mapping, inputs=inputs)
+        assert status == 0, err
+    assert _codes(report) == []
+    assert report["summary"]["baseline"] == {"matched": 3, "unseen": 0}
+
+
 def test_paths_are_recorded_relative_to_the_baseline_file(
     site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -287,6 +287,32 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
 
 
 @pytest.mark.slow
+def test_standard_input_in_a_cluster_run_is_checked_as_locally(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The workers cannot read this process's standard input: its bytes go with the task
+    (it was read there as an empty file, IN001)."""
+    head = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    (tmp_path / "a.xml").write_text(
+        f"{head}  <url><loc>https://example.com/one</loc></url>\n</urlset>\n", encoding="utf-8"
+    )
+    piped = f"{head}  <url><loc>https://example.com/one</loc></url>\n</urlset>\n".encode()
+    reports = []
+    for extra in ([], ["--scheduler", cluster.address]):
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_lint", "-f", "json", *extra, "a.xml", "-"],
+            cwd=tmp_path,
+            input=piped,
+            capture_output=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        reports.append(done.stdout)
+    assert reports[0] == reports[1]
+    assert b'"SE001"' in reports[0] and b"IN001" not in reports[0]
+
+
+@pytest.mark.slow
 def test_a_worker_without_the_run_s_plugin_stops_the_run_in_one_line(
     cluster: Cluster, tmp_path: Path
 ) -> None:
@@ -479,7 +505,16 @@ def test_without_the_dask_extra_the_run_names_the_install_command(
 
 
 @pytest.mark.parametrize(
-    "address", ["tcp://", "tcp://a b:1", "a/b/c", "tcp://host:port", "nosuch://host:1"]
+    "address",
+    [
+        "tcp://",
+        "tcp://a b:1",
+        "a/b/c",
+        "tcp://host:port",
+        "nosuch://host:1",
+        "tcp://127.0.0.1:99999",
+        "tcp://127.0.0.1:0",
+    ],
 )
 def test_a_malformed_address_is_a_usage_error(
     address: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -488,6 +523,28 @@ def test_a_malformed_address_is_a_usage_error(
     assert main(["--scheduler", address, str(tmp_path / "a.xml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
+
+
+def test_a_worker_with_other_rules_is_named_with_its_version_and_the_rules() -> None:
+    """The same version with a plugin missing reads 'has sitemap-lint 0.1.0 without
+    ZZ001', not 'has without ZZ001'."""
+    from sitemap_lint.sets.cluster import _unlike_worker, rule_catalogue
+
+    version, codes = rule_catalogue()
+
+    class Answers:
+        def __init__(self, their: tuple[str, tuple[str, ...]]) -> None:
+            self.their = their
+
+        def run(self, function: object) -> dict[str, tuple[str, tuple[str, ...]]]:
+            return {"tcp://w:1": self.their}
+
+    address = "tcp://s:8786"
+    assert _unlike_worker(Answers((version, codes)), address) is None
+    fewer = _unlike_worker(Answers((version, codes[1:])), address)
+    assert fewer is not None and f"has sitemap-lint {version} without {codes[0]} (" in fewer
+    other = _unlike_worker(Answers(("9.9", (*codes, "ZZ999"))), address)
+    assert other is not None and "has sitemap-lint 9.9 with ZZ999 (" in other
 
 
 def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:

@@ -6,6 +6,7 @@ fire depends on the other files a run checks."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,25 @@ def test_a_directive_naming_other_rules_too_is_unused_for_those(tmp_path: Path) 
     alone = write(tmp_path, "a-sitemap.xml", _sitemap("a", directive))
     _status, report = run_json([str(alone)])
     assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations("abc")))
+def test_a_directive_in_a_third_file_leaves_the_other_two_s_duplicate_in_any_order(
+    tmp_path: Path, order: tuple[str, ...]
+) -> None:
+    """c.xml may repeat the others' URLs; a.xml and b.xml may not repeat each other's,
+    whichever file comes first: the repeat then names the listing no directive silences."""
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001")
+    write(tmp_path, "a-sitemap.xml", _sitemap("a"))
+    write(tmp_path, "b-sitemap.xml", _sitemap("b"))
+    write(tmp_path, "c-sitemap.xml", _sitemap("c", directive))
+    _status, report = run_json([str(tmp_path / f"{name}-sitemap.xml") for name in order])
+    first, later = sorted("ab", key=order.index)
+    found = [
+        (file["path"], finding["message"])
+        for file in report["files"]
+        for finding in file["findings"]
+    ]
+    ((path, message),) = found
+    assert path.endswith(f"{later}-sitemap.xml")
+    assert f"{first}-sitemap.xml, line 5" in message

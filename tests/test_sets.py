@@ -102,6 +102,65 @@ def test_depth_limit(site: Path) -> None:
     assert "--max-depth" in report["files"][0]["findings"][0]["message"]
 
 
+def test_the_byte_limit_holds_between_the_files_of_one_level(tmp_path: Path) -> None:
+    """The children an index lists are checked together, but a local child's bytes count
+    as soon as it is listed: once the index and a.xml reach the limit, b.xml and c.xml
+    are not read, and SE005 says so at b.xml's entry."""
+    (tmp_path / "index.xml").write_text(index("a.xml", "b.xml", "c.xml"), encoding="utf-8")
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.xml").write_text(urlset(name), encoding="utf-8")
+    limit = (tmp_path / "index.xml").stat().st_size + 1
+    _status, report = run(
+        [str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",), max_bytes=limit
+    )
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "a.xml"]
+    assert codes(report) == [("index.xml", "SE005", 4)]
+    assert "--max-bytes" in report["files"][0]["findings"][0]["message"]
+
+
+@pytest.mark.parametrize("named", ["directory", "files"])
+def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
+    tmp_path: Path, no_network, named: str
+) -> None:
+    """A directory's files (or a sitemap named beside its index) are inputs of their own:
+    the index's stale lastmod for one of them is SE006 all the same."""
+    (tmp_path / "sitemap-index.xml").write_text(
+        index("sitemap-a.xml").replace("</loc>", "</loc><lastmod>2024-01-01</lastmod>"),
+        encoding="utf-8",
+    )
+    (tmp_path / "sitemap-a.xml").write_text(
+        urlset("one", extra="<lastmod>2024-03-01</lastmod>"), encoding="utf-8"
+    )
+    paths = (
+        [str(tmp_path)]
+        if named == "directory"
+        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-a.xml")]
+    )
+    _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE006")
+    assert codes(report) == [("sitemap-index.xml", "SE006", 3)]
+
+
+@pytest.mark.parametrize("named", ["directory", "files"])
+def test_an_index_listing_an_index_that_is_an_input_too_is_se003(
+    tmp_path: Path, no_network, named: str
+) -> None:
+    """Checking a directory (or naming the nested index too) keeps the error of an index
+    inside an index; its sitemaps are checked, as the nested index is an input."""
+    (tmp_path / "sitemap-index.xml").write_text(index("sitemap-sub.xml"), encoding="utf-8")
+    (tmp_path / "sitemap-sub.xml").write_text(index("sitemap-a.xml"), encoding="utf-8")
+    (tmp_path / "sitemap-a.xml").write_text(urlset("one"), encoding="utf-8")
+    paths = (
+        [str(tmp_path)]
+        if named == "directory"
+        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-sub.xml")]
+    )
+    _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE003")
+    assert codes(report) == [("sitemap-index.xml", "SE003", 3)]
+    (message,) = [f["message"] for entry in report["files"] for f in entry["findings"]]
+    assert "list its sitemaps here directly" in message and "not checked" not in message
+    assert "sitemap-a.xml" in [Path(entry["path"]).name for entry in report["files"]]
+
+
 def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "dist"
     root.mkdir()
@@ -113,6 +172,30 @@ def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml"]
     found = codes(report)
     assert ("index.xml", "SE007", 4) in found
+
+
+def test_a_missing_child_is_named_as_the_children_are_when_the_map_is_configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A configuration's directory is read relative to the file (an absolute path), but
+    the report names the missing file from the working directory, as it names the files
+    it checked."""
+    (tmp_path / "public" / "blog").mkdir(parents=True)
+    (tmp_path / ".sitemap-lint.toml").write_text(
+        '[map]\n"https://example.com/" = "public"\n', encoding="utf-8"
+    )
+    (tmp_path / "public" / "index.xml").write_text(
+        index("blog/a.xml", "blog/gone.xml"), encoding="utf-8"
+    )
+    (tmp_path / "public" / "blog" / "a.xml").write_text(urlset("blog/a"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    execute(RunSettings(paths=["public/index.xml"], format="json"), out=out, err=io.StringIO())
+    report = json.loads(out.getvalue())
+    assert [entry["path"] for entry in report["files"]] == ["public/index.xml", "public/blog/a.xml"]
+    (finding,) = report["files"][0]["findings"]
+    assert finding["code"] == "SE007"
+    assert "maps to public/blog/gone.xml, which does not exist" in finding["message"]
 
 
 @pytest.mark.parametrize(
@@ -127,6 +210,37 @@ def test_bad_map_is_a_usage_error(value: str) -> None:
 def test_cli_bad_map_exits_2(capsys) -> None:
     assert main(["--map", "nonsense", "fixtures/valid/sitemap.xml"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_mapped_child_that_is_a_link_loop_or_a_directory_is_se007_saying_so(
+    tmp_path: Path, no_network
+) -> None:
+    (tmp_path / "index.xml").write_text(
+        index("a.xml", "loop.xml", "folder.xml", "gone.xml"), encoding="utf-8"
+    )
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "loop.xml").symlink_to("loop.xml")
+    (tmp_path / "folder.xml").mkdir()
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "a.xml"]
+    assert codes(report) == [("index.xml", "SE007", line) for line in (4, 5, 6)]
+    messages = [f["message"] for f in report["files"][0]["findings"]]
+    assert "loop.xml, which cannot be read (Too many levels of symbolic links)" in messages[0]
+    assert "folder.xml, which is a directory, not a file" in messages[1]
+    assert "gone.xml, which does not exist" in messages[2]
+
+
+@pytest.mark.parametrize("mapped", [False, True])
+def test_a_link_loop_among_several_inputs_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mapped: bool
+) -> None:
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "sitemap-loop.xml").symlink_to("sitemap-loop.xml")
+    maps = ["--map", f"https://example.com/={tmp_path}"] if mapped else []
+    for paths in ([str(tmp_path / "a.xml"), str(tmp_path / "sitemap-loop.xml")], [str(tmp_path)]):
+        assert main(["--isolated", *maps, *paths]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Too many levels of symbolic links" in err, err
 
 
 @pytest.mark.slow
@@ -257,6 +371,26 @@ def test_map_alone_follows_mapped_children_and_fetches_nothing(tmp_path: Path, n
     assert codes(report) == []
 
 
+def test_a_child_written_with_another_host_case_or_the_default_port_is_mapped(
+    tmp_path: Path, no_network
+) -> None:
+    """The host is case-insensitive and :443 is https's own port: both children are the
+    mapped files, checked as the index's others are, not left out without a word."""
+    (tmp_path / "index.xml").write_text(
+        index("a.xml").replace("</sitemapindex>", "")
+        + "  <sitemap><loc>HTTPS://Example.COM/b.xml</loc></sitemap>\n"
+        + "  <sitemap><loc>https://example.com:443/c.xml</loc></sitemap>\n"
+        + "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    for name, page in (("a.xml", "one"), ("b.xml", "two"), ("c.xml", "one")):
+        (tmp_path / name).write_text(urlset(page), encoding="utf-8")
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    names = [Path(entry["path"]).name for entry in report["files"]]
+    assert names == ["index.xml", "a.xml", "b.xml", "c.xml"]
+    assert ("c.xml", "SE001", 3) in codes(report)
+
+
 def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network
 ) -> None:
@@ -296,6 +430,43 @@ def test_an_index_listing_itself_through_dot_segments_is_checked_once(
     assert report["summary"]["files"] == 2
     assert codes(report) == [("index.xml", "SE002", 4)]
     assert "is this file itself" in report["files"][0]["findings"][0]["message"]
+
+
+@pytest.mark.parametrize("configured", [False, True])
+def test_an_index_listing_the_url_its_sitemap_url_gives_lists_itself(
+    tmp_path: Path, no_network, monkeypatch: pytest.MonkeyPatch, configured: bool
+) -> None:
+    """--sitemap-url (or the configuration's table) says where the input is served: an
+    index listing that URL is a cycle (SE002), not a nested index fetched and checked."""
+    (tmp_path / "index.xml").write_text(
+        index("sitemap-index.xml").replace("https://example.com/", "https://Example.com:443/"),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    if configured:
+        (tmp_path / ".sitemap-lint.toml").write_text(
+            '[sitemap-url]\n"index.xml" = "https://example.com/sitemap-index.xml"\n',
+            encoding="utf-8",
+        )
+        given = {}
+    else:
+        given = {"sitemap_url": "https://example.com/sitemap-index.xml", "isolated": True}
+    out = io.StringIO()
+    settings = RunSettings(paths=["index.xml"], format="json", follow=True, **given)
+    execute(settings, out=out, err=io.StringIO())
+    report = json.loads(out.getvalue())
+    assert [entry["path"] for entry in report["files"]] == ["index.xml"]
+    assert codes(report) == [("index.xml", "SE002", 3)]
+    assert "is this file itself" in report["files"][0]["findings"][0]["message"]
+
+
+def test_inputs_sharing_one_sitemap_url_are_each_checked(tmp_path: Path, no_network) -> None:
+    for name in ("a.xml", "b.xml"):
+        (tmp_path / name).write_text(urlset("one"), encoding="utf-8")
+    paths = [str(tmp_path / "a.xml"), str(tmp_path / "b.xml")]
+    _status, report = run(paths, sitemap_url="https://example.com/sitemap.xml")
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["a.xml", "b.xml"]
+    assert codes(report) == [("b.xml", "SE001", 3)]
 
 
 def test_a_sitemap_an_index_lists_twice_is_one_finding(tmp_path: Path, no_network) -> None:

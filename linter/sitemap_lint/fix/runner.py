@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import Edit, FindingFix
-from sitemap_lint.inputs.reader import Source, is_url
+from sitemap_lint.inputs.reader import Source, is_url, real_path
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -182,7 +182,7 @@ def with_mapped_files(
     seen: set[Path] = set()
     unique = []
     for source in ordered:
-        where = source.path.resolve() if source.path is not None else None
+        where = real_path(source.path) if source.path is not None else None
         if where is None or where not in seen:
             unique.append(_served(source, maps))
         if where is not None:
@@ -194,9 +194,9 @@ def _served(source: Source, maps: tuple[tuple[str, Path], ...]) -> Source:
     """``source`` with the URL ``--map`` serves it at (the set's check knows it so)."""
     if source.path is None:
         return source
-    path = source.path.resolve()
+    path = real_path(source.path)
     for prefix, directory in maps:
-        base = directory.resolve()
+        base = real_path(directory)
         if path == base or base in path.parents:
             relative = path.relative_to(base).as_posix()
             url = prefix + ("" if relative == "." else relative)

@@ -78,6 +78,12 @@ class Source(Frozen):
         return self.path is None and self.data is None
 
 
+def real_path(path: Path) -> Path:
+    """``path`` absolute, with its symbolic links followed; a loop of links is left as it
+    is, for reading it to say so (``Path.resolve`` raises RuntimeError on one)."""
+    return Path(os.path.realpath(path))
+
+
 def expand(arguments: list[str]) -> list[Source]:
     """Turn command-line arguments into sources; directories yield their sitemap files.
     A file named twice (``a.xml ./a.xml``, or a file and its directory) is one source,

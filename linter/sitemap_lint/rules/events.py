@@ -161,8 +161,9 @@ class Unfollowed(NamedTuple):
     the listing entry stands (for ``unreadable``, 1, 1 in the listed file itself);
     ``detail``: for ``cycle``, ``self`` or ``above``; for ``twice``, where it was listed
     first; for ``limit``, which (``depth``, ``files``, ``bytes``); for ``not-found`` and
-    ``unreadable``, why; ``value``: for ``limit``, the limit's value; for ``nested``,
-    how many sitemaps it lists."""
+    ``unreadable``, why; for ``nested``, ``input`` when the nested index is an input of
+    the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
+    limit's value; for ``nested``, how many sitemaps it lists."""
 
     kind: str
     url: str

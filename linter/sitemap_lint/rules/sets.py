@@ -283,7 +283,15 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
         column,
         f"{url} leads back to this file ({around}); the cycle was not followed: list only "
         "sitemaps of URLs here",
+        key=listed_key(url),
     )
+
+
+def listed_key(url: str) -> str:
+    """The key of a finding on a listed sitemap whose message names files as the run was
+    given them (SE002, SE004, SE007): the listed URL identifies the defect, so that a
+    baseline matches from another working directory."""
+    return f"listed:{url}"
 
 
 def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int, Finding]]:
@@ -405,6 +413,12 @@ class SetReporter(Protocol):
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool: ...
 
+    def silenced(self, file: int, code: str, line: int) -> bool:
+        """Whether a directive of ``file`` silences ``code`` at ``line``, where the file
+        lists what a finding in another file is about (a URL both list); the directive
+        is then used."""
+        ...
+
 
 @check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
@@ -434,27 +448,38 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
 
 @check(SET, emits=(INDEX_LASTMOD_OLDER,), proof=NO_PROOF)
 def check_index_lastmods(checked: CheckedSet, options: object, report: SetReporter) -> None:
-    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006)."""
+    """An index's lastmod for a sitemap older than the sitemap's newest entry (SE006),
+    wherever the set checked that sitemap: below the index, or as an input of its own (a
+    directory's files, a sitemap also named on the command line)."""
     files = checked.files
-    for file in files:
-        entry, parent = file.listed_at, file.parent
-        if entry is None or entry.lastmod is None or parent is None:
+    by_key: dict[str, int] = {}
+    for index, file in enumerate(files):
+        by_key.setdefault(file.key, index)
+    for index, file in enumerate(files):
+        if file.facts.kind != "sitemapindex":
             continue
-        newest = file.facts.newest_lastmod
-        if newest is None or files[parent].facts.kind != "sitemapindex":
-            continue
-        listed, newest = _aware(entry.lastmod), _aware(newest)
-        if newest - listed > LASTMOD_TOLERANCE:
-            report.add(
-                parent,
-                INDEX_LASTMOD_OLDER.at(
-                    entry.line,
-                    entry.column,
-                    f"the index says {entry.url} last changed {_day(listed)}, but it has an "
-                    f"entry changed {_day(newest)}; update this <lastmod> when the sitemap "
-                    "changes",
-                ),
-            )
+        for entry in file.facts.children:
+            if entry.lastmod is None:
+                continue
+            key = checked.key_of(entry.url)
+            listed = by_key.get(key) if key is not None else None
+            if listed is None or listed == index:
+                continue
+            newest = files[listed].facts.newest_lastmod
+            if newest is None:
+                continue
+            stated, newest = _aware(entry.lastmod), _aware(newest)
+            if newest - stated > LASTMOD_TOLERANCE:
+                report.add(
+                    index,
+                    INDEX_LASTMOD_OLDER.at(
+                        entry.line,
+                        entry.column,
+                        f"the index says {entry.url} last changed {_day(stated)}, but it has "
+                        f"an entry changed {_day(newest)}; update this <lastmod> when the "
+                        "sitemap changes",
+                    ),
+                )
 
 
 @check(SET, emits=(URL_IN_SEVERAL_SITEMAPS,), proof=NO_PROOF)
@@ -471,7 +496,32 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
     if len(listing) < 2:
         return
     urls = sum(files[index].facts.url_count for index in listing)
-    for at, value, first_at, line, column, first_line in checked.duplicates(listing, urls):
+    code = URL_IN_SEVERAL_SITEMAPS.code
+    found = checked.duplicates(listing, urls)
+    # The URLs whose first listing a directive of its file silences: a repeat names the
+    # earliest listing in another file that none silences instead, so that what is
+    # reported does not depend on the order of the files.
+    silenced = {
+        value
+        for _at, value, first_at, _line, _column, first_line in found
+        if report.silenced(listing[first_at], code, first_line)
+    }
+    listings = _listings(found, silenced)
+    for at, value, first_at, line, column, first_line in found:
+        if value in silenced:
+            named = next(
+                (
+                    (other, other_line)
+                    for other, other_line in listings[value]
+                    if (other, other_line) < (at, line)
+                    and other != at
+                    and not report.silenced(listing[other], code, other_line)
+                ),
+                None,
+            )
+            if named is None:
+                continue  # every earlier listing's directive silences it
+            first_at, first_line = named
         index, first_index = listing[at], listing[first_at]
         facts, first = files[index].facts, files[first_index]
         # The normal form both share, when one of them is written otherwise (on a
@@ -482,8 +532,16 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
             url_in_several_sitemaps(
                 line, column, f"{first.name}, line {first_line}", normal, value
             ),
-            also=(first_index, first_line),
         )
+
+
+def _listings(found: Sequence[Duplicate], values: set[int]) -> dict[int, list[tuple[int, int]]]:
+    """Where each URL of hash in ``values`` is listed (file, line), in the set's order."""
+    listings: dict[int, set[tuple[int, int]]] = {value: set() for value in values}
+    for at, value, first_at, line, _column, first_line in found:
+        if value in listings:
+            listings[value].update(((first_at, first_line), (at, line)))
+    return {value: sorted(places) for value, places in listings.items()}
 
 
 @check(SET, emits=HREFLANG_RULES, proof=NO_PROOF)
@@ -524,6 +582,7 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             line,
             column,
             f"{url} is {what}; the cycle was not followed: list only sitemaps of URLs here",
+            key=listed_key(url),
         )
     if kind == FollowKind.TWICE:
         return SITEMAP_LISTED_TWICE.at(
@@ -531,19 +590,30 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             column,
             f"{url} is already listed in {listed.detail} and was checked there; remove "
             "one of the two entries",
+            key=listed_key(url),
         )
     if kind == FollowKind.LIMIT:
         return SET_LIMIT_REACHED.at(line, column, _limit_message(listed.detail, url, listed.value))
     if kind == FollowKind.NOT_FOUND:
-        return CHILD_NOT_FOUND.at(line, column, listed.detail)
+        return CHILD_NOT_FOUND.at(line, column, listed.detail, key=listed_key(url))
     if kind == FollowKind.UNREADABLE:
-        return CHILD_NOT_FOUND.at(line, column, f"{listed.detail}; the file could not be checked")
+        return CHILD_NOT_FOUND.at(
+            line,
+            column,
+            f"{listed.detail}; the file could not be checked",
+            key=listed_key(url),
+        )
+    what = (
+        ": list its sitemaps"  # an input of the run: they were checked from there
+        if listed.detail == "input"
+        else ", so its sitemaps were not checked either: list them"
+    )
     return NESTED_INDEX.at(
         line,
         column,
         f"{url} is itself a sitemap index (of {listed.value:,} sitemaps); search "
-        "engines do not follow an index inside an index, so its sitemaps were not "
-        "checked either: list them here directly or submit that index on its own",
+        f"engines do not follow an index inside an index{what} here directly or submit "
+        "that index on its own",
     )
 
 

@@ -159,7 +159,7 @@ def _unlike_worker(client: Any, address: str) -> str | None:
             continue
         missing = sorted(set(codes) - set(their_codes))
         extra = sorted(set(their_codes) - set(codes))
-        what = [f"sitemap-lint {their_version}" if their_version != version else ""]
+        what = [f"sitemap-lint {their_version}"]
         what += [f"without {', '.join(missing[:5])}" if missing else ""]
         what += [f"with {', '.join(extra[:5])}" if extra else ""]
         return (
@@ -179,7 +179,9 @@ def checked_address(address: str) -> str:
         scheme, location = parse_address(address)
         get_backend(scheme)
         if scheme in ("tcp", "tls", "ws", "wss"):
-            parse_host_port(location)
+            _host, port = parse_host_port(location)
+            if not 0 < int(port) < 65536:
+                raise ValueError(f"port {port} is not from 1 to 65535")
     except (ValueError, ImportError) as error:
         raise ClusterError(
             f"--scheduler {address!r}: give a scheduler address such as tcp://HOST:8786, "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,7 +35,16 @@ from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, onc
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
-from sitemap_lint.inputs.reader import ByteStream, InputError, Source, expand, is_url
+from sitemap_lint.inputs.reader import (
+    ByteStream,
+    InputError,
+    Source,
+    expand,
+    file_kind,
+    is_url,
+    real_path,
+    standard_input,
+)
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.duplicates import DUPLICATE_LOC
 from sitemap_lint.rules.events import FollowKind, Unfollowed
@@ -143,12 +152,14 @@ class Job:
     depth: int
     path: Path | None = None  # a local file (None: standard input, or a fetch)
     url: str | None = None  # where the file is served, when known
+    served: str | None = None  # an input's --sitemap-url, as a key (canonical_url)
     fetch: bool = False
     parent: Job | None = None
     entry: Child | None = None  # the parent's entry that lists this file
     children: list[Job] = field(default_factory=list)
     result: FileResult | None = None
     size: int = 0
+    planned: int = 0  # the bytes the discovery counted when it listed the file (a local one)
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
     data: bytes | None = field(default=None, repr=False)  # read in place of standard input
     alternates: int = 0  # hreflang records of the file
@@ -262,6 +273,9 @@ class SetRunner:
                 roots.append(Job(argument, key, 0, url=argument, fetch=True))
                 continue
             for source in expand([argument]):
+                if source.is_stdin and self.stdin is None and self.executor.elsewhere:
+                    # Checked in another process: its bytes go with the task.
+                    self.stdin = Source("-", None, data=standard_input().read())
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
@@ -271,16 +285,25 @@ class SetRunner:
         for job in roots:
             once.setdefault(job.key, job)
         roots = list(once.values())
+        # A local input whose URL --sitemap-url gives is the file at that URL (an index
+        # that lists the URL lists itself), unless other inputs are given that URL too.
+        sharing = Counter(job.served for job in roots if job.served is not None)
+        for job in roots:
+            if job.served is not None and sharing[job.served] == 1 and job.served not in once:
+                job.key = job.served
         self.discovery.add_roots(roots)
         return roots
 
     def _local_root(self, source: Source) -> Job:
+        given = self.sitemap_url_for(source.name)
+        served = canonical_url(f"{given.origin}{given.path}") if given is not None else None
         if source.path is None:
-            return Job(source.name, "-", 0, data=source.data)
-        resolved = source.path.resolve()
+            return Job(source.name, "-", 0, data=source.data, served=served)
+        resolved = real_path(source.path)
         url = mapped_url(self.settings.maps, resolved)
-        key = canonical_url(url) if url else f"file://{resolved}"
-        return Job(source.name, key, 0, path=source.path, url=url)
+        if url is not None:
+            return Job(source.name, canonical_url(url), 0, path=source.path, url=url)
+        return Job(source.name, f"file://{resolved}", 0, path=source.path, served=served)
 
     def _load_robots(self) -> None:
         """The robots.txt files given with --robots: read or fetched, never reported."""
@@ -295,7 +318,7 @@ class SetRunner:
                 continue
             path = Path(where)
             data = _read_start(Source(f"--robots {where}", path))
-            url = mapped_url(self.settings.maps, path.resolve())
+            url = mapped_url(self.settings.maps, real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
 
@@ -315,7 +338,7 @@ class SetRunner:
         for job, checked in zip(level, self.executor.check(tasks), strict=True):
             self._take(job, checked)
             self._advance(1)
-        self.discovery.bytes += sum(job.size for job in level)
+        self.discovery.bytes += sum(job.size - job.planned for job in level)
 
     def _advance(self, count: int) -> None:
         self._done += count
@@ -411,30 +434,43 @@ class SetRunner:
 
 def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str | None] | None:
     """The local file a URL maps to with --map, and why it cannot be read, if so."""
+    folded = _origin_folded(url)
     for prefix, directory in maps:
-        if not url.startswith(prefix):
+        start = _origin_folded(prefix)
+        if not folded.startswith(start):
             continue
-        rest = urlsplit(url[len(prefix) :])
+        rest = urlsplit(folded[len(start) :])
         relative = unquote(rest.path)
-        base = directory.resolve()
-        path = (base / relative).resolve()
-        shown = f"{directory}/{relative}" if relative else str(directory)
+        base = real_path(directory)
+        path = real_path(base / relative)
+        where = _shown_path(directory)  # a configuration's directory is absolute
+        shown = f"{where}/{relative}" if relative else where
         if rest.query:
-            return path, f"{url} has a query string and cannot map to a file under {directory}"
+            return path, f"{url} has a query string and cannot map to a file under {where}"
         if path != base and base not in path.parents:
-            return path, f"{url} maps to {shown}, outside {directory}; it was not read"
+            return path, f"{url} maps to {shown}, outside {where}; it was not read"
         if not path.is_file():
-            return path, (
-                f"{url} maps to {shown}, which does not exist; build the file or remove the entry"
-            )
+            return path, f"{url} maps to {shown}, {_not_a_file(path)}"
         return path, None
     return None
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a mapped ``path`` that is no regular file cannot be checked, and what to do."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "which does not exist; build the file or remove the entry"
+    except OSError as error:  # a loop of symbolic links, a name too long
+        reason = error.strerror or type(error).__name__
+        return f"which cannot be read ({reason}); fix the file or remove the entry"
+    return f"which is {file_kind(mode)}, not a file; build the file or remove the entry"
 
 
 def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
     """The URL a local file is served at, by the --map prefixes."""
     for prefix, directory in maps:
-        base = directory.resolve()
+        base = real_path(directory)
         if path == base or base in path.parents:
             relative = path.relative_to(base).as_posix()
             return prefix + ("" if relative == "." else relative)
@@ -452,15 +488,16 @@ class SetReport:
         self.sinks = sinks
 
     def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
-        if also is not None:
-            other, line = also
-            suppressions = self._sink(other).suppressions
-            if suppressions is not None and suppressions.suppresses(finding.code, line):
-                return  # the other file's directive names the defect where it stands there
+        if also is not None and self.silenced(also[0], finding.code, also[1]):
+            return  # the other file's directive names the defect where it stands there
         self._sink(file).add(finding)
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
         self._sink(file).withdraw(code, line, column)
+
+    def silenced(self, file: int, code: str, line: int) -> bool:
+        suppressions = self._sink(file).suppressions
+        return suppressions is not None and suppressions.suppresses(code, line)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
         return any(
@@ -498,6 +535,7 @@ class Discovery:
         # Each file of the set by key: the file that lists it (None: an input) and the entry.
         self.seen: dict[str, tuple[Job | None, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
+        self._inputs: dict[str, Job] = {}  # the run's inputs, by key
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
@@ -508,6 +546,7 @@ class Discovery:
         self.files = len(roots)
         for job in roots:
             self.seen.setdefault(job.key, (None, Child(job.name, 1, 1)))
+            self._inputs.setdefault(job.key, job)
 
     def next_level(self, level: list[Job]) -> list[Job]:
         """The files the files of ``level`` list, to check next."""
@@ -553,6 +592,23 @@ class Discovery:
         nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
         self._unfollowed(job.parent.result.open_sink(), nested)
 
+    def _nested_input(self, job: Job, key: str, child: Child, sink: FindingSink) -> bool:
+        """SE003 for an index's entry whose sitemap, an input of the run too (a directory's
+        file), is an index itself: as when it is checked below this index only."""
+        listed = self._inputs.get(key)
+        facts = listed.result.facts if listed is not None and listed.result is not None else None
+        own = job.result.facts if job.result is not None else None
+        if facts is None or facts.kind != "sitemapindex" or own is None:
+            return False
+        if own.kind != "sitemapindex":
+            return False
+        count = len(facts.children)
+        nested = Unfollowed(
+            FollowKind.NESTED, child.url, child.line, child.column, "input", value=count
+        )
+        self._unfollowed(sink, nested)
+        return True
+
     def _unfollowed(self, sink: FindingSink, listed: Unfollowed) -> None:
         """Hand a listed sitemap the set does not follow to the ``listed`` checks."""
         once(LISTED, listed, None, sink, self.enabled)
@@ -590,6 +646,7 @@ class Discovery:
             new.parent, new.entry = job, child
             self.seen[key] = (job, child)
             self.files += 1
+            self._plan(new)
             job.children.append(new)
             found.append(new)
         return found
@@ -630,6 +687,8 @@ class Discovery:
         earlier = self.seen.get(key)
         if earlier is not None:
             lister, first_entry = earlier
+            if lister is None and self._nested_input(job, key, child, sink):
+                return None
             where = (
                 f"{lister.name}, line {first_entry.line}"
                 if lister is not None
@@ -670,7 +729,20 @@ class Discovery:
             )
         self.seen[key] = (job, child)
         self.files += 1
+        self._plan(new)
         return new
+
+    def _plan(self, job: Job) -> None:
+        """Count the bytes of a local file as soon as it is listed: the files of one level
+        are checked together, and the byte limit must hold between them too (a fetched
+        file's size is known once it is read)."""
+        if job.path is None:
+            return
+        try:
+            job.planned = job.path.stat().st_size
+        except OSError:
+            return
+        self.bytes += job.planned
 
     def _limit(self, job: Job) -> str | None:
         if job.depth + 1 > self.settings.max_depth:
@@ -976,6 +1048,24 @@ def canonical_url(url: str) -> str:
 
         path = remove_dot_segments(path)
     return urlunsplit((scheme, host, path, parts.query, ""))
+
+
+def _origin_folded(url: str) -> str:
+    """``url`` with its scheme and host in lower case and without a default port, the
+    rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the --map prefix
+    ``https://example.com/``."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return url
+    if host is None or "@" in parts.netloc:
+        return url
+    scheme = parts.scheme.lower()
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+        netloc = f"{netloc}:{port}"
+    return urlunsplit((scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def _shown_path(path: Path) -> str:
