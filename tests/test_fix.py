@@ -82,6 +82,32 @@ def test_diff_prints_the_changes_writes_nothing_and_exits_1(
     assert "Would fix 6 findings in 1 file(s)." in err  # one edit serves UR006 and UR011
 
 
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("f\x1b[31m.xml", '"f\\033[31m.xml"'),
+        ('a"b.xml', '"a\\"b.xml"'),
+        ("bi\u202edi.xml", '"bi\\342\\200\\256di.xml"'),
+        ("caf\u00e9.xml", "caf\u00e9.xml"),
+    ],
+)
+def test_diff_quotes_a_file_name_a_terminal_cannot_show_as_git_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, header: str
+) -> None:
+    target = tmp_path / name
+    shutil.copyfile(copy(tmp_path, "mixed.xml"), target)
+    status = main(["check", "--now", NOW, "--isolated", "--diff", str(target)])
+    out, _err = capsys.readouterr()
+    assert status == 1
+    shown = (
+        header.replace(name, str(target))
+        if header == name
+        else (header[0] + str(tmp_path) + "/" + header[1:])
+    )
+    assert out.startswith(f"--- {shown}\n+++ {shown}\n@@ ")
+    assert "\x1b" not in out.split("@@")[0]
+
+
 def test_diff_with_nothing_to_fix_exits_0(tmp_path: Path, capsys) -> None:
     status, out, err = run(["--diff", str(FIX / "not-fixable.xml")], capsys)
     assert (status, out) == (0, "")

@@ -262,3 +262,19 @@ def test_a_chart_draws_any_label(label: str, tmp_path: Path) -> None:
     code = label.encode("unicode_escape").decode("ascii")
     completed = subprocess.run([sys.executable, "-c", script, code], capture_output=True, text=True)
     assert (completed.returncode, completed.stdout) == (0, "True\n"), completed.stderr[-300:]
+
+
+def test_a_report_into_a_directory_that_does_not_exist_is_one_line_that_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/</loc></url></urlset>"
+    )
+    missing = tmp_path / "missing" / "report.txt"
+    status, _out, err = run_cli(["--isolated", str(sitemap), "-o", str(missing)], capsys)
+    assert status == 2
+    assert err.strip().splitlines() == [
+        f"sitemap-lint: error: --output-file {missing}: cannot write: its directory does not exist"
+    ]

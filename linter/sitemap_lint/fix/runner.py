@@ -61,7 +61,7 @@ def fix_files(
     ``answered``: by file name, the findings of a live audit whose fixes rest on its
     answers (``answered_fixes``), applied with the first pass."""
     from sitemap_lint import xsd
-    from sitemap_lint.fix.diff import unified
+    from sitemap_lint.fix.diff import quoted_name, unified
     from sitemap_lint.fix.engine import fix_source
     from sitemap_lint.fix.write import WriteError, write_atomic
     from sitemap_lint.inputs.reader import InputError
@@ -87,7 +87,8 @@ def fix_files(
             text = unified(source.name, done.before, done.after)
             in_bytes = "; ".join(done.in_bytes) or "the bytes changed"
             if not text:  # only the bytes changed: the byte order mark, the encoding
-                text = f"--- {source.name}\n+++ {source.name}\n(the same text; {in_bytes})\n"
+                name = quoted_name(source.name)
+                text = f"--- {name}\n+++ {name}\n(the same text; {in_bytes})\n"
             elif done.in_bytes:
                 text += f"(and {in_bytes})\n"
             out.write(text)

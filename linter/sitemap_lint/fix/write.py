@@ -34,6 +34,7 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     """Replace the file at ``path`` (after following links) by ``data``, atomically;
     with ``create``, a file that does not exist yet is made (mode 0666 less the umask)."""
     target = Path(os.path.realpath(path))
+    mode_of_existing: int | None = None
     try:
         found = os.stat(target).st_mode
     except FileNotFoundError:
@@ -43,7 +44,7 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     else:
-        mode = stat.S_IMODE(found)
+        mode = mode_of_existing = stat.S_IMODE(found)
         if not (stat.S_ISREG(found) or stat.S_ISDIR(found)):  # a directory fails at the rename
             raise WriteError(
                 f"{path}: cannot write: it is not a regular file ({file_kind(found)}); "
@@ -58,9 +59,11 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
             prefix=f".{target.name}.", suffix=".fix", dir=directory
         )
     except OSError as error:
+        if not directory.is_dir():
+            raise WriteError(f"{path}: cannot write: its directory does not exist") from None
+        kept = "; it was left unchanged" if mode_of_existing is not None else ""
         raise WriteError(
-            f"{path}: cannot write a temporary file beside it: {error.strerror or error}; "
-            "it was left unchanged"
+            f"{path}: cannot write a temporary file beside it: {error.strerror or error}{kept}"
         ) from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
