@@ -470,6 +470,21 @@ def test_github_escapes_file_names_and_messages(tmp_path: Path, monkeypatch) -> 
     )
 
 
+@pytest.mark.parametrize("errors", [10, 11])
+def test_github_says_first_when_a_step_has_more_annotations_than_github_shows(
+    errors: int,
+) -> None:
+    findings = [finding("UR001", f"relative {n}") for n in range(errors)]
+    lines = report(REPORTERS["github"], [FileResult("a.xml", findings)]).splitlines()
+    assert len(lines) == errors + (errors > 10)
+    if errors > 10:
+        assert lines[0] == (
+            "::notice title=sitemap-lint::11 error annotations; GitHub shows at most 10 of "
+            "each kind for a step: the step's log lists them all"
+        )
+    assert all(line.startswith("::error file=a.xml,") for line in lines[errors > 10 :])
+
+
 def test_github_annotation_for_standard_input() -> None:
     out = report(REPORTERS["github"], [FileResult("-", [finding("UR001", "relative")])])
     assert out == "::error line=3,col=5,title=UR001 url-not-absolute::relative\n"

@@ -9,12 +9,13 @@ escapes (``support.printable``), as the toolkit's escaping cannot carry them. Pa
 are relative to the working directory, which in a workflow is the checkout; a fetched
 sitemap has no file there, and its annotations start their message with its URL, line
 and column (``https://example.com/sitemap-2.xml:3:8: ...``). GitHub shows at most 10
-errors and 10 warnings per step as annotations; the run's exit status and other
-formats carry the rest.
+annotations of each kind per step: past that, a notice comes first that says how many
+there are and where all of them are listed (the step's log).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from sitemap_lint.finding import Severity
@@ -35,8 +36,24 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+# Annotations of one kind that GitHub shows for a step; the rest are in its log only.
+SHOWN_PER_KIND = 10
+
+
 class GithubReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
+        counts = Counter(f.severity for result in results for f in result.findings)
+        if any(count > SHOWN_PER_KIND for count in counts.values()):
+            kinds = ", ".join(
+                f"{counts[severity]:,} {COMMANDS[severity]}"
+                for severity in COMMANDS
+                if counts[severity]
+            )
+            self.out.write(
+                f"::notice title=sitemap-lint::{escape_data(kinds)} annotations; GitHub "
+                f"shows at most {SHOWN_PER_KIND} of each kind for a step: the step's log "
+                "lists them all\n"
+            )
         for result in results:
             path = printable_lines(ci_path(result.name))
             # A file of the repository only: not standard input, nor a fetched URL, whose
