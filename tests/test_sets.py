@@ -718,3 +718,24 @@ def test_a_plugin_checks_each_listed_sitemap_the_set_does_not_follow(tmp_path: P
         ("index.xml", "SE007", 4),
         ("index.xml", "SE004", 5),
     ]
+
+
+@pytest.mark.parametrize("named", ["the directory", "every file"])
+def test_an_index_child_that_is_an_input_too_is_checked_once_without_a_finding(
+    tmp_path: Path, named: str
+) -> None:
+    (tmp_path / "sitemap-index.xml").write_text(index("sitemap-a.xml", "sitemap-b.xml"))
+    (tmp_path / "sitemap-a.xml").write_text(urlset("one"))
+    (tmp_path / "sitemap-b.xml").write_text(urlset("two"))
+    paths = (
+        [str(tmp_path)]
+        if named == "the directory"
+        else [
+            str(tmp_path / name) for name in ("sitemap-index.xml", "sitemap-a.xml", "sitemap-b.xml")
+        ]
+    )
+    status, report = run_json(paths, maps=[f"https://example.com/={tmp_path}"])
+    assert status == 0
+    assert codes(report) == []
+    names = sorted(Path(entry["path"]).name for entry in report["files"])
+    assert names == ["sitemap-a.xml", "sitemap-b.xml", "sitemap-index.xml"]

@@ -687,13 +687,12 @@ class Discovery:
         earlier = self.seen.get(key)
         if earlier is not None:
             lister, first_entry = earlier
-            if lister is None and self._nested_input(job, key, child, sink):
+            if lister is None:
+                # An input of the run (named, or found in a directory): checked as one,
+                # which says nothing about the sitemaps; a nested index is SE003's.
+                self._nested_input(job, key, child, sink)
                 return None
-            where = (
-                f"{lister.name}, line {first_entry.line}"
-                if lister is not None
-                else "the command line"
-            )
+            where = f"{lister.name}, line {first_entry.line}"
             self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
             return None
         limit = self._limit(job)
