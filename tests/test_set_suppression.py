@@ -136,3 +136,37 @@ def test_a_directive_in_a_third_file_leaves_the_other_two_s_duplicate_in_any_ord
     ((path, message),) = found
     assert path.endswith(f"{later}-sitemap.xml")
     assert f"{first}-sitemap.xml, line 5" in message
+
+
+def _alternates(page: str, other: str, directive: str = "") -> str:
+    links = "".join(
+        f'<xhtml:link rel="alternate" hreflang="{lang}" href="https://example.com/{lang}/"/>'
+        for lang in (page, other, "x-default")
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f"  {directive}\n"
+        f"  <url><loc>https://example.com/{page}/</loc>{links}</url>\n"
+        "</urlset>\n"
+    )
+
+
+@pytest.mark.parametrize("codes", ["HL006", "HL006,HL008", "HL008"])
+def test_a_directive_for_page_comparing_hreflang_rules_is_not_unused_in_a_partial_run(
+    tmp_path: Path, codes: str
+) -> None:
+    # fr's entry lists en, whose file (not in this run) does not list fr back: only the
+    # whole set says whether the directive is needed.
+    directive = DIRECTIVE.format(action="disable-next-line", codes=codes)
+    fr = write(tmp_path, "fr-sitemap.xml", _alternates("fr", "en", directive))
+    _status, report = run_json([str(fr)])
+    assert _found(report, "fr-sitemap.xml") == []
+
+
+def test_a_directive_for_an_entrys_own_hreflang_defect_is_still_unused(tmp_path: Path) -> None:
+    directive = DIRECTIVE.format(action="disable-next-line", codes="HL003")
+    fr = write(tmp_path, "fr-sitemap.xml", _alternates("fr", "en", directive))
+    _status, report = run_json([str(fr)])
+    assert [code for code, _line in _found(report, "fr-sitemap.xml")] == ["SU001"]

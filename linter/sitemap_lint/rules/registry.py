@@ -601,11 +601,11 @@ def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> lis
 
 
 def across_files(checks: Iterable[CheckSpec]) -> frozenset[str]:
-    """The codes that only checks across the files of a set report (``set`` and
-    ``listed`` targets): whether such a finding comes depends on which other files
-    the run checks, not on the file alone."""
+    """The codes that checks across the files of a set report (``set`` and ``listed``
+    targets), only or besides a file's own checks: whether such a finding comes may
+    depend on which other files the run checks, not on the file alone."""
     across: set[str] = set()
-    alone: set[str] = set()
     for spec in checks:
-        (across if set(spec.targets) <= {SET, LISTED} else alone).update(spec.emits)
-    return frozenset(across - alone)
+        if set(spec.targets) <= {SET, LISTED}:
+            across.update(spec.emits)
+    return frozenset(across)

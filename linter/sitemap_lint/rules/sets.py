@@ -19,8 +19,14 @@ from typing import NamedTuple, Protocol, TypeVar
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FollowKind, Unfollowed
-from sitemap_lint.rules.hreflang import RULES as HREFLANG_RULES
-from sitemap_lint.rules.hreflang import Alternates, Links, check_alternates
+from sitemap_lint.rules.hreflang import (
+    CLUSTER_MISMATCH,
+    NO_X_DEFAULT,
+    RETURN_LINK_MISSING,
+    Alternates,
+    Links,
+    check_alternates,
+)
 from sitemap_lint.rules.registry import LISTED, SET
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import Child, FileFacts, url_hash
@@ -544,10 +550,10 @@ def _listings(found: Sequence[Duplicate], values: set[int]) -> dict[int, list[tu
     return {value: sorted(places) for value, places in listings.items()}
 
 
-@check(SET, emits=HREFLANG_RULES, proof=NO_PROOF)
+@check(SET, emits=(RETURN_LINK_MISSING, CLUSTER_MISMATCH, NO_X_DEFAULT), proof=NO_PROOF)
 def check_hreflang_across(checked: CheckedSet, options: object, report: SetReporter) -> None:
-    """The hreflang findings across the files, their records joined by the executor
-    (``hreflang_findings`` in this process)."""
+    """The hreflang findings that compare pages, across the files (their records joined
+    by the executor: ``hreflang_findings`` in this process)."""
     records = sum(file.alternates for file in checked.files)
     if not records:
         return

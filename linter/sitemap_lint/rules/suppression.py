@@ -227,9 +227,9 @@ class Suppressions:
     def remaining(self, levels: Levels | None = None) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
         once every finding of the file is known), for the ``directives`` checks. Codes
-        that only checks across files report are never unused: whether such a finding
-        comes depends on the other files a run checks (a pre-commit run checks only
-        those that changed). Nor is a code that names a rule ``levels`` (the file's)
+        that checks across files report are never unused: whether such a finding comes
+        depends on the other files a run checks (a pre-commit run checks only those that
+        changed). Nor is a code that names a rule ``levels`` (the file's)
         does not report: that rule's check does not run, so nothing says whether the
         directive would suppress one of its findings."""
         unused = []
@@ -237,9 +237,7 @@ class Suppressions:
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used
-                and not _only_across(code)
-                and _all_enabled(code, levels)
+                if code not in directive.used and not _across(code) and _all_enabled(code, levels)
             )
             if codes:
                 unused.append(
@@ -260,8 +258,9 @@ def _all_enabled(code: str, levels: Levels | None) -> bool:
     return all(levels.get(rule, True) is not None for rule in rules() if rule.startswith(code))
 
 
-def _only_across(code: str) -> bool:
-    """Whether every rule ``code`` (a code or a prefix) names is reported across files."""
+def _across(code: str) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names can be reported across
+    files."""
     from sitemap_lint.rules.registry import CHECKS, across_files, rules
 
     across = across_files(CHECKS)
