@@ -252,11 +252,17 @@ class Audit:
         self.spec = spec
 
     def add(self, finding: Any, covers: Any = None) -> None:
-        assert finding.code in self.spec.emits, (self.spec.name, finding.code)
+        if isinstance(finding, int):  # a set's reporter: the file's index, the finding
+            assert covers.code in self.spec.emits, (self.spec.name, covers.code)
+        else:
+            assert finding.code in self.spec.emits, (self.spec.name, finding.code)
         self.report.add(finding, covers)
 
     def covered(self, node: Any) -> bool:
         return bool(self.report.covered(node))
+
+    def __getattr__(self, name: str) -> Any:  # what a set's reporter also answers
+        return getattr(self.report, name)
 
 
 def audited(spec: CheckSpec) -> CheckSpec:
