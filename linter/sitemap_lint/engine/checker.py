@@ -356,6 +356,9 @@ class FileChecker:
             self.feed = feeds.FeedChecker(root, self.options, self, self.facts, self.replacements)
             if self.parser is not None and root.name == "rss":
                 self.parser.containers = frozenset({("", "channel")})
+                self.parser.set_entries(root, "item", container="channel")
+            elif self.parser is not None and self.feed.kind == "atom":
+                self.parser.set_entries(root, "entry")
             return
         if root.name not in structure.ROOTS:
             other = FileContext(self.options, root.name, "", None, self.replacements)
