@@ -270,6 +270,19 @@ def test_error_status(
     assert words in message(fetched)
 
 
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [(404, "publish the site's robots.txt"), (403, "fetch robots.txt without a login")],
+)
+def test_error_status_of_a_robots_txt_speaks_of_robots_txt(
+    site: SiteServer, fetcher: Fetcher, status: int, words: str
+) -> None:
+    site.routes["/robots.txt"] = Route(status=status, body=HTML, content_type="text/html")
+    text = message(fetcher.get(site.url("/robots.txt")))
+    assert words in text
+    assert "sitemap at this URL" not in text
+
+
 # Redirects
 
 
