@@ -86,6 +86,23 @@ def test_scheme_typo_gets_a_guess() -> None:
     assert "did you mean https://example.com/sitemap.xml?" in findings[0].message
 
 
+@pytest.mark.parametrize(
+    ("value", "how"),
+    [
+        ("<https://example.com/sitemap.xml>", "inside '<' and '>'"),
+        ('"https://example.com/sitemap.xml"', "in double quotes"),
+        ("'https://example.com/sitemap.xml'", "in single quotes"),
+    ],
+)
+def test_a_wrapped_url_is_written_alone(value: str, how: str) -> None:
+    findings = _check_text(f"Sitemap: {value}\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("RB001", 1, 10)]
+    assert findings[0].message == (
+        f"Sitemap URL {value!r} is written {how}; write the URL alone: "
+        "'Sitemap: https://example.com/sitemap.xml'"
+    )
+
+
 def test_malformed_http_urls_get_the_url_rules_findings_only() -> None:
     text = (
         "Sitemap: https:/example.com/sitemap.xml\n"

@@ -37,8 +37,9 @@ SITEMAP_NOT_ABSOLUTE = rule(
     what="""
         Checks that each `Sitemap:` line of a robots.txt gives a complete
         `http` or `https` URL: not a path such as `/sitemap.xml`, not a host
-        without its scheme, not another scheme, not nothing at all. Other
-        defects of the URL are reported by the URL rules (`UR...`).
+        without its scheme, not another scheme, not a URL in quotes or angle
+        brackets, not nothing at all. Other defects of the URL are reported by
+        the URL rules (`UR...`).
     """,
     why="""
         Crawlers do not resolve a Sitemap line against the robots.txt's own
@@ -315,6 +316,12 @@ _SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _HTTP_LIKE = lazy(r"https?[:/]", re.I)
 _HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
 _SHOWN = 80
+# What a URL is written inside of: its first character -> (the last, how to say it).
+_WRAPPERS = {
+    "<": (">", "inside '<' and '>'"),
+    '"': ('"', "in double quotes"),
+    "'": ("'", "in single quotes"),
+}
 
 
 @check(
@@ -360,6 +367,10 @@ def _not_absolute(line: SitemapLine) -> str:
             "Sitemap line without a URL; write the sitemap's absolute URL after "
             "'Sitemap:', or remove the line"
         )
+    wrapper = _WRAPPERS.get(value[0])
+    if wrapper is not None and value.endswith(wrapper[0]) and looks_absolute(value[1:-1].strip()):
+        inner = _shorten(value[1:-1].strip())
+        return f"Sitemap URL {shown!r} is written {wrapper[1]}; write the URL alone: 'Sitemap: {inner}'"
     scheme = _SCHEME.match(value)
     if scheme and "." not in scheme.group(1):
         name = scheme.group(1)
