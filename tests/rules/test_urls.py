@@ -241,6 +241,23 @@ def test_whitespace_is_reported_and_the_rest_is_still_checked() -> None:
     assert parsed == ParsedURL("https", "example.com", 443, "/a")
 
 
+@pytest.mark.parametrize(
+    ("value", "how"),
+    [
+        ("<https://example.com/a>", "inside '<' and '>'"),
+        ('"https://example.com/a"', "in double quotes"),
+        ("'HTTP://example.com/a'", "in single quotes"),
+    ],
+)
+def test_a_url_in_quotes_or_angle_brackets_is_written_alone(value: str, how: str) -> None:
+    _, report = run(value)
+    assert report.codes == ["UR001"]
+    inner = value[1:-1]
+    assert report.findings[0].message == (
+        f"URL '{value}' is written {how}; write the URL alone: '{inner}'"
+    )
+
+
 def test_scheme_typo_suggests_http_or_https() -> None:
     _, report = run("htp://example.com/")
     assert "did you mean http?" in report.findings[0].message

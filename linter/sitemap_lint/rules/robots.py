@@ -316,12 +316,6 @@ _SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _HTTP_LIKE = lazy(r"https?[:/]", re.I)
 _HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?]|\Z)")
 _SHOWN = 80
-# What a URL is written inside of: its first character -> (the last, how to say it).
-_WRAPPERS = {
-    "<": (">", "inside '<' and '>'"),
-    '"': ('"', "in double quotes"),
-    "'": ("'", "in single quotes"),
-}
 
 
 @check(
@@ -358,7 +352,7 @@ def looks_absolute(value: str) -> bool:
 
 
 def _not_absolute(line: SitemapLine) -> str:
-    from sitemap_lint.rules.urls import parse_url
+    from sitemap_lint.rules.urls import parse_url, wrapped
 
     value = line.value
     shown = _shorten(value)
@@ -367,10 +361,10 @@ def _not_absolute(line: SitemapLine) -> str:
             "Sitemap line without a URL; write the sitemap's absolute URL after "
             "'Sitemap:', or remove the line"
         )
-    wrapper = _WRAPPERS.get(value[0])
-    if wrapper is not None and value.endswith(wrapper[0]) and looks_absolute(value[1:-1].strip()):
-        inner = _shorten(value[1:-1].strip())
-        return f"Sitemap URL {shown!r} is written {wrapper[1]}; write the URL alone: 'Sitemap: {inner}'"
+    inside = wrapped(value)
+    if inside is not None:
+        url, how = inside
+        return f"Sitemap URL {shown!r} is written {how}; write the URL alone: 'Sitemap: {_shorten(url)}'"
     scheme = _SCHEME.match(value)
     if scheme and "." not in scheme.group(1):
         name = scheme.group(1)

@@ -373,6 +373,13 @@ _FILE_LIKE = lazy(
 _HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
 # What stays as it is when the path, query and fragment are percent-encoded.
 _SAFE_FOR_QUOTE = "/:?#@!$&'()*+,;=%~"
+# What a URL may be written inside of: its first character -> (its last, how to say it).
+_WRAPPERS = {
+    "<": (">", "inside '<' and '>'"),
+    '"': ('"', "in double quotes"),
+    "'": ("'", "in single quotes"),
+}
+_HTTP_START = lazy(r"https?://", re.IGNORECASE)
 _SCHEME_TYPOS = {
     "htp",
     "htps",
@@ -1043,10 +1050,23 @@ _UNEXPANDED = (
 )
 
 
+def wrapped(value: str) -> tuple[str, str] | None:
+    """An http(s) URL written inside quotes or angle brackets: (the URL, how it is
+    written, e.g. "in double quotes"); else None."""
+    wrapper = _WRAPPERS.get(value[:1])
+    if wrapper is None or len(value) < 2 or not value.endswith(wrapper[0]):
+        return None
+    inner = value[1:-1].strip()
+    return (inner, wrapper[1]) if _HTTP_START.match(inner) else None
+
+
 def _not_absolute_message(url: str, field: str) -> str:
     shown = _quoted(url)
     if holds_reference(url):
         return f"<{field}> {shown} is not an absolute URL as written: {_UNEXPANDED}"
+    inside = wrapped(url)
+    if inside is not None:
+        return f"URL {shown} is written {inside[1]}; write the URL alone: {_quoted(inside[0])}"
     slashes = _SCHEME_SLASHES.match(url)
     if slashes:
         scheme = slashes.group(1).lower()
