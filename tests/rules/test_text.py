@@ -225,6 +225,18 @@ def test_a_url_list_is_recognised_without_a_txt_name(tmp_path: Path, name: str) 
     assert result.facts.kind == "text"
 
 
+@pytest.mark.parametrize("name", ["sitemap.txt", "sitemap"])
+def test_urls_in_angle_brackets_from_the_first_line_are_a_text_sitemap(
+    tmp_path: Path, name: str
+) -> None:
+    content = "<https://example.com/a>\n<https://example.com/b>\n/relative\n"
+    result = _lint_text(tmp_path, content, name=name, collect=True)
+    assert result.facts.kind == "text"
+    findings = [(f.code, f.line, f.column) for f in result.findings if f.code != "TX006"]
+    assert findings == [("TX002", 1, 1), ("TX002", 2, 1), ("UR001", 3, 1)]
+    assert "'<' before and '>' after the URL" in result.findings[0].message
+
+
 def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "# pages\nhttps://example.com/\n", name="sitemap")
     assert found(result) == [("TX001", 1), ("TX006", 1)]

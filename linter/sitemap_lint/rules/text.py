@@ -62,8 +62,9 @@ EXTRA_CONTENT = rule(
         Detects lines that hold a URL and something else: several URLs on one
         line, extra columns after the URL (a date, a priority, a change
         frequency, separated by tabs, spaces, commas or `|`), or text before it
-        such as a list bullet, a number or quotes. The URL itself is still
-        checked by the URL rules.
+        such as a list bullet, a number, quotes or a `<` (and `>` after it,
+        on the first line too). The URL itself is still checked by the URL
+        rules.
     """,
     why="""
         Each line of a text sitemap must be exactly one URL. Search engines
