@@ -86,6 +86,20 @@ def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
     assert finding.column == len("https://example.com/shoes/trail-runner") + 1
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  https://example.com/a\t2025-05-28\tweekly",
+        "  https://example.com/a,2025-05-28",
+        "  https://example.com/a https://example.com/b",
+    ],
+)
+def test_content_after_the_url_is_reported_where_it_starts(tmp_path: Path, line: str) -> None:
+    result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
+    tx002 = [(f.line, f.column) for f in result.findings if f.code == "TX002"]
+    assert tx002 == [(2, len("  https://example.com/a") + 1)]
+
+
 def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "https://example.com/\n1. https://example.com/a b\n")
     assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]

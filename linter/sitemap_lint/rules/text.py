@@ -198,7 +198,10 @@ def check_line(line: TextLine, file: object, report: Reporter) -> None:
         if len(line.stripped) != len(line.text):
             _check_whitespace(line, report)
     elif verdict.kind == LineKind.EXTRA:
-        report.add(_extra_content_finding(verdict, line.number, line.column))
+        column = line.column
+        if not verdict.before.strip():  # only after the URL: where that starts
+            column += verdict.offset + len(verdict.url)
+        report.add(_extra_content_finding(verdict, line.number, column))
     else:
         report.add(_not_a_url_finding(verdict, line.stripped, line.number, line.column))
 
