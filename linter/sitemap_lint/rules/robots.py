@@ -189,8 +189,10 @@ URL_DISALLOWED = rule(
     what="""
         When robots.txt files are known to the run (given with `--robots` or
         fetched), checks each page URL of a urlset against the rules of the
-        robots.txt of its origin (or of a local robots.txt, for every URL)
-        for the crawler of the profile, Googlebot by default. Rules are
+        robots.txt of its origin (or of a local robots.txt, for every URL;
+        one fetched through a redirect to another origin governs both, as
+        crawlers apply it to the origin they asked) for the crawler of the
+        profile, Googlebot by default. Rules are
         matched as Google matches them: the group of the most specific
         user-agent, the longest matching rule, `Allow` on a tie, `*` and `$`.
     """,
