@@ -146,9 +146,10 @@ INVALID_DATE = rule(
     summary="An item date that is not in the feed format's date form",
     what="""
         Checks RSS `pubDate` against RFC 822 (`Wed, 08 May 2024 10:00:00 +0000`;
-        the weekday and seconds are optional, a timezone is required) and Atom
-        `updated` (Atom 0.3: `modified`) against RFC 3339
-        (`2024-05-08T10:00:00Z`, with seconds and a timezone), and that the date
+        the weekday and seconds are optional, a timezone is required, and a
+        weekday must be the date's) and Atom `updated` (Atom 0.3: `modified`)
+        against RFC 3339 as Atom writes it (`2024-05-08T10:00:00Z`, with
+        seconds, a timezone and an upper-case `T` and `Z`), and that the date
         exists. The message gives the value in the expected form when it can be
         read otherwise (a W3C date in RSS, an RSS date in Atom).
     """,
@@ -409,6 +410,8 @@ _RFC822 = lazy(
 _RFC3339 = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
 _LONGEST_DATE = 80
 RSS_EXAMPLE = "Wed, 08 May 2024 10:00:00 +0000"
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 ATOM_EXAMPLE = "2024-05-08T10:00:00Z"
 
 
@@ -434,6 +437,13 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
             moment = parsedate_to_datetime(value)
         except (ValueError, OverflowError) as error:
             return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+        actual = _WEEKDAYS[moment.weekday()]
+        if value[3:4] == "," and value[:3].title() != actual[:3]:
+            return None, (
+                f"{_shown(value)} names the wrong weekday: {moment.day} "
+                f"{_MONTHS[moment.month - 1]} {moment.year} is a {actual}; write "
+                f"{actual[:3]}{value[3:]}"
+            )
         # "-0000" (UTC, local zone unknown) gives a naive datetime.
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
@@ -448,6 +458,11 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
             return datetime.fromisoformat(value), None
         except ValueError as error:
             return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+    if len(value) <= _LONGEST_DATE and _RFC3339.match(value.upper()):
+        return None, (
+            f"{_shown(value)} writes 't' or 'z' in lower case, which RFC 3339 allows but "
+            f"Atom does not; write {value.upper()}"
+        )
     return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
 
 
