@@ -181,6 +181,20 @@ def test_scope_with_the_sitemap_url(tmp_path: Path) -> None:
     assert found(result) == [("SC001", 3), ("SC002", 4), ("SC002", 5)]
 
 
+def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> None:
+    from sitemap_lint.run import parse_sitemap_url
+
+    result = _lint_text(
+        tmp_path,
+        "/about\nnews/1\n",
+        sitemap_url=parse_sitemap_url("https://example.org/maps/sitemap.txt"),
+    )
+    assert [f.message.rsplit(", ", 1)[-1] for f in result.findings if f.code == "UR001"] == [
+        "https://example.org/about",
+        "https://example.org/maps/news/1",
+    ]
+
+
 def test_scope_without_the_sitemap_url_reports_mixed_origins_once(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, SCOPED)
     assert found(result) == [("SC003", 3)]

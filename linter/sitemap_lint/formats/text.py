@@ -355,7 +355,14 @@ class TextChecker:
         node = Node("", "URL", {}, number, column)
         node.text = url
         report = self.report
-        parsed = urls.check_url(url, node, report, field="URL", replacements=self.file.replacements)
+        parsed = urls.check_url(
+            url,
+            node,
+            report,
+            field="URL",
+            replacements=self.file.replacements,
+            base=self.options.sitemap_url,
+        )
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:
