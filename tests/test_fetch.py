@@ -297,6 +297,16 @@ def test_permanent_redirect_to_a_valid_file(site: SiteServer, fetcher: Fetcher) 
     assert site.paths == ["/old.xml", "/sitemap.xml"]
 
 
+def test_permanent_redirect_of_a_robots_txt_is_no_finding(
+    site: SiteServer, fetcher: Fetcher
+) -> None:
+    robots = b"User-agent: *\nAllow: /\n"
+    site.routes["/robots.txt"] = redirect(site.url("/new/robots.txt"), 301)
+    site.routes["/new/robots.txt"] = Route(body=robots, content_type="text/plain")
+    fetched = fetcher.get(site.url("/robots.txt"))
+    assert outcome(fetched) == (200, "text/plain", robots, [])
+
+
 @pytest.mark.parametrize("status", [302, 303, 307])
 def test_temporary_redirect_is_no_finding(site: SiteServer, fetcher: Fetcher, status: int) -> None:
     site.routes["/now.xml"] = redirect(site.url("/sitemap.xml"), status)

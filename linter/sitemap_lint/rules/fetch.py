@@ -327,7 +327,10 @@ PERMANENT_REDIRECT = rule(
     summary="The sitemap URL redirects permanently: submit the final URL",
     what="""
         Reports a sitemap URL that reaches the sitemap through a permanent
-        redirect (301 or 308), and names the final URL.
+        redirect (301 or 308), and names the final URL. A robots.txt that
+        redirects (`http://example.com/robots.txt` to the `https://www.`
+        one, say) is not reported: its address is fixed, and crawlers follow
+        the redirect.
     """,
     why="""
         Crawlers follow the redirect, but submitting (and listing in
@@ -404,6 +407,8 @@ RULES = (
 @check(FETCH, emits=RULES, proof=NO_PROOF)
 def check_fetch(problem: FetchProblem, options: object, report: Reporter) -> None:
     """The finding for what went wrong fetching a sitemap URL."""
+    if problem.kind == FetchKind.PERMANENT and _is_robots_url(problem.origin):
+        return  # a robots.txt's address is fixed: there is no other URL to give
     rule, message = _finding(problem)
     report.add(rule.at(1, 1, message))
 
