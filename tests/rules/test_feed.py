@@ -203,6 +203,31 @@ def test_an_atom_date_in_lower_case_is_reported_as_atom_s_rule(tmp_path: Path) -
     )
 
 
+def test_an_atom_alternate_link_is_read_whatever_the_case_of_its_rel(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        '<entry><link rel="Alternate" href="/a"/><updated>2025-05-28T09:30:00Z</updated>'
+        "</entry>\n</feed>\n",
+        encoding="utf-8",
+    )
+    assert found(lint(path)) == [("FD001", 1), ("UR001", 2)]
+
+
+def test_an_atom_link_with_an_empty_href_is_said_to_be_empty(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        '<entry><link href=" "/><updated>2025-05-28T09:30:00Z</updated></entry>\n</feed>\n',
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 1), ("FD004", 2)]
+    assert result.findings[1].message == (
+        "<link> has an empty href; write the page's absolute URL in it"
+    )
+
+
 def test_a_date_later_today_within_the_tolerance_is_not_future(tmp_path: Path) -> None:
     path = _rss(tmp_path, ("https://example.com/news/launch", "Sun, 01 Jun 2025 00:04:00 GMT"))
     assert found(lint(path)) == [("FD001", 2)]

@@ -326,6 +326,8 @@ def _atom_no_link(entry: Node) -> tuple[Node, str]:
             f"<link> holds its URL as text, but Atom reads it from href; write "
             f'<link href="{shown_attribute(_clip(text))}"/>'
         )
+    if "href" in alternate.attrs:
+        return alternate, "<link> has an empty href; write the page's absolute URL in it"
     return alternate, '<link> has no href; write href="..." with the page\'s absolute URL'
 
 
@@ -343,7 +345,7 @@ def atom_links(entry: Node) -> list[Node]:
 
 def is_alternate(link: Node) -> bool:
     rel = link.attrs.get("rel")
-    return rel is None or rel.strip() in ALTERNATE
+    return rel is None or rel.strip().lower() in ALTERNATE  # relation types ignore case
 
 
 def _is_permalink(guid: Node) -> bool:
