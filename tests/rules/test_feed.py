@@ -228,6 +228,22 @@ def test_an_atom_link_with_an_empty_href_is_said_to_be_empty(tmp_path: Path) -> 
     )
 
 
+def test_an_rss_link_in_other_letter_case_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        f"{RSS_HEAD}    <item><Link>https://example.com/news/launch</Link>"
+        f"<pubDate>{DATE}</pubDate></item>\n{RSS_TAIL}",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 2), ("FD004", 7)]
+    assert result.findings[1].column == 11  # the <Link>
+    assert result.findings[1].message == (
+        "<Link> is not <link>: XML names are case-sensitive, so search engines find no "
+        "link in this <item>; write <link>https://example.com/news/launch</link>"
+    )
+
+
 def test_a_date_later_today_within_the_tolerance_is_not_future(tmp_path: Path) -> None:
     path = _rss(tmp_path, ("https://example.com/news/launch", "Sun, 01 Jun 2025 00:04:00 GMT"))
     assert found(lint(path)) == [("FD001", 2)]

@@ -291,6 +291,13 @@ def _rss_no_link(item: Node) -> tuple[Node, str]:
     link = child(item, item.ns, "link")
     if link is not None:
         return link, "<link> of this <item> is empty; write the page's absolute URL in it"
+    misspelt = _link_in_other_case(item)
+    if misspelt is not None:
+        return misspelt, (
+            f"<{misspelt.name}> is not <link>: XML names are case-sensitive, so search "
+            f"engines find no link in this <item>; write <link>{_clip(misspelt.text.strip())}"
+            "</link>"
+        )
     guid = child(item, item.ns, "guid")
     if guid is not None and _is_permalink(guid):
         url = guid.text.strip()
@@ -329,6 +336,14 @@ def _atom_no_link(entry: Node) -> tuple[Node, str]:
     if "href" in alternate.attrs:
         return alternate, "<link> has an empty href; write the page's absolute URL in it"
     return alternate, '<link> has no href; write href="..." with the page\'s absolute URL'
+
+
+def _link_in_other_case(item: Node) -> Node | None:
+    """A child of an RSS item named like ``link`` in other letter case (``<Link>``)."""
+    for each in item.children:
+        if each.ns == item.ns and each.name != "link" and each.name.lower() == "link":
+            return each
+    return None
 
 
 def child(node: Node, ns: str, name: str) -> Node | None:
