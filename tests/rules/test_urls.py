@@ -300,6 +300,20 @@ def test_a_relative_child_of_an_index_is_written_against_the_index_url(tmp_path)
     )
 
 
+def test_two_urls_run_together_are_named_and_not_encoded_into_one() -> None:
+    report = Collect()
+    node = Node("", "loc", {}, 3, 5)
+    node.text = "https://example.com/a https://example.com/b"
+    check_url(node.text, node, report)
+    assert report.codes == ["UR006"]
+    (finding,) = report.findings
+    assert finding.message == (
+        "URL holds a second URL after white space, 'https://example.com/b'; "
+        "list each URL on its own, once"
+    )
+    assert finding.fix is None  # encoding the space would glue both into one URL
+
+
 def test_scheme_typo_suggests_http_or_https() -> None:
     _, report = run("htp://example.com/")
     assert "did you mean http?" in report.findings[0].message

@@ -385,6 +385,7 @@ _WRAPPERS = {
     "'": ("'", "in single quotes"),
 }
 _HTTP_START = lazy(r"https?://", re.IGNORECASE)
+_SECOND_URL = lazy(r"\s+(https?://\S*)", re.IGNORECASE)
 _SCHEME_TYPOS = {
     "htp",
     "htps",
@@ -741,7 +742,20 @@ def _check_slowly(
         )
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
-    encode = _encoding_fix(url, node, fixed, remainder, host_problem)
+    second = _SECOND_URL.search(remainder) if unsafe else None
+    if second is not None:
+        # Two URLs run together: encoding the space would make one URL of both.
+        report.add(
+            UNSAFE_CHARACTER.at(
+                line,
+                column,
+                f"URL holds a second URL after white space, {_quoted(second.group(1))}; "
+                "list each URL on its own, once",
+            ),
+            node,
+        )
+        unsafe = []
+    encode = None if second else _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
         shown = joined([_describe(c) for c in unsafe])
         report.add(
