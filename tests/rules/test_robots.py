@@ -103,6 +103,17 @@ def test_a_wrapped_url_is_written_alone(value: str, how: str) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "line", ["Sitemap=https://example.com/a.xml", "Sitemap = https://example.com/a.xml"]
+)
+def test_an_equals_sign_in_place_of_the_colon_is_a_missing_colon(line: str) -> None:
+    findings = _check_text(f"{line}\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("RB002", 1, 1)]
+    assert findings[0].message == (
+        "no ':' after 'Sitemap'; write 'Sitemap: https://example.com/a.xml'"
+    )
+
+
 def test_malformed_http_urls_get_the_url_rules_findings_only() -> None:
     text = (
         "Sitemap: https:/example.com/sitemap.xml\n"

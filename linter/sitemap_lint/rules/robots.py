@@ -61,8 +61,8 @@ SITEMAP_NO_COLON = rule(
     WARNING,
     summary="A robots.txt Sitemap line without the colon after `Sitemap`",
     what="""
-        Detects a Sitemap line whose field name is followed by a space instead
-        of a colon (`Sitemap https://...`).
+        Detects a Sitemap line whose field name is followed by a space or an
+        `=` instead of a colon (`Sitemap https://...`, `Sitemap=https://...`).
     """,
     why="""
         robots.txt separates a field from its value with `:` (RFC 9309).
