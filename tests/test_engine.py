@@ -321,7 +321,7 @@ def test_selected_checks_follow_the_enabled_rules() -> None:
     everything = names(None)
     assert len(everything) == len(CHECKS)
     assert names({"UR001"}) == {
-        "urls.check_loc",
+        "urls.LocCheck",
         "image.Checker",
         "video.Checker",
         "hreflang.Checker",

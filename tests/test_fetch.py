@@ -270,6 +270,19 @@ def test_error_status(
     assert words in message(fetched)
 
 
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [(404, "publish the site's robots.txt"), (403, "fetch robots.txt without a login")],
+)
+def test_error_status_of_a_robots_txt_speaks_of_robots_txt(
+    site: SiteServer, fetcher: Fetcher, status: int, words: str
+) -> None:
+    site.routes["/robots.txt"] = Route(status=status, body=HTML, content_type="text/html")
+    text = message(fetcher.get(site.url("/robots.txt")))
+    assert words in text
+    assert "sitemap at this URL" not in text
+
+
 # Redirects
 
 
@@ -282,6 +295,16 @@ def test_permanent_redirect_to_a_valid_file(site: SiteServer, fetcher: Fetcher) 
     assert outcome(fetched) == (200, "application/xml", SITEMAP, ["FE013"])
     assert site.url("/sitemap.xml") in message(fetched)
     assert site.paths == ["/old.xml", "/sitemap.xml"]
+
+
+def test_permanent_redirect_of_a_robots_txt_is_no_finding(
+    site: SiteServer, fetcher: Fetcher
+) -> None:
+    robots = b"User-agent: *\nAllow: /\n"
+    site.routes["/robots.txt"] = redirect(site.url("/new/robots.txt"), 301)
+    site.routes["/new/robots.txt"] = Route(body=robots, content_type="text/plain")
+    fetched = fetcher.get(site.url("/robots.txt"))
+    assert outcome(fetched) == (200, "text/plain", robots, [])
 
 
 @pytest.mark.parametrize("status", [302, 303, 307])

@@ -75,6 +75,22 @@ def test_groups_of_the_same_agent_are_merged() -> None:
     assert not disallowed(text, "https://example.com/b/1")
 
 
+def test_a_byte_order_mark_before_the_first_group_is_no_part_of_it() -> None:
+    text = "\ufeffUser-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n"
+    assert len(findings(text, "https://example.com/private/a")) == 1
+    policy = RobotsPolicy(((ROBOTS_URL, "\ufeffSitemap: https://example.com/s.xml\n"),), "x")
+    sitemap = parse_url("https://example.com/s.xml")
+    assert sitemap is not None
+    assert policy.cross_origins(sitemap) == {"https://example.com"}
+
+
+def test_the_live_audit_reads_past_a_byte_order_mark_too() -> None:
+    from sitemap_lint.live.robots import read_rules
+
+    rules = read_rules(200, "\ufeffUser-agent: *\nDisallow: /private/\n")
+    assert rules.disallows("https://example.com/private/a")
+
+
 def test_no_group_for_the_agent_allows_everything() -> None:
     text = "User-agent: Bingbot\nDisallow: /\n"
     assert not disallowed(text, "https://example.com/anything")

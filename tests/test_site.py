@@ -188,3 +188,35 @@ def test_quiet_site_run_prints_nothing_when_clean(site: SiteServer, loopback_onl
     out = capsys.readouterr().out
     assert f"{base}/sitemap-links.txt  no problems found (2 URLs)" in out
     assert "1 file checked (2 URLs): no problems found" in out
+
+
+def test_a_robots_txt_redirected_to_another_host_governs_that_host_too(
+    site: SiteServer,
+    loopback_only,  # noqa: F811
+) -> None:
+    """http://localhost:PORT/moved/robots.txt redirects to 127.0.0.1's robots.txt: its
+    rules govern 127.0.0.1 too, so the page it disallows there is RB007."""
+    base = site.url("").rstrip("/")
+    moved = f"http://localhost:{site.port}/moved/robots.txt"
+    site.routes["/moved/robots.txt"] = redirect(f"{base}/robots.txt", 301)
+    _status, report = check([moved])
+    pages = next(e for e in report["files"] if e["path"] == f"{base}/sitemap-pages.xml")
+    assert [(f["code"], f["line"]) for f in pages["findings"]] == [("RB007", 5)]
+
+
+def test_a_robots_option_redirected_to_another_host_governs_the_first_host_too(
+    site: SiteServer,
+    loopback_only,  # noqa: F811
+    tmp_path,
+) -> None:
+    """Crawlers apply the robots.txt a redirect leads to to the host they asked
+    (RFC 9309, 2.3.1.2): --robots http://localhost:PORT/moved/robots.txt governs
+    localhost's pages as well as 127.0.0.1's."""
+    base = site.url("").rstrip("/")
+    other = f"http://localhost:{site.port}"
+    site.routes["/moved/robots.txt"] = redirect(f"{base}/robots.txt", 301)
+    local = tmp_path / "sitemap.xml"
+    local.write_bytes(urlset(other, "private/a"))
+    _status, report = check([str(local)], robots=(f"{other}/moved/robots.txt",))
+    codes = [(f["code"], f["line"]) for entry in report["files"] for f in entry["findings"]]
+    assert codes == [("RB007", 3)]

@@ -68,6 +68,26 @@ def test_wide_encoding_message_names_it(fixture: str, family: str) -> None:
     assert "must be UTF-8" in message
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-16"])
+@pytest.mark.parametrize(
+    ("name", "text", "what"),
+    [
+        ("sitemap.txt", "https://example.com/a\nhttps://example.com/b\n", "a text sitemap"),
+        ("robots.txt", "User-agent: *\nSitemap: https://example.com/s.xml\n", "a robots.txt"),
+    ],
+)
+def test_wide_text_sitemap_or_robots_txt_is_told_without_its_byte_order_mark(
+    tmp_path, codec: str, name: str, text: str, what: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(text.encode(codec))
+    findings = lint(path).findings
+    assert [f.code for f in findings] == ["EN003"]
+    message = findings[0].message
+    assert f"{what} must be UTF-8" in message
+    assert "encoding=" not in message  # a text file has no XML declaration
+
+
 def test_byte_order_mark_is_info_only() -> None:
     finding = only("EN004", "fail.xml")
     assert finding.severity is Severity.INFO

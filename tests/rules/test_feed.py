@@ -178,6 +178,72 @@ def test_future_date_is_reported_once(tmp_path: Path) -> None:
     assert "now is 2025-06-01T00:00:00Z" in result.findings[1].message
 
 
+def test_a_wrong_weekday_is_reported_with_the_right_one(tmp_path: Path) -> None:
+    path = _rss(tmp_path, ("https://example.com/news/launch", "tue, 28 May 2025 09:30:00 +0000"))
+    result = lint(path)
+    assert found(result) == [("FD001", 2), ("FD005", 9)]
+    assert result.findings[1].message == (
+        "<pubDate> 'tue, 28 May 2025 09:30:00 +0000' names the wrong weekday: 28 May 2025 "
+        "is a Wednesday; write Wed, 28 May 2025 09:30:00 +0000"
+    )
+
+
+def test_an_atom_date_in_lower_case_is_reported_as_atom_s_rule(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n<entry><link href="https://example.com/a"/>'
+        "<updated>2025-05-28t09:30:00z</updated></entry>\n</feed>\n",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 1), ("FD005", 2)]
+    assert result.findings[1].message == (
+        "<updated> '2025-05-28t09:30:00z' writes 't' or 'z' in lower case, which RFC 3339 "
+        "allows but Atom does not; write 2025-05-28T09:30:00Z"
+    )
+
+
+def test_an_atom_alternate_link_is_read_whatever_the_case_of_its_rel(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        '<entry><link rel="Alternate" href="/a"/><updated>2025-05-28T09:30:00Z</updated>'
+        "</entry>\n</feed>\n",
+        encoding="utf-8",
+    )
+    assert found(lint(path)) == [("FD001", 1), ("UR001", 2)]
+
+
+def test_an_atom_link_with_an_empty_href_is_said_to_be_empty(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        '<entry><link href=" "/><updated>2025-05-28T09:30:00Z</updated></entry>\n</feed>\n',
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 1), ("FD004", 2)]
+    assert result.findings[1].message == (
+        "<link> has an empty href; write the page's absolute URL in it"
+    )
+
+
+def test_an_rss_link_in_other_letter_case_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        f"{RSS_HEAD}    <item><Link>https://example.com/news/launch</Link>"
+        f"<pubDate>{DATE}</pubDate></item>\n{RSS_TAIL}",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 2), ("FD004", 7)]
+    assert result.findings[1].column == 11  # the <Link>
+    assert result.findings[1].message == (
+        "<Link> is not <link>: XML names are case-sensitive, so search engines find no "
+        "link in this <item>; write <link>https://example.com/news/launch</link>"
+    )
+
+
 def test_a_date_later_today_within_the_tolerance_is_not_future(tmp_path: Path) -> None:
     path = _rss(tmp_path, ("https://example.com/news/launch", "Sun, 01 Jun 2025 00:04:00 GMT"))
     assert found(lint(path)) == [("FD001", 2)]

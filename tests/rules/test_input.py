@@ -36,6 +36,17 @@ def test_gzip_name_mismatch_says_which_way(fixture: str, expected: str) -> None:
     assert expected in message
 
 
+def test_gzip_data_in_a_robots_txt_is_to_be_stored_uncompressed(tmp_path) -> None:
+    import gzip
+
+    path = tmp_path / "robots.txt"
+    path.write_bytes(gzip.compress(b"User-agent: *\nSitemap: https://example.com/s.xml\n"))
+    [finding] = lint(path).findings
+    assert finding.code == "IN003"
+    assert "store it uncompressed" in finding.message
+    assert ".gz suffix" not in finding.message
+
+
 def test_truncated_gzip_says_how_much_was_checked() -> None:
     [message] = messages("IN004", "fail.xml.gz")
     assert "truncated" in message

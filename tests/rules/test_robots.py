@@ -86,6 +86,34 @@ def test_scheme_typo_gets_a_guess() -> None:
     assert "did you mean https://example.com/sitemap.xml?" in findings[0].message
 
 
+@pytest.mark.parametrize(
+    ("value", "how"),
+    [
+        ("<https://example.com/sitemap.xml>", "inside '<' and '>'"),
+        ('"https://example.com/sitemap.xml"', "in double quotes"),
+        ("'https://example.com/sitemap.xml'", "in single quotes"),
+    ],
+)
+def test_a_wrapped_url_is_written_alone(value: str, how: str) -> None:
+    findings = _check_text(f"Sitemap: {value}\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("RB001", 1, 10)]
+    assert findings[0].message == (
+        f"Sitemap URL {value!r} is written {how}; write the URL alone: "
+        "'Sitemap: https://example.com/sitemap.xml'"
+    )
+
+
+@pytest.mark.parametrize(
+    "line", ["Sitemap=https://example.com/a.xml", "Sitemap = https://example.com/a.xml"]
+)
+def test_an_equals_sign_in_place_of_the_colon_is_a_missing_colon(line: str) -> None:
+    findings = _check_text(f"{line}\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("RB002", 1, 1)]
+    assert findings[0].message == (
+        "no ':' after 'Sitemap'; write 'Sitemap: https://example.com/a.xml'"
+    )
+
+
 def test_malformed_http_urls_get_the_url_rules_findings_only() -> None:
     text = (
         "Sitemap: https:/example.com/sitemap.xml\n"

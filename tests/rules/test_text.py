@@ -86,6 +86,20 @@ def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
     assert finding.column == len("https://example.com/shoes/trail-runner") + 1
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  https://example.com/a\t2025-05-28\tweekly",
+        "  https://example.com/a,2025-05-28",
+        "  https://example.com/a https://example.com/b",
+    ],
+)
+def test_content_after_the_url_is_reported_where_it_starts(tmp_path: Path, line: str) -> None:
+    result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
+    tx002 = [(f.line, f.column) for f in result.findings if f.code == "TX002"]
+    assert tx002 == [(2, len("  https://example.com/a") + 1)]
+
+
 def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "https://example.com/\n1. https://example.com/a b\n")
     assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]
@@ -167,6 +181,20 @@ def test_scope_with_the_sitemap_url(tmp_path: Path) -> None:
     assert found(result) == [("SC001", 3), ("SC002", 4), ("SC002", 5)]
 
 
+def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> None:
+    from sitemap_lint.run import parse_sitemap_url
+
+    result = _lint_text(
+        tmp_path,
+        "/about\nnews/1\n",
+        sitemap_url=parse_sitemap_url("https://example.org/maps/sitemap.txt"),
+    )
+    assert [f.message.rsplit(", ", 1)[-1] for f in result.findings if f.code == "UR001"] == [
+        "https://example.org/about",
+        "https://example.org/maps/news/1",
+    ]
+
+
 def test_scope_without_the_sitemap_url_reports_mixed_origins_once(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, SCOPED)
     assert found(result) == [("SC003", 3)]
@@ -223,6 +251,18 @@ def test_a_url_list_is_recognised_without_a_txt_name(tmp_path: Path, name: str) 
     result = _lint_text(tmp_path, "https://example.com/\n/relative\n", name=name, collect=True)
     assert found(result) == [("TX006", 1), ("UR001", 2)]  # and the name is reported
     assert result.facts.kind == "text"
+
+
+@pytest.mark.parametrize("name", ["sitemap.txt", "sitemap"])
+def test_urls_in_angle_brackets_from_the_first_line_are_a_text_sitemap(
+    tmp_path: Path, name: str
+) -> None:
+    content = "<https://example.com/a>\n<https://example.com/b>\n/relative\n"
+    result = _lint_text(tmp_path, content, name=name, collect=True)
+    assert result.facts.kind == "text"
+    findings = [(f.code, f.line, f.column) for f in result.findings if f.code != "TX006"]
+    assert findings == [("TX002", 1, 1), ("TX002", 2, 1), ("UR001", 3, 1)]
+    assert "'<' before and '>' after the URL" in result.findings[0].message
 
 
 def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Path) -> None:

@@ -241,6 +241,79 @@ def test_whitespace_is_reported_and_the_rest_is_still_checked() -> None:
     assert parsed == ParsedURL("https", "example.com", 443, "/a")
 
 
+@pytest.mark.parametrize(
+    ("value", "how"),
+    [
+        ("<https://example.com/a>", "inside '<' and '>'"),
+        ('"https://example.com/a"', "in double quotes"),
+        ("'HTTP://example.com/a'", "in single quotes"),
+    ],
+)
+def test_a_url_in_quotes_or_angle_brackets_is_written_alone(value: str, how: str) -> None:
+    _, report = run(value)
+    assert report.codes == ["UR001"]
+    inner = value[1:-1]
+    assert report.findings[0].message == (
+        f"URL '{value}' is written {how}; write the URL alone: '{inner}'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("/about", "https://shop.example.org/about"),
+        ("about", "https://shop.example.org/maps/about"),
+        ("../about?x=1", "https://shop.example.org/about?x=1"),
+        ("//cdn.example.org/a", "https://cdn.example.org/a"),
+        ("www.example.org/a", "https://www.example.org/a"),  # a host, not a path
+    ],
+)
+def test_a_relative_url_is_written_against_where_the_file_is_served(
+    value: str, written: str
+) -> None:
+    report = Collect()
+    base = ParsedURL("https", "shop.example.org", 443, "/maps/sitemap.xml")
+    check_url(value, Node("", "loc", {}, 3, 5), report, base=base)
+    assert report.codes == ["UR001"]
+    message = report.findings[0].message
+    assert message.endswith(written) or f"write {written}" in message, message
+    assert "e.g." not in message
+
+
+def test_a_relative_child_of_an_index_is_written_against_the_index_url(tmp_path) -> None:
+    from sitemap_lint.run import parse_sitemap_url
+    from tests.helpers import lint_content
+
+    index = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>sub/pages.xml</loc></sitemap>\n"
+        "</sitemapindex>\n"
+    )
+    where = parse_sitemap_url("https://example.org/maps/index.xml")
+    result = lint_content(tmp_path, index, "index.xml", sitemap_url=where)
+    (finding,) = [f for f in result.findings if f.code == "UR001"]
+    assert (finding.line, finding.column) == (3, 12)  # its <loc>
+    assert finding.message == (
+        "URL 'sub/pages.xml' is relative; write the full URL, "
+        "https://example.org/maps/sub/pages.xml"
+    )
+
+
+def test_two_urls_run_together_are_named_and_not_encoded_into_one() -> None:
+    report = Collect()
+    node = Node("", "loc", {}, 3, 5)
+    node.text = "https://example.com/a https://example.com/b"
+    check_url(node.text, node, report)
+    assert report.codes == ["UR006"]
+    (finding,) = report.findings
+    assert finding.message == (
+        "URL holds a second URL after white space, 'https://example.com/b'; "
+        "list each URL on its own, once"
+    )
+    assert finding.fix is None  # encoding the space would glue both into one URL
+
+
 def test_scheme_typo_suggests_http_or_https() -> None:
     _, report = run("htp://example.com/")
     assert "did you mean http?" in report.findings[0].message

@@ -61,6 +61,7 @@ _HTML_START = lazy(
     r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
     re.IGNORECASE | re.DOTALL,
 )
+_URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
 
 
@@ -184,7 +185,9 @@ def _form(source: Source, first: str | None, cut_short: bool = False) -> str:
     is no text sitemap or robots.txt, whatever its name."""
     if first is None:
         return events.ROBOTS if _is_robots(source) and not cut_short else events.EMPTY
-    markup = first.lstrip().startswith("<")
+    start = first.lstrip()
+    # A URL in angle brackets starts a text sitemap's line, not markup.
+    markup = start.startswith("<") and _URL_IN_BRACKETS.match(start) is None
     if not markup and looks_binary(first):
         return events.NOT_XML
     if _is_robots(source) or (not markup and _looks_like_robots(first)):
@@ -362,6 +365,9 @@ class FileChecker:
             self.feed = feeds.FeedChecker(root, self.options, self, self.facts, self.replacements)
             if self.parser is not None and root.name == "rss":
                 self.parser.containers = frozenset({("", "channel")})
+                self.parser.set_entries(root, "item", container="channel")
+            elif self.parser is not None and self.feed.kind == "atom":
+                self.parser.set_entries(root, "entry")
             return
         if root.name not in structure.ROOTS:
             other = FileContext(self.options, root.name, "", None, self.replacements)

@@ -179,7 +179,12 @@ class FeedChecker:
         assert self.format is not None  # items are checked only in a readable feed
         field = "link href" if self.format.is_atom else "link"
         parsed = urls.check_url(
-            value, link, self.report, field, replacements=self.file.replacements
+            value,
+            link,
+            self.report,
+            field,
+            replacements=self.file.replacements,
+            base=self.options.sitemap_url,
         )
         url = value.strip()
         if parsed is not None:

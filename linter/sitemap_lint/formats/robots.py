@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 # `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
 _SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
 _SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", re.I)
+# `Sitemap=URL` or `Sitemap = URL`: an '=' where the colon belongs (read as no colon).
+_SITEMAP_EQUALS = re.compile(r"[ \t]*(site-?map[^\s:=]*)[ \t]*=[ \t]*(\S+)[ \t]*\Z", re.I)
 # The same, cheaply, at the start of any line of a block of text (after the limit).
 _SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -192,8 +194,8 @@ class _RobotsChecker:
         content = line.split("#", 1)[0]  # what follows '#' is a comment
         if not content.lstrip(" \t")[:8].lower().startswith(("sitemap", "site-map")):
             return
-        match = _SITEMAP_FIELD.match(content)
-        colon = match is not None
+        match = _SITEMAP_EQUALS.match(content) or _SITEMAP_FIELD.match(content)
+        colon = match is not None and match.re is _SITEMAP_FIELD
         if match is None:
             match = _SITEMAP_NO_COLON.match(content)
             if match is None:

@@ -71,7 +71,8 @@ class Line(NamedTuple):
 
 def is_text_sitemap(first: str, name: str) -> bool:
     """Whether a file that is not XML is a text sitemap: a name ending in .txt
-    (or .txt.gz), or a URL among its first non-blank lines."""
+    (or .txt.gz), or a URL (maybe in quotes or angle brackets) among its first
+    non-blank lines."""
     path = name.split("?", 1)[0].split("#", 1)[0].lower()
     if path.endswith(".gz"):
         path = path[:-3]
@@ -82,7 +83,7 @@ def is_text_sitemap(first: str, name: str) -> bool:
         stripped = line.strip()
         if not stripped:
             continue
-        if _HTTP.match(stripped):
+        if _HTTP.match(stripped.lstrip("<\"'")):
             return True
         seen += 1
         if seen >= SNIFF_LINES or _looks_like_url(stripped):
@@ -219,7 +220,7 @@ def _classify(line: str) -> LineVerdict | None:
     if _PLAIN_URL.match(line):
         return None
     first = line[0]
-    if first == "<":
+    if first == "<" and not _HTTP.match(line, 1):
         return _markup(line)
     if first in "#;" or line.startswith("/*"):
         return LineVerdict(LineKind.COMMENT)
@@ -354,7 +355,14 @@ class TextChecker:
         node = Node("", "URL", {}, number, column)
         node.text = url
         report = self.report
-        parsed = urls.check_url(url, node, report, field="URL", replacements=self.file.replacements)
+        parsed = urls.check_url(
+            url,
+            node,
+            report,
+            field="URL",
+            replacements=self.file.replacements,
+            base=self.options.sitemap_url,
+        )
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:

@@ -20,7 +20,9 @@ missing before white space and the next tag (a ``>`` in place of its first space
 before its line break). An error in a mark is the repair failing: it is not reported
 again, and reading resumes as after structural damage. Structural damage (a mismatched,
 missing or stray end tag, a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere)
-is reported and reading resumes at the next entry start tag or the root's end tag; the
+is reported and reading resumes at the next entry start tag or the root's end tag (in an
+RSS feed also the ``<channel>``'s end tag: its items are the entries, and a parser resumed
+inside it reads a synthetic ``<channel>`` after the synthetic root); the
 comments in the text skipped up to there are delivered all the same (their directives
 count), and only lines holding more than white space and comments are reported as
 skipped. A resumed parser first reads a synthetic copy of the root start tag on the same
@@ -194,6 +196,14 @@ class StreamParser:
         # Depth-1 elements whose children are handed over one by one as entries, like an
         # RSS <channel>'s items, so a big feed is never held whole: (namespace, name).
         self.containers: frozenset[tuple[str, str]] = frozenset()
+        # The start tag of the container the entries stand in (an RSS <channel>), which a
+        # restart inside it opens again after the synthetic root, and the start of its end
+        # tag; None: no container.
+        self._container_tag: str | None = None
+        self._container_end = b""
+        self._in_container = False
+        self._container_node: Node | None = None
+        self._entry_depth = 1  # of the entries: 1 (children of the root), 2 in a container
         self._names: dict[str, tuple[str, str]] = {}
         # The text as UTF-8: the last two blocks, from file byte offset _window_base.
         self._window = b""
@@ -951,7 +961,7 @@ class StreamParser:
         stack = self._stack
         assert nested is not None and len(stack) >= 2 and self.handler is not None
         index, line, column, children = nested
-        outer = stack[1]
+        outer = stack[self._entry_depth]
         offset = self._file_offset(index)
         if self._count_error(line, column):
             return None
@@ -1115,6 +1125,10 @@ class StreamParser:
             self._prefix_chars = len(synthetic)
         prefix = self._prefix
         prefix_chars = self._prefix_chars
+        if self._restarts_in_container(offset):
+            assert self._container_tag is not None
+            prefix += self._container_tag.encode("utf-8")
+            prefix_chars += len(self._container_tag)
         self.line_offset = line - 1
         self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
@@ -1152,6 +1166,15 @@ class StreamParser:
         chunks.append(view[at:])
         return chunks
 
+    def _restarts_in_container(self, offset: int) -> bool:
+        """Whether the text from file byte ``offset`` stands inside the open container
+        (an entry or the container's end tag, not the root's end tag)."""
+        if self._container_tag is None or not self._in_container:
+            return False
+        at = offset - self._window_base
+        window = self._window
+        return not window.startswith(b"</", at) or window.startswith(self._container_end, at)
+
     def _synthetic_doctype(self) -> str:
         """The DOCTYPE again, on one line, for a restart under one: the same entity
         names declared (empty) and an external subset named when it had one, so that a
@@ -1188,9 +1211,11 @@ class StreamParser:
     def _qname(self, node: Node) -> str:
         return _qualified(node.ns, node.name, self.prefixes)
 
-    def set_entries(self, root: Node, entry_name: str) -> None:
-        """Recover from syntax errors in this sitemap: its entries are ``entry_name``
-        elements in the root's namespace."""
+    def set_entries(self, root: Node, entry_name: str, container: str | None = None) -> None:
+        """Recover from syntax errors in this sitemap or feed: its entries are
+        ``entry_name`` elements in the root's namespace, children of the root or, with
+        ``container``, of the root's child of that name (an RSS <channel>, which must be
+        one of ``containers``)."""
         self.recover = True
         self.entry_tag = f"{root.ns}}}{entry_name}" if root.ns else entry_name
         prefix = self.prefixes.get(root.ns, "") if root.ns else ""
@@ -1199,8 +1224,14 @@ class StreamParser:
         end = re.escape(f"{qualified}{root.name}".encode())
         # Also a comment of whitespace only: the fast path stands a run of proved entries
         # for one (fastpath/), which must not be skipped.
+        ends = end
+        if container is not None:
+            self._container_tag = f"<{qualified}{container}>"
+            self._container_end = f"</{qualified}{container}".encode()
+            self._entry_depth = 2
+            ends = rb"(?:" + end + rb"|" + re.escape(f"{qualified}{container}".encode()) + rb")"
         self._resync = re.compile(
-            rb"<" + entry + rb"(?=[\s/>])|</" + end + rb"\s*>|<!--[ \t\r\n]*-->"
+            rb"<" + entry + rb"(?=[\s/>])|</" + ends + rb"\s*>|<!--[ \t\r\n]*-->"
         )
 
     # -- expat callbacks ---------------------------------------------------------
@@ -1226,6 +1257,7 @@ class StreamParser:
         shortened = self._shortened
         state = self
         entry_tag = self.entry_tag
+        nested_depth = self._entry_depth + 1  # where an entry inside an entry stands
 
         def split(tag: str) -> tuple[str, str]:
             ns, _, name = tag.rpartition("}")
@@ -1233,7 +1265,7 @@ class StreamParser:
             return result
 
         def start(tag: str, attrs: dict[str, str]) -> None:
-            nonlocal entry_tag
+            nonlocal entry_tag, nested_depth
             depth = len(stack)
             line = parser.CurrentLineNumber
             if line == 1 or depth == 0 or (shortened and line + line_offset in shortened):
@@ -1252,6 +1284,7 @@ class StreamParser:
                 stack.append(node)
                 handler.on_root(node)
                 entry_tag = state.entry_tag
+                nested_depth = state._entry_depth + 1
                 return
             node = Node(ns, name, attrs, line, column)
             if pieces:
@@ -1265,9 +1298,18 @@ class StreamParser:
                 if sections:
                     sections.clear()
             if depth == 1:
+                if state.containers and _is_container(state, node):
+                    if state._in_container and state._container_node is not None:
+                        node = state._container_node  # opened again by a restart
+                    state._in_container = True
+                    state._container_node = node
+                else:
+                    state._entry_open = (parser.CurrentByteIndex, node)
+            elif depth == 2 and state.containers and _is_container(state, stack[1]):
                 state._entry_open = (parser.CurrentByteIndex, node)
-            elif depth == 2 and tag == entry_tag and state._nested is None:
-                state._nested = (parser.CurrentByteIndex, line, column, len(stack[1].children))
+            elif depth == nested_depth and tag == entry_tag and state._nested is None:
+                outer = stack[depth - 1]
+                state._nested = (parser.CurrentByteIndex, line, column, len(outer.children))
             if depth >= MAX_DEPTH:
                 stack.append(node)  # kept on the stack only, never attached
                 if not state._too_deep_reported:
@@ -1299,6 +1341,7 @@ class StreamParser:
             if depth == 1:
                 state._entry_open = None
                 state._nested = None
+                state._in_container = False
                 if state._marked:
                     state._marked = False
                     _unmark(node)
@@ -1311,8 +1354,13 @@ class StreamParser:
                     )
                     handler.on_root_text(*_text_start(node.text, end_line, end_column))
             elif depth == 2 and state.containers and _is_container(state, stack[1]):
+                state._entry_open = None
+                state._nested = None
+                if state._marked:
+                    state._marked = False
+                    _unmark(node)
                 handler.on_entry(node)
-            elif depth == 2 and tag == entry_tag and state._entry_end_missing(parser):
+            elif depth == nested_depth and tag == entry_tag and state._entry_end_missing(parser):
                 raise _NestedEntry
 
         def comment(text: str) -> None:
@@ -1350,7 +1398,7 @@ class StreamParser:
         nested = self._nested
         if nested is None or not self.recover or self._resync is None:
             return False
-        outer = self._stack[1]
+        outer = self._stack[self._entry_depth]
         if f"{outer.ns}}}{outer.name}" != self.entry_tag and outer.name != self.entry_tag:
             return False
         if self._file_offset(nested[0]) < self._window_base:

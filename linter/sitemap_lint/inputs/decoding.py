@@ -37,7 +37,9 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
 # Without a byte order mark, UTF-16/32 is told by its first two characters (XML 1.0
-# appendix F): '<' or whitespace, then an ASCII character, in the encoding's width.
+# appendix F): '<' or whitespace, then an ASCII character, in the encoding's width; or,
+# as a text sitemap or a robots.txt starts, by its first characters all being printable
+# ASCII (a URL, a field name) with the NUL bytes of the encoding's width beside them.
 _WIDE_CODECS = (
     ("utf-32-le", "UTF-32"),
     ("utf-32-be", "UTF-32"),
@@ -45,6 +47,8 @@ _WIDE_CODECS = (
     ("utf-16-be", "UTF-16"),
 )
 _WIDE_FIRST = "< \t\r\n"
+_WIDE_TEXT_CHARS = 4  # the first characters of a text that tell its encoding
+_PRINTABLE = lazy(r"[\t\n\r\x20-\x7e]+")
 
 
 class Decoder:
@@ -311,13 +315,17 @@ def _looks_wide(rest: bytes, codec: str) -> bool:
 
 
 def _starts_wide(head: bytes, codec: str) -> bool:
-    """Whether ``head`` (no byte order mark) starts as an XML file in ``codec`` does."""
+    """Whether ``head`` (no byte order mark) starts as an XML file, a text sitemap or a
+    robots.txt in ``codec`` does."""
     unit = 4 if codec.startswith("utf-32") else 2
     try:
         first_two = head[: 2 * unit].decode(codec)
+        first = head[: _WIDE_TEXT_CHARS * unit].decode(codec)
     except UnicodeDecodeError:
         return False
-    return len(first_two) == 2 and first_two[0] in _WIDE_FIRST and "\x00" < first_two[1] < "\x80"
+    if len(first_two) == 2 and first_two[0] in _WIDE_FIRST and "\x00" < first_two[1] < "\x80":
+        return True
+    return len(first) == _WIDE_TEXT_CHARS and _PRINTABLE.fullmatch(first) is not None
 
 
 def _wide_declared(head: bytes, bom: bytes, codec: str) -> str | None:

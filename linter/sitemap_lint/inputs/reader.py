@@ -205,7 +205,9 @@ class ByteStream:
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
         if self.source.path is not None and named_gz != self.is_gzip:
-            self.report.problem(InputProblem(InputKind.GZIP_NAME, gzip=self.is_gzip))
+            robots = self.source.name.lower().endswith("robots.txt")
+            detail = "robots.txt" if robots else ""
+            self.report.problem(InputProblem(InputKind.GZIP_NAME, detail, gzip=self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():
             if first.startswith(magic):
                 self.report.problem(InputProblem(InputKind.COMPRESSION, kind))

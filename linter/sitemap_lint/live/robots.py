@@ -104,7 +104,7 @@ def read_rules(status: int | None, text: str) -> HostRules:
     """The rules of a robots.txt answered ``status`` with ``text``."""
     if status is None or not 200 <= status < 300:
         return HostRules(status)
-    parser = Protego.parse(text)
+    parser = Protego.parse(text.removeprefix("\ufeff"))  # a byte order mark may start it
     delay = parser.crawl_delay(OWN_AGENT) or 0.0
     return HostRules(status, parser, min(float(delay), CRAWL_DELAY_CAP), _by_path(text))
 

@@ -364,7 +364,7 @@ class TargetReader:
             if page_at != -1 or written == ATTRIBUTE:  # the first alternate link counts
                 return
             rel = attrs.get("rel")
-            if rel is not None and rel.strip() not in _ALTERNATE:
+            if rel is not None and rel.strip().lower() not in _ALTERNATE:
                 return
             written = ATTRIBUTE
             href = attrs.get("href", "").strip()

@@ -7,7 +7,7 @@ import codecs
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import whole_file
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.events import NOT_XML, InputKind, InputProblem, Prolog
+from sitemap_lint.rules.events import NOT_XML, ROBOTS, TEXT, InputKind, InputProblem, Prolog
 from sitemap_lint.rules.registry import INPUT, PROLOG
 from sitemap_lint.rules.structure import Reporter
 
@@ -65,8 +65,9 @@ WIDE_ENCODING = rule(
     what="""
         Detects UTF-16 and UTF-32 files by their byte order mark or, without
         one, by the NUL bytes around the first characters (`<` or whitespace,
-        then an ASCII character, in either byte order). The file is decoded
-        anyway, so the other checks still run.
+        then an ASCII character, in either byte order; or, as a text sitemap or
+        a robots.txt starts, four printable ASCII characters). The file is
+        decoded anyway, so the other checks still run.
     """,
     why="""
         Sitemaps must be UTF-8. Windows tools (PowerShell's `Out-File`, Notepad's
@@ -144,7 +145,7 @@ def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
     if prolog.byte_order_mark:
         report.add(byte_order_mark())
     if prolog.wide is not None:
-        report.add(wide_encoding(*prolog.wide))
+        report.add(wide_encoding(*prolog.wide, form=prolog.form))
     declaration = prolog.declaration
     if declaration is None or declaration.encoding is None:
         return
@@ -218,15 +219,26 @@ def encoding_alias(declared: str, line: int, column: int) -> Finding:
     )
 
 
-def wide_encoding(family: str, codec: str, declared: str | None = None) -> Finding:
+def wide_encoding(
+    family: str, codec: str, declared: str | None = None, form: str | None = None
+) -> Finding:
+    """EN003 for a file in ``family`` (``codec``) whose XML declaration names ``declared``;
+    ``form``: what the file is (a text sitemap or a robots.txt has no declaration)."""
     claim = ""
     if declared is not None and declared.lower().replace("-", "") == "utf8":
         claim = f', although its XML declaration says encoding="{declared}"'
+    if form in (TEXT, ROBOTS):
+        what = "a text sitemap" if form == TEXT else "a robots.txt"
+        fix = f"{what} must be UTF-8: re-encode it as UTF-8 (without a byte order mark)"
+    else:
+        fix = (
+            "sitemaps must be UTF-8: re-encode it as UTF-8 (without a byte order mark) "
+            'with encoding="UTF-8"'
+        )
     return WIDE_ENCODING.at(
         1,
         1,
-        f"file is encoded as {family} ({codec}){claim}; sitemaps must be UTF-8: re-encode it "
-        'as UTF-8 (without a byte order mark) with encoding="UTF-8"',
+        f"file is encoded as {family} ({codec}){claim}; {fix}",
         fix=whole_file("encoding", "Re-encode the file as UTF-8"),
     )
 

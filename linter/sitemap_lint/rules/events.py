@@ -240,7 +240,8 @@ class InputProblem(NamedTuple):
     any front end reads the text.
 
     ``kind``: an ``InputKind``; ``detail``: the other compression's name, why a gzip
-    stream is damaged, or the encoding family a stray mark belongs to; ``size``: the
+    stream is damaged, the encoding family a stray mark belongs to, or "robots.txt" for
+    gzip data in a file of that name; ``size``: the
     bytes read (uncompressed) so far; ``gzip``: the bytes are gzip (``gzip-name``, and
     for ``too-large`` the file was); ``capped``: reading stopped at the cap; ``codec``
     and ``data``: the encoding and the bytes it cannot decode (or the stray mark's

@@ -146,9 +146,10 @@ INVALID_DATE = rule(
     summary="An item date that is not in the feed format's date form",
     what="""
         Checks RSS `pubDate` against RFC 822 (`Wed, 08 May 2024 10:00:00 +0000`;
-        the weekday and seconds are optional, a timezone is required) and Atom
-        `updated` (Atom 0.3: `modified`) against RFC 3339
-        (`2024-05-08T10:00:00Z`, with seconds and a timezone), and that the date
+        the weekday and seconds are optional, a timezone is required, and a
+        weekday must be the date's) and Atom `updated` (Atom 0.3: `modified`)
+        against RFC 3339 as Atom writes it (`2024-05-08T10:00:00Z`, with
+        seconds, a timezone and an upper-case `T` and `Z`), and that the date
         exists. The message gives the value in the expected form when it can be
         read otherwise (a W3C date in RSS, an RSS date in Atom).
     """,
@@ -290,6 +291,13 @@ def _rss_no_link(item: Node) -> tuple[Node, str]:
     link = child(item, item.ns, "link")
     if link is not None:
         return link, "<link> of this <item> is empty; write the page's absolute URL in it"
+    misspelt = _link_in_other_case(item)
+    if misspelt is not None:
+        return misspelt, (
+            f"<{misspelt.name}> is not <link>: XML names are case-sensitive, so search "
+            f"engines find no link in this <item>; write <link>{_clip(misspelt.text.strip())}"
+            "</link>"
+        )
     guid = child(item, item.ns, "guid")
     if guid is not None and _is_permalink(guid):
         url = guid.text.strip()
@@ -325,7 +333,17 @@ def _atom_no_link(entry: Node) -> tuple[Node, str]:
             f"<link> holds its URL as text, but Atom reads it from href; write "
             f'<link href="{shown_attribute(_clip(text))}"/>'
         )
+    if "href" in alternate.attrs:
+        return alternate, "<link> has an empty href; write the page's absolute URL in it"
     return alternate, '<link> has no href; write href="..." with the page\'s absolute URL'
+
+
+def _link_in_other_case(item: Node) -> Node | None:
+    """A child of an RSS item named like ``link`` in other letter case (``<Link>``)."""
+    for each in item.children:
+        if each.ns == item.ns and each.name != "link" and each.name.lower() == "link":
+            return each
+    return None
 
 
 def child(node: Node, ns: str, name: str) -> Node | None:
@@ -342,7 +360,7 @@ def atom_links(entry: Node) -> list[Node]:
 
 def is_alternate(link: Node) -> bool:
     rel = link.attrs.get("rel")
-    return rel is None or rel.strip() in ALTERNATE
+    return rel is None or rel.strip().lower() in ALTERNATE  # relation types ignore case
 
 
 def _is_permalink(guid: Node) -> bool:
@@ -409,6 +427,8 @@ _RFC822 = lazy(
 _RFC3339 = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
 _LONGEST_DATE = 80
 RSS_EXAMPLE = "Wed, 08 May 2024 10:00:00 +0000"
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 ATOM_EXAMPLE = "2024-05-08T10:00:00Z"
 
 
@@ -434,6 +454,13 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
             moment = parsedate_to_datetime(value)
         except (ValueError, OverflowError) as error:
             return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+        actual = _WEEKDAYS[moment.weekday()]
+        if value[3:4] == "," and value[:3].title() != actual[:3]:
+            return None, (
+                f"{_shown(value)} names the wrong weekday: {moment.day} "
+                f"{_MONTHS[moment.month - 1]} {moment.year} is a {actual}; write "
+                f"{actual[:3]}{value[3:]}"
+            )
         # "-0000" (UTC, local zone unknown) gives a naive datetime.
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
@@ -448,6 +475,11 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
             return datetime.fromisoformat(value), None
         except ValueError as error:
             return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+    if len(value) <= _LONGEST_DATE and _RFC3339.match(value.upper()):
+        return None, (
+            f"{_shown(value)} writes 't' or 'z' in lower case, which RFC 3339 allows but "
+            f"Atom does not; write {value.upper()}"
+        )
     return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
 
 

@@ -327,7 +327,10 @@ PERMANENT_REDIRECT = rule(
     summary="The sitemap URL redirects permanently: submit the final URL",
     what="""
         Reports a sitemap URL that reaches the sitemap through a permanent
-        redirect (301 or 308), and names the final URL.
+        redirect (301 or 308), and names the final URL. A robots.txt that
+        redirects (`http://example.com/robots.txt` to the `https://www.`
+        one, say) is not reported: its address is fixed, and crawlers follow
+        the redirect.
     """,
     why="""
         Crawlers follow the redirect, but submitting (and listing in
@@ -404,6 +407,8 @@ RULES = (
 @check(FETCH, emits=RULES, proof=NO_PROOF)
 def check_fetch(problem: FetchProblem, options: object, report: Reporter) -> None:
     """The finding for what went wrong fetching a sitemap URL."""
+    if problem.kind == FetchKind.PERMANENT and _is_robots_url(problem.origin):
+        return  # a robots.txt's address is fixed: there is no other URL to give
     rule, message = _finding(problem)
     report.add(rule.at(1, 1, message))
 
@@ -455,7 +460,8 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
     if kind == FetchKind.ERROR_STATUS:
         return (
             HTTP_ERROR_STATUS,
-            f"{url} answers {_status_text(problem.status)}; {_status_fix(problem.status)}",
+            f"{url} answers {_status_text(problem.status)}; "
+            f"{_status_fix(problem.status, problem.url)}",
         )
     if kind == FetchKind.UNKNOWN_ENCODING:
         return UNSUPPORTED_CONTENT_ENCODING, (
@@ -489,6 +495,11 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
     return FETCH_FAILED, f"cannot fetch {url}: {_reason(problem)}"
 
 
+def _is_robots_url(url: str) -> bool:
+    """Whether ``url`` is a robots.txt's (its path ends in robots.txt)."""
+    return url.split("?", 1)[0].split("#", 1)[0].lower().endswith("/robots.txt")
+
+
 def _status_text(status: int) -> str:
     """The status code and its standard phrase (the server's own words are not repeated)."""
     try:
@@ -498,7 +509,16 @@ def _status_text(status: int) -> str:
     return f"{status} {reason}".strip()
 
 
-def _status_fix(status: int) -> str:
+def _status_fix(status: int, url: str) -> str:
+    if _is_robots_url(url):
+        if status in (404, 410):
+            return (
+                "publish the site's robots.txt at this URL: crawlers find no Sitemap line "
+                "and no rule where there is none"
+            )
+        if status in (401, 403, 407):
+            return "let crawlers fetch robots.txt without a login or an IP block"
+        return "make robots.txt answer 200 with its rules and Sitemap lines"
     if status in (404, 410):
         return "publish the sitemap at this URL, or submit the URL where it is"
     if status in (401, 403, 407):

@@ -66,7 +66,8 @@ GZIP_NAME_MISMATCH = rule(
     what="""
         Compares the content (gzip is recognised by its magic bytes) with the
         file name: a name ending in `.gz` should hold gzip data, and gzip data
-        should have a name ending in `.gz`.
+        should have a name ending in `.gz` (but a robots.txt, whose name is
+        fixed, should be stored uncompressed).
     """,
     why="""
         Servers pick the `Content-Type` and `Content-Encoding` from the name. A
@@ -201,7 +202,7 @@ def check_compression(problem: InputProblem, options: object, report: Reporter) 
     for a damaged or truncated gzip stream, IN005 for another compression."""
     kind = problem.kind
     if kind == InputKind.GZIP_NAME:
-        report.add(gzip_name_mismatch(problem.gzip))
+        report.add(gzip_name_mismatch(problem.gzip, robots=problem.detail == "robots.txt"))
     elif kind == InputKind.GZIP_CORRUPT:
         report.add(gzip_corrupt(problem.detail, problem.size))
     elif kind == InputKind.GZIP_TRUNCATED:
@@ -210,8 +211,15 @@ def check_compression(problem: InputProblem, options: object, report: Reporter) 
         report.add(unsupported_compression(problem.detail))
 
 
-def gzip_name_mismatch(is_gzip: bool) -> Finding:
-    if is_gzip:
+def gzip_name_mismatch(is_gzip: bool, robots: bool = False) -> Finding:
+    """IN003; ``robots``: the file is a robots.txt, whose name is fixed."""
+    if is_gzip and robots:
+        message = (
+            "robots.txt holds gzip data, but crawlers read robots.txt as plain text under "
+            "that name; store it uncompressed (the server may still compress it in transit, "
+            "with Content-Encoding: gzip)"
+        )
+    elif is_gzip:
         message = "file holds gzip data but its name does not end in .gz; add the .gz suffix"
     else:
         message = (

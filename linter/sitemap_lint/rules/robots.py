@@ -37,8 +37,9 @@ SITEMAP_NOT_ABSOLUTE = rule(
     what="""
         Checks that each `Sitemap:` line of a robots.txt gives a complete
         `http` or `https` URL: not a path such as `/sitemap.xml`, not a host
-        without its scheme, not another scheme, not nothing at all. Other
-        defects of the URL are reported by the URL rules (`UR...`).
+        without its scheme, not another scheme, not a URL in quotes or angle
+        brackets, not nothing at all. Other defects of the URL are reported by
+        the URL rules (`UR...`).
     """,
     why="""
         Crawlers do not resolve a Sitemap line against the robots.txt's own
@@ -60,8 +61,8 @@ SITEMAP_NO_COLON = rule(
     WARNING,
     summary="A robots.txt Sitemap line without the colon after `Sitemap`",
     what="""
-        Detects a Sitemap line whose field name is followed by a space instead
-        of a colon (`Sitemap https://...`).
+        Detects a Sitemap line whose field name is followed by a space or an
+        `=` instead of a colon (`Sitemap https://...`, `Sitemap=https://...`).
     """,
     why="""
         robots.txt separates a field from its value with `:` (RFC 9309).
@@ -188,8 +189,10 @@ URL_DISALLOWED = rule(
     what="""
         When robots.txt files are known to the run (given with `--robots` or
         fetched), checks each page URL of a urlset against the rules of the
-        robots.txt of its origin (or of a local robots.txt, for every URL)
-        for the crawler of the profile, Googlebot by default. Rules are
+        robots.txt of its origin (or of a local robots.txt, for every URL;
+        one fetched through a redirect to another origin governs both, as
+        crawlers apply it to the origin they asked) for the crawler of the
+        profile, Googlebot by default. Rules are
         matched as Google matches them: the group of the most specific
         user-agent, the longest matching rule, `Allow` on a tie, `*` and `$`.
     """,
@@ -351,7 +354,7 @@ def looks_absolute(value: str) -> bool:
 
 
 def _not_absolute(line: SitemapLine) -> str:
-    from sitemap_lint.rules.urls import parse_url
+    from sitemap_lint.rules.urls import parse_url, wrapped
 
     value = line.value
     shown = _shorten(value)
@@ -360,6 +363,10 @@ def _not_absolute(line: SitemapLine) -> str:
             "Sitemap line without a URL; write the sitemap's absolute URL after "
             "'Sitemap:', or remove the line"
         )
+    inside = wrapped(value)
+    if inside is not None:
+        url, how = inside
+        return f"Sitemap URL {shown!r} is written {how}; write the URL alone: 'Sitemap: {_shorten(url)}'"
     scheme = _SCHEME.match(value)
     if scheme and "." not in scheme.group(1):
         name = scheme.group(1)

@@ -62,8 +62,9 @@ EXTRA_CONTENT = rule(
         Detects lines that hold a URL and something else: several URLs on one
         line, extra columns after the URL (a date, a priority, a change
         frequency, separated by tabs, spaces, commas or `|`), or text before it
-        such as a list bullet, a number or quotes. The URL itself is still
-        checked by the URL rules.
+        such as a list bullet, a number, quotes or a `<` (and `>` after it,
+        on the first line too). The URL itself is still checked by the URL
+        rules.
     """,
     why="""
         Each line of a text sitemap must be exactly one URL. Search engines
@@ -197,7 +198,10 @@ def check_line(line: TextLine, file: object, report: Reporter) -> None:
         if len(line.stripped) != len(line.text):
             _check_whitespace(line, report)
     elif verdict.kind == LineKind.EXTRA:
-        report.add(_extra_content_finding(verdict, line.number, line.column))
+        column = line.column
+        if not verdict.before.strip():  # only after the URL: where that starts
+            column += verdict.offset + len(verdict.url)
+        report.add(_extra_content_finding(verdict, line.number, column))
     else:
         report.add(_not_a_url_finding(verdict, line.stripped, line.number, line.column))
 

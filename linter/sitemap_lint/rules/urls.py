@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 from sitemap_lint.domain.hosts import (
     MAX_LABEL,
@@ -36,7 +36,7 @@ from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
-    from sitemap_lint.rules.entry import EntryContext
+    from sitemap_lint.rules.entry import EntryContext, FileContext
     from sitemap_lint.rules.events import Replacements
 
 MAX_LENGTH = 2048
@@ -48,7 +48,12 @@ NOT_ABSOLUTE = rule(
     "url-not-absolute",
     ERROR,
     summary="A URL is relative or lacks its scheme or host",
-    what="Checks that each `loc` is a complete absolute URL: scheme, `//`, host, then path.",
+    what="""
+        Checks that each `loc` is a complete absolute URL: scheme, `//`, host,
+        then path. The message writes a relative URL resolved against where
+        the file is served, when that is known (`--sitemap-url`, or the URL it
+        was fetched from).
+    """,
     why="""
         Sitemaps are read without a base URL, so relative URLs cannot be
         resolved; Google reports "Invalid URL" and skips them.
@@ -373,6 +378,14 @@ _FILE_LIKE = lazy(
 _HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
 # What stays as it is when the path, query and fragment are percent-encoded.
 _SAFE_FOR_QUOTE = "/:?#@!$&'()*+,;=%~"
+# What a URL may be written inside of: its first character -> (its last, how to say it).
+_WRAPPERS = {
+    "<": (">", "inside '<' and '>'"),
+    '"': ('"', "in double quotes"),
+    "'": ("'", "in single quotes"),
+}
+_HTTP_START = lazy(r"https?://", re.IGNORECASE)
+_SECOND_URL = lazy(r"\s+(https?://\S*)", re.IGNORECASE)
 _SCHEME_TYPOS = {
     "htp",
     "htps",
@@ -425,9 +438,17 @@ def _url_of(node: Node) -> ParsedURL | None:
     fallback=_url_of,
     proof=proved_value("url"),
 )
-def check_loc(node: Node, entry: EntryContext, report: Reporter) -> None:
-    """The URL rules on an entry's ``loc``; its parts feed the checks that follow."""
-    entry.url = check_url(node.text, node, report, replacements=entry.replacements)
+class LocCheck:
+    """The URL rules on an entry's ``loc``; its parts feed the checks that follow. A
+    relative URL is resolved, for its message, against where the file is served."""
+
+    def __init__(self, file: FileContext) -> None:
+        self.base = file.options.sitemap_url
+
+    def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
+        entry.url = check_url(
+            node.text, node, report, replacements=entry.replacements, base=self.base
+        )
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).
@@ -441,6 +462,7 @@ def check_url(
     field: str = "loc",
     *,
     replacements: Replacements | None = None,
+    base: ParsedURL | None = None,
 ) -> ParsedURL | None:
     """Check one URL value; return its parts when it is usable for scope checks.
 
@@ -449,6 +471,8 @@ def check_url(
     ``replacements``: where the file's decoder replaced bytes with U+FFFD (a check has
     them from its context); when not given, those of ``report`` if it has them (the
     file's sink, which a front end hands over: a text sitemap, a feed, a robots.txt).
+    ``base``: where the file is served, when known: UR001 writes a relative URL
+    resolved against it.
     """
     url = value
     if url != url.strip():
@@ -500,7 +524,7 @@ def check_url(
     match = _SIMPLE_IRI.match(url)
     if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
         return _check_iri(url, match, node, report)
-    return _check_slowly(url, node, report, field, replacements)
+    return _check_slowly(url, node, report, field, replacements, base)
 
 
 def reads_as_iri(url: str) -> bool:
@@ -635,11 +659,13 @@ def _check_slowly(
     report: Reporter,
     field: str,
     replacements: Replacements | None = None,
+    base: ParsedURL | None = None,
 ) -> ParsedURL | None:
     line, column = node.line, node.column
     scheme_match = _SCHEME.match(url)
     if not scheme_match or "." in scheme_match.group(1) or _SCHEME_SLASHES.match(url):
-        report.add(NOT_ABSOLUTE.at(line, column, _not_absolute_message(url, field)), node)
+        message = _not_absolute_message(url, field, base)
+        report.add(NOT_ABSOLUTE.at(line, column, message), node)
         return None
     scheme = scheme_match.group(1).lower()
     if scheme not in ("http", "https"):
@@ -716,7 +742,20 @@ def _check_slowly(
         )
 
     unsafe = sorted(set(_UNSAFE.findall(remainder)))
-    encode = _encoding_fix(url, node, fixed, remainder, host_problem)
+    second = _SECOND_URL.search(remainder) if unsafe else None
+    if second is not None:
+        # Two URLs run together: encoding the space would make one URL of both.
+        report.add(
+            UNSAFE_CHARACTER.at(
+                line,
+                column,
+                f"URL holds a second URL after white space, {_quoted(second.group(1))}; "
+                "list each URL on its own, once",
+            ),
+            node,
+        )
+        unsafe = []
+    encode = None if second else _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
         shown = joined([_describe(c) for c in unsafe])
         report.add(
@@ -1043,27 +1082,53 @@ _UNEXPANDED = (
 )
 
 
-def _not_absolute_message(url: str, field: str) -> str:
+def wrapped(value: str) -> tuple[str, str] | None:
+    """An http(s) URL written inside quotes or angle brackets: (the URL, how it is
+    written, e.g. "in double quotes"); else None."""
+    wrapper = _WRAPPERS.get(value[:1])
+    if wrapper is None or len(value) < 2 or not value.endswith(wrapper[0]):
+        return None
+    inner = value[1:-1].strip()
+    return (inner, wrapper[1]) if _HTTP_START.match(inner) else None
+
+
+def _not_absolute_message(url: str, field: str, base: ParsedURL | None = None) -> str:
     shown = _quoted(url)
     if holds_reference(url):
         return f"<{field}> {shown} is not an absolute URL as written: {_UNEXPANDED}"
+    inside = wrapped(url)
+    if inside is not None:
+        return f"URL {shown} is written {inside[1]}; write the URL alone: {_quoted(inside[0])}"
     slashes = _SCHEME_SLASHES.match(url)
     if slashes:
         scheme = slashes.group(1).lower()
         return f"URL {shown} has a malformed scheme{_rewritten(scheme, url[slashes.end() :])}"
     if url.startswith("//"):
-        return f"URL {shown} has no scheme; write https:{url}"
+        return f"URL {shown} has no scheme; write {base.scheme if base else 'https'}:{url}"
     if url.startswith("/"):
+        if base is not None:
+            return _resolved_message(shown, url, base)
         return f"URL {shown} is relative; write the full URL, e.g. https://example.com{url}"
     if url.lower().startswith("www.") or (_HOST_LIKE.match(url) and not _FILE_LIKE.match(url)):
         return f"URL {shown} has no scheme; write https://{url}"
     if _RELATIVE.match(url):
+        if base is not None:
+            return _resolved_message(shown, url, base)
         path = re.sub(r"^(?:\.\.?/)+", "", url)
         return f"URL {shown} is relative; write the full URL, e.g. https://example.com/{path}"
     return (
         f"<{field}> {shown} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
     )
+
+
+def _resolved_message(shown: str, url: str, base: ParsedURL) -> str:
+    """UR001's words for a relative ``url`` in a file served at ``base``: the URL it
+    stands for there."""
+    resolved = urljoin(base.origin + base.path, url)
+    if len(resolved) > 100:
+        resolved = resolved[:97] + "..."
+    return f"URL {shown} is relative; write the full URL, {resolved}"
 
 
 def _no_slashes_message(url: str, scheme: str, rest: str) -> str:

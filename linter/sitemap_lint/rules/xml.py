@@ -30,10 +30,10 @@ SYNTAX_ERROR = rule(
         of the file is missing) and text before the root element are named as
         such.
 
-        In a sitemap the check goes on after an error inside the root element:
-        the damaged entry is skipped and reading resumes at the next `<url>` or
-        `<sitemap>` start tag (or the root's end tag), so every later entry gets
-        all of its checks. An element whose end tag is missing is reported at
+        In a sitemap or a feed the check goes on after an error inside the root
+        element: the damaged entry is skipped and reading resumes at the next
+        `<url>`, `<sitemap>`, RSS `<item>` or Atom `<entry>` start tag (or the
+        root's end tag), so every later entry gets all of its checks. An element whose end tag is missing is reported at
         its start tag; an entry that is complete but for its own end tag is
         still checked. A character XML does not allow (a control character,
         U+FFFE, U+FFFF) is reported and left out, and the rest of its entry is

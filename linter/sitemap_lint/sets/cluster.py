@@ -633,7 +633,7 @@ def discovery_view(checked: Checked) -> Checked:
         sink=result.sink,
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
     )
-    return Checked(view, checked.size, checked.robots_text, alternates)
+    return Checked(view, checked.size, checked.robots_text, alternates, checked.robots_url)
 
 
 def partitions(urls: int) -> int:

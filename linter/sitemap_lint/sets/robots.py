@@ -143,7 +143,9 @@ def _parse(text: str) -> Protego | None:
     from protego import Protego
 
     try:
-        return Protego.parse(text)
+        # A byte order mark may start a robots.txt (RFC 9309, 2.2); unread, it would
+        # make the first line's field name unknown, and that line's group ruleless.
+        return Protego.parse(text.removeprefix("\ufeff"))
     except ValueError:  # e.g. lone surrogates, which cannot be percent-encoded
         return None
 

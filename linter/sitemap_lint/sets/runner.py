@@ -111,6 +111,7 @@ class Checked:
     size: int = 0
     robots_text: str | None = None
     alternates: int = 0  # hreflang records in the file's facts
+    robots_url: str | None = None  # where a fetched robots.txt was served (redirects followed)
     handle: object = None
 
 
@@ -161,6 +162,7 @@ class Job:
     size: int = 0
     planned: int = 0  # the bytes the discovery counted when it listed the file (a local one)
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
+    robots_url: str | None = None  # where a fetched robots.txt was served, when redirected
     data: bytes | None = field(default=None, repr=False)  # read in place of standard input
     alternates: int = 0  # hreflang records of the file
     handle: object = None  # an executor's reference to the file's facts
@@ -314,7 +316,8 @@ class SetRunner:
                     found = fetch_findings(fetched.problems)
                     reason = found[0].message if found else "no body"
                     raise InputError(f"--robots {where}: cannot fetch: {reason}")
-                self.robots.append((fetched.final_url, _robots_text(fetched.body)))
+                text = _robots_text(fetched.body)
+                self.robots.extend((url, text) for url in _governed(where, fetched.final_url))
                 continue
             path = Path(where)
             data = _read_start(Source(f"--robots {where}", path))
@@ -326,7 +329,11 @@ class SetRunner:
         """A robots.txt among the inputs informs the checks of every other file."""
         if job.robots_text is None:
             return
-        self.robots.append((job.url or "", job.robots_text))
+        text = job.robots_text
+        if job.url is None:
+            self.robots.append(("", text))
+        else:
+            self.robots.extend((url, text) for url in _governed(job.url, job.robots_url))
         self.options = replace(self.options, robots=tuple(self.robots))
 
     # -- checking a level ------------------------------------------------------
@@ -363,6 +370,7 @@ class SetRunner:
     @staticmethod
     def _take(job: Job, checked: Checked) -> None:
         job.result, job.size, job.robots_text = checked.result, checked.size, checked.robots_text
+        job.robots_url = checked.robots_url
         checked.result.open_sink()  # the findings across files go there
         facts = checked.result.facts
         job.alternates = checked.alternates or (len(facts.alternates) if facts else 0)
@@ -974,6 +982,7 @@ def _load_and_check(
     checked.size = len(fetched.body)
     if task.robots:
         checked.robots_text = _robots_text(fetched.body)
+        checked.robots_url = fetched.final_url
     source = Source(task.name, None, url=task.url, data=fetched.body)
     options = task.options
     if options.quote and _redirected_elsewhere(task.url, fetched.final_url):
@@ -1074,6 +1083,20 @@ def _shown_path(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def _governed(url: str, served_at: str | None) -> list[str]:
+    """The URLs of a fetched robots.txt whose origins its rules govern: the one asked for
+    (crawlers apply what a redirect leads to there, RFC 9309, 2.3.1.2) and, when a
+    redirect led to another origin, the one that served it (that origin's robots.txt)."""
+    if served_at is None or _origin(served_at) == _origin(url):
+        return [url]
+    return [url, served_at]
+
+
+def _origin(url: str) -> str | None:
+    parsed = parse_url(url)
+    return parsed.origin if parsed is not None else None
 
 
 def _named_robots(job: Job) -> bool:
