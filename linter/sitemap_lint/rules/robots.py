@@ -188,7 +188,8 @@ URL_DISALLOWED = rule(
     summary="A sitemap URL that robots.txt does not let the crawler fetch",
     what="""
         When robots.txt files are known to the run (given with `--robots` or
-        fetched), checks each page URL of a urlset against the rules of the
+        fetched), checks each page URL of a urlset, and each sitemap URL of an
+        index, against the rules of the
         robots.txt of its origin (or of a local robots.txt, for every URL;
         one fetched through a redirect to another origin governs both, as
         crawlers apply it to the origin they asked) for the crawler of the
@@ -199,7 +200,9 @@ URL_DISALLOWED = rule(
     why="""
         A sitemap asks crawlers to fetch its URLs while robots.txt forbids
         it; Google reports "Submitted URL blocked by robots.txt" and the page
-        is not crawled. One of the two is wrong.
+        is not crawled. One of the two is wrong. A sitemap an index lists that
+        robots.txt disallows is not read at all (Yandex: "URL forbidden in
+        robots.txt"), and none of its pages is found through it.
     """,
     bad="""
         # robots.txt
@@ -234,10 +237,11 @@ RULES = (
 
 @check("loc", emits=(URL_DISALLOWED,), proof=stateful("robots"))
 class DisallowedCheck:
-    """Each listed page against the robots.txt files the run knows."""
+    """Each listed page, or sitemap of an index, against the robots.txt files the run
+    knows."""
 
     def __init__(self, file: FileContext) -> None:
-        self.policy = file.robots if file.entry_name == "url" else None
+        self.policy = file.robots if file.entry_name in ("url", "sitemap") else None
         self.idle = self.policy is None  # the dispatch leaves an idle check out
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
