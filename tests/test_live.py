@@ -432,6 +432,32 @@ def test_the_chains_are_listed_in_the_files_order(
     assert [chain[0] for chain in chains] == [f"{SITE}/first 302", f"{SITE}/second 302"]
 
 
+@pytest.mark.parametrize(
+    ("path", "hops"),
+    [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
+)
+def test_a_summarized_loop_ends_with_the_hop_that_closes_it(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+    hops: list[str],
+) -> None:
+    """The JSON summary's chain and the HTML report's show a loop as LV006 does: up to
+    the URL it comes back to (a redirect to itself too, whose chain has no hop before)."""
+    live_server.reset()
+    live_server.route("/self", status=301, headers=[("Location", "/self")])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(path))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    chain = [f"{SITE}{hop}" for hop in hops]
+    assert _json_report(sitemap, **options)["summary"]["live"]["chains"] == [chain]
+    out = io.StringIO()
+    html = {**options, "format": "html", "now": NOW.date().isoformat()}
+    settings = RunSettings(paths=[str(sitemap)], **html)  # type: ignore[arg-type]
+    execute(settings, out=out, err=io.StringIO())
+    assert f"<tr><td>{' → '.join(chain)}</td></tr>" in out.getvalue()
+
+
 def test_only_the_requests_sent_are_counted(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
