@@ -573,24 +573,60 @@ def test_the_installed_command(live_server: LiveServer, tmp_path: Path) -> None:
 
 def _command(sitemap: Path, server: LiveServer, *options: str) -> subprocess.CompletedProcess[str]:
     """The installed command's ``check --live`` of ``sitemap`` against ``server``."""
-    return subprocess.run(
-        [
-            str(Path(sys.executable).with_name("sitemap-lint")),
-            "check",
-            str(sitemap),
-            "--live",
-            "--no-live-cache",
-            "--live-connect-to",
-            f"example.com:80:{server.origin}",
-            "--now",
-            NOW.date().isoformat(),
-            "--isolated",
-            *options,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = _command_line(sitemap, server, *options)
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def _command_line(sitemap: Path, server: LiveServer, *options: str) -> list[str]:
+    """``check --live`` of ``sitemap`` against ``server``, without a cache unless
+    ``options`` give one."""
+    return [
+        str(Path(sys.executable).with_name("sitemap-lint")),
+        "check",
+        str(sitemap),
+        "--live",
+        *(() if "--live-cache" in options else ("--no-live-cache",)),
+        "--live-connect-to",
+        f"example.com:80:{server.origin}",
+        "--now",
+        NOW.date().isoformat(),
+        "--isolated",
+        *options,
+    ]
+
+
+def test_two_runs_at_once_share_one_cache_file(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Two command processes started together on one cache file (new, then filled by
+    them) both report what a run without a cache reports; the next run's requests are
+    conditional and its findings the same."""
+    live_server.reset()
+    pages = [f"/bench/{n}" for n in range(300)]  # each with an ETag; canonical /bench/0
+    others = ["/status/404", "/pages/noindex-header", "/redirect/1", "/cached", "/loop/a"]
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(*others, *pages))
+    expected = _command(sitemap, live_server, "--format", "concise")
+    assert expected.returncode == 1 and expected.stderr == ""
+    assert len(expected.stdout.splitlines()) == 299 + 4  # LV009 each page but /bench/0
+    cache = tmp_path / "cache" / "live.sqlite3"
+    shared = ["--format", "concise", "--live-cache", str(cache)]
+    for _round in range(2):
+        runs = [_started(sitemap, live_server, *shared) for _ in range(2)]
+        for run in runs:
+            out, err = run.communicate(timeout=120)
+            assert (run.returncode, err, out) == (1, "", expected.stdout)
+    live_server.reset()
+    again = _command(sitemap, live_server, *shared)
+    assert (again.returncode, again.stdout) == (1, expected.stdout)
+    asked = {entry.path: entry.headers.get("If-None-Match") for entry in live_server.log()}
+    assert all(asked[path] == f'"b{path.rsplit("/", 1)[1]}"' for path in pages)
+
+
+def _started(sitemap: Path, server: LiveServer, *options: str) -> subprocess.Popen[str]:
+    """``_command``'s run, started and not waited for."""
+    command = _command_line(sitemap, server, *options)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_fix_writes_the_final_url_of_a_redirect_with_unsafe_fixes(
