@@ -508,6 +508,27 @@ def test_a_cache_damaged_inside_exits_2_with_one_line(
     assert "cannot read: database disk image is malformed" in str(raised.value)
 
 
+def test_another_programs_database_as_the_cache_exits_2_with_one_line(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    database = tmp_path / "notes.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    before = database.read_bytes()
+    sitemap = _write(tmp_path, "s.xml", _urlset("/pages/plain"))
+    done = _command(sitemap, live_server, "--live-cache", str(database))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"sitemap-lint: error: --live-cache: live cache {database}: cannot use: a database of"
+        " another program (it holds table notes), left as it is; choose another file for the"
+        " cache\n"
+    )
+    assert database.read_bytes() == before
+
+
 def test_a_redirect_to_a_private_address_is_refused(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

@@ -125,6 +125,33 @@ def test_a_file_that_is_not_the_cache_is_a_cache_error(content: bytes, tmp_path:
     assert str(path) in message
 
 
+@pytest.mark.parametrize(
+    "tables",
+    [
+        ["CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"],
+        ["CREATE TABLE answers (id INTEGER PRIMARY KEY, question TEXT, answer TEXT)"],
+        ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)", "CREATE TABLE notes (text TEXT)"],
+    ],
+)
+def test_another_programs_database_is_a_cache_error_and_left_as_it_is(
+    tables: list[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as connection:
+        for table in tables:
+            connection.execute(table)
+            name = table.split()[2]
+            connection.execute(f"INSERT INTO {name} DEFAULT VALUES")
+    before = path.read_bytes()
+    with pytest.raises(CacheError) as raised:
+        Cache(path)
+    message = str(raised.value)
+    assert message.startswith(f"live cache {path}: cannot use: a database of another program")
+    assert "\n" not in message
+    assert path.read_bytes() == before  # no table added or dropped, its journal as it was
+    assert not Path(f"{path}-wal").exists()
+
+
 def test_a_folder_at_the_path_is_a_cache_error(tmp_path: Path) -> None:
     with pytest.raises(CacheError, match="cannot open"):
         Cache(tmp_path)

@@ -11,8 +11,8 @@ signals, the error) and the validators to ask again with (ETag, Last-Modified). 
 read): the client gives a page none of the answers without them (a HEAD's). Write-
 ahead logging and a busy timeout let two runs share the file: readers never wait for a
 writer, and writers wait their turn; each ``put_many`` is one transaction. A file that is
-not this cache (not SQLite, damaged, unreadable) raises ``CacheError`` with a one-line
-reason, never a database traceback.
+not this cache (not SQLite, damaged, unreadable, another program's database: that one is
+left unchanged) raises ``CacheError`` with a one-line reason, never a database traceback.
 
 Each write of a whole row gives it a new random ``stamp``. An answer stored again with
 the content of the row read (a 304's revalidation) is written as one UPDATE of its
@@ -141,6 +141,12 @@ class Cache:
             raise
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
+        foreign = _foreign(connection)
+        if foreign:
+            raise sqlite3.DatabaseError(
+                f"a database of another program (it holds {foreign}), left as it is;"
+                " choose another file for the cache"
+            )
         # Two runs opening a new file at once: one may find it locked while the other
         # switches it to write-ahead logging (no busy handler there), so that is tried
         # again for a while before the file counts as unusable.
@@ -245,6 +251,23 @@ class Cache:
         except (sqlite3.Error, OSError) as error:
             reason = " ".join(str(error).split()) or type(error).__name__
             raise CacheError(f"live cache {self.path}: {doing}: {reason}") from None
+
+
+def _foreign(connection: sqlite3.Connection) -> str:
+    """What of the database no layout of this cache wrote (its tables, views, indexes or
+    triggers, and an ``answers`` table without a ``url`` column), in words; "" when it
+    is empty or a cache's (read before anything is written, so that another program's
+    database is never changed)."""
+    schema = connection.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        " ORDER BY name"
+    ).fetchall()
+    others = [f"{kind} {name}" for kind, name in schema if (kind, name) != ("table", "answers")]
+    if len(others) < len(schema):
+        columns = {row[1] for row in connection.execute("PRAGMA table_info(answers)")}
+        if "url" not in columns:
+            others.insert(0, "table answers")
+    return ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
 
 
 @contextmanager
