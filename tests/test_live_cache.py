@@ -96,6 +96,38 @@ def test_a_row_that_cannot_be_read_is_a_miss(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
 
 
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("status", "two hundred"),
+        ("status", 200.5),
+        ("noindex", b"meta robots"),
+        ("canonical", b"https://example.com/c"),
+        ("modified", b"2024-05-01"),
+        ("fresh_until", "soon"),
+        ("etag", b'"x"'),
+        ("signals", "yes"),
+        ("loop", "no"),
+        ("elapsed", b"\x00"),
+    ],
+)
+def test_a_row_holding_a_value_of_the_wrong_type_is_a_miss(
+    column: str, value: object, tmp_path: Path
+) -> None:
+    # a damaged row whose value SQLite still reads (a column's affinity left it of
+    # another type): never an answer made of it
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer(), full_answer("https://example.com/b")])
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"UPDATE answers SET {column} = ? WHERE url LIKE '%/a'", (value,))
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+        assert cache.get_many(["https://example.com/a", "https://example.com/b"]) == {
+            "https://example.com/b": full_answer("https://example.com/b")
+        }
+
+
 def test_a_cache_of_another_layout_is_emptied(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
     with sqlite3.connect(path) as connection:

@@ -326,7 +326,28 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
 _NO_SIGNALS = (None,) * 7
 
 
+# The types a row's values are read as (url, stamp, *_CONTENT, *_TIMES): a value of
+# another type (a damaged row, which SQLite reads as the bytes left: text in an INTEGER
+# column, a blob anywhere) makes the row unreadable.
+_TEXT = (str, type(None))
+_ROW_TYPES: tuple[type | tuple[type, ...], ...] = (
+    str,  # url
+    int,  # stamp
+    (int, type(None)),  # status
+    *(_TEXT,) * 3,  # final_url, chain, content_type
+    (int, type(None)),  # signals
+    *(_TEXT,) * 8,  # noindex ... detail
+    int,  # loop
+    int,  # too_many_hops
+    *(_TEXT,) * 2,  # etag, last_modified
+    float,  # elapsed
+    (float, type(None)),  # fresh_until
+)
+
+
 def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
+    if not all(map(isinstance, row, _ROW_TYPES)):
+        return None
     try:
         return _answer(row)
     except (ValueError, TypeError, KeyError):
