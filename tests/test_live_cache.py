@@ -325,6 +325,27 @@ def test_a_revalidated_answer_is_stored_with_its_new_times(tmp_path: Path) -> No
     assert after[changed.url] != before[changed.url]
 
 
+def test_a_revalidation_that_keeps_the_freshness_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many(
+            [full_answer(), replace(full_answer("https://example.com/f"), fresh_until=5.0)]
+        )
+        with sqlite3.connect(path) as connection:
+            before = connection.execute("SELECT url, stored_at, stamp FROM answers").fetchall()
+        read = cache.get_many(["https://example.com/a", "https://example.com/f"])
+        cache.put_many(
+            [
+                again(read["https://example.com/a"], 0.5, None),  # stale as it was
+                again(read["https://example.com/f"], 0.5, 5.0),  # fresh as long as it was
+            ]
+        )
+        with sqlite3.connect(path) as connection:
+            after = connection.execute("SELECT url, stored_at, stamp FROM answers").fetchall()
+        assert after == before
+        assert cache.get("https://example.com/a") == full_answer()  # as it was read
+
+
 def test_a_row_replaced_since_it_was_read_is_written_whole(tmp_path: Path) -> None:
     # two runs share the file: one revalidates what the other has replaced meanwhile
     path = tmp_path / "live.sqlite3"

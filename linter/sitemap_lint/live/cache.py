@@ -18,7 +18,9 @@ Each write of a whole row gives it a new random ``stamp``. An answer stored agai
 the content of the row read (a 304's revalidation) is written as one UPDATE of its
 time columns, made only while the row still has the stamp it was read with; else (the
 row replaced meanwhile, by this run or another) the whole answer is written. So a row
-never holds the fields of two different answers.
+never holds the fields of two different answers. A revalidation that leaves its
+``fresh_until`` as it was is not written at all: its other times (``stored_at``, and
+``elapsed``, which a run measures again) are read by no run.
 """
 
 from __future__ import annotations
@@ -126,7 +128,8 @@ class Cache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._read: dict[str, tuple[int, tuple[Any, ...]]] = {}  # url -> (stamp, content)
+        # url -> (stamp, content, fresh_until) of the rows read
+        self._read: dict[str, tuple[int, tuple[Any, ...], float | None]] = {}
         with self._errors("cannot open"):
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(
@@ -206,10 +209,14 @@ class Cache:
             for row in rows:
                 seen = read.pop(row[0], None)
                 if seen is not None and seen[1] == row[2:-2]:
+                    if seen[2] == row[-1]:
+                        continue  # confirmed as it stands: nothing a run reads would change
                     again.append(row)
                     stamps.append((now, row[-2], row[-1], row[0], seen[0]))
                 else:
                     whole.append(row)
+            if not whole and not stamps:
+                return
             connection = self._open()
             with _transaction(connection):
                 if stamps and connection.executemany(_REVALIDATE, stamps).rowcount < len(stamps):
@@ -224,7 +231,7 @@ class Cache:
             if len(read) >= _READ_KEPT:
                 for url in list(islice(read, _READ_KEPT // 2)):
                     del read[url]
-            read[row[0]] = (row[1], row[2:-2])
+            read[row[0]] = (row[1], row[2:-2], row[-1])
         return answer
 
     def close(self) -> None:
