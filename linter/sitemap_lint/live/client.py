@@ -511,6 +511,7 @@ class Client:
             detail = "not requested: robots.txt disallows it for Googlebot"
             return Answer(url, robots_disallowed=True, detail=detail)
         cached = self._stored_answer(url)
+        # the guard's verdict on the host read as it is once known, else asked once
         if cached is not None and not (
             _reusable(cached, kind)
             and (self._connectable_origins.get(key or "") or await self._may_connect(url, key))
