@@ -432,6 +432,32 @@ def test_the_chains_are_listed_in_the_files_order(
     assert [chain[0] for chain in chains] == [f"{SITE}/first 302", f"{SITE}/second 302"]
 
 
+@pytest.mark.parametrize(
+    ("path", "hops"),
+    [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
+)
+def test_a_summarized_loop_ends_with_the_hop_that_closes_it(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    path: str,
+    hops: list[str],
+) -> None:
+    """The JSON summary's chain and the HTML report's show a loop as LV006 does: up to
+    the URL it comes back to (a redirect to itself too, whose chain has no hop before)."""
+    live_server.reset()
+    live_server.route("/self", status=301, headers=[("Location", "/self")])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(path))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    chain = [f"{SITE}{hop}" for hop in hops]
+    assert _json_report(sitemap, **options)["summary"]["live"]["chains"] == [chain]
+    out = io.StringIO()
+    html = {**options, "format": "html", "now": NOW.date().isoformat()}
+    settings = RunSettings(paths=[str(sitemap)], **html)  # type: ignore[arg-type]
+    execute(settings, out=out, err=io.StringIO())
+    assert f"<tr><td>{' → '.join(chain)}</td></tr>" in out.getvalue()
+
+
 def test_only_the_requests_sent_are_counted(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
@@ -480,6 +506,27 @@ def test_a_cache_damaged_inside_exits_2_with_one_line(
         sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
     assert str(raised.value).startswith("live_cache=: live cache ")
     assert "cannot read: database disk image is malformed" in str(raised.value)
+
+
+def test_another_programs_database_as_the_cache_exits_2_with_one_line(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    database = tmp_path / "notes.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    before = database.read_bytes()
+    sitemap = _write(tmp_path, "s.xml", _urlset("/pages/plain"))
+    done = _command(sitemap, live_server, "--live-cache", str(database))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"sitemap-lint: error: --live-cache: live cache {database}: cannot use: a database of"
+        " another program (it holds table notes), left as it is; choose another file for the"
+        " cache\n"
+    )
+    assert database.read_bytes() == before
 
 
 def test_a_redirect_to_a_private_address_is_refused(
@@ -547,24 +594,60 @@ def test_the_installed_command(live_server: LiveServer, tmp_path: Path) -> None:
 
 def _command(sitemap: Path, server: LiveServer, *options: str) -> subprocess.CompletedProcess[str]:
     """The installed command's ``check --live`` of ``sitemap`` against ``server``."""
-    return subprocess.run(
-        [
-            str(Path(sys.executable).with_name("sitemap-lint")),
-            "check",
-            str(sitemap),
-            "--live",
-            "--no-live-cache",
-            "--live-connect-to",
-            f"example.com:80:{server.origin}",
-            "--now",
-            NOW.date().isoformat(),
-            "--isolated",
-            *options,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = _command_line(sitemap, server, *options)
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def _command_line(sitemap: Path, server: LiveServer, *options: str) -> list[str]:
+    """``check --live`` of ``sitemap`` against ``server``, without a cache unless
+    ``options`` give one."""
+    return [
+        str(Path(sys.executable).with_name("sitemap-lint")),
+        "check",
+        str(sitemap),
+        "--live",
+        *(() if "--live-cache" in options else ("--no-live-cache",)),
+        "--live-connect-to",
+        f"example.com:80:{server.origin}",
+        "--now",
+        NOW.date().isoformat(),
+        "--isolated",
+        *options,
+    ]
+
+
+def test_two_runs_at_once_share_one_cache_file(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Two command processes started together on one cache file (new, then filled by
+    them) both report what a run without a cache reports; the next run's requests are
+    conditional and its findings the same."""
+    live_server.reset()
+    pages = [f"/bench/{n}" for n in range(300)]  # each with an ETag; canonical /bench/0
+    others = ["/status/404", "/pages/noindex-header", "/redirect/1", "/cached", "/loop/a"]
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset(*others, *pages))
+    expected = _command(sitemap, live_server, "--format", "concise")
+    assert expected.returncode == 1 and expected.stderr == ""
+    assert len(expected.stdout.splitlines()) == 299 + 4  # LV009 each page but /bench/0
+    cache = tmp_path / "cache" / "live.sqlite3"
+    shared = ["--format", "concise", "--live-cache", str(cache)]
+    for _round in range(2):
+        runs = [_started(sitemap, live_server, *shared) for _ in range(2)]
+        for run in runs:
+            out, err = run.communicate(timeout=120)
+            assert (run.returncode, err, out) == (1, "", expected.stdout)
+    live_server.reset()
+    again = _command(sitemap, live_server, *shared)
+    assert (again.returncode, again.stdout) == (1, expected.stdout)
+    asked = {entry.path: entry.headers.get("If-None-Match") for entry in live_server.log()}
+    assert all(asked[path] == f'"b{path.rsplit("/", 1)[1]}"' for path in pages)
+
+
+def _started(sitemap: Path, server: LiveServer, *options: str) -> subprocess.Popen[str]:
+    """``_command``'s run, started and not waited for."""
+    command = _command_line(sitemap, server, *options)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_fix_writes_the_final_url_of_a_redirect_with_unsafe_fixes(

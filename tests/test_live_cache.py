@@ -96,6 +96,38 @@ def test_a_row_that_cannot_be_read_is_a_miss(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
 
 
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("status", "two hundred"),
+        ("status", 200.5),
+        ("noindex", b"meta robots"),
+        ("canonical", b"https://example.com/c"),
+        ("modified", b"2024-05-01"),
+        ("fresh_until", "soon"),
+        ("etag", b'"x"'),
+        ("signals", "yes"),
+        ("loop", "no"),
+        ("elapsed", b"\x00"),
+    ],
+)
+def test_a_row_holding_a_value_of_the_wrong_type_is_a_miss(
+    column: str, value: object, tmp_path: Path
+) -> None:
+    # a damaged row whose value SQLite still reads (a column's affinity left it of
+    # another type): never an answer made of it
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer(), full_answer("https://example.com/b")])
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"UPDATE answers SET {column} = ? WHERE url LIKE '%/a'", (value,))
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+        assert cache.get_many(["https://example.com/a", "https://example.com/b"]) == {
+            "https://example.com/b": full_answer("https://example.com/b")
+        }
+
+
 def test_a_cache_of_another_layout_is_emptied(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
     with sqlite3.connect(path) as connection:
@@ -123,6 +155,33 @@ def test_a_file_that_is_not_the_cache_is_a_cache_error(content: bytes, tmp_path:
     message = str(raised.value)
     assert "\n" not in message
     assert str(path) in message
+
+
+@pytest.mark.parametrize(
+    "tables",
+    [
+        ["CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"],
+        ["CREATE TABLE answers (id INTEGER PRIMARY KEY, question TEXT, answer TEXT)"],
+        ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)", "CREATE TABLE notes (text TEXT)"],
+    ],
+)
+def test_another_programs_database_is_a_cache_error_and_left_as_it_is(
+    tables: list[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as connection:
+        for table in tables:
+            connection.execute(table)
+            name = table.split()[2]
+            connection.execute(f"INSERT INTO {name} DEFAULT VALUES")
+    before = path.read_bytes()
+    with pytest.raises(CacheError) as raised:
+        Cache(path)
+    message = str(raised.value)
+    assert message.startswith(f"live cache {path}: cannot use: a database of another program")
+    assert "\n" not in message
+    assert path.read_bytes() == before  # no table added or dropped, its journal as it was
+    assert not Path(f"{path}-wal").exists()
 
 
 def test_a_folder_at_the_path_is_a_cache_error(tmp_path: Path) -> None:
@@ -264,6 +323,27 @@ def test_a_revalidated_answer_is_stored_with_its_new_times(tmp_path: Path) -> No
     # the revalidation updated its row in place; the new answer was written whole
     assert after[revalidated.url] == before[revalidated.url]
     assert after[changed.url] != before[changed.url]
+
+
+def test_a_revalidation_that_keeps_the_freshness_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many(
+            [full_answer(), replace(full_answer("https://example.com/f"), fresh_until=5.0)]
+        )
+        with sqlite3.connect(path) as connection:
+            before = connection.execute("SELECT url, stored_at, stamp FROM answers").fetchall()
+        read = cache.get_many(["https://example.com/a", "https://example.com/f"])
+        cache.put_many(
+            [
+                again(read["https://example.com/a"], 0.5, None),  # stale as it was
+                again(read["https://example.com/f"], 0.5, 5.0),  # fresh as long as it was
+            ]
+        )
+        with sqlite3.connect(path) as connection:
+            after = connection.execute("SELECT url, stored_at, stamp FROM answers").fetchall()
+        assert after == before
+        assert cache.get("https://example.com/a") == full_answer()  # as it was read
 
 
 def test_a_row_replaced_since_it_was_read_is_written_whole(tmp_path: Path) -> None:

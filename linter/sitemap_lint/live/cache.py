@@ -11,14 +11,16 @@ signals, the error) and the validators to ask again with (ETag, Last-Modified). 
 read): the client gives a page none of the answers without them (a HEAD's). Write-
 ahead logging and a busy timeout let two runs share the file: readers never wait for a
 writer, and writers wait their turn; each ``put_many`` is one transaction. A file that is
-not this cache (not SQLite, damaged, unreadable) raises ``CacheError`` with a one-line
-reason, never a database traceback.
+not this cache (not SQLite, damaged, unreadable, another program's database: that one is
+left unchanged) raises ``CacheError`` with a one-line reason, never a database traceback.
 
 Each write of a whole row gives it a new random ``stamp``. An answer stored again with
 the content of the row read (a 304's revalidation) is written as one UPDATE of its
 time columns, made only while the row still has the stamp it was read with; else (the
 row replaced meanwhile, by this run or another) the whole answer is written. So a row
-never holds the fields of two different answers.
+never holds the fields of two different answers. A revalidation that leaves its
+``fresh_until`` as it was is not written at all: its other times (``stored_at``, and
+``elapsed``, which a run measures again) are read by no run.
 """
 
 from __future__ import annotations
@@ -126,7 +128,8 @@ class Cache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._read: dict[str, tuple[int, tuple[Any, ...]]] = {}  # url -> (stamp, content)
+        # url -> (stamp, content, fresh_until) of the rows read
+        self._read: dict[str, tuple[int, tuple[Any, ...], float | None]] = {}
         with self._errors("cannot open"):
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(
@@ -141,6 +144,12 @@ class Cache:
             raise
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
+        foreign = _foreign(connection)
+        if foreign:
+            raise sqlite3.DatabaseError(
+                f"a database of another program (it holds {foreign}), left as it is;"
+                " choose another file for the cache"
+            )
         # Two runs opening a new file at once: one may find it locked while the other
         # switches it to write-ahead logging (no busy handler there), so that is tried
         # again for a while before the file counts as unusable.
@@ -200,10 +209,14 @@ class Cache:
             for row in rows:
                 seen = read.pop(row[0], None)
                 if seen is not None and seen[1] == row[2:-2]:
+                    if seen[2] == row[-1]:
+                        continue  # confirmed as it stands: nothing a run reads would change
                     again.append(row)
                     stamps.append((now, row[-2], row[-1], row[0], seen[0]))
                 else:
                     whole.append(row)
+            if not whole and not stamps:
+                return
             connection = self._open()
             with _transaction(connection):
                 if stamps and connection.executemany(_REVALIDATE, stamps).rowcount < len(stamps):
@@ -218,7 +231,7 @@ class Cache:
             if len(read) >= _READ_KEPT:
                 for url in list(islice(read, _READ_KEPT // 2)):
                     del read[url]
-            read[row[0]] = (row[1], row[2:-2])
+            read[row[0]] = (row[1], row[2:-2], row[-1])
         return answer
 
     def close(self) -> None:
@@ -245,6 +258,23 @@ class Cache:
         except (sqlite3.Error, OSError) as error:
             reason = " ".join(str(error).split()) or type(error).__name__
             raise CacheError(f"live cache {self.path}: {doing}: {reason}") from None
+
+
+def _foreign(connection: sqlite3.Connection) -> str:
+    """What of the database no layout of this cache wrote (its tables, views, indexes or
+    triggers, and an ``answers`` table without a ``url`` column), in words; "" when it
+    is empty or a cache's (read before anything is written, so that another program's
+    database is never changed)."""
+    schema = connection.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        " ORDER BY name"
+    ).fetchall()
+    others = [f"{kind} {name}" for kind, name in schema if (kind, name) != ("table", "answers")]
+    if len(others) < len(schema):
+        columns = {row[1] for row in connection.execute("PRAGMA table_info(answers)")}
+        if "url" not in columns:
+            others.insert(0, "table answers")
+    return ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
 
 
 @contextmanager
@@ -303,7 +333,28 @@ def _row(answer: Answer, now: float) -> tuple[Any, ...]:
 _NO_SIGNALS = (None,) * 7
 
 
+# The types a row's values are read as (url, stamp, *_CONTENT, *_TIMES): a value of
+# another type (a damaged row, which SQLite reads as the bytes left: text in an INTEGER
+# column, a blob anywhere) makes the row unreadable.
+_TEXT = (str, type(None))
+_ROW_TYPES: tuple[type | tuple[type, ...], ...] = (
+    str,  # url
+    int,  # stamp
+    (int, type(None)),  # status
+    *(_TEXT,) * 3,  # final_url, chain, content_type
+    (int, type(None)),  # signals
+    *(_TEXT,) * 8,  # noindex ... detail
+    int,  # loop
+    int,  # too_many_hops
+    *(_TEXT,) * 2,  # etag, last_modified
+    float,  # elapsed
+    (float, type(None)),  # fresh_until
+)
+
+
 def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
+    if not all(map(isinstance, row, _ROW_TYPES)):
+        return None
     try:
         return _answer(row)
     except (ValueError, TypeError, KeyError):

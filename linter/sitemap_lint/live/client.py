@@ -75,7 +75,7 @@ from sitemap_lint.live.model import (
 )
 from sitemap_lint.live.page import head_end, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
-from sitemap_lint.live.robots import Robots, origin
+from sitemap_lint.live.robots import HostRules, Robots, origin
 
 if TYPE_CHECKING:
     from aiohttp.tracing import Trace
@@ -446,10 +446,10 @@ class Client:
         stored.url = key
         return stored
 
-    async def _may_connect(self, url: str) -> bool:
+    async def _may_connect(self, url: str, key: str | None) -> bool:
         """Whether the guard lets this run connect where ``url``'s requests go (asked
-        once a host and port): a stored answer stands for a new one only then."""
-        key = origin(url)
+        once a host and port; ``key``: the URL's ``origin``): a stored answer stands for
+        a new one only then."""
         if key is None:
             return False
         known = self._connectable_origins.get(key)
@@ -493,20 +493,29 @@ class Client:
         return answer
 
     async def _fetch(self, url: str, kind: str) -> Answer:
-        answer = await self._answer_for(url, kind)
-        rules = self.robots.known(url) if self.robots is not None else None
+        if _scheme(url) is None:
+            return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
+        key = origin(url)  # the host's, looked up once for its robots.txt and the guard
+        robots, rules = self.robots, None
+        if robots is not None and key is not None:
+            rules = robots.known_of(key) or await robots.rules_of(key)
+        answer = await self._answer_for(url, kind, key, rules)
         if rules is not None:
             answer.robots_unreachable = rules.unavailable
         return answer
 
-    async def _answer_for(self, url: str, kind: str) -> Answer:
-        if _scheme(url) is None:
-            return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
-        if await self._disallowed(url):
+    async def _answer_for(
+        self, url: str, kind: str, key: str | None, rules: HostRules | None
+    ) -> Answer:
+        if rules is not None and rules.disallows(url):
             detail = "not requested: robots.txt disallows it for Googlebot"
             return Answer(url, robots_disallowed=True, detail=detail)
         cached = self._stored_answer(url)
-        if cached is not None and not (_reusable(cached, kind) and await self._may_connect(url)):
+        # the guard's verdict on the host read as it is once known, else asked once
+        if cached is not None and not (
+            _reusable(cached, kind)
+            and (self._connectable_origins.get(key or "") or await self._may_connect(url, key))
+        ):
             cached = None
         if cached is not None and _still_fresh(cached):
             return _given_again(cached, url, 0, cached.fresh_until, fresh=True)
@@ -645,7 +654,8 @@ class Client:
         # The host's slot and its Crawl-delay first: waiting for them holds no slot of
         # the others.
         async with host:
-            rules = self.robots.known(url) if self.robots is not None else None
+            robots = self.robots
+            rules = robots.known(url) if robots is not None and robots.delayed else None
             if rules is not None and rules.delay > 0:
                 await self._space(key, rules.delay)
             async with self._all:

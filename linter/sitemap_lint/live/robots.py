@@ -129,19 +129,24 @@ class Robots:
     def __init__(self, fetch_text: FetchText) -> None:
         self._fetch_text = fetch_text
         self._hosts: dict[str, asyncio.Future[HostRules]] = {}
+        self.delayed = False  # whether a robots.txt read so far sets a Crawl-delay
 
     async def rules(self, url: str) -> HostRules | None:
         """The rules for ``url``'s host (None for a URL that is not http(s))."""
         key = origin(url)
-        if key is None:
-            return None
+        return None if key is None else await self.rules_of(key)
+
+    async def rules_of(self, key: str) -> HostRules:
+        """The rules of the host whose ``origin`` is ``key``."""
         future = self._hosts.get(key)
         if future is None:
             future = asyncio.get_running_loop().create_future()
             self._hosts[key] = future
             try:
                 status, text = await self._fetch_text(f"{key}/robots.txt")
-                future.set_result(read_rules(status, text))
+                rules = read_rules(status, text)
+                self.delayed = self.delayed or rules.delay > 0
+                future.set_result(rules)
             except Exception:
                 future.set_result(HostRules(None))
             except BaseException:  # a cancelled fetch must not leave the others waiting
@@ -153,7 +158,11 @@ class Robots:
     def known(self, url: str) -> HostRules | None:
         """The rules for ``url``'s host if they were already read (never fetches)."""
         key = origin(url)
-        future = self._hosts.get(key) if key is not None else None
+        return None if key is None else self.known_of(key)
+
+    def known_of(self, key: str) -> HostRules | None:
+        """The rules of the host whose ``origin`` is ``key``, if already read."""
+        future = self._hosts.get(key)
         if future is None or not future.done():
             return None
         return future.result()
