@@ -727,6 +727,7 @@ def test_fingerprints_use_the_finding_key_when_a_rule_sets_one() -> None:
             "article published 2025-05-20 is old (now); remove",
         ),
         ("is 50 hours old", "is old"),
+        ("is more than 48 hours old (now is 2025-06-01T00:00:00Z)", "is old (now)"),
         (
             "URL 'x' is already listed at line 6, column 12; remove",
             "URL 'x' is already listed at line, column; remove",

@@ -100,6 +100,8 @@ def test_valid_codes(value: str, canonical: str) -> None:
         ("en-YU", "was withdrawn", False),
         ("es-419", "numeric regions", False),
         ("zh-Xxxx-TW", "not an ISO 15924 script", False),
+        ("zh-TW-Hant", 'comes before the region, not after it; write hreflang="zh-Hant-TW"', False),
+        ("sr-rs-latn", 'write hreflang="sr-Latn-RS"', False),
         ("de-CH-1996", "'1996' cannot follow", False),
         ("en-", "empty subtag", True),
         ("e1", "not a language code", True),

@@ -122,6 +122,21 @@ def test_recent_articles_pass(tmp_path: Path, date: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("date", "text"),
+    [
+        ("2025-05-29T23:59:59Z", "is more than 48 hours old"),  # one second past the limit
+        ("2025-05-29T23:00:00Z", "is 49 hours old"),
+        ("2025-05-29T22:30:00Z", "is more than 49 hours old"),
+    ],
+)
+def test_age_in_hours_is_never_rounded_down_to_the_limit(
+    tmp_path: Path, date: str, text: str
+) -> None:
+    (finding,) = lint(news_sitemap(tmp_path, article(date))).findings
+    assert text in finding.message, finding.message
+
+
+@pytest.mark.parametrize(
     ("date", "codes"),
     [
         ("2025-05-29T23:59:59Z", [("NW006", 11)]),

@@ -69,7 +69,7 @@ def _relative(name: str) -> str | None:
 # NW006, FD*, VI expiry), an age measured from it, and where other things are.
 _VOLATILE = (
     (re.compile(r"\(now is [^)]*\)"), "(now)"),
-    (re.compile(r"\b\d+ (?:hours|days) old\b"), "old"),
+    (re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b"), "old"),
     (re.compile(r"\b(line|column)s? \d+"), r"\1"),
 )
 

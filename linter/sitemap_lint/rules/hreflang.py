@@ -108,7 +108,8 @@ CODE_INVALID = rule(
         names the fix for the usual mistakes: an underscore (`en_GB`), `UK` for
         the United Kingdom (`GB`), a three-letter language (`eng`), a country
         where the language belongs (`jp` for Japanese, `ja`), withdrawn codes
-        (`iw`), numeric regions (`es-419`).
+        (`iw`), numeric regions (`es-419`), a script after the region
+        (`zh-TW-Hant` for `zh-Hant-TW`).
     """,
     why="""
         Search engines ignore alternates whose code they cannot read, so the
@@ -417,6 +418,11 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     language = _check_language(parts[0], alone, problems)
     fixed: list[str] | None = None if language is None else [language]
     rest = parts[1:]
+    late_script = _late_script(rest)
+    if late_script is not None:
+        # zh-TW-Hant: the script written after the region; the fix puts it first.
+        problems.append(f"the script {rest[1]!r} comes before the region, not after it")
+        rest = [rest[1], rest[0]]
     if rest and len(rest[0]) == 4 and rest[0].isascii() and rest[0].isalpha():
         script = langtags.script(rest[0])
         if script is None:
@@ -450,6 +456,15 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     if not problems and fixed is not None:
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
+
+
+def _late_script(rest: list[str]) -> str | None:
+    """The script of a region followed by a script alone (TW-Hant), else None."""
+    if len(rest) != 2 or len(rest[0]) != 2 or len(rest[1]) != 4:
+        return None
+    if not (rest[1].isascii() and rest[1].isalpha()):
+        return None
+    return langtags.script(rest[1])
 
 
 def _check_language(tag: str, alone: bool, problems: list[str]) -> str | None:

@@ -780,7 +780,8 @@ def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter
     if age <= MAX_AGE:
         return
     if age < timedelta(days=3):
-        how_old = f"{age.days * 24 + age.seconds // 3600} hours old"
+        hours, rest = divmod(age, timedelta(hours=1))
+        how_old = f"{'more than ' if rest else ''}{hours} hours old"
     else:
         how_old = f"{age.days} days old"
     report.add(

@@ -277,7 +277,9 @@ RESTRICTION = rule(
     what="""
         Checks `video:restriction`: upper-case ISO 3166 two-letter country codes
         separated by spaces (`US CA GB`, not `us,ca` nor `UK`), and the required
-        `relationship` attribute, `allow` or `deny`.
+        `relationship` attribute, `allow` or `deny`. Also reports an empty list
+        with `relationship="allow"`, which the schema accepts but which allows
+        the video in no country.
     """,
     why="""
         The schema rejects other forms and a missing `relationship`; Google
@@ -296,10 +298,13 @@ PLATFORM = rule(
     what="""
         Checks `video:platform`: `web`, `mobile` and `tv` separated by single
         spaces, and the required `relationship` attribute, `allow` or `deny`.
+        Also reports an empty list with `relationship="allow"`, which the
+        schema accepts but which allows the video on no platform.
     """,
     why="""
         The schema rejects other forms and a missing `relationship`, and Google
-        then ignores the restriction.
+        then ignores the restriction. An empty `allow` list hides the video
+        everywhere.
     """,
     bad="<video:platform>Web,TV</video:platform>",
     good='<video:platform relationship="allow">web tv</video:platform>',
@@ -1354,6 +1359,7 @@ def _check_restriction(node: Node, report: Reporter) -> None:
 def _check_platform(node: Node, report: Reporter) -> None:
     value = node.text
     problems: list[str] = []
+    schema_rejects = True
     if not _PLATFORM_LIST.match(value):
         words = [word.lower() for word in _LIST_SEPARATORS.split(value.strip()) if word]
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
@@ -1367,12 +1373,22 @@ def _check_platform(node: Node, report: Reporter) -> None:
                 f"{value.strip()!r} is not a list of platforms; write web, mobile and/or tv "
                 "separated by single spaces"
             )
+    elif not value and node.attrs.get("relationship") == "allow":
+        schema_rejects = False
+        problems.append(
+            'an empty list with relationship="allow" allows no platform; list the platforms '
+            "or remove the element"
+        )
     relationship = _relationship_problem(node)
     if relationship:
+        schema_rejects = True
         problems.append(relationship)
     if problems:
         message = "<video:platform>: " + "; ".join(problems)
-        report.add(PLATFORM.at(node.line, node.column, message), _Nodes(node))
+        report.add(
+            PLATFORM.at(node.line, node.column, message),
+            _Nodes(node) if schema_rejects else None,
+        )
 
 
 def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) -> None:
