@@ -317,3 +317,15 @@ def test_bare_records_take_part_in_return_links_only() -> None:
 
     [problem] = [p for p in check_alternates([en], bare) if p.rule is hreflang.RETURN_LINK_MISSING]
     assert (problem.record.line, problem.record.column) == (9, 5)
+
+
+@pytest.mark.parametrize(
+    ("code", "example"),
+    [("fr-150", " (e.g. fr-FR)"), ("es-419", " (e.g. es-MX)"), ("pt-999", "")],
+)
+def test_a_numeric_region_is_answered_with_a_country_of_that_region(
+    code: str, example: str
+) -> None:
+    message = check_code(code).message
+    assert message is not None
+    assert f"list a two-letter country code{example} for each country" in message

@@ -318,6 +318,29 @@ RULES = (
 )
 
 X_DEFAULT = "x-default"
+# UN M.49 regions that hreflang values name (es-419), and a country in each: the example
+# a message gives of a code to write instead.
+_M49_MEMBER = {
+    "001": "US",  # World
+    "002": "NG",  # Africa
+    "005": "AR",  # South America
+    "009": "AU",  # Oceania
+    "013": "MX",  # Central America
+    "019": "US",  # Americas
+    "021": "US",  # Northern America
+    "029": "CU",  # Caribbean
+    "030": "CN",  # Eastern Asia
+    "034": "IN",  # Southern Asia
+    "035": "ID",  # South-eastern Asia
+    "039": "IT",  # Southern Europe
+    "142": "JP",  # Asia
+    "145": "SA",  # Western Asia
+    "150": "FR",  # Europe
+    "151": "PL",  # Eastern Europe
+    "154": "SE",  # Northern Europe
+    "155": "DE",  # Western Europe
+    "419": "MX",  # Latin America and the Caribbean
+}
 HREF_FIELD = "xhtml:link href"
 # The schema's pattern for hreflang (xhtml-link.xsd, tLanguageCode): a value it
 # rejects is covered by the rule's finding, so the schema error is not repeated.
@@ -532,9 +555,11 @@ def _check_region(tag: str, language: str, problems: list[str]) -> str | None:
         problems.append(f"{tag!r} is not an ISO 3166-1 region")
         return None
     if len(tag) == 3 and tag.isascii() and tag.isdigit():
+        member = _M49_MEMBER.get(tag)
+        example = f" (e.g. {language.lower()}-{member})" if member is not None else ""
         problems.append(
             f"numeric regions such as {tag!r} are not supported; list a two-letter country "
-            f"code (e.g. {language.lower()}-MX) for each country, or the language alone"
+            f"code{example} for each country, or the language alone"
         )
         return None
     if len(tag) == 3 and tag.isascii() and tag.isalpha():

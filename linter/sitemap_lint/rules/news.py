@@ -543,7 +543,7 @@ class Checker:
                     date.line,
                     date.column,
                     "<news:publication_date> is empty; give the article's publication date "
-                    "in W3C format, e.g. 2026-12-01T08:00:00+00:00",
+                    "in W3C format, e.g. 2025-05-31T08:00:00+00:00",
                 ),
                 date,  # the schema's complaint about the empty date is this one
             )
