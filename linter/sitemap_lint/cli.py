@@ -16,7 +16,13 @@ from typer.core import TyperCommand
 
 from sitemap_lint._version import __version__
 from sitemap_lint.errors import UsageError, plugin_at_fault
-from sitemap_lint.settings.declared import BY_NAME, RUN_SETTINGS, RunSettings, Setting
+from sitemap_lint.settings.declared import (
+    BY_NAME,
+    CODE_LISTS,
+    RUN_SETTINGS,
+    RunSettings,
+    Setting,
+)
 from sitemap_lint.settings.parsing import format_size, parse_size
 
 if TYPE_CHECKING:
@@ -114,6 +120,8 @@ def _parameter(setting: Setting) -> inspect.Parameter:
     if setting.kind == "repeat":
         default = None
     python_type = _TYPES[setting.kind]
+    if setting.name in CODE_LISTS:
+        python_type = _TYPES["repeat"]  # joined again by ``check``
     if setting.kind == "text" and default is not None:
         python_type = str
     option = typer.Option(
@@ -135,6 +143,8 @@ def check(**values: Any) -> None:
     for name, value in values.items():
         if BY_NAME[name].kind == "repeat":
             values[name] = tuple(value or ())
+        elif name in CODE_LISTS and value is not None:
+            values[name] = ",".join(value)  # ``--ignore UR --ignore DT`` ignores both
     raise typer.Exit(execute(RunSettings(**values)))
 
 

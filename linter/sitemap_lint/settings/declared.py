@@ -246,6 +246,8 @@ def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
 
 
 NOTHING_SELECTED = "names no rule code, so nothing would be reported"
+CODE_LISTS = frozenset({"select", "extend_select", "ignore"})
+"""The settings that take comma-separated codes: their flags add up when repeated."""
 
 
 def _check_selection(value: str | None, where: str) -> tuple[str, ...] | None:
@@ -527,40 +529,42 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "select",
         "text",
-        "Report only these rule codes or prefixes (comma-separated).",
+        "Report only these rule codes or prefixes (comma-separated; repeatable).",
         flags=("--select",),
         key="select",
         metavar="CODES",
         check=_check_selection,
         read=_read_selection,
         stored=(("select", None),),
-        doc="report only these rule codes or code prefixes, comma-separated (the file: a"
+        doc="report only these rule codes or code prefixes, comma-separated (repeatable; the file: a"
         ' list, e.g. `["UR", "DT004"]`; see [Configuration](#configuration)); an empty'
         " value is exit 2, as it would report nothing",
     ),
     Setting(
         "extend_select",
         "text",
-        "Report these codes or prefixes as well.",
+        "Report these codes or prefixes as well (comma-separated; repeatable).",
         flags=("--extend-select",),
         key="extend-select",
         metavar="CODES",
         check=_check_codes,
         read=_read_codes,
         stored=(("extend_select", ()),),
-        doc="report these codes or prefixes as well (an empty value adds none)",
+        doc="report these codes or prefixes as well, comma-separated (repeatable; an empty value"
+        " adds none)",
     ),
     Setting(
         "ignore",
         "text",
-        "Do not report these codes or prefixes (comma-separated).",
+        "Do not report these codes or prefixes (comma-separated; repeatable).",
         flags=("--ignore",),
         key="ignore",
         metavar="CODES",
         check=_check_codes,
         read=_read_codes,
         stored=(("ignore", ()),),
-        doc="do not report these codes or prefixes (an empty value ignores none)",
+        doc="do not report these codes or prefixes, comma-separated (repeatable; an empty value"
+        " ignores none)",
     ),
     Setting(
         "profile",
@@ -1131,7 +1135,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UsageError(f"{name}=: expected a number, got {value!r}")
         return float(value)
-    if name in ("select", "extend_select", "ignore") and not isinstance(value, str):
+    if name in CODE_LISTS and not isinstance(value, str):
         try:
             return ",".join(value)
         except TypeError:
