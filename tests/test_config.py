@@ -404,6 +404,31 @@ def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
     assert needle in usage_error(args, capsys)
 
 
+def test_a_misspelt_pyproject_table_is_not_passed_over(site: Path, capsys) -> None:
+    """``[tool.sitemap_lint]`` (the package's spelling) would leave the run unconfigured."""
+    path = site / "pyproject.toml"
+    path.write_text('[project]\nname = "site"\n\n[tool.sitemap_lint]\nignore = ["UR008"]\n')
+    err = usage_error(["sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {path}: [tool.sitemap_lint] is not read; name the table"
+        " [tool.sitemap-lint]\n"
+    )
+    assert "[tool.sitemap_lint] is not read" in usage_error(
+        ["--config", str(path), "sitemap.xml"], capsys
+    )
+
+
+@pytest.mark.parametrize("name", [".sitemap-lint.toml", "ci.toml"])
+def test_a_table_header_in_a_file_of_bare_keys(site: Path, capsys, name: str) -> None:
+    path = site / name
+    path.write_text('[tool.sitemap-lint]\nignore = ["UR008"]\n')
+    err = usage_error(["--config", str(path), "sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {path}: the [tool.sitemap-lint] table is read from a"
+        " pyproject.toml only; in this file, write its keys without the table header\n"
+    )
+
+
 def test_unreadable_configuration(site: Path, capsys) -> None:
     (site / ".sitemap-lint.toml").write_bytes(b"ignore = ['\xff']\n")
     assert "cannot read" in usage_error(["sitemap.xml"], capsys)
