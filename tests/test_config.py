@@ -254,6 +254,17 @@ def test_per_file_ignore_by_file_name(site: Path, capsys) -> None:
         ("./public/*.xml", "public/sitemap.xml", True),
         ("public/*.xml", "other/public/sitemap.xml", False),
         ("*.xml", "-", False),
+        ("sitemap-{news,video}.xml", "a/sitemap-video.xml", True),
+        ("sitemap-{news,video}.xml", "sitemap-image.xml", False),
+        ("sitemap{,-*}.xml", "sitemap.xml", True),
+        ("sitemap{,-*}.xml", "sitemap-2.xml", True),
+        ("{public,static}/**/*.xml", "static/a/sitemap.xml", True),
+        ("{public,static}/*.xml", "other/sitemap.xml", False),
+        ("{public/news,static}/*.xml", "public/news/sitemap.xml", True),
+        ("sitemap-{a,{b,c}}.xml", "sitemap-c.xml", True),
+        ("sitemap-{news.xml", "sitemap-{news.xml", True),
+        ("sitemap-{news}.xml", "sitemap-{news}.xml", False),
+        ("sitemap-{news}.xml", "sitemap-news.xml", True),
     ],
 )
 def test_file_globs(tmp_path: Path, pattern: str, path: str, matches: bool) -> None:

@@ -39,7 +39,8 @@ class FileGlob:
 
     Without a ``/`` it matches a file name in any directory; with one it matches
     the path relative to the configuration file's directory. ``*`` and ``?`` stay
-    within one path segment, ``**`` spans directories, ``[...]`` is a character class.
+    within one path segment, ``**`` spans directories, ``[...]`` is a character class,
+    ``{a,b}`` matches either choice.
     """
 
     def __init__(self, pattern: str, base: Path):
@@ -65,6 +66,10 @@ class FileGlob:
 
 
 def _translate(pattern: str) -> str:
+    return "(?s:" + _translate_part(pattern) + r")\Z"
+
+
+def _translate_part(pattern: str) -> str:
     out = []
     i = 0
     while i < len(pattern):
@@ -86,10 +91,34 @@ def _translate(pattern: str) -> str:
             inner = re.escape(inner[1:] if negate else inner).replace(r"\-", "-")
             out.append(f"[{'^/' if negate else ''}{inner}]")
             i = end + 1
+        elif pattern[i] == "{" and (alternatives := _alternatives(pattern, i)) is not None:
+            choices, i = alternatives
+            out.append("(?:" + "|".join(_translate_part(choice) for choice in choices) + ")")
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return "(?s:" + "".join(out) + r")\Z"
+    return "".join(out)
+
+
+def _alternatives(pattern: str, start: int) -> tuple[list[str], int] | None:
+    """The comma-separated choices of the ``{a,b}`` at ``start`` (nested braces stay
+    whole in their choice) and where the pattern goes on; None for a ``{`` that no
+    ``}`` closes, which is then the character itself."""
+    depth = 0
+    choices: list[str] = []
+    begin = start + 1
+    for i in range(start, len(pattern)):
+        char = pattern[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return [*choices, pattern[begin:i]], i + 1
+        elif char == "," and depth == 1:
+            choices.append(pattern[begin:i])
+            begin = i + 1
+    return None
 
 
 class Config(Values):
