@@ -440,6 +440,21 @@ def test_a_table_header_in_a_file_of_bare_keys(site: Path, capsys, name: str) ->
     )
 
 
+def test_a_missing_robots_txt_the_configuration_names_is_said_to_come_from_it(
+    site: Path, capsys
+) -> None:
+    config = site / ".sitemap-lint.toml"
+    config.write_text('robots = ["public/robots.txt"]\n')
+    err = usage_error(["sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {config}: robots {site / 'public' / 'robots.txt'}:"
+        " cannot read: No such file or directory\n"
+    )
+    # The same file given with --robots is the flag's.
+    err = usage_error(["--isolated", "--robots", "public/robots.txt", "sitemap.xml"], capsys)
+    assert err.startswith("sitemap-lint: error: --robots public/robots.txt: cannot read")
+
+
 def test_unreadable_configuration(site: Path, capsys) -> None:
     (site / ".sitemap-lint.toml").write_bytes(b"ignore = ['\xff']\n")
     assert "cannot read" in usage_error(["sitemap.xml"], capsys)

@@ -429,7 +429,11 @@ def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
         baseline.check_writable(written)
         if path and not Path(path).exists() and (not settings.baseline or Path(path) == written):
             return None  # the first baseline: the one the configuration names, or a refresh
-    return baseline.read(Path(path)) if path else None
+    if not path:
+        return None
+    # A file the configuration names is said to come from it: no --baseline was given.
+    where = None if settings.baseline else f"{config.path}: baseline {path}"
+    return baseline.read(Path(path), where)
 
 
 def _baseline(
@@ -629,6 +633,7 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
         follow=settings.follow or config.follow,
         maps=(*parse("maps", settings.maps), *config.maps),
         robots=(*config.robots, *settings.robots),
+        robots_named_by=tuple((path, f"{config.path}: robots") for path in config.robots),
         max_depth=limits["max_depth"],
         max_files=limits["max_files"],
         max_bytes=limits["max_bytes"],
