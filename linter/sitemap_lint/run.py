@@ -89,6 +89,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         )
     if settings.output_file == "-":  # standard output, as with no --output-file
         settings = settings.replace(output_file=None)
+    _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
@@ -155,6 +156,23 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         if fixed.trouble:  # a file could not be written (said above): the run failed
             return EXIT_TROUBLE
     return outcome.exit_code
+
+
+def _refuse_report_options_without_a_report(settings: RunSettings) -> None:
+    """``--diff`` and ``--fix-only`` make no report: a file named to hold it (or the
+    baseline of its findings) would be left unwritten without a word."""
+    mode = "--diff" if settings.diff else "--fix-only" if settings.fix_only else None
+    if mode is None:
+        return
+    for flag, value, reason in (
+        ("--write-baseline", settings.write_baseline, "there is nothing to record"),
+        ("--output-file", settings.output_file, "there is nothing to write"),
+    ):
+        if value is not None:
+            raise UsageError(
+                f"{flag} and {mode} cannot be used together: {mode} makes no report, so"
+                f" {reason}; give one of them"
+            )
 
 
 def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) -> None:

@@ -631,7 +631,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         flags=("--diff",),
         doc="print what `--fix` would change as a unified diff and write nothing; exit 1 when"
-        " there is something to fix",
+        " there is something to fix (no report: `--output-file` and `--write-baseline` are"
+        " exit 2)",
     ),
     Setting(
         "fix_only",
@@ -640,7 +641,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         flags=("--fix-only",),
         doc="like `--fix`, without the report of what is left; exit 0 unless the run fails"
-        " (not with `--diff`, which writes nothing: exit 2)",
+        " (not with `--diff`, which writes nothing, `--output-file` or `--write-baseline`:"
+        " exit 2)",
     ),
     Setting(
         "statistics",
