@@ -214,6 +214,19 @@ def test_rule_is_rendered_on_a_terminal(capsys, monkeypatch: pytest.MonkeyPatch)
     assert "## " not in out and "```" not in out  # rendered, not the Markdown source
 
 
+def test_rule_on_a_terminal_has_no_styles_under_no_color(
+    capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NO_COLOR wins, as in the report: rendered, but without any escape sequence (the
+    terminal library alone would keep bold and underline)."""
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run(["rule", "VA003"], capsys)
+    assert status == 0 and err == ""
+    assert "What it does" in out and "## " not in out and "\x1b[" not in out
+
+
 @pytest.mark.parametrize(
     ("wanted", "suggested"),
     [

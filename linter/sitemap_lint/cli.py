@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
@@ -496,10 +497,11 @@ def _either(items: list[str]) -> str:
 
 
 def _print_markdown(markdown: str) -> None:
-    """Markdown rendered for a terminal; as it is, for a pipe or a file."""
+    """Markdown rendered for a terminal (without colour or other styles under
+    ``NO_COLOR``); as it is, for a pipe or a file."""
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, color_system=None if os.environ.get("NO_COLOR") else "auto")
     if console.is_terminal:
         from rich.markdown import Markdown
 
