@@ -145,6 +145,34 @@ def test_usage_problems_exit_two_with_one_line(args, needle, capsys, tmp_path, m
     assert err.count("\n") == 1 and needle in err and err.startswith("sitemap-lint: error: ")
 
 
+@pytest.mark.parametrize("args", [[""], ["x.xml", ""]])
+def test_an_empty_path_exits_two(args: list[str], capsys, tmp_path, monkeypatch) -> None:
+    """An empty argument (an unset variable: ``sitemap-lint "$SITEMAP"``) is no path,
+    not the working directory, whose sitemaps it would check."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    status, out, err = run(args, capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: '': an empty path names no file; give a file, directory or URL\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--output-file", "--baseline", "--write-baseline", "--config", "--robots", "--live-cache"],
+)
+def test_an_empty_file_option_exits_two(flag: str, capsys, tmp_path, monkeypatch) -> None:
+    """Not the working directory (``--config : is a directory``), nor the option left out
+    (an empty --baseline)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run([flag, "", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"sitemap-lint: error: {flag}: an empty path names no file; give a file\n"
+
+
 def test_directory_without_sitemaps_exits_two(tmp_path: Path, capsys) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     status, _, err = run([str(tmp_path)], capsys)

@@ -23,6 +23,7 @@ from sitemap_lint.settings.declared import (
     RUN_SETTINGS,
     RunSettings,
     Setting,
+    refuse_empty_path,
 )
 from sitemap_lint.settings.parsing import format_size, parse_size
 
@@ -258,6 +259,13 @@ def split(
 
     from sitemap_lint.fix.split import SplitError, split_file
 
+    # An empty path (an unset variable) is not the working directory, as Path("") is.
+    if not file:
+        _fail("FILE: an empty path names no file; give the sitemap to split")
+        raise typer.Exit(2)
+    if not out_dir:
+        _fail("--out-dir: an empty path names no directory; give one")
+        raise typer.Exit(2)
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)
@@ -432,6 +440,7 @@ def diff(
         "--max-hreflang-broken": max_hreflang_broken,
     }
     limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
+    refuse_empty_path(BY_NAME["output_file"], output_file)
     ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
     for name, value in ranged.items():
         BY_NAME[name].parse(value)  # the ranges of check's options

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
-from sitemap_lint.settings.declared import RANGED, RunSettings, parse
+from sitemap_lint.settings.declared import (
+    RANGED,
+    RUN_SETTINGS,
+    RunSettings,
+    parse,
+    refuse_empty_path,
+)
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
@@ -82,6 +88,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
+    for setting in RUN_SETTINGS:
+        refuse_empty_path(setting, getattr(settings, setting.name))
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(
             "--diff and --fix-only cannot be used together: --diff writes nothing, "

@@ -1044,6 +1044,7 @@ def from_keywords(**keywords: Any) -> RunSettings:
             raise UsageError(f"unknown setting {name!r}{hint}")
         try:
             value = _coerce(setting, value)
+            refuse_empty_path(setting, value)
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
@@ -1052,6 +1053,15 @@ def from_keywords(**keywords: Any) -> RunSettings:
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
+
+
+def refuse_empty_path(setting: Setting, value: Any) -> None:
+    """An empty file name (an unset variable) is neither the working directory, which
+    ``Path("")`` is, nor the option left out: a UsageError naming the flag."""
+    if setting.kind == "paths" or setting.metavar not in ("PATH", "FILE", "FILE|URL"):
+        return
+    if value == "" or (setting.kind == "repeat" and "" in value):
+        raise UsageError(f"{setting.flag}: an empty path names no file; give a file")
 
 
 def keyword_message(message: str, keywords: Container[str]) -> str:
