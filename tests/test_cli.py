@@ -173,6 +173,23 @@ def test_an_empty_file_option_exits_two(flag: str, capsys, tmp_path, monkeypatch
     assert err == f"sitemap-lint: error: {flag}: an empty path names no file; give a file\n"
 
 
+@pytest.mark.parametrize(
+    ("flag", "says"),
+    [
+        ("--profile", "--profile: unknown profile ''; choose one of google, bing, yandex, strict"),
+        ("--format", "--format: unknown format ''; choose one of text, concise, json"),
+        ("--xsd-engine", "--xsd-engine: unknown XSD engine ''; choose libxml2 or xmlschema"),
+    ],
+)
+def test_an_empty_choice_exits_two(flag: str, says: str, capsys, tmp_path, monkeypatch) -> None:
+    """Not the default (nor the configuration's value) as if the flag were left out."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run([flag, "", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"sitemap-lint: error: {says}") and err.count("\n") == 1, err
+
+
 def test_directory_without_sitemaps_exits_two(tmp_path: Path, capsys) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     status, _, err = run([str(tmp_path)], capsys)

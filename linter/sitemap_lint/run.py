@@ -89,7 +89,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
     for setting in RUN_SETTINGS:
-        refuse_empty_path(setting, getattr(settings, setting.name))
+        value = getattr(settings, setting.name)
+        refuse_empty_path(setting, value)
+        if value == "":  # given, not left out: --profile "" is refused as any unknown one
+            setting.parse(value)
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(
             "--diff and --fix-only cannot be used together: --diff writes nothing, "
