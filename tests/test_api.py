@@ -512,6 +512,11 @@ def test_inputs_that_cannot_be_read_raise(
     with pytest.raises(sitemap_lint.SitemapLintError) as raised:
         sitemap_lint.lint(missing, isolated=True)
     assert str(raised.value) == message == f"{missing}: no such file or directory"
+    for call in (lambda: sitemap_lint.lint(""), lambda: sitemap_lint.lint_paths([VALID, ""])):
+        with pytest.raises(sitemap_lint.SitemapLintError, match=r"^'': an empty path names no"):
+            call()
+    with pytest.raises(sitemap_lint.SitemapLintError, match=r"^baseline=: an empty path names"):
+        sitemap_lint.lint(VALID, baseline="")
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(sitemap_lint.SitemapLintError, match="holds no sitemap files"):

@@ -361,6 +361,21 @@ def test_a_bad_baseline_is_exit_2_with_one_line(
     assert says in err and "--baseline baseline.json" in err
 
 
+@pytest.mark.parametrize("content", [None, "{not json"])
+def test_a_bad_baseline_the_configuration_names_is_said_to_come_from_it(
+    site: Path, capsys: pytest.CaptureFixture[str], content: str | None
+) -> None:
+    # No --baseline was given: the line names the file and key that gave it.
+    config = site / ".sitemap-lint.toml"
+    config.write_text('baseline = "baseline.json"\n')
+    if content is not None:
+        (site / "baseline.json").write_text(content)
+    status, out, err = run_cli(["check", "--now", NOW, "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"sitemap-lint: error: {config}: baseline {site / 'baseline.json'}: ")
+    assert "--baseline" not in err.split(": ", 3)[2] and len(err.splitlines()) == 1, err
+
+
 def test_a_baseline_that_cannot_be_written_is_exit_2_and_leaves_nothing(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -101,6 +101,24 @@ def test_readme_pre_commit_snippet_names_the_hook() -> None:
     assert [h["id"] for h in repo["hooks"]] == [hook["id"]]
 
 
+@pytest.mark.parametrize(
+    ("path", "linted"),
+    [
+        ("public/sitemap.xml", True),
+        ("Sitemap.xml", True),
+        ("public/SITEMAP_INDEX.XML.GZ", True),
+        ("news-sitemap.txt", True),
+        ("sitemap/index.xml", False),
+        ("public/robots.txt", False),
+        ("sitemap.xml.bak", False),
+    ],
+)
+def test_pre_commit_hook_takes_the_files_a_directory_run_takes(path: str, linted: bool) -> None:
+    """As a directory is read (the name holds ``sitemap`` in any case), plus text sitemaps."""
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert (re.search(hook["files"], path) is not None) is linted
+
+
 def test_readme_github_snippet_uploads_what_the_action_writes() -> None:
     steps = _readme_yaml("GitHub Actions")["jobs"]["sitemap-lint"]["steps"]
     action = next(s for s in steps if "sarif-file" in s.get("with", {}))

@@ -145,6 +145,51 @@ def test_usage_problems_exit_two_with_one_line(args, needle, capsys, tmp_path, m
     assert err.count("\n") == 1 and needle in err and err.startswith("sitemap-lint: error: ")
 
 
+@pytest.mark.parametrize("args", [[""], ["x.xml", ""]])
+def test_an_empty_path_exits_two(args: list[str], capsys, tmp_path, monkeypatch) -> None:
+    """An empty argument (an unset variable: ``sitemap-lint "$SITEMAP"``) is no path,
+    not the working directory, whose sitemaps it would check."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    status, out, err = run(args, capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: '': an empty path names no file; give a file, directory or URL\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["--output-file", "--baseline", "--write-baseline", "--config", "--robots", "--live-cache"],
+)
+def test_an_empty_file_option_exits_two(flag: str, capsys, tmp_path, monkeypatch) -> None:
+    """Not the working directory (``--config : is a directory``), nor the option left out
+    (an empty --baseline)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run([flag, "", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"sitemap-lint: error: {flag}: an empty path names no file; give a file\n"
+
+
+@pytest.mark.parametrize(
+    ("flag", "says"),
+    [
+        ("--profile", "--profile: unknown profile ''; choose one of google, bing, yandex, strict"),
+        ("--format", "--format: unknown format ''; choose one of text, concise, json"),
+        ("--xsd-engine", "--xsd-engine: unknown XSD engine ''; choose libxml2 or xmlschema"),
+    ],
+)
+def test_an_empty_choice_exits_two(flag: str, says: str, capsys, tmp_path, monkeypatch) -> None:
+    """Not the default (nor the configuration's value) as if the flag were left out."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run([flag, "", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"sitemap-lint: error: {says}") and err.count("\n") == 1, err
+
+
 def test_directory_without_sitemaps_exits_two(tmp_path: Path, capsys) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     status, _, err = run([str(tmp_path)], capsys)
@@ -212,6 +257,19 @@ def test_rule_is_rendered_on_a_terminal(capsys, monkeypatch: pytest.MonkeyPatch)
     assert status == 0 and err == ""
     assert "\x1b[" in out and "What it does" in out
     assert "## " not in out and "```" not in out  # rendered, not the Markdown source
+
+
+def test_rule_on_a_terminal_has_no_styles_under_no_color(
+    capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NO_COLOR wins, as in the report: rendered, but without any escape sequence (the
+    terminal library alone would keep bold and underline)."""
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run(["rule", "VA003"], capsys)
+    assert status == 0 and err == ""
+    assert "What it does" in out and "## " not in out and "\x1b[" not in out
 
 
 @pytest.mark.parametrize(

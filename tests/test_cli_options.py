@@ -214,6 +214,31 @@ def test_select_and_ignore_flags(capsys) -> None:
     assert status == 1 and codes == ["SU002"]
 
 
+@pytest.mark.parametrize(
+    ("args", "codes"),
+    [
+        (["--select", "UR001", "--select", "DT"], ["DT004", "UR001", "UR001"]),
+        (["--select", "UR", "--ignore", "UR007", "--ignore", "UR008"], ["UR001", "UR001"]),
+        (
+            ["--select", "VA", "--extend-select", "UR001", "--extend-select", "DT"],
+            ["DT004", "UR001", "UR001", "VA003"],
+        ),
+        (["--select", "", "--select", "UR001"], ["UR001", "UR001"]),
+    ],
+)
+def test_code_flags_add_up_when_repeated(args: list[str], codes: list[str], capsys) -> None:
+    """As ruff's: a repeated --select, --extend-select or --ignore adds its codes to
+    the earlier ones' instead of replacing them."""
+    status, out, _ = run(["-f", "json", *args, str(FIXTURES / "report" / "mixed.xml")], capsys)
+    assert status == 1
+    assert sorted(f["code"] for f in json.loads(out)["files"][0]["findings"]) == codes
+
+
+def test_repeated_empty_selects_still_exit_two(capsys) -> None:
+    status, _, err = run(["--select", "", "--select", " ", str(WARNING)], capsys)
+    assert status == 2 and "--select: names no rule code" in err
+
+
 # -- formats --------------------------------------------------------------------------------
 
 

@@ -254,6 +254,17 @@ def test_per_file_ignore_by_file_name(site: Path, capsys) -> None:
         ("./public/*.xml", "public/sitemap.xml", True),
         ("public/*.xml", "other/public/sitemap.xml", False),
         ("*.xml", "-", False),
+        ("sitemap-{news,video}.xml", "a/sitemap-video.xml", True),
+        ("sitemap-{news,video}.xml", "sitemap-image.xml", False),
+        ("sitemap{,-*}.xml", "sitemap.xml", True),
+        ("sitemap{,-*}.xml", "sitemap-2.xml", True),
+        ("{public,static}/**/*.xml", "static/a/sitemap.xml", True),
+        ("{public,static}/*.xml", "other/sitemap.xml", False),
+        ("{public/news,static}/*.xml", "public/news/sitemap.xml", True),
+        ("sitemap-{a,{b,c}}.xml", "sitemap-c.xml", True),
+        ("sitemap-{news.xml", "sitemap-{news.xml", True),
+        ("sitemap-{news}.xml", "sitemap-{news}.xml", False),
+        ("sitemap-{news}.xml", "sitemap-news.xml", True),
     ],
 )
 def test_file_globs(tmp_path: Path, pattern: str, path: str, matches: bool) -> None:
@@ -402,6 +413,46 @@ def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
     (site / "pyproject.toml").write_text('[project]\nname = "site"\n')
     (site / ".sitemap-lint.toml").write_text("")
     assert needle in usage_error(args, capsys)
+
+
+def test_a_misspelt_pyproject_table_is_not_passed_over(site: Path, capsys) -> None:
+    """``[tool.sitemap_lint]`` (the package's spelling) would leave the run unconfigured."""
+    path = site / "pyproject.toml"
+    path.write_text('[project]\nname = "site"\n\n[tool.sitemap_lint]\nignore = ["UR008"]\n')
+    err = usage_error(["sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {path}: [tool.sitemap_lint] is not read; name the table"
+        " [tool.sitemap-lint]\n"
+    )
+    assert "[tool.sitemap_lint] is not read" in usage_error(
+        ["--config", str(path), "sitemap.xml"], capsys
+    )
+
+
+@pytest.mark.parametrize("name", [".sitemap-lint.toml", "ci.toml"])
+def test_a_table_header_in_a_file_of_bare_keys(site: Path, capsys, name: str) -> None:
+    path = site / name
+    path.write_text('[tool.sitemap-lint]\nignore = ["UR008"]\n')
+    err = usage_error(["--config", str(path), "sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {path}: the [tool.sitemap-lint] table is read from a"
+        " pyproject.toml only; in this file, write its keys without the table header\n"
+    )
+
+
+def test_a_missing_robots_txt_the_configuration_names_is_said_to_come_from_it(
+    site: Path, capsys
+) -> None:
+    config = site / ".sitemap-lint.toml"
+    config.write_text('robots = ["public/robots.txt"]\n')
+    err = usage_error(["sitemap.xml"], capsys)
+    assert err == (
+        f"sitemap-lint: error: {config}: robots {site / 'public' / 'robots.txt'}:"
+        " cannot read: No such file or directory\n"
+    )
+    # The same file given with --robots is the flag's.
+    err = usage_error(["--isolated", "--robots", "public/robots.txt", "sitemap.xml"], capsys)
+    assert err.startswith("sitemap-lint: error: --robots public/robots.txt: cannot read")
 
 
 def test_unreadable_configuration(site: Path, capsys) -> None:

@@ -243,6 +243,24 @@ def test_a_single_url_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--max-removed 0: 1 URL removed (50.0%)" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["-o", ""], "--output-file: an empty path names no file; give a file"),
+        ([], "OLD: '': an empty path names no file; give a file, directory or URL"),
+    ],
+)
+def test_an_empty_path_is_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch, args: list[str], says: str
+) -> None:
+    """Not the working directory, which is what an empty path (an unset variable) reads."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sitemap.xml").write_text(_urlset(("https://example.com/a", None)))
+    old = "sitemap.xml" if args else ""
+    status, out, err = run_cli(["diff", *args, old, "sitemap.xml"], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {says}\n")
+
+
 @pytest.mark.parametrize(("added", "expected"), [(0, 0), (1, 1)])
 def test_urls_added_to_an_empty_old_side_pass_any_share(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], added: int, expected: int

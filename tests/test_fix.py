@@ -332,6 +332,30 @@ def test_fix_only_with_diff_is_a_usage_error(tmp_path: Path, capsys) -> None:
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
 
 
+@pytest.mark.parametrize("mode", ["--diff", "--fix-only"])
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [
+        ("--write-baseline", "there is nothing to record"),
+        ("--output-file", "there is nothing to write"),
+    ],
+)
+def test_options_of_the_report_are_refused_without_a_report(
+    tmp_path: Path, capsys, mode: str, flag: str, reason: str
+) -> None:
+    """--diff and --fix-only make no report: a file named for it would be left unwritten
+    (or a baseline empty) without a word."""
+    target = copy(tmp_path, "mixed.xml")
+    written = tmp_path / "written.json"
+    status, out, err = run([mode, flag, str(written), str(target)], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"sitemap-lint: error: {flag} and {mode} cannot be used together: {mode} makes no"
+        f" report, so {reason}; give one of them\n"
+    )
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes() and not written.exists()
+
+
 def test_a_fifo_is_neither_fixed_nor_replaced(tmp_path: Path, capsys) -> None:
     fifo = tmp_path / "sitemap.xml"
     os.mkfifo(fifo)

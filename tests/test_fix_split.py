@@ -154,6 +154,25 @@ def test_cli_split_writes_nothing_when_a_part_cannot_be_written(tmp_path: Path, 
     assert sorted(path.name for path in out.iterdir()) == ["sitemap-3.xml"]
 
 
+@pytest.mark.parametrize(
+    ("file", "out_dir", "says"),
+    [
+        ("", "out", "FILE: an empty path names no file; give the sitemap to split"),
+        ("sitemap.xml", "", "--out-dir: an empty path names no directory; give one"),
+    ],
+)
+def test_cli_split_refuses_an_empty_path(
+    tmp_path: Path, capsys, monkeypatch, file: str, out_dir: str, says: str
+) -> None:
+    """Not the working directory, which is what an empty path (an unset variable) reads."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sitemap.xml").write_bytes(sitemap([entry(i) for i in range(3)]))
+    args = ["split", file, "--base-url", "https://example.com/", "--out-dir", out_dir]
+    assert main([*args, "--max-urls", "1"]) == 2
+    assert capsys.readouterr().err == f"sitemap-lint: error: {says}\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["sitemap.xml"]
+
+
 def test_cli_split_names_parts_left_from_an_earlier_split(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

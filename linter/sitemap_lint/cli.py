@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
@@ -16,7 +17,14 @@ from typer.core import TyperCommand
 
 from sitemap_lint._version import __version__
 from sitemap_lint.errors import UsageError, plugin_at_fault
-from sitemap_lint.settings.declared import BY_NAME, RUN_SETTINGS, RunSettings, Setting
+from sitemap_lint.settings.declared import (
+    BY_NAME,
+    CODE_LISTS,
+    RUN_SETTINGS,
+    RunSettings,
+    Setting,
+    refuse_empty_path,
+)
 from sitemap_lint.settings.parsing import format_size, parse_size
 
 if TYPE_CHECKING:
@@ -114,6 +122,8 @@ def _parameter(setting: Setting) -> inspect.Parameter:
     if setting.kind == "repeat":
         default = None
     python_type = _TYPES[setting.kind]
+    if setting.name in CODE_LISTS:
+        python_type = _TYPES["repeat"]  # joined again by ``check``
     if setting.kind == "text" and default is not None:
         python_type = str
     option = typer.Option(
@@ -135,6 +145,8 @@ def check(**values: Any) -> None:
     for name, value in values.items():
         if BY_NAME[name].kind == "repeat":
             values[name] = tuple(value or ())
+        elif name in CODE_LISTS and value is not None:
+            values[name] = ",".join(value)  # ``--ignore UR --ignore DT`` ignores both
     raise typer.Exit(execute(RunSettings(**values)))
 
 
@@ -247,6 +259,13 @@ def split(
 
     from sitemap_lint.fix.split import SplitError, split_file
 
+    # An empty path (an unset variable) is not the working directory, as Path("") is.
+    if not file:
+        _fail("FILE: an empty path names no file; give the sitemap to split")
+        raise typer.Exit(2)
+    if not out_dir:
+        _fail("--out-dir: an empty path names no directory; give one")
+        raise typer.Exit(2)
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)
@@ -421,6 +440,7 @@ def diff(
         "--max-hreflang-broken": max_hreflang_broken,
     }
     limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
+    refuse_empty_path(BY_NAME["output_file"], output_file)
     ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
     for name, value in ranged.items():
         BY_NAME[name].parse(value)  # the ranges of check's options
@@ -486,10 +506,11 @@ def _either(items: list[str]) -> str:
 
 
 def _print_markdown(markdown: str) -> None:
-    """Markdown rendered for a terminal; as it is, for a pipe or a file."""
+    """Markdown rendered for a terminal (without colour or other styles under
+    ``NO_COLOR``); as it is, for a pipe or a file."""
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, color_system=None if os.environ.get("NO_COLOR") else "auto")
     if console.is_terminal:
         from rich.markdown import Markdown
 

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
 from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
-from sitemap_lint.settings.declared import RANGED, RunSettings, parse
+from sitemap_lint.settings.declared import (
+    RANGED,
+    RUN_SETTINGS,
+    RunSettings,
+    parse,
+    refuse_empty_path,
+)
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
@@ -82,6 +88,11 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     # Each value is checked by its declaration (settings.py), in this order, after the
     # configuration file (whose values were checked when it was read).
     err = err or sys.stderr
+    for setting in RUN_SETTINGS:
+        value = getattr(settings, setting.name)
+        refuse_empty_path(setting, value)
+        if value == "":  # given, not left out: --profile "" is refused as any unknown one
+            setting.parse(value)
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(
             "--diff and --fix-only cannot be used together: --diff writes nothing, "
@@ -89,6 +100,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         )
     if settings.output_file == "-":  # standard output, as with no --output-file
         settings = settings.replace(output_file=None)
+    _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
@@ -155,6 +167,23 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         if fixed.trouble:  # a file could not be written (said above): the run failed
             return EXIT_TROUBLE
     return outcome.exit_code
+
+
+def _refuse_report_options_without_a_report(settings: RunSettings) -> None:
+    """``--diff`` and ``--fix-only`` make no report: a file named to hold it (or the
+    baseline of its findings) would be left unwritten without a word."""
+    mode = "--diff" if settings.diff else "--fix-only" if settings.fix_only else None
+    if mode is None:
+        return
+    for flag, value, reason in (
+        ("--write-baseline", settings.write_baseline, "there is nothing to record"),
+        ("--output-file", settings.output_file, "there is nothing to write"),
+    ):
+        if value is not None:
+            raise UsageError(
+                f"{flag} and {mode} cannot be used together: {mode} makes no report, so"
+                f" {reason}; give one of them"
+            )
 
 
 def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) -> None:
@@ -429,7 +458,11 @@ def _read_baseline(settings: RunSettings, config: Config) -> Baseline | None:
         baseline.check_writable(written)
         if path and not Path(path).exists() and (not settings.baseline or Path(path) == written):
             return None  # the first baseline: the one the configuration names, or a refresh
-    return baseline.read(Path(path)) if path else None
+    if not path:
+        return None
+    # A file the configuration names is said to come from it: no --baseline was given.
+    where = None if settings.baseline else f"{config.path}: baseline {path}"
+    return baseline.read(Path(path), where)
 
 
 def _baseline(
@@ -629,6 +662,7 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
         follow=settings.follow or config.follow,
         maps=(*parse("maps", settings.maps), *config.maps),
         robots=(*config.robots, *settings.robots),
+        robots_named_by=tuple((path, f"{config.path}: robots") for path in config.robots),
         max_depth=limits["max_depth"],
         max_files=limits["max_files"],
         max_bytes=limits["max_bytes"],

@@ -103,6 +103,8 @@ def _sources(arguments: list[str]) -> Iterator[Source]:
         if argument == "-":
             yield Source("-", None)
             continue
+        if not argument:  # an unset variable: not the working directory, as Path("") is
+            raise InputError("'': an empty path names no file; give a file, directory or URL")
         path = Path(argument)
         try:
             is_dir = path.is_dir()

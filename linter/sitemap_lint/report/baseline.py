@@ -204,10 +204,11 @@ def _accepted(left: Counter[Identity], paths: Sequence[str], finding: Finding) -
     return None
 
 
-def read(path: Path) -> Baseline:
-    """The baseline file at ``path``; a UsageError (one line) when it cannot be read or is
+def read(path: Path, where: str | None = None) -> Baseline:
+    """The baseline file at ``path``; a UsageError (one line), starting with ``where``
+    (what named the file: ``--baseline PATH`` by default), when it cannot be read or is
     not a baseline."""
-    where = f"--baseline {path}"
+    where = where or f"--baseline {path}"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

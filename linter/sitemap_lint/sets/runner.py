@@ -76,6 +76,8 @@ class SetSettings:
     follow: bool = False  # follow a local index's (or robots.txt's) children
     maps: tuple[tuple[str, Path], ...] = ()  # (URL prefix, local directory)
     robots: tuple[str, ...] = ()  # robots.txt files or URLs that only inform the run
+    # (robots.txt, what named it) where not --robots: a configuration file's key
+    robots_named_by: tuple[tuple[str, str], ...] = ()
     max_depth: int = 3
     max_files: int = 10_000
     max_bytes: int = 20 * 1024**3
@@ -309,18 +311,20 @@ class SetRunner:
 
     def _load_robots(self) -> None:
         """The robots.txt files given with --robots: read or fetched, never reported."""
+        named_by = dict(self.settings.robots_named_by)
         for where in self.settings.robots:
+            label = f"{named_by.get(where, '--robots')} {where}"
             if is_url(where):
                 fetched = self._fetch(where)
                 if fetched.body is None:
                     found = fetch_findings(fetched.problems)
                     reason = found[0].message if found else "no body"
-                    raise InputError(f"--robots {where}: cannot fetch: {reason}")
+                    raise InputError(f"{label}: cannot fetch: {reason}")
                 text = _robots_text(fetched.body)
                 self.robots.extend((url, text) for url in _governed(where, fetched.final_url))
                 continue
             path = Path(where)
-            data = _read_start(Source(f"--robots {where}", path))
+            data = _read_start(Source(label, path))
             url = mapped_url(self.settings.maps, real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))

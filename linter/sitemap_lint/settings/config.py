@@ -4,7 +4,8 @@ A configuration is the ``[tool.sitemap-lint]`` table of a ``pyproject.toml`` or 
 whole ``.sitemap-lint.toml`` (the same keys, no table header). The closest one
 upwards from the working directory applies, alone (no merging); in one
 directory ``.sitemap-lint.toml`` comes before ``pyproject.toml``, and a
-``pyproject.toml`` without the table does not count. ``--config FILE`` names the
+``pyproject.toml`` without the table does not count (``[tool.sitemap_lint]`` is
+refused, as is the table's header in any other file). ``--config FILE`` names the
 file, ``--isolated`` ignores every file. Every value is checked when the file is
 read: a wrong one is a UsageError that names the file and the key.
 """
@@ -26,9 +27,11 @@ from sitemap_lint.support.patterns import lazy
 FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "sitemap-lint"
-# A cheap look before parsing a pyproject.toml: can it hold a [tool.sitemap-lint] table?
-# (A header cut short at the line's end too: parsing it says what is wrong.)
-_MAY_HOLD_TABLE = lazy(r"""sitemap-lint["']?[ \t]*(?:[\].={]|$)""", re.MULTILINE)
+MISSPELT_TABLE = "sitemap_lint"  # the package's name: refused, never passed over
+# A cheap look before parsing a pyproject.toml: can it hold a [tool.sitemap-lint] table
+# (or a misspelt one)? (A header cut short at the line's end too: parsing it says what
+# is wrong.)
+_MAY_HOLD_TABLE = lazy(r"""sitemap[-_]lint["']?[ \t]*(?:[\].={]|$)""", re.MULTILINE)
 
 
 class FileGlob:
@@ -36,7 +39,8 @@ class FileGlob:
 
     Without a ``/`` it matches a file name in any directory; with one it matches
     the path relative to the configuration file's directory. ``*`` and ``?`` stay
-    within one path segment, ``**`` spans directories, ``[...]`` is a character class.
+    within one path segment, ``**`` spans directories, ``[...]`` is a character class,
+    ``{a,b}`` matches either choice.
     """
 
     def __init__(self, pattern: str, base: Path):
@@ -62,6 +66,10 @@ class FileGlob:
 
 
 def _translate(pattern: str) -> str:
+    return "(?s:" + _translate_part(pattern) + r")\Z"
+
+
+def _translate_part(pattern: str) -> str:
     out = []
     i = 0
     while i < len(pattern):
@@ -83,10 +91,34 @@ def _translate(pattern: str) -> str:
             inner = re.escape(inner[1:] if negate else inner).replace(r"\-", "-")
             out.append(f"[{'^/' if negate else ''}{inner}]")
             i = end + 1
+        elif pattern[i] == "{" and (alternatives := _alternatives(pattern, i)) is not None:
+            choices, i = alternatives
+            out.append("(?:" + "|".join(_translate_part(choice) for choice in choices) + ")")
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return "(?s:" + "".join(out) + r")\Z"
+    return "".join(out)
+
+
+def _alternatives(pattern: str, start: int) -> tuple[list[str], int] | None:
+    """The comma-separated choices of the ``{a,b}`` at ``start`` (nested braces stay
+    whole in their choice) and where the pattern goes on; None for a ``{`` that no
+    ``}`` closes, which is then the character itself."""
+    depth = 0
+    choices: list[str] = []
+    begin = start + 1
+    for i in range(start, len(pattern)):
+        char = pattern[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return [*choices, pattern[begin:i]], i + 1
+        elif char == "," and depth == 1:
+            choices.append(pattern[begin:i])
+            begin = i + 1
+    return None
 
 
 class Config(Values):
@@ -146,7 +178,16 @@ def _has_table(pyproject: Path) -> bool:
     text = _read(pyproject)
     if not _MAY_HOLD_TABLE.search(text):
         return False  # no need to parse it
-    return TABLE in _parse(pyproject, text).get("tool", {})
+    tool = _parse(pyproject, text).get("tool", {})
+    _refuse_misspelt_table(pyproject, tool)
+    return TABLE in tool
+
+
+def _refuse_misspelt_table(pyproject: Path, tool: Any) -> None:
+    if isinstance(tool, dict) and TABLE not in tool and MISSPELT_TABLE in tool:
+        raise UsageError(
+            f"{pyproject}: [tool.{MISSPELT_TABLE}] is not read; name the table [tool.{TABLE}]"
+        )
 
 
 def load(path: Path, required: bool = False) -> Config:
@@ -155,6 +196,7 @@ def load(path: Path, required: bool = False) -> Config:
     prefix = ""
     if path.name == PYPROJECT:
         tool = data.get("tool", {})
+        _refuse_misspelt_table(path, tool)
         if TABLE not in tool:
             if required:
                 raise UsageError(f"{path}: no [tool.{TABLE}] table")
@@ -163,6 +205,11 @@ def load(path: Path, required: bool = False) -> Config:
         prefix = f"tool.{TABLE}."
         if not isinstance(data, dict):
             raise UsageError(f"{path}: tool.{TABLE} must be a table")
+    elif isinstance(data.get("tool"), dict) and TABLE in data["tool"]:
+        raise UsageError(
+            f"{path}: the [tool.{TABLE}] table is read from a {PYPROJECT} only; in this"
+            " file, write its keys without the table header"
+        )
     return _Reader(path, prefix).config(data)
 
 

@@ -246,6 +246,8 @@ def _check_codes(value: str | None, where: str) -> tuple[str, ...] | None:
 
 
 NOTHING_SELECTED = "names no rule code, so nothing would be reported"
+CODE_LISTS = frozenset({"select", "extend_select", "ignore"})
+"""The settings that take comma-separated codes: their flags add up when repeated."""
 
 
 def _check_selection(value: str | None, where: str) -> tuple[str, ...] | None:
@@ -527,40 +529,42 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "select",
         "text",
-        "Report only these rule codes or prefixes (comma-separated).",
+        "Report only these rule codes or prefixes (comma-separated; repeatable).",
         flags=("--select",),
         key="select",
         metavar="CODES",
         check=_check_selection,
         read=_read_selection,
         stored=(("select", None),),
-        doc="report only these rule codes or code prefixes, comma-separated (the file: a"
+        doc="report only these rule codes or code prefixes, comma-separated (repeatable; the file: a"
         ' list, e.g. `["UR", "DT004"]`; see [Configuration](#configuration)); an empty'
         " value is exit 2, as it would report nothing",
     ),
     Setting(
         "extend_select",
         "text",
-        "Report these codes or prefixes as well.",
+        "Report these codes or prefixes as well (comma-separated; repeatable).",
         flags=("--extend-select",),
         key="extend-select",
         metavar="CODES",
         check=_check_codes,
         read=_read_codes,
         stored=(("extend_select", ()),),
-        doc="report these codes or prefixes as well (an empty value adds none)",
+        doc="report these codes or prefixes as well, comma-separated (repeatable; an empty value"
+        " adds none)",
     ),
     Setting(
         "ignore",
         "text",
-        "Do not report these codes or prefixes (comma-separated).",
+        "Do not report these codes or prefixes (comma-separated; repeatable).",
         flags=("--ignore",),
         key="ignore",
         metavar="CODES",
         check=_check_codes,
         read=_read_codes,
         stored=(("ignore", ()),),
-        doc="do not report these codes or prefixes (an empty value ignores none)",
+        doc="do not report these codes or prefixes, comma-separated (repeatable; an empty value"
+        " ignores none)",
     ),
     Setting(
         "profile",
@@ -627,7 +631,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         flags=("--diff",),
         doc="print what `--fix` would change as a unified diff and write nothing; exit 1 when"
-        " there is something to fix",
+        " there is something to fix (no report: `--output-file` and `--write-baseline` are"
+        " exit 2)",
     ),
     Setting(
         "fix_only",
@@ -636,7 +641,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         flags=("--fix-only",),
         doc="like `--fix`, without the report of what is left; exit 0 unless the run fails"
-        " (not with `--diff`, which writes nothing: exit 2)",
+        " (not with `--diff`, which writes nothing, `--output-file` or `--write-baseline`:"
+        " exit 2)",
     ),
     Setting(
         "statistics",
@@ -1038,6 +1044,7 @@ def from_keywords(**keywords: Any) -> RunSettings:
             raise UsageError(f"unknown setting {name!r}{hint}")
         try:
             value = _coerce(setting, value)
+            refuse_empty_path(setting, value)
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
@@ -1046,6 +1053,15 @@ def from_keywords(**keywords: Any) -> RunSettings:
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
+
+
+def refuse_empty_path(setting: Setting, value: Any) -> None:
+    """An empty file name (an unset variable) is neither the working directory, which
+    ``Path("")`` is, nor the option left out: a UsageError naming the flag."""
+    if setting.kind == "paths" or setting.metavar not in ("PATH", "FILE", "FILE|URL"):
+        return
+    if value == "" or (setting.kind == "repeat" and "" in value):
+        raise UsageError(f"{setting.flag}: an empty path names no file; give a file")
 
 
 def keyword_message(message: str, keywords: Container[str]) -> str:
@@ -1131,7 +1147,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UsageError(f"{name}=: expected a number, got {value!r}")
         return float(value)
-    if name in ("select", "extend_select", "ignore") and not isinstance(value, str):
+    if name in CODE_LISTS and not isinstance(value, str):
         try:
             return ",".join(value)
         except TypeError:
