@@ -323,6 +323,20 @@ def test_colour_only_on_request_and_no_color_wins(env: dict, colored: bool) -> N
         assert "\x1b[" not in run_.stdout
 
 
+@pytest.mark.parametrize(("flag", "colored"), [("auto", False), ("always", True)])
+def test_a_report_file_gets_colour_only_from_the_flag_not_force_color(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, flag: str, colored: bool
+) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    report = tmp_path / "report.txt"
+    status, _out, _err = run(["--color", flag, "-o", str(report), str(BROKEN)], capsys)
+    assert status == 1
+    written = report.read_text(encoding="utf-8")
+    assert "XM001" in written
+    assert ("\x1b[" in written) is colored
+
+
 @pytest.mark.slow
 def test_default_path_does_not_import_xmlschema() -> None:
     code = (

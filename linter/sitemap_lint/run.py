@@ -722,9 +722,10 @@ def _write_report(
     # The report is written whole or not at all: a failed write leaves the file as it was
     # (a FIFO, a terminal or /dev/stdout is written to as it is, as a shell would).
     handle = io.StringIO(newline="")
-    reporter = reporter_class(
-        handle, resolve_color(settings.color, handle), summary, settings.statistics, **extra
-    )
+    # A report file (an artefact, a diff's input) gets colour only when asked by the flag:
+    # FORCE_COLOR, often set for a whole CI job, is for its terminal log.
+    color = False if settings.color == "auto" else resolve_color(settings.color, handle)
+    reporter = reporter_class(handle, color, summary, settings.statistics, **extra)
     reporter.run = run
     reporter.report(results)
     try:
