@@ -273,6 +273,16 @@ def test_rule_on_a_terminal_has_no_styles_under_no_color(
 
 
 @pytest.mark.parametrize(
+    ("wanted", "answer"), [("UR", "16 rules (UR001-UR016)"), ("vd", "21 rules (VD001-VD021)")]
+)
+def test_a_family_prefix_for_rule_names_its_rules(wanted: str, answer: str, capsys) -> None:
+    status, out, err = run(["rule", wanted], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"sitemap-lint: error: no rule {wanted}; it is the prefix of {answer}")
+    assert err.endswith("'sitemap-lint rules' lists them all\n")
+
+
+@pytest.mark.parametrize(
     ("wanted", "suggested"),
     [
         ("UR01", "UR001 (url-not-absolute), UR010 (url-invalid-host) or UR011 (url-not-encoded)"),

@@ -483,6 +483,16 @@ def _no_rule(wanted: str, rules: Mapping[str, Rule]) -> str:
 
     shown = " ".join(wanted.split()) or repr(wanted)
     code, name = wanted.strip().upper(), wanted.strip().lower().replace("_", "-")
+    # A family's letters (UR): the rules of the family; a code cut short (UR01) may be a
+    # typo, answered with the nearest codes.
+    prefixed = sorted(c for c in rules if code.isalpha() and c.startswith(code))
+    if prefixed:
+        span = prefixed[0] if len(prefixed) == 1 else f"{prefixed[0]}-{prefixed[-1]}"
+        rule_word = "rule" if len(prefixed) == 1 else "rules"
+        return (
+            f"no rule {shown}; it is the prefix of {len(prefixed)} {rule_word} ({span}): "
+            f"'sitemap-lint rule {prefixed[0]}' shows one, 'sitemap-lint rules' lists them all"
+        )
     scores = {
         rule.code: max(
             SequenceMatcher(None, code, rule.code).ratio(),
