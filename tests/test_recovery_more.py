@@ -574,6 +574,11 @@ ROOT_DEFECTS = [
         ["XM011 the value of xmlns:image is in \u201c\u201d"],
     ),
     (
+        ROOT.replace('="', '=\u201d"', 1) + IMAGE + ">",
+        [("\u201d", 0)],
+        ["XM011 a stray \u201d stands before the value of xmlns; remove it"],
+    ),
+    (
         ROOT.replace('"', "") + IMAGE.replace('"', "") + ">",
         [("http://www.sitemaps", 0), ("http://www.google", 0)],
         ["XM011 the value of xmlns has no quotes", "XM011 the value of xmlns:image has no"],

@@ -91,6 +91,11 @@ def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int
     quote = next((q for q in _OTHER_QUOTES if text.startswith(q, start)), None)
     if quote is not None:
         inner = start + len(quote)
+        stray = _QUOTED.match(text, inner)
+        if stray is not None:  # a stray quote before a value in XML's quotes: left out
+            defects.append(start)
+            out.append(stray.group(0))
+            return stray.end()
         for end in range(inner, min(len(text), inner + 4096)):
             if text[end] in b"<>\r\n":
                 return -1

@@ -433,6 +433,7 @@ _ATTRIBUTES_SO_FAR = lazy(
     r"(?:[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*(?:\"[^\"<]*\"|'[^'<]*'))*"
     r"(?:[ \t\r\n]*|[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*[\"'][^\"'<>]*)"
 )
+_QUOTED_VALUE = lazy(r"\"[^\"<]*\"|'[^'<]*'")
 _ATTRIBUTE_NAME = lazy(r"([^\s<>=\"'/]+)[ \t]*=")
 _OPEN_VALUE = lazy(r"(?:^|[ \t])([^\s<>=\"'/]+)[ \t]*=[ \t]*([\"'])([^\"'<>]*)\Z")
 _UNQUOTED_VALUE = lazy(
@@ -1079,6 +1080,16 @@ def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Fi
     if name is None or value is None:
         return None
     bare = value.group(4)
+    stray = _QUOTED_VALUE.match(context, value.end(1)) if bare is None else None
+    if stray is not None:  # ``xmlns=”"http://…"``: a quote too many, before the value
+        mark = value.group(1)
+        edit = Edit(line, column, "", "span", line, column + len(mark), mark)
+        return ATTRIBUTE_NOT_QUOTED.at(
+            line,
+            column,
+            f"a stray {mark} stands before the value of {name.group(1)}; remove it",
+            fix=FindingFix(Fix.SAFE, "Remove the stray quote", (edit,)),
+        )
     written = bare if bare is not None else value.group(2)
     quote = "'" if '"' in written else '"'
     fixed = f"{quote}{written}{quote}"
