@@ -630,3 +630,24 @@ def test_a_root_tag_on_a_line_with_the_entries_is_named_and_reading_stops(
     codes = [f["code"] for f in found["findings"]]
     assert codes in (["XM001"], ["XM011"]) and "DT002" not in codes
     assert "fix the markup here" not in found["findings"][0]["message"]
+
+
+def test_typographic_quotes_in_an_entry_are_read_as_xml_quotes_and_the_entry_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    curly = "\u201c{}\u201d"
+    image = (
+        f"<image:image><image:loc id={curly.format('a')} class={curly.format('b')}>"
+        "https://example.com/i.png</image:loc></image:image>"
+    )
+    plain = [entry(f"p{n}") for n in range(400)]
+    text = sitemap(*plain[:200], entry("x", BAD_DATE + image), *plain[200:])
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    assert places(slow) == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("XS001", *position(text, "<image:loc")),  # the entry is read: no attribute there
+        ("XM011", *position(text, "\u201ca")),
+        ("XM011", *position(text, "\u201cb")),
+    ]
+    assert slow["urls"] == 401

@@ -547,7 +547,8 @@ class StreamParser:
                 return following
         context, at = self._error_context(*shown)
         handler.on_syntax_error(code, shown[1], shown[2], context, at)
-        if code == _INVALID_TOKEN and repair is None:
+        if code == _INVALID_TOKEN and (repair is None or repair[2].startswith(b"<")):
+            # The tag is not read (or read again written right): its other values too.
             self._report_unquoted_after(offset, line, column, context, at)
         stack = self._stack
         if repair is not None:
@@ -808,7 +809,7 @@ class StreamParser:
                 return repair or (offset, offset + bad.end() - at, _DROP_MARK_BYTES)
             if amp >= 0:
                 return self._window_base + amp, self._window_base + amp + 1, _AMP_MARK_BYTES
-            return None
+            return self._requoted_tag(at)
         if code == _BAD_CHAR_REF and window.startswith(b"&", at):
             return offset, offset + 1, _AMP_MARK_BYTES
         if code == _UNDEFINED_ENTITY:
@@ -821,6 +822,21 @@ class StreamParser:
                     where = self._window_base + match.start()
                     return where, where + 1, _AMP_MARK_BYTES
         return None
+
+    def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
+        """The start tag around window index ``at``, where the reader stopped at a value in
+        typographic quotes, written with XML's quotes: (start, end, the tag written right),
+        when that moves nothing after it (a bare value, which gains two quotes, does)."""
+        window = self._window
+        tag = window.rfind(b"<", max(at - CONTEXT_BYTES, 0), at)
+        read = read_start_tag(window, tag) if tag >= 0 and not self._in_section(tag) else None
+        if read is None or at not in read.defects:
+            return None
+        as_read = window[tag : read.end].decode("utf-8", errors="replace")
+        if len(read.written.decode("utf-8", errors="replace")) != len(as_read):
+            return None
+        base = self._window_base
+        return base + tag, base + read.end, read.written
 
     def _raw_amp(self, at: int) -> int:
         """The window index of the raw "&" that the error at window index ``at`` stops

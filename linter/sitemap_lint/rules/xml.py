@@ -295,10 +295,11 @@ ATTRIBUTE_NOT_QUOTED = rule(
         written bare (`hreflang=en`) or in other quotes (`xmlns=“http://…”`, as word
         processors and editors that "smarten" quotes write them, or in `«»`, primes
         or backticks). The fix puts the value in `"`. Every such value of the tag
-        is reported. In an entry, like any syntax error, it stops the reading of
-        the entry (the check resumes at the next one); in the root's start tag the
-        file is read on from the tag written right, unless that would move what
-        follows the tag on its line (a bare value on a one-line file).
+        is reported. Values in other quotes are read as if in XML's, so their
+        entry is still checked; a bare value stops the reading of its entry, like
+        any syntax error (the check resumes at the next one). In the root's start
+        tag the file is read on from the tag written right, unless that would move
+        what follows the tag on its line (a bare value on a one-line file).
     """,
     why="""
         XML requires every attribute value in straight double or single quotes;
