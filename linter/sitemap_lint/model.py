@@ -10,6 +10,11 @@ XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in ev
 # "/", "!" or "?" after it; or glued to the text before it (``q=a<b``: not after white
 # space, "<", ">" or a quote) and opening no end tag, comment or instruction.
 RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n<>\"'])<(?![/!?])"
+# Quotes that are not XML's, written around attribute values by editors and word
+# processors: typographic ones, guillemets, primes, a backtick, an acute accent.
+OTHER_QUOTES = (
+    "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4"
+)
 # What the text of a document can end inside of: (how it opens, what it is, how it ends).
 UNENDED = (
     ("<!--", "comment", "-->"),

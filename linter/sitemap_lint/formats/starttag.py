@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from sitemap_lint.model import OTHER_QUOTES
+
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _NAME = re.compile(rb"[^\s<>=\"'/]+")
 _EQUALS = re.compile(rb"[ \t]*=[ \t]*")
@@ -19,11 +21,7 @@ _QUOTED = re.compile(rb"\"[^\"<]*\"|'[^'<]*'")
 # A value whose closing quote is missing: it ends where the tag does.
 _OPEN = re.compile(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
 _BARE = re.compile(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
-_OTHER_QUOTES = tuple(
-    quote.encode()
-    for quote in "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb"
-    "\u2039\u203a\u2032\u2033`\u00b4"
-)
+_OTHER_QUOTES = tuple(quote.encode() for quote in OTHER_QUOTES)
 _STRAIGHT = (b'"', b"'")
 
 

@@ -9,7 +9,7 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
-from sitemap_lint.model import RAW_LT, UNENDED
+from sitemap_lint.model import OTHER_QUOTES, RAW_LT, UNENDED
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
@@ -418,9 +418,8 @@ _ENCODING_NAME = lazy(r"[A-Za-z][A-Za-z0-9._-]*")
 _DECLARATION_FIX = 'write <?xml version="1.0" encoding="UTF-8"?>'
 _VALUE_SHOWN = 100
 # Quotes that are not XML's: typographic ones, guillemets, primes, backticks, accents.
-_OTHER_QUOTE = (
-    "[\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4]"
-)
+# Quotes that are not XML's: typographic ones, guillemets, primes, backticks, accents.
+_OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # An attribute's name and "=" right before the place the reader stops at, and the value
 # written there without XML's quotes: in other quotes (group 1, then the value, then the
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
@@ -438,7 +437,7 @@ _QUOTED_VALUE = lazy(r"\"[^\"<]*\"|'[^'<]*'")
 _ATTRIBUTE_NAME = lazy(r"([^\s<>=\"'/]+)[ \t]*=")
 _OPEN_VALUE = lazy(r"(?:^|[ \t])([^\s<>=\"'/]+)[ \t]*=[ \t]*([\"'])([^\"'<>]*)\Z")
 _UNQUOTED_VALUE = lazy(
-    rf"({_OTHER_QUOTE})([^<>\"'\r\n\u201c-\u201f\u2018\u2019\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4]*)({_OTHER_QUOTE}|[\"'])"
+    rf"({_OTHER_QUOTE})([^<>\"'\r\n{OTHER_QUOTES}]*)({_OTHER_QUOTE}|[\"'])"
     r"|([^ \t\r\n<>\"']+?)(?=/?>|[ \t\r\n]|\Z)"
 )
 
