@@ -651,3 +651,17 @@ def test_typographic_quotes_in_an_entry_are_read_as_xml_quotes_and_the_entry_is_
         ("XM011", *position(text, "\u201cb")),
     ]
     assert slow["urls"] == 401
+
+
+@pytest.mark.parametrize(("tag", "_defects", "_says"), ROOT_DEFECTS)
+def test_fix_writes_the_root_tag_right(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    tag: str,
+    _defects: list[tuple[str, int]],
+    _says: list[str],
+) -> None:
+    right = HEAD.splitlines()[1]
+    text = sitemap(entry("a")).replace(right, tag, 1)
+    _found, after = fixed_agrees(tmp_path, text, capsys)
+    assert after == sitemap(entry("a"))

@@ -21,6 +21,7 @@ SYNTAX_ERROR = rule(
     "XM001",
     "xml-syntax-error",
     ERROR,
+    fix="safe",
     summary="The document is not well-formed XML",
     what="""
         Parses the file as XML and reports each place where it is not
@@ -50,7 +51,8 @@ SYNTAX_ERROR = rule(
         value's closing quote missing, two attributes without a space between
         them, a value without XML's quotes: XM011): each is reported where it
         stands and the file is read on from the tag written right, unless that
-        would move what follows the tag on its line. A comment, CDATA section or
+        would move what follows the tag on its line; the fix adds what is
+        missing (the `>`, the quote, the space), in any start tag. A comment, CDATA section or
         processing instruction never closed is reported at its start, and the
         check resumes at the next entry. Any other error before the root
         element, in its start tag or after its end stops the check there.
@@ -1124,24 +1126,32 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
             column,
             f"no white space between two attributes of {name}: write a space before "
             f"{glued.group(1)!r}",
+            fix=_inserted(" ", "Add a space between the attributes", line, column),
         )
     open_value = _OPEN_VALUE.search(context, 0, offset)
     if open_value is not None and (context.startswith((">", "/>"), offset)):
-        value = open_value.group(3)
+        value, quote = open_value.group(3), open_value.group(2)
         return SYNTAX_ERROR.at(
             line,
             column,
             f"the value of {open_value.group(1)} in {name} has no closing quote: add "
-            f"{open_value.group(2)} after {_excerpt_value(value)!r}",
+            f"{quote} after {_excerpt_value(value)!r}",
+            fix=_inserted(quote, "Close the value's quote", line, column),
         )
     if context[offset:].lstrip()[:1] in ("", "<"):
-        end = len(context[:offset].rstrip())
+        at = column - (offset - len(context[:offset].rstrip()))
         return SYNTAX_ERROR.at(
             line,
-            column - (offset - end),
+            at,
             f"{name} is not closed: its '>' is missing; add '>' here, after its last attribute",
+            fix=_inserted(">", "Close the start tag with '>'", line, at),
         )
     return None
+
+
+def _inserted(text: str, title: str, line: int, column: int) -> FindingFix:
+    """A safe fix that writes ``text`` at ``line``:``column``, before what stands there."""
+    return FindingFix(Fix.SAFE, title, (Edit(line, column, text, "span", line, column, ""),))
 
 
 def _excerpt_value(text: str) -> str:
