@@ -427,9 +427,10 @@ _OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
 # end).
 _BEFORE_VALUE = lazy(r"([^\s<>=\"'/]+)[ \t]*=[ \t]*\Z")
-# A start tag up to a place: its name (group 1), then attributes in XML's quotes; the
-# name of an attribute; an attribute's value whose closing quote is missing before the
-# place (group 1 the name, 2 the quote, 3 the value so far, without a "<").
+# A start tag's "<" and name (group 1); the attributes after it up to a place, in XML's
+# quotes (the last one's closing quote may be missing); a value in XML's quotes; an
+# attribute's name and "="; a value whose closing quote is missing before the place
+# (group 1 the name, 2 the quote, 3 the value so far, without a "<").
 _TAG_HEAD = lazy(r"<([^\s<>/!?\"'=]+)")
 _ATTRIBUTES_SO_FAR = lazy(
     r"(?:[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*(?:\"[^\"<]*\"|'[^'<]*'))*"
