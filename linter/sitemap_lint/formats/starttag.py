@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from sitemap_lint.model import OTHER_QUOTES
+from sitemap_lint.model import ATTRIBUTE_NAME, EQUALS, OTHER_QUOTES, QUOTED_VALUE
 
 _SPACE = re.compile(rb"[ \t\r\n]*")
-_NAME = re.compile(rb"[^\s<>=\"'/]+")
-_EQUALS = re.compile(rb"[ \t]*=[ \t]*")
-_QUOTED = re.compile(rb"\"[^\"<]*\"|'[^'<]*'")
+_NAME = re.compile(ATTRIBUTE_NAME.encode())
+_EQUALS = re.compile(EQUALS.encode())
+_QUOTED = re.compile(QUOTED_VALUE.encode())
 # A value whose closing quote is missing: it ends where the tag does.
 _OPEN = re.compile(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
 _BARE = re.compile(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")

@@ -47,7 +47,15 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from sitemap_lint.formats.starttag import first_start_tag, read_start_tag
-from sitemap_lint.model import MAX_TEXT, UNENDED, XML_NS, Node, RefusedReferences
+from sitemap_lint.model import (
+    ATTRIBUTE_NAME,
+    EQUALS,
+    MAX_TEXT,
+    UNENDED,
+    XML_NS,
+    Node,
+    RefusedReferences,
+)
 from sitemap_lint.support.patterns import lazy
 
 # Deeper elements are not kept: no sitemap needs them, and they would only cost memory.
@@ -80,8 +88,8 @@ _UNENDED = tuple((opener.encode(), what, closer) for opener, what, closer in UNE
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 # An attribute's name and "=" before a place, and another attribute of the same tag
 # after it whose value is not in XML's quotes (the match ends at the value).
-_BEFORE_ATTRIBUTE_VALUE = re.compile(rb"[^\s<>=\"'/]+[ \t]*=[ \t]*\Z")
-_UNQUOTED_AFTER = re.compile(rb"[ \t][^\s<>=\"'/]+[ \t]*=[ \t]*(?=[^\"' \t\r\n])")
+_BEFORE_ATTRIBUTE_VALUE = re.compile(f"{ATTRIBUTE_NAME}{EQUALS}\\Z".encode())
+_UNQUOTED_AFTER = re.compile(f"[ \\t]{ATTRIBUTE_NAME}{EQUALS}(?=[^\"' \\t\\r\\n])".encode())
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
 _PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
@@ -337,17 +345,29 @@ class StreamParser:
         self.syntax_errors += 1
         context, at = self._error_context(index, line, column)
         self.handler.on_syntax_error(_XML_DECL, line, column, context, at)
-        after_line, after_column = self._advance(1, 0, 0, end)  # in the text as read
-        self.column_offset = after_column + (self.column_offset if after_line == 1 else 0)
-        self.line_offset += after_line - 1
+        return self._read_again_from(end)
+
+    def _read_again_from(
+        self, start: int, written: bytes = b"", resume: int = -1
+    ) -> list[bytes | memoryview]:
+        """A fresh parser for the first block from its byte ``start`` on, reading
+        ``written`` in place of the bytes up to ``resume`` (a tag written right); its
+        positions map to the file's as after a restart. The input to parse."""
+        window = self._window
+        resume = start if resume < 0 else resume
+        line, column = self._advance(1, 0, 0, start)  # in the text as read
+        self.column_offset = column + (self.column_offset if line == 1 else 0)
+        self.line_offset += line - 1
         _detach(self._parser)
         self._new_parser()  # its handlers map positions with the offsets
-        self._segment = [(0, end, -1)]
+        self._segment = [(0, -1, len(written)), (len(written), resume, -1)]
+        self._marks = [(0, start, written)] if written else []
+        rest = memoryview(window)[resume:]
         if self._recent:  # the text as this parser reads it, its lines counted from 1
-            text = data[end:].decode("utf-8", errors="replace")
-            self._recent[-1] = (1, text)
+            text = (written + rest).decode("utf-8", errors="replace")
+            self._recent = [(1, text)]
             self._line_count = 1 + text.count("\n")
-        return [memoryview(data)[end:]]
+        return [written, rest] if written else [rest]
 
     def _remember(self, text: str) -> None:
         self._recent.append((self._line_count, text))
@@ -611,17 +631,7 @@ class StreamParser:
         rest = window[read.end : after.start() if after is not None else len(window)]
         if len(written) != len(as_read) and rest.strip():
             return []  # the rest of its line would move
-        tag_line, tag_column = self._advance(1, 0, 0, start)
-        self.column_offset = tag_column + (self.column_offset if tag_line == 1 else 0)
-        self.line_offset += tag_line - 1
-        _detach(self._parser)
-        self._new_parser()
-        self._segment = [(0, -1, len(read.written)), (len(read.written), read.end, -1)]
-        self._marks = [(0, start, read.written)]
-        text = written + window[read.end :].decode("utf-8", errors="replace")
-        self._recent = [(1, text)]
-        self._line_count = 1 + text.count("\n")
-        return [read.written, memoryview(window)[read.end :]]
+        return self._read_again_from(start, read.written, read.end)
 
     def _unended(
         self, code: int, offset: int, line: int, column: int

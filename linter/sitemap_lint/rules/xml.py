@@ -9,7 +9,14 @@ from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
-from sitemap_lint.model import OTHER_QUOTES, RAW_LT, UNENDED
+from sitemap_lint.model import (
+    ATTRIBUTE_NAME,
+    EQUALS,
+    OTHER_QUOTES,
+    QUOTED_VALUE,
+    RAW_LT,
+    UNENDED,
+)
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
@@ -426,19 +433,19 @@ _OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # written there without XML's quotes: in other quotes (group 1, then the value, then the
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
 # end).
-_BEFORE_VALUE = lazy(r"([^\s<>=\"'/]+)[ \t]*=[ \t]*\Z")
+_BEFORE_VALUE = lazy(rf"({ATTRIBUTE_NAME}){EQUALS}\Z")
 # A start tag's "<" and name (group 1); the attributes after it up to a place, in XML's
 # quotes (the last one's closing quote may be missing); a value in XML's quotes; an
 # attribute's name and "="; a value whose closing quote is missing before the place
 # (group 1 the name, 2 the quote, 3 the value so far, without a "<").
 _TAG_HEAD = lazy(r"<([^\s<>/!?\"'=]+)")
 _ATTRIBUTES_SO_FAR = lazy(
-    r"(?:[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*(?:\"[^\"<]*\"|'[^'<]*'))*"
-    r"(?:[ \t\r\n]*|[ \t\r\n]+[^\s<>=\"'/]+[ \t]*=[ \t]*[\"'][^\"'<>]*)"
+    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}))*"
+    rf"(?:[ \t\r\n]*|[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}[\"'][^\"'<>]*)"
 )
-_QUOTED_VALUE = lazy(r"\"[^\"<]*\"|'[^'<]*'")
-_ATTRIBUTE_NAME = lazy(r"([^\s<>=\"'/]+)[ \t]*=")
-_OPEN_VALUE = lazy(r"(?:^|[ \t])([^\s<>=\"'/]+)[ \t]*=[ \t]*([\"'])([^\"'<>]*)\Z")
+_QUOTED_VALUE = lazy(QUOTED_VALUE)
+_ATTRIBUTE_NAME = lazy(rf"({ATTRIBUTE_NAME})[ \t]*=")
+_OPEN_VALUE = lazy(rf"(?:^|[ \t])({ATTRIBUTE_NAME}){EQUALS}([\"'])([^\"'<>]*)\Z")
 _UNQUOTED_VALUE = lazy(
     rf"({_OTHER_QUOTE})([^<>\"'\r\n{OTHER_QUOTES}]*)({_OTHER_QUOTE}|[\"'])"
     r"|([^ \t\r\n<>\"']+?)(?=/?>|[ \t\r\n]|\Z)"
