@@ -15,6 +15,9 @@ RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n<>\"'])<(?![/!?])"
 OTHER_QUOTES = (
     "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a\u2032\u2033`\u00b4"
 )
+# An XML declaration as the reader reads one: to its first ">", or up to the "<" that
+# follows when it has none (its "?>" missing).
+XML_DECLARATION = r"<\?xml(?=[ \t\r\n?>])[^<>]*>?"
 # Read leniently where the XML reader stopped in a tag (formats/starttag.py, the
 # reader's recovery, rules/xml.py's messages): an attribute's name, the "=" after it,
 # a value in XML's quotes.

@@ -52,6 +52,7 @@ from sitemap_lint.model import (
     EQUALS,
     MAX_TEXT,
     UNENDED,
+    XML_DECLARATION,
     XML_NS,
     Node,
     RefusedReferences,
@@ -117,9 +118,7 @@ _NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
 _UNGLUED = b" \t\r\n<>\"'"
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
-# The XML declaration at the start of the text: to its first ">", or up to the "<" that
-# follows when it has none (its "?>" is missing).
-_DECLARATION = lazy(rb"<\?xml(?=[ \t\r\n?>])[^<>]*>?")
+_DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text
 
 
 class Handler(Protocol):

@@ -16,6 +16,7 @@ from sitemap_lint.model import (
     QUOTED_VALUE,
     RAW_LT,
     UNENDED,
+    XML_DECLARATION,
 )
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
@@ -417,16 +418,15 @@ _AFTER_OPEN_END_TAG = lazy(r"\s*$|\s+<")
 # What follows a "<" that may start a tag: a name's first character, "/", "!" or "?".
 _RAW_LT = lazy(RAW_LT)
 _EXCERPT = 50
-# An XML declaration as the reader reads one (formats/xml.py): to its first ">", or up
-# to a "<"; its pseudo-attributes, a value in quotes or not, and what they allow.
-_DECLARATION = lazy(r"<\?xml(?=[ \t\r\n?>])[^<>]*>?")
+# An XML declaration as the reader reads one; its pseudo-attributes, a value in quotes or
+# not, and what they allow.
+_DECLARATION = lazy(XML_DECLARATION)
 _PSEUDO_ATTRIBUTE = lazy(r"""(\s*)([^\s=?>"']+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s?>"']*))""")
 _PSEUDO_ATTRIBUTES = ("version", "encoding", "standalone")
 _VERSION_NUMBER = lazy(r"1\.[0-9]+")
 _ENCODING_NAME = lazy(r"[A-Za-z][A-Za-z0-9._-]*")
 _DECLARATION_FIX = 'write <?xml version="1.0" encoding="UTF-8"?>'
 _VALUE_SHOWN = 100
-# Quotes that are not XML's: typographic ones, guillemets, primes, backticks, accents.
 # Quotes that are not XML's: typographic ones, guillemets, primes, backticks, accents.
 _OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # An attribute's name and "=" right before the place the reader stops at, and the value
