@@ -6,6 +6,7 @@ matches."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -75,3 +76,24 @@ def test_a_baseline_records_the_url_and_reads_the_one_slash_form(
     report = json.loads(out)
     assert status == 0 and report["summary"]["baseline"]["unseen"] == 0
     assert report["summary"]["baseline"]["matched"] == len(written["findings"])
+
+
+@pytest.mark.parametrize("url", ["HTTPS://example.com/s.xml", "Http://example.com/s.xml"])
+def test_a_url_is_named_as_fetched_whatever_the_case_of_its_scheme(url: str) -> None:
+    # The run fetches it (the scheme's case does not matter); no report may take it for
+    # a file of the checkout.
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.inputs.reader import is_url
+    from sitemap_lint.report import REPORTERS
+    from sitemap_lint.report.common import ci_path
+
+    assert is_url(url)
+    assert ci_path(url) == url
+    from sitemap_lint.rules import RULES
+
+    out = io.StringIO()
+    finding = RULES["UR001"].at(3, 5, "relative")
+    REPORTERS["github"](out, False, True, False).report([FileResult(url, [finding])])
+    assert out.getvalue() == (
+        f"::error line=3,col=5,title=UR001 url-not-absolute::{url}:3:5: relative\n"
+    )

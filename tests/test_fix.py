@@ -700,3 +700,20 @@ def test_diff_says_what_changes_in_the_bytes(
     assert status == 1
     assert says in capsys.readouterr().out
     assert path.read_bytes() == data  # --diff writes nothing
+
+
+def test_fix_counts_with_thousands_separators_as_the_report_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries = "".join(
+        f"<url><loc>https://example.com/{n}</loc><changefreq>Daily</changefreq></url>"
+        for n in range(1001)
+    )
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'
+    )
+    status = main(["check", "--now", NOW, "--isolated", "--fix", str(target)])
+    _out, err = capsys.readouterr()
+    assert status == 0
+    assert "Fixed 1,001 findings in 1 file(s)." in err

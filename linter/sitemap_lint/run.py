@@ -27,6 +27,7 @@ from sitemap_lint.settings.declared import (
 from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
+from sitemap_lint.support.words import plural
 
 _SEVERITY = attrgetter("severity")
 
@@ -159,7 +160,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         if outcome.baseline is not None:
             recorded += outcome.baseline.matched
         err.write(
-            f"Recorded {_findings(recorded)} in the baseline {printable(settings.write_baseline)}.\n"
+            f"Recorded {plural(recorded, 'finding')} in the baseline {printable(settings.write_baseline)}.\n"
         )
     _write_summary(results, format_name, settings, err)
     if fixing:
@@ -248,11 +249,11 @@ def _fix(
         stdin = Source("-", None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
-            err.write(f"Would fix {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+            err.write(f"Would fix {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
         else:
             err.write("No fixes available.\n")
     if settings.fix_only and not settings.quiet:
-        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
+        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
     for name, refusal in fixed.refused.items():
         if settings.diff or settings.fix_only:
             for finding in refusal:
@@ -301,11 +302,7 @@ def _with_mapped_files(
 def _say_fixed(fixed: FixRun, settings: RunSettings, err: TextIO) -> None:
     """``--fix``: how many findings were fixed, in how many files (nothing when none)."""
     if fixed.fixed and not settings.quiet:
-        err.write(f"Fixed {_findings(fixed.fixed)} in {fixed.files} file(s).\n")
-
-
-def _findings(count: int) -> str:
-    return f"{count} finding{'' if count == 1 else 's'}"
+        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
 
 
 def _fix_status(settings: RunSettings, fixed: FixRun) -> int:

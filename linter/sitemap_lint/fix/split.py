@@ -343,7 +343,7 @@ def split_file(
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
     _refuse_unwritable(targets)
-    created: list[Path] = []  # removed again when a later write fails: all or nothing
+    created: list[Path] = []  # new files, removed again when a later write fails
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         for part, target in zip(parts, targets, strict=False):

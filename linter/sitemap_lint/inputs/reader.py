@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sitemap_lint.rules.events import InputKind, InputProblem, ProblemReport
+from sitemap_lint.support.locations import is_url as is_url
 from sitemap_lint.support.records import Frozen
 
 READ_SIZE = 1 << 16
@@ -32,11 +33,6 @@ OTHER_COMPRESSIONS = {
     b"\x28\xb5\x2f\xfd": "zstd",
 }
 SITEMAP_SUFFIXES = (".xml", ".xml.gz")
-
-
-def is_url(argument: str) -> bool:
-    """An http(s) URL to fetch rather than a path to read."""
-    return argument.lower().startswith(("http://", "https://"))
 
 
 class InputError(Exception):

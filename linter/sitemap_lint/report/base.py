@@ -15,6 +15,7 @@ from typing import Any, Protocol, TextIO
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.support.records import Frozen
+from sitemap_lint.support.words import plural as plural
 
 _KIND = attrgetter("code", "name", "severity")  # what Summary.of counts of a finding
 
@@ -142,10 +143,6 @@ class Summary(Frozen):
 def applicable(finding: Finding, unsafe: bool) -> bool:
     """Whether ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) fixes ``finding``."""
     return finding.fix is not None and (unsafe or finding.fix.is_safe)
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(init=False, repr=False, eq=False)

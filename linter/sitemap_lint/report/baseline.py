@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding
 from sitemap_lint.report.fingerprints import STDIN, ci_path, identity
+from sitemap_lint.support.printable import json_escaped_surrogates
 from sitemap_lint.support.records import Frozen
 
 FORMAT_KEY = "sitemap-lint-baseline"
@@ -46,8 +47,6 @@ Identity = tuple[str, str, str]
 
 # A URL as older baselines recorded it, its "//" made one "/".
 _ONE_SLASH = re.compile(r"\A(https?):/(?!/)")
-# A lone surrogate: a byte of a file name that is no UTF-8, as Python reads the name.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Checked(Protocol):
@@ -129,7 +128,7 @@ def render(results: Iterable[Checked], directory: Path) -> str:
     ]
     # A name's byte that is no UTF-8 as its JSON escape (\udcff), which reads back as the
     # same name: the file stays UTF-8 and still matches that file.
-    body = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", ",\n".join(lines))
+    body = json_escaped_surrogates(",\n".join(lines))
     return (
         f'{{\n  "{FORMAT_KEY}": {FORMAT_VERSION},\n  "findings": [\n'
         + (f"{body}\n" if body else "")

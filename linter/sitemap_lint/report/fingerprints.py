@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol, TypeVar
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.support.locations import is_url
 
 
 class Named(Protocol):
@@ -47,9 +48,8 @@ def ci_path(name: str) -> str:
     return Path(os.path.realpath(name)).as_posix()
 
 
-def is_fetched(name: str) -> bool:
-    """Whether the input ``name`` is a URL the run fetched (no file of the checkout)."""
-    return name.startswith(("http://", "https://"))
+# Whether the input a report names is a URL the run fetched (no file of the checkout).
+is_fetched = is_url
 
 
 def _relative(name: str) -> str | None:

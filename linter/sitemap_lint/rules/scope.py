@@ -14,6 +14,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | N
 # What a path holds that its normal form writes otherwise: a percent-escape (its hex
 # digits in upper case, or the unreserved character it stands for), or a character that
 # must be percent-encoded (outside ASCII, a space, a control character, ...).
-_NOT_NORMAL = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]+")
+_NOT_NORMAL = lazy(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]+")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 

@@ -410,9 +410,9 @@ class SetReporter(Protocol):
     """Where the ``set`` checks put their findings: each file's own sink, open until the
     set is done (``sets.runner.SetReport``)."""
 
-    def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
-        """Add ``finding`` to ``file``; ``also``: the other file and line the defect
-        stands at (a URL both list), whose directives may suppress it too."""
+    def add(self, file: int, finding: Finding) -> None:
+        """Add ``finding`` to ``file`` (whose directives may suppress it; another file's,
+        where the defect stands too, are asked with ``silenced``)."""
         ...
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None: ...

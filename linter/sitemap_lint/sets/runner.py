@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.identity import normal_url
-from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.domain.urls import ParsedURL, remove_dot_segments
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, once
 from sitemap_lint.engine.results import FileResult
@@ -499,9 +499,7 @@ class SetReport:
     def __init__(self, sinks: Sequence[FindingSink]) -> None:
         self.sinks = sinks
 
-    def add(self, file: int, finding: Finding, also: tuple[int, int] | None = None) -> None:
-        if also is not None and self.silenced(also[0], finding.code, also[1]):
-            return  # the other file's directive names the defect where it stands there
+    def add(self, file: int, finding: Finding) -> None:
         self._sink(file).add(finding)
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
@@ -1054,11 +1052,7 @@ def canonical_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
         host = f"{host}:{port}"
-    path = parts.path or "/"
-    if "." in path:
-        from sitemap_lint.domain.urls import remove_dot_segments
-
-        path = remove_dot_segments(path)
+    path = remove_dot_segments(parts.path or "/")
     return urlunsplit((scheme, host, path, parts.query, ""))
 
 

@@ -77,6 +77,15 @@ def encodable_json(encoded: str) -> str:
     return _SURROGATE.sub(lambda match: escaped(match.group()).replace("\\", "\\\\"), encoded)
 
 
+def json_escaped_surrogates(encoded: str) -> str:
+    """JSON text with each lone surrogate as its JSON escape (``\\udcff``), which a JSON
+    reader reads back as the same character: a file name's byte that is no UTF-8 round
+    trips."""
+    if not _has_surrogate(encoded):
+        return encoded
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", encoded)
+
+
 def escaped(char: str) -> str:
     """One character as ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``; a byte a file name held
     that was no UTF-8 (a surrogate U+DC80-U+DCFF) as that byte, ``\\xNN``."""

@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def plural(count: int, word: str) -> str:
+    """``1 finding``, ``1,234 findings``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def joined(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c`` (nothing for none)."""
     if len(items) <= 1:
