@@ -68,7 +68,7 @@ def _fault(host: str, error: idna.IDNAError) -> HostFault:
         mapped = idna.uts46_remap(host, std3_rules=False, transitional=False)
     except idna.IDNAError:
         mapped = host
-    name = mapped[:-1] if mapped.endswith(".") else mapped
+    name = mapped.removesuffix(".")
     labels = name.split(".")
     if not all(labels):
         return HostFault("empty-label")
@@ -160,7 +160,7 @@ def joiner_name(char: str) -> str:
 def plain_host(host: str) -> bool:
     """Whether an ASCII host name is read as a name alone: its last label is not a
     number (decimal, or ``0x`` and hex digits) and none of its labels starts ``xn--``."""
-    name = host[:-1] if host.endswith(".") else host
+    name = host.removesuffix(".")
     last = name.rpartition(".")[2]
     if last.isdigit() or last[:2].lower() == "0x":
         return False
@@ -226,7 +226,7 @@ class ALabelFault(NamedTuple):
 @lru_cache(maxsize=4096)
 def alabel_fault(host: str) -> ALabelFault | None:
     """The first ``xn--`` label of an ASCII host that is not a valid A-label, or None."""
-    name = host[:-1] if host.endswith(".") else host
+    name = host.removesuffix(".")
     for label in name.split("."):
         if label[:4].lower() != "xn--":
             continue

@@ -26,7 +26,7 @@ import os
 import pkgutil
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
@@ -209,7 +209,7 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
     known = {*builtin, *owner}
     for where, specs in registered:
         for spec in specs:
-            unknown = sorted(spec.emits - known)
+            unknown = unknown_codes([spec], known)
             if unknown:
                 raise UsageError(
                     f"{where}: check {spec.name} reports {', '.join(unknown)}, which no rule "
@@ -595,8 +595,9 @@ class _GuardedReporter:
         return getattr(self._report, attribute)
 
 
-def unknown_codes(checks: Iterable[CheckSpec], rules: Mapping[str, Rule]) -> list[str]:
-    """Codes that checks say they report but that no rule declares."""
+def unknown_codes(checks: Iterable[CheckSpec], rules: Container[str]) -> list[str]:
+    """Codes that checks say they report but that no rule declares (``rules``: the
+    declared codes)."""
     return sorted({code for spec in checks for code in spec.emits if code not in rules})
 
 

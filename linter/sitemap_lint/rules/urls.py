@@ -981,7 +981,7 @@ def _host_problem(host: str) -> str | None:
     if unsafe:
         shown = joined([_describe(c) for c in sorted(set(unsafe))])
         return f"host {host!r} contains {shown}; write a host name of letters, digits, '-' and '.'"
-    name = host[:-1] if host.endswith(".") else host
+    name = host.removesuffix(".")
     if not host.isascii():
         if not all(name.split(".")):
             return (
@@ -1042,7 +1042,7 @@ def _named_host_problem(host: str) -> str | None:
         return None
     ipv4 = ipv4_fault(host)
     if ipv4 is not None:
-        name = host[:-1] if host.endswith(".") else host
+        name = host.removesuffix(".")
         numbers = name.split(".")
         if len(numbers) == 4 and all(number.isdigit() for number in numbers):
             hint = " (each of its four numbers is 0 to 255)" if ipv4.endswith("255") else ""
