@@ -352,7 +352,7 @@ _LONGEST_CODE = 35
 # How many checked URLs a file's checker remembers, to skip checking them again and
 # to store each once (records share the strings); beyond it, URLs are checked again.
 _CLEAN_LIMIT = 1 << 17
-_SHOWN = 3  # how many pages or links a message names before "and N more"
+SHOWN = 3  # how many pages or links a message names before "and N more"
 
 # Suggestions for codes that are often written where another is meant. Validity
 # itself comes from domain.langtags; these tables only name the intended code.
@@ -783,7 +783,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 continue
             entry[0] += 1
             entry[1] = index
-            if len(entry) - 2 < _SHOWN:
+            if len(entry) - 2 < SHOWN:
                 entry.append((record, [code]))
     not_answered = {records[index].page for index in unanswered}
 
@@ -973,9 +973,9 @@ def _pair(code: str, href: str) -> str:
 
 
 def _listing(items: list[str]) -> str:
-    shown = ", ".join(items[:_SHOWN])
-    if len(items) > _SHOWN:
-        shown += f" and {len(items) - _SHOWN} more"
+    shown = ", ".join(items[:SHOWN])
+    if len(items) > SHOWN:
+        shown += f" and {len(items) - SHOWN} more"
     return shown
 
 

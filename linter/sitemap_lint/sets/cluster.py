@@ -815,7 +815,7 @@ def hreflang_join(
     sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
-    from sitemap_lint.rules.hreflang import Alternates, _return_link_problem
+    from sitemap_lint.rules.hreflang import SHOWN, Alternates, _return_link_problem
     from sitemap_lint.sets.facts import sorted_first_listings, url_hash
 
     several = len(names) > 1
@@ -885,7 +885,7 @@ def hreflang_join(
             continue
         entry[0] += 1
         entry[1] = number
-        if len(entry) - 2 < 3:  # as many examples as a local run names
+        if len(entry) - 2 < SHOWN:  # as many examples as a local run names
             source = Alternates(
                 page, line, 0, ((own, page),), names[number >> 32] if several else ""
             )
