@@ -170,7 +170,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache
 from itertools import chain, repeat
-from operator import contains, eq, itemgetter, methodcaller
+from operator import eq, itemgetter
 from pyexpat import errors as expat_errors
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -792,10 +792,7 @@ class ProvenRun:
                 map(eq, map(_ENTRY_HOST, entries), repeat(host))
             ):
                 return False
-            if scope.location is not None and (
-                any(map(contains, paths, repeat(".")))
-                or not all(map(methodcaller("startswith", scope._directory), paths))
-            ):
+            if scope.location is not None and not all(map(scope.surely_inside, paths)):
                 return False
         keys = list(map(hash, normals))
         heres = list(map(_ENTRY_HERE, entries))
@@ -919,11 +916,7 @@ class ProvenRun:
                 if location is None:
                     skip = same == (scheme, host)
                 else:
-                    skip = (
-                        same == (scheme, host)
-                        and "." not in path
-                        and path.startswith(scope._directory)
-                    )
+                    skip = same == (scheme, host) and scope.surely_inside(path)
                 if not skip:
                     default = 443 if scheme == "https" else 80
                     parsed = ParsedURL(scheme, host, default, path or "/")

@@ -150,6 +150,12 @@ class ScopeChecker(Mutable):
             path = normal_path(self.location.path)
             self._directory = path[: path.rfind("/") + 1] or "/"
 
+    def surely_inside(self, path: str) -> bool:
+        """Whether ``path`` is under the sitemap's directory without reading it in normal
+        form: under it as written, without a dot segment ("/." starts each) or an escape
+        (the directory ends with "/", which no escape holds)."""
+        return path.startswith(self._directory) and "/." not in path and "%" not in path
+
     def check(
         self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
     ) -> None:
@@ -186,10 +192,7 @@ class ScopeChecker(Mutable):
             )
             return
         path = url.path
-        # A path under the directory as written, without a dot segment ("/." starts
-        # each) or an escape, is under it in normal form too (the directory ends with
-        # "/", which no escape holds).
-        if path.startswith(self._directory) and "/." not in path and "%" not in path:
+        if self.surely_inside(path):
             return
         escaped = _normal_escapes(path)
         normal = _remove_dot_segments(escaped)
