@@ -128,14 +128,19 @@ def test_a_row_holding_a_value_of_the_wrong_type_is_a_miss(
         }
 
 
-def test_a_cache_of_another_layout_is_emptied(tmp_path: Path) -> None:
+def test_a_cache_of_another_layout_is_emptied_and_marked(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
-    with sqlite3.connect(path) as connection:
+    with sqlite3.connect(path) as connection:  # a layout written before the mark
         connection.execute("CREATE TABLE answers (url TEXT PRIMARY KEY, body BLOB)")
         connection.execute("INSERT INTO answers VALUES ('https://example.com/a', x'00')")
+        connection.execute("PRAGMA user_version=1")
     with Cache(path) as cache:
         assert cache.get("https://example.com/a") is None
         cache.put_many([full_answer()])
+        assert cache.get("https://example.com/a") == full_answer()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA application_id").fetchone()[0] == 0x534D4C43
+    with Cache(path) as cache:  # taken again, its answers kept
         assert cache.get("https://example.com/a") == full_answer()
 
 
@@ -163,6 +168,9 @@ def test_a_file_that_is_not_the_cache_is_a_cache_error(content: bytes, tmp_path:
         ["CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"],
         ["CREATE TABLE answers (id INTEGER PRIMARY KEY, question TEXT, answer TEXT)"],
         ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)", "CREATE TABLE notes (text TEXT)"],
+        ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)"],
+        ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)", "PRAGMA user_version=99"],
+        ["CREATE TABLE answers (url TEXT PRIMARY KEY, x)", "PRAGMA application_id=7"],
     ],
 )
 def test_another_programs_database_is_a_cache_error_and_left_as_it_is(
@@ -172,8 +180,9 @@ def test_another_programs_database_is_a_cache_error_and_left_as_it_is(
     with sqlite3.connect(path) as connection:
         for table in tables:
             connection.execute(table)
-            name = table.split()[2]
-            connection.execute(f"INSERT INTO {name} DEFAULT VALUES")
+            if table.startswith("CREATE"):
+                name = table.split()[2]
+                connection.execute(f"INSERT INTO {name} DEFAULT VALUES")
     before = path.read_bytes()
     with pytest.raises(CacheError) as raised:
         Cache(path)

@@ -45,6 +45,9 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # 4: rows keyed by the client's cache_key (layout 3 keyed them by URL whatever the
 # connect-to mapping, so a staging server's answer could stand for production's).
 _VERSION = 4
+# The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
+# it and with tables is another program's, unless a layout written before the mark.
+_APPLICATION_ID = 0x534D4C43
 # How long a writer waits for another process's transaction, in seconds.
 BUSY_TIMEOUT = 30.0
 # How long opening a file waits for another process switching it to write-ahead logging.
@@ -168,10 +171,13 @@ class Cache:
             time.sleep(0.02)
         connection.execute("PRAGMA synchronous=NORMAL")
         with _transaction(connection):
+            if _foreign(connection):  # a program that wrote it meanwhile
+                raise sqlite3.DatabaseError("a database of another program, left as it is")
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version != _VERSION:
                 connection.execute("DROP TABLE IF EXISTS answers")
                 connection.execute(f"PRAGMA user_version={_VERSION}")
+            connection.execute(f"PRAGMA application_id={_APPLICATION_ID}")
             connection.execute(_CREATE)
 
     def get(self, url: str) -> Answer | None:
@@ -261,10 +267,11 @@ class Cache:
 
 
 def _foreign(connection: sqlite3.Connection) -> str:
-    """What of the database no layout of this cache wrote (its tables, views, indexes or
-    triggers, and an ``answers`` table without a ``url`` column), in words; "" when it
-    is empty or a cache's (read before anything is written, so that another program's
-    database is never changed)."""
+    """What of the database no layout of this cache wrote, in words; "" when it is
+    empty or a cache's (read before anything is written, so that another program's
+    database is never changed). A cache's is marked with ``_APPLICATION_ID``; a file
+    without the mark is a cache's only when an earlier layout wrote it (a ``user_version``
+    of 1 to ``_VERSION``, and no table but ``answers`` keyed by ``url``)."""
     schema = connection.execute(
         "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
         " ORDER BY name"
@@ -274,6 +281,13 @@ def _foreign(connection: sqlite3.Connection) -> str:
         columns = {row[1] for row in connection.execute("PRAGMA table_info(answers)")}
         if "url" not in columns:
             others.insert(0, "table answers")
+    marked = connection.execute("PRAGMA application_id").fetchone()[0]
+    if marked not in (0, _APPLICATION_ID):
+        others.insert(0, f"the application id {marked:#x}")
+    elif not others and schema and marked == 0:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if not 1 <= version <= _VERSION:
+            others.append("table answers")
     return ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
 
 
