@@ -653,6 +653,46 @@ def test_typographic_quotes_in_an_entry_are_read_as_xml_quotes_and_the_entry_is_
     assert slow["urls"] == 401
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_bare_values_in_a_tag_that_ends_its_line_are_read_quoted_and_the_entry_is_checked(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    newline: str,
+) -> None:
+    link = "<xhtml:link rel=alternate hreflang=en_GB href=https://example.com/x />"
+    bad = f"<url>{newline}<loc>https://example.com/x</loc>{newline}{link}{newline}{BAD_DATE}</url>"
+    plain = [entry(f"p{n}") for n in range(400)]
+    text = sitemap(*plain[:200], bad, *plain[200:]).replace(
+        "xmlns=", 'xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns=', 1
+    )
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    assert places(slow) == [
+        ("HL003", *position(text, "<xhtml:link")),  # the entry is read, its values too
+        ("XM011", *position(text, "alternate")),
+        ("XM011", *position(text, "en_GB")),
+        ("XM011", *position(text, "https://example.com/x />")),
+        ("DT002", *position(text, "<lastmod>")),
+        ("ST005", *position(text, "<lastmod>")),
+    ]
+    assert slow["urls"] == 401
+
+
+def test_bare_values_in_a_tag_with_more_on_its_line_stop_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Quoting the values would move what follows on the line: no finding of the entry's
+    # could stand where it belongs, so the entry is not read.
+    link = "<xhtml:link rel=alternate hreflang=en href=https://example.com/x />"
+    text = sitemap(entry("x", link + BAD_DATE), entry("y", BAD_DATE)).replace(
+        "xmlns=", 'xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns=', 1
+    )
+    found = checked(tmp_path, text, capsys)
+    assert [code for code, _line, _column in places(found)] == ["XM011"] * 3 + ["DT002"]
+    assert found["urls"] == 1
+
+
 @pytest.mark.parametrize(("tag", "_defects", "_says"), ROOT_DEFECTS)
 def test_fix_writes_the_root_tag_right(
     tmp_path: Path,

@@ -834,8 +834,9 @@ class StreamParser:
 
     def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
         """The start tag around window index ``at``, where the reader stopped at a value in
-        typographic quotes, written with XML's quotes: (start, end, the tag written right),
-        when that moves nothing after it (a bare value, which gains two quotes, does)."""
+        typographic quotes or none, written with XML's quotes: (start, end, the tag written
+        right), when that moves nothing after it (a bare value gains two quotes: only a
+        tag that ends its line)."""
         window = self._window
         tag = window.rfind(b"<", max(at - CONTEXT_BYTES, 0), at)
         read = read_start_tag(window, tag) if tag >= 0 and not self._in_section(tag) else None
@@ -843,7 +844,9 @@ class StreamParser:
             return None
         as_read = window[tag : read.end].decode("utf-8", errors="replace")
         if len(read.written.decode("utf-8", errors="replace")) != len(as_read):
-            return None
+            after = _LINE_BREAK.search(window, read.end)
+            if after is None or window[read.end : after.start()].strip():
+                return None
         base = self._window_base
         return base + tag, base + read.end, read.written
 
