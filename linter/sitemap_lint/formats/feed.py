@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
 
+from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.engine.dispatch import calls, once
-from sitemap_lint.model import Node
+from sitemap_lint.model import XML_NS, Node
 from sitemap_lint.rules import feed, limits, scope, urls
 from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from sitemap_lint.settings.options import Options
 
 RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+XML_BASE = f"{XML_NS}}}base"  # as the reader keys an attribute in a namespace
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -109,6 +112,8 @@ class FeedChecker:
         self.undated = 0
         self.first_undated: Node | None = None
         self.duplicates = DuplicateTracker()
+        served = options.sitemap_url
+        self.base = _within(root, served.origin + served.path if served is not None else "")
         self.robots, self.scope = scope.for_file(options)
         self.item_checks = calls(ITEM, options.enabled)  # the checks of each item
 
@@ -156,7 +161,8 @@ class FeedChecker:
         link, url = _atom_link(item) if form.is_atom else _rss_link(item)
         if link is not None:
             self.url_count += 1
-            self._check_url(url, link)
+            base = _within(link, _within(item, self.base)) if form.is_atom else ""
+            self._check_url(url, link, base)
         date = feed.child(item, form.ns, form.date)
         moment = problem = None
         if date is None:
@@ -175,7 +181,9 @@ class FeedChecker:
             if link is not None:
                 self.facts.add_url(url.strip(), link.line, link.column)
 
-    def _check_url(self, value: str, link: Node) -> None:
+    def _check_url(self, value: str, link: Node, base: str) -> None:
+        """``base``: the base URI in scope at an Atom link (XML Base), for UR001's words
+        on a relative one: the URL a feed reader resolves it to."""
         assert self.format is not None  # items are checked only in a readable feed
         field = "link href" if self.format.is_atom else "link"
         parsed = urls.check_url(
@@ -184,7 +192,7 @@ class FeedChecker:
             self.report,
             field,
             replacements=self.file.replacements,
-            base=self.options.sitemap_url,
+            base=_parsed_base(base) or self.options.sitemap_url,
         )
         url = value.strip()
         if parsed is not None:
@@ -192,6 +200,27 @@ class FeedChecker:
             if self.robots is not None:
                 self.robots.check(url, parsed, link, self.report)
         self.duplicates.check(url, link, self.report, "URL")
+
+
+def _within(node: Node, base: str) -> str:
+    """The base URI in scope inside ``node``: its ``xml:base`` resolved against ``base``,
+    the one in scope around it."""
+    value = node.attrs.get(XML_BASE)
+    return base if value is None else urljoin(base, value.strip())
+
+
+def _parsed_base(base: str) -> ParsedURL | None:
+    """An absolute http(s) base URI as the URL rules take it, else None."""
+    try:
+        parts = urlsplit(base)
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").rstrip(".")
+    if parts.scheme not in ("http", "https") or not host:
+        return None
+    default = 443 if parts.scheme == "https" else 80
+    return ParsedURL(parts.scheme, host, port or default, parts.path or "/")
 
 
 def _rss_link(item: Node) -> tuple[Node | None, str]:
