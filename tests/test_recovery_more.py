@@ -679,6 +679,25 @@ def test_bare_values_in_a_tag_that_ends_its_line_are_read_quoted_and_the_entry_i
     assert slow["urls"] == 401
 
 
+def test_a_raw_less_than_before_a_tag_name_in_a_value_is_text_and_the_entry_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "<<b>": the first "<" opens no tag, so the second is glued to text (a raw one too).
+    bad = "<url><loc>https://example.com/x?q=<<b>y</loc>" + BAD_DATE + "</url>"
+    plain = [entry(f"p{n}") for n in range(400)]
+    text = sitemap(*plain[:200], bad, *plain[200:])
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    line, column = position(text, "<<b>")
+    assert places(slow) == [
+        ("UR006", *position(text, "<loc>https://example.com/x?")),
+        ("XM005", line, column),
+        ("XM005", line, column + 1),
+        ("DT002", *position(text, "<lastmod>")),
+    ]
+    assert slow["urls"] == 401
+
+
 def test_bare_values_in_a_tag_with_more_on_its_line_stop_the_entry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

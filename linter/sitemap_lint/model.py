@@ -6,10 +6,12 @@ from collections.abc import Iterator
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
+# What a "<" that opens a tag follows: it is not glued to the text before it.
+UNGLUED = " \t\r\n>\"'"
 # A "<" in text that starts no tag, as the XML reader takes it (formats/xml.py): no name,
-# "/", "!" or "?" after it; or glued to the text before it (``q=a<b``: not after white
-# space, "<", ">" or a quote) and opening no end tag, comment or instruction.
-RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n<>\"'])<(?![/!?])"
+# "/", "!" or "?" after it; or glued to the text before it (``q=a<b``, ``q=<<b``: not
+# after white space, ">" or a quote) and opening no end tag, comment or instruction.
+RAW_LT = r"<(?![^\W\d]|[:/!?])|(?<=[^ \t\r\n>\"'])<(?![/!?])"
 # Quotes that are not XML's, written around attribute values by editors and word
 # processors: typographic ones, guillemets, primes, a backtick, an acute accent.
 OTHER_QUOTES = (

@@ -52,6 +52,7 @@ from sitemap_lint.model import (
     EQUALS,
     MAX_TEXT,
     UNENDED,
+    UNGLUED,
     XML_DECLARATION,
     XML_NS,
     Node,
@@ -115,7 +116,7 @@ _NOT_SPACE = lazy(rb"[^ \t\r\n]")
 _TAG_NAME = lazy(_NAME_BYTE + rb"+")
 _NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
 # Before a "<" glued to a value's text (``q=a<b``), anything but these (model.RAW_LT).
-_UNGLUED = b" \t\r\n<>\"'"
+_UNGLUED = UNGLUED.encode()
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text

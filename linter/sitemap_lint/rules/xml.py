@@ -16,6 +16,7 @@ from sitemap_lint.model import (
     QUOTED_VALUE,
     RAW_LT,
     UNENDED,
+    UNGLUED,
     XML_DECLARATION,
 )
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
@@ -859,7 +860,7 @@ def _glued_tag(context: str, offset: int, closed: bool) -> int | None:
     if lt <= 0 or not _NAME_START.match(context, lt + 1):
         return None
     glued = context[lt - 1]
-    if glued in " \t\r\n<>\"'":  # as model.RAW_LT and the reader take it
+    if glued in UNGLUED:
         return None
     tail = before[lt:]
     if closed:
