@@ -323,6 +323,23 @@ def test_a_url_no_request_can_be_made_for_sends_nothing(url: str) -> None:
     assert (answer.error, answer.sent) == (INVALID_URL, 0)
 
 
+@pytest.mark.parametrize("host", ["[evil:host]", "[::ffff:127.1]", "4294967297"])
+def test_a_host_taken_for_an_address_that_is_none_is_an_invalid_url(
+    server: LiveServer, host: str
+) -> None:
+    # aiohttp connects to such a host as written, asking no resolver: the system's
+    # would look "evil:host" up as a name (in /etc/hosts, in DNS) and the connection
+    # would go wherever it says, past the guard
+    async def ask() -> Answer:
+        async with Client(settings(server, retries=1), robots=False) as client:
+            return await client.fetch(f"http://{host}:{server.port}/status/200", PAGE)
+
+    answer = asyncio.run(ask())
+    assert (answer.error, answer.attempts, answer.sent) == (INVALID_URL, 1, 0)
+    assert answer.detail == f"InvalidUrlClientError: {host.strip('[]')} - is not an IP address"
+    assert server.log() == []
+
+
 def test_the_user_agent_names_the_tool_and_its_version(server: LiveServer) -> None:
     fetch(server, "/status/200")
     agent = server.log()[0].headers["User-Agent"]

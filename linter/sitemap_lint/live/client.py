@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.helpers import is_ip_address
 from yarl import URL
 
 from sitemap_lint._version import __version__
@@ -288,7 +289,9 @@ class GuardedResolver(AbstractResolver):
 class GuardedConnector(aiohttp.TCPConnector):
     """aiohttp's connector, asking ``resolver`` for an address written in a URL too (it
     connects to one without asking its resolver), so that ``connect_to`` and the guard
-    apply to every host, address or name."""
+    apply to every host, address or name. A host aiohttp would take for an address
+    that is none (``[a:b]``, ``[::ffff:127.1]``: the system's resolver would look it up
+    as a name) is an invalid URL."""
 
     def __init__(self, resolver: GuardedResolver, **options: Any) -> None:
         super().__init__(resolver=resolver, **options)
@@ -299,6 +302,8 @@ class GuardedConnector(aiohttp.TCPConnector):
     ) -> list[ResolveResult]:
         if self._guarded.is_address(host):
             return await self._guarded.resolve(host, port)
+        if is_ip_address(host):  # aiohttp would connect to it as written, asking no resolver
+            raise aiohttp.InvalidUrlClientError(host, "is not an IP address")
         return await super()._resolve_host(host, port, traces)
 
 
