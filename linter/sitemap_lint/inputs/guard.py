@@ -47,6 +47,13 @@ _OCTAL_DIGITS = frozenset("01234567")
 _DECIMAL_DIGITS = frozenset("0123456789")
 
 
+def http_scheme(url: str) -> str | None:
+    """The scheme of an http or https URL (``http://``, ``HTTPS://``) in lower case,
+    else None: the only URLs a fetch requests."""
+    scheme = url.partition(":")[0].lower()
+    return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
+
+
 def kind_article(kind: str) -> str:
     """An ``address_kind`` with its article: "a loopback", "an unspecified"."""
     vowel = kind[0] in "aeio" or kind.startswith("unspecified")

@@ -51,13 +51,13 @@ from yarl import URL
 
 from sitemap_lint._version import __version__
 from sitemap_lint.inputs.guard import (
-    DEFAULT_PORTS,
     Guard,
     HostPolicy,
     RefusedAddress,
     address_text,
     canonical_host,
     host_address,
+    http_scheme,
     kind_article,
 )
 from sitemap_lint.live.model import (
@@ -498,7 +498,7 @@ class Client:
         return answer
 
     async def _fetch(self, url: str, kind: str) -> Answer:
-        if _scheme(url) is None:
+        if http_scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
         key = origin(url)  # the host's, looked up once for its robots.txt and the guard
         robots, rules = self.robots, None
@@ -562,7 +562,7 @@ class Client:
                 answer.detail = f"a {response.status} redirect without a Location header"
                 return answer
             following = _join(current, location)
-            if following is None or _scheme(following) is None:
+            if following is None or http_scheme(following) is None:
                 answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
                 return answer
             if following in {url, *(hop.url for hop in chain), current}:
@@ -718,7 +718,7 @@ class Client:
             if response.status not in REDIRECTS or location is None:
                 return response.status, response.text()
             following = _join(current, location)
-            if following is None or _scheme(following) is None:
+            if following is None or http_scheme(following) is None:
                 return None, ""
             current = following
         return None, ""
@@ -1017,11 +1017,6 @@ def _conditional_headers(cached: Answer | None) -> dict[str, str]:
 def _storable(answer: Answer) -> bool:
     """Whether to store ``answer``: one that was requested (a fresh one is stored)."""
     return answer.status is not None and not answer.robots_disallowed and not answer.fresh
-
-
-def _scheme(url: str) -> str | None:
-    scheme = url.partition(":")[0].lower()
-    return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
 
 
 def _join(base: str, location: str) -> str | None:
