@@ -255,6 +255,35 @@ def test_a_redirect_to_a_url_the_sitemap_lists_is_told_to_go(
 
 
 @pytest.mark.parametrize(
+    ("location", "why"),
+    [
+        ("http://[evil:host]/x", "http://[evil:host]/x"),
+        ("http://4294967297/x", "4294967297 - is not an IP address"),
+        ("ftp://example.com/x", "ftp://example.com/x"),
+    ],
+)
+def test_a_redirect_no_request_can_follow_is_said_to_be_the_redirect_s_fault(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    location: str,
+    why: str,
+) -> None:
+    live_server.reset()
+    live_server.route("/moved", status=302, headers=[("Location", location)])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/moved"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert finding.code == "LV004"
+    reason = finding.message.split(": ", 1)[1]
+    if location.startswith("ftp"):
+        assert reason.startswith("a redirect leads out of http and https (")
+    else:
+        assert reason.startswith("a redirect leads to a URL no request can be made for (")
+    assert why in finding.message
+    assert _requested(live_server) == ["/moved"]
+
+
+@pytest.mark.parametrize(
     ("path", "hops"),
     [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
 )

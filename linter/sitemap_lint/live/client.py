@@ -563,7 +563,8 @@ class Client:
                 return answer
             following = _join(current, location)
             if following is None or http_scheme(following) is None:
-                answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
+                answer.error = INVALID_URL if following is None else SCHEME
+                answer.detail = f"a redirect to {location[:200]}"
                 return answer
             if following in {url, *(hop.url for hop in chain), current}:
                 answer.loop, answer.loop_to = True, following
