@@ -360,6 +360,23 @@ def test_503_with_an_http_date_is_retried(server: LiveServer) -> None:
     assert second.time - first.time >= 0.5  # the date has a precision of a second
 
 
+@pytest.mark.parametrize("after", ["1", "date&seconds=2"])
+def test_a_retry_after_holds_every_request_to_its_host(server: LiveServer, after: str) -> None:
+    # the host said when to come back: none of its other URLs is asked before then
+    # (the two asked at once with the first are in flight when it says so)
+    async def ask() -> list[Answer]:
+        async with Client(settings(server, per_host=2), robots=False) as client:
+            urls = [server.url(f"/retry/429/1?after={after}&n={n}") for n in range(6)]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    answers = asyncio.run(ask())
+    assert [(answer.status, answer.attempts) for answer in answers] == 6 * [(200, 2)]
+    log = server.log()
+    said = min(entry.time for entry in log)
+    later = sorted(entry.time - said for entry in log)[2:]
+    assert len(later) == 10 and min(later) >= 0.5  # a date has a precision of a second
+
+
 def test_a_retry_after_past_the_cap_gives_up_with_the_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/429/5?after=120")
     assert (answer.status, answer.attempts) == (429, 1)

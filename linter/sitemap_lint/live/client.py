@@ -13,7 +13,8 @@
   slot, and its Crawl-delay, waited for before a slot of all);
   robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
   ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
-  answer), and connection errors and timeouts are retried with a doubling backoff.
+  answer), and every other request to the host waits as long; connection errors and
+  timeouts are retried with a doubling backoff.
 - Bounds: a timeout for the connection, each read and the whole of one hop; headers of
   at most ``MAX_HEADER_FIELD`` bytes; bodies decoded here (gzip, deflate) and at most
   ``head_bytes`` of them, so a compression bomb stops at the bound (and is TOO_LARGE: a
@@ -333,6 +334,8 @@ class Client:
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
+        # host key -> until when a 429 or 503 asked that none of its requests go
+        self._held_until: dict[str, float] = {}
         self._mapping = parse_connect_to(settings.connect_to)
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
@@ -641,6 +644,7 @@ class Client:
                 wait = settings.backoff * 2**attempt
             if wait > settings.retry_after_cap:
                 return response, attempt + 1, sent
+            self._hold(url, wait)
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -657,9 +661,12 @@ class Client:
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
-        # The host's slot and its Crawl-delay first: waiting for them holds no slot of
-        # the others.
+        # The host's slot, the end of a 429's or 503's wait and its Crawl-delay first:
+        # waiting for them holds no slot of the others.
         async with host:
+            held = self._held_until.get(key, 0.0) - time.monotonic()
+            if held > 0:
+                await asyncio.sleep(held)
             robots = self.robots
             rules = robots.known(url) if robots is not None and robots.delayed else None
             if rules is not None and rules.delay > 0:
@@ -689,6 +696,13 @@ class Client:
             raise HopError(REFUSED, _refusal(error), sent=False) from None
         except Exception as error:
             raise _hop_error(error) from None
+
+    def _hold(self, url: str, seconds: float) -> None:
+        """No request to ``url``'s host goes in the next ``seconds`` (a 429's or a
+        503's wait: its Retry-After, or the backoff)."""
+        key = self._host_key(URL(url, encoded=True))
+        until = time.monotonic() + seconds
+        self._held_until[key] = max(self._held_until.get(key, 0.0), until)
 
     async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
