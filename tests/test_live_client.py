@@ -377,6 +377,25 @@ def test_a_retry_after_holds_every_request_to_its_host(server: LiveServer, after
     assert len(later) == 10 and min(later) >= 0.5  # a date has a precision of a second
 
 
+def test_a_host_that_keeps_answering_429_is_held_a_bounded_time_in_all(
+    server: LiveServer,
+) -> None:
+    # each 429 holds the host again: past ``held_cap`` seconds in all, its 429s are
+    # the answers at once, and the run does not grow with its URLs times their wait
+    started = time.monotonic()
+
+    async def ask() -> list[Answer]:
+        changes = {"per_host": 2, "held_cap": 2.0}
+        async with Client(settings(server, **changes), robots=False) as client:
+            urls = [server.url(f"/retry/429/9?after=1&n={n}") for n in range(12)]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    answers = asyncio.run(ask())
+    assert {answer.status for answer in answers} == {429}
+    assert time.monotonic() - started < 6
+    assert any(answer.attempts == 1 for answer in answers)
+
+
 def test_a_retry_after_past_the_cap_gives_up_with_the_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/429/5?after=120")
     assert (answer.status, answer.attempts) == (429, 1)

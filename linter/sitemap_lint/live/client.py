@@ -13,7 +13,8 @@
   slot, and its Crawl-delay, waited for before a slot of all);
   robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
   ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
-  answer), and every other request to the host waits as long; connection errors and
+  answer), and every other request to the host waits as long (``held_cap`` seconds
+  in all a run: past them a host's 429s and 503s are answers); connection errors and
   timeouts are retried with a doubling backoff.
 - Bounds: a timeout for the connection, each read and the whole of one hop; headers of
   at most ``MAX_HEADER_FIELD`` bytes; bodies decoded here (gzip, deflate) and at most
@@ -124,6 +125,8 @@ class ClientSettings:
     connect_to: tuple[tuple[str, str], ...] = ()  # ("host:port", "host2:port2"), as curl's
     backoff: float = 0.5  # seconds before the first retry; doubled at each next one
     retry_after_cap: float = 60.0  # a longer Retry-After gives up with the status
+    # seconds a host is held in all by its 429s and 503s; past them, they are answers
+    held_cap: float = 300.0
     extra: dict[str, str] = field(default_factory=dict)  # more request headers
 
 
@@ -334,8 +337,10 @@ class Client:
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
-        # host key -> until when a 429 or 503 asked that none of its requests go
+        # host key -> until when a 429 or 503 asked that none of its requests go, and
+        # the seconds it was held so in all
         self._held_until: dict[str, float] = {}
+        self._held_for: dict[str, float] = {}
         self._mapping = parse_connect_to(settings.connect_to)
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
@@ -642,9 +647,8 @@ class Client:
             wait = retry_after(response.header("Retry-After"))
             if wait is None:
                 wait = settings.backoff * 2**attempt
-            if wait > settings.retry_after_cap:
+            if wait > settings.retry_after_cap or not self._hold(url, wait):
                 return response, attempt + 1, sent
-            self._hold(url, wait)
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -697,12 +701,19 @@ class Client:
         except Exception as error:
             raise _hop_error(error) from None
 
-    def _hold(self, url: str, seconds: float) -> None:
+    def _hold(self, url: str, seconds: float) -> bool:
         """No request to ``url``'s host goes in the next ``seconds`` (a 429's or a
-        503's wait: its Retry-After, or the backoff)."""
+        503's wait: its Retry-After, or the backoff); False, and no hold, once the host
+        was held ``held_cap`` seconds in all."""
         key = self._host_key(URL(url, encoded=True))
-        until = time.monotonic() + seconds
-        self._held_until[key] = max(self._held_until.get(key, 0.0), until)
+        now = time.monotonic()
+        until = max(self._held_until.get(key, now), now + seconds)
+        held = self._held_for.get(key, 0.0) + until - max(self._held_until.get(key, now), now)
+        if held > self.settings.held_cap:
+            return False
+        self._held_for[key] = held
+        self._held_until[key] = until
+        return True
 
     async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
