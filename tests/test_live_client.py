@@ -36,7 +36,7 @@ from sitemap_lint.live.model import (
     Answer,
 )
 from sitemap_lint.live.robots import Robots, origin, read_rules
-from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.live_server import HTML, LiveServer, live_server  # noqa: F401
 from tests.site_server import unused_url
 
 pytestmark = pytest.mark.slow
@@ -405,6 +405,26 @@ def test_retries_end_with_the_last_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/503/9?after=none", retries=2)
     assert (answer.status, answer.attempts) == (503, 3)
     assert len(server.log()) == 3
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ([("Cache-Control", "max-age=\u00b2")], 200),
+        ([("Cache-Control", "max-age=60"), ("Age", "\u00b2")], 200),
+        ([("Retry-After", "\u00b2")], 429),
+    ],
+)
+def test_a_number_in_other_digits_is_no_number(
+    server: LiveServer, headers: list[tuple[str, str]], status: int
+) -> None:
+    # str.isdigit holds for "²", which float() refuses: the answer was lost to a
+    # ValueError (LV004 for a page that answers 200)
+    server.route("/odd", status=status, headers=headers, content_type=HTML)
+    answer = fetch(server, "/odd")
+    assert (answer.status, answer.error) == (status, None)
+    assert retry_after("\u00b2") is None and retry_after("\u0663") is None
+    assert freshness([("Cache-Control", "max-age=\u0663")], 0.0) is None
 
 
 def test_retry_after_reads_seconds_and_dates() -> None:

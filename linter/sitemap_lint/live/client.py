@@ -920,7 +920,7 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return float(text)
     moment = parse_http_date(text)
     if moment is None:
@@ -953,7 +953,7 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
         return None
     if "max-age" in directives:
         text = directives["max-age"]
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             return None
         lifetime = float(text)
         sent_at = _sent_at(date, now)
@@ -965,7 +965,8 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
         lifetime = until.timestamp() - sent_at
     else:
         return None
-    stated_age = float(age.strip()) if age is not None and age.strip().isdigit() else 0.0
+    stated = age.strip() if age is not None else ""
+    stated_age = float(stated) if stated.isascii() and stated.isdigit() else 0.0
     spent = max(now - sent_at, stated_age, 0.0)
     return now + lifetime - spent if lifetime > spent else None
 
