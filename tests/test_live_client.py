@@ -736,6 +736,30 @@ def test_the_per_host_limit_holds(server: LiveServer) -> None:
     assert 1 <= server.max_in_flight() <= 3
 
 
+@pytest.mark.parametrize(
+    "spelling", ["\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com", "EXAMPLE.com."]
+)
+def test_one_host_however_spelled_is_one_host(server: LiveServer, spelling: str) -> None:
+    # its per-host limit (and Crawl-delay) and where --live-connect-to sends it: a
+    # full-width spelling had a limit of its own and went to the name's own address
+    async def run() -> list[Answer]:
+        mapped = settings(
+            server, per_host=1, named_hosts=(), connect_to=(("example.com:80", server.origin),)
+        )
+        async with Client(mapped, robots=False) as client:
+            urls = [
+                f"http://{host}/slow?seconds=0.3&n={n}"
+                for n in range(3)
+                for host in ("example.com", spelling)
+            ]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    started = time.monotonic()
+    answers = asyncio.run(run())
+    assert [(answer.status, answer.error) for answer in answers] == 6 * [(200, None)]
+    assert time.monotonic() - started >= 1.8  # one at a time
+
+
 def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
     seen: list[int | None] = []
 

@@ -152,9 +152,14 @@ def host_address(host: str) -> Address | None:
 def canonical_host(host: str) -> str:
     """A host as compared with the named ones: an address in its standard form (the
     unwrapped IPv4 address of a mapped IPv6 one), a name in lower case without a
-    trailing dot."""
+    trailing dot, and in its ASCII form (a full-width or other Unicode spelling of
+    ``example.com`` is ``example.com``)."""
     address = host_address(host)
     if address is None:
+        if not host.isascii():
+            from sitemap_lint.domain.hosts import to_ascii
+
+            host = to_ascii(host).ascii or host
         return host.lower().rstrip(".")
     return str(_unmapped(address))
 
