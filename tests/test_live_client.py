@@ -161,6 +161,56 @@ def test_a_redirect_to_an_internal_address_is_refused(
     assert [entry.path for entry in server.log()] == [path]  # nothing reached 127.0.0.2
 
 
+# Every spelling of an internal address, as a redirect's Location from a public name
+# (sent to the server by connect_to): "{port}" is the server's, which listens on
+# 127.0.0.2 too, so that a spelling let through would reach it.
+SPELLINGS = [
+    ("127.2:{port}", "127.0.0.2 is a loopback address"),
+    ("0x7f.2:{port}", "127.0.0.2 is a loopback address"),
+    ("2130706434:{port}", "127.0.0.2 is a loopback address"),
+    ("017700000002:{port}", "127.0.0.2 is a loopback address"),
+    ("0x7f000002:{port}", "127.0.0.2 is a loopback address"),
+    ("127.0.0.2.:{port}", "127.0.0.2 is a loopback address"),
+    ("[::ffff:127.0.0.2]:{port}", "::ffff:127.0.0.2 is a loopback address"),
+    ("[::ffff:7f00:2]:{port}", "::ffff:127.0.0.2 is a loopback address"),
+    ("example.com@127.0.0.2:{port}", "127.0.0.2 is a loopback address"),
+    ("0.0.0.0:{port}", "0.0.0.0 is an unspecified address"),
+    ("[::1]:{port}", "::1 is a loopback address"),
+    ("[0:0:0:0:0:ffff:a9fe:a9fe]", "::ffff:169.254.169.254 is a link-local address"),
+    ("[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe is a link-local address"),
+    ("[fe80::1%25eth0]", "fe80::1%25eth0 is a link-local address"),
+    ("[fd00::1]", "fd00::1 is a unique-local address"),
+    ("100.64.0.1", "100.64.0.1 is a carrier-grade NAT address"),
+    ("192.0.0.1", "192.0.0.1 is a reserved address"),
+    ("198.18.0.1", "198.18.0.1 is a reserved address"),
+    ("240.0.0.1", "240.0.0.1 is a reserved address"),
+    ("255.255.255.255", "255.255.255.255 is a reserved address"),
+    ("localhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("\u24dbocalhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+]
+
+
+def test_every_spelling_of_an_internal_address_is_refused_after_a_redirect(
+    server: LiveServer,
+) -> None:
+    mapped = settings(server, named_hosts=(), connect_to=(("example.com:80", server.origin),))
+
+    async def ask() -> list[Answer]:
+        answers = []
+        async with Client(mapped, robots=False) as client:
+            for spelling, _ in SPELLINGS:
+                location = f"http://{spelling.format(port=server.port)}/status/200"
+                server.route("/away", status=302, headers=[("Location", location)])
+                answers.append(await client.fetch(f"http://example.com/away?{len(answers)}", PAGE))
+        return answers
+
+    answers = asyncio.run(ask())
+    assert [(answer.error, answer.detail) for answer in answers] == [
+        (REFUSED, detail) for _, detail in SPELLINGS
+    ]
+    assert {entry.path.partition("?")[0] for entry in server.log()} == {"/away"}
+
+
 def test_an_unnamed_loopback_host_is_refused_and_allowed_when_told(server: LiveServer) -> None:
     other = server.url("/status/200", host="127.0.0.2")
 
@@ -758,6 +808,28 @@ def test_one_host_however_spelled_is_one_host(server: LiveServer, spelling: str)
     answers = asyncio.run(run())
     assert [(answer.status, answer.error) for answer in answers] == 6 * [(200, None)]
     assert time.monotonic() - started >= 1.8  # one at a time
+
+
+def test_the_limit_of_all_hosts_holds(server: LiveServer) -> None:
+    hosts = [f"h{n}.example" for n in range(6)]
+    mapped = settings(
+        server,
+        concurrency=3,
+        per_host=2,
+        named_hosts=(),
+        connect_to=tuple((f"{host}:80", server.origin) for host in hosts),
+    )
+
+    async def run() -> None:
+        async with Client(mapped, robots=False) as client:
+            urls = [f"http://{host}/slow?seconds=0.4&n={n}" for host in hosts for n in range(2)]
+            await client.fetch_all((url, PAGE) for url in urls)
+
+    asyncio.run(run())
+    arrivals = sorted(entry.time for entry in server.log())
+    assert len(arrivals) == 12
+    # each answer takes 0.4 s: at most three arrive within any 0.3 s
+    assert max(sum(a <= t < a + 0.3 for t in arrivals) for a in arrivals) <= 3
 
 
 def test_fetch_all_streams_its_answers(server: LiveServer) -> None:
