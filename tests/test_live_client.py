@@ -427,6 +427,18 @@ def test_a_retry_after_holds_every_request_to_its_host(server: LiveServer, after
     assert len(later) == 10 and min(later) >= 0.5  # a date has a precision of a second
 
 
+def test_a_retry_after_holds_the_host_after_the_last_attempt_too(server: LiveServer) -> None:
+    async def ask() -> list[Answer]:
+        async with Client(settings(server, retries=0), robots=False) as client:
+            first = await client.fetch(server.url("/retry/429/1?after=1"), PAGE)
+            return [first, await client.fetch(server.url("/status/200"), PAGE)]
+
+    answers = asyncio.run(ask())
+    assert [answer.status for answer in answers] == [429, 200]
+    first, second = server.log()
+    assert second.time - first.time >= 0.9
+
+
 def test_a_host_that_keeps_answering_429_is_held_a_bounded_time_in_all(
     server: LiveServer,
 ) -> None:

@@ -642,12 +642,14 @@ class Client:
                 await asyncio.sleep(settings.backoff * 2**attempt)
                 continue
             sent += 1
-            if response.status not in RETRY_STATUSES or attempt == settings.retries:
+            if response.status not in RETRY_STATUSES:
                 return response, attempt + 1, sent
             wait = retry_after(response.header("Retry-After"))
             if wait is None:
                 wait = settings.backoff * 2**attempt
-            if wait > settings.retry_after_cap or not self._hold(url, wait):
+            # the host is held (the last attempt's wait too, for the host's other URLs)
+            held = wait <= settings.retry_after_cap and self._hold(url, wait)
+            if not held or attempt == settings.retries:
                 return response, attempt + 1, sent
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
