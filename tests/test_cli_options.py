@@ -123,6 +123,15 @@ LIVE_CASES = [
         ["--live-connect-to", "a:b"],
         "--live-connect-to a:b: give HOST:PORT:HOST2:PORT2, e.g. example.com:443:127.0.0.1:8443",
     ),
+    *(
+        (
+            ["--live-connect-to", value],
+            f"--live-connect-to {value}: give HOST:PORT:HOST2:PORT2, e.g. example.com:443:127.0.0.1:8443",
+        )
+        # a port of other digits was an internal error (²) or read as a number (٣), and
+        # one past 65535 or 0 taken
+        for value in ("a:\u00b2:b:80", "a:80:b:\u0663", "a:80:b:65536", "a:0:b:80")
+    ),
     (["--live-max", "-1"], "--live-max -1: give 0 or more"),
 ]
 

@@ -174,6 +174,42 @@ def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     assert _requested(live_server).count("/status/404") == 1
 
 
+VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
+
+
+def test_a_url_neither_http_nor_https_is_left_to_the_static_rules(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # UR002 and VD005 judge the scheme (an ftp: video file is one Google fetches); the
+    # audit requests none of them, says nothing of them, and --live-max counts the rest
+    live_server.reset()
+    video = (
+        "<video:video><video:thumbnail_loc>http://example.com/image.png</video:thumbnail_loc>"
+        "<video:title>t</video:title><video:description>d</video:description>"
+        "<video:content_loc>ftp://example.com/v.mp4</video:content_loc></video:video>"
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}"'
+        f' xmlns:video="{VIDEO_NS}">\n'
+        "  <url><loc>ftp://example.com/a</loc></url>\n"
+        "  <url><loc>file:///etc/passwd</loc></url>\n"
+        f"  <url><loc>{SITE}/status/404</loc><image:image><image:loc>gopher://example.com/i.png"
+        f"</image:loc></image:image>{video}</url>\n"
+        "</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, live_max=2)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    report = _json_report(sitemap, **options)
+    findings = [(f["code"], f["line"]) for f in report["files"][0]["findings"]]
+    assert [code for code in findings if code[0][:2] == "LV"] == [("LV001", 5)]
+    assert ("UR002", 3) in findings and ("UR002", 4) in findings
+    live = report["summary"]["live"]
+    assert (live["listed"], live["requested"], live["statuses"]) == (6, 2, {"200": 1, "404": 1})
+    assert sorted(_requested(live_server)) == ["/image.png", "/status/404"]
+
+
 def test_sample_is_deterministic_and_max_limits(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
@@ -216,6 +252,35 @@ def test_a_redirect_to_a_url_the_sitemap_lists_is_told_to_go(
     assert finding.line == 3
     assert says in finding.message
     assert (finding.fix is not None) == fixed  # writing the final URL would list it twice
+
+
+@pytest.mark.parametrize(
+    ("location", "why"),
+    [
+        ("http://[evil:host]/x", "http://[evil:host]/x"),
+        ("http://4294967297/x", "4294967297 - is not an IP address"),
+        ("ftp://example.com/x", "ftp://example.com/x"),
+    ],
+)
+def test_a_redirect_no_request_can_follow_is_said_to_be_the_redirect_s_fault(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    location: str,
+    why: str,
+) -> None:
+    live_server.reset()
+    live_server.route("/moved", status=302, headers=[("Location", location)])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/moved"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert finding.code == "LV004"
+    reason = finding.message.split(": ", 1)[1]
+    if location.startswith("ftp"):
+        assert reason.startswith("a redirect leads out of http and https (")
+    else:
+        assert reason.startswith("a redirect leads to a URL no request can be made for (")
+    assert why in finding.message
+    assert _requested(live_server) == ["/moved"]
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ from sitemap_lint.live.model import (
     Answer,
 )
 from sitemap_lint.live.robots import Robots, origin, read_rules
-from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.live_server import HTML, LiveServer, live_server  # noqa: F401
 from tests.site_server import unused_url
 
 pytestmark = pytest.mark.slow
@@ -159,6 +159,56 @@ def test_a_redirect_to_an_internal_address_is_refused(
     assert answer.detail is not None and answer.detail.endswith(f" is a {kind} address")
     assert [hop.url for hop in answer.chain] == [server.url(path)]
     assert [entry.path for entry in server.log()] == [path]  # nothing reached 127.0.0.2
+
+
+# Every spelling of an internal address, as a redirect's Location from a public name
+# (sent to the server by connect_to): "{port}" is the server's, which listens on
+# 127.0.0.2 too, so that a spelling let through would reach it.
+SPELLINGS = [
+    ("127.2:{port}", "127.0.0.2 is a loopback address"),
+    ("0x7f.2:{port}", "127.0.0.2 is a loopback address"),
+    ("2130706434:{port}", "127.0.0.2 is a loopback address"),
+    ("017700000002:{port}", "127.0.0.2 is a loopback address"),
+    ("0x7f000002:{port}", "127.0.0.2 is a loopback address"),
+    ("127.0.0.2.:{port}", "127.0.0.2 is a loopback address"),
+    ("[::ffff:127.0.0.2]:{port}", "::ffff:127.0.0.2 is a loopback address"),
+    ("[::ffff:7f00:2]:{port}", "::ffff:127.0.0.2 is a loopback address"),
+    ("example.com@127.0.0.2:{port}", "127.0.0.2 is a loopback address"),
+    ("0.0.0.0:{port}", "0.0.0.0 is an unspecified address"),
+    ("[::1]:{port}", "::1 is a loopback address"),
+    ("[0:0:0:0:0:ffff:a9fe:a9fe]", "::ffff:169.254.169.254 is a link-local address"),
+    ("[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe is a link-local address"),
+    ("[fe80::1%25eth0]", "fe80::1%25eth0 is a link-local address"),
+    ("[fd00::1]", "fd00::1 is a unique-local address"),
+    ("100.64.0.1", "100.64.0.1 is a carrier-grade NAT address"),
+    ("192.0.0.1", "192.0.0.1 is a reserved address"),
+    ("198.18.0.1", "198.18.0.1 is a reserved address"),
+    ("240.0.0.1", "240.0.0.1 is a reserved address"),
+    ("255.255.255.255", "255.255.255.255 is a reserved address"),
+    ("localhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("\u24dbocalhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+]
+
+
+def test_every_spelling_of_an_internal_address_is_refused_after_a_redirect(
+    server: LiveServer,
+) -> None:
+    mapped = settings(server, named_hosts=(), connect_to=(("example.com:80", server.origin),))
+
+    async def ask() -> list[Answer]:
+        answers = []
+        async with Client(mapped, robots=False) as client:
+            for spelling, _ in SPELLINGS:
+                location = f"http://{spelling.format(port=server.port)}/status/200"
+                server.route("/away", status=302, headers=[("Location", location)])
+                answers.append(await client.fetch(f"http://example.com/away?{len(answers)}", PAGE))
+        return answers
+
+    answers = asyncio.run(ask())
+    assert [(answer.error, answer.detail) for answer in answers] == [
+        (REFUSED, detail) for _, detail in SPELLINGS
+    ]
+    assert {entry.path.partition("?")[0] for entry in server.log()} == {"/away"}
 
 
 def test_an_unnamed_loopback_host_is_refused_and_allowed_when_told(server: LiveServer) -> None:
@@ -323,6 +373,23 @@ def test_a_url_no_request_can_be_made_for_sends_nothing(url: str) -> None:
     assert (answer.error, answer.sent) == (INVALID_URL, 0)
 
 
+@pytest.mark.parametrize("host", ["[evil:host]", "[::ffff:127.1]", "4294967297"])
+def test_a_host_taken_for_an_address_that_is_none_is_an_invalid_url(
+    server: LiveServer, host: str
+) -> None:
+    # aiohttp connects to such a host as written, asking no resolver: the system's
+    # would look "evil:host" up as a name (in /etc/hosts, in DNS) and the connection
+    # would go wherever it says, past the guard
+    async def ask() -> Answer:
+        async with Client(settings(server, retries=1), robots=False) as client:
+            return await client.fetch(f"http://{host}:{server.port}/status/200", PAGE)
+
+    answer = asyncio.run(ask())
+    assert (answer.error, answer.attempts, answer.sent) == (INVALID_URL, 1, 0)
+    assert answer.detail == f"InvalidUrlClientError: {host.strip('[]')} - is not an IP address"
+    assert server.log() == []
+
+
 def test_the_user_agent_names_the_tool_and_its_version(server: LiveServer) -> None:
     fetch(server, "/status/200")
     agent = server.log()[0].headers["User-Agent"]
@@ -343,6 +410,54 @@ def test_503_with_an_http_date_is_retried(server: LiveServer) -> None:
     assert second.time - first.time >= 0.5  # the date has a precision of a second
 
 
+@pytest.mark.parametrize("after", ["1", "date&seconds=2"])
+def test_a_retry_after_holds_every_request_to_its_host(server: LiveServer, after: str) -> None:
+    # the host said when to come back: none of its other URLs is asked before then
+    # (the two asked at once with the first are in flight when it says so)
+    async def ask() -> list[Answer]:
+        async with Client(settings(server, per_host=2), robots=False) as client:
+            urls = [server.url(f"/retry/429/1?after={after}&n={n}") for n in range(6)]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    answers = asyncio.run(ask())
+    assert [(answer.status, answer.attempts) for answer in answers] == 6 * [(200, 2)]
+    log = server.log()
+    said = min(entry.time for entry in log)
+    later = sorted(entry.time - said for entry in log)[2:]
+    assert len(later) == 10 and min(later) >= 0.5  # a date has a precision of a second
+
+
+def test_a_retry_after_holds_the_host_after_the_last_attempt_too(server: LiveServer) -> None:
+    async def ask() -> list[Answer]:
+        async with Client(settings(server, retries=0), robots=False) as client:
+            first = await client.fetch(server.url("/retry/429/1?after=1"), PAGE)
+            return [first, await client.fetch(server.url("/status/200"), PAGE)]
+
+    answers = asyncio.run(ask())
+    assert [answer.status for answer in answers] == [429, 200]
+    first, second = server.log()
+    assert second.time - first.time >= 0.9
+
+
+def test_a_host_that_keeps_answering_429_is_held_a_bounded_time_in_all(
+    server: LiveServer,
+) -> None:
+    # each 429 holds the host again: past ``held_cap`` seconds in all, its 429s are
+    # the answers at once, and the run does not grow with its URLs times their wait
+    started = time.monotonic()
+
+    async def ask() -> list[Answer]:
+        changes = {"per_host": 2, "held_cap": 2.0}
+        async with Client(settings(server, **changes), robots=False) as client:
+            urls = [server.url(f"/retry/429/9?after=1&n={n}") for n in range(12)]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    answers = asyncio.run(ask())
+    assert {answer.status for answer in answers} == {429}
+    assert time.monotonic() - started < 6
+    assert any(answer.attempts == 1 for answer in answers)
+
+
 def test_a_retry_after_past_the_cap_gives_up_with_the_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/429/5?after=120")
     assert (answer.status, answer.attempts) == (429, 1)
@@ -352,6 +467,26 @@ def test_retries_end_with_the_last_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/503/9?after=none", retries=2)
     assert (answer.status, answer.attempts) == (503, 3)
     assert len(server.log()) == 3
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ([("Cache-Control", "max-age=\u00b2")], 200),
+        ([("Cache-Control", "max-age=60"), ("Age", "\u00b2")], 200),
+        ([("Retry-After", "\u00b2")], 429),
+    ],
+)
+def test_a_number_in_other_digits_is_no_number(
+    server: LiveServer, headers: list[tuple[str, str]], status: int
+) -> None:
+    # str.isdigit holds for "²", which float() refuses: the answer was lost to a
+    # ValueError (LV004 for a page that answers 200)
+    server.route("/odd", status=status, headers=headers, content_type=HTML)
+    answer = fetch(server, "/odd")
+    assert (answer.status, answer.error) == (status, None)
+    assert retry_after("\u00b2") is None and retry_after("\u0663") is None
+    assert freshness([("Cache-Control", "max-age=\u0663")], 0.0) is None
 
 
 def test_retry_after_reads_seconds_and_dates() -> None:
@@ -661,6 +796,52 @@ def test_the_per_host_limit_holds(server: LiveServer) -> None:
     asyncio.run(run())
     assert len(server.log()) == 24
     assert 1 <= server.max_in_flight() <= 3
+
+
+@pytest.mark.parametrize(
+    "spelling", ["\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com", "EXAMPLE.com."]
+)
+def test_one_host_however_spelled_is_one_host(server: LiveServer, spelling: str) -> None:
+    # its per-host limit (and Crawl-delay) and where --live-connect-to sends it: a
+    # full-width spelling had a limit of its own and went to the name's own address
+    async def run() -> list[Answer]:
+        mapped = settings(
+            server, per_host=1, named_hosts=(), connect_to=(("example.com:80", server.origin),)
+        )
+        async with Client(mapped, robots=False) as client:
+            urls = [
+                f"http://{host}/slow?seconds=0.3&n={n}"
+                for n in range(3)
+                for host in ("example.com", spelling)
+            ]
+            return await asyncio.gather(*(client.fetch(url, PAGE) for url in urls))
+
+    started = time.monotonic()
+    answers = asyncio.run(run())
+    assert [(answer.status, answer.error) for answer in answers] == 6 * [(200, None)]
+    assert time.monotonic() - started >= 1.8  # one at a time
+
+
+def test_the_limit_of_all_hosts_holds(server: LiveServer) -> None:
+    hosts = [f"h{n}.example" for n in range(6)]
+    mapped = settings(
+        server,
+        concurrency=3,
+        per_host=2,
+        named_hosts=(),
+        connect_to=tuple((f"{host}:80", server.origin) for host in hosts),
+    )
+
+    async def run() -> None:
+        async with Client(mapped, robots=False) as client:
+            urls = [f"http://{host}/slow?seconds=0.4&n={n}" for host in hosts for n in range(2)]
+            await client.fetch_all((url, PAGE) for url in urls)
+
+    asyncio.run(run())
+    arrivals = sorted(entry.time for entry in server.log())
+    assert len(arrivals) == 12
+    # each answer takes 0.4 s: at most three arrive within any 0.3 s
+    assert max(sum(a <= t < a + 0.3 for t in arrivals) for a in arrivals) <= 3
 
 
 def test_fetch_all_streams_its_answers(server: LiveServer) -> None:

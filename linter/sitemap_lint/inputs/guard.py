@@ -47,6 +47,13 @@ _OCTAL_DIGITS = frozenset("01234567")
 _DECIMAL_DIGITS = frozenset("0123456789")
 
 
+def http_scheme(url: str) -> str | None:
+    """The scheme of an http or https URL (``http://``, ``HTTPS://``) in lower case,
+    else None: the only URLs a fetch requests."""
+    scheme = url.partition(":")[0].lower()
+    return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
+
+
 def kind_article(kind: str) -> str:
     """An ``address_kind`` with its article: "a loopback", "an unspecified"."""
     vowel = kind[0] in "aeio" or kind.startswith("unspecified")
@@ -145,9 +152,14 @@ def host_address(host: str) -> Address | None:
 def canonical_host(host: str) -> str:
     """A host as compared with the named ones: an address in its standard form (the
     unwrapped IPv4 address of a mapped IPv6 one), a name in lower case without a
-    trailing dot."""
+    trailing dot, and in its ASCII form (a full-width or other Unicode spelling of
+    ``example.com`` is ``example.com``)."""
     address = host_address(host)
     if address is None:
+        if not host.isascii():
+            from sitemap_lint.domain.hosts import to_ascii
+
+            host = to_ascii(host).ascii or host
         return host.lower().rstrip(".")
     return str(_unmapped(address))
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
+from sitemap_lint.inputs.guard import http_scheme
 from sitemap_lint.live.model import GET_KINDS, Answer, Target
 
 if TYPE_CHECKING:
@@ -107,12 +108,16 @@ def cache_errors() -> Iterator[None]:
 def chosen_urls(results: Iterable[FileResult], settings: LiveSettings) -> list[Target]:
     """The distinct URLs to request, sampled and limited, in the files' order: each as
     the first target listing it, or as the first listing it as a page when one does
-    (a page's answer serves every kind; a HEAD's has none of a page's facts)."""
+    (a page's answer serves every kind; a HEAD's has none of a page's facts). A URL
+    neither http nor https is not requested: the static rules judge its scheme (UR002,
+    VD005, which allows a video file on ftp:)."""
     from sitemap_lint.live.targets import sample
 
     first: dict[str, Target] = {}
     for result in results:
         for target in result.targets or ():
+            if http_scheme(target.url) is None:
+                continue
             known = first.setdefault(target.url, target)
             if target.kind in GET_KINDS and known.kind not in GET_KINDS:
                 first[target.url] = target

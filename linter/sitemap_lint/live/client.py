@@ -13,7 +13,9 @@
   slot, and its Crawl-delay, waited for before a slot of all);
   robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
   ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
-  answer), and connection errors and timeouts are retried with a doubling backoff.
+  answer), and every other request to the host waits as long (``held_cap`` seconds
+  in all a run: past them a host's 429s and 503s are answers); connection errors and
+  timeouts are retried with a doubling backoff.
 - Bounds: a timeout for the connection, each read and the whole of one hop; headers of
   at most ``MAX_HEADER_FIELD`` bytes; bodies decoded here (gzip, deflate) and at most
   ``head_bytes`` of them, so a compression bomb stops at the bound (and is TOO_LARGE: a
@@ -46,17 +48,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.helpers import is_ip_address
 from yarl import URL
 
 from sitemap_lint._version import __version__
 from sitemap_lint.inputs.guard import (
-    DEFAULT_PORTS,
     Guard,
     HostPolicy,
     RefusedAddress,
     address_text,
     canonical_host,
     host_address,
+    http_scheme,
     kind_article,
 )
 from sitemap_lint.live.model import (
@@ -122,6 +125,8 @@ class ClientSettings:
     connect_to: tuple[tuple[str, str], ...] = ()  # ("host:port", "host2:port2"), as curl's
     backoff: float = 0.5  # seconds before the first retry; doubled at each next one
     retry_after_cap: float = 60.0  # a longer Retry-After gives up with the status
+    # seconds a host is held in all by its 429s and 503s; past them, they are answers
+    held_cap: float = 300.0
     extra: dict[str, str] = field(default_factory=dict)  # more request headers
 
 
@@ -288,7 +293,9 @@ class GuardedResolver(AbstractResolver):
 class GuardedConnector(aiohttp.TCPConnector):
     """aiohttp's connector, asking ``resolver`` for an address written in a URL too (it
     connects to one without asking its resolver), so that ``connect_to`` and the guard
-    apply to every host, address or name."""
+    apply to every host, address or name. A host aiohttp would take for an address
+    that is none (``[a:b]``, ``[::ffff:127.1]``: the system's resolver would look it up
+    as a name) is an invalid URL."""
 
     def __init__(self, resolver: GuardedResolver, **options: Any) -> None:
         super().__init__(resolver=resolver, **options)
@@ -299,6 +306,8 @@ class GuardedConnector(aiohttp.TCPConnector):
     ) -> list[ResolveResult]:
         if self._guarded.is_address(host):
             return await self._guarded.resolve(host, port)
+        if is_ip_address(host):  # aiohttp would connect to it as written, asking no resolver
+            raise aiohttp.InvalidUrlClientError(host, "is not an IP address")
         return await super()._resolve_host(host, port, traces)
 
 
@@ -328,6 +337,10 @@ class Client:
         self._hosts: dict[str, asyncio.Semaphore] = {}
         self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
         self._next_at: dict[str, float] = {}  # host key -> when its next request may go
+        # host key -> until when a 429 or 503 asked that none of its requests go, and
+        # the seconds it was held so in all
+        self._held_until: dict[str, float] = {}
+        self._held_for: dict[str, float] = {}
         self._mapping = parse_connect_to(settings.connect_to)
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
@@ -493,7 +506,7 @@ class Client:
         return answer
 
     async def _fetch(self, url: str, kind: str) -> Answer:
-        if _scheme(url) is None:
+        if http_scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
         key = origin(url)  # the host's, looked up once for its robots.txt and the guard
         robots, rules = self.robots, None
@@ -557,8 +570,9 @@ class Client:
                 answer.detail = f"a {response.status} redirect without a Location header"
                 return answer
             following = _join(current, location)
-            if following is None or _scheme(following) is None:
-                answer.error, answer.detail = SCHEME, f"a redirect to {location[:200]}"
+            if following is None or http_scheme(following) is None:
+                answer.error = INVALID_URL if following is None else SCHEME
+                answer.detail = f"a redirect to {location[:200]}"
                 return answer
             if following in {url, *(hop.url for hop in chain), current}:
                 answer.loop, answer.loop_to = True, following
@@ -628,12 +642,14 @@ class Client:
                 await asyncio.sleep(settings.backoff * 2**attempt)
                 continue
             sent += 1
-            if response.status not in RETRY_STATUSES or attempt == settings.retries:
+            if response.status not in RETRY_STATUSES:
                 return response, attempt + 1, sent
             wait = retry_after(response.header("Retry-After"))
             if wait is None:
                 wait = settings.backoff * 2**attempt
-            if wait > settings.retry_after_cap:
+            # the host is held (the last attempt's wait too, for the host's other URLs)
+            held = wait <= settings.retry_after_cap and self._hold(url, wait)
+            if not held or attempt == settings.retries:
                 return response, attempt + 1, sent
             await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -651,9 +667,12 @@ class Client:
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
-        # The host's slot and its Crawl-delay first: waiting for them holds no slot of
-        # the others.
+        # The host's slot, the end of a 429's or 503's wait and its Crawl-delay first:
+        # waiting for them holds no slot of the others.
         async with host:
+            held = self._held_until.get(key, 0.0) - time.monotonic()
+            if held > 0:
+                await asyncio.sleep(held)
             robots = self.robots
             rules = robots.known(url) if robots is not None and robots.delayed else None
             if rules is not None and rules.delay > 0:
@@ -684,6 +703,20 @@ class Client:
         except Exception as error:
             raise _hop_error(error) from None
 
+    def _hold(self, url: str, seconds: float) -> bool:
+        """No request to ``url``'s host goes in the next ``seconds`` (a 429's or a
+        503's wait: its Retry-After, or the backoff); False, and no hold, once the host
+        was held ``held_cap`` seconds in all."""
+        key = self._host_key(URL(url, encoded=True))
+        now = time.monotonic()
+        until = max(self._held_until.get(key, now), now + seconds)
+        held = self._held_for.get(key, 0.0) + until - max(self._held_until.get(key, now), now)
+        if held > self.settings.held_cap:
+            return False
+        self._held_for[key] = held
+        self._held_until[key] = until
+        return True
+
     async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
         now = time.monotonic()
@@ -713,7 +746,7 @@ class Client:
             if response.status not in REDIRECTS or location is None:
                 return response.status, response.text()
             following = _join(current, location)
-            if following is None or _scheme(following) is None:
+            if following is None or http_scheme(following) is None:
                 return None, ""
             current = following
         return None, ""
@@ -889,7 +922,7 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return float(text)
     moment = parse_http_date(text)
     if moment is None:
@@ -922,7 +955,7 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
         return None
     if "max-age" in directives:
         text = directives["max-age"]
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             return None
         lifetime = float(text)
         sent_at = _sent_at(date, now)
@@ -934,7 +967,8 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
         lifetime = until.timestamp() - sent_at
     else:
         return None
-    stated_age = float(age.strip()) if age is not None and age.strip().isdigit() else 0.0
+    stated = age.strip() if age is not None else ""
+    stated_age = float(stated) if stated.isascii() and stated.isdigit() else 0.0
     spent = max(now - sent_at, stated_age, 0.0)
     return now + lifetime - spent if lifetime > spent else None
 
@@ -1012,11 +1046,6 @@ def _conditional_headers(cached: Answer | None) -> dict[str, str]:
 def _storable(answer: Answer) -> bool:
     """Whether to store ``answer``: one that was requested (a fresh one is stored)."""
     return answer.status is not None and not answer.robots_disallowed and not answer.fresh
-
-
-def _scheme(url: str) -> str | None:
-    scheme = url.partition(":")[0].lower()
-    return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
 
 
 def _join(base: str, location: str) -> str | None:

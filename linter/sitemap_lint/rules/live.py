@@ -108,7 +108,7 @@ UNREACHABLE = rule(
         handshake or certificate fails, the server is too slow (`--live-timeout`),
         the answer is not valid HTTP, a redirect leaves http and https, the page's
         head decodes to more than the audit reads (a compression bomb), or the URL is
-        one no request can be made for (nothing is sent).
+        one no request can be made for (nothing is sent), or a redirect leads to one.
     """,
     why="""
         What the audit cannot reach, a crawler cannot reach either; the URL is not
@@ -558,6 +558,8 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
         return REDIRECT_LOOP.at(*at, f"{what} {url}: its redirects {problem}; {advice}", key=url)
     if answer.error is not None or answer.status is None:
         reason = _REASONS.get(answer.error or "", "no answer")
+        if answer.error == "invalid-url" and (answer.chain or answer.status is not None):
+            reason = "a redirect leads to a URL no request can be made for"
         detail = f" ({_detail(answer)})" if answer.detail else ""
         tries = f" after {answer.attempts} attempts" if answer.attempts > 1 else ""
         return UNREACHABLE.at(

@@ -313,12 +313,17 @@ def _check_connect_to(value: tuple[str, ...], where: str) -> tuple[tuple[str, st
     pairs = []
     for item in value:
         parts = item.rsplit(":", 3)
-        if len(parts) != 4 or not all(parts) or not (parts[1].isdigit() and parts[3].isdigit()):
+        if len(parts) != 4 or not all(parts) or not (_port(parts[1]) and _port(parts[3])):
             raise UsageError(
                 f"{where} {item}: give HOST:PORT:HOST2:PORT2, e.g. example.com:443:127.0.0.1:8443"
             )
         pairs.append((f"{parts[0].lower()}:{parts[1]}", f"{parts[2]}:{parts[3]}"))
     return tuple(pairs)
+
+
+def _port(text: str) -> bool:
+    """Whether ``text`` is a TCP port one connects to: 1 to 65535, in ASCII digits."""
+    return text.isascii() and text.isdigit() and 0 < int(text) < 65536
 
 
 def subkey(key: str, name: str) -> str:
