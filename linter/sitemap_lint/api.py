@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from sitemap_lint.errors import SitemapLintError, plugin_at_fault
+from sitemap_lint.errors import SitemapLintError, internal_error, plugin_at_fault
 from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
@@ -291,11 +291,7 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
         plugin = plugin_at_fault(error)
         if plugin is None:
             raise
-        raise _one_line(
-            SitemapLintError(
-                f"internal error in plugin module {plugin}: {type(error).__name__}: {error}"
-            )
-        ) from error
+        raise _one_line(SitemapLintError(internal_error(error, plugin))) from error
     files = tuple(_file_report(result) for result in results)
     findings = tuple(finding for report in files for finding in report.findings)
     return LintResult(files, findings, outcome.exit_code)

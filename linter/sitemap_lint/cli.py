@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperCommand
 
 from sitemap_lint._version import __version__
-from sitemap_lint.errors import UsageError, plugin_at_fault
+from sitemap_lint.errors import UsageError, internal_error, plugin_at_fault
 from sitemap_lint.settings.declared import (
     BY_NAME,
     CODE_LISTS,
@@ -567,9 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
         return EXIT_TROUBLE
     except Exception as error:
-        plugin = plugin_at_fault(error)
-        where = f" in plugin module {plugin}" if plugin else ""
-        _fail(f"internal error{where}: {type(error).__name__}: {error}")
+        _fail(internal_error(error, plugin_at_fault(error)))
         return EXIT_TROUBLE
     return status if isinstance(status, int) else 0
 
