@@ -763,7 +763,7 @@ def _write_summary(
     ``--statistics`` unless the text report on stdout already shows them."""
     if settings.quiet and not settings.statistics:
         return
-    from sitemap_lint.report.base import Summary
+    from sitemap_lint.report.base import Summary, by_frequency
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:
@@ -771,7 +771,7 @@ def _write_summary(
     in_report = format_name == "text" and settings.output_file is None and not settings.quiet
     if settings.statistics and not in_report:
         # Most frequent first, as the text report's table.
-        for rule, count in sorted(summary.by_rule.items(), key=lambda item: (-item[1], item[0])):
+        for rule, count in by_frequency(summary.by_rule):
             err.write(f"{count:>7}  {rule}\n")
 
 
