@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import inspect
-import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
@@ -25,7 +24,7 @@ from sitemap_lint.settings.declared import (
     Setting,
     refuse_empty_path,
 )
-from sitemap_lint.settings.parsing import format_size, parse_size
+from sitemap_lint.settings.parsing import format_size, parse_size, resolve_color
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Rule
@@ -516,11 +515,12 @@ def _either(items: list[str]) -> str:
 
 
 def _print_markdown(markdown: str) -> None:
-    """Markdown rendered for a terminal (without colour or other styles under
-    ``NO_COLOR``); as it is, for a pipe or a file."""
+    """Markdown rendered for a terminal (without colour or other styles where the report
+    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file."""
     from rich.console import Console
 
-    console = Console(highlight=False, color_system=None if os.environ.get("NO_COLOR") else "auto")
+    plain = resolve_color("auto", sys.stdout) is False
+    console = Console(highlight=False, color_system=None if plain else "auto")
     if console.is_terminal:
         from rich.markdown import Markdown
 

@@ -24,7 +24,13 @@ from sitemap_lint.settings.declared import (
     parse,
     refuse_empty_path,
 )
-from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.settings.parsing import (
+    COLOR_MODES,
+    parse_map,
+    parse_now,
+    parse_sitemap_url,
+    resolve_color,
+)
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
 from sitemap_lint.support.words import plural
@@ -773,25 +779,6 @@ def _write_summary(
         # Most frequent first, as the text report's table.
         for rule, count in by_frequency(summary.by_rule):
             err.write(f"{count:>7}  {rule}\n")
-
-
-def resolve_color(
-    mode: str, stream: TextIO, environ: Mapping[str, str] | None = None
-) -> bool | None:
-    """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
-    ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
-    terminal library decide, e.g. for ``TERM=dumb``)."""
-    environ = os.environ if environ is None else environ
-    if environ.get("NO_COLOR"):
-        return False
-    if mode != "auto":
-        return mode == "always"
-    if environ.get("FORCE_COLOR"):
-        return True
-    try:
-        return None if stream.isatty() else False
-    except (AttributeError, ValueError):
-        return False
 
 
 __all__ = [
