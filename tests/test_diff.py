@@ -626,3 +626,13 @@ def test_no_color_wins_over_force_color_in_the_text_report(
     status, out, _err = run_cli(["diff", "old/pages.xml", "new/pages.xml"], capsys)
     assert status == 0 and "URLs removed" in out
     assert ("\x1b[" in out) is styled
+
+
+def test_dash_for_the_report_is_standard_output_even_when_a_side_is_the_working_directory(
+    sides: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """``-o -`` names no file (as in check), so none inside a side either."""
+    monkeypatch.chdir(sides / "old")
+    status, out, err = run_cli(["diff", "-o", "-", ".", "../new"], capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith("OLD ") and not (sides / "old" / "-").exists()

@@ -22,7 +22,6 @@ from sitemap_lint.settings.declared import (
     RUN_SETTINGS,
     RunSettings,
     Setting,
-    refuse_empty_path,
 )
 from sitemap_lint.settings.parsing import format_size, parse_size, resolve_color
 
@@ -439,7 +438,7 @@ def diff(
         "--max-hreflang-broken": max_hreflang_broken,
     }
     limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
-    refuse_empty_path(BY_NAME["output_file"], output_file)
+    output_file = BY_NAME["output_file"].parse(output_file)  # check's: "-" is stdout
     ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
     for name, value in ranged.items():
         BY_NAME[name].parse(value)  # the ranges of check's options

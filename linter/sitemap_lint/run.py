@@ -22,7 +22,6 @@ from sitemap_lint.settings.declared import (
     RUN_SETTINGS,
     RunSettings,
     parse,
-    refuse_empty_path,
 )
 from sitemap_lint.settings.parsing import (
     COLOR_MODES,
@@ -97,16 +96,14 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     err = err or sys.stderr
     for setting in RUN_SETTINGS:
         value = getattr(settings, setting.name)
-        refuse_empty_path(setting, value)
-        if value == "":  # given, not left out: --profile "" is refused as any unknown one
+        if setting.given_empty(value):  # --profile "" is refused as any unknown one
             setting.parse(value)
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(
             "--diff and --fix-only cannot be used together: --diff writes nothing, "
             "--fix-only writes the fixes; give one of them"
         )
-    if settings.output_file == "-":  # standard output, as with no --output-file
-        settings = settings.replace(output_file=None)
+    settings = settings.replace(output_file=parse("output_file", settings.output_file))
     _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass

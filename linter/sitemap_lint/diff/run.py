@@ -26,7 +26,7 @@ class DiffSettings:
     old: str
     new: str
     format: str = "text"
-    output_file: str | None = None
+    output_file: str | None = None  # None: standard output
     show: int = 10
     now: datetime | None = None
     limits: list[Limit] = field(default_factory=list)
@@ -65,7 +65,7 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         new.store.close()
     found = passed(changes, settings.limits)
     status = 1 if found else 0
-    if settings.output_file not in (None, "-"):  # "-": standard output
+    if settings.output_file is not None:
         buffer = io.StringIO()
         _write_report(buffer, settings, changes, found, now, color=False)
         _write_output_file(settings.output_file, buffer.getvalue())

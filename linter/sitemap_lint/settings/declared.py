@@ -170,6 +170,11 @@ class Setting(Frozen):
         """``value`` checked and turned into what the run uses."""
         return value if self.check is None else self.check(value, where or self.flag)
 
+    def given_empty(self, value: Any) -> bool:
+        """Whether ``value`` was given empty (``--profile ""``, ``--robots ""``): not left
+        out, and so checked as given, whatever the run would read otherwise."""
+        return value == "" or (self.kind == "repeat" and "" in value)
+
     def meaning(self) -> str:
         """The README's wording, with the range of the numbers allowed."""
         meaning = self.doc or self.help.rstrip(".")
@@ -277,6 +282,23 @@ def _check_scheduler(value: str | None, where: str) -> str | None:
             f"{where} {value!r}: give a scheduler address such as tcp://HOST:8786, or auto"
         )
     return value
+
+
+def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
+    """A file name, or several (a repeatable option): an empty one (an unset variable) is
+    neither the working directory, which ``Path("")`` is, nor the option left out."""
+    if value == "" or (isinstance(value, tuple) and "" in value):
+        raise UsageError(f"{where}: an empty path names no file; give a file")
+    return value
+
+
+STDOUT = "-"
+"""The name of standard output, for a report: as if no file were named."""
+
+
+def _check_output(value: str | None, where: str) -> str | None:
+    """The file a report is written to; None for standard output (``-``, or none)."""
+    return None if _check_path(value, where) == STDOUT else value
 
 
 # -- configuration readers ---------------------------------------------------------------
@@ -450,6 +472,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Write the report to this file (the summary goes to stderr).",
         flags=("--output-file", "-o"),
         metavar="PATH",
+        check=_check_output,
         doc="write the report to `PATH` (a file atomically; into a FIFO, a terminal,"
         " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would; `-` is standard"
         " output); a one-line summary still goes to stderr",
@@ -461,6 +484,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--baseline",),
         key="baseline",
         metavar="FILE",
+        check=_check_path,
         read=_read_path,
         stored=(("baseline", None),),
         doc="report and count only the findings that the baseline `FILE` (written by"
@@ -473,6 +497,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Record every finding in this baseline file; exit 0.",
         flags=("--write-baseline",),
         metavar="FILE",
+        check=_check_path,
         doc="record every finding of the run in the baseline `FILE` (JSON, sorted, without"
         " line numbers), report as usual and exit 0",
     ),
@@ -516,6 +541,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Configuration file (a .sitemap-lint.toml or pyproject.toml).",
         flags=("--config",),
         metavar="FILE",
+        check=_check_path,
         doc="use this configuration file (see [Configuration](#configuration))",
     ),
     Setting(
@@ -716,6 +742,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--robots",),
         key="robots",
         metavar="FILE|URL",
+        check=_check_path,
         read=_read_robots,
         stored=(("robots", ()),),
         doc="a robots.txt whose rules and `Sitemap:` lines inform the checks (repeatable;"
@@ -878,6 +905,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--live-cache",),
         key="live-cache",
         metavar="PATH",
+        check=_check_path,
         read=_read_path,
         stored=(("live_cache", None),),
         doc="`--live`: the SQLite file answers are kept in between runs (default"
@@ -1044,7 +1072,6 @@ def from_keywords(**keywords: Any) -> RunSettings:
             raise UsageError(f"unknown setting {name!r}{hint}")
         try:
             value = _coerce(setting, value)
-            refuse_empty_path(setting, value)
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
@@ -1053,15 +1080,6 @@ def from_keywords(**keywords: Any) -> RunSettings:
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
-
-
-def refuse_empty_path(setting: Setting, value: Any) -> None:
-    """An empty file name (an unset variable) is neither the working directory, which
-    ``Path("")`` is, nor the option left out: a UsageError naming the flag."""
-    if setting.kind == "paths" or setting.metavar not in ("PATH", "FILE", "FILE|URL"):
-        return
-    if value == "" or (setting.kind == "repeat" and "" in value):
-        raise UsageError(f"{setting.flag}: an empty path names no file; give a file")
 
 
 def keyword_message(message: str, keywords: Container[str]) -> str:
