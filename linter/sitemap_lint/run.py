@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
-from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
+from sitemap_lint.inputs.reader import (
+    STDIN,
+    InputError,
+    Source,
+    expand,
+    is_url,
+    standard_input,
+)
 from sitemap_lint.settings.declared import (
     RANGED,
     RUN_SETTINGS,
@@ -106,7 +113,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     settings = settings.replace(output_file=parse("output_file", settings.output_file))
     _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
-    sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
+    sources = local_inputs(settings)  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
@@ -114,7 +121,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         config.show_source if settings.show_source is None else settings.show_source
     )
     fixing = settings.fix or settings.fix_only or settings.diff or config.fix
-    stdin = _read_stdin() if (show_source or fixing) and "-" in settings.paths else None
+    stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
     out = out or sys.stdout
     if fixing:
         from sitemap_lint.fix import runner
@@ -249,7 +256,7 @@ def _fix(
             fixed.stdin.decode("utf-8", "replace")
         )
         out.flush()
-        stdin = Source("-", None, data=fixed.stdin)
+        stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
             err.write(f"Would fix {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
@@ -360,7 +367,7 @@ def compute(
     plan = check_plan(settings, config)
     accepted = _read_baseline(settings, config)  # before the check: a bad file fails at once
     if sources is None:
-        sources = expand([p for p in settings.paths if not is_url(p)])
+        sources = local_inputs(settings)
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
     if plan.scheduler or _is_set_run(settings, config, len(sources)):
@@ -611,10 +618,36 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
     )
 
 
-def _read_stdin() -> Source:
+def local_inputs(settings: RunSettings) -> list[Source]:
+    """The inputs that are no URL (``expand``), standard input named as
+    ``--stdin-filename`` says: given only with ``-``, and the name of no other input."""
+    local = [path for path in settings.paths if not is_url(path)]
+    name = settings.stdin_filename
+    if name is None:
+        return expand(local)
+    if STDIN not in settings.paths:
+        raise UsageError(
+            f"--stdin-filename {name}: no input is standard input; give - among the inputs,"
+            " or leave the option out"
+        )
+    sources = expand(local, name)
+    if sum(source.name == name for source in sources) > 1:
+        raise UsageError(
+            f"--stdin-filename {name}: another input has this name; give standard input"
+            " a name of its own"
+        )
+    return sources
+
+
+def _stdin_name(settings: RunSettings) -> str:
+    """The name standard input is reported under: ``-``, or ``--stdin-filename``'s."""
+    return settings.stdin_filename or STDIN
+
+
+def _read_stdin(settings: RunSettings) -> Source:
     """Standard input read whole, so that its lines can be shown after the check
     (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source("-", None, data=standard_input().read())
+    return Source(_stdin_name(settings), None, data=standard_input().read())
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
@@ -670,6 +703,7 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
         timeout=limits["timeout"],
         allow_private_hosts=settings.allow_private_hosts or config.allow_private_hosts,
         named_urls=_named_urls(settings, config),
+        stdin_name=_stdin_name(settings),
     )
 
 

@@ -292,6 +292,13 @@ def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
     return value
 
 
+def _check_name(value: str | None, where: str) -> str | None:
+    """A file name that stands for another input: an empty one names nothing."""
+    if value == "":
+        raise UsageError(f"{where}: an empty name names no file; give one, e.g. public/sitemap.xml")
+    return value
+
+
 STDOUT = "-"
 """The name of standard output, for a report: as if no file were named."""
 
@@ -513,6 +520,19 @@ SETTINGS: tuple[Setting, ...] = (
         stored=(("sitemap_url", None), ("sitemap_urls", ())),
         doc="where the file is served; turns on the scope rules (`SC001`, `SC002`); in the"
         " file, one URL or a table of glob = URL (the first matching glob applies)",
+    ),
+    Setting(
+        "stdin_filename",
+        "text",
+        "The file name standard input ('-') stands for, in the report and for the"
+        " configuration's globs; that file is not read.",
+        flags=("--stdin-filename",),
+        metavar="NAME",
+        check=_check_name,
+        doc="the file name standard input (`-`) stands for: its findings are reported under"
+        " `NAME` (in every format), the configuration's per-file settings (`per-file-ignores`,"
+        " a `sitemap-url` table) match it, and it tells a robots.txt or a text sitemap as a"
+        " file's name would; the file `NAME` is never opened",
     ),
     Setting(
         "now",
