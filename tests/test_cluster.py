@@ -287,11 +287,12 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("named", [[], ["--stdin-filename", "b.xml"]])
 def test_standard_input_in_a_cluster_run_is_checked_as_locally(
-    cluster: Cluster, tmp_path: Path
+    cluster: Cluster, tmp_path: Path, named: list[str]
 ) -> None:
     """The workers cannot read this process's standard input: its bytes go with the task
-    (it was read there as an empty file, IN001)."""
+    (it was read there as an empty file, IN001), and its name."""
     head = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
     (tmp_path / "a.xml").write_text(
         f"{head}  <url><loc>https://example.com/one</loc></url>\n</urlset>\n", encoding="utf-8"
@@ -300,7 +301,7 @@ def test_standard_input_in_a_cluster_run_is_checked_as_locally(
     reports = []
     for extra in ([], ["--scheduler", cluster.address]):
         done = subprocess.run(
-            [sys.executable, "-m", "sitemap_lint", "-f", "json", *extra, "a.xml", "-"],
+            [sys.executable, "-m", "sitemap_lint", "-f", "json", *extra, *named, "a.xml", "-"],
             cwd=tmp_path,
             input=piped,
             capture_output=True,
@@ -310,6 +311,7 @@ def test_standard_input_in_a_cluster_run_is_checked_as_locally(
         reports.append(done.stdout)
     assert reports[0] == reports[1]
     assert b'"SE001"' in reports[0] and b"IN001" not in reports[0]
+    assert (b'"path": "b.xml"' in reports[0]) is bool(named)
 
 
 @pytest.mark.slow

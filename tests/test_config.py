@@ -632,3 +632,64 @@ def test_configuration_does_not_import_the_run() -> None:
     for name in ("settings/config.py", "settings/declared.py", "settings/parsing.py"):
         source = (ROOT / "linter" / "sitemap_lint" / name).read_text(encoding="utf-8")
         assert "sitemap_lint.run" not in source and "sitemap_lint import run" not in source
+
+
+# -- the look before parsing a pyproject.toml ------------------------------------------------
+
+_HOLDING = [
+    '[tool.sitemap-lint]\nselect = ["UR"]\n',
+    '[ tool . "sitemap-lint" ]\nselect = ["UR"]\n',
+    "[tool.'sitemap-lint']\nselect = ['UR']\n",
+    '["tool"."sitemap-lint"]\nselect = ["UR"]\n',
+    '[tool.sitemap-lint.per-file-ignores]\n"a.xml" = ["UR"]\n',
+    '[tool."sitemap\\u002dlint"]\nselect = ["UR"]\n',  # an escape in a quoted key
+    'tool.sitemap-lint.select = ["UR"]\n[project]\nname = "site"\n',
+    'tool . "sitemap-lint" = { select = ["UR"] }\n',
+    'tool = { sitemap-lint = { select = ["UR"] } }\n',
+    'tool = { black = { line-length = 88 }, "sitemap-lint".select = ["UR"] }\n',
+    '[tool]\nsitemap-lint = { select = ["UR"] }\n',
+    "[tool] # all tools\n'sitemap-lint'.select = ['UR']\n",
+    '[tool]\r\nsitemap-lint.select = ["UR"]\r\n',
+    '[tool.sitemap_lint]\nselect = ["UR"]\n',  # misspelt: found, to be refused
+]
+_NOT_HOLDING = [
+    '[tool.setuptools]\npackages = ["sitemap_lint"]\n',
+    '[tool.setuptools.packages.find]\ninclude = ["sitemap_lint*"]\n',
+    '[tool.setuptools.package-data]\nsitemap_lint = ["py.typed"]\n',
+    '[tool.setuptools.exclude-package-data]\n"sitemap_lint" = ["*.c"]\n',
+    '[tool.setuptools.dynamic]\nversion = { attr = "sitemap_lint._version.__version__" }\n',
+    '[tool.mypy]\nfiles = [\n  "sitemap_lint",\n  "sitemap_lint.rules",\n]\n',
+    '[project.scripts]\nsitemap-lint = "sitemap_lint.__main__:main"\n',
+]
+
+
+@pytest.mark.parametrize("text", _HOLDING)
+def test_every_toml_form_of_the_table_is_looked_at(text: str) -> None:
+    import tomllib
+
+    tool = tomllib.loads(text)["tool"]
+    assert "sitemap-lint" in tool or "sitemap_lint" in tool  # the form is what it says
+    assert configuration._may_hold_table(text)
+
+
+@pytest.mark.parametrize("text", _NOT_HOLDING)
+def test_the_package_named_elsewhere_is_no_table(text: str) -> None:
+    import tomllib
+
+    tool = tomllib.loads(text).get("tool", {})
+    assert "sitemap-lint" not in tool and "sitemap_lint" not in tool
+    assert not configuration._may_hold_table(text)
+
+
+def test_a_pyproject_that_names_the_package_is_not_parsed(tmp_path: Path) -> None:
+    """Nor refused when it is no TOML this Python reads: it holds no table of ours."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.setuptools]\npackages = ["sitemap_lint"]\n[tool.other]\nx = {\n  y = 1,\n}\n'
+    )
+    assert configuration.discover(tmp_path) is None
+
+
+def test_a_table_named_with_an_escape_is_found(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool."sitemap\\u002dlint"]\nignore = ["UR008"]\n')
+    assert configuration.discover(tmp_path) == tmp_path / "pyproject.toml"
+    assert configuration.load(tmp_path / "pyproject.toml").ignore == ("UR008",)

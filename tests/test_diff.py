@@ -612,3 +612,27 @@ def test_lastmods_moved_back_are_counted_and_can_fail_the_gate(
     assert "--max-lastmod-earlier 1: 2 URLs whose lastmod moved back (50.0%)" in out
     status, _out, _err = run_cli([*args, "--max-lastmod-earlier", "50%"], capsys)
     assert status == 0
+
+
+@pytest.mark.parametrize(("env", "styled"), [({}, True), ({"NO_COLOR": "1"}, False)])
+def test_no_color_wins_over_force_color_in_the_text_report(
+    sides: Path, capsys: pytest.CaptureFixture[str], monkeypatch, env: dict, styled: bool
+) -> None:
+    """As in the check's report: NO_COLOR turns colour off whatever else says."""
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status, out, _err = run_cli(["diff", "old/pages.xml", "new/pages.xml"], capsys)
+    assert status == 0 and "URLs removed" in out
+    assert ("\x1b[" in out) is styled
+
+
+def test_dash_for_the_report_is_standard_output_even_when_a_side_is_the_working_directory(
+    sides: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """``-o -`` names no file (as in check), so none inside a side either."""
+    monkeypatch.chdir(sides / "old")
+    status, out, err = run_cli(["diff", "-o", "-", ".", "../new"], capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith("OLD ") and not (sides / "old" / "-").exists()

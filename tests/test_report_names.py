@@ -109,6 +109,7 @@ def test_sarif_names_a_fetched_sitemap_by_a_valid_uri() -> None:
         "https://example.com/ü sitemap.xml",
         'https://example.com/s.xml?a=<b>&c="d"%zz',
         "https://example.com/already%20encoded.xml?x=1#top",
+        "http://[::1]:8080/a[1].xml",  # brackets: an IP literal's only
     ]
     out = StringIO()
     SarifReporter(out).report([FileResult(url, [finding()]) for url in urls])
@@ -121,6 +122,7 @@ def test_sarif_names_a_fetched_sitemap_by_a_valid_uri() -> None:
         {"uri": "https://example.com/%C3%BC%20sitemap.xml"},
         {"uri": "https://example.com/s.xml?a=%3Cb%3E&c=%22d%22%25zz"},
         {"uri": "https://example.com/already%20encoded.xml?x=1#top"},
+        {"uri": "http://[::1]:8080/a%5B1%5D.xml"},
     ]
     from sitemap_lint.report.sarif import fetched_uri
 

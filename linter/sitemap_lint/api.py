@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from sitemap_lint.errors import SitemapLintError, plugin_at_fault
+from sitemap_lint.errors import SitemapLintError, internal_error, plugin_at_fault
 from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ class Options(TypedDict, total=False):
 
     now: str | date | None
     sitemap_url: str | None
+    stdin_filename: StrPath | None
     select: Sequence[str] | None
     extend_select: Sequence[str] | None
     ignore: Sequence[str] | None
@@ -149,7 +150,7 @@ def lint(
     ``source`` is the content when it is bytes (plain or gzipped, read as the command
     reads standard input; ``name``, ``<bytes>`` by default, is the name its findings
     carry and the one the configuration's per-file settings and the robots.txt and
-    text-sitemap detection look at). A str or PathLike is what the command takes as an
+    text-sitemap detection look at; ``stdin_filename`` may say it instead). A str or PathLike is what the command takes as an
     argument: a file, a directory (its sitemap files), or an http(s) URL; a str that
     is no such path and looks like content (it starts with ``<`` or holds a line break)
     raises :class:`SitemapLintError` saying to give the content as bytes.
@@ -157,18 +158,19 @@ def lint(
     The keyword arguments are the options of ``sitemap-lint check`` (see
     :func:`lint_paths`). Raises :class:`SitemapLintError` where the command exits 2.
     """
-    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.inputs.reader import STDIN, Source
 
-    stdin: Source | None = None
     if isinstance(source, bytes | bytearray | memoryview):
-        stdin = Source(BYTES_NAME if name is None else _name(name), None, data=bytes(source))
-        argument = "-"
-    else:
-        if name is not None:
-            raise SitemapLintError("name=: give it only with bytes; a path names itself")
-        argument = _input(source, "source")
-    settings = _settings([argument], options)
-    return list(_run(settings, stdin).findings)
+        label = BYTES_NAME if name is None else _name(name)
+        if name is not None and options.get("stdin_filename") is not None:
+            raise SitemapLintError("name= and stdin_filename= both name the content; give one")
+        settings = _settings([STDIN], options)
+        content = Source(settings.stdin_filename or label, None, data=bytes(source))
+        return list(_run(settings, content).findings)
+    if name is not None:
+        raise SitemapLintError("name=: give it only with bytes; a path names itself")
+    settings = _settings([_input(source, "source")], options)
+    return list(_run(settings, None).findings)
 
 
 def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResult:
@@ -180,6 +182,8 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
 
     - ``now``: the current time for the date rules (ISO 8601 text, a datetime or a
       date; without a zone, UTC). ``sitemap_url``: the URL the input is served at.
+    - ``stdin_filename``: the file name standard input (the path ``-``) stands for: its
+      findings carry it and the per-file settings match it; the file is not read.
     - ``select``, ``extend_select``, ``ignore``: lists of rule codes or prefixes.
     - ``profile``: google, bing, yandex or strict. ``fail_on``: error, warning or info
       (what makes ``exit_code`` 1); ``exit_zero``: ``exit_code`` 0 even with findings.
@@ -291,11 +295,7 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
         plugin = plugin_at_fault(error)
         if plugin is None:
             raise
-        raise _one_line(
-            SitemapLintError(
-                f"internal error in plugin module {plugin}: {type(error).__name__}: {error}"
-            )
-        ) from error
+        raise _one_line(SitemapLintError(internal_error(error, plugin))) from error
     files = tuple(_file_report(result) for result in results)
     findings = tuple(finding for report in files for finding in report.findings)
     return LintResult(files, findings, outcome.exit_code)
@@ -471,6 +471,7 @@ _CONVERSIONS: dict[str, Callable[[Any, str], object]] = {
     "fail_on": _fail_on,
     "config": _optional_path,
     "baseline": _optional_path,
+    "stdin_filename": _optional_path,
     "maps": lambda value, _option: _maps(value),
     "robots": _paths,
     "live_connect_to": _texts,

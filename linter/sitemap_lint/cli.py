@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import inspect
-import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
@@ -16,16 +15,15 @@ import typer
 from typer.core import TyperCommand
 
 from sitemap_lint._version import __version__
-from sitemap_lint.errors import UsageError, plugin_at_fault
+from sitemap_lint.errors import UsageError, internal_error, plugin_at_fault
 from sitemap_lint.settings.declared import (
     BY_NAME,
     CODE_LISTS,
     RUN_SETTINGS,
     RunSettings,
     Setting,
-    refuse_empty_path,
 )
-from sitemap_lint.settings.parsing import format_size, parse_size
+from sitemap_lint.settings.parsing import format_size, parse_size, resolve_color
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Rule
@@ -440,7 +438,7 @@ def diff(
         "--max-hreflang-broken": max_hreflang_broken,
     }
     limits = [parse_limit(flag, text) for flag, text in given.items() if text is not None]
-    refuse_empty_path(BY_NAME["output_file"], output_file)
+    output_file = BY_NAME["output_file"].parse(output_file)  # check's: "-" is stdout
     ranged = {"max_depth": max_depth, "max_files": max_files, "timeout": timeout, "jobs": jobs}
     for name, value in ranged.items():
         BY_NAME[name].parse(value)  # the ranges of check's options
@@ -516,11 +514,12 @@ def _either(items: list[str]) -> str:
 
 
 def _print_markdown(markdown: str) -> None:
-    """Markdown rendered for a terminal (without colour or other styles under
-    ``NO_COLOR``); as it is, for a pipe or a file."""
+    """Markdown rendered for a terminal (without colour or other styles where the report
+    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file."""
     from rich.console import Console
 
-    console = Console(highlight=False, color_system=None if os.environ.get("NO_COLOR") else "auto")
+    plain = resolve_color("auto", sys.stdout) is False
+    console = Console(highlight=False, color_system=None if plain else "auto")
     if console.is_terminal:
         from rich.markdown import Markdown
 
@@ -567,9 +566,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
         return EXIT_TROUBLE
     except Exception as error:
-        plugin = plugin_at_fault(error)
-        where = f" in plugin module {plugin}" if plugin else ""
-        _fail(f"internal error{where}: {type(error).__name__}: {error}")
+        _fail(internal_error(error, plugin_at_fault(error)))
         return EXIT_TROUBLE
     return status if isinstance(status, int) else 0
 

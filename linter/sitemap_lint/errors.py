@@ -35,3 +35,10 @@ def plugin_at_fault(error: BaseException) -> str | None:
             found = module
         traceback = traceback.tb_next
     return found
+
+
+def internal_error(error: BaseException, plugin: str | None) -> str:
+    """The one line that reports an error no check expected: the plugin module whose
+    check raised it (``plugin_at_fault``) named, when there is one."""
+    where = f" in plugin module {plugin}" if plugin else ""
+    return f"internal error{where}: {type(error).__name__}: {error}"

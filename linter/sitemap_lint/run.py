@@ -16,15 +16,27 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity, sort_key
-from sitemap_lint.inputs.reader import InputError, Source, expand, is_url, standard_input
+from sitemap_lint.inputs.reader import (
+    STDIN,
+    InputError,
+    Source,
+    expand,
+    is_url,
+    standard_input,
+)
 from sitemap_lint.settings.declared import (
     RANGED,
     RUN_SETTINGS,
     RunSettings,
     parse,
-    refuse_empty_path,
 )
-from sitemap_lint.settings.parsing import COLOR_MODES, parse_map, parse_now, parse_sitemap_url
+from sitemap_lint.settings.parsing import (
+    COLOR_MODES,
+    parse_map,
+    parse_now,
+    parse_sitemap_url,
+    resolve_color,
+)
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
 from sitemap_lint.support.words import plural
@@ -91,19 +103,17 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     err = err or sys.stderr
     for setting in RUN_SETTINGS:
         value = getattr(settings, setting.name)
-        refuse_empty_path(setting, value)
-        if value == "":  # given, not left out: --profile "" is refused as any unknown one
+        if setting.given_empty(value):  # --profile "" is refused as any unknown one
             setting.parse(value)
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(
             "--diff and --fix-only cannot be used together: --diff writes nothing, "
             "--fix-only writes the fixes; give one of them"
         )
-    if settings.output_file == "-":  # standard output, as with no --output-file
-        settings = settings.replace(output_file=None)
+    settings = settings.replace(output_file=parse("output_file", settings.output_file))
     _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
-    sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
+    sources = local_inputs(settings)  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
@@ -111,7 +121,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         config.show_source if settings.show_source is None else settings.show_source
     )
     fixing = settings.fix or settings.fix_only or settings.diff or config.fix
-    stdin = _read_stdin() if (show_source or fixing) and "-" in settings.paths else None
+    stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
     out = out or sys.stdout
     if fixing:
         from sitemap_lint.fix import runner
@@ -246,7 +256,7 @@ def _fix(
             fixed.stdin.decode("utf-8", "replace")
         )
         out.flush()
-        stdin = Source("-", None, data=fixed.stdin)
+        stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
             err.write(f"Would fix {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
@@ -357,7 +367,7 @@ def compute(
     plan = check_plan(settings, config)
     accepted = _read_baseline(settings, config)  # before the check: a bad file fails at once
     if sources is None:
-        sources = expand([p for p in settings.paths if not is_url(p)])
+        sources = local_inputs(settings)
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
     if plan.scheduler or _is_set_run(settings, config, len(sources)):
@@ -608,10 +618,36 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
     )
 
 
-def _read_stdin() -> Source:
+def local_inputs(settings: RunSettings) -> list[Source]:
+    """The inputs that are no URL (``expand``), standard input named as
+    ``--stdin-filename`` says: given only with ``-``, and the name of no other input."""
+    local = [path for path in settings.paths if not is_url(path)]
+    name = settings.stdin_filename
+    if name is None:
+        return expand(local)
+    if STDIN not in settings.paths:
+        raise UsageError(
+            f"--stdin-filename {name}: no input is standard input; give - among the inputs,"
+            " or leave the option out"
+        )
+    sources = expand(local, name)
+    if sum(source.name == name for source in sources) > 1:
+        raise UsageError(
+            f"--stdin-filename {name}: another input has this name; give standard input"
+            " a name of its own"
+        )
+    return sources
+
+
+def _stdin_name(settings: RunSettings) -> str:
+    """The name standard input is reported under: ``-``, or ``--stdin-filename``'s."""
+    return settings.stdin_filename or STDIN
+
+
+def _read_stdin(settings: RunSettings) -> Source:
     """Standard input read whole, so that its lines can be shown after the check
     (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source("-", None, data=standard_input().read())
+    return Source(_stdin_name(settings), None, data=standard_input().read())
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
@@ -667,6 +703,7 @@ def _set_settings(settings: RunSettings, config: Config) -> SetSettings:
         timeout=limits["timeout"],
         allow_private_hosts=settings.allow_private_hosts or config.allow_private_hosts,
         named_urls=_named_urls(settings, config),
+        stdin_name=_stdin_name(settings),
     )
 
 
@@ -763,7 +800,7 @@ def _write_summary(
     ``--statistics`` unless the text report on stdout already shows them."""
     if settings.quiet and not settings.statistics:
         return
-    from sitemap_lint.report.base import Summary
+    from sitemap_lint.report.base import Summary, by_frequency
 
     summary = Summary.of(results)
     if settings.output_file is not None and not settings.quiet:
@@ -771,27 +808,8 @@ def _write_summary(
     in_report = format_name == "text" and settings.output_file is None and not settings.quiet
     if settings.statistics and not in_report:
         # Most frequent first, as the text report's table.
-        for rule, count in sorted(summary.by_rule.items(), key=lambda item: (-item[1], item[0])):
+        for rule, count in by_frequency(summary.by_rule):
             err.write(f"{count:>7}  {rule}\n")
-
-
-def resolve_color(
-    mode: str, stream: TextIO, environ: Mapping[str, str] | None = None
-) -> bool | None:
-    """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
-    ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
-    terminal library decide, e.g. for ``TERM=dumb``)."""
-    environ = os.environ if environ is None else environ
-    if environ.get("NO_COLOR"):
-        return False
-    if mode != "auto":
-        return mode == "always"
-    if environ.get("FORCE_COLOR"):
-        return True
-    try:
-        return None if stream.isatty() else False
-    except (AttributeError, ValueError):
-        return False
 
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_lint.domain.urls import percent_faults
+from sitemap_lint.domain.urls import encoded, percent_faults
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,17 @@ def test_percent_faults(text: str, expected: list[tuple[str, str, str]]) -> None
 
 def test_one_fault_of_each_kind() -> None:
     assert len(percent_faults("/%00%01%E9%E8%2520%2541")) == 3
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/ü sitemap.xml", "https://example.com/%C3%BC%20sitemap.xml"),
+        ('/s?a=<b>&c="d"%zz', "/s?a=%3Cb%3E&c=%22d%22%25zz"),  # the part after the host
+        ("/a%2Fb?x=1#top", "/a%2Fb?x=1#top"),  # escapes and reserved characters kept
+        ("http://[::1]:8080/a[1].xml", "http://[::1]:8080/a%5B1%5D.xml"),
+        (":8080/café", ":8080/caf%C3%A9"),
+    ],
+)
+def test_encoded_writes_what_a_uri_cannot_hold_percent_encoded(url: str, expected: str) -> None:
+    assert encoded(url) == expected

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from sitemap_lint.diff.gate import Limit, Passed, passed
 from sitemap_lint.errors import UsageError
 from sitemap_lint.sets.runner import SetSettings
+from sitemap_lint.settings.parsing import resolve_color
 
 if TYPE_CHECKING:
     from sitemap_lint.diff.compare import Changes
@@ -25,12 +26,12 @@ class DiffSettings:
     old: str
     new: str
     format: str = "text"
-    output_file: str | None = None
+    output_file: str | None = None  # None: standard output
     show: int = 10
     now: datetime | None = None
     limits: list[Limit] = field(default_factory=list)
     sets: SetSettings = field(default_factory=SetSettings)
-    color: bool | None = None
+    color: bool | None = None  # None: as --color auto would decide (NO_COLOR, FORCE_COLOR)
     # --old-map, --new-map: (URL prefix, directory) for one side only, before --map's
     old_maps: tuple[tuple[str, Path], ...] = ()
     new_maps: tuple[tuple[str, Path], ...] = ()
@@ -64,14 +65,15 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         new.store.close()
     found = passed(changes, settings.limits)
     status = 1 if found else 0
-    if settings.output_file not in (None, "-"):  # "-": standard output
+    if settings.output_file is not None:
         buffer = io.StringIO()
         _write_report(buffer, settings, changes, found, now, color=False)
         _write_output_file(settings.output_file, buffer.getvalue())
         return status
     target = out or sys.stdout
+    color = resolve_color("auto", target) if settings.color is None else settings.color
     try:
-        _write_report(target, settings, changes, found, now, color=settings.color)
+        _write_report(target, settings, changes, found, now, color)
         target.flush()
     except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
         from sitemap_lint.support.pipes import discard_the_rest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+from urllib.parse import quote
 
 
 class ParsedURL(NamedTuple):
@@ -69,6 +70,29 @@ def percent_faults(text: str) -> list[PercentFault]:
         escape = double.group()
         faults["double"] = PercentFault("double", escape, "%" + escape[3:])
     return [faults[kind] for kind in ("control", "utf8", "double") if kind in faults]
+
+
+# What a URI holds as it is (RFC 3986): the reserved characters but the brackets, which
+# only an IP literal host holds, and the percent sign of an escape (quote() keeps
+# letters, digits and "_.-~" anyway).
+_KEPT = "/:?#@!$&'()*+,;="
+_STRAY_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+_SCHEME_AND_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+
+
+def encoded(url: str) -> str:
+    """``url`` (a whole URL, or the part after its host) as a URI: every character a URI
+    does not hold as it is percent-encoded as UTF-8 (a space, a character outside ASCII,
+    ``<``, ``"``, a ``[`` outside an IP literal host, a ``%`` that starts no escape),
+    every other character kept."""
+    start = _SCHEME_AND_AUTHORITY.match(url)
+    head = "" if start is None else start.group()
+    return _quoted(head, _KEPT + "[]%") + _quoted(url[len(head) :], _KEPT + "%")
+
+
+def _quoted(text: str, safe: str) -> str:
+    text = _STRAY_PERCENT.sub("%25", text)
+    return quote(text.encode("utf-8", "surrogateescape"), safe=safe)
 
 
 def remove_dot_segments(path: str) -> str:

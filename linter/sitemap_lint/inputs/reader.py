@@ -35,6 +35,9 @@ OTHER_COMPRESSIONS = {
 SITEMAP_SUFFIXES = (".xml", ".xml.gz")
 
 
+STDIN = "-"  # the argument that stands for standard input
+
+
 class InputError(Exception):
     """The input cannot be checked at all; the message is one line for stderr."""
 
@@ -48,8 +51,9 @@ def standard_input() -> BinaryIO:
 
 @dataclass(init=False, repr=False, eq=False)
 class Source(Frozen):
-    """One input: a file path, ``-`` for standard input, or the body fetched from
-    ``url`` (``data``; its transfer encoding already undone)."""
+    """One input: a file path, standard input (no ``path``; named ``-``, or as
+    ``--stdin-filename`` says), or the body fetched from ``url`` (``data``; its transfer
+    encoding already undone)."""
 
     name: str
     path: Path | None
@@ -80,13 +84,14 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def expand(arguments: list[str]) -> list[Source]:
+def expand(arguments: list[str], stdin_name: str = STDIN) -> list[Source]:
     """Turn command-line arguments into sources; directories yield their sitemap files.
     A file named twice (``a.xml ./a.xml``, or a file and its directory) is one source,
-    named as first given; so is standard input."""
+    named as first given; so is standard input, named ``stdin_name`` (``-``, or the
+    name ``--stdin-filename`` gives it)."""
     sources: list[Source] = []
     seen: set[str] = set()
-    for source in _sources(arguments):
+    for source in _sources(arguments, stdin_name):
         identity = "-" if source.path is None else os.path.realpath(source.path)
         if identity not in seen:
             seen.add(identity)
@@ -94,10 +99,10 @@ def expand(arguments: list[str]) -> list[Source]:
     return sources
 
 
-def _sources(arguments: list[str]) -> Iterator[Source]:
+def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
     for argument in arguments:
-        if argument == "-":
-            yield Source("-", None)
+        if argument == STDIN:
+            yield Source(stdin_name, None)
             continue
         if not argument:  # an unset variable: not the working directory, as Path("") is
             raise InputError("'': an empty path names no file; give a file, directory or URL")

@@ -140,6 +140,11 @@ class Summary(Frozen):
         )
 
 
+def by_frequency(counts: Mapping[str, int]) -> list[tuple[str, int]]:
+    """``counts`` (of rule codes, say) most frequent first, equal counts by key."""
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
 def applicable(finding: Finding, unsafe: bool) -> bool:
     """Whether ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) fixes ``finding``."""
     return finding.fix is not None and (unsafe or finding.fix.is_safe)

@@ -40,6 +40,7 @@ from sitemap_lint.report.base import (
     Reporter,
     RunInfo,
     Summary,
+    by_frequency,
     counts_of,
     parent_of,
 )
@@ -331,7 +332,7 @@ def rule_docs(by_rule: Counter[tuple[str, str, str]], shown: Counter[str]) -> li
         counts[code] += count
         names.setdefault(code, (name, severity))
     docs = []
-    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+    for code, count in by_frequency(counts):
         rule = RULES.get(code)
         name, severity = names[code]
         if rule is None:  # a code the catalogue does not know

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from sitemap_lint._version import __version__
+from sitemap_lint.domain.urls import encoded
 from sitemap_lint.finding import Finding, Rule, Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
@@ -185,17 +185,10 @@ def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, An
     ]
 
 
-# What a URI holds as it is (RFC 3986's reserved and unreserved characters, and the
-# percent sign of an escape); quote() keeps letters, digits and "_.-~" anyway.
-_URI_CHARACTERS = "!#$&'()*+,/:;=?@[]%"
-_STRAY_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
-
-
 def fetched_uri(url: str) -> str:
     """A fetched sitemap's URL as a URI: a space, a character outside ASCII, a ``<`` or a
-    ``%`` that starts no escape percent-encoded (as UTF-8), every other character kept."""
-    url = _STRAY_PERCENT.sub("%25", url)
-    return quote(url.encode("utf-8", "surrogateescape"), safe=_URI_CHARACTERS)
+    ``%`` that starts no escape percent-encoded (as UTF-8), as the URL rules write it."""
+    return encoded(url)
 
 
 def artifact_location(name: str) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from rich.text import Text
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
-from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable
+from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable, by_frequency
 from sitemap_lint.support.pipes import pipe_console
 from sitemap_lint.support.printable import printable, printable_lines
 
@@ -359,7 +359,7 @@ def _statistics(console: Console, results: Sequence[FileReport]) -> None:
             worst[finding.code] = max(worst.get(finding.code, finding.severity), finding.severity)
     if not counts:
         return
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    rows = by_frequency(counts)
     widths = (
         max(len("count"), *(len(str(count)) for _, count in rows)),
         max(len("code"), *(len(code) for code in counts)),

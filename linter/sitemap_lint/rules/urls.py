@@ -19,6 +19,7 @@ from sitemap_lint.domain.hosts import (
     to_ascii,
 )
 from sitemap_lint.domain.urls import ParsedURL, percent_faults
+from sitemap_lint.domain.urls import encoded as percent_encoded
 from sitemap_lint.finding import Fix
 from sitemap_lint.fix.model import (
     Edit,
@@ -376,8 +377,6 @@ _FILE_LIKE = lazy(
     r"[^/?#]*\.(?:xml|gz|txt|html?|php|aspx?|jsp|cfm|json|pdf)(?:[?#]|\Z)", re.IGNORECASE
 )
 _HOST_LIKE = lazy(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:[/?#]|\Z)")
-# What stays as it is when the path, query and fragment are percent-encoded.
-_SAFE_FOR_QUOTE = "/:?#@!$&'()*+,;=%~"
 # What a URL may be written inside of: its first character -> (its last, how to say it).
 _WRAPPERS = {
     "<": (">", "inside '<' and '>'"),
@@ -552,7 +551,7 @@ def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> 
     scheme, host, path = match.group(1, 2, 3)
     remainder = url[match.end(2) :]
     if len(remainder) <= MAX_LENGTH:
-        # Its ASCII characters are all safe for ``quote``: only the others are encoded.
+        # Its ASCII characters are all kept as they are: only the others are encoded.
         encoded = _NOT_ASCII.sub(_encoded_run, remainder)
     else:
         encoded = _encoded(remainder)
@@ -570,13 +569,13 @@ _NOT_ASCII = lazy(r"[^\x00-\x7f]+")
 
 
 def _encoded_run(run: re.Match[str]) -> str:
-    """Characters outside ASCII percent-encoded (as UTF-8), as ``quote`` encodes them."""
+    """Characters outside ASCII percent-encoded (as UTF-8), as ``percent_encoded`` encodes them."""
     text = run.group()
     encoded = _RUNS.get(text)
     if encoded is None:
         if len(_RUNS) > 4096:
             _RUNS.clear()
-        encoded = _RUNS[text] = quote(text, safe="")
+        encoded = _RUNS[text] = percent_encoded(text)
     return encoded
 
 
@@ -586,9 +585,7 @@ _RUNS: dict[str, str] = {}
 def _encoded(remainder: str) -> str:
     """A URL's path, query and fragment percent-encoded (only the start of an absurdly
     long one: messages are short anyway)."""
-    return quote(_BAD_PERCENT.sub("%25", remainder[:MAX_LENGTH]), safe=_SAFE_FOR_QUOTE) + (
-        "..." if len(remainder) > MAX_LENGTH else ""
-    )
+    return percent_encoded(remainder[:MAX_LENGTH]) + ("..." if len(remainder) > MAX_LENGTH else "")
 
 
 def _report_non_ascii(

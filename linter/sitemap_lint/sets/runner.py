@@ -36,6 +36,7 @@ from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import (
+    STDIN,
     ByteStream,
     InputError,
     Source,
@@ -85,6 +86,7 @@ class SetSettings:
     timeout: float = 10.0
     allow_private_hosts: bool = False  # fetch internal addresses no input names
     named_urls: tuple[str, ...] = ()  # URLs given besides the inputs (--sitemap-url)
+    stdin_name: str = STDIN  # the name standard input is reported under (--stdin-filename)
 
 
 @dataclass(frozen=True)
@@ -276,10 +278,10 @@ class SetRunner:
                 key = canonical_url(argument)
                 roots.append(Job(argument, key, 0, url=argument, fetch=True))
                 continue
-            for source in expand([argument]):
+            for source in expand([argument], self.settings.stdin_name):
                 if source.is_stdin and self.stdin is None and self.executor.elsewhere:
                     # Checked in another process: its bytes go with the task.
-                    self.stdin = Source("-", None, data=standard_input().read())
+                    self.stdin = Source(source.name, None, data=standard_input().read())
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))

@@ -28,10 +28,38 @@ FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
 TABLE = "sitemap-lint"
 MISSPELT_TABLE = "sitemap_lint"  # the package's name: refused, never passed over
+
+
+def _key(name: str) -> str:
+    """A TOML key that may read ``name`` (a pattern): bare, quoted, or a basic string
+    with a Unicode escape (``"sitemap\\u002dlint"``), which is taken to be it."""
+    escaped = r'"[^"\n]*\\[uU][^"\n]*"'
+    # The bare key's look behind follows it: the search then starts at its letters only.
+    return rf"""(?:{name}(?<![\w-]{name})(?![\w-])|"{name}"|'{name}'|{escaped})"""
+
+
+_TOOL, _NAME = _key("tool"), _key("sitemap[-_]lint")
 # A cheap look before parsing a pyproject.toml: can it hold a [tool.sitemap-lint] table
-# (or a misspelt one)? (A header cut short at the line's end too: parsing it says what
-# is wrong.)
-_MAY_HOLD_TABLE = lazy(r"""sitemap[-_]lint["']?[ \t]*(?:[\].={]|$)""", re.MULTILINE)
+# (or a misspelt one)? The key ``tool.sitemap-lint`` in a table header or a dotted key
+# (a header cut short at the line's end too: parsing it says what is wrong), the key in
+# an inline table ``tool = {...}``, or a key of a ``[tool]`` table. Text elsewhere
+# (``packages = ["sitemap_lint"]``, a key of another table) is no table of ours.
+_TOOL_DOT_NAME = lazy(rf"{_TOOL}[ \t]*\.[ \t]*{_NAME}[ \t]*(?:[.=\]]|\r?$)", re.MULTILINE)
+_IN_INLINE_TOOL = lazy(rf"{_TOOL}[ \t]*=[ \t]*\{{(?:.*?[{{,])?\s*{_NAME}\s*[.=]", re.DOTALL)
+_TOOL_HEADER = lazy(rf"^[ \t]*\[[ \t]*{_TOOL}[ \t]*\][ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_KEY_AT_LINE_START = lazy(rf"^[ \t]*{_NAME}[ \t]*(?:[.=]|\r?$)", re.MULTILINE)
+_NAME_OR_ESCAPE = lazy(r"sitemap[-_]lint|\\[uU]")  # what each form holds: a quick first look
+
+
+def _may_hold_table(text: str) -> bool:
+    """Whether the pyproject.toml ``text`` may hold the table: rarely so when it does not."""
+    if not _NAME_OR_ESCAPE.search(text):
+        return False
+    return bool(
+        _TOOL_DOT_NAME.search(text)
+        or _IN_INLINE_TOOL.search(text)
+        or (_TOOL_HEADER.search(text) and _KEY_AT_LINE_START.search(text))
+    )
 
 
 class FileGlob:
@@ -176,7 +204,7 @@ def discover(start: Path) -> Path | None:
 
 def _has_table(pyproject: Path) -> bool:
     text = _read(pyproject)
-    if not _MAY_HOLD_TABLE.search(text):
+    if not _may_hold_table(text):
         return False  # no need to parse it
     tool = _parse(pyproject, text).get("tool", {})
     _refuse_misspelt_table(pyproject, tool)

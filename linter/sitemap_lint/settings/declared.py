@@ -170,6 +170,11 @@ class Setting(Frozen):
         """``value`` checked and turned into what the run uses."""
         return value if self.check is None else self.check(value, where or self.flag)
 
+    def given_empty(self, value: Any) -> bool:
+        """Whether ``value`` was given empty (``--profile ""``, ``--robots ""``): not left
+        out, and so checked as given, whatever the run would read otherwise."""
+        return value == "" or (self.kind == "repeat" and "" in value)
+
     def meaning(self) -> str:
         """The README's wording, with the range of the numbers allowed."""
         meaning = self.doc or self.help.rstrip(".")
@@ -277,6 +282,30 @@ def _check_scheduler(value: str | None, where: str) -> str | None:
             f"{where} {value!r}: give a scheduler address such as tcp://HOST:8786, or auto"
         )
     return value
+
+
+def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
+    """A file name, or several (a repeatable option): an empty one (an unset variable) is
+    neither the working directory, which ``Path("")`` is, nor the option left out."""
+    if value == "" or (isinstance(value, tuple) and "" in value):
+        raise UsageError(f"{where}: an empty path names no file; give a file")
+    return value
+
+
+def _check_name(value: str | None, where: str) -> str | None:
+    """A file name that stands for another input: an empty one names nothing."""
+    if value == "":
+        raise UsageError(f"{where}: an empty name names no file; give one, e.g. public/sitemap.xml")
+    return value
+
+
+STDOUT = "-"
+"""The name of standard output, for a report: as if no file were named."""
+
+
+def _check_output(value: str | None, where: str) -> str | None:
+    """The file a report is written to; None for standard output (``-``, or none)."""
+    return None if _check_path(value, where) == STDOUT else value
 
 
 # -- configuration readers ---------------------------------------------------------------
@@ -455,6 +484,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Write the report to this file (the summary goes to stderr).",
         flags=("--output-file", "-o"),
         metavar="PATH",
+        check=_check_output,
         doc="write the report to `PATH` (a file atomically; into a FIFO, a terminal,"
         " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would; `-` is standard"
         " output); a one-line summary still goes to stderr",
@@ -466,6 +496,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--baseline",),
         key="baseline",
         metavar="FILE",
+        check=_check_path,
         read=_read_path,
         stored=(("baseline", None),),
         doc="report and count only the findings that the baseline `FILE` (written by"
@@ -478,6 +509,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Record every finding in this baseline file; exit 0.",
         flags=("--write-baseline",),
         metavar="FILE",
+        check=_check_path,
         doc="record every finding of the run in the baseline `FILE` (JSON, sorted, without"
         " line numbers), report as usual and exit 0",
     ),
@@ -493,6 +525,19 @@ SETTINGS: tuple[Setting, ...] = (
         stored=(("sitemap_url", None), ("sitemap_urls", ())),
         doc="where the file is served; turns on the scope rules (`SC001`, `SC002`); in the"
         " file, one URL or a table of glob = URL (the first matching glob applies)",
+    ),
+    Setting(
+        "stdin_filename",
+        "text",
+        "The file name standard input ('-') stands for, in the report and for the"
+        " configuration's globs; that file is not read.",
+        flags=("--stdin-filename",),
+        metavar="NAME",
+        check=_check_name,
+        doc="the file name standard input (`-`) stands for: its findings are reported under"
+        " `NAME` (in every format), the configuration's per-file settings (`per-file-ignores`,"
+        " a `sitemap-url` table) match it, and it tells a robots.txt or a text sitemap as a"
+        " file's name would; the file `NAME` is never opened",
     ),
     Setting(
         "now",
@@ -521,6 +566,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Configuration file (a .sitemap-lint.toml or pyproject.toml).",
         flags=("--config",),
         metavar="FILE",
+        check=_check_path,
         doc="use this configuration file (see [Configuration](#configuration))",
     ),
     Setting(
@@ -721,6 +767,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--robots",),
         key="robots",
         metavar="FILE|URL",
+        check=_check_path,
         read=_read_robots,
         stored=(("robots", ()),),
         doc="a robots.txt whose rules and `Sitemap:` lines inform the checks (repeatable;"
@@ -883,6 +930,7 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--live-cache",),
         key="live-cache",
         metavar="PATH",
+        check=_check_path,
         read=_read_path,
         stored=(("live_cache", None),),
         doc="`--live`: the SQLite file answers are kept in between runs (default"
@@ -1049,7 +1097,6 @@ def from_keywords(**keywords: Any) -> RunSettings:
             raise UsageError(f"unknown setting {name!r}{hint}")
         try:
             value = _coerce(setting, value)
-            refuse_empty_path(setting, value)
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
@@ -1058,15 +1105,6 @@ def from_keywords(**keywords: Any) -> RunSettings:
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
     return RunSettings(**values)
-
-
-def refuse_empty_path(setting: Setting, value: Any) -> None:
-    """An empty file name (an unset variable) is neither the working directory, which
-    ``Path("")`` is, nor the option left out: a UsageError naming the flag."""
-    if setting.kind == "paths" or setting.metavar not in ("PATH", "FILE", "FILE|URL"):
-        return
-    if value == "" or (setting.kind == "repeat" and "" in value):
-        raise UsageError(f"{setting.flag}: an empty path names no file; give a file")
 
 
 def keyword_message(message: str, keywords: Container[str]) -> str:

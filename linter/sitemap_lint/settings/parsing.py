@@ -7,10 +7,12 @@ when it cannot. This module imports neither the run nor the configuration.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Severity
@@ -83,6 +85,25 @@ def check_color(mode: str, where: str = "--color") -> str:
     if mode not in COLOR_MODES:
         raise UsageError(f"{where} {mode!r}: choose one of {', '.join(COLOR_MODES)}")
     return mode
+
+
+def resolve_color(
+    mode: str, stream: TextIO, environ: Mapping[str, str] | None = None
+) -> bool | None:
+    """Colour or not: ``NO_COLOR`` always wins, then the ``--color`` flag; with ``auto``,
+    ``FORCE_COLOR`` turns it on, and otherwise only a terminal gets it (None lets the
+    terminal library decide, e.g. for ``TERM=dumb``)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if mode != "auto":
+        return mode == "always"
+    if environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return None if stream.isatty() else False
+    except (AttributeError, ValueError):
+        return False
 
 
 def parse_now(text: str | None, where: str = "--now") -> datetime:
