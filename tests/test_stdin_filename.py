@@ -185,3 +185,17 @@ def test_the_api_takes_the_name_for_standard_input_and_for_bytes(site: Path, mon
         sitemap_lint.lint(BAD, name=NAME, stdin_filename=NAME)
     with pytest.raises(sitemap_lint.SitemapLintError, match=r"^stdin_filename=x\.xml: no input"):
         sitemap_lint.lint_paths([NAME], stdin_filename="x.xml", isolated=True)
+
+
+@pytest.mark.parametrize("flag", ["--output-file", "--write-baseline"])
+def test_a_report_is_never_written_over_the_file_standard_input_stands_for(
+    flag: str, site: Path, capsys, monkeypatch
+) -> None:
+    args = ["--isolated", "--stdin-filename", NAME, flag, NAME, "-"]
+    status, out, err = _check(args, capsys, monkeypatch)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"sitemap-lint: error: {flag} {NAME}: it is the input {NAME}; writing there would"
+        " replace the sitemap: name another file\n"
+    )
+    assert (site / NAME).read_bytes() == ON_DISK

@@ -213,6 +213,8 @@ def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) ->
     inputs = {
         os.path.realpath(source.path): source.name for source in sources if source.path is not None
     }
+    if settings.stdin_filename:  # the file standard input stands for
+        inputs[os.path.realpath(settings.stdin_filename)] = settings.stdin_filename
     for flag, target in written:
         name = inputs.get(os.path.realpath(target))
         if name is not None:
