@@ -304,7 +304,7 @@ class SetRunner:
         if source.path is None:
             return Job(source.name, "-", 0, data=source.data, served=served)
         resolved = real_path(source.path)
-        url = mapped_url(self.settings.maps, resolved)
+        url = self.discovery.maps.url(resolved)
         if url is not None:
             return Job(source.name, canonical_url(url), 0, path=source.path, url=url)
         return Job(source.name, f"file://{resolved}", 0, path=source.path, served=served)
@@ -325,7 +325,7 @@ class SetRunner:
                 continue
             path = Path(where)
             data = _read_start(Source(label, path))
-            url = mapped_url(self.settings.maps, real_path(path))
+            url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
 
@@ -444,27 +444,52 @@ class SetRunner:
 # -- --map ---------------------------------------------------------------------------
 
 
-def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str | None] | None:
-    """The local file a URL maps to with --map, and why it cannot be read, if so."""
-    folded = _origin_folded(url)
-    for prefix, directory in maps:
-        start = _origin_folded(prefix)
-        if not folded.startswith(start):
-            continue
-        rest = urlsplit(folded[len(start) :])
-        relative = unquote(rest.path)
-        base = real_path(directory)
-        path = real_path(base / relative)
-        where = _shown_path(directory)  # a configuration's directory is absolute
-        shown = f"{where}/{relative}" if relative else where
-        if rest.query:
-            return path, f"{url} has a query string and cannot map to a file under {where}"
-        if path != base and base not in path.parents:
-            return path, f"{url} maps to {shown}, outside {where}; it was not read"
-        if not path.is_file():
-            return path, f"{url} maps to {shown}, {_not_a_file(path)}"
-        return path, None
-    return None
+class Maps:
+    """The ``--map`` prefixes and their directories, each prefix folded
+    (``_origin_folded``) and each directory resolved once for the run, which asks them
+    about every sitemap an index lists."""
+
+    def __init__(self, maps: Sequence[tuple[str, Path]]) -> None:
+        # (prefix as given, prefix folded, directory resolved, directory as shown)
+        self._maps = tuple(
+            (prefix, _origin_folded(prefix), real_path(directory), _shown_path(directory))
+            for prefix, directory in maps
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self._maps)
+
+    def covers(self, url: str) -> bool:
+        """Whether ``url`` is under a prefix (read from a directory, or said unreadable)."""
+        folded = _origin_folded(url)
+        return any(folded.startswith(start) for _prefix, start, _base, _where in self._maps)
+
+    def file(self, url: str) -> tuple[Path, str | None] | None:
+        """The local file ``url`` maps to, and why it cannot be read, if so."""
+        folded = _origin_folded(url)
+        for _prefix, start, base, where in self._maps:
+            if not folded.startswith(start):
+                continue
+            rest = urlsplit(folded[len(start) :])
+            relative = unquote(rest.path)
+            path = real_path(base / relative)
+            shown = f"{where}/{relative}" if relative else where
+            if rest.query:
+                return path, f"{url} has a query string and cannot map to a file under {where}"
+            if path != base and base not in path.parents:
+                return path, f"{url} maps to {shown}, outside {where}; it was not read"
+            if not path.is_file():
+                return path, f"{url} maps to {shown}, {_not_a_file(path)}"
+            return path, None
+        return None
+
+    def url(self, path: Path) -> str | None:
+        """The URL the local file ``path`` (resolved) is served at."""
+        for prefix, _start, base, _where in self._maps:
+            if path == base or base in path.parents:
+                relative = path.relative_to(base).as_posix()
+                return prefix + ("" if relative == "." else relative)
+        return None
 
 
 def _not_a_file(path: Path) -> str:
@@ -477,16 +502,6 @@ def _not_a_file(path: Path) -> str:
         reason = error.strerror or type(error).__name__
         return f"which cannot be read ({reason}); fix the file or remove the entry"
     return f"which is {file_kind(mode)}, not a file; build the file or remove the entry"
-
-
-def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
-    """The URL a local file is served at, by the --map prefixes."""
-    for prefix, directory in maps:
-        base = real_path(directory)
-        if path == base or base in path.parents:
-            relative = path.relative_to(base).as_posix()
-            return prefix + ("" if relative == "." else relative)
-    return None
 
 
 # -- checks across the set ---------------------------------------------------------
@@ -542,6 +557,7 @@ class Discovery:
         self.settings = settings
         self.fetch = fetch
         self.enabled = enabled  # the rules the run reports: the ``listed`` checks it needs
+        self.maps = Maps(settings.maps)
         # Each file of the set by key: the file that lists it (None: an input) and the entry.
         self.seen: dict[str, tuple[Job | None, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
@@ -573,10 +589,10 @@ class Discovery:
                 parent_kind = parent.result.facts.kind if parent.result.facts else ""
                 if parent_kind == "sitemapindex":
                     self._nested(job)
-                    if may_fetch or self.settings.maps:
+                    if may_fetch or self.maps:
                         following += self._indexes_below(job, facts, may_fetch)
                     continue
-            if not (may_fetch or self.settings.maps):
+            if not (may_fetch or self.maps):
                 continue
             # The normal forms listed so far: a repeat among them is DU001's in this file.
             listed: set[str] | None = set() if self._repeats_are_duplicates else None
@@ -586,7 +602,7 @@ class Discovery:
                     normal = normal_url(child.url)
                     repeat = normal in listed
                     listed.add(normal)
-                if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
+                if not may_fetch and not self.maps.covers(child.url):
                     continue  # reading a local file never leads to the network unasked
                 new = self._child(job, child, repeat)
                 if new is not None:
@@ -634,7 +650,7 @@ class Discovery:
             key = _listed_key(child.url)
             if key is None or key in self.seen or key in self._peeked:
                 continue
-            if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
+            if not may_fetch and not self.maps.covers(child.url):
                 continue
             if self._limit(job) is not None or len(self._peeked) >= self.settings.max_files:
                 break
@@ -664,7 +680,7 @@ class Discovery:
     def _peek(self, url: str) -> tuple[str, Path | None]:
         """The root element's local name of the sitemap at ``url`` ("" when it cannot be
         read), with the file it maps to (None: fetched)."""
-        mapped = mapped_file(self.settings.maps, url)
+        mapped = self.maps.file(url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
@@ -716,7 +732,7 @@ class Discovery:
                 }[limit]
                 self._unfollowed(sink, _listed(FollowKind.LIMIT, child, limit, value))
             return None
-        mapped = mapped_file(self.settings.maps, child.url)
+        mapped = self.maps.file(child.url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
