@@ -558,10 +558,9 @@ class Discovery:
         self.fetch = fetch
         self.enabled = enabled  # the rules the run reports: the ``listed`` checks it needs
         self.maps = Maps(settings.maps)
-        # Each file of the set by key: the file that lists it (None: an input) and the entry.
-        self.seen: dict[str, tuple[Job | None, Child]] = {}
+        # Each file of the set by key: an input's job, or the file that lists it and the entry.
+        self.seen: dict[str, Job | tuple[Job, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
-        self._inputs: dict[str, Job] = {}  # the run's inputs, by key
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
@@ -571,8 +570,7 @@ class Discovery:
     def add_roots(self, roots: list[Job]) -> None:
         self.files = len(roots)
         for job in roots:
-            self.seen.setdefault(job.key, (None, Child(job.name, 1, 1)))
-            self._inputs.setdefault(job.key, job)
+            self.seen.setdefault(job.key, job)
 
     def next_level(self, level: list[Job]) -> list[Job]:
         """The files the files of ``level`` list, to check next."""
@@ -618,11 +616,10 @@ class Discovery:
         nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
         self._unfollowed(job.parent.result.open_sink(), nested)
 
-    def _nested_input(self, job: Job, key: str, child: Child, sink: FindingSink) -> bool:
-        """SE003 for an index's entry whose sitemap, an input of the run too (a directory's
-        file), is an index itself: as when it is checked below this index only."""
-        listed = self._inputs.get(key)
-        facts = listed.result.facts if listed is not None and listed.result is not None else None
+    def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> bool:
+        """SE003 for an index's entry whose sitemap, an input of the run too (``listed``: a
+        directory's file), is an index itself: as when it is checked below this index only."""
+        facts = listed.result.facts if listed.result is not None else None
         own = job.result.facts if job.result is not None else None
         if facts is None or facts.kind != "sitemapindex" or own is None:
             return False
@@ -711,13 +708,13 @@ class Discovery:
         if repeat:
             return None  # one finding for it: DU001's, as a robots.txt's repeat is RB003's
         earlier = self.seen.get(key)
+        if isinstance(earlier, Job):
+            # An input of the run (named, or found in a directory): checked as one,
+            # which says nothing about the sitemaps; a nested index is SE003's.
+            self._nested_input(job, earlier, child, sink)
+            return None
         if earlier is not None:
             lister, first_entry = earlier
-            if lister is None:
-                # An input of the run (named, or found in a directory): checked as one,
-                # which says nothing about the sitemaps; a nested index is SE003's.
-                self._nested_input(job, key, child, sink)
-                return None
             where = f"{lister.name}, line {first_entry.line}"
             self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
             return None
