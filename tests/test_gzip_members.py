@@ -11,6 +11,7 @@ import pytest
 
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.fix.engine import decode
+from sitemap_lint.inputs.fetch import _inflated
 from sitemap_lint.inputs.reader import READ_SIZE, Source
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
@@ -67,3 +68,13 @@ def test_members_are_read_whole_wherever_a_chunk_ends(data: bytes) -> None:
 def test_data_after_the_members_is_damage_wherever_a_chunk_ends(data: bytes) -> None:
     assert codes(data) == ["IN004"]
     assert decode(data) == "the gzip stream has data after its end that is no gzip member"
+
+
+@pytest.mark.parametrize("cut", range(-2, 3))
+def test_a_gzip_content_encoding_is_read_whole_wherever_a_chunk_ends(cut: int) -> None:
+    """The body of a response (Content-Encoding: gzip) arrives in chunks cut anywhere:
+    one that ends inside the next member's magic bytes loses nothing after it."""
+    first = gzip.compress(TEXT[:HALF], mtime=0)
+    body = first + gzip.compress(TEXT[HALF:], mtime=0)
+    at = len(first) + cut
+    assert b"".join(_inflated([body[:at], body[at:]], "gzip")) == TEXT
