@@ -455,3 +455,79 @@ def test_a_cache_of_layout_3_is_emptied(tmp_path: Path) -> None:
         connection.execute("PRAGMA user_version=3")
     with Cache(path) as cache:
         assert cache.get("https://example.com/a") is None
+
+
+# The table of layout 4 as its first writer declared it: the columns the cache declares
+# once (``cache._COLUMNS``) must build it to the byte, so a file it wrote keeps working.
+LAYOUT_4 = """CREATE TABLE answers (
+    url TEXT PRIMARY KEY,
+    stored_at REAL NOT NULL,
+    stamp INTEGER NOT NULL,
+    status INTEGER,
+    final_url TEXT,
+    chain TEXT,
+    content_type TEXT,
+    signals INTEGER,
+    noindex TEXT,
+    canonical TEXT,
+    canonical_source TEXT,
+    alternates TEXT,
+    modified TEXT,
+    modified_source TEXT,
+    error TEXT,
+    detail TEXT,
+    loop INTEGER NOT NULL DEFAULT 0,
+    too_many_hops INTEGER NOT NULL DEFAULT 0,
+    etag TEXT,
+    last_modified TEXT,
+    elapsed REAL NOT NULL DEFAULT 0,
+    fresh_until REAL
+) WITHOUT ROWID"""
+
+
+def test_a_new_file_holds_the_table_of_layout_4(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path):
+        pass
+    with sqlite3.connect(path) as connection:
+        (sql,) = connection.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'answers'"
+        ).fetchone()
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert sql == LAYOUT_4
+
+
+def test_a_file_of_layout_4_written_row_by_row_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with sqlite3.connect(path) as connection:  # as the cache of layout 4 marked and filled it
+        connection.execute(LAYOUT_4)
+        connection.execute("PRAGMA user_version=4")
+        connection.execute("PRAGMA application_id=1397574723")
+        connection.execute(
+            "INSERT INTO answers VALUES ('https://example.com/a', 1.0, 7, 200,"
+            " 'https://example.com/b/', '[[\"https://example.com/a\", 301, \"/b/\"]]',"
+            " 'text/html', 1, 'meta robots', 'https://example.com/c', 'link element',"
+            " '[[\"de\", \"https://example.com/de\"]]', '2024-05-01T10:20:30+02:00',"
+            " 'Last-Modified', NULL, NULL, 0, 0, '\"e\"', 'Wed, 01 May 2024 08:20:30 GMT',"
+            " 0.25, NULL)"
+        )
+    with Cache(path) as cache:
+        answer = cache.get("https://example.com/a")
+    assert answer == Answer(
+        url="https://example.com/a",
+        status=200,
+        final_url="https://example.com/b/",
+        chain=[Hop("https://example.com/a", 301, "/b/")],
+        content_type="text/html",
+        signals=PageSignals(
+            noindex="meta robots",
+            canonical="https://example.com/c",
+            canonical_source="link element",
+            alternates=(("de", "https://example.com/de"),),
+            modified=datetime(2024, 5, 1, 10, 20, 30, tzinfo=timezone(timedelta(hours=2))),
+            modified_source="Last-Modified",
+        ),
+        elapsed=0.25,
+        etag='"e"',
+        last_modified="Wed, 01 May 2024 08:20:30 GMT",
+    )

@@ -491,6 +491,32 @@ def test_normal_for_compare(url: str, normal: str) -> None:
     assert normal_for_compare(url) == normal
 
 
+@pytest.mark.parametrize(
+    ("url", "normal"),
+    [
+        ("https://example.com/a/../b", "https://example.com/b"),
+        ("https://example.com/./a/./b", "https://example.com/a/b"),
+        ("https://example.com/a/%2E%2E/b?x=/../y", "https://example.com/b?x=/../y"),
+        ("https://example.com/a/..", "https://example.com/"),
+        ("https://Example.com:443/..?q", "https://example.com/?q"),
+    ],
+)
+def test_normal_for_compare_resolves_dot_segments(url: str, normal: str) -> None:
+    """A browser resolves a URL's dot segments (RFC 3986, 5.2.4) before it asks for the
+    page: a canonical written ``/a/../b`` names the page ``/b`` served."""
+    assert normal_for_compare(url) == normal
+
+
+def test_a_canonical_written_with_dot_segments_names_the_page_itself() -> None:
+    from sitemap_lint.live.model import Answer, PageSignals, Target
+    from sitemap_lint.rules.live import judge
+
+    page = "https://example.com/blog/post"
+    signals = PageSignals(canonical="https://example.com/blog/x/../post")
+    answer = Answer(page, status=200, final_url=page, signals=signals)
+    assert judge(Target(page, "page", 3, 5), answer, datetime.now(UTC)) == []
+
+
 def test_normal_for_compare_keeps_path_case_and_trailing_slash() -> None:
     assert normal_for_compare("https://example.com/A") != normal_for_compare(
         "https://example.com/a"

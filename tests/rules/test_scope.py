@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_lint.rules.scope import _remove_dot_segments, normal_path
+from sitemap_lint.domain.urls import normal_path
+from sitemap_lint.rules.scope import _remove_dot_segments
 from tests.helpers import fixture, lint
 from tests.helpers import message as message_of
 

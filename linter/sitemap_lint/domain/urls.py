@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 from urllib.parse import quote
 
@@ -110,3 +111,48 @@ def remove_dot_segments(path: str) -> str:
     if segments[-1] in (".", ".."):
         out.append("")
     return "/" + "/".join(out)
+
+
+# Characters that need no percent-encoding (RFC 3986, 2.3): an escape of one is decoded.
+UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def normal_escape(digits: str) -> str:
+    """The percent-escape ``%`` + ``digits`` in normal form: the unreserved character it
+    stands for (``%7E`` is ``~``, RFC 3986, 2.3), else with upper-case digits (6.2.2.1)."""
+    character = chr(int(digits, 16))
+    return character if character in UNRESERVED else "%" + digits.upper()
+
+
+def utf8_escapes(text: str) -> str:
+    """``text`` percent-encoded as UTF-8, each byte (an IRI's ``é`` is ``%C3%A9``, RFC
+    3987, 3.1)."""
+    return "".join(f"%{byte:02X}" for byte in text.encode("utf-8", "surrogatepass"))
+
+
+def normal_escapes(path: str) -> str:
+    """``path`` with its percent-escapes in normal form (``normal_escape``) and what a
+    path may not hold percent-encoded as UTF-8 (``utf8_escapes``); a lone ``%`` stays."""
+    return _not_normal_in_path().sub(_normal_in_path, path)
+
+
+@cache  # compiled when first asked for
+def _not_normal_in_path() -> re.Pattern[str]:
+    """What a path holds that its normal form writes otherwise: a percent-escape, or
+    characters a path may not hold as they are (outside ASCII, a space, a control, ...).
+    live.page encodes fewer, as browsers send a whole URL, whose "?", "#", "[" are its own."""
+    return re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]+")
+
+
+def _normal_in_path(match: re.Match[str]) -> str:
+    text = match.group()
+    if text[0] == "%" and len(text) == 3:
+        return normal_escape(text[1:])
+    return utf8_escapes(text)
+
+
+def normal_path(path: str) -> str:
+    """``path`` in the form in which equivalent spellings of a path are equal: its
+    escapes in normal form (``normal_escapes``), then ``.`` and ``..`` segments resolved
+    (``remove_dot_segments``)."""
+    return remove_dot_segments(normal_escapes(path))

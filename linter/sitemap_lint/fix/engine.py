@@ -10,15 +10,14 @@ says what the file would become, or why it is left as it is.
 from __future__ import annotations
 
 import codecs
-import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.apply import apply, fixable
-from sitemap_lint.inputs.reader import Source
-from sitemap_lint.rules.events import Unfixed
+from sitemap_lint.inputs.reader import GZIP_MAGIC, Source
+from sitemap_lint.rules.events import InputKind, Unfixed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
-_GZIP_MAGIC = b"\x1f\x8b"
 # Findings that show the text is not well-formed XML: a fix must never add one.
 _SYNTAX = frozenset(f"XM00{n}" for n in range(1, 10))
 
@@ -85,28 +83,24 @@ def read_source(source: Source) -> bytes:
 
 
 def _inflate(raw: bytes) -> bytes | str:
-    """The content of the gzip file ``raw``, every member in turn (RFC 1952, 2.2: the
-    members of a file are read as one; it is written back as one); or the reason it
+    """The content of the gzip file ``raw``, every member in turn, as a check reads it
+    (``inputs.reader.gunzip``; it is written back as one member); or the reason it
     cannot be fixed."""
+    from sitemap_lint.inputs.reader import READ_SIZE, GzipDamage, gunzip
+
     pieces: list[bytes] = []
     size = 0
-    rest = raw
     try:
-        while rest:
-            inflater = zlib.decompressobj(wbits=31)
-            piece = inflater.decompress(rest, MAX_FIX_BYTES + 1 - size)
+        for piece in gunzip(raw[at : at + READ_SIZE] for at in range(0, len(raw), READ_SIZE)):
             size += len(piece)
             if size > MAX_FIX_BYTES:
                 return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed"
-            if not inflater.eof:
-                return "the gzip stream is truncated"
             pieces.append(piece)
-            rest = inflater.unused_data
-            if rest.strip(b"\0") == b"":
-                break  # zeros after the last member, as some writers pad a file
-            if not rest.startswith(_GZIP_MAGIC):
-                return "the gzip stream has data after its end that is no gzip member"
-    except zlib.error:
+    except GzipDamage as damage:
+        if damage.complete:
+            return "the gzip stream has data after its end that is no gzip member"
+        if damage.kind == InputKind.GZIP_TRUNCATED:
+            return "the gzip stream is truncated"
         return "the gzip stream is corrupt"
     return b"".join(pieces)
 
@@ -119,7 +113,7 @@ def decode(raw: bytes) -> Decoded | str:
 
     if len(raw) > MAX_FIX_BYTES:
         return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB"
-    is_gzip = raw.startswith(_GZIP_MAGIC)
+    is_gzip = raw.startswith(GZIP_MAGIC)
     data = raw
     if is_gzip:
         inflated = _inflate(raw)

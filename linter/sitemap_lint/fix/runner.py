@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.sets.runner import Maps
     from sitemap_lint.settings.config import Config
     from sitemap_lint.settings.options import Options
 
@@ -167,6 +168,9 @@ def with_mapped_files(
     robots.txt files list through ``--map``, in the order of ``results`` (the set's
     check of them), each with the URL it is served at: every local file of the set,
     which is what ``--fix`` fixes."""
+    from sitemap_lint.sets.runner import Maps
+
+    served = Maps(maps)
     inputs = {source.name: source for source in sources}
     ordered: list[Source] = []
     for result in results:
@@ -185,24 +189,18 @@ def with_mapped_files(
     for source in ordered:
         where = real_path(source.path) if source.path is not None else None
         if where is None or where not in seen:
-            unique.append(_served(source, maps))
+            unique.append(_served(source, served))
         if where is not None:
             seen.add(where)
     return unique
 
 
-def _served(source: Source, maps: tuple[tuple[str, Path], ...]) -> Source:
+def _served(source: Source, maps: Maps) -> Source:
     """``source`` with the URL ``--map`` serves it at (the set's check knows it so)."""
     if source.path is None:
         return source
-    path = real_path(source.path)
-    for prefix, directory in maps:
-        base = real_path(directory)
-        if path == base or base in path.parents:
-            relative = path.relative_to(base).as_posix()
-            url = prefix + ("" if relative == "." else relative)
-            return Source(source.name, source.path, url, source.data)
-    return source
+    url = maps.url(real_path(source.path))
+    return source if url is None else Source(source.name, source.path, url, source.data)
 
 
 def fixable_files(results: list[FileResult], sources: Mapping[str, Source]) -> dict[str, Source]:

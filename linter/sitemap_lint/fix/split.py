@@ -251,7 +251,7 @@ def _directory(base_url: str) -> str:
 def _common_directory(urls: list[ParsedURL]) -> str | None:
     """The deepest directory URL above every one of ``urls`` (None: several origins),
     their paths compared as the scope rules compare them (``~`` is ``%7E``)."""
-    from sitemap_lint.rules.scope import normal_path
+    from sitemap_lint.domain.urls import normal_path
 
     origins = {url.origin for url in urls}
     if len(origins) != 1:

@@ -324,11 +324,20 @@ def _raw_capped(chunks: Iterable[bytes], limit: int) -> Iterator[bytes]:
 
 
 def _inflated(chunks: Iterable[bytes], encoding: str) -> Iterator[bytes]:
-    """Undo one gzip or deflate Content-Encoding, STEP bytes of output at a time."""
+    """Undo one gzip or deflate Content-Encoding, STEP bytes of output at a time (not
+    ``reader.gunzip``, a file's walk: here bytes after the stream are ignored, as
+    browsers do, and a zlib stream labelled gzip is read)."""
     decompressor = None
-    for data in chunks:
+    held = b""  # what follows a gzip member, too short to tell whether another starts
+    for chunk in chunks:
+        data = held + chunk if held else chunk
+        held = b""
         while data:
             if decompressor is not None and decompressor.eof:
+                magic = inputs.GZIP_MAGIC
+                if encoding != "deflate" and len(data) < len(magic) and magic.startswith(data):
+                    held = data
+                    break
                 if encoding == "deflate" or not data.startswith(inputs.GZIP_MAGIC):
                     return  # bytes after the end of the stream are ignored, as browsers do
                 decompressor = None

@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -262,13 +262,55 @@ def _read_all(handle: BinaryIO, first: bytes) -> Iterator[bytes]:
 
 
 def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
-    """Decompress gzip members one after another, never more than READ_SIZE at a time."""
+    """The content of a gzip file for a check: what is readable, and its damage said."""
+    try:
+        yield from gunzip(raw)
+    except GzipDamage as damage:
+        stream.report.problem(InputProblem(damage.kind, damage.detail, stream.total))
+        stream.stopped_early = not damage.complete
+
+
+class GzipDamage(Exception):
+    """Where a gzip stream stops being readable: ``kind`` (``GZIP_CORRUPT``,
+    ``GZIP_TRUNCATED``) and ``detail`` (why, for a corrupt one); ``complete`` when every
+    member was read and only data after the last one is wrong."""
+
+    def __init__(self, kind: str, detail: str = "", complete: bool = False) -> None:
+        super().__init__(detail or kind)
+        self.kind = kind
+        self.detail = detail
+        self.complete = complete
+
+
+_AFTER_END = "data after the end of the gzip stream"
+
+
+def gunzip(raw: Iterable[bytes]) -> Iterator[bytes]:
+    """The content of the gzip file whose bytes ``raw`` gives: its members one after
+    another (RFC 1952, 2.2), never more than ``READ_SIZE`` bytes at a time, so that a
+    reader that stops at its cap stops a bomb there too. NUL bytes after the last member
+    are padding. What is readable is given before ``GzipDamage`` is raised; where one
+    chunk of ``raw`` ends changes nothing."""
     decompressor = zlib.decompressobj(wbits=31)
-    in_member = False
+    in_member = True
+    padding = False  # past the last member, in NUL bytes only
+    held = b""  # the start of what follows a member, too short to tell what it is
     for compressed in raw:
-        data = compressed
+        data = held + compressed if held else compressed
+        held = b""
         while data:
-            in_member = True
+            if not in_member:
+                if not padding and data.startswith(GZIP_MAGIC):
+                    decompressor = zlib.decompressobj(wbits=31)
+                    in_member = True
+                elif not padding and GZIP_MAGIC.startswith(data):
+                    held = data
+                    break
+                elif data.strip(b"\x00"):
+                    raise GzipDamage(InputKind.GZIP_CORRUPT, _AFTER_END, complete=True)
+                else:
+                    padding = True
+                    break
             before = decompressor.copy()
             try:
                 out = decompressor.decompress(data, READ_SIZE)
@@ -276,28 +318,18 @@ def _gunzip(raw: Iterator[bytes], stream: ByteStream) -> Iterator[bytes]:
                 # zlib drops the whole call's output on an error: redo it in small
                 # steps from the saved state to keep what was readable.
                 yield from _salvage(before, data)
-                corrupt = InputProblem(InputKind.GZIP_CORRUPT, str(error), stream.total)
-                stream.report.problem(corrupt)
-                stream.stopped_early = True
-                return
+                raise GzipDamage(InputKind.GZIP_CORRUPT, str(error)) from None
             if out:
                 yield out
-            if stream.total > READ_CAP:
-                return
-            if not decompressor.eof:
+            if decompressor.eof:
+                in_member = False
+                data = decompressor.unused_data
+            else:
                 data = decompressor.unconsumed_tail
-                continue
-            data = decompressor.unused_data
-            decompressor = zlib.decompressobj(wbits=31)
-            in_member = False
-            if data and not data.startswith(GZIP_MAGIC):
-                if data.strip(b"\x00"):  # NUL padding after the last member is harmless
-                    after = "data after the end of the gzip stream"
-                    stream.report.problem(InputProblem(InputKind.GZIP_CORRUPT, after, stream.total))
-                return
+    if held:
+        raise GzipDamage(InputKind.GZIP_CORRUPT, _AFTER_END, complete=True)
     if in_member:
-        stream.report.problem(InputProblem(InputKind.GZIP_TRUNCATED, size=stream.total))
-        stream.stopped_early = True
+        raise GzipDamage(InputKind.GZIP_TRUNCATED)
 
 
 def _salvage(decompressor: zlib._Decompress, data: bytes) -> Iterator[bytes]:

@@ -260,23 +260,13 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
         stats.cached += answer.from_cache
         stats.errors += answer.error is not None
         if (answer.chain or answer.loop) and len(stats.chains) < CHAINS_SHOWN:
-            stats.chains.append(_chain(answer))
+            stats.chains.append(answer.hops())
         if answer.error is None and answer.status is not None and not answer.fresh:
             times.setdefault(_host(answer.url), []).append(answer.elapsed)
     stats.statuses = dict(sorted(statuses.items()))
     medians = [(host, round(statistics.median(values), 3)) for host, values in times.items()]
     medians.sort(key=lambda item: (-item[1], item[0]))
     stats.slowest = medians[:SLOWEST_HOSTS]
-
-
-def _chain(answer: Answer) -> list[str]:
-    """The hops of ``answer``'s redirects as the reports list them (``url status``),
-    a loop ending with the URL it comes back to (not requested again), as LV006 says."""
-    hops = [f"{hop.url} {hop.status}" for hop in answer.chain]
-    hops.append(f"{answer.final_url or ''} {answer.status or answer.error or ''}".strip())
-    if answer.loop and answer.loop_to:
-        hops.append(answer.loop_to)
-    return hops
 
 
 def _kind(answer: Answer) -> str:

@@ -52,60 +52,57 @@ _APPLICATION_ID = 0x534D4C43
 BUSY_TIMEOUT = 30.0
 # How long opening a file waits for another process switching it to write-ahead logging.
 WAL_PATIENCE = 2.0
-# What an answer is, as a row holds it (between its URL and its time columns).
-_CONTENT = (
-    "status",
-    "final_url",
-    "chain",
-    "content_type",
-    "signals",
-    "noindex",
-    "canonical",
-    "canonical_source",
-    "alternates",
-    "modified",
-    "modified_source",
-    "error",
-    "detail",
-    "loop",
-    "too_many_hops",
-    "etag",
-    "last_modified",
+_TEXT = (str, type(None))
+_INTEGER = (int, type(None))
+# The table's columns in its order: name, declaration, and the types a value is read as
+# (a value of another type, as a damaged row gives, makes the row unreadable). The
+# answer's content lies between the key columns (url, stored_at, stamp) and its times.
+_COLUMNS: tuple[tuple[str, str, type | tuple[type, ...]], ...] = (
+    ("url", "TEXT PRIMARY KEY", str),
+    ("stored_at", "REAL NOT NULL", float),
+    ("stamp", "INTEGER NOT NULL", int),
+    ("status", "INTEGER", _INTEGER),
+    ("final_url", "TEXT", _TEXT),
+    ("chain", "TEXT", _TEXT),
+    ("content_type", "TEXT", _TEXT),
+    ("signals", "INTEGER", _INTEGER),
+    ("noindex", "TEXT", _TEXT),
+    ("canonical", "TEXT", _TEXT),
+    ("canonical_source", "TEXT", _TEXT),
+    ("alternates", "TEXT", _TEXT),
+    ("modified", "TEXT", _TEXT),
+    ("modified_source", "TEXT", _TEXT),
+    ("error", "TEXT", _TEXT),
+    ("detail", "TEXT", _TEXT),
+    ("loop", "INTEGER NOT NULL DEFAULT 0", int),
+    ("too_many_hops", "INTEGER NOT NULL DEFAULT 0", int),
+    ("etag", "TEXT", _TEXT),
+    ("last_modified", "TEXT", _TEXT),
+    ("elapsed", "REAL NOT NULL DEFAULT 0", float),
+    ("fresh_until", "REAL", (float, type(None))),
 )
-_TIMES = ("elapsed", "fresh_until")
-_CREATE = """CREATE TABLE IF NOT EXISTS answers (
-    url TEXT PRIMARY KEY,
-    stored_at REAL NOT NULL,
-    stamp INTEGER NOT NULL,
-    status INTEGER,
-    final_url TEXT,
-    chain TEXT,
-    content_type TEXT,
-    signals INTEGER,
-    noindex TEXT,
-    canonical TEXT,
-    canonical_source TEXT,
-    alternates TEXT,
-    modified TEXT,
-    modified_source TEXT,
-    error TEXT,
-    detail TEXT,
-    loop INTEGER NOT NULL DEFAULT 0,
-    too_many_hops INTEGER NOT NULL DEFAULT 0,
-    etag TEXT,
-    last_modified TEXT,
-    elapsed REAL NOT NULL DEFAULT 0,
-    fresh_until REAL
-) WITHOUT ROWID"""
+_NAMES = tuple(name for name, _declaration, _types in _COLUMNS)
+_CONTENT = _NAMES[3:-2]  # what an answer is
+_TIMES = _NAMES[-2:]
+_CREATE = "CREATE TABLE IF NOT EXISTS answers (\n{}\n) WITHOUT ROWID".format(
+    ",\n".join(f"    {name} {declaration}" for name, declaration, _types in _COLUMNS)
+)
 # A row is (url, stored_at, *content, *times) to write, (url, stamp, *content, *times) read.
+_WRITTEN = ("url", "stored_at", *_CONTENT, *_TIMES)
+_READ = ("url", "stamp", *_CONTENT, *_TIMES)
+_TYPES = {name: types for name, _declaration, types in _COLUMNS}
+_ROW_TYPES = tuple(_TYPES[name] for name in _READ)
+# Where a row, written or read, holds the content and the times.
+_IN_ROW = slice(2, 2 + len(_CONTENT))
+_ELAPSED, _FRESH_UNTIL = _READ.index("elapsed"), _READ.index("fresh_until")
 _PUT = (
-    f"INSERT OR REPLACE INTO answers (url, stored_at, {', '.join(_CONTENT + _TIMES)}, stamp) "
-    f"VALUES ({', '.join('?' * (2 + len(_CONTENT) + len(_TIMES)))}, random())"
+    f"INSERT OR REPLACE INTO answers ({', '.join(_WRITTEN)}, stamp) "
+    f"VALUES ({', '.join('?' * len(_WRITTEN))}, random())"
 )
 _REVALIDATE = (
     "UPDATE answers SET stored_at = ?, elapsed = ?, fresh_until = ? WHERE url = ? AND stamp = ?"
 )
-_GET_ALL = f"SELECT url, stamp, {', '.join(_CONTENT + _TIMES)} FROM answers"
+_GET_ALL = f"SELECT {', '.join(_READ)} FROM answers"
 _GET = f"{_GET_ALL} WHERE url = ?"
 _MANY = 500  # URLs asked in one query (SQLite allows at least 999 parameters)
 # Rows read and not yet stored again, kept to tell a revalidation (bounded: past it the
@@ -214,11 +211,11 @@ class Cache:
             read = self._read
             for row in rows:
                 seen = read.pop(row[0], None)
-                if seen is not None and seen[1] == row[2:-2]:
-                    if seen[2] == row[-1]:
+                if seen is not None and seen[1] == row[_IN_ROW]:
+                    if seen[2] == row[_FRESH_UNTIL]:
                         continue  # confirmed as it stands: nothing a run reads would change
                     again.append(row)
-                    stamps.append((now, row[-2], row[-1], row[0], seen[0]))
+                    stamps.append((now, row[_ELAPSED], row[_FRESH_UNTIL], row[0], seen[0]))
                 else:
                     whole.append(row)
             if not whole and not stamps:
@@ -237,7 +234,7 @@ class Cache:
             if len(read) >= _READ_KEPT:
                 for url in list(islice(read, _READ_KEPT // 2)):
                     del read[url]
-            read[row[0]] = (row[1], row[2:-2], row[-1])
+            read[row[0]] = (row[1], row[_IN_ROW], row[_FRESH_UNTIL])
         return answer
 
     def close(self) -> None:
@@ -306,64 +303,43 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
 
 
 def _row(answer: Answer, now: float) -> tuple[Any, ...]:
+    """The row written for ``answer`` (``_WRITTEN``), ``now`` its time of storing."""
     chain = (
         json.dumps([[hop.url, hop.status, hop.location] for hop in answer.chain])
         if answer.chain
         else None
     )
+    values: dict[str, Any] = {
+        "url": answer.url,
+        "stored_at": now,
+        "status": answer.status,
+        "final_url": answer.final_url,
+        "chain": chain,
+        "content_type": answer.content_type,
+        "signals": None,
+        "error": answer.error,
+        "detail": answer.detail,
+        "loop": int(answer.loop),
+        "too_many_hops": int(answer.too_many_hops),
+        "etag": answer.etag,
+        "last_modified": answer.last_modified,
+        "elapsed": answer.elapsed,
+        "fresh_until": answer.fresh_until,
+    }
     signals = answer.signals
-    if signals is None:
-        page: tuple[Any, ...] = _NO_SIGNALS
-    else:
+    if signals is not None:
+        alternates = signals.alternates
         modified = signals.modified
-        page = (
-            1,
-            signals.noindex,
-            signals.canonical,
-            signals.canonical_source,
-            json.dumps([list(pair) for pair in signals.alternates]) if signals.alternates else None,
-            None if modified is None else modified.isoformat(),
-            signals.modified_source,
-        )
-    return (
-        answer.url,
-        now,
-        answer.status,
-        answer.final_url,
-        chain,
-        answer.content_type,
-        *page,
-        answer.error,
-        answer.detail,
-        int(answer.loop),
-        int(answer.too_many_hops),
-        answer.etag,
-        answer.last_modified,
-        answer.elapsed,
-        answer.fresh_until,
-    )
-
-
-_NO_SIGNALS = (None,) * 7
-
-
-# The types a row's values are read as (url, stamp, *_CONTENT, *_TIMES): a value of
-# another type (a damaged row, which SQLite reads as the bytes left: text in an INTEGER
-# column, a blob anywhere) makes the row unreadable.
-_TEXT = (str, type(None))
-_ROW_TYPES: tuple[type | tuple[type, ...], ...] = (
-    str,  # url
-    int,  # stamp
-    (int, type(None)),  # status
-    *(_TEXT,) * 3,  # final_url, chain, content_type
-    (int, type(None)),  # signals
-    *(_TEXT,) * 8,  # noindex ... detail
-    int,  # loop
-    int,  # too_many_hops
-    *(_TEXT,) * 2,  # etag, last_modified
-    float,  # elapsed
-    (float, type(None)),  # fresh_until
-)
+        values |= {
+            "signals": 1,
+            "noindex": signals.noindex,
+            "canonical": signals.canonical,
+            "canonical_source": signals.canonical_source,
+            "alternates": json.dumps([list(pair) for pair in alternates]) if alternates else None,
+            "modified": None if modified is None else modified.isoformat(),
+            "modified_source": signals.modified_source,
+        }
+    return tuple(values.get(name) for name in _WRITTEN)
 
 
 def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
@@ -376,53 +352,33 @@ def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
 
 
 def _answer(row: tuple[Any, ...]) -> Answer:
-    (
-        url,
-        _stamp,
-        status,
-        final_url,
-        chain,
-        content_type,
-        signals,
-        noindex,
-        canonical,
-        canonical_source,
-        alternates,
-        modified,
-        modified_source,
-        error,
-        detail,
-        loop,
-        too_many_hops,
-        etag,
-        last_modified,
-        elapsed,
-        fresh_until,
-    ) = row
+    """The answer a row read (``_READ``) holds."""
+    values = dict(zip(_READ, row, strict=True))
+    chain, alternates, modified = values["chain"], values["alternates"], values["modified"]
     return Answer(
-        url=url,
-        status=status,
-        final_url=final_url,
+        url=values["url"],
+        status=values["status"],
+        final_url=values["final_url"],
         chain=[] if chain is None else [Hop(*hop) for hop in json.loads(chain)],
-        content_type=content_type,
+        content_type=values["content_type"],
         signals=None
-        if signals is None
+        if values["signals"] is None
         else PageSignals(
-            noindex=noindex,
-            canonical=canonical,
-            canonical_source=canonical_source,
+            noindex=values["noindex"],
+            canonical=values["canonical"],
+            canonical_source=values["canonical_source"],
             alternates=()
             if alternates is None
             else tuple((str(lang), str(href)) for lang, href in json.loads(alternates)),
             modified=None if modified is None else datetime.fromisoformat(modified),
-            modified_source=modified_source,
+            modified_source=values["modified_source"],
         ),
-        error=error,
-        detail=detail,
-        elapsed=elapsed,
-        loop=bool(loop),
-        too_many_hops=bool(too_many_hops),
-        etag=etag,
-        last_modified=last_modified,
-        fresh_until=fresh_until,
+        error=values["error"],
+        detail=values["detail"],
+        elapsed=values["elapsed"],
+        loop=bool(values["loop"]),
+        too_many_hops=bool(values["too_many_hops"]),
+        etag=values["etag"],
+        last_modified=values["last_modified"],
+        fresh_until=values["fresh_until"],
     )

@@ -1,4 +1,5 @@
-"""The records the live audit's steps pass to each other (no behaviour here)."""
+"""The records the live audit's steps pass to each other (no behaviour here, but the
+words of an answer's redirect chain, which its findings and the reports share)."""
 
 from __future__ import annotations
 
@@ -141,3 +142,13 @@ class Answer:
     # Cache-Control max-age or Expires said (RFC 9111, section 4.2); None: stale at once.
     fresh_until: float | None = None
     fresh: bool = False  # given from the cache without a request: it was still fresh
+
+    def hops(self) -> list[str]:
+        """The redirect chain as the findings and the reports write it: ``url status``
+        for each hop, then the final URL with its status (or what went wrong), and for a
+        loop the URL it comes back to (not requested again)."""
+        hops = [f"{hop.url} {hop.status}" for hop in self.chain]
+        hops.append(f"{self.final_url or ''} {self.status or self.error or ''}".strip())
+        if self.loop and self.loop_to:
+            hops.append(self.loop_to)
+        return hops

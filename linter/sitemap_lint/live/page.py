@@ -26,6 +26,7 @@ from urllib.parse import urljoin
 
 from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.domain.urls import normal_escape, remove_dot_segments, utf8_escapes
 from sitemap_lint.live.model import PageSignals
 
 __all__ = ["head_end", "normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
@@ -111,10 +112,13 @@ META_GOOGLEBOT = "meta googlebot"
 LINK_HEADER = "Link header"
 LINK_ELEMENT = "link element"
 
-# Percent-escapes: unreserved characters (RFC 3986) are decoded; the rest upper-cased.
+# Percent-escapes, put in normal form by ``domain.urls.normal_escape``.
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Encoded as browsers send a URL: what is outside ASCII and spaces. Not the scope's
+# path set (``domain.urls.normal_escapes``): a whole URL's "?", "#" and "[" are its own.
 _NOT_ASCII = re.compile(r"[^\x21-\x7e]+")
+# scheme://authority, then the path (where dot segments are), then the query.
+_PATH = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)(/[^?#]*)(.*)", re.DOTALL)
 # scheme://, userinfo@, host (not an IPv6 literal), then port, path and query.
 _SPLIT_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@]*@)?([^/?#:\[]*)(.*)", re.DOTALL)
 
@@ -494,7 +498,8 @@ def normal_for_compare(url: str) -> str:
     send it), no default port, ``/`` for an empty path (as
     ``domain.identity.normal_url``), characters outside ASCII and spaces percent-encoded
     (UTF-8), percent-escapes in upper case with those of unreserved characters
-    decoded, and no fragment."""
+    decoded (``domain.urls.normal_escape``), the path's dot segments resolved (as a
+    browser resolves them before it asks) and no fragment."""
     url = url.strip()
     hash_at = url.find("#")
     if hash_at >= 0:
@@ -503,7 +508,18 @@ def normal_for_compare(url: str) -> str:
         url = _ascii_url(url)
     if "%" in url:
         url = _ESCAPE.sub(_normal_escape, url)
-    return normal_url(url)
+    url = normal_url(url)
+    if "/." in url:
+        url = _without_dot_segments(url)
+    return url
+
+
+def _without_dot_segments(url: str) -> str:
+    match = _PATH.fullmatch(url)
+    if match is None:
+        return url
+    start, path, rest = match.groups()
+    return start + remove_dot_segments(path) + rest
 
 
 def _ascii_url(url: str) -> str:
@@ -519,9 +535,8 @@ def _ascii_url(url: str) -> str:
 
 
 def _escape_utf8(match: re.Match[str]) -> str:
-    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+    return utf8_escapes(match.group())
 
 
 def _normal_escape(match: re.Match[str]) -> str:
-    character = chr(int(match.group(1), 16))
-    return character if character in _UNRESERVED else "%" + match.group(1).upper()
+    return normal_escape(match.group(1))

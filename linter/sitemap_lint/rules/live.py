@@ -238,7 +238,7 @@ CANONICAL_ELSEWHERE = rule(
         Reports a listed page whose canonical (a `Link: <...>; rel="canonical"`
         header or `<link rel="canonical">` in its head) names another URL, compared
         after normalisation (scheme and host case, default port, percent-escapes,
-        an empty path, the fragment).
+        an empty path, dot segments, the fragment).
     """,
     why="""
         The page says another URL is the one to index; Search Console reports
@@ -547,10 +547,9 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             key=url,
         )
     if answer.loop or answer.too_many_hops:
-        chain = _chain(answer)
+        chain = _chain(answer)  # a loop's ends with the URL it comes back to
         if answer.loop:
-            closing = f" -> {answer.loop_to}" if answer.loop_to else ""
-            problem = f"loop ({chain}{closing})"
+            problem = f"loop ({chain})"
             advice = "fix the redirects and list the page's real URL, or remove the URL"
         else:
             problem = f"go on past {_MAX_HOPS} hops ({chain})"
@@ -771,10 +770,7 @@ def _via(answer: Answer) -> str:
 
 
 def _chain(answer: Answer) -> str:
-    hops = [f"{hop.url} {hop.status}" for hop in answer.chain]
-    if answer.final_url:
-        hops.append(f"{answer.final_url} {answer.status}" if answer.status else answer.final_url)
-    return " -> ".join(hops)
+    return " -> ".join(answer.hops())
 
 
 def _same_site(url: str, final: str) -> bool:

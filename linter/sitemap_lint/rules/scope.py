@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemap_lint.domain.urls import ParsedURL
+from sitemap_lint.domain.urls import ParsedURL, normal_escapes, normal_path
 from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
@@ -14,7 +13,6 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
@@ -194,7 +192,7 @@ class ScopeChecker(Mutable):
         path = url.path
         if self.surely_inside(path):
             return
-        escaped = _normal_escapes(path)
+        escaped = normal_escapes(path)
         normal = _remove_dot_segments(escaped)
         if not normal.startswith(self._directory):
             shown = repr(path) if normal == escaped else f"{path!r} (that is, {normal!r})"
@@ -262,32 +260,3 @@ def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | N
         if options.sitemap_url is not None:
             also = robots.cross_origins(options.sitemap_url)
     return robots, ScopeChecker(options.sitemap_url, is_index, also=also)
-
-
-# What a path holds that its normal form writes otherwise: a percent-escape (its hex
-# digits in upper case, or the unreserved character it stands for), or a character that
-# must be percent-encoded (outside ASCII, a space, a control character, ...).
-_NOT_NORMAL = lazy(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]+")
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-
-def normal_path(path: str) -> str:
-    """``path`` in the form the scope rules compare, in which equivalent spellings of a
-    path are equal: percent-escapes of unreserved characters decoded (``%7E`` is ``~``,
-    RFC 3986, 2.3), the others' hex digits in upper case (6.2.2.1), characters a URI
-    may not hold percent-encoded as UTF-8 (an IRI's ``café`` is ``caf%C3%A9``, RFC
-    3987, 3.1), then ``.`` and ``..`` segments resolved (5.2.4). A lone ``%`` stays."""
-    return _remove_dot_segments(_normal_escapes(path))
-
-
-def _normal_escapes(path: str) -> str:
-    return _NOT_NORMAL.sub(_normal_match, path)
-
-
-def _normal_match(match: re.Match[str]) -> str:
-    text = match.group()
-    if text[0] == "%" and len(text) == 3:
-        character = chr(int(text[1:], 16))
-        return character if character in _UNRESERVED else text.upper()
-    data = text.encode("utf-8", "surrogatepass")
-    return "".join(f"%{byte:02X}" for byte in data)

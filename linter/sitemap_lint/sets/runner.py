@@ -306,7 +306,7 @@ class SetRunner:
         if source.path is None:
             return Job(source.name, "-", 0, data=source.data, served=served)
         resolved = real_path(source.path)
-        url = mapped_url(self.settings.maps, resolved)
+        url = self.discovery.maps.url(resolved)
         if url is not None:
             return Job(source.name, canonical_url(url), 0, path=source.path, url=url)
         return Job(source.name, f"file://{resolved}", 0, path=source.path, served=served)
@@ -327,7 +327,7 @@ class SetRunner:
                 continue
             path = Path(where)
             data = _read_start(Source(label, path))
-            url = mapped_url(self.settings.maps, real_path(path))
+            url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
 
@@ -446,27 +446,52 @@ class SetRunner:
 # -- --map ---------------------------------------------------------------------------
 
 
-def mapped_file(maps: Sequence[tuple[str, Path]], url: str) -> tuple[Path, str | None] | None:
-    """The local file a URL maps to with --map, and why it cannot be read, if so."""
-    folded = _origin_folded(url)
-    for prefix, directory in maps:
-        start = _origin_folded(prefix)
-        if not folded.startswith(start):
-            continue
-        rest = urlsplit(folded[len(start) :])
-        relative = unquote(rest.path)
-        base = real_path(directory)
-        path = real_path(base / relative)
-        where = _shown_path(directory)  # a configuration's directory is absolute
-        shown = f"{where}/{relative}" if relative else where
-        if rest.query:
-            return path, f"{url} has a query string and cannot map to a file under {where}"
-        if path != base and base not in path.parents:
-            return path, f"{url} maps to {shown}, outside {where}; it was not read"
-        if not path.is_file():
-            return path, f"{url} maps to {shown}, {_not_a_file(path)}"
-        return path, None
-    return None
+class Maps:
+    """The ``--map`` prefixes and their directories, each prefix folded
+    (``_origin_folded``) and each directory resolved once for the run, which asks them
+    about every sitemap an index lists."""
+
+    def __init__(self, maps: Sequence[tuple[str, Path]]) -> None:
+        # (prefix as given, prefix folded, directory resolved, directory as shown)
+        self._maps = tuple(
+            (prefix, _origin_folded(prefix), real_path(directory), _shown_path(directory))
+            for prefix, directory in maps
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self._maps)
+
+    def covers(self, url: str) -> bool:
+        """Whether ``url`` is under a prefix (read from a directory, or said unreadable)."""
+        folded = _origin_folded(url)
+        return any(folded.startswith(start) for _prefix, start, _base, _where in self._maps)
+
+    def file(self, url: str) -> tuple[Path, str | None] | None:
+        """The local file ``url`` maps to, and why it cannot be read, if so."""
+        folded = _origin_folded(url)
+        for _prefix, start, base, where in self._maps:
+            if not folded.startswith(start):
+                continue
+            rest = urlsplit(folded[len(start) :])
+            relative = unquote(rest.path)
+            path = real_path(base / relative)
+            shown = f"{where}/{relative}" if relative else where
+            if rest.query:
+                return path, f"{url} has a query string and cannot map to a file under {where}"
+            if path != base and base not in path.parents:
+                return path, f"{url} maps to {shown}, outside {where}; it was not read"
+            if not path.is_file():
+                return path, f"{url} maps to {shown}, {_not_a_file(path)}"
+            return path, None
+        return None
+
+    def url(self, path: Path) -> str | None:
+        """The URL the local file ``path`` (resolved) is served at."""
+        for prefix, _start, base, _where in self._maps:
+            if path == base or base in path.parents:
+                relative = path.relative_to(base).as_posix()
+                return prefix + ("" if relative == "." else relative)
+        return None
 
 
 def _not_a_file(path: Path) -> str:
@@ -479,16 +504,6 @@ def _not_a_file(path: Path) -> str:
         reason = error.strerror or type(error).__name__
         return f"which cannot be read ({reason}); fix the file or remove the entry"
     return f"which is {file_kind(mode)}, not a file; build the file or remove the entry"
-
-
-def mapped_url(maps: Sequence[tuple[str, Path]], path: Path) -> str | None:
-    """The URL a local file is served at, by the --map prefixes."""
-    for prefix, directory in maps:
-        base = real_path(directory)
-        if path == base or base in path.parents:
-            relative = path.relative_to(base).as_posix()
-            return prefix + ("" if relative == "." else relative)
-    return None
 
 
 # -- checks across the set ---------------------------------------------------------
@@ -544,10 +559,10 @@ class Discovery:
         self.settings = settings
         self.fetch = fetch
         self.enabled = enabled  # the rules the run reports: the ``listed`` checks it needs
-        # Each file of the set by key: the file that lists it (None: an input) and the entry.
-        self.seen: dict[str, tuple[Job | None, Child]] = {}
+        self.maps = Maps(settings.maps)
+        # Each file of the set by key: an input's job, or the file that lists it and the entry.
+        self.seen: dict[str, Job | tuple[Job, Child]] = {}
         self._peeked: set[str] = set()  # children of nested indexes read for their root
-        self._inputs: dict[str, Job] = {}  # the run's inputs, by key
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
@@ -557,8 +572,7 @@ class Discovery:
     def add_roots(self, roots: list[Job]) -> None:
         self.files = len(roots)
         for job in roots:
-            self.seen.setdefault(job.key, (None, Child(job.name, 1, 1)))
-            self._inputs.setdefault(job.key, job)
+            self.seen.setdefault(job.key, job)
 
     def next_level(self, level: list[Job]) -> list[Job]:
         """The files the files of ``level`` list, to check next."""
@@ -575,10 +589,10 @@ class Discovery:
                 parent_kind = parent.result.facts.kind if parent.result.facts else ""
                 if parent_kind == "sitemapindex":
                     self._nested(job)
-                    if may_fetch or self.settings.maps:
+                    if may_fetch or self.maps:
                         following += self._indexes_below(job, facts, may_fetch)
                     continue
-            if not (may_fetch or self.settings.maps):
+            if not (may_fetch or self.maps):
                 continue
             # The normal forms listed so far: a repeat among them is DU001's in this file.
             listed: set[str] | None = set() if self._repeats_are_duplicates else None
@@ -588,7 +602,7 @@ class Discovery:
                     normal = normal_url(child.url)
                     repeat = normal in listed
                     listed.add(normal)
-                if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
+                if not may_fetch and not self.maps.covers(child.url):
                     continue  # reading a local file never leads to the network unasked
                 new = self._child(job, child, repeat)
                 if new is not None:
@@ -604,11 +618,10 @@ class Discovery:
         nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
         self._unfollowed(job.parent.result.open_sink(), nested)
 
-    def _nested_input(self, job: Job, key: str, child: Child, sink: FindingSink) -> bool:
-        """SE003 for an index's entry whose sitemap, an input of the run too (a directory's
-        file), is an index itself: as when it is checked below this index only."""
-        listed = self._inputs.get(key)
-        facts = listed.result.facts if listed is not None and listed.result is not None else None
+    def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> bool:
+        """SE003 for an index's entry whose sitemap, an input of the run too (``listed``: a
+        directory's file), is an index itself: as when it is checked below this index only."""
+        facts = listed.result.facts if listed.result is not None else None
         own = job.result.facts if job.result is not None else None
         if facts is None or facts.kind != "sitemapindex" or own is None:
             return False
@@ -636,7 +649,7 @@ class Discovery:
             key = _listed_key(child.url)
             if key is None or key in self.seen or key in self._peeked:
                 continue
-            if not may_fetch and mapped_file(self.settings.maps, child.url) is None:
+            if not may_fetch and not self.maps.covers(child.url):
                 continue
             if self._limit(job) is not None or len(self._peeked) >= self.settings.max_files:
                 break
@@ -666,7 +679,7 @@ class Discovery:
     def _peek(self, url: str) -> tuple[str, Path | None]:
         """The root element's local name of the sitemap at ``url`` ("" when it cannot be
         read), with the file it maps to (None: fetched)."""
-        mapped = mapped_file(self.settings.maps, url)
+        mapped = self.maps.file(url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
@@ -697,13 +710,13 @@ class Discovery:
         if repeat:
             return None  # one finding for it: DU001's, as a robots.txt's repeat is RB003's
         earlier = self.seen.get(key)
+        if isinstance(earlier, Job):
+            # An input of the run (named, or found in a directory): checked as one,
+            # which says nothing about the sitemaps; a nested index is SE003's.
+            self._nested_input(job, earlier, child, sink)
+            return None
         if earlier is not None:
             lister, first_entry = earlier
-            if lister is None:
-                # An input of the run (named, or found in a directory): checked as one,
-                # which says nothing about the sitemaps; a nested index is SE003's.
-                self._nested_input(job, key, child, sink)
-                return None
             where = f"{lister.name}, line {first_entry.line}"
             self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
             return None
@@ -718,7 +731,7 @@ class Discovery:
                 }[limit]
                 self._unfollowed(sink, _listed(FollowKind.LIMIT, child, limit, value))
             return None
-        mapped = mapped_file(self.settings.maps, child.url)
+        mapped = self.maps.file(child.url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
