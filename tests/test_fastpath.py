@@ -83,6 +83,8 @@ def facts_of(result: Any) -> Any:
         list(facts.children),
         list(facts.hashes),
         list(facts.positions),
+        list(facts.indexes),
+        facts.pointer,
         list(facts.alternates),
     )
 
