@@ -83,9 +83,9 @@ def facts_of(result: Any) -> Any:
         list(facts.children),
         list(facts.hashes),
         list(facts.positions),
+        list(facts.alternates),
         list(facts.indexes),
         facts.pointer,
-        list(facts.alternates),
     )
 
 
