@@ -297,6 +297,22 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
 
 
 @pytest.mark.slow
+def test_a_cluster_run_names_the_elements_of_prefixed_files_as_a_local_run(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The joins' findings name the entry's element with each file's own prefixes, the
+    entries' indexes coming from the workers' facts (``tests/test_xpath_joins.py``)."""
+    from tests.test_xpath_joins import _site
+
+    _site(tmp_path / "site")
+    args = ["--map", "https://example.com/=site", "site/index.xml"]
+    status, local, err = lint(args, tmp_path)
+    assert (status, err) == (1, "")
+    assert b'"xpath": "/s:urlset/s:url[' in local and b'"xpath": "/i:sitemapindex/' in local
+    assert lint(["--scheduler", cluster.address, *args], tmp_path) == (1, local, "")
+
+
+@pytest.mark.slow
 def test_standard_input_in_a_cluster_run_is_checked_as_locally(
     cluster: Cluster, tmp_path: Path
 ) -> None:
