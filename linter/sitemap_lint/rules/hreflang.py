@@ -16,6 +16,7 @@ dictionary look-ups.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -1259,12 +1260,12 @@ class _Pages:
     """The entries of a file that have no xhtml:link at all: the hash of their URL's
     normal form, their position and their index. Lists of the ints the checks made: at
     most 50,000 entries a file, and an array would convert each int (a large int is slow
-    to convert)."""
+    to convert); the indexes, small ints, in an array."""
 
     def __init__(self) -> None:
         self.hashes: list[int] = []
         self.positions: list[int] = []
-        self.indexes: list[int] = []
+        self.indexes: array[int] = array("Q")
 
     def bare(self, urls: list[str]) -> list[Alternates]:
         first: dict[int, int] = {}

@@ -125,8 +125,8 @@ class FileFacts(Mutable):
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] | list[int] = field(default_factory=list)  # line << 32 | column
     # Beside each position, the index of the URL's entry (``model.loc_index``, read by
-    # ``pointer``; 0: none).
-    _indexes: array[int] | list[int] = field(default_factory=list)
+    # ``pointer``; 0: none): an array from the start (a small int converts at once).
+    _indexes: array[int] | list[int] = field(default_factory=lambda: array("Q"))
     # Once compacted: where each slice starts in ``_hashes``, and where the last ends.
     _slices: array[int] | None = None
 
@@ -153,7 +153,7 @@ class FileFacts(Mutable):
         self.pointer = pointer
         self._hashes = array("Q") if _hashes is None else _hashes
         self._positions = [] if _positions is None else _positions
-        self._indexes = [] if _indexes is None else _indexes
+        self._indexes = array("Q") if _indexes is None else _indexes
         self._slices = _slices
         self._table: tuple[int, dict[int, tuple[int, int]]] | None = None  # first_listing's
 
