@@ -124,12 +124,13 @@ def test_an_entry_with_several_locs_names_the_one_the_set_compares(tmp_path: Pat
 PADDING = 20_000
 
 
-def _site(directory: Path) -> Path:
-    """An index (prefixed) of two big sitemaps (prefixed) that share a URL and a hreflang
-    cluster, itself, and a missing file; one sitemap's lastmod in the index is behind."""
+def _site(directory: Path, padding: int = PADDING) -> Path:
+    """An index (prefixed) of two sitemaps (prefixed; ``padding`` entries first) that
+    share a URL and a hreflang cluster, itself, and a missing file; one sitemap's lastmod
+    in the index is behind."""
     directory.mkdir()
-    a_pad = [_url(f"https://example.com/a/{n}") for n in range(PADDING)]
-    b_pad = [_url(f"https://example.com/b/{n}") for n in range(PADDING)]
+    a_pad = [_url(f"https://example.com/a/{n}") for n in range(padding)]
+    b_pad = [_url(f"https://example.com/b/{n}") for n in range(padding)]
     en, fr = "https://example.com/en/page", "https://example.com/fr/page"
     a = [
         *a_pad,
@@ -170,13 +171,26 @@ def test_the_set_s_findings_name_the_entry_s_element(site: Path) -> None:
     }
 
 
-@pytest.mark.slow
-def test_worker_processes_and_the_full_checker_give_the_same_pointers(
-    site: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _same_everywhere(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     local = _set_report(site, jobs=1)
     assert '"xpath": "/s:urlset/s:url[' in local
     assert _set_report(site, jobs=2) == local
     monkeypatch.setenv(fastpath.ENV, "0")
     assert _set_report(site, jobs=1) == local
     assert _set_report(site, jobs=2) == local
+
+
+def test_small_files_in_worker_processes_and_the_full_checker_give_the_same_pointers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitemap_lint.sets import runner
+
+    monkeypatch.setattr(runner, "POOL_MIN_SIZE", 0)  # every file of a level to a worker
+    _same_everywhere(_site(tmp_path / "site", padding=400), monkeypatch)
+
+
+@pytest.mark.slow
+def test_worker_processes_and_the_full_checker_give_the_same_pointers(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _same_everywhere(site, monkeypatch)
