@@ -274,6 +274,16 @@ def test_the_generated_set_has_every_cross_file_finding(
         for k in range(15)
     ]
     assert sum(len(parts) > 1 for parts in spread) >= 10
+    # Each finding across files names the entry's element (the cluster's the same, below).
+    across = [
+        (finding["code"], finding.get("xpath"))
+        for file in json.loads(text)["files"]
+        for finding in file["findings"]
+        if finding["code"].startswith(("SE", "HL"))
+    ]
+    assert all(xpath is not None for _code, xpath in across), across
+    assert ("SE002", "/sitemapindex/sitemap[23]/loc") in across
+    assert any(code == "SE001" and xpath.endswith("]/loc") for code, xpath in across)
 
 
 @pytest.mark.slow
@@ -284,6 +294,22 @@ def test_a_cluster_run_gives_the_local_report_byte_for_byte(
     status, out, err = lint(["--scheduler", cluster.address, *args], root)
     assert (status, err) == (1, "")
     assert out == local
+
+
+@pytest.mark.slow
+def test_a_cluster_run_names_the_elements_of_prefixed_files_as_a_local_run(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The joins' findings name the entry's element with each file's own prefixes, the
+    entries' indexes coming from the workers' facts (``tests/test_xpath_joins.py``)."""
+    from tests.test_xpath_joins import _site
+
+    _site(tmp_path / "site")
+    args = ["--map", "https://example.com/=site", "site/index.xml"]
+    status, local, err = lint(args, tmp_path)
+    assert (status, err) == (1, "")
+    assert b'"xpath": "/s:urlset/s:url[' in local and b'"xpath": "/i:sitemapindex/' in local
+    assert lint(["--scheduler", cluster.address, *args], tmp_path) == (1, local, "")
 
 
 @pytest.mark.slow
@@ -564,7 +590,7 @@ def test_the_join_by_partition_finds_what_the_local_slices_find() -> None:
     for _ in range(9):
         facts = FileFacts(kind="urlset")
         for line, url in enumerate(rng.sample(pool, 700), start=2):
-            facts.add_url(url, line, 3)
+            facts.add_url(url, line, 3, index=line - 1)
         facts.compact()
         files.append(facts)
     local = find_duplicates(files)
@@ -588,19 +614,25 @@ def _hreflang_set(seed: int) -> list[tuple[str, object]]:
     listed without alternates (found by hash in another file)."""
     from random import Random
 
+    from sitemap_lint.model import EntryPointer
     from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.sets.facts import FileFacts
 
     rng = Random(seed)
     languages = ["en", "de", "fr", "it", "x-default"][: 5 if seed % 3 else 4]  # x-default?
-    files = [FileFacts(kind="urlset") for _ in range(rng.randint(2, 7))]
+    files = [
+        FileFacts(kind="urlset", pointer=EntryPointer(f"/s{n}:urlset/s{n}:url[", f"]/s{n}:loc"))
+        for n in range(rng.randint(2, 7))
+    ]
     line = {id(facts): 2 for facts in files}
 
     def place(facts: FileFacts, page: str, links: tuple[tuple[str, str], ...], kind: str) -> None:
         line[id(facts)] += 1
-        facts.add_url(page, line[id(facts)], 3)
+        index = line[id(facts)] - 2  # the entry's index: one entry a line
+        facts.add_url(page, line[id(facts)], 3, index=index)
         if kind != "none":
-            facts.alternates.append(Alternates(page, line[id(facts)], 3, links, kind=kind))
+            record = Alternates(page, line[id(facts)], 3, links, kind=kind, index=index)
+            facts.alternates.append(record)
 
     for cluster in range(rng.randint(5, 40)):
         codes = rng.sample(languages, rng.randint(1, len(languages)))
@@ -650,16 +682,21 @@ def test_the_hreflang_join_by_partition_finds_what_the_local_run_finds() -> None
         codes |= {finding.code for _index, finding in local}
         once += any("none of the" in f.message and "clusters" in f.message for _i, f in local)
         names = [name for name, _facts in files]
+        pointers = [facts.pointer for _name, facts in files]
         checked = [Checked(FileResult(name, [], facts=facts)) for name, facts in files]
         for parts in (1, 4, 16):
             half = len(files) // 2
             holders = {"a": list(range(0, half)), "b": list(range(half, len(files)))}
             if not holders["a"]:
                 del holders["a"]
-            found = hreflang_by_partition(InProcess(), holders, checked, names, parts)
-            assert [(i, f.line, f.column, f.code, f.message) for i, f in found] == [
-                (i, f.line, f.column, f.code, f.message) for i, f in local
+            found = hreflang_by_partition(InProcess(), holders, checked, names, parts, pointers)
+            assert [(i, f.line, f.column, f.code, f.message, f.xpath) for i, f in found] == [
+                (i, f.line, f.column, f.code, f.message, f.xpath) for i, f in local
             ], (seed, parts)
+            # Each names its entry by the file's own prefixes: the record's, or its loc.
+            for i, f in found:
+                head = f"/s{i}:urlset/s{i}:url[{f.line - 2}]"
+                assert f.xpath in (head, f"{head}/s{i}:loc"), (f.xpath, i)
         # Records whose cluster spans files and partitions (of 4).
         where = {r.page: n for n, (_name, facts) in enumerate(files) for r in facts.alternates}
         for _name, facts in files:

@@ -84,6 +84,8 @@ def facts_of(result: Any) -> Any:
         list(facts.hashes),
         list(facts.positions),
         list(facts.alternates),
+        list(facts.indexes),
+        facts.pointer,
     )
 
 

@@ -568,16 +568,17 @@ def _compare_added_urls(written: list[tuple[str, bool]]) -> None:
     normals = [url for url, _other in written]
     positions = [(n + 1) << 32 | (n % 7 + 1) for n in range(len(urls))]
     one, together = FileFacts(), FileFacts()
-    for url, normal, here in zip(urls, normals, positions, strict=True):
-        one.add_url(url, here >> 32, here & 0xFFFFFFFF, normal)
-    together.add_urls(urls, normals, positions)
+    for number, (url, normal, here) in enumerate(zip(urls, normals, positions, strict=True)):
+        one.add_url(url, here >> 32, here & 0xFFFFFFFF, normal, number + 3)
+    together.add_urls(urls, normals, positions, 3)
     same = FileFacts()
-    same.add_urls(normals, normals, positions)
-    assert (together.url_count, list(together.hashes), list(together.positions)) == (
-        one.url_count,
-        list(one.hashes),
-        list(one.positions),
-    )
+    same.add_urls(normals, normals, positions, 3)
+    assert (
+        together.url_count,
+        list(together.hashes),
+        list(together.positions),
+        list(together.indexes),
+    ) == (one.url_count, list(one.hashes), list(one.positions), list(one.indexes))
     assert together.normal_forms == one.normal_forms
     assert same.normal_forms == {} and list(same.hashes) == list(one.hashes)
 
@@ -590,11 +591,19 @@ def test_a_slice_coarser_than_the_compacted_ones_keeps_the_file_order() -> None:
     # Compacted slices 3, 1 and 0, listed in that order, all in the first quarter.
     values = [3 << 60, 1 << 60, 0, 1 << 60]
     positions = [2 << 32 | 1, 3 << 32 | 1, 4 << 32 | 7, 5 << 32 | 1]
-    facts = FileFacts(_hashes=array("Q", values), _positions=list(positions))
+    indexes = [1, 2, 4, 5]
+    facts = FileFacts(
+        _hashes=array("Q", values), _positions=list(positions), _indexes=list(indexes)
+    )
     facts.compact()
-    assert facts.hash_slice(0, 4) == (array("Q", values), array("Q", positions))
-    assert facts.hash_slice(0, 2) == (array("Q", values), array("Q", positions))
-    assert facts.hash_slice(1, 16) == (array("Q", [1 << 60] * 2), array("Q", positions[1::2]))
+    whole = (array("Q", values), array("Q", positions), array("Q", indexes))
+    assert facts.hash_slice(0, 4) == whole
+    assert facts.hash_slice(0, 2) == whole
+    assert facts.hash_slice(1, 16) == (
+        array("Q", [1 << 60] * 2),
+        array("Q", positions[1::2]),
+        array("Q", indexes[1::2]),
+    )
 
 
 # Hashes spread over the whole 64-bit space, and some repeated in the file.
@@ -614,27 +623,31 @@ def test_compacted_facts_give_each_slice_in_the_file_order_and_first_listings(
     from sitemap_lint.sets.facts import FileFacts, sorted_first_listings
 
     positions = [(n + 2) << 32 | (n % 5 + 1) for n in range(len(values))]
-    facts = FileFacts(_hashes=array("Q", values), _positions=list(positions))
+    indexes = [n * 2 + 1 for n in range(len(values))]  # entries without a URL between
+    facts = FileFacts(
+        _hashes=array("Q", values), _positions=list(positions), _indexes=list(indexes)
+    )
     facts.compact()
     for parts in (1, 2, 4, 8, 16, 64):
         step = (1 << 64) // parts
         for part in range(parts):
-            hashes, at = facts.hash_slice(part, parts)
+            piece = facts.hash_slice(part, parts)
             expected = [
-                (value, here)
-                for value, here in zip(values, positions, strict=True)
+                (value, here, index)
+                for value, here, index in zip(values, positions, indexes, strict=True)
                 if part * step <= value < (part + 1) * step
             ]
-            assert list(zip(hashes, at, strict=True)) == expected
-            first = {value: here for value, here in reversed(expected)}
-            assert sorted_first_listings(hashes, at) == (
+            assert list(zip(*piece, strict=True)) == expected
+            first = {value: (here, index) for value, here, index in reversed(expected)}
+            assert sorted_first_listings(piece) == (
                 array("Q", sorted(first)),
-                array("Q", [first[value] for value in sorted(first)]),
+                array("Q", [first[value][0] for value in sorted(first)]),
+                array("Q", [first[value][1] for value in sorted(first)]),
             )
     for value in {*values, 1, 1 << 63}:
-        first_index = values.index(value) if value in values else None
-        expected_position = None if first_index is None else positions[first_index]
-        assert facts.first_position(value) == expected_position
+        at = values.index(value) if value in values else None
+        expected_listing = None if at is None else (positions[at], indexes[at])
+        assert facts.first_listing(value) == expected_listing
 
 
 @given(st.lists(st.lists(st.integers(min_value=0, max_value=40), max_size=12), max_size=6))
@@ -654,13 +667,16 @@ def test_duplicates_across_files_are_each_later_listing_with_the_first_file(
             (number + 1) << 32 | (value * 100 + listing)
             for value, listing in zip(values, listings, strict=True)
         ]
-        pieces.append((array("Q", values), array("Q", positions)))
+        # The entry's index names the file, the value and the listing too.
+        indexes = [position + 7 for position in positions]
+        pieces.append((array("Q", values), array("Q", positions), array("Q", indexes)))
     expected = set()
-    for index, (chunk, _positions) in enumerate(pieces):
+    for index, (chunk, _positions, _indexes) in enumerate(pieces):
         for value in chunk:
-            first = next(i for i, (other, _p) in enumerate(pieces) if value in other)
+            first = next(i for i, (other, _p, _i) in enumerate(pieces) if value in other)
             if first != index:
-                expected.add((index, value, first, index + 1, value * 100, first + 1))
+                entry = ((index + 1) << 32 | value * 100) + 7
+                expected.add((index, value, first, index + 1, value * 100, first + 1, entry))
     found = duplicates_in_slice(pieces)
     assert len(found) == len(set(found)) and set(found) == expected
 

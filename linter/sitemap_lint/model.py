@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
@@ -35,6 +36,45 @@ UNENDED = (
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
 MAX_TEXT = 1 << 18
+
+
+# Above these bits of an entry's index as ``EntryPointer`` reads it: the loc's place
+# among the entry's locs when it has several (0: its only one).
+_LOC_SHIFT = 40
+_INDEX_MASK = (1 << _LOC_SHIFT) - 1
+
+
+class EntryPointer(NamedTuple):
+    """How a file's findings name its entries' elements once the entries are gone (the
+    checks across entries and across files, which keep an entry's index, an int, beside
+    its position): ``head``, the path up to the entry's index (``/urlset/url[``), and
+    ``loc``, after the index to the entry's ``loc`` (``]/loc``), with the document's
+    prefixes, as ``engine.checker`` names the elements of an entry it reads. An index of
+    0 names no entry (one the file's checker did not count); ``loc_index`` tells which
+    loc of an entry with several is meant."""
+
+    head: str
+    loc: str
+
+    def entry(self, index: int) -> str | None:
+        """The entry of ``index`` itself: ``/urlset/url[6]``."""
+        index &= _INDEX_MASK
+        return f"{self.head}{index}]" if index > 0 else None
+
+    def at_loc(self, index: int) -> str | None:
+        """The loc of the entry of ``index``: ``/urlset/url[6]/loc``."""
+        place, index = index >> _LOC_SHIFT, index & _INDEX_MASK
+        if index <= 0:
+            return None
+        return f"{self.head}{index}{self.loc}" + (f"[{place}]" if place else "")
+
+
+def loc_index(entry: Node, loc: Node) -> int:
+    """``entry``'s index with which of its locs ``loc`` is, when it has several."""
+    same = [child for child in entry.children if child.name == loc.name and child.ns == loc.ns]
+    if len(same) == 1:
+        return entry.index
+    return entry.index | next(n for n, c in enumerate(same, 1) if c is loc) << _LOC_SHIFT
 
 
 class RefusedReferences(str):

@@ -24,7 +24,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
-from sitemap_lint.model import SITEMAP_NS, UNENDED, Node
+from sitemap_lint.model import SITEMAP_NS, UNENDED, EntryPointer, Node, loc_index
 from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
@@ -378,8 +378,11 @@ class FileChecker:
         self.sitemap_ns = root.ns
         if root.ns != SITEMAP_NS and self.shadow is not None:
             self.shadow.stop()  # the shadow elements carry the look-alike namespace
+        head, loc = self.child_pointer(self.sitemap_ns, self.entry_name, "loc")
+        pointer = EntryPointer(head, loc)
         if self.facts is not None:
             self.facts.kind = root.name
+            self.facts.pointer = pointer
         if self.parser is not None:
             self.parser.set_entries(root, self.entry_name)
         context = FileContext(
@@ -388,6 +391,8 @@ class FileChecker:
             self.entry_name,
             self._robots_policy,
             self.replacements,
+            pointer,
+            self._element_path,
         )
         self.dispatch = Dispatch(context, self.options.enabled)
         self.dispatch.root(root, self.sink)
@@ -455,7 +460,7 @@ class FileChecker:
         if "loc" in found:
             self.url_count += 1
         if self.facts is not None:
-            self._collect(found.get("loc"), context.moment)
+            self._collect(entry, found.get("loc"), context.moment)
         if self.stats is not None and self.entry_name == "url":
             self.stats.add_entry(found, context.moment, entry)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
@@ -474,7 +479,7 @@ class FileChecker:
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
             self._validate_pending()
 
-    def _collect(self, loc: Node | None, moment: datetime | None) -> None:
+    def _collect(self, entry: Node, loc: Node | None, moment: datetime | None) -> None:
         facts = self.facts
         assert facts is not None  # called only when the run collects facts
         if moment is not None:
@@ -482,10 +487,11 @@ class FileChecker:
         if loc is None:
             return
         url = loc.text.strip()
+        index = loc_index(entry, loc)
         if self.entry_name == "sitemap":
-            facts.children.append(Child(url, loc.line, loc.column, moment))
+            facts.children.append(Child(url, loc.line, loc.column, moment, index))
         else:
-            facts.add_url(url, loc.line, loc.column)
+            facts.add_url(url, loc.line, loc.column, index=index)
 
     def after_chunk(self) -> None:
         """More text was parsed: entries waiting for their shadow elements may be ready."""
@@ -603,6 +609,10 @@ class FileChecker:
         assert root is not None  # entries come after the root
         head = f"/{_step(root.ns, root.name, prefixes)}/{_step(ns, entry, prefixes)}["
         return head, f"]/{_step(ns, child, prefixes)}"
+
+    def _element_path(self, entry: Node, node: Node) -> str | None:
+        """The pointer to ``node`` in ``entry`` (an entry the checks were handed)."""
+        return self._xpath(entry, 0, 0, node) if self.root is not None else None
 
     def _root_path(self, entry: Node) -> str:
         prefixes = self.parser.prefixes if self.parser is not None else {}

@@ -90,9 +90,9 @@ checker untouched):
 | ``scope.ScopeCheck`` (SC001-SC003), ``stateful("scope")`` | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin, without a dot, and starting with its directory in normal form, ``domain.urls.normal_path``: such a path is in it however it is written) changes nothing and is skipped; any other is given to the scope checker itself. |
 | ``robots.DisallowedCheck`` (RB), ``stateful("robots")`` | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
 | ``structure.children`` (ST002-ST006, ST009, ST010), ``proved_value("structure")``; namespaces, the schema (XS001) | the entry's children | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no element inside a field, no empty field; extension elements only of the shapes below. The checks of the root and of the elements in it that are no entries (ST001, ST004, ST007, ST012: ``top-level``) need no proof: the fast path proves entries only. |
-| ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form and its position are recorded as the check records them. |
+| ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form, its position and its entry's index are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
-| set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column, index children, the newest ``lastmod``: added when expat reaches the run, in document order. |
+| set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column and the entry's index, index children (with their entry's index), the newest ``lastmod``: added when expat reaches the run, in document order. |
 
 A check enabled on the core fields whose proof is none of these (``NO_PROOF``, a
 plugin's that declares none) turns the fast path off for the file; a plugin's
@@ -156,7 +156,7 @@ of rules/); any other check there leaves their elements to the full checker.
 |---|---|---|
 | ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); no ``image:caption`` or ``image:title`` while the checker runs (IM004 reports them; they are proved only when it does not run), their text printable ASCII without ``&``, ``<`` or ``>``; the order of the schema's sequence (IM006). |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
-| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
+| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
 | the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
 """
@@ -830,12 +830,13 @@ class ProvenRun:
         if pages is not None:
             pages.hashes.extend(keys)
             pages.positions.extend(heres)
+            pages.indexes.extend(range(first + begin, first + begin + len(entries)))
         facts = checker.facts
         if facts is not None:
             for moment in map(_ENTRY_MOMENT, entries):
                 if moment is not None:
                     facts.add_lastmod(moment)
-            facts.add_urls(urls, normals, heres)
+            facts.add_urls(urls, normals, heres, first + begin)
         return True
 
     def _enter_each(self, checker: FileChecker, begin: int, end: int) -> None:
@@ -865,6 +866,7 @@ class ProvenRun:
         shared: Any = None
         if pages is not None:
             add_page, add_position = pages.hashes.append, pages.positions.append
+            add_index = pages.indexes.append
         location = scope.location if scope is not None else None
         for number, (url, scheme, host, path, moment, here, start, extra) in enumerate(
             self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
@@ -904,14 +906,22 @@ class ProvenRun:
                                 normal = href
                                 break
                         alternates._records.append(
-                            Alternates(normal, start >> 32, start & 0xFFFFFFFF, shared)
+                            Alternates(
+                                normal,
+                                start >> 32,
+                                start & 0xFFFFFFFF,
+                                shared,
+                                index=first_index + number,
+                            )
                         )
                 elif pages is not None:
                     add_page(key)
                     add_position(here)
+                    add_index(first_index + number)
             elif pages is not None:  # an entry without alternates
                 add_page(key)
                 add_position(here)
+                add_index(first_index + number)
             if scope is not None:
                 if location is None:
                     skip = same == (scheme, host)
@@ -938,9 +948,9 @@ class ProvenRun:
                 if index:
                     from sitemap_lint.sets.facts import Child
 
-                    facts.children.append(Child(url, line, column, moment))
+                    facts.children.append(Child(url, line, column, moment, first_index + number))
                 else:
-                    facts.add_url(url, line, column, normal)
+                    facts.add_url(url, line, column, normal, first_index + number)
 
 
 def _entry_node(name: str, start: int, index: int, line: int, column: int, url: str) -> Node:

@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sitemap_lint.model import Node
+from sitemap_lint.model import EntryPointer, Node
 
 if TYPE_CHECKING:
     from sitemap_lint.domain.urls import ParsedURL
@@ -54,7 +54,11 @@ class FileContext:
     """One sitemap file: the run's options and what its root says. ``make_robots`` builds
     the robots.txt policy for the file's URLs on first use (None: the run knows none).
     ``replacements``: where the file's decoder put U+FFFD in place of bytes it could not
-    decode, filled as the file is decoded (None: not known here)."""
+    decode, filled as the file is decoded (None: not known here). ``pointer`` names an
+    entry (or its loc) by its index, ``element_path`` an element of an entry the checks
+    were handed, as the findings made while the entry is read name them: for a check
+    that reports once the entries are gone (None: the file has no elements, or no
+    checker that names them)."""
 
     def __init__(
         self,
@@ -63,12 +67,16 @@ class FileContext:
         entry_name: str,
         make_robots: Callable[[], RobotsView | None] | None = None,
         replacements: Replacements | None = None,
+        pointer: EntryPointer | None = None,
+        element_path: Callable[[Node, Node], str | None] | None = None,
     ) -> None:
         self.options = options
         self.root_name = root_name
         self.entry_name = entry_name  # "url" or "sitemap"
         self.is_index = root_name == "sitemapindex"
         self.replacements = replacements
+        self.pointer = pointer
+        self.element_path = element_path
         self._make_robots = make_robots
 
     @cached_property

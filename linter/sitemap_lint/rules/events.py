@@ -163,7 +163,8 @@ class Unfollowed(NamedTuple):
     first; for ``limit``, which (``depth``, ``files``, ``bytes``); for ``not-found`` and
     ``unreadable``, why; for ``nested``, ``input`` when the nested index is an input of
     the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
-    limit's value; for ``nested``, how many sitemaps it lists."""
+    limit's value; for ``nested``, how many sitemaps it lists; ``xpath``: the pointer to
+    the listing entry's loc (None: a robots.txt's line, or the listed file itself)."""
 
     kind: str
     url: str
@@ -171,6 +172,7 @@ class Unfollowed(NamedTuple):
     column: int
     detail: str = ""
     value: int = 0
+    xpath: str | None = None
 
 
 class FetchKind:

@@ -16,6 +16,7 @@ dictionary look-ups.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.fix.model import shown_attribute
-from sitemap_lint.model import Node
+from sitemap_lint.model import EntryPointer, Node, loc_index
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.registry import stateful
@@ -632,6 +633,9 @@ class Alternates(Frozen):
     # "" for usable alternates; "bare" for an entry without any alternate (``links`` is
     # empty), "defective" for one whose alternates have a defect reported on their own.
     kind: str = ""
+    # The entry's index in its file (``EntryPointer``; 0: none). The position is the
+    # entry's, or its loc's for a bare one.
+    index: int = 0
 
     def __init__(
         self,
@@ -641,15 +645,25 @@ class Alternates(Frozen):
         links: tuple[tuple[str, str], ...],
         file: str = "",
         kind: str = "",
+        index: int = 0,
     ) -> None:
         # A file's checker makes one record per entry with alternates.
-        set_page, set_line, set_column, set_links, set_file, set_kind = _ALTERNATES_SETTERS
+        set_page, set_line, set_column, set_links, set_file, set_kind, set_index = (
+            _ALTERNATES_SETTERS
+        )
         set_page(self, page)
         set_line(self, line)
         set_column(self, column)
         set_links(self, links)
         set_file(self, file)
         set_kind(self, kind)
+        set_index(self, index)
+
+    def path(self, pointer: EntryPointer | None) -> str | None:
+        """The pointer to the element at the record's position: the entry, or its loc."""
+        if pointer is None:
+            return None
+        return pointer.at_loc(self.index) if self.kind == "bare" else pointer.entry(self.index)
 
 
 _ALTERNATES_SETTERS = slot_setters(Alternates)
@@ -661,6 +675,12 @@ class Problem(NamedTuple):
     record: Alternates
     rule: Rule
     message: str
+
+    def finding(self, pointer: EntryPointer | None) -> Finding:
+        """The finding at the record, naming its element in a file of ``pointer``."""
+        record = self.record
+        finding = self.rule.at(record.line, record.column, self.message)
+        return finding.with_xpath(record.path(pointer))
 
 
 Bare: TypeAlias = Callable[[list[str]], list[Alternates]]
@@ -1165,11 +1185,13 @@ class Checker:
                 self._self_missing(context, links, report)
             defective = True
         if defective or not links:
-            self._records.append(Alternates(page, entry.line, entry.column, (), kind="defective"))
+            self._records.append(
+                Alternates(page, entry.line, entry.column, (), kind="defective", index=entry.index)
+            )
             return
         pairs = tuple(sorted({(code, href) for code, href, _link in links}))
         pairs = self._sets.setdefault(pairs, pairs)
-        self._records.append(Alternates(page, entry.line, entry.column, pairs))
+        self._records.append(Alternates(page, entry.line, entry.column, pairs, index=entry.index))
 
     def _duplicates(self, links: list[tuple[str, str, Node]], report: Reporter) -> bool:
         first: dict[str, tuple[str, Node]] = {}
@@ -1226,9 +1248,9 @@ class Checker:
     def finish(self, report: Reporter) -> None:
         pages = _PAGES.get(self._file) if self._file is not None else None
         bare = pages.bare if pages is not None else None
+        pointer = self._file.pointer if self._file is not None else None
         for problem in check_alternates(self.take_records(), bare):
-            record = problem.record
-            report.add(problem.rule.at(record.line, record.column, problem.message))
+            report.add(problem.finding(pointer))
 
 
 # -- entries without alternates ----------------------------------------------------------------
@@ -1236,12 +1258,14 @@ class Checker:
 
 class _Pages:
     """The entries of a file that have no xhtml:link at all: the hash of their URL's
-    normal form and their position. Lists of the ints the checks made: at most 50,000
-    entries a file, and an array would convert each int (a large int is slow to convert)."""
+    normal form, their position and their index. Lists of the ints the checks made: at
+    most 50,000 entries a file, and an array would convert each int (a large int is slow
+    to convert); the indexes, small ints, in an array."""
 
     def __init__(self) -> None:
         self.hashes: list[int] = []
         self.positions: list[int] = []
+        self.indexes: array[int] = array("Q")
 
     def bare(self, urls: list[str]) -> list[Alternates]:
         first: dict[int, int] = {}
@@ -1252,7 +1276,9 @@ class _Pages:
             index = first.get(hash(url), -1)
             if index >= 0:
                 packed = self.positions[index]
-                found.append(Alternates(url, packed >> 32, packed & 0xFFFFFFFF, (), kind="bare"))
+                line, column = packed >> 32, packed & 0xFFFFFFFF
+                entry = self.indexes[index]
+                found.append(Alternates(url, line, column, (), kind="bare", index=entry))
         return found
 
 
@@ -1278,6 +1304,7 @@ class PagesWithoutAlternates:
         self.pages.hashes.append(hash(normal_url(node.text.strip())))
         # At the loc, as the set's URL positions are.
         self.pages.positions.append(node.line << 32 | node.column)
+        self.pages.indexes.append(loc_index(entry.entry, node))
 
 
 def _shown(value: str, limit: int = 40) -> str:

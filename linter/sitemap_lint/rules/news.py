@@ -497,11 +497,13 @@ class _Nodes:
 class Checker:
     """Checks the news:news elements of one file."""
 
-    __slots__ = ("count", "entry_first", "first_name", "name_reported", "over_limit")
+    __slots__ = ("count", "entry_first", "file", "first_name", "name_reported", "over_limit")
 
     def __init__(self, file: FileContext | None = None) -> None:
+        self.file = file
         self.count = 0
-        self.over_limit: tuple[int, int] | None = None
+        # The first news:news past the limit: where, and the pointer to it.
+        self.over_limit: tuple[int, int, str | None] | None = None
         self.entry_first: Node | None = None  # the current entry's first news:news
         self.first_name: tuple[str, int] | None = None  # the file's first name and its line
         self.name_reported = False
@@ -511,7 +513,10 @@ class Checker:
             return  # other names cannot stand in url; the schema reports them
         self.count += 1
         if self.count == MAX_NEWS + 1:
-            self.over_limit = (element.line, element.column)
+            file = self.file
+            path = file.element_path if file is not None else None
+            xpath = path(context.entry, element) if path is not None else None
+            self.over_limit = (element.line, element.column, xpath)
         if self.entry_first is None:
             self.entry_first = element
         else:
@@ -614,7 +619,7 @@ class Checker:
 
     def finish(self, report: Reporter) -> None:
         if self.over_limit is not None:
-            line, column = self.over_limit
+            line, column, xpath = self.over_limit
             report.add(
                 TOO_MANY.at(
                     line,
@@ -622,7 +627,7 @@ class Checker:
                     f"sitemap has {self.count:,} news:news elements, more than the {MAX_NEWS:,} "
                     "Google allows; this is the first one past the limit; split the articles "
                     "over several news sitemaps or drop those older than two days",
-                )
+                ).with_xpath(xpath)
             )
 
 

@@ -9,7 +9,7 @@ from sitemap_lint.domain.urls import ParsedURL, normal_escapes, normal_path
 from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
-from sitemap_lint.model import Node
+from sitemap_lint.model import EntryPointer, Node, loc_index
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
@@ -117,7 +117,9 @@ class ScopeChecker(Mutable):
     # Origins whose robots.txt names this sitemap (cross-submission): any URL there is in scope.
     also: frozenset[str] = frozenset()
     _first: tuple[str, int] | None = None
-    _first_other: tuple[Node, str] | None = None
+    # The first URL on another origin: its loc, the origin and its entry's index
+    # (``model.loc_index``).
+    _first_other: tuple[Node, str, int] | None = None
     _others: int = 0
     # The directory in normal form (``normal_path``), and as the location writes it.
     _directory: str = field(init=False, default="/")
@@ -129,7 +131,7 @@ class ScopeChecker(Mutable):
         is_index: bool = False,
         also: frozenset[str] = frozenset(),
         _first: tuple[str, int] | None = None,
-        _first_other: tuple[Node, str] | None = None,
+        _first_other: tuple[Node, str, int] | None = None,
         _others: int = 0,
     ) -> None:
         self.location = location
@@ -166,7 +168,8 @@ class ScopeChecker(Mutable):
         elif origin != self._first[0]:
             self._others += 1
             if self._first_other is None:
-                self._first_other = (node, origin)
+                index = loc_index(entry, node) if entry is not None else 0
+                self._first_other = (node, origin, index)
 
     def _check_location(
         self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
@@ -208,18 +211,21 @@ class ScopeChecker(Mutable):
                 )
             )
 
-    def finish(self) -> Finding | None:
+    def finish(self, pointer: EntryPointer | None = None) -> Finding | None:
+        """SC003 when the URLs are on several origins, at the first on another (naming
+        its loc in a file of ``pointer``)."""
         if self._first_other is None or self._first is None:
             return None
-        node, origin = self._first_other
+        node, origin, index = self._first_other
         first_origin, first_line = self._first
+        xpath = pointer.at_loc(index) if pointer is not None else None
         return MIXED_ORIGINS.at(
             node.line,
             node.column,
             f"URL on {origin} while the first URL (line {first_line}) is on {first_origin}; "
             f"{self._others:,} URL(s) in this file are not on {first_origin}; "
             "give --sitemap-url to check the scope",
-        )
+        ).with_xpath(xpath)
 
 
 def _drop(entry: Node | None) -> FindingFix | None:
@@ -236,6 +242,7 @@ class ScopeCheck:
         if file.robots is not None and location is not None:
             also = file.robots.cross_origins(location)
         self.scope = ScopeChecker(location, file.is_index, also=also)
+        self.pointer = file.pointer
 
     def check(self, node: Node, entry: EntryContext, report: Reporter) -> None:
         url = entry.url
@@ -243,7 +250,7 @@ class ScopeCheck:
             self.scope.check(url, node, report, entry.entry)
 
     def finish(self, report: Reporter) -> None:
-        mixed = self.scope.finish()
+        mixed = self.scope.finish(self.pointer)
         if mixed is not None:
             report.add(mixed)
 

@@ -293,6 +293,12 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
     )
 
 
+def loc_path(facts: FileFacts, index: int) -> str | None:
+    """The pointer to the loc of the entry of ``index`` in the file of ``facts``."""
+    pointer = facts.pointer
+    return pointer.at_loc(index) if pointer is not None else None
+
+
 def listed_key(url: str) -> str:
     """The key of a finding on a listed sitemap whose message names files as the run was
     given them (SE002, SE004, SE007): the listed URL identifies the defect, so that a
@@ -323,22 +329,22 @@ def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int,
         # By hash: each file looks up one slice of its hashes after the other.
         for value, url in sorted(wanted):
             for index, (name, facts) in enumerate(files):
-                packed = facts.first_position(value)
-                if packed is not None:
+                listing = facts.first_listing(value)
+                if listing is not None:
+                    packed, entry = listing
                     line, column = packed >> 32, packed & 0xFFFFFFFF
-                    record = Alternates(url, line, column, (), name if several else "", "bare")
+                    file = name if several else ""
+                    record = Alternates(url, line, column, (), file, "bare", entry)
                     owner[id(record)] = index
                     listed[url] = record
                     break
         return [listed[url] for _value, url in wanted if url in listed]
 
-    return [
-        (
-            owner[id(problem.record)],
-            problem.rule.at(problem.record.line, problem.record.column, problem.message),
-        )
-        for problem in check_alternates(records, bare)
-    ]
+    found = []
+    for problem in check_alternates(records, bare):
+        index = owner[id(problem.record)]
+        found.append((index, problem.finding(files[index][1].pointer)))
+    return found
 
 
 # The family: its title in the rule lists, and its place among the families.
@@ -375,9 +381,10 @@ class SetFile(NamedTuple):
     alternates: int
 
 
-# (file, URL hash, first file listing it, line, column, first file's line), the files
-# given as indexes into the list handed to ``CheckedSet.duplicates``.
-Duplicate = tuple[int, int, int, int, int, int]
+# (file, URL hash, first file listing it, line, column, first file's line, the index of
+# the file's entry), the files given as indexes into the list handed to
+# ``CheckedSet.duplicates``.
+Duplicate = tuple[int, int, int, int, int, int, int]
 
 
 class CheckedSet:
@@ -449,7 +456,8 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
             continue  # found while following: this file itself or an index above it
         report.withdraw(index, SITEMAP_LISTED_TWICE.code, child.line, child.column)
         names = [where[k][0] if k in where else k for k in cycle]
-        report.add(index, index_cycle(child.line, child.column, child.url, names))
+        finding = index_cycle(child.line, child.column, child.url, names)
+        report.add(index, finding.with_xpath(loc_path(checked.files[index].facts, child.index)))
 
 
 @check(SET, emits=(INDEX_LASTMOD_OLDER,), proof=NO_PROOF)
@@ -484,7 +492,7 @@ def check_index_lastmods(checked: CheckedSet, options: object, report: SetReport
                         f"the index says {entry.url} last changed {_day(stated)}, but it has "
                         f"an entry changed {_day(newest)}; update this <lastmod> when the "
                         "sitemap changes",
-                    ),
+                    ).with_xpath(loc_path(file.facts, entry.index)),
                 )
 
 
@@ -509,11 +517,11 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
     # reported does not depend on the order of the files.
     silenced = {
         value
-        for _at, value, first_at, _line, _column, first_line in found
+        for _at, value, first_at, _line, _column, first_line, _entry in found
         if report.silenced(listing[first_at], code, first_line)
     }
     listings = _listings(found, silenced)
-    for at, value, first_at, line, column, first_line in found:
+    for at, value, first_at, line, column, first_line, entry in found:
         if value in silenced:
             named = next(
                 (
@@ -533,18 +541,16 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
         # The normal form both share, when one of them is written otherwise (on a
         # cluster, the workers send each file's normal forms with its discovery facts).
         normal = facts.normal_forms.get(value) or first.facts.normal_forms.get(value)
-        report.add(
-            index,
-            url_in_several_sitemaps(
-                line, column, f"{first.name}, line {first_line}", normal, value
-            ),
+        finding = url_in_several_sitemaps(
+            line, column, f"{first.name}, line {first_line}", normal, value
         )
+        report.add(index, finding.with_xpath(loc_path(facts, entry)))
 
 
 def _listings(found: Sequence[Duplicate], values: set[int]) -> dict[int, list[tuple[int, int]]]:
     """Where each URL of hash in ``values`` is listed (file, line), in the set's order."""
     listings: dict[int, set[tuple[int, int]]] = {value: set() for value in values}
-    for at, value, first_at, line, _column, first_line in found:
+    for at, value, first_at, line, _column, first_line, _entry in found:
         if value in listings:
             listings[value].update(((first_at, first_line), (at, line)))
     return {value: sorted(places) for value, places in listings.items()}
@@ -577,7 +583,7 @@ def _day(moment: datetime) -> str:
 def check_unfollowed(listed: Unfollowed, options: object, report: Reporter) -> None:
     """Why a listed sitemap was not followed: SE002 (a cycle), SE004 (listed twice), SE005
     (a limit), SE007 (not found or unreadable), SE003 (an index inside an index)."""
-    report.add(_unfollowed(listed))
+    report.add(_unfollowed(listed).with_xpath(listed.xpath))
 
 
 def _unfollowed(listed: Unfollowed) -> Finding:

@@ -34,8 +34,9 @@ from sitemap_lint.engine import collector
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.inputs.reader import InputError
+from sitemap_lint.model import EntryPointer
 from sitemap_lint.rules.sets import Duplicate
-from sitemap_lint.sets.facts import FileFacts
+from sitemap_lint.sets.facts import FileFacts, Slice
 from sitemap_lint.sets.runner import (
     DUPLICATE_SLICES,
     Checked,
@@ -330,13 +331,14 @@ class DaskExecutor:
         return found
 
     def hreflang(
-        self, files: Sequence[tuple[str, object]], records: int
+        self, files: Sequence[tuple[str, object, EntryPointer | None]], records: int
     ) -> list[tuple[int, Finding]]:
-        handles = [handle for _name, handle in files]
-        names = [name for name, _handle in files]
+        handles = [handle for _name, handle, _pointer in files]
+        names = [name for name, _handle, _pointer in files]
+        pointers = [pointer for _name, _handle, pointer in files]
         parts = hreflang_partitions(records)
         found: list[tuple[int, Finding]] = hreflang_by_partition(
-            OnCluster(self), self._holders(handles), handles, names, parts
+            OnCluster(self), self._holders(handles), handles, names, parts, pointers
         )
         return found
 
@@ -623,6 +625,7 @@ def discovery_view(checked: Checked) -> Checked:
             newest_lastmod=facts.newest_lastmod,
             children=facts.children,
             normal_forms=facts.normal_forms,  # at most NORMAL_FORMS_KEPT, for SE001
+            pointer=facts.pointer,  # the findings across files name the entries with it
         )
     # The HTML report's counters (a few kilobytes) go with the findings.
     view = FileResult(
@@ -645,22 +648,23 @@ def partitions(urls: int) -> int:
     return parts
 
 
-Piece = tuple[int, "array[int]", "array[int]"]  # (file index, hashes, positions)
+# (file index, hashes, positions, entries' indexes)
+Piece = tuple[int, "array[int]", "array[int]", "array[int]"]
 
 
 def _hash_pieces(index: int, facts: FileFacts, parts: int) -> Iterator[tuple[int, Piece]]:
-    """(partition, (file index, hashes, positions)) of one file's URL hashes, for each
-    partition that gets some."""
+    """(partition, (file index, hashes, positions, entries' indexes)) of one file's URL
+    hashes, for each partition that gets some."""
     for part in range(parts):
-        hashes, positions = hash_slice(facts, part, parts)
+        hashes, positions, indexes = hash_slice(facts, part, parts)
         if hashes:
-            yield part, (index, hashes, positions)
+            yield part, (index, hashes, positions, indexes)
 
 
 @on_worker
 def cut_files(files: list[Checked], indices: list[int], parts: int) -> list[list[Piece]]:
     """The URL hashes of checked files cut into ``parts`` hash partitions, on the worker
-    that holds them: for each partition, (file index, hashes, positions) of each file."""
+    that holds them: for each partition, a ``Piece`` of each file."""
     cut: list[list[Piece]] = [[] for _ in range(parts)]
     for index, checked in zip(indices, files, strict=True):
         facts = checked.result.facts
@@ -675,11 +679,11 @@ def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
     """The duplicates of one hash partition, from every worker's pieces of it."""
     from array import array
 
-    empty = (array("Q"), array("Q"))
-    pieces: list[tuple[array[int], array[int]]] = [empty] * files
+    empty = (array("Q"), array("Q"), array("Q"))
+    pieces: list[Slice] = [empty] * files
     for group in groups:
-        for index, hashes, positions in group:
-            pieces[index] = (hashes, positions)
+        for index, *piece in group:
+            pieces[index] = (piece[0], piece[1], piece[2])
     return duplicates_in_slice(pieces)
 
 
@@ -740,13 +744,13 @@ PARTITION_RECORDS = 150_000  # hreflang records of a partition on average (about
 # (href, source number, index of the link, code, source page, source line, the source's
 # own code, digest of the source's links)
 Edge = tuple[str, int, int, str, str, int, str, bytes]
-# (records (number, record), links, URL hash slices (file index, hashes, positions))
+# (records (number, record), links, URL hash slices (``Piece``))
 HPiece = tuple[list[tuple[int, "Alternates"]], list[Edge], list[Piece]]
 # (union links (record, other record, its partition), numbers and pages linking to a page
 # that does not list them back, pages with a link not returned)
 Box = tuple[list[tuple[int, int, int]], list[tuple[int, str]], list[str]]
-# (key in the local order, file index, finding)
-Keyed = tuple[tuple[int, int, str, int], int, "Finding"]
+# (key in the local order, file index, finding, the record it stands at)
+Keyed = tuple[tuple[int, int, str, int], int, "Finding", "Alternates"]
 
 
 def hreflang_partitions(records: int) -> int:
@@ -821,10 +825,11 @@ def hreflang_join(
     several = len(names) > 1
     records = sorted((item for piece in pieces for item in piece[0]), key=operator.itemgetter(0))
     edges = sorted((edge for piece in pieces for edge in piece[1]), key=operator.itemgetter(1, 2))
-    # Each file's hashes of the partition sorted, each with its first listing's position.
+    # Each file's hashes of the partition sorted, each with its first listing's position
+    # and entry's index.
     hashes = [
-        (index, *sorted_first_listings(values, positions))
-        for index, values, positions in sorted(
+        (item[0], *sorted_first_listings(item[1:]))
+        for item in sorted(
             (item for piece in pieces for item in piece[2]), key=operator.itemgetter(0)
         )
     ]
@@ -835,12 +840,13 @@ def hreflang_join(
         pages.setdefault(record.page, (number, number >> 32, record))
     for url in sorted({edge[0] for edge in edges} - pages.keys()):
         value = url_hash(url)
-        for index, values, positions in hashes:
+        for index, values, positions, indexes in hashes:
             at = bisect_left(values, value)
             if at < len(values) and values[at] == value:
                 packed = positions[at]
                 name = names[index] if several else ""
-                bare = Alternates(url, packed >> 32, packed & 0xFFFFFFFF, (), name, "bare")
+                line, column = packed >> 32, packed & 0xFFFFFFFF
+                bare = Alternates(url, line, column, (), name, "bare", indexes[at])
                 pages[url] = (url, index, bare)
                 break
     url_sets: dict[int, frozenset[str]] = {}
@@ -899,9 +905,7 @@ def hreflang_join(
         not_answered.add(target.page)
         problem = _return_link_problem(target, count, examples)
         order = (1, 0, key, 0) if isinstance(key, str) else (0, key, "", 0)
-        problems.append(
-            (order, index, problem.rule.at(target.line, target.column, problem.message))
-        )
+        problems.append((order, index, problem.finding(None), target))
     state = {
         "records": {
             number: (record, record.page in not_answered)
@@ -1031,8 +1035,8 @@ def hreflang_clusters(
                     extra.add((code, href))
                 if missing or extra:
                     problem = _mismatch_problem(record, reference, missing, extra)
-                    finding = problem.rule.at(record.line, record.column, problem.message)
-                    problems.append(((0, number, "", 1), number >> 32, finding))
+                    finding = problem.finding(None)
+                    problems.append(((0, number, "", 1), number >> 32, finding, record))
         codes = {code for record in cluster for code, _href in record.links}
         languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
         if len(languages) >= 2:
@@ -1057,8 +1061,7 @@ def no_x_default(
     found: list[Keyed] = []
     for number, first, languages in without:
         problem = _no_x_default_problem(first, languages, clusters)
-        finding = problem.rule.at(first.line, first.column, problem.message)
-        found.append(((0, number, "", 2), number >> 32, finding))
+        found.append(((0, number, "", 2), number >> 32, problem.finding(None), first))
     return found
 
 
@@ -1109,10 +1112,12 @@ def hreflang_by_partition(
     handles: Sequence[object],
     names: list[str],
     parts: int,
+    pointers: Sequence[EntryPointer | None],
 ) -> list[tuple[int, Finding]]:
     """The hreflang findings across files, as ``rules.sets.hreflang_findings`` finds
     them, with no task holding more than its partition (``holders``: the file indices
-    whose checked files each worker holds)."""
+    whose checked files each worker holds; ``pointers``: how each file names its
+    entries)."""
     cuts = [
         tasks.submit(
             cut_hreflang, [handles[index] for index in indices], indices, names, parts, where=where
@@ -1162,4 +1167,7 @@ def hreflang_by_partition(
         without += lacking
     found += no_x_default(with_default, without)
     found.sort(key=operator.itemgetter(0))
-    return [(index, finding) for _key, index, finding in found]
+    return [
+        (index, finding.with_xpath(record.path(pointers[index])))
+        for _key, index, finding, record in found
+    ]

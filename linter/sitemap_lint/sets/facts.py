@@ -24,7 +24,7 @@ from sitemap_lint.support.records import Frozen, Mutable
 if TYPE_CHECKING:
     from hashlib import blake2b
 
-    from sitemap_lint.model import Node
+    from sitemap_lint.model import EntryPointer, Node
     from sitemap_lint.rules.hreflang import Alternates
 
 
@@ -77,12 +77,15 @@ NORMAL_FORMS_KEPT = 10_000
 
 @dataclass(init=False, repr=False, eq=False, slots=True)
 class Child(Frozen):
-    """A sitemap an index lists: its URL as written, where, and its lastmod."""
+    """A sitemap an index lists: its URL as written, where, its lastmod, and the index of
+    its entry (``model.loc_index``, read by ``FileFacts.pointer``; 0: none, as a
+    robots.txt's lines)."""
 
     url: str
     line: int
     column: int
     lastmod: datetime | None = None
+    index: int = 0
 
     def __init__(
         self,
@@ -90,12 +93,14 @@ class Child(Frozen):
         line: int,
         column: int,
         lastmod: datetime | None = None,
+        index: int = 0,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "url", url)
         setattr_(self, "line", line)
         setattr_(self, "column", column)
         setattr_(self, "lastmod", lastmod)
+        setattr_(self, "index", index)
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -112,11 +117,16 @@ class FileFacts(Mutable):
     alternates: list[Alternates] = field(default_factory=list)
     # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
     normal_forms: dict[int, str] = field(default_factory=dict)
+    # How the findings across files name the file's entries (None: it has no elements).
+    pointer: EntryPointer | None = None
     # In the file's order (the positions a list until then: converting each of 50,000
     # large ints to an array's item costs more than keeping them), then (``compact``) by
     # slice of the hash space.
     _hashes: array[int] = field(default_factory=lambda: array("Q"))
     _positions: array[int] | list[int] = field(default_factory=list)  # line << 32 | column
+    # Beside each position, the index of the URL's entry (``model.loc_index``, read by
+    # ``pointer``; 0: none): an array from the start (a small int converts at once).
+    _indexes: array[int] | list[int] = field(default_factory=lambda: array("Q"))
     # Once compacted: where each slice starts in ``_hashes``, and where the last ends.
     _slices: array[int] | None = None
 
@@ -128,8 +138,10 @@ class FileFacts(Mutable):
         children: list[Child] | None = None,
         alternates: list[Alternates] | None = None,
         normal_forms: dict[int, str] | None = None,
+        pointer: EntryPointer | None = None,
         _hashes: array[int] | None = None,
         _positions: array[int] | list[int] | None = None,
+        _indexes: array[int] | list[int] | None = None,
         _slices: array[int] | None = None,
     ) -> None:
         self.kind = kind
@@ -138,13 +150,18 @@ class FileFacts(Mutable):
         self.children = [] if children is None else children
         self.alternates = [] if alternates is None else alternates
         self.normal_forms = {} if normal_forms is None else normal_forms
+        self.pointer = pointer
         self._hashes = array("Q") if _hashes is None else _hashes
         self._positions = [] if _positions is None else _positions
+        self._indexes = array("Q") if _indexes is None else _indexes
         self._slices = _slices
-        self._table: tuple[int, dict[int, int]] | None = None  # first_position's
+        self._table: tuple[int, dict[int, tuple[int, int]]] | None = None  # first_listing's
 
-    def add_url(self, url: str, line: int, column: int = 1, normal: str | None = None) -> None:
-        """A URL of the file, where it stands; ``normal``: its ``normal_url``, if known."""
+    def add_url(
+        self, url: str, line: int, column: int = 1, normal: str | None = None, index: int = 0
+    ) -> None:
+        """A URL of the file, where it stands; ``normal``: its ``normal_url``, if known;
+        ``index``: its entry's (0: none)."""
         self.url_count += 1
         if normal is None:
             normal = normal_url(url)
@@ -153,12 +170,13 @@ class FileFacts(Mutable):
             self.normal_forms.setdefault(value, normal)
         self._hashes.append(value)
         self._positions.append(line << 32 | column)
+        self._indexes.append(index)
 
     def add_urls(
-        self, urls: Sequence[str], normals: Sequence[str], positions: Iterable[int]
+        self, urls: Sequence[str], normals: Sequence[str], positions: Iterable[int], first: int
     ) -> None:
         """``add_url`` for each of ``urls`` in turn, given each one's normal form and its
-        position (``line << 32 | column``)."""
+        position (``line << 32 | column``), their entries' indexes counting from ``first``."""
         self.url_count += len(urls)
         hashes = url_hashes(normals)
         if normals is not urls:
@@ -168,6 +186,7 @@ class FileFacts(Mutable):
                     kept.setdefault(value, normal)
         self._hashes.extend(hashes)
         self._positions.extend(positions)
+        self._indexes.extend(range(first, first + len(urls)))
 
     def add_lastmod(self, moment: datetime) -> None:
         if moment.tzinfo is None:  # a date without a zone: read as UTC
@@ -184,6 +203,11 @@ class FileFacts(Mutable):
         """Where each hash's URL is: ``line << 32 | column``."""
         return self._positions
 
+    @property
+    def indexes(self) -> Sequence[int]:
+        """The index of each hash's entry (``pointer``; 0: none)."""
+        return self._indexes
+
     def compact(self) -> None:
         """Order the URL hashes by slice of the hash space (its top bits, ``HASH_SLICES``
         of them), each slice in the file's order, with their positions: the set compares
@@ -193,71 +217,98 @@ class FileFacts(Mutable):
             return
         hashes: list[list[int]] = [[] for _ in range(HASH_SLICES)]
         positions: list[list[int]] = [[] for _ in range(HASH_SLICES)]
+        indexes: list[list[int]] = [[] for _ in range(HASH_SLICES)]
         add_hash = [part.append for part in hashes]
         add_position = [part.append for part in positions]
-        for value, position in zip(self._hashes, self._positions, strict=True):
+        add_index = [part.append for part in indexes]
+        for value, position, index in zip(
+            self._hashes, self._positions, self._indexes, strict=True
+        ):
             part = value >> _SLICE_SHIFT
             add_hash[part](value)
             add_position[part](position)
+            add_index[part](index)
         self._hashes = array("Q", chain.from_iterable(hashes))
         self._positions = array("Q", chain.from_iterable(positions))
+        self._indexes = array("Q", chain.from_iterable(indexes))
         self._slices = array("Q", accumulate(map(len, hashes), initial=0))
 
-    def hash_slice(self, part: int, parts: int = HASH_SLICES) -> tuple[array[int], array[int]]:
+    def hash_slice(self, part: int, parts: int = HASH_SLICES) -> Slice:
         """The compacted URL hashes in slice ``part`` of ``parts`` (a power of two) of the
-        64-bit hash space, in the file's order, with their positions."""
-        positions = self._positions
+        64-bit hash space, in the file's order, with their positions and entries' indexes."""
+        positions, indexes = self._positions, self._indexes
         assert self._slices is not None and isinstance(positions, array), "compact() first"
+        assert isinstance(indexes, array)  # compacted with the positions
         if parts == HASH_SLICES:
             low, high = self._slices[part], self._slices[part + 1]
-            return self._hashes[low:high], positions[low:high]
+            return self._hashes[low:high], positions[low:high], indexes[low:high]
         if parts < HASH_SLICES:
             width = HASH_SLICES // parts
             low, high = self._slices[part * width], self._slices[(part + 1) * width]
-            return _in_file_order(self._hashes[low:high], positions[low:high])
+            return _in_file_order(self._hashes[low:high], positions[low:high], indexes[low:high])
         # Finer than the compacted slices (a cluster's partitions of a huge set).
         per = parts // HASH_SLICES
         low, high = self._slices[part // per], self._slices[part // per + 1]
         step = (1 << 64) // parts
         start, stop = part * step, (part + 1) * step
-        kept = [
-            (value, position)
-            for value, position in zip(self._hashes[low:high], positions[low:high], strict=True)
-            if start <= value < stop
-        ]
-        return array("Q", [value for value, _ in kept]), array("Q", [at for _, at in kept])
+        hashes = self._hashes[low:high]
+        kept = [at for at, value in enumerate(hashes) if start <= value < stop]
+        return (
+            array("Q", map(hashes.__getitem__, kept)),
+            array("Q", map(positions[low:high].__getitem__, kept)),
+            array("Q", map(indexes[low:high].__getitem__, kept)),
+        )
 
-    def first_position(self, value: int) -> int | None:
-        """Where the URL of hash ``value`` is first listed (``line << 32 | column``), or
-        None; the file's table of one slice is kept for the next lookup."""
+    def first_listing(self, value: int) -> tuple[int, int] | None:
+        """Where the URL of hash ``value`` is first listed (``line << 32 | column``) and the
+        index of its entry, or None; the file's table of one slice is kept for the next
+        lookup."""
         part = value >> _SLICE_SHIFT
         table = self._table
         if table is None or table[0] != part:
-            table = self._table = (part, first_positions(*self.hash_slice(part)))
+            hashes, positions, indexes = self.hash_slice(part)
+            first = first_offsets(hashes)
+            table = self._table = (
+                part,
+                {key: (positions[at], indexes[at]) for key, at in first.items()},
+            )
         return table[1].get(value)
 
 
-def _in_file_order(hashes: array[int], positions: array[int]) -> tuple[array[int], array[int]]:
+# A slice of a file's URL hashes (``FileFacts.hash_slice``): the hashes, their positions
+# (``line << 32 | column``) and their entries' indexes (``FileFacts.pointer``).
+Slice = tuple["array[int]", "array[int]", "array[int]"]
+
+
+def _in_file_order(hashes: array[int], positions: array[int], indexes: array[int]) -> Slice:
     """Several compacted slices, each in the file's order, merged in the file's order: a
     file's positions grow from each URL to the next (the sort runs in C and merges the
     slices as the sorted runs they are)."""
     order = sorted(range(len(positions)), key=positions.__getitem__)
-    return array("Q", map(hashes.__getitem__, order)), array("Q", map(positions.__getitem__, order))
+    return (
+        array("Q", map(hashes.__getitem__, order)),
+        array("Q", map(positions.__getitem__, order)),
+        array("Q", map(indexes.__getitem__, order)),
+    )
 
 
-def first_positions(hashes: array[int], positions: array[int]) -> dict[int, int]:
-    """Each hash of a slice (in the file's order) with the position of its first listing."""
-    return dict(zip(reversed(hashes), reversed(positions), strict=True))
+def first_offsets(hashes: array[int]) -> dict[int, int]:
+    """Each hash of a slice (in the file's order) with the offset of its first listing."""
+    return dict(zip(reversed(hashes), range(len(hashes) - 1, -1, -1), strict=True))
 
 
-def sorted_first_listings(
-    hashes: array[int], positions: array[int]
-) -> tuple[array[int], array[int]]:
-    """The distinct ``hashes`` of a slice (in the file's order) sorted, each with the
-    position of its first listing (for ``bisect``)."""
-    first = first_positions(hashes, positions)
+def sorted_first_listings(piece: Slice) -> Slice:
+    """The distinct hashes of a slice (in the file's order) sorted, each with the
+    position and entry's index of its first listing (for ``bisect``)."""
+    hashes, positions, indexes = piece
+    first = first_offsets(hashes)
     ordered = sorted(first)
-    return array("Q", ordered), array("Q", list(map(first.__getitem__, ordered)))
+    offsets = list(map(first.__getitem__, ordered))
+    return (
+        array("Q", ordered),
+        array("Q", map(positions.__getitem__, offsets)),
+        array("Q", map(indexes.__getitem__, offsets)),
+    )
 
 
 CHANGEFREQS = frozenset(("always", "hourly", "daily", "weekly", "monthly", "yearly", "never"))

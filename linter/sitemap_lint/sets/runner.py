@@ -46,17 +46,17 @@ from sitemap_lint.inputs.reader import (
     real_path,
     standard_input,
 )
+from sitemap_lint.model import EntryPointer
 from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.duplicates import DUPLICATE_LOC
 from sitemap_lint.rules.events import FollowKind, Unfollowed
 from sitemap_lint.rules.registry import FETCH, LISTED, SET
 from sitemap_lint.rules.sets import Duplicate
 from sitemap_lint.rules.urls import parse_url
-from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, first_positions
+from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, Slice, first_offsets
 from sitemap_lint.settings.options import Options
 
 if TYPE_CHECKING:
-    from array import array
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
@@ -138,10 +138,10 @@ class Executor(Protocol):
         ...
 
     def hreflang(
-        self, files: Sequence[tuple[str, object]], records: int
+        self, files: Sequence[tuple[str, object, EntryPointer | None]], records: int
     ) -> list[tuple[int, Finding]]:
-        """The hreflang findings across files (``files``: each checked file's name and
-        handle; ``records``: their hreflang records in all), as
+        """The hreflang findings across files (``files``: each checked file's name, handle
+        and how it names its entries; ``records``: their hreflang records in all), as
         ``rules.sets.hreflang_findings`` finds them."""
         ...
 
@@ -429,7 +429,8 @@ class SetRunner:
             return executor.duplicates([files[index].handle for index in indexes], urls)
 
         def hreflang(records: int) -> list[tuple[int, Finding]]:
-            return executor.hreflang([(file.name, file.handle) for file in files], records)
+            named = [(file.name, file.handle, file.facts.pointer) for file in files]
+            return executor.hreflang(named, records)
 
         event = rules.CheckedSet(
             files, [root.key for root in roots], _listed_key, duplicates, hreflang
@@ -615,7 +616,10 @@ class Discovery:
         assert entry is not None and job.result is not None and job.result.facts is not None
         assert job.parent is not None and job.parent.result is not None  # a listed index
         count = len(job.result.facts.children)
-        nested = Unfollowed(FollowKind.NESTED, entry.url, entry.line, entry.column, value=count)
+        xpath = _loc_path(job.parent, entry)
+        nested = Unfollowed(
+            FollowKind.NESTED, entry.url, entry.line, entry.column, value=count, xpath=xpath
+        )
         self._unfollowed(job.parent.result.open_sink(), nested)
 
     def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> bool:
@@ -629,7 +633,13 @@ class Discovery:
             return False
         count = len(facts.children)
         nested = Unfollowed(
-            FollowKind.NESTED, child.url, child.line, child.column, "input", value=count
+            FollowKind.NESTED,
+            child.url,
+            child.line,
+            child.column,
+            "input",
+            count,
+            rules.loc_path(own, child.index),
         )
         self._unfollowed(sink, nested)
         return True
@@ -705,7 +715,7 @@ class Discovery:
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
             which = "self" if key == job.key else "above"
-            self._unfollowed(sink, _listed(FollowKind.CYCLE, child, which))
+            self._unfollowed(sink, _listed(job, FollowKind.CYCLE, child, which))
             return None
         if repeat:
             return None  # one finding for it: DU001's, as a robots.txt's repeat is RB003's
@@ -718,7 +728,7 @@ class Discovery:
         if earlier is not None:
             lister, first_entry = earlier
             where = f"{lister.name}, line {first_entry.line}"
-            self._unfollowed(sink, _listed(FollowKind.TWICE, child, where))
+            self._unfollowed(sink, _listed(job, FollowKind.TWICE, child, where))
             return None
         limit = self._limit(job)
         if limit is not None:
@@ -729,13 +739,13 @@ class Discovery:
                     "files": self.settings.max_files,
                     "bytes": self.settings.max_bytes,
                 }[limit]
-                self._unfollowed(sink, _listed(FollowKind.LIMIT, child, limit, value))
+                self._unfollowed(sink, _listed(job, FollowKind.LIMIT, child, limit, value))
             return None
         mapped = self.maps.file(child.url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
-                self._unfollowed(sink, _listed(FollowKind.NOT_FOUND, child, problem))
+                self._unfollowed(sink, _listed(job, FollowKind.NOT_FOUND, child, problem))
                 self.seen[key] = (job, child)
                 return None
             new = Job(
@@ -856,9 +866,10 @@ class LocalExecutor:
         return find_duplicates(files)
 
     def hreflang(
-        self, files: Sequence[tuple[str, object]], records: int
+        self, files: Sequence[tuple[str, object, EntryPointer | None]], records: int
     ) -> list[tuple[int, Finding]]:
-        return rules.hreflang_findings([(name, cast(FileFacts, facts)) for name, facts in files])
+        named = [(name, cast(FileFacts, facts)) for name, facts, _pointer in files]
+        return rules.hreflang_findings(named)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -877,21 +888,19 @@ DUPLICATE_SLICES = HASH_SLICES  # the hash space compared one slice at a time
 SLICES_IN_FLIGHT = 4  # slices sent to worker processes and not yet compared
 
 
-def hash_slice(
-    facts: FileFacts, part: int, parts: int = DUPLICATE_SLICES
-) -> tuple[array[int], array[int]]:
+def hash_slice(facts: FileFacts, part: int, parts: int = DUPLICATE_SLICES) -> Slice:
     """A file's URL hashes in slice ``part`` of ``parts`` (a power of two) of the 64-bit
-    hash space, in the file's order, with their positions."""
+    hash space, in the file's order, with their positions and entries' indexes."""
     return facts.hash_slice(part, parts)
 
 
-def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list[Duplicate]:
+def duplicates_in_slice(pieces: Sequence[Slice]) -> list[Duplicate]:
     """The URLs of one hash slice already listed by an earlier file (``pieces``: each
     file's ``hash_slice``, in the order of the set)."""
     # Each hash is made an int once; the sets' passes run in C. The hashes in several
     # files are found first; a second pass finds the files that list each of them
     # (Python work only for those few).
-    chunks = [chunk.tolist() for chunk, _positions in pieces]
+    chunks = [piece[0].tolist() for piece in pieces]
     seen: set[int] = set()
     repeated: set[int] = set()
     for chunk in chunks:
@@ -907,14 +916,22 @@ def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list
         _first_listings(piece, repeated.intersection(chunk))
         for chunk, piece in zip(chunks, pieces, strict=True)
     ]
-    for index, positions in enumerate(listed):
-        for value in sorted(positions):
+    for index, listings in enumerate(listed):
+        for value in sorted(listings):
             first_index = first.setdefault(value, index)
             if first_index != index:
-                packed = positions[value]
-                first_line = listed[first_index][value] >> 32
+                packed, entry = listings[value]
+                first_line = listed[first_index][value][0] >> 32
                 duplicates.append(
-                    (index, value, first_index, packed >> 32, packed & 0xFFFFFFFF, first_line)
+                    (
+                        index,
+                        value,
+                        first_index,
+                        packed >> 32,
+                        packed & 0xFFFFFFFF,
+                        first_line,
+                        entry,
+                    )
                 )
     return duplicates
 
@@ -924,13 +941,16 @@ def duplicates_in_slice(pieces: Sequence[tuple[array[int], array[int]]]) -> list
 _SCANS = 4
 
 
-def _first_listings(piece: tuple[array[int], array[int]], values: set[int]) -> dict[int, int]:
-    """The position of the first listing of each of ``values`` in a file's slice."""
-    hashes, positions = piece
+def _first_listings(piece: Slice, values: set[int]) -> dict[int, tuple[int, int]]:
+    """The position of the first listing of each of ``values`` in a file's slice, with
+    its entry's index."""
+    hashes, positions, indexes = piece
     if len(values) <= _SCANS:
-        return {value: positions[hashes.index(value)] for value in values}
-    table = first_positions(hashes, positions)
-    return {value: table[value] for value in values}
+        offsets = {value: hashes.index(value) for value in values}
+    else:
+        table = first_offsets(hashes)
+        offsets = {value: table[value] for value in values}
+    return {value: (positions[at], indexes[at]) for value, at in offsets.items()}
 
 
 def find_duplicates(
@@ -1187,5 +1207,13 @@ def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
-def _listed(kind: str, child: Child, detail: str, value: int = 0) -> Unfollowed:
-    return Unfollowed(kind, child.url, child.line, child.column, detail, value)
+def _listed(job: Job, kind: str, child: Child, detail: str, value: int = 0) -> Unfollowed:
+    """Why ``child``, an entry of the file of ``job``, is not followed."""
+    xpath = _loc_path(job, child)
+    return Unfollowed(kind, child.url, child.line, child.column, detail, value, xpath)
+
+
+def _loc_path(job: Job, child: Child) -> str | None:
+    """The pointer to the loc of ``child``'s entry in the file of ``job``."""
+    facts = job.result.facts if job.result is not None else None
+    return rules.loc_path(facts, child.index) if facts is not None else None
