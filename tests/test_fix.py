@@ -261,6 +261,50 @@ def test_mode_is_kept(tmp_path: Path, capsys) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may give a file to another user")
+def test_owner_and_group_are_kept(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    os.chown(target, 65534, 65534)
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert (target.stat().st_uid, target.stat().st_gid) == (65534, 65534)
+
+
+def test_a_file_with_other_hard_links_is_left_unchanged(tmp_path: Path, capsys) -> None:
+    """Replacing it would fix one name and leave the other with the old text."""
+    target = copy(tmp_path, "mixed.xml")
+    other = tmp_path / "other.xml"
+    os.link(target, other)
+    status, _, err = run(["--fix", str(target)], capsys)
+    assert status == 2 and err.count("\n") == 1
+    assert f"{target}: cannot write: it has 2 hard links" in err
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert os.path.samefile(target, other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml", "other.xml"]
+
+
+def test_a_file_changed_while_it_is_fixed_keeps_the_change(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Written between the read and the rename, an edit is not overwritten by the fix."""
+    from sitemap_lint.fix import engine as fix_engine
+
+    target = copy(tmp_path, "mixed.xml")
+    edited = (FIX / "mixed.xml").read_bytes().replace(b"Daily", b"Weekly")
+    real_fix = fix_engine.fix_source
+
+    def edited_meanwhile(*args: object, **kwargs: object) -> fix_engine.FileFix:
+        done = real_fix(*args, **kwargs)  # type: ignore[arg-type]
+        target.write_bytes(edited)
+        return done
+
+    monkeypatch.setattr(fix_engine, "fix_source", edited_meanwhile)
+    status, _, err = run(["--fix", str(target)], capsys)
+    assert status == 2 and f"{target}: cannot write: it changed while it was being fixed" in err
+    assert target.read_bytes() == edited
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml"]
+
+
 def test_symlink_fixes_the_target_and_stays_a_link(tmp_path: Path, capsys) -> None:
     real = copy(tmp_path, "mixed.xml")
     link = tmp_path / "link.xml"
