@@ -154,6 +154,38 @@ def test_cli_split_writes_nothing_when_a_part_cannot_be_written(tmp_path: Path, 
     assert sorted(path.name for path in out.iterdir()) == ["sitemap-3.xml"]
 
 
+def test_a_split_that_cannot_write_every_file_leaves_an_earlier_split_whole(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A full disk halfway through: the earlier parts and index stay as they were, and
+    no temporary file is left, rather than some parts of each split under the old index."""
+    from sitemap_lint.fix import write as fix_write
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(6)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "2"]) == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    capsys.readouterr()
+    synced = 0
+    real_fsync = os.fsync
+
+    def full_at_the_third(descriptor: int) -> None:
+        nonlocal synced
+        synced += 1
+        if synced == 3:
+            raise OSError(28, "No space left on device")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(fix_write.os, "fsync", full_at_the_third)
+    assert main([*args, "--max-urls", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "sitemap-3.xml: cannot write: No space left on device; nothing was written" in err
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+
+
 @pytest.mark.parametrize(
     ("file", "out_dir", "says"),
     [

@@ -13,7 +13,6 @@ scope is refused (unless forced), naming the directory common to the entries.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
@@ -314,7 +313,7 @@ def split_file(
     import gzip as gzip_module
 
     from sitemap_lint.fix.engine import decode, read_source
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
     if max_urls < 1 or max_bytes < 1:
@@ -343,21 +342,35 @@ def split_file(
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
     _refuse_unwritable(targets)
-    created: list[Path] = []  # new files, removed again when a later write fails
+    contents = [gzip_module.compress(part.data, mtime=0) if gzip else part.data for part in parts]
+    contents.append(index(parts, base_url))
+    # Every file is written in full beside its place before any is renamed there: a
+    # write that fails (a full disk) leaves the directory as it was, an earlier split's
+    # parts and index included.
+    staged: list[Staged] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for part, target in zip(parts, targets, strict=False):
-            data = gzip_module.compress(part.data, mtime=0) if gzip else part.data
-            new = not target.exists()
-            write_atomic(target, data, create=True)
-            if new:
-                created.append(target)
-        write_atomic(index_path, index(parts, base_url), create=True)
-    except (OSError, WriteError) as error:
-        for target in created:
-            with contextlib.suppress(OSError):
-                target.unlink()
-        raise SplitError(str(error)) from None
+        for target, data in zip(targets, contents, strict=True):
+            staged.append(stage(target, data, create=True))
+    except BaseException as error:
+        for done in staged:
+            done.discard()
+        if isinstance(error, OSError | WriteError):
+            reason = str(error).removesuffix("; it was left unchanged")
+            raise SplitError(f"{reason}; nothing was written") from None
+        raise
+    committed = 0
+    try:
+        for done in staged:
+            done.commit()
+            committed += 1
+    except BaseException as error:
+        for rest in staged[committed + 1 :]:
+            rest.discard()
+        if isinstance(error, WriteError):
+            replaced = f"{committed} of {len(staged)} files were replaced"
+            raise SplitError(f"{error}; {replaced}") from None
+        raise
     warnings = [problem.warning()] if problem is not None else []
     stale = _stale_parts(out_dir, stem, len(parts), gzip)
     if stale:
