@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -106,6 +107,68 @@ def test_diff_quotes_a_file_name_a_terminal_cannot_show_as_git_does(
     )
     assert out.startswith(f"--- {shown}\n+++ {shown}\n@@ ")
     assert "\x1b" not in out.split("@@")[0]
+
+
+def patched(original: str, diff: str) -> str:
+    """``original`` with the unified ``diff`` applied as ``patch`` applies it: lines end
+    at LF only, and a line followed by the no-newline marker has none."""
+    source = original.split("\n")
+    source = [f"{line}\n" for line in source[:-1]] + ([source[-1]] if source[-1] else [])
+    rows: list[str] = []
+    for row in diff.split("\n")[2:-1]:
+        if row.startswith("\\"):  # the line before it has no line end
+            rows[-1] = rows[-1][:-1]
+        else:
+            rows.append(f"{row}\n")
+    out: list[str] = []
+    at = 0
+    for row in rows:
+        if row.startswith("@@"):
+            start = max(int(row.split()[1].lstrip("-").split(",")[0]) - 1, 0)
+            out += source[at:start]
+            at = start
+        elif row.startswith((" ", "-")):
+            assert source[at] == row[1:], (source[at], row)
+            at += 1
+            if row.startswith(" "):
+                out.append(row[1:])
+        else:
+            assert row.startswith("+"), row
+            out.append(row[1:])
+    return "".join(out + source[at:])
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+@pytest.mark.parametrize("inside", ["", "\u2028", "\x85", "\x0b"], ids=["", "ls", "nel", "vt"])
+@pytest.mark.parametrize("last", ["", "end"], ids=["", "no-end"])
+def test_diff_applied_as_patch_applies_it_gives_the_fixed_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], end: str, inside: str, last: str
+) -> None:
+    """Lines end at LF for ``patch``: a CR alone or a character Python also reads as a
+    line end (U+2028, NEL) inside a line must not end one in the diff."""
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        f"  <!-- a{inside}b -->",
+        "  <url><loc>https://example.com/?a=1&b=2</loc></url>",
+        "</urlset>",
+    )
+    original = end.join(text) + ("" if last else end)
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes(original.encode("utf-8"))
+    status, diff, _ = run(["--diff", str(target)], capsys)
+    assert status == 1
+    assert all(row.startswith((" ", "-", "+", "@@", "\\")) for row in diff.split("\n")[2:-1]), diff
+    run(["--fix", str(target)], capsys)
+    assert patched(original, diff).encode("utf-8") == target.read_bytes()
+    if shutil.which("patch"):
+        copy_ = tmp_path / "copy.xml"
+        copy_.write_bytes(original.encode("utf-8"))
+        done = subprocess.run(
+            ["patch", "-s", str(copy_)], input=diff.encode("utf-8"), capture_output=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert copy_.read_bytes() == target.read_bytes()
 
 
 def test_diff_with_nothing_to_fix_exits_0(tmp_path: Path, capsys) -> None:
