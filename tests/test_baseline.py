@@ -388,6 +388,35 @@ def test_a_baseline_that_cannot_be_written_is_exit_2_and_leaves_nothing(
     assert not (site / "missing").exists()
 
 
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (
+            ("--write-baseline", "baseline.json", "-o", "baseline.json"),
+            "it is the baseline the run writes (--write-baseline baseline.json)",
+        ),
+        (
+            ("--baseline", "baseline.json", "-o", "./baseline.json"),
+            "it is the baseline the run reads (--baseline baseline.json)",
+        ),
+    ],
+    ids=["written", "read"],
+)
+def test_a_report_is_not_written_over_the_baseline(
+    site: Path, capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], says: str
+) -> None:
+    """The report would replace the findings the baseline records: exit 2, nothing written."""
+    _check(capsys, "--write-baseline", "baseline.json")
+    recorded = (site / "baseline.json").read_bytes()
+    status, out, err = run_cli(["check", "--isolated", *flags, "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"sitemap-lint: error: --output-file {flags[3]}: {says}; the report would replace it: "
+        "name another file\n"
+    )
+    assert (site / "baseline.json").read_bytes() == recorded
+
+
 @pytest.mark.slow
 def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
     command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--now", NOW]

@@ -105,6 +105,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     config = configuration.resolve(settings.config, settings.isolated)
     sources = expand([p for p in settings.paths if not is_url(p)])  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
+    _refuse_report_over_baseline(settings, config)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     show_source = format_name == "text" and (
@@ -209,6 +210,23 @@ def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) ->
             raise UsageError(
                 f"{flag} {target}: it is the input {name}; writing there would replace the "
                 "sitemap: name another file"
+            )
+
+
+def _refuse_report_over_baseline(settings: RunSettings, config: Config) -> None:
+    """Exit 2 before anything is read when the report (``--output-file``) would replace
+    the baseline the run writes (``--write-baseline``) or reads (``--baseline``)."""
+    if not settings.output_file:
+        return
+    report = os.path.realpath(settings.output_file)
+    for flag, baseline, what in (
+        ("--write-baseline", settings.write_baseline, "the baseline the run writes"),
+        ("--baseline", settings.baseline or config.baseline, "the baseline the run reads"),
+    ):
+        if baseline and os.path.realpath(baseline) == report:
+            raise UsageError(
+                f"--output-file {settings.output_file}: it is {what} ({flag} {baseline}); "
+                "the report would replace it: name another file"
             )
 
 
