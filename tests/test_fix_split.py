@@ -259,6 +259,14 @@ def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
         (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "only a <urlset>"),
         (b"<urlset><url><loc>https://e.com/a&b</loc></url></urlset>", "not well-formed"),
         (b'<!DOCTYPE urlset [<!ENTITY a "b">]><urlset/>', "DOCTYPE"),
+        (
+            b'\n\n<?xml version="1.0"?>\n<urlset>\n<url><loc>https://e.com/a&b</loc></url></urlset>',
+            "not well-formed XML at line 5",  # the file's line, the declaration taken off
+        ),
+        (
+            b'<?xml version="1.0"?>\r<urlset>\r<url><loc>https://e.com/a&b</loc></url></urlset>',
+            "not well-formed XML at line 3",
+        ),
     ],
 )
 def test_split_refuses_what_it_cannot_split(
@@ -271,8 +279,23 @@ def test_split_refuses_what_it_cannot_split(
     )
     assert status == 2
     err = capsys.readouterr().err
+    assert err.startswith(f"sitemap-lint: error: {source}: cannot be split: ")
     assert reason in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_an_xml_declaration_in_a_comment_is_left_to_the_comment(tmp_path: Path, capsys) -> None:
+    """Only a declaration at the start is taken off: a file without one that names one
+    in a comment is split as any other."""
+    source = tmp_path / "s.xml"
+    written = sitemap([entry(1)]).split(b"?>\n", 1)[1]
+    source.write_bytes(
+        written.replace(b"</urlset>", b'<!-- from <?xml version="1.0"?> --></urlset>')
+    )
+    out = tmp_path / "o"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    assert split_entries([(out / "s-1.xml").read_bytes()]) == [entry(1).encode()]
 
 
 def test_an_entry_larger_than_a_part_is_refused() -> None:

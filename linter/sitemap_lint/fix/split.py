@@ -28,6 +28,9 @@ MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 INDEX_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# Only where a declaration may stand: at the start (after a byte order mark, or the
+# white space the checks report), never a "<?xml" in a comment or a CDATA section.
+_DECLARATION = re.compile(r"[\ufeff \t\r\n]*<\?xml[ \t\r\n].*?\?>", re.DOTALL)
 _TAG_END = re.compile(rb"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
 
 
@@ -327,15 +330,14 @@ def split_file(
             f"{path}: cannot be split: it is not an XML sitemap (a text sitemap is split by "
             "its lines, e.g. split -l 50000)"
         )
-    at = text.find("<?xml")
-    if at >= 0:  # the parts get a declaration of their own (UTF-8)
-        end = text.find("?>", at)
-        text = text[end + 2 :] if end >= 0 else text
-    parsed = parse(text.encode("utf-8"))
     stem = path.name
     for suffix in (".gz", ".xml"):
         stem = stem.removesuffix(suffix)
-    parts = plan(parsed, stem, max_urls, max_bytes, gzip)
+    try:
+        parsed = parse(_without_declaration(text).encode("utf-8"))
+        parts = plan(parsed, stem, max_urls, max_bytes, gzip)
+    except SplitError as error:
+        raise SplitError(f"{path}: cannot be split: {error}") from None
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
         raise SplitError(problem.refusal())
@@ -379,6 +381,15 @@ def split_file(
             "index does not list: remove them"
         )
     return Written(parts, index_path, "; ".join(warnings) or None)
+
+
+def _without_declaration(text: str) -> str:
+    """``text`` without its XML declaration (the parts get one of their own, in UTF-8),
+    its line breaks kept so that the lines of the file are the parser's."""
+    match = _DECLARATION.match(text)
+    if match is None:
+        return text
+    return re.sub(r"[^\r\n]+", "", match.group()) + text[match.end() :]
 
 
 def _refuse_unwritable(targets: list[Path]) -> None:
