@@ -601,27 +601,11 @@ def syntax_error(
                 f"end tag {tag!r} is not closed: its '>' is missing; add '>' after the "
                 f"name: '{tag}>'",
             )
-        if context[:offset].endswith("<"):
-            # The reader stops right after a raw '<' (also one glued to the text before
-            # it, ``q=a<b``: formats/xml.py), before an '&' after it too (``a<&b``).
-            return _raw_less_than(context, offset - 1, line, column - 1)
-        if context[offset : offset + 1] == "&":
-            lt = _glued_tag(context, offset, closed=False)
-            if lt is not None:  # ``q=a<b&c``, where the reader could not read on: the '<'
-                return _raw_less_than(context, lt, line, column - (offset - lt))
-        amp = context.rfind("&", 0, offset + 1)
-        before = context.rfind("&", 0, offset)
-        if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
-            amp = before  # "&a&lt;": the parser stops at the second "&", the first is raw
-        if (
-            amp >= 0
-            and _RAW_AMPERSAND.match(context, amp)
-            and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
-        ):
-            return _raw_ampersand(context, amp, line, column - (offset - amp))
-        lt = _glued_tag(context, offset, closed=False)
-        if lt is not None:
-            return _raw_less_than(context, lt, line, column - (offset - lt))
+        # No value stands before the root: escaping a '<' or an '&' there would make
+        # text of markup (IN006), so neither is read as a raw one in a value.
+        in_value = None if before_root else _raw_in_value(context, offset, line, column)
+        if in_value is not None:
+            return in_value
         in_tag = _start_tag_defect(context, offset, line, column)
         if in_tag is not None:
             return in_tag
@@ -634,6 +618,33 @@ def syntax_error(
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
     )
+
+
+def _raw_in_value(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM004 or XM005 for the raw '&' or '<' in a value where the reader stopped at
+    ``offset`` of ``context`` (an invalid token), or None."""
+    if context[:offset].endswith("<"):
+        # The reader stops right after a raw '<' (also one glued to the text before
+        # it, ``q=a<b``: formats/xml.py), before an '&' after it too (``a<&b``).
+        return _raw_less_than(context, offset - 1, line, column - 1)
+    if context[offset : offset + 1] == "&":
+        lt = _glued_tag(context, offset, closed=False)
+        if lt is not None:  # ``q=a<b&c``, where the reader could not read on: the '<'
+            return _raw_less_than(context, lt, line, column - (offset - lt))
+    amp = context.rfind("&", 0, offset + 1)
+    before = context.rfind("&", 0, offset)
+    if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
+        amp = before  # "&a&lt;": the parser stops at the second "&", the first is raw
+    if (
+        amp >= 0
+        and _RAW_AMPERSAND.match(context, amp)
+        and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
+    ):
+        return _raw_ampersand(context, amp, line, column - (offset - amp))
+    lt = _glued_tag(context, offset, closed=False)
+    if lt is not None:
+        return _raw_less_than(context, lt, line, column - (offset - lt))
+    return None
 
 
 def _broken_start(
