@@ -4,6 +4,7 @@ left alone when a fix is not sure, symlinks, read-only files, standard input).""
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
@@ -132,9 +133,10 @@ def patched(original: str, diff: str) -> str:
             at += 1
             if row.startswith(" "):
                 out.append(row[1:])
-        else:
-            assert row.startswith("+"), row
+        elif row.startswith("+"):
             out.append(row[1:])
+        else:  # what the diff says of the bytes, after its hunks: no line of them
+            assert row.startswith("(and "), row
     return "".join(out + source[at:])
 
 
@@ -169,6 +171,22 @@ def test_diff_applied_as_patch_applies_it_gives_the_fixed_file(
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert copy_.read_bytes() == target.read_bytes()
+
+
+@pytest.mark.parametrize("flags", [[], ["--ignore", "EN004"]], ids=["dropped", "kept"])
+def test_diff_of_a_file_with_a_byte_order_mark_applies_to_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    """The UTF-8 byte order mark is in the diff, as the character U+FEFF: the diff's
+    first line is the file's, whether the fix drops the mark or keeps it."""
+    original = "\ufeff" + (FIX / "mixed.xml").read_text(encoding="utf-8").lstrip()
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes(original.encode("utf-8"))
+    status, diff, _ = run(["--diff", *flags, str(target)], capsys)
+    assert status == 1
+    run(["--fix", *flags, str(target)], capsys)
+    assert target.read_bytes().startswith(codecs.BOM_UTF8) == bool(flags)
+    assert patched(original, diff).encode("utf-8") == target.read_bytes()
 
 
 def test_diff_with_nothing_to_fix_exits_0(tmp_path: Path, capsys) -> None:
@@ -791,7 +809,12 @@ SIMPLE_CLEAN_BOM_ONLY = _PLAIN
     ("data", "says"),
     [
         (b"\xef\xbb\xbf" + SIMPLE_AMP, "(and the byte order mark removed)"),
-        (b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, "(the same text; the byte order mark removed)"),
+        # The mark is U+FEFF in the diff's first line (which looks the same).
+        (b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, "(and the byte order mark removed)"),
+        (
+            gzip.compress(b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, mtime=0),
+            "(the same text; the byte order mark removed)",
+        ),
         (
             SIMPLE_AMP.replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"'),
             "(and the file written in UTF-8 instead of",

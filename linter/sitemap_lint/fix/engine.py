@@ -204,7 +204,11 @@ def fix_source(
         if fixable([*found, *answered], unsafe):
             result.refused = _refusal(decoded, options)
         return result
-    text = result.before = result.after = decoded.text
+    # The diff shows a UTF-8 byte order mark as the character it is, so that it applies
+    # to the file's bytes (in another encoding, or compressed, it applies to no bytes).
+    mark = "\ufeff" if decoded.bom == codecs.BOM_UTF8 and not decoded.gzip else ""
+    text = decoded.text
+    result.before = result.after = mark + text
     drop_bom = to_utf8 = False
     first: list[Finding] | None = None
     findings: list[Finding] = []
@@ -242,7 +246,7 @@ def fix_source(
         result.refused = _refusal(why, options)
         result.fixed_findings = []
         return result
-    result.after = text
+    result.after = ("" if drop_bom else mark) + text
     result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
     return result
 
