@@ -306,6 +306,63 @@ def test_an_entry_larger_than_a_part_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("base_url", "listed"),
+    [
+        ("https://example.com/my maps/", "https://example.com/my%20maps/s-1.xml"),
+        ("https://example.com/caf\u00e9/", "https://example.com/caf%C3%A9/s-1.xml"),
+        ("https://ex\u00e4mple.com/", "https://xn--exmple-cua.com/s-1.xml"),
+        ("https://example.com/a%20b/", "https://example.com/a%20b/s-1.xml"),
+    ],
+)
+def test_the_index_lists_the_parts_at_the_base_url_encoded(
+    tmp_path: Path, capsys, base_url: str, listed: str
+) -> None:
+    """As the URL rules want a URL written: the index itself is clean."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", base_url, "--out-dir", str(out), "--force"]
+    assert main(args) == 0
+    index = (out / "s-index.xml").read_bytes()
+    assert re.findall(rb"<loc>([^<]*)</loc>", index) == [listed.encode()]
+    assert errors(index, "s-index.xml") == []
+
+
+@pytest.mark.parametrize(
+    ("base_url", "says"),
+    [
+        ("https://user@example.com/", "UR009: URL contains a user name or password"),
+        ("https://example.com/50%/", "UR007: '%' not followed by two hex digits"),
+    ],
+)
+def test_a_base_url_the_url_rules_report_is_refused(
+    tmp_path: Path, capsys, base_url: str, says: str
+) -> None:
+    """The index would list the parts at that URL: refused, with the rule's words."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    status = main(["split", str(source), "--base-url", base_url, "--out-dir", str(out), "--force"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"sitemap-lint: error: --base-url {base_url}: the index would list")
+    assert says in err and err.endswith("; nothing was written\n")
+    assert not out.exists()
+
+
+def test_an_out_dir_that_is_a_file_is_refused_in_words(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    (tmp_path / "out").write_text("a file\n", encoding="utf-8")
+    args = ["split", str(source), "--base-url", "https://example.com/"]
+    assert main([*args, "--out-dir", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        f"sitemap-lint: error: --out-dir {tmp_path / 'out'}: it is not a directory; "
+        "nothing was written\n"
+    )
+
+
+@pytest.mark.parametrize(
     ("base_url", "says"),
     [
         ("maps/", "give an absolute http(s) URL"),

@@ -13,6 +13,7 @@ scope is refused (unless forced), naming the directory common to the entries.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -168,7 +169,7 @@ def plan(
 
 def index(parts: list[Part], base_url: str) -> bytes:
     """The sitemap index that lists ``parts`` under ``base_url``."""
-    base = _directory(base_url)
+    base = index_base(base_url)
     lines = [DECLARATION.decode(), f'<sitemapindex xmlns="{INDEX_NS}">\n']
     for part in parts:
         lines.append(f"  <sitemap>\n    <loc>{escape_text(base + part.name)}</loc>\n")
@@ -248,6 +249,21 @@ def _plainly_under(loc: str | None, base: str) -> bool:
 
 def _directory(base_url: str) -> str:
     return base_url if base_url.endswith("/") else base_url + "/"
+
+
+def index_base(base_url: str) -> str:
+    """The parts' directory as the index lists it: its path percent-encoded (UTF-8)
+    where a URL may not hold a character as it is (a space, a character outside ASCII;
+    a '%' stays), its host in punycode; the same directory, as the scope rules read it."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    parts = urlsplit(_directory(base_url))
+    netloc = parts.netloc
+    if not netloc.isascii():
+        with contextlib.suppress(UnicodeError):
+            netloc = netloc.encode("idna").decode("ascii")
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=~")
+    return urlunsplit((parts.scheme, netloc, path, parts.query, parts.fragment))
 
 
 def _common_directory(urls: list[ParsedURL]) -> str | None:
@@ -338,6 +354,7 @@ def split_file(
         parts = plan(parsed, stem, max_urls, max_bytes, gzip)
     except SplitError as error:
         raise SplitError(f"{path}: cannot be split: {error}") from None
+    _refuse_base_url_with_errors(base_url, parts[0].name)
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
         raise SplitError(problem.refusal())
@@ -352,6 +369,10 @@ def split_file(
     staged: list[Staged] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = "it is not a directory" if out_dir.exists() else error.strerror or str(error)
+        raise SplitError(f"--out-dir {out_dir}: {reason}; nothing was written") from None
+    try:
         for target, data in zip(targets, contents, strict=True):
             staged.append(stage(target, data, create=True))
     except BaseException as error:
@@ -381,6 +402,24 @@ def split_file(
             "index does not list: remove them"
         )
     return Written(parts, index_path, "; ".join(warnings) or None)
+
+
+def _refuse_base_url_with_errors(base_url: str, part_name: str) -> None:
+    """Refuse a base URL that would give the index a URL the URL rules report, once
+    encoded (a user name, a stray '%'...): their message says how to write it."""
+    from sitemap_lint.engine.sink import FindingList
+    from sitemap_lint.finding import Severity
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.urls import check_url
+
+    found = FindingList()
+    check_url(index_base(base_url) + part_name, Node("", "loc", {}, 1, 1), found)
+    for finding in found:
+        if finding.severity >= Severity.WARNING:
+            raise SplitError(
+                f"--base-url {base_url}: the index would list the parts at a URL the URL "
+                f"rules report ({finding.code}: {finding.message}); nothing was written"
+            )
 
 
 def _without_declaration(text: str) -> str:
