@@ -634,6 +634,49 @@ def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path,
     )
 
 
+@pytest.mark.parametrize("select", [[], ["--select", "SC"]], ids=["all", "select"])
+def test_fixes_that_would_remove_every_entry_leave_the_file_unchanged(
+    tmp_path: Path, capsys, select: list[str]
+) -> None:
+    """Every entry out of scope says the --sitemap-url is wrong, not the sitemap: an
+    empty URL set is no fix (whatever rules the run reports)."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc></url>\n"
+        "  <url><loc>https://example.com/b</loc></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    scope = ["--sitemap-url", "https://www.example.com/sitemap.xml", *select]
+    status, out, err = run([*scope, "--fix-only", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0 and out == ""
+    assert target.read_text(encoding="utf-8") == original
+    if not select:
+        assert "FX001 file left unchanged: the fixes would remove every entry (all 2)" in err
+
+
+def test_the_gate_reads_every_rule_whatever_the_run_reports(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A fix that breaks the file is not written though the run reports only VA."""
+    from sitemap_lint.fix import apply as fix_apply
+    from sitemap_lint.fix import engine
+
+    real = fix_apply.apply
+
+    def breaking(text: str, findings):  # the real fixes, then an unclosed element
+        done = real(text, findings)
+        done.text = done.text.replace("</urlset>", "<url></urlset>")
+        return done
+
+    monkeypatch.setattr(engine, "apply", breaking)
+    target = copy(tmp_path, "mixed.xml")
+    run(["--select", "VA", "--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
 def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:
     target = tmp_path / "broken.xml"
     data = (FIX / "not-fixable.xml").read_bytes().replace(b"relative", b"rel\xffative")

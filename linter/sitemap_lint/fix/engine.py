@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import codecs
 import zlib
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
@@ -210,14 +209,14 @@ def fix_source(
     text = decoded.text
     result.before = result.after = mark + text
     drop_bom = to_utf8 = False
-    first: list[Finding] | None = None
-    findings: list[Finding] = []
+    first: FileResult | None = None
+    checked: FileResult | None = None
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
-        findings = check_text(source.name, data, options, engine).findings
-        todo = fixable(findings, unsafe)
+        checked = check_text(source.name, data, options, engine)
+        todo = fixable(checked.findings, unsafe)
         if first is None:
-            first = findings
+            first = checked
             todo += fixable(answered, unsafe)
         if not todo:
             break
@@ -231,10 +230,15 @@ def fix_source(
         result.passes += 1
     else:
         data = plain(decoded, text, drop_bom, to_utf8)
-        findings = check_text(source.name, data, options, engine).findings
-    if result.passes == 0:
+        checked = check_text(source.name, data, options, engine)
+    if result.passes == 0 or first is None or checked is None:
         return result
-    problem = _worse(first or [], findings)
+    if options.enabled is not None or options.selection is not None:
+        # The gate reads every rule, whatever the run reports.
+        every = replace(options, enabled=None, selection=None)
+        first = check_text(source.name, plain(decoded, decoded.text, False, False), every, engine)
+        checked = check_text(source.name, plain(decoded, text, drop_bom, to_utf8), every, engine)
+    problem = _worse(first, checked)
     if problem is not None:
         result.refused = _refusal(problem, options)
         result.fixed_findings = []
@@ -273,13 +277,20 @@ def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:
     return tuple(found)
 
 
-def _worse(before: list[Finding], after: list[Finding]) -> str | None:
-    """Why the fixed text is worse than the original (a new well-formedness error)."""
-    had = Counter(f.code for f in before)
-    for finding in after:
+def _worse(before: FileResult, after: FileResult) -> str | None:
+    """Why the fixed text is worse than the original: a new well-formedness error, or
+    no entry left (every one removed: out of scope, most likely for a wrong
+    ``--sitemap-url``)."""
+    had = {f.code for f in before.findings}
+    for finding in after.findings:
         if finding.code in _SYNTAX and finding.code not in had:
             return (
                 f"the fixes would leave a new {finding.code} {finding.name} at line "
                 f"{finding.line}; fix the file by hand"
             )
+    if before.urls and not after.urls:
+        return (
+            f"the fixes would remove every entry (all {before.urls:,}); if they are out of "
+            "scope, check --sitemap-url, else fix the file by hand"
+        )
     return None
