@@ -1060,6 +1060,11 @@ def _escape_raw(text: str) -> str:
     return _RAW_AMPERSAND.sub("&amp;", text)
 
 
+# A start tag written whole (``<url>``, ``<loc a="b">``): after a raw '<', it shows that
+# the '<' was not in a value.
+_WHOLE_START_TAG = lazy(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?/?>")
+
+
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     """XM005 for the raw '<' at ``at`` of ``context``: the message quotes its value
     and shows it written right (each raw '<' and '&' of it escaped); the fix writes this
@@ -1067,6 +1072,15 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     start = context.rfind(">", 0, at) + 1
     end = context.find("</", at + 1)
     end = len(context) if end < 0 else end
+    if _WHOLE_START_TAG.search(context, at + 1, end):
+        # An element starts after it before any end tag: the '<' stands between
+        # elements, where no value is (escaping it would make text there).
+        return SYNTAX_ERROR.at(
+            line,
+            max(column, 1),
+            f"a stray '<' between elements at {_excerpt(context, at)}: no value stands "
+            "here; remove it",
+        )
     raw = context[start:end]
     value = raw.strip()
     at_in_value = at - start - (len(raw) - len(raw.lstrip()))
