@@ -30,8 +30,9 @@ MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
-# Findings that show the text is not well-formed XML: a fix must never add one.
-_SYNTAX = frozenset(f"XM00{n}" for n in range(1, 10))
+# Findings that show the text is not well-formed XML, or markup turned into text (text
+# between elements, ST009): a fix must never add one.
+_SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
 
 
 @dataclass
