@@ -388,6 +388,52 @@ def test_a_baseline_that_cannot_be_written_is_exit_2_and_leaves_nothing(
     assert not (site / "missing").exists()
 
 
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (
+            ("--write-baseline", "baseline.json", "-o", "baseline.json"),
+            "it is the baseline the run writes (--write-baseline baseline.json)",
+        ),
+        (
+            ("--baseline", "baseline.json", "-o", "./baseline.json"),
+            "it is the baseline the run reads (--baseline baseline.json)",
+        ),
+        (
+            ("--robots", "robots.txt", "-o", "robots.txt"),
+            "it is the robots.txt the run reads (--robots robots.txt)",
+        ),
+        (
+            ("--robots", "robots.txt", "--write-baseline", "robots.txt"),
+            "it is the robots.txt the run reads (--robots robots.txt)",
+        ),
+        (
+            ("--config", "lint.toml", "-o", "lint.toml"),
+            "it is the configuration file lint.toml",
+        ),
+    ],
+    ids=["baseline-written", "baseline-read", "robots", "robots-baseline", "configuration"],
+)
+def test_a_report_or_baseline_is_not_written_over_a_file_the_run_reads(
+    site: Path, capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], says: str
+) -> None:
+    """It would replace what the run reads, or the baseline it writes: exit 2, nothing written."""
+    _check(capsys, "--write-baseline", "baseline.json")
+    (site / "robots.txt").write_text("User-agent: *\nDisallow: /private/\n", encoding="utf-8")
+    (site / "lint.toml").write_text('profile = "google"\n', encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in site.iterdir()}
+    isolated = () if "--config" in flags else ("--isolated",)
+    status, out, err = run_cli(["check", *isolated, *flags, "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    thing = "the report" if flags[2] == "-o" else "the baseline"
+    flag = "--output-file" if flags[2] == "-o" else flags[2]
+    assert err == (
+        f"sitemap-lint: error: {flag} {flags[3]}: {says}; {thing} would replace it: "
+        "name another file\n"
+    )
+    assert {path.name: path.read_bytes() for path in site.iterdir()} == before
+
+
 @pytest.mark.slow
 def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
     command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--now", NOW]

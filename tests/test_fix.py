@@ -4,12 +4,14 @@ left alone when a fix is not sure, symlinks, read-only files, standard input).""
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -106,6 +108,85 @@ def test_diff_quotes_a_file_name_a_terminal_cannot_show_as_git_does(
     )
     assert out.startswith(f"--- {shown}\n+++ {shown}\n@@ ")
     assert "\x1b" not in out.split("@@")[0]
+
+
+def patched(original: str, diff: str) -> str:
+    """``original`` with the unified ``diff`` applied as ``patch`` applies it: lines end
+    at LF only, and a line followed by the no-newline marker has none."""
+    source = original.split("\n")
+    source = [f"{line}\n" for line in source[:-1]] + ([source[-1]] if source[-1] else [])
+    rows: list[str] = []
+    for row in diff.split("\n")[2:-1]:
+        if row.startswith("\\"):  # the line before it has no line end
+            rows[-1] = rows[-1][:-1]
+        else:
+            rows.append(f"{row}\n")
+    out: list[str] = []
+    at = 0
+    for row in rows:
+        if row.startswith("@@"):
+            start = max(int(row.split()[1].lstrip("-").split(",")[0]) - 1, 0)
+            out += source[at:start]
+            at = start
+        elif row.startswith((" ", "-")):
+            assert source[at] == row[1:], (source[at], row)
+            at += 1
+            if row.startswith(" "):
+                out.append(row[1:])
+        elif row.startswith("+"):
+            out.append(row[1:])
+        else:  # what the diff says of the bytes, after its hunks: no line of them
+            assert row.startswith("(and "), row
+    return "".join(out + source[at:])
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+@pytest.mark.parametrize("inside", ["", "\u2028", "\x85", "\x0b"], ids=["", "ls", "nel", "vt"])
+@pytest.mark.parametrize("last", ["", "end"], ids=["", "no-end"])
+def test_diff_applied_as_patch_applies_it_gives_the_fixed_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], end: str, inside: str, last: str
+) -> None:
+    """Lines end at LF for ``patch``: a CR alone or a character Python also reads as a
+    line end (U+2028, NEL) inside a line must not end one in the diff."""
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        f"  <!-- a{inside}b -->",
+        "  <url><loc>https://example.com/?a=1&b=2</loc></url>",
+        "</urlset>",
+    )
+    original = end.join(text) + ("" if last else end)
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes(original.encode("utf-8"))
+    status, diff, _ = run(["--diff", str(target)], capsys)
+    assert status == 1
+    assert all(row.startswith((" ", "-", "+", "@@", "\\")) for row in diff.split("\n")[2:-1]), diff
+    run(["--fix", str(target)], capsys)
+    assert patched(original, diff).encode("utf-8") == target.read_bytes()
+    if shutil.which("patch"):
+        copy_ = tmp_path / "copy.xml"
+        copy_.write_bytes(original.encode("utf-8"))
+        done = subprocess.run(
+            ["patch", "-s", str(copy_)], input=diff.encode("utf-8"), capture_output=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert copy_.read_bytes() == target.read_bytes()
+
+
+@pytest.mark.parametrize("flags", [[], ["--ignore", "EN004"]], ids=["dropped", "kept"])
+def test_diff_of_a_file_with_a_byte_order_mark_applies_to_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    """The UTF-8 byte order mark is in the diff, as the character U+FEFF: the diff's
+    first line is the file's, whether the fix drops the mark or keeps it."""
+    original = "\ufeff" + (FIX / "mixed.xml").read_text(encoding="utf-8").lstrip()
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes(original.encode("utf-8"))
+    status, diff, _ = run(["--diff", *flags, str(target)], capsys)
+    assert status == 1
+    run(["--fix", *flags, str(target)], capsys)
+    assert target.read_bytes().startswith(codecs.BOM_UTF8) == bool(flags)
+    assert patched(original, diff).encode("utf-8") == target.read_bytes()
 
 
 def test_diff_with_nothing_to_fix_exits_0(tmp_path: Path, capsys) -> None:
@@ -259,6 +340,50 @@ def test_mode_is_kept(tmp_path: Path, capsys) -> None:
     target.chmod(0o640)
     run(["--fix", str(target)], capsys)
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may give a file to another user")
+def test_owner_and_group_are_kept(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    os.chown(target, 65534, 65534)
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert (target.stat().st_uid, target.stat().st_gid) == (65534, 65534)
+
+
+def test_a_file_with_other_hard_links_is_left_unchanged(tmp_path: Path, capsys) -> None:
+    """Replacing it would fix one name and leave the other with the old text."""
+    target = copy(tmp_path, "mixed.xml")
+    other = tmp_path / "other.xml"
+    os.link(target, other)
+    status, _, err = run(["--fix", str(target)], capsys)
+    assert status == 2 and err.count("\n") == 1
+    assert f"{target}: cannot write: it has 2 hard links" in err
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+    assert os.path.samefile(target, other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml", "other.xml"]
+
+
+def test_a_file_changed_while_it_is_fixed_keeps_the_change(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Written between the read and the rename, an edit is not overwritten by the fix."""
+    from sitemap_lint.fix import engine as fix_engine
+
+    target = copy(tmp_path, "mixed.xml")
+    edited = (FIX / "mixed.xml").read_bytes().replace(b"Daily", b"Weekly")
+    real_fix = fix_engine.fix_source
+
+    def edited_meanwhile(*args: object, **kwargs: object) -> fix_engine.FileFix:
+        done = real_fix(*args, **kwargs)  # type: ignore[arg-type]
+        target.write_bytes(edited)
+        return done
+
+    monkeypatch.setattr(fix_engine, "fix_source", edited_meanwhile)
+    status, _, err = run(["--fix", str(target)], capsys)
+    assert status == 2 and f"{target}: cannot write: it changed while it was being fixed" in err
+    assert target.read_bytes() == edited
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.xml"]
 
 
 def test_symlink_fixes_the_target_and_stays_a_link(tmp_path: Path, capsys) -> None:
@@ -509,6 +634,49 @@ def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path,
     )
 
 
+@pytest.mark.parametrize("select", [[], ["--select", "SC"]], ids=["all", "select"])
+def test_fixes_that_would_remove_every_entry_leave_the_file_unchanged(
+    tmp_path: Path, capsys, select: list[str]
+) -> None:
+    """Every entry out of scope says the --sitemap-url is wrong, not the sitemap: an
+    empty URL set is no fix (whatever rules the run reports)."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc></url>\n"
+        "  <url><loc>https://example.com/b</loc></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    scope = ["--sitemap-url", "https://www.example.com/sitemap.xml", *select]
+    status, out, err = run([*scope, "--fix-only", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0 and out == ""
+    assert target.read_text(encoding="utf-8") == original
+    if not select:
+        assert "FX001 file left unchanged: the fixes would remove every entry (all 2)" in err
+
+
+def test_the_gate_reads_every_rule_whatever_the_run_reports(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A fix that breaks the file is not written though the run reports only VA."""
+    from sitemap_lint.fix import apply as fix_apply
+    from sitemap_lint.fix import engine
+
+    real = fix_apply.apply
+
+    def breaking(text: str, findings):  # the real fixes, then an unclosed element
+        done = real(text, findings)
+        done.text = done.text.replace("</urlset>", "<url></urlset>")
+        return done
+
+    monkeypatch.setattr(engine, "apply", breaking)
+    target = copy(tmp_path, "mixed.xml")
+    run(["--select", "VA", "--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
 def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:
     target = tmp_path / "broken.xml"
     data = (FIX / "not-fixable.xml").read_bytes().replace(b"relative", b"rel\xffative")
@@ -684,7 +852,12 @@ SIMPLE_CLEAN_BOM_ONLY = _PLAIN
     ("data", "says"),
     [
         (b"\xef\xbb\xbf" + SIMPLE_AMP, "(and the byte order mark removed)"),
-        (b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, "(the same text; the byte order mark removed)"),
+        # The mark is U+FEFF in the diff's first line (which looks the same).
+        (b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, "(and the byte order mark removed)"),
+        (
+            gzip.compress(b"\xef\xbb\xbf" + SIMPLE_CLEAN_BOM_ONLY, mtime=0),
+            "(the same text; the byte order mark removed)",
+        ),
         (
             SIMPLE_AMP.replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"'),
             "(and the file written in UTF-8 instead of",

@@ -154,6 +154,38 @@ def test_cli_split_writes_nothing_when_a_part_cannot_be_written(tmp_path: Path, 
     assert sorted(path.name for path in out.iterdir()) == ["sitemap-3.xml"]
 
 
+def test_a_split_that_cannot_write_every_file_leaves_an_earlier_split_whole(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A full disk halfway through: the earlier parts and index stay as they were, and
+    no temporary file is left, rather than some parts of each split under the old index."""
+    from sitemap_lint.fix import write as fix_write
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(6)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "2"]) == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    capsys.readouterr()
+    synced = 0
+    real_fsync = os.fsync
+
+    def full_at_the_third(descriptor: int) -> None:
+        nonlocal synced
+        synced += 1
+        if synced == 3:
+            raise OSError(28, "No space left on device")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(fix_write.os, "fsync", full_at_the_third)
+    assert main([*args, "--max-urls", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "sitemap-3.xml: cannot write: No space left on device; nothing was written" in err
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+
+
 @pytest.mark.parametrize(
     ("file", "out_dir", "says"),
     [
@@ -227,6 +259,14 @@ def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
         (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "only a <urlset>"),
         (b"<urlset><url><loc>https://e.com/a&b</loc></url></urlset>", "not well-formed"),
         (b'<!DOCTYPE urlset [<!ENTITY a "b">]><urlset/>', "DOCTYPE"),
+        (
+            b'\n\n<?xml version="1.0"?>\n<urlset>\n<url><loc>https://e.com/a&b</loc></url></urlset>',
+            "not well-formed XML at line 5",  # the file's line, the declaration taken off
+        ),
+        (
+            b'<?xml version="1.0"?>\r<urlset>\r<url><loc>https://e.com/a&b</loc></url></urlset>',
+            "not well-formed XML at line 3",
+        ),
     ],
 )
 def test_split_refuses_what_it_cannot_split(
@@ -239,8 +279,23 @@ def test_split_refuses_what_it_cannot_split(
     )
     assert status == 2
     err = capsys.readouterr().err
+    assert err.startswith(f"sitemap-lint: error: {source}: cannot be split: ")
     assert reason in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_an_xml_declaration_in_a_comment_is_left_to_the_comment(tmp_path: Path, capsys) -> None:
+    """Only a declaration at the start is taken off: a file without one that names one
+    in a comment is split as any other."""
+    source = tmp_path / "s.xml"
+    written = sitemap([entry(1)]).split(b"?>\n", 1)[1]
+    source.write_bytes(
+        written.replace(b"</urlset>", b'<!-- from <?xml version="1.0"?> --></urlset>')
+    )
+    out = tmp_path / "o"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    assert split_entries([(out / "s-1.xml").read_bytes()]) == [entry(1).encode()]
 
 
 def test_an_entry_larger_than_a_part_is_refused() -> None:
@@ -248,6 +303,63 @@ def test_an_entry_larger_than_a_part_is_refused() -> None:
     parsed.entries = parse(sitemap([entry(1, 500)]).split(b"?>", 1)[1]).entries
     with pytest.raises(SplitError, match="does not fit"):
         plan(parsed, "s", 10, 200)
+
+
+@pytest.mark.parametrize(
+    ("base_url", "listed"),
+    [
+        ("https://example.com/my maps/", "https://example.com/my%20maps/s-1.xml"),
+        ("https://example.com/caf\u00e9/", "https://example.com/caf%C3%A9/s-1.xml"),
+        ("https://ex\u00e4mple.com/", "https://xn--exmple-cua.com/s-1.xml"),
+        ("https://example.com/a%20b/", "https://example.com/a%20b/s-1.xml"),
+    ],
+)
+def test_the_index_lists_the_parts_at_the_base_url_encoded(
+    tmp_path: Path, capsys, base_url: str, listed: str
+) -> None:
+    """As the URL rules want a URL written: the index itself is clean."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", base_url, "--out-dir", str(out), "--force"]
+    assert main(args) == 0
+    index = (out / "s-index.xml").read_bytes()
+    assert re.findall(rb"<loc>([^<]*)</loc>", index) == [listed.encode()]
+    assert errors(index, "s-index.xml") == []
+
+
+@pytest.mark.parametrize(
+    ("base_url", "says"),
+    [
+        ("https://user@example.com/", "UR009: URL contains a user name or password"),
+        ("https://example.com/50%/", "UR007: '%' not followed by two hex digits"),
+    ],
+)
+def test_a_base_url_the_url_rules_report_is_refused(
+    tmp_path: Path, capsys, base_url: str, says: str
+) -> None:
+    """The index would list the parts at that URL: refused, with the rule's words."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    status = main(["split", str(source), "--base-url", base_url, "--out-dir", str(out), "--force"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"sitemap-lint: error: --base-url {base_url}: the index would list")
+    assert says in err and err.endswith("; nothing was written\n")
+    assert not out.exists()
+
+
+def test_an_out_dir_that_is_a_file_is_refused_in_words(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    (tmp_path / "out").write_text("a file\n", encoding="utf-8")
+    args = ["split", str(source), "--base-url", "https://example.com/"]
+    assert main([*args, "--out-dir", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        f"sitemap-lint: error: --out-dir {tmp_path / 'out'}: it is not a directory; "
+        "nothing was written\n"
+    )
 
 
 @pytest.mark.parametrize(

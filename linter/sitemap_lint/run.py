@@ -115,6 +115,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     config = configuration.resolve(settings.config, settings.isolated)
     sources = local_inputs(settings)  # once for every pass
     _refuse_writing_over_inputs(settings, sources)
+    _refuse_writing_over_what_is_read(settings, config)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     show_source = format_name == "text" and (
@@ -222,6 +223,40 @@ def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) ->
                 f"{flag} {target}: it is the input {name}; writing there would replace the "
                 "sitemap: name another file"
             )
+
+
+def _refuse_writing_over_what_is_read(settings: RunSettings, config: Config) -> None:
+    """Exit 2 before anything is read when the report (``--output-file``) or the baseline
+    (``--write-baseline``) would replace a file the run reads (the baseline, a robots.txt,
+    the configuration file), or the report the baseline written. A baseline may be
+    written where it is read: that refreshes it."""
+    report, written_baseline = settings.output_file, settings.write_baseline
+    if not (report or written_baseline):
+        return
+    # What each file is, and the options whose file may not replace it.
+    read: list[tuple[str, str, tuple[str | None, ...]]] = []
+    baseline = settings.baseline or config.baseline
+    if baseline:
+        read.append((baseline, f"the baseline the run reads (--baseline {baseline})", (report,)))
+    for robots in (*settings.robots, *config.robots):
+        if not is_url(robots):
+            what = f"the robots.txt the run reads (--robots {robots})"
+            read.append((robots, what, (report, written_baseline)))
+    if config.path is not None:
+        what = f"the configuration file {config.path}"
+        read.append((str(config.path), what, (report, written_baseline)))
+    if written_baseline:
+        what = f"the baseline the run writes (--write-baseline {written_baseline})"
+        read.append((written_baseline, what, (report,)))
+    for path, what, refused in read:
+        for flag, target, thing in (
+            ("--output-file", report, "the report"),
+            ("--write-baseline", written_baseline, "the baseline"),
+        ):
+            if target and target in refused and os.path.realpath(path) == os.path.realpath(target):
+                raise UsageError(
+                    f"{flag} {target}: it is {what}; {thing} would replace it: name another file"
+                )
 
 
 def _fix(

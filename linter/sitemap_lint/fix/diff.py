@@ -12,18 +12,19 @@ def unified(name: str, before: str, after: str) -> str:
     """A unified diff between the decoded texts, both sides named ``name`` (as ruff does;
     a name a terminal could not show as it is in quotes, as git writes it)."""
     shown = quoted_name(name)
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=shown,
-        tofile=shown,
-    )
+    lines = difflib.unified_diff(_lines(before), _lines(after), fromfile=shown, tofile=shown)
     out = []
     for line in lines:
-        out.append(
-            line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
-        )
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` as ``patch`` reads them: each up to and with its LF (a CR
+    LF ends with its CR; a CR alone, a NEL or U+2028 ends no line)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [f"{line}\n" for line in lines] + ([last] if last else [])
 
 
 def quoted_name(name: str) -> str:

@@ -10,8 +10,7 @@ says what the file would become, or why it is left as it is.
 from __future__ import annotations
 
 import codecs
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
@@ -29,8 +28,9 @@ if TYPE_CHECKING:
 MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
-# Findings that show the text is not well-formed XML: a fix must never add one.
-_SYNTAX = frozenset(f"XM00{n}" for n in range(1, 10))
+# Findings that show the text is not well-formed XML, or markup turned into text (text
+# between elements, ST009): a fix must never add one.
+_SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
 
 
 @dataclass
@@ -198,16 +198,20 @@ def fix_source(
         if fixable([*found, *answered], unsafe):
             result.refused = _refusal(decoded, options)
         return result
-    text = result.before = result.after = decoded.text
+    # The diff shows a UTF-8 byte order mark as the character it is, so that it applies
+    # to the file's bytes (in another encoding, or compressed, it applies to no bytes).
+    mark = "\ufeff" if decoded.bom == codecs.BOM_UTF8 and not decoded.gzip else ""
+    text = decoded.text
+    result.before = result.after = mark + text
     drop_bom = to_utf8 = False
-    first: list[Finding] | None = None
-    findings: list[Finding] = []
+    first: FileResult | None = None
+    checked: FileResult | None = None
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
-        findings = check_text(source.name, data, options, engine).findings
-        todo = fixable(findings, unsafe)
+        checked = check_text(source.name, data, options, engine)
+        todo = fixable(checked.findings, unsafe)
         if first is None:
-            first = findings
+            first = checked
             todo += fixable(answered, unsafe)
         if not todo:
             break
@@ -221,10 +225,15 @@ def fix_source(
         result.passes += 1
     else:
         data = plain(decoded, text, drop_bom, to_utf8)
-        findings = check_text(source.name, data, options, engine).findings
-    if result.passes == 0:
+        checked = check_text(source.name, data, options, engine)
+    if result.passes == 0 or first is None or checked is None:
         return result
-    problem = _worse(first or [], findings)
+    if options.enabled is not None or options.selection is not None:
+        # The gate reads every rule, whatever the run reports.
+        every = replace(options, enabled=None, selection=None)
+        first = check_text(source.name, plain(decoded, decoded.text, False, False), every, engine)
+        checked = check_text(source.name, plain(decoded, text, drop_bom, to_utf8), every, engine)
+    problem = _worse(first, checked)
     if problem is not None:
         result.refused = _refusal(problem, options)
         result.fixed_findings = []
@@ -236,7 +245,7 @@ def fix_source(
         result.refused = _refusal(why, options)
         result.fixed_findings = []
         return result
-    result.after = text
+    result.after = ("" if drop_bom else mark) + text
     result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
     return result
 
@@ -263,13 +272,20 @@ def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:
     return tuple(found)
 
 
-def _worse(before: list[Finding], after: list[Finding]) -> str | None:
-    """Why the fixed text is worse than the original (a new well-formedness error)."""
-    had = Counter(f.code for f in before)
-    for finding in after:
+def _worse(before: FileResult, after: FileResult) -> str | None:
+    """Why the fixed text is worse than the original: a new well-formedness error, or
+    no entry left (every one removed: out of scope, most likely for a wrong
+    ``--sitemap-url``)."""
+    had = {f.code for f in before.findings}
+    for finding in after.findings:
         if finding.code in _SYNTAX and finding.code not in had:
             return (
                 f"the fixes would leave a new {finding.code} {finding.name} at line "
                 f"{finding.line}; fix the file by hand"
             )
+    if before.urls and not after.urls:
+        return (
+            f"the fixes would remove every entry (all {before.urls:,}); if they are out of "
+            "scope, check --sitemap-url, else fix the file by hand"
+        )
     return None

@@ -64,7 +64,7 @@ def fix_files(
     from sitemap_lint import xsd
     from sitemap_lint.fix.diff import quoted_name, unified
     from sitemap_lint.fix.engine import fix_source
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import WriteError, replace_fixed
     from sitemap_lint.inputs.reader import InputError
 
     engine = xsd.load(plan.engine_name)
@@ -95,7 +95,7 @@ def fix_files(
             out.write(text)
         elif source.path is not None:
             try:
-                write_atomic(Path(source.path), done.fixed)
+                replace_fixed(Path(source.path), done.fixed, done.original)
             except WriteError as error:
                 run.trouble.append(str(error))
                 continue

@@ -29,6 +29,9 @@ MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 INDEX_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# Only where a declaration may stand: at the start (after a byte order mark, or the
+# white space the checks report), never a "<?xml" in a comment or a CDATA section.
+_DECLARATION = re.compile(r"[\ufeff \t\r\n]*<\?xml[ \t\r\n].*?\?>", re.DOTALL)
 _TAG_END = re.compile(rb"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
 
 
@@ -166,7 +169,7 @@ def plan(
 
 def index(parts: list[Part], base_url: str) -> bytes:
     """The sitemap index that lists ``parts`` under ``base_url``."""
-    base = _directory(base_url)
+    base = index_base(base_url)
     lines = [DECLARATION.decode(), f'<sitemapindex xmlns="{INDEX_NS}">\n']
     for part in parts:
         lines.append(f"  <sitemap>\n    <loc>{escape_text(base + part.name)}</loc>\n")
@@ -248,6 +251,21 @@ def _directory(base_url: str) -> str:
     return base_url if base_url.endswith("/") else base_url + "/"
 
 
+def index_base(base_url: str) -> str:
+    """The parts' directory as the index lists it: its path percent-encoded (UTF-8)
+    where a URL may not hold a character as it is (a space, a character outside ASCII;
+    a '%' stays), its host in punycode; the same directory, as the scope rules read it."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    parts = urlsplit(_directory(base_url))
+    netloc = parts.netloc
+    if not netloc.isascii():
+        with contextlib.suppress(UnicodeError):
+            netloc = netloc.encode("idna").decode("ascii")
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=~")
+    return urlunsplit((parts.scheme, netloc, path, parts.query, parts.fragment))
+
+
 def _common_directory(urls: list[ParsedURL]) -> str | None:
     """The deepest directory URL above every one of ``urls`` (None: several origins),
     their paths compared as the scope rules compare them (``~`` is ``%7E``)."""
@@ -314,7 +332,7 @@ def split_file(
     import gzip as gzip_module
 
     from sitemap_lint.fix.engine import decode, read_source
-    from sitemap_lint.fix.write import WriteError, write_atomic
+    from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
     if max_urls < 1 or max_bytes < 1:
@@ -328,36 +346,54 @@ def split_file(
             f"{path}: cannot be split: it is not an XML sitemap (a text sitemap is split by "
             "its lines, e.g. split -l 50000)"
         )
-    at = text.find("<?xml")
-    if at >= 0:  # the parts get a declaration of their own (UTF-8)
-        end = text.find("?>", at)
-        text = text[end + 2 :] if end >= 0 else text
-    parsed = parse(text.encode("utf-8"))
     stem = path.name
     for suffix in (".gz", ".xml"):
         stem = stem.removesuffix(suffix)
-    parts = plan(parsed, stem, max_urls, max_bytes, gzip)
+    try:
+        parsed = parse(_without_declaration(text).encode("utf-8"))
+        parts = plan(parsed, stem, max_urls, max_bytes, gzip)
+    except SplitError as error:
+        raise SplitError(f"{path}: cannot be split: {error}") from None
+    _refuse_base_url_with_errors(base_url, parts[0].name)
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
         raise SplitError(problem.refusal())
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
     _refuse_unwritable(targets)
-    created: list[Path] = []  # new files, removed again when a later write fails
+    contents = [gzip_module.compress(part.data, mtime=0) if gzip else part.data for part in parts]
+    contents.append(index(parts, base_url))
+    # Every file is written in full beside its place before any is renamed there: a
+    # write that fails (a full disk) leaves the directory as it was, an earlier split's
+    # parts and index included.
+    staged: list[Staged] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for part, target in zip(parts, targets, strict=False):
-            data = gzip_module.compress(part.data, mtime=0) if gzip else part.data
-            new = not target.exists()
-            write_atomic(target, data, create=True)
-            if new:
-                created.append(target)
-        write_atomic(index_path, index(parts, base_url), create=True)
-    except (OSError, WriteError) as error:
-        for target in created:
-            with contextlib.suppress(OSError):
-                target.unlink()
-        raise SplitError(str(error)) from None
+    except OSError as error:
+        reason = "it is not a directory" if out_dir.exists() else error.strerror or str(error)
+        raise SplitError(f"--out-dir {out_dir}: {reason}; nothing was written") from None
+    try:
+        for target, data in zip(targets, contents, strict=True):
+            staged.append(stage(target, data, create=True))
+    except BaseException as error:
+        for done in staged:
+            done.discard()
+        if isinstance(error, OSError | WriteError):
+            reason = str(error).removesuffix("; it was left unchanged")
+            raise SplitError(f"{reason}; nothing was written") from None
+        raise
+    committed = 0
+    try:
+        for done in staged:
+            done.commit()
+            committed += 1
+    except BaseException as error:
+        for rest in staged[committed + 1 :]:
+            rest.discard()
+        if isinstance(error, WriteError):
+            replaced = f"{committed} of {len(staged)} files were replaced"
+            raise SplitError(f"{error}; {replaced}") from None
+        raise
     warnings = [problem.warning()] if problem is not None else []
     stale = _stale_parts(out_dir, stem, len(parts), gzip)
     if stale:
@@ -366,6 +402,33 @@ def split_file(
             "index does not list: remove them"
         )
     return Written(parts, index_path, "; ".join(warnings) or None)
+
+
+def _refuse_base_url_with_errors(base_url: str, part_name: str) -> None:
+    """Refuse a base URL that would give the index a URL the URL rules report, once
+    encoded (a user name, a stray '%'...): their message says how to write it."""
+    from sitemap_lint.engine.sink import FindingList
+    from sitemap_lint.finding import Severity
+    from sitemap_lint.model import Node
+    from sitemap_lint.rules.urls import check_url
+
+    found = FindingList()
+    check_url(index_base(base_url) + part_name, Node("", "loc", {}, 1, 1), found)
+    for finding in found:
+        if finding.severity >= Severity.WARNING:
+            raise SplitError(
+                f"--base-url {base_url}: the index would list the parts at a URL the URL "
+                f"rules report ({finding.code}: {finding.message}); nothing was written"
+            )
+
+
+def _without_declaration(text: str) -> str:
+    """``text`` without its XML declaration (the parts get one of their own, in UTF-8),
+    its line breaks kept so that the lines of the file are the parser's."""
+    match = _DECLARATION.match(text)
+    if match is None:
+        return text
+    return re.sub(r"[^\r\n]+", "", match.group()) + text[match.end() :]
 
 
 def _refuse_unwritable(targets: list[Path]) -> None:

@@ -1,9 +1,12 @@
 """Writing a fixed file without ever losing the original.
 
 The new bytes go to a temporary file in the same directory, are flushed to disk
-(fsync), get the original's permission bits, and then replace the original in one
-rename (``os.replace``). Whatever happens before the rename, the original is
-whole; after it, the new file is. A symbolic link is followed: the file it points
+(fsync), get the original's permission bits (and its owner and group, where this
+process may give them), and then replace the original in one rename
+(``os.replace``). Whatever happens before the rename, the original is whole; after
+it, the new file is. Several files are replaced together by staging each
+(``stage``) before renaming any. A fixed file is replaced only when it still holds
+what was read and has no other hard links (``replace_fixed``). A symbolic link is followed: the file it points
 at is replaced and the link stays a link. Only a regular file is replaced so: a
 FIFO, a device or a socket is refused and left as it is.
 
@@ -21,6 +24,7 @@ import select
 import stat
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitemap_lint.inputs.reader import file_kind
@@ -33,10 +37,84 @@ class WriteError(Exception):
 def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     """Replace the file at ``path`` (after following links) by ``data``, atomically;
     with ``create``, a file that does not exist yet is made (mode 0666 less the umask)."""
-    target = Path(os.path.realpath(path))
-    mode_of_existing: int | None = None
+    stage(path, data, create).commit()
+
+
+def replace_fixed(path: Path, data: bytes, original: bytes) -> None:
+    """Replace the file at ``path`` by its fixed bytes ``data``, atomically, unless that
+    would lose something: a file with other hard links (they would keep the old text)
+    or one that no longer holds ``original``, the bytes the fixes were made from (it
+    was changed meanwhile) is left as it is."""
     try:
-        found = os.stat(target).st_mode
+        links = os.stat(path).st_nlink
+    except OSError:
+        links = 1  # said by ``stage``
+    if links > 1:
+        raise WriteError(
+            f"{path}: cannot write: it has {links} hard links, and replacing it would leave "
+            "the others with the old text; it was left unchanged (fix a copy of it)"
+        )
+    staged = stage(path, data)
+    try:
+        if not _holds(staged.target, original):
+            raise WriteError(
+                f"{path}: cannot write: it changed while it was being fixed; it was left "
+                "as it is now (run the fix again)"
+            )
+        staged.commit()
+    except BaseException:
+        staged.discard()
+        raise
+
+
+def _holds(target: Path, data: bytes) -> bool:
+    """Whether the file at ``target`` holds exactly ``data``."""
+    try:
+        with open(target, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size != len(data):
+                return False
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
+@dataclass
+class Staged:
+    """New bytes written in full beside the file they will replace (``stage``), until
+    ``commit`` renames them over it or ``discard`` removes them."""
+
+    path: Path  # as given, for messages
+    target: Path  # the file replaced (links followed)
+    temporary: str
+    existed: bool
+
+    def commit(self) -> None:
+        try:
+            os.replace(self.temporary, self.target)
+        except BaseException as error:
+            self.discard()
+            if isinstance(error, OSError):
+                kept = "; it was left unchanged" if self.existed else ""
+                raise WriteError(
+                    f"{self.path}: cannot write: {error.strerror or error}{kept}"
+                ) from None
+            raise
+        _sync_directory(self.target.parent)
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.temporary)
+
+
+def stage(path: Path, data: bytes, create: bool = False) -> Staged:
+    """Write ``data`` to a temporary file beside the file at ``path`` (after following
+    links), flushed to disk, with the file's permission bits and, where allowed, its
+    owner and group; with ``create``, for a file that does not exist yet (mode 0666 less
+    the umask). Nothing is replaced yet."""
+    target = Path(os.path.realpath(path))
+    found: os.stat_result | None = None
+    try:
+        found = os.stat(target)
     except FileNotFoundError:
         if not create:
             raise WriteError(f"{path}: cannot write: it no longer exists") from None
@@ -44,10 +122,11 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     except OSError as error:
         raise WriteError(f"{path}: cannot write: {error.strerror or error}") from None
     else:
-        mode = mode_of_existing = stat.S_IMODE(found)
-        if not (stat.S_ISREG(found) or stat.S_ISDIR(found)):  # a directory fails at the rename
+        mode = stat.S_IMODE(found.st_mode)
+        if not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode)):
+            # a directory fails at the rename
             raise WriteError(
-                f"{path}: cannot write: it is not a regular file ({file_kind(found)}); "
+                f"{path}: cannot write: it is not a regular file ({file_kind(found.st_mode)}); "
                 "it was left unchanged"
             )
         # A file nobody may write (mode 0444) is left alone even for root, who could.
@@ -61,26 +140,40 @@ def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
     except OSError as error:
         if not directory.is_dir():
             raise WriteError(f"{path}: cannot write: its directory does not exist") from None
-        kept = "; it was left unchanged" if mode_of_existing is not None else ""
+        kept = "; it was left unchanged" if found is not None else ""
         raise WriteError(
             f"{path}: cannot write a temporary file beside it: {error.strerror or error}{kept}"
         ) from None
+    staged = Staged(path, target, temporary, found is not None)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if found is not None:
+            _own_as(temporary, found)
         os.chmod(temporary, mode)
-        os.replace(temporary, target)
     except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        staged.discard()
         if isinstance(error, OSError):
-            raise WriteError(
-                f"{path}: cannot write: {error.strerror or error}; it was left unchanged"
-            ) from None
+            kept = "; it was left unchanged" if found is not None else ""
+            raise WriteError(f"{path}: cannot write: {error.strerror or error}{kept}") from None
         raise
-    _sync_directory(directory)
+    return staged
+
+
+def _own_as(temporary: str, found: os.stat_result) -> None:
+    """Give ``temporary`` the owner and group of the file it replaces, as far as this
+    process may (root may; others may keep the group when they belong to it)."""
+    here = os.stat(temporary)
+    if (here.st_uid, here.st_gid) == (found.st_uid, found.st_gid):
+        return
+    for uid in (found.st_uid, -1):
+        try:
+            os.chown(temporary, uid, found.st_gid)
+        except OSError:
+            continue
+        return
 
 
 # The names of an open descriptor of this process: a report written there goes through it.

@@ -18,7 +18,9 @@ FILE_NOT_FIXED = rule(
         file that has fixable findings but that the fixer does not rewrite: its bytes
         cannot be decoded and written back exactly (bytes invalid in its encoding, a
         damaged gzip stream, more than 256 MiB), or the fixed text would gain a
-        well-formedness error the original did not have. The message says which.
+        well-formedness error the original did not have, or would have no entry left
+        (every one removed as out of scope: a wrong `--sitemap-url`, most likely).
+        The message says which.
     """,
     why="""
         A fix must never lose data: rewriting a file that cannot be read back exactly

@@ -129,7 +129,9 @@ UNSAFE_CHARACTER = rule(
     what="""
         Detects spaces, quotes, angle brackets, braces, `|`, `\\`, `^`, backticks,
         control characters, and square brackets outside an IPv6 host, in the
-        path, query or fragment of a URL, and shows the encoded URL. (Such
+        path, query or fragment of a URL, and shows the encoded URL; a tab or
+        a line break is removed from it instead, as browsers drop them (encoded,
+        it would be a control character: `url-percent-encoded-control`). (Such
         characters in the host are reported by `url-invalid-host`.)
     """,
     why="""
@@ -409,8 +411,9 @@ def _encoding_fix(
 
     Only for a URL that is the whole text of its element (or an ``xhtml:link``'s
     ``href``), with a usable host and no stray ``%`` (whose meaning a person must
-    decide). Encoding a tab, a line break or a backslash changes what a browser makes
-    of the URL (it drops the first two and reads ``\\`` as ``/``): that fix is unsafe.
+    decide). Dropping a tab or a line break (as a browser does) and encoding a
+    backslash (which a browser reads as ``/``) may change the page a crawler asks for:
+    that fix is unsafe.
     """
     in_text = node.text.strip() == url
     in_href = not in_text and node.attrs.get("href", "").strip() == url
@@ -582,9 +585,15 @@ def _encoded_run(run: re.Match[str]) -> str:
 _RUNS: dict[str, str] = {}
 
 
+# Tabs and line breaks: browsers drop them from a URL (WHATWG URL Standard, basic URL
+# parser); encoded, they would be control characters no page address holds (UR013).
+_DROPPED = str.maketrans("", "", "\t\n\r")
+
+
 def _encoded(remainder: str) -> str:
-    """A URL's path, query and fragment percent-encoded (only the start of an absurdly
-    long one: messages are short anyway)."""
+    """A URL's path, query and fragment percent-encoded, without tabs and line breaks
+    (only the start of an absurdly long one: messages are short anyway)."""
+    remainder = remainder.translate(_DROPPED)
     return percent_encoded(remainder[:MAX_LENGTH]) + ("..." if len(remainder) > MAX_LENGTH else "")
 
 
@@ -754,15 +763,8 @@ def _check_slowly(
         unsafe = []
     encode = None if second else _encoding_fix(url, node, fixed, remainder, host_problem)
     if unsafe:
-        shown = joined([_describe(c) for c in unsafe])
         report.add(
-            UNSAFE_CHARACTER.at(
-                line,
-                column,
-                f"URL contains {shown}, which must be percent-encoded; write {fixed}",
-                fix=encode,
-            ),
-            node,
+            UNSAFE_CHARACTER.at(line, column, _unsafe_message(unsafe, fixed), fix=encode), node
         )
     if "%" in remainder:
         _check_escapes(remainder, node, report)
@@ -1147,6 +1149,23 @@ def _rewritten(scheme: str, rest: str) -> str:
     if tail.lower().startswith("www.") or (_HOST_LIKE.match(tail) and not _FILE_LIKE.match(tail)):
         return f"; write {scheme}://{tail}"
     return f", and no host; write the full URL, e.g. {scheme}://example.com/{tail}"
+
+
+def _unsafe_message(unsafe: list[str], fixed: str) -> str:
+    """UR006's words for the ``unsafe`` characters of a URL, repaired as ``fixed``: the
+    tabs and line breaks among them are removed, the others encoded."""
+    shown = joined([_describe(c) for c in unsafe])
+    dropped = [c for c in unsafe if c in "\t\n\r"]
+    if not dropped:
+        return f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+    if len(dropped) == len(unsafe):
+        them = "it" if len(dropped) == 1 else "them"
+        return f"URL contains {shown}, which browsers drop; remove {them}: write {fixed}"
+    removed = joined([_describe(c) for c in dropped])
+    return (
+        f"URL contains {shown}, which must be percent-encoded ({removed} removed, as "
+        f"browsers drop {'it' if len(dropped) == 1 else 'them'}); write {fixed}"
+    )
 
 
 def _describe(char: str) -> str:

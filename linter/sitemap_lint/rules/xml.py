@@ -602,27 +602,11 @@ def syntax_error(
                 f"end tag {tag!r} is not closed: its '>' is missing; add '>' after the "
                 f"name: '{tag}>'",
             )
-        if context[:offset].endswith("<"):
-            # The reader stops right after a raw '<' (also one glued to the text before
-            # it, ``q=a<b``: formats/xml.py), before an '&' after it too (``a<&b``).
-            return _raw_less_than(context, offset - 1, line, column - 1)
-        if context[offset : offset + 1] == "&":
-            lt = _glued_tag(context, offset, closed=False)
-            if lt is not None:  # ``q=a<b&c``, where the reader could not read on: the '<'
-                return _raw_less_than(context, lt, line, column - (offset - lt))
-        amp = context.rfind("&", 0, offset + 1)
-        before = context.rfind("&", 0, offset)
-        if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
-            amp = before  # "&a&lt;": the parser stops at the second "&", the first is raw
-        if (
-            amp >= 0
-            and _RAW_AMPERSAND.match(context, amp)
-            and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
-        ):
-            return _raw_ampersand(context, amp, line, column - (offset - amp))
-        lt = _glued_tag(context, offset, closed=False)
-        if lt is not None:
-            return _raw_less_than(context, lt, line, column - (offset - lt))
+        # No value stands before the root: escaping a '<' or an '&' there would make
+        # text of markup (IN006), so neither is read as a raw one in a value.
+        in_value = None if before_root else _raw_in_value(context, offset, line, column)
+        if in_value is not None:
+            return in_value
         in_tag = _start_tag_defect(context, offset, line, column)
         if in_tag is not None:
             return in_tag
@@ -635,6 +619,33 @@ def syntax_error(
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
     )
+
+
+def _raw_in_value(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM004 or XM005 for the raw '&' or '<' in a value where the reader stopped at
+    ``offset`` of ``context`` (an invalid token), or None."""
+    if context[:offset].endswith("<"):
+        # The reader stops right after a raw '<' (also one glued to the text before
+        # it, ``q=a<b``: formats/xml.py), before an '&' after it too (``a<&b``).
+        return _raw_less_than(context, offset - 1, line, column - 1)
+    if context[offset : offset + 1] == "&":
+        lt = _glued_tag(context, offset, closed=False)
+        if lt is not None:  # ``q=a<b&c``, where the reader could not read on: the '<'
+            return _raw_less_than(context, lt, line, column - (offset - lt))
+    amp = context.rfind("&", 0, offset + 1)
+    before = context.rfind("&", 0, offset)
+    if amp == offset and before >= 0 and _REFERENCE_RUN.fullmatch(context, before + 1, offset):
+        amp = before  # "&a&lt;": the parser stops at the second "&", the first is raw
+    if (
+        amp >= 0
+        and _RAW_AMPERSAND.match(context, amp)
+        and (amp == offset or _REFERENCE_RUN.fullmatch(context, amp + 1, offset))
+    ):
+        return _raw_ampersand(context, amp, line, column - (offset - amp))
+    lt = _glued_tag(context, offset, closed=False)
+    if lt is not None:
+        return _raw_less_than(context, lt, line, column - (offset - lt))
+    return None
 
 
 def _broken_start(
@@ -1050,6 +1061,11 @@ def _escape_raw(text: str) -> str:
     return _RAW_AMPERSAND.sub("&amp;", text)
 
 
+# A start tag written whole (``<url>``, ``<loc a="b">``): after a raw '<', it shows that
+# the '<' was not in a value.
+_WHOLE_START_TAG = lazy(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?/?>")
+
+
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     """XM005 for the raw '<' at ``at`` of ``context``: the message quotes its value
     and shows it written right (each raw '<' and '&' of it escaped); the fix writes this
@@ -1057,6 +1073,16 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
     start = context.rfind(">", 0, at) + 1
     end = context.find("</", at + 1)
     end = len(context) if end < 0 else end
+    if not context[start:at].strip() and _WHOLE_START_TAG.search(context, at + 1, end):
+        # Nothing before it since the last tag, and an element starts after it before
+        # any end tag: the '<' stands between elements, where no value is (escaping it
+        # would make text there).
+        return SYNTAX_ERROR.at(
+            line,
+            max(column, 1),
+            f"a stray '<' between elements at {_excerpt(context, at)}: no value stands "
+            "here; remove it",
+        )
     raw = context[start:end]
     value = raw.strip()
     at_in_value = at - start - (len(raw) - len(raw.lstrip()))

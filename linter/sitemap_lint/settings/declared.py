@@ -487,7 +487,8 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_output,
         doc="write the report to `PATH` (a file atomically; into a FIFO, a terminal,"
         " `/dev/stdout` or `/dev/fd/N` as a shell's redirection would; `-` is standard"
-        " output); a one-line summary still goes to stderr",
+        " output; never an input, the baseline or another file the run reads: exit 2); a"
+        " one-line summary still goes to stderr",
     ),
     Setting(
         "baseline",
@@ -511,7 +512,8 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="FILE",
         check=_check_path,
         doc="record every finding of the run in the baseline `FILE` (JSON, sorted, without"
-        " line numbers), report as usual and exit 0",
+        " line numbers), report as usual and exit 0 (it may be the `--baseline` read, which"
+        " it refreshes; never an input or another file the run reads: exit 2)",
     ),
     Setting(
         "sitemap_url",

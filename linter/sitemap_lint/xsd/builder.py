@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, cast
@@ -91,15 +91,15 @@ def build(
     return root, nodes
 
 
-_NOT_IN_URI = re.compile(r"[\x00-\x20\x7f]")
-
-
+@functools.lru_cache(maxsize=256)
 def _clark(namespace: str) -> str:
-    """``{namespace}`` as a tag prefix. A name with white space or control
-    characters (which lxml refuses) becomes a URN that holds it percent-encoded, so
-    the element stays in a namespace of its own and the schema reports it like any
-    other wrong one."""
-    if _NOT_IN_URI.search(namespace):
+    """``{namespace}`` as a tag prefix. A name lxml refuses as a namespace (white
+    space, control characters, characters outside ASCII or that no URI holds, such as
+    a typographic quote) becomes a URN that holds it percent-encoded, so the element
+    stays in a namespace of its own and the schema reports it like any other wrong one."""
+    try:
+        etree.Element(f"{{{namespace}}}x")
+    except ValueError:
         from urllib.parse import quote
 
         namespace = "urn:invalid-namespace:" + quote(namespace, safe="")
