@@ -210,6 +210,33 @@ def test_a_url_neither_http_nor_https_is_left_to_the_static_rules(
     assert sorted(_requested(live_server)) == ["/image.png", "/status/404"]
 
 
+def test_a_url_the_static_rules_find_invalid_is_not_requested(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # UR010 reports the host or port (one defect, one finding): no LV004 beside it, no
+    # request, and --live-max counts only the URLs that can be requested
+    live_server.reset()
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+        "  <url><loc>http://[evil:host]/</loc></url>\n"
+        "  <url><loc>http://example.com:99999/a</loc></url>\n"
+        f"  <url><loc>{SITE}/status/404</loc><image:image><image:loc>http://example..com/i.png"
+        "</image:loc></image:image></url>\n"
+        "</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, live_max=1)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    report = _json_report(sitemap, **options)
+    findings = [(f["code"], f["line"]) for f in report["files"][0]["findings"]]
+    assert [code for code in findings if code[0][:2] == "LV"] == [("LV001", 5)]
+    assert ("UR010", 3) in findings and ("UR010", 4) in findings and ("UR010", 5) in findings
+    live = report["summary"]["live"]
+    assert (live["listed"], live["requested"], live["statuses"]) == (4, 1, {"404": 1})
+    assert _requested(live_server) == ["/status/404"]
+
+
 def test_sample_is_deterministic_and_max_limits(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

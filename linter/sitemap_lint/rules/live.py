@@ -107,8 +107,10 @@ UNREACHABLE = rule(
         host name does not resolve, the connection is refused or reset, the TLS
         handshake or certificate fails, the server is too slow (`--live-timeout`),
         the answer is not valid HTTP, a redirect leaves http and https, the page's
-        head decodes to more than the audit reads (a compression bomb), or the URL is
-        one no request can be made for (nothing is sent), or a redirect leads to one.
+        head decodes to more than the audit reads (a compression bomb), or a redirect
+        leads to a URL no request can be made for (nothing is sent). A listed URL the
+        URL rules find invalid (`UR001`, `UR002`, `UR010`) is theirs: it is not
+        requested, and gets no finding here.
     """,
     why="""
         What the audit cannot reach, a crawler cannot reach either; the URL is not
