@@ -185,8 +185,8 @@ SPELLINGS = [
     ("198.18.0.1", "198.18.0.1 is a reserved address"),
     ("240.0.0.1", "240.0.0.1 is a reserved address"),
     ("255.255.255.255", "255.255.255.255 is a reserved address"),
-    ("localhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
-    ("\u24dbocalhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("localhost:2", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("\u24dbocalhost:2", "localhost resolves to 127.0.0.1, a loopback address"),
 ]
 
 

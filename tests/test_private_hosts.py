@@ -454,6 +454,39 @@ def test_a_redirect_from_the_named_host_to_the_internal_one_is_refused(
 
 
 @pytest.mark.slow
+def test_a_child_or_a_redirect_on_a_bad_port_is_not_fetched(site: SiteServer) -> None:
+    # the Fetch standard's bad ports: no request, whatever the address (even with
+    # --allow-private-hosts, which allows addresses, not ports)
+    site.routes["/idx.xml"] = Route(body=index("http://127.0.0.1:25/mail.xml", site.url("/to-x11")))
+    site.routes["/to-x11"] = redirect("http://127.0.0.1:6000/x.xml", 302)
+    status, report = run_json([site.url("/idx.xml")], allow_private_hosts=True)
+    assert status == 1
+    codes = findings(report)
+    assert codes["http://127.0.0.1:25/mail.xml"] == ["FE003"]
+    assert codes[site.url("/to-x11")] == ["FE003"]
+    text = messages(report)
+    assert (
+        "http://127.0.0.1:25/mail.xml was not fetched: port 25 (smtp) is one of the ports"
+        " browsers send no request to (the Fetch standard's bad ports)" in text
+    )
+    assert f"{site.url('/to-x11')} redirects to http://127.0.0.1:6000/x.xml, which was not" in text
+    assert sorted(site.paths) == ["/idx.xml", "/to-x11"]
+
+
+def test_a_bad_port_the_user_names_is_fetched(local_only: None) -> None:
+    policy = HostPolicy.naming(["http://127.0.0.1:6000/sitemap.xml"])
+    assert policy.refuses_port("127.0.0.1", 25) and policy.refuses_port("localhost", 6000)
+    assert not policy.refuses_port("127.0.0.1", 6000) and not policy.refuses_port("a.example", 80)
+    with Fetcher(FetchSettings(timeout=2.0, hosts=policy)) as fetcher:
+        (named,) = fetcher.get("http://127.0.0.1:6000/sitemap.xml").findings
+        (other,) = fetcher.get("http://127.0.0.1:6001/sitemap.xml").findings
+        (refused,) = fetcher.get("http://localhost:6000/sitemap.xml").findings
+    assert "bad ports" not in named.message  # requested (nothing listens there)
+    assert "bad ports" not in other.message
+    assert "bad ports" in refused.message
+
+
+@pytest.mark.slow
 def test_allow_private_hosts_fetches_it_without_quoting_what_it_answers(
     site: SiteServer, internal: SiteServer
 ) -> None:

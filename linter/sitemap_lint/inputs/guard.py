@@ -13,6 +13,10 @@ second lookup (DNS rebinding) can answer differently. The request keeps the host
 in its Host header, its TLS server name and its certificate check. Every hop of a
 redirect is a new request, checked the same way.
 
+Ports are checked too (``HostPolicy.refuses_port``): no request goes to one of the Fetch
+standard's bad ports (``BAD_PORTS``: SMTP, POP3, X11, ...), where an HTTP request would
+talk to another protocol's server, unless the user named that host and port.
+
 Loading this module loads neither httpx nor httpcore: building a transport, or reading
 a named URL as the client does, imports them.
 """
@@ -45,6 +49,94 @@ _NAT64 = IPv6Network("64:ff9b::/96")  # the well-known prefix: the IPv4 address 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _OCTAL_DIGITS = frozenset("01234567")
 _DECIMAL_DIGITS = frozenset("0123456789")
+# The Fetch standard's bad ports (its "port blocking"), each with the service it belongs
+# to: ports of other protocols, to which browsers send no request, so that a page cannot
+# make them talk to a mail, file, chat or login server.
+BAD_PORTS: dict[int, str] = {
+    0: "no service",
+    1: "tcpmux",
+    7: "echo",
+    9: "discard",
+    11: "systat",
+    13: "daytime",
+    15: "netstat",
+    17: "qotd",
+    19: "chargen",
+    20: "ftp-data",
+    21: "ftp",
+    22: "ssh",
+    23: "telnet",
+    25: "smtp",
+    37: "time",
+    42: "name",
+    43: "nicname",
+    53: "domain",
+    69: "tftp",
+    77: "priv-rjs",
+    79: "finger",
+    87: "ttylink",
+    95: "supdup",
+    101: "hostname",
+    102: "iso-tsap",
+    103: "gppitnp",
+    104: "acr-nema",
+    109: "pop2",
+    110: "pop3",
+    111: "sunrpc",
+    113: "auth",
+    115: "sftp",
+    117: "uucp-path",
+    119: "nntp",
+    123: "ntp",
+    135: "epmap",
+    137: "netbios-ns",
+    139: "netbios-ssn",
+    143: "imap",
+    161: "snmp",
+    179: "bgp",
+    389: "ldap",
+    427: "svrloc",
+    465: "submissions",
+    512: "exec",
+    513: "login",
+    514: "shell",
+    515: "printer",
+    526: "tempo",
+    530: "courier",
+    531: "chat",
+    532: "netnews",
+    540: "uucp",
+    548: "afp",
+    554: "rtsp",
+    556: "remotefs",
+    563: "nntps",
+    587: "submission",
+    601: "syslog-conn",
+    636: "ldaps",
+    989: "ftps-data",
+    990: "ftps",
+    993: "imaps",
+    995: "pop3s",
+    1719: "h323gatestat",
+    1720: "h323hostcall",
+    1723: "pptp",
+    2049: "nfs",
+    3659: "apple-sasl",
+    4045: "npp",
+    4190: "sieve",
+    5060: "sip",
+    5061: "sips",
+    6000: "x11",
+    6566: "sane-port",
+    6665: "ircu",
+    6666: "ircu",
+    6667: "ircu",
+    6668: "ircu",
+    6669: "ircu",
+    6679: "osaut",
+    6697: "ircs-u",
+    10080: "amanda",
+}
 
 
 def http_scheme(url: str) -> str | None:
@@ -52,6 +144,15 @@ def http_scheme(url: str) -> str | None:
     else None: the only URLs a fetch requests."""
     scheme = url.partition(":")[0].lower()
     return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
+
+
+def bad_port_reason(port: int) -> str:
+    """Why a request to ``port`` (one of ``BAD_PORTS``) is not sent, in words."""
+    service = BAD_PORTS.get(port, "another protocol")
+    return (
+        f"port {port} ({service}) is one of the ports browsers send no request to (the"
+        " Fetch standard's bad ports), lest it reach another protocol's server"
+    )
 
 
 def kind_article(kind: str) -> str:
@@ -195,6 +296,12 @@ class HostPolicy:
 
     def names(self, host: str, port: int) -> bool:
         return (canonical_host(host), port) in self.named
+
+    def refuses_port(self, host: str, port: int) -> bool:
+        """Whether no request goes to ``port`` of ``host``: one of the ``BAD_PORTS``,
+        unless the user named that host and port (``--allow-private-hosts`` allows
+        addresses, not ports)."""
+        return port in BAD_PORTS and not self.names(host, port)
 
 
 def url_origin(url: str) -> tuple[str, int] | None:

@@ -79,7 +79,11 @@ FETCH_FAILED = rule(
         Reports a fetch that got no usable response: the host name does not
         resolve, the connection is refused or reset, the TLS handshake or
         certificate check fails, or the server sends something that is not
-        valid HTTP (for example a body cut short of its Content-Length).
+        valid HTTP (for example a body cut short of its Content-Length). A URL to
+        fetch (an index's sitemap, a redirect's target) on one of the ports browsers
+        send no request to, those of other protocols (the Fetch standard's bad ports:
+        25, 110, 6000...), is not fetched, unless the command line names its host
+        and port.
     """,
     why="""
         A crawler that cannot connect, or does not trust the certificate, reads
@@ -492,6 +496,16 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
         return FETCH_TIMEOUT, _timeout_message(problem)
     if kind == FetchKind.REFUSED:
         return PRIVATE_ADDRESS_REFUSED, _refused_message(problem)
+    if kind == FetchKind.BAD_PORT:
+        if problem.origin:
+            return FETCH_FAILED, (
+                f"{_short(problem.origin)} redirects to {url}, which was not fetched:"
+                f" {problem.detail}; redirect to a web port (80, 443)"
+            )
+        return FETCH_FAILED, (
+            f"{url} was not fetched: {problem.detail}; serve the sitemap on a web port"
+            " (80, 443) and list it there"
+        )
     return FETCH_FAILED, f"cannot fetch {url}: {_reason(problem)}"
 
 
