@@ -4,7 +4,9 @@ A URL that a sitemap index, a robots.txt or a redirect lists is written by whoev
 serves that file. Fetched from a CI runner or a laptop, it could reach what only that
 machine reaches: its loopback services, the private network, a cloud's metadata
 address. Such addresses are refused unless the user named the host (``HostPolicy``)
-or allowed them all.
+or allowed them all. A named host is trusted by its name, pinned to the addresses of its
+first lookup (``Guard``): neither a later answer of its DNS nor a URL that writes the
+address it resolved to is trusted for it.
 
 The check is made on the connection itself (``GuardedBackend``, an httpcore network
 backend behind ``guarded_transport``): the host is resolved once, every address it
@@ -281,8 +283,9 @@ def _unmapped(address: Address) -> Address:
 @dataclass(frozen=True)
 class HostPolicy:
     """What a fetch may connect to. ``named``: (canonical host, port) of the URLs the user
-    gave, which may be fetched whatever they resolve to, as may any host that resolves
-    to the same address and port; ``allow_private``: every address may be fetched."""
+    gave, which may be fetched whatever they resolve to (a name at the addresses of its
+    first lookup: ``Guard``), as may any host that resolves to an address named as such,
+    at its port; ``allow_private``: every address may be fetched."""
 
     allow_private: bool = False
     named: frozenset[tuple[str, int]] = frozenset()
@@ -334,12 +337,27 @@ class RefusedAddress(Exception):
 
 class Guard:
     """Resolves a host once and checks its addresses against a ``HostPolicy``; safe to
-    use from several threads."""
+    use from several threads.
+
+    A host the user named is trusted by its name, at the addresses of its first lookup
+    by this guard: the name is pinned to them. A later lookup that answers other
+    addresses (a hostile DNS server that answers 169.254.169.254 once the run is under
+    way) has those checked as any host's, and an internal one refused unless every
+    address is allowed. The addresses a named name resolves to are trusted for that
+    name only, never for another host nor written as such in a URL: a listed
+    ``http://169.254.169.254/`` is refused even when the named host resolved there. An
+    address the user named as such (``http://127.0.0.1:8000/``) is trusted at its port
+    whatever name resolves to it."""
 
     def __init__(self, policy: HostPolicy) -> None:
         self.policy = policy
         self._lock = threading.Lock()
-        self._named_addresses: frozenset[tuple[Address, int]] | None = None
+        self._pinned: dict[str, frozenset[Address]] = {}  # named name -> first addresses
+        self._named_addresses = frozenset(
+            (_unmapped(address), port)
+            for host, port in policy.named
+            if (address := host_address(host)) is not None
+        )
 
     def connectable(self, host: str, port: int) -> list[str]:
         """The addresses ``host`` resolves to that may be connected to, in the resolver's
@@ -351,51 +369,46 @@ class Guard:
         else:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
             addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-        if self.policy.allow_private or self.policy.names(host, port):
+        if self.policy.allow_private:
             return addresses
+        pinned: frozenset[Address] = frozenset()
+        if self.policy.names(host, port):
+            if literal is not None:
+                return addresses
+            pinned = self._pin(canonical_host(host), addresses)
         allowed: list[str] = []
         refused: RefusedAddress | None = None
         for text in addresses:
-            try:
-                self.check(host, port, ip_address(text))
-            except RefusedAddress as error:
-                refused = refused or error
-                continue
+            address = ip_address(text)
+            if _unmapped(address) not in pinned:
+                try:
+                    self.check(host, port, address)
+                except RefusedAddress as error:
+                    refused = refused or error
+                    continue
             allowed.append(text)
         if not allowed and refused is not None:
             raise refused
         return allowed
 
     def check(self, host: str, port: int, address: Address) -> None:
-        """RefusedAddress unless ``address`` is public or that of a named host and port."""
+        """RefusedAddress unless ``address`` is public or one the user named as such,
+        at that port."""
         if self.policy.allow_private:
             return
         kind = address_kind(address)
-        if kind is not None and (_unmapped(address), port) not in self._named():
+        if kind is not None and (_unmapped(address), port) not in self._named_addresses:
             raise RefusedAddress(host, port, address, kind)
 
-    def _named(self) -> frozenset[tuple[Address, int]]:
-        """The addresses and ports the named hosts resolve to (looked up once, when an
-        internal address first needs it)."""
+    def _pin(self, name: str, addresses: list[str]) -> frozenset[Address]:
+        """The addresses ``name`` is pinned to: those of its first lookup."""
         with self._lock:
-            if self._named_addresses is None:
-                self._named_addresses = frozenset(
-                    (_unmapped(address), port)
-                    for host, port in sorted(self.policy.named)
-                    for address in _resolved(host, port)
+            pinned = self._pinned.get(name)
+            if pinned is None:
+                pinned = self._pinned[name] = frozenset(
+                    _unmapped(ip_address(text)) for text in addresses
                 )
-            return self._named_addresses
-
-
-def _resolved(host: str, port: int) -> list[Address]:
-    address = host_address(host)
-    if address is not None:
-        return [address]
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        return []
-    return [ip_address(str(info[4][0])) for info in infos]
+            return pinned
 
 
 class GuardedBackend(_NetworkBackend):

@@ -238,7 +238,6 @@ class GuardedResolver(AbstractResolver):
     def __init__(self, guard: Guard, connect_to: dict[tuple[str, int], tuple[str, int]]) -> None:
         self.guard = guard
         self.connect_to = connect_to
-        self._blocking = any(host_address(host) is None for host, _ in guard.policy.named)
         # The guard's verdict on each address written in a URL (and port), kept for the
         # run: the addresses allowed, or the refusal.
         self._literals: dict[tuple[str, int], list[str] | RefusedAddress] = {}
@@ -278,10 +277,7 @@ class GuardedResolver(AbstractResolver):
             if not self.is_address(host):  # a name: aiohttp keeps its lookups a while
                 return await self._in_thread(host, port)
             try:
-                if self._blocking:
-                    verdict = await self._in_thread(host, port)
-                else:
-                    verdict = self.guard.connectable(host, port)
+                verdict = self.guard.connectable(host, port)  # an address: no lookup
             except RefusedAddress as error:
                 verdict = error
             self._literals[host, port] = verdict
@@ -290,7 +286,7 @@ class GuardedResolver(AbstractResolver):
         return verdict
 
     async def _in_thread(self, host: str, port: int) -> list[str]:
-        # a name to look up (or named ones to compare with): not on the event loop
+        # a name to look up: not on the event loop
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.guard.connectable, host, port)
 

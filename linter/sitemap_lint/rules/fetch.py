@@ -364,8 +364,12 @@ PRIVATE_ADDRESS_REFUSED = rule(
         otherwise reserved, IPv4 or IPv6, in whatever form the URL writes it
         (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`). Hosts the run was given
         (the URLs on the command line or in the configuration, `--robots` URLs,
-        `--map` prefixes), and any host that resolves to the same address and
-        port as one of them, are fetched; `--allow-private-hosts` fetches them all.
+        `--map` prefixes) are fetched, and so is any host that resolves to an
+        address given as such (`http://127.0.0.1:8000/`), at its port. A host name
+        given is trusted by its name, at the addresses of its first lookup: a later
+        lookup that answers an internal address it did not (DNS rebinding), or
+        another host on the address it resolves to, is refused.
+        `--allow-private-hosts` fetches them all.
     """,
     why="""
         Search engines fetch from the public internet: a sitemap on an internal
