@@ -210,6 +210,86 @@ def test_a_url_neither_http_nor_https_is_left_to_the_static_rules(
     assert sorted(_requested(live_server)) == ["/image.png", "/status/404"]
 
 
+def test_a_url_the_static_rules_find_invalid_is_not_requested(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # UR010 reports the host or port (one defect, one finding): no LV004 beside it, no
+    # request, and --live-max counts only the URLs that can be requested
+    live_server.reset()
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}">\n'
+        "  <url><loc>http://[evil:host]/</loc></url>\n"
+        "  <url><loc>http://example.com:99999/a</loc></url>\n"
+        f"  <url><loc>{SITE}/status/404</loc><image:image><image:loc>http://example..com/i.png"
+        "</image:loc></image:image></url>\n"
+        "</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, live_max=1)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    report = _json_report(sitemap, **options)
+    findings = [(f["code"], f["line"]) for f in report["files"][0]["findings"]]
+    assert [code for code in findings if code[0][:2] == "LV"] == [("LV001", 5)]
+    assert ("UR010", 3) in findings and ("UR010", 4) in findings and ("UR010", 5) in findings
+    live = report["summary"]["live"]
+    assert (live["listed"], live["requested"], live["statuses"]) == (4, 1, {"404": 1})
+    assert _requested(live_server) == ["/status/404"]
+
+
+def test_a_url_on_a_bad_port_is_not_requested_and_said_to_be_refused(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # the Fetch standard's bad ports (SMTP, X11...): no request, listed or redirected
+    # to, whatever the address (a public one too); one LV004 that names the port
+    live_server.reset()
+    live_server.route("/to-x11", status=302, headers=[("Location", "http://127.0.0.1:6000/x")])
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        "  <url><loc>http://127.0.0.1:25/mail</loc></url>\n"
+        f"  <url><loc>{SITE}/to-x11</loc></url>\n"
+        "</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    listed, redirected = [f for f in result.findings if f.code.startswith("LV")]
+    assert (listed.code, listed.line, redirected.code, redirected.line) == (
+        "LV004",
+        3,
+        "LV004",
+        4,
+    )
+    assert listed.message == (
+        "page http://127.0.0.1:25/mail was not requested: port 25 (smtp) is one of the ports"
+        " browsers send no request to (the Fetch standard's bad ports), lest it reach another"
+        " protocol's server; serve it on a web port (80, 443) or remove the URL"
+    )
+    assert redirected.message.startswith(
+        f"page {SITE}/to-x11 redirects to http://127.0.0.1:6000/x ({SITE}/to-x11 302 ->"
+        " http://127.0.0.1:6000/x), which was not requested: port 6000 (x11) is one of"
+    )
+    assert _requested(live_server) == ["/to-x11"]
+
+
+def test_a_bad_port_the_user_names_is_requested(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    sitemap = _write(
+        tmp_path,
+        "sitemap.xml",
+        _urlset().replace(
+            "</urlset>", "  <url><loc>http://example.com:6000/status/404</loc></url>\n</urlset>"
+        ),
+    )
+    options = _live(live_server, live_connect_to=[f"example.com:6000:{live_server.origin}"])
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert [f.code for f in result.findings if f.code.startswith("LV")] == ["LV001"]
+    assert _requested(live_server) == ["/status/404"]
+
+
 def test_sample_is_deterministic_and_max_limits(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,
@@ -530,7 +610,7 @@ def test_only_the_requests_sent_are_counted(
     live_server.reset()
     refused = live_server.url("/status/200", host="127.0.0.2")  # loopback, not named
     sitemap = _write(tmp_path, "s.xml", _urlset("/status/200", "/to-private"))
-    entries = f"<url><loc>{refused}</loc></url><url><loc>http://example.com:99999/</loc></url>"
+    entries = f"<url><loc>{refused}</loc></url><url><loc>http://127.0.0.1:25/</loc></url>"
     sitemap.write_text(sitemap.read_text().replace("</urlset>", entries + "</urlset>"))
     live_server.route("/to-private", status=302, headers=[("Location", "/private/x")])
     options = _live(live_server)
@@ -541,7 +621,7 @@ def test_only_the_requests_sent_are_counted(
     found = {f["code"]: f["message"] for f in findings if f["code"][:2] == "LV"}
     assert found.keys() == {"LV004", "LV007", "LV014"}
     assert f"redirects to {SITE}/private/x" in found["LV007"]
-    assert "not a URL a request can be made for" in found["LV004"]
+    assert "was not requested: port 25 (smtp)" in found["LV004"]
     assert "/private/x" not in _requested(live_server)
 
 

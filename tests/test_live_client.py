@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import socket
 import time
 from collections.abc import Iterable
 from dataclasses import replace
 from email.utils import formatdate
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,8 +187,8 @@ SPELLINGS = [
     ("198.18.0.1", "198.18.0.1 is a reserved address"),
     ("240.0.0.1", "240.0.0.1 is a reserved address"),
     ("255.255.255.255", "255.255.255.255 is a reserved address"),
-    ("localhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
-    ("\u24dbocalhost:1", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("localhost:2", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("\u24dbocalhost:2", "localhost resolves to 127.0.0.1, a loopback address"),
 ]
 
 
@@ -235,7 +237,7 @@ def test_a_client_refuses_an_internal_address_at_every_hop_of_its_run(
 
     async def run() -> list[Answer]:
         async with Client(settings(server, named_hosts=(own,)), robots=False) as client:
-            redirect = server.url("/loopback-redirect")
+            redirect = server.url("/loopback-redirect", host=named)
             return [await client.fetch(url, PAGE) for url in 2 * (own, redirect, other)]
 
     answers = asyncio.run(run())
@@ -247,6 +249,34 @@ def test_a_client_refuses_an_internal_address_at_every_hop_of_its_run(
         *("/status/200", "/loopback-redirect", "/status/200", "/loopback-redirect")
     ]
     assert not any(entry.host.startswith("127.0.0.2") for entry in server.log())
+
+
+def test_a_named_name_keeps_the_addresses_of_its_first_lookup_for_the_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a hostile DNS for the name the user gave: 127.0.0.1 first, the metadata address
+    # after; the later lookup is refused, and so is the address the name resolved to
+    answers = ["127.0.0.1", "169.254.169.254"]
+
+    def lookup(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        assert host == "site.example"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (answers.pop(0), port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    named = ClientSettings(named_hosts=("http://site.example:8000/",))
+
+    async def resolve() -> list[object]:
+        verdicts: list[object] = []
+        async with Client(named, robots=False) as client:
+            assert client._resolver is not None
+            for host in ("site.example", "site.example", "169.254.169.254"):
+                try:
+                    verdicts.append(await client._resolver.connectable(host, 8000))
+                except RefusedAddress as refused:
+                    verdicts.append(refused.kind)
+        return verdicts
+
+    assert asyncio.run(resolve()) == [["127.0.0.1"], "link-local", "link-local"]
 
 
 def test_the_resolver_keeps_each_verdict_on_an_address_for_the_run() -> None:

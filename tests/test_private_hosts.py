@@ -209,6 +209,52 @@ def test_only_the_checked_addresses_of_a_mixed_answer_are_connected_to(
         Guard(HostPolicy()).connectable("mixed.example", 80)
 
 
+def _answers(*addresses: str, port: int = 80) -> list[Any]:
+    return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port)) for address in addresses]
+
+
+def test_a_named_host_is_pinned_to_the_addresses_of_its_first_lookup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hostile DNS for the named name: later answers that differ are checked as any
+    host's (an internal one refused, a public one allowed)."""
+    answers = [
+        _answers("127.0.0.1"),
+        _answers("169.254.169.254"),
+        _answers("169.254.169.254", "127.0.0.1"),
+        _answers("93.184.215.14"),
+    ]
+    looked: list[str] = []
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        looked.append(host)
+        return answers[len(looked) - 1]
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    guard = Guard(HostPolicy.naming(["http://site.example:8000/"]))
+    assert guard.connectable("site.example", 8000) == ["127.0.0.1"]
+    with pytest.raises(RefusedAddress) as refused:
+        guard.connectable("Site.Example.", 8000)
+    assert (refused.value.kind, str(refused.value.address)) == ("link-local", "169.254.169.254")
+    assert guard.connectable("site.example", 8000) == ["127.0.0.1"]
+    assert guard.connectable("site.example", 8000) == ["93.184.215.14"]
+    assert looked == ["site.example", "Site.Example.", "site.example", "site.example"]
+
+
+def test_the_address_a_named_host_resolves_to_is_not_trusted_for_another_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: _answers("169.254.169.254"))
+    guard = Guard(HostPolicy.naming(["http://site.example/"]))
+    assert guard.connectable("site.example", 80) == ["169.254.169.254"]  # the user's choice
+    for host in ("169.254.169.254", "other.example"):
+        with pytest.raises(RefusedAddress) as refused:
+            guard.connectable(host, 80)
+        assert refused.value.kind == "link-local"
+        with pytest.raises(RefusedAddress):
+            guard.check(host, 80, ip_address("169.254.169.254"))
+
+
 def test_a_body_that_is_not_a_sitemap_is_named_not_quoted() -> None:
     from sitemap_lint.rules.input import not_xml
 
@@ -395,9 +441,10 @@ def test_tls_names_and_verifies_the_host_while_connecting_to_its_checked_address
     assert (fetched.status, fetched.body, fetched.findings) == (200, URLSET, ())
     assert tls_site.server_names[0] == "localhost"
     assert tls_site.hosts == [f"localhost:{port}"]
-    # The same server by its address: the certificate names localhost only.
+    # The same server by the address localhost resolved to: the name is trusted, not
+    # its address (which the certificate does not name either).
     (finding,) = by_address.findings
-    assert finding.code == "FE003" and "certificate is not trusted" in finding.message
+    assert finding.code == "FE014" and "127.0.0.1, a loopback address" in finding.message
 
 
 # -- runs: command line, configuration, API --------------------------------------------------
@@ -454,6 +501,39 @@ def test_a_redirect_from_the_named_host_to_the_internal_one_is_refused(
 
 
 @pytest.mark.slow
+def test_a_child_or_a_redirect_on_a_bad_port_is_not_fetched(site: SiteServer) -> None:
+    # the Fetch standard's bad ports: no request, whatever the address (even with
+    # --allow-private-hosts, which allows addresses, not ports)
+    site.routes["/idx.xml"] = Route(body=index("http://127.0.0.1:25/mail.xml", site.url("/to-x11")))
+    site.routes["/to-x11"] = redirect("http://127.0.0.1:6000/x.xml", 302)
+    status, report = run_json([site.url("/idx.xml")], allow_private_hosts=True)
+    assert status == 1
+    codes = findings(report)
+    assert codes["http://127.0.0.1:25/mail.xml"] == ["FE003"]
+    assert codes[site.url("/to-x11")] == ["FE003"]
+    text = messages(report)
+    assert (
+        "http://127.0.0.1:25/mail.xml was not fetched: port 25 (smtp) is one of the ports"
+        " browsers send no request to (the Fetch standard's bad ports)" in text
+    )
+    assert f"{site.url('/to-x11')} redirects to http://127.0.0.1:6000/x.xml, which was not" in text
+    assert sorted(site.paths) == ["/idx.xml", "/to-x11"]
+
+
+def test_a_bad_port_the_user_names_is_fetched(local_only: None) -> None:
+    policy = HostPolicy.naming(["http://127.0.0.1:6000/sitemap.xml"])
+    assert policy.refuses_port("127.0.0.1", 25) and policy.refuses_port("localhost", 6000)
+    assert not policy.refuses_port("127.0.0.1", 6000) and not policy.refuses_port("a.example", 80)
+    with Fetcher(FetchSettings(timeout=2.0, hosts=policy)) as fetcher:
+        (named,) = fetcher.get("http://127.0.0.1:6000/sitemap.xml").findings
+        (other,) = fetcher.get("http://127.0.0.1:6001/sitemap.xml").findings
+        (refused,) = fetcher.get("http://localhost:6000/sitemap.xml").findings
+    assert "bad ports" not in named.message  # requested (nothing listens there)
+    assert "bad ports" not in other.message
+    assert "bad ports" in refused.message
+
+
+@pytest.mark.slow
 def test_allow_private_hosts_fetches_it_without_quoting_what_it_answers(
     site: SiteServer, internal: SiteServer
 ) -> None:
@@ -470,8 +550,9 @@ def test_allow_private_hosts_fetches_it_without_quoting_what_it_answers(
 def test_the_named_url_works_as_before_and_its_own_body_is_quoted(
     site: SiteServer, internal: SiteServer
 ) -> None:
-    """localhost named: its children on localhost and on 127.0.0.1 (the same address and
-    port) are fetched; the given URL's own text is quoted as ever."""
+    """localhost named: its children on localhost are fetched, not one on 127.0.0.1 (the
+    address it resolves to: the name is trusted, not its address); the given URL's own
+    text is quoted as ever."""
     base = f"http://localhost:{site.port}"
     site.routes["/idx.xml"] = Route(body=index(f"{base}/a.xml", f"{site.url('/b.xml')}"))
     site.routes["/a.xml"] = Route(body=urlset(base))
@@ -482,9 +563,9 @@ def test_the_named_url_works_as_before_and_its_own_body_is_quoted(
     assert findings(report) == {
         f"{base}/idx.xml": ["SC001"],
         f"{base}/a.xml": [],
-        site.url("/b.xml"): [],
+        site.url("/b.xml"): ["FE014"],
     }
-    assert sorted(site.paths) == ["/a.xml", "/b.xml", "/idx.xml"]
+    assert sorted(site.paths) == ["/a.xml", "/idx.xml"]
     _status, report = run_json([f"{base}/down.xml"])
     assert "it looks like text starting 'Down for maintenance'" in messages(report)
     assert internal.log == []

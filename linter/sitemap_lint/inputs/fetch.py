@@ -29,8 +29,10 @@ from sitemap_lint.inputs.guard import (
     HostPolicy,
     RefusedAddress,
     address_text,
+    bad_port_reason,
     guarded_transport,
     host_address,
+    url_origin,
 )
 from sitemap_lint.rules.events import FetchKind, FetchProblem
 
@@ -195,6 +197,8 @@ class Fetcher:
         problem = _scheme_problem(url)
         if problem is None and not _is_valid_url(url):
             problem = FetchProblem(FetchKind.INVALID_URL, url)
+        if problem is None:
+            problem = self._port_problem(url)
         if problem is not None:
             return progress.result(None, problem)
         httpx = self._httpx
@@ -234,6 +238,8 @@ class Fetcher:
             problem = FetchProblem(
                 FetchKind.BAD_LOCATION, progress.current, target=location, status=status
             )
+        if problem is None:
+            problem = self._port_problem(target, redirected_from=progress.current)
         if problem is not None:
             raise _Problem(problem)
         chain = (*progress.chain, target)
@@ -248,6 +254,14 @@ class Fetcher:
             )
         progress.permanent |= status in PERMANENT_REDIRECTS
         progress.chain.append(target)
+
+    def _port_problem(self, url: str, redirected_from: str = "") -> FetchProblem | None:
+        """BAD_PORT when ``url``'s port is one of the bad ports no input names."""
+        place = url_origin(url)
+        if place is None or not self.settings.hosts.refuses_port(*place):
+            return None
+        reason = bad_port_reason(place[1])
+        return FetchProblem(FetchKind.BAD_PORT, url, origin=redirected_from, detail=reason)
 
     def _final(self, progress: _Progress, response: httpx.Response) -> Fetched:
         status = response.status_code

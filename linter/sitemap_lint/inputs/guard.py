@@ -4,7 +4,9 @@ A URL that a sitemap index, a robots.txt or a redirect lists is written by whoev
 serves that file. Fetched from a CI runner or a laptop, it could reach what only that
 machine reaches: its loopback services, the private network, a cloud's metadata
 address. Such addresses are refused unless the user named the host (``HostPolicy``)
-or allowed them all.
+or allowed them all. A named host is trusted by its name, pinned to the addresses of its
+first lookup (``Guard``): neither a later answer of its DNS nor a URL that writes the
+address it resolved to is trusted for it.
 
 The check is made on the connection itself (``GuardedBackend``, an httpcore network
 backend behind ``guarded_transport``): the host is resolved once, every address it
@@ -12,6 +14,10 @@ resolves to is checked, and the connection goes only to addresses that passed, s
 second lookup (DNS rebinding) can answer differently. The request keeps the host name
 in its Host header, its TLS server name and its certificate check. Every hop of a
 redirect is a new request, checked the same way.
+
+Ports are checked too (``HostPolicy.refuses_port``): no request goes to one of the Fetch
+standard's bad ports (``BAD_PORTS``: SMTP, POP3, X11, ...), where an HTTP request would
+talk to another protocol's server, unless the user named that host and port.
 
 Loading this module loads neither httpx nor httpcore: building a transport, or reading
 a named URL as the client does, imports them.
@@ -45,6 +51,94 @@ _NAT64 = IPv6Network("64:ff9b::/96")  # the well-known prefix: the IPv4 address 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _OCTAL_DIGITS = frozenset("01234567")
 _DECIMAL_DIGITS = frozenset("0123456789")
+# The Fetch standard's bad ports (its "port blocking"), each with the service it belongs
+# to: ports of other protocols, to which browsers send no request, so that a page cannot
+# make them talk to a mail, file, chat or login server.
+BAD_PORTS: dict[int, str] = {
+    0: "no service",
+    1: "tcpmux",
+    7: "echo",
+    9: "discard",
+    11: "systat",
+    13: "daytime",
+    15: "netstat",
+    17: "qotd",
+    19: "chargen",
+    20: "ftp-data",
+    21: "ftp",
+    22: "ssh",
+    23: "telnet",
+    25: "smtp",
+    37: "time",
+    42: "name",
+    43: "nicname",
+    53: "domain",
+    69: "tftp",
+    77: "priv-rjs",
+    79: "finger",
+    87: "ttylink",
+    95: "supdup",
+    101: "hostname",
+    102: "iso-tsap",
+    103: "gppitnp",
+    104: "acr-nema",
+    109: "pop2",
+    110: "pop3",
+    111: "sunrpc",
+    113: "auth",
+    115: "sftp",
+    117: "uucp-path",
+    119: "nntp",
+    123: "ntp",
+    135: "epmap",
+    137: "netbios-ns",
+    139: "netbios-ssn",
+    143: "imap",
+    161: "snmp",
+    179: "bgp",
+    389: "ldap",
+    427: "svrloc",
+    465: "submissions",
+    512: "exec",
+    513: "login",
+    514: "shell",
+    515: "printer",
+    526: "tempo",
+    530: "courier",
+    531: "chat",
+    532: "netnews",
+    540: "uucp",
+    548: "afp",
+    554: "rtsp",
+    556: "remotefs",
+    563: "nntps",
+    587: "submission",
+    601: "syslog-conn",
+    636: "ldaps",
+    989: "ftps-data",
+    990: "ftps",
+    993: "imaps",
+    995: "pop3s",
+    1719: "h323gatestat",
+    1720: "h323hostcall",
+    1723: "pptp",
+    2049: "nfs",
+    3659: "apple-sasl",
+    4045: "npp",
+    4190: "sieve",
+    5060: "sip",
+    5061: "sips",
+    6000: "x11",
+    6566: "sane-port",
+    6665: "ircu",
+    6666: "ircu",
+    6667: "ircu",
+    6668: "ircu",
+    6669: "ircu",
+    6679: "osaut",
+    6697: "ircs-u",
+    10080: "amanda",
+}
 
 
 def http_scheme(url: str) -> str | None:
@@ -52,6 +146,15 @@ def http_scheme(url: str) -> str | None:
     else None: the only URLs a fetch requests."""
     scheme = url.partition(":")[0].lower()
     return scheme if scheme in DEFAULT_PORTS and url[len(scheme) :].startswith("://") else None
+
+
+def bad_port_reason(port: int) -> str:
+    """Why a request to ``port`` (one of ``BAD_PORTS``) is not sent, in words."""
+    service = BAD_PORTS.get(port, "another protocol")
+    return (
+        f"port {port} ({service}) is one of the ports browsers send no request to (the"
+        " Fetch standard's bad ports), lest it reach another protocol's server"
+    )
 
 
 def kind_article(kind: str) -> str:
@@ -180,8 +283,9 @@ def _unmapped(address: Address) -> Address:
 @dataclass(frozen=True)
 class HostPolicy:
     """What a fetch may connect to. ``named``: (canonical host, port) of the URLs the user
-    gave, which may be fetched whatever they resolve to, as may any host that resolves
-    to the same address and port; ``allow_private``: every address may be fetched."""
+    gave, which may be fetched whatever they resolve to (a name at the addresses of its
+    first lookup: ``Guard``), as may any host that resolves to an address named as such,
+    at its port; ``allow_private``: every address may be fetched."""
 
     allow_private: bool = False
     named: frozenset[tuple[str, int]] = frozenset()
@@ -195,6 +299,12 @@ class HostPolicy:
 
     def names(self, host: str, port: int) -> bool:
         return (canonical_host(host), port) in self.named
+
+    def refuses_port(self, host: str, port: int) -> bool:
+        """Whether no request goes to ``port`` of ``host``: one of the ``BAD_PORTS``,
+        unless the user named that host and port (``--allow-private-hosts`` allows
+        addresses, not ports)."""
+        return port in BAD_PORTS and not self.names(host, port)
 
 
 def url_origin(url: str) -> tuple[str, int] | None:
@@ -227,12 +337,27 @@ class RefusedAddress(Exception):
 
 class Guard:
     """Resolves a host once and checks its addresses against a ``HostPolicy``; safe to
-    use from several threads."""
+    use from several threads.
+
+    A host the user named is trusted by its name, at the addresses of its first lookup
+    by this guard: the name is pinned to them. A later lookup that answers other
+    addresses (a hostile DNS server that answers 169.254.169.254 once the run is under
+    way) has those checked as any host's, and an internal one refused unless every
+    address is allowed. The addresses a named name resolves to are trusted for that
+    name only, never for another host nor written as such in a URL: a listed
+    ``http://169.254.169.254/`` is refused even when the named host resolved there. An
+    address the user named as such (``http://127.0.0.1:8000/``) is trusted at its port
+    whatever name resolves to it."""
 
     def __init__(self, policy: HostPolicy) -> None:
         self.policy = policy
         self._lock = threading.Lock()
-        self._named_addresses: frozenset[tuple[Address, int]] | None = None
+        self._pinned: dict[str, frozenset[Address]] = {}  # named name -> first addresses
+        self._named_addresses = frozenset(
+            (_unmapped(address), port)
+            for host, port in policy.named
+            if (address := host_address(host)) is not None
+        )
 
     def connectable(self, host: str, port: int) -> list[str]:
         """The addresses ``host`` resolves to that may be connected to, in the resolver's
@@ -244,51 +369,46 @@ class Guard:
         else:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
             addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-        if self.policy.allow_private or self.policy.names(host, port):
+        if self.policy.allow_private:
             return addresses
+        pinned: frozenset[Address] = frozenset()
+        if self.policy.names(host, port):
+            if literal is not None:
+                return addresses
+            pinned = self._pin(canonical_host(host), addresses)
         allowed: list[str] = []
         refused: RefusedAddress | None = None
         for text in addresses:
-            try:
-                self.check(host, port, ip_address(text))
-            except RefusedAddress as error:
-                refused = refused or error
-                continue
+            address = ip_address(text)
+            if _unmapped(address) not in pinned:
+                try:
+                    self.check(host, port, address)
+                except RefusedAddress as error:
+                    refused = refused or error
+                    continue
             allowed.append(text)
         if not allowed and refused is not None:
             raise refused
         return allowed
 
     def check(self, host: str, port: int, address: Address) -> None:
-        """RefusedAddress unless ``address`` is public or that of a named host and port."""
+        """RefusedAddress unless ``address`` is public or one the user named as such,
+        at that port."""
         if self.policy.allow_private:
             return
         kind = address_kind(address)
-        if kind is not None and (_unmapped(address), port) not in self._named():
+        if kind is not None and (_unmapped(address), port) not in self._named_addresses:
             raise RefusedAddress(host, port, address, kind)
 
-    def _named(self) -> frozenset[tuple[Address, int]]:
-        """The addresses and ports the named hosts resolve to (looked up once, when an
-        internal address first needs it)."""
+    def _pin(self, name: str, addresses: list[str]) -> frozenset[Address]:
+        """The addresses ``name`` is pinned to: those of its first lookup."""
         with self._lock:
-            if self._named_addresses is None:
-                self._named_addresses = frozenset(
-                    (_unmapped(address), port)
-                    for host, port in sorted(self.policy.named)
-                    for address in _resolved(host, port)
+            pinned = self._pinned.get(name)
+            if pinned is None:
+                pinned = self._pinned[name] = frozenset(
+                    _unmapped(ip_address(text)) for text in addresses
                 )
-            return self._named_addresses
-
-
-def _resolved(host: str, port: int) -> list[Address]:
-    address = host_address(host)
-    if address is not None:
-        return [address]
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        return []
-    return [ip_address(str(info[4][0])) for info in infos]
+            return pinned
 
 
 class GuardedBackend(_NetworkBackend):

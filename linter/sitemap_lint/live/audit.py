@@ -109,21 +109,36 @@ def chosen_urls(results: Iterable[FileResult], settings: LiveSettings) -> list[T
     """The distinct URLs to request, sampled and limited, in the files' order: each as
     the first target listing it, or as the first listing it as a page when one does
     (a page's answer serves every kind; a HEAD's has none of a page's facts). A URL
-    neither http nor https is not requested: the static rules judge its scheme (UR002,
-    VD005, which allows a video file on ftp:)."""
+    the static URL rules find no request can be made for is not requested, and gets
+    no finding here (one defect, one finding): neither http nor https (UR002, VD005,
+    which allows a video file on ftp:), not absolute (UR001), or an invalid host or
+    port (UR010)."""
     from sitemap_lint.live.targets import sample
 
     first: dict[str, Target] = {}
+    unrequestable: set[str] = set()
     for result in results:
         for target in result.targets or ():
-            if http_scheme(target.url) is None:
-                continue
-            known = first.setdefault(target.url, target)
-            if target.kind in GET_KINDS and known.kind not in GET_KINDS:
-                first[target.url] = target
+            url = target.url
+            known = first.get(url)
+            if known is None:
+                if url in unrequestable or not requestable(url):
+                    unrequestable.add(url)
+                    continue
+                first[url] = target
+            elif target.kind in GET_KINDS and known.kind not in GET_KINDS:
+                first[url] = target
     return sample(
         list(first.values()), settings.count, settings.percent, settings.seed, settings.max
     )
+
+
+def requestable(url: str) -> bool:
+    """Whether a request can be made for ``url`` as the static URL rules read it: an
+    absolute http(s) URL with a valid host and port."""
+    from sitemap_lint.rules.urls import parse_url
+
+    return http_scheme(url) is not None and parse_url(url) is not None
 
 
 def audit(

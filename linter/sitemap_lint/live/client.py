@@ -6,6 +6,9 @@
   ``GuardedConnector`` asks it for an address written in a URL too, so ``connect_to``
   and the guard apply alike. A refusal is ``Answer.error`` REFUSED, naming the kind of
   address.
+- No request goes to one of the Fetch standard's bad ports (``inputs.guard.BAD_PORTS``)
+  unless the user named that host and port: a listed URL on one is ``Answer.error``
+  BAD_PORT, and a redirect to one ends the chain there.
 - Redirects are followed here, hop by hop (at most ``MAX_REDIRECTS``), each hop a new
   request through the same resolver; a URL seen before in the chain is a loop, and a
   target its host's robots.txt disallows ends the chain unrequested.
@@ -57,12 +60,14 @@ from sitemap_lint.inputs.guard import (
     HostPolicy,
     RefusedAddress,
     address_text,
+    bad_port_reason,
     canonical_host,
     host_address,
     http_scheme,
     kind_article,
 )
 from sitemap_lint.live.model import (
+    BAD_PORT,
     CONNECT,
     DNS,
     GET_KINDS,
@@ -200,9 +205,9 @@ def _host_and_port(url: str) -> tuple[str, int] | None:
     """The (canonical host, port) ``url``'s requests are addressed to, or None."""
     try:
         parsed = URL(url, encoded=True)
+        host, port = parsed.raw_host, parsed.port
     except ValueError:
         return None
-    host, port = parsed.raw_host, parsed.port
     return None if not host or port is None else (canonical_host(host), port)
 
 
@@ -233,7 +238,6 @@ class GuardedResolver(AbstractResolver):
     def __init__(self, guard: Guard, connect_to: dict[tuple[str, int], tuple[str, int]]) -> None:
         self.guard = guard
         self.connect_to = connect_to
-        self._blocking = any(host_address(host) is None for host, _ in guard.policy.named)
         # The guard's verdict on each address written in a URL (and port), kept for the
         # run: the addresses allowed, or the refusal.
         self._literals: dict[tuple[str, int], list[str] | RefusedAddress] = {}
@@ -273,10 +277,7 @@ class GuardedResolver(AbstractResolver):
             if not self.is_address(host):  # a name: aiohttp keeps its lookups a while
                 return await self._in_thread(host, port)
             try:
-                if self._blocking:
-                    verdict = await self._in_thread(host, port)
-                else:
-                    verdict = self.guard.connectable(host, port)
+                verdict = self.guard.connectable(host, port)  # an address: no lookup
             except RefusedAddress as error:
                 verdict = error
             self._literals[host, port] = verdict
@@ -285,7 +286,7 @@ class GuardedResolver(AbstractResolver):
         return verdict
 
     async def _in_thread(self, host: str, port: int) -> list[str]:
-        # a name to look up (or named ones to compare with): not on the event loop
+        # a name to look up: not on the event loop
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.guard.connectable, host, port)
 
@@ -342,6 +343,10 @@ class Client:
         self._held_until: dict[str, float] = {}
         self._held_for: dict[str, float] = {}
         self._mapping = parse_connect_to(settings.connect_to)
+        # The places the user named: a request may go to one whatever its port.
+        self._ports = HostPolicy(
+            named=HostPolicy.naming(settings.named_hosts).named | self._mapping.keys()
+        )
         # Whether the guard lets the run connect to a (host, port), asked once a run
         # before a stored answer of that host is used.
         self._connectable: dict[tuple[str, int], asyncio.Future[bool]] = {}
@@ -508,6 +513,9 @@ class Client:
     async def _fetch(self, url: str, kind: str) -> Answer:
         if http_scheme(url) is None:
             return Answer(url, error=SCHEME, detail=f"not an http or https URL: {url[:200]}")
+        refused_port = self._refused_port(url)
+        if refused_port is not None:
+            return Answer(url, error=BAD_PORT, detail=refused_port)
         key = origin(url)  # the host's, looked up once for its robots.txt and the guard
         robots, rules = self.robots, None
         if robots is not None and key is not None:
@@ -581,9 +589,20 @@ class Client:
                 answer.too_many_hops = True
                 return answer
             chain.append(Hop(current, response.status, location))
+            refused_port = self._refused_port(following)
+            if refused_port is not None:
+                return _refused_hop(answer, chain, following, refused_port)
             if await self._disallowed(following):
                 return _disallowed_hop(answer, chain, following)
             current = following
+
+    def _refused_port(self, url: str) -> str | None:
+        """Why no request goes to ``url``'s port (one of the bad ports no user named),
+        or None when one may."""
+        place = _host_and_port(url)
+        if place is None or not self._ports.refuses_port(*place):
+            return None
+        return bad_port_reason(place[1])
 
     async def _disallowed(self, url: str) -> bool:
         """Whether the robots.txt of ``url``'s host (fetched once) disallows it."""
@@ -664,6 +683,9 @@ class Client:
             key = self._host_key(parsed)
         except ValueError as error:
             raise HopError(INVALID_URL, _invalid(error), sent=False) from None
+        refused_port = self._refused_port(url)  # a robots.txt's redirect too
+        if refused_port is not None:
+            raise HopError(BAD_PORT, refused_port, sent=False)
         host = self._hosts.get(key)
         if host is None:
             host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
@@ -1024,6 +1046,18 @@ def _disallowed_hop(answer: Answer, chain: list[Hop], following: str) -> Answer:
     answer.robots_disallowed = True
     answer.signals = None
     answer.detail = f"not requested: robots.txt disallows the redirect's target {following}"
+    return answer
+
+
+def _refused_hop(answer: Answer, chain: list[Hop], following: str, reason: str) -> Answer:
+    """``answer`` (of the hop that redirects) as the end of a chain whose next hop,
+    ``following``, goes to a bad port: not requested."""
+    answer.chain = list(chain)
+    answer.final_url = following
+    answer.status = None
+    answer.error = BAD_PORT
+    answer.signals = None
+    answer.detail = reason
     return answer
 
 

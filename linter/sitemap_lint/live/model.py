@@ -76,6 +76,7 @@ PROTOCOL = "protocol"  # not valid HTTP, a header too large, a body that breaks
 SCHEME = "scheme"  # neither http nor https
 TOO_LARGE = "too-large"  # a decoded head past the bound (a compression bomb)
 INVALID_URL = "invalid-url"  # a URL no request can be made for (nothing was sent)
+BAD_PORT = "bad-port"  # a port of another protocol, the Fetch standard's (nothing was sent)
 
 
 @dataclass

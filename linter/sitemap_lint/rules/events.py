@@ -193,6 +193,7 @@ class FetchKind:
     WRONG_CONTENT_TYPE = "wrong-content-type"
     TIMEOUT = "timeout"  # ``detail``: connect, read, body or other
     REFUSED = "refused"  # a host on an address no input names
+    BAD_PORT = "bad-port"  # a port of another protocol no input names (``detail``: why)
     FAILED = "failed"  # ``detail``: untrusted, tls, dns, refused, invalid-url, broken, other
 
 

@@ -79,7 +79,11 @@ FETCH_FAILED = rule(
         Reports a fetch that got no usable response: the host name does not
         resolve, the connection is refused or reset, the TLS handshake or
         certificate check fails, or the server sends something that is not
-        valid HTTP (for example a body cut short of its Content-Length).
+        valid HTTP (for example a body cut short of its Content-Length). A URL to
+        fetch (an index's sitemap, a redirect's target) on one of the ports browsers
+        send no request to, those of other protocols (the Fetch standard's bad ports:
+        25, 110, 6000...), is not fetched, unless the command line names its host
+        and port.
     """,
     why="""
         A crawler that cannot connect, or does not trust the certificate, reads
@@ -360,8 +364,12 @@ PRIVATE_ADDRESS_REFUSED = rule(
         otherwise reserved, IPv4 or IPv6, in whatever form the URL writes it
         (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`). Hosts the run was given
         (the URLs on the command line or in the configuration, `--robots` URLs,
-        `--map` prefixes), and any host that resolves to the same address and
-        port as one of them, are fetched; `--allow-private-hosts` fetches them all.
+        `--map` prefixes) are fetched, and so is any host that resolves to an
+        address given as such (`http://127.0.0.1:8000/`), at its port. A host name
+        given is trusted by its name, at the addresses of its first lookup: a later
+        lookup that answers an internal address it did not (DNS rebinding), or
+        another host on the address it resolves to, is refused.
+        `--allow-private-hosts` fetches them all.
     """,
     why="""
         Search engines fetch from the public internet: a sitemap on an internal
@@ -492,6 +500,16 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
         return FETCH_TIMEOUT, _timeout_message(problem)
     if kind == FetchKind.REFUSED:
         return PRIVATE_ADDRESS_REFUSED, _refused_message(problem)
+    if kind == FetchKind.BAD_PORT:
+        if problem.origin:
+            return FETCH_FAILED, (
+                f"{_short(problem.origin)} redirects to {url}, which was not fetched:"
+                f" {problem.detail}; redirect to a web port (80, 443)"
+            )
+        return FETCH_FAILED, (
+            f"{url} was not fetched: {problem.detail}; serve the sitemap on a web port"
+            " (80, 443) and list it there"
+        )
     return FETCH_FAILED, f"cannot fetch {url}: {_reason(problem)}"
 
 

@@ -107,8 +107,13 @@ UNREACHABLE = rule(
         host name does not resolve, the connection is refused or reset, the TLS
         handshake or certificate fails, the server is too slow (`--live-timeout`),
         the answer is not valid HTTP, a redirect leaves http and https, the page's
-        head decodes to more than the audit reads (a compression bomb), or the URL is
-        one no request can be made for (nothing is sent), or a redirect leads to one.
+        head decodes to more than the audit reads (a compression bomb), or a redirect
+        leads to a URL no request can be made for (nothing is sent). A URL, listed or
+        a redirect's target, on one of the ports browsers send no request to, those of
+        other protocols (the Fetch standard's bad ports: 25, 110, 6000...), is not
+        requested either and is reported here, unless the command line names its host
+        and port. A listed URL the URL rules find invalid (`UR001`, `UR002`, `UR010`)
+        is theirs: it is not requested, and gets no finding here.
     """,
     why="""
         What the audit cannot reach, a crawler cannot reach either; the URL is not
@@ -555,6 +560,22 @@ def _reachability(target: Target, answer: Answer, listed: frozenset[str]) -> Fin
             problem = f"go on past {_MAX_HOPS} hops ({chain})"
             advice = "list the URL they end at"
         return REDIRECT_LOOP.at(*at, f"{what} {url}: its redirects {problem}; {advice}", key=url)
+    if answer.error == "bad-port":
+        reason = answer.detail or "its port is one browsers send no request to"
+        if answer.chain:
+            return UNREACHABLE.at(
+                *at,
+                f"{what} {url} redirects to {answer.final_url} ({_chain(answer)}), which was"
+                f" not requested: {reason}; redirect to a web port (80, 443) or list another"
+                " URL",
+                key=url,
+            )
+        return UNREACHABLE.at(
+            *at,
+            f"{what} {url} was not requested: {reason}; serve it on a web port (80, 443) or"
+            " remove the URL",
+            key=url,
+        )
     if answer.error is not None or answer.status is None:
         reason = _REASONS.get(answer.error or "", "no answer")
         if answer.error == "invalid-url" and (answer.chain or answer.status is not None):
