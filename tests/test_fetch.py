@@ -366,16 +366,16 @@ def test_slow_response_gives_up_after_the_timeout(site: SiteServer) -> None:
 
 def test_trickling_body_gives_up_at_the_body_deadline(site: SiteServer) -> None:
     def trickle() -> Iterator[bytes]:
-        for _ in range(400):
-            time.sleep(0.01)
+        for _ in range(2000):
+            time.sleep(0.005)  # far within the read timeout, even on a loaded machine
             yield b" "
 
     site.routes["/sitemap.xml"] = Route(body=trickle)
     started = time.monotonic()
-    settings = FetchSettings(hosts=ALL_HOSTS, timeout=0.03)  # the whole body: 30 x 0.03 s
+    settings = FetchSettings(hosts=ALL_HOSTS, timeout=0.1)  # the whole body: 30 x 0.1 s
     with Fetcher(settings) as client:
         fetched = client.get(site.url("/sitemap.xml"))
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 8
     assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
     assert "still arriving" in message(fetched)
 

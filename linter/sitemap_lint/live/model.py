@@ -144,12 +144,16 @@ class Answer:
     fresh_until: float | None = None
     fresh: bool = False  # given from the cache without a request: it was still fresh
 
-    def hops(self) -> list[str]:
+    def hops(self, error: bool = True) -> list[str]:
         """The redirect chain as the findings and the reports write it: ``url status``
-        for each hop, then the final URL with its status (or what went wrong), and for a
-        loop the URL it comes back to (not requested again)."""
+        for each hop, then the final URL with its status (or, with ``error``, what went
+        wrong: the findings say that in words of their own), and for a loop the URL it
+        comes back to (not requested again)."""
         hops = [f"{hop.url} {hop.status}" for hop in self.chain]
-        hops.append(f"{self.final_url or ''} {self.status or self.error or ''}".strip())
+        ending = self.status or (self.error if error else None) or ""
+        last = f"{self.final_url or ''} {ending}".strip()
+        if last:
+            hops.append(last)
         if self.loop and self.loop_to:
             hops.append(self.loop_to)
         return hops

@@ -791,7 +791,7 @@ def _via(answer: Answer) -> str:
 
 
 def _chain(answer: Answer) -> str:
-    return " -> ".join(answer.hops())
+    return " -> ".join(answer.hops(error=False))
 
 
 def _same_site(url: str, final: str) -> bool:
