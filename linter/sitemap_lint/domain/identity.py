@@ -7,12 +7,28 @@ import re
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    """A percent-escape in its normal form: the unreserved character it stands for, or
+    the escape with upper-case hex digits (RFC 3986, 6.2.2.1 and 6.2.2.2)."""
+    character = chr(int(match.group(1), 16))
+    return character if character in _UNRESERVED else "%" + match.group(1).upper()
 
 
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
-    without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
-    query and fragment are kept as written (they may be case-sensitive)."""
+    without the scheme's default port (:80, :443), ``/`` for an empty path, and the
+    percent-escapes after the host with upper-case hex digits, those of unreserved
+    characters (letters, digits, ``-._~``) decoded. Otherwise the path, query and fragment
+    are kept as written (they may be case-sensitive)."""
+    if "%" in url:
+        prefix = _AUTHORITY.match(url)
+        start = prefix.end() if prefix is not None else 0
+        url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
     if url.startswith(("https://", "http://")):
         # The usual URL is in normal form already: a lower-case host, no port, a path.
         start = 8 if url[4] == "s" else 7
