@@ -481,8 +481,8 @@ LOC_REFERENCES = (
     ("https://www.example.com/a&#47;b&#x2F;c-{i}", True),
     ("https://www.example.com/a&#37;C3&#37;A9-{i}", True),  # "%C3%A9"
     ("https://www.example.com/a&#37;zz-{i}", False),  # a stray "%": UR007
-    ("https://www.example.com/a&amp;apos;-{i}", True),  # "&apos;" as text
-    ("https://www.example.com/a&#x26;amp;-{i}", True),  # "&amp;" as text
+    ("https://www.example.com/a&amp;apos;-{i}", False),  # "&apos;" as text: UR017
+    ("https://www.example.com/a&#x26;amp;-{i}", False),  # "&amp;" as text: UR017
     ("https://www.example.com/a&#0000065;&#x0042;-{i}", True),
     ("https://www.example.com/a&#x3F;b=1-{i}", True),  # "?": the query starts there
     ("https://www.example.com/a&#63;b=1&#63;c-{i}", True),
@@ -667,7 +667,7 @@ def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(
     ("loc", "proved"),
     [
         ("https://www.example.com/a?b=1&c=2", True),  # "&" as written in CDATA
-        ("https://www.example.com/a?b=1&amp;c=2", True),  # "&amp;" kept as text
+        ("https://www.example.com/a?b=1&amp;c=2", False),  # "&amp;" kept as text: UR017
         ("https://www.example.com/a?b=1&#38;c", False),  # no reference in CDATA: a "#"
         ("https://www.example.com/a#top", False),  # a fragment (UR rules)
         ("https://www.EXAMPLE.com/a?b&c", False),
