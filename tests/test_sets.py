@@ -158,6 +158,7 @@ def test_an_index_listing_an_index_that_is_an_input_too_is_se003(
     assert codes(report) == [("sitemap-index.xml", "SE003", 3)]
     (message,) = [f["message"] for entry in report["files"] for f in entry["findings"]]
     assert "list its sitemaps here directly" in message and "not checked" not in message
+    assert "(of 1 sitemap)" in message
     assert "sitemap-a.xml" in [Path(entry["path"]).name for entry in report["files"]]
 
 
