@@ -157,7 +157,6 @@ def test_second_60_is_called_a_leap_second_only_at_23_59_utc(value: str, leap: b
     assert "write 59" in problem.message if leap else "second 60 does not exist" in problem.message
 
 
-
 @pytest.mark.parametrize(
     ("value", "suggestion"),
     [

@@ -181,7 +181,7 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     problems: list[Problem] = []
     impossible = _impossible(int(year), month, day, hour, minute, second, zone)
     if impossible:
-        what = "a time the schema takes" if impossible.startswith("second 60 ") else "a real date"
+        what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
         return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
         problems.append(
