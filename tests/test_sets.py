@@ -166,13 +166,15 @@ def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "dist"
     root.mkdir()
     (tmp_path / "secret.xml").write_text(urlset("x"), encoding="utf-8")
-    (root / "index.xml").write_text(index("../secret.xml", "%2e%2e/secret.xml"), encoding="utf-8")
+    (tmp_path / "other.xml").write_text(urlset("y"), encoding="utf-8")
+    # Two files: "%2e%2e/secret.xml" would be the first URL again (DU001), %2e being ".".
+    (root / "index.xml").write_text(index("../secret.xml", "%2e%2e/other.xml"), encoding="utf-8")
     _status, report = run(
         [str(root / "index.xml")], follow=True, maps=(f"https://example.com/={root}",)
     )
     assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml"]
     found = codes(report)
-    assert ("index.xml", "SE007", 4) in found
+    assert ("index.xml", "SE007", 3) in found and ("index.xml", "SE007", 4) in found
 
 
 def test_a_missing_child_is_named_as_the_children_are_when_the_map_is_configured(

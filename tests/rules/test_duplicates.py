@@ -80,6 +80,10 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
         ("https://example.com/%7Euser/%41%2d%5f%2E%30", "https://example.com/~user/A-_.0"),
         ("https://example.com/a%2fb%3F%25%20", "https://example.com/a%2Fb%3F%25%20"),
         ("https://example.com/%zz%4", "https://example.com/%zz%4"),
+        # RFC 3987 3.1: an IRI is the URI of its UTF-8, percent-encoded; the host in IDNA.
+        ("https://example.com/café?q=ü#ß", "https://example.com/caf%C3%A9?q=%C3%BC#%C3%9F"),
+        ("https://Bücher.example/é", "https://xn--bcher-kva.example/%C3%A9"),
+        ("https://☃.example/a", "https://☃.example/a"),  # no IDNA form: kept
     ],
 )
 def test_normal_url(url: str, normal: str) -> None:
@@ -115,11 +119,16 @@ def test_escapes_differing_in_case_or_of_unreserved_characters_are_duplicates(tm
         "<url><loc>https://example.com/%7Eteam</loc></url>\n"
         "<url><loc>https://example.com/a%2Fb</loc></url>\n"
         "<url><loc>https://example.com/a/b</loc></url>\n"
+        "<url><loc>https://example.com/café</loc></url>\n"
+        "<url><loc>https://bücher.example/</loc></url>\n"
+        "<url><loc>https://xn--bcher-kva.example/</loc></url>\n"
         "</urlset>\n"
     )
     found = [f for f in lint_content(tmp_path, content).findings if f.code == "DU001"]
     assert [(f.line, f.message.split(" once")[0].split("both are ")[1]) for f in found] == [
         (3, "'https://example.com/caf%C3%A9'"),
         (5, "'https://example.com/~team'"),
+        (8, "'https://example.com/caf%C3%A9'"),
+        (10, "'https://xn--bcher-kva.example/'"),
     ]
-    assert "%c3 is %C3, and an escape of a letter" in found[0].message
+    assert "%c3 is %C3, an escape of a letter" in found[0].message

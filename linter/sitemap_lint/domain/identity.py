@@ -4,10 +4,12 @@ compare."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -19,12 +21,40 @@ def _normal_escape(match: re.Match[str]) -> str:
     return character if character in _UNRESERVED else "%" + match.group(1).upper()
 
 
+def _as_uri(iri: str) -> str:
+    """The URI an IRI maps to (RFC 3987, 3.1): a host outside ASCII in its IDNA form (as
+    browsers encode it; kept when it has none), the other characters outside ASCII as
+    percent-encoded UTF-8."""
+    match = _URL.fullmatch(iri)
+    if match is None:
+        return _NON_ASCII.sub(_encoded, iri)
+    scheme, authority, rest = match.groups()
+    userinfo, at, hostport = authority.rpartition("@")
+    host, colon, port = hostport.partition(":")
+    if not host.isascii() and not host.startswith("["):
+        from sitemap_lint.domain.hosts import to_ascii
+
+        host = to_ascii(host).ascii or host
+    return f"{scheme}://{_NON_ASCII.sub(_encoded, userinfo + at)}{host}{colon}{port}" + (
+        _NON_ASCII.sub(_encoded, rest)
+    )
+
+
+def _encoded(run: re.Match[str]) -> str:
+    try:
+        return quote(run.group(), safe="")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 to encode
+        return run.group()
+
+
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
-    without the scheme's default port (:80, :443), ``/`` for an empty path, and the
-    percent-escapes after the host with upper-case hex digits, those of unreserved
-    characters (letters, digits, ``-._~``) decoded. Otherwise the path, query and fragment
+    without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
+    URI it maps to (``_as_uri``), and the percent-escapes after the host with upper-case
+    hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded. Otherwise the path, query and fragment
     are kept as written (they may be case-sensitive)."""
+    if not url.isascii():
+        url = _as_uri(url)
     if "%" in url:
         prefix = _AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0

@@ -777,13 +777,14 @@ class ProvenRun:
         entries = self.entries[begin:] if begin else self.entries
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
-        if all(paths):
-            normals = urls  # a proved URL is in normal form but for an empty path
+        if all(paths) and self.iris is None:
+            normals = urls  # a proved URL is in normal form but for an empty path or an IRI
         else:
             from sitemap_lint.domain.identity import normal_url
 
             normals = [
-                url if path else normal_url(url) for url, path in zip(urls, paths, strict=True)
+                url if path and url.isascii() else normal_url(url)
+                for url, path in zip(urls, paths, strict=True)
             ]
         scope = fast.scope
         if scope is not None:  # the ``skip`` of _enter_each, for every entry
@@ -880,8 +881,9 @@ class ProvenRun:
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
                 before = len(findings)
-            # A proved URL is in normal form (lower-case host, no port) but for an empty path.
-            normal = url if path else normal_url(url)
+            # A proved URL is in normal form (lower-case host, no port) but for an empty path
+            # or characters outside ASCII (an IRI: the URI it maps to is its normal form).
+            normal = url if path and (iris is None or number not in iris) else normal_url(url)
             key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table

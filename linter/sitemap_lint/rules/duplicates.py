@@ -23,9 +23,10 @@ DUPLICATE_LOC = rule(
         compared in their normal form: the host's case, a default port (`:443`
         on https, `:80` on http), an empty path (`/`), the case of a
         percent-escape (`%c3%a9` is `%C3%A9`) and an escape of a letter, digit,
-        `-`, `.`, `_` or `~` (`%7E` is `~`) do not make another page; when the
-        two are written differently, the message names the normal form they
-        share.
+        `-`, `.`, `_` or `~` (`%7E` is `~`) do not make another page, and an
+        IRI is the URI it maps to (`café` is `caf%C3%A9`, `bücher.example` is
+        `xn--bcher-kva.example`); when the two are written differently, the
+        message names the normal form they share.
     """,
     why="""
         Duplicates waste the file's 50,000-URL budget and, when their other
@@ -84,8 +85,9 @@ class DuplicateTracker:
             message = (
                 f"{what} {shown!r} is the same as the one at {where}: both are "
                 f"{_shown(normal)!r} once normalised (host names are not case-sensitive, "
-                ":443 and :80 are the default ports, an empty path is /, %c3 is %C3, and an "
-                "escape of a letter, digit, '-', '.', '_' or '~' is that character)"
+                ":443 and :80 are the default ports, an empty path is /, %c3 is %C3, an escape "
+                "of a letter, digit, '-', '.', '_' or '~' is that character, and characters "
+                "outside ASCII are their encoded form)"
             )
         report.add(
             DUPLICATE_LOC.at(
