@@ -84,6 +84,11 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
         ("https://example.com/café?q=ü#ß", "https://example.com/caf%C3%A9?q=%C3%BC#%C3%9F"),
         ("https://Bücher.example/é", "https://xn--bcher-kva.example/%C3%A9"),
         ("https://☃.example/a", "https://☃.example/a"),  # no IDNA form: kept
+        # RFC 3986 6.2.2.3: dot-segments removed from the path (not the query).
+        ("https://example.com/a/./b/../c?x=/../y", "https://example.com/a/c?x=/../y"),
+        ("https://example.com/a/b/..", "https://example.com/a/"),
+        ("https://example.com/../%2E%2e/x/.", "https://example.com/x/"),
+        ("https://example.com/.well-known/a..b", "https://example.com/.well-known/a..b"),
     ],
 )
 def test_normal_url(url: str, normal: str) -> None:
@@ -122,6 +127,8 @@ def test_escapes_differing_in_case_or_of_unreserved_characters_are_duplicates(tm
         "<url><loc>https://example.com/café</loc></url>\n"
         "<url><loc>https://bücher.example/</loc></url>\n"
         "<url><loc>https://xn--bcher-kva.example/</loc></url>\n"
+        "<url><loc>https://example.com/x/./y/../z</loc></url>\n"
+        "<url><loc>https://example.com/x/z</loc></url>\n"
         "</urlset>\n"
     )
     found = [f for f in lint_content(tmp_path, content).findings if f.code == "DU001"]
@@ -130,5 +137,6 @@ def test_escapes_differing_in_case_or_of_unreserved_characters_are_duplicates(tm
         (5, "'https://example.com/~team'"),
         (8, "'https://example.com/caf%C3%A9'"),
         (10, "'https://xn--bcher-kva.example/'"),
+        (12, "'https://example.com/x/z'"),
     ]
-    assert "%c3 is %C3, an escape of a letter" in found[0].message
+    assert "how a character is percent-encoded and '.' or '..'" in found[0].message

@@ -296,12 +296,14 @@ _HOST = rb"[a-z0-9._~!$&'()*+,;=%-]+"
 _NORMAL_START = re.compile(rb"https?://" + _HOST + rb"/")
 _NOT_NORMAL = re.compile(rb"\n(?!https?://" + _HOST + rb"/)")
 # What ``normal_url`` rewrites after the origin: a percent-escape with a lower-case hex
-# digit, or of an unreserved character (a letter, a digit, "-", ".", "_" or "~"), and
-# characters outside ASCII (an IRI's, percent-encoded).
+# digit, or of an unreserved character (a letter, a digit, "-", ".", "_" or "~"),
+# characters outside ASCII (an IRI's, percent-encoded) and dot-segments.
 _ODD_ESCAPE = re.compile(
     rb"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|2[DE])"
 )
 _NOT_ASCII = re.compile(rb"[\x80-\xff]+")
+# A "." or ".." segment (in a path, or in a query where it changes nothing).
+_DOT_SEGMENT = re.compile(rb"/\.\.?(?=[/?#\n]|\Z)")
 
 
 def normal_joined(joined: bytes, count: int) -> bytes:
@@ -316,6 +318,8 @@ def normal_joined(joined: bytes, count: int) -> bytes:
     odd = [_NOT_ASCII] if not joined.isascii() else []
     if b"%" in joined and _ODD_ESCAPE.search(joined) is not None:
         odd.append(_ODD_ESCAPE)
+    if b"/." in joined and _DOT_SEGMENT.search(joined) is not None:
+        odd.append(_DOT_SEGMENT)
     if first is not None and not odd and joined.count(b"\n" + first.group(0)) == count - 1:
         return joined
     starts = [found.end() for found in _NOT_NORMAL.finditer(joined)]

@@ -9,6 +9,7 @@ from urllib.parse import quote
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_PATH_END = re.compile(r"[?#]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -47,11 +48,38 @@ def _encoded(run: re.Match[str]) -> str:
         return run.group()
 
 
+def _without_dot_segments(url: str) -> str:
+    """``url`` with the "." and ".." segments of its path resolved (RFC 3986, 5.2.4);
+    the query and fragment as they are."""
+    prefix = _AUTHORITY.match(url)
+    if prefix is None:
+        return url
+    start = prefix.end()
+    end = _PATH_END.search(url, start)
+    stop = len(url) if end is None else end.start()
+    path = url[start:stop]
+    if not path.startswith("/") or ("/./" not in path + "/" and "/../" not in path + "/"):
+        return url
+    parts = path.split("/")
+    kept: list[str] = []
+    for number, segment in enumerate(parts[1:], 1):
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+            continue
+        if number == len(parts) - 1:  # a last "." or "..": the path ends in "/"
+            kept.append("")
+    return url[:start] + "/" + "/".join(kept) + url[stop:]
+
+
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
     without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
-    URI it maps to (``_as_uri``), and the percent-escapes after the host with upper-case
-    hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded. Otherwise the path, query and fragment
+    URI it maps to (``_as_uri``), the percent-escapes after the host with upper-case
+    hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded, and
+    the path's "." and ".." segments resolved. Otherwise the path, query and fragment
     are kept as written (they may be case-sensitive)."""
     if not url.isascii():
         url = _as_uri(url)
@@ -59,6 +87,8 @@ def normal_url(url: str) -> str:
         prefix = _AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0
         url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
+    if "/." in url:
+        url = _without_dot_segments(url)
     if url.startswith(("https://", "http://")):
         # The usual URL is in normal form already: a lower-case host, no port, a path.
         start = 8 if url[4] == "s" else 7

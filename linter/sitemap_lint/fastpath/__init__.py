@@ -777,13 +777,14 @@ class ProvenRun:
         entries = self.entries[begin:] if begin else self.entries
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
-        if all(paths) and self.iris is None:
-            normals = urls  # a proved URL is in normal form but for an empty path or an IRI
+        if all(paths) and self.iris is None and not any(map(_dotted, urls)):
+            # A proved URL is in normal form but for an empty path, an IRI or dot-segments.
+            normals = urls
         else:
             from sitemap_lint.domain.identity import normal_url
 
             normals = [
-                url if path and url.isascii() else normal_url(url)
+                url if path and url.isascii() and "/." not in url else normal_url(url)
                 for url, path in zip(urls, paths, strict=True)
             ]
         scope = fast.scope
@@ -881,9 +882,13 @@ class ProvenRun:
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
                 before = len(findings)
-            # A proved URL is in normal form (lower-case host, no port) but for an empty path
-            # or characters outside ASCII (an IRI: the URI it maps to is its normal form).
-            normal = url if path and (iris is None or number not in iris) else normal_url(url)
+            # A proved URL is in normal form (lower-case host, no port) but for an empty path,
+            # characters outside ASCII (an IRI: the URI it maps to is its normal form) or
+            # dot-segments.
+            if path and (iris is None or number not in iris) and "/." not in url:
+                normal = url
+            else:
+                normal = normal_url(url)
             key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table
@@ -1725,8 +1730,8 @@ class FastPath:
         alternates do not list the page itself (HL)."""
         if not links:
             return (kinds, None)
-        # A proved URL is in normal form but for an empty path.
-        if url.count("/") < 3:
+        # A proved URL is in normal form but for an empty path or dot-segments.
+        if url.count("/") < 3 or "/." in url:
             from sitemap_lint.domain.identity import normal_url
 
             url = normal_url(url)
@@ -1759,7 +1764,8 @@ class FastPath:
         normal = None
         if self._url(value):
             normal = value
-            if value.count("/") < 3:  # a proved URL is in normal form but for an empty path
+            # A proved URL is in normal form but for an empty path or dot-segments.
+            if value.count("/") < 3 or "/." in value:
                 from sitemap_lint.domain.identity import normal_url
 
                 normal = normal_url(value)
@@ -1960,6 +1966,10 @@ def _long_urls(text: str, sm: str = "") -> bool:
         lengths.append(end - at - len(opener))
         at = text.find(opener, end)
     return bool(lengths) and sum(lengths) >= LONG_URL * len(lengths)
+
+
+def _dotted(url: str) -> bool:
+    return "/." in url
 
 
 def _normal(url: str) -> str:

@@ -23,8 +23,9 @@ DUPLICATE_LOC = rule(
         compared in their normal form: the host's case, a default port (`:443`
         on https, `:80` on http), an empty path (`/`), the case of a
         percent-escape (`%c3%a9` is `%C3%A9`) and an escape of a letter, digit,
-        `-`, `.`, `_` or `~` (`%7E` is `~`) do not make another page, and an
-        IRI is the URI it maps to (`café` is `caf%C3%A9`, `bücher.example` is
+        `-`, `.`, `_` or `~` (`%7E` is `~`) and `.` or `..` segments of the
+        path (`/a/./b/../c` is `/a/c`) do not make another page, and an IRI is
+        the URI it maps to (`café` is `caf%C3%A9`, `bücher.example` is
         `xn--bcher-kva.example`); when the two are written differently, the
         message names the normal form they share.
     """,
@@ -84,10 +85,9 @@ class DuplicateTracker:
         else:
             message = (
                 f"{what} {shown!r} is the same as the one at {where}: both are "
-                f"{_shown(normal)!r} once normalised (host names are not case-sensitive, "
-                ":443 and :80 are the default ports, an empty path is /, %c3 is %C3, an escape "
-                "of a letter, digit, '-', '.', '_' or '~' is that character, and characters "
-                "outside ASCII are their encoded form)"
+                f"{_shown(normal)!r} once normalised (the host's case, a default port, an "
+                "empty path, how a character is percent-encoded and '.' or '..' segments make "
+                "no other URL)"
             )
         report.add(
             DUPLICATE_LOC.at(
