@@ -126,7 +126,7 @@ def write_site(directory: Path, base: str, urls: int = 40) -> None:
     """An index of 22 sitemaps (URLs repeated across files, hreflang clusters spread over
     files, one cluster with a missing return link, clusters without x-default), which also
     lists itself (a cycle), a nested index, a missing file, a broken file, one sitemap
-    twice (DU001) and one again through a dot segment (SE004), with lastmods older than the sitemaps' content; one URL in two files differs
+    twice (DU001) and one again with a fragment (SE004), with lastmods older than the sitemaps' content; one URL in two files differs
     only by host case and default port, a hreflang target page in another file lists
     no alternates, and two files hold suppression directives (``DIRECTIVES``)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -141,7 +141,7 @@ def write_site(directory: Path, base: str, urls: int = 40) -> None:
         ("missing.xml", None),
         ("broken.xml", None),
         ("sitemap-03.xml", None),
-        ("./sitemap-04.xml", None),
+        ("sitemap-04.xml#part", None),
     ]
     (directory / "index.xml").write_text(_index(base, entries), encoding="utf-8")
     (directory / "sub-index.xml").write_text(_index(base, [("index.xml", None)]), encoding="utf-8")
@@ -253,7 +253,7 @@ def test_the_generated_set_has_every_cross_file_finding(
         assert f'"code": "{code}' in text, code
     # A sitemap the index lists twice is one finding (DU001), not SE004 too.
     assert text.count('"code": "SE004"') == 1
-    assert "https://example.com/./sitemap-04.xml is already listed in site/index.xml" in text
+    assert "https://example.com/sitemap-04.xml#part is already listed in site/index.xml" in text
     assert text.count('"code": "SE001"') == 3 * (SITEMAPS - 3) + 1  # none in files 20, 21
     assert "disable-file UR008 suppresses nothing" in text  # file 21's
     assert "disable-file SE001 suppresses nothing" not in text

@@ -219,14 +219,24 @@ def test_urls_are_joined_in_their_normal_form(
     capsys: pytest.CaptureFixture[str],
     layout: str,
 ) -> None:
-    """The host's case, a default port and an empty path make no other page (DU001,
+    """The host's case, a default port, an empty path, an escape's case, an escape of an
+    unreserved character, an IRI's encoding and dot-segments make no other page (DU001,
     SE001): nothing removed, added or moved to another origin."""
     monkeypatch.chdir(tmp_path)
     name = "sitemap.txt" if layout == "text" else "sitemap.xml"
     old = ["https://Example.com:443/a", "https://example.com", "https://example.com/z"]
     old += ["http://EXAMPLE.COM:80/b?q=1", "HTTPS://example.com:443"]
+    old += ["https://example.com/%7Ec%c3%a9", "https://example.com/d%C3%A9"]
+    old += ["https://example.com/é", "https://xn--bcher-kva.example/", "https://example.com/x/./y"]
     new = ["https://example.com/a", "https://example.com/", "https://example.com/z"]
-    new += ["http://example.com/b?q=1"]
+    new += [
+        "http://example.com/b?q=1",
+        "https://example.com/~c%C3%A9",
+        "https://example.com/d%c3%a9",
+        "https://example.com/%C3%A9",
+        "https://bücher.example/",
+        "https://example.com/x/z/../y",
+    ]
     _write(tmp_path / "A" / name, _listing(layout, *old))
     _write(tmp_path / "B" / name, _listing(layout, *new))
     status, report = _diff(
@@ -242,7 +252,7 @@ def test_urls_are_joined_in_their_normal_form(
     )
     assert status == 0
     urls = report["urls"]
-    assert (urls["removed"], urls["added"], urls["common"]) == (0, 0, 4)
+    assert (urls["removed"], urls["added"], urls["common"]) == (0, 0, 9)
     assert report["origins"] == []
 
 

@@ -44,7 +44,7 @@ def test_rules_have_no_fix_unless_they_declare_one() -> None:
     safe = (
         "XM001 XM002 XM004 XM005 XM011 EN002 EN003 EN004 NS002 NS004 UR005 UR006 UR011 VA002 VA003"
     )
-    unsafe = "DT001 DT004 DU001 SC001 SC002 LV005"
+    unsafe = "DT001 DT004 DU001 SC001 SC002 UR017 LV005"
     assert fixable == {
         **dict.fromkeys(safe.split(), "safe"),
         **dict.fromkeys(unsafe.split(), "unsafe"),

@@ -483,8 +483,8 @@ LOC_REFERENCES = (
     ("https://www.example.com/a&#47;b&#x2F;c-{i}", True),
     ("https://www.example.com/a&#37;C3&#37;A9-{i}", True),  # "%C3%A9"
     ("https://www.example.com/a&#37;zz-{i}", False),  # a stray "%": UR007
-    ("https://www.example.com/a&amp;apos;-{i}", True),  # "&apos;" as text
-    ("https://www.example.com/a&#x26;amp;-{i}", True),  # "&amp;" as text
+    ("https://www.example.com/a&amp;apos;-{i}", False),  # "&apos;" as text: UR017
+    ("https://www.example.com/a&#x26;amp;-{i}", False),  # "&amp;" as text: UR017
     ("https://www.example.com/a&#0000065;&#x0042;-{i}", True),
     ("https://www.example.com/a&#x3F;b=1-{i}", True),  # "?": the query starts there
     ("https://www.example.com/a&#63;b=1&#63;c-{i}", True),
@@ -594,6 +594,44 @@ def test_locs_outside_ascii(monkeypatch, tmp_path, loc, proved):
     check_both(monkeypatch, path, window=97)
 
 
+@pytest.mark.parametrize("dotted_first", [False, True])
+def test_a_loc_with_dot_segments_and_its_resolved_form_are_one_url(
+    monkeypatch, tmp_path, dotted_first: bool
+) -> None:
+    """RFC 3986's dot-segments: a proved loc with "/./" or "/../" and the path they
+    resolve to are a duplicate, whichever comes first, with the fast path as without it."""
+    rng = random.Random(9)
+    dotted, plain = "https://www.example.com/a/./b/../c-{i}", "https://www.example.com/a/c-{i}"
+    first, second = (dotted, plain) if dotted_first else (plain, dotted)
+    entries = [url_entry(i, rng) for i in range(30)]
+    for i in range(10, 15):
+        entries[i] = url_entry(i, rng, loc=first.format(i=i))
+        entries[i + 10] = url_entry(i + 10, rng, loc=second.format(i=i))
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert [f.code for f in outcome.findings].count("DU001") == 5
+    check_both(monkeypatch, path, window=97)
+
+
+@pytest.mark.parametrize("encoded_first", [False, True])
+def test_a_loc_outside_ascii_and_its_encoded_form_are_one_url(
+    monkeypatch, tmp_path, encoded_first: bool
+) -> None:
+    """RFC 3987's mapping: the proved IRI and its percent-encoded twin are a duplicate,
+    whichever comes first, with the fast path as without it."""
+    rng = random.Random(9)
+    iri, uri = "https://www.example.com/café-{i}", "https://www.example.com/caf%C3%A9-{i}"
+    first, second = (uri, iri) if encoded_first else (iri, uri)
+    entries = [url_entry(i, rng) for i in range(30)]
+    for i in range(10, 15):
+        entries[i] = url_entry(i, rng, loc=first.format(i=i))
+        entries[i + 10] = url_entry(i + 10, rng, loc=second.format(i=i))
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert [f.code for f in outcome.findings].count("DU001") == 5
+    check_both(monkeypatch, path, window=97)
+
+
 @pytest.mark.parametrize(
     ("lastmod", "proved"),
     [
@@ -669,7 +707,7 @@ def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(
     ("loc", "proved"),
     [
         ("https://www.example.com/a?b=1&c=2", True),  # "&" as written in CDATA
-        ("https://www.example.com/a?b=1&amp;c=2", True),  # "&amp;" kept as text
+        ("https://www.example.com/a?b=1&amp;c=2", False),  # "&amp;" kept as text: UR017
         ("https://www.example.com/a?b=1&#38;c", False),  # no reference in CDATA: a "#"
         ("https://www.example.com/a#top", False),  # a fragment (UR rules)
         ("https://www.EXAMPLE.com/a?b&c", False),

@@ -141,6 +141,23 @@ def test_parse_w3c_problems(value: str, codes: list[str], usable: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "leap"),
+    [
+        ("2016-12-31T23:59:60Z", True),  # a real leap second
+        ("2016-12-31T18:59:60-05:00", True),  # the same moment in New York
+        ("2015-07-01T05:29:60+05:30", True),  # 23:59:60 UTC on June 30 in India
+        ("2024-05-08T10:30:60Z", False),  # no leap second is inserted at 10:30
+        ("2024-05-08T23:58:60Z", False),
+    ],
+)
+def test_second_60_is_called_a_leap_second_only_at_23_59_utc(value: str, leap: bool) -> None:
+    _parsed, [problem] = parse_w3c(value)
+    assert problem.rule.code == "DT002"
+    assert ("(a leap second)" in problem.message) is leap
+    assert "write 59" in problem.message if leap else "second 60 does not exist" in problem.message
+
+
+@pytest.mark.parametrize(
     ("value", "suggestion"),
     [
         ("2024-05-08 08:53", "2024-05-08T08:53:00+00:00"),

@@ -75,6 +75,20 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
         ("https://user:Pw@Example.com:/a", "https://user:Pw@example.com/a"),
         ("https://[2001:DB8::1]:443/", "https://[2001:db8::1]/"),
         ("not a url", "not a url"),
+        # RFC 3986 6.2.2.1-2: escapes' hex digits in upper case, unreserved ones decoded.
+        ("https://example.com/caf%c3%a9?q=%e2%82%ac", "https://example.com/caf%C3%A9?q=%E2%82%AC"),
+        ("https://example.com/%7Euser/%41%2d%5f%2E%30", "https://example.com/~user/A-_.0"),
+        ("https://example.com/a%2fb%3F%25%20", "https://example.com/a%2Fb%3F%25%20"),
+        ("https://example.com/%zz%4", "https://example.com/%zz%4"),
+        # RFC 3987 3.1: an IRI is the URI of its UTF-8, percent-encoded; the host in IDNA.
+        ("https://example.com/café?q=ü#ß", "https://example.com/caf%C3%A9?q=%C3%BC#%C3%9F"),
+        ("https://Bücher.example/é", "https://xn--bcher-kva.example/%C3%A9"),
+        ("https://☃.example/a", "https://☃.example/a"),  # no IDNA form: kept
+        # RFC 3986 6.2.2.3: dot-segments removed from the path (not the query).
+        ("https://example.com/a/./b/../c?x=/../y", "https://example.com/a/c?x=/../y"),
+        ("https://example.com/a/b/..", "https://example.com/a/"),
+        ("https://example.com/../%2E%2e/x/.", "https://example.com/x/"),
+        ("https://example.com/.well-known/a..b", "https://example.com/.well-known/a..b"),
     ],
 )
 def test_normal_url(url: str, normal: str) -> None:
@@ -97,3 +111,32 @@ def test_duplicates_in_normal_form_name_it_and_exact_ones_keep_their_message(tmp
     assert (first.line, second.line) == (3, 4)
     assert "is already listed at line 2" in first.message
     assert "both are 'https://example.com/a' once normalised" in second.message
+
+
+def test_escapes_differing_in_case_or_of_unreserved_characters_are_duplicates(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    content = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "<url><loc>https://example.com/caf%C3%A9</loc></url>\n"
+        "<url><loc>https://example.com/caf%c3%a9</loc></url>\n"
+        "<url><loc>https://example.com/~team</loc></url>\n"
+        "<url><loc>https://example.com/%7Eteam</loc></url>\n"
+        "<url><loc>https://example.com/a%2Fb</loc></url>\n"
+        "<url><loc>https://example.com/a/b</loc></url>\n"
+        "<url><loc>https://example.com/café</loc></url>\n"
+        "<url><loc>https://bücher.example/</loc></url>\n"
+        "<url><loc>https://xn--bcher-kva.example/</loc></url>\n"
+        "<url><loc>https://example.com/x/./y/../z</loc></url>\n"
+        "<url><loc>https://example.com/x/z</loc></url>\n"
+        "</urlset>\n"
+    )
+    found = [f for f in lint_content(tmp_path, content).findings if f.code == "DU001"]
+    assert [(f.line, f.message.split(" once")[0].split("both are ")[1]) for f in found] == [
+        (3, "'https://example.com/caf%C3%A9'"),
+        (5, "'https://example.com/~team'"),
+        (8, "'https://example.com/caf%C3%A9'"),
+        (10, "'https://xn--bcher-kva.example/'"),
+        (12, "'https://example.com/x/z'"),
+    ]
+    assert "how a character is percent-encoded and '.' or '..'" in found[0].message

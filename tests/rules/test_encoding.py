@@ -144,9 +144,15 @@ def test_declared_encoding_after_a_utf8_bom_is_reported_and_utf8_still_decodes(t
     data = b'\xef\xbb\xbf<?xml version="1.0" encoding="ISO-8859-1"?>\n' + _BODY.replace(
         b"/</loc>", "/caf\u00e9</loc>".encode()
     )
-    codes = sorted(f.code for f in lint_content(tmp_path, data).findings)
+    findings = lint_content(tmp_path, data).findings
+    codes = sorted(f.code for f in findings)
     assert "EN001" not in codes  # the bytes are read as UTF-8
     assert {"EN002", "EN004"} <= set(codes)
+    # The text is UTF-8 already: only the declaration is wrong.
+    [declared] = [f for f in findings if f.code == "EN002"]
+    assert "convert" not in declared.message
+    assert "byte order mark" in declared.message
+    assert declared.message.endswith('write encoding="UTF-8"')
 
 
 @pytest.mark.parametrize("mark", [b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\xfd", b"\xfd"])

@@ -178,7 +178,8 @@ def test_scope_with_the_sitemap_url(tmp_path: Path) -> None:
     from sitemap_lint.run import parse_sitemap_url
 
     result = _lint_text(tmp_path, SCOPED, sitemap_url=parse_sitemap_url(CATALOG))
-    assert found(result) == [("SC001", 3), ("SC002", 4), ("SC002", 5)]
+    # Line 5 is line 4 again once its ".." is resolved (DU001), as out of scope.
+    assert found(result) == [("SC001", 3), ("SC002", 4), ("DU001", 5), ("SC002", 5)]
 
 
 def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> None:
@@ -197,7 +198,8 @@ def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> N
 
 def test_scope_without_the_sitemap_url_reports_mixed_origins_once(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, SCOPED)
-    assert found(result) == [("SC003", 3)]
+    # Line 5 is line 4 once its ".." is resolved: a duplicate, no other origin.
+    assert found(result) == [("SC003", 3), ("DU001", 5)]
 
 
 # -- limits ----------------------------------------------------------------------------------

@@ -56,6 +56,19 @@ MESSAGES = [
     ("UR001/fail-slash-space.xml", "write https://example.com/products/boots"),
     ("UR001/fail-entity-reference.xml", "so its value is not known; write the full URL, starting"),
     ("UR016/fail.xml", "remove the ':': write https://example.com/products/boots"),
+    (
+        "UR017/fail.xml",
+        "URL holds '&amp;' as text: it was escaped twice (as in '&amp;amp;'), or written in a "
+        "CDATA section, where escapes are not read, so crawlers request a URL with '&amp;' in "
+        "it; write https://example.com/shoes?color=red&size=42 (escaped once)",
+    ),
+    ("UR017/fail-cdata.xml", "write https://example.com/shoes?color=blue&size=40 (escaped"),
+    (
+        "UR017/fail-several.xml",
+        "URL holds '&quot;' and '&amp;' as text: they were escaped twice",
+    ),
+    ("UR017/fail-several.xml", "write https://example.com/search?q=%22red%22&page=2"),
+    ("UR017/fail-index.xml", "write https://example.com/sitemap.php?part=1&lang=en"),
     ("UR011/fail.xml", "https://example.com/caf%C3%A9"),
     ("UR011/fail-idn.xml", "https://xn--bcher-kva.example/krimis/"),
     ("UR011/fail-idn-and-path.xml", "https://xn--bcher-kva.example/stra%C3%9Fe"),

@@ -295,6 +295,15 @@ def _fill(
 _HOST = rb"[a-z0-9._~!$&'()*+,;=%-]+"
 _NORMAL_START = re.compile(rb"https?://" + _HOST + rb"/")
 _NOT_NORMAL = re.compile(rb"\n(?!https?://" + _HOST + rb"/)")
+# What ``normal_url`` rewrites after the origin: a percent-escape with a lower-case hex
+# digit, or of an unreserved character (a letter, a digit, "-", ".", "_" or "~"),
+# characters outside ASCII (an IRI's, percent-encoded) and dot-segments.
+_ODD_ESCAPE = re.compile(
+    rb"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|2[DE])"
+)
+_NOT_ASCII = re.compile(rb"[\x80-\xff]+")
+# A "." or ".." segment (in a path, or in a query where it changes nothing).
+_DOT_SEGMENT = re.compile(rb"/\.\.?(?=[/?#\n]|\Z)")
 
 
 def normal_joined(joined: bytes, count: int) -> bytes:
@@ -304,11 +313,24 @@ def normal_joined(joined: bytes, count: int) -> bytes:
     the others starts with its origin (one count of a byte string), the text is returned
     as it is; else only the URLs that ``_NOT_NORMAL`` finds are made normal."""
     first = _NORMAL_START.match(joined)
-    if first is not None and joined.count(b"\n" + first.group(0)) == count - 1:
+    # What else needs a look: bytes.isascii and the search (for "%" first) run at memory
+    # speed, and most files have neither.
+    odd = [_NOT_ASCII] if not joined.isascii() else []
+    if b"%" in joined and _ODD_ESCAPE.search(joined) is not None:
+        odd.append(_ODD_ESCAPE)
+    if b"/." in joined and _DOT_SEGMENT.search(joined) is not None:
+        odd.append(_DOT_SEGMENT)
+    if first is not None and not odd and joined.count(b"\n" + first.group(0)) == count - 1:
         return joined
     starts = [found.end() for found in _NOT_NORMAL.finditer(joined)]
     if first is None:
         starts.insert(0, 0)
+    if odd:
+        # The lines that hold such text too, each once, in the text's order.
+        for pattern in odd:
+            for found in pattern.finditer(joined):
+                starts.append(joined.rfind(b"\n", 0, found.start()) + 1)
+        starts = sorted(set(starts))
     if not starts:
         return joined
     parts: list[bytes] = []

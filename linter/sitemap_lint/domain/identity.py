@@ -4,15 +4,91 @@ compare."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_PATH_END = re.compile(r"[?#]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    """A percent-escape in its normal form: the unreserved character it stands for, or
+    the escape with upper-case hex digits (RFC 3986, 6.2.2.1 and 6.2.2.2)."""
+    character = chr(int(match.group(1), 16))
+    return character if character in _UNRESERVED else "%" + match.group(1).upper()
+
+
+def _as_uri(iri: str) -> str:
+    """The URI an IRI maps to (RFC 3987, 3.1): a host outside ASCII in its IDNA form (as
+    browsers encode it; kept when it has none), the other characters outside ASCII as
+    percent-encoded UTF-8."""
+    match = _URL.fullmatch(iri)
+    if match is None:
+        return _NON_ASCII.sub(_encoded, iri)
+    scheme, authority, rest = match.groups()
+    userinfo, at, hostport = authority.rpartition("@")
+    host, colon, port = hostport.partition(":")
+    if not host.isascii() and not host.startswith("["):
+        from sitemap_lint.domain.hosts import to_ascii
+
+        host = to_ascii(host).ascii or host
+    return f"{scheme}://{_NON_ASCII.sub(_encoded, userinfo + at)}{host}{colon}{port}" + (
+        _NON_ASCII.sub(_encoded, rest)
+    )
+
+
+def _encoded(run: re.Match[str]) -> str:
+    try:
+        return quote(run.group(), safe="")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 to encode
+        return run.group()
+
+
+def _without_dot_segments(url: str) -> str:
+    """``url`` with the "." and ".." segments of its path resolved (RFC 3986, 5.2.4);
+    the query and fragment as they are."""
+    prefix = _AUTHORITY.match(url)
+    if prefix is None:
+        return url
+    start = prefix.end()
+    end = _PATH_END.search(url, start)
+    stop = len(url) if end is None else end.start()
+    path = url[start:stop]
+    if not path.startswith("/") or ("/./" not in path + "/" and "/../" not in path + "/"):
+        return url
+    parts = path.split("/")
+    kept: list[str] = []
+    for number, segment in enumerate(parts[1:], 1):
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+            continue
+        if number == len(parts) - 1:  # a last "." or "..": the path ends in "/"
+            kept.append("")
+    return url[:start] + "/" + "/".join(kept) + url[stop:]
 
 
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
-    without the scheme's default port (:80, :443), and ``/`` for an empty path. The path,
-    query and fragment are kept as written (they may be case-sensitive)."""
+    without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
+    URI it maps to (``_as_uri``), the percent-escapes after the host with upper-case
+    hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded, and
+    the path's "." and ".." segments resolved. Otherwise the path, query and fragment
+    are kept as written (they may be case-sensitive)."""
+    if not url.isascii():
+        url = _as_uri(url)
+    if "%" in url:
+        prefix = _AUTHORITY.match(url)
+        start = prefix.end() if prefix is not None else 0
+        url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
+    if "/." in url:
+        url = _without_dot_segments(url)
     if url.startswith(("https://", "http://")):
         # The usual URL is in normal form already: a lower-case host, no port, a path.
         start = 8 if url[4] == "s" else 7

@@ -81,7 +81,7 @@ checker untouched):
 
 | check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | (each value of this row and the next two read as expat reads it: ``_decoded`` replaces its references when each ``&`` starts one that stands for printable ASCII) the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -413,6 +413,8 @@ _REFERENCE_LIKE = _Lazy(
     rf"&(?::|[A-Za-z_][A-Za-z0-9_.-]*[;:]|[A-Za-z_][A-Za-z0-9_.-]{{{_MAX_NAME}}})"
 )
 _AMPERSAND = _Lazy("&")
+# One of XML's five escapes in a loc's value as read: UR017's, left to the full checker.
+_ESCAPE_TEXT = _Lazy(r"&(?:amp|apos|quot|lt|gt);")
 _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
@@ -775,13 +777,15 @@ class ProvenRun:
         entries = self.entries[begin:] if begin else self.entries
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
-        if all(paths):
-            normals = urls  # a proved URL is in normal form but for an empty path
+        if all(paths) and self.iris is None and not any(map(_dotted, urls)):
+            # A proved URL is in normal form but for an empty path, an IRI or dot-segments.
+            normals = urls
         else:
             from sitemap_lint.domain.identity import normal_url
 
             normals = [
-                url if path else normal_url(url) for url, path in zip(urls, paths, strict=True)
+                url if path and url.isascii() and "/." not in url else normal_url(url)
+                for url, path in zip(urls, paths, strict=True)
             ]
         scope = fast.scope
         if scope is not None:  # the ``skip`` of _enter_each, for every entry
@@ -880,8 +884,13 @@ class ProvenRun:
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
                 before = len(findings)
-            # A proved URL is in normal form (lower-case host, no port) but for an empty path.
-            normal = url if path else normal_url(url)
+            # A proved URL is in normal form (lower-case host, no port) but for an empty path,
+            # characters outside ASCII (an IRI: the URI it maps to is its normal form) or
+            # dot-segments.
+            if path and (iris is None or number not in iris) and "/." not in url:
+                normal = url
+            else:
+                normal = normal_url(url)
             key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table
@@ -1350,6 +1359,8 @@ class FastPath:
                         proved = all(proof.fullmatch(url) for proof in loc_proofs)
                 if proved and "%" in url:
                     proved = self._escapes(url)
+                if proved and "&" in url and _ESCAPE_TEXT.pattern.search(url) is not None:
+                    proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
                     raw = (
                         self._ampersands(text, found_match.start(3), found_match.start(1), url)
@@ -1729,8 +1740,8 @@ class FastPath:
         alternates do not list the page itself (HL)."""
         if not links:
             return (kinds, None)
-        # A proved URL is in normal form but for an empty path.
-        if url.count("/") < 3:
+        # A proved URL is in normal form but for an empty path or dot-segments.
+        if url.count("/") < 3 or "/." in url:
             from sitemap_lint.domain.identity import normal_url
 
             url = normal_url(url)
@@ -1763,7 +1774,8 @@ class FastPath:
         normal = None
         if self._url(value):
             normal = value
-            if value.count("/") < 3:  # a proved URL is in normal form but for an empty path
+            # A proved URL is in normal form but for an empty path or dot-segments.
+            if value.count("/") < 3 or "/." in value:
                 from sitemap_lint.domain.identity import normal_url
 
                 normal = normal_url(value)
@@ -1964,6 +1976,10 @@ def _long_urls(text: str, sm: str = "") -> bool:
         lengths.append(end - at - len(opener))
         at = text.find(opener, end)
     return bool(lengths) and sum(lengths) >= LONG_URL * len(lengths)
+
+
+def _dotted(url: str) -> bool:
+    return "/." in url
 
 
 def _normal(url: str) -> str:

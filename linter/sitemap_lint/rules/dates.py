@@ -181,7 +181,7 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     problems: list[Problem] = []
     impossible = _impossible(int(year), month, day, hour, minute, second, zone)
     if impossible:
-        what = "a time the schema takes" if impossible.startswith("second 60 ") else "a real date"
+        what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
         return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
         problems.append(
@@ -402,7 +402,7 @@ def _impossible(
     if minute is not None and int(minute) > 59:
         return f"minute {minute} does not exist; minutes run from 00 to 59"
     if second is not None and int(second) > 59:
-        if second == "60":  # a leap second happened at some such times; XSD has none
+        if second == "60" and _at_leap_second(hour, minute, zone):  # XSD has none
             return "second 60 (a leap second) is outside its seconds 00 to 59; write 59"
         return f"second {second} does not exist; seconds run from 00 to 59"
     if zone and zone != "Z":
@@ -410,6 +410,17 @@ def _impossible(
         if minutes > 59 or hours * 60 + minutes > 14 * 60:
             return f"timezone offset {zone} is beyond ±14:00; write the real offset, or Z for UTC"
     return None
+
+
+def _at_leap_second(hour: str | None, minute: str | None, zone: str | None) -> bool:
+    """Whether a time of second 60 stands where leap seconds are inserted: 23:59 UTC."""
+    if hour is None or minute is None:
+        return False
+    local = int(hour) * 60 + int(minute)
+    offset = 0
+    if zone and zone != "Z":
+        offset = (-1 if zone[0] == "-" else 1) * (int(zone[1:3]) * 60 + int(zone[4:6]))
+    return (local - offset) % (24 * 60) == 23 * 60 + 59
 
 
 def _is_valid(candidate: str) -> bool:

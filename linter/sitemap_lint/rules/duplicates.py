@@ -21,9 +21,13 @@ DUPLICATE_LOC = rule(
         Detects a `loc` equal to an earlier one in the same file (after removing
         surrounding whitespace) and points to the first occurrence. URLs are
         compared in their normal form: the host's case, a default port (`:443`
-        on https, `:80` on http) and an empty path (`/`) do not make another
-        page; when the two are written differently, the message names the
-        normal form they share.
+        on https, `:80` on http), an empty path (`/`), the case of a
+        percent-escape (`%c3%a9` is `%C3%A9`) and an escape of a letter, digit,
+        `-`, `.`, `_` or `~` (`%7E` is `~`) and `.` or `..` segments of the
+        path (`/a/./b/../c` is `/a/c`) do not make another page, and an IRI is
+        the URI it maps to (`café` is `caf%C3%A9`, `bücher.example` is
+        `xn--bcher-kva.example`); when the two are written differently, the
+        message names the normal form they share.
     """,
     why="""
         Duplicates waste the file's 50,000-URL budget and, when their other
@@ -81,8 +85,9 @@ class DuplicateTracker:
         else:
             message = (
                 f"{what} {shown!r} is the same as the one at {where}: both are "
-                f"{_shown(normal)!r} once normalised (host names are not case-sensitive, "
-                ":443 and :80 are the default ports, an empty path is /)"
+                f"{_shown(normal)!r} once normalised (the host's case, a default port, an "
+                "empty path, how a character is percent-encoded and '.' or '..' segments make "
+                "no other URL)"
             )
         report.add(
             DUPLICATE_LOC.at(

@@ -158,7 +158,8 @@ def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
         # Quoted as written (ISO-8859-1, not iso-8859-1): it is the text the user looks for.
         shown = declared[:MAX_SHOWN_NAME] + ("..." if len(declared) > MAX_SHOWN_NAME else "")
         utf8 = is_utf8_alias(lower)
-        report.add(declared_encoding(shown, column, line, utf8=utf8))
+        marked = prolog.byte_order_mark
+        report.add(declared_encoding(shown, column, line, utf8=utf8, marked=marked))
 
 
 @check(INPUT, emits=(INVALID_BYTES,), proof=NO_PROOF)
@@ -183,10 +184,18 @@ def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
     )
 
 
-def declared_encoding(declared: str, column: int, line: int = 1, utf8: bool = False) -> Finding:
+def declared_encoding(
+    declared: str, column: int, line: int = 1, utf8: bool = False, marked: bool = False
+) -> Finding:
     """EN002 for ``declared``, the name as the declaration writes it; ``utf8`` when the
-    name is a library's alias of UTF-8 that XML parsers do not know (u8, utf_8, cp65001)."""
-    if utf8:
+    name is a library's alias of UTF-8 that XML parsers do not know (u8, utf_8, cp65001);
+    ``marked`` when the file starts with UTF-8's byte order mark, so it is read as UTF-8."""
+    if marked and not utf8:
+        message = (
+            f'XML declaration says encoding="{declared}", but the file starts with a UTF-8 '
+            'byte order mark and is read as UTF-8; the text is UTF-8 already: write encoding="UTF-8"'
+        )
+    elif utf8:
         message = (
             f'XML declaration says encoding="{declared}", a name some libraries give UTF-8 '
             'but not one XML parsers know, so they reject the file; write encoding="UTF-8"'

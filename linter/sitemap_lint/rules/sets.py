@@ -30,6 +30,7 @@ from sitemap_lint.rules.hreflang import (
 from sitemap_lint.rules.registry import LISTED, SET
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import Child, FileFacts, url_hash
+from sitemap_lint.support.words import plural
 
 # A sitemap's newest entry may be this much newer than its lastmod in the index.
 LASTMOD_TOLERANCE = timedelta(days=1)
@@ -623,7 +624,7 @@ def _unfollowed(listed: Unfollowed) -> Finding:
     return NESTED_INDEX.at(
         line,
         column,
-        f"{url} is itself a sitemap index (of {listed.value:,} sitemaps); search "
+        f"{url} is itself a sitemap index (of {plural(listed.value, 'sitemap')}); search "
         f"engines do not follow an index inside an index{what} here directly or submit "
         "that index on its own",
     )

@@ -327,6 +327,30 @@ EMPTY_PORT = rule(
     good="<loc>https://example.com/products/shoes</loc>",
 )
 
+ESCAPED_TWICE = rule(
+    "UR017",
+    "url-escaped-twice",
+    WARNING,
+    fix="unsafe",
+    summary="A URL that holds `&amp;` or another XML escape as text (`&amp;amp;`)",
+    what="""
+        Detects one of XML's five escapes (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+        `&apos;`) in the value of a `loc` as the parser reads it: the file
+        writes `&amp;amp;`, or writes `&amp;` inside a CDATA section, where
+        references are not read. The message shows the URL with each escape
+        replaced by its character (percent-encoded where a URL needs it).
+    """,
+    why="""
+        The escape then is part of the URL: `?color=red&amp;amp;size=42` is
+        requested as `?color=red&amp;size=42`, whose second parameter is named
+        `amp;size`, so the page is not the one meant, or a duplicate of it. It
+        is the usual trace of a generator that escapes URLs that were already
+        escaped. (The fix is unsafe: a URL may hold such text on purpose.)
+    """,
+    bad="<loc>https://example.com/shoes?color=red&amp;amp;size=42</loc>",
+    good="<loc>https://example.com/shoes?color=red&amp;size=42</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -348,6 +372,7 @@ RULES = (
     PERCENT_NOT_UTF8,
     PERCENT_DOUBLE,
     EMPTY_PORT,
+    ESCAPED_TWICE,
 )
 
 
@@ -451,6 +476,35 @@ class LocCheck:
         entry.url = check_url(
             node.text, node, report, replacements=entry.replacements, base=self.base
         )
+        if "&" in node.text:
+            check_escaped_twice(node, report)
+
+
+# XML's five escapes, and what each stands for in a URL (percent-encoded where a URL needs it).
+ESCAPES = {"amp": "&", "apos": "'", "quot": "%22", "lt": "%3C", "gt": "%3E"}
+_ESCAPE_TEXT = lazy(r"&(amp|apos|quot|lt|gt);")
+
+
+def check_escaped_twice(node: Node, report: Reporter) -> None:
+    """UR017 for a loc whose value holds XML escapes as text."""
+    value = node.text
+    names = list(dict.fromkeys(_ESCAPE_TEXT.findall(value)))
+    if not names:
+        return
+    fixed = _ESCAPE_TEXT.sub(lambda found: ESCAPES[found.group(1)], value)
+    shown = joined([f"'&{name};'" for name in names])
+    twice = joined([f"'&amp;{name};'" for name in names])
+    what = "it was" if len(names) == 1 else "they were"
+    report.add(
+        ESCAPED_TWICE.at(
+            node.line,
+            node.column,
+            f"URL holds {shown} as text: {what} escaped twice (as in {twice}), or written "
+            f"in a CDATA section, where escapes are not read, so crawlers request a URL with "
+            f"{shown} in it; write {fixed.strip()} (escaped once)",
+            fix=replace_text(node, fixed, "Unescape the escapes in the URL", safe=False),
+        )
+    )
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).
