@@ -635,6 +635,7 @@ def discovery_view(checked: Checked) -> Checked:
         stats=result.stats,
         sink=result.sink,
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
+        target_pointer=result.target_pointer,
     )
     return Checked(view, checked.size, checked.robots_text, alternates, checked.robots_url)
 
