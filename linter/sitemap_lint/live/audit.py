@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.inputs.guard import http_scheme
+from sitemap_lint.inputs.guard import Pins, http_scheme
 from sitemap_lint.live.model import GET_KINDS, Answer, Target, TargetPointer
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class LiveSettings:
     connect_to: tuple[tuple[str, str], ...] = ()
     allow_private: bool = False
     named_hosts: tuple[str, ...] = ()
+    pins: Pins | None = None  # the run's pin table, shared with its fetcher
 
 
 @dataclass
@@ -226,6 +227,7 @@ def client_settings(settings: LiveSettings) -> ClientSettings:
         allow_private=settings.allow_private,
         named_hosts=settings.named_hosts,
         connect_to=settings.connect_to,
+        pins=settings.pins,
     )
 
 

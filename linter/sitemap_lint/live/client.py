@@ -58,6 +58,7 @@ from sitemap_lint._version import __version__
 from sitemap_lint.inputs.guard import (
     Guard,
     HostPolicy,
+    Pins,
     RefusedAddress,
     address_text,
     bad_port_reason,
@@ -133,6 +134,9 @@ class ClientSettings:
     # seconds a host is held in all by its 429s and 503s; past them, they are answers
     held_cap: float = 300.0
     extra: dict[str, str] = field(default_factory=dict)  # more request headers
+    # The run's pin table (inputs.guard.Pins), shared with its fetcher; None: the client's
+    # own. A cluster's task carries a copy.
+    pins: Pins | None = None
 
 
 class HopError(Exception):
@@ -359,7 +363,7 @@ class Client:
     async def __aenter__(self) -> Client:
         settings = self.settings
         resolver = self._resolver = GuardedResolver(
-            Guard(policy_for(settings)), parse_connect_to(settings.connect_to)
+            Guard(policy_for(settings), settings.pins), parse_connect_to(settings.connect_to)
         )
         connector = GuardedConnector(
             resolver,
