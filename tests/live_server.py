@@ -191,11 +191,14 @@ def _serve(hosts: Sequence[str]) -> None:
             await asyncio.sleep(float(spec["delay"]))
         if spec.get("parts"):
             return await _in_parts(request, spec)
+        body = _encoded(spec, spec.get("body", ""))
         response = web.Response(
             status=int(spec.get("status", 200)),
-            body=spec.get("body", "").encode(),
+            body=body,
             headers=[(name, value) for name, value in spec.get("headers", [])],
         )
+        if spec.get("gzip"):
+            response.headers["Content-Encoding"] = "gzip"
         if spec.get("content_type") and "Content-Type" not in response.headers:
             response.headers["Content-Type"] = spec["content_type"]
         return response
@@ -283,15 +286,27 @@ async def _in_parts(request: Any, spec: dict[str, Any]) -> Any:
     headers = [(name, value) for name, value in spec.get("headers", [])]
     if spec.get("content_type"):
         headers.append(("Content-Type", spec["content_type"]))
+    if spec.get("gzip"):
+        headers.append(("Content-Encoding", "gzip"))
     response = web.StreamResponse(status=int(spec.get("status", 200)), headers=headers)
     await response.prepare(request)
     for number, part in enumerate(spec["parts"]):
         if number:
             await asyncio.sleep(float(spec.get("pause", 0)))
-        await response.write(part.encode())
+        await response.write(_encoded(spec, part))
         await response.drain()
     await response.write_eof()
     return response
+
+
+def _encoded(spec: dict[str, Any], text: str) -> bytes:
+    """A route's body or part as sent: UTF-8, one gzip member with ``gzip``."""
+    data = text.encode()
+    if spec.get("gzip"):
+        import gzip
+
+        data = gzip.compress(data)
+    return data
 
 
 def _peer_port(request: Any) -> int:
@@ -453,10 +468,12 @@ class LiveServer:
         parts: Sequence[str] = (),
         pause: float = 0.0,
         host: str | None = None,
+        gzip: bool = False,
     ) -> None:
         """Serve ``path`` (with its query, or any query) as given until ``reset``: the
         ``body``, or its ``parts`` written ``pause`` seconds apart; with ``host``, only
-        to requests of that Host (``host:port``)."""
+        to requests of that Host (``host:port``); with ``gzip``, with ``Content-Encoding:
+        gzip``, the body one gzip member, each part its own."""
         spec = {
             "path": path,
             "status": status,
@@ -467,6 +484,7 @@ class LiveServer:
             "parts": list(parts),
             "pause": pause,
             "host": host,
+            "gzip": gzip,
         }
         self._control("route", json.dumps(spec).encode())
 

@@ -798,3 +798,5 @@ def test_a_live_audit_on_the_cluster_gives_the_local_findings(
     assert findings(remote[1]) == findings(local[1])
     codes = {finding["code"] for finding in json.loads(local[1])["files"][0]["findings"]}
     assert codes >= {"LV001", "LV003", "LV005"}
+    live = [f for f in json.loads(remote[1])["files"][0]["findings"] if f["code"][:2] == "LV"]
+    assert live and all(f.get("xpath") == f"/urlset/url[{f['line'] - 2}]/loc" for f in live)

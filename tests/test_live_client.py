@@ -967,3 +967,22 @@ def test_a_url_with_a_query_is_read_as_protego_reads_it(text: str) -> None:
     for url in ROBOTS_URLS:
         assert rules.disallows(url) == whole.disallows(url), url
     assert any(whole.disallows(url) for url in ROBOTS_URLS) == ("Disallow: /" in text)
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.2])
+def test_a_page_sent_as_several_gzip_members_is_read_across_them(
+    server: LiveServer, pause: float
+) -> None:
+    head = "<html><head><title>a page in two gzip members</title>"
+    rest = '<link rel="canonical" href="/pages/other"></head><body></body></html>'
+    server.route("/members", parts=[head, rest], pause=pause, gzip=True)
+    answer = fetch(server, "/members")
+    assert answer.signals is not None
+    assert answer.signals.canonical == server.url("/pages/other")
+
+
+def test_a_bomb_in_many_gzip_members_stops_at_the_bound(server: LiveServer) -> None:
+    blank = "<html><head>" + " " * 60_000  # each member decodes to 600 times its size
+    server.route("/bomb-members", parts=[blank] * 10, gzip=True)
+    answer = fetch(server, "/bomb-members", head_bytes=300_000)
+    assert (answer.status, answer.error) == (200, TOO_LARGE)

@@ -28,6 +28,7 @@ from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 from sitemap_lint.inputs.guard import (
     Guard,
     HostPolicy,
+    Pins,
     RefusedAddress,
     address_kind,
     canonical_host,
@@ -648,3 +649,79 @@ def test_on_a_dask_cluster_the_workers_refuse_and_allow_alike(
         assert b"FE014" not in out and internal.paths == ["/child.xml"]
     finally:
         cluster.stop()
+
+
+# -- one pin table a run --------------------------------------------------------------------
+
+
+def test_the_guards_of_a_run_share_its_pins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first lookup of the run pins the name, whichever guard makes it: a hostile DNS
+    gets no second "first lookup" from the run's other guard."""
+    answers = [_answers("127.0.0.1"), _answers("169.254.169.254")]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answers.pop(0))
+    policy = HostPolicy.naming(["http://site.example/"])
+    pins = Pins()
+    assert Guard(policy, pins).connectable("site.example", 80) == ["127.0.0.1"]
+    with pytest.raises(RefusedAddress):
+        Guard(policy, pins).connectable("site.example", 80)
+
+
+def test_a_run_s_pins_travel_as_its_tasks_carry_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pickled as a cluster's tasks carry it: the names pinned so far and the run; a
+    worker's fetcher is the run's, never another run's."""
+    from sitemap_lint.sets import cluster
+
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: _answers("10.0.0.5"))
+    pins = Pins()
+    pins.resolve(HostPolicy.naming(["http://site.example/"]).named)
+    copy = pickle.loads(pickle.dumps(pins))
+    assert copy.run == pins.run
+    assert copy.pin("site.example", ["127.0.0.1"]) == {ip_address("10.0.0.5")}
+    monkeypatch.setattr(cluster, "_fetchers", {})
+    hosts = HostPolicy.naming(["http://site.example/"])
+    first = cluster._fetcher(5.0, hosts, copy)
+    assert cluster._fetcher(5.0, hosts, pickle.loads(pickle.dumps(pins))) is first
+    later = cluster._fetcher(5.0, hosts, Pins())
+    assert later is not first and later.settings.pins is not copy
+
+
+@pytest.mark.slow
+def test_the_fetcher_and_the_live_client_of_a_run_share_its_pins(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The named host's first lookup (the fetch of the sitemap) pins it for the live
+    audit too: a later answer of its DNS (another loopback address) is refused."""
+    from tests.live_server import LiveServer
+
+    lookup = socket.getaddrinfo
+    looked: list[str] = []
+
+    def hostile(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "site.example":
+            return lookup(host, port, *args, **kwargs)
+        looked.append(host)
+        return _answers("127.0.0.1" if len(looked) == 1 else "127.0.0.2", port=int(port))
+
+    with LiveServer() as server:
+        port = server.origin.rsplit(":", 1)[1]
+        page = f"http://site.example:{port}/pages/plain"
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            f"  <url><loc>{page}</loc></url>\n</urlset>\n"
+        )
+        server.route("/sitemap.xml", body=body, content_type="application/xml")
+        monkeypatch.setattr(socket, "getaddrinfo", hostile)
+        result = sitemap_lint.lint_paths(
+            [f"http://site.example:{port}/sitemap.xml"],
+            now=NOW,
+            isolated=True,
+            live=True,
+            no_live_cache=True,
+            live_timeout=10.0,
+        )
+        monkeypatch.undo()
+        reached = [entry.path for entry in server.log()]
+    assert len(looked) >= 2  # the fetcher's lookup, then the live client's
+    assert "/pages/plain" not in reached
+    assert [f.code for f in result.findings if f.code.startswith("LV")] == ["LV014"]

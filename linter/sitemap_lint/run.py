@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -407,10 +407,16 @@ def compute(
         sources = local_inputs(settings)
     if stdin is not None:
         sources = [stdin if source.is_stdin else source for source in sources]
-    if plan.scheduler or _is_set_run(settings, config, len(sources)):
+    set_run = plan.scheduler or _is_set_run(settings, config, len(sources))
+    pins = None
+    if set_run or plan.live is not None:  # one pin table a run (inputs.guard.Pins)
+        from sitemap_lint.inputs.guard import Pins
+
+        pins = Pins()
+    if set_run:
         from sitemap_lint.sets import runner as sets
 
-        set_settings = _set_settings(settings, config)
+        set_settings = replace(_set_settings(settings, config), pins=pins)
         executor = None
         if plan.scheduler:  # the files are checked on a Dask cluster
             from sitemap_lint.sets.cluster import connect
@@ -454,7 +460,8 @@ def compute(
     live = None
     if plan.live is not None:
         try:
-            live = _live_audit(plan, plan.live, results, make_progress, executor)
+            live_settings = replace(plan.live, pins=pins)
+            live = _live_audit(plan, live_settings, results, make_progress, executor)
         finally:
             if executor is not None:
                 executor.close()

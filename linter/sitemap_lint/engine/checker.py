@@ -175,6 +175,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     if reader is not None:
         reader.feed("", final=True)
         result.targets = reader.targets()
+        result.target_pointer = reader.pointer()
     return result
 
 

@@ -15,7 +15,7 @@ from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
-    from sitemap_lint.live.model import Target
+    from sitemap_lint.live.model import Target, TargetPointer
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -44,6 +44,8 @@ class FileResult(Mutable):
     site: bool = False
     # With --live, until the audit is done: the URLs the file lists, where they stand.
     targets: list[Target] | None = field(default=None, repr=False, compare=False)
+    # With --live: what names the targets' elements in the findings (their xpath).
+    target_pointer: TargetPointer | None = field(default=None, repr=False, compare=False)
 
     def __init__(
         self,
@@ -57,6 +59,7 @@ class FileResult(Mutable):
         sink: FindingSink | None = None,
         site: bool = False,
         targets: list[Target] | None = None,
+        target_pointer: TargetPointer | None = None,
     ) -> None:
         self.name = name
         self.findings = [] if findings is None else findings
@@ -68,6 +71,7 @@ class FileResult(Mutable):
         self.sink = sink
         self.site = site
         self.targets = targets
+        self.target_pointer = target_pointer
 
     def open_sink(self) -> FindingSink:
         """The file's open sink, where findings across files (and a live audit's) go;

@@ -27,6 +27,7 @@ from sitemap_lint._version import __version__
 from sitemap_lint.inputs import reader as inputs
 from sitemap_lint.inputs.guard import (
     HostPolicy,
+    Pins,
     RefusedAddress,
     address_text,
     bad_port_reason,
@@ -77,6 +78,8 @@ class FetchSettings:
     max_redirects: int = 5
     max_bytes: int = inputs.READ_CAP  # cap on the body after Content-Encoding is undone
     hosts: HostPolicy = field(default_factory=HostPolicy)  # by default: public hosts only
+    # The run's pin table, shared with its live client (None: the fetcher's own).
+    pins: Pins | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,9 @@ class Fetcher:
         # connect where the guard cannot see); allowing every host keeps httpx's own.
         hosts = settings.hosts
         context = tls_context()
-        transport = None if hosts.allow_private else guarded_transport(hosts, context)
+        transport = (
+            None if hosts.allow_private else guarded_transport(hosts, context, settings.pins)
+        )
         self._client = httpx.Client(
             verify=context,
             headers={

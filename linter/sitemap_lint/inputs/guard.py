@@ -5,8 +5,9 @@ serves that file. Fetched from a CI runner or a laptop, it could reach what only
 machine reaches: its loopback services, the private network, a cloud's metadata
 address. Such addresses are refused unless the user named the host (``HostPolicy``)
 or allowed them all. A named host is trusted by its name, pinned to the addresses of its
-first lookup (``Guard``): neither a later answer of its DNS nor a URL that writes the
-address it resolved to is trusted for it.
+first lookup in the run (``Guard``, ``Pins``: one table the run's fetcher and live client
+share): neither a later answer of its DNS nor a URL that writes the address it resolved
+to is trusted for it.
 
 The check is made on the connection itself (``GuardedBackend``, an httpcore network
 backend behind ``guarded_transport``): the host is resolved once, every address it
@@ -335,12 +336,60 @@ class RefusedAddress(Exception):
         self.kind = kind
 
 
+class Pins:
+    """The addresses each named host name is pinned to in one run: those of its first
+    lookup by any of the run's guards (the set's fetcher, the live client); safe to use
+    from several threads. Pickled (as a cluster's tasks carry it), a table is its
+    names pinned so far and ``run``, which tells one run's table from another's: a
+    worker shares it among one run's tasks and never gives it to another run."""
+
+    def __init__(self) -> None:
+        import uuid
+
+        self.run = uuid.uuid4().hex
+        self._lock = threading.Lock()
+        self._pinned: dict[str, frozenset[Address]] = {}  # named name -> first addresses
+
+    def pin(self, name: str, addresses: Iterable[str]) -> frozenset[Address]:
+        """The addresses ``name`` is pinned to: ``addresses`` when it has none yet."""
+        with self._lock:
+            pinned = self._pinned.get(name)
+            if pinned is None:
+                pinned = self._pinned[name] = frozenset(
+                    _unmapped(ip_address(text)) for text in addresses
+                )
+            return pinned
+
+    def resolve(self, named: Iterable[tuple[str, int]]) -> None:
+        """Pin the names of ``named`` ((canonical host, port) pairs) now, each at its first
+        lookup (a name that does not resolve is left to the first guard that looks it
+        up): for a run whose tasks take copies of the table to other machines."""
+        for host, port in sorted(named):
+            if host_address(host) is not None or host in self._pinned:
+                continue
+            try:
+                infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            except OSError:
+                continue
+            self.pin(host, dict.fromkeys(str(info[4][0]) for info in infos))
+
+    def __getstate__(self) -> dict[str, object]:
+        with self._lock:
+            return {"run": self.run, "pinned": dict(self._pinned)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.run = state["run"]
+        self._lock = threading.Lock()
+        self._pinned = dict(state["pinned"])
+
+
 class Guard:
     """Resolves a host once and checks its addresses against a ``HostPolicy``; safe to
     use from several threads.
 
     A host the user named is trusted by its name, at the addresses of its first lookup
-    by this guard: the name is pinned to them. A later lookup that answers other
+    in the run (``pins``, the run's table; a guard of its own without): the name is
+    pinned to them. A later lookup that answers other
     addresses (a hostile DNS server that answers 169.254.169.254 once the run is under
     way) has those checked as any host's, and an internal one refused unless every
     address is allowed. The addresses a named name resolves to are trusted for that
@@ -349,10 +398,9 @@ class Guard:
     address the user named as such (``http://127.0.0.1:8000/``) is trusted at its port
     whatever name resolves to it."""
 
-    def __init__(self, policy: HostPolicy) -> None:
+    def __init__(self, policy: HostPolicy, pins: Pins | None = None) -> None:
         self.policy = policy
-        self._lock = threading.Lock()
-        self._pinned: dict[str, frozenset[Address]] = {}  # named name -> first addresses
+        self.pins = pins if pins is not None else Pins()
         self._named_addresses = frozenset(
             (_unmapped(address), port)
             for host, port in policy.named
@@ -375,7 +423,7 @@ class Guard:
         if self.policy.names(host, port):
             if literal is not None:
                 return addresses
-            pinned = self._pin(canonical_host(host), addresses)
+            pinned = self.pins.pin(canonical_host(host), addresses)
         allowed: list[str] = []
         refused: RefusedAddress | None = None
         for text in addresses:
@@ -399,16 +447,6 @@ class Guard:
         kind = address_kind(address)
         if kind is not None and (_unmapped(address), port) not in self._named_addresses:
             raise RefusedAddress(host, port, address, kind)
-
-    def _pin(self, name: str, addresses: list[str]) -> frozenset[Address]:
-        """The addresses ``name`` is pinned to: those of its first lookup."""
-        with self._lock:
-            pinned = self._pinned.get(name)
-            if pinned is None:
-                pinned = self._pinned[name] = frozenset(
-                    _unmapped(ip_address(text)) for text in addresses
-                )
-            return pinned
 
 
 class GuardedBackend(_NetworkBackend):
@@ -458,10 +496,12 @@ class GuardedBackend(_NetworkBackend):
         self._inner.sleep(seconds)
 
 
-def guarded_transport(policy: HostPolicy, context: ssl.SSLContext) -> httpx.HTTPTransport:
-    """An httpx transport whose every connection goes through ``GuardedBackend`` and
-    TLS ``context``; a client given it uses no proxy (a proxy would make the connection
-    elsewhere)."""
+def guarded_transport(
+    policy: HostPolicy, context: ssl.SSLContext, pins: Pins | None = None
+) -> httpx.HTTPTransport:
+    """An httpx transport whose every connection goes through ``GuardedBackend`` (its
+    guard pinning to the run's ``pins``) and TLS ``context``; a client given it uses no
+    proxy (a proxy would make the connection elsewhere)."""
     import httpcore
     import httpx
 
@@ -473,6 +513,6 @@ def guarded_transport(policy: HostPolicy, context: ssl.SSLContext) -> httpx.HTTP
         max_connections=limits.max_connections,
         max_keepalive_connections=limits.max_keepalive_connections,
         keepalive_expiry=limits.keepalive_expiry,
-        network_backend=GuardedBackend(Guard(policy)),
+        network_backend=GuardedBackend(Guard(policy, pins)),
     )
     return transport

@@ -58,6 +58,7 @@ from sitemap_lint._version import __version__
 from sitemap_lint.inputs.guard import (
     Guard,
     HostPolicy,
+    Pins,
     RefusedAddress,
     address_text,
     bad_port_reason,
@@ -133,6 +134,9 @@ class ClientSettings:
     # seconds a host is held in all by its 429s and 503s; past them, they are answers
     held_cap: float = 300.0
     extra: dict[str, str] = field(default_factory=dict)  # more request headers
+    # The run's pin table (inputs.guard.Pins), shared with its fetcher; None: the client's
+    # own. A cluster's task carries a copy.
+    pins: Pins | None = None
 
 
 class HopError(Exception):
@@ -359,7 +363,7 @@ class Client:
     async def __aenter__(self) -> Client:
         settings = self.settings
         resolver = self._resolver = GuardedResolver(
-            Guard(policy_for(settings)), parse_connect_to(settings.connect_to)
+            Guard(policy_for(settings), settings.pins), parse_connect_to(settings.connect_to)
         )
         connector = GuardedConnector(
             resolver,
@@ -864,6 +868,9 @@ def _decoder(encoding: str) -> _Identity | _Inflater | None:
     return None
 
 
+_GZIP_START = b"\x1f"  # a gzip member's first byte (no zlib stream starts with it)
+
+
 class _Identity:
     """A body sent as it is; ``consumed``: the bytes of it decoded so far."""
 
@@ -878,25 +885,55 @@ class _Identity:
 
 class _Inflater:
     """gzip or zlib by its header (47); ``deflate`` is zlib or, as some servers send
-    it, raw deflate without a header. ``consumed``: the bytes of the encoded body
+    it, raw deflate without a header. A gzip body goes on past the end of a member into
+    the next (RFC 1952, 2.2: a page may be sent as several); NUL padding after the last,
+    or bytes that start no member, end it. ``consumed``: the bytes of the encoded body
     decoded so far."""
 
     def __init__(self, deflate: bool) -> None:
         self._may_be_raw = deflate
+        self._gzip = not deflate  # members may follow (known at the first byte)
+        self._started = False
+        self._ended = False  # past the last member
         self._inflate = zlib.decompressobj(15 if deflate else 47)
         self.consumed = 0
 
     def decode(self, chunk: bytes, room: int) -> bytes:
+        if not self._started and chunk:
+            self._started = True
+            self._gzip = self._gzip and chunk[:1] == _GZIP_START
+        pieces: list[bytes] = []
+        while chunk and room > 0 and not self._ended:
+            if self._inflate.eof:  # past a member: the next one, or padding, or the end
+                if not self._gzip or not chunk.strip(b"\x00"):
+                    self._ended = True
+                    break
+                self._inflate = zlib.decompressobj(31)
+                try:
+                    piece = self._inflate.decompress(chunk, room)
+                except zlib.error:  # no member: what came before is the body
+                    self._ended = True
+                    break
+            else:
+                piece = self._decompress(chunk, room)
+            pieces.append(piece)
+            room -= len(piece)
+            rest = self._inflate.unused_data if self._inflate.eof else b""
+            self.consumed += len(chunk) - len(self._inflate.unconsumed_tail) - len(rest)
+            chunk = rest
+        if self._ended:
+            self.consumed += len(chunk)  # past the last member: read, not decoded
+        return b"".join(pieces)
+
+    def _decompress(self, chunk: bytes, room: int) -> bytes:
         try:
-            piece = self._inflate.decompress(chunk, room)
+            return self._inflate.decompress(chunk, room)
         except zlib.error:
             if not self._may_be_raw:
                 raise
             self._may_be_raw = False
             self._inflate = zlib.decompressobj(-15)
-            piece = self._inflate.decompress(chunk, room)
-        self.consumed += len(chunk) - len(self._inflate.unconsumed_tail)
-        return piece
+            return self._inflate.decompress(chunk, room)
 
 
 def _hop_error(error: BaseException) -> HopError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from sitemap_lint.support.records import Frozen
 
@@ -30,7 +31,9 @@ class Target(Frozen):
     ((hreflang, href) pairs, in the file's order). ``written`` says how the URL stands
     in the text, for a fix that rewrites it: ``TEXT``, the whole text of the element at
     the position; ``SPAN``, the URL itself from the position on (a text sitemap's
-    line); ``ATTRIBUTE``, the ``href`` of the element (an Atom link)."""
+    line); ``ATTRIBUTE``, the ``href`` of the element (an Atom link). ``element``
+    names the element once a finding needs its pointer (``TargetPointer.path``; 0: no
+    pointer): an int, not a string, while the targets wait for their answers."""
 
     url: str
     kind: str
@@ -39,6 +42,7 @@ class Target(Frozen):
     lastmod: str | None = None
     alternates: tuple[tuple[str, str], ...] = ()
     written: str = "text"
+    element: int = field(default=0, compare=False, repr=False)
 
     def __init__(
         self,
@@ -49,6 +53,7 @@ class Target(Frozen):
         lastmod: str | None = None,
         alternates: tuple[tuple[str, str], ...] = (),
         written: str = "text",
+        element: int = 0,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "url", url)
@@ -58,6 +63,52 @@ class Target(Frozen):
         setattr_(self, "lastmod", lastmod)
         setattr_(self, "alternates", alternates)
         setattr_(self, "written", written)
+        setattr_(self, "element", element)
+
+
+# A target's element number (Target.element): the entry's index (1-based, among the
+# root's entries as ``engine.checker`` counts them) in the low bits, then the element's
+# place among its siblings of its name and its box's place (image:image, video:video)
+# among the entry's children of that name; a place of 0 is written without an index
+# (the only one of its name, without children), as the checker writes it.
+_PLACE_SHIFT = 40
+_BOX_SHIFT = 64
+_PLACE_LIMIT = 1 << (_BOX_SHIFT - _PLACE_SHIFT)
+_INDEX_LIMIT = 1 << _PLACE_SHIFT
+
+
+def element_number(index: int, place: int = 0, box: int = 0) -> int:
+    """The ``Target.element`` of the element at ``place`` in the ``box`` of the entry of
+    ``index``; 0 (no pointer) when a number is past what it holds."""
+    if not 0 < index < _INDEX_LIMIT or not 0 <= place < _PLACE_LIMIT or box < 0:
+        return 0
+    return index | place << _PLACE_SHIFT | box << _BOX_SHIFT
+
+
+class TargetPointer(NamedTuple):
+    """How one file's live findings name their targets' elements, as ``engine.checker``
+    names them (the document's prefixes, 1-based indexes): ``head``, the path up to an
+    entry's index (``/urlset/url[``), and for each kind of target the step of its box
+    ("" for none) and of its element (``("image", "image:image", "image:loc")``)."""
+
+    head: str
+    steps: tuple[tuple[str, str, str], ...]
+
+    def path(self, kind: str, element: int) -> str | None:
+        """The pointer to the element of a target of ``kind`` numbered ``element``."""
+        index = element & (_INDEX_LIMIT - 1)
+        if index == 0:
+            return None
+        found = next((step for step in self.steps if step[0] == kind), None)
+        if found is None:
+            return None
+        _kind, box, name = found
+        path = f"{self.head}{index}]"
+        if box:
+            box_place = element >> _BOX_SHIFT
+            path = f"{path}/{box}[{box_place}]" if box_place else f"{path}/{box}"
+        place = (element >> _PLACE_SHIFT) & (_PLACE_LIMIT - 1)
+        return f"{path}/{name}[{place}]" if place else f"{path}/{name}"
 
 
 # How a target's URL stands in the text (Target.written).

@@ -26,6 +26,7 @@ import heapq
 import pyexpat
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from sitemap_lint.formats.xml import AMP_MARK, DROP_MARK, StreamParser
 from sitemap_lint.live.model import (
@@ -35,10 +36,13 @@ from sitemap_lint.live.model import (
     IMAGE,
     PAGE,
     SPAN,
+    TEXT,
     VIDEO_CONTENT,
     VIDEO_PLAYER,
     VIDEO_THUMBNAIL,
     Target,
+    TargetPointer,
+    element_number,
 )
 from sitemap_lint.model import Node
 
@@ -79,6 +83,7 @@ _LINK = f"{XHTML_NS}}}link"
     _FEED_LINK,
 ) = range(10)
 _VALUES = frozenset({_LOC, _LASTMOD, _MEDIA_LOC})  # the elements whose text is kept
+_NUMBERED = frozenset({_LOC, _MEDIA_LOC, _LINK_ROLE})  # the elements targets stand at
 
 # A "&" that does not start a reference expat reads (the predefined entities and
 # character references); an entity the file declares is kept as written either way.
@@ -117,6 +122,12 @@ class TargetReader:
         self._held = ""
         self._failed = False
         self._marked = False
+        # What names the targets' elements (``pointer``): the entries so far, whether
+        # they are counted as the static check counts them, the first prefix declared
+        # for each namespace.
+        self._entries = 0
+        self._counted = True
+        self._prefixes: dict[str, str] = {}
         # What a recovery needs: the open elements' roles, the root's namespace
         # declarations, the start of the open entry (byte index, expat's line and
         # column), the text fed since (blocks: their first byte index and their
@@ -181,6 +192,31 @@ class TargetReader:
         """The targets read so far, in the file's order."""
         return self._targets
 
+    def pointer(self) -> TargetPointer | None:
+        """What names the targets' elements as the static findings name them (the
+        prefixes the document declared first for each namespace, as
+        ``formats.xml.StreamParser.prefixes``); None for a feed or another document."""
+        if self._root is None or self._entry is None:
+            return None
+        ns, name = self._root
+        prefixes = self._prefixes
+
+        def step(uri: str, local: str) -> str:
+            prefix = prefixes.get(uri, "") if uri else ""
+            return f"{prefix}:{local}" if prefix else local
+
+        entry_name, kind = self._entry
+        image, video = step(IMAGE_NS, "image"), step(VIDEO_NS, "video")
+        steps = (
+            (kind, "", step(ns, "loc")),
+            (IMAGE, image, step(IMAGE_NS, "loc")),
+            (VIDEO_CONTENT, video, step(VIDEO_NS, "content_loc")),
+            (VIDEO_PLAYER, video, step(VIDEO_NS, "player_loc")),
+            (VIDEO_THUMBNAIL, video, step(VIDEO_NS, "thumbnail_loc")),
+            (ALTERNATE, "", step(XHTML_NS, "link")),
+        )
+        return TargetPointer(f"/{step(ns, name)}/{step(ns, entry_name)}[", steps)
+
     def _stop(self) -> None:
         self._failed = True
         self._held = ""
@@ -209,6 +245,7 @@ class TargetReader:
             self._stop()
             return
         _detach(self._parser)
+        self._counted = False  # entries the check may lose or read again: not numbered
         prefix = self._synthetic_root()
         handler = _EntryTargets(self._targets, self._root[0], *self._entry)
         recovery = StreamParser(handler, line - 1, column - 1 - len(prefix))
@@ -272,19 +309,28 @@ class TargetReader:
         # handlers do as little as they can for an element that is not wanted.
         targets = self._targets
         roles = self._roles
+        prefixes = self._prefixes
         pieces: list[str] = []
         line_offset, column_offset = self._line_offset, self._column_offset
         reader = self
         # Expat tag -> (the role its parent must have, its role): set at the root.
         wanted: dict[str, tuple[int, int]] = {}
-        entry: list[Target] = []  # the targets of the open entry, in order
-        page_at = -1  # where the entry's own loc target stands in ``entry``
+        # The targets of the open entry, in order, until its end numbers them:
+        # [url, kind, line, column, written, tag, place, box, has children].
+        entry: list[list[Any]] = []
+        page: list[Any] | None = None  # the entry's own loc target, in ``entry``
         kind = PAGE
-        loc: tuple[str, int, int] | None = None
         lastmod: str | None = None
         alternates: list[tuple[str, str]] = []
         at = (0, 0)
         media_kind = IMAGE
+        place = 0  # the open loc's or media loc's place among its siblings of its name
+        nested = False  # the open loc or media loc has a child element
+        link_item: list[Any] | None = None  # the target of the open xhtml:link
+        seen: dict[str, int] = {}  # the open entry's children wanted, counted by tag
+        box_seen: dict[str, int] = {}  # the open box's locs, counted by tag
+        box_at = 0  # where the open box's targets start in ``entry``
+        box_place = 0
         written = "text"  # how the entry's loc stands in the text (Target.written)
 
         def where() -> tuple[int, int]:
@@ -298,7 +344,8 @@ class TargetReader:
             return _unmark(text) if reader._marked else text
 
         def start(tag: str, attrs: dict[str, str]) -> None:
-            nonlocal loc, lastmod, alternates, page_at, at, media_kind, written
+            nonlocal page, lastmod, alternates, at, media_kind, written, place, nested
+            nonlocal link_item, box_at, box_place
             spec = wanted.get(tag)
             if spec is None or spec[0] != roles[-1]:
                 if len(roles) == 1:
@@ -307,6 +354,10 @@ class TargetReader:
                         parser.CurrentLineNumber,
                         parser.CurrentColumnNumber,
                     )
+                elif spec is not None and spec[1] == _ENTRY:
+                    reader._counted = False  # an entry in an entry: the check may count it
+                elif roles and roles[-1] in _NUMBERED:
+                    nested = True  # its place is written even when it is the only one
                 roles.append(_OTHER if roles else root(tag, attrs))
                 return
             role = spec[1]
@@ -314,21 +365,30 @@ class TargetReader:
                 feed_link(attrs)
                 role = _OTHER
             elif role == _LOC:
-                if loc is not None:  # a second loc: the first counts
+                seen[tag] = place = seen.get(tag, 0) + 1
+                if page is not None:  # a second loc: the first counts
                     role = _OTHER
-                at = where()
+                at, nested = where(), False
             elif role == _MEDIA_LOC:
-                media_kind, at = _VIDEO_LOCS.get(tag, IMAGE), where()
+                box_seen[tag] = place = box_seen.get(tag, 0) + 1
+                media_kind, at, nested = _VIDEO_LOCS.get(tag, IMAGE), where(), False
             elif role == _ENTRY:
                 reader._open_entry = (
                     parser.CurrentByteIndex,
                     parser.CurrentLineNumber,
                     parser.CurrentColumnNumber,
                 )
+                reader._entries += 1
                 entry.clear()
-                page_at, loc, lastmod, alternates, written = -1, None, None, [], "text"
+                seen.clear()
+                page, lastmod, alternates, written = None, None, [], "text"
             elif role == _LINK_ROLE:
-                link(attrs)
+                seen[tag] = count = seen.get(tag, 0) + 1
+                link_item, nested = link(attrs, tag, count), False
+            elif role in (_IMAGE_BOX, _VIDEO_BOX):
+                seen[tag] = box_place = seen.get(tag, 0) + 1
+                box_at = len(entry)
+                box_seen.clear()
             pieces.clear()
             roles.append(role)
 
@@ -360,8 +420,8 @@ class TargetReader:
             return _ROOT
 
         def feed_link(attrs: dict[str, str]) -> None:
-            nonlocal loc, page_at, written
-            if page_at != -1 or written == ATTRIBUTE:  # the first alternate link counts
+            nonlocal page, written
+            if page is not None or written == ATTRIBUTE:  # the first alternate link counts
                 return
             rel = attrs.get("rel")
             if rel is not None and rel.strip().lower() not in _ALTERNATE:
@@ -369,24 +429,27 @@ class TargetReader:
             written = ATTRIBUTE
             href = attrs.get("href", "").strip()
             if href:
-                loc = (_unmark(href) if reader._marked else href, *where())
-                page_at = len(entry)
+                url = _unmark(href) if reader._marked else href
+                page = [url, kind, *where(), ATTRIBUTE, "", 0, 0, False]
+                entry.append(page)
 
-        def link(attrs: dict[str, str]) -> None:
+        def link(attrs: dict[str, str], tag: str, count: int) -> list[Any] | None:
             if "alternate" not in attrs.get("rel", "").lower().split():
-                return
+                return None
             href = attrs.get("href", "").strip()
             if not href:
-                return
+                return None
             if reader._marked:
                 href = _unmark(href)
             hreflang = attrs.get("hreflang", "").strip()
             if hreflang:
                 alternates.append((_unmark(hreflang), href))
-            entry.append(Target(href, ALTERNATE, *where()))
+            item = [href, ALTERNATE, *where(), TEXT, tag, count, 0, False]
+            entry.append(item)
+            return item
 
         def end(tag: str) -> None:
-            nonlocal loc, lastmod, page_at
+            nonlocal page, lastmod, link_item
             role = roles.pop()
             if role == _OTHER:
                 if len(pieces) > 64 and roles and roles[-1] not in _VALUES:
@@ -395,26 +458,52 @@ class TargetReader:
             if role == _LOC:
                 text = value()
                 if text:
-                    loc = (text, *at)
-                    page_at = len(entry)
+                    page = [text, kind, *at, written, tag, place, 0, nested]
+                    entry.append(page)
             elif role == _LASTMOD:
                 lastmod = value() or None
             elif role == _MEDIA_LOC:
                 text = value()
                 if text:
-                    entry.append(Target(text, media_kind, *at))
+                    entry.append([text, media_kind, *at, TEXT, tag, place, box_place, nested])
+            elif role == _LINK_ROLE:
+                if link_item is not None and nested:
+                    link_item[8] = True
+                link_item = None
+            elif role in (_IMAGE_BOX, _VIDEO_BOX):
+                for item in entry[box_at:]:  # numbered by the box's locs of their name
+                    if box_seen[item[5]] == 1 and not item[8]:
+                        item[6] = 0
             elif role == _ENTRY:
-                if loc is not None:
-                    url, line, column = loc
-                    page = Target(url, kind, line, column, lastmod, tuple(alternates), written)
-                    entry.insert(page_at, page)
-                targets.extend(entry)
+                index = reader._entries if reader._counted and reader._entry else 0
+                for item in entry:
+                    url, item_kind, line, column, item_written, item_tag, at_place, box, _ = item
+                    if not box and seen.get(item_tag, 0) == 1 and not item[8]:
+                        at_place = 0
+                    element = element_number(index, at_place, box) if index else 0
+                    if item is page:
+                        targets.append(
+                            Target(
+                                url,
+                                item_kind,
+                                line,
+                                column,
+                                lastmod,
+                                tuple(alternates),
+                                item_written,
+                                element,
+                            )
+                        )
+                    else:
+                        targets.append(Target(url, item_kind, line, column, element=element))
                 entry.clear()
+                page = None
             elif role == _ROOT:
                 reader._root_closed = True
             pieces.clear()
 
         def declare(prefix: str | None, uri: str | None) -> None:
+            prefixes.setdefault(uri or "", prefix or "")
             if not roles:
                 reader._declarations.append((prefix or "", uri or ""))
 

@@ -366,8 +366,8 @@ PRIVATE_ADDRESS_REFUSED = rule(
         (the URLs on the command line or in the configuration, `--robots` URLs,
         `--map` prefixes) are fetched, and so is any host that resolves to an
         address given as such (`http://127.0.0.1:8000/`), at its port. A host name
-        given is trusted by its name, at the addresses of its first lookup: a later
-        lookup that answers an internal address it did not (DNS rebinding), or
+        given is trusted by its name, at the addresses of its first lookup in the run
+        (with `--live`, the audit's too): a later lookup that answers an internal address it did not (DNS rebinding), or
         another host on the address it resolves to, is refused.
         `--allow-private-hosts` fetches them all.
     """,

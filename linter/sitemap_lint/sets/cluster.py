@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from sitemap_lint.finding import Finding
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
-    from sitemap_lint.inputs.guard import HostPolicy
+    from sitemap_lint.inputs.guard import HostPolicy, Pins
     from sitemap_lint.rules.hreflang import Alternates
     from sitemap_lint.settings.options import Options
     from sitemap_lint.xsd import Engine
@@ -490,7 +490,9 @@ def _reason(error: BaseException) -> str:
 # -- what the workers run ---------------------------------------------------------------
 
 _local = threading.local()  # each worker thread: its schema engine
-_fetchers: dict[tuple[float, HostPolicy | None], Fetcher] = {}
+# By (timeout, host policy, run): a run's pin table is never another run's.
+_fetchers: dict[tuple[float, HostPolicy | None, str], Fetcher] = {}
+_RUNS_KEPT = 8  # fetchers of runs before these are let go
 _fetchers_lock = threading.Lock()
 
 
@@ -605,7 +607,7 @@ def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> C
         return check_for_set(source, options, _engine(engine_name))
 
     def fetch(url: str) -> Fetched:
-        return _fetcher(fetch_timeout, task.hosts).get(url)
+        return _fetcher(fetch_timeout, task.hosts, task.pins).get(url)
 
     return run_task(task, fetch, check)
 
@@ -635,6 +637,7 @@ def discovery_view(checked: Checked) -> Checked:
         stats=result.stats,
         sink=result.sink,
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
+        target_pointer=result.target_pointer,
     )
     return Checked(view, checked.size, checked.robots_text, alternates, checked.robots_url)
 
@@ -699,16 +702,24 @@ def _engine(name: str) -> Engine:
     return engine
 
 
-def _fetcher(timeout: float, hosts: HostPolicy | None) -> Fetcher:
-    """One fetcher per timeout and host policy, shared by the worker's tasks."""
+def _fetcher(timeout: float, hosts: HostPolicy | None, pins: Pins | None) -> Fetcher:
+    """One fetcher per timeout, host policy and run, shared by the run's tasks on this
+    worker: the first copy of the run's pin table its tasks carry is theirs (a task
+    without one: a table of the worker's, for no run)."""
+    run = pins.run if pins is not None else ""
     with _fetchers_lock:
-        fetcher = _fetchers.get((timeout, hosts))
+        fetcher = _fetchers.get((timeout, hosts, run))
         if fetcher is None:
             from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
             from sitemap_lint.inputs.guard import HostPolicy
 
-            settings = FetchSettings(timeout, hosts=hosts if hosts is not None else HostPolicy())
-            fetcher = _fetchers[timeout, hosts] = Fetcher(settings)
+            settings = FetchSettings(
+                timeout, hosts=hosts if hosts is not None else HostPolicy(), pins=pins
+            )
+            fetcher = _fetchers[timeout, hosts, run] = Fetcher(settings)
+            runs = list(dict.fromkeys(key[2] for key in _fetchers))
+            for key in [key for key in _fetchers if key[2] in runs[:-_RUNS_KEPT]]:
+                del _fetchers[key]  # an earlier run's (its tasks hold it while they run)
         return fetcher
 
 

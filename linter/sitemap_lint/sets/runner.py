@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from sitemap_lint.inputs.fetch import Fetched, Fetcher
-    from sitemap_lint.inputs.guard import HostPolicy
+    from sitemap_lint.inputs.guard import HostPolicy, Pins
     from sitemap_lint.xsd import Engine
 
 FETCH_THREADS = 8
@@ -87,6 +87,8 @@ class SetSettings:
     allow_private_hosts: bool = False  # fetch internal addresses no input names
     named_urls: tuple[str, ...] = ()  # URLs given besides the inputs (--sitemap-url)
     stdin_name: str = STDIN  # the name standard input is reported under (--stdin-filename)
+    # The run's pin table (inputs.guard), shared with --live's client.
+    pins: Pins | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class FileTask:
     robots: bool  # named robots.txt: its text informs the checks of the other files
     listed: bool  # listed by an index or robots.txt: unreadable is a finding, not the end
     hosts: HostPolicy | None = None  # where a fetch may connect (None: public hosts only)
+    pins: Pins | None = field(default=None, compare=False)  # the run's (a copy on a worker)
 
 
 @dataclass(eq=False)
@@ -218,6 +221,8 @@ class SetRunner:
     def run(self, arguments: list[str]) -> list[FileResult]:
         try:
             self.hosts = self._host_policy(arguments)
+            if self.settings.pins is not None and not isinstance(self.executor, LocalExecutor):
+                self._pin_inputs(arguments, self.settings.pins)
             self._load_robots()
             roots = self._roots(arguments)
             robots_first = [job for job in roots if _named_robots(job)]
@@ -270,6 +275,18 @@ class SetRunner:
             *settings.named_urls,
         ]
         return HostPolicy.naming(urls, allow_private=settings.allow_private_hosts)
+
+    def _pin_inputs(self, arguments: list[str], pins: Pins) -> None:
+        """Pin the hosts of the URLs the run fetches first (the inputs, --robots) before
+        its tasks carry copies of the table to other machines, so that every copy holds
+        the addresses of the one first lookup."""
+        from sitemap_lint.inputs.guard import HostPolicy
+
+        if self.settings.allow_private_hosts:
+            return
+        settings = self.settings
+        fetched = [*(a for a in arguments if is_url(a)), *(r for r in settings.robots if is_url(r))]
+        pins.resolve(HostPolicy.naming(fetched).named)
 
     def _roots(self, arguments: list[str]) -> list[Job]:
         roots: list[Job] = []
@@ -371,6 +388,7 @@ class SetRunner:
             _named_robots(job),
             job.parent is not None,
             self.hosts,
+            self.settings.pins,
         )
 
     @staticmethod
@@ -396,7 +414,9 @@ class SetRunner:
                 from sitemap_lint.inputs.fetch import Fetcher, FetchSettings
 
                 hosts = self.hosts if self.hosts is not None else self._host_policy([])
-                self._fetcher = Fetcher(FetchSettings(timeout=self.settings.timeout, hosts=hosts))
+                self._fetcher = Fetcher(
+                    FetchSettings(self.settings.timeout, hosts=hosts, pins=self.settings.pins)
+                )
             fetcher = self._fetcher
         return fetcher.get(url)
 
