@@ -4,7 +4,6 @@ compare."""
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
@@ -12,6 +11,10 @@ _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 _PATH_END = re.compile(r"[?#]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+# An escape not in normal form: a lower-case hex digit, or an unreserved character's.
+_ABNORMAL_ESCAPE = re.compile(
+    r"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
+)
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -26,6 +29,9 @@ def _as_uri(iri: str) -> str:
     """The URI an IRI maps to (RFC 3987, 3.1): a host outside ASCII in its IDNA form (as
     browsers encode it; kept when it has none), the other characters outside ASCII as
     percent-encoded UTF-8."""
+    prefix = _AUTHORITY.match(iri)
+    if prefix is None or prefix.group().isascii():  # (the usual IRI: its path)
+        return _NON_ASCII.sub(_encoded, iri)
     match = _URL.fullmatch(iri)
     if match is None:
         return _NON_ASCII.sub(_encoded, iri)
@@ -42,10 +48,12 @@ def _as_uri(iri: str) -> str:
 
 
 def _encoded(run: re.Match[str]) -> str:
+    """A run of characters outside ASCII as percent-encoded UTF-8 (each byte escaped)."""
     try:
-        return quote(run.group(), safe="")
+        data = run.group().encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: no UTF-8 to encode
         return run.group()
+    return "%" + data.hex("%").upper()
 
 
 def _without_dot_segments(url: str) -> str:
@@ -86,7 +94,8 @@ def normal_url(url: str) -> str:
     if "%" in url:
         prefix = _AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0
-        url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
+        if _ABNORMAL_ESCAPE.search(url, start) is not None:
+            url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
     if "/." in url:
         url = _without_dot_segments(url)
     if url.startswith(("https://", "http://")):
