@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from sitemap_lint.domain.urls import normal_escape, remove_dot_segments, utf8_escapes
+
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
@@ -15,14 +17,10 @@ _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _ABNORMAL_ESCAPE = re.compile(
     r"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
 )
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
 def _normal_escape(match: re.Match[str]) -> str:
-    """A percent-escape in its normal form: the unreserved character it stands for, or
-    the escape with upper-case hex digits (RFC 3986, 6.2.2.1 and 6.2.2.2)."""
-    character = chr(int(match.group(1), 16))
-    return character if character in _UNRESERVED else "%" + match.group(1).upper()
+    return normal_escape(match.group(1))
 
 
 def _as_uri(iri: str) -> str:
@@ -48,12 +46,7 @@ def _as_uri(iri: str) -> str:
 
 
 def _encoded(run: re.Match[str]) -> str:
-    """A run of characters outside ASCII as percent-encoded UTF-8 (each byte escaped)."""
-    try:
-        data = run.group().encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 to encode
-        return run.group()
-    return "%" + data.hex("%").upper()
+    return utf8_escapes(run.group())
 
 
 def _without_dot_segments(url: str) -> str:
@@ -68,18 +61,7 @@ def _without_dot_segments(url: str) -> str:
     path = url[start:stop]
     if not path.startswith("/") or ("/./" not in path + "/" and "/../" not in path + "/"):
         return url
-    parts = path.split("/")
-    kept: list[str] = []
-    for number, segment in enumerate(parts[1:], 1):
-        if segment == "..":
-            if kept:
-                kept.pop()
-        elif segment != ".":
-            kept.append(segment)
-            continue
-        if number == len(parts) - 1:  # a last "." or "..": the path ends in "/"
-            kept.append("")
-    return url[:start] + "/" + "/".join(kept) + url[stop:]
+    return url[:start] + remove_dot_segments(path) + url[stop:]
 
 
 def normal_url(url: str) -> str:
@@ -89,13 +71,13 @@ def normal_url(url: str) -> str:
     hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded, and
     the path's "." and ".." segments resolved. Otherwise the path, query and fragment
     are kept as written (they may be case-sensitive)."""
-    if not url.isascii():
-        url = _as_uri(url)
-    if "%" in url:
+    if "%" in url:  # (before an IRI's mapping, whose escapes are in normal form)
         prefix = _AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0
         if _ABNORMAL_ESCAPE.search(url, start) is not None:
             url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
+    if not url.isascii():
+        url = _as_uri(url)
     if "/." in url:
         url = _without_dot_segments(url)
     if url.startswith(("https://", "http://")):

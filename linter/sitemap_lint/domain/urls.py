@@ -126,8 +126,19 @@ def normal_escape(digits: str) -> str:
 
 def utf8_escapes(text: str) -> str:
     """``text`` percent-encoded as UTF-8, each byte (an IRI's ``é`` is ``%C3%A9``, RFC
-    3987, 3.1)."""
-    return "".join(f"%{byte:02X}" for byte in text.encode("utf-8", "surrogatepass"))
+    3987, 3.1). A file's runs repeat (a folder's name in every URL): they are kept."""
+    found = _ESCAPED_RUNS.get(text)
+    if found is None:
+        if not text:
+            return ""
+        if len(_ESCAPED_RUNS) > 4096:
+            _ESCAPED_RUNS.clear()
+        data = text.encode("utf-8", "surrogatepass")
+        found = _ESCAPED_RUNS[text] = "%" + data.hex("%").upper()
+    return found
+
+
+_ESCAPED_RUNS: dict[str, str] = {}
 
 
 def normal_escapes(path: str) -> str:

@@ -18,7 +18,7 @@ from sitemap_lint.domain.hosts import (
     plain_host,
     to_ascii,
 )
-from sitemap_lint.domain.urls import ParsedURL, percent_faults
+from sitemap_lint.domain.urls import ParsedURL, percent_faults, utf8_escapes
 from sitemap_lint.domain.urls import encoded as percent_encoded
 from sitemap_lint.finding import Fix
 from sitemap_lint.fix.model import (
@@ -626,17 +626,8 @@ _NOT_ASCII = lazy(r"[^\x00-\x7f]+")
 
 
 def _encoded_run(run: re.Match[str]) -> str:
-    """Characters outside ASCII percent-encoded (as UTF-8), as ``percent_encoded`` encodes them."""
-    text = run.group()
-    encoded = _RUNS.get(text)
-    if encoded is None:
-        if len(_RUNS) > 4096:
-            _RUNS.clear()
-        encoded = _RUNS[text] = percent_encoded(text)
-    return encoded
-
-
-_RUNS: dict[str, str] = {}
+    """Characters outside ASCII percent-encoded (as UTF-8)."""
+    return utf8_escapes(run.group())
 
 
 # Tabs and line breaks: browsers drop them from a URL (WHATWG URL Standard, basic URL
