@@ -558,21 +558,26 @@ def test_the_left_unfixed_finding_follows_the_selection(
     assert "XM004" in out and status == 1  # the raw "&" is still there
 
 
-def test_a_fix_that_would_break_the_file_is_not_written(
-    tmp_path: Path, monkeypatch, capsys
-) -> None:
-    """The gate: a fixed text with a new well-formedness error is never written."""
+def _fixes_that_break_the_file(monkeypatch) -> None:
+    """The real fixes, then an unclosed element."""
     from sitemap_lint.fix import apply as fix_apply
     from sitemap_lint.fix import engine
 
     real = fix_apply.apply
 
-    def breaking(text: str, findings):  # the real fixes, then an unclosed element
+    def breaking(text: str, findings):
         done = real(text, findings)
         done.text = done.text.replace("</urlset>", "<url></urlset>")
         return done
 
     monkeypatch.setattr(engine, "apply", breaking)
+
+
+def test_a_fix_that_would_break_the_file_is_not_written(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """The gate: a fixed text with a new well-formedness error is never written."""
+    _fixes_that_break_the_file(monkeypatch)
     target = copy(tmp_path, "mixed.xml")
     status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
@@ -661,17 +666,7 @@ def test_the_gate_reads_every_rule_whatever_the_run_reports(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
     """A fix that breaks the file is not written though the run reports only VA."""
-    from sitemap_lint.fix import apply as fix_apply
-    from sitemap_lint.fix import engine
-
-    real = fix_apply.apply
-
-    def breaking(text: str, findings):  # the real fixes, then an unclosed element
-        done = real(text, findings)
-        done.text = done.text.replace("</urlset>", "<url></urlset>")
-        return done
-
-    monkeypatch.setattr(engine, "apply", breaking)
+    _fixes_that_break_the_file(monkeypatch)
     target = copy(tmp_path, "mixed.xml")
     run(["--select", "VA", "--fix", str(target)], capsys)
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()

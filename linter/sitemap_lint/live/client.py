@@ -595,9 +595,9 @@ class Client:
             chain.append(Hop(current, response.status, location))
             refused_port = self._refused_port(following)
             if refused_port is not None:
-                return _refused_hop(answer, chain, following, refused_port)
+                return _unrequested_hop(answer, chain, following, False, refused_port)
             if await self._disallowed(following):
-                return _disallowed_hop(answer, chain, following)
+                return _unrequested_hop(answer, chain, following, True)
             current = following
 
     def _refused_port(self, url: str) -> str | None:
@@ -1074,27 +1074,22 @@ def _copy(answer: Answer) -> Answer:
     return copy
 
 
-def _disallowed_hop(answer: Answer, chain: list[Hop], following: str) -> Answer:
+def _unrequested_hop(
+    answer: Answer, chain: list[Hop], following: str, disallowed: bool, reason: str = ""
+) -> Answer:
     """``answer`` (of the hop that redirects) as the end of a chain whose next hop,
-    ``following``, its host's robots.txt disallows: not requested."""
+    ``following``, is not requested: its host's robots.txt disallows it (``disallowed``),
+    or it goes to a bad port (``reason`` says which)."""
     answer.chain = list(chain)
     answer.final_url = following
     answer.status = None
-    answer.robots_disallowed = True
     answer.signals = None
-    answer.detail = f"not requested: robots.txt disallows the redirect's target {following}"
-    return answer
-
-
-def _refused_hop(answer: Answer, chain: list[Hop], following: str, reason: str) -> Answer:
-    """``answer`` (of the hop that redirects) as the end of a chain whose next hop,
-    ``following``, goes to a bad port: not requested."""
-    answer.chain = list(chain)
-    answer.final_url = following
-    answer.status = None
-    answer.error = BAD_PORT
-    answer.signals = None
-    answer.detail = reason
+    if disallowed:
+        answer.robots_disallowed = True
+        answer.detail = f"not requested: robots.txt disallows the redirect's target {following}"
+    else:
+        answer.error = BAD_PORT
+        answer.detail = reason
     return answer
 
 
