@@ -447,10 +447,12 @@ def _encoding_fix(
     if _BAD_PERCENT.search(remainder) or "\ufffd" in remainder or fixed == url:
         return None
     safe = _CHANGED_BY_BROWSERS.search(remainder) is None
+    dropped = any(char in remainder for char in "\t\n\r")
+    says = "Write the URL as browsers read it" if dropped else "Percent-encode the URL"
     if in_href:
         edit = Edit(node.line, node.column, fixed, "href", old=url)
-        return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, "Percent-encode the URL", (edit,))
-    return replace_text(node, fixed, "Percent-encode the URL", safe=safe)
+        return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, says, (edit,))
+    return replace_text(node, fixed, says, safe=safe)
 
 
 def _url_of(node: Node) -> ParsedURL | None:

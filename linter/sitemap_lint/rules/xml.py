@@ -602,9 +602,16 @@ def syntax_error(
                 f"end tag {tag!r} is not closed: its '>' is missing; add '>' after the "
                 f"name: '{tag}>'",
             )
-        # No value stands before the root: escaping a '<' or an '&' there would make
-        # text of markup (IN006), so neither is read as a raw one in a value.
-        in_value = None if before_root else _raw_in_value(context, offset, line, column)
+        spaced = _spaced_tag(context, offset, line, column)
+        if spaced is not None:
+            return spaced
+        # No value stands before the root but an entity's: escaping a '<' or an '&'
+        # elsewhere there would make text of markup (IN006), so neither is read as a raw
+        # one in a value.
+        in_entity = "<!ENTITY" in context[:offset]
+        in_value = (
+            None if before_root and not in_entity else _raw_in_value(context, offset, line, column)
+        )
         if in_value is not None:
             return in_value
         in_tag = _start_tag_defect(context, offset, line, column)
@@ -618,6 +625,29 @@ def syntax_error(
     reason = reason.removeprefix("not well-formed ").strip("()")
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
+    )
+
+
+# White space after a tag's "<" (``< urlset``, ``< /url>``): markup where no text stands.
+_SPACED_TAG = lazy(r"<[ \t]+(/?[A-Za-z_][\w.:-]*)")
+
+
+def _spaced_tag(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM001 naming white space after a tag's '<', where expat stopped (``offset``, at
+    the space): only where nothing but white space stands since the markup before it
+    (in a value, ``1 < 2`` is a raw '<')."""
+    lt = context.rfind("<", 0, offset)
+    spaced = _SPACED_TAG.match(context, lt) if lt >= 0 else None
+    if spaced is None or offset > spaced.start(1) or context[lt + 1 : offset].strip():
+        return None
+    if context[context.rfind(">", 0, lt) + 1 : lt].strip():
+        return None
+    name = spaced.group(1)
+    return SYNTAX_ERROR.at(
+        line,
+        max(column - (offset - lt), 1),
+        f"white space after '<' in {spaced.group()!r}: a tag's name follows '<' directly;"
+        f" write '<{name}'",
     )
 
 
