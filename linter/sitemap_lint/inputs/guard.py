@@ -30,6 +30,7 @@ import socket
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address
 from typing import TYPE_CHECKING, Any
 
@@ -241,6 +242,7 @@ def _ipv4_number(part: str) -> int | None:
     return int(digits, base) if digits else 0
 
 
+@lru_cache(maxsize=4096)  # a run asks about the same few hosts for every URL
 def host_address(host: str) -> Address | None:
     """The address a URL's host is written as (any IPv4 form, or IPv6 with or without
     its brackets), or None for a host name."""
@@ -253,6 +255,7 @@ def host_address(host: str) -> Address | None:
     return parse_ipv4(text)
 
 
+@lru_cache(maxsize=4096)
 def canonical_host(host: str) -> str:
     """A host as compared with the named ones: an address in its standard form (the
     unwrapped IPv4 address of a mapped IPv6 one), a name in lower case without a
