@@ -370,3 +370,17 @@ def test_schemas_command_lists_every_bundled_schema(capsys) -> None:
         name, namespace = line.split()[:2]
         text = files("sitemap_lint.schemas").joinpath(name).read_text(encoding="utf-8")
         assert f'targetNamespace="{namespace}"' in text
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_full_device_for_the_output_is_one_line_not_an_internal_error() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_lint", str(FIXTURES / "fix" / "mixed.xml")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "sitemap-lint: error: cannot write the output: No space left on device\n"
