@@ -33,6 +33,15 @@ def entry(name: str, extra: str = "") -> str:
     return f"<url><loc>https://example.com/{name}</loc>{extra}</url>"
 
 
+# Clean entries enough to take a file past the fast path's threshold.
+PLAIN = [entry(f"p{n}") for n in range(400)]
+
+
+def among_plain(*middle: str) -> list[str]:
+    """``middle`` between the first and the last 200 of ``PLAIN``."""
+    return [*PLAIN[:200], *middle, *PLAIN[200:]]
+
+
 def position(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
     """1-based line and column of the ``occurrence``-th ``needle`` in ``text``."""
     index = -1
@@ -351,7 +360,6 @@ def test_the_fast_path_changes_nothing(
     monkeypatch: pytest.MonkeyPatch,
     newline: str,
 ) -> None:
-    plain = [entry(f"p{n}") for n in range(400)]
     damaged = [
         entry("b", BAD_DATE)[:-1] + " ",  # an end tag without its '>'
         entry("c<d&e"),  # a raw '<' and a raw '&'
@@ -360,7 +368,7 @@ def test_the_fast_path_changes_nothing(
         "<!-- sitemap-lint: disable-next-line UR008 -->",
         entry("i#x"),
     ]
-    entries = [*plain[:100], damaged[0], *plain[100:200], damaged[1], *plain[200:], *damaged[2:]]
+    entries = [*PLAIN[:100], damaged[0], *PLAIN[100:200], damaged[1], *PLAIN[200:], *damaged[2:]]
     if not newline:  # the directive names the next line: on one line, the entry stays
         entries = [e for e in entries if "sitemap-lint" not in e]
     text = HEAD.replace("\n", newline) + newline.join(entries) + newline + TAIL
@@ -440,8 +448,7 @@ def test_after_a_malformed_declaration_the_fast_path_changes_nothing(
     declaration: str,
     newline: str,
 ) -> None:
-    plain = [entry(f"p{n}") for n in range(400)]
-    entries = [*plain[:200], entry("b", BAD_DATE), *plain[200:], entry("c&d")]
+    entries = [*among_plain(entry("b", BAD_DATE)), entry("c&d")]
     head = HEAD.replace('<?xml version="1.0" encoding="UTF-8"?>', declaration)
     text = head.replace("\n", newline) + newline.join(entries) + newline + TAIL
     assert len(text) > fastpath.SMALL
@@ -545,8 +552,7 @@ def test_each_unquoted_value_of_a_tag_is_a_finding_and_the_next_entries_are_read
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     link = "<image:image><image:loc id=a class=\u201cb\u201d>https://example.com/i.png</image:loc></image:image>"
-    plain = [entry(f"p{n}") for n in range(400)]
-    text = sitemap(*plain[:200], entry("x", link), *plain[200:], entry("late", BAD_DATE))
+    text = sitemap(*among_plain(entry("x", link)), entry("late", BAD_DATE))
     assert len(text) > fastpath.SMALL
     slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
     assert fast == slow
@@ -640,8 +646,7 @@ def test_typographic_quotes_in_an_entry_are_read_as_xml_quotes_and_the_entry_is_
         f"<image:image><image:loc id={curly.format('a')} class={curly.format('b')}>"
         "https://example.com/i.png</image:loc></image:image>"
     )
-    plain = [entry(f"p{n}") for n in range(400)]
-    text = sitemap(*plain[:200], entry("x", BAD_DATE + image), *plain[200:])
+    text = sitemap(*among_plain(entry("x", BAD_DATE + image)))
     slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
     assert fast == slow
     assert places(slow) == [
@@ -662,8 +667,7 @@ def test_bare_values_in_a_tag_that_ends_its_line_are_read_quoted_and_the_entry_i
 ) -> None:
     link = "<xhtml:link rel=alternate hreflang=en_GB href=https://example.com/x />"
     bad = f"<url>{newline}<loc>https://example.com/x</loc>{newline}{link}{newline}{BAD_DATE}</url>"
-    plain = [entry(f"p{n}") for n in range(400)]
-    text = sitemap(*plain[:200], bad, *plain[200:]).replace(
+    text = sitemap(*among_plain(bad)).replace(
         "xmlns=", 'xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns=', 1
     )
     slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
@@ -684,8 +688,7 @@ def test_a_raw_less_than_before_a_tag_name_in_a_value_is_text_and_the_entry_is_c
 ) -> None:
     # "<<b>": the first "<" opens no tag, so the second is glued to text (a raw one too).
     bad = "<url><loc>https://example.com/x?q=<<b>y</loc>" + BAD_DATE + "</url>"
-    plain = [entry(f"p{n}") for n in range(400)]
-    text = sitemap(*plain[:200], bad, *plain[200:])
+    text = sitemap(*among_plain(bad))
     slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
     assert fast == slow
     line, column = position(text, "<<b>")

@@ -118,6 +118,11 @@ def test_the_byte_limit_holds_between_the_files_of_one_level(tmp_path: Path) -> 
     assert "--max-bytes" in report["files"][0]["findings"][0]["message"]
 
 
+def _named(folder: Path, named: str, *files: str) -> list[str]:
+    """The inputs: ``folder`` itself, or ``files`` in it by name."""
+    return [str(folder)] if named == "directory" else [str(folder / name) for name in files]
+
+
 @pytest.mark.parametrize("named", ["directory", "files"])
 def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
     tmp_path: Path, no_network, named: str
@@ -131,11 +136,7 @@ def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
     (tmp_path / "sitemap-a.xml").write_text(
         urlset("one", extra="<lastmod>2024-03-01</lastmod>"), encoding="utf-8"
     )
-    paths = (
-        [str(tmp_path)]
-        if named == "directory"
-        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-a.xml")]
-    )
+    paths = _named(tmp_path, named, "sitemap-index.xml", "sitemap-a.xml")
     _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE006")
     assert codes(report) == [("sitemap-index.xml", "SE006", 3)]
 
@@ -149,11 +150,7 @@ def test_an_index_listing_an_index_that_is_an_input_too_is_se003(
     (tmp_path / "sitemap-index.xml").write_text(index("sitemap-sub.xml"), encoding="utf-8")
     (tmp_path / "sitemap-sub.xml").write_text(index("sitemap-a.xml"), encoding="utf-8")
     (tmp_path / "sitemap-a.xml").write_text(urlset("one"), encoding="utf-8")
-    paths = (
-        [str(tmp_path)]
-        if named == "directory"
-        else [str(tmp_path / "sitemap-index.xml"), str(tmp_path / "sitemap-sub.xml")]
-    )
+    paths = _named(tmp_path, named, "sitemap-index.xml", "sitemap-sub.xml")
     _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), select="SE003")
     assert codes(report) == [("sitemap-index.xml", "SE003", 3)]
     (message,) = [f["message"] for entry in report["files"] for f in entry["findings"]]
