@@ -24,9 +24,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import urljoin
 
-from sitemap_lint.domain.hosts import to_ascii
 from sitemap_lint.domain.identity import normal_url
-from sitemap_lint.domain.urls import normal_escape, remove_dot_segments, utf8_escapes
+from sitemap_lint.domain.urls import utf8_escapes
 from sitemap_lint.live.model import PageSignals
 
 __all__ = ["head_end", "normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
@@ -112,15 +111,10 @@ META_GOOGLEBOT = "meta googlebot"
 LINK_HEADER = "Link header"
 LINK_ELEMENT = "link element"
 
-# Percent-escapes, put in normal form by ``domain.urls.normal_escape``.
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
-# Encoded as browsers send a URL: what is outside ASCII and spaces. Not the scope's
-# path set (``domain.urls.normal_escapes``): a whole URL's "?", "#" and "[" are its own.
-_NOT_ASCII = re.compile(r"[^\x21-\x7e]+")
-# scheme://authority, then the path (where dot segments are), then the query.
-_PATH = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)(/[^?#]*)(.*)", re.DOTALL)
-# scheme://, userinfo@, host (not an IPv6 literal), then port, path and query.
-_SPLIT_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@]*@)?([^/?#:\[]*)(.*)", re.DOTALL)
+# Encoded as browsers send a URL: spaces and controls (``normal_url`` encodes what is
+# outside ASCII). Not the scope's path set (``domain.urls.normal_escapes``): a whole
+# URL's "?", "#" and "[" are its own.
+_UNSENT = re.compile(r"[\x00-\x20\x7f]+")
 
 
 def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
@@ -493,50 +487,18 @@ def _zone(zone: str | None) -> timezone:
 
 
 def normal_for_compare(url: str) -> str:
-    """``url`` as two URLs are compared to tell whether they name the same page: the
-    scheme and host in lower case (a host outside ASCII in its ASCII form, as browsers
-    send it), no default port, ``/`` for an empty path (as
-    ``domain.identity.normal_url``), characters outside ASCII and spaces percent-encoded
-    (UTF-8), percent-escapes in upper case with those of unreserved characters
-    decoded (``domain.urls.normal_escape``), the path's dot segments resolved (as a
-    browser resolves them before it asks) and no fragment."""
+    """``url`` as two URLs are compared to tell whether they name the same page:
+    ``domain.identity.normal_url`` (the scheme and host in lower case, no default port,
+    an IRI as its URI, escapes in normal form, dot segments resolved, as a browser
+    does before it asks), spaces and controls percent-encoded, and no fragment."""
     url = url.strip()
     hash_at = url.find("#")
     if hash_at >= 0:
         url = url[:hash_at]
-    if not url.isascii() or " " in url:
-        url = _ascii_url(url)
-    if "%" in url:
-        url = _ESCAPE.sub(_normal_escape, url)
-    url = normal_url(url)
-    if "/." in url:
-        url = _without_dot_segments(url)
-    return url
-
-
-def _without_dot_segments(url: str) -> str:
-    match = _PATH.fullmatch(url)
-    if match is None:
-        return url
-    start, path, rest = match.groups()
-    return start + remove_dot_segments(path) + rest
-
-
-def _ascii_url(url: str) -> str:
-    match = _SPLIT_URL.fullmatch(url)
-    if match is None:
-        return _NOT_ASCII.sub(_escape_utf8, url)
-    scheme, userinfo, host, rest = match.groups()
-    if not host.isascii():
-        ascii_host = to_ascii(host).ascii
-        host = host if ascii_host is None else ascii_host
-    escape = _NOT_ASCII.sub
-    return scheme + escape(_escape_utf8, userinfo or "") + host + escape(_escape_utf8, rest)
+    if _UNSENT.search(url):
+        url = _UNSENT.sub(_escape_utf8, url)
+    return normal_url(url)
 
 
 def _escape_utf8(match: re.Match[str]) -> str:
     return utf8_escapes(match.group())
-
-
-def _normal_escape(match: re.Match[str]) -> str:
-    return normal_escape(match.group(1))
