@@ -297,6 +297,16 @@ _LONG_LOC = r"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>[/?][^<]*)?"
 # A "." or ".." segment of a path, which the duplicate checks resolve (a regular
 # expression: its search for the "/." prefix is faster than the substring search).
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+def _proved_normal(url: str) -> bool:
+    """Whether a URL the fast path proved is its own normal form (``normal_url``): a
+    proof leaves the host in lower case without a port and the escapes in normal form,
+    so only an empty path, characters outside ASCII (an IRI, whose normal form is the
+    URI it maps to) or dot segments are left to normalise."""
+    return url.count("/") >= 3 and url.isascii() and _DOT_SEGMENT.search(url) is None
+
+
 _URL_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/?&%"
 LONG_URL = 256  # the mean length of a file's first locs from which its URLs count as long
 _HOST = _Lazy(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\Z")
@@ -416,8 +426,6 @@ _REFERENCE_LIKE = _Lazy(
     rf"&(?::|[A-Za-z_][A-Za-z0-9_.-]*[;:]|[A-Za-z_][A-Za-z0-9_.-]{{{_MAX_NAME}}})"
 )
 _AMPERSAND = _Lazy("&")
-# One of XML's five escapes in a loc's value as read: UR017's, left to the full checker.
-_ESCAPE_TEXT = _Lazy(r"&(?:amp|apos|quot|lt|gt);")
 _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
@@ -781,15 +789,12 @@ class ProvenRun:
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
         if all(paths) and self.iris is None and not any(map(_DOT_SEGMENT.search, urls)):
-            # A proved URL is in normal form but for an empty path, an IRI or dot-segments.
-            normals = urls
+            normals = urls  # ``_proved_normal`` for all of them at once
+
         else:
             from sitemap_lint.domain.identity import normal_url
 
-            normals = [
-                url if path and url.isascii() and not _DOT_SEGMENT.search(url) else normal_url(url)
-                for url, path in zip(urls, paths, strict=True)
-            ]
+            normals = [url if _proved_normal(url) else normal_url(url) for url in urls]
         scope = fast.scope
         if scope is not None:  # the ``skip`` of _enter_each, for every entry
             if fast.same_origin is None:
@@ -887,13 +892,7 @@ class ProvenRun:
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
                 before = len(findings)
-            # A proved URL is in normal form (lower-case host, no port) but for an empty path,
-            # characters outside ASCII (an IRI: the URI it maps to is its normal form) or
-            # dot-segments.
-            if path and (iris is None or number not in iris) and "/." not in url:
-                normal = url
-            else:
-                normal = normal_url(url)
+            normal = url if _proved_normal(url) else normal_url(url)
             key = hash(normal)
             if seen is not None:
                 assert tracker is not None  # seen is its table
@@ -1264,6 +1263,9 @@ class FastPath:
         # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
         strict_loc = long_urls or loc_proofs is not None
         find = text.find
+        from sitemap_lint.rules.urls import ESCAPE_TEXT
+
+        escaped_as_text = ESCAPE_TEXT.search  # UR017's: such a loc goes to the full checker
         opener, closer = self._open, self._close
         opened = len(opener)
         loc_tag = self._loc_tag
@@ -1362,7 +1364,7 @@ class FastPath:
                         proved = all(proof.fullmatch(url) for proof in loc_proofs)
                 if proved and "%" in url:
                     proved = self._escapes(url)
-                if proved and "&" in url and _ESCAPE_TEXT.pattern.search(url) is not None:
+                if proved and "&" in url and escaped_as_text(url) is not None:
                     proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
                     raw = (
@@ -1743,8 +1745,7 @@ class FastPath:
         alternates do not list the page itself (HL)."""
         if not links:
             return (kinds, None)
-        # A proved URL is in normal form but for an empty path or dot-segments.
-        if url.count("/") < 3 or "/." in url:
+        if not _proved_normal(url):
             from sitemap_lint.domain.identity import normal_url
 
             url = normal_url(url)
@@ -1777,8 +1778,7 @@ class FastPath:
         normal = None
         if self._url(value):
             normal = value
-            # A proved URL is in normal form but for an empty path or dot-segments.
-            if value.count("/") < 3 or "/." in value:
+            if not _proved_normal(value):
                 from sitemap_lint.domain.identity import normal_url
 
                 normal = normal_url(value)
