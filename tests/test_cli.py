@@ -373,10 +373,13 @@ def test_schemas_command_lists_every_bundled_schema(capsys) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
-def test_a_full_device_for_the_output_is_one_line_not_an_internal_error() -> None:
+@pytest.mark.parametrize("options", [[], ["--diff"]], ids=["report", "diff"])
+def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
+    options: list[str],
+) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "sitemap_lint", str(FIXTURES / "fix" / "mixed.xml")],
+            [sys.executable, "-m", "sitemap_lint", *options, str(FIXTURES / "fix" / "mixed.xml")],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,

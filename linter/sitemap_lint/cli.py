@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import copy
-import errno
 import inspect
 import sys
 from collections.abc import Callable, Mapping
@@ -566,20 +565,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _fail("interrupted")
         return EXIT_TROUBLE
-    except OSError as error:
-        if error.errno not in _FULL:
-            _fail(internal_error(error, plugin_at_fault(error)))
-            return EXIT_TROUBLE
-        _fail(f"cannot write the output: {error.strerror or error}")
-        return EXIT_TROUBLE
     except Exception as error:
         _fail(internal_error(error, plugin_at_fault(error)))
         return EXIT_TROUBLE
     return status if isinstance(status, int) else 0
-
-
-# A device or quota that is full, or a file over its size limit.
-_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def _help() -> str:

@@ -114,8 +114,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     _refuse_report_options_without_a_report(settings)
     config = configuration.resolve(settings.config, settings.isolated)
     sources = local_inputs(settings)  # once for every pass
-    _refuse_writing_over_inputs(settings, sources)
-    _refuse_writing_over_what_is_read(settings, config)
+    _refuse_writing_over_what_is_read(settings, config, sources)
     format_name = parse("format", settings.format or config.format or "text")
     reporter_class = REPORTERS[format_name]
     show_source = format_name == "text" and (
@@ -124,10 +123,13 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     fixing = settings.fix or settings.fix_only or settings.diff or config.fix
     stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
     out = out or sys.stdout
+    from sitemap_lint.support.pipes import writing_to
+
     if fixing:
         from sitemap_lint.fix import runner
 
-        fixed, stdin = _fix(settings, config, sources, stdin, out, err)
+        with writing_to(out):  # the diff, or the fixed standard input
+            fixed, stdin = _fix(settings, config, sources, stdin, out, err)
         if settings.diff or settings.fix_only or fixed.unread:
             # A file that cannot be read cannot be checked either: no report, as without
             # --fix; what was written is still said.
@@ -159,13 +161,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
     run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)
-    try:
+    with writing_to(out):
         _write_report(reporter_class, format_name, results, settings, out, source, run)
-        out.flush()
-    except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
-        from sitemap_lint.support.pipes import discard_the_rest
-
-        discard_the_rest(out)
     if settings.write_baseline and not settings.quiet:
         recorded = sum(len(result.findings) for result in outcome.results)
         if outcome.baseline is not None:
@@ -198,65 +195,49 @@ def _refuse_report_options_without_a_report(settings: RunSettings) -> None:
             )
 
 
-def _refuse_writing_over_inputs(settings: RunSettings, sources: list[Source]) -> None:
+def _refuse_writing_over_what_is_read(
+    settings: RunSettings, config: Config, sources: list[Source]
+) -> None:
     """Exit 2 before anything is read when the report (``--output-file``) or the baseline
-    (``--write-baseline``) would replace one of the local inputs."""
-    written = [
-        (flag, target)
-        for flag, target in (
-            ("--output-file", settings.output_file),
-            ("--write-baseline", settings.write_baseline),
-        )
-        if target
-    ]
-    if not written:
-        return
-    inputs = {
-        os.path.realpath(source.path): source.name for source in sources if source.path is not None
-    }
-    if settings.stdin_filename:  # the file standard input stands for
-        inputs[os.path.realpath(settings.stdin_filename)] = settings.stdin_filename
-    for flag, target in written:
-        name = inputs.get(os.path.realpath(target))
-        if name is not None:
-            raise UsageError(
-                f"{flag} {target}: it is the input {name}; writing there would replace the "
-                "sitemap: name another file"
-            )
-
-
-def _refuse_writing_over_what_is_read(settings: RunSettings, config: Config) -> None:
-    """Exit 2 before anything is read when the report (``--output-file``) or the baseline
-    (``--write-baseline``) would replace a file the run reads (the baseline, a robots.txt,
-    the configuration file), or the report the baseline written. A baseline may be
-    written where it is read: that refreshes it."""
+    (``--write-baseline``) would replace a file the run reads (a local input, the file
+    standard input stands for, the baseline, a robots.txt, the configuration file), or
+    the report the baseline written. A baseline may be written where it is read: that
+    refreshes it."""
     report, written_baseline = settings.output_file, settings.write_baseline
     if not (report or written_baseline):
         return
-    # What each file is, and the options whose file may not replace it.
-    read: list[tuple[str, str, tuple[str | None, ...]]] = []
+    # What each file is, the options whose file may not replace it, and what replacing
+    # it would do (None: the report or the baseline would replace it).
+    read: list[tuple[str, str, tuple[str | None, ...], str | None]] = []
+    named = [(str(source.path), source.name) for source in sources if source.path is not None]
+    if settings.stdin_filename:
+        named.append((settings.stdin_filename, settings.stdin_filename))
+    for path, name in named:
+        replaced = "writing there would replace the sitemap"
+        read.append((path, f"the input {name}", (report, written_baseline), replaced))
     baseline = settings.baseline or config.baseline
     if baseline:
-        read.append((baseline, f"the baseline the run reads (--baseline {baseline})", (report,)))
+        read.append(
+            (baseline, f"the baseline the run reads (--baseline {baseline})", (report,), None)
+        )
     for robots in (*settings.robots, *config.robots):
         if not is_url(robots):
             what = f"the robots.txt the run reads (--robots {robots})"
-            read.append((robots, what, (report, written_baseline)))
+            read.append((robots, what, (report, written_baseline), None))
     if config.path is not None:
         what = f"the configuration file {config.path}"
-        read.append((str(config.path), what, (report, written_baseline)))
+        read.append((str(config.path), what, (report, written_baseline), None))
     if written_baseline:
         what = f"the baseline the run writes (--write-baseline {written_baseline})"
-        read.append((written_baseline, what, (report,)))
-    for path, what, refused in read:
+        read.append((written_baseline, what, (report,), None))
+    for path, what, refused, replacing in read:
         for flag, target, thing in (
             ("--output-file", report, "the report"),
             ("--write-baseline", written_baseline, "the baseline"),
         ):
             if target and target in refused and os.path.realpath(path) == os.path.realpath(target):
-                raise UsageError(
-                    f"{flag} {target}: it is {what}; {thing} would replace it: name another file"
-                )
+                replaced = replacing or f"{thing} would replace it"
+                raise UsageError(f"{flag} {target}: it is {what}; {replaced}: name another file")
 
 
 def _fix(

@@ -72,13 +72,10 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         return status
     target = out or sys.stdout
     color = resolve_color("auto", target) if settings.color is None else settings.color
-    try:
-        _write_report(target, settings, changes, found, now, color)
-        target.flush()
-    except BrokenPipeError:  # the reader has what it wanted (``| head``): not a failure
-        from sitemap_lint.support.pipes import discard_the_rest
+    from sitemap_lint.support.pipes import writing_to
 
-        discard_the_rest(target)
+    with writing_to(target):
+        _write_report(target, settings, changes, found, now, color)
     return status
 
 

@@ -1,18 +1,44 @@
-"""A report's reader that goes away (``sitemap-lint ... | head``): not a failure.
+"""A report's reader that goes away (``sitemap-lint ... | head``): not a failure; a
+full device under the report: one line.
 
 A command writing its report to a pipe whose reader has what it wanted ends with the
 status its run has, quietly: what is still buffered goes to the null device, and rich
-consoles let the BrokenPipeError through instead of exiting 1 on it.
+consoles let the BrokenPipeError through instead of exiting 1 on it. Standard output on
+a full device or quota (``> /dev/full``) is exit 2 with "cannot write the output".
 """
 
 from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
+
+from sitemap_lint.errors import UsageError
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+
+# A device or quota that is full, or a file over its size limit.
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+@contextmanager
+def writing_to(stream: TextIO) -> Iterator[None]:
+    """Write a report to ``stream`` (then flushed): a reader gone is not a failure
+    (``discard_the_rest``), a full device is a UsageError."""
+    try:
+        yield
+        stream.flush()
+    except BrokenPipeError:
+        discard_the_rest(stream)
+    except OSError as error:
+        if error.errno not in _FULL:
+            raise
+        discard_the_rest(stream)  # nor is what is still buffered written at exit
+        raise UsageError(f"cannot write the output: {error.strerror or error}") from None
 
 
 def discard_the_rest(stream: TextIO) -> None:
