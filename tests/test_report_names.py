@@ -124,9 +124,6 @@ def test_sarif_names_a_fetched_sitemap_by_a_valid_uri() -> None:
         {"uri": "https://example.com/already%20encoded.xml?x=1#top"},
         {"uri": "http://[::1]:8080/a%5B1%5D.xml"},
     ]
-    from sitemap_lint.report.sarif import fetched_uri
-
-    assert fetched_uri("https://example.com/a%2Fb") == "https://example.com/a%2Fb"
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "gitlab", "concise", "html"])

@@ -181,6 +181,11 @@ def test_the_api_takes_the_name_for_standard_input_and_for_bytes(site: Path, mon
     assert [file.path for file in result.files] == [NAME]
     by_option = sitemap_lint.lint(BAD, stdin_filename=NAME, isolated=True)
     assert by_option == sitemap_lint.lint(BAD, name=NAME, isolated=True) == list(result.findings)
+    # The name tells a text sitemap (a file named so needs no TX006 on its content).
+    lines = b"https://example.com/a\nnot a url\n"
+    named = sitemap_lint.lint(lines, stdin_filename="urls.txt", isolated=True)
+    assert [f.code for f in named] == ["TX001"]
+    assert [f.code for f in sitemap_lint.lint(lines, isolated=True)] == ["TX006", "TX001"]
     with pytest.raises(sitemap_lint.SitemapLintError, match=r"^name= and stdin_filename= both"):
         sitemap_lint.lint(BAD, name=NAME, stdin_filename=NAME)
     with pytest.raises(sitemap_lint.SitemapLintError, match=r"^stdin_filename=x\.xml: no input"):

@@ -185,19 +185,13 @@ def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, An
     ]
 
 
-def fetched_uri(url: str) -> str:
-    """A fetched sitemap's URL as a URI: a space, a character outside ASCII, a ``<`` or a
-    ``%`` that starts no escape percent-encoded (as UTF-8), as the URL rules write it."""
-    return encoded(url)
-
-
 def artifact_location(name: str) -> dict[str, Any]:
     """Where a file is: relative to ``%SRCROOT%`` (the working directory) when it is
     inside it, an absolute ``file:`` URI otherwise; a fetched sitemap's own URL."""
     if name == STDIN:
         return {"uri": STDIN, "description": {"text": "standard input"}}
     if is_fetched(name):
-        return {"uri": fetched_uri(name)}
+        return {"uri": encoded(name)}  # a URI: percent-encoded as the URL rules write one
     path = ci_path(name)
     if Path(path).is_absolute():
         return {"uri": Path(os.path.realpath(name)).as_uri()}
