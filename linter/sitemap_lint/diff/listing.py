@@ -29,7 +29,7 @@ from typing import Any
 
 from sitemap_lint.diff.hashing import joined_hashes, url_hash, url_hashes
 from sitemap_lint.diff.scan import scan_urlset
-from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.domain.identity import ABNORMAL_ESCAPE, normal_url
 from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList
@@ -298,9 +298,7 @@ _NOT_NORMAL = re.compile(rb"\n(?!https?://" + _HOST + rb"/)")
 # What ``normal_url`` rewrites after the origin: a percent-escape with a lower-case hex
 # digit, or of an unreserved character (a letter, a digit, "-", ".", "_" or "~"),
 # characters outside ASCII (an IRI's, percent-encoded) and dot-segments.
-_ODD_ESCAPE = re.compile(
-    rb"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|2[DE])"
-)
+_ODD_ESCAPE = re.compile(ABNORMAL_ESCAPE.pattern.encode())
 _NOT_ASCII = re.compile(rb"[\x80-\xff]+")
 # A "." or ".." segment (in a path, or in a query where it changes nothing).
 _DOT_SEGMENT = re.compile(rb"/\.\.?(?=[/?#\n]|\Z)")
@@ -309,9 +307,11 @@ _DOT_SEGMENT = re.compile(rb"/\.\.?(?=[/?#\n]|\Z)")
 def normal_joined(joined: bytes, count: int) -> bytes:
     """``count`` URLs joined by line breaks (UTF-8), each in its normal form
     (``normal_url``: the form ``check``'s DU001 and SE001 compare). The URLs of nearly
-    every file are in that form already, on one origin: when the first is, and each of
-    the others starts with its origin (one count of a byte string), the text is returned
-    as it is; else only the URLs that ``_NOT_NORMAL`` finds are made normal."""
+    every file are in that form already, on one origin: when the first is, each of the
+    others starts with its origin (one count of a byte string) and none holds what
+    ``normal_url`` rewrites after the origin (``_ODD_ESCAPE``, ``_NOT_ASCII``,
+    ``_DOT_SEGMENT``), the text is returned as it is; else only the URLs that
+    ``_NOT_NORMAL`` finds, and those lines, are made normal."""
     first = _NORMAL_START.match(joined)
     # What else needs a look: bytes.isascii and the search (for "%" first) run at memory
     # speed, and most files have neither.

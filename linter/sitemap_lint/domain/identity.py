@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import re
 
-from sitemap_lint.domain.urls import normal_escape, remove_dot_segments, utf8_escapes
+from sitemap_lint.domain.urls import (
+    SCHEME_AND_AUTHORITY,
+    normal_escape,
+    remove_dot_segments,
+    utf8_escapes,
+)
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
-_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 _PATH_END = re.compile(r"[?#]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 # An escape not in normal form: a lower-case hex digit, or an unreserved character's.
-_ABNORMAL_ESCAPE = re.compile(
+ABNORMAL_ESCAPE = re.compile(
     r"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
 )
 
@@ -27,7 +31,7 @@ def _as_uri(iri: str) -> str:
     """The URI an IRI maps to (RFC 3987, 3.1): a host outside ASCII in its IDNA form (as
     browsers encode it; kept when it has none), the other characters outside ASCII as
     percent-encoded UTF-8."""
-    prefix = _AUTHORITY.match(iri)
+    prefix = SCHEME_AND_AUTHORITY.match(iri)
     if prefix is None or prefix.group().isascii():  # (the usual IRI: its path)
         return _NON_ASCII.sub(_encoded, iri)
     match = _URL.fullmatch(iri)
@@ -52,7 +56,7 @@ def _encoded(run: re.Match[str]) -> str:
 def _without_dot_segments(url: str) -> str:
     """``url`` with the "." and ".." segments of its path resolved (RFC 3986, 5.2.4);
     the query and fragment as they are."""
-    prefix = _AUTHORITY.match(url)
+    prefix = SCHEME_AND_AUTHORITY.match(url)
     if prefix is None:
         return url
     start = prefix.end()
@@ -72,9 +76,9 @@ def normal_url(url: str) -> str:
     the path's "." and ".." segments resolved. Otherwise the path, query and fragment
     are kept as written (they may be case-sensitive)."""
     if "%" in url:  # (before an IRI's mapping, whose escapes are in normal form)
-        prefix = _AUTHORITY.match(url)
+        prefix = SCHEME_AND_AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0
-        if _ABNORMAL_ESCAPE.search(url, start) is not None:
+        if ABNORMAL_ESCAPE.search(url, start) is not None:
             url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
     if not url.isascii():
         url = _as_uri(url)

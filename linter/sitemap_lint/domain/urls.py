@@ -78,7 +78,8 @@ def percent_faults(text: str) -> list[PercentFault]:
 # letters, digits and "_.-~" anyway).
 _KEPT = "/:?#@!$&'()*+,;="
 _STRAY_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
-_SCHEME_AND_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+# A URL's scheme, "://" and authority (userinfo, host and port).
+SCHEME_AND_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 
 
 def encoded(url: str) -> str:
@@ -86,7 +87,7 @@ def encoded(url: str) -> str:
     does not hold as it is percent-encoded as UTF-8 (a space, a character outside ASCII,
     ``<``, ``"``, a ``[`` outside an IP literal host, a ``%`` that starts no escape),
     every other character kept."""
-    start = _SCHEME_AND_AUTHORITY.match(url)
+    start = SCHEME_AND_AUTHORITY.match(url)
     head = "" if start is None else start.group()
     return _quoted(head, _KEPT + "[]%") + _quoted(url[len(head) :], _KEPT + "%")
 
