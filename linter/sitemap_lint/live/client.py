@@ -40,6 +40,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import time
 import zlib
@@ -203,6 +204,10 @@ def cache_key(url: str, connect_to: Mapping[tuple[str, int], tuple[str, int]]) -
         if target is not None and target != _host_and_port(url):
             return f"via {target[0]}:{target[1]} {url}"
     return url
+
+
+# A URL whose authority writes a port (an IPv6 literal's colons are inside brackets).
+_EXPLICIT_PORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\[]*(?:\[[^\]]*\])?[^/?#\[]*:")
 
 
 def _host_and_port(url: str) -> tuple[str, int] | None:
@@ -603,6 +608,8 @@ class Client:
     def _refused_port(self, url: str) -> str | None:
         """Why no request goes to ``url``'s port (one of the bad ports no user named),
         or None when one may."""
+        if _EXPLICIT_PORT.match(url) is None:
+            return None  # the scheme's own port, 80 or 443: never a bad one (no parse)
         place = _host_and_port(url)
         if place is None or not self._ports.refuses_port(*place):
             return None

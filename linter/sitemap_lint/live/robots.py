@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from protego import Protego
 
 from sitemap_lint.domain.hosts import to_ascii
+from sitemap_lint.domain.robotstxt import parse_robots
 from sitemap_lint.inputs.guard import DEFAULT_PORTS
 
 AGENT = "Googlebot"  # whose rules decide Answer.robots_disallowed
@@ -104,7 +105,9 @@ def read_rules(status: int | None, text: str) -> HostRules:
     """The rules of a robots.txt answered ``status`` with ``text``."""
     if status is None or not 200 <= status < 300:
         return HostRules(status)
-    parser = Protego.parse(text.removeprefix("\ufeff"))  # a byte order mark may start it
+    parser = parse_robots(text)
+    if parser is None:  # rules that cannot be read: none
+        return HostRules(status)
     delay = parser.crawl_delay(OWN_AGENT) or 0.0
     return HostRules(status, parser, min(float(delay), CRAWL_DELAY_CAP), _by_path(text))
 

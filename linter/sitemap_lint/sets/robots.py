@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.robotstxt import parse_robots
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.model import Node
 from sitemap_lint.rules.robots import URL_DISALLOWED
@@ -92,7 +93,7 @@ class _Robots:
         location = parse_url(where)
         self.origin = location.origin if location is not None else None
         self.agent = agent
-        self.parser = _parse(google_part(text))
+        self.parser = parse_robots(google_part(text))
         self._may_disallow = _disallow_filter(self.parser, agent)
         self._sitemaps: set[tuple[str, str]] | None = None
 
@@ -137,17 +138,6 @@ def google_part(text: str) -> str:
     if len(data) <= GOOGLE_LIMIT and len(head) == len(text):
         return text
     return data[:GOOGLE_LIMIT].decode("utf-8", "ignore")
-
-
-def _parse(text: str) -> Protego | None:
-    from protego import Protego
-
-    try:
-        # A byte order mark may start a robots.txt (RFC 9309, 2.2); unread, it would
-        # make the first line's field name unknown, and that line's group ruleless.
-        return Protego.parse(text.removeprefix("\ufeff"))
-    except ValueError:  # e.g. lone surrogates, which cannot be percent-encoded
-        return None
 
 
 def _disallow_filter(parser: Protego | None, agent: str) -> re.Pattern[str] | None:
