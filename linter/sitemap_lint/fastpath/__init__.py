@@ -304,7 +304,17 @@ def _proved_normal(url: str) -> bool:
     proof leaves the host in lower case without a port and the escapes in normal form,
     so only an empty path, characters outside ASCII (an IRI, whose normal form is the
     URI it maps to) or dot segments are left to normalise."""
-    return url.count("/") >= 3 and url.isascii() and _DOT_SEGMENT.search(url) is None
+    if not url.isascii():
+        return False
+    # The path's "/": the first after the scheme's "//" and the host's first character,
+    # with no query or fragment before it.
+    slash = url.find("/", 8)
+    return (
+        slash > 0
+        and url.find("?", 8, slash) < 0
+        and url.find("#", 8, slash) < 0
+        and _DOT_SEGMENT.search(url) is None
+    )
 
 
 _URL_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*+,;=:@/?&%"
