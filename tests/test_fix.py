@@ -885,3 +885,34 @@ def test_fix_counts_with_thousands_separators_as_the_report_does(
     _out, err = capsys.readouterr()
     assert status == 0
     assert "Fixed 1,001 findings in 1 file(s)." in err
+
+
+def test_reading_a_file_to_fix_sets_aside_memory_for_its_size_only(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES, read_source
+    from sitemap_lint.inputs.reader import Source
+
+    path = tmp_path / "s.xml"
+    path.write_bytes(b"<urlset/>" * 1000)
+    tracemalloc.start()
+    try:
+        data = read_source(Source(str(path), path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert data == path.read_bytes()
+    assert peak < MAX_FIX_BYTES // 16
+
+
+def test_a_file_to_fix_is_read_up_to_one_byte_past_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitemap_lint.fix import engine
+    from sitemap_lint.inputs.reader import Source
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 10)
+    monkeypatch.setattr(engine, "READ_PIECE", 3)
+    path = tmp_path / "s.xml"
+    path.write_bytes(b"0123456789abcdef")
+    assert engine.read_source(Source(str(path), path)) == b"0123456789a"

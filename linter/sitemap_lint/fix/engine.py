@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.apply import apply, fixable
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
+READ_PIECE = 1 << 20
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
@@ -74,12 +75,26 @@ def read_source(source: Source) -> bytes:
     if source.data is not None:
         return source.data
     if source.path is None:
-        return standard_input().read(MAX_FIX_BYTES + 1)
+        return _read_bounded(standard_input())
     handle = ByteStream(
         source, InputChecks(FindingList())
     )._open()  # regular files only, as a check reads them
     with handle:
-        return handle.read(MAX_FIX_BYTES + 1)
+        return _read_bounded(handle)
+
+
+def _read_bounded(handle: BinaryIO) -> bytes:
+    """At most ``MAX_FIX_BYTES + 1`` bytes of ``handle``, read in pieces: one
+    ``read(MAX_FIX_BYTES + 1)`` sets aside that much memory whatever the file's size."""
+    pieces: list[bytes] = []
+    left = MAX_FIX_BYTES + 1
+    while left > 0:
+        piece = handle.read(min(left, READ_PIECE))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 def _inflate(raw: bytes) -> bytes | str:
