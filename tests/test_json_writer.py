@@ -131,3 +131,51 @@ def test_findings_are_written_as_the_objects_of_their_fields(draws: Draws) -> No
         assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
 
     check()
+
+
+@pytest.mark.parametrize("count", [0, 1, json_report._BATCH, json_report._BATCH * 2 + 1])
+def test_an_iterator_is_written_as_the_list_of_its_items(count: int) -> None:
+    items = [{"n": n, "s": "x\n", "l": [n, {}], "d": {1: None}} for n in range(count)]
+    made: list[int] = []
+
+    def lazily() -> object:
+        for item in items:
+            made.append(1)
+            yield item
+
+    out = io.StringIO()
+    held: list[int] = []
+
+    def record(text: str) -> None:
+        held.append(len(made) - sum(held))  # items made since the last write
+        out.write(text)
+
+    json_report.write({"results": lazily()}, "", record)
+    assert out.getvalue() == json.dumps({"results": items}, ensure_ascii=False, indent=2)
+    assert max(held) <= json_report._BATCH  # never more than one batch made ahead
+
+
+def test_a_sarif_report_of_many_findings_holds_one_batch_of_results() -> None:
+    import tracemalloc
+
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.report.sarif import SarifReporter
+
+    findings = [
+        Finding("DT001", "lastmod-format", Severity.ERROR, f"bad date {n}", n, 5)
+        for n in range(1, 20_001)
+    ]
+
+    class Tail(io.StringIO):
+        def write(self, text: str) -> int:
+            self.last = text
+            return len(text)
+
+    out = Tail()
+    tracemalloc.start()
+    try:
+        SarifReporter(out).report([FileResult("s.xml", findings)])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8_000_000  # every result made at once: over 60 MB

@@ -9,12 +9,12 @@ directory (the checkout, in a CI job) and ``lines.begin``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from sitemap_lint.finding import Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, fingerprints
+from sitemap_lint.report.json import write
 from sitemap_lint.support.printable import encodable_json
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -23,7 +23,7 @@ SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO:
 class GitlabReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         paths = {id(result): ci_path(result.name) for result in results}
-        issues = [
+        issues = (
             {
                 "description": f"{finding.code}: {finding.message}",
                 "check_name": finding.code,
@@ -35,6 +35,6 @@ class GitlabReporter(Reporter):
                 },
             }
             for result, finding, fingerprint in fingerprints(results)
-        ]
-        self.out.write(encodable_json(json.dumps(issues, ensure_ascii=False, indent=2)))
+        )
+        write(issues, "", lambda piece: self.out.write(encodable_json(piece)))
         self.out.write("\n")

@@ -7,7 +7,8 @@ Strings are as the run has them; a byte of a file name that is no UTF-8 is writt
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import islice
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -65,7 +66,8 @@ def write(value: object, indent: str, out: Callable[[str], object]) -> None:
     """Write ``value`` exactly as ``json.dump(value, ensure_ascii=False, indent=2)`` does
     at the indentation ``indent``, in batches: json.dump's encoder is a generator that
     writes each of its few million pieces on its own for 50,000 findings, several
-    times slower. Memory stays that of one batch (or one short list's item)."""
+    times slower. An iterator is written as the list of its items, made as they are
+    written. Memory stays that of one batch (or one short list's item)."""
     if isinstance(value, dict) and value and all(isinstance(key, str) for key in value):
         inner = indent + "  "
         out("{")
@@ -75,34 +77,47 @@ def write(value: object, indent: str, out: Callable[[str], object]) -> None:
             write(item, inner, out)
             separator = ",\n"
         out(f"\n{indent}}}")
-    elif isinstance(value, list) and value:
+    elif isinstance(value, list) and value and len(value) <= _BATCH:
         inner = indent + "  "
         out("[")
-        if len(value) <= _BATCH:
-            separator = "\n"
-            for item in value:
-                out(f"{separator}{inner}")
-                write(item, inner, out)
-                separator = ",\n"
-        else:
-            for start in range(0, len(value), _BATCH):
-                head = "\n" if start == 0 else ",\n"
-                out(
-                    head
-                    + inner
-                    + f",\n{inner}".join(
-                        encode(item, inner) for item in value[start : start + _BATCH]
-                    )
-                )
+        separator = "\n"
+        for item in value:
+            out(f"{separator}{inner}")
+            write(item, inner, out)
+            separator = ",\n"
         out(f"\n{indent}]")
+    elif isinstance(value, (list, Iterator)):
+        _write_batches(iter(value), indent, out)
     else:
         out(encode(value, indent))
+
+
+def _write_batches(items: Iterator[object], indent: str, out: Callable[[str], object]) -> None:
+    """A list whose items come from ``items``, encoded ``_BATCH`` at a time: only one
+    batch of them is held (a report's items can be made as they are written)."""
+    batch = list(islice(items, _BATCH))
+    if not batch:
+        out("[]")
+        return
+    inner = indent + "  "
+    head = "[\n"
+    while batch:
+        out(head + inner + f",\n{inner}".join(encode(item, inner) for item in batch))
+        head = ",\n"
+        batch = list(islice(items, _BATCH))
+    out(f"\n{indent}]")
 
 
 def encode(value: object, indent: str) -> str:
     """``value`` as ``json.dumps(value, ensure_ascii=False, indent=2)`` gives it at the
     indentation ``indent`` (anything but strings, integers, None, booleans, lists and
     dictionaries with string keys goes to json.dumps itself)."""
+    if type(value) is str:
+        return encode_basestring(value)
+    if type(value) is dict:
+        return _encode_dict(value, indent)
+    if type(value) is int:
+        return int.__repr__(value)
     if isinstance(value, str):
         return encode_basestring(value)
     if isinstance(value, Finding):
@@ -115,20 +130,34 @@ def encode(value: object, indent: str) -> str:
         return "false"
     if isinstance(value, int):
         return int.__repr__(value)
-    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        if not value:
-            return "{}"
-        inner = indent + "  "
-        items = f",\n{inner}".join(
-            f"{encode_basestring(key)}: {encode(item, inner)}" for key, item in value.items()
-        )
-        return f"{{\n{inner}{items}\n{indent}}}"
+    if isinstance(value, dict):
+        return _encode_dict(value, indent)
     if isinstance(value, list):
         if not value:
             return "[]"
         inner = indent + "  "
-        items = f",\n{inner}".join(encode(item, inner) for item in value)
+        items = f",\n{inner}".join([encode(item, inner) for item in value])
         return f"[\n{inner}{items}\n{indent}]"
+    return _by_json(value, indent)
+
+
+def _encode_dict(value: dict[object, object], indent: str) -> str:
+    if not value:
+        return "{}"
+    inner = indent + "  "
+    parts = []
+    for key, item in value.items():
+        if type(key) is not str:
+            return _by_json(value, indent)
+        parts.append(
+            f"{encode_basestring(key)}: "
+            + (encode_basestring(item) if type(item) is str else encode(item, inner))
+        )
+    items = f",\n{inner}".join(parts)
+    return f"{{\n{inner}{items}\n{indent}}}"
+
+
+def _by_json(value: object, indent: str) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
 
 

@@ -15,7 +15,6 @@ GitHub's requirements: ``sarif-support.md`` in github/docs ("Supported propertie
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from sitemap_lint.report.common import (
     one_paragraph,
     truncate,
 )
+from sitemap_lint.report.json import write
 from sitemap_lint.support.printable import encodable_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -79,13 +79,13 @@ class SarifReporter(Reporter):
                 }
             },
             "columnKind": "unicodeCodePoints",
-            "results": [
+            "results": (
                 sarif_result(locations[id(result)], finding, index[finding.code], fingerprint)
                 for result, finding, fingerprint in fingerprints(results)
-            ],
+            ),
         }
         log = {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
-        self.out.write(encodable_json(json.dumps(log, ensure_ascii=False, indent=2)))
+        write(log, "", lambda piece: self.out.write(encodable_json(piece)))
         self.out.write("\n")
 
 
