@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemap_lint.domain.urls import encoded, percent_faults
 
@@ -48,3 +50,16 @@ def test_one_fault_of_each_kind() -> None:
 )
 def test_encoded_writes_what_a_uri_cannot_hold_percent_encoded(url: str, expected: str) -> None:
     assert encoded(url) == expected
+
+
+@given(st.text(alphabet=st.sampled_from("/aé?ü€x-😀\x7f"), max_size=30))
+def test_outside_ascii_escaped_character_by_character(text: str) -> None:
+    from sitemap_lint.domain import urls
+
+    expected = "".join(
+        char if char.isascii() else "".join(f"%{byte:02X}" for byte in char.encode())
+        for char in text
+    )
+    assert urls.escaped_outside_ascii(text) == expected
+    assert urls.escaped_outside_ascii(text) == expected  # kept folders give the same
+    urls._ESCAPED_FOLDERS.clear()

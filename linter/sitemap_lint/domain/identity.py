@@ -7,15 +7,14 @@ import re
 
 from sitemap_lint.domain.urls import (
     SCHEME_AND_AUTHORITY,
+    escaped_outside_ascii,
     normal_escape,
     remove_dot_segments,
-    utf8_escapes,
 )
 
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _PATH_END = re.compile(r"[?#]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 # An escape not in normal form: a lower-case hex digit, or an unreserved character's.
 ABNORMAL_ESCAPE = re.compile(
@@ -33,10 +32,10 @@ def _as_uri(iri: str) -> str:
     percent-encoded UTF-8."""
     prefix = SCHEME_AND_AUTHORITY.match(iri)
     if prefix is None or prefix.group().isascii():  # (the usual IRI: its path)
-        return _NON_ASCII.sub(_encoded, iri)
+        return escaped_outside_ascii(iri)
     match = _URL.fullmatch(iri)
     if match is None:
-        return _NON_ASCII.sub(_encoded, iri)
+        return escaped_outside_ascii(iri)
     scheme, authority, rest = match.groups()
     userinfo, at, hostport = authority.rpartition("@")
     host, colon, port = hostport.partition(":")
@@ -44,13 +43,9 @@ def _as_uri(iri: str) -> str:
         from sitemap_lint.domain.hosts import to_ascii
 
         host = to_ascii(host).ascii or host
-    return f"{scheme}://{_NON_ASCII.sub(_encoded, userinfo + at)}{host}{colon}{port}" + (
-        _NON_ASCII.sub(_encoded, rest)
+    return f"{scheme}://{escaped_outside_ascii(userinfo + at)}{host}{colon}{port}" + (
+        escaped_outside_ascii(rest)
     )
-
-
-def _encoded(run: re.Match[str]) -> str:
-    return utf8_escapes(run.group())
 
 
 def _without_dot_segments(url: str) -> str:

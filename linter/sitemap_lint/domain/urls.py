@@ -142,6 +142,31 @@ def utf8_escapes(text: str) -> str:
 _ESCAPED_RUNS: dict[str, str] = {}
 
 
+def escaped_outside_ascii(text: str) -> str:
+    """``text`` with its characters outside ASCII percent-encoded as UTF-8
+    (``utf8_escapes``), the others kept. A URL's folders repeat from URL to URL (all of
+    a section's pages): what stands before its last ``/`` is encoded once and kept."""
+    if text.isascii():
+        return text
+    folder, slash, rest = text.rpartition("/")
+    if not slash:
+        return _NOT_ASCII.sub(_escaped_run, text)
+    found = _ESCAPED_FOLDERS.get(folder)
+    if found is None:
+        if len(_ESCAPED_FOLDERS) > 4096:
+            _ESCAPED_FOLDERS.clear()
+        found = _ESCAPED_FOLDERS[folder] = _NOT_ASCII.sub(_escaped_run, folder)
+    return f"{found}/{rest if rest.isascii() else _NOT_ASCII.sub(_escaped_run, rest)}"
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ESCAPED_FOLDERS: dict[str, str] = {}
+
+
+def _escaped_run(run: re.Match[str]) -> str:
+    return utf8_escapes(run.group())
+
+
 def normal_escapes(path: str) -> str:
     """``path`` with its percent-escapes in normal form (``normal_escape``) and what a
     path may not hold percent-encoded as UTF-8 (``utf8_escapes``); a lone ``%`` stays."""

@@ -18,7 +18,7 @@ from sitemap_lint.domain.hosts import (
     plain_host,
     to_ascii,
 )
-from sitemap_lint.domain.urls import ParsedURL, percent_faults, utf8_escapes
+from sitemap_lint.domain.urls import ParsedURL, escaped_outside_ascii, percent_faults
 from sitemap_lint.domain.urls import encoded as percent_encoded
 from sitemap_lint.finding import Fix
 from sitemap_lint.fix.model import (
@@ -613,7 +613,7 @@ def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> 
     remainder = url[match.end(2) :]
     if len(remainder) <= MAX_LENGTH:
         # Its ASCII characters are all kept as they are: only the others are encoded.
-        encoded = _NOT_ASCII.sub(_encoded_run, remainder)
+        encoded = escaped_outside_ascii(remainder)
     else:
         encoded = _encoded(remainder)
     fixed = f"{scheme}://{host}{encoded}"
@@ -626,12 +626,6 @@ def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> 
 
 
 _CHANGED_BY_BROWSERS = lazy(r"[\t\n\r\\]")
-_NOT_ASCII = lazy(r"[^\x00-\x7f]+")
-
-
-def _encoded_run(run: re.Match[str]) -> str:
-    """Characters outside ASCII percent-encoded (as UTF-8)."""
-    return utf8_escapes(run.group())
 
 
 # Tabs and line breaks: browsers drop them from a URL (WHATWG URL Standard, basic URL
