@@ -672,6 +672,31 @@ def test_the_gate_reads_every_rule_whatever_the_run_reports(
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
 
 
+@pytest.mark.parametrize("select", [[], ["--select", "XM004"]], ids=["all", "select"])
+def test_each_pass_is_one_check_the_gate_reads_too(
+    tmp_path: Path, monkeypatch, capsys, select: list[str]
+) -> None:
+    """The passes read every rule and apply the fixes of the findings the run reports:
+    the gate against a worse file checks nothing again (two passes, two checks)."""
+    from sitemap_lint.fix import engine
+
+    checked: list[bool] = []
+    real = engine.check_text
+
+    def counted(name: str, data: bytes, options, xsd):
+        checked.append(options.enabled is None and options.selection is None)
+        return real(name, data, options, xsd)
+
+    monkeypatch.setattr(engine, "check_text", counted)
+    target = copy(tmp_path, "mixed.xml")
+    run(["--fix-only", *select, str(target)], capsys)
+    assert checked == [True, True]
+    _, out, _ = run(["--format", "json", str(target)], capsys)
+    left = {f["code"] for f in json.loads(out)["files"][0]["findings"] if "fix" in f}
+    assert "XM004" not in left
+    assert bool({"XM002", "NS002"} & left) is bool(select)  # the others are not the run's
+
+
 def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:
     target = tmp_path / "broken.xml"
     data = (FIX / "not-fixable.xml").read_bytes().replace(b"relative", b"rel\xffative")

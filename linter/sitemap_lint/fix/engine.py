@@ -219,12 +219,15 @@ def fix_source(
     text = decoded.text
     result.before = result.after = mark + text
     drop_bom = to_utf8 = False
+    # Each pass reads every rule, as the gate against a worse file does; the fixes
+    # applied are those of the findings the run reports.
+    every = replace(options, enabled=None, selection=None)
     first: FileResult | None = None
     checked: FileResult | None = None
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
-        checked = check_text(source.name, data, options, engine)
-        todo = fixable(checked.findings, unsafe)
+        checked = check_text(source.name, data, every, engine)
+        todo = fixable(_selected(checked.findings, options, source.name), unsafe)
         if first is None:
             first = checked
             todo += fixable(answered, unsafe)
@@ -240,14 +243,9 @@ def fix_source(
         result.passes += 1
     else:
         data = plain(decoded, text, drop_bom, to_utf8)
-        checked = check_text(source.name, data, options, engine)
+        checked = check_text(source.name, data, every, engine)
     if result.passes == 0 or first is None or checked is None:
         return result
-    if options.enabled is not None or options.selection is not None:
-        # The gate reads every rule, whatever the run reports.
-        every = replace(options, enabled=None, selection=None)
-        first = check_text(source.name, plain(decoded, decoded.text, False, False), every, engine)
-        checked = check_text(source.name, plain(decoded, text, drop_bom, to_utf8), every, engine)
     problem = _worse(first, checked)
     if problem is not None:
         result.refused = _refusal(problem, options)
@@ -263,6 +261,17 @@ def fix_source(
     result.after = ("" if drop_bom else mark) + text
     result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
     return result
+
+
+def _selected(findings: Sequence[Finding], options: Options, name: str) -> list[Finding]:
+    """The findings of a check of every rule that the run reports for the file ``name``
+    (its rules, per-file ignores, profile and severity table), as its sink would pass."""
+    from sitemap_lint.engine.sink import reported
+
+    enabled, selection = options.enabled, options.selection
+    if enabled is not None:
+        findings = [f for f in findings if f.code in enabled]
+    return reported(findings, selection.for_file(name)) if selection is not None else [*findings]
 
 
 def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...]:
