@@ -558,6 +558,24 @@ def test_the_left_unfixed_finding_follows_the_selection(
     assert "XM004" in out and status == 1  # the raw "&" is still there
 
 
+@pytest.mark.parametrize("ignored", [False, True])
+def test_the_left_unfixed_finding_follows_the_per_file_ignores_without_a_report(
+    tmp_path: Path, capsys, ignored: bool
+) -> None:
+    """--fix-only says why a file was left unfixed as the run would report it there:
+    a per-file ignore of FX001 keeps it quiet, as in the report of --fix."""
+    target = tmp_path / "broken.xml"
+    target.write_bytes((FIX / "mixed.xml").read_bytes().replace(b"page", b"p\xffge"))
+    config = tmp_path / "sitemap-lint.toml"
+    config.write_text(
+        '[per-file-ignores]\n"broken.xml" = ["FX001"]\n' if ignored else "", encoding="utf-8"
+    )
+    for mode in ("--fix-only", "--fix"):
+        main(["--now", NOW, mode, "--config", str(config), str(target)])
+        out, err = capsys.readouterr()
+        assert ("FX001" in out + err) is not ignored
+
+
 def _fixes_that_break_the_file(monkeypatch) -> None:
     """The real fixes, then an unclosed element."""
     from sitemap_lint.fix import apply as fix_apply

@@ -19,7 +19,7 @@ from sitemap_lint.inputs.reader import GZIP_MAGIC, Source
 from sitemap_lint.rules.events import InputKind, Unfixed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from sitemap_lint.engine.results import FileResult
     from sitemap_lint.settings.options import Options
@@ -211,7 +211,7 @@ def fix_source(
         # Said only when there was something to fix.
         found = check_text(source.name, raw, options, engine).findings
         if fixable([*found, *answered], unsafe):
-            result.refused = _refusal(decoded, options)
+            result.refused = _refusal(decoded, options, source.name)
         return result
     # The diff shows a UTF-8 byte order mark as the character it is, so that it applies
     # to the file's bytes (in another encoding, or compressed, it applies to no bytes).
@@ -248,14 +248,14 @@ def fix_source(
         return result
     problem = _worse(first, checked)
     if problem is not None:
-        result.refused = _refusal(problem, options)
+        result.refused = _refusal(problem, options, source.name)
         result.fixed_findings = []
         return result
     try:
         result.fixed = encode(decoded, text, drop_bom, to_utf8)
     except UnicodeError:
         why = f"the fixed text cannot be written in {decoded.codec}"
-        result.refused = _refusal(why, options)
+        result.refused = _refusal(why, options, source.name)
         result.fixed_findings = []
         return result
     result.after = ("" if drop_bom else mark) + text
@@ -263,7 +263,7 @@ def fix_source(
     return result
 
 
-def _selected(findings: Sequence[Finding], options: Options, name: str) -> list[Finding]:
+def _selected(findings: Iterable[Finding], options: Options, name: str) -> list[Finding]:
     """The findings of a check of every rule that the run reports for the file ``name``
     (its rules, per-file ignores, profile and severity table), as its sink would pass."""
     from sitemap_lint.engine.sink import reported
@@ -284,16 +284,16 @@ def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...
     return tuple(changes)
 
 
-def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:
-    """The findings the ``unfixed`` checks make of a file left as it is (none when the
-    run reports none of their rules)."""
+def _refusal(reason: str, options: Options, name: str) -> tuple[Finding, ...]:
+    """The findings the ``unfixed`` checks make of the file ``name`` left as it is, as
+    the run reports them there (its rules, per-file ignores, profile, severity table)."""
     from sitemap_lint.engine.dispatch import once
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.rules.registry import UNFIXED
 
     found = FindingList()
     once(UNFIXED, Unfixed(reason), options, found, options.enabled)
-    return tuple(found)
+    return tuple(_selected(found, options, name))
 
 
 def _worse(before: FileResult, after: FileResult) -> str | None:
