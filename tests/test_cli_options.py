@@ -870,3 +870,20 @@ def test_setting_names_do_not_hide_methods() -> None:
     names = {s.name for s in SETTINGS} | {n for s in SETTINGS for n, _ in s.stored}
     assert all(name.isidentifier() and not name.startswith("_") for name in names)
     assert not names & set(dir(Values))
+
+
+@pytest.mark.parametrize("name", ["robots", "baseline", "write_baseline", "output_file"])
+@pytest.mark.parametrize("value", ["", ("a.txt", ""), ("a.txt",), "a.txt", None])
+def test_a_path_setting_refuses_what_the_run_calls_given_empty(name: str, value) -> None:
+    """One predicate: the run checks a value given empty, and the path's check refuses
+    exactly those."""
+    from sitemap_lint.errors import UsageError
+
+    setting = BY_NAME[name]
+    if isinstance(value, tuple) != (setting.kind == "repeat") and value is not None:
+        pytest.skip("not a value of this setting")
+    if setting.given_empty(value):
+        with pytest.raises(UsageError, match="an empty path names no file; give a file"):
+            setting.parse(value)
+    else:
+        setting.parse(value)

@@ -693,3 +693,32 @@ def test_a_table_named_with_an_escape_is_found(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool."sitemap\\u002dlint"]\nignore = ["UR008"]\n')
     assert configuration.discover(tmp_path) == tmp_path / "pyproject.toml"
     assert configuration.load(tmp_path / "pyproject.toml").ignore == ("UR008",)
+
+
+@pytest.mark.parametrize("tool", ['"sitemap-lint"', '["sitemap-lint"]', "1"])
+def test_a_pyproject_whose_tool_is_no_table_has_no_table_of_ours(
+    site: Path, capsys, tool: str
+) -> None:
+    """Named by --config, it is the usual usage error (no internal error); found, it
+    does not count."""
+    (site / "pyproject.toml").write_text(f"tool = {tool}\n")
+    assert configuration.discover(site) is None
+    needle = "pyproject.toml: no [tool.sitemap-lint] table"
+    assert needle in usage_error(["--config", "pyproject.toml", "sitemap.xml"], capsys)
+
+
+def test_a_pyproject_found_is_parsed_once(site: Path, monkeypatch, capsys) -> None:
+    import tomllib
+
+    parsed: list[str] = []
+    loads = tomllib.loads
+
+    def counted(text: str) -> dict:
+        parsed.append(text)
+        return loads(text)
+
+    monkeypatch.setattr(tomllib, "loads", counted)
+    (site / "pyproject.toml").write_text('[tool.sitemap-lint]\nignore = ["UR008"]\n')
+    status, findings, _err = lint(["sitemap.xml"], capsys)
+    assert (status, findings) == (0, [])
+    assert len(parsed) == 1

@@ -558,6 +558,24 @@ def test_the_left_unfixed_finding_follows_the_selection(
     assert "XM004" in out and status == 1  # the raw "&" is still there
 
 
+@pytest.mark.parametrize("ignored", [False, True])
+def test_the_left_unfixed_finding_follows_the_per_file_ignores_without_a_report(
+    tmp_path: Path, capsys, ignored: bool
+) -> None:
+    """--fix-only says why a file was left unfixed as the run would report it there:
+    a per-file ignore of FX001 keeps it quiet, as in the report of --fix."""
+    target = tmp_path / "broken.xml"
+    target.write_bytes((FIX / "mixed.xml").read_bytes().replace(b"page", b"p\xffge"))
+    config = tmp_path / "sitemap-lint.toml"
+    config.write_text(
+        '[per-file-ignores]\n"broken.xml" = ["FX001"]\n' if ignored else "", encoding="utf-8"
+    )
+    for mode in ("--fix-only", "--fix"):
+        main(["--now", NOW, mode, "--config", str(config), str(target)])
+        out, err = capsys.readouterr()
+        assert ("FX001" in out + err) is not ignored
+
+
 def _fixes_that_break_the_file(monkeypatch) -> None:
     """The real fixes, then an unclosed element."""
     from sitemap_lint.fix import apply as fix_apply
@@ -670,6 +688,31 @@ def test_the_gate_reads_every_rule_whatever_the_run_reports(
     target = copy(tmp_path, "mixed.xml")
     run(["--select", "VA", "--fix", str(target)], capsys)
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
+
+
+@pytest.mark.parametrize("select", [[], ["--select", "XM004"]], ids=["all", "select"])
+def test_each_pass_is_one_check_the_gate_reads_too(
+    tmp_path: Path, monkeypatch, capsys, select: list[str]
+) -> None:
+    """The passes read every rule and apply the fixes of the findings the run reports:
+    the gate against a worse file checks nothing again (two passes, two checks)."""
+    from sitemap_lint.fix import engine
+
+    checked: list[bool] = []
+    real = engine.check_text
+
+    def counted(name: str, data: bytes, options, xsd):
+        checked.append(options.enabled is None and options.selection is None)
+        return real(name, data, options, xsd)
+
+    monkeypatch.setattr(engine, "check_text", counted)
+    target = copy(tmp_path, "mixed.xml")
+    run(["--fix-only", *select, str(target)], capsys)
+    assert checked == [True, True]
+    _, out, _ = run(["--format", "json", str(target)], capsys)
+    left = {f["code"] for f in json.loads(out)["files"][0]["findings"] if "fix" in f}
+    assert "XM004" not in left
+    assert bool({"XM002", "NS002"} & left) is bool(select)  # the others are not the run's
 
 
 def test_a_file_with_nothing_to_fix_gets_no_refusal(tmp_path: Path, capsys) -> None:

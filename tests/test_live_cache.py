@@ -531,3 +531,32 @@ def test_a_file_of_layout_4_written_row_by_row_is_read(tmp_path: Path) -> None:
         etag='"e"',
         last_modified="Wed, 01 May 2024 08:20:30 GMT",
     )
+
+
+def test_a_row_holds_each_field_in_its_declared_column(tmp_path: Path) -> None:
+    """The row written follows the columns' declaration, and every field comes back."""
+    from dataclasses import replace
+
+    from sitemap_lint.live import cache as live_cache
+
+    answer = replace(
+        full_answer(),
+        error="timeout",
+        detail="after 15 s",
+        loop=True,
+        too_many_hops=True,
+        fresh_until=1234.5,
+    )
+    row = dict(zip(live_cache._WRITTEN, live_cache._row(answer, 99.0), strict=True))
+    assert (row["url"], row["stored_at"], row["status"]) == (answer.url, 99.0, 200)
+    assert (row["error"], row["detail"], row["loop"], row["too_many_hops"]) == (
+        "timeout",
+        "after 15 s",
+        1,
+        1,
+    )
+    assert (row["etag"], row["elapsed"], row["fresh_until"]) == ('W/"abc"', 0.25, 1234.5)
+    assert (row["signals"], row["modified_source"]) == (1, "JSON-LD dateModified")
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([answer])
+        assert cache.get(answer.url) == answer

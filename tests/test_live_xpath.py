@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -278,3 +279,47 @@ def test_a_set_names_the_same_elements_with_workers_and_without_the_fast_path(
     status, out, err = run_cli([*_args(live_server, *more), str(index)], capsys)
     assert status == 1, err
     assert sorted(_live_pointers(out)) == sorted(EXPECTED)
+
+
+def test_the_live_events_carry_the_pointer_to_their_targets_elements(tmp_path: Path) -> None:
+    """An ``answer`` or ``audited`` check names a target's element by its event (as the
+    set checks do by their facts), wherever its finding stands; the targets' elements are
+    numbered as ``model.EntryPointer`` reads an entry's loc."""
+    from datetime import UTC, datetime
+
+    from sitemap_lint.live.audit import add_findings
+    from sitemap_lint.live.model import Answer
+    from sitemap_lint.model import EntryPointer
+    from tests.helpers import noting_rule, plugin_checks
+
+    result = lint_content(tmp_path, _document("prefixed", 3), sitemap_url=None, live=True)
+    targets, pointer = result.targets, result.target_pointer
+    assert targets is not None and pointer is not None
+    entries = EntryPointer(pointer.head, "]/s:loc")
+    for target in targets:
+        if target.kind == "page":
+            assert entries.at_loc(target.element) == pointer.of(target)
+    answered_rule, audited_rule = (
+        noting_rule("ZX301", "noted-answer"),
+        noting_rule("ZX302", "noted-audited"),
+    )
+
+    def answered(event: Any, name: str, report: Any) -> None:
+        report.add(answered_rule.at(1, 1, event.target.url).with_xpath(event.xpath))
+
+    def audited(event: Any, name: str, report: Any) -> None:
+        last = event.targets[-1]
+        report.add(audited_rule.at(1, 1, last.url).with_xpath(event.xpath(last)))
+
+    answers = {t.url: Answer(url=t.url, status=200) for t in targets}
+    with plugin_checks(("answer", answered_rule, answered), ("audited", audited_rule, audited)):
+        add_findings(result, answers, datetime.now(UTC), frozenset({"ZX301", "ZX302"}))
+    found = {
+        (f.code, f.message): f.xpath
+        for f in result.open_sink().findings
+        if f.code in ("ZX301", "ZX302")
+    }
+    expected = {("ZX301", t.url): pointer.of(t) for t in targets}
+    expected["ZX302", targets[-1].url] = pointer.of(targets[-1])
+    assert found == expected
+    assert found["ZX302", targets[-1].url] == "/s:urlset/s:url[5]/v:video[1]/v:content_loc"

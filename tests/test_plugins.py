@@ -102,7 +102,7 @@ def test_a_set_reporter_refuses_a_file_it_does_not_have() -> None:
         with pytest.raises(IndexError, match=rf"no file {bad} in a set of 2 files"):
             report.add(bad, finding)
     with pytest.raises(IndexError, match="no file 5 in a set of 2 files"):
-        report.silenced(5, finding.code, 1)
+        report.silencer(5, finding.code)
     assert [sink.findings for sink in report.sinks] == [[], [finding]]
 
 

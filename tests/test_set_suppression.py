@@ -170,3 +170,32 @@ def test_a_directive_for_an_entrys_own_hreflang_defect_is_still_unused(tmp_path:
     fr = write(tmp_path, "fr-sitemap.xml", _alternates("fr", "en", directive))
     _status, report = run_json([str(fr)])
     assert [code for code, _line in _found(report, "fr-sitemap.xml")] == ["SU001"]
+
+
+def test_each_file_is_asked_once_whether_a_directive_names_the_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The duplicates' check asks each listing file's directives once, not once per
+    repeated URL."""
+    from sitemap_lint.sets.runner import SetReport
+
+    asked: list[tuple[int, str]] = []
+    silencer = SetReport.silencer
+
+    def counted(self: SetReport, file: int, code: str) -> object:
+        asked.append((file, code))
+        return silencer(self, file, code)
+
+    monkeypatch.setattr(SetReport, "silencer", counted)
+    pages = "".join(f"  <url><loc>https://example.com/{n}</loc></url>\n" for n in range(20))
+    directive = DIRECTIVE.format(action="disable-file", codes="SE001")
+    names = ("a-sitemap.xml", "b-sitemap.xml", "c-sitemap.xml")
+    paths = [
+        write(tmp_path, name, _sitemap(name[0], directive if name[0] == "a" else "", pages))
+        for name in names
+    ]
+    _status, report = run_json([str(path) for path in paths])
+    assert sorted(asked) == [(0, "SE001"), (1, "SE001"), (2, "SE001")]
+    assert _found(report, "a-sitemap.xml") == []
+    assert len(_found(report, "b-sitemap.xml")) == 0
+    assert len(_found(report, "c-sitemap.xml")) == 21

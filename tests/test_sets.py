@@ -756,3 +756,24 @@ def test_an_index_child_that_is_an_input_too_is_checked_once_without_a_finding(
     assert codes(report) == []
     names = sorted(Path(entry["path"]).name for entry in report["files"])
     assert names == ["sitemap-a.xml", "sitemap-b.xml", "sitemap-index.xml"]
+
+
+def test_two_ipv6_hosts_a_port_would_join_are_two_sitemaps(tmp_path: Path) -> None:
+    """``[::1]:8080`` and ``[::1:8080]`` are two hosts: the set's key of a URL keeps an
+    IPv6 address in its brackets, so the second is no repeat of the first (SE004)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    (first / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    (second / "a.xml").write_text(urlset("two"), encoding="utf-8")
+    listed = ("http://[::1]:8080/a.xml", "http://[::1:8080]/a.xml")
+    body = "".join(f"  <sitemap><loc>{url}</loc></sitemap>\n" for url in listed)
+    (tmp_path / "index.xml").write_text(
+        index().replace("</sitemapindex>", f"{body}</sitemapindex>"), encoding="utf-8"
+    )
+    maps = (f"http://[::1]:8080/={first}", f"http://[::1:8080]/={second}")
+    _status, report = run([str(tmp_path / "index.xml")], follow=True, maps=maps, select="SE")
+    assert codes(report) == []
+    assert [Path(entry["path"]).parent.name for entry in report["files"][1:]] == [
+        "first",
+        "second",
+    ]

@@ -22,6 +22,7 @@ from sitemap_lint.settings.declared import (
     RUN_SETTINGS,
     RunSettings,
     Setting,
+    refuse_empty_path,
 )
 from sitemap_lint.settings.parsing import format_size, parse_size, resolve_color
 
@@ -257,13 +258,8 @@ def split(
 
     from sitemap_lint.fix.split import SplitError, split_file
 
-    # An empty path (an unset variable) is not the working directory, as Path("") is.
-    if not file:
-        _fail("FILE: an empty path names no file; give the sitemap to split")
-        raise typer.Exit(2)
-    if not out_dir:
-        _fail("--out-dir: an empty path names no directory; give one")
-        raise typer.Exit(2)
+    refuse_empty_path(file, "FILE", give="the sitemap to split")
+    refuse_empty_path(out_dir, "--out-dir", names="directory", give="one")
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)

@@ -38,20 +38,35 @@ UNENDED = (
 MAX_TEXT = 1 << 18
 
 
-# Above these bits of an entry's index as ``EntryPointer`` reads it: the loc's place
-# among the entry's locs when it has several (0: its only one).
-_LOC_SHIFT = 40
-_INDEX_MASK = (1 << _LOC_SHIFT) - 1
+# An element's number, as ``EntryPointer`` reads it: the entry's index (1-based, among
+# the root's entries as ``engine.checker`` counts them) in the low bits, then the
+# element's place among the entry's children of its name (0: the only one, written
+# without an index), then its box's place (image:image, video:video) among the entry's
+# children of that name. An entry's index alone names the entry.
+_PLACE_SHIFT = 40
+_BOX_SHIFT = 64
+_PLACE_LIMIT = 1 << (_BOX_SHIFT - _PLACE_SHIFT)
+_INDEX_LIMIT = 1 << _PLACE_SHIFT
+_INDEX_MASK = _INDEX_LIMIT - 1
+
+
+def element_number(index: int, place: int = 0, box: int = 0) -> int:
+    """The number of the element at ``place`` in the ``box`` of the entry of ``index``;
+    0 (no element named) when a number is past what it holds."""
+    if not 0 < index < _INDEX_LIMIT or not 0 <= place < _PLACE_LIMIT or box < 0:
+        return 0
+    return index | place << _PLACE_SHIFT | box << _BOX_SHIFT
 
 
 class EntryPointer(NamedTuple):
     """How a file's findings name its entries' elements once the entries are gone (the
     checks across entries and across files, which keep an entry's index, an int, beside
-    its position): ``head``, the path up to the entry's index (``/urlset/url[``), and
-    ``loc``, after the index to the entry's ``loc`` (``]/loc``), with the document's
-    prefixes, as ``engine.checker`` names the elements of an entry it reads. An index of
-    0 names no entry (one the file's checker did not count); ``loc_index`` tells which
-    loc of an entry with several is meant."""
+    its position; the live audit, whose targets keep their element's number): ``head``,
+    the path up to the entry's index (``/urlset/url[``), and ``loc``, after the index to
+    the entry's ``loc`` (``]/loc``), with the document's prefixes, as ``engine.checker``
+    names the elements of an entry it reads. An index of 0 names no entry (one the
+    file's checker did not count); ``loc_index`` tells which loc of an entry with
+    several is meant."""
 
     head: str
     loc: str
@@ -63,10 +78,22 @@ class EntryPointer(NamedTuple):
 
     def at_loc(self, index: int) -> str | None:
         """The loc of the entry of ``index``: ``/urlset/url[6]/loc``."""
-        place, index = index >> _LOC_SHIFT, index & _INDEX_MASK
+        place, index = index >> _PLACE_SHIFT, index & _INDEX_MASK
         if index <= 0:
             return None
         return f"{self.head}{index}{self.loc}" + (f"[{place}]" if place else "")
+
+    def element(self, number: int, name: str, box: str = "") -> str | None:
+        """The element ``name`` (a step, in its ``box``'s when not "") that ``number``
+        (``element_number``) names: ``/urlset/url[6]/image:image[2]/image:loc``."""
+        path = self.entry(number)
+        if path is None:
+            return None
+        if box:
+            box_place = number >> _BOX_SHIFT
+            path = f"{path}/{box}[{box_place}]" if box_place else f"{path}/{box}"
+        place = (number >> _PLACE_SHIFT) & (_PLACE_LIMIT - 1)
+        return f"{path}/{name}[{place}]" if place else f"{path}/{name}"
 
 
 def loc_index(entry: Node, loc: Node) -> int:
@@ -74,7 +101,7 @@ def loc_index(entry: Node, loc: Node) -> int:
     same = [child for child in entry.children if child.name == loc.name and child.ns == loc.ns]
     if len(same) == 1:
         return entry.index
-    return entry.index | next(n for n, c in enumerate(same, 1) if c is loc) << _LOC_SHIFT
+    return entry.index | next(n for n, c in enumerate(same, 1) if c is loc) << _PLACE_SHIFT
 
 
 class RefusedReferences(str):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint.errors import UsageError
-from sitemap_lint.finding import Severity, sort_key
+from sitemap_lint.finding import Finding, Severity, sort_key
 from sitemap_lint.inputs.reader import (
     STDIN,
     InputError,
@@ -344,22 +344,18 @@ def _fix_status(settings: RunSettings, fixed: FixRun) -> int:
 def _with_refusals(
     outcome: Outcome, fixed: FixRun, settings: RunSettings, config: Config
 ) -> Outcome:
-    """The findings that say why a file was left unfixed, added to its result as the
-    run's selection for that file reports them (rules, per-file ignores, profile,
-    severity table)."""
+    """The findings that say why a file was left unfixed (as the run's selection for
+    that file reports them: ``fix.engine``), added to its result."""
     if not fixed.refused:
         return outcome
-    from sitemap_lint.engine.sink import reported
-
     plan = check_plan(settings, config)
-    added = []
+    added: list[Finding] = []
     for result in outcome.results:
         refusal = fixed.refused.get(result.name)
         if refusal:
-            kept = reported(refusal, plan.selection.for_file(result.name))
-            result.findings[:0] = kept
+            result.findings[:0] = refusal
             result.findings.sort(key=sort_key)
-            added += kept
+            added += refusal
     if not settings.exit_zero and any(f.severity >= plan.fail_on for f in added):
         outcome.exit_code = EXIT_FINDINGS
     return outcome

@@ -37,6 +37,7 @@ MESSAGES = [
     ("VD012/fail.xml", 'add relationship="allow"'),
     ("VD012/fail-lowercase.xml", "separated by spaces: IE GB US"),
     ("VD012/fail-unknown-country.xml", "UK is not an ISO 3166 country code; write GB"),
+    ("VD012/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no country'),
     ("VD013/fail.xml", "separated by single spaces: web tv"),
     ("VD013/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no platform'),
     ("VD013/fail-relationship.xml", 'must be "allow" or "deny"'),

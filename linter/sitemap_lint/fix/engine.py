@@ -19,7 +19,7 @@ from sitemap_lint.inputs.reader import GZIP_MAGIC, Source
 from sitemap_lint.rules.events import InputKind, Unfixed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from sitemap_lint.engine.results import FileResult
     from sitemap_lint.settings.options import Options
@@ -211,7 +211,7 @@ def fix_source(
         # Said only when there was something to fix.
         found = check_text(source.name, raw, options, engine).findings
         if fixable([*found, *answered], unsafe):
-            result.refused = _refusal(decoded, options)
+            result.refused = _refusal(decoded, options, source.name)
         return result
     # The diff shows a UTF-8 byte order mark as the character it is, so that it applies
     # to the file's bytes (in another encoding, or compressed, it applies to no bytes).
@@ -219,12 +219,15 @@ def fix_source(
     text = decoded.text
     result.before = result.after = mark + text
     drop_bom = to_utf8 = False
+    # Each pass reads every rule, as the gate against a worse file does; the fixes
+    # applied are those of the findings the run reports.
+    every = replace(options, enabled=None, selection=None)
     first: FileResult | None = None
     checked: FileResult | None = None
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
-        checked = check_text(source.name, data, options, engine)
-        todo = fixable(checked.findings, unsafe)
+        checked = check_text(source.name, data, every, engine)
+        todo = fixable(_selected(checked.findings, options, source.name), unsafe)
         if first is None:
             first = checked
             todo += fixable(answered, unsafe)
@@ -240,29 +243,35 @@ def fix_source(
         result.passes += 1
     else:
         data = plain(decoded, text, drop_bom, to_utf8)
-        checked = check_text(source.name, data, options, engine)
+        checked = check_text(source.name, data, every, engine)
     if result.passes == 0 or first is None or checked is None:
         return result
-    if options.enabled is not None or options.selection is not None:
-        # The gate reads every rule, whatever the run reports.
-        every = replace(options, enabled=None, selection=None)
-        first = check_text(source.name, plain(decoded, decoded.text, False, False), every, engine)
-        checked = check_text(source.name, plain(decoded, text, drop_bom, to_utf8), every, engine)
     problem = _worse(first, checked)
     if problem is not None:
-        result.refused = _refusal(problem, options)
+        result.refused = _refusal(problem, options, source.name)
         result.fixed_findings = []
         return result
     try:
         result.fixed = encode(decoded, text, drop_bom, to_utf8)
     except UnicodeError:
         why = f"the fixed text cannot be written in {decoded.codec}"
-        result.refused = _refusal(why, options)
+        result.refused = _refusal(why, options, source.name)
         result.fixed_findings = []
         return result
     result.after = ("" if drop_bom else mark) + text
     result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
     return result
+
+
+def _selected(findings: Iterable[Finding], options: Options, name: str) -> list[Finding]:
+    """The findings of a check of every rule that the run reports for the file ``name``
+    (its rules, per-file ignores, profile and severity table), as its sink would pass."""
+    from sitemap_lint.engine.sink import reported
+
+    enabled, selection = options.enabled, options.selection
+    if enabled is not None:
+        findings = [f for f in findings if f.code in enabled]
+    return reported(findings, selection.for_file(name)) if selection is not None else [*findings]
 
 
 def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...]:
@@ -275,16 +284,16 @@ def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...
     return tuple(changes)
 
 
-def _refusal(reason: str, options: Options) -> tuple[Finding, ...]:
-    """The findings the ``unfixed`` checks make of a file left as it is (none when the
-    run reports none of their rules)."""
+def _refusal(reason: str, options: Options, name: str) -> tuple[Finding, ...]:
+    """The findings the ``unfixed`` checks make of the file ``name`` left as it is, as
+    the run reports them there (its rules, per-file ignores, profile, severity table)."""
     from sitemap_lint.engine.dispatch import once
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.rules.registry import UNFIXED
 
     found = FindingList()
     once(UNFIXED, Unfixed(reason), options, found, options.enabled)
-    return tuple(found)
+    return tuple(_selected(found, options, name))
 
 
 def _worse(before: FileResult, after: FileResult) -> str | None:

@@ -339,6 +339,13 @@ class RefusedAddress(Exception):
         self.kind = kind
 
 
+def looked_up(host: str, port: int) -> list[str]:
+    """The addresses the system's resolver gives ``host`` for a TCP connection to
+    ``port``, each once, in its order; OSError when the host does not resolve."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
 class Pins:
     """The addresses each named host name is pinned to in one run: those of its first
     lookup by any of the run's guards (the set's fetcher, the live client); safe to use
@@ -371,10 +378,9 @@ class Pins:
             if host_address(host) is not None or host in self._pinned:
                 continue
             try:
-                infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+                self.pin(host, looked_up(host, port))
             except OSError:
                 continue
-            self.pin(host, dict.fromkeys(str(info[4][0]) for info in infos))
 
     def __getstate__(self) -> dict[str, object]:
         with self._lock:
@@ -415,11 +421,7 @@ class Guard:
         order: RefusedAddress (naming the first refused) when there is none, OSError
         when the host does not resolve."""
         literal = host_address(host)  # connected to as read here, not as the resolver reads it
-        if literal is not None:
-            addresses = [str(literal)]
-        else:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-            addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        addresses = [str(literal)] if literal is not None else looked_up(host, port)
         if self.policy.allow_private:
             return addresses
         pinned: frozenset[Address] = frozenset()

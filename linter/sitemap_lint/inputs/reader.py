@@ -90,9 +90,9 @@ def expand(arguments: list[str], stdin_name: str = STDIN) -> list[Source]:
     named as first given; so is standard input, named ``stdin_name`` (``-``, or the
     name ``--stdin-filename`` gives it)."""
     sources: list[Source] = []
-    seen: set[str] = set()
+    seen: set[Path | None] = set()  # None: standard input
     for source in _sources(arguments, stdin_name):
-        identity = "-" if source.path is None else os.path.realpath(source.path)
+        identity = None if source.path is None else real_path(source.path)
         if identity not in seen:
             seen.add(identity)
             sources.append(source)

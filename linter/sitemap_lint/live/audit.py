@@ -23,12 +23,10 @@ from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.inputs.guard import Pins, http_scheme
-from sitemap_lint.live.model import GET_KINDS, Answer, Target, TargetPointer
+from sitemap_lint.live.model import GET_KINDS, Answer, Target
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.results import FileResult
-    from sitemap_lint.engine.sink import Covers, FindingSink
-    from sitemap_lint.finding import Finding
     from sitemap_lint.live.cache import Cache
     from sitemap_lint.live.client import ClientSettings
     from sitemap_lint.sets.cluster import DaskExecutor
@@ -244,7 +242,7 @@ def add_findings(
     from sitemap_lint.rules.registry import ANSWER, AUDITED
 
     targets = result.targets or []
-    sink = _Pointing(result.open_sink(), result.target_pointer, targets)
+    sink, pointer = result.open_sink(), result.target_pointer
     checks = calls(ANSWER, enabled)
     listed: frozenset[str] = frozenset()
     if any((answer := answers.get(t.url)) is not None and answer.chain for t in targets):
@@ -254,46 +252,11 @@ def add_findings(
     for target in targets:
         answer = answers.get(target.url)
         if answer is not None:
-            sink.target = target
             for check in checks:
-                check(Answered(target, answer, now, listed), result.name, sink)
-    sink.target = None
-    once(AUDITED, Audited(targets, now, answers), result.name, sink, enabled)
+                check(Answered(target, answer, now, listed, pointer), result.name, sink)
+    once(AUDITED, Audited(targets, now, answers, pointer), result.name, sink, enabled)
     result.targets = None
     result.target_pointer = None
-
-
-class _Pointing:
-    """The file's sink as the live checks see it: a finding made where a target's
-    element starts, naming no element, names the target's (its xpath, made then)."""
-
-    def __init__(
-        self, sink: FindingSink, pointer: TargetPointer | None, targets: list[Target]
-    ) -> None:
-        self.sink = sink
-        self.pointer = pointer
-        self.targets = targets
-        self.target: Target | None = None  # the target whose answer is being judged
-        self._at: dict[tuple[int, int], Target] | None = None
-
-    def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        if finding.xpath is None and self.pointer is not None:
-            target = self._target_at(finding.line, finding.column)
-            if target is not None and target.element:
-                xpath = self.pointer.path(target.kind, target.element)
-                if xpath is not None:
-                    finding = finding.with_xpath(xpath)
-        self.sink.add(finding, covers)
-
-    def _target_at(self, line: int, column: int) -> Target | None:
-        target = self.target
-        if target is not None and (target.line, target.column) == (line, column):
-            return target
-        if self._at is None:  # a finding of the file's targets together (audited)
-            self._at = {}
-            for each in self.targets:
-                self._at.setdefault((each.line, each.column), each)
-        return self._at.get((line, column))
 
 
 def finish(result: FileResult, selection: Selection | None) -> None:

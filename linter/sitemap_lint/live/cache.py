@@ -135,6 +135,7 @@ class Cache:
             connection = sqlite3.connect(
                 path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
             )
+            connection.row_factory = sqlite3.Row  # a row's columns read by name
         self._connection: sqlite3.Connection | None = connection
         try:
             with self._errors("cannot use"):
@@ -226,7 +227,7 @@ class Cache:
                     whole[:0] = again  # some row was replaced since it was read
                 connection.executemany(_PUT, whole)
 
-    def _read_answer(self, row: tuple[Any, ...]) -> Answer | None:
+    def _read_answer(self, row: sqlite3.Row) -> Answer | None:
         """The answer of ``row``, its stamp and content kept (None: a row unreadable)."""
         answer = _readable_answer(row)
         if answer is not None:
@@ -303,46 +304,47 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
 
 
 def _row(answer: Answer, now: float) -> tuple[Any, ...]:
-    """The row written for ``answer`` (``_WRITTEN``), ``now`` its time of storing."""
+    """The row written for ``answer`` (``_WRITTEN``, in the order of ``_COLUMNS``), ``now``
+    its time of storing."""
     chain = (
         json.dumps([[hop.url, hop.status, hop.location] for hop in answer.chain])
         if answer.chain
         else None
     )
-    values: dict[str, Any] = {
-        "url": answer.url,
-        "stored_at": now,
-        "status": answer.status,
-        "final_url": answer.final_url,
-        "chain": chain,
-        "content_type": answer.content_type,
-        "signals": None,
-        "error": answer.error,
-        "detail": answer.detail,
-        "loop": int(answer.loop),
-        "too_many_hops": int(answer.too_many_hops),
-        "etag": answer.etag,
-        "last_modified": answer.last_modified,
-        "elapsed": answer.elapsed,
-        "fresh_until": answer.fresh_until,
-    }
     signals = answer.signals
-    if signals is not None:
-        alternates = signals.alternates
-        modified = signals.modified
-        values |= {
-            "signals": 1,
-            "noindex": signals.noindex,
-            "canonical": signals.canonical,
-            "canonical_source": signals.canonical_source,
-            "alternates": json.dumps([list(pair) for pair in alternates]) if alternates else None,
-            "modified": None if modified is None else modified.isoformat(),
-            "modified_source": signals.modified_source,
-        }
-    return tuple(values.get(name) for name in _WRITTEN)
+    if signals is None:
+        page: tuple[Any, ...] = (None,) * 7
+    else:
+        alternates, modified = signals.alternates, signals.modified
+        page = (
+            1,
+            signals.noindex,
+            signals.canonical,
+            signals.canonical_source,
+            json.dumps([list(pair) for pair in alternates]) if alternates else None,
+            None if modified is None else modified.isoformat(),
+            signals.modified_source,
+        )
+    return (
+        answer.url,
+        now,
+        answer.status,
+        answer.final_url,
+        chain,
+        answer.content_type,
+        *page,
+        answer.error,
+        answer.detail,
+        int(answer.loop),
+        int(answer.too_many_hops),
+        answer.etag,
+        answer.last_modified,
+        answer.elapsed,
+        answer.fresh_until,
+    )
 
 
-def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
+def _readable_answer(row: sqlite3.Row) -> Answer | None:
     if not all(map(isinstance, row, _ROW_TYPES)):
         return None
     try:
@@ -351,34 +353,33 @@ def _readable_answer(row: tuple[Any, ...]) -> Answer | None:
         return None
 
 
-def _answer(row: tuple[Any, ...]) -> Answer:
+def _answer(row: sqlite3.Row) -> Answer:
     """The answer a row read (``_READ``) holds."""
-    values = dict(zip(_READ, row, strict=True))
-    chain, alternates, modified = values["chain"], values["alternates"], values["modified"]
+    chain, alternates, modified = row["chain"], row["alternates"], row["modified"]
     return Answer(
-        url=values["url"],
-        status=values["status"],
-        final_url=values["final_url"],
+        url=row["url"],
+        status=row["status"],
+        final_url=row["final_url"],
         chain=[] if chain is None else [Hop(*hop) for hop in json.loads(chain)],
-        content_type=values["content_type"],
+        content_type=row["content_type"],
         signals=None
-        if values["signals"] is None
+        if row["signals"] is None
         else PageSignals(
-            noindex=values["noindex"],
-            canonical=values["canonical"],
-            canonical_source=values["canonical_source"],
+            noindex=row["noindex"],
+            canonical=row["canonical"],
+            canonical_source=row["canonical_source"],
             alternates=()
             if alternates is None
             else tuple((str(lang), str(href)) for lang, href in json.loads(alternates)),
             modified=None if modified is None else datetime.fromisoformat(modified),
-            modified_source=values["modified_source"],
+            modified_source=row["modified_source"],
         ),
-        error=values["error"],
-        detail=values["detail"],
-        elapsed=values["elapsed"],
-        loop=bool(values["loop"]),
-        too_many_hops=bool(values["too_many_hops"]),
-        etag=values["etag"],
-        last_modified=values["last_modified"],
-        fresh_until=values["fresh_until"],
+        error=row["error"],
+        detail=row["detail"],
+        elapsed=row["elapsed"],
+        loop=bool(row["loop"]),
+        too_many_hops=bool(row["too_many_hops"]),
+        etag=row["etag"],
+        last_modified=row["last_modified"],
+        fresh_until=row["fresh_until"],
     )

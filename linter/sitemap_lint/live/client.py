@@ -68,6 +68,7 @@ from sitemap_lint.inputs.guard import (
     http_scheme,
     kind_article,
 )
+from sitemap_lint.inputs.reader import GZIP_MAGIC
 from sitemap_lint.live.model import (
     BAD_PORT,
     CONNECT,
@@ -875,9 +876,6 @@ def _decoder(encoding: str) -> _Identity | _Inflater | None:
     return None
 
 
-_GZIP_START = b"\x1f"  # a gzip member's first byte (no zlib stream starts with it)
-
-
 class _Identity:
     """A body sent as it is; ``consumed``: the bytes of it decoded so far."""
 
@@ -908,7 +906,8 @@ class _Inflater:
     def decode(self, chunk: bytes, room: int) -> bytes:
         if not self._started and chunk:
             self._started = True
-            self._gzip = self._gzip and chunk[:1] == _GZIP_START
+            # A gzip member's first byte (no zlib stream starts with it).
+            self._gzip = self._gzip and chunk[:1] == GZIP_MAGIC[:1]
         pieces: list[bytes] = []
         while chunk and room > 0 and not self._ended:
             if self._inflate.eof:  # past a member: the next one, or padding, or the end

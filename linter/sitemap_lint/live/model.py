@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+from sitemap_lint.model import EntryPointer
+from sitemap_lint.model import element_number as element_number  # the targets' reader's
 from sitemap_lint.support.records import Frozen
 
 # What a listed URL is, by the element that lists it.
@@ -66,49 +68,28 @@ class Target(Frozen):
         setattr_(self, "element", element)
 
 
-# A target's element number (Target.element): the entry's index (1-based, among the
-# root's entries as ``engine.checker`` counts them) in the low bits, then the element's
-# place among its siblings of its name and its box's place (image:image, video:video)
-# among the entry's children of that name; a place of 0 is written without an index
-# (the only one of its name, without children), as the checker writes it.
-_PLACE_SHIFT = 40
-_BOX_SHIFT = 64
-_PLACE_LIMIT = 1 << (_BOX_SHIFT - _PLACE_SHIFT)
-_INDEX_LIMIT = 1 << _PLACE_SHIFT
-
-
-def element_number(index: int, place: int = 0, box: int = 0) -> int:
-    """The ``Target.element`` of the element at ``place`` in the ``box`` of the entry of
-    ``index``; 0 (no pointer) when a number is past what it holds."""
-    if not 0 < index < _INDEX_LIMIT or not 0 <= place < _PLACE_LIMIT or box < 0:
-        return 0
-    return index | place << _PLACE_SHIFT | box << _BOX_SHIFT
-
-
 class TargetPointer(NamedTuple):
     """How one file's live findings name their targets' elements, as ``engine.checker``
     names them (the document's prefixes, 1-based indexes): ``head``, the path up to an
     entry's index (``/urlset/url[``), and for each kind of target the step of its box
-    ("" for none) and of its element (``("image", "image:image", "image:loc")``)."""
+    ("" for none) and of its element (``("image", "image:image", "image:loc")``). A
+    target's ``element`` is numbered as ``model.EntryPointer`` reads it
+    (``model.element_number``)."""
 
     head: str
     steps: tuple[tuple[str, str, str], ...]
 
     def path(self, kind: str, element: int) -> str | None:
         """The pointer to the element of a target of ``kind`` numbered ``element``."""
-        index = element & (_INDEX_LIMIT - 1)
-        if index == 0:
-            return None
         found = next((step for step in self.steps if step[0] == kind), None)
         if found is None:
             return None
         _kind, box, name = found
-        path = f"{self.head}{index}]"
-        if box:
-            box_place = element >> _BOX_SHIFT
-            path = f"{path}/{box}[{box_place}]" if box_place else f"{path}/{box}"
-        place = (element >> _PLACE_SHIFT) & (_PLACE_LIMIT - 1)
-        return f"{path}/{name}[{place}]" if place else f"{path}/{name}"
+        return EntryPointer(self.head, "").element(element, name, box)
+
+    def of(self, target: Target) -> str | None:
+        """The pointer to ``target``'s element (None: it names none)."""
+        return self.path(target.kind, target.element) if target.element else None
 
 
 # How a target's URL stands in the text (Target.written).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from sitemap_lint.model import Node
 
 if TYPE_CHECKING:
-    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.live.model import Answer, Target, TargetPointer
 
 # What an input is (``Prolog.form``), as the pipeline finds it from its first text.
 EMPTY = "empty"  # no text, or only white space (but for a file named robots.txt)
@@ -357,22 +357,35 @@ class Answered(NamedTuple):
     it stands, a page's lastmod and alternates); ``answer``: the response, its redirects
     and what the page's head says (``live.model.Answer``); ``now``: the run's moment;
     ``listed``: the page URLs the file lists, in normal form, when one of its answers
-    was redirected (empty otherwise): where a redirect ends at one of them."""
+    was redirected (empty otherwise): where a redirect ends at one of them;
+    ``pointer``: what names the file's targets' elements (``xpath``)."""
 
     target: Target
     answer: Answer
     now: datetime
     listed: frozenset[str] = frozenset()
+    pointer: TargetPointer | None = None
+
+    @property
+    def xpath(self) -> str | None:
+        """The pointer to the target's element, for its findings (None: none)."""
+        return self.pointer.of(self.target) if self.pointer is not None else None
 
 
 class Audited(NamedTuple):
     """One file's URLs after the live audit answered them (``audited`` checks, once a
     file): ``targets``, every URL it lists (``live.model.Target``), answered or not;
-    ``now``: the run's moment; ``answers``: the answer to each URL requested, by URL."""
+    ``now``: the run's moment; ``answers``: the answer to each URL requested, by URL;
+    ``pointer``: what names the targets' elements (``xpath``)."""
 
     targets: Sequence[Target]
     now: datetime
     answers: Mapping[str, Answer] | None = None
+    pointer: TargetPointer | None = None
+
+    def xpath(self, target: Target) -> str | None:
+        """The pointer to ``target``'s element, for its findings (None: none)."""
+        return self.pointer.of(target) if self.pointer is not None else None
 
 
 class LineKind:

@@ -468,14 +468,15 @@ _DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages
 def check_answer(answered: Answered, file: str, report: Reporter) -> None:
     """What the answer to one listed URL says (the live audit runs after the fast path:
     no proof needed)."""
+    xpath = answered.xpath
     for finding in judge(answered.target, answered.answer, answered.now, answered.listed):
-        report.add(finding)
+        report.add(finding.with_xpath(xpath))
 
 
 @check(AUDITED, emits=(LASTMOD_UNTRUSTED,), proof=NO_PROOF)
 def check_lastmods(audited: Audited, file: str, report: Reporter) -> None:
     """LV011 for a file whose lastmods search engines would not trust."""
-    untrusted = untrusted_lastmods(audited.targets, audited.now)
+    untrusted = untrusted_lastmods(audited)
     if untrusted is not None:
         report.add(untrusted)
 
@@ -504,7 +505,7 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
                 f" site, {target.url} included; make it answer 200 (or 404 when there is"
                 " none)",
                 key=robots,
-            )
+            ).with_xpath(audited.xpath(target))
         )
 
 
@@ -753,11 +754,12 @@ def _unconfirmed(
     ]
 
 
-def untrusted_lastmods(targets: Sequence[Target], now: datetime) -> Finding | None:
+def untrusted_lastmods(audited: Audited) -> Finding | None:
     """LV011 for one file's pages, at the first page with a lastmod."""
+    now = audited.now
     dated = [
         (target, parsed.moment)
-        for target in targets
+        for target in audited.targets
         if target.kind == "page"
         if (parsed := _lastmod(target)) is not None
     ]
@@ -776,7 +778,7 @@ def untrusted_lastmods(targets: Sequence[Target], now: datetime) -> Finding | No
         first.column,
         f"every lastmod of the file ({len(dated)}) {problem}: search engines ignore such"
         " lastmods; write each page's own modification date, or none",
-    )
+    ).with_xpath(audited.xpath(first))
 
 
 def _detail(answer: Answer) -> str:

@@ -420,17 +420,17 @@ class SetReporter(Protocol):
 
     def add(self, file: int, finding: Finding) -> None:
         """Add ``finding`` to ``file`` (whose directives may suppress it; another file's,
-        where the defect stands too, are asked with ``silenced``)."""
+        where the defect stands too, are asked through ``silencer``)."""
         ...
 
     def withdraw(self, file: int, code: str, line: int, column: int) -> None: ...
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool: ...
 
-    def silenced(self, file: int, code: str, line: int) -> bool:
-        """Whether a directive of ``file`` silences ``code`` at ``line``, where the file
-        lists what a finding in another file is about (a URL both list); the directive
-        is then used."""
+    def silencer(self, file: int, code: str) -> Callable[[int], bool] | None:
+        """Whether a directive of ``file`` silences ``code`` at a line, where the file
+        lists what a finding in another file is about (a URL both list), the directive
+        then used; None when none of its directives names ``code`` (asked once a file)."""
         ...
 
 
@@ -513,24 +513,31 @@ def check_duplicates(checked: CheckedSet, options: object, report: SetReporter) 
     urls = sum(files[index].facts.url_count for index in listing)
     code = URL_IN_SEVERAL_SITEMAPS.code
     found = checked.duplicates(listing, urls)
+    # Each listing file's directives are asked once whether they name the code at all.
+    silencers = {at: report.silencer(index, code) for at, index in enumerate(listing)}
+
+    def silenced(at: int, line: int) -> bool:
+        silencer = silencers[at]
+        return silencer is not None and silencer(line)
+
     # The URLs whose first listing a directive of its file silences: a repeat names the
     # earliest listing in another file that none silences instead, so that what is
     # reported does not depend on the order of the files.
-    silenced = {
+    silenced_values = {
         value
         for _at, value, first_at, _line, _column, first_line, _entry in found
-        if report.silenced(listing[first_at], code, first_line)
+        if silenced(first_at, first_line)
     }
-    listings = _listings(found, silenced)
+    listings = _listings(found, silenced_values)
     for at, value, first_at, line, column, first_line, entry in found:
-        if value in silenced:
+        if value in silenced_values:
             named = next(
                 (
                     (other, other_line)
                     for other, other_line in listings[value]
                     if (other, other_line) < (at, line)
                     and other != at
-                    and not report.silenced(listing[other], code, other_line)
+                    and not silenced(other, other_line)
                 ),
                 None,
             )

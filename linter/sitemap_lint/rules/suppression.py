@@ -24,7 +24,7 @@ from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Mutable
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from sitemap_lint.finding import Severity
 
@@ -211,18 +211,28 @@ class Suppressions:
                 kept.append(finding)
         return kept
 
-    def suppresses(self, code: str, line: int) -> bool:
-        """Whether a directive suppresses a finding of ``code`` at ``line`` (one found
-        in another file that names this line: a URL listed in both); the directive is
-        then used."""
-        found = False
-        for directive in self.directives:
-            if directive.target in (0, line):
-                for prefix in directive.codes:
-                    if code.startswith(prefix):
-                        directive.used.add(prefix)
-                        found = True
-        return found
+    def silencer(self, code: str) -> Callable[[int], bool] | None:
+        """Whether a directive suppresses a finding of ``code`` at a line (one found in
+        another file that names this line: a URL listed in both), the directive then
+        used; None when no directive names ``code``."""
+        naming = [
+            (directive, prefix)
+            for directive in self.directives
+            for prefix in directive.codes
+            if code.startswith(prefix)
+        ]
+        if not naming:
+            return None
+
+        def silences(line: int) -> bool:
+            found = False
+            for directive, prefix in naming:
+                if directive.target in (0, line):
+                    directive.used.add(prefix)
+                    found = True
+            return found
+
+        return silences
 
     def remaining(self, levels: Levels | None = None) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked

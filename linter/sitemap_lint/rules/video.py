@@ -1314,6 +1314,19 @@ def _relationship_problem(node: Node) -> str | None:
     return f'relationship="{value}" must be "allow" or "deny"'
 
 
+def _empty_allow_problem(node: Node) -> str | None:
+    """An empty list with relationship="allow" (the schema accepts it; it allows nothing)."""
+    if node.text or node.attrs.get("relationship") != "allow":
+        return None
+    one, many = (
+        ("country", "countries") if node.name == "restriction" else ("platform", "platforms")
+    )
+    return (
+        f'an empty list with relationship="allow" allows no {one}; list the {many} '
+        "or remove the element"
+    )
+
+
 def _check_restriction(node: Node, report: Reporter) -> None:
     value = node.text
     problems: list[str] = []
@@ -1339,11 +1352,9 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 f"{code} is not an ISO 3166 country code"
                 + (f"; write {fix}" if fix else "; use the country's two-letter ISO 3166 code")
             )
-        if not codes and node.attrs.get("relationship") == "allow":
-            problems.append(
-                'an empty list with relationship="allow" allows no country; list the countries '
-                "or remove the element"
-            )
+        empty = _empty_allow_problem(node)
+        if empty:
+            problems.append(empty)
     relationship = _relationship_problem(node)
     if relationship:
         schema_rejects = True
@@ -1373,12 +1384,9 @@ def _check_platform(node: Node, report: Reporter) -> None:
                 f"{value.strip()!r} is not a list of platforms; write web, mobile and/or tv "
                 "separated by single spaces"
             )
-    elif not value and node.attrs.get("relationship") == "allow":
+    elif empty := _empty_allow_problem(node):
         schema_rejects = False
-        problems.append(
-            'an empty list with relationship="allow" allows no platform; list the platforms '
-            "or remove the element"
-        )
+        problems.append(empty)
     relationship = _relationship_problem(node)
     if relationship:
         schema_rejects = True

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.urls import ParsedURL, remove_dot_segments
@@ -543,9 +543,9 @@ class SetReport:
     def withdraw(self, file: int, code: str, line: int, column: int) -> None:
         self._sink(file).withdraw(code, line, column)
 
-    def silenced(self, file: int, code: str, line: int) -> bool:
+    def silencer(self, file: int, code: str) -> Callable[[int], bool] | None:
         suppressions = self._sink(file).suppressions
-        return suppressions is not None and suppressions.suppresses(code, line)
+        return None if suppressions is None else suppressions.silencer(code)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
         return any(
@@ -642,15 +642,15 @@ class Discovery:
         )
         self._unfollowed(job.parent.result.open_sink(), nested)
 
-    def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> bool:
+    def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> None:
         """SE003 for an index's entry whose sitemap, an input of the run too (``listed``: a
         directory's file), is an index itself: as when it is checked below this index only."""
         facts = listed.result.facts if listed.result is not None else None
         own = job.result.facts if job.result is not None else None
         if facts is None or facts.kind != "sitemapindex" or own is None:
-            return False
+            return
         if own.kind != "sitemapindex":
-            return False
+            return
         count = len(facts.children)
         nested = Unfollowed(
             FollowKind.NESTED,
@@ -662,7 +662,6 @@ class Discovery:
             rules.loc_path(own, child.index),
         )
         self._unfollowed(sink, nested)
-        return True
 
     def _unfollowed(self, sink: FindingSink, listed: Unfollowed) -> None:
         """Hand a listed sitemap the set does not follow to the ``listed`` checks."""
@@ -1100,15 +1099,11 @@ def canonical_url(url: str) -> str:
     ``/index.xml``), no fragment."""
     try:
         parts = urlsplit(url.strip())
-        host = (parts.hostname or "").lower()
-        port = parts.port
+        netloc = _folded_netloc(parts)
     except ValueError:
         return url.strip()
-    scheme = parts.scheme.lower()
-    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
-        host = f"{host}:{port}"
     path = remove_dot_segments(parts.path or "/")
-    return urlunsplit((scheme, host, path, parts.query, ""))
+    return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
 
 
 def _origin_folded(url: str) -> str:
@@ -1117,16 +1112,22 @@ def _origin_folded(url: str) -> str:
     ``https://example.com/``."""
     try:
         parts = urlsplit(url)
-        host, port = parts.hostname, parts.port
+        if parts.hostname is None or "@" in parts.netloc:
+            return url
+        netloc = _folded_netloc(parts)
     except ValueError:
         return url
-    if host is None or "@" in parts.netloc:
-        return url
-    scheme = parts.scheme.lower()
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, parts.fragment))
+
+
+def _folded_netloc(parts: SplitResult) -> str:
+    """The host of ``parts`` in lower case (an IPv6 address in its brackets), with its
+    port unless the scheme's default; a port that is no number raises ValueError."""
+    host, port = parts.hostname or "", parts.port
     netloc = f"[{host}]" if ":" in host else host
-    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+    if port is not None and (parts.scheme.lower(), port) not in (("http", 80), ("https", 443)):
         netloc = f"{netloc}:{port}"
-    return urlunsplit((scheme, netloc, parts.path, parts.query, parts.fragment))
+    return netloc
 
 
 def _shown_path(path: Path) -> str:

@@ -183,56 +183,65 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
         if not path.is_file():
             raise UsageError(f"--config {config_file}: no such file")
         return load(path, required=True)
-    found = discover(cwd or Path.cwd())
-    return load(found) if found is not None else Config()
+    found = _discover(cwd or Path.cwd())
+    return _config(*found) if found is not None else Config()
 
 
 def discover(start: Path) -> Path | None:
     """The closest configuration file in ``start`` or above it."""
+    found = _discover(start)
+    return found[0] if found is not None else None
+
+
+def _discover(start: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The closest configuration file in ``start`` or above it, and what it holds."""
     directory = start.absolute()
     while True:
         candidate = directory / FILE_NAME
         if candidate.is_file():
-            return candidate
+            return candidate, _parse(candidate, _read(candidate))
         candidate = directory / PYPROJECT
-        if candidate.is_file() and _has_table(candidate):
-            return candidate
+        if candidate.is_file():
+            text = _read(candidate)
+            if _may_hold_table(text):  # else no need to parse it
+                data = _parse(candidate, text)
+                if _tool_table(candidate, data) is not None:
+                    return candidate, data
         if directory.parent == directory:
             return None
         directory = directory.parent
 
 
-def _has_table(pyproject: Path) -> bool:
-    text = _read(pyproject)
-    if not _may_hold_table(text):
-        return False  # no need to parse it
-    tool = _parse(pyproject, text).get("tool", {})
-    _refuse_misspelt_table(pyproject, tool)
-    return TABLE in tool
-
-
-def _refuse_misspelt_table(pyproject: Path, tool: Any) -> None:
-    if isinstance(tool, dict) and TABLE not in tool and MISSPELT_TABLE in tool:
+def _tool_table(pyproject: Path, data: dict[str, Any]) -> object | None:
+    """The ``[tool.sitemap-lint]`` value of a parsed pyproject.toml, None when it has
+    none; the table named as the package is refused."""
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return None
+    if TABLE not in tool and MISSPELT_TABLE in tool:
         raise UsageError(
             f"{pyproject}: [tool.{MISSPELT_TABLE}] is not read; name the table [tool.{TABLE}]"
         )
+    return tool.get(TABLE)
 
 
 def load(path: Path, required: bool = False) -> Config:
     """Read and check one configuration file."""
-    data = _parse(path, _read(path))
+    return _config(path, _parse(path, _read(path)), required)
+
+
+def _config(path: Path, data: dict[str, Any], required: bool = False) -> Config:
+    """Check what the configuration file ``path`` holds."""
     prefix = ""
     if path.name == PYPROJECT:
-        tool = data.get("tool", {})
-        _refuse_misspelt_table(path, tool)
-        if TABLE not in tool:
+        table = _tool_table(path, data)
+        if table is None:
             if required:
                 raise UsageError(f"{path}: no [tool.{TABLE}] table")
             return Config()
-        data = tool[TABLE]
-        prefix = f"tool.{TABLE}."
-        if not isinstance(data, dict):
+        if not isinstance(table, dict):
             raise UsageError(f"{path}: tool.{TABLE} must be a table")
+        data, prefix = table, f"tool.{TABLE}."
     elif isinstance(data.get("tool"), dict) and TABLE in data["tool"]:
         raise UsageError(
             f"{path}: the [tool.{TABLE}] table is read from a {PYPROJECT} only; in this"

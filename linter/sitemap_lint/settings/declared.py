@@ -173,7 +173,7 @@ class Setting(Frozen):
     def given_empty(self, value: Any) -> bool:
         """Whether ``value`` was given empty (``--profile ""``, ``--robots ""``): not left
         out, and so checked as given, whatever the run would read otherwise."""
-        return value == "" or (self.kind == "repeat" and "" in value)
+        return given_empty(value)
 
     def meaning(self) -> str:
         """The README's wording, with the range of the numbers allowed."""
@@ -284,11 +284,22 @@ def _check_scheduler(value: str | None, where: str) -> str | None:
     return value
 
 
+def given_empty(value: object) -> bool:
+    """Whether ``value`` is ``""`` (an unset variable), or holds it (a repeatable
+    option's values): given, not left out (None)."""
+    return value == "" or (isinstance(value, tuple) and "" in value)
+
+
+def refuse_empty_path(value: object, where: str, names: str = "file", give: str = "a file") -> None:
+    """An empty path (an unset variable) is neither the working directory, which
+    ``Path("")`` is, nor the option left out: a usage error."""
+    if given_empty(value):
+        raise UsageError(f"{where}: an empty path names no {names}; give {give}")
+
+
 def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
-    """A file name, or several (a repeatable option): an empty one (an unset variable) is
-    neither the working directory, which ``Path("")`` is, nor the option left out."""
-    if value == "" or (isinstance(value, tuple) and "" in value):
-        raise UsageError(f"{where}: an empty path names no file; give a file")
+    """A file name, or several (a repeatable option), none of them empty."""
+    refuse_empty_path(value, where)
     return value
 
 
