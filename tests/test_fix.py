@@ -983,3 +983,38 @@ def test_diff_of_a_file_in_utf16_is_not_shown_and_says_so(
         " copy to see how)"
     )
     assert summary.startswith("Would fix ")
+
+
+@pytest.mark.skipif(not hasattr(os, "setxattr"), reason="no extended attributes here")
+def test_extended_attributes_are_kept(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    try:
+        os.setxattr(target, "user.origin", b"cms export 7")
+    except OSError as error:
+        pytest.skip(f"the file system refuses user. attributes: {error.strerror}")
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert os.getxattr(target, "user.origin") == b"cms export 7"
+    assert "user.origin" in os.listxattr(target)
+
+
+@pytest.mark.skipif(not hasattr(os, "setxattr"), reason="no extended attributes here")
+def test_an_acl_is_kept(tmp_path: Path, capsys) -> None:
+    """On Linux an ACL is the ``system.posix_acl_access`` attribute: here the file's
+    mode 0640 and a line for user 65534 (read), written as ``setfacl -m u:65534:r``
+    would write it."""
+    import struct
+
+    target = copy(tmp_path, "mixed.xml")
+    target.chmod(0o640)
+    entries = [(0x01, 6, 0xFFFFFFFF), (0x02, 4, 65534), (0x04, 4, 0xFFFFFFFF)]
+    entries += [(0x10, 4, 0xFFFFFFFF), (0x20, 0, 0xFFFFFFFF)]
+    acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+    try:
+        os.setxattr(target, "system.posix_acl_access", acl)
+    except OSError as error:
+        pytest.skip(f"the file system refuses ACLs: {error.strerror}")
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert os.getxattr(target, "system.posix_acl_access") == acl
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
