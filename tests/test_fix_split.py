@@ -547,3 +547,30 @@ def test_split_keeps_the_directives_with_what_they_silence(tmp_path: Path, capsy
         "    <loc>https://example.com/d</loc><changefreq>Weekly</changefreq></url>\n"
     ) in second
     assert "a plain comment" not in (out / "sitemap-1.xml").read_text(encoding="utf-8")
+
+
+def test_a_disable_next_line_before_the_root_goes_before_every_part_s_root(
+    tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        "<!-- sitemap-lint: disable-next-line NS002 -->\n"
+        '<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc></url>\n"
+        "  <url><loc>https://example.com/b</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 0
+    capsys.readouterr()
+    for n in (1, 2):
+        data = (out / f"sitemap-{n}.xml").read_bytes()
+        assert data.startswith(
+            b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            b"<!-- sitemap-lint: disable-next-line NS002 -->\n"
+            b'<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        )
+        assert errors(data, f"sitemap-{n}.xml") == []
