@@ -959,3 +959,105 @@ def test_a_file_to_fix_is_read_up_to_one_byte_past_the_limit(
     path = tmp_path / "s.xml"
     path.write_bytes(b"0123456789abcdef")
     assert engine.read_source(Source(str(path), path)) == b"0123456789a"
+
+
+LATIN = (
+    '<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    "  <url>\n"
+    "    <loc>https://example.com/caf%C3%A9?a=1&b=2</loc>\n"
+    "    <!-- caf\u00e9 cr\u00e8me -->\n"
+    "    <changefreq>Daily</changefreq>\n"
+    "  </url>\n"
+    "</urlset>\n"
+)
+
+
+@pytest.mark.parametrize("flags", [[], ["--ignore", "EN002"]], ids=["to-utf8", "kept"])
+@pytest.mark.parametrize("tool", ["patch", "git"])
+def test_diff_of_a_file_in_iso_8859_1_applies_to_its_bytes(
+    tmp_path: Path,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    flags: list[str],
+    tool: str,
+) -> None:
+    """The diff is of the bytes, in the file's encoding: ``patch`` and ``git apply``
+    turn the file into what ``--fix`` writes."""
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    original = LATIN.encode("iso-8859-1")
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes(original)
+    monkeypatch.chdir(tmp_path)
+    status = main(["--now", NOW, "--isolated", "--diff", *flags, "sitemap.xml"])
+    diff = capsysbinary.readouterr().out
+    assert status == 1
+    assert target.read_bytes() == original
+    assert b"    <!-- caf\xe9 cr\xe8me -->\n" in diff  # the file's bytes
+    assert (b"+    <!-- caf\xc3\xa9 cr\xc3\xa8me -->\n" in diff) == (not flags)
+    main(["--now", NOW, "--isolated", "--fix", *flags, str(target)])
+    fixed = target.read_bytes()
+    assert fixed != original
+    target.write_bytes(original)
+    command = ["patch", "-s", "-p0"] if tool == "patch" else ["git", "apply", "-p0", "-"]
+    if tool == "git":
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    done = subprocess.run(command, input=diff, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert target.read_bytes() == fixed
+
+
+def test_diff_of_a_file_in_utf16_is_not_shown_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No diff of UTF-16 bytes would apply (``git apply`` reads them as binary): one
+    line on stderr says so, and the file still counts as one to fix."""
+    target = tmp_path / "wide.xml"
+    original = LATIN.replace("ISO-8859-1", "UTF-16").encode("utf-16")
+    target.write_bytes(original)
+    status, out, err = run(["--diff", str(target)], capsys)
+    assert (status, out) == (1, "")
+    assert target.read_bytes() == original
+    warning, summary = err.splitlines()
+    assert warning == (
+        f"sitemap-lint: warning: {target}: no diff shown: the file is in UTF-16, and a diff"
+        " of its bytes would not apply with patch or git apply; --fix would change it (fix a"
+        " copy to see how)"
+    )
+    assert summary.startswith("Would fix ")
+
+
+@pytest.mark.skipif(not hasattr(os, "setxattr"), reason="no extended attributes here")
+def test_extended_attributes_are_kept(tmp_path: Path, capsys) -> None:
+    target = copy(tmp_path, "mixed.xml")
+    try:
+        os.setxattr(target, "user.origin", b"cms export 7")
+    except OSError as error:
+        pytest.skip(f"the file system refuses user. attributes: {error.strerror}")
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert os.getxattr(target, "user.origin") == b"cms export 7"
+    assert "user.origin" in os.listxattr(target)
+
+
+@pytest.mark.skipif(not hasattr(os, "setxattr"), reason="no extended attributes here")
+def test_an_acl_is_kept(tmp_path: Path, capsys) -> None:
+    """On Linux an ACL is the ``system.posix_acl_access`` attribute: here the file's
+    mode 0640 and a line for user 65534 (read), written as ``setfacl -m u:65534:r``
+    would write it."""
+    import struct
+
+    target = copy(tmp_path, "mixed.xml")
+    target.chmod(0o640)
+    entries = [(0x01, 6, 0xFFFFFFFF), (0x02, 4, 65534), (0x04, 4, 0xFFFFFFFF)]
+    entries += [(0x10, 4, 0xFFFFFFFF), (0x20, 0, 0xFFFFFFFF)]
+    acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+    try:
+        os.setxattr(target, "system.posix_acl_access", acl)
+    except OSError as error:
+        pytest.skip(f"the file system refuses ACLs: {error.strerror}")
+    run(["--fix", str(target)], capsys)
+    assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
+    assert os.getxattr(target, "system.posix_acl_access") == acl
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640

@@ -501,3 +501,76 @@ def test_the_directory_named_for_entries_written_two_ways_is_their_own(
     args = ["split", str(source), "--base-url", "https://example.com/bob/"]
     assert main([*args, "--out-dir", str(tmp_path / "out")]) == 2
     assert "use --base-url https://example.com/~alice/ (or" in capsys.readouterr().err
+
+
+DIRECTED = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    "<!-- sitemap-lint: disable-file UR008 -->\n"
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    "  <!-- a plain comment -->\n"
+    "  <url><loc>https://example.com/a#x</loc></url>\n"
+    "  <!-- sitemap-lint: disable-next-line VA002 -->\n"
+    "  <url><loc>https://example.com/b</loc><changefreq>Daily</changefreq></url>\n"
+    "  <url><loc>https://example.com/c#y</loc></url>\n"
+    "  <!-- sitemap-lint: disable-next-line VA002 --><url>\n"
+    "    <loc>https://example.com/d</loc><changefreq>Weekly</changefreq></url>\n"
+    "  <url><loc>https://example.com/e</loc><!-- sitemap-lint: disable-file UR006 --></url>\n"
+    "  <url><loc>https://example.com/f g</loc></url>\n"
+    "</urlset>\n"
+)
+
+
+def test_split_keeps_the_directives_with_what_they_silence(tmp_path: Path, capsys) -> None:
+    """A disable-file comment is in every part (one inside an entry too); a
+    disable-next-line comment goes with the entry whose line it silences."""
+    from sitemap_lint.engine.checker import check_source
+
+    source = tmp_path / "sitemap.xml"
+    source.write_text(DIRECTED, encoding="utf-8")
+    out = tmp_path / "out"
+    base = "https://example.com/"
+    args = ["split", str(source), "--base-url", base, "--out-dir", str(out), "--max-urls", "2"]
+    assert main(args) == 0
+    capsys.readouterr()
+    for n in (1, 2, 3):
+        name = f"sitemap-{n}.xml"
+        data = (out / name).read_bytes()
+        assert data.count(b"disable-file UR008") == 1
+        assert data.count(b"disable-file UR006") == 1
+        options = Options(now=NOW, sitemap_url=parse_sitemap_url(base + name))
+        found = check_source(Source(name, None, data=data), options, engine()).findings
+        assert [f.code for f in found if f.code != "SU001"] == [], name
+    second = (out / "sitemap-2.xml").read_text(encoding="utf-8")
+    assert (
+        "  <url><loc>https://example.com/c#y</loc></url>\n"
+        "  <!-- sitemap-lint: disable-next-line VA002 --> <url>\n"
+        "    <loc>https://example.com/d</loc><changefreq>Weekly</changefreq></url>\n"
+    ) in second
+    assert "a plain comment" not in (out / "sitemap-1.xml").read_text(encoding="utf-8")
+
+
+def test_a_disable_next_line_before_the_root_goes_before_every_part_s_root(
+    tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        "<!-- sitemap-lint: disable-next-line NS002 -->\n"
+        '<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc></url>\n"
+        "  <url><loc>https://example.com/b</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 0
+    capsys.readouterr()
+    for n in (1, 2):
+        data = (out / f"sitemap-{n}.xml").read_bytes()
+        assert data.startswith(
+            b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            b"<!-- sitemap-lint: disable-next-line NS002 -->\n"
+            b'<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        )
+        assert errors(data, f"sitemap-{n}.xml") == []

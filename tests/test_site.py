@@ -178,6 +178,33 @@ def test_byte_limit_stops_following(site: SiteServer, loopback_only) -> None:  #
     assert "--max-bytes" in finding["message"]
 
 
+def test_the_byte_limit_holds_between_the_fetched_children_of_one_level(
+    loopback_only,  # noqa: F811
+) -> None:
+    """As for local children: a fetched child is read only while the bytes read before
+    it are under --max-bytes. Once the index and a.xml reach the limit, b.xml and c.xml
+    are never requested, and SE005 says so at b.xml's entry."""
+    with SiteServer() as server:
+        base = server.url("").rstrip("/")
+        body = index(*(f"{base}/{name}.xml" for name in "abc"))
+        server.routes["/index.xml"] = Route(body=body)
+        for name in "abc":
+            server.routes[f"/{name}.xml"] = Route(body=urlset(base, name))
+        _status, report = check([f"{base}/index.xml"], max_bytes=len(body) + 1)
+        assert [entry["path"] for entry in report["files"]] == [
+            f"{base}/index.xml",
+            f"{base}/a.xml",
+        ]
+        (finding,) = report["files"][0]["findings"]
+        assert (finding["code"], finding["line"]) == ("SE005", 4)
+        assert "--max-bytes" in finding["message"]
+        assert sorted(server.paths) == ["/a.xml", "/index.xml"]
+        # With room for all three, all three are read.
+        _status, report = check([f"{base}/index.xml"], max_bytes=10 * len(body))
+        assert len(report["files"]) == 4
+        assert all(not entry["findings"] for entry in report["files"])
+
+
 def test_quiet_site_run_prints_nothing_when_clean(site: SiteServer, loopback_only, capsys) -> None:  # noqa: F811
     from sitemap_lint.cli import main
 

@@ -269,6 +269,8 @@ def _fix(
     )
     for line in fixed.trouble:
         err.write(f"sitemap-lint: error: {printable(line)}\n")
+    for line in fixed.unshown:
+        err.write(f"sitemap-lint: warning: {printable(line)}\n")
     if fixed.stdin is not None:
         out.buffer.write(fixed.stdin) if hasattr(out, "buffer") else out.write(
             fixed.stdin.decode("utf-8", "replace")

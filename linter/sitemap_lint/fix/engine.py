@@ -60,6 +60,8 @@ class FileFix:
     passes: int = 0
     # What changes in the bytes beyond the text (a diff of the text does not show it).
     in_bytes: tuple[str, ...] = ()
+    codec: str = "utf-8"  # the file's encoding
+    written_codec: str = "utf-8"  # the encoding the fixed file is written in
 
     @property
     def changed(self) -> bool:
@@ -260,6 +262,8 @@ def fix_source(
         return result
     result.after = ("" if drop_bom else mark) + text
     result.in_bytes = _in_bytes(decoded, drop_bom, to_utf8)
+    result.codec = decoded.codec
+    result.written_codec = "utf-8" if to_utf8 else decoded.codec
     return result
 
 

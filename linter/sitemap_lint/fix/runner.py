@@ -46,6 +46,7 @@ class FixRun:
     stdin: bytes | None = None  # the fixed standard input
     trouble: list[str] = field(default_factory=list)  # one line per file not read or written
     unread: int = 0  # the files of ``trouble`` that could not be read (nor checked)
+    unshown: list[str] = field(default_factory=list)  # --diff: one line per diff not shown
 
 
 def fix_files(
@@ -62,7 +63,7 @@ def fix_files(
     ``answered``: by file name, the findings of a live audit whose fixes rest on its
     answers (``answered_fixes``), applied with the first pass."""
     from sitemap_lint import xsd
-    from sitemap_lint.fix.diff import quoted_name, unified
+    from sitemap_lint.fix.diff import of_fix, unshown
     from sitemap_lint.fix.engine import fix_source
     from sitemap_lint.fix.write import WriteError, replace_fixed
     from sitemap_lint.inputs.reader import InputError
@@ -85,14 +86,13 @@ def fix_files(
             continue
         assert done.fixed is not None
         if not write:
-            text = unified(source.name, done.before, done.after)
-            in_bytes = "; ".join(done.in_bytes) or "the bytes changed"
-            if not text:  # only the bytes changed: the byte order mark, the encoding
-                name = quoted_name(source.name)
-                text = f"--- {name}\n+++ {name}\n(the same text; {in_bytes})\n"
-            elif done.in_bytes:
-                text += f"(and {in_bytes})\n"
-            out.write(text)
+            shown = of_fix(done)
+            if shown is None:
+                run.unshown.append(unshown(done))
+            elif isinstance(shown, str):
+                out.write(shown)
+            else:
+                _write_bytes(out, shown)
         elif source.path is not None:
             try:
                 replace_fixed(Path(source.path), done.fixed, done.original)
@@ -102,6 +102,18 @@ def fix_files(
         run.fixed += len(done.fixed_findings)
         run.files += 1
     return run
+
+
+def _write_bytes(out: TextIO, data: bytes) -> None:
+    """``data`` (a diff of a file's bytes in its encoding) to ``out`` as it is, after
+    what was written there as text."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        out.write(data.decode("utf-8", "replace"))
+        return
+    out.flush()
+    buffer.write(data)
+    buffer.flush()
 
 
 def _options(plan: CheckPlan, config: Config, source: Source) -> Options:

@@ -6,6 +6,12 @@ namespace the entries use stays declared. A part holds at most ``max_urls`` entr
 and ``max_bytes`` bytes uncompressed (the protocol's 50,000 and 50 MiB by default).
 The index lists the parts with the newest ``lastmod`` of their entries.
 
+The file's inline directives go with what they silence: a ``disable-file`` comment is
+copied into every part (before its root element); a ``disable-next-line`` comment
+before an entry (or before the root) is written before it in the part, on its own line
+or on the entry's first line as it was (so it silences the same line of the entry).
+Other comments between the entries are not copied.
+
 The parts are served under the base URL, and a sitemap may list only URLs under its
 own directory (rules SC001 and SC002): a base URL that puts entries out of the parts'
 scope is refused (unless forced), naming the directory common to the entries.
@@ -33,6 +39,7 @@ INDEX_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # white space the checks report), never a "<?xml" in a comment or a CDATA section.
 _DECLARATION = re.compile(r"[\ufeff \t\r\n]*<\?xml[ \t\r\n].*?\?>", re.DOTALL)
 _TAG_END = re.compile(rb"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 class SplitError(Exception):
@@ -44,6 +51,7 @@ class Entry:
     raw: bytes  # the element as written, start tag to end tag
     lastmod: str | None = None
     loc: str | None = None
+    lead: bytes = b""  # the disable-next-line comments written before it, and their line end
 
 
 @dataclass
@@ -51,6 +59,20 @@ class Parsed:
     root_tag: bytes  # the root's start tag as written
     root_name: str
     entries: list[Entry] = field(default_factory=list)
+    root_lead: bytes = b""  # the disable-next-line comments written before the root
+    # The disable-file comments, each with the index of the entry that holds it (None:
+    # none does).
+    file_directives: list[tuple[int | None, bytes]] = field(default_factory=list)
+
+    def head(self, entries: range) -> bytes:
+        """A part's declaration, the disable-file comments its own ``entries`` do not
+        hold, and the root's start tag."""
+        copied = b"".join(
+            comment + b"\n"
+            for holder, comment in self.file_directives
+            if holder is None or holder not in entries
+        )
+        return DECLARATION + copied + self.root_lead + self.root_tag + b"\n"
 
 
 def parse(data: bytes) -> Parsed:
@@ -66,6 +88,32 @@ def parse(data: bytes) -> Parsed:
     gathering: list[str] | None = None
     lastmod: list[str] = []
     loc: list[str] = []
+    file_directives: list[tuple[int | None, bytes]] = []
+    waiting: list[tuple[bytes, int]] = []  # disable-next-line comments: text, end offset
+    leads: list[bytes] = [b""]  # the root's, then each entry's
+
+    def lead(at: int, indent: bytes) -> bytes:
+        """The waiting disable-next-line comments that silence the line of the element
+        starting at ``at`` (on the line before it) or its second line (on its first
+        line); the others silence no line of it and are left out."""
+        kept = []
+        for comment, stop in waiting:
+            breaks = len(_LINE_END.findall(data, stop, at))
+            if breaks <= 1:
+                kept.append(comment + (b"\n" + indent if breaks else b" "))
+        waiting.clear()
+        return b"".join(kept)
+
+    def comment(text: str) -> None:
+        action = _directive(text)
+        if action is None:
+            return
+        at = parser.CurrentByteIndex
+        stop = data.index(b"-->", at) + 3
+        if action == "disable-file":
+            file_directives.append((len(entries) if depth >= 2 else None, data[at:stop]))
+        elif depth < 2:  # one within an entry goes with it
+            waiting.append((data[at:stop], stop))
 
     def tag_end(at: int) -> int:
         match = _TAG_END.match(data, at + 1)
@@ -81,6 +129,7 @@ def parse(data: bytes) -> Parsed:
             if name.rsplit(":", 1)[-1] != "urlset":
                 raise SplitError(f"the root element is <{name}>; only a <urlset> can be split")
             root.append((data[at : tag_end(at)], name))
+            leads[0] = lead(at, b"")
             prefix = name.removesuffix("urlset")
             field_names = (f"{prefix}loc", f"{prefix}lastmod")
         elif depth == 2:
@@ -88,6 +137,7 @@ def parse(data: bytes) -> Parsed:
             start_tag_end = tag_end(at)
             lastmod.clear()
             loc.clear()
+            leads.append(lead(at, b"  "))
         elif depth == 3 and name in field_names:
             gathering = loc if name == field_names[0] else lastmod
 
@@ -98,7 +148,7 @@ def parse(data: bytes) -> Parsed:
             stop = start_tag_end if at == start_at else tag_end(at)
             value = "".join(lastmod).strip() or None
             url = "".join(loc).strip() or None
-            entries.append(Entry(data[start_at:stop], value, url))
+            entries.append(Entry(data[start_at:stop], value, url, leads[-1]))
         gathering = None
         depth -= 1
 
@@ -113,6 +163,7 @@ def parse(data: bytes) -> Parsed:
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = text
+    parser.CommentHandler = comment
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
@@ -122,7 +173,18 @@ def parse(data: bytes) -> Parsed:
         ) from None
     if not root:
         raise SplitError("no root element")
-    return Parsed(root[0][0], root[0][1], entries)
+    return Parsed(root[0][0], root[0][1], entries, leads[0], file_directives)
+
+
+def _directive(text: str) -> str | None:
+    """The action of the inline directive ``text`` (a comment's) is, or None."""
+    from sitemap_lint.rules.suppression import ACTIONS, TAG
+
+    head, colon, rest = text.partition(":")
+    if not colon or head.strip() != TAG:
+        return None
+    action = rest.split(None, 1)[0] if rest.split() else ""
+    return action if action in ACTIONS else None
 
 
 @dataclass
@@ -137,21 +199,22 @@ def plan(
     parsed: Parsed, stem: str, max_urls: int, max_bytes: int, gzip: bool = False
 ) -> list[Part]:
     """The parts: entries in order, each part within both limits."""
-    head = DECLARATION + parsed.root_tag + b"\n"
     foot = f"</{parsed.root_name}>\n".encode()
-    fixed = len(head) + len(foot)
+    fixed = len(parsed.head(range(0))) + len(foot)  # the longest head: every directive
     parts: list[Part] = []
     chunk: list[Entry] = []
+    first = 0  # the index of the chunk's first entry
     size = fixed
 
     def close() -> None:
-        body = b"".join(b"  " + e.raw + b"\n" for e in chunk)
+        head = parsed.head(range(first, first + len(chunk)))
+        body = b"".join(b"  " + e.lead + e.raw + b"\n" for e in chunk)
         suffix = ".xml.gz" if gzip else ".xml"
         name = f"{stem}-{len(parts) + 1}{suffix}"
         parts.append(Part(name, head + body + foot, len(chunk), _newest(chunk)))
 
     for entry in parsed.entries:
-        cost = len(entry.raw) + 3
+        cost = len(entry.lead) + len(entry.raw) + 3
         if fixed + cost > max_bytes:
             raise SplitError(
                 f"an entry of {len(entry.raw):,} bytes does not fit in a part of "
@@ -159,6 +222,7 @@ def plan(
             )
         if chunk and (len(chunk) >= max_urls or size + cost > max_bytes):
             close()
+            first += len(chunk)
             chunk, size = [], fixed
         chunk.append(entry)
         size += cost

@@ -1,8 +1,9 @@
 """Writing a fixed file without ever losing the original.
 
 The new bytes go to a temporary file in the same directory, are flushed to disk
-(fsync), get the original's permission bits (and its owner and group, where this
-process may give them), and then replace the original in one rename
+(fsync), get the original's permission bits, its extended attributes (ACLs are
+``system.posix_acl_access`` on Linux) and its owner and group, each where this process
+may give them, and then replace the original in one rename
 (``os.replace``). Whatever happens before the rename, the original is whole; after
 it, the new file is. Several files are replaced together by staging each
 (``stage``) before renaming any. A fixed file is replaced only when it still holds
@@ -153,6 +154,8 @@ def stage(path: Path, data: bytes, create: bool = False) -> Staged:
         if found is not None:
             _own_as(temporary, found)
         os.chmod(temporary, mode)
+        if found is not None:
+            _copy_attributes(target, temporary)
     except BaseException as error:
         staged.discard()
         if isinstance(error, OSError):
@@ -174,6 +177,28 @@ def _own_as(temporary: str, found: os.stat_result) -> None:
         except OSError:
             continue
         return
+
+
+def _copy_attributes(original: Path, temporary: str) -> None:
+    """Give ``temporary`` the extended attributes of ``original`` (and none it lacks,
+    such as an ACL inherited from the directory), as far as the platform has them and
+    this process may set them (a ``security.`` or ``trusted.`` one may need privileges;
+    a file system without them has none to keep). After the mode: an ACL sets the
+    group bits of the mode as its mask, which the original's mode already agrees with."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        wanted = {name: os.getxattr(original, name) for name in os.listxattr(original)}
+        present = os.listxattr(temporary)
+    except OSError:
+        return
+    for name in present:
+        if name not in wanted:
+            with contextlib.suppress(OSError):
+                os.removexattr(temporary, name)
+    for name, value in wanted.items():
+        with contextlib.suppress(OSError):
+            os.setxattr(temporary, name, value)
 
 
 # The names of an open descriptor of this process: a report written there goes through it.

@@ -9,6 +9,7 @@ from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import FileContext
+from sitemap_lint.rules.lookalike import RIGHT, differences, normalized
 from sitemap_lint.rules.registry import NAMESPACE, ROOT
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
@@ -41,7 +42,11 @@ WRONG_NAMESPACE = rule(
         Compares the root's namespace with `http://www.sitemaps.org/schemas/sitemap/0.9`
         and names the exact fix for the usual look-alikes (`https`, a trailing
         slash, no `www`, Google's old 0.84 and 0.9 namespaces). The rest of the
-        file is checked as if the right namespace were declared.
+        file is checked as if the right namespace were declared. An element below
+        the root in such a look-alike (an entry that declares its own
+        `xmlns="https://www.sitemaps.org/schemas/sitemap/0.9"`) is reported here
+        too, once per namespace, at its first element: it is no part of the sitemap
+        until then, and the fix rewrites every declaration of that namespace.
     """,
     why="""
         A namespace is compared character by character: a look-alike is simply a
@@ -142,18 +147,6 @@ _TOP_ELEMENTS = {
 _ABSOLUTE_URI = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _GOOGLE_EXTENSION = lazy(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
 
-_RIGHT = "sitemaps.org/schemas/sitemap/0.9"
-# Look-alikes that differ in more than spelling, by host and path without "www." or a trailing slash.
-_OTHER_NAMESPACES = {
-    "google.com/schemas/sitemap/0.84": "Google's namespace from before sitemaps.org",
-    "google.com/schemas/sitemap/0.9": "Google's namespace from before sitemaps.org",
-    "google.com/schemas/sitemap/0.90": "Google's namespace from before sitemaps.org",
-    "sitemaps.org/schemas/sitemap/0.90": "version 0.90 instead of 0.9",
-    "sitemaps.org/schemas/sitemap/0.8": "an old draft version",
-    "sitemaps.org/schemas/sitemap/0.9/sitemap.xsd": "the schema file's address, not the namespace",
-    "sitemaps.org/schemas/sitemap/0.9/siteindex.xsd": "the schema file's address, not the namespace",
-}
-
 
 @check(ROOT, emits=(MISSING_NAMESPACE, WRONG_NAMESPACE), proof=NO_PROOF)
 def root_namespace(root: Node, file: FileContext, report: Reporter) -> None:
@@ -175,10 +168,10 @@ def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | Non
             column,
             f'<{root_name}> has no namespace; add xmlns="{SITEMAP_NS}"',
         )
-    why = _why(ns)
+    why = differences(ns)
     fix = None
     if why:  # a near miss of the sitemap namespace (or one of its old forms)
-        near = _normalized(ns) == _RIGHT
+        near = normalized(ns) == RIGHT
         fix = FindingFix(
             Fix.SAFE if near else Fix.UNSAFE,
             f"Write the sitemap namespace {SITEMAP_NS}",
@@ -192,37 +185,6 @@ def check_root(ns: str, root_name: str, line: int, column: int) -> Finding | Non
     )
 
 
-def _why(ns: str) -> str:
-    """What sets a look-alike apart from the sitemap namespace, as " (...)"; "" for others."""
-    text = ns.strip()
-    scheme, separator, rest = text.partition("://")
-    if not separator:
-        scheme, rest = "", text
-    key = rest.lower().removeprefix("www.").rstrip("/")
-    if key in _OTHER_NAMESPACES:
-        return f" ({_OTHER_NAMESPACES[key]})"
-    if key != _RIGHT:
-        return ""
-    differences = []
-    if ns != text:
-        differences.append("surrounding whitespace")
-    if scheme.lower() == "https":
-        differences.append("https instead of http")
-    elif scheme.lower() != "http":
-        differences.append(
-            "no http:// at the start" if not scheme else f"{scheme}: instead of http:"
-        )
-    if not rest.lower().startswith("www."):
-        differences.append("no www")
-    if rest.endswith("/"):
-        differences.append("a trailing slash")
-    host_path = rest.rstrip("/")
-    expected = ("www." if host_path.lower().startswith("www.") else "") + _RIGHT
-    if host_path != expected or scheme != scheme.lower():
-        differences.append("different letter case")
-    return " (" + ", ".join(differences) + ")"
-
-
 def unvalidated(ns: str, line: int, column: int) -> Finding:
     if not ns:
         return UNVALIDATED_NAMESPACE.at(
@@ -232,7 +194,7 @@ def unvalidated(ns: str, line: int, column: int) -> Finding:
             "(put them in their extension's namespace, or remove them)",
         )
     close = difflib.get_close_matches(ns, sorted(SCHEMA_NAMESPACES), n=1, cutoff=0.85)
-    if close and not _GOOGLE_EXTENSION.match(_normalized(ns)):
+    if close and not _GOOGLE_EXTENSION.match(normalized(ns)):
         hint = f"did you mean {close[0]!r}? correct the xmlns declaration"
     else:
         hint = "check the namespace for typos, or remove the elements"
@@ -243,18 +205,12 @@ def unvalidated(ns: str, line: int, column: int) -> Finding:
     )
 
 
-def _normalized(ns: str) -> str:
-    lowered = ns.strip().lower()
-    rest = lowered.partition("://")[2] or lowered
-    return rest.removeprefix("www.").rstrip("/")
-
-
-_EXTENSIONS_BY_FORM = {_normalized(ns): ns for ns in SCHEMA_NAMESPACES if ns != SITEMAP_NS}
+_EXTENSIONS_BY_FORM = {normalized(ns): ns for ns in SCHEMA_NAMESPACES if ns != SITEMAP_NS}
 
 
 def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
     """NS004 when ``ns`` is a near-exact copy of a known extension namespace."""
-    right = _EXTENSIONS_BY_FORM.get(_normalized(ns))
+    right = _EXTENSIONS_BY_FORM.get(normalized(ns))
     if right is None or right == ns:
         return None
     return WRONG_EXTENSION_NAMESPACE.at(
@@ -266,7 +222,11 @@ def extension_look_alike(ns: str, line: int, column: int) -> Finding | None:
     )
 
 
-@check(NAMESPACE, emits=(UNVALIDATED_NAMESPACE, WRONG_EXTENSION_NAMESPACE), proof=NO_PROOF)
+@check(
+    NAMESPACE,
+    emits=(WRONG_NAMESPACE, UNVALIDATED_NAMESPACE, WRONG_EXTENSION_NAMESPACE),
+    proof=NO_PROOF,
+)
 def first_of_namespace(node: Node, file: FileContext, report: Reporter) -> None:
     """The first element of a namespace without a bundled schema (the fast path proves
     entries of the bundled namespaces only: no proof needed)."""
@@ -277,11 +237,16 @@ def first_of_namespace(node: Node, file: FileContext, report: Reporter) -> None:
 
 def element_namespace(node: Node) -> Finding | None:
     """The finding for the first element of a namespace that has no bundled schema:
-    NS004 when it is a known extension's element or namespace written wrong, NS003
-    otherwise; None for elements in no namespace (the structure rules report them)."""
+    NS002 when the namespace is the sitemap namespace written wrong (an entry that
+    declares its own, say), NS004 when it is a known extension's element or namespace
+    written wrong, NS003 otherwise; None for elements in no namespace (the structure
+    rules report them)."""
     ns = node.ns
     if not ns:
         return None
+    why = differences(ns)
+    if why:
+        return _wrong_sitemap_namespace(node, why)
     look_alike = extension_look_alike(ns, node.line, node.column)
     if look_alike is not None:
         return look_alike
@@ -296,10 +261,29 @@ def element_namespace(node: Node) -> Finding | None:
     return unvalidated(ns, node.line, node.column)
 
 
+def _wrong_sitemap_namespace(node: Node, why: str) -> Finding:
+    """NS002 for an element below the root whose namespace is a look-alike of the
+    sitemap namespace (``<url xmlns="https://www.sitemaps.org/...">``): until it is
+    fixed the element is no part of the sitemap (an entry is not read as one)."""
+    near = normalized(node.ns) == RIGHT
+    fix = FindingFix(
+        Fix.SAFE if near else Fix.UNSAFE,
+        f"Write the sitemap namespace {SITEMAP_NS}",
+        (Edit(1, 1, SITEMAP_NS, "xmlns", old=node.ns),),
+    )
+    return WRONG_NAMESPACE.at(
+        node.line,
+        node.column,
+        f"<{node.name}> is in namespace {node.ns!r}, not the sitemap namespace{why}, so it "
+        f'is no part of the sitemap (nothing in it is checked); write xmlns="{SITEMAP_NS}"',
+        fix=fix,
+    )
+
+
 def _meant_extension(node: Node) -> tuple[str | None, str]:
     """The known extension namespace that ``node``'s namespace stands for, and why."""
     ns = node.ns
-    form = _normalized(ns)
+    form = normalized(ns)
     google = _GOOGLE_EXTENSION.match(form)
     if google is not None:
         word, version = google.groups()

@@ -10,6 +10,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import XML_NS, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
+from sitemap_lint.rules.lookalike import differences
 from sitemap_lint.rules.registry import CHILDREN, END, MARKUP, ROOT, TOP_LEVEL, proved_value
 
 ROOTS = {"urlset": "url", "sitemapindex": "sitemap"}
@@ -252,7 +253,8 @@ EXTENSION_OUTSIDE_ENTRY = rule(
         PageMap extensions that stand directly in the root, outside every `url`
         (or `sitemap`), and points at the element. An element of any other
         namespace is reported there too once an entry precedes it: the schema
-        takes such elements in the root only before the first entry.
+        takes such elements in the root only before the first entry. (An element
+        in a look-alike of the sitemap namespace is NS002's.)
     """,
     why="""
         An extension element describes the page of the `url` it stands in;
@@ -486,7 +488,7 @@ def check_foreign_top_level(
         return
     prefix = EXTENSION_PREFIXES.get(node.ns)
     if prefix is None:
-        if entries_before:
+        if entries_before and not differences(node.ns):  # a look-alike: NS002
             message = (
                 f"<{node.name}> of namespace {node.ns} stands directly in <{root.name}> after "
                 f"its first <{entry}>; the schema takes elements of other namespaces there "

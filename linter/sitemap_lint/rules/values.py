@@ -57,7 +57,10 @@ INVALID_PRIORITY = rule(
     summary="`priority` is not a decimal number from 0.0 to 1.0",
     what="""
         Checks that `priority` is a decimal number (with a dot) from 0.0 to 1.0,
-        and names the fix for a decimal comma, a percentage or a word.
+        and names the fix for a decimal comma, a percentage or a word. A decimal
+        comma is fixed safely (`0,5` is 0.5: no number with a thousands separator
+        starts `0,`), except in a value that also reads as a whole number with a
+        thousands separator (`1,000`: 1.0 or 1000), whose fix to `1.000` is unsafe.
     """,
     why="""
         Other values make the file invalid against the schema; parsers fall back
@@ -224,7 +227,17 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
             fix = replace_text(node, written, how, safe=False)
     elif re.fullmatch(r"[+-]?[0-9]*,[0-9]+", text):
         fixed = text.replace(",", ".")
-        if Decimal(0) <= Decimal(fixed) <= Decimal(1):
+        if Decimal(0) <= Decimal(fixed) <= Decimal(1) and _thousands(text):
+            # '1,000': 1.0 with a decimal comma, or 1000 with a thousands separator.
+            message = (
+                f"priority {text!r} is {fixed} with a decimal comma, or {text.replace(',', '')} "
+                f"with a thousands separator (outside 0.0 to 1.0); write {fixed} if the comma "
+                "is a decimal one, else a decimal from 0.0 to 1.0"
+            )
+            fix = replace_text(
+                node, fixed, f"Read the comma as a decimal one: write {fixed}", safe=False
+            )
+        elif Decimal(0) <= Decimal(fixed) <= Decimal(1):
             message = f"priority {text!r} uses a decimal comma; write {fixed}"
             fix = replace_text(node, fixed, f"Write {fixed}")
         else:
@@ -260,6 +273,14 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
         if value != node.text:
             fix = None
         report.add(INVALID_PRIORITY.at(node.line, node.column, message, fix=fix), node)
+
+
+def _thousands(text: str) -> bool:
+    """Whether ``text`` (digits, one comma, digits) also reads as a whole number with a
+    thousands separator: three digits after the comma, and before it one to three
+    digits that do not start with 0 (``1,000``; not ``0,500`` nor ``1,00``)."""
+    whole, _, part = text.lstrip("+-").partition(",")
+    return len(part) == 3 and 1 <= len(whole) <= 3 and not whole.startswith("0")
 
 
 def _decimal(number: Decimal) -> str:

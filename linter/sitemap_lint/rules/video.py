@@ -351,6 +351,19 @@ UPLOADER_INFO = rule(
         Checks that the `info` attribute of `video:uploader` is an absolute URL
         on the same domain as the page's `loc` (subdomains count as the same
         domain).
+
+        The domain is found without the public suffix list: it is the host's last
+        two labels, or its last three when the host ends in a two-letter country
+        code whose second label is `co`, `com`, `net`, `org`, `gov`, `edu`, `ac`,
+        `ne`, `or`, `go` or `gob` (`example.co.uk`, `example.com.au`,
+        `example.ne.jp`); an IP address is compared whole. So under another
+        public suffix of two labels or more (`me.uk`, `ltd.uk`, `id.au`,
+        `k12.ca.us`, or a hosting one such as `github.io` or `blogspot.com`) every
+        host has the same domain, the suffix: info on another site there
+        (`other.me.uk` for a page on `example.me.uk`) gives no finding. And a
+        site whose registered name is one of those labels under a country code
+        (`go.xx`) is taken one label deeper: info on another of its hosts is
+        reported.
     """,
     why="Google requires the uploader's page to be on the `loc`'s domain and ignores it otherwise.",
     bad="""
@@ -1415,7 +1428,8 @@ def _check_uploader_info(node: Node, context: EntryContext, report: Reporter) ->
         return
     message = (
         f"the info URL of <video:uploader> is on {host}, not on the page's domain "
-        f"({page.host}); Google ignores it: link to the uploader's page on {_site(page.host)}"
+        f"({page.host}); Google ignores it: link to the uploader's page on {page.host} "
+        "or another host of its domain"
     )
     report.add(UPLOADER_INFO.at(node.line, node.column, message))
 

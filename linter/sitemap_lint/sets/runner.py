@@ -36,6 +36,7 @@ from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import (
+    READ_CAP,
     STDIN,
     ByteStream,
     InputError,
@@ -362,13 +363,14 @@ class SetRunner:
     # -- checking a level ------------------------------------------------------
 
     def _check_level(self, level: list[Job]) -> None:
-        if not level:
-            return
-        tasks = [self._task(job, absolute=self.executor.elsewhere) for job in level]
-        for job, checked in zip(level, self.executor.check(tasks), strict=True):
-            self._take(job, checked)
-            self._advance(1)
-        self.discovery.bytes += sum(job.size - job.planned for job in level)
+        """Check the files of ``level``, in batches the byte limit allows (``affordable``)."""
+        while level:
+            batch, level = self.discovery.affordable(level)
+            tasks = [self._task(job, absolute=self.executor.elsewhere) for job in batch]
+            for job, checked in zip(batch, self.executor.check(tasks), strict=True):
+                self._take(job, checked)
+                self._advance(1)
+            self.discovery.bytes += sum(job.size - job.planned for job in batch)
 
     def _advance(self, count: int) -> None:
         self._done += count
@@ -796,6 +798,43 @@ class Discovery:
         except OSError:
             return
         self.bytes += job.planned
+
+    def affordable(self, level: list[Job]) -> tuple[list[Job], list[Job]]:
+        """The jobs of ``level`` to check now, and those to check once their sizes are
+        known. A local file's bytes were counted when it was listed; a fetched child's are
+        known only once it is read, so each counts as the most a fetch reads
+        (``READ_CAP``) until then: a fetched child is read only while the bytes read
+        before it (in the level's order) are below ``--max-bytes``, as a local one is.
+        When none can be read, the fetched children left are not followed (SE005 at the
+        first one's entry)."""
+        reserved = 0
+        for at, job in enumerate(level):
+            if not (job.fetch and job.parent is not None):
+                continue  # counted when listed, or an input
+            if self.bytes + reserved < self.settings.max_bytes:
+                reserved += READ_CAP + 1
+                continue
+            if at:
+                return level[:at], level[at:]
+            kept = [j for j in level if not (j.fetch and j.parent is not None)]
+            for dropped in (j for j in level if j.fetch and j.parent is not None):
+                self._drop(dropped)
+            return kept, []
+        return level, []
+
+    def _drop(self, job: Job) -> None:
+        """Leave out a fetched child listed before the byte limit was reached."""
+        parent, entry = job.parent, job.entry
+        assert parent is not None and entry is not None and parent.result is not None
+        parent.children.remove(job)
+        self.seen.pop(job.key, None)
+        self.files -= 1
+        if "bytes" not in self._limits_reported:
+            self._limits_reported.add("bytes")
+            limit = self.settings.max_bytes
+            self._unfollowed(
+                parent.result.open_sink(), _listed(parent, FollowKind.LIMIT, entry, "bytes", limit)
+            )
 
     def _limit(self, job: Job) -> str | None:
         if job.depth + 1 > self.settings.max_depth:
