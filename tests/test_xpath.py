@@ -112,3 +112,28 @@ def test_text_report_shows_the_pointer_on_a_line_with_several_entries(tmp_path: 
     lines = MINIFIED.replace("<url>", "\n<url>")
     path.write_text(lines, encoding="utf-8")
     assert "at /urlset/url[5]/priority" not in text_report(path)
+
+
+def test_an_element_written_as_an_entry_in_another_namespace_is_named_by_its_place() -> None:
+    lookalike = NS.replace("http://", "https://")
+    text = (
+        f'{HEAD}<urlset xmlns="{NS}">\n'
+        "  <url><loc>https://example.com/1</loc></url>\n"
+        f'  <url xmlns="{lookalike}"><loc>https://example.com/2</loc></url>\n'
+        '  <url xmlns=""><loc>https://example.com/3</loc></url>\n'
+        "  <url><loc>https://example.com/4</loc><lastmod>soon</lastmod></url>\n</urlset>\n"
+    )
+    found = {(f.line, f.xpath) for f in check(text)}
+    assert (4, "/urlset/*[2]") in found
+    assert (5, "/urlset/*[3]") in found
+    assert (6, "/urlset/url[2]/lastmod") in found  # the second sitemap entry
+
+
+def test_a_prefixed_root_and_its_unprefixed_children() -> None:
+    text = (
+        f'{HEAD}<sm:urlset xmlns:sm="{NS}">\n'
+        "  <sm:url><loc>https://example.com/1</loc></sm:url>\n"
+        "  <url><loc>https://example.com/2</loc></url>\n</sm:urlset>\n"
+    )
+    found = {f.xpath for f in check(text) if f.line == 4}
+    assert found == {"/sm:urlset/url[1]"}

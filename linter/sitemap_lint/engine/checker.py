@@ -333,6 +333,10 @@ class FileChecker:
         self.entry_index = 0  # entries of the document so far, read or not (see advance)
         self._syntax_pending: list[int] = []  # syntax findings not yet given a pointer
         self._other_index: dict[tuple[str, str], int] = {}  # other root children, by name
+        self.root_children = 0  # the root's child elements so far, entries or not
+        # A root child written as an entry's name is in another namespace: its pointer is
+        # its place among all the root's children (``*[N]``), while its checks run.
+        self._starred: tuple[Node, int] | None = None
 
     @property
     def kind(self) -> str | None:
@@ -407,6 +411,7 @@ class FileChecker:
         """Count ``count`` more entries of the document (read, lost to a syntax error, or
         skipped by a caller that proved them fine); the index of the last one."""
         self.entry_index += count
+        self.root_children += count
         return self.entry_index
 
     def on_entry(self, entry: Node) -> None:
@@ -437,11 +442,15 @@ class FileChecker:
         return node.name == self.entry_name and node.ns == self.sitemap_ns
 
     def _on_entry(self, entry: Node) -> None:
+        self._starred = None
         if self._is_entry(entry):
             entry.index = self.advance()
         else:
             key = (entry.ns, entry.name)
             entry.index = self._other_index[key] = self._other_index.get(key, 0) + 1
+            self.root_children += 1
+            if self._unprefixed_elsewhere(entry):
+                self._starred = (entry, self.root_children)
         dispatch = self.dispatch
         assert dispatch is not None  # made with the root
         if entry.ns != self.sitemap_ns or entry.name != self.entry_name:
@@ -620,7 +629,21 @@ class FileChecker:
         root = self.root
         assert root is not None  # entries come after the root
         step = _step(root.ns, root.name, prefixes)
+        if self._starred is not None and self._starred[0] is entry:
+            return f"/{step}/*[{self._starred[1]}]"
         return f"/{step}/{_step(entry.ns, entry.name, prefixes)}[{entry.index or 1}]"
+
+    def _unprefixed_elsewhere(self, node: Node) -> bool:
+        """Whether the pointer would write ``node``'s name without a prefix although it is
+        not in the namespace such names stand for (the root's, when it has no prefix):
+        ``<url xmlns="https://www.sitemaps.org/...">`` would read as a sitemap entry."""
+        prefixes = self.parser.prefixes if self.parser is not None else {}
+        root = self.root
+        assert root is not None  # root children come after the root
+        if ":" in _step(node.ns, node.name, prefixes):
+            return False
+        default = "" if ":" in _step(root.ns, root.name, prefixes) else root.ns
+        return node.ns != default
 
     def _xpath(self, entry: Node, line: int, column: int, target: Node | None = None) -> str | None:
         """The pointer to ``target`` in ``entry``, or to the last element of ``entry``
