@@ -172,6 +172,9 @@ def test_select_as_bytes_is_told_to_be_a_list_as_a_str_is() -> None:
     assert raised(sitemap_lint.lint, b"<urlset/>", live_connect_to="a:1:b:2") == (
         "live_connect_to=: give a list of strings, e.g. ['a:1:b:2']"
     )
+    assert raised(sitemap_lint.lint, b"<urlset/>", robots="") == (
+        "robots=: give a list of paths, e.g. ['a.xml']"  # not [''], refused as well
+    )
 
 
 def test_a_size_of_a_wrong_type_is_a_usage_error_in_the_declaration() -> None:

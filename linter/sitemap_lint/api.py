@@ -366,7 +366,8 @@ def _items(values: object, option: str, what: str, example: str) -> list[Any]:
     """The items of an argument that takes a list of ``what``. Text, a path, bytes or
     a mapping is no such list: the message shows a text in one, else ``example``."""
     if isinstance(values, str | os.PathLike):
-        raise SitemapLintError(f"{_named(option)}: give a list of {what}, e.g. [{values!r}]")
+        shown = f"[{values!r}]" if os.fspath(values) else example  # [''] is refused too
+        raise SitemapLintError(f"{_named(option)}: give a list of {what}, e.g. {shown}")
     if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
         values, Iterable
     ):
