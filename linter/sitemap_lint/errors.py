@@ -14,6 +14,12 @@ class UsageError(SitemapLintError):
     """A bad option, flag or configuration value; the message is one line for stderr."""
 
 
+def empty_path(where: str, names: str = "file", give: str = "a file") -> str:
+    """What an empty path (an unset variable) is told: it is neither the working
+    directory, which ``Path("")`` is, nor the argument left out."""
+    return f"{where}: an empty path names no {names}; give {give}"
+
+
 def plugin_at_fault(error: BaseException) -> str | None:
     """The module of an installed plugin's check that raised ``error`` (the innermost
     of its frames), or None when none of the plugins' code is in its traceback."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from sitemap_lint.errors import empty_path
 from sitemap_lint.rules.events import InputKind, InputProblem, ProblemReport
 from sitemap_lint.support.locations import is_url as is_url
 from sitemap_lint.support.records import Frozen
@@ -105,7 +106,7 @@ def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
             yield Source(stdin_name, None)
             continue
         if not argument:  # an unset variable: not the working directory, as Path("") is
-            raise InputError("'': an empty path names no file; give a file, directory or URL")
+            raise InputError(empty_path("''", give="a file, directory or URL"))
         path = Path(argument)
         try:
             is_dir = path.is_dir()

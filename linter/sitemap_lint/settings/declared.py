@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
-from sitemap_lint.errors import UsageError
+from sitemap_lint.errors import UsageError, empty_path
 from sitemap_lint.settings.parsing import (
     COLOR_MODES,
     check_color,
@@ -294,7 +294,7 @@ def refuse_empty_path(value: object, where: str, names: str = "file", give: str 
     """An empty path (an unset variable) is neither the working directory, which
     ``Path("")`` is, nor the option left out: a usage error."""
     if given_empty(value):
-        raise UsageError(f"{where}: an empty path names no {names}; give {give}")
+        raise UsageError(empty_path(where, names, give))
 
 
 def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
