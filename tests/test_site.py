@@ -205,6 +205,27 @@ def test_the_byte_limit_holds_between_the_fetched_children_of_one_level(
         assert all(not entry["findings"] for entry in report["files"])
 
 
+def test_the_byte_limit_holds_for_the_children_a_nested_index_is_peeked_for(
+    loopback_only,  # noqa: F811
+) -> None:
+    """The children of a nested index are fetched to see their root element: what they
+    read counts against --max-bytes, and none is fetched once the bytes read (or the most
+    the fetches under way may read) reach it."""
+    with SiteServer() as server:
+        base = server.url("").rstrip("/")
+        nested = index(*(f"{base}/p{n}.xml" for n in range(5)))
+        top = index(f"{base}/nested.xml")
+        server.routes["/top.xml"] = Route(body=top)
+        server.routes["/nested.xml"] = Route(body=nested)
+        for n in range(5):
+            server.routes[f"/p{n}.xml"] = Route(body=urlset(base, *(f"x{i}" for i in range(50))))
+        check([f"{base}/top.xml"], max_bytes=len(top) + len(nested) + 10)
+        peeked = [path for path in server.paths if path.startswith("/p")]
+        assert len(peeked) == 1
+        check([f"{base}/top.xml"])  # no limit: all five are peeked
+        assert len([path for path in server.paths if path.startswith("/p")]) == 1 + 5
+
+
 def test_quiet_site_run_prints_nothing_when_clean(site: SiteServer, loopback_only, capsys) -> None:  # noqa: F811
     from sitemap_lint.cli import main
 

@@ -676,14 +676,19 @@ class Discovery:
         number of indexes (a -> b -> c -> a) then closes in a checked file, where
         ``rules.check_cycles`` finds it. Files already in the set are left to that check."""
         looks: list[tuple[Child, str]] = []
+        reserved = 0  # the most the peeks may read, each counted until it is done
         for child in facts.children:
             key = _listed_key(child.url)
             if key is None or key in self.seen or key in self._peeked:
                 continue
-            if not may_fetch and not self.maps.covers(child.url):
+            mapped = self.maps.covers(child.url)
+            if not may_fetch and not mapped:
                 continue
             if self._limit(job) is not None or len(self._peeked) >= self.settings.max_files:
                 break
+            if self.bytes + reserved >= self.settings.max_bytes:
+                break
+            reserved += PEEK_BYTES if mapped else READ_CAP + 1
             self._peeked.add(key)
             looks.append((child, key))
         if not looks:
@@ -691,8 +696,9 @@ class Discovery:
         threads = min(FETCH_THREADS, len(looks))
         with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
             peeked = list(executor.map(lambda look: self._peek(look[0].url), looks))
+        self.bytes += sum(read for _kind, _where, read in peeked)
         found: list[Job] = []
-        for (child, key), (kind, where) in zip(looks, peeked, strict=True):
+        for (child, key), (kind, where, _read) in zip(looks, peeked, strict=True):
             if kind != "sitemapindex" or self._limit(job) is not None:
                 continue
             if where is not None:
@@ -707,24 +713,26 @@ class Discovery:
             found.append(new)
         return found
 
-    def _peek(self, url: str) -> tuple[str, Path | None]:
+    def _peek(self, url: str) -> tuple[str, Path | None, int]:
         """The root element's local name of the sitemap at ``url`` ("" when it cannot be
-        read), with the file it maps to (None: fetched)."""
+        read), with the file it maps to (None: fetched) and the bytes read for it (what
+        ``--max-bytes`` counts: a fetch reads the whole body)."""
         mapped = self.maps.file(url)
         if mapped is not None:
             path, problem = mapped
             if problem is not None:
-                return "", None
-            source, where = Source(url, path), path
+                return "", None, 0
+            source, where, read = Source(url, path), path, PEEK_BYTES
         else:
             fetched = self.fetch(url)
             if fetched.body is None:
-                return "", None
+                return "", None, 0
             source, where = Source(url, None, url=url, data=fetched.body), None
+            read = len(fetched.body)
         try:
-            return root_name(_read_start(source, PEEK_BYTES)), where
+            return root_name(_read_start(source, PEEK_BYTES)), where, read
         except (InputError, OSError, EOFError, ValueError):
-            return "", None
+            return "", None, read
 
     def _child(self, job: Job, child: Child, repeat: bool = False) -> Job | None:
         """The job for a child ``job`` lists, or None when it is not followed (reported
