@@ -44,6 +44,7 @@ from sitemap_lint.report.base import (
     by_frequency,
     counts_of,
     parent_of,
+    plural,
 )
 from sitemap_lint.support.printable import encodable, printable
 
@@ -581,7 +582,7 @@ def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, st
         top = sorted(codes[:TOP], key=lambda code: (-hreflangs[code], code))
         values = [{"label": code, "count": hreflangs[code], "group": "value"} for code in top]
         missing = sum(count for (code, _, _), count in by_rule.items() if code == RETURN_LINK_CODE)
-        note = f"URLs per code; {missing:,} missing return link{'s' if missing != 1 else ''}"
+        note = f"URLs per code; {plural(missing, 'missing return link')}"
         if len(codes) > TOP:
             note += f"; top {TOP} of {len(codes)} codes"
         made.append(
@@ -881,6 +882,7 @@ def template(name: str) -> jinja2.Template:
         lstrip_blocks=True,
     )
     env.filters["number"] = lambda value: f"{value:,}"
+    env.filters["plural"] = plural
     env.filters["bytes"] = _human_bytes
     env.filters["printable"] = printable
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")

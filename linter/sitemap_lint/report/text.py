@@ -37,7 +37,14 @@ from rich.text import Text
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
-from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable, by_frequency
+from sitemap_lint.report.base import (
+    FileReport,
+    Reporter,
+    Summary,
+    applicable,
+    by_frequency,
+    plural,
+)
 from sitemap_lint.support.pipes import pipe_console
 from sitemap_lint.support.printable import printable, printable_lines
 
@@ -352,13 +359,11 @@ def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
 
 def _baseline(matched: int, unseen: int) -> Text:
     """What ``--baseline`` left out, and what it recorded that the run no longer sees."""
-    text = Text(
-        f"{matched:,} finding{'' if matched == 1 else 's'} matched the baseline (not shown)."
-    )
+    text = Text(f"{plural(matched, 'finding')} matched the baseline (not shown).")
     if unseen:
         were = "was" if unseen == 1 else "were"
         text.append(
-            f" {unseen:,} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
+            f" {plural(unseen, 'recorded finding')} {were} not seen "
             "again; --write-baseline refreshes the file."
         )
     return text
@@ -425,5 +430,5 @@ def _is_terminal(stream: TextIO) -> bool:
 
 def _urls(result: FileReport) -> str:
     if result.urls is not None:
-        return f" ({result.urls:,} URL{'s' if result.urls != 1 else ''})"
+        return f" ({plural(result.urls, 'URL')})"
     return f" ({result.kind})" if result.kind else ""
