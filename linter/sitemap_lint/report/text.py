@@ -316,6 +316,8 @@ def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str,
     trail = ELLIPSIS if last < line.length else ""
     if text.isprintable():  # the usual line: nothing to escape (no tab either)
         cut = column - first
+        if text.isascii():  # a cell a character, the ellipsis too
+            return lead + text + trail, len(lead) + min(cut, len(text)), 1
         return lead + text + trail, _cells(lead + text[:cut]), max(_cells(text[cut : cut + 1]), 1)
     before = lead + escape(text[: column - first])
     at = escape(text[column - first : column - first + 1])
