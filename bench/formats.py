@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,9 +89,12 @@ def command(ours: list[str], name: str, path: Path) -> list[str]:
 
 
 def _works(name: str, run: list[str]) -> bool:
-    """One run before the timed ones: the format reports the findings (exit status 1)."""
-    completed = subprocess.run(run, capture_output=True, check=False)
-    return completed.returncode == 1 and bool(completed.stdout)
+    """One run before the timed ones: the format reports the findings (exit status 1).
+    The report goes to a file, not into this process: a process's peak memory
+    (ru_maxrss) starts from its parent's at fork."""
+    with tempfile.TemporaryFile() as report:
+        completed = subprocess.run(run, stdout=report, stderr=subprocess.DEVNULL, check=False)
+        return completed.returncode == 1 and report.tell() > 0
 
 
 def format_line(row: FormatRow, json: FormatRow, clean: FormatRow) -> str:
