@@ -16,7 +16,9 @@ such bytes.
 
 At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
 then errors first; the page says how many of which rules were left out and that
-``--format json`` has them all. Needs the ``html`` extra (Jinja2, vl-convert-python).
+``--format json`` has them all. The page is written in pieces as the template makes it
+(``page``); the rows of the findings table are escaped and joined here, not by a
+template loop (``finding_rows``). Needs the ``html`` extra (Jinja2, vl-convert-python).
 """
 
 from __future__ import annotations
@@ -899,4 +901,4 @@ def _human_bytes(size: int) -> str:
     return f"{size:,} bytes"
 
 
-__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "render"]
+__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "page", "render"]
