@@ -9,6 +9,9 @@
                                    # the memory of one hash partition per URL
     python bench/run.py --shapes   # only the shapes of bench/shapes.py, each beside xmllint
     python bench/run.py --shapes one-line,cdata  # some of them (and the reference)
+    python bench/run.py --formats  # only every output format on a finding in each URL,
+                                   # beside JSON (bench/formats.py)
+    python bench/run.py --formats text,html  # some of them (and JSON)
 
 Inputs are generated into a temporary directory. xmllint (Debian: libxml2-utils)
 is run on the same file when it is installed (skipped otherwise), with the core
@@ -252,8 +255,16 @@ def main() -> int:
         const="all",
         help="only the shapes of bench/shapes.py (all, or names separated by commas)",
     )
+    parser.add_argument(
+        "--formats",
+        nargs="?",
+        const="all",
+        help="only the output formats on a finding in each URL, beside json (all, or names "
+        "separated by commas)",
+    )
     args = parser.parse_args()
     chosen = choose_shapes(parser, args.shapes) if args.shapes else []
+    formats = choose_formats(parser, args.formats) if args.formats else []
     runs = 1 if args.quick else args.runs
     tool = shutil.which("sitemap-lint") or ""
     ours = [tool] if tool else [sys.executable, "-m", "sitemap_lint"]
@@ -285,6 +296,10 @@ def main() -> int:
         os.chdir(tmp)  # no configuration file of the current directory is read
         if chosen:
             return measure_shapes(Path(tmp), ours, xmllint, chosen, n, runs)
+        if formats:
+            from formats import measure_formats
+
+            return measure_formats(Path(tmp), ours, formats, n, runs, alternate, load)
         # label: (path, writer, schema for xmllint)
         inputs: dict[str, tuple[Path, Callable[[Path], None], str]] = {
             f"{n:,} URLs, short paths": (
@@ -437,6 +452,19 @@ def choose_shapes(parser: argparse.ArgumentParser, names: str) -> list[shapes.Sh
     if unknown:
         parser.error(f"unknown shape {', '.join(unknown)}; known: {', '.join(shapes.SHAPES)}")
     return list(dict.fromkeys([shapes.REFERENCE, *(shapes.SHAPES[name] for name in wanted)]))
+
+
+def choose_formats(parser: argparse.ArgumentParser, names: str) -> list[str]:
+    """The output formats ``--formats`` names ("all", or names separated by commas)."""
+    from sitemap_lint.report import REPORTERS
+
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    if names == "all":
+        wanted = list(REPORTERS)
+    unknown = [name for name in wanted if name not in REPORTERS]
+    if unknown:
+        parser.error(f"unknown format {', '.join(unknown)}; known: {', '.join(REPORTERS)}")
+    return wanted
 
 
 _COUNT_CODES = """

@@ -293,6 +293,66 @@ def test_a_capped_page_keeps_a_rule_with_one_finding(monkeypatch: pytest.MonkeyP
     assert "501 more are not embedded: SC002 url-outside-directory 501 of 600 ." in words
 
 
+class Writes(StringIO):
+    """A stream that keeps the size of each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, text: str) -> int:
+        self.sizes.append(len(text))
+        return super().write(text)
+
+
+def many_findings(count: int) -> list[FileResult]:
+    """``count`` findings of two rules over two files, with messages to escape."""
+    half = count // 2
+    return [
+        FileResult(
+            f"dir/<{name}>.xml",
+            [finding(code, f"<b>{n} & 'x'", line=n) for n in range(half) for code in codes],
+        )
+        for name, codes in (("a", ("UR001",)), ("b", ("DT001",)))
+    ]
+
+
+def test_the_page_is_written_as_it_is_made() -> None:
+    """10,000 rows: the page goes out in pieces, never as one string in memory."""
+    results = many_findings(html_report.ROW_LIMIT)
+    out = Writes()
+    HtmlReporter(out).report(results)
+    assert len(out.sizes) > 10
+    assert max(out.sizes) < 2 * html_report.PIECE
+    assert out.getvalue() == html_report.render(results, None)
+    assert len(Page(out.getvalue()).rows()) == html_report.ROW_LIMIT
+
+
+def test_a_row_escapes_its_rule_and_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a row says of its file and its rule is made once per file and per rule;
+    each row escapes its message, and each file's first row holds its anchor."""
+    calls: list[str] = []
+    real = html_report.printable
+
+    def counted(text: str) -> str:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(html_report, "printable", counted)
+    results = many_findings(2_000)
+    page = Page(page_of(results))
+    # The file list and the chart by file: per file, not per row.
+    assert len([name for name in calls if name.startswith("dir/")]) == 4
+    rows = page.rows()
+    assert len(rows) == 2_000
+    assert [(row["data-file"], row.get("id")) for row in rows if row.get("id")] == [
+        ("dir/<a>.xml", "file-1"),
+        ("dir/<b>.xml", "file-2"),
+    ]
+    assert {row["data-code"] for row in rows} == {"UR001", "DT001"}
+    assert "<b>5 & 'x'" in page.text
+
+
 def test_rule_documentation_keeps_headings_code_and_inline_code() -> None:
     blocks = list(markdown_blocks(RULES["UR003"].doc))
     assert [b.text for b in blocks if b.kind == "heading"][:2] == [

@@ -979,3 +979,31 @@ def test_plain_text_is_what_rich_writes(draws: Draws) -> None:
             assert plain == written()
 
     check()
+
+
+# A count's word made plural by hand: "'s' if n != 1", "'' if n == 1 else 's'",
+# "'finding' if n == 1 else 'findings'", a template's "{% if n != 1 %}s".
+PLURAL_BY_HAND = re.compile(
+    r"""(["'])s\1 if |(["'])\2 if [^"'\n]+ else (["'])s\3"""
+    r"""|(["'])([\w ]+)\4 if [^"'\n]+ else (["'])\5s\6|!= 1 %\}\s*\w*s\b"""
+)
+
+
+def test_the_reports_say_a_count_with_one_helper() -> None:
+    """ "1 file", "2 files": ``support.words.plural`` makes every such word of the
+    reports (the JUnit report's "line"/"lines" names no count; an irregular plural,
+    "fix"/"fixes", is written out)."""
+    report = ROOT / "linter" / "sitemap_lint" / "report"
+    sources = [report / name for name in ("base.py", "text.py", "html.py", "common.py")]
+    sources += sorted((report / "html_assets").glob("*.j2"))
+    by_hand = [
+        f"{path.name}: {match.group()}"
+        for path in sources
+        for match in PLURAL_BY_HAND.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert by_hand == []
+    assert PLURAL_BY_HAND.search("f\"{n:,} file{'s' if n != 1 else ''}\"")
+    assert PLURAL_BY_HAND.search("f\"{n:,} finding{'' if n == 1 else 's'}\"")
+    assert PLURAL_BY_HAND.search("{'finding' if n == 1 else 'findings'}")
+    assert PLURAL_BY_HAND.search("{% if files | length != 1 %} files{% else %}")
+    assert not PLURAL_BY_HAND.search('"fix" if hidden == 1 else "fixes"')

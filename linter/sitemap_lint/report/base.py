@@ -99,9 +99,9 @@ class Summary(Frozen):
 
     @property
     def files_checked(self) -> str:
-        text = f"{self.files:,} file{'s' if self.files != 1 else ''} checked"
+        text = f"{plural(self.files, 'file')} checked"
         if self.urls is not None:
-            text += f" ({self.urls:,} URL{'s' if self.urls != 1 else ''})"
+            text += f" ({plural(self.urls, 'URL')})"
         return text
 
     @property

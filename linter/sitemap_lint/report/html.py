@@ -16,7 +16,9 @@ such bytes.
 
 At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
 then errors first; the page says how many of which rules were left out and that
-``--format json`` has them all. Needs the ``html`` extra (Jinja2, vl-convert-python).
+``--format json`` has them all. The page is written in pieces as the template makes it
+(``page``); the rows of the findings table are escaped and joined here, not by a
+template loop (``finding_rows``). Needs the ``html`` extra (Jinja2, vl-convert-python).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
 from sitemap_lint import __version__
@@ -43,12 +46,14 @@ from sitemap_lint.report.base import (
     by_frequency,
     counts_of,
     parent_of,
+    plural,
 )
 from sitemap_lint.support.printable import encodable, printable
 
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
     import vl_convert  # noqa: F401
+    from markupsafe import escape
 except ImportError:
     raise UsageError(
         "--format html needs the html extra: pip install 'sitemap-lint[html]'"
@@ -63,6 +68,8 @@ MONTHS = 36  # more months of lastmod than this are drawn as years
 RETURN_LINK_CODE = "HL006"  # hreflang-return-link-missing, counted beside the hreflang chart
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
 LEVELS = ("error", "warning", "info")
+_SEVERITY = attrgetter("severity")
+_KIND = attrgetter("code", "name", "severity")
 
 
 @dataclass
@@ -109,18 +116,6 @@ class TreeStep:
 
 
 @dataclass(frozen=True)
-class Row:
-    severity: str
-    code: str
-    name: str
-    file: str
-    anchor: str
-    line: int
-    column: int
-    message: str
-
-
-@dataclass(frozen=True)
 class DocBlock:
     """A block of a rule's Markdown documentation: a heading, a paragraph (as runs of
     text and inline code) or a code block. Rendered by the template, escaped."""
@@ -151,33 +146,27 @@ class RuleDoc:
 
 class HtmlReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
-        self.out.write(render(results, self.run))
+        write = self.out.write
+        for piece in page(results, self.run):
+            write(piece)
 
 
 def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
     """The whole page for ``results``."""
+    return "".join(page(results, run))
+
+
+def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
+    """The page for ``results`` in pieces of about ``PIECE`` characters: written as it is
+    made, it is never whole in memory."""
     summary = Summary.of(results)
     files = file_rows(results)
     findings = [(n, result, f) for n, result in enumerate(results) for f in result.findings]
     # The order of the run: file by file, each file's by position.
     findings.sort(key=lambda item: (item[0], item[2].line, item[2].column))
     chosen = embedded(findings)
-    shown = [
-        Row(
-            str(f.severity),
-            f.code,
-            f.name,
-            printable(result.name),
-            _anchor(number),
-            f.line,
-            f.column,
-            f.message,
-        )
-        for number, result, f in chosen
-    ]
-    by_rule: Counter[tuple[str, str, str]] = Counter(
-        (f.code, f.name, str(f.severity)) for _, _, f in findings
-    )
+    shown = len(chosen)
+    by_rule = _by_rule(f for _, _, f in findings)
     rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
     sizes = [row.size for row in files if row.size is not None]
@@ -191,8 +180,9 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
         "files": files,
         "tree": list(tree(files)),
         "size_limit": SIZE_LIMIT,
-        "rows": shown,
-        "hidden": len(findings) - len(shown),
+        "shown": shown,
+        "row_blocks": finding_rows(chosen, files),
+        "hidden": len(findings) - shown,
         "row_limit": ROW_LIMIT,
         "rule_quota": _quota(len(rules)),
         "url_limit": URL_LIMIT,
@@ -216,12 +206,30 @@ def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
                 "rules": {
                     r.code: {"name": r.name, "count": r.count, "shown": r.shown} for r in rules
                 },
-                "shown": len(shown),
+                "shown": shown,
                 "total": len(findings),
             }
         ),
     }
-    return encodable(_template().render(context))
+    return _pieces(_template().generate(context))
+
+
+PIECE = 1 << 16  # characters of the page written at once
+
+
+def _pieces(parts: Iterator[str]) -> Iterator[str]:
+    """The template's many small parts joined into pieces of about ``PIECE`` characters,
+    each as UTF-8 can carry it."""
+    batch: list[str] = []
+    size = 0
+    for part in parts:
+        batch.append(part)
+        size += len(part)
+        if size >= PIECE:
+            yield encodable("".join(batch))
+            batch.clear()
+            size = 0
+    yield encodable("".join(batch))
 
 
 Item = tuple[int, FileReport, Finding]
@@ -253,6 +261,63 @@ def embedded(findings: list[Item]) -> list[Item]:
     return [findings[number] for number in sorted(chosen)]
 
 
+ROWS_AT_ONCE = 100  # rows of the findings table joined into one piece of the page
+
+
+def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
+    """The rows of the findings table, escaped, ``ROWS_AT_ONCE`` at a time. What a row
+    says of its rule and of its file is escaped once per rule and once per file; only
+    its position and message are made per row. The first row of a file carries the
+    file's anchor."""
+    rule_parts: dict[tuple[str, str, str], tuple[str, str]] = {}
+    file_parts: dict[int, tuple[str, str]] = {}
+    block: list[str] = []
+    previous = -1
+    for number, _, f in chosen:
+        severity = str(f.severity)
+        kind = (f.code, f.name, severity)
+        rule = rule_parts.get(kind)
+        if rule is None:
+            rule = rule_parts[kind] = _rule_cells(*kind)
+        file = file_parts.get(number)
+        if file is None:
+            file = file_parts[number] = _file_cells(files[number].name)
+        anchor = f' id="{files[number].anchor}"' if number != previous else ""
+        previous = number
+        block.append(
+            f"{rule[0]}{file[0]}{anchor}{rule[1]}{file[1]}"
+            f'        <td class="num">{f.line}</td>\n'
+            f'        <td class="num">{f.column}</td>\n'
+            f'        <td class="message">{escape(f.message)}</td>\n'
+            "      </tr>\n"
+        )
+        if len(block) >= ROWS_AT_ONCE:
+            yield "".join(block)
+            block.clear()
+    if block:
+        yield "".join(block)
+
+
+def _rule_cells(code: str, name: str, severity: str) -> tuple[str, str]:
+    """A row's markup of its rule: what comes before its file's name, and after."""
+    severity, code, name = escape(severity), escape(code), escape(name)
+    return (
+        f'      <tr class="sev-{severity}" data-severity="{severity}" data-code="{code}"'
+        ' data-file="',
+        ">\n"
+        f'        <td><span class="badge badge-{severity}">{severity}</span></td>\n'
+        f'        <td class="nowrap"><a class="rule-link" href="#rule-{code}"'
+        f' data-code="{code}">{code}</a> <span class="muted">{name}</span></td>\n',
+    )
+
+
+def _file_cells(name: str) -> tuple[str, str]:
+    """A row's markup of its file: its name in the row's attribute, and its cell, which
+    may break the name after each ``/``."""
+    cell = "/<wbr>".join(escape(part) for part in name.split("/"))
+    return f'{escape(name)}"', f'        <td class="file-cell">{cell}</td>\n'
+
+
 def _quota(rules: int) -> int:
     """The first findings each rule keeps on a capped page: no more than half the rows
     go to the quotas, so the rest can still be errors first."""
@@ -277,7 +342,7 @@ def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
                 result.kind,
                 result.urls,
                 size if size is not None else _size(result.name),
-                Counter(str(f.severity) for f in result.findings),
+                _by_severity(result.findings),
                 # Only a file listed earlier can be a parent: the tree has no cycle.
                 parent if parent is not None and 0 <= parent < number else None,
             )
@@ -286,6 +351,20 @@ def file_rows(results: Sequence[FileReport]) -> list[FileRow]:
         if row.parent is not None:
             rows[row.parent].children.append(row)
     return rows
+
+
+def _by_rule(findings: Iterable[Finding]) -> Counter[tuple[str, str, str]]:
+    """Findings counted by rule: code, name and severity (counted at C speed, then named)."""
+    counted = Counter(map(_KIND, findings))
+    return Counter(
+        {(code, name, str(severity)): count for (code, name, severity), count in counted.items()}
+    )
+
+
+def _by_severity(findings: Sequence[Finding]) -> Counter[str]:
+    """A file's findings counted by severity (counted at C speed, then named)."""
+    counted = Counter(map(_SEVERITY, findings))
+    return Counter({str(severity): count for severity, count in counted.items()})
 
 
 def tree(files: list[FileRow]) -> Iterator[TreeStep]:
@@ -505,7 +584,7 @@ def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, st
         top = sorted(codes[:TOP], key=lambda code: (-hreflangs[code], code))
         values = [{"label": code, "count": hreflangs[code], "group": "value"} for code in top]
         missing = sum(count for (code, _, _), count in by_rule.items() if code == RETURN_LINK_CODE)
-        note = f"URLs per code; {missing:,} missing return link{'s' if missing != 1 else ''}"
+        note = f"URLs per code; {plural(missing, 'missing return link')}"
         if len(codes) > TOP:
             note += f"; top {TOP} of {len(codes)} codes"
         made.append(
@@ -805,6 +884,7 @@ def template(name: str) -> jinja2.Template:
         lstrip_blocks=True,
     )
     env.filters["number"] = lambda value: f"{value:,}"
+    env.filters["plural"] = plural
     env.filters["bytes"] = _human_bytes
     env.filters["printable"] = printable
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
@@ -821,4 +901,4 @@ def _human_bytes(size: int) -> str:
     return f"{size:,} bytes"
 
 
-__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "render"]
+__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "page", "render"]

@@ -37,7 +37,14 @@ from rich.text import Text
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.inputs.lines import AROUND, WHOLE_LINE, SourceLine
-from sitemap_lint.report.base import FileReport, Reporter, Summary, applicable, by_frequency
+from sitemap_lint.report.base import (
+    FileReport,
+    Reporter,
+    Summary,
+    applicable,
+    by_frequency,
+    plural,
+)
 from sitemap_lint.support.pipes import pipe_console
 from sitemap_lint.support.printable import printable, printable_lines
 
@@ -51,6 +58,7 @@ NARROW_INDENT = 6
 SOURCE_INDENT = 4  # before the line number of a source line
 MIN_EXCERPT = 20  # the fewest characters of a source line shown on a narrow terminal
 ELLIPSIS = "…"
+BATCH = 3_000  # lines written at once where nothing is styled or wrapped
 
 
 class TextReporter(Reporter):
@@ -152,24 +160,45 @@ def _print_findings(
     pointed = _pointed(findings, lines_of)
     emit = _printer(console, wrap)
     plain = wrap is None and console.color_system is None  # what _printer writes as text
-    write = console.file.write
+    # Where nothing is styled or wrapped, the lines are gathered and written a batch at
+    # a time; a line that goes through rich writes the batch before it.
+    batch: list[str] = []
+    write = batch.append
+
+    def flush() -> None:
+        if batch:
+            console.file.write("".join(batch))
+            batch.clear()
+
+    levels = [""] * (max(Severity) + 1)  # by rank: a dict would hash each level in Python
+    for level in Severity:
+        levels[level] = str(level).ljust(SEVERITY_WIDTH)
+    codes: dict[str, str] = {}
     for index, (finding, position) in enumerate(zip(findings, positions, strict=True)):
         if index and lines_of and findings[index - 1].line in lines_of:
-            emit(None)  # a finding with its source is a block of its own
+            # a finding with its source is a block of its own
+            if plain:
+                write("\n")
+            else:
+                emit(None)
         if plain and _written_plainly(finding.message):
             # The characters the Text below would give, without building it: a report of
             # 50,000 findings with their source spent most of its time there.
             fixable = "[*] " if applicable(finding, unsafe) else ""
             at = f"  at {finding.xpath}" if index in pointed else ""
+            code = codes.get(finding.code)
+            if code is None:
+                code = codes[finding.code] = finding.code.ljust(code_width)
             write(
-                f"  {position.ljust(position_width)}  "
-                f"{str(finding.severity).ljust(SEVERITY_WIDTH)}  "
-                f"{finding.code.ljust(code_width)}  {fixable}"
-                f"{f'{finding.message}{at}  [{finding.name}]'.rstrip()}\n"
+                f"  {position.ljust(position_width)}  {levels[finding.severity]}  {code}  "
+                f"{fixable}{f'{finding.message}{at}  [{finding.name}]'.rstrip()}\n"
             )
             if lines_of is not None and finding.line in lines_of:
                 _write_source(write, finding, lines_of[finding.line], number_width)
+            if len(batch) >= BATCH:
+                flush()
             continue
+        flush()
         prefix = Text("  ")
         prefix.append(position.ljust(position_width), style="bold")
         prefix.append("  ")
@@ -200,22 +229,26 @@ def _print_findings(
             emit((prefix if i == 0 else Text(" " * indent)) + line)
         if lines_of is not None and finding.line in lines_of:
             _print_source(emit, finding, lines_of[finding.line], number_width, wrap)
+    flush()
 
 
 def _pointed(findings: Sequence[Finding], lines_of: Mapping[int, SourceLine] | None) -> set[int]:
     """The findings whose element pointer is printed: those on a line that holds more
     than one entry (findings of two entries there, or a line too long to show whole,
     as in a minified sitemap)."""
-    entries: dict[int, set[str]] = {}
+    first: dict[int, str] = {}  # the pointer of a line's first finding
+    shared: set[int] = set()  # the lines with findings of more than one entry
     for finding in findings:
         if finding.xpath:
-            entries.setdefault(finding.line, set()).add(_entry_of(finding.xpath))
+            seen = first.setdefault(finding.line, finding.xpath)
+            if seen != finding.xpath and _entry_of(seen) != _entry_of(finding.xpath):
+                shared.add(finding.line)
     pointed = set()
     for index, finding in enumerate(findings):
         if not finding.xpath:
             continue
         source = lines_of.get(finding.line) if lines_of else None
-        if len(entries[finding.line]) > 1 or (source is not None and source.length > WHOLE_LINE):
+        if finding.line in shared or (source is not None and source.length > WHOLE_LINE):
             pointed.add(index)
     return pointed
 
@@ -279,9 +312,16 @@ def excerpt(line: SourceLine, column: int, room: int = WHOLE_LINE) -> tuple[str,
         first = max(1, column - half)
         last = min(line.length, first + 2 * half - 1 if first == 1 else column + half - 1)
     text = line.text(first, last)
-    before = (ELLIPSIS if first > 1 else "") + escape(text[: column - first])
+    lead = ELLIPSIS if first > 1 else ""
+    trail = ELLIPSIS if last < line.length else ""
+    if text.isprintable():  # the usual line: nothing to escape (no tab either)
+        cut = column - first
+        if text.isascii():  # a cell a character, the ellipsis too
+            return lead + text + trail, len(lead) + min(cut, len(text)), 1
+        return lead + text + trail, _cells(lead + text[:cut]), max(_cells(text[cut : cut + 1]), 1)
+    before = lead + escape(text[: column - first])
     at = escape(text[column - first : column - first + 1])
-    after = escape(text[column - first + 1 :]) + (ELLIPSIS if last < line.length else "")
+    after = escape(text[column - first + 1 :]) + trail
     return before + at + after, _cells(before), max(_cells(at), 1)
 
 
@@ -321,13 +361,11 @@ def _fixes(results: Sequence[FileReport], unsafe: bool) -> Text | None:
 
 def _baseline(matched: int, unseen: int) -> Text:
     """What ``--baseline`` left out, and what it recorded that the run no longer sees."""
-    text = Text(
-        f"{matched:,} finding{'' if matched == 1 else 's'} matched the baseline (not shown)."
-    )
+    text = Text(f"{plural(matched, 'finding')} matched the baseline (not shown).")
     if unseen:
         were = "was" if unseen == 1 else "were"
         text.append(
-            f" {unseen:,} recorded {'finding' if unseen == 1 else 'findings'} {were} not seen "
+            f" {plural(unseen, 'recorded finding')} {were} not seen "
             "again; --write-baseline refreshes the file."
         )
     return text
@@ -394,5 +432,5 @@ def _is_terminal(stream: TextIO) -> bool:
 
 def _urls(result: FileReport) -> str:
     if result.urls is not None:
-        return f" ({result.urls:,} URL{'s' if result.urls != 1 else ''})"
+        return f" ({plural(result.urls, 'URL')})"
     return f" ({result.kind})" if result.kind else ""
