@@ -89,6 +89,15 @@ def facts_of(result: Any) -> Any:
     )
 
 
+def stats_of(result: Any) -> Any:
+    """The HTML report's counts (``Options.stats``), in the order they were counted."""
+    stats = result.stats
+    if stats is None:
+        return None
+    fields = (stats.size, stats.months, stats.changefreqs, stats.priorities, stats.hreflangs)
+    return [list(field.items()) if isinstance(field, dict) else field for field in fields]
+
+
 def check_both(
     monkeypatch: pytest.MonkeyPatch,
     path: Path,
@@ -99,6 +108,7 @@ def check_both(
     """Check ``path`` without and with the fast path; assert the same findings and facts.
     ``long_urls``: the fast path delimits every file's locs as it does long URLs'."""
     outcomes = []
+    counted: list[Any] = []
     for switch in ("0", "1"):
         monkeypatch.setenv(fastpath.ENV, switch)
         monkeypatch.setattr(fastpath, "SMALL", 0)  # small test files are looked at too
@@ -108,14 +118,18 @@ def check_both(
             small_blocks(monkeypatch, window)
         counter = _Counter(monkeypatch)
         result = check_source(
-            Source(str(path), path), Options(now=NOW, collect=True, **options), engine()
+            Source(str(path), path),
+            Options(now=NOW, collect=True, stats=True, **options),
+            engine(),
         )
         outcomes.append(Outcome(result.findings, facts_of(result), counter.proved))
+        counted.append(stats_of(result))
         monkeypatch.undo()
     slow, fast = outcomes
     assert slow.proved == 0
     assert [repr(f) for f in fast.findings] == [repr(f) for f in slow.findings]
     assert fast.facts == slow.facts
+    assert counted[1] == counted[0]  # the HTML report's counts
     assert_exact_fixes_fit(path, fast.findings)
     return fast
 

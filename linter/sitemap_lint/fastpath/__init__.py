@@ -93,6 +93,7 @@ checker untouched):
 | ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form, its position and its entry's index are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column and the entry's index, index children (with their entry's index), the newest ``lastmod``: added when expat reaches the run, in document order. |
+| the HTML report's counts (``FileStats``, ``--format html``) | lastmod, changefreq, priority, xhtml:link | each proved ``url`` entry's lastmod month, changefreq, priority and hreflang codes, as the parser reads them (``_values``): added when expat reaches the run, in document order. |
 
 A check enabled on the core fields whose proof is none of these (``NO_PROOF``, a
 plugin's that declares none) turns the fast path off for the file; a plugin's
@@ -199,7 +200,7 @@ if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink
     from sitemap_lint.fastpath.video import VideoProof
     from sitemap_lint.formats.xml import StreamParser
-    from sitemap_lint.sets.facts import FileFacts
+    from sitemap_lint.sets.facts import FileFacts, FileStats
     from sitemap_lint.settings.options import Options
 
 __all__ = ["ENV", "FastPath", "ProvenRun", "enabled", "start"]
@@ -221,6 +222,7 @@ class FileChecker(Protocol):
 
     sink: FindingSink
     facts: FileFacts | None
+    stats: FileStats | None
     dispatch: Dispatch | None
     proven: dict[tuple[int, int], ProvenRun]
     entry_index: int
@@ -541,6 +543,8 @@ _ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')"
 # A self-closing tag, attribute values read whole (they may hold '>' and '/>').
 _SELF_CLOSING = _Lazy(rf"<[^\s<>/!?\"']+(?:\s+{_ATTRIBUTE})*\s*/>")
 _SPECIAL = _Lazy(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+# The hreflang attribute of a start tag's attributes (not a prefixed one).
+_HREFLANG = _Lazy(r"""(?<![^\s])hreflang\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 # -- values --------------------------------------------------------------------------
@@ -608,7 +612,7 @@ def start(
 ) -> FastPath | None:
     """The fast path for a file whose text starts with ``first``, or None when it
     cannot be used there; the rest is decided at the first block (``FastPath.blocks``)."""
-    if not enabled() or codec != "utf-8" or options.robots or options.stats:
+    if not enabled() or codec != "utf-8" or options.robots:
         return None
     return FastPath(options, checker, parser, first)
 
@@ -734,14 +738,18 @@ def _proof_pattern(regex: str) -> re.Pattern[str]:
 # namespaces in the order they first appear ("i" image, "x" XHTML) and the alternates
 # (hreflang code and normal URL, sorted; None without any xhtml:link).
 _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
-# (url, scheme, host, path, lastmod moment, loc position, entry position, extra); a
-# position is line << 32 | column.
-_Entry = tuple[str, str, str, str, "datetime | None", int, int, "_Extra | None"]
+# (url, scheme, host, path, lastmod moment, loc position, entry position, extra, values);
+# a position is line << 32 | column; the values, for the HTML report's counts
+# (``Options.stats``, else None): the lastmod, changefreq and priority as the parser reads
+# them (None when missing) and the hreflang codes of the entry's xhtml:links.
+_Values = tuple["str | None", "str | None", "str | None", tuple[str, ...]]
+_Entry = tuple[str, str, str, str, "datetime | None", int, int, "_Extra | None", "_Values | None"]
 # Each field of the entries, for a step over all of a run's entries.
 _ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT, _ENTRY_HERE = map(
     itemgetter, range(6)
 )
 _ENTRY_EXTRA = itemgetter(7)
+_ENTRY_VALUES = itemgetter(8)
 
 
 class ProvenRun:
@@ -859,6 +867,12 @@ class ProvenRun:
                 if moment is not None:
                     facts.add_lastmod(moment)
             facts.add_urls(urls, normals, heres, first + begin)
+        stats = checker.stats
+        if stats is not None:
+            for moment, values in zip(
+                map(_ENTRY_MOMENT, entries), map(_ENTRY_VALUES, entries), strict=True
+            ):
+                stats.add_values(moment, *values)
         return True
 
     def _enter_each(self, checker: FileChecker, begin: int, end: int) -> None:
@@ -890,7 +904,8 @@ class ProvenRun:
             add_page, add_position = pages.hashes.append, pages.positions.append
             add_index = pages.indexes.append
         location = scope.location if scope is not None else None
-        for number, (url, scheme, host, path, moment, here, start, extra) in enumerate(
+        stats = checker.stats
+        for number, (url, scheme, host, path, moment, here, start, extra, values) in enumerate(
             self.entries[begin:end] if begin or end < len(self.entries) else self.entries, begin
         ):
             line, column = here >> 32, here & 0xFFFFFFFF
@@ -963,6 +978,8 @@ class ProvenRun:
             if len(findings) > before:  # a duplicate or a scope finding: name its element
                 entry = _entry_node(fast.entry, start, first_index + number, line, column, url)
                 checker.point(entry, range(before, len(findings)))
+            if stats is not None and values is not None:
+                stats.add_values(moment, *values)
             if facts is not None:
                 if moment is not None:
                     facts.add_lastmod(moment)
@@ -1011,7 +1028,7 @@ class FastPath:
         self.entry = "url"
         self._line_re: re.Pattern[str] | None = None
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
-        self._open = self._close = ""
+        self._open = self._close = self._changefreq_tag = ""
         self._loc_tag = 5
         self._entry_tag: re.Pattern[str] | None = None
         self._skip = 0  # the prologue, in the first block
@@ -1071,6 +1088,7 @@ class FastPath:
         self._image_prefix = "\0"
         self._link_values: re.Pattern[str] | None = None
         self._image_tag = self._link_tag = ""
+        self._link_starts: re.Pattern[str] | None = None  # see _values
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
         self._video: VideoProof | None = None  # made with the root
         self.alternates: Any = None  # the hreflang checker, once made
@@ -1137,6 +1155,7 @@ class FastPath:
         self.entry = "sitemap" if self.index else "url"
         sm = root.sm
         self._open, self._close = f"<{sm}{self.entry}>", f"</{sm}{self.entry}>"
+        self._changefreq_tag = f"<{sm}changefreq>"
         self._loc_tag = len(sm) + 5  # "<loc>" with the prefix
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
         self._long_urls = _long_urls(first, sm)
@@ -1270,6 +1289,7 @@ class FastPath:
         changefreqs = self._changefreqs
         long_urls = self._long_urls
         loc_proofs = self._patterns.get("loc")
+        counting = self.checker.stats is not None and not self.index  # the HTML report's
         # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
         strict_loc = long_urls or loc_proofs is not None
         find = text.find
@@ -1459,6 +1479,7 @@ class FastPath:
                         loc_line << 32 | column,
                         entry_at,
                         extra,
+                        None if not counting else self._values(found_match, changefreq),
                     )
                 )
                 if iri:
@@ -1890,6 +1911,34 @@ class FastPath:
         node.text_at = into.start = column + self._loc_tag  # after "<loc>" with the prefix
         into.path = f"{head}{index}{tail}"
         check_url(value, node, into)
+
+    def _values(self, entry: re.Match[str], changefreq: str | None) -> _Values:
+        """A proved entry's values for the HTML report's counts (``_Values``), from its
+        match; ``changefreq`` is None there also for a value the pattern names."""
+        lastmod, priority, ext = entry.group(7, 9, 10)
+        if changefreq is None:
+            text = entry.group()
+            tag = text.find(self._changefreq_tag)
+            if tag >= 0:
+                start = tag + len(self._changefreq_tag)
+                changefreq = text[start : text.index("<", start)]
+        codes: tuple[str, ...] = ()
+        if ext and self._link_tag and self._link_tag in ext:
+            if "<!" in ext or "<?" in ext:
+                ext = _SPECIAL.pattern.sub("", ext)  # no tag stands in a comment
+            if self._link_starts is None:
+                self._link_starts = re.compile(re.escape(self._link_tag) + r"\s([^>]*)>")
+            codes = tuple(
+                _decoded(double or single)
+                for attributes in self._link_starts.findall(ext)
+                for double, single in _HREFLANG.pattern.findall(attributes)
+            )
+        return (
+            None if lastmod is None else _decoded(lastmod),
+            None if changefreq is None else _decoded(changefreq),
+            None if priority is None else _decoded(priority),
+            codes,
+        )
 
     def report_date(self, index: int, line: int, column: int, value: str) -> None:
         """The date rules' findings on the lastmod of the ``index``-th entry, proved with

@@ -354,25 +354,43 @@ class FileStats(Mutable):
     def add_entry(self, found: dict[str, Node], moment: datetime | None, entry: Node) -> None:
         """One ``<url>``: its core fields as the structure check found them, the moment of
         its lastmod (None when missing or unreadable) and the entry for its xhtml:links."""
-        lastmod = found.get("lastmod")
+        codes: Iterable[str] = ()
+        if len(found) != len(entry.children):  # more than the core fields
+            codes = [
+                child.attrs["hreflang"]
+                for child in entry.children
+                if child.name == "link" and child.ns == XHTML_NS and child.attrs.get("hreflang")
+            ]
+        lastmod, changefreq, priority = map(found.get, ("lastmod", "changefreq", "priority"))
+        self.add_values(
+            moment,
+            None if lastmod is None else lastmod.text,
+            None if changefreq is None else changefreq.text,
+            None if priority is None else priority.text,
+            codes,
+        )
+
+    def add_values(
+        self,
+        moment: datetime | None,
+        lastmod: str | None,
+        changefreq: str | None,
+        priority: str | None,
+        codes: Iterable[str],
+    ) -> None:
+        """One ``<url>`` by its values (None: the field is missing) and the hreflang
+        codes of its xhtml:links, as the parser reads them (the fast path's entries too)."""
         if moment is not None:
             month = f"{moment.year:04d}-{moment.month:02d}"
         else:
-            month = NONE if lastmod is None or not lastmod.text.strip() else INVALID
+            month = NONE if lastmod is None or not lastmod.strip() else INVALID
         _count(self.months, month)
-        changefreq = found.get("changefreq")
-        _count(self.changefreqs, _changefreq(changefreq.text) if changefreq is not None else NONE)
-        priority = found.get("priority")
-        _count(self.priorities, _priority(priority.text) if priority is not None else NONE)
-        if len(found) != len(entry.children):  # more than the core fields
-            codes = {
-                child.attrs["hreflang"].strip()[:STATS_KEY_LENGTH]
-                for child in entry.children
-                if child.name == "link" and child.ns == XHTML_NS and child.attrs.get("hreflang")
-            }
-            for code in codes:
-                if code:
-                    _count(self.hreflangs, code)
+        _count(self.changefreqs, _changefreq(changefreq) if changefreq is not None else NONE)
+        _count(self.priorities, _priority(priority) if priority is not None else NONE)
+        # In their order: a file's distinct codes past STATS_KEYS count as OTHER.
+        for code in sorted({code.strip()[:STATS_KEY_LENGTH] for code in codes}):
+            if code:
+                _count(self.hreflangs, code)
 
 
 def _count(counter: Counter[str], key: str) -> None:
