@@ -408,3 +408,52 @@ def test_the_system_call_check_catches_a_read_and_a_connection(tmp_path: Path) -
 def test_broken_declarations_are_findings_not_crashes(data: bytes, codes: set[str]) -> None:
     findings = sitemap_lint.lint(data)
     assert codes <= {f.code for f in findings}
+
+
+def test_a_report_file_is_written_as_it_is_made_not_held_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-o`` writes the report into the file that replaces the old one as it is made:
+    writing it takes the memory that writing to standard output takes, not that plus two
+    copies of the report (its text and its bytes)."""
+    import io
+    import tracemalloc
+
+    from sitemap_lint import run as run_module
+    from sitemap_lint.run import RunSettings, execute
+
+    entries = "".join(
+        f"<url><loc>https://example.com/{n}</loc><lastmod>2024-01-01 10:00</lastmod></url>\n"
+        for n in range(4000)
+    )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n'
+    )
+    writing: list[int] = []
+    write_report = run_module._write_report
+
+    def measured(*args: object, **kwargs: object) -> None:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        write_report(*args, **kwargs)
+        writing.append(tracemalloc.get_traced_memory()[1] - before)
+
+    monkeypatch.setattr(run_module, "_write_report", measured)
+
+    class Discard(io.StringIO):
+        def write(self, text: str) -> int:
+            return len(text)
+
+    for output in (None, str(tmp_path / "report.json")):
+        settings = RunSettings(
+            paths=[str(path)], format="json", now="2025-01-01", isolated=True, output_file=output
+        )
+        tracemalloc.start()
+        try:
+            execute(settings, out=Discard(), err=io.StringIO())
+        finally:
+            tracemalloc.stop()
+    size = (tmp_path / "report.json").stat().st_size
+    assert size > 1_000_000
+    assert writing[1] - writing[0] < size / 2

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding, Severity, sort_key
@@ -777,16 +777,21 @@ def _write_report(
     from sitemap_lint.fix.write import WriteError, write_output
 
     # The report is written whole or not at all: a failed write leaves the file as it was
-    # (a FIFO, a terminal or /dev/stdout is written to as it is, as a shell would).
-    handle = io.StringIO(newline="")
-    # A report file (an artefact, a diff's input) gets colour only when asked by the flag:
-    # FORCE_COLOR, often set for a whole CI job, is for its terminal log.
-    color = False if settings.color == "auto" else resolve_color(settings.color, handle)
-    reporter = reporter_class(handle, color, summary, settings.statistics, **extra)
-    reporter.run = run
-    reporter.report(results)
+    # (a FIFO, a terminal or /dev/stdout is written to as it is, as a shell would). It
+    # goes into the file that replaces it as it is made.
+    def fill(binary: BinaryIO) -> None:
+        handle = io.TextIOWrapper(binary, encoding="utf-8", newline="", write_through=False)
+        # A report file (an artefact, a diff's input) gets colour only when asked by the
+        # flag: FORCE_COLOR, often set for a whole CI job, is for its terminal log.
+        color = False if settings.color == "auto" else resolve_color(settings.color, handle)
+        reporter = reporter_class(handle, color, summary, settings.statistics, **extra)
+        reporter.run = run
+        reporter.report(results)
+        handle.flush()
+        handle.detach()
+
     try:
-        write_output(Path(settings.output_file), handle.getvalue().encode("utf-8"))
+        write_output(Path(settings.output_file), fill)
     except WriteError as error:
         raise UsageError(f"--output-file {error}") from None
 

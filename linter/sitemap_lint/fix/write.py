@@ -25,8 +25,10 @@ import select
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from sitemap_lint.inputs.reader import file_kind
 
@@ -35,7 +37,12 @@ class WriteError(Exception):
     """The fixed file could not be written; the message is one line, the original is intact."""
 
 
-def write_atomic(path: Path, data: bytes, create: bool = False) -> None:
+# What a report writes: its bytes, or what writes them into a binary file as they are
+# made (not held whole in memory).
+Content = bytes | Callable[[BinaryIO], object]
+
+
+def write_atomic(path: Path, data: Content, create: bool = False) -> None:
     """Replace the file at ``path`` (after following links) by ``data``, atomically;
     with ``create``, a file that does not exist yet is made (mode 0666 less the umask)."""
     stage(path, data, create).commit()
@@ -107,7 +114,7 @@ class Staged:
             os.unlink(self.temporary)
 
 
-def stage(path: Path, data: bytes, create: bool = False) -> Staged:
+def stage(path: Path, data: Content, create: bool = False) -> Staged:
     """Write ``data`` to a temporary file beside the file at ``path`` (after following
     links), flushed to disk, with the file's permission bits and, where allowed, its
     owner and group; with ``create``, for a file that does not exist yet (mode 0666 less
@@ -148,7 +155,10 @@ def stage(path: Path, data: bytes, create: bool = False) -> Staged:
     staged = Staged(path, target, temporary, found is not None)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                data(handle)
             handle.flush()
             os.fsync(handle.fileno())
         if found is not None:
@@ -206,7 +216,7 @@ _STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 _DESCRIPTOR_DIRECTORIES = ("/dev/fd", "/proc/self/fd")
 
 
-def write_output(path: Path, data: bytes) -> None:
+def write_output(path: Path, data: Content) -> None:
     """Write a report to ``path``: through the descriptor a name such as ``/dev/stdout``
     or ``/dev/fd/N`` stands for; into an existing FIFO or character device (a
     terminal) in place, waiting for a FIFO's reader as a shell would; to a regular
@@ -214,7 +224,7 @@ def write_output(path: Path, data: bytes) -> None:
     refused."""
     descriptor = _descriptor(path)
     if descriptor is not None:
-        _write_to_descriptor(path, descriptor, data)
+        _write_to_descriptor(path, descriptor, _whole(data))
         return
     try:
         found = os.stat(path).st_mode
@@ -225,11 +235,22 @@ def write_output(path: Path, data: bytes) -> None:
     if found is None or stat.S_ISREG(found) or stat.S_ISDIR(found):
         write_atomic(path, data, create=True)
     elif stat.S_ISFIFO(found) or stat.S_ISCHR(found):
-        _write_in_place(path, data)
+        _write_in_place(path, _whole(data))
     else:
         raise WriteError(
             f"{path}: cannot write: it is {file_kind(found)}; name a file, a FIFO or a terminal"
         )
+
+
+def _whole(data: Content) -> bytes:
+    """``data``'s bytes, made whole (for a FIFO, a terminal or a descriptor)."""
+    if isinstance(data, bytes):
+        return data
+    import io
+
+    buffer = io.BytesIO()
+    data(buffer)
+    return buffer.getvalue()
 
 
 def _descriptor(path: Path) -> int | None:
