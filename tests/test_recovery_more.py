@@ -701,6 +701,37 @@ def test_a_raw_less_than_before_a_tag_name_in_a_value_is_text_and_the_entry_is_c
     assert slow["urls"] == 401
 
 
+@pytest.mark.parametrize(
+    "stray",
+    ["<<b>", "<", "<<<b>", "< ", "\n    <<b>\n    "],
+    ids=["glued tag", "alone", "a run", "before a space", "on its own line"],
+)
+def test_a_stray_less_than_between_an_entrys_elements_is_one_finding_and_the_entry_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stray: str
+) -> None:
+    # The entry reads as it would without the stray markup: its fields are checked, and
+    # the entries after it on the same line too.
+    def bad(name: str) -> str:
+        return entry(name, BAD_DATE).replace("<loc>", stray + "<loc>", 1)
+
+    one_line = entry("p", BAD_DATE) + bad("x") + entry("y", BAD_DATE)
+    text = sitemap(*among_plain(one_line, bad("w"), entry("z", BAD_DATE)))
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    needle = stray.lstrip() + "<loc>https://example.com/"
+    assert places(slow) == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("XM001", *position(text, needle)),
+        ("DT002", *position(text, "<lastmod>", 2)),
+        ("DT002", *position(text, "<lastmod>", 3)),
+        ("XM001", *position(text, needle, 2)),
+        ("DT002", *position(text, "<lastmod>", 4)),
+        ("DT002", *position(text, "<lastmod>", 5)),
+    ]
+    assert "a stray '<' between elements" in by_code(slow, "XM001")[0]["message"]
+    assert slow["urls"] == 405
+
+
 def test_bare_values_in_a_tag_with_more_on_its_line_stop_the_entry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

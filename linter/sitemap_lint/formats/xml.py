@@ -13,12 +13,13 @@ character XML does not allow) is reported, marked in the text (a mark of the sam
 in characters, so no position moves; in a tag's name such a character is left out and a
 space put after the name) and the entry is read again from its start tag by a fresh
 parser: its other fields are still checked, and the marks are turned back into the text
-as written when the entry is handed over. Two defects of an entry's markup are repaired
-so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back as its
-fix writes it, ``%3C`` in a URL), and an end tag of the open element whose ``>`` is
+as written when the entry is handed over. Three defects of an entry's markup are
+repaired so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back
+as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``>`` is
 missing before white space and the next tag (a ``>`` in place of its first space, or put
-before its line break). An error in a mark is the repair failing: it is not reported
-again, and reading resumes as after structural damage. Structural damage (a mismatched,
+before its line break), and a stray ``<`` between an entry's elements (read as white
+space, with a start tag glued to it whose element the entry never closes: ``<<b>``).
+An error in a mark is the repair failing: it is not reported again, and reading resumes as after structural damage. Structural damage (a mismatched,
 missing or stray end tag, a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere)
 is reported and reading resumes at the next entry start tag or the root's end tag (in an
 RSS feed also the ``<channel>``'s end tag: its items are the entries, and a parser resumed
@@ -120,6 +121,8 @@ _UNGLUED = UNGLUED.encode()
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text
+# A start tag glued to a stray "<" before it (``<<b>``), and its name.
+_STRAY_TAG = lazy(rb"<(" + _NAME_BYTE + rb"+)(?:[ \t\r\n][^<>]*)?(?<!/)>")
 
 
 class Handler(Protocol):
@@ -728,6 +731,8 @@ class StreamParser:
                 if window[space] in b" \t":
                     return (where, where + 1, b">"), where
                 return (where, where, b">"), where
+        if len(stack) == self._entry_depth + 1:
+            return self._stray_repair(offset)
         if len(stack) < 3:
             return None  # a raw "<" is repaired in a field's value only
         if window[at - 1] == 0x3C and window[at : at + 1] not in (b"/", b"?", b"!"):
@@ -744,6 +749,34 @@ class StreamParser:
         if self._in_section(lt):
             return None
         return (base + lt, base + lt + 1, _LT_MARK_BYTES), base + lt + 1
+
+    def _stray_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
+        """A stray "<" between the elements of an open entry (expat stopped right after
+        it, at file byte ``offset``: no name follows it, and only white space stands
+        since the last tag), with any more right after it, read as white space, so that the entry reads as if it were
+        removed; a start tag glued to it (``<<b>``) whose element is never closed in the
+        entry is stray markup with it. The finding stands where expat stopped, as
+        without the repair (rules/xml.py names the "<")."""
+        window = self._window
+        at = offset - self._window_base - 1
+        if window[at] != 0x3C or window[at + 1 : at + 2] in (b"/", b"?", b"!"):
+            return None
+        gt = window.rfind(b">", max(at - CONTEXT_BYTES, 0), at)
+        if gt < 0 or window[gt + 1 : at].strip(b" \t\r\n") or self._in_section(at):
+            return None
+        end = at + 1
+        while window.startswith(b"<<", end):
+            end += 1  # a run of them
+        tag = _STRAY_TAG.match(window, end)
+        if tag is not None:
+            closing = f"</{self._qname(self._stack[-1])}".encode()
+            entry_end = window.find(closing, tag.end())
+            name = b"</" + tag.group(1)
+            if entry_end >= 0 and window.find(name, tag.end(), entry_end) < 0:
+                end = tag.end()  # its element is never closed: the tag is stray too
+        chars = len(window[at:end].decode("utf-8", errors="replace"))
+        start = self._window_base + at
+        return (start, start + end - at, b" " * chars), offset
 
     def _glued_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """At the end tag (file byte ``offset``) of a field whose value holds a raw "<"
