@@ -121,6 +121,8 @@ _UNGLUED = UNGLUED.encode()
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text
+# White space, then a tag's name, after a "<" (``< url``, ``< /url``; rules/xml.py).
+_SPACED_TAG = lazy(rb"[ \t]+/?[A-Za-z_]")
 # A start tag glued to a stray "<" before it (``<<b>``), and its name.
 _STRAY_TAG = lazy(rb"<(" + _NAME_BYTE + rb"+)(?:[ \t\r\n][^<>]*)?(?<!/)>")
 
@@ -761,6 +763,8 @@ class StreamParser:
         at = offset - self._window_base - 1
         if window[at] != 0x3C or window[at + 1 : at + 2] in (b"/", b"?", b"!"):
             return None
+        if _SPACED_TAG.match(window, at + 1):
+            return None  # a tag's name after white space (``< /url>``): rules/xml.py's own
         gt = window.rfind(b">", max(at - CONTEXT_BYTES, 0), at)
         if gt < 0 or window[gt + 1 : at].strip(b" \t\r\n") or self._in_section(at):
             return None
