@@ -19,9 +19,12 @@ as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``
 missing before white space and the next tag (a ``>`` in place of its first space, or put
 before its line break), and a stray ``<`` between an entry's elements (read as white
 space, with a start tag glued to it whose element the entry never closes: ``<<b>``).
-An error in a mark is the repair failing: it is not reported again, and reading resumes as after structural damage. Structural damage (a mismatched,
-missing or stray end tag, a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere)
-is reported and reading resumes at the next entry start tag or the root's end tag (in an
+A start tag with a value not in XML's quotes is read written right (``starttag``): the
+characters it gains are taken off the positions after it on its line (``expat_position``).
+An error in a mark is the repair failing: it is not reported again, and reading resumes
+as after structural damage. Structural damage (a mismatched, missing or stray end tag,
+a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere) is reported and reading
+resumes at the next entry start tag or the root's end tag (in an
 RSS feed also the ``<channel>``'s end tag: its items are the entries, and a parser resumed
 inside it reads a synthetic ``<channel>`` after the synthetic root); the
 comments in the text skipped up to there are delivered all the same (their directives
@@ -252,6 +255,10 @@ class StreamParser:
         self._prefix_chars = 0
         self._stack: list[Node] = []
         self._entry_open: tuple[int, Node] | None = None
+        # Where a mark in the current parser's input is longer than the text it stands
+        # for on its last line (a tag written right: a bare value gains its quotes):
+        # parser line -> (the 0-based parser column after the mark, the characters more).
+        self._longer: dict[int, list[tuple[int, int]]] = {}
         self._parser = self._new_parser()
 
     def _new_parser(self) -> pyexpat.XMLParserType:
@@ -262,6 +269,7 @@ class StreamParser:
         parser.StartDoctypeDeclHandler = self._doctype
         parser.StartNamespaceDeclHandler = self._namespace
         self._parser = parser
+        self._longer = {}
         self._install_tree_handlers(parser)
         return parser
 
@@ -367,6 +375,8 @@ class StreamParser:
         self._new_parser()  # its handlers map positions with the offsets
         self._segment = [(0, -1, len(written)), (len(written), resume, -1)]
         self._marks = [(0, start, written)] if written else []
+        if written:
+            self._note_longer([(written, window[start:resume])])
         rest = memoryview(window)[resume:]
         if self._recent:  # the text as this parser reads it, its lines counted from 1
             text = (written + rest).decode("utf-8", errors="replace")
@@ -404,6 +414,26 @@ class StreamParser:
             if shortened is not None:
                 column = shortened.to_file(column)
         return line, column + 1
+
+    def expat_position(self, line: int, column: int) -> tuple[int, int]:
+        """``position`` of a place expat reports in its input, which a mark longer than
+        the text it stands for may have moved on its line (``_longer``)."""
+        places = self._longer.get(line) if self._longer else None
+        if places:
+            column -= sum(extra for end, extra in places if column >= end)
+        return self.position(line, column)
+
+    def _note_longer(self, pieces: list[tuple[bytes | memoryview, bytes | None]]) -> None:
+        """Note where the marks of the current parser's input are longer than the text
+        they stand for (``_longer``): ``pieces`` is its input up to its last mark, each
+        with the file's text when it is a mark (None: the file's own text)."""
+        line, column = 1, 0
+        for data, replaced in pieces:
+            line, column = _moved(line, column, bytes(data))
+            if replaced is not None:
+                extra = _tail_chars(bytes(data)) - _tail_chars(replaced)
+                if extra:
+                    self._longer.setdefault(line, []).append((column, extra))
 
     def shortened(self, line: int, column: int, missing: int) -> None:
         """The text this parser reads lacks ``missing`` characters of file line ``line``
@@ -526,7 +556,7 @@ class StreamParser:
         assert handler is not None  # parsing ends before a release
         code = error.code
         offset = self._file_offset(self._parser.ErrorByteIndex)
-        line, column = self.position(error.lineno, error.offset)
+        line, column = self.expat_position(error.lineno, error.offset)
         if offset < 0:
             # An error in a mark is one at the defect it stands for: a repair that did
             # not help.
@@ -552,7 +582,7 @@ class StreamParser:
             if not self.saw_root and offset >= 0:
                 read_again = self._read_root_tag_again(offset)
                 if read_again is not None:
-                    return read_again or None
+                    return read_again
             self._lose_open_entry()
             handler.on_syntax_error(code, line, column, *self._error_context(offset, line, column))
             return None
@@ -611,8 +641,8 @@ class StreamParser:
         ``starttag`` reads (an attribute value without XML's quotes or without its
         closing quote, no space between two attributes, the '>' missing): each defect
         of the tag is reported where it stands, and the document is read again from the
-        tag written right, when that moves nothing after it (else: [], reading stops).
-        None: not such an error."""
+        tag written right (what follows it on its line placed back where the file has
+        it: ``expat_position``). None: not such an error."""
         window = self._window
         if self._window_base or self._segment != [(0, 0, -1)] or self._doctype_seen:
             return None
@@ -630,12 +660,6 @@ class StreamParser:
             at = len(window[start:defect].decode("utf-8", errors="replace"))
             shown = context.decode("utf-8", errors="replace")
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column, shown, at)
-        written = read.written.decode("utf-8", errors="replace")
-        as_read = window[start : read.end].decode("utf-8", errors="replace")
-        after = _LINE_BREAK.search(window, read.end)
-        rest = window[read.end : after.start() if after is not None else len(window)]
-        if len(written) != len(as_read) and rest.strip():
-            return []  # the rest of its line would move
         return self._read_again_from(start, read.written, read.end)
 
     def _unended(
@@ -873,15 +897,16 @@ class StreamParser:
     def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
         """The start tag around window index ``at``, where the reader stopped at a value in
         typographic quotes or none, written with XML's quotes: (start, end, the tag written
-        right), when that moves nothing after it (a bare value gains two quotes: only a
-        tag that ends its line)."""
+        right). A bare value gains two quotes: what follows the tag on its line is placed
+        back where the file has it (``expat_position``). A tag whose '>' is missing is
+        written right only when it ends its line: before more on the line, its "<" is
+        rather a raw one in a value (``q=a<b</loc>``)."""
         window = self._window
         tag = window.rfind(b"<", max(at - CONTEXT_BYTES, 0), at)
         read = read_start_tag(window, tag) if tag >= 0 and not self._in_section(tag) else None
         if read is None or at not in read.defects:
             return None
-        as_read = window[tag : read.end].decode("utf-8", errors="replace")
-        if len(read.written.decode("utf-8", errors="replace")) != len(as_read):
+        if read.end in read.defects:
             after = _LINE_BREAK.search(window, read.end)
             if after is None or window[read.end : after.start()].strip():
                 return None
@@ -1208,17 +1233,22 @@ class StreamParser:
         chunks: list[bytes | memoryview] = [prefix]
         segment = [(0, -1, len(prefix))]
         marks: list[tuple[int, int, bytes]] = []
+        pieces: list[tuple[bytes | memoryview, bytes | None]] = [(prefix, None)]
         index = len(prefix)
         at = offset
         for start, end, mark in self._repairs:
             chunks.append(view[at - base : start - base])
+            pieces.append((chunks[-1], None))
             segment.append((index, at, start - at))
             index += start - at
             chunks.append(mark)
+            pieces.append((mark, bytes(view[start - base : end - base])))
             segment.append((index, -1, len(mark)))
             marks.append((index, start, mark))
             index += len(mark)
             at = end
+        if marks:
+            self._note_longer(pieces)
         segment.append((index, at, -1))
         self._segment = segment
         self._marks = marks
@@ -1318,7 +1348,8 @@ class StreamParser:
         # CDATA sections in the text being gathered: [characters before it, characters
         # up to its end, line, column of "<![CDATA["], for the place of stray text.
         sections: list[list[int]] = []
-        position = self.position
+        position = self.expat_position
+        longer = self._longer
         line_offset = self.line_offset
         shortened = self._shortened
         state = self
@@ -1334,7 +1365,12 @@ class StreamParser:
             nonlocal entry_tag, nested_depth
             depth = len(stack)
             line = parser.CurrentLineNumber
-            if line == 1 or depth == 0 or (shortened and line + line_offset in shortened):
+            if (
+                line == 1
+                or depth == 0
+                or (shortened and line + line_offset in shortened)
+                or (longer and line in longer)
+            ):
                 line, column = position(line, parser.CurrentColumnNumber)
             else:
                 line, column = line + line_offset, parser.CurrentColumnNumber + 1
@@ -1543,6 +1579,21 @@ def _declaration_error(declaration: bytes) -> int | None:
 def _breaks(data: bytes) -> int:
     """The line breaks in ``data`` (CR LF, CR and LF each end a line)."""
     return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _tail_chars(data: bytes) -> int:
+    """The characters of ``data`` after its last line break (all of them without one)."""
+    last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    return len(data[last + 1 :].decode("utf-8", errors="replace"))
+
+
+def _moved(line: int, column: int, data: bytes) -> tuple[int, int]:
+    """The position (line, 0-based column in characters) after ``data`` read from
+    ``line``, ``column``."""
+    breaks = _breaks(data)
+    if not breaks:
+        return line, column + _tail_chars(data)
+    return line + breaks, _tail_chars(data)
 
 
 def _detach(parser: pyexpat.XMLParserType) -> None:
