@@ -739,6 +739,29 @@ def test_a_stray_less_than_between_an_entrys_elements_is_one_finding_and_the_ent
     assert slow["urls"] == 405
 
 
+@pytest.mark.parametrize("defect", ["&", "&nbsp;", "\x01", "<"])
+def test_the_fields_after_a_defect_in_a_long_entry_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, defect: str
+) -> None:
+    # Too long to be read again from its start: the entry is read on where the defect
+    # stands, its fields after it included.
+    caption = "c" * 70_000
+    image = (
+        "<image:image><image:loc>https://example.com/i.png</image:loc>"
+        f"<image:caption>{caption}{defect}</image:caption></image:image>"
+    )
+    text = sitemap(*among_plain(entry("x", image + BAD_DATE), entry("y", BAD_DATE)))
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    codes = [code for code, _line, _column in places(slow)]
+    assert len([c for c in codes if c.startswith("XM")]) == 1
+    assert [p for p in places(slow) if p[0] == "DT002"] == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("DT002", *position(text, "<lastmod>", 2)),
+    ]
+    assert slow["urls"] == 402
+
+
 @pytest.mark.parametrize("layout", ["pretty", "one line"])
 def test_bare_values_in_a_tag_with_more_on_its_line_are_read_quoted_and_the_entry_is_checked(
     tmp_path: Path,

@@ -13,7 +13,8 @@ character XML does not allow) is reported, marked in the text (a mark of the sam
 in characters, so no position moves; in a tag's name such a character is left out and a
 space put after the name) and the entry is read again from its start tag by a fresh
 parser: its other fields are still checked, and the marks are turned back into the text
-as written when the entry is handed over. Three defects of an entry's markup are
+as written when the entry is handed over (an entry too long to be read again is read on
+from the text the defect stands in, behind start tags of its open elements). Three defects of an entry's markup are
 repaired so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back
 as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``>`` is
 missing before white space and the next tag (a ``>`` in place of its first space, or put
@@ -68,7 +69,8 @@ from sitemap_lint.support.patterns import lazy
 MAX_DEPTH = 32
 # Syntax errors reported per file; past this the rest of the file is not read.
 MAX_SYNTAX_ERRORS = 100_000
-# An entry is read again after a lexical repair only if the defect is this near its start.
+# An entry is read again after a lexical repair only if the defect is this near its start;
+# a longer one is read on from the text the defect stands in (``_read_on``).
 MAX_REPLAY = 1 << 16
 # Around an error, the most of its line that is looked at (each side), in bytes.
 CONTEXT_BYTES = 4096
@@ -255,6 +257,9 @@ class StreamParser:
         self._prefix_chars = 0
         self._stack: list[Node] = []
         self._entry_open: tuple[int, Node] | None = None
+        # The open elements a restart reads on inside (``_read_on``): its synthetic start
+        # tags open them again, with these nodes.
+        self._reopen: list[Node] = []
         # Where a mark in the current parser's input is longer than the text it stands
         # for on its last line (a tag written right: a bare value gains its quotes):
         # parser line -> (the 0-based parser column after the mark, the characters more).
@@ -619,6 +624,9 @@ class StreamParser:
                     self._replay_until = (line, column)
                     self.entry_repairs += 1
                     return self._restart(entry_offset, node.line, node.column - 1)
+                read_on = self._read_on(repair, offset, line, column)
+                if read_on is not None:
+                    return read_on
             elif len(stack) == 1 and start >= self._window_base:
                 # Between entries, or in an entry's start tag: resume at that tag.
                 window = self._window
@@ -717,6 +725,42 @@ class StreamParser:
         ``MAX_REPLAY`` bytes back."""
         return entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY
 
+    def _read_on(
+        self, repair: tuple[int, int, bytes], offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """A lexical repair in the text of an entry too long to be read again from its
+        start (the error at file byte ``offset``, ``line``, ``column``): the parser
+        starts again at that text (after the tag before it), behind synthetic start tags
+        of the open elements, whose nodes are those already read, so the entry's fields
+        after the defect are read too. None: the text is not in the window, or the
+        defect is in a tag (or after one in the text: ``q=<b>c</loc>``)."""
+        window = self._window
+        base = self._window_base
+        at = repair[0] - base
+        if at < 0 or at > len(window) or self._in_section(at):
+            return None
+        gt = window.rfind(b">", 0, at)
+        if gt < 0 or b"<" in window[gt + 1 : at]:
+            return None
+        self._repairs.append(repair)
+        self._repairs.sort()
+        self._replay_until = (line, column)
+        self.entry_repairs += 1
+        opened = self._stack[self._entry_depth :]
+        reopen = "".join(self._reopened_tag(node) for node in opened)
+        self._reopen = opened
+        resume = base + gt + 1
+        return self._restart(resume, *self._position_back(line, column - 1, resume, offset), reopen)
+
+    def _reopened_tag(self, node: Node) -> str:
+        """A synthetic start tag of ``node``, open when a restart reads on inside it,
+        which declares its namespace (none: the empty one)."""
+        if not node.ns:
+            return f'<{node.name} xmlns="">'
+        prefix = self.prefixes.get(node.ns, "")
+        declared = f"xmlns:{prefix}" if prefix else "xmlns"
+        return f'<{self._qname(node)} {declared}="{_escape(node.ns)}">'
+
     def _markup_repair(self, code: int, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """A defect in the markup of an open entry with an obvious reading, found at the
         error at file byte ``offset`` when the entry can be read again: the repair
@@ -732,8 +776,10 @@ class StreamParser:
         if code not in (_INVALID_TOKEN, _TAG_MISMATCH) or len(stack) < 2 or entry is None:
             return None
         base = self._window_base
-        entry_offset = self._file_offset(entry[0])
-        if not self._replayable(entry_offset, offset):
+        # An entry too long to be read again is read on after the repair where it
+        # stands (``_read_on``): only a "<" right before the error, as reported without it.
+        replayable = self._replayable(self._file_offset(entry[0]), offset)
+        if not replayable and code == _TAG_MISMATCH:
             return None
         window = self._window
         at = offset - base
@@ -741,7 +787,7 @@ class StreamParser:
             return None
         if code == _TAG_MISMATCH:
             return self._glued_repair(offset)
-        if window[at] == 0x3C:  # "<"
+        if replayable and window[at] == 0x3C:  # "<"
             space = at
             while space > max(at - CONTEXT_BYTES, 0) and window[space - 1] in b" \t\r\n":
                 space -= 1
@@ -763,6 +809,8 @@ class StreamParser:
             return None  # a raw "<" is repaired in a field's value only
         if window[at - 1] == 0x3C and window[at : at + 1] not in (b"/", b"?", b"!"):
             lt = at - 1  # no name after it: expat stopped right after it
+        elif not replayable:
+            return None
         else:
             lt = window.rfind(b"<", max(at - 256, 0), at)
             if (
@@ -1206,9 +1254,12 @@ class StreamParser:
         self.handler.on_syntax_error(3, line, self._file_column(line, column) + 1, "", 0)
         self.failed = True
 
-    def _restart(self, offset: int, line: int, column: int) -> list[bytes | memoryview]:
+    def _restart(
+        self, offset: int, line: int, column: int, reopen: str = ""
+    ) -> list[bytes | memoryview]:
         """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based file
-        ``column``), after a synthetic root start tag; the input to parse."""
+        ``column``), after a synthetic root start tag (and ``reopen``, the start tags of
+        ``_reopen``); the input to parse."""
         _detach(self._parser)
         if self._prefix is None:
             synthetic = self._synthetic_doctype() + self._synthetic_root()
@@ -1220,6 +1271,11 @@ class StreamParser:
             assert self._container_tag is not None
             prefix += self._container_tag.encode("utf-8")
             prefix_chars += len(self._container_tag)
+        if reopen:
+            prefix += reopen.encode("utf-8")
+            prefix_chars += len(reopen)
+        else:
+            self._reopen = []
         self.line_offset = line - 1
         self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
@@ -1374,6 +1430,12 @@ class StreamParser:
                 line, column = position(line, parser.CurrentColumnNumber)
             else:
                 line, column = line + line_offset, parser.CurrentColumnNumber + 1
+            if state._reopen and depth >= state._entry_depth:
+                node = state._reopen.pop(0)  # read on inside it (``_read_on``)
+                if depth == state._entry_depth:
+                    state._entry_open = (parser.CurrentByteIndex, node)
+                stack.append(node)
+                return
             ns, name = names.get(tag) or split(tag)
             if depth == 0:
                 if state.root_node is not None:  # the synthetic root of a resumed parse
