@@ -13,8 +13,9 @@ The lexical defects the static check reads past (a raw ``&``, an entity it does 
 expand, a character XML does not allow) are marked before expat reads the text, by a
 mark of the same length in characters, and the values are given back as written. A
 plain expat parser reads a clean file (the cheap way); at any other syntax error inside
-the root, the rest of the file, from the start of the damaged entry, goes to the static
-check's own ``StreamParser`` behind a synthetic root start tag, which recovers as the
+the root, or an entry inside an entry (which the check reads as an entry of its own when
+the outer one's end tag is missing), the rest of the file, from the start of the damaged
+entry, goes to the static check's own ``StreamParser`` behind a synthetic root start tag, which recovers as the
 check does (the entry lost or read again, reading resumed at the next entry), so the
 targets after the error are those the check reads, at the same positions.
 """
@@ -96,6 +97,10 @@ MAX_REPLAY = 1 << 20
 _OPEN_REFERENCE = re.compile(r"&#?[xX]?[0-9A-Za-z_.-]{0,16}\Z")
 
 
+class _NestedEntry(Exception):
+    """Raised from a start handler: an entry starts inside the open entry."""
+
+
 class LineTargets:
     """The targets of a text sitemap, given one by one by its checker
     (``formats.text.check_text``'s ``on_url``): each a page, its URL the span that
@@ -170,6 +175,8 @@ class TargetReader:
             self._parser.Parse(data, final)
         except pyexpat.ExpatError as error:
             self._recover(error, final)
+        except _NestedEntry:
+            self._read_nested(final)
         else:
             if final:
                 self._stop()
@@ -244,6 +251,12 @@ class TargetReader:
         if replay is None:
             self._stop()
             return
+        self._hand_over(replay, line, column, final)
+
+    def _hand_over(self, replay: str, line: int, column: int, final: bool) -> None:
+        """Read ``replay``, the rest of the file from file ``line`` and ``column`` (both
+        1-based) on, with a recovering StreamParser."""
+        assert self._root is not None and self._entry is not None
         _detach(self._parser)
         self._counted = False  # entries the check may lose or read again: not numbered
         prefix = self._synthetic_root()
@@ -253,6 +266,18 @@ class TargetReader:
         self._recovery = recovery
         self._window = []
         self._feed_recovery(prefix + replay, final)
+
+    def _read_nested(self, final: bool) -> None:
+        """An entry started inside the open entry: the check reads it as an entry of its
+        own when the open one's end tag is missing, as a child otherwise (it decides at
+        the inner entry's end). The rest of the file, from the open entry's start, goes
+        to a StreamParser, which reads it as the check does."""
+        start, line, column = self._open_entry
+        replay = self._replay(start)
+        if replay is None:  # too long to keep: its children are passed over
+            self._stop()
+            return
+        self._hand_over(replay, *self._position(line, column), final)
 
     def _feed_recovery(self, text: str, final: bool) -> None:
         recovery = self._recovery
@@ -355,6 +380,8 @@ class TargetReader:
                         parser.CurrentColumnNumber,
                     )
                 elif spec is not None and spec[1] == _ENTRY:
+                    if roles[-1] == _ENTRY and reader._entry is not None:
+                        raise _NestedEntry  # read as the check reads it (``_read_nested``)
                     reader._counted = False  # an entry in an entry: the check may count it
                 elif roles and roles[-1] in _NUMBERED:
                     nested = True  # its place is written even when it is the only one
