@@ -454,6 +454,29 @@ def test_a_feeds_targets_stand_where_the_static_findings_do(tmp_path: Path) -> N
         assert result.targets[0].url == "https://example.com/a b"
 
 
+@pytest.mark.parametrize(
+    ("feed", "damaged"),
+    [
+        (RSS, ("<link>https://example.com/a</link>", "<link>https://example.com/a</lnk>")),
+        (RSS, ("  </channel>\n", "  </channel>\n  <item><bad></item>\n")),  # stray items
+        (RSS, ("<title>T</title>", "<title>T</x></title>")),  # in the channel
+        (ATOM, ("<updated>", "</oops><updated>")),
+        (ATOM, ("  <entry><link href", "  <x></y>\n  <entry><link href")),  # between
+    ],
+    ids=["rss item", "rss stray item", "rss channel", "atom entry", "atom between"],
+)
+def test_a_feeds_items_after_a_syntax_error_are_those_the_check_reads(
+    tmp_path: Path, feed: str, damaged: tuple[str, str]
+) -> None:
+    text = feed.replace(*damaged, 1).replace("https://example.com/", "/")
+    result = lint_content(tmp_path, text, "feed.xml", live=True)
+    relative = sorted((f.line, f.column) for f in result.findings if f.code == "UR001")
+    assert result.targets is not None
+    listed = sorted((t.line, t.column) for t in result.targets)
+    assert listed == relative
+    assert result.targets[-1].url == ("/stray" if feed == RSS else "/b")  # after the error
+
+
 NESTED = [
     # (the sitemap's start tag, the entries; every loc, media loc and alternate's href is
     # relative, so the static check names each one it reads: UR001 or its extension's)
