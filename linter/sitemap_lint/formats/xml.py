@@ -56,12 +56,12 @@ from sitemap_lint.model import (
     ATTRIBUTE_NAME,
     EQUALS,
     MAX_TEXT,
-    UNENDED,
     UNGLUED,
     XML_DECLARATION,
     XML_NS,
     Node,
     RefusedReferences,
+    unended_at,
 )
 from sitemap_lint.support.patterns import lazy
 
@@ -92,7 +92,6 @@ _BAD_CHAR_REF = 14
 _XML_DECL = 30
 _UNCLOSED_TOKEN = 5
 _UNCLOSED_CDATA = 20
-_UNENDED = tuple((opener.encode(), what, closer) for opener, what, closer in UNENDED)
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 # An attribute's name and "=" before a place, and another attribute of the same tag
 # after it whose value is not in XML's quotes (the match ends at the value).
@@ -688,7 +687,7 @@ class StreamParser:
         start = window.rfind(b"<![CDATA[") if code == _UNCLOSED_CDATA else offset - base
         if start < 0 or start >= len(window):
             return None
-        section = next((s for s in _UNENDED if window.startswith(s[0], start)), None)
+        section = unended_at(window, start)
         if section is None:
             return None
         opener, what, closer = section

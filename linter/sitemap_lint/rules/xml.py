@@ -15,9 +15,9 @@ from sitemap_lint.model import (
     OTHER_QUOTES,
     QUOTED_VALUE,
     RAW_LT,
-    UNENDED,
     UNGLUED,
     XML_DECLARATION,
+    unended_at,
 )
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
@@ -556,9 +556,10 @@ def syntax_error(
     if start is not None:
         return start
     if code == _UNCLOSED_TOKEN:
-        for opener, what, closer in UNENDED:
-            if context.startswith(opener, offset):
-                return unended(what, closer, line, column, resumed=False)
+        section = unended_at(context, offset)
+        if section is not None:
+            _opener, what, closer = section
+            return unended(what, closer, line, column, resumed=False)
     if code == _JUNK_AFTER_ROOT:
         return CONTENT_AFTER_ROOT.at(
             line,
