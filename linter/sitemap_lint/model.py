@@ -26,6 +26,9 @@ XML_DECLARATION = r"<\?xml(?=[ \t\r\n?>])[^<>]*>?"
 # a value in XML's quotes.
 ATTRIBUTE_NAME = r"[^\s<>=\"'/]+"
 EQUALS = r"[ \t]*=[ \t]*"
+# An attribute's name (group 1) and "=" right before a place: the reader stopped at a
+# value (XM011 when it has no XML quotes).
+BEFORE_VALUE = rf"({ATTRIBUTE_NAME}){EQUALS}\Z"
 QUOTED_VALUE = r"\"[^\"<]*\"|'[^'<]*'"
 # What the text of a document can end inside of: (how it opens, what it is, how it ends).
 UNENDED = (

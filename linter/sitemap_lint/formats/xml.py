@@ -54,6 +54,7 @@ from typing import Protocol
 from sitemap_lint.formats.starttag import first_start_tag, read_start_tag
 from sitemap_lint.model import (
     ATTRIBUTE_NAME,
+    BEFORE_VALUE,
     EQUALS,
     MAX_TEXT,
     UNGLUED,
@@ -95,7 +96,7 @@ _UNCLOSED_CDATA = 20
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 # An attribute's name and "=" before a place, and another attribute of the same tag
 # after it whose value is not in XML's quotes (the match ends at the value).
-_BEFORE_ATTRIBUTE_VALUE = re.compile(f"{ATTRIBUTE_NAME}{EQUALS}\\Z".encode())
+_BEFORE_ATTRIBUTE_VALUE = re.compile(BEFORE_VALUE.encode())
 _UNQUOTED_AFTER = re.compile(f"[ \\t]{ATTRIBUTE_NAME}{EQUALS}(?=[^\"' \\t\\r\\n])".encode())
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")

@@ -11,6 +11,7 @@ from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import (
     ATTRIBUTE_NAME,
+    BEFORE_VALUE,
     EQUALS,
     OTHER_QUOTES,
     QUOTED_VALUE,
@@ -434,7 +435,7 @@ _OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # written there without XML's quotes: in other quotes (group 1, then the value, then the
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
 # end).
-_BEFORE_VALUE = lazy(rf"({ATTRIBUTE_NAME}){EQUALS}\Z")
+_BEFORE_VALUE = lazy(BEFORE_VALUE)
 # A start tag's "<" and name (group 1); the attributes after it up to a place, in XML's
 # quotes (the last one's closing quote may be missing); a value in XML's quotes; an
 # attribute's name and "="; a value whose closing quote is missing before the place
