@@ -739,7 +739,7 @@ def test_a_stray_less_than_between_an_entrys_elements_is_one_finding_and_the_ent
     assert slow["urls"] == 405
 
 
-@pytest.mark.parametrize("defect", ["&", "&nbsp;", "\x01", "<"])
+@pytest.mark.parametrize("defect", ["&", "&nbsp;", "\x01", "<", " a > b &"])
 def test_the_fields_after_a_defect_in_a_long_entry_are_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, defect: str
 ) -> None:

@@ -739,8 +739,12 @@ class StreamParser:
         at = repair[0] - base
         if at < 0 or at > len(window) or self._in_section(at):
             return None
-        gt = window.rfind(b">", 0, at)
-        if gt < 0 or b"<" in window[gt + 1 : at]:
+        # The tag before the text: the text may hold a ">" of its own, a tag's quoted
+        # value too; after a comment, an instruction or a CDATA section: not read on.
+        lt = window.rfind(b"<", 0, at)
+        gt = window.find(b">", lt, at) if lt >= 0 else -1
+        tag = window[lt : gt + 1]
+        if gt < 0 or tag[1:2] in (b"!", b"?") or tag.count(b'"') % 2 or tag.count(b"'") % 2:
             return None
         self._repairs.append(repair)
         self._repairs.sort()
