@@ -109,3 +109,31 @@ def test_items_of_a_second_channel_and_stray_items_are_checked() -> None:
         ("XM004", 10, 32),
         ("UR001", 11, 7),
     ]
+
+
+BIG = "y" * 70_000  # more than an entry the reader reads again from its start
+
+
+@pytest.mark.parametrize("defect", ["&nbsp;", "&", "<", "\x01"])
+@pytest.mark.parametrize("form", ["rss", "atom"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_the_fields_after_a_defect_in_a_long_item_are_checked_at_their_places(
+    defect: str, form: str, newline: str
+) -> None:
+    # The reader reads on where the defect stands: the item's link after it is checked,
+    # as are the items after it.
+    def one(n: int, text: str = "") -> str:
+        if form == "rss":
+            return f"<item><description>{text}</description><link>/p{n}</link>{DATE}</item>"
+        return f'<entry><summary>{text}</summary><link href="/p{n}"/>{UPDATED}</entry>'
+
+    def feed(text: str) -> str:
+        items = [one(0), one(1, text), one(2, "a " + text), one(3)]
+        written = rss(*items) if form == "rss" else atom(*items)
+        return written.replace("\n", newline)
+
+    clean, broken = feed(BIG + "y" * len(defect)), feed(BIG + defect)
+    assert found(broken, "UR001") == found(clean, "UR001")
+    assert len(found(clean, "UR001")) == 4
+    syntax = [code for code, *_ in found(broken, "XM001", "XM004", "XM005", "XM006")]
+    assert len(syntax) == 2

@@ -931,3 +931,42 @@ def test_a_plugin_checks_each_answer_and_each_audited_file(
         ("ZX002", 4, f"200 {SITE}/pages/plain"),
     ]
     assert _codes(result.findings) == [("LV001", 3, f"{SITE}/status/404")]
+
+
+def test_the_entries_read_inside_an_entry_are_requested(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # Entries inside an entry whose end tag stands after them: the check reads each as
+    # an entry of its own (the outer end tag missing), and the audit requests what they list.
+    live_server.reset()
+
+    def inner(n: int) -> str:
+        return (
+            f"<url><loc>{SITE}/status/404?p{n}</loc>"
+            f"<image:image><image:loc>{SITE}/image.png?i{n}</image:loc></image:image>"
+            f"<video:video><video:thumbnail_loc>{SITE}/image.png?t{n}</video:thumbnail_loc>"
+            f"<video:content_loc>{SITE}/video.mp4?c{n}</video:content_loc></video:video>"
+            f'<xhtml:link rel="alternate" hreflang="en" href="{SITE}/status/404?a{n}"/></url>'
+        )
+
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:image="{IMAGE_NS}"'
+        f' xmlns:video="{VIDEO_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f"  <url><loc>{SITE}/status/404?p1</loc>{inner(2)}{inner(3)}</url>\n"
+        "</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    expected = ["/status/404?p1"] + [
+        path
+        for n in (2, 3)
+        for path in (
+            f"/status/404?p{n}",
+            f"/image.png?i{n}",
+            f"/image.png?t{n}",
+            f"/video.mp4?c{n}",
+            f"/status/404?a{n}",
+        )
+    ]
+    assert sorted(set(_requested(live_server))) == sorted(expected)

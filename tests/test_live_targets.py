@@ -452,3 +452,74 @@ def test_a_feeds_targets_stand_where_the_static_findings_do(tmp_path: Path) -> N
         assert result.targets is not None
         assert (space.line, space.column) == (result.targets[0].line, result.targets[0].column)
         assert result.targets[0].url == "https://example.com/a b"
+
+
+@pytest.mark.parametrize(
+    ("feed", "damaged"),
+    [
+        (RSS, ("<link>https://example.com/a</link>", "<link>https://example.com/a</lnk>")),
+        (RSS, ("  </channel>\n", "  </channel>\n  <item><bad></item>\n")),  # stray items
+        (RSS, ("<title>T</title>", "<title>T</x></title>")),  # in the channel
+        (ATOM, ("<updated>", "</oops><updated>")),
+        (ATOM, ("  <entry><link href", "  <x></y>\n  <entry><link href")),  # between
+    ],
+    ids=["rss item", "rss stray item", "rss channel", "atom entry", "atom between"],
+)
+def test_a_feeds_items_after_a_syntax_error_are_those_the_check_reads(
+    tmp_path: Path, feed: str, damaged: tuple[str, str]
+) -> None:
+    text = feed.replace(*damaged, 1).replace("https://example.com/", "/")
+    result = lint_content(tmp_path, text, "feed.xml", live=True)
+    relative = sorted((f.line, f.column) for f in result.findings if f.code == "UR001")
+    assert result.targets is not None
+    listed = sorted((t.line, t.column) for t in result.targets)
+    assert listed == relative
+    assert result.targets[-1].url == ("/stray" if feed == RSS else "/b")  # after the error
+
+
+NESTED = [
+    # (the sitemap's start tag, the entries; every loc, media loc and alternate's href is
+    # relative, so the static check names each one it reads: UR001 or its extension's)
+    (f"<urlset {NS} {IMAGE_NS} {VIDEO_NS} {XHTML_NS}>", "url", "loc", "image:", "video:"),
+    (
+        f'<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" {IMAGE_NS} '
+        f"{VIDEO_NS} {XHTML_NS}>",
+        "sm:url",
+        "sm:loc",
+        "image:",
+        "video:",
+    ),
+]
+
+
+@pytest.mark.parametrize(("root", "entry", "loc", "image", "video"), NESTED)
+@pytest.mark.parametrize("shape", ["outer end missing", "two inside", "one inside"])
+def test_an_entry_inside_an_entry_gives_what_the_check_reads(
+    tmp_path: Path, root: str, entry: str, loc: str, image: str, video: str, shape: str
+) -> None:
+    def inner(n: int) -> str:
+        return (
+            f"<{entry}><{loc}>/p{n}</{loc}><{image}image><{image}loc>/i{n}</{image}loc>"
+            f"</{image}image><{video}video><{video}thumbnail_loc>/t{n}</{video}thumbnail_loc>"
+            f"<{video}content_loc>/c{n}</{video}content_loc></{video}video>"
+            f'<xhtml:link rel="alternate" hreflang="en" href="/a{n}"/></{entry}>'
+        )
+
+    outer = f"<{entry}><{loc}>/p1</{loc}>\n{inner(2)}"
+    if shape == "two inside":  # the outer end tag stands after them: a stray one
+        outer += f"{inner(4)}</{entry}>"
+    elif shape == "one inside":
+        outer += f"</{entry}>"
+    last = f"<{entry}><{loc}>/p3</{loc}><xhtml:link rel='alternate' href='/a3'/></{entry}>"
+    text = f'<?xml version="1.0"?>\n{root}\n{outer}\n{last}\n</{root[1:].split()[0]}>\n'
+    result = lint_content(tmp_path, text, sitemap_url=None)
+    read_by_check = sorted((f.line, f.column) for f in result.findings if "relative" in f.message)
+    listed = read_file(tmp_path / "sitemap.xml")
+    assert sorted((t.line, t.column) for t in listed) == read_by_check
+    urls = {t.url for t in listed}
+    two = {"/p2", "/i2", "/t2", "/c2", "/a2"}
+    if shape == "one inside":  # a child of the outer entry, which no search engine reads
+        assert urls == {"/p1", "/p3", "/a3"}
+    else:  # read as entries of their own: the outer one's end tag is missing
+        four = {u.replace("2", "4") for u in two} if shape == "two inside" else set()
+        assert urls == {"/p1", *two, *four, "/p3", "/a3"}

@@ -7,6 +7,7 @@ import gzip
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from sitemap_lint.engine.checker import check_source
 from sitemap_lint.finding import Finding
 from sitemap_lint.formats import xml as xml_format
 from sitemap_lint.inputs.reader import Source
+from sitemap_lint.model import Node
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, Draws, draws, engine
 
@@ -598,3 +600,32 @@ def test_resuming_across_blocks_shorter_than_the_search_keeps(monkeypatch, damag
 
         monkeypatch.setattr(checker, "_blocks", blocks)
         assert [(f.code, f.line, f.column) for f in check(text)] == whole
+
+
+class _Entries:
+    """A reader's handler that keeps the entries it hands over and ignores the rest."""
+
+    def __init__(self) -> None:
+        self.entries: list[Node] = []
+
+    def on_entry(self, entry: Node) -> None:
+        self.entries.append(entry)
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args: None
+
+
+@pytest.mark.parametrize("before", ["", "a > b "])
+def test_a_long_entry_read_on_after_a_defect_keeps_the_whole_text(before: str) -> None:
+    parser = xml_format.StreamParser(_Entries())  # type: ignore[arg-type]
+    handler = parser.handler
+    assert isinstance(handler, _Entries)
+    parser.feed(HEAD + f'<urlset xmlns="{NS}">\n')
+    parser.set_entries(Node(NS, "urlset", {}, 2, 1), "url")
+    text = "c" * 70_000 + before
+    parser.feed(f"<url><loc>https://example.com/</loc><note>{text}&x</note><lastmod/></url>")
+    parser.feed("</urlset>\n")
+    parser.close()
+    (entry,) = handler.entries
+    assert [child.name for child in entry.children] == ["loc", "note", "lastmod"]
+    assert entry.children[1].text == text + "&x"

@@ -556,11 +556,14 @@ def test_each_unquoted_value_of_a_tag_is_a_finding_and_the_next_entries_are_read
     assert len(text) > fastpath.SMALL
     slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
     assert fast == slow
+    # The tag is read written right: the entry is checked (no attribute stands there).
     assert places(slow) == [
+        ("XS001", *position(text, "<image:loc")),
         ("XM011", *position(text, "a class")),
         ("XM011", *position(text, "\u201cb")),
         ("DT002", *position(text, "<lastmod>")),
     ]
+    assert slow["urls"] == 402
     _found, after = fixed_agrees(tmp_path, text, capsys)
     assert 'id="a" class="b">' in after
 
@@ -626,16 +629,20 @@ def test_a_defect_of_the_root_tag_is_named_and_the_file_is_read_on(
 @pytest.mark.parametrize(
     "tag", [ROOT + IMAGE, ROOT.replace('"', "") + ">"], ids=["'>' missing", "bare value"]
 )
-def test_a_root_tag_on_a_line_with_the_entries_is_named_and_reading_stops(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], tag: str
+def test_a_root_tag_on_a_line_with_the_entries_is_named_and_the_file_is_read_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tag: str
 ) -> None:
-    # Writing the tag right would move every entry after it on the line: no finding of
-    # theirs could stand where it belongs, so none is reported.
-    text = sitemap(entry("a", BAD_DATE)).replace("\n", "").replace(HEAD.splitlines()[1], tag)
-    found = checked(tmp_path, text, capsys)
-    codes = [f["code"] for f in found["findings"]]
-    assert codes in (["XM001"], ["XM011"]) and "DT002" not in codes
-    assert "fix the markup here" not in found["findings"][0]["message"]
+    # The tag is read written right; what follows it on the line stands where the file
+    # has it.
+    entries = [entry(f"p{n}") for n in range(300)] + [entry("a", BAD_DATE), entry("b")]
+    text = sitemap(*entries).replace("\n", "").replace(HEAD.splitlines()[1], tag)
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    codes = [code for code, _line, _column in places(slow)]
+    assert codes in (["XM001", "DT002"], ["XM011", "DT002"])
+    assert places(slow)[1] == ("DT002", *position(text, "<lastmod>"))
+    assert "fix the markup here" not in slow["findings"][0]["message"]
+    assert slow["urls"] == 302
 
 
 def test_typographic_quotes_in_an_entry_are_read_as_xml_quotes_and_the_entry_is_checked(
@@ -701,18 +708,91 @@ def test_a_raw_less_than_before_a_tag_name_in_a_value_is_text_and_the_entry_is_c
     assert slow["urls"] == 401
 
 
-def test_bare_values_in_a_tag_with_more_on_its_line_stop_the_entry(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "stray",
+    ["<<b>", "<", "<<<b>", "< ", "\n    <<b>\n    "],
+    ids=["glued tag", "alone", "a run", "before a space", "on its own line"],
+)
+def test_a_stray_less_than_between_an_entrys_elements_is_one_finding_and_the_entry_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stray: str
 ) -> None:
-    # Quoting the values would move what follows on the line: no finding of the entry's
-    # could stand where it belongs, so the entry is not read.
-    link = "<xhtml:link rel=alternate hreflang=en href=https://example.com/x />"
-    text = sitemap(entry("x", link + BAD_DATE), entry("y", BAD_DATE)).replace(
+    # The entry reads as it would without the stray markup: its fields are checked, and
+    # the entries after it on the same line too.
+    def bad(name: str) -> str:
+        return entry(name, BAD_DATE).replace("<loc>", stray + "<loc>", 1)
+
+    one_line = entry("p", BAD_DATE) + bad("x") + entry("y", BAD_DATE)
+    text = sitemap(*among_plain(one_line, bad("w"), entry("z", BAD_DATE)))
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    needle = stray.lstrip() + "<loc>https://example.com/"
+    assert places(slow) == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("XM001", *position(text, needle)),
+        ("DT002", *position(text, "<lastmod>", 2)),
+        ("DT002", *position(text, "<lastmod>", 3)),
+        ("XM001", *position(text, needle, 2)),
+        ("DT002", *position(text, "<lastmod>", 4)),
+        ("DT002", *position(text, "<lastmod>", 5)),
+    ]
+    assert "a stray '<' between elements" in by_code(slow, "XM001")[0]["message"]
+    assert slow["urls"] == 405
+
+
+@pytest.mark.parametrize("defect", ["&", "&nbsp;", "\x01", "<", " a > b &"])
+def test_the_fields_after_a_defect_in_a_long_entry_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, defect: str
+) -> None:
+    # Too long to be read again from its start: the entry is read on where the defect
+    # stands, its fields after it included.
+    caption = "c" * 70_000
+    image = (
+        "<image:image><image:loc>https://example.com/i.png</image:loc>"
+        f"<image:caption>{caption}{defect}</image:caption></image:image>"
+    )
+    text = sitemap(*among_plain(entry("x", image + BAD_DATE), entry("y", BAD_DATE)))
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    codes = [code for code, _line, _column in places(slow)]
+    assert len([c for c in codes if c.startswith("XM")]) == 1
+    assert [p for p in places(slow) if p[0] == "DT002"] == [
+        ("DT002", *position(text, "<lastmod>")),
+        ("DT002", *position(text, "<lastmod>", 2)),
+    ]
+    assert slow["urls"] == 402
+
+
+@pytest.mark.parametrize("layout", ["pretty", "one line"])
+def test_bare_values_in_a_tag_with_more_on_its_line_are_read_quoted_and_the_entry_is_checked(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    layout: str,
+) -> None:
+    # Quoting the values moves what follows on the line: it is placed back where the
+    # file has it, so the entry's findings and those after it stand where they belong.
+    link = "<xhtml:link rel=alternate hreflang=en_GB href=https://example.com/x />"
+    bad = entry("x", link + BAD_DATE) + entry("y", BAD_DATE)
+    text = sitemap(*among_plain(bad, entry("z", BAD_DATE).replace("<url>", "<url id=z>"))).replace(
         "xmlns=", 'xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns=', 1
     )
-    found = checked(tmp_path, text, capsys)
-    assert [code for code, _line, _column in places(found)] == ["XM011"] * 3 + ["DT002"]
-    assert found["urls"] == 1
+    if layout == "one line":
+        text = text.replace("\n", "")
+    slow, fast = without_and_with_fast_path(monkeypatch, lambda: checked(tmp_path, text, capsys))
+    assert fast == slow
+    assert places(slow) == [
+        ("HL003", *position(text, "<xhtml:link")),
+        ("XM011", *position(text, "alternate")),
+        ("XM011", *position(text, "en_GB href")),
+        ("XM011", *position(text, "https://example.com/x />")),
+        ("DT002", *position(text, "<lastmod>")),
+        ("ST005", *position(text, "<lastmod>")),
+        ("DT002", *position(text, "<lastmod>", 2)),
+        ("ST010", *position(text, "<url id=z>")),
+        ("XM011", *position(text, "z>")),
+        ("DT002", *position(text, "<lastmod>", 3)),
+    ]
+    assert slow["urls"] == 403
 
 
 @pytest.mark.parametrize(("tag", "_defects", "_says"), ROOT_DEFECTS)

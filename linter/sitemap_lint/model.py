@@ -26,6 +26,9 @@ XML_DECLARATION = r"<\?xml(?=[ \t\r\n?>])[^<>]*>?"
 # a value in XML's quotes.
 ATTRIBUTE_NAME = r"[^\s<>=\"'/]+"
 EQUALS = r"[ \t]*=[ \t]*"
+# An attribute's name (group 1) and "=" right before a place: the reader stopped at a
+# value (XM011 when it has no XML quotes).
+BEFORE_VALUE = rf"({ATTRIBUTE_NAME}){EQUALS}\Z"
 QUOTED_VALUE = r"\"[^\"<]*\"|'[^'<]*'"
 # What the text of a document can end inside of: (how it opens, what it is, how it ends).
 UNENDED = (
@@ -33,6 +36,16 @@ UNENDED = (
     ("<![CDATA[", "CDATA section", "]]>"),
     ("<?", "processing instruction", "?>"),
 )
+
+
+def unended_at(text: str | bytes, offset: int) -> tuple[str, str, str] | None:
+    """The section of ``UNENDED`` that starts at ``offset`` of ``text`` (decoded, or
+    its UTF-8 bytes), or None."""
+    head = text[offset : offset + 9]
+    opening = head.decode("utf-8", errors="replace") if isinstance(head, bytes) else head
+    return next((section for section in UNENDED if opening.startswith(section[0])), None)
+
+
 # Text kept per element: far above any valid value (URLs stop at 2,048 characters),
 # low enough that a 30 MB text node does not cost hundreds of MB in copies.
 MAX_TEXT = 1 << 18

@@ -24,7 +24,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
-from sitemap_lint.model import SITEMAP_NS, UNENDED, EntryPointer, Node, loc_index
+from sitemap_lint.model import SITEMAP_NS, EntryPointer, Node, loc_index, unended_at
 from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
@@ -63,12 +63,6 @@ _HTML_START = lazy(
 )
 _URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
-
-
-def _unended(context: str, offset: int) -> bool:
-    """Whether the text ended in the comment, CDATA section or instruction that starts
-    at ``offset`` of ``context`` (expat's error there): its end is missing."""
-    return any(context.startswith(opener, offset) for opener, _what, _closer in UNENDED)
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
@@ -564,7 +558,12 @@ class FileChecker:
             root = self.root.name if self.root is not None else "root"
             self._markup(Markup(MarkupKind.TRUNCATED, line, column, root))
             return
-        if at_end and parser is not None and not parser.saw_root and not _unended(context, offset):
+        if (
+            at_end
+            and parser is not None
+            and not parser.saw_root
+            and unended_at(context, offset) is None
+        ):
             self._markup(Markup(MarkupKind.NO_ROOT, line, column))
             return
         before_root = None if parser is None else not parser.saw_root

@@ -13,14 +13,19 @@ character XML does not allow) is reported, marked in the text (a mark of the sam
 in characters, so no position moves; in a tag's name such a character is left out and a
 space put after the name) and the entry is read again from its start tag by a fresh
 parser: its other fields are still checked, and the marks are turned back into the text
-as written when the entry is handed over. Two defects of an entry's markup are repaired
-so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back as its
-fix writes it, ``%3C`` in a URL), and an end tag of the open element whose ``>`` is
+as written when the entry is handed over (an entry too long to be read again is read on
+from the text the defect stands in, behind start tags of its open elements). Three defects of an entry's markup are
+repaired so too (``_markup_repair``): a raw ``<`` in a field's value (its mark read back
+as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``>`` is
 missing before white space and the next tag (a ``>`` in place of its first space, or put
-before its line break). An error in a mark is the repair failing: it is not reported
-again, and reading resumes as after structural damage. Structural damage (a mismatched,
-missing or stray end tag, a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere)
-is reported and reading resumes at the next entry start tag or the root's end tag (in an
+before its line break), and a stray ``<`` between an entry's elements (read as white
+space, with a start tag glued to it whose element the entry never closes: ``<<b>``).
+A start tag with a value not in XML's quotes is read written right (``starttag``): the
+characters it gains are taken off the positions after it on its line (``expat_position``).
+An error in a mark is the repair failing: it is not reported again, and reading resumes
+as after structural damage. Structural damage (a mismatched, missing or stray end tag,
+a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere) is reported and reading
+resumes at the next entry start tag or the root's end tag (in an
 RSS feed also the ``<channel>``'s end tag: its items are the entries, and a parser resumed
 inside it reads a synthetic ``<channel>`` after the synthetic root); the
 comments in the text skipped up to there are delivered all the same (their directives
@@ -49,14 +54,15 @@ from typing import Protocol
 from sitemap_lint.formats.starttag import first_start_tag, read_start_tag
 from sitemap_lint.model import (
     ATTRIBUTE_NAME,
+    BEFORE_VALUE,
     EQUALS,
     MAX_TEXT,
-    UNENDED,
     UNGLUED,
     XML_DECLARATION,
     XML_NS,
     Node,
     RefusedReferences,
+    unended_at,
 )
 from sitemap_lint.support.patterns import lazy
 
@@ -64,7 +70,8 @@ from sitemap_lint.support.patterns import lazy
 MAX_DEPTH = 32
 # Syntax errors reported per file; past this the rest of the file is not read.
 MAX_SYNTAX_ERRORS = 100_000
-# An entry is read again after a lexical repair only if the defect is this near its start.
+# An entry is read again after a lexical repair only if the defect is this near its start;
+# a longer one is read on from the text the defect stands in (``_read_on``).
 MAX_REPLAY = 1 << 16
 # Around an error, the most of its line that is looked at (each side), in bytes.
 CONTEXT_BYTES = 4096
@@ -86,11 +93,10 @@ _BAD_CHAR_REF = 14
 _XML_DECL = 30
 _UNCLOSED_TOKEN = 5
 _UNCLOSED_CDATA = 20
-_UNENDED = tuple((opener.encode(), what, closer) for opener, what, closer in UNENDED)
 _REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
 # An attribute's name and "=" before a place, and another attribute of the same tag
 # after it whose value is not in XML's quotes (the match ends at the value).
-_BEFORE_ATTRIBUTE_VALUE = re.compile(f"{ATTRIBUTE_NAME}{EQUALS}\\Z".encode())
+_BEFORE_ATTRIBUTE_VALUE = re.compile(BEFORE_VALUE.encode())
 _UNQUOTED_AFTER = re.compile(f"[ \\t]{ATTRIBUTE_NAME}{EQUALS}(?=[^\"' \\t\\r\\n])".encode())
 _VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
 _ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
@@ -120,6 +126,10 @@ _UNGLUED = UNGLUED.encode()
 # A value that is a URL, whose raw "<" reads as "%3C" (as rules/xml.py's XM005 says).
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text
+# White space, then a tag's name, after a "<" (``< url``, ``< /url``; rules/xml.py).
+_SPACED_TAG = lazy(rb"[ \t]+/?[A-Za-z_]")
+# A start tag glued to a stray "<" before it (``<<b>``), and its name.
+_STRAY_TAG = lazy(rb"<(" + _NAME_BYTE + rb"+)(?:[ \t\r\n][^<>]*)?(?<!/)>")
 
 
 class Handler(Protocol):
@@ -247,6 +257,13 @@ class StreamParser:
         self._prefix_chars = 0
         self._stack: list[Node] = []
         self._entry_open: tuple[int, Node] | None = None
+        # The open elements a restart reads on inside (``_read_on``): its synthetic start
+        # tags open them again, with these nodes.
+        self._reopen: list[Node] = []
+        # Where a mark in the current parser's input is longer than the text it stands
+        # for on its last line (a tag written right: a bare value gains its quotes):
+        # parser line -> (the 0-based parser column after the mark, the characters more).
+        self._longer: dict[int, list[tuple[int, int]]] = {}
         self._parser = self._new_parser()
 
     def _new_parser(self) -> pyexpat.XMLParserType:
@@ -257,6 +274,7 @@ class StreamParser:
         parser.StartDoctypeDeclHandler = self._doctype
         parser.StartNamespaceDeclHandler = self._namespace
         self._parser = parser
+        self._longer = {}
         self._install_tree_handlers(parser)
         return parser
 
@@ -362,6 +380,8 @@ class StreamParser:
         self._new_parser()  # its handlers map positions with the offsets
         self._segment = [(0, -1, len(written)), (len(written), resume, -1)]
         self._marks = [(0, start, written)] if written else []
+        if written:
+            self._note_longer([(written, window[start:resume])])
         rest = memoryview(window)[resume:]
         if self._recent:  # the text as this parser reads it, its lines counted from 1
             text = (written + rest).decode("utf-8", errors="replace")
@@ -399,6 +419,26 @@ class StreamParser:
             if shortened is not None:
                 column = shortened.to_file(column)
         return line, column + 1
+
+    def expat_position(self, line: int, column: int) -> tuple[int, int]:
+        """``position`` of a place expat reports in its input, which a mark longer than
+        the text it stands for may have moved on its line (``_longer``)."""
+        places = self._longer.get(line) if self._longer else None
+        if places:
+            column -= sum(extra for end, extra in places if column >= end)
+        return self.position(line, column)
+
+    def _note_longer(self, pieces: list[tuple[bytes | memoryview, bytes | None]]) -> None:
+        """Note where the marks of the current parser's input are longer than the text
+        they stand for (``_longer``): ``pieces`` is its input up to its last mark, each
+        with the file's text when it is a mark (None: the file's own text)."""
+        line, column = 1, 0
+        for data, replaced in pieces:
+            line, column = _moved(line, column, bytes(data))
+            if replaced is not None:
+                extra = _tail_chars(bytes(data)) - _tail_chars(replaced)
+                if extra:
+                    self._longer.setdefault(line, []).append((column, extra))
 
     def shortened(self, line: int, column: int, missing: int) -> None:
         """The text this parser reads lacks ``missing`` characters of file line ``line``
@@ -521,7 +561,7 @@ class StreamParser:
         assert handler is not None  # parsing ends before a release
         code = error.code
         offset = self._file_offset(self._parser.ErrorByteIndex)
-        line, column = self.position(error.lineno, error.offset)
+        line, column = self.expat_position(error.lineno, error.offset)
         if offset < 0:
             # An error in a mark is one at the defect it stands for: a repair that did
             # not help.
@@ -547,7 +587,7 @@ class StreamParser:
             if not self.saw_root and offset >= 0:
                 read_again = self._read_root_tag_again(offset)
                 if read_again is not None:
-                    return read_again or None
+                    return read_again
             self._lose_open_entry()
             handler.on_syntax_error(code, line, column, *self._error_context(offset, line, column))
             return None
@@ -584,6 +624,9 @@ class StreamParser:
                     self._replay_until = (line, column)
                     self.entry_repairs += 1
                     return self._restart(entry_offset, node.line, node.column - 1)
+                read_on = self._read_on(repair, offset, line, column)
+                if read_on is not None:
+                    return read_on
             elif len(stack) == 1 and start >= self._window_base:
                 # Between entries, or in an entry's start tag: resume at that tag.
                 window = self._window
@@ -606,8 +649,8 @@ class StreamParser:
         ``starttag`` reads (an attribute value without XML's quotes or without its
         closing quote, no space between two attributes, the '>' missing): each defect
         of the tag is reported where it stands, and the document is read again from the
-        tag written right, when that moves nothing after it (else: [], reading stops).
-        None: not such an error."""
+        tag written right (what follows it on its line placed back where the file has
+        it: ``expat_position``). None: not such an error."""
         window = self._window
         if self._window_base or self._segment != [(0, 0, -1)] or self._doctype_seen:
             return None
@@ -625,12 +668,6 @@ class StreamParser:
             at = len(window[start:defect].decode("utf-8", errors="replace"))
             shown = context.decode("utf-8", errors="replace")
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column, shown, at)
-        written = read.written.decode("utf-8", errors="replace")
-        as_read = window[start : read.end].decode("utf-8", errors="replace")
-        after = _LINE_BREAK.search(window, read.end)
-        rest = window[read.end : after.start() if after is not None else len(window)]
-        if len(written) != len(as_read) and rest.strip():
-            return []  # the rest of its line would move
         return self._read_again_from(start, read.written, read.end)
 
     def _unended(
@@ -651,7 +688,7 @@ class StreamParser:
         start = window.rfind(b"<![CDATA[") if code == _UNCLOSED_CDATA else offset - base
         if start < 0 or start >= len(window):
             return None
-        section = next((s for s in _UNENDED if window.startswith(s[0], start)), None)
+        section = unended_at(window, start)
         if section is None:
             return None
         opener, what, closer = section
@@ -688,6 +725,46 @@ class StreamParser:
         ``MAX_REPLAY`` bytes back."""
         return entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY
 
+    def _read_on(
+        self, repair: tuple[int, int, bytes], offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """A lexical repair in the text of an entry too long to be read again from its
+        start (the error at file byte ``offset``, ``line``, ``column``): the parser
+        starts again at that text (after the tag before it), behind synthetic start tags
+        of the open elements, whose nodes are those already read, so the entry's fields
+        after the defect are read too. None: the text is not in the window, or the
+        defect is in a tag (or after one in the text: ``q=<b>c</loc>``)."""
+        window = self._window
+        base = self._window_base
+        at = repair[0] - base
+        if at < 0 or at > len(window) or self._in_section(at):
+            return None
+        # The tag before the text: the text may hold a ">" of its own, a tag's quoted
+        # value too; after a comment, an instruction or a CDATA section: not read on.
+        lt = window.rfind(b"<", 0, at)
+        gt = window.find(b">", lt, at) if lt >= 0 else -1
+        tag = window[lt : gt + 1]
+        if gt < 0 or tag[1:2] in (b"!", b"?") or tag.count(b'"') % 2 or tag.count(b"'") % 2:
+            return None
+        self._repairs.append(repair)
+        self._repairs.sort()
+        self._replay_until = (line, column)
+        self.entry_repairs += 1
+        opened = self._stack[self._entry_depth :]
+        reopen = "".join(self._reopened_tag(node) for node in opened)
+        self._reopen = opened
+        resume = base + gt + 1
+        return self._restart(resume, *self._position_back(line, column - 1, resume, offset), reopen)
+
+    def _reopened_tag(self, node: Node) -> str:
+        """A synthetic start tag of ``node``, open when a restart reads on inside it,
+        which declares its namespace (none: the empty one)."""
+        if not node.ns:
+            return f'<{node.name} xmlns="">'
+        prefix = self.prefixes.get(node.ns, "")
+        declared = f"xmlns:{prefix}" if prefix else "xmlns"
+        return f'<{self._qname(node)} {declared}="{_escape(node.ns)}">'
+
     def _markup_repair(self, code: int, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """A defect in the markup of an open entry with an obvious reading, found at the
         error at file byte ``offset`` when the entry can be read again: the repair
@@ -703,8 +780,10 @@ class StreamParser:
         if code not in (_INVALID_TOKEN, _TAG_MISMATCH) or len(stack) < 2 or entry is None:
             return None
         base = self._window_base
-        entry_offset = self._file_offset(entry[0])
-        if not self._replayable(entry_offset, offset):
+        # An entry too long to be read again is read on after the repair where it
+        # stands (``_read_on``): only a "<" right before the error, as reported without it.
+        replayable = self._replayable(self._file_offset(entry[0]), offset)
+        if not replayable and code == _TAG_MISMATCH:
             return None
         window = self._window
         at = offset - base
@@ -712,7 +791,7 @@ class StreamParser:
             return None
         if code == _TAG_MISMATCH:
             return self._glued_repair(offset)
-        if window[at] == 0x3C:  # "<"
+        if replayable and window[at] == 0x3C:  # "<"
             space = at
             while space > max(at - CONTEXT_BYTES, 0) and window[space - 1] in b" \t\r\n":
                 space -= 1
@@ -728,10 +807,14 @@ class StreamParser:
                 if window[space] in b" \t":
                     return (where, where + 1, b">"), where
                 return (where, where, b">"), where
+        if len(stack) == self._entry_depth + 1:
+            return self._stray_repair(offset)
         if len(stack) < 3:
             return None  # a raw "<" is repaired in a field's value only
         if window[at - 1] == 0x3C and window[at : at + 1] not in (b"/", b"?", b"!"):
             lt = at - 1  # no name after it: expat stopped right after it
+        elif not replayable:
+            return None
         else:
             lt = window.rfind(b"<", max(at - 256, 0), at)
             if (
@@ -744,6 +827,36 @@ class StreamParser:
         if self._in_section(lt):
             return None
         return (base + lt, base + lt + 1, _LT_MARK_BYTES), base + lt + 1
+
+    def _stray_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
+        """A stray "<" between the elements of an open entry (expat stopped right after
+        it, at file byte ``offset``: no name follows it, and only white space stands
+        since the last tag), with any more right after it, read as white space, so that the entry reads as if it were
+        removed; a start tag glued to it (``<<b>``) whose element is never closed in the
+        entry is stray markup with it. The finding stands where expat stopped, as
+        without the repair (rules/xml.py names the "<")."""
+        window = self._window
+        at = offset - self._window_base - 1
+        if window[at] != 0x3C or window[at + 1 : at + 2] in (b"/", b"?", b"!"):
+            return None
+        if _SPACED_TAG.match(window, at + 1):
+            return None  # a tag's name after white space (``< /url>``): rules/xml.py's own
+        gt = window.rfind(b">", max(at - CONTEXT_BYTES, 0), at)
+        if gt < 0 or window[gt + 1 : at].strip(b" \t\r\n") or self._in_section(at):
+            return None
+        end = at + 1
+        while window.startswith(b"<<", end):
+            end += 1  # a run of them
+        tag = _STRAY_TAG.match(window, end)
+        if tag is not None:
+            closing = f"</{self._qname(self._stack[-1])}".encode()
+            entry_end = window.find(closing, tag.end())
+            name = b"</" + tag.group(1)
+            if entry_end >= 0 and window.find(name, tag.end(), entry_end) < 0:
+                end = tag.end()  # its element is never closed: the tag is stray too
+        chars = len(window[at:end].decode("utf-8", errors="replace"))
+        start = self._window_base + at
+        return (start, start + end - at, b" " * chars), offset
 
     def _glued_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """At the end tag (file byte ``offset``) of a field whose value holds a raw "<"
@@ -836,15 +949,16 @@ class StreamParser:
     def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
         """The start tag around window index ``at``, where the reader stopped at a value in
         typographic quotes or none, written with XML's quotes: (start, end, the tag written
-        right), when that moves nothing after it (a bare value gains two quotes: only a
-        tag that ends its line)."""
+        right). A bare value gains two quotes: what follows the tag on its line is placed
+        back where the file has it (``expat_position``). A tag whose '>' is missing is
+        written right only when it ends its line: before more on the line, its "<" is
+        rather a raw one in a value (``q=a<b</loc>``)."""
         window = self._window
         tag = window.rfind(b"<", max(at - CONTEXT_BYTES, 0), at)
         read = read_start_tag(window, tag) if tag >= 0 and not self._in_section(tag) else None
         if read is None or at not in read.defects:
             return None
-        as_read = window[tag : read.end].decode("utf-8", errors="replace")
-        if len(read.written.decode("utf-8", errors="replace")) != len(as_read):
+        if read.end in read.defects:
             after = _LINE_BREAK.search(window, read.end)
             if after is None or window[read.end : after.start()].strip():
                 return None
@@ -1144,9 +1258,12 @@ class StreamParser:
         self.handler.on_syntax_error(3, line, self._file_column(line, column) + 1, "", 0)
         self.failed = True
 
-    def _restart(self, offset: int, line: int, column: int) -> list[bytes | memoryview]:
+    def _restart(
+        self, offset: int, line: int, column: int, reopen: str = ""
+    ) -> list[bytes | memoryview]:
         """Start a fresh parser at file byte ``offset`` (at ``line`` and 0-based file
-        ``column``), after a synthetic root start tag; the input to parse."""
+        ``column``), after a synthetic root start tag (and ``reopen``, the start tags of
+        ``_reopen``); the input to parse."""
         _detach(self._parser)
         if self._prefix is None:
             synthetic = self._synthetic_doctype() + self._synthetic_root()
@@ -1158,6 +1275,11 @@ class StreamParser:
             assert self._container_tag is not None
             prefix += self._container_tag.encode("utf-8")
             prefix_chars += len(self._container_tag)
+        if reopen:
+            prefix += reopen.encode("utf-8")
+            prefix_chars += len(reopen)
+        else:
+            self._reopen = []
         self.line_offset = line - 1
         self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
@@ -1171,17 +1293,22 @@ class StreamParser:
         chunks: list[bytes | memoryview] = [prefix]
         segment = [(0, -1, len(prefix))]
         marks: list[tuple[int, int, bytes]] = []
+        pieces: list[tuple[bytes | memoryview, bytes | None]] = [(prefix, None)]
         index = len(prefix)
         at = offset
         for start, end, mark in self._repairs:
             chunks.append(view[at - base : start - base])
+            pieces.append((chunks[-1], None))
             segment.append((index, at, start - at))
             index += start - at
             chunks.append(mark)
+            pieces.append((mark, bytes(view[start - base : end - base])))
             segment.append((index, -1, len(mark)))
             marks.append((index, start, mark))
             index += len(mark)
             at = end
+        if marks:
+            self._note_longer(pieces)
         segment.append((index, at, -1))
         self._segment = segment
         self._marks = marks
@@ -1281,7 +1408,8 @@ class StreamParser:
         # CDATA sections in the text being gathered: [characters before it, characters
         # up to its end, line, column of "<![CDATA["], for the place of stray text.
         sections: list[list[int]] = []
-        position = self.position
+        position = self.expat_position
+        longer = self._longer
         line_offset = self.line_offset
         shortened = self._shortened
         state = self
@@ -1297,10 +1425,21 @@ class StreamParser:
             nonlocal entry_tag, nested_depth
             depth = len(stack)
             line = parser.CurrentLineNumber
-            if line == 1 or depth == 0 or (shortened and line + line_offset in shortened):
+            if (
+                line == 1
+                or depth == 0
+                or (shortened and line + line_offset in shortened)
+                or (longer and line in longer)
+            ):
                 line, column = position(line, parser.CurrentColumnNumber)
             else:
                 line, column = line + line_offset, parser.CurrentColumnNumber + 1
+            if state._reopen and depth >= state._entry_depth:
+                node = state._reopen.pop(0)  # read on inside it (``_read_on``)
+                if depth == state._entry_depth:
+                    state._entry_open = (parser.CurrentByteIndex, node)
+                stack.append(node)
+                return
             ns, name = names.get(tag) or split(tag)
             if depth == 0:
                 if state.root_node is not None:  # the synthetic root of a resumed parse
@@ -1506,6 +1645,21 @@ def _declaration_error(declaration: bytes) -> int | None:
 def _breaks(data: bytes) -> int:
     """The line breaks in ``data`` (CR LF, CR and LF each end a line)."""
     return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _tail_chars(data: bytes) -> int:
+    """The characters of ``data`` after its last line break (all of them without one)."""
+    last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    return len(data[last + 1 :].decode("utf-8", errors="replace"))
+
+
+def _moved(line: int, column: int, data: bytes) -> tuple[int, int]:
+    """The position (line, 0-based column in characters) after ``data`` read from
+    ``line``, ``column``."""
+    breaks = _breaks(data)
+    if not breaks:
+        return line, column + _tail_chars(data)
+    return line + breaks, _tail_chars(data)
 
 
 def _detach(parser: pyexpat.XMLParserType) -> None:

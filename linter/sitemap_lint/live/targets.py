@@ -13,10 +13,12 @@ The lexical defects the static check reads past (a raw ``&``, an entity it does 
 expand, a character XML does not allow) are marked before expat reads the text, by a
 mark of the same length in characters, and the values are given back as written. A
 plain expat parser reads a clean file (the cheap way); at any other syntax error inside
-the root, the rest of the file, from the start of the damaged entry, goes to the static
-check's own ``StreamParser`` behind a synthetic root start tag, which recovers as the
-check does (the entry lost or read again, reading resumed at the next entry), so the
-targets after the error are those the check reads, at the same positions.
+the root, or an entry inside an entry (which the check reads as an entry of its own when
+the outer one's end tag is missing), the rest of the file, from the start of the damaged
+entry, goes to the static check's own ``StreamParser`` behind a synthetic root start tag
+(and an RSS channel's, in one), which recovers as the check does (the entry lost or read
+again, reading resumed at the next entry), so the targets after the error are those the
+check reads, at the same positions: a sitemap's entries and a feed's items alike.
 """
 
 from __future__ import annotations
@@ -96,6 +98,10 @@ MAX_REPLAY = 1 << 20
 _OPEN_REFERENCE = re.compile(r"&#?[xX]?[0-9A-Za-z_.-]{0,16}\Z")
 
 
+class _NestedEntry(Exception):
+    """Raised from a start handler: an entry starts inside the open entry."""
+
+
 class LineTargets:
     """The targets of a text sitemap, given one by one by its checker
     (``formats.text.check_text``'s ``on_url``): each a page, its URL the span that
@@ -110,7 +116,6 @@ class LineTargets:
 
 class TargetReader:
     """Reads the targets of one sitemap (or feed) from its decoded text, chunk by chunk.
-    A feed's targets end at a syntax error: the static check reads no further either.
 
     Slightly over the usual size: its callbacks for sitemaps and for feeds share one
     parser and one set of positions."""
@@ -137,6 +142,7 @@ class TargetReader:
         self._root: tuple[str, str] | None = None  # (namespace, name)
         self._entry: tuple[str, str] | None = None  # (name, target kind)
         self._root_closed = False
+        self._feed_items = False  # a feed whose items are read
         self._open_entry = (0, 0, 0)
         self._window: list[tuple[int, bytes]] = []
         self._fed = 0
@@ -170,6 +176,8 @@ class TargetReader:
             self._parser.Parse(data, final)
         except pyexpat.ExpatError as error:
             self._recover(error, final)
+        except _NestedEntry:
+            self._read_nested(final)
         else:
             if final:
                 self._stop()
@@ -232,11 +240,13 @@ class TargetReader:
         """Hand the rest of the file, from the damaged entry's start (or the error,
         between entries), to a recovering StreamParser."""
         roles = self._roles
-        if self._entry is None or self._root is None or self._root_closed or not roles:
+        if self._root is None or self._root_closed or not roles or not self._entry_reader():
             self._stop()
             return
         start, line, column = self._open_entry
-        replay = self._replay(start) if len(roles) >= 2 else None
+        # In an entry (a feed's channel is no entry, its items are)
+        in_entry = len(roles) >= 2 if self._entry is not None else _ENTRY in roles
+        replay = self._replay(start) if in_entry else None
         if replay is None:  # between entries, or in an entry too long to keep
             start, line, column = self._parser.ErrorByteIndex, error.lineno, error.offset
             replay = self._replay(start)
@@ -244,15 +254,45 @@ class TargetReader:
         if replay is None:
             self._stop()
             return
+        self._hand_over(replay, line, column, final)
+
+    def _entry_reader(self) -> bool:
+        """Whether a recovering StreamParser can read this document's entries: a
+        sitemap's, or a feed's whose items the reader wants (an RSS 2.0 or Atom feed)."""
+        return self._entry is not None or bool(self._feed_items)
+
+    def _hand_over(self, replay: str, line: int, column: int, final: bool) -> None:
+        """Read ``replay``, the rest of the file from file ``line`` and ``column`` (both
+        1-based) on, with a recovering StreamParser."""
+        assert self._root is not None
         _detach(self._parser)
         self._counted = False  # entries the check may lose or read again: not numbered
         prefix = self._synthetic_root()
-        handler = _EntryTargets(self._targets, self._root[0], *self._entry)
+        handler: _EntryTargets | _ItemTargets
+        if self._entry is not None:
+            handler = _EntryTargets(self._targets, self._root[0], *self._entry)
+        else:
+            handler = _ItemTargets(self._targets, *self._root)
+            if self._roles.count(_ROOT) > 1:  # inside an RSS channel: opened again
+                qname = prefix[1:].split(maxsplit=1)[0].rstrip(">")
+                prefix += f"<{qname.rpartition(':')[0] + ':' if ':' in qname else ''}channel>"
         recovery = StreamParser(handler, line - 1, column - 1 - len(prefix))
         handler.parser = recovery
         self._recovery = recovery
         self._window = []
         self._feed_recovery(prefix + replay, final)
+
+    def _read_nested(self, final: bool) -> None:
+        """An entry started inside the open entry: the check reads it as an entry of its
+        own when the open one's end tag is missing, as a child otherwise (it decides at
+        the inner entry's end). The rest of the file, from the open entry's start, goes
+        to a StreamParser, which reads it as the check does."""
+        start, line, column = self._open_entry
+        replay = self._replay(start)
+        if replay is None:  # too long to keep: its children are passed over
+            self._stop()
+            return
+        self._hand_over(replay, *self._position(line, column), final)
 
     def _feed_recovery(self, text: str, final: bool) -> None:
         recovery = self._recovery
@@ -355,6 +395,8 @@ class TargetReader:
                         parser.CurrentColumnNumber,
                     )
                 elif spec is not None and spec[1] == _ENTRY:
+                    if roles[-1] == _ENTRY and reader._entry is not None:
+                        raise _NestedEntry  # read as the check reads it (``_read_nested``)
                     reader._counted = False  # an entry in an entry: the check may count it
                 elif roles and roles[-1] in _NUMBERED:
                     nested = True  # its place is written even when it is the only one
@@ -399,6 +441,7 @@ class TargetReader:
             if name == "rss" or (name == "feed" and ns in _ATOM_DATES):
                 kind = PAGE
                 wanted.update(_feed_roles(ns, name, attrs))
+                reader._feed_items = bool(wanted)
             elif name in _ENTRIES:
                 entry_name, kind = _ENTRIES[name]
                 reader._entry = (entry_name, kind)
@@ -499,7 +542,7 @@ class TargetReader:
                 entry.clear()
                 page = None
             elif role == _ROOT:
-                reader._root_closed = True
+                reader._root_closed = not roles  # not an RSS channel
             pieces.clear()
 
         def declare(prefix: str | None, uri: str | None) -> None:
@@ -652,6 +695,49 @@ class _EntryTargets:
 
     def on_too_many_errors(self, line: int, column: int) -> None:
         return None
+
+
+class _ItemTargets(_EntryTargets):
+    """The StreamParser handler of a feed's recovery: each item (RSS 2.0: its first
+    ``link``) or entry (Atom: its first alternate ``link href``, its date as the
+    lastmod) becomes a page, as the plain reader makes it."""
+
+    def __init__(self, targets: list[Target], ns: str, root: str) -> None:
+        super().__init__(targets, ns, "item" if root == "rss" else "entry", PAGE)
+        self.date = _ATOM_DATES.get(ns) if root == "feed" else None
+
+    def on_root(self, root: Node) -> None:
+        assert self.parser is not None
+        if self.date is None:
+            self.parser.containers = frozenset({(root.ns, "channel")})
+            self.parser.set_entries(root, "item", container="channel")
+        else:
+            self.parser.set_entries(root, "entry")
+
+    def on_entry(self, entry: Node) -> None:
+        if entry.ns != self.ns or entry.name != self.entry_name:
+            return
+        link: tuple[str, Node] | None = None  # the page's URL and its element
+        alternate = False  # the first alternate link counts, even without an href
+        lastmod: str | None = None
+        for child in entry.children:
+            if child.ns != self.ns:
+                continue
+            if child.name == "link" and self.date is None and link is None:
+                url = _unmark(child.text.strip())
+                link = (url, child) if url else None
+            elif child.name == "link" and self.date is not None and not alternate:
+                rel = child.attrs.get("rel")
+                if rel is None or rel.strip().lower() in _ALTERNATE:
+                    alternate = True
+                    url = _unmark(child.attrs.get("href", "").strip())
+                    link = (url, child) if url else None
+            elif child.name == self.date:
+                lastmod = _unmark(child.text.strip()) or None
+        if link is not None:
+            url, node = link
+            written = TEXT if self.date is None else ATTRIBUTE
+            self.targets.append(Target(url, PAGE, node.line, node.column, lastmod, (), written))
 
 
 def sample(

@@ -11,13 +11,14 @@ from sitemap_lint.finding import Finding, Fix, shortened
 from sitemap_lint.fix.model import Edit, FindingFix, whole_file
 from sitemap_lint.model import (
     ATTRIBUTE_NAME,
+    BEFORE_VALUE,
     EQUALS,
     OTHER_QUOTES,
     QUOTED_VALUE,
     RAW_LT,
-    UNENDED,
     UNGLUED,
     XML_DECLARATION,
+    unended_at,
 )
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
@@ -49,7 +50,10 @@ SYNTAX_ERROR = rule(
         U+FFFE, U+FFFF) is reported and left out, and the rest of its entry is
         still checked. An end tag of the open element whose `>` is missing
         (`</url`, then white space and the next tag) is reported and read as
-        closed. When whole lines had to be skipped to find the next entry, one
+        closed. A stray `<` between an entry's elements (`<url><<b><loc>`) is
+        reported and read as if removed (with a start tag glued to it that the
+        entry never closes), and the entry is checked. An entry longer than 64 KiB
+        is read on where such a defect stands in its text. When whole lines had to be skipped to find the next entry, one
         more finding says which (lines of comments and white space only are not
         counted; the comments there are still read for their directives). After
         100,000 syntax errors the rest of the file is not read. A malformed XML
@@ -59,8 +63,8 @@ SYNTAX_ERROR = rule(
         defect of the root's start tag that has one reading (its `>` missing, a
         value's closing quote missing, two attributes without a space between
         them, a value without XML's quotes: XM011): each is reported where it
-        stands and the file is read on from the tag written right, unless that
-        would move what follows the tag on its line; the fix adds what is
+        stands and the file is read on from the tag written right (what follows
+        the tag on its line stands where the file has it); the fix adds what is
         missing (the `>`, the quote, the space), in any start tag. A comment, CDATA section or
         processing instruction never closed is reported at its start, and the
         check resumes at the next entry. Any other error before the root
@@ -306,11 +310,10 @@ ATTRIBUTE_NOT_QUOTED = rule(
         written bare (`hreflang=en`) or in other quotes (`xmlns=“http://…”`, as word
         processors and editors that "smarten" quotes write them, or in `«»`, primes
         or backticks). The fix puts the value in `"`. Every such value of the tag
-        is reported. Values in other quotes are read as if in XML's, so their
-        entry is still checked; a bare value stops the reading of its entry, like
-        any syntax error (the check resumes at the next one). In the root's start
-        tag the file is read on from the tag written right, unless that would move
-        what follows the tag on its line (a bare value on a one-line file).
+        is reported. Values in other quotes or none are read as if in XML's, so
+        their entry is still checked, and what follows the tag on its line stands
+        where the file has it; in the root's start tag, the file is read on from
+        the tag written right.
     """,
     why="""
         XML requires every attribute value in straight double or single quotes;
@@ -434,7 +437,7 @@ _OTHER_QUOTE = f"[{OTHER_QUOTES}]"
 # written there without XML's quotes: in other quotes (group 1, then the value, then the
 # closing quote, which may be XML's), or bare (group 4, up to white space or the tag's
 # end).
-_BEFORE_VALUE = lazy(rf"({ATTRIBUTE_NAME}){EQUALS}\Z")
+_BEFORE_VALUE = lazy(BEFORE_VALUE)
 # A start tag's "<" and name (group 1); the attributes after it up to a place, in XML's
 # quotes (the last one's closing quote may be missing); a value in XML's quotes; an
 # attribute's name and "="; a value whose closing quote is missing before the place
@@ -556,9 +559,10 @@ def syntax_error(
     if start is not None:
         return start
     if code == _UNCLOSED_TOKEN:
-        for opener, what, closer in UNENDED:
-            if context.startswith(opener, offset):
-                return unended(what, closer, line, column, resumed=False)
+        section = unended_at(context, offset)
+        if section is not None:
+            _opener, what, closer = section
+            return unended(what, closer, line, column, resumed=False)
     if code == _JUNK_AFTER_ROOT:
         return CONTENT_AFTER_ROOT.at(
             line,
