@@ -137,3 +137,17 @@ def test_the_fields_after_a_defect_in_a_long_item_are_checked_at_their_places(
     assert len(found(clean, "UR001")) == 4
     syntax = [code for code, *_ in found(broken, "XM001", "XM004", "XM005", "XM006")]
     assert len(syntax) == 2
+
+
+@pytest.mark.parametrize("tag", ["<item a=b>", "<item a=“b”>", "<item a='b'c='d'>"])
+def test_an_item_whose_start_tag_has_a_defect_is_read_as_written_right(tag: str) -> None:
+    text = rss(f"{tag}<link>/p1</link>{DATE}</item>", f"<item><link>/p2</link>{DATE}</item>")
+    assert found(text, "UR001") == [("UR001", 5, len(f"  {tag}") + 1), ("UR001", 6, 9)]
+
+
+def test_an_atom_entry_whose_start_tag_has_a_defect_is_read_as_written_right() -> None:
+    text = atom(
+        f'<entry a=b><link href="/p1"/>{UPDATED}</entry>',
+        f'<entry><link href="/p2"/>{UPDATED}</entry>',
+    )
+    assert [line for _code, line, _column in found(text, "UR001")] == [4, 5]

@@ -614,7 +614,7 @@ class StreamParser:
         if repair is not None:
             start, end, mark = repair
             self._report_also(start, end, offset, (line, column), context, at)
-            entry = self._entry_open if len(stack) >= 2 else None
+            entry = self._entry_open if len(stack) > self._entry_depth else None
             if entry is not None:
                 entry_offset = self._file_offset(entry[0])
                 node = entry[1]
@@ -627,7 +627,7 @@ class StreamParser:
                 read_on = self._read_on(repair, offset, line, column)
                 if read_on is not None:
                     return read_on
-            elif len(stack) == 1 and start >= self._window_base:
+            elif len(stack) == self._entry_depth and start >= self._window_base:
                 # Between entries, or in an entry's start tag: resume at that tag.
                 window = self._window
                 at = start - self._window_base
@@ -639,7 +639,7 @@ class StreamParser:
                 self._replay_until = (line, column)
                 resume = self._window_base + tag
                 return self._restart(resume, *self._position_back(line, column - 1, resume, offset))
-        if self._entry_open is None and len(stack) == 1:
+        if self._entry_open is None and len(stack) == self._entry_depth:
             self._lose_entry_start_tag(offset)
         self._lose_open_entry()
         return self._resume_after(offset, line, column - 1, line)
