@@ -84,6 +84,7 @@ from sitemap_lint.live.model import (
     Answer,
     Hop,
 )
+from sitemap_lint.live.pacing import HostPacing
 from sitemap_lint.live.page import head_end, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from sitemap_lint.live.robots import HostRules, Robots, origin
@@ -252,6 +253,10 @@ class GuardedResolver(AbstractResolver):
         # run: the addresses allowed, or the refusal.
         self._literals: dict[tuple[str, int], list[str] | RefusedAddress] = {}
         self._written: dict[str, bool] = {}  # host -> whether it is an address
+        # Whether the run may connect to a (host, port), asked once a run before a stored
+        # answer of that host is used; the verdicts known, by a URL's origin.
+        self._verdicts: dict[tuple[str, int], asyncio.Future[bool]] = {}
+        self._origins: dict[str, bool] = {}
 
     def is_address(self, host: str) -> bool:
         """Whether ``host`` is an address written as such (not a name to look up)."""
@@ -295,6 +300,37 @@ class GuardedResolver(AbstractResolver):
             raise RefusedAddress(verdict.host, verdict.port, verdict.address, verdict.kind)
         return verdict
 
+    def known_to_connect(self, key: str | None) -> bool:
+        """Whether the run is known to be let connect where the URLs of origin ``key``
+        (``robots.origin``) go."""
+        return self._origins.get(key or "", False)
+
+    async def may_connect(self, url: str, key: str | None) -> bool:
+        """Whether the guard lets this run connect where ``url``'s requests go (asked
+        once a host and port; ``key``: the URL's ``origin``): a stored answer stands for
+        a new one only then."""
+        if key is None:
+            return False
+        known = self._origins.get(key)
+        if known is None:
+            known = self._origins[key] = await self._may_connect_to(url)
+        return known
+
+    async def _may_connect_to(self, url: str) -> bool:
+        target = _target(url, self.connect_to)
+        if target is None:
+            return False
+        verdict = self._verdicts.get(target)
+        if verdict is None:
+            verdict = self._verdicts[target] = asyncio.ensure_future(self._verdict(*target))
+        return await asyncio.shield(verdict)
+
+    async def _verdict(self, host: str, port: int) -> bool:
+        try:
+            return bool(await self.connectable(host, port))
+        except (RefusedAddress, OSError):
+            return False
+
     async def _in_thread(self, host: str, port: int) -> list[str]:
         # a name to look up: not on the event loop
         loop = asyncio.get_running_loop()
@@ -330,6 +366,63 @@ def policy_for(settings: ClientSettings) -> HostPolicy:
     return HostPolicy(settings.allow_private, (named - mapping.keys()) | set(mapping.values()))
 
 
+class StoredAnswers:
+    """A client's cache (by ``cache_key``): the stored answers of the URLs about to be
+    requested read a batch at a time (one query), ahead of the requests; the new answers
+    stored a batch at a time (one transaction) as they come."""
+
+    def __init__(
+        self, cache: Cache | AnswerStore, mapping: Mapping[tuple[str, int], tuple[str, int]]
+    ) -> None:
+        self.cache = cache
+        self._mapping = mapping
+        # Read ahead (None: none stored); each taken out when its URL is requested.
+        self._read: dict[str, Answer | None] = {}
+        self._pending: list[Answer] = []
+
+    def read_ahead(self, targets: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+        """``targets``, the stored answers of each batch read before its first URL is
+        handed out."""
+        batch: list[tuple[str, str]] = []
+        for target in targets:
+            batch.append(target)
+            if len(batch) == CACHE_BATCH:
+                yield from self._with_stored(batch)
+                batch = []
+        yield from self._with_stored(batch)
+
+    def _with_stored(self, batch: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        keys = [cache_key(url, self._mapping) for url, _kind in batch]
+        found = self.cache.get_many(keys)
+        read = self._read
+        for (url, _kind), key in zip(batch, keys, strict=True):
+            read[url] = found.get(key)
+        return batch
+
+    def answer(self, url: str) -> Answer | None:
+        """The stored answer of ``url``, if any."""
+        if url in self._read:
+            return self._read.pop(url)
+        return self.cache.get(cache_key(url, self._mapping))
+
+    def keep(self, answer: Answer) -> None:
+        """Store ``answer`` (with the next batch), when it may be given again."""
+        if not _storable(answer):
+            return
+        key = cache_key(answer.url, self._mapping)
+        if key != answer.url:  # a copy under its key
+            answer = _copy(answer)
+            answer.url = key
+        self._pending.append(answer)
+        if len(self._pending) >= CACHE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending:
+            self.cache.put_many(list(self._pending))
+        self._pending.clear()
+
+
 class Client:
     """Requests URLs as the module docstring says (an async context manager)."""
 
@@ -345,26 +438,13 @@ class Client:
         self._session: aiohttp.ClientSession | None = None
         self._resolver: GuardedResolver | None = None
         self._all = asyncio.Semaphore(max(1, settings.concurrency))
-        self._hosts: dict[str, asyncio.Semaphore] = {}
-        self._keys: dict[tuple[str | None, int | None], str] = {}  # (host, port) -> host key
-        self._next_at: dict[str, float] = {}  # host key -> when its next request may go
-        # host key -> until when a 429 or 503 asked that none of its requests go, and
-        # the seconds it was held so in all
-        self._held_until: dict[str, float] = {}
-        self._held_for: dict[str, float] = {}
+        self._pacing = HostPacing(settings.per_host, settings.held_cap)
         self._mapping = parse_connect_to(settings.connect_to)
         # The places the user named: a request may go to one whatever its port.
         self._ports = HostPolicy(
             named=HostPolicy.naming(settings.named_hosts).named | self._mapping.keys()
         )
-        # Whether the guard lets the run connect to a (host, port), asked once a run
-        # before a stored answer of that host is used.
-        self._connectable: dict[tuple[str, int], asyncio.Future[bool]] = {}
-        # The verdicts known, by the URL's origin (``robots.origin``).
-        self._connectable_origins: dict[str, bool] = {}
-        # The stored answers of the URLs about to be requested (None: none stored),
-        # read a batch at a time by fetch_all; each taken out when its URL is requested.
-        self._stored: dict[str, Answer | None] = {}
+        self._stored = StoredAnswers(cache, self._mapping) if cache is not None else None
 
     async def __aenter__(self) -> Client:
         settings = self.settings
@@ -414,8 +494,10 @@ class Client:
         False (then the dict is empty and memory stays flat). With a cache, the answers
         are stored as they come, in batches."""
         answers: dict[str, Answer] = {}
-        pending: list[Answer] = []
-        queue: Iterator[tuple[str, str]] = self._read_ahead(targets)
+        stored = self._stored
+        queue: Iterator[tuple[str, str]] = (
+            iter(targets) if stored is None else stored.read_ahead(targets)
+        )
 
         async def work() -> None:
             for url, kind in queue:  # shared: each worker takes the next
@@ -424,89 +506,14 @@ class Client:
                     answers[url] = answer
                 if on_answer is not None:
                     on_answer(answer)
-                if self.cache is not None and _storable(answer):
-                    pending.append(self._as_stored(answer))
-                    if len(pending) >= CACHE_BATCH:
-                        self._store(pending)
+                if stored is not None:
+                    stored.keep(answer)
 
         workers = WORKERS_PER_SLOT * max(1, self.settings.concurrency)
         await asyncio.gather(*(work() for _ in range(workers)))
-        self._store(pending)
+        if stored is not None:
+            stored.flush()
         return answers
-
-    def _read_ahead(self, targets: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
-        """``targets``, the stored answers of each batch read (one query) before its
-        first URL is handed out."""
-        if self.cache is None:
-            yield from targets
-            return
-        batch: list[tuple[str, str]] = []
-        for target in targets:
-            batch.append(target)
-            if len(batch) == CACHE_BATCH:
-                yield from self._with_stored(batch)
-                batch = []
-        yield from self._with_stored(batch)
-
-    def _with_stored(self, batch: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        assert self.cache is not None
-        mapping = self._mapping
-        keys = [cache_key(url, mapping) for url, _kind in batch]
-        found = self.cache.get_many(keys)
-        stored = self._stored
-        for (url, _kind), key in zip(batch, keys, strict=True):
-            stored[url] = found.get(key)
-        return batch
-
-    def _stored_answer(self, url: str) -> Answer | None:
-        if self.cache is None:
-            return None
-        if url in self._stored:
-            return self._stored.pop(url)
-        return self.cache.get(cache_key(url, self._mapping))
-
-    def _as_stored(self, answer: Answer) -> Answer:
-        """``answer`` under its key in the cache (a copy when that is not its URL)."""
-        key = cache_key(answer.url, self._mapping)
-        if key == answer.url:
-            return answer
-        stored = _copy(answer)
-        stored.url = key
-        return stored
-
-    async def _may_connect(self, url: str, key: str | None) -> bool:
-        """Whether the guard lets this run connect where ``url``'s requests go (asked
-        once a host and port; ``key``: the URL's ``origin``): a stored answer stands for
-        a new one only then."""
-        if key is None:
-            return False
-        known = self._connectable_origins.get(key)
-        if known is None:
-            known = self._connectable_origins[key] = await self._may_connect_to(url)
-        return known
-
-    async def _may_connect_to(self, url: str) -> bool:
-        target = _target(url, self._mapping)
-        if target is None or self._resolver is None:
-            return False
-        verdict = self._connectable.get(target)
-        if verdict is None:
-            verdict = self._connectable[target] = asyncio.ensure_future(
-                self._check_connectable(*target)
-            )
-        return await asyncio.shield(verdict)
-
-    async def _check_connectable(self, host: str, port: int) -> bool:
-        assert self._resolver is not None
-        try:
-            return bool(await self._resolver.connectable(host, port))
-        except (RefusedAddress, OSError):
-            return False
-
-    def _store(self, pending: list[Answer]) -> None:
-        if self.cache is not None and pending:
-            self.cache.put_many(list(pending))
-        pending.clear()
 
     # ------------------------------------------------------------------ one URL
 
@@ -541,11 +548,13 @@ class Client:
         if rules is not None and rules.disallows(url):
             detail = "not requested: robots.txt disallows it for Googlebot"
             return Answer(url, robots_disallowed=True, detail=detail)
-        cached = self._stored_answer(url)
+        cached = self._stored.answer(url) if self._stored is not None else None
         # the guard's verdict on the host read as it is once known, else asked once
+        resolver = self._resolver
         if cached is not None and not (
             _reusable(cached, kind)
-            and (self._connectable_origins.get(key or "") or await self._may_connect(url, key))
+            and resolver is not None
+            and (resolver.known_to_connect(key) or await resolver.may_connect(url, key))
         ):
             cached = None
         if cached is not None and _still_fresh(cached):
@@ -579,7 +588,7 @@ class Client:
                 return _given_again(cached, url, attempts, fresh_until, sent=sent)
             conditional = {}
             location = response.header("Location")
-            answer = self._answer(url, kind, response, chain, attempts)
+            answer = _answer(url, kind, response, chain, attempts)
             answer.sent = sent
             if response.status not in REDIRECTS:
                 return answer
@@ -625,33 +634,6 @@ class Client:
             rules = await self.robots.rules(url)
         return rules is not None and rules.disallows(url)
 
-    def _answer(
-        self, url: str, kind: str, response: Response, chain: list[Hop], attempts: int
-    ) -> Answer:
-        answer = Answer(
-            url,
-            status=response.status,
-            final_url=response.url,
-            chain=list(chain),
-            content_type=response.content_type,
-            attempts=attempts,
-            etag=response.header("ETag"),
-            last_modified=response.header("Last-Modified"),
-        )
-        if response.status == 200 and not chain:
-            answer.fresh_until = freshness(response.headers, time.time())
-        if kind in GET_KINDS and 200 <= response.status < 300:
-            if response.bomb:
-                answer.error = TOO_LARGE
-                answer.detail = (
-                    f"a compression bomb: more than {len(response.body)} bytes before the end"
-                    " of its head"
-                )
-                return answer
-            text = response.text() if response.content_type in HTML_TYPES else ""
-            answer.signals = read_signals(response.url, response.headers, text)
-        return answer
-
     # ------------------------------------------------------------------ one hop
 
     async def _hop(
@@ -679,7 +661,7 @@ class Client:
             if wait is None:
                 wait = settings.backoff * 2**attempt
             # the host is held (the last attempt's wait too, for the host's other URLs)
-            held = wait <= settings.retry_after_cap and self._hold(url, wait)
+            held = wait <= settings.retry_after_cap and self._pacing.hold(url, wait)
             if not held or attempt == settings.retries:
                 return response, attempt + 1, sent
             await asyncio.sleep(wait)
@@ -692,27 +674,22 @@ class Client:
             raise RuntimeError("Client used outside `async with`")
         try:
             parsed = URL(url, encoded=True)
-            key = self._host_key(parsed)
+            key = self._pacing.key(parsed)
         except ValueError as error:
             raise HopError(INVALID_URL, _invalid(error), sent=False) from None
         refused_port = self._refused_port(url)  # a robots.txt's redirect too
         if refused_port is not None:
             raise HopError(BAD_PORT, refused_port, sent=False)
-        host = self._hosts.get(key)
-        if host is None:
-            host = self._hosts[key] = asyncio.Semaphore(max(1, self.settings.per_host))
-        # The host's slot, the end of a 429's or 503's wait and its Crawl-delay first:
-        # waiting for them holds no slot of the others.
-        async with host:
-            held = self._held_until.get(key, 0.0) - time.monotonic()
-            if held > 0:
-                await asyncio.sleep(held)
+
+        def crawl_delay() -> float:
             robots = self.robots
             rules = robots.known(url) if robots is not None and robots.delayed else None
-            if rules is not None and rules.delay > 0:
-                await self._space(key, rules.delay)
-            async with self._all:
-                return await self._send(method, parsed, headers, limit, page)
+            return rules.delay if rules is not None else 0.0
+
+        # The host's turn (its slot, the end of a 429's or 503's wait, its Crawl-delay)
+        # first: waiting for it holds no slot of the others.
+        async with self._pacing.turn(key, crawl_delay), self._all:
+            return await self._send(method, parsed, headers, limit, page)
 
     async def _send(
         self, method: str, url: URL, headers: dict[str, str], limit: int, page: bool
@@ -737,36 +714,6 @@ class Client:
         except Exception as error:
             raise _hop_error(error) from None
 
-    def _hold(self, url: str, seconds: float) -> bool:
-        """No request to ``url``'s host goes in the next ``seconds`` (a 429's or a
-        503's wait: its Retry-After, or the backoff); False, and no hold, once the host
-        was held ``held_cap`` seconds in all."""
-        key = self._host_key(URL(url, encoded=True))
-        now = time.monotonic()
-        until = max(self._held_until.get(key, now), now + seconds)
-        held = self._held_for.get(key, 0.0) + until - max(self._held_until.get(key, now), now)
-        if held > self.settings.held_cap:
-            return False
-        self._held_for[key] = held
-        self._held_until[key] = until
-        return True
-
-    async def _space(self, key: str, delay: float) -> None:
-        """Wait for the host's Crawl-delay since its previous request."""
-        now = time.monotonic()
-        at = max(now, self._next_at.get(key, now))
-        self._next_at[key] = at + delay
-        if at > now:
-            await asyncio.sleep(at - now)
-
-    def _host_key(self, parsed: URL) -> str:
-        """The host and port a request goes to, as the per-host limit counts them."""
-        host, port = parsed.raw_host, parsed.port
-        key = self._keys.get((host, port))
-        if key is None:
-            key = self._keys[host, port] = f"{canonical_host(host or '')}:{port}"
-        return key
-
     async def _fetch_text(self, url: str) -> tuple[int | None, str]:
         """GET ``url`` (a robots.txt), redirects followed: (final status, text) or
         (None, "") when it got no answer."""
@@ -784,6 +731,33 @@ class Client:
                 return None, ""
             current = following
         return None, ""
+
+
+def _answer(url: str, kind: str, response: Response, chain: list[Hop], attempts: int) -> Answer:
+    """The answer that ``response`` (the last of ``chain``'s hops) gives for ``url``."""
+    answer = Answer(
+        url,
+        status=response.status,
+        final_url=response.url,
+        chain=list(chain),
+        content_type=response.content_type,
+        attempts=attempts,
+        etag=response.header("ETag"),
+        last_modified=response.header("Last-Modified"),
+    )
+    if response.status == 200 and not chain:
+        answer.fresh_until = freshness(response.headers, time.time())
+    if kind in GET_KINDS and 200 <= response.status < 300:
+        if response.bomb:
+            answer.error = TOO_LARGE
+            answer.detail = (
+                f"a compression bomb: more than {len(response.body)} bytes before the end"
+                " of its head"
+            )
+            return answer
+        text = response.text() if response.content_type in HTML_TYPES else ""
+        answer.signals = read_signals(response.url, response.headers, text)
+    return answer
 
 
 def _header_pairs(response: aiohttp.ClientResponse) -> list[tuple[str, str]]:
