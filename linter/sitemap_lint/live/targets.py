@@ -117,8 +117,10 @@ class LineTargets:
 class TargetReader:
     """Reads the targets of one sitemap (or feed) from its decoded text, chunk by chunk.
 
-    Slightly over the usual size: its callbacks for sitemaps and for feeds share one
-    parser and one set of positions."""
+    One class, longer than most: its expat callbacks, for sitemaps and for feeds, are
+    closures over one parser's state (the positions, the open entry, the namespaces),
+    and recovery after a syntax error replays text into that state or hands the rest to
+    the check's own reader."""
 
     def __init__(self, line_offset: int = 0, column_offset: int = 0) -> None:
         self._line_offset = line_offset
