@@ -1061,3 +1061,18 @@ def test_an_acl_is_kept(tmp_path: Path, capsys) -> None:
     assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
     assert os.getxattr(target, "system.posix_acl_access") == acl
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_a_url_that_encoded_would_be_too_long_is_not_encoded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.xml"
+    long_iri = "https://example.com" + "/каталог" * 100  # 800 characters, 4,300 encoded
+    text = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<url><loc>{long_iri}</loc></url>\n</urlset>\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    _status, out, _err = run(["--fix", "--format", "concise", str(path)], capsys)
+    assert path.read_text(encoding="utf-8") == text  # no UR003 made by a fix
+    assert "UR011" in out and "shorten it" in out and "UR003" not in out

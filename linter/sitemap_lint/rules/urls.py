@@ -221,7 +221,9 @@ NON_ASCII = rule(
         (the replacement character) written in the file is reported without a
         fix: it usually means the URL's text was damaged by a wrong decoding
         upstream, and `%EF%BF%BD` would only hide that. (Bytes that are not
-        UTF-8, which are read as U+FFFD, are `invalid-utf8`'s.)
+        UTF-8, which are read as U+FFFD, are `invalid-utf8`'s.) A URL that,
+        encoded, would be longer than 2,048 characters gets no fix either: the
+        message gives its encoded length, to shorten it first.
     """,
     why="""
         The protocol asks for URLs encoded as RFC 3986 requires. Most crawlers
@@ -660,6 +662,15 @@ def _report_non_ascii(
         if not host.isascii()
         else "percent-encoded UTF-8"
     )
+    if len(fixed) > MAX_LENGTH and len(remainder) <= MAX_LENGTH:
+        # Written encoded, it would be over the length UR003 reports: no fix writes it.
+        message = (
+            f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
+            f"must be, it is {len(fixed):,} characters long, over the limit of "
+            f"{MAX_LENGTH:,}: shorten it, then encode it"
+        )
+        report.add(NON_ASCII.at(node.line, node.column, message))
+        return
     report.add(
         NON_ASCII.at(
             node.line,
