@@ -41,6 +41,7 @@ from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
+from sitemap_lint.support.chunks import joined_blocks
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.xsd import Engine
 from sitemap_lint.xsd.shadow import ShadowTree
@@ -259,17 +260,7 @@ def _blocks(texts: Iterable[str], size: int = FEED_SIZE) -> Iterator[str]:
     feed, so a huge comment or tag fed in small chunks costs quadratic time;
     large blocks keep that bounded.
     """
-    pending: list[str] = []
-    length = 0
-    for text in texts:
-        pending.append(text)
-        length += len(text)
-        if length >= size:
-            yield "".join(pending)
-            pending.clear()
-            length = 0
-    if pending:
-        yield "".join(pending)
+    return joined_blocks(texts, size)
 
 
 def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:

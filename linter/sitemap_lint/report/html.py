@@ -48,6 +48,7 @@ from sitemap_lint.report.base import (
     parent_of,
     plural,
 )
+from sitemap_lint.support.chunks import joined_blocks
 from sitemap_lint.support.printable import encodable, printable
 
 try:  # the html extra; without it --format html stops before anything is checked
@@ -220,16 +221,7 @@ PIECE = 1 << 16  # characters of the page written at once
 def _pieces(parts: Iterator[str]) -> Iterator[str]:
     """The template's many small parts joined into pieces of about ``PIECE`` characters,
     each as UTF-8 can carry it."""
-    batch: list[str] = []
-    size = 0
-    for part in parts:
-        batch.append(part)
-        size += len(part)
-        if size >= PIECE:
-            yield encodable("".join(batch))
-            batch.clear()
-            size = 0
-    yield encodable("".join(batch))
+    return map(encodable, joined_blocks(parts, PIECE))
 
 
 Item = tuple[int, FileReport, Finding]
