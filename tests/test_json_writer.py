@@ -179,3 +179,77 @@ def test_a_sarif_report_of_many_findings_holds_one_batch_of_results() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 8_000_000  # every result made at once: over 60 MB
+
+
+def sarif_object(
+    location: dict[str, object], finding: Finding, index: int, fingerprint: str
+) -> dict[str, object]:
+    """A SARIF result as the format's documentation (and GitHub's) gives it."""
+    line, column = max(finding.line, 1), max(finding.column, 1)
+    where: dict[str, object] = {
+        "physicalLocation": {
+            "artifactLocation": location,
+            "region": {
+                "startLine": line,
+                "startColumn": column,
+                "endLine": line,
+                "endColumn": column + 1,
+            },
+        }
+    }
+    if finding.xpath is not None:
+        where["logicalLocations"] = [{"fullyQualifiedName": finding.xpath, "kind": "element"}]
+    result: dict[str, object] = {
+        "ruleId": finding.code,
+        "ruleIndex": index,
+        "level": {"error": "error", "warning": "warning", "info": "note"}[str(finding.severity)],
+        "message": {"text": finding.message},
+        "locations": [where],
+        "partialFingerprints": {"sitemapLint/v1": fingerprint},
+    }
+    spans = [e for e in (finding.fix.edits if finding.fix else ()) if e.target == "span"]
+    if finding.fix is not None and spans:
+        result["fixes"] = [
+            {
+                "description": {"text": finding.fix.message},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": location,
+                        "replacements": [
+                            {
+                                "deletedRegion": {
+                                    "startLine": e.line,
+                                    "startColumn": e.column,
+                                    "endLine": e.end_line,
+                                    "endColumn": e.end_column,
+                                },
+                                "insertedContent": {"text": e.content},
+                            }
+                            for e in spans
+                        ],
+                    }
+                ],
+                "properties": {"applicability": str(finding.fix.applicability)},
+            }
+        ]
+    return result
+
+
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_sarif_results_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
+    from sitemap_lint.report.sarif import SarifResult
+
+    locations = [{"uri": "a.xml", "uriBaseId": "%SRCROOT%"}, {"uri": "-", "description": {}}]
+
+    @draws
+    @given(st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4))
+    def check(items: list[tuple[Finding, dict[str, object], str]]) -> None:
+        document = {
+            "results": [SarifResult(where, f, n, key) for n, (f, where, key) in enumerate(items)]
+        }
+        expected = {
+            "results": [sarif_object(where, f, n, key) for n, (f, where, key) in enumerate(items)]
+        }
+        assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+
+    check()

@@ -122,6 +122,9 @@ def encode(value: object, indent: str) -> str:
         return encode_basestring(value)
     if isinstance(value, Finding):
         return _finding(value, indent)
+    own = getattr(type(value), "__json__", None)
+    if own is not None:  # an object that writes itself (a SARIF result)
+        return str(own(value, indent))
     if value is None:
         return "null"
     if value is True:

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -35,7 +38,7 @@ from sitemap_lint.report.common import (
     one_paragraph,
     truncate,
 )
-from sitemap_lint.report.json import write
+from sitemap_lint.report.json import encode, write
 from sitemap_lint.support.printable import encodable_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -61,6 +64,7 @@ class SarifReporter(Reporter):
         codes = sorted(examples)
         index = {code: i for i, code in enumerate(codes)}
         locations = {id(result): artifact_location(result.name) for result in results}
+        encoded: dict[tuple[int, str], str] = {}
         run = {
             "tool": {
                 "driver": {
@@ -80,7 +84,9 @@ class SarifReporter(Reporter):
             },
             "columnKind": "unicodeCodePoints",
             "results": (
-                sarif_result(locations[id(result)], finding, index[finding.code], fingerprint)
+                SarifResult(
+                    locations[id(result)], finding, index[finding.code], fingerprint, encoded
+                )
                 for result, finding, fingerprint in fingerprints(results)
             ),
         }
@@ -120,69 +126,156 @@ def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
     }
 
 
-def sarif_result(
-    location: dict[str, Any], finding: Finding, rule_index: int, fingerprint: str
-) -> dict[str, Any]:
-    line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
-    result: dict[str, Any] = {
-        "ruleId": finding.code,
-        "ruleIndex": rule_index,
-        "level": LEVELS[finding.severity],
-        "message": {"text": finding.message},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": location,
-                    "region": {
-                        "startLine": line,
-                        "startColumn": column,
-                        "endLine": line,
-                        "endColumn": column + 1,
-                    },
-                },
-                **(
-                    {"logicalLocations": [{"fullyQualifiedName": finding.xpath, "kind": "element"}]}
-                    if finding.xpath is not None
-                    else {}
-                ),
-            }
-        ],
-        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
-    }
-    fixes = sarif_fixes(location, finding)
-    if fixes:
-        result["fixes"] = fixes
-    return result
+class SarifResult:
+    """One ``result`` of the log, written by ``report.json.write`` through ``__json__``:
+    its text is made from pieces fixed by the indentation (``_pieces``), not from a
+    dictionary of some forty values a finding."""
+
+    __slots__ = ("encoded", "finding", "fingerprint", "location", "rule_index")
+
+    def __init__(
+        self,
+        location: dict[str, Any],
+        finding: Finding,
+        rule_index: int,
+        fingerprint: str,
+        encoded: dict[tuple[int, str], str] | None = None,
+    ) -> None:
+        self.location = location
+        self.finding = finding
+        self.rule_index = rule_index
+        self.fingerprint = fingerprint
+        # The report's encodings of its files' locations, by location and indentation.
+        self.encoded = {} if encoded is None else encoded
+
+    def _location(self, indent: str) -> str:
+        key = (id(self.location), indent)
+        found = self.encoded.get(key)
+        if found is None:
+            found = self.encoded[key] = encode(self.location, indent)
+        return found
+
+    def __json__(self, indent: str) -> str:
+        finding = self.finding
+        p = _pieces(indent)
+        line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
+        location = self._location(p.location_indent)
+        xpath = (
+            ""
+            if finding.xpath is None
+            else f"{p.logical}{encode_basestring(finding.xpath)}{p.logical_end}"
+        )
+        fixes = _fixes_json(self, p)
+        return (
+            f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
+            f"{p.level}{encode_basestring(LEVELS[finding.severity])}"
+            f"{p.message}{encode_basestring(finding.message)}{p.artifact}{location}"
+            f"{p.start_line}{line}{p.start_column}{column}{p.end_line}{line}"
+            f"{p.end_column}{column + 1}{p.region_end}{xpath}{p.locations_end}"
+            f"{encode_basestring(self.fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
+        )
 
 
-def sarif_fixes(location: dict[str, Any], finding: Finding) -> list[dict[str, Any]]:
-    """The finding's fix as SARIF ``fixes``: one ``artifactChange`` whose replacements
-    delete a region (end exclusive) and insert text. A fix that changes only bytes
-    (the byte order mark, the encoding) has no text region and is left out."""
-    if finding.fix is None:
-        return []
+def _fixes_json(result: SarifResult, p: _Pieces) -> str:
+    """The finding's fix as SARIF ``fixes`` (after a comma; "" without one): one
+    ``artifactChange`` whose replacements delete a region (end exclusive) and insert
+    text. A fix that changes only bytes (the byte order mark, the encoding) has no text
+    region and is left out."""
+    fix = result.finding.fix
+    if fix is None:
+        return ""
     replacements = [
-        {
-            "deletedRegion": {
-                "startLine": edit.line,
-                "startColumn": edit.column,
-                "endLine": edit.end_line,
-                "endColumn": edit.end_column,
-            },
-            "insertedContent": {"text": edit.content},
-        }
-        for edit in finding.fix.edits
+        f"{p.deleted}{edit.line}{p.r_start_column}{edit.column}{p.r_end_line}{edit.end_line}"
+        f"{p.r_end_column}{edit.end_column}{p.inserted}{encode_basestring(edit.content)}"
+        f"{p.replacement_end}"
+        for edit in fix.edits
         if edit.target == "span"
     ]
     if not replacements:
-        return []
-    return [
-        {
-            "description": {"text": finding.fix.message},
-            "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
-            "properties": {"applicability": str(finding.fix.applicability)},
-        }
-    ]
+        return ""
+    location = result._location(p.change_indent)
+    return (
+        f"{p.fixes}{encode_basestring(fix.message)}{p.change}{location}{p.replacements}"
+        f"{p.replacement_separator.join(replacements)}{p.applicability}"
+        f"{encode_basestring(str(fix.applicability))}{p.fixes_end}"
+    )
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """The fixed text of a result at one indentation, between its values."""
+
+    rule: str
+    index: str
+    level: str
+    message: str
+    artifact: str
+    location_indent: str
+    start_line: str
+    start_column: str
+    end_line: str
+    end_column: str
+    region_end: str
+    logical: str
+    logical_end: str
+    locations_end: str
+    fingerprint_end: str
+    end: str
+    fixes: str
+    change: str
+    change_indent: str
+    replacements: str
+    deleted: str
+    r_start_column: str
+    r_end_line: str
+    r_end_column: str
+    inserted: str
+    replacement_end: str
+    replacement_separator: str
+    applicability: str
+    fixes_end: str
+
+
+@cache
+def _pieces(indent: str) -> _Pieces:
+    i = [indent + "  " * depth for depth in range(12)]
+    key = encode_basestring(FINGERPRINT_KEY)
+    return _Pieces(
+        rule=f'{{\n{i[1]}"ruleId": ',
+        index=f',\n{i[1]}"ruleIndex": ',
+        level=f',\n{i[1]}"level": ',
+        message=f',\n{i[1]}"message": {{\n{i[2]}"text": ',
+        artifact=(
+            f'\n{i[1]}}},\n{i[1]}"locations": [\n{i[2]}{{\n{i[3]}"physicalLocation": '
+            f'{{\n{i[4]}"artifactLocation": '
+        ),
+        location_indent=i[4],
+        start_line=f',\n{i[4]}"region": {{\n{i[5]}"startLine": ',
+        start_column=f',\n{i[5]}"startColumn": ',
+        end_line=f',\n{i[5]}"endLine": ',
+        end_column=f',\n{i[5]}"endColumn": ',
+        region_end=f"\n{i[4]}}}\n{i[3]}}}",
+        logical=(f',\n{i[3]}"logicalLocations": [\n{i[4]}{{\n{i[5]}"fullyQualifiedName": '),
+        logical_end=f',\n{i[5]}"kind": "element"\n{i[4]}}}\n{i[3]}]',
+        locations_end=f'\n{i[2]}}}\n{i[1]}],\n{i[1]}"partialFingerprints": {{\n{i[2]}{key}: ',
+        fingerprint_end=f"\n{i[1]}}}",
+        end=f"\n{indent}}}",
+        fixes=(f',\n{i[1]}"fixes": [\n{i[2]}{{\n{i[3]}"description": {{\n{i[4]}"text": '),
+        change=(f'\n{i[3]}}},\n{i[3]}"artifactChanges": [\n{i[4]}{{\n{i[5]}"artifactLocation": '),
+        change_indent=i[5],
+        replacements=f',\n{i[5]}"replacements": [\n{i[6]}',
+        deleted=f'{{\n{i[7]}"deletedRegion": {{\n{i[8]}"startLine": ',
+        r_start_column=f',\n{i[8]}"startColumn": ',
+        r_end_line=f',\n{i[8]}"endLine": ',
+        r_end_column=f',\n{i[8]}"endColumn": ',
+        inserted=f'\n{i[7]}}},\n{i[7]}"insertedContent": {{\n{i[8]}"text": ',
+        replacement_end=f"\n{i[7]}}}\n{i[6]}}}",
+        replacement_separator=f",\n{i[6]}",
+        applicability=(
+            f'\n{i[5]}]\n{i[4]}}}\n{i[3]}],\n{i[3]}"properties": {{\n{i[4]}"applicability": '
+        ),
+        fixes_end=f"\n{i[3]}}}\n{i[2]}}}\n{i[1]}]",
+    )
 
 
 def artifact_location(name: str) -> dict[str, Any]:
