@@ -337,7 +337,9 @@ ESCAPED_TWICE = rule(
     summary="A URL that holds `&amp;` or another XML escape as text (`&amp;amp;`)",
     what="""
         Detects one of XML's five escapes (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
-        `&apos;`) in the value of a `loc` as the parser reads it: the file
+        `&apos;`) in the value of a `loc`, an `image:loc` or a video's URL
+        (`content_loc`, `player_loc`, `thumbnail_loc`, ...) as the parser reads
+        it: the file
         writes `&amp;amp;`, or writes `&amp;` inside a CDATA section, where
         references are not read. The message shows the URL with each escape
         replaced by its character (percent-encoded where a URL needs it).
@@ -492,7 +494,8 @@ ESCAPE_TEXT = lazy(r"&(amp|apos|quot|lt|gt);")
 
 
 def check_escaped_twice(node: Node, report: Reporter) -> None:
-    """UR017 for a loc whose value holds XML escapes as text."""
+    """UR017 for a URL element (a loc, an image's or a video's) whose value holds XML
+    escapes as text."""
     value = node.text
     names = list(dict.fromkeys(ESCAPE_TEXT.findall(value)))
     if not names:
