@@ -173,6 +173,35 @@ def test_the_first_loc_of_an_entry_counts() -> None:
     assert [t.url for t in read(text)] == ["https://example.com/1"]
 
 
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_box_s_repeated_urls_are_requested_as_the_check_reads_them(nested: bool) -> None:
+    """The check reads a box's first image:loc, content_loc and player_loc (a repeat is
+    a schema error) and every thumbnail_loc: the audit requests those, no more."""
+    box = (
+        "<image:image><image:loc>https://example.com/i1</image:loc>"
+        "<image:loc>https://example.com/i2</image:loc></image:image>"
+        "<video:video><video:thumbnail_loc>https://example.com/t1</video:thumbnail_loc>"
+        "<video:thumbnail_loc>https://example.com/t2</video:thumbnail_loc>"
+        "<video:title>T</video:title><video:description>D</video:description>"
+        "<video:content_loc>https://example.com/c1</video:content_loc>"
+        "<video:content_loc>https://example.com/c2</video:content_loc>"
+        "<video:player_loc>https://example.com/p1</video:player_loc>"
+        "<video:player_loc>https://example.com/p2</video:player_loc></video:video>"
+    )
+    entry = f"<url><loc>https://example.com/</loc>{box}</url>"
+    if nested:  # an entry inside an entry: read by the check's own reader
+        entry = f"<url><loc>https://example.com/0</loc>{entry}"
+    text = f"<urlset {NS} {IMAGE_NS} {VIDEO_NS}>{entry}</urlset>"
+    urls = [t.url for t in read(text) if t.kind != PAGE]
+    assert urls == [
+        "https://example.com/i1",
+        "https://example.com/t1",
+        "https://example.com/t2",
+        "https://example.com/c1",
+        "https://example.com/p1",
+    ]
+
+
 def test_an_alternate_without_hreflang_is_requested_but_not_paired() -> None:
     text = (
         f"<urlset {NS} {XHTML_NS}><url><loc>https://example.com/a</loc>"

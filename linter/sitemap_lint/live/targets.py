@@ -68,6 +68,9 @@ _VIDEO_LOCS = {
 }
 _IMAGE = f"{IMAGE_NS}}}image"
 _IMAGE_LOC = f"{IMAGE_NS}}}loc"
+# A box's URLs of which the check reads the first only (a repeat is a schema error):
+# the audit requests those alone.
+_FIRST_ONLY = frozenset({_IMAGE_LOC, f"{VIDEO_NS}}}content_loc", f"{VIDEO_NS}}}player_loc"})
 _VIDEO = f"{VIDEO_NS}}}video"
 _LINK = f"{XHTML_NS}}}link"
 
@@ -509,7 +512,7 @@ class TargetReader:
                 lastmod = value() or None
             elif role == _MEDIA_LOC:
                 text = value()
-                if text:
+                if text and (place == 1 or tag not in _FIRST_ONLY):
                     entry.append([text, media_kind, *at, TEXT, tag, place, box_place, nested])
             elif role == _LINK_ROLE:
                 if link_item is not None and nested:
@@ -606,14 +609,17 @@ _BOXES = {(IMAGE_NS, "image"), (VIDEO_NS, "video")}
 def _media_targets(box: Node) -> list[Target]:
     """The targets of an ``image:image`` or ``video:video`` node."""
     found: list[Target] = []
+    seen: set[str] = set()
     for part in box.children:
         key = f"{part.ns}}}{part.name}"
         kind = (
             (IMAGE if key == _IMAGE_LOC else None) if box.ns == IMAGE_NS else _VIDEO_LOCS.get(key)
         )
         text = _unmark(part.text.strip())
-        if kind is not None and text:
+        if kind is not None and text and key not in seen:
             found.append(Target(text, kind, part.line, part.column))
+        if key in _FIRST_ONLY:
+            seen.add(key)
     return found
 
 
