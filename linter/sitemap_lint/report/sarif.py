@@ -240,6 +240,8 @@ class _Pieces:
 def _pieces(indent: str) -> _Pieces:
     i = [indent + "  " * depth for depth in range(12)]
     key = encode_basestring(FINGERPRINT_KEY)
+    start_column, end_line, end_column = _after(i[5], "startColumn", "endLine", "endColumn")
+    r_start_column, r_end_line, r_end_column = _after(i[8], "startColumn", "endLine", "endColumn")
     return _Pieces(
         rule=f'{{\n{i[1]}"ruleId": ',
         index=f',\n{i[1]}"ruleIndex": ',
@@ -251,9 +253,9 @@ def _pieces(indent: str) -> _Pieces:
         ),
         location_indent=i[4],
         start_line=f',\n{i[4]}"region": {{\n{i[5]}"startLine": ',
-        start_column=f',\n{i[5]}"startColumn": ',
-        end_line=f',\n{i[5]}"endLine": ',
-        end_column=f',\n{i[5]}"endColumn": ',
+        start_column=start_column,
+        end_line=end_line,
+        end_column=end_column,
         region_end=f"\n{i[4]}}}\n{i[3]}}}",
         logical=(f',\n{i[3]}"logicalLocations": [\n{i[4]}{{\n{i[5]}"fullyQualifiedName": '),
         logical_end=f',\n{i[5]}"kind": "element"\n{i[4]}}}\n{i[3]}]',
@@ -265,9 +267,9 @@ def _pieces(indent: str) -> _Pieces:
         change_indent=i[5],
         replacements=f',\n{i[5]}"replacements": [\n{i[6]}',
         deleted=f'{{\n{i[7]}"deletedRegion": {{\n{i[8]}"startLine": ',
-        r_start_column=f',\n{i[8]}"startColumn": ',
-        r_end_line=f',\n{i[8]}"endLine": ',
-        r_end_column=f',\n{i[8]}"endColumn": ',
+        r_start_column=r_start_column,
+        r_end_line=r_end_line,
+        r_end_column=r_end_column,
         inserted=f'\n{i[7]}}},\n{i[7]}"insertedContent": {{\n{i[8]}"text": ',
         replacement_end=f"\n{i[7]}}}\n{i[6]}}}",
         replacement_separator=f",\n{i[6]}",
@@ -276,6 +278,11 @@ def _pieces(indent: str) -> _Pieces:
         ),
         fixes_end=f"\n{i[3]}}}\n{i[2]}}}\n{i[1]}]",
     )
+
+
+def _after(indent: str, *names: str) -> tuple[str, ...]:
+    """What stands before each of the next members ``names`` of an object at ``indent``."""
+    return tuple(f',\n{indent}"{name}": ' for name in names)
 
 
 def artifact_location(name: str) -> dict[str, Any]:
