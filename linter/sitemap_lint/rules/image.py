@@ -317,8 +317,7 @@ def _check_children(
         )
         return None
     urls.check_url(loc.text, loc, report, field="image:loc", replacements=replacements)
-    if "&" in loc.text:
-        urls.check_escaped_twice(loc, report)
+    urls.check_escaped_twice(loc, report)
     return loc
 
 

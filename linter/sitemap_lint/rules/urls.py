@@ -482,8 +482,7 @@ class LocCheck:
         entry.url = check_url(
             node.text, node, report, replacements=entry.replacements, base=self.base
         )
-        if "&" in node.text:
-            check_escaped_twice(node, report)
+        check_escaped_twice(node, report)
 
 
 # XML's five escapes, and what each stands for in a URL (percent-encoded where a URL needs it).
@@ -497,6 +496,8 @@ def check_escaped_twice(node: Node, report: Reporter) -> None:
     """UR017 for a URL element (a loc, an image's or a video's) whose value holds XML
     escapes as text."""
     value = node.text
+    if "&" not in value:
+        return
     names = list(dict.fromkeys(ESCAPE_TEXT.findall(value)))
     if not names:
         return

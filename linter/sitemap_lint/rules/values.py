@@ -227,7 +227,8 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
             fix = replace_text(node, written, how, safe=False)
     elif re.fullmatch(r"[+-]?[0-9]*,[0-9]+", text):
         fixed = text.replace(",", ".")
-        if Decimal(0) <= Decimal(fixed) <= Decimal(1) and _thousands(text):
+        in_range = Decimal(0) <= Decimal(fixed) <= Decimal(1)
+        if in_range and _thousands(text):
             # '1,000': 1.0 with a decimal comma, or 1000 with a thousands separator.
             message = (
                 f"priority {text!r} is {fixed} with a decimal comma, or {text.replace(',', '')} "
@@ -237,7 +238,7 @@ def check_priority(value: str, node: Node, report: Reporter) -> None:
             fix = replace_text(
                 node, fixed, f"Read the comma as a decimal one: write {fixed}", safe=False
             )
-        elif Decimal(0) <= Decimal(fixed) <= Decimal(1):
+        elif in_range:
             message = f"priority {text!r} uses a decimal comma; write {fixed}"
             fix = replace_text(node, fixed, f"Write {fixed}")
         else:

@@ -942,8 +942,7 @@ def _check_protocol(node: Node, report: Reporter, replacements: Replacements | N
         )
         return False
     field = f"video:{node.name}"
-    if "&" in node.text:
-        urls.check_escaped_twice(node, report)
+    urls.check_escaped_twice(node, report)
     return urls.check_url(node.text, node, report, field, replacements=replacements) is not None
 
 
@@ -984,8 +983,7 @@ def _check_value(name: str, node: Node, context: EntryContext, report: Reporter)
         if text.strip(_XML_SPACE) and not _is_ftp(text):
             field = f"video:{name}"
             urls.check_url(text, node, report, field, replacements=context.replacements)
-            if "&" in text:
-                urls.check_escaped_twice(node, report)
+            urls.check_escaped_twice(node, report)
         if name == "content_segment_loc" and "duration" in node.attrs:
             _check_duration(
                 node.attrs["duration"],
