@@ -767,17 +767,24 @@ class StreamParser:
 
     def _markup_repair(self, code: int, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """A defect in the markup of an open entry with an obvious reading, found at the
-        error at file byte ``offset`` when the entry can be read again: the repair
-        (start, end, mark) and the file byte offset where the finding stands. An end tag
-        of the innermost open element whose ``>`` is missing (its whole name, white
-        space, then the "<" expat stopped at) gets its ``>``, in place of its first
-        space, or put before a line break (where nothing after it on the line moves):
-        the finding stands where the ``>`` is missing. A raw "<" in a field's value (no
-        name after it, or glued to the text before it: ``q=a<b``) is marked, and the
-        finding stands after it (rules/xml.py reads a "<" there as the defect)."""
+        error at file byte ``offset``: the repair (start, end, mark) and the file byte
+        offset where the finding stands. The entry is read again with it, or, when it is
+        too long for that, read on after it (``_read_on``: only a "<" right before the
+        error). An end tag of the innermost open element whose ``>`` is missing (its
+        whole name, white space, then the "<" expat stopped at) gets its ``>``, in place
+        of its first space, or put before a line break (where nothing after it on the
+        line moves): the finding stands where the ``>`` is missing. A stray "<" between
+        the entry's elements is read as white space (``_stray_repair``). A raw "<" in a
+        field's value (no name after it, or glued to the text before it: ``q=a<b``) is
+        marked, and the finding stands after it (rules/xml.py reads a "<" there as the
+        defect)."""
         stack = self._stack
         entry = self._entry_open
-        if code not in (_INVALID_TOKEN, _TAG_MISMATCH) or len(stack) < 2 or entry is None:
+        if (
+            code not in (_INVALID_TOKEN, _TAG_MISMATCH)
+            or len(stack) <= self._entry_depth
+            or entry is None
+        ):
             return None
         base = self._window_base
         # An entry too long to be read again is read on after the repair where it
@@ -809,8 +816,7 @@ class StreamParser:
                 return (where, where, b">"), where
         if len(stack) == self._entry_depth + 1:
             return self._stray_repair(offset)
-        if len(stack) < 3:
-            return None  # a raw "<" is repaired in a field's value only
+        # Deeper: in a field's value, where a raw "<" is repaired.
         if window[at - 1] == 0x3C and window[at : at + 1] not in (b"/", b"?", b"!"):
             lt = at - 1  # no name after it: expat stopped right after it
         elif not replayable:
@@ -831,9 +837,9 @@ class StreamParser:
     def _stray_repair(self, offset: int) -> tuple[tuple[int, int, bytes], int] | None:
         """A stray "<" between the elements of an open entry (expat stopped right after
         it, at file byte ``offset``: no name follows it, and only white space stands
-        since the last tag), with any more right after it, read as white space, so that the entry reads as if it were
-        removed; a start tag glued to it (``<<b>``) whose element is never closed in the
-        entry is stray markup with it. The finding stands where expat stopped, as
+        since the last tag), with any more right after it, read as white space, so that
+        the entry reads as if it were removed; a start tag glued to it (``<<b>``) whose
+        element is never closed in the entry is stray markup with it. The finding stands where expat stopped, as
         without the repair (rules/xml.py names the "<")."""
         window = self._window
         at = offset - self._window_base - 1
@@ -864,7 +870,7 @@ class StreamParser:
         before it, never closed): that "<" is marked as ``_markup_repair`` marks one;
         the finding stands at the end tag (rules/xml.py finds the "<" from there)."""
         stack = self._stack
-        if len(stack) < 4:
+        if len(stack) < self._entry_depth + 3:
             return None  # the "tag" stands in a field of an entry
         window = self._window
         base = self._window_base
