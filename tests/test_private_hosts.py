@@ -725,3 +725,14 @@ def test_the_fetcher_and_the_live_client_of_a_run_share_its_pins(
     assert len(looked) >= 2  # the fetcher's lookup, then the live client's
     assert "/pages/plain" not in reached
     assert [f.code for f in result.findings if f.code.startswith("LV")] == ["LV014"]
+
+
+def test_a_name_with_a_label_over_63_characters_does_not_resolve() -> None:
+    from sitemap_lint.inputs.guard import Guard, HostPolicy, Pins
+
+    host = "a" * 70 + ".example.com"
+    pins = Pins()
+    pins.resolve([(host, 443)])  # left to the first guard, as a name that does not resolve
+    guard = Guard(HostPolicy.naming([f"https://{host}/s.xml"]), pins)
+    with pytest.raises(OSError, match="not a host name"):
+        guard.connectable(host, 443)

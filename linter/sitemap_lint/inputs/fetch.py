@@ -30,7 +30,6 @@ from sitemap_lint.inputs.guard import (
     Pins,
     RefusedAddress,
     address_text,
-    bad_port_reason,
     guarded_transport,
     host_address,
     url_origin,
@@ -262,10 +261,9 @@ class Fetcher:
 
     def _port_problem(self, url: str, redirected_from: str = "") -> FetchProblem | None:
         """BAD_PORT when ``url``'s port is one of the bad ports no input names."""
-        place = url_origin(url)
-        if place is None or not self.settings.hosts.refuses_port(*place):
+        reason = self.settings.hosts.port_refusal(url_origin(url))
+        if reason is None:
             return None
-        reason = bad_port_reason(place[1])
         return FetchProblem(FetchKind.BAD_PORT, url, origin=redirected_from, detail=reason)
 
     def _final(self, progress: _Progress, response: httpx.Response) -> Fetched:

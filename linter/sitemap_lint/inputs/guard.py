@@ -310,6 +310,13 @@ class HostPolicy:
         addresses, not ports)."""
         return port in BAD_PORTS and not self.names(host, port)
 
+    def port_refusal(self, place: tuple[str, int] | None) -> str | None:
+        """Why no request goes to ``place`` ((canonical host, port), as the client that
+        connects parses the URL; None: not known), or None when one may."""
+        if place is None or not self.refuses_port(*place):
+            return None
+        return bad_port_reason(place[1])
+
 
 def url_origin(url: str) -> tuple[str, int] | None:
     """(canonical host, port) of an http(s) URL as the client connects to it, or None."""
@@ -341,8 +348,12 @@ class RefusedAddress(Exception):
 
 def looked_up(host: str, port: int) -> list[str]:
     """The addresses the system's resolver gives ``host`` for a TCP connection to
-    ``port``, each once, in its order; OSError when the host does not resolve."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    ``port``, each once, in its order; OSError when the host does not resolve (a
+    label over 63 characters too, which the resolver's IDNA step refuses)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except UnicodeError as error:
+        raise socket.gaierror(socket.EAI_NONAME, f"not a host name: {error}") from None
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 

@@ -62,7 +62,6 @@ from sitemap_lint.inputs.guard import (
     Pins,
     RefusedAddress,
     address_text,
-    bad_port_reason,
     canonical_host,
     host_address,
     http_scheme,
@@ -620,10 +619,7 @@ class Client:
         or None when one may."""
         if _EXPLICIT_PORT.match(url) is None:
             return None  # the scheme's own port, 80 or 443: never a bad one (no parse)
-        place = _host_and_port(url)
-        if place is None or not self._ports.refuses_port(*place):
-            return None
-        return bad_port_reason(place[1])
+        return self._ports.port_refusal(_host_and_port(url))
 
     async def _disallowed(self, url: str) -> bool:
         """Whether the robots.txt of ``url``'s host (fetched once) disallows it."""

@@ -1,5 +1,6 @@
-"""The records the live audit's steps pass to each other (no behaviour here, but the
-words of an answer's redirect chain, which its findings and the reports share)."""
+"""The records the live audit's steps pass to each other, with the little behaviour
+they share: the words of an answer's redirect chain (its findings' and the reports'),
+and the element pointer of a listed URL (``TargetPointer``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sitemap_lint.model import EntryPointer
-from sitemap_lint.model import element_number as element_number  # the targets' reader's
 from sitemap_lint.support.records import Frozen
 
 # What a listed URL is, by the element that lists it.

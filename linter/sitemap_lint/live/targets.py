@@ -44,9 +44,8 @@ from sitemap_lint.live.model import (
     VIDEO_THUMBNAIL,
     Target,
     TargetPointer,
-    element_number,
 )
-from sitemap_lint.model import Node
+from sitemap_lint.model import Node, element_number
 
 __all__ = ["LineTargets", "TargetReader", "sample"]
 
@@ -264,7 +263,7 @@ class TargetReader:
     def _entry_reader(self) -> bool:
         """Whether a recovering StreamParser can read this document's entries: a
         sitemap's, or a feed's whose items the reader wants (an RSS 2.0 or Atom feed)."""
-        return self._entry is not None or bool(self._feed_items)
+        return self._entry is not None or self._feed_items
 
     def _hand_over(self, replay: str, line: int, column: int, final: bool) -> None:
         """Read ``replay``, the rest of the file from file ``line`` and ``column`` (both
