@@ -1076,3 +1076,29 @@ def test_a_url_that_encoded_would_be_too_long_is_not_encoded(
     _status, out, _err = run(["--fix", "--format", "concise", str(path)], capsys)
     assert path.read_text(encoding="utf-8") == text  # no UR003 made by a fix
     assert "UR011" in out and "shorten it" in out and "UR003" not in out
+
+
+def test_a_diff_whose_reader_goes_away_still_counts_every_file(tmp_path: Path) -> None:
+    """`sitemap-lint --diff ... | true`: the reader is gone before the first diff; the run
+    ends with the diff's status and says what it would fix, no internal error."""
+    import io
+
+    from sitemap_lint.run import RunSettings, execute
+
+    paths = []
+    for name in ("a.xml", "b.xml"):
+        path = tmp_path / name
+        path.write_text(
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            "<url><loc>https://example.com/</loc><changefreq>Daily</changefreq></url></urlset>"
+        )
+        paths.append(str(path))
+
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError
+
+    err = io.StringIO()
+    settings = RunSettings(paths=paths, diff=True, now=NOW, isolated=True)
+    assert execute(settings, out=Gone(), err=err) == 1
+    assert "Would fix 2 findings in 2 file(s)." in err.getvalue()

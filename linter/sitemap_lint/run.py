@@ -128,8 +128,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     if fixing:
         from sitemap_lint.fix import runner
 
-        with writing_to(out):  # the diff, or the fixed standard input
-            fixed, stdin = _fix(settings, config, sources, stdin, out, err)
+        fixed, stdin = _fix(settings, config, sources, stdin, out, err)
         if settings.diff or settings.fix_only or fixed.unread:
             # A file that cannot be read cannot be checked either: no report, as without
             # --fix; what was written is still said.
@@ -251,6 +250,7 @@ def _fix(
     """Fix the local inputs (``--fix``, ``--fix-only``) or print the diff (``--diff``);
     the fixed standard input goes to ``out`` and is what the report then checks."""
     from sitemap_lint.fix.runner import fix_files
+    from sitemap_lint.support.pipes import write_bytes, writing_to
 
     plan = check_plan(settings, config)
     checked = sources
@@ -272,10 +272,8 @@ def _fix(
     for line in fixed.unshown:
         err.write(f"sitemap-lint: warning: {printable(line)}\n")
     if fixed.stdin is not None:
-        out.buffer.write(fixed.stdin) if hasattr(out, "buffer") else out.write(
-            fixed.stdin.decode("utf-8", "replace")
-        )
-        out.flush()
+        with writing_to(out):
+            write_bytes(out, fixed.stdin)
         stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:

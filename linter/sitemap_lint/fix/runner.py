@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import Edit, FindingFix
 from sitemap_lint.inputs.reader import Source, is_url, real_path
+from sitemap_lint.support.pipes import write_bytes, writing_to
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -89,10 +90,12 @@ def fix_files(
             shown = of_fix(done)
             if shown is None:
                 run.unshown.append(unshown(done))
-            elif isinstance(shown, str):
-                out.write(shown)
             else:
-                _write_bytes(out, shown)
+                with writing_to(out):  # a reader gone: the other files are still fixed
+                    if isinstance(shown, str):
+                        out.write(shown)
+                    else:
+                        write_bytes(out, shown)
         elif source.path is not None:
             try:
                 replace_fixed(Path(source.path), done.fixed, done.original)
@@ -102,18 +105,6 @@ def fix_files(
         run.fixed += len(done.fixed_findings)
         run.files += 1
     return run
-
-
-def _write_bytes(out: TextIO, data: bytes) -> None:
-    """``data`` (a diff of a file's bytes in its encoding) to ``out`` as it is, after
-    what was written there as text."""
-    buffer = getattr(out, "buffer", None)
-    if buffer is None:
-        out.write(data.decode("utf-8", "replace"))
-        return
-    out.flush()
-    buffer.write(data)
-    buffer.flush()
 
 
 def _options(plan: CheckPlan, config: Config, source: Source) -> Options:

@@ -63,3 +63,15 @@ def pipe_console(**options: Any) -> Console:
             raise BrokenPipeError(errno.EPIPE, "the report's reader closed the pipe")
 
     return _PipeConsole(**options)
+
+
+def write_bytes(out: TextIO, data: bytes) -> None:
+    """``data`` (a diff of a file's bytes in its encoding, a fixed standard input) to
+    ``out`` as it is, after what was written there as text."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        out.write(data.decode("utf-8", "replace"))
+        return
+    out.flush()
+    buffer.write(data)
+    buffer.flush()
