@@ -312,6 +312,8 @@ def test_an_entry_larger_than_a_part_is_refused() -> None:
         ("https://example.com/caf\u00e9/", "https://example.com/caf%C3%A9/s-1.xml"),
         ("https://ex\u00e4mple.com/", "https://xn--exmple-cua.com/s-1.xml"),
         ("https://example.com/a%20b/", "https://example.com/a%20b/s-1.xml"),
+        # As browsers encode a host (UTS #46, not the idna codec's IDNA 2003: fass.de).
+        ("https://fa\u00df.de/maps/", "https://xn--fa-hia.de/maps/s-1.xml"),
     ],
 )
 def test_the_index_lists_the_parts_at_the_base_url_encoded(

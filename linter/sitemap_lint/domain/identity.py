@@ -26,7 +26,7 @@ def _normal_escape(match: re.Match[str]) -> str:
     return normal_escape(match.group(1))
 
 
-def _as_uri(iri: str) -> str:
+def as_uri(iri: str) -> str:
     """The URI an IRI maps to (RFC 3987, 3.1): a host outside ASCII in its IDNA form (as
     browsers encode it; kept when it has none), the other characters outside ASCII as
     percent-encoded UTF-8."""
@@ -66,7 +66,7 @@ def _without_dot_segments(url: str) -> str:
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
     without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
-    URI it maps to (``_as_uri``), the percent-escapes after the host with upper-case
+    URI it maps to (``as_uri``), the percent-escapes after the host with upper-case
     hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded, and
     the path's "." and ".." segments resolved. Otherwise the path, query and fragment
     are kept as written (they may be case-sensitive)."""
@@ -76,7 +76,7 @@ def normal_url(url: str) -> str:
         if ABNORMAL_ESCAPE.search(url, start) is not None:
             url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
     if not url.isascii():
-        url = _as_uri(url)
+        url = as_uri(url)
     if "/." in url:
         url = _without_dot_segments(url)
     if url.startswith(("https://", "http://")):

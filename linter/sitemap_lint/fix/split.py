@@ -19,7 +19,6 @@ scope is refused (unless forced), naming the directory common to the entries.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
@@ -316,18 +315,14 @@ def _directory(base_url: str) -> str:
 
 
 def index_base(base_url: str) -> str:
-    """The parts' directory as the index lists it: its path percent-encoded (UTF-8)
-    where a URL may not hold a character as it is (a space, a character outside ASCII;
-    a '%' stays), its host in punycode; the same directory, as the scope rules read it."""
-    from urllib.parse import quote, urlsplit, urlunsplit
+    """The parts' directory as the index lists it: the URI its IRI maps to (its host as
+    browsers encode it, ``domain.identity.as_uri``), with what else a URI may not hold
+    as it is percent-encoded (``domain.urls.encoded``: a space, a '%' that starts no
+    escape); the same directory, as the scope rules read it."""
+    from sitemap_lint.domain.identity import as_uri
+    from sitemap_lint.domain.urls import encoded
 
-    parts = urlsplit(_directory(base_url))
-    netloc = parts.netloc
-    if not netloc.isascii():
-        with contextlib.suppress(UnicodeError):
-            netloc = netloc.encode("idna").decode("ascii")
-    path = quote(parts.path, safe="/%:@!$&'()*+,;=~")
-    return urlunsplit((parts.scheme, netloc, path, parts.query, parts.fragment))
+    return encoded(as_uri(_directory(base_url)))
 
 
 def _common_directory(urls: list[ParsedURL]) -> str | None:
