@@ -316,13 +316,14 @@ def _directory(base_url: str) -> str:
 
 def index_base(base_url: str) -> str:
     """The parts' directory as the index lists it: the URI its IRI maps to (its host as
-    browsers encode it, ``domain.identity.as_uri``), with what else a URI may not hold
-    as it is percent-encoded (``domain.urls.encoded``: a space, a '%' that starts no
-    escape); the same directory, as the scope rules read it."""
-    from sitemap_lint.domain.identity import as_uri
-    from sitemap_lint.domain.urls import encoded
+    browsers encode it, ``domain.identity.as_uri``), a space or another character a URI
+    may not hold percent-encoded (a '%' stays: the URL rules judge it); the same
+    directory, as the scope rules read it."""
+    from urllib.parse import quote
 
-    return encoded(as_uri(_directory(base_url)))
+    from sitemap_lint.domain.identity import as_uri
+
+    return quote(as_uri(_directory(base_url)), safe="/%:@!$&'()*+,;=~?#[]")
 
 
 def _common_directory(urls: list[ParsedURL]) -> str | None:
