@@ -152,11 +152,6 @@ class HtmlReporter(Reporter):
             write(piece)
 
 
-def render(results: Sequence[FileReport], run: RunInfo | None) -> str:
-    """The whole page for ``results``."""
-    return "".join(page(results, run))
-
-
 def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
     """The page for ``results`` in pieces of about ``PIECE`` characters: written as it is
     made, it is never whole in memory."""
@@ -893,4 +888,4 @@ def _human_bytes(size: int) -> str:
     return f"{size:,} bytes"
 
 
-__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "page", "render"]
+__all__ = ["ROW_LIMIT", "URL_LIMIT", "HtmlReporter", "embedded_json", "page"]
