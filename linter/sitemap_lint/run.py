@@ -28,6 +28,7 @@ from sitemap_lint.settings.declared import (
     RANGED,
     RUN_SETTINGS,
     RunSettings,
+    given_empty,
     parse,
 )
 from sitemap_lint.settings.parsing import (
@@ -103,7 +104,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     err = err or sys.stderr
     for setting in RUN_SETTINGS:
         value = getattr(settings, setting.name)
-        if setting.given_empty(value):  # --profile "" is refused as any unknown one
+        if given_empty(value):  # --profile "" is refused as any unknown one
             setting.parse(value)
     if settings.diff and settings.fix_only:  # one writes the fixes, the other nothing
         raise UsageError(

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.fix.apply import apply, fixable
-from sitemap_lint.inputs.reader import GZIP_MAGIC, Source
+from sitemap_lint.inputs.reader import (
+    GZIP_MAGIC,
+    READ_SIZE,
+    ByteStream,
+    GzipDamage,
+    Source,
+    gunzip,
+    standard_input,
+)
 from sitemap_lint.rules.events import InputKind, Unfixed
 
 if TYPE_CHECKING:
@@ -72,7 +80,6 @@ def read_source(source: Source) -> bytes:
     """The bytes of a file or of standard input, at most ``MAX_FIX_BYTES``."""
     from sitemap_lint.engine.dispatch import InputChecks
     from sitemap_lint.engine.sink import FindingList
-    from sitemap_lint.inputs.reader import ByteStream, standard_input
 
     if source.data is not None:
         return source.data
@@ -103,7 +110,6 @@ def _inflate(raw: bytes) -> bytes | str:
     """The content of the gzip file ``raw``, every member in turn, as a check reads it
     (``inputs.reader.gunzip``; it is written back as one member); or the reason it
     cannot be fixed."""
-    from sitemap_lint.inputs.reader import READ_SIZE, GzipDamage, gunzip
 
     pieces: list[bytes] = []
     size = 0

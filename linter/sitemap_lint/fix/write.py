@@ -115,10 +115,11 @@ class Staged:
 
 
 def stage(path: Path, data: Content, create: bool = False) -> Staged:
-    """Write ``data`` to a temporary file beside the file at ``path`` (after following
-    links), flushed to disk, with the file's permission bits and, where allowed, its
-    owner and group; with ``create``, for a file that does not exist yet (mode 0666 less
-    the umask). Nothing is replaced yet."""
+    """Write ``data`` (or what writes it) to a temporary file beside the file at ``path``
+    (after following links), flushed to disk, with the file's permission bits and, where
+    allowed, its owner and group and its extended attributes (its ACL on Linux); with
+    ``create``, for a file that does not exist yet (mode 0666 less the umask). Nothing
+    is replaced yet."""
     target = Path(os.path.realpath(path))
     found: os.stat_result | None = None
     try:

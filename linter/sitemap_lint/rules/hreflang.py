@@ -1260,7 +1260,8 @@ class _Pages:
     """The entries of a file that have no xhtml:link at all: the hash of their URL's
     normal form, their position and their index. Lists of the ints the checks made: at
     most 50,000 entries a file, and an array would convert each int (a large int is slow
-    to convert); the indexes, small ints, in an array."""
+    to convert); the indexes (``model.element_number``'s layout: an entry with several
+    locs has the loc's place in the high bits) in an unsigned 64-bit array."""
 
     def __init__(self) -> None:
         self.hashes: list[int] = []

@@ -170,11 +170,6 @@ class Setting(Frozen):
         """``value`` checked and turned into what the run uses."""
         return value if self.check is None else self.check(value, where or self.flag)
 
-    def given_empty(self, value: Any) -> bool:
-        """Whether ``value`` was given empty (``--profile ""``, ``--robots ""``): not left
-        out, and so checked as given, whatever the run would read otherwise."""
-        return given_empty(value)
-
     def meaning(self) -> str:
         """The README's wording, with the range of the numbers allowed."""
         meaning = self.doc or self.help.rstrip(".")
