@@ -176,14 +176,11 @@ def parse(data: bytes) -> Parsed:
 
 
 def _directive(text: str) -> str | None:
-    """The action of the inline directive ``text`` (a comment's) is, or None."""
-    from sitemap_lint.rules.suppression import ACTIONS, TAG
+    """The action of the inline directive ``text`` (a comment's), or None."""
+    from sitemap_lint.rules.suppression import ACTIONS, directive_parts
 
-    head, colon, rest = text.partition(":")
-    if not colon or head.strip() != TAG:
-        return None
-    action = rest.split(None, 1)[0] if rest.split() else ""
-    return action if action in ACTIONS else None
+    parts = directive_parts(text)
+    return parts[0] if parts is not None and parts[0] in ACTIONS else None
 
 
 @dataclass

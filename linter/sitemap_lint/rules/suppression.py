@@ -127,6 +127,16 @@ class Directive(Mutable):
         self.used = set() if used is None else used
 
 
+def directive_parts(text: str) -> tuple[str, str] | None:
+    """The action and the text after it (the codes listed) of the directive a comment's
+    ``text`` (between ``<!--`` and ``-->``) writes; None when it writes none."""
+    match = _DIRECTIVE.match(text)
+    if match is None:
+        return None
+    action, listed = ([*match["rest"].split(None, 1), "", ""])[:2]
+    return action, listed
+
+
 class Suppressions:
     """The directives of one file, applied to its findings at the end."""
 
@@ -136,12 +146,12 @@ class Suppressions:
 
     def comment(self, text: str, line: int, column: int) -> None:
         """Read a comment (its text between ``<!--`` and ``-->``) that may be a directive."""
-        match = _DIRECTIVE.match(text)
-        if match is None:
+        parts = directive_parts(text)
+        if parts is None:
             if _MISSING_COLON.match(text):
                 self._invalid(line, column, f"write '{TAG}:' with a colon before the directive")
             return
-        action, listed = ([*match["rest"].split(None, 1), "", ""])[:2]
+        action, listed = parts
         if action not in ACTIONS:
             self._invalid(
                 line,
