@@ -30,6 +30,9 @@ EQUALS = r"[ \t]*=[ \t]*"
 # value (XM011 when it has no XML quotes).
 BEFORE_VALUE = rf"({ATTRIBUTE_NAME}){EQUALS}\Z"
 QUOTED_VALUE = r"\"[^\"<]*\"|'[^'<]*'"
+# White space and then a tag's name (group 1, with its "/" for an end tag) after a "<":
+# a tag written with a space after its "<" (XM001 names it), no stray "<".
+SPACED_TAG = r"[ \t]+(/?[A-Za-z_][\w.:-]*)"
 # What the text of a document can end inside of: (how it opens, what it is, how it ends).
 UNENDED = (
     ("<!--", "comment", "-->"),

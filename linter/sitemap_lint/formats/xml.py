@@ -57,6 +57,7 @@ from sitemap_lint.model import (
     BEFORE_VALUE,
     EQUALS,
     MAX_TEXT,
+    SPACED_TAG,
     UNGLUED,
     XML_DECLARATION,
     XML_NS,
@@ -127,7 +128,7 @@ _UNGLUED = UNGLUED.encode()
 _URL_START = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DECLARATION = lazy(XML_DECLARATION.encode())  # at the start of the text
 # White space, then a tag's name, after a "<" (``< url``, ``< /url``; rules/xml.py).
-_SPACED_TAG = lazy(rb"[ \t]+/?[A-Za-z_]")
+_SPACED_TAG = lazy(SPACED_TAG.encode())
 # A start tag glued to a stray "<" before it (``<<b>``), and its name.
 _STRAY_TAG = lazy(rb"<(" + _NAME_BYTE + rb"+)(?:[ \t\r\n][^<>]*)?(?<!/)>")
 

@@ -16,6 +16,7 @@ from sitemap_lint.model import (
     OTHER_QUOTES,
     QUOTED_VALUE,
     RAW_LT,
+    SPACED_TAG,
     UNGLUED,
     XML_DECLARATION,
     unended_at,
@@ -633,7 +634,7 @@ def syntax_error(
 
 
 # White space after a tag's "<" (``< urlset``, ``< /url>``): markup where no text stands.
-_SPACED_TAG = lazy(r"<[ \t]+(/?[A-Za-z_][\w.:-]*)")
+_SPACED_TAG = lazy("<" + SPACED_TAG)
 
 
 def _spaced_tag(context: str, offset: int, line: int, column: int) -> Finding | None:
