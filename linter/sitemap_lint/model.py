@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -39,6 +39,12 @@ UNENDED = (
     ("<![CDATA[", "CDATA section", "]]>"),
     ("<?", "processing instruction", "?>"),
 )
+
+
+def pointer_step(ns: str, name: str, prefixes: Mapping[str, str]) -> str:
+    """An element's name in a pointer: with the document's prefix for its namespace."""
+    prefix = prefixes.get(ns, "") if ns else ""
+    return f"{prefix}:{name}" if prefix else name
 
 
 def unended_at(text: str | bytes, offset: int) -> tuple[str, str, str] | None:

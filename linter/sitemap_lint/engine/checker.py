@@ -24,7 +24,14 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.formats.xml import StreamParser
 from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
-from sitemap_lint.model import SITEMAP_NS, EntryPointer, Node, loc_index, unended_at
+from sitemap_lint.model import (
+    SITEMAP_NS,
+    EntryPointer,
+    Node,
+    loc_index,
+    pointer_step,
+    unended_at,
+)
 from sitemap_lint.rules import events, limits, namespace, structure, xml
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import (
@@ -607,8 +614,8 @@ class FileChecker:
         prefixes = self.parser.prefixes if self.parser is not None else {}
         root = self.root
         assert root is not None  # entries come after the root
-        head = f"/{_step(root.ns, root.name, prefixes)}/{_step(ns, entry, prefixes)}["
-        return head, f"]/{_step(ns, child, prefixes)}"
+        head = f"/{pointer_step(root.ns, root.name, prefixes)}/{pointer_step(ns, entry, prefixes)}["
+        return head, f"]/{pointer_step(ns, child, prefixes)}"
 
     def _element_path(self, entry: Node, node: Node) -> str | None:
         """The pointer to ``node`` in ``entry`` (an entry the checks were handed)."""
@@ -618,10 +625,10 @@ class FileChecker:
         prefixes = self.parser.prefixes if self.parser is not None else {}
         root = self.root
         assert root is not None  # entries come after the root
-        step = _step(root.ns, root.name, prefixes)
+        step = pointer_step(root.ns, root.name, prefixes)
         if self._starred is not None and self._starred[0] is entry:
             return f"/{step}/*[{self._starred[1]}]"
-        return f"/{step}/{_step(entry.ns, entry.name, prefixes)}[{entry.index or 1}]"
+        return f"/{step}/{pointer_step(entry.ns, entry.name, prefixes)}[{entry.index or 1}]"
 
     def _unprefixed_elsewhere(self, node: Node) -> bool:
         """Whether the pointer would write ``node``'s name without a prefix although it is
@@ -630,9 +637,9 @@ class FileChecker:
         prefixes = self.parser.prefixes if self.parser is not None else {}
         root = self.root
         assert root is not None  # root children come after the root
-        if ":" in _step(node.ns, node.name, prefixes):
+        if ":" in pointer_step(node.ns, node.name, prefixes):
             return False
-        default = "" if ":" in _step(root.ns, root.name, prefixes) else root.ns
+        default = "" if ":" in pointer_step(root.ns, root.name, prefixes) else root.ns
         return node.ns != default
 
     def _xpath(self, entry: Node, line: int, column: int, target: Node | None = None) -> str | None:
@@ -654,7 +661,7 @@ class FileChecker:
                     chosen = child
                 if chosen is None:
                     break
-                step = _step(chosen.ns, chosen.name, prefixes)
+                step = pointer_step(chosen.ns, chosen.name, prefixes)
                 same = [c for c in children if c.name == chosen.name and c.ns == chosen.ns]
                 if chosen.children or len(same) > 1:
                     step = f"{step}[{same.index(chosen) + 1}]"
@@ -677,7 +684,7 @@ class FileChecker:
             for child in node.children:
                 key = (child.ns, child.name)
                 seen[key] = number = seen.get(key, 0) + 1
-                step = _step(child.ns, child.name, prefixes)
+                step = pointer_step(child.ns, child.name, prefixes)
                 if child.children or counts[key] > 1:
                     step = f"{step}[{number}]"
                 steps.append((child, f"{path}/{step}"))
@@ -781,9 +788,3 @@ class FileChecker:
                 for index in range(before, len(findings)):
                     sink.replace(index, findings[index].with_xpath(xpath))
         sink.clear_coverage()
-
-
-def _step(ns: str, name: str, prefixes: dict[str, str]) -> str:
-    """An element's name with the document's prefix for its namespace."""
-    prefix = prefixes.get(ns, "") if ns else ""
-    return f"{prefix}:{name}" if prefix else name

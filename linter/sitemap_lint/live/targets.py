@@ -45,7 +45,7 @@ from sitemap_lint.live.model import (
     Target,
     TargetPointer,
 )
-from sitemap_lint.model import Node, element_number
+from sitemap_lint.model import Node, element_number, pointer_step
 
 __all__ = ["LineTargets", "TargetReader", "sample"]
 
@@ -212,22 +212,22 @@ class TargetReader:
             return None
         ns, name = self._root
         prefixes = self._prefixes
-
-        def step(uri: str, local: str) -> str:
-            prefix = prefixes.get(uri, "") if uri else ""
-            return f"{prefix}:{local}" if prefix else local
-
         entry_name, kind = self._entry
-        image, video = step(IMAGE_NS, "image"), step(VIDEO_NS, "video")
-        steps = (
-            (kind, "", step(ns, "loc")),
-            (IMAGE, image, step(IMAGE_NS, "loc")),
-            (VIDEO_CONTENT, video, step(VIDEO_NS, "content_loc")),
-            (VIDEO_PLAYER, video, step(VIDEO_NS, "player_loc")),
-            (VIDEO_THUMBNAIL, video, step(VIDEO_NS, "thumbnail_loc")),
-            (ALTERNATE, "", step(XHTML_NS, "link")),
+        image, video = (
+            pointer_step(IMAGE_NS, "image", prefixes),
+            pointer_step(VIDEO_NS, "video", prefixes),
         )
-        return TargetPointer(f"/{step(ns, name)}/{step(ns, entry_name)}[", steps)
+        steps = (
+            (kind, "", pointer_step(ns, "loc", prefixes)),
+            (IMAGE, image, pointer_step(IMAGE_NS, "loc", prefixes)),
+            (VIDEO_CONTENT, video, pointer_step(VIDEO_NS, "content_loc", prefixes)),
+            (VIDEO_PLAYER, video, pointer_step(VIDEO_NS, "player_loc", prefixes)),
+            (VIDEO_THUMBNAIL, video, pointer_step(VIDEO_NS, "thumbnail_loc", prefixes)),
+            (ALTERNATE, "", pointer_step(XHTML_NS, "link", prefixes)),
+        )
+        return TargetPointer(
+            f"/{pointer_step(ns, name, prefixes)}/{pointer_step(ns, entry_name, prefixes)}[", steps
+        )
 
     def _stop(self) -> None:
         self._failed = True
