@@ -69,6 +69,8 @@ FETCH_THREADS = 8
 POOL_MIN_SIZE = 1 << 20
 ROBOTS_CAP = 500 * 1024
 PEEK_BYTES = 64 * 1024  # read of a nested index's child to see its root element
+# What a fetched child counts against --max-bytes until it is read: the most a fetch reads.
+FETCH_RESERVE = READ_CAP + 1
 URL_KINDS = rules.URL_KINDS
 LISTING_KINDS = ("sitemapindex", "robots")
 
@@ -270,8 +272,7 @@ class SetRunner:
 
         settings = self.settings
         urls = [
-            *(a for a in arguments if is_url(a)),
-            *(r for r in settings.robots if is_url(r)),
+            *self._fetched_first(arguments),
             *(prefix for prefix, _directory in settings.maps),
             *settings.named_urls,
         ]
@@ -285,9 +286,12 @@ class SetRunner:
 
         if self.settings.allow_private_hosts:
             return
-        settings = self.settings
-        fetched = [*(a for a in arguments if is_url(a)), *(r for r in settings.robots if is_url(r))]
-        pins.resolve(HostPolicy.naming(fetched).named)
+        pins.resolve(HostPolicy.naming(self._fetched_first(arguments)).named)
+
+    def _fetched_first(self, arguments: list[str]) -> list[str]:
+        """The URLs the run fetches first: its inputs', then the --robots files'."""
+        robots = self.settings.robots
+        return [*(a for a in arguments if is_url(a)), *(r for r in robots if is_url(r))]
 
     def _roots(self, arguments: list[str]) -> list[Job]:
         roots: list[Job] = []
@@ -407,7 +411,7 @@ class SetRunner:
         if location is None and job.parent is None:
             location = self.sitemap_url_for(job.name)
         # A body fetched from a URL the user did not give is not quoted in messages.
-        quote = not (job.fetch and job.parent is not None)
+        quote = not _fetched_child(job)
         return replace(self.options, sitemap_url=location, quote=quote)
 
     def _fetch(self, url: str) -> Fetched:
@@ -688,7 +692,7 @@ class Discovery:
                 break
             if self.bytes + reserved >= self.settings.max_bytes:
                 break
-            reserved += PEEK_BYTES if mapped else READ_CAP + 1
+            reserved += PEEK_BYTES if mapped else FETCH_RESERVE
             self._peeked.add(key)
             looks.append((child, key))
         if not looks:
@@ -817,15 +821,15 @@ class Discovery:
         first one's entry)."""
         reserved = 0
         for at, job in enumerate(level):
-            if not (job.fetch and job.parent is not None):
+            if not _fetched_child(job):
                 continue  # counted when listed, or an input
             if self.bytes + reserved < self.settings.max_bytes:
-                reserved += READ_CAP + 1
+                reserved += FETCH_RESERVE
                 continue
             if at:
                 return level[:at], level[at:]
-            kept = [j for j in level if not (j.fetch and j.parent is not None)]
-            for dropped in (j for j in level if j.fetch and j.parent is not None):
+            kept = [j for j in level if not _fetched_child(j)]
+            for dropped in filter(_fetched_child, level):
                 self._drop(dropped)
             return kept, []
         return level, []
@@ -1151,6 +1155,11 @@ def canonical_url(url: str) -> str:
         return url.strip()
     path = remove_dot_segments(parts.path or "/")
     return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
+
+
+def _fetched_child(job: Job) -> bool:
+    """Whether ``job`` is a listed child that is fetched: its size is known once read."""
+    return job.fetch and job.parent is not None
 
 
 def _origin_folded(url: str) -> str:
