@@ -685,8 +685,8 @@ def join_partition(groups: list[list[Piece]], files: int) -> list[Duplicate]:
     empty = (array("Q"), array("Q"), array("Q"))
     pieces: list[Slice] = [empty] * files
     for group in groups:
-        for index, *piece in group:
-            pieces[index] = (piece[0], piece[1], piece[2])
+        for index, hashes, positions, indexes in group:
+            pieces[index] = (hashes, positions, indexes)
     return duplicates_in_slice(pieces)
 
 
