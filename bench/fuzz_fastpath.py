@@ -188,6 +188,29 @@ def mutated_body(data: bytes, head: bytes, rng: random.Random) -> bytes:
     return data
 
 
+# What may stand between the XML declaration and the root: style sheets, other
+# instructions, comments, and some that are not well-formed or not instructions.
+PROLOGUE_ITEMS = (
+    '<?xml-stylesheet type="text/xsl" href="//www.example.com/main-sitemap.xsl"?>',
+    "<?xml-stylesheet?>",
+    "<?pi a='1'?>",
+    "<!-- generated -->",
+    "\n",
+    '<?xml version="1.0"?>',
+    "<?XML-stylesheet?>",
+    "<?xml-stylesheet <?>",
+    "<?pi",
+    "<!DOCTYPE urlset>",
+)
+
+
+def with_prologue_items(text: str, rng: random.Random) -> str:
+    """``text`` with some of PROLOGUE_ITEMS after its first line (its declaration)."""
+    declaration, newline, rest = text.partition("\n")
+    items = "".join(rng.choice(PROLOGUE_ITEMS) for _ in range(rng.randrange(1, 4)))
+    return declaration + newline + items + rest
+
+
 def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
@@ -241,6 +264,8 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.1:
             entries.insert(rng.randrange(count), "  stray text\n")
         text = HEAD + "".join(entries) + "</urlset>\n"
+    if rng.random() < 0.15:
+        text = with_prologue_items(text, rng)
     if rng.random() < 0.3:
         text = text.replace("\n", "\r\n")
     data = text.encode("utf-8")

@@ -723,6 +723,15 @@ def test_a_loc_in_a_cdata_section(monkeypatch, tmp_path, loc, proved):
     assert (outcome.proved == 30) is proved
 
 
+# The prologue of the sitemaps of several content managers' plugins: a style sheet that
+# browsers show the sitemap with.
+STYLESHEET_PROLOGUE = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<?xml-stylesheet type="text/xsl" href="//www.example.com/main-sitemap.xsl"?>\n'
+    f'<urlset xmlns="{NS}">\n'
+)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -735,11 +744,24 @@ def test_a_loc_in_a_cdata_section(monkeypatch, tmp_path, loc, proved):
         # ones it takes
         f'\ufeff<?xml version="1.0"?>\n<!-- made by hand -->\n<urlset xmlns="{NS}" a="1">\n',
         f'   \n<?xml version="1.0"?><urlset xmlns="{NS}"\n  xmlns:image="x">',
+        STYLESHEET_PROLOGUE,
+        f'<?xml version="1.0"?>\n<?xml-stylesheet?>\n<?a?><!--b--><?c d?>\n<urlset xmlns="{NS}">\n',
+        f'<?xml version="1.0"?>\n<?XML-stylesheet href="s.xsl"?>\n<urlset xmlns="{NS}">\n',
+        f'<?xml version="1.0"?>\n<?xml href="s.xsl"?>\n<urlset xmlns="{NS}">\n',
+        f'<?xml version="1.0"?>\n<?xml-stylesheet href="s.xsl"\n<urlset xmlns="{NS}">\n',
     ],
 )
 def test_prologues(monkeypatch, tmp_path, text):
     body = sitemap(40).split("\n", 2)[2]
     check_both(monkeypatch, write(tmp_path, text + body), 300)
+
+
+def test_a_style_sheet_instruction_before_the_root_is_taken(monkeypatch, tmp_path):
+    text = sitemap(40)
+    plain = check_both(monkeypatch, write(tmp_path, text, "plain.xml"), 300)
+    body = text.split("\n", 2)[2]
+    styled = check_both(monkeypatch, write(tmp_path, STYLESHEET_PROLOGUE + body), 300)
+    assert styled.proved == plain.proved > 0
 
 
 @pytest.mark.parametrize(
@@ -1123,6 +1145,16 @@ def extension_head(image: str = "image", xhtml: str = "xhtml") -> str:
     )
 
 
+# The ways an xhtml:link is written: its attributes in any order, either quotes, white
+# space around "=" and between them.
+LINK_FORMS = (
+    '<{x}:link rel="alternate" hreflang="{code}" href="{href}"/>',
+    '<{x}:link rel="alternate" href="{href}" hreflang="{code}"/>',
+    "<{x}:link hreflang='{code}' rel='alternate' href='{href}' />",
+    '<{x}:link href="{href}"\n      rel = "alternate" hreflang=\'{code}\'/>',
+)
+
+
 def extension_entry(
     i: int, rng: random.Random, image: str = "image", xhtml: str = "xhtml", odd: float = 0.1
 ) -> str:
@@ -1148,7 +1180,8 @@ def extension_entry(
                 code = rng.choice(ODD_CODES)
             if rng.random() < odd / 2:
                 href = rng.choice([href.upper(), href + "#x", "https://www.example.com/a b", ""])
-            items.append(f'<{xhtml}:link rel="alternate" hreflang="{code}" href="{href}"/>')
+            form = LINK_FORMS[cluster % len(LINK_FORMS)]  # one form for a cluster's pages
+            items.append(form.format(x=xhtml, code=code, href=href))
         if rng.random() < odd:
             items.pop(rng.randrange(len(items)))  # a missing return link or self link
     for n in range(rng.choice([0, 1, 2, 3])):
@@ -1231,8 +1264,13 @@ def test_extension_prefixes(monkeypatch, tmp_path, image, xhtml, declared):
     "item",
     [
         '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1"></xhtml:link>',
-        "<xhtml:link rel='alternate' hreflang='de' href='https://www.example.com/de/page-1'/>",
-        '<xhtml:link hreflang="de" rel="alternate" href="https://www.example.com/de/page-1"/>',
+        '<xhtml:link rel="alternate" rel="alternate" href="https://www.example.com/de/page-1"/>',
+        '<xhtml:link hreflang="de" rel="alternate" hreflang="de" href="https://www.example.com/de/page-1"/>',
+        '<xhtml:link href="https://www.example.com/de/page-1" rel="Alternate" hreflang="de"/>',
+        '<xhtml:link href="https://www.example.com/de/page-1" rel="alternate" hreflang="de_DE"/>',
+        "<xhtml:link href='https://www.example.com/de/page-1' rel='alternate' hreflang='d&#101;'/>",
+        '<xhtml:link href="https://www.example.com/de/it\'s" rel="alternate" hreflang="de"/>',
+        '<xhtml:link href="https://www.example.com/de/page-1" rel="alternate" hreflang="de" />',
         '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1" media="x"/>',
         '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-2"/>',
         '<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/page-1?a&amp;b"/>',
@@ -1261,6 +1299,38 @@ def test_extension_items_the_full_checker_takes(monkeypatch, tmp_path, item):
         ">\n", '\n  xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n', 1
     )
     check_both(monkeypatch, write(tmp_path, head + "".join(entries) + "</urlset>\n"), 300)
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<xhtml:link rel="alternate" href="{href}" hreflang="de"/>',
+        "<xhtml:link rel='alternate' hreflang='de' href='{href}'/>",
+        '<xhtml:link hreflang="de" rel="alternate" href="{href}"/>',
+        "<xhtml:link href='{href}' hreflang=\"de\" rel='alternate' />",
+        '<xhtml:link\n  rel = "alternate"\threflang= "de" href ="{href}"/>',
+    ],
+)
+def test_links_written_in_other_forms_are_proved(monkeypatch, tmp_path, link):
+    """An xhtml:link's attributes in another order, in single quotes or with white space
+    around "=": as the usual form, proved."""
+    entries = []
+    for page in range(30):
+        links = "".join(
+            link.format(href=f"https://www.example.com/{code}/page-{page}")
+            .replace('hreflang="de"', f'hreflang="{code}"')
+            .replace("hreflang='de'", f"hreflang='{code}'")
+            .replace('hreflang= "de"', f'hreflang= "{code}"')
+            for code in ("en", "de")
+        )
+        for code in ("en", "de"):
+            entries.append(
+                f"  <url><loc>https://www.example.com/{code}/page-{page}</loc>{links}</url>\n"
+            )
+    text = extension_head() + "".join(entries) + "</urlset>\n"
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved == 60
+    assert outcome.findings == []
 
 
 def test_an_entry_with_more_than_a_thousand_images(monkeypatch, tmp_path):

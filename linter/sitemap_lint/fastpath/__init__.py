@@ -27,7 +27,8 @@ dropped then, so that text after the run is gathered as it is after an entry's e
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
 prologue is the usual one (an optional XML
-declaration, whitespace and comments, then a ``urlset`` or ``sitemapindex`` start
+declaration, whitespace, comments and processing instructions such as
+``<?xml-stylesheet?>``, then a ``urlset`` or ``sitemapindex`` start
 tag in the sitemaps.org namespace, no DOCTYPE: unprefixed with that namespace as the
 default one, or with a prefix that tag binds to it, ``<sm:urlset
 xmlns:sm="...">``, not one starting with ``xml``; other declarations and attributes
@@ -143,11 +144,13 @@ Two extension elements are proved too, written with the prefix the root's start 
 binds to their namespace (the first, when several are; entries declare none of their
 own, since no other attribute is taken): ``<image:image>`` holding ``image:loc`` and
 then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
-rel="alternate" hreflang="..." href="..."/>`` (these three attributes in this order,
-in double quotes, self-closing). An entry whose only extension elements are
+rel="alternate" hreflang="..." href="..."/>`` (these three attributes, each once, in
+any order, in double or single quotes, self-closing; ``_link_pair`` reads a link
+written otherwise than in this order and in double quotes). An entry whose only
+extension elements are
 ``video:video`` ones is proved by ``fastpath.video`` (its text says which children
 and values; ``FastPath._extensions`` hands it over). News, pagemap and other elements, other
-attributes, other children, single quotes, an end tag for ``xhtml:link``: the full
+attributes, other children, an end tag for ``xhtml:link``: the full
 checker takes the entry. The check the dispatch runs on those namespaces (if any) must
 declare the hand-over ``stateful("image")``, ``stateful("hreflang")`` or
 ``stateful("video")`` (``EXTENSION_HANDOVERS``: the image, hreflang and video checkers
@@ -453,12 +456,44 @@ _KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS}
 _TEXT = r"[ !-%'-;=?-~]*"
 
 
+def _link(prefix: str) -> str:
+    """An xhtml:link whose attributes may be those of a proved link: three of rel,
+    hreflang and href, in any order and either quotes (``_link_pair`` reads them), their
+    values without markup, references or ">" (which ends the tag in ``_link_starts``)."""
+    x = re.escape(prefix)
+    value = """(?:"[^"<>&]*"|'[^'<>&]*')"""
+    return rf"<{x}:link(?:{_WS}+(?:rel|hreflang|href){_WS}*={_WS}*{value}){{3}}{_WS}*/>"
+
+
+# An xhtml:link's attributes, as ``_link`` delimits them, and the values proved.
+_LINK_ATTRIBUTES = _Lazy(rf"""([a-z]+){_WS}*={_WS}*(?:"([^"]*)"|'([^']*)')""")
+_HREFLANG_VALUE = _Lazy(r"[A-Za-z0-9-]{1,35}\Z")
+_WHOLE_EXT_URL = _Lazy(rf"(?:{_EXT_URL})\Z")
+
+
+def _link_pair(link: str) -> tuple[str, str] | None:
+    """The hreflang and href of an xhtml:link that ``_link`` matched, when its attributes
+    are rel="alternate", an hreflang of letters, digits and hyphens (1 to 35) and an href
+    of the extension URLs' form (``_EXT_URL``), each once; else None."""
+    values: dict[str, str] = {}
+    for name, double, single in _LINK_ATTRIBUTES.pattern.findall(link):
+        if name in values:
+            return None  # expat reports the repeated attribute
+        values[name] = double or single
+    code, href = values.get("hreflang"), values.get("href")
+    if values.get("rel") != "alternate" or code is None or href is None:
+        return None
+    if _HREFLANG_VALUE.pattern.match(code) is None or _WHOLE_EXT_URL.pattern.match(href) is None:
+        return None
+    return code, href
+
+
 def _extension_items(
     image: str | None, xhtml: str | None, video: str | None = None
 ) -> tuple[str, str]:
     """The extension elements a proved entry may hold, after its core fields, with the
     root's prefixes: (without groups, for the entry pattern; with the groups iloc,
-    caption, title, code and href, to read them)."""
+    caption, title and link (an xhtml:link's whole tag), to read them)."""
     patterns = []
     for group in ("(?:", "("):
         alternatives = [f"{_ENTRY_COMMENT}|{_PI}"]
@@ -472,13 +507,9 @@ def _extension_items(
         else:
             alternatives.append("(?!)()()()")
         if xhtml is not None:
-            x = re.escape(xhtml)
-            alternatives.append(
-                rf'<{x}:link{_WS}+rel="alternate"{_WS}+hreflang="{group}[A-Za-z0-9-]{{1,35}})"'
-                rf'{_WS}+href="{group}{_EXT_URL})"{_WS}*/>'
-            )
+            alternatives.append(f"{group}{_link(xhtml)})")
         else:
-            alternatives.append("(?!)()()")
+            alternatives.append("(?!)()")
         patterns.append(alternatives)
     outer = [item for item in patterns[0][1:] if not item.startswith("(?!)")]
     if video is not None:
@@ -536,7 +567,7 @@ def _entry_line(
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
 _PROLOGUE = _Lazy(
-    rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT})*"
+    rf"(?:<\?xml[^<>?]*\?>)?(?:{_WS}+|{_COMMENT}|{_PI})*"
     rf"<(?:([A-Za-z_][A-Za-z0-9_.-]*):)?(urlset|sitemapindex)((?:{_WS}+{_ATTRIBUTE})*){_WS}*>"
 )
 _ATTRIBUTES = _Lazy(rf"""([^\s=<>/"'!?]+){_WS}*={_WS}*(?:"([^"<]*)"|'([^'<]*)')""")
@@ -1087,6 +1118,7 @@ class FastPath:
         # An image URL up to its third "/" (its scheme and host, proved), or no URL's start.
         self._image_prefix = "\0"
         self._link_values: re.Pattern[str] | None = None
+        self._links: re.Pattern[str] | None = None  # any proved link (``_link``)
         self._image_tag = self._link_tag = ""
         self._link_starts: re.Pattern[str] | None = None  # see _values
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
@@ -1192,7 +1224,13 @@ class FastPath:
             self._image_tag = f"<{root.image}:image>"
             self._titled = (f"<{root.image}:caption>", f"<{root.image}:title>")
         if root.xhtml is not None:
-            self._link_values = re.compile(rf'hreflang="([^"]*)"{_WS}+href="([^"]*)"')
+            x = re.escape(root.xhtml)
+            # The usual link, its attributes in the usual order and double quotes.
+            self._link_values = re.compile(
+                rf'<{x}:link{_WS}+rel="alternate"{_WS}+hreflang="([A-Za-z0-9-]{{1,35}})"'
+                rf'{_WS}+href="({_EXT_URL})"{_WS}*/>'
+            )
+            self._links = re.compile(_link(root.xhtml))
             self._link_tag = f"<{root.xhtml}:link"
         self._titles = root.titles
         self._skip = root.end
@@ -1713,14 +1751,25 @@ class FastPath:
         key = ext[first : ext.find("/>", ext.rfind(link_tag)) + 2]
         known = self._link_sets.get(key)
         if known is not None:
-            pairs, pages = known
+            known_pairs, pages = known
             if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
                 return _NOT_PROVED  # the alternates do not list the page itself
-            return (kinds, pairs)
-        assert self._link_values is not None  # made with the link tag
+            return (kinds, known_pairs)
+        assert self._link_values is not None and self._links is not None  # with the link tag
+        pairs: list[tuple[str, str]] = self._link_values.findall(key)
+        written = key.count(link_tag)
+        if len(pairs) != written:  # links written otherwise: each read alone
+            pairs = []
+            for link in self._links.findall(key):
+                pair = _link_pair(link)
+                if pair is None:
+                    return _NOT_PROVED
+                pairs.append(pair)
+            if len(pairs) != written:
+                return _NOT_PROVED
         links: dict[str, str] = {}
         add = self._add_link
-        for code, href in self._link_values.findall(key):
+        for code, href in pairs:
             if not add(code, href, links):
                 return _NOT_PROVED
         extra = self._alternates(kinds, links, url)
@@ -1753,7 +1802,7 @@ class FastPath:
         kinds = ""
         images: set[str] = set()
         links: dict[str, str] = {}
-        for location, _caption, _title, code, href in self._items.findall(ext):
+        for location, _caption, _title, link in self._items.findall(ext):
             if location:
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
                 # entry, at most 1,000 images.
@@ -1762,8 +1811,9 @@ class FastPath:
                 images.add(location)
                 if "i" not in kinds:
                     kinds += "i"
-            elif code:
-                if not self._add_link(code, href, links):
+            elif link:
+                pair = _link_pair(link)
+                if pair is None or not self._add_link(*pair, links):
                     return _NOT_PROVED
                 if "x" not in kinds:
                     kinds += "x"
