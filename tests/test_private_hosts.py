@@ -856,6 +856,48 @@ def test_a_cluster_run_pins_a_host_that_only_a_setting_names(
     assert len(looked) >= 3  # here first, then on each worker
 
 
+@pytest.mark.slow
+def test_a_cluster_s_live_audit_pins_the_hosts_live_connect_to_sends_requests_to(
+    local_only: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A --live-connect-to target is trusted by its name: it is looked up once on the
+    run's machine before the audit's tasks go out (one a listed host: a.example's and
+    b.example's, both sent to the target). Each task's own lookup answers an internal
+    address, refused (LV014) in both; unpinned, the second task trusted its own first
+    answer and requested the page there."""
+    with SiteServer() as site, SiteServer("127.0.0.2", port=site.port) as internal:
+        for server in (site, internal):
+            server.routes["/page"] = Route(body=b"<html><head></head></html>", content_type=None)
+            server.routes["/robots.txt"] = Route(body=b"User-agent: *\n", content_type=None)
+        pages = ["http://a.example/page", "http://b.example/page"]
+        sitemap = tmp_path / "sitemap.xml"
+        sitemap.write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(f"  <url><loc>{page}</loc></url>\n" for page in pages)
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        target = f"staging.example:{site.port}"
+        on_shipped_cluster(monkeypatch)
+        looked = rebinding(monkeypatch, "staging.example")
+        _status, report = run_json(
+            [str(sitemap)],
+            scheduler=SCHEDULER,
+            live=True,
+            no_live_cache=True,
+            live_timeout=5.0,
+            live_connect_to=(f"a.example:80:{target}", f"b.example:80:{target}"),
+        )
+    (file,) = report["files"]
+    assert [f["code"] for f in file["findings"] if f["code"].startswith("LV")] == [
+        "LV014",
+        "LV014",
+    ]
+    assert internal.log == [] and site.log == []
+    assert len(looked) >= 3  # here first, then in each task
+
+
 def test_a_cluster_run_that_fetches_nothing_looks_no_host_up(
     local_only: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
