@@ -80,16 +80,17 @@ class Logged:
 
 class SiteServer:
     """A threaded HTTP server on a free port of ``host`` (127.0.0.1; 127.0.0.2 too on
-    Linux, where the whole of 127.0.0.0/8 is loopback), run in a daemon thread."""
+    Linux, where the whole of 127.0.0.0/8 is loopback), or on ``port``, run in a daemon
+    thread."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.routes: dict[str, Route] = {}
         self.log: list[Logged] = []
         self.errors: list[BaseException] = []
         self._mounts: dict[str, Path] = {}
         self._stopping = threading.Event()
         self.host = host
-        self._server = _Server((host, 0), _Handler)
+        self._server = _Server((host, port), _Handler)
         self._server.site = self
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True

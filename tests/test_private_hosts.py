@@ -15,7 +15,7 @@ import ssl
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from ipaddress import IPv4Address, ip_address
 from pathlib import Path
@@ -673,7 +673,7 @@ def test_a_run_s_pins_travel_as_its_tasks_carry_them(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: _answers("10.0.0.5"))
     pins = Pins()
-    pins.resolve(HostPolicy.naming(["http://site.example/"]).named)
+    pins.resolve(HostPolicy.naming(["http://site.example/"]))
     copy = pickle.loads(pickle.dumps(pins))
     assert copy.run == pins.run
     assert copy.pin("site.example", ["127.0.0.1"]) == {ip_address("10.0.0.5")}
@@ -727,12 +727,219 @@ def test_the_fetcher_and_the_live_client_of_a_run_share_its_pins(
     assert [f.code for f in result.findings if f.code.startswith("LV")] == ["LV014"]
 
 
+# -- a cluster run pins every host it names before its tasks go out -------------------------
+
+SCHEDULER = "tcp://127.0.0.1:9"  # never reached: the run's executor is a ShippedCluster
+
+
+class ShippedCluster:
+    """``sets.Executor`` as a Dask cluster of ``workers`` runs it, in this process: each
+    task pickled as Dask ships it and run on the copy by the workers' own function, the
+    tasks of a level dealt to the workers in turn, each worker with fetchers of its own
+    (``cluster._fetchers``: they keep the copy of the run's pins its first fetch
+    carried); the live audit's groups shipped the same way, one a task. ``carried``:
+    the names pinned in the copy of the table each fetching task carried."""
+
+    elsewhere = True
+
+    def __init__(self, workers: int = 2) -> None:
+        self.fetchers: list[dict[Any, Any]] = [{} for _ in range(workers)]
+        self.carried: list[dict[str, frozenset[Any]]] = []
+
+    def check(self, tasks: Sequence[FileTask]) -> Iterator[Any]:
+        from sitemap_lint.sets import cluster
+
+        for number, task in enumerate(tasks):
+            copy = shipped(task)
+            if copy.fetch and copy.pins is not None:
+                self.carried.append(copy.pins.__getstate__()["pinned"])
+            kept = cluster._fetchers
+            cluster._fetchers = self.fetchers[number % len(self.fetchers)]
+            try:
+                checked = cluster.check_on_worker(copy, "libxml2", 5.0)
+            finally:
+                cluster._fetchers = kept
+            checked.handle = checked.result.facts
+            yield checked
+
+    def duplicates(self, handles: Sequence[Any], urls: int) -> list[Any]:
+        from sitemap_lint.sets.runner import find_duplicates
+
+        return find_duplicates(handles)
+
+    def hreflang(self, files: Sequence[tuple[str, Any, Any]], records: int) -> list[Any]:
+        from sitemap_lint.rules.sets import hreflang_findings
+
+        return hreflang_findings([(name, facts) for name, facts, _pointer in files])
+
+    def workers_for_live(self) -> int:
+        return len(self.fetchers)
+
+    def live(
+        self, function: Callable[..., Any], groups: Sequence[Any], settings: Any, cached: Any
+    ) -> list[Any]:
+        return [
+            function(*shipped((group, settings, answers)))
+            for group, answers in zip(groups, cached, strict=True)
+        ]
+
+    def close(self) -> None:
+        return None
+
+
+def shipped(value: Any) -> Any:
+    """``value`` as a task's argument reaches a worker: a pickled copy."""
+    return pickle.loads(pickle.dumps(value))
+
+
+def on_shipped_cluster(monkeypatch: pytest.MonkeyPatch) -> ShippedCluster:
+    """The cluster a run with ``--scheduler`` connects to."""
+    from sitemap_lint.sets import cluster
+
+    workers = ShippedCluster()
+    monkeypatch.setattr(cluster, "connect", lambda *args, **kwargs: workers)
+    return workers
+
+
+def rebinding(monkeypatch: pytest.MonkeyPatch, host: str) -> list[str]:
+    """``host`` resolves to 127.0.0.1 at its first lookup and to 127.0.0.2 at every later
+    one: a DNS that gives each machine of a cluster that looks it up first an internal
+    address of its own. The lookups of ``host`` are listed as they are made."""
+    lookup = socket.getaddrinfo
+    looked: list[str] = []
+
+    def hostile(name: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if name != host:
+            return lookup(name, port, *args, **kwargs)
+        looked.append(name)
+        return _answers("127.0.0.1" if len(looked) == 1 else "127.0.0.2", port=int(port))
+
+    monkeypatch.setattr(socket, "getaddrinfo", hostile)
+    return looked
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setting", ["sitemap_url", "maps"])
+def test_a_cluster_run_pins_a_host_that_only_a_setting_names(
+    setting: str, local_only: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The host of --sitemap-url, or of a --map prefix (its URLs outside the prefix are
+    fetched), is trusted by its name: it is looked up once on the run's machine before
+    the first task that fetches goes out, and every worker's copy of the table holds
+    that lookup's address. Each worker's own lookup answers an internal address, refused
+    (FE014) on both workers; unpinned, the second worker trusted its own first answer
+    and fetched from there."""
+    with SiteServer() as site, SiteServer("127.0.0.2", port=site.port) as internal:
+        origin = f"http://served.example:{site.port}"
+        children = [f"{origin}/a.xml", f"{origin}/b.xml"]
+        for path in ("/a.xml", "/b.xml"):
+            site.routes[path] = Route(body=urlset(origin))
+            internal.routes[path] = Route(body=SECRET, content_type="text/plain")
+        directory = tmp_path / "site"
+        directory.mkdir()
+        (directory / "index.xml").write_bytes(index(*children))
+        named: dict[str, Any] = (
+            {"sitemap_url": f"{origin}/index.xml"}
+            if setting == "sitemap_url"
+            else {"maps": (f"{origin}/local/={directory}",)}
+        )
+        workers = on_shipped_cluster(monkeypatch)
+        looked = rebinding(monkeypatch, "served.example")
+        _status, report = run_json(
+            [str(directory / "index.xml")], follow=True, scheduler=SCHEDULER, **named
+        )
+    assert [findings(report)[child] for child in children] == [["FE014"], ["FE014"]]
+    assert "served.example resolves to 127.0.0.2, a loopback address" in messages(report)
+    assert internal.log == [] and site.log == []
+    pinned = {"served.example": frozenset({IPv4Address("127.0.0.1")})}
+    assert workers.carried == [pinned, pinned]
+    assert len(looked) >= 3  # here first, then on each worker
+
+
+@pytest.mark.slow
+def test_a_cluster_s_live_audit_pins_the_hosts_live_connect_to_sends_requests_to(
+    local_only: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A --live-connect-to target is trusted by its name: it is looked up once on the
+    run's machine before the audit's tasks go out (one a listed host: a.example's and
+    b.example's, both sent to the target). Each task's own lookup answers an internal
+    address, refused (LV014) in both; unpinned, the second task trusted its own first
+    answer and requested the page there."""
+    with SiteServer() as site, SiteServer("127.0.0.2", port=site.port) as internal:
+        for server in (site, internal):
+            server.routes["/page"] = Route(body=b"<html><head></head></html>", content_type=None)
+            server.routes["/robots.txt"] = Route(body=b"User-agent: *\n", content_type=None)
+        pages = ["http://a.example/page", "http://b.example/page"]
+        sitemap = tmp_path / "sitemap.xml"
+        sitemap.write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(f"  <url><loc>{page}</loc></url>\n" for page in pages)
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        target = f"staging.example:{site.port}"
+        on_shipped_cluster(monkeypatch)
+        looked = rebinding(monkeypatch, "staging.example")
+        _status, report = run_json(
+            [str(sitemap)],
+            scheduler=SCHEDULER,
+            live=True,
+            no_live_cache=True,
+            live_timeout=5.0,
+            live_connect_to=(f"a.example:80:{target}", f"b.example:80:{target}"),
+        )
+    (file,) = report["files"]
+    assert [f["code"] for f in file["findings"] if f["code"].startswith("LV")] == [
+        "LV014",
+        "LV014",
+    ]
+    assert internal.log == [] and site.log == []
+    assert len(looked) >= 3  # here first, then in each task
+
+
+def test_a_cluster_run_that_fetches_nothing_looks_no_host_up(
+    local_only: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A --map prefix names its host, but a run whose files are all read from disk
+    connects nowhere: no lookup is made to pin it (``local_only`` raises on one)."""
+    directory = tmp_path / "site"
+    directory.mkdir()
+    (directory / "index.xml").write_bytes(index("https://mapped.example/a.xml"))
+    (directory / "a.xml").write_bytes(urlset("https://mapped.example"))
+    workers = on_shipped_cluster(monkeypatch)
+    status, report = run_json(
+        [str(directory / "index.xml")],
+        maps=(f"https://mapped.example/={directory}",),
+        scheduler=SCHEDULER,
+    )
+    assert status == 0 and all(codes == [] for codes in findings(report).values())
+    assert len(findings(report)) == 2 and workers.carried == []
+
+
+def test_pins_look_nothing_up_when_every_address_is_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With --allow-private-hosts a guard pins nothing, so a run pins nothing ahead."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise NetworkUsed(f"lookup of {args[0]!r}")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    pins = Pins()
+    pins.resolve(HostPolicy.naming(["http://site.example/"], allow_private=True))
+    assert pins.__getstate__()["pinned"] == {}
+    with pytest.raises(NetworkUsed):
+        pins.resolve(HostPolicy.naming(["http://site.example/"]))
+
+
 def test_a_name_with_a_label_over_63_characters_does_not_resolve() -> None:
     from sitemap_lint.inputs.guard import Guard, HostPolicy, Pins
 
     host = "a" * 70 + ".example.com"
     pins = Pins()
-    pins.resolve([(host, 443)])  # left to the first guard, as a name that does not resolve
+    # Left to the first guard, as a name that does not resolve:
+    pins.resolve(HostPolicy(named=frozenset({(host, 443)})))
     guard = Guard(HostPolicy.naming([f"https://{host}/s.xml"]), pins)
     with pytest.raises(OSError, match="not a host name"):
         guard.connectable(host, 443)

@@ -381,11 +381,14 @@ class Pins:
                 )
             return pinned
 
-    def resolve(self, named: Iterable[tuple[str, int]]) -> None:
-        """Pin the names of ``named`` ((canonical host, port) pairs) now, each at its first
-        lookup (a name that does not resolve is left to the first guard that looks it
-        up): for a run whose tasks take copies of the table to other machines."""
-        for host, port in sorted(named):
+    def resolve(self, policy: HostPolicy) -> None:
+        """Pin the names ``policy`` trusts now, each at its first lookup (a name that does
+        not resolve is left to the first guard that looks it up; none when the policy
+        allows every address, as its guards then pin nothing): for a run whose tasks
+        take copies of the table to other machines."""
+        if policy.allow_private:
+            return
+        for host, port in sorted(policy.named):
             if host_address(host) is not None or host in self._pinned:
                 continue
             try:

@@ -94,9 +94,14 @@ def fetch_on_cluster(
     parts: int,
 ) -> dict[str, Answer]:
     """Every request's answer, the groups run as tasks of ``executor`` (a
-    ``cluster.DaskExecutor``); the cache read and written here."""
-    from sitemap_lint.live.client import cache_key, parse_connect_to
+    ``cluster.DaskExecutor``); the cache read and written here. The hosts the audit
+    trusts by name (the inputs', --sitemap-url's, the --live-connect-to targets) are
+    pinned here first, so that every task's copy of the run's table holds the addresses
+    of one lookup."""
+    from sitemap_lint.live.client import cache_key, parse_connect_to, policy_for
 
+    if settings.pins is not None:
+        settings.pins.resolve(policy_for(settings))
     groups = by_host(requests, parts)
     mapping = parse_connect_to(settings.connect_to)
     cached: list[dict[str, Answer]] = [

@@ -214,6 +214,7 @@ class SetRunner:
         self.progress = progress
         self.robots: list[tuple[str, str]] = []
         self.hosts: HostPolicy | None = None  # set by run(): the hosts its inputs name
+        self._pinned = False  # whether the named hosts were pinned for other machines
         self._fetcher: Fetcher | None = None
         self._lock = threading.Lock()
         self.discovery = Discovery(settings, self._fetch, self.options.enabled)
@@ -224,8 +225,6 @@ class SetRunner:
     def run(self, arguments: list[str]) -> list[FileResult]:
         try:
             self.hosts = self._host_policy(arguments)
-            if self.settings.pins is not None and not isinstance(self.executor, LocalExecutor):
-                self._pin_inputs(arguments, self.settings.pins)
             self._load_robots()
             roots = self._roots(arguments)
             robots_first = [job for job in roots if _named_robots(job)]
@@ -277,16 +276,6 @@ class SetRunner:
             *settings.named_urls,
         ]
         return HostPolicy.naming(urls, allow_private=settings.allow_private_hosts)
-
-    def _pin_inputs(self, arguments: list[str], pins: Pins) -> None:
-        """Pin the hosts of the URLs the run fetches first (the inputs, --robots) before
-        its tasks carry copies of the table to other machines, so that every copy holds
-        the addresses of the one first lookup."""
-        from sitemap_lint.inputs.guard import HostPolicy
-
-        if self.settings.allow_private_hosts:
-            return
-        pins.resolve(HostPolicy.naming(self._fetched_first(arguments)).named)
 
     def _fetched_first(self, arguments: list[str]) -> list[str]:
         """The URLs the run fetches first: its inputs', then the --robots files'."""
@@ -370,11 +359,28 @@ class SetRunner:
         """Check the files of ``level``, in batches the byte limit allows (``affordable``)."""
         while level:
             batch, level = self.discovery.affordable(level)
+            if any(job.fetch for job in batch):
+                self._pin_named()
             tasks = [self._task(job, absolute=self.executor.elsewhere) for job in batch]
             for job, checked in zip(batch, self.executor.check(tasks), strict=True):
                 self._take(job, checked)
                 self._advance(1)
             self.discovery.bytes += sum(job.size - job.planned for job in batch)
+
+    def _pin_named(self) -> None:
+        """Before the first task that fetches goes to another machine, pin every host the
+        run names (``hosts``: the inputs', --robots', the --map prefixes', --sitemap-url's),
+        so that every copy of the table its tasks carry holds the addresses of the one
+        first lookup. Any fetch may reach any of them (a redirect leads anywhere); a task
+        that reads a file connects nowhere, and a worker keeps the copy of its first
+        fetch (``cluster._fetcher``). Hosts no one named are not pinned: their addresses
+        are checked at every lookup."""
+        pins = self.settings.pins
+        if self._pinned or pins is None or self.hosts is None:
+            return
+        self._pinned = True
+        if not isinstance(self.executor, LocalExecutor):  # here, the one table is the run's
+            pins.resolve(self.hosts)
 
     def _advance(self, count: int) -> None:
         self._done += count
