@@ -23,6 +23,7 @@ starting with ``##`` are notes for the reader (what the fixture shows); they are
 - ``# driver: set``       the fixture is the root of a site served as https://example.com/
   from its folder, checked with --follow; its lines are the findings of every file;
 - ``# max-files: N``      the set's --max-files;
+- ``# crawl-budget: SECONDS``  the live driver's ``--live-crawl-budget`` (default 300);
 - ``# driver: live``      the fixture is checked with ``--live``, its folder served by a local
   server as http://example.com/ (``--live-connect-to``): the URLs it lists are its
   ``.http`` files, replayed; ``# timeout:`` is ``--live-timeout`` (default 5);
@@ -68,7 +69,16 @@ SERVER = "SERVER"
 # The driver a new fixture of a family gets when its .expected is first written.
 FAMILY_DRIVERS = {"FE": "fetch", "SE": "set", "FX": "fix", "LV": "live"}
 LIVE_ORIGIN = "example.com:80"
-HEADER_KEYS = ("driver", "sitemap-url", "url", "robots", "timeout", "max-files", "only")
+HEADER_KEYS = (
+    "driver",
+    "sitemap-url",
+    "url",
+    "robots",
+    "timeout",
+    "max-files",
+    "crawl-budget",
+    "only",
+)
 
 
 def inputs() -> list[Path]:
@@ -210,6 +220,7 @@ def _live(path: Path, header: dict[str, str]) -> list[str]:
             live=True,
             no_live_cache=True,
             live_timeout=float(header.get("timeout", "5")),
+            live_crawl_budget=float(header.get("crawl-budget", "300")),
             live_connect_to=(f"{LIVE_ORIGIN}:127.0.0.1:{server.port}",),
         )
     only = _only(header)

@@ -133,6 +133,10 @@ LIVE_CASES = [
         for value in ("a:\u00b2:b:80", "a:80:b:\u0663", "a:80:b:65536", "a:0:b:80")
     ),
     (["--live-max", "-1"], "--live-max -1: give 0 or more"),
+    *(
+        (["--live-crawl-budget", value], f"--live-crawl-budget {value}: give more than 0 seconds")
+        for value in ("0", "-5", "nan")
+    ),
 ]
 
 
@@ -185,6 +189,7 @@ def test_the_options_table_gives_each_range() -> None:
     assert set(RANGED) == {
         *("max_depth", "max_files", "max_bytes", "jobs", "timeout"),
         *("live_concurrency", "live_per_host", "live_timeout", "live_max", "live_seed"),
+        "live_crawl_budget",
     }
     for name in RANGED:
         setting = BY_NAME[name]

@@ -800,3 +800,52 @@ def test_a_live_audit_on_the_cluster_gives_the_local_findings(
     assert codes >= {"LV001", "LV003", "LV005"}
     live = [f for f in json.loads(remote[1])["files"][0]["findings"] if f["code"][:2] == "LV"]
     assert live and all(f.get("xpath") == f"/urlset/url[{f['line'] - 2}]/loc" for f in live)
+
+
+@pytest.mark.slow
+def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
+    from tests.live_server import LiveServer
+
+    hosts = ("example.com", "other.example")
+    with LiveServer() as server:
+        robots = "User-agent: *\nCrawl-delay: 0.2\n"
+        server.route("/robots.txt", body=robots, content_type="text/plain")
+        (tmp_path / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(
+                f"  <url><loc>http://{host}/status/200?{n}</loc></url>\n"
+                for n in range(4)
+                for host in hosts
+            )
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        args = ["--isolated", "--live", "--no-live-cache", "--live-crawl-budget", "0.3"]
+        for host in hosts:
+            args += ["--live-connect-to", f"{host}:80:{server.origin}"]
+        args.append("sitemap.xml")
+
+        def requested() -> list[tuple[str, str]]:
+            asked = sorted((e.host, e.path) for e in server.log() if e.path != "/robots.txt")
+            server.reset(routes=False)
+            return asked
+
+        local = lint(args, tmp_path)
+        asked_locally = requested()
+        remote = lint(["--scheduler", cluster.address, *args], tmp_path)
+        asked_remotely = requested()
+
+    assert (local[0], remote[0]) == (0, 0) and (local[2], remote[2]) == ("", "")
+    assert json.loads(remote[1])["files"] == json.loads(local[1])["files"]
+    # each host's first two URLs (0.2 s apart: 0.3 s holds one delay), on the cluster too
+    assert (
+        asked_remotely
+        == asked_locally
+        == [(host, f"/status/200?{n}") for host in hosts for n in range(2)]
+    )
+    findings = [
+        f for f in json.loads(local[1])["files"][0]["findings"] if f["code"][:2] == "LV"
+    ]  # (SC003: two hosts in one sitemap)
+    assert [(f["code"], f["line"]) for f in findings] == [("LV016", 7), ("LV016", 8)]
+    assert [f["message"].split(" ", 1)[0] for f in findings] == [f"http://{h}" for h in hosts]

@@ -352,6 +352,11 @@ WRONG = [
     ('profile = "baidu"', "profile: expected one of google, bing, yandex, strict"),
     ('format = "yaml"', "format: expected one of text"),
     ("xsd-engine = true", "xsd-engine: expected one of libxml2, xmlschema"),
+    ("live-crawl-budget = 0", "live-crawl-budget 0: give more than 0 seconds"),
+    ("live-crawl-budget = -inf", "live-crawl-budget -inf: give more than 0 seconds"),
+    ("live-crawl-budget = nan", "live-crawl-budget nan: give more than 0 seconds"),
+    ('live-crawl-budget = "300"', "live-crawl-budget: expected a number of seconds, got '300'"),
+    ("live-crawl-budget = true", "live-crawl-budget: expected a number of seconds, got True"),
     ("select = [", "not valid TOML"),
 ]
 
@@ -551,6 +556,7 @@ KEYS = (
     "allow-private-hosts",
     "live",
     "live-cache",
+    "live-crawl-budget",
 )
 
 
@@ -582,6 +588,9 @@ def test_unknown_key_lists_the_declared_keys(site: Path, capsys) -> None:
         ('xsd-engine = "xmlschema"', {"xsd_engine": "xmlschema"}),
         ("follow = true", {"follow": True}),
         ("allow-private-hosts = true", {"allow_private_hosts": True}),
+        ("live-crawl-budget = 60", {"live_crawl_budget": 60.0}),
+        ("live-crawl-budget = 0.5", {"live_crawl_budget": 0.5}),
+        ("live-crawl-budget = inf", {"live_crawl_budget": float("inf")}),
         (
             'robots = ["https://example.com/robots.txt"]',
             {"robots": ("https://example.com/robots.txt",)},

@@ -134,6 +134,7 @@ class Options(TypedDict, total=False):
     live_max: int | None
     live_sample: str | None
     live_seed: int
+    live_crawl_budget: float | None
     live_cache: StrPath | None
     no_live_cache: bool
     live_connect_to: Sequence[str] | None
@@ -202,7 +203,8 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
       records are not reported.
     - ``live``: after the checks, request the URLs the sitemaps list (the ``LV``
       rules); ``live_concurrency``, ``live_per_host``, ``live_timeout``, ``live_max``,
-      ``live_sample`` (``"500"`` or ``"10%"``), ``live_seed``, ``live_cache`` (a path),
+      ``live_sample`` (``"500"`` or ``"10%"``), ``live_seed``, ``live_crawl_budget``
+      (seconds, ``math.inf``: no bound), ``live_cache`` (a path),
       ``no_live_cache`` and ``live_connect_to`` (``["HOST:PORT:HOST2:PORT2"]``) as the
       command's ``--live-*`` options (docs/live.md).
 

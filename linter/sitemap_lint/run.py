@@ -25,6 +25,7 @@ from sitemap_lint.inputs.reader import (
     standard_input,
 )
 from sitemap_lint.settings.declared import (
+    LIVE_CRAWL_BUDGET,
     RANGED,
     RUN_SETTINGS,
     RunSettings,
@@ -615,6 +616,7 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
     checked all the same (a wrong value is a usage error whether or not it is used)."""
     count, percent = parse("live_sample", settings.live_sample) or (None, None)
     connect_to = parse("live_connect_to", settings.live_connect_to)
+    budget = parse("live_crawl_budget", settings.live_crawl_budget)
     if not (settings.live or config.live):
         return None
     from sitemap_lint.live.audit import LiveSettings
@@ -633,11 +635,17 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
         count=count,
         percent=percent,
         seed=settings.live_seed,
+        crawl_budget=_first_given(budget, config.live_crawl_budget, LIVE_CRAWL_BUDGET),
         cache=cache,
         connect_to=connect_to,
         allow_private=bool(settings.allow_private_hosts or config.allow_private_hosts),
         named_hosts=(*named, *_named_urls(settings, config)),
     )
+
+
+def _first_given(*values: float | None) -> float:
+    """The first value given: the command line's, the configuration file's, the default."""
+    return next(value for value in values if value is not None)
 
 
 def local_inputs(settings: RunSettings) -> list[Source]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from sitemap_lint.errors import UsageError
 from sitemap_lint.inputs.guard import Pins, http_scheme
-from sitemap_lint.live.model import GET_KINDS, Answer, Target
+from sitemap_lint.live.model import GET_KINDS, Answer, BudgetCut, Target
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.results import FileResult
@@ -47,6 +47,8 @@ class LiveSettings:
     count: int | None = None  # --live-sample N
     percent: float | None = None  # --live-sample P%
     seed: int = 0
+    # seconds of one host's Crawl-delays waited at most (--live-crawl-budget; inf: no bound)
+    crawl_budget: float = 300.0
     cache: Path | None = None  # None: no cache (--no-live-cache)
     connect_to: tuple[tuple[str, str], ...] = ()
     allow_private: bool = False
@@ -61,7 +63,8 @@ class LiveStats:
     slowest hosts (median seconds), and the time it took."""
 
     listed: int = 0  # distinct URLs the files list
-    requested: int = 0  # distinct URLs requested (after the sample and --live-max)
+    # distinct URLs requested (after the sample, --live-max and the crawl budget)
+    requested: int = 0
     requests: int = 0  # HTTP requests sent (retries and redirects included; not robots.txt)
     cached: int = 0
     errors: int = 0
@@ -180,9 +183,11 @@ def audit(
         if cache is not None:
             cache.close()
     enabled = selection.enabled() if selection is not None else None
-    for result in results:
-        add_findings(result, answers, now, enabled)
+    cuts = listed_first(results, budget_cuts(chosen, answers, settings.crawl_budget))
+    for index, result in enumerate(results):
+        add_findings(result, answers, now, enabled, cuts.get(index, ()))
         finish(result, selection)
+    stats.requested -= sum(answer.over_budget for answer in answers.values())
     _count(stats, (answers[t.url] for t in chosen if t.url in answers))  # the files' order
     stats.seconds = round(time.monotonic() - started, 3)
     return stats
@@ -214,6 +219,47 @@ def fetch(
     return asyncio.run(run())
 
 
+def budget_cuts(
+    chosen: Iterable[Target], answers: Mapping[str, Answer], budget: float
+) -> list[BudgetCut]:
+    """The hosts whose Crawl-delay the crawl ``budget`` cut short, in the order of their
+    first URL not requested (``chosen``: the URLs in the order they were asked for)."""
+    from sitemap_lint.live.pacing import fitting
+    from sitemap_lint.live.robots import origin
+
+    first: dict[str, Answer] = {}  # host -> its first answer over the budget
+    left: Counter[str] = Counter()  # host -> its URLs not requested
+    for target in chosen:
+        answer = answers.get(target.url)
+        if answer is not None and answer.over_budget:
+            host = origin(target.url) or target.url
+            first.setdefault(host, answer)
+            left[host] += 1
+    cuts = []
+    for host, answer in first.items():
+        requested = int(fitting(answer.crawl_delay, budget))
+        total = requested + left[host]
+        cuts.append(BudgetCut(host, answer.crawl_delay, budget, requested, total, answer.url))
+    return cuts
+
+
+def listed_first(
+    results: Sequence[FileResult], cuts: list[BudgetCut]
+) -> dict[int, list[BudgetCut]]:
+    """The cuts by the index of the file that lists their first URL not requested first
+    (in the files' order), so that each is reported once a run."""
+    unplaced = {cut.url: cut for cut in cuts}
+    placed: dict[int, list[BudgetCut]] = {}
+    for index, result in enumerate(results):
+        if not unplaced:
+            break
+        for target in result.targets or ():
+            cut = unplaced.pop(target.url, None)
+            if cut is not None:
+                placed.setdefault(index, []).append(cut)
+    return placed
+
+
 def client_settings(settings: LiveSettings) -> ClientSettings:
     """The client's part of the run's live settings."""
     from sitemap_lint.live.client import ClientSettings
@@ -226,6 +272,7 @@ def client_settings(settings: LiveSettings) -> ClientSettings:
         named_hosts=settings.named_hosts,
         connect_to=settings.connect_to,
         pins=settings.pins,
+        crawl_budget=settings.crawl_budget,
     )
 
 
@@ -234,9 +281,11 @@ def add_findings(
     answers: dict[str, Answer],
     now: datetime,
     enabled: frozenset[str] | None = None,
+    cuts: Sequence[BudgetCut] = (),
 ) -> None:
     """Hand the answers to ``result``'s targets to the ``answer`` checks, then its
-    targets to the ``audited`` checks, that a run with the ``enabled`` rules needs."""
+    targets (and the crawl budget's ``cuts`` it is the first to list) to the ``audited``
+    checks, that a run with the ``enabled`` rules needs."""
     from sitemap_lint.engine.dispatch import calls, once
     from sitemap_lint.rules.events import Answered, Audited
     from sitemap_lint.rules.registry import ANSWER, AUDITED
@@ -254,7 +303,7 @@ def add_findings(
         if answer is not None:
             for check in checks:
                 check(Answered(target, answer, now, listed, pointer), result.name, sink)
-    once(AUDITED, Audited(targets, now, answers, pointer), result.name, sink, enabled)
+    once(AUDITED, Audited(targets, now, answers, pointer, cuts), result.name, sink, enabled)
     result.targets = None
     result.target_pointer = None
 
@@ -271,6 +320,8 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
     statuses: Counter[str] = Counter()
     times: dict[str, list[float]] = {}
     for answer in answers:
+        if answer.over_budget:  # not requested (LV016 tells)
+            continue
         statuses[
             str(answer.status) if answer.error is None and answer.status else _kind(answer)
         ] += 1

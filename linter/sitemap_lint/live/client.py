@@ -14,7 +14,10 @@
   target its host's robots.txt disallows ends the chain unrequested.
 - Limits: ``concurrency`` requests in flight in all, ``per_host`` to one host (its
   slot, and its Crawl-delay, waited for before a slot of all);
-  robots.txt ``Crawl-delay`` spaces a host's requests; 429 and 503 wait their
+  robots.txt ``Crawl-delay`` spaces a host's requests, and only as many of a host's
+  URLs are requested as its delays fit in ``crawl_budget`` seconds (the first ones
+  asked for: ``pacing.CrawlBudget``; the others are answers ``over_budget``, not
+  requested); 429 and 503 wait their
   ``Retry-After`` (at most ``retry_after_cap`` seconds: past it the status is the
   answer), and every other request to the host waits as long (``held_cap`` seconds
   in all a run: past them a host's 429s and 503s are answers); connection errors and
@@ -83,7 +86,7 @@ from sitemap_lint.live.model import (
     Answer,
     Hop,
 )
-from sitemap_lint.live.pacing import HostPacing
+from sitemap_lint.live.pacing import CrawlBudget, HostPacing
 from sitemap_lint.live.page import head_end, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from sitemap_lint.live.robots import HostRules, Robots, origin
@@ -139,6 +142,9 @@ class ClientSettings:
     # The run's pin table (inputs.guard.Pins), shared with its fetcher; None: the client's
     # own. A cluster's task carries a copy.
     pins: Pins | None = None
+    # seconds of one host's Crawl-delays waited at most; its URLs past them are not
+    # requested (--live-crawl-budget; inf: no bound)
+    crawl_budget: float = 300.0
 
 
 class HopError(Exception):
@@ -438,6 +444,7 @@ class Client:
         self._resolver: GuardedResolver | None = None
         self._all = asyncio.Semaphore(max(1, settings.concurrency))
         self._pacing = HostPacing(settings.per_host, settings.held_cap)
+        self._budget = CrawlBudget(settings.crawl_budget)
         self._mapping = parse_connect_to(settings.connect_to)
         # The places the user named: a request may go to one whatever its port.
         self._ports = HostPolicy(
@@ -535,7 +542,15 @@ class Client:
         key = origin(url)  # the host's, looked up once for its robots.txt and the guard
         robots, rules = self.robots, None
         if robots is not None and key is not None:
-            rules = robots.known_of(key) or await robots.rules_of(key)
+            known = robots.known_of(key)
+            # The URL's place among its host's, taken in the order the URLs are asked
+            # for: nothing was awaited since ``fetch_all`` handed it out.
+            place = self._budget.place(key, url, known)
+            rules = known or await robots.rules_of(key)
+            if known is None:
+                self._budget.settle(key, rules)
+            if self._budget.over(place, rules):
+                return _over_budget(url, rules, self._budget.seconds)
         answer = await self._answer_for(url, kind, key, rules)
         if rules is not None:
             answer.robots_unreachable = rules.unavailable
@@ -1067,6 +1082,16 @@ def _unrequested_hop(
         answer.error = BAD_PORT
         answer.detail = reason
     return answer
+
+
+def _over_budget(url: str, rules: HostRules, budget: float) -> Answer:
+    """The answer for ``url``, not requested: its host's Crawl-delay leaves no room for it
+    in the run's crawl budget of ``budget`` seconds."""
+    detail = (
+        f"not requested: the host's Crawl-delay of {rules.delay:g} s leaves no room for it"
+        f" in the crawl budget of {budget:g} s"
+    )
+    return Answer(url, detail=detail, over_budget=True, crawl_delay=rules.delay)
 
 
 def _still_fresh(cached: Answer) -> bool:

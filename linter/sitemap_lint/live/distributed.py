@@ -1,8 +1,8 @@
 """The live audit of a set on a Dask cluster (``--scheduler``): URLs partitioned by host.
 
-Every URL of one host goes to the same task, so the per-host limits, the host's
-robots.txt and its Crawl-delay hold as in a local run; the partitions are balanced by
-their URL counts. The cache stays on the machine that runs the command: each task is
+Every URL of one host goes to the same task, in the run's order, so the per-host
+limits, the host's robots.txt and its Crawl-delay hold as in a local run, and its crawl
+budget requests the same URLs; the partitions are balanced by their URL counts. The cache stays on the machine that runs the command: each task is
 sent the cached answers of its URLs (their validators, for conditional requests) and
 returns its answers, which are stored here. The answers, and so the findings, are
 those of a local run against the same servers.

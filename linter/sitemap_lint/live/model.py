@@ -175,6 +175,10 @@ class Answer:
     # Cache-Control max-age or Expires said (RFC 9111, section 4.2); None: stale at once.
     fresh_until: float | None = None
     fresh: bool = False  # given from the cache without a request: it was still fresh
+    # Not requested: its host's robots.txt Crawl-delay (``crawl_delay`` seconds) times the
+    # host's URLs before it is past the run's crawl budget (--live-crawl-budget).
+    over_budget: bool = False
+    crawl_delay: float = 0.0
 
     def hops(self, error: bool = True) -> list[str]:
         """The redirect chain as the findings and the reports write it: ``url status``
@@ -189,3 +193,24 @@ class Answer:
         if self.loop and self.loop_to:
             hops.append(self.loop_to)
         return hops
+
+
+@dataclass(frozen=True)
+class BudgetCut:
+    """A host whose robots.txt ``Crawl-delay`` (``delay`` seconds) made the run's crawl
+    budget (``budget`` seconds) cut its URLs short: ``requested`` of its ``total`` URLs
+    to request were (the first in the run's order), and ``url`` is the first that was
+    not (its first listing is where LV016 stands). ``host`` is its origin
+    (``robots.origin``)."""
+
+    host: str
+    delay: float
+    budget: float
+    requested: int
+    total: int
+    url: str
+
+    @property
+    def seconds(self) -> float:
+        """The seconds of Crawl-delay that requesting every one would have taken."""
+        return self.delay * (self.total - 1)

@@ -1,16 +1,22 @@
 """How fast the live audit may ask each host: its share of the requests in flight, the
-waits a 429 or a 503 asks for, and its robots.txt ``Crawl-delay`` between requests."""
+waits a 429 or a 503 asks for, its robots.txt ``Crawl-delay`` between requests, and how
+many of its URLs that delay lets one run ask (``CrawlBudget``)."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from yarl import URL
 
 from sitemap_lint.inputs.guard import canonical_host
+
+if TYPE_CHECKING:
+    from sitemap_lint.live.robots import HostRules
 
 
 class HostPacing:
@@ -75,3 +81,62 @@ class HostPacing:
         self._next_at[key] = at + delay
         if at > now:
             await asyncio.sleep(at - now)
+
+
+def fitting(delay: float, budget: float) -> float:
+    """How many of a host's URLs one run requests when its robots.txt asks ``delay``
+    seconds between requests: the first, and one more for each whole ``delay`` that
+    ``budget`` holds (``math.inf``: no delay, or no bound)."""
+    if delay <= 0 or math.isinf(budget):
+        return math.inf
+    return math.floor(budget / delay + 1e-9) + 1  # 0.3 / 0.1 is 2.9999999999999996
+
+
+class Place:
+    """One URL's place among its host's URLs to request (``number``, from 0; None: not
+    numbered, as a URL its robots.txt disallows or one of a host without a delay)."""
+
+    __slots__ = ("number", "url")
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.number: int | None = None
+
+
+class CrawlBudget:
+    """Which of a host's URLs a run requests under its ``Crawl-delay``: the first ones in
+    the order they are asked for, as many as ``fitting`` allows. A URL's place is taken
+    when it is asked for; a host's places taken before its robots.txt is read are
+    numbered when it is, in that order (its disallowed URLs get no number: they are not
+    requested), so the numbers follow the order of the asks whatever the order the
+    requests resume in."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._numbered: dict[str, int] = {}  # host key -> its URLs numbered so far
+        self._unread: dict[str, list[Place]] = {}  # host key -> places awaiting its rules
+
+    def place(self, key: str, url: str, rules: HostRules | None) -> Place:
+        """``url``'s place among the URLs of the host ``key`` (its rules, None when its
+        robots.txt is not read yet: the place is numbered by ``settle``)."""
+        place = Place(url)
+        if rules is None:
+            self._unread.setdefault(key, []).append(place)
+        else:
+            self.settle(key, rules)
+            self._number(key, place, rules)
+        return place
+
+    def settle(self, key: str, rules: HostRules) -> None:
+        """Number the places of host ``key`` taken before its ``rules`` were read."""
+        for place in self._unread.pop(key, ()):
+            self._number(key, place, rules)
+
+    def over(self, place: Place, rules: HostRules) -> bool:
+        """Whether the URL at ``place`` is past what the budget lets the run request."""
+        return place.number is not None and place.number >= fitting(rules.delay, self.seconds)
+
+    def _number(self, key: str, place: Place, rules: HostRules) -> None:
+        if rules.delay > 0 and not rules.disallows(place.url):
+            place.number = self._numbered.get(key, 0)
+            self._numbered[key] = place.number + 1

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from sitemap_lint.model import Node
 
 if TYPE_CHECKING:
-    from sitemap_lint.live.model import Answer, Target, TargetPointer
+    from sitemap_lint.live.model import Answer, BudgetCut, Target, TargetPointer
 
 # What an input is (``Prolog.form``), as the pipeline finds it from its first text.
 EMPTY = "empty"  # no text, or only white space (but for a file named robots.txt)
@@ -376,12 +376,15 @@ class Audited(NamedTuple):
     """One file's URLs after the live audit answered them (``audited`` checks, once a
     file): ``targets``, every URL it lists (``live.model.Target``), answered or not;
     ``now``: the run's moment; ``answers``: the answer to each URL requested, by URL;
-    ``pointer``: what names the targets' elements (``xpath``)."""
+    ``pointer``: what names the targets' elements (``xpath``); ``cuts``: the hosts
+    whose Crawl-delay the run's crawl budget cut short and whose first URL not
+    requested this file is the first to list (``live.model.BudgetCut``, once a run)."""
 
     targets: Sequence[Target]
     now: datetime
     answers: Mapping[str, Answer] | None = None
     pointer: TargetPointer | None = None
+    cuts: Sequence[BudgetCut] = ()
 
     def xpath(self, target: Target) -> str | None:
         """The pointer to ``target``'s element, for its findings (None: none)."""

@@ -21,7 +21,7 @@ from sitemap_lint.rules.registry import ANSWER, AUDITED
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
-    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.live.model import Answer, BudgetCut, Target
     from sitemap_lint.rules.structure import Reporter
 
 NOT_FOUND = rule(
@@ -409,6 +409,42 @@ ROBOTS_UNREACHABLE = rule(
     """,
 )
 
+CRAWL_BUDGET = rule(
+    "LV016",
+    "live-crawl-delay-budget",
+    WARNING,
+    summary="A site's Crawl-delay leaves the audit time for only some of its URLs",
+    what="""
+        Reports, once a run, a host whose robots.txt `Crawl-delay` times its listed URLs
+        (less one) is more than the audit's crawl budget (`--live-crawl-budget`, 300 s
+        by default): the audit requests the host's URLs the delay apart, the first ones
+        in the files' order, only as many as the budget holds, and the others get no
+        `LV` finding. It stands at the first URL that was not requested and names the
+        host, its Crawl-delay, how many of its URLs were requested of how many, and how
+        long requesting them all would have taken.
+    """,
+    why="""
+        The audit must neither ignore the delay the site asks for nor wait for days:
+        10,000 URLs at `Crawl-delay: 60` take a week. The URLs past the budget were not
+        audited, and a crawler that honours the delay (Bing, Yandex; Google ignores it)
+        needs as long to visit them. Raise `--live-crawl-budget` (or give `inf`) to
+        audit them all, audit a sample with `--live-sample`, or ask for a shorter
+        delay in robots.txt.
+    """,
+    bad="""
+        <!-- robots.txt: Crawl-delay: 60 -->
+        <url><loc>https://www.example.com/a</loc></url>
+        <url><loc>https://www.example.com/b</loc></url>
+        <!-- ... 10,000 URLs: 6.9 days of Crawl-delay -->
+    """,
+    good="""
+        <!-- robots.txt: Crawl-delay: 1 -->
+        <url><loc>https://www.example.com/a</loc></url>
+        <url><loc>https://www.example.com/b</loc></url>
+        <!-- ... 300 URLs: 5 minutes -->
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Live audit"
 ORDER = 185
@@ -429,6 +465,7 @@ RULES = (
     MEDIA_NOT_SERVED,
     PRIVATE_ADDRESS_REFUSED,
     ROBOTS_UNREACHABLE,
+    CRAWL_BUDGET,
 )
 
 CODES = frozenset(r.code for r in RULES)
@@ -462,7 +499,9 @@ _DETAIL = 120  # characters of the client's reason quoted  # lastmods: two pages
 
 @check(
     ANSWER,
-    emits=tuple(rule for rule in RULES if rule not in (LASTMOD_UNTRUSTED, ROBOTS_UNREACHABLE)),
+    emits=tuple(
+        rule for rule in RULES if rule not in (LASTMOD_UNTRUSTED, ROBOTS_UNREACHABLE, CRAWL_BUDGET)
+    ),
     proof=NO_PROOF,
 )
 def check_answer(answered: Answered, file: str, report: Reporter) -> None:
@@ -509,13 +548,70 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
         )
 
 
+@check(AUDITED, emits=(CRAWL_BUDGET,), proof=NO_PROOF)
+def check_crawl_budget(audited: Audited, file: str, report: Reporter) -> None:
+    """LV016 once a host the crawl budget cut short, at the file's first listing of its
+    first URL not requested (the audit hands each cut to one file: ``Audited.cuts``)."""
+    cuts = {cut.url: cut for cut in audited.cuts}
+    for target in audited.targets:
+        cut = cuts.pop(target.url, None)
+        if cut is not None:
+            report.add(budget_finding(cut, target).with_xpath(audited.xpath(target)))
+        if not cuts:
+            return
+
+
+def budget_finding(cut: BudgetCut, target: Target) -> Finding:
+    """LV016 for ``cut`` at ``target``, its first URL not requested."""
+    verb = "was" if cut.requested == 1 else "were"
+    later = cut.total - cut.requested - 1
+    after = f" and the {later:,} after it" if later else ""
+    return CRAWL_BUDGET.at(
+        target.line,
+        target.column,
+        f"{cut.host} asks for {cut.delay:g} s between requests (robots.txt"
+        f" Crawl-delay), so within the {_seconds(cut.budget)} s crawl budget only"
+        f" {cut.requested:,} of its {cut.total:,} URLs {verb} requested, the first in the"
+        f" files' order: not {cut.url}{after} (all {cut.total:,} would take"
+        f" {_duration(cut.seconds)}); raise --live-crawl-budget to {_seconds(_up(cut.seconds))}"
+        " to audit them all, or audit a sample with --live-sample",
+        key=cut.host,
+    )
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a command line takes them: no exponent, at most three decimals."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _up(seconds: float) -> float:
+    """``seconds`` rounded up to the millisecond (a budget written so holds them)."""
+    import math
+
+    return math.ceil(seconds * 1000 - 1e-6) / 1000
+
+
+def _duration(seconds: float) -> str:
+    """A length of time for people: seconds, minutes, hours or days."""
+    if seconds < 120:
+        return f"{_seconds(round(seconds, 1))} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
 def judge(
     target: Target, answer: Answer, now: datetime, listed: frozenset[str] = frozenset()
 ) -> list[Finding]:
     """The findings one answer gives for one listed URL (at most one about its
     reachability, then what a page says about itself); ``listed``: the page URLs its
-    file lists (``Answered.listed``)."""
+    file lists (``Answered.listed``). A URL the crawl budget left unrequested has none
+    (LV016 tells, once a host)."""
     del now  # the dates a page states are compared with its lastmod, not the clock
+    if answer.over_budget:
+        return []
     first = _reachability(target, answer, listed)
     if first is not None:
         return [first]

@@ -321,6 +321,17 @@ def _check_live_max(value: int | None, where: str) -> int | None:
     return None if value is None else int(Range(0).check(value, where))
 
 
+LIVE_CRAWL_BUDGET = 300.0
+"""Seconds of one host's Crawl-delays a live audit waits at most (``live_crawl_budget``)."""
+_CRAWL_BUDGET_RANGE = Range(0, above=True, unit="seconds")
+
+
+def _check_live_crawl_budget(value: float | None, where: str) -> float | None:
+    """More than 0 seconds (``inf``: no bound); None when not given (the configuration
+    file's value, or the default, applies)."""
+    return None if value is None else _CRAWL_BUDGET_RANGE.check(float(value), where)
+
+
 def _check_live_sample(value: str | None, where: str) -> tuple[int | None, float | None] | None:
     """``N`` or ``P%``: (count, None) or (None, percent); None when not given."""
     if value is None:
@@ -416,6 +427,13 @@ def _read_per_file_ignores(
         entry = subkey(key, pattern)
         entries.append((reader.glob(entry, pattern), reader.codes(entry, codes)))
     return {setting.name: tuple(entries)}
+
+
+def _read_seconds(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise reader.fail(key, f"expected a number of seconds, got {value!r}")
+    assert setting.check is not None
+    return {setting.name: setting.check(float(value), reader.where(key))}
 
 
 def _read_sitemap_url(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
@@ -930,6 +948,23 @@ SETTINGS: tuple[Setting, ...] = (
         range=Range(0),
         show_default=True,
         doc="the seed of `--live-sample` (default 0)",
+    ),
+    Setting(
+        "live_crawl_budget",
+        "float",
+        "Seconds the robots.txt delay between one host's requests may add up to; its"
+        " URLs past them are not requested (--live; default 300).",
+        flags=("--live-crawl-budget",),
+        key="live-crawl-budget",
+        metavar="SECONDS",
+        check=_check_live_crawl_budget,
+        read=_read_seconds,
+        stored=(("live_crawl_budget", None),),
+        range=_CRAWL_BUDGET_RANGE,
+        doc="`--live`: the seconds a host's robots.txt `Crawl-delay` may make the audit wait"
+        " in all (default 300, `inf`: no bound); a host's URLs are requested the delay"
+        " apart, the first in the files' order, as many as fit, and `LV016` names the"
+        " host whose other URLs were not requested",
     ),
     Setting(
         "live_cache",
