@@ -20,8 +20,10 @@ which UR011 reports by design). ``bench/run.py --shapes`` times them beside xmll
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -272,9 +274,19 @@ def hreflang(i: int, pad: str) -> str:
     return url([f"<loc>{href(language)}</loc>", f"<lastmod>{day(i)}</lastmod>", *links])
 
 
-def video(i: int, pad: str) -> str:
+def hreflang_reordered(i: int, pad: str) -> str:
+    """The hreflang clusters, each link's href before its hreflang, in single quotes every
+    other cluster (attribute order and quotes mean nothing to XML)."""
+    written = hreflang(i, pad)
+    written = re.sub(r'hreflang="([^"]*)" href="([^"]*)"', r'href="\2" hreflang="\1"', written)
+    return written.replace('"', "'") if i // len(LANGUAGES) % 2 else written
+
+
+def video(i: int, pad: str, every_child: bool = False) -> str:
     """One video an entry, its title and description holding all five predefined
-    references."""
+    references; ``every_child``: in one entry of three, also the optional children
+    Google documents with a value (expiration, rating, views, restriction,
+    subscription, platform)."""
     media = f"https://cdn.example.com/{pad}video-{i}"
     details = [
         f"<video:thumbnail_loc>{media}.jpg</video:thumbnail_loc>",
@@ -287,6 +299,17 @@ def video(i: int, pad: str) -> str:
         "<video:family_friendly>yes</video:family_friendly>",
         "<video:live>no</video:live>",
     ]
+    if every_child and i % 3 == 0:  # (in each entry, the file would pass 50 MiB)
+        details[5:5] = [
+            "<video:expiration_date>2031-01-01</video:expiration_date>",
+            f"<video:rating>{i % 50 / 10}</video:rating>",
+            f"<video:view_count>{i * 37}</video:view_count>",
+        ]
+        details[-1:-1] = [
+            '<video:restriction relationship="allow">US CA GB</video:restriction>',
+            "<video:requires_subscription>no</video:requires_subscription>",
+            '<video:platform relationship="deny">tv</video:platform>',
+        ]
     block = "".join(f"\n      {d}" for d in details)
     return url(
         [*elements(fields(page(i, pad), i)[:2]), f"<video:video>{block}\n    </video:video>"]
@@ -357,6 +380,13 @@ CORE = (
         head=root(*EXTRA_NAMESPACES),
     ),
     Shape("loc-only", "loc alone in each entry", loc_only),
+    Shape(
+        "stylesheet",
+        "an xml-stylesheet instruction before the root",
+        pretty,
+        head=f'{DECLARATION}\n<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>\n'
+        f'<urlset xmlns="{SITEMAP}">\n',
+    ),
     Shape("every-form", "every optional child, values in all forms", every_form),
     Shape(
         "percent-utf8",
@@ -380,6 +410,22 @@ EXTENSIONS = (
         "4 xhtml:link hreflang alternates an entry",
         hreflang,
         head=root(f'xmlns:xhtml="{XHTML}"'),
+        extension=True,
+        long=False,
+    ),
+    Shape(
+        "xhtml-link-attrs",
+        "xhtml-link, href before hreflang, single quotes in half",
+        hreflang_reordered,
+        head=root(f'xmlns:xhtml="{XHTML}"'),
+        extension=True,
+        long=False,
+    ),
+    Shape(
+        "video-full",
+        "video, and in 1 entry of 3 every other documented child",
+        partial(video, every_child=True),
+        head=root(f'xmlns:video="{VIDEO}"'),
         extension=True,
         long=False,
     ),

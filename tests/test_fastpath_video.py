@@ -69,6 +69,43 @@ DEFECTS = (
     ("live", "<V:live>NO</V:live>"),
     ("live", "<V:live>maybe</V:live>"),
     ("requires_subscription", "<V:requires_subscription>no</V:requires_subscription>"),
+    ("expiration_date", "<V:expiration_date>2025-05-31</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>2025-06-01</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>2025-05-31T23:59:59+00:00</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>2031-02-30</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>2031-01-01T10:00:00</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>&#50;031-01-01</V:expiration_date>"),
+    ("expiration_date", "<V:expiration_date>31/01/2031</V:expiration_date>"),
+    ("rating", "<V:rating>5.0</V:rating>"),
+    ("rating", "<V:rating>5.01</V:rating>"),
+    ("rating", "<V:rating>8</V:rating>"),
+    ("rating", "<V:rating>4,2</V:rating>"),
+    ("rating", "<V:rating>0</V:rating>"),
+    ("rating", "<V:rating>-1</V:rating>"),
+    ("rating", "<V:rating>.5</V:rating>"),
+    ("rating", "<V:rating> 4.2 </V:rating>"),
+    ("view_count", "<V:view_count>0</V:view_count>"),
+    ("view_count", "<V:view_count>12,345</V:view_count>"),
+    ("view_count", "<V:view_count>-3</V:view_count>"),
+    ("view_count", "<V:view_count>1e3</V:view_count>"),
+    ("restriction", '<V:restriction relationship="deny">US  GB</V:restriction>'),
+    ("restriction", "<V:restriction relationship='allow'>FR</V:restriction>"),
+    ("restriction", '<V:restriction relationship="allow">us ca</V:restriction>'),
+    ("restriction", '<V:restriction relationship="allow">UK</V:restriction>'),
+    ("restriction", '<V:restriction relationship="allow">XX</V:restriction>'),
+    ("restriction", '<V:restriction relationship="Allow">US</V:restriction>'),
+    ("restriction", "<V:restriction>US</V:restriction>"),
+    ("restriction", '<V:restriction relationship="allow"></V:restriction>'),
+    ("restriction", '<V:restriction relationship="allow">US,CA</V:restriction>'),
+    ("restriction", '<V:restriction relationship="allow" x="1">US</V:restriction>'),
+    ("restriction", '<V:restriction relationship="allow">US</V:restriction>' * 2),
+    ("platform", '<V:platform relationship="allow">web tv</V:platform>'),
+    ("platform", '<V:platform relationship = "deny" >mobile</V:platform>'),
+    ("platform", '<V:platform relationship="allow">Web</V:platform>'),
+    ("platform", '<V:platform relationship="allow">web,tv</V:platform>'),
+    ("platform", '<V:platform relationship="allow">web web</V:platform>'),
+    ("platform", '<V:platform relationship="allow">web  tv</V:platform>'),
+    ("platform", "<V:platform>web</V:platform>"),
     ("order", "<V:live>no</V:live><V:duration>30</V:duration>"),
     ("order", "<V:title>Again</V:title>"),
     ("order", "<V:duration>30</V:duration><V:duration>31</V:duration>"),
@@ -89,10 +126,15 @@ CHILDREN = (
     "content_loc",
     "player_loc",
     "duration",
+    "expiration_date",
+    "rating",
+    "view_count",
     "publication_date",
     "tag",
     "family_friendly",
+    "restriction",
     "requires_subscription",
+    "platform",
     "live",
 )
 
@@ -124,6 +166,11 @@ def video_children(i: int, rng: random.Random) -> dict[str, str]:
         "family_friendly": "<V:family_friendly>yes</V:family_friendly>",
         "requires_subscription": "<V:requires_subscription>No</V:requires_subscription>",
         "live": "<V:live>no</V:live>",
+        "expiration_date": f"<V:expiration_date>2031-0{i % 9 + 1}-01</V:expiration_date>",
+        "rating": f"<V:rating>{i % 50 / 10}</V:rating>",
+        "view_count": f"<V:view_count>{i * 37}</V:view_count>",
+        "restriction": '<V:restriction relationship="allow">US CA GB</V:restriction>',
+        "platform": "<V:platform relationship='deny'>tv</V:platform>",
     }
     for name, child in optional.items():
         if rng.random() < 0.6:
@@ -162,7 +209,7 @@ def video_sitemap(count: int, seed: int = 0, odd: float = 0.0, prefix: str = "vi
     return video_head(prefix) + entries + "</urlset>\n"
 
 
-@pytest.mark.parametrize("window", [None, 700, 4096])
+@pytest.mark.parametrize("window", [None, 1500, 4096])  # (an entry is up to 1 KB long)
 @pytest.mark.parametrize("prefix", ["video", "v"])
 def test_clean_video_entries_are_proved(monkeypatch, tmp_path, window, prefix):
     path = write(tmp_path, video_sitemap(200, 7, prefix=prefix))

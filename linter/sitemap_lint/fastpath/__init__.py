@@ -145,8 +145,9 @@ binds to their namespace (the first, when several are; entries declare none of t
 own, since no other attribute is taken): ``<image:image>`` holding ``image:loc`` and
 then optionally ``image:caption`` and ``image:title``, and ``<xhtml:link
 rel="alternate" hreflang="..." href="..."/>`` (these three attributes, each once, in
-any order, in double or single quotes, self-closing; ``_link_pair`` reads a link
-written otherwise than in this order and in double quotes). An entry whose only
+any order, in double or single quotes, self-closing; an entry's links written alike
+in another order or quotes are read by one pattern for that order, ``_reordered_links``,
+and links written in several ways each by ``_link_pair``). An entry whose only
 extension elements are
 ``video:video`` ones is proved by ``fastpath.video`` (its text says which children
 and values; ``FastPath._extensions`` hands it over). News, pagemap and other elements, other
@@ -449,7 +450,12 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 MAX_IMAGES = 1000
 # An extension value's URL (image:loc, an href), delimited only: proved with _URL.
-_EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_PCHAR}*)?(?:\?{_QCHAR}*)?"
+# Percent-escapes are proved as a loc's are (``FastPath._escapes``).
+_EXT_PCHAR, _EXT_QCHAR = _PCHAR[:-1] + "%]", _QCHAR[:-1] + "%]"
+_EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?{_EXT_QCHAR}*)?"
+# An image:loc, whose query may also hold "&amp;" (its parameters, as image services
+# write them), read as "&".
+_IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}|&amp;)*)?"
 # The extension namespaces by their kind in an entry's extras.
 _KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS}
 # The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
@@ -465,6 +471,8 @@ def _link(prefix: str) -> str:
     return rf"<{x}:link(?:{_WS}+(?:rel|hreflang|href){_WS}*={_WS}*{value}){{3}}{_WS}*/>"
 
 
+# The names of an xhtml:link's attributes, in order (``_link`` delimits them).
+_LINK_NAMES = _Lazy(rf"(rel|hreflang|href){_WS}*=")
 # An xhtml:link's attributes, as ``_link`` delimits them, and the values proved.
 _LINK_ATTRIBUTES = _Lazy(rf"""([a-z]+){_WS}*={_WS}*(?:"([^"]*)"|'([^']*)')""")
 _HREFLANG_VALUE = _Lazy(r"[A-Za-z0-9-]{1,35}\Z")
@@ -500,7 +508,7 @@ def _extension_items(
         if image is not None:
             i = re.escape(image)
             alternatives.append(
-                rf"<{i}:image>{_GAP}<{i}:loc>{group}{_EXT_URL})</{i}:loc>{_GAP}"
+                rf"<{i}:image>{_GAP}<{i}:loc>{group}{_IMAGE_URL})</{i}:loc>{_GAP}"
                 rf"(?:{group}<{i}:caption>){_TEXT}</{i}:caption>{_GAP})?"
                 rf"(?:{group}<{i}:title>){_TEXT}</{i}:title>{_GAP})?</{i}:image>"
             )
@@ -1119,6 +1127,8 @@ class FastPath:
         self._image_prefix = "\0"
         self._link_values: re.Pattern[str] | None = None
         self._links: re.Pattern[str] | None = None  # any proved link (``_link``)
+        # A link's pattern by the order of its attributes (``_reordered_links``).
+        self._ordered_links: dict[tuple[str, ...], re.Pattern[str]] = {}
         self._image_tag = self._link_tag = ""
         self._link_starts: re.Pattern[str] | None = None  # see _values
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
@@ -1718,6 +1728,8 @@ class FastPath:
             locations = image_locs.findall(ext)
             if locations:
                 kinds = "i"
+                if "&" in ext:
+                    locations = list(map(_image_location, locations))
                 if len(locations) > MAX_IMAGES or len(set(locations)) != len(locations):
                     return _NOT_PROVED  # IM002, IM003
                 prefix = self._image_prefix
@@ -1725,6 +1737,8 @@ class FastPath:
                     # As _url does, inline: the length, then the host, which is proved
                     # when the URL starts as the last one did up to its third "/".
                     if not 12 <= len(location) <= MAX_LOC:
+                        return _NOT_PROVED
+                    if ("%" in location or "&" in location) and not self._escaped(location):
                         return _NOT_PROVED
                     if location.startswith(prefix):
                         continue
@@ -1758,7 +1772,9 @@ class FastPath:
         assert self._link_values is not None and self._links is not None  # with the link tag
         pairs: list[tuple[str, str]] = self._link_values.findall(key)
         written = key.count(link_tag)
-        if len(pairs) != written:  # links written otherwise: each read alone
+        if len(pairs) != written:
+            pairs = self._reordered_links(key, written)
+        if len(pairs) != written:  # links written in several ways: each read alone
             pairs = []
             for link in self._links.findall(key):
                 pair = _link_pair(link)
@@ -1778,6 +1794,30 @@ class FastPath:
                 self._link_sets.clear()
             self._link_sets[key] = (extra[1], frozenset(links.values()))
         return extra
+
+    def _reordered_links(self, key: str, written: int) -> list[tuple[str, str]]:
+        """The (hreflang, href) pairs of the ``written`` links of ``key`` when all are
+        written as the first is (its attributes' order; double quotes, or single ones
+        throughout, which no value then holds), else fewer."""
+        double = key if '"' in key else key.replace("'", '"')
+        order = tuple(_LINK_NAMES.pattern.findall(double, 0, double.find("/>")))
+        if len(order) != 3 or len(set(order)) != 3:
+            return []  # (a value may hold "rel=" and the like)
+        pattern = self._ordered_links.get(order)
+        if pattern is None:
+            assert self._link_tag  # made with the root's xhtml prefix
+            values = {
+                "rel": '"alternate"',
+                "hreflang": '"([A-Za-z0-9-]{1,35})"',
+                "href": f'"({_EXT_URL})"',
+            }
+            attributes = "".join(rf"{_WS}+{name}{_WS}*={_WS}*{values[name]}" for name in order)
+            pattern = re.compile(rf"{re.escape(self._link_tag)}{attributes}{_WS}*/>")
+            self._ordered_links[order] = pattern
+        found: list[tuple[str, str]] = pattern.findall(double)
+        if order.index("href") < order.index("hreflang"):
+            return [(code, href) for href, code in found]
+        return found
 
     def _add_link(self, code: str, href: str, links: dict[str, str]) -> bool:
         """hreflang.Checker's view of one link: a valid code, once per entry, and an
@@ -1804,6 +1844,7 @@ class FastPath:
         links: dict[str, str] = {}
         for location, _caption, _title, link in self._items.findall(ext):
             if location:
+                location = _image_location(location)
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
                 # entry, at most 1,000 images.
                 if location in images or location.count("/") < 3 or not self._url(location):
@@ -1836,12 +1877,24 @@ class FastPath:
         return (kinds, self._pairs.setdefault(pairs, pairs))
 
     def _url(self, value: str) -> bool:
-        """Whether an extension's URL (matched by ``_EXT_URL``, a subset of the URL rules'
-        clean URLs) passes the URL rules as ``loc`` does: its length and its host."""
+        """Whether an extension's URL (matched by ``_EXT_URL`` or ``_IMAGE_URL``, a subset
+        of the URL rules' clean URLs; an image's read by ``_image_location``) passes the
+        URL rules as ``loc`` does: its length, its host and its escapes."""
         if not 12 <= len(value) <= MAX_LOC:
             return False
         host = value.split("/", 3)[2]
-        return host in self._hosts or self._host(host)
+        if not (host in self._hosts or self._host(host)):
+            return False
+        return ("%" not in value and "&" not in value) or self._escaped(value)
+
+    def _escaped(self, value: str) -> bool:
+        """Whether the percent-escapes of an extension's URL make no finding of the URL
+        rules (``_escapes``) and its "&" start no XML escape as text (UR017)."""
+        from sitemap_lint.rules.urls import ESCAPE_TEXT
+
+        if "%" in value and not self._escapes(value):
+            return False
+        return "&" not in value or ESCAPE_TEXT.search(value) is None
 
     def _code(self, value: str) -> str | None:
         from sitemap_lint.rules.hreflang import check_code
@@ -2073,6 +2126,12 @@ def _clean_escapes(row: str) -> bool:
         return data.decode("utf-8").isprintable()
     except UnicodeDecodeError:
         return False
+
+
+def _image_location(written: str) -> str:
+    """An image:loc as expat reads it (``_IMAGE_URL`` matched it: "&amp;" is its only
+    reference)."""
+    return written.replace("&amp;", "&") if "&" in written else written
 
 
 def _long_urls(text: str, sm: str = "") -> bool:

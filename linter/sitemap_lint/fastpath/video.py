@@ -7,11 +7,13 @@ the full checker takes the entry):
 
 - no attribute, and only white space (space, tab, CR LF, LF) between its children:
   no comment, instruction, CDATA section or text;
-- its children are among those of the table below, each without attributes and
-  holding printable ASCII but ``<`` and ``>`` (references are read as expat reads
-  them, ``_decoded``), in the order of the schema's sequence, each at most once but
-  ``tag`` (at most 32): ``thumbnail_loc``, ``title`` and ``description`` first,
-  and ``content_loc`` or ``player_loc`` (VD001, VD002, VD018, VD015);
+- its children are among those of the table below, each without attributes (but
+  the ``relationship`` of ``restriction`` and ``platform``, ``allow`` or ``deny`` in
+  either quotes) and holding printable ASCII but ``<`` and ``>`` (references are read
+  as expat reads them, ``_decoded``), in the order of the schema's sequence, each at
+  most once but ``tag`` (at most 32): ``thumbnail_loc``, ``title`` and
+  ``description`` first, and ``content_loc`` or ``player_loc`` (VD001, VD002, VD018,
+  VD015, VD014);
 - each value passes every rule of ``video.Checker`` (rules/video.py) and the video
   schema takes it:
 
@@ -21,6 +23,11 @@ the full checker takes the entry):
 | title, description | 1 to 100 (2,048) characters once decoded, not only white space (VD001, VD006, the schema's ``maxLength``) |
 | duration | ``1`` to ``28800`` written as digits without a leading zero (VD007, ``tDuration``) |
 | publication_date | decoded, the lastmod's clean form (``xsd:date`` or ``xsd:dateTime``) that ``dates.check_date`` reports nothing on at the run's moment |
+| expiration_date | decoded, the lastmod's clean form, which ``video.check_value`` reports nothing on at the run's moment (VD010: not passed) |
+| rating | digits, with a fraction or not (``xsd:decimal``), which ``video.check_value`` reports nothing on (VD008: 0 to 5) |
+| view_count | digits (``xsd:nonNegativeInteger``; VD009) |
+| restriction | upper-case two-letter codes separated by spaces (the schema's pattern), which ``video.check_value`` reports nothing on (VD012: ISO 3166 codes) |
+| platform | ``web``, ``mobile`` or ``tv`` separated by single spaces (the schema's pattern), which ``video.check_value`` reports nothing on (VD013) |
 | tag | decoded, 1 or more printable ASCII characters (``xsd:string``) |
 | family_friendly, requires_subscription, live | ``yes``, ``Yes``, ``YES``, ``no``, ``No`` or ``NO`` as written (VD011, ``tYesNo``) |
 
@@ -52,12 +59,20 @@ _TAG = r" *[!-%'-;=?-~][ -%'-;=?-~]*"
 _DATE = r"[0-9A-Za-z:.+&#;-]{10,200}"
 _YES_NO_VALUE = "|".join(sorted(_YES_NO))
 _LIMITS = {"title": 100, "description": 2048}
+# The lexical forms of the other values proved, which their schema types take; the
+# video rules judge the rest (``_clean``).
+_RATING = r"[0-9]{1,3}(?:\.[0-9]{1,9})?"
+_COUNT = "[0-9]{1,18}"
+_COUNTRIES = "[A-Z]{2}(?: +[A-Z]{2}){0,299}"
+_PLATFORMS = "(?:web|mobile|tv)(?: (?:web|mobile|tv)){0,2}"
+_RELATIONSHIP = """(?:"(?:allow|deny)"|'(?:allow|deny)')"""
 
 
 def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
     """A ``video:video`` element of the proved shape, its children in the schema's order;
     ``url``: the pattern of a URL value. With ``groups``: the groups thumbnail, title,
-    description, content, player, duration, date, tags."""
+    description, content, player, duration, expiration, rating, views, date, tags,
+    restriction_rel, restriction, platform_rel and platform."""
     v = re.escape(prefix)
     tags = rf"(?:<{v}:tag>{_TAG}</{v}:tag>{_SPACE})*"
 
@@ -67,6 +82,15 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
         item = rf"<{v}:{name}>{value}</{v}:{name}>{_SPACE}"
         return f"(?:{item})?" if optional else item
 
+    def listed(name: str, value: str) -> str:
+        """A restriction or platform: its list, and its relationship attribute."""
+        relationship = _RELATIONSHIP
+        if groups:
+            relationship, value = f"(?P<{name}_rel>{relationship})", f"(?P<{name}>{value})"
+        start = rf"<{v}:{name}[ \t\r\n]+relationship[ \t\r\n]*=[ \t\r\n]*{relationship}{_SPACE}>"
+        return rf"(?:{start}{value}</{v}:{name}>{_SPACE})?"
+
+    yes_no = f"(?:{_YES_NO_VALUE})"
     return (
         rf"<{v}:video>{_SPACE}"
         + child("thumbnail_loc", url, "thumbnail", optional=False)
@@ -75,12 +99,16 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
         + child("content_loc", url, "content")
         + child("player_loc", url, "player")
         + child("duration", "[1-9][0-9]{0,4}", "duration")
+        + child("expiration_date", _DATE, "expiration")
+        + child("rating", _RATING, "rating")
+        + child("view_count", _COUNT, "views")
         + child("publication_date", _DATE, "date")
         + (f"(?P<tags>{tags})" if groups else tags)
-        + "".join(
-            child(name, f"(?:{_YES_NO_VALUE})")
-            for name in ("family_friendly", "requires_subscription", "live")
-        )
+        + child("family_friendly", yes_no)
+        + listed("restriction", _COUNTRIES)
+        + child("requires_subscription", yes_no)
+        + listed("platform", _PLATFORMS)
+        + child("live", yes_no)
         + rf"</{v}:video>"
     )
 
@@ -112,6 +140,7 @@ class VideoProof:
         self._clean_date = clean_date
         self._now = now
         self._dates: dict[str, bool] = {}
+        self._values: dict[tuple[str, str, str | None], bool] = {}
 
     def extras(self, ext: str, page: str) -> tuple[str, None] | None:
         """The entry's extras (``("v", None)``) when its extension elements, ``ext``,
@@ -127,7 +156,23 @@ class VideoProof:
         return ("v", None)
 
     def _video(self, block: re.Match[str], page: str) -> bool:
-        thumbnail, title, description, content, player, duration, date, tags = block.groups()
+        (
+            thumbnail,
+            title,
+            description,
+            content,
+            player,
+            duration,
+            expiration,
+            rating,
+            views,
+            date,
+            tags,
+            restriction_rel,
+            restriction,
+            platform_rel,
+            platform,
+        ) = block.groups()
         url = self._url
         if content is None and player is None:
             return False  # VD002
@@ -144,6 +189,20 @@ class VideoProof:
             return False
         if date is not None and not self._date(date):
             return False
+        if expiration is not None:
+            decoded = self._decoded(expiration)
+            if not self._clean_date.match(decoded) or not self._clean("expiration_date", decoded):
+                return False
+        if rating is not None and not self._clean("rating", rating):
+            return False
+        if views is not None and not self._clean("view_count", views):
+            return False
+        if restriction is not None and not self._clean(
+            "restriction", restriction, restriction_rel[1:-1]
+        ):
+            return False
+        if platform is not None and not self._clean("platform", platform, platform_rel[1:-1]):
+            return False
         if not (self._text(title, "title") and self._text(description, "description")):
             return False
         return not tags or tags.count(self._tag_item) <= MAX_TAGS
@@ -158,6 +217,28 @@ class VideoProof:
         elif len(value) > _LIMITS[name] and "&" in value:
             value = self._decoded(value)
         return len(value) <= _LIMITS[name] and value.strip(" ") != ""
+
+    def _clean(self, name: str, value: str, relationship: str | None = None) -> bool:
+        """Whether the video rules report nothing on the child ``name`` holding ``value``
+        (decoded), with its relationship attribute when it has one (``check_value``)."""
+        key = (name, value, relationship)
+        proved = self._values.get(key)
+        if proved is None:
+            from sitemap_lint.fastpath.collect import Collect
+            from sitemap_lint.model import Node
+            from sitemap_lint.rules.entry import EntryContext
+            from sitemap_lint.rules.video import NAMESPACE, check_value
+
+            attributes = {} if relationship is None else {"relationship": relationship}
+            node = Node(NAMESPACE, name, attributes, 1, 1)
+            node.text = value
+            report = Collect()
+            check_value(name, node, EntryContext(node, {}, "url", self._now), report)
+            proved = not report.found
+            if len(self._values) > 65_536:
+                self._values.clear()
+            self._values[key] = proved
+        return proved
 
     def _date(self, value: str) -> bool:
         proved = self._dates.get(value)

@@ -686,7 +686,7 @@ def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
         for node in nodes:
             if node.children and name != "tvshow":
                 continue  # markup inside a value: the schema's message says it
-            _check_value(name, node, context, report)
+            check_value(name, node, context, report)
     _check_deprecated(by_name, report)
 
 
@@ -974,7 +974,10 @@ def _check_media_file(node: Node, report: Reporter) -> None:
 # -- values ------------------------------------------------------------------------------------
 
 
-def _check_value(name: str, node: Node, context: EntryContext, report: Reporter) -> None:
+def check_value(name: str, node: Node, context: EntryContext, report: Reporter) -> None:
+    """The rules on the value of one child ``name`` of a video (its text and attributes;
+    the URL rules on a URL child): what the fast path asks of a value it proves
+    (``fastpath.video``)."""
     text = node.text
     if name in URL_CHILDREN:
         # Google fetches media over HTTP or FTP, and the schema types them anyURI:
