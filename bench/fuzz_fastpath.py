@@ -167,6 +167,47 @@ def misdated(entry: str, rng: random.Random) -> str:
     )
 
 
+# Values the changefreq and priority checks report, or at the edge of what they accept.
+BAD_VALUES = {
+    "changefreq": (
+        "Daily",
+        "WEEKLY",
+        "dialy",
+        "every-day",
+        "d&#97;ily",
+        "D&#97;ily",
+        "x" * 30,
+        " daily",
+        "daily ",
+        "never",
+    ),
+    "priority": (
+        "5",
+        "50",
+        "1.5",
+        "-0.5",
+        "1e-1",
+        "high",
+        "0.5",
+        "1.0",
+        "01",
+        ".5",
+        "1.",
+        "0" * 30,
+        "1,0",
+        "&#49;",
+    ),
+}
+
+
+def misvalued(entry: str, rng: random.Random) -> str:
+    """The entry with its changefreq or priority (if any) replaced in place by one of
+    BAD_VALUES."""
+    field = rng.choice(list(BAD_VALUES))
+    value = rng.choice(BAD_VALUES[field])
+    return re.sub(f"<{field}>[^<]*</{field}>", f"<{field}>{value}</{field}>", entry)
+
+
 def video_document(rng: random.Random) -> bytes:
     """Entries with video:video elements, clean or with a defect in a child (order, URLs,
     durations, dates, references, CDATA, comments inside...), its body mutated."""
@@ -250,6 +291,9 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.3:  # lastmods the date rules report, in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [misdated(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.3:  # changefreqs and priorities their checks report, in place
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [misvalued(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.3:  # references in values, CDATA locs
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [referred(e, rng) if rng.random() < share else e for e in entries]

@@ -680,6 +680,56 @@ def test_a_lastmod_the_date_rules_report_is_proved_with_their_findings(
 
 
 @pytest.mark.parametrize(
+    ("field", "value", "code", "proved"),
+    [
+        ("changefreq", "Daily", "VA002", True),
+        ("changefreq", "DAILY", "VA002", True),
+        ("changefreq", "dialy", "VA001", True),
+        ("changefreq", "every-day", "VA001", True),
+        ("changefreq", "d&#97;ily", None, True),  # a reference: read, proved clean
+        ("changefreq", "D&#97;ily", "VA002", False),  # reported, but not as written
+        ("changefreq", "x" * 30, "VA001", False),  # long enough for the length check
+        ("priority", "5", "VA003", True),
+        ("priority", "50", "VA003", True),
+        ("priority", "1.5", "VA003", True),
+        ("priority", "-0.5", "VA003", True),
+        ("priority", "1e-1", "VA003", True),
+        ("priority", "high", "VA003", True),
+        ("priority", "0.5", None, True),
+    ],
+)
+@pytest.mark.parametrize("kind", ["pretty", "one-line", "prefixed", "crlf"])
+def test_a_changefreq_or_priority_its_check_reports_is_proved_with_its_findings(
+    monkeypatch, tmp_path, field, value, code, proved, kind
+):
+    """A value its check reports (and whose schema error its finding covers) is reported
+    in place: the same findings, fixes and pointers as the full checker's."""
+    rng = random.Random(12)
+    entries = [url_entry(i, rng) for i in range(40)]
+    for at in (15, 20, 33):
+        entries[at] = (
+            f"  <url>\n    <loc>https://www.example.com/x{at}</loc>\n"
+            f"    <lastmod>2024-05-01</lastmod>\n    <{field}>{value}</{field}>\n  </url>\n"
+        )
+    text = HEAD + "".join(entries) + "</urlset>\n"
+    if kind == "one-line":
+        text = re.sub(r">\s+<", "><", text)
+    elif kind == "prefixed":
+        text = re.sub(r"<(/?)(urlset|url|loc|lastmod|changefreq|priority)\b", r"<\1sm:\2", text)
+        text = text.replace('xmlns="http', 'xmlns:sm="http')
+    elif kind == "crlf":
+        text = text.replace("\n", "\r\n")
+    path = write(tmp_path, text)
+    outcome = check_both(monkeypatch, path)
+    codes = [f.code for f in outcome.findings if f.code.startswith("VA")]
+    assert codes == ([code] * 3 if code else [])
+    assert (outcome.proved == 40) is proved
+    assert all(f.xpath and f.xpath.endswith(field) for f in outcome.findings)
+    assert_same_json(monkeypatch, path)
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+
+
+@pytest.mark.parametrize(
     ("unproved", "proved"), [(fastpath.GIVE_UP - 10, True), (fastpath.GIVE_UP + 300, False)]
 )
 def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(

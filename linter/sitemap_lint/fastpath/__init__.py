@@ -130,6 +130,13 @@ the ``<lastmod>`` start tag's line and column, and they name the lastmod
 (``report_date``); its moment, if any, goes to the set facts as the check's does.
 Their fixes are exact (``_InPlace``): the value is written as is on its line.
 
+A changefreq or priority that its check reports (``Daily``, ``dialy``, a priority of
+``5`` or ``high``) is proved the same way, when that check is the only one on the
+field (``_Root.valued``): its value holds no ``&`` and is short enough for the length
+check to leave it, and the check's finding covers the schema's error on it, as in the
+full checker (``_reported``); ``check_changefreq`` or ``check_priority`` reports it at
+the field's start tag when the run is entered (``report_value``).
+
 A loc with characters outside ASCII in its path or query (an IRI: UR011, whose fix
 writes it percent-encoded) is proved the same way, when the URL rules read it as a
 clean URL but for those characters (``urls.reads_as_iri``: no reference, no CDATA, no
@@ -603,6 +610,7 @@ class _Into:
 
 _NOT_PROVED = object()
 _UNKNOWN = object()
+_REPORTED = object()  # a value proved with the findings of its check
 
 
 # The proofs of its own that the fast path knows (``rules.registry.proved_value`` and
@@ -672,6 +680,7 @@ class _Root:
         "raw_reported",
         "sm",
         "titles",
+        "valued",
         "video",
         "xhtml",
     )
@@ -691,6 +700,9 @@ class _Root:
         # Whether the date rules' check runs on lastmod, alone: a lastmod they report is
         # proved with their findings (``FastPath._dated``).
         self.dated = False
+        # The fields (changefreq, priority) whose value check runs, alone: a value it
+        # reports is proved with its findings (``FastPath._reported``).
+        self.valued: frozenset[str] = frozenset()
         # Whether a loc with raw "&" may be proved (the checks of the markup are the
         # built-in ones, which see nothing else in such a syntax error), and whether its
         # XM004 is reported (the check that reports it runs).
@@ -738,6 +750,12 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
     root.raw_reported = any(UNESCAPED_AMPERSAND.code in spec.emits for spec in markup)
     root.dated = "lastmod" not in patterns and any(
         spec.proof == Proof(VALUE, "date") for spec in chosen if spec.on_fields
+    )
+    root.valued = frozenset(
+        field
+        for field in ("changefreq", "priority")
+        if field not in patterns
+        and any(spec.proof == Proof(VALUE, field) for spec in chosen if spec.on_fields)
     )
     if patterns:
         root.patterns = {field: tuple(found) for field, found in patterns.items()}
@@ -794,7 +812,7 @@ _ENTRY_VALUES = itemgetter(8)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "dates", "entries", "fast", "iris")
+    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "values")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -804,6 +822,9 @@ class ProvenRun:
         # The entries whose lastmod the date rules report, by their index in ``entries``:
         # the line and column of its start tag, its value.
         self.dates: dict[int, tuple[int, int, str]] | None = None
+        # The entries whose changefreq or priority its check reports, by their index in
+        # ``entries``: the field, the line and column of its start tag, its value.
+        self.values: dict[int, list[tuple[str, int, int, str]]] | None = None
         # The entries whose loc holds characters outside ASCII (one UR011 each), by their
         # index in ``entries``.
         self.iris: set[int] | None = None
@@ -836,8 +857,9 @@ class ProvenRun:
 
     def _enter_together(self, checker: FileChecker, begin: int) -> bool:
         """Enter ``entries[begin:]`` at once, each step over all of them, when none can
-        make a finding but for its raw "&", its loc outside ASCII or its lastmod the date
-        rules report (reported first, in the entries' order): none has
+        make a finding but for its raw "&", its loc outside ASCII, its lastmod the date
+        rules report or its changefreq or priority their checks report (reported first,
+        in the entries' order): none has
         extension elements, no two share a URL (with each other or an earlier entry),
         and each is on the origin (and in the directory) the scope check already knows.
         False, having changed nothing, when that does not hold."""
@@ -890,6 +912,11 @@ class ProvenRun:
             for number, where in self.dates.items():
                 if number >= begin:
                     fast.report_date(first + number, *where)
+        if self.values is not None:
+            for number, reported in self.values.items():
+                if number >= begin:
+                    for field, line, column, value in reported:
+                        fast.report_value(field, first + number, line, column, value)
         if tracker is not None and normals is not urls:
             written = tracker._written
             for key, url, normal in zip(keys, urls, normals, strict=True):
@@ -934,6 +961,7 @@ class ProvenRun:
         findings = sink.findings
         ampersands = self.ampersands
         dates = self.dates
+        reported_values = self.values
         iris = self.iris
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
@@ -955,6 +983,10 @@ class ProvenRun:
             before = len(findings)
             if dates is not None and number in dates:
                 fast.report_date(first_index + number, *dates[number])
+                before = len(findings)
+            if reported_values is not None and number in reported_values:
+                for field, value_line, value_column, value in reported_values[number]:
+                    fast.report_value(field, first_index + number, value_line, value_column, value)
                 before = len(findings)
             normal = url if _proved_normal(url) else normal_url(url)
             key = hash(normal)
@@ -1095,6 +1127,8 @@ class FastPath:
         self._proved_changefreqs: frozenset[str] = frozenset()
         self._changefreqs: dict[str, bool] = {}
         self._dated = False  # see _Root.dated
+        self._valued: frozenset[str] = frozenset()  # see _Root.valued
+        self._reporting_values: dict[str, tuple[Any, str, str, WrittenNode, _InPlace]] = {}
         self._raw_proved = self._raw_reported = True  # see _Root.raw_proved
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
         # What reports the lastmods the date rules report (``report_date``), made once.
@@ -1224,6 +1258,7 @@ class FastPath:
             )
         self._patterns = root.patterns
         self._dated = root.dated
+        self._valued = root.valued
         self._raw_proved, self._raw_reported = root.raw_proved, root.raw_reported
         self._proved_changefreqs = frozenset(root.changefreq.split("|"))
         if root.image is not None or root.xhtml is not None:
@@ -1467,12 +1502,22 @@ class FastPath:
                             moment = self._dated_moment(lastmod)
                         dated = moment is not _NOT_PROVED
                     proved = moment is not _NOT_PROVED
+                reported: list[tuple[str, int, str]] | None = None  # checks report them
                 if proved and changefreq is not None:
-                    known = changefreqs.get(changefreq)
-                    proved = self._changefreq(changefreq) if known is None else known
+                    verdict = changefreqs.get(changefreq)
+                    if verdict is None:
+                        verdict = self._changefreq(changefreq)
+                    proved = verdict is not False
+                    if verdict is _REPORTED:
+                        reported = [("changefreq", found_match.start(8), changefreq)]
                 if proved and priority is not None:
-                    known = priorities.get(priority)
-                    proved = self._priority(priority) if known is None else known
+                    verdict = priorities.get(priority)
+                    if verdict is None:
+                        verdict = self._priority(priority)
+                    proved = verdict is not False
+                    if verdict is _REPORTED:
+                        reported = reported or []
+                        reported.append(("priority", found_match.start(9), priority))
                 position = found_match.end()
                 bound += 1
                 if not proved:
@@ -1551,6 +1596,20 @@ class FastPath:
                     else:
                         lastmod_column = column + lastmod_tag - tag
                     run.dates[len(entries) - 1] = (loc_line + breaks, lastmod_column, lastmod)
+                if reported is not None:
+                    if run.values is None:
+                        run.values = {}
+                    places = []
+                    for field, value_at, value in reported:
+                        # Where the field's start tag starts: on the loc's line or a later one.
+                        field_tag = value_at - loc_tag - (7 if field == "changefreq" else 5)
+                        breaks = count("\n", tag, field_tag)
+                        if breaks:
+                            field_column = field_tag - rfind("\n", tag, field_tag)
+                        else:
+                            field_column = column + field_tag - tag
+                        places.append((field, loc_line + breaks, field_column, value))
+                    run.values[len(entries) - 1] = places
                 last_entry = found_match
             self.entries_bound = bound
             if run is not None:
@@ -2062,23 +2121,68 @@ class FastPath:
         into.path = f"{head}{index}{tail}"
         check_date(value, node, into, self.options.now)
 
-    def _changefreq(self, value: str) -> bool:
+    def _changefreq(self, value: str) -> Any:
+        """True when a changefreq is proved, _REPORTED when it is proved with the
+        findings of its check (``_reported``), else False."""
         if len(self._changefreqs) > 4096:
             self._changefreqs.clear()
-        proved = self._changefreqs[value] = _decoded(value) in self._proved_changefreqs
-        return proved
+        verdict: Any = _decoded(value) in self._proved_changefreqs
+        if not verdict:
+            verdict = self._reported("changefreq", value)
+        self._changefreqs[value] = verdict
+        return verdict
 
-    def _priority(self, value: str) -> bool:
+    def _priority(self, value: str) -> Any:
+        """As ``_changefreq``, for a priority."""
         from sitemap_lint.rules.values import check_priority
 
-        proved = False
+        verdict: Any = False
         decoded = _decoded(value)
         if _PRIORITY.pattern.match(decoded) and self._matches("priority", decoded):
             report = _Collect()
             check_priority(decoded, _NODE, report)
-            proved = not report.found
-        self._priorities[value] = proved
-        return proved
+            verdict = not report.found
+        if not verdict:
+            verdict = self._reported("priority", value)
+        if len(self._priorities) > 4096:
+            self._priorities.clear()
+        self._priorities[value] = verdict
+        return verdict
+
+    def _reported(self, field: str, value: str) -> Any:
+        """_REPORTED when the check of ``field`` (changefreq or priority) reports a value
+        written without references and short enough for the length check to leave it
+        (``values.MAX_VALUE_BYTES``), and runs alone on the field: its findings cover the
+        value's schema error, so the entry is proved with them (``report_value``);
+        else False."""
+        from sitemap_lint.rules.values import MAX_VALUE_BYTES, check_changefreq, check_priority
+
+        if field not in self._valued or "&" in value or len(value) * 4 > MAX_VALUE_BYTES:
+            return False
+        report = _Collect()
+        (check_changefreq if field == "changefreq" else check_priority)(value, _NODE, report)
+        return _REPORTED if report.found else False
+
+    def report_value(self, field: str, index: int, line: int, column: int, value: str) -> None:
+        """The findings of the check of ``field`` (changefreq or priority) on the value of
+        the ``index``-th entry, whose start tag is at ``line`` and ``column``
+        (``_reported`` proved it with them), as the check makes them, naming the field."""
+        reporting = self._reporting_values.get(field)
+        if reporting is None:
+            from sitemap_lint.rules.values import check_changefreq, check_priority
+
+            check = check_changefreq if field == "changefreq" else check_priority
+            head, tail = self.checker.child_pointer(SITEMAP_NS, self.entry, field)
+            node = WrittenNode(SITEMAP_NS, field, line, column, 0)
+            into = _InPlace(self.checker.sink, "", 0)
+            reporting = self._reporting_values[field] = (check, head, tail, node, into)
+        check, head, tail, node, into = reporting
+        # One node and one reporter serve every value: neither is kept by the check.
+        node.line, node.column, node.text = line, column, value
+        # The value starts after the start tag (with the prefix).
+        node.text_at = into.start = column + len(field) + self._loc_tag - 3
+        into.path = f"{head}{index}{tail}"
+        check(value, node, into)
 
 
 # A value that is its own decoded text, on one line.
