@@ -24,9 +24,9 @@ from sitemap_lint.rules.live import budget_finding
 from sitemap_lint.run import RunSettings, execute
 from tests.helpers import NOW
 from tests.live_server import LiveServer, live_server  # noqa: F401
+from tests.test_live import _live, _urlset, _write
 
 SITE = "http://example.com"
-NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 ROBOTS = "User-agent: *\nCrawl-delay: 0.2\nDisallow: /private/\n"
 
 
@@ -120,29 +120,6 @@ def test_a_wrong_budget_in_the_configuration_file_is_one_line(tmp_path: Path) ->
 
 
 # -- against a server ------------------------------------------------------------------
-
-
-def _urlset(*paths: str) -> str:
-    entries = "".join(f"  <url><loc>{SITE}{path}</loc></url>\n" for path in paths)
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n{entries}</urlset>\n'
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _live(server: LiveServer, **options: object) -> dict[str, object]:
-    return {
-        "now": NOW,
-        "isolated": True,
-        "live": True,
-        "no_live_cache": True,
-        "live_timeout": 10.0,
-        "live_connect_to": [f"example.com:80:{server.origin}"],
-        **options,
-    }
 
 
 def _requested(server: LiveServer) -> list[str]:
