@@ -257,10 +257,7 @@ class Text:
         at = self.offset(*first)
         if at is None:
             return False
-        opened = re.compile(rf"<{re.escape(name)}[\s>]")
-        begin = max(
-            (m.start() for m in opened.finditer(self.text, max(at - 4096, 0), at)), default=-1
-        )
+        begin = self._last_start_tag(name, max(at - 4096, 0), at)
         if begin < 0:
             return False
         tag_end = self.text.find(">", begin) + 1
@@ -270,6 +267,20 @@ class Text:
         return _BETWEEN_TAGS.sub("><", inside).strip() == (
             _BETWEEN_TAGS.sub("><", self.text[tag_end:close]).strip()
         )
+
+    def _last_start_tag(self, name: str, low: int, high: int) -> int:
+        """Where the last ``<name`` followed by white space or ">" stands in
+        ``text[low:high]`` (the whole of it), or -1."""
+        text, opener = self.text, f"<{name}"
+        end = high - 1  # the character after the name stands before ``high`` too
+        while True:
+            found = text.rfind(opener, low, end)
+            if found < 0:
+                return -1
+            following = text[found + len(opener)]
+            if following == ">" or following.isspace():
+                return found
+            end = found + len(opener) - 1
 
     def _xmlns(self, edit: Edit) -> list[Replacement] | None:
         pattern = re.compile(
