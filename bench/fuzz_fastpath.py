@@ -208,6 +208,15 @@ def misvalued(entry: str, rng: random.Random) -> str:
     return re.sub(f"<{field}>[^<]*</{field}>", f"<{field}>{value}</{field}>", entry)
 
 
+SPACES = (" ", "  ", "\n      ", "\t", "\n", "\r\n ", "")
+
+
+def spaced_loc(entry: str, rng: random.Random) -> str:
+    """The entry with white space around its loc's value (UR005)."""
+    before, after = rng.choice(SPACES), rng.choice(SPACES)
+    return re.sub(r"<loc>([^<]*)</loc>", lambda m: f"<loc>{before}{m.group(1)}{after}</loc>", entry)
+
+
 def video_document(rng: random.Random) -> bytes:
     """Entries with video:video elements, clean or with a defect in a child (order, URLs,
     durations, dates, references, CDATA, comments inside...), its body mutated."""
@@ -291,6 +300,9 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.3:  # lastmods the date rules report, in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [misdated(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.2:  # white space around locs (UR005), in place
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [spaced_loc(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.3:  # changefreqs and priorities their checks report, in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [misvalued(e, rng) if rng.random() < share else e for e in entries]

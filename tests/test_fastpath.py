@@ -680,6 +680,52 @@ def test_a_lastmod_the_date_rules_report_is_proved_with_their_findings(
 
 
 @pytest.mark.parametrize(
+    ("written", "proved"),
+    [
+        (" {url}", True),
+        ("{url}  ", True),
+        ("\n      {url}\n    ", True),
+        ("\t{url}\t", True),
+        ("\n{url}", True),
+        (" https://www.example.com/caf\u00e9-{n} ", True),  # UR005 and UR011
+        (" https://www.example.com/p?a=1&amp;b={n} ", False),  # a reference: not in place
+        (" https://www.example.com/p?a=1&b={n} ", False),  # a raw "&": not in place
+        (" https://www.example.com/pa&#103;e-{n} ", False),  # a character reference
+        (" https://WWW.example.com/{n} ", False),  # a defect of its own
+        ("<![CDATA[ {url} ]]>", False),
+        (" <![CDATA[{url}]]>", False),
+    ],
+)
+@pytest.mark.parametrize("kind", ["pretty", "one-line", "crlf", "index"])
+def test_white_space_around_a_loc_is_reported_in_place(
+    monkeypatch, tmp_path, written, proved, kind
+):
+    """A loc with white space around it (UR005, with its fix) is proved with the URL
+    rules' findings when the file's first locs have such space (``_spaced_locs``)."""
+    if kind == "index":
+        text = index(40)
+    else:
+        text = HEAD + "".join(url_entry(i, random.Random(i)) for i in range(40)) + "</urlset>\n"
+
+    def spaced(match: re.Match[str]) -> str:
+        n = int(match.group(2)) if match.group(2) else 0
+        return "<loc>" + written.format(url=match.group(1), n=n) + "</loc>"
+
+    text = re.sub(r"<loc>([^<]*?(\d+)?[^<0-9]*)</loc>", spaced, text)
+    if kind == "one-line":
+        text = re.sub(r">\n\s*<", "><", text)
+    elif kind == "crlf":
+        text = text.replace("\n", "\r\n")
+    path = write(tmp_path, text)
+    outcome = check_both(monkeypatch, path)
+    codes = {f.code for f in outcome.findings}
+    assert "UR005" in codes
+    assert (outcome.proved == 40) is proved
+    assert_same_json(monkeypatch, path)
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+
+
+@pytest.mark.parametrize(
     ("field", "value", "code", "proved"),
     [
         ("changefreq", "Daily", "VA002", True),

@@ -130,6 +130,14 @@ the ``<lastmod>`` start tag's line and column, and they name the lastmod
 (``report_date``); its moment, if any, goes to the set facts as the check's does.
 Their fixes are exact (``_InPlace``): the value is written as is on its line.
 
+A loc with white space around its value (UR005: a generator's template that writes
+the URL on a line of its own) is proved the same way when the file's first locs have
+such space (``_spaced_locs``: the entry pattern then takes it, which costs a little for
+the others): its value holds no ``&`` and is not in a CDATA section, the URL inside
+is proved as any loc, and ``check_url`` reports on the value as written, white space
+and all (``report_url``; a value on several lines gets its fix as the full checker
+makes it, not exact).
+
 A changefreq or priority that its check reports (``Daily``, ``dialy``, a priority of
 ``5`` or ``high``) is proved the same way, when that check is the only one on the
 field (``_Root.valued``): its value holds no ``&`` and is short enough for the length
@@ -549,6 +557,7 @@ def _entry_line(
     sm: str = "",
     changefreq: str = _CHANGEFREQ,
     video: str | None = None,
+    spaced: bool = False,
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
     Groups, in order: s, cdata, loc, scheme, host, path, lastmod, changefreq (a value
@@ -556,11 +565,16 @@ def _entry_line(
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
     ``long_urls``: the loc as _LONG_LOC delimits it; ``sm``: the sitemap namespace's
     prefix and ":" ("" when it is the default namespace); ``changefreq``: the values
-    proved (an alternation)."""
+    proved (an alternation); ``spaced``: white space may stand around a loc that is not
+    in a CDATA section (``_spaced_locs``)."""
     sm = re.escape(sm)
+    loc = _LONG_LOC if long_urls else _ENTRY_LOC
+    if spaced:
+        loc = rf"(?(cdata)|{_WS}*)(?P<loc>{loc})(?(cdata)\]\]>|{_WS}*)"
+    else:
+        loc = rf"(?P<loc>{loc})(?(cdata)\]\]>)"
     fields = (
-        rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?(?P<loc>{_LONG_LOC if long_urls else _ENTRY_LOC})"
-        rf"(?(cdata)\]\]>)</{sm}loc>{_GAP}"
+        rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?{loc}</{sm}loc>{_GAP}"
         rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+ -]{{10,35}}|{_REFERRED}{{10,200}})</{sm}lastmod>"
         rf"{_GAP})?"
     )
@@ -812,7 +826,7 @@ _ENTRY_VALUES = itemgetter(8)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "values")
+    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "spaced", "values")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -828,6 +842,9 @@ class ProvenRun:
         # The entries whose loc holds characters outside ASCII (one UR011 each), by their
         # index in ``entries``.
         self.iris: set[int] | None = None
+        # The entries whose loc has white space around it (UR005), by their index in
+        # ``entries``: the loc's value as the parser reads it.
+        self.spaced: dict[int, str] | None = None
         # Each entry (``_Entry``): its values, where its loc and where it starts, its
         # extension facts.
         self.entries: list[_Entry] = []
@@ -903,11 +920,13 @@ class ProvenRun:
             numbers = found if not begin else [number for number in found if number >= begin]
             fast.report_ampersands(self.entries, found, numbers, checker.entry_index + 1)
         first = checker.entry_index + 1
-        if self.iris is not None:  # in the order of the entries, as the dates below
-            for number in sorted(self.iris):
+        if self.iris is not None or self.spaced is not None:  # in the entries' order
+            spaced = self.spaced or {}
+            for number in sorted({*(self.iris or ()), *spaced}):
                 if number >= begin:
                     url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
-                    fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, url)
+                    value = spaced.get(number, url)
+                    fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, value)
         if self.dates is not None:
             for number, where in self.dates.items():
                 if number >= begin:
@@ -963,6 +982,7 @@ class ProvenRun:
         dates = self.dates
         reported_values = self.values
         iris = self.iris
+        spaced = self.spaced
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
         last_checker: Any = None
@@ -978,7 +998,9 @@ class ProvenRun:
             line, column = here >> 32, here & 0xFFFFFFFF
             if ampersands is not None and number in ampersands:
                 fast.report_ampersands(self.entries, ampersands, (number,), first_index)
-            if iris is not None and number in iris:
+            if spaced is not None and number in spaced:
+                fast.report_url(first_index + number, line, column, spaced[number])
+            elif iris is not None and number in iris:
                 fast.report_url(first_index + number, line, column, url)
             before = len(findings)
             if dates is not None and number in dates:
@@ -1098,6 +1120,7 @@ class FastPath:
         self.index = False
         self.entry = "url"
         self._line_re: re.Pattern[str] | None = None
+        self._spaced = False  # see _spaced_locs
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
         self._open = self._close = self._changefreq_tag = ""
         self._loc_tag = 5
@@ -1235,6 +1258,7 @@ class FastPath:
         self._loc_tag = len(sm) + 5  # "<loc>" with the prefix
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
         self._long_urls = _long_urls(first, sm)
+        self._spaced = _spaced_locs(first, sm)
         self._line_re = _entry_line(
             self.entry,
             self.index,
@@ -1244,6 +1268,7 @@ class FastPath:
             sm,
             root.changefreq,
             root.video,
+            self._spaced,
         )
         if root.video is not None:
             from sitemap_lint.fastpath.video import VideoProof
@@ -1372,6 +1397,7 @@ class FastPath:
         changefreqs = self._changefreqs
         long_urls = self._long_urls
         loc_proofs = self._patterns.get("loc")
+        spaced_locs = self._spaced  # the entry pattern takes white space around a loc
         counting = self.checker.stats is not None and not self.index  # the HTML report's
         # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
         strict_loc = long_urls or loc_proofs is not None
@@ -1454,6 +1480,16 @@ class FastPath:
                     found_match.groups()
                 )
                 raw = None
+                # White space around the loc (UR005, reported in place with the value as
+                # written: ``report_url``); not with an "&" (a raw one's place is counted
+                # from the value's start, a reference's fix is not exact).
+                value_at, value_end = found_match.span(3)
+                spaced = (
+                    spaced_locs
+                    and cdata is None
+                    and (text[value_at - 1] != ">" or text[value_end] != "<")
+                )
+                unspaced = spaced and "&" in url  # (as written: before references are read)
                 # The loc holds references, read as expat reads them, or is in a CDATA
                 # section, read as written ("&" included).
                 referred = cdata is not None
@@ -1463,6 +1499,8 @@ class FastPath:
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
+                if unspaced:
+                    proved = False
                 iri = proved and not url.isascii()
                 if iri:  # one UR011, reported in place (``report_url``)
                     proved = not referred and not long_urls and self._iri(url)
@@ -1481,7 +1519,7 @@ class FastPath:
                     proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
                     raw = (
-                        self._ampersands(text, found_match.start(3), found_match.start(1), url)
+                        self._ampersands(text, value_at, found_match.start(1), url)
                         if self._raw_proved
                         else None
                     )
@@ -1548,7 +1586,10 @@ class FastPath:
                     run_start = at
                     runs[line + line_offset, column] = run
                     run_line, run_begin = line, column
-                tag = found_match.start(3) - loc_tag - (9 if cdata else 0)
+                if spaced:
+                    tag = rfind("<", at, value_at)
+                else:
+                    tag = value_at - loc_tag - (9 if cdata else 0)
                 if tag - at == opened:  # <loc> right after the entry's start tag
                     column += opened
                 else:
@@ -1559,7 +1600,8 @@ class FastPath:
                         counted_begin = newline + 1
                     else:
                         column += tag - at
-                counted_at = found_match.end(3)  # no line break in a tag or a URL
+                # No line break in a tag or a URL (around a spaced one, they are counted).
+                counted_at = tag + loc_tag if spaced else value_end
                 counted_line = line
                 loc_line = line + line_offset
                 entries.append(
@@ -1579,6 +1621,11 @@ class FastPath:
                     if run.iris is None:
                         run.iris = set()
                     run.iris.add(len(entries) - 1)
+                if spaced:
+                    if run.spaced is None:
+                        run.spaced = {}
+                    written = text[tag + loc_tag : find("<", value_end)]
+                    run.spaced[len(entries) - 1] = written.replace("\r\n", "\n")
                 if raw is not None:
                     if run.ampersands is None:
                         run.ampersands = {}
@@ -1600,9 +1647,9 @@ class FastPath:
                     if run.values is None:
                         run.values = {}
                     places = []
-                    for field, value_at, value in reported:
+                    for field, field_value_at, value in reported:
                         # Where the field's start tag starts: on the loc's line or a later one.
-                        field_tag = value_at - loc_tag - (7 if field == "changefreq" else 5)
+                        field_tag = field_value_at - loc_tag - (7 if field == "changefreq" else 5)
                         breaks = count("\n", tag, field_tag)
                         if breaks:
                             field_column = field_tag - rfind("\n", tag, field_tag)
@@ -2072,6 +2119,11 @@ class FastPath:
         node.line, node.column, node.text = line, column, value
         node.text_at = into.start = column + self._loc_tag  # after "<loc>" with the prefix
         into.path = f"{head}{index}{tail}"
+        if "\n" in value:  # its fixes are not spans of one line: made as the full checker's
+            plain = Node(SITEMAP_NS, "loc", {}, line, column)
+            plain.text = value
+            check_url(value, plain, into)
+            return
         check_url(value, node, into)
 
     def _values(self, entry: re.Match[str], changefreq: str | None) -> _Values:
@@ -2236,6 +2288,25 @@ def _image_location(written: str) -> str:
     """An image:loc as expat reads it (``_IMAGE_URL`` matched it: "&amp;" is its only
     reference)."""
     return written.replace("&amp;", "&") if "&" in written else written
+
+
+def _spaced_locs(text: str, sm: str = "") -> bool:
+    """Whether one of the first locs of ``text`` (up to eight) has white space around its
+    value: then the file's entry pattern takes such locs (their UR005 is reported in
+    place), which costs the others a little."""
+    opener, closer = f"<{sm}loc>", f"</{sm}loc>"
+    at = text.find(opener)
+    for _ in range(8):
+        if at < 0:
+            return False
+        end = text.find(closer, at)
+        if end < 0:
+            return False
+        start = at + len(opener)
+        if start < end and (text[start] in " \t\r\n" or text[end - 1] in " \t\r\n"):
+            return True
+        at = text.find(opener, end)
+    return False
 
 
 def _long_urls(text: str, sm: str = "") -> bool:
