@@ -217,6 +217,12 @@ def spaced_loc(entry: str, rng: random.Random) -> str:
     return re.sub(r"<loc>([^<]*)</loc>", lambda m: f"<loc>{before}{m.group(1)}{after}</loc>", entry)
 
 
+def upper_host(entry: str, rng: random.Random) -> str:
+    """The entry with upper-case letters in its loc's host."""
+    host = rng.choice(["www.Example.com", "WWW.EXAMPLE.COM", "www.example.COM", "Www.Ex-ample.com"])
+    return entry.replace("://www.example.com", f"://{host}", 1)
+
+
 def video_document(rng: random.Random) -> bytes:
     """Entries with video:video elements, clean or with a defect in a child (order, URLs,
     durations, dates, references, CDATA, comments inside...), its body mutated."""
@@ -300,6 +306,9 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.3:  # lastmods the date rules report, in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [misdated(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.2:  # hosts with upper-case letters, the same hosts
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [upper_host(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.2:  # white space around locs (UR005), in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [spaced_loc(e, rng) if rng.random() < share else e for e in entries]

@@ -331,6 +331,36 @@ def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
         assert_same_json(monkeypatch, path, sitemap_url=location, unsafe_fixes=True)
 
 
+@pytest.mark.parametrize(
+    ("host", "proved"),
+    [
+        ("www.Example.com", True),
+        ("WWW.EXAMPLE.COM", True),
+        ("Example.com", True),
+        ("www.Ex_ample.com", False),  # the URL rules report it
+        ("XN--CAF-DMA.example.com", True),
+        ("XN--ZZZZ.example.com", False),
+    ],
+)
+@pytest.mark.parametrize("location", [None, "https://www.example.com/section/sitemap.xml"])
+def test_hosts_with_upper_case_letters(monkeypatch, tmp_path, host, proved, location):
+    """A host with upper-case letters is the same host (duplicates, scope): proved when
+    the URL rules read it clean, the checks across entries seeing it in lower case."""
+    rng = random.Random(6)
+    entries = [url_entry(i, rng) for i in range(60)]
+    for at in range(0, 60, 3):
+        entries[at] = url_entry(at, rng, loc=f"https://{host}/section/page-{at}.html")
+    entries[40] = url_entry(40, rng, loc=f"https://{host.lower()}/section/page-39.html")
+    entries[41] = url_entry(41, rng, loc=f"https://{host}/section/page-1.html")
+    entries[42] = url_entry(42, rng, loc=f"https://{host}/section/page-%41.html")
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    options = {} if location is None else {"sitemap_url": parse_sitemap_url(location)}
+    outcome = check_both(monkeypatch, path, **options)
+    assert (outcome.proved >= 55) is proved
+    extra = {} if location is None else {"sitemap_url": location}
+    assert_same_json(monkeypatch, path, unsafe_fixes=True, **extra)
+
+
 @pytest.mark.parametrize("index", [False, True])
 def test_every_entry_out_of_scope_has_its_fix(monkeypatch, tmp_path, index):
     entry = "sitemap" if index else "url"

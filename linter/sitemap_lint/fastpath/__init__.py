@@ -82,7 +82,7 @@ checker untouched):
 
 | check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode; a host with upper-case letters, which the URL rules read on their slow path, only when ``check_url`` reports nothing on its root URL and the loc holds no ``&`` and no ``%``: ``FastPath._upper_host``; the checks across entries see it in lower case, as the URL rules return it), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | (each value of this row and the next two read as expat reads it: ``_decoded`` replaces its references when each ``&`` starts one that stands for printable ASCII) the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -304,7 +304,9 @@ _QCHAR = r"[A-Za-z0-9\-._~!$'()*+,;=:@/?]"
 # ``FastPath._escapes``.
 _LOC_PCHAR = _PCHAR[:-1] + "%&]"
 _LOC_QCHAR = _QCHAR[:-1] + "%&]"
-_LOC = rf"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
+_LOC = (
+    rf"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?P<path>/{_LOC_PCHAR}*)?(?:\?{_LOC_QCHAR}*)?"
+)
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
 # a "#" of its own (a fragment) is not proved.
 # Characters outside ASCII that XML allows (``FastPath._iri`` proves them).
@@ -314,7 +316,7 @@ _ENTRY_LOC = _LOC.replace("&]", r"&#\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010f
 # as much), and ``FastPath._prove`` checks their characters against _URL_BYTES (the
 # characters of _LOC_QCHAR) and cuts the query off the path: the same locs are proved.
 # With short URLs the checks would cost more than the loop saves.
-_LONG_LOC = r"(?P<scheme>https?)://(?P<host>[a-z0-9.-]+)(?P<path>[/?][^<]*)?"
+_LONG_LOC = r"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?P<path>[/?][^<]*)?"
 # A "." or ".." segment of a path, which the duplicate checks resolve (a regular
 # expression: its search for the "/." prefix is faster than the substring search).
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
@@ -322,9 +324,9 @@ _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
 
 def _proved_normal(url: str) -> bool:
     """Whether a URL the fast path proved is its own normal form (``normal_url``): a
-    proof leaves the host in lower case without a port and the escapes in normal form,
-    so only an empty path, characters outside ASCII (an IRI, whose normal form is the
-    URI it maps to) or dot segments are left to normalise."""
+    proof leaves the host without a port and the escapes in normal form, so only an
+    upper-case letter in the host, an empty path, characters outside ASCII (an IRI, whose
+    normal form is the URI it maps to) or dot segments are left to normalise."""
     if not url.isascii():
         return False
     # The path's "/": the first after the scheme's "//" and the host's first character,
@@ -332,6 +334,7 @@ def _proved_normal(url: str) -> bool:
     slash = url.find("/", 8)
     return (
         slash > 0
+        and url[:slash].islower()  # (the scheme's letters are)
         and url.find("?", 8, slash) < 0
         and url.find("#", 8, slash) < 0
         and _DOT_SEGMENT.search(url) is None
@@ -826,7 +829,7 @@ _ENTRY_VALUES = itemgetter(8)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "spaced", "values")
+    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "spaced", "upper", "values")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -845,6 +848,8 @@ class ProvenRun:
         # The entries whose loc has white space around it (UR005), by their index in
         # ``entries``: the loc's value as the parser reads it.
         self.spaced: dict[int, str] | None = None
+        # Whether an entry's loc has upper-case letters in its host (not its normal form).
+        self.upper = False
         # Each entry (``_Entry``): its values, where its loc and where it starts, its
         # extension facts.
         self.entries: list[_Entry] = []
@@ -884,7 +889,12 @@ class ProvenRun:
         entries = self.entries[begin:] if begin else self.entries
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
-        if all(paths) and self.iris is None and not any(map(_DOT_SEGMENT.search, urls)):
+        if (
+            all(paths)
+            and self.iris is None
+            and not self.upper
+            and not any(map(_DOT_SEGMENT.search, urls))
+        ):
             normals = urls  # ``_proved_normal`` for all of them at once
 
         else:
@@ -1121,6 +1131,7 @@ class FastPath:
         self.entry = "url"
         self._line_re: re.Pattern[str] | None = None
         self._spaced = False  # see _spaced_locs
+        self._upper_hosts: dict[str, bool] = {}  # see _upper_host
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
         self._open = self._close = self._changefreq_tag = ""
         self._loc_tag = 5
@@ -1498,7 +1509,16 @@ class FastPath:
                     url, scheme, host, path = _decoded_loc(url, scheme, host, path)
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
-                proved = 12 <= len(url) <= MAX_LOC and (host in hosts or self._host(host))
+                proved = 12 <= len(url) <= MAX_LOC and (
+                    (known := host in hosts) or self._host(host)
+                )
+                upper = proved and not known and host not in hosts
+                if upper:
+                    # A host with upper-case letters (``_host``): the URL rules read such a
+                    # URL on their slow path, which is proved only without "&" and "%".
+                    # The checks across entries see the host in lower case, as theirs.
+                    proved = "&" not in url and "%" not in url and not spaced
+                    host = host.lower()
                 if unspaced:
                     proved = False
                 iri = proved and not url.isascii()
@@ -1621,11 +1641,13 @@ class FastPath:
                     if run.iris is None:
                         run.iris = set()
                     run.iris.add(len(entries) - 1)
+                if upper:
+                    run.upper = True
                 if spaced:
                     if run.spaced is None:
                         run.spaced = {}
                     written = text[tag + loc_tag : find("<", value_end)]
-                    run.spaced[len(entries) - 1] = written.replace("\r\n", "\n")
+                    run.spaced[len(entries) - 1] = written  # its "\r\n" read by report_url
                 if raw is not None:
                     if run.ampersands is None:
                         run.ampersands = {}
@@ -2049,6 +2071,11 @@ class FastPath:
         return all(proof.fullmatch(value) for proof in self._patterns.get(field, ()))
 
     def _host(self, host: str) -> bool:
+        """Whether the URL rules report nothing on a loc's host (the verdict of a
+        lower-case host is kept in ``_hosts``; ``_upper_host`` judges one with upper-case
+        letters)."""
+        if not host.islower() and host.lower() != host:
+            return self._upper_host(host)
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved and not plain_host(host):
             # A host read as an IPv4 address (its last label a number) or with an xn--
@@ -2058,6 +2085,25 @@ class FastPath:
             proved = reads_as_name(host)
         if proved:
             self._hosts.add(host)
+        return proved
+
+    def _upper_host(self, host: str) -> bool:
+        """Whether the URL rules report nothing on a URL on ``host``, which holds
+        upper-case letters (hosts compare in any case): its lower-case form is proved,
+        and ``check_url`` reports nothing on the host's root URL."""
+        proved = self._upper_hosts.get(host)
+        if proved is None:
+            from sitemap_lint.rules.urls import check_url
+
+            proved = False
+            lowered = host.lower()
+            if lowered in self._hosts or self._host(lowered):
+                report = _Collect()
+                check_url(f"https://{host}/", _NODE, report)
+                proved = not report.found
+            if len(self._upper_hosts) > 1024:
+                self._upper_hosts.clear()
+            self._upper_hosts[host] = proved
         return proved
 
     def _lastmod(self, value: str) -> Any:
@@ -2120,9 +2166,12 @@ class FastPath:
         node.text_at = into.start = column + self._loc_tag  # after "<loc>" with the prefix
         into.path = f"{head}{index}{tail}"
         if "\n" in value:  # its fixes are not spans of one line: made as the full checker's
+            read = value.replace("\r\n", "\n")  # as the parser reads it
             plain = Node(SITEMAP_NS, "loc", {}, line, column)
-            plain.text = value
-            check_url(value, plain, into)
+            plain.text = read
+            into.lines = read == value  # ("\r\n" in the file: resolved as it reads it)
+            check_url(read, plain, into)
+            into.lines = True
             return
         check_url(value, node, into)
 
@@ -2239,20 +2288,26 @@ class FastPath:
 
 # A value that is its own decoded text, on one line.
 _AS_WRITTEN = re.compile(r"[^&\r\n]*\Z")
+# One over several lines (each "\r\n" of the file read as "\n", a lone "\r" never).
+_ON_LINES = re.compile(r"[^&\r]*\Z")
 
 
 class _InPlace:
     """Hands a proved value's findings to the file's sink naming its element (``path``),
     their fixes exact: the value is written as is from column ``start`` of its start
-    tag's line (no reference, no line break), so each ``text`` edit is the span
+    tag's line (no reference; a line break only in a loc with white space around it,
+    read as written when ``lines``), so each ``text`` edit is the span
     ``fix.runner.resolved`` would make of it."""
 
-    __slots__ = ("path", "sink", "start")
+    __slots__ = ("lines", "path", "sink", "start")
 
     def __init__(self, sink: FindingSink, path: str, start: int) -> None:
         self.sink = sink
         self.path = path
         self.start = start
+        # Whether a value over several lines is written as read (no "\r\n" in the file
+        # there), its text edit then made a span too.
+        self.lines = True
 
     def add(self, finding: Finding, covers: object = None) -> None:
         fix = finding.fix
@@ -2266,9 +2321,16 @@ class _InPlace:
         for edit in fix.edits:
             old = edit.old
             if edit.target != "text" or _AS_WRITTEN.match(old) is None:
-                return fix  # left to ``fix.runner.resolved``
+                if edit.target != "text" or not self.lines or _ON_LINES.match(old) is None:
+                    return fix  # left to ``fix.runner.resolved``
+                # A value over several lines (a loc with white space around it): it ends
+                # on a later line, after the characters of its last.
+                last = old.rfind("\n")
+                end_line, end_column = edit.line + old.count("\n"), len(old) - last
+            else:
+                end_line, end_column = edit.line, start + len(old)
             content = escape_text(edit.content)
-            edits.append(Edit(edit.line, start, content, "span", edit.line, start + len(old), old))
+            edits.append(Edit(edit.line, start, content, "span", end_line, end_column, old))
         return FindingFix(fix.applicability, fix.message, tuple(edits), True)
 
 
