@@ -127,7 +127,7 @@ problem with its form (which covers the schema's error on it, as in the full che
 or it has the form the clean pattern proves (``_dated_moment``). The entry is proved
 with its findings: when the run is entered, ``check_date`` itself reports them at
 the ``<lastmod>`` start tag's line and column, and they name the lastmod
-(``report_date``); its moment, if any, goes to the set facts as the check's does.
+(``report_value``); its moment, if any, goes to the set facts as the check's does.
 Their fixes are exact (``_InPlace``): the value is written as is on its line.
 
 A loc with white space around its value (UR005: a generator's template that writes
@@ -143,7 +143,7 @@ A changefreq or priority that its check reports (``Daily``, ``dialy``, a priorit
 field (``_Root.valued``): its value holds no ``&`` and is short enough for the length
 check to leave it, and the check's finding covers the schema's error on it, as in the
 full checker (``_reported``); ``check_changefreq`` or ``check_priority`` reports it at
-the field's start tag when the run is entered (``report_value``).
+the field's start tag when the run is entered (``report_value``, as for a lastmod).
 
 A loc with characters outside ASCII in its path or query (an IRI: UR011, whose fix
 writes it percent-encoded) is proved the same way, when the URL rules read it as a
@@ -491,8 +491,7 @@ def _link(prefix: str) -> str:
 
 # The names of an xhtml:link's attributes, in order (``_link`` delimits them).
 _LINK_NAMES = _Lazy(rf"(rel|hreflang|href){_WS}*=")
-# An xhtml:link's attributes, as ``_link`` delimits them, and the values proved.
-_LINK_ATTRIBUTES = _Lazy(rf"""([a-z]+){_WS}*={_WS}*(?:"([^"]*)"|'([^']*)')""")
+# The values proved of an xhtml:link's attributes (read by ``_ATTRIBUTES``).
 _HREFLANG_VALUE = _Lazy(r"[A-Za-z0-9-]{1,35}\Z")
 _WHOLE_EXT_URL = _Lazy(rf"(?:{_EXT_URL})\Z")
 
@@ -502,7 +501,7 @@ def _link_pair(link: str) -> tuple[str, str] | None:
     are rel="alternate", an hreflang of letters, digits and hyphens (1 to 35) and an href
     of the extension URLs' form (``_EXT_URL``), each once; else None."""
     values: dict[str, str] = {}
-    for name, double, single in _LINK_ATTRIBUTES.pattern.findall(link):
+    for name, double, single in _ATTRIBUTES.pattern.findall(link):
         if name in values:
             return None  # expat reports the repeated attribute
         values[name] = double or single
@@ -829,18 +828,16 @@ _ENTRY_VALUES = itemgetter(8)
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "dates", "entries", "fast", "iris", "spaced", "upper", "values")
+    __slots__ = ("ampersands", "entries", "fast", "iris", "spaced", "upper", "values")
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
         # The entries whose loc holds a raw "&", by their index in ``entries``: the line
         # and column where the loc's value starts, where each "&" stands in it.
         self.ampersands: dict[int, tuple[int, int, tuple[int, ...]]] | None = None
-        # The entries whose lastmod the date rules report, by their index in ``entries``:
-        # the line and column of its start tag, its value.
-        self.dates: dict[int, tuple[int, int, str]] | None = None
-        # The entries whose changefreq or priority its check reports, by their index in
-        # ``entries``: the field, the line and column of its start tag, its value.
+        # The entries whose lastmod the date rules report, or whose changefreq or priority
+        # its check reports, by their index in ``entries``: each such field, the line and
+        # column of its start tag, its value (``FastPath.report_value``).
         self.values: dict[int, list[tuple[str, int, int, str]]] | None = None
         # The entries whose loc holds characters outside ASCII (one UR011 each), by their
         # index in ``entries``.
@@ -937,10 +934,6 @@ class ProvenRun:
                     url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
                     value = spaced.get(number, url)
                     fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, value)
-        if self.dates is not None:
-            for number, where in self.dates.items():
-                if number >= begin:
-                    fast.report_date(first + number, *where)
         if self.values is not None:
             for number, reported in self.values.items():
                 if number >= begin:
@@ -989,7 +982,6 @@ class ProvenRun:
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
         findings = sink.findings
         ampersands = self.ampersands
-        dates = self.dates
         reported_values = self.values
         iris = self.iris
         spaced = self.spaced
@@ -1013,9 +1005,6 @@ class ProvenRun:
             elif iris is not None and number in iris:
                 fast.report_url(first_index + number, line, column, url)
             before = len(findings)
-            if dates is not None and number in dates:
-                fast.report_date(first_index + number, *dates[number])
-                before = len(findings)
             if reported_values is not None and number in reported_values:
                 for field, value_line, value_column, value in reported_values[number]:
                     fast.report_value(field, first_index + number, value_line, value_column, value)
@@ -1165,8 +1154,6 @@ class FastPath:
         self._reporting_values: dict[str, tuple[Any, str, str, WrittenNode, _InPlace]] = {}
         self._raw_proved = self._raw_reported = True  # see _Root.raw_proved
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
-        # What reports the lastmods the date rules report (``report_date``), made once.
-        self._reporting_dates: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
         self._reporting_urls: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
         self.found_run = False  # see GIVE_UP
         self.collect = checker.facts is not None
@@ -1549,7 +1536,8 @@ class FastPath:
                     extra = self._extensions(text, found_match.start(10), found_match.end(10), url)
                     proved = extra is not _NOT_PROVED
                 moment = None
-                dated = False  # a lastmod the date rules report, proved with their findings
+                # The values proved with the findings of their checks (``report_value``).
+                reported: list[tuple[str, int, str]] | None = None
                 if proved and lastmod is not None:
                     moment = lastmods.get(lastmod, _UNKNOWN)
                     if moment is _UNKNOWN:
@@ -1558,16 +1546,17 @@ class FastPath:
                         moment = self._dated_moments.get(lastmod, _UNKNOWN)
                         if moment is _UNKNOWN:
                             moment = self._dated_moment(lastmod)
-                        dated = moment is not _NOT_PROVED
+                        if moment is not _NOT_PROVED:  # the date rules report it
+                            reported = [("lastmod", found_match.start(7), lastmod)]
                     proved = moment is not _NOT_PROVED
-                reported: list[tuple[str, int, str]] | None = None  # checks report them
                 if proved and changefreq is not None:
                     verdict = changefreqs.get(changefreq)
                     if verdict is None:
                         verdict = self._changefreq(changefreq)
                     proved = verdict is not False
                     if verdict is _REPORTED:
-                        reported = [("changefreq", found_match.start(8), changefreq)]
+                        reported = reported or []
+                        reported.append(("changefreq", found_match.start(8), changefreq))
                 if proved and priority is not None:
                     verdict = priorities.get(priority)
                     if verdict is None:
@@ -1654,24 +1643,14 @@ class FastPath:
                     # The value starts after "<loc>" (with the prefix).
                     run.ampersands[len(entries) - 1] = (loc_line, column + loc_tag, raw)
                     self.raw_bound += len(raw)
-                if dated:
-                    if run.dates is None:
-                        run.dates = {}
-                    # Where <lastmod> starts: on the loc's line or a later one.
-                    lastmod_tag = found_match.start(7) - loc_tag - 4
-                    breaks = count("\n", tag, lastmod_tag)
-                    if breaks:
-                        lastmod_column = lastmod_tag - rfind("\n", tag, lastmod_tag)
-                    else:
-                        lastmod_column = column + lastmod_tag - tag
-                    run.dates[len(entries) - 1] = (loc_line + breaks, lastmod_column, lastmod)
                 if reported is not None:
                     if run.values is None:
                         run.values = {}
                     places = []
                     for field, field_value_at, value in reported:
                         # Where the field's start tag starts: on the loc's line or a later one.
-                        field_tag = field_value_at - loc_tag - (7 if field == "changefreq" else 5)
+                        # ("<lastmod>" is len("lastmod") - 3 characters longer than "<loc>".)
+                        field_tag = field_value_at - loc_tag - len(field) + 3
                         breaks = count("\n", tag, field_tag)
                         if breaks:
                             field_column = field_tag - rfind("\n", tag, field_tag)
@@ -2203,25 +2182,6 @@ class FastPath:
             codes,
         )
 
-    def report_date(self, index: int, line: int, column: int, value: str) -> None:
-        """The date rules' findings on the lastmod of the ``index``-th entry, proved with
-        them (``_dated_moment``), as its check makes them, naming the lastmod."""
-        reporting = self._reporting_dates
-        if reporting is None:
-            from sitemap_lint.rules.dates import check_date
-
-            head, tail = self.checker.child_pointer(SITEMAP_NS, self.entry, "lastmod")
-            node = WrittenNode(SITEMAP_NS, "lastmod", line, column, 0)
-            into = _InPlace(self.checker.sink, "", 0)
-            reporting = self._reporting_dates = (check_date, head, tail, node, into)
-        check_date, head, tail, node, into = reporting
-        # One node and one reporter serve every lastmod: neither is kept by the check.
-        node.line, node.column, node.text = line, column, value
-        # The value starts after "<lastmod>" with the prefix.
-        node.text_at = into.start = column + self._loc_tag + 4
-        into.path = f"{head}{index}{tail}"
-        check_date(value, node, into, self.options.now)
-
     def _changefreq(self, value: str) -> Any:
         """True when a changefreq is proved, _REPORTED when it is proved with the
         findings of its check (``_reported``), else False."""
@@ -2265,14 +2225,21 @@ class FastPath:
         return _REPORTED if report.found else False
 
     def report_value(self, field: str, index: int, line: int, column: int, value: str) -> None:
-        """The findings of the check of ``field`` (changefreq or priority) on the value of
-        the ``index``-th entry, whose start tag is at ``line`` and ``column``
-        (``_reported`` proved it with them), as the check makes them, naming the field."""
+        """The findings of the check of ``field`` on the value of the ``index``-th entry,
+        whose start tag is at ``line`` and ``column``, as the check makes them, naming the
+        field: the date rules' on a lastmod (``_dated_moment`` proved it with them), the
+        changefreq's or priority's check (``_reported``)."""
         reporting = self._reporting_values.get(field)
         if reporting is None:
+            from sitemap_lint.rules.dates import check_date
             from sitemap_lint.rules.values import check_changefreq, check_priority
 
-            check = check_changefreq if field == "changefreq" else check_priority
+            now = self.options.now
+            check = {
+                "lastmod": lambda text, node, report: check_date(text, node, report, now),
+                "changefreq": check_changefreq,
+                "priority": check_priority,
+            }[field]
             head, tail = self.checker.child_pointer(SITEMAP_NS, self.entry, field)
             node = WrittenNode(SITEMAP_NS, field, line, column, 0)
             into = _InPlace(self.checker.sink, "", 0)
@@ -2352,37 +2319,32 @@ def _image_location(written: str) -> str:
     return written.replace("&amp;", "&") if "&" in written else written
 
 
-def _spaced_locs(text: str, sm: str = "") -> bool:
-    """Whether one of the first locs of ``text`` (up to eight) has white space around its
-    value: then the file's entry pattern takes such locs (their UR005 is reported in
-    place), which costs the others a little."""
+def _first_locs(text: str, sm: str = "") -> list[str]:
+    """The values of the first locs of ``text``, up to eight, as written (``sm``: the
+    sitemap namespace's prefix and ":")."""
+    values: list[str] = []
     opener, closer = f"<{sm}loc>", f"</{sm}loc>"
     at = text.find(opener)
-    for _ in range(8):
-        if at < 0:
-            return False
-        end = text.find(closer, at)
-        if end < 0:
-            return False
-        start = at + len(opener)
-        if start < end and (text[start] in " \t\r\n" or text[end - 1] in " \t\r\n"):
-            return True
-        at = text.find(opener, end)
-    return False
-
-
-def _long_urls(text: str, sm: str = "") -> bool:
-    """Whether the first locs of ``text`` (up to eight; ``sm``: the sitemap namespace's
-    prefix and ":") are LONG_URL characters long on average (see _LONG_LOC)."""
-    lengths: list[int] = []
-    opener, closer = f"<{sm}loc>", f"</{sm}loc>"
-    at = text.find(opener)
-    while at >= 0 and len(lengths) < 8:
+    while at >= 0 and len(values) < 8:
         end = text.find(closer, at)
         if end < 0:
             break
-        lengths.append(end - at - len(opener))
+        values.append(text[at + len(opener) : end])
         at = text.find(opener, end)
+    return values
+
+
+def _spaced_locs(text: str, sm: str = "") -> bool:
+    """Whether one of the first locs of ``text`` has white space around its value: then
+    the file's entry pattern takes such locs (their UR005 is reported in place), which
+    costs the others a little."""
+    return any(value != value.strip(" \t\r\n") for value in _first_locs(text, sm))
+
+
+def _long_urls(text: str, sm: str = "") -> bool:
+    """Whether the first locs of ``text`` are LONG_URL characters long on average (see
+    _LONG_LOC)."""
+    lengths = [len(value) for value in _first_locs(text, sm)]
     return bool(lengths) and sum(lengths) >= LONG_URL * len(lengths)
 
 
