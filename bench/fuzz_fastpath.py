@@ -8,7 +8,8 @@ a third of the generated urlsets have lastmods the date rules report, in place, 
 third write values with character references and locs in
 CDATA sections; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
 IRI_LOCS, proved with their UR011 or not); a fifth of the other cases hold video:video elements, clean or with a
-defect in a child (tests/test_fastpath_video.py); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
+defect in a child (tests/test_fastpath_video.py), and a tenth of the rest news:news elements, clean or with a
+defect (tests/test_fastpath_news.py; half of them with 1,990-2,100 entries, past the 1,000 news:news a file may hold); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
 odd codes, hrefs, missing return links, repeated images, captions and titles, other
 prefixes, under a random rule selection; a quarter of the cases are one of the bench's
 shapes of a valid sitemap, bench/shapes.py, with 1-300 entries and short or long
@@ -57,6 +58,7 @@ from tests.test_fastpath import (  # noqa: E402
     mutate,
     url_entry,
 )
+from tests.test_fastpath_news import news_head, news_sitemap  # noqa: E402
 from tests.test_fastpath_video import video_head, video_sitemap  # noqa: E402
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -234,6 +236,18 @@ def video_document(rng: random.Random) -> bytes:
     return mutated_body(text.encode("utf-8"), video_head(prefix).encode("ascii"), rng)
 
 
+def news_document(rng: random.Random) -> bytes:
+    """Entries, about half with a news:news, clean or with a defect in a child (names
+    that differ, languages, dates, titles, legacy fields, order...), its body mutated."""
+    prefix = rng.choice(["news", "news", "n"])
+    odd = rng.choice([0.0, 0.05, 0.3, 1.0])
+    count = rng.choice([rng.randrange(1, 300), rng.randrange(1990, 2100)])
+    text = news_sitemap(count, rng.randrange(1 << 30), odd, prefix)
+    if rng.random() < 0.2:
+        text = text.replace("\n", "\r\n")
+    return mutated_body(text.encode("utf-8"), news_head(prefix).encode("ascii"), rng)
+
+
 def mutated_body(data: bytes, head: bytes, rng: random.Random) -> bytes:
     """``data`` with up to three mutations after its root's start tag ``head``."""
     if data.startswith(head):
@@ -272,6 +286,8 @@ def document(rng: random.Random) -> bytes:
         return shaped_document(rng)
     if rng.random() < 0.2:
         return video_document(rng)
+    if rng.random() < 0.1:
+        return news_document(rng)
     if rng.random() < 0.33:
         # Images and alternates; the root's start tag is not mutated (a CR in a namespace
         # name stops the shadow parse with an error, with or without the fast path).

@@ -306,8 +306,8 @@ def test_runs_entered_together_and_one_by_one(monkeypatch, tmp_path, planted, to
     entered: list[bool] = []
     original = fastpath.ProvenRun._enter_together
 
-    def record(self: fastpath.ProvenRun, checker: Any, begin: int) -> bool:
-        entered.append(original(self, checker, begin))
+    def record(self: fastpath.ProvenRun, checker: Any, begin: int, end: int) -> bool:
+        entered.append(original(self, checker, begin, end))
         return entered[-1]
 
     check_both(monkeypatch, path)

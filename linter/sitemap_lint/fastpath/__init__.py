@@ -19,9 +19,10 @@ last blocks, and a syntax error on such a line quotes it as the file has it
 context). When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
-order, exactly as the full checker would have (duplicates, scope, set facts): a run
-that can make no finding but its raw ``&`` in one step over all its entries, any
-other one entry at a time. The white space the parser gathered before the run is
+order, exactly as the full checker would have (duplicates, scope, set facts): a
+stretch of at least ``_TOGETHER`` entries without extension elements that can make no
+finding but those reported in place (a raw ``&``, below) in one step over all of them,
+any other entry one at a time. The white space the parser gathered before the run is
 dropped then, so that text after the run is gathered as it is after an entry's end tag.
 
 It is used only for a file of more than one block or of at least 16 KB (a small
@@ -43,7 +44,7 @@ checks ``resolve`` finds through ``Dispatch.handovers``). A check with no proof
 command says so once on stderr (``notes``). ``SITEMAP_LINT_FAST_PATH=0`` turns it off (a
 debugging switch: reports are byte-identical either way). When none of a file's first
 ``GIVE_UP`` entries is proved (entries of a shape it does not prove, such as
-``news:news``), it leaves the rest of the file too: following the depth through the
+``pagemap``), it leaves the rest of the file too: following the depth through the
 entries it hands over costs without gain.
 
 An entry is proved only when all of this holds (anything else goes to the full
@@ -163,14 +164,15 @@ rel="alternate" hreflang="..." href="..."/>`` (these three attributes, each once
 any order, in double or single quotes, self-closing; an entry's links written alike
 in another order or quotes are read by one pattern for that order, ``_reordered_links``,
 and links written in several ways each by ``_link_pair``). An entry whose only
-extension elements are
-``video:video`` ones is proved by ``fastpath.video`` (its text says which children
-and values; ``FastPath._extensions`` hands it over). News, pagemap and other elements, other
-attributes, other children, an end tag for ``xhtml:link``: the full
+extension elements are ``video:video`` ones is proved by ``fastpath.video``, one whose
+only extension element is a ``news:news`` by ``fastpath.news`` (their texts say which
+children and values; ``FastPath._extensions`` hands them over). Pagemap and other
+elements, other attributes, other children, an end tag for ``xhtml:link``: the full
 checker takes the entry. The check the dispatch runs on those namespaces (if any) must
-declare the hand-over ``stateful("image")``, ``stateful("hreflang")`` or
-``stateful("video")`` (``EXTENSION_HANDOVERS``: the image, hreflang and video checkers
-of rules/); any other check there leaves their elements to the full checker.
+declare the hand-over ``stateful("image")``, ``stateful("hreflang")``,
+``stateful("video")`` or ``stateful("news")`` (``EXTENSION_HANDOVERS``: the image,
+hreflang, video and news checkers of rules/); any other check there leaves their
+elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
@@ -178,6 +180,7 @@ of rules/); any other check there leaves their elements to the full checker.
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
 | ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
+| ``news.Checker`` (NW001-NW016, the date rules on its date) | news:news | ``fastpath.news``: the checker's ``check`` reports nothing on it alone; its count against the 1,000 and its publication's name (compared with the file's first) are handed to the file's checker when expat reaches the run (``news.Checker.enter_proved``), in document order. |
 | the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
 """
 
@@ -185,6 +188,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
@@ -217,6 +221,7 @@ from sitemap_lint.rules.registry import (
 if TYPE_CHECKING:
     from sitemap_lint.engine.dispatch import Dispatch
     from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.fastpath.news import NewsProof
     from sitemap_lint.fastpath.video import VideoProof
     from sitemap_lint.formats.xml import StreamParser
     from sitemap_lint.sets.facts import FileFacts, FileStats
@@ -466,6 +471,7 @@ _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
+NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
 MAX_IMAGES = 1000
 # An extension value's URL (image:loc, an href), delimited only: proved with _URL.
 # Percent-escapes are proved as a loc's are (``FastPath._escapes``).
@@ -475,7 +481,7 @@ _EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?{_EXT_QCHAR}*)?"
 # write them), read as "&".
 _IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}|&amp;)*)?"
 # The extension namespaces by their kind in an entry's extras.
-_KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS}
+_KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS, "n": NEWS_NS}
 # The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
 _TEXT = r"[ !-%'-;=?-~]*"
 
@@ -514,7 +520,7 @@ def _link_pair(link: str) -> tuple[str, str] | None:
 
 
 def _extension_items(
-    image: str | None, xhtml: str | None, video: str | None = None
+    image: str | None, xhtml: str | None, video: str | None = None, news: str | None = None
 ) -> tuple[str, str]:
     """The extension elements a proved entry may hold, after its core fields, with the
     root's prefixes: (without groups, for the entry pattern; with the groups iloc,
@@ -541,6 +547,10 @@ def _extension_items(
         from sitemap_lint.fastpath.video import block_pattern
 
         outer.append(block_pattern(video, _EXT_URL))
+    if news is not None:
+        from sitemap_lint.fastpath import news as news_proof
+
+        outer.append(news_proof.block_pattern(news))
     # A comment or instruction between the items is read whole (first), so that nothing
     # inside it is taken for an item.
     return (
@@ -560,6 +570,7 @@ def _entry_line(
     changefreq: str = _CHANGEFREQ,
     video: str | None = None,
     spaced: bool = False,
+    news: str | None = None,
 ) -> re.Pattern[str]:
     """One entry after the gap before it (white space, comments and instructions).
     Groups, in order: s, cdata, loc, scheme, host, path, lastmod, changefreq (a value
@@ -584,7 +595,7 @@ def _entry_line(
         # Never there: the same groups as a url entry.
         fields += "(?P<changefreq>(?!))?(?P<priority>(?!))?(?P<ext>(?!))?"
     else:
-        extensions = _extension_items(image, xhtml, video)[0]
+        extensions = _extension_items(image, xhtml, video, news)[0]
         fields += (
             rf"(?:<{sm}changefreq>(?:{changefreq}|(?P<changefreq>{_REFERRED}{{3,200}}))"
             rf"</{sm}changefreq>{_GAP})?"
@@ -634,7 +645,12 @@ _REPORTED = object()  # a value proved with the findings of its check
 # elements are proved with.
 VALUE_PROOFS = frozenset({"url", "date", "changefreq", "priority", "length", "structure"})
 HANDOVERS = frozenset({"duplicates", "scope", "robots", "pages"})
-EXTENSION_HANDOVERS = {IMAGE_NS: "image", XHTML_NS: "hreflang", VIDEO_NS: "video"}
+EXTENSION_HANDOVERS = {
+    IMAGE_NS: "image",
+    XHTML_NS: "hreflang",
+    VIDEO_NS: "video",
+    NEWS_NS: "news",
+}
 
 
 def proves(proof: Proof) -> bool:
@@ -691,6 +707,7 @@ class _Root:
         "end",
         "image",
         "name",
+        "news",
         "patterns",
         "raw_proved",
         "raw_reported",
@@ -708,6 +725,7 @@ class _Root:
         self.image: str | None = None
         self.xhtml: str | None = None
         self.video: str | None = None
+        self.news: str | None = None
         self.titles = False
         # The pattern proofs of the checks on each field, and the changefreq values all
         # of them accept (an alternation for the entry pattern).
@@ -798,6 +816,8 @@ def _root(first: str, enabled: frozenset[str] | None) -> _Root | None:
             root.xhtml = prefix
         elif value == VIDEO_NS and root.video is None:
             root.video = prefix
+        elif value == NEWS_NS and root.news is None:
+            root.news = prefix
     root.titles = IMAGE_NS not in extension
     return root
 
@@ -825,10 +845,25 @@ _ENTRY_EXTRA = itemgetter(7)
 _ENTRY_VALUES = itemgetter(8)
 
 
+# The fewest entries without extension elements entered together (fewer are entered
+# one at a time with the entries around them: the steps over all of them cost more).
+_TOGETHER = 16
+
+
 class ProvenRun:
     """Entries proved clean, replaced by one comment; entered when expat reaches it."""
 
-    __slots__ = ("ampersands", "entries", "fast", "iris", "spaced", "upper", "values")
+    __slots__ = (
+        "_numbers",
+        "ampersands",
+        "entries",
+        "fast",
+        "iris",
+        "news",
+        "spaced",
+        "upper",
+        "values",
+    )
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -847,6 +882,13 @@ class ProvenRun:
         self.spaced: dict[int, str] | None = None
         # Whether an entry's loc has upper-case letters in its host (not its normal form).
         self.upper = False
+        # The entries with a proved news:news, by their index in ``entries``: its
+        # publication's name, where its start tag and the news:name start tag stand
+        # (line << 32 | column), for the news checker's state (``FastPath.enter_news``).
+        self.news: dict[int, tuple[str, int, int]] | None = None
+        # The numbers of the entries in ``ampersands``, ``iris`` or ``spaced``, and
+        # ``values``, ascending: made when the run is entered.
+        self._numbers: tuple[list[int], list[int], list[int]] | None = None
         # Each entry (``_Entry``): its values, where its loc and where it starts, its
         # extension facts.
         self.entries: list[_Entry] = []
@@ -864,18 +906,40 @@ class ProvenRun:
             gathered.clear()
         entries = self.entries
         fast.proved += len(entries)
-        begin = 0
-        if not fast.index and not any(map(_ENTRY_EXTRA, entries)):
-            if fast.scope is not None and fast.same_origin is None and entries:
-                begin = 1  # the first URL the scope check sees sets its origin
-                self._enter_each(checker, 0, 1)
-            if self._enter_together(checker, begin):
-                return len(entries)
-        self._enter_each(checker, begin, len(entries))
+        if fast.index:
+            self._enter_each(checker, 0, len(entries))
+            return len(entries)
+        # The entries with extension elements one at a time, and the stretches between
+        # them together when they are long enough to gain by it.
+        begin = plain = 0  # what is not entered yet; the stretch without extension elements
+        for number, extra in enumerate(map(_ENTRY_EXTRA, entries)):
+            if extra is not None:
+                if number - plain >= _TOGETHER:
+                    self._enter_each(checker, begin, plain)
+                    self._enter_plain(checker, plain, number)
+                    begin = number
+                plain = number + 1
+        if not plain or len(entries) - plain >= _TOGETHER:
+            self._enter_each(checker, begin, plain)
+            self._enter_plain(checker, plain, len(entries))
+        else:
+            self._enter_each(checker, begin, len(entries))
         return len(entries)
 
-    def _enter_together(self, checker: FileChecker, begin: int) -> bool:
-        """Enter ``entries[begin:]`` at once, each step over all of them, when none can
+    def _enter_plain(self, checker: FileChecker, begin: int, end: int) -> None:
+        """Enter ``entries[begin:end]``, none with extension elements: at once when
+        ``_enter_together`` can, else one at a time."""
+        if begin >= end:
+            return
+        fast = self.fast
+        if fast.scope is not None and fast.same_origin is None:
+            self._enter_each(checker, begin, begin + 1)  # its URL sets the scope's origin
+            begin += 1
+        if begin < end and not self._enter_together(checker, begin, end):
+            self._enter_each(checker, begin, end)
+
+    def _enter_together(self, checker: FileChecker, begin: int, end: int) -> bool:
+        """Enter ``entries[begin:end]`` at once, each step over all of them, when none can
         make a finding but for its raw "&", its loc outside ASCII, its lastmod the date
         rules report or its changefreq or priority their checks report (reported first,
         in the entries' order): none has
@@ -883,7 +947,7 @@ class ProvenRun:
         and each is on the origin (and in the directory) the scope check already knows.
         False, having changed nothing, when that does not hold."""
         fast = self.fast
-        entries = self.entries[begin:] if begin else self.entries
+        entries = self.entries[begin:end] if begin or end < len(self.entries) else self.entries
         urls = list(map(_ENTRY_URL, entries))
         paths = list(map(_ENTRY_PATH, entries))
         if (
@@ -923,22 +987,28 @@ class ProvenRun:
                     seen.pop(key, None)
                 return False
         found = self.ampersands
+        numbers = self._numbers
+        if numbers is None:  # the entries reported in place, in the entries' order
+            numbers = self._numbers = (
+                list(found or ()),
+                sorted({*(self.iris or ()), *(self.spaced or ())}),
+                list(self.values or ()),
+            )
         if found is not None:
-            numbers = found if not begin else [number for number in found if number >= begin]
-            fast.report_ampersands(self.entries, found, numbers, checker.entry_index + 1)
+            fast.report_ampersands(
+                self.entries, found, _within(numbers[0], begin, end), checker.entry_index + 1
+            )
         first = checker.entry_index + 1
-        if self.iris is not None or self.spaced is not None:  # in the entries' order
-            spaced = self.spaced or {}
-            for number in sorted({*(self.iris or ()), *spaced}):
-                if number >= begin:
-                    url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
-                    value = spaced.get(number, url)
-                    fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, value)
-        if self.values is not None:
-            for number, reported in self.values.items():
-                if number >= begin:
-                    for field, line, column, value in reported:
-                        fast.report_value(field, first + number, line, column, value)
+        spaced = self.spaced or {}
+        for number in _within(numbers[1], begin, end):
+            url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
+            value = spaced.get(number, url)
+            fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, value)
+        values = self.values
+        if values is not None:
+            for number in _within(numbers[2], begin, end):
+                for field, line, column, value in values[number]:
+                    fast.report_value(field, first + number, line, column, value)
         if tracker is not None and normals is not urls:
             written = tracker._written
             for key, url, normal in zip(keys, urls, normals, strict=True):
@@ -985,6 +1055,7 @@ class ProvenRun:
         reported_values = self.values
         iris = self.iris
         spaced = self.spaced
+        news = self.news
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
         last_checker: Any = None
@@ -1067,9 +1138,16 @@ class ProvenRun:
                     origin = first[0] if first is not None else location and location.origin
                     if origin == f"{scheme}://{host}":
                         same = fast.same_origin = (scheme, host)
-            if len(findings) > before:  # a duplicate or a scope finding: name its element
-                entry = _entry_node(fast.entry, start, first_index + number, line, column, url)
-                checker.point(entry, range(before, len(findings)))
+            pointed: Node | None = None  # the entry, for the pointers of its findings
+            if news is not None and number in news:  # after the loc's checks, as theirs
+                pointed = _entry_node(fast.entry, start, first_index + number, line, column, url)
+                fast.enter_news(pointed, *news[number])
+            if len(findings) > before:  # a finding of the checks above: name its element
+                if pointed is None:
+                    pointed = _entry_node(
+                        fast.entry, start, first_index + number, line, column, url
+                    )
+                checker.point(pointed, range(before, len(findings)))
             if stats is not None and values is not None:
                 stats.add_values(moment, *values)
             if facts is not None:
@@ -1081,6 +1159,11 @@ class ProvenRun:
                     facts.children.append(Child(url, line, column, moment, first_index + number))
                 else:
                     facts.add_url(url, line, column, normal, first_index + number)
+
+
+def _within(numbers: list[int], begin: int, end: int) -> list[int]:
+    """The ``numbers`` (ascending) from ``begin`` up to ``end``."""
+    return numbers[bisect_left(numbers, begin) : bisect_left(numbers, end)]
 
 
 def _entry_node(name: str, start: int, index: int, line: int, column: int, url: str) -> Node:
@@ -1189,6 +1272,8 @@ class FastPath:
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
         self._video: VideoProof | None = None  # made with the root
         self.alternates: Any = None  # the hreflang checker, once made
+        self._news: NewsProof | None = None  # made with the root
+        self.news: Any = None  # the news checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
         # The text of an entry's links -> (their pairs, their normal URLs), when proved.
@@ -1206,6 +1291,25 @@ class FastPath:
             made = dispatch._extension(_KIND_NAMESPACES[kind])
             if kind == "x":
                 self.alternates = made
+            elif kind == "n":
+                self.news = made
+
+    def enter_news(self, entry: Node, name: str, news_here: int, name_here: int) -> None:
+        """Hand a proved news:news (its publication's ``name``, where it and its news:name
+        start) to the file's news checker, as a child of ``entry`` (which names it in
+        pointers)."""
+        from sitemap_lint.rules.news import NAMESPACE
+
+        if self.news is None:
+            return  # no news check runs
+        news = Node(NAMESPACE, "news", {}, news_here >> 32, news_here & 0xFFFFFFFF)
+        publication = Node(NAMESPACE, "publication", {}, news.line, news.column)
+        news.children.append(publication)
+        publication.children.append(
+            Node(NAMESPACE, "name", {}, name_here >> 32, name_here & 0xFFFFFFFF)
+        )
+        entry.children.append(news)
+        self.news.enter_proved(entry, news, name, self.checker.sink)
 
     def resolve(self, checker: FileChecker) -> None:
         """Find the checks that take the proved entries (their ``stateful`` proofs)."""
@@ -1267,6 +1371,7 @@ class FastPath:
             root.changefreq,
             root.video,
             self._spaced,
+            root.news,
         )
         if root.video is not None:
             from sitemap_lint.fastpath.video import VideoProof
@@ -1279,6 +1384,10 @@ class FastPath:
                 _LASTMOD.pattern,
                 self.options.now,
             )
+        if root.news is not None:
+            from sitemap_lint.fastpath.news import NewsProof
+
+            self._news = NewsProof(root.news, _decoded, _LASTMOD.pattern, self.options.now)
         self._patterns = root.patterns
         self._dated = root.dated
         self._valued = root.valued
@@ -1658,6 +1767,21 @@ class FastPath:
                             field_column = column + field_tag - tag
                         places.append((field, loc_line + breaks, field_column, value))
                     run.values[len(entries) - 1] = places
+                if extra is not None and extra[0] == "n":
+                    assert self._news is not None  # the kind of its extras
+                    ext_at = found_match.start(10)
+                    news_places = []
+                    for offset in (self._news.news_at, self._news.name_at):
+                        field_tag = ext_at + offset  # on the loc's line or a later one
+                        breaks = count("\n", tag, field_tag)
+                        if breaks:
+                            field_column = field_tag - rfind("\n", tag, field_tag)
+                        else:
+                            field_column = column + field_tag - tag
+                        news_places.append((loc_line + breaks) << 32 | field_column)
+                    if run.news is None:
+                        run.news = {}
+                    run.news[len(entries) - 1] = (self._news.name, *news_places)
                 last_entry = found_match
             self.entries_bound = bound
             if run is not None:
@@ -1815,6 +1939,10 @@ class FastPath:
         if video is not None and video.tag in ext:
             extras = video.extras(ext, url)
             return _NOT_PROVED if extras is None else extras
+        news = self._news
+        if news is not None and news.tag in ext:
+            news_extras = news.extras(ext)
+            return _NOT_PROVED if news_extras is None else news_extras
         marks = self._marks
         if marks is None:
             # A comment, an instruction, an image:caption or an image:title start tag, in

@@ -17,9 +17,10 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import Node
 from sitemap_lint.rules import dates
-from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
+from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -492,7 +493,7 @@ class _Nodes:
     namespace=NAMESPACE,
     emits=(*RULES, *dates.RULES, UNEXPECTED_TEXT),
     covers=True,
-    proof=NO_PROOF,
+    proof=stateful("news"),
 )
 class Checker:
     """Checks the news:news elements of one file."""
@@ -511,12 +512,7 @@ class Checker:
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "news":
             return  # other names cannot stand in url; the schema reports them
-        self.count += 1
-        if self.count == MAX_NEWS + 1:
-            file = self.file
-            path = file.element_path if file is not None else None
-            xpath = path(context.entry, element) if path is not None else None
-            self.over_limit = (element.line, element.column, xpath)
+        self._count(element, context.entry)
         if self.entry_first is None:
             self.entry_first = element
         else:
@@ -568,6 +564,22 @@ class Checker:
         legacy = [fields[name] for name in LEGACY if name in fields]
         if legacy:
             _check_legacy(legacy, report)
+
+    def enter_proved(self, entry: Node, news: Node, name: str, report: Reporter) -> None:
+        """A news:news that the fast path proved (fastpath/news.py: ``check`` on it alone
+        reports nothing), the only one of ``entry``: what ``check`` keeps across entries.
+        ``news`` holds its news:publication and news:name nodes at their places, ``name``
+        the publication's name as ``check`` compares it."""
+        self._count(news, entry)
+        self._compare_name(name, news.children[0].children[0], report)
+
+    def _count(self, element: Node, entry: Node) -> None:
+        self.count += 1
+        if self.count == MAX_NEWS + 1:
+            file = self.file
+            path = file.element_path if file is not None else None
+            xpath = path(entry, element) if path is not None else None
+            self.over_limit = (element.line, element.column, xpath)
 
     def _check_publication(self, publication: Node, report: Reporter) -> None:
         check_text(publication, "news", report)
