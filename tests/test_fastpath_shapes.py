@@ -35,6 +35,7 @@ class Shape:
     root: str = f'<urlset xmlns="{NS}">'
     close: str = "</urlset>"
     prefix: str = ""  # the sitemap namespace's prefix on the entries' elements
+    cdata: bool = False  # every value in a CDATA section
 
 
 def entry(i: int, shape: Shape, loc: str | None = None, rng: random.Random | None = None) -> str:
@@ -48,6 +49,8 @@ def entry(i: int, shape: Shape, loc: str | None = None, rng: random.Random | Non
     if rng is None or rng.random() < 0.5:
         fields.append(f"<{p}priority>0.{i % 10}</{p}priority>")
     inside = shape.inside.replace("#", str(i))
+    if shape.cdata:
+        fields = [field.replace(">", "><![CDATA[", 1).replace("</", "]]></", 1) for field in fields]
     if shape.layout == "pretty":
         nl, indent = shape.newline, shape.indent
         joined = f"{nl}{indent * 2}{inside}".join(fields)
@@ -88,6 +91,8 @@ SHAPES = {
     "pi-between": Shape(between='<?generator page="1" ?>'),
     "pi-inside": Shape(layout="line", inside="<?pi?>"),
     "pi-inside-oneline": Shape(layout="oneline", inside=" <?x-y a?> "),
+    "cdata-values": Shape(cdata=True),
+    "cdata-values-oneline-crlf": Shape(layout="oneline", newline="\r\n", cdata=True),
 }
 
 # What is planted in some entries: findings the rules make, and syntax errors after

@@ -67,7 +67,10 @@ checker untouched):
   shapes below;
 - every value is written in a narrow ASCII class: no ``&`` (but references in any
   value and a raw one in ``loc``, below), ``<``, CDATA (but a ``loc`` in one section,
-  below), whitespace or character outside the class;
+  below, and a lastmod, changefreq or priority in one section, as some content
+  managers' plugins write every value: read as written, no reference in it, and
+  proved only when its check reports nothing, ``_IN_CDATA``), whitespace or character
+  outside the class;
 - only such a gap stands between it and the end of the previous entry (or of the
   root's start tag): expat reports character data before an entry at the entry's
   tag, which must stay there (``_after_tag`` reads the gap back to the tag and
@@ -442,6 +445,10 @@ def _decoded_loc(
 # A lastmod, changefreq or priority that may hold character references: read by
 # ``_decoded`` (the letters of the values, digits, the date's punctuation, and "&#x;").
 _REFERRED = "[0-9A-Za-z:.+&#;-]"
+# A lastmod, changefreq or priority in one CDATA section (as some generators write every
+# value), its pattern in braces: read as written, proved only when clean (a value its
+# check reports goes to the full checker).
+_IN_CDATA = r"<!\[CDATA\[{}\]\]>"
 
 
 def _decoded(value: str) -> str:
@@ -588,7 +595,8 @@ def _entry_line(
         loc = rf"(?P<loc>{loc})(?(cdata)\]\]>)"
     fields = (
         rf"<{sm}loc>(?P<cdata><!\[CDATA\[)?{loc}</{sm}loc>{_GAP}"
-        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+ -]{{10,35}}|{_REFERRED}{{10,200}})</{sm}lastmod>"
+        rf"(?:<{sm}lastmod>(?P<lastmod>[0-9T:.Z+ -]{{10,35}}|{_REFERRED}{{10,200}}"
+        rf"|{_IN_CDATA.format('[0-9T:.Z+-]{10,35}')})</{sm}lastmod>"
         rf"{_GAP})?"
     )
     if index:
@@ -597,9 +605,11 @@ def _entry_line(
     else:
         extensions = _extension_items(image, xhtml, video, news)[0]
         fields += (
-            rf"(?:<{sm}changefreq>(?:{changefreq}|(?P<changefreq>{_REFERRED}{{3,200}}))"
+            rf"(?:<{sm}changefreq>(?:{changefreq}|(?P<changefreq>{_REFERRED}{{3,200}})"
+            rf"|{_IN_CDATA.format(f'(?:{changefreq})')})"
             rf"</{sm}changefreq>{_GAP})?"
-            rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}}|{_REFERRED}{{1,200}})</{sm}priority>"
+            rf"(?:<{sm}priority>(?P<priority>[0-9.]{{1,6}}|{_REFERRED}{{1,200}}"
+            rf"|{_IN_CDATA.format('[0-9.]{1,6}')})</{sm}priority>"
             rf"{_GAP})?"
             rf"(?P<ext>{extensions})"
         )
@@ -1647,11 +1657,16 @@ class FastPath:
                 moment = None
                 # The values proved with the findings of their checks (``report_value``).
                 reported: list[tuple[str, int, str]] | None = None
+                in_cdata = False  # a lastmod or priority in a CDATA section (_IN_CDATA)
+                if lastmod is not None and lastmod[0] == "<":
+                    lastmod, in_cdata = lastmod[9:-3], True
+                if priority is not None and priority[0] == "<":
+                    priority, in_cdata = priority[9:-3], True
                 if proved and lastmod is not None:
                     moment = lastmods.get(lastmod, _UNKNOWN)
                     if moment is _UNKNOWN:
                         moment = self._lastmod(lastmod)
-                    if moment is _NOT_PROVED and self._dated:
+                    if moment is _NOT_PROVED and self._dated and not in_cdata:
                         moment = self._dated_moments.get(lastmod, _UNKNOWN)
                         if moment is _UNKNOWN:
                             moment = self._dated_moment(lastmod)
@@ -1670,7 +1685,7 @@ class FastPath:
                     verdict = priorities.get(priority)
                     if verdict is None:
                         verdict = self._priority(priority)
-                    proved = verdict is not False
+                    proved = verdict is not False and not (verdict is _REPORTED and in_cdata)
                     if verdict is _REPORTED:
                         reported = reported or []
                         reported.append(("priority", found_match.start(9), priority))
@@ -2286,12 +2301,19 @@ class FastPath:
         """A proved entry's values for the HTML report's counts (``_Values``), from its
         match; ``changefreq`` is None there also for a value the pattern names."""
         lastmod, priority, ext = entry.group(7, 9, 10)
+        if lastmod is not None and lastmod[0] == "<":  # in a CDATA section
+            lastmod = lastmod[9:-3]
+        if priority is not None and priority[0] == "<":
+            priority = priority[9:-3]
         if changefreq is None:
             text = entry.group()
             tag = text.find(self._changefreq_tag)
             if tag >= 0:
                 start = tag + len(self._changefreq_tag)
-                changefreq = text[start : text.index("<", start)]
+                if text.startswith("<![CDATA[", start):
+                    changefreq = text[start + 9 : text.index("]", start + 9)]
+                else:
+                    changefreq = text[start : text.index("<", start)]
         codes: tuple[str, ...] = ()
         if ext and self._link_tag and self._link_tag in ext:
             if "<!" in ext or "<?" in ext:
