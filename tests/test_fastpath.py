@@ -1436,6 +1436,15 @@ def test_extension_prefixes(monkeypatch, tmp_path, image, xhtml, declared):
         "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc><image:title>a &amp; b</image:title></image:image>",
         "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc><!-- sitemap-lint: disable IM004 --><image:title>t</image:title></image:image>",
         "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg]]></image:loc></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg?w=1&amp;h=2]]></image:loc></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg?w=1&h=2]]></image:loc></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a b.jpg]]></image:loc></image:image>",
+        "<image:image><image:loc> <![CDATA[https://cdn.example.com/a.jpg]]></image:loc></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg]]></image:loc></image:image>"
+        "<image:image><image:loc>https://cdn.example.com/a.jpg</image:loc></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg]]></image:loc>"
+        "<image:caption>c</image:caption></image:image>",
+        "<image:image><image:loc><![CDATA[https://cdn.example.com/a.jpg]]><![CDATA[]]></image:loc></image:image>",
         '<image:image a="1"><image:loc>https://cdn.example.com/a.jpg</image:loc></image:image>',
         "<video:video/>",
     ],
@@ -1452,6 +1461,30 @@ def test_extension_items_the_full_checker_takes(monkeypatch, tmp_path, item):
         ">\n", '\n  xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n', 1
     )
     check_both(monkeypatch, write(tmp_path, head + "".join(entries) + "</urlset>\n"), 300)
+
+
+def test_values_and_images_in_cdata_sections_are_proved(monkeypatch, tmp_path):
+    """Every value and image:loc in a CDATA section, as some content managers' plugins
+    write them: read as written, proved."""
+    entries = []
+    for i in range(60):
+        images = "".join(
+            f"<image:image><image:loc><![CDATA[https://cdn.example.com/{i}-{n}.jpg]]>"
+            "</image:loc></image:image>"
+            for n in range(i % 3)
+        )
+        entries.append(
+            f"\t<url>\n\t\t<loc><![CDATA[https://www.example.com/p/{i}/]]></loc>\n"
+            f"\t\t<lastmod><![CDATA[2024-05-{i % 28 + 1:02d}T07:08:12+00:00]]></lastmod>\n"
+            "\t\t<changefreq><![CDATA[weekly]]></changefreq>\n"
+            f"\t\t<priority><![CDATA[0.{i % 10}]]></priority>\n\t\t{images}\n\t</url>\n"
+        )
+    entries[50] = entries[7]  # a duplicate
+    path = write(tmp_path, extension_head() + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved == 60
+    assert [f.code for f in outcome.findings] == ["DU001"]
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
 
 
 @pytest.mark.parametrize(

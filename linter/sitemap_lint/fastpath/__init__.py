@@ -538,7 +538,8 @@ def _extension_items(
         if image is not None:
             i = re.escape(image)
             alternatives.append(
-                rf"<{i}:image>{_GAP}<{i}:loc>{group}{_IMAGE_URL})</{i}:loc>{_GAP}"
+                rf"<{i}:image>{_GAP}<{i}:loc>{group}{_IMAGE_URL}|{_IN_CDATA.format(_EXT_URL)})"
+                rf"</{i}:loc>{_GAP}"
                 rf"(?:{group}<{i}:caption>){_TEXT}</{i}:caption>{_GAP})?"
                 rf"(?:{group}<{i}:title>){_TEXT}</{i}:title>{_GAP})?</{i}:image>"
             )
@@ -1407,7 +1408,8 @@ class FastPath:
             self._items = re.compile(_extension_items(root.image, root.xhtml)[1])
         if root.image is not None:
             i = re.escape(root.image)
-            self._image_locs = re.compile(rf"<{i}:loc>([^<]*)</{i}:loc>")
+            # (The entry pattern matched each, a URL in a CDATA section or not.)
+            self._image_locs = re.compile(rf"<{i}:loc>(?:<!\[CDATA\[)?([^<\]]*)(?:]]>)?</{i}:loc>")
             self._image_tag = f"<{root.image}:image>"
             self._titled = (f"<{root.image}:caption>", f"<{root.image}:title>")
         if root.xhtml is not None:
@@ -2465,7 +2467,9 @@ def _clean_escapes(row: str) -> bool:
 
 def _image_location(written: str) -> str:
     """An image:loc as expat reads it (``_IMAGE_URL`` matched it: "&amp;" is its only
-    reference)."""
+    reference; or ``_EXT_URL`` in a CDATA section, read as written)."""
+    if written[0] == "<":
+        return written[9:-3]
     return written.replace("&amp;", "&") if "&" in written else written
 
 
