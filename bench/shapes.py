@@ -189,6 +189,12 @@ def cdata(i: int, pad: str) -> str:
     return url(elements(fields(f"<![CDATA[{page(i, pad, f'?color=red&size={i % 7}')}]]>", i)))
 
 
+def cdata_values(i: int, pad: str) -> str:
+    """Every value in a CDATA section, as All in One SEO writes them (tabs, too)."""
+    values = [(name, f"<![CDATA[{value}]]>") for name, value in fields(page(i, pad), i)]
+    return url(elements(values), indent="\t")
+
+
 def comment_between(i: int, pad: str) -> str:
     return f"  <!-- page {i} -->\n" + pretty(i, pad)
 
@@ -256,6 +262,17 @@ def images(i: int, pad: str) -> str:
         for n in range(2)
     ]
     return url(elements(fields(page(i, pad), i)[:2]) + pictures)
+
+
+def images_cdata(i: int, pad: str) -> str:
+    """Two images an entry, every value and image URL in a CDATA section."""
+    values = [(name, f"<![CDATA[{value}]]>") for name, value in fields(page(i, pad), i)[:2]]
+    pictures = [
+        f"<image:image><image:loc><![CDATA[https://cdn.example.com/img/{pad}{i}-{n}.jpg]]>"
+        "</image:loc></image:image>"
+        for n in range(2)
+    ]
+    return url(elements(values) + pictures, indent="\t")
 
 
 def hreflang(i: int, pad: str) -> str:
@@ -364,6 +381,7 @@ CORE = (
     Shape("char-refs", "&#38; &#x26; in locs, a reference in each value", character_references),
     Shape("predefined", "&amp; and &apos; in each loc", predefined_references),
     Shape("cdata", "each loc in CDATA (raw & inside)", cdata),
+    Shape("cdata-values", "every value in CDATA (All in One SEO's form)", cdata_values),
     Shape("comment-between", "a comment before each entry", comment_between),
     Shape("comment-pi-inside", "a PI before, a comment and a PI inside each", inside),
     Shape(
@@ -401,6 +419,14 @@ EXTENSIONS = (
         "image",
         "2 image:image an entry",
         images,
+        head=root(f'xmlns:image="{IMAGE}"'),
+        extension=True,
+        long=False,
+    ),
+    Shape(
+        "image-cdata",
+        "image, every value and image:loc in CDATA",
+        images_cdata,
         head=root(f'xmlns:image="{IMAGE}"'),
         extension=True,
         long=False,

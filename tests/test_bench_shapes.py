@@ -40,6 +40,8 @@ FEATURES = {
     "char-refs": "&#x26;",
     "predefined": "&apos;",
     "cdata": "<![CDATA[",
+    "cdata-values": "<changefreq><![CDATA[",
+    "image-cdata": "<image:loc><![CDATA[",
     "comment-between": "<!--",
     "comment-pi-inside": "<?cache",
     "prefixed": "<sm:loc>",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bench import shapes as bench_shapes
 from sitemap_lint.run import parse_sitemap_url
 from tests.helpers import in_turn
 from tests.test_fastpath import NS, assert_same_json, check_both, write
@@ -479,3 +480,30 @@ def test_prefixed_entries_with_images_and_alternates(monkeypatch, tmp_path):
     assert outcome.proved == 30
     assert {f.code for f in outcome.findings} == {"DU001"}
     check_both(monkeypatch, write(tmp_path, text), 300)
+
+
+# -- the bench's shapes --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(bench_shapes.SHAPES))
+def test_every_entry_of_each_bench_shape_is_proved(monkeypatch, tmp_path, name):
+    """Each way the bench writes a sitemap (bench/shapes.py) is proved whole: a shape
+    that falls to the full checker (a cliff of 3-7x) fails here."""
+    from datetime import datetime
+
+    from sitemap_lint import fastpath
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import engine
+    from tests.test_fastpath import _Counter
+
+    shape = bench_shapes.SHAPES[name]
+    path = tmp_path / f"{name}.xml"
+    bench_shapes.write(shape, path, 300)
+    monkeypatch.setenv(fastpath.ENV, "1")
+    counter = _Counter(monkeypatch)
+    now = datetime.fromisoformat(bench_shapes.NOW.replace("Z", "+00:00"))
+    result = check_source(Source(str(path), path), Options(now=now), engine())
+    assert counter.proved == 300
+    assert len(result.findings) == (300 if shape.finding else 0)
