@@ -6,7 +6,9 @@ Each case is a generated sitemap (a urlset or an index; entries in several layou
 CRLF or LF, values that pass and values at or past the limits, comments, duplicates;
 a third of the generated urlsets have lastmods the date rules report, in place, and a
 third write values with character references and locs in
-CDATA sections; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
+CDATA sections; a fifth hold escaped slugs in their locs (lower-case digits, as WordPress
+writes them, and escapes that are no clean one), and some write their values in CDATA
+sections, as All in One SEO does; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
 IRI_LOCS, proved with their UR011 or not); a fifth of the other cases hold video:video elements, clean or with a
 defect in a child (tests/test_fastpath_video.py), and a tenth of the rest news:news elements, clean or with a
 defect (tests/test_fastpath_news.py; half of them with 1,990-2,100 entries, past the 1,000 news:news a file may hold); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
@@ -225,6 +227,30 @@ def upper_host(entry: str, rng: random.Random) -> str:
     return entry.replace("://www.example.com", f"://{host}", 1)
 
 
+# Escapes in a loc's path (lower-case digits, as WordPress writes a slug outside ASCII;
+# and some that are no clean escape) and values in CDATA sections.
+ESCAPED_SLUGS = ("%d8%a2%d8%aa", "caf%c3%a9", "%E4%b8%ad", "a%2fb", "%7euser", "%c3", "%0a", "%zz")
+
+
+def escaped_slug(entry: str, rng: random.Random) -> str:
+    """The entry with an escaped slug in its loc's path."""
+    return entry.replace("/page-", f"/{rng.choice(ESCAPED_SLUGS)}-", 1)
+
+
+def cdata_values(entry: str, rng: random.Random) -> str:
+    """The entry with its values (some, or all) in CDATA sections, as All in One SEO
+    writes them."""
+    for name in ("loc", "lastmod", "changefreq", "priority"):
+        if rng.random() < 0.8:
+            entry = re.sub(
+                rf"<{name}>([^<]*)</{name}>",
+                lambda m, n=name: f"<{n}><![CDATA[{m[1]}]]></{n}>",
+                entry,
+                count=1,
+            )
+    return entry
+
+
 def video_document(rng: random.Random) -> bytes:
     """Entries with video:video elements, clean or with a defect in a child (order, URLs,
     durations, dates, references, CDATA, comments inside...), its body mutated."""
@@ -325,6 +351,12 @@ def document(rng: random.Random) -> bytes:
         if rng.random() < 0.2:  # hosts with upper-case letters, the same hosts
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [upper_host(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.2:  # escaped slugs, lower-case digits among them
+            share = rng.choice([0.05, 0.3, 1.0])
+            entries = [escaped_slug(e, rng) if rng.random() < share else e for e in entries]
+        if rng.random() < 0.15:  # values in CDATA sections
+            share = rng.choice([0.3, 1.0])
+            entries = [cdata_values(e, rng) if rng.random() < share else e for e in entries]
         if rng.random() < 0.2:  # white space around locs (UR005), in place
             share = rng.choice([0.05, 0.3, 1.0])
             entries = [spaced_loc(e, rng) if rng.random() < share else e for e in entries]

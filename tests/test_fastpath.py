@@ -1553,6 +1553,30 @@ def test_escapes_in_extension_urls_are_proved(monkeypatch, tmp_path, image, href
     assert outcome.proved == 60
 
 
+@pytest.mark.parametrize("window", [None, 700])
+def test_locs_with_lower_case_escapes_are_proved(monkeypatch, tmp_path, window):
+    """Escapes with lower-case digits (``%d8%a2``, as WordPress writes a slug outside
+    ASCII): no finding, proved; their normal form has upper-case digits, so a URL listed
+    again with other digits is a duplicate (and hreflang's records compare normal forms)."""
+    slugs = ("%d8%a2%d8%aa%d8%b4", "caf%c3%a9", "%e4%b8%ad%e6%96%87", "a%2fb%3Fc", "x%C3%a9")
+    entries = [
+        f"  <url><loc>https://www.example.com/{slugs[i % 5]}-{i}/</loc>"
+        f"<lastmod>2024-05-0{i % 9 + 1}</lastmod></url>\n"
+        for i in range(80)
+    ]
+    entries[70] = entries[3].replace("%d8%a2", "%D8%A2")  # the same page, other digits
+    entries[71] = entries[4].replace("%c3%a9", "%C3%A9")
+    entries[72] = "  <url><loc>https://www.example.com/%7euser/</loc></url>\n"  # unreserved
+    entries[73] = "  <url><loc>https://www.example.com/%c3/</loc></url>\n"  # no UTF-8
+    entries[74] = "  <url><loc>https://www.example.com/%0a/</loc></url>\n"  # a control
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path, window)
+    assert [f.code for f in outcome.findings].count("DU001") == 2
+    if window is None:
+        assert outcome.proved >= 75
+    assert_same_json(monkeypatch, path, unsafe_fixes=True)
+
+
 def test_an_entry_with_more_than_a_thousand_images(monkeypatch, tmp_path):
     images = "".join(
         f"<image:image><image:loc>https://cdn.example.com/{n}.jpg</image:loc></image:image>\n"

@@ -3,6 +3,7 @@ compare."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from sitemap_lint.domain.urls import (
@@ -15,15 +16,27 @@ from sitemap_lint.domain.urls import (
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _PATH_END = re.compile(r"[?#]")
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 # An escape not in normal form: a lower-case hex digit, or an unreserved character's.
 ABNORMAL_ESCAPE = re.compile(
     r"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
 )
 
 
-def _normal_escape(match: re.Match[str]) -> str:
-    return normal_escape(match.group(1))
+# Each escape's two digits in lower case -> the escape in normal form.
+_NORMAL_ESCAPES = {f"{byte:02x}": normal_escape(f"{byte:02x}") for byte in range(256)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _normal_escapes(text: str) -> str:
+    """``text`` with each percent-escape in normal form (``normal_escape``); a "%" that
+    starts none is kept. (Cached: the URLs of a site share their escaped folders.)"""
+    parts = text.split("%")
+    normal = _NORMAL_ESCAPES.get
+    written = [parts[0]]
+    for part in parts[1:]:
+        escape = normal(part[:2].lower())
+        written.append("%" + part if escape is None else escape + part[2:])
+    return "".join(written)
 
 
 def as_uri(iri: str) -> str:
@@ -74,7 +87,8 @@ def normal_url(url: str) -> str:
         prefix = SCHEME_AND_AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0
         if ABNORMAL_ESCAPE.search(url, start) is not None:
-            url = url[:start] + _ESCAPE.sub(_normal_escape, url[start:])
+            first, last = url.find("%", start), url.rfind("%") + 3
+            url = url[:first] + _normal_escapes(url[first:last]) + url[last:]
     if not url.isascii():
         url = as_uri(url)
     if "/." in url:

@@ -332,9 +332,10 @@ _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
 
 def _proved_normal(url: str) -> bool:
     """Whether a URL the fast path proved is its own normal form (``normal_url``): a
-    proof leaves the host without a port and the escapes in normal form, so only an
-    upper-case letter in the host, an empty path, characters outside ASCII (an IRI, whose
-    normal form is the URI it maps to) or dot segments are left to normalise."""
+    proof leaves the host without a port and no escape of an unreserved character, so
+    only an upper-case letter in the host, an empty path, characters outside ASCII (an
+    IRI, whose normal form is the URI it maps to), dot segments or an escape with
+    lower-case digits are left to normalise."""
     if not url.isascii():
         return False
     # The path's "/": the first after the scheme's "//" and the host's first character,
@@ -346,6 +347,7 @@ def _proved_normal(url: str) -> bool:
         and url.find("?", 8, slash) < 0
         and url.find("#", 8, slash) < 0
         and _DOT_SEGMENT.search(url) is None
+        and ("%" not in url or _LOWER_ESCAPE.pattern.search(url) is None)
     )
 
 
@@ -359,9 +361,13 @@ _PRIORITY = _Lazy(r"(?:0(?:\.[0-9]{1,4})?|1(?:\.0{1,4})?)\Z")
 _CHANGEFREQ = r"always|hourly|daily|weekly|monthly|yearly|never"
 # A "%" that does not start an escape of two upper-case hexadecimal digits (UR rules
 # read the others: a stray "%", and lower case is left to them too).
-_UNESCAPED = _Lazy(r"%(?![0-9A-F]{2})")
+_UNESCAPED = _Lazy(r"%(?![0-9A-Fa-f]{2})")
 # The escapes in a row that a URL rule decodes together (UR014: one UTF-8 sequence).
-_ESCAPED = _Lazy(r"(?:%[0-9A-F]{2})+")
+_ESCAPED = _Lazy(r"(?:%[0-9A-Fa-f]{2})+")
+# An escape with a lower-case hexadecimal digit (``%c3``, as WordPress writes the
+# escapes of a slug outside ASCII): no finding, but not the URL's normal form.
+_LOWER_ESCAPE = _Lazy(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
+_LOWER = object()  # the verdict of escapes proved with lower-case digits (``_escapes``)
 # The ASCII bytes an escape of a proved loc may stand for: printable, not "%" (UR015
 # reads "%25" followed by hex digits) and not unreserved (an escape the normal form of
 # some tools decodes); bytes 0x80 and up must form UTF-8 (UR014). No control byte (UR013).
@@ -866,13 +872,13 @@ class ProvenRun:
 
     __slots__ = (
         "_numbers",
+        "abnormal",
         "ampersands",
         "entries",
         "fast",
         "iris",
         "news",
         "spaced",
-        "upper",
         "values",
     )
 
@@ -891,8 +897,9 @@ class ProvenRun:
         # The entries whose loc has white space around it (UR005), by their index in
         # ``entries``: the loc's value as the parser reads it.
         self.spaced: dict[int, str] | None = None
-        # Whether an entry's loc has upper-case letters in its host (not its normal form).
-        self.upper = False
+        # Whether an entry's loc is not its own normal form: upper-case letters in its
+        # host, lower-case digits in an escape.
+        self.abnormal = False
         # The entries with a proved news:news, by their index in ``entries``: its
         # publication's name, where its start tag and the news:name start tag stand
         # (line << 32 | column), for the news checker's state (``FastPath.enter_news``).
@@ -964,7 +971,7 @@ class ProvenRun:
         if (
             all(paths)
             and self.iris is None
-            and not self.upper
+            and not self.abnormal
             and not any(map(_DOT_SEGMENT.search, urls))
         ):
             normals = urls  # ``_proved_normal`` for all of them at once
@@ -1236,7 +1243,7 @@ class FastPath:
         self._lastmods: dict[str, Any] = {}
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
-        self._escape_spans: dict[str, bool] = {}  # see _escapes
+        self._escape_spans: dict[str, Any] = {}  # see _escapes
         # The pattern proofs of the enabled checks, by field (set with the root).
         self._patterns: dict[str, tuple[re.Pattern[str], ...]] = {}
         # The values proved as the entry pattern has them, then the others (with
@@ -1621,6 +1628,7 @@ class FastPath:
                     (known := host in hosts) or self._host(host)
                 )
                 upper = proved and not known and host not in hosts
+                abnormal = upper  # the loc is not its own normal form
                 if upper:
                     # A host with upper-case letters (``_host``): the URL rules read such a
                     # URL on their slow path, which is proved only without "&" and "%".
@@ -1642,7 +1650,9 @@ class FastPath:
                     if proved and loc_proofs is not None:
                         proved = all(proof.fullmatch(url) for proof in loc_proofs)
                 if proved and "%" in url:
-                    proved = self._escapes(url)
+                    verdict = self._escapes(url)
+                    proved = verdict is not False
+                    abnormal = abnormal or verdict is _LOWER  # lower-case digits
                 if proved and "&" in url and escaped_as_text(url) is not None:
                     proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
@@ -1756,8 +1766,8 @@ class FastPath:
                     if run.iris is None:
                         run.iris = set()
                     run.iris.add(len(entries) - 1)
-                if upper:
-                    run.upper = True
+                if abnormal:
+                    run.abnormal = True
                 if spaced:
                     if run.spaced is None:
                         run.spaced = {}
@@ -2144,8 +2154,8 @@ class FastPath:
         rules (``_escapes``) and its "&" start no XML escape as text (UR017)."""
         from sitemap_lint.rules.urls import ESCAPE_TEXT
 
-        if "%" in value and not self._escapes(value):
-            return False
+        if "%" in value and self._escapes(value) is not True:
+            return False  # (its escapes' digits upper-case: an href's normal form is kept)
         return "&" not in value or ESCAPE_TEXT.search(value) is None
 
     def _code(self, value: str) -> str | None:
@@ -2173,18 +2183,21 @@ class FastPath:
         self._hrefs[value] = normal
         return normal
 
-    def _escapes(self, url: str) -> bool:
+    def _escapes(self, url: str) -> Any:
         """Whether the percent-escapes of a loc (otherwise proved) make no finding of the
-        URL rules (UR013-UR015): upper-case, each row of them UTF-8 of printable
-        characters that are neither "%" nor unreserved (see _ESCAPABLE). The text from
-        the first "%" to two characters after the last holds them all: the verdict is
-        cached by it (the URLs of a site usually share it)."""
+        URL rules (UR007, UR013-UR015): each a "%" and two hexadecimal digits, each row
+        of them UTF-8 of printable characters that are neither "%" nor unreserved (see
+        _ESCAPABLE); _LOWER when they do and some digit is a lower-case letter. The text
+        from the first "%" to two characters after the last holds them all: the verdict
+        is cached by it (the URLs of a site usually share it)."""
         span = url[url.find("%") : url.rfind("%") + 3]
         proved = self._escape_spans.get(span)
         if proved is None:
             proved = _UNESCAPED.pattern.search(span) is None and all(
                 map(_clean_escapes, _ESCAPED.pattern.findall(span))
             )
+            if proved and _LOWER_ESCAPE.pattern.search(span) is not None:
+                proved = _LOWER
             if len(self._escape_spans) > 65_536:
                 self._escape_spans.clear()
             self._escape_spans[span] = proved
@@ -2454,7 +2467,7 @@ class _InPlace:
 
 
 def _clean_escapes(row: str) -> bool:
-    """Whether a row of upper-case percent-escapes decodes to UTF-8 of ``_ESCAPABLE``
+    """Whether a row of percent-escapes decodes to UTF-8 of ``_ESCAPABLE``
     bytes, printable characters only."""
     data = bytes.fromhex(row.replace("%", ""))
     if not _ESCAPABLE.issuperset(data):
