@@ -320,6 +320,13 @@ def document(rng: random.Random) -> bytes:
         prefixes = rng.choice([("image", "xhtml"), ("image", "xhtml"), ("img", "x")])
         odd = rng.choice([0.0, 0.02, 0.1, 0.3])
         text = extension_sitemap(rng.randrange(1, 300), rng.randrange(1 << 30), odd, *prefixes)
+        if rng.random() < 0.2:  # escaped slugs in locs and hrefs alike, or in some only
+            slug = rng.choice(ESCAPED_SLUGS)
+            pieces = text.split("/page-")
+            text = pieces[0] + "".join(
+                ("/" + (slug if rng.random() < 0.9 else slug.upper()) + "-page-") + piece
+                for piece in pieces[1:]
+            )
         if rng.random() < 0.2:
             text = text.replace("\n", "\r\n")
         head = extension_head(*prefixes).encode("ascii")

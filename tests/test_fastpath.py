@@ -1528,6 +1528,7 @@ def test_links_written_in_other_forms_are_proved(monkeypatch, tmp_path, link):
             "https://www.example.com/{code}/p-{n}",
         ),
         ("https://cdn.example.com/caf%C3%A9-{n}.jpg", "https://www.example.com/{code}/%C3%BC-{n}"),
+        ("https://cdn.example.com/img/{n}.jpg", "https://www.example.com/{code}/%d8%a2-%c3%bc-{n}"),
         (
             "https://cdn.example.com/i.jpg?a=%22{n}%22&amp;b=1",
             "https://www.example.com/{code}/{n}?q=%2F",

@@ -2028,7 +2028,7 @@ class FastPath:
         known = self._link_sets.get(key)
         if known is not None:
             known_pairs, pages = known
-            if url not in pages and (url.count("/") >= 3 or _normal(url) not in pages):
+            if url not in pages and (_proved_normal(url) or _normal(url) not in pages):
                 return _NOT_PROVED  # the alternates do not list the page itself
             return (kinds, known_pairs)
         assert self._link_values is not None and self._links is not None  # with the link tag
@@ -2138,24 +2138,28 @@ class FastPath:
         pairs = tuple(sorted(links.items()))
         return (kinds, self._pairs.setdefault(pairs, pairs))
 
-    def _url(self, value: str) -> bool:
+    def _url(self, value: str, lower_digits: bool = False) -> bool:
         """Whether an extension's URL (matched by ``_EXT_URL`` or ``_IMAGE_URL``, a subset
         of the URL rules' clean URLs; an image's read by ``_image_location``) passes the
-        URL rules as ``loc`` does: its length, its host and its escapes."""
+        URL rules as ``loc`` does: its length, its host and its escapes (``_escaped``)."""
         if not 12 <= len(value) <= MAX_LOC:
             return False
         host = value.split("/", 3)[2]
         if not (host in self._hosts or self._host(host)):
             return False
-        return ("%" not in value and "&" not in value) or self._escaped(value)
+        return ("%" not in value and "&" not in value) or self._escaped(value, lower_digits)
 
-    def _escaped(self, value: str) -> bool:
+    def _escaped(self, value: str, lower_digits: bool = False) -> bool:
         """Whether the percent-escapes of an extension's URL make no finding of the URL
-        rules (``_escapes``) and its "&" start no XML escape as text (UR017)."""
+        rules (``_escapes``) and its "&" start no XML escape as text (UR017). Escapes with
+        lower-case digits only with ``lower_digits``: where the caller compares the URL
+        in normal form (the checks compare an image's as written)."""
         from sitemap_lint.rules.urls import ESCAPE_TEXT
 
-        if "%" in value and self._escapes(value) is not True:
-            return False  # (its escapes' digits upper-case: an href's normal form is kept)
+        if "%" in value:
+            verdict = self._escapes(value)
+            if verdict is False or (verdict is _LOWER and not lower_digits):
+                return False
         return "&" not in value or ESCAPE_TEXT.search(value) is None
 
     def _code(self, value: str) -> str | None:
@@ -2172,7 +2176,7 @@ class FastPath:
 
     def _href(self, value: str) -> str | None:
         normal = None
-        if self._url(value):
+        if self._url(value, lower_digits=True):
             normal = value
             if not _proved_normal(value):
                 from sitemap_lint.domain.identity import normal_url
