@@ -303,7 +303,7 @@ def video(i: int, pad: str, every_child: bool = False) -> str:
     """One video an entry, its title and description holding all five predefined
     references; ``every_child``: in one entry of three, also the optional children
     Google documents with a value (expiration, rating, views, restriction,
-    subscription, platform)."""
+    subscription, uploader, platform)."""
     media = f"https://cdn.example.com/{pad}video-{i}"
     details = [
         f"<video:thumbnail_loc>{media}.jpg</video:thumbnail_loc>",
@@ -325,6 +325,8 @@ def video(i: int, pad: str, every_child: bool = False) -> str:
         details[-1:-1] = [
             '<video:restriction relationship="allow">US CA GB</video:restriction>',
             "<video:requires_subscription>no</video:requires_subscription>",
+            '<video:uploader info="https://www.example.com/users/grill">Grill &amp; Co'
+            "</video:uploader>",
             '<video:platform relationship="deny">tv</video:platform>',
         ]
     block = "".join(f"\n      {d}" for d in details)

@@ -111,7 +111,24 @@ DEFECTS = (
     ("order", "<V:duration>30</V:duration><V:duration>31</V:duration>"),
     ("order", "<V:rating>4.5</V:rating>"),
     ("order", "<V:view_count>12</V:view_count>"),
-    ("order", "<V:uploader>someone</V:uploader>"),
+    ("uploader", "<V:uploader>" + "u" * 256 + "</V:uploader>"),
+    ("uploader", "<V:uploader>" + "u" * 255 + "</V:uploader>"),
+    ("uploader", '<V:uploader info="https://social.example.org/u">someone</V:uploader>'),
+    ("uploader", '<V:uploader info="https://video.example.com/u">someone</V:uploader>'),
+    ("uploader", "<V:uploader info='https://www.example.com/users/u'>someone</V:uploader>"),
+    ("uploader", '<V:uploader info="https://www.example.com/a b">someone</V:uploader>'),
+    ("uploader", '<V:uploader info="/users/u">someone</V:uploader>'),
+    ("uploader", '<V:uploader info="">someone</V:uploader>'),
+    ("uploader", '<V:uploader info="https://www.example.com/u" x="1">someone</V:uploader>'),
+    ("uploader", "<V:uploader></V:uploader>"),
+    ("uploader", "<V:uploader>Tom &amp; Jerry &#65;</V:uploader>"),
+    ("uploader", "<V:uploader>Tom & Jerry</V:uploader>"),
+    ("uploader", "<V:uploader>Caf\u00e9</V:uploader>"),
+    ("uploader", "<V:uploader>a</V:uploader><V:uploader>b</V:uploader>"),
+    (
+        "order",
+        "<V:uploader>someone</V:uploader><V:requires_subscription>no</V:requires_subscription>",
+    ),
     ("order", '<V:restriction relationship="allow">US CA</V:restriction>'),
     ("order", "<V:unknown>x</V:unknown>"),
     ("order", "<loc>https://www.example.com/x</loc>"),
@@ -134,6 +151,7 @@ CHILDREN = (
     "family_friendly",
     "restriction",
     "requires_subscription",
+    "uploader",
     "platform",
     "live",
 )
@@ -171,6 +189,8 @@ def video_children(i: int, rng: random.Random) -> dict[str, str]:
         "view_count": f"<V:view_count>{i * 37}</V:view_count>",
         "restriction": '<V:restriction relationship="allow">US CA GB</V:restriction>',
         "platform": "<V:platform relationship='deny'>tv</V:platform>",
+        "uploader": '<V:uploader info="https://www.example.com/users/grill">Grill &amp; Co'
+        "</V:uploader>",
     }
     for name, child in optional.items():
         if rng.random() < 0.6:

@@ -9,7 +9,7 @@ the full checker takes the entry):
   no comment, instruction, CDATA section or text;
 - its children are among those of the table below, each without attributes (but
   the ``relationship`` of ``restriction`` and ``platform``, ``allow`` or ``deny`` in
-  either quotes) and holding printable ASCII but ``<`` and ``>`` (references are read
+  either quotes, and the ``info`` of ``uploader``) and holding printable ASCII but ``<`` and ``>`` (references are read
   as expat reads them, ``_decoded``), in the order of the schema's sequence, each at
   most once but ``tag`` (at most 32): ``thumbnail_loc``, ``title`` and
   ``description`` first, and ``content_loc`` or ``player_loc`` (VD001, VD002, VD018,
@@ -29,6 +29,7 @@ the full checker takes the entry):
 | restriction | upper-case two-letter codes separated by spaces (the schema's pattern), which ``video.check_value`` reports nothing on (VD012: ISO 3166 codes) |
 | platform | ``web``, ``mobile`` or ``tv`` separated by single spaces (the schema's pattern), which ``video.check_value`` reports nothing on (VD013) |
 | tag | decoded, 1 or more printable ASCII characters (``xsd:string``) |
+| uploader | decoded, printable ASCII, which ``video.check_value`` reports nothing on (VD006: at most 255 characters); its ``info`` attribute, if any (in either quotes), a URL proved as ``image:loc`` is, on the entry's domain (VD016), judged with the entry's host |
 | family_friendly, requires_subscription, live | ``yes``, ``Yes``, ``YES``, ``no``, ``No`` or ``NO`` as written (VD011, ``tYesNo``) |
 
 ``video.Checker`` keeps no state across entries: a proved entry leaves it only its
@@ -72,7 +73,7 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
     """A ``video:video`` element of the proved shape, its children in the schema's order;
     ``url``: the pattern of a URL value. With ``groups``: the groups thumbnail, title,
     description, content, player, duration, expiration, rating, views, date, tags,
-    restriction_rel, restriction, platform_rel and platform."""
+    restriction_rel, restriction, uploader_info, uploader, platform_rel and platform."""
     v = re.escape(prefix)
     tags = rf"(?:<{v}:tag>{_TAG}</{v}:tag>{_SPACE})*"
 
@@ -89,6 +90,15 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
             relationship, value = f"(?P<{name}_rel>{relationship})", f"(?P<{name}>{value})"
         start = rf"<{v}:{name}[ \t\r\n]+relationship[ \t\r\n]*=[ \t\r\n]*{relationship}{_SPACE}>"
         return rf"(?:{start}{value}</{v}:{name}>{_SPACE})?"
+
+    def uploader() -> str:
+        """An uploader's name, and the URL of its page (``info``, in either quotes)."""
+        info = f"""(?:"{url}"|'{url}')"""
+        name = _TEXT
+        if groups:
+            info, name = f"(?P<uploader_info>{info})", f"(?P<uploader>{name})"
+        start = rf"<{v}:uploader(?:[ \t\r\n]+info[ \t\r\n]*=[ \t\r\n]*{info})?{_SPACE}>"
+        return rf"(?:{start}{name}</{v}:uploader>{_SPACE})?"
 
     yes_no = f"(?:{_YES_NO_VALUE})"
     return (
@@ -107,6 +117,7 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
         + child("family_friendly", yes_no)
         + listed("restriction", _COUNTRIES)
         + child("requires_subscription", yes_no)
+        + uploader()
         + listed("platform", _PLATFORMS)
         + child("live", yes_no)
         + rf"</{v}:video>"
@@ -170,6 +181,8 @@ class VideoProof:
             tags,
             restriction_rel,
             restriction,
+            uploader_info,
+            uploader,
             platform_rel,
             platform,
         ) = block.groups()
@@ -203,6 +216,8 @@ class VideoProof:
             return False
         if platform is not None and not self._clean("platform", platform, platform_rel[1:-1]):
             return False
+        if uploader is not None and not self._uploader(uploader, uploader_info, page):
+            return False
         if not (self._text(title, "title") and self._text(description, "description")):
             return False
         return not tags or tags.count(self._tag_item) <= MAX_TAGS
@@ -234,6 +249,40 @@ class VideoProof:
             node.text = value
             report = Collect()
             check_value(name, node, EntryContext(node, {}, "url", self._now), report)
+            proved = not report.found
+            if len(self._values) > 65_536:
+                self._values.clear()
+            self._values[key] = proved
+        return proved
+
+    def _uploader(self, name: str, info: str | None, page: str) -> bool:
+        """Whether the video rules report nothing on an uploader (VD006: its length;
+        VD016: its page, ``info``, on the entry's domain; the URL rules on it)."""
+        if "&" in name:
+            name = self._decoded(name)
+            if "\0" in name:
+                return False
+        if info is None:
+            return self._clean("uploader", name)
+        info = info[1:-1]
+        if not self._url(info):
+            return False
+        host = page.split("/", 3)[2].lower()
+        key = ("uploader", name, f"{info} {host}")
+        proved = self._values.get(key)
+        if proved is None:
+            from sitemap_lint.domain.urls import ParsedURL
+            from sitemap_lint.fastpath.collect import Collect
+            from sitemap_lint.model import Node
+            from sitemap_lint.rules.entry import EntryContext
+            from sitemap_lint.rules.video import NAMESPACE, check_value
+
+            node = Node(NAMESPACE, "uploader", {"info": info}, 1, 1)
+            node.text = name
+            context = EntryContext(node, {}, "url", self._now)
+            context.url = ParsedURL("https", host, 443, "/")
+            report = Collect()
+            check_value("uploader", node, context, report)
             proved = not report.found
             if len(self._values) > 65_536:
                 self._values.clear()
