@@ -828,7 +828,7 @@ def test_a_file_whose_first_entries_it_cannot_prove_is_left_to_the_full_checker(
         f"<video:thumbnail_loc>https://www.example.com/v{i}.jpg</video:thumbnail_loc>"
         f"<video:title>Video {i}</video:title><video:description>About {i}</video:description>"
         f"<video:content_loc>https://www.example.com/v{i}.mp4</video:content_loc>"
-        "<video:uploader>Someone</video:uploader>"  # a child the fast path does not prove
+        '<video:price currency="EUR">1.99</video:price>'  # a child the fast path leaves
         "</video:video></url>\n"
         for i in range(unproved)
     ]

@@ -192,19 +192,62 @@ def test_the_news_past_the_thousandth_is_reported_as_without_the_fast_path(monke
     assert_same_json(monkeypatch, path)
 
 
-def test_news_beside_an_image_goes_to_the_full_checker(monkeypatch, tmp_path):
+IMAGE = "<image:image><image:loc>https://cdn.example.com/{i}.jpg</image:loc></image:image>"
+LINK = '<xhtml:link rel="alternate" hreflang="{code}" href="https://www.example.com/news/article-{i}"/>'
+
+
+@pytest.mark.parametrize(
+    ("items", "proved"),
+    [
+        ("{news}{image}", True),
+        ("{image}{news}{image2}", True),
+        ("{image}\n    <!-- x -->\n    {news}", True),
+        ("<!-- {image} -->{news}{image}", True),
+        ("{news}<?pi?>{image}", True),
+        ("{link}{news}", True),
+        ("{news}{image}{link}", True),
+        ("{news}{image}{image}", False),  # an image twice (IM003)
+        ("{news}{news}", False),  # two news:news (NW004)
+        ("{news}<image:image/>", False),
+        ("{bad_news}{image}", False),
+        (
+            "{news}<image:image><image:loc>https://cdn.example.com/a b.jpg</image:loc></image:image>",
+            False,
+        ),
+        (
+            '{news}<xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/x"/>',
+            False,
+        ),
+    ],
+)
+def test_news_beside_images_and_alternates(monkeypatch, tmp_path, items, proved):
+    """A news:news beside images and hreflang alternates: each proved as without the
+    other, their checkers made in the order their elements first appear."""
     image = "http://www.google.com/schemas/sitemap-image/1.1"
-    text = news_sitemap(60, 1).replace(
-        f'xmlns:news="{NEWS_NS}">', f'xmlns:news="{NEWS_NS}" xmlns:image="{image}">'
+    xhtml = "http://www.w3.org/1999/xhtml"
+    head = news_head().replace(
+        f'xmlns:news="{NEWS_NS}">',
+        f'xmlns:news="{NEWS_NS}" xmlns:image="{image}" xmlns:xhtml="{xhtml}">',
     )
-    text = text.replace(
-        "</news:news>",
-        "</news:news><image:image><image:loc>https://www.example.com/i.jpg</image:loc>"
-        "</image:image>",
-        1,
-    )
-    outcome = check_both(monkeypatch, write(tmp_path, text))
-    assert outcome.proved == 59
+    entries = []
+    for i in range(60):
+        children = news_children(i)
+        news = news_block(dict(children)).replace("N:", "news:")
+        children["language"] = "<N:language>EN</N:language>"
+        bad_news = news_block(children).replace("N:", "news:")
+        written = items.format(
+            news=news,
+            bad_news=bad_news,
+            image=IMAGE.format(i=i),
+            image2=IMAGE.format(i=f"{i}-2"),
+            link=LINK.format(i=i, code="en"),
+        )
+        loc = f"<loc>https://www.example.com/news/article-{i}</loc>"
+        entries.append(f"  <url>\n    {loc}\n    {written}\n  </url>\n")
+    path = write(tmp_path, head + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved == (60 if proved else 0)
+    assert_same_json(monkeypatch, path)
 
 
 def test_the_entries_around_a_news_entry_are_entered_together(monkeypatch, tmp_path):

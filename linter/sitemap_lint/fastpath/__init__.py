@@ -1794,7 +1794,7 @@ class FastPath:
                             field_column = column + field_tag - tag
                         places.append((field, loc_line + breaks, field_column, value))
                     run.values[len(entries) - 1] = places
-                if extra is not None and extra[0] == "n":
+                if extra is not None and "n" in extra[0]:
                     assert self._news is not None  # the kind of its extras
                     ext_at = found_match.start(10)
                     news_places = []
@@ -1968,8 +1968,31 @@ class FastPath:
             return _NOT_PROVED if extras is None else extras
         news = self._news
         if news is not None and news.tag in ext:
-            news_extras = news.extras(ext)
-            return _NOT_PROVED if news_extras is None else news_extras
+            return self._with_news(news, ext, url)
+        return self._other_extras(ext, url)
+
+    def _with_news(self, news: NewsProof, ext: str, url: str) -> Any:
+        """``_extensions`` of an entry with a news:news: it proved (``NewsProof.find``),
+        and the other items (images, alternates) as without it."""
+        found = news.find(ext)
+        if found is None:
+            return _NOT_PROVED
+        begin, end = found
+        before, after = ext[:begin], ext[end:]
+        if not (before.strip() or after.strip()):
+            return ("n", None)
+        if self._items is None:
+            return _NOT_PROVED  # (a comment or instruction beside it, and no other items)
+        others = self._other_extras(before + after, url)
+        if others is _NOT_PROVED:
+            return _NOT_PROVED
+        kinds, links = others
+        if "<!" in before or "<?" in before:
+            before = _SPECIAL.pattern.sub("", before)  # (no item stands in them)
+        return (kinds + "n" if before.strip() else "n" + kinds, links)
+
+    def _other_extras(self, ext: str, url: str) -> Any:
+        """``_extensions`` of images and alternates."""
         marks = self._marks
         if marks is None:
             # A comment, an instruction, an image:caption or an image:title start tag, in

@@ -87,7 +87,7 @@ class NewsProof:
         from sitemap_lint.rules.news import NAMESPACE
 
         self.tag = f"<{prefix}:news>"
-        self._one = re.compile(rf"{_SPACE}{block_pattern(prefix, groups=True)}{_SPACE}")
+        self._one = re.compile(block_pattern(prefix, groups=True))
         self._decoded = decoded
         self._clean_date = clean_date
         self._now = now
@@ -99,11 +99,13 @@ class NewsProof:
         self.name = ""
         self.news_at = self.name_at = 0
 
-    def extras(self, ext: str) -> tuple[str, None] | None:
-        """The entry's extras (``("n", None)``) when its extension elements, ``ext``,
-        are one proved news:news; else None. ``name``, ``news_at`` and ``name_at`` then
-        describe it."""
-        one = self._one.fullmatch(ext)
+    def find(self, ext: str) -> tuple[int, int] | None:
+        """Where the news:news of an entry's extension elements, ``ext``, stands, when
+        it is the only one there and is proved; else None. ``name``, ``news_at`` and
+        ``name_at`` then describe it."""
+        if ext.count(self.tag) != 1:
+            return None
+        one = self._one.search(ext)
         if one is None:
             return None
         name, language, date, title = one.group("name_value", "language", "date", "title")
@@ -118,7 +120,7 @@ class NewsProof:
             return None
         self.name = name.strip()
         self.news_at, self.name_at = one.start("news"), one.start("name")
-        return ("n", None)
+        return one.start(), one.end()
 
     def _date(self, value: str) -> bool:
         """Whether a publication date is written in the lastmod's clean form."""
