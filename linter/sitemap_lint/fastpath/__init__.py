@@ -167,8 +167,9 @@ rel="alternate" hreflang="..." href="..."/>`` (these three attributes, each once
 any order, in double or single quotes, self-closing; an entry's links written alike
 in another order or quotes are read by one pattern for that order, ``_reordered_links``,
 and links written in several ways each by ``_link_pair``). An entry whose only
-extension elements are ``video:video`` ones is proved by ``fastpath.video``, one whose
-only extension element is a ``news:news`` by ``fastpath.news`` (their texts say which
+extension elements are ``video:video`` ones is proved by ``fastpath.video``, a ``news:news``
+(one an entry; images and alternates beside it are proved as without it) by
+``fastpath.news`` (their texts say which
 children and values; ``FastPath._extensions`` hands them over). Pagemap and other
 elements, other attributes, other children, an end tag for ``xhtml:link``: the full
 checker takes the entry. The check the dispatch runs on those namespaces (if any) must

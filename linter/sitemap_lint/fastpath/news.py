@@ -1,7 +1,8 @@
 """The fast path's proof of ``news:news`` elements.
 
-An entry's ``news:news`` element is proved (``NewsProof.extras``) when it is the
-entry's only extension element and is written in this shape, with the prefix the
+An entry's ``news:news`` element is proved (``NewsProof.find``) when it is the
+entry's only one (images and alternates beside it are proved as without it:
+``FastPath._with_news``) and is written in this shape, with the prefix the
 root's start tag binds to the news namespace (anything else: the full checker takes
 the entry):
 
