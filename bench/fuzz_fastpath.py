@@ -269,9 +269,25 @@ def news_document(rng: random.Random) -> bytes:
     odd = rng.choice([0.0, 0.05, 0.3, 1.0])
     count = rng.choice([rng.randrange(1, 300), rng.randrange(1990, 2100)])
     text = news_sitemap(count, rng.randrange(1 << 30), odd, prefix)
+    head = news_head(prefix)
+    if rng.random() < 0.3:  # images beside the news, before or after it, some twice
+        image = "http://www.google.com/schemas/sitemap-image/1.1"
+        end = head.rfind(">")  # the root's start tag's
+        with_images = f'{head[:end]} xmlns:image="{image}"{head[end:]}'
+        text = with_images + text[len(head) :]
+        head = with_images
+        pieces = text.split(f"</{prefix}:news>")
+        for at in range(1, len(pieces)):
+            if rng.random() < 0.5:
+                picture = (
+                    "<image:image><image:loc>https://cdn.example.com/"
+                    f"{rng.randrange(3)}.jpg</image:loc></image:image>"
+                )
+                pieces[at] = picture * rng.choice([1, 1, 2]) + pieces[at]
+        text = f"</{prefix}:news>".join(pieces)
     if rng.random() < 0.2:
         text = text.replace("\n", "\r\n")
-    return mutated_body(text.encode("utf-8"), news_head(prefix).encode("ascii"), rng)
+    return mutated_body(text.encode("utf-8"), head.encode("ascii"), rng)
 
 
 def mutated_body(data: bytes, head: bytes, rng: random.Random) -> bytes:
