@@ -1365,9 +1365,38 @@ def extension_sitemap(
 def test_clean_extension_entries_are_proved(monkeypatch, tmp_path, window):
     path = write(tmp_path, extension_sitemap(300, 1, odd=0))
     outcome = check_both(monkeypatch, path, window)
-    # Captions and titles are reported (IM004): those entries go to the full checker.
-    assert outcome.proved >= (100 if window is None else 10)
+    # Captions and titles are reported (IM004), in place.
+    assert outcome.proved >= (295 if window is None else 10)
     assert "IM004" in {f.code for f in outcome.findings}
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", ""])
+def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newline):
+    """An image's caption and title (IM004 while the image checker runs): the entry is
+    proved, and the finding made when the run is entered, at the first of them, its
+    pointer naming the image by its number in the entry."""
+    entries = []
+    for i in range(40):
+        images = []
+        for n in range(i % 4):
+            inner = [f"<image:loc>https://cdn.example.com/{i}-{n}.jpg</image:loc>"]
+            if (i + n) % 2:
+                inner.append(f"<image:caption>Caption {n}</image:caption>")
+            if (i + n) % 3:
+                inner.append(f"<image:title>Title {n}</image:title>")
+            gap = newline + "      " if newline else ""
+            images.append(f"<image:image>{gap}{gap.join(inner)}{gap}</image:image>")
+        gap = newline + "    " if newline else ""
+        children = [f"<loc>https://www.example.com/p/{i}</loc>", *images]
+        entries.append(f"  <url>{gap}{gap.join(children)}{newline}  </url>{newline}")
+    text = extension_head().replace("\n", newline or "\n") + "".join(entries) + "</urlset>\n"
+    path = write(tmp_path, text)
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved == 40
+    pointers = [f.xpath for f in outcome.findings if f.code == "IM004"]
+    assert len(pointers) > 20
+    assert "/urlset/url[4]/image:image[2]/image:title" in pointers
+    assert_same_json(monkeypatch, path)
 
 
 def test_an_odd_extension_sitemap_reports_the_same(monkeypatch, tmp_path):

@@ -875,6 +875,7 @@ class ProvenRun:
         "_numbers",
         "abnormal",
         "ampersands",
+        "deprecated",
         "entries",
         "fast",
         "iris",
@@ -905,6 +906,11 @@ class ProvenRun:
         # publication's name, where its start tag and the news:name start tag stand
         # (line << 32 | column), for the news checker's state (``FastPath.enter_news``).
         self.news: dict[int, tuple[str, int, int]] | None = None
+        # The entries with images whose caption or title the image checker reports
+        # (IM004), by their index in ``entries``: for each such image, its number in the
+        # entry, where it and its first such child start, those children's names
+        # (``FastPath.report_deprecated``).
+        self.deprecated: dict[int, list[tuple[int, int, int, tuple[str, ...]]]] | None = None
         # The numbers of the entries in ``ampersands``, ``iris`` or ``spaced``, and
         # ``values``, ascending: made when the run is entered.
         self._numbers: tuple[list[int], list[int], list[int]] | None = None
@@ -1075,6 +1081,7 @@ class ProvenRun:
         iris = self.iris
         spaced = self.spaced
         news = self.news
+        deprecated = self.deprecated
         # The last links entered and the checker's shared tuple for them.
         last_links: Any = None
         last_checker: Any = None
@@ -1161,6 +1168,12 @@ class ProvenRun:
             if news is not None and number in news:  # after the loc's checks, as theirs
                 pointed = _entry_node(fast.entry, start, first_index + number, line, column, url)
                 fast.enter_news(pointed, *news[number])
+            if deprecated is not None and number in deprecated:
+                if pointed is None:
+                    pointed = _entry_node(
+                        fast.entry, start, first_index + number, line, column, url
+                    )
+                fast.report_deprecated(pointed, deprecated[number])
             if len(findings) > before:  # a finding of the checks above: name its element
                 if pointed is None:
                     pointed = _entry_node(
@@ -1291,6 +1304,10 @@ class FastPath:
         self.made: set[str] = set()  # the namespace orders ("i", "x", "ix", "xi", "v") seen
         self._video: VideoProof | None = None  # made with the root
         self.alternates: Any = None  # the hreflang checker, once made
+        # The images of the last entry ``_extensions_slowly`` proved whose caption or title
+        # the image checker reports (IM004): their number in the entry, where they and
+        # their first such child start in the entry's extension text, those children.
+        self.deprecated: list[tuple[int, int, int, tuple[str, ...]]] = []
         self._news: NewsProof | None = None  # made with the root
         self.news: Any = None  # the news checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
@@ -1329,6 +1346,29 @@ class FastPath:
         )
         entry.children.append(news)
         self.news.enter_proved(entry, news, name, self.checker.sink)
+
+    def report_deprecated(
+        self, entry: Node, images: list[tuple[int, int, int, tuple[str, ...]]]
+    ) -> None:
+        """Report the captions and titles of a proved entry's images (IM004) as the
+        image checker does, each image as a child of ``entry`` (which names it in
+        pointers: the entry's children are kept in the document's order)."""
+        from sitemap_lint.rules.image import NAMESPACE, report_deprecated
+
+        sink = self.checker.sink
+        for number, image_here, child_here, names in images:
+            image = Node(NAMESPACE, "image", {}, image_here >> 32, image_here & 0xFFFFFFFF)
+            line, column = child_here >> 32, child_here & 0xFFFFFFFF
+            image.children.append(Node(NAMESPACE, names[0], {}, line, column))
+            # The images before it, for its number among them in pointers.
+            before = sum(child.name == "image" for child in entry.children)
+            entry.children.extend(
+                Node(NAMESPACE, "image", {}, image.line, image.column)
+                for _ in range(number - 1 - before)
+            )
+            entry.children.append(image)
+            report_deprecated([f"<image:{name}>" for name in names], line, column, sink)
+        entry.children.sort(key=lambda node: (node.line, node.column))
 
     def resolve(self, checker: FileChecker) -> None:
         """Find the checks that take the proved entries (their ``stateful`` proofs)."""
@@ -1795,21 +1835,41 @@ class FastPath:
                             field_column = column + field_tag - tag
                         places.append((field, loc_line + breaks, field_column, value))
                     run.values[len(entries) - 1] = places
-                if extra is not None and "n" in extra[0]:
-                    assert self._news is not None  # the kind of its extras
+                if extra is not None and ("n" in extra[0] or self.deprecated):
+                    # Where the elements in the entry's extension text that the run
+                    # reports on stand, in file coordinates (line << 32 | column): on the
+                    # loc's line or a later one.
                     ext_at = found_match.start(10)
-                    news_places = []
-                    for offset in (self._news.news_at, self._news.name_at):
-                        field_tag = ext_at + offset  # on the loc's line or a later one
+                    spots: dict[int, int] = {}
+                    news = self._news
+                    offsets = [at for _n, *ats, _names in self.deprecated for at in ats]
+                    if "n" in extra[0]:
+                        assert news is not None  # the kind of its extras
+                        offsets += (news.news_at, news.name_at)
+                    for offset in offsets:
+                        field_tag = ext_at + offset
                         breaks = count("\n", tag, field_tag)
                         if breaks:
                             field_column = field_tag - rfind("\n", tag, field_tag)
                         else:
                             field_column = column + field_tag - tag
-                        news_places.append((loc_line + breaks) << 32 | field_column)
-                    if run.news is None:
-                        run.news = {}
-                    run.news[len(entries) - 1] = (self._news.name, *news_places)
+                        spots[offset] = (loc_line + breaks) << 32 | field_column
+                    if "n" in extra[0]:
+                        assert news is not None
+                        if run.news is None:
+                            run.news = {}
+                        run.news[len(entries) - 1] = (
+                            news.name,
+                            spots[news.news_at],
+                            spots[news.name_at],
+                        )
+                    if self.deprecated:
+                        if run.deprecated is None:
+                            run.deprecated = {}
+                        run.deprecated[len(entries) - 1] = [
+                            (number, spots[image_at], spots[child_at], names)
+                            for number, image_at, child_at, names in self.deprecated
+                        ]
                 last_entry = found_match
             self.entries_bound = bound
             if run is not None:
@@ -1963,6 +2023,8 @@ class FastPath:
         the entry pattern), when each passes every rule and the schema; else
         _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
         ext = text[start:end]
+        if self.deprecated:
+            self.deprecated.clear()
         video = self._video
         if video is not None and video.tag in ext:
             extras = video.extras(ext, url)
@@ -1984,7 +2046,7 @@ class FastPath:
             return ("n", None)
         if self._items is None:
             return _NOT_PROVED  # (a comment or instruction beside it, and no other items)
-        others = self._other_extras(before + after, url)
+        others = self._other_extras(before + " " * (end - begin) + after, url)
         if others is _NOT_PROVED:
             return _NOT_PROVED
         kinds, links = others
@@ -2002,9 +2064,6 @@ class FastPath:
                 "|".join(map(re.escape, ("<!--", "<?", *self._titled)))
             )
         if marks.search(ext) is not None:
-            titled = self._titled
-            if titled and (titled[0] in ext or titled[1] in ext) and not self._titles:
-                return _NOT_PROVED  # image.Checker reports a caption or title (IM004)
             return self._extensions_slowly(ext, url)
         # Without comments and titles, an image:loc start tag and the pair of attributes
         # stand only in the items the entry pattern matched.
@@ -2128,8 +2187,16 @@ class FastPath:
         kinds = ""
         images: set[str] = set()
         links: dict[str, str] = {}
-        for location, _caption, _title, link in self._items.findall(ext):
+        deprecated = self.deprecated
+        deprecated.clear()
+        for item in self._items.finditer(ext):
+            location, caption, title, link = item.groups()
             if location:
+                if (caption or title) and not self._titles:
+                    # image.Checker reports them (IM004), in place (``report_deprecated``).
+                    first = item.start(2) if caption else item.start(3)
+                    names = ("caption",) * bool(caption) + ("title",) * bool(title)
+                    deprecated.append((len(images) + 1, item.start(), first, names))
                 location = _image_location(location)
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
                 # entry, at most 1,000 images.

@@ -291,16 +291,9 @@ def _check_children(
                     child.text, child, report, field="image:license", replacements=replacements
                 )
     if deprecated:
-        names = joined([f"<image:{node.name}>" for node in deprecated])
         first = deprecated[0]
-        report.add(
-            DEPRECATED_CHILDREN.at(
-                first.line,
-                first.column,
-                f"Google ignores {names} since 2022 (deprecated, harmless); "
-                f"remove {'it' if len(deprecated) == 1 else 'them'} to keep the sitemap small",
-            )
-        )
+        names = [f"<image:{node.name}>" for node in deprecated]
+        report_deprecated(names, first.line, first.column, report)
     check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
@@ -319,6 +312,19 @@ def _check_children(
     urls.check_url(loc.text, loc, report, field="image:loc", replacements=replacements)
     urls.check_escaped_twice(loc, report)
     return loc
+
+
+def report_deprecated(names: list[str], line: int, column: int, report: Reporter) -> None:
+    """IM004 for the deprecated children ``names`` (their tags, in order) of one
+    image:image, at the first one's ``line`` and ``column``."""
+    report.add(
+        DEPRECATED_CHILDREN.at(
+            line,
+            column,
+            f"Google ignores {joined(names)} since 2022 (deprecated, harmless); "
+            f"remove {'it' if len(names) == 1 else 'them'} to keep the sitemap small",
+        )
+    )
 
 
 def _missing_loc_message(image: Node) -> str:
