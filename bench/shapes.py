@@ -275,6 +275,17 @@ def images_cdata(i: int, pad: str) -> str:
     return url(elements(values) + pictures, indent="\t")
 
 
+def images_captioned(i: int, pad: str) -> str:
+    """One image an entry with a caption and a title (schema order), as shop generators
+    write them: one IM004 (Google ignores both since 2022) in each entry."""
+    picture = (
+        f"<image:image><image:loc>https://cdn.example.com/img/{pad}{i}.jpg</image:loc>"
+        f"<image:caption>Blue shirt, size {i % 5}</image:caption>"
+        f"<image:title>Blue shirt {i}</image:title></image:image>"
+    )
+    return url([*elements(fields(page(i, pad), i)[:2]), picture])
+
+
 def hreflang(i: int, pad: str) -> str:
     """Clusters of one page in English, German and French, each listing all three and
     x-default (the English page)."""
@@ -482,7 +493,16 @@ FINDING = Shape(
     finding="DT001",
     schema_valid=False,
 )
-SHAPES = {shape.name: shape for shape in (*CORE, *EXTENSIONS, FINDING)}
+CAPTIONED = Shape(
+    "image-captions",
+    "an image with caption and title in every entry (IM004 by design)",
+    images_captioned,
+    head=root(f'xmlns:image="{IMAGE}"'),
+    extension=True,
+    long=False,
+    finding="IM004",
+)
+SHAPES = {shape.name: shape for shape in (*CORE, *EXTENSIONS, FINDING, CAPTIONED)}
 REFERENCE = SHAPES["pretty"]
 
 
