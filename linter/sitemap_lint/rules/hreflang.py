@@ -23,7 +23,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from heapq import merge
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, overload
 from weakref import WeakKeyDictionary
 
@@ -688,10 +688,11 @@ class AlternatesTable(Sequence[Alternates]):
     whose page is not among its links (a defective or bare one) keeps its page apart.
 
     Records read from it (by index or in order) are ``Alternates`` made on demand;
-    ``check_alternates`` reads the columns. Equal lists of links share one number, as
-    the hreflang checker shares equal tuples. The URLs' hashes (``hash``, which differs
-    between processes) and the table that finds a list's number are left out of a
-    pickle and made again when needed."""
+    ``check_alternates`` reads the columns. A record with the same links as the one
+    before shares its list; equal lists that come apart are told equal when the check
+    reads the records' numbers (``numbers``), as the hreflang checker shares equal
+    tuples. The URLs' hashes and the lists' (``hash``, which differs between
+    processes) are left out of a pickle and made again when needed."""
 
     __slots__ = (
         "_block",
@@ -702,11 +703,11 @@ class AlternatesTable(Sequence[Alternates]):
         "_files",
         "_hashes",
         "_indexes",
+        "_keys",
         "_kinds",
         "_last",
         "_last_number",
         "_lengths",
-        "_numbers",
         "_odd_pages",
         "_page_links",
         "_pending",
@@ -725,9 +726,11 @@ class AlternatesTable(Sequence[Alternates]):
         self._odd_pages: dict[int, str] = {}  # record -> its page, when not among its links
         self._files: array[int] | None = None  # its file's number, once one has a name
         self._file_names = [""]
-        # Per list of links: its codes and its first link; list 0 is the empty one.
+        # Per list of links: its codes, its first link and its hash; list 0 is the
+        # empty one.
         self._codes: list[tuple[str, ...]] = [()]
         self._starts: array[int] = array("I", [0])
+        self._keys: array[int] | None = array("q", [hash(())])
         # Per link: its URL's length and hash; the URLs of each block of
         # _SETS_PER_BLOCK lists compressed, those of the last block not yet.
         self._lengths: array[int] = array("I")
@@ -736,7 +739,6 @@ class AlternatesTable(Sequence[Alternates]):
         self._pending: list[str] = []
         self._block: tuple[int, list[str]] | None = None  # the last block read
         self._code_tuples: dict[tuple[str, ...], tuple[str, ...]] | None = {(): ()}
-        self._numbers: dict[int, int] | None = {}  # hash of a list of links -> its number
         self._last: Links = ()  # the last list of links added, and its number
         self._last_number = 0
         for record in records:
@@ -753,10 +755,11 @@ class AlternatesTable(Sequence[Alternates]):
     ) -> None:
         """A record: the entry's page, where it is (``line << 32 | column``), its links,
         its index; its kind and file as ``Alternates`` has them."""
-        if links is self._last:  # the pages of a cluster follow each other with one tuple
+        last = self._last
+        if links is last or links == last:  # the pages of a cluster follow each other
             number = self._last_number
         else:
-            number = self._last_number = self._number(links)
+            number = self._last_number = self._new_list(links) if links else 0
             self._last = links
         at = self._starts[number]
         for offset, (_code, href) in enumerate(links):
@@ -791,63 +794,51 @@ class AlternatesTable(Sequence[Alternates]):
             names.append(file)
         self._files.append(names.index(file))
 
-    def _number(self, links: Links) -> int:
-        """The number of the list ``links``, added if new."""
-        if not links:
-            return 0
-        numbers = self._numbers
-        if numbers is None:
-            numbers = self._numbers = self._numbers_again()
-        key = hash(links)
-        while True:
-            number = numbers.get(key)
-            if number is None:
-                number = numbers[key] = self._new_list(links)
-                return number
-            if self._holds(number, links):
-                return number
-            key += 1  # another list of the same hash: the next key
-
-    def _holds(self, number: int, links: Links) -> bool:
-        """Whether the list of ``number`` has the codes and the URLs (by hash) of
-        ``links``."""
-        codes = self._codes[number]
-        if len(codes) != len(links):
-            return False
-        hashes = self.href_hashes(number)
-        return all(
-            code == pair[0] and value == hash(pair[1])
-            for code, value, pair in zip(codes, hashes, links, strict=True)
-        )
-
     def _new_list(self, links: Links) -> int:
         number = len(self._codes)
         code_tuples = self._code_tuples
         if code_tuples is None:
             code_tuples = self._code_tuples = {codes: codes for codes in self._codes}
-        codes = tuple([code for code, _href in links])
+        codes, hrefs = zip(*links, strict=True)
         self._codes.append(code_tuples.setdefault(codes, codes))
         self._starts.append(len(self._lengths))
-        hrefs = [href for _code, href in links]
         self._lengths.extend(map(len, hrefs))
         self._pending += hrefs
         if self._hashes is not None:
             self._hashes.extend(map(hash, hrefs))
+        if self._keys is not None:
+            self._keys.append(hash(links))
         if (number + 1) % _SETS_PER_BLOCK == 0:  # the block is full
             text = "".join(self._pending).encode("utf-8", "surrogatepass")
             self._blocks.append(zlib.compress(text, 1))
             self._pending = []
         return number
 
-    def _numbers_again(self) -> dict[int, int]:
-        """The number of each list of links by its hash (after a pickle)."""
-        numbers: dict[int, int] = {}
-        for number in range(1, len(self._codes)):
-            key = hash(self.links(number))
-            while key in numbers:
-                key += 1
-            numbers[key] = number
-        return numbers
+    def _first_equal(self) -> array[int] | None:
+        """For each list, the number of the first list equal to it (codes, and URLs by
+        hash); None when no two lists are equal."""
+        keys = self._keys
+        if keys is None:  # after a pickle: the hashes of this process
+            keys = array("q", [hash(self.links(number)) for number in range(len(self._codes))])
+            self._keys = keys
+        if len(set(keys)) == len(keys):
+            return None
+        first = array("I", range(len(keys)))
+        seen: dict[int, int] = {}
+        codes, starts, hashes = self._codes, self._starts, self._hrefs_hashed()
+        for number, key in enumerate(keys):
+            earlier = seen.setdefault(key, number)
+            while earlier != number:
+                size = len(codes[number])
+                at, other = starts[number], starts[earlier]
+                if codes[earlier] == codes[number] and (
+                    hashes[at : at + size] == hashes[other : other + size]
+                ):
+                    first[number] = earlier
+                    break
+                key += 1  # another list of the same hash: the next key
+                earlier = seen.setdefault(key, number)
+        return first
 
     # -- what check_alternates reads --------------------------------------------------------
 
@@ -859,8 +850,10 @@ class AlternatesTable(Sequence[Alternates]):
         return self._kinds
 
     def numbers(self) -> Sequence[int]:
-        """Each record's list of links, by number (0: none)."""
-        return self._sets
+        """Each record's list of links, by number (0: none); records with equal lists,
+        by the number of the first."""
+        first = self._first_equal()
+        return self._sets if first is None else array("I", map(first.__getitem__, self._sets))
 
     def list_count(self) -> int:
         """How many lists of links there are, the empty one (0) included."""
@@ -972,13 +965,13 @@ class AlternatesTable(Sequence[Alternates]):
             yield self.record(index, links)
 
     def __getstate__(self) -> dict[str, Any]:
-        local = {"_hashes", "_numbers", "_code_tuples", "_last", "_last_number", "_block"}
+        local = {"_hashes", "_keys", "_code_tuples", "_last", "_last_number", "_block"}
         return {name: getattr(self, name) for name in self.__slots__ if name not in local}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self._hashes = self._numbers = self._code_tuples = self._block = None
+        self._hashes = self._keys = self._code_tuples = self._block = None
         self._last, self._last_number = (), 0
 
 
@@ -1097,11 +1090,13 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     kinds: Sequence[int] = source.kinds()
     numbers: Sequence[int] = source.numbers()
     page_hashes = source.page_hashes()
-    # The first record of each page (assigned from the last, so the first stays).
-    pages = dict(zip(reversed(page_hashes), range(count - 1, -1, -1), strict=True))
+    # The first record of each page, by its URL's hash.
+    pages = _PageIndex(page_hashes)
+    get = pages.get
+    extra: list[Alternates] = []  # the records bare gives, after the others
     # The records with usable alternates by list of links: the first of each list (in
     # the records' order) and, for each record, the next one with its list.
-    heads: list[int] = []
+    heads: array[int] = array("q")
     following = array("q", [-1]) * count
     last = array("q", [-1]) * source.list_count()
     for index, (number, kind) in enumerate(zip(numbers, kinds, strict=True)):
@@ -1130,18 +1125,22 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             index = parent[index]
         return index
 
-    get = pages.get
-    whole: dict[int, int] = {}  # first record -> the list of a group joined whole
+    whole = bytearray(count)  # the first records of the groups joined whole
     apart: list[int] = []  # the records whose links are followed one by one
     # The URLs that alternates point at but no record is for: hash -> (list, link).
     absent: dict[int, tuple[int, int]] = {}
     pending: list[int] = []  # the groups joined whole that point at some of them
+    slots, mask, several = pages.parts()
     for head in heads:
         number = numbers[head]
         hashes = source.href_hashes(number)
         joined = points_away = False
         for link, value in enumerate(hashes):
-            other = get(value)
+            held = slots[value & mask]  # get(value), written out in the loop of every link
+            if held >= 0:
+                other = held if page_hashes[held] == value else None
+            else:
+                other = None if held == -1 else several.get(value)
             if other is None:
                 absent.setdefault(value, (number, link))
                 points_away = True
@@ -1152,25 +1151,26 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             if kind or numbers[other] != number:
                 apart += members(head)
                 for later in range(link + 1, len(hashes)):
-                    if hashes[later] not in pages:
+                    if get(hashes[later]) is None:
                         absent.setdefault(hashes[later], (number, later))
                 break
             joined = True
         else:
             if joined:  # members stand apart still: the first is the root of them all
-                for index in members(head):
+                index = head
+                while index >= 0:
                     parent[index] = head
-                whole[head] = number
+                    index = following[index]
+                whole[head] = 1
                 if points_away:
                     pending.append(head)
             else:
                 apart += members(head)  # each alone, unless others join it below
-    extra: list[Alternates] = []  # the records bare gives, after the others
     if bare is not None and absent:
         urls = {source.hrefs(number)[link] for number, link in absent.values()}
         extra = bare(sorted(urls))
         for at, listed in enumerate(extra, count):
-            pages.setdefault(hash(listed.page), at)
+            pages.add(hash(listed.page), at)
         if extra:
             kinds = bytes(kinds) + bytes([_KIND_CODES[listed.kind] for listed in extra])
             numbers = array("I", numbers)
@@ -1178,7 +1178,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             parent.extend(range(count, count + len(extra)))
             for head in pending:  # a group pointing at such an entry is not listed back by it
                 apart += members(head)
-                del whole[head]
+                whole[head] = 0
     apart.sort()
 
     url_sets: dict[int, frozenset[int]] = {}
@@ -1241,9 +1241,10 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     # The clusters, by their first record: the groups joined whole that nothing joined
     # since, and the clusters of the other records with alternates (the records without
     # any, and those of kind "bare" or "defective", each stand alone and are skipped).
-    for head in joins.intersection(whole):
-        apart += members(head)
-        del whole[head]
+    for head in joins:
+        if whole[head]:
+            apart += members(head)
+            whole[head] = 0
     clusters: dict[int, list[int]] = {}
     for index in sorted(apart):
         clusters.setdefault(root(index), []).append(index)
@@ -1263,10 +1264,11 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
         return found
 
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
-    for head in sorted(chain(whole, clusters)):
-        if head in whole:  # one list of alternates, shared by every member
+    whole_heads = (head for head in heads if whole[head])
+    for head in merge(whole_heads, sorted(clusters)):
+        if head < count and whole[head]:  # one list of alternates, shared by every member
             opening = head
-            codes = source.codes(whole[head])
+            codes = source.codes(numbers[head])
             known = languages_of.get(codes)
             if known is None:
                 known = languages_of[codes] = _languages(set(codes))
@@ -1280,7 +1282,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                 for index, problem in _mismatches(
                     indexes,
                     cluster,
-                    _HashedPages(pages),
+                    pages,
                     hrefs,
                     _HashedURLs(not_answered),
                     _HashedURLs(sources),
@@ -1321,19 +1323,79 @@ class _HashedURLs:
         return hash(url) in self._hashes
 
 
-class _HashedPages:
-    """The first record of each page, kept by the hash of its URL, looked up by URL."""
+class _PageIndex:
+    """The first record of each page, by the hash of its URL, without an object per page:
+    a slot for each value of the hash's low bits (four to eight a record) holds the
+    record whose page's hash has them (-1: none), or -2 when the pages of several do,
+    whose first records a dict holds. Records added later (``bare``'s) follow the
+    given ones. Asked by URL too (``_mismatches``)."""
 
-    __slots__ = ("_pages",)
+    __slots__ = ("_count", "_hashes", "_later", "_mask", "_several", "_slots")
 
-    def __init__(self, pages: dict[int, int]) -> None:
-        self._pages = pages
+    def __init__(self, hashes: Sequence[int]) -> None:
+        self._hashes = hashes
+        self._count = len(hashes)
+        self._later: list[int] = []
+        mask = self._mask = (1 << max(10, (4 * len(hashes)).bit_length())) - 1
+        slots = self._slots = array("i", [-1]) * (mask + 1)
+        several: dict[int, int] = {}
+        self._several = several
+        for index, value in enumerate(hashes):  # add(), at a third of the cost
+            slot = value & mask
+            held = slots[slot]
+            if held == -1:
+                slots[slot] = index
+            elif held >= 0:
+                known = hashes[held]
+                if known != value:
+                    several[known] = held
+                    several[value] = index
+                    slots[slot] = -2
+            else:
+                several.setdefault(value, index)
+
+    def add(self, value: int, index: int) -> None:
+        """Record ``index`` (the given ones first, in order) for the page of hash
+        ``value``, unless one came first."""
+        if index >= self._count:
+            self._later.append(value)
+        slot = value & self._mask
+        held = self._slots[slot]
+        if held == -1:
+            self._slots[slot] = index
+        elif held >= 0:
+            known = self._hash(held)
+            if known != value:  # another page in the slot: both go to the dict
+                self._several[known] = held
+                self._several.setdefault(value, index)
+                self._slots[slot] = -2
+        else:
+            self._several.setdefault(value, index)
+
+    def _hash(self, index: int) -> int:
+        count = self._count
+        return self._hashes[index] if index < count else self._later[index - count]
+
+    def parts(self) -> tuple[array[int], int, dict[int, int]]:
+        """The slots, the mask of the low bits and the dict, to look up records of the
+        given hashes (before any ``add``) as ``get`` does."""
+        assert not self._later
+        return self._slots, self._mask, self._several
+
+    def get(self, value: int) -> int | None:
+        held = self._slots[value & self._mask]
+        if held >= 0:
+            return held if self._hash(held) == value else None
+        return None if held == -1 else self._several.get(value)
 
     def __contains__(self, url: object) -> bool:
-        return hash(url) in self._pages
+        return self.get(hash(url)) is not None
 
     def __getitem__(self, url: str) -> int:
-        return self._pages[hash(url)]
+        found = self.get(hash(url))
+        if found is None:
+            raise KeyError(url)
+        return found
 
 
 class _Made:
