@@ -144,6 +144,24 @@ def test_a_pickled_table_reads_and_checks_as_the_original() -> None:
     assert again.numbers()[-1] == again.numbers()[0]
 
 
+def test_a_packed_table_reads_and_grows_as_before() -> None:
+    """pack() compresses the URLs of the last block too (a file's table handed to the
+    set); the table reads the same, and takes more records as before."""
+    records = []
+    for number in range(300):  # one block and a part
+        links = _cluster(number)
+        records += [Alternates(page, number, 3, links) for _code, page in links[:3]]
+    table = AlternatesTable(records[:600])
+    table.pack()
+    assert list(table) == records[:600]
+    for record in records[600:]:
+        table.append(record)
+    table.pack()
+    assert list(table) == records
+    assert list(pickle.loads(pickle.dumps(table))) == records
+    assert _shown(check_alternates(table)) == _shown(check_alternates(_interned(records)))
+
+
 CLUSTERS = 10_000  # of three pages with four links (x-default the English page)
 
 

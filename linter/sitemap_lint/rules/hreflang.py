@@ -679,6 +679,12 @@ _DEFECTIVE = _KIND_CODES["defective"]
 _SETS_PER_BLOCK = 256
 
 
+def _packed(hrefs: list[str]) -> bytes:
+    """URLs joined and compressed (zlib's fastest level: a block of URLs that differ by a
+    language or a page number shrinks twenty to thirty times)."""
+    return zlib.compress("".join(hrefs).encode("utf-8", "surrogatepass"), 1)
+
+
 class AlternatesTable(Sequence[Alternates]):
     """The ``Alternates`` records of a file (or of any sequence), in columns: for each
     record its position, its entry's index, its kind, the number of its list of links
@@ -714,6 +720,7 @@ class AlternatesTable(Sequence[Alternates]):
         "_positions",
         "_sets",
         "_starts",
+        "_tail",
     )
 
     def __init__(self, records: Iterable[Alternates] = ()) -> None:
@@ -737,6 +744,7 @@ class AlternatesTable(Sequence[Alternates]):
         self._hashes: array[int] | None = array("q")
         self._blocks: list[bytes] = []
         self._pending: list[str] = []
+        self._tail: bytes | None = None  # the last block's, once packed (``pack``)
         self._block: tuple[int, list[str]] | None = None  # the last block read
         self._code_tuples: dict[tuple[str, ...], tuple[str, ...]] | None = {(): ()}
         self._last: Links = ()  # the last list of links added, and its number
@@ -795,6 +803,9 @@ class AlternatesTable(Sequence[Alternates]):
         self._files.append(names.index(file))
 
     def _new_list(self, links: Links) -> int:
+        if self._tail is not None:  # the last block, packed, grows again
+            self._pending = self._block_hrefs(len(self._blocks))
+            self._tail = self._block = None
         number = len(self._codes)
         code_tuples = self._code_tuples
         if code_tuples is None:
@@ -809,10 +820,16 @@ class AlternatesTable(Sequence[Alternates]):
         if self._keys is not None:
             self._keys.append(hash(links))
         if (number + 1) % _SETS_PER_BLOCK == 0:  # the block is full
-            text = "".join(self._pending).encode("utf-8", "surrogatepass")
-            self._blocks.append(zlib.compress(text, 1))
+            self._blocks.append(_packed(self._pending))
             self._pending = []
         return number
+
+    def pack(self) -> None:
+        """Compress the URLs of the last block too: the file is read (records added
+        later are taken as before)."""
+        if self._pending:
+            self._tail = _packed(self._pending)
+            self._pending = []
 
     def _first_equal(self) -> array[int] | None:
         """For each list, the number of the first list equal to it (codes, and URLs by
@@ -923,11 +940,14 @@ class AlternatesTable(Sequence[Alternates]):
 
     def _block_hrefs(self, block: int) -> list[str]:
         """The URLs of the links of the lists of ``block``."""
-        if block == len(self._blocks):
+        last = block == len(self._blocks)
+        if last and self._tail is None:
             return self._pending
         if self._block is not None and self._block[0] == block:
             return self._block[1]
-        text = zlib.decompress(self._blocks[block]).decode("utf-8", "surrogatepass")
+        packed = self._tail if last else self._blocks[block]
+        assert packed is not None
+        text = zlib.decompress(packed).decode("utf-8", "surrogatepass")
         first = self._starts[block * _SETS_PER_BLOCK]
         after = (block + 1) * _SETS_PER_BLOCK
         end = self._starts[after] if after < len(self._starts) else len(self._lengths)
@@ -966,7 +986,10 @@ class AlternatesTable(Sequence[Alternates]):
 
     def __getstate__(self) -> dict[str, Any]:
         local = {"_hashes", "_keys", "_code_tuples", "_last", "_last_number", "_block"}
-        return {name: getattr(self, name) for name in self.__slots__ if name not in local}
+        state = {name: getattr(self, name) for name in self.__slots__ if name not in local}
+        if self._pending:  # sent packed
+            state["_pending"], state["_tail"] = [], _packed(self._pending)
+        return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
@@ -1799,6 +1822,7 @@ class Checker:
         """The entries' records, for a check across the files of a set instead of ``finish``."""
         records, self._records = self._records, AlternatesTable()
         self._clean.clear()
+        records.pack()
         return records
 
     def finish(self, report: Reporter) -> None:
