@@ -676,7 +676,7 @@ _KINDS = ("", "bare", "defective")
 _KIND_CODES = {kind: code for code, kind in enumerate(_KINDS)}
 _DEFECTIVE = _KIND_CODES["defective"]
 # The lists of links whose URLs one block of compressed text holds.
-_SETS_PER_BLOCK = 256
+_LISTS_PER_BLOCK = 256
 
 
 def _packed(hrefs: list[str]) -> bytes:
@@ -714,11 +714,11 @@ class AlternatesTable(Sequence[Alternates]):
         "_last",
         "_last_number",
         "_lengths",
+        "_lists",
         "_odd_pages",
         "_page_links",
         "_pending",
         "_positions",
-        "_sets",
         "_starts",
         "_tail",
     )
@@ -728,7 +728,7 @@ class AlternatesTable(Sequence[Alternates]):
         self._positions: array[int] = array("Q")  # line << 32 | column
         self._indexes: array[int] = array("Q")
         self._kinds = bytearray()  # the index of its kind in _KINDS
-        self._sets: array[int] = array("I")  # its list of links (0: none)
+        self._lists: array[int] = array("I")  # its list of links (0: none)
         self._page_links: array[int] = array("I")  # its page's link (absolute), or 0
         self._odd_pages: dict[int, str] = {}  # record -> its page, when not among its links
         self._files: array[int] | None = None  # its file's number, once one has a name
@@ -739,7 +739,7 @@ class AlternatesTable(Sequence[Alternates]):
         self._starts: array[int] = array("I", [0])
         self._keys: array[int] | None = array("q", [hash(())])
         # Per link: its URL's length and hash; the URLs of each block of
-        # _SETS_PER_BLOCK lists compressed, those of the last block not yet.
+        # _LISTS_PER_BLOCK lists compressed, those of the last block not yet.
         self._lengths: array[int] = array("I")
         self._hashes: array[int] | None = array("q")
         self._blocks: list[bytes] = []
@@ -775,9 +775,9 @@ class AlternatesTable(Sequence[Alternates]):
                 self._page_links.append(at + offset)
                 break
         else:
-            self._odd_pages[len(self._sets)] = page
+            self._odd_pages[len(self._lists)] = page
             self._page_links.append(0)
-        self._sets.append(number)
+        self._lists.append(number)
         self._positions.append(position)
         self._indexes.append(index)
         self._kinds.append(_KIND_CODES[kind])
@@ -796,7 +796,7 @@ class AlternatesTable(Sequence[Alternates]):
 
     def _add_file(self, file: str) -> None:
         if self._files is None:
-            self._files = array("I", bytes(4 * (len(self._sets) - 1)))
+            self._files = array("I", bytes(4 * (len(self._lists) - 1)))
         names = self._file_names
         if file not in names:
             names.append(file)
@@ -819,7 +819,7 @@ class AlternatesTable(Sequence[Alternates]):
             self._hashes.extend(map(hash, hrefs))
         if self._keys is not None:
             self._keys.append(hash(links))
-        if (number + 1) % _SETS_PER_BLOCK == 0:  # the block is full
+        if (number + 1) % _LISTS_PER_BLOCK == 0:  # the block is full
             self._blocks.append(_packed(self._pending))
             self._pending = []
         return number
@@ -860,7 +860,7 @@ class AlternatesTable(Sequence[Alternates]):
     # -- what check_alternates reads --------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._sets)
+        return len(self._lists)
 
     def kinds(self) -> bytes | bytearray:
         """Each record's kind, as its index in ``_KINDS``."""
@@ -870,7 +870,7 @@ class AlternatesTable(Sequence[Alternates]):
         """Each record's list of links, by number (0: none); records with equal lists,
         by the number of the first."""
         first = self._first_equal()
-        return self._sets if first is None else array("I", map(first.__getitem__, self._sets))
+        return self._lists if first is None else array("I", map(first.__getitem__, self._lists))
 
     def list_count(self) -> int:
         """How many lists of links there are, the empty one (0) included."""
@@ -882,7 +882,7 @@ class AlternatesTable(Sequence[Alternates]):
         if hashes:
             pages = array("q", map(hashes.__getitem__, self._page_links))
         else:
-            pages = array("q", bytes(8 * len(self._sets)))
+            pages = array("q", bytes(8 * len(self._lists)))
         for record, page in self._odd_pages.items():
             pages[record] = hash(page)
         return pages
@@ -898,8 +898,8 @@ class AlternatesTable(Sequence[Alternates]):
 
     def hrefs(self, number: int) -> list[str]:
         """The URLs of list ``number``, in its order."""
-        block = number // _SETS_PER_BLOCK
-        first = self._starts[block * _SETS_PER_BLOCK]
+        block = number // _LISTS_PER_BLOCK
+        first = self._starts[block * _LISTS_PER_BLOCK]
         start = self._starts[number] - first
         return self._block_hrefs(block)[start : start + len(self._codes[number])]
 
@@ -912,7 +912,7 @@ class AlternatesTable(Sequence[Alternates]):
         between the records of one list)."""
         odd = self._odd_pages.get(index)
         if odd is None:
-            page = links[self._page_links[index] - self._starts[self._sets[index]]][1]
+            page = links[self._page_links[index] - self._starts[self._lists[index]]][1]
         else:
             page = odd
         position = self._positions[index]
@@ -948,8 +948,8 @@ class AlternatesTable(Sequence[Alternates]):
         packed = self._tail if last else self._blocks[block]
         assert packed is not None
         text = zlib.decompress(packed).decode("utf-8", "surrogatepass")
-        first = self._starts[block * _SETS_PER_BLOCK]
-        after = (block + 1) * _SETS_PER_BLOCK
+        first = self._starts[block * _LISTS_PER_BLOCK]
+        after = (block + 1) * _LISTS_PER_BLOCK
         end = self._starts[after] if after < len(self._starts) else len(self._lengths)
         hrefs = []
         at = 0
@@ -974,12 +974,12 @@ class AlternatesTable(Sequence[Alternates]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("record index out of range")
-        return self.record(index, self.links(self._sets[index]))
+        return self.record(index, self.links(self._lists[index]))
 
     def __iter__(self) -> Iterator[Alternates]:
         last = 0
         links: Links = ()
-        for index, number in enumerate(self._sets):
+        for index, number in enumerate(self._lists):
             if number != last:
                 last, links = number, self.links(number)
             yield self.record(index, links)
