@@ -182,7 +182,7 @@ elements to the full checker.
 |---|---|---|
 | ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them (``FastPath.report_deprecated``, with ``image.report_deprecated``); the order of the schema's sequence (IM006). |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
-| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (``Alternates``: its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL, shared with equal lists through the checker's own table) is appended to the checker's records, in document order, as ``end_entry`` appends it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
+| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
 | ``news.Checker`` (NW001-NW016, the date rules on its date) | news:news | ``fastpath.news``: the checker's ``check`` reports nothing on it alone; its count against the 1,000 and its publication's name (compared with the file's first) are handed to the file's checker when expat reaches the run (``news.Checker.enter_proved``), in document order. |
 | the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
@@ -1071,7 +1071,6 @@ class ProvenRun:
         pages = fast.pages
         from sitemap_lint.domain.identity import normal_url
         from sitemap_lint.domain.urls import ParsedURL
-        from sitemap_lint.rules.hreflang import Alternates
 
         same = fast.same_origin  # (scheme, host) of URLs known to change no scope state
         first_index = checker.entry_index + 1  # the run's first entry, among the document's
@@ -1082,10 +1081,6 @@ class ProvenRun:
         spaced = self.spaced
         news = self.news
         deprecated = self.deprecated
-        # The last links entered and the checker's shared tuple for them.
-        last_links: Any = None
-        last_checker: Any = None
-        shared: Any = None
         if pages is not None:
             add_page, add_position = pages.hashes.append, pages.positions.append
             add_index = pages.indexes.append
@@ -1122,23 +1117,7 @@ class ProvenRun:
                 if links is not None:
                     alternates = fast.alternates
                     if alternates is not None:  # the record the hreflang checker keeps
-                        if links is not last_links or alternates is not last_checker:
-                            # The pages of a cluster follow each other with one tuple.
-                            last_links, last_checker = links, alternates
-                            shared = alternates._sets.setdefault(links, links)
-                        for _code, href in shared:  # the page's own link: keep one string
-                            if href == normal:
-                                normal = href
-                                break
-                        alternates._records.append(
-                            Alternates(
-                                normal,
-                                start >> 32,
-                                start & 0xFFFFFFFF,
-                                shared,
-                                index=first_index + number,
-                            )
-                        )
+                        alternates._records.add(normal, start, links, first_index + number)
                 elif pages is not None:
                     add_page(key)
                     add_position(here)
@@ -1314,7 +1293,6 @@ class FastPath:
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
         # The text of an entry's links -> (their pairs, their normal URLs), when proved.
         self._link_sets: dict[str, tuple[Any, frozenset[str]]] = {}
-        self._pairs: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
 
     def make(self, kinds: str, checker: FileChecker) -> None:
         """The extension checkers of ``kinds``, in that order, as the dispatch makes them
@@ -2226,8 +2204,8 @@ class FastPath:
             url = normal_url(url)
         if url not in links.values():
             return _NOT_PROVED
-        pairs = tuple(sorted(links.items()))
-        return (kinds, self._pairs.setdefault(pairs, pairs))
+        # (The checker's table keeps equal lists once.)
+        return (kinds, tuple(sorted(links.items())))
 
     def _url(self, value: str, lower_digits: bool = False) -> bool:
         """Whether an extension's URL (matched by ``_EXT_URL`` or ``_IMAGE_URL``, a subset

@@ -2,11 +2,13 @@
 
 Each link is checked on its own as it arrives (attributes, language code,
 URL). At the end of each entry its alternates are checked as a whole (lists
-itself, one URL per code) and, when they are free of defects, kept as one
-compact ``Alternates`` record. At the end of the file the pure function
-``check_alternates`` compares the records: return links, clusters that
-disagree, `x-default`. It takes records and yields ``Problem``s, so a check
-across several files can feed it the records of all of them.
+itself, one URL per code) and kept as one ``Alternates`` record (whose links
+count when they are free of defects) in the file's ``AlternatesTable``: columns
+of ints, each distinct list of links once, its URLs compressed, compared by
+hash. At the end of the file the pure function ``check_alternates`` compares the
+records: return links, clusters that disagree, `x-default`. It takes records
+(a table, or any) and yields ``Problem``s, so a check across several files can
+feed it the records of all of them.
 
 Language codes are validated against ISO 639, ISO 15924 and ISO 3166-1 through
 ``domain.langtags`` (pycountry data, imported on first use only), and each verdict is
@@ -16,13 +18,13 @@ dictionary look-ups.
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from heapq import merge
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, overload
 from weakref import WeakKeyDictionary
 
 from sitemap_lint.domain import langtags
@@ -669,6 +671,333 @@ class Alternates(Frozen):
 _ALTERNATES_SETTERS = slot_setters(Alternates)
 
 
+# A record's kind in the table: "" (usable alternates), "bare", "defective".
+_KINDS = ("", "bare", "defective")
+_KIND_CODES = {kind: code for code, kind in enumerate(_KINDS)}
+_DEFECTIVE = _KIND_CODES["defective"]
+# The lists of links whose URLs one block of compressed text holds.
+_LISTS_PER_BLOCK = 256
+
+
+def _packed(hrefs: list[str]) -> bytes:
+    """URLs joined and compressed (zlib's fastest level: a block of URLs that differ by a
+    language or a page number shrinks twenty to thirty times)."""
+    return zlib.compress("".join(hrefs).encode("utf-8", "surrogatepass"), 1)
+
+
+class AlternatesTable(Sequence[Alternates]):
+    """The ``Alternates`` records of a file (or of any sequence), in columns: for each
+    record its position, its entry's index, its kind, the number of its list of links
+    and where its page is among them; each distinct list of links once, as its tuple of
+    codes (shared between lists with the same codes) and its URLs, whose text is kept
+    compressed by blocks of lists with their lengths and hashes beside it. A record
+    whose page is not among its links (a defective or bare one) keeps its page apart.
+
+    Records read from it (by index or in order) are ``Alternates`` made on demand;
+    ``check_alternates`` reads the columns. A record with the same links as the one
+    before shares its list; equal lists that come apart are told equal when the check
+    reads the records' numbers (``numbers``), as the hreflang checker shares equal
+    tuples. The URLs' hashes and the lists' (``hash``, which differs between
+    processes) are left out of a pickle and made again when needed."""
+
+    __slots__ = (
+        "_block",
+        "_blocks",
+        "_code_tuples",
+        "_codes",
+        "_file_names",
+        "_files",
+        "_hashes",
+        "_indexes",
+        "_keys",
+        "_kinds",
+        "_last",
+        "_last_number",
+        "_lengths",
+        "_lists",
+        "_odd_pages",
+        "_page_links",
+        "_pending",
+        "_positions",
+        "_starts",
+        "_tail",
+    )
+
+    def __init__(self, records: Iterable[Alternates] = ()) -> None:
+        # Per record.
+        self._positions: array[int] = array("Q")  # line << 32 | column
+        self._indexes: array[int] = array("Q")
+        self._kinds = bytearray()  # the index of its kind in _KINDS
+        self._lists: array[int] = array("I")  # its list of links (0: none)
+        self._page_links: array[int] = array("I")  # its page's link (absolute), or 0
+        self._odd_pages: dict[int, str] = {}  # record -> its page, when not among its links
+        self._files: array[int] | None = None  # its file's number, once one has a name
+        self._file_names = [""]
+        # Per list of links: its codes, its first link and its hash; list 0 is the
+        # empty one.
+        self._codes: list[tuple[str, ...]] = [()]
+        self._starts: array[int] = array("I", [0])
+        self._keys: array[int] | None = array("q", [hash(())])
+        # Per link: its URL's length and hash; the URLs of each block of
+        # _LISTS_PER_BLOCK lists compressed, those of the last block not yet.
+        self._lengths: array[int] = array("I")
+        self._hashes: array[int] | None = array("q")
+        self._blocks: list[bytes] = []
+        self._pending: list[str] = []
+        self._tail: bytes | None = None  # the last block's, once packed (``pack``)
+        self._block: tuple[int, list[str]] | None = None  # the last block read
+        self._code_tuples: dict[tuple[str, ...], tuple[str, ...]] | None = {(): ()}
+        self._last: Links = ()  # the last list of links added, and its number
+        self._last_number = 0
+        for record in records:
+            self.append(record)
+
+    def add(
+        self,
+        page: str,
+        position: int,
+        links: Links,
+        index: int,
+        kind: str = "",
+        file: str = "",
+    ) -> None:
+        """A record: the entry's page, where it is (``line << 32 | column``), its links,
+        its index; its kind and file as ``Alternates`` has them."""
+        last = self._last
+        if links is last or links == last:  # the pages of a cluster follow each other
+            number = self._last_number
+        else:
+            number = self._last_number = self._new_list(links) if links else 0
+            self._last = links
+        at = self._starts[number]
+        for offset, (_code, href) in enumerate(links):
+            if href == page:
+                self._page_links.append(at + offset)
+                break
+        else:
+            self._odd_pages[len(self._lists)] = page
+            self._page_links.append(0)
+        self._lists.append(number)
+        self._positions.append(position)
+        self._indexes.append(index)
+        self._kinds.append(_KIND_CODES[kind])
+        if file or self._files is not None:
+            self._add_file(file)
+
+    def append(self, record: Alternates) -> None:
+        self.add(
+            record.page,
+            record.line << 32 | record.column,
+            record.links,
+            record.index,
+            record.kind,
+            record.file,
+        )
+
+    def _add_file(self, file: str) -> None:
+        if self._files is None:
+            self._files = array("I", bytes(4 * (len(self._lists) - 1)))
+        names = self._file_names
+        if file not in names:
+            names.append(file)
+        self._files.append(names.index(file))
+
+    def _new_list(self, links: Links) -> int:
+        if self._tail is not None:  # the last block, packed, grows again
+            self._pending = self._block_hrefs(len(self._blocks))
+            self._tail = self._block = None
+        number = len(self._codes)
+        code_tuples = self._code_tuples
+        if code_tuples is None:
+            code_tuples = self._code_tuples = {codes: codes for codes in self._codes}
+        codes, hrefs = zip(*links, strict=True)
+        self._codes.append(code_tuples.setdefault(codes, codes))
+        self._starts.append(len(self._lengths))
+        self._lengths.extend(map(len, hrefs))
+        self._pending += hrefs
+        if self._hashes is not None:
+            self._hashes.extend(map(hash, hrefs))
+        if self._keys is not None:
+            self._keys.append(hash(links))
+        if (number + 1) % _LISTS_PER_BLOCK == 0:  # the block is full
+            self._blocks.append(_packed(self._pending))
+            self._pending = []
+        return number
+
+    def pack(self) -> None:
+        """Compress the URLs of the last block too: the file is read (records added
+        later are taken as before)."""
+        if self._pending:
+            self._tail = _packed(self._pending)
+            self._pending = []
+
+    def _first_equal(self) -> array[int] | None:
+        """For each list, the number of the first list equal to it (codes, and URLs by
+        hash); None when no two lists are equal."""
+        keys = self._keys
+        if keys is None:  # after a pickle: the hashes of this process
+            keys = array("q", [hash(self.links(number)) for number in range(len(self._codes))])
+            self._keys = keys
+        if len(set(keys)) == len(keys):
+            return None
+        first = array("I", range(len(keys)))
+        seen: dict[int, int] = {}
+        codes, starts, hashes = self._codes, self._starts, self._hrefs_hashed()
+        for number, key in enumerate(keys):
+            earlier = seen.setdefault(key, number)
+            while earlier != number:
+                size = len(codes[number])
+                at, other = starts[number], starts[earlier]
+                if codes[earlier] == codes[number] and (
+                    hashes[at : at + size] == hashes[other : other + size]
+                ):
+                    first[number] = earlier
+                    break
+                key += 1  # another list of the same hash: the next key
+                earlier = seen.setdefault(key, number)
+        return first
+
+    # -- what check_alternates reads --------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+    def kinds(self) -> bytes | bytearray:
+        """Each record's kind, as its index in ``_KINDS``."""
+        return self._kinds
+
+    def numbers(self) -> Sequence[int]:
+        """Each record's list of links, by number (0: none); records with equal lists,
+        by the number of the first."""
+        first = self._first_equal()
+        return self._lists if first is None else array("I", map(first.__getitem__, self._lists))
+
+    def list_count(self) -> int:
+        """How many lists of links there are, the empty one (0) included."""
+        return len(self._codes)
+
+    def page_hashes(self) -> array[int]:
+        """The hash of each record's page."""
+        hashes = self._hrefs_hashed()
+        if hashes:
+            pages = array("q", map(hashes.__getitem__, self._page_links))
+        else:
+            pages = array("q", bytes(8 * len(self._lists)))
+        for record, page in self._odd_pages.items():
+            pages[record] = hash(page)
+        return pages
+
+    def codes(self, number: int) -> tuple[str, ...]:
+        """The codes of list ``number``, in its order."""
+        return self._codes[number]
+
+    def href_hashes(self, number: int) -> array[int]:
+        """The hashes of the URLs of list ``number``, in its order."""
+        start = self._starts[number]
+        return self._hrefs_hashed()[start : start + len(self._codes[number])]
+
+    def hrefs(self, number: int) -> list[str]:
+        """The URLs of list ``number``, in its order."""
+        block = number // _LISTS_PER_BLOCK
+        first = self._starts[block * _LISTS_PER_BLOCK]
+        start = self._starts[number] - first
+        return self._block_hrefs(block)[start : start + len(self._codes[number])]
+
+    def links(self, number: int) -> Links:
+        """List ``number`` as ``Alternates.links`` has it."""
+        return tuple(zip(self._codes[number], self.hrefs(number), strict=True))
+
+    def record(self, index: int, links: Links) -> Alternates:
+        """Record ``index``, given its links (``links(number)``, which a caller may share
+        between the records of one list)."""
+        odd = self._odd_pages.get(index)
+        if odd is None:
+            page = links[self._page_links[index] - self._starts[self._lists[index]]][1]
+        else:
+            page = odd
+        position = self._positions[index]
+        file = ""
+        if self._files is not None:
+            file = self._file_names[self._files[index]]
+        return Alternates(
+            page,
+            position >> 32,
+            position & 0xFFFFFFFF,
+            links,
+            file,
+            _KINDS[self._kinds[index]],
+            self._indexes[index],
+        )
+
+    def _hrefs_hashed(self) -> array[int]:
+        hashes = self._hashes
+        if hashes is None:  # after a pickle: the hashes of this process
+            hashes = array("q")
+            for block in range(len(self._blocks) + 1):
+                hashes.extend(map(hash, self._block_hrefs(block)))
+            self._hashes = hashes
+        return hashes
+
+    def _block_hrefs(self, block: int) -> list[str]:
+        """The URLs of the links of the lists of ``block``."""
+        last = block == len(self._blocks)
+        if last and self._tail is None:
+            return self._pending
+        if self._block is not None and self._block[0] == block:
+            return self._block[1]
+        packed = self._tail if last else self._blocks[block]
+        assert packed is not None
+        text = zlib.decompress(packed).decode("utf-8", "surrogatepass")
+        first = self._starts[block * _LISTS_PER_BLOCK]
+        after = (block + 1) * _LISTS_PER_BLOCK
+        end = self._starts[after] if after < len(self._starts) else len(self._lengths)
+        hrefs = []
+        at = 0
+        for length in self._lengths[first:end]:
+            hrefs.append(text[at : at + length])
+            at += length
+        self._block = (block, hrefs)
+        return hrefs
+
+    # -- a sequence of Alternates ----------------------------------------------------------
+
+    @overload
+    def __getitem__(self, index: int) -> Alternates: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Alternates]: ...
+
+    def __getitem__(self, index: int | slice) -> Alternates | list[Alternates]:
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("record index out of range")
+        return self.record(index, self.links(self._lists[index]))
+
+    def __iter__(self) -> Iterator[Alternates]:
+        last = 0
+        links: Links = ()
+        for index, number in enumerate(self._lists):
+            if number != last:
+                last, links = number, self.links(number)
+            yield self.record(index, links)
+
+    def __getstate__(self) -> dict[str, Any]:
+        local = {"_hashes", "_keys", "_code_tuples", "_last", "_last_number", "_block"}
+        state = {name: getattr(self, name) for name in self.__slots__ if name not in local}
+        if self._pending:  # sent packed
+            state["_pending"], state["_tail"] = [], _packed(self._pending)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._hashes = self._keys = self._code_tuples = self._block = None
+        self._last, self._last_number = (), 0
+
+
 class Problem(NamedTuple):
     """A defect found across entries, to be reported at ``record``'s position."""
 
@@ -685,43 +1014,133 @@ class Problem(NamedTuple):
 
 Bare: TypeAlias = Callable[[list[str]], list[Alternates]]
 
-_page = attrgetter("page")
-_links = attrgetter("links")
+
+class _Records(Protocol):
+    """What ``check_alternates`` reads of its records (``AlternatesTable``,
+    ``_RecordList``): per record its kind, list of links (by number) and page (by hash);
+    per list its codes and URLs; and a record made whole for a message."""
+
+    def __len__(self) -> int: ...
+
+    def kinds(self) -> Sequence[int]: ...
+
+    def numbers(self) -> Sequence[int]: ...
+
+    def list_count(self) -> int: ...
+
+    def page_hashes(self) -> Sequence[int]: ...
+
+    def codes(self, number: int) -> tuple[str, ...]: ...
+
+    def href_hashes(self, number: int) -> Sequence[int]: ...
+
+    def hrefs(self, number: int) -> list[str]: ...
+
+    def links(self, number: int) -> Links: ...
+
+    def record(self, index: int, links: Links) -> Alternates: ...
+
+
+class _RecordList:
+    """Records given one by one, read as a table is: the records that share one links
+    tuple share its number (equal tuples that are other objects do not, as the checker
+    shares the equal ones), and a record is the one given."""
+
+    def __init__(self, records: Iterable[Alternates]) -> None:
+        self._records = list(records)
+        self._lists: list[Links] = [()]
+        by_id: dict[int, int] = {}
+        self._numbers: array[int] = array("I")
+        for record in self._records:
+            links = record.links
+            number = by_id.get(id(links), 0) if links else 0
+            if links and not number:
+                number = by_id[id(links)] = len(self._lists)
+                self._lists.append(links)
+            self._numbers.append(number)
+        self._hashes: dict[int, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def kinds(self) -> bytes:
+        return bytes([_KIND_CODES[record.kind] for record in self._records])
+
+    def numbers(self) -> array[int]:
+        return self._numbers
+
+    def list_count(self) -> int:
+        return len(self._lists)
+
+    def page_hashes(self) -> list[int]:
+        return [hash(record.page) for record in self._records]
+
+    def codes(self, number: int) -> tuple[str, ...]:
+        return tuple([code for code, _href in self._lists[number]])
+
+    def href_hashes(self, number: int) -> list[int]:
+        hashes = self._hashes.get(number)
+        if hashes is None:
+            hashes = self._hashes[number] = [hash(href) for href in self.hrefs(number)]
+        return hashes
+
+    def hrefs(self, number: int) -> list[str]:
+        return [href for _code, href in self._lists[number]]
+
+    def links(self, number: int) -> Links:
+        return self._lists[number]
+
+    def record(self, index: int, links: Links) -> Alternates:
+        return self._records[index]
 
 
 def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) -> Iterator[Problem]:
     """Compare the alternates of entries: return links, disagreeing clusters, and
-    clusters without x-default. Records come in document order; problems follow it.
-    ``bare`` gives, for URLs that alternates point at but no record is for, the records
-    of the entries that list them with no alternate at all (kind "bare").
+    clusters without x-default. Records come in document order (an ``AlternatesTable``,
+    read by its columns, or any others); problems follow it. ``bare`` gives, for URLs
+    that alternates point at but no record is for, the records of the entries that
+    list them with no alternate at all (kind "bare").
 
-    The records that share one ``links`` tuple (the checker shares equal lists) are
-    looked at together first: when every page the tuple points at is one of them (or
-    has no record, or a defective one), each of them lists each of those pages and is
-    listed back, so they form one cluster (when they point at any) and leave no link
-    unanswered. The links of the other records are followed one by one."""
-    records = list(records)
-    # The first record of each page (assigned from the last, so the first stays).
-    pages = dict(zip(map(_page, reversed(records)), range(len(records) - 1, -1, -1), strict=True))
-    groups: dict[int, list[int]] = {}  # id(links) -> the records with those alternates
-    for index, record in enumerate(records):
-        links = record.links
-        if links and not record.kind:
-            group = groups.get(id(links))
-            if group is None:
-                groups[id(links)] = [index]
+    The records that share one ``links`` tuple (the checker shares equal lists; a table
+    numbers them) are looked at together first: when every page the tuple points at is
+    one of them (or has no record, or a defective one), each of them lists each of those
+    pages and is listed back, so they form one cluster (when they point at any) and
+    leave no link unanswered. The links of the other records are followed one by one.
+    URLs are compared by their hash, as the duplicates are; the strings are read only
+    for the messages and for ``bare``."""
+    source: _Records = records if isinstance(records, AlternatesTable) else _RecordList(records)
+    count = len(source)
+    kinds: Sequence[int] = source.kinds()
+    numbers: Sequence[int] = source.numbers()
+    page_hashes = source.page_hashes()
+    # The first record of each page, by its URL's hash.
+    pages = _PageIndex(page_hashes)
+    get = pages.get
+    extra: list[Alternates] = []  # the records bare gives, after the others
+    # The records with usable alternates by list of links: the first of each list (in
+    # the records' order) and, for each record, the next one with its list.
+    heads: array[int] = array("q")
+    following = array("q", [-1]) * count
+    last = array("q", [-1]) * source.list_count()
+    for index, (number, kind) in enumerate(zip(numbers, kinds, strict=True)):
+        if number and not kind:
+            tail = last[number]
+            if tail < 0:
+                heads.append(index)
             else:
-                group.append(index)
-    url_sets: dict[int, frozenset[str]] = {}
+                following[tail] = index
+            last[number] = index
+    del last
 
-    def urls(record: Alternates) -> frozenset[str]:
-        found = url_sets.get(id(record.links))
-        if found is None:
-            found = url_sets[id(record.links)] = frozenset(href for _code, href in record.links)
+    def members(head: int) -> list[int]:
+        found = []
+        while head >= 0:
+            found.append(head)
+            head = following[head]
         return found
 
     # Who lists whom without being listed back, and who lists each other.
-    parent = list(range(len(records)))
+    parent = array("q", range(count))
 
     def root(index: int) -> int:
         while parent[index] != index:
@@ -729,136 +1148,289 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             index = parent[index]
         return index
 
-    get = pages.get
-    whole: dict[int, list[int]] = {}  # first record -> the records of a group joined whole
+    whole = bytearray(count)  # the first records of the groups joined whole
     apart: list[int] = []  # the records whose links are followed one by one
-    absent: list[str] = []  # the URLs that alternates point at but no record is for
+    # The URLs that alternates point at but no record is for: hash -> (list, link).
+    absent: dict[int, tuple[int, int]] = {}
     pending: list[int] = []  # the groups joined whole that point at some of them
-    for members in groups.values():
-        own = records[members[0]].links
-        joined = False
-        before = len(absent)
-        for _code, href in own:
-            other = get(href)
+    slots, mask, several = pages.parts()
+    for head in heads:
+        number = numbers[head]
+        hashes = source.href_hashes(number)
+        joined = points_away = False
+        for link, value in enumerate(hashes):
+            held = slots[value & mask]  # get(value), written out in the loop of every link
+            if held >= 0:
+                other = held if page_hashes[held] == value else None
+            else:
+                other = None if held == -1 else several.get(value)
             if other is None:
-                absent.append(href)
+                absent.setdefault(value, (number, link))
+                points_away = True
                 continue
-            target = records[other]
-            kind = target.kind
-            if kind == "defective":
+            kind = kinds[other]
+            if kind == _DEFECTIVE:
                 continue
-            if kind or target.links is not own:
-                apart += members
-                absent += [href for _code, href in own if href not in pages]
+            if kind or numbers[other] != number:
+                apart += members(head)
+                for later in range(link + 1, len(hashes)):
+                    if get(hashes[later]) is None:
+                        absent.setdefault(hashes[later], (number, later))
                 break
             joined = True
         else:
             if joined:  # members stand apart still: the first is the root of them all
-                head = members[0]
-                for index in members:
+                index = head
+                while index >= 0:
                     parent[index] = head
-                whole[head] = members
-                if len(absent) > before:
+                    index = following[index]
+                whole[head] = 1
+                if points_away:
                     pending.append(head)
             else:
-                apart += members  # each alone, unless others join it below
+                apart += members(head)  # each alone, unless others join it below
     if bare is not None and absent:
-        listed = bare(sorted(set(absent)))
-        for record in listed:
-            pages.setdefault(record.page, len(records))
-            records.append(record)
-        parent += range(len(parent), len(records))
-        if listed:  # a group pointing at such an entry is not listed back by it
-            for head in pending:
-                apart += whole.pop(head)
+        urls = {source.hrefs(number)[link] for number, link in absent.values()}
+        extra = bare(sorted(urls))
+        for at, listed in enumerate(extra, count):
+            pages.add(hash(listed.page), at)
+        if extra:
+            kinds = bytes(kinds) + bytes([_KIND_CODES[listed.kind] for listed in extra])
+            numbers = array("I", numbers)
+            numbers.extend(bytes(len(extra)))
+            parent.extend(range(count, count + len(extra)))
+            for head in pending:  # a group pointing at such an entry is not listed back by it
+                apart += members(head)
+                whole[head] = 0
     apart.sort()
+
+    url_sets: dict[int, frozenset[int]] = {}
+
+    def urls_of(number: int) -> frozenset[int]:
+        found = url_sets.get(number)
+        if found is None:
+            found = url_sets[number] = frozenset(source.href_hashes(number))
+        return found
 
     # index of B -> [pages A, the last A, (A, [codes]) examples]; the links of one page A
     # come together, so a page listing B under two codes (en, x-default) counts once.
     unanswered: dict[int, list[Any]] = {}
-    sources: set[str] = set()  # the pages A of those links
+    sources: set[int] = set()  # the pages A of those links, by hash
     joins: set[int] = set()  # the roots that the links below joined to others
     for index in apart:
-        record = records[index]
-        own = record.links
-        for code, href in own:
-            other = get(href)
+        number = numbers[index]
+        page = page_hashes[index]
+        for code, value in zip(source.codes(number), source.href_hashes(number), strict=True):
+            other = get(value)
             if other is None or other == index:
                 continue
-            target = records[other]
-            if target.kind == "defective":
+            if kinds[other] == _DEFECTIVE:
                 continue  # its own alternates were reported; they may be meant to list this
-            if target.links is own or record.page in urls(target):
+            if numbers[other] == number or page in urls_of(numbers[other]):
                 a, b = root(index), root(other)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
                     joins.add(a)
                     joins.add(b)
                 continue
-            sources.add(record.page)
+            sources.add(page)
             entry = unanswered.setdefault(other, [0, -1])
             if entry[1] == index:
-                if len(entry) > 2 and entry[-1][0] is record:
+                if len(entry) > 2 and entry[-1][0] == index:
                     entry[-1][1].append(code)
                 continue
             entry[0] += 1
             entry[1] = index
             if len(entry) - 2 < SHOWN:
-                entry.append((record, [code]))
-    not_answered = {records[index].page for index in unanswered}
+                entry.append((index, [code]))
+
+    def page_hash(index: int) -> int:
+        return page_hashes[index] if index < count else hash(extra[index - count].page)
+
+    not_answered = {page_hash(index) for index in unanswered}
+
+    # The records named in messages, made whole; those of one list share its links.
+    shared: dict[int, Links] = {}
+
+    def record(index: int) -> Alternates:
+        if index >= count:
+            return extra[index - count]
+        number = numbers[index]
+        links = shared.get(number)
+        if links is None:
+            links = shared[number] = source.links(number)
+        return source.record(index, links)
 
     # The clusters, by their first record: the groups joined whole that nothing joined
     # since, and the clusters of the other records with alternates (the records without
     # any, and those of kind "bare" or "defective", each stand alone and are skipped).
-    for head in joins.intersection(whole):
-        apart += whole.pop(head)
+    for head in joins:
+        if whole[head]:
+            apart += members(head)
+            whole[head] = 0
     clusters: dict[int, list[int]] = {}
     for index in sorted(apart):
         clusters.setdefault(root(index), []).append(index)
 
     found: list[tuple[int, Problem]] = []
     with_default = 0
-    without_default: list[tuple[int, Alternates, list[str]]] = []
-    for index, (count, _last, *examples) in unanswered.items():
-        found.append((index, _return_link_problem(records[index], count, examples)))
+    without_default: list[tuple[int, list[str]]] = []
+    for index, (times, _last, *examples) in unanswered.items():
+        named = [(record(at), codes) for at, codes in examples]
+        found.append((index, _return_link_problem(record(index), times, named)))
+    hrefs_of: dict[int, frozenset[str]] = {}
+
+    def hrefs(record: Alternates) -> frozenset[str]:
+        found = hrefs_of.get(id(record.links))
+        if found is None:
+            found = hrefs_of[id(record.links)] = frozenset(href for _code, href in record.links)
+        return found
+
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
-    for head in sorted(chain(whole, clusters)):
-        if head in whole:  # one list of alternates, shared by every member
+    whole_heads = (head for head in heads if whole[head])
+    for head in merge(whole_heads, sorted(clusters)):
+        if head < count and whole[head]:  # one list of alternates, shared by every member
             opening = head
-            codes = tuple([code for code, _href in records[head].links])
+            codes = source.codes(numbers[head])
             known = languages_of.get(codes)
             if known is None:
                 known = languages_of[codes] = _languages(set(codes))
             languages, has_default = known
         else:
-            members = clusters[head]
-            opening = members[0]
-            cluster = [records[i] for i in members]
-            if len({id(r.links) for r in cluster}) > 1:
+            indexes = clusters[head]
+            opening = indexes[0]
+            distinct = {numbers[index] for index in indexes}
+            if len(distinct) > 1:
+                cluster = [record(index) for index in indexes]
                 for index, problem in _mismatches(
-                    members, cluster, pages, urls, not_answered, sources, records
+                    indexes,
+                    cluster,
+                    pages,
+                    hrefs,
+                    _HashedURLs(not_answered),
+                    _HashedURLs(sources),
+                    _Made(record),
                 ):
                     found.append((index, problem))
-            distinct = {id(record.links): record.links for record in cluster}
             languages, has_default = _languages(
-                {code for links in distinct.values() for code, _href in links}
+                {code for number in distinct for code in source.codes(number)}
             )
         if len(languages) >= 2:
             if has_default:
                 with_default += 1
             else:
-                without_default.append((opening, records[opening], languages))
+                without_default.append((opening, languages))
     if without_default:
         if with_default == 0 and len(without_default) > 1:
             # No cluster has one: a matter of the generator, said once for the file.
-            index, first, languages = without_default[0]
-            found.append((index, _no_x_default_problem(first, languages, len(without_default))))
+            index, languages = without_default[0]
+            clusters_without = len(without_default)
+            found.append((index, _no_x_default_problem(record(index), languages, clusters_without)))
         else:
-            for index, first, languages in without_default:
-                found.append((index, _no_x_default_problem(first, languages, 1)))
+            for index, languages in without_default:
+                found.append((index, _no_x_default_problem(record(index), languages, 1)))
     found.sort(key=lambda item: item[0])
     for _index, problem in found:
         yield problem
+
+
+class _HashedURLs:
+    """URLs kept by their hash, asked about by URL (``_mismatches``)."""
+
+    __slots__ = ("_hashes",)
+
+    def __init__(self, hashes: set[int]) -> None:
+        self._hashes = hashes
+
+    def __contains__(self, url: object) -> bool:
+        return hash(url) in self._hashes
+
+
+class _PageIndex:
+    """The first record of each page, by the hash of its URL, without an object per page:
+    a slot for each value of the hash's low bits (four to eight a record) holds the
+    record whose page's hash has them (-1: none), or -2 when the pages of several do,
+    whose first records a dict holds. Records added later (``bare``'s) follow the
+    given ones. Asked by URL too (``_mismatches``)."""
+
+    __slots__ = ("_count", "_hashes", "_later", "_mask", "_several", "_slots")
+
+    def __init__(self, hashes: Sequence[int]) -> None:
+        self._hashes = hashes
+        self._count = len(hashes)
+        self._later: list[int] = []
+        mask = self._mask = (1 << max(10, (4 * len(hashes)).bit_length())) - 1
+        slots = self._slots = array("i", [-1]) * (mask + 1)
+        several: dict[int, int] = {}
+        self._several = several
+        for index, value in enumerate(hashes):  # add(), at a third of the cost
+            slot = value & mask
+            held = slots[slot]
+            if held == -1:
+                slots[slot] = index
+            elif held >= 0:
+                known = hashes[held]
+                if known != value:
+                    several[known] = held
+                    several[value] = index
+                    slots[slot] = -2
+            else:
+                several.setdefault(value, index)
+
+    def add(self, value: int, index: int) -> None:
+        """Record ``index`` (the given ones first, in order) for the page of hash
+        ``value``, unless one came first."""
+        if index >= self._count:
+            self._later.append(value)
+        slot = value & self._mask
+        held = self._slots[slot]
+        if held == -1:
+            self._slots[slot] = index
+        elif held >= 0:
+            known = self._hash(held)
+            if known != value:  # another page in the slot: both go to the dict
+                self._several[known] = held
+                self._several.setdefault(value, index)
+                self._slots[slot] = -2
+        else:
+            self._several.setdefault(value, index)
+
+    def _hash(self, index: int) -> int:
+        count = self._count
+        return self._hashes[index] if index < count else self._later[index - count]
+
+    def parts(self) -> tuple[array[int], int, dict[int, int]]:
+        """The slots, the mask of the low bits and the dict, to look up records of the
+        given hashes (before any ``add``) as ``get`` does."""
+        assert not self._later
+        return self._slots, self._mask, self._several
+
+    def get(self, value: int) -> int | None:
+        held = self._slots[value & self._mask]
+        if held >= 0:
+            return held if self._hash(held) == value else None
+        return None if held == -1 else self._several.get(value)
+
+    def __contains__(self, url: object) -> bool:
+        return self.get(hash(url)) is not None
+
+    def __getitem__(self, url: str) -> int:
+        found = self.get(hash(url))
+        if found is None:
+            raise KeyError(url)
+        return found
+
+
+class _Made:
+    """Records by index, made on demand."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[int], Alternates]) -> None:
+        self._make = make
+
+    def __getitem__(self, index: int) -> Alternates:
+        return self._make(index)
 
 
 def _languages(codes: set[str]) -> tuple[list[str], bool]:
@@ -924,16 +1496,27 @@ def _own_code(record: Alternates) -> str:
     return (specific or codes)[0]
 
 
+class _PageLookup(Protocol):
+    def __contains__(self, url: object, /) -> bool: ...
+
+    def __getitem__(self, url: str, /) -> int: ...
+
+
+class _RecordLookup(Protocol):
+    def __getitem__(self, index: int, /) -> Alternates: ...
+
+
 def _mismatches(
     members: list[int],
     cluster: list[Alternates],
-    pages: dict[str, int],
+    pages: _PageLookup,
     urls: Callable[[Alternates], frozenset[str]],
-    not_answered: set[str],
-    sources: set[str],
-    records: list[Alternates],
+    not_answered: Container[str],
+    sources: Container[str],
+    records: _RecordLookup,
 ) -> Iterator[tuple[int, Problem]]:
-    """Members whose alternates differ from the set most members list."""
+    """Members whose alternates differ from the set most members list (``pages``: the
+    first record of each page, by URL; ``records``: each record, by index)."""
     counts = Counter(id(record.links) for record in cluster)
     top = max(counts.values())
     reference = next(r for r in cluster if counts[id(r.links)] == top)
@@ -1035,9 +1618,9 @@ def _no_x_default_problem(first: Alternates, languages: list[str], clusters: int
 class Checker:
     """Checks the xhtml:link alternates of one file.
 
-    Per entry it keeps the links until ``end_entry``; per file, one ``Alternates``
-    record for each entry with defect-free alternates (links shared between entries
-    that list the same set, URLs stored once), compared in ``finish``.
+    Per entry it keeps the links until ``end_entry``; per file, one record for each
+    entry with alternates in an ``AlternatesTable`` (equal lists of links kept once),
+    compared in ``finish``.
     """
 
     def __init__(self, file: FileContext | None = None) -> None:
@@ -1045,10 +1628,9 @@ class Checker:
         self._hrefs: list[str] = []  # every usable href of this entry
         self._defective = False  # a link of this entry has a defect
         self._href_unknown = False  # a link's href is missing or unusable
-        self._records: list[Alternates] = []
+        self._records = AlternatesTable()
         # Every href check_url found nothing in, which also serves to store each URL once.
         self._clean: dict[str, str] = {}
-        self._sets: dict[Links, Links] = {}
         self._href_report = _HrefReport()
         self._file = file
 
@@ -1184,14 +1766,12 @@ class Checker:
             if not href_unknown:  # else the link meant for the page itself may be the broken one
                 self._self_missing(context, links, report)
             defective = True
+        position = entry.line << 32 | entry.column
         if defective or not links:
-            self._records.append(
-                Alternates(page, entry.line, entry.column, (), kind="defective", index=entry.index)
-            )
+            self._records.add(page, position, (), entry.index, kind="defective")
             return
         pairs = tuple(sorted({(code, href) for code, href, _link in links}))
-        pairs = self._sets.setdefault(pairs, pairs)
-        self._records.append(Alternates(page, entry.line, entry.column, pairs, index=entry.index))
+        self._records.add(page, position, pairs, entry.index)
 
     def _duplicates(self, links: list[tuple[str, str, Node]], report: Reporter) -> bool:
         first: dict[str, tuple[str, Node]] = {}
@@ -1238,11 +1818,11 @@ class Checker:
         entry = context.entry
         report.add(SELF_MISSING.at(entry.line, entry.column, message))
 
-    def take_records(self) -> list[Alternates]:
+    def take_records(self) -> AlternatesTable:
         """The entries' records, for a check across the files of a set instead of ``finish``."""
-        records, self._records = self._records, []
+        records, self._records = self._records, AlternatesTable()
         self._clean.clear()
-        self._sets.clear()
+        records.pack()
         return records
 
     def finish(self, report: Reporter) -> None:

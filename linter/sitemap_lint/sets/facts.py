@@ -113,8 +113,9 @@ class FileFacts(Mutable):
     # The newest lastmod of the file's entries (a urlset's pages, an index's sitemaps).
     newest_lastmod: datetime | None = None
     children: list[Child] = field(default_factory=list)
-    # hreflang records (rules.hreflang.Alternates), checked across files by the set.
-    alternates: list[Alternates] = field(default_factory=list)
+    # hreflang records, checked across files by the set: the hreflang checker's
+    # (rules.hreflang.AlternatesTable, compact), or any others.
+    alternates: Sequence[Alternates] = field(default_factory=list)
     # The normal form (see ``normal_url``) of URLs written otherwise, by hash.
     normal_forms: dict[int, str] = field(default_factory=dict)
     # How the findings across files name the file's entries (None: it has no elements).
@@ -136,7 +137,7 @@ class FileFacts(Mutable):
         url_count: int = 0,
         newest_lastmod: datetime | None = None,
         children: list[Child] | None = None,
-        alternates: list[Alternates] | None = None,
+        alternates: Sequence[Alternates] | None = None,
         normal_forms: dict[int, str] | None = None,
         pointer: EntryPointer | None = None,
         _hashes: array[int] | None = None,
