@@ -2113,7 +2113,7 @@ class FastPath:
                 return _NOT_PROVED
         extra = self._alternates(kinds, links, url)
         if extra is not _NOT_PROVED:
-            if len(self._link_sets) > 4096:
+            if len(self._link_sets) > 256:  # (a cluster's pages stand together)
                 self._link_sets.clear()
             self._link_sets[key] = (extra[1], frozenset(links.values()))
         return extra
