@@ -1370,11 +1370,13 @@ def test_clean_extension_entries_are_proved(monkeypatch, tmp_path, window):
     assert "IM004" in {f.code for f in outcome.findings}
 
 
+@pytest.mark.parametrize("title_first", [False, True])
 @pytest.mark.parametrize("newline", ["\n", "\r\n", ""])
-def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newline):
-    """An image's caption and title (IM004 while the image checker runs): the entry is
-    proved, and the finding made when the run is entered, at the first of them, its
-    pointer naming the image by its number in the entry."""
+def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newline, title_first):
+    """An image's caption and title (IM004 while the image checker runs; IM006 for a
+    title before the caption, as some shops write them): the entry is proved, and the
+    findings made when the run is entered, at the first of them (at the caption), their
+    pointers naming the image by its number in the entry."""
     entries = []
     for i in range(40):
         images = []
@@ -1383,7 +1385,7 @@ def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newlin
             if (i + n) % 2:
                 inner.append(f"<image:caption>Caption {n}</image:caption>")
             if (i + n) % 3:
-                inner.append(f"<image:title>Title {n}</image:title>")
+                inner.insert(1 if title_first else 2, f"<image:title>Title {n}</image:title>")
             gap = newline + "      " if newline else ""
             images.append(f"<image:image>{gap}{gap.join(inner)}{gap}</image:image>")
         gap = newline + "    " if newline else ""
@@ -1396,7 +1398,26 @@ def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newlin
     pointers = [f.xpath for f in outcome.findings if f.code == "IM004"]
     assert len(pointers) > 20
     assert "/urlset/url[4]/image:image[2]/image:title" in pointers
+    assert ("IM006" in {f.code for f in outcome.findings}) is title_first
     assert_same_json(monkeypatch, path)
+
+
+def test_captions_and_titles_without_the_image_checker(monkeypatch, tmp_path):
+    """With the image rules off, a caption and title in the schema's order are proved
+    silently; a title before the caption (which the schema rejects) is not proved."""
+    entries = []
+    for i in range(30):
+        inner = ["<image:caption>C</image:caption>", "<image:title>T</image:title>"]
+        if i % 3 == 0:
+            inner.reverse()
+        entries.append(
+            f"  <url><loc>https://www.example.com/p/{i}</loc><image:image>"
+            f"<image:loc>https://cdn.example.com/{i}.jpg</image:loc>{''.join(inner)}"
+            "</image:image></url>\n"
+        )
+    path = write(tmp_path, extension_head() + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path, enabled=frozenset({"DU001"}))
+    assert outcome.proved == 20
 
 
 def test_an_odd_extension_sitemap_reports_the_same(monkeypatch, tmp_path):

@@ -180,7 +180,7 @@ elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
-| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them (``FastPath.report_deprecated``, with ``image.report_deprecated``); the order of the schema's sequence (IM006). |
+| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.report_deprecated`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
 | ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
@@ -547,8 +547,10 @@ def _extension_items(
             alternatives.append(
                 rf"<{i}:image>{_GAP}<{i}:loc>{group}{_IMAGE_URL}|{_IN_CDATA.format(_EXT_URL)})"
                 rf"</{i}:loc>{_GAP}"
+                # (a title before the caption, as some shops write them: IM006)
+                rf"(?:<{i}:title>{_TEXT}</{i}:title>{_GAP}<{i}:caption>{_TEXT}</{i}:caption>{_GAP}|"
                 rf"(?:{group}<{i}:caption>){_TEXT}</{i}:caption>{_GAP})?"
-                rf"(?:{group}<{i}:title>){_TEXT}</{i}:title>{_GAP})?</{i}:image>"
+                rf"(?:{group}<{i}:title>){_TEXT}</{i}:title>{_GAP})?)</{i}:image>"
             )
         else:
             alternatives.append("(?!)()()()")
@@ -908,9 +910,9 @@ class ProvenRun:
         self.news: dict[int, tuple[str, int, int]] | None = None
         # The entries with images whose caption or title the image checker reports
         # (IM004), by their index in ``entries``: for each such image, its number in the
-        # entry, where it and its first such child start, those children's names
+        # entry, where it starts, those children's names and places in order
         # (``FastPath.report_deprecated``).
-        self.deprecated: dict[int, list[tuple[int, int, int, tuple[str, ...]]]] | None = None
+        self.deprecated: dict[int, list[tuple[int, int, tuple[tuple[str, int], ...]]]] | None = None
         # The numbers of the entries in ``ampersands``, ``iris`` or ``spaced``, and
         # ``values``, ascending: made when the run is entered.
         self._numbers: tuple[list[int], list[int], list[int]] | None = None
@@ -1284,9 +1286,9 @@ class FastPath:
         self._video: VideoProof | None = None  # made with the root
         self.alternates: Any = None  # the hreflang checker, once made
         # The images of the last entry ``_extensions_slowly`` proved whose caption or title
-        # the image checker reports (IM004): their number in the entry, where they and
-        # their first such child start in the entry's extension text, those children.
-        self.deprecated: list[tuple[int, int, int, tuple[str, ...]]] = []
+        # the image checker reports (IM004): their number in the entry, where they start
+        # in the entry's extension text, and those children's names and places, in order.
+        self.deprecated: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []
         self._news: NewsProof | None = None  # made with the root
         self.news: Any = None  # the news checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
@@ -1326,18 +1328,21 @@ class FastPath:
         self.news.enter_proved(entry, news, name, self.checker.sink)
 
     def report_deprecated(
-        self, entry: Node, images: list[tuple[int, int, int, tuple[str, ...]]]
+        self, entry: Node, images: list[tuple[int, int, tuple[tuple[str, int], ...]]]
     ) -> None:
-        """Report the captions and titles of a proved entry's images (IM004) as the
-        image checker does, each image as a child of ``entry`` (which names it in
-        pointers: the entry's children are kept in the document's order)."""
-        from sitemap_lint.rules.image import NAMESPACE, report_deprecated
+        """Report the captions and titles of a proved entry's images as the image
+        checker does (IM004, and IM006 for a title before the caption), each image as
+        a child of ``entry`` (which names it in pointers: the entry's children are kept
+        in the document's order)."""
+        from sitemap_lint.rules.image import NAMESPACE, check_order, report_deprecated
 
         sink = self.checker.sink
-        for number, image_here, child_here, names in images:
+        for number, image_here, spans in images:
             image = Node(NAMESPACE, "image", {}, image_here >> 32, image_here & 0xFFFFFFFF)
-            line, column = child_here >> 32, child_here & 0xFFFFFFFF
-            image.children.append(Node(NAMESPACE, names[0], {}, line, column))
+            image.children.append(Node(NAMESPACE, "loc", {}, image.line, image.column))
+            for name, here in spans:
+                image.children.append(Node(NAMESPACE, name, {}, here >> 32, here & 0xFFFFFFFF))
+            first = image.children[1]
             # The images before it, for its number among them in pointers.
             before = sum(child.name == "image" for child in entry.children)
             entry.children.extend(
@@ -1345,7 +1350,10 @@ class FastPath:
                 for _ in range(number - 1 - before)
             )
             entry.children.append(image)
-            report_deprecated([f"<image:{name}>" for name in names], line, column, sink)
+            names = [f"<image:{name}>" for name, _here in spans]
+            report_deprecated(names, first.line, first.column, sink)
+            if spans[0][0] == "title" and len(spans) == 2:
+                check_order(image, _Into(sink))
         entry.children.sort(key=lambda node: (node.line, node.column))
 
     def resolve(self, checker: FileChecker) -> None:
@@ -1820,7 +1828,11 @@ class FastPath:
                     ext_at = found_match.start(10)
                     spots: dict[int, int] = {}
                     news = self._news
-                    offsets = [at for _n, *ats, _names in self.deprecated for at in ats]
+                    offsets = [
+                        at
+                        for _number, image_at, spans in self.deprecated
+                        for at in (image_at, *(child_at for _name, child_at in spans))
+                    ]
                     if "n" in extra[0]:
                         assert news is not None  # the kind of its extras
                         offsets += (news.news_at, news.name_at)
@@ -1845,8 +1857,12 @@ class FastPath:
                         if run.deprecated is None:
                             run.deprecated = {}
                         run.deprecated[len(entries) - 1] = [
-                            (number, spots[image_at], spots[child_at], names)
-                            for number, image_at, child_at, names in self.deprecated
+                            (
+                                number,
+                                spots[image_at],
+                                tuple((name, spots[at]) for name, at in spans),
+                            )
+                            for number, image_at, spans in self.deprecated
                         ]
                 last_entry = found_match
             self.entries_bound = bound
@@ -2167,14 +2183,30 @@ class FastPath:
         links: dict[str, str] = {}
         deprecated = self.deprecated
         deprecated.clear()
+        caption_tag, title_tag = self._titled or ("\0", "\0")
         for item in self._items.finditer(ext):
-            location, caption, title, link = item.groups()
+            location, _caption, _title, link = item.groups()
             if location:
-                if (caption or title) and not self._titles:
-                    # image.Checker reports them (IM004), in place (``report_deprecated``).
-                    first = item.start(2) if caption else item.start(3)
-                    names = ("caption",) * bool(caption) + ("title",) * bool(title)
-                    deprecated.append((len(images) + 1, item.start(), first, names))
+                written = item.group()
+                children = sorted(
+                    (at, name)
+                    for at, name in (
+                        (written.find(caption_tag), "caption"),
+                        (written.find(title_tag), "title"),
+                    )
+                    if at >= 0
+                )
+                if children:
+                    if "<!--" in written or "<?" in written:
+                        return _NOT_PROVED  # (their tags' text may stand in a comment)
+                    if not self._titles:
+                        # image.Checker reports them (IM004; IM006 for a title before
+                        # the caption), in place (``report_deprecated``).
+                        start = item.start()
+                        spans = tuple((name, start + at) for at, name in children)
+                        deprecated.append((len(images) + 1, start, spans))
+                    elif children[0][1] == "title" and len(children) == 2:
+                        return _NOT_PROVED  # the schema's order (no check reports it)
                 location = _image_location(location)
                 # image.Checker: a URL for the URL rules (as image:loc), no repeat in the
                 # entry, at most 1,000 images.

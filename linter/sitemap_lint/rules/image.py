@@ -294,7 +294,7 @@ def _check_children(
         first = deprecated[0]
         names = [f"<image:{node.name}>" for node in deprecated]
         report_deprecated(names, first.line, first.column, report)
-    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
+    check_order(image, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
         return None
@@ -312,6 +312,11 @@ def _check_children(
     urls.check_url(loc.text, loc, report, field="image:loc", replacements=replacements)
     urls.check_escaped_twice(loc, report)
     return loc
+
+
+def check_order(image: Node, report: Reporter) -> None:
+    """IM006 where the children of one image:image stand out of the schema's order."""
+    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
 
 
 def report_deprecated(names: list[str], line: int, column: int, report: Reporter) -> None:
