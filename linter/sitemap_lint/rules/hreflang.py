@@ -9,7 +9,7 @@ disagree, `x-default`. It takes records and yields ``Problem``s, so a check
 across several files can feed it the records of all of them.
 
 Language codes are validated against ISO 639, ISO 15924 and ISO 3166-1 through
-``domain.langtags`` (pycountry data, imported on first use only), and each verdict is
+``domain.langtags`` (pycountry's codes, read on first use only), and each verdict is
 cached per value: a sitemap has few distinct codes, so 200,000 links cost 200,000
 dictionary look-ups.
 """
