@@ -18,18 +18,19 @@ our rules need beyond the five withdrawn codes below.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
+
+from sitemap_lint.support.patterns import lazy
 
 # ISO 639-1 codes that were withdrawn, still written by old generators: the code that
 # replaced each (the IANA language subtag registry's Preferred-Value).
 WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 
-_SUBTAG_SEPARATOR = re.compile(r"[-_]")
-_VARIANT = re.compile(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
-_QUALIFIERS = re.compile(r"^modern\s+|\s*\(.*\)$")
+_SUBTAG_SEPARATOR = lazy(r"[-_]")
+_VARIANT = lazy(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
+_QUALIFIERS = lazy(r"^modern\s+|\s*\(.*\)$")
 
 
 class Language(NamedTuple):
