@@ -88,7 +88,11 @@ class _SettingsCommand(_Command):
 
 
 def _size(setting: Setting) -> Callable[[str], int]:
+    shown_default = format_size(setting.default)
+
     def parse(text: str) -> int:
+        if text == shown_default:  # click hands every run the default as shown
+            return int(setting.default)
         try:
             return parse_size(text, setting.flag)
         except UsageError as error:
