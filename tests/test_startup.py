@@ -8,11 +8,14 @@ declared; one run of a plain check serves the tests that look at it.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemap_lint.engine.collector import THRESHOLDS
 
@@ -103,6 +106,7 @@ NOT_AT_START = (
     "encodings.utf_16_le",
     "encodings.utf_32_le",
     "pycountry",  # language names only (domain.langtags reads its own table)
+    "shlex",  # a command line with a word to quote (settings.declared.shell_words)
 )
 
 
@@ -270,3 +274,11 @@ def test_a_deferred_module_is_imported_when_first_read() -> None:
         "True True False",  # a later import gets the real module
         "colorsys module",  # a name imported from it: the real module at once
     ]
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("aZ09_@%+=:,./- '\"$*\\\té\x00;&"), max_size=6)))
+def test_the_command_line_is_quoted_as_shlex_quotes_it(words: list[str]) -> None:
+    """settings.declared.shell_words loads shlex only for a word that needs quotes."""
+    from sitemap_lint.settings.declared import shell_words
+
+    assert shell_words(words) == shlex.join(words)
