@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import NamedTuple
 
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 # ISO 639-1 codes that were withdrawn, still written by old generators: the code that
 # replaced each (the IANA language subtag registry's Preferred-Value).

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple
 from urllib.parse import quote
 
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 
 class ParsedURL(NamedTuple):

@@ -10,10 +10,10 @@ attributes without white space between them, and the tag's '>' missing.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from sitemap_lint.model import ATTRIBUTE_NAME, EQUALS, OTHER_QUOTES, QUOTED_VALUE
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 _SPACE = lazy(rb"[ \t\r\n]*")
 _NAME = lazy(ATTRIBUTE_NAME.encode())

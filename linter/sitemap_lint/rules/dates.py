@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
@@ -17,6 +17,7 @@ from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext

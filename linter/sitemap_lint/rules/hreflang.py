@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 from weakref import WeakKeyDictionary
 
 from sitemap_lint.domain import langtags
@@ -43,7 +43,7 @@ from sitemap_lint.rules.urls import (
 )
 from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.support.patterns import lazy
-from sitemap_lint.support.records import Frozen, slot_setters
+from sitemap_lint.support.records import Frozen, NamedTuple, slot_setters
 from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
