@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from sitemap_lint.domain.sequence import Break
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.finding import Edit, Finding, FindingFix, Rule
 from sitemap_lint.formats.feed import FeedFormat
@@ -53,6 +54,7 @@ RECORDS: list[tuple[type, dict[str, bool]]] = [
     (RuleSelection, FROZEN),
     (Source, FROZEN),
     (FeedFormat, FROZEN),
+    (Break, FROZEN),
     (Alternates, FROZEN_SLOTS),
     (CheckSpec, {"frozen": True, "eq": False}),
     (Outcome, {}),
