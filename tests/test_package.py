@@ -45,6 +45,7 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "linter" not in tops and "schemas" not in tops
     for schema in ("sitemap.xsd", "siteindex.xsd", "bundle-urlset.xsd", "sitemap-video.xsd"):
         assert f"sitemap_lint/schemas/{schema}" in names
+    assert "sitemap_lint/domain/langtags.txt" in names  # the language-tag table
     assert any(name.endswith("entry_points.txt") for name in names)
 
 

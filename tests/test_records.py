@@ -4,7 +4,8 @@ Each record writes out its ``__init__`` and takes its other methods from a base 
 (start-up cost: see records.py). For each, the test builds the dataclass it stands for
 (``make_dataclass`` with the record's fields and the flags the class used to be declared
 with) and compares the two: construction with and without the optional fields, repr,
-equality field by field, hash, order, immutability, ``replace`` and pickling.
+equality field by field, hash, order, immutability, ``replace`` and pickling. The
+records' ``NamedTuple`` is held to ``typing.NamedTuple`` the same way.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import pickle
+import typing
 from typing import Any
 
 import pytest
 
+from sitemap_lint.domain.sequence import Break
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.finding import Edit, Finding, FindingFix, Rule
 from sitemap_lint.formats.feed import FeedFormat
@@ -31,6 +34,7 @@ from sitemap_lint.settings.declared import Setting
 from sitemap_lint.settings.options import Options
 from sitemap_lint.settings.profiles import Profile
 from sitemap_lint.settings.selection import RuleSelection
+from sitemap_lint.support import records
 
 # Each record and the dataclass flags it was declared with before.
 FROZEN = {"frozen": True}
@@ -50,6 +54,7 @@ RECORDS: list[tuple[type, dict[str, bool]]] = [
     (RuleSelection, FROZEN),
     (Source, FROZEN),
     (FeedFormat, FROZEN),
+    (Break, FROZEN),
     (Alternates, FROZEN_SLOTS),
     (CheckSpec, {"frozen": True, "eq": False}),
     (Outcome, {}),
@@ -177,3 +182,94 @@ def test_a_record_is_frozen_replaced_and_pickled_as_its_dataclass(
     copied = pickle.loads(pickle.dumps(ours))
     assert type(copied) is record
     assert dataclasses.asdict(copied) == dataclasses.asdict(ours)
+
+
+# The same class body declared on typing's NamedTuple and on the records' one (module
+# level, so that pickle finds them by name).
+class TypingPoint(typing.NamedTuple):
+    """A point."""
+
+    x: int
+    y: int = 0
+    label: str | None = None
+
+    def moved(self, by: int) -> TypingPoint:
+        return self._replace(x=self.x + by)
+
+    @property
+    def norm(self) -> int:
+        return abs(self.x) + abs(self.y)
+
+
+class RecordPoint(records.NamedTuple):
+    """A point."""
+
+    x: int
+    y: int = 0
+    label: str | None = None
+
+    def moved(self, by: int) -> RecordPoint:
+        return self._replace(x=self.x + by)
+
+    @property
+    def norm(self) -> int:
+        return abs(self.x) + abs(self.y)
+
+
+class TypingBare(typing.NamedTuple):
+    a: str
+    b: list[int]
+
+
+class RecordBare(records.NamedTuple):
+    a: str
+    b: list[int]
+
+
+@pytest.mark.parametrize(
+    ("declared", "made"),
+    [(TypingPoint, RecordPoint), (TypingBare, RecordBare)],
+)
+def test_a_record_named_tuple_is_typings(declared: Any, made: Any) -> None:
+    assert made.__bases__ == declared.__bases__ == (tuple,)
+    assert made._fields == declared._fields
+    assert made._field_defaults == declared._field_defaults
+    assert made.__doc__.replace("Record", "Typing") == declared.__doc__
+    assert made.__module__ == declared.__module__
+    assert made.__qualname__.replace("Record", "Typing") == declared.__qualname__
+    assert list(made.__annotations__) == list(declared.__annotations__)
+    assert typing.get_type_hints(made) == typing.get_type_hints(declared)
+    own = {name for name in vars(declared) if not name.startswith("__")}
+    assert own == {name for name in vars(made) if not name.startswith("__")}
+    values = ("p", (1,)) if declared is TypingBare else (3, -4, "q")
+    one, other = made(*values), declared(*values)
+    assert one == other and hash(one) == hash(other)
+    assert repr(one).replace("Record", "Typing") == repr(other)
+    assert one._asdict() == other._asdict()
+    assert pickle.loads(pickle.dumps(one)) == one
+    assert type(pickle.loads(pickle.dumps(one))) is made
+    if declared is TypingPoint:
+        assert made(1) == declared(1) == (1, 0, None)
+        assert made(1, 2).moved(3) == (4, 2, None) and made(1, -2).norm == 3
+        assert type(made(1).moved(1)) is made
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ("a: int = 1\n    b: int", TypeError),  # a field without a default after one with
+        ("a: int = 1\n    b: int = 2\n    c: str", TypeError),
+        ("a: int\n    def _replace(self): pass", AttributeError),  # typing's own name
+        ("a: int\n    __slots__ = ()", AttributeError),
+    ],
+)
+def test_a_record_named_tuple_refuses_what_typing_refuses(
+    body: str, error: type[Exception]
+) -> None:
+    messages = []
+    for base in ("typing.NamedTuple", "records.NamedTuple"):
+        source = f"class Bad({base}):\n    {body}\n"
+        with pytest.raises(error) as raised:
+            exec(source, {"typing": typing, "records": records, "__name__": __name__})
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]

@@ -8,11 +8,14 @@ declared; one run of a plain check serves the tests that look at it.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitemap_lint.engine.collector import THRESHOLDS
 
@@ -91,6 +94,19 @@ NOT_AT_START = (
     "sitemap_lint.fix.write",
     "sitemap_lint.fix.diff",
     "sitemap_lint.fix.split",
+    "sitemap_lint.formats.feed",  # a feed's root only
+    "subprocess",  # typer's, for typer.launch and completion (support.deferred)
+    "shellingham",  # typer's, for completion
+    "decimal",  # a priority or a video rating out of the ordinary
+    "calendar",
+    "http",  # a fetch's status phrase
+    "html",  # an undefined entity reference
+    "unicodedata",  # a text that is not all printable
+    "encodings.utf_16",  # no NUL byte at the start: no UTF-16 or UTF-32 to tell
+    "encodings.utf_16_le",
+    "encodings.utf_32_le",
+    "pycountry",  # language names only (domain.langtags reads its own table)
+    "shlex",  # a command line with a word to quote (settings.declared.shell_words)
 )
 
 
@@ -136,11 +152,10 @@ def test_a_check_writes_out_no_rule_documentation(plain_check: dict[str, object]
 def test_a_check_declares_no_dataclass_with_generated_methods(
     plain_check: dict[str, object],
 ) -> None:
-    """The dataclasses a plain check declares are records (records.py); only the domain
-    package's ``Break`` (the domain imports nothing outside itself) is generated."""
+    """The dataclasses a plain check declares are records (records.py)."""
     assert isinstance(plain_check["declared"], int)
     assert plain_check["declared"] >= 20  # the probe saw the declarations
-    assert plain_check["generated"] == ["sitemap_lint.domain.sequence.Break"]
+    assert plain_check["generated"] == []
 
 
 @pytest.mark.slow
@@ -212,3 +227,57 @@ def test_the_console_script_is_the_entry_point_that_tunes_the_collector() -> Non
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     scripts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts["sitemap-lint"] == "sitemap_lint.__main__:main"
+
+
+def test_the_checker_loads_the_feed_front_end_for_every_feed_root() -> None:
+    """The checker imports formats.feed only for the root names in _FEED_ROOTS: every
+    root is_feed takes has one of them."""
+    from sitemap_lint.engine.checker import _FEED_ROOTS
+    from sitemap_lint.formats.feed import ATOM_NS, RDF_NS, is_feed
+    from sitemap_lint.model import SITEMAP_NS, Node
+
+    names = {*_FEED_ROOTS, "urlset", "sitemapindex", "html", "Feed", "rdf", "channel", "RSS"}
+    namespaces = ("", ATOM_NS, RDF_NS, SITEMAP_NS, "urn:example:atom", "urn:example")
+    feeds = {name for name in names for ns in namespaces if is_feed(Node(ns, name, {}, 1, 1))}
+    assert feeds == set(_FEED_ROOTS)
+
+
+# Imports a module of the standard library under deferring, then reads it.
+DEFERRING_PROBE = """
+import sys
+import json
+from sitemap_lint.support.deferred import Placeholder, deferring
+assert "wave" not in sys.modules and "colorsys" not in sys.modules
+with deferring("wave", "json"):
+    import wave as held
+    import json as kept
+print("@@", isinstance(held, Placeholder), "wave" in sys.modules, kept is json)
+print("@@", held.Error.__module__, "wave" in sys.modules)
+import wave
+print("@@", wave is not held, wave.Error is held.Error, isinstance(wave, Placeholder))
+with deferring("colorsys"):
+    from colorsys import rgb_to_hsv
+print("@@", rgb_to_hsv.__module__, type(sys.modules["colorsys"]).__name__)
+"""
+
+
+def test_a_deferred_module_is_imported_when_first_read() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", DEFERRING_PROBE], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line.removeprefix("@@ ") for line in done.stdout.splitlines()]
+    assert lines == [
+        "True False True",  # a placeholder, gone from sys.modules; one imported is kept
+        "wave True",  # read: the real module is imported
+        "True True False",  # a later import gets the real module
+        "colorsys module",  # a name imported from it: the real module at once
+    ]
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("aZ09_@%+=:,./- '\"$*\\\té\x00;&"), max_size=6)))
+def test_the_command_line_is_quoted_as_shlex_quotes_it(words: list[str]) -> None:
+    """settings.declared.shell_words loads shlex only for a word that needs quotes."""
+    from sitemap_lint.settings.declared import shell_words
+
+    assert shell_words(words) == shlex.join(words)

@@ -11,9 +11,6 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 
-import typer
-from typer.core import TyperCommand
-
 from sitemap_lint._version import __version__
 from sitemap_lint.errors import UsageError, internal_error, plugin_at_fault
 from sitemap_lint.settings.declared import (
@@ -25,6 +22,12 @@ from sitemap_lint.settings.declared import (
     refuse_empty_path,
 )
 from sitemap_lint.settings.parsing import format_size, parse_size, resolve_color
+from sitemap_lint.support.deferred import deferring
+
+# typer's subprocess and shellingham serve typer.launch and shell completion only.
+with deferring("subprocess", "shellingham"):
+    import typer
+    from typer.core import TyperCommand
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Rule
@@ -88,7 +91,11 @@ class _SettingsCommand(_Command):
 
 
 def _size(setting: Setting) -> Callable[[str], int]:
+    shown_default = format_size(setting.default)
+
     def parse(text: str) -> int:
+        if text == shown_default:  # click hands every run the default as shown
+            return int(setting.default)
         try:
             return parse_size(text, setting.flag)
         except UsageError as error:

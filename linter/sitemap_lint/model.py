@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import NamedTuple
+
+from sitemap_lint.support.records import NamedTuple
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_lint.domain import langtags
+from sitemap_lint.domain import langdata, langtags
 from sitemap_lint.domain.langtags import Country, Language
 from sitemap_lint.rules import hreflang, news
 
@@ -124,9 +124,16 @@ def test_news_uses_the_same_withdrawn_table() -> None:
     assert news._language_fix("in-ID") == "id"
 
 
-def test_files_read_as_pycountry_reads_them() -> None:
+def test_the_table_is_written_from_the_installed_pycountry() -> None:
+    """langtags.txt is what domain.langdata writes from pycountry's data files now: after
+    pycountry's data change, `python -m sitemap_lint.domain.langdata` writes it again."""
+    written = langdata.table(langdata.pycountry_databases())
+    assert langdata.TABLE.read_text(encoding="utf-8") == written
+
+
+def test_the_table_finds_what_pycountry_finds() -> None:
     """Every two- and three-letter code (and every script code, with some that are
-    none) finds in the files read directly what pycountry's own look-up finds."""
+    none) finds in the table what pycountry's own look-up finds."""
     from itertools import product
     from string import ascii_lowercase
 
@@ -147,34 +154,28 @@ def test_files_read_as_pycountry_reads_them() -> None:
     found = 0
     for database, field, value in cases:
         direct = langtags._lookup(database, field, value)
-        expected = langtags._lookup_through_api(database, field, value)
+        entry = getattr(pycountry, database).get(**{field: value})
+        expected = None if entry is None else dict(entry)
         if expected is not None:
-            expected = {key: expected[key] for key in langtags._KEPT if key in expected}
+            expected = {key: expected[key] for key in langdata.KEPT if key in expected}
         assert direct == expected, (database, field, value)
         found += direct is not None
     assert found > 7000  # the languages' three-letter codes, at least
 
 
-def test_without_the_files_the_lookups_go_through_pycountry(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(langtags, "_indexes", dict.fromkeys(langtags._DATABASES))
-    for function in (langtags.language, langtags.script, langtags.country):
-        function.cache_clear()
-    langtags.withdrawn_country.cache_clear()
-    try:
-        assert langtags.language("ger") == Language("German", "de", False)
-        assert langtags.script("hant") == "Hant"
-        assert langtags.country("deu") == Country("Germany", "DE")
-        assert langtags.withdrawn_country("yu") is not None
-        assert langtags.language("xx") is None
-    finally:
-        for function in (langtags.language, langtags.script, langtags.country):
-            function.cache_clear()
-        langtags.withdrawn_country.cache_clear()
+@pytest.mark.parametrize(
+    "code",
+    ["e\tn", "en\nde", "e-n", "", "\u0130t", "d\u00e9"],
+)
+def test_what_no_code_can_be_is_found_in_no_line(code: str) -> None:
+    """A value with a tab, a line break or a letter outside ASCII matches no line."""
+    assert langtags._lookup("languages", "alpha_2", code) is None
+    assert langtags._lookup("languages", "alpha_3", code) is None
 
 
-def test_a_missing_file_is_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(langtags._DATABASES, "scripts", ("absent.json", "15924", ("alpha_4",)))
-    assert langtags._read("scripts") is None
-    assert langtags._read("countries") is not None
+def test_a_look_up_is_in_any_case() -> None:
+    assert langtags._lookup("countries", "alpha_2", "gB") == {
+        "name": "United Kingdom",
+        "alpha_2": "GB",
+    }
+    assert langtags.language("\u212ao") == langtags.language("ko")  # the Kelvin sign: k

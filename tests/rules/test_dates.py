@@ -240,3 +240,16 @@ def test_in_the_future(value: str, codes: list[str]) -> None:
 
 def test_surrounding_whitespace_is_allowed() -> None:
     assert future_codes("\n      2024-05-08\n    ") == []
+
+
+def test_days_in_a_month_are_the_calendar_modules() -> None:
+    import calendar
+
+    from sitemap_lint.rules.dates import _MONTHS, _days_in
+
+    assert all(
+        _days_in(year, month) == calendar.monthrange(year, month)[1]
+        for year in range(1, 10000)
+        for month in range(1, 13)
+    )
+    assert {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name} == _MONTHS

@@ -13,7 +13,9 @@ over ASCII hosts never load it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     import idna

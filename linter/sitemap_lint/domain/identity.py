@@ -12,12 +12,13 @@ from sitemap_lint.domain.urls import (
     normal_escape,
     remove_dot_segments,
 )
+from sitemap_lint.support.patterns import lazy
 
-_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
+_URL = lazy(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
-_PATH_END = re.compile(r"[?#]")
+_PATH_END = lazy(r"[?#]")
 # An escape not in normal form: a lower-case hex digit, or an unreserved character's.
-ABNORMAL_ESCAPE = re.compile(
+ABNORMAL_ESCAPE = lazy(
     r"%(?:[0-9A-Fa-f][a-f]|[a-f][0-9A-F]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
 )
 

@@ -1,14 +1,13 @@
 """Language tags: the ISO 639, ISO 15924 and ISO 3166-1 look-ups behind hreflang values
 and ``news:language``, in one place.
 
-The data come from pycountry, loaded on first use only (loading it costs start-up
-time that runs without such values should not pay); every look-up is cached, since a
-sitemap repeats a few codes many times. The code look-ups read pycountry's own data
-files (ISO 639-3, ISO 15924, ISO 3166-1 and -3, found without importing the package)
-into one index each, as its ``Database.get`` does: importing pycountry costs about
-45 ms, most of it the package's version read through ``importlib.metadata``, and its
-first look-up 25 ms more, against about 10 ms for the files. Where the files are not
-where they are expected, the look-ups go through pycountry's API.
+The code look-ups read ``langtags.txt``, the codes of pycountry's data files with what
+the look-ups return of their entries (written by ``domain.langdata``), once, on the first
+look-up; each look-up finds its code's line with one search of its section (no index is
+built) and is cached, since a sitemap repeats a few codes many times. Reading
+pycountry's own files cost about 24 ms a run (the ISO 639-3 file is 0.9 MB of JSON),
+importing pycountry about 45 ms and its first look-up 25 ms more; pycountry's API is
+still the way from a language's name to its code (``language_for_name``).
 
 Why not the ``langcodes`` package: it is measured and compared in the README
 (Dependencies). In short, its alias data map ``tl`` to ``fil``, which is wrong where
@@ -18,20 +17,20 @@ our rules need beyond the five withdrawn codes below.
 
 from __future__ import annotations
 
-import json
-import re
+import os
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
-from typing import NamedTuple
+
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 # ISO 639-1 codes that were withdrawn, still written by old generators: the code that
 # replaced each (the IANA language subtag registry's Preferred-Value).
 WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 
-_SUBTAG_SEPARATOR = re.compile(r"[-_]")
-_VARIANT = re.compile(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
-_QUALIFIERS = re.compile(r"^modern\s+|\s*\(.*\)$")
+_SUBTAG_SEPARATOR = lazy(r"[-_]")
+_VARIANT = lazy(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
+_QUALIFIERS = lazy(r"^modern\s+|\s*\(.*\)$")
 
 
 class Language(NamedTuple):
@@ -147,59 +146,42 @@ def withdrawn_country(code: str) -> Country | None:
     return None if found is None else Country(found["name"], found["alpha_2"])
 
 
-# pycountry's databases: the file of each, the key its entries stand under, the fields
-# looked up here.
-_DATABASES = {
-    "languages": ("iso639-3.json", "639-3", ("alpha_2", "alpha_3", "bibliographic")),
-    "scripts": ("iso15924.json", "15924", ("alpha_4",)),
-    "countries": ("iso3166-1.json", "3166-1", ("alpha_2", "alpha_3")),
-    "historic_countries": ("iso3166-3.json", "3166-3", ("alpha_2",)),
-}
-# What the look-ups above read of an entry (the rest is not kept).
+_TABLE = os.path.join(os.path.dirname(__file__), "langtags.txt")
+# What a line holds after its code (domain.langdata.KEPT).
 _KEPT = ("name", "alpha_2", "alpha_4", "type")
-_indexes: dict[str, dict[str, dict[str, Mapping[str, str]]] | None] = {}
+_table: list[bytes] = []  # the table's bytes, once read
+_sections: dict[str, tuple[int, int]] = {}  # where each section's lines are in them
 
 
 def _lookup(database: str, field: str, value: str) -> Mapping[str, str] | None:
     """The entry of one of pycountry's databases whose ``field`` is ``value`` in any
-    case, as ``pycountry.<database>.get(field=value)`` finds it (a later entry with the
-    same value wins there too); None when there is none."""
-    if database not in _indexes:
-        _indexes[database] = _read(database)
-    indexes = _indexes[database]
-    if indexes is None:
-        return _lookup_through_api(database, field, value)
-    return indexes[field].get(value.lower())
-
-
-def _read(database: str) -> dict[str, dict[str, Mapping[str, str]]] | None:
-    """One index per looked-up field of a pycountry database, read from its file; None
-    when the file is not where pycountry keeps it, or not in the form it had."""
-    import importlib.util
-
-    name, root, fields = _DATABASES[database]
-    try:
-        spec = importlib.util.find_spec("pycountry")
-        places = [] if spec is None else list(spec.submodule_search_locations or [])
-        with (Path(places[0]) / "databases" / name).open(encoding="utf-8") as file:
-            entries = json.load(file)[root]
-        indexes: dict[str, dict[str, Mapping[str, str]]] = {field: {} for field in fields}
-        for entry in entries:
-            kept = {key: entry[key] for key in _KEPT if key in entry}
-            for field, index in indexes.items():
-                found = entry.get(field)
-                if found is not None:
-                    index[found.lower()] = kept
-        return indexes
-    except (OSError, IndexError, KeyError, TypeError, AttributeError, ValueError):
+    case, as ``pycountry.<database>.get(field=value)`` finds it; None when there is none.
+    The table stays bytes (searched without decoding it); a found line is decoded."""
+    code = value.lower()
+    if not (code.isascii() and code.isalnum()):  # as every code of the table is
         return None
-
-
-def _lookup_through_api(database: str, field: str, value: str) -> Mapping[str, str] | None:
-    import pycountry
-
-    try:
-        found = getattr(pycountry, database).get(**{field: value})
-    except (KeyError, LookupError):
+    table = _read()
+    start, end = _section(table, f"[{database} {field}]")
+    found = table.find(b"\n%s\t" % code.encode(), start, end)
+    if found < 0:
         return None
-    return None if found is None else dict(found)
+    line = table[found + len(code) + 2 : table.index(b"\n", found + 1)]
+    values = line.decode("utf-8").split("\t")
+    return {key: kept for key, kept in zip(_KEPT, values, strict=True) if kept}
+
+
+def _read() -> bytes:
+    if not _table:
+        with open(_TABLE, "rb") as file:
+            _table.append(file.read())
+    return _table[0]
+
+
+def _section(table: bytes, title: str) -> tuple[int, int]:
+    """Where a section's lines are: from the line break that ends its title to the one
+    before the next title (or the end)."""
+    if title not in _sections:
+        start = table.index(b"\n%s\n" % title.encode()) + len(title) + 1
+        end = table.find(b"\n[", start)
+        _sections[title] = (start, len(table) if end < 0 else end + 1)
+    return _sections[title]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
+
+from sitemap_lint.support.records import Frozen, NamedTuple
 
 
 class Element(Protocol):
@@ -28,8 +30,8 @@ class Step(NamedTuple):
     maximum: int | None
 
 
-@dataclass(frozen=True)
-class Break(Generic[E]):
+@dataclass(init=False, repr=False, eq=False)
+class Break(Frozen, Generic[E]):
     """The child at which the sequence fails, and how.
 
     ``kind`` is ``"unknown"`` (a child the sequence does not name), ``"repeat"`` (one
@@ -42,6 +44,12 @@ class Break(Generic[E]):
     node: E
     kind: str
     name: str
+
+    def __init__(self, node: E, kind: str, name: str) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "node", node)
+        setattr_(self, "kind", kind)
+        setattr_(self, "name", name)
 
 
 def sequence_break(children: Sequence[E], ns: str, steps: Sequence[Step]) -> Break[E] | None:

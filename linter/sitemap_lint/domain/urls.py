@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple
 from urllib.parse import quote
+
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 
 class ParsedURL(NamedTuple):
@@ -35,8 +37,8 @@ class PercentFault(NamedTuple):
     decoded: str
 
 
-_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_DOUBLE = re.compile(r"%25[0-9A-Fa-f]{2}")
+_ESCAPES = lazy(r"(?:%[0-9A-Fa-f]{2})+")
+_DOUBLE = lazy(r"%25[0-9A-Fa-f]{2}")
 
 
 def percent_faults(text: str) -> list[PercentFault]:
@@ -77,9 +79,9 @@ def percent_faults(text: str) -> list[PercentFault]:
 # only an IP literal host holds, and the percent sign of an escape (quote() keeps
 # letters, digits and "_.-~" anyway).
 _KEPT = "/:?#@!$&'()*+,;="
-_STRAY_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+_STRAY_PERCENT = lazy("%(?![0-9A-Fa-f]{2})")
 # A URL's scheme, "://" and authority (userinfo, host and port).
-SCHEME_AND_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+SCHEME_AND_AUTHORITY = lazy(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 
 
 def encoded(url: str) -> str:
@@ -159,7 +161,7 @@ def escaped_outside_ascii(text: str) -> str:
     return f"{found}/{rest if rest.isascii() else _NOT_ASCII.sub(_escaped_run, rest)}"
 
 
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NOT_ASCII = lazy(r"[^\x00-\x7f]+")
 _ESCAPED_FOLDERS: dict[str, str] = {}
 
 

@@ -60,6 +60,9 @@ if TYPE_CHECKING:
     from sitemap_lint.sets.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
 
+# The root names formats.feed.is_feed takes (that module is loaded for them only).
+_FEED_ROOTS = frozenset({"rss", "feed", "RDF"})
+
 __all__ = ["FileResult", "check_source"]
 
 FEED_SIZE = 1 << 20
@@ -352,19 +355,25 @@ class FileChecker:
 
     # -- parser events -----------------------------------------------------------
 
-    def on_root(self, root: Node) -> None:
-        self.root = root
+    def _start_feed(self, root: Node) -> bool:
+        """Whether the root is a feed's; then the feed checker takes the file over."""
         from sitemap_lint.formats import feed as feeds
 
-        if feeds.is_feed(root):
-            if self.shadow is not None:
-                self.shadow.stop()
-            self.feed = feeds.FeedChecker(root, self.options, self, self.facts, self.replacements)
-            if self.parser is not None and root.name == "rss":
-                self.parser.containers = frozenset({("", "channel")})
-                self.parser.set_entries(root, "item", container="channel")
-            elif self.parser is not None and self.feed.kind == "atom":
-                self.parser.set_entries(root, "entry")
+        if not feeds.is_feed(root):
+            return False
+        if self.shadow is not None:
+            self.shadow.stop()
+        self.feed = feeds.FeedChecker(root, self.options, self, self.facts, self.replacements)
+        if self.parser is not None and root.name == "rss":
+            self.parser.containers = frozenset({("", "channel")})
+            self.parser.set_entries(root, "item", container="channel")
+        elif self.parser is not None and self.feed.kind == "atom":
+            self.parser.set_entries(root, "entry")
+        return True
+
+    def on_root(self, root: Node) -> None:
+        self.root = root
+        if root.name in _FEED_ROOTS and self._start_feed(root):
             return
         if root.name not in structure.ROOTS:
             other = FileContext(self.options, root.name, "", None, self.replacements)

@@ -32,12 +32,12 @@ later passes check the text statically.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Edit, FindingFix, Fix
 from sitemap_lint.model import Node, WrittenNode
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding, Rule
@@ -77,7 +77,7 @@ def needs_answer(finding: Finding) -> bool:
 _MAX_VALUE = 1 << 18
 # An entity reference other than XML's five: one the parser kept as written (an entity
 # of a DOCTYPE, which is never expanded, or an undefined one).
-_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[A-Za-z_:][\w.:-]*;")
+_REFERENCE = lazy(r"&(?!(?:amp|lt|gt|quot|apos);)[A-Za-z_:][\w.:-]*;")
 
 
 def holds_reference(text: str) -> bool:

@@ -10,17 +10,18 @@ attributes without white space between them, and the tag's '>' missing.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from sitemap_lint.model import ATTRIBUTE_NAME, EQUALS, OTHER_QUOTES, QUOTED_VALUE
+from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
-_SPACE = re.compile(rb"[ \t\r\n]*")
-_NAME = re.compile(ATTRIBUTE_NAME.encode())
-_EQUALS = re.compile(EQUALS.encode())
-_QUOTED = re.compile(QUOTED_VALUE.encode())
+_SPACE = lazy(rb"[ \t\r\n]*")
+_NAME = lazy(ATTRIBUTE_NAME.encode())
+_EQUALS = lazy(EQUALS.encode())
+_QUOTED = lazy(QUOTED_VALUE.encode())
 # A value whose closing quote is missing: it ends where the tag does.
-_OPEN = re.compile(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
-_BARE = re.compile(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
+_OPEN = lazy(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
+_BARE = lazy(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
 _OTHER_QUOTES = tuple(quote.encode() for quote in OTHER_QUOTES)
 _STRAIGHT = (b'"', b"'")
 
@@ -113,7 +114,7 @@ def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int
     return bare.end()
 
 
-_PROLOG_ITEM = re.compile(rb"[ \t\r\n]*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
+_PROLOG_ITEM = lazy(rb"[ \t\r\n]*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
 
 
 def first_start_tag(text: bytes) -> int:

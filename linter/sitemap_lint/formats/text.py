@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
@@ -22,6 +22,7 @@ from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
 from sitemap_lint.rules.registry import END, LINE
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.sink import FindingSink

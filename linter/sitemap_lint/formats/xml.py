@@ -94,17 +94,17 @@ _BAD_CHAR_REF = 14
 _XML_DECL = 30
 _UNCLOSED_TOKEN = 5
 _UNCLOSED_CDATA = 20
-_REFERENCE_RUN = re.compile(rb"#?[\w.:-]*")
+_REFERENCE_RUN = lazy(rb"#?[\w.:-]*")
 # An attribute's name and "=" before a place, and another attribute of the same tag
 # after it whose value is not in XML's quotes (the match ends at the value).
-_BEFORE_ATTRIBUTE_VALUE = re.compile(BEFORE_VALUE.encode())
-_UNQUOTED_AFTER = re.compile(f"[ \\t]{ATTRIBUTE_NAME}{EQUALS}(?=[^\"' \\t\\r\\n])".encode())
-_VALID_REFERENCE = re.compile(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
-_ENTITY_REF = re.compile(rb"&([A-Za-z_][\w.-]*);")
+_BEFORE_ATTRIBUTE_VALUE = lazy(BEFORE_VALUE.encode())
+_UNQUOTED_AFTER = lazy(f"[ \\t]{ATTRIBUTE_NAME}{EQUALS}(?=[^\"' \\t\\r\\n])".encode())
+_VALID_REFERENCE = lazy(rb"&(?:[A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)")
+_ENTITY_REF = lazy(rb"&([A-Za-z_][\w.-]*);")
 _PREDEFINED = {b"amp", b"lt", b"gt", b"quot", b"apos"}
-_END_TAG_NAME = re.compile(rb"[^\s>/]+")
-_SPACE = re.compile(rb"[ \t\r\n]*")
-_REFUSED_REFERENCE = re.compile(AMP_MARK + "(?=#)")
+_END_TAG_NAME = lazy(rb"[^\s>/]+")
+_SPACE = lazy(rb"[ \t\r\n]*")
+_REFUSED_REFERENCE = lazy(AMP_MARK + "(?=#)")
 # A character XML does not allow: a control character, U+FFFE, U+FFFF.
 _BAD_CHAR = lazy(rb"\xef\xbf[\xbe\xbf]|[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _NAME_BYTE = rb"[\w.:\x80-\xff-]"

@@ -317,6 +317,10 @@ def _looks_wide(rest: bytes, codec: str) -> bool:
 def _starts_wide(head: bytes, codec: str) -> bool:
     """Whether ``head`` (no byte order mark) starts as an XML file, a text sitemap or a
     robots.txt in ``codec`` does."""
+    if b"\x00" not in head[:4]:
+        # Both tests need the first characters below 0x80, which UTF-16 and UTF-32 write
+        # with NUL bytes: without one, no codec need be loaded to tell.
+        return False
     unit = 4 if codec.startswith("utf-32") else 2
     try:
         first_two = head[: 2 * unit].decode(codec)

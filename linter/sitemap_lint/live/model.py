@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple
 
 from sitemap_lint.model import EntryPointer
-from sitemap_lint.support.records import Frozen
+from sitemap_lint.support.records import Frozen, NamedTuple
 
 # What a listed URL is, by the element that lists it.
 PAGE = "page"  # urlset/url/loc

@@ -6,10 +6,9 @@ and ``check_date``.
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
@@ -18,6 +17,7 @@ from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext
@@ -145,7 +145,13 @@ _COMPACT_ZONE = lazy(r"(.*T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)([+-])(\d{2})(\d{2})
 _UNPADDED = lazy(r"(\d{4})-(\d{1,2})-(\d{1,2})((?:[Tt ]\d{1,2}:\d{1,2}(?::\d{1,2})?)?)(.*)\Z")
 _SLASHED = lazy(r"(\d{1,4})([/.])(\d{1,2})\2(\d{1,4})\Z")
 _BASIC = lazy(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\Z")
-_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_abbr) if name}
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # in each month of a common year
 _MONTH_NAMES = lazy(
     r"(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?P<m1>[A-Za-z]{3,})\.?,?\s+(?P<y1>\d{4})"
     r"|(?P<m2>[A-Za-z]{3,})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\Z"
@@ -379,6 +385,12 @@ def _zone(zone: str | None) -> timezone | None:
     return timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6])))
 
 
+def _days_in(year: int, month: int) -> int:
+    """The days of a month of the proleptic Gregorian calendar (as ``calendar.monthrange``)."""
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 29 if month == 2 and leap else _DAYS[month - 1]
+
+
 def _impossible(
     year: int,
     month: str | None,
@@ -394,7 +406,7 @@ def _impossible(
         return f"month {month} does not exist; months run from 01 to 12"
     if day is not None:
         assert month is not None  # the pattern has no day without a month
-        last = calendar.monthrange(year, int(month))[1]
+        last = _days_in(year, int(month))
         if not 1 <= int(day) <= last:
             return f"{date(year, int(month), 1):%B %Y} has no day {day}; it has {last} days"
     if hour is not None and int(hour) > 23:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sitemap_lint.model import Node
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     from sitemap_lint.live.model import Answer, BudgetCut, Target, TargetPointer

@@ -7,8 +7,6 @@ fetched file.
 
 from __future__ import annotations
 
-from http import HTTPStatus
-
 from sitemap_lint.finding import Rule
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FetchKind, FetchProblem
@@ -520,6 +518,8 @@ def _is_robots_url(url: str) -> bool:
 
 def _status_text(status: int) -> str:
     """The status code and its standard phrase (the server's own words are not repeated)."""
+    from http import HTTPStatus  # for a fetched file only
+
     try:
         reason = HTTPStatus(status).phrase
     except ValueError:

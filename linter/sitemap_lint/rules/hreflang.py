@@ -11,7 +11,7 @@ records: return links, clusters that disagree, `x-default`. It takes records
 feed it the records of all of them.
 
 Language codes are validated against ISO 639, ISO 15924 and ISO 3166-1 through
-``domain.langtags`` (pycountry data, imported on first use only), and each verdict is
+``domain.langtags`` (pycountry's codes, read on first use only), and each verdict is
 cached per value: a sitemap has few distinct codes, so 200,000 links cost 200,000
 dictionary look-ups.
 """
@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from heapq import merge
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, overload
 from weakref import WeakKeyDictionary
 
 from sitemap_lint.domain import langtags
@@ -45,7 +45,7 @@ from sitemap_lint.rules.urls import (
 )
 from sitemap_lint.rules.urls import RULES as URL_RULES
 from sitemap_lint.support.patterns import lazy
-from sitemap_lint.support.records import Frozen, slot_setters
+from sitemap_lint.support.records import Frozen, NamedTuple, slot_setters
 from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
@@ -30,6 +30,7 @@ from sitemap_lint.rules.hreflang import (
 from sitemap_lint.rules.registry import LISTED, SET
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.sets.facts import Child, FileFacts, url_hash
+from sitemap_lint.support.records import NamedTuple
 from sitemap_lint.support.words import plural
 
 # A sitemap's newest entry may be this much newer than its lastmod in the index.

@@ -10,18 +10,17 @@ lines left unchecked, its name) is reported by ``end`` checks, from the
 
 from __future__ import annotations
 
-import re
-
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
 from sitemap_lint.rules.registry import END, LINE
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.patterns import lazy
 
 # Per-line findings kept for one text file; past this, lines are only counted.
 MAX_FINDINGS = 200_000
 SHOWN = 60  # characters of a line quoted in a message
-_DATE = re.compile(r"\d{4}-\d\d")
+_DATE = lazy(r"\d{4}-\d\d")
 
 NOT_A_URL = rule(
     "TX001",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from sitemap_lint.fix.model import replace_text, shown_text
@@ -101,6 +100,8 @@ RULES = (INVALID_CHANGEFREQ, CHANGEFREQ_FORM, INVALID_PRIORITY, LONG_VALUE)
 MAX_VALUE_BYTES = 100
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from sitemap_lint.rules.entry import EntryContext
 
 
@@ -202,6 +203,8 @@ def check_changefreq(value: str, node: Node, report: Reporter) -> None:
 def check_priority(value: str, node: Node, report: Reporter) -> None:
     if value in _PRIORITY_OK:
         return
+    from decimal import Decimal  # imported by the values that need it only
+
     text = value.strip()
     message = None
     fix = None

@@ -12,9 +12,8 @@ import difflib
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from decimal import Decimal
 from itertools import pairwise
-from typing import cast
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit
 
 from sitemap_lint.domain import langtags
@@ -37,6 +36,9 @@ from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.words import joined
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-video/1.1"
 
@@ -1209,11 +1211,15 @@ def _seconds(text: str) -> int | None:
         hours, minutes, seconds = (int(part) if part else 0 for part in match.groups())
         return (hours * 60 + minutes) * 60 + seconds
     if _DECIMAL.match(text) and not text.startswith("-"):
+        from decimal import Decimal
+
         return round(Decimal(text))
     return None
 
 
 def _check_rating(text: str, node: Node, report: Reporter) -> None:
+    from decimal import Decimal  # imported by the runs that need it only
+
     value = text.strip(_XML_SPACE)
     if _DECIMAL.match(value) and Decimal(0) <= Decimal(value) <= Decimal(5):
         return
@@ -1249,6 +1255,8 @@ def _check_rating(text: str, node: Node, report: Reporter) -> None:
 
 
 def _decimal(number: Decimal) -> str:
+    from decimal import Decimal
+
     text = format(number.quantize(Decimal("0.01")).normalize(), "f")
     return text if "." in text else text + ".0"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from html.entities import name2codepoint
 from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
@@ -1253,6 +1252,8 @@ def _undefined_entity(context: str, offset: int, line: int, column: int) -> Find
         )
     name = match.group(1)
     column += match.start() - offset
+    from html.entities import name2codepoint  # only for a file that has such a reference
+
     codepoint = name2codepoint.get(name)
     if codepoint is None:
         fix = (

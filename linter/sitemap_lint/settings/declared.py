@@ -1168,8 +1168,6 @@ def keyword_message(message: str, keywords: Container[str]) -> str:
 def command_line(settings: RunSettings) -> str:
     """A ``sitemap-lint`` command line that repeats the run: the paths and every option
     not left at its default, quoted for a POSIX shell."""
-    import shlex
-
     words = ["sitemap-lint"]
     for setting in RUN_SETTINGS:
         value = getattr(settings, setting.name)
@@ -1192,6 +1190,21 @@ def command_line(settings: RunSettings) -> str:
         if any(p.startswith("-") and p != "-" for p in settings.paths)
         else list(settings.paths)
     )
+    return shell_words(words)
+
+
+_SHELL_SAFE = frozenset("@%+=:,./-_")  # and ASCII letters and digits: shlex.quote's own
+
+
+def shell_words(words: list[str]) -> str:
+    """``shlex.join(words)``; without loading shlex when no word needs quotes."""
+    if all(
+        word and word.isascii() and all(c.isalnum() or c in _SHELL_SAFE for c in word)
+        for word in words
+    ):
+        return " ".join(words)
+    import shlex
+
     return shlex.join(words)
 
 

@@ -11,14 +11,13 @@ faithfully.
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from sitemap_lint.support.patterns import lazy
 
 # Control and format characters (bidirectional controls, zero-width ones), lone
 # surrogates, and the line and paragraph separators.
 _ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_LINE_BREAK = re.compile("(\r\n|\r|\n)")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_BREAK = lazy("(\r\n|\r|\n)")
+_SURROGATE = lazy("[\ud800-\udfff]")
 # A byte 0x80-0xff that was no UTF-8, as os.fsdecode (surrogateescape) reads it.
 _BYTE_FIRST, _BYTE_LAST = 0xDC80, 0xDCFF
 
@@ -33,6 +32,8 @@ def printable(text: str) -> str:
 
 def _hidden(char: str) -> bool:
     """Whether ``char`` is one a terminal or an XML document cannot show as it is."""
+    import unicodedata  # a text that is not all printable only
+
     code = ord(char)
     return (
         unicodedata.category(char) in _ESCAPED_CATEGORIES

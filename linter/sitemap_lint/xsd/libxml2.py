@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.support.patterns import lazy
 from sitemap_lint.xsd import builder, messages
 
 
@@ -52,7 +53,7 @@ class Libxml2Engine:
         return results
 
 
-_ELEMENT_PREFIX = re.compile(r"^Element '[^']*'(?:, attribute '[^']*')?: ")
+_ELEMENT_PREFIX = lazy(r"^Element '[^']*'(?:, attribute '[^']*')?: ")
 
 
 def _strip_element(message: str) -> str:
