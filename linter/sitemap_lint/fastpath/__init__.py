@@ -180,7 +180,7 @@ elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
-| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.report_deprecated`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
+| ``image.Checker`` (IM001-IM006, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.deprecated_children`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
 | ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
@@ -641,6 +641,18 @@ _HREFLANG = _Lazy(r"""(?<![^\s])hreflang\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 # -- values --------------------------------------------------------------------------
+
+
+class _Collected:
+    """Keeps the findings handed to it (with what they cover, which is dropped)."""
+
+    __slots__ = ("findings",)
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def add(self, finding: Finding, covers: object = None) -> None:
+        self.findings.append(finding)
 
 
 class _Into:
@@ -1150,11 +1162,7 @@ class ProvenRun:
                 pointed = _entry_node(fast.entry, start, first_index + number, line, column, url)
                 fast.enter_news(pointed, *news[number])
             if deprecated is not None and number in deprecated:
-                if pointed is None:
-                    pointed = _entry_node(
-                        fast.entry, start, first_index + number, line, column, url
-                    )
-                fast.report_deprecated(pointed, deprecated[number])
+                fast.report_deprecated(first_index + number, deprecated[number])
             if len(findings) > before:  # a finding of the checks above: name its element
                 if pointed is None:
                     pointed = _entry_node(
@@ -1290,6 +1298,7 @@ class FastPath:
         # in the entry's extension text, and those children's names and places, in order.
         self.deprecated: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []
         self._news: NewsProof | None = None  # made with the root
+        self._image_steps: dict[str, str] | None = None  # see report_deprecated
         self.news: Any = None  # the news checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
@@ -1328,33 +1337,45 @@ class FastPath:
         self.news.enter_proved(entry, news, name, self.checker.sink)
 
     def report_deprecated(
-        self, entry: Node, images: list[tuple[int, int, tuple[tuple[str, int], ...]]]
+        self, index: int, images: list[tuple[int, int, tuple[tuple[str, int], ...]]]
     ) -> None:
-        """Report the captions and titles of a proved entry's images as the image
-        checker does (IM004, and IM006 for a title before the caption), each image as
-        a child of ``entry`` (which names it in pointers: the entry's children are kept
-        in the document's order)."""
-        from sitemap_lint.rules.image import NAMESPACE, check_order, report_deprecated
+        """Report the captions and titles of the images of a proved entry, the
+        ``index``th of the document, as the image checker does (IM004, and IM006 for a
+        title before the caption), naming each element as ``FileChecker.point`` does."""
+        from sitemap_lint.rules.image import NAMESPACE, check_order, deprecated_children
 
-        sink = self.checker.sink
+        steps = self._image_steps
+        if steps is None:
+            from sitemap_lint.model import pointer_step
+
+            prefixes = self.parser.prefixes
+            names = ("image", "caption", "title")
+            steps = self._image_steps = {
+                name: pointer_step(NAMESPACE, name, prefixes) for name in names
+            }
+        if self._loc_pointer is None:
+            self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
+        head = self._loc_pointer[0]
+        add = self.checker.sink.add
         for number, image_here, spans in images:
-            image = Node(NAMESPACE, "image", {}, image_here >> 32, image_here & 0xFFFFFFFF)
-            image.children.append(Node(NAMESPACE, "loc", {}, image.line, image.column))
-            for name, here in spans:
-                image.children.append(Node(NAMESPACE, name, {}, here >> 32, here & 0xFFFFFFFF))
-            first = image.children[1]
-            # The images before it, for its number among them in pointers.
-            before = sum(child.name == "image" for child in entry.children)
-            entry.children.extend(
-                Node(NAMESPACE, "image", {}, image.line, image.column)
-                for _ in range(number - 1 - before)
-            )
-            entry.children.append(image)
-            names = [f"<image:{name}>" for name, _here in spans]
-            report_deprecated(names, first.line, first.column, sink)
-            if spans[0][0] == "title" and len(spans) == 2:
-                check_order(image, _Into(sink))
-        entry.children.sort(key=lambda node: (node.line, node.column))
+            # (An image holds children: its step is numbered.)
+            path = f"{head}{index}]/{steps['image']}[{number}]/"
+            places = {here: name for name, here in spans}
+            first_name, first = spans[0]
+            written = [f"<image:{name}>" for name, _here in spans]
+            finding = deprecated_children(written, first >> 32, first & 0xFFFFFFFF)
+            add(finding.with_xpath(path + steps[first_name]))
+            if first_name == "title" and len(spans) == 2:
+                image = Node(NAMESPACE, "image", {}, image_here >> 32, image_here & 0xFFFFFFFF)
+                image.children.append(Node(NAMESPACE, "loc", {}, image.line, image.column))
+                for name, here in spans:
+                    line, column = here >> 32, here & 0xFFFFFFFF
+                    image.children.append(Node(NAMESPACE, name, {}, line, column))
+                found = _Collected()
+                check_order(image, found)
+                for order in found.findings:
+                    at = places[order.line << 32 | order.column]
+                    add(order.with_xpath(path + steps[at]))
 
     def resolve(self, checker: FileChecker) -> None:
         """Find the checks that take the proved entries (their ``stateful`` proofs)."""

@@ -10,6 +10,7 @@ import difflib
 
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import Step
+from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
@@ -293,7 +294,7 @@ def _check_children(
     if deprecated:
         first = deprecated[0]
         names = [f"<image:{node.name}>" for node in deprecated]
-        report_deprecated(names, first.line, first.column, report)
+        report.add(deprecated_children(names, first.line, first.column))
     check_order(image, report)
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
@@ -319,16 +320,14 @@ def check_order(image: Node, report: Reporter) -> None:
     check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
 
 
-def report_deprecated(names: list[str], line: int, column: int, report: Reporter) -> None:
+def deprecated_children(names: list[str], line: int, column: int) -> Finding:
     """IM004 for the deprecated children ``names`` (their tags, in order) of one
     image:image, at the first one's ``line`` and ``column``."""
-    report.add(
-        DEPRECATED_CHILDREN.at(
-            line,
-            column,
-            f"Google ignores {joined(names)} since 2022 (deprecated, harmless); "
-            f"remove {'it' if len(names) == 1 else 'them'} to keep the sitemap small",
-        )
+    return DEPRECATED_CHILDREN.at(
+        line,
+        column,
+        f"Google ignores {joined(names)} since 2022 (deprecated, harmless); "
+        f"remove {'it' if len(names) == 1 else 'them'} to keep the sitemap small",
     )
 
 
