@@ -215,9 +215,9 @@ class Rule(Frozen):
         fix: FindingFix | None = None,
         xpath: str | None = None,
     ) -> Finding:
-        return Finding(
-            self.code, self.name, self.severity, shortened(message), line, column, key, fix, xpath
-        )
+        if len(message) > MAX_MESSAGE:
+            message = shortened(message)
+        return Finding(self.code, self.name, self.severity, message, line, column, key, fix, xpath)
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)

@@ -84,6 +84,12 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
         ("https://example.com/café?q=ü#ß", "https://example.com/caf%C3%A9?q=%C3%BC#%C3%9F"),
         ("https://Bücher.example/é", "https://xn--bcher-kva.example/%C3%A9"),
         ("https://☃.example/a", "https://☃.example/a"),  # no IDNA form: kept
+        ("https://example.com/é/./a/../b?x=/./é", "https://example.com/%C3%A9/b?x=/./%C3%A9"),
+        ("https://example.com?q=é", "https://example.com/?q=%C3%A9"),
+        ("https://Example.com/é", "https://example.com/%C3%A9"),
+        ("https://example.com:443/é", "https://example.com/%C3%A9"),
+        ("https://é@example.com/é", "https://%C3%A9@example.com/%C3%A9"),
+        ("https://bücher.example/./é", "https://xn--bcher-kva.example/%C3%A9"),
         # RFC 3986 6.2.2.3: dot-segments removed from the path (not the query).
         ("https://example.com/a/./b/../c?x=/../y", "https://example.com/a/c?x=/../y"),
         ("https://example.com/a/b/..", "https://example.com/a/"),

@@ -500,3 +500,134 @@ def test_a_value_with_an_unexpanded_reference_gets_no_rewrite() -> None:
         message = report.findings[0].message
         assert "value is not known" in message
         assert "example.com" not in message and "write https:" not in message
+
+
+# -- the clean-URL patterns' host names --------------------------------------------------------
+
+
+def _label_grammar(host: str) -> bool:
+    """A host name as RFC 1123 writes it, in lower case: labels of 1 to 63 letters, digits
+    and hyphens, none starting or ending with a hyphen."""
+    return all(
+        0 < len(label) <= 63
+        and not label.startswith("-")
+        and not label.endswith("-")
+        and all(char in "abcdefghijklmnopqrstuvwxyz0123456789-" for char in label)
+        for label in host.split(".")
+    )
+
+
+_HOSTS = [
+    "a",
+    "a-b",
+    "a--b.c",
+    "-a",
+    "a-",
+    "a.-b",
+    "a.b-",
+    "a" * 63,
+    "a" * 64,
+    "x." + "b" * 63 + ".com",
+    "x." + "b" * 64 + ".com",
+    "a" + "-" * 61 + "a",
+    "a" + "-" * 62 + "a",
+    "a.b",
+    "a..b",
+    ".a",
+    "a.",
+    "0-0.x-y.z9",
+    "ex_ample.com",
+    "Example.com",
+]
+
+
+@pytest.mark.parametrize("host", _HOSTS)
+@pytest.mark.parametrize("rest", ["/", "/a?q=1", "", "?q", ":8080/a"])
+def test_the_clean_url_pattern_takes_the_host_names_of_the_grammar(host: str, rest: str) -> None:
+    match = urls._SIMPLE.match(f"https://{host}{rest}")
+    assert (match is not None) == _label_grammar(host)
+    assert match is None or match.group(2) == host
+
+
+@pytest.mark.parametrize("host", _HOSTS)
+@pytest.mark.parametrize("rest", ["/é", "/a?q=ü", "?é"])
+def test_the_iri_pattern_takes_the_host_names_of_the_grammar(host: str, rest: str) -> None:
+    match = urls._SIMPLE_IRI.match(f"https://{host}{rest}")
+    assert (match is not None) == _label_grammar(host)
+    assert match is None or match.group(2) == host
+
+
+# -- UR011's fix: where the URL stands, and what encoding it would change --------------------
+
+
+def _encoding_fix_of(value: str, node: Node) -> tuple[str, str, str] | None:
+    """UR011's fix on ``value`` read from ``node``: its applicability, its message and
+    its edit's target."""
+    report = Collect()
+    check_url(value, node, report)
+    (finding,) = [f for f in report.findings if f.code == "UR011"]
+    fix = finding.fix
+    if fix is None:
+        return None
+    (edit,) = fix.edits
+    return str(fix.applicability), fix.message, edit.target
+
+
+def _loc(text: str) -> Node:
+    node = Node("", "loc", {}, 3, 5)
+    node.text = text
+    return node
+
+
+@pytest.mark.parametrize(
+    ("value", "node", "expected"),
+    [
+        (
+            "https://example.com/café",
+            _loc("https://example.com/café"),
+            ("safe", "Percent-encode the URL", "text"),
+        ),
+        (
+            "https://example.com/café",
+            Node("", "link", {"href": " https://example.com/café "}, 3, 5),
+            ("safe", "Percent-encode the URL", "href"),
+        ),
+        (  # not the whole text: no fix knows what to write
+            "https://example.com/café",
+            _loc("see https://example.com/café"),
+            None,
+        ),
+        (  # a backslash a browser reads as "/"
+            "https://example.com/café\\a",
+            _loc("https://example.com/café\\a"),
+            ("unsafe", "Percent-encode the URL", "text"),
+        ),
+        (  # a tab a browser drops
+            "https://example.com/ca\tfé",
+            _loc("https://example.com/ca\tfé"),
+            ("unsafe", "Write the URL as browsers read it", "text"),
+        ),
+        (  # a stray "%": what it means is a person's call
+            "https://example.com/café-50%",
+            _loc("https://example.com/café-50%"),
+            None,
+        ),
+        (  # encoded, over 2,048 characters: shortened first
+            "https://example.com/" + "é" * 700,
+            _loc("https://example.com/" + "é" * 700),
+            None,
+        ),
+    ],
+)
+def test_the_encoding_fix_of_a_url_outside_ascii(
+    value: str, node: Node, expected: tuple[str, str, str] | None
+) -> None:
+    assert _encoding_fix_of(value, node) == expected
+
+
+def test_a_url_too_long_once_encoded_says_so_and_offers_no_fix() -> None:
+    value = "https://example.com/" + "é" * 700
+    _, report = run(value)
+    (finding,) = report.findings
+    assert finding.fix is None
+    assert "it is 4,220 characters long, over the limit of 2,048: shorten it" in finding.message

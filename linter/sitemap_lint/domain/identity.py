@@ -77,6 +77,19 @@ def _without_dot_segments(url: str) -> str:
     return url[:start] + remove_dot_segments(path) + url[stop:]
 
 
+def _plain_host(host: str) -> bool:
+    """Whether ``host`` (what stands between an http(s) URL's "//" and its path) is an
+    ASCII host in lower case alone: no user name, no port."""
+    return (
+        host.islower()
+        and host.isascii()
+        and ":" not in host
+        and "@" not in host
+        and "?" not in host
+        and "#" not in host
+    )
+
+
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
     without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
@@ -90,24 +103,24 @@ def normal_url(url: str) -> str:
         if ABNORMAL_ESCAPE.search(url, start) is not None:
             first, last = url.find("%", start), url.rfind("%") + 3
             url = url[:first] + _normal_escapes(url[first:last]) + url[last:]
+    if url.startswith(("https://", "http://")):
+        # The usual URL is in normal form already: a lower-case host, no port, a path;
+        # an IRI's (its host in ASCII) is the URI it maps to (``as_uri``).
+        start = 8 if url[4] == "s" else 7
+        slash = url.find("/", start)
+        if slash > start and _plain_host(url[start:slash]):
+            if not url.isascii():
+                url = escaped_outside_ascii(url)
+            return _without_dot_segments(url) if "/." in url else url
     if not url.isascii():
         url = as_uri(url)
     if "/." in url:
         url = _without_dot_segments(url)
-    if url.startswith(("https://", "http://")):
-        # The usual URL is in normal form already: a lower-case host, no port, a path.
+    if url.startswith(("https://", "http://")):  # (a host outside ASCII, in IDNA form now)
         start = 8 if url[4] == "s" else 7
         slash = url.find("/", start)
-        if slash > start:
-            host = url[start:slash]
-            if (
-                host.islower()
-                and ":" not in host
-                and "@" not in host
-                and "?" not in host
-                and "#" not in host
-            ):
-                return url
+        if slash > start and _plain_host(url[start:slash]):
+            return url
     match = _URL.fullmatch(url)
     if match is None:
         return url

@@ -17,7 +17,9 @@ from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.support.records import Frozen
 from sitemap_lint.support.words import plural as plural
 
-_KIND = attrgetter("code", "name", "severity")  # what Summary.of counts of a finding
+# What Summary.of counts of a finding: its rule and its severity's rank (a Severity's
+# hash is Python code; the rank's is not).
+_KIND = attrgetter("code", "name", "severity._value_")
 
 
 class FileReport(Protocol):
@@ -121,20 +123,20 @@ class Summary(Frozen):
 
     @classmethod
     def of(cls, results: Sequence[FileReport]) -> Summary:
-        kinds: Counter[tuple[str, str, Severity]] = Counter()
+        kinds: Counter[tuple[str, str, int]] = Counter()
         for result in results:  # counted at C speed: a file may have 100,000 findings
             kinds.update(map(_KIND, result.findings))
-        levels: Counter[Severity] = Counter()
+        levels: Counter[int] = Counter()
         rules: Counter[str] = Counter()
-        for (code, name, severity), count in kinds.items():
-            levels[severity] += count
+        for (code, name, rank), count in kinds.items():
+            levels[rank] += count
             rules[f"{code} {name}"] += count
         counted = [result.urls for result in results if result.urls is not None]
         return cls(
             files=len(results),
-            errors=levels[Severity.ERROR],
-            warnings=levels[Severity.WARNING],
-            infos=levels[Severity.INFO],
+            errors=levels[Severity.ERROR.value],
+            warnings=levels[Severity.WARNING.value],
+            infos=levels[Severity.INFO.value],
             by_rule=dict(sorted(rules.items())),
             urls=sum(counted) if counted else None,
         )

@@ -380,10 +380,15 @@ RULES = (
 )
 
 
+# A host name: labels of 1 to 63 lower-case letters, digits and hyphens, no hyphen at
+# either end. (Possessive: a label takes all such characters that follow at once, since
+# nothing that may follow a host is one; backtracking into labels cost a third of a match.)
+_LABEL_NAME = r"(?!-)[a-z0-9-]{1,63}+(?<!-)"
+_HOST_NAME = rf"{_LABEL_NAME}(?:\.{_LABEL_NAME})*+"
 # The fast path: an ordinary lower-case http(s) URL whose characters are all allowed
 # (percent-escapes included). Anything else takes the slow path, which names the defect.
 _SIMPLE = lazy(
-    r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
+    rf"(https?)://({_HOST_NAME})"
     r"(?::([0-9]{1,5}))?"
     r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)*)?"
     r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)*)?\Z"
@@ -392,7 +397,7 @@ _SIMPLE = lazy(
 # which may stand for bytes that were not UTF-8: ``_check_slowly`` tells), without a port
 # or "%": its one finding is UR011, found at a fraction of ``_check_slowly``'s cost.
 _SIMPLE_IRI = lazy(
-    r"(https?)://([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)"
+    rf"(https?)://({_HOST_NAME})"
     r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\ufffc\ufffe-\U0010ffff]*)?"
     r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?\u0080-\ufffc\ufffe-\U0010ffff]*)?\Z"
 )
@@ -444,19 +449,31 @@ def _encoding_fix(
     backslash (which a browser reads as ``/``) may change the page a crawler asks for:
     that fix is unsafe.
     """
-    in_text = node.text.strip() == url
-    in_href = not in_text and node.attrs.get("href", "").strip() == url
-    if not (in_text or in_href) or host_problem or len(remainder) > MAX_LENGTH:
+    if host_problem or len(remainder) > MAX_LENGTH or fixed == url or "\ufffd" in remainder:
         return None
-    if _BAD_PERCENT.search(remainder) or "\ufffd" in remainder or fixed == url:
+    if "%" in remainder and _BAD_PERCENT.search(remainder):
         return None
-    safe = _CHANGED_BY_BROWSERS.search(remainder) is None
-    dropped = any(char in remainder for char in "\t\n\r")
-    says = "Write the URL as browsers read it" if dropped else "Percent-encode the URL"
-    if in_href:
+    if _CHANGED_BY_BROWSERS.search(remainder) is None:  # (the usual URL)
+        return _written_encoded(url, node, fixed)
+    dropped = "\t" in remainder or "\n" in remainder or "\r" in remainder
+    says = "Write the URL as browsers read it" if dropped else _ENCODE
+    return _written_encoded(url, node, fixed, says, safe=False)
+
+
+_ENCODE = "Percent-encode the URL"
+
+
+def _written_encoded(
+    url: str, node: Node, fixed: str, says: str = _ENCODE, safe: bool = True
+) -> FindingFix | None:
+    """The fix that writes ``fixed`` instead of ``url``, the whole text of ``node`` or
+    of its ``href`` (an ``xhtml:link``'s), or None when it is neither."""
+    if node.text.strip() == url:
+        return replace_text(node, fixed, says, safe=safe)
+    if node.attrs.get("href", "").strip() == url:
         edit = Edit(node.line, node.column, fixed, "href", old=url)
         return FindingFix(Fix.SAFE if safe else Fix.UNSAFE, says, (edit,))
-    return replace_text(node, fixed, says, safe=safe)
+    return None
 
 
 def _url_of(node: Node) -> ParsedURL | None:
@@ -614,17 +631,20 @@ def reads_as_name(host: str) -> bool:
 
 
 def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
-    """``_check_slowly`` on a URL ``_SIMPLE_IRI`` takes (``match``): the same findings."""
+    """``_check_slowly`` on a URL ``_SIMPLE_IRI`` takes (``match``): the same findings,
+    found with what the pattern proves: an ASCII host, and nothing in the path or query
+    that ``_encoding_fix`` refuses or makes unsafe (no "%", U+FFFD, tab, line break or
+    backslash)."""
     scheme, host, path = match.group(1, 2, 3)
     remainder = url[match.end(2) :]
-    if len(remainder) <= MAX_LENGTH:
-        # Its ASCII characters are all kept as they are: only the others are encoded.
-        encoded = escaped_outside_ascii(remainder)
-    else:
-        encoded = _encoded(remainder)
-    fixed = f"{scheme}://{host}{encoded}"
     if not remainder.isascii():
-        encode = _encoding_fix(url, node, fixed, remainder, None)
+        if len(remainder) > MAX_LENGTH:
+            fixed, encode = f"{scheme}://{host}{_encoded(remainder)}", None
+        else:
+            # Its ASCII characters are all kept as they are: only the others are encoded.
+            fixed = f"{scheme}://{host}{escaped_outside_ascii(remainder)}"
+            # (No fix writes a URL longer than UR003 allows: ``_report_non_ascii`` says so.)
+            encode = None if len(fixed) > MAX_LENGTH else _written_encoded(url, node, fixed)
         _report_non_ascii(host, remainder, fixed, encode, node, report)
     if len(url) < MIN_LENGTH:
         _too_short(url, node, report)
@@ -655,17 +675,11 @@ def _report_non_ascii(
     report: Reporter,
 ) -> None:
     """UR011 on a URL whose host or path and query hold characters outside ASCII."""
-    if not host.isascii() and not remainder.isascii():
-        where = "in the host and the path or query"
-    elif not host.isascii():
-        where = "in the host"
+    if host.isascii():  # (the usual URL)
+        where, how = "in the path or query", "percent-encoded UTF-8"
     else:
-        where = "in the path or query"
-    how = (
-        "punycode for the host, percent-encoded UTF-8 for the rest"
-        if not host.isascii()
-        else "percent-encoded UTF-8"
-    )
+        where = "in the host" if remainder.isascii() else "in the host and the path or query"
+        how = "punycode for the host, percent-encoded UTF-8 for the rest"
     if len(fixed) > MAX_LENGTH and len(remainder) <= MAX_LENGTH:
         # Written encoded, it would be over the length UR003 reports: no fix writes it.
         message = (
