@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -76,9 +77,11 @@ EDITS = st.builds(
 FIXES = st.none() | st.builds(
     FindingFix, st.sampled_from([Fix.SAFE, Fix.UNSAFE]), TEXT, st.tuples() | st.tuples(EDITS)
 )
+# Codes repeat among the findings of a report (and the parts encoded once for each).
+CODES = st.sampled_from(["DT001", 'X"1']) | TEXT
 FINDINGS = st.builds(
     Finding,
-    TEXT,
+    CODES,
     TEXT,
     st.sampled_from(list(Severity)),
     TEXT,
@@ -181,6 +184,59 @@ def test_a_sarif_report_of_many_findings_holds_one_batch_of_results() -> None:
     assert peak < 8_000_000  # every result made at once: over 60 MB
 
 
+COUNT = json_report._BATCH * 4
+
+
+class MadeAsRead:
+    """A file's findings, each made anew as it is read (every pass makes them again) and
+    counted in ``alive`` until it is dropped."""
+
+    def __init__(self, alive: list[int]) -> None:
+        class Counted(Finding):
+            __slots__ = ()
+
+            def __del__(self) -> None:
+                alive[0] -= 1
+
+        self.alive = alive
+        self.kind = Counted
+
+    def __len__(self) -> int:
+        return COUNT
+
+    def __iter__(self) -> Iterator[Finding]:
+        for n in range(COUNT):
+            self.alive[0] += 1
+            edit = Edit(n + 1, 5, "2024-05-01T10:00:00+00:00", "span", n + 1, 24)
+            fix = FindingFix(Fix.SAFE, "write the W3C form", (edit,))
+            message = f"<lastmod> '2024-05-01 {n}' is not a W3C Datetime"
+            yield self.kind("DT001", "lastmod-format", Severity.ERROR, message, n + 1, 5, None, fix)
+
+
+@pytest.mark.parametrize("reporter", ["sarif", "gitlab"])
+def test_a_ci_report_holds_one_batch_of_the_findings_it_writes(reporter: str) -> None:
+    """Each batch of results is written before the next is made: at every write, at most
+    one batch of the findings (made as they are read) is alive, and the report holds all
+    of them."""
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.report import REPORTERS
+
+    alive = [0]
+    at_writes: list[int] = []
+
+    class Recording(io.StringIO):
+        def write(self, text: str) -> int:
+            at_writes.append(alive[0])
+            return super().write(text)
+
+    out = Recording()
+    REPORTERS[reporter](out).report([FileResult("s.xml", MadeAsRead(alive))])
+    written = json.loads(out.getvalue())
+    issues = written["runs"][0]["results"] if reporter == "sarif" else written
+    assert len(issues) == COUNT
+    assert max(at_writes) < 2 * json_report._BATCH  # every result made first: COUNT
+
+
 def sarif_object(
     location: dict[str, object], finding: Finding, index: int, fingerprint: str
 ) -> dict[str, object]:
@@ -237,19 +293,53 @@ def sarif_object(
 
 @pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
 def test_sarif_results_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
-    from sitemap_lint.report.sarif import SarifResult
+    from sitemap_lint.report.sarif import SarifResult, Shared
 
     locations = [{"uri": "a.xml", "uriBaseId": "%SRCROOT%"}, {"uri": "-", "description": {}}]
 
     @draws
     @given(st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4))
     def check(items: list[tuple[Finding, dict[str, object], str]]) -> None:
+        shared = Shared()  # the results of one report share their encoded parts
         document = {
-            "results": [SarifResult(where, f, n, key) for n, (f, where, key) in enumerate(items)]
+            "results": [
+                SarifResult(where, f, n % 2, key, shared) for n, (f, where, key) in enumerate(items)
+            ]
         }
         expected = {
-            "results": [sarif_object(where, f, n, key) for n, (f, where, key) in enumerate(items)]
+            "results": [
+                sarif_object(where, f, n % 2, key) for n, (f, where, key) in enumerate(items)
+            ]
         }
         assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+
+    check()
+
+
+def gitlab_object(path: str, finding: Finding, fingerprint: str) -> dict[str, object]:
+    """A GitLab Code Quality issue as the format's documentation gives it."""
+    return {
+        "description": f"{finding.code}: {finding.message}",
+        "check_name": finding.code,
+        "fingerprint": fingerprint,
+        "severity": {"error": "major", "warning": "minor", "info": "info"}[str(finding.severity)],
+        "location": {"path": path, "lines": {"begin": finding.line}},
+    }
+
+
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_gitlab_issues_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
+    from json.encoder import encode_basestring
+
+    from sitemap_lint.report.gitlab import GitlabIssue
+
+    @draws
+    @given(st.lists(st.tuples(FINDINGS, TEXT, TEXT), max_size=4))
+    def check(items: list[tuple[Finding, str, str]]) -> None:
+        issues = [GitlabIssue(encode_basestring(path), f, key) for f, path, key in items]
+        expected = [gitlab_object(path, f, key) for f, path, key in items]
+        assert written({"issues": issues}) == json.dumps(
+            {"issues": expected}, ensure_ascii=False, indent=2
+        )
 
     check()

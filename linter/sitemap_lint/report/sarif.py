@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from sitemap_lint._version import __version__
 from sitemap_lint.domain.urls import encoded
-from sitemap_lint.finding import Finding, Rule, Severity
+from sitemap_lint.finding import Edit, Finding, Rule, Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
     STDIN,
@@ -64,7 +64,7 @@ class SarifReporter(Reporter):
         codes = sorted(examples)
         index = {code: i for i, code in enumerate(codes)}
         locations = {id(result): artifact_location(result.name) for result in results}
-        encoded: dict[tuple[int, str], str] = {}
+        shared = Shared()
         run = {
             "tool": {
                 "driver": {
@@ -85,7 +85,7 @@ class SarifReporter(Reporter):
             "columnKind": "unicodeCodePoints",
             "results": (
                 SarifResult(
-                    locations[id(result)], finding, index[finding.code], fingerprint, encoded
+                    locations[id(result)], finding, index[finding.code], fingerprint, shared
                 )
                 for result, finding, fingerprint in fingerprints(results)
             ),
@@ -126,12 +126,28 @@ def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
     }
 
 
+class Shared:
+    """What the results of one report repeat, encoded once by indentation: the text of a
+    result up to its message, by rule and level (``heads``); the text around a file's
+    location in a result and in a fix (``places``, by the location's id: the report
+    holds its locations while it writes); the end of a fix, by applicability
+    (``fix_ends``)."""
+
+    __slots__ = ("fix_ends", "heads", "places")
+
+    def __init__(self) -> None:
+        self.heads: dict[tuple[str, int, int, str], str] = {}
+        self.places: dict[tuple[int, str], tuple[str, str]] = {}
+        self.fix_ends: dict[tuple[int, str], str] = {}
+
+
 class SarifResult:
     """One ``result`` of the log, written by ``report.json.write`` through ``__json__``:
-    its text is made from pieces fixed by the indentation (``_pieces``), not from a
-    dictionary of some forty values a finding."""
+    its text is made from pieces fixed by the indentation (``_pieces``) and the parts
+    the report's results share (``Shared``), not from a dictionary of some forty values
+    a finding."""
 
-    __slots__ = ("encoded", "finding", "fingerprint", "location", "rule_index")
+    __slots__ = ("finding", "fingerprint", "location", "rule_index", "shared")
 
     def __init__(
         self,
@@ -139,65 +155,93 @@ class SarifResult:
         finding: Finding,
         rule_index: int,
         fingerprint: str,
-        encoded: dict[tuple[int, str], str] | None = None,
+        shared: Shared | None = None,
     ) -> None:
         self.location = location
         self.finding = finding
         self.rule_index = rule_index
         self.fingerprint = fingerprint
-        # The report's encodings of its files' locations, by location and indentation.
-        self.encoded = {} if encoded is None else encoded
+        self.shared = Shared() if shared is None else shared
 
-    def _location(self, indent: str) -> str:
+    def _head(self, p: _Pieces, indent: str) -> str:
+        """The result's text up to its message: rule, rule index, level."""
+        finding = self.finding
+        key = (finding.code, self.rule_index, int(finding.severity), indent)
+        head = self.shared.heads.get(key)
+        if head is None:
+            head = self.shared.heads[key] = (
+                f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
+                f"{p.level}{encode_basestring(LEVELS[finding.severity])}{p.message}"
+            )
+        return head
+
+    def _places(self, p: _Pieces, indent: str) -> tuple[str, str]:
+        """The text around the file's location: in the result, from the message's end
+        to the region's start line; in a fix, from the description's end to the list
+        of replacements."""
         key = (id(self.location), indent)
-        found = self.encoded.get(key)
-        if found is None:
-            found = self.encoded[key] = encode(self.location, indent)
-        return found
+        places = self.shared.places.get(key)
+        if places is None:
+            in_result = encode(self.location, p.location_indent)
+            in_fix = encode(self.location, p.change_indent)
+            places = self.shared.places[key] = (
+                f"{p.artifact}{in_result}{p.start_line}",
+                f"{p.change}{in_fix}{p.replacements}",
+            )
+        return places
 
     def __json__(self, indent: str) -> str:
         finding = self.finding
         p = _pieces(indent)
         line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
-        location = self._location(p.location_indent)
+        place, fix_place = self._places(p, indent)
         xpath = (
             ""
             if finding.xpath is None
             else f"{p.logical}{encode_basestring(finding.xpath)}{p.logical_end}"
         )
-        fixes = _fixes_json(self, p)
+        fixes = "" if finding.fix is None else _fixes_json(self, p, indent, fix_place)
         return (
-            f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
-            f"{p.level}{encode_basestring(LEVELS[finding.severity])}"
-            f"{p.message}{encode_basestring(finding.message)}{p.artifact}{location}"
-            f"{p.start_line}{line}{p.start_column}{column}{p.end_line}{line}"
-            f"{p.end_column}{column + 1}{p.region_end}{xpath}{p.locations_end}"
+            f"{self._head(p, indent)}{encode_basestring(finding.message)}{place}{line}"
+            f"{p.start_column}{column}{p.end_line}{line}{p.end_column}{column + 1}"
+            f"{p.region_end}{xpath}{p.locations_end}"
             f"{encode_basestring(self.fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
         )
 
 
-def _fixes_json(result: SarifResult, p: _Pieces) -> str:
+def _fixes_json(result: SarifResult, p: _Pieces, indent: str, place: str) -> str:
     """The finding's fix as SARIF ``fixes`` (after a comma; "" without one): one
     ``artifactChange`` whose replacements delete a region (end exclusive) and insert
     text. A fix that changes only bytes (the byte order mark, the encoding) has no text
-    region and is left out."""
+    region and is left out. ``place`` is the text around the file's location."""
     fix = result.finding.fix
     if fix is None:
         return ""
-    replacements = [
+    edits = fix.edits
+    if len(edits) == 1:  # most fixes: no list to join
+        if edits[0].target != "span":
+            return ""
+        replacements = _replacement(edits[0], p)
+    else:
+        replacements = p.replacement_separator.join(
+            [_replacement(edit, p) for edit in edits if edit.target == "span"]
+        )
+        if not replacements:
+            return ""
+    key = (id(fix.applicability), indent)  # an enum's hash is Python code
+    end = result.shared.fix_ends.get(key)
+    if end is None:
+        applicability = encode_basestring(str(fix.applicability))
+        end = result.shared.fix_ends[key] = f"{p.applicability}{applicability}{p.fixes_end}"
+    return f"{p.fixes}{encode_basestring(fix.message)}{place}{replacements}{end}"
+
+
+def _replacement(edit: Edit, p: _Pieces) -> str:
+    """One ``replacement``: the region an edit deletes, and the text it inserts."""
+    return (
         f"{p.deleted}{edit.line}{p.r_start_column}{edit.column}{p.r_end_line}{edit.end_line}"
         f"{p.r_end_column}{edit.end_column}{p.inserted}{encode_basestring(edit.content)}"
         f"{p.replacement_end}"
-        for edit in fix.edits
-        if edit.target == "span"
-    ]
-    if not replacements:
-        return ""
-    location = result._location(p.change_indent)
-    return (
-        f"{p.fixes}{encode_basestring(fix.message)}{p.change}{location}{p.replacements}"
-        f"{p.replacement_separator.join(replacements)}{p.applicability}"
-        f"{encode_basestring(str(fix.applicability))}{p.fixes_end}"
     )
 
 
