@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol, TypeVar
@@ -99,13 +98,13 @@ def fingerprints(results: Iterable[_R]) -> Iterator[tuple[_R, Finding, str]]:
     GitHub's own ``primaryLocationLineHash`` uses), so fingerprints are unique within
     one report.
     """
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}  # a Counter's missing key is a call of Python code
     for result in results:
         path = ci_path(result.name)
         for finding in result.findings:
             digest = identity(path, finding)
-            seen[digest] += 1
-            yield result, finding, f"{digest}:{seen[digest]}"
+            repeat = seen[digest] = seen.get(digest, 0) + 1
+            yield result, finding, f"{digest}:{repeat}"
 
 
 def identity(path: str, finding: Finding) -> str:

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from sitemap_lint._version import __version__
 from sitemap_lint.domain.urls import encoded
-from sitemap_lint.finding import Edit, Finding, Rule, Severity
+from sitemap_lint.finding import Edit, Finding, FindingFix, Rule, Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
     STDIN,
@@ -163,65 +163,67 @@ class SarifResult:
         self.fingerprint = fingerprint
         self.shared = Shared() if shared is None else shared
 
-    def _head(self, p: _Pieces, indent: str) -> str:
-        """The result's text up to its message: rule, rule index, level."""
-        finding = self.finding
-        key = (finding.code, self.rule_index, int(finding.severity), indent)
-        head = self.shared.heads.get(key)
-        if head is None:
-            head = self.shared.heads[key] = (
-                f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
-                f"{p.level}{encode_basestring(LEVELS[finding.severity])}{p.message}"
-            )
-        return head
-
-    def _places(self, p: _Pieces, indent: str) -> tuple[str, str]:
-        """The text around the file's location: in the result, from the message's end
-        to the region's start line; in a fix, from the description's end to the list
-        of replacements."""
-        key = (id(self.location), indent)
-        places = self.shared.places.get(key)
-        if places is None:
-            in_result = encode(self.location, p.location_indent)
-            in_fix = encode(self.location, p.change_indent)
-            places = self.shared.places[key] = (
-                f"{p.artifact}{in_result}{p.start_line}",
-                f"{p.change}{in_fix}{p.replacements}",
-            )
-        return places
-
     def __json__(self, indent: str) -> str:
         finding = self.finding
+        shared = self.shared
         p = _pieces(indent)
-        line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
-        place, fix_place = self._places(p, indent)
-        xpath = (
-            ""
-            if finding.xpath is None
-            else f"{p.logical}{encode_basestring(finding.xpath)}{p.logical_end}"
-        )
-        fixes = "" if finding.fix is None else _fixes_json(self, p, indent, fix_place)
+        head_key = (finding.code, self.rule_index, int(finding.severity), indent)
+        head = shared.heads.get(head_key) or self._head(head_key, p)
+        places = shared.places.get((id(self.location), indent)) or self._places(indent, p)
+        line = finding.line
+        if line < 1:  # SARIF counts from 1
+            line = 1
+        column = finding.column
+        if column < 1:
+            column = 1
+        xpath = finding.xpath
+        logical = "" if xpath is None else f"{p.logical}{encode_basestring(xpath)}{p.logical_end}"
+        fixes = "" if finding.fix is None else _fixes_json(finding.fix, indent, places[1], shared)
         return (
-            f"{self._head(p, indent)}{encode_basestring(finding.message)}{place}{line}"
+            f"{head}{encode_basestring(finding.message)}{places[0]}{line}"
             f"{p.start_column}{column}{p.end_line}{line}{p.end_column}{column + 1}"
-            f"{p.region_end}{xpath}{p.locations_end}"
+            f"{p.region_end}{logical}{p.locations_end}"
             f"{encode_basestring(self.fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
         )
 
+    def _head(self, key: tuple[str, int, int, str], p: _Pieces) -> str:
+        """The result's text up to its message: rule, rule index, level."""
+        finding = self.finding
+        head = self.shared.heads[key] = (
+            f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
+            f"{p.level}{encode_basestring(LEVELS[finding.severity])}{p.message}"
+        )
+        return head
 
-def _fixes_json(result: SarifResult, p: _Pieces, indent: str, place: str) -> str:
-    """The finding's fix as SARIF ``fixes`` (after a comma; "" without one): one
-    ``artifactChange`` whose replacements delete a region (end exclusive) and insert
-    text. A fix that changes only bytes (the byte order mark, the encoding) has no text
-    region and is left out. ``place`` is the text around the file's location."""
-    fix = result.finding.fix
-    if fix is None:
-        return ""
+    def _places(self, indent: str, p: _Pieces) -> tuple[str, str]:
+        """The text around the file's location: in the result, from the message's end
+        to the region's start line; in a fix, from the description's end to the list
+        of replacements."""
+        in_result = encode(self.location, p.location_indent)
+        in_fix = encode(self.location, p.change_indent)
+        places = self.shared.places[id(self.location), indent] = (
+            f"{p.artifact}{in_result}{p.start_line}",
+            f"{p.change}{in_fix}{p.replacements}",
+        )
+        return places
+
+
+def _fixes_json(fix: FindingFix, indent: str, place: str, shared: Shared) -> str:
+    """A finding's fix as SARIF ``fixes`` (after a comma): one ``artifactChange`` whose
+    replacements delete a region (end exclusive) and insert text; "" for a fix that
+    changes only bytes (the byte order mark, the encoding), which has no text region.
+    ``place`` is the text around the file's location."""
+    p = _pieces(indent)
     edits = fix.edits
     if len(edits) == 1:  # most fixes: no list to join
-        if edits[0].target != "span":
+        edit = edits[0]
+        if edit.target != "span":
             return ""
-        replacements = _replacement(edits[0], p)
+        replacements = (
+            f"{p.deleted}{edit.line}{p.r_start_column}{edit.column}{p.r_end_line}"
+            f"{edit.end_line}{p.r_end_column}{edit.end_column}{p.inserted}"
+            f"{encode_basestring(edit.content)}{p.replacement_end}"
+        )
     else:
         replacements = p.replacement_separator.join(
             [_replacement(edit, p) for edit in edits if edit.target == "span"]
@@ -229,10 +231,10 @@ def _fixes_json(result: SarifResult, p: _Pieces, indent: str, place: str) -> str
         if not replacements:
             return ""
     key = (id(fix.applicability), indent)  # an enum's hash is Python code
-    end = result.shared.fix_ends.get(key)
+    end = shared.fix_ends.get(key)
     if end is None:
         applicability = encode_basestring(str(fix.applicability))
-        end = result.shared.fix_ends[key] = f"{p.applicability}{applicability}{p.fixes_end}"
+        end = shared.fix_ends[key] = f"{p.applicability}{applicability}{p.fixes_end}"
     return f"{p.fixes}{encode_basestring(fix.message)}{place}{replacements}{end}"
 
 
