@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Severity
 from sitemap_lint.report import json as json_report
+from sitemap_lint.report.common import BATCH, write_items
 from tests.helpers import Draws, draws
 
 SCALARS = (
@@ -184,57 +185,56 @@ def test_a_sarif_report_of_many_findings_holds_one_batch_of_results() -> None:
     assert peak < 8_000_000  # every result made at once: over 60 MB
 
 
-COUNT = json_report._BATCH * 4
+COUNT = BATCH * 4
 
 
 class MadeAsRead:
-    """A file's findings, each made anew as it is read (every pass makes them again) and
-    counted in ``alive`` until it is dropped."""
+    """A file's findings, made as they are read: ``made`` counts those of the last pass
+    over them (a report may read them more than once)."""
 
-    def __init__(self, alive: list[int]) -> None:
-        class Counted(Finding):
-            __slots__ = ()
-
-            def __del__(self) -> None:
-                alive[0] -= 1
-
-        self.alive = alive
-        self.kind = Counted
+    def __init__(self) -> None:
+        self.made = 0
 
     def __len__(self) -> int:
         return COUNT
 
     def __iter__(self) -> Iterator[Finding]:
+        self.made = 0
         for n in range(COUNT):
-            self.alive[0] += 1
+            self.made += 1
             edit = Edit(n + 1, 5, "2024-05-01T10:00:00+00:00", "span", n + 1, 24)
             fix = FindingFix(Fix.SAFE, "write the W3C form", (edit,))
             message = f"<lastmod> '2024-05-01 {n}' is not a W3C Datetime"
-            yield self.kind("DT001", "lastmod-format", Severity.ERROR, message, n + 1, 5, None, fix)
+            yield Finding("DT001", "lastmod-format", Severity.ERROR, message, n + 1, 5, None, fix)
 
 
-@pytest.mark.parametrize("reporter", ["sarif", "gitlab"])
-def test_a_ci_report_holds_one_batch_of_the_findings_it_writes(reporter: str) -> None:
-    """Each batch of results is written before the next is made: at every write, at most
-    one batch of the findings (made as they are read) is alive, and the report holds all
-    of them."""
+@pytest.mark.parametrize(
+    ("reporter", "member"), [("sarif", '"ruleId"'), ("gitlab", '"check_name"')]
+)
+def test_a_ci_report_writes_its_results_one_batch_at_a_time(reporter: str, member: str) -> None:
+    """A write of results comes before the next batch of findings is read: a report
+    holds one batch of results (objects or text), not all of them."""
     from sitemap_lint.engine.results import FileResult
     from sitemap_lint.report import REPORTERS
 
-    alive = [0]
-    at_writes: list[int] = []
+    findings = MadeAsRead()
+    results_written = 0
+    ahead: list[int] = []  # at each write of results: the findings read and not yet written
 
     class Recording(io.StringIO):
         def write(self, text: str) -> int:
-            at_writes.append(alive[0])
+            nonlocal results_written
+            if member in text:
+                ahead.append(findings.made - results_written)
+                results_written += text.count(member)
             return super().write(text)
 
     out = Recording()
-    REPORTERS[reporter](out).report([FileResult("s.xml", MadeAsRead(alive))])
+    REPORTERS[reporter](out).report([FileResult("s.xml", findings)])
     written = json.loads(out.getvalue())
-    issues = written["runs"][0]["results"] if reporter == "sarif" else written
-    assert len(issues) == COUNT
-    assert max(at_writes) < 2 * json_report._BATCH  # every result made first: COUNT
+    assert len(written["runs"][0]["results"] if reporter == "sarif" else written) == COUNT
+    assert results_written == COUNT
+    assert max(ahead) <= BATCH  # every result made first: COUNT
 
 
 def sarif_object(
@@ -291,27 +291,46 @@ def sarif_object(
     return result
 
 
+def listed(texts: list[str], indent: str) -> str:
+    """``texts`` (items encoded at ``indent`` and two spaces) as the list that
+    ``common.write_items`` writes at ``indent``."""
+    out = io.StringIO()
+    write_items(iter(texts), indent, out.write)
+    return out.getvalue()
+
+
+def dumped(value: object, indent: str) -> str:
+    """``value`` as json.dump(..., indent=2) writes it, at the indentation ``indent``."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
+
+
+@pytest.mark.parametrize("count", [0, 1, BATCH, BATCH * 2 + 1])
+def test_encoded_items_are_written_as_a_list_in_batches(count: int) -> None:
+    items = [{"n": n, "s": "x\n"} for n in range(count)]
+    writes: list[str] = []
+    write_items((json_report.encode(item, "    ") for item in items), "  ", writes.append)
+    assert "".join(writes) == dumped(items, "  ")
+    assert len(writes) <= count // BATCH + 2  # batches, not one write an item
+
+
 @pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
 def test_sarif_results_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
-    from sitemap_lint.report.sarif import SarifResult, Shared
+    from sitemap_lint.report.sarif import ResultTexts
 
     locations = [{"uri": "a.xml", "uriBaseId": "%SRCROOT%"}, {"uri": "-", "description": {}}]
 
     @draws
-    @given(st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4))
-    def check(items: list[tuple[Finding, dict[str, object], str]]) -> None:
-        shared = Shared()  # the results of one report share their encoded parts
-        document = {
-            "results": [
-                SarifResult(where, f, n % 2, key, shared) for n, (f, where, key) in enumerate(items)
-            ]
-        }
-        expected = {
-            "results": [
-                sarif_object(where, f, n % 2, key) for n, (f, where, key) in enumerate(items)
-            ]
-        }
-        assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+    @given(
+        st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4),
+        st.sampled_from(["", "      "]),
+    )
+    def check(items: list[tuple[Finding, dict[str, object], str]], indent: str) -> None:
+        codes = sorted({f.code for f, _, _ in items})
+        index = {code: n for n, code in enumerate(codes)}
+        made = ResultTexts(index, indent + "  ")  # its results share their encoded parts
+        texts = [made.text(where, f, key) for f, where, key in items]
+        expected = [sarif_object(where, f, index[f.code], key) for f, where, key in items]
+        assert listed(texts, indent) == dumped(expected, indent)
 
     check()
 
@@ -331,15 +350,15 @@ def gitlab_object(path: str, finding: Finding, fingerprint: str) -> dict[str, ob
 def test_gitlab_issues_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
     from json.encoder import encode_basestring
 
-    from sitemap_lint.report.gitlab import GitlabIssue
+    from sitemap_lint.report.gitlab import issue_text
 
     @draws
-    @given(st.lists(st.tuples(FINDINGS, TEXT, TEXT), max_size=4))
-    def check(items: list[tuple[Finding, str, str]]) -> None:
-        issues = [GitlabIssue(encode_basestring(path), f, key) for f, path, key in items]
+    @given(st.lists(st.tuples(FINDINGS, TEXT, TEXT), max_size=4), st.sampled_from(["", "    "]))
+    def check(items: list[tuple[Finding, str, str]], indent: str) -> None:
+        texts = [
+            issue_text(encode_basestring(path), f, key, indent + "  ") for f, path, key in items
+        ]
         expected = [gitlab_object(path, f, key) for f, path, key in items]
-        assert written({"issues": issues}) == json.dumps(
-            {"issues": expected}, ensure_ascii=False, indent=2
-        )
+        assert listed(texts, indent) == dumped(expected, indent)
 
     check()

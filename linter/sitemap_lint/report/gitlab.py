@@ -16,8 +16,8 @@ from json.encoder import encode_basestring
 
 from sitemap_lint.finding import Finding, Severity
 from sitemap_lint.report.base import FileReport, Reporter
-from sitemap_lint.report.common import ci_path, fingerprints
-from sitemap_lint.report.json import encode, write
+from sitemap_lint.report.common import ci_path, fingerprints, write_items
+from sitemap_lint.report.json import encode
 from sitemap_lint.support.printable import encodable_json
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -27,38 +27,28 @@ class GitlabReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         paths = {id(result): encode_basestring(ci_path(result.name)) for result in results}
         issues = (
-            GitlabIssue(paths[id(result)], finding, fingerprint)
+            issue_text(paths[id(result)], finding, fingerprint, "  ")
             for result, finding, fingerprint in fingerprints(results)
         )
-        write(issues, "", lambda piece: self.out.write(encodable_json(piece)))
+        write_items(issues, "", lambda piece: self.out.write(encodable_json(piece)))
         self.out.write("\n")
 
 
-class GitlabIssue:
-    """One issue of the report, written by ``report.json.write`` through ``__json__``
-    from pieces fixed by the indentation (``_pieces``): the object of its description,
-    check name, fingerprint, severity and location, in that order."""
-
-    __slots__ = ("finding", "fingerprint", "path")
-
-    def __init__(self, path: str, finding: Finding, fingerprint: str) -> None:
-        self.path = path  # encoded: a JSON string
-        self.finding = finding
-        self.fingerprint = fingerprint
-
-    def __json__(self, indent: str) -> str:
-        finding = self.finding
-        p = _pieces(indent)
-        line: object = finding.line
-        if type(line) is not int:
-            line = encode(line, p.line_indent)
-        return (
-            f"{p.description}{encode_basestring(f'{finding.code}: {finding.message}')}"
-            f"{p.check_name}{encode_basestring(finding.code)}"
-            f"{p.fingerprint}{encode_basestring(self.fingerprint)}"
-            f"{p.severity}{encode_basestring(SEVERITIES[finding.severity])}"
-            f"{p.path}{self.path}{p.begin}{line}{p.end}"
-        )
+def issue_text(path: str, finding: Finding, fingerprint: str, indent: str) -> str:
+    """One issue at the indentation ``indent``, from pieces fixed by the indentation
+    (``_pieces``): the object of its description, check name, fingerprint, severity and
+    location, in that order. ``path`` is encoded already (a JSON string)."""
+    p = _pieces(indent)
+    line: object = finding.line
+    if type(line) is not int:
+        line = encode(line, p.line_indent)
+    return (
+        f"{p.description}{encode_basestring(f'{finding.code}: {finding.message}')}"
+        f"{p.check_name}{encode_basestring(finding.code)}"
+        f"{p.fingerprint}{encode_basestring(fingerprint)}"
+        f"{p.severity}{encode_basestring(SEVERITIES[finding.severity])}"
+        f"{p.path}{path}{p.begin}{line}{p.end}"
+    )
 
 
 @dataclass(frozen=True)
