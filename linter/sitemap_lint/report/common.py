@@ -31,9 +31,11 @@ def write_items(items: Iterator[str], indent: str, out: Callable[[str], object])
     separator = f",\n{indent}  "
     head = f"[\n{indent}  "
     while batch:
-        out(head + separator.join(batch))
+        batch[0] = head + batch[0]  # not the whole batch's text copied once more
+        out(separator.join(batch))
         head = separator
-        batch = list(islice(items, BATCH))
+        batch.clear()  # written: not held while the next batch is made
+        batch.extend(islice(items, BATCH))
     out(f"\n{indent}]")
 
 
