@@ -65,24 +65,23 @@ def _relative(name: str) -> str | None:
 
 
 # Parts of a message that change while the defect stays: the current time (DT005,
-# NW006, FD*, VI expiry), an age measured from it, and where other things are. Each
-# pattern comes with words it cannot match without: most messages hold none, and
-# looking for a word is some forty times faster than the pattern's search.
-_VOLATILE = (
-    (("(now is ",), re.compile(r"\(now is [^)]*\)"), "(now)"),
-    ((" old",), re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b"), "old"),
-    (("line", "column"), re.compile(r"\b(line|column)s? \d+"), r"\1"),
-)
+# NW006, FD*, VI expiry), an age measured from it, and where other things are.
+_NOW = re.compile(r"\(now is [^)]*\)")
+_AGE = re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b")
+_WHERE = re.compile(r"\b(line|column)s? \d+")
 
 
 def stable_message(message: str) -> str:
     """``message`` without the parts that change from run to run or when lines move:
     ``(now is <time>)``, ``N days old``, ``line N``, ``column N``."""
-    for words, pattern, replacement in _VOLATILE:
-        for word in words:
-            if word in message:
-                message = pattern.sub(replacement, message)
-                break
+    # A pattern is searched for only in a message holding a word it cannot match
+    # without: most messages hold none, and ``in`` is some forty times faster.
+    if "(now is " in message:
+        message = _NOW.sub("(now)", message)
+    if " old" in message:
+        message = _AGE.sub("old", message)
+    if "line" in message or "column" in message:
+        message = _WHERE.sub(r"\1", message)
     return message
 
 
