@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Severity
 from sitemap_lint.report import json as json_report
+from sitemap_lint.report.common import BATCH, write_items
 from tests.helpers import Draws, draws
 
 SCALARS = (
@@ -76,9 +78,11 @@ EDITS = st.builds(
 FIXES = st.none() | st.builds(
     FindingFix, st.sampled_from([Fix.SAFE, Fix.UNSAFE]), TEXT, st.tuples() | st.tuples(EDITS)
 )
+# Codes repeat among the findings of a report (and the parts encoded once for each).
+CODES = st.sampled_from(["DT001", 'X"1']) | TEXT
 FINDINGS = st.builds(
     Finding,
-    TEXT,
+    CODES,
     TEXT,
     st.sampled_from(list(Severity)),
     TEXT,
@@ -181,6 +185,58 @@ def test_a_sarif_report_of_many_findings_holds_one_batch_of_results() -> None:
     assert peak < 8_000_000  # every result made at once: over 60 MB
 
 
+COUNT = BATCH * 4
+
+
+class MadeAsRead:
+    """A file's findings, made as they are read: ``made`` counts those of the last pass
+    over them (a report may read them more than once)."""
+
+    def __init__(self) -> None:
+        self.made = 0
+
+    def __len__(self) -> int:
+        return COUNT
+
+    def __iter__(self) -> Iterator[Finding]:
+        self.made = 0
+        for n in range(COUNT):
+            self.made += 1
+            edit = Edit(n + 1, 5, "2024-05-01T10:00:00+00:00", "span", n + 1, 24)
+            fix = FindingFix(Fix.SAFE, "write the W3C form", (edit,))
+            message = f"<lastmod> '2024-05-01 {n}' is not a W3C Datetime"
+            yield Finding("DT001", "lastmod-format", Severity.ERROR, message, n + 1, 5, None, fix)
+
+
+@pytest.mark.parametrize(
+    ("reporter", "member"), [("sarif", '"ruleId"'), ("gitlab", '"check_name"')]
+)
+def test_a_ci_report_writes_its_results_one_batch_at_a_time(reporter: str, member: str) -> None:
+    """A write of results comes before the next batch of findings is read: a report
+    holds one batch of results (objects or text), not all of them."""
+    from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.report import REPORTERS
+
+    findings = MadeAsRead()
+    results_written = 0
+    ahead: list[int] = []  # at each write of results: the findings read and not yet written
+
+    class Recording(io.StringIO):
+        def write(self, text: str) -> int:
+            nonlocal results_written
+            if member in text:
+                ahead.append(findings.made - results_written)
+                results_written += text.count(member)
+            return super().write(text)
+
+    out = Recording()
+    REPORTERS[reporter](out).report([FileResult("s.xml", findings)])
+    written = json.loads(out.getvalue())
+    assert len(written["runs"][0]["results"] if reporter == "sarif" else written) == COUNT
+    assert results_written == COUNT
+    assert max(ahead) <= BATCH  # every result made first: COUNT
+
+
 def sarif_object(
     location: dict[str, object], finding: Finding, index: int, fingerprint: str
 ) -> dict[str, object]:
@@ -235,21 +291,74 @@ def sarif_object(
     return result
 
 
+def listed(texts: list[str], indent: str) -> str:
+    """``texts`` (items encoded at ``indent`` and two spaces) as the list that
+    ``common.write_items`` writes at ``indent``."""
+    out = io.StringIO()
+    write_items(iter(texts), indent, out.write)
+    return out.getvalue()
+
+
+def dumped(value: object, indent: str) -> str:
+    """``value`` as json.dump(..., indent=2) writes it, at the indentation ``indent``."""
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
+
+
+@pytest.mark.parametrize("count", [0, 1, BATCH, BATCH * 2 + 1])
+def test_encoded_items_are_written_as_a_list_in_batches(count: int) -> None:
+    items = [{"n": n, "s": "x\n"} for n in range(count)]
+    writes: list[str] = []
+    write_items((json_report.encode(item, "    ") for item in items), "  ", writes.append)
+    assert "".join(writes) == dumped(items, "  ")
+    assert len(writes) <= count // BATCH + 2  # batches, not one write an item
+
+
 @pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
 def test_sarif_results_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
-    from sitemap_lint.report.sarif import SarifResult
+    from sitemap_lint.report.sarif import ResultTexts
 
     locations = [{"uri": "a.xml", "uriBaseId": "%SRCROOT%"}, {"uri": "-", "description": {}}]
 
     @draws
-    @given(st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4))
-    def check(items: list[tuple[Finding, dict[str, object], str]]) -> None:
-        document = {
-            "results": [SarifResult(where, f, n, key) for n, (f, where, key) in enumerate(items)]
-        }
-        expected = {
-            "results": [sarif_object(where, f, n, key) for n, (f, where, key) in enumerate(items)]
-        }
-        assert written(document) == json.dumps(expected, ensure_ascii=False, indent=2)
+    @given(
+        st.lists(st.tuples(FINDINGS, st.sampled_from(locations), TEXT), max_size=4),
+        st.sampled_from(["", "      "]),
+    )
+    def check(items: list[tuple[Finding, dict[str, object], str]], indent: str) -> None:
+        codes = sorted({f.code for f, _, _ in items})
+        index = {code: n for n, code in enumerate(codes)}
+        made = ResultTexts(index, indent + "  ")  # its results share their encoded parts
+        texts = [made.text(where, f, key) for f, where, key in items]
+        expected = [sarif_object(where, f, index[f.code], key) for f, where, key in items]
+        assert listed(texts, indent) == dumped(expected, indent)
+
+    check()
+
+
+def gitlab_object(path: str, finding: Finding, fingerprint: str) -> dict[str, object]:
+    """A GitLab Code Quality issue as the format's documentation gives it."""
+    return {
+        "description": f"{finding.code}: {finding.message}",
+        "check_name": finding.code,
+        "fingerprint": fingerprint,
+        "severity": {"error": "major", "warning": "minor", "info": "info"}[str(finding.severity)],
+        "location": {"path": path, "lines": {"begin": finding.line}},
+    }
+
+
+@pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
+def test_gitlab_issues_are_written_as_the_objects_of_their_fields(draws: Draws) -> None:
+    from json.encoder import encode_basestring
+
+    from sitemap_lint.report.gitlab import issue_text
+
+    @draws
+    @given(st.lists(st.tuples(FINDINGS, TEXT, TEXT), max_size=4), st.sampled_from(["", "    "]))
+    def check(items: list[tuple[Finding, str, str]], indent: str) -> None:
+        texts = [
+            issue_text(encode_basestring(path), f, key, indent + "  ") for f, path, key in items
+        ]
+        expected = [gitlab_object(path, f, key) for f, path, key in items]
+        assert listed(texts, indent) == dumped(expected, indent)
 
     check()

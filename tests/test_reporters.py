@@ -34,6 +34,7 @@ from sitemap_lint.report import REPORTERS
 from sitemap_lint.report import json as json_reporter
 from sitemap_lint.report import sarif as sarif_reporter
 from sitemap_lint.report.common import stable_message
+from sitemap_lint.report.fingerprints import _AGE, _NOW, _WHERE
 from sitemap_lint.report.github import escape_data, escape_property
 from sitemap_lint.report.gitlab import GitlabReporter
 from sitemap_lint.report.junit import JunitReporter
@@ -739,6 +740,30 @@ def test_fingerprints_use_the_finding_key_when_a_rule_sets_one() -> None:
 )
 def test_stable_message_drops_only_the_volatile_parts(message: str, stable: str) -> None:
     assert stable_message(message) == stable
+
+
+# The volatile parts of a message and what stands for each, in the order they apply.
+VOLATILE = ((_NOW, "(now)"), (_AGE, "old"), (_WHERE, r"\1"))
+# Pieces of messages: what each volatile pattern matches, and text near it.
+MESSAGE_PIECES = st.sampled_from(
+    [" ", "x", "s", "1", "\u0663", ")", "(now is ", " days", " hours", " old", "line", "column"]
+) | st.sampled_from(VOLATILE).flatmap(lambda volatile: st.from_regex(volatile[0], fullmatch=True))
+
+
+@pytest.mark.parametrize("draws", draws(200, 2000))
+def test_stable_message_looks_for_a_pattern_only_where_it_can_match(draws: Draws) -> None:
+    """The words each volatile pattern is looked for after are ones it cannot match
+    without: the message is the one every pattern, always applied, leaves."""
+
+    @draws
+    @given(st.lists(MESSAGE_PIECES, max_size=12).map("".join))
+    def check(message: str) -> None:
+        every_pattern = message
+        for pattern, replacement in VOLATILE:
+            every_pattern = pattern.sub(replacement, every_pattern)
+        assert stable_message(message) == every_pattern
+
+    check()
 
 
 # -- SARIF ---------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """Helpers the machine-readable reporters share: paths as CI tools want them,
-stable fingerprints, and plain-text forms of the rule documentation."""
+stable fingerprints, long JSON lists written in batches, and plain-text forms of the
+rule documentation."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from itertools import islice
 
 # Paths and fingerprints are the run's too (baselines): they live in ``fingerprints``.
 from sitemap_lint.report.fingerprints import STDIN as STDIN
@@ -11,6 +14,30 @@ from sitemap_lint.report.fingerprints import ci_path as ci_path
 from sitemap_lint.report.fingerprints import fingerprints as fingerprints
 from sitemap_lint.report.fingerprints import is_fetched as is_fetched
 from sitemap_lint.report.fingerprints import stable_message as stable_message
+
+# -- JSON lists ------------------------------------------------------------------
+
+BATCH = 512  # the items of a long list joined into one write
+
+
+def write_items(items: Iterator[str], indent: str, out: Callable[[str], object]) -> None:
+    """A JSON list at ``indent`` of ``items``, each already encoded at the indentation of
+    a list item (``indent`` and two spaces), as ``report.json.write`` writes a list
+    (``[]`` when empty): ``BATCH`` items a write, so only one batch of them is held."""
+    batch = list(islice(items, BATCH))
+    if not batch:
+        out("[]")
+        return
+    separator = f",\n{indent}  "
+    head = f"[\n{indent}  "
+    while batch:
+        batch[0] = head + batch[0]  # not the whole batch's text copied once more
+        out(separator.join(batch))
+        head = separator
+        batch.clear()  # written: not held while the next batch is made
+        batch.extend(islice(items, BATCH))
+    out(f"\n{indent}]")
+
 
 # -- rule documentation ---------------------------------------------------------
 

@@ -16,7 +16,7 @@ GitHub's requirements: ``sarif-support.md`` in github/docs ("Supported propertie
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from json.encoder import encode_basestring
@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from sitemap_lint._version import __version__
 from sitemap_lint.domain.urls import encoded
-from sitemap_lint.finding import Finding, Rule, Severity
+from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Rule, Severity
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import (
     STDIN,
@@ -37,6 +37,7 @@ from sitemap_lint.report.common import (
     markdown_to_text,
     one_paragraph,
     truncate,
+    write_items,
 )
 from sitemap_lint.report.json import encode, write
 from sitemap_lint.support.printable import encodable_json
@@ -55,6 +56,24 @@ DESCRIPTION_LIMIT = 1024  # GitHub's limit for shortDescription.text and fullDes
 NAME_LIMIT = 255  # GitHub's limit for reportingDescriptor.name
 
 
+# The log around its results, as report.json.write writes {"$schema", "version",
+# "runs": [run]}: the results come last in the run, streamed (``write_items``).
+RUN_INDENT = "      "  # the members of the run
+LOG_START = (
+    f'{{\n  "$schema": {encode_basestring(SCHEMA_URI)},\n'
+    f'  "version": {encode_basestring(SARIF_VERSION)},\n'
+    f'  "runs": [\n    {{\n{RUN_INDENT}"tool": '
+)
+LOG_END = "\n    }\n  ]\n}\n"
+ORIGINAL_URI_BASE_IDS = {
+    SRCROOT: {
+        "description": {
+            "text": "The working directory sitemap-lint ran in; file URIs are relative to it."
+        }
+    }
+}
+
+
 class SarifReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         examples: dict[str, Finding] = {}  # the first finding of each rule
@@ -62,37 +81,29 @@ class SarifReporter(Reporter):
             for finding in result.findings:
                 examples.setdefault(finding.code, finding)
         codes = sorted(examples)
-        index = {code: i for i, code in enumerate(codes)}
-        locations = {id(result): artifact_location(result.name) for result in results}
-        encoded: dict[tuple[int, str], str] = {}
-        run = {
-            "tool": {
-                "driver": {
-                    "name": "sitemap-lint",
-                    "version": __version__,
-                    "semanticVersion": __version__,
-                    "rules": [rule_descriptor(code, examples[code]) for code in codes],
-                }
-            },
-            "originalUriBaseIds": {
-                SRCROOT: {
-                    "description": {
-                        "text": "The working directory sitemap-lint ran in; "
-                        "file URIs are relative to it."
-                    }
-                }
-            },
-            "columnKind": "unicodeCodePoints",
-            "results": (
-                SarifResult(
-                    locations[id(result)], finding, index[finding.code], fingerprint, encoded
-                )
-                for result, finding, fingerprint in fingerprints(results)
-            ),
+        driver = {
+            "name": "sitemap-lint",
+            "version": __version__,
+            "semanticVersion": __version__,
+            "rules": [rule_descriptor(code, examples[code]) for code in codes],
         }
-        log = {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
-        write(log, "", lambda piece: self.out.write(encodable_json(piece)))
-        self.out.write("\n")
+        locations = {id(result): artifact_location(result.name) for result in results}
+        made = ResultTexts({code: i for i, code in enumerate(codes)}, RUN_INDENT + "  ")
+        texts = (
+            made.text(locations[id(result)], finding, fingerprint)
+            for result, finding, fingerprint in fingerprints(results)
+        )
+
+        def out(piece: str) -> None:
+            self.out.write(encodable_json(piece))
+
+        out(LOG_START)
+        write({"driver": driver}, RUN_INDENT, out)
+        out(f',\n{RUN_INDENT}"originalUriBaseIds": ')
+        write(ORIGINAL_URI_BASE_IDS, RUN_INDENT, out)
+        out(f',\n{RUN_INDENT}"columnKind": "unicodeCodePoints",\n{RUN_INDENT}"results": ')
+        write_items(texts, RUN_INDENT, out)
+        out(LOG_END)
 
 
 def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
@@ -126,78 +137,101 @@ def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
     }
 
 
-class SarifResult:
-    """One ``result`` of the log, written by ``report.json.write`` through ``__json__``:
-    its text is made from pieces fixed by the indentation (``_pieces``), not from a
-    dictionary of some forty values a finding."""
+class ResultTexts:
+    """The text of each ``result`` of one log at the indentation ``indent``: made from
+    pieces fixed by the indentation (``_pieces``) and the parts its results repeat,
+    encoded once (the text up to the message, by rule and level; the text around a
+    file's location; the end of a fix, by applicability), not from a dictionary of some
+    forty values a finding. ``rule_index`` gives each code's place among the rules."""
 
-    __slots__ = ("encoded", "finding", "fingerprint", "location", "rule_index")
-
-    def __init__(
-        self,
-        location: dict[str, Any],
-        finding: Finding,
-        rule_index: int,
-        fingerprint: str,
-        encoded: dict[tuple[int, str], str] | None = None,
-    ) -> None:
-        self.location = location
-        self.finding = finding
+    def __init__(self, rule_index: Mapping[str, int], indent: str) -> None:
         self.rule_index = rule_index
-        self.fingerprint = fingerprint
-        # The report's encodings of its files' locations, by location and indentation.
-        self.encoded = {} if encoded is None else encoded
+        self.p = _pieces(indent)
+        self.heads: dict[tuple[str, int], str] = {}
+        # By the id of a location, of an applicability: each kept with its text, so
+        # that no other object takes its id while the texts are made.
+        self.places: dict[int, tuple[dict[str, Any], str, str]] = {}
+        self.fix_ends: dict[int, tuple[Fix, str]] = {}
 
-    def _location(self, indent: str) -> str:
-        key = (id(self.location), indent)
-        found = self.encoded.get(key)
-        if found is None:
-            found = self.encoded[key] = encode(self.location, indent)
-        return found
-
-    def __json__(self, indent: str) -> str:
-        finding = self.finding
-        p = _pieces(indent)
-        line, column = max(finding.line, 1), max(finding.column, 1)  # SARIF counts from 1
-        location = self._location(p.location_indent)
-        xpath = (
-            ""
-            if finding.xpath is None
-            else f"{p.logical}{encode_basestring(finding.xpath)}{p.logical_end}"
-        )
-        fixes = _fixes_json(self, p)
+    def text(self, location: dict[str, Any], finding: Finding, fingerprint: str) -> str:
+        p = self.p
+        head = self.heads.get((finding.code, int(finding.severity))) or self._head(finding)
+        place = self.places.get(id(location)) or self._place(location)
+        line = finding.line
+        if line < 1:  # SARIF counts from 1
+            line = 1
+        column = finding.column
+        if column < 1:
+            column = 1
+        xpath = finding.xpath
+        logical = "" if xpath is None else f"{p.logical}{encode_basestring(xpath)}{p.logical_end}"
+        fixes = "" if finding.fix is None else self._fixes(finding.fix, place[2])
         return (
-            f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index}"
-            f"{p.level}{encode_basestring(LEVELS[finding.severity])}"
-            f"{p.message}{encode_basestring(finding.message)}{p.artifact}{location}"
-            f"{p.start_line}{line}{p.start_column}{column}{p.end_line}{line}"
-            f"{p.end_column}{column + 1}{p.region_end}{xpath}{p.locations_end}"
-            f"{encode_basestring(self.fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
+            f"{head}{encode_basestring(finding.message)}{place[1]}{line}"
+            f"{p.start_column}{column}{p.end_line}{line}{p.end_column}{column + 1}"
+            f"{p.region_end}{logical}{p.locations_end}"
+            f"{encode_basestring(fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
         )
 
+    def _head(self, finding: Finding) -> str:
+        """The result's text up to its message: rule, rule index, level."""
+        p = self.p
+        head = self.heads[finding.code, int(finding.severity)] = (
+            f"{p.rule}{encode_basestring(finding.code)}{p.index}{self.rule_index[finding.code]}"
+            f"{p.level}{encode_basestring(LEVELS[finding.severity])}{p.message}"
+        )
+        return head
 
-def _fixes_json(result: SarifResult, p: _Pieces) -> str:
-    """The finding's fix as SARIF ``fixes`` (after a comma; "" without one): one
-    ``artifactChange`` whose replacements delete a region (end exclusive) and insert
-    text. A fix that changes only bytes (the byte order mark, the encoding) has no text
-    region and is left out."""
-    fix = result.finding.fix
-    if fix is None:
-        return ""
-    replacements = [
+    def _place(self, location: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
+        """The text around the file's location: in the result, from the message's end
+        to the region's start line; in a fix, from the description's end to the list
+        of replacements."""
+        p = self.p
+        in_result = encode(location, p.location_indent)
+        in_fix = encode(location, p.change_indent)
+        place = self.places[id(location)] = (
+            location,
+            f"{p.artifact}{in_result}{p.start_line}",
+            f"{p.change}{in_fix}{p.replacements}",
+        )
+        return place
+
+    def _fixes(self, fix: FindingFix, place: str) -> str:
+        """The finding's fix as SARIF ``fixes`` (after a comma): one ``artifactChange``
+        whose replacements delete a region (end exclusive) and insert text; "" for a
+        fix that changes only bytes (the byte order mark, the encoding), which has no
+        text region. ``place`` is the text around the file's location."""
+        p = self.p
+        edits = fix.edits
+        if len(edits) == 1:  # most fixes: no list to join
+            edit = edits[0]
+            if edit.target != "span":
+                return ""
+            replacements = (
+                f"{p.deleted}{edit.line}{p.r_start_column}{edit.column}{p.r_end_line}"
+                f"{edit.end_line}{p.r_end_column}{edit.end_column}{p.inserted}"
+                f"{encode_basestring(edit.content)}{p.replacement_end}"
+            )
+        else:
+            replacements = p.replacement_separator.join(
+                [_replacement(edit, p) for edit in edits if edit.target == "span"]
+            )
+            if not replacements:
+                return ""
+        end = self.fix_ends.get(id(fix.applicability))  # an enum's hash is Python code
+        if end is None:
+            applicability = encode_basestring(str(fix.applicability))
+            text = f"{p.applicability}{applicability}{p.fixes_end}"
+            end = self.fix_ends[id(fix.applicability)] = (fix.applicability, text)
+        return f"{p.fixes}{encode_basestring(fix.message)}{place}{replacements}{end[1]}"
+
+
+def _replacement(edit: Edit, p: _Pieces) -> str:
+    """One ``replacement``: the region an edit deletes, and the text it inserts."""
+    return (
         f"{p.deleted}{edit.line}{p.r_start_column}{edit.column}{p.r_end_line}{edit.end_line}"
         f"{p.r_end_column}{edit.end_column}{p.inserted}{encode_basestring(edit.content)}"
         f"{p.replacement_end}"
-        for edit in fix.edits
-        if edit.target == "span"
-    ]
-    if not replacements:
-        return ""
-    location = result._location(p.change_indent)
-    return (
-        f"{p.fixes}{encode_basestring(fix.message)}{p.change}{location}{p.replacements}"
-        f"{p.replacement_separator.join(replacements)}{p.applicability}"
-        f"{encode_basestring(str(fix.applicability))}{p.fixes_end}"
     )
 
 
