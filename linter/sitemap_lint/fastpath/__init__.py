@@ -643,18 +643,6 @@ _HREFLANG = _Lazy(r"""(?<![^\s])hreflang\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 # -- values --------------------------------------------------------------------------
 
 
-class _Collected:
-    """Keeps the findings handed to it (with what they cover, which is dropped)."""
-
-    __slots__ = ("findings",)
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
-
-    def add(self, finding: Finding, covers: object = None) -> None:
-        self.findings.append(finding)
-
-
 class _Into:
     """Hands findings to the file's sink; the nodes they cover are never validated."""
 
@@ -1182,6 +1170,15 @@ class ProvenRun:
                     facts.add_url(url, line, column, normal, first_index + number)
 
 
+def _place(text: str, start: int, line: int, column: int, at: int) -> tuple[int, int]:
+    """The line and column of ``text[at]``, ``text[start]`` (at or before it) standing
+    at ``line`` and ``column``."""
+    breaks = text.count("\n", start, at)
+    if breaks:
+        return line + breaks, at - text.rfind("\n", start, at)
+    return line, column + at - start
+
+
 def _within(numbers: list[int], begin: int, end: int) -> list[int]:
     """The ``numbers`` (ascending) from ``begin`` up to ``end``."""
     return numbers[bisect_left(numbers, begin) : bisect_left(numbers, end)]
@@ -1371,7 +1368,7 @@ class FastPath:
                 for name, here in spans:
                     line, column = here >> 32, here & 0xFFFFFFFF
                     image.children.append(Node(NAMESPACE, name, {}, line, column))
-                found = _Collected()
+                found = _Collect()
                 check_order(image, found)
                 for order in found.findings:
                     at = places[order.line << 32 | order.column]
@@ -1835,12 +1832,9 @@ class FastPath:
                         # Where the field's start tag starts: on the loc's line or a later one.
                         # ("<lastmod>" is len("lastmod") - 3 characters longer than "<loc>".)
                         field_tag = field_value_at - loc_tag - len(field) + 3
-                        breaks = count("\n", tag, field_tag)
-                        if breaks:
-                            field_column = field_tag - rfind("\n", tag, field_tag)
-                        else:
-                            field_column = column + field_tag - tag
-                        places.append((field, loc_line + breaks, field_column, value))
+                        places.append(
+                            (field, *_place(text, tag, loc_line, column, field_tag), value)
+                        )
                     run.values[len(entries) - 1] = places
                 if extra is not None and ("n" in extra[0] or self.deprecated):
                     # Where the elements in the entry's extension text that the run
@@ -1858,13 +1852,8 @@ class FastPath:
                         assert news is not None  # the kind of its extras
                         offsets += (news.news_at, news.name_at)
                     for offset in offsets:
-                        field_tag = ext_at + offset
-                        breaks = count("\n", tag, field_tag)
-                        if breaks:
-                            field_column = field_tag - rfind("\n", tag, field_tag)
-                        else:
-                            field_column = column + field_tag - tag
-                        spots[offset] = (loc_line + breaks) << 32 | field_column
+                        line_at, column_at = _place(text, tag, loc_line, column, ext_at + offset)
+                        spots[offset] = line_at << 32 | column_at
                     if "n" in extra[0]:
                         assert news is not None
                         if run.news is None:
@@ -2202,8 +2191,7 @@ class FastPath:
         kinds = ""
         images: set[str] = set()
         links: dict[str, str] = {}
-        deprecated = self.deprecated
-        deprecated.clear()
+        deprecated = self.deprecated  # (cleared by _extensions)
         caption_tag, title_tag = self._titled or ("\0", "\0")
         for item in self._items.finditer(ext):
             location, _caption, _title, link = item.groups()

@@ -1,5 +1,5 @@
 """What the proofs hand a check to learn whether a value would be reported: a reporter
-that only remembers whether anything was, and the node it reports at."""
+that keeps what was, and the node it reports at."""
 
 from __future__ import annotations
 
@@ -10,13 +10,20 @@ VALUE_NODE = Node("", "value", {}, 1, 1)
 
 
 class Collect:
-    """A reporter that only remembers whether anything was reported."""
+    """A reporter that keeps what is reported (what it covers is dropped)."""
+
+    __slots__ = ("findings",)
 
     def __init__(self) -> None:
-        self.found = False
+        self.findings: list[Finding] = []
+
+    @property
+    def found(self) -> bool:
+        """Whether anything was reported."""
+        return bool(self.findings)
 
     def add(self, finding: Finding, covers: object = None) -> None:
-        self.found = True
+        self.findings.append(finding)
 
     def covered(self, node: object) -> bool:
         return False

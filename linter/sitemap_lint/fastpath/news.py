@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from sitemap_lint.fastpath.video import _DATE, _SPACE
 from sitemap_lint.model import Node
 
 if TYPE_CHECKING:
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["NewsProof", "block_pattern"]
 
-_SPACE = r"[ \t\r\n]*"
 # A name or title: printable ASCII but "<", ">" and "&", "&" only in a predefined or a
 # character reference (read by ``_decoded``), and characters from U+00A0 on but
 # surrogates, U+FFFD (a decoding error's mark), U+FFFE and U+FFFF.
@@ -52,7 +52,6 @@ _SPACE = r"[ \t\r\n]*"
 _CHARACTER = "[^\x00-\x1f\x7f-\x9f&<>\ud800-\udfff\ufffd-\uffff]"
 _TEXT = rf"{_CHARACTER}*+(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9A-Fa-f]{{1,6}});{_CHARACTER}*+)*+"
 _LANGUAGE = "[a-z-]{2,5}"
-_DATE = r"[0-9A-Za-z:.+&#;-]{10,200}"
 _CACHED = 65_536
 
 
