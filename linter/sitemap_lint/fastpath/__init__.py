@@ -376,42 +376,51 @@ _ESCAPABLE = frozenset(b" !\"#$&'()*+,/:;<=>?@[\\]^`{|}") | frozenset(range(0x80
 
 
 # A loc whose every "&" starts a predefined entity or a character reference is read as
-# expat reads it (_read_references); the value is then proved as any loc. An "&" that
-# starts no such reference:
-_RAW_ONLY = _Lazy(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)")
+# expat reads it (_read_references); the value is then proved as any loc. A reference's
+# name (between "&" and ";"):
+_REFERENCE_NAME = _Lazy(r"amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6}")
 _WHOLE_LOC = _Lazy(_LOC + r"\Z")
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-# What expat reads for a reference, by its name ("amp", "#38", "#x26").
-_CHARACTERS: dict[str, str] = dict(_PREDEFINED)
+# What expat reads for a reference, by its name ("amp", "#38", "#x26"), and whether it
+# is a character of _IN_PATH.
+_CHARACTERS: dict[str, tuple[str, bool]] = {}
 _MAX_CHARACTERS = 4096  # names remembered; a file of many distinct ones reads on uncached
 
 
-def _character(name: str) -> str:
-    """What expat reads for the character reference ``name`` ("#38", "#x26"); a
-    character outside printable ASCII leaves the value unproved, and so does the NUL
-    given for it."""
-    code = int(name[2:], 16) if name[1] == "x" else int(name[1:])
-    return chr(code) if 0x20 < code < 0x7F else "\0"
+def _character(name: str) -> tuple[str, bool] | None:
+    """What expat reads for the reference ``name`` ("amp", "#38", "#x26"), and whether
+    it is in _IN_PATH; a character outside printable ASCII leaves the value unproved,
+    and so does the NUL given for it. None: ``name`` names no reference."""
+    if _REFERENCE_NAME.pattern.fullmatch(name) is None:
+        return None
+    if name[0] != "#":
+        character = _PREDEFINED[name]
+    else:
+        code = int(name[2:], 16) if name[1] == "x" else int(name[1:])
+        character = chr(code) if 0x20 < code < 0x7F else "\0"
+    return character, character in _IN_PATH
 
 
-def _read_references(text: str) -> tuple[str, bool]:
-    """``text``, each of whose "&" starts a reference (_RAW_ONLY finds no other), with
-    its references read (each piece after an "&" starts with a name and ";"), and
-    whether each stood for a character of _IN_PATH."""
+def _read_references(text: str) -> tuple[str, bool] | None:
+    """``text`` with its references read, and whether each stood for a character of
+    _IN_PATH; None when an "&" in it starts no reference (a raw one)."""
     pieces = text.split("&")
     in_path = True
+    characters = _CHARACTERS
     for index in range(1, len(pieces)):
-        piece = pieces[index]
-        end = piece.index(";")
-        name = piece[:end]
-        character = _CHARACTERS.get(name)
-        if character is None:
-            character = _character(name)
-            if len(_CHARACTERS) < _MAX_CHARACTERS:
-                _CHARACTERS[name] = character
-        if in_path and character not in _IN_PATH:
+        name, end, rest = pieces[index].partition(";")
+        read = characters.get(name)
+        if read is None:
+            read = _character(name)
+            if read is None:
+                return None
+            if len(characters) < _MAX_CHARACTERS:
+                characters[name] = read
+        if not end:
+            return None
+        if not read[1]:
             in_path = False
-        pieces[index] = character + piece[end + 1 :]
+        pieces[index] = read[0] + rest
     return "".join(pieces), in_path
 
 
@@ -423,14 +432,17 @@ _IN_PATH = frozenset(_URL_BYTES.decode()) - {"?"}
 
 def _decoded_loc(
     url: str, scheme: str, host: str, path: str | None
-) -> tuple[str, str, str, str | None]:
+) -> tuple[str, str, str, str | None] | None:
     """A loc written with references (its parts as _ENTRY_LOC delimits them) as expat
     reads it: (its value, scheme, host and path when _LOC matches it whole; "" for the
-    value when it does not)."""
+    value when it does not); None when an "&" in it starts no reference."""
     if url.count("&") == url.count("&amp;"):
         value, in_path = url.replace("&amp;", "&"), True  # "&" is in _IN_PATH
     else:
-        value, in_path = _read_references(url)
+        read = _read_references(url)
+        if read is None:
+            return None
+        value, in_path = read
     if in_path and value.isascii() and "#" not in value:
         # Every character _ENTRY_LOC took is then one of _LOC's where it stands, and
         # the first "?" after the host still starts the query.
@@ -463,9 +475,8 @@ def _decoded(value: str) -> str:
     ASCII character; else a value no proof accepts (it holds "&" or a NUL)."""
     if "&" not in value:
         return value
-    if _RAW_ONLY.pattern.search(value) is not None:
-        return "\0"
-    return _read_references(value)[0]
+    read = _read_references(value)
+    return "\0" if read is None else read[0]
 
 
 # A raw "&" in a loc: what the recovering parser does with it (formats/xml.py) holds for
@@ -1664,9 +1675,11 @@ class FastPath:
                 # The loc holds references, read as expat reads them, or is in a CDATA
                 # section, read as written ("&" included).
                 referred = cdata is not None
-                if "&" in url and not referred and _RAW_ONLY.pattern.search(url) is None:
-                    referred = True
-                    url, scheme, host, path = _decoded_loc(url, scheme, host, path)
+                if "&" in url and not referred:
+                    read = _decoded_loc(url, scheme, host, path)
+                    if read is not None:
+                        referred = True
+                        url, scheme, host, path = read
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
                 proved = 12 <= len(url) <= MAX_LOC and (
@@ -1698,7 +1711,7 @@ class FastPath:
                     verdict = self._escapes(url)
                     proved = verdict is not False
                     abnormal = abnormal or verdict is _LOWER  # lower-case digits
-                if proved and "&" in url and escaped_as_text(url) is not None:
+                if proved and ";" in url and "&" in url and escaped_as_text(url) is not None:
                     proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
                     raw = (
