@@ -595,6 +595,16 @@ def shape_targets(rows: list[ShapeRow], pretty: dict[bool, float]) -> list[str]:
     def to_pretty(chosen: list[ShapeRow]) -> list[tuple[ShapeRow, float]]:
         return [(row, row.time / pretty[row.long]) for row in chosen]
 
+    times = {(row.shape.name, row.long): row.time for row in rows}
+
+    def to_clean(chosen: list[ShapeRow]) -> list[tuple[ShapeRow, float]]:
+        """Each row against the same file without its finding (``Shape.clean``)."""
+        return [
+            (row, row.time / times[row.shape.clean, row.long])
+            for row in chosen
+            if (row.shape.clean, row.long) in times
+        ]
+
     extensions = [row for row in clean if row.shape.extension]
     others = [row for row in core if row.shape is not shapes.REFERENCE]
     findings = [row for row in rows if row.shape.finding]
@@ -610,7 +620,8 @@ def shape_targets(rows: list[ShapeRow], pretty: dict[bool, float]) -> list[str]:
         target_line("extensions: <= 2.0x xmllint (their schemas)", to_xmllint(extensions), 2.0),
         target_line("each core shape: <= 1.5x pretty (same paths)", to_pretty(others), 1.5),
         target_line("peak memory: <= 64 MB", [(r, r.ours[2]) for r in clean], 64, "MB"),
-        target_line("a finding in every URL: <= 3x pretty", to_pretty(findings), 3.0),
+        target_line("a finding in every URL: <= 3x the clean file", to_clean(findings), 3.0),
+        target_line("  the same against pretty", to_pretty(findings), 3.0),
     ]
 
 

@@ -57,6 +57,7 @@ class Shape:
     extension: bool = False  # validated with the extension schemas' bundle
     long: bool = True  # also measured with long paths
     finding: str = ""  # the code each URL is reported for ("": none)
+    clean: str = "pretty"  # a finding's shape: the shape of the same file without it
     schema_valid: bool = True  # valid against the schemas (xmllint says so)
 
 
@@ -276,14 +277,21 @@ def images_cdata(i: int, pad: str) -> str:
 
 
 def images_captioned(i: int, pad: str) -> str:
-    """One image an entry with a caption and a title (schema order), as shop generators
-    write them: one IM004 (Google ignores both since 2022) in each entry."""
-    picture = (
-        f"<image:image><image:loc>https://cdn.example.com/img/{pad}{i}.jpg</image:loc>"
-        f"<image:caption>Blue shirt, size {i % 5}</image:caption>"
-        f"<image:title>Blue shirt {i}</image:title></image:image>"
-    )
-    return url([*elements(fields(page(i, pad), i)[:2]), picture])
+    """The entries of ``images``, the first image with a caption and a title (schema
+    order), as shop generators write them: one IM004 (Google ignores both since 2022)
+    in each entry."""
+    pictures = [
+        f"<image:image><image:loc>https://cdn.example.com/img/{pad}{i}-{n}.jpg</image:loc>"
+        + (
+            f"<image:caption>Blue shirt, size {i % 5}</image:caption>"
+            f"<image:title>Blue shirt {i}</image:title>"
+            if n == 0
+            else ""
+        )
+        + "</image:image>"
+        for n in range(2)
+    ]
+    return url(elements(fields(page(i, pad), i)[:2]) + pictures)
 
 
 def hreflang(i: int, pad: str) -> str:
@@ -425,7 +433,14 @@ CORE = (
         percent_encoded,
         segment="%D0%BA%D0%B0%D1%82%D0%B0%D0%BB%D0%BE%D0%B3/",
     ),
-    Shape("iri", "non-ASCII paths (UR011 by design)", iri, segment="каталог/", finding="UR011"),
+    Shape(
+        "iri",
+        "non-ASCII paths (UR011 by design)",
+        iri,
+        segment="каталог/",
+        finding="UR011",
+        clean="percent-utf8",
+    ),
 )
 EXTENSIONS = (
     Shape(
@@ -495,12 +510,13 @@ FINDING = Shape(
 )
 CAPTIONED = Shape(
     "image-captions",
-    "an image with caption and title in every entry (IM004 by design)",
+    "image's entries, a caption and title in each (IM004 by design)",
     images_captioned,
     head=root(f'xmlns:image="{IMAGE}"'),
     extension=True,
     long=False,
     finding="IM004",
+    clean="image",
 )
 SHAPES = {shape.name: shape for shape in (*CORE, *EXTENSIONS, FINDING, CAPTIONED)}
 REFERENCE = SHAPES["pretty"]
