@@ -151,7 +151,7 @@ the field's start tag when the run is entered (``report_value``, as for a lastmo
 
 A loc with characters outside ASCII in its path or query (an IRI: UR011, whose fix
 writes it percent-encoded) is proved the same way, when the URL rules read it as a
-clean URL but for those characters (``urls.reads_as_iri``: no reference, no CDATA, no
+clean URL but for those characters (``urls.iri_parts``: no reference, no CDATA, no
 ``%``, no port, not U+FFFD) and at most 1,024 characters long: ``check_url`` reports its
 UR011 when the run is entered (``report_url``), naming the loc, its fix exact.
 
@@ -907,8 +907,8 @@ class ProvenRun:
         # column of its start tag, its value (``FastPath.report_value``).
         self.values: dict[int, list[tuple[str, int, int, str]]] | None = None
         # The entries whose loc holds characters outside ASCII (one UR011 each), by their
-        # index in ``entries``.
-        self.iris: set[int] | None = None
+        # index in ``entries``: the loc's parts (``FastPath._iri``).
+        self.iris: dict[int, re.Match[str]] | None = None
         # The entries whose loc has white space around it (UR005), by their index in
         # ``entries``: the loc's value as the parser reads it.
         self.spaced: dict[int, str] | None = None
@@ -1038,10 +1038,15 @@ class ProvenRun:
             )
         first = checker.entry_index + 1
         spaced = self.spaced or {}
+        iris = self.iris or {}
         for number in _within(numbers[1], begin, end):
             url, here = _ENTRY_URL(self.entries[number]), _ENTRY_HERE(self.entries[number])
-            value = spaced.get(number, url)
-            fast.report_url(first + number, here >> 32, here & 0xFFFFFFFF, value)
+            value = spaced.get(number)
+            line, column = here >> 32, here & 0xFFFFFFFF
+            if value is None:
+                fast.report_url(first + number, line, column, url, iris[number])
+            else:
+                fast.report_url(first + number, line, column, value)
         values = self.values
         if values is not None:
             for number in _within(numbers[2], begin, end):
@@ -1108,7 +1113,7 @@ class ProvenRun:
             if spaced is not None and number in spaced:
                 fast.report_url(first_index + number, line, column, spaced[number])
             elif iris is not None and number in iris:
-                fast.report_url(first_index + number, line, column, url)
+                fast.report_url(first_index + number, line, column, url, iris[number])
             before = len(findings)
             if reported_values is not None and number in reported_values:
                 for field, value_line, value_column, value in reported_values[number]:
@@ -1266,7 +1271,7 @@ class FastPath:
         self._reporting_values: dict[str, tuple[Any, str, str, WrittenNode, _InPlace]] = {}
         self._raw_proved = self._raw_reported = True  # see _Root.raw_proved
         self._dated_moments: dict[str, Any] = {}  # see _dated_moment
-        self._reporting_urls: tuple[Any, str, str, WrittenNode, _InPlace] | None = None
+        self._reporting_urls: tuple[Any, Any, str, str, WrittenNode, _InPlace] | None = None
         self.found_run = False  # see GIVE_UP
         self.collect = checker.facts is not None
         # The state that runs are entered into, found at the first run (the checks are
@@ -1697,7 +1702,8 @@ class FastPath:
                     proved = False
                 iri = proved and not url.isascii()
                 if iri:  # one UR011, reported in place (``report_url``)
-                    proved = not referred and not long_urls and self._iri(url)
+                    parts = None if referred or long_urls else self._iri(url)
+                    proved = parts is not None
                 if strict_loc and proved:
                     if long_urls:  # the loc as _LONG_LOC delimits it (decoded)
                         proved = url.isascii() and not url.encode().translate(None, _URL_BYTES)
@@ -1821,9 +1827,10 @@ class FastPath:
                     )
                 )
                 if iri:
+                    assert parts is not None  # (proved)
                     if run.iris is None:
-                        run.iris = set()
-                    run.iris.add(len(entries) - 1)
+                        run.iris = {}
+                    run.iris[len(entries) - 1] = parts
                 if abnormal:
                     run.abnormal = True
                 if spaced:
@@ -2402,29 +2409,32 @@ class FastPath:
         self._dated_moments[value] = result
         return result
 
-    def _iri(self, url: str) -> bool:
-        """Whether a loc with characters outside ASCII (no reference, no CDATA, no
-        ``&``) makes one finding of the URL rules, UR011, which ``report_url`` reports.
-        Its parts are those the entry pattern delimits."""
-        from sitemap_lint.rules.urls import reads_as_iri
+    def _iri(self, url: str) -> re.Match[str] | None:
+        """When a loc with characters outside ASCII (no reference, no CDATA, no ``&``)
+        makes one finding of the URL rules, UR011, which ``report_url`` reports: its
+        parts as the URL rules read them (``urls.iri_parts``)."""
+        from sitemap_lint.rules.urls import iri_parts
 
-        return "&" not in url and reads_as_iri(url)
+        return None if "&" in url else iri_parts(url)
 
-    def report_url(self, index: int, line: int, column: int, value: str) -> None:
+    def report_url(
+        self, index: int, line: int, column: int, value: str, iri: re.Match[str] | None = None
+    ) -> None:
         """The URL rules' findings on the loc of the ``index``-th entry (at ``line`` and
         ``column``; ``_iri`` proved it with them), as its check makes them, naming the
-        loc."""
+        loc. ``iri``: the parts of a loc outside ASCII (``_iri``), its ``value``
+        as the file has it."""
         reporting = self._reporting_urls
         if reporting is None:
-            from sitemap_lint.rules.urls import check_url
+            from sitemap_lint.rules.urls import check_iri, check_url
 
             head, tail = self._loc_pointer or self.checker.child_pointer(
                 SITEMAP_NS, self.entry, "loc"
             )
             node = WrittenNode(SITEMAP_NS, "loc", line, column, 0)
             into = _InPlace(self.checker.sink, "", 0)
-            reporting = self._reporting_urls = (check_url, head, tail, node, into)
-        check_url, head, tail, node, into = reporting
+            reporting = self._reporting_urls = (check_url, check_iri, head, tail, node, into)
+        check_url, check_iri, head, tail, node, into = reporting
         # One node and one reporter serve every loc: neither is kept by the check.
         node.line, node.column, node.text = line, column, value
         node.text_at = into.start = column + self._loc_tag  # after "<loc>" with the prefix
@@ -2437,7 +2447,10 @@ class FastPath:
             check_url(read, plain, into)
             into.lines = True
             return
-        check_url(value, node, into)
+        if iri is not None:
+            check_iri(value, iri, node, into)  # what check_url calls on it
+        else:
+            check_url(value, node, into)
 
     def _values(self, entry: re.Match[str], changefreq: str | None) -> _Values:
         """A proved entry's values for the HTML report's counts (``_Values``), from its

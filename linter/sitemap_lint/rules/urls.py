@@ -606,20 +606,23 @@ def check_url(
         return ParsedURL(scheme, host, default, path or "/")
     match = _SIMPLE_IRI.match(url)
     if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
-        return _check_iri(url, match, node, report)
+        return check_iri(url, match, node, report)
     return _check_slowly(url, node, report, field, replacements, base)
 
 
-def reads_as_iri(url: str) -> bool:
-    """Whether ``check_url`` reports nothing on ``url`` (12 to 1,024 characters) but
-    UR011: a clean URL but for characters outside ASCII in its path or query."""
+def iri_parts(url: str) -> re.Match[str] | None:
+    """When ``check_url`` reports nothing on ``url`` (12 to 1,024 characters) but UR011
+    (a clean URL but for characters outside ASCII in its path or query): its parts, for
+    ``check_iri``."""
     match = _SIMPLE_IRI.match(url)
-    return (
+    if (
         match is not None
         and len(match.group(2)) <= 253
         and not url.isascii()
         and reads_as_name(match.group(2))
-    )
+    ):
+        return match
+    return None
 
 
 @lru_cache(maxsize=1024)  # a file's URLs share a few hosts
@@ -630,7 +633,7 @@ def reads_as_name(host: str) -> bool:
     return plain_host(host) or _named_host_problem(host) is None
 
 
-def _check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
+def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
     """``_check_slowly`` on a URL ``_SIMPLE_IRI`` takes (``match``): the same findings,
     found with what the pattern proves: an ASCII host, and nothing in the path or query
     that ``_encoding_fix`` refuses or makes unsafe (no "%", U+FFFD, tab, line break or
