@@ -8,7 +8,9 @@ a third of the generated urlsets have lastmods the date rules report, in place, 
 third write values with character references and locs in
 CDATA sections; a fifth hold escaped slugs in their locs (lower-case digits, as WordPress
 writes them, and escapes that are no clean one), and some write their values in CDATA
-sections, as All in One SEO does; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
+sections, as All in One SEO does; some hold entries of one layout with an odd one here and
+there (tests/test_fastpath_bulk.py), the windows of fastpath/bulk.py tried early or late, on
+small windows or not; a fifth hold locs with characters outside ASCII (tests/test_fastpath.py's
 IRI_LOCS, proved with their UR011 or not); a fifth of the other cases hold video:video elements, clean or with a
 defect in a child (tests/test_fastpath_video.py), and a tenth of the rest news:news elements, clean or with a
 defect (tests/test_fastpath_news.py; half of them with 1,990-2,100 entries, past the 1,000 news:news a file may hold); a third of the urlsets hold image:image and xhtml:link alternates in clusters, with
@@ -43,6 +45,7 @@ import shapes  # noqa: E402
 
 from sitemap_lint import fastpath, xsd  # noqa: E402
 from sitemap_lint.engine import checker  # noqa: E402
+from sitemap_lint.fastpath import bulk  # noqa: E402
 from sitemap_lint.fix.runner import resolved  # noqa: E402
 from sitemap_lint.inputs.reader import Source  # noqa: E402
 from sitemap_lint.run import parse_sitemap_url  # noqa: E402
@@ -60,6 +63,7 @@ from tests.test_fastpath import (  # noqa: E402
     mutate,
     url_entry,
 )
+from tests.test_fastpath_bulk import uniform_sitemap  # noqa: E402
 from tests.test_fastpath_news import news_head, news_sitemap  # noqa: E402
 from tests.test_fastpath_video import video_head, video_sitemap  # noqa: E402
 
@@ -326,6 +330,12 @@ def with_prologue_items(text: str, rng: random.Random) -> str:
 def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
+    if rng.random() < 0.15:  # one layout, odd entries here and there (the windows')
+        text = uniform_sitemap(rng.randrange(1, 400), rng, rng.choice([0.0, 0.01, 0.05, 0.3]))
+        data = text.encode("utf-8")
+        for kind in rng.sample(MUTATIONS, rng.choice([0, 0, 1, 2])):
+            data = mutate(data, rng, kind)
+        return data
     if rng.random() < 0.2:
         return video_document(rng)
     if rng.random() < 0.1:
@@ -453,6 +463,8 @@ def _edit(edit: Any) -> tuple[Any, ...]:
 
 ENGINE = xsd.load("libxml2")
 LONG_URL = fastpath.LONG_URL
+BULK_FROM, BULK_SHORT, BULK_AGAIN = fastpath._BULK_FROM, fastpath._BULK_SHORT, fastpath._BULK_AGAIN
+BULK_ENTRIES, BULK_WINDOW = bulk.MIN_ENTRIES, bulk.MIN_WINDOW
 
 
 def main() -> int:
@@ -484,6 +496,13 @@ def main() -> int:
         enabled = rng.choice(SELECTIONS) if b"xhtml" in data[:400] else None
         # A third of the cases delimit their locs as a file of long URLs does.
         fastpath.LONG_URL = rng.choice([0, LONG_URL, LONG_URL])
+        # Windows of entries (fastpath/bulk.py) tried from the first entries or later,
+        # small or as they are.
+        fastpath._BULK_FROM = rng.choice([1, 8, BULK_FROM])
+        fastpath._BULK_SHORT = rng.choice([2, BULK_SHORT])
+        fastpath._BULK_AGAIN = rng.choice([2, BULK_AGAIN])
+        bulk.MIN_ENTRIES = rng.choice([2, BULK_ENTRIES])
+        bulk.MIN_WINDOW = rng.choice([64, BULK_WINDOW])
         slow = outcome(path, "0", block, url, enabled)
         made.clear()
         fast = outcome(path, "1", block, url, enabled)

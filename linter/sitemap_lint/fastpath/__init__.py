@@ -25,6 +25,11 @@ finding but those reported in place (a raw ``&``, below) in one step over all of
 any other entry one at a time. The white space the parser gathered before the run is
 dropped then, so that text after the run is gathered as it is after an entry's end tag.
 
+Within a run, the entries that follow a proved one in the same layout (the same text
+up to the loc, as many lines each, or all on one line) with the plainest values are
+proved a window at a time (``bulk.py``): the same entries as one at a time, made with
+the same caches, their places computed from the layout.
+
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
 prologue is the usual one (an optional XML
@@ -225,6 +230,7 @@ from sitemap_lint.rules.registry import (
 if TYPE_CHECKING:
     from sitemap_lint.engine.dispatch import Dispatch
     from sitemap_lint.engine.sink import FindingSink
+    from sitemap_lint.fastpath.bulk import Bulk, Window
     from sitemap_lint.fastpath.news import NewsProof
     from sitemap_lint.fastpath.video import VideoProof
     from sitemap_lint.formats.xml import StreamParser
@@ -668,6 +674,14 @@ class _Into:
 
 _NOT_PROVED = object()
 _UNKNOWN = object()
+# Windows of entries proved at once (bulk.py): from the file's 64th entry on (a smaller
+# file is done before the window's pattern would be compiled). After a window that is
+# not proved, or proves fewer than 64 entries (its own work is then as much as it
+# saves), the next is tried 256 entries later, and twice as many after each such window
+# in a row.
+_BULK_FROM = 64
+_BULK_SHORT = 64
+_BULK_AGAIN = 256
 _REPORTED = object()  # a value proved with the findings of its check
 
 
@@ -1257,6 +1271,9 @@ class FastPath:
         # lines shorter before them (``StreamParser.shortened``).
         self._starts: deque[int] = deque(maxlen=16)
         self._lastmods: dict[str, Any] = {}
+        self._bulk: Bulk | None = None  # made with the first window (``_bulk_window``)
+        self._bulk_pause = _BULK_AGAIN  # entries from a short window to the next
+        self._bulk_from = _BULK_FROM  # the entry count from which a window is tried
         self._hosts: set[str] = set()
         self._priorities: dict[str, bool] = {}
         self._escape_spans: dict[str, Any] = {}  # see _escapes
@@ -1494,26 +1511,29 @@ class FastPath:
         carry = ""  # the end of the previous block, handed over but not looked at yet
         parser = self.parser
         parser.restore_context = self.restore
-        for block in chain((first,), () if second is None else (second,), iterator):
-            if self.active and (
-                parser.syntax_errors != self.raw_errors + parser.entry_repairs or parser.failed
-            ):
-                # After a syntax error that made the parser skip text, it reads on from
-                # where it recovers: the rest goes to the full checker. An error repaired
-                # in its entry (the entry read again) skips nothing.
-                self._stop()
-            if not self.active:
-                yield block
-                continue
-            text = carry + block if carry else block
-            self._blanked.append({})
-            if len(self._starts) == self._starts.maxlen:
-                parser.forget_shortened(self._starts[0])
-            self._starts.append(self._line + self._offsets[0])
-            out, cut = self._prove(text, len(carry))
-            self._advance(text, cut, out, len(carry))
-            carry = text[cut:] if self.active else ""
-            yield out
+        try:
+            for block in chain((first,), () if second is None else (second,), iterator):
+                if self.active and (
+                    parser.syntax_errors != self.raw_errors + parser.entry_repairs or parser.failed
+                ):
+                    # After a syntax error that made the parser skip text, it reads on from
+                    # where it recovers: the rest goes to the full checker. An error repaired
+                    # in its entry (the entry read again) skips nothing.
+                    self._stop()
+                if not self.active:
+                    yield block
+                    continue
+                text = carry + block if carry else block
+                self._blanked.append({})
+                if len(self._starts) == self._starts.maxlen:
+                    parser.forget_shortened(self._starts[0])
+                self._starts.append(self._line + self._offsets[0])
+                out, cut = self._prove(text, len(carry))
+                self._advance(text, cut, out, len(carry))
+                carry = text[cut:] if self.active else ""
+                yield out
+        finally:
+            self._bulk = None  # (it refers back to this object)
 
     def restore(self, context: str, line: int, column: int, at: int) -> tuple[str, int]:
         """``context``, the text of file line ``line`` from 0-based column ``column`` on
@@ -1588,6 +1608,10 @@ class FastPath:
         counting = self.checker.stats is not None and not self.index  # the HTML report's
         # Long URLs or the loc's pattern proofs: tested once an entry when neither is.
         strict_loc = long_urls or loc_proofs is not None
+        # The entry count from which windows of entries are proved at once (bulk.py).
+        bulk_from = (
+            MAX_ENTRIES if self.index or counting or spaced_locs or strict_loc else self._bulk_from
+        )
         find = text.find
         from sitemap_lint.rules.urls import ESCAPE_TEXT
 
@@ -1651,7 +1675,7 @@ class FastPath:
                 continue
             run: ProvenRun | None = None
             run_start = -1
-            last_entry: re.Match[str] | None = None  # the run's last (it ends at group t)
+            run_end = -1  # where the run's last entry ends
             entries: list[_Entry] = []
             bound = self.entries_bound
             next_entry = scanner(text, position).match
@@ -1770,8 +1794,7 @@ class FastPath:
                 if not proved:
                     if run is not None:
                         pieces.append(text[done:run_start])
-                        assert last_entry is not None  # a run has an entry
-                        done = last_entry.end(11)
+                        done = run_end
                         breaks = counted_line + count("\n", counted_at, done) - run_line
                         pieces.append(blank(run_start, done, breaks))
                         run = None
@@ -1894,12 +1917,28 @@ class FastPath:
                             )
                             for number, image_at, spans in self.deprecated
                         ]
-                last_entry = found_match
+                run_end = position
+                if bound >= bulk_from:
+                    # The next window of plain entries of one layout, at once (bulk.py).
+                    window = self._bulk_window(
+                        text, position, counted_line, counted_at, counted_begin, bound
+                    )
+                    taken = 0 if window is None else len(window.entries)
+                    if taken < _BULK_SHORT:
+                        bulk_from = self._bulk_from = bound + taken + self._bulk_pause
+                        self._bulk_pause *= 2
+                    else:
+                        self._bulk_pause = _BULK_AGAIN
+                    if window is not None:
+                        entries.extend(window.entries)
+                        bound += len(window.entries)
+                        position = run_end = counted_at = window.end
+                        counted_line, counted_begin = window.line, window.line_begin
+                        next_entry = scanner(text, position).match
             self.entries_bound = bound
             if run is not None:
                 pieces.append(text[done:run_start])
-                assert last_entry is not None  # a run has an entry
-                done = last_entry.end(11)
+                done = run_end
                 breaks = counted_line + count("\n", counted_at, done) - run_line
                 pieces.append(blank(run_start, done, breaks))
             if not self.active:
@@ -2408,6 +2447,33 @@ class FastPath:
             self._dated_moments.clear()
         self._dated_moments[value] = result
         return result
+
+    def _bulk_window(
+        self, text: str, start: int, loc_line: int, value_end: int, line_begin: int, bound: int
+    ) -> Window | None:
+        """``Bulk.take`` from ``start``, for a file of ``bound`` entries so far."""
+        bulk = self._bulk
+        if bulk is None:
+            from sitemap_lint.fastpath.bulk import Bulk
+
+            assert self._line_re is not None  # made with the root
+            bulk = self._bulk = Bulk(
+                self._line_re,
+                self._open,
+                f"{self._open[: -len(self.entry) - 1]}loc>",
+                self._hosts,
+                self._host,
+                self._lastmods,
+                self._lastmod,
+                self._priorities,
+                self._priority,
+                self._escapes,
+                _NOT_PROVED,
+                _REPORTED,
+                MAX_LOC,
+                self._offsets,
+            )
+        return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 
     def _iri(self, url: str) -> re.Match[str] | None:
         """When a loc with characters outside ASCII (no reference, no CDATA, no ``&``)

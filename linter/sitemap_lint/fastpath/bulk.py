@@ -1,0 +1,368 @@
+"""Plain entries proved a window at a time, at C speed.
+
+``FastPath._prove`` proves entries one at a time: a match, then a few dozen lines of
+Python an entry. Where a run goes on in entries of one layout (the same white space
+around the same tags, as generators write them) and of the plainest values, this
+module takes the next window of them at once: the entry pattern's ``findall`` reads
+them all, and each proof is a test over all of their values (a join, a set, a
+``map``), with the values the caches of ``FastPath`` judge looked up once each. Their
+places follow from the layout: an arithmetic progression of lines, or the offsets of
+one line. Anything else, and the window is left to the loop, entry by entry: a loc
+outside ASCII, with ``#``, with ``&`` not written ``&amp;`` or with an escape that is
+not in normal form, a value in CDATA, a changefreq or
+priority its check reports, a lastmod the date rules report, extension elements, a
+comment or instruction, a layout that changes. The entries made are those the loop
+makes of the same text (``tests/test_fastpath_bulk.py`` holds them equal).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Collection, Sequence
+from itertools import accumulate, repeat
+from operator import add, itemgetter
+from typing import Any
+
+# The least entries a window takes (fewer: the loop is as quick), and the text a window
+# reads: it grows while its entries are all taken, and shrinks to what was taken and a
+# quarter more when they are not (its entries are held as strings until they are entered).
+MIN_ENTRIES = 8
+MIN_WINDOW = 1 << 12
+MAX_WINDOW = 1 << 17
+
+_FIRST = itemgetter(0)
+_MISSING = object()
+
+
+class Window:
+    """What a window of entries proved: its entries (``fastpath._Entry``), where the last
+    one ends, and the parser line and the offset of the start of that line there."""
+
+    __slots__ = ("end", "entries", "line", "line_begin")
+
+    def __init__(
+        self, entries: list[tuple[Any, ...]], end: int, line: int, line_begin: int
+    ) -> None:
+        self.entries = entries
+        self.end = end
+        self.line = line
+        self.line_begin = line_begin
+
+
+class Bulk:
+    """Proves windows of plain entries of one file (``take``), with the verdicts of
+    ``FastPath``'s caches: ``host``, ``lastmod`` and ``priority`` judge a value they do
+    not hold yet."""
+
+    def __init__(
+        self,
+        line_pattern: re.Pattern[str],
+        opener: str,
+        loc_opener: str,
+        hosts: set[str],
+        host: Callable[[str], bool],
+        lastmods: dict[str, Any],
+        lastmod: Callable[[str], Any],
+        priorities: dict[str, Any],
+        priority: Callable[[str], Any],
+        escapes: Callable[[str], Any],
+        not_proved: object,
+        reported: object,
+        max_loc: int,
+        offsets: tuple[int, int],
+    ) -> None:
+        # An entry, or else the rest of the window (which ends the matches: the entries
+        # taken are those that follow one another from the window's start).
+        self._findall = re.compile(rf"(?P<all>{line_pattern.pattern})|(?s:.+)").findall
+        self._opener = opener
+        self._loc_opener = loc_opener
+        self._hosts = hosts
+        self._host = host
+        self._lastmods = lastmods
+        self._lastmod = lastmod
+        self._priorities = priorities
+        self._priority = priority
+        self._escapes = escapes
+        self._not_proved = not_proved
+        self._reported = reported
+        self._max_loc = max_loc
+        self._line_offset, self._column_offset = offsets
+        self._window = MIN_WINDOW
+
+    def take(
+        self, text: str, start: int, loc_line: int, value_end: int, line_begin: int, most: int
+    ) -> Window | None:
+        """The entries from ``start`` on (where an entry ends) that follow one another
+        in one window and are proved, when there are at least MIN_ENTRIES of them, at
+        most ``most``. ``loc_line`` is the parser line of the previous entry's loc,
+        ``value_end`` the end of its value, ``line_begin`` the offset in ``text`` where
+        that line starts (negative on the text's first line when it starts in an earlier
+        block)."""
+        found = self._findall(text, start, min(start + self._window, len(text)))
+        cut = bool(found) and not found[-1][0]  # the window ends within an entry
+        if cut:
+            found.pop()
+        if len(found) > most:
+            del found[most:]
+        if len(found) < MIN_ENTRIES:
+            if cut:  # (perhaps too small a window for them)
+                self._window = min(self._window * 2, MAX_WINDOW)
+            return None
+        columns = list(zip(*found, strict=True))
+        referred = _read_amp(columns)
+        count, moments = self._proved(columns, len(found), referred)
+        places = None
+        if count >= MIN_ENTRIES:
+            alls = columns[0]
+            places = self._places(
+                text,
+                start,
+                alls[:count] if count < len(alls) else alls,
+                loc_line,
+                value_end,
+                line_begin,
+            )
+        if places is None:
+            self._shrink(found[: min(count, MIN_ENTRIES)])
+            return None
+        entry_places, loc_places, end, line, begin, placed = places
+        if placed < len(found):
+            self._shrink(found[:placed])
+        elif cut:
+            self._window = min(self._window * 2, MAX_WINDOW)
+        return Window(
+            list(
+                zip(
+                    *(column[:placed] for column in columns[3:7]),  # loc, scheme, host, path
+                    map(moments.__getitem__, columns[7][:placed]),
+                    loc_places,
+                    entry_places,
+                    repeat(None, placed),
+                    repeat(None, placed),
+                    strict=True,
+                )
+            ),
+            end,
+            line,
+            begin,
+        )
+
+    def _shrink(self, taken: list[tuple[str, ...]]) -> None:
+        """Fit the window to the entries ``taken``, and a quarter more."""
+        used = sum(map(len, map(_FIRST, taken)))
+        self._window = max(min(used + used // 4, MAX_WINDOW), MIN_WINDOW)
+
+    def _proved(
+        self, columns: list[tuple[str, ...]], count: int, referred: bool
+    ) -> tuple[int, dict[str, Any]]:
+        """How many entries (their groups by ``columns``; ``referred``: the locs' ``&amp;``
+        read) from the first on are proved by their values, and the moments of the
+        lastmods among them."""
+        (
+            _all,
+            _s,
+            cdatas,
+            urls,
+            _schemes,
+            hosts,
+            _paths,
+            lastmods,
+            changefreqs,
+            priorities,
+            extensions,
+            _t,
+        ) = columns
+        for column in (cdatas, changefreqs, extensions):  # (empty where not written)
+            if any(column):
+                count = min(count, list(map(bool, column)).index(True))
+        count = self._plain_urls(urls, count, referred)
+        count = self._known_hosts(hosts, count)
+        moments, unproved = self._moments(lastmods)
+        count = _first_of(lastmods, unproved, count)
+        return _first_of(priorities, self._unproved_priorities(priorities), count), moments
+
+    def _plain_urls(self, urls: tuple[str, ...], count: int, referred: bool) -> int:
+        """How many of the first ``count`` locs in a row are ASCII without "#", 12 to
+        ``max_loc`` characters long, without "&" but one read from ``&amp;``
+        (``referred``) in a loc without ";" (where an escape written as text, UR017,
+        could stand), and with percent-escapes only where ``escapes`` proves them in
+        their normal form."""
+        if count < len(urls):
+            urls = urls[:count]
+        joined = "\n".join(urls)
+        if not (
+            joined.isascii()
+            and ("&" not in joined or (referred and ";" not in joined))
+            and "#" not in joined
+            and len(min(urls, key=len, default="x" * 12)) >= 12
+            and len(max(urls, key=len, default="")) <= self._max_loc
+        ):
+            for number, url in enumerate(urls):
+                if (
+                    not url.isascii()
+                    or ("&" in url and (not referred or ";" in url))
+                    or "#" in url
+                    or not 12 <= len(url) <= self._max_loc
+                ):
+                    count = number
+                    break
+        if "%" in joined:
+            escapes = self._escapes
+            verdicts = [escapes(url) is True if "%" in url else True for url in urls[:count]]
+            if False in verdicts:
+                count = verdicts.index(False)
+        return count
+
+    def _known_hosts(self, hosts: tuple[str, ...], count: int) -> int:
+        """How many of the first ``count`` hosts in a row the URL rules report nothing on
+        (a host with upper-case letters is not kept: the loop takes its entry)."""
+        known = self._hosts
+        if count < len(hosts):
+            hosts = hosts[:count]
+        if known.issuperset(hosts):
+            return count
+        for host in set(hosts) - known:
+            self._host(host)
+        if known.issuperset(hosts):
+            return count
+        return list(map(known.__contains__, hosts)).index(False)
+
+    def _moments(self, values: tuple[str, ...]) -> tuple[dict[str, Any], set[str]]:
+        """The moments of the lastmods ``values`` proved clean (None for none written),
+        and those not proved (in CDATA, or reported by the date rules: the loop reports
+        them)."""
+        cache, not_proved = self._lastmods, self._not_proved
+        moments: dict[str, Any] = {"": None}
+        unproved = set()
+        for value in set(values):
+            if not value:
+                continue
+            if value[0] == "<":
+                unproved.add(value)
+                continue
+            moment = cache.get(value, _MISSING)
+            if moment is _MISSING:
+                moment = self._lastmod(value)
+            if moment is not_proved:
+                unproved.add(value)
+            else:
+                moments[value] = moment
+        return moments, unproved
+
+    def _unproved_priorities(self, values: tuple[str, ...]) -> set[str]:
+        """The priorities among ``values`` not proved clean (in CDATA, or reported by
+        their check: the loop reports them)."""
+        cache = self._priorities
+        unproved = set()
+        for value in set(values):
+            if not value:
+                continue
+            if value[0] == "<":
+                unproved.add(value)
+                continue
+            verdict = cache.get(value)
+            if verdict is None:
+                verdict = self._priority(value)
+            if verdict is False or verdict is self._reported:
+                unproved.add(value)
+        return unproved
+
+    def _places(
+        self,
+        text: str,
+        start: int,
+        alls: tuple[str, ...],
+        loc_line: int,
+        value_end: int,
+        line_begin: int,
+    ) -> tuple[Any, Any, int, int, int, int] | None:
+        """Where the first entries of ``alls`` and their locs' start tags stand (file
+        line << 32 | column), where the last of them ends, the parser line and the offset
+        of its start there, and how many they are; None when they are fewer than
+        MIN_ENTRIES of one layout: the same text up to the loc, on lines that repeat or
+        on one line."""
+        before = alls[0].partition(self._loc_opener)[0]
+        if "<!" in before or "<?" in before:
+            return None  # a comment or instruction before a loc (it may hold "<loc>")
+        starts = list(map(str.startswith, alls, repeat(before + self._loc_opener)))
+        count = starts.index(False) if False in starts else len(alls)
+        if count < MIN_ENTRIES:
+            return None
+        if count < len(alls):
+            alls = alls[:count]
+        opener_at = before.find(self._opener)
+        head_break = before.rfind("\n", 0, opener_at)
+        if head_break < 0:
+            return self._on_one_line(text, start, alls, before, loc_line, value_end, line_begin)
+        breaks = text.count("\n", value_end, start)  # after the previous loc
+        per_entry = before.count("\n") + breaks  # lines from one loc to the next
+        lines = list(map(str.count, alls, repeat("\n")))
+        if lines.count(per_entry) != count:
+            count = _first_of(lines, {per_entry}, count, other=True)
+            if count < MIN_ENTRIES:
+                return None
+            alls = alls[:count]
+        in_entry = before.count("\n", opener_at)  # lines from the entry's tag to its loc
+        loc_column = len(before) - before.rfind("\n")
+        entry_column = opener_at - head_break
+        step = per_entry << 32
+        first_loc = ((loc_line + per_entry + self._line_offset) << 32) | loc_column
+        locs = range(first_loc, first_loc + step * count, step)
+        first_entry = first_loc - (in_entry << 32) - loc_column + entry_column
+        entries = range(first_entry, first_entry + step * count, step)
+        last_line = loc_line + per_entry * count + breaks
+        end = start + sum(map(len, alls))
+        return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
+
+    def _on_one_line(
+        self,
+        text: str,
+        start: int,
+        alls: tuple[str, ...],
+        before: str,
+        line: int,
+        value_end: int,
+        line_begin: int,
+    ) -> tuple[Any, Any, int, int, int, int] | None:
+        """``_places`` for entries on the previous loc's line."""
+        ends = list(accumulate(map(len, alls), initial=start))
+        line_break = text.find("\n", value_end, ends[-1])
+        count = len(alls)
+        if line_break >= 0:
+            count = bisect_right(ends, line_break) - 1  # the entries before it
+            if count < MIN_ENTRIES:
+                return None
+        starts = ends[:count]
+        # A column is the offset's distance from the line's start, plus one (and the
+        # decoder's column offset on the text's first line).
+        column = 1 - line_begin + (self._column_offset if line == 1 else 0)
+        base = ((line + self._line_offset) << 32) + column
+        entries = list(map(add, starts, repeat(base + before.find(self._opener))))
+        locs = list(map(add, starts, repeat(base + len(before))))
+        return entries, locs, ends[count], line, line_begin, count
+
+
+def _read_amp(columns: list[tuple[str, ...]]) -> bool:
+    """Whether the locs (and their paths) among ``columns`` hold "&", each written
+    ``&amp;``: then they are read so, as expat reads them."""
+    joined = "\n".join(columns[3])
+    if "&" not in joined or joined.count("&") != joined.count("&amp;"):
+        return False
+    for number in (3, 6):  # the loc, its path
+        columns[number] = tuple(map(str.replace, columns[number], repeat("&amp;"), repeat("&")))
+    return True
+
+
+def _first_of(
+    values: Sequence[object], chosen: Collection[object], count: int, other: bool = False
+) -> int:
+    """The index of the first of ``values[:count]`` in ``chosen`` (not in it: ``other``),
+    or ``count``."""
+    if not other and not chosen:
+        return count
+    flags = list(map(chosen.__contains__, values[:count]))
+    try:
+        return flags.index(other is False)
+    except ValueError:
+        return count

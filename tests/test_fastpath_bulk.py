@@ -1,0 +1,210 @@
+"""Windows of entries proved at once (fastpath/bulk.py) make the loop's entries.
+
+Each input is checked without the fast path and with it, the windows tried from the
+first entries on and cut small, so that they start, stop and fail everywhere: the
+findings (places and fixes included) and the set facts (every URL's place) must be the
+same. The inputs are sitemaps of one layout (as generators write them) with a defect or
+an odd value here and there, which the windows must leave to the loop.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sitemap_lint import fastpath
+from sitemap_lint.engine.checker import check_source
+from sitemap_lint.fastpath import bulk
+from sitemap_lint.inputs.reader import Source
+from sitemap_lint.settings.options import Options
+from tests.helpers import NOW, engine
+from tests.test_fastpath import NS, facts_of, small_blocks
+
+# Layouts: (before the entry's tag, between it and the loc, between fields, before the
+# entry's end tag), a newline standing for the file's.
+LAYOUTS = {
+    "pretty": ("\n  ", "\n    ", "\n    ", "\n  "),
+    "tabs": ("\n\t", "\n\t\t", "\n\t\t", "\n\t"),
+    "one-line": ("", "", "", ""),
+    "line-each": ("\n", "", "", ""),
+    "loc-inline": ("\n  ", "", "\n    ", "\n  "),
+    "spaced-one-line": (" ", " ", " ", " "),
+}
+# What an entry may hold instead of its plain values: (field, value).
+ODD_VALUES = (
+    ("loc", "https://www.example.com/p?a=1&amp;b={i}"),
+    ("loc", "https://www.example.com/p?a=1&amp;amp;b={i}"),  # UR017
+    ("loc", "https://www.example.com/p?a=1&amp;b=2;c={i}"),
+    ("loc", "https://www.example.com/p?a=1&b={i}"),  # a raw "&"
+    ("loc", "https://www.example.com/p?a=1&#38;b={i}"),
+    ("loc", "https://www.example.com/caf%C3%A9-{i}"),
+    ("loc", "https://www.example.com/caf%c3%a9-{i}"),  # lower-case digits
+    ("loc", "https://www.example.com/%41-{i}"),  # an unreserved character escaped
+    ("loc", "https://www.example.com/café-{i}"),  # UR011
+    ("loc", "https://WWW.example.com/{i}"),
+    ("loc", "https://www.example.com/#top-{i}"),
+    ("loc", "https://www.example.com/" + "a" * 1100 + "{i}"),  # UR012
+    ("loc", "http://a.b/{i}"),
+    ("loc", "<![CDATA[https://www.example.com/cdata-{i}]]>"),
+    ("loc", " https://www.example.com/spaced-{i} "),
+    ("loc", "https://www.example.com/page-0.html"),  # a duplicate of the first
+    ("lastmod", "2024-13-01"),
+    ("lastmod", "2024-05-01 10:00:00"),  # DT001
+    ("lastmod", "2031-01-01"),  # in the future
+    ("lastmod", "<![CDATA[2024-05-01]]>"),
+    ("lastmod", "2024-05-0{i}"),
+    ("changefreq", "Daily"),
+    ("changefreq", "<![CDATA[weekly]]>"),
+    ("priority", "1.5"),
+    ("priority", "0.50"),
+    ("priority", "<![CDATA[0.5]]>"),
+    ("comment", "<!-- a comment holding <loc> -->"),
+    ("comment", "<!-- generated -->"),
+    ("layout", ""),
+)
+
+
+def uniform_sitemap(
+    count: int, rng: random.Random, odd: float = 0.0, layout: str | None = None
+) -> str:
+    """``count`` entries in one layout (``layout``, or chosen by ``rng``), with the
+    fields each writes, a share ``odd`` of them with an odd value or another layout
+    (ODD_VALUES)."""
+    name = layout or rng.choice(sorted(LAYOUTS))
+    before, inside, between, end = LAYOUTS[name]
+    fields = [f for f in ("lastmod", "changefreq", "priority") if rng.random() < 0.7]
+    entries = []
+    for i in range(count):
+        values = {
+            "loc": f"https://www.example.com/section/page-{i}.html",
+            "lastmod": f"2024-05-{i % 28 + 1:02d}T{i % 24:02d}:{i % 60:02d}:00+00:00",
+            "changefreq": rng.choice(["daily", "weekly"]),
+            "priority": f"0.{i % 10}",
+        }
+        kind, odd_value = ODD_VALUES[rng.randrange(len(ODD_VALUES))]
+        written = fields
+        parts = (before, inside, between, end)
+        comment = ""
+        if i and rng.random() < odd:
+            if kind == "layout":
+                parts = LAYOUTS[rng.choice(sorted(LAYOUTS))]
+            elif kind == "comment":
+                comment = odd_value
+            else:
+                values[kind] = odd_value.format(i=i)
+                if kind != "loc" and kind not in written:
+                    written = [*fields, kind]
+                    written.sort(key=("lastmod", "changefreq", "priority").index)
+        head, to_loc, gap, tail = parts
+        body = f"<loc>{values['loc']}</loc>" + "".join(
+            f"{gap}<{field}>{values[field]}</{field}>" for field in written
+        )
+        entries.append(f"{head}<url>{to_loc}{comment}{body}{tail}</url>")
+    newline = rng.choice(["\n", "\r\n"])
+    text = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{"".join(entries)}\n</urlset>\n'
+    return text.replace("\n", newline)
+
+
+def compare(
+    monkeypatch: pytest.MonkeyPatch, path: Path, block: int | None = None
+) -> tuple[int, int]:
+    """Check ``path`` without and with the fast path, windows tried early and small;
+    assert the same findings and facts. (Entries proved, entries the windows took.)"""
+    slow, slow_facts, _, _ = _check(monkeypatch, path, "0", block)
+    fast, fast_facts, proved, taken = _check(monkeypatch, path, "1", block)
+    assert fast == slow
+    assert fast_facts == slow_facts
+    return proved, taken
+
+
+def _check(
+    monkeypatch: pytest.MonkeyPatch, path: Path, switch: str, block: int | None
+) -> tuple[list[str], Any, int, int]:
+    """The findings and facts of ``path`` with the fast path on or off (``switch``),
+    the entries it proved and those the windows took."""
+    monkeypatch.setenv(fastpath.ENV, switch)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    monkeypatch.setattr(fastpath, "_BULK_FROM", 1)
+    monkeypatch.setattr(fastpath, "_BULK_AGAIN", 2)
+    monkeypatch.setattr(fastpath, "_BULK_SHORT", 2)
+    monkeypatch.setattr(bulk, "MIN_ENTRIES", 2)
+    monkeypatch.setattr(bulk, "MIN_WINDOW", 64)
+    if block is not None:
+        small_blocks(monkeypatch, block)
+    taken = [0]
+    original = bulk.Bulk.take
+
+    def take(self: bulk.Bulk, *args: Any) -> Any:
+        window = original(self, *args)
+        taken[0] += 0 if window is None else len(window.entries)
+        return window
+
+    monkeypatch.setattr(bulk.Bulk, "take", take)
+    made: list[fastpath.FastPath] = []
+    init = fastpath.FastPath.__init__
+
+    def counting(self: fastpath.FastPath, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(fastpath.FastPath, "__init__", counting)
+    try:
+        result = check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    finally:
+        monkeypatch.undo()
+    findings = [repr(f) for f in result.findings]
+    return findings, facts_of(result), sum(f.proved for f in made), taken[0]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_clean_entries_of_each_layout_are_taken_in_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, newline: str
+) -> None:
+    text = uniform_sitemap(300, random.Random(layout), layout=layout)
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text.replace("\r\n", "\n").replace("\n", newline), encoding="utf-8")
+    proved, taken = compare(monkeypatch, path)
+    assert proved == 300
+    assert taken >= 250
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_odd_entries_are_left_to_the_loop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        uniform_sitemap(rng.randrange(20, 400), rng, rng.choice([0.01, 0.05, 0.2])),
+        encoding="utf-8",
+    )
+    compare(monkeypatch, path, rng.choice([None, 97, 500, 4096]))
+
+
+@pytest.mark.parametrize(("field", "value"), ODD_VALUES)
+def test_each_odd_value_among_clean_entries(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, field: str, value: str
+) -> None:
+    rng = random.Random(7)
+    text = uniform_sitemap(120, rng)
+    entries = text.split("</url>")
+    for at in (3, 40, 41, 100):
+        if field == "comment":
+            entries[at] = entries[at].replace("<loc>", value + "<loc>")
+        elif field == "layout":
+            entries[at] = entries[at].replace("<loc>", "\n\n <loc>")
+        elif f"<{field}>" in entries[at]:
+            start = entries[at].index(f"<{field}>") + len(field) + 2
+            stop = entries[at].index(f"</{field}>")
+            entries[at] = entries[at][:start] + value.format(i=at) + entries[at][stop:]
+    path = tmp_path / "sitemap.xml"
+    path.write_text("</url>".join(entries), encoding="utf-8")
+    _proved, taken = compare(monkeypatch, path)
+    # (A file whose locs may have white space around them is read entry by entry: the
+    # text " https:" or "<loc> " among its first entries says so.)
+    if not value.startswith(" ") and "<loc>" not in value:
+        assert taken >= 60  # the clean stretches between them
