@@ -88,3 +88,19 @@ def test_an_id_repeated_in_another_batch_is_an_error(tmp_path: Path) -> None:
     (finding,) = [f for f in result.findings if f.code == "XS001"]
     assert finding.line == 302
     assert "line 3" in finding.message
+
+
+def test_the_text_is_found_in_its_element_on_a_shared_line(tmp_path: Path) -> None:
+    """The shadow parse's error names a line and an element: on a one-line file the
+    element that holds the text is the one reported, and no other error of the line is
+    added (the rebuild's are exact)."""
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/a</loc><lastmod>2024-13-01</lastmod></url>"
+        "<url><loc>https://example.com/b</loc>\u00a0</url></urlset>\n"
+    )
+    result = lint_content(tmp_path, content)
+    found = [(f.code, f.line, f.column) for f in result.findings]
+    assert ("XS001", 2, 133) in found  # the second <url>
+    assert [f.code for f in result.findings if f.code == "XS001"] == ["XS001"]

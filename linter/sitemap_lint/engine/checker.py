@@ -808,11 +808,10 @@ class FileChecker:
         found: Sequence[tuple[Node, str]] = (),
     ) -> None:
         """Validate the waiting entries by rebuilding them. ``shadow``: their shadow
-        elements, when the shadow parse has them; their errors that the rebuilt entries
-        do not give (on another node, or with another message) are added: text the
-        rebuild cannot show. (A shadow error is placed by its line and element name, which may
-        name the wrong one of two elements on a line: the rebuild's placing is exact.)
-        ``found``: errors found before, across batches (``_repeated_ids``)."""
+        elements, when the shadow parse has them; the schema's errors on text between
+        their children (which the rebuild cannot show: text the reader took for white
+        space) are added on the nodes without an error of the rebuild. ``found``: errors
+        found before, across batches (``_repeated_ids``)."""
         batch = self._batch
         if not batch:
             return
@@ -823,13 +822,12 @@ class FileChecker:
             )
             if shadow is not None:
                 nodes = {id(node) for node, _ in errors}
-                texts = {message for _, message in errors}
                 errors += [
                     (node, message)
                     for node, message in cast("ShadowEngine", self.engine).shadow_errors(
                         self.root_name, shadow, batch, self._batch_extensions
                     )
-                    if id(node) not in nodes and message not in texts
+                    if id(node) not in nodes
                 ]
             errors.extend(found)
         finally:

@@ -40,10 +40,10 @@ class Libxml2Engine:
         entries: Sequence[Node],
         extensions: bool = True,
     ) -> list[tuple[Node, str]]:
-        """The errors of the shadow elements of ``entries`` (paired in order, as
-        ``ShadowTree.take`` gives them), each on the node of the element it names: what
-        the parse keeps of the text and the rebuild cannot show, such as text between
-        elements that the reader took for white space (a no-break space)."""
+        """The schema's errors on text between the child elements of the shadow elements
+        of ``entries`` (paired in order, as ``ShadowTree.take`` gives them): what the
+        parse keeps and the rebuild cannot show, text that the reader took for white
+        space (a no-break space). Each on the node of the element that holds the text."""
         root = etree.Element(f"{{{SITEMAP_NS}}}{root_name}")
         root.extend(elements)
         for element in elements:
@@ -51,16 +51,19 @@ class Libxml2Engine:
         schema = self._schema(root_name, extensions)
         if schema.validate(root):
             return []
-        pairs = [
-            pair
+        rejected = {
+            (error.line, _named(error.message))
+            for error in schema.error_log
+            if error.message.startswith("Element '") and _CHARACTER_CONTENT in error.message
+        }
+        if not rejected:
+            return []
+        return [
+            (node, _MIXED_MESSAGE)
             for element, entry in zip(elements, entries, strict=True)
-            for pair in _pairs(element, entry)
+            for element, node in _pairs(element, entry)
+            if (element.sourceline, element.tag) in rejected and _holds_text(element)
         ]
-        results = []
-        for error in schema.error_log:
-            node = _named_node(pairs, error.line, error.message) or entries[0]
-            results.append((node, messages.clean(_strip_element(error.message))))
-        return results
 
     def validate(
         self,
@@ -105,12 +108,24 @@ def _pairs(element: etree._Element, node: Node) -> list[tuple[etree._Element, No
     return pairs
 
 
-def _named_node(pairs: list[tuple[etree._Element, Node]], line: int, message: str) -> Node | None:
-    """The node of the element an error names, on its line; None when none is."""
+_CHARACTER_CONTENT = "Character content other than whitespace is not allowed"
+_MIXED_MESSAGE = (
+    "Character content other than whitespace is not allowed because the content type is "
+    "'element-only'"
+)
+
+
+def _named(message: str) -> str:
+    """The element an engine's message is about (``{namespace}name``)."""
     named = re.match(r"^Element '([^']*)'", message)
-    tag = named.group(1) if named else None
-    on_line = [(element, node) for element, node in pairs if element.sourceline == line]
-    for element, node in on_line:
-        if element.tag == tag:
-            return node
-    return on_line[0][1] if on_line else None
+    return named.group(1) if named else ""
+
+
+def _holds_text(element: etree._Element) -> bool:
+    """Whether text other than XML's white space stands between the children of
+    ``element`` (an element that holds elements)."""
+    children = [child for child in element if isinstance(child.tag, str)]
+    if not children:
+        return False
+    pieces = [element.text or "", *(child.tail or "" for child in element)]
+    return any(piece.strip(" \t\r\n") for piece in pieces)
