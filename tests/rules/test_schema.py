@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.helpers import RULE_FIXTURES, lint
+from tests.helpers import RULE_FIXTURES, lint, lint_content
 
 
 def _message(fixture: str, engine_name: str = "libxml2") -> str:
@@ -28,3 +30,77 @@ def test_message_names_the_attribute_and_value(engine_name: str) -> None:
 
 # Both engines agreeing on every fixture is tested once for all families, in
 # tests/test_engines.py.
+
+
+# -- what the rebuilt entries cannot show: the shadow parse's errors ------------------
+
+ENTRY_WITH = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url>{text}<loc>https://example.com/</loc>
+    <image:image>{text}<image:loc>https://example.com/a.jpg</image:loc></image:image>
+  </url>
+</urlset>
+"""
+
+
+@pytest.mark.parametrize("text", ["\u00a0", "&#160;", "\u2003"])
+def test_space_that_is_no_xml_white_space_between_elements_is_an_error(
+    tmp_path: Path, text: str
+) -> None:
+    """XML's white space is space, tab, CR and LF: a no-break space (or an em space)
+    between an entry's elements is character content, which the schema rejects (the
+    reader takes it for white space; the shadow parse's errors show it)."""
+    result = lint_content(tmp_path, ENTRY_WITH.format(text=text))
+    assert [(f.code, f.line, f.column) for f in result.findings] == [
+        ("XS001", 4, 3),
+        ("XS001", 5, 5),
+    ]
+    assert "Character content other than whitespace" in result.findings[0].message
+
+
+def test_white_space_between_elements_stays_valid(tmp_path: Path) -> None:
+    result = lint_content(tmp_path, ENTRY_WITH.format(text="\n \t\r\n"))
+    assert result.findings == []
+
+
+def test_text_in_an_extension_element_is_one_finding(tmp_path: Path) -> None:
+    """ST009 explains the schema's error on the image:image it reports text in."""
+    content = ENTRY_WITH.replace("<image:image>{text}", "<image:image>x").format(text="")
+    result = lint_content(tmp_path, content)
+    assert [f.code for f in result.findings] == ["ST009"]
+
+
+def test_an_id_repeated_in_another_batch_is_an_error(tmp_path: Path) -> None:
+    """An xhtml:link id is an xs:ID, unique in the document: the schema sees one batch of
+    entries at a time (256), so the checker compares the ids across batches."""
+    link = '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/{0}" id="a"/>'
+    entries = [
+        f"<url><loc>https://example.com/{n}</loc>{link.format(n) if n in (0, 299) else ''}</url>"
+        for n in range(300)
+    ]
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + "\n".join(entries) + "\n</urlset>\n"
+    )
+    result = lint_content(tmp_path, content)
+    (finding,) = [f for f in result.findings if f.code == "XS001"]
+    assert finding.line == 302
+    assert "line 3" in finding.message
+
+
+def test_the_text_is_found_in_its_element_on_a_shared_line(tmp_path: Path) -> None:
+    """The shadow parse's error names a line and an element: on a one-line file the
+    element that holds the text is the one reported, and no other error of the line is
+    added (the rebuild's are exact)."""
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/a</loc><lastmod>2024-13-01</lastmod></url>"
+        "<url><loc>https://example.com/b</loc>\u00a0</url></urlset>\n"
+    )
+    result = lint_content(tmp_path, content)
+    found = [(f.code, f.line, f.column) for f in result.findings]
+    assert ("XS001", 2, 133) in found  # the second <url>
+    assert [f.code for f in result.findings if f.code == "XS001"] == ["XS001"]

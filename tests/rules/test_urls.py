@@ -215,7 +215,6 @@ def test_length_limits_are_inclusive(value: str) -> None:
     ("value", "codes"),
     [
         ("https://example.com/red shoes", ["UR006"]),
-        ("https://example.com/a#b#c", ["UR008"]),
         ("https://user:p@ss@example.com/", ["UR009"]),
         ("https://example.com/?q=[1]", ["UR006"]),
         ("https://example.com:99999/", ["UR010"]),
@@ -228,6 +227,20 @@ def test_findings_on_values_the_schema_rejects_cover_the_node(value: str, codes:
     _, report = run(value)
     assert report.codes == codes
     assert len(report.covered) == len(codes)
+
+
+def test_a_second_hash_is_an_error_that_covers_the_node() -> None:
+    """The fragment (UR008, a warning) is valid against the schema and covers nothing:
+    the schema's other errors on the element must show. The second '#' (UR006) is not."""
+    _, report = run("https://example.com/a#b#c")
+    assert report.codes == ["UR008", "UR006"]
+    assert len(report.covered) == 1
+
+
+def test_a_fragment_covers_nothing() -> None:
+    _, report = run("https://example.com/a#b")
+    assert report.codes == ["UR008"]
+    assert report.covered == []
 
 
 def test_one_defect_per_value_gives_one_finding() -> None:

@@ -12,7 +12,7 @@ suppression comments and the run's selection at the end.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
@@ -50,15 +50,19 @@ from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
 from sitemap_lint.support.chunks import joined_blocks
 from sitemap_lint.support.patterns import lazy
-from sitemap_lint.xsd import Engine
+from sitemap_lint.xsd import Engine, messages
 from sitemap_lint.xsd.shadow import ShadowTree
 
 if TYPE_CHECKING:
+    from lxml import etree
+
     from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.live.targets import TargetReader
     from sitemap_lint.sets.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
+
+XHTML_NS = "http://www.w3.org/1999/xhtml"  # of xhtml:link, whose id is an xs:ID
 
 # The root names formats.feed.is_feed takes (that module is loaded for them only).
 _FEED_ROOTS = frozenset({"rss", "feed", "RDF"})
@@ -320,6 +324,11 @@ class FileChecker:
         self._batch: list[Node] = []
         self._batch_nodes = 0
         self._batch_extensions = False  # a waiting entry holds an extension element
+        # The waiting entries' xhtml:link elements with an id, and the ids of those
+        # validated before (value: the line of the first): an xs:ID is unique in the
+        # document, and the schema sees one batch at a time.
+        self._batch_ids: list[Node] = []
+        self._ids: dict[str, int] = {}
         self.shadow = shadow
         self._doctype: Markup | None = None  # a DOCTYPE, reported at the end
         self._markup_checks: tuple[Callable[..., None], ...] | None = None
@@ -480,6 +489,8 @@ class FileChecker:
                 if child.ns != self.sitemap_ns:
                     self._check_namespace(child)
                     extension_seen = True
+                    if "id" in child.attrs and child.name == "link" and child.ns == XHTML_NS:
+                        self._batch_ids.append(child)
             if extension_seen:
                 self._batch_extensions = True
                 if self.entry_name == "url":
@@ -743,25 +754,64 @@ class FileChecker:
             return
         assert self.root_name is not None  # entries are batched only under a known root
         shadow = self.shadow
+        elements = None
         if shadow is not None and shadow.active:
             elements = shadow.take(batch, f"{{{SITEMAP_NS}}}{self.entry_name}", self._line_offset())
             if elements is None and shadow.active and not final and len(batch) < 4 * BATCH_ENTRIES:
                 return  # the shadow parse is a little behind; wait for the next chunk
-            # The shadow parse exists only for an engine with all_valid (check_source).
-            if elements is not None and cast("ShadowEngine", self.engine).all_valid(
+        repeated = self._repeated_ids() if self._batch_ids else []
+        # The shadow parse exists only for an engine with all_valid (check_source).
+        if (
+            elements is not None
+            and not repeated
+            and cast("ShadowEngine", self.engine).all_valid(
                 self.root_name, elements, self._batch_extensions
-            ):
-                self._batch = []
-                self._batch_nodes = 0
-                self._batch_extensions = False
-                self.sink.clear_coverage()
-                return
-        self._validate_batch()
+            )
+        ):
+            self._batch = []
+            self._batch_nodes = 0
+            self._batch_extensions = False
+            self.sink.clear_coverage()
+            return
+        self._validate_batch(elements, repeated)
+
+    def _repeated_ids(self) -> list[tuple[Node, str]]:
+        """The schema errors of the waiting xhtml:link ids that an earlier batch holds
+        (those repeated within the batch are the schema's to find); the batch's ids are
+        kept for the next."""
+        repeated = []
+        seen = self._ids
+        new: dict[str, int] = {}
+        for node in self._batch_ids:
+            value = node.attrs["id"].strip(" \t\r\n")  # xs:ID collapses white space
+            first = seen.get(value)
+            if first is not None:
+                repeated.append(
+                    (
+                        node,
+                        f"attribute id: '{value}' is not a valid value of the atomic type "
+                        f"'xs:ID': the document uses it already (line {first}); ids are unique",
+                    )
+                )
+            else:
+                new.setdefault(value, node.line)
+        self._batch_ids = []
+        seen.update(new)
+        return repeated
 
     def _line_offset(self) -> int:
         return self.parser.line_offset if self.parser is not None else 0
 
-    def _validate_batch(self) -> None:
+    def _validate_batch(
+        self,
+        shadow: list[etree._Element] | None = None,
+        found: Sequence[tuple[Node, str]] = (),
+    ) -> None:
+        """Validate the waiting entries by rebuilding them. ``shadow``: their shadow
+        elements, when the shadow parse has them; the schema's errors on text between
+        their children (which the rebuild cannot show: text the reader took for white
+        space) are added on the nodes without an error of the rebuild. ``found``: errors
+        found before, across batches (``_repeated_ids``)."""
         batch = self._batch
         if not batch:
             return
@@ -770,6 +820,16 @@ class FileChecker:
             errors = self.engine.validate(
                 self.root_name, batch, self.sitemap_ns, self._batch_extensions
             )
+            if shadow is not None:
+                nodes = {id(node) for node, _ in errors}
+                errors += [
+                    (node, message)
+                    for node, message in cast("ShadowEngine", self.engine).shadow_errors(
+                        self.root_name, shadow, batch, self._batch_extensions
+                    )
+                    if id(node) not in nodes
+                ]
+            errors.extend(found)
         finally:
             self._batch = []
             self._batch_nodes = 0
@@ -782,8 +842,10 @@ class FileChecker:
         entries: dict[int, Node] | None = None
         for node, message in errors:
             key = id(node)
-            if key in reported or node.ns in self.reported_namespaces or sink.covered(node):
+            if key in reported or sink.covered(node):
                 continue
+            if node.ns in self.reported_namespaces and messages.unknown_namespace(message):
+                continue  # the namespace's finding says so (NS003, NS004)
             reported.add(key)
             before = len(findings)
             dispatch.schema_error(SchemaError(node, message), sink)

@@ -276,7 +276,9 @@ def check_date(
                 problem.message,
                 fix=None if fix is None else replace_text(node, fix, f"Write {fix}", safe=False),
             ),
-            node,
+            # A time without a timezone is valid against the schema: that finding
+            # explains no schema error on the node (xsi:nil, say), which must show.
+            None if problem.rule is NO_TIMEZONE else node,
         )
     if not future_ok and parsed is not None and _is_future(parsed, now):
         fix = "the real date of the last change" if field == "lastmod" else "the real date"

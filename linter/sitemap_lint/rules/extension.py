@@ -24,7 +24,7 @@ from sitemap_lint.domain.sequence import (
 from sitemap_lint.finding import Rule
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext
-from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Reporter
+from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Only, Reporter
 
 __all__ = ["UNEXPECTED_TEXT", "EntryContext", "ExtensionChecker", "check_child_order", "check_text"]
 
@@ -83,5 +83,6 @@ def check_text(parent: Node, prefix: str, report: Reporter) -> None:
             f"text directly inside <{prefix}:{parent.name}>; only its child elements stand "
             f"there, and the {prefix} schema rejects text there (in a CDATA section too): "
             "remove it or move it into the element it belongs to",
-        )
+        ),
+        Only(parent),  # the schema's error on the text: this finding explains it
     )

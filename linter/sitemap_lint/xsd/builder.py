@@ -30,6 +30,13 @@ NSMAP = {
 }
 
 
+# The text an element with children is rebuilt with when the reader met text that is
+# not white space between its children (``Node.nested_text``): the node keeps where that
+# text starts, not the text, and any character that is not white space makes the schema
+# reject it where only elements may stand.
+MIXED_TEXT = "\u2026"
+
+
 class _Numbered(Protocol):
     """An lxml element's line number, which lxml lets us set (the stubs declare it
     read-only): the line index of ``build`` relies on it."""
@@ -76,6 +83,8 @@ def build(
             if entry.text:
                 element.text = entry.text
             continue
+        if entry.nested_text is not None:
+            element.text = MIXED_TEXT
         for child in entry.children:
             prefix = prefixes.get(child.ns) or prefixes.setdefault(child.ns, _clark(child.ns))
             sub = make(element, prefix + child.name)
@@ -85,6 +94,8 @@ def build(
             if child.attrs:
                 _set_attributes(sub, child.attrs)
             if child.children:
+                if child.nested_text is not None:
+                    sub.text = MIXED_TEXT
                 _build_below(sub, child, nodes, prefixes)
             elif child.text:
                 sub.text = child.text
@@ -121,6 +132,8 @@ def _build_below(
         if current.attrs:
             _set_attributes(sub, current.attrs)
         if current.children:
+            if current.nested_text is not None:
+                sub.text = MIXED_TEXT
             stack.extend((sub, child) for child in reversed(current.children))
         elif current.text:
             sub.text = current.text

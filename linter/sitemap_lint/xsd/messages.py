@@ -19,3 +19,17 @@ def clean(message: str) -> str:
         message = message.replace(f"{{{namespace}}}", prefix)
         message = message.replace(f"##other{{{namespace}}}*", "an extension element")
     return message.strip().rstrip(".")
+
+
+# What each engine says of an element its strict wildcard takes from a namespace no
+# schema declares.
+_UNKNOWN_NAMESPACE = (
+    "No matching global element declaration available, but demanded by the strict wildcard",
+    "unavailable namespace",
+)
+
+
+def unknown_namespace(message: str) -> bool:
+    """Whether an engine's message says only that the element's namespace has no schema
+    (elsewhere, such as inside an extension element, the schema rejects the element)."""
+    return any(text in message for text in _UNKNOWN_NAMESPACE)
