@@ -8,6 +8,8 @@ from sitemap_lint.support.records import NamedTuple
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
+# XML's white space (2.3, S): a no-break space or another Unicode space is text.
+XML_SPACE = " \t\r\n"
 # What a "<" that opens a tag follows: it is not glued to the text before it.
 UNGLUED = " \t\r\n>\"'"
 # A "<" in text that starts no tag, as the XML reader takes it (formats/xml.py): no name,

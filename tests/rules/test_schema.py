@@ -32,7 +32,7 @@ def test_message_names_the_attribute_and_value(engine_name: str) -> None:
 # tests/test_engines.py.
 
 
-# -- what the rebuilt entries cannot show: the shadow parse's errors ------------------
+# -- text that is no XML white space between elements ---------------------------------
 
 ENTRY_WITH = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -44,19 +44,32 @@ ENTRY_WITH = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-@pytest.mark.parametrize("text", ["\u00a0", "&#160;", "\u2003"])
-def test_space_that_is_no_xml_white_space_between_elements_is_an_error(
-    tmp_path: Path, text: str
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+@pytest.mark.parametrize("text", ["\u00a0", "\u2003", "\u0085", "\u3000"])
+def test_space_that_is_no_xml_white_space_between_elements_is_text(
+    tmp_path: Path, text: str, engine_name: str
 ) -> None:
-    """XML's white space is space, tab, CR and LF: a no-break space (or an em space)
-    between an entry's elements is character content, which the schema rejects (the
-    reader takes it for white space; the shadow parse's errors show it)."""
-    result = lint_content(tmp_path, ENTRY_WITH.format(text=text))
+    """XML's white space is space, tab, CR and LF: a no-break space (or an em space, a
+    NEL, an ideographic space) between an entry's elements is character content, which
+    the schema rejects: one finding each, where the text stands."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(ENTRY_WITH.format(text=text), encoding="utf-8")
+    result = lint(path, engine_name=engine_name)
     assert [(f.code, f.line, f.column) for f in result.findings] == [
-        ("XS001", 4, 3),
-        ("XS001", 5, 5),
+        ("ST009", 4, 8),
+        ("ST009", 5, 18),
     ]
-    assert "Character content other than whitespace" in result.findings[0].message
+
+
+@pytest.mark.parametrize("text", ["\u00a0", "&#160;"])
+def test_a_no_break_space_in_the_root_is_text(tmp_path: Path, text: str) -> None:
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{text}'
+        "<url><loc>https://example.com/</loc></url></urlset>\n"
+    )
+    result = lint_content(tmp_path, content)
+    assert [(f.code, f.line) for f in result.findings] == [("ST009", 2)]
 
 
 def test_white_space_between_elements_stays_valid(tmp_path: Path) -> None:
@@ -90,10 +103,9 @@ def test_an_id_repeated_in_another_batch_is_an_error(tmp_path: Path) -> None:
     assert "line 3" in finding.message
 
 
-def test_the_text_is_found_in_its_element_on_a_shared_line(tmp_path: Path) -> None:
-    """The shadow parse's error names a line and an element: on a one-line file the
-    element that holds the text is the one reported, and no other error of the line is
-    added (the rebuild's are exact)."""
+def test_the_text_is_found_where_it_stands_on_a_shared_line(tmp_path: Path) -> None:
+    """On a one-line file the text is reported where it stands, beside the other
+    findings of the line."""
     content = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
@@ -101,6 +113,7 @@ def test_the_text_is_found_in_its_element_on_a_shared_line(tmp_path: Path) -> No
         "<url><loc>https://example.com/b</loc>\u00a0</url></urlset>\n"
     )
     result = lint_content(tmp_path, content)
-    found = [(f.code, f.line, f.column) for f in result.findings]
-    assert ("XS001", 2, 133) in found  # the second <url>
-    assert [f.code for f in result.findings if f.code == "XS001"] == ["XS001"]
+    assert [(f.code, f.line, f.column) for f in result.findings] == [
+        ("DT002", 2, 98),
+        ("ST009", 2, 170),
+    ]

@@ -54,8 +54,6 @@ from sitemap_lint.xsd import Engine, messages
 from sitemap_lint.xsd.shadow import ShadowTree
 
 if TYPE_CHECKING:
-    from lxml import etree
-
     from sitemap_lint.fastpath import ProvenRun
     from sitemap_lint.formats.feed import FeedChecker
     from sitemap_lint.live.targets import TargetReader
@@ -773,7 +771,7 @@ class FileChecker:
             self._batch_extensions = False
             self.sink.clear_coverage()
             return
-        self._validate_batch(elements, repeated)
+        self._validate_batch(repeated)
 
     def _repeated_ids(self) -> list[tuple[Node, str]]:
         """The schema errors of the waiting xhtml:link ids that an earlier batch holds
@@ -802,16 +800,9 @@ class FileChecker:
     def _line_offset(self) -> int:
         return self.parser.line_offset if self.parser is not None else 0
 
-    def _validate_batch(
-        self,
-        shadow: list[etree._Element] | None = None,
-        found: Sequence[tuple[Node, str]] = (),
-    ) -> None:
-        """Validate the waiting entries by rebuilding them. ``shadow``: their shadow
-        elements, when the shadow parse has them; the schema's errors on text between
-        their children (which the rebuild cannot show: text the reader took for white
-        space) are added on the nodes without an error of the rebuild. ``found``: errors
-        found before, across batches (``_repeated_ids``)."""
+    def _validate_batch(self, found: Sequence[tuple[Node, str]] = ()) -> None:
+        """Validate the waiting entries by rebuilding them; ``found``: their errors found
+        across batches (``_repeated_ids``)."""
         batch = self._batch
         if not batch:
             return
@@ -820,15 +811,6 @@ class FileChecker:
             errors = self.engine.validate(
                 self.root_name, batch, self.sitemap_ns, self._batch_extensions
             )
-            if shadow is not None:
-                nodes = {id(node) for node, _ in errors}
-                errors += [
-                    (node, message)
-                    for node, message in cast("ShadowEngine", self.engine).shadow_errors(
-                        self.root_name, shadow, batch, self._batch_extensions
-                    )
-                    if id(node) not in nodes
-                ]
             errors.extend(found)
         finally:
             self._batch = []

@@ -61,6 +61,7 @@ from sitemap_lint.model import (
     UNGLUED,
     XML_DECLARATION,
     XML_NS,
+    XML_SPACE,
     Node,
     RefusedReferences,
     unended_at,
@@ -483,7 +484,7 @@ class StreamParser:
         or a reference before its first character: the count back from the tag then
         stops at the line's start)."""
         found = _text_start(text, line, column, sections)
-        first = len(text) - len(text.lstrip())
+        first = len(text) - len(text.lstrip(XML_SPACE))
         parser = self._parser
         parser_line = parser.CurrentLineNumber - text.count("\n")
         if sections or "\n" in text[:first] or "\n" not in text[first:] or parser_line <= 1:
@@ -1465,7 +1466,7 @@ class StreamParser:
             if pieces:
                 text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()
-                if text and not text.isspace():
+                if text.strip(XML_SPACE):
                     if depth == 1:
                         handler.on_root_text(*state._text_start(text, line, column, sections))
                     elif stack[-1].nested_text is None:
@@ -1505,7 +1506,7 @@ class StreamParser:
                 pieces.clear()
                 if not node.children:
                     node.text = text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
-                elif text and not text.isspace() and node.nested_text is None:
+                elif text.strip(XML_SPACE) and node.nested_text is None:
                     node.nested_text = state._text_start(
                         text,
                         *position(parser.CurrentLineNumber, parser.CurrentColumnNumber),
@@ -1523,7 +1524,7 @@ class StreamParser:
                 handler.on_entry(node)
             elif depth == 0:
                 state.root_closed = True
-                if node.text.strip():
+                if node.text.strip(XML_SPACE):
                     end_line, end_column = position(
                         parser.CurrentLineNumber, parser.CurrentColumnNumber
                     )
@@ -1761,7 +1762,7 @@ def _text_start(
     position of the tag that follows the text. CDATA markup has no length in
     ``text``, so the CDATA sections gathered with it (``sections``) place it: the start
     of the section that holds it, or counted back from a section later on its line."""
-    first = len(text) - len(text.lstrip())
+    first = len(text) - len(text.lstrip(XML_SPACE))
     for before, after, section_line, section_column in sections or ():
         if before <= first < after:
             return section_line, section_column

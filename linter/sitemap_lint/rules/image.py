@@ -11,7 +11,7 @@ import difflib
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import Node
+from sitemap_lint.model import XML_SPACE, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -203,7 +203,6 @@ RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED, CHILD
 
 # Names that stand for image:loc in broken sitemaps.
 _LOC_ALIASES = frozenset({"url", "src", "href", "link", "location", "uri", "image_loc", "image"})
-_XML_SPACE = " \t\r\n"
 
 
 # Its elements' URLs and dates are checked with the URL and date rules, which it reports too.
@@ -235,7 +234,7 @@ class Checker:
         loc = _check_children(element, report, context.replacements)
         if loc is None:
             return
-        written = loc.text.strip(_XML_SPACE)
+        written = loc.text.strip(XML_SPACE)
         key = normal_url(written)
         first = self._seen.get(key)
         if first is None:
@@ -286,7 +285,7 @@ def _check_children(
             loc = loc or child
         elif child.name in DEPRECATED:
             deprecated.append(child)
-            if child.name == "license" and not child.children and child.text.strip(_XML_SPACE):
+            if child.name == "license" and not child.children and child.text.strip(XML_SPACE):
                 # Deprecated, but still a URL in the schema: the same URL rules as loc.
                 urls.check_url(
                     child.text, child, report, field="image:license", replacements=replacements
@@ -301,7 +300,7 @@ def _check_children(
         return None
     if loc.children:
         return None  # markup inside the value: the schema's message says it
-    if not loc.text.strip(_XML_SPACE):
+    if not loc.text.strip(XML_SPACE):
         report.add(
             MISSING_LOC.at(
                 loc.line,
@@ -333,7 +332,7 @@ def deprecated_children(names: list[str], line: int, column: int) -> Finding:
 
 def _missing_loc_message(image: Node) -> str:
     base = "<image:image> has no <image:loc>"
-    text = image.text.strip(_XML_SPACE)
+    text = image.text.strip(XML_SPACE)
     if text and not image.children:
         shown = text if len(text) <= 80 else text[:77] + "..."
         return (

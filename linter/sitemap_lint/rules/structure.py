@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterator
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import XML_NS, Node
+from sitemap_lint.model import XML_NS, XML_SPACE, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
@@ -586,7 +586,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
     loc_explained = False  # a finding already says where the entry's URL went
     if entry.attrs:
         check_attributes(entry, report)
-    if entry.nested_text or (not entry.children and entry.text.strip()):
+    if entry.nested_text or (not entry.children and entry.text.strip(XML_SPACE)):
         loc_explained = _stray_text(entry, report)
     for child in entry.children:
         if child.ns != sitemap_ns:
@@ -691,7 +691,7 @@ def _no_namespace(child: Node, entry: Node, report: Reporter) -> None:
 
 def _stray_text(entry: Node, report: Reporter) -> bool:
     """Report text directly inside an entry; True when that text is the entry's only content."""
-    text = entry.text.strip()
+    text = entry.text.strip(XML_SPACE)
     if entry.children or not text:
         message = (
             f"text directly inside <{entry.name}>; only child elements stand there: "

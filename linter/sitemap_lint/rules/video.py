@@ -26,7 +26,7 @@ from sitemap_lint.domain.sequence import (
     order_of,
     sequence_break,
 )
-from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.model import SITEMAP_NS, XML_SPACE, Node
 from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -581,7 +581,6 @@ YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
 # player_loc go through _check_media_urls, which also checks their protocol).
 URL_CHILDREN = ("thumbnail_loc", "content_segment_loc", "gallery_loc")
 
-_XML_SPACE = " \t\r\n"
 _YES_NO = frozenset({"yes", "Yes", "YES", "no", "No", "NO"})
 _TRUE_WORDS = frozenset({"true", "1", "y", "on", "oui", "ja", "si", "sí"})
 _FALSE_WORDS = frozenset({"false", "0", "n", "off", "non", "nein"})
@@ -737,7 +736,7 @@ def _check_required(
         for name in REQUIRED
         if name in by_name
         and not by_name[name][0].children
-        and not by_name[name][0].text.strip(_XML_SPACE)
+        and not by_name[name][0].text.strip(XML_SPACE)
     ]
     if not missing and not empty:
         return []
@@ -886,7 +885,7 @@ def _check_media_urls(
         node
         for name in ("content_loc", "player_loc")
         for node in by_name.get(name, ())[:1]
-        if not node.children and node.text.strip(_XML_SPACE)
+        if not node.children and node.text.strip(XML_SPACE)
     ]
     if not present:
         empty = [name for name in ("content_loc", "player_loc") if name in by_name]
@@ -985,7 +984,7 @@ def check_value(name: str, node: Node, context: EntryContext, report: Reporter) 
         # Google fetches media over HTTP or FTP, and the schema types them anyURI:
         # an ftp: URL is not a defect there (content_loc and player_loc are checked
         # with their protocol in _check_media_urls).
-        if text.strip(_XML_SPACE) and not _is_ftp(text):
+        if text.strip(XML_SPACE) and not _is_ftp(text):
             field = f"video:{name}"
             urls.check_url(text, node, report, field, replacements=context.replacements)
             urls.check_escaped_twice(node, report)
@@ -1081,7 +1080,7 @@ def _check_tvshow(tvshow: Node, context: EntryContext, report: Reporter) -> None
     for child in children:
         if child.children:
             continue  # markup inside a value: the schema's message says it
-        text = child.text.strip(_XML_SPACE)
+        text = child.text.strip(XML_SPACE)
         if child.name == "video_type" and text not in VIDEO_TYPES:
             lowered = text.lower()
             fix = (
@@ -1142,7 +1141,7 @@ def _check_length(name: str, node: Node, report: Reporter) -> None:
     length = len(text) if in_schema else len(text.strip())
     if length <= limit:
         return
-    stripped = len(text.strip(_XML_SPACE))
+    stripped = len(text.strip(XML_SPACE))
     if stripped <= limit:
         message = (
             f"<video:{name}> is {length:,} characters long with the whitespace around it, "
@@ -1158,7 +1157,7 @@ def _check_length(name: str, node: Node, report: Reporter) -> None:
 
 def _integer(text: str) -> int | None:
     """The value of an XSD integer literal (whitespace collapsed), or None."""
-    value = text.strip(_XML_SPACE)
+    value = text.strip(XML_SPACE)
     return int(value) if _INTEGER.match(value) else None
 
 
@@ -1220,7 +1219,7 @@ def _seconds(text: str) -> int | None:
 def _check_rating(text: str, node: Node, report: Reporter) -> None:
     from decimal import Decimal  # imported by the runs that need it only
 
-    value = text.strip(_XML_SPACE)
+    value = text.strip(XML_SPACE)
     if _DECIMAL.match(value) and Decimal(0) <= Decimal(value) <= Decimal(5):
         return
     shown = text.strip()

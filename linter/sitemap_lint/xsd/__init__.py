@@ -58,14 +58,6 @@ class ShadowEngine(Engine, Protocol):
         self, root_name: str, elements: list[etree._Element], extensions: bool = True
     ) -> bool: ...
 
-    def shadow_errors(
-        self,
-        root_name: str,
-        elements: list[etree._Element],
-        entries: Sequence[Node],
-        extensions: bool = True,
-    ) -> list[tuple[Node, str]]: ...
-
 
 def load(name: str) -> Engine:
     """The engine by name; heavy modules are imported only here, on first use."""
