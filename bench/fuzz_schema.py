@@ -1009,7 +1009,6 @@ STRICT_WILDCARD = (
 WHITE_CDATA = re.compile(r"<!\[CDATA\[([ \t\r\n]*)\]\]>")
 CHARACTER_CONTENT = "Character content other than whitespace is not allowed"
 ROOT_ELEMENT = re.compile(r"element (urlset|sitemapindex): ")
-NO_BREAK_SPACE = re.compile("\u00a0|&#160;|&#xA0;", re.IGNORECASE)
 
 
 def xmllint_errors(verdict: Verdict) -> list[str]:
@@ -1018,7 +1017,7 @@ def xmllint_errors(verdict: Verdict) -> list[str]:
 
 def known_difference(case: Case, verdict: Verdict) -> str | None:
     """The known classes of disagreement where xmllint is wrong or the difference is
-    intended, or that stay open (see bench/README.md): a case xmllint rejects, where
+    intended (see bench/README.md): a case xmllint rejects, where
     each of its errors is of a known class; None for any other case."""
     errors = xmllint_errors(verdict)
     if verdict.xmllint != "invalid" or not errors:
@@ -1032,15 +1031,6 @@ def known_difference(case: Case, verdict: Verdict) -> str | None:
             # rejects them, Google ignores them. NS003 says so as a warning (an error
             # under the strict profile), by design.
             reasons.add("NS003")
-        elif (
-            CHARACTER_CONTENT in line
-            and ROOT_ELEMENT.search(line)
-            and NO_BREAK_SPACE.search(case.text)
-        ):
-            # Open, not fixed here: the XML reader (formats/xml.py) takes a no-break space
-            # between the root's children for white space (str.isspace); XML's white
-            # space is space, tab, CR and LF only, and no schema engine sees the root.
-            reasons.add("open: no-break space directly in the root (formats/xml.py)")
         else:
             left.append(line)
     if left and all(CHARACTER_CONTENT in line for line in left) and WHITE_CDATA.search(case.text):
