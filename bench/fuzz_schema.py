@@ -605,11 +605,16 @@ def delete(root: El, rng: random.Random) -> str:
     return f"{gone.name} removed from {target.name}"
 
 
-def repeat(root: El, rng: random.Random) -> str:
+def below_root(root: El, rng: random.Random) -> El | None:
+    """An element below the root, chosen by ``rng`` (None: the root has none)."""
     candidates = [e for e in root.walk() if e is not root]
-    if not candidates:
+    return rng.choice(candidates) if candidates else None
+
+
+def repeat(root: El, rng: random.Random) -> str:
+    target = below_root(root, rng)
+    if target is None:
         return "none"
-    target = rng.choice(candidates)
     holder = next(e for e in root.walk() if target in e.children)
     at = holder.children.index(target)
     times = 1 if rng.random() < 0.8 else rng.choice((31, 32, 33))
@@ -700,10 +705,9 @@ def oddity(root: El, rng: random.Random) -> str:
 
 def broken(root: El, rng: random.Random) -> str:
     """Markup that is not well-formed, or not namespace-well-formed."""
-    candidates = [e for e in root.walk() if e is not root]
-    if not candidates:
+    target = below_root(root, rng)
+    if target is None:
         return "none"
-    target = rng.choice(candidates)
     kind = rng.randrange(4)
     if kind == 0:
         target.children.append(rng.choice(("&", "<", "&nbsp;", "&#0;", "]]>", "&#xD800;")))
@@ -732,10 +736,9 @@ def same_id(root: El, rng: random.Random) -> str:
 
 
 def empty(root: El, rng: random.Random) -> str:
-    candidates = [e for e in root.walk() if e is not root]
-    if not candidates:
+    target = below_root(root, rng)
+    if target is None:
         return "none"
-    target = rng.choice(candidates)
     target.children = []
     return f"{target.name} emptied"
 

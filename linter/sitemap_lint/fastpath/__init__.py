@@ -2467,9 +2467,11 @@ class FastPath:
                 self._lastmod,
                 self._priorities,
                 self._priority,
+                self._changefreqs,
+                self._changefreq,
                 self._escapes,
+                _decoded_loc,
                 _NOT_PROVED,
-                _REPORTED,
                 MAX_LOC,
                 self._offsets,
             )

@@ -7,11 +7,11 @@ module takes the next window of them at once: the entry pattern's ``findall`` re
 them all, and each proof is a test over all of their values (a join, a set, a
 ``map``), with the values the caches of ``FastPath`` judge looked up once each. Their
 places follow from the layout: an arithmetic progression of lines, or the offsets of
-one line. Anything else, and the window is left to the loop, entry by entry: a loc
-outside ASCII, with ``#``, with ``&`` not written ``&amp;`` or with an escape that is
-not in normal form, a value in CDATA, a changefreq or
-priority its check reports, a lastmod the date rules report, extension elements, a
-comment or instruction, a layout that changes. The entries made are those the loop
+one line. Values with references are read as the loop reads them. Anything else, and
+the window is left to the loop, entry by entry: a loc outside ASCII, with ``#``, with
+an ``&`` that starts no reference or with an escape that is not in normal form, a value
+in CDATA, a changefreq or priority its check reports, a lastmod the date rules report,
+extension elements, a comment or instruction before a loc, a layout that changes. The entries made are those the loop
 makes of the same text (``tests/test_fastpath_bulk.py`` holds them equal).
 """
 
@@ -32,7 +32,11 @@ MIN_WINDOW = 1 << 12
 MAX_WINDOW = 1 << 17
 
 _FIRST = itemgetter(0)
-_MISSING = object()
+
+
+def _true(verdict: Any) -> bool:
+    """A changefreq's or priority's verdict that proves it (``_REPORTED`` does not)."""
+    return verdict is True
 
 
 class Window:
@@ -66,9 +70,11 @@ class Bulk:
         lastmod: Callable[[str], Any],
         priorities: dict[str, Any],
         priority: Callable[[str], Any],
+        changefreqs: dict[str, Any],
+        changefreq: Callable[[str], Any],
         escapes: Callable[[str], Any],
+        decoded_loc: Callable[[str, str, str, str], tuple[str, str, str, str | None] | None],
         not_proved: object,
-        reported: object,
         max_loc: int,
         offsets: tuple[int, int],
     ) -> None:
@@ -83,9 +89,11 @@ class Bulk:
         self._lastmod = lastmod
         self._priorities = priorities
         self._priority = priority
+        self._changefreqs = changefreqs
+        self._changefreq = changefreq
         self._escapes = escapes
+        self._decoded_loc = decoded_loc
         self._not_proved = not_proved
-        self._reported = reported
         self._max_loc = max_loc
         self._line_offset, self._column_offset = offsets
         self._window = MIN_WINDOW
@@ -110,7 +118,7 @@ class Bulk:
                 self._window = min(self._window * 2, MAX_WINDOW)
             return None
         columns = list(zip(*found, strict=True))
-        referred = _read_amp(columns)
+        referred = self._read_references(columns)
         count, moments = self._proved(columns, len(found), referred)
         places = None
         if count >= MIN_ENTRIES:
@@ -173,14 +181,21 @@ class Bulk:
             extensions,
             _t,
         ) = columns
-        for column in (cdatas, changefreqs, extensions):  # (empty where not written)
+        for column in (cdatas, extensions):  # (empty where not written)
             if any(column):
                 count = min(count, list(map(bool, column)).index(True))
         count = self._plain_urls(urls, count, referred)
         count = self._known_hosts(hosts, count)
-        moments, unproved = self._moments(lastmods)
+        not_proved = self._not_proved
+        moments, unproved = self._verdicts(
+            lastmods, self._lastmods, self._lastmod, lambda moment: moment is not not_proved
+        )
         count = _first_of(lastmods, unproved, count)
-        return _first_of(priorities, self._unproved_priorities(priorities), count), moments
+        # (A changefreq the entry pattern names as written is not in its group.)
+        _, unproved = self._verdicts(changefreqs, self._changefreqs, self._changefreq, _true)
+        count = _first_of(changefreqs, unproved, count)
+        _, unproved = self._verdicts(priorities, self._priorities, self._priority, _true)
+        return _first_of(priorities, unproved, count), moments
 
     def _plain_urls(self, urls: tuple[str, ...], count: int, referred: bool) -> int:
         """How many of the first ``count`` locs in a row are ASCII without "#", 12 to
@@ -228,45 +243,53 @@ class Bulk:
             return count
         return list(map(known.__contains__, hosts)).index(False)
 
-    def _moments(self, values: tuple[str, ...]) -> tuple[dict[str, Any], set[str]]:
-        """The moments of the lastmods ``values`` proved clean (None for none written),
-        and those not proved (in CDATA, or reported by the date rules: the loop reports
-        them)."""
-        cache, not_proved = self._lastmods, self._not_proved
-        moments: dict[str, Any] = {"": None}
+    def _verdicts(
+        self,
+        values: tuple[str, ...],
+        cache: dict[str, Any],
+        judge: Callable[[str], Any],
+        clean: Callable[[Any], bool],
+    ) -> tuple[dict[str, Any], set[str]]:
+        """The verdicts on the distinct ``values`` (in ``cache``, else ``judge``'s; None
+        for none written) that ``clean`` proves, and the values it does not (in CDATA
+        too: the loop reads them)."""
+        verdicts: dict[str, Any] = {"": None}
         unproved = set()
         for value in set(values):
             if not value:
                 continue
-            if value[0] == "<":
-                unproved.add(value)
-                continue
-            moment = cache.get(value, _MISSING)
-            if moment is _MISSING:
-                moment = self._lastmod(value)
-            if moment is not_proved:
-                unproved.add(value)
+            verdict = None if value[0] == "<" else cache.get(value)
+            if verdict is None and value[0] != "<":
+                verdict = judge(value)
+            if verdict is not None and clean(verdict):
+                verdicts[value] = verdict
             else:
-                moments[value] = moment
-        return moments, unproved
+                unproved.add(value)
+        return verdicts, unproved
 
-    def _unproved_priorities(self, values: tuple[str, ...]) -> set[str]:
-        """The priorities among ``values`` not proved clean (in CDATA, or reported by
-        their check: the loop reports them)."""
-        cache = self._priorities
-        unproved = set()
-        for value in set(values):
-            if not value:
-                continue
-            if value[0] == "<":
-                unproved.add(value)
-                continue
-            verdict = cache.get(value)
-            if verdict is None:
-                verdict = self._priority(value)
-            if verdict is False or verdict is self._reported:
-                unproved.add(value)
-        return unproved
+    def _read_references(self, columns: list[tuple[str, ...]]) -> bool:
+        """Whether the locs (their groups in ``columns``) hold "&": each is then read as
+        expat reads it (its parts too), and a loc with an "&" that starts no reference,
+        or whose references leave no plain URL, is left empty (the loop takes it)."""
+        joined = "\n".join(columns[3])
+        if "&" not in joined:
+            return False
+        if joined.count("&") == joined.count("&amp;"):
+            for number in (3, 6):  # the loc, its path
+                columns[number] = tuple(
+                    map(str.replace, columns[number], repeat("&amp;"), repeat("&"))
+                )
+            return True
+        urls, schemes, hosts, paths = (list(columns[number]) for number in (3, 4, 5, 6))
+        decoded_loc = self._decoded_loc
+        for number, written in enumerate(columns[3]):
+            if "&" in written:
+                parts = decoded_loc(written, schemes[number], hosts[number], paths[number])
+                # (None: a raw "&"; "": the references leave no plain URL)
+                urls[number], schemes[number], hosts[number], path = parts or ("", "", "", None)
+                paths[number] = path or ""
+        columns[3:7] = (tuple(urls), tuple(schemes), tuple(hosts), tuple(paths))
+        return True
 
     def _places(
         self,
@@ -341,17 +364,6 @@ class Bulk:
         entries = list(map(add, starts, repeat(base + before.find(self._opener))))
         locs = list(map(add, starts, repeat(base + len(before))))
         return entries, locs, ends[count], line, line_begin, count
-
-
-def _read_amp(columns: list[tuple[str, ...]]) -> bool:
-    """Whether the locs (and their paths) among ``columns`` hold "&", each written
-    ``&amp;``: then they are read so, as expat reads them."""
-    joined = "\n".join(columns[3])
-    if "&" not in joined or joined.count("&") != joined.count("&amp;"):
-        return False
-    for number in (3, 6):  # the loc, its path
-        columns[number] = tuple(map(str.replace, columns[number], repeat("&amp;"), repeat("&")))
-    return True
 
 
 def _first_of(
