@@ -10,10 +10,13 @@ an odd value here and there, which the windows must leave to the loop.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from sitemap_lint import fastpath
 from sitemap_lint.engine.checker import check_source
@@ -21,7 +24,7 @@ from sitemap_lint.fastpath import bulk
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
-from tests.test_fastpath import NS, facts_of, small_blocks
+from tests.test_fastpath import _NAMED, NS, facts_of, small_blocks
 
 # Layouts: (before the entry's tag, between it and the loc, between fields, before the
 # entry's end tag), a newline standing for the file's.
@@ -237,3 +240,41 @@ def test_references_in_every_entry(
     assert proved == 200
     if "&#59;" not in loc:  # (a ";" beside an "&" in a read loc: the loop looks at it)
         assert taken >= 150
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.one_of(
+                st.sampled_from(["a", "/", "=", ";", "amp", "38", "x26", "61", "#", "#38;"]),
+                st.sampled_from(_NAMED).map(lambda name: f"&{name};"),
+                st.sampled_from([33, 38, 39, 59, 61, 65]).map(lambda code: f"&#{code};"),
+                st.sampled_from([0x26, 0x3B, 0x41]).map(lambda code: f"&#x{code:x};"),
+                st.just("&"),
+            ),
+            max_size=8,
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+@example([["&#38;", "#x26;", "&#x26;"]])  # an "&" read, then a name after it
+@example([["&#38;", "#61;"], ["&#61;"]])
+@example([["&amp;", "#38;", "&#38;", "amp;"]])
+def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]]) -> None:
+    """The readings of a window's references, replaced one after the other over all its
+    locs, read each loc as ``fastpath._read_references`` reads it alone."""
+    texts = ["".join(pieces) for pieces in locs]
+    joined = "\n".join(texts)
+    found = re.findall(rf"&({fastpath._REFERENCE_NAME_TEXT});", joined)
+    readings = bulk.reference_readings(joined, found, fastpath._cached_character)
+    alone = [fastpath._read_references(text) for text in texts]
+    if readings is None:
+        # A raw "&", or a reference to a character no path holds: some loc says so.
+        assert any(read is None or not read[1] for read in alone)
+        return
+    for reference, character in readings:
+        joined = joined.replace(reference, character)
+    assert all(read is not None and read[1] for read in alone)
+    assert joined.split("\n") == [read[0] for read in alone if read is not None]

@@ -384,7 +384,8 @@ _ESCAPABLE = frozenset(b" !\"#$&'()*+,/:;<=>?@[\\]^`{|}") | frozenset(range(0x80
 # A loc whose every "&" starts a predefined entity or a character reference is read as
 # expat reads it (_read_references); the value is then proved as any loc. A reference's
 # name (between "&" and ";"):
-_REFERENCE_NAME = _Lazy(r"amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6}")
+_REFERENCE_NAME_TEXT = r"amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6}"
+_REFERENCE_NAME = _Lazy(_REFERENCE_NAME_TEXT)
 _WHOLE_LOC = _Lazy(_LOC + r"\Z")
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 # What expat reads for a reference, by its name ("amp", "#38", "#x26"), and whether it
@@ -407,6 +408,16 @@ def _character(name: str) -> tuple[str, bool] | None:
     return character, character in _IN_PATH
 
 
+def _cached_character(name: str) -> tuple[str, bool] | None:
+    """``_character``, remembered (``_CHARACTERS``)."""
+    read = _CHARACTERS.get(name)
+    if read is None:
+        read = _character(name)
+        if read is not None and len(_CHARACTERS) < _MAX_CHARACTERS:
+            _CHARACTERS[name] = read
+    return read
+
+
 def _read_references(text: str) -> tuple[str, bool] | None:
     """``text`` with its references read, and whether each stood for a character of
     _IN_PATH; None when an "&" in it starts no reference (a raw one)."""
@@ -415,14 +426,8 @@ def _read_references(text: str) -> tuple[str, bool] | None:
     characters = _CHARACTERS
     for index in range(1, len(pieces)):
         name, end, rest = pieces[index].partition(";")
-        read = characters.get(name)
-        if read is None:
-            read = _character(name)
-            if read is None:
-                return None
-            if len(characters) < _MAX_CHARACTERS:
-                characters[name] = read
-        if not end:
+        read = characters.get(name) or _cached_character(name)
+        if read is None or not end:
             return None
         if not read[1]:
             in_path = False
@@ -2471,6 +2476,8 @@ class FastPath:
                 self._changefreq,
                 self._escapes,
                 _decoded_loc,
+                _REFERENCE_NAME_TEXT,
+                _cached_character,
                 _NOT_PROVED,
                 MAX_LOC,
                 self._offsets,

@@ -74,6 +74,8 @@ class Bulk:
         changefreq: Callable[[str], Any],
         escapes: Callable[[str], Any],
         decoded_loc: Callable[[str, str, str, str], tuple[str, str, str, str | None] | None],
+        reference_name: str,
+        character: Callable[[str], tuple[str, bool] | None],
         not_proved: object,
         max_loc: int,
         offsets: tuple[int, int],
@@ -93,6 +95,8 @@ class Bulk:
         self._changefreq = changefreq
         self._escapes = escapes
         self._decoded_loc = decoded_loc
+        self._references = re.compile(rf"&({reference_name});").findall
+        self._character = character
         self._not_proved = not_proved
         self._max_loc = max_loc
         self._line_offset, self._column_offset = offsets
@@ -280,6 +284,14 @@ class Bulk:
                     map(str.replace, columns[number], repeat("&amp;"), repeat("&"))
                 )
             return True
+        readings = reference_readings(joined, self._references(joined), self._character)
+        if readings is not None:
+            for number in (3, 6):
+                text = "\n".join(columns[number])
+                for reference, character in readings:
+                    text = text.replace(reference, character)
+                columns[number] = tuple(text.split("\n"))
+            return True
         urls, schemes, hosts, paths = (list(columns[number]) for number in (3, 4, 5, 6))
         decoded_loc = self._decoded_loc
         for number, written in enumerate(columns[3]):
@@ -364,6 +376,28 @@ class Bulk:
         entries = list(map(add, starts, repeat(base + before.find(self._opener))))
         locs = list(map(add, starts, repeat(base + len(before))))
         return entries, locs, ends[count], line, line_begin, count
+
+
+def reference_readings(
+    joined: str, names: list[str], character: Callable[[str], tuple[str, bool] | None]
+) -> list[tuple[str, str]] | None:
+    """How to read the references of the locs ``joined`` (``names``: those it holds, as
+    many as it holds, each followed by ";"), when each "&" starts one and each stands
+    for a character of a path (``character``): each reference and its character, in an
+    order in which replacing them one after the other reads each once (those read as
+    "&" first as a NUL, which XML text never holds, made "&" last)."""
+    if len(names) != joined.count("&"):
+        return None  # a raw "&"
+    ampersands, others = [], []
+    for name in set(names):
+        read = character(name)
+        if read is None or not read[1]:
+            return None
+        if read[0] == "&":
+            ampersands.append((f"&{name};", "\0"))
+        else:
+            others.append((f"&{name};", read[0]))
+    return [*ampersands, *others, *([("\0", "&")] if ampersands else [])]
 
 
 def _first_of(
