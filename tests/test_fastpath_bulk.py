@@ -71,16 +71,24 @@ ODD_VALUES = (
 
 
 def uniform_sitemap(
-    count: int, rng: random.Random, odd: float = 0.0, layout: str | None = None
+    count: int,
+    rng: random.Random,
+    odd: float = 0.0,
+    layout: str | None = None,
+    varying: bool | None = None,
 ) -> str:
     """``count`` entries in one layout (``layout``, or chosen by ``rng``), with the
-    fields each writes, a share ``odd`` of them with an odd value or another layout
-    (ODD_VALUES)."""
+    fields each writes (the same in each, or ``varying`` from entry to entry), a share
+    ``odd`` of them with an odd value or another layout (ODD_VALUES)."""
     name = layout or rng.choice(sorted(LAYOUTS))
     before, inside, between, end = LAYOUTS[name]
     fields = [f for f in ("lastmod", "changefreq", "priority") if rng.random() < 0.7]
+    if varying is None:
+        varying = rng.random() < 0.3
     entries = []
     for i in range(count):
+        if varying:
+            fields = [f for f in ("lastmod", "changefreq", "priority") if rng.random() < 0.6]
         values = {
             "loc": f"https://www.example.com/section/page-{i}.html",
             "lastmod": f"2024-05-{i % 28 + 1:02d}T{i % 24:02d}:{i % 60:02d}:00+00:00",
@@ -164,10 +172,13 @@ def _check(
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("varying", [False, True], ids=["same-fields", "varying-fields"])
 def test_clean_entries_of_each_layout_are_taken_in_windows(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, newline: str
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, newline: str, varying: bool
 ) -> None:
-    text = uniform_sitemap(300, random.Random(layout), layout=layout)
+    """Entries of one layout, with the same optional fields or not, each on lines of its
+    own or all on one line."""
+    text = uniform_sitemap(300, random.Random(layout), layout=layout, varying=varying)
     path = tmp_path / "sitemap.xml"
     path.write_text(text.replace("\r\n", "\n").replace("\n", newline), encoding="utf-8")
     proved, taken = compare(monkeypatch, path)

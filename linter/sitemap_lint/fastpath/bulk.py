@@ -6,8 +6,8 @@ around the same tags, as generators write them) and of the plainest values, this
 module takes the next window of them at once: the entry pattern's ``findall`` reads
 them all, and each proof is a test over all of their values (a join, a set, a
 ``map``), with the values the caches of ``FastPath`` judge looked up once each. Their
-places follow from the layout: an arithmetic progression of lines, or the offsets of
-one line. Values with references are read as the loop reads them. Anything else, and
+places follow from the layout: each loc's line from the lines of the entries before it
+(a progression where they repeat), or the offsets of one line. Values with references are read as the loop reads them. Anything else, and
 the window is left to the loop, entry by entry: a loc outside ASCII, with ``#``, with
 an ``&`` that starts no reference or with an escape that is not in normal form, a value
 in CDATA, a changefreq or priority its check reports, a lastmod the date rules report,
@@ -21,7 +21,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
 from itertools import accumulate, repeat
-from operator import add, itemgetter
+from operator import add, itemgetter, lshift
 from typing import Any
 
 # The least entries a window takes (fewer: the loop is as quick), and the text a window
@@ -315,8 +315,8 @@ class Bulk:
         """Where the first entries of ``alls`` and their locs' start tags stand (file
         line << 32 | column), where the last of them ends, the parser line and the offset
         of its start there, and how many they are; None when they are fewer than
-        MIN_ENTRIES of one layout: the same text up to the loc, on lines that repeat or
-        on one line."""
+        MIN_ENTRIES of one layout: the same text up to the loc, each entry on lines of its
+        own or all on one line."""
         before = alls[0].partition(self._loc_opener)[0]
         if "<!" in before or "<?" in before:
             return None  # a comment or instruction before a loc (it may hold "<loc>")
@@ -331,22 +331,25 @@ class Bulk:
         if head_break < 0:
             return self._on_one_line(text, start, alls, before, loc_line, value_end, line_begin)
         breaks = text.count("\n", value_end, start)  # after the previous loc
-        per_entry = before.count("\n") + breaks  # lines from one loc to the next
+        head = before.count("\n")  # (an entry's lines: head, then those after its loc)
         lines = list(map(str.count, alls, repeat("\n")))
-        if lines.count(per_entry) != count:
-            count = _first_of(lines, {per_entry}, count, other=True)
-            if count < MIN_ENTRIES:
-                return None
-            alls = alls[:count]
         in_entry = before.count("\n", opener_at)  # lines from the entry's tag to its loc
         loc_column = len(before) - before.rfind("\n")
         entry_column = opener_at - head_break
-        step = per_entry << 32
-        first_loc = ((loc_line + per_entry + self._line_offset) << 32) | loc_column
-        locs = range(first_loc, first_loc + step * count, step)
-        first_entry = first_loc - (in_entry << 32) - loc_column + entry_column
-        entries = range(first_entry, first_entry + step * count, step)
-        last_line = loc_line + per_entry * count + breaks
+        first_loc = ((loc_line + breaks + head + self._line_offset) << 32) | loc_column
+        # An entry's start tag: in_entry lines above its loc, at its own column.
+        to_entry = entry_column - loc_column - (in_entry << 32)
+        locs: Any
+        entries: Any
+        if lines.count(head + breaks) == count:  # lines that repeat: a progression
+            step = (head + breaks) << 32
+            locs = range(first_loc, first_loc + step * count, step)
+            entries = range(first_loc + to_entry, first_loc + to_entry + step * count, step)
+        else:  # each loc's line from the lines of the entries before it
+            steps = map(lshift, lines[:-1], repeat(32))
+            locs = list(accumulate(steps, initial=first_loc))
+            entries = list(map(add, locs, repeat(to_entry)))
+        last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - head
         end = start + sum(map(len, alls))
         return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
 
