@@ -26,9 +26,9 @@ any other entry one at a time. The white space the parser gathered before the ru
 dropped then, so that text after the run is gathered as it is after an entry's end tag.
 
 Within a run, the entries that follow a proved one in the same layout (the same text
-up to the loc, as many lines each, or all on one line) with the plainest values are
-proved a window at a time (``bulk.py``): the same entries as one at a time, made with
-the same caches, their places computed from the layout.
+up to the loc, each entry on lines of its own or all on one line) with the plainest
+values are proved a window at a time (``bulk.py``): the same entries as one at a time,
+made with the same caches, their places computed from the layout.
 
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
