@@ -611,9 +611,11 @@ def _entry_line(
     spaced: bool = False,
     news: str | None = None,
 ) -> re.Pattern[str]:
-    """One entry after the gap before it (white space, comments and instructions).
-    Groups, in order: s, cdata, loc, scheme, host, path, lastmod, changefreq (a value
-    other than those proved as written: one with references), priority, ext, t.
+    """One entry after the gap before it (white space, comments and instructions), or
+    else the rest of the text (the window's end in ``bulk.py``: the entries it finds are
+    those that follow one another). Groups, in order: all (the entry; None for the rest
+    of the text), s, cdata, loc, scheme, host, path, lastmod, changefreq (a value other
+    than those proved as written: one with references), priority, ext, t.
     ``image`` and ``xhtml``: the prefixes of the extensions a url entry may hold;
     ``long_urls``: the loc as _LONG_LOC delimits it; ``sm``: the sitemap namespace's
     prefix and ":" ("" when it is the default namespace); ``changefreq``: the values
@@ -646,7 +648,9 @@ def _entry_line(
             rf"(?P<ext>{extensions})"
         )
     # The empty groups ``s`` and ``t`` mark where the entry starts and ends.
-    return re.compile(rf"{_GAP}(?P<s>)<{sm}{entry}>{_GAP}{fields}</{sm}{entry}>(?P<t>)")
+    return re.compile(
+        rf"(?P<all>{_GAP}(?P<s>)<{sm}{entry}>{_GAP}{fields}</{sm}{entry}>(?P<t>))|(?s:.+)"
+    )
 
 
 _ATTRIBUTE = r"""[^\s=<>/"'!?]+\s*=\s*(?:"[^"<]*"|'[^'<]*')"""
@@ -1688,18 +1692,31 @@ class FastPath:
                 found_match = next_entry()
                 if found_match is None:
                     break
+                # The values, proved with the strict patterns (through the caches).
+                (
+                    whole,
+                    _s,
+                    cdata,
+                    url,
+                    scheme,
+                    host,
+                    path,
+                    lastmod,
+                    changefreq,
+                    priority,
+                    ext,
+                    _t,
+                ) = found_match.groups()
+                if whole is None:
+                    break  # no entry of the plain shape here (the rest of the text matched)
                 if bound >= MAX_ENTRIES:
                     self._stop()  # this entry may be the 50,001st: the full checker takes it
                     break
-                # The values, proved with the strict patterns (through the caches).
-                _s, cdata, url, scheme, host, path, lastmod, changefreq, priority, ext, _t = (
-                    found_match.groups()
-                )
                 raw = None
                 # White space around the loc (UR005, reported in place with the value as
                 # written: ``report_url``); not with an "&" (a raw one's place is counted
                 # from the value's start, a reference's fix is not exact).
-                value_at, value_end = found_match.span(3)
+                value_at, value_end = found_match.span(4)
                 spaced = (
                     spaced_locs
                     and cdata is None
@@ -1750,14 +1767,14 @@ class FastPath:
                     proved = False  # an escape as text (UR017)
                 if proved and "&" in url and not referred:
                     raw = (
-                        self._ampersands(text, value_at, found_match.start(1), url)
+                        self._ampersands(text, value_at, found_match.start(2), url)
                         if self._raw_proved
                         else None
                     )
                     proved = raw is not None
                 extra = None
                 if proved and ext:
-                    extra = self._extensions(text, found_match.start(10), found_match.end(10), url)
+                    extra = self._extensions(text, found_match.start(11), found_match.end(11), url)
                     proved = extra is not _NOT_PROVED
                 moment = None
                 # The values proved with the findings of their checks (``report_value``).
@@ -1776,7 +1793,7 @@ class FastPath:
                         if moment is _UNKNOWN:
                             moment = self._dated_moment(lastmod)
                         if moment is not _NOT_PROVED:  # the date rules report it
-                            reported = [("lastmod", found_match.start(7), lastmod)]
+                            reported = [("lastmod", found_match.start(8), lastmod)]
                     proved = moment is not _NOT_PROVED
                 if proved and changefreq is not None:
                     verdict = changefreqs.get(changefreq)
@@ -1785,7 +1802,7 @@ class FastPath:
                     proved = verdict is not False
                     if verdict is _REPORTED:
                         reported = reported or []
-                        reported.append(("changefreq", found_match.start(8), changefreq))
+                        reported.append(("changefreq", found_match.start(9), changefreq))
                 if proved and priority is not None:
                     verdict = priorities.get(priority)
                     if verdict is None:
@@ -1793,7 +1810,7 @@ class FastPath:
                     proved = verdict is not False and not (verdict is _REPORTED and in_cdata)
                     if verdict is _REPORTED:
                         reported = reported or []
-                        reported.append(("priority", found_match.start(9), priority))
+                        reported.append(("priority", found_match.start(10), priority))
                 position = found_match.end()
                 bound += 1
                 if not proved:
@@ -1806,7 +1823,7 @@ class FastPath:
                     continue
                 # Where the entry's and the <loc> tag start, in file coordinates
                 # (parser.position); the entry's for the fix that removes a duplicate.
-                at = found_match.start(1)
+                at = found_match.start(2)
                 breaks = count("\n", counted_at, at)
                 if breaks:
                     counted_line += breaks
@@ -1888,7 +1905,7 @@ class FastPath:
                     # Where the elements in the entry's extension text that the run
                     # reports on stand, in file coordinates (line << 32 | column): on the
                     # loc's line or a later one.
-                    ext_at = found_match.start(10)
+                    ext_at = found_match.start(11)
                     spots: dict[int, int] = {}
                     news = self._news
                     offsets = [
@@ -2530,7 +2547,7 @@ class FastPath:
     def _values(self, entry: re.Match[str], changefreq: str | None) -> _Values:
         """A proved entry's values for the HTML report's counts (``_Values``), from its
         match; ``changefreq`` is None there also for a value the pattern names."""
-        lastmod, priority, ext = entry.group(7, 9, 10)
+        lastmod, priority, ext = entry.group(8, 10, 11)
         if lastmod is not None and lastmod[0] == "<":  # in a CDATA section
             lastmod = lastmod[9:-3]
         if priority is not None and priority[0] == "<":

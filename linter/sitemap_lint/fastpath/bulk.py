@@ -82,7 +82,7 @@ class Bulk:
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
-        self._findall = re.compile(rf"(?P<all>{line_pattern.pattern})|(?s:.+)").findall
+        self._findall = line_pattern.findall
         self._opener = opener
         self._loc_opener = loc_opener
         self._hosts = hosts
