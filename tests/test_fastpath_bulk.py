@@ -10,7 +10,6 @@ an odd value here and there, which the windows must leave to the loop.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -278,7 +277,7 @@ def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]]) -> None
     locs, read each loc as ``fastpath._read_references`` reads it alone."""
     texts = ["".join(pieces) for pieces in locs]
     joined = "\n".join(texts)
-    found = re.findall(rf"&({fastpath._REFERENCE_NAME_TEXT});", joined)
+    found = bulk.references_in(fastpath._REFERENCE_NAME_TEXT)(joined)
     readings = bulk.reference_readings(joined, found, fastpath._cached_character)
     alone = [fastpath._read_references(text) for text in texts]
     if readings is None:

@@ -8,6 +8,7 @@ from sitemap_lint.support.records import NamedTuple
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
+XHTML_NS = "http://www.w3.org/1999/xhtml"  # of xhtml:link, the hreflang alternates
 # XML's white space (2.3, S): a no-break space or another Unicode space is text.
 XML_SPACE = " \t\r\n"
 # What a "<" that opens a tag follows: it is not glued to the text before it.

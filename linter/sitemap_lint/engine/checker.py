@@ -26,6 +26,8 @@ from sitemap_lint.inputs.decoding import Decoder
 from sitemap_lint.inputs.reader import ByteStream, Source
 from sitemap_lint.model import (
     SITEMAP_NS,
+    XHTML_NS,
+    XML_SPACE,
     EntryPointer,
     Node,
     loc_index,
@@ -60,7 +62,6 @@ if TYPE_CHECKING:
     from sitemap_lint.sets.robots import RobotsPolicy
     from sitemap_lint.xsd import ShadowEngine
 
-XHTML_NS = "http://www.w3.org/1999/xhtml"  # of xhtml:link, whose id is an xs:ID
 
 # The root names formats.feed.is_feed takes (that module is loaded for them only).
 _FEED_ROOTS = frozenset({"rss", "feed", "RDF"})
@@ -781,7 +782,7 @@ class FileChecker:
         seen = self._ids
         new: dict[str, int] = {}
         for node in self._batch_ids:
-            value = node.attrs["id"].strip(" \t\r\n")  # xs:ID collapses white space
+            value = node.attrs["id"].strip(XML_SPACE)  # xs:ID collapses white space
             first = seen.get(value)
             if first is not None:
                 repeated.append(

@@ -214,7 +214,7 @@ from sitemap_lint.finding import Edit, Finding, FindingFix
 from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS, cut_context
 from sitemap_lint.inputs.decoding import LONE_CR
-from sitemap_lint.model import SITEMAP_NS, Node, WrittenNode
+from sitemap_lint.model import SITEMAP_NS, XHTML_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
     MARKUP,
     PATTERN,
@@ -505,7 +505,6 @@ _MAX_CONTEXT = CONTEXT_BYTES - 96
 _INVALID_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_INVALID_TOKEN]
 
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
 MAX_IMAGES = 1000

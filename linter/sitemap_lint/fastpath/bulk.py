@@ -95,7 +95,7 @@ class Bulk:
         self._changefreq = changefreq
         self._escapes = escapes
         self._decoded_loc = decoded_loc
-        self._references = re.compile(rf"&({reference_name});").findall
+        self._references = references_in(reference_name)
         self._character = character
         self._not_proved = not_proved
         self._max_loc = max_loc
@@ -379,6 +379,12 @@ class Bulk:
         entries = list(map(add, starts, repeat(base + before.find(self._opener))))
         locs = list(map(add, starts, repeat(base + len(before))))
         return entries, locs, ends[count], line, line_begin, count
+
+
+def references_in(reference_name: str) -> Callable[[str], list[str]]:
+    """What finds the names of the references (``reference_name``: a name's pattern)
+    in a text, each followed by ";"."""
+    return re.compile(rf"&({reference_name});").findall
 
 
 def reference_readings(

@@ -45,13 +45,12 @@ from sitemap_lint.live.model import (
     Target,
     TargetPointer,
 )
-from sitemap_lint.model import Node, element_number, pointer_step
+from sitemap_lint.model import XHTML_NS, Node, element_number, pointer_step
 
 __all__ = ["LineTargets", "TargetReader", "sample"]
 
 IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
 _ENTRIES = {"urlset": ("url", PAGE), "sitemapindex": ("sitemap", CHILD)}
 # Feeds, as formats.feed reads them: RSS 2.0 (items, in a channel or not: each its
 # <link>) and Atom 1.0 and 0.3 (entries: each its first alternate <link href>, and its

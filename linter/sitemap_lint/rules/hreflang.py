@@ -31,7 +31,7 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.fix.model import shown_attribute
-from sitemap_lint.model import EntryPointer, Node, loc_index
+from sitemap_lint.model import XHTML_NS, EntryPointer, Node, loc_index
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.registry import stateful
@@ -51,7 +51,7 @@ from sitemap_lint.support.words import joined
 if TYPE_CHECKING:
     pass
 
-NAMESPACE = "http://www.w3.org/1999/xhtml"
+NAMESPACE = XHTML_NS
 
 LINK_INCOMPLETE = rule(
     "HL001",

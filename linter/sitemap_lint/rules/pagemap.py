@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 
-from sitemap_lint.model import Node
+from sitemap_lint.model import XML_SPACE, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -20,7 +20,6 @@ from sitemap_lint.rules.structure import Only, Reporter
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-pagemap/1.0"
 
-_XML_SPACE = " \t\r\n"
 
 TYPE_MISSING = rule(
     "PM001",
@@ -175,7 +174,7 @@ def _check_pagemap(pagemap: Node, report: Reporter, replacements: Replacements |
 
 def _check_template(template: Node, report: Reporter, replacements: Replacements | None) -> None:
     src = template.attrs.get("src")
-    if src is None or not src.strip(_XML_SPACE):
+    if src is None or not src.strip(XML_SPACE):
         report.add(
             STRUCTURE.at(
                 template.line,
@@ -194,7 +193,7 @@ def _check_data_object(data: Node, report: Reporter) -> None:
     while stack:
         node = stack.pop()
         kind = node.attrs.get("type")
-        if kind is None or not kind.strip(_XML_SPACE):
+        if kind is None or not kind.strip(XML_SPACE):
             what = "an empty type" if kind is not None else "no type attribute"
             report.add(
                 TYPE_MISSING.at(
@@ -218,7 +217,7 @@ def _check_data_object(data: Node, report: Reporter) -> None:
 
 def _check_attribute(attribute: Node, report: Reporter) -> None:
     name = attribute.attrs.get("name")
-    if name is None or not name.strip(_XML_SPACE):
+    if name is None or not name.strip(XML_SPACE):
         shown = "an empty name" if name is not None else "no name attribute"
         report.add(
             NAME_MISSING.at(
@@ -232,7 +231,7 @@ def _check_attribute(attribute: Node, report: Reporter) -> None:
     if attribute.children:
         return  # markup inside the value: the schema's message says it
     value = attribute.attrs.get("value")
-    text = attribute.text.strip(_XML_SPACE)
+    text = attribute.text.strip(XML_SPACE)
     label = f'<pagemap:Attribute name="{name}">' if name else "<pagemap:Attribute>"
     if value is None and not text:
         message = f'{label} has no value; give it in value="..." or as its text, or remove it'

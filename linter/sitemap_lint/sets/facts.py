@@ -19,6 +19,7 @@ from operator import methodcaller
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.model import XHTML_NS
 from sitemap_lint.support.records import Frozen, Mutable
 
 if TYPE_CHECKING:
@@ -313,7 +314,6 @@ def sorted_first_listings(piece: Slice) -> Slice:
 
 
 CHANGEFREQS = frozenset(("always", "hourly", "daily", "weekly", "monthly", "yearly", "never"))
-XHTML_NS = "http://www.w3.org/1999/xhtml"
 NONE = "none"  # the field is missing
 INVALID = "invalid"  # the field is there but not a value the protocol allows
 OTHER = "other"  # a distinct value past STATS_KEYS
