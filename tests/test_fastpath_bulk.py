@@ -50,6 +50,8 @@ ODD_VALUES = (
     ("loc", "https://www.example.com/#top-{i}"),
     ("loc", "https://www.example.com/" + "a" * 1100 + "{i}"),  # UR012
     ("loc", "http://a.b/{i}"),
+    ("loc", "https://www.example.com/a b-{i}"),  # characters no URL holds
+    ("loc", "https://www.example.com/a|b-{i}?c=d^e"),
     ("loc", "<![CDATA[https://www.example.com/cdata-{i}]]>"),
     ("loc", " https://www.example.com/spaced-{i} "),
     ("loc", "https://www.example.com/page-0.html"),  # a duplicate of the first
@@ -119,23 +121,64 @@ def uniform_sitemap(
 
 
 def compare(
-    monkeypatch: pytest.MonkeyPatch, path: Path, block: int | None = None
+    monkeypatch: pytest.MonkeyPatch, path: Path, block: int | None = None, long_urls: bool = False
 ) -> tuple[int, int]:
-    """Check ``path`` without and with the fast path, windows tried early and small;
-    assert the same findings and facts. (Entries proved, entries the windows took.)"""
+    """Check ``path`` without and with the fast path, windows tried early and small
+    (``long_urls``: its locs delimited as in a file of long URLs); assert the same
+    findings and facts. (Entries proved, entries the windows took.)"""
     slow, slow_facts, _, _ = _check(monkeypatch, path, "0", block)
-    fast, fast_facts, proved, taken = _check(monkeypatch, path, "1", block)
+    fast, fast_facts, proved, taken = _check(monkeypatch, path, "1", block, long_urls)
     assert fast == slow
     assert fast_facts == slow_facts
     return proved, taken
 
 
+def same_entries(monkeypatch: pytest.MonkeyPatch, path: Path, long_urls: bool = False) -> None:
+    """The fast path's entries of ``path`` (every value it hands over, and its places)
+    are the same with windows tried early and small as without any."""
+    with_windows = _entries(monkeypatch, path, 1, long_urls)
+    assert with_windows == _entries(monkeypatch, path, fastpath.MAX_ENTRIES, long_urls)
+
+
+def _entries(
+    monkeypatch: pytest.MonkeyPatch, path: Path, bulk_from: int, long_urls: bool
+) -> list[tuple[Any, ...]]:
+    """The proved entries of ``path``, windows tried from entry ``bulk_from`` on."""
+    monkeypatch.setenv(fastpath.ENV, "1")
+    monkeypatch.setattr(fastpath, "LONG_URL", 0 if long_urls else fastpath.LONG_URL)
+    monkeypatch.setattr(fastpath, "SMALL", 0)
+    monkeypatch.setattr(fastpath, "_BULK_FROM", bulk_from)
+    monkeypatch.setattr(fastpath, "_BULK_AGAIN", 2)
+    monkeypatch.setattr(fastpath, "_BULK_SHORT", 2)
+    monkeypatch.setattr(bulk, "MIN_ENTRIES", 2)
+    monkeypatch.setattr(bulk, "MIN_WINDOW", 64)
+    runs: list[fastpath.ProvenRun] = []
+    init = fastpath.ProvenRun.__init__
+
+    def recording(self: fastpath.ProvenRun, fast: fastpath.FastPath) -> None:
+        init(self, fast)
+        runs.append(self)
+
+    monkeypatch.setattr(fastpath.ProvenRun, "__init__", recording)
+    try:
+        check_source(Source(str(path), path), Options(now=NOW), engine())
+    finally:
+        monkeypatch.undo()
+    return [tuple(entry) for run in runs for entry in run.entries]
+
+
 def _check(
-    monkeypatch: pytest.MonkeyPatch, path: Path, switch: str, block: int | None
+    monkeypatch: pytest.MonkeyPatch,
+    path: Path,
+    switch: str,
+    block: int | None,
+    long_urls: bool = False,
 ) -> tuple[list[str], Any, int, int]:
     """The findings and facts of ``path`` with the fast path on or off (``switch``),
     the entries it proved and those the windows took."""
     monkeypatch.setenv(fastpath.ENV, switch)
+    if long_urls:
+        monkeypatch.setattr(fastpath, "LONG_URL", 0)
     monkeypatch.setattr(fastpath, "SMALL", 0)
     monkeypatch.setattr(fastpath, "_BULK_FROM", 1)
     monkeypatch.setattr(fastpath, "_BULK_AGAIN", 2)
@@ -172,15 +215,22 @@ def _check(
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 @pytest.mark.parametrize("varying", [False, True], ids=["same-fields", "varying-fields"])
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
 def test_clean_entries_of_each_layout_are_taken_in_windows(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, newline: str, varying: bool
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    layout: str,
+    newline: str,
+    varying: bool,
+    long_urls: bool,
 ) -> None:
     """Entries of one layout, with the same optional fields or not, each on lines of its
-    own or all on one line."""
+    own or all on one line; their locs delimited as in a file of short or long URLs."""
     text = uniform_sitemap(300, random.Random(layout), layout=layout, varying=varying)
     path = tmp_path / "sitemap.xml"
     path.write_text(text.replace("\r\n", "\n").replace("\n", newline), encoding="utf-8")
-    proved, taken = compare(monkeypatch, path)
+    proved, taken = compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)
     assert proved == 300
     assert taken >= 250
 
@@ -195,12 +245,14 @@ def test_odd_entries_are_left_to_the_loop(
         uniform_sitemap(rng.randrange(20, 400), rng, rng.choice([0.01, 0.05, 0.2])),
         encoding="utf-8",
     )
-    compare(monkeypatch, path, rng.choice([None, 97, 500, 4096]))
+    compare(monkeypatch, path, rng.choice([None, 97, 500, 4096]), long_urls=seed % 3 == 0)
+    same_entries(monkeypatch, path, seed % 3 == 0)
 
 
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
 @pytest.mark.parametrize(("field", "value"), ODD_VALUES)
 def test_each_odd_value_among_clean_entries(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, field: str, value: str
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, field: str, value: str, long_urls: bool
 ) -> None:
     rng = random.Random(7)
     text = uniform_sitemap(120, rng)
@@ -216,7 +268,8 @@ def test_each_odd_value_among_clean_entries(
             entries[at] = entries[at][:start] + value.format(i=at) + entries[at][stop:]
     path = tmp_path / "sitemap.xml"
     path.write_text("</url>".join(entries), encoding="utf-8")
-    _proved, taken = compare(monkeypatch, path)
+    _proved, taken = compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)
     # (A file whose locs may have white space around them is read entry by entry: the
     # text " https:" or "<loc> " among its first entries says so.)
     if not value.startswith(" ") and "<loc>" not in value:
@@ -232,8 +285,9 @@ def test_each_odd_value_among_clean_entries(
         "https://www.example.com/p?a=1&amp;b=&#59;{i}",  # a ";" read from a reference
     ],
 )
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
 def test_references_in_every_entry(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, loc: str
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, loc: str, long_urls: bool
 ) -> None:
     entries = "".join(
         f"\n  <url>\n    <loc>{loc.format(i=i)}</loc>\n"
@@ -246,15 +300,17 @@ def test_references_in_every_entry(
         f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{entries}\n</urlset>\n',
         encoding="utf-8",
     )
-    proved, taken = compare(monkeypatch, path)
+    proved, taken = compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)
     assert proved == 200
     if "&#59;" not in loc:  # (a ";" beside an "&" in a read loc: the loop looks at it)
         assert taken >= 150
 
 
+@pytest.mark.parametrize("plain", [0, 20_000], ids=["dense", "sparse"])
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(
+    locs=st.lists(
         st.lists(
             st.one_of(
                 st.sampled_from(["a", "/", "=", ";", "amp", "38", "x26", "61", "#", "#38;"]),
@@ -269,22 +325,23 @@ def test_references_in_every_entry(
         max_size=4,
     )
 )
-@example([["&#38;", "#x26;", "&#x26;"]])  # an "&" read, then a name after it
-@example([["&#38;", "#61;"], ["&#61;"]])
-@example([["&amp;", "#38;", "&#38;", "amp;"]])
-def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]]) -> None:
-    """The readings of a window's references, replaced one after the other over all its
-    locs, read each loc as ``fastpath._read_references`` reads it alone."""
-    texts = ["".join(pieces) for pieces in locs]
+@example(locs=[["&#38;", "#x26;", "&#x26;"]])  # an "&" read, then a name after it
+@example(locs=[["&#38;", "#61;"], ["&#61;"]])
+@example(locs=[["&amp;", "#38;", "&#38;", "amp;"]])
+def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]], plain: int) -> None:
+    """A window's references, read over all its locs at once, read each loc as
+    ``fastpath._read_references`` reads it alone: references dense in the text (read
+    one kind at a time) or sparse (``plain`` characters of a loc without any: read in
+    one pass)."""
+    texts = ["".join(pieces) for pieces in locs] + ["/" * plain]
     joined = "\n".join(texts)
     found = bulk.references_in(fastpath._REFERENCE_NAME_TEXT)(joined)
-    readings = bulk.reference_readings(joined, found, fastpath._cached_character)
+    read = bulk.reference_reader(joined, found, fastpath._cached_character)
     alone = [fastpath._read_references(text) for text in texts]
-    if readings is None:
+    if read is None:
         # A raw "&", or a reference to a character no path holds: some loc says so.
         assert any(read is None or not read[1] for read in alone)
         return
-    for reference, character in readings:
-        joined = joined.replace(reference, character)
+    joined = read(joined)
     assert all(read is not None and read[1] for read in alone)
     assert joined.split("\n") == [read[0] for read in alone if read is not None]

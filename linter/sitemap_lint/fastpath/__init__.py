@@ -683,10 +683,11 @@ class _Into:
 _NOT_PROVED = object()
 _UNKNOWN = object()
 # Windows of entries proved at once (bulk.py): from the file's 64th entry on (a smaller
-# file is done before the window's pattern would be compiled). After a window that is
-# not proved, or proves fewer than 64 entries (its own work is then as much as it
-# saves), the next is tried 256 entries later, and twice as many after each such window
-# in a row.
+# file is done before the window's pattern would be compiled). After a window that
+# stops at an entry it does not take with fewer than 64 entries (its own work is then
+# as much as it saves), the next is tried 256 entries later, and twice as many after
+# each such window in a row. (A window that took all its text held is tried again at
+# the next entry.)
 _BULK_FROM = 64
 _BULK_SHORT = 64
 _BULK_AGAIN = 256
@@ -1618,7 +1619,9 @@ class FastPath:
         strict_loc = long_urls or loc_proofs is not None
         # The entry count from which windows of entries are proved at once (bulk.py).
         bulk_from = (
-            MAX_ENTRIES if self.index or counting or spaced_locs or strict_loc else self._bulk_from
+            MAX_ENTRIES
+            if self.index or counting or spaced_locs or loc_proofs is not None
+            else self._bulk_from
         )
         find = text.find
         from sitemap_lint.rules.urls import ESCAPE_TEXT
@@ -1945,11 +1948,11 @@ class FastPath:
                         text, position, counted_line, counted_at, counted_begin, bound
                     )
                     taken = 0 if window is None else len(window.entries)
-                    if taken < _BULK_SHORT:
+                    if taken >= _BULK_SHORT:
+                        self._bulk_pause = _BULK_AGAIN
+                    elif self._bulk is not None and self._bulk.refused:
                         bulk_from = self._bulk_from = bound + taken + self._bulk_pause
                         self._bulk_pause *= 2
-                    else:
-                        self._bulk_pause = _BULK_AGAIN
                     if window is not None:
                         entries.extend(window.entries)
                         bound += len(window.entries)
@@ -2481,6 +2484,7 @@ class FastPath:
             bulk = self._bulk = Bulk(
                 self._line_re,
                 self._open,
+                self._close,
                 f"{self._open[: -len(self.entry) - 1]}loc>",
                 self._hosts,
                 self._host,
@@ -2497,6 +2501,7 @@ class FastPath:
                 _NOT_PROVED,
                 MAX_LOC,
                 self._offsets,
+                _URL_BYTES if self._long_urls else None,
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 
