@@ -336,7 +336,7 @@ def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]], plain: 
     texts = ["".join(pieces) for pieces in locs] + ["/" * plain]
     joined = "\n".join(texts)
     found = bulk.references_in(fastpath._REFERENCE_NAME_TEXT)(joined)
-    read = bulk.reference_reader(joined, found, fastpath._cached_character)
+    read = bulk.reference_reader(found, fastpath._cached_character, len(joined))
     alone = [fastpath._read_references(text) for text in texts]
     if read is None:
         # A raw "&", or a reference to a character no path holds: some loc says so.

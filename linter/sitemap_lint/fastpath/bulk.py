@@ -36,6 +36,8 @@ MIN_WINDOW = 1 << 12
 MAX_WINDOW = 1 << 17
 
 _FIRST = itemgetter(0)
+# An "&" that does not start "&amp;" (a search for it costs less than counting both).
+_NOT_AMP = re.compile("&(?!amp;)")
 
 
 class Window:
@@ -317,14 +319,14 @@ class Bulk:
             return False
         # (A long URL's path group is the rest of its loc: made from the loc as read.)
         numbers = (3,) if self._url_bytes is not None else (3, 6)  # the loc, its path
-        if joined.count("&") == joined.count("&amp;"):
+        if _NOT_AMP.search(joined) is None:  # each "&" starts "&amp;"
             for number in numbers:
                 columns[number] = tuple(
                     map(str.replace, columns[number], repeat("&amp;"), repeat("&"))
                 )
             self._long_paths(columns)
             return True
-        read = reference_reader(joined, self._references(joined), self._character)
+        read = reference_reader(self._references(joined), self._character, len(joined))
         if read is not None:
             for number in numbers:
                 text = joined if number == 3 else "\n".join(columns[number])
@@ -431,23 +433,24 @@ class Bulk:
 
 def references_in(reference_name: str) -> Callable[[str], list[str]]:
     """What finds the names of the references (``reference_name``: a name's pattern)
-    in a text, each followed by ";"."""
-    return re.compile(rf"&({reference_name});").findall
+    in a text, each followed by ";", and "" for each "&" that starts none."""
+    return re.compile(rf"&(?:({reference_name});)?").findall
 
 
 def reference_reader(
-    joined: str, names: list[str], character: Callable[[str], tuple[str, bool] | None]
+    names: list[str], character: Callable[[str], tuple[str, bool] | None], length: int
 ) -> Callable[[str], str] | None:
-    """What reads the references of the locs ``joined`` (``names``: those it holds, as
-    many as it holds, each followed by ";") in one pass, each where it starts, as expat
-    reads them, when each "&" starts one and each stands for a character of a path
-    (``character``)."""
-    if len(names) != joined.count("&"):
+    """What reads the references of the locs of a window (``names``: what
+    ``references_in`` finds in them, ``length`` characters long) at once, each where it
+    starts, as expat reads them, when each "&" starts one and each stands for a
+    character of a path (``character``)."""
+    distinct = set(names)
+    if "" in distinct:
         return None  # a raw "&"
-    if not names:
+    if not distinct:
         return str  # (nothing to read)
     readings: dict[str, str] = {}
-    for name in set(names):
+    for name in distinct:
         read = character(name)
         if read is None or not read[1]:
             return None
@@ -460,7 +463,7 @@ def reference_reader(
     # character), or a replacement over the whole text for each (0.75 ns a character),
     # those read as "&" first made NULs (XML text holds none), made "&" last.
     passes = len(readings) + ("&" in characters)
-    if len(names) * 180 < len(joined) * (0.75 * passes - 0.2):
+    if len(names) * 180 < length * (0.75 * passes - 0.2):
         sub = _alternation(tuple(sorted(readings))).sub
         return partial(sub, lambda reference: readings[reference.group()])
     order = sorted(readings.items(), key=lambda reading: reading[1] != "&")
