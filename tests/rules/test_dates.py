@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sitemap_lint
 from sitemap_lint.finding import Finding
@@ -253,3 +255,28 @@ def test_days_in_a_month_are_the_calendar_modules() -> None:
         for month in range(1, 13)
     )
     assert {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name} == _MONTHS
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(["0000", "0001", "1999", "2000", "2024", "2100", "9999"]),
+    st.integers(0, 13),
+    st.integers(0, 32),
+    st.integers(0, 25),
+    st.integers(0, 61),
+    st.integers(0, 61),
+    st.sampled_from(
+        [None, "Z", "+00:00", "-00:00", "+14:00", "+14:01", "-14:00", "+13:60", "-23:59", "+05:30"]
+    ),
+)
+def test_a_moment_is_made_exactly_where_nothing_is_impossible(
+    year: str, month: int, day: int, hour: int, minute: int, second: int, zone: str | None
+) -> None:
+    """``parse_w3c`` makes the moment first and asks what is impossible only where it
+    cannot: the two agree on every date and time, leap seconds and offsets included."""
+    parts = (year, f"{month:02d}", f"{day:02d}", f"{hour:02d}", f"{minute:02d}", f"{second:02d}")
+    moment = dates._moment(*parts, zone)
+    impossible = dates._impossible(int(year), *parts[1:], zone)
+    assert (moment is None) is (impossible is not None)
+    if moment is not None:
+        assert moment.utcoffset() == (None if zone is None else dates._zone(zone).utcoffset(None))

@@ -185,10 +185,14 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
         return None, [Problem(NOT_W3C, _not_w3c_message(value, field))]
     year, month, day, hour, minute, second, _fraction, zone = match.groups()
     problems: list[Problem] = []
-    impossible = _impossible(int(year), month, day, hour, minute, second, zone)
-    if impossible:
-        what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
-        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
+    moment = _moment(year, month, day, hour, minute, second, zone)
+    if moment is None:  # (what is wrong, only for a date that is)
+        impossible = _impossible(int(year), month, day, hour, minute, second, zone)
+        if impossible:
+            what = (
+                "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
+            )
+            return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
         problems.append(
             Problem(
@@ -222,16 +226,54 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
                 "(or your offset; Z also means UTC)",
             )
         )
-    moment = datetime(
-        int(year),
-        int(month or 1),
-        int(day or 1),
-        int(hour or 0),
-        int(minute or 0),
-        int(second or 0),
-        tzinfo=_zone(zone),
-    )
+    if moment is None:
+        moment = datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=_zone(zone),
+        )
     return Parsed(moment, hour is not None, zone is not None), problems
+
+
+def _moment(
+    year: str,
+    month: str | None,
+    day: str | None,
+    hour: str | None,
+    minute: str | None,
+    second: str | None,
+    zone: str | None,
+) -> datetime | None:
+    """The moment a W3C Datetime's parts name, or None where ``_impossible`` may find
+    them impossible (``datetime`` refuses what it refuses, year 0 and a 60th second
+    included; an offset beyond ±14:00 is refused here)."""
+    tzinfo = None
+    if zone is not None:
+        tzinfo = _ZONES.get(zone)
+        if tzinfo is None:
+            if zone != "Z" and (int(zone[4:6]) > 59 or int(zone[1:3]) * 60 + int(zone[4:6]) > 840):
+                return None
+            tzinfo = _ZONES[zone] = _zone(zone)
+    try:
+        return datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=tzinfo,
+        )
+    except ValueError:
+        return None
+
+
+# The offsets read so far (a file's dates share a few).
+_ZONES: dict[str, timezone | None] = {}
 
 
 _SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
