@@ -1255,6 +1255,12 @@ class FastPath:
         # syntax error has others, but the blocks are counted from the start of the text.
         self._offsets = (parser.line_offset, parser.column_offset)
         self._first: str | None = first  # the start of the text, for its prologue
+        from sitemap_lint.rules.dates import check_date
+        from sitemap_lint.rules.urls import iri_parts
+
+        # (Called for each new lastmod, each loc outside ASCII: imported once a file.)
+        self._check_date = check_date
+        self._iri_parts = iri_parts
         # Set at the first block, from the root.
         self.index = False
         self.entry = "url"
@@ -2441,13 +2447,11 @@ class FastPath:
         return proved
 
     def _lastmod(self, value: str) -> Any:
-        from sitemap_lint.rules.dates import check_date
-
         result: Any = _NOT_PROVED
         decoded = _decoded(value)
         if _LASTMOD.pattern.match(decoded) and self._matches("lastmod", decoded):
             report = _Collect()
-            parsed = check_date(decoded, _NODE, report, self.options.now)
+            parsed = self._check_date(decoded, _NODE, report, self.options.now)
             if parsed is not None and not report.found:
                 result = parsed.moment
         if len(self._lastmods) > 65_536:
@@ -2509,9 +2513,7 @@ class FastPath:
         """When a loc with characters outside ASCII (no reference, no CDATA, no ``&``)
         makes one finding of the URL rules, UR011, which ``report_url`` reports: its
         parts as the URL rules read them (``urls.iri_parts``)."""
-        from sitemap_lint.rules.urls import iri_parts
-
-        return None if "&" in url else iri_parts(url)
+        return None if "&" in url else self._iri_parts(url)
 
     def report_url(
         self, index: int, line: int, column: int, value: str, iri: re.Match[str] | None = None
