@@ -276,6 +276,63 @@ def test_each_odd_value_among_clean_entries(
         assert taken >= 60  # the clean stretches between them
 
 
+GAPS = (
+    "<!-- page {i} -->",
+    '<!-- page {i} --><?render id="{i}"?>',
+    "<!-- <loc>https://www.example.com/section/page-{i}.html</loc> -->",  # its own loc
+    "<!--\n  page {i},\n  over lines\n-->",
+    '<?render id="{i}"?>\n  <!-- {i} -->',
+    "<!-- page {i}{more} -->",  # over more lines now and then
+    "<!-- page {i} -->{indent}",  # the entry's tag one column on now and then
+)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("layout", ["pretty", "tabs", "line-each"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_entries_after_comments_and_instructions_are_taken_in_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, gap: str, layout: str, newline: str
+) -> None:
+    """A comment or instruction of its own before each entry (one that holds the
+    entry's loc too), on lines of its own: the windows take the entries after them."""
+    rng = random.Random(gap)
+    text = uniform_sitemap(200, rng, layout=layout, varying=rng.random() < 0.5)
+    before = LAYOUTS[layout][0]
+    more, indent = ("", "\n", "\n\n more\n"), ("", " ")
+    entries = text.split(f"{before}<url>")
+    text = entries[0] + "".join(
+        f"{before}{gap.format(i=i, more=more[i % 3], indent='')}{before}"
+        f"{indent[i % 7 == 3] if '{indent}' in gap else ''}<url>{entry}"
+        for i, entry in enumerate(entries[1:])
+    )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(text.replace("\r\n", "\n").replace("\n", newline), encoding="utf-8")
+    proved, taken = compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
+    assert proved == 200
+    assert taken >= (100 if "{indent}" in gap else 150)  # (a window ends at each moved tag)
+
+
+@pytest.mark.parametrize("inside", ["<!-- <loc>https://www.example.com/a</loc> -->", "<?x <loc>?>"])
+def test_a_comment_holding_a_loc_tag_in_each_entry_is_not_taken_for_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, inside: str
+) -> None:
+    """A comment or instruction between each entry's tag and its loc, the same in each,
+    holding "<loc>": each entry's loc is the one after it."""
+    entries = "".join(
+        f"\n  <!-- page {i} -->\n  <url>\n    {inside}\n"
+        f"    <loc>https://www.example.com/page-{i}.html</loc>\n  </url>"
+        for i in range(120)
+    )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{entries}\n</urlset>\n',
+        encoding="utf-8",
+    )
+    compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
+
+
 @pytest.mark.parametrize(
     "loc",
     [

@@ -2506,6 +2506,7 @@ class FastPath:
                 MAX_LOC,
                 self._offsets,
                 _URL_BYTES if self._long_urls else None,
+                _BETWEEN.pattern.match,
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 

@@ -10,12 +10,14 @@ places follow from the layout: each loc's line from the lines of the entries bef
 (a progression where they repeat), or the offsets of one line. Values with references
 are read as the loop reads them, all of a window's at once. In a file of long URLs
 (``fastpath._LONG_LOC``) the locs' characters are checked as the loop checks them, and
-their queries cut off their paths. Anything else, and the window is left to the loop,
-entry by entry: a loc outside ASCII, with ``#``, with an ``&`` that starts no reference
-or with an escape that is not in normal form, a value in CDATA, a changefreq or
-priority its check reports, a lastmod the date rules report, extension elements, a
-comment or instruction before a loc, a layout that changes. The entries made are those
-the loop makes of the same text (``tests/test_fastpath_bulk.py`` holds them equal).
+their queries cut off their paths. Comments and instructions before each entry's tag
+may differ from entry to entry (the lines they take are counted). Anything else, and
+the window is left to the loop, entry by entry: a loc outside ASCII, with ``#``, with
+an ``&`` that starts no reference or with an escape that is not in normal form, a value
+in CDATA, a changefreq or priority its check reports, a lastmod the date rules report,
+extension elements, a comment or instruction between an entry's tag and its loc, a
+layout that changes. The entries made are those the loop makes of the same text
+(``tests/test_fastpath_bulk.py`` holds them equal).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache, partial
 from itertools import accumulate, repeat
-from operator import add, itemgetter, lshift
-from typing import Any
+from operator import add, itemgetter, lshift, sub
+from typing import Any, cast
 
 # The least entries a window takes (fewer: the loop is as quick), and the text a window
 # reads: it grows while its entries are all taken, and shrinks to what was taken and a
@@ -82,6 +84,7 @@ class Bulk:
         max_loc: int,
         offsets: tuple[int, int],
         url_bytes: bytes | None = None,
+        gap: Callable[[str], re.Match[str] | None] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
@@ -106,6 +109,9 @@ class Bulk:
         # In a file of long URLs (``fastpath._LONG_LOC``): the characters a loc may hold,
         # and its path group holds its query, cut off as the loop cuts it.
         self._url_bytes = url_bytes
+        # The gap before an entry's start tag, as the entry pattern reads it (it always
+        # matches, possibly empty).
+        self._gap = cast(Callable[[str], re.Match[str]], gap or re.compile("").match)
         self._line_offset, self._column_offset = offsets
         self._window = MIN_WINDOW
         # Whether the last window stopped at an entry it does not take (else it took
@@ -369,7 +375,9 @@ class Bulk:
         own or all on one line."""
         before = alls[0].partition(self._loc_opener)[0]
         if "<!" in before or "<?" in before:
-            return None  # a comment or instruction before a loc (it may hold "<loc>")
+            # A comment or instruction before a loc (it may hold "<loc>"): in the gap
+            # before each entry's start tag, each of its own.
+            return self._after_gaps(text, start, alls, loc_line, value_end)
         starts = list(map(str.startswith, alls, repeat(before + self._loc_opener)))
         count = starts.index(False) if False in starts else len(alls)
         if count < MIN_ENTRIES:
@@ -400,6 +408,51 @@ class Bulk:
             locs = list(accumulate(steps, initial=first_loc))
             entries = list(map(add, locs, repeat(to_entry)))
         last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - head
+        end = start + sum(map(len, alls))
+        return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
+
+    def _after_gaps(
+        self, text: str, start: int, alls: tuple[str, ...], loc_line: int, value_end: int
+    ) -> tuple[Any, Any, int, int, int, int] | None:
+        """``_places`` for entries each after a gap of its own (white space, comments and
+        instructions before its start tag, as the entry pattern reads them), on lines of
+        its own, at one column, with the same text from the start tag to the loc."""
+        gap_match = self._gap
+        gaps = [gap_match(entry).end() for entry in alls]
+        first = alls[0]
+        opened = gaps[0]
+        loc_at = first.find(self._loc_opener, opened)
+        inner = first[opened:loc_at]  # from the entry's start tag to its loc's
+        if "<!" in inner or "<?" in inner:
+            return None
+        same = list(map(str.startswith, alls, repeat(inner + self._loc_opener), gaps))
+        gap_lines = list(map(str.count, alls, repeat("\n"), repeat(0), gaps))
+        columns = list(map(sub, gaps, map(str.rfind, alls, repeat("\n"), repeat(0), gaps)))
+        column = columns[0]
+        count = same.index(False) if False in same else len(alls)
+        if 0 in gap_lines:  # (an entry's tag on the line of the entry before it)
+            count = min(count, gap_lines.index(0))
+        if columns.count(column) != len(columns):
+            count = min(count, [other == column for other in columns].index(False))
+        if count < MIN_ENTRIES:
+            return None
+        if count < len(alls):
+            alls, gap_lines = alls[:count], gap_lines[:count]
+        in_entry = inner.count("\n")  # lines from the entry's tag to its loc
+        loc_column = len(inner) - inner.rfind("\n") if in_entry else column + len(inner)
+        breaks = text.count("\n", value_end, start)  # after the previous loc
+        head = gap_lines[0] + in_entry
+        first_loc = ((loc_line + breaks + head + self._line_offset) << 32) | loc_column
+        to_entry = column - loc_column - (in_entry << 32)
+        lines = list(map(str.count, alls, repeat("\n")))
+        # Each loc's line: the lines of the entries before it, and its own gap's.
+        steps = map(lshift, lines[:-1], repeat(32))
+        locs = list(accumulate(steps, initial=first_loc))
+        if gap_lines.count(gap_lines[0]) != count:
+            moved = map(lshift, map(sub, gap_lines, repeat(gap_lines[0])), repeat(32))
+            locs = list(map(add, locs, moved))
+        entries = list(map(add, locs, repeat(to_entry)))
+        last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - gap_lines[-1] - in_entry
         end = start + sum(map(len, alls))
         return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
 
@@ -457,15 +510,15 @@ def reference_reader(
         readings[f"&{name};"] = read[0]
     characters = set(readings.values())
     if len(characters) == 1:  # one pass, the character a template (backslashes escaped)
-        sub = _alternation(tuple(sorted(readings))).sub
-        return partial(sub, characters.pop().replace("\\", "\\\\"))
+        read_all = _alternation(tuple(sorted(readings))).sub
+        return partial(read_all, characters.pop().replace("\\", "\\\\"))
     # Else one pass with a call for each reference (about 180 ns each and 0.2 ns a
     # character), or a replacement over the whole text for each (0.75 ns a character),
     # those read as "&" first made NULs (XML text holds none), made "&" last.
     passes = len(readings) + ("&" in characters)
     if len(names) * 180 < length * (0.75 * passes - 0.2):
-        sub = _alternation(tuple(sorted(readings))).sub
-        return partial(sub, lambda reference: readings[reference.group()])
+        read_all = _alternation(tuple(sorted(readings))).sub
+        return partial(read_all, lambda reference: readings[reference.group()])
     order = sorted(readings.items(), key=lambda reading: reading[1] != "&")
     if "&" in characters:
         order = [(text, "\0" if read == "&" else read) for text, read in order]
