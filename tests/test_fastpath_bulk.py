@@ -313,6 +313,26 @@ def test_entries_after_comments_and_instructions_are_taken_in_windows(
     assert taken >= (100 if "{indent}" in gap else 150)  # (a window ends at each moved tag)
 
 
+def test_an_entry_on_the_line_of_the_one_before_ends_a_window_after_comments(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Entries each after a comment on a line of its own, but every fifth on the line of
+    the entry before it, indented as the others are (its tag at their column)."""
+    entries = "".join(
+        ("  " if i % 5 == 4 else f"\n  <!-- page {i} -->\n  ")
+        + f"<url>\n    <loc>https://www.example.com/page-{i}.html</loc>\n  </url>"
+        for i in range(150)
+    )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{entries}\n</urlset>\n',
+        encoding="utf-8",
+    )
+    _proved, taken = compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
+    assert taken >= 60
+
+
 @pytest.mark.parametrize("inside", ["<!-- <loc>https://www.example.com/a</loc> -->", "<?x <loc>?>"])
 def test_a_comment_holding_a_loc_tag_in_each_entry_is_not_taken_for_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, inside: str
