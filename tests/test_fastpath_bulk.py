@@ -330,7 +330,7 @@ def test_an_entry_on_the_line_of_the_one_before_ends_a_window_after_comments(
     )
     _proved, taken = compare(monkeypatch, path)
     same_entries(monkeypatch, path)
-    assert taken >= 60
+    assert taken >= 40  # (the windows between them)
 
 
 @pytest.mark.parametrize("inside", ["<!-- <loc>https://www.example.com/a</loc> -->", "<?x <loc>?>"])
