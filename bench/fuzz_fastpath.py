@@ -331,7 +331,12 @@ def document(rng: random.Random) -> bytes:
     if rng.random() < 0.25:
         return shaped_document(rng)
     if rng.random() < 0.15:  # one layout, odd entries here and there (the windows')
-        text = uniform_sitemap(rng.randrange(1, 400), rng, rng.choice([0.0, 0.01, 0.05, 0.3]))
+        text = uniform_sitemap(
+            rng.randrange(1, 400),
+            rng,
+            rng.choice([0.0, 0.01, 0.05, 0.3]),
+            gaps=rng.random() < 0.3,
+        )
         data = text.encode("utf-8")
         for kind in rng.sample(MUTATIONS, rng.choice([0, 0, 1, 2])):
             data = mutate(data, rng, kind)

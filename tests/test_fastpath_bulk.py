@@ -70,6 +70,16 @@ ODD_VALUES = (
     ("layout", ""),
 )
 
+GAPS = (
+    "<!-- page {i} -->",
+    '<!-- page {i} --><?render id="{i}"?>',
+    "<!-- <loc>https://www.example.com/section/page-{i}.html</loc> -->",  # its own loc
+    "<!--\n  page {i},\n  over lines\n-->",
+    '<?render id="{i}"?>\n  <!-- {i} -->',
+    "<!-- page {i}{more} -->",  # over more lines now and then
+    "<!-- page {i} -->{indent}",  # the entry's tag one column on now and then
+)
+
 
 def uniform_sitemap(
     count: int,
@@ -77,10 +87,12 @@ def uniform_sitemap(
     odd: float = 0.0,
     layout: str | None = None,
     varying: bool | None = None,
+    gaps: bool = False,
 ) -> str:
     """``count`` entries in one layout (``layout``, or chosen by ``rng``), with the
     fields each writes (the same in each, or ``varying`` from entry to entry), a share
-    ``odd`` of them with an odd value or another layout (ODD_VALUES)."""
+    ``odd`` of them with an odd value or another layout (ODD_VALUES); with ``gaps``, a
+    comment or instruction of its own before each entry (GAPS), on lines of its own."""
     name = layout or rng.choice(sorted(LAYOUTS))
     before, inside, between, end = LAYOUTS[name]
     fields = [f for f in ("lastmod", "changefreq", "priority") if rng.random() < 0.7]
@@ -111,6 +123,9 @@ def uniform_sitemap(
                     written = [*fields, kind]
                     written.sort(key=("lastmod", "changefreq", "priority").index)
         head, to_loc, gap, tail = parts
+        if gaps and "\n" in head:
+            shown = GAPS[i % len(GAPS)].format(i=i, more="\n" * (i % 3), indent="")
+            head = f"{head}{shown}{head}"
         body = f"<loc>{values['loc']}</loc>" + "".join(
             f"{gap}<{field}>{values[field]}</{field}>" for field in written
         )
@@ -242,7 +257,9 @@ def test_odd_entries_are_left_to_the_loop(
     rng = random.Random(seed)
     path = tmp_path / "sitemap.xml"
     path.write_text(
-        uniform_sitemap(rng.randrange(20, 400), rng, rng.choice([0.01, 0.05, 0.2])),
+        uniform_sitemap(
+            rng.randrange(20, 400), rng, rng.choice([0.01, 0.05, 0.2]), gaps=seed % 4 == 1
+        ),
         encoding="utf-8",
     )
     compare(monkeypatch, path, rng.choice([None, 97, 500, 4096]), long_urls=seed % 3 == 0)
@@ -274,17 +291,6 @@ def test_each_odd_value_among_clean_entries(
     # text " https:" or "<loc> " among its first entries says so.)
     if not value.startswith(" ") and "<loc>" not in value:
         assert taken >= 60  # the clean stretches between them
-
-
-GAPS = (
-    "<!-- page {i} -->",
-    '<!-- page {i} --><?render id="{i}"?>',
-    "<!-- <loc>https://www.example.com/section/page-{i}.html</loc> -->",  # its own loc
-    "<!--\n  page {i},\n  over lines\n-->",
-    '<?render id="{i}"?>\n  <!-- {i} -->',
-    "<!-- page {i}{more} -->",  # over more lines now and then
-    "<!-- page {i} -->{indent}",  # the entry's tag one column on now and then
-)
 
 
 @pytest.mark.parametrize("gap", GAPS)
