@@ -275,7 +275,7 @@ def test_a_moment_is_made_exactly_where_nothing_is_impossible(
     """``parse_w3c`` makes the moment first and asks what is impossible only where it
     cannot: the two agree on every date and time, leap seconds and offsets included."""
     parts = (year, f"{month:02d}", f"{day:02d}", f"{hour:02d}", f"{minute:02d}", f"{second:02d}")
-    moment = dates._moment(*parts, zone)
+    moment = dates._moment(parts, zone)
     impossible = dates._impossible(int(year), *parts[1:], zone)
     assert (moment is None) is (impossible is not None)
     if moment is not None:

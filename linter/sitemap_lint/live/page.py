@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.domain.moments import calendar_moment
 from sitemap_lint.domain.urls import utf8_escapes
 from sitemap_lint.live.model import PageSignals
 
@@ -455,20 +456,14 @@ def parse_page_date(text: str) -> datetime | None:
     match = _W3C.fullmatch(text.strip())
     if match is None:
         return None
-    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    parts = match.groups()
+    fraction, zone = parts[6:]
     try:
-        return datetime(
-            int(year),
-            int(month or 1),
-            int(day or 1),
-            int(hour or 0),
-            int(minute or 0),
-            int(second or 0),
-            int((fraction or "0")[:6].ljust(6, "0")),
-            tzinfo=_zone(zone),
-        )
-    except ValueError:
+        offset = _zone(zone)
+    except ValueError:  # (an offset beyond a day)
         return None
+    microsecond = int((fraction or "0")[:6].ljust(6, "0"))
+    return calendar_moment(parts[:6], offset, microsecond)
 
 
 @cache

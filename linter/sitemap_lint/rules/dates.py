@@ -10,6 +10,7 @@ import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.moments import calendar_moment
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
@@ -183,16 +184,15 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     match = _W3C.match(value)
     if not match:
         return None, [Problem(NOT_W3C, _not_w3c_message(value, field))]
-    year, month, day, hour, minute, second, _fraction, zone = match.groups()
+    parts = match.groups()
+    year, month, day, hour, minute, second, _fraction, zone = parts
     problems: list[Problem] = []
-    moment = _moment(year, month, day, hour, minute, second, zone)
-    if moment is None:  # (what is wrong, only for a date that is)
+    moment = _moment(parts[:6], zone)
+    if moment is None:  # (what is wrong, looked for only in a date that has it)
         impossible = _impossible(int(year), month, day, hour, minute, second, zone)
-        if impossible:
-            what = (
-                "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
-            )
-            return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
+        impossible = impossible or "it does not exist"
+        what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
+        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
         problems.append(
             Problem(
@@ -226,31 +226,12 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
                 "(or your offset; Z also means UTC)",
             )
         )
-    if moment is None:
-        moment = datetime(
-            int(year),
-            int(month or 1),
-            int(day or 1),
-            int(hour or 0),
-            int(minute or 0),
-            int(second or 0),
-            tzinfo=_zone(zone),
-        )
     return Parsed(moment, hour is not None, zone is not None), problems
 
 
-def _moment(
-    year: str,
-    month: str | None,
-    day: str | None,
-    hour: str | None,
-    minute: str | None,
-    second: str | None,
-    zone: str | None,
-) -> datetime | None:
-    """The moment a W3C Datetime's parts name, or None where ``_impossible`` may find
-    them impossible (``datetime`` refuses what it refuses, year 0 and a 60th second
-    included; an offset beyond ±14:00 is refused here)."""
+def _moment(parts: tuple[str | None, ...], zone: str | None) -> datetime | None:
+    """The moment a W3C Datetime's parts name, or None exactly where ``_impossible``
+    finds them impossible (the calendar's refusals, and an offset beyond ±14:00)."""
     tzinfo = None
     if zone is not None:
         tzinfo = _ZONES.get(zone)
@@ -258,18 +239,7 @@ def _moment(
             if zone != "Z" and (int(zone[4:6]) > 59 or int(zone[1:3]) * 60 + int(zone[4:6]) > 840):
                 return None
             tzinfo = _ZONES[zone] = _zone(zone)
-    try:
-        return datetime(
-            int(year),
-            int(month or 1),
-            int(day or 1),
-            int(hour or 0),
-            int(minute or 0),
-            int(second or 0),
-            tzinfo=tzinfo,
-        )
-    except ValueError:
-        return None
+    return calendar_moment(parts, tzinfo)
 
 
 # The offsets read so far (a file's dates share a few).
