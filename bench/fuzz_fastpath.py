@@ -469,6 +469,7 @@ def _edit(edit: Any) -> tuple[Any, ...]:
 ENGINE = xsd.load("libxml2")
 LONG_URL = fastpath.LONG_URL
 BULK_FROM, BULK_SHORT, BULK_AGAIN = fastpath._BULK_FROM, fastpath._BULK_SHORT, fastpath._BULK_AGAIN
+BULK_SHORT_EXTENDED = fastpath._BULK_SHORT_EXTENDED
 BULK_ENTRIES, BULK_WINDOW = bulk.MIN_ENTRIES, bulk.MIN_WINDOW
 
 
@@ -505,6 +506,7 @@ def main() -> int:
         # small or as they are.
         fastpath._BULK_FROM = rng.choice([1, 8, BULK_FROM])
         fastpath._BULK_SHORT = rng.choice([2, BULK_SHORT])
+        fastpath._BULK_SHORT_EXTENDED = rng.choice([2, BULK_SHORT_EXTENDED])
         fastpath._BULK_AGAIN = rng.choice([2, BULK_AGAIN])
         bulk.MIN_ENTRIES = rng.choice([2, BULK_ENTRIES])
         bulk.MIN_WINDOW = rng.choice([64, BULK_WINDOW])

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bench import shapes
 from sitemap_lint import fastpath
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.fastpath import bulk
@@ -165,6 +166,7 @@ def _entries(
     monkeypatch.setattr(fastpath, "_BULK_FROM", bulk_from)
     monkeypatch.setattr(fastpath, "_BULK_AGAIN", 2)
     monkeypatch.setattr(fastpath, "_BULK_SHORT", 2)
+    monkeypatch.setattr(fastpath, "_BULK_SHORT_EXTENDED", 2)
     monkeypatch.setattr(bulk, "MIN_ENTRIES", 2)
     monkeypatch.setattr(bulk, "MIN_WINDOW", 64)
     runs: list[fastpath.ProvenRun] = []
@@ -198,6 +200,7 @@ def _check(
     monkeypatch.setattr(fastpath, "_BULK_FROM", 1)
     monkeypatch.setattr(fastpath, "_BULK_AGAIN", 2)
     monkeypatch.setattr(fastpath, "_BULK_SHORT", 2)
+    monkeypatch.setattr(fastpath, "_BULK_SHORT_EXTENDED", 2)
     monkeypatch.setattr(bulk, "MIN_ENTRIES", 2)
     monkeypatch.setattr(bulk, "MIN_WINDOW", 64)
     if block is not None:
@@ -337,6 +340,24 @@ def test_an_entry_on_the_line_of_the_one_before_ends_a_window_after_comments(
     _proved, taken = compare(monkeypatch, path)
     same_entries(monkeypatch, path)
     assert taken >= 40  # (the windows between them)
+
+
+@pytest.mark.parametrize("name", ["news", "image", "xhtml-link", "video"])
+def test_windows_stop_at_each_entry_with_extension_elements(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
+) -> None:
+    """In a file with extension namespaces, the windows take the plain entries between
+    those with extension elements (news: one in 50; the others: one in 10)."""
+    extended = shapes.text(shapes.SHAPES[name], 160).split("</url>")
+    if name != "news":  # every tenth entry of the shape, the others plain
+        plain = shapes.text(shapes.SHAPES["pretty"], 160).split("</url>")
+        extended[1:-1] = [plain[i] if i % 3 else extended[i] for i in range(1, len(extended) - 1)]
+    path = tmp_path / "sitemap.xml"
+    path.write_text("</url>".join(extended), encoding="utf-8")
+    proved, taken = compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
+    assert proved >= 150
+    assert taken >= 60
 
 
 @pytest.mark.parametrize("inside", ["<!-- <loc>https://www.example.com/a</loc> -->", "<?x <loc>?>"])

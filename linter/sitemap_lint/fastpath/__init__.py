@@ -201,7 +201,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 from itertools import chain, repeat
 from operator import eq, itemgetter
 from pyexpat import errors as expat_errors
@@ -691,6 +691,9 @@ _UNKNOWN = object()
 _BULK_FROM = 64
 _BULK_SHORT = 64
 _BULK_AGAIN = 256
+# Once a window's pattern stops at the first entry that holds extension elements (no
+# work is spent past it: ``bulk.Bulk``), a window is worth it from 16 entries.
+_BULK_SHORT_EXTENDED = 16
 _REPORTED = object()  # a value proved with the findings of its check
 
 
@@ -1265,6 +1268,7 @@ class FastPath:
         self.index = False
         self.entry = "url"
         self._line_re: re.Pattern[str] | None = None
+        self._plain_line: Callable[[], re.Pattern[str]] | None = None
         self._spaced = False  # see _spaced_locs
         self._upper_hosts: dict[str, bool] = {}  # see _upper_host
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
@@ -1483,6 +1487,27 @@ class FastPath:
             root.video,
             self._spaced,
             root.news,
+        )
+        # What compiles the entry pattern without extension elements (``bulk.Bulk``).
+        self._plain_line = (
+            None
+            if root.image is None
+            and root.xhtml is None
+            and root.video is None
+            and root.news is None
+            else partial(
+                _entry_line,
+                self.entry,
+                self.index,
+                None,
+                None,
+                self._long_urls,
+                sm,
+                root.changefreq,
+                None,
+                self._spaced,
+                None,
+            )
         )
         if root.video is not None:
             from sitemap_lint.fastpath.video import VideoProof
@@ -1954,7 +1979,8 @@ class FastPath:
                         text, position, counted_line, counted_at, counted_begin, bound
                     )
                     taken = 0 if window is None else len(window.entries)
-                    if taken >= _BULK_SHORT:
+                    plain_only = self._bulk is not None and self._bulk.plain_only
+                    if taken >= (_BULK_SHORT_EXTENDED if plain_only else _BULK_SHORT):
                         self._bulk_pause = _BULK_AGAIN
                     elif self._bulk is not None and self._bulk.refused:
                         bulk_from = self._bulk_from = bound + taken + self._bulk_pause
@@ -2507,6 +2533,7 @@ class FastPath:
                 self._offsets,
                 _URL_BYTES if self._long_urls else None,
                 _BETWEEN.pattern.match,
+                self._plain_line,
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 

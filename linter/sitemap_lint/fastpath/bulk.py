@@ -11,7 +11,9 @@ places follow from the layout: each loc's line from the lines of the entries bef
 are read as the loop reads them, all of a window's at once. In a file of long URLs
 (``fastpath._LONG_LOC``) the locs' characters are checked as the loop checks them, and
 their queries cut off their paths. Comments and instructions before each entry's tag
-may differ from entry to entry (the lines they take are counted). Anything else, and
+may differ from entry to entry (the lines they take are counted). In a file with
+extension namespaces, once a window stops at an entry with extension elements, the
+windows' pattern is one without them (its ``findall`` stops at such an entry). Anything else, and
 the window is left to the loop, entry by entry: a loc outside ASCII, with ``#``, with
 an ``&`` that starts no reference or with an escape that is not in normal form, a value
 in CDATA, a changefreq or priority its check reports, a lastmod the date rules report,
@@ -85,10 +87,15 @@ class Bulk:
         offsets: tuple[int, int],
         url_bytes: bytes | None = None,
         gap: Callable[[str], re.Match[str] | None] | None = None,
+        plain: Callable[[], re.Pattern[str]] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
         self._findall = line_pattern.findall
+        # What compiles the entry pattern without extension elements (in a file whose
+        # root declares their namespaces), until a window stops at such an entry.
+        self._plain = plain
+        self._extended = plain is not None
         self._opener = opener
         self._closer = closer
         self._loc_opener = loc_opener
@@ -188,6 +195,11 @@ class Bulk:
             begin,
         )
 
+    @property
+    def plain_only(self) -> bool:
+        """Whether the windows' pattern stops at entries with extension elements."""
+        return self._plain is None and self._extended
+
     def _holds_entry(self, text: str, start: int, found: list[tuple[str, ...]], end: int) -> bool:
         """Whether the rest of a window (from ``start`` to ``end``, past the entries
         ``found``) holds the end of an entry: one the entry pattern does not match."""
@@ -219,9 +231,17 @@ class Bulk:
             extensions,
             _t,
         ) = columns
-        for column in (cdatas, extensions):  # (empty where not written)
-            if any(column):
-                count = min(count, list(map(bool, column)).index(True))
+        if any(cdatas):  # (empty where not written)
+            count = list(map(bool, cdatas)).index(True)
+        if any(extensions):
+            extended = list(map(bool, extensions)).index(True)
+            if extended >= MIN_ENTRIES and self._plain is not None and extended < count:
+                # Plain entries up to one with extension elements: from now on the
+                # windows' pattern stops at such an entry (its matching, not the
+                # window's end).
+                self._findall = self._plain().findall
+                self._plain = None
+            count = min(count, extended)
         count = self._plain_urls(urls, count, referred)
         count = self._known_hosts(hosts, count)
         moments = self._verdicts(lastmods[:count], self._lastmods, self._lastmod)
