@@ -1476,39 +1476,26 @@ class FastPath:
         self._entry_tag = re.compile(rf"<(?:[^\s<>/!?\"':]+:)?{self.entry}[\s/>]")
         self._long_urls = _long_urls(first, sm)
         self._spaced = _spaced_locs(first, sm)
-        self._line_re = _entry_line(
+        # The entry pattern without extension elements, and with those the root declares.
+        plain = partial(
+            _entry_line,
             self.entry,
             self.index,
-            root.image,
-            root.xhtml,
-            self._long_urls,
-            sm,
-            root.changefreq,
-            root.video,
-            self._spaced,
-            root.news,
+            long_urls=self._long_urls,
+            sm=sm,
+            changefreq=root.changefreq,
+            spaced=self._spaced,
         )
-        # What compiles the entry pattern without extension elements (``bulk.Bulk``).
-        self._plain_line = (
-            None
-            if root.image is None
-            and root.xhtml is None
-            and root.video is None
-            and root.news is None
-            else partial(
-                _entry_line,
-                self.entry,
-                self.index,
-                None,
-                None,
-                self._long_urls,
-                sm,
-                root.changefreq,
-                None,
-                self._spaced,
-                None,
-            )
-        )
+        extensions = {
+            "image": root.image,
+            "xhtml": root.xhtml,
+            "video": root.video,
+            "news": root.news,
+        }
+        self._line_re = plain(**extensions)
+        # What compiles the plain one (``bulk.Bulk``), in a file that declares any.
+        declared = any(prefix is not None for prefix in extensions.values())
+        self._plain_line = plain if declared else None
         if root.video is not None:
             from sitemap_lint.fastpath.video import VideoProof
 

@@ -32,6 +32,8 @@ from itertools import accumulate, repeat
 from operator import add, itemgetter, lshift, sub
 from typing import Any, cast
 
+from sitemap_lint.support.records import NamedTuple
+
 # The least entries a window takes (fewer: the loop is as quick), and the text a window
 # reads: it grows while its entries are all taken, and shrinks to what was taken and a
 # quarter more when they are not (its entries are held as strings until they are entered).
@@ -44,19 +46,14 @@ _FIRST = itemgetter(0)
 _NOT_AMP = re.compile("&(?!amp;)")
 
 
-class Window:
+class Window(NamedTuple):
     """What a window of entries proved: its entries (``fastpath._Entry``), where the last
     one ends, and the parser line and the offset of the start of that line there."""
 
-    __slots__ = ("end", "entries", "line", "line_begin")
-
-    def __init__(
-        self, entries: list[tuple[Any, ...]], end: int, line: int, line_begin: int
-    ) -> None:
-        self.entries = entries
-        self.end = end
-        self.line = line
-        self.line_begin = line_begin
+    entries: list[tuple[Any, ...]]
+    end: int
+    line: int
+    line_begin: int
 
 
 class Bulk:
@@ -95,7 +92,8 @@ class Bulk:
         # What compiles the entry pattern without extension elements (in a file whose
         # root declares their namespaces), until a window stops at such an entry.
         self._plain = plain
-        self._extended = plain is not None
+        # Whether the windows' pattern is that one now (it stops at such an entry).
+        self.plain_only = False
         self._opener = opener
         self._closer = closer
         self._loc_opener = loc_opener
@@ -195,11 +193,6 @@ class Bulk:
             begin,
         )
 
-    @property
-    def plain_only(self) -> bool:
-        """Whether the windows' pattern stops at entries with extension elements."""
-        return self._plain is None and self._extended
-
     def _holds_entry(self, text: str, start: int, found: list[tuple[str, ...]], end: int) -> bool:
         """Whether the rest of a window (from ``start`` to ``end``, past the entries
         ``found``) holds the end of an entry: one the entry pattern does not match."""
@@ -241,6 +234,7 @@ class Bulk:
                 # window's end).
                 self._findall = self._plain().findall
                 self._plain = None
+                self.plain_only = True
             count = min(count, extended)
         count = self._plain_urls(urls, count, referred)
         count = self._known_hosts(hosts, count)
@@ -323,17 +317,19 @@ class Bulk:
         if not any(values):
             return None
         verdicts = list(map(cache.get, values))
-        if None in verdicts:
-            for number, verdict in enumerate(verdicts):
-                value = values[number]
-                if verdict is None and value:
-                    verdict = None if value[0] == "<" else cache.get(value)
-                    if verdict is None and value[0] != "<":
-                        verdict = judge(value)
-                    if verdict is None:
-                        del verdicts[number:]
-                        break
-                    verdicts[number] = verdict
+        if None not in verdicts:
+            return verdicts
+        for number, (value, verdict) in enumerate(zip(values, verdicts, strict=True)):
+            if verdict is not None or not value:
+                continue
+            if value[0] != "<":  # (cached since the look-up when it repeats)
+                verdict = cache.get(value)
+                if verdict is None:
+                    verdict = judge(value)
+            if verdict is None:
+                del verdicts[number:]
+                break
+            verdicts[number] = verdict
         return verdicts
 
     def _read_references(self, columns: list[tuple[str, ...]]) -> bool:
@@ -408,26 +404,46 @@ class Bulk:
         head_break = before.rfind("\n", 0, opener_at)
         if head_break < 0:
             return self._on_one_line(text, start, alls, before, loc_line, value_end, line_begin)
-        breaks = text.count("\n", value_end, start)  # after the previous loc
-        head = before.count("\n")  # (an entry's lines: head, then those after its loc)
-        lines = list(map(str.count, alls, repeat("\n")))
         in_entry = before.count("\n", opener_at)  # lines from the entry's tag to its loc
         loc_column = len(before) - before.rfind("\n")
-        entry_column = opener_at - head_break
-        first_loc = ((loc_line + breaks + head + self._line_offset) << 32) | loc_column
-        # An entry's start tag: in_entry lines above its loc, at its own column.
+        # (An entry's lines: ``head``, then those after its loc.)
+        head, entry_column = before.count("\n"), opener_at - head_break
         to_entry = entry_column - loc_column - (in_entry << 32)
+        return self._on_lines(text, start, alls, loc_line, value_end, head, loc_column, to_entry)
+
+    def _on_lines(
+        self,
+        text: str,
+        start: int,
+        alls: tuple[str, ...],
+        loc_line: int,
+        value_end: int,
+        head: int,
+        loc_column: int,
+        to_entry: int,
+        moved: list[int] | None = None,
+    ) -> tuple[Any, Any, int, int, int, int]:
+        """``_places`` for entries each on lines of its own: the first's loc ``head`` lines
+        below the start of its text, at ``loc_column``, as every loc, each entry's tag
+        ``to_entry`` from its loc (lines << 32 and columns); ``moved``: the lines each
+        entry's gap takes more than the first's (None: as many)."""
+        count = len(alls)
+        breaks = text.count("\n", value_end, start)  # after the previous loc
+        lines = list(map(str.count, alls, repeat("\n")))
+        first_loc = ((loc_line + breaks + head + self._line_offset) << 32) | loc_column
         locs: Any
         entries: Any
-        if lines.count(head + breaks) == count:  # lines that repeat: a progression
+        if moved is None and lines.count(head + breaks) == count:  # a progression
             step = (head + breaks) << 32
             locs = range(first_loc, first_loc + step * count, step)
             entries = range(first_loc + to_entry, first_loc + to_entry + step * count, step)
-        else:  # each loc's line from the lines of the entries before it
-            steps = map(lshift, lines[:-1], repeat(32))
-            locs = list(accumulate(steps, initial=first_loc))
+        else:  # each loc's line from the lines of the entries before it (and its gap's)
+            locs = list(accumulate(map(lshift, lines[:-1], repeat(32)), initial=first_loc))
+            if moved is not None:
+                locs = list(map(add, locs, map(lshift, moved, repeat(32))))
             entries = list(map(add, locs, repeat(to_entry)))
-        last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - head
+        last_head = head + (moved[-1] if moved is not None else 0)
+        last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - last_head
         end = start + sum(map(len, alls))
         return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
 
@@ -460,21 +476,14 @@ class Bulk:
             alls, gap_lines = alls[:count], gap_lines[:count]
         in_entry = inner.count("\n")  # lines from the entry's tag to its loc
         loc_column = len(inner) - inner.rfind("\n") if in_entry else column + len(inner)
-        breaks = text.count("\n", value_end, start)  # after the previous loc
-        head = gap_lines[0] + in_entry
-        first_loc = ((loc_line + breaks + head + self._line_offset) << 32) | loc_column
         to_entry = column - loc_column - (in_entry << 32)
-        lines = list(map(str.count, alls, repeat("\n")))
-        # Each loc's line: the lines of the entries before it, and its own gap's.
-        steps = map(lshift, lines[:-1], repeat(32))
-        locs = list(accumulate(steps, initial=first_loc))
+        moved = None
         if gap_lines.count(gap_lines[0]) != count:
-            moved = map(lshift, map(sub, gap_lines, repeat(gap_lines[0])), repeat(32))
-            locs = list(map(add, locs, moved))
-        entries = list(map(add, locs, repeat(to_entry)))
-        last_line = (locs[-1] >> 32) - self._line_offset + lines[-1] - gap_lines[-1] - in_entry
-        end = start + sum(map(len, alls))
-        return entries, locs, end, last_line, text.rfind("\n", start, end) + 1, count
+            moved = list(map(sub, gap_lines, repeat(gap_lines[0])))
+        head = gap_lines[0] + in_entry
+        return self._on_lines(
+            text, start, alls, loc_line, value_end, head, loc_column, to_entry, moved
+        )
 
     def _on_one_line(
         self,

@@ -190,7 +190,7 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     moment = _moment(parts[:6], zone)
     if moment is None:  # (what is wrong, looked for only in a date that has it)
         impossible = _impossible(int(year), month, day, hour, minute, second, zone)
-        impossible = impossible or "it does not exist"
+        assert impossible is not None  # (``_moment`` makes any moment it finds possible)
         what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
         return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
     if month is None or day is None:
