@@ -10,6 +10,7 @@ an odd value here and there, which the windows must leave to the loop.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -150,8 +151,9 @@ def compare(
 
 
 def same_entries(monkeypatch: pytest.MonkeyPatch, path: Path, long_urls: bool = False) -> None:
-    """The fast path's entries of ``path`` (every value it hands over, and its places)
-    are the same with windows tried early and small as without any."""
+    """The fast path's entries of ``path`` (every value it hands over, and its places;
+    the values it reports in place, and their places; the parts of a loc outside
+    ASCII) are the same with windows tried early and small as without any."""
     with_windows = _entries(monkeypatch, path, 1, long_urls)
     assert with_windows == _entries(monkeypatch, path, fastpath.MAX_ENTRIES, long_urls)
 
@@ -159,7 +161,9 @@ def same_entries(monkeypatch: pytest.MonkeyPatch, path: Path, long_urls: bool = 
 def _entries(
     monkeypatch: pytest.MonkeyPatch, path: Path, bulk_from: int, long_urls: bool
 ) -> list[tuple[Any, ...]]:
-    """The proved entries of ``path``, windows tried from entry ``bulk_from`` on."""
+    """The proved entries of ``path``, each with its values reported in place and the
+    parts of its loc outside ASCII (None: none), windows tried from entry ``bulk_from``
+    on."""
     monkeypatch.setenv(fastpath.ENV, "1")
     monkeypatch.setattr(fastpath, "LONG_URL", 0 if long_urls else fastpath.LONG_URL)
     monkeypatch.setattr(fastpath, "SMALL", 0)
@@ -181,7 +185,15 @@ def _entries(
         check_source(Source(str(path), path), Options(now=NOW), engine())
     finally:
         monkeypatch.undo()
-    return [tuple(entry) for run in runs for entry in run.entries]
+    return [
+        (*entry, (run.values or {}).get(number), _groups((run.iris or {}).get(number)))
+        for run in runs
+        for number, entry in enumerate(run.entries)
+    ]
+
+
+def _groups(parts: re.Match[str] | None) -> tuple[Any, ...] | None:
+    return None if parts is None else (parts.string, parts.span(), parts.groups())
 
 
 def _check(
@@ -294,6 +306,210 @@ def test_each_odd_value_among_clean_entries(
     # text " https:" or "<loc> " among its first entries says so.)
     if not value.startswith(" ") and "<loc>" not in value:
         assert taken >= 60  # the clean stretches between them
+
+
+# Values their checks report (each entry is proved with those findings): the date
+# rules' DT001 (a space for "T"), DT002 (no zone), a changefreq in capitals, a priority
+# written with two decimals.
+REPORTED = {
+    "lastmod": ("2024-05-{day:02d} 10:00:00", "2024-05-{day:02d}T10:00:00"),
+    "changefreq": ("Daily", "WEEKLY"),
+    "priority": ("0.50", "1.0"),
+}
+
+
+def reported_sitemap(
+    path: Path,
+    layout: str,
+    fields: tuple[str, ...],
+    every: int,
+    rng: random.Random,
+    gaps: str = "",
+    inside: str = "",
+    mixed: bool = False,
+) -> None:
+    """200 entries with a lastmod, a changefreq and a priority each, in ``layout``;
+    in every ``every``-th entry the values of ``fields`` are ones their checks report
+    (REPORTED). ``gaps``: a comment or instruction of its own before each entry (a
+    template of GAPS', "GAPS": each of them in turn, "SOME": the first before each
+    entry but every fourth); ``inside``: a comment or
+    instruction after the loc and after the lastmod of every fifth entry; ``mixed``:
+    the fields after the loc on its line in some entries, on lines of their own in the
+    others."""
+    head, to_loc, gap, tail = LAYOUTS[layout]
+    entries = []
+    for i in range(200):
+        values = {
+            "lastmod": f"2024-05-{i % 28 + 1:02d}T10:00:00+00:00",
+            "changefreq": "daily",
+            "priority": "0.5",
+        }
+        if i % every == 0:
+            for field in fields:
+                values[field] = rng.choice(REPORTED[field]).format(day=i % 28 + 1)
+        between = rng.choice(["", " ", gap]) if mixed else gap
+        note = inside if i % 5 == 2 else ""
+        body = "".join(
+            f"{between}<{field}>{value}</{field}>{note if field == 'lastmod' else ''}"
+            for field, value in values.items()
+        )
+        before = head
+        if gaps and "\n" in head and not (gaps == "SOME" and i % 4 == 0):
+            template = {"GAPS": GAPS[i % len(GAPS)], "SOME": GAPS[0]}.get(gaps, gaps)
+            shown = template.format(i=i, more="\n" * (i % 3), indent="")
+            before = f"{head}{shown}{head}"
+        entries.append(
+            f"{before}<url>{to_loc}<loc>https://www.example.com/p-{i}.html</loc>{note}{body}"
+            f"{tail}</url>"
+        )
+    path.write_text(f'<?xml version="1.0"?>\n<urlset xmlns="{NS}">{"".join(entries)}\n</urlset>\n')
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize(
+    "fields",
+    [("lastmod",), ("changefreq",), ("priority",), ("lastmod", "priority"), tuple(REPORTED)],
+    ids="+".join,
+)
+@pytest.mark.parametrize("every", [1, 3], ids=["every-entry", "every-third"])
+def test_entries_whose_values_are_reported_are_taken_in_windows(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    layout: str,
+    fields: tuple[str, ...],
+    every: int,
+) -> None:
+    """An entry whose lastmod, changefreq or priority its check reports is proved with
+    those findings, in a window as by the loop: the same findings, and the same values
+    reported in place at the same places."""
+    path = tmp_path / "sitemap.xml"
+    reported_sitemap(path, layout, fields, every, random.Random(f"{layout}{fields}{every}"))
+    proved, taken = compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
+    assert proved == 200
+    assert taken >= 150
+
+
+@pytest.mark.parametrize("layout", ["pretty", "tabs", "line-each", "loc-inline"])
+@pytest.mark.parametrize(
+    ("gaps", "inside", "mixed"),
+    [
+        ("GAPS", "", False),
+        ("SOME", "", False),
+        ("SOME", "", True),
+        ('<?render id="{i}"?>', "", False),
+        ("<!-- page {i} -->", "", False),
+        ("", "<!-- <lastmod>2024-01-01</lastmod><priority>1.0</priority> -->", False),
+        ("", "<!-- <changefreq>never</changefreq> -->", False),
+        ("", '<?render id="1"?>', False),
+        ("", "", True),
+        ("GAPS", "<!-- a note -->", True),
+    ],
+    ids=[
+        "gaps",
+        "some-gaps",
+        "some-gaps-mixed",
+        "instructions-before",
+        "comments-before",
+        "tags-in-comments",
+        "changefreq-in-comments",
+        "instructions",
+        "mixed",
+        "all",
+    ],
+)
+def test_reported_values_beside_comments_and_layouts(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    layout: str,
+    gaps: str,
+    inside: str,
+    mixed: bool,
+) -> None:
+    """Entries whose values are reported each after a comment or instruction of its
+    own, with one inside (some holding the fields' tags), or with their fields on the
+    loc's line in some entries: the places of the reported values are those the loop
+    gives, or the loop takes those entries."""
+    path = tmp_path / "sitemap.xml"
+    for every in (1, 2, 4):
+        rng = random.Random(f"{layout}{gaps}{inside}{mixed}{every}")
+        reported_sitemap(path, layout, tuple(REPORTED), every, rng, gaps, inside, mixed)
+        compare(monkeypatch, path)
+        same_entries(monkeypatch, path)
+
+
+IRIS = (
+    "https://www.example.com/café-{i}.html",
+    "https://www.example.com/каталог/товар-{i}",
+    "https://www.example.com/p?q=ü&amp;n={i}",  # a reference: the loop takes it
+    "https://www.example.com/%C3%A9/é-{i}",
+    "https://www.example.com/%c3%a9/é-{i}",  # lower-case digits
+    "https://www.example.com/é#top-{i}",  # a fragment
+    "https://exämple.com/{i}",  # outside ASCII in the host
+    "https://www.example.com/\u00a0{i}",
+    "https://WWW.example.com/é-{i}",
+    "https://www.example.com/caf&#233;-{i}",  # read from a reference: the loop takes it
+)
+
+
+@pytest.mark.parametrize("layout", ["pretty", "one-line", "line-each"])
+@pytest.mark.parametrize("every", [1, 3], ids=["every-entry", "every-third"])
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
+def test_locs_outside_ascii_are_taken_in_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, every: int, long_urls: bool
+) -> None:
+    """A loc outside ASCII that the URL rules report once (UR011) is taken in a window
+    as by the loop, its parts with it; others (a reference, a fragment, a host outside
+    ASCII, escapes not in normal form) are left to the loop. Every ninth entry is laid
+    out otherwise (a window's places stop before it)."""
+    rng = random.Random(f"{layout}{every}{long_urls}")
+    head, to_loc, gap, tail = LAYOUTS[layout]
+    entries = []
+    for i in range(200):
+        loc = f"https://www.example.com/p-{i}.html"
+        if i % every == 0:
+            loc = (IRIS[0] if rng.random() < 0.8 else rng.choice(IRIS)).format(i=i)
+        body = f"{gap}<lastmod>2024-05-{i % 28 + 1:02d}</lastmod>"
+        inside = "\n\n " if i % 9 == 4 else to_loc
+        entries.append(f"{head}<url>{inside}<loc>{loc}</loc>{body}{tail}</url>")
+    path = tmp_path / "sitemap.xml"
+    text = f'<?xml version="1.0"?>\n<urlset xmlns="{NS}">{"".join(entries)}\n</urlset>\n'
+    path.write_text(text, encoding="utf-8")
+    _proved, taken = compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)
+    if not long_urls:
+        assert taken >= 40
+
+
+@pytest.mark.parametrize(
+    ("field", "left"),
+    [
+        ("changefreq", "<![CDATA[daily]]>"),
+        ("changefreq", "Daily"),
+        ("lastmod", "1969-&#49;2-31"),
+        ("lastmod", "2024-05-01 10:00"),
+    ],
+)
+def test_windows_from_an_entry_left_to_the_loop_among_reported_values(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, field: str, left: str
+) -> None:
+    """Pairs of entries left to the loop or reported (a changefreq in CDATA, a lastmod
+    with a reference) among entries whose lastmods are reported, a comment before every
+    seventh entry: windows from any of them."""
+    entries = []
+    for i in range(120):
+        values = {"lastmod": f"2024-05-{i % 28 + 1:02d} 10:00", "changefreq": "daily"}
+        if i % 10 in (5, 6):
+            values[field] = left
+        body = "".join(f"\n    <{name}>{value}</{name}>" for name, value in values.items())
+        comment = "<!-- x -->" if i % 7 == 0 else ""
+        entries.append(
+            f"\n  {comment}<url>\n    <loc>https://www.example.com/p-{i}.html</loc>{body}\n  </url>"
+        )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(f'<?xml version="1.0"?>\n<urlset xmlns="{NS}">{"".join(entries)}\n</urlset>\n')
+    compare(monkeypatch, path)
+    same_entries(monkeypatch, path)
 
 
 @pytest.mark.parametrize("gap", GAPS)

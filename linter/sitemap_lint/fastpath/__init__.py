@@ -1973,6 +1973,17 @@ class FastPath:
                         bulk_from = self._bulk_from = bound + taken + self._bulk_pause
                         self._bulk_pause *= 2
                     if window is not None:
+                        first = len(entries)
+                        if window.values is not None:
+                            if run.values is None:
+                                run.values = {}
+                            for number, places in window.values.items():
+                                run.values[first + number] = places
+                        if window.iris is not None:
+                            if run.iris is None:
+                                run.iris = {}
+                            for number, parts in window.iris.items():
+                                run.iris[first + number] = parts
                         entries.extend(window.entries)
                         bound += len(window.entries)
                         position = run_end = counted_at = window.end
@@ -2521,6 +2532,9 @@ class FastPath:
                 _URL_BYTES if self._long_urls else None,
                 _BETWEEN.pattern.match,
                 self._plain_line,
+                (self._dated_moments, self._dated_moment) if self._dated else None,
+                _REPORTED,
+                self._iri,
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 

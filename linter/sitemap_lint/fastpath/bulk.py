@@ -13,10 +13,13 @@ are read as the loop reads them, all of a window's at once. In a file of long UR
 their queries cut off their paths. Comments and instructions before each entry's tag
 may differ from entry to entry (the lines they take are counted). In a file with
 extension namespaces, once a window stops at an entry with extension elements, the
-windows' pattern is one without them (its ``findall`` stops at such an entry). Anything else, and
-the window is left to the loop, entry by entry: a loc outside ASCII, with ``#``, with
-an ``&`` that starts no reference or with an escape that is not in normal form, a value
-in CDATA, a changefreq or priority its check reports, a lastmod the date rules report,
+windows' pattern is one without them (its ``findall`` stops at such an entry). A
+lastmod the date rules report, and a changefreq or priority its check reports, are
+taken as the loop takes them, with the findings of their checks (reported in place
+when the run is entered), their start tags placed from the loc's: not in an entry
+with a comment or instruction in it or in its gap. Anything else, and the window is
+left to the loop, entry by entry: a loc outside ASCII, with ``#``, with an ``&`` that
+starts no reference or with an escape that is not in normal form, a value in CDATA,
 extension elements, a comment or instruction between an entry's tag and its loc, a
 layout that changes. The entries made are those the loop makes of the same text
 (``tests/test_fastpath_bulk.py`` holds them equal).
@@ -25,11 +28,12 @@ layout that changes. The entries made are those the loop makes of the same text
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import lru_cache, partial
-from itertools import accumulate, repeat
-from operator import add, itemgetter, lshift, sub
+from itertools import accumulate, compress, repeat
+from itertools import count as count_from
+from operator import add, and_, is_, itemgetter, lshift, not_, rshift, sub
 from typing import Any, cast
 
 from sitemap_lint.support.records import NamedTuple
@@ -42,6 +46,7 @@ MIN_WINDOW = 1 << 12
 MAX_WINDOW = 1 << 17
 
 _FIRST = itemgetter(0)
+_MISSING = object()
 # An "&" that does not start "&amp;" (a search for it costs less than counting both).
 _NOT_AMP = re.compile("&(?!amp;)")
 
@@ -54,6 +59,13 @@ class Window(NamedTuple):
     end: int
     line: int
     line_begin: int
+    # The entries whose values their checks report (``FastPath.report_value``), by
+    # their number in ``entries``: each such field, the line and column of its start
+    # tag, its value as written (``ProvenRun.values``); None: no such entry.
+    values: dict[int, list[tuple[str, int, int, str]]] | None = None
+    # The entries whose loc holds characters outside ASCII (one UR011 each), by their
+    # number in ``entries``: the loc's parts (``FastPath._iri``, ``ProvenRun.iris``).
+    iris: dict[int, re.Match[str]] | None = None
 
 
 class Bulk:
@@ -85,6 +97,9 @@ class Bulk:
         url_bytes: bytes | None = None,
         gap: Callable[[str], re.Match[str] | None] | None = None,
         plain: Callable[[], re.Pattern[str]] | None = None,
+        dated: tuple[dict[str, Any], Callable[[str], Any]] | None = None,
+        reported: object = None,
+        iri: Callable[[str], re.Match[str] | None] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
@@ -118,6 +133,19 @@ class Bulk:
         # matches, possibly empty).
         self._gap = cast(Callable[[str], re.Match[str]], gap or re.compile("").match)
         self._line_offset, self._column_offset = offsets
+        # The lastmods the date rules report, proved with their findings, and their
+        # judge (``FastPath._dated_moment``; None: no lastmod is proved so), and the
+        # verdict on a changefreq or priority proved with its check's findings.
+        self._dated = dated
+        self._reported = reported
+        # The parts of a loc outside ASCII that the URL rules report once (UR011) and
+        # nothing else on, else None (``FastPath._iri``; None: no such loc is taken).
+        self._iri = iri
+        # The start tags of the fields whose values may be reported, with the prefix.
+        prefix = loc_opener[: -len("loc>")]
+        self._field_tags = {
+            field: f"{prefix}{field}>" for field in ("lastmod", "changefreq", "priority")
+        }
         self._window = MIN_WINDOW
         # Whether the last window stopped at an entry it does not take (else it took
         # what its text held, up to an entry cut by its end).
@@ -150,7 +178,12 @@ class Bulk:
             return None
         columns = list(zip(*found, strict=True))
         referred = self._read_references(columns)
-        count, moments = self._proved(columns, len(found), referred)
+        iris: dict[int, re.Match[str]] = {}
+        count, moments, reported = self._proved(columns, len(found), referred, iris)
+        if reported and (
+            text.find("<!", start, window_end) >= 0 or text.find("<?", start, window_end) >= 0
+        ):
+            count = self._placeable(columns[0], reported, count)
         places = None
         if count >= MIN_ENTRIES:
             alls = columns[0]
@@ -175,6 +208,11 @@ class Bulk:
         paths = columns[6][:placed]
         if self._url_bytes is not None:
             paths = tuple([path.partition("?")[0] for path in paths])
+        values = None
+        if reported:
+            values = self._reported_places(columns, reported, placed, loc_places)
+        if iris and max(iris) >= placed:
+            iris = {number: parts for number, parts in iris.items() if number < placed}
         return Window(
             list(
                 zip(
@@ -191,7 +229,62 @@ class Bulk:
             end,
             line,
             begin,
+            values,
+            iris or None,
         )
+
+    def _reported_places(
+        self,
+        columns: list[tuple[str, ...]],
+        reported: dict[str, list[int]],
+        placed: int,
+        loc_places: Any,
+    ) -> dict[int, list[tuple[str, int, int, str]]] | None:
+        """Where the reported fields of the first ``placed`` entries stand (``reported``:
+        the numbers of the entries by field), as the loop places them: from the entry's
+        loc tag, at the same offset in each entry's text (no comment or instruction in
+        it), and its place (line << 32 | column)."""
+        alls = columns[0]
+        loc_at = len(alls[0].partition(self._loc_opener)[0])
+        by_entry: dict[int, list[tuple[str, int, int, str]]] = {}
+        field_values = {"lastmod": columns[7], "changefreq": columns[8], "priority": columns[9]}
+        for field, numbers in reported.items():
+            numbers = numbers[: bisect_left(numbers, placed)]
+            if not numbers:
+                continue
+            if numbers[-1] == len(numbers) - 1:  # every entry from the first
+                texts, places = alls[: len(numbers)], loc_places[: len(numbers)]
+                values = field_values[field][: len(numbers)]
+            else:
+                texts = tuple([alls[number] for number in numbers])
+                places = [loc_places[number] for number in numbers]
+                values = tuple(field_values[field][number] for number in numbers)
+            tag = self._field_tags[field]
+            found = list(map(str.find, texts, repeat(tag), repeat(loc_at)))
+            breaks = list(map(str.count, texts, repeat("\n"), repeat(loc_at), found))
+            lines = map(add, map(rshift, places, repeat(32)), breaks)
+            if any(breaks):
+                newlines = map(str.rfind, texts, repeat("\n"), repeat(loc_at), found)
+                columns_at = list(map(sub, found, newlines))
+                for number, count in enumerate(breaks):
+                    if not count:
+                        columns_at[number] = (places[number] & 0xFFFFFFFF) + found[number] - loc_at
+            else:
+                columns_at = list(
+                    map(add, map(and_, places, repeat(0xFFFFFFFF)), map(sub, found, repeat(loc_at)))
+                )
+            fields = zip(repeat(field), lines, columns_at, values)
+            if not by_entry:  # (each entry's list of one: zip makes 1-tuples of them)
+                by_entry = dict(zip(numbers, map(list, zip(fields)), strict=True))
+                continue
+            for number, place in zip(numbers, fields, strict=True):
+                listed = by_entry.get(number)
+                if listed is None:
+                    by_entry[number] = [place]
+                else:
+                    listed.append(place)
+            by_entry = {number: by_entry[number] for number in sorted(by_entry)}
+        return by_entry or None
 
     def _holds_entry(self, text: str, start: int, found: list[tuple[str, ...]], end: int) -> bool:
         """Whether the rest of a window (from ``start`` to ``end``, past the entries
@@ -205,11 +298,17 @@ class Bulk:
         self._window = max(min(used + used // 4, MAX_WINDOW), MIN_WINDOW)
 
     def _proved(
-        self, columns: list[tuple[str, ...]], count: int, referred: bool
-    ) -> tuple[int, list[Any]]:
+        self,
+        columns: list[tuple[str, ...]],
+        count: int,
+        referred: bool,
+        iris: dict[int, re.Match[str]],
+    ) -> tuple[int, list[Any], dict[str, list[int]]]:
         """How many entries (their groups by ``columns``; ``referred``: the locs' ``&amp;``
-        read) from the first on are proved by their values, and the moments of the
-        lastmods among them."""
+        read) from the first on are proved by their values, the moments of the lastmods
+        among them, and the numbers of the entries whose field's value is proved with
+        the findings of its check, by field; the parts of their locs outside ASCII go
+        to ``iris``."""
         (
             _all,
             _s,
@@ -236,57 +335,136 @@ class Bulk:
                 self._plain = None
                 self.plain_only = True
             count = min(count, extended)
-        count = self._plain_urls(urls, count, referred)
+        count = self._plain_urls(urls, count, referred, iris)
         count = self._known_hosts(hosts, count)
         moments = self._verdicts(lastmods[:count], self._lastmods, self._lastmod)
+        reported: dict[str, list[int]] = {}
         if moments is None:
             moments = [None] * count
         elif self._not_proved in moments:
-            del moments[moments.index(self._not_proved) :]
+            del moments[self._dated_lastmods(lastmods, moments, reported) :]
         count = len(moments)
         # (A changefreq the entry pattern names as written is not in its group.)
-        for values, cache, judge in (
-            (changefreqs, self._changefreqs, self._changefreq),
-            (priorities, self._priorities, self._priority),
+        for field, values, cache, judge in (
+            ("changefreq", changefreqs, self._changefreqs, self._changefreq),
+            ("priority", priorities, self._priorities, self._priority),
         ):
             verdicts = self._verdicts(values[:count], cache, judge)
             if verdicts is None:
                 continue
             count = len(verdicts)
-            # (True: proved; any other verdict, as _REPORTED, is left to the loop.)
+            # (True: proved; _REPORTED: proved with the findings of its check; False is
+            # left to the loop.)
             others = set(verdicts) - {True, None}
+            if self._reported in others:
+                others.discard(self._reported)
+                reported[field] = list(
+                    compress(count_from(), map(is_, verdicts, repeat(self._reported)))
+                )
             if others:
                 count = min(map(verdicts.index, others))
-        return count, moments
+        return count, moments, reported
 
-    def _plain_urls(self, urls: tuple[str, ...], count: int, referred: bool) -> int:
-        """How many of the first ``count`` locs in a row are ASCII without "#", 12 to
+    def _dated_lastmods(
+        self, lastmods: tuple[str, ...], moments: list[Any], reported: dict[str, list[int]]
+    ) -> int:
+        """How many lastmods in a row have a moment (``moments``, _NOT_PROVED from the
+        first that the date rules report on), the reported ones proved with their
+        findings (``FastPath._dated_moment``): their moments set, their entries'
+        numbers in ``reported``."""
+        not_proved = self._not_proved
+        first = moments.index(not_proved)
+        if self._dated is None:
+            return first
+        cache, judge = self._dated
+        numbers = list(compress(count_from(first), map(is_, moments[first:], repeat(not_proved))))
+        dated = list(map(cache.get, [lastmods[number] for number in numbers], repeat(_MISSING)))
+        if _MISSING in dated:
+            for at, moment in enumerate(dated):
+                if moment is _MISSING:
+                    dated[at] = judge(lastmods[numbers[at]])
+        end = len(moments)
+        if not_proved in dated:
+            at = dated.index(not_proved)
+            end = numbers[at]
+            del numbers[at:], dated[at:]
+        for number, moment in zip(numbers, dated, strict=True):
+            moments[number] = moment
+        if numbers:
+            reported["lastmod"] = numbers
+        return end
+
+    def _placeable(self, alls: tuple[str, ...], reported: dict[str, list[int]], count: int) -> int:
+        """How many of the first ``count`` entries in a row ``_reported_places`` can
+        place, in a window with a comment or instruction: the reported fields of an
+        entry with one in it, or after one before it, are left to the loop."""
+        texts = alls[:count]
+        numbers = sorted({n for listed in reported.values() for n in listed if n < count})
+        if not numbers:
+            return count
+        if "<!" in texts[0] or "<?" in texts[0]:
+            return numbers[0]
+        for number in numbers:
+            if "<!" in texts[number] or "<?" in texts[number]:
+                return number
+        return count
+
+    def _plain_urls(
+        self, urls: tuple[str, ...], count: int, referred: bool, iris: dict[int, re.Match[str]]
+    ) -> int:
+        """How many of the first ``count`` locs in a row are without "#", 12 to
         ``max_loc`` characters long, without "&" but one read from ``&amp;``
         (``referred``) in a loc without ";" (where an escape written as text, UR017,
         could stand), only of ``url_bytes`` where it is given, and with percent-escapes
-        only where ``escapes`` proves them in their normal form."""
+        only where ``escapes`` proves them in their normal form; ASCII, or else (no
+        reference read in the window, no ``url_bytes``) with the parts ``iri`` gives,
+        put in ``iris`` by the loc's number."""
         if count < len(urls):
             urls = urls[:count]
         joined = "\n".join(urls)
         allowed = self._url_bytes
-        if not (
-            joined.isascii()
-            and ("&" not in joined or (referred and ";" not in joined))
+        plain = (
+            ("&" not in joined or (referred and ";" not in joined))
             and "#" not in joined
             and len(min(urls, key=len, default="x" * 12)) >= 12
             and len(max(urls, key=len, default="")) <= self._max_loc
+        )
+        if (
+            plain
+            and not joined.isascii()
+            and not referred
+            and allowed is None
+            and self._iri is not None
+        ):
+            # Only locs outside ASCII: each taken with its parts, up to one without.
+            outside = list(compress(count_from(), map(not_, map(str.isascii, urls))))
+            parts = list(map(self._iri, [urls[number] for number in outside]))
+            if None in parts:
+                first = parts.index(None)
+                count = outside[first]
+                del outside[first:], parts[first:]
+            iris.update(zip(outside, cast(list[re.Match[str]], parts), strict=True))
+        elif not (
+            plain
+            and joined.isascii()
             and (allowed is None or not "".join(urls).encode().translate(None, allowed))
         ):
+            iri = self._iri if not referred and allowed is None else None
             for number, url in enumerate(urls):
                 if (
-                    not url.isascii()
-                    or ("&" in url and (not referred or ";" in url))
+                    ("&" in url and (not referred or ";" in url))
                     or "#" in url
                     or not 12 <= len(url) <= self._max_loc
                     or (allowed is not None and url.encode().translate(None, allowed))
                 ):
                     count = number
                     break
+                if not url.isascii():
+                    found = None if iri is None else iri(url)
+                    if found is None:
+                        count = number
+                        break
+                    iris[number] = found
         if "%" in joined:
             escapes = self._escapes
             verdicts = [escapes(url) is True if "%" in url else True for url in urls[:count]]
