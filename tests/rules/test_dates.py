@@ -280,3 +280,28 @@ def test_a_moment_is_made_exactly_where_nothing_is_impossible(
     assert (moment is None) is (impossible is not None)
     if moment is not None:
         assert moment.utcoffset() == (None if zone is None else dates._zone(zone).utcoffset(None))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2024-05-01 10:00",
+        "2024-05-01 10:00Z",
+        "2024-05-01 10:00+01:00",
+        "2024-05-01 10:00:05",
+        "2024-05-01 10:00:05.25+02:00",
+    ],
+)
+def test_the_fix_of_a_space_for_t_writes_what_the_message_says(value: str) -> None:
+    """DT001's fix of a date and time with a space for ``T`` writes the form its message
+    suggests: seconds where it has none, a zone (UTC) where it has none."""
+    report = Collect()
+    node = Node("", "lastmod", {}, 5, 5)
+    node.text = value
+    check_date(value, node, report, NOW)
+    (finding,) = report.findings
+    assert finding.code == "DT001"
+    assert finding.fix is not None
+    (edit,) = finding.fix.edits
+    assert parse_w3c(edit.content)[1] == []
+    assert f"write {edit.content}" in finding.message

@@ -246,17 +246,20 @@ def _moment(parts: tuple[str | None, ...], zone: str | None) -> datetime | None:
 _ZONES: dict[str, timezone | None] = {}
 
 
-_SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
+_SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
 
 
 def _date_fix(problem: Rule, text: str, field: str) -> str | None:
-    """The W3C form of a date whose only fault is a space for ``T`` or a missing zone
-    (taken as UTC), or None. Unsafe: the zone is a guess."""
+    """The W3C form of a date whose only fault is a space for ``T`` (and no seconds,
+    written ``:00`` as the message says) or a missing zone (taken as UTC), or None.
+    Unsafe: the zone is a guess."""
     if problem is NOT_W3C:
         match = _SPACED.match(text)
         if match is None:
             return None
-        fixed = text.replace(" ", "T", 1) + ("" if match.group(1) else "+00:00")
+        seconds, zone = match.groups()
+        minutes = text[:16].replace(" ", "T", 1)  # up to hh:mm
+        fixed = f"{minutes}{seconds or ':00'}{zone or '+00:00'}"
     elif problem is NO_TIMEZONE:
         fixed = text + "+00:00"
     else:
