@@ -305,3 +305,31 @@ def test_the_fix_of_a_space_for_t_writes_what_the_message_says(value: str) -> No
     (edit,) = finding.fix.edits
     assert parse_w3c(edit.content)[1] == []
     assert f"write {edit.content}" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("value", "fixed", "safe"),
+    [
+        ("2024-05-08T10:30+02:00", "2024-05-08T10:30:00+02:00", True),
+        ("2024-05-08T10:30Z", "2024-05-08T10:30:00Z", True),
+        ("2024-05-08T10:30", "2024-05-08T10:30:00+00:00", False),  # the zone is a guess
+        ("2024-05", None, None),  # the day would be a guess
+        ("2024", None, None),
+    ],
+)
+def test_the_fix_of_a_time_without_seconds(value: str, fixed: str | None, safe: bool) -> None:
+    """DT003's fix writes the seconds the schema requires (safe: the same moment), and
+    UTC's offset where the zone is missing too (unsafe); a year or a month, none."""
+    report = Collect()
+    node = Node("", "lastmod", {}, 5, 5)
+    node.text = value
+    check_date(value, node, report, NOW)
+    (finding,) = report.findings
+    assert finding.code == "DT003"
+    if fixed is None:
+        assert finding.fix is None
+        return
+    assert finding.fix is not None
+    assert [edit.content for edit in finding.fix.edits] == [fixed]
+    assert finding.fix.is_safe is safe
+    assert f"write {fixed}" in finding.message

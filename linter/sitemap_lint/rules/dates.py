@@ -59,12 +59,16 @@ NOT_XSD = rule(
     "DT003",
     "date-rejected-by-schema",
     ERROR,
+    fix="safe",
     summary="A W3C date form that the sitemap schema rejects",
     what="""
         Detects the W3C Datetime forms the schema does not accept: a year alone
         (`2024`), a year and month (`2024-05`), and a time without seconds
         (`2024-05-08T10:30+02:00`; when the timezone is missing as well, this one
-        finding names both).
+        finding names both). The fix writes the seconds of a time (`:00`); where
+        the timezone is missing too, it writes UTC's (`+00:00`), an unsafe fix: the
+        zone is a guess. A year or a year and month is left to you: the day would
+        be a guess.
     """,
     why="""
         The protocol text allows them, but the schema's `date`/`dateTime` types
@@ -249,23 +253,32 @@ _ZONES: dict[str, timezone | None] = {}
 _SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
 
 
-def _date_fix(problem: Rule, text: str, field: str) -> str | None:
-    """The W3C form of a date whose only fault is a space for ``T`` (and no seconds,
-    written ``:00`` as the message says) or a missing zone (taken as UTC), or None.
-    Unsafe: the zone is a guess."""
+def _date_fix(problem: Rule, text: str, field: str) -> tuple[str, bool] | None:
+    """The W3C form of a date whose only faults are a space for ``T``, no seconds
+    (written ``:00``, as the message says) or no zone (taken as UTC), and whether the
+    fix is safe (only seconds written); None when there is none."""
     if problem is NOT_W3C:
         match = _SPACED.match(text)
         if match is None:
             return None
         seconds, zone = match.groups()
         minutes = text[:16].replace(" ", "T", 1)  # up to hh:mm
-        fixed = f"{minutes}{seconds or ':00'}{zone or '+00:00'}"
+        fixed, safe = f"{minutes}{seconds or ':00'}{zone or '+00:00'}", False
     elif problem is NO_TIMEZONE:
-        fixed = text + "+00:00"
+        fixed, safe = text + "+00:00", False
+    elif problem is NOT_XSD:
+        match = _NO_SECONDS.match(text)
+        if match is None:
+            return None  # a year, or a year and month: the day would be a guess
+        zone = match.group(1)
+        fixed, safe = f"{text[:16]}:00{zone or '+00:00'}", zone is not None
     else:
         return None
     parsed, problems = _cached_parse(fixed, field)
-    return fixed if parsed is not None and not problems else None
+    return (fixed, safe) if parsed is not None and not problems else None
+
+
+_NO_SECONDS = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d(Z|[+-]\d\d:\d\d)?\Z")
 
 
 def check_date(
@@ -289,19 +302,19 @@ def check_date(
                 node.line,
                 node.column,
                 problem.message,
-                fix=None if fix is None else replace_text(node, fix, f"Write {fix}", safe=False),
+                fix=None if fix is None else replace_text(node, fix[0], f"Write {fix[0]}", fix[1]),
             ),
             # A time without a timezone is valid against the schema: that finding
             # explains no schema error on the node (xsi:nil, say), which must show.
             None if problem.rule is NO_TIMEZONE else node,
         )
     if not future_ok and parsed is not None and _is_future(parsed, now):
-        fix = "the real date of the last change" if field == "lastmod" else "the real date"
+        real = "the real date of the last change" if field == "lastmod" else "the real date"
         report.add(
             IN_FUTURE.at(
                 node.line,
                 node.column,
-                f"<{field}> {text} is in the future (now is {utc_text(now)}); give {fix}",
+                f"<{field}> {text} is in the future (now is {utc_text(now)}); give {real}",
             )
         )
     if field == "lastmod" and parsed is not None:
