@@ -282,6 +282,16 @@ def test_a_moment_is_made_exactly_where_nothing_is_impossible(
         assert moment.utcoffset() == (None if zone is None else dates._zone(zone).utcoffset(None))
 
 
+def only_finding(value: str) -> Finding:
+    """The one finding of the date rules on a lastmod of ``value`` (its whole text)."""
+    report = Collect()
+    node = Node("", "lastmod", {}, 5, 5)
+    node.text = value
+    check_date(value, node, report, NOW)
+    (finding,) = report.findings
+    return finding
+
+
 @pytest.mark.parametrize(
     "value",
     [
@@ -295,11 +305,7 @@ def test_a_moment_is_made_exactly_where_nothing_is_impossible(
 def test_the_fix_of_a_space_for_t_writes_what_the_message_says(value: str) -> None:
     """DT001's fix of a date and time with a space for ``T`` writes the form its message
     suggests: seconds where it has none, a zone (UTC) where it has none."""
-    report = Collect()
-    node = Node("", "lastmod", {}, 5, 5)
-    node.text = value
-    check_date(value, node, report, NOW)
-    (finding,) = report.findings
+    finding = only_finding(value)
     assert finding.code == "DT001"
     assert finding.fix is not None
     (edit,) = finding.fix.edits
@@ -320,11 +326,7 @@ def test_the_fix_of_a_space_for_t_writes_what_the_message_says(value: str) -> No
 def test_the_fix_of_a_time_without_seconds(value: str, fixed: str | None, safe: bool) -> None:
     """DT003's fix writes the seconds the schema requires (safe: the same moment), and
     UTC's offset where the zone is missing too (unsafe); a year or a month, none."""
-    report = Collect()
-    node = Node("", "lastmod", {}, 5, 5)
-    node.text = value
-    check_date(value, node, report, NOW)
-    (finding,) = report.findings
+    finding = only_finding(value)
     assert finding.code == "DT003"
     if fixed is None:
         assert finding.fix is None
