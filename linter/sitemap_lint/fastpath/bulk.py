@@ -17,9 +17,11 @@ windows' pattern is one without them (its ``findall`` stops at such an entry). A
 lastmod the date rules report, and a changefreq or priority its check reports, are
 taken as the loop takes them, with the findings of their checks (reported in place
 when the run is entered), their start tags placed from the loc's: not in an entry
-with a comment or instruction in it or in its gap. Anything else, and the window is
-left to the loop, entry by entry: a loc outside ASCII, with ``#``, with an ``&`` that
-starts no reference or with an escape that is not in normal form, a value in CDATA,
+with a comment or instruction in it or in its gap. A loc outside ASCII that the URL
+rules report once (UR011) is taken with its parts, where no reference was read in the
+window and the URLs are short. Anything else, and the window is left to the loop,
+entry by entry: another loc outside ASCII, a loc with ``#``, with an ``&`` that starts
+no reference or with an escape that is not in normal form, a value in CDATA,
 extension elements, a comment or instruction between an entry's tag and its loc, a
 layout that changes. The entries made are those the loop makes of the same text
 (``tests/test_fastpath_bulk.py`` holds them equal).
