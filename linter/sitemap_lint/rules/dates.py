@@ -175,8 +175,12 @@ class Parsed(NamedTuple):
 
 
 class Problem(NamedTuple):
+    """A defect of a date value: its rule, its message, and the value its message says
+    to write where a fix may write it, with whether that fix is safe."""
+
     rule: Rule
     message: str
+    fix: tuple[str, bool] | None = None
 
 
 def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[Problem]]:
@@ -187,7 +191,7 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     """
     match = _W3C.match(value)
     if not match:
-        return None, [Problem(NOT_W3C, _not_w3c_message(value, field))]
+        return None, [Problem(NOT_W3C, _not_w3c_message(value, field), _spaced_fix(value))]
     parts = match.groups()
     year, month, day, hour, minute, second, _fraction, zone = parts
     problems: list[Problem] = []
@@ -206,28 +210,27 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
             )
         )
     elif hour is not None and second is None:
+        # Seconds written: the same moment (safe); a zone too: a guess (unsafe).
         fixed = value[: match.end(5)] + ":00" + value[match.end(5) :]
         if zone is None:
-            problems.append(
-                Problem(
-                    NOT_XSD,
-                    f"<{field}> {value!r} has no seconds, which the schema requires, and no "
-                    f"timezone; write {fixed}+00:00 (or your offset)",
-                )
+            fixed += "+00:00"
+            message = (
+                f"<{field}> {value!r} has no seconds, which the schema requires, and no "
+                f"timezone; write {fixed} (or your offset)"
             )
         else:
-            problems.append(
-                Problem(
-                    NOT_XSD,
-                    f"<{field}> {value!r} has no seconds, which the schema requires; write {fixed}",
-                )
+            message = (
+                f"<{field}> {value!r} has no seconds, which the schema requires; write {fixed}"
             )
+        problems.append(Problem(NOT_XSD, message, (fixed, zone is not None)))
     if hour is not None and zone is None and second is not None:
+        fixed = value + "+00:00"
         problems.append(
             Problem(
                 NO_TIMEZONE,
-                f"<{field}> {value!r} has a time but no timezone; write {value}+00:00 "
+                f"<{field}> {value!r} has a time but no timezone; write {fixed} "
                 "(or your offset; Z also means UTC)",
+                (fixed, False),
             )
         )
     return Parsed(moment, hour is not None, zone is not None), problems
@@ -253,32 +256,25 @@ _ZONES: dict[str, timezone | None] = {}
 _SPACED = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\Z")
 
 
-def _date_fix(problem: Rule, text: str, field: str) -> tuple[str, bool] | None:
-    """The W3C form of a date whose only faults are a space for ``T``, no seconds
-    (written ``:00``, as the message says) or no zone (taken as UTC), and whether the
-    fix is safe (only seconds written); None when there is none."""
-    if problem is NOT_W3C:
-        match = _SPACED.match(text)
-        if match is None:
-            return None
-        seconds, zone = match.groups()
-        minutes = text[:16].replace(" ", "T", 1)  # up to hh:mm
-        fixed, safe = f"{minutes}{seconds or ':00'}{zone or '+00:00'}", False
-    elif problem is NO_TIMEZONE:
-        fixed, safe = text + "+00:00", False
-    elif problem is NOT_XSD:
-        match = _NO_SECONDS.match(text)
-        if match is None:
-            return None  # a year, or a year and month: the day would be a guess
-        zone = match.group(1)
-        fixed, safe = f"{text[:16]}:00{zone or '+00:00'}", zone is not None
-    else:
+def _spaced_fix(text: str) -> tuple[str, bool] | None:
+    """The W3C form of a date and time whose fault is a space for ``T``: seconds
+    (``:00``) and a zone (UTC) written where it has none, as the message says. Unsafe:
+    the zone may be a guess."""
+    match = _SPACED.match(text)
+    if match is None:
         return None
-    parsed, problems = _cached_parse(fixed, field)
-    return (fixed, safe) if parsed is not None and not problems else None
+    seconds, zone = match.groups()
+    minutes = text[:16].replace(" ", "T", 1)  # up to hh:mm
+    return f"{minutes}{seconds or ':00'}{zone or '+00:00'}", False
 
 
-_NO_SECONDS = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d(Z|[+-]\d\d:\d\d)?\Z")
+def _date_fix(problem: Problem, field: str) -> tuple[str, bool] | None:
+    """The fix a problem offers (the value to write, whether writing it is safe), when
+    that value is a valid date the schema takes; else None."""
+    if problem.fix is None:
+        return None
+    parsed, problems = _cached_parse(problem.fix[0], field)
+    return problem.fix if parsed is not None and not problems else None
 
 
 def check_date(
@@ -296,7 +292,7 @@ def check_date(
     text = value.strip()
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
-        fix = _date_fix(problem.rule, text, field) if value == node.text else None
+        fix = _date_fix(problem, field) if value == node.text else None
         report.add(
             problem.rule.at(
                 node.line,
