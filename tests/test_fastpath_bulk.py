@@ -26,6 +26,8 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.settings.options import Options
 from tests.helpers import NOW, engine
 from tests.test_fastpath import _NAMED, NS, facts_of, small_blocks
+from tests.test_fastpath_news import DEFECTS as NEWS_DEFECTS
+from tests.test_fastpath_news import IMAGE, NEWS_NS, news_block, news_children, news_head
 
 # Layouts: (before the entry's tag, between it and the loc, between fields, before the
 # entry's end tag), a newline standing for the file's.
@@ -186,7 +188,12 @@ def _entries(
     finally:
         monkeypatch.undo()
     return [
-        (*entry, (run.values or {}).get(number), _groups((run.iris or {}).get(number)))
+        (
+            *entry,
+            (run.values or {}).get(number),
+            _groups((run.iris or {}).get(number)),
+            (run.news or {}).get(number),
+        )
         for run in runs
         for number, entry in enumerate(run.entries)
     ]
@@ -563,7 +570,8 @@ def test_windows_stop_at_each_entry_with_extension_elements(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
 ) -> None:
     """In a file with extension namespaces, the windows take the plain entries between
-    those with extension elements (news: one in 50; the others: one in 10)."""
+    those with extension elements (news: one in 50, each a news:news alone, which the
+    windows take too; the others: one in 10)."""
     extended = shapes.text(shapes.SHAPES[name], 160).split("</url>")
     if name != "news":  # every tenth entry of the shape, the others plain
         plain = shapes.text(shapes.SHAPES["pretty"], 160).split("</url>")
@@ -665,3 +673,70 @@ def test_references_read_at_once_as_one_at_a_time(locs: list[list[str]], plain: 
     joined = read(joined)
     assert all(read is not None and read[1] for read in alone)
     assert joined.split("\n") == [read[0] for read in alone if read is not None]
+
+
+def news_windows_sitemap(layout: str, odd: float, seed: int, gaps: bool = False) -> str:
+    """Entries in one layout, a news:news in one of three (of the prefix ``n`` in some
+    files), a share ``odd`` of them with a defect in a child, an image beside it, or a
+    comment or instruction before it; with ``gaps``, a comment or instruction of its
+    own before each entry (GAPS)."""
+    rng = random.Random(seed)
+    prefix = rng.choice(["news", "n"])
+    before, inside, between, end = LAYOUTS[layout]
+    entries = []
+    for i in range(150):
+        fields = [
+            f"<loc>https://www.example.com/news/article-{i}</loc>",
+            f"<lastmod>2025-05-{i % 28 + 1:02d}</lastmod>",
+        ]
+        if i % 3 == 1:
+            children = news_children(i)
+            items = ["{news}"]
+            if rng.random() < odd:
+                kind = rng.randrange(4)
+                if kind == 0:
+                    name, written = rng.choice(NEWS_DEFECTS)
+                    children[name] = written
+                elif kind == 1:
+                    items.insert(rng.randrange(2), IMAGE.format(i=i))
+                else:
+                    items.insert(rng.randrange(2), "<!-- news -->" if kind == 2 else "<?pi?>")
+            news = news_block(children, between).replace("N:", f"{prefix}:")
+            fields.append(between.join(items).format(news=news))
+        head = before
+        if gaps:
+            head = f"{before}{GAPS[i % len(GAPS)].format(i=i, more='', indent='')}{before}"
+        entries.append(f"{head}<url>{inside}{between.join(fields)}{end}</url>")
+    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    head = news_head(prefix).replace(f'="{NEWS_NS}">', f'="{NEWS_NS}" xmlns:image="{image}">')
+    return head + "".join(entries) + "\n</urlset>\n"
+
+
+@pytest.mark.parametrize(
+    "layout", ["pretty", "one-line", "tabs", "spaced-one-line", "pretty-gaps", "tabs-gaps"]
+)
+@pytest.mark.parametrize("odd", [0.0, 0.2], ids=["clean", "odd"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_entries_with_a_news_alone_are_taken_in_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, odd: float, seed: int
+) -> None:
+    """An entry whose extension elements are a news:news alone, proved, is taken in a
+    window, with the places of its news:news and news:name start tags; one with a defect
+    in it, an image beside it or a comment in it ends the window (the loop takes it), as
+    does each one after a comment of its own (its places are the loop's to count)."""
+    name = layout.removesuffix("-gaps")
+    path = tmp_path / "sitemap.xml"
+    path.write_text(news_windows_sitemap(name, odd, seed, layout != name), encoding="utf-8")
+    news_taken = [0]
+    original = bulk.Bulk.take
+
+    def take(self: bulk.Bulk, *args: Any) -> Any:
+        window = original(self, *args)
+        news_taken[0] += len(window.news or ()) if window is not None else 0
+        return window
+
+    compare(monkeypatch, path)
+    monkeypatch.setattr(bulk.Bulk, "take", take)  # (counting the run with windows)
+    same_entries(monkeypatch, path)
+    if layout == name:
+        assert news_taken[0] >= (20 if odd else 45)  # (of 50)

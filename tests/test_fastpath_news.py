@@ -250,9 +250,18 @@ def test_news_beside_images_and_alternates(monkeypatch, tmp_path, items, proved)
     assert_same_json(monkeypatch, path)
 
 
-def test_the_entries_around_a_news_entry_are_entered_together(monkeypatch, tmp_path):
+@pytest.mark.parametrize(
+    ("beside", "stretches"),
+    [("", [(1, 100, True)]), (IMAGE.format(i=0), [(1, 60, True), (61, 100, True)])],
+    ids=["news-alone", "news-and-image"],
+)
+def test_the_entries_around_a_news_entry_are_entered_together(
+    monkeypatch, tmp_path, beside, stretches
+):
     """A run's entries without extension elements are entered in steps over all of
-    them, the stretches before and after an entry with a news:news (entered alone)."""
+    them, with an entry whose extension elements are a news:news alone among them; an
+    entry with other extension elements beside it is entered alone, between two
+    stretches."""
     from typing import Any
 
     from sitemap_lint import fastpath
@@ -263,8 +272,12 @@ def test_the_entries_around_a_news_entry_are_entered_together(monkeypatch, tmp_p
 
     plain = [f"  <url><loc>https://www.example.com/p/{i}</loc></url>\n" for i in range(100)]
     block = news_block(news_children(0)).replace("N:", "news:")
-    plain[60] = f"  <url><loc>https://www.example.com/news/a</loc>{block}</url>\n"
-    path = write(tmp_path, news_head() + "".join(plain) + "</urlset>\n")
+    plain[60] = f"  <url><loc>https://www.example.com/news/a</loc>{block}{beside}</url>\n"
+    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    head = news_head().replace(
+        f'xmlns:news="{NEWS_NS}">', f'xmlns:news="{NEWS_NS}" xmlns:image="{image}">'
+    )
+    path = write(tmp_path, head + "".join(plain) + "</urlset>\n")
     assert check_both(monkeypatch, path).proved == 100
     entered: list[tuple[int, int, bool]] = []
     original = fastpath.ProvenRun._enter_together
@@ -278,4 +291,4 @@ def test_the_entries_around_a_news_entry_are_entered_together(monkeypatch, tmp_p
     monkeypatch.setenv(fastpath.ENV, "1")
     check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
     # (The first entry is entered alone: its URL sets the scope check's origin.)
-    assert entered == [(1, 60, True), (61, 100, True)]
+    assert entered == stretches

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Generic, Protocol, TypeVar
 
 from sitemap_lint.support.records import Frozen, NamedTuple
@@ -52,9 +53,9 @@ class Break(Frozen, Generic[E]):
         setattr_(self, "name", name)
 
 
-def sequence_break(children: Sequence[E], ns: str, steps: Sequence[Step]) -> Break[E] | None:
+def sequence_break(children: Sequence[E], ns: str, steps: tuple[Step, ...]) -> Break[E] | None:
     """The first child of ``children`` (in namespace ``ns``) that breaks ``steps``."""
-    rank = {step.name: index for index, step in enumerate(steps)}
+    rank = _ranks(steps)
     position = -1
     seen: dict[str, int] = {}
     for child in children:
@@ -74,6 +75,12 @@ def sequence_break(children: Sequence[E], ns: str, steps: Sequence[Step]) -> Bre
         position = index
         seen[child.name] = count + 1
     return None
+
+
+@cache  # (a schema's few sequences, checked for each element)
+def _ranks(steps: tuple[Step, ...]) -> dict[str, int]:
+    """Each step's place in ``steps``, by its name."""
+    return {step.name: index for index, step in enumerate(steps)}
 
 
 def is_order_problem(found: Break[E] | None, children: Sequence[E], ns: str) -> bool:

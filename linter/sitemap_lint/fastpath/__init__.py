@@ -894,6 +894,9 @@ _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
 # them (None when missing) and the hreflang codes of the entry's xhtml:links.
 _Values = tuple["str | None", "str | None", "str | None", tuple[str, ...]]
 _Entry = tuple[str, str, str, str, "datetime | None", int, int, "_Extra | None", "_Values | None"]
+# The extra of an entry whose extension elements are a proved news:news alone: such
+# entries are entered together with plain ones (``ProvenRun._enter_together``).
+NEWS_ALONE: _Extra = ("n", None)
 # Each field of the entries, for a step over all of a run's entries.
 _ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT, _ENTRY_HERE = map(
     itemgetter, range(6)
@@ -974,10 +977,11 @@ class ProvenRun:
             self._enter_each(checker, 0, len(entries))
             return len(entries)
         # The entries with extension elements one at a time, and the stretches between
-        # them together when they are long enough to gain by it.
+        # them together when they are long enough to gain by it (a news:news alone
+        # stands in such a stretch).
         begin = plain = 0  # what is not entered yet; the stretch without extension elements
         for number, extra in enumerate(map(_ENTRY_EXTRA, entries)):
-            if extra is not None:
+            if extra is not None and extra is not NEWS_ALONE:
                 if number - plain >= _TOGETHER:
                     self._enter_each(checker, begin, plain)
                     self._enter_plain(checker, plain, number)
@@ -991,8 +995,8 @@ class ProvenRun:
         return len(entries)
 
     def _enter_plain(self, checker: FileChecker, begin: int, end: int) -> None:
-        """Enter ``entries[begin:end]``, none with extension elements: at once when
-        ``_enter_together`` can, else one at a time."""
+        """Enter ``entries[begin:end]``, none with extension elements but a news:news
+        alone: at once when ``_enter_together`` can, else one at a time."""
         if begin >= end:
             return
         fast = self.fast
@@ -1006,7 +1010,8 @@ class ProvenRun:
         """Enter ``entries[begin:end]`` at once, each step over all of them, when none can
         make a finding but for its raw "&", its loc outside ASCII, its lastmod the date
         rules report or its changefreq or priority their checks report (reported first,
-        in the entries' order): none has
+        in the entries' order), or its news:news alone (handed to the news checker last,
+        in the entries' order): none has other
         extension elements, no two share a URL (with each other or an earlier entry),
         and each is on the origin (and in the directory) the scope check already knows.
         False, having changed nothing, when that does not hold."""
@@ -1100,7 +1105,29 @@ class ProvenRun:
                 map(_ENTRY_MOMENT, entries), map(_ENTRY_VALUES, entries), strict=True
             ):
                 stats.add_values(moment, *values)
+        if self.news is not None:
+            self._enter_news(checker, begin, end)
         return True
+
+    def _enter_news(self, checker: FileChecker, begin: int, end: int) -> None:
+        """Hand the news:news of ``entries[begin:end]`` to the news checker, in the
+        entries' order, as ``_enter_each`` does."""
+        fast = self.fast
+        news = self.news
+        assert news is not None  # (the caller's test)
+        findings = checker.sink.findings
+        first = checker.entry_index + 1
+        for number in _within(list(news), begin, end):
+            if "n" not in fast.made:
+                fast.make("n", checker)
+            url, _scheme, _host, _path, _moment, here, start, _extra, _values = self.entries[number]
+            pointed = _entry_node(
+                fast.entry, start, first + number, here >> 32, here & 0xFFFFFFFF, url
+            )
+            before = len(findings)
+            fast.enter_news(pointed, *news[number])
+            if len(findings) > before:
+                checker.point(pointed, range(before, len(findings)))
 
     def _enter_each(self, checker: FileChecker, begin: int, end: int) -> None:
         """Enter ``entries[begin:end]`` one after the other."""
@@ -1984,6 +2011,11 @@ class FastPath:
                                 run.iris = {}
                             for number, parts in window.iris.items():
                                 run.iris[first + number] = parts
+                        if window.news is not None:
+                            if run.news is None:
+                                run.news = {}
+                            for number, facts in window.news.items():
+                                run.news[first + number] = facts
                         entries.extend(window.entries)
                         bound += len(window.entries)
                         position = run_end = counted_at = window.end
@@ -2160,7 +2192,7 @@ class FastPath:
         begin, end = found
         before, after = ext[:begin], ext[end:]
         if not (before.strip() or after.strip()):
-            return ("n", None)
+            return NEWS_ALONE
         if self._items is None:
             return _NOT_PROVED  # (a comment or instruction beside it, and no other items)
         others = self._other_extras(before + " " * (end - begin) + after, url)
@@ -2170,6 +2202,19 @@ class FastPath:
         if "<!" in before or "<?" in before:
             before = _SPECIAL.pattern.sub("", before)  # (no item stands in them)
         return (kinds + "n" if before.strip() else "n" + kinds, links)
+
+    def _news_alone(self, ext: str) -> tuple[str, int, int] | None:
+        """When an entry's extension elements (``ext``) are a news:news alone that
+        ``_with_news`` proves: its publication's name and the offsets in ``ext`` of its
+        news:news and news:name start tags (``NewsProof.find``); else None."""
+        news = self._news
+        video = self._video
+        if news is None or (video is not None and video.tag in ext):
+            return None
+        found = news.find(ext)
+        if found is None or ext[: found[0]].strip() or ext[found[1] :].strip():
+            return None
+        return news.name, news.news_at, news.name_at
 
     def _other_extras(self, ext: str, url: str) -> Any:
         """``_extensions`` of images and alternates."""
@@ -2535,6 +2580,7 @@ class FastPath:
                 (self._dated_moments, self._dated_moment) if self._dated else None,
                 _REPORTED,
                 self._iri,
+                None if self._news is None else (self._news.tag, self._news_alone, NEWS_ALONE),
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 

@@ -11,9 +11,12 @@ places follow from the layout: each loc's line from the lines of the entries bef
 are read as the loop reads them, all of a window's at once. In a file of long URLs
 (``fastpath._LONG_LOC``) the locs' characters are checked as the loop checks them, and
 their queries cut off their paths. Comments and instructions before each entry's tag
-may differ from entry to entry (the lines they take are counted). In a file with
-extension namespaces, once a window stops at an entry with extension elements, the
-windows' pattern is one without them (its ``findall`` stops at such an entry). A
+may differ from entry to entry (the lines they take are counted). An entry whose
+extension elements are a news:news alone that ``fastpath.news`` proves is taken, with
+the places of its news:news and news:name start tags (placed from the loc's; not where
+each entry has a gap of its own). In a file with extension namespaces, once a window
+stops at an entry with other extension elements, the windows' pattern is one without
+them (its ``findall`` stops at such an entry). A
 lastmod the date rules report, and a changefreq or priority its check reports, are
 taken as the loop takes them, with the findings of their checks (reported in place
 when the run is entered), their start tags placed from the loc's: not in an entry
@@ -22,7 +25,7 @@ rules report once (UR011) is taken with its parts, where no reference was read i
 window and the URLs are short. Anything else, and the window is left to the loop,
 entry by entry: another loc outside ASCII, a loc with ``#``, with an ``&`` that starts
 no reference or with an escape that is not in normal form, a value in CDATA,
-extension elements, a comment or instruction between an entry's tag and its loc, a
+other extension elements, a comment or instruction between an entry's tag and its loc, a
 layout that changes. The entries made are those the loop makes of the same text
 (``tests/test_fastpath_bulk.py`` holds them equal).
 """
@@ -71,6 +74,10 @@ class Window(NamedTuple):
     # The entries whose loc holds characters outside ASCII (one UR011 each), by their
     # number in ``entries``: the loc's parts (``FastPath._iri``, ``ProvenRun.iris``).
     iris: dict[int, re.Match[str]] | None = None
+    # The entries whose extension elements are a news:news alone, proved
+    # (``FastPath._news_alone``), by their number in ``entries``: its publication's
+    # name and the places of its news:news and news:name start tags (``ProvenRun.news``).
+    news: dict[int, tuple[str, int, int]] | None = None
 
 
 class Bulk:
@@ -105,6 +112,7 @@ class Bulk:
         dated: tuple[dict[str, Any], Callable[[str], Any]] | None = None,
         reported: object = None,
         iri: Callable[[str], re.Match[str] | None] | None = None,
+        news: tuple[str, Callable[[str], tuple[str, int, int] | None], object] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
@@ -146,6 +154,16 @@ class Bulk:
         # The parts of a loc outside ASCII that the URL rules report once (UR011) and
         # nothing else on, else None (``FastPath._iri``; None: no such loc is taken).
         self._iri = iri
+        # The news:news start tag; what gives an entry's extension elements, when they
+        # are a news:news alone that the news rules report nothing on: its
+        # publication's name and the offsets of its news:news and news:name start tags
+        # in them, else None (``FastPath._news_alone``; None: such an entry ends a
+        # window); and such an entry's extension facts (``fastpath.NEWS_ALONE``).
+        self._news_tag = ""
+        self._news: Callable[[str], tuple[str, int, int] | None] | None = None
+        self._news_extra: object = None
+        if news is not None:
+            self._news_tag, self._news, self._news_extra = news
         # The start tags of the fields whose values may be reported, with the prefix.
         prefix = loc_opener[: -len("loc>")]
         self._field_tags = {
@@ -184,9 +202,14 @@ class Bulk:
         columns = list(zip(*found, strict=True))
         referred = self._read_references(columns)
         iris: dict[int, re.Match[str]] = {}
-        count, moments, reported = self._proved(columns, len(found), referred, iris)
+        news: dict[int, tuple[str, int, int]] = {}
+        count, moments, reported = self._proved(columns, len(found), referred, iris, news)
         if reported and _MARKUP.search(text, start, window_end) is not None:
             count = self._placeable(columns[0], reported, count)
+        if news and min(news) < count:
+            before = columns[0][0].partition(self._loc_opener)[0]
+            if "<!" in before or "<?" in before:  # (each entry's loc after a gap of its own)
+                count = min(news)
         places = None
         if count >= MIN_ENTRIES:
             alls = columns[0]
@@ -216,6 +239,13 @@ class Bulk:
             values = self._reported_places(columns, reported, placed, loc_places)
         if iris and max(iris) >= placed:
             iris = {number: parts for number, parts in iris.items() if number < placed}
+        extras: Any = repeat(None, placed)
+        if news:
+            news = self._news_places(columns, news, placed, loc_places)
+            if news:
+                extras = [None] * placed
+                for number in news:
+                    extras[number] = self._news_extra
         return Window(
             list(
                 zip(
@@ -224,7 +254,7 @@ class Bulk:
                     moments[:placed],
                     loc_places,
                     entry_places,
-                    repeat(None, placed),
+                    extras,
                     repeat(None, placed),
                     strict=True,
                 )
@@ -234,7 +264,40 @@ class Bulk:
             begin,
             values,
             iris or None,
+            news or None,
         )
+
+    def _news_places(
+        self,
+        columns: list[tuple[str, ...]],
+        news: dict[int, tuple[str, int, int]],
+        placed: int,
+        loc_places: Any,
+    ) -> dict[int, tuple[str, int, int]]:
+        """The news of the first ``placed`` entries (``news``: the offsets of their
+        news:news and news:name start tags in their extension text), each with the
+        places of those tags (line << 32 | column), as the loop places them: from the
+        entry's loc tag, at the same offset in each entry's text."""
+        alls, extensions = columns[0], columns[10]
+        loc_at = len(alls[0].partition(self._loc_opener)[0])
+        placed_news: dict[int, tuple[str, int, int]] = {}
+        for number, (name, news_at, name_at) in news.items():
+            if number >= placed:
+                break
+            entry = alls[number]
+            # (The extension text ends the entry but for white space and its end tag.)
+            ext_at = entry.rfind(extensions[number])
+            loc = loc_places[number]
+            spots = []
+            for offset in (news_at, name_at):
+                at = ext_at + offset
+                breaks = entry.count("\n", loc_at, at)
+                if breaks:
+                    spots.append(((loc >> 32) + breaks) << 32 | at - entry.rfind("\n", loc_at, at))
+                else:
+                    spots.append(loc + at - loc_at)
+            placed_news[number] = (name, spots[0], spots[1])
+        return placed_news
 
     def _reported_places(
         self,
@@ -309,12 +372,13 @@ class Bulk:
         count: int,
         referred: bool,
         iris: dict[int, re.Match[str]],
+        news: dict[int, tuple[str, int, int]],
     ) -> tuple[int, list[Any], dict[str, list[int]]]:
         """How many entries (their groups by ``columns``; ``referred``: the locs' ``&amp;``
         read) from the first on are proved by their values, the moments of the lastmods
         among them, and the numbers of the entries whose field's value is proved with
         the findings of its check, by field; the parts of their locs outside ASCII go
-        to ``iris``."""
+        to ``iris``, the facts of their news:news alone to ``news``."""
         (
             _all,
             _s,
@@ -332,11 +396,16 @@ class Bulk:
         if any(cdatas):  # (empty where not written)
             count = list(map(bool, cdatas)).index(True)
         if any(extensions):
-            extended = list(map(bool, extensions)).index(True)
-            if extended >= MIN_ENTRIES and self._plain is not None and extended < count:
-                # Plain entries up to one with extension elements: from now on the
-                # windows' pattern stops at such an entry (its matching, not the
-                # window's end).
+            extended = self._extended(extensions, count, news)
+            if (
+                extended >= MIN_ENTRIES
+                and self._plain is not None
+                and extended < count
+                and not (self._news_tag and self._news_tag in extensions[extended])
+            ):
+                # Plain entries up to one with extension elements (not a news:news,
+                # which the next ones may hold alone): from now on the windows' pattern
+                # stops at such an entry (its matching, not the window's end).
                 self._findall = self._plain().findall
                 self._plain = None
                 self.plain_only = True
@@ -370,6 +439,22 @@ class Bulk:
             if others:
                 count = min(map(verdicts.index, others))
         return count, moments, reported
+
+    def _extended(
+        self, extensions: tuple[str, ...], count: int, news: dict[int, tuple[str, int, int]]
+    ) -> int:
+        """The number of the first of the first ``count`` entries whose extension
+        elements (``extensions``: their text, empty where none) are not a news:news
+        alone that ``_news`` proves (its facts put in ``news`` by the entry's number),
+        else ``count``."""
+        numbers = compress(count_from(), map(bool, extensions[:count]))
+        prove = self._news
+        for number in numbers:
+            found = None if prove is None else prove(extensions[number])
+            if found is None:
+                return number
+            news[number] = found
+        return count
 
     def _dated_lastmods(
         self, lastmods: tuple[str, ...], moments: list[Any], reported: dict[str, list[int]]

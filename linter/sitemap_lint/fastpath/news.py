@@ -29,6 +29,8 @@ handed to the file's news checker when expat reaches the run
 (``news.Checker.enter_proved``), in document order, with the places of the
 ``news:news`` and ``news:name`` start tags: a name that differs from the first one,
 and the 1,001st ``news:news``, are reported and pointed at as the full checker would.
+An entry whose only extension element is such a ``news:news`` is taken by the windows
+of ``fastpath.bulk`` too, and entered with the plain entries around it.
 The schema takes such an element: strings, the language's pattern, a date or dateTime.
 """
 
@@ -83,16 +85,32 @@ class NewsProof:
     def __init__(
         self, prefix: str, decoded: Any, clean_date: re.Pattern[str], now: datetime
     ) -> None:
+        from sitemap_lint.fastpath.collect import Collect
         from sitemap_lint.rules.entry import EntryContext
-        from sitemap_lint.rules.news import NAMESPACE
+        from sitemap_lint.rules.news import NAMESPACE, Checker
 
         self.tag = f"<{prefix}:news>"
         self._one = re.compile(block_pattern(prefix, groups=True))
         self._decoded = decoded
         self._clean_date = clean_date
         self._now = now
-        self._ns = NAMESPACE
         self._context = EntryContext(Node("", "url", {}, 1, 1), {}, "url", now)
+        self._checker, self._collect = Checker, Collect
+        # The news:news that ``_clean`` hands the checker, its values set each time
+        # (the check keeps no node).
+        self._news = Node(NAMESPACE, "news", {}, 1, 1)
+        publication = Node(NAMESPACE, "publication", {}, 1, 1)
+        self._news.children.append(publication)
+        self._fields = []
+        for parent, field in (
+            (publication, "name"),
+            (publication, "language"),
+            (self._news, "publication_date"),
+            (self._news, "title"),
+        ):
+            node = Node(NAMESPACE, field, {}, 1, 1)
+            parent.children.append(node)
+            self._fields.append(node)
         self._dates: dict[str, bool] = {}
         # The last entry proved: its publication's name (as the news rules compare it),
         # where the news:news and the news:name start tags stand in its extension text.
@@ -136,22 +154,13 @@ class NewsProof:
     def _clean(self, name: str, language: str, date: str, title: str) -> bool:
         """Whether the news rules report nothing on a news:news holding these values, an
         entry's only one, judged by a checker of its own (``news.Checker.check``)."""
-        from sitemap_lint.fastpath.collect import Collect
-        from sitemap_lint.rules.news import Checker
-
-        ns = self._ns
-        news = Node(ns, "news", {}, 1, 1)
-        publication = Node(ns, "publication", {}, 1, 1)
-        news.children.append(publication)
-        for parent, field, value in (
-            (publication, "name", name),
-            (publication, "language", language),
-            (news, "publication_date", date),
-            (news, "title", title),
-        ):
-            node = Node(ns, field, {}, 1, 1)
-            node.text = value
-            parent.children.append(node)
-        report = Collect()
-        Checker(None).check(news, self._context, report)
+        name_node, language_node, date_node, title_node = self._fields
+        name_node.text, language_node.text, date_node.text, title_node.text = (
+            name,
+            language,
+            date,
+            title,
+        )
+        report = self._collect()
+        self._checker(None).check(self._news, self._context, report)
         return not report.found

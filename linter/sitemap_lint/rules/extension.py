@@ -11,7 +11,7 @@ that count or compare across entries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
 from sitemap_lint.domain.sequence import (
@@ -40,7 +40,7 @@ class ExtensionChecker(Protocol):
 def check_child_order(
     parent: Node,
     namespace: str,
-    sequence: Sequence[Step],
+    sequence: tuple[Step, ...],
     rule: Rule,
     family: str,
     whose: str,
