@@ -83,7 +83,12 @@ class Window(NamedTuple):
 class Bulk:
     """Proves windows of plain entries of one file (``take``), with the verdicts of
     ``FastPath``'s caches: ``host``, ``lastmod`` and ``priority`` judge a value they do
-    not hold yet."""
+    not hold yet.
+
+    One class, longer than most: each step of a window (the match, the references read,
+    the verdicts on each column of values, the places) is a method over the same
+    columns, and reads the same state of the file, kept here once: ``FastPath``'s caches
+    and judges, the patterns, the layout's offsets and the window's size."""
 
     def __init__(
         self,
