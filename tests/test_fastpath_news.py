@@ -252,16 +252,19 @@ def test_news_beside_images_and_alternates(monkeypatch, tmp_path, items, proved)
 
 @pytest.mark.parametrize(
     ("beside", "stretches"),
-    [("", [(1, 100, True)]), (IMAGE.format(i=0), [(1, 60, True), (61, 100, True)])],
-    ids=["news-alone", "news-and-image"],
+    [
+        ("", [(1, 100, True)]),
+        (IMAGE.format(i=0), [(1, 100, True)]),
+        (LINK.format(i=0, code="en").replace("article-0", "a"), [(1, 60, True), (61, 100, True)]),
+    ],
+    ids=["news-alone", "news-and-image", "news-and-alternate"],
 )
 def test_the_entries_around_a_news_entry_are_entered_together(
     monkeypatch, tmp_path, beside, stretches
 ):
-    """A run's entries without extension elements are entered in steps over all of
-    them, with an entry whose extension elements are a news:news alone among them; an
-    entry with other extension elements beside it is entered alone, between two
-    stretches."""
+    """A run's entries are entered in steps over all of them, an entry with a news:news
+    (and an image) among them; an entry with hreflang alternates is entered alone,
+    between two stretches (the alternates' records are kept entry by entry)."""
     from typing import Any
 
     from sitemap_lint import fastpath
@@ -274,8 +277,10 @@ def test_the_entries_around_a_news_entry_are_entered_together(
     block = news_block(news_children(0)).replace("N:", "news:")
     plain[60] = f"  <url><loc>https://www.example.com/news/a</loc>{block}{beside}</url>\n"
     image = "http://www.google.com/schemas/sitemap-image/1.1"
+    xhtml = "http://www.w3.org/1999/xhtml"
     head = news_head().replace(
-        f'xmlns:news="{NEWS_NS}">', f'xmlns:news="{NEWS_NS}" xmlns:image="{image}">'
+        f'xmlns:news="{NEWS_NS}">',
+        f'xmlns:news="{NEWS_NS}" xmlns:image="{image}" xmlns:xhtml="{xhtml}">',
     )
     path = write(tmp_path, head + "".join(plain) + "</urlset>\n")
     assert check_both(monkeypatch, path).proved == 100

@@ -976,12 +976,13 @@ class ProvenRun:
         if fast.index:
             self._enter_each(checker, 0, len(entries))
             return len(entries)
-        # The entries with extension elements one at a time, and the stretches between
-        # them together when they are long enough to gain by it (a news:news alone
-        # stands in such a stretch).
-        begin = plain = 0  # what is not entered yet; the stretch without extension elements
+        # The entries with hreflang alternates or deprecated image children one at a
+        # time, and the stretches between them together when they are long enough to
+        # gain by it.
+        begin = plain = 0  # what is not entered yet; the stretch without such entries
+        deprecated = self.deprecated or {}
         for number, extra in enumerate(map(_ENTRY_EXTRA, entries)):
-            if extra is not None and extra is not NEWS_ALONE:
+            if extra is not None and (extra[1] is not None or number in deprecated):
                 if number - plain >= _TOGETHER:
                     self._enter_each(checker, begin, plain)
                     self._enter_plain(checker, plain, number)
@@ -995,8 +996,8 @@ class ProvenRun:
         return len(entries)
 
     def _enter_plain(self, checker: FileChecker, begin: int, end: int) -> None:
-        """Enter ``entries[begin:end]``, none with extension elements but a news:news
-        alone: at once when ``_enter_together`` can, else one at a time."""
+        """Enter ``entries[begin:end]``, none with alternates or deprecated image
+        children: at once when ``_enter_together`` can, else one at a time."""
         if begin >= end:
             return
         fast = self.fast
@@ -1010,9 +1011,10 @@ class ProvenRun:
         """Enter ``entries[begin:end]`` at once, each step over all of them, when none can
         make a finding but for its raw "&", its loc outside ASCII, its lastmod the date
         rules report or its changefreq or priority their checks report (reported first,
-        in the entries' order), or its news:news alone (handed to the news checker last,
-        in the entries' order): none has other
-        extension elements, no two share a URL (with each other or an earlier entry),
+        in the entries' order), or its news:news (handed to the news checker last, in
+        the entries' order): none has alternates or deprecated image children (the
+        checkers of the others' extension elements are made in the order they first
+        appear), no two share a URL (with each other or an earlier entry),
         and each is on the origin (and in the directory) the scope check already knows.
         False, having changed nothing, when that does not hold."""
         fast = self.fast
@@ -1105,6 +1107,10 @@ class ProvenRun:
                 map(_ENTRY_MOMENT, entries), map(_ENTRY_VALUES, entries), strict=True
             ):
                 stats.add_values(moment, *values)
+        made = fast.made
+        for extra in dict.fromkeys(filter(None, map(_ENTRY_EXTRA, entries))):
+            if extra[0] not in made:
+                fast.make(extra[0], checker)
         if self.news is not None:
             self._enter_news(checker, begin, end)
         return True
@@ -1118,8 +1124,6 @@ class ProvenRun:
         findings = checker.sink.findings
         first = checker.entry_index + 1
         for number in _within(list(news), begin, end):
-            if "n" not in fast.made:
-                fast.make("n", checker)
             url, _scheme, _host, _path, _moment, here, start, _extra, _values = self.entries[number]
             pointed = _entry_node(
                 fast.entry, start, first + number, here >> 32, here & 0xFFFFFFFF, url
