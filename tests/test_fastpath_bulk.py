@@ -566,12 +566,12 @@ def test_an_entry_on_the_line_of_the_one_before_ends_a_window_after_comments(
 
 
 @pytest.mark.parametrize("name", ["news", "image", "xhtml-link", "video"])
-def test_windows_stop_at_each_entry_with_extension_elements(
+def test_windows_take_entries_with_extension_elements(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
 ) -> None:
-    """In a file with extension namespaces, the windows take the plain entries between
-    those with extension elements (news: one in 50, each a news:news alone, which the
-    windows take too; the others: one in 10)."""
+    """In a file with extension namespaces, the windows take the entries with
+    extension elements and the plain ones between them (news: one in 50; the others:
+    one in 3)."""
     extended = shapes.text(shapes.SHAPES[name], 160).split("</url>")
     if name != "news":  # every tenth entry of the shape, the others plain
         plain = shapes.text(shapes.SHAPES["pretty"], 160).split("</url>")
@@ -717,13 +717,13 @@ def news_windows_sitemap(layout: str, odd: float, seed: int, gaps: bool = False)
 )
 @pytest.mark.parametrize("odd", [0.0, 0.2], ids=["clean", "odd"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_entries_with_a_news_alone_are_taken_in_windows(
+def test_entries_with_a_news_element_are_taken_in_windows(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, odd: float, seed: int
 ) -> None:
-    """An entry whose extension elements are a news:news alone, proved, is taken in a
-    window, with the places of its news:news and news:name start tags; one with a defect
-    in it, an image beside it or a comment in it ends the window (the loop takes it), as
-    does each one after a comment of its own (its places are the loop's to count)."""
+    """An entry with a proved news:news (an image, a comment or an instruction beside
+    it or not) is taken in a window, with the places of its news:news and news:name
+    start tags; one with a defect in the news:news ends the window (the loop takes it),
+    as does each one after a comment of its own (its places are the loop's to count)."""
     name = layout.removesuffix("-gaps")
     path = tmp_path / "sitemap.xml"
     path.write_text(news_windows_sitemap(name, odd, seed, layout != name), encoding="utf-8")
@@ -740,3 +740,73 @@ def test_entries_with_a_news_alone_are_taken_in_windows(
     same_entries(monkeypatch, path)
     if layout == name:
         assert news_taken[0] >= (20 if odd else 45)  # (of 50)
+
+
+EXTENDED_HEAD = (
+    f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+    ' xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"'
+    ' xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"'
+    f' xmlns:news="{NEWS_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">'
+)
+
+
+def extended_sitemap(layout: str, seed: int) -> str:
+    """Entries in one layout with extension elements of every kind, alone or together,
+    clean or not: images (some with a caption, deprecated), videos (some with a
+    defect), a news:news, hreflang alternates, and plain entries between them."""
+    rng = random.Random(seed)
+    before, inside, between, end = LAYOUTS[layout]
+    entries = []
+    for i in range(150):
+        page = f"https://www.example.com/p/{i}"
+        items = []
+        for _ in range(rng.choice([0, 0, 1, 1, 2])):
+            kind = rng.choice(["image", "video", "news", "link"] * 4 + ["caption", "bad-video"])
+            if kind == "image":
+                items.append(IMAGE.format(i=f"{i}-{len(items)}"))
+            elif kind == "caption":
+                items.append(
+                    f"<image:image><image:loc>https://cdn.example.com/{i}.png</image:loc>"
+                    "<image:caption>A caption</image:caption></image:image>"
+                )
+            elif kind in ("video", "bad-video"):
+                thumbnail = f"https://cdn.example.com/v{i}.jpg"
+                content = page if kind == "bad-video" else f"https://cdn.example.com/v{i}.mp4"
+                items.append(
+                    f"<video:video><video:thumbnail_loc>{thumbnail}</video:thumbnail_loc>"
+                    f"<video:title>Part {i}</video:title>"
+                    "<video:description>Three chords.</video:description>"
+                    f"<video:content_loc>{content}</video:content_loc></video:video>"
+                )
+            elif kind == "news":
+                items.append(news_block(news_children(i), "").replace("N:", "news:"))
+            else:
+                items.append(f'<xhtml:link rel="alternate" hreflang="en" href="{page}"/>')
+        fields = [f"<loc>{page}</loc>", *items]
+        entries.append(f"{before}<url>{inside}{between.join(fields)}{end}</url>")
+    return EXTENDED_HEAD + "".join(entries) + "\n</urlset>\n"
+
+
+@pytest.mark.parametrize("layout", ["pretty", "one-line", "tabs", "loc-inline"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_entries_with_extension_elements_of_every_kind_in_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, seed: int
+) -> None:
+    """The windows take the entries whose extension elements are proved (images,
+    videos, news, alternates, and several together), with their facts as the loop makes
+    them; an image with a deprecated child or a video with a defect ends a window."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(extended_sitemap(layout, seed), encoding="utf-8")
+    extended = [0]
+    original = bulk.Bulk.take
+
+    def take(self: bulk.Bulk, *args: Any) -> Any:
+        window = original(self, *args)
+        if window is not None:
+            extended[0] += sum(entry[7] is not None for entry in window.entries)
+        return window
+
+    compare(monkeypatch, path)
+    monkeypatch.setattr(bulk.Bulk, "take", take)  # (counting the run with windows)
+    same_entries(monkeypatch, path)
+    assert extended[0] >= 15  # (of about 90, the windows stopping at the others)

@@ -894,9 +894,6 @@ _Extra = tuple[str, "tuple[tuple[str, str], ...] | None"]
 # them (None when missing) and the hreflang codes of the entry's xhtml:links.
 _Values = tuple["str | None", "str | None", "str | None", tuple[str, ...]]
 _Entry = tuple[str, str, str, str, "datetime | None", int, int, "_Extra | None", "_Values | None"]
-# The extra of an entry whose extension elements are a proved news:news alone: such
-# entries are entered together with plain ones (``ProvenRun._enter_together``).
-NEWS_ALONE: _Extra = ("n", None)
 # Each field of the entries, for a step over all of a run's entries.
 _ENTRY_URL, _ENTRY_SCHEME, _ENTRY_HOST, _ENTRY_PATH, _ENTRY_MOMENT, _ENTRY_HERE = map(
     itemgetter, range(6)
@@ -2175,7 +2172,10 @@ class FastPath:
         """The facts of an entry's extension elements (``text[start:end]``, matched by
         the entry pattern), when each passes every rule and the schema; else
         _NOT_PROVED. Every URL there was matched by ``_EXT_URL`` whole."""
-        ext = text[start:end]
+        return self._extension_facts(text[start:end], url)
+
+    def _extension_facts(self, ext: str, url: str) -> Any:
+        """``_extensions`` of the extension elements ``ext`` of the entry of ``url``."""
         if self.deprecated:
             self.deprecated.clear()
         video = self._video
@@ -2196,7 +2196,7 @@ class FastPath:
         begin, end = found
         before, after = ext[:begin], ext[end:]
         if not (before.strip() or after.strip()):
-            return NEWS_ALONE
+            return ("n", None)
         if self._items is None:
             return _NOT_PROVED  # (a comment or instruction beside it, and no other items)
         others = self._other_extras(before + " " * (end - begin) + after, url)
@@ -2207,18 +2207,23 @@ class FastPath:
             before = _SPECIAL.pattern.sub("", before)  # (no item stands in them)
         return (kinds + "n" if before.strip() else "n" + kinds, links)
 
-    def _news_alone(self, ext: str) -> tuple[str, int, int] | None:
-        """When an entry's extension elements (``ext``) are a news:news alone that
-        ``_with_news`` proves: its publication's name and the offsets in ``ext`` of its
-        news:news and news:name start tags (``NewsProof.find``); else None."""
-        news = self._news
-        video = self._video
-        if news is None or (video is not None and video.tag in ext):
+    def _window_extras(self, ext: str, url: str) -> tuple[Any, Any] | None:
+        """``_extensions`` of an entry that a window of ``fastpath.bulk`` reads, its
+        extension elements ``ext`` and its loc ``url``: their facts and, with a
+        news:news, its publication's name and the offsets in ``ext`` of its news:news and
+        news:name start tags (else None); None when they are not proved, or hold images
+        with deprecated children (whose places the loop counts)."""
+        titled = self._titled
+        if titled and (titled[0] in ext or titled[1] in ext):
+            return None  # (an image:caption or image:title: deprecated)
+        extra = self._extension_facts(ext, url)
+        if extra is _NOT_PROVED or self.deprecated:
             return None
-        found = news.find(ext)
-        if found is None or ext[: found[0]].strip() or ext[found[1] :].strip():
-            return None
-        return news.name, news.news_at, news.name_at
+        if "n" in extra[0]:
+            news = self._news
+            assert news is not None  # (the kind of its extras)
+            return extra, (news.name, news.news_at, news.name_at)
+        return extra, None
 
     def _other_extras(self, ext: str, url: str) -> Any:
         """``_extensions`` of images and alternates."""
@@ -2584,7 +2589,7 @@ class FastPath:
                 (self._dated_moments, self._dated_moment) if self._dated else None,
                 _REPORTED,
                 self._iri,
-                None if self._news is None else (self._news.tag, self._news_alone, NEWS_ALONE),
+                self._window_extras if self._plain_line is not None else None,
             )
         return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
 

@@ -11,12 +11,14 @@ places follow from the layout: each loc's line from the lines of the entries bef
 are read as the loop reads them, all of a window's at once. In a file of long URLs
 (``fastpath._LONG_LOC``) the locs' characters are checked as the loop checks them, and
 their queries cut off their paths. Comments and instructions before each entry's tag
-may differ from entry to entry (the lines they take are counted). An entry whose
-extension elements are a news:news alone that ``fastpath.news`` proves is taken, with
-the places of its news:news and news:name start tags (placed from the loc's; not where
-each entry has a gap of its own). In a file with extension namespaces, once a window
-stops at an entry with other extension elements, the windows' pattern is one without
-them (its ``findall`` stops at such an entry). A
+may differ from entry to entry (the lines they take are counted). An entry with
+extension elements is taken when the fast path proves them (``FastPath._window_extras``:
+images without deprecated children, hreflang alternates, videos, a news:news), with
+their facts; a news:news with the places of its news:news and news:name start tags
+(placed from the loc's; not where each entry has a gap of its own). In a file with
+extension namespaces, once a window stops at an entry with extension elements before
+any was taken, the windows' pattern is one without them (its ``findall`` stops at such
+an entry). A
 lastmod the date rules report, and a changefreq or priority its check reports, are
 taken as the loop takes them, with the findings of their checks (reported in place
 when the run is entered), their start tags placed from the loc's: not in an entry
@@ -25,7 +27,7 @@ rules report once (UR011) is taken with its parts, where no reference was read i
 window and the URLs are short. Anything else, and the window is left to the loop,
 entry by entry: another loc outside ASCII, a loc with ``#``, with an ``&`` that starts
 no reference or with an escape that is not in normal form, a value in CDATA,
-other extension elements, a comment or instruction between an entry's tag and its loc, a
+extension elements not proved, a comment or instruction between an entry's tag and its loc, a
 layout that changes. The entries made are those the loop makes of the same text
 (``tests/test_fastpath_bulk.py`` holds them equal).
 """
@@ -74,9 +76,9 @@ class Window(NamedTuple):
     # The entries whose loc holds characters outside ASCII (one UR011 each), by their
     # number in ``entries``: the loc's parts (``FastPath._iri``, ``ProvenRun.iris``).
     iris: dict[int, re.Match[str]] | None = None
-    # The entries whose extension elements are a news:news alone, proved
-    # (``FastPath._news_alone``), by their number in ``entries``: its publication's
-    # name and the places of its news:news and news:name start tags (``ProvenRun.news``).
+    # The entries with a proved news:news (``FastPath._window_extras``), by their
+    # number in ``entries``: its publication's name and the places of its news:news and
+    # news:name start tags (``ProvenRun.news``).
     news: dict[int, tuple[str, int, int]] | None = None
 
 
@@ -117,7 +119,7 @@ class Bulk:
         dated: tuple[dict[str, Any], Callable[[str], Any]] | None = None,
         reported: object = None,
         iri: Callable[[str], re.Match[str] | None] | None = None,
-        news: tuple[str, Callable[[str], tuple[str, int, int] | None], object] | None = None,
+        extras: Callable[[str, str], tuple[Any, Any] | None] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
@@ -159,16 +161,14 @@ class Bulk:
         # The parts of a loc outside ASCII that the URL rules report once (UR011) and
         # nothing else on, else None (``FastPath._iri``; None: no such loc is taken).
         self._iri = iri
-        # The news:news start tag; what gives an entry's extension elements, when they
-        # are a news:news alone that the news rules report nothing on: its
-        # publication's name and the offsets of its news:news and news:name start tags
-        # in them, else None (``FastPath._news_alone``; None: such an entry ends a
-        # window); and such an entry's extension facts (``fastpath.NEWS_ALONE``).
-        self._news_tag = ""
-        self._news: Callable[[str], tuple[str, int, int] | None] | None = None
-        self._news_extra: object = None
-        if news is not None:
-            self._news_tag, self._news, self._news_extra = news
+        # What gives the facts of an entry's extension elements and of its news:news
+        # (``FastPath._window_extras``), given them and the entry's loc, when they are
+        # proved and the windows may take them; else None (None: such an entry ends a
+        # window).
+        self._extras = extras
+        # Whether a window took an entry with extension elements (the windows' pattern
+        # then keeps them).
+        self.extended = False
         # The start tags of the fields whose values may be reported, with the prefix.
         prefix = loc_opener[: -len("loc>")]
         self._field_tags = {
@@ -207,8 +207,9 @@ class Bulk:
         columns = list(zip(*found, strict=True))
         referred = self._read_references(columns)
         iris: dict[int, re.Match[str]] = {}
+        extended: dict[int, Any] = {}
         news: dict[int, tuple[str, int, int]] = {}
-        count, moments, reported = self._proved(columns, len(found), referred, iris, news)
+        count, moments, reported = self._proved(columns, len(found), referred, iris, extended, news)
         if reported and _MARKUP.search(text, start, window_end) is not None:
             count = self._placeable(columns[0], reported, count)
         if news and min(news) < count:
@@ -245,12 +246,14 @@ class Bulk:
         if iris and max(iris) >= placed:
             iris = {number: parts for number, parts in iris.items() if number < placed}
         extras: Any = repeat(None, placed)
+        if extended and min(extended) < placed:
+            self.extended = True
+            extras = [None] * placed
+            for number, extra in extended.items():
+                if number < placed:
+                    extras[number] = extra
         if news:
             news = self._news_places(columns, news, placed, loc_places)
-            if news:
-                extras = [None] * placed
-                for number in news:
-                    extras[number] = self._news_extra
         return Window(
             list(
                 zip(
@@ -377,13 +380,15 @@ class Bulk:
         count: int,
         referred: bool,
         iris: dict[int, re.Match[str]],
+        extended: dict[int, Any],
         news: dict[int, tuple[str, int, int]],
     ) -> tuple[int, list[Any], dict[str, list[int]]]:
         """How many entries (their groups by ``columns``; ``referred``: the locs' ``&amp;``
         read) from the first on are proved by their values, the moments of the lastmods
         among them, and the numbers of the entries whose field's value is proved with
         the findings of its check, by field; the parts of their locs outside ASCII go
-        to ``iris``, the facts of their news:news alone to ``news``."""
+        to ``iris``, the facts of their extension elements to ``extended``, those of
+        their news:news to ``news``."""
         (
             _all,
             _s,
@@ -401,20 +406,20 @@ class Bulk:
         if any(cdatas):  # (empty where not written)
             count = list(map(bool, cdatas)).index(True)
         if any(extensions):
-            extended = self._extended(extensions, count, news)
+            refused = self._extended(extensions, urls, count, extended, news)
             if (
-                extended >= MIN_ENTRIES
+                refused >= MIN_ENTRIES
                 and self._plain is not None
-                and extended < count
-                and not (self._news_tag and self._news_tag in extensions[extended])
+                and refused < count
+                and not self.extended
             ):
-                # Plain entries up to one with extension elements (not a news:news,
-                # which the next ones may hold alone): from now on the windows' pattern
-                # stops at such an entry (its matching, not the window's end).
+                # Plain entries up to one with extension elements, none taken yet: from
+                # now on the windows' pattern stops at such an entry (its matching, not
+                # the window's end).
                 self._findall = self._plain().findall
                 self._plain = None
                 self.plain_only = True
-            count = min(count, extended)
+            count = min(count, refused)
         count = self._plain_urls(urls, count, referred, iris)
         count = self._known_hosts(hosts, count)
         moments = self._verdicts(lastmods[:count], self._lastmods, self._lastmod)
@@ -446,19 +451,26 @@ class Bulk:
         return count, moments, reported
 
     def _extended(
-        self, extensions: tuple[str, ...], count: int, news: dict[int, tuple[str, int, int]]
+        self,
+        extensions: tuple[str, ...],
+        urls: tuple[str, ...],
+        count: int,
+        extended: dict[int, Any],
+        news: dict[int, tuple[str, int, int]],
     ) -> int:
         """The number of the first of the first ``count`` entries whose extension
-        elements (``extensions``: their text, empty where none) are not a news:news
-        alone that ``_news`` proves (its facts put in ``news`` by the entry's number),
-        else ``count``."""
+        elements (``extensions``: their text, empty where none; ``urls``: the entries'
+        locs) ``_extras`` does not prove, else ``count``; the facts of those it proves
+        go to ``extended`` and ``news`` by the entry's number."""
         numbers = compress(count_from(), map(bool, extensions[:count]))
-        prove = self._news
+        prove = self._extras
         for number in numbers:
-            found = None if prove is None else prove(extensions[number])
+            found = None if prove is None else prove(extensions[number], urls[number])
             if found is None:
                 return number
-            news[number] = found
+            extended[number], facts = found
+            if facts is not None:
+                news[number] = facts
         return count
 
     def _dated_lastmods(

@@ -29,8 +29,8 @@ handed to the file's news checker when expat reaches the run
 (``news.Checker.enter_proved``), in document order, with the places of the
 ``news:news`` and ``news:name`` start tags: a name that differs from the first one,
 and the 1,001st ``news:news``, are reported and pointed at as the full checker would.
-An entry whose only extension element is such a ``news:news`` is taken by the windows
-of ``fastpath.bulk`` too, and entered with the plain entries around it.
+An entry with such a ``news:news`` is taken by the windows of ``fastpath.bulk`` too,
+and entered with the entries around it.
 The schema takes such an element: strings, the language's pattern, a date or dateTime.
 """
 
