@@ -193,6 +193,7 @@ def _entries(
             (run.values or {}).get(number),
             _groups((run.iris or {}).get(number)),
             (run.news or {}).get(number),
+            (run.deprecated or {}).get(number),
         )
         for run in runs
         for number, entry in enumerate(run.entries)
@@ -792,9 +793,9 @@ def extended_sitemap(layout: str, seed: int) -> str:
 def test_entries_with_extension_elements_of_every_kind_in_windows(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, layout: str, seed: int
 ) -> None:
-    """The windows take the entries whose extension elements are proved (images,
-    videos, news, alternates, and several together), with their facts as the loop makes
-    them; an image with a deprecated child or a video with a defect ends a window."""
+    """The windows take the entries whose extension elements are proved (images, some
+    with deprecated children, videos, news, alternates, and several together), with
+    their facts and places as the loop makes them; a video with a defect ends a window."""
     path = tmp_path / "sitemap.xml"
     path.write_text(extended_sitemap(layout, seed), encoding="utf-8")
     extended = [0]

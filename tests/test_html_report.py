@@ -652,8 +652,14 @@ def requested_urls(driver: Any) -> list[str]:
 
 
 def open_page(driver: Any, page: Path) -> None:
+    from selenium.webdriver.support.wait import WebDriverWait
+
     driver.get(page.as_uri())
-    assert driver.execute_script("return document.readyState") == "complete"
+    # (A page of several megabytes may still be parsed when a loaded machine's
+    # ChromeDriver returns: the load is waited for, with a bound.)
+    WebDriverWait(driver, 120, poll_frequency=0.2).until(
+        lambda session: session.execute_script("return document.readyState") == "complete"
+    )
     problems = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
     assert problems == []
     assert set(requested_urls(driver)) == {page.as_uri()}

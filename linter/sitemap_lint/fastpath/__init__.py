@@ -973,13 +973,11 @@ class ProvenRun:
         if fast.index:
             self._enter_each(checker, 0, len(entries))
             return len(entries)
-        # The entries with hreflang alternates or deprecated image children one at a
-        # time, and the stretches between them together when they are long enough to
-        # gain by it.
+        # The entries with hreflang alternates one at a time, and the stretches between
+        # them together when they are long enough to gain by it.
         begin = plain = 0  # what is not entered yet; the stretch without such entries
-        deprecated = self.deprecated or {}
         for number, extra in enumerate(map(_ENTRY_EXTRA, entries)):
-            if extra is not None and (extra[1] is not None or number in deprecated):
+            if extra is not None and extra[1] is not None:
                 if number - plain >= _TOGETHER:
                     self._enter_each(checker, begin, plain)
                     self._enter_plain(checker, plain, number)
@@ -993,8 +991,8 @@ class ProvenRun:
         return len(entries)
 
     def _enter_plain(self, checker: FileChecker, begin: int, end: int) -> None:
-        """Enter ``entries[begin:end]``, none with alternates or deprecated image
-        children: at once when ``_enter_together`` can, else one at a time."""
+        """Enter ``entries[begin:end]``, none with alternates: at once when
+        ``_enter_together`` can, else one at a time."""
         if begin >= end:
             return
         fast = self.fast
@@ -1008,8 +1006,8 @@ class ProvenRun:
         """Enter ``entries[begin:end]`` at once, each step over all of them, when none can
         make a finding but for its raw "&", its loc outside ASCII, its lastmod the date
         rules report or its changefreq or priority their checks report (reported first,
-        in the entries' order), or its news:news (handed to the news checker last, in
-        the entries' order): none has alternates or deprecated image children (the
+        in the entries' order), its news:news (handed to the news checker after them)
+        or its images' deprecated children (reported last): none has alternates (the
         checkers of the others' extension elements are made in the order they first
         appear), no two share a URL (with each other or an earlier entry),
         and each is on the origin (and in the directory) the scope check already knows.
@@ -1110,6 +1108,10 @@ class ProvenRun:
                 fast.make(extra[0], checker)
         if self.news is not None:
             self._enter_news(checker, begin, end)
+        deprecated = self.deprecated
+        if deprecated is not None:  # (each finding names its element)
+            for number in _within(list(deprecated), begin, end):
+                fast.report_deprecated(first + number, deprecated[number])
         return True
 
     def _enter_news(self, checker: FileChecker, begin: int, end: int) -> None:
@@ -2017,6 +2019,11 @@ class FastPath:
                                 run.news = {}
                             for number, facts in window.news.items():
                                 run.news[first + number] = facts
+                        if window.deprecated is not None:
+                            if run.deprecated is None:
+                                run.deprecated = {}
+                            for number, images in window.deprecated.items():
+                                run.deprecated[first + number] = images
                         entries.extend(window.entries)
                         bound += len(window.entries)
                         position = run_end = counted_at = window.end
@@ -2207,23 +2214,22 @@ class FastPath:
             before = _SPECIAL.pattern.sub("", before)  # (no item stands in them)
         return (kinds + "n" if before.strip() else "n" + kinds, links)
 
-    def _window_extras(self, ext: str, url: str) -> tuple[Any, Any] | None:
+    def _window_extras(self, ext: str, url: str) -> tuple[Any, Any, Any] | None:
         """``_extensions`` of an entry that a window of ``fastpath.bulk`` reads, its
-        extension elements ``ext`` and its loc ``url``: their facts and, with a
-        news:news, its publication's name and the offsets in ``ext`` of its news:news and
-        news:name start tags (else None); None when they are not proved, or hold images
-        with deprecated children (whose places the loop counts)."""
-        titled = self._titled
-        if titled and (titled[0] in ext or titled[1] in ext):
-            return None  # (an image:caption or image:title: deprecated)
+        extension elements ``ext`` and its loc ``url``, when they are proved: their
+        facts; with a news:news, its publication's name and the offsets in ``ext`` of its
+        news:news and news:name start tags (else None); with images' deprecated
+        children, what ``deprecated`` holds of them, their offsets in ``ext`` (else
+        None). None when they are not proved."""
         extra = self._extension_facts(ext, url)
-        if extra is _NOT_PROVED or self.deprecated:
+        if extra is _NOT_PROVED:
             return None
+        news = None
         if "n" in extra[0]:
-            news = self._news
-            assert news is not None  # (the kind of its extras)
-            return extra, (news.name, news.news_at, news.name_at)
-        return extra, None
+            proof = self._news
+            assert proof is not None  # (the kind of its extras)
+            news = (proof.name, proof.news_at, proof.name_at)
+        return extra, news, list(self.deprecated) if self.deprecated else None
 
     def _other_extras(self, ext: str, url: str) -> Any:
         """``_extensions`` of images and alternates."""

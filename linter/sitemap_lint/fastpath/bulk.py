@@ -13,9 +13,10 @@ are read as the loop reads them, all of a window's at once. In a file of long UR
 their queries cut off their paths. Comments and instructions before each entry's tag
 may differ from entry to entry (the lines they take are counted). An entry with
 extension elements is taken when the fast path proves them (``FastPath._window_extras``:
-images without deprecated children, hreflang alternates, videos, a news:news), with
-their facts; a news:news with the places of its news:news and news:name start tags
-(placed from the loc's; not where each entry has a gap of its own). In a file with
+images, hreflang alternates, videos, a news:news), with their facts; a news:news with
+the places of its news:news and news:name start tags, images' deprecated children
+(caption, title) with theirs and their image's (placed from the loc's; not where each
+entry has a gap of its own). In a file with
 extension namespaces, once a window stops at an entry with extension elements before
 any was taken, the windows' pattern is one without them (its ``findall`` stops at such
 an entry). A
@@ -80,6 +81,10 @@ class Window(NamedTuple):
     # number in ``entries``: its publication's name and the places of its news:news and
     # news:name start tags (``ProvenRun.news``).
     news: dict[int, tuple[str, int, int]] | None = None
+    # The entries with images' deprecated children (``FastPath._window_extras``), by
+    # their number in ``entries``: each image's number, the place of its start tag and
+    # its children's names and places (``ProvenRun.deprecated``).
+    deprecated: dict[int, list[tuple[int, int, tuple[tuple[str, int], ...]]]] | None = None
 
 
 class Bulk:
@@ -119,7 +124,7 @@ class Bulk:
         dated: tuple[dict[str, Any], Callable[[str], Any]] | None = None,
         reported: object = None,
         iri: Callable[[str], re.Match[str] | None] | None = None,
-        extras: Callable[[str, str], tuple[Any, Any] | None] | None = None,
+        extras: Callable[[str, str], tuple[Any, Any, Any] | None] | None = None,
     ) -> None:
         # An entry, or else the rest of the window (which ends the matches: the entries
         # taken are those that follow one another from the window's start).
@@ -161,9 +166,9 @@ class Bulk:
         # The parts of a loc outside ASCII that the URL rules report once (UR011) and
         # nothing else on, else None (``FastPath._iri``; None: no such loc is taken).
         self._iri = iri
-        # What gives the facts of an entry's extension elements and of its news:news
-        # (``FastPath._window_extras``), given them and the entry's loc, when they are
-        # proved and the windows may take them; else None (None: such an entry ends a
+        # What gives the facts of an entry's extension elements, of its news:news and of
+        # its images' deprecated children (``FastPath._window_extras``), given them and
+        # the entry's loc, when they are proved; else None (None: such an entry ends a
         # window).
         self._extras = extras
         # Whether a window took an entry with extension elements (the windows' pattern
@@ -208,14 +213,16 @@ class Bulk:
         referred = self._read_references(columns)
         iris: dict[int, re.Match[str]] = {}
         extended: dict[int, Any] = {}
-        news: dict[int, tuple[str, int, int]] = {}
-        count, moments, reported = self._proved(columns, len(found), referred, iris, extended, news)
+        placing: dict[int, tuple[Any, Any]] = {}  # (news, deprecated children) by entry
+        count, moments, reported = self._proved(
+            columns, len(found), referred, iris, extended, placing
+        )
         if reported and _MARKUP.search(text, start, window_end) is not None:
             count = self._placeable(columns[0], reported, count)
-        if news and min(news) < count:
+        if placing and min(placing) < count:
             before = columns[0][0].partition(self._loc_opener)[0]
             if "<!" in before or "<?" in before:  # (each entry's loc after a gap of its own)
-                count = min(news)
+                count = min(placing)
         places = None
         if count >= MIN_ENTRIES:
             alls = columns[0]
@@ -252,8 +259,9 @@ class Bulk:
             for number, extra in extended.items():
                 if number < placed:
                     extras[number] = extra
-        if news:
-            news = self._news_places(columns, news, placed, loc_places)
+        news = deprecated = None
+        if placing and min(placing) < placed:
+            news, deprecated = self._extension_places(columns, placing, placed, loc_places)
         return Window(
             list(
                 zip(
@@ -272,40 +280,43 @@ class Bulk:
             begin,
             values,
             iris or None,
-            news or None,
+            news,
+            deprecated,
         )
 
-    def _news_places(
+    def _extension_places(
         self,
         columns: list[tuple[str, ...]],
-        news: dict[int, tuple[str, int, int]],
+        placing: dict[int, tuple[Any, Any]],
         placed: int,
         loc_places: Any,
-    ) -> dict[int, tuple[str, int, int]]:
-        """The news of the first ``placed`` entries (``news``: the offsets of their
-        news:news and news:name start tags in their extension text), each with the
-        places of those tags (line << 32 | column), as the loop places them: from the
-        entry's loc tag, at the same offset in each entry's text."""
+    ) -> tuple[Any, Any]:
+        """The news and images' deprecated children of the first ``placed`` entries
+        (``placing``: their offsets in the entry's extension text), with the places of
+        their start tags (line << 32 | column) for the offsets, as the loop places them:
+        from the entry's loc tag, at the same offset in each entry's text. (None where
+        there is none.)"""
         alls, extensions = columns[0], columns[10]
         loc_at = len(alls[0].partition(self._loc_opener)[0])
-        placed_news: dict[int, tuple[str, int, int]] = {}
-        for number, (name, news_at, name_at) in news.items():
+        news: dict[int, tuple[str, int, int]] = {}
+        deprecated: dict[int, list[tuple[int, int, tuple[tuple[str, int], ...]]]] = {}
+        for number, (facts, images) in placing.items():
             if number >= placed:
                 break
             entry = alls[number]
             # (The extension text ends the entry but for white space and its end tag.)
-            ext_at = entry.rfind(extensions[number])
-            loc = loc_places[number]
-            spots = []
-            for offset in (news_at, name_at):
-                at = ext_at + offset
-                breaks = entry.count("\n", loc_at, at)
-                if breaks:
-                    spots.append(((loc >> 32) + breaks) << 32 | at - entry.rfind("\n", loc_at, at))
-                else:
-                    spots.append(loc + at - loc_at)
-            placed_news[number] = (name, spots[0], spots[1])
-        return placed_news
+            place = partial(
+                _place, entry, loc_at, int(loc_places[number]), entry.rfind(extensions[number])
+            )
+            if facts is not None:
+                name, news_at, name_at = facts
+                news[number] = (name, place(news_at), place(name_at))
+            if images is not None:
+                deprecated[number] = [
+                    (image, place(image_at), tuple((child, place(at)) for child, at in spans))
+                    for image, image_at, spans in images
+                ]
+        return news or None, deprecated or None
 
     def _reported_places(
         self,
@@ -381,14 +392,14 @@ class Bulk:
         referred: bool,
         iris: dict[int, re.Match[str]],
         extended: dict[int, Any],
-        news: dict[int, tuple[str, int, int]],
+        placing: dict[int, tuple[Any, Any]],
     ) -> tuple[int, list[Any], dict[str, list[int]]]:
         """How many entries (their groups by ``columns``; ``referred``: the locs' ``&amp;``
         read) from the first on are proved by their values, the moments of the lastmods
         among them, and the numbers of the entries whose field's value is proved with
         the findings of its check, by field; the parts of their locs outside ASCII go
         to ``iris``, the facts of their extension elements to ``extended``, those of
-        their news:news to ``news``."""
+        their news:news and images' deprecated children to ``placing``."""
         (
             _all,
             _s,
@@ -406,7 +417,7 @@ class Bulk:
         if any(cdatas):  # (empty where not written)
             count = list(map(bool, cdatas)).index(True)
         if any(extensions):
-            refused = self._extended(extensions, urls, count, extended, news)
+            refused = self._extended(extensions, urls, count, extended, placing)
             if (
                 refused >= MIN_ENTRIES
                 and self._plain is not None
@@ -456,21 +467,22 @@ class Bulk:
         urls: tuple[str, ...],
         count: int,
         extended: dict[int, Any],
-        news: dict[int, tuple[str, int, int]],
+        placing: dict[int, tuple[Any, Any]],
     ) -> int:
         """The number of the first of the first ``count`` entries whose extension
         elements (``extensions``: their text, empty where none; ``urls``: the entries'
         locs) ``_extras`` does not prove, else ``count``; the facts of those it proves
-        go to ``extended`` and ``news`` by the entry's number."""
+        go to ``extended``, and those of their news:news and images' deprecated
+        children, to be placed, to ``placing`` by the entry's number."""
         numbers = compress(count_from(), map(bool, extensions[:count]))
         prove = self._extras
         for number in numbers:
             found = None if prove is None else prove(extensions[number], urls[number])
             if found is None:
                 return number
-            extended[number], facts = found
-            if facts is not None:
-                news[number] = facts
+            extended[number], news, deprecated = found
+            if news is not None or deprecated is not None:
+                placing[number] = (news, deprecated)
         return count
 
     def _dated_lastmods(
@@ -797,6 +809,16 @@ class Bulk:
         entries = list(map(add, starts, repeat(base + before.find(self._opener))))
         locs = list(map(add, starts, repeat(base + len(before))))
         return entries, locs, ends[count], line, line_begin, count
+
+
+def _place(entry: str, loc_at: int, loc: int, ext_at: int, offset: int) -> int:
+    """The place (line << 32 | column) of ``entry[ext_at + offset]``, its loc tag
+    standing at ``entry[loc_at]`` at the place ``loc``."""
+    at = ext_at + offset
+    breaks = entry.count("\n", loc_at, at)
+    if breaks:
+        return ((loc >> 32) + breaks) << 32 | at - entry.rfind("\n", loc_at, at)
+    return loc + at - loc_at
 
 
 def references_in(reference_name: str) -> Callable[[str], list[str]]:
