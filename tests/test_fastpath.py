@@ -226,6 +226,29 @@ def index(count: int) -> str:
     return INDEX_HEAD + entries + "</sitemapindex>\n"
 
 
+def entered_stretches(monkeypatch: pytest.MonkeyPatch, path: Path) -> list[tuple[int, int, bool]]:
+    """The stretches of each run's entries that the fast path entered in steps over all
+    of them (``ProvenRun._enter_together``): (first, end, whether it could)."""
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+
+    entered: list[tuple[int, int, bool]] = []
+    original = fastpath.ProvenRun._enter_together
+
+    def record(self: fastpath.ProvenRun, checker: Any, begin: int, end: int) -> bool:
+        entered.append((begin, end, original(self, checker, begin, end)))
+        return entered[-1][2]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(fastpath.ProvenRun, "_enter_together", record)
+        patch.setattr(fastpath, "SMALL", 0)
+        patch.setenv(fastpath.ENV, "1")
+        check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    return entered
+
+
 def write(tmp_path: Path, text: str | bytes, name: str = "sitemap.xml") -> Path:
     path = tmp_path / name
     path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)

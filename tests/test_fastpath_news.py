@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.test_fastpath import NS, assert_same_json, check_both, write
+from tests.test_fastpath import NS, assert_same_json, check_both, entered_stretches, write
 
 NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
 # tests.helpers.NOW is 2025-06-01T00:00:00Z: articles of the day before are fresh.
@@ -265,14 +265,6 @@ def test_the_entries_around_a_news_entry_are_entered_together(
     """A run's entries are entered in steps over all of them, an entry with a news:news
     (and an image) among them; an entry with hreflang alternates is entered alone,
     between two stretches (the alternates' records are kept entry by entry)."""
-    from typing import Any
-
-    from sitemap_lint import fastpath
-    from sitemap_lint.engine.checker import check_source
-    from sitemap_lint.inputs.reader import Source
-    from sitemap_lint.settings.options import Options
-    from tests.helpers import NOW, engine
-
     plain = [f"  <url><loc>https://www.example.com/p/{i}</loc></url>\n" for i in range(100)]
     block = news_block(news_children(0)).replace("N:", "news:")
     plain[60] = f"  <url><loc>https://www.example.com/news/a</loc>{block}{beside}</url>\n"
@@ -284,16 +276,6 @@ def test_the_entries_around_a_news_entry_are_entered_together(
     )
     path = write(tmp_path, head + "".join(plain) + "</urlset>\n")
     assert check_both(monkeypatch, path).proved == 100
-    entered: list[tuple[int, int, bool]] = []
-    original = fastpath.ProvenRun._enter_together
-
-    def record(self: fastpath.ProvenRun, checker: Any, begin: int, end: int) -> bool:
-        entered.append((begin, end, original(self, checker, begin, end)))
-        return entered[-1][2]
-
-    monkeypatch.setattr(fastpath.ProvenRun, "_enter_together", record)
-    monkeypatch.setattr(fastpath, "SMALL", 0)
-    monkeypatch.setenv(fastpath.ENV, "1")
-    check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    entered = entered_stretches(monkeypatch, path)
     # (The first entry is entered alone: its URL sets the scope check's origin.)
     assert entered == stretches

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.test_fastpath import NS, assert_same_json, check_both, write
+from tests.test_fastpath import NS, assert_same_json, check_both, entered_stretches, write
 
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 MEDIA = "https://cdn.example.com/media/video-"
@@ -306,14 +306,6 @@ def test_entries_with_videos_are_entered_together_with_the_others(monkeypatch, t
     """A run's entries, some with videos (a stretch of them, and a video now and then
     among plain entries), are entered in one step over all of them: a video checker
     keeps nothing entry by entry."""
-    from typing import Any
-
-    from sitemap_lint import fastpath
-    from sitemap_lint.engine.checker import check_source
-    from sitemap_lint.inputs.reader import Source
-    from sitemap_lint.settings.options import Options
-    from tests.helpers import NOW, engine
-
     rng = random.Random(3)
     entries = [f"  <url><loc>https://www.example.com/p/{i}</loc></url>\n" for i in range(100)]
     for i in (*range(20, 30), 61, 80):
@@ -321,17 +313,7 @@ def test_entries_with_videos_are_entered_together_with_the_others(monkeypatch, t
     path = write(tmp_path, video_head() + "".join(entries) + "</urlset>\n")
     outcome = check_both(monkeypatch, path)
     assert outcome.proved == 100
-    entered: list[tuple[int, int, bool]] = []
-    original = fastpath.ProvenRun._enter_together
-
-    def record(self: fastpath.ProvenRun, checker: Any, begin: int, end: int) -> bool:
-        entered.append((begin, end, original(self, checker, begin, end)))
-        return entered[-1][2]
-
-    monkeypatch.setattr(fastpath.ProvenRun, "_enter_together", record)
-    monkeypatch.setattr(fastpath, "SMALL", 0)
-    monkeypatch.setenv(fastpath.ENV, "1")
-    check_source(Source(str(path), path), Options(now=NOW, collect=True), engine())
+    entered = entered_stretches(monkeypatch, path)
     # (The first entry is entered alone: its URL sets the scope check's origin.)
     assert entered == [(1, 100, True)]
     assert_same_json(monkeypatch, path)

@@ -203,9 +203,9 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from functools import cache, partial
 from itertools import chain, repeat
-from operator import eq, itemgetter
+from operator import add, eq, itemgetter
 from pyexpat import errors as expat_errors
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sitemap_lint.domain.hosts import plain_host
 from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
@@ -1251,6 +1251,22 @@ def _place(text: str, start: int, line: int, column: int, at: int) -> tuple[int,
     return line, column + at - start
 
 
+_Fact = TypeVar("_Fact")
+
+
+def _joined(
+    kept: dict[int, _Fact] | None, taken: dict[int, _Fact] | None, first: int
+) -> dict[int, _Fact] | None:
+    """A run's facts by entry number (``kept``) with a window's (``taken``), whose first
+    entry is the run's ``first``th."""
+    if taken is None:
+        return kept
+    if kept is None:
+        kept = {}
+    kept.update(zip(map(add, taken, repeat(first)), taken.values(), strict=True))
+    return kept
+
+
 def _within(numbers: list[int], begin: int, end: int) -> list[int]:
     """The ``numbers`` (ascending) from ``begin`` up to ``end``."""
     return numbers[bisect_left(numbers, begin) : bisect_left(numbers, end)]
@@ -2004,26 +2020,10 @@ class FastPath:
                         self._bulk_pause *= 2
                     if window is not None:
                         first = len(entries)
-                        if window.values is not None:
-                            if run.values is None:
-                                run.values = {}
-                            for number, places in window.values.items():
-                                run.values[first + number] = places
-                        if window.iris is not None:
-                            if run.iris is None:
-                                run.iris = {}
-                            for number, parts in window.iris.items():
-                                run.iris[first + number] = parts
-                        if window.news is not None:
-                            if run.news is None:
-                                run.news = {}
-                            for number, facts in window.news.items():
-                                run.news[first + number] = facts
-                        if window.deprecated is not None:
-                            if run.deprecated is None:
-                                run.deprecated = {}
-                            for number, images in window.deprecated.items():
-                                run.deprecated[first + number] = images
+                        run.values = _joined(run.values, window.values, first)
+                        run.iris = _joined(run.iris, window.iris, first)
+                        run.news = _joined(run.news, window.news, first)
+                        run.deprecated = _joined(run.deprecated, window.deprecated, first)
                         entries.extend(window.entries)
                         bound += len(window.entries)
                         position = run_end = counted_at = window.end
