@@ -811,3 +811,35 @@ def test_entries_with_extension_elements_of_every_kind_in_windows(
     monkeypatch.setattr(bulk.Bulk, "take", take)  # (counting the run with windows)
     same_entries(monkeypatch, path)
     assert extended[0] >= 15  # (of about 90, the windows stopping at the others)
+
+
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
+@pytest.mark.parametrize(
+    "loc",
+    [
+        "https://www.example.com/watch/pag&e-{i}",  # a raw "&": no URL is read
+        "https://www.example.com/watch/page-{i}#t",
+        "https://WWW.example.com/watch/page-{i}",
+        "http://a.b/{i}",
+    ],
+)
+def test_the_extension_elements_of_an_entry_whose_loc_is_not_proved(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, loc: str, long_urls: bool
+) -> None:
+    """A window proves an entry's extension elements only where its loc is proved, as
+    the loop does: their proofs read the loc."""
+    entries = []
+    for i in range(60):
+        page = (loc if i % 7 == 3 else "https://www.example.com/watch/page-{i}").format(i=i)
+        entries.append(
+            f"\n  <url>\n    <loc>{page}</loc>\n    <video:video>"
+            f"<video:thumbnail_loc>https://cdn.example.com/v{i}.jpg</video:thumbnail_loc>"
+            f"<video:title>Part {i}</video:title><video:description>Chords.</video:description>"
+            f"<video:content_loc>https://cdn.example.com/v{i}.mp4</video:content_loc>"
+            '<video:uploader info="https://www.example.com/users/grill">Grill</video:uploader>'
+            "</video:video>\n  </url>"
+        )
+    path = tmp_path / "sitemap.xml"
+    path.write_text(EXTENDED_HEAD + "".join(entries) + "\n</urlset>\n", encoding="utf-8")
+    compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)

@@ -416,6 +416,10 @@ class Bulk:
         ) = columns
         if any(cdatas):  # (empty where not written)
             count = list(map(bool, cdatas)).index(True)
+        # (The extension elements are proved, as the loop proves them, in entries whose
+        # locs are.)
+        count = self._plain_urls(urls, count, referred, iris)
+        count = self._known_hosts(hosts, count)
         if any(extensions):
             refused = self._extended(extensions, urls, count, extended, placing)
             if (
@@ -431,8 +435,6 @@ class Bulk:
                 self._plain = None
                 self.plain_only = True
             count = min(count, refused)
-        count = self._plain_urls(urls, count, referred, iris)
-        count = self._known_hosts(hosts, count)
         moments = self._verdicts(lastmods[:count], self._lastmods, self._lastmod)
         reported: dict[str, list[int]] = {}
         if moments is None:
