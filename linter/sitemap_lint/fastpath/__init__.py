@@ -20,15 +20,16 @@ context). When expat reaches such a comment,
 ``FileChecker.on_comment`` hands the run back (``ProvenRun.enter``): its entries
 are counted and given to the checks that keep state across entries, in document
 order, exactly as the full checker would have (duplicates, scope, set facts): a
-stretch of at least ``_TOGETHER`` entries without extension elements that can make no
+stretch of at least ``_TOGETHER`` entries without hreflang alternates that can make no
 finding but those reported in place (a raw ``&``, below) in one step over all of them,
 any other entry one at a time. The white space the parser gathered before the run is
 dropped then, so that text after the run is gathered as it is after an entry's end tag.
 
 Within a run, the entries that follow a proved one in the same layout (the same text
 up to the loc, each entry on lines of its own or all on one line) with the plainest
-values are proved a window at a time (``bulk.py``): the same entries as one at a time,
-made with the same caches, their places computed from the layout.
+values, or with extension elements proved as one at a time, are proved a window at a
+time (``bulk.py``): the same entries as one at a time, made with the same caches, their
+places computed from the layout.
 
 It is used only for a file of more than one block or of at least 16 KB (a small
 file is checked quickly anyway, and no pattern is compiled for it), in UTF-8, whose
@@ -902,7 +903,7 @@ _ENTRY_EXTRA = itemgetter(7)
 _ENTRY_VALUES = itemgetter(8)
 
 
-# The fewest entries without extension elements entered together (fewer are entered
+# The fewest entries without hreflang alternates entered together (fewer are entered
 # one at a time with the entries around them: the steps over all of them cost more).
 _TOGETHER = 16
 

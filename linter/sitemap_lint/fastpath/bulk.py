@@ -173,7 +173,7 @@ class Bulk:
         self._extras = extras
         # Whether a window took an entry with extension elements (the windows' pattern
         # then keeps them).
-        self.extended = False
+        self.took_extensions = False
         # The start tags of the fields whose values may be reported, with the prefix.
         prefix = loc_opener[: -len("loc>")]
         self._field_tags = {
@@ -254,7 +254,7 @@ class Bulk:
             iris = {number: parts for number, parts in iris.items() if number < placed}
         extras: Any = repeat(None, placed)
         if extended and min(extended) < placed:
-            self.extended = True
+            self.took_extensions = True
             extras = [None] * placed
             for number, extra in extended.items():
                 if number < placed:
@@ -426,7 +426,7 @@ class Bulk:
                 refused >= MIN_ENTRIES
                 and self._plain is not None
                 and refused < count
-                and not self.extended
+                and not self.took_extensions
             ):
                 # Plain entries up to one with extension elements, none taken yet: from
                 # now on the windows' pattern stops at such an entry (its matching, not
