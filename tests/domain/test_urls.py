@@ -63,3 +63,18 @@ def test_outside_ascii_escaped_character_by_character(text: str) -> None:
     assert urls.escaped_outside_ascii(text) == expected
     assert urls.escaped_outside_ascii(text) == expected  # kept folders give the same
     urls._ESCAPED_FOLDERS.clear()
+    urls._ESCAPED_LAST.clear()
+
+
+def test_the_last_segments_kept_are_the_most_recent_and_bounded() -> None:
+    from sitemap_lint.domain import urls
+
+    kept = urls._LAST_KEPT
+    segments = [f"café-{number}" for number in range(kept + kept // 2 + 10)]
+    for segment in segments:
+        assert urls.escaped_outside_ascii(f"/p/{segment}") == f"/p/{segment.replace('é', '%C3%A9')}"
+        assert len(urls._ESCAPED_LAST) <= kept
+    assert segments[-1] in urls._ESCAPED_LAST and segments[0] not in urls._ESCAPED_LAST
+    # Kept ones give the same again.
+    assert urls.escaped_outside_ascii(f"/q/{segments[-1]}") == f"/q/caf%C3%A9-{len(segments) - 1}"
+    urls._ESCAPED_LAST.clear()

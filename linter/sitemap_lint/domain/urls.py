@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import islice
 from urllib.parse import quote
 
 from sitemap_lint.support.patterns import lazy
@@ -158,11 +159,23 @@ def escaped_outside_ascii(text: str) -> str:
         if len(_ESCAPED_FOLDERS) > 4096:
             _ESCAPED_FOLDERS.clear()
         found = _ESCAPED_FOLDERS[folder] = _NOT_ASCII.sub(_escaped_run, folder)
-    return f"{found}/{rest if rest.isascii() else _NOT_ASCII.sub(_escaped_run, rest)}"
+    if rest.isascii():
+        return f"{found}/{rest}"
+    # The last segment, kept for a while: a URL's is encoded for its identity and for
+    # its finding, one after the other.
+    last = _ESCAPED_LAST.get(rest)
+    if last is None:
+        if len(_ESCAPED_LAST) >= _LAST_KEPT:
+            for oldest in list(islice(_ESCAPED_LAST, _LAST_KEPT // 2)):
+                del _ESCAPED_LAST[oldest]
+        last = _ESCAPED_LAST[rest] = _NOT_ASCII.sub(_escaped_run, rest)
+    return f"{found}/{last}"
 
 
 _NOT_ASCII = lazy(r"[^\x00-\x7f]+")
 _ESCAPED_FOLDERS: dict[str, str] = {}
+_ESCAPED_LAST: dict[str, str] = {}  # the most recent, oldest first
+_LAST_KEPT = 16384
 
 
 def _escaped_run(run: re.Match[str]) -> str:

@@ -211,7 +211,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from sitemap_lint.domain.hosts import plain_host
 from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
 from sitemap_lint.fastpath.collect import Collect as _Collect
-from sitemap_lint.finding import Edit, Finding, FindingFix
+from sitemap_lint.finding import Edit, Finding, FindingFix, amended_in_place
 from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS, cut_context
 from sitemap_lint.inputs.decoding import LONE_CR
@@ -2774,7 +2774,8 @@ class _InPlace:
         fix = finding.fix
         if fix is not None and not fix.exact:
             fix = self._exact(fix)
-        self.sink.add(finding.amended(fix, self.path))
+        # (The URL checks hand over each finding as they make it.)
+        self.sink.add(amended_in_place(finding, fix, self.path))
 
     def _exact(self, fix: FindingFix) -> FindingFix:
         start = self.start
