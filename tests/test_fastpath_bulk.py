@@ -612,6 +612,7 @@ def test_a_comment_holding_a_loc_tag_in_each_entry_is_not_taken_for_it(
         "https://www.example.com/p?a=1&#38;b={i}&#x26;c=2",
         "https://www.example.com/men&apos;s-{i}?a=1&amp;b=2",
         "https://www.example.com/p?a=1&amp;b=&#59;{i}",  # a ";" read from a reference
+        "https://www.example.com/salt&amp;pepper/p-{i}?a=1&amp;b=2",  # "&amp;" in the path
     ],
 )
 @pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
