@@ -167,7 +167,7 @@ def escaped_outside_ascii(text: str) -> str:
     if last is None:
         if len(_ESCAPED_LAST) >= _LAST_KEPT:
             for oldest in list(islice(_ESCAPED_LAST, _LAST_KEPT // 2)):
-                del _ESCAPED_LAST[oldest]
+                _ESCAPED_LAST.pop(oldest, None)  # (a thread may have dropped it)
         last = _ESCAPED_LAST[rest] = _NOT_ASCII.sub(_escaped_run, rest)
     return f"{found}/{last}"
 
