@@ -1783,3 +1783,16 @@ def test_runs_after_a_syntax_error(monkeypatch, tmp_path):
     outcome = check_both(monkeypatch, write(tmp_path, data), 100)
     assert outcome.proved > 0
     assert any(f.code == "XM001" for f in outcome.findings)
+
+
+@pytest.mark.parametrize("ascii_class", [fastpath._LOC_PCHAR, fastpath._LOC_QCHAR])
+def test_a_class_with_the_characters_outside_ascii_xml_allows_takes_the_same_characters(
+    ascii_class: str,
+) -> None:
+    """The negated class an entry pattern's loc is written with takes every character the
+    class it stands for takes, and no other, over every code point."""
+    written = ascii_class[:-1] + "#" + r"\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    negated = fastpath._outside_ascii_too(ascii_class[:-1] + "#]")
+    every = "".join(map(chr, range(0x110000)))
+    assert re.compile(negated).findall(every) == re.compile(written).findall(every)
+    assert negated.startswith("[^")
