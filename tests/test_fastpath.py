@@ -649,6 +649,10 @@ IRI_LOCS = (
     ("https://www.example.com/nbsp\u00a0{i}", True),
     ("https://www.example.com/zero-width\u200b{i}", True),
     ("https://www.example.com/c1-\u0085{i}", True),  # NEL: expat keeps it in UTF-8
+    # White space outside ASCII at the end: UR005 strips it (the URL is then ASCII).
+    ("https://www.example.com/nbsp-{i}\u00a0", False),
+    ("https://www.example.com/ideographic-{i}\u3000", False),
+    ("https://www.example.com/é-{i}\u0085", False),
     ("https://www.example.com/a%C3%A9/é-{i}", False),  # escapes beside
     ("https://www.example.com/é#fragment-{i}", False),
     ("https://www.exämple.com/{i}", False),  # the host

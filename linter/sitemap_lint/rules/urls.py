@@ -620,6 +620,7 @@ def iri_parts(url: str) -> re.Match[str] | None:
         match is not None
         and len(match.group(2)) <= 253
         and not url.isascii()
+        and not url[-1].isspace()  # (white space outside ASCII: UR005 strips it first)
         and reads_as_name(match.group(2))
     ):
         return match
