@@ -140,13 +140,18 @@ def uniform_sitemap(
 
 
 def compare(
-    monkeypatch: pytest.MonkeyPatch, path: Path, block: int | None = None, long_urls: bool = False
+    monkeypatch: pytest.MonkeyPatch,
+    path: Path,
+    block: int | None = None,
+    long_urls: bool = False,
+    window: int = 64,
 ) -> tuple[int, int]:
     """Check ``path`` without and with the fast path, windows tried early and small
-    (``long_urls``: its locs delimited as in a file of long URLs); assert the same
-    findings and facts. (Entries proved, entries the windows took.)"""
+    (``window`` characters at least; ``long_urls``: its locs delimited as in a file of
+    long URLs); assert the same findings and facts. (Entries proved, entries the
+    windows took.)"""
     slow, slow_facts, _, _ = _check(monkeypatch, path, "0", block)
-    fast, fast_facts, proved, taken = _check(monkeypatch, path, "1", block, long_urls)
+    fast, fast_facts, proved, taken = _check(monkeypatch, path, "1", block, long_urls, window)
     assert fast == slow
     assert fast_facts == slow_facts
     return proved, taken
@@ -210,6 +215,7 @@ def _check(
     switch: str,
     block: int | None,
     long_urls: bool = False,
+    window: int = 64,
 ) -> tuple[list[str], Any, int, int]:
     """The findings and facts of ``path`` with the fast path on or off (``switch``),
     the entries it proved and those the windows took."""
@@ -222,7 +228,7 @@ def _check(
     monkeypatch.setattr(fastpath, "_BULK_SHORT", 2)
     monkeypatch.setattr(fastpath, "_BULK_SHORT_EXTENDED", 2)
     monkeypatch.setattr(bulk, "MIN_ENTRIES", 2)
-    monkeypatch.setattr(bulk, "MIN_WINDOW", 64)
+    monkeypatch.setattr(bulk, "MIN_WINDOW", window)
     if block is not None:
         small_blocks(monkeypatch, block)
     taken = [0]
@@ -843,4 +849,53 @@ def test_the_extension_elements_of_an_entry_whose_loc_is_not_proved(
     path = tmp_path / "sitemap.xml"
     path.write_text(EXTENDED_HEAD + "".join(entries) + "\n</urlset>\n", encoding="utf-8")
     compare(monkeypatch, path, long_urls=long_urls)
+    same_entries(monkeypatch, path, long_urls)
+
+
+# Found by the fast-path fuzz (seed 962): entries of both layouts, one loc with a line
+# break before its end tag, one with a character reference.
+_MIXED_ENTRIES = """
+  <url>
+    <loc>https://www.example.com/section/page-65.html</loc>
+    <changefreq>dialy</changefreq>
+  </url>
+  <url><loc>https://www.example.com/section/page-66.html</loc><changefreq>daily</changefreq></url>
+  <url>
+    <loc>https://www.exa&#109;ple.com/section/page-67.html</loc>
+    <priority>0&#46;5</priority>
+  </url>
+  <url>
+    <loc>https://www.example.com/section/page-68.html</loc>
+    <priority>1e-1</priority>
+  </url>
+  <url><loc>https://www.example.com/section/page-69.html</loc><priority>0.9</priority></url>
+  <url><loc>https://www.example.com/section/page-79.html</loc><changefreq>never</changefreq></url>
+  <url><loc><![CDATA[https://www.example.com/section/page-80.html]]></loc></url>
+  <url>
+    <loc>https://www.example.com/section/page-81.html</loc>
+    <priority>0.1</priority>
+  </url>
+  <url><loc>https://www.example.com/section/page-82.html{newline} </loc><priority>5</priority></url>
+  <url>
+    <loc>https://www.example.com/section/&#112;age-83.html</loc>
+    <priority>&amp;.0</priority>
+  </url>
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("long_urls", [False, True], ids=["short-urls", "long-urls"])
+def test_a_loc_with_a_line_break_in_a_window_whose_locs_hold_references(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, newline: str, long_urls: bool
+) -> None:
+    """In a file of long URLs a loc's group runs to its end tag, white space included: a
+    line break before ``</loc>`` (UR005) stays in that loc while a window reads the
+    references of the others at once."""
+    path = tmp_path / "sitemap.xml"
+    entries = _MIXED_ENTRIES.replace("{newline}", newline)
+    path.write_bytes(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">{entries}</urlset>\n'.encode()
+    )
+    for window in (64, 4096):
+        compare(monkeypatch, path, long_urls=long_urls, window=window)
     same_entries(monkeypatch, path, long_urls)

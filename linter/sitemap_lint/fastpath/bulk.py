@@ -636,7 +636,10 @@ class Bulk:
         """Whether the locs (their groups in ``columns``) hold "&": each is then read as
         expat reads it (its parts too), and a loc with an "&" that starts no reference,
         or whose references leave no plain URL, is left empty (the loop takes it)."""
-        joined = "\n".join(columns[3])
+        # Joined by "<", which no loc holds (each group ends before one) and no reference
+        # read gives: a long URL's loc may hold a line break (white space before its end
+        # tag).
+        joined = "<".join(columns[3])
         if "&" not in joined:
             return False
         # (A long URL's path group is the rest of its loc: made from the loc as read.)
@@ -651,8 +654,8 @@ class Bulk:
         read = reference_reader(self._references(joined), self._character, len(joined))
         if read is not None:
             for number in numbers:
-                text = joined if number == 3 else "\n".join(columns[number])
-                columns[number] = tuple(read(text).split("\n"))
+                text = joined if number == 3 else "<".join(columns[number])
+                columns[number] = tuple(read(text).split("<"))
             self._long_paths(columns)
             return True
         urls, schemes, hosts, paths = (list(columns[number]) for number in (3, 4, 5, 6))
