@@ -36,6 +36,7 @@ from sitemap_lint.engine.checker import check_source
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.run import RunSettings, execute, parse_sitemap_url
 from sitemap_lint.settings.options import Options
+from sitemap_lint.support.patterns import outside_ascii_too
 from tests.expected import check_file, expected_path, read_header
 from tests.helpers import FIXTURES, NOW, draws, engine, heavy, in_turn, sliced
 
@@ -1796,7 +1797,8 @@ def test_a_class_with_the_characters_outside_ascii_xml_allows_takes_the_same_cha
     """The negated class an entry pattern's loc is written with takes every character the
     class it stands for takes, and no other, over every code point."""
     written = ascii_class[:-1] + "#" + r"\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-    negated = fastpath._outside_ascii_too(ascii_class[:-1] + "#]")
+    negated = outside_ascii_too(ascii_class[:-1] + "#]", fastpath._OUTSIDE_XML)
+    assert negated in fastpath._ENTRY_LOC
     every = "".join(map(chr, range(0x110000)))
     assert re.compile(negated).findall(every) == re.compile(written).findall(every)
     assert negated.startswith("[^")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sitemap_lint.domain.urls import ParsedURL
@@ -644,3 +646,18 @@ def test_a_url_too_long_once_encoded_says_so_and_offers_no_fix() -> None:
     (finding,) = report.findings
     assert finding.fix is None
     assert "it is 4,220 characters long, over the limit of 2,048: shorten it" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("negated", "written"),
+    [
+        (urls._IRI_PCHAR, r"[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\ufffc\ufffe-\U0010ffff]"),
+        (urls._IRI_QCHAR, r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?\u0080-\ufffc\ufffe-\U0010ffff]"),
+    ],
+)
+def test_the_iri_classes_take_what_their_written_form_takes(negated: str, written: str) -> None:
+    """``_SIMPLE_IRI``'s path and query classes, written negated (compiled in a tenth of
+    the time), take every character of the class they stand for and no other."""
+    every = "".join(map(chr, range(0x110000)))
+    assert re.compile(negated).findall(every) == re.compile(written).findall(every)
+    assert negated.startswith("[^") and negated in urls._SIMPLE_IRI.pattern

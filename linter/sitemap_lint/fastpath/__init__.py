@@ -227,6 +227,7 @@ from sitemap_lint.rules.registry import (
     is_builtin,
     stateful,
 )
+from sitemap_lint.support.patterns import outside_ascii_too
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.dispatch import Dispatch
@@ -326,22 +327,14 @@ def _loc(pchar: str, qchar: str) -> str:
     return rf"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?P<path>/{pchar}*)?(?:\?{qchar}*)?"
 
 
-def _outside_ascii_too(ascii_class: str) -> str:
-    """``ascii_class`` (a class of ASCII characters) with every character outside ASCII
-    that XML allows, written as the class of those it leaves out, negated: the regular
-    expression compiler walks each character of a range a class holds (``\\u0080-\\ud7ff``:
-    2-4 ms a class, in every run), not of those it leaves out."""
-    members = re.compile(ascii_class)
-    left_out = "".join(f"\\x{code:02x}" for code in range(128) if not members.match(chr(code)))
-    return rf"[^{left_out}\ud800-\udfff\ufffe\uffff]"
-
-
 _LOC = _loc(_LOC_PCHAR, _LOC_QCHAR)
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
 # a "#" of its own (a fragment) is not proved.
 # Characters outside ASCII that XML allows (``FastPath._iri`` proves them).
+_OUTSIDE_XML = r"\ud800-\udfff\ufffe\uffff"  # (the characters outside ASCII XML leaves out)
 _ENTRY_LOC = _loc(
-    _outside_ascii_too(_LOC_PCHAR[:-1] + "#]"), _outside_ascii_too(_LOC_QCHAR[:-1] + "#]")
+    outside_ascii_too(_LOC_PCHAR[:-1] + "#]", _OUTSIDE_XML),
+    outside_ascii_too(_LOC_QCHAR[:-1] + "#]", _OUTSIDE_XML),
 )
 # In a file of long URLs the pattern takes a loc's path and query up to the next "<" as
 # ``path`` (the regular expression engine's fastest loop: an 850-character URL costs half

@@ -33,7 +33,7 @@ from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.patterns import lazy, outside_ascii_too
 from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
@@ -397,11 +397,9 @@ _SIMPLE = lazy(
 # A URL _SIMPLE takes but for characters outside ASCII in its path or query (not U+FFFD,
 # which may stand for bytes that were not UTF-8: ``_check_slowly`` tells), without a port
 # or "%": its one finding is UR011, found at a fraction of ``_check_slowly``'s cost.
-_SIMPLE_IRI = lazy(
-    rf"(https?)://({_HOST_NAME})"
-    r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\ufffc\ufffe-\U0010ffff]*)?"
-    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?\u0080-\ufffc\ufffe-\U0010ffff]*)?\Z"
-)
+_IRI_PCHAR = outside_ascii_too(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/]", r"\ufffd")
+_IRI_QCHAR = outside_ascii_too(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?]", r"\ufffd")
+_SIMPLE_IRI = lazy(rf"(https?)://({_HOST_NAME})(/{_IRI_PCHAR}*)?(?:\?{_IRI_QCHAR}*)?\Z")
 _SCHEME = lazy(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _SCHEME_SLASHES = lazy(r"(https?)(?:/+|:/{3,}|//:)", re.IGNORECASE)
 # Characters never allowed in a URL (RFC 3986); `[` and `]` only in an IPv6 host.
