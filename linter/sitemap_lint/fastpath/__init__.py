@@ -2783,7 +2783,7 @@ class _InPlace:
         fix = finding.fix
         if fix is not None and not fix.exact:
             fix = self._exact(fix)
-        # (The URL checks hand over each finding as they make it.)
+        # (The checks it serves hand over each finding as they make it.)
         self.sink.add(amended_in_place(finding, fix, self.path))
 
     def _exact(self, fix: FindingFix) -> FindingFix:
