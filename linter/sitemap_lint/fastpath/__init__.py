@@ -211,6 +211,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from sitemap_lint.domain.hosts import plain_host
 from sitemap_lint.fastpath.collect import VALUE_NODE as _NODE
 from sitemap_lint.fastpath.collect import Collect as _Collect
+from sitemap_lint.fastpath.places import text_place
 from sitemap_lint.finding import Edit, Finding, FindingFix, amended_in_place
 from sitemap_lint.fix.model import escape_text
 from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERRORS, cut_context
@@ -227,7 +228,6 @@ from sitemap_lint.rules.registry import (
     is_builtin,
     stateful,
 )
-from sitemap_lint.support.patterns import outside_ascii_too
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.dispatch import Dispatch
@@ -329,13 +329,15 @@ def _loc(pchar: str, qchar: str) -> str:
 
 _LOC = _loc(_LOC_PCHAR, _LOC_QCHAR)
 # The entry pattern's loc: also "#", for character references ("&#38;"); a loc that holds
-# a "#" of its own (a fragment) is not proved.
-# Characters outside ASCII that XML allows (``FastPath._iri`` proves them).
-_OUTSIDE_XML = r"\ud800-\udfff\ufffe\uffff"  # (the characters outside ASCII XML leaves out)
-_ENTRY_LOC = _loc(
-    outside_ascii_too(_LOC_PCHAR[:-1] + "#]", _OUTSIDE_XML),
-    outside_ascii_too(_LOC_QCHAR[:-1] + "#]", _OUTSIDE_XML),
-)
+# a "#" of its own (a fragment) is not proved; and the characters outside ASCII that XML
+# allows (``FastPath._iri`` proves them). Written negated, as the characters
+# _LOC_PCHAR and _LOC_QCHAR leave out and those XML does (surrogates, U+FFFE, U+FFFF):
+# Python's compiler walks every character of a range a class holds (``\u0080-\ud7ff``:
+# 3 ms in every run), not of those a negated class names (tests/test_fastpath.py holds
+# them equal to the classes written out).
+_ENTRY_PCHAR = r'[^\x00-\x20"<>?\[-\^`{-}\x7f\ud800-\udfff\ufffe\uffff]'
+_ENTRY_QCHAR = r'[^\x00-\x20"<>\[-\^`{-}\x7f\ud800-\udfff\ufffe\uffff]'
+_ENTRY_LOC = _loc(_ENTRY_PCHAR, _ENTRY_QCHAR)
 # In a file of long URLs the pattern takes a loc's path and query up to the next "<" as
 # ``path`` (the regular expression engine's fastest loop: an 850-character URL costs half
 # as much), and ``FastPath._prove`` checks their characters against _URL_BYTES (the
@@ -1252,15 +1254,6 @@ class ProvenRun:
                     facts.add_url(url, line, column, normal, first_index + number)
 
 
-def _place(text: str, start: int, line: int, column: int, at: int) -> tuple[int, int]:
-    """The line and column of ``text[at]``, ``text[start]`` (at or before it) standing
-    at ``line`` and ``column``."""
-    breaks = text.count("\n", start, at)
-    if breaks:
-        return line + breaks, at - text.rfind("\n", start, at)
-    return line, column + at - start
-
-
 _Fact = TypeVar("_Fact")
 
 
@@ -1974,7 +1967,7 @@ class FastPath:
                         # ("<lastmod>" is len("lastmod") - 3 characters longer than "<loc>".)
                         field_tag = field_value_at - loc_tag - len(field) + 3
                         places.append(
-                            (field, *_place(text, tag, loc_line, column, field_tag), value)
+                            (field, *text_place(text, tag, loc_line, column, field_tag), value)
                         )
                     run.values[len(entries) - 1] = places
                 if extra is not None and ("n" in extra[0] or self.deprecated):
@@ -1993,7 +1986,9 @@ class FastPath:
                         assert news is not None  # the kind of its extras
                         offsets += (news.news_at, news.name_at)
                     for offset in offsets:
-                        line_at, column_at = _place(text, tag, loc_line, column, ext_at + offset)
+                        line_at, column_at = text_place(
+                            text, tag, loc_line, column, ext_at + offset
+                        )
                         spots[offset] = line_at << 32 | column_at
                     if "n" in extra[0]:
                         assert news is not None

@@ -16,20 +16,18 @@ extension elements is taken when the fast path proves them (``FastPath._window_e
 images, hreflang alternates, videos, a news:news), with their facts; a news:news with
 the places of its news:news and news:name start tags, images' deprecated children
 (caption, title) with theirs and their image's (placed from the loc's; not where each
-entry has a gap of its own). In a file with
-extension namespaces, once a window stops at an entry with extension elements before
-any was taken, the windows' pattern is one without them (its ``findall`` stops at such
-an entry). A
-lastmod the date rules report, and a changefreq or priority its check reports, are
-taken as the loop takes them, with the findings of their checks (reported in place
-when the run is entered), their start tags placed from the loc's: not in an entry
-with a comment or instruction in it or in its gap. A loc outside ASCII that the URL
-rules report once (UR011) is taken with its parts, where no reference was read in the
-window and the URLs are short. Anything else, and the window is left to the loop,
-entry by entry: another loc outside ASCII, a loc with ``#``, with an ``&`` that starts
-no reference or with an escape that is not in normal form, a value in CDATA,
-extension elements not proved, a comment or instruction between an entry's tag and its loc, a
-layout that changes. The entries made are those the loop makes of the same text
+entry has a gap of its own). In a file with extension namespaces, once a window stops
+at an entry with extension elements before any was taken, the windows' pattern is one
+without them (its ``findall`` stops at such an entry). A lastmod the date rules
+report, and a changefreq or priority its check reports, are taken as the loop takes
+them, with the findings of their checks (reported in place when the run is entered),
+their start tags placed from the loc's: not in an entry with a comment or instruction
+in it or in its gap. A loc outside ASCII that the URL rules report once (UR011) is
+taken with its parts, where no reference was read in the window and the URLs are
+short. Anything else, and the window is left to the loop, entry by entry: another loc
+outside ASCII, a loc with ``#``, with an ``&`` that starts no reference or with an
+escape that is not in normal form, a value in CDATA, extension elements not proved, a
+comment or instruction between an entry's tag and its loc, a layout that changes. The entries made are those the loop makes of the same text
 (``tests/test_fastpath_bulk.py`` holds them equal).
 """
 
@@ -44,6 +42,7 @@ from itertools import count as count_from
 from operator import add, and_, is_, itemgetter, lshift, not_, rshift, sub
 from typing import Any, cast
 
+from sitemap_lint.fastpath.places import text_place
 from sitemap_lint.support.records import NamedTuple
 
 # The least entries a window takes (fewer: the loop is as quick), and the text a window
@@ -819,11 +818,8 @@ class Bulk:
 def _place(entry: str, loc_at: int, loc: int, ext_at: int, offset: int) -> int:
     """The place (line << 32 | column) of ``entry[ext_at + offset]``, its loc tag
     standing at ``entry[loc_at]`` at the place ``loc``."""
-    at = ext_at + offset
-    breaks = entry.count("\n", loc_at, at)
-    if breaks:
-        return ((loc >> 32) + breaks) << 32 | at - entry.rfind("\n", loc_at, at)
-    return loc + at - loc_at
+    line, column = text_place(entry, loc_at, loc >> 32, loc & 0xFFFFFFFF, ext_at + offset)
+    return line << 32 | column
 
 
 def references_in(reference_name: str) -> Callable[[str], list[str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, AnyStr, cast
 
-__all__ = ["lazy", "outside_ascii_too"]
+__all__ = ["lazy"]
 
 _DELEGATED = (
     "match",
@@ -58,16 +58,3 @@ class _LazyPattern:
 def lazy(source: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]:
     """``re.compile(source, flags)``, compiled on first use."""
     return cast("re.Pattern[AnyStr]", _LazyPattern(source, int(flags)))
-
-
-def outside_ascii_too(ascii_class: str, left_out: str) -> str:
-    """The class of the characters of ``ascii_class`` (a class of ASCII characters) and
-    of those outside ASCII but ``left_out`` (a class's body: ``\\ufffd``), written as the
-    negated class of those it leaves out: Python's compiler walks every character of a
-    range a class holds (``\\u0080-\\ufffc``: 3-4 ms in every run), not of those a
-    negated class names."""
-    members = re.compile(ascii_class)
-    ascii_left_out = "".join(
-        f"\\x{code:02x}" for code in range(128) if not members.match(chr(code))
-    )
-    return f"[^{ascii_left_out}{left_out}]"
