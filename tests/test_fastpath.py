@@ -355,6 +355,37 @@ def test_scope_against_the_sitemap_url(monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize(
+    "location",
+    [
+        "https://www.example.com/section/sitemap.xml",
+        "https://www.example.com/section/sitemap.xml?part=1",
+        "https://www.example.com/",
+    ],
+)
+def test_an_index_that_lists_itself(monkeypatch, tmp_path, location):
+    """SE002 on an index's entry that lists the URL the index is served at, however the
+    fast path proves the entries around it (a path starting with the index's own is
+    read by the scope check)."""
+    listed = [f"https://www.example.com/section/sitemap.xml/p{i}.xml" for i in range(60)]
+    listed[20] = "https://www.example.com/section/sitemap.xml"
+    listed[30] = "https://www.example.com/section/sitemap.xml?part=1"
+    listed[40] = "https://WWW.example.com:443/section/./sitemap.xml"
+    listed[50] = "https://www.example.com/"
+    entries = "".join(f"  <sitemap>\n    <loc>{url}</loc>\n  </sitemap>\n" for url in listed)
+    path = write(tmp_path, INDEX_HEAD + entries + "</sitemapindex>\n")
+    outcome = check_both(monkeypatch, path, 2000, sitemap_url=parse_sitemap_url(location))
+    lines = sorted(f.line for f in outcome.findings if f.code == "SE002")
+    expected = {
+        "https://www.example.com/section/sitemap.xml": [64, 124],
+        "https://www.example.com/section/sitemap.xml?part=1": [94],
+        "https://www.example.com/": [154],
+    }
+    assert lines == expected[location]
+    assert outcome.proved > 40
+    assert_same_json(monkeypatch, path, sitemap_url=location)
+
+
+@pytest.mark.parametrize(
     ("host", "proved"),
     [
         ("www.Example.com", True),

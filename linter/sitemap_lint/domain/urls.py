@@ -16,6 +16,9 @@ class ParsedURL(NamedTuple):
     host: str
     port: int
     path: str
+    # Kept for a sitemap's own location only (``rules.urls.parse_location``): whether an
+    # index lists itself depends on it.
+    query: str = ""
 
     @property
     def origin(self) -> str:

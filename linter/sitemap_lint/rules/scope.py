@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from sitemap_lint.domain.urls import ParsedURL, normal_escapes, normal_path
 from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
@@ -12,6 +13,7 @@ from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import EntryPointer, Node, loc_index
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
+from sitemap_lint.rules.sets import INDEX_CYCLE, index_itself
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.records import Mutable
 
@@ -124,6 +126,8 @@ class ScopeChecker(Mutable):
     # The directory in normal form (``normal_path``), and as the location writes it.
     _directory: str = field(init=False, default="/")
     _shown: str = field(init=False, default="/")
+    # An index's own path, dot segments resolved: an entry that lists it is SE002's.
+    _itself: str | None = field(init=False, default=None)
 
     def __init__(
         self,
@@ -141,20 +145,43 @@ class ScopeChecker(Mutable):
         self._first_other = _first_other
         self._others = _others
         self._directory = self._shown = "/"
+        self._itself = None
         self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.location is not None:
             path = _remove_dot_segments(self.location.path)
             self._shown = path[: path.rfind("/") + 1] or "/"
+            if self.is_index:
+                self._itself = path
             path = normal_path(self.location.path)
             self._directory = path[: path.rfind("/") + 1] or "/"
 
     def surely_inside(self, path: str) -> bool:
         """Whether ``path`` is under the sitemap's directory without reading it in normal
         form: under it as written, without a dot segment ("/." starts each) or an escape
-        (the directory ends with "/", which no escape holds)."""
-        return path.startswith(self._directory) and "/." not in path and "%" not in path
+        (the directory ends with "/", which no escape holds), and in an index, not the
+        index's own path (``lists_itself`` reads that)."""
+        return (
+            path.startswith(self._directory)
+            and "/." not in path
+            and "%" not in path
+            and (self._itself is None or not path.startswith(self._itself))
+        )
+
+    def lists_itself(self, written: str) -> bool:
+        """Whether an index's entry lists ``written``, the URL the index is served at
+        (its origin already compared): the same path, dot segments resolved, and query."""
+        if self._itself is None or self.location is None:
+            return False
+        try:
+            parts = urlsplit(written.strip())
+        except ValueError:
+            return False
+        return (
+            _remove_dot_segments(parts.path or "/") == self._itself
+            and parts.query == self.location.query
+        )
 
     def check(
         self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
@@ -191,6 +218,9 @@ class ScopeChecker(Mutable):
                     fix=_drop(entry),
                 )
             )
+            return
+        if self._itself is not None and self.lists_itself(node.text):
+            report.add(index_itself(node.line, node.column, node.text.strip()))
             return
         path = url.path
         if self.surely_inside(path):
@@ -232,7 +262,7 @@ def _drop(entry: Node | None) -> FindingFix | None:
     return None if entry is None else remove_element(entry, "Remove this entry out of scope")
 
 
-@check("loc", emits=RULES, proof=stateful("scope"))
+@check("loc", emits=(*RULES, INDEX_CYCLE), proof=stateful("scope"))
 class ScopeCheck:
     """Each entry's URL against the sitemap's location (or the first URL's origin)."""
 

@@ -84,7 +84,10 @@ INDEX_CYCLE = rule(
         far enough to see their root element, and those that are indexes are
         checked (within `--max-depth` and `--max-files`). The finding is on the
         entry that closes the cycle and names the files around it. The child is
-        not followed again, so the run always ends.
+        not followed again, so the run always ends. An index that lists its own
+        URL (the one `--sitemap-url` gives, or it was fetched from) is reported
+        without following anything, in a check of that file alone too: the same
+        scheme, host, port, path (`.` and `..` resolved) and query.
     """,
     why="""
         A cycle cannot be crawled to an end; search engines stop at the first
@@ -291,6 +294,16 @@ def index_cycle(line: int, column: int, url: str, cycle: Sequence[str]) -> Findi
         column,
         f"{url} leads back to this file ({around}); the cycle was not followed: list only "
         "sitemaps of URLs here",
+        key=listed_key(url),
+    )
+
+
+def index_itself(line: int, column: int, url: str) -> Finding:
+    """SE002 on an index's entry that lists ``url``, the URL the index is served at."""
+    return INDEX_CYCLE.at(
+        line,
+        column,
+        f"{url} is this file itself; the cycle was not followed: list only sitemaps of URLs here",
         key=listed_key(url),
     )
 
@@ -598,11 +611,13 @@ def check_unfollowed(listed: Unfollowed, options: object, report: Reporter) -> N
 def _unfollowed(listed: Unfollowed) -> Finding:
     kind, url, line, column = listed.kind, listed.url, listed.line, listed.column
     if kind == FollowKind.CYCLE:
-        what = "this file itself" if listed.detail == "self" else "an index that lists this file"
+        if listed.detail == "self":
+            return index_itself(line, column, url)
         return INDEX_CYCLE.at(
             line,
             column,
-            f"{url} is {what}; the cycle was not followed: list only sitemaps of URLs here",
+            f"{url} is an index that lists this file; the cycle was not followed: list only "
+            "sitemaps of URLs here",
             key=listed_key(url),
         )
     if kind == FollowKind.TWICE:

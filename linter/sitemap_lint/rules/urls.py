@@ -1301,3 +1301,14 @@ def parse_url(value: str) -> ParsedURL | None:
     from sitemap_lint.model import Node
 
     return check_url(value, Node("", "url", {}, 1, 1), FindingList())
+
+
+def with_query(parsed: ParsedURL, value: str) -> ParsedURL:
+    """``parsed`` (the URL ``value`` a sitemap is served at) with its query."""
+    from urllib.parse import urlsplit
+
+    try:
+        query = urlsplit(value.strip()).query
+    except ValueError:
+        return parsed
+    return parsed._replace(query=query) if query else parsed

@@ -52,8 +52,8 @@ from sitemap_lint.rules import sets as rules
 from sitemap_lint.rules.duplicates import DUPLICATE_LOC
 from sitemap_lint.rules.events import FollowKind, Unfollowed
 from sitemap_lint.rules.registry import FETCH, LISTED, SET
-from sitemap_lint.rules.sets import Duplicate
-from sitemap_lint.rules.urls import parse_url
+from sitemap_lint.rules.sets import INDEX_CYCLE, Duplicate
+from sitemap_lint.rules.urls import parse_url, with_query
 from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, Slice, first_offsets
 from sitemap_lint.settings.options import Options
 
@@ -413,7 +413,8 @@ class SetRunner:
         job.handle = checked.handle
 
     def _options_for(self, job: Job) -> Options:
-        location = parse_url(job.url) if job.url else None
+        parsed = parse_url(job.url) if job.url else None
+        location = with_query(parsed, job.url) if parsed is not None and job.url else None
         if location is None and job.parent is None:
             location = self.sitemap_url_for(job.name)
         # A body fetched from a URL the user did not give is not quoted in messages.
@@ -754,7 +755,8 @@ class Discovery:
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
             which = "self" if key == job.key else "above"
-            self._unfollowed(sink, _listed(job, FollowKind.CYCLE, child, which))
+            if which == "above" or not _reported_itself(sink, child):
+                self._unfollowed(sink, _listed(job, FollowKind.CYCLE, child, which))
             return None
         if repeat:
             return None  # one finding for it: DU001's, as a robots.txt's repeat is RB003's
@@ -1161,6 +1163,15 @@ def canonical_url(url: str) -> str:
         return url.strip()
     path = remove_dot_segments(parts.path or "/")
     return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
+
+
+def _reported_itself(sink: FindingSink, child: Child) -> bool:
+    """Whether the scope check already reported that ``child`` is its index itself (it
+    does where it knows the URL the index is served at)."""
+    return any(
+        f.code == INDEX_CYCLE.code and (f.line, f.column) == (child.line, child.column)
+        for f in sink.findings
+    )
 
 
 def _fetched_child(job: Job) -> bool:

@@ -126,7 +126,7 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
         return None
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
-    from sitemap_lint.rules.urls import check_url
+    from sitemap_lint.rules.urls import check_url, with_query
 
     problems = FindingList()
     parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), problems)
@@ -134,7 +134,7 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
     if parsed is None or errors:
         reason = errors[0].message if errors else "not an absolute http(s) URL"
         raise UsageError(f"{where} {text!r} is not usable: {reason}")
-    return parsed
+    return with_query(parsed, text)
 
 
 def parse_map(text: str, must_exist: bool = True, where: str = "--map") -> tuple[str, Path]:
