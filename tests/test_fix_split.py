@@ -331,6 +331,53 @@ def test_the_index_lists_the_parts_at_the_base_url_encoded(
 
 
 @pytest.mark.parametrize(
+    ("name", "listed"),
+    [
+        ("my map.xml", "my%20map-1.xml"),
+        ("caf\u00e9.xml", "caf%C3%A9-1.xml"),
+        ("50%#1?.xml", "50%25%231%3F-1.xml"),
+    ],
+)
+def test_the_index_lists_a_part_whose_name_a_url_cannot_hold_as_is_encoded(
+    tmp_path: Path, capsys, name: str, listed: str
+) -> None:
+    """A file name is no URL: the index lists its parts encoded, and a run that maps
+    the base URL to the directory finds them."""
+    source = tmp_path / name
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0, capsys.readouterr().err
+    index = out / (name.removesuffix(".xml") + "-index.xml")
+    locs = re.findall(rb"<loc>([^<]*)</loc>", index.read_bytes())
+    assert locs == [f"https://example.com/{listed}".encode()]
+    assert errors(index.read_bytes(), index.name) == []
+    capsys.readouterr()
+    status = main(
+        [
+            "--now",
+            "2025-06-01T00:00:00Z",
+            "-f",
+            "concise",
+            "--map",
+            f"https://example.com/={out}",
+            str(index),
+        ]
+    )
+    assert (status, capsys.readouterr().out) == (0, "")
+
+
+def test_the_split_names_its_files_escaped(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "a\u202eb.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "\u202e" not in err and "a\\u202eb.xml: 1 entries" in err
+
+
+@pytest.mark.parametrize(
     ("base_url", "says"),
     [
         ("https://user@example.com/", "UR009: URL contains a user name or password"),

@@ -283,12 +283,14 @@ def split(
     except SplitError as error:
         _fail(str(error))
         raise typer.Exit(2) from None
+    from sitemap_lint.support.printable import printable
+
     if written.warning is not None:
-        sys.stderr.write(f"sitemap-lint: warning: {written.warning}\n")
+        sys.stderr.write(f"sitemap-lint: warning: {printable(written.warning)}\n")
     entries = sum(part.count for part in written.parts)
     sys.stderr.write(
-        f"{file}: {entries:,} entries in {len(written.parts)} part(s); "
-        f"index written to {written.index}\n"
+        f"{printable(file)}: {entries:,} entries in {len(written.parts)} part(s); "
+        f"index written to {printable(str(written.index))}\n"
     )
 
 
