@@ -399,6 +399,29 @@ def test_a_base_url_the_url_rules_report_is_refused(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--max-urls", "0", "--max-urls 0: give from 1 to 50,000"),
+        ("--max-urls", "50001", "--max-urls 50001: give from 1 to 50,000"),
+        ("--max-bytes", "0", "--max-bytes 0: give from 1 to 52,428,800 bytes"),
+        ("--max-bytes", "51MiB", "--max-bytes 53477376: give from 1 to 52,428,800 bytes"),
+    ],
+)
+def test_a_part_limit_outside_the_protocol_s_is_refused_by_name(
+    tmp_path: Path, capsys, flag: str, value: str, says: str
+) -> None:
+    """Parts over the protocol's limits would be sitemaps search engines refuse."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, flag, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sitemap-lint: error: {says}") and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_an_out_dir_that_is_a_file_is_refused_in_words(tmp_path: Path, capsys) -> None:
     source = tmp_path / "s.xml"
     source.write_bytes(sitemap([entry(1)]))

@@ -240,7 +240,7 @@ def split(
         ),
     ],
     max_urls: Annotated[
-        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most.")
+        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most (1 to 50,000).")
     ] = 50_000,
     max_bytes: Annotated[
         int,
@@ -248,7 +248,7 @@ def split(
             "--max-bytes",
             metavar="SIZE",
             parser=lambda text: parse_size(text, "--max-bytes"),
-            help="Bytes per part at most, uncompressed (e.g. 10MiB).",
+            help="Bytes per part at most, uncompressed (e.g. 10MiB; at most 50MiB).",
         ),
     ] = 50 * 1024 * 1024,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write the parts gzip-compressed.")] = False,

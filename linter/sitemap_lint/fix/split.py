@@ -401,8 +401,15 @@ def split_file(
     from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
-    if max_urls < 1 or max_bytes < 1:
-        raise SplitError("--max-urls and --max-bytes must be positive")
+    if not 1 <= max_urls <= MAX_URLS:
+        raise SplitError(
+            f"--max-urls {max_urls}: give from 1 to {MAX_URLS:,}, the protocol's limit"
+        )
+    if not 1 <= max_bytes <= MAX_BYTES:
+        raise SplitError(
+            f"--max-bytes {max_bytes}: give from 1 to {MAX_BYTES:,} bytes (50MiB), the "
+            "protocol's limit"
+        )
     decoded = decode(read_source(Source(str(path), path)))
     if isinstance(decoded, str):
         raise SplitError(f"{path}: cannot be split: {decoded}")
