@@ -415,6 +415,18 @@ def test_a_bad_threshold_is_exit_2(
     assert "--max-removed" in err and len(err.strip().splitlines()) == 1
 
 
+def test_an_unknown_format_is_named_as_check_names_it(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(
+        ["diff", "--format", "sarif", "old/pages.xml", "new/pages.xml"], capsys
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html\n"
+    )
+
+
 def test_the_report_never_overwrites_a_side(
     sides: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

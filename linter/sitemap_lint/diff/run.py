@@ -44,7 +44,9 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     from sitemap_lint.diff.sides import read_sides
 
     if settings.format not in FORMATS:
-        raise UsageError(f"unknown format {settings.format!r}; choose {', '.join(FORMATS)}")
+        raise UsageError(
+            f"--format: unknown format {settings.format!r}; choose one of {', '.join(FORMATS)}"
+        )
     if settings.format == "html":  # without the html extra: exit 2 before reading a side
         import sitemap_lint.report.html  # noqa: F401
     if settings.show < 0:
