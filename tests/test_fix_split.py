@@ -191,6 +191,7 @@ def test_a_split_that_cannot_write_every_file_leaves_an_earlier_split_whole(
     [
         ("", "out", "FILE: an empty path names no file; give the sitemap to split"),
         ("sitemap.xml", "", "--out-dir: an empty path names no directory; give one"),
+        ("-", "out", "FILE -: split reads a file, not standard input; save the sitemap to a file"),
     ],
 )
 def test_cli_split_refuses_an_empty_path(

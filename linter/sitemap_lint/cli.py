@@ -267,6 +267,9 @@ def split(
 
     refuse_empty_path(file, "FILE", give="the sitemap to split")
     refuse_empty_path(out_dir, "--out-dir", names="directory", give="one")
+    if file == "-":
+        _fail("FILE -: split reads a file, not standard input; save the sitemap to a file")
+        raise typer.Exit(2)
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)
