@@ -373,13 +373,26 @@ def test_schemas_command_lists_every_bundled_schema(capsys) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
-@pytest.mark.parametrize("options", [[], ["--diff"]], ids=["report", "diff"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--", str(FIXTURES / "fix" / "mixed.xml")],
+        ["--diff", str(FIXTURES / "fix" / "mixed.xml")],
+        ["rules"],
+        ["rule", "UR001"],
+        ["schemas"],
+        ["--help"],
+        ["--version"],
+        ["split", "--help"],
+    ],
+    ids=["report", "diff", "rules", "rule", "schemas", "help", "version", "split-help"],
+)
 def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
     options: list[str],
 ) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "sitemap_lint", *options, str(FIXTURES / "fix" / "mixed.xml")],
+            [sys.executable, "-m", "sitemap_lint", *options],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,

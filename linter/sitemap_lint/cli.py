@@ -555,8 +555,12 @@ def main(argv: list[str] | None = None) -> int:
         args, prog_name = args[1:], "sitemap-lint check"
     else:
         command = typer.main.get_command(app)
+    from sitemap_lint.support.pipes import writing_to
+
+    status: object = 0  # what a listing whose reader went away (``| head``) exits with
     try:
-        status = command.main(args, prog_name=prog_name, standalone_mode=False)
+        with writing_to(sys.stdout):  # also the help, the version and the rule listings
+            status = command.main(args, prog_name=prog_name, standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:
