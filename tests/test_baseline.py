@@ -449,3 +449,38 @@ def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
     assert gated.returncode == 1
     assert "VA003" in gated.stdout and "2 findings matched the baseline" in gated.stdout
     assert gated.stdout.count("VA003") == 1
+
+
+@pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
+@pytest.mark.parametrize("lister", ["index.xml", "robots.txt"])
+def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, flag: str, lister: str
+) -> None:
+    """A file an index or a robots.txt lists, read through --map, is read as an input is:
+    exit 2, and it is left as it was."""
+    monkeypatch.chdir(tmp_path)
+    public = tmp_path / "public"
+    public.mkdir()
+    child = public / "pages.xml"
+    child.write_text(_sitemap(_entry("a")), encoding="utf-8")
+    (public / "index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/pages.xml</loc></sitemap>\n"
+        "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    (public / "robots.txt").write_text(
+        "User-agent: *\nAllow: /\nSitemap: https://example.com/pages.xml\n", encoding="utf-8"
+    )
+    before = child.read_bytes()
+    args = ["check", "--isolated", "--map", "https://example.com/=public"]
+    status, out, err = run_cli([*args, flag, "public/pages.xml", f"public/{lister}"], capsys)
+    assert (status, out) == (2, "")
+    what = "--output-file" if flag == "-o" else flag
+    thing = "the report" if flag == "-o" else "the baseline"
+    assert err == (
+        f"sitemap-lint: error: {what} public/pages.xml: it is public/pages.xml, a sitemap the"
+        f" run reads (listed by public/{lister}); {thing} would replace it: name another file\n"
+    )
+    assert child.read_bytes() == before

@@ -415,6 +415,30 @@ def test_a_bad_threshold_is_exit_2(
     assert "--max-removed" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("flag", ["--map", "--old-map", "--new-map"])
+def test_the_report_never_overwrites_a_file_a_map_reads(
+    sides: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    """A side's children read through a map are the side's files too, wherever the map's
+    directory is."""
+    (sides / "a").mkdir()
+    (sides / "b").mkdir()
+    index = (sides / "new" / "sitemap.xml").read_text()
+    (sides / "a" / "sitemap.xml").write_text(index)
+    (sides / "b" / "sitemap.xml").write_text(index)
+    before = (sides / "new" / "pages.xml").read_bytes()
+    status, out, err = run_cli(
+        ["diff", flag, f"{SITE}=new", "-o", "new/pages.xml", "a/sitemap.xml", "b/sitemap.xml"],
+        capsys,
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        f"sitemap-lint: error: --output-file new/pages.xml: inside new, which {flag}"
+        f" {SITE}=new reads for a side of the diff; write the report elsewhere\n"
+    )
+    assert (sides / "new" / "pages.xml").read_bytes() == before
+
+
 def test_an_unknown_format_is_named_as_check_names_it(
     sides: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -241,6 +241,34 @@ def _refuse_writing_over_what_is_read(
                 raise UsageError(f"{flag} {target}: it is {what}; {replaced}: name another file")
 
 
+def _refuse_writing_over_what_the_set_read(
+    settings: RunSettings, results: list[FileResult]
+) -> None:
+    """Exit 2, before the baseline or the report is written, when either would replace a
+    local file the set read that no option names: one an index or a robots.txt lists,
+    read through ``--map`` (known only once the set is checked)."""
+    targets = [
+        (flag, target, thing)
+        for flag, target, thing in (
+            ("--output-file", settings.output_file, "the report"),
+            ("--write-baseline", settings.write_baseline, "the baseline"),
+        )
+        if target and target != STDIN
+    ]
+    if not targets:
+        return
+    for result in results:
+        if result.parent is None or is_url(result.name):
+            continue  # an input (refused before the check) or a fetched file
+        for flag, target, thing in targets:
+            if os.path.realpath(result.name) == os.path.realpath(target):
+                lister = results[result.parent].name
+                raise UsageError(
+                    f"{flag} {target}: it is {result.name}, a sitemap the run reads (listed"
+                    f" by {lister}); {thing} would replace it: name another file"
+                )
+
+
 def _fix(
     settings: RunSettings,
     config: Config,
@@ -435,6 +463,7 @@ def compute(
         engine = xsd.load(plan.engine_name)
         results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
 
+    _refuse_writing_over_what_the_set_read(settings, results)
     checked = {source.name: source for source in sources}
     live = None
     if plan.live is not None:

@@ -125,3 +125,15 @@ def _refuse_writing_a_side(settings: DiffSettings) -> None:
                 f"--output-file {settings.output_file}: inside {side}, a side of the diff; "
                 "write the report elsewhere"
             )
+    for flag, maps in (
+        ("--map", settings.sets.maps),
+        ("--old-map", settings.old_maps),
+        ("--new-map", settings.new_maps),
+    ):
+        for prefix, directory in maps:
+            if directory.resolve() in target.parents:
+                raise UsageError(
+                    f"--output-file {settings.output_file}: inside {directory}, which"
+                    f" {flag} {prefix}={directory} reads for a side of the diff; write the"
+                    " report elsewhere"
+                )
