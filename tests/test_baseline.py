@@ -452,6 +452,24 @@ def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
 
 
 @pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
+def test_a_report_or_baseline_is_not_written_over_the_live_audit_s_cache(
+    site: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    (site / "live.sqlite3").write_bytes(b"SQLite format 3\x00")
+    before = {path.name: path.read_bytes() for path in site.iterdir()}
+    args = ["check", "--isolated", "--live", "--live-max", "0", "--live-cache", "live.sqlite3"]
+    status, out, err = run_cli([*args, flag, "./live.sqlite3", "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    what = "--output-file" if flag == "-o" else flag
+    thing = "the report" if flag == "-o" else "the baseline"
+    assert err == (
+        f"sitemap-lint: error: {what} ./live.sqlite3: it is the cache the live audit reads and"
+        f" writes (live.sqlite3); {thing} would replace it: name another file\n"
+    )
+    assert {path.name: path.read_bytes() for path in site.iterdir()} == before
+
+
+@pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
 @pytest.mark.parametrize("lister", ["index.xml", "robots.txt"])
 def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, flag: str, lister: str

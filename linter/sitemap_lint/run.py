@@ -201,9 +201,9 @@ def _refuse_writing_over_what_is_read(
 ) -> None:
     """Exit 2 before anything is read when the report (``--output-file``) or the baseline
     (``--write-baseline``) would replace a file the run reads (a local input, the file
-    standard input stands for, the baseline, a robots.txt, the configuration file), or
-    the report the baseline written. A baseline may be written where it is read: that
-    refreshes it."""
+    standard input stands for, the baseline, a robots.txt, the configuration file, the
+    live audit's cache), or the report the baseline written. A baseline may be written
+    where it is read: that refreshes it."""
     report, written_baseline = settings.output_file, settings.write_baseline
     if not (report or written_baseline):
         return
@@ -228,6 +228,12 @@ def _refuse_writing_over_what_is_read(
     if config.path is not None:
         what = f"the configuration file {config.path}"
         read.append((str(config.path), what, (report, written_baseline), None))
+    if (settings.live or config.live) and not settings.no_live_cache:
+        from sitemap_lint.live.cache import default_path
+
+        cache = settings.live_cache or config.live_cache or str(default_path())
+        what = f"the cache the live audit reads and writes ({cache})"
+        read.append((cache, what, (report, written_baseline), None))
     if written_baseline:
         what = f"the baseline the run writes (--write-baseline {written_baseline})"
         read.append((written_baseline, what, (report,), None))
