@@ -439,6 +439,29 @@ def test_the_report_never_overwrites_a_file_a_map_reads(
     assert (sides / "new" / "pages.xml").read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("lastmod", "moment"),
+    [
+        ("2026-12-04T10:30:00+01:00", "2026-12-04T09:30:00Z"),
+        ("0999-05-05", "0999-05-05T00:00:00Z"),  # a W3C year has four digits
+        ("0001-01-01T00:00:00+14:00", "0000-12-31T10:00:00Z"),
+        ("9999-12-31T23:59:59-14:00", "10000-01-01T13:59:59Z"),
+    ],
+)
+def test_the_shared_lastmod_is_written_in_utc_at_the_calendar_s_ends_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lastmod: str, moment: str
+) -> None:
+    (tmp_path / "old.xml").write_text(_urlset(("https://example.com/0", None)))
+    entries = [(f"https://example.com/{i}", lastmod) for i in range(2)]
+    (tmp_path / "new.xml").write_text(_urlset(*entries))
+    args = ["diff", "--now", NOW, str(tmp_path / "old.xml"), str(tmp_path / "new.xml")]
+    status, out, err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["lastmod"]["most_common"] == {"moment": moment, "entries": 2}
+    status, out, err = run_cli(args, capsys)
+    assert status == 0 and f" carry {moment};" in out, err
+
+
 def test_an_unknown_format_is_named_as_check_names_it(
     sides: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
