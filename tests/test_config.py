@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -411,12 +412,18 @@ def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
             "--config .: is a directory; name the file in it (.sitemap-lint.toml or pyproject.toml)",
         ),
         (["--config", "pyproject.toml", "sitemap.xml"], "no [tool.sitemap-lint] table"),
+        (
+            ["--config", "fifo.toml", "sitemap.xml"],
+            "--config fifo.toml: not a regular file (a FIFO or pipe); name the configuration"
+            " file (.sitemap-lint.toml or pyproject.toml)",
+        ),
         (["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"], "exclude each other"),
     ],
 )
 def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
     (site / "pyproject.toml").write_text('[project]\nname = "site"\n')
     (site / ".sitemap-lint.toml").write_text("")
+    os.mkfifo(site / "fifo.toml")
     assert needle in usage_error(args, capsys)
 
 

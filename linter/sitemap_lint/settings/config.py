@@ -181,7 +181,16 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
                 f"({FILE_NAME} or {PYPROJECT})"
             )
         if not path.is_file():
-            raise UsageError(f"--config {config_file}: no such file")
+            try:
+                mode = path.stat().st_mode
+            except OSError:
+                raise UsageError(f"--config {config_file}: no such file") from None
+            from sitemap_lint.inputs.reader import file_kind
+
+            raise UsageError(
+                f"--config {config_file}: not a regular file ({file_kind(mode)}); name the"
+                f" configuration file ({FILE_NAME} or {PYPROJECT})"
+            )
         return load(path, required=True)
     found = _discover(cwd or Path.cwd())
     return _config(*found) if found is not None else Config()
