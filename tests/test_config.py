@@ -389,6 +389,20 @@ def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:
     assert f"{path}: " in err and needle in err, err
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (".sitemap-lint.toml", 'ignore = ["UR008"]\r\n'),
+        ("pyproject.toml", '[tool.sitemap-lint]\nignore = ["UR008"]\n'),
+    ],
+)
+def test_a_file_an_editor_saved_with_a_byte_order_mark_is_read(
+    site: Path, capsys, name: str, content: str
+) -> None:
+    (site / name).write_bytes(b"\xef\xbb\xbf" + content.encode())
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [])
+
+
 @pytest.mark.parametrize("key", ["ignore", "extend-select"])
 def test_an_empty_ignore_or_extend_select_list_changes_nothing(
     site: Path, capsys, key: str

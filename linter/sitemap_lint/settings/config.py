@@ -261,7 +261,7 @@ def _config(path: Path, data: dict[str, Any], required: bool = False) -> Config:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # with the byte order mark some editors write
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise UsageError(f"{path}: cannot read: {reason}") from None
