@@ -90,6 +90,16 @@ def test_only_new_findings_are_reported_and_fail(
     assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
 
 
+def test_a_baseline_an_editor_saved_with_a_byte_order_mark_is_read(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    baseline = site / "baseline.json"
+    baseline.write_bytes(b"\xef\xbb\xbf" + baseline.read_bytes().replace(b"\n", b"\r\n"))
+    status, report, err = _check(capsys, "--baseline", "baseline.json")
+    assert (status, _codes(report)) == (0, []), err
+
+
 def test_fingerprints_survive_moved_lines(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _check(capsys, "--write-baseline", "baseline.json")
     moved = (_entry("new-first"), _entry("new-second"), *LEGACY)  # every finding two lines down
