@@ -441,6 +441,25 @@ def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
     assert needle in usage_error(args, capsys)
 
 
+def test_a_removed_working_directory_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Discovery starts there: a clean exit 2, and --isolated still checks."""
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_bytes(FRAGMENT.read_bytes())
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    err = usage_error([str(sitemap)], capsys)
+    assert err == (
+        "sitemap-lint: error: the working directory no longer exists, so no configuration"
+        " file can be found above it: change to a directory, or give --config FILE or"
+        " --isolated\n"
+    )
+    assert main(["--isolated", *NOW, str(sitemap)]) == 0
+
+
 def test_a_misspelt_pyproject_table_is_not_passed_over(site: Path, capsys) -> None:
     """``[tool.sitemap_lint]`` (the package's spelling) would leave the run unconfigured."""
     path = site / "pyproject.toml"

@@ -192,7 +192,15 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
                 f" configuration file ({FILE_NAME} or {PYPROJECT})"
             )
         return load(path, required=True)
-    found = _discover(cwd or Path.cwd())
+    if cwd is None:
+        try:
+            cwd = Path.cwd()
+        except FileNotFoundError:
+            raise UsageError(
+                "the working directory no longer exists, so no configuration file can be"
+                " found above it: change to a directory, or give --config FILE or --isolated"
+            ) from None
+    found = _discover(cwd)
     return _config(*found) if found is not None else Config()
 
 
