@@ -460,6 +460,7 @@ def test_the_shared_lastmod_is_written_in_utc_at_the_calendar_s_ends_too(
     assert json.loads(out)["lastmod"]["most_common"] == {"moment": moment, "entries": 2}
     status, out, err = run_cli(args, capsys)
     assert status == 0 and f" carry {moment};" in out, err
+    assert out.startswith(f"OLD {tmp_path / 'old.xml'} (1 file, 1 URL)  NEW "), out
 
 
 def test_an_unknown_format_is_named_as_check_names_it(

@@ -107,7 +107,7 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
         ]
     )
     assert status == 0
-    assert "25 entries in 3 part(s)" in capsys.readouterr().err
+    assert "25 entries in 3 parts" in capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
     assert names == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap-index.xml"]
     parts = [(out / f"sitemap-{n}.xml").read_bytes() for n in (1, 2, 3)]
@@ -375,7 +375,7 @@ def test_the_split_names_its_files_escaped(tmp_path: Path, capsys) -> None:
     args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
     assert main(args) == 0
     err = capsys.readouterr().err
-    assert "\u202e" not in err and "a\\u202eb.xml: 1 entries" in err
+    assert "\u202e" not in err and "a\\u202eb.xml: 1 entry in 1 part;" in err
 
 
 @pytest.mark.parametrize(
@@ -497,7 +497,7 @@ def test_force_splits_out_of_scope_with_a_warning_that_the_check_bears_out(
     assert status == 0
     assert err.startswith("sitemap-lint: warning: --base-url https://example.com/sitemaps/ puts")
     assert "--base-url https://example.com/blog/ would fit them all" in err
-    assert "5 entries in 3 part(s)" in err
+    assert "5 entries in 3 parts" in err
     part = out / "big-1.xml"
     found = errors(part.read_bytes(), part.name, f"https://example.com/sitemaps/{part.name}")
     assert [e.split()[0] for e in found] == ["SC002", "SC002"]

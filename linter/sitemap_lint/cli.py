@@ -287,12 +287,14 @@ def split(
         _fail(str(error))
         raise typer.Exit(2) from None
     from sitemap_lint.support.printable import printable
+    from sitemap_lint.support.words import plural
 
     if written.warning is not None:
         sys.stderr.write(f"sitemap-lint: warning: {printable(written.warning)}\n")
     entries = sum(part.count for part in written.parts)
     sys.stderr.write(
-        f"{printable(file)}: {entries:,} entries in {len(written.parts)} part(s); "
+        f"{printable(file)}: {entries:,} {'entry' if entries == 1 else 'entries'} in"
+        f" {plural(len(written.parts), 'part')}; "
         f"index written to {printable(str(written.index))}\n"
     )
 

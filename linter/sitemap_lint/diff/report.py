@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint._version import __version__
 from sitemap_lint.diff.compare import Changes, Shown
 from sitemap_lint.diff.gate import Limit, Passed
+from sitemap_lint.support.words import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -172,9 +173,9 @@ def write_text(
     console.print(
         Text.assemble(
             ("OLD ", "bold"),
-            f"{old} ({c.old_files} file{'s' * (c.old_files != 1)}, {c.old_urls:,} URLs)  ",
+            f"{old} ({plural(c.old_files, 'file')}, {plural(c.old_urls, 'URL')})  ",
             ("NEW ", "bold"),
-            f"{new} ({c.new_files} file{'s' * (c.new_files != 1)}, {c.new_urls:,} URLs)",
+            f"{new} ({plural(c.new_files, 'file')}, {plural(c.new_urls, 'URL')})",
         )
     )
     console.print()
