@@ -90,6 +90,16 @@ def test_only_new_findings_are_reported_and_fail(
     assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
 
 
+def test_a_baseline_an_editor_saved_with_a_byte_order_mark_is_read(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(capsys, "--write-baseline", "baseline.json")
+    baseline = site / "baseline.json"
+    baseline.write_bytes(b"\xef\xbb\xbf" + baseline.read_bytes().replace(b"\n", b"\r\n"))
+    status, report, err = _check(capsys, "--baseline", "baseline.json")
+    assert (status, _codes(report)) == (0, []), err
+
+
 def test_fingerprints_survive_moved_lines(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _check(capsys, "--write-baseline", "baseline.json")
     moved = (_entry("new-first"), _entry("new-second"), *LEGACY)  # every finding two lines down
@@ -449,3 +459,56 @@ def test_the_installed_command_gates_on_new_findings_only(site: Path) -> None:
     assert gated.returncode == 1
     assert "VA003" in gated.stdout and "2 findings matched the baseline" in gated.stdout
     assert gated.stdout.count("VA003") == 1
+
+
+@pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
+def test_a_report_or_baseline_is_not_written_over_the_live_audit_s_cache(
+    site: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    (site / "live.sqlite3").write_bytes(b"SQLite format 3\x00")
+    before = {path.name: path.read_bytes() for path in site.iterdir()}
+    args = ["check", "--isolated", "--live", "--live-max", "0", "--live-cache", "live.sqlite3"]
+    status, out, err = run_cli([*args, flag, "./live.sqlite3", "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    what = "--output-file" if flag == "-o" else flag
+    thing = "the report" if flag == "-o" else "the baseline"
+    assert err == (
+        f"sitemap-lint: error: {what} ./live.sqlite3: it is the cache the live audit reads and"
+        f" writes (live.sqlite3); {thing} would replace it: name another file\n"
+    )
+    assert {path.name: path.read_bytes() for path in site.iterdir()} == before
+
+
+@pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
+@pytest.mark.parametrize("lister", ["index.xml", "robots.txt"])
+def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, flag: str, lister: str
+) -> None:
+    """A file an index or a robots.txt lists, read through --map, is read as an input is:
+    exit 2, and it is left as it was."""
+    monkeypatch.chdir(tmp_path)
+    public = tmp_path / "public"
+    public.mkdir()
+    child = public / "pages.xml"
+    child.write_text(_sitemap(_entry("a")), encoding="utf-8")
+    (public / "index.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/pages.xml</loc></sitemap>\n"
+        "</sitemapindex>\n",
+        encoding="utf-8",
+    )
+    (public / "robots.txt").write_text(
+        "User-agent: *\nAllow: /\nSitemap: https://example.com/pages.xml\n", encoding="utf-8"
+    )
+    before = child.read_bytes()
+    args = ["check", "--isolated", "--map", "https://example.com/=public"]
+    status, out, err = run_cli([*args, flag, "public/pages.xml", f"public/{lister}"], capsys)
+    assert (status, out) == (2, "")
+    what = "--output-file" if flag == "-o" else flag
+    thing = "the report" if flag == "-o" else "the baseline"
+    assert err == (
+        f"sitemap-lint: error: {what} public/pages.xml: it is public/pages.xml, a sitemap the"
+        f" run reads (listed by public/{lister}); {thing} would replace it: name another file\n"
+    )
+    assert child.read_bytes() == before

@@ -132,6 +132,10 @@ def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str
         (["--format", "yaml", "x.xml"], "unknown format"),
         (["--xsd-engine", "saxon", "x.xml"], "unknown XSD engine"),
         (["--now", "yesterday", "x.xml"], "--now"),
+        # The rules count days from it: at the calendar's ends, out of range, not a crash.
+        (["--now", "9999-12-31T23:59:59Z", "x.xml"], "--now '9999-12-31T23:59:59Z' is out of"),
+        (["--now", "0001-01-01T00:00:00+14:00", "x.xml"], "give a time from the year 1000"),
+        (["diff", "--now", "9999-12-31", "x.xml", "x.xml"], "--now '9999-12-31' is out of"),
         (["--sitemap-url", "/sitemap.xml", "x.xml"], "--sitemap-url"),
         (["--no-such-option", "x.xml"], "No such option"),
     ],
@@ -373,13 +377,26 @@ def test_schemas_command_lists_every_bundled_schema(capsys) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
-@pytest.mark.parametrize("options", [[], ["--diff"]], ids=["report", "diff"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--", str(FIXTURES / "fix" / "mixed.xml")],
+        ["--diff", str(FIXTURES / "fix" / "mixed.xml")],
+        ["rules"],
+        ["rule", "UR001"],
+        ["schemas"],
+        ["--help"],
+        ["--version"],
+        ["split", "--help"],
+    ],
+    ids=["report", "diff", "rules", "rule", "schemas", "help", "version", "split-help"],
+)
 def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
     options: list[str],
 ) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "sitemap_lint", *options, str(FIXTURES / "fix" / "mixed.xml")],
+            [sys.executable, "-m", "sitemap_lint", *options],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -388,6 +389,20 @@ def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:
     assert f"{path}: " in err and needle in err, err
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (".sitemap-lint.toml", 'ignore = ["UR008"]\r\n'),
+        ("pyproject.toml", '[tool.sitemap-lint]\nignore = ["UR008"]\n'),
+    ],
+)
+def test_a_file_an_editor_saved_with_a_byte_order_mark_is_read(
+    site: Path, capsys, name: str, content: str
+) -> None:
+    (site / name).write_bytes(b"\xef\xbb\xbf" + content.encode())
+    assert lint(["sitemap.xml"], capsys)[:2] == (0, [])
+
+
 @pytest.mark.parametrize("key", ["ignore", "extend-select"])
 def test_an_empty_ignore_or_extend_select_list_changes_nothing(
     site: Path, capsys, key: str
@@ -411,13 +426,38 @@ def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
             "--config .: is a directory; name the file in it (.sitemap-lint.toml or pyproject.toml)",
         ),
         (["--config", "pyproject.toml", "sitemap.xml"], "no [tool.sitemap-lint] table"),
+        (
+            ["--config", "fifo.toml", "sitemap.xml"],
+            "--config fifo.toml: not a regular file (a FIFO or pipe); name the configuration"
+            " file (.sitemap-lint.toml or pyproject.toml)",
+        ),
         (["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"], "exclude each other"),
     ],
 )
 def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:
     (site / "pyproject.toml").write_text('[project]\nname = "site"\n')
     (site / ".sitemap-lint.toml").write_text("")
+    os.mkfifo(site / "fifo.toml")
     assert needle in usage_error(args, capsys)
+
+
+def test_a_removed_working_directory_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Discovery starts there: a clean exit 2, and --isolated still checks."""
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_bytes(FRAGMENT.read_bytes())
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    err = usage_error([str(sitemap)], capsys)
+    assert err == (
+        "sitemap-lint: error: the working directory no longer exists, so no configuration"
+        " file can be found above it: change to a directory, or give --config FILE or"
+        " --isolated\n"
+    )
+    assert main(["--isolated", *NOW, str(sitemap)]) == 0
 
 
 def test_a_misspelt_pyproject_table_is_not_passed_over(site: Path, capsys) -> None:

@@ -415,6 +415,66 @@ def test_a_bad_threshold_is_exit_2(
     assert "--max-removed" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("flag", ["--map", "--old-map", "--new-map"])
+def test_the_report_never_overwrites_a_file_a_map_reads(
+    sides: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    """A side's children read through a map are the side's files too, wherever the map's
+    directory is."""
+    (sides / "a").mkdir()
+    (sides / "b").mkdir()
+    index = (sides / "new" / "sitemap.xml").read_text()
+    (sides / "a" / "sitemap.xml").write_text(index)
+    (sides / "b" / "sitemap.xml").write_text(index)
+    before = (sides / "new" / "pages.xml").read_bytes()
+    status, out, err = run_cli(
+        ["diff", flag, f"{SITE}=new", "-o", "new/pages.xml", "a/sitemap.xml", "b/sitemap.xml"],
+        capsys,
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        f"sitemap-lint: error: --output-file new/pages.xml: inside new, which {flag}"
+        f" {SITE}=new reads for a side of the diff; write the report elsewhere\n"
+    )
+    assert (sides / "new" / "pages.xml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("lastmod", "moment"),
+    [
+        ("2026-12-04T10:30:00+01:00", "2026-12-04T09:30:00Z"),
+        ("0999-05-05", "0999-05-05T00:00:00Z"),  # a W3C year has four digits
+        ("0001-01-01T00:00:00+14:00", "0000-12-31T10:00:00Z"),
+        ("9999-12-31T23:59:59-14:00", "10000-01-01T13:59:59Z"),
+    ],
+)
+def test_the_shared_lastmod_is_written_in_utc_at_the_calendar_s_ends_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lastmod: str, moment: str
+) -> None:
+    (tmp_path / "old.xml").write_text(_urlset(("https://example.com/0", None)))
+    entries = [(f"https://example.com/{i}", lastmod) for i in range(2)]
+    (tmp_path / "new.xml").write_text(_urlset(*entries))
+    args = ["diff", "--now", NOW, str(tmp_path / "old.xml"), str(tmp_path / "new.xml")]
+    status, out, err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["lastmod"]["most_common"] == {"moment": moment, "entries": 2}
+    status, out, err = run_cli(args, capsys)
+    assert status == 0 and f" carry {moment};" in out, err
+    assert out.startswith(f"OLD {tmp_path / 'old.xml'} (1 file, 1 URL)  NEW "), out
+
+
+def test_an_unknown_format_is_named_as_check_names_it(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(
+        ["diff", "--format", "sarif", "old/pages.xml", "new/pages.xml"], capsys
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html\n"
+    )
+
+
 def test_the_report_never_overwrites_a_side(
     sides: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -107,7 +107,7 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
         ]
     )
     assert status == 0
-    assert "25 entries in 3 part(s)" in capsys.readouterr().err
+    assert "25 entries in 3 parts" in capsys.readouterr().err
     names = sorted(p.name for p in out.iterdir())
     assert names == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap-index.xml"]
     parts = [(out / f"sitemap-{n}.xml").read_bytes() for n in (1, 2, 3)]
@@ -191,6 +191,7 @@ def test_a_split_that_cannot_write_every_file_leaves_an_earlier_split_whole(
     [
         ("", "out", "FILE: an empty path names no file; give the sitemap to split"),
         ("sitemap.xml", "", "--out-dir: an empty path names no directory; give one"),
+        ("-", "out", "FILE -: split reads a file, not standard input; save the sitemap to a file"),
     ],
 )
 def test_cli_split_refuses_an_empty_path(
@@ -331,6 +332,53 @@ def test_the_index_lists_the_parts_at_the_base_url_encoded(
 
 
 @pytest.mark.parametrize(
+    ("name", "listed"),
+    [
+        ("my map.xml", "my%20map-1.xml"),
+        ("caf\u00e9.xml", "caf%C3%A9-1.xml"),
+        ("50%#1?.xml", "50%25%231%3F-1.xml"),
+    ],
+)
+def test_the_index_lists_a_part_whose_name_a_url_cannot_hold_as_is_encoded(
+    tmp_path: Path, capsys, name: str, listed: str
+) -> None:
+    """A file name is no URL: the index lists its parts encoded, and a run that maps
+    the base URL to the directory finds them."""
+    source = tmp_path / name
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0, capsys.readouterr().err
+    index = out / (name.removesuffix(".xml") + "-index.xml")
+    locs = re.findall(rb"<loc>([^<]*)</loc>", index.read_bytes())
+    assert locs == [f"https://example.com/{listed}".encode()]
+    assert errors(index.read_bytes(), index.name) == []
+    capsys.readouterr()
+    status = main(
+        [
+            "--now",
+            "2025-06-01T00:00:00Z",
+            "-f",
+            "concise",
+            "--map",
+            f"https://example.com/={out}",
+            str(index),
+        ]
+    )
+    assert (status, capsys.readouterr().out) == (0, "")
+
+
+def test_the_split_names_its_files_escaped(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "a\u202eb.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "\u202e" not in err and "a\\u202eb.xml: 1 entry in 1 part;" in err
+
+
+@pytest.mark.parametrize(
     ("base_url", "says"),
     [
         ("https://user@example.com/", "UR009: URL contains a user name or password"),
@@ -349,6 +397,29 @@ def test_a_base_url_the_url_rules_report_is_refused(
     assert status == 2 and err.count("\n") == 1
     assert err.startswith(f"sitemap-lint: error: --base-url {base_url}: the index would list")
     assert says in err and err.endswith("; nothing was written\n")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--max-urls", "0", "--max-urls 0: give from 1 to 50,000"),
+        ("--max-urls", "50001", "--max-urls 50001: give from 1 to 50,000"),
+        ("--max-bytes", "0", "--max-bytes 0: give from 1 to 52,428,800 bytes"),
+        ("--max-bytes", "51MiB", "--max-bytes 53477376: give from 1 to 52,428,800 bytes"),
+    ],
+)
+def test_a_part_limit_outside_the_protocol_s_is_refused_by_name(
+    tmp_path: Path, capsys, flag: str, value: str, says: str
+) -> None:
+    """Parts over the protocol's limits would be sitemaps search engines refuse."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(sitemap([entry(1)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, flag, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sitemap-lint: error: {says}") and err.count("\n") == 1
     assert not out.exists()
 
 
@@ -426,7 +497,7 @@ def test_force_splits_out_of_scope_with_a_warning_that_the_check_bears_out(
     assert status == 0
     assert err.startswith("sitemap-lint: warning: --base-url https://example.com/sitemaps/ puts")
     assert "--base-url https://example.com/blog/ would fit them all" in err
-    assert "5 entries in 3 part(s)" in err
+    assert "5 entries in 3 parts" in err
     part = out / "big-1.xml"
     found = errors(part.read_bytes(), part.name, f"https://example.com/sitemaps/{part.name}")
     assert [e.split()[0] for e in found] == ["SC002", "SC002"]

@@ -240,7 +240,7 @@ def split(
         ),
     ],
     max_urls: Annotated[
-        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most.")
+        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most (1 to 50,000).")
     ] = 50_000,
     max_bytes: Annotated[
         int,
@@ -248,7 +248,7 @@ def split(
             "--max-bytes",
             metavar="SIZE",
             parser=lambda text: parse_size(text, "--max-bytes"),
-            help="Bytes per part at most, uncompressed (e.g. 10MiB).",
+            help="Bytes per part at most, uncompressed (e.g. 10MiB; at most 50MiB).",
         ),
     ] = 50 * 1024 * 1024,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write the parts gzip-compressed.")] = False,
@@ -267,6 +267,9 @@ def split(
 
     refuse_empty_path(file, "FILE", give="the sitemap to split")
     refuse_empty_path(out_dir, "--out-dir", names="directory", give="one")
+    if file == "-":
+        _fail("FILE -: split reads a file, not standard input; save the sitemap to a file")
+        raise typer.Exit(2)
     if not base_url.lower().startswith(("http://", "https://")):
         _fail(f"--base-url {base_url!r}: give an absolute http(s) URL")
         raise typer.Exit(2)
@@ -283,12 +286,16 @@ def split(
     except SplitError as error:
         _fail(str(error))
         raise typer.Exit(2) from None
+    from sitemap_lint.support.printable import printable
+    from sitemap_lint.support.words import plural
+
     if written.warning is not None:
-        sys.stderr.write(f"sitemap-lint: warning: {written.warning}\n")
+        sys.stderr.write(f"sitemap-lint: warning: {printable(written.warning)}\n")
     entries = sum(part.count for part in written.parts)
     sys.stderr.write(
-        f"{file}: {entries:,} entries in {len(written.parts)} part(s); "
-        f"index written to {written.index}\n"
+        f"{printable(file)}: {entries:,} {'entry' if entries == 1 else 'entries'} in"
+        f" {plural(len(written.parts), 'part')}; "
+        f"index written to {printable(str(written.index))}\n"
     )
 
 
@@ -550,8 +557,12 @@ def main(argv: list[str] | None = None) -> int:
         args, prog_name = args[1:], "sitemap-lint check"
     else:
         command = typer.main.get_command(app)
+    from sitemap_lint.support.pipes import writing_to
+
+    status: object = 0  # what a listing whose reader went away (``| head``) exits with
     try:
-        status = command.main(args, prog_name=prog_name, standalone_mode=False)
+        with writing_to(sys.stdout):  # also the help, the version and the rule listings
+            status = command.main(args, prog_name=prog_name, standalone_mode=False)
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:

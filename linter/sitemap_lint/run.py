@@ -201,9 +201,9 @@ def _refuse_writing_over_what_is_read(
 ) -> None:
     """Exit 2 before anything is read when the report (``--output-file``) or the baseline
     (``--write-baseline``) would replace a file the run reads (a local input, the file
-    standard input stands for, the baseline, a robots.txt, the configuration file), or
-    the report the baseline written. A baseline may be written where it is read: that
-    refreshes it."""
+    standard input stands for, the baseline, a robots.txt, the configuration file, the
+    live audit's cache), or the report the baseline written. A baseline may be written
+    where it is read: that refreshes it."""
     report, written_baseline = settings.output_file, settings.write_baseline
     if not (report or written_baseline):
         return
@@ -228,6 +228,12 @@ def _refuse_writing_over_what_is_read(
     if config.path is not None:
         what = f"the configuration file {config.path}"
         read.append((str(config.path), what, (report, written_baseline), None))
+    if (settings.live or config.live) and not settings.no_live_cache:
+        from sitemap_lint.live.cache import default_path
+
+        cache = settings.live_cache or config.live_cache or str(default_path())
+        what = f"the cache the live audit reads and writes ({cache})"
+        read.append((cache, what, (report, written_baseline), None))
     if written_baseline:
         what = f"the baseline the run writes (--write-baseline {written_baseline})"
         read.append((written_baseline, what, (report,), None))
@@ -239,6 +245,34 @@ def _refuse_writing_over_what_is_read(
             if target and target in refused and os.path.realpath(path) == os.path.realpath(target):
                 replaced = replacing or f"{thing} would replace it"
                 raise UsageError(f"{flag} {target}: it is {what}; {replaced}: name another file")
+
+
+def _refuse_writing_over_what_the_set_read(
+    settings: RunSettings, results: list[FileResult]
+) -> None:
+    """Exit 2, before the baseline or the report is written, when either would replace a
+    local file the set read that no option names: one an index or a robots.txt lists,
+    read through ``--map`` (known only once the set is checked)."""
+    targets = [
+        (flag, target, thing)
+        for flag, target, thing in (
+            ("--output-file", settings.output_file, "the report"),
+            ("--write-baseline", settings.write_baseline, "the baseline"),
+        )
+        if target and target != STDIN
+    ]
+    if not targets:
+        return
+    for result in results:
+        if result.parent is None or is_url(result.name):
+            continue  # an input (refused before the check) or a fetched file
+        for flag, target, thing in targets:
+            if os.path.realpath(result.name) == os.path.realpath(target):
+                lister = results[result.parent].name
+                raise UsageError(
+                    f"{flag} {target}: it is {result.name}, a sitemap the run reads (listed"
+                    f" by {lister}); {thing} would replace it: name another file"
+                )
 
 
 def _fix(
@@ -435,6 +469,7 @@ def compute(
         engine = xsd.load(plan.engine_name)
         results = [check_source(s, plan.options(config, s.name), engine) for s in sources]
 
+    _refuse_writing_over_what_the_set_read(settings, results)
     checked = {source.name: source for source in sources}
     live = None
     if plan.live is not None:

@@ -121,6 +121,10 @@ def test_recent_articles_pass(tmp_path: Path, date: str) -> None:
     assert found(lint(news_sitemap(tmp_path, article(date)))) == []
 
 
+def test_a_date_on_the_calendar_s_last_day_is_in_the_future_not_a_crash(tmp_path: Path) -> None:
+    assert found(lint(news_sitemap(tmp_path, article("9999-12-31")))) == [("DT005", 11)]
+
+
 @pytest.mark.parametrize(
     ("date", "text"),
     [

@@ -156,6 +156,7 @@ def test_structure(tmp_path: Path, children: list[str], expected: list[tuple[str
         ("<video:expiration_date>2099-01-01</video:expiration_date>", []),
         ("<video:expiration_date>2025-06-01</video:expiration_date>", []),  # today
         ("<video:expiration_date>2025-05-30</video:expiration_date>", [("VD010", 11)]),
+        ("<video:expiration_date>9999-12-31</video:expiration_date>", []),  # the last day
         ("<video:expiration_date>2099-01-01T10:00</video:expiration_date>", [("DT003", 11)]),
         ("<video:expiration_date>1 Jan 2099</video:expiration_date>", [("DT001", 11)]),
         # Numbers at their bounds.

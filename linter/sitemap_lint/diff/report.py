@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sitemap_lint._version import __version__
 from sitemap_lint.diff.compare import Changes, Shown
 from sitemap_lint.diff.gate import Limit, Passed
+from sitemap_lint.support.words import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,9 +38,24 @@ def earlier_text(c: Changes) -> str:
     return f", {c.lastmod_earlier:,} of them to an earlier moment"
 
 
+_CYCLE = 146_097 * 86_400  # the seconds of 400 Gregorian years: the calendar repeats
+
+
 def moment_text(seconds: int) -> str:
-    """UTC seconds as a W3C datetime (``2026-12-04T09:30:00Z``)."""
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """UTC seconds as a W3C datetime (``2026-12-04T09:30:00Z``), also a moment a zone
+    puts in the year 0 or 10000 (``0001-01-01T00:00:00+14:00``), which Python's dates
+    cannot hold: they are read 400 years on or back."""
+    cycles = 0
+    while seconds < _FIRST:
+        seconds, cycles = seconds + _CYCLE, cycles - 1
+    while seconds > _LAST:
+        seconds, cycles = seconds - _CYCLE, cycles + 1
+    moment = datetime.fromtimestamp(seconds, UTC)
+    return f"{moment.year + 400 * cycles:04d}-{moment:%m-%dT%H:%M:%S}Z"
+
+
+_FIRST = int(datetime(1, 1, 1, tzinfo=UTC).timestamp())
+_LAST = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp())
 
 
 def shared_lastmod_text(c: Changes) -> str:
@@ -157,9 +173,9 @@ def write_text(
     console.print(
         Text.assemble(
             ("OLD ", "bold"),
-            f"{old} ({c.old_files} file{'s' * (c.old_files != 1)}, {c.old_urls:,} URLs)  ",
+            f"{old} ({plural(c.old_files, 'file')}, {plural(c.old_urls, 'URL')})  ",
             ("NEW ", "bold"),
-            f"{new} ({c.new_files} file{'s' * (c.new_files != 1)}, {c.new_urls:,} URLs)",
+            f"{new} ({plural(c.new_files, 'file')}, {plural(c.new_urls, 'URL')})",
         )
     )
     console.print()

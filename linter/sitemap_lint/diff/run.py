@@ -44,7 +44,9 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     from sitemap_lint.diff.sides import read_sides
 
     if settings.format not in FORMATS:
-        raise UsageError(f"unknown format {settings.format!r}; choose {', '.join(FORMATS)}")
+        raise UsageError(
+            f"--format: unknown format {settings.format!r}; choose one of {', '.join(FORMATS)}"
+        )
     if settings.format == "html":  # without the html extra: exit 2 before reading a side
         import sitemap_lint.report.html  # noqa: F401
     if settings.show < 0:
@@ -123,3 +125,15 @@ def _refuse_writing_a_side(settings: DiffSettings) -> None:
                 f"--output-file {settings.output_file}: inside {side}, a side of the diff; "
                 "write the report elsewhere"
             )
+    for flag, maps in (
+        ("--map", settings.sets.maps),
+        ("--old-map", settings.old_maps),
+        ("--new-map", settings.new_maps),
+    ):
+        for prefix, directory in maps:
+            if directory.resolve() in target.parents:
+                raise UsageError(
+                    f"--output-file {settings.output_file}: inside {directory}, which"
+                    f" {flag} {prefix}={directory} reads for a side of the diff; write the"
+                    " report elsewhere"
+                )

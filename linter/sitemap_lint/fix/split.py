@@ -232,7 +232,7 @@ def index(parts: list[Part], base_url: str) -> bytes:
     base = index_base(base_url)
     lines = [DECLARATION.decode(), f'<sitemapindex xmlns="{INDEX_NS}">\n']
     for part in parts:
-        lines.append(f"  <sitemap>\n    <loc>{escape_text(base + part.name)}</loc>\n")
+        lines.append(f"  <sitemap>\n    <loc>{escape_text(base + part_path(part.name))}</loc>\n")
         if part.lastmod is not None:
             lines.append(f"    <lastmod>{escape_text(part.lastmod)}</lastmod>\n")
         lines.append("  </sitemap>\n")
@@ -288,7 +288,7 @@ def out_of_scope(parsed: Parsed, base_url: str, part_name: str) -> OutOfScope | 
     # A URL that cannot be read is the URL rules' to report, not a matter of scope.
     read = (parse_url(entry.loc) for entry in parsed.entries if entry.loc is not None)
     urls = [url for url in read if url is not None]
-    outside = _outside(urls, base + part_name)
+    outside = _outside(urls, base + part_path(part_name))
     if not outside:
         return None
     message = (
@@ -296,7 +296,7 @@ def out_of_scope(parsed: Parsed, base_url: str, part_name: str) -> OutOfScope | 
         f"scope (a sitemap may list only URLs under its own directory, here {base})"
     )
     fitting = _common_directory(urls)
-    if fitting is not None and _outside(urls, fitting + part_name):
+    if fitting is not None and _outside(urls, fitting + part_path(part_name)):
         fitting = None
     return OutOfScope(message, fitting)
 
@@ -321,6 +321,15 @@ def index_base(base_url: str) -> str:
     from sitemap_lint.domain.identity import as_uri
 
     return quote(as_uri(_directory(base_url)), safe="/%:@!$&'()*+,;=~?#[]")
+
+
+def part_path(name: str) -> str:
+    """A part's file name as the last segment of its URL: every character of the name
+    is literal, so a space, a '%', '?', '#' or a character outside ASCII is
+    percent-encoded (UTF-8)."""
+    from urllib.parse import quote
+
+    return quote(name, safe="!$&'()*+,;=:@")
 
 
 def _common_directory(urls: list[ParsedURL]) -> str | None:
@@ -392,8 +401,15 @@ def split_file(
     from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
-    if max_urls < 1 or max_bytes < 1:
-        raise SplitError("--max-urls and --max-bytes must be positive")
+    if not 1 <= max_urls <= MAX_URLS:
+        raise SplitError(
+            f"--max-urls {max_urls}: give from 1 to {MAX_URLS:,}, the protocol's limit"
+        )
+    if not 1 <= max_bytes <= MAX_BYTES:
+        raise SplitError(
+            f"--max-bytes {max_bytes}: give from 1 to {MAX_BYTES:,} bytes (50MiB), the "
+            "protocol's limit"
+        )
     decoded = decode(read_source(Source(str(path), path)))
     if isinstance(decoded, str):
         raise SplitError(f"{path}: cannot be split: {decoded}")
@@ -470,7 +486,7 @@ def _refuse_base_url_with_errors(base_url: str, part_name: str) -> None:
     from sitemap_lint.rules.urls import check_url
 
     found = FindingList()
-    check_url(index_base(base_url) + part_name, Node("", "loc", {}, 1, 1), found)
+    check_url(index_base(base_url) + part_path(part_name), Node("", "loc", {}, 1, 1), found)
     for finding in found:
         if finding.severity >= Severity.WARNING:
             raise SplitError(

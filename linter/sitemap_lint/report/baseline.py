@@ -209,7 +209,7 @@ def read(path: Path, where: str | None = None) -> Baseline:
     not a baseline."""
     where = where or f"--baseline {path}"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte order mark: an editor's
     except FileNotFoundError:
         raise UsageError(f"{where}: no such file; write one with --write-baseline {path}") from None
     except (OSError, UnicodeDecodeError) as error:

@@ -1283,7 +1283,7 @@ def _check_expired(
 ) -> None:
     moment = parsed.moment
     current = now.replace(tzinfo=None) if moment.tzinfo is None else now
-    if not parsed.has_time:
+    if not parsed.has_time and moment.date() < datetime.max.date():
         moment += timedelta(days=1)  # the video is available through that whole day
     if moment >= current:
         return

@@ -181,9 +181,26 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
                 f"({FILE_NAME} or {PYPROJECT})"
             )
         if not path.is_file():
-            raise UsageError(f"--config {config_file}: no such file")
+            try:
+                mode = path.stat().st_mode
+            except OSError:
+                raise UsageError(f"--config {config_file}: no such file") from None
+            from sitemap_lint.inputs.reader import file_kind
+
+            raise UsageError(
+                f"--config {config_file}: not a regular file ({file_kind(mode)}); name the"
+                f" configuration file ({FILE_NAME} or {PYPROJECT})"
+            )
         return load(path, required=True)
-    found = _discover(cwd or Path.cwd())
+    if cwd is None:
+        try:
+            cwd = Path.cwd()
+        except FileNotFoundError:
+            raise UsageError(
+                "the working directory no longer exists, so no configuration file can be"
+                " found above it: change to a directory, or give --config FILE or --isolated"
+            ) from None
+    found = _discover(cwd)
     return _config(*found) if found is not None else Config()
 
 
@@ -252,7 +269,7 @@ def _config(path: Path, data: dict[str, Any], required: bool = False) -> Config:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # with the byte order mark some editors write
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise UsageError(f"{path}: cannot read: {reason}") from None

@@ -572,7 +572,8 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--now",),
         metavar="TIMESTAMP",
         check=parse_now,
-        doc="the current time for time-dependent rules, e.g. `2025-06-01T00:00:00Z` (default: now)",
+        doc="the current time for time-dependent rules, e.g. `2025-06-01T00:00:00Z` (default:"
+        " now); allowed: from the year 1000 to the year 9998 (in UTC)",
     ),
     Setting(
         "xsd_engine",

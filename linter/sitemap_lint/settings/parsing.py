@@ -106,6 +106,9 @@ def resolve_color(
         return False
 
 
+NOW_YEARS = (1000, 9998)
+
+
 def parse_now(text: str | None, where: str = "--now") -> datetime:
     """The current time of a run: now, or a timestamp (UTC when it has no zone)."""
     if text is None:
@@ -116,7 +119,18 @@ def parse_now(text: str | None, where: str = "--now") -> datetime:
         raise UsageError(
             f"{where} {text!r} is not a timestamp; write e.g. 2024-05-08 or 2024-05-08T10:00:00Z"
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    # The rules compute days before and after it, and write it with a four-digit year.
+    try:
+        year = moment.astimezone(UTC).year
+    except OverflowError:
+        year = moment.year
+    if not NOW_YEARS[0] <= year <= NOW_YEARS[1]:
+        raise UsageError(
+            f"{where} {text!r} is out of range; give a time from the year {NOW_YEARS[0]}"
+            f" to the year {NOW_YEARS[1]}"
+        )
+    return moment
 
 
 def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
