@@ -312,6 +312,18 @@ def test_no_arguments_show_the_help_and_exit_two(capsys) -> None:
     assert run(["--help"], capsys) == (0, err, "")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [[], ["check"], ["rules"], ["rule"], ["schemas"], ["split"], ["diff"], ["sitemap.xml"]],
+)
+def test_dash_h_is_the_help(command: list[str], capsys) -> None:
+    """``-h`` prints what ``--help`` prints, for the group and for each command."""
+    status, out, err = run([*command, "-h"], capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith("Usage: sitemap-lint")
+    assert run([*command, "--help"], capsys) == (0, out, "")
+
+
 def test_version(capsys) -> None:
     status, out, _ = run(["--version"], capsys)
     assert status == 0 and out.strip() == f"sitemap-lint {__version__}"

@@ -34,8 +34,11 @@ if TYPE_CHECKING:
 
 # The help is click's plain layout (rich_markup_mode=None): at 80 columns rich's
 # panels leave a description column of some 17 characters and cut what does not fit.
+# ``-h`` as ruff and xmllint's users type it.
+_HELP = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
     add_completion=False,
+    context_settings=_HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -169,7 +172,10 @@ app.command("check", cls=_SettingsCommand, short_help=_CHECK_SHORT_HELP)(check)
 # ``check`` alone, for a run that checks (nearly every one): building the other
 # commands' options is work such a run does not need.
 _check_app = typer.Typer(
-    add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None
+    add_completion=False,
+    context_settings=_HELP,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 _check_app.command("check", cls=_SettingsCommand, short_help=_CHECK_SHORT_HELP)(check)
 

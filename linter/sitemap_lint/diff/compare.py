@@ -69,7 +69,7 @@ class Changes:
     # The new side's most common lastmod (UTC seconds) and how many entries carry it,
     # when at least two do (a lastmod one entry carries is shared with none).
     same_moment: tuple[int, int] | None = None
-    recent: int = 0  # new entries whose lastmod lies within the hour before the run's time
+    recent: int = 0  # new entries whose lastmod is at most an hour before the run's time (or later)
     with_lastmod: int = 0  # new entries with a lastmod
     priority_changed: int = 0
     changefreq_changed: int = 0
@@ -336,7 +336,7 @@ def _origins(
 
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:
     """The new side's lastmod patterns: its most common moment, and the entries stamped
-    within the hour before the run (the column counted a chunk at a time)."""
+    within the hour before the run or later (the column counted a chunk at a time)."""
     recent_from = int(now.timestamp()) - RECENT_SECONDS
     moments: list[NDArray[np.int64]] = []
     counts: list[NDArray[np.int64]] = []

@@ -67,7 +67,7 @@ MEASURES: dict[str, tuple[str, Measure]] = {
         lambda c: (_sharing_one_lastmod(c), c.with_lastmod),
     ),
     "--max-recent-lastmod": (
-        "entries with a lastmod in the hour before the run",
+        "entries with a lastmod in the hour before the run or later",
         lambda c: (c.recent, c.with_lastmod),
     ),
     "--max-priority-changes": (

@@ -60,17 +60,17 @@ _LAST = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp())
 
 def shared_lastmod_text(c: Changes) -> str:
     """What the new entries' lastmods share: the most common one, or that no two are
-    the same; then how many fall in the hour before the run."""
+    the same; then how many fall in the hour before the run or later."""
     recent = share_text(c.recent, c.with_lastmod)
     if c.same_moment is None:
         return (
             f"no two new entries carry the same lastmod; {recent} of those with one carry a "
-            "moment within the hour before the run"
+            "moment within the hour before the run or later"
         )
     moment, count = c.same_moment
     return (
         f"{share_text(count, c.with_lastmod)} of the new entries with a lastmod carry "
-        f"{moment_text(moment)}; {recent} a moment within the hour before the run"
+        f"{moment_text(moment)}; {recent} a moment within the hour before the run or later"
     )
 
 
