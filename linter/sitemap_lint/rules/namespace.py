@@ -95,9 +95,11 @@ WRONG_EXTENSION_NAMESPACE = rule(
         Detects extension elements whose namespace is not the one their extension
         defines: a look-alike (`https`, a missing or extra `www`, a trailing
         slash, letter case, surrounding whitespace), a misspelling or another
-        version of a known extension namespace, or any other value (even one that
-        is not a URI, as in `xmlns:xhtml="xhtml"`) on an element named like an
-        extension's own (`image`, `video`, `news`, `link`, `mobile`, `PageMap`).
+        version of a known extension namespace, Google's path on sitemaps.org
+        (`http://www.sitemaps.org/schemas/sitemap-image/1.1`), or any other
+        value (even one that is not a URI, as in `xmlns:xhtml="xhtml"`) on an
+        element named like an extension's own (`image`, `video`, `news`,
+        `link`, `mobile`, `PageMap`).
         It names the exact namespace to declare; the elements are not validated
         until it is fixed.
     """,
@@ -143,9 +145,10 @@ _TOP_ELEMENTS = {
     "PageMap": "http://www.google.com/schemas/sitemap-pagemap/1.0",
     "link": "http://www.w3.org/1999/xhtml",
 }
-# Google's extension namespaces read as (name, version): sitemap-image/1.1 -> image, 1.1.
+# Google's extension namespaces read as (host, name, version): google.com/schemas/
+# sitemap-image/1.1 -> google.com, image, 1.1; generators also put them on sitemaps.org.
 _ABSOLUTE_URI = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_GOOGLE_EXTENSION = lazy(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
+_GOOGLE_EXTENSION = lazy(r"(google\.com|sitemaps\.org)/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
 
 
 @check(ROOT, emits=(MISSING_NAMESPACE, WRONG_NAMESPACE), proof=NO_PROOF)
@@ -286,18 +289,23 @@ def _meant_extension(node: Node) -> tuple[str | None, str]:
     form = normalized(ns)
     google = _GOOGLE_EXTENSION.match(form)
     if google is not None:
-        word, version = google.groups()
+        host, word, version = google.groups()
         known_words = {
-            match.group(1): (known, match.group(2))
+            match.group(2): (known, match.group(3))
             for known in _EXTENSIONS_BY_FORM
             if (match := _GOOGLE_EXTENSION.match(known)) is not None
         }
+        wrong_host = [] if host == "google.com" else [f"on {host} instead of google.com"]
         if word in known_words:
             known, right_version = known_words[word]
-            return _EXTENSIONS_BY_FORM[known], f"version {version} instead of {right_version}"
+            reasons = wrong_host
+            if version != right_version:
+                reasons = [*wrong_host, f"version {version} instead of {right_version}"]
+            return _EXTENSIONS_BY_FORM[known], ", ".join(reasons)
         close = difflib.get_close_matches(word, list(known_words), n=1, cutoff=0.75)
         if close:
-            return _EXTENSIONS_BY_FORM[known_words[close[0]][0]], f"sitemap-{word} is a misspelling"
+            reasons = [*wrong_host, f"sitemap-{word} is a misspelling"]
+            return _EXTENSIONS_BY_FORM[known_words[close[0]][0]], ", ".join(reasons)
         return None, ""  # another Google extension, which has no bundled schema
     close = difflib.get_close_matches(form, list(_EXTENSIONS_BY_FORM), n=1, cutoff=0.85)
     if close:
