@@ -325,7 +325,7 @@ def deprecated_children(names: list[str], line: int, column: int) -> Finding:
     return DEPRECATED_CHILDREN.at(
         line,
         column,
-        f"Google ignores {joined(names)} since 2022 (deprecated, harmless); "
+        f"Google ignores {joined(list(dict.fromkeys(names)))} since 2022 (deprecated, harmless); "
         f"remove {'it' if len(names) == 1 else 'them'} to keep the sitemap small",
     )
 
