@@ -846,8 +846,8 @@ def _language_message(value: str) -> str:
         )
     tag = text.lower().replace("_", "-")
     if text != value and _LANGUAGE.match(text):
-        why = "has spaces around the code"
-    elif tag == fix:
+        return f"<news:language> {_shown(value)!r} has spaces around the code: write {fix}"
+    if tag == fix:
         why = "must be written in lower case"
     elif not _LANGUAGE_TAG.match(tag):
         why = "is a language name, not its code"
