@@ -8,6 +8,7 @@ publication name, so its state does not grow with the number of URLs.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Iterator
@@ -431,6 +432,30 @@ DATE_WITHOUT_SECONDS = rule(
     good="<news:publication_date>2025-05-31T08:00:00+02:00</news:publication_date>",
 )
 
+MISPLACED = rule(
+    "NW017",
+    "news-misplaced-element",
+    ERROR,
+    summary="A news element directly in `url` that is not `news:news`",
+    what="""
+        Detects elements of the news namespace standing directly in a `url`
+        other than `news:news`: a field such as `news:title` or
+        `news:publication` without its `news:news` wrapper, or an unknown name
+        such as `news:article`.
+    """,
+    why="""
+        Only `news:news` may stand in a `url`; the schema rejects anything else
+        and Google News does not read the article.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/business/merger-talks</loc>
+          <news:title>Companies A and B in merger talks</news:title>
+        </url>
+    """,
+    good=_example(),
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "News extension"
 ORDER = 150
@@ -452,6 +477,7 @@ RULES = (
     TITLE_EXTRAS,
     NAME_PARENTHETICAL,
     DATE_WITHOUT_SECONDS,
+    MISPLACED,
 )
 
 _LANGUAGE = lazy(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
@@ -511,7 +537,8 @@ class Checker:
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "news":
-            return  # other names cannot stand in url; the schema reports them
+            _misplaced(element, report)
+            return
         self._count(element, context.entry)
         if self.entry_first is None:
             self.entry_first = element
@@ -814,6 +841,24 @@ def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter
 
 def _shown(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _misplaced(element: Node, report: Reporter) -> None:
+    if element.name in PUBLICATION_ORDER:
+        message = (
+            f"<news:{element.name}> stands directly in <url>; put it inside the "
+            "<news:publication> of the <news:news> it describes"
+        )
+    elif element.name in NEWS_ORDER:
+        message = (
+            f"<news:{element.name}> stands directly in <url>; put it inside the "
+            "<news:news> it describes"
+        )
+    else:
+        close = difflib.get_close_matches(element.name, ["news"], n=1, cutoff=0.6)
+        hint = "rename it to <news:news>" if close else "only <news:news> may stand there"
+        message = f"<news:{element.name}> is not an element of the news extension; {hint}"
+    report.add(MISPLACED.at(element.line, element.column, message), element)
 
 
 # -- language ----------------------------------------------------------------------------------
