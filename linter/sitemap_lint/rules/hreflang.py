@@ -1893,8 +1893,9 @@ def _shown(value: str, limit: int = 40) -> str:
 
 
 def _near(url: str) -> str:
-    """A URL without case and trailing slash, to spot near misses."""
-    return url.lower().rstrip("/")
+    """A URL without case, scheme, a leading www. and trailing slash, to spot near misses."""
+    lowered = url.lower().rstrip("/")
+    return (lowered.partition("://")[2] or lowered).removeprefix("www.")
 
 
 def _and(names: list[str]) -> str:
