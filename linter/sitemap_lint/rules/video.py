@@ -1370,12 +1370,22 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 "codes separated by spaces, such as US CA GB"
             )
     else:
-        unknown = [code for code in codes if not _is_country(code)]
+        unknown = [code for code in dict.fromkeys(codes) if not _is_country(code)]
         for code in unknown:
-            fix = _COUNTRY_FIXES.get(code)
+            if code in _COUNTRY_FIXES:
+                problems.append(
+                    f"{code} is not an ISO 3166 country code; write {_COUNTRY_FIXES[code]}"
+                )
+        unfixable = [code for code in unknown if code not in _COUNTRY_FIXES]
+        if len(unfixable) == 1:
             problems.append(
-                f"{code} is not an ISO 3166 country code"
-                + (f"; write {fix}" if fix else "; use the country's two-letter ISO 3166 code")
+                f"{unfixable[0]} is not an ISO 3166 country code; use the country's "
+                "two-letter ISO 3166 code"
+            )
+        elif unfixable:
+            problems.append(
+                f"{joined(unfixable)} are not ISO 3166 country codes; use each country's "
+                "two-letter ISO 3166 code"
             )
         empty = _empty_allow_problem(node)
         if empty:
