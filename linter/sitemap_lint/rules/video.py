@@ -1411,9 +1411,15 @@ def _check_platform(node: Node, report: Reporter) -> None:
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
         if words and all(mapped):
             fixed = " ".join(dict.fromkeys(cast("list[str]", mapped)))  # all(mapped): no None
-            problems.append(
-                f"write the platforms in lower case, separated by single spaces: {fixed}"
-            )
+            other_names = [word for word in dict.fromkeys(words) if _PLATFORM_ALIASES[word] != word]
+            if other_names:
+                shown = joined([repr(word) for word in other_names])
+                verb = "is not a platform" if len(other_names) == 1 else "are not platforms"
+                problems.append(f"{shown} {verb} of the schema (web, mobile, tv); write {fixed}")
+            else:
+                problems.append(
+                    f"write the platforms in lower case, separated by single spaces: {fixed}"
+                )
         else:
             problems.append(
                 f"{value.strip()!r} is not a list of platforms; write web, mobile and/or tv "
