@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
-from sitemap_lint.model import Node
+from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -78,7 +78,9 @@ MISSING = rule(
     what="""
         Checks that each `news:news` has a `news:publication` with a
         `news:name` and a `news:language`, a `news:publication_date` and a
-        `news:title`, and that the name and title are not empty.
+        `news:title`, and that the name and title are not empty. A child that
+        stands for a missing one (`news:tilte`, or `title` without the news
+        prefix) is named, to be renamed.
     """,
     why="""
         Google News needs all five to use the entry; without them the schema
@@ -694,21 +696,39 @@ _MISSING_FIX = {
 
 def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) -> None:
     """Report a missing required child; cover where the schema notices it: the parent
-    (content incomplete) or the first child that stands where the missing one belongs."""
+    (content incomplete), the first child that stands where the missing one belongs, and
+    a child that stands for it (misspelt, or without the prefix), renamed instead."""
     covers = [parent]
     rank = order.index(name)
     for child in parent.children:
         if child.ns == NAMESPACE and child.name in order and order.index(child.name) > rank:
             covers.append(child)
             break
+    fix = _MISSING_FIX[name]
+    stand_in = _misspelling_of(parent, name, order)
+    if stand_in is not None:
+        covers.append(stand_in)
+        if stand_in.ns == NAMESPACE:
+            fix = f"rename <news:{stand_in.name}> to <news:{name}>"
+        else:
+            fix = f"write <news:{name}> instead of <{name}> (add the prefix)"
     report.add(
-        MISSING.at(
-            parent.line,
-            parent.column,
-            f"<news:{parent.name}> has no <news:{name}>; {_MISSING_FIX[name]}",
-        ),
+        MISSING.at(parent.line, parent.column, f"<news:{parent.name}> has no <news:{name}>; {fix}"),
         _Nodes(*covers),
     )
+
+
+def _misspelling_of(parent: Node, name: str, order: tuple[str, ...]) -> Node | None:
+    """An unknown child of ``parent`` that stands for its missing ``name``: misspelt, or
+    the right name outside the news namespace."""
+    for child in parent.children:
+        if child.ns == NAMESPACE and child.name in order:
+            continue
+        if child.name == name and child.ns in (SITEMAP_NS, ""):
+            return child
+        if child.ns == NAMESPACE and difflib.get_close_matches(child.name, [name], cutoff=0.7):
+            return child
+    return None
 
 
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
