@@ -1518,9 +1518,7 @@ def _mismatches(
 ) -> Iterator[tuple[int, Problem]]:
     """Members whose alternates differ from the set most members list (``pages``: the
     first record of each page, by URL; ``records``: each record, by index)."""
-    counts = Counter(id(record.links) for record in cluster)
-    top = max(counts.values())
-    reference = next(r for r in cluster if counts[id(r.links)] == top)
+    reference = cluster_reference(cluster, lambda record: id(record.links))
     wanted = set(reference.links)
     wanted_urls = urls(reference)
     for index, record in zip(members, cluster, strict=True):
@@ -1540,6 +1538,18 @@ def _mismatches(
             extra.add((code, href))
         if missing or extra:
             yield index, _mismatch_problem(record, reference, missing, extra)
+
+
+def cluster_reference(
+    cluster: list[Alternates], same: Callable[[Alternates], object]
+) -> Alternates:
+    """The member of ``cluster`` whose alternates the others are compared with: of the
+    sets of alternates most members list (``same``: equal for members listing the same
+    set), the largest, as a link missing is likelier than one too many; the first of those."""
+    counts = Counter(same(record) for record in cluster)
+    top = max(counts.values())
+    tied = (record for record in cluster if counts[same(record)] == top)
+    return max(tied, key=lambda record: len(record.links))
 
 
 def _mismatch_problem(
