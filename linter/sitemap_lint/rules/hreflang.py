@@ -61,7 +61,8 @@ LINK_INCOMPLETE = rule(
     what="""
         Checks that every `xhtml:link` in a `url` has the three attributes of an
         hreflang alternate, `rel`, `hreflang` and `href`, each with a value, and
-        names the ones that are missing or empty.
+        names the ones that are missing or empty, and the attribute written for
+        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed.
     """,
     why="""
         Without its language code or its URL the link says nothing, and without
@@ -1517,9 +1518,7 @@ def _mismatches(
 ) -> Iterator[tuple[int, Problem]]:
     """Members whose alternates differ from the set most members list (``pages``: the
     first record of each page, by URL; ``records``: each record, by index)."""
-    counts = Counter(id(record.links) for record in cluster)
-    top = max(counts.values())
-    reference = next(r for r in cluster if counts[id(r.links)] == top)
+    reference = cluster_reference(cluster, lambda record: id(record.links))
     wanted = set(reference.links)
     wanted_urls = urls(reference)
     for index, record in zip(members, cluster, strict=True):
@@ -1539,6 +1538,18 @@ def _mismatches(
             extra.add((code, href))
         if missing or extra:
             yield index, _mismatch_problem(record, reference, missing, extra)
+
+
+def cluster_reference(
+    cluster: list[Alternates], same: Callable[[Alternates], object]
+) -> Alternates:
+    """The member of ``cluster`` whose alternates the others are compared with: of the
+    sets of alternates most members list (``same``: equal for members listing the same
+    set), the largest, as a link missing is likelier than one too many; the first of those."""
+    counts = Counter(same(record) for record in cluster)
+    top = max(counts.values())
+    tied = (record for record in cluster if counts[same(record)] == top)
+    return max(tied, key=lambda record: len(record.links))
 
 
 def _mismatch_problem(
@@ -1733,14 +1744,35 @@ class Checker:
             what.append(f"an empty {_and(empty)}")
         # An empty hreflang is also invalid against the schema's pattern.
         covers = element if hreflang is not None and not hreflang.strip() else None
+        renames, prefixed = [], []
+        values = dict(element.attrs)
+        for name in absent:
+            key = _stand_in(element, name)
+            if key is None:
+                continue
+            values[name] = element.attrs[key]
+            ns, _, local = key.rpartition("}")
+            if ns:
+                prefixed.append(name)
+            elif local.lower() == name:
+                renames.append(f"rename {local} to {name} (attribute names are case-sensitive)")
+            else:
+                renames.append(f"rename {local} to {name}")
+            if key not in _ALLOWED_STAND_INS:
+                covers = element  # the schema rejects the stand-in: this finding says why
+        if prefixed:
+            renames.append(f"write {joined(prefixed)} without a prefix")
+        hreflang = values.get("hreflang")
         code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
-        href = element.attrs.get("href")
+        href = values.get("href")
         url = href.strip() if href is not None and href.strip() else "ABSOLUTE-URL"
         report.add(
             LINK_INCOMPLETE.at(
                 element.line,
                 element.column,
-                f"xhtml:link has {' and '.join(what)}; an alternate needs all three: "
+                f"xhtml:link has {' and '.join(what)}; "
+                + "".join(f"{rename}; " for rename in renames)
+                + "an alternate needs all three: "
                 f'<xhtml:link rel="alternate" hreflang="{code}" href="{shown_attribute(url)}"/>',
             ),
             covers,
@@ -1892,9 +1924,26 @@ def _shown(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
+# Attributes written for a missing one: other names, and the XHTML attributes that
+# the schema allows (so a finding on them covers no schema error).
+_STAND_IN_NAMES = {"hreflang": ("lang",), "href": ("url", "link", "src", "loc")}
+_ALLOWED_STAND_INS = frozenset(("lang", "http://www.w3.org/XML/1998/namespace}lang"))
+
+
+def _stand_in(element: Node, name: str) -> str | None:
+    """The attribute of ``element`` written for its missing ``name``: another letter
+    case, a namespace prefix, or another name for it."""
+    for key in element.attrs:
+        local = key.rpartition("}")[2].lower()
+        if key != name and (local == name or local in _STAND_IN_NAMES.get(name, ())):
+            return key
+    return None
+
+
 def _near(url: str) -> str:
-    """A URL without case and trailing slash, to spot near misses."""
-    return url.lower().rstrip("/")
+    """A URL without case, scheme, a leading www. and trailing slash, to spot near misses."""
+    lowered = url.lower().rstrip("/")
+    return (lowered.partition("://")[2] or lowered).removeprefix("www.")
 
 
 def _and(names: list[str]) -> str:

@@ -11,7 +11,7 @@ import difflib
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import XML_SPACE, Node
+from sitemap_lint.model import SITEMAP_NS, XML_SPACE, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -195,11 +195,49 @@ CHILD_ORDER = rule(
     """,
 )
 
+UNKNOWN_CHILD = rule(
+    "IM007",
+    "image-unknown-element",
+    ERROR,
+    summary="A child of `image:image` that the image extension does not define",
+    what="""
+        Reports elements inside an `image:image` that has its `image:loc` and
+        that the image extension does not define there: an unknown name (a
+        misspelt one gets a "did you mean"), a child written without the
+        `image:` prefix, or an element of another namespace, such as an
+        `xhtml:link` or a `video:video` that belongs in the `url`.
+    """,
+    why="""
+        The schema rejects the image, and what the element says is not read.
+        An extension element that belongs in the `url` describes nothing
+        inside an image.
+    """,
+    bad="""
+        <image:image>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+          <image:alt>Red running shoe</image:alt>
+        </image:image>
+    """,
+    good="""
+        <image:image>
+          <image:loc>https://example.com/img/shoe.jpg</image:loc>
+        </image:image>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Image extension"
 ORDER = 130
 
-RULES = (MISSING_LOC, TOO_MANY, DUPLICATE, DEPRECATED_CHILDREN, MISPLACED, CHILD_ORDER)
+RULES = (
+    MISSING_LOC,
+    TOO_MANY,
+    DUPLICATE,
+    DEPRECATED_CHILDREN,
+    MISPLACED,
+    CHILD_ORDER,
+    UNKNOWN_CHILD,
+)
 
 # Names that stand for image:loc in broken sitemaps.
 _LOC_ALIASES = frozenset({"url", "src", "href", "link", "location", "uri", "image_loc", "image"})
@@ -278,8 +316,10 @@ def _check_children(
     check_text(image, "image", report)
     loc = None
     deprecated: list[Node] = []
+    unknown: list[Node] = []
     for child in image.children:
-        if child.ns != NAMESPACE:
+        if child.ns != NAMESPACE or child.name not in CHILDREN:
+            unknown.append(child)
             continue
         if child.name == "loc":
             loc = loc or child
@@ -298,6 +338,8 @@ def _check_children(
     if loc is None:
         report.add(MISSING_LOC.at(image.line, image.column, _missing_loc_message(image)), image)
         return None
+    for child in unknown:
+        report.add(UNKNOWN_CHILD.at(child.line, child.column, _unknown_message(child)), child)
     if loc.children:
         return None  # markup inside the value: the schema's message says it
     if not loc.text.strip(XML_SPACE):
@@ -325,7 +367,7 @@ def deprecated_children(names: list[str], line: int, column: int) -> Finding:
     return DEPRECATED_CHILDREN.at(
         line,
         column,
-        f"Google ignores {joined(names)} since 2022 (deprecated, harmless); "
+        f"Google ignores {joined(list(dict.fromkeys(names)))} since 2022 (deprecated, harmless); "
         f"remove {'it' if len(names) == 1 else 'them'} to keep the sitemap small",
     )
 
@@ -350,6 +392,23 @@ def _missing_loc_message(image: Node) -> str:
             if close or child.name.lower() in _LOC_ALIASES:
                 return f"{base}; rename <image:{child.name}> to <image:loc>"
     return f"{base}; add <image:loc> with the image's absolute URL as its first child"
+
+
+def _unknown_message(child: Node) -> str:
+    if child.ns == NAMESPACE:
+        close = difflib.get_close_matches(child.name, CHILDREN, n=1, cutoff=0.6)
+        hint = f"did you mean <image:{close[0]}>?" if close else "remove it"
+        return f"unknown element <image:{child.name}> in <image:image>; {hint}"
+    if child.name in CHILDREN and child.ns in (SITEMAP_NS, ""):
+        return (
+            f"<{child.name}> inside <image:image> lacks the image: prefix; "
+            f"write <image:{child.name}>"
+        )
+    where = f" (namespace {child.ns})" if child.ns else ""
+    return (
+        f"<{child.name}>{where} does not belong in <image:image>; only the image extension's "
+        "elements stand there: move it into the <url> if it describes the page, or remove it"
+    )
 
 
 def _misplaced(element: Node, report: Reporter) -> None:

@@ -95,9 +95,12 @@ WRONG_EXTENSION_NAMESPACE = rule(
         Detects extension elements whose namespace is not the one their extension
         defines: a look-alike (`https`, a missing or extra `www`, a trailing
         slash, letter case, surrounding whitespace), a misspelling or another
-        version of a known extension namespace, or any other value (even one that
-        is not a URI, as in `xmlns:xhtml="xhtml"`) on an element named like an
-        extension's own (`image`, `video`, `news`, `link`, `mobile`, `PageMap`).
+        version of a known extension namespace, Google's path on sitemaps.org
+        (`http://www.sitemaps.org/schemas/sitemap-image/1.1`), the address of an
+        extension's schema file, or, on an element named like an extension's
+        own (`image`, `video`, `news`, `link`, `mobile`, `PageMap`), a value
+        close to its namespace (`http://www.w3.org/TR/xhtml1`) or one that is
+        not a URI (`xmlns:xhtml="xhtml"`).
         It names the exact namespace to declare; the elements are not validated
         until it is fixed.
     """,
@@ -143,9 +146,11 @@ _TOP_ELEMENTS = {
     "PageMap": "http://www.google.com/schemas/sitemap-pagemap/1.0",
     "link": "http://www.w3.org/1999/xhtml",
 }
-# Google's extension namespaces read as (name, version): sitemap-image/1.1 -> image, 1.1.
+# Google's extension namespaces read as (host, name, version): google.com/schemas/
+# sitemap-image/1.1 -> google.com, image, 1.1; generators also put them on sitemaps.org.
 _ABSOLUTE_URI = lazy(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_GOOGLE_EXTENSION = lazy(r"google\.com/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
+_SCHEMA_FILE = lazy(r"(.+)/[^/]+\.xsd\Z")
+_GOOGLE_EXTENSION = lazy(r"(google\.com|sitemaps\.org)/schemas/sitemap-([a-z]+)/([0-9.]+)\Z")
 
 
 @check(ROOT, emits=(MISSING_NAMESPACE, WRONG_NAMESPACE), proof=NO_PROOF)
@@ -284,27 +289,41 @@ def _meant_extension(node: Node) -> tuple[str | None, str]:
     """The known extension namespace that ``node``'s namespace stands for, and why."""
     ns = node.ns
     form = normalized(ns)
+    schema_file = _SCHEMA_FILE.match(form)
+    if schema_file is not None and schema_file.group(1) in _EXTENSIONS_BY_FORM:
+        return _EXTENSIONS_BY_FORM[
+            schema_file.group(1)
+        ], "the schema file's address, not the namespace"
     google = _GOOGLE_EXTENSION.match(form)
     if google is not None:
-        word, version = google.groups()
+        host, word, version = google.groups()
         known_words = {
-            match.group(1): (known, match.group(2))
+            match.group(2): (known, match.group(3))
             for known in _EXTENSIONS_BY_FORM
             if (match := _GOOGLE_EXTENSION.match(known)) is not None
         }
+        wrong_host = [] if host == "google.com" else [f"on {host} instead of google.com"]
         if word in known_words:
             known, right_version = known_words[word]
-            return _EXTENSIONS_BY_FORM[known], f"version {version} instead of {right_version}"
+            reasons = wrong_host
+            if version != right_version:
+                reasons = [*wrong_host, f"version {version} instead of {right_version}"]
+            return _EXTENSIONS_BY_FORM[known], ", ".join(reasons)
         close = difflib.get_close_matches(word, list(known_words), n=1, cutoff=0.75)
         if close:
-            return _EXTENSIONS_BY_FORM[known_words[close[0]][0]], f"sitemap-{word} is a misspelling"
+            reasons = [*wrong_host, f"sitemap-{word} is a misspelling"]
+            return _EXTENSIONS_BY_FORM[known_words[close[0]][0]], ", ".join(reasons)
         return None, ""  # another Google extension, which has no bundled schema
     close = difflib.get_close_matches(form, list(_EXTENSIONS_BY_FORM), n=1, cutoff=0.85)
     if close:
         return _EXTENSIONS_BY_FORM[close[0]], "a misspelling"
     expected = _TOP_ELEMENTS.get(node.name)
-    if expected is not None and not _ABSOLUTE_URI.match(ns.strip()):
+    if expected is None:
+        return None, ""
+    if not _ABSOLUTE_URI.match(ns.strip()):
         # Not a URI, on an element named like the extension's own (xmlns:xhtml="xhtml").
         # A real URI of one's own may well define an element of that name.
         return expected, f"not a URI; <{node.name}> is an element of that extension"
+    if difflib.get_close_matches(form, [normalized(expected)], n=1, cutoff=0.7):
+        return expected, f"close to it, and <{node.name}> is an element of that extension"
     return None, ""

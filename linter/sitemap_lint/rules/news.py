@@ -8,6 +8,7 @@ publication name, so its state does not grow with the number of URLs.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
-from sitemap_lint.model import Node
+from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
@@ -77,7 +78,9 @@ MISSING = rule(
     what="""
         Checks that each `news:news` has a `news:publication` with a
         `news:name` and a `news:language`, a `news:publication_date` and a
-        `news:title`, and that the name and title are not empty.
+        `news:title`, and that the name and title are not empty. A child that
+        stands for a missing one (`news:tilte`, or `title` without the news
+        prefix) is named, to be renamed.
     """,
     why="""
         Google News needs all five to use the entry; without them the schema
@@ -431,6 +434,30 @@ DATE_WITHOUT_SECONDS = rule(
     good="<news:publication_date>2025-05-31T08:00:00+02:00</news:publication_date>",
 )
 
+MISPLACED = rule(
+    "NW017",
+    "news-misplaced-element",
+    ERROR,
+    summary="A news element directly in `url` that is not `news:news`",
+    what="""
+        Detects elements of the news namespace standing directly in a `url`
+        other than `news:news`: a field such as `news:title` or
+        `news:publication` without its `news:news` wrapper, or an unknown name
+        such as `news:article`.
+    """,
+    why="""
+        Only `news:news` may stand in a `url`; the schema rejects anything else
+        and Google News does not read the article.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/business/merger-talks</loc>
+          <news:title>Companies A and B in merger talks</news:title>
+        </url>
+    """,
+    good=_example(),
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "News extension"
 ORDER = 150
@@ -452,6 +479,7 @@ RULES = (
     TITLE_EXTRAS,
     NAME_PARENTHETICAL,
     DATE_WITHOUT_SECONDS,
+    MISPLACED,
 )
 
 _LANGUAGE = lazy(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
@@ -511,7 +539,8 @@ class Checker:
 
     def check(self, element: Node, context: EntryContext, report: Reporter) -> None:
         if element.name != "news":
-            return  # other names cannot stand in url; the schema reports them
+            _misplaced(element, report)
+            return
         self._count(element, context.entry)
         if self.entry_first is None:
             self.entry_first = element
@@ -667,21 +696,39 @@ _MISSING_FIX = {
 
 def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) -> None:
     """Report a missing required child; cover where the schema notices it: the parent
-    (content incomplete) or the first child that stands where the missing one belongs."""
+    (content incomplete), the first child that stands where the missing one belongs, and
+    a child that stands for it (misspelt, or without the prefix), renamed instead."""
     covers = [parent]
     rank = order.index(name)
     for child in parent.children:
         if child.ns == NAMESPACE and child.name in order and order.index(child.name) > rank:
             covers.append(child)
             break
+    fix = _MISSING_FIX[name]
+    stand_in = _misspelling_of(parent, name, order)
+    if stand_in is not None:
+        covers.append(stand_in)
+        if stand_in.ns == NAMESPACE:
+            fix = f"rename <news:{stand_in.name}> to <news:{name}>"
+        else:
+            fix = f"write <news:{name}> instead of <{name}> (add the prefix)"
     report.add(
-        MISSING.at(
-            parent.line,
-            parent.column,
-            f"<news:{parent.name}> has no <news:{name}>; {_MISSING_FIX[name]}",
-        ),
+        MISSING.at(parent.line, parent.column, f"<news:{parent.name}> has no <news:{name}>; {fix}"),
         _Nodes(*covers),
     )
+
+
+def _misspelling_of(parent: Node, name: str, order: tuple[str, ...]) -> Node | None:
+    """An unknown child of ``parent`` that stands for its missing ``name``: misspelt, or
+    the right name outside the news namespace."""
+    for child in parent.children:
+        if child.ns == NAMESPACE and child.name in order:
+            continue
+        if child.name == name and child.ns in (SITEMAP_NS, ""):
+            return child
+        if child.ns == NAMESPACE and difflib.get_close_matches(child.name, [name], cutoff=0.7):
+            return child
+    return None
 
 
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
@@ -817,6 +864,24 @@ def _shown(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _misplaced(element: Node, report: Reporter) -> None:
+    if element.name in PUBLICATION_ORDER:
+        message = (
+            f"<news:{element.name}> stands directly in <url>; put it inside the "
+            "<news:publication> of the <news:news> it describes"
+        )
+    elif element.name in NEWS_ORDER:
+        message = (
+            f"<news:{element.name}> stands directly in <url>; put it inside the "
+            "<news:news> it describes"
+        )
+    else:
+        close = difflib.get_close_matches(element.name, ["news"], n=1, cutoff=0.6)
+        hint = "rename it to <news:news>" if close else "only <news:news> may stand there"
+        message = f"<news:{element.name}> is not an element of the news extension; {hint}"
+    report.add(MISPLACED.at(element.line, element.column, message), element)
+
+
 # -- language ----------------------------------------------------------------------------------
 
 
@@ -847,8 +912,8 @@ def _language_message(value: str) -> str:
         )
     tag = text.lower().replace("_", "-")
     if text != value and _LANGUAGE.match(text):
-        why = "has spaces around the code"
-    elif tag == fix:
+        return f"<news:language> {_shown(value)!r} has spaces around the code: write {fix}"
+    if tag == fix:
         why = "must be written in lower case"
     elif not _LANGUAGE_TAG.match(tag):
         why = "is a language name, not its code"

@@ -1370,12 +1370,22 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 "codes separated by spaces, such as US CA GB"
             )
     else:
-        unknown = [code for code in codes if not _is_country(code)]
+        unknown = [code for code in dict.fromkeys(codes) if not _is_country(code)]
         for code in unknown:
-            fix = _COUNTRY_FIXES.get(code)
+            if code in _COUNTRY_FIXES:
+                problems.append(
+                    f"{code} is not an ISO 3166 country code; write {_COUNTRY_FIXES[code]}"
+                )
+        unfixable = [code for code in unknown if code not in _COUNTRY_FIXES]
+        if len(unfixable) == 1:
             problems.append(
-                f"{code} is not an ISO 3166 country code"
-                + (f"; write {fix}" if fix else "; use the country's two-letter ISO 3166 code")
+                f"{unfixable[0]} is not an ISO 3166 country code; use the country's "
+                "two-letter ISO 3166 code"
+            )
+        elif unfixable:
+            problems.append(
+                f"{joined(unfixable)} are not ISO 3166 country codes; use each country's "
+                "two-letter ISO 3166 code"
             )
         empty = _empty_allow_problem(node)
         if empty:
@@ -1401,9 +1411,15 @@ def _check_platform(node: Node, report: Reporter) -> None:
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
         if words and all(mapped):
             fixed = " ".join(dict.fromkeys(cast("list[str]", mapped)))  # all(mapped): no None
-            problems.append(
-                f"write the platforms in lower case, separated by single spaces: {fixed}"
-            )
+            other_names = [word for word in dict.fromkeys(words) if _PLATFORM_ALIASES[word] != word]
+            if other_names:
+                shown = joined([repr(word) for word in other_names])
+                verb = "is not a platform" if len(other_names) == 1 else "are not platforms"
+                problems.append(f"{shown} {verb} of the schema (web, mobile, tv); write {fixed}")
+            else:
+                problems.append(
+                    f"write the platforms in lower case, separated by single spaces: {fixed}"
+                )
         else:
             problems.append(
                 f"{value.strip()!r} is not a list of platforms; write web, mobile and/or tv "

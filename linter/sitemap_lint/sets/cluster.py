@@ -1010,9 +1010,7 @@ def hreflang_clusters(
 ) -> tuple[list[Keyed], int, list[tuple[int, Alternates, list[str]]]]:
     """Mismatches within each cluster of a partition; its clusters with x-default, and
     the first record and languages of those without."""
-    from collections import Counter
-
-    from sitemap_lint.rules.hreflang import X_DEFAULT, _mismatch_problem
+    from sitemap_lint.rules.hreflang import X_DEFAULT, _mismatch_problem, cluster_reference
 
     clusters: dict[int, list[Any]] = {}
     for box in boxes:
@@ -1025,9 +1023,7 @@ def hreflang_clusters(
         members = sorted(clusters[label], key=operator.itemgetter(1))
         cluster: list[Alternates] = [item[2] for item in members]
         if len(set(record.links for record in cluster)) > 1:
-            counts = Counter(record.links for record in cluster)
-            top = max(counts.values())
-            reference = next(r for r in cluster if counts[r.links] == top)
+            reference = cluster_reference(cluster, operator.attrgetter("links"))
             wanted = set(reference.links)
             wanted_urls = {href for _code, href in reference.links}
             for _label, number, record, not_answered, source, skips in members:
