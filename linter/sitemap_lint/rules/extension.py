@@ -11,7 +11,8 @@ that count or compare across entries.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 from sitemap_lint.domain.sequence import (
@@ -22,11 +23,19 @@ from sitemap_lint.domain.sequence import (
     sequence_break,
 )
 from sitemap_lint.finding import Rule
-from sitemap_lint.model import Node
+from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Only, Reporter
 
-__all__ = ["UNEXPECTED_TEXT", "EntryContext", "ExtensionChecker", "check_child_order", "check_text"]
+__all__ = [
+    "UNEXPECTED_TEXT",
+    "EntryContext",
+    "ExtensionChecker",
+    "check_child_order",
+    "check_text",
+    "misplaced_message",
+    "stray_child_message",
+]
 
 
 class ExtensionChecker(Protocol):
@@ -85,4 +94,42 @@ def check_text(parent: Node, prefix: str, report: Reporter) -> None:
             "remove it or move it into the element it belongs to",
         ),
         Only(parent),  # the schema's error on the text: this finding explains it
+    )
+
+
+def misplaced_message(prefix: str, name: str, advice: str | None) -> str:
+    """The message on an element of the extension ``prefix`` (whose own element is
+    ``prefix:prefix``) standing directly in a ``url``: one of its fields, with the
+    ``advice`` on where it goes, or (None) a name the extension does not define."""
+    if advice is not None:
+        return f"<{prefix}:{name}> stands directly in <url>; {advice}"
+    close = difflib.get_close_matches(name, [prefix], n=1, cutoff=0.6)
+    hint = (
+        f"rename it to <{prefix}:{prefix}>"
+        if close
+        else f"only <{prefix}:{prefix}> may stand there"
+    )
+    return f"<{prefix}:{name}> is not an element of the {prefix} extension; {hint}"
+
+
+def stray_child_message(
+    prefix: str, namespace: str, child: Node, names: Collection[str], otherwise: str
+) -> str:
+    """The message on a ``child`` of ``prefix:prefix`` that the extension (its
+    ``namespace``, its children's ``names``) does not define there: a misspelt name, a
+    field without its prefix, or an element of another namespace (``otherwise``: what
+    to do with it)."""
+    if child.ns == namespace:
+        close = difflib.get_close_matches(child.name, list(names), n=1, cutoff=0.6)
+        hint = f"did you mean <{prefix}:{close[0]}>?" if close else "remove it"
+        return f"unknown element <{prefix}:{child.name}> in <{prefix}:{prefix}>; {hint}"
+    if child.name in names and child.ns in (SITEMAP_NS, ""):
+        return (
+            f"<{child.name}> inside <{prefix}:{prefix}> lacks the {prefix}: prefix; "
+            f"write <{prefix}:{child.name}>"
+        )
+    where = f" (namespace {child.ns})" if child.ns else ""
+    return (
+        f"<{child.name}>{where} does not belong in <{prefix}:{prefix}>; only the {prefix} "
+        f"extension's elements stand there: {otherwise}"
     )

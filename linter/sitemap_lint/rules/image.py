@@ -11,12 +11,18 @@ import difflib
 from sitemap_lint.domain.identity import normal_url
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import SITEMAP_NS, XML_SPACE, Node
+from sitemap_lint.model import XML_SPACE, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.events import Replacements
-from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
+from sitemap_lint.rules.extension import (
+    UNEXPECTED_TEXT,
+    check_child_order,
+    check_text,
+    misplaced_message,
+    stray_child_message,
+)
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Only, Reporter
 from sitemap_lint.support.words import joined
@@ -395,30 +401,17 @@ def _missing_loc_message(image: Node) -> str:
 
 
 def _unknown_message(child: Node) -> str:
-    if child.ns == NAMESPACE:
-        close = difflib.get_close_matches(child.name, CHILDREN, n=1, cutoff=0.6)
-        hint = f"did you mean <image:{close[0]}>?" if close else "remove it"
-        return f"unknown element <image:{child.name}> in <image:image>; {hint}"
-    if child.name in CHILDREN and child.ns in (SITEMAP_NS, ""):
-        return (
-            f"<{child.name}> inside <image:image> lacks the image: prefix; "
-            f"write <image:{child.name}>"
-        )
-    where = f" (namespace {child.ns})" if child.ns else ""
-    return (
-        f"<{child.name}>{where} does not belong in <image:image>; only the image extension's "
-        "elements stand there: move it into the <url> if it describes the page, or remove it"
+    return stray_child_message(
+        "image",
+        NAMESPACE,
+        child,
+        CHILDREN,
+        "move it into the <url> if it describes the page, or remove it",
     )
 
 
 def _misplaced(element: Node, report: Reporter) -> None:
-    if element.name in CHILDREN:
-        message = (
-            f"<image:{element.name}> stands directly in <url>; wrap it: "
-            f"<image:image><image:{element.name}>...</image:{element.name}></image:image>"
-        )
-    else:
-        close = difflib.get_close_matches(element.name, ["image"], n=1, cutoff=0.6)
-        hint = "rename it to <image:image>" if close else "only <image:image> may stand there"
-        message = f"<image:{element.name}> is not an element of the image extension; {hint}"
+    name = element.name
+    wrapped = f"wrap it: <image:image><image:{name}>...</image:{name}></image:image>"
+    message = misplaced_message("image", name, wrapped if name in CHILDREN else None)
     report.add(MISPLACED.at(element.line, element.column, message), element)

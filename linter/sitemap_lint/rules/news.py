@@ -20,7 +20,12 @@ from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
-from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_child_order, check_text
+from sitemap_lint.rules.extension import (
+    UNEXPECTED_TEXT,
+    check_child_order,
+    check_text,
+    misplaced_message,
+)
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
@@ -865,20 +870,12 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def _misplaced(element: Node, report: Reporter) -> None:
+    advice = None
     if element.name in PUBLICATION_ORDER:
-        message = (
-            f"<news:{element.name}> stands directly in <url>; put it inside the "
-            "<news:publication> of the <news:news> it describes"
-        )
+        advice = "put it inside the <news:publication> of the <news:news> it describes"
     elif element.name in NEWS_ORDER:
-        message = (
-            f"<news:{element.name}> stands directly in <url>; put it inside the "
-            "<news:news> it describes"
-        )
-    else:
-        close = difflib.get_close_matches(element.name, ["news"], n=1, cutoff=0.6)
-        hint = "rename it to <news:news>" if close else "only <news:news> may stand there"
-        message = f"<news:{element.name}> is not an element of the news extension; {hint}"
+        advice = "put it inside the <news:news> it describes"
+    message = misplaced_message("news", element.name, advice)
     report.add(MISPLACED.at(element.line, element.column, message), element)
 
 

@@ -31,7 +31,12 @@ from sitemap_lint.rules import dates, urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
 from sitemap_lint.rules.events import Replacements
-from sitemap_lint.rules.extension import UNEXPECTED_TEXT, check_text
+from sitemap_lint.rules.extension import (
+    UNEXPECTED_TEXT,
+    check_text,
+    misplaced_message,
+    stray_child_message,
+)
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
@@ -821,20 +826,7 @@ def _check_counts(by_name: dict[str, list[Node]], report: Reporter) -> None:
 def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
     node, kind, _name = broken
     if kind == "unknown":
-        if node.ns != NAMESPACE:
-            if node.name in _RANK and node.ns in (SITEMAP_NS, ""):
-                return (
-                    f"<{node.name}> inside <video:video> lacks the video: prefix; "
-                    f"write <video:{node.name}>"
-                )
-            where = f" (namespace {node.ns})" if node.ns else ""
-            return (
-                f"<{node.name}>{where} does not belong in <video:video>; only the video "
-                "extension's elements stand there: remove it"
-            )
-        close = difflib.get_close_matches(node.name, list(_RANK), n=1, cutoff=0.6)
-        hint = f"did you mean <video:{close[0]}>?" if close else "remove it"
-        return f"unknown element <video:{node.name}> in <video:video>; {hint}"
+        return stray_child_message("video", NAMESPACE, node, _RANK, "remove it")
     known = [c for c in video.children if c.ns == NAMESPACE and c.name in _RANK]
     if kind == "missing":
         index = next(i for i, c in enumerate(known) if c is node)
@@ -863,15 +855,8 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
 
 
 def _misplaced(element: Node, report: Reporter) -> None:
-    if element.name in _RANK:
-        message = (
-            f"<video:{element.name}> stands directly in <url>; put it inside the "
-            "<video:video> it describes"
-        )
-    else:
-        close = difflib.get_close_matches(element.name, ["video"], n=1, cutoff=0.6)
-        hint = "rename it to <video:video>" if close else "only <video:video> may stand there"
-        message = f"<video:{element.name}> is not an element of the video extension; {hint}"
+    advice = "put it inside the <video:video> it describes" if element.name in _RANK else None
+    message = misplaced_message("video", element.name, advice)
     report.add(MISPLACED.at(element.line, element.column, message), element)
 
 
