@@ -416,6 +416,26 @@ def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     assert "(a.xml -> b.xml -> c.xml -> d.xml -> a.xml)" in message
 
 
+@pytest.mark.parametrize(
+    "inputs", [["a.xml"], ["a.xml", "b.xml", "c.xml"], ["a.xml", "c.xml"], ["b.xml", "a.xml"]]
+)
+def test_a_cycle_through_inputs_closes_with_se002_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network, inputs: list[str]
+) -> None:
+    """The entry that closes a cycle is SE002 only, as when the cycle is found while
+    following, also when the index it lists is an input of the run too (SE003 there)."""
+    monkeypatch.chdir(tmp_path)
+    for name, child in (("a", "b"), ("b", "c"), ("c", "a")):
+        (tmp_path / f"{name}.xml").write_text(index(f"{child}.xml"), encoding="utf-8")
+    _status, report = run(inputs, maps=("https://example.com/=.",))
+    found = codes(report)
+    # One finding on each entry: SE002 where the walk from the first input closes it.
+    closing = {"a.xml": "c.xml", "b.xml": "a.xml"}[inputs[0]]
+    assert sorted(found) == sorted(
+        (name, "SE002" if name == closing else "SE003", 3) for name in ("a.xml", "b.xml", "c.xml")
+    )
+
+
 @pytest.mark.parametrize("written", ["./index.xml", "a/../index.xml", "a/b/../../index.xml"])
 def test_an_index_listing_itself_through_dot_segments_is_checked_once(
     tmp_path: Path, no_network, written: str

@@ -448,11 +448,13 @@ class SetReporter(Protocol):
         ...
 
 
-@check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE), proof=NO_PROOF)
+@check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, NESTED_INDEX), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
     """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further: SE002 on the entry that closes one, in place of SE004 there (so it
-    runs while SE004 is enabled)."""
+    followed further: SE002 on the entry that closes one, in place of SE004 or SE003
+    there (so it runs while either is enabled): an index that lists an input of the run
+    is SE003 while following, and the entry that closes a cycle is SE002 only, as when
+    the cycle is found while following."""
     listings: dict[str, list[tuple[str, Child]]] = {}
     where: dict[str, tuple[str, int]] = {}
     for index, file in enumerate(checked.files):
@@ -470,6 +472,7 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
         if report.holds(index, INDEX_CYCLE.code, child.line, child.column):
             continue  # found while following: this file itself or an index above it
         report.withdraw(index, SITEMAP_LISTED_TWICE.code, child.line, child.column)
+        report.withdraw(index, NESTED_INDEX.code, child.line, child.column)
         names = [where[k][0] if k in where else k for k in cycle]
         finding = index_cycle(child.line, child.column, child.url, names)
         report.add(index, finding.with_xpath(loc_path(checked.files[index].facts, child.index)))

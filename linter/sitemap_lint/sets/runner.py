@@ -690,7 +690,13 @@ class Discovery:
         reserved = 0  # the most the peeks may read, each counted until it is done
         for child in facts.children:
             key = _listed_key(child.url)
-            if key is None or key in self.seen or key in self._peeked:
+            if key is None or key in self._peeked:
+                continue
+            earlier = self.seen.get(key)
+            if isinstance(earlier, Job) and job.result is not None:
+                # An input of the run: an index there is SE003 as when it is peeked.
+                self._nested_input(job, earlier, child, job.result.open_sink())
+            if earlier is not None:
                 continue
             mapped = self.maps.covers(child.url)
             if not may_fetch and not mapped:
