@@ -50,7 +50,10 @@ URL_IN_SEVERAL_SITEMAPS = rule(
         normal form: the host's case, a default port (`:443` on https, `:80` on
         http) and an empty path (`/`) do not make another page, and the message
         names that form. URLs are compared by a 64-bit hash, so millions of URLs
-        fit in little memory.
+        fit in little memory. A file whose `per-file-ignores` drop SE001 counts as one
+        with a `disable-file SE001` comment: it may repeat the other files' URLs, and a
+        repeat elsewhere names the earliest listing outside it, whatever the order of
+        the files.
     """,
     why="""
         Each page should be listed once: duplicates across files waste the crawl
