@@ -521,6 +521,21 @@ def test_a_sitemap_an_index_lists_twice_is_one_finding(tmp_path: Path, no_networ
     assert "robots.txt, line 1" in message and "command line" not in message
 
 
+def test_a_robots_txt_repeat_rb003_does_not_compare_is_se004(tmp_path: Path, no_network) -> None:
+    """A Sitemap line that repeats an earlier one is RB003's; written with dot segments,
+    which RB003 does not compare, SE004's."""
+    (tmp_path / "s.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "robots.txt").write_text(
+        "Sitemap: https://example.com/s.xml\n"
+        "Sitemap: https://example.com/s.xml\n"
+        "Sitemap: https://example.com/a/../s.xml\n",
+        encoding="utf-8",
+    )
+    paths, maps = [str(tmp_path / "robots.txt")], (f"https://example.com/={tmp_path}",)
+    _status, report = run(paths, maps=maps)
+    assert codes(report) == [("robots.txt", "RB003", 2), ("robots.txt", "SE004", 3)]
+
+
 def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:
     (tmp_path / "a.xml").write_text(index("b.xml"), encoding="utf-8")
     (tmp_path / "b.xml").write_text(index("c.xml"), encoding="utf-8")

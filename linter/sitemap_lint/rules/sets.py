@@ -142,7 +142,9 @@ SITEMAP_LISTED_TWICE = rule(
         already listed, or that its own index lists again written otherwise
         (`/./sitemap-posts.xml`); it is checked once, where it was first listed.
         The same URL twice in one index is DU001's, as RB003 reports a robots.txt
-        line repeated.
+        line repeated; a robots.txt line that repeats a sitemap written with dot
+        segments (`/blog/../sitemap-posts.xml`), which RB003 does not compare, is
+        SE004's.
     """,
     why="""
         Harmless for crawlers, but it hides which index owns the file, and it is

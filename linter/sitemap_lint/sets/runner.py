@@ -647,8 +647,11 @@ class Discovery:
                     continue
             if not (may_fetch or self.maps):
                 continue
-            # The normal forms listed so far: a repeat among them is DU001's in this file.
-            listed: set[str] | None = set() if self._repeats_are_duplicates else None
+            # The normal forms listed so far: a repeat among them is DU001's in an index.
+            # A robots.txt's facts leave out the lines RB003 reports; a repeat that it
+            # does not compare (written with dot segments) is SE004's.
+            duplicates = self._repeats_are_duplicates and facts.kind != "robots"
+            listed: set[str] | None = set() if duplicates else None
             for child in facts.children:
                 repeat = False
                 if listed is not None:
