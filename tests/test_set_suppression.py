@@ -7,6 +7,7 @@ fire depends on the other files a run checks."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,33 @@ def test_a_directive_in_a_third_file_leaves_the_other_two_s_duplicate_in_any_ord
     write(tmp_path, "b-sitemap.xml", _sitemap("b"))
     write(tmp_path, "c-sitemap.xml", _sitemap("c", directive))
     _status, report = run_json([str(tmp_path / f"{name}-sitemap.xml") for name in order])
+    first, later = sorted("ab", key=order.index)
+    found = [
+        (file["path"], finding["message"])
+        for file in report["files"]
+        for finding in file["findings"]
+    ]
+    ((path, message),) = found
+    assert path.endswith(f"{later}-sitemap.xml")
+    assert f"{first}-sitemap.xml, line 5" in message
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations("abc")))
+def test_a_per_file_ignore_is_a_file_directive_in_any_order(
+    tmp_path: Path, order: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A per-file ignore of SE001 for c.xml acts as a disable-file directive there: c.xml
+    may repeat the others' URLs, whichever file comes first, and a.xml and b.xml still
+    may not repeat each other's (it used to hide the repeat of a URL c.xml listed first,
+    and only then)."""
+    from sitemap_lint.cli import main
+
+    for name in "abc":
+        write(tmp_path, f"{name}-sitemap.xml", _sitemap(name))
+    config = write(tmp_path, "config.toml", '[per-file-ignores]\n"c-sitemap.xml" = ["SE001"]\n')
+    paths = [str(tmp_path / f"{name}-sitemap.xml") for name in order]
+    main(["--config", str(config), "--format", "json", "--now", "2025-06-01", *paths])
+    report = json.loads(capsys.readouterr().out)
     first, later = sorted("ab", key=order.index)
     found = [
         (file["path"], finding["message"])

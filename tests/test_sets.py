@@ -416,6 +416,26 @@ def test_a_cycle_through_four_indexes_closes_in_the_last_one(
     assert "(a.xml -> b.xml -> c.xml -> d.xml -> a.xml)" in message
 
 
+@pytest.mark.parametrize(
+    "inputs", [["a.xml"], ["a.xml", "b.xml", "c.xml"], ["a.xml", "c.xml"], ["b.xml", "a.xml"]]
+)
+def test_a_cycle_through_inputs_closes_with_se002_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network, inputs: list[str]
+) -> None:
+    """The entry that closes a cycle is SE002 only, as when the cycle is found while
+    following, also when the index it lists is an input of the run too (SE003 there)."""
+    monkeypatch.chdir(tmp_path)
+    for name, child in (("a", "b"), ("b", "c"), ("c", "a")):
+        (tmp_path / f"{name}.xml").write_text(index(f"{child}.xml"), encoding="utf-8")
+    _status, report = run(inputs, maps=("https://example.com/=.",))
+    found = codes(report)
+    # One finding on each entry: SE002 where the walk from the first input closes it.
+    closing = {"a.xml": "c.xml", "b.xml": "a.xml"}[inputs[0]]
+    assert sorted(found) == sorted(
+        (name, "SE002" if name == closing else "SE003", 3) for name in ("a.xml", "b.xml", "c.xml")
+    )
+
+
 @pytest.mark.parametrize("written", ["./index.xml", "a/../index.xml", "a/b/../../index.xml"])
 def test_an_index_listing_itself_through_dot_segments_is_checked_once(
     tmp_path: Path, no_network, written: str
@@ -499,6 +519,21 @@ def test_a_sitemap_an_index_lists_twice_is_one_finding(tmp_path: Path, no_networ
         f["message"] for entry in report["files"] for f in entry["findings"] if f["code"] == "SE004"
     ]
     assert "robots.txt, line 1" in message and "command line" not in message
+
+
+def test_a_robots_txt_repeat_rb003_does_not_compare_is_se004(tmp_path: Path, no_network) -> None:
+    """A Sitemap line that repeats an earlier one is RB003's; written with dot segments,
+    which RB003 does not compare, SE004's."""
+    (tmp_path / "s.xml").write_text(urlset("one"), encoding="utf-8")
+    (tmp_path / "robots.txt").write_text(
+        "Sitemap: https://example.com/s.xml\n"
+        "Sitemap: https://example.com/s.xml\n"
+        "Sitemap: https://example.com/a/../s.xml\n",
+        encoding="utf-8",
+    )
+    paths, maps = [str(tmp_path / "robots.txt")], (f"https://example.com/={tmp_path}",)
+    _status, report = run(paths, maps=maps)
+    assert codes(report) == [("robots.txt", "RB003", 2), ("robots.txt", "SE004", 3)]
 
 
 def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:

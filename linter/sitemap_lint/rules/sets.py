@@ -50,7 +50,10 @@ URL_IN_SEVERAL_SITEMAPS = rule(
         normal form: the host's case, a default port (`:443` on https, `:80` on
         http) and an empty path (`/`) do not make another page, and the message
         names that form. URLs are compared by a 64-bit hash, so millions of URLs
-        fit in little memory.
+        fit in little memory. A file whose `per-file-ignores` drop SE001 counts as one
+        with a `disable-file SE001` comment: it may repeat the other files' URLs, and a
+        repeat elsewhere names the earliest listing outside it, whatever the order of
+        the files.
     """,
     why="""
         Each page should be listed once: duplicates across files waste the crawl
@@ -139,7 +142,9 @@ SITEMAP_LISTED_TWICE = rule(
         already listed, or that its own index lists again written otherwise
         (`/./sitemap-posts.xml`); it is checked once, where it was first listed.
         The same URL twice in one index is DU001's, as RB003 reports a robots.txt
-        line repeated.
+        line repeated; a robots.txt line that repeats a sitemap written with dot
+        segments (`/blog/../sitemap-posts.xml`), which RB003 does not compare, is
+        SE004's.
     """,
     why="""
         Harmless for crawlers, but it hides which index owns the file, and it is
@@ -448,11 +453,13 @@ class SetReporter(Protocol):
         ...
 
 
-@check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE), proof=NO_PROOF)
+@check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, NESTED_INDEX), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
     """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further: SE002 on the entry that closes one, in place of SE004 there (so it
-    runs while SE004 is enabled)."""
+    followed further: SE002 on the entry that closes one, in place of SE004 or SE003
+    there (so it runs while either is enabled): an index that lists an input of the run
+    is SE003 while following, and the entry that closes a cycle is SE002 only, as when
+    the cycle is found while following."""
     listings: dict[str, list[tuple[str, Child]]] = {}
     where: dict[str, tuple[str, int]] = {}
     for index, file in enumerate(checked.files):
@@ -470,6 +477,7 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
         if report.holds(index, INDEX_CYCLE.code, child.line, child.column):
             continue  # found while following: this file itself or an index above it
         report.withdraw(index, SITEMAP_LISTED_TWICE.code, child.line, child.column)
+        report.withdraw(index, NESTED_INDEX.code, child.line, child.column)
         names = [where[k][0] if k in where else k for k in cycle]
         finding = index_cycle(child.line, child.column, child.url, names)
         report.add(index, finding.with_xpath(loc_path(checked.files[index].facts, child.index)))

@@ -33,7 +33,7 @@ from sitemap_lint.domain.urls import ParsedURL, remove_dot_segments
 from sitemap_lint.engine.checker import check_source
 from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, once
 from sitemap_lint.engine.results import FileResult
-from sitemap_lint.engine.sink import FindingList, FindingSink
+from sitemap_lint.engine.sink import FindingList, FindingSink, Levels
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import (
     READ_CAP,
@@ -468,7 +468,14 @@ class SetRunner:
         event = rules.CheckedSet(
             files, [root.key for root in roots], _listed_key, duplicates, hreflang
         )
-        report = SetReport([job.result.open_sink() for job in checked if job.result is not None])
+        results = [job.result for job in checked if job.result is not None]
+        selection = self.options.selection
+        levels = (
+            [selection.for_file(result.name) for result in results]
+            if selection is not None
+            else None
+        )
+        report = SetReport([result.open_sink() for result in results], levels)
         for check in checks:
             check(event, self.options, report)
 
@@ -545,10 +552,14 @@ def _not_a_file(path: Path) -> str:
 
 class SetReport:
     """The ``set`` checks' findings, each handed to its file's sink (open until the set
-    is done), through its ``add``."""
+    is done), through its ``add``. ``levels``: each file's rule levels (its per-file
+    ignores applied; None: every rule), which the sinks get only when they close."""
 
-    def __init__(self, sinks: Sequence[FindingSink]) -> None:
+    def __init__(
+        self, sinks: Sequence[FindingSink], levels: Sequence[Levels | None] | None = None
+    ) -> None:
         self.sinks = sinks
+        self.levels = levels
 
     def add(self, file: int, finding: Finding) -> None:
         self._sink(file).add(finding)
@@ -558,6 +569,10 @@ class SetReport:
 
     def silencer(self, file: int, code: str) -> Callable[[int], bool] | None:
         suppressions = self._sink(file).suppressions
+        levels = self.levels[file] if self.levels is not None else None
+        if levels is not None and code in levels and levels[code] is None:
+            # A per-file ignore of the code: as a disable-file directive of the file.
+            return _always
         return None if suppressions is None else suppressions.silencer(code)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
@@ -576,6 +591,10 @@ class SetReport:
                 f"a set reporter takes the index of a file of checked.files (0 to {count - 1})"
             )
         return self.sinks[file]
+
+
+def _always(line: int) -> bool:
+    return True
 
 
 class Discovery:
@@ -628,8 +647,11 @@ class Discovery:
                     continue
             if not (may_fetch or self.maps):
                 continue
-            # The normal forms listed so far: a repeat among them is DU001's in this file.
-            listed: set[str] | None = set() if self._repeats_are_duplicates else None
+            # The normal forms listed so far: a repeat among them is DU001's in an index.
+            # A robots.txt's facts leave out the lines RB003 reports; a repeat that it
+            # does not compare (written with dot segments) is SE004's.
+            duplicates = self._repeats_are_duplicates and facts.kind != "robots"
+            listed: set[str] | None = set() if duplicates else None
             for child in facts.children:
                 repeat = False
                 if listed is not None:
@@ -690,7 +712,13 @@ class Discovery:
         reserved = 0  # the most the peeks may read, each counted until it is done
         for child in facts.children:
             key = _listed_key(child.url)
-            if key is None or key in self.seen or key in self._peeked:
+            if key is None or key in self._peeked:
+                continue
+            earlier = self.seen.get(key)
+            if isinstance(earlier, Job) and job.result is not None:
+                # An input of the run: an index there is SE003 as when it is peeked.
+                self._nested_input(job, earlier, child, job.result.open_sink())
+            if earlier is not None:
                 continue
             mapped = self.maps.covers(child.url)
             if not may_fetch and not mapped:
