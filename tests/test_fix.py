@@ -619,6 +619,29 @@ def test_locate_resolves_edits_by_position() -> None:
     assert text.resolve(Edit(9, 1, "")) is None
 
 
+def test_removing_elements_of_a_long_line_reads_only_the_blanks_before_them() -> None:
+    """A minified file's entries, each on the one line: where each element's line starts
+    is not searched for (that read the whole line before every element, and a run with
+    many duplicates took minutes), and the elements go without their neighbours; an
+    element alone on its line still goes with its indentation and line break."""
+
+    class Counted(str):
+        searches = 0
+
+        def rfind(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().rfind(*args)  # type: ignore[arg-type]
+
+    line = "".join(f"<url><loc>https://h/{n}</loc></url>" for n in range(3))
+    text = Text(Counted(f"<urlset>{line}</urlset>"))
+    (removed,) = text.resolve(Edit(1, 9 + len(line) // 3, "", "element")) or []
+    assert text.text[removed.start : removed.end] == "<url><loc>https://h/1</loc></url>"
+    assert Counted.searches == 0
+    alone = Text("<urlset>\n  <url><loc>https://h/1</loc></url>\n</urlset>")
+    (removed,) = alone.resolve(Edit(2, 3, "", "element")) or []
+    assert alone.text[removed.start : removed.end] == "  <url><loc>https://h/1</loc></url>\n"
+
+
 def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:
     from sitemap_lint.fix import runner
 
