@@ -603,6 +603,27 @@ def test_a_fix_that_would_break_the_file_is_not_written(
     assert status == 1
 
 
+def test_a_raw_less_than_in_an_attribute_value_is_escaped_in_place(tmp_path: Path, capsys) -> None:
+    """A raw '<' in an attribute's value is escaped where it stands (XM005); it was
+    read as the tag's '>' missing, whose fix wrote a '>' into the value."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "  <url>\n"
+        "    <loc>https://example.com/a</loc>\n"
+        '    <xhtml:link rel="alternate" hreflang="en" href="https://example.com/a?q=x<y"/>\n'
+        '    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"/>\n'
+        "  </url>\n"
+        "</urlset>\n"
+    )
+    run(["--fix-only", str(target)], capsys)
+    fixed = target.read_text()
+    assert 'href="https://example.com/a?q=x%3Cy"/>' in fixed
+    assert fixed.count(">") == fixed.count("<")
+
+
 def test_urls_are_not_fixed(capsys, no_network) -> None:
     status = main(["--isolated", "--diff", "--exit-zero", str(FIX / "not-fixable.xml")])
     assert status == 0
