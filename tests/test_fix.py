@@ -603,6 +603,27 @@ def test_a_fix_that_would_break_the_file_is_not_written(
     assert status == 1
 
 
+def test_a_raw_less_than_in_an_attribute_value_is_escaped_in_place(tmp_path: Path, capsys) -> None:
+    """A raw '<' in an attribute's value is escaped where it stands (XM005); it was
+    read as the tag's '>' missing, whose fix wrote a '>' into the value."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "  <url>\n"
+        "    <loc>https://example.com/a</loc>\n"
+        '    <xhtml:link rel="alternate" hreflang="en" href="https://example.com/a?q=x<y"/>\n'
+        '    <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de"/>\n'
+        "  </url>\n"
+        "</urlset>\n"
+    )
+    run(["--fix-only", str(target)], capsys)
+    fixed = target.read_text()
+    assert 'href="https://example.com/a?q=x%3Cy"/>' in fixed
+    assert fixed.count(">") == fixed.count("<")
+
+
 def test_urls_are_not_fixed(capsys, no_network) -> None:
     status = main(["--isolated", "--diff", "--exit-zero", str(FIX / "not-fixable.xml")])
     assert status == 0
@@ -617,6 +638,29 @@ def test_locate_resolves_edits_by_position() -> None:
     assert text.text[element.start : element.end] == "  <b x='>'>v&amp;w</b>\n"
     assert text.position(element.start) == (2, 1)
     assert text.resolve(Edit(9, 1, "")) is None
+
+
+def test_removing_elements_of_a_long_line_reads_only_the_blanks_before_them() -> None:
+    """A minified file's entries, each on the one line: where each element's line starts
+    is not searched for (that read the whole line before every element, and a run with
+    many duplicates took minutes), and the elements go without their neighbours; an
+    element alone on its line still goes with its indentation and line break."""
+
+    class Counted(str):
+        searches = 0
+
+        def rfind(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().rfind(*args)  # type: ignore[arg-type]
+
+    line = "".join(f"<url><loc>https://h/{n}</loc></url>" for n in range(3))
+    text = Text(Counted(f"<urlset>{line}</urlset>"))
+    (removed,) = text.resolve(Edit(1, 9 + len(line) // 3, "", "element")) or []
+    assert text.text[removed.start : removed.end] == "<url><loc>https://h/1</loc></url>"
+    assert Counted.searches == 0
+    alone = Text("<urlset>\n  <url><loc>https://h/1</loc></url>\n</urlset>")
+    (removed,) = alone.resolve(Edit(2, 3, "", "element")) or []
+    assert alone.text[removed.start : removed.end] == "  <url><loc>https://h/1</loc></url>\n"
 
 
 def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:

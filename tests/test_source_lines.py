@@ -236,6 +236,32 @@ def test_reading_lines_across_chunks_keeps_crlf_one_break() -> None:
     assert found[2].text(1, 1) == "b" and found[3].text(1, 1) == "c"
 
 
+def test_a_long_line_read_in_many_chunks_works_out_its_ranges_once(monkeypatch) -> None:
+    """A minified file's one line comes in many chunks, with a finding every few
+    columns: what to keep of it is worked out once, not again for each chunk (the text
+    report's time grew with the square of the file)."""
+    from sitemap_lint.inputs import lines as module
+
+    calls: list[int] = []
+    ranges = module._ranges
+
+    def counted(columns: list[int]) -> list[tuple[int, int]]:
+        calls.append(len(columns))
+        return ranges(columns)
+
+    monkeypatch.setattr(module, "_ranges", counted)
+    line = "".join(f"<url><loc>https://h/{n}</loc></url>" for n in range(5000))
+    columns = list(range(1, len(line), 300))
+    collector = module._Collector({1: columns})
+    for at in range(0, len(line), 1000):
+        collector.feed(line[at : at + 1000])
+    kept = collector.lines()[1]
+    assert len(calls) == 1
+    for first, last in ranges(columns):
+        last = min(last, len(line))
+        assert kept.text(first, last) == line[first - 1 : last]
+
+
 @pytest.mark.parametrize("draws", draws(50, 250, settings(deadline=None)))
 def test_the_lines_kept_are_those_of_the_whole_text(draws: Draws) -> None:
     """Fed in any chunks, with or without CR, the collector keeps of each wanted line

@@ -181,6 +181,12 @@ def code(name: str) -> int:
         ("XML_ERROR_JUNK_AFTER_DOC_ELEMENT", "Warning: oops", 0, "XM007"),
         ("XML_ERROR_UNBOUND_PREFIX", "<image:image>", 0, "XM009"),
         ("XML_ERROR_AMPLIFICATION_LIMIT_BREACH", '<a b="&x;">', 0, "XM003"),
+        # In an attribute's value, closed by its quote on the line: a raw '<' too.
+        ("XML_ERROR_INVALID_TOKEN", '<xhtml:link href="https://e.com/?q=a<b"/>', 36, "XM005"),
+        ("XML_ERROR_INVALID_TOKEN", "<url a='1 < 2' b='y'>", 10, "XM005"),
+        # ... but not where the quote or the tag's '>' is missing.
+        ("XML_ERROR_INVALID_TOKEN", '<url a="x <loc>https://e.com/</loc>', 10, "XM001"),
+        ("XML_ERROR_INVALID_TOKEN", '<url a="x" <loc>https://e.com/</loc>', 11, "XM001"),
         # A typo in a tag is not a raw '<': the '<' follows whitespace.
         ("XML_ERROR_INVALID_TOKEN", "  <url<loc>https://e.com/</loc>", 6, "XM001"),
         ("XML_ERROR_TAG_MISMATCH", "  </ulr>", 4, "XM001"),

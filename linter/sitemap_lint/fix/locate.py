@@ -239,9 +239,13 @@ class Text:
         if edit.end_line and not self._holds_no_more(inside, kept, name):
             return None  # removing it would lose what only it says
         # The indentation before it and the line break after it go too, when the
-        # element stands alone on its lines.
-        line_start = max(self.text.rfind("\n", 0, start), self.text.rfind("\r", 0, start)) + 1
-        if self.text[line_start:start].strip(" \t") == "":
+        # element stands alone on its lines. Only the blanks before it are looked at: on
+        # a long line (a minified file) a search for its start would read the whole line
+        # before each element.
+        line_start = start
+        while line_start and self.text[line_start - 1] in " \t":
+            line_start -= 1
+        if line_start == 0 or self.text[line_start - 1] in "\r\n":
             after = _BREAK.match(self.text, _TRAILING_BLANKS.match(self.text, end).end())  # type: ignore[union-attr]
             if after is not None:
                 start, end = line_start, after.end()

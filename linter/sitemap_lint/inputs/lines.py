@@ -18,6 +18,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -96,6 +97,9 @@ class _Collector:
         self.pending_cr = False  # the last chunk ended with CR (its LF may come next)
         self.parts: dict[int, list[tuple[int, str]]] = {}
         self.lengths: dict[int, int] = {}
+        # The ranges of the line being read (``_ranges``), worked out once: a long line
+        # comes in many chunks, and may want a column for each of many findings.
+        self.spans: tuple[int, list[tuple[int, int]]] | None = None
 
     def feed(self, text: str) -> bool:
         """Take the next chunk; True once every wanted line is complete."""
@@ -148,7 +152,14 @@ class _Collector:
         if first == 1 and last <= WHOLE_LINE:  # a short line (or its start): kept whole
             parts.append((1, segment))
             return
-        for low, high in _ranges(self.columns[self.line]):
+        if self.spans is None or self.spans[0] != self.line:
+            self.spans = (self.line, _ranges(self.columns[self.line]))
+        spans = self.spans[1]
+        # The ranges are merged, so in order of both ends: the first one this chunk
+        # reaches, and those after it up to the chunk's end.
+        for low, high in islice(spans, max(bisect_left(spans, (first + 1,)) - 1, 0), None):
+            if low > last:
+                break
             start, end = max(low, first), min(high, last)
             if start <= end:
                 parts.append((start, segment[start - first : end - first + 1]))
@@ -156,11 +167,16 @@ class _Collector:
     def lines(self) -> dict[int, SourceLine]:
         found: dict[int, SourceLine] = {}
         for line, length in self.lengths.items():
-            pieces: list[tuple[int, str]] = []
+            # The parts that follow one another (a range read in several chunks) are
+            # joined once each.
+            runs: list[tuple[int, list[str]]] = []
+            end = 0
             for start, text in self.parts.get(line, []):
-                if pieces and pieces[-1][0] + len(pieces[-1][1]) == start:
-                    pieces[-1] = (pieces[-1][0], pieces[-1][1] + text)
+                if runs and end == start:
+                    runs[-1][1].append(text)
                 else:
-                    pieces.append((start, text))
-            found[line] = SourceLine(length, tuple(pieces))
+                    runs.append((start, [text]))
+                end = start + len(text)
+            pieces = tuple((start, "".join(texts)) for start, texts in runs)
+            found[line] = SourceLine(length, pieces)
         return found

@@ -450,6 +450,13 @@ _ATTRIBUTES_SO_FAR = lazy(
 _QUOTED_VALUE = lazy(QUOTED_VALUE)
 _ATTRIBUTE_NAME = lazy(rf"({ATTRIBUTE_NAME})[ \t]*=")
 _OPEN_VALUE = lazy(rf"(?:^|[ \t])({ATTRIBUTE_NAME}){EQUALS}([\"'])([^\"'<>]*)\Z")
+# After a raw "<" in an attribute value in XML's quotes (one pattern for each quote): the
+# rest of the value on the line, its closing quote, then the tag's end or another
+# attribute. Without them the quote is rather missing, and the "<" opens the next tag.
+_VALUE_AFTER_LESS_THAN = {
+    quote: lazy(rf"[^{quote}\r\n]*{quote}(?=[ \t]*/?>|[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}[\"'])")
+    for quote in "\"'"
+}
 _UNQUOTED_VALUE = lazy(
     rf"({_OTHER_QUOTE})([^<>\"'\r\n{OTHER_QUOTES}]*)({_OTHER_QUOTE}|[\"'])"
     r"|([^ \t\r\n<>\"']+?)(?=/?>|[ \t\r\n]|\Z)"
@@ -1101,9 +1108,10 @@ _WHOLE_START_TAG = lazy(r"<[A-Za-z_][\w.:-]*(?:\s[^<>]*)?/?>")
 
 
 def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
-    """XM005 for the raw '<' at ``at`` of ``context``: the message quotes its value
-    and shows it written right (each raw '<' and '&' of it escaped); the fix writes this
-    '<' as the message says ('%3C' in a URL, '&lt;' elsewhere), as ``--fix`` does."""
+    """XM005 for the raw '<' at ``at`` of ``context`` in an element's text: the message
+    quotes its value and shows it written right (each raw '<' and '&' of it escaped);
+    the fix writes this '<' as the message says ('%3C' in a URL, '&lt;' elsewhere), as
+    ``--fix`` does."""
     start = context.rfind(">", 0, at) + 1
     end = context.find("</", at + 1)
     end = len(context) if end < 0 else end
@@ -1117,6 +1125,14 @@ def _raw_less_than(context: str, at: int, line: int, column: int) -> Finding:
             f"a stray '<' between elements at {_excerpt(context, at)}: no value stands "
             "here; remove it",
         )
+    return _less_than_in_value(context, start, end, at, line, column)
+
+
+def _less_than_in_value(
+    context: str, start: int, end: int, at: int, line: int, column: int
+) -> Finding:
+    """XM005 for the raw '<' at ``at`` of ``context``, in the value written from
+    ``start`` to ``end`` (an element's text, or an attribute's value in its quotes)."""
     raw = context[start:end]
     value = raw.strip()
     at_in_value = at - start - (len(raw) - len(raw.lstrip()))
@@ -1207,6 +1223,12 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
             f"{quote} after {_excerpt_value(value)!r}",
             fix=_inserted(quote, "Close the value's quote", line, column),
         )
+    if open_value is not None and context.startswith("<", offset):
+        quote = open_value.group(2)
+        rest = _VALUE_AFTER_LESS_THAN[quote].match(context, offset)
+        if rest is not None:  # ``href="https://h/?q=a<b"``: the '<' is in the value
+            value_start = offset - len(open_value.group(3))
+            return _less_than_in_value(context, value_start, rest.end() - 1, offset, line, column)
     if context[offset:].lstrip()[:1] in ("", "<"):
         at = column - (offset - len(context[:offset].rstrip()))
         return SYNTAX_ERROR.at(
