@@ -724,6 +724,30 @@ def test_fixes_that_would_remove_every_entry_leave_the_file_unchanged(
         assert "FX001 file left unchanged: the fixes would remove every entry (all 2)" in err
 
 
+@pytest.mark.parametrize("option", ["--fix-only", "--diff"])
+def test_fixes_that_would_remove_every_sitemap_of_an_index_leave_it_unchanged(
+    tmp_path: Path, capsys, option: str
+) -> None:
+    """An index lists no URLs of its own, but emptying it is no fix either: every child
+    out of scope says the --sitemap-url is wrong (an index without entries is ST008)."""
+    target = tmp_path / "sitemap_index.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://www.example.com/a.xml</loc></sitemap>\n"
+        "  <sitemap><loc>https://www.example.com/b.xml</loc></sitemap>\n"
+        "</sitemapindex>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    scope = ["--sitemap-url", "https://example.com/sitemap_index.xml"]
+    status, out, err = run([*scope, option, "--unsafe-fixes", str(target)], capsys)
+    assert status == 0 and "-  <sitemap>" not in out
+    assert target.read_text(encoding="utf-8") == original
+    assert "FX001 file left unchanged: the fixes would remove every <sitemap> of the index" in (
+        out + err
+    )
+
+
 def test_the_gate_reads_every_rule_whatever_the_run_reports(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:

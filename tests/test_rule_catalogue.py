@@ -29,6 +29,14 @@ def test_rule_has_docs(code: str) -> None:
         assert section in doc, (code, section)
 
 
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_rule_example_differs_from_its_fix(code: str) -> None:
+    """The example and its "Use instead" show different text (a leading blank line,
+    say, does not survive the dedent)."""
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", RULES[code].doc, re.DOTALL)
+    assert len(blocks) >= 2 and blocks[0] != blocks[1], code
+
+
 def test_readme_rule_list_is_generated_from_the_registry() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert readme == replace_rule_list(readme), (

@@ -40,6 +40,8 @@ READ_PIECE = 1 << 20
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
+# An entry list left empty (a urlset's or an index's).
+_NO_ENTRIES = "ST008"
 
 
 @dataclass
@@ -320,6 +322,13 @@ def _worse(before: FileResult, after: FileResult) -> str | None:
     if before.urls and not after.urls:
         return (
             f"the fixes would remove every entry (all {before.urls:,}); if they are out of "
+            "scope, check --sitemap-url, else fix the file by hand"
+        )
+    # An index counts no URLs: emptied, it has a new no-entries finding.
+    emptied = any(finding.code == _NO_ENTRIES for finding in after.findings)
+    if before.kind == after.kind == "sitemapindex" and emptied and _NO_ENTRIES not in had:
+        return (
+            "the fixes would remove every <sitemap> of the index; if they are out of "
             "scope, check --sitemap-url, else fix the file by hand"
         )
     return None

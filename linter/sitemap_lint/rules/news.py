@@ -463,6 +463,41 @@ MISPLACED = rule(
     good=_example(),
 )
 
+UNKNOWN_CHILD = rule(
+    "NW018",
+    "news-unknown-element",
+    ERROR,
+    summary="A child of `news:news` or `news:publication` that the news extension does not define",
+    what="""
+        Reports elements inside a `news:news` or its `news:publication` that
+        the news extension does not define there: an unknown name (a misspelt
+        one gets a "did you mean"), a publication field written directly in
+        `news:news`, a field written without the `news:` prefix, or an element
+        of another namespace. (A stand-in for a missing required field, such
+        as `title` without its prefix where `news:title` is missing, is
+        NW001's.)
+    """,
+    why="""
+        The schema rejects the whole `news:news`, and Google News does not
+        read what the element says.
+    """,
+    bad="""
+        <news:news>
+          <news:publication>...</news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+          <news:author>Jane Doe</news:author>
+          <news:title>Companies A and B in merger talks</news:title>
+        </news:news>
+    """,
+    good="""
+        <news:news>
+          <news:publication>...</news:publication>
+          <news:publication_date>2025-05-31T08:00:00+00:00</news:publication_date>
+          <news:title>Companies A and B in merger talks</news:title>
+        </news:news>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "News extension"
 ORDER = 150
@@ -485,6 +520,7 @@ RULES = (
     NAME_PARENTHETICAL,
     DATE_WITHOUT_SECONDS,
     MISPLACED,
+    UNKNOWN_CHILD,
 )
 
 _LANGUAGE = lazy(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
@@ -561,13 +597,14 @@ class Checker:
             )
         check_text(element, "news", report)
         fields = _fields(element)
+        _check_unknown(element, fields, NEWS_ORDER, report)
         _check_order(element, NEWS_SEQUENCE, report)
         publication = fields.get("publication")
         if publication is None:
             _missing(element, "publication", NEWS_ORDER, report)
         else:
             _check_order(publication, PUBLICATION_SEQUENCE, report)
-            self._check_publication(publication, report)
+            self._check_publication(publication, element, report)
         date = fields.get("publication_date")
         parsed = None
         if date is None:
@@ -615,12 +652,13 @@ class Checker:
             xpath = path(entry, element) if path is not None else None
             self.over_limit = (element.line, element.column, xpath)
 
-    def _check_publication(self, publication: Node, report: Reporter) -> None:
+    def _check_publication(self, publication: Node, news: Node, report: Reporter) -> None:
         check_text(publication, "news", report)
         fields = _fields(publication)
+        _check_unknown(publication, fields, PUBLICATION_ORDER, report)
         name = fields.get("name")
         if name is None:
-            _missing(publication, "name", PUBLICATION_ORDER, report)
+            _missing(publication, "name", PUBLICATION_ORDER, report, news)
         elif not name.children:
             text = name.text.strip()
             if not text:
@@ -637,7 +675,7 @@ class Checker:
                 _check_parenthetical(text, name, report)
         language = fields.get("language")
         if language is None:
-            _missing(publication, "language", PUBLICATION_ORDER, report)
+            _missing(publication, "language", PUBLICATION_ORDER, report, news)
         elif not language.children:
             check_language(language.text, language, report)
 
@@ -699,10 +737,13 @@ _MISSING_FIX = {
 }
 
 
-def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) -> None:
+def _missing(
+    parent: Node, name: str, order: tuple[str, ...], report: Reporter, outer: Node | None = None
+) -> None:
     """Report a missing required child; cover where the schema notices it: the parent
     (content incomplete), the first child that stands where the missing one belongs, and
-    a child that stands for it (misspelt, or without the prefix), renamed instead."""
+    a child that stands for it (misspelt, or without the prefix), renamed instead, or
+    (a publication field) one written directly in ``outer``, the news:news, moved."""
     covers = [parent]
     rank = order.index(name)
     for child in parent.children:
@@ -717,6 +758,12 @@ def _missing(parent: Node, name: str, order: tuple[str, ...], report: Reporter) 
             fix = f"rename <news:{stand_in.name}> to <news:{name}>"
         else:
             fix = f"write <news:{name}> instead of <{name}> (add the prefix)"
+    elif outer is not None and (stray := _outer_stand_in(outer, name)) is not None:
+        covers.append(stray)
+        fix = (
+            f"move the <news:{name}> that stands directly in <news:news> (line {stray.line}) "
+            "into it"
+        )
     report.add(
         MISSING.at(parent.line, parent.column, f"<news:{parent.name}> has no <news:{name}>; {fix}"),
         _Nodes(*covers),
@@ -734,6 +781,70 @@ def _misspelling_of(parent: Node, name: str, order: tuple[str, ...]) -> Node | N
         if child.ns == NAMESPACE and difflib.get_close_matches(child.name, [name], cutoff=0.7):
             return child
     return None
+
+
+def _outer_stand_in(news: Node, name: str) -> Node | None:
+    """The first publication field ``name`` written directly in ``news``."""
+    for child in news.children:
+        if child.ns == NAMESPACE and child.name == name:
+            return child
+    return None
+
+
+def _check_unknown(
+    parent: Node, fields: dict[str, Node], order: tuple[str, ...], report: Reporter
+) -> None:
+    """NW018 for each child of ``parent`` that its schema does not define there, but for
+    a stand-in for a missing required field (NW001 names it: ``_missing``)."""
+    stand_ins = set()
+    for name in order:
+        if name in _REQUIRED and name not in fields:
+            stand_in = _misspelling_of(parent, name, order)
+            if stand_in is not None:
+                stand_ins.add(id(stand_in))
+    for child in parent.children:
+        if (child.ns == NAMESPACE and child.name in order) or id(child) in stand_ins:
+            continue
+        present = fields
+        if child.ns == NAMESPACE and child.name in PUBLICATION_ORDER and "publication" in fields:
+            present = _fields(fields["publication"])  # a publication field in news:news
+            if child.name not in present and _outer_stand_in(parent, child.name) is child:
+                continue  # NW001 moves it into the publication that lacks it
+        message = _unknown_message(parent, child, order, child.name in present)
+        report.add(UNKNOWN_CHILD.at(child.line, child.column, message), child)
+
+
+def _unknown_message(parent: Node, child: Node, order: tuple[str, ...], present: bool) -> str:
+    """What is wrong with ``child`` of ``parent``; ``present``: the news field of the
+    child's name is already where it belongs."""
+    where = f"<news:{parent.name}>"
+    if child.ns == NAMESPACE:
+        if parent.name == "news" and child.name in PUBLICATION_ORDER:
+            fix = "remove it (<news:publication> has one)" if present else "move it there"
+            return (
+                f"<news:{child.name}> stands directly in <news:news>; it belongs inside "
+                f"<news:publication>: {fix}"
+            )
+        close = difflib.get_close_matches(child.name, order, n=1, cutoff=0.6)
+        hint = f"did you mean <news:{close[0]}>?" if close else "remove it"
+        return f"unknown element <news:{child.name}> in {where}; {hint}"
+    if child.name in order and child.ns in (SITEMAP_NS, ""):
+        if present:
+            return (
+                f"<{child.name}> inside {where} repeats <news:{child.name}> without the news: "
+                "prefix; remove it"
+            )
+        return f"<{child.name}> inside {where} lacks the news: prefix; write <news:{child.name}>"
+    namespace = f" (namespace {child.ns})" if child.ns else ""
+    move = (
+        ""
+        if child.ns in (SITEMAP_NS, "")
+        else "move it into the <url> if it describes the page, or "
+    )
+    return (
+        f"<{child.name}>{namespace} does not belong in {where}; only the news extension's "
+        f"elements stand there: {move}remove it"
+    )
 
 
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.

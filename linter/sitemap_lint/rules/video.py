@@ -687,6 +687,14 @@ def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
         if all(node is not other for other in explained):
             rule_ = UNKNOWN_CHILD if broken[1] == "unknown" else CHILD_ORDER
             report.add(rule_.at(node.line, node.column, _order_message(video, broken)), node)
+    # The schema engines stop at the first break; every other unknown child is one too.
+    first = broken[0] if broken is not None else None
+    for child in video.children:
+        known = child.ns == NAMESPACE and child.name in _RANK
+        if known or child is first or any(child is other for other in explained):
+            continue
+        message = _order_message(video, (child, "unknown", None))
+        report.add(UNKNOWN_CHILD.at(child.line, child.column, message), child)
     _check_media_urls(video, by_name, context, report)
     for name, nodes in by_name.items():
         for node in nodes:

@@ -102,7 +102,7 @@ CONTENT_BEFORE_DECLARATION = rule(
         file before the sitemap, or a warning message the server printed.
     """,
     bad="""
-
+        Notice: Undefined index: page in /var/www/sitemap.php on line 12
         <?xml version="1.0" encoding="UTF-8"?>
     """,
     good='<?xml version="1.0" encoding="UTF-8"?>',
