@@ -1102,3 +1102,23 @@ def test_a_diff_whose_reader_goes_away_still_counts_every_file(tmp_path: Path) -
     settings = RunSettings(paths=paths, diff=True, now=NOW, isolated=True)
     assert execute(settings, out=Gone(), err=err) == 1
     assert "Would fix 2 findings in 2 file(s)." in err.getvalue()
+
+
+def test_a_url_escaped_many_times_over_is_unescaped_by_one_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # More levels of escaping than the fixer makes passes: one fix takes them all.
+    levels = "amp;" * 20
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <url><loc>https://example.com/a?x=1&{levels}y=2&amp;amp;lt;</loc></url>\n"
+        "</urlset>\n"
+    )
+    status, _out, err = run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0
+    assert "<loc>https://example.com/a?x=1&amp;y=2%3C</loc>" in target.read_text()
+    assert "Fixed 1 finding in 1 file(s)." in err
+    status, out, _err = run(["--diff", "--unsafe-fixes", str(target)], capsys)
+    assert (status, out) == (0, "")
