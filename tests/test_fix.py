@@ -1122,3 +1122,31 @@ def test_a_url_escaped_many_times_over_is_unescaped_by_one_fix(
     assert "Fixed 1 finding in 1 file(s)." in err
     status, out, _err = run(["--diff", "--unsafe-fixes", str(target)], capsys)
     assert (status, out) == (0, "")
+
+
+def test_no_fix_and_no_unsafe_fixes_override_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "sitemap-lint.toml"
+    config.write_text("fix = true\nunsafe-fixes = true\n")
+    target = copy(tmp_path, "priorities.xml")
+    before = target.read_bytes()
+    status = main(["--now", NOW, "--config", str(config), "--no-fix", str(target)])
+    out, _err = capsys.readouterr()
+    assert status == 1
+    assert target.read_bytes() == before
+    assert "hidden" not in out  # the unsafe fixes count as fixable: the file says so
+    status = main(
+        [
+            "--now",
+            NOW,
+            "--config",
+            str(config),
+            "--no-unsafe-fixes",
+            "--no-show-source",
+            str(target),
+        ]
+    )
+    out, _err = capsys.readouterr()
+    assert target.read_bytes() == expected("priorities.xml", unsafe=False)
+    assert "hidden fixes can be enabled with --unsafe-fixes" in out
