@@ -1150,3 +1150,13 @@ def test_no_fix_and_no_unsafe_fixes_override_the_configuration(
     out, _err = capsys.readouterr()
     assert target.read_bytes() == expected("priorities.xml", unsafe=False)
     assert "hidden fixes can be enabled with --unsafe-fixes" in out
+
+
+def test_the_reports_say_that_a_fix_re_encodes_the_file(capsys) -> None:
+    # Applying the declaration's new name alone would leave ISO-8859-1 bytes under it.
+    _, out, _ = run(["--format", "json", str(FIX / "latin1.xml")], capsys)
+    (finding,) = [f for f in json.loads(out)["files"][0]["findings"] if f["code"] == "EN002"]
+    assert [edit.get("target") for edit in finding["fix"]["edits"]] == [None, "encoding"]
+    _, out, _ = run(["--format", "sarif", str(FIX / "latin1.xml")], capsys)
+    (result,) = [r for r in json.loads(out)["runs"][0]["results"] if r["ruleId"] == "EN002"]
+    assert "fixes" not in result
