@@ -1160,3 +1160,24 @@ def test_the_reports_say_that_a_fix_re_encodes_the_file(capsys) -> None:
     _, out, _ = run(["--format", "sarif", str(FIX / "latin1.xml")], capsys)
     (result,) = [r for r in json.loads(out)["runs"][0]["results"] if r["ruleId"] == "EN002"]
     assert "fixes" not in result
+
+
+def test_quoting_a_bare_value_before_a_slash_is_unsafe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "/>" ends the empty element, or the "/" ends the URL (/de/ is not /de): a guess.
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "  <url><loc>https://example.com/en/</loc>"
+        '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>'
+        '<xhtml:link rel="alternate" hreflang="de" href=https://example.com/de/></url>\n'
+        "</urlset>\n"
+    )
+    target.write_text(original)
+    run(["--fix", str(target)], capsys)
+    assert target.read_text() == original
+    run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert 'href="https://example.com/de"/></url>' in target.read_text()
