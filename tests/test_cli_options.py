@@ -899,3 +899,14 @@ def test_a_path_setting_refuses_what_the_run_calls_given_empty(name: str, value)
             setting.parse(value)
     else:
         setting.parse(value)
+
+
+def test_the_command_line_a_report_names_writes_one_flag_of_a_pair() -> None:
+    from sitemap_lint.settings.declared import RunSettings, command_line
+
+    assert command_line(RunSettings(paths=["a.xml"], show_source=False)) == (
+        "sitemap-lint --no-show-source a.xml"
+    )
+    assert command_line(RunSettings(paths=["a.xml"], show_source=True)) == (
+        "sitemap-lint --show-source a.xml"
+    )

@@ -61,3 +61,14 @@ def test_a_repeat_is_removed_only_when_that_loses_nothing(
     text, fixable = _fixed(tmp_path, capsys, *entries)
     assert text == HEAD + "".join(kept) + "</urlset>\n"
     assert fixable == (len(kept) < len(entries))  # the report offers what --fix does
+
+
+def test_an_end_tag_inside_a_comment_does_not_end_the_entry_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The file has a syntax error already (the <lco>): the removal must not add another.
+    commented = "  <url><loc>https://example.com/ok</loc><!-- </url> --></url>\n"
+    broken = "  <url><loc>https://example.com/b</lco></url>\n"
+    text, fixable = _fixed(tmp_path, capsys, commented, commented, broken)
+    assert text == HEAD + commented + broken + "</urlset>\n"
+    assert fixable

@@ -1170,3 +1170,82 @@ def test_a_diff_whose_reader_goes_away_still_counts_every_file(tmp_path: Path) -
     settings = RunSettings(paths=paths, diff=True, now=NOW, isolated=True)
     assert execute(settings, out=Gone(), err=err) == 1
     assert "Would fix 2 findings in 2 file(s)." in err.getvalue()
+
+
+def test_a_url_escaped_many_times_over_is_unescaped_by_one_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # More levels of escaping than the fixer makes passes: one fix takes them all.
+    levels = "amp;" * 20
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <url><loc>https://example.com/a?x=1&{levels}y=2&amp;amp;lt;</loc></url>\n"
+        "</urlset>\n"
+    )
+    status, _out, err = run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert status == 0
+    assert "<loc>https://example.com/a?x=1&amp;y=2%3C</loc>" in target.read_text()
+    assert "Fixed 1 finding in 1 file(s)." in err
+    status, out, _err = run(["--diff", "--unsafe-fixes", str(target)], capsys)
+    assert (status, out) == (0, "")
+
+
+def test_no_fix_and_no_unsafe_fixes_override_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "sitemap-lint.toml"
+    config.write_text("fix = true\nunsafe-fixes = true\n")
+    target = copy(tmp_path, "priorities.xml")
+    before = target.read_bytes()
+    status = main(["--now", NOW, "--config", str(config), "--no-fix", str(target)])
+    out, _err = capsys.readouterr()
+    assert status == 1
+    assert target.read_bytes() == before
+    assert "hidden" not in out  # the unsafe fixes count as fixable: the file says so
+    status = main(
+        [
+            "--now",
+            NOW,
+            "--config",
+            str(config),
+            "--no-unsafe-fixes",
+            "--no-show-source",
+            str(target),
+        ]
+    )
+    out, _err = capsys.readouterr()
+    assert target.read_bytes() == expected("priorities.xml", unsafe=False)
+    assert "hidden fixes can be enabled with --unsafe-fixes" in out
+
+
+def test_the_reports_say_that_a_fix_re_encodes_the_file(capsys) -> None:
+    # Applying the declaration's new name alone would leave ISO-8859-1 bytes under it.
+    _, out, _ = run(["--format", "json", str(FIX / "latin1.xml")], capsys)
+    (finding,) = [f for f in json.loads(out)["files"][0]["findings"] if f["code"] == "EN002"]
+    assert [edit.get("target") for edit in finding["fix"]["edits"]] == [None, "encoding"]
+    _, out, _ = run(["--format", "sarif", str(FIX / "latin1.xml")], capsys)
+    (result,) = [r for r in json.loads(out)["runs"][0]["results"] if r["ruleId"] == "EN002"]
+    assert "fixes" not in result
+
+
+def test_quoting_a_bare_value_before_a_slash_is_unsafe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "/>" ends the empty element, or the "/" ends the URL (/de/ is not /de): a guess.
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "  <url><loc>https://example.com/en/</loc>"
+        '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>'
+        '<xhtml:link rel="alternate" hreflang="de" href=https://example.com/de/></url>\n'
+        "</urlset>\n"
+    )
+    target.write_text(original)
+    run(["--fix", str(target)], capsys)
+    assert target.read_text() == original
+    run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert 'href="https://example.com/de"/></url>' in target.read_text()

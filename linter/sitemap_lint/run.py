@@ -122,7 +122,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     show_source = format_name == "text" and (
         config.show_source if settings.show_source is None else settings.show_source
     )
-    fixing = settings.fix or settings.fix_only or settings.diff or config.fix
+    fix = config.fix if settings.fix is None else settings.fix
+    fixing = fix or settings.fix_only or settings.diff
     stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
     out = out or sys.stdout
     from sitemap_lint.support.pipes import writing_to
@@ -299,7 +300,7 @@ def _fix(
         from sitemap_lint.fix.runner import answered_fixes
 
         answered = answered_fixes(first)
-    unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
+    unsafe = unsafe_fixes(settings, config)
     fixed = fix_files(
         sources, plan, config, unsafe=unsafe, write=not settings.diff, out=out, answered=answered
     )
@@ -361,6 +362,13 @@ def _with_mapped_files(
     from sitemap_lint.fix.runner import with_mapped_files
 
     return with_mapped_files(sources, checked, maps)
+
+
+def unsafe_fixes(settings: RunSettings, config: Config) -> bool:
+    """Whether the run applies (or shows) the unsafe fixes: the command line decides,
+    else the configuration."""
+    given = settings.unsafe_fixes
+    return bool(config.unsafe_fixes if given is None else given)
 
 
 def _say_fixed(fixed: FixRun, settings: RunSettings, err: TextIO) -> None:
@@ -850,7 +858,7 @@ def _run_info(
     from sitemap_lint.settings.profiles import DEFAULT
 
     profile = settings.profile or config.profile or DEFAULT
-    unsafe = bool(settings.unsafe_fixes or config.unsafe_fixes)
+    unsafe = unsafe_fixes(settings, config)
     return RunInfo(
         tuple(settings.paths),
         settings.now,

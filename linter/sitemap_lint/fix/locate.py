@@ -229,7 +229,10 @@ class Text:
         inside = ""
         if self.text[end - 2] != "/":  # not <url/>: up to the end tag
             close = re.compile(rf"</{re.escape(name)}\s*>")
-            found = close.search(self.text, end)
+            found = next(
+                (m for m in close.finditer(self.text, end) if not self.in_opaque(m.start())),
+                None,
+            )
             nested = self.text.find(f"<{name}", end)
             if found is None or 0 <= nested < found.start():
                 return None

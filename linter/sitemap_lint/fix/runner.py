@@ -292,11 +292,12 @@ def _exact(finding: Finding, text: object) -> Finding:
         found = text.resolve(edit)
         if found is None:
             return finding.with_fix(None)
-        if edit.target in ("bom", "encoding") and not found:
-            edits.append(Edit(1, 1, "", edit.target, 1, 1))
         for r in found:
             line, column = text.position(r.start)
             end_line, end_column = text.position(r.end)
             edits.append(Edit(line, column, r.content, "span", end_line, end_column))
+        if edit.target in ("bom", "encoding"):
+            # What no span says: the bytes change too (the mark dropped, UTF-8 written).
+            edits.append(Edit(1, 1, "", edit.target, 1, 1))
     fix = FindingFix(finding.fix.applicability, finding.fix.message, tuple(edits))
     return finding.with_fix(fix)

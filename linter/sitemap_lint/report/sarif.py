@@ -199,8 +199,8 @@ class ResultTexts:
     def _fixes(self, fix: FindingFix, place: str) -> str:
         """The finding's fix as SARIF ``fixes`` (after a comma): one ``artifactChange``
         whose replacements delete a region (end exclusive) and insert text; "" for a
-        fix that changes only bytes (the byte order mark, the encoding), which has no
-        text region. ``place`` is the text around the file's location."""
+        fix that changes the bytes (the byte order mark, the encoding), which no text
+        region says. ``place`` is the text around the file's location."""
         p = self.p
         edits = fix.edits
         if len(edits) == 1:  # most fixes: no list to join
@@ -213,9 +213,9 @@ class ResultTexts:
                 f"{encode_basestring(edit.content)}{p.replacement_end}"
             )
         else:
-            replacements = p.replacement_separator.join(
-                [_replacement(edit, p) for edit in edits if edit.target == "span"]
-            )
+            if any(edit.target != "span" for edit in edits):
+                return ""  # its text replacements alone would not give the fixed file
+            replacements = p.replacement_separator.join([_replacement(edit, p) for edit in edits])
             if not replacements:
                 return ""
         end = self.fix_ends.get(id(fix.applicability))  # an enum's hash is Python code

@@ -521,7 +521,7 @@ def check_escaped_twice(node: Node, report: Reporter) -> None:
     names = list(dict.fromkeys(ESCAPE_TEXT.findall(value)))
     if not names:
         return
-    fixed = ESCAPE_TEXT.sub(lambda found: ESCAPES[found.group(1)], value)
+    fixed = _unescaped(value)
     shown = joined([f"'&{name};'" for name in names])
     twice = joined([f"'&amp;{name};'" for name in names])
     what = "it was" if len(names) == 1 else "they were"
@@ -535,6 +535,17 @@ def check_escaped_twice(node: Node, report: Reporter) -> None:
             fix=replace_text(node, fixed, "Unescape the escapes in the URL", safe=False),
         )
     )
+
+
+def _unescaped(value: str) -> str:
+    """``value`` with its escapes as text replaced, level after level, until it holds
+    none (``&amp;amp;lt;`` is ``%3C``): every level is the same mistake, and one fix
+    takes them all, however many passes the fixer makes."""
+    while True:
+        fixed = ESCAPE_TEXT.sub(lambda found: ESCAPES[found.group(1)], value)
+        if fixed == value:
+            return fixed
+        value = fixed
 
 
 # Fields whose value is a page URL (a sitemap's loc, a text sitemap's line, a feed's link).

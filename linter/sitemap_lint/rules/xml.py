@@ -1183,12 +1183,17 @@ def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Fi
     attribute = name.group(1)
     how = "has no quotes" if bare is not None else f"is in {value.group(1)}{value.group(3)}"
     edit = Edit(line, column, fixed, "span", line, column + len(value.group(0)), value.group(0))
+    # ``href=https://example.com/de/>``: the "/" ends the empty element, or the value.
+    slash = bare is not None and context.startswith("/>", value.end())
+    other = f" (or {_shown_attribute(attribute, quote + written + '/' + quote)}/> if the '/' is part of it)"
     return ATTRIBUTE_NOT_QUOTED.at(
         line,
         column,
         f"the value of {attribute} {how}: XML needs straight quotes; write "
-        f"{_shown_attribute(attribute, fixed)}",
-        fix=FindingFix(Fix.SAFE, "Put the value in straight quotes", (edit,)),
+        f"{_shown_attribute(attribute, fixed)}{other if slash else ''}",
+        fix=FindingFix(
+            Fix.UNSAFE if slash else Fix.SAFE, "Put the value in straight quotes", (edit,)
+        ),
     )
 
 

@@ -682,25 +682,25 @@ SETTINGS: tuple[Setting, ...] = (
         "fix",
         "flag",
         "Apply the safe fixes and rewrite the files; report what is left.",
-        default=False,
-        flags=("--fix",),
+        flags=("--fix/--no-fix",),
         key="fix",
         read=_read_flag,
         stored=(("fix", False),),
         doc="apply every safe fix and rewrite the file (atomically; gzip stays gzip; standard"
-        " input: the fixed file on stdout, the report on stderr), then report what is left",
+        " input: the fixed file on stdout, the report on stderr), then report what is left;"
+        " `--no-fix` checks only, whatever the configuration says",
     ),
     Setting(
         "unsafe_fixes",
         "flag",
         "Also apply (with --fix) or show (--diff) the fixes that may change the meaning.",
-        default=False,
-        flags=("--unsafe-fixes",),
+        flags=("--unsafe-fixes/--no-unsafe-fixes",),
         key="unsafe-fixes",
         read=_read_flag,
         stored=(("unsafe_fixes", False),),
         doc="also apply the unsafe fixes (rescaled or clamped priorities, guessed time zones, dropped"
-        " duplicate or out-of-scope entries); the text report marks them fixable",
+        " duplicate or out-of-scope entries); the text report marks them fixable;"
+        " `--no-unsafe-fixes` leaves them out, whatever the configuration says",
     ),
     Setting(
         "diff",
@@ -1176,7 +1176,8 @@ def command_line(settings: RunSettings) -> str:
             continue
         flag = setting.flags[0]
         if setting.kind == "flag":
-            words += [flag] if value else []
+            on, _, off = flag.partition("/")  # a pair: --show-source/--no-show-source
+            words += [on] if value else [off] if off else []
         elif setting.kind == "repeat":
             for item in value:
                 words += [flag, str(item)]
