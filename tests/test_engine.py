@@ -503,3 +503,59 @@ def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
     result = cli(site, tmp_path)
     assert result.returncode == 2
     assert "rule code ZZ001 is also declared by plugin one" in result.stderr
+
+
+# Three calls in one process, as a program using the API makes them: each says what
+# is wrong with the plugin, and what its own exception was.
+API_CALLS = """
+import json, sitemap_lint
+for call in ("lint", "lint", "rules", "select"):
+    try:
+        if call == "lint":
+            sitemap_lint.lint(b"<urlset/>", isolated=True)
+        elif call == "rules":
+            sitemap_lint.rules()
+        else:
+            sitemap_lint.lint_paths(["-"], select=["UR"], isolated=True)
+        print(json.dumps([call, None, None, None]))
+    except Exception as error:
+        cause = type(error.__cause__).__name__ if error.__cause__ else None
+        print(json.dumps([call, type(error).__name__, str(error), cause]))
+"""
+
+
+def api_calls(site: Path) -> list[list[str | None]]:
+    import json
+
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = subprocess.run(
+        [sys.executable, "-c", API_CALLS], capture_output=True, text=True, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("points", "module", "message", "cause"),
+    [
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            UNDECLARED_EMIT,
+            "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
+            None,
+        ),
+        ({"demo": "no_such_plugin_module"}, None, "cannot be loaded", "ModuleNotFoundError"),
+    ],
+)
+def test_a_bad_plugin_is_refused_by_every_api_call_alike(
+    tmp_path: Path, points: dict[str, str], module: str | None, message: str, cause: str | None
+) -> None:
+    """Not only the first call of the process: the later ones neither let the plugin in
+    nor fail otherwise; and the message is not said to be about an option."""
+    calls = api_calls(installed(tmp_path, points, module))
+    assert [call[0] for call in calls] == ["lint", "lint", "rules", "select"]
+    for _call, kind, text, because in calls:
+        assert kind == "UsageError"
+        assert text is not None and text.startswith("plugin demo (") and message in text, text
+        assert because == cause

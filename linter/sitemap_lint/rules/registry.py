@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
+from sitemap_lint.errors import SitemapLintError
 from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
@@ -63,14 +64,24 @@ def ordered(modules: Iterable[ModuleType]) -> tuple[tuple[str, ModuleType], ...]
 
 _families: tuple[tuple[str, ModuleType], ...] | None = None
 _rules: dict[str, Rule] | None = None
+# Why the plugins could not be taken (their modules stay imported, their checks
+# registered): every later call in the process is refused the same way.
+_refusal: SitemapLintError | None = None
 
 
 def families() -> tuple[tuple[str, ModuleType], ...]:
     """Every rule family, the built-in ones and the plugins', found once."""
-    global _families
+    global _families, _refusal
+    if _refusal is not None:
+        raise type(_refusal)(str(_refusal)) from _refusal.__cause__
     if _families is None:
         builtin = discover()
-        _families = (*builtin, *plugin_families(catalogue(builtin)))
+        try:
+            plugins = plugin_families(catalogue(builtin))
+        except SitemapLintError as error:
+            _refusal = error
+            raise
+        _families = (*builtin, *plugins)
     return _families
 
 
@@ -155,7 +166,7 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         except Exception as error:
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
-            ) from None
+            ) from error
         registered.append((where, CHECKS[before:]))
         declared = getattr(loaded, "RULES", None)
         if isinstance(declared, Rule):
