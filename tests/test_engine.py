@@ -559,3 +559,55 @@ def test_a_bad_plugin_is_refused_by_every_api_call_alike(
         assert kind == "UsageError"
         assert text is not None and text.startswith("plugin demo (") and message in text, text
         assert because == cause
+
+
+AT_LINE_0 = (
+    (PLUGIN / "__init__.py")
+    .read_text(encoding="utf-8")
+    .replace(
+        "report.add(\n            PLAIN_HTTP.at(node.line,",
+        "report.add(\n            PLAIN_HTTP.at(0,",
+    )
+)
+WORKER_CALL = """
+import sys, sitemap_lint
+if __name__ == "__main__":
+    try:
+        sitemap_lint.lint_paths(sys.argv[1:], jobs=2, isolated=True)
+    except sitemap_lint.SitemapLintError as error:
+        print(error)
+"""
+
+
+@pytest.mark.slow
+def test_a_plugin_finding_refused_in_a_worker_process_names_the_plugin(tmp_path: Path) -> None:
+    """Big files are checked in worker processes, where the traceback naming the plugin
+    stays: the command and the API still name it, and the API raises its own error."""
+    assert "PLAIN_HTTP.at(0," in AT_LINE_0
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"}, AT_LINE_0)
+    entries = "".join(
+        f"<url><loc>https://example.com/a-page-with-a-long-name/{i}</loc></url>\n"
+        for i in range(25_000)
+    )
+    paths = []
+    for name in ("one.xml", "two.xml"):
+        path = tmp_path / name
+        path.write_text(SITEMAP.replace("</urlset>", f"{entries}</urlset>"), encoding="utf-8")
+        assert path.stat().st_size > 1024 * 1024
+        paths.append(str(path))
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    expected = (
+        "internal error in plugin module sitemap_lint_demo_plugin: ValueError: check "
+        "sitemap_lint_demo_plugin.plain_http reported ZZ001 at line 0, column 8"
+    )
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--jobs", "2", *paths]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"sitemap-lint: error: {expected}"), result.stderr
+    script = tmp_path / "caller.py"
+    script.write_text(WORKER_CALL, encoding="utf-8")
+    called = subprocess.run(
+        [sys.executable, str(script), *paths], capture_output=True, text=True, env=env
+    )
+    assert called.returncode == 0, called.stderr
+    assert called.stdout.startswith(expected), called.stdout
