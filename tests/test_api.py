@@ -390,6 +390,16 @@ def test_the_options_are_the_commands_settings() -> None:
     assert lint["options"].kind is inspect.Parameter.VAR_KEYWORD
 
 
+def test_docs_api_md_names_each_command_option_a_call_has_no_use_for() -> None:
+    import re
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    sentence = page[page.index("which also gives its default (") :]
+    sentence = sentence[: sentence.index(").")]
+    named = {flag.replace("-", "_") for flag in re.findall(r"`--([a-z-]+)`", sentence)}
+    assert named == NOT_OPTIONS - {"paths"}
+
+
 def test_an_option_left_out_is_the_commands_default(tmp_path: Path) -> None:
     given = sitemap_lint.api._settings(["x"], {})
     assert given == RunSettings(paths=["x"])
