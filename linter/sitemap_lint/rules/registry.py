@@ -26,6 +26,7 @@ import os
 import pkgutil
 import re
 import sys
+import threading
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -69,31 +70,44 @@ _rules: dict[str, Rule] | None = None
 _refusal: SitemapLintError | None = None
 
 
+# Held while the catalogue is made: calls from several threads find the plugins once.
+_finding = threading.RLock()
+
+
 def families() -> tuple[tuple[str, ModuleType], ...]:
     """Every rule family, the built-in ones and the plugins', found once."""
     global _families, _refusal
-    if _refusal is not None:
-        raise type(_refusal)(str(_refusal)) from _refusal.__cause__
-    if _families is None:
-        builtin = discover()
-        try:
-            plugins = plugin_families(catalogue(builtin))
-        except SitemapLintError as error:
-            _refusal = error
-            raise
-        _families = (*builtin, *plugins)
-    return _families
+    found = _families
+    if found is not None:
+        return found
+    with _finding:
+        if _refusal is not None:
+            raise type(_refusal)(str(_refusal)) from _refusal.__cause__
+        if _families is None:
+            builtin = discover()
+            try:
+                plugins = plugin_families(catalogue(builtin))
+            except SitemapLintError as error:
+                _refusal = error
+                raise
+            _families = (*builtin, *plugins)
+        return _families
 
 
 def rules() -> dict[str, Rule]:
     """Every rule by code (the catalogue that ``sitemap_lint.rules.RULES`` is)."""
     global _rules
-    if _rules is None:
-        _rules = catalogue(families())
-        unknown = unknown_codes(CHECKS, _rules)
-        if unknown:
-            raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
-    return _rules
+    found = _rules
+    if found is not None:
+        return found
+    with _finding:
+        if _rules is None:
+            made = catalogue(families())
+            unknown = unknown_codes(CHECKS, made)
+            if unknown:
+                raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
+            _rules = made
+        return _rules
 
 
 def is_code_or_prefix(prefix: str) -> bool:
