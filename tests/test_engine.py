@@ -418,6 +418,10 @@ ONE_RULE = (
 UNDECLARED_EMIT = (
     (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace("emits=RULES", 'emits=("ZZ999",)')
 )
+DEMO = (PLUGIN / "__init__.py").read_text(encoding="utf-8")
+NAMED_IN_WORDS = DEMO.replace('"plain-http-page"', '"Plain HTTP page"')
+LEVELLED_BY_TEXT = DEMO.replace("    WARNING,\n", '    "warning",\n')
+UNDOCUMENTED = DEMO.replace("Detects a `loc` whose URL starts with `http://`.", "")
 
 
 @pytest.mark.slow
@@ -441,9 +445,21 @@ UNDECLARED_EMIT = (
             UNDECLARED_EMIT,
             "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
         ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            NAMED_IN_WORDS,
+            "rule ZZ001 has the name 'Plain HTTP page'; write it in lower case",
+        ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            LEVELLED_BY_TEXT,
+            "rule ZZ001 has the severity 'warning'; give INFO, WARNING or ERROR",
+        ),
+        ({"demo": "sitemap_lint_demo_plugin"}, UNDOCUMENTED, "rule ZZ001 has no what: document"),
     ],
 )
 def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
+    assert module is None or module != DEMO
     result = cli(installed(tmp_path, points, module), tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""

@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from sitemap_lint.errors import SitemapLintError
-from sitemap_lint.finding import Finding, Rule
+from sitemap_lint.finding import Finding, Rule, Severity
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
 
@@ -196,10 +196,13 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
             raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
         for item in declared:
             code = item.code
-            if not _PLUGIN_CODE.fullmatch(code):
+            if not isinstance(code, str) or not _PLUGIN_CODE.fullmatch(code):
                 raise UsageError(
                     f"{where}: rule code {code!r} is not one or two letters and 3 digits"
                 )
+            fault = _rule_fault(item)
+            if fault:
+                raise UsageError(f"{where}: rule {code} {fault}")
             letters = code.rstrip("0123456789")
             taken = [p for p in prefixes if p.startswith(letters) or letters.startswith(p)]
             if taken:
@@ -244,6 +247,37 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         ((str(plugin.FAMILY), plugin) for plugin in found),
         key=lambda pair: getattr(pair[1], "ORDER", 10_000),
     )
+
+
+_RULE_NAME = lazy(r"[a-z0-9]+(-[a-z0-9]+)*")
+_SECTIONS = ("what", "why", "bad", "good")
+
+
+def _rule_fault(item: Rule) -> str:
+    """What is wrong with a plugin's rule besides its code ("" when nothing is): its name,
+    its severity, its documentation, each as the built-in rules have them."""
+    if not isinstance(item.name, str) or not _RULE_NAME.fullmatch(item.name):
+        return (
+            f"has the name {item.name!r}; write it in lower case, words joined by '-' "
+            "(e.g. 'plain-http-page')"
+        )
+    if not isinstance(item.severity, Severity):
+        return (
+            f"has the severity {item.severity!r}; give INFO, WARNING or ERROR "
+            "(from sitemap_lint.rules.base)"
+        )
+    source = item.source
+    texts = {"summary": item.summary}
+    if isinstance(source, str):
+        texts["doc"] = source
+    else:
+        texts.update(zip(_SECTIONS, source[:4], strict=True))
+    empty = [
+        field for field, text in texts.items() if not isinstance(text, str) or not text.strip()
+    ]
+    if empty:
+        return f"has no {', '.join(empty)}: document it (rule() takes summary, what, why, bad and good)"
+    return ""
 
 
 def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
