@@ -540,12 +540,12 @@ for call in ("lint", "lint", "rules", "select"):
 """
 
 
-def api_calls(site: Path) -> list[list[str | None]]:
+def api_calls(site: Path, before: str = "") -> list[list[str | None]]:
     import json
 
     env = {**os.environ, "PYTHONPATH": str(site)}
     result = subprocess.run(
-        [sys.executable, "-c", API_CALLS], capture_output=True, text=True, env=env
+        [sys.executable, "-c", before + API_CALLS], capture_output=True, text=True, env=env
     )
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines()]
@@ -627,3 +627,14 @@ def test_a_plugin_finding_refused_in_a_worker_process_names_the_plugin(tmp_path:
     )
     assert called.returncode == 0, called.stderr
     assert called.stdout.startswith(expected), called.stdout
+
+
+@pytest.mark.slow
+def test_a_bad_plugin_the_program_imported_itself_is_refused_as_well(tmp_path: Path) -> None:
+    """Its checks registered before the run looked for the plugins: they are its still."""
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"}, UNDECLARED_EMIT)
+    calls = api_calls(site, before="import sitemap_lint_demo_plugin\n")
+    message = "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares"
+    for _call, kind, text, _cause in calls:
+        assert kind == "UsageError"
+        assert text is not None and text.startswith("plugin demo (") and message in text, text

@@ -181,7 +181,19 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
             ) from error
-        registered.append((where, CHECKS[before:]))
+        # Its checks: those its import registered, and those of its modules imported
+        # before (by a program or a test that imports the plugin itself).
+        module = getattr(loaded, "__name__", None) if isinstance(loaded, ModuleType) else None
+        registered.append(
+            (
+                where,
+                [
+                    spec
+                    for index, spec in enumerate(CHECKS)
+                    if index >= before or (module is not None and _in_module(spec, module))
+                ],
+            )
+        )
         declared = getattr(loaded, "RULES", None)
         if isinstance(declared, Rule):
             raise UsageError(
@@ -278,6 +290,12 @@ def _rule_fault(item: Rule) -> str:
     if empty:
         return f"has no {', '.join(empty)}: document it (rule() takes summary, what, why, bad and good)"
     return ""
+
+
+def _in_module(spec: CheckSpec, module: str) -> bool:
+    """Whether ``spec`` is a check of ``module`` or of one of its submodules."""
+    own = getattr(spec.implementation, "__module__", "") or ""
+    return own == module or own.startswith(module + ".")
 
 
 def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:
