@@ -390,6 +390,16 @@ def test_the_options_are_the_commands_settings() -> None:
     assert lint["options"].kind is inspect.Parameter.VAR_KEYWORD
 
 
+def test_docs_api_md_names_each_command_option_a_call_has_no_use_for() -> None:
+    import re
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    sentence = page[page.index("which also gives its default (") :]
+    sentence = sentence[: sentence.index(").")]
+    named = {flag.replace("-", "_") for flag in re.findall(r"`--([a-z-]+)`", sentence)}
+    assert named == NOT_OPTIONS - {"paths"}
+
+
 def test_an_option_left_out_is_the_commands_default(tmp_path: Path) -> None:
     given = sitemap_lint.api._settings(["x"], {})
     assert given == RunSettings(paths=["x"])
@@ -647,3 +657,47 @@ def test_a_baseline_keyword_hides_the_findings_it_records(tmp_path: Path) -> Non
     assert sitemap_lint.lint_paths([sitemap], isolated=True).findings
     result = sitemap_lint.lint_paths([sitemap], isolated=True, baseline=baseline)
     assert result.findings == () and result.exit_code == 0
+
+
+def test_calls_in_threads_compile_the_schemas_one_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """libxml2 sets up its built-in types on its first schema, unguarded: compiled in two
+    threads at once they could break every later check of the process."""
+    import threading
+    import time
+
+    from lxml import etree
+
+    from sitemap_lint.xsd import libxml2
+
+    compile_schema = etree.XMLSchema
+    inside = 0
+    most = 0
+    count = threading.Lock()
+
+    def watched(document: Any) -> Any:
+        nonlocal inside, most
+        with count:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.02)
+        try:
+            return compile_schema(document)
+        finally:
+            with count:
+                inside -= 1
+
+    monkeypatch.setattr(libxml2.etree, "XMLSchema", watched)
+    start = threading.Barrier(4)
+
+    def compile_one() -> None:
+        start.wait()
+        libxml2.Libxml2Engine()._schema("urlset")
+
+    threads = [threading.Thread(target=compile_one) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most == 1

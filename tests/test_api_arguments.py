@@ -242,6 +242,35 @@ def test_a_message_quoting_a_line_break_stays_one_line(
     assert message.startswith(start), message
 
 
+DOCUMENT = b"<urlset>" + b"<url><loc>https://example.com/</loc></url>" * 10_000
+
+
+@pytest.mark.parametrize(
+    ("call", "args", "options", "start"),
+    [
+        (sitemap_lint.lint, ([DOCUMENT],), {}, "source: [b'<urlset>"),
+        (sitemap_lint.lint_paths, (DOCUMENT,), {}, "paths: give a list of paths"),
+        (sitemap_lint.lint, (DOCUMENT,), {"select": DOCUMENT}, "select=: give a list of"),
+        (sitemap_lint.lint, (DOCUMENT,), {"now": DOCUMENT}, "now=: b'<urlset>"),
+        (sitemap_lint.lint, (DOCUMENT,), {"stdin_filename": DOCUMENT}, "stdin_filename=: b'"),
+        (sitemap_lint.lint, (DOCUMENT,), {"name": DOCUMENT}, "name=: b'<urlset>"),
+        (sitemap_lint.lint, (DOCUMENT,), {"robots": [DOCUMENT]}, "robots=: b'<urlset>"),
+    ],
+)
+def test_a_document_given_where_it_does_not_go_is_not_quoted_whole(
+    call: Any, args: tuple[Any, ...], options: dict[str, Any], start: str
+) -> None:
+    message = raised(call, *args, isolated=True, **options)
+    assert message.startswith(start), message
+    assert len(message) < 200, message[:300]
+
+
+def test_a_source_of_no_type_says_bytes_are_one() -> None:
+    assert raised(sitemap_lint.lint, 3) == (
+        "source: 3 is not a path (give bytes, a str or an os.PathLike)"
+    )
+
+
 # -- RuleInfo.page -----------------------------------------------------------------------
 
 

@@ -418,6 +418,10 @@ ONE_RULE = (
 UNDECLARED_EMIT = (
     (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace("emits=RULES", 'emits=("ZZ999",)')
 )
+DEMO = (PLUGIN / "__init__.py").read_text(encoding="utf-8")
+NAMED_IN_WORDS = DEMO.replace('"plain-http-page"', '"Plain HTTP page"')
+LEVELLED_BY_TEXT = DEMO.replace("    WARNING,\n", '    "warning",\n')
+UNDOCUMENTED = DEMO.replace("Detects a `loc` whose URL starts with `http://`.", "")
 
 
 @pytest.mark.slow
@@ -441,9 +445,21 @@ UNDECLARED_EMIT = (
             UNDECLARED_EMIT,
             "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
         ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            NAMED_IN_WORDS,
+            "rule ZZ001 has the name 'Plain HTTP page'; write it in lower case",
+        ),
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            LEVELLED_BY_TEXT,
+            "rule ZZ001 has the severity 'warning'; give INFO, WARNING or ERROR",
+        ),
+        ({"demo": "sitemap_lint_demo_plugin"}, UNDOCUMENTED, "rule ZZ001 has no what: document"),
     ],
 )
 def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:
+    assert module is None or module != DEMO
     result = cli(installed(tmp_path, points, module), tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -503,3 +519,122 @@ def test_two_plugins_with_one_code_clash(tmp_path: Path) -> None:
     result = cli(site, tmp_path)
     assert result.returncode == 2
     assert "rule code ZZ001 is also declared by plugin one" in result.stderr
+
+
+# Three calls in one process, as a program using the API makes them: each says what
+# is wrong with the plugin, and what its own exception was.
+API_CALLS = """
+import json, sitemap_lint
+for call in ("lint", "lint", "rules", "select"):
+    try:
+        if call == "lint":
+            sitemap_lint.lint(b"<urlset/>", isolated=True)
+        elif call == "rules":
+            sitemap_lint.rules()
+        else:
+            sitemap_lint.lint_paths(["-"], select=["UR"], isolated=True)
+        print(json.dumps([call, None, None, None]))
+    except Exception as error:
+        cause = type(error.__cause__).__name__ if error.__cause__ else None
+        print(json.dumps([call, type(error).__name__, str(error), cause]))
+"""
+
+
+def api_calls(site: Path, before: str = "") -> list[list[str | None]]:
+    import json
+
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    result = subprocess.run(
+        [sys.executable, "-c", before + API_CALLS], capture_output=True, text=True, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("points", "module", "message", "cause"),
+    [
+        (
+            {"demo": "sitemap_lint_demo_plugin"},
+            UNDECLARED_EMIT,
+            "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares",
+            None,
+        ),
+        ({"demo": "no_such_plugin_module"}, None, "cannot be loaded", "ModuleNotFoundError"),
+    ],
+)
+def test_a_bad_plugin_is_refused_by_every_api_call_alike(
+    tmp_path: Path, points: dict[str, str], module: str | None, message: str, cause: str | None
+) -> None:
+    """Not only the first call of the process: the later ones neither let the plugin in
+    nor fail otherwise; and the message is not said to be about an option."""
+    calls = api_calls(installed(tmp_path, points, module))
+    assert [call[0] for call in calls] == ["lint", "lint", "rules", "select"]
+    for _call, kind, text, because in calls:
+        assert kind == "UsageError"
+        assert text is not None and text.startswith("plugin demo (") and message in text, text
+        assert because == cause
+
+
+AT_LINE_0 = (
+    (PLUGIN / "__init__.py")
+    .read_text(encoding="utf-8")
+    .replace(
+        "report.add(\n            PLAIN_HTTP.at(node.line,",
+        "report.add(\n            PLAIN_HTTP.at(0,",
+    )
+)
+WORKER_CALL = """
+import sys, sitemap_lint
+if __name__ == "__main__":
+    try:
+        sitemap_lint.lint_paths(sys.argv[1:], jobs=2, isolated=True)
+    except sitemap_lint.SitemapLintError as error:
+        print(error)
+"""
+
+
+@pytest.mark.slow
+def test_a_plugin_finding_refused_in_a_worker_process_names_the_plugin(tmp_path: Path) -> None:
+    """Big files are checked in worker processes, where the traceback naming the plugin
+    stays: the command and the API still name it, and the API raises its own error."""
+    assert "PLAIN_HTTP.at(0," in AT_LINE_0
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"}, AT_LINE_0)
+    entries = "".join(
+        f"<url><loc>https://example.com/a-page-with-a-long-name/{i}</loc></url>\n"
+        for i in range(25_000)
+    )
+    paths = []
+    for name in ("one.xml", "two.xml"):
+        path = tmp_path / name
+        path.write_text(SITEMAP.replace("</urlset>", f"{entries}</urlset>"), encoding="utf-8")
+        assert path.stat().st_size > 1024 * 1024
+        paths.append(str(path))
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    expected = (
+        "internal error in plugin module sitemap_lint_demo_plugin: ValueError: check "
+        "sitemap_lint_demo_plugin.plain_http reported ZZ001 at line 0, column 8"
+    )
+    command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--jobs", "2", *paths]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"sitemap-lint: error: {expected}"), result.stderr
+    script = tmp_path / "caller.py"
+    script.write_text(WORKER_CALL, encoding="utf-8")
+    called = subprocess.run(
+        [sys.executable, str(script), *paths], capture_output=True, text=True, env=env
+    )
+    assert called.returncode == 0, called.stderr
+    assert called.stdout.startswith(expected), called.stdout
+
+
+@pytest.mark.slow
+def test_a_bad_plugin_the_program_imported_itself_is_refused_as_well(tmp_path: Path) -> None:
+    """Its checks registered before the run looked for the plugins: they are its still."""
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"}, UNDECLARED_EMIT)
+    calls = api_calls(site, before="import sitemap_lint_demo_plugin\n")
+    message = "check sitemap_lint_demo_plugin.plain_http reports ZZ999, which no rule declares"
+    for _call, kind, text, _cause in calls:
+        assert kind == "UsageError"
+        assert text is not None and text.startswith("plugin demo (") and message in text, text

@@ -214,3 +214,43 @@ def test_a_plugin_check_that_raises_raises_sitemap_lint_error_from_the_api(
         "internal error in plugin module tests.test_plugins: RuntimeError: check exploded"
     )
     assert isinstance(raised.value.__cause__, RuntimeError)
+
+
+def test_first_calls_in_threads_take_the_plugins_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls that start together in several threads do not each load the plugins (a
+    plugin's checks register once, when its module is imported): each gets the one
+    refusal of a bad plugin, none a half-made catalogue."""
+    import threading
+    import time
+
+    from sitemap_lint.errors import UsageError
+    from sitemap_lint.rules import registry
+
+    loads = []
+
+    def refused(builtin: object) -> list[Any]:
+        loads.append(1)
+        time.sleep(0.05)
+        raise UsageError("plugin bad (bad_plugin): declares no RULES")
+
+    monkeypatch.setattr(registry, "_families", None)
+    monkeypatch.setattr(registry, "_rules", None)
+    monkeypatch.setattr(registry, "_refusal", None)
+    monkeypatch.setattr(registry, "plugin_families", refused)
+    start = threading.Barrier(4)
+    raised: list[str] = []
+
+    def first_call() -> None:
+        start.wait()
+        try:
+            registry.rules()
+        except Exception as error:
+            raised.append(f"{type(error).__name__}: {error}")
+
+    threads = [threading.Thread(target=first_call) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(loads) == 1
+    assert raised == ["UsageError: plugin bad (bad_plugin): declares no RULES"] * 4

@@ -319,7 +319,8 @@ def _path(value: object, option: str) -> str:
         path = os.fspath(value)
         if isinstance(path, str):
             return path
-    raise SitemapLintError(f"{_named(option)}: {value!r} is not a path (give a str or os.PathLike)")
+    kinds = "bytes, a str or an os.PathLike" if option == "source" else "a str or an os.PathLike"
+    raise SitemapLintError(f"{_named(option)}: {_repr(value)} is not a path (give {kinds})")
 
 
 # The line breaks ``str.splitlines`` knows, each written as its escape.
@@ -337,6 +338,13 @@ def _one_line(error: SitemapLintError) -> SitemapLintError:
 def _shown(text: str, width: int = 40) -> str:
     """``text`` quoted on one line, its first ``width`` characters only."""
     return repr(text[:width]) + ("..." if len(text) > width else "")
+
+
+def _repr(value: object, width: int = 60) -> str:
+    """``repr(value)``, cut to its first ``width`` characters: a wrong value may be a whole
+    document given in the wrong place."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width] + "..."
 
 
 def _input(value: object, option: str) -> str:
@@ -374,7 +382,7 @@ def _items(values: object, option: str, what: str, example: str) -> list[Any]:
         values, Iterable
     ):
         raise SitemapLintError(
-            f"{_named(option)}: give a list of {what}, e.g. {example}; got {values!r}"
+            f"{_named(option)}: give a list of {what}, e.g. {example}; got {_repr(values)}"
         )
     return list(values)
 
@@ -387,14 +395,14 @@ def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value:
-        raise SitemapLintError(f"name=: {value!r} is not a name (give a non-empty str)")
+        raise SitemapLintError(f"name=: {_repr(value)} is not a name (give a non-empty str)")
     return value
 
 
 def _optional_text(value: object, option: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise SitemapLintError(f"{option}=: expected a str, got {value!r}")
+    raise SitemapLintError(f"{option}=: expected a str, got {_repr(value)}")
 
 
 def _codes(values: Sequence[str] | None, option: str) -> str | None:
@@ -404,7 +412,9 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     items = _items(values, option, "rule codes", "['UR', 'DT004']")
     for item in items:
         if not isinstance(item, str) or "," in item or not item.strip():
-            raise SitemapLintError(f"{option}=: {item!r} is not a rule code or a prefix of one")
+            raise SitemapLintError(
+                f"{option}=: {_repr(item)} is not a rule code or a prefix of one"
+            )
     if option == "select" and not items:
         from sitemap_lint.settings.declared import NOTHING_SELECTED
 
@@ -419,7 +429,7 @@ def _now(value: str | date | None) -> str | None:
         return value
     if isinstance(value, date):  # a datetime is a date too
         return value.isoformat()
-    raise SitemapLintError(f"now=: {value!r} is not a timestamp (give a str or a datetime)")
+    raise SitemapLintError(f"now=: {_repr(value)} is not a timestamp (give a str or a datetime)")
 
 
 def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
@@ -432,7 +442,7 @@ def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
     entries = []
     for prefix, directory in maps.items():
         if not isinstance(prefix, str) or "=" in prefix:
-            raise SitemapLintError(f"maps=: {prefix!r} is not a URL prefix")
+            raise SitemapLintError(f"maps=: {_repr(prefix)} is not a URL prefix")
         entries.append(f"{prefix}={_path(directory, 'maps')}")
     return tuple(entries)
 
@@ -444,7 +454,7 @@ def _texts(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
     items = tuple(_items(values, option, "strings", "['HOST:PORT:HOST2:PORT2']"))
     for item in items:
         if not isinstance(item, str):
-            raise SitemapLintError(f"{option}=: {item!r} is not a str")
+            raise SitemapLintError(f"{option}=: {_repr(item)} is not a str")
     return items
 
 
@@ -452,7 +462,7 @@ def _integer(value: object, option: str) -> int:
     """An int as documented (``max_bytes``: the command's sizes such as ``20GiB`` are
     text for the command line; here the number, e.g. ``500 * 1024**2``)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SitemapLintError(f"{option}=: expected an integer, got {value!r}")
+        raise SitemapLintError(f"{option}=: expected an integer, got {_repr(value)}")
     return value
 
 

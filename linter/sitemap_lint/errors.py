@@ -20,9 +20,18 @@ def empty_path(where: str, names: str = "file", give: str = "a file") -> str:
     return f"{where}: an empty path names no {names}; give {give}"
 
 
+# The attribute that carries the plugin at fault (``plugin_at_fault``) with an error
+# raised in a worker process: the traceback that names it stays there.
+_PLUGIN = "sitemap_lint_plugin"
+
+
 def plugin_at_fault(error: BaseException) -> str | None:
     """The module of an installed plugin's check that raised ``error`` (the innermost
-    of its frames), or None when none of the plugins' code is in its traceback."""
+    of its frames, or the one ``name_plugin`` recorded where it was raised), or None when
+    none of the plugins' code is in its traceback."""
+    recorded = getattr(error, _PLUGIN, None)
+    if isinstance(recorded, str):
+        return recorded
     registry = sys.modules.get("sitemap_lint.rules.registry")
     if registry is None:
         return None
@@ -41,6 +50,14 @@ def plugin_at_fault(error: BaseException) -> str | None:
             found = module
         traceback = traceback.tb_next
     return found
+
+
+def name_plugin(error: BaseException) -> None:
+    """Record on ``error`` the plugin at fault, which its pickled copy in another process
+    keeps (its traceback it does not)."""
+    plugin = plugin_at_fault(error)
+    if plugin is not None:
+        setattr(error, _PLUGIN, plugin)
 
 
 def internal_error(error: BaseException, plugin: str | None) -> str:

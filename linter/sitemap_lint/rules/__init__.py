@@ -55,10 +55,14 @@ class _Catalogue(types.ModuleType):
 
         if profile is not None and not isinstance(profile, str):
             raise SitemapLintError(f"profile=: expected a text, got {profile!r}")
-        try:
-            return catalogue(profile)
-        except UsageError as error:  # as the API names it: the keyword, not the flag
-            raise SitemapLintError(f"profile=: {error}") from None
+        if profile is not None:
+            from sitemap_lint.settings.profiles import checked
+
+            try:
+                checked(profile)
+            except UsageError as error:  # as the API names it: the keyword, not the flag
+                raise SitemapLintError(f"profile=: {error}") from None
+        return catalogue(profile)
 
 
 sys.modules[__name__].__class__ = _Catalogue

@@ -26,12 +26,14 @@ import os
 import pkgutil
 import re
 import sys
+import threading
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from sitemap_lint.finding import Finding, Rule
+from sitemap_lint.errors import SitemapLintError
+from sitemap_lint.finding import Finding, Rule, Severity
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
 
@@ -63,26 +65,49 @@ def ordered(modules: Iterable[ModuleType]) -> tuple[tuple[str, ModuleType], ...]
 
 _families: tuple[tuple[str, ModuleType], ...] | None = None
 _rules: dict[str, Rule] | None = None
+# Why the plugins could not be taken (their modules stay imported, their checks
+# registered): every later call in the process is refused the same way.
+_refusal: SitemapLintError | None = None
+
+
+# Held while the catalogue is made: calls from several threads find the plugins once.
+_finding = threading.RLock()
 
 
 def families() -> tuple[tuple[str, ModuleType], ...]:
     """Every rule family, the built-in ones and the plugins', found once."""
-    global _families
-    if _families is None:
-        builtin = discover()
-        _families = (*builtin, *plugin_families(catalogue(builtin)))
-    return _families
+    global _families, _refusal
+    found = _families
+    if found is not None:
+        return found
+    with _finding:
+        if _refusal is not None:
+            raise type(_refusal)(str(_refusal)) from _refusal.__cause__
+        if _families is None:
+            builtin = discover()
+            try:
+                plugins = plugin_families(catalogue(builtin))
+            except SitemapLintError as error:
+                _refusal = error
+                raise
+            _families = (*builtin, *plugins)
+        return _families
 
 
 def rules() -> dict[str, Rule]:
     """Every rule by code (the catalogue that ``sitemap_lint.rules.RULES`` is)."""
     global _rules
-    if _rules is None:
-        _rules = catalogue(families())
-        unknown = unknown_codes(CHECKS, _rules)
-        if unknown:
-            raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
-    return _rules
+    found = _rules
+    if found is not None:
+        return found
+    with _finding:
+        if _rules is None:
+            made = catalogue(families())
+            unknown = unknown_codes(CHECKS, made)
+            if unknown:
+                raise ValueError(f"checks report codes no rule declares: {', '.join(unknown)}")
+            _rules = made
+        return _rules
 
 
 def is_code_or_prefix(prefix: str) -> bool:
@@ -155,8 +180,20 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         except Exception as error:
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
-            ) from None
-        registered.append((where, CHECKS[before:]))
+            ) from error
+        # Its checks: those its import registered, and those of its modules imported
+        # before (by a program or a test that imports the plugin itself).
+        module = getattr(loaded, "__name__", None) if isinstance(loaded, ModuleType) else None
+        registered.append(
+            (
+                where,
+                [
+                    spec
+                    for index, spec in enumerate(CHECKS)
+                    if index >= before or (module is not None and _in_module(spec, module))
+                ],
+            )
+        )
         declared = getattr(loaded, "RULES", None)
         if isinstance(declared, Rule):
             raise UsageError(
@@ -171,10 +208,13 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
             raise UsageError(f"{where}: declares no RULES (a tuple of rules made with rule())")
         for item in declared:
             code = item.code
-            if not _PLUGIN_CODE.fullmatch(code):
+            if not isinstance(code, str) or not _PLUGIN_CODE.fullmatch(code):
                 raise UsageError(
                     f"{where}: rule code {code!r} is not one or two letters and 3 digits"
                 )
+            fault = _rule_fault(item)
+            if fault:
+                raise UsageError(f"{where}: rule {code} {fault}")
             letters = code.rstrip("0123456789")
             taken = [p for p in prefixes if p.startswith(letters) or letters.startswith(p)]
             if taken:
@@ -219,6 +259,43 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         ((str(plugin.FAMILY), plugin) for plugin in found),
         key=lambda pair: getattr(pair[1], "ORDER", 10_000),
     )
+
+
+_RULE_NAME = lazy(r"[a-z0-9]+(-[a-z0-9]+)*")
+_SECTIONS = ("what", "why", "bad", "good")
+
+
+def _rule_fault(item: Rule) -> str:
+    """What is wrong with a plugin's rule besides its code ("" when nothing is): its name,
+    its severity, its documentation, each as the built-in rules have them."""
+    if not isinstance(item.name, str) or not _RULE_NAME.fullmatch(item.name):
+        return (
+            f"has the name {item.name!r}; write it in lower case, words joined by '-' "
+            "(e.g. 'plain-http-page')"
+        )
+    if not isinstance(item.severity, Severity):
+        return (
+            f"has the severity {item.severity!r}; give INFO, WARNING or ERROR "
+            "(from sitemap_lint.rules.base)"
+        )
+    source = item.source
+    texts = {"summary": item.summary}
+    if isinstance(source, str):
+        texts["doc"] = source
+    else:
+        texts.update(zip(_SECTIONS, source[:4], strict=True))
+    empty = [
+        field for field, text in texts.items() if not isinstance(text, str) or not text.strip()
+    ]
+    if empty:
+        return f"has no {', '.join(empty)}: document it (rule() takes summary, what, why, bad and good)"
+    return ""
+
+
+def _in_module(spec: CheckSpec, module: str) -> bool:
+    """Whether ``spec`` is a check of ``module`` or of one of its submodules."""
+    own = getattr(spec.implementation, "__module__", "") or ""
+    return own == module or own.startswith(module + ".")
 
 
 def catalogue(families: Iterable[tuple[str, ModuleType]]) -> dict[str, Rule]:

@@ -34,6 +34,7 @@ from sitemap_lint.engine.checker import check_source
 from sitemap_lint.engine.dispatch import InputChecks, calls, fetch_findings, once
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList, FindingSink, Levels
+from sitemap_lint.errors import name_plugin
 from sitemap_lint.finding import Finding
 from sitemap_lint.inputs.reader import (
     READ_CAP,
@@ -1171,7 +1172,11 @@ def check_in_worker(source: Source, options: Options, engine_name: str) -> FileR
 def check_for_set(source: Source, options: Options, engine: Engine) -> FileResult:
     """One file of a set checked (here, in a worker process or on a cluster's worker),
     its facts compacted for the joins across files."""
-    result = check_source(source, options, engine)
+    try:
+        result = check_source(source, options, engine)
+    except Exception as error:
+        name_plugin(error)
+        raise
     if result.facts is not None:
         result.facts.compact()
     return result

@@ -1144,7 +1144,7 @@ def from_keywords(**keywords: Any) -> RunSettings:
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
-            raise UsageError(keyword_message(str(error), {name})) from None
+            raise UsageError(keyword_message(str(error), {name})) from error.__cause__
         values[name] = value
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 
 from lxml import etree
@@ -10,6 +11,10 @@ from lxml import etree
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.xsd import builder, messages
+
+# libxml2 sets up its built-in schema types on the first schema it compiles, unguarded:
+# two threads compiling at once can leave them broken for the rest of the process.
+_COMPILING = threading.Lock()
 
 
 class Libxml2Engine:
@@ -22,7 +27,8 @@ class Libxml2Engine:
         if schema is None:
             parser = etree.XMLParser(no_network=True, resolve_entities=False)
             document = etree.parse(str(builder.schema_path(name)), parser)
-            schema = self._schemas[name] = etree.XMLSchema(document)
+            with _COMPILING:
+                schema = self._schemas[name] = etree.XMLSchema(document)
         return schema
 
     def all_valid(
