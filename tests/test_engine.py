@@ -4,6 +4,7 @@ and the one finding sink."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -406,6 +407,22 @@ def test_a_plugin_rule_is_reported_selected_and_documented(tmp_path: Path) -> No
     assert "plain-http-page" in shown.stdout
     # Without the plugin on the path the code is unknown.
     assert cli(tmp_path, tmp_path, "--select", "ZZ").returncode == 2
+
+
+@pytest.mark.slow
+def test_a_plugin_rule_s_unsafe_fix_is_applied_only_when_asked(tmp_path: Path) -> None:
+    """The demo rule's fix (another URL: unsafe) goes through the fix model: the JSON
+    report carries it, ``--fix`` leaves it, ``--fix --unsafe-fixes`` applies it."""
+    site = installed(tmp_path, {"demo": "sitemap_lint_demo_plugin"})
+    report = json.loads(cli(site, tmp_path).stdout)
+    (finding,) = [f for f in report["files"][0]["findings"] if f["code"] == "ZZ001"]
+    assert finding["fix"]["applicability"] == "unsafe"
+    assert finding["fix"]["edits"][0]["content"] == "https://example.com/a"
+    path = tmp_path / "sitemap.xml"
+    cli(site, tmp_path, "--fix")
+    assert path.read_text(encoding="utf-8") == SITEMAP
+    cli(site, tmp_path, "--fix", "--unsafe-fixes")
+    assert "<loc>https://example.com/a</loc>" in path.read_text(encoding="utf-8")
 
 
 BAD_PREFIX = (PLUGIN / "__init__.py").read_text(encoding="utf-8").replace('"ZZ001"', '"UR901"')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sitemap_lint.fix.model import replace_text
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext
@@ -26,7 +27,7 @@ PLAIN_HTTP = rule(
     good="""
         <loc>https://example.com/</loc>
     """,
-    fix="safe",
+    fix="unsafe",
 )
 
 RULES = (PLAIN_HTTP,)
@@ -36,6 +37,9 @@ RULES = (PLAIN_HTTP,)
 def plain_http(node: Node, entry: EntryContext, report: Reporter) -> None:
     url = node.text.strip()
     if url.lower().startswith("http://"):
+        secure = f"https://{url[7:]}"
+        # Unsafe: the https URL is another URL, which the site may not serve.
+        fix = replace_text(node, secure, "List the https URL", safe=False)
         report.add(
-            PLAIN_HTTP.at(node.line, node.column, f"{url} is plain http; list https://{url[7:]}")
+            PLAIN_HTTP.at(node.line, node.column, f"{url} is plain http; list {secure}", fix=fix)
         )
