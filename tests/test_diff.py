@@ -696,3 +696,44 @@ def test_dash_for_the_report_is_standard_output_even_when_a_side_is_the_working_
     status, out, err = run_cli(["diff", "-o", "-", ".", "../new"], capsys)
     assert (status, err) == (0, "")
     assert out.startswith("OLD ") and not (sides / "old" / "-").exists()
+
+
+def test_a_share_past_a_limit_is_not_shown_rounded_down_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """504 of 10,000 URLs removed is past 5%: shown as 5.04%, not as 5.0%."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("".join(f"{SITE}p/{i}\n" for i in range(10_000)))
+    new.write_text("".join(f"{SITE}p/{i}\n" for i in range(504, 10_000)))
+    for limit, shown in (("5%", "5.04%"), ("4%", "5.0%")):
+        status, out, _err = run_cli(["diff", "--max-removed", limit, str(old), str(new)], capsys)
+        assert status == 1
+        assert f"--max-removed {limit}: 504 URLs removed ({shown})\n" in out
+
+
+def test_one_broken_alternate_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = f'<xhtml:link rel="alternate" hreflang="de" href="{SITE}de"/>'
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset'
+        ' xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+    )
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(f"{head}<url><loc>{SITE}en</loc></url><url><loc>{SITE}de</loc></url></urlset>")
+    new.write_text(f"{head}<url><loc>{SITE}en</loc>{link}</url></urlset>")
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 0
+    assert "hreflang: 1 alternate names a URL the new side no longer lists\n" in out
+    if _has_html_extra():
+        status, out, _err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+        assert "<p>1 alternate names a URL the new side no longer lists, on:</p>" in out
+
+
+def _has_html_extra() -> bool:
+    try:
+        import vl_convert  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -117,7 +117,16 @@ class Passed:
         return f"{self.count:,} {what}"
 
     def share_text(self) -> str:
-        return "of 0, past any share" if self.share is None else f"{self.share:.1f}%"
+        """``6.0%``; with more decimals when one would round a share past a percentage
+        limit down to it (``5.04%`` past ``5%``, not ``5.0%``)."""
+        if self.share is None:
+            return "of 0, past any share"
+        decimals = 1
+        while self.limit.percent and decimals < 6:
+            if float(f"{self.share:.{decimals}f}") > self.limit.value:
+                break
+            decimals += 1
+        return f"{self.share:.{decimals}f}%"
 
 
 def passed(changes: Changes, limits: list[Limit]) -> list[Passed]:

@@ -237,7 +237,8 @@ def write_text(
         console.print(
             Text.assemble(
                 ("hreflang", "bold"),
-                f": {c.hreflang_broken:,} alternates name a URL the new side no longer lists",
+                f": {plural(c.hreflang_broken, 'alternate')} "
+                f"{'names' if c.hreflang_broken == 1 else 'name'} a URL the new side no longer lists",
             )
         )
         for item in c.hreflang_shown:
