@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -737,3 +738,19 @@ def _has_html_extra() -> bool:
     except ImportError:
         return False
     return True
+
+
+def test_the_chart_of_a_few_urls_counts_in_whole_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Five URLs removed: the axis reads -5 to 0 once each, not -5, -5, -4, -4... (the
+    half steps of a scale of five, printed as whole numbers)."""
+    pytest.importorskip("vl_convert")
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset(*_pages(10)))
+    new.write_text(_urlset(*_pages(5)))
+    status, out, err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+    assert status == 0, err
+    axis = out[out.index("role-axis-label") :]
+    labels = re.findall(r">([^<>]+)</text>", axis[: axis.index("</g></g>")])
+    assert labels[:-1] == [f"\N{MINUS SIGN}{n}" for n in range(5, 0, -1)] + ["0"]

@@ -74,7 +74,7 @@ def _chart(changes: Changes) -> str:
                 "field": "count",
                 "type": "quantitative",
                 "title": "URLs removed (left) and added (right)",
-                "axis": {"format": ",d"},
+                "axis": {"format": ",d", "tickMinStep": 1},
             },
             "color": {
                 "field": "change",
