@@ -754,3 +754,23 @@ def test_the_chart_of_a_few_urls_counts_in_whole_numbers(
     axis = out[out.index("role-axis-label") :]
     labels = re.findall(r">([^<>]+)</text>", axis[: axis.index("</g></g>")])
     assert labels[:-1] == [f"\N{MINUS SIGN}{n}" for n in range(5, 0, -1)] + ["0"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html"])
+def test_show_caps_the_sitemaps_an_index_no_longer_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    if fmt == "html":
+        pytest.importorskip("vl_convert")
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_index(*(f"s{i}.xml" for i in range(15))))
+    new.write_text(_index("s0.xml"))
+    args = ["diff", "-f", fmt, "--show", "2", "--max-children-removed", "13", str(old), str(new)]
+    status, out, err = run_cli(args, capsys)
+    assert status == 1, err
+    assert f"{SITE}s2.xml" in out
+    assert f"{SITE}s3.xml" not in out
+    assert ("Sitemaps removed: 14\n" if fmt == "text" else "0 added, 14 removed") in out
+    args = ["diff", "-f", "json", "--show", "2", str(old), str(new)]
+    status, out, err = run_cli(args, capsys)
+    assert len(json.loads(out)["children"]["removed"]) == 14

@@ -161,8 +161,10 @@ def write_text(
     limits: list[Limit],
     found: list[Passed],
     color: bool | None,
+    show: int,
 ) -> None:
-    """The text report, through rich (styled on a terminal, plain elsewhere)."""
+    """The text report, through rich (styled on a terminal, plain elsewhere); ``show``:
+    how many sitemaps added and removed to name (the URLs shown are the comparison's)."""
     from rich.text import Text
 
     from sitemap_lint.support.printable import printable as shown
@@ -206,7 +208,7 @@ def write_text(
     ):
         if listed:
             console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
-            for url in listed[:20]:
+            for url in listed[:show]:
                 console.print(Text(f"  {shown(url)}", style="dim"))
     for old_origin, new_origin, count in c.origins:
         console.print(
