@@ -774,3 +774,22 @@ def test_show_caps_the_sitemaps_an_index_no_longer_lists(
     args = ["diff", "-f", "json", "--show", "2", str(old), str(new)]
     status, out, err = run_cli(args, capsys)
     assert len(json.loads(out)["children"]["removed"]) == 14
+
+
+def test_a_share_of_the_old_urls_counts_a_url_listed_twice_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ten URLs each listed twice, five of them gone: half the old URLs were removed,
+    not a quarter of the old entries."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset(*_pages(10), *_pages(10)))
+    new.write_text(_urlset(*_pages(5)))
+    args = ["diff", "-f", "json", "--max-removed", "30%", str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 1
+    passed = json.loads(out)["thresholds"]["passed"]
+    assert passed == [
+        {"threshold": "--max-removed 30%", "what": "URLs removed", "count": 5, "share": 50.0}
+    ]
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert "URLs removed           5  50.0% of the old URLs\n" in out

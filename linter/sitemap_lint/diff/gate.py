@@ -50,12 +50,12 @@ def parse_limit(flag: str, text: str) -> Limit:
 # Each threshold: its flag, what it counts, and what a share is of.
 Measure = Callable[[Changes], tuple[int, int]]
 MEASURES: dict[str, tuple[str, Measure]] = {
-    "--max-removed": ("URLs removed", lambda c: (c.removed, c.old_urls)),
-    "--max-added": ("URLs added", lambda c: (c.added, c.old_urls)),
+    "--max-removed": ("URLs removed", lambda c: (c.removed, c.old_distinct)),
+    "--max-added": ("URLs added", lambda c: (c.added, c.old_distinct)),
     "--max-moved": ("URLs moved to another file", lambda c: (c.moved, c.common)),
     "--max-origin-changes": (
         "URLs moved to another host or scheme",
-        lambda c: (sum(n for _a, _b, n in c.origins), c.old_urls),
+        lambda c: (sum(n for _a, _b, n in c.origins), c.old_distinct),
     ),
     "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
     "--max-lastmod-earlier": (

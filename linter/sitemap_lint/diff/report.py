@@ -182,8 +182,8 @@ def write_text(
     )
     console.print()
     rows = [
-        ("URLs added", c.added, share_text(c.added, c.old_urls), c.added_shown, "green"),
-        ("URLs removed", c.removed, share_text(c.removed, c.old_urls), c.removed_shown, "red"),
+        ("URLs added", c.added, share_text(c.added, c.old_distinct), c.added_shown, "green"),
+        ("URLs removed", c.removed, share_text(c.removed, c.old_distinct), c.removed_shown, "red"),
     ]
     for title, count, share, items, style in rows:
         console.print(
