@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -696,3 +697,99 @@ def test_dash_for_the_report_is_standard_output_even_when_a_side_is_the_working_
     status, out, err = run_cli(["diff", "-o", "-", ".", "../new"], capsys)
     assert (status, err) == (0, "")
     assert out.startswith("OLD ") and not (sides / "old" / "-").exists()
+
+
+def test_a_share_past_a_limit_is_not_shown_rounded_down_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """504 of 10,000 URLs removed is past 5%: shown as 5.04%, not as 5.0%."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("".join(f"{SITE}p/{i}\n" for i in range(10_000)))
+    new.write_text("".join(f"{SITE}p/{i}\n" for i in range(504, 10_000)))
+    for limit, shown in (("5%", "5.04%"), ("4%", "5.0%")):
+        status, out, _err = run_cli(["diff", "--max-removed", limit, str(old), str(new)], capsys)
+        assert status == 1
+        assert f"--max-removed {limit}: 504 URLs removed ({shown})\n" in out
+
+
+def test_one_broken_alternate_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = f'<xhtml:link rel="alternate" hreflang="de" href="{SITE}de"/>'
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset'
+        ' xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+    )
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(f"{head}<url><loc>{SITE}en</loc></url><url><loc>{SITE}de</loc></url></urlset>")
+    new.write_text(f"{head}<url><loc>{SITE}en</loc>{link}</url></urlset>")
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 0
+    assert "hreflang: 1 alternate names a URL the new side no longer lists\n" in out
+    if _has_html_extra():
+        status, out, _err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+        assert "<p>1 alternate names a URL the new side no longer lists, on:</p>" in out
+
+
+def _has_html_extra() -> bool:
+    try:
+        import vl_convert  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_the_chart_of_a_few_urls_counts_in_whole_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Five URLs removed: the axis reads -5 to 0 once each, not -5, -5, -4, -4... (the
+    half steps of a scale of five, printed as whole numbers)."""
+    pytest.importorskip("vl_convert")
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset(*_pages(10)))
+    new.write_text(_urlset(*_pages(5)))
+    status, out, err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+    assert status == 0, err
+    axis = out[out.index("role-axis-label") :]
+    labels = re.findall(r">([^<>]+)</text>", axis[: axis.index("</g></g>")])
+    assert labels[:-1] == [f"\N{MINUS SIGN}{n}" for n in range(5, 0, -1)] + ["0"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html"])
+def test_show_caps_the_sitemaps_an_index_no_longer_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    if fmt == "html":
+        pytest.importorskip("vl_convert")
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_index(*(f"s{i}.xml" for i in range(15))))
+    new.write_text(_index("s0.xml"))
+    args = ["diff", "-f", fmt, "--show", "2", "--max-children-removed", "13", str(old), str(new)]
+    status, out, err = run_cli(args, capsys)
+    assert status == 1, err
+    assert f"{SITE}s2.xml" in out
+    assert f"{SITE}s3.xml" not in out
+    assert ("Sitemaps removed: 14\n" if fmt == "text" else "0 added, 14 removed") in out
+    args = ["diff", "-f", "json", "--show", "2", str(old), str(new)]
+    status, out, err = run_cli(args, capsys)
+    assert len(json.loads(out)["children"]["removed"]) == 14
+
+
+def test_a_share_of_the_old_urls_counts_a_url_listed_twice_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ten URLs each listed twice, five of them gone: half the old URLs were removed,
+    not a quarter of the old entries."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset(*_pages(10), *_pages(10)))
+    new.write_text(_urlset(*_pages(5)))
+    args = ["diff", "-f", "json", "--max-removed", "30%", str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 1
+    passed = json.loads(out)["thresholds"]["passed"]
+    assert passed == [
+        {"threshold": "--max-removed 30%", "what": "URLs removed", "count": 5, "share": 50.0}
+    ]
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert "URLs removed           5  50.0% of the old URLs\n" in out

@@ -79,6 +79,12 @@ class Changes:
     # (place, added, removed) of each file with either
     by_file: list[tuple[str, int, int]] = field(default_factory=list)
 
+    @property
+    def old_distinct(self) -> int:
+        """The old side's URLs, each once (``old_urls`` counts entries, a URL listed
+        twice twice): what a share of the old URLs is of."""
+        return self.common + self.removed
+
 
 class _Flat:
     """A side's URL entries as columns (numpy arrays, one item an entry, in the sides'

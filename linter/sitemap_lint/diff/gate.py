@@ -50,12 +50,12 @@ def parse_limit(flag: str, text: str) -> Limit:
 # Each threshold: its flag, what it counts, and what a share is of.
 Measure = Callable[[Changes], tuple[int, int]]
 MEASURES: dict[str, tuple[str, Measure]] = {
-    "--max-removed": ("URLs removed", lambda c: (c.removed, c.old_urls)),
-    "--max-added": ("URLs added", lambda c: (c.added, c.old_urls)),
+    "--max-removed": ("URLs removed", lambda c: (c.removed, c.old_distinct)),
+    "--max-added": ("URLs added", lambda c: (c.added, c.old_distinct)),
     "--max-moved": ("URLs moved to another file", lambda c: (c.moved, c.common)),
     "--max-origin-changes": (
         "URLs moved to another host or scheme",
-        lambda c: (sum(n for _a, _b, n in c.origins), c.old_urls),
+        lambda c: (sum(n for _a, _b, n in c.origins), c.old_distinct),
     ),
     "--max-lastmod-churn": ("URLs whose lastmod changed", lambda c: (c.lastmod_changed, c.common)),
     "--max-lastmod-earlier": (
@@ -117,7 +117,16 @@ class Passed:
         return f"{self.count:,} {what}"
 
     def share_text(self) -> str:
-        return "of 0, past any share" if self.share is None else f"{self.share:.1f}%"
+        """``6.0%``; with more decimals when one would round a share past a percentage
+        limit down to it (``5.04%`` past ``5%``, not ``5.0%``)."""
+        if self.share is None:
+            return "of 0, past any share"
+        decimals = 1
+        while self.limit.percent and decimals < 6:
+            if float(f"{self.share:.{decimals}f}") > self.limit.value:
+                break
+            decimals += 1
+        return f"{self.share:.{decimals}f}%"
 
 
 def passed(changes: Changes, limits: list[Limit]) -> list[Passed]:

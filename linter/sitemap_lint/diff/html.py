@@ -23,6 +23,7 @@ def render(
     limits: list[Limit],
     found: list[Passed],
     now: datetime,
+    show: int,
 ) -> str:
     from sitemap_lint.report.html import template
     from sitemap_lint.rules.dates import utc_text
@@ -39,6 +40,7 @@ def render(
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         earlier=earlier_text(changes),
         chart=_chart(changes),
+        show=show,
     )
     return encodable(page)
 
@@ -74,7 +76,7 @@ def _chart(changes: Changes) -> str:
                 "field": "count",
                 "type": "quantitative",
                 "title": "URLs removed (left) and added (right)",
-                "axis": {"format": ",d"},
+                "axis": {"format": ",d", "tickMinStep": 1},
             },
             "color": {
                 "field": "change",

@@ -161,8 +161,10 @@ def write_text(
     limits: list[Limit],
     found: list[Passed],
     color: bool | None,
+    show: int,
 ) -> None:
-    """The text report, through rich (styled on a terminal, plain elsewhere)."""
+    """The text report, through rich (styled on a terminal, plain elsewhere); ``show``:
+    how many sitemaps added and removed to name (the URLs shown are the comparison's)."""
     from rich.text import Text
 
     from sitemap_lint.support.printable import printable as shown
@@ -180,8 +182,8 @@ def write_text(
     )
     console.print()
     rows = [
-        ("URLs added", c.added, share_text(c.added, c.old_urls), c.added_shown, "green"),
-        ("URLs removed", c.removed, share_text(c.removed, c.old_urls), c.removed_shown, "red"),
+        ("URLs added", c.added, share_text(c.added, c.old_distinct), c.added_shown, "green"),
+        ("URLs removed", c.removed, share_text(c.removed, c.old_distinct), c.removed_shown, "red"),
     ]
     for title, count, share, items, style in rows:
         console.print(
@@ -206,7 +208,7 @@ def write_text(
     ):
         if listed:
             console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
-            for url in listed[:20]:
+            for url in listed[:show]:
                 console.print(Text(f"  {shown(url)}", style="dim"))
     for old_origin, new_origin, count in c.origins:
         console.print(
@@ -237,7 +239,8 @@ def write_text(
         console.print(
             Text.assemble(
                 ("hreflang", "bold"),
-                f": {c.hreflang_broken:,} alternates name a URL the new side no longer lists",
+                f": {plural(c.hreflang_broken, 'alternate')} "
+                f"{'names' if c.hreflang_broken == 1 else 'name'} a URL the new side no longer lists",
             )
         )
         for item in c.hreflang_shown:

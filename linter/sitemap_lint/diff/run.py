@@ -97,9 +97,9 @@ def _write_report(
     elif settings.format == "html":
         from sitemap_lint.diff import html
 
-        target.write(html.render(old, new, changes, limits, found, now))
+        target.write(html.render(old, new, changes, limits, found, now, settings.show))
     else:
-        report.write_text(target, old, new, changes, limits, found, color)
+        report.write_text(target, old, new, changes, limits, found, color, settings.show)
 
 
 def _write_output_file(output_file: str, text: str) -> None:
