@@ -300,8 +300,9 @@ async def _in_parts(request: Any, spec: dict[str, Any]) -> Any:
 
 
 def _encoded(spec: dict[str, Any], text: str) -> bytes:
-    """A route's body or part as sent: UTF-8, one gzip member with ``gzip``."""
-    data = text.encode()
+    """A route's body or part as sent: UTF-8 (or the route's ``charset``), one gzip
+    member with ``gzip``."""
+    data = text.encode(spec.get("charset") or "utf-8")
     if spec.get("gzip"):
         import gzip
 
@@ -469,11 +470,13 @@ class LiveServer:
         pause: float = 0.0,
         host: str | None = None,
         gzip: bool = False,
+        charset: str = "utf-8",
     ) -> None:
         """Serve ``path`` (with its query, or any query) as given until ``reset``: the
         ``body``, or its ``parts`` written ``pause`` seconds apart; with ``host``, only
         to requests of that Host (``host:port``); with ``gzip``, with ``Content-Encoding:
-        gzip``, the body one gzip member, each part its own."""
+        gzip``, the body one gzip member, each part its own; the body encoded in
+        ``charset``."""
         spec = {
             "path": path,
             "status": status,
@@ -485,6 +488,7 @@ class LiveServer:
             "pause": pause,
             "host": host,
             "gzip": gzip,
+            "charset": charset,
         }
         self._control("route", json.dumps(spec).encode())
 

@@ -970,3 +970,41 @@ def test_the_entries_read_inside_an_entry_are_requested(
         )
     ]
     assert sorted(set(_requested(live_server))) == sorted(expected)
+
+
+def test_a_page_is_read_in_the_charset_its_meta_declares(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # No charset in the Content-Type: the page's <meta> names its encoding, as
+    # browsers read it; its own URL written in it is no canonical elsewhere.
+    live_server.reset()
+    own = f"{SITE}/caf\u00e9"
+    live_server.route(
+        "/caf\u00e9",
+        body=f"<html><head><meta charset='iso-8859-1'><title>Caf\u00e9</title>"
+        f"<link rel=canonical href='{own}'>"
+        f"<link rel=alternate hreflang=fr href='{own}'></head><body></body></html>",
+        content_type="text/html",
+        charset="latin-1",
+    )
+    live_server.route(
+        "/menu",
+        body="<html><head><meta http-equiv='Content-Type' content='text/html;"
+        f" charset=windows-1252'><link rel=canonical href='{SITE}/th\u00e9'></head></html>",
+        content_type="text/html",
+        charset="cp1252",
+    )
+    listed = f"{SITE}/caf%C3%A9"
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f'  <url><loc>{listed}</loc><xhtml:link rel="alternate" hreflang="fr"'
+        f' href="{listed}"/></url>\n'
+        f"  <url><loc>{SITE}/menu</loc></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    found = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.code, f.line) for f in found] == [("LV009", 4)]
+    assert f"names {SITE}/th\u00e9 as its canonical" in found[0].message

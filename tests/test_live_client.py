@@ -986,3 +986,52 @@ def test_a_bomb_in_many_gzip_members_stops_at_the_bound(server: LiveServer) -> N
     server.route("/bomb-members", parts=[blank] * 10, gzip=True)
     answer = fetch(server, "/bomb-members", head_bytes=300_000)
     assert (answer.status, answer.error) == (200, TOO_LARGE)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "expected"),
+    [
+        (
+            "text/html",
+            b"<meta charset=iso-8859-1><p>caf\xe9",
+            "<meta charset=iso-8859-1><p>caf\u00e9",
+        ),
+        (
+            "text/html",
+            b"<META HTTP-EQUIV='content-type' CONTENT='text/html; charset=\"windows-1252\"'>\x80",
+            "<META HTTP-EQUIV='content-type' CONTENT='text/html; charset=\"windows-1252\"'>\u20ac",
+        ),
+        # the Content-Type's charset first; a byte order mark before both
+        (
+            "text/html; charset=utf-8",
+            b"<meta charset=latin-1>\xc3\xa9",
+            "<meta charset=latin-1>\u00e9",
+        ),
+        ("text/html; charset=latin-1", b"\xef\xbb\xbf\xc3\xa9", "\u00e9"),
+        ("text/html", "\ufeff<p>\u00e9".encode("utf-16-le"), "<p>\u00e9"),
+        # a UTF-16 meta is read as UTF-8; a charset in a comment or another attribute,
+        # an unknown one, or one past the first 1024 bytes is none
+        ("text/html", b"<meta charset=utf-16>\xc3\xa9", "<meta charset=utf-16>\u00e9"),
+        (
+            "text/html",
+            b"<!-- <meta charset=latin-1> -->\xc3\xa9",
+            "<!-- <meta charset=latin-1> -->\u00e9",
+        ),
+        (
+            "text/html",
+            b"<meta name=x content='charset=latin-1'>\xc3\xa9",
+            "<meta name=x content='charset=latin-1'>\u00e9",
+        ),
+        ("text/html", b"<meta charset=no-such>\xc3\xa9", "<meta charset=no-such>\u00e9"),
+        (
+            "text/html",
+            b" " * 1024 + b"<meta charset=latin-1>\xc3\xa9",
+            " " * 1024 + "<meta charset=latin-1>\u00e9",
+        ),
+    ],
+)
+def test_a_page_is_decoded_as_a_browser_decodes_it(
+    content_type: str, body: bytes, expected: str
+) -> None:
+    response = Response("http://example.com/", 200, [("Content-Type", content_type)], body)
+    assert response.page_text() == expected

@@ -189,16 +189,62 @@ class Response:
         return media or None
 
     def text(self) -> str:
+        """The body as text: in the Content-Type's charset, else UTF-8."""
+        return _decode(self.body, self._header_charset() or "utf-8")
+
+    def page_text(self) -> str:
+        """An HTML body as text, in the encoding a browser would read it in: its byte
+        order mark's, the Content-Type's charset, a ``<meta>`` charset near its start
+        (as HTML's prescan finds it), else UTF-8."""
+        body = self.body
+        for mark, encoding in _BOMS:
+            if body.startswith(mark):
+                return _decode(body[len(mark) :], encoding)
+        return _decode(body, self._header_charset() or _meta_charset(body) or "utf-8")
+
+    def _header_charset(self) -> str | None:
         value = self.header("Content-Type") or ""
-        charset = "utf-8"
         for parameter in value.split(";")[1:]:
             name, _, given = parameter.partition("=")
             if name.strip().lower() == "charset" and given.strip():
-                charset = given.strip().strip("\"'")
-        try:
-            return self.body.decode(charset, errors="replace")
-        except LookupError:
-            return self.body.decode("utf-8", errors="replace")
+                return given.strip().strip("\"'")
+        return None
+
+
+# Byte order marks, which decide a page's encoding before anything it declares.
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+# HTML's prescan reads a page's first 1024 bytes for a <meta charset> or a
+# <meta http-equiv="Content-Type" content="...; charset=...">, comments skipped.
+_PRESCAN_BYTES = 1024
+_PRESCAN_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_META_TAG = re.compile(r"<meta[\s/]([^>]*)", re.IGNORECASE)
+_META_ATTRIBUTE = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+)))?")
+_CONTENT_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([^\s\"';]+)", re.IGNORECASE)
+
+
+def _meta_charset(body: bytes) -> str | None:
+    """The charset a ``<meta>`` in the page's first 1024 bytes declares (its
+    ``charset``, or the ``content`` of its ``http-equiv="Content-Type"``); a UTF-16 one
+    is read as UTF-8, as HTML says (a UTF-16 page starts with its byte order mark)."""
+    start = _PRESCAN_COMMENT.sub("", body[:_PRESCAN_BYTES].decode("latin-1"))
+    for tag in _META_TAG.finditer(start):
+        attributes: dict[str, str] = {}
+        for name, double, single, bare in _META_ATTRIBUTE.findall(tag.group(1)):
+            attributes.setdefault(name.lower(), double or single or bare)
+        charset = attributes.get("charset", "").strip()
+        if not charset and attributes.get("http-equiv", "").strip().lower() == "content-type":
+            found = _CONTENT_CHARSET.search(attributes.get("content", ""))
+            charset = found.group(1) if found is not None else ""
+        if charset:
+            return "utf-8" if charset.lower().startswith("utf-16") else charset
+    return None
+
+
+def _decode(body: bytes, charset: str) -> str:
+    try:
+        return body.decode(charset, errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")
 
 
 def cache_key(url: str, connect_to: Mapping[tuple[str, int], tuple[str, int]]) -> str:
@@ -766,7 +812,7 @@ def _answer(url: str, kind: str, response: Response, chain: list[Hop], attempts:
                 " of its head"
             )
             return answer
-        text = response.text() if response.content_type in HTML_TYPES else ""
+        text = response.page_text() if response.content_type in HTML_TYPES else ""
         answer.signals = read_signals(response.url, response.headers, text)
     return answer
 
