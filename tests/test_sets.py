@@ -212,6 +212,37 @@ def test_cli_bad_map_exits_2(capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_a_url_input_under_a_map_is_read_from_its_directory(site: Path, no_network) -> None:
+    """As the sitemaps an index lists: no request, the file named as it was read, its
+    children (those of a URL are followed) read from the directory too."""
+    status, report = run(["https://example.com/index.xml"], maps=(f"https://example.com/={site}",))
+    assert [Path(entry["path"]).name for entry in report["files"]] == [
+        "index.xml",
+        "b.xml",
+        "a.xml",
+    ]
+    assert codes(report) == [("a.xml", "SE001", 3)]
+    assert status == 0
+
+
+def test_a_robots_url_under_a_map_is_read_from_its_directory(site: Path, no_network) -> None:
+    (site / "robots.txt").write_text("User-agent: *\nDisallow: /one\n", encoding="utf-8")
+    _status, report = run(
+        [str(site / "a.xml")],
+        maps=(f"https://example.com/={site}",),
+        robots=("https://example.com/robots.txt",),
+        select="RB",
+    )
+    assert [(f["code"], f["line"]) for f in report["files"][0]["findings"]] == [("RB007", 3)]
+
+
+def test_a_url_input_mapped_to_no_file_exits_2(site: Path, no_network, capsys) -> None:
+    argv = ["--isolated", "--map", f"https://example.com/={site}", "https://example.com/gone.xml"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "gone.xml, which does not exist" in err
+
+
 def test_a_mapped_child_that_is_a_link_loop_or_a_directory_is_se007_saying_so(
     tmp_path: Path, no_network
 ) -> None:

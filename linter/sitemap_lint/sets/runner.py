@@ -287,8 +287,7 @@ class SetRunner:
         roots: list[Job] = []
         for argument in arguments:
             if is_url(argument):
-                key = canonical_url(argument)
-                roots.append(Job(argument, key, 0, url=argument, fetch=True))
+                roots.append(self._url_root(argument))
                 continue
             for source in expand([argument], self.settings.stdin_name):
                 if source.is_stdin and self.stdin is None and self.executor.elsewhere:
@@ -312,6 +311,18 @@ class SetRunner:
         self.discovery.add_roots(roots)
         return roots
 
+    def _url_root(self, url: str) -> Job:
+        """An input given as a URL: read from its directory when a --map prefix covers
+        it, else fetched."""
+        key = canonical_url(url)
+        mapped = self.discovery.maps.file(url)
+        if mapped is None:
+            return Job(url, key, 0, url=url, fetch=True)
+        path, problem = mapped
+        if problem is not None:
+            raise InputError(problem)
+        return Job(_shown_path(path), key, 0, path=path, url=url)
+
     def _local_root(self, source: Source) -> Job:
         given = self.sitemap_url_for(source.name)
         served = canonical_url(f"{given.origin}{given.path}") if given is not None else None
@@ -328,6 +339,13 @@ class SetRunner:
         named_by = dict(self.settings.robots_named_by)
         for where in self.settings.robots:
             label = f"{named_by.get(where, '--robots')} {where}"
+            mapped = self.discovery.maps.file(where) if is_url(where) else None
+            if mapped is not None:  # under a --map prefix: read from its directory
+                path, problem = mapped
+                if problem is not None:
+                    raise InputError(f"{label}: {problem}")
+                self.robots.append((where, _robots_text(_read_start(Source(label, path)))))
+                continue
             if is_url(where):
                 fetched = self._fetch(where)
                 if fetched.body is None:
