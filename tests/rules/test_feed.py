@@ -47,6 +47,7 @@ ADVICE = (("FD001", 2),)
         ("FD005/fail-impossible.xml", "is not a real date"),
         ("FD005/fail-offset.xml", "timezone offset +2500 is beyond ±14:00"),
         ("FD005/fail-atom-offset.xml", "timezone offset +05:60 has minute 60"),
+        ("FD005/fail-unknown-zone.xml", "names a timezone RFC 822 does not know ('CEST')"),
         ("FD005/fail-unreadable.xml", "e.g. Wed, 08 May 2024 10:00:00 +0000"),
         ("FD005/fail-atom.xml", "write 2025-05-28T09:30:00+02:00"),
         ("FD005/fail-atom-date-only.xml", "write 2025-05-28T00:00:00Z if the time is UTC"),

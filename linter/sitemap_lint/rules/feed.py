@@ -424,6 +424,8 @@ _RFC822 = lazy(
     r"\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UTC?|GMT|[ECMP][SD]T|[A-IK-Z])\Z",
     re.IGNORECASE,
 )
+# A time followed by a zone name (known to RFC 822 or not).
+_NAMED_ZONE = lazy(r"\d{2}:\d{2}(?::\d{2})?\s+([A-Za-z]+)\Z")
 # RFC 3339 date-time as Atom requires it: upper-case T and Z, seconds, a zone.
 _RFC3339 = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
 _LONGEST_DATE = 80
@@ -467,6 +469,15 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
             )
         # "-0000" (UTC, local zone unknown) gives a naive datetime.
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
+    zone = _NAMED_ZONE.search(value) if len(value) <= _LONGEST_DATE else None
+    if zone is not None:
+        # Read loosely, a zone name RFC 822 does not know gives a naive datetime.
+        read = _read_loosely(value)
+        if read is not None and read.tzinfo is None:
+            return None, (
+                f"{_shown(value)} names a timezone RFC 822 does not know "
+                f"({zone.group(1)!r}); write {_as_rss(read)}"
+            )
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
 
 
