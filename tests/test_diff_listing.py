@@ -268,3 +268,14 @@ def test_the_join_by_slices_matches_a_plain_reference(tmp_path: Path) -> None:
     assert [shown.url for shown in changes.moved_shown] == moved
     assert changes.lastmod_changed == sum(old_first[u][1] != new_first[u][1] for u in common)
     assert changes.with_lastmod == sum(stamp is not None for f in new for _u, stamp in f)
+
+
+def test_a_url_list_with_a_robots_line_is_no_robots_txt() -> None:
+    """A file starting with a URL is a text sitemap, as the check reads it: a stray
+    `Sitemap:` line makes it no sitemap, never a robots.txt without URLs."""
+    text = b"https://example.com/a\nhttps://example.com/b\nSitemap: https://example.com/x.xml\n"
+    read = listing.listing_of(text)
+    assert read.kind != "robots"
+    assert read.problem is not None and "line 3 is not an absolute http(s) URL" in read.problem
+    robots = listing.listing_of(b"User-agent: *\nSitemap: https://example.com/x.xml\n")
+    assert robots.kind == "robots"

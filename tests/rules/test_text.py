@@ -65,6 +65,7 @@ def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
         ("TX001/fail-markup.txt", "write 'https://example.com/shoes/city-walker' alone"),
         ("TX001/fail-heading.txt", "heading 'URL'; a text sitemap has no header line"),
         ("TX001/fail-footer.txt", "'Total: 3 URLs'"),
+        ("TX001/fail-sitemap-line.txt", "a text sitemap cannot list other sitemaps"),
         ("TX001/fail-prose.txt", "'Sitemap of example.com' is text, not a URL"),
         ("TX002/fail.txt", "write 'https://example.com/shoes/trail-runner'"),
         ("TX002/fail.txt", "(dates need an XML sitemap with <lastmod>)"),

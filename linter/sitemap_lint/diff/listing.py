@@ -399,7 +399,11 @@ def _priority(value: str | None) -> int:
 
 
 def _looks_like_robots(text: str) -> bool:
+    """Whether the text is a robots.txt by its first lines; one whose first line is a
+    URL is a text sitemap, whatever lines follow (the check reads it so too)."""
     head = text[:4096].lower()
+    if head.lstrip().startswith(("http://", "https://")):
+        return False
     return any(
         line.strip().startswith(("user-agent:", "sitemap:", "disallow:", "allow:"))
         for line in head.splitlines()

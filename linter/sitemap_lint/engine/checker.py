@@ -199,7 +199,7 @@ def _form(source: Source, first: str | None, cut_short: bool = False) -> str:
     markup = start.startswith("<") and _URL_IN_BRACKETS.match(start) is None
     if not markup and looks_binary(first):
         return events.NOT_XML
-    if _is_robots(source) or (not markup and _looks_like_robots(first)):
+    if _is_robots(source) or (not markup and _looks_like_robots(start)):
         return events.ROBOTS
     if not markup:
         from sitemap_lint.formats.text import is_text_sitemap
@@ -221,8 +221,15 @@ def _is_robots(source: Source) -> bool:
 _ROBOTS_LINE = lazy(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)
 
 
-def _looks_like_robots(first: str) -> bool:
-    return bool(_ROBOTS_LINE.search(first[:4096]))
+# A URL (maybe in quotes or angle brackets) starting the text: a text sitemap's first line.
+_URL_FIRST = lazy(r"[<\"']?\s*https?://", re.I)
+
+
+def _looks_like_robots(start: str) -> bool:
+    """Whether text starting with ``start`` (its first non-blank character) is a
+    robots.txt by its lines. A text starting with a URL is a text sitemap, whatever
+    lines (a stray `Sitemap:` line, TX001's) come after."""
+    return _URL_FIRST.match(start) is None and bool(_ROBOTS_LINE.search(start[:4096]))
 
 
 def _result(

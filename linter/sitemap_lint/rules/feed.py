@@ -150,7 +150,8 @@ INVALID_DATE = rule(
         weekday must be the date's) and Atom `updated` (Atom 0.3: `modified`)
         against RFC 3339 as Atom writes it (`2024-05-08T10:00:00Z`, with
         seconds, a timezone and an upper-case `T` and `Z`), and that the date
-        exists. The message gives the value in the expected form when it can be
+        exists (a numeric timezone offset too: minutes 00 to 59, at most
+        ±14:00). The message gives the value in the expected form when it can be
         read otherwise (a W3C date in RSS, an RSS date in Atom).
     """,
     why="""
@@ -423,6 +424,8 @@ _RFC822 = lazy(
     r"\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UTC?|GMT|[ECMP][SD]T|[A-IK-Z])\Z",
     re.IGNORECASE,
 )
+# A time followed by a zone name (known to RFC 822 or not).
+_NAMED_ZONE = lazy(r"\d{2}:\d{2}(?::\d{2})?\s+([A-Za-z]+)\Z")
 # RFC 3339 date-time as Atom requires it: upper-case T and Z, seconds, a zone.
 _RFC3339 = lazy(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\Z")
 _LONGEST_DATE = 80
@@ -450,6 +453,9 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
     if len(value) <= _LONGEST_DATE and _RFC822.match(value):
         from email.utils import parsedate_to_datetime
 
+        offset = _offset_problem(value, "+0000")
+        if offset is not None:
+            return None, f"{_shown(value)} {offset}"
         try:
             moment = parsedate_to_datetime(value)
         except (ValueError, OverflowError) as error:
@@ -463,6 +469,15 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
             )
         # "-0000" (UTC, local zone unknown) gives a naive datetime.
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
+    zone = _NAMED_ZONE.search(value) if len(value) <= _LONGEST_DATE else None
+    if zone is not None:
+        # Read loosely, a zone name RFC 822 does not know gives a naive datetime.
+        read = _read_loosely(value)
+        if read is not None and read.tzinfo is None:
+            return None, (
+                f"{_shown(value)} names a timezone RFC 822 does not know "
+                f"({zone.group(1)!r}); write {_as_rss(read)}"
+            )
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
 
 
@@ -471,6 +486,9 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
     if not value:
         return None, f"is empty; write the date in RFC 3339 form, e.g. {ATOM_EXAMPLE}"
     if len(value) <= _LONGEST_DATE and _RFC3339.match(value):
+        offset = _offset_problem(value, "Z")
+        if offset is not None:
+            return None, f"{_shown(value)} {offset}"
         try:
             return datetime.fromisoformat(value), None
         except ValueError as error:
@@ -481,6 +499,32 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
             f"Atom does not; write {value.upper()}"
         )
     return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
+
+
+# A numeric timezone offset at the end of a date: +hhmm (RFC 822) or +hh:mm (RFC 3339).
+_OFFSET = lazy(r"[+-](\d{2}):?(\d{2})\Z")
+# The largest offset in use (UTC+14:00, Line Islands).
+_MAX_OFFSET_MINUTES = 14 * 60
+
+
+def _offset_problem(value: str, utc: str) -> str | None:
+    """What is wrong with the numeric timezone offset ending ``value`` and the fix
+    (``utc`` is how the format writes UTC), or None when it is a real offset."""
+    found = _OFFSET.search(value)
+    if found is None:
+        return None
+    hours, minutes = int(found.group(1)), int(found.group(2))
+    if minutes <= 59 and hours * 60 + minutes <= _MAX_OFFSET_MINUTES:
+        return None
+    what = (
+        f"has minute {found.group(2)}, and minutes run from 00 to 59"
+        if minutes > 59
+        else "is beyond ±14:00"
+    )
+    return (
+        f"is not a real date: timezone offset {found.group()} {what}; write the real "
+        f"offset, or {utc} for UTC"
+    )
 
 
 def _not_in_form(value: str, form: str, example: str, convert: Callable[[datetime], str]) -> str:
