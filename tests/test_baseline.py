@@ -122,6 +122,24 @@ def test_a_fixed_finding_leaves_the_baseline_without_a_failure(
     assert "1 finding matched the baseline (not shown). 1 recorded finding was not seen" in out
 
 
+def test_only_the_checked_files_records_count_as_unseen(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run of some files (a pre-commit hook's) does not call the other files' recorded
+    findings unseen; a file deleted since does."""
+    (site / "other-sitemap.xml").write_text(_sitemap(*LEGACY), encoding="utf-8")
+    both = ("sitemap.xml", "other-sitemap.xml")
+    _check(capsys, "--write-baseline", "baseline.json", inputs=both)
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert status == 0
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+    gone = _recorded(site / "baseline.json").count("other-sitemap.xml")  # its SE001 too
+    assert gone == 4
+    (site / "other-sitemap.xml").unlink()
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": gone}
+
+
 def test_a_repeated_finding_is_accepted_as_often_as_recorded(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -59,7 +59,9 @@ class Checked(Protocol):
 @dataclass(init=False, repr=False, eq=False)
 class Matched(Frozen):
     """What a baseline did to a run: findings it matched (not reported) and recorded
-    findings the run did not see again (fixed since, or moved to another file)."""
+    findings the run did not see again (fixed since, or moved to another file), of the
+    files it checked or of files deleted since: a run of some files (a pre-commit hook's)
+    says nothing of the findings recorded for the others."""
 
     matched: int
     unseen: int
@@ -165,8 +167,13 @@ class Baseline:
     def __init__(self, counts: Counter[Identity], directory: Path) -> None:
         self.counts = counts
         self.paths: dict[str, list[str]] = {}
+        # Recorded local files that no longer exist: their findings cannot be seen again.
+        self.gone: set[str] = set()
         for path in sorted({path for path, _code, _fingerprint in counts}):
-            self.paths.setdefault(_resolved(path, directory), []).append(path)
+            resolved = _resolved(path, directory)
+            self.paths.setdefault(resolved, []).append(path)
+            if _is_local(path) and not os.path.lexists(resolved):
+                self.gone.add(path)
 
     def recorded(self, name: str) -> Sequence[str]:
         """The paths the baseline records the checked input ``name`` by (none when it
@@ -178,9 +185,11 @@ class Baseline:
         identity as it recorded, the first ones in each file's order)."""
         left = Counter(self.counts)
         matched = 0
+        checked = set(self.gone)
         for result in results:
             kept = []
             paths = self.recorded(result.name)
+            checked.update(paths)
             for finding in result.findings:
                 key = _accepted(left, paths, finding)
                 if key is not None:
@@ -190,7 +199,8 @@ class Baseline:
                     kept.append(finding)
             if len(kept) != len(result.findings):
                 result.findings[:] = kept
-        return Matched(matched, sum(left.values()))
+        unseen = sum(count for (path, _code, _fp), count in left.items() if path in checked)
+        return Matched(matched, unseen)
 
 
 def _accepted(left: Counter[Identity], paths: Sequence[str], finding: Finding) -> Identity | None:
