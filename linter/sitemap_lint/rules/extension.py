@@ -113,23 +113,29 @@ def misplaced_message(prefix: str, name: str, advice: str | None) -> str:
 
 
 def stray_child_message(
-    prefix: str, namespace: str, child: Node, names: Collection[str], otherwise: str
+    prefix: str,
+    namespace: str,
+    child: Node,
+    names: Collection[str],
+    otherwise: str,
+    parent: str | None = None,
 ) -> str:
-    """The message on a ``child`` of ``prefix:prefix`` that the extension (its
-    ``namespace``, its children's ``names``) does not define there: a misspelt name, a
-    field without its prefix, or an element of another namespace (``otherwise``: what
-    to do with it)."""
+    """The message on a ``child`` of ``prefix:parent`` (``prefix:prefix`` by default)
+    that the extension (its ``namespace``, its children's ``names`` there) does not
+    define there: a misspelt name, a field without its prefix, or an element of another
+    namespace (``otherwise``: what to do with it)."""
+    where = f"<{prefix}:{parent or prefix}>"
     if child.ns == namespace:
         close = difflib.get_close_matches(child.name, list(names), n=1, cutoff=0.6)
         hint = f"did you mean <{prefix}:{close[0]}>?" if close else "remove it"
-        return f"unknown element <{prefix}:{child.name}> in <{prefix}:{prefix}>; {hint}"
+        return f"unknown element <{prefix}:{child.name}> in {where}; {hint}"
     if child.name in names and child.ns in (SITEMAP_NS, ""):
         return (
-            f"<{child.name}> inside <{prefix}:{prefix}> lacks the {prefix}: prefix; "
+            f"<{child.name}> inside {where} lacks the {prefix}: prefix; "
             f"write <{prefix}:{child.name}>"
         )
-    where = f" (namespace {child.ns})" if child.ns else ""
+    namespace_shown = f" (namespace {child.ns})" if child.ns else ""
     return (
-        f"<{child.name}>{where} does not belong in <{prefix}:{prefix}>; only the {prefix} "
+        f"<{child.name}>{namespace_shown} does not belong in {where}; only the {prefix} "
         f"extension's elements stand there: {otherwise}"
     )

@@ -25,6 +25,7 @@ from sitemap_lint.rules.extension import (
     check_child_order,
     check_text,
     misplaced_message,
+    stray_child_message,
 )
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
@@ -817,34 +818,23 @@ def _check_unknown(
 def _unknown_message(parent: Node, child: Node, order: tuple[str, ...], present: bool) -> str:
     """What is wrong with ``child`` of ``parent``; ``present``: the news field of the
     child's name is already where it belongs."""
-    where = f"<news:{parent.name}>"
-    if child.ns == NAMESPACE:
-        if parent.name == "news" and child.name in PUBLICATION_ORDER:
-            fix = "remove it (<news:publication> has one)" if present else "move it there"
-            return (
-                f"<news:{child.name}> stands directly in <news:news>; it belongs inside "
-                f"<news:publication>: {fix}"
-            )
-        close = difflib.get_close_matches(child.name, order, n=1, cutoff=0.6)
-        hint = f"did you mean <news:{close[0]}>?" if close else "remove it"
-        return f"unknown element <news:{child.name}> in {where}; {hint}"
-    if child.name in order and child.ns in (SITEMAP_NS, ""):
-        if present:
-            return (
-                f"<{child.name}> inside {where} repeats <news:{child.name}> without the news: "
-                "prefix; remove it"
-            )
-        return f"<{child.name}> inside {where} lacks the news: prefix; write <news:{child.name}>"
-    namespace = f" (namespace {child.ns})" if child.ns else ""
-    move = (
-        ""
+    if child.ns == NAMESPACE and parent.name == "news" and child.name in PUBLICATION_ORDER:
+        fix = "remove it (<news:publication> has one)" if present else "move it there"
+        return (
+            f"<news:{child.name}> stands directly in <news:news>; it belongs inside "
+            f"<news:publication>: {fix}"
+        )
+    if present and child.name in order and child.ns in (SITEMAP_NS, ""):
+        return (
+            f"<{child.name}> inside <news:{parent.name}> repeats <news:{child.name}> without "
+            "the news: prefix; remove it"
+        )
+    otherwise = (
+        "remove it"
         if child.ns in (SITEMAP_NS, "")
-        else "move it into the <url> if it describes the page, or "
+        else "move it into the <url> if it describes the page, or remove it"
     )
-    return (
-        f"<{child.name}>{namespace} does not belong in {where}; only the news extension's "
-        f"elements stand there: {move}remove it"
-    )
+    return stray_child_message("news", NAMESPACE, child, order, otherwise, parent.name)
 
 
 # A time with hours and minutes and a zone but no seconds: W3C and Google accept it.
