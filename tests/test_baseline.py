@@ -498,12 +498,12 @@ def test_a_report_or_baseline_is_not_written_over_the_live_audit_s_cache(
 
 
 @pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
-@pytest.mark.parametrize("lister", ["index.xml", "robots.txt"])
+@pytest.mark.parametrize("lister", ["index.xml", "robots.txt", None])
 def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, flag: str, lister: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, flag: str, lister: str | None
 ) -> None:
-    """A file an index or a robots.txt lists, read through --map, is read as an input is:
-    exit 2, and it is left as it was."""
+    """A file an index or a robots.txt lists, or an input given as its URL (None), read
+    through --map, is read as an input is: exit 2, and it is left as it was."""
     monkeypatch.chdir(tmp_path)
     public = tmp_path / "public"
     public.mkdir()
@@ -521,12 +521,14 @@ def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
     )
     before = child.read_bytes()
     args = ["check", "--isolated", "--map", "https://example.com/=public"]
-    status, out, err = run_cli([*args, flag, "public/pages.xml", f"public/{lister}"], capsys)
+    given = "https://example.com/pages.xml" if lister is None else f"public/{lister}"
+    status, out, err = run_cli([*args, flag, "public/pages.xml", given], capsys)
     assert (status, out) == (2, "")
     what = "--output-file" if flag == "-o" else flag
     thing = "the report" if flag == "-o" else "the baseline"
+    how = "given as a URL" if lister is None else f"listed by public/{lister}"
     assert err == (
         f"sitemap-lint: error: {what} public/pages.xml: it is public/pages.xml, a sitemap the"
-        f" run reads (listed by public/{lister}); {thing} would replace it: name another file\n"
+        f" run reads ({how}); {thing} would replace it: name another file\n"
     )
     assert child.read_bytes() == before

@@ -252,8 +252,8 @@ def _refuse_writing_over_what_the_set_read(
     settings: RunSettings, results: list[FileResult]
 ) -> None:
     """Exit 2, before the baseline or the report is written, when either would replace a
-    local file the set read that no option names: one an index or a robots.txt lists,
-    read through ``--map`` (known only once the set is checked)."""
+    local file the set read through ``--map`` (known only once the set is checked): one
+    an index or a robots.txt lists, or an input given as a URL."""
     targets = [
         (flag, target, thing)
         for flag, target, thing in (
@@ -265,14 +265,18 @@ def _refuse_writing_over_what_the_set_read(
     if not targets:
         return
     for result in results:
-        if result.parent is None or is_url(result.name):
-            continue  # an input (refused before the check) or a fetched file
+        if is_url(result.name) or result.name == STDIN:
+            continue  # fetched, or standard input
         for flag, target, thing in targets:
             if os.path.realpath(result.name) == os.path.realpath(target):
-                lister = results[result.parent].name
+                how = (
+                    "given as a URL"
+                    if result.parent is None
+                    else f"listed by {results[result.parent].name}"
+                )
                 raise UsageError(
-                    f"{flag} {target}: it is {result.name}, a sitemap the run reads (listed"
-                    f" by {lister}); {thing} would replace it: name another file"
+                    f"{flag} {target}: it is {result.name}, a sitemap the run reads ({how});"
+                    f" {thing} would replace it: name another file"
                 )
 
 
