@@ -110,6 +110,10 @@ class FindingSink:
         passed, pending = self.findings[: self._passed], self.findings[self._passed :]
         self.findings[:] = passed + [f for f in pending if not f.code.startswith(prefix)]
 
+    def holds(self, code: str, line: int, column: int) -> bool:
+        """Whether the sink holds a finding of ``code`` at ``line`` and ``column``."""
+        return any(f.code == code and f.line == line and f.column == column for f in self.findings)
+
     def withdraw(self, code: str, line: int, column: int) -> None:
         """Forget the findings not passed yet of ``code`` at ``line`` and ``column`` (a
         finding across files that another one replaces)."""

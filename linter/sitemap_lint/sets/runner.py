@@ -595,10 +595,7 @@ class SetReport:
         return None if suppressions is None else suppressions.silencer(code)
 
     def holds(self, file: int, code: str, line: int, column: int) -> bool:
-        return any(
-            f.code == code and (f.line, f.column) == (line, column)
-            for f in self._sink(file).findings
-        )
+        return self._sink(file).holds(code, line, column)
 
     def _sink(self, file: int) -> FindingSink:
         """The sink of the file at index ``file`` of ``CheckedSet.files``; a bad index is
@@ -802,7 +799,8 @@ class Discovery:
         key = canonical_url(child.url)
         if key == job.key or any(key == up.key for up in job.ancestors()):
             which = "self" if key == job.key else "above"
-            if which == "above" or not _reported_itself(sink, child):
+            # (The scope check reports an index listing itself where it knows its URL.)
+            if which == "above" or not sink.holds(INDEX_CYCLE.code, child.line, child.column):
                 self._unfollowed(sink, _listed(job, FollowKind.CYCLE, child, which))
             return None
         if repeat:
@@ -1214,15 +1212,6 @@ def canonical_url(url: str) -> str:
         return url.strip()
     path = remove_dot_segments(parts.path or "/")
     return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, ""))
-
-
-def _reported_itself(sink: FindingSink, child: Child) -> bool:
-    """Whether the scope check already reported that ``child`` is its index itself (it
-    does where it knows the URL the index is served at)."""
-    return any(
-        f.code == INDEX_CYCLE.code and (f.line, f.column) == (child.line, child.column)
-        for f in sink.findings
-    )
 
 
 def _fetched_child(job: Job) -> bool:
