@@ -385,6 +385,36 @@ def test_an_index_that_lists_itself(monkeypatch, tmp_path, location):
     assert_same_json(monkeypatch, path, sitemap_url=location)
 
 
+@pytest.mark.parametrize("one_line", [False, True])
+def test_an_undeclared_usual_prefix_is_reported_once_and_every_entry_read(
+    monkeypatch, tmp_path, one_line
+):
+    """XM009 once for an extension prefix the root does not declare, and the entries
+    that use it read as if it did (the one at the error too), around runs the fast path
+    proves."""
+    plain = "  <url>\n    <loc>https://example.com/p{i}</loc>\n  </url>\n"
+    imaged = (
+        "  <url>\n    <loc>https://example.com/i{i}</loc>\n"
+        "    <image:image><image:loc>https://example.com/i{i} .png</image:loc></image:image>\n"
+        "    <lastmod>2025-13-0{d}</lastmod>\n  </url>\n"
+    )
+    entries = "".join(
+        (imaged if i in (3, 40, 41) else plain).format(i=i, d=i % 10) for i in range(80)
+    )
+    # A raw "&" first: the parser restarts before the prefix's error too.
+    text = HEAD + entries.replace("/p1<", "/p1?a=1&b=2<", 1) + "</urlset>\n"
+    if one_line:
+        text = text.replace("\n", "")
+    path = write(tmp_path, text)
+    outcome = check_both(monkeypatch, path, 2000)
+    codes = [f.code for f in outcome.findings]
+    assert codes.count("XM009") == 1
+    assert "XM001" not in codes
+    assert codes.count("DT002") == 3  # the lastmods after the image, each entry read
+    assert codes.count("UR006") == 3  # the image locs, read as the image extension's
+    assert_same_json(monkeypatch, path)
+
+
 @pytest.mark.parametrize(
     ("host", "proved"),
     [

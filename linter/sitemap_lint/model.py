@@ -9,6 +9,16 @@ from sitemap_lint.support.records import NamedTuple
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_NS = "http://www.w3.org/XML/1998/namespace"  # bound to the prefix xml in every document
 XHTML_NS = "http://www.w3.org/1999/xhtml"  # of xhtml:link, the hreflang alternates
+# The prefixes sitemaps write for the namespaces they use, and those namespaces.
+USUAL_PREFIXES = {
+    "image": "http://www.google.com/schemas/sitemap-image/1.1",
+    "video": "http://www.google.com/schemas/sitemap-video/1.1",
+    "news": "http://www.google.com/schemas/sitemap-news/0.9",
+    "xhtml": XHTML_NS,
+    "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
+    "pagemap": "http://www.google.com/schemas/sitemap-pagemap/1.0",
+    "xsi": "http://www.w3.org/2001/XMLSchema-instance",
+}
 # XML's white space (2.3, S): a no-break space or another Unicode space is text.
 XML_SPACE = " \t\r\n"
 # What a "<" that opens a tag follows: it is not glued to the text before it.

@@ -59,6 +59,7 @@ from sitemap_lint.model import (
     MAX_TEXT,
     SPACED_TAG,
     UNGLUED,
+    USUAL_PREFIXES,
     XML_DECLARATION,
     XML_NS,
     XML_SPACE,
@@ -93,6 +94,7 @@ _TAG_MISMATCH = 7
 _UNDEFINED_ENTITY = 11
 _BAD_CHAR_REF = 14
 _XML_DECL = 30
+_UNBOUND_PREFIX = 27
 _UNCLOSED_TOKEN = 5
 _UNCLOSED_CDATA = 20
 _REFERENCE_RUN = lazy(rb"#?[\w.:-]*")
@@ -122,6 +124,8 @@ _LINE_BREAK = lazy(rb"\r\n?|\n")
 _NOT_SPACE = lazy(rb"[^ \t\r\n]")
 # A whole tag name, and what may start one.
 _TAG_NAME = lazy(_NAME_BYTE + rb"+")
+_PREFIXED_NAME = lazy(rb"<?([A-Za-z_][\w.-]*):[A-Za-z_]")
+_TAG_PREFIXES = lazy(rb"[ \t\r\n]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*[ \t\r\n]*=")
 _NAME_START_BYTE = lazy(rb"[A-Za-z_:\x80-\xff]")
 # Before a "<" glued to a value's text (``q=a<b``), anything but these (model.RAW_LT).
 _UNGLUED = UNGLUED.encode()
@@ -587,6 +591,10 @@ class StreamParser:
             return self._resume_after(offset, line, column - 1, line)
         if not recover:
             if not self.saw_root and offset >= 0:
+                if code == _UNBOUND_PREFIX:
+                    declared = self._declare_on_root(offset, line, column)
+                    if declared is not None:
+                        return declared
                 read_again = self._read_root_tag_again(offset)
                 if read_again is not None:
                     return read_again
@@ -596,6 +604,10 @@ class StreamParser:
         if self._count_error(line, column):
             return None
         self._last_error = offset
+        if code == _UNBOUND_PREFIX:
+            declared = self._declare_usual_prefix(offset, line, column)
+            if declared is not None:
+                return declared
         repair = self._lexical(code, offset)
         shown = offset, line, column  # where the finding stands
         if repair is None:
@@ -953,6 +965,83 @@ class StreamParser:
                     where = self._window_base + match.start()
                     return where, where + 1, _AMP_MARK_BYTES
         return None
+
+    def _declare_usual_prefix(
+        self, offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """An undeclared prefix in the start tag at file byte ``offset`` that sitemaps
+        use for one namespace (``image``, ``xhtml``, ...): reported, then read as that
+        namespace's for the rest of the document (the synthetic root declares it), from
+        the open entry's start tag or this tag, so that the entry is read and nothing is
+        skipped. None: another prefix, or the text to read again is out of reach."""
+        handler = self.handler
+        assert handler is not None  # parsing ends before a release
+        base = self._window_base
+        prefix = self._undeclared_usual_prefix(offset - base)
+        if prefix is None:
+            return None
+        stack = self._stack
+        entry = self._entry_open if len(stack) > self._entry_depth else None
+        if entry is not None:
+            resume = self._file_offset(entry[0])
+            if not self._replayable(resume, offset):
+                return None
+            resume_line, resume_column = entry[1].line, entry[1].column - 1
+        elif len(stack) == self._entry_depth and offset >= base:
+            resume = offset
+            resume_line, resume_column = self._position_back(line, column - 1, resume, offset)
+        else:
+            return None
+        handler.on_syntax_error(
+            _UNBOUND_PREFIX, line, column, *self._error_context(offset, line, column)
+        )
+        self._root_declarations.append((prefix, USUAL_PREFIXES[prefix]))
+        self._prefix = None  # the synthetic root, written again with the declaration
+        self._replay_until = (line, column)
+        return self._restart(resume, resume_line, resume_column)
+
+    def _undeclared_usual_prefix(self, at: int) -> str | None:
+        """The prefix the start tag at window index ``at`` uses without a declaration
+        (its element's, else an attribute's), when sitemaps use it for one namespace
+        (``USUAL_PREFIXES``); None otherwise."""
+        window = self._window
+        if at < 0 or not window.startswith(b"<", at):
+            return None
+        tag_end = window.find(b">", at, at + CONTEXT_BYTES)
+        tag = window[at : tag_end if tag_end >= 0 else at + CONTEXT_BYTES]
+        declared = {prefix.encode() for prefix, _uri in self._root_declarations}
+        declared.update(re.findall(rb"xmlns:([\w.-]+)", tag))
+        used = [match.group(1) for match in _TAG_PREFIXES.finditer(tag)]
+        element = _PREFIXED_NAME.match(tag, 1)
+        if element is not None:
+            used.insert(0, element.group(1))
+        prefix = next((p.decode() for p in used if p not in declared and p != b"xml"), None)
+        return prefix if prefix in USUAL_PREFIXES else None
+
+    def _declare_on_root(
+        self, offset: int, line: int, column: int
+    ) -> list[bytes | memoryview] | None:
+        """An undeclared usual prefix in the root's start tag (at file byte ``offset``),
+        like ``xsi:schemaLocation`` without ``xmlns:xsi``: reported, and the document read
+        again from the root's tag with the declaration added after its name. None: another
+        prefix, or not the first block's root tag."""
+        window = self._window
+        if self._window_base or self._segment != [(0, 0, -1)] or self._doctype_seen:
+            return None
+        start = first_start_tag(window)
+        if start != offset:
+            return None
+        prefix = self._undeclared_usual_prefix(start)
+        name = _TAG_NAME.match(window, start + 1)
+        if prefix is None or name is None:
+            return None
+        assert self.handler is not None  # parsing ends before a release
+        self.syntax_errors += 1
+        self.handler.on_syntax_error(
+            _UNBOUND_PREFIX, line, column, *self._error_context(offset, line, column)
+        )
+        declaration = f' xmlns:{prefix}="{_escape(USUAL_PREFIXES[prefix])}"'.encode()
+        return self._read_again_from(start, window[start : name.end()] + declaration, name.end())
 
     def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
         """The start tag around window index ``at``, where the reader stopped at a value in

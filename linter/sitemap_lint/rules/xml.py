@@ -17,6 +17,7 @@ from sitemap_lint.model import (
     RAW_LT,
     SPACED_TAG,
     UNGLUED,
+    USUAL_PREFIXES,
     XML_DECLARATION,
     unended_at,
 )
@@ -251,11 +252,15 @@ UNDECLARED_PREFIX = rule(
     ERROR,
     summary="A namespace prefix is used without being declared",
     what="""
-        Detects elements such as `image:image` whose prefix has no `xmlns:image`
-        declaration, and names the declaration to add. In a sitemap the entry
-        that uses the prefix cannot be read and is skipped; reading resumes at
-        the next entry, so every other entry is checked and each entry that
-        uses an undeclared prefix is reported, at the first such element.
+        Detects elements and attributes such as `image:image` or
+        `xsi:schemaLocation` whose prefix has no `xmlns:` declaration, and names
+        the declaration to add. A prefix that sitemaps use for one namespace
+        (`image`, `video`, `news`, `xhtml`, `mobile`, `pagemap`, `xsi`) is
+        reported once, at its first use, and the rest of the document is read as
+        if the root declared it: every entry, the one that uses it too, is
+        checked. With another prefix the entry that uses it cannot be read and
+        is skipped; reading resumes at the next entry, and each entry that uses
+        an undeclared prefix is reported, at the first such element.
     """,
     why="""
         Without the declaration the document is not namespace-well-formed;
@@ -343,15 +348,7 @@ RULES = (
     ATTRIBUTE_NOT_QUOTED,
 )
 
-KNOWN_PREFIXES = {
-    "image": "http://www.google.com/schemas/sitemap-image/1.1",
-    "video": "http://www.google.com/schemas/sitemap-video/1.1",
-    "news": "http://www.google.com/schemas/sitemap-news/0.9",
-    "xhtml": "http://www.w3.org/1999/xhtml",
-    "mobile": "http://www.google.com/schemas/sitemap-mobile/1.0",
-    "xsi": "http://www.w3.org/2001/XMLSchema-instance",
-}
-_XSI = KNOWN_PREFIXES["xsi"]
+_XSI = USUAL_PREFIXES["xsi"]
 
 _CODES = expat_errors.codes
 
@@ -1321,7 +1318,7 @@ def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Fin
             "a namespace prefix in this start tag (element or attribute name) is not "
             f"declared; add an xmlns:PREFIX declaration for it to the root element{usual}",
         )
-    known = KNOWN_PREFIXES.get(prefix)
+    known = USUAL_PREFIXES.get(prefix)
     if known:
         fix = f'add xmlns:{prefix}="{known}" to the root element'
     else:
