@@ -300,6 +300,30 @@ class Text:
         ]
         return found or None
 
+    def _declare(self, edit: Edit) -> list[Replacement] | None:
+        at = self.text.find("<")
+        while at >= 0 and (self.in_opaque(at) or not _NAME.match(self.text, at)):
+            at = self.text.find("<", at + 1)
+        name = _NAME.match(self.text, at) if at >= 0 else None
+        tag = _TAG_END.match(self.text, at + 1) if name is not None else None
+        if name is None or tag is None:
+            return None
+        declared = re.search(rf"\sxmlns:{re.escape(edit.old)}\s*=", self.text[at : tag.end()])
+        if declared is not None:
+            return None
+        close = tag.end() - (2 if self.text[tag.end() - 2] == "/" else 1)
+        after = len(self.text[:close].rstrip())
+        # Written one attribute a line: the declaration on a line of its own, indented
+        # as the last attribute.
+        text = self.text
+        line_start = max(text.rfind("\n", at, after), text.rfind("\r", at, after)) + 1
+        if not line_start:
+            return [Replacement(after, after, " " + edit.content)]
+        line_break = "\r\n" if text.startswith("\r\n", line_start - 2) else text[line_start - 1]
+        indent = _TRAILING_BLANKS.match(text, line_start)
+        assert indent is not None  # it matches the empty text too
+        return [Replacement(after, after, line_break + indent.group() + edit.content)]
+
     def _prefix(self, edit: Edit) -> list[Replacement] | None:
         at = self.text.find("<?xml")
         if at <= 0:

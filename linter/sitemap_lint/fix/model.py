@@ -19,6 +19,8 @@ what the position points at:
   the entry that stays (a duplicate's first), only when it says nothing that entry
   does not;
 - ``xmlns``: every namespace declaration whose value is ``old``, set to ``content``;
+- ``declare``: ``content``, a declaration of the prefix ``old``, added to the root's
+  start tag after its name (skipped when the tag declares that prefix);
 - ``prefix``: whatever stands before the XML declaration, removed;
 - ``bom``: the UTF-8 byte order mark, removed;
 - ``encoding``: the file written as UTF-8, its declaration saying so.
@@ -56,7 +58,7 @@ __all__ = [
     "whole_file",
 ]
 
-TARGETS = ("span", "text", "href", "element", "xmlns", "prefix", "bom", "encoding")
+TARGETS = ("span", "text", "href", "element", "xmlns", "declare", "prefix", "bom", "encoding")
 
 # The codes of the rules declared ``answered``.
 _ANSWERED: set[str] = set()

@@ -992,9 +992,7 @@ class StreamParser:
             resume_line, resume_column = self._position_back(line, column - 1, resume, offset)
         else:
             return None
-        handler.on_syntax_error(
-            _UNBOUND_PREFIX, line, column, *self._error_context(offset, line, column)
-        )
+        handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(offset - base), 0)
         self._root_declarations.append((prefix, USUAL_PREFIXES[prefix]))
         self._prefix = None  # the synthetic root, written again with the declaration
         self._replay_until = (line, column)
@@ -1037,11 +1035,16 @@ class StreamParser:
             return None
         assert self.handler is not None  # parsing ends before a release
         self.syntax_errors += 1
-        self.handler.on_syntax_error(
-            _UNBOUND_PREFIX, line, column, *self._error_context(offset, line, column)
-        )
+        self.handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(start), 0)
         declaration = f' xmlns:{prefix}="{_escape(USUAL_PREFIXES[prefix])}"'.encode()
         return self._read_again_from(start, window[start : name.end()] + declaration, name.end())
+
+    def _whole_tag(self, at: int) -> str:
+        """The start tag at window index ``at``, on however many lines it is written."""
+        window = self._window
+        tag_end = window.find(b">", at, at + CONTEXT_BYTES)
+        end = tag_end + 1 if tag_end >= 0 else at + CONTEXT_BYTES
+        return window[at:end].decode("utf-8", errors="replace")
 
     def _requoted_tag(self, at: int) -> tuple[int, int, bytes] | None:
         """The start tag around window index ``at``, where the reader stopped at a value in

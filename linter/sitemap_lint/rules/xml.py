@@ -250,6 +250,7 @@ UNDECLARED_PREFIX = rule(
     "XM009",
     "undeclared-prefix",
     ERROR,
+    fix="safe",
     summary="A namespace prefix is used without being declared",
     what="""
         Detects elements and attributes such as `image:image` or
@@ -261,6 +262,9 @@ UNDECLARED_PREFIX = rule(
         checked. With another prefix the entry that uses it cannot be read and
         is skipped; reading resumes at the next entry, and each entry that uses
         an undeclared prefix is reported, at the first such element.
+
+        The fix (safe) adds the usual prefix's declaration to the root's start
+        tag; another prefix's namespace is not known, so it has none.
     """,
     why="""
         Without the declaration the document is not namespace-well-formed;
@@ -1319,11 +1323,20 @@ def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Fin
             f"declared; add an xmlns:PREFIX declaration for it to the root element{usual}",
         )
     known = USUAL_PREFIXES.get(prefix)
-    if known:
-        fix = f'add xmlns:{prefix}="{known}" to the root element'
-    else:
-        fix = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: elements"
-    return UNDECLARED_PREFIX.at(line, column, f"prefix '{prefix}' is used but not declared; {fix}")
+    if known is None:
+        advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: elements"
+        return UNDECLARED_PREFIX.at(
+            line, column, f"prefix '{prefix}' is used but not declared; {advice}"
+        )
+    declaration = f'xmlns:{prefix}="{known}"'
+    return UNDECLARED_PREFIX.at(
+        line,
+        column,
+        f"prefix '{prefix}' is used but not declared; add {declaration} to the root element",
+        fix=whole_file(
+            "declare", f"Declare {declaration} on the root", old=prefix, content=declaration
+        ),
+    )
 
 
 def _excerpt(context: str, offset: int) -> str:
