@@ -129,6 +129,12 @@ def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str
     ("args", "needle"),
     [
         (["missing.xml"], "missing.xml: no such file or directory"),
+        # Only http(s) is fetched; another scheme's URL is said to be one, not a missing file.
+        (["ftp://example.com/s.xml"], "no such file, and ftp URLs are not fetched"),
+        (["file:///tmp/s.xml"], "no such file, and file URLs are not fetched"),
+        (["--robots", "ftp://example.com/robots.txt", "x.xml"], "ftp URLs are not fetched"),
+        # A URL no parser takes, as a --map prefix: a usage error, not an internal one.
+        (["--map", "http://[::1=.", "x.xml"], "the prefix is not a valid URL"),
         (["--format", "yaml", "x.xml"], "unknown format"),
         (["--xsd-engine", "saxon", "x.xml"], "unknown XSD engine"),
         (["--now", "yesterday", "x.xml"], "--now"),
@@ -416,3 +422,24 @@ def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
         )
     assert done.returncode == 2
     assert done.stderr == "sitemap-lint: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[::1/robots.txt"])
+def test_an_input_url_no_parser_takes_is_a_fetch_finding(url: str, capsys, no_network) -> None:
+    status, out, err = run(["--isolated", "-f", "json", url], capsys)
+    assert (status, err) == (1, "")
+    [entry] = json.loads(out)["files"]
+    assert entry["path"] == url
+    assert [f["code"] for f in entry["findings"]] == ["FE003"]
+    assert "not a valid URL" in entry["findings"][0]["message"]
+
+
+def test_a_robots_url_that_cannot_be_fetched_says_so_once(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run(["--robots", "http://[::1/robots.txt", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --robots http://[::1/robots.txt: cannot fetch: "
+        "it is not a valid URL; fix its host and port\n"
+    )

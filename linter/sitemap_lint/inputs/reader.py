@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 import zlib
@@ -37,6 +38,7 @@ SITEMAP_SUFFIXES = (".xml", ".xml.gz")
 
 
 STDIN = "-"  # the argument that stands for standard input
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")  # two letters at least: not C://
 
 
 class InputError(Exception):
@@ -125,7 +127,24 @@ def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
         elif exists:
             yield Source(argument, path)
         else:
-            raise InputError(f"{argument}: no such file or directory")
+            raise InputError(f"{argument}: {missing_reason(argument)}")
+
+
+def missing_reason(argument: str) -> str:
+    """Why ``argument``, which names no file, cannot be read."""
+    return unfetched_url(argument) or "no such file or directory"
+
+
+def unfetched_url(argument: str) -> str | None:
+    """Why ``argument`` is not read when it is a URL of a scheme other than http(s), such
+    as ftp:// or file:// (rather than a missing file); None for any other argument."""
+    scheme = _URL_SCHEME.match(argument)
+    if scheme is None or is_url(argument):
+        return None
+    return (
+        f"no such file, and {scheme.group(1).lower()} URLs are not fetched: "
+        "give a file's path or an http(s) URL"
+    )
 
 
 def _sitemaps_in(directory: Path) -> Iterator[Path]:

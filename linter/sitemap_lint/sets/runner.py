@@ -47,6 +47,7 @@ from sitemap_lint.inputs.reader import (
     is_url,
     real_path,
     standard_input,
+    unfetched_url,
 )
 from sitemap_lint.model import EntryPointer
 from sitemap_lint.rules import sets as rules
@@ -351,11 +352,15 @@ class SetRunner:
                 if fetched.body is None:
                     found = fetch_findings(fetched.problems)
                     reason = found[0].message if found else "no body"
+                    reason = reason.removeprefix(f"cannot fetch {where}: ")
                     raise InputError(f"{label}: cannot fetch: {reason}")
                 text = _robots_text(fetched.body)
                 self.robots.extend((url, text) for url in _governed(where, fetched.final_url))
                 continue
             path = Path(where)
+            unfetched = None if path.exists() else unfetched_url(where)
+            if unfetched is not None:
+                raise InputError(f"{label}: {unfetched}")
             data = _read_start(Source(label, path))
             url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
@@ -1267,7 +1272,12 @@ def _origin(url: str) -> str | None:
 
 
 def _named_robots(job: Job) -> bool:
-    name = urlsplit(job.url).path if job.url and job.fetch else job.name
+    name = job.name
+    if job.url and job.fetch:
+        try:
+            name = urlsplit(job.url).path
+        except ValueError:  # e.g. an unclosed IPv6 bracket: its fetch reports the URL
+            return False
     return name.lower().endswith("robots.txt")
 
 
