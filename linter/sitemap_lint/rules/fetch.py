@@ -439,6 +439,11 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
             f"{url} answers {_status_text(problem.status)} without a "
             "Location header; give the redirect its target URL"
         )
+    if kind == FetchKind.BAD_LOCATION and problem.detail == "several":
+        return BROKEN_REDIRECT, (
+            f"{url} redirects ({problem.status}) with several different Location headers "
+            f"({_short(problem.target)}); send one Location header"
+        )
     if kind == FetchKind.BAD_LOCATION:
         return BROKEN_REDIRECT, (
             f"{url} redirects ({problem.status}) to {_short(problem.target)!r}, "
