@@ -191,7 +191,8 @@ BROKEN_REDIRECT = rule(
     summary="A redirect without a usable Location header",
     what="""
         Reports a redirect status (301, 302, 303, 307, 308) whose `Location`
-        header is missing, empty or not a valid URL.
+        header is missing, empty or not a valid URL, or that sends several
+        `Location` headers with different targets.
     """,
     why="A redirect that does not say where to go cannot be followed: the sitemap is not read.",
     bad="""
