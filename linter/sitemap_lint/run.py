@@ -708,7 +708,8 @@ def local_inputs(settings: RunSettings) -> list[Source]:
             " or leave the option out"
         )
     sources = expand(local, name)
-    if sum(source.name == name for source in sources) > 1:
+    urls = (path for path in settings.paths if is_url(path))
+    if sum(source.name == name for source in sources) > 1 or name in urls:
         raise UsageError(
             f"--stdin-filename {name}: another input has this name; give standard input"
             " a name of its own"
