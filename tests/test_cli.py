@@ -133,6 +133,7 @@ def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str
         (["ftp://example.com/s.xml"], "no such file, and ftp URLs are not fetched"),
         (["file:///tmp/s.xml"], "no such file, and file URLs are not fetched"),
         (["--robots", "ftp://example.com/robots.txt", "x.xml"], "ftp URLs are not fetched"),
+        (["--robots", "-", "x.xml"], "--robots -: standard input is read as an input only"),
         # A URL no parser takes, as a --map prefix: a usage error, not an internal one.
         (["--map", "http://[::1=.", "x.xml"], "the prefix is not a valid URL"),
         (["--format", "yaml", "x.xml"], "unknown format"),

@@ -358,9 +358,15 @@ class SetRunner:
                 self.robots.extend((url, text) for url in _governed(where, fetched.final_url))
                 continue
             path = Path(where)
-            unfetched = None if path.exists() else unfetched_url(where)
-            if unfetched is not None:
-                raise InputError(f"{label}: {unfetched}")
+            if not path.exists():
+                if where == STDIN:
+                    raise InputError(
+                        f"{label}: standard input is read as an input only; give the"
+                        " robots.txt's file or URL, or check it as an input ('-')"
+                    )
+                unfetched = unfetched_url(where)
+                if unfetched is not None:
+                    raise InputError(f"{label}: {unfetched}")
             data = _read_start(Source(label, path))
             url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
