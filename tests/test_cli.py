@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import subprocess
@@ -444,3 +445,44 @@ def test_a_robots_url_that_cannot_be_fetched_says_so_once(capsys, tmp_path, monk
         "sitemap-lint: error: --robots http://[::1/robots.txt: cannot fetch: "
         "it is not a valid URL; fix its host and port\n"
     )
+
+
+class _Blanks(io.RawIOBase):
+    """A stream of a urlset's start tag, then ``size`` spaces made as they are read."""
+
+    def __init__(self, size: int) -> None:
+        self.left = URLSET_START
+        self.blanks = size
+        self.served = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        start = self.left[: len(view)]
+        self.left = self.left[len(start) :]
+        count = len(start) + min(len(view) - len(start), self.blanks)
+        self.blanks -= count - len(start)
+        view[: len(start)] = start
+        view[len(start) : count] = b" " * (count - len(start))
+        self.served += count
+        return count
+
+
+URLSET_START = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+
+
+@pytest.mark.parametrize("flags", [[], ["--format", "json"]])
+def test_standard_input_is_read_only_as_far_as_the_check_reads(
+    flags: list[str], capsys, monkeypatch
+) -> None:
+    """Past READ_CAP (the check stops there, LM002) a big stream is not held in memory,
+    the text report's source lines included."""
+    from sitemap_lint.inputs.reader import READ_CAP
+
+    stream = _Blanks(3 * READ_CAP)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(stream)))
+    status, out, _err = run(["--isolated", "--select", "LM002", *flags, "-"], capsys)
+    assert status == 1 and "LM002" in out
+    assert stream.served < READ_CAP * 1.1

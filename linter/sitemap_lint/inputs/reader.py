@@ -26,6 +26,9 @@ READ_SIZE = 1 << 16
 SIZE_LIMIT = 52_428_800
 # How far past the protocol's limit we keep checking before we stop reading.
 READ_CAP = SIZE_LIMIT + 4 * 1024 * 1024
+# Raw bytes of standard input a check reads at most: gzip data this long holds more than
+# READ_CAP of content (deflate adds far less than 1/64 to data it cannot compress).
+STDIN_CHECK_BYTES = READ_CAP + READ_CAP // 64 + READ_SIZE
 
 GZIP_MAGIC = b"\x1f\x8b"
 OTHER_COMPRESSIONS = {
@@ -50,6 +53,23 @@ def standard_input() -> BinaryIO:
     if sys.stdin is None:
         raise InputError("-: cannot read: standard input is closed")
     return sys.stdin.buffer
+
+
+def read_standard_input(whole: bool = False) -> bytes:
+    """Standard input's bytes, as far as a check reads them (past ``READ_CAP`` of
+    content, gzipped or not), or ``whole`` (a fix writes them all back)."""
+    handle = standard_input()
+    if whole:
+        return handle.read()
+    pieces: list[bytes] = []
+    left = STDIN_CHECK_BYTES
+    while left > 0:
+        piece = handle.read(min(left, READ_SIZE))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 @dataclass(init=False, repr=False, eq=False)

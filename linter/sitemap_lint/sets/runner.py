@@ -45,8 +45,8 @@ from sitemap_lint.inputs.reader import (
     expand,
     file_kind,
     is_url,
+    read_standard_input,
     real_path,
-    standard_input,
     unfetched_url,
 )
 from sitemap_lint.model import EntryPointer
@@ -293,7 +293,7 @@ class SetRunner:
             for source in expand([argument], self.settings.stdin_name):
                 if source.is_stdin and self.stdin is None and self.executor.elsewhere:
                     # Checked in another process: its bytes go with the task.
-                    self.stdin = Source(source.name, None, data=standard_input().read())
+                    self.stdin = Source(source.name, None, data=read_standard_input())
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
