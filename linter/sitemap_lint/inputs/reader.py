@@ -247,8 +247,12 @@ class ByteStream:
         first = handle.read(READ_SIZE)
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
-        if self.source.path is not None and named_gz != self.is_gzip:
-            robots = self.source.name.lower().endswith("robots.txt")
+        robots = self.source.name.lower().endswith("robots.txt")
+        # A URL's name says nothing of gzip, but a robots.txt's body is read as text.
+        fetched_robots = self.source.path is None and self.source.url is not None and robots
+        if (self.source.path is not None and named_gz != self.is_gzip) or (
+            fetched_robots and self.is_gzip
+        ):
             detail = "robots.txt" if robots else ""
             self.report.problem(InputProblem(InputKind.GZIP_NAME, detail, gzip=self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():

@@ -68,7 +68,9 @@ GZIP_NAME_MISMATCH = rule(
         Compares the content (gzip is recognised by its magic bytes) with the
         file name: a name ending in `.gz` should hold gzip data, and gzip data
         should have a name ending in `.gz` (but a robots.txt, whose name is
-        fixed, should be stored uncompressed).
+        fixed, should be stored uncompressed). Of a sitemap fetched from a URL
+        the name is not compared; a fetched robots.txt whose body is still gzip
+        data once any `Content-Encoding` is undone is reported.
     """,
     why="""
         Servers pick the `Content-Type` and `Content-Encoding` from the name. A
