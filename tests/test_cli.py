@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import subprocess
@@ -129,6 +130,13 @@ def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str
     ("args", "needle"),
     [
         (["missing.xml"], "missing.xml: no such file or directory"),
+        # Only http(s) is fetched; another scheme's URL is said to be one, not a missing file.
+        (["ftp://example.com/s.xml"], "no such file, and ftp URLs are not fetched"),
+        (["file:///tmp/s.xml"], "no such file, and file URLs are not fetched"),
+        (["--robots", "ftp://example.com/robots.txt", "x.xml"], "ftp URLs are not fetched"),
+        (["--robots", "-", "x.xml"], "--robots -: standard input is read as an input only"),
+        # A URL no parser takes, as a --map prefix: a usage error, not an internal one.
+        (["--map", "http://[::1=.", "x.xml"], "the prefix is not a valid URL"),
         (["--format", "yaml", "x.xml"], "unknown format"),
         (["--xsd-engine", "saxon", "x.xml"], "unknown XSD engine"),
         (["--now", "yesterday", "x.xml"], "--now"),
@@ -416,3 +424,65 @@ def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
         )
     assert done.returncode == 2
     assert done.stderr == "sitemap-lint: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[::1/robots.txt"])
+def test_an_input_url_no_parser_takes_is_a_fetch_finding(url: str, capsys, no_network) -> None:
+    status, out, err = run(["--isolated", "-f", "json", url], capsys)
+    assert (status, err) == (1, "")
+    [entry] = json.loads(out)["files"]
+    assert entry["path"] == url
+    assert [f["code"] for f in entry["findings"]] == ["FE003"]
+    assert "not a valid URL" in entry["findings"][0]["message"]
+
+
+def test_a_robots_url_that_cannot_be_fetched_says_so_once(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    status, out, err = run(["--robots", "http://[::1/robots.txt", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "sitemap-lint: error: --robots http://[::1/robots.txt: cannot fetch: "
+        "it is not a valid URL; fix its host and port\n"
+    )
+
+
+class _Blanks(io.RawIOBase):
+    """A stream of a urlset's start tag, then ``size`` spaces made as they are read."""
+
+    def __init__(self, size: int) -> None:
+        self.left = URLSET_START
+        self.blanks = size
+        self.served = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        start = self.left[: len(view)]
+        self.left = self.left[len(start) :]
+        count = len(start) + min(len(view) - len(start), self.blanks)
+        self.blanks -= count - len(start)
+        view[: len(start)] = start
+        view[len(start) : count] = b" " * (count - len(start))
+        self.served += count
+        return count
+
+
+URLSET_START = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+
+
+@pytest.mark.parametrize("flags", [[], ["--format", "json"]])
+def test_standard_input_is_read_only_as_far_as_the_check_reads(
+    flags: list[str], capsys, monkeypatch
+) -> None:
+    """Past READ_CAP (the check stops there, LM002) a big stream is not held in memory,
+    the text report's source lines included."""
+    from sitemap_lint.inputs.reader import READ_CAP
+
+    stream = _Blanks(3 * READ_CAP)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(stream)))
+    status, out, _err = run(["--isolated", "--select", "LM002", *flags, "-"], capsys)
+    assert status == 1 and "LM002" in out
+    assert stream.served < READ_CAP * 1.1

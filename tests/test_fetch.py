@@ -351,6 +351,31 @@ def test_broken_redirect(site: SiteServer, fetcher: Fetcher, location: str | Non
     assert site.paths == ["/sitemap.xml"]
 
 
+def test_redirect_with_several_different_locations_is_broken(
+    site: SiteServer, fetcher: Fetcher
+) -> None:
+    """Which target is meant is unknown (browsers refuse it); httpx would join the two
+    into one URL, '/a.xml, /b.xml', and request that."""
+    locations = (("Location", "/a.xml"), ("Location", "/b.xml"))
+    site.routes["/sitemap.xml"] = Route(status=302, content_type=None, headers=locations)
+    site.routes["/a.xml"] = Route(body=SITEMAP)
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (302, None, None, ["FE008"])
+    assert message(fetched) == (
+        f"{site.url('/sitemap.xml')} redirects (302) with several different Location"
+        " headers (/a.xml and /b.xml); send one Location header"
+    )
+    assert site.paths == ["/sitemap.xml"]
+
+
+def test_redirect_repeating_one_location_is_followed(site: SiteServer, fetcher: Fetcher) -> None:
+    locations = (("Location", "/a.xml"), ("Location", "/a.xml"))
+    site.routes["/sitemap.xml"] = Route(status=302, content_type=None, headers=locations)
+    site.routes["/a.xml"] = Route(body=SITEMAP)
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert (fetched.final_url, fetched.body) == (site.url("/a.xml"), SITEMAP)
+
+
 # Failures without a usable response
 
 

@@ -82,6 +82,26 @@ def test_an_empty_file_of_another_name_is_still_an_empty_sitemap(
     assert (status, _codes(file)) == (1, ["IN001"])
 
 
+@pytest.mark.parametrize(
+    ("data", "quoted"),
+    [
+        (b"\x0c", "'\\x0c'"),  # a form feed
+        (b"\n\x1f\n", "'\\x1f'"),
+        (b"\xe2\x80\xa8", "'\\u2028'"),  # LINE SEPARATOR
+        (b"\xc2\xa0", "'\\xa0'"),  # NO-BREAK SPACE
+        (b"  page\x0cnext\r\nmore", "'page\\x0cnext'"),
+    ],
+)
+def test_only_xml_white_space_is_blank(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, quoted: str
+) -> None:
+    """XML's white space is space, tab, CR and LF: a file of other space characters is not
+    empty (IN001) but text that is no XML, quoted up to its first line break."""
+    status, file = _check(capsys, _write(tmp_path, "sitemap.xml", data))
+    assert (status, _codes(file)) == (1, ["IN006"])
+    assert f"it looks like text starting {quoted};" in file["findings"][0]["message"]
+
+
 # -- binary data ---------------------------------------------------------------------------
 
 

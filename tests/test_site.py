@@ -271,3 +271,28 @@ def test_a_robots_option_redirected_to_another_host_governs_the_first_host_too(
     )
     codes = [(f["code"], f["line"]) for entry in report["files"] for f in entry["findings"]]
     assert codes == [("RB007", 3)]
+
+
+@pytest.mark.parametrize(
+    ("headers", "codes"),
+    [
+        ((), ["IN003"]),  # gzip data as the body: crawlers read it as text
+        ((("Content-Encoding", "gzip"),), []),  # compressed in transit only
+    ],
+)
+def test_a_fetched_robots_txt_of_gzip_data_is_reported(
+    loopback_only,  # noqa: F811
+    headers: tuple[tuple[str, str], ...],
+    codes: list[str],
+) -> None:
+    with SiteServer() as server:
+        text = f"User-agent: *\nDisallow:\nSitemap: {server.url('/s.xml')}\n".encode()
+        server.routes["/robots.txt"] = Route(
+            body=gzip.compress(text), content_type="text/plain", headers=headers
+        )
+        server.routes["/s.xml"] = Route(body=urlset(server.url("").rstrip("/"), "a"))
+        _status, report = check([server.url("/robots.txt")])
+    files = {entry["path"]: entry for entry in report["files"]}
+    robots = files[server.url("/robots.txt")]
+    assert [f["code"] for f in robots["findings"]] == codes
+    assert server.url("/s.xml") in files  # its Sitemap line is read all the same

@@ -163,6 +163,11 @@ def test_an_index_read_from_standard_input_is_named_in_a_set(
             " name of its own",
         ),
         (
+            ["--stdin-filename", "https://example.com/s.xml", "-", "https://example.com/s.xml"],
+            "--stdin-filename https://example.com/s.xml: another input has this name; give"
+            " standard input a name of its own",
+        ),
+        (
             ["--stdin-filename", "", "-"],
             "--stdin-filename: an empty name names no file; give one, e.g. public/sitemap.xml",
         ),

@@ -22,7 +22,7 @@ from sitemap_lint.inputs.reader import (
     Source,
     expand,
     is_url,
-    standard_input,
+    read_standard_input,
 )
 from sitemap_lint.settings.declared import (
     LIVE_CRAWL_BUDGET,
@@ -124,7 +124,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     )
     fix = config.fix if settings.fix is None else settings.fix
     fixing = fix or settings.fix_only or settings.diff
-    stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
+    reads_stdin = (show_source or fixing) and STDIN in settings.paths
+    stdin = _read_stdin(settings, whole=fixing) if reads_stdin else None
     out = out or sys.stdout
     from sitemap_lint.support.pipes import writing_to
 
@@ -708,7 +709,8 @@ def local_inputs(settings: RunSettings) -> list[Source]:
             " or leave the option out"
         )
     sources = expand(local, name)
-    if sum(source.name == name for source in sources) > 1:
+    urls = (path for path in settings.paths if is_url(path))
+    if sum(source.name == name for source in sources) > 1 or name in urls:
         raise UsageError(
             f"--stdin-filename {name}: another input has this name; give standard input"
             " a name of its own"
@@ -721,10 +723,11 @@ def _stdin_name(settings: RunSettings) -> str:
     return settings.stdin_filename or STDIN
 
 
-def _read_stdin(settings: RunSettings) -> Source:
-    """Standard input read whole, so that its lines can be shown after the check
-    (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source(_stdin_name(settings), None, data=standard_input().read())
+def _read_stdin(settings: RunSettings, whole: bool) -> Source:
+    """Standard input read before the check, so that its lines can be shown after it (a
+    pipe cannot be read twice), as far as the check reads it or ``whole`` (for a fix);
+    it is checked from these bytes."""
+    return Source(_stdin_name(settings), None, data=read_standard_input(whole))
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:

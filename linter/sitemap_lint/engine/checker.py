@@ -264,11 +264,12 @@ def _read_targets(blocks: Iterable[str], reader: TargetReader) -> Iterator[str]:
 
 
 def _first_content(texts: Iterator[str]) -> str | None:
-    """The decoded text up to its first non-whitespace chunk; None for a blank file."""
+    """The decoded text up to its first chunk with more than XML's white space (a form
+    feed or U+2028 is none); None for a blank file."""
     pending: list[str] = []
     for text in texts:
         pending.append(text)
-        if text.strip():
+        if text.strip(XML_SPACE):
             return "".join(pending)
     return None
 

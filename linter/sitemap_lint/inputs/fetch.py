@@ -60,6 +60,7 @@ ACCEPTED_TYPES = frozenset(
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
 STEP = 1 << 16
 INVALID_LOCATION = "sitemap_lint.invalid_location"  # a response extension
+SEVERAL_LOCATIONS = "sitemap_lint.several_locations"  # a response extension
 # The whole body may take this many timeouts to arrive (a server trickling bytes).
 BODY_TIMEOUTS = 30
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
@@ -186,10 +187,17 @@ class Fetcher:
 
     def _set_aside_invalid_location(self, response: httpx.Response) -> None:
         """httpx raises on a Location it cannot parse, even when not following it: keep
-        the value aside so that the redirect is reported like any broken one."""
-        location = response.headers.get("location")
-        if location is None:
+        the value aside so that the redirect is reported like any broken one. Several
+        different Location headers are set aside too: which one is meant is unknown
+        (browsers refuse such a redirect), and httpx would join them into one URL."""
+        locations = list(dict.fromkeys(v.strip() for v in response.headers.get_list("location")))
+        if not locations:
             return
+        del response.headers["location"]
+        if len(locations) > 1:
+            response.extensions[SEVERAL_LOCATIONS] = tuple(locations)
+            return
+        location = response.headers["location"] = locations[0]
         try:
             self._httpx.URL(location)
         except self._httpx.InvalidURL:
@@ -229,6 +237,17 @@ class Fetcher:
 
     def _redirect(self, progress: _Progress, response: httpx.Response) -> None:
         status = response.status_code
+        several = response.extensions.get(SEVERAL_LOCATIONS)
+        if several is not None:
+            raise _Problem(
+                FetchProblem(
+                    FetchKind.BAD_LOCATION,
+                    progress.current,
+                    target=" and ".join(several),
+                    status=status,
+                    detail="several",
+                )
+            )
         location = response.headers.get("location", "")
         location = response.extensions.get(INVALID_LOCATION, location).strip()
         if not location:

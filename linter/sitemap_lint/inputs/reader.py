@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 import zlib
@@ -25,6 +26,9 @@ READ_SIZE = 1 << 16
 SIZE_LIMIT = 52_428_800
 # How far past the protocol's limit we keep checking before we stop reading.
 READ_CAP = SIZE_LIMIT + 4 * 1024 * 1024
+# Raw bytes of standard input a check reads at most: gzip data this long holds more than
+# READ_CAP of content (deflate adds far less than 1/64 to data it cannot compress).
+STDIN_CHECK_BYTES = READ_CAP + READ_CAP // 64 + READ_SIZE
 
 GZIP_MAGIC = b"\x1f\x8b"
 OTHER_COMPRESSIONS = {
@@ -37,6 +41,7 @@ SITEMAP_SUFFIXES = (".xml", ".xml.gz")
 
 
 STDIN = "-"  # the argument that stands for standard input
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")  # two letters at least: not C://
 
 
 class InputError(Exception):
@@ -48,6 +53,23 @@ def standard_input() -> BinaryIO:
     if sys.stdin is None:
         raise InputError("-: cannot read: standard input is closed")
     return sys.stdin.buffer
+
+
+def read_standard_input(whole: bool = False) -> bytes:
+    """Standard input's bytes, as far as a check reads them (past ``READ_CAP`` of
+    content, gzipped or not), or ``whole`` (a fix writes them all back)."""
+    handle = standard_input()
+    if whole:
+        return handle.read()
+    pieces: list[bytes] = []
+    left = STDIN_CHECK_BYTES
+    while left > 0:
+        piece = handle.read(min(left, READ_SIZE))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -125,7 +147,24 @@ def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
         elif exists:
             yield Source(argument, path)
         else:
-            raise InputError(f"{argument}: no such file or directory")
+            raise InputError(f"{argument}: {missing_reason(argument)}")
+
+
+def missing_reason(argument: str) -> str:
+    """Why ``argument``, which names no file, cannot be read."""
+    return unfetched_url(argument) or "no such file or directory"
+
+
+def unfetched_url(argument: str) -> str | None:
+    """Why ``argument`` is not read when it is a URL of a scheme other than http(s), such
+    as ftp:// or file:// (rather than a missing file); None for any other argument."""
+    scheme = _URL_SCHEME.match(argument)
+    if scheme is None or is_url(argument):
+        return None
+    return (
+        f"no such file, and {scheme.group(1).lower()} URLs are not fetched: "
+        "give a file's path or an http(s) URL"
+    )
 
 
 def _sitemaps_in(directory: Path) -> Iterator[Path]:
@@ -208,8 +247,12 @@ class ByteStream:
         first = handle.read(READ_SIZE)
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
-        if self.source.path is not None and named_gz != self.is_gzip:
-            robots = self.source.name.lower().endswith("robots.txt")
+        robots = self.source.name.lower().endswith("robots.txt")
+        # A URL's name says nothing of gzip, but a robots.txt's body is read as text.
+        fetched_robots = self.source.path is None and self.source.url is not None and robots
+        if (self.source.path is not None and named_gz != self.is_gzip) or (
+            fetched_robots and self.is_gzip
+        ):
             detail = "robots.txt" if robots else ""
             self.report.problem(InputProblem(InputKind.GZIP_NAME, detail, gzip=self.is_gzip))
         for magic, kind in OTHER_COMPRESSIONS.items():

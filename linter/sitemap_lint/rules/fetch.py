@@ -191,7 +191,8 @@ BROKEN_REDIRECT = rule(
     summary="A redirect without a usable Location header",
     what="""
         Reports a redirect status (301, 302, 303, 307, 308) whose `Location`
-        header is missing, empty or not a valid URL.
+        header is missing, empty or not a valid URL, or that sends several
+        `Location` headers with different targets.
     """,
     why="A redirect that does not say where to go cannot be followed: the sitemap is not read.",
     bad="""
@@ -438,6 +439,11 @@ def _finding(problem: FetchProblem) -> tuple[Rule, str]:
         return BROKEN_REDIRECT, (
             f"{url} answers {_status_text(problem.status)} without a "
             "Location header; give the redirect its target URL"
+        )
+    if kind == FetchKind.BAD_LOCATION and problem.detail == "several":
+        return BROKEN_REDIRECT, (
+            f"{url} redirects ({problem.status}) with several different Location headers "
+            f"({_short(problem.target)}); send one Location header"
         )
     if kind == FetchKind.BAD_LOCATION:
         return BROKEN_REDIRECT, (

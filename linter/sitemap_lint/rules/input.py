@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from sitemap_lint.finding import Finding
+from sitemap_lint.model import XML_SPACE
 from sitemap_lint.rules import events
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import InputKind, InputProblem, Markup, MarkupKind
@@ -67,7 +68,9 @@ GZIP_NAME_MISMATCH = rule(
         Compares the content (gzip is recognised by its magic bytes) with the
         file name: a name ending in `.gz` should hold gzip data, and gzip data
         should have a name ending in `.gz` (but a robots.txt, whose name is
-        fixed, should be stored uncompressed).
+        fixed, should be stored uncompressed). Of a sitemap fetched from a URL
+        the name is not compared; a fetched robots.txt whose body is still gzip
+        data once any `Content-Encoding` is undone is reported.
     """,
     why="""
         Servers pick the `Content-Type` and `Content-Encoding` from the name. A
@@ -259,6 +262,7 @@ def unsupported_compression(kind: str) -> Finding:
 _SITEMAP_START = lazy(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b")
 # The characters no text holds: the C0 controls but tab, line feed, vertical tab, form
 # feed and carriage return, and DEL.
+_LINE_BREAK = lazy(r"\r\n?|\n")  # a line's end (not a form feed, U+2028...)
 _CONTROL = lazy(r"[\x00-\x08\x0e-\x1f\x7f]")
 BINARY_SAMPLE = 1024  # characters, from the first that is not white space
 
@@ -283,8 +287,8 @@ def not_xml(start: str, unquoted_size: int | None = None, robots: bool = False) 
     With ``unquoted_size`` (the body's size in bytes) no text of the file is quoted:
     its kind and size are named instead. ``robots``: the input is named robots.txt (it
     reaches here as binary data only)."""
-    head = start.lstrip()[:200]
-    first_line = head.splitlines()[0] if head else ""
+    head = start.lstrip(XML_SPACE)[:200]
+    first_line = _LINE_BREAK.split(head, maxsplit=1)[0]
     unquoted = "not quoted: fetched from a URL not given to the run"
     size = "" if unquoted_size is None else f" ({unquoted_size:,} bytes, {unquoted})"
     if looks_binary(start):

@@ -45,8 +45,9 @@ from sitemap_lint.inputs.reader import (
     expand,
     file_kind,
     is_url,
+    read_standard_input,
     real_path,
-    standard_input,
+    unfetched_url,
 )
 from sitemap_lint.model import EntryPointer
 from sitemap_lint.rules import sets as rules
@@ -292,7 +293,7 @@ class SetRunner:
             for source in expand([argument], self.settings.stdin_name):
                 if source.is_stdin and self.stdin is None and self.executor.elsewhere:
                     # Checked in another process: its bytes go with the task.
-                    self.stdin = Source(source.name, None, data=standard_input().read())
+                    self.stdin = Source(source.name, None, data=read_standard_input())
                 if source.is_stdin and self.stdin is not None:
                     source = self.stdin
                 roots.append(self._local_root(source))
@@ -351,11 +352,21 @@ class SetRunner:
                 if fetched.body is None:
                     found = fetch_findings(fetched.problems)
                     reason = found[0].message if found else "no body"
+                    reason = reason.removeprefix(f"cannot fetch {where}: ")
                     raise InputError(f"{label}: cannot fetch: {reason}")
                 text = _robots_text(fetched.body)
                 self.robots.extend((url, text) for url in _governed(where, fetched.final_url))
                 continue
             path = Path(where)
+            if not path.exists():
+                if where == STDIN:
+                    raise InputError(
+                        f"{label}: standard input is read as an input only; give the"
+                        " robots.txt's file or URL, or check it as an input ('-')"
+                    )
+                unfetched = unfetched_url(where)
+                if unfetched is not None:
+                    raise InputError(f"{label}: {unfetched}")
             data = _read_start(Source(label, path))
             url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
@@ -1267,7 +1278,12 @@ def _origin(url: str) -> str | None:
 
 
 def _named_robots(job: Job) -> bool:
-    name = urlsplit(job.url).path if job.url and job.fetch else job.name
+    name = job.name
+    if job.url and job.fetch:
+        try:
+            name = urlsplit(job.url).path
+        except ValueError:  # e.g. an unclosed IPv6 bracket: its fetch reports the URL
+            return False
     return name.lower().endswith("robots.txt")
 
 

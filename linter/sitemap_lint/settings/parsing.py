@@ -161,7 +161,11 @@ def parse_map(text: str, must_exist: bool = True, where: str = "--map") -> tuple
     prefix, equals, directory = text.partition("=")
     if not equals or not directory:
         raise UsageError(f"{where} {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
-    if not is_url(prefix) or not urlsplit(prefix).hostname:
+    try:
+        host = urlsplit(prefix).hostname if is_url(prefix) else None
+    except ValueError as error:  # e.g. an unclosed IPv6 bracket
+        raise UsageError(f"{where} {text!r}: the prefix is not a valid URL ({error})") from None
+    if not host:
         raise UsageError(f"{where} {text!r}: the prefix must be an http(s) URL")
     path = Path(directory)
     if must_exist and not path.is_dir():
