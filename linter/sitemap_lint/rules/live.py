@@ -268,6 +268,13 @@ LASTMOD_BEHIND = rule(
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD or its
         `article:modified_time`. A date without a time is compared by day.
+
+        A time written without a zone (a `dateModified` of `2025-06-01T10:00:00`, a
+        date alone) may be in any zone from -12:00 to +14:00: the lastmod is reported
+        only when it is older whichever zone that is (a page time of
+        `2025-06-01T10:00:00` counts from `2025-05-31T20:00:00Z` on; a lastmod time
+        without a zone counts as late as it can be). A lastmod of a date alone and a
+        page time without a zone compare their dates as written.
     """,
     why="""
         Google uses lastmod only where it is consistently and verifiably accurate; a
@@ -804,7 +811,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
         yield LASTMOD_BEHIND.at(
             *at,
             f"page {url}: lastmod {target.lastmod} is older than {source}"
-            f" {utc_text(modified)}; write the page's own modification date",
+            f" {_page_time_text(modified)}; write the page's own modification date",
             key=url,
         )
     missing = _unconfirmed(target.alternates, signals.alternates)
@@ -831,10 +838,24 @@ def _lastmod(target: Target) -> Parsed | None:
 
 
 def _behind(lastmod: Parsed, modified: datetime) -> bool:
+    """Whether ``lastmod`` is older than the page's ``modified`` whatever zone a time
+    written without one is in (a naive ``modified``; a lastmod without ``has_zone``)."""
+    from sitemap_lint.live.page import earliest_moment, latest_moment
+
     moment = lastmod.moment
     if not lastmod.has_time:  # a date without a time: by day
+        if modified.tzinfo is None:
+            return moment.date() < modified.date()
         return moment.date() < modified.astimezone(moment.tzinfo).date()
-    return moment + _SAME_MOMENT < modified
+    if not lastmod.has_zone:
+        moment = latest_moment(moment.replace(tzinfo=None))
+    return moment + _SAME_MOMENT < earliest_moment(modified)
+
+
+def _page_time_text(modified: datetime) -> str:
+    if modified.tzinfo is not None:
+        return utc_text(modified)
+    return f"{modified:%Y-%m-%dT%H:%M:%S} (no zone)"
 
 
 def _unconfirmed(
