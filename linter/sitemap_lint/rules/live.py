@@ -558,10 +558,13 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
 @check(AUDITED, emits=(CRAWL_BUDGET,), proof=NO_PROOF)
 def check_crawl_budget(audited: Audited, file: str, report: Reporter) -> None:
     """LV016 once a host the crawl budget cut short, at the file's first listing of its
-    first URL not requested (the audit hands each cut to one file: ``Audited.cuts``)."""
+    first URL not requested (the audit hands each cut to one file: ``Audited.cuts``),
+    however written (its answer names the URL requested)."""
     cuts = {cut.url: cut for cut in audited.cuts}
+    answers = audited.answers or {}
     for target in audited.targets:
-        cut = cuts.pop(target.url, None)
+        answer = answers.get(target.url)
+        cut = cuts.pop(target.url if answer is None else answer.url, None)
         if cut is not None:
             report.add(budget_finding(cut, target).with_xpath(audited.xpath(target)))
         if not cuts:
