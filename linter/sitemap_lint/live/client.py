@@ -103,6 +103,7 @@ UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
+DRAIN_PATIENCE = 1.0  # seconds that rest is waited for
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
 # (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).
 BOMB_RATIO = 100
@@ -832,11 +833,17 @@ def _header_value(value: bytes) -> str:
 
 async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
     """Read what is left of a short body, so that its connection serves the next
-    request (a body left unread closes it); a long or unsized one is left unread."""
+    request (a body left unread closes it); a long or unsized one is left unread. The
+    answer is what was read before: a rest that breaks off or is slow to come only
+    leaves the connection closed."""
     length = response.content_length
     if length is None or length > DRAIN_AT_MOST or response.content.at_eof():
         return
-    while await response.content.read(DRAIN_AT_MOST):
+    try:
+        async with asyncio.timeout(DRAIN_PATIENCE):
+            while await response.content.read(DRAIN_AT_MOST):
+                pass
+    except (aiohttp.ClientError, TimeoutError):
         pass
 
 
