@@ -144,6 +144,22 @@ def test_a_body_that_breaks_off_after_the_head_is_judged_by_its_head(
     assert time.monotonic() - started < 3.0
 
 
+@pytest.mark.parametrize("length", [None, 5_000])
+def test_a_connection_closed_before_the_end_of_the_head_is_a_connection_error(
+    server: LiveServer, length: int | None
+) -> None:
+    """Retried as a failed connection is, and told so: not "not valid HTTP"."""
+    headers = [] if length is None else [("Content-Length", str(length))]
+    server.route("/lost", parts=["<html><head><title>"], headers=headers, cut_off=True)
+    answer = fetch(server, "/lost", retries=2)
+    assert (answer.status, answer.error, answer.attempts) == (None, CONNECT, 3)
+    assert answer.detail is not None
+    assert answer.detail.startswith("closed before the end of the body")
+    if length is not None:
+        assert answer.detail.endswith(f": 19 of {length} bytes received")
+    assert [entry.path for entry in server.log()] == ["/lost"] * 3
+
+
 def test_a_body_that_drips_forever_times_out(server: LiveServer) -> None:
     started = time.monotonic()
     answer = fetch(server, "/drip?seconds=0.2", timeout=1.0, retries=0)

@@ -1003,7 +1003,17 @@ def _hop_error(error: BaseException) -> HopError:
         return HopError(CONNECT, detail, retryable=True, sent=False)
     if isinstance(error, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
         return HopError(CONNECT, detail, retryable=True)
+    if isinstance(error, aiohttp.ClientPayloadError) and text.startswith(_LOST_MID_BODY):
+        received = _RECEIVED.search(message)
+        counted = f": {received[1]} of {received[2]} bytes received" if received else ""
+        return HopError(CONNECT, f"closed before the end of the body{counted}", retryable=True)
     return HopError(PROTOCOL, detail)
+
+
+# aiohttp's words for a body whose connection was lost before its end (a body that
+# breaks otherwise, as a bad chunk or content coding, is not valid HTTP).
+_LOST_MID_BODY = "Response payload is not completed"
+_RECEIVED = re.compile(r"received (\d+) of (\d+) bytes")
 
 
 def _refusal(error: RefusedAddress) -> str:

@@ -104,7 +104,8 @@ UNREACHABLE = rule(
     summary="A listed URL gets no usable answer: DNS, connection, TLS, timeout, broken HTTP",
     what="""
         Reports a listed URL that got no usable answer after the bounded retries: the
-        host name does not resolve, the connection is refused or reset, the TLS
+        host name does not resolve, the connection is refused, reset or closed
+        before the end of what the audit reads (a page's head), the TLS
         handshake or certificate fails, the server is too slow (`--live-timeout`),
         the answer is not valid HTTP, a redirect leaves http and https, the page's
         head decodes to more than the audit reads (a compression bomb), or a redirect
