@@ -295,6 +295,10 @@ async def _in_parts(request: Any, spec: dict[str, Any]) -> Any:
             await asyncio.sleep(float(spec.get("pause", 0)))
         await response.write(_encoded(spec, part))
         await response.drain()
+    if spec.get("cut_off") and request.transport is not None:
+        await asyncio.sleep(float(spec.get("pause", 0)))
+        request.transport.close()  # the connection closed before the end of the body
+        return response
     await response.write_eof()
     return response
 
@@ -471,12 +475,14 @@ class LiveServer:
         host: str | None = None,
         gzip: bool = False,
         charset: str = "utf-8",
+        cut_off: bool = False,
     ) -> None:
         """Serve ``path`` (with its query, or any query) as given until ``reset``: the
         ``body``, or its ``parts`` written ``pause`` seconds apart; with ``host``, only
         to requests of that Host (``host:port``); with ``gzip``, with ``Content-Encoding:
         gzip``, the body one gzip member, each part its own; the body encoded in
-        ``charset``."""
+        ``charset``; with ``cut_off``, the connection closed ``pause`` seconds after the
+        last part."""
         spec = {
             "path": path,
             "status": status,
@@ -489,6 +495,7 @@ class LiveServer:
             "host": host,
             "gzip": gzip,
             "charset": charset,
+            "cut_off": cut_off,
         }
         self._control("route", json.dumps(spec).encode())
 

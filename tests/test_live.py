@@ -145,6 +145,40 @@ def test_a_host_written_with_its_default_port_has_one_robots_txt(
     assert [entry.path for entry in live_server.log()].count("/robots.txt") == 1
 
 
+def test_spellings_of_one_url_are_requested_once_in_normal_form(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """DU001's spellings of one URL (the host's case, a default port, an escape of an
+    unreserved character, dot segments, a fragment) make one request, of the URL's
+    normal form; each entry gets the answer's findings, naming the URL as written."""
+    live_server.reset()
+    live_server.route("/a~b", status=404, body="gone")
+    spellings = [
+        f"{SITE}/a~b",
+        "http://Example.com:80/a%7Eb",
+        "HTTP://example.com/x/../a%7eb",
+        f"{SITE}/a~b#part",
+    ]
+    entries = "".join(f"  <url><loc>{url}</loc></url>\n" for url in reversed(spellings))
+    text = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n{entries}</urlset>\n'
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    report = _json_report(sitemap, **options)
+    findings = report["files"][0]["findings"]
+    assert [(f["code"], f["line"]) for f in findings if f["code"] == "LV001"] == [
+        ("LV001", line) for line in range(3, 7)
+    ]
+    for finding, url in zip(
+        [f for f in findings if f["code"] == "LV001"], reversed(spellings), strict=True
+    ):
+        assert finding["message"].startswith(f"page {url} is not found (404)")
+    assert _requested(live_server) == ["/a~b"]
+    live = report["summary"]["live"]
+    assert (live["listed"], live["requested"], live["requests"]) == (1, 1, 1)
+
+
 def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

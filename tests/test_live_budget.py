@@ -177,6 +177,24 @@ def test_the_cut_is_one_finding_at_the_first_listing_of_the_first_url_not_reques
 
 
 @pytest.mark.slow
+def test_the_cut_stands_at_its_first_url_not_requested_however_written(
+    delayed: LiveServer, tmp_path: Path
+) -> None:
+    text = _urlset("/status/200?0", "/status/200?1", "/status/200?2")
+    first = _write(
+        tmp_path,
+        "a.xml",
+        text.replace(f"{SITE}/status/200?2", "http://EXAMPLE.com:80/status/200?2"),
+    )
+    second = _write(tmp_path, "b.xml", _urlset("/status/200?2", "/status/200?3"))
+    result = sitemap_lint.lint_paths([first, second], **_live(delayed, live_crawl_budget=0.25))
+    assert _requested(delayed) == ["/status/200?0", "/status/200?1"]
+    live = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.path, f.code, f.line, f.column) for f in live] == [(str(first), "LV016", 5, 8)]
+    assert f"not {SITE}/status/200?2 and the 1 after it" in live[0].message
+
+
+@pytest.mark.slow
 def test_two_runs_request_the_same_urls_and_report_the_same(
     delayed: LiveServer, tmp_path: Path
 ) -> None:

@@ -457,9 +457,32 @@ def test_a_cache_of_layout_3_is_emptied(tmp_path: Path) -> None:
         assert cache.get("https://example.com/a") is None
 
 
-# The table of layout 4 as its first writer declared it: the columns the cache declares
+def test_a_page_time_without_a_zone_comes_back_without_one(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    signals = PageSignals(modified=datetime(2025, 6, 1, 10), modified_source="JSON-LD dateModified")
+    answer = replace(full_answer(), signals=signals)
+    with Cache(tmp_path / "live.sqlite3") as cache:
+        cache.put_many([answer])
+        stored = cache.get(answer.url)
+    assert stored is not None and stored.signals is not None
+    assert stored.signals.modified == datetime(2025, 6, 1, 10)
+    assert stored.signals.modified.tzinfo is None
+
+
+def test_a_cache_of_layout_4_is_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "live.sqlite3"
+    with Cache(path) as cache:
+        cache.put_many([full_answer()])
+    with sqlite3.connect(path) as connection:  # its pages' times without a zone read as UTC
+        connection.execute("PRAGMA user_version=4")
+    with Cache(path) as cache:
+        assert cache.get("https://example.com/a") is None
+
+
+# The table of layouts 4 and 5 as its first writer declared it: the columns the cache declares
 # once (``cache._COLUMNS``) must build it to the byte, so a file it wrote keeps working.
-LAYOUT_4 = """CREATE TABLE answers (
+LAYOUT_5 = """CREATE TABLE answers (
     url TEXT PRIMARY KEY,
     stored_at REAL NOT NULL,
     stamp INTEGER NOT NULL,
@@ -485,7 +508,7 @@ LAYOUT_4 = """CREATE TABLE answers (
 ) WITHOUT ROWID"""
 
 
-def test_a_new_file_holds_the_table_of_layout_4(tmp_path: Path) -> None:
+def test_a_new_file_holds_the_table_of_layout_5(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
     with Cache(path):
         pass
@@ -493,15 +516,15 @@ def test_a_new_file_holds_the_table_of_layout_4(tmp_path: Path) -> None:
         (sql,) = connection.execute(
             "SELECT sql FROM sqlite_master WHERE name = 'answers'"
         ).fetchone()
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
-    assert sql == LAYOUT_4
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert sql == LAYOUT_5
 
 
-def test_a_file_of_layout_4_written_row_by_row_is_read(tmp_path: Path) -> None:
+def test_a_file_of_layout_5_written_row_by_row_is_read(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
-    with sqlite3.connect(path) as connection:  # as the cache of layout 4 marked and filled it
-        connection.execute(LAYOUT_4)
-        connection.execute("PRAGMA user_version=4")
+    with sqlite3.connect(path) as connection:  # as the cache of layout 5 marked and filled it
+        connection.execute(LAYOUT_5)
+        connection.execute("PRAGMA user_version=5")
         connection.execute("PRAGMA application_id=1397574723")
         connection.execute(
             "INSERT INTO answers VALUES ('https://example.com/a', 1.0, 7, 200,"

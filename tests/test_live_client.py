@@ -126,6 +126,40 @@ def test_a_head_is_read_to_its_end_however_it_is_cut(server: LiveServer, pause: 
     assert answer.signals is not None and answer.signals.noindex == "meta robots"
 
 
+@pytest.mark.parametrize("cut_off", [True, False])
+@pytest.mark.parametrize("length", [2_000, 1_000_000])
+def test_a_body_that_breaks_off_after_the_head_is_judged_by_its_head(
+    server: LiveServer, cut_off: bool, length: int
+) -> None:
+    """The connection closed, or the rest never sent, after the end of the head: the
+    head is the answer, whatever length the body announced (a short one's rest is read
+    to keep the connection, and given up)."""
+    head = '<html><head><meta name="robots" content="noindex"></head><body>'
+    headers = [("Content-Length", str(length))]
+    server.route("/broken", parts=[head], headers=headers, pause=0.1, cut_off=cut_off)
+    started = time.monotonic()
+    answer = fetch(server, "/broken", timeout=3.0)
+    assert (answer.status, answer.error) == (200, None)
+    assert answer.signals is not None and answer.signals.noindex == "meta robots"
+    assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("length", [None, 5_000])
+def test_a_connection_closed_before_the_end_of_the_head_is_a_connection_error(
+    server: LiveServer, length: int | None
+) -> None:
+    """Retried as a failed connection is, and told so: not "not valid HTTP"."""
+    headers = [] if length is None else [("Content-Length", str(length))]
+    server.route("/lost", parts=["<html><head><title>"], headers=headers, cut_off=True)
+    answer = fetch(server, "/lost", retries=2)
+    assert (answer.status, answer.error, answer.attempts) == (None, CONNECT, 3)
+    assert answer.detail is not None
+    assert answer.detail.startswith("closed before the end of the body")
+    if length is not None:
+        assert answer.detail.endswith(f": 19 of {length} bytes received")
+    assert [entry.path for entry in server.log()] == ["/lost"] * 3
+
+
 def test_a_body_that_drips_forever_times_out(server: LiveServer) -> None:
     started = time.monotonic()
     answer = fetch(server, "/drip?seconds=0.2", timeout=1.0, retries=0)

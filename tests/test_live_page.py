@@ -241,13 +241,13 @@ def test_parse_http_date(text: str, moment: datetime | None) -> None:
 @pytest.mark.parametrize(
     ("text", "moment"),
     [
-        ("2024-05-01", datetime(2024, 5, 1, tzinfo=UTC)),
-        ("2024-05", datetime(2024, 5, 1, tzinfo=UTC)),
-        ("2024", datetime(2024, 1, 1, tzinfo=UTC)),
+        ("2024-05-01", datetime(2024, 5, 1)),  # no zone: naive
+        ("2024-05", datetime(2024, 5, 1)),
+        ("2024", datetime(2024, 1, 1)),
         ("2024-05-01T10:20:30Z", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),
-        ("2024-05-01T10:20:30", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),  # naive: UTC
-        ("2024-05-01T10:20", datetime(2024, 5, 1, 10, 20, tzinfo=UTC)),
-        ("2024-05-01 10:20:30", datetime(2024, 5, 1, 10, 20, 30, tzinfo=UTC)),
+        ("2024-05-01T10:20:30", datetime(2024, 5, 1, 10, 20, 30)),
+        ("2024-05-01T10:20", datetime(2024, 5, 1, 10, 20)),
+        ("2024-05-01 10:20:30", datetime(2024, 5, 1, 10, 20, 30)),
         ("2024-05-01T10:20:30.123456789Z", datetime(2024, 5, 1, 10, 20, 30, 123456, tzinfo=UTC)),
         (
             "2024-05-01T10:20:30+02:00",
@@ -265,7 +265,9 @@ def test_parse_http_date(text: str, moment: datetime | None) -> None:
     ],
 )
 def test_parse_page_date(text: str, moment: datetime | None) -> None:
-    assert parse_page_date(text) == moment
+    parsed = parse_page_date(text)
+    assert parsed == moment
+    assert (parsed is None or parsed.tzinfo) == (moment is None or moment.tzinfo)
 
 
 def test_modified_is_the_newest_with_its_source() -> None:
@@ -281,15 +283,87 @@ def test_modified_is_the_newest_with_its_source() -> None:
     assert signals.modified_source == "Last-Modified"
 
 
+def test_a_time_without_a_zone_is_newest_only_if_so_in_every_zone() -> None:
+    """A page time without a zone is compared by the earliest moment it can be (its
+    wall time at +14:00): it is newer than an aware one only when so in every zone."""
+    page = head(
+        '<script type="application/ld+json">{"dateModified": "2024-05-02T12:00:00"}</script>',
+        '<meta property="article:modified_time" content="2024-05-01T23:00:00Z">',
+    )
+    signals = read_signals(URL, [], page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 5, 1, 23, tzinfo=UTC),
+        "article:modified_time",
+    )
+    headers = [("Last-Modified", "Wed, 01 May 2024 21:00:00 GMT")]
+    signals = read_signals(URL, headers, page.replace("23:00:00Z", "2024-05-01T20:00:00"))
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2024, 5, 2, 12),
+        "JSON-LD dateModified",
+    )
+
+
+@pytest.mark.parametrize(
+    ("lastmod", "stated", "behind"),
+    [
+        # the page's time without a zone: behind only if so from -12:00 to +14:00
+        ("2025-06-01T08:00:00+00:00", "2025-06-01T10:00:00", False),
+        ("2025-06-01T12:00:00+05:00", "2025-06-01T10:00:00", False),
+        ("2025-05-31T19:58:00Z", "2025-06-01T10:00:00", True),  # before 20:00Z, 10:00+14:00
+        ("2025-05-31T20:00:00Z", "2025-06-01T10:00:00", False),
+        ("2025-05-31T23:00:00+02:00", "2025-06-01", False),  # June 1 began 10:00Z May 31
+        ("2025-05-31T09:00:00Z", "2025-06-01", True),
+        # a lastmod of a date alone and a page date without a zone: by the dates written
+        ("2025-05-31", "2025-06-01T01:00:00", True),
+        ("2025-06-01", "2025-06-01T23:00:00", False),
+        ("2025-05-31", "2025-06-01", True),
+        # a lastmod time without a zone: behind only if so from -12:00 to +14:00 too
+        ("2025-06-01T08:00:00", "2025-06-01T10:00:00Z", False),
+        ("2025-05-31T21:58:00", "2025-06-01T10:00:00Z", True),  # before 10:00Z at -12:00
+        # times with a zone: as before
+        ("2025-06-01T08:00:00+00:00", "2025-06-01T10:00:00Z", True),
+        ("2025-06-01T12:00:00+05:00", "2025-06-01T10:00:00+02:00", True),
+        ("2025-06-01T12:00:00+05:00", "2025-06-01T10:00:00+03:00", False),
+    ],
+)
+def test_lastmod_behind_a_page_time_holds_in_every_zone(
+    lastmod: str, stated: str, behind: bool
+) -> None:
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    page = "https://example.com/a"
+    meta = f'<meta property="article:modified_time" content="{stated}">'
+    answer = Answer(page, status=200, final_url=page, signals=read_signals(page, [], head(meta)))
+    target = Target(page, "page", 3, 5, lastmod=lastmod)
+    codes = [finding.code for finding in judge(target, answer, datetime.now(UTC))]
+    assert codes == (["LV010"] if behind else [])
+
+
+def test_lv010_writes_a_page_time_without_a_zone_as_written() -> None:
+    from sitemap_lint.live.model import Answer, Target
+    from sitemap_lint.rules.live import judge
+
+    page = "https://example.com/a"
+    script = '<script type="application/ld+json">{"dateModified": "2025-06-03T10:00:00"}</script>'
+    answer = Answer(page, status=200, final_url=page, signals=read_signals(page, [], head(script)))
+    target = Target(page, "page", 3, 5, lastmod="2025-06-01")
+    (finding,) = judge(target, answer, datetime.now(UTC))
+    assert "older than JSON-LD dateModified 2025-06-03T10:00:00 (no zone);" in finding.message
+
+
 @pytest.mark.parametrize(
     ("script", "moment"),
     [
-        ('{"@type": "Article", "dateModified": "2024-05-02T08:00:00Z"}', datetime(2024, 5, 2, 8)),
+        (
+            '{"@type": "Article", "dateModified": "2024-05-02T08:00:00Z"}',
+            datetime(2024, 5, 2, 8, tzinfo=UTC),
+        ),
         ('[{"dateModified": "2024-05-01"}, {"dateModified": "2024-05-04"}]', datetime(2024, 5, 4)),
         (
             '{"@context": "https://schema.org", "@graph": [{"@type": "WebSite"},'
             ' {"@type": "WebPage", "dateModified": "2024-05-05T00:00:00+00:00"}]}',
-            datetime(2024, 5, 5),
+            datetime(2024, 5, 5, tzinfo=UTC),
         ),
         ('{"dateModified": {"@value": "2024-05-06", "@type": "Date"}}', datetime(2024, 5, 6)),
         ('\n<!--\n{"dateModified": "2024-05-07"}\n-->\n', datetime(2024, 5, 7)),
@@ -304,7 +378,7 @@ def test_modified_is_the_newest_with_its_source() -> None:
 def test_json_ld_date_modified(script: str, moment: datetime | None) -> None:
     page = head(f'<script type="application/ld+json">{script}</script>')
     signals = read_signals(URL, [], page)
-    assert signals.modified == (None if moment is None else moment.replace(tzinfo=UTC))
+    assert signals.modified == moment
     assert signals.modified_source == (None if moment is None else "JSON-LD dateModified")
 
 
@@ -312,7 +386,7 @@ def test_json_ld_type_with_parameters_and_case() -> None:
     page = head(
         '<script type="Application/LD+JSON; charset=utf-8">{"dateModified":"2024-01-02"}</script>'
     )
-    assert read_signals(URL, [], page).modified == datetime(2024, 1, 2, tzinfo=UTC)
+    assert read_signals(URL, [], page).modified == datetime(2024, 1, 2)
 
 
 def test_a_script_of_another_type_is_not_read() -> None:

@@ -109,31 +109,63 @@ def cache_errors() -> Iterator[None]:
         raise UsageError(f"--live-cache: {error}") from None
 
 
-def chosen_urls(results: Iterable[FileResult], settings: LiveSettings) -> list[Target]:
-    """The distinct URLs to request, sampled and limited, in the files' order: each as
-    the first target listing it, or as the first listing it as a page when one does
-    (a page's answer serves every kind; a HEAD's has none of a page's facts). A URL
-    the static URL rules find no request can be made for is not requested, and gets
-    no finding here (one defect, one finding): neither http nor https (UR002, VD005,
-    which allows a video file on ftp:), not absolute (UR001), or an invalid host or
-    port (UR010)."""
-    from sitemap_lint.live.targets import sample
+def request_urls(results: Iterable[FileResult]) -> dict[str, str]:
+    """The URL requested for each URL the files list, by the URL as listed: its normal
+    form (``page.normal_for_compare``, as DU001 and LV009 compare URLs: the host's case,
+    a default port, how a character is percent-encoded, dot segments and a fragment
+    make no other request). A URL the static URL rules find no request can be made for
+    is left out, and gets no finding here (one defect, one finding): neither http nor
+    https (UR002, VD005, which allows a video file on ftp:), not absolute (UR001), or
+    an invalid host or port (UR010)."""
+    from sitemap_lint.live.page import normal_for_compare
 
-    first: dict[str, Target] = {}
+    requested: dict[str, str] = {}
     unrequestable: set[str] = set()
     for result in results:
         for target in result.targets or ():
             url = target.url
+            if url in requested or url in unrequestable:
+                continue
+            if requestable(url):
+                requested[url] = normal_for_compare(url)
+            else:
+                unrequestable.add(url)
+    return requested
+
+
+def chosen_urls(
+    results: Iterable[FileResult], settings: LiveSettings, spellings: Mapping[str, str]
+) -> list[Target]:
+    """The distinct URLs to request (``spellings``: ``request_urls``), sampled and
+    limited, in the files' order: each as the first target listing it, or as the first
+    listing it as a page when one does (a page's answer serves every kind; a HEAD's has
+    none of a page's facts), its ``url`` the URL requested."""
+    from sitemap_lint.live.targets import sample
+
+    first: dict[str, Target] = {}
+    for result in results:
+        for target in result.targets or ():
+            url = spellings.get(target.url)
+            if url is None:
+                continue
             known = first.get(url)
-            if known is None:
-                if url in unrequestable or not requestable(url):
-                    unrequestable.add(url)
-                    continue
-                first[url] = target
-            elif target.kind in GET_KINDS and known.kind not in GET_KINDS:
-                first[url] = target
+            if known is None or (target.kind in GET_KINDS and known.kind not in GET_KINDS):
+                first[url] = target if target.url == url else _requested_as(target, url)
     return sample(
         list(first.values()), settings.count, settings.percent, settings.seed, settings.max
+    )
+
+
+def _requested_as(target: Target, url: str) -> Target:
+    return Target(
+        url,
+        target.kind,
+        target.line,
+        target.column,
+        target.lastmod,
+        target.alternates,
+        target.written,
+        target.element,
     )
 
 
@@ -161,8 +193,9 @@ def audit(
 
     started = time.monotonic()
     stats = LiveStats()
-    stats.listed = len({t.url for r in results for t in r.targets or ()})
-    chosen = chosen_urls(results, settings)
+    spellings = request_urls(results)
+    stats.listed = len({spellings.get(t.url, t.url) for r in results for t in r.targets or ()})
+    chosen = chosen_urls(results, settings, spellings)
     stats.requested = len(chosen)
     cache = open_cache(settings.cache)
     try:
@@ -183,9 +216,14 @@ def audit(
         if cache is not None:
             cache.close()
     enabled = selection.enabled() if selection is not None else None
-    cuts = listed_first(results, budget_cuts(chosen, answers, settings.crawl_budget))
+    cuts = listed_first(results, budget_cuts(chosen, answers, settings.crawl_budget), spellings)
+    as_listed = {
+        listed: answers[requested]
+        for listed, requested in spellings.items()
+        if requested in answers
+    }
     for index, result in enumerate(results):
-        add_findings(result, answers, now, enabled, cuts.get(index, ()))
+        add_findings(result, as_listed, now, enabled, cuts.get(index, ()))
         finish(result, selection)
     stats.requested -= sum(answer.over_budget for answer in answers.values())
     _count(stats, (answers[t.url] for t in chosen if t.url in answers))  # the files' order
@@ -244,17 +282,18 @@ def budget_cuts(
 
 
 def listed_first(
-    results: Sequence[FileResult], cuts: list[BudgetCut]
+    results: Sequence[FileResult], cuts: list[BudgetCut], spellings: Mapping[str, str]
 ) -> dict[int, list[BudgetCut]]:
     """The cuts by the index of the file that lists their first URL not requested first
-    (in the files' order), so that each is reported once a run."""
+    (in the files' order, however written: ``spellings`` gives the URL requested for
+    each as listed), so that each is reported once a run."""
     unplaced = {cut.url: cut for cut in cuts}
     placed: dict[int, list[BudgetCut]] = {}
     for index, result in enumerate(results):
         if not unplaced:
             break
         for target in result.targets or ():
-            cut = unplaced.pop(target.url, None)
+            cut = unplaced.pop(spellings.get(target.url, target.url), None)
             if cut is not None:
                 placed.setdefault(index, []).append(cut)
     return placed

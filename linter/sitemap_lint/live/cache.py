@@ -44,7 +44,8 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # Rows written by another layout are dropped (it is a cache): bump with the layout.
 # 4: rows keyed by the client's cache_key (layout 3 keyed them by URL whatever the
 # connect-to mapping, so a staging server's answer could stand for production's).
-_VERSION = 4
+# 5: a page's time written without a zone kept without one (layout 4 stored it as UTC).
+_VERSION = 5
 # The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
 # it and with tables is another program's, unless a layout written before the mark.
 _APPLICATION_ID = 0x534D4C43

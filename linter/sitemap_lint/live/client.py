@@ -103,6 +103,7 @@ UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
+DRAIN_PATIENCE = 1.0  # seconds that rest is waited for
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
 # (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).
 BOMB_RATIO = 100
@@ -832,11 +833,17 @@ def _header_value(value: bytes) -> str:
 
 async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
     """Read what is left of a short body, so that its connection serves the next
-    request (a body left unread closes it); a long or unsized one is left unread."""
+    request (a body left unread closes it); a long or unsized one is left unread. The
+    answer is what was read before: a rest that breaks off or is slow to come only
+    leaves the connection closed."""
     length = response.content_length
     if length is None or length > DRAIN_AT_MOST or response.content.at_eof():
         return
-    while await response.content.read(DRAIN_AT_MOST):
+    try:
+        async with asyncio.timeout(DRAIN_PATIENCE):
+            while await response.content.read(DRAIN_AT_MOST):
+                pass
+    except (aiohttp.ClientError, TimeoutError):
         pass
 
 
@@ -996,7 +1003,17 @@ def _hop_error(error: BaseException) -> HopError:
         return HopError(CONNECT, detail, retryable=True, sent=False)
     if isinstance(error, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
         return HopError(CONNECT, detail, retryable=True)
+    if isinstance(error, aiohttp.ClientPayloadError) and text.startswith(_LOST_MID_BODY):
+        received = _RECEIVED.search(message)
+        counted = f": {received[1]} of {received[2]} bytes received" if received else ""
+        return HopError(CONNECT, f"closed before the end of the body{counted}", retryable=True)
     return HopError(PROTOCOL, detail)
+
+
+# aiohttp's words for a body whose connection was lost before its end (a body that
+# breaks otherwise, as a bad chunk or content coding, is not valid HTTP).
+_LOST_MID_BODY = "Response payload is not completed"
+_RECEIVED = re.compile(r"received (\d+) of (\d+) bytes")
 
 
 def _refusal(error: RefusedAddress) -> str:

@@ -29,7 +29,15 @@ from sitemap_lint.domain.moments import calendar_moment
 from sitemap_lint.domain.urls import utf8_escapes
 from sitemap_lint.live.model import PageSignals
 
-__all__ = ["head_end", "normal_for_compare", "parse_http_date", "parse_page_date", "read_signals"]
+__all__ = [
+    "earliest_moment",
+    "head_end",
+    "latest_moment",
+    "normal_for_compare",
+    "parse_http_date",
+    "parse_page_date",
+    "read_signals",
+]
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
@@ -139,7 +147,7 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
         _read_head(url, head, signals, moments)
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
-        newest = max(moments, key=lambda pair: pair[0])
+        newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
         signals.modified, signals.modified_source = newest
     return signals
 
@@ -271,7 +279,7 @@ def _read_head(
     if alternates:
         signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
     if json_moments:
-        moments.append((max(json_moments), JSON_LD))
+        moments.append((max(json_moments, key=earliest_moment), JSON_LD))
     if article is not None:
         moments.append((article, ARTICLE))
 
@@ -361,7 +369,9 @@ def _read_meta(
             signals.noindex = META_ROBOTS if name == "robots" else META_GOOGLEBOT
     elif attributes.get("property", "").strip().lower() == "article:modified_time":
         moment = parse_page_date(content)
-        if moment is not None and (article is None or moment > article):
+        if moment is not None and (
+            article is None or earliest_moment(moment) > earliest_moment(article)
+        ):
             return moment
     return article
 
@@ -452,7 +462,8 @@ def _loose_http_date(text: str) -> datetime | None:
 def parse_page_date(text: str) -> datetime | None:
     """A date as pages write it (W3C Datetime / ISO 8601: a year, a month, a day, a time
     with or without seconds and fraction, a zone ``Z`` or ``+hh:mm``) as an aware
-    datetime; a moment with no zone is read as UTC. None when it is not such a date."""
+    datetime, or a naive one when it names no zone (a date alone names none): such a
+    moment may be in any zone (see ``earliest_moment``). None when it is not such a date."""
     match = _W3C.fullmatch(text.strip())
     if match is None:
         return None
@@ -466,9 +477,27 @@ def parse_page_date(text: str) -> datetime | None:
     return calendar_moment(parts[:6], offset, microsecond)
 
 
+# The zones in use on Earth run from -12:00 to +14:00.
+_EASTMOST = timezone(timedelta(hours=14))
+_WESTMOST = timezone(-timedelta(hours=12))
+
+
+def earliest_moment(moment: datetime) -> datetime:
+    """``moment`` if it is aware; for a naive one (a time written without a zone), the
+    earliest moment it can be: its wall time in the eastmost zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_EASTMOST)
+
+
+def latest_moment(moment: datetime) -> datetime:
+    """``moment`` if it is aware; for a naive one, its wall time in the westmost zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_WESTMOST)
+
+
 @cache
-def _zone(zone: str | None) -> timezone:
-    if zone is None or zone in ("Z", "z"):
+def _zone(zone: str | None) -> timezone | None:
+    if zone is None:
+        return None
+    if zone in ("Z", "z"):
         return UTC
     digits = zone[1:].replace(":", "")
     hours, minutes = int(digits[:2]), int(digits[2:] or "0")

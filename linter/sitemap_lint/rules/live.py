@@ -104,7 +104,8 @@ UNREACHABLE = rule(
     summary="A listed URL gets no usable answer: DNS, connection, TLS, timeout, broken HTTP",
     what="""
         Reports a listed URL that got no usable answer after the bounded retries: the
-        host name does not resolve, the connection is refused or reset, the TLS
+        host name does not resolve, the connection is refused, reset or closed
+        before the end of what the audit reads (a page's head), the TLS
         handshake or certificate fails, the server is too slow (`--live-timeout`),
         the answer is not valid HTTP, a redirect leaves http and https, the page's
         head decodes to more than the audit reads (a compression bomb), or a redirect
@@ -268,6 +269,13 @@ LASTMOD_BEHIND = rule(
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD or its
         `article:modified_time`. A date without a time is compared by day.
+
+        A time written without a zone (a `dateModified` of `2025-06-01T10:00:00`, a
+        date alone) may be in any zone from -12:00 to +14:00: the lastmod is reported
+        only when it is older whichever zone that is (a page time of
+        `2025-06-01T10:00:00` counts from `2025-05-31T20:00:00Z` on; a lastmod time
+        without a zone counts as late as it can be). A lastmod of a date alone and a
+        page time without a zone compare their dates as written.
     """,
     why="""
         Google uses lastmod only where it is consistently and verifiably accurate; a
@@ -551,10 +559,13 @@ def check_robots_reachable(audited: Audited, file: str, report: Reporter) -> Non
 @check(AUDITED, emits=(CRAWL_BUDGET,), proof=NO_PROOF)
 def check_crawl_budget(audited: Audited, file: str, report: Reporter) -> None:
     """LV016 once a host the crawl budget cut short, at the file's first listing of its
-    first URL not requested (the audit hands each cut to one file: ``Audited.cuts``)."""
+    first URL not requested (the audit hands each cut to one file: ``Audited.cuts``),
+    however written (its answer names the URL requested)."""
     cuts = {cut.url: cut for cut in audited.cuts}
+    answers = audited.answers or {}
     for target in audited.targets:
-        cut = cuts.pop(target.url, None)
+        answer = answers.get(target.url)
+        cut = cuts.pop(target.url if answer is None else answer.url, None)
         if cut is not None:
             report.add(budget_finding(cut, target).with_xpath(audited.xpath(target)))
         if not cuts:
@@ -804,7 +815,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
         yield LASTMOD_BEHIND.at(
             *at,
             f"page {url}: lastmod {target.lastmod} is older than {source}"
-            f" {utc_text(modified)}; write the page's own modification date",
+            f" {_page_time_text(modified)}; write the page's own modification date",
             key=url,
         )
     missing = _unconfirmed(target.alternates, signals.alternates)
@@ -831,10 +842,24 @@ def _lastmod(target: Target) -> Parsed | None:
 
 
 def _behind(lastmod: Parsed, modified: datetime) -> bool:
+    """Whether ``lastmod`` is older than the page's ``modified`` whatever zone a time
+    written without one is in (a naive ``modified``; a lastmod without ``has_zone``)."""
+    from sitemap_lint.live.page import earliest_moment, latest_moment
+
     moment = lastmod.moment
     if not lastmod.has_time:  # a date without a time: by day
+        if modified.tzinfo is None:
+            return moment.date() < modified.date()
         return moment.date() < modified.astimezone(moment.tzinfo).date()
-    return moment + _SAME_MOMENT < modified
+    if not lastmod.has_zone:
+        moment = latest_moment(moment.replace(tzinfo=None))
+    return moment + _SAME_MOMENT < earliest_moment(modified)
+
+
+def _page_time_text(modified: datetime) -> str:
+    if modified.tzinfo is not None:
+        return utc_text(modified)
+    return f"{modified:%Y-%m-%dT%H:%M:%S} (no zone)"
 
 
 def _unconfirmed(
