@@ -1253,6 +1253,7 @@ MUTATIONS = (
     "delete",
     "insert junk",
     "cr",
+    "undeclare",
 )
 
 
@@ -1282,6 +1283,12 @@ def mutate(data: bytes, rng: random.Random, kind: str) -> bytes:
         return (
             data[:at] + rng.choice([b"<", b">", b"x", b"]]>", b"<!--", b"\x00", b"\t"]) + data[at:]
         )
+    if kind == "undeclare":
+        declarations = list(re.finditer(rb'\s+xmlns:[\w.-]+="[^"]*"', data))
+        if not declarations:
+            return data
+        found = rng.choice(declarations)
+        return data[: found.start()] + data[found.end() :]
     return data[:at] + b"\r" + data[at:]
 
 
