@@ -240,6 +240,45 @@ def test_in_the_future(value: str, codes: list[str]) -> None:
     assert future_codes(value) == codes
 
 
+@pytest.mark.parametrize(
+    ("value", "codes"),
+    [
+        ("2025-06", ["DT003"]),  # begun at NOW: not in the future
+        ("2025", ["DT003"]),
+        ("2025-07", ["DT003", "DT005"]),
+        ("2026", ["DT003", "DT005"]),
+        ("1970", ["DT003"]),  # the whole year, not the epoch
+        ("1970-01", ["DT003"]),
+        ("1969-12", ["DT003", "DT006"]),
+        ("1970-01-01", ["DT006"]),
+    ],
+)
+def test_a_month_or_year_is_read_from_its_first_day(value: str, codes: list[str]) -> None:
+    assert future_codes(value) == codes
+
+
+@pytest.mark.parametrize(
+    ("value", "last_day", "end"),
+    [
+        ("2024-02", datetime(2024, 2, 29), datetime(2024, 3, 1)),
+        ("2023-02", datetime(2023, 2, 28), datetime(2023, 3, 1)),
+        ("2025", datetime(2025, 12, 31), datetime(2026, 1, 1)),
+        ("2025-12", datetime(2025, 12, 31), datetime(2026, 1, 1)),
+        ("2025-06-15", datetime(2025, 6, 15), datetime(2025, 6, 16)),
+        ("9999", datetime(9999, 12, 31), datetime.max),
+        (
+            "2025-06-15T10:00:00+02:00",
+            datetime(2025, 6, 15, 8, tzinfo=UTC),
+            datetime(2025, 6, 15, 8, tzinfo=UTC),
+        ),
+    ],
+)
+def test_the_period_a_date_names(value: str, last_day: datetime, end: datetime) -> None:
+    parsed = dates.parse_date(value)
+    assert parsed is not None
+    assert (parsed.last_day(), parsed.end()) == (last_day, end)
+
+
 def test_surrounding_whitespace_is_allowed() -> None:
     assert future_codes("\n      2024-05-08\n    ") == []
 

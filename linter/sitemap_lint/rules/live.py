@@ -267,7 +267,8 @@ LASTMOD_BEHIND = rule(
     what="""
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD or its
-        `article:modified_time`. A date without a time is compared by day.
+        `article:modified_time`. A date without a time is compared by day, a
+        month or a year written alone by its last day.
     """,
     why="""
         Google uses lastmod only where it is consistently and verifiably accurate; a
@@ -832,8 +833,8 @@ def _lastmod(target: Target) -> Parsed | None:
 
 def _behind(lastmod: Parsed, modified: datetime) -> bool:
     moment = lastmod.moment
-    if not lastmod.has_time:  # a date without a time: by day
-        return moment.date() < modified.astimezone(moment.tzinfo).date()
+    if not lastmod.has_time:  # a date without a time: by day, a month or year by its last
+        return lastmod.last_day().date() < modified.astimezone(moment.tzinfo).date()
     return moment + _SAME_MOMENT < modified
 
 
