@@ -376,6 +376,41 @@ def test_hreflang_return_links_are_checked_across_files(tmp_path: Path) -> None:
     assert finding["line"] == 3 and f"{tmp_path / 'en.xml'}, line 3" in finding["message"]
 
 
+def test_a_missing_return_link_across_files_names_the_same_pages_whatever_their_order(
+    tmp_path: Path,
+) -> None:
+    """A page that five pages of three files list without listing them back: one HL006
+    naming the pages of the least URLs, whatever the order the files are named in."""
+    import itertools
+    import re
+
+    def entry(page: str, code: str) -> str:
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{c}" href="https://example.com/{p}"/>'
+            for c, p in ((code, page), ("de", "b"))
+        )
+        return f"  <url><loc>https://example.com/{page}</loc>{links}</url>\n"
+
+    files = {
+        "one.xml": entry("a3", "en") + entry("a1", "fr"),
+        "two.xml": entry("b", "de").replace(
+            '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/b"/>', "", 1
+        ),
+        "three.xml": entry("a2", "es") + entry("a4", "it") + entry("a0", "pt"),
+    }
+    for name, body in files.items():
+        (tmp_path / name).write_text(f"{HEAD}{XHTML}>\n{body}</urlset>\n", encoding="utf-8")
+    messages = set()
+    for order in itertools.permutations(files):
+        _status, report = run([str(tmp_path / name) for name in order], select="HL006")
+        found = [f["message"] for entry in report["files"] for f in entry["findings"]]
+        messages.add(tuple(re.sub(r"line \d+", "line N", message) for message in found))
+    (only,) = messages
+    (message,) = only
+    assert re.findall(r"example\.com/(a\d) \(", message) == ["a0", "a1", "a2"], message
+    assert 'hreflang="pt" href="https://example.com/a0"' in message
+
+
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
