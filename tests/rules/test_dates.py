@@ -75,6 +75,34 @@ def test_now_is_written_in_utc_whatever_its_offset(
     assert "(now is 2025-06-01T00:00:00Z)" in message
 
 
+@pytest.mark.parametrize(
+    "value", ["2025-06-02", "2025-06-01T20:00:00", "2025-06-02T09:00:00", "2025-06"]
+)
+def test_one_instant_of_now_gives_one_report_whatever_its_offset(
+    value: str, tmp_path: Path
+) -> None:
+    """A value without a zone is judged against now in UTC, so `--now` written in
+    +14:00 or in UTC for the same instant reports the same."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+        f"<loc>https://example.com/</loc><lastmod>{value}</lastmod></url></urlset>",
+        encoding="utf-8",
+    )
+    reports = [
+        [
+            (f.code, f.message)
+            for f in sitemap_lint.lint_paths([path], now=now, isolated=True).findings
+        ]
+        for now in (
+            "2025-05-31T10:00:00Z",
+            "2025-06-01T00:00:00+14:00",
+            "2025-05-30T22:00:00-12:00",
+        )
+    ]
+    assert reports[0] == reports[1] == reports[2]
+
+
 # -- parse_w3c ---------------------------------------------------------------------------------
 
 PLUS_2 = timezone(timedelta(hours=2))
