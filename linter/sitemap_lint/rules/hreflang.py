@@ -1464,7 +1464,8 @@ def kept_example(examples: list[list[Any]], page: str, source: Any, code: str) -
     links when its URL is among the SHOWN least (whatever the order of the entries and
     files): the example kept, or None."""
     if len(examples) >= SHOWN:
-        largest = max(examples, key=lambda example: example[0])
+        # The last of the largest: of two records of one page, the first one stays.
+        largest = max(reversed(examples), key=lambda example: example[0])
         if page >= largest[0]:
             return None
         examples.remove(largest)
