@@ -269,6 +269,27 @@ def test_in_the_future(value: str, codes: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("1969-12-31T23:00:00-01:00", "is the Unix epoch"),
+        ("1970-01-01T00:30:00+01:00", "is before 1970"),  # 23:30 UTC the day before
+        ("0001-01-01T00:00:00+14:00", "is before 1970"),
+        ("1970-01-01T00:00:00", "is the Unix epoch"),
+        ("1970-01-01T00:30:00-01:00", None),
+    ],
+)
+def test_the_old_dates_are_judged_by_their_instant(value: str, problem: str | None) -> None:
+    report = Collect()
+    check_date(value, Node("", "lastmod", {}, 5, 5), report, NOW)
+    found = [f.message for f in report.findings if f.code == "DT006"]
+    if problem is None:
+        assert found == []
+    else:
+        (message,) = found
+        assert problem in message
+
+
+@pytest.mark.parametrize(
     ("value", "codes"),
     [
         ("2025-06", ["DT003"]),  # begun at NOW: not in the future

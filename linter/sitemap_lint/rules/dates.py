@@ -120,7 +120,7 @@ TOO_OLD = rule(
     WARNING,
     summary="A `lastmod` before 1970, or the Unix epoch itself",
     what="""
-        Detects a `lastmod` that is a real date but lies before 1970 (such as
+        Detects a `lastmod` that is a real date but lies before 1970 in UTC (such as
         `0001-01-01`, a framework's empty date), or is 1970-01-01 at midnight
         UTC (a timestamp of 0). The web did not exist then, so the value is a
         placeholder, not the date of a change. A month or a year written alone
@@ -360,12 +360,15 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def _implausibly_old(parsed: Parsed) -> str | None:
     """Why a valid lastmod cannot be the date of a change to a web page, or None."""
     moment = parsed.moment
+    if moment.tzinfo is not None:  # the instant, as the epoch is one
+        try:
+            moment = moment.astimezone(UTC)
+        except OverflowError:  # before the year 1 in UTC
+            return "is before 1970, long before the web existed"
+    if moment == _EPOCH.replace(tzinfo=moment.tzinfo) and parsed.period == "day":
+        return "is the Unix epoch, what a timestamp of 0 gives"
     if moment.year < 1970:
         return "is before 1970, long before the web existed"
-    if moment.year == 1970 and moment.month == 1 and moment.day == 1 and parsed.period == "day":
-        aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-        if aware == _EPOCH:
-            return "is the Unix epoch, what a timestamp of 0 gives"
     return None
 
 
