@@ -675,6 +675,27 @@ def test_lastmods_moved_back_are_counted_and_can_fail_the_gate(
     assert status == 0
 
 
+def test_a_lastmod_that_is_no_w3c_date_is_read_as_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ISO 8601's other forms (the date rules' DT001) are no lastmod: none moved back."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-20") for i in range(4)]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            (f"{SITE}0", "20250515"),
+            (f"{SITE}1", "2025-W20"),
+            (f"{SITE}2", "2025-05-15 10:00:00"),
+            (f"{SITE}3", "2025-05-15T10:00:00.5+02:00"),
+        )
+    )
+    status, out, _err = run_cli(["diff", "--now", NOW, str(old), str(new), "-f", "json"], capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"], lastmod["with_lastmod"]) == (4, 1, 1)
+
+
 @pytest.mark.parametrize(("env", "styled"), [({}, True), ({"NO_COLOR": "1"}, False)])
 def test_no_color_wins_over_force_color_in_the_text_report(
     sides: Path, capsys: pytest.CaptureFixture[str], monkeypatch, env: dict, styled: bool

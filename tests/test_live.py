@@ -1042,3 +1042,26 @@ def test_a_page_is_read_in_the_charset_its_meta_declares(
     found = [f for f in result.findings if f.code[:2] == "LV"]
     assert [(f.code, f.line) for f in found] == [("LV009", 4)]
     assert f"names {SITE}/th\u00e9 as its canonical" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("lastmod", "behind"),
+    [
+        ("2025-01", False),  # the month the page changed in
+        ("2025", False),
+        ("2024-12", True),
+        ("2025-01-14", True),
+        ("2025-01-15", False),
+    ],
+)
+def test_a_month_or_year_lastmod_is_behind_a_page_only_once_its_period_ended(
+    lastmod: str, behind: bool
+) -> None:
+    from datetime import UTC, datetime
+
+    from sitemap_lint.rules.dates import parse_date
+    from sitemap_lint.rules.live import _behind
+
+    parsed = parse_date(lastmod)
+    assert parsed is not None
+    assert _behind(parsed, datetime(2025, 1, 15, 10, tzinfo=UTC)) is behind

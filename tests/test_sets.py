@@ -141,6 +141,45 @@ def test_an_index_lastmod_is_compared_with_a_sitemap_that_is_an_input_too(
     assert codes(report) == [("sitemap-index.xml", "SE006", 3)]
 
 
+@pytest.mark.parametrize(
+    ("stated", "newest", "reported"),
+    [
+        ("2024-03", "2024-03-31T20:00:00Z", False),  # a month covers its days
+        ("2024", "2024-12-30", False),
+        ("2024-03", "2024-04-01", False),  # a day after its last day: the tolerance
+        ("2024-03", "2024-04-03", True),
+        ("2024", "2025-01-03", True),
+        ("2024-03-01", "2024-03-05", True),
+    ],
+)
+@pytest.mark.parametrize("fast", ["1", "0"])
+def test_an_index_month_or_year_lastmod_is_older_only_than_entries_after_its_period(
+    tmp_path: Path,
+    no_network,
+    monkeypatch: pytest.MonkeyPatch,
+    stated: str,
+    newest: str,
+    reported: bool,
+    fast: str,
+) -> None:
+    """A month or a year in the index covers the whole period: a sitemap's entry inside it
+    is no later than the index says (SE006), whether the fast path reads the index or not
+    (its lastmods written with spaces, which its entry pattern takes)."""
+    monkeypatch.setenv("SITEMAP_LINT_FAST_PATH", fast)
+    others = [f"other-{number}.xml" for number in range(300)]
+    listed = index(*others[:150], "sitemap-a.xml", *others[150:])
+    (tmp_path / "sitemap-index.xml").write_text(
+        listed.replace("</loc>", f"</loc><lastmod>{stated}      </lastmod>"), encoding="utf-8"
+    )
+    (tmp_path / "sitemap-a.xml").write_text(
+        urlset("one", extra=f"<lastmod>{newest}</lastmod>"), encoding="utf-8"
+    )
+    paths = [str(tmp_path / "sitemap-index.xml")]
+    _status, report = run(paths, maps=(f"https://example.com/={tmp_path}",), ignore="SE007")
+    found = [code for code in codes(report) if code[1] != "DT003"]
+    assert found == ([("sitemap-index.xml", "SE006", 153)] if reported else [])
+
+
 @pytest.mark.parametrize("named", ["directory", "files"])
 def test_an_index_listing_an_index_that_is_an_input_too_is_se003(
     tmp_path: Path, no_network, named: str
@@ -335,6 +374,41 @@ def test_hreflang_return_links_are_checked_across_files(tmp_path: Path) -> None:
     file, finding = returns[0]
     assert file == "de.xml"  # de/ does not link back to en/, listed in the other file
     assert finding["line"] == 3 and f"{tmp_path / 'en.xml'}, line 3" in finding["message"]
+
+
+def test_a_missing_return_link_across_files_names_the_same_pages_whatever_their_order(
+    tmp_path: Path,
+) -> None:
+    """A page that five pages of three files list without listing them back: one HL006
+    naming the pages of the least URLs, whatever the order the files are named in."""
+    import itertools
+    import re
+
+    def entry(page: str, code: str) -> str:
+        links = "".join(
+            f'<xhtml:link rel="alternate" hreflang="{c}" href="https://example.com/{p}"/>'
+            for c, p in ((code, page), ("de", "b"))
+        )
+        return f"  <url><loc>https://example.com/{page}</loc>{links}</url>\n"
+
+    files = {
+        "one.xml": entry("a3", "en") + entry("a1", "fr"),
+        "two.xml": entry("b", "de").replace(
+            '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/b"/>', "", 1
+        ),
+        "three.xml": entry("a2", "es") + entry("a4", "it") + entry("a0", "pt"),
+    }
+    for name, body in files.items():
+        (tmp_path / name).write_text(f"{HEAD}{XHTML}>\n{body}</urlset>\n", encoding="utf-8")
+    messages = set()
+    for order in itertools.permutations(files):
+        _status, report = run([str(tmp_path / name) for name in order], select="HL006")
+        found = [f["message"] for entry in report["files"] for f in entry["findings"]]
+        messages.add(tuple(re.sub(r"line \d+", "line N", message) for message in found))
+    (only,) = messages
+    (message,) = only
+    assert re.findall(r"example\.com/(a\d) \(", message) == ["a0", "a1", "a2"], message
+    assert 'hreflang="pt" href="https://example.com/a0"' in message
 
 
 class Terminal(io.StringIO):

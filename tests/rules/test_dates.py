@@ -75,6 +75,34 @@ def test_now_is_written_in_utc_whatever_its_offset(
     assert "(now is 2025-06-01T00:00:00Z)" in message
 
 
+@pytest.mark.parametrize(
+    "value", ["2025-06-02", "2025-06-01T20:00:00", "2025-06-02T09:00:00", "2025-06"]
+)
+def test_one_instant_of_now_gives_one_report_whatever_its_offset(
+    value: str, tmp_path: Path
+) -> None:
+    """A value without a zone is judged against now in UTC, so `--now` written in
+    +14:00 or in UTC for the same instant reports the same."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+        f"<loc>https://example.com/</loc><lastmod>{value}</lastmod></url></urlset>",
+        encoding="utf-8",
+    )
+    reports = [
+        [
+            (f.code, f.message)
+            for f in sitemap_lint.lint_paths([path], now=now, isolated=True).findings
+        ]
+        for now in (
+            "2025-05-31T10:00:00Z",
+            "2025-06-01T00:00:00+14:00",
+            "2025-05-30T22:00:00-12:00",
+        )
+    ]
+    assert reports[0] == reports[1] == reports[2]
+
+
 # -- parse_w3c ---------------------------------------------------------------------------------
 
 PLUS_2 = timezone(timedelta(hours=2))
@@ -238,6 +266,66 @@ def test_not_in_the_future(value: str) -> None:
 )
 def test_in_the_future(value: str, codes: list[str]) -> None:
     assert future_codes(value) == codes
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("1969-12-31T23:00:00-01:00", "is the Unix epoch"),
+        ("1970-01-01T00:30:00+01:00", "is before 1970"),  # 23:30 UTC the day before
+        ("0001-01-01T00:00:00+14:00", "is before 1970"),
+        ("1970-01-01T00:00:00", "is the Unix epoch"),
+        ("1970-01-01T00:30:00-01:00", None),
+    ],
+)
+def test_the_old_dates_are_judged_by_their_instant(value: str, problem: str | None) -> None:
+    report = Collect()
+    check_date(value, Node("", "lastmod", {}, 5, 5), report, NOW)
+    found = [f.message for f in report.findings if f.code == "DT006"]
+    if problem is None:
+        assert found == []
+    else:
+        (message,) = found
+        assert problem in message
+
+
+@pytest.mark.parametrize(
+    ("value", "codes"),
+    [
+        ("2025-06", ["DT003"]),  # begun at NOW: not in the future
+        ("2025", ["DT003"]),
+        ("2025-07", ["DT003", "DT005"]),
+        ("2026", ["DT003", "DT005"]),
+        ("1970", ["DT003"]),  # the whole year, not the epoch
+        ("1970-01", ["DT003"]),
+        ("1969-12", ["DT003", "DT006"]),
+        ("1970-01-01", ["DT006"]),
+    ],
+)
+def test_a_month_or_year_is_read_from_its_first_day(value: str, codes: list[str]) -> None:
+    assert future_codes(value) == codes
+
+
+@pytest.mark.parametrize(
+    ("value", "last_day", "end"),
+    [
+        ("2024-02", datetime(2024, 2, 29), datetime(2024, 3, 1)),
+        ("2023-02", datetime(2023, 2, 28), datetime(2023, 3, 1)),
+        ("2025", datetime(2025, 12, 31), datetime(2026, 1, 1)),
+        ("2025-12", datetime(2025, 12, 31), datetime(2026, 1, 1)),
+        ("2025-06-15", datetime(2025, 6, 15), datetime(2025, 6, 16)),
+        ("9999", datetime(9999, 12, 31), datetime.max),
+        (
+            "2025-06-15T10:00:00+02:00",
+            datetime(2025, 6, 15, 8, tzinfo=UTC),
+            datetime(2025, 6, 15, 8, tzinfo=UTC),
+        ),
+    ],
+)
+def test_the_period_a_date_names(value: str, last_day: datetime, end: datetime) -> None:
+    parsed = dates.parse_date(value)
+    assert parsed is not None
+    assert (parsed.last_day(), parsed.end()) == (last_day, end)
 
 
 def test_surrounding_whitespace_is_allowed() -> None:

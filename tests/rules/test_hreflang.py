@@ -329,3 +329,53 @@ def test_a_numeric_region_is_answered_with_a_country_of_that_region(
     message = check_code(code).message
     assert message is not None
     assert f"list a two-letter country code{example} for each country" in message
+
+
+def _order_free(records: list[Alternates], table: bool) -> list[tuple[str, str, str]]:
+    """The HL006 and HL007 problems of ``records`` by rule, page and message, their lines
+    taken out of the messages (the positions are the order's)."""
+    import re
+
+    given = hreflang.AlternatesTable(records) if table else records
+    return sorted(
+        (p.rule.code, p.record.page, re.sub(r"line \d+", "line N", p.message))
+        for p in check_alternates(given)
+        if p.rule.code in ("HL006", "HL007")
+    )
+
+
+@pytest.mark.parametrize("table", [False, True])
+def test_return_links_and_mismatches_do_not_depend_on_the_order_of_the_entries(
+    table: bool,
+) -> None:
+    """Each defect once, on the same page, with the same message, however the entries
+    are ordered: the pages a missing return link names are the least URLs, and of two
+    sets of alternates as many members list, the least one is the reference."""
+    import random
+
+    site = "https://example.com/"
+    listed = ("de", f"{site}b")
+    pages = [(f"{site}a{n}", (("en", f"{site}a{n}"), listed)) for n in range(5)]
+    pages.append((f"{site}b", (listed, ("it", f"{site}c"))))
+    pages.append((f"{site}c", (("it", f"{site}c"), listed)))
+    one = (("en", f"{site}p"), ("de", f"{site}q"), ("fr", f"{site}r"), ("it", f"{site}s"))
+    other = (*one[:3], ("it-IT", f"{site}s"))
+    pages += [(f"{site}{name}", one) for name in "pq"]
+    pages += [(f"{site}{name}", other) for name in "rs"]
+    shared = {links: links for _page, links in pages}  # records of one list share it
+    rng = random.Random(5)
+    reports = set()
+    for _ in range(30):
+        rng.shuffle(pages)
+        records = [
+            Alternates(page, line, 3, shared[links]) for line, (page, links) in enumerate(pages, 4)
+        ]
+        reports.add(tuple(_order_free(records, table)))
+    (report,) = reports
+    assert [(code, page[len(site) :]) for code, page, _message in report] == [
+        ("HL006", "b"),
+        ("HL007", "r"),
+        ("HL007", "s"),
+    ]
+    assert "a0 (line N)" in report[0][2] and "a3" not in report[0][2]
+    assert f"differ from those of {site}p " in report[1][2]

@@ -62,8 +62,7 @@ def _reference(
             if index not in by_page:  # a page listing it under two codes counts once
                 entry[0] += 1
                 by_page[index] = [code]
-                if len(entry) - 2 < 3:
-                    entry.append((record, by_page[index]))
+                entry.append((record, by_page[index]))
             else:
                 by_page[index].append(code)
     not_answered = {records[index].page for index in unanswered}
@@ -73,7 +72,9 @@ def _reference(
     found: list[tuple[int, Problem]] = []
     with_default = 0
     without_default: list[tuple[int, Alternates, list[str]]] = []
-    for index, (count, _by_page, *examples) in unanswered.items():
+    for index, (count, _by_page, *listing) in unanswered.items():
+        # The pages of the least URLs are named, whatever the order of the records.
+        examples = sorted(listing, key=lambda example: example[0].page)[:3]
         found.append((index, hreflang._return_link_problem(records[index], count, examples)))
     for members in clusters.values():
         members = [i for i in members if not records[i].kind]

@@ -316,3 +316,24 @@ def test_date_messages_name_the_video_field(tmp_path: Path) -> None:
     )
     (finding,) = lint(path).findings
     assert finding.message.startswith("<video:publication_date>")
+
+
+@pytest.mark.parametrize(
+    ("expiry", "codes"),
+    [
+        ("2025-06", ["DT003"]),  # NOW is the first of June: the month is still running
+        ("2025", ["DT003"]),
+        ("2025-04", ["DT003", "VD010"]),
+        ("2025-05-30", ["VD010"]),
+    ],
+)
+def test_a_month_or_year_of_expiration_lasts_to_its_end(
+    tmp_path: Path, expiry: str, codes: list[str]
+) -> None:
+    path = tmp_path / "sitemap.xml"
+    child = f"<video:expiration_date>{expiry}</video:expiration_date>"
+    path.write_text(
+        SITEMAP.format(children="\n".join(f"      {c}" for c in (*REQUIRED, child))),
+        encoding="utf-8",
+    )
+    assert sorted(f.code for f in lint(path).findings) == codes

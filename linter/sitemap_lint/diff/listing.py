@@ -353,6 +353,12 @@ def _each(convert: Callable[[str | None], int], values: list[str | None]) -> Ite
 
 
 _MOMENTS: dict[str, int] = {}
+# A full date, or a date and time, as W3C Datetime writes them (the date rules report a
+# time without a zone, but read it, as UTC here).
+_W3C_MOMENT = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?",
+    re.ASCII,
+)
 
 
 def _seconds(value: str | None) -> int:
@@ -365,6 +371,8 @@ def _seconds(value: str | None) -> int:
     if known is not None:
         return known
     try:
+        if not _W3C_MOMENT.fullmatch(text):  # ISO 8601's other forms: 20250501, 2025-W18
+            raise ValueError(text)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         seconds = NO_LASTMOD

@@ -487,7 +487,7 @@ class FileChecker:
         if "loc" in found:
             self.url_count += 1
         if self.facts is not None:
-            self._collect(entry, found.get("loc"), context.moment)
+            self._collect(entry, found.get("loc"), context.moment, found.get("lastmod"))
         if self.stats is not None and self.entry_name == "url":
             self.stats.add_entry(found, context.moment, entry)
         if len(found) != len(entry.children):  # more than the core fields: extensions?
@@ -508,7 +508,9 @@ class FileChecker:
         if len(self._batch) >= BATCH_ENTRIES or self._batch_nodes >= BATCH_NODES:
             self._validate_pending()
 
-    def _collect(self, entry: Node, loc: Node | None, moment: datetime | None) -> None:
+    def _collect(
+        self, entry: Node, loc: Node | None, moment: datetime | None, lastmod: Node | None
+    ) -> None:
         facts = self.facts
         assert facts is not None  # called only when the run collects facts
         if moment is not None:
@@ -518,7 +520,14 @@ class FileChecker:
         url = loc.text.strip()
         index = loc_index(entry, loc)
         if self.entry_name == "sitemap":
-            facts.children.append(Child(url, loc.line, loc.column, moment, index))
+            stated = moment
+            if moment is not None and lastmod is not None:
+                from sitemap_lint.rules.dates import parse_date
+
+                parsed = parse_date(lastmod.text)
+                if parsed is not None:  # a month or a year: its last day (SE006)
+                    stated = parsed.last_day()
+            facts.children.append(Child(url, loc.line, loc.column, stated, index))
         else:
             facts.add_url(url, loc.line, loc.column, index=index)
 

@@ -2552,13 +2552,16 @@ class FastPath:
         """For a lastmod that ``_lastmod`` does not prove: its moment (None when it has
         none) when the date rules' findings on it are all there is to report on it (a
         value the schema rejects is one they report, which covers its schema error);
-        else _NOT_PROVED."""
+        else _NOT_PROVED (as for an index's month or year, which the full checker hands
+        to the set facts as its last day)."""
         from sitemap_lint.rules.dates import read_date
 
         result: Any = _NOT_PROVED
         if "&" not in value:
             parsed, problems = read_date(value)
-            if problems or _LASTMOD.pattern.match(value):
+            if parsed is not None and parsed.period != "day" and self.index:
+                pass  # an index's month or year: the set facts read its last day
+            elif problems or _LASTMOD.pattern.match(value):
                 result = parsed.moment if parsed is not None else None
         if len(self._dated_moments) > 65_536:
             self._dated_moments.clear()

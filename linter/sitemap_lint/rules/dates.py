@@ -102,7 +102,8 @@ IN_FUTURE = rule(
     what="""
         Compares each `lastmod` with the current time, or with `--now` for
         reproducible runs. Dates without a time get a day of tolerance, times
-        five minutes.
+        five minutes. A month or a year written alone (`2025-06`, `2025`) is in
+        the future only when it has not begun: its first day is the one compared.
     """,
     why="""
         A page cannot have been modified in the future. Bing rejects such
@@ -119,10 +120,11 @@ TOO_OLD = rule(
     WARNING,
     summary="A `lastmod` before 1970, or the Unix epoch itself",
     what="""
-        Detects a `lastmod` that is a real date but lies before 1970 (such as
+        Detects a `lastmod` that is a real date but lies before 1970 in UTC (such as
         `0001-01-01`, a framework's empty date), or is 1970-01-01 at midnight
         UTC (a timestamp of 0). The web did not exist then, so the value is a
-        placeholder, not the date of a change.
+        placeholder, not the date of a change. A month or a year written alone
+        is reported only before 1970: `1970-01` is a whole month, not the epoch.
     """,
     why="""
         Such dates come from an unset field or a timestamp of zero. Search
@@ -167,11 +169,35 @@ DATE_TOLERANCE = timedelta(days=1)
 
 
 class Parsed(NamedTuple):
-    """A valid W3C date: its moment (UTC when a zone is known) and its precision."""
+    """A valid W3C date: its moment (the first of the period it names: a year, a month or
+    a day, at midnight, for a value without a time) and its precision."""
 
     moment: datetime
     has_time: bool
     has_zone: bool
+    # What a value without a time names: "year", "month" or "day" ("day" for a time).
+    period: str = "day"
+
+    def last_day(self) -> datetime:
+        """The latest reading of the value by day: the first moment of the last day of
+        the month or year a reduced date names, else its moment."""
+        moment = self.moment
+        if self.period == "year":
+            return moment.replace(month=12, day=31)
+        if self.period == "month":
+            return moment.replace(day=_days_in(moment.year, moment.month))
+        return moment
+
+    def end(self) -> datetime:
+        """The end of the period a value without a time names (the first moment after
+        its day, month or year; the last one the calendar has after 9999-12-31); the
+        moment of a value with a time."""
+        if self.has_time:
+            return self.moment
+        last = self.last_day()
+        if last.date() == date.max:
+            return last.replace(hour=23, minute=59, second=59, microsecond=999_999)
+        return last + timedelta(days=1)
 
 
 class Problem(NamedTuple):
@@ -233,7 +259,8 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
                 (fixed, False),
             )
         )
-    return Parsed(moment, hour is not None, zone is not None), problems
+    period = "year" if month is None else "month" if day is None else "day"
+    return Parsed(moment, hour is not None, zone is not None, period), problems
 
 
 def _moment(parts: tuple[str | None, ...], zone: str | None) -> datetime | None:
@@ -333,12 +360,15 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def _implausibly_old(parsed: Parsed) -> str | None:
     """Why a valid lastmod cannot be the date of a change to a web page, or None."""
     moment = parsed.moment
+    if moment.tzinfo is not None:  # the instant, as the epoch is one
+        try:
+            moment = moment.astimezone(UTC)
+        except OverflowError:  # before the year 1 in UTC
+            return "is before 1970, long before the web existed"
+    if moment == _EPOCH.replace(tzinfo=moment.tzinfo) and parsed.period == "day":
+        return "is the Unix epoch, what a timestamp of 0 gives"
     if moment.year < 1970:
         return "is before 1970, long before the web existed"
-    if moment.year == 1970 and moment.month == 1 and moment.day == 1:
-        aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-        if aware == _EPOCH:
-            return "is the Unix epoch, what a timestamp of 0 gives"
     return None
 
 

@@ -194,7 +194,8 @@ RETURN_LINK_MISSING = rule(
         For each entry B of the file (or of the set) that another entry A lists
         as an alternate, checks that B's alternates include A, also when B has
         no alternates at all. One finding per entry names the entries it fails
-        to list back and the link to add. An entry whose alternates have a
+        to list back (the first three by URL, whatever the order of the entries
+        and files) and the link to add. An entry whose alternates have a
         defect of their own (a link without a valid code or a usable href, a
         code given twice, the page not listing itself: HL001-HL005 and the URL
         rules on href) is left out of this comparison until that defect is
@@ -242,7 +243,10 @@ CLUSTER_MISMATCH = rule(
         checks that every member lists the same alternates with the same codes.
         A member that differs from the set most members list gets one finding
         naming the links it lacks, the links it has in addition, and the URLs
-        it gives another code. (A missing link back to a page that lists this
+        it gives another code. Where two sets are listed by as many members, the
+        larger is the reference, and of equal ones the first by its codes and
+        URLs, so the order of the entries and files does not choose; the
+        finding names the reference's member of the first URL. (A missing link back to a page that lists this
         entry is reported as `hreflang-return-link-missing` instead.)
     """,
     why="""
@@ -892,6 +896,14 @@ class AlternatesTable(Sequence[Alternates]):
         """The codes of list ``number``, in its order."""
         return self._codes[number]
 
+    def page(self, index: int) -> str:
+        """The page of record ``index``."""
+        odd = self._odd_pages.get(index)
+        if odd is not None:
+            return odd
+        number = self._lists[index]
+        return self.hrefs(number)[self._page_links[index] - self._starts[number]]
+
     def href_hashes(self, number: int) -> array[int]:
         """The hashes of the URLs of list ``number``, in its order."""
         start = self._starts[number]
@@ -1033,6 +1045,8 @@ class _Records(Protocol):
 
     def codes(self, number: int) -> tuple[str, ...]: ...
 
+    def page(self, index: int) -> str: ...
+
     def href_hashes(self, number: int) -> Sequence[int]: ...
 
     def hrefs(self, number: int) -> list[str]: ...
@@ -1078,6 +1092,9 @@ class _RecordList:
 
     def codes(self, number: int) -> tuple[str, ...]:
         return tuple([code for code, _href in self._lists[number]])
+
+    def page(self, index: int) -> str:
+        return self._records[index].page
 
     def href_hashes(self, number: int) -> list[int]:
         hashes = self._hashes.get(number)
@@ -1213,8 +1230,9 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             found = url_sets[number] = frozenset(source.href_hashes(number))
         return found
 
-    # index of B -> [pages A, the last A, (A, [codes]) examples]; the links of one page A
-    # come together, so a page listing B under two codes (en, x-default) counts once.
+    # index of B -> [pages A, the last A, [A's page, A, [codes]] examples, the last A's
+    # example or None]; the links of one page A come together, so a page listing B under
+    # two codes (en, x-default) counts once.
     unanswered: dict[int, list[Any]] = {}
     sources: set[int] = set()  # the pages A of those links, by hash
     joins: set[int] = set()  # the roots that the links below joined to others
@@ -1235,15 +1253,16 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                     joins.add(b)
                 continue
             sources.add(page)
-            entry = unanswered.setdefault(other, [0, -1])
+            entry = unanswered.get(other)
+            if entry is None:
+                entry = unanswered[other] = [0, -1, [], None]
             if entry[1] == index:
-                if len(entry) > 2 and entry[-1][0] == index:
-                    entry[-1][1].append(code)
+                if entry[3] is not None:
+                    entry[3][2].append(code)
                 continue
             entry[0] += 1
             entry[1] = index
-            if len(entry) - 2 < SHOWN:
-                entry.append((index, [code]))
+            entry[3] = kept_example(entry[2], source.page(index), index, code)
 
     def page_hash(index: int) -> int:
         return page_hashes[index] if index < count else hash(extra[index - count].page)
@@ -1276,8 +1295,8 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     found: list[tuple[int, Problem]] = []
     with_default = 0
     without_default: list[tuple[int, list[str]]] = []
-    for index, (times, _last, *examples) in unanswered.items():
-        named = [(record(at), codes) for at, codes in examples]
+    for index, (times, _last, examples, _current) in unanswered.items():
+        named = [(record(at), codes) for _page, at, codes in sorted(examples)]
         found.append((index, _return_link_problem(record(index), times, named)))
     hrefs_of: dict[int, frozenset[str]] = {}
 
@@ -1440,11 +1459,27 @@ def _languages(codes: set[str]) -> tuple[list[str], bool]:
     return sorted(languages), X_DEFAULT in codes
 
 
+def kept_example(examples: list[list[Any]], page: str, source: Any, code: str) -> list[Any] | None:
+    """Keep ``[page, source, [code]]`` among the ``examples`` of a page's missing return
+    links when its URL is among the SHOWN least (whatever the order of the entries and
+    files): the example kept, or None."""
+    if len(examples) >= SHOWN:
+        # The last of the largest: of two records of one page, the first one stays.
+        largest = max(reversed(examples), key=lambda example: example[0])
+        if page >= largest[0]:
+            return None
+        examples.remove(largest)
+    example = [page, source, [code]]
+    examples.append(example)
+    return example
+
+
 def _return_link_problem(
     record: Alternates, count: int, examples: list[tuple[Alternates, list[str]]]
 ) -> Problem:
-    """HL006 on ``record``, which ``count`` pages list (``examples``: the first of them,
-    each with the codes it gives this page) without being listed back."""
+    """HL006 on ``record``, which ``count`` pages list (``examples``: those of the least
+    URLs, in their order, each with the codes it gives this page) without being listed
+    back."""
     source, codes = examples[0]
     code = next((code for code in codes if code != X_DEFAULT), codes[0])
     link = (
@@ -1545,11 +1580,16 @@ def cluster_reference(
 ) -> Alternates:
     """The member of ``cluster`` whose alternates the others are compared with: of the
     sets of alternates most members list (``same``: equal for members listing the same
-    set), the largest, as a link missing is likelier than one too many; the first of those."""
+    set), the largest, as a link missing is likelier than one too many; of those, the
+    least set (its links compared as sorted pairs of code and URL) and its member of the
+    least page, so that the order of the entries and files does not choose."""
     counts = Counter(same(record) for record in cluster)
     top = max(counts.values())
     tied = (record for record in cluster if counts[same(record)] == top)
-    return max(tied, key=lambda record: len(record.links))
+    return min(
+        tied,
+        key=lambda record: (-len(record.links), record.links, record.page, record.file),
+    )
 
 
 def _mismatch_problem(

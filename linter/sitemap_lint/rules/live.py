@@ -268,7 +268,8 @@ LASTMOD_BEHIND = rule(
     what="""
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD or its
-        `article:modified_time`. A date without a time is compared by day.
+        `article:modified_time`. A date without a time is compared by day, a
+        month or a year written alone by its last day.
 
         A time written without a zone (a `dateModified` of `2025-06-01T10:00:00`, a
         date alone) may be in any zone from -12:00 to +14:00: the lastmod is reported
@@ -847,10 +848,11 @@ def _behind(lastmod: Parsed, modified: datetime) -> bool:
     from sitemap_lint.live.page import earliest_moment, latest_moment
 
     moment = lastmod.moment
-    if not lastmod.has_time:  # a date without a time: by day
+    if not lastmod.has_time:  # a date without a time: by day, a month or year by its last
+        last = lastmod.last_day().date()
         if modified.tzinfo is None:
-            return moment.date() < modified.date()
-        return moment.date() < modified.astimezone(moment.tzinfo).date()
+            return last < modified.date()
+        return last < modified.astimezone(moment.tzinfo).date()
     if not lastmod.has_zone:
         moment = latest_moment(moment.replace(tzinfo=None))
     return moment + _SAME_MOMENT < earliest_moment(modified)

@@ -943,10 +943,8 @@ def _check_parenthetical(text: str, node: Node, report: Reporter) -> None:
 
 
 def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter) -> None:
-    moment = parsed.moment
-    current = now.replace(tzinfo=None) if moment.tzinfo is None else now
-    whole_day = not parsed.has_time and moment.date() < datetime.max.date()
-    latest = moment + timedelta(days=1) if whole_day else moment
+    latest = parsed.end()  # a day, month or year read at its end
+    current = now.replace(tzinfo=None) if latest.tzinfo is None else now
     age = current - latest
     if age <= MAX_AGE:
         return

@@ -193,7 +193,9 @@ INDEX_LASTMOD_OLDER = rule(
     what="""
         Compares an index entry's `lastmod` with the newest `lastmod` inside the
         sitemap it lists, and reports the entry when the sitemap changed later
-        than the index says (by more than a day).
+        than the index says (by more than a day). A month or a year in the index
+        (`2024-03`, `2024`) covers the whole period: it is compared as its last
+        day, so a sitemap changed inside it is not behind.
     """,
     why="""
         Crawlers use the index's `lastmod` to decide which sitemaps to read

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit
@@ -246,7 +246,8 @@ EXPIRED = rule(
     summary="A video whose `expiration_date` has passed",
     what="""
         Compares `video:expiration_date` with the current time (or `--now`).
-        (Both video dates are also checked by the date rules: W3C form, real
+        A date without a time has passed once its whole day has (a month or a
+        year written alone, once its last day has). (Both video dates are also checked by the date rules: W3C form, real
         dates, and a `publication_date` not in the future.)
     """,
     why="""
@@ -1274,10 +1275,8 @@ def _check_view_count(text: str, node: Node, report: Reporter) -> None:
 def _check_expired(
     parsed: dates.Parsed, text: str, node: Node, now: datetime, report: Reporter
 ) -> None:
-    moment = parsed.moment
+    moment = parsed.end()  # the video is available through that whole day, month or year
     current = now.replace(tzinfo=None) if moment.tzinfo is None else now
-    if not parsed.has_time and moment.date() < datetime.max.date():
-        moment += timedelta(days=1)  # the video is available through that whole day
     if moment >= current:
         return
     report.add(

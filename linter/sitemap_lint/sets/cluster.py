@@ -822,6 +822,11 @@ def cut_hreflang(
     return cut
 
 
+def _by_page(example: list[Any]) -> str:
+    page: str = example[0]
+    return page
+
+
 @on_worker
 def hreflang_join(
     pieces: list[HPiece], part: int, parts: int, names: list[str]
@@ -830,7 +835,7 @@ def hreflang_join(
     sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
-    from sitemap_lint.rules.hreflang import SHOWN, Alternates, _return_link_problem
+    from sitemap_lint.rules.hreflang import Alternates, _return_link_problem, kept_example
     from sitemap_lint.sets.facts import sorted_first_listings, url_hash
 
     several = len(names) > 1
@@ -893,27 +898,28 @@ def hreflang_join(
             continue
         sources[home].add(page)
         targets.setdefault(key, (_index, target))
-        # [pages, the last page's number, (page, [codes]) examples], as a local run
-        # counts them: a page's links come together (edges in the order of their pages).
-        entry = unanswered.setdefault(key, [0, -1])
+        # [pages, the last page's number, [page, source, [codes]] examples, the last
+        # page's example or None], as a local run counts and chooses them: a page's links
+        # come together (edges in the order of their pages).
+        entry = unanswered.get(key)
+        if entry is None:
+            entry = unanswered[key] = [0, -1, [], None]
         if entry[1] == number:
-            if len(entry) > 2 and entry[-1][0].page == page:  # (it is among the examples)
-                entry[-1][1].append(code)
+            if entry[3] is not None:
+                entry[3][2].append(code)
             continue
         entry[0] += 1
         entry[1] = number
-        if len(entry) - 2 < SHOWN:  # as many examples as a local run names
-            source = Alternates(
-                page, line, 0, ((own, page),), names[number >> 32] if several else ""
-            )
-            entry.append((source, [code]))
+        source = Alternates(page, line, 0, ((own, page),), names[number >> 32] if several else "")
+        entry[3] = kept_example(entry[2], page, source, code)
     for home, pages_of in enumerate(sources):
         box[home][2].extend(sorted(pages_of))
     problems: list[Keyed] = []
     not_answered = set()
-    for key, (count, _last, *examples) in unanswered.items():
+    for key, (count, _last, kept, _current) in unanswered.items():
         index, target = targets[key]
         not_answered.add(target.page)
+        examples = [(source, codes) for _page, source, codes in sorted(kept, key=_by_page)]
         problem = _return_link_problem(target, count, examples)
         order = (1, 0, key, 0) if isinstance(key, str) else (0, key, "", 0)
         problems.append((order, index, problem.finding(None), target))

@@ -130,7 +130,9 @@ def parse_now(text: str | None, where: str = "--now") -> datetime:
             f"{where} {text!r} is out of range; give a time from the year {NOW_YEARS[0]}"
             f" to the year {NOW_YEARS[1]}"
         )
-    return moment
+    # In UTC, the reading of a date without a zone: one instant, one report, whatever
+    # offset it is written with.
+    return moment.astimezone(UTC)
 
 
 def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
