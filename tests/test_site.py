@@ -296,3 +296,31 @@ def test_a_fetched_robots_txt_of_gzip_data_is_reported(
     robots = files[server.url("/robots.txt")]
     assert [f["code"] for f in robots["findings"]] == codes
     assert server.url("/s.xml") in files  # its Sitemap line is read all the same
+
+
+def test_a_listed_sitemap_that_redirects_back_is_one_cycle_on_the_listing_entry(
+    loopback_only,  # noqa: F811
+) -> None:
+    """An index lists a URL that redirects to the index itself (an http:// spelling of an
+    https:// index, an old path), and a child index lists one that redirects to the top:
+    SE002 on each listing entry, naming where the redirect ends, and the index is not
+    checked again as a file of its own (no SE003 for an index inside an index)."""
+    with SiteServer() as server:
+        base = server.url("").rstrip("/")
+        server.routes["/index.xml"] = Route(
+            body=index(f"{base}/pages.xml", f"{base}/old-index", f"{base}/child-index.xml")
+        )
+        server.routes["/old-index"] = redirect("/index.xml", 301)
+        server.routes["/pages.xml"] = Route(body=urlset(base, "a"))
+        server.routes["/child-index.xml"] = Route(body=index(f"{base}/to-top"))
+        server.routes["/to-top"] = redirect(f"{base}/index.xml", 302)
+        _status, report = check([f"{base}/index.xml"], follow=True, allow_private_hosts=True)
+    files = {entry["path"]: entry for entry in report["files"]}
+    assert sorted(files) == [f"{base}/child-index.xml", f"{base}/index.xml", f"{base}/pages.xml"]
+    top = [(f["code"], f["line"], f["message"]) for f in files[f"{base}/index.xml"]["findings"]]
+    assert [(code, line) for code, line, _message in top] == [("SE002", 4), ("SE003", 5)]
+    assert f"redirects to {base}/index.xml, this file itself" in top[0][2]
+    child = [(f["code"], f["line"]) for f in files[f"{base}/child-index.xml"]["findings"]]
+    assert child == [("SE002", 3)]
+    message = files[f"{base}/child-index.xml"]["findings"][0]["message"]
+    assert f"redirects to {base}/index.xml, an index that lists this file" in message

@@ -165,7 +165,8 @@ class Unfollowed(NamedTuple):
     ``unreadable``, why; for ``nested``, ``input`` when the nested index is an input of
     the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
     limit's value; for ``nested``, how many sitemaps it lists; ``xpath``: the pointer to
-    the listing entry's loc (None: a robots.txt's line, or the listed file itself)."""
+    the listing entry's loc (None: a robots.txt's line, or the listed file itself);
+    ``redirected``: for ``cycle``, where the URL redirects to, when that is the file."""
 
     kind: str
     url: str
@@ -174,6 +175,7 @@ class Unfollowed(NamedTuple):
     detail: str = ""
     value: int = 0
     xpath: str | None = None
+    redirected: str = ""
 
 
 class FetchKind:

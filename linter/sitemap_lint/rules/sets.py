@@ -90,7 +90,11 @@ INDEX_CYCLE = rule(
         not followed again, so the run always ends. An index that lists its own
         URL (the one `--sitemap-url` gives, or it was fetched from) is reported
         without following anything, in a check of that file alone too: the same
-        scheme, host, port, path (`.` and `..` resolved) and query.
+        scheme, host, port, path (`.` and `..` resolved) and query. A fetched
+        child whose URL redirects to the index or to an index above it (an
+        `http://` spelling of an `https://` index, an old path) closes a cycle
+        too: it is reported on the listing entry with where the redirect ends,
+        and that index is not checked again as a file of its own.
     """,
     why="""
         A cycle cannot be crawled to an end; search engines stop at the first
@@ -620,6 +624,15 @@ def check_unfollowed(listed: Unfollowed, options: object, report: Reporter) -> N
 
 def _unfollowed(listed: Unfollowed) -> Finding:
     kind, url, line, column = listed.kind, listed.url, listed.line, listed.column
+    if kind == FollowKind.CYCLE and listed.redirected:
+        what = "this file itself" if listed.detail == "self" else "an index that lists this file"
+        return INDEX_CYCLE.at(
+            line,
+            column,
+            f"{url} redirects to {listed.redirected}, {what}; the cycle was not followed: "
+            "list only sitemaps of URLs here",
+            key=listed_key(url),
+        )
     if kind == FollowKind.CYCLE:
         if listed.detail == "self":
             return index_itself(line, column, url)

@@ -639,7 +639,7 @@ def discovery_view(checked: Checked) -> Checked:
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)
         target_pointer=result.target_pointer,
     )
-    return Checked(view, checked.size, checked.robots_text, alternates, checked.robots_url)
+    return Checked(view, checked.size, checked.robots_text, alternates, checked.final_url)
 
 
 def partitions(urls: int) -> int:

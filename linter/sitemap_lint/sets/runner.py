@@ -123,7 +123,7 @@ class Checked:
     size: int = 0
     robots_text: str | None = None
     alternates: int = 0  # hreflang records in the file's facts
-    robots_url: str | None = None  # where a fetched robots.txt was served (redirects followed)
+    final_url: str | None = None  # where a fetched file was served (redirects followed)
     handle: object = None
 
 
@@ -174,7 +174,7 @@ class Job:
     size: int = 0
     planned: int = 0  # the bytes the discovery counted when it listed the file (a local one)
     robots_text: str | None = None  # the text of a robots.txt, for the other files' checks
-    robots_url: str | None = None  # where a fetched robots.txt was served, when redirected
+    final_url: str | None = None  # where a fetched file was served (redirects followed)
     data: bytes | None = field(default=None, repr=False)  # read in place of standard input
     alternates: int = 0  # hreflang records of the file
     handle: object = None  # an executor's reference to the file's facts
@@ -239,6 +239,7 @@ class SetRunner:
             while level:
                 level = self.discovery.next_level(level)
                 self._check_level(level)
+                level = self.discovery.redirected_back(level)
             jobs = [job for root in roots for job in root.preorder()]
             self._check_set(jobs, roots)
             # Files named together are reported as before; a site (fetched, followed, or
@@ -380,7 +381,7 @@ class SetRunner:
         if job.url is None:
             self.robots.append(("", text))
         else:
-            self.robots.extend((url, text) for url in _governed(job.url, job.robots_url))
+            self.robots.extend((url, text) for url in _governed(job.url, job.final_url))
         self.options = replace(self.options, robots=tuple(self.robots))
 
     # -- checking a level ------------------------------------------------------
@@ -436,7 +437,7 @@ class SetRunner:
     @staticmethod
     def _take(job: Job, checked: Checked) -> None:
         job.result, job.size, job.robots_text = checked.result, checked.size, checked.robots_text
-        job.robots_url = checked.robots_url
+        job.final_url = checked.final_url
         checked.result.open_sink()  # the findings across files go there
         facts = checked.result.facts
         job.alternates = checked.alternates or (len(facts.alternates) if facts else 0)
@@ -898,6 +899,32 @@ class Discovery:
             return kept, []
         return level, []
 
+    def redirected_back(self, level: list[Job]) -> list[Job]:
+        """The jobs of ``level`` but the fetched sitemaps whose URL redirects to the file
+        that lists them or to an index above it: that file again, which the set does not
+        check twice (SE002 on the listing entry, naming where the redirect ends)."""
+        kept: list[Job] = []
+        for job in level:
+            parent, entry, final = job.parent, job.entry, job.final_url
+            cycle = ""
+            if job.fetch and parent is not None and entry is not None and final:
+                key = _listed_key(final)
+                if key is not None and key != job.key:
+                    if key == parent.key:
+                        cycle = "self"
+                    elif any(key == up.key for up in parent.ancestors()):
+                        cycle = "above"
+            if not cycle:
+                kept.append(job)
+                continue
+            assert parent is not None and entry is not None and parent.result is not None
+            assert final is not None
+            parent.children.remove(job)
+            self.files -= 1
+            listed = _listed(parent, FollowKind.CYCLE, entry, cycle)._replace(redirected=final)
+            self._unfollowed(parent.result.open_sink(), listed)
+        return kept
+
     def _drop(self, job: Job) -> None:
         """Leave out a fetched child listed before the byte limit was reached."""
         parent, entry = job.parent, job.entry
@@ -1151,9 +1178,9 @@ def _load_and_check(
     if fetched.body is None:
         return FileResult(task.name, fetch_findings(fetched.problems, enabled))
     checked.size = len(fetched.body)
+    checked.final_url = fetched.final_url
     if task.robots:
         checked.robots_text = _robots_text(fetched.body)
-        checked.robots_url = fetched.final_url
     source = Source(task.name, None, url=task.url, data=fetched.body)
     options = task.options
     if options.quote and _redirected_elsewhere(task.url, fetched.final_url):
