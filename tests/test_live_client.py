@@ -694,7 +694,6 @@ def test_a_fresh_cached_answer_is_given_without_a_request(server: LiveServer, qu
         "max-age=0",
         "expires=-60",
         "cache-control=no-cache,max-age=3600",
-        "cache-control=no-store",
         "cache-control=max-age=soon",
         "cache-control=public",  # no lifetime given: no heuristic freshness
     ],
@@ -705,6 +704,38 @@ def test_a_stale_cached_answer_is_asked_again_conditionally(server: LiveServer, 
     assert (first.fresh_until, second.fresh, second.from_cache) == (None, False, True)
     log = server.log()
     assert len(log) == 2 and log[1].headers["If-None-Match"] == '"v1"'
+
+
+@pytest.mark.parametrize("query", ["cache-control=no-store", "cache-control=max-age=60,No-Store"])
+def test_an_answer_whose_response_says_no_store_is_not_stored(
+    server: LiveServer, query: str
+) -> None:
+    """RFC 9111, section 5.2.2.5: a cache must not store such a response, so the next
+    run asks for the page whole, not conditionally."""
+    server.reset()
+    store = DictStore()
+    first, second = _twice(server, store, f"/cached?{query}")
+    assert (first.status, second.status, second.from_cache) == (200, 200, False)
+    assert store.answers == {}
+    log = server.log()
+    assert len(log) == 2 and "If-None-Match" not in log[1].headers
+
+
+def test_a_304_that_says_no_store_leaves_the_stored_answer_as_it_was(server: LiveServer) -> None:
+    server.reset()
+    store = DictStore()
+    url = server.url("/cached?cache-control=no-store")
+    first, _ = _twice(server, store, "/cached")
+    stored = store.answers[url] = replace(first, url=url)
+
+    async def run() -> Answer:
+        async with Client(settings(server), cache=store, robots=False) as client:  # type: ignore[arg-type]
+            return (await client.fetch_all([(url, PAGE)]))[url]
+
+    revalidated = asyncio.run(run())
+    assert (revalidated.status, revalidated.from_cache) == (200, True)
+    assert server.log()[-1].headers["If-None-Match"] == '"v1"'
+    assert store.answers[url] is stored  # not written again
 
 
 def test_a_304_makes_the_stored_answer_fresh_again(server: LiveServer) -> None:

@@ -37,7 +37,8 @@
   with ``from_cache`` True (fresh again for as long as the 304 says). The stored
   answers are read a batch at a time, ahead of the requests, by ``cache_key``; one is
   used only when the guard lets the run connect to its host, and for a page only when
-  it holds a page's facts (``Answer.signals``: a GET's, not a HEAD's).
+  it holds a page's facts (``Answer.signals``: a GET's, not a HEAD's). A response
+  that says ``Cache-Control: no-store`` is not stored (``Answer.no_store``).
 """
 
 from __future__ import annotations
@@ -646,7 +647,9 @@ class Client:
                 continue
             if response.status == 304 and cached is not None and conditional:
                 fresh_until = freshness(response.headers, time.time())
-                return _given_again(cached, url, attempts, fresh_until, sent=sent)
+                answer = _given_again(cached, url, attempts, fresh_until, sent=sent)
+                answer.no_store = storing_forbidden(response.headers)
+                return answer
             conditional = {}
             location = response.header("Location")
             answer = _answer(url, kind, response, chain, attempts)
@@ -805,6 +808,7 @@ def _answer(url: str, kind: str, response: Response, chain: list[Hop], attempts:
     )
     if response.status == 200 and not chain:
         answer.fresh_until = freshness(response.headers, time.time())
+        answer.no_store = storing_forbidden(response.headers)
     if kind in GET_KINDS and 200 <= response.status < 300:
         if response.bomb:
             answer.error = TOO_LARGE
@@ -1044,6 +1048,17 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     return max(0.0, moment.timestamp() - current)
 
 
+def storing_forbidden(headers: Iterable[tuple[str, str]]) -> bool:
+    """Whether a response's ``Cache-Control`` says ``no-store``: a cache must not store
+    it (RFC 9111, section 5.2.2.5)."""
+    for name, value in headers:
+        if name.lower() == "cache-control":
+            for part in value.split(","):
+                if part.partition("=")[0].strip().lower() == "no-store":
+                    return True
+    return False
+
+
 def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
     """Until when a response received at ``now`` is fresh (seconds since the epoch), by
     its ``Cache-Control`` (``max-age``; ``no-store`` and ``no-cache`` make it stale) or
@@ -1174,8 +1189,14 @@ def _conditional_headers(cached: Answer | None) -> dict[str, str]:
 
 
 def _storable(answer: Answer) -> bool:
-    """Whether to store ``answer``: one that was requested (a fresh one is stored)."""
-    return answer.status is not None and not answer.robots_disallowed and not answer.fresh
+    """Whether to store ``answer``: one that was requested (a fresh one is stored), and
+    whose response did not forbid it."""
+    return (
+        answer.status is not None
+        and not answer.robots_disallowed
+        and not answer.fresh
+        and not answer.no_store
+    )
 
 
 def _join(base: str, location: str) -> str | None:

@@ -174,6 +174,8 @@ class Answer:
     # Cache-Control max-age or Expires said (RFC 9111, section 4.2); None: stale at once.
     fresh_until: float | None = None
     fresh: bool = False  # given from the cache without a request: it was still fresh
+    # Its response said Cache-Control: no-store: never stored (RFC 9111, section 5.2.2.5).
+    no_store: bool = False
     # Not requested: its host's robots.txt Crawl-delay (``crawl_delay`` seconds) times the
     # host's URLs before it is past the run's crawl budget (--live-crawl-budget).
     over_budget: bool = False
