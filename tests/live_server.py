@@ -192,8 +192,9 @@ def _serve(hosts: Sequence[str]) -> None:
         if spec.get("parts"):
             return await _in_parts(request, spec)
         body = _encoded(spec, spec.get("body", ""))
+        status = spec.get("head_status") if request.method == "HEAD" else None
         response = web.Response(
-            status=int(spec.get("status", 200)),
+            status=int(status or spec.get("status", 200)),
             body=body,
             headers=[(name, value) for name, value in spec.get("headers", [])],
         )
@@ -476,13 +477,15 @@ class LiveServer:
         gzip: bool = False,
         charset: str = "utf-8",
         cut_off: bool = False,
+        head_status: int | None = None,
     ) -> None:
         """Serve ``path`` (with its query, or any query) as given until ``reset``: the
         ``body``, or its ``parts`` written ``pause`` seconds apart; with ``host``, only
         to requests of that Host (``host:port``); with ``gzip``, with ``Content-Encoding:
         gzip``, the body one gzip member, each part its own; the body encoded in
         ``charset``; with ``cut_off``, the connection closed ``pause`` seconds after the
-        last part."""
+        last part; with ``head_status``, a HEAD is answered that status (the body given
+        in one piece)."""
         spec = {
             "path": path,
             "status": status,
@@ -496,6 +499,7 @@ class LiveServer:
             "gzip": gzip,
             "charset": charset,
             "cut_off": cut_off,
+            "head_status": head_status,
         }
         self._control("route", json.dumps(spec).encode())
 

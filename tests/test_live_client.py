@@ -639,6 +639,15 @@ def test_head_answered_405_is_asked_again_with_get(server: LiveServer) -> None:
     assert [entry.method for entry in server.log()] == ["HEAD", "GET"]
 
 
+def test_head_answered_403_is_asked_again_with_get(server: LiveServer) -> None:
+    """A URL signed for GET alone (an S3 presigned URL) refuses a HEAD with 403: the
+    image is judged by the GET, as a crawler fetching it would be answered."""
+    server.route("/signed.png", head_status=403, content_type="image/png", body="png")
+    answer = fetch(server, "/signed.png", IMAGE)
+    assert (answer.status, answer.content_type) == (200, "image/png")
+    assert [entry.method for entry in server.log()] == ["HEAD", "GET"]
+
+
 class DictStore:
     """A cache kept in a dict (the interface of live.cache.Cache)."""
 
