@@ -457,6 +457,16 @@ def test_invalid_url_is_a_finding(loopback_only, fetcher: Fetcher) -> None:  # n
     assert "not a valid URL" in message(fetched)
 
 
+def test_an_invalid_url_holding_a_line_break_is_quoted_on_one_line(
+    loopback_only,  # noqa: F811
+    fetcher: Fetcher,
+) -> None:
+    fetched = fetcher.get("http://example.com/a\nb.xml")
+    assert outcome(fetched)[3] == ["FE003"]
+    text = message(fetched)
+    assert "http://example.com/a\\x0ab.xml" in text and "\n" not in text
+
+
 # Content types and encodings
 
 

@@ -12,6 +12,7 @@ from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FetchKind, FetchProblem
 from sitemap_lint.rules.registry import FETCH
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.printable import printable
 
 HTTP_ERROR_STATUS = rule(
     "FE001",
@@ -617,4 +618,7 @@ def _chain_text(chain: tuple[str, ...]) -> str:
 
 
 def _short(text: str, limit: int = 100) -> str:
+    """``text`` (a URL) as a message shows it: its control characters as escapes, cut
+    at ``limit`` characters."""
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
