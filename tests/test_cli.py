@@ -486,3 +486,19 @@ def test_standard_input_is_read_only_as_far_as_the_check_reads(
     status, out, _err = run(["--isolated", "--select", "LM002", *flags, "-"], capsys)
     assert status == 1 and "LM002" in out
     assert stream.served < READ_CAP * 1.1
+
+
+def test_standard_input_to_fix_is_read_and_written_back_whole(capsys, monkeypatch) -> None:
+    """Past what a check reads, standard input given to --fix is still written back
+    whole: a pipe through the fix never loses its end."""
+    from sitemap_lint.cli import main
+    from sitemap_lint.inputs import reader
+
+    entries = "".join(
+        f"<url><loc>https://example.com/p{i}?a=1&b=2</loc></url>\n" for i in range(200)
+    )
+    text = URLSET_START.decode() + "\n" + entries + "</urlset>\n"
+    monkeypatch.setattr(reader, "STDIN_CHECK_BYTES", 1000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    main(["--isolated", "--fix", "-q", "-"])
+    assert capsys.readouterr().out == text.replace("&b=", "&amp;b=")

@@ -23,6 +23,7 @@ from sitemap_lint.inputs.reader import (
     expand,
     is_url,
     read_standard_input,
+    standard_input,
 )
 from sitemap_lint.settings.declared import (
     LIVE_CRAWL_BUDGET,
@@ -725,9 +726,10 @@ def _stdin_name(settings: RunSettings) -> str:
 
 def _read_stdin(settings: RunSettings, whole: bool) -> Source:
     """Standard input read before the check, so that its lines can be shown after it (a
-    pipe cannot be read twice), as far as the check reads it or ``whole`` (for a fix);
-    it is checked from these bytes."""
-    return Source(_stdin_name(settings), None, data=read_standard_input(whole))
+    pipe cannot be read twice), as far as the check reads it, or ``whole`` (a fix writes
+    it all back, fixed or not); it is checked from these bytes."""
+    data = standard_input().read() if whole else read_standard_input()
+    return Source(_stdin_name(settings), None, data=data)
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:

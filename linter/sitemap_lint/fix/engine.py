@@ -22,6 +22,7 @@ from sitemap_lint.inputs.reader import (
     GzipDamage,
     Source,
     gunzip,
+    read_at_most,
     standard_input,
 )
 from sitemap_lint.rules.events import InputKind, Unfixed
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
-READ_PIECE = 1 << 20
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
@@ -95,17 +95,8 @@ def read_source(source: Source) -> bytes:
 
 
 def _read_bounded(handle: BinaryIO) -> bytes:
-    """At most ``MAX_FIX_BYTES + 1`` bytes of ``handle``, read in pieces: one
-    ``read(MAX_FIX_BYTES + 1)`` sets aside that much memory whatever the file's size."""
-    pieces: list[bytes] = []
-    left = MAX_FIX_BYTES + 1
-    while left > 0:
-        piece = handle.read(min(left, READ_PIECE))
-        if not piece:
-            break
-        pieces.append(piece)
-        left -= len(piece)
-    return b"".join(pieces)
+    """At most ``MAX_FIX_BYTES + 1`` bytes of ``handle``."""
+    return read_at_most(handle, MAX_FIX_BYTES + 1)
 
 
 def _inflate(raw: bytes) -> bytes | str:

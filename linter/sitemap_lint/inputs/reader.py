@@ -55,16 +55,19 @@ def standard_input() -> BinaryIO:
     return sys.stdin.buffer
 
 
-def read_standard_input(whole: bool = False) -> bytes:
-    """Standard input's bytes, as far as a check reads them (past ``READ_CAP`` of
-    content, gzipped or not), or ``whole`` (a fix writes them all back)."""
-    handle = standard_input()
-    if whole:
-        return handle.read()
+def read_standard_input() -> bytes:
+    """Standard input's bytes as far as a check reads them (past ``READ_CAP`` of
+    content, gzipped or not)."""
+    return read_at_most(standard_input(), STDIN_CHECK_BYTES)
+
+
+def read_at_most(handle: BinaryIO, limit: int, piece_size: int = 1 << 20) -> bytes:
+    """At most ``limit`` bytes of ``handle``, read in pieces: one ``read(limit)`` would
+    set aside that much memory whatever the input's size."""
     pieces: list[bytes] = []
-    left = STDIN_CHECK_BYTES
+    left = limit
     while left > 0:
-        piece = handle.read(min(left, READ_SIZE))
+        piece = handle.read(min(left, piece_size))
         if not piece:
             break
         pieces.append(piece)
