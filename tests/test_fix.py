@@ -603,6 +603,43 @@ def test_a_fix_that_would_break_the_file_is_not_written(
     assert status == 1
 
 
+def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, capsys) -> None:
+    """The gate reads every finding, not only well-formedness: a space percent-encoded
+    makes the URL a duplicate of the next entry, a DU001 the original did not have."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a b</loc></url>\n"
+        "  <url><loc>https://example.com/a%20b</loc></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    status, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8") == original
+    assert "FX001 file left unchanged: the fixes would leave a new DU001 duplicate-loc" in out
+    assert "UR006" in out and status == 1
+    status, _, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("<url>") == 1 and status == 0
+
+
+def test_an_unsafe_fix_that_would_make_a_date_in_the_future_is_not_written(
+    tmp_path: Path, capsys
+) -> None:
+    """A lastmod without a time zone taken as UTC falls after --now: a new DT005."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc><lastmod>2026-12-01T10:00:00</lastmod></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    _, out, _ = run(["--fix", "--unsafe-fixes", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8") == original
+    assert "the fixes would leave a new DT005 date-in-future at line 3" in out
+
+
 def test_a_raw_less_than_in_an_attribute_value_is_escaped_in_place(tmp_path: Path, capsys) -> None:
     """A raw '<' in an attribute's value is escaped where it stands (XM005); it was
     read as the tag's '>' missing, whose fix wrote a '>' into the value."""
