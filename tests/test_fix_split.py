@@ -126,6 +126,27 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
     ]
 
 
+def test_the_index_takes_no_lastmod_the_date_rules_report(tmp_path: Path, capsys) -> None:
+    """A part's lastmod is its newest valid one: a basic-format date, a week date or a
+    time without seconds (read by Python as dates) would give the index a DT001/DT003."""
+    source = tmp_path / "sitemap.xml"
+    values = ["2024-06-01", "20250101", "2024-W30-1", "2024-07-01T10:00"]
+    source.write_bytes(
+        sitemap(
+            [
+                f"<url><loc>https://example.com/p{i}</loc><lastmod>{value}</lastmod></url>"
+                for i, value in enumerate(values)
+            ]
+        )
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    index = (out / "sitemap-index.xml").read_bytes()
+    assert re.findall(rb"<lastmod>([^<]*)</lastmod>", index) == [b"2024-06-01"]
+    assert errors(index, "sitemap-index.xml") == []
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

@@ -4,7 +4,7 @@ Every entry is copied as it is written in the file (extensions, namespaces and a
 in order, exactly once; the parts repeat the root element's start tag, so every
 namespace the entries use stays declared. A part holds at most ``max_urls`` entries
 and ``max_bytes`` bytes uncompressed (the protocol's 50,000 and 50 MiB by default).
-The index lists the parts with the newest ``lastmod`` of their entries.
+The index lists the parts with the newest valid ``lastmod`` of their entries.
 
 The file's inline directives go with what they silence: a ``disable-file`` comment is
 copied into every part (before its root element); a ``disable-next-line`` comment
@@ -350,28 +350,24 @@ def _common_directory(urls: list[ParsedURL]) -> str | None:
 
 
 def _newest(entries: list[Entry]) -> str | None:
-    """The latest ``lastmod`` of ``entries`` as written (None when none can be read)."""
+    """The latest ``lastmod`` of ``entries`` as written, of those the date rules find
+    nothing wrong with (None when there is none): the index is not given a value they
+    report."""
+    from sitemap_lint.rules.dates import read_date
+
     best: tuple[datetime, str] | None = None
     for entry in entries:
         if entry.lastmod is None:
             continue
-        moment = _moment(entry.lastmod)
-        if moment is not None and (best is None or moment > best[0]):
+        parsed, problems = read_date(entry.lastmod)
+        if parsed is None or problems:
+            continue
+        moment = parsed.moment
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        if best is None or moment > best[0]:
             best = (moment, entry.lastmod)
     return None if best is None else best[1]
-
-
-def _moment(value: str) -> datetime | None:
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        try:  # a year or a year and month alone
-            moment = datetime.fromisoformat(
-                value + ("-01-01" if len(value) == 4 else "-01" if len(value) == 7 else "")
-            )
-        except ValueError:
-            return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass
