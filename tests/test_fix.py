@@ -623,6 +623,23 @@ def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, ca
     assert target.read_text(encoding="utf-8").count("<url>") == 1 and status == 0
 
 
+def test_a_fix_that_leaves_a_suppression_unused_is_written(tmp_path: Path, capsys) -> None:
+    """The URL percent-encoded for its space is encoded for its 'é' too: the directive
+    silencing UR011 is left unused (SU001), which makes the fixed file no worse."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <!-- sitemap-lint: disable-next-line UR011 -->\n"
+        "  <url><loc>https://example.com/café page</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert "caf%C3%A9%20page" in target.read_text(encoding="utf-8")
+    assert "FX001" not in out and "SU001" in out
+
+
 def test_an_unsafe_fix_that_would_make_a_date_in_the_future_is_not_written(
     tmp_path: Path, capsys
 ) -> None:

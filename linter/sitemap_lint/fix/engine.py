@@ -43,6 +43,8 @@ READ_PIECE = 1 << 20
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
 # An entry list left empty (a urlset's or an index's).
 _NO_ENTRIES = "ST008"
+# A suppression directive left with nothing to silence: the fix removed what it silenced.
+_UNUSED_SUPPRESSION = "SU001"
 
 
 @dataclass
@@ -354,7 +356,7 @@ def _added(
     ``fixed``: one whose message the original has not, else the first of its rule."""
     allowed = Counter(f.code for f in before)
     allowed.subtract(Counter(f.code for f in fixed))
-    left = Counter(f.code for f in after)
+    left = Counter(f.code for f in after if f.code != _UNUSED_SUPPRESSION)
     grown = {code for code, count in left.items() if count > allowed[code]}
     if not grown:
         return None
