@@ -147,6 +147,33 @@ def test_the_index_takes_no_lastmod_the_date_rules_report(tmp_path: Path, capsys
     assert errors(index, "sitemap-index.xml") == []
 
 
+def test_a_file_with_crlf_line_ends_gives_parts_with_crlf_line_ends(tmp_path: Path, capsys) -> None:
+    """The parts' own lines (declaration, root, entry ends, directives) end as the
+    file's do, so that no part mixes LF and CRLF; the byte limit counts them."""
+    source = tmp_path / "sitemap.xml"
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- sitemap-lint: disable-file UR008 -->",
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ]
+    for i in range(12):
+        lines += [
+            "  <!-- sitemap-lint: disable-next-line UR008 -->",
+            f"  <url>\r\n    <loc>https://example.com/p{i}#x</loc>\r\n  </url>",
+        ]
+    source.write_bytes(("\r\n".join([*lines, "</urlset>", ""])).encode())
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-bytes", "400"]) == 0
+    parts = sorted(out.glob("sitemap-[0-9]*.xml"))
+    assert len(parts) > 1
+    for part in parts:
+        data = part.read_bytes()
+        assert len(data) <= 400
+        assert data.count(b"\n") == data.count(b"\r\n") > 0
+        assert errors(data, part.name) == []
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

@@ -2,7 +2,8 @@
 
 Every entry is copied as it is written in the file (extensions, namespaces and all),
 in order, exactly once; the parts repeat the root element's start tag, so every
-namespace the entries use stays declared. A part holds at most ``max_urls`` entries
+namespace the entries use stays declared, and end their lines as the file does (LF or
+CRLF). A part holds at most ``max_urls`` entries
 and ``max_bytes`` bytes uncompressed (the protocol's 50,000 and 50 MiB by default).
 The index lists the parts with the newest valid ``lastmod`` of their entries.
 
@@ -62,16 +63,18 @@ class Parsed:
     # The disable-file comments, each with the index of the entry that holds it (None:
     # none does).
     file_directives: list[tuple[int | None, bytes]] = field(default_factory=list)
+    newline: bytes = b"\n"  # the file's first line break: the parts' lines end with it
 
     def head(self, entries: range) -> bytes:
         """A part's declaration, the disable-file comments its own ``entries`` do not
         hold, and the root's start tag."""
         copied = b"".join(
-            comment + b"\n"
+            comment + self.newline
             for holder, comment in self.file_directives
             if holder is None or holder not in entries
         )
-        return DECLARATION + copied + self.root_lead + self.root_tag + b"\n"
+        declaration = DECLARATION.replace(b"\n", self.newline)
+        return declaration + copied + self.root_lead + self.root_tag + self.newline
 
 
 def parse(data: bytes) -> Parsed:
@@ -90,6 +93,8 @@ def parse(data: bytes) -> Parsed:
     file_directives: list[tuple[int | None, bytes]] = []
     waiting: list[tuple[bytes, int]] = []  # disable-next-line comments: text, end offset
     leads: list[bytes] = [b""]  # the root's, then each entry's
+    first_break = _LINE_END.search(data)
+    newline = b"\n" if first_break is None else first_break.group()
 
     def lead(at: int, indent: bytes) -> bytes:
         """The waiting disable-next-line comments that silence the line of the element
@@ -99,7 +104,7 @@ def parse(data: bytes) -> Parsed:
         for comment, stop in waiting:
             breaks = len(_LINE_END.findall(data, stop, at))
             if breaks <= 1:
-                kept.append(comment + (b"\n" + indent if breaks else b" "))
+                kept.append(comment + (newline + indent if breaks else b" "))
         waiting.clear()
         return b"".join(kept)
 
@@ -172,7 +177,7 @@ def parse(data: bytes) -> Parsed:
         ) from None
     if not root:
         raise SplitError("no root element")
-    return Parsed(root[0][0], root[0][1], entries, leads[0], file_directives)
+    return Parsed(root[0][0], root[0][1], entries, leads[0], file_directives, newline)
 
 
 def _directive(text: str) -> str | None:
@@ -195,7 +200,7 @@ def plan(
     parsed: Parsed, stem: str, max_urls: int, max_bytes: int, gzip: bool = False
 ) -> list[Part]:
     """The parts: entries in order, each part within both limits."""
-    foot = f"</{parsed.root_name}>\n".encode()
+    foot = f"</{parsed.root_name}>".encode() + parsed.newline
     fixed = len(parsed.head(range(0))) + len(foot)  # the longest head: every directive
     parts: list[Part] = []
     chunk: list[Entry] = []
@@ -204,13 +209,13 @@ def plan(
 
     def close() -> None:
         head = parsed.head(range(first, first + len(chunk)))
-        body = b"".join(b"  " + e.lead + e.raw + b"\n" for e in chunk)
+        body = b"".join(b"  " + e.lead + e.raw + parsed.newline for e in chunk)
         suffix = ".xml.gz" if gzip else ".xml"
         name = f"{stem}-{len(parts) + 1}{suffix}"
         parts.append(Part(name, head + body + foot, len(chunk), _newest(chunk)))
 
     for entry in parsed.entries:
-        cost = len(entry.lead) + len(entry.raw) + 3
+        cost = len(entry.lead) + len(entry.raw) + 2 + len(parsed.newline)
         if fixed + cost > max_bytes:
             raise SplitError(
                 f"an entry of {len(entry.raw):,} bytes does not fit in a part of "
