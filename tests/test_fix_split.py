@@ -174,6 +174,19 @@ def test_a_file_with_crlf_line_ends_gives_parts_with_crlf_line_ends(tmp_path: Pa
         assert errors(data, part.name) == []
 
 
+def test_more_parts_than_an_index_may_list_are_refused(tmp_path: Path, capsys) -> None:
+    """50,001 parts would make an index over its limit (LM003): nothing is written."""
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(
+        sitemap([f"<url><loc>https://example.com/{i}</loc></url>" for i in range(50_001)])
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 2
+    assert "50,001 parts, more than the 50,000 an index may list" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

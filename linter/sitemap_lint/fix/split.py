@@ -33,6 +33,7 @@ from sitemap_lint.fix.model import escape_text
 
 MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024
+MAX_SITEMAPS = 50_000  # in one index
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 INDEX_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # Only where a declaration may stand: at the start (after a byte order mark, or the
@@ -428,6 +429,11 @@ def split_file(
         parts = plan(parsed, stem, max_urls, max_bytes, gzip)
     except SplitError as error:
         raise SplitError(f"{path}: cannot be split: {error}") from None
+    if len(parts) > MAX_SITEMAPS:
+        raise SplitError(
+            f"{path}: cannot be split: {len(parts):,} parts, more than the {MAX_SITEMAPS:,} "
+            "an index may list; give a larger --max-urls or --max-bytes"
+        )
     _refuse_base_url_with_errors(base_url, parts[0].name)
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
