@@ -621,6 +621,10 @@ def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, ca
     assert "UR006" in out and status == 1
     status, _, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
     assert target.read_text(encoding="utf-8").count("<url>") == 1 and status == 0
+    target.write_text(original, encoding="utf-8")
+    status, out, _ = run(["--fix", "--ignore", "DU001", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("a%20b") == 2  # a rule the run ignores
+    assert "FX001" not in out and status == 0
 
 
 def test_a_fix_that_leaves_a_suppression_unused_is_written(tmp_path: Path, capsys) -> None:

@@ -262,7 +262,7 @@ def fix_source(
         checked = check_text(source.name, data, every, engine)
     if result.passes == 0 or first is None or checked is None:
         return result
-    problem = _worse(first, checked, fixed_first)
+    problem = _worse(first, checked, fixed_first, options, source.name)
     if problem is not None:
         result.refused = _refusal(problem, options, source.name)
         result.fixed_findings = []
@@ -314,12 +314,19 @@ def _refusal(reason: str, options: Options, name: str) -> tuple[Finding, ...]:
     return tuple(_selected(found, options, name))
 
 
-def _worse(before: FileResult, after: FileResult, fixed: Sequence[Finding]) -> str | None:
-    """Why the fixed text is worse than the original: a new well-formedness error; in
-    a file read whole as XML, a finding of a rule more often than the original less
-    the findings fixed in the first pass (a fixed text that parses further than the
-    original shows defects no check could see there); or no entry left (every one
-    removed: out of scope, most likely for a wrong ``--sitemap-url``)."""
+def _worse(
+    before: FileResult,
+    after: FileResult,
+    fixed: Sequence[Finding],
+    options: Options,
+    name: str,
+) -> str | None:
+    """Why the fixed text is worse than the original: a new well-formedness error; no
+    entry left (every one removed: out of scope, most likely for a wrong
+    ``--sitemap-url``); or, in a file read whole as XML, a finding the run reports of a
+    rule more often than the original less the findings fixed in the first pass (a
+    fixed text that parses further than the original shows defects no check could see
+    there)."""
     had = {f.code for f in before.findings}
     for finding in after.findings:
         if finding.code in _SYNTAX and finding.code not in had:
@@ -340,7 +347,11 @@ def _worse(before: FileResult, after: FileResult, fixed: Sequence[Finding]) -> s
             "scope, check --sitemap-url, else fix the file by hand"
         )
     if not had & _SYNTAX:
-        added = _added(before.findings, after.findings, fixed)
+        added = _added(
+            _selected(before.findings, options, name),
+            _selected(after.findings, options, name),
+            fixed,
+        )
         if added is not None:
             return (
                 f"the fixes would leave a new {added.code} {added.name} at line {added.line} "

@@ -20,9 +20,9 @@ FILE_NOT_FIXED = rule(
         damaged gzip stream, more than 256 MiB), or the fixed text would be worse: a
         well-formedness error the original did not have, no entry left (every one
         removed as out of scope: a wrong `--sitemap-url`, most likely), or, in a file
-        the original check read whole as XML, a finding of any rule that the original
-        did not have (a duplicate made by a URL percent-encoded, a lastmod taken as
-        UTC that falls in the future). The message says which.
+        the original check read whole as XML, a finding the run reports that the
+        original did not have (a duplicate made by a URL percent-encoded, a lastmod
+        taken as UTC that falls in the future). The message says which.
     """,
     why="""
         A fix must never lose data: rewriting a file that cannot be read back exactly
