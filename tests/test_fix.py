@@ -502,6 +502,44 @@ def test_stdin_gives_the_fixed_file_on_stdout(monkeypatch, capsysbinary) -> None
     assert status == 1
 
 
+class _Endless(io.RawIOBase):
+    """Standard input that never ends (``/dev/zero``): reading it whole is an error."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        buffer[:] = b"\0" * len(buffer)
+        return len(buffer)
+
+    def readall(self) -> bytes:
+        raise AssertionError("standard input read whole")
+
+
+def test_standard_input_is_not_read_whole(monkeypatch, capsys) -> None:
+    """What the report shows of standard input is held up to a bound, not its whole."""
+    from sitemap_lint.fix import engine
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 1 << 16)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Endless())))
+    assert main(["--now", NOW, "--isolated", "--show-source", "-"]) == 1
+    assert "1 file checked" in capsys.readouterr().out
+
+
+def test_standard_input_too_large_to_fix_goes_out_whole(monkeypatch, capsysbinary) -> None:
+    """Over the bound, the fixer leaves it as it is (FX001) and stdout gets all of it,
+    the part left unread included."""
+    from sitemap_lint.fix import engine
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 1000)
+    data = (FIX / "mixed.xml").read_bytes() + b"<!--" + b"x" * 5000 + b"-->\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    main(["--now", NOW, "--isolated", "--fix", "--format", "concise", "-"])
+    out, err = capsysbinary.readouterr()
+    assert out == data
+    assert b"FX001 file left unchanged: larger than" in err
+
+
 def test_interrupted_write_leaves_the_original_whole(tmp_path: Path, monkeypatch, capsys) -> None:
     target = copy(tmp_path, "mixed.xml")
 

@@ -315,6 +315,8 @@ def _fix(
     if fixed.stdin is not None:
         with writing_to(out):
             write_bytes(out, fixed.stdin)
+            if stdin is not None:
+                _pass_rest(stdin, out)
         stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
@@ -722,9 +724,27 @@ def _stdin_name(settings: RunSettings) -> str:
 
 
 def _read_stdin(settings: RunSettings) -> Source:
-    """Standard input read whole, so that its lines can be shown after the check
-    (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source(_stdin_name(settings), None, data=standard_input().read())
+    """Standard input read, so that its lines can be shown after the check (a pipe
+    cannot be read twice); it is checked from these bytes. At most one byte more than
+    ``--fix`` fixes is held: the check stops reading long before, and the rest of a
+    larger input is left unread (``_pass_rest``)."""
+    from sitemap_lint.fix.engine import read_source
+
+    name = _stdin_name(settings)
+    return Source(name, None, data=read_source(Source(name, None)))
+
+
+def _pass_rest(stdin: Source, out: TextIO) -> None:
+    """Copy to ``out`` what ``_read_stdin`` left unread of standard input: the fixer
+    leaves such a file as it is, and the whole of it goes out."""
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES, READ_PIECE
+    from sitemap_lint.support.pipes import write_bytes
+
+    if stdin.data is None or len(stdin.data) <= MAX_FIX_BYTES:
+        return
+    handle = standard_input()
+    while piece := handle.read(READ_PIECE):
+        write_bytes(out, piece)
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
