@@ -187,6 +187,38 @@ def test_more_parts_than_an_index_may_list_are_refused(tmp_path: Path, capsys) -
     assert not out.exists()
 
 
+def test_a_file_no_earlier_split_wrote_is_not_replaced(tmp_path: Path, capsys) -> None:
+    """The site's own sitemap-index.xml beside sitemap.xml, or a sitemap-2.xml without
+    an index of an earlier split, is left alone: nothing is written. An earlier split's
+    index and parts are replaced."""
+    site = tmp_path / "site"
+    site.mkdir()
+    source = site / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(4)]))
+    own_index = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/news-sitemap.xml</loc></sitemap>\n"
+        "</sitemapindex>\n"
+    )
+    index = site / "sitemap-index.xml"
+    index.write_text(own_index, encoding="utf-8")
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(site)]
+    assert main([*args, "--max-urls", "2"]) == 2
+    assert "it is not the index of an earlier split of sitemap.xml" in capsys.readouterr().err
+    assert index.read_text(encoding="utf-8") == own_index
+    index.unlink()
+    (site / "sitemap-2.xml").write_text("mine", encoding="utf-8")
+    assert main([*args, "--max-urls", "2"]) == 2
+    assert "it is no part of an earlier split of sitemap.xml" in capsys.readouterr().err
+    assert (site / "sitemap-2.xml").read_text(encoding="utf-8") == "mine"
+    assert sorted(path.name for path in site.iterdir()) == ["sitemap-2.xml", "sitemap.xml"]
+    (site / "sitemap-2.xml").unlink()
+    assert main([*args, "--max-urls", "2"]) == 0
+    assert main([*args, "--max-urls", "1"]) == 0  # over an earlier split
+    assert index.read_bytes().count(b"<sitemap>") == 4
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

@@ -16,6 +16,9 @@ Other comments between the entries are not copied.
 The parts are served under the base URL, and a sitemap may list only URLs under its
 own directory (rules SC001 and SC002): a base URL that puts entries out of the parts'
 scope is refused (unless forced), naming the directory common to the entries.
+
+A file in the output directory that no earlier split of the file wrote (a site's own
+``sitemap-index.xml``) is never replaced: the split is refused.
 """
 
 from __future__ import annotations
@@ -441,6 +444,7 @@ def split_file(
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
     _refuse_unwritable(targets)
+    _refuse_other_files(path.name, stem, targets[:-1], index_path)
     contents = [gzip_module.compress(part.data, mtime=0) if gzip else part.data for part in parts]
     contents.append(index(parts, base_url))
     # Every file is written in full beside its place before any is renamed there: a
@@ -528,6 +532,51 @@ def _refuse_unwritable(targets: list[Path]) -> None:
             )
         if not os.access(target, os.W_OK) or not mode & 0o222:
             raise SplitError(f"{target}: cannot write: the file is read-only; nothing was written")
+
+
+# An earlier split's index, read to know the parts it lists: larger is none of ours.
+_MAX_INDEX_READ = 64 * 1024 * 1024
+_INDEX_LOC = re.compile(r"<loc>\s*([^<]*?)\s*</loc>")
+
+
+def _refuse_other_files(name: str, stem: str, parts: list[Path], index_path: Path) -> None:
+    """Refuse before anything is written to replace a file no earlier split of ``stem``
+    wrote: an index there must list only parts of ``stem`` (a site's own
+    ``sitemap-index.xml`` is not replaced), and without one no part may be there."""
+    if index_path.exists():
+        if not _earlier_index(index_path, stem):
+            raise SplitError(
+                f"{index_path}: it is not the index of an earlier split of {name}, which "
+                "would replace it; move it or give another --out-dir; nothing was written"
+            )
+        return
+    for part in parts:
+        if part.exists():
+            raise SplitError(
+                f"{part}: it is no part of an earlier split of {name} (there is no "
+                f"{index_path.name}), which would replace it; move it or give another "
+                "--out-dir; nothing was written"
+            )
+
+
+def _earlier_index(index_path: Path, stem: str) -> bool:
+    """Whether the file at ``index_path`` is the index of an earlier split of ``stem``:
+    an index whose every loc names a part of ``stem``."""
+    from urllib.parse import unquote
+
+    try:
+        with open(index_path, "rb") as handle:
+            data = handle.read(_MAX_INDEX_READ + 1)
+    except OSError:
+        return False
+    text = data.decode("utf-8", "replace")
+    if len(data) > _MAX_INDEX_READ or "<sitemapindex" not in text:
+        return False
+    part_name = re.compile(rf"{re.escape(stem)}-[0-9]+\.xml(?:\.gz)?")
+    return all(
+        part_name.fullmatch(unquote(loc.rpartition("/")[2])) is not None
+        for loc in _INDEX_LOC.findall(text)
+    )
 
 
 def _stale_parts(out_dir: Path, stem: str, count: int, gzip: bool) -> list[str]:
