@@ -1788,11 +1788,30 @@ def test_mutated_extension_sitemaps(monkeypatch, tmp_path_factory, draws):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("count", [50_000, 50_001, 50_002])
+@pytest.mark.parametrize("count", [50_000, 50_001, 50_002, 50_010, 60_000])
 def test_the_entry_limit(monkeypatch, tmp_path, count):
     outcome = check_both(monkeypatch, write(tmp_path, sitemap(count, 1)))
     assert outcome.proved >= 49_000
     assert any(f.code == "LM001" for f in outcome.findings) == (count > 50_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [50_001, 50_010])
+@pytest.mark.parametrize("kind", ["sitemapindex", "urlset"])
+def test_the_entry_limit_after_a_window(monkeypatch, tmp_path, count, kind):
+    """A window of entries proved at once after the 50,000th (which an index tries from
+    there on) takes none: the 50,001st is the full checker's, which reports it."""
+    if kind == "urlset":
+        plain = "".join(
+            f"  <url>\n    <loc>https://www.example.com/p{i}</loc>\n  </url>\n"
+            for i in range(count)
+        )
+        text, limit = HEAD + plain + "</urlset>\n", "LM001"
+    else:
+        text, limit = index(count), "LM003"
+    outcome = check_both(monkeypatch, write(tmp_path, text))
+    assert outcome.proved >= 49_000
+    assert [f.code for f in outcome.findings if f.code.startswith("LM")] == [limit]
 
 
 @pytest.mark.slow

@@ -502,6 +502,44 @@ def test_stdin_gives_the_fixed_file_on_stdout(monkeypatch, capsysbinary) -> None
     assert status == 1
 
 
+class _Endless(io.RawIOBase):
+    """Standard input that never ends (``/dev/zero``): reading it whole is an error."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        buffer[:] = b"\0" * len(buffer)
+        return len(buffer)
+
+    def readall(self) -> bytes:
+        raise AssertionError("standard input read whole")
+
+
+def test_standard_input_is_not_read_whole(monkeypatch, capsys) -> None:
+    """What the report shows of standard input is held up to a bound, not its whole."""
+    from sitemap_lint.fix import engine
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 1 << 16)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Endless())))
+    assert main(["--now", NOW, "--isolated", "--show-source", "-"]) == 1
+    assert "1 file checked" in capsys.readouterr().out
+
+
+def test_standard_input_too_large_to_fix_goes_out_whole(monkeypatch, capsysbinary) -> None:
+    """Over the bound, the fixer leaves it as it is (FX001) and stdout gets all of it,
+    the part left unread included."""
+    from sitemap_lint.fix import engine
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 1000)
+    data = (FIX / "mixed.xml").read_bytes() + b"<!--" + b"x" * 5000 + b"-->\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    main(["--now", NOW, "--isolated", "--fix", "--format", "concise", "-"])
+    out, err = capsysbinary.readouterr()
+    assert out == data
+    assert b"FX001 file left unchanged: larger than" in err
+
+
 def test_interrupted_write_leaves_the_original_whole(tmp_path: Path, monkeypatch, capsys) -> None:
     target = copy(tmp_path, "mixed.xml")
 
@@ -601,6 +639,64 @@ def test_a_fix_that_would_break_the_file_is_not_written(
     assert target.read_bytes() == (FIX / "mixed.xml").read_bytes()
     assert "FX001" in out and "new XM0" in out
     assert status == 1
+
+
+def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, capsys) -> None:
+    """The gate reads every finding, not only well-formedness: a space percent-encoded
+    makes the URL a duplicate of the next entry, a DU001 the original did not have."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a b</loc></url>\n"
+        "  <url><loc>https://example.com/a%20b</loc></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    status, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8") == original
+    assert "FX001 file left unchanged: the fixes would leave a new DU001 duplicate-loc" in out
+    assert "UR006" in out and status == 1
+    status, _, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("<url>") == 1 and status == 0
+    target.write_text(original, encoding="utf-8")
+    status, out, _ = run(["--fix", "--ignore", "DU001", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("a%20b") == 2  # a rule the run ignores
+    assert "FX001" not in out and status == 0
+
+
+def test_a_fix_that_leaves_a_suppression_unused_is_written(tmp_path: Path, capsys) -> None:
+    """The URL percent-encoded for its space is encoded for its 'é' too: the directive
+    silencing UR011 is left unused (SU001), which makes the fixed file no worse."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <!-- sitemap-lint: disable-next-line UR011 -->\n"
+        "  <url><loc>https://example.com/café page</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert "caf%C3%A9%20page" in target.read_text(encoding="utf-8")
+    assert "FX001" not in out and "SU001" in out
+
+
+def test_an_unsafe_fix_that_would_make_a_date_in_the_future_is_not_written(
+    tmp_path: Path, capsys
+) -> None:
+    """A lastmod without a time zone taken as UTC falls after --now: a new DT005."""
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a</loc><lastmod>2026-12-01T10:00:00</lastmod></url>\n"
+        "</urlset>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    _, out, _ = run(["--fix", "--unsafe-fixes", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8") == original
+    assert "the fixes would leave a new DT005 date-in-future at line 3" in out
 
 
 def test_a_raw_less_than_in_an_attribute_value_is_escaped_in_place(tmp_path: Path, capsys) -> None:
@@ -1020,13 +1116,14 @@ def test_a_file_to_fix_is_read_up_to_one_byte_past_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sitemap_lint.fix import engine
-    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.inputs.reader import Source, read_at_most
 
     monkeypatch.setattr(engine, "MAX_FIX_BYTES", 10)
-    monkeypatch.setattr(engine, "READ_PIECE", 3)
     path = tmp_path / "s.xml"
     path.write_bytes(b"0123456789abcdef")
     assert engine.read_source(Source(str(path), path)) == b"0123456789a"
+    with path.open("rb") as handle:  # in pieces smaller than the limit
+        assert read_at_most(handle, 11, piece_size=3) == b"0123456789a"
 
 
 LATIN = (

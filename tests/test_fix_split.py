@@ -126,6 +126,99 @@ def test_cli_split_writes_valid_parts_and_an_index(tmp_path: Path, capsys) -> No
     ]
 
 
+def test_the_index_takes_no_lastmod_the_date_rules_report(tmp_path: Path, capsys) -> None:
+    """A part's lastmod is its newest valid one: a basic-format date, a week date or a
+    time without seconds (read by Python as dates) would give the index a DT001/DT003."""
+    source = tmp_path / "sitemap.xml"
+    values = ["2024-06-01", "20250101", "2024-W30-1", "2024-07-01T10:00"]
+    source.write_bytes(
+        sitemap(
+            [
+                f"<url><loc>https://example.com/p{i}</loc><lastmod>{value}</lastmod></url>"
+                for i, value in enumerate(values)
+            ]
+        )
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main(args) == 0
+    index = (out / "sitemap-index.xml").read_bytes()
+    assert re.findall(rb"<lastmod>([^<]*)</lastmod>", index) == [b"2024-06-01"]
+    assert errors(index, "sitemap-index.xml") == []
+
+
+def test_a_file_with_crlf_line_ends_gives_parts_with_crlf_line_ends(tmp_path: Path, capsys) -> None:
+    """The parts' own lines (declaration, root, entry ends, directives) end as the
+    file's do, so that no part mixes LF and CRLF; the byte limit counts them."""
+    source = tmp_path / "sitemap.xml"
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- sitemap-lint: disable-file UR008 -->",
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ]
+    for i in range(12):
+        lines += [
+            "  <!-- sitemap-lint: disable-next-line UR008 -->",
+            f"  <url>\r\n    <loc>https://example.com/p{i}#x</loc>\r\n  </url>",
+        ]
+    source.write_bytes(("\r\n".join([*lines, "</urlset>", ""])).encode())
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-bytes", "400"]) == 0
+    parts = sorted(out.glob("sitemap-[0-9]*.xml"))
+    assert len(parts) > 1
+    for part in parts:
+        data = part.read_bytes()
+        assert len(data) <= 400
+        assert data.count(b"\n") == data.count(b"\r\n") > 0
+        assert errors(data, part.name) == []
+
+
+def test_more_parts_than_an_index_may_list_are_refused(tmp_path: Path, capsys) -> None:
+    """50,001 parts would make an index over its limit (LM003): nothing is written."""
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(
+        sitemap([f"<url><loc>https://example.com/{i}</loc></url>" for i in range(50_001)])
+    )
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 2
+    assert "50,001 parts, more than the 50,000 an index may list" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_file_no_earlier_split_wrote_is_not_replaced(tmp_path: Path, capsys) -> None:
+    """The site's own sitemap-index.xml beside sitemap.xml, or a sitemap-2.xml without
+    an index of an earlier split, is left alone: nothing is written. An earlier split's
+    index and parts are replaced."""
+    site = tmp_path / "site"
+    site.mkdir()
+    source = site / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(4)]))
+    own_index = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <sitemap><loc>https://example.com/news-sitemap.xml</loc></sitemap>\n"
+        "</sitemapindex>\n"
+    )
+    index = site / "sitemap-index.xml"
+    index.write_text(own_index, encoding="utf-8")
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(site)]
+    assert main([*args, "--max-urls", "2"]) == 2
+    assert "it is not the index of an earlier split of sitemap.xml" in capsys.readouterr().err
+    assert index.read_text(encoding="utf-8") == own_index
+    index.unlink()
+    (site / "sitemap-2.xml").write_text("mine", encoding="utf-8")
+    assert main([*args, "--max-urls", "2"]) == 2
+    assert "it is no part of an earlier split of sitemap.xml" in capsys.readouterr().err
+    assert (site / "sitemap-2.xml").read_text(encoding="utf-8") == "mine"
+    assert sorted(path.name for path in site.iterdir()) == ["sitemap-2.xml", "sitemap.xml"]
+    (site / "sitemap-2.xml").unlink()
+    assert main([*args, "--max-urls", "2"]) == 0
+    assert main([*args, "--max-urls", "1"]) == 0  # over an earlier split
+    assert index.read_bytes().count(b"<sitemap>") == 4
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

@@ -126,7 +126,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     fix = config.fix if settings.fix is None else settings.fix
     fixing = fix or settings.fix_only or settings.diff
     reads_stdin = (show_source or fixing) and STDIN in settings.paths
-    stdin = _read_stdin(settings, whole=fixing) if reads_stdin else None
+    stdin = _read_stdin(settings, fixing=fixing) if reads_stdin else None
     out = out or sys.stdout
     from sitemap_lint.support.pipes import writing_to
 
@@ -317,6 +317,8 @@ def _fix(
     if fixed.stdin is not None:
         with writing_to(out):
             write_bytes(out, fixed.stdin)
+            if stdin is not None:
+                _pass_rest(stdin, out)
         stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
@@ -724,12 +726,30 @@ def _stdin_name(settings: RunSettings) -> str:
     return settings.stdin_filename or STDIN
 
 
-def _read_stdin(settings: RunSettings, whole: bool) -> Source:
-    """Standard input read before the check, so that its lines can be shown after it (a
-    pipe cannot be read twice), as far as the check reads it, or ``whole`` (a fix writes
-    it all back, fixed or not); it is checked from these bytes."""
-    data = standard_input().read() if whole else read_standard_input()
-    return Source(_stdin_name(settings), None, data=data)
+def _read_stdin(settings: RunSettings, fixing: bool) -> Source:
+    """Standard input read, so that its lines can be shown after the check (a pipe
+    cannot be read twice); it is checked from these bytes. It is held as far as the
+    check reads it, or, ``fixing``, up to one byte more than ``--fix`` fixes: the rest
+    of a larger input is left unread (``_pass_rest``)."""
+    name = _stdin_name(settings)
+    if not fixing:
+        return Source(name, None, data=read_standard_input())
+    from sitemap_lint.fix.engine import read_source
+
+    return Source(name, None, data=read_source(Source(name, None)))
+
+
+def _pass_rest(stdin: Source, out: TextIO) -> None:
+    """Copy to ``out`` what ``_read_stdin`` left unread of standard input: the fixer
+    leaves such a file as it is, and the whole of it goes out."""
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES
+    from sitemap_lint.support.pipes import write_bytes
+
+    if stdin.data is None or len(stdin.data) <= MAX_FIX_BYTES:
+        return
+    handle = standard_input()
+    while piece := handle.read(1 << 20):
+        write_bytes(out, piece)
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:

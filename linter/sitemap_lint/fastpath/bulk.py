@@ -201,7 +201,7 @@ class Bulk:
             found.pop()
         self.refused = cut and self._holds_entry(text, start, found, window_end)
         if len(found) > most:
-            del found[most:]
+            del found[max(most, 0) :]  # (none past the limit: a negative slice keeps most)
         if len(found) < MIN_ENTRIES:
             if cut and not self.refused:  # (perhaps too small a window for them)
                 # (Entries too long for the largest window: as if it stopped at one.)

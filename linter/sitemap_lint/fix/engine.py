@@ -10,6 +10,7 @@ says what the file would become, or why it is left as it is.
 from __future__ import annotations
 
 import codecs
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -42,6 +43,8 @@ MAX_FIX_BYTES = 256 * 1024 * 1024
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
 # An entry list left empty (a urlset's or an index's).
 _NO_ENTRIES = "ST008"
+# A suppression directive left with nothing to silence: the fix removed what it silenced.
+_UNUSED_SUPPRESSION = "SU001"
 
 
 @dataclass
@@ -225,6 +228,7 @@ def fix_source(
     every = replace(options, enabled=None, selection=None)
     first: FileResult | None = None
     checked: FileResult | None = None
+    fixed_first: Sequence[Finding] = ()
     for _ in range(MAX_PASSES):
         data = plain(decoded, text, drop_bom, to_utf8)
         checked = check_text(source.name, data, every, engine)
@@ -241,13 +245,15 @@ def fix_source(
         drop_bom |= step.drop_bom
         to_utf8 |= step.to_utf8
         result.fixed_findings.extend(step.fixed)
+        if result.passes == 0:
+            fixed_first = step.fixed
         result.passes += 1
     else:
         data = plain(decoded, text, drop_bom, to_utf8)
         checked = check_text(source.name, data, every, engine)
     if result.passes == 0 or first is None or checked is None:
         return result
-    problem = _worse(first, checked)
+    problem = _worse(first, checked, fixed_first, options, source.name)
     if problem is not None:
         result.refused = _refusal(problem, options, source.name)
         result.fixed_findings = []
@@ -299,10 +305,19 @@ def _refusal(reason: str, options: Options, name: str) -> tuple[Finding, ...]:
     return tuple(_selected(found, options, name))
 
 
-def _worse(before: FileResult, after: FileResult) -> str | None:
-    """Why the fixed text is worse than the original: a new well-formedness error, or
-    no entry left (every one removed: out of scope, most likely for a wrong
-    ``--sitemap-url``)."""
+def _worse(
+    before: FileResult,
+    after: FileResult,
+    fixed: Sequence[Finding],
+    options: Options,
+    name: str,
+) -> str | None:
+    """Why the fixed text is worse than the original: a new well-formedness error; no
+    entry left (every one removed: out of scope, most likely for a wrong
+    ``--sitemap-url``); or, in a file read whole as XML, a finding the run reports of a
+    rule more often than the original less the findings fixed in the first pass (a
+    fixed text that parses further than the original shows defects no check could see
+    there)."""
     had = {f.code for f in before.findings}
     for finding in after.findings:
         if finding.code in _SYNTAX and finding.code not in had:
@@ -322,4 +337,31 @@ def _worse(before: FileResult, after: FileResult) -> str | None:
             "the fixes would remove every <sitemap> of the index; if they are out of "
             "scope, check --sitemap-url, else fix the file by hand"
         )
+    if not had & _SYNTAX:
+        added = _added(
+            _selected(before.findings, options, name),
+            _selected(after.findings, options, name),
+            fixed,
+        )
+        if added is not None:
+            return (
+                f"the fixes would leave a new {added.code} {added.name} at line {added.line} "
+                f"({added.message.partition('; ')[0]}); fix the file by hand"
+            )
     return None
+
+
+def _added(
+    before: Sequence[Finding], after: Sequence[Finding], fixed: Sequence[Finding]
+) -> Finding | None:
+    """A finding of ``after`` whose rule it has more often than ``before`` less
+    ``fixed``: one whose message the original has not, else the first of its rule."""
+    allowed = Counter(f.code for f in before)
+    allowed.subtract(Counter(f.code for f in fixed))
+    left = Counter(f.code for f in after if f.code != _UNUSED_SUPPRESSION)
+    grown = {code for code, count in left.items() if count > allowed[code]}
+    if not grown:
+        return None
+    known = {f.message for f in before}
+    candidates = [f for f in after if f.code in grown]
+    return next((f for f in candidates if f.message not in known), candidates[0])

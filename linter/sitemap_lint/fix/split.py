@@ -2,9 +2,10 @@
 
 Every entry is copied as it is written in the file (extensions, namespaces and all),
 in order, exactly once; the parts repeat the root element's start tag, so every
-namespace the entries use stays declared. A part holds at most ``max_urls`` entries
+namespace the entries use stays declared, and end their lines as the file does (LF or
+CRLF). A part holds at most ``max_urls`` entries
 and ``max_bytes`` bytes uncompressed (the protocol's 50,000 and 50 MiB by default).
-The index lists the parts with the newest ``lastmod`` of their entries.
+The index lists the parts with the newest valid ``lastmod`` of their entries.
 
 The file's inline directives go with what they silence: a ``disable-file`` comment is
 copied into every part (before its root element); a ``disable-next-line`` comment
@@ -15,6 +16,9 @@ Other comments between the entries are not copied.
 The parts are served under the base URL, and a sitemap may list only URLs under its
 own directory (rules SC001 and SC002): a base URL that puts entries out of the parts'
 scope is refused (unless forced), naming the directory common to the entries.
+
+A file in the output directory that no earlier split of the file wrote (a site's own
+``sitemap-index.xml``) is never replaced: the split is refused.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from sitemap_lint.fix.model import escape_text
 
 MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024
+MAX_SITEMAPS = 50_000  # in one index
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 INDEX_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # Only where a declaration may stand: at the start (after a byte order mark, or the
@@ -62,16 +67,18 @@ class Parsed:
     # The disable-file comments, each with the index of the entry that holds it (None:
     # none does).
     file_directives: list[tuple[int | None, bytes]] = field(default_factory=list)
+    newline: bytes = b"\n"  # the file's first line break: the parts' lines end with it
 
     def head(self, entries: range) -> bytes:
         """A part's declaration, the disable-file comments its own ``entries`` do not
         hold, and the root's start tag."""
         copied = b"".join(
-            comment + b"\n"
+            comment + self.newline
             for holder, comment in self.file_directives
             if holder is None or holder not in entries
         )
-        return DECLARATION + copied + self.root_lead + self.root_tag + b"\n"
+        declaration = DECLARATION.replace(b"\n", self.newline)
+        return declaration + copied + self.root_lead + self.root_tag + self.newline
 
 
 def parse(data: bytes) -> Parsed:
@@ -90,6 +97,8 @@ def parse(data: bytes) -> Parsed:
     file_directives: list[tuple[int | None, bytes]] = []
     waiting: list[tuple[bytes, int]] = []  # disable-next-line comments: text, end offset
     leads: list[bytes] = [b""]  # the root's, then each entry's
+    first_break = _LINE_END.search(data)
+    newline = b"\n" if first_break is None else first_break.group()
 
     def lead(at: int, indent: bytes) -> bytes:
         """The waiting disable-next-line comments that silence the line of the element
@@ -99,7 +108,7 @@ def parse(data: bytes) -> Parsed:
         for comment, stop in waiting:
             breaks = len(_LINE_END.findall(data, stop, at))
             if breaks <= 1:
-                kept.append(comment + (b"\n" + indent if breaks else b" "))
+                kept.append(comment + (newline + indent if breaks else b" "))
         waiting.clear()
         return b"".join(kept)
 
@@ -172,7 +181,7 @@ def parse(data: bytes) -> Parsed:
         ) from None
     if not root:
         raise SplitError("no root element")
-    return Parsed(root[0][0], root[0][1], entries, leads[0], file_directives)
+    return Parsed(root[0][0], root[0][1], entries, leads[0], file_directives, newline)
 
 
 def _directive(text: str) -> str | None:
@@ -195,7 +204,7 @@ def plan(
     parsed: Parsed, stem: str, max_urls: int, max_bytes: int, gzip: bool = False
 ) -> list[Part]:
     """The parts: entries in order, each part within both limits."""
-    foot = f"</{parsed.root_name}>\n".encode()
+    foot = f"</{parsed.root_name}>".encode() + parsed.newline
     fixed = len(parsed.head(range(0))) + len(foot)  # the longest head: every directive
     parts: list[Part] = []
     chunk: list[Entry] = []
@@ -204,13 +213,13 @@ def plan(
 
     def close() -> None:
         head = parsed.head(range(first, first + len(chunk)))
-        body = b"".join(b"  " + e.lead + e.raw + b"\n" for e in chunk)
+        body = b"".join(b"  " + e.lead + e.raw + parsed.newline for e in chunk)
         suffix = ".xml.gz" if gzip else ".xml"
         name = f"{stem}-{len(parts) + 1}{suffix}"
         parts.append(Part(name, head + body + foot, len(chunk), _newest(chunk)))
 
     for entry in parsed.entries:
-        cost = len(entry.lead) + len(entry.raw) + 3
+        cost = len(entry.lead) + len(entry.raw) + 2 + len(parsed.newline)
         if fixed + cost > max_bytes:
             raise SplitError(
                 f"an entry of {len(entry.raw):,} bytes does not fit in a part of "
@@ -350,28 +359,24 @@ def _common_directory(urls: list[ParsedURL]) -> str | None:
 
 
 def _newest(entries: list[Entry]) -> str | None:
-    """The latest ``lastmod`` of ``entries`` as written (None when none can be read)."""
+    """The latest ``lastmod`` of ``entries`` as written, of those the date rules find
+    nothing wrong with (None when there is none): the index is not given a value they
+    report."""
+    from sitemap_lint.rules.dates import read_date
+
     best: tuple[datetime, str] | None = None
     for entry in entries:
         if entry.lastmod is None:
             continue
-        moment = _moment(entry.lastmod)
-        if moment is not None and (best is None or moment > best[0]):
+        parsed, problems = read_date(entry.lastmod)
+        if parsed is None or problems:
+            continue
+        moment = parsed.moment
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        if best is None or moment > best[0]:
             best = (moment, entry.lastmod)
     return None if best is None else best[1]
-
-
-def _moment(value: str) -> datetime | None:
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        try:  # a year or a year and month alone
-            moment = datetime.fromisoformat(
-                value + ("-01-01" if len(value) == 4 else "-01" if len(value) == 7 else "")
-            )
-        except ValueError:
-            return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass
@@ -427,6 +432,11 @@ def split_file(
         parts = plan(parsed, stem, max_urls, max_bytes, gzip)
     except SplitError as error:
         raise SplitError(f"{path}: cannot be split: {error}") from None
+    if len(parts) > MAX_SITEMAPS:
+        raise SplitError(
+            f"{path}: cannot be split: {len(parts):,} parts, more than the {MAX_SITEMAPS:,} "
+            "an index may list; give a larger --max-urls or --max-bytes"
+        )
     _refuse_base_url_with_errors(base_url, parts[0].name)
     problem = out_of_scope(parsed, base_url, parts[0].name)
     if problem is not None and not force:
@@ -434,6 +444,7 @@ def split_file(
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
     _refuse_unwritable(targets)
+    _refuse_other_files(path.name, stem, targets[:-1], index_path)
     contents = [gzip_module.compress(part.data, mtime=0) if gzip else part.data for part in parts]
     contents.append(index(parts, base_url))
     # Every file is written in full beside its place before any is renamed there: a
@@ -521,6 +532,51 @@ def _refuse_unwritable(targets: list[Path]) -> None:
             )
         if not os.access(target, os.W_OK) or not mode & 0o222:
             raise SplitError(f"{target}: cannot write: the file is read-only; nothing was written")
+
+
+# An earlier split's index, read to know the parts it lists: larger is none of ours.
+_MAX_INDEX_READ = 64 * 1024 * 1024
+_INDEX_LOC = re.compile(r"<loc>\s*([^<]*?)\s*</loc>")
+
+
+def _refuse_other_files(name: str, stem: str, parts: list[Path], index_path: Path) -> None:
+    """Refuse before anything is written to replace a file no earlier split of ``stem``
+    wrote: an index there must list only parts of ``stem`` (a site's own
+    ``sitemap-index.xml`` is not replaced), and without one no part may be there."""
+    if index_path.exists():
+        if not _earlier_index(index_path, stem):
+            raise SplitError(
+                f"{index_path}: it is not the index of an earlier split of {name}, which "
+                "would replace it; move it or give another --out-dir; nothing was written"
+            )
+        return
+    for part in parts:
+        if part.exists():
+            raise SplitError(
+                f"{part}: it is no part of an earlier split of {name} (there is no "
+                f"{index_path.name}), which would replace it; move it or give another "
+                "--out-dir; nothing was written"
+            )
+
+
+def _earlier_index(index_path: Path, stem: str) -> bool:
+    """Whether the file at ``index_path`` is the index of an earlier split of ``stem``:
+    an index whose every loc names a part of ``stem``."""
+    from urllib.parse import unquote
+
+    try:
+        with open(index_path, "rb") as handle:
+            data = handle.read(_MAX_INDEX_READ + 1)
+    except OSError:
+        return False
+    text = data.decode("utf-8", "replace")
+    if len(data) > _MAX_INDEX_READ or "<sitemapindex" not in text:
+        return False
+    part_name = re.compile(rf"{re.escape(stem)}-[0-9]+\.xml(?:\.gz)?")
+    return all(
+        part_name.fullmatch(unquote(loc.rpartition("/")[2])) is not None
+        for loc in _INDEX_LOC.findall(text)
+    )
 
 
 def _stale_parts(out_dir: Path, stem: str, count: int, gzip: bool) -> list[str]:

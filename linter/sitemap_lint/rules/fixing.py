@@ -17,10 +17,12 @@ FILE_NOT_FIXED = rule(
         Reported by `--fix`, `--diff` and `--fix-only` (never by a plain check) on a
         file that has fixable findings but that the fixer does not rewrite: its bytes
         cannot be decoded and written back exactly (bytes invalid in its encoding, a
-        damaged gzip stream, more than 256 MiB), or the fixed text would gain a
-        well-formedness error the original did not have, or would have no entry left
-        (every one removed as out of scope: a wrong `--sitemap-url`, most likely).
-        The message says which.
+        damaged gzip stream, more than 256 MiB), or the fixed text would be worse: a
+        well-formedness error the original did not have, no entry left (every one
+        removed as out of scope: a wrong `--sitemap-url`, most likely), or, in a file
+        the original check read whole as XML, a finding the run reports that the
+        original did not have (a duplicate made by a URL percent-encoded, a lastmod
+        taken as UTC that falls in the future). The message says which.
     """,
     why="""
         A fix must never lose data: rewriting a file that cannot be read back exactly
