@@ -57,6 +57,9 @@ class FindingSink:
     def __init__(self, levels: Levels | None = None) -> None:
         self.findings: list[Finding] = []
         self.levels = levels  # None: every finding at its own severity
+        # The rules that cannot report in this file's check (``suppression.idle_rules``):
+        # a directive naming them is not judged.
+        self.idle: frozenset[str] = frozenset()
         # Nodes a finding covered, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
@@ -160,7 +163,7 @@ class FindingSink:
         if suppressions is not None:
             pending = suppressions.filter(pending)
             if final:  # every finding of the file is known
-                pending.extend(_directive_findings(suppressions.remaining(self.levels)))
+                pending.extend(_directive_findings(suppressions.remaining(self.levels, self.idle)))
         if self.levels is not None:
             pending = reported(pending, self.levels)
         findings = self.findings

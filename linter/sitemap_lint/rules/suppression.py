@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from sitemap_lint.finding import Severity
+    from sitemap_lint.settings.options import Options
 
     # The file's rule settings, as the sink keeps them (``engine.sink.Levels``): the
     # severity each code is reported at, None when it is not.
@@ -43,6 +44,17 @@ UNUSED = rule(
     what="""
         Detects a `sitemap-lint: disable-next-line` or `disable-file` comment
         naming a code that no finding on that line (or in the file) has.
+
+        Only codes whose rules ran on the file are judged, so that the same
+        file gets the same verdict whichever options a run was given. A code
+        is not judged when its rule is not selected (or a per-file ignore
+        turns it off), when the check cannot run with this run's options
+        (`SC001` and `SC002` without `--sitemap-url`, `SC003` with it,
+        `RB007` when no robots.txt is known to the run, the `LV` rules
+        without `--live`, the `FE` rules for a file that was not fetched),
+        or when its rule compares files (`SE001`, `SE002`, `HL006`, ...),
+        whose findings depend on the other files a run checks. A prefix is
+        judged only when every rule it names is.
     """,
     why="""
         A stale suppression hides the next real defect of that kind: the
@@ -244,20 +256,23 @@ class Suppressions:
 
         return silences
 
-    def remaining(self, levels: Levels | None = None) -> Directives:
+    def remaining(
+        self, levels: Levels | None = None, idle: frozenset[str] = frozenset()
+    ) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
         once every finding of the file is known), for the ``directives`` checks. Codes
         that checks across files report are never unused: whether such a finding comes
         depends on the other files a run checks (a pre-commit run checks only those that
         changed). Nor is a code that names a rule ``levels`` (the file's)
-        does not report: that rule's check does not run, so nothing says whether the
-        directive would suppress one of its findings."""
+        does not report, or one of the ``idle`` rules (``idle_rules``): that rule's check
+        does not run, so nothing says whether the directive would suppress one of its
+        findings."""
         unused = []
         for directive in self.directives:
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used and not _across(code) and _all_enabled(code, levels)
+                if code not in directive.used and not _across(code) and _all_ran(code, levels, idle)
             )
             if codes:
                 unused.append(
@@ -268,14 +283,28 @@ class Suppressions:
         return Directives(tuple(self.invalid), tuple(unused))
 
 
-def _all_enabled(code: str, levels: Levels | None) -> bool:
-    """Whether ``levels`` (None: every rule) reports every rule ``code`` (a code or a
-    prefix) names."""
-    if levels is None:
+def _all_ran(code: str, levels: Levels | None, idle: frozenset[str]) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names ran: ``levels`` (None:
+    every rule) reports it and it is not ``idle``."""
+    if levels is None and not idle:
         return True
     from sitemap_lint.rules.registry import rules
 
-    return all(levels.get(rule, True) is not None for rule in rules() if rule.startswith(code))
+    return all(
+        rule not in idle and (levels is None or levels.get(rule, True) is not None)
+        for rule in rules()
+        if rule.startswith(code)
+    )
+
+
+def idle_rules(options: Options, fetched: bool) -> frozenset[str]:
+    """The rules that a check of a file with ``options`` cannot report (``fetched``:
+    whether the file's body was fetched), as their families declare
+    (``registry.runs_when``)."""
+    from sitemap_lint.rules.registry import RUNS_WHEN, families
+
+    families()  # the plugins' declarations are made when their modules are loaded
+    return frozenset(code for code, runs in RUNS_WHEN.items() if not runs(options, fetched))
 
 
 def _across(code: str) -> bool:
