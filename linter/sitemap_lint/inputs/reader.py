@@ -33,7 +33,7 @@ OTHER_COMPRESSIONS = {
     b"\xfd7zXZ\x00": "xz",
     b"\x28\xb5\x2f\xfd": "zstd",
 }
-SITEMAP_SUFFIXES = (".xml", ".xml.gz")
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt")
 
 
 STDIN = "-"  # the argument that stands for standard input
@@ -119,7 +119,7 @@ def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
             if not found:
                 raise InputError(
                     f"{argument}: directory holds no sitemap files "
-                    "(names containing 'sitemap' ending in .xml or .xml.gz)"
+                    "(names containing 'sitemap' ending in .xml, .xml.gz or .txt)"
                 )
             yield from (Source(str(p), p) for p in found)
         elif exists:
