@@ -175,3 +175,15 @@ def test_a_directive_for_robots_rules_is_judged_once_robots_txt_is_known(tmp_pat
     options = Options(now=NOW, robots=(("https://example.com/robots.txt", "User-agent: *\n"),))
     result = check_source(Source(str(path), path), options, engine("libxml2"))
     assert found(result) == [("SU001", 2), ("SU001", 5)]
+
+
+def test_a_directive_naming_a_rule_reported_after_the_directives_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    """FX001 is reported by --fix once the file's directives are applied: a directive
+    naming it would never suppress it, so it is SU002, and a prefix naming it with other
+    rules is not unused for its sake."""
+    result = lint(_directive_on(tmp_path, "FX001"))
+    assert found(result) == [("SU002", 2), ("SU002", 5)]
+    assert "per-file-ignores" in result.findings[0].message
+    assert found(lint(_directive_on(tmp_path, "F"))) == []

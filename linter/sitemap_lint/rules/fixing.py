@@ -5,7 +5,7 @@ from __future__ import annotations
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import Unfixed
-from sitemap_lint.rules.registry import UNFIXED
+from sitemap_lint.rules.registry import UNFIXED, beyond_directives
 from sitemap_lint.rules.structure import Reporter
 
 FILE_NOT_FIXED = rule(
@@ -20,7 +20,9 @@ FILE_NOT_FIXED = rule(
         damaged gzip stream, more than 256 MiB), or the fixed text would gain a
         well-formedness error the original did not have, or would have no entry left
         (every one removed as out of scope: a wrong `--sitemap-url`, most likely).
-        The message says which.
+        The message says which. It is reported once the file's inline
+        directives are applied, so a directive cannot suppress it: turn it off
+        for the file with `per-file-ignores` instead.
     """,
     why="""
         A fix must never lose data: rewriting a file that cannot be read back exactly
@@ -43,6 +45,7 @@ FAMILY = "Fixing"
 ORDER = 230
 
 RULES = (FILE_NOT_FIXED,)
+beyond_directives(FILE_NOT_FIXED)
 
 
 @check(UNFIXED, emits=(FILE_NOT_FIXED,), proof=NO_PROOF)

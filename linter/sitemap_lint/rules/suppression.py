@@ -82,7 +82,9 @@ INVALID = rule(
     what="""
         Detects a comment starting `sitemap-lint:` that is not
         `disable-next-line` or `disable-file` followed by comma-separated rule
-        codes or code prefixes, or that names a code no rule has.
+        codes or code prefixes, or that names a code no rule has, or only rules no
+        directive can suppress (this family's own, and `FX001`, reported by `--fix`
+        after the directives are applied).
     """,
     why="""
         A directive that cannot be read suppresses nothing, so the findings it
@@ -201,6 +203,14 @@ class Suppressions:
                     f"{code} cannot be suppressed by a directive: remove the directive it "
                     "reports, or ignore the rule in the configuration",
                 )
+            elif _beyond_directives(code):
+                self._invalid(
+                    line,
+                    column,
+                    f"{code} cannot be suppressed by a directive: it is reported after "
+                    "the file's directives are applied; turn it off for the file in the "
+                    "configuration (per-file-ignores)",
+                )
             elif not is_code_or_prefix(code):
                 self._invalid(
                     line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
@@ -284,14 +294,15 @@ class Suppressions:
 
 
 def _all_ran(code: str, levels: Levels | None, idle: frozenset[str]) -> bool:
-    """Whether every rule ``code`` (a code or a prefix) names ran: ``levels`` (None:
-    every rule) reports it and it is not ``idle``."""
-    if levels is None and not idle:
-        return True
-    from sitemap_lint.rules.registry import rules
+    """Whether every rule ``code`` (a code or a prefix) names ran where the directives
+    reach: ``levels`` (None: every rule) reports it, it is not ``idle`` and its findings
+    are not made after the directives are applied."""
+    from sitemap_lint.rules.registry import BEYOND_DIRECTIVES, rules
 
     return all(
-        rule not in idle and (levels is None or levels.get(rule, True) is not None)
+        rule not in idle
+        and rule not in BEYOND_DIRECTIVES
+        and (levels is None or levels.get(rule, True) is not None)
         for rule in rules()
         if rule.startswith(code)
     )
@@ -305,6 +316,16 @@ def idle_rules(options: Options, fetched: bool) -> frozenset[str]:
 
     families()  # the plugins' declarations are made when their modules are loaded
     return frozenset(code for code, runs in RUNS_WHEN.items() if not runs(options, fetched))
+
+
+def _beyond_directives(code: str) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names is reported where no
+    directive reaches (``registry.beyond_directives``)."""
+    from sitemap_lint.rules.registry import BEYOND_DIRECTIVES, families, rules
+
+    families()  # the declarations are made when the families' modules are loaded
+    named = [rule for rule in rules() if rule.startswith(code)]
+    return bool(named) and all(rule in BEYOND_DIRECTIVES for rule in named)
 
 
 def _across(code: str) -> bool:
