@@ -1759,6 +1759,17 @@ def test_the_entry_limit(monkeypatch, tmp_path, count):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("count", [50_001, 50_010, 60_000])
+def test_the_entry_limit_after_windows_of_plain_entries(monkeypatch, tmp_path, count):
+    """Windows of entries (bulk.py) taken once 50,000 entries are proved must leave the
+    50,001st to the full checker, which reports LM001 there."""
+    entries = "".join(f"<url><loc>https://example.com/p{i}</loc></url>\n" for i in range(count))
+    outcome = check_both(monkeypatch, write(tmp_path, HEAD + entries + "</urlset>\n"))
+    assert outcome.proved >= 49_000
+    assert [(f.code, f.line) for f in outcome.findings] == [("LM001", 50_003)]
+
+
+@pytest.mark.slow
 def test_json_reports_of_a_large_file(monkeypatch, tmp_path):
     rng = random.Random(9)
     entries = [url_entry(i, rng) for i in range(20_000)]

@@ -2602,7 +2602,8 @@ class FastPath:
                 self._iri,
                 self._window_extras if self._plain_line is not None else None,
             )
-        return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
+        most = max(MAX_ENTRIES - bound - 1, 0)  # none once the 50,000th entry is proved
+        return bulk.take(text, start, loc_line, value_end, line_begin, most)
 
     def _iri(self, url: str) -> re.Match[str] | None:
         """When a loc with characters outside ASCII (no reference, no CDATA, no ``&``)
