@@ -60,6 +60,10 @@ class FindingSink:
         # The rules that cannot report in this file's check (``suppression.idle_rules``):
         # a directive naming them is not judged.
         self.idle: frozenset[str] = frozenset()
+        # The rules that could not report on a line, by line (a live audit that left a
+        # URL there unrequested): a directive for that line, or for the file, naming
+        # them is not judged.
+        self.idle_lines: dict[int, frozenset[str]] = {}
         # Nodes a finding covered, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
@@ -163,7 +167,11 @@ class FindingSink:
         if suppressions is not None:
             pending = suppressions.filter(pending)
             if final:  # every finding of the file is known
-                pending.extend(_directive_findings(suppressions.remaining(self.levels, self.idle)))
+                pending.extend(
+                    _directive_findings(
+                        suppressions.remaining(self.levels, self.idle, self.idle_lines)
+                    )
+                )
         if self.levels is not None:
             pending = reported(pending, self.levels)
         findings = self.findings

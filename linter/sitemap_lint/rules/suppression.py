@@ -51,7 +51,9 @@ UNUSED = rule(
         turns it off), when the check cannot run with this run's options
         (`SC001` and `SC002` without `--sitemap-url`, `SC003` with it,
         `RB007` when no robots.txt is known to the run, the `LV` rules
-        without `--live`, the `FE` rules for a file that was not fetched),
+        without `--live` or for a URL the audit did not request: left out of
+        `--live-sample` or `--live-max`, or past the crawl budget; the `FE`
+        rules for a file that was not fetched),
         or when its rule compares files (`SE001`, `SE002`, `HL006`, ...),
         whose findings depend on the other files a run checks. A prefix is
         judged only when every rule it names is.
@@ -267,22 +269,30 @@ class Suppressions:
         return silences
 
     def remaining(
-        self, levels: Levels | None = None, idle: frozenset[str] = frozenset()
+        self,
+        levels: Levels | None = None,
+        idle: frozenset[str] = frozenset(),
+        idle_lines: Mapping[int, frozenset[str]] | None = None,
     ) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
         once every finding of the file is known), for the ``directives`` checks. Codes
         that checks across files report are never unused: whether such a finding comes
         depends on the other files a run checks (a pre-commit run checks only those that
         changed). Nor is a code that names a rule ``levels`` (the file's)
-        does not report, or one of the ``idle`` rules (``idle_rules``): that rule's check
-        does not run, so nothing says whether the directive would suppress one of its
-        findings."""
+        does not report, or one of the ``idle`` rules (``idle_rules``), or of the rules
+        ``idle_lines`` names for the directive's line (for a file directive: for any
+        line): that rule's check did not run there, so nothing says whether the
+        directive would suppress one of its findings."""
+        by_line = idle_lines or {}
+        anywhere = idle.union(*by_line.values())
         unused = []
         for directive in self.directives:
+            target = directive.target
+            here = idle | by_line.get(target, frozenset()) if target else anywhere
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used and not _across(code) and _all_ran(code, levels, idle)
+                if code not in directive.used and not _across(code) and _all_ran(code, levels, here)
             )
             if codes:
                 unused.append(
