@@ -83,7 +83,7 @@ _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial ch
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
     selection = options.selection
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
-    sink.idle = idle_rules(options, fetched=source.url is not None and source.path is None)
+    sink.idle = idle_rules(options, fetched=source.is_fetched)
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
     problems = InputChecks(sink, options.enabled, options)

@@ -78,6 +78,10 @@ class Source(Frozen):
     def is_stdin(self) -> bool:
         return self.path is None and self.data is None
 
+    @property
+    def is_fetched(self) -> bool:
+        return self.url is not None and self.path is None
+
 
 def real_path(path: Path) -> Path:
     """``path`` absolute, with its symbolic links followed; a loop of links is left as it

@@ -523,6 +523,13 @@ RunsWhen = Callable[[Any, bool], bool]
 RUNS_WHEN: dict[str, RunsWhen] = {}
 
 
+def runs_when(condition: RunsWhen, *rules: Rule) -> None:
+    """Declare that a check of a file can report ``rules`` only when ``condition``
+    holds (``rules.suppression.idle_rules``: a directive naming them is then not
+    judged)."""
+    RUNS_WHEN.update((rule.code, condition) for rule in rules)
+
+
 # Rules whose findings are made after a file's directives are applied: a directive
 # cannot suppress them (``rules.suppression``: naming them is SU002).
 BEYOND_DIRECTIVES: set[str] = set()
@@ -530,13 +537,6 @@ BEYOND_DIRECTIVES: set[str] = set()
 
 def beyond_directives(*rules: Rule) -> None:
     BEYOND_DIRECTIVES.update(rule.code for rule in rules)
-
-
-def runs_when(condition: RunsWhen, *rules: Rule) -> None:
-    """Declare that a check of a file can report ``rules`` only when ``condition``
-    holds (``rules.suppression.idle_rules``: a directive naming them is then not
-    judged)."""
-    RUNS_WHEN.update((rule.code, condition) for rule in rules)
 
 
 def check(
