@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.engine.results import FileResult
 from tests.helpers import found, lint, lint_fixture
 
 MESSAGES = [
@@ -187,3 +188,32 @@ def test_a_directive_naming_a_rule_reported_after_the_directives_cannot_be_read(
     assert found(result) == [("SU002", 2), ("SU002", 5)]
     assert "per-file-ignores" in result.findings[0].message
     assert found(lint(_directive_on(tmp_path, "F"))) == []
+
+
+@pytest.mark.parametrize(
+    ("comment", "reason"),
+    [
+        ("<!-- SITEMAP-LINT: disable-next-line UR008 -->", "in lower case"),
+        ("<!-- Sitemap-Lint disable-next-line UR008 -->", "with a colon"),
+    ],
+)
+def test_a_directive_with_the_tag_in_another_case_is_invalid(
+    tmp_path: Path, comment: str, reason: str
+) -> None:
+    result = lint_text(tmp_path, comment)
+    assert found(result) == [("SU002", 3), ("UR008", 4)]
+    assert reason in result.findings[0].message
+
+
+def test_a_comment_naming_the_tool_in_another_case_is_no_directive(tmp_path: Path) -> None:
+    assert found(lint_text(tmp_path, "<!-- checked with Sitemap-Lint: all good -->")) == [
+        ("UR008", 4)
+    ]
+
+
+def lint_text(tmp_path: Path, comment: str) -> FileResult:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        HEAD + URLSET + comment + "\n<url><loc>https://example.com/a#x</loc></url>\n</urlset>\n"
+    )
+    return lint(path)

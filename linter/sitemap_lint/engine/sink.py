@@ -17,11 +17,13 @@ is done; only then do the directives say what they suppressed nothing of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from sitemap_lint.finding import Finding, Severity, sort_key
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.events import Directives
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
 
 # Per rule code: the severity it is reported at, or None when it is not reported.
 Levels = Mapping[str, Severity | None]
+
+# A comment that may be a directive: the tag in any case (one in another case than the
+# tag's is a malformed directive when it goes on to disable).
+_TAGGED = lazy("sitemap-lint", re.IGNORECASE)
 
 
 class Covers(Protocol):
@@ -131,10 +137,10 @@ class FindingSink:
 
     def comment(self, text: str, line: int, column: int) -> None:
         """An XML comment of the file: it may be an inline suppression directive."""
+        if _TAGGED.search(text) is None:
+            return
         from sitemap_lint.rules import suppression
 
-        if suppression.TAG not in text:
-            return
         if self._suppressions is None:
             self._suppressions = suppression.Suppressions()
         self._suppressions.comment(text, line, column)

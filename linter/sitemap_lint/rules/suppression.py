@@ -114,6 +114,7 @@ RULES = (UNUSED, INVALID)
 # followed by disable/enable without the colon is a malformed directive.
 _DIRECTIVE = lazy(rf"\s*{TAG}\s*:(?P<rest>.*)\Z", re.DOTALL)
 _MISSING_COLON = lazy(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
+_OTHER_CASE = lazy(rf"\s*{TAG}\s*:\s*(?:disable|enable)", re.IGNORECASE)
 _SPACE = lazy(r"\s")
 
 
@@ -166,6 +167,8 @@ class Suppressions:
         if parts is None:
             if _MISSING_COLON.match(text):
                 self._invalid(line, column, f"write '{TAG}:' with a colon before the directive")
+            elif _OTHER_CASE.match(text):
+                self._invalid(line, column, f"write the tag '{TAG}:' in lower case")
             return
         action, listed = parts
         if action not in ACTIONS:
