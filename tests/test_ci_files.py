@@ -108,15 +108,29 @@ def test_readme_pre_commit_snippet_names_the_hook() -> None:
         ("Sitemap.xml", True),
         ("public/SITEMAP_INDEX.XML.GZ", True),
         ("news-sitemap.txt", True),
+        ("public/Sitemap-Pages.TXT", True),
         ("sitemap/index.xml", False),
+        ("sitemap-notes.md", False),
         ("public/robots.txt", False),
         ("sitemap.xml.bak", False),
     ],
 )
-def test_pre_commit_hook_takes_the_files_a_directory_run_takes(path: str, linted: bool) -> None:
-    """As a directory is read (the name holds ``sitemap`` in any case), plus text sitemaps."""
+def test_pre_commit_hook_takes_the_files_a_directory_run_takes(
+    tmp_path: Path, path: str, linted: bool
+) -> None:
+    """The hook and a directory run take the same files: a text sitemap a commit touches
+    is linted by the hook, so a CI run over the directory must lint it too."""
+    from sitemap_lint.inputs.reader import expand
+
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert (re.search(hook["files"], path) is not None) is linted
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_text("https://example.com/\n")
+    (tmp_path / "other-sitemap.xml").write_text("<urlset/>")  # the directory is never empty
+    taken = {
+        Path(source.name).relative_to(tmp_path).as_posix() for source in expand([str(tmp_path)])
+    }
+    assert (path in taken) is linted
 
 
 def test_readme_github_snippet_uploads_what_the_action_writes() -> None:

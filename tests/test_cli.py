@@ -219,6 +219,23 @@ def test_directory_expands_to_sitemaps(tmp_path: Path, capsys) -> None:
     assert paths == ["sitemap-a.xml", "sitemap-b.xml"]
 
 
+def test_directory_expands_to_text_sitemaps_too(tmp_path: Path, capsys) -> None:
+    (tmp_path / "sitemap.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "sitemap-pages.txt").write_text("https://example.com/a\nnot a url\n")
+    (tmp_path / "notes.txt").write_text("not a sitemap")
+    status, out, _ = run(["--format", "json", "--now", "2025-06-01", str(tmp_path)], capsys)
+    assert status == 1
+    files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}
+    assert sorted(files) == ["sitemap-pages.txt", "sitemap.xml"]
+    assert [f["code"] for f in files["sitemap-pages.txt"]["findings"]] == ["TX001"]
+
+
+def test_directory_of_a_text_sitemap_alone_is_no_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "sitemap.txt").write_text("https://example.com/a\n")
+    status, _, err = run(["--now", "2025-06-01", str(tmp_path)], capsys)
+    assert status == 0, err
+
+
 @pytest.mark.parametrize("readable", [False, True], ids=["alone", "beside-a-sitemap"])
 def test_directory_with_an_unreadable_directory_exits_two(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, readable: bool

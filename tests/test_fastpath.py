@@ -584,6 +584,27 @@ def test_fields_the_full_checker_takes(monkeypatch, tmp_path, field):
 
 
 @pytest.mark.parametrize(
+    "comment",
+    ["<!-- SITEMAP-LINT: disable-next-line UR008 -->", "<!-- Sitemap-Lint disable UR008 -->"],
+)
+def test_a_malformed_directive_in_an_entry_is_read(monkeypatch, tmp_path, comment):
+    """The tag in another case starts a malformed directive (SU002): the entry holding
+    it is left to the full checker, which reads the comment."""
+    entries = [
+        f"  <url>\n    <loc>https://www.example.com/{i}</loc>\n  </url>\n" for i in range(60)
+    ]
+    entries[30] = f"  <url>\n    {comment}\n    <loc>https://www.example.com/x</loc>\n  </url>\n"
+    path = write(tmp_path, HEAD + "".join(entries) + "</urlset>\n")
+    assert check_both(monkeypatch, path).proved >= 50
+    for switch in ("0", "1"):  # a file checked alone: its directives are judged at its end
+        monkeypatch.setenv(fastpath.ENV, switch)
+        monkeypatch.setattr(fastpath, "SMALL", 0)
+        result = check_source(Source(str(path), path), Options(now=NOW), engine())
+        assert [(f.code, f.line) for f in result.findings] == [("SU002", 94)], switch
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize(
     ("fields", "proved"),
     [
         # Character references in every value, decoded as expat decodes them: proved.
@@ -1812,6 +1833,17 @@ def test_the_entry_limit_after_a_window(monkeypatch, tmp_path, count, kind):
     outcome = check_both(monkeypatch, write(tmp_path, text))
     assert outcome.proved >= 49_000
     assert [f.code for f in outcome.findings if f.code.startswith("LM")] == [limit]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [60_000])
+def test_the_entry_limit_after_windows_of_plain_entries(monkeypatch, tmp_path, count):
+    """Windows of entries (bulk.py) taken once 50,000 entries are proved must leave the
+    50,001st to the full checker, which reports LM001 there."""
+    entries = "".join(f"<url><loc>https://example.com/p{i}</loc></url>\n" for i in range(count))
+    outcome = check_both(monkeypatch, write(tmp_path, HEAD + entries + "</urlset>\n"))
+    assert outcome.proved >= 49_000
+    assert [(f.code, f.line) for f in outcome.findings] == [("LM001", 50_003)]
 
 
 @pytest.mark.slow

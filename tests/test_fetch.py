@@ -297,6 +297,26 @@ def test_permanent_redirect_to_a_valid_file(site: SiteServer, fetcher: Fetcher) 
     assert site.paths == ["/old.xml", "/sitemap.xml"]
 
 
+def test_a_fetched_file_s_directive_for_a_fetch_rule_is_judged(site: SiteServer) -> None:
+    """A local file's directive naming an FE rule is not judged (no fetch ran); a
+    fetched file's is: used where the fetch reported it, unused where it did not."""
+    import sitemap_lint
+    from tests.helpers import NOW
+
+    body = SITEMAP.replace(b"<urlset", b"<!-- sitemap-lint: disable-file FE013 -->\n<urlset")
+    site.routes["/old.xml"] = redirect("/sitemap.xml", 301)
+    site.routes["/sitemap.xml"] = Route(body=body)
+
+    def found(path: str) -> list[tuple[str, int]]:
+        result = sitemap_lint.lint_paths(
+            [site.url(path)], now=NOW, isolated=True, allow_private_hosts=True, select=["FE", "SU"]
+        )
+        return [(f.code, f.line) for f in result.findings]
+
+    assert found("/old.xml") == []
+    assert found("/sitemap.xml") == [("SU001", 2)]
+
+
 def test_permanent_redirect_of_a_robots_txt_is_no_finding(
     site: SiteServer, fetcher: Fetcher
 ) -> None:

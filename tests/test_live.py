@@ -208,6 +208,38 @@ def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     assert _requested(live_server).count("/status/404") == 1
 
 
+def test_a_directive_for_a_url_the_sample_left_out_is_not_unused(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Whether SU001 speaks must not depend on which URLs a sample requested: a directive
+    for a URL not requested is not judged; one for a URL requested that answered well
+    is still unused."""
+    live_server.reset()
+    next_line = "<!-- sitemap-lint: disable-next-line LV001 -->\n"
+    entries = [
+        f"{next_line}  <url><loc>{SITE}/status/404</loc></url>\n",
+        f"{next_line}  <url><loc>{SITE}/status/200?n=0</loc></url>\n",
+        *(f"  <url><loc>{SITE}/status/200?n={n}</loc></url>\n" for n in range(1, 30)),
+    ]
+    text = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+    sitemap = _write(tmp_path, "sitemap.xml", text + "".join(entries) + "</urlset>\n")
+
+    def found(**options: object) -> list[tuple[str, int]]:
+        result = sitemap_lint.lint_paths([sitemap], **_live(live_server, **options))  # type: ignore[arg-type]
+        return [(f.code, f.line) for f in result.findings]
+
+    assert found() == [("SU001", 5)]  # every URL requested: the 404 is suppressed
+    left_out = 0
+    for seed in range(4):
+        live_server.reset()
+        sampled = found(live_sample="2", live_seed=seed)
+        requested = _requested(live_server)
+        assert sampled == ([("SU001", 5)] if "/status/200?n=0" in requested else []), seed
+        left_out += "/status/404" not in requested
+    assert left_out  # the sample left the 404 out at least once
+
+
 VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
 
 

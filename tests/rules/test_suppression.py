@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.engine.results import FileResult
 from tests.helpers import found, lint, lint_fixture
 
 MESSAGES = [
@@ -119,3 +120,100 @@ def test_a_directive_in_the_prolog(tmp_path: Path) -> None:
         "<loc>https://example.com/#x</loc></url></urlset>\n"
     )
     assert found(lint(path)) == []
+
+
+# -- what a directive is judged on ----------------------------------------------------------
+
+
+def _directive_on(tmp_path: Path, codes: str) -> Path:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        HEAD + f"<!-- sitemap-lint: disable-file {codes} -->\n" + URLSET + "<url>\n"
+        f"<!-- sitemap-lint: disable-next-line {codes} -->\n"
+        "<loc>https://example.com/a</loc></url>\n</urlset>\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("codes", "sitemap_url"),
+    [
+        ("SC001", None),
+        ("SC002", None),
+        ("SC", None),
+        ("SC003", "https://example.com/sitemap.xml"),
+        ("RB007", None),
+        ("LV001", None),
+        ("LV", None),
+        ("FE009", None),
+    ],
+)
+def test_a_directive_for_a_rule_that_cannot_run_is_not_unused(
+    tmp_path: Path, codes: str, sitemap_url: str | None
+) -> None:
+    """Whether SU001 speaks must not depend on the options a run was given (a pre-commit
+    run without --sitemap-url, a CI run with it)."""
+    assert found(lint(_directive_on(tmp_path, codes), sitemap_url)) == []
+
+
+@pytest.mark.parametrize(
+    ("codes", "sitemap_url"),
+    [("SC001", "https://example.com/sitemap.xml"), ("SC003", None), ("UR008", None)],
+)
+def test_a_directive_for_a_rule_that_ran_and_found_nothing_is_unused(
+    tmp_path: Path, codes: str, sitemap_url: str | None
+) -> None:
+    assert found(lint(_directive_on(tmp_path, codes), sitemap_url)) == [("SU001", 2), ("SU001", 5)]
+
+
+def test_a_directive_for_robots_rules_is_judged_once_robots_txt_is_known(tmp_path: Path) -> None:
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+
+    path = _directive_on(tmp_path, "RB007")
+    options = Options(now=NOW, robots=(("https://example.com/robots.txt", "User-agent: *\n"),))
+    result = check_source(Source(str(path), path), options, engine("libxml2"))
+    assert found(result) == [("SU001", 2), ("SU001", 5)]
+
+
+def test_a_directive_naming_a_rule_reported_after_the_directives_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    """FX001 is reported by --fix once the file's directives are applied: a directive
+    naming it would never suppress it, so it is SU002, and a prefix naming it with other
+    rules is not unused for its sake."""
+    result = lint(_directive_on(tmp_path, "FX001"))
+    assert found(result) == [("SU002", 2), ("SU002", 5)]
+    assert "per-file-ignores" in result.findings[0].message
+    assert found(lint(_directive_on(tmp_path, "F"))) == []
+
+
+@pytest.mark.parametrize(
+    ("comment", "reason"),
+    [
+        ("<!-- SITEMAP-LINT: disable-next-line UR008 -->", "in lower case"),
+        ("<!-- Sitemap-Lint disable-next-line UR008 -->", "with a colon"),
+    ],
+)
+def test_a_directive_with_the_tag_in_another_case_is_invalid(
+    tmp_path: Path, comment: str, reason: str
+) -> None:
+    result = lint_text(tmp_path, comment)
+    assert found(result) == [("SU002", 3), ("UR008", 4)]
+    assert reason in result.findings[0].message
+
+
+def test_a_comment_naming_the_tool_in_another_case_is_no_directive(tmp_path: Path) -> None:
+    assert found(lint_text(tmp_path, "<!-- checked with Sitemap-Lint: all good -->")) == [
+        ("UR008", 4)
+    ]
+
+
+def lint_text(tmp_path: Path, comment: str) -> FileResult:
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        HEAD + URLSET + comment + "\n<url><loc>https://example.com/a#x</loc></url>\n</urlset>\n"
+    )
+    return lint(path)

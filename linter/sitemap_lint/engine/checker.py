@@ -48,6 +48,7 @@ from sitemap_lint.rules.events import (
 from sitemap_lint.rules.input import looks_binary
 from sitemap_lint.rules.registry import MARKUP, PROLOG, ROOT
 from sitemap_lint.rules.structure import Covers
+from sitemap_lint.rules.suppression import idle_rules
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
 from sitemap_lint.support.chunks import joined_blocks
@@ -82,6 +83,7 @@ _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial ch
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
     selection = options.selection
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
+    sink.idle = idle_rules(options, fetched=source.is_fetched)
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
     problems = InputChecks(sink, options.enabled, options)

@@ -17,11 +17,13 @@ is done; only then do the directives say what they suppressed nothing of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from sitemap_lint.finding import Finding, Severity, sort_key
+from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.events import Directives
@@ -29,6 +31,10 @@ if TYPE_CHECKING:
 
 # Per rule code: the severity it is reported at, or None when it is not reported.
 Levels = Mapping[str, Severity | None]
+
+# A comment that may be a directive: the tag in any case (one in another case than the
+# tag's is a malformed directive when it goes on to disable).
+_TAGGED = lazy("sitemap-lint", re.IGNORECASE)
 
 
 class Covers(Protocol):
@@ -57,6 +63,13 @@ class FindingSink:
     def __init__(self, levels: Levels | None = None) -> None:
         self.findings: list[Finding] = []
         self.levels = levels  # None: every finding at its own severity
+        # The rules that cannot report in this file's check (``suppression.idle_rules``):
+        # a directive naming them is not judged.
+        self.idle: frozenset[str] = frozenset()
+        # The rules that could not report on a line, by line (a live audit that left a
+        # URL there unrequested): a directive for that line, or for the file, naming
+        # them is not judged.
+        self.idle_lines: dict[int, frozenset[str]] = {}
         # Nodes a finding covered, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
@@ -124,10 +137,10 @@ class FindingSink:
 
     def comment(self, text: str, line: int, column: int) -> None:
         """An XML comment of the file: it may be an inline suppression directive."""
+        if _TAGGED.search(text) is None:
+            return
         from sitemap_lint.rules import suppression
 
-        if suppression.TAG not in text:
-            return
         if self._suppressions is None:
             self._suppressions = suppression.Suppressions()
         self._suppressions.comment(text, line, column)
@@ -160,7 +173,11 @@ class FindingSink:
         if suppressions is not None:
             pending = suppressions.filter(pending)
             if final:  # every finding of the file is known
-                pending.extend(_directive_findings(suppressions.remaining(self.levels)))
+                pending.extend(
+                    _directive_findings(
+                        suppressions.remaining(self.levels, self.idle, self.idle_lines)
+                    )
+                )
         if self.levels is not None:
             pending = reported(pending, self.levels)
         findings = self.findings

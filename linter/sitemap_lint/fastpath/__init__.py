@@ -66,8 +66,8 @@ checker untouched):
   ``priority`` (an index entry: ``loc`` and optionally ``lastmod``) in the
   schema's order, without attributes, with only whitespace (space, tab, CR LF,
   LF), comments and processing instructions between them (the gap); a comment
-  holds printable ASCII only and never the suppression tag ``sitemap-lint`` (its
-  directive must be read); an instruction holds printable ASCII without ``<``, and
+  holds printable ASCII only and never the suppression tag ``sitemap-lint`` in any
+  case (its directive must be read); an instruction holds printable ASCII without ``<``, and
   its target is a name without ``:`` that is not ``xml`` in any case (expat refuses
   those); after them, in a urlset, any number of extension elements of the two
   shapes below;
@@ -298,9 +298,10 @@ _WS = r"[ \t\r\n]"
 # Runs of the characters other than "-" taken at once (possessive): the engine loops in
 # its character class, not once a character through the alternation.
 _COMMENT = r"<!--(?:[ -,.-~\t\r\n]++|-(?!-))*+-->"
-# Inside an entry, a comment never holds the suppression tag (its directive must be read).
-# (The runs leave out "s" too, the tag's first letter: only there is the tag looked for.)
-_ENTRY_COMMENT = rf"<!--(?:[ -,.-rt-~\t\r\n]++|s(?!{SUPPRESSION_TAG[1:]})|-(?!-))*+-->"
+# Inside an entry, a comment never holds the suppression tag, in any case (its directive,
+# or the malformed one it starts, must be read). (The runs leave out "s" and "S" too, the
+# tag's first letter: only there is the tag looked for.)
+_ENTRY_COMMENT = rf"<!--(?:[ -,.-RT-rt-~\t\r\n]++|[sS](?!(?i:{SUPPRESSION_TAG[1:]}))|-(?!-))*+-->"
 # A processing instruction of printable ASCII, its target not "xml" in any case (expat
 # refuses that one there) and without ":" (a name namespaces would read); no "<" in it,
 # so that no tag is read inside it.
@@ -2605,7 +2606,8 @@ class FastPath:
                 self._iri,
                 self._window_extras if self._plain_line is not None else None,
             )
-        return bulk.take(text, start, loc_line, value_end, line_begin, MAX_ENTRIES - bound - 1)
+        most = max(MAX_ENTRIES - bound - 1, 0)  # none once the 50,000th entry is proved
+        return bulk.take(text, start, loc_line, value_end, line_begin, most)
 
     def _iri(self, url: str) -> re.Match[str] | None:
         """When a loc with characters outside ASCII (no reference, no CDATA, no ``&``)

@@ -37,7 +37,7 @@ OTHER_COMPRESSIONS = {
     b"\xfd7zXZ\x00": "xz",
     b"\x28\xb5\x2f\xfd": "zstd",
 }
-SITEMAP_SUFFIXES = (".xml", ".xml.gz")
+SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt")
 
 
 STDIN = "-"  # the argument that stands for standard input
@@ -103,6 +103,10 @@ class Source(Frozen):
     def is_stdin(self) -> bool:
         return self.path is None and self.data is None
 
+    @property
+    def is_fetched(self) -> bool:
+        return self.url is not None and self.path is None
+
 
 def real_path(path: Path) -> Path:
     """``path`` absolute, with its symbolic links followed; a loop of links is left as it
@@ -144,7 +148,7 @@ def _sources(arguments: list[str], stdin_name: str) -> Iterator[Source]:
             if not found:
                 raise InputError(
                     f"{argument}: directory holds no sitemap files "
-                    "(names containing 'sitemap' ending in .xml or .xml.gz)"
+                    "(names containing 'sitemap' ending in .xml, .xml.gz or .txt)"
                 )
             yield from (Source(str(p), p) for p in found)
         elif exists:

@@ -27,6 +27,7 @@ from sitemap_lint.live.model import GET_KINDS, Answer, BudgetCut, Target
 
 if TYPE_CHECKING:
     from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.engine.sink import FindingSink
     from sitemap_lint.live.cache import Cache
     from sitemap_lint.live.client import ClientSettings
     from sitemap_lint.sets.cluster import DaskExecutor
@@ -331,6 +332,7 @@ def add_findings(
 
     targets = result.targets or []
     sink, pointer = result.open_sink(), result.target_pointer
+    _unaudited_lines(sink, targets, answers)
     checks = calls(ANSWER, enabled)
     listed: frozenset[str] = frozenset()
     if any((answer := answers.get(t.url)) is not None and answer.chain for t in targets):
@@ -345,6 +347,21 @@ def add_findings(
     once(AUDITED, Audited(targets, now, answers, pointer, cuts), result.name, sink, enabled)
     result.targets = None
     result.target_pointer = None
+
+
+def _unaudited_lines(
+    sink: FindingSink, targets: Sequence[Target], answers: Mapping[str, Answer]
+) -> None:
+    """The lines of the targets left unrequested (not sampled, past the crawl budget,
+    refused by the static rules), where the live rules could not report: a directive
+    naming them there is not judged (SU001)."""
+    from sitemap_lint.rules.live import CODES
+
+    idle_lines = sink.idle_lines
+    for target in targets:
+        answer = answers.get(target.url)
+        if answer is None or answer.over_budget:
+            idle_lines[target.line] = idle_lines.get(target.line, frozenset()) | CODES
 
 
 def finish(result: FileResult, selection: Selection | None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sitemap_lint.finding import Rule
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FetchKind, FetchProblem
-from sitemap_lint.rules.registry import FETCH
+from sitemap_lint.rules.registry import FETCH, runs_when
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.printable import printable
 
@@ -410,6 +410,7 @@ RULES = (
     PERMANENT_REDIRECT,
     PRIVATE_ADDRESS_REFUSED,
 )
+runs_when(lambda _options, fetched: fetched, *RULES)
 
 
 @check(FETCH, emits=RULES, proof=NO_PROOF)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sitemap_lint.finding import Finding
 from sitemap_lint.rules.base import NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import Unfixed
-from sitemap_lint.rules.registry import UNFIXED
+from sitemap_lint.rules.registry import UNFIXED, beyond_directives
 from sitemap_lint.rules.structure import Reporter
 
 FILE_NOT_FIXED = rule(
@@ -22,7 +22,9 @@ FILE_NOT_FIXED = rule(
         removed as out of scope: a wrong `--sitemap-url`, most likely), or, in a file
         the original check read whole as XML, a finding the run reports that the
         original did not have (a duplicate made by a URL percent-encoded, a lastmod
-        taken as UTC that falls in the future). The message says which.
+        taken as UTC that falls in the future). The message says which. It is
+        reported once the file's inline directives are applied, so a directive
+        cannot suppress it: turn it off for the file with `per-file-ignores` instead.
     """,
     why="""
         A fix must never lose data: rewriting a file that cannot be read back exactly
@@ -45,6 +47,7 @@ FAMILY = "Fixing"
 ORDER = 230
 
 RULES = (FILE_NOT_FIXED,)
+beyond_directives(FILE_NOT_FIXED)
 
 
 @check(UNFIXED, emits=(FILE_NOT_FIXED,), proof=NO_PROOF)

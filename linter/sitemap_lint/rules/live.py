@@ -17,7 +17,7 @@ from sitemap_lint.fix.model import answered
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.dates import Parsed, parse_date, utc_text
 from sitemap_lint.rules.events import Answered, Audited
-from sitemap_lint.rules.registry import ANSWER, AUDITED
+from sitemap_lint.rules.registry import ANSWER, AUDITED, runs_when
 
 if TYPE_CHECKING:
     from sitemap_lint.finding import Finding
@@ -476,6 +476,7 @@ RULES = (
     ROBOTS_UNREACHABLE,
     CRAWL_BUDGET,
 )
+runs_when(lambda options, _fetched: bool(options.live), *RULES)
 
 CODES = frozenset(r.code for r in RULES)
 

@@ -516,6 +516,29 @@ def reads_coverage(*rules: Rule) -> None:
     COVERAGE_READERS.update(rule.code for rule in rules)
 
 
+# Whether a file's check can report a rule, for the rules whose checks need what a run
+# may not give them (or that what it gives makes moot): called with the check's options
+# and whether the file's body was fetched.
+RunsWhen = Callable[[Any, bool], bool]
+RUNS_WHEN: dict[str, RunsWhen] = {}
+
+
+def runs_when(condition: RunsWhen, *rules: Rule) -> None:
+    """Declare that a check of a file can report ``rules`` only when ``condition``
+    holds (``rules.suppression.idle_rules``: a directive naming them is then not
+    judged)."""
+    RUNS_WHEN.update((rule.code, condition) for rule in rules)
+
+
+# Rules whose findings are made after a file's directives are applied: a directive
+# cannot suppress them (``rules.suppression``: naming them is SU002).
+BEYOND_DIRECTIVES: set[str] = set()
+
+
+def beyond_directives(*rules: Rule) -> None:
+    BEYOND_DIRECTIVES.update(rule.code for rule in rules)
+
+
 def check(
     *targets: str,
     emits: Iterable[Rule | str],

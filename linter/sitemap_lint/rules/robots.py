@@ -16,7 +16,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.rules import events
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Prolog, RobotsRecord, SitemapLine
-from sitemap_lint.rules.registry import END, PROLOG, SITEMAP_LINE, stateful
+from sitemap_lint.rules.registry import END, PROLOG, SITEMAP_LINE, runs_when, stateful
 from sitemap_lint.support.patterns import lazy
 
 if TYPE_CHECKING:
@@ -233,6 +233,7 @@ RULES = (
     HTML_PAGE,
     URL_DISALLOWED,
 )
+runs_when(lambda options, _fetched: bool(options.robots), URL_DISALLOWED)
 
 
 @check("loc", emits=(URL_DISALLOWED,), proof=stateful("robots"))

@@ -12,7 +12,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.fix.model import FindingFix, remove_element
 from sitemap_lint.model import EntryPointer, Node, loc_index
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
-from sitemap_lint.rules.registry import stateful
+from sitemap_lint.rules.registry import runs_when, stateful
 from sitemap_lint.rules.sets import INDEX_CYCLE, index_itself
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.records import Mutable
@@ -105,6 +105,10 @@ FAMILY = "Scope"
 ORDER = 70
 
 RULES = (OTHER_ORIGIN, OUTSIDE_DIRECTORY, MIXED_ORIGINS)
+runs_when(
+    lambda options, _fetched: options.sitemap_url is not None, OTHER_ORIGIN, OUTSIDE_DIRECTORY
+)
+runs_when(lambda options, _fetched: options.sitemap_url is None, MIXED_ORIGINS)
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import EntryContext, FileContext

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from sitemap_lint.finding import Severity
+    from sitemap_lint.settings.options import Options
 
     # The file's rule settings, as the sink keeps them (``engine.sink.Levels``): the
     # severity each code is reported at, None when it is not.
@@ -43,6 +44,19 @@ UNUSED = rule(
     what="""
         Detects a `sitemap-lint: disable-next-line` or `disable-file` comment
         naming a code that no finding on that line (or in the file) has.
+
+        Only codes whose rules ran on the file are judged, so that the same
+        file gets the same verdict whichever options a run was given. A code
+        is not judged when its rule is not selected (or a per-file ignore
+        turns it off), when the check cannot run with this run's options
+        (`SC001` and `SC002` without `--sitemap-url`, `SC003` with it,
+        `RB007` when no robots.txt is known to the run, the `LV` rules
+        without `--live` or for a URL the audit did not request: left out of
+        `--live-sample` or `--live-max`, or past the crawl budget; the `FE`
+        rules for a file that was not fetched),
+        or when its rule compares files (`SE001`, `SE002`, `HL006`, ...),
+        whose findings depend on the other files a run checks. A prefix is
+        judged only when every rule it names is.
     """,
     why="""
         A stale suppression hides the next real defect of that kind: the
@@ -70,7 +84,9 @@ INVALID = rule(
     what="""
         Detects a comment starting `sitemap-lint:` that is not
         `disable-next-line` or `disable-file` followed by comma-separated rule
-        codes or code prefixes, or that names a code no rule has.
+        codes or code prefixes, or that names a code no rule has, or only rules no
+        directive can suppress (this family's own, and `FX001`, reported by `--fix`
+        after the directives are applied).
     """,
     why="""
         A directive that cannot be read suppresses nothing, so the findings it
@@ -98,6 +114,7 @@ RULES = (UNUSED, INVALID)
 # followed by disable/enable without the colon is a malformed directive.
 _DIRECTIVE = lazy(rf"\s*{TAG}\s*:(?P<rest>.*)\Z", re.DOTALL)
 _MISSING_COLON = lazy(rf"\s*{TAG}\s+(?:disable|enable)", re.IGNORECASE)
+_OTHER_CASE = lazy(rf"\s*{TAG}\s*:\s*(?:disable|enable)", re.IGNORECASE)
 _SPACE = lazy(r"\s")
 
 
@@ -150,6 +167,8 @@ class Suppressions:
         if parts is None:
             if _MISSING_COLON.match(text):
                 self._invalid(line, column, f"write '{TAG}:' with a colon before the directive")
+            elif _OTHER_CASE.match(text):
+                self._invalid(line, column, f"write the tag '{TAG}:' in lower case")
             return
         action, listed = parts
         if action not in ACTIONS:
@@ -188,6 +207,14 @@ class Suppressions:
                     column,
                     f"{code} cannot be suppressed by a directive: remove the directive it "
                     "reports, or ignore the rule in the configuration",
+                )
+            elif _beyond_directives(code):
+                self._invalid(
+                    line,
+                    column,
+                    f"{code} cannot be suppressed by a directive: it is reported after "
+                    "the file's directives are applied; turn it off for the file in the "
+                    "configuration (per-file-ignores)",
                 )
             elif not is_code_or_prefix(code):
                 self._invalid(
@@ -244,20 +271,31 @@ class Suppressions:
 
         return silences
 
-    def remaining(self, levels: Levels | None = None) -> Directives:
+    def remaining(
+        self,
+        levels: Levels | None = None,
+        idle: frozenset[str] = frozenset(),
+        idle_lines: Mapping[int, frozenset[str]] | None = None,
+    ) -> Directives:
         """The directives that cannot be read, and those that suppressed nothing (asked
         once every finding of the file is known), for the ``directives`` checks. Codes
         that checks across files report are never unused: whether such a finding comes
         depends on the other files a run checks (a pre-commit run checks only those that
         changed). Nor is a code that names a rule ``levels`` (the file's)
-        does not report: that rule's check does not run, so nothing says whether the
+        does not report, or one of the ``idle`` rules (``idle_rules``), or of the rules
+        ``idle_lines`` names for the directive's line (for a file directive: for any
+        line): that rule's check did not run there, so nothing says whether the
         directive would suppress one of its findings."""
+        by_line = idle_lines or {}
+        anywhere = idle.union(*by_line.values())
         unused = []
         for directive in self.directives:
+            target = directive.target
+            here = idle | by_line.get(target, frozenset()) if target else anywhere
             codes = tuple(
                 code
                 for code in directive.codes
-                if code not in directive.used and not _across(code) and _all_enabled(code, levels)
+                if code not in directive.used and not _across(code) and _all_ran(code, levels, here)
             )
             if codes:
                 unused.append(
@@ -268,14 +306,39 @@ class Suppressions:
         return Directives(tuple(self.invalid), tuple(unused))
 
 
-def _all_enabled(code: str, levels: Levels | None) -> bool:
-    """Whether ``levels`` (None: every rule) reports every rule ``code`` (a code or a
-    prefix) names."""
-    if levels is None:
-        return True
-    from sitemap_lint.rules.registry import rules
+def _all_ran(code: str, levels: Levels | None, idle: frozenset[str]) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names ran where the directives
+    reach: ``levels`` (None: every rule) reports it, it is not ``idle`` and its findings
+    are not made after the directives are applied."""
+    from sitemap_lint.rules.registry import BEYOND_DIRECTIVES, rules
 
-    return all(levels.get(rule, True) is not None for rule in rules() if rule.startswith(code))
+    return all(
+        rule not in idle
+        and rule not in BEYOND_DIRECTIVES
+        and (levels is None or levels.get(rule, True) is not None)
+        for rule in rules()
+        if rule.startswith(code)
+    )
+
+
+def idle_rules(options: Options, fetched: bool) -> frozenset[str]:
+    """The rules that a check of a file with ``options`` cannot report (``fetched``:
+    whether the file's body was fetched), as their families declare
+    (``registry.runs_when``)."""
+    from sitemap_lint.rules.registry import RUNS_WHEN, families
+
+    families()  # the plugins' declarations are made when their modules are loaded
+    return frozenset(code for code, runs in RUNS_WHEN.items() if not runs(options, fetched))
+
+
+def _beyond_directives(code: str) -> bool:
+    """Whether every rule ``code`` (a code or a prefix) names is reported where no
+    directive reaches (``registry.beyond_directives``)."""
+    from sitemap_lint.rules.registry import BEYOND_DIRECTIVES, families, rules
+
+    families()  # the declarations are made when the families' modules are loaded
+    named = [rule for rule in rules() if rule.startswith(code)]
+    return bool(named) and all(rule in BEYOND_DIRECTIVES for rule in named)
 
 
 def _across(code: str) -> bool:
