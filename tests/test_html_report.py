@@ -849,6 +849,53 @@ def test_with_scripts_off_the_page_is_all_there(repo_root: Path, tmp_path: Path)
         session.quit()
 
 
+@pytest.mark.slow
+def test_sorting_and_a_rule_dialog_from_the_keyboard(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    focused = "return document.activeElement"
+    for _ in range(100):  # Tab until the Line heading has the focus
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        heading = driver.execute_script(focused + ".closest('th[data-sort]')")
+        if heading is not None and heading.get_attribute("data-sort") == "line":
+            break
+    else:
+        pytest.fail("no key Tab reaches the Line heading")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    assert heading.get_attribute("aria-sort") == "ascending"
+    lines = driver.execute_script(ROWS_JS + ".map(r => +r.cells[3].textContent)")
+    assert lines == sorted(lines) and lines != sorted(lines, reverse=True)
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    assert heading.get_attribute("aria-sort") == "descending"
+    assert driver.execute_script(ROWS_JS + ".map(r => +r.cells[3].textContent)") == sorted(
+        lines, reverse=True
+    )
+    # A rule link, then Enter: the dialog has the rule's heading as its name.
+    for _ in range(100):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script(focused + ".classList.contains('rule-link')"):
+            break
+    else:
+        pytest.fail("no key Tab reaches a rule link")
+    code = driver.execute_script(focused + ".dataset.code")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    name = driver.execute_script(
+        "const dialog = document.getElementById('rule-dialog');"
+        "const title = document.getElementById(dialog.getAttribute('aria-labelledby'));"
+        "return dialog.open && title && dialog.contains(title) ? title.textContent : null"
+    )
+    assert name is not None and code in name
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    assert driver.find_element("id", "rule-dialog").get_attribute("open") is None
+    assert [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+
+
 def save_readme_screenshot(shot: Path) -> None:
     """docs/report.png: the screenshot, as a small palette PNG."""
     target = ROOT / "docs" / "report.png"
