@@ -896,6 +896,37 @@ def test_sorting_and_a_rule_dialog_from_the_keyboard(
     assert [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
 
 
+@pytest.mark.slow
+def test_the_diff_page_in_a_browser_keeps_a_long_url_within_the_page(
+    tmp_path: Path, driver: Any
+) -> None:
+    long_url = "https://example.com/" + "a" * 3000
+
+    def urlset(*urls: str) -> str:
+        entries = "".join(f"  <url><loc>{url}</loc></url>\n" for url in urls)
+        return (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n'
+        )
+
+    old, new, page = tmp_path / "old.xml", tmp_path / "new.xml", tmp_path / "diff.html"
+    old.write_text(urlset("https://example.com/kept"), encoding="utf-8")
+    new.write_text(urlset("https://example.com/kept", long_url), encoding="utf-8")
+    args = ["diff", "-f", "html", "-o", str(page), "--now", "2025-06-01", str(old), str(new)]
+    assert main(args) == 0
+    open_page(driver, page)
+    widths = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
+    assert long_url in driver.find_element("id", "changes").text.replace("\n", "")
+    labels = driver.execute_script(
+        "return ['old-urls', 'new-urls'].map("
+        "id => document.getElementById(id).nextElementSibling.textContent)"
+    )
+    assert labels == ["old URLs (1 file)", "new URLs (1 file)"]
+
+
 def save_readme_screenshot(shot: Path) -> None:
     """docs/report.png: the screenshot, as a small palette PNG."""
     target = ROOT / "docs" / "report.png"
