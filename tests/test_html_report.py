@@ -222,6 +222,16 @@ def test_sitemap_values_come_out_inert() -> None:
     assert [a["id"] for t, a in page.tags if t == "li"] == ["node-file-1"]
 
 
+def test_the_title_counts_in_words() -> None:
+    one_each = [finding("UR001", "relative"), finding("UR011", "not encoded")]
+    text = page_of([FileResult("a.xml", one_each)])
+    assert "<title>Sitemap audit: 1 error, 1 warning</title>" in text
+    assert "1 file</dd>" in text  # without the run's inputs: how many files
+    text = page_of([FileResult("a.xml", one_each * 2), FileResult("b.xml", [])])
+    assert "<title>Sitemap audit: 2 errors, 2 warnings</title>" in text
+    assert "2 files</dd>" in text
+
+
 def test_embedded_json_cannot_end_its_script() -> None:
     text = page_of(hostile_results())
     page = Page(text)
