@@ -303,6 +303,33 @@ def test_a_capped_page_keeps_a_rule_with_one_finding(monkeypatch: pytest.MonkeyP
     assert "501 more are not embedded: SC002 url-outside-directory 501 of 600 ." in words
 
 
+def test_a_capped_page_links_only_the_files_whose_findings_it_embeds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three files of three errors each on a page of five rows: the third file's
+    findings are not embedded, so its name in the tree links to nothing and the file
+    filter does not offer it; every link to a file lands on a row of the table."""
+    monkeypatch.setattr(html_report, "ROW_LIMIT", 5)
+    results = [
+        FileResult(name, [finding("UR001", f"relative {n}", line=n) for n in range(3, 6)])
+        for name in ("one.xml", "two.xml", "three.xml")
+    ]
+    page = Page(page_of(results))
+    assert [row["data-file"] for row in page.rows()] == ["one.xml"] * 3 + ["two.xml"] * 2
+    links = page.all("a", **{"class": "file-link"})
+    assert [link["data-file"] for link in links] == ["one.xml", "two.xml"]
+    anchors = {row["id"] for row in page.rows() if "id" in row}
+    assert {link["href"] for link in links} == {f"#{anchor}" for anchor in anchors}
+    options = [
+        attrs["value"]
+        for tag, attrs in page.tags
+        if tag == "option" and attrs.get("value", "").endswith(".xml")
+    ]
+    assert options == ["one.xml", "two.xml"]
+    nodes = page.all("li", **{"class": "tree-node"})
+    assert [node["data-file"] for node in nodes] == ["one.xml", "two.xml", "three.xml"]
+
+
 class Writes(StringIO):
     """A stream that keeps the size of each write."""
 

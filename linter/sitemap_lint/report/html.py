@@ -85,6 +85,7 @@ class FileRow:
     size: int | None
     counts: Counter[str] = field(default_factory=Counter)
     parent: int | None = None
+    shown: int = 0  # of its findings, those the page embeds
     children: list[FileRow] = field(default_factory=list)
 
     @property
@@ -162,6 +163,8 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
     findings.sort(key=lambda item: (item[0], item[2].line, item[2].column))
     chosen = embedded(findings)
     shown = len(chosen)
+    for number, _, _ in chosen:
+        files[number].shown += 1
     by_rule = _by_rule(f for _, _, f in findings)
     rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
