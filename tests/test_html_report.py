@@ -934,6 +934,27 @@ def test_sorting_and_a_rule_dialog_from_the_keyboard(
 
 
 @pytest.mark.slow
+def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A phone's width: the charts shrink to the window; only the wide table and tree
+    scroll, each in its own panel."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    driver.set_window_size(420, 900)
+    open_page(driver, page)
+    width, window = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert width <= window
+    charts = driver.execute_script(
+        "return Array.from(document.querySelectorAll('figure.chart'),"
+        " figure => figure.getBoundingClientRect().right)"
+    )
+    assert len(charts) == 5 and max(charts) <= window
+
+
+@pytest.mark.slow
 def test_the_diff_page_in_a_browser_keeps_a_long_url_within_the_page(
     tmp_path: Path, driver: Any
 ) -> None:
