@@ -933,6 +933,54 @@ def test_sorting_and_a_rule_dialog_from_the_keyboard(
     assert [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
 
 
+# Each element's own text whose colour on its background contrasts less than WCAG 2's
+# AA asks (4.5:1; 3:1 for text of 24px, or bold from 18.66px); the charts apart.
+LOW_CONTRAST_JS = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+function luminance(c) {
+  const v = c.slice(0, 3).map(x => {
+    x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(e) {
+  for (; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c;
+  }
+  return [255, 255, 255];
+}
+const low = [];
+for (const e of document.querySelectorAll('body *')) {
+  const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || e.closest('svg') || !e.getClientRects().length) continue;
+  const style = getComputedStyle(e);
+  const a = luminance(rgb(style.color)), b = luminance(background(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const size = parseFloat(style.fontSize), bold = +style.fontWeight >= 700;
+  if (ratio < (size >= 24 || (bold && size >= 18.66) ? 3 : 4.5)) {
+    low.push(e.className + ' ' + ratio.toFixed(2) + ': ' + e.textContent.trim().slice(0, 30));
+  }
+}
+return low;
+"""
+
+
+@pytest.mark.slow
+def test_every_text_contrasts_enough_with_its_background(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    # A file's node once the findings are filtered by it.
+    driver.execute_script(
+        "document.querySelectorAll('li.tree-node').forEach(n => n.classList.add('selected'))"
+    )
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+
+
 @pytest.mark.slow
 def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
     repo_root: Path, tmp_path: Path, driver: Any
