@@ -758,6 +758,10 @@ def check_in_browser(driver: Any, page: Path, shot: Path, charts: list[str]) -> 
     for figure in figures:
         svg = figure.find_element(By.CSS_SELECTOR, "svg")
         assert svg.size["width"] > 50 and svg.size["height"] > 20
+        # A drawing in the role of an image, named by its caption's title.
+        caption = figure.find_element(By.TAG_NAME, "figcaption").text
+        assert svg.aria_role == "image" and svg.accessible_name
+        assert caption.startswith(svg.accessible_name)
         assert figure.find_elements(By.CSS_SELECTOR, "path, rect")
     # Filtering by a rule shows exactly that rule's rows.
     rows = driver.find_elements(By.CSS_SELECTOR, "#findings-table tbody tr")
@@ -1031,6 +1035,8 @@ def test_the_diff_page_in_a_browser_keeps_a_long_url_within_the_page(
         "id => document.getElementById(id).nextElementSibling.textContent)"
     )
     assert labels == ["old URLs (1 file)", "new URLs (1 file)"]
+    chart = driver.find_element("css selector", "#chart-by-file svg")
+    assert chart.accessible_name == "URLs added and removed, by file"
 
 
 def save_readme_screenshot(shot: Path) -> None:

@@ -54,7 +54,7 @@ from sitemap_lint.support.printable import encodable, printable
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
     import vl_convert  # noqa: F401
-    from markupsafe import escape
+    from markupsafe import Markup, escape
 except ImportError:
     raise UsageError(
         "--format html needs the html extra: pip install 'sitemap-lint[html]'"
@@ -820,6 +820,12 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     return drawn.replace('class="marks"', 'class="marks" role="img"', 1)
 
 
+def labelled(drawing: str, label: str) -> Markup:
+    """A chart's SVG (``svg``) with ``label`` as its name: a drawing in the role of an
+    image has no name of its own for a screen reader to say."""
+    return Markup(drawing.replace('role="img"', f'role="img" aria-label="{escape(label)}"', 1))
+
+
 def _drawable(value: Any) -> Any:
     """A chart's specification with each of its strings ``printable``."""
     if isinstance(value, str):
@@ -877,6 +883,7 @@ def template(name: str) -> jinja2.Template:
     env.filters["plural"] = plural
     env.filters["bytes"] = _human_bytes
     env.filters["printable"] = printable
+    env.filters["labelled"] = labelled
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
     env.globals["script"] = (assets / "report.js").read_text(encoding="utf-8")
     return env.from_string((assets / name).read_text(encoding="utf-8"))
