@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 from sitemap_lint.errors import UsageError
 from sitemap_lint.finding import Finding, Severity, sort_key
 from sitemap_lint.inputs.reader import (
+    READ_CAP,
     STDIN,
     InputError,
     Source,
@@ -124,7 +125,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     )
     fix = config.fix if settings.fix is None else settings.fix
     fixing = fix or settings.fix_only or settings.diff
-    stdin = _read_stdin(settings) if (show_source or fixing) and STDIN in settings.paths else None
+    stdin = _read_stdin(settings, whole=fixing) if STDIN in settings.paths else None
     out = out or sys.stdout
     from sitemap_lint.support.pipes import writing_to
 
@@ -721,10 +722,20 @@ def _stdin_name(settings: RunSettings) -> str:
     return settings.stdin_filename or STDIN
 
 
-def _read_stdin(settings: RunSettings) -> Source:
-    """Standard input read whole, so that its lines can be shown after the check
-    (a pipe cannot be read twice); it is checked from these bytes."""
-    return Source(_stdin_name(settings), None, data=standard_input().read())
+# Bytes of standard input held for a report: a mebibyte past what the reader takes of a
+# stream (READ_CAP), which compressed input reaches too (deflate adds at most 5 bytes to
+# 64 KiB), so the check reads the same bytes as from the stream.
+STDIN_HELD = READ_CAP + (1 << 20)
+
+
+def _read_stdin(settings: RunSettings, whole: bool) -> Source:
+    """Standard input read into memory, so that the report can show its lines and make
+    its fixes exact after the check (a pipe cannot be read twice); it is checked from
+    these bytes. Read whole (``whole``) when the fixed file is written out; else no
+    more of it than ``STDIN_HELD``."""
+    stream = standard_input()
+    data = stream.read() if whole else stream.read(STDIN_HELD)
+    return Source(_stdin_name(settings), None, data=data)
 
 
 def source_lines(sources: Mapping[str, Source]) -> Callable[[FileReport], dict[int, SourceLine]]:
