@@ -232,6 +232,21 @@ def test_the_title_counts_in_words() -> None:
     assert "2 files</dd>" in text
 
 
+def test_the_header_names_the_first_inputs_of_many() -> None:
+    """A shell glob may give thousands of files: the header names the first ten, the
+    footer's command (in a box of its own) all of them, and the charts count them."""
+    names = [f"sitemap-{n:04d}.xml" for n in range(1200)]
+    results = [FileResult(name, [finding("UR001", "relative")]) for name in names]
+    run = RunInfo(tuple(names), None, "google", 1, "sitemap-lint " + " ".join(names))
+    text = page_of(results, run)
+    header = text.split("<dt>Checked</dt>", 1)[1].split("</dd>", 1)[0]
+    assert re.findall(r"<code>([^<]*)</code>", header) == names[:10]
+    assert header.endswith(" and 1,190 more (under Files)")
+    command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
+    assert command.split()[1:] == names
+    assert "top 15 of 1,200 files" in text
+
+
 def test_embedded_json_cannot_end_its_script() -> None:
     text = page_of(hostile_results())
     page = Page(text)
@@ -1004,6 +1019,25 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
         " figure => figure.getBoundingClientRect().right)"
     )
     assert len(charts) == 5 and max(charts) <= window
+
+
+@pytest.mark.slow
+def test_a_run_of_many_inputs_keeps_its_header_and_footer_short(
+    tmp_path: Path, driver: Any
+) -> None:
+    names = [f"sitemap-{n:04d}.xml" for n in range(1200)]
+    results = [FileResult(name, [finding("UR001", "relative")]) for name in names]
+    run = RunInfo(tuple(names), None, "google", 1, "sitemap-lint " + " ".join(names))
+    page = tmp_path / "report.html"
+    page.write_text(page_of(results, run), encoding="utf-8")
+    open_page(driver, page)
+    header, footer = driver.execute_script(
+        "return ['header', 'footer'].map(tag => document.querySelector(tag).offsetHeight)"
+    )
+    assert header < 400 and footer < 400, (header, footer)
+    box = driver.find_element("css selector", ".command-box")
+    assert driver.execute_script("return arguments[0].scrollHeight", box) > 1000
+    assert box.get_attribute("tabindex") == "0"  # scrolled from the keyboard too
 
 
 @pytest.mark.slow

@@ -65,6 +65,7 @@ RULE_QUOTA = 100  # a capped page keeps the first findings of every rule, up to 
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
 SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
 TOP = 15  # bars in the charts by rule, by file and by hreflang code
+INPUTS_SHOWN = 10  # inputs the header names (a shell glob may give thousands)
 MONTHS = 36  # more months of lastmod than this are drawn as years
 RETURN_LINK_CODE = "HL006"  # hreflang-return-link-missing, counted beside the hreflang chart
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
@@ -173,6 +174,7 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
         "version": __version__,
         "run": run,
         "generated": _generated(run),
+        "inputs_shown": INPUTS_SHOWN,
         "summary": summary,
         "total": len(findings),
         "bytes": sum(sizes) if sizes else None,
@@ -491,7 +493,7 @@ def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list
             for (code, name, severity), count in by_rule.items()
             if f"{code} {name}" in top
         ]
-        note = f"top {len(top)} of {len(rule_totals)} rules" if len(rule_totals) > TOP else ""
+        note = f"top {len(top)} of {len(rule_totals):,} rules" if len(rule_totals) > TOP else ""
         made.append(Chart("chart-rules", "Findings by rule", note, bar_chart(values, "rules")))
     with_findings = [row for row in files if row.findings]
     if with_findings:
@@ -507,7 +509,7 @@ def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list
             for level in LEVELS
             if row.counts[level]
         ]
-        note = f"top {TOP} of {len(with_findings)} files" if len(with_findings) > TOP else ""
+        note = f"top {TOP} of {len(with_findings):,} files" if len(with_findings) > TOP else ""
         made.append(Chart("chart-files", "Findings by file", note, bar_chart(values, "files")))
     return made
 
@@ -576,7 +578,7 @@ def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, st
         missing = sum(count for (code, _, _), count in by_rule.items() if code == RETURN_LINK_CODE)
         note = f"URLs per code; {plural(missing, 'missing return link')}"
         if len(codes) > TOP:
-            note += f"; top {TOP} of {len(codes)} codes"
+            note += f"; top {TOP} of {len(codes):,} codes"
         made.append(
             Chart("chart-hreflang", "hreflang languages", note, row_chart(values, "hreflang"))
         )
