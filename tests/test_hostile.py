@@ -28,6 +28,7 @@ cannot block and cannot be raced. This also refuses process substitution
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
@@ -36,6 +37,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,6 +225,50 @@ def test_stdin_still_reads_a_pipe() -> None:
     )
     assert result.returncode == 1
     assert [f["code"] for f in json.loads(result.stdout)["files"][0]["findings"]] == ["UR001"]
+
+
+class LongStream(io.RawIOBase):
+    """``size`` bytes made as they are read: a urlset's start tag, then spaces."""
+
+    HEAD = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.taken = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = min(len(buffer), self.size - self.taken)
+        view = memoryview(buffer)[:count]
+        view[:] = b" " * count
+        head = self.HEAD[self.taken : self.taken + count]
+        view[: len(head)] = head
+        self.taken += count
+        return count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_long_standard_input_is_held_no_further_than_it_is_checked(
+    monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """The reader checks the first READ_CAP bytes of a stream: standard input is held
+    in memory (for the source lines and the fixes) only a little beyond them, whatever
+    its length, in every format."""
+    from io import StringIO
+
+    from sitemap_lint.inputs.reader import READ_CAP
+    from sitemap_lint.run import RunSettings, execute
+
+    stream = LongStream(3 * READ_CAP)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(stream)))
+    out = StringIO()
+    settings = RunSettings(paths=["-"], format=fmt, isolated=True, color="never")
+    assert execute(settings, out=out, err=StringIO()) == 1
+    assert "LM002" in out.getvalue()  # larger than the protocol's limit, checked as far
+    assert stream.taken <= READ_CAP + 2 * 1024 * 1024
 
 
 # -- the decoder on invalid bytes (in-process) ------------------------------------------

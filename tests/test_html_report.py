@@ -222,6 +222,31 @@ def test_sitemap_values_come_out_inert() -> None:
     assert [a["id"] for t, a in page.tags if t == "li"] == ["node-file-1"]
 
 
+def test_the_title_counts_in_words() -> None:
+    one_each = [finding("UR001", "relative"), finding("UR011", "not encoded")]
+    text = page_of([FileResult("a.xml", one_each)])
+    assert "<title>Sitemap audit: 1 error, 1 warning</title>" in text
+    assert "1 file</dd>" in text  # without the run's inputs: how many files
+    text = page_of([FileResult("a.xml", one_each * 2), FileResult("b.xml", [])])
+    assert "<title>Sitemap audit: 2 errors, 2 warnings</title>" in text
+    assert "2 files</dd>" in text
+
+
+def test_the_header_names_the_first_inputs_of_many() -> None:
+    """A shell glob may give thousands of files: the header names the first ten, the
+    footer's command (in a box of its own) all of them, and the charts count them."""
+    names = [f"sitemap-{n:04d}.xml" for n in range(1200)]
+    results = [FileResult(name, [finding("UR001", "relative")]) for name in names]
+    run = RunInfo(tuple(names), None, "google", 1, "sitemap-lint " + " ".join(names))
+    text = page_of(results, run)
+    header = text.split("<dt>Checked</dt>", 1)[1].split("</dd>", 1)[0]
+    assert re.findall(r"<code>([^<]*)</code>", header) == names[:10]
+    assert header.endswith(" and 1,190 more (under Files)")
+    command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
+    assert command.split()[1:] == names
+    assert "top 15 of 1,200 files" in text
+
+
 def test_embedded_json_cannot_end_its_script() -> None:
     text = page_of(hostile_results())
     page = Page(text)
@@ -291,6 +316,33 @@ def test_a_capped_page_keeps_a_rule_with_one_finding(monkeypatch: pytest.MonkeyP
     }
     words = " ".join(" ".join(page.text).split())
     assert "501 more are not embedded: SC002 url-outside-directory 501 of 600 ." in words
+
+
+def test_a_capped_page_links_only_the_files_whose_findings_it_embeds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three files of three errors each on a page of five rows: the third file's
+    findings are not embedded, so its name in the tree links to nothing and the file
+    filter does not offer it; every link to a file lands on a row of the table."""
+    monkeypatch.setattr(html_report, "ROW_LIMIT", 5)
+    results = [
+        FileResult(name, [finding("UR001", f"relative {n}", line=n) for n in range(3, 6)])
+        for name in ("one.xml", "two.xml", "three.xml")
+    ]
+    page = Page(page_of(results))
+    assert [row["data-file"] for row in page.rows()] == ["one.xml"] * 3 + ["two.xml"] * 2
+    links = page.all("a", **{"class": "file-link"})
+    assert [link["data-file"] for link in links] == ["one.xml", "two.xml"]
+    anchors = {row["id"] for row in page.rows() if "id" in row}
+    assert {link["href"] for link in links} == {f"#{anchor}" for anchor in anchors}
+    options = [
+        attrs["value"]
+        for tag, attrs in page.tags
+        if tag == "option" and attrs.get("value", "").endswith(".xml")
+    ]
+    assert options == ["one.xml", "two.xml"]
+    nodes = page.all("li", **{"class": "tree-node"})
+    assert [node["data-file"] for node in nodes] == ["one.xml", "two.xml", "three.xml"]
 
 
 class Writes(StringIO):
@@ -721,6 +773,10 @@ def check_in_browser(driver: Any, page: Path, shot: Path, charts: list[str]) -> 
     for figure in figures:
         svg = figure.find_element(By.CSS_SELECTOR, "svg")
         assert svg.size["width"] > 50 and svg.size["height"] > 20
+        # A drawing in the role of an image, named by its caption's title.
+        caption = figure.find_element(By.TAG_NAME, "figcaption").text
+        assert svg.aria_role == "image" and svg.accessible_name
+        assert caption.startswith(svg.accessible_name)
         assert figure.find_elements(By.CSS_SELECTOR, "path, rect")
     # Filtering by a rule shows exactly that rule's rows.
     rows = driver.find_elements(By.CSS_SELECTOR, "#findings-table tbody tr")
@@ -847,6 +903,174 @@ def test_with_scripts_off_the_page_is_all_there(repo_root: Path, tmp_path: Path)
         assert 40 <= top < 300  # below the sticky section bar
     finally:
         session.quit()
+
+
+@pytest.mark.slow
+def test_sorting_and_a_rule_dialog_from_the_keyboard(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    focused = "return document.activeElement"
+    for _ in range(100):  # Tab until the Line heading has the focus
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        heading = driver.execute_script(focused + ".closest('th[data-sort]')")
+        if heading is not None and heading.get_attribute("data-sort") == "line":
+            break
+    else:
+        pytest.fail("no key Tab reaches the Line heading")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    assert heading.get_attribute("aria-sort") == "ascending"
+    lines = driver.execute_script(ROWS_JS + ".map(r => +r.cells[3].textContent)")
+    assert lines == sorted(lines) and lines != sorted(lines, reverse=True)
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    assert heading.get_attribute("aria-sort") == "descending"
+    assert driver.execute_script(ROWS_JS + ".map(r => +r.cells[3].textContent)") == sorted(
+        lines, reverse=True
+    )
+    # A rule link, then Enter: the dialog has the rule's heading as its name.
+    for _ in range(100):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script(focused + ".classList.contains('rule-link')"):
+            break
+    else:
+        pytest.fail("no key Tab reaches a rule link")
+    code = driver.execute_script(focused + ".dataset.code")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    name = driver.execute_script(
+        "const dialog = document.getElementById('rule-dialog');"
+        "const title = document.getElementById(dialog.getAttribute('aria-labelledby'));"
+        "return dialog.open && title && dialog.contains(title) ? title.textContent : null"
+    )
+    assert name is not None and code in name
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    assert driver.find_element("id", "rule-dialog").get_attribute("open") is None
+    assert [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+
+
+# Each element's own text whose colour on its background contrasts less than WCAG 2's
+# AA asks (4.5:1; 3:1 for text of 24px, or bold from 18.66px); the charts apart.
+LOW_CONTRAST_JS = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+function luminance(c) {
+  const v = c.slice(0, 3).map(x => {
+    x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(e) {
+  for (; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c;
+  }
+  return [255, 255, 255];
+}
+const low = [];
+for (const e of document.querySelectorAll('body *')) {
+  const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || e.closest('svg') || !e.getClientRects().length) continue;
+  const style = getComputedStyle(e);
+  const a = luminance(rgb(style.color)), b = luminance(background(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const size = parseFloat(style.fontSize), bold = +style.fontWeight >= 700;
+  if (ratio < (size >= 24 || (bold && size >= 18.66) ? 3 : 4.5)) {
+    low.push(e.className + ' ' + ratio.toFixed(2) + ': ' + e.textContent.trim().slice(0, 30));
+  }
+}
+return low;
+"""
+
+
+@pytest.mark.slow
+def test_every_text_contrasts_enough_with_its_background(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    # A file's node once the findings are filtered by it.
+    driver.execute_script(
+        "document.querySelectorAll('li.tree-node').forEach(n => n.classList.add('selected'))"
+    )
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+
+
+@pytest.mark.slow
+def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A phone's width: the charts shrink to the window; only the wide table and tree
+    scroll, each in its own panel."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    driver.set_window_size(420, 900)
+    open_page(driver, page)
+    width, window = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert width <= window
+    charts = driver.execute_script(
+        "return Array.from(document.querySelectorAll('figure.chart'),"
+        " figure => figure.getBoundingClientRect().right)"
+    )
+    assert len(charts) == 5 and max(charts) <= window
+
+
+@pytest.mark.slow
+def test_a_run_of_many_inputs_keeps_its_header_and_footer_short(
+    tmp_path: Path, driver: Any
+) -> None:
+    names = [f"sitemap-{n:04d}.xml" for n in range(1200)]
+    results = [FileResult(name, [finding("UR001", "relative")]) for name in names]
+    run = RunInfo(tuple(names), None, "google", 1, "sitemap-lint " + " ".join(names))
+    page = tmp_path / "report.html"
+    page.write_text(page_of(results, run), encoding="utf-8")
+    open_page(driver, page)
+    header, footer = driver.execute_script(
+        "return ['header', 'footer'].map(tag => document.querySelector(tag).offsetHeight)"
+    )
+    assert header < 400 and footer < 400, (header, footer)
+    box = driver.find_element("css selector", ".command-box")
+    assert driver.execute_script("return arguments[0].scrollHeight", box) > 1000
+    assert box.get_attribute("tabindex") == "0"  # scrolled from the keyboard too
+
+
+@pytest.mark.slow
+def test_the_diff_page_in_a_browser_keeps_a_long_url_within_the_page(
+    tmp_path: Path, driver: Any
+) -> None:
+    long_url = "https://example.com/" + "a" * 3000
+
+    def urlset(*urls: str) -> str:
+        entries = "".join(f"  <url><loc>{url}</loc></url>\n" for url in urls)
+        return (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n'
+        )
+
+    old, new, page = tmp_path / "old.xml", tmp_path / "new.xml", tmp_path / "diff.html"
+    old.write_text(urlset("https://example.com/kept"), encoding="utf-8")
+    new.write_text(urlset("https://example.com/kept", long_url), encoding="utf-8")
+    args = ["diff", "-f", "html", "-o", str(page), "--now", "2025-06-01", str(old), str(new)]
+    assert main(args) == 0
+    open_page(driver, page)
+    widths = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
+    assert long_url in driver.find_element("id", "changes").text.replace("\n", "")
+    labels = driver.execute_script(
+        "return ['old-urls', 'new-urls'].map("
+        "id => document.getElementById(id).nextElementSibling.textContent)"
+    )
+    assert labels == ["old URLs (1 file)", "new URLs (1 file)"]
+    chart = driver.find_element("css selector", "#chart-by-file svg")
+    assert chart.accessible_name == "URLs added and removed, by file"
 
 
 def save_readme_screenshot(shot: Path) -> None:

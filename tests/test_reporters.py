@@ -1032,3 +1032,49 @@ def test_the_reports_say_a_count_with_one_helper() -> None:
     assert PLURAL_BY_HAND.search("{'finding' if n == 1 else 'findings'}")
     assert PLURAL_BY_HAND.search("{% if files | length != 1 %} files{% else %}")
     assert not PLURAL_BY_HAND.search('"fix" if hidden == 1 else "fixes"')
+
+
+# A sitemap with a safe fix (UR006: a space in a URL).
+FIXABLE = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"  <url><loc>https://example.com/a b</loc></url>\n"
+    b"</urlset>\n"
+)
+
+
+def _checked_from_stdin(monkeypatch, fmt: str, **options: Any) -> str:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FIXABLE)))
+    out = StringIO()
+    settings = RunSettings(paths=["-"], format=fmt, isolated=True, color="never", **options)
+    assert execute(settings, out=out, err=StringIO()) == 1
+    return out.getvalue()
+
+
+def test_standard_input_has_its_fixes_in_every_format(tmp_path: Path, monkeypatch) -> None:
+    """The fixes of standard input are those of the same file named: in the JSON and
+    SARIF reports, and counted by the text report with or without source lines."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sitemap.xml").write_bytes(FIXABLE)
+    named = json.loads(render_path("json", "sitemap.xml"))["files"][0]["findings"]
+    assert [f["code"] for f in named if "fix" in f] == ["UR006"]
+    piped = json.loads(_checked_from_stdin(monkeypatch, "json"))["files"][0]["findings"]
+    assert piped == named
+    log = json.loads(_checked_from_stdin(monkeypatch, "sarif"))
+    assert_valid_sarif(log)
+    (result,) = log["runs"][0]["results"]
+    (change,) = result["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "-"
+    assert change["replacements"][0]["insertedContent"]["text"] == "https://example.com/a%20b"
+    for show_source in (True, False):
+        text = _checked_from_stdin(monkeypatch, "text", show_source=show_source)
+        assert "[*] 1 fixable with --fix." in text, show_source
+
+
+def render_path(fmt: str, path: str) -> str:
+    out = StringIO()
+    settings = RunSettings(paths=[path], format=fmt, isolated=True, color="never")
+    execute(settings, out=out, err=StringIO())
+    return out.getvalue()

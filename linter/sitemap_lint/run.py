@@ -125,8 +125,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     )
     fix = config.fix if settings.fix is None else settings.fix
     fixing = fix or settings.fix_only or settings.diff
-    reads_stdin = (show_source or fixing) and STDIN in settings.paths
-    stdin = _read_stdin(settings, fixing=fixing) if reads_stdin else None
+    stdin = _read_stdin(settings, fixing=fixing) if STDIN in settings.paths else None
     out = out or sys.stdout
     from sitemap_lint.support.pipes import writing_to
 
@@ -727,10 +726,11 @@ def _stdin_name(settings: RunSettings) -> str:
 
 
 def _read_stdin(settings: RunSettings, fixing: bool) -> Source:
-    """Standard input read, so that its lines can be shown after the check (a pipe
-    cannot be read twice); it is checked from these bytes. It is held as far as the
-    check reads it, or, ``fixing``, up to one byte more than ``--fix`` fixes: the rest
-    of a larger input is left unread (``_pass_rest``)."""
+    """Standard input read into memory, so that the report can show its lines and make
+    its fixes exact after the check (a pipe cannot be read twice); it is checked from
+    these bytes. It is held as far as the check reads it, or, ``fixing``, up to one
+    byte more than ``--fix`` fixes: the rest of a larger input is left unread
+    (``_pass_rest``)."""
     name = _stdin_name(settings)
     if not fixing:
         return Source(name, None, data=read_standard_input())

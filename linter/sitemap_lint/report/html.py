@@ -54,7 +54,7 @@ from sitemap_lint.support.printable import encodable, printable
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
     import vl_convert  # noqa: F401
-    from markupsafe import escape
+    from markupsafe import Markup, escape
 except ImportError:
     raise UsageError(
         "--format html needs the html extra: pip install 'sitemap-lint[html]'"
@@ -65,6 +65,7 @@ RULE_QUOTA = 100  # a capped page keeps the first findings of every rule, up to 
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
 SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
 TOP = 15  # bars in the charts by rule, by file and by hreflang code
+INPUTS_SHOWN = 10  # inputs the header names (a shell glob may give thousands)
 MONTHS = 36  # more months of lastmod than this are drawn as years
 RETURN_LINK_CODE = "HL006"  # hreflang-return-link-missing, counted beside the hreflang chart
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
@@ -85,6 +86,7 @@ class FileRow:
     size: int | None
     counts: Counter[str] = field(default_factory=Counter)
     parent: int | None = None
+    shown: int = 0  # of its findings, those the page embeds
     children: list[FileRow] = field(default_factory=list)
 
     @property
@@ -162,6 +164,8 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
     findings.sort(key=lambda item: (item[0], item[2].line, item[2].column))
     chosen = embedded(findings)
     shown = len(chosen)
+    for number, _, _ in chosen:
+        files[number].shown += 1
     by_rule = _by_rule(f for _, _, f in findings)
     rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
@@ -170,6 +174,7 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
         "version": __version__,
         "run": run,
         "generated": _generated(run),
+        "inputs_shown": INPUTS_SHOWN,
         "summary": summary,
         "total": len(findings),
         "bytes": sum(sizes) if sizes else None,
@@ -488,7 +493,7 @@ def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list
             for (code, name, severity), count in by_rule.items()
             if f"{code} {name}" in top
         ]
-        note = f"top {len(top)} of {len(rule_totals)} rules" if len(rule_totals) > TOP else ""
+        note = f"top {len(top)} of {len(rule_totals):,} rules" if len(rule_totals) > TOP else ""
         made.append(Chart("chart-rules", "Findings by rule", note, bar_chart(values, "rules")))
     with_findings = [row for row in files if row.findings]
     if with_findings:
@@ -504,7 +509,7 @@ def charts(by_rule: Counter[tuple[str, str, str]], files: list[FileRow]) -> list
             for level in LEVELS
             if row.counts[level]
         ]
-        note = f"top {TOP} of {len(with_findings)} files" if len(with_findings) > TOP else ""
+        note = f"top {TOP} of {len(with_findings):,} files" if len(with_findings) > TOP else ""
         made.append(Chart("chart-files", "Findings by file", note, bar_chart(values, "files")))
     return made
 
@@ -573,7 +578,7 @@ def entry_charts(counted: list[EntryCounts], by_rule: Counter[tuple[str, str, st
         missing = sum(count for (code, _, _), count in by_rule.items() if code == RETURN_LINK_CODE)
         note = f"URLs per code; {plural(missing, 'missing return link')}"
         if len(codes) > TOP:
-            note += f"; top {TOP} of {len(codes)} codes"
+            note += f"; top {TOP} of {len(codes):,} codes"
         made.append(
             Chart("chart-hreflang", "hreflang languages", note, row_chart(values, "hreflang"))
         )
@@ -817,6 +822,12 @@ def svg(spec: dict[str, Any], prefix: str) -> str:
     return drawn.replace('class="marks"', 'class="marks" role="img"', 1)
 
 
+def labelled(drawing: str, label: str) -> Markup:
+    """A chart's SVG (``svg``) with ``label`` as its name: a drawing in the role of an
+    image has no name of its own for a screen reader to say."""
+    return Markup(drawing.replace('role="img"', f'role="img" aria-label="{escape(label)}"', 1))
+
+
 def _drawable(value: Any) -> Any:
     """A chart's specification with each of its strings ``printable``."""
     if isinstance(value, str):
@@ -874,6 +885,7 @@ def template(name: str) -> jinja2.Template:
     env.filters["plural"] = plural
     env.filters["bytes"] = _human_bytes
     env.filters["printable"] = printable
+    env.filters["labelled"] = labelled
     env.globals["style"] = (assets / "report.css").read_text(encoding="utf-8")
     env.globals["script"] = (assets / "report.js").read_text(encoding="utf-8")
     return env.from_string((assets / name).read_text(encoding="utf-8"))

@@ -109,6 +109,14 @@
     tbody.append.apply(tbody, sorted);
   }
   if (table) {
+    // Each heading's text in a button: a sort can be reached and started from the keyboard.
+    Array.prototype.forEach.call(table.tHead.querySelectorAll("th[data-sort]"), function (th) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      button.append.apply(button, Array.prototype.slice.call(th.childNodes));
+      th.appendChild(button);
+    });
     table.tHead.addEventListener("click", function (event) {
       var th = event.target.closest("th[data-sort]");
       if (!th) return;
@@ -142,6 +150,7 @@
     event.preventDefault();
     body.replaceChildren();
     Array.prototype.forEach.call(article.children, function (child) { body.appendChild(child.cloneNode(true)); });
+    body.querySelector("h3").id = "rule-dialog-title"; // the dialog's name
     var filter = document.createElement("button");
     filter.type = "button";
     filter.className = "filter-rule";
