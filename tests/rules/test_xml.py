@@ -76,7 +76,8 @@ def test_undefined_entity_message_gives_a_replacement(fixture: str, column: int,
         ("fail-xhtml.xml", 'xmlns:xhtml="http://www.w3.org/1999/xhtml"'),
         ("fail-xsi.xml", 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'),
         ("fail-xsi-next-line.xml", 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'),
-        ("fail-unknown-prefix.xml", "xmlns:pagemap"),
+        ("fail-pagemap.xml", 'xmlns:pagemap="http://www.google.com/schemas/sitemap-pagemap/1.0"'),
+        ("fail-unknown-prefix.xml", "xmlns:geo"),
     ],
 )
 def test_undeclared_prefix_message_names_the_declaration(fixture: str, declaration: str) -> None:
