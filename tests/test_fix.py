@@ -665,6 +665,28 @@ def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, ca
     assert "FX001" not in out and status == 0
 
 
+def test_a_fix_that_lets_an_extension_be_validated_is_written(tmp_path: Path, capsys) -> None:
+    """The image namespace written with https was not validated (NS004): once it is
+    fixed, the image's own defects show (IM007), which the fix did not make."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+        '        xmlns:image="https://www.google.com/schemas/sitemap-image/1.1">\n'
+        "  <url><loc>https://example.com/a</loc>\n"
+        "    <image:image><image:loc>https://example.com/a.jpg</image:loc>"
+        "<image:alt>x</image:alt></image:image>\n"
+        "  </url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"' in target.read_text(
+        encoding="utf-8"
+    )
+    assert "FX001" not in out and "IM007" in out
+
+
 def test_a_fix_that_leaves_a_suppression_unused_is_written(tmp_path: Path, capsys) -> None:
     """The URL percent-encoded for its space is encoded for its 'é' too: the directive
     silencing UR011 is left unused (SU001), which makes the fixed file no worse."""

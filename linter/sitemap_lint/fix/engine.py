@@ -41,6 +41,10 @@ MAX_FIX_BYTES = 256 * 1024 * 1024
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
+# Findings after which part of the original was not read or not validated (a value
+# read as written, an extension in a wrong namespace): the fixed text may show that
+# part's own findings, which no check of the original could see.
+_HIDING = _SYNTAX | {"XM011", "NS004"}
 # An entry list left empty (a urlset's or an index's).
 _NO_ENTRIES = "ST008"
 # A suppression directive left with nothing to silence: the fix removed what it silenced.
@@ -314,10 +318,10 @@ def _worse(
 ) -> str | None:
     """Why the fixed text is worse than the original: a new well-formedness error; no
     entry left (every one removed: out of scope, most likely for a wrong
-    ``--sitemap-url``); or, in a file read whole as XML, a finding the run reports of a
-    rule more often than the original less the findings fixed in the first pass (a
-    fixed text that parses further than the original shows defects no check could see
-    there)."""
+    ``--sitemap-url``); or, in a file read and validated whole (``_HIDING``), a finding
+    the run reports of a rule more often than the original less the findings fixed in
+    the first pass (a fixed text that parses further than the original shows defects
+    no check could see there)."""
     had = {f.code for f in before.findings}
     for finding in after.findings:
         if finding.code in _SYNTAX and finding.code not in had:
@@ -337,7 +341,7 @@ def _worse(
             "the fixes would remove every <sitemap> of the index; if they are out of "
             "scope, check --sitemap-url, else fix the file by hand"
         )
-    if not had & _SYNTAX:
+    if not had & _HIDING:
         added = _added(
             _selected(before.findings, options, name),
             _selected(after.findings, options, name),
