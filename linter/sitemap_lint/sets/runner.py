@@ -905,18 +905,11 @@ class Discovery:
         check twice (SE002 on the listing entry, naming where the redirect ends)."""
         kept: list[Job] = []
         for job in level:
-            parent, entry, final = job.parent, job.entry, job.final_url
-            cycle = ""
-            if job.fetch and parent is not None and entry is not None and final:
-                key = _listed_key(final)
-                if key is not None and key != job.key:
-                    if key == parent.key:
-                        cycle = "self"
-                    elif any(key == up.key for up in parent.ancestors()):
-                        cycle = "above"
+            cycle = _redirected_to_lister(job)
             if not cycle:
                 kept.append(job)
                 continue
+            parent, entry, final = job.parent, job.entry, job.final_url
             assert parent is not None and entry is not None and parent.result is not None
             assert final is not None
             parent.children.remove(job)
@@ -1199,6 +1192,20 @@ def _redirected_elsewhere(url: str, final_url: str) -> bool:
     from sitemap_lint.inputs.guard import url_origin
 
     return url_origin(final_url) != url_origin(url)
+
+
+def _redirected_to_lister(job: Job) -> str:
+    """Whether the fetch of a listed sitemap ended, through redirects, on the file that
+    lists it (``self``) or an index above that one (``above``); "" when not."""
+    parent, final = job.parent, job.final_url
+    if not job.fetch or parent is None or job.entry is None or not final:
+        return ""
+    key = _listed_key(final)
+    if key is None or key == job.key:
+        return ""
+    if key == parent.key:
+        return "self"
+    return "above" if any(key == up.key for up in parent.ancestors()) else ""
 
 
 def _listed_key(url: str) -> str | None:
