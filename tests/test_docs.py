@@ -8,6 +8,7 @@ import pytest
 
 from sitemap_lint.report.docs import main, render, rules_document
 from sitemap_lint.rules import RULES
+from sitemap_lint.settings.profiles import PROFILES
 from tests.helpers import ROOT
 
 RULES_MD = ROOT / "docs" / "rules.md"
@@ -40,3 +41,11 @@ def test_main_writes_both_files(tmp_path: Path) -> None:
 def test_refuses_other_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="neither"):
         render(tmp_path / "notes.md", "text")
+
+
+def test_readme_names_every_change_of_each_profile() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for profile in PROFILES.values():
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{profile.name}` |"))
+        missing = [code for code in profile.changes if f"`{code}`" not in row]
+        assert not missing, f"README's profile table leaves out {profile.name}'s {missing}"
