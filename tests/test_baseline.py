@@ -140,6 +140,24 @@ def test_only_the_checked_files_records_count_as_unseen(
     assert report["summary"]["baseline"] == {"matched": 2, "unseen": gone}
 
 
+def test_a_files_findings_across_files_are_not_unseen_in_a_run_without_the_others(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The SE001 recorded for sitemap.xml (its URLs are listed in other-sitemap.xml too)
+    cannot come in a run of sitemap.xml alone: not counted as unseen, so the hint to
+    write the baseline again (which would drop them) is not given."""
+    (site / "other-sitemap.xml").write_text(_sitemap(*LEGACY), encoding="utf-8")
+    _check(capsys, "--write-baseline", "baseline.json", inputs=("other-sitemap.xml", "sitemap.xml"))
+    recorded = json.loads((site / "baseline.json").read_text())["findings"]
+    assert [f["code"] for f in recorded if f["path"] == "sitemap.xml"].count("SE001") == 2
+    status, report, _err = _check(capsys, "--baseline", "baseline.json")
+    assert status == 0
+    assert report["summary"]["baseline"] == {"matched": 2, "unseen": 0}
+    both = ("sitemap.xml", "other-sitemap.xml")  # the SE001s land in the other file now
+    status, report, _err = _check(capsys, "--baseline", "baseline.json", inputs=both)
+    assert report["summary"]["baseline"] == {"matched": 4, "unseen": 2}  # every file checked
+
+
 def test_a_repeated_finding_is_accepted_as_often_as_recorded(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -554,7 +554,11 @@ def _baseline(
         from sitemap_lint.report import baseline
 
         baseline.write(Path(settings.write_baseline), results)
-    return accepted.apply(results) if accepted is not None else None
+    if accepted is None:
+        return None
+    from sitemap_lint.rules.registry import CHECKS, across_files
+
+    return accepted.apply(results, across_files(CHECKS))
 
 
 @dataclass(init=False, repr=False, eq=False)

@@ -28,7 +28,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -180,9 +180,12 @@ class Baseline:
         records no finding of it)."""
         return self.paths.get(_resolved(name, Path()), ())
 
-    def apply(self, results: Iterable[Checked]) -> Matched:
+    def apply(self, results: Iterable[Checked], across: Collection[str] = ()) -> Matched:
         """Drop from ``results`` the findings the baseline accepts (as many of each
-        identity as it recorded, the first ones in each file's order)."""
+        identity as it recorded, the first ones in each file's order). The recorded
+        findings of a checked file not matched are counted as not seen again, but for
+        those of the rules that compare files (``across``) when the run did not check
+        every file the baseline records: whether they come depends on the others."""
         left = Counter(self.counts)
         matched = 0
         checked = set(self.gone)
@@ -199,7 +202,12 @@ class Baseline:
                     kept.append(finding)
             if len(kept) != len(result.findings):
                 result.findings[:] = kept
-        unseen = sum(count for (path, _code, _fp), count in left.items() if path in checked)
+        every_file = checked.issuperset(path for path, _code, _fp in self.counts)
+        unseen = sum(
+            count
+            for (path, code, _fp), count in left.items()
+            if path in checked and (every_file or code not in across)
+        )
         return Matched(matched, unseen)
 
 
