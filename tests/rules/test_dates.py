@@ -156,6 +156,12 @@ def test_parse_w3c_valid_forms(
         ("2024-05-08T10:30:60Z", ["DT002"], False),
         ("2024-05-08T10:30:00+02:60", ["DT002"], False),
         ("2024-05-08T10:30:00-14:01", ["DT002"], False),
+        # An impossible date and a missing zone or seconds: two defects, two problems.
+        ("2024-13-08T10:30:00", ["DT002", "DT004"], False),
+        ("2024-05-08T25:00:00", ["DT002", "DT004"], False),
+        ("2024-02-30T10:30+02:00", ["DT002", "DT003"], False),
+        ("2024-13-08T10:30", ["DT002", "DT003"], False),
+        ("2024-13", ["DT002"], False),  # a full date written from it would be impossible too
         ("2024-05-08Z", ["DT001"], False),  # the schema's date takes a zone; W3C does not
         ("2024-05-08t10:30:00z", ["DT001"], False),
         ("2024-5-8", ["DT001"], False),
@@ -368,6 +374,21 @@ def test_a_moment_is_made_exactly_where_nothing_is_impossible(
     assert (moment is None) is (impossible is not None)
     if moment is not None:
         assert moment.utcoffset() == (None if zone is None else dates._zone(zone).utcoffset(None))
+
+
+@pytest.mark.parametrize(
+    ("value", "advice"),
+    [
+        ("2024-13-08T10:30:00", "add one after the time: Z for UTC, or your offset such as +02:00"),
+        ("2024-13-08T10:30", "add :00 after the minutes and a timezone"),
+        ("2024-02-30T10:30+02:00", "add :00 after the minutes"),
+    ],
+)
+def test_the_form_of_an_impossible_date_is_told_without_copying_its_value(
+    value: str, advice: str
+) -> None:
+    _parsed, (_impossible, form) = parse_w3c(value)
+    assert form.message.endswith(f"; {advice}")
 
 
 def only_finding(value: str) -> Finding:

@@ -226,8 +226,8 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
         impossible = _impossible(int(year), month, day, hour, minute, second, zone)
         assert impossible is not None  # (``_moment`` makes any moment it finds possible)
         what = "a time the schema takes" if impossible.startswith("second 60 (") else "a real date"
-        return None, [Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}")]
-    if month is None or day is None:
+        problems.append(Problem(IMPOSSIBLE, f"<{field}> {value!r} is not {what}: {impossible}"))
+    if moment is not None and (month is None or day is None):
         problems.append(
             Problem(
                 NOT_XSD,
@@ -238,27 +238,36 @@ def parse_w3c(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[P
     elif hour is not None and second is None:
         # Seconds written: the same moment (safe); a zone too: a guess (unsafe).
         fixed = value[: match.end(5)] + ":00" + value[match.end(5) :]
+        missing = "no seconds, which the schema requires"
         if zone is None:
             fixed += "+00:00"
-            message = (
-                f"<{field}> {value!r} has no seconds, which the schema requires, and no "
-                f"timezone; write {fixed} (or your offset)"
-            )
+            missing += ", and no timezone"
+        # The value of an impossible date is no model to copy: only what to add is said.
+        if moment is None:
+            advice = "add :00 after the minutes" + (" and a timezone" if zone is None else "")
         else:
-            message = (
-                f"<{field}> {value!r} has no seconds, which the schema requires; write {fixed}"
+            advice = f"write {fixed}" + (" (or your offset)" if zone is None else "")
+        problems.append(
+            Problem(
+                NOT_XSD, f"<{field}> {value!r} has {missing}; {advice}", (fixed, zone is not None)
             )
-        problems.append(Problem(NOT_XSD, message, (fixed, zone is not None)))
+        )
     if hour is not None and zone is None and second is not None:
         fixed = value + "+00:00"
+        advice = (
+            "add one after the time: Z for UTC, or your offset such as +02:00"
+            if moment is None
+            else f"write {fixed} (or your offset; Z also means UTC)"
+        )
         problems.append(
             Problem(
                 NO_TIMEZONE,
-                f"<{field}> {value!r} has a time but no timezone; write {fixed} "
-                "(or your offset; Z also means UTC)",
+                f"<{field}> {value!r} has a time but no timezone; {advice}",
                 (fixed, False),
             )
         )
+    if moment is None:
+        return None, problems
     period = "year" if month is None else "month" if day is None else "day"
     return Parsed(moment, hour is not None, zone is not None, period), problems
 

@@ -45,7 +45,10 @@ FEED_AS_SITEMAP = rule(
     bad="""
         <rss version="2.0">
           <channel>
-            <item><link>https://example.com/news/launch</link></item>
+            <item>
+              <link>https://example.com/news/launch</link>
+              <pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>
+            </item>
           </channel>
         </rss>
     """,
@@ -103,7 +106,10 @@ NO_ITEMS = rule(
         <rss version="2.0">
           <channel>
             <title>News</title><link>https://example.com/</link>
-            <item><link>https://example.com/news/launch</link></item>
+            <item>
+              <link>https://example.com/news/launch</link>
+              <pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>
+            </item>
           </channel>
         </rss>
     """,

@@ -113,10 +113,20 @@ WRONG_EXTENSION_NAMESPACE = rule(
     bad="""
         <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
                 xmlns:image="https://www.google.com/schemas/sitemap-image/1.1">
+          <url>
+            <loc>https://example.com/</loc>
+            <image:image><image:loc>https://example.com/front.jpg</image:loc></image:image>
+          </url>
+        </urlset>
     """,
     good="""
         <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
                 xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+          <url>
+            <loc>https://example.com/</loc>
+            <image:image><image:loc>https://example.com/front.jpg</image:loc></image:image>
+          </url>
+        </urlset>
     """,
 )
 

@@ -29,13 +29,17 @@ SCHEMA_VIOLATION = rule(
     bad="""
         <url>
           <loc>https://example.com/</loc>
-          <image:image><image:caption>Front</image:caption></image:image>
+          <image:image>
+            <image:loc>https://example.com/front.jpg</image:loc>
+            <image:loc>https://example.com/back.jpg</image:loc>
+          </image:image>
         </url>
     """,
     good="""
         <url>
           <loc>https://example.com/</loc>
           <image:image><image:loc>https://example.com/front.jpg</image:loc></image:image>
+          <image:image><image:loc>https://example.com/back.jpg</image:loc></image:image>
         </url>
     """,
 )
