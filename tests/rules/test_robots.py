@@ -183,6 +183,14 @@ def test_the_limit_inside_a_line_gives_its_column() -> None:
     assert (finding.line, finding.column) == (text.count("\n"), 5)
 
 
+def test_a_last_line_break_alone_past_the_limit_is_harmless() -> None:
+    """Only the file's final line break stands past 500 KiB: nothing Google reads is
+    lost (there was a finding on a line after the last)."""
+    text = _padded(GOOGLE_LIMIT + 1)
+    assert len(text.encode()) == GOOGLE_LIMIT + 1 and text.endswith("#\n")
+    assert _check_text(text) == []
+
+
 def test_blank_lines_after_the_limit_are_harmless() -> None:
     assert _check_text(_padded(GOOGLE_LIMIT, "\n\n  \n")) == []
 

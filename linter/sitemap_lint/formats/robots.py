@@ -174,7 +174,7 @@ class _RobotsChecker:
         last = max(text.rfind("\n"), text.rfind("\r"))
         if last < 0:
             self.carry = text[:_LINE_START]
-            self.text_after = self.text_after or not text.isspace()
+            self.text_after = self.text_after or bool(text.strip())
             return
         complete = text[: last + 1]
         self.carry = text[last + 1 :][:_LINE_START]
