@@ -476,6 +476,8 @@ class FileChecker:
             assert self.root is not None  # set with root_name
             if entry.name in structure.ENTRY_CHILDREN and entry.ns in (self.sitemap_ns, ""):
                 self.misplaced += 1  # the other root's entry (ST007), or one in no namespace
+            elif entry.ns == self.sitemap_ns and self.entry_name:
+                self.misplaced += structure.wrapped_entries(entry, entry.ns, self.entry_name)
             dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
             if entry.ns != self.sitemap_ns:
                 self._check_namespace(entry)

@@ -560,8 +560,8 @@ class FileEnd:
     the end (a syntax error, the size limit), so entries may be missing; ``record``:
     what the front end of a text sitemap, a feed or a robots.txt recorded (None in an
     XML sitemap); ``misplaced``: the entries of the other root it holds (``sitemap`` in
-    a ``urlset``, ``url`` in a ``sitemapindex``) and those in no namespace, each
-    reported where it stands."""
+    a ``urlset``, ``url`` in a ``sitemapindex``), those in no namespace and those an
+    element of the root wraps, each reported where it stands."""
 
     __slots__ = ("cut_short", "entries", "kind", "misplaced", "past_limit", "record", "root")
 
