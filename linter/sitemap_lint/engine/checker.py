@@ -78,6 +78,7 @@ _HTML_START = lazy(
 )
 _URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
+_START_TAG = lazy(r"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)")  # its local name
 
 
 def check_source(source: Source, options: Options, engine: Engine) -> FileResult:
@@ -476,6 +477,8 @@ class FileChecker:
             assert self.root is not None  # set with root_name
             if entry.name in structure.ENTRY_CHILDREN and entry.ns in (self.sitemap_ns, ""):
                 self.misplaced += 1  # the other root's entry (ST007), or one in no namespace
+            elif entry.ns == self.sitemap_ns and self.entry_name:
+                self.misplaced += structure.wrapped_entries(entry, entry.ns, self.entry_name)
             dispatch.top_level(TopLevel(entry, self.root, self.count), self.sink)
             if entry.ns != self.sitemap_ns:
                 self._check_namespace(entry)
@@ -594,14 +597,14 @@ class FileChecker:
             root = self.root.name if self.root is not None else "root"
             self._markup(Markup(MarkupKind.TRUNCATED, line, column, root))
             return
-        if (
-            at_end
-            and parser is not None
-            and not parser.saw_root
-            and unended_at(context, offset) is None
-        ):
-            self._markup(Markup(MarkupKind.NO_ROOT, line, column))
-            return
+        if at_end and parser is not None and not parser.saw_root:
+            cut = _START_TAG.match(context, offset)
+            if cut is not None:  # the text ends inside the root's start tag
+                self._markup(Markup(MarkupKind.TRUNCATED, line, column, cut.group(1)))
+                return
+            if unended_at(context, offset) is None:
+                self._markup(Markup(MarkupKind.NO_ROOT, line, column))
+                return
         before_root = None if parser is None else not parser.saw_root
         error = Markup(MarkupKind.SYNTAX, line, column, "", code, context, offset, before_root)
         added = self._markup(error)

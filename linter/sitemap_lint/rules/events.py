@@ -152,6 +152,7 @@ class FollowKind:
     NOT_FOUND = "not-found"  # --map maps it to no readable file
     UNREADABLE = "unreadable"  # it could not be read or fetched (reported in that file)
     NESTED = "nested"  # it is itself an index, listed by an index
+    ROBOTS = "robots"  # it is a robots.txt, listed as a sitemap
 
 
 class Unfollowed(NamedTuple):
@@ -162,8 +163,8 @@ class Unfollowed(NamedTuple):
     the listing entry stands (for ``unreadable``, 1, 1 in the listed file itself);
     ``detail``: for ``cycle``, ``self`` or ``above``; for ``twice``, where it was listed
     first; for ``limit``, which (``depth``, ``files``, ``bytes``); for ``not-found`` and
-    ``unreadable``, why; for ``nested``, ``input`` when the nested index is an input of
-    the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
+    ``unreadable``, why; for ``nested`` and ``robots``, ``input`` when the listed file is
+    an input of the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
     limit's value; for ``nested``, how many sitemaps it lists; ``xpath``: the pointer to
     the listing entry's loc (None: a robots.txt's line, or the listed file itself);
     ``redirected``: for ``cycle``, where the URL redirects to, when that is the file."""
@@ -560,8 +561,8 @@ class FileEnd:
     the end (a syntax error, the size limit), so entries may be missing; ``record``:
     what the front end of a text sitemap, a feed or a robots.txt recorded (None in an
     XML sitemap); ``misplaced``: the entries of the other root it holds (``sitemap`` in
-    a ``urlset``, ``url`` in a ``sitemapindex``) and those in no namespace, each
-    reported where it stands."""
+    a ``urlset``, ``url`` in a ``sitemapindex``), those in no namespace and those an
+    element of the root wraps, each reported where it stands."""
 
     __slots__ = ("cut_short", "entries", "kind", "misplaced", "past_limit", "record", "root")
 

@@ -62,7 +62,9 @@ LINK_INCOMPLETE = rule(
         Checks that every `xhtml:link` in a `url` has the three attributes of an
         hreflang alternate, `rel`, `hreflang` and `href`, each with a value, and
         names the ones that are missing or empty, and the attribute written for
-        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed.
+        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed. A link to an
+        app (`android-app://`, `ios-app://`) without `hreflang` is an App
+        Indexing deep link, not an alternate: it is reported as one, to remove.
     """,
     why="""
         Without its language code or its URL the link says nothing, and without
@@ -353,6 +355,8 @@ HREF_FIELD = "xhtml:link href"
 # The schema's pattern for hreflang (xhtml-link.xsd, tLanguageCode): a value it
 # rejects is covered by the rule's finding, so the schema error is not repeated.
 _XSD_CODE = lazy(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+# The href of an app deep link (Android's and iOS's App Indexing URLs).
+_APP_LINK = lazy(r"(?i)\s*(?:android|ios)-app://")
 _CACHE_LIMIT = 4096
 # Longer than any language-script-region code (zh-Hant-TW has 10 characters; the
 # schema allows subtags of up to 8): not parsed further.
@@ -1676,7 +1680,8 @@ class Checker:
 
     def __init__(self, file: FileContext | None = None) -> None:
         self._links: list[tuple[str, str, Node]] = []  # (code, href, link) of this entry
-        self._hrefs: list[str] = []  # every usable href of this entry
+        self._hrefs: list[str] = []  # every usable href of this entry's alternates
+        self._other_hrefs: list[str] = []  # those of its links of another type (HL002)
         self._defective = False  # a link of this entry has a defect
         self._href_unknown = False  # a link's href is missing or unusable
         self._records = AlternatesTable()
@@ -1736,10 +1741,11 @@ class Checker:
         ]
         code = None
         usable = not missing
+        alternate = True
         if rel is not None and rel.strip() and "alternate" not in rel.lower().split():
             # Not an alternate at all: what an alternate would need is beside the point.
             self._defective = True
-            usable = False
+            usable = alternate = False
             report.add(
                 REL_NOT_ALTERNATE.at(
                     element.line,
@@ -1749,6 +1755,23 @@ class Checker:
                     "remove the link",
                 )
             )
+        elif (
+            missing == ["hreflang"]
+            and hreflang is None
+            and href is not None
+            and _APP_LINK.match(href)
+        ):
+            # An app deep link, not a language alternate: its missing code is beside the point.
+            report.add(
+                LINK_INCOMPLETE.at(
+                    element.line,
+                    element.column,
+                    f"xhtml:link points at an app ({shown_attribute(href.strip())}), not at a "
+                    "language version of the page: app deep links in sitemaps were Google's "
+                    "App Indexing, which it no longer reads; remove the link",
+                )
+            )
+            return
         elif missing:
             self._defective = True
             self._incomplete(element, missing, hreflang, report)
@@ -1767,6 +1790,9 @@ class Checker:
             return
         clean = self._clean.get(href) or self._check_href(href, element, report)
         if clean is None:
+            return
+        if not alternate:
+            self._other_hrefs.append(clean)
             return
         self._hrefs.append(clean)
         if usable and code is not None:
@@ -1819,9 +1845,9 @@ class Checker:
         )
 
     def end_entry(self, context: EntryContext, report: Reporter) -> None:
-        links, hrefs = self._links, self._hrefs
+        links, hrefs, others = self._links, self._hrefs, self._other_hrefs
         defective, href_unknown = self._defective, self._href_unknown
-        self._links, self._hrefs = [], []
+        self._links, self._hrefs, self._other_hrefs = [], [], []
         self._defective = self._href_unknown = False
         if not hrefs and not href_unknown:
             return  # no xhtml:link in this entry
@@ -1835,7 +1861,9 @@ class Checker:
         page = self._clean.get(loc) or normal_url(loc)
         entry = context.entry
         if page not in hrefs:
-            if not href_unknown:  # else the link meant for the page itself may be the broken one
+            # Unless the link meant for the page itself may be the broken one, or the one
+            # of another type (rel="canonical" for rel="alternate").
+            if not href_unknown and page not in others:
                 self._self_missing(context, links, report)
             defective = True
         position = entry.line << 32 | entry.column

@@ -121,7 +121,8 @@ NOT_XML = rule(
     what="""
         Checks that the file's first non-blank character is `<` (or that the file
         is a text sitemap or a robots.txt, which have their own rules), and says
-        what the file seems to be instead: JSON, binary data or other text.
+        what the file seems to be instead: JSON, binary data or other text, or
+        gzip data again once decompressed (a file compressed twice).
         Nothing else is checked in such a file.
     """,
     why="""
@@ -265,6 +266,9 @@ _SITEMAP_START = lazy(r"<\?xml|<(?:[A-Za-z_][\w.-]*:)?(?:urlset|sitemapindex)\b"
 _LINE_BREAK = lazy(r"\r\n?|\n")  # a line's end (not a form feed, U+2028...)
 _CONTROL = lazy(r"[\x00-\x08\x0e-\x1f\x7f]")
 BINARY_SAMPLE = 1024  # characters, from the first that is not white space
+# gzip's magic bytes and its deflate method as the decoder reads them: a file whose
+# content, once decompressed, is gzip data again.
+_GZIP_TEXT = "\x1f\ufffd\x08"
 
 
 def looks_binary(start: str) -> bool:
@@ -291,6 +295,13 @@ def not_xml(start: str, unquoted_size: int | None = None, robots: bool = False) 
     first_line = _LINE_BREAK.split(head, maxsplit=1)[0]
     unquoted = "not quoted: fetched from a URL not given to the run"
     size = "" if unquoted_size is None else f" ({unquoted_size:,} bytes, {unquoted})"
+    if start.startswith(_GZIP_TEXT) and not robots:
+        return NOT_XML.at(
+            1,
+            1,
+            f"file is compressed twice: once decompressed, it is gzip data again{size}; "
+            "compress the sitemap once (gzip -c sitemap.xml > sitemap.xml.gz)",
+        )
     if looks_binary(start):
         what = "binary data"
     elif head.startswith(("{", "[")):

@@ -241,6 +241,30 @@ CHILD_NOT_FOUND = rule(
     """,
 )
 
+LISTED_ROBOTS_TXT = rule(
+    "SE008",
+    "robots-txt-listed-as-sitemap",
+    ERROR,
+    summary="An index or a robots.txt Sitemap line lists a robots.txt",
+    what="""
+        Reports an index entry or a robots.txt `Sitemap:` line whose file turned
+        out to be a robots.txt (by its name or its lines). Its own `Sitemap:` lines
+        are not followed from there.
+    """,
+    why="""
+        An index lists sitemaps only, and a `Sitemap:` line names a sitemap;
+        search engines read the listed robots.txt as a sitemap, find no URLs in
+        it and report an error, and do not follow the sitemaps it names.
+    """,
+    bad="""
+        <sitemap><loc>https://example.com/robots.txt</loc></sitemap>
+    """,
+    good="""
+        <!-- list the sitemaps that robots.txt names -->
+        <sitemap><loc>https://example.com/sitemap-posts.xml</loc></sitemap>
+    """,
+)
+
 
 def url_in_several_sitemaps(
     line: int, column: int, first: str, normal: str | None, url_hash: int
@@ -385,6 +409,7 @@ RULES = (
     SET_LIMIT_REACHED,
     INDEX_LASTMOD_OLDER,
     CHILD_NOT_FOUND,
+    LISTED_ROBOTS_TXT,
 )
 
 
@@ -613,12 +638,20 @@ def _day(moment: datetime) -> str:
 
 @check(
     LISTED,
-    emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, SET_LIMIT_REACHED, CHILD_NOT_FOUND, NESTED_INDEX),
+    emits=(
+        INDEX_CYCLE,
+        SITEMAP_LISTED_TWICE,
+        SET_LIMIT_REACHED,
+        CHILD_NOT_FOUND,
+        NESTED_INDEX,
+        LISTED_ROBOTS_TXT,
+    ),
     proof=NO_PROOF,
 )
 def check_unfollowed(listed: Unfollowed, options: object, report: Reporter) -> None:
     """Why a listed sitemap was not followed: SE002 (a cycle), SE004 (listed twice), SE005
-    (a limit), SE007 (not found or unreadable), SE003 (an index inside an index)."""
+    (a limit), SE007 (not found or unreadable), SE003 (an index inside an index), SE008
+    (a robots.txt)."""
     report.add(_unfollowed(listed).with_xpath(listed.xpath))
 
 
@@ -661,6 +694,18 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             column,
             f"{listed.detail}; the file could not be checked",
             key=listed_key(url),
+        )
+    if kind == FollowKind.ROBOTS:
+        followed = (
+            "its sitemaps were checked as the run's input"
+            if listed.detail == "input"
+            else "its Sitemap lines were not followed from here"
+        )
+        return LISTED_ROBOTS_TXT.at(
+            line,
+            column,
+            f"{url} is a robots.txt, not a sitemap ({followed}); search engines find no "
+            "URLs in it: list the sitemaps it names here instead",
         )
     what = (
         ": list its sitemaps"  # an input of the run: they were checked from there

@@ -104,7 +104,9 @@ UNKNOWN_ELEMENT = rule(
         Reports elements in the sitemap namespace that the protocol does not
         define at that place, with the closest valid name ("did you mean").
         Extension elements belong in their own namespace (`image:image`, not
-        `image`).
+        `image`). An element of the root that wraps entries (a second `urlset`
+        inside the first) is reported once, as a wrapper to remove; the root
+        then has entries (no ST008).
     """,
     why="""
         Unknown tags make the file invalid against the schema; Yandex reports
@@ -461,6 +463,10 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
             )
         report.add(MISPLACED_ENTRY.at(node.line, node.column, message), node)
         return
+    wrapped = wrapped_entries(node, root.ns, expected)
+    if wrapped:
+        report.add(wrapper(node, root, wrapped), node)
+        return
     if node.name in ENTRY_CHILDREN[expected]:
         hint = f"; it must stand inside a <{expected}> entry"
     else:
@@ -470,6 +476,24 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
             node.line, node.column, f"unknown element <{node.name}> in <{root.name}>{hint}"
         ),
         node,
+    )
+
+
+def wrapped_entries(node: Node, ns: str, entry: str) -> int:
+    """How many ``entry`` elements of namespace ``ns`` stand directly in ``node``, an
+    element of the root that wraps entries (a second ``urlset`` inside the first)."""
+    return sum(1 for child in node.children if child.name == entry and child.ns == ns)
+
+
+def wrapper(node: Node, root: Node, wrapped: int) -> Finding:
+    """ST004 for an element of the root that wraps ``wrapped`` of its entries."""
+    entries = f"{wrapped:,} <{ROOTS[root.name]}> {'entry' if wrapped == 1 else 'entries'}"
+    return UNKNOWN_ELEMENT.at(
+        node.line,
+        node.column,
+        f"<{node.name}> inside <{root.name}> wraps {entries}, which search engines do not "
+        f"read there: remove the <{node.name}> start and end tags, so that the entries "
+        f"stand directly in <{root.name}>",
     )
 
 

@@ -221,7 +221,10 @@ NON_ASCII = rule(
         non-transitional): `faß.de` is `xn--fa-hia.de`, not `fass.de`. A U+FFFD
         (the replacement character) written in the file is reported without a
         fix: it usually means the URL's text was damaged by a wrong decoding
-        upstream, and `%EF%BF%BD` would only hide that. (Bytes that are not
+        upstream, and `%EF%BF%BD` would only hide that. An invisible character
+        in the path or query (a zero-width space, a soft hyphen, a direction
+        mark, U+FEFF) is reported alone, to remove, without a fix: encoded, it
+        would stay in the address. (Bytes that are not
         UTF-8, which are read as U+FFFD, are `invalid-utf8`'s.) A URL that,
         encoded, would be longer than 2,048 characters gets no fix either: the
         message gives its encoded length, to shorten it first.
@@ -693,6 +696,10 @@ def _report_non_ascii(
     report: Reporter,
 ) -> None:
     """UR011 on a URL whose host or path and query hold characters outside ASCII."""
+    invisible = _INVISIBLE.search(remainder)
+    if invisible is not None:
+        _report_invisible(invisible.group(), node, report)
+        return
     if host.isascii():  # (the usual URL)
         where, how = "in the path or query", "percent-encoded UTF-8"
     else:
@@ -713,6 +720,28 @@ def _report_non_ascii(
             node.column,
             f"URL has characters outside ASCII {where}; write it encoded ({how}): {fixed}",
             fix=encode,
+        )
+    )
+
+
+# Format characters that show as nothing: zero-width spaces and joiners, direction
+# marks and embeddings, the soft hyphen, a byte order mark in the text.
+_INVISIBLE = lazy(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+
+
+def _report_invisible(char: str, node: Node, report: Reporter) -> None:
+    """UR011 on a URL whose path or query holds an invisible character (no fix: encoded,
+    it would make another address, not the one meant)."""
+    import unicodedata
+
+    name = unicodedata.name(char, "a format character")
+    report.add(
+        NON_ASCII.at(
+            node.line,
+            node.column,
+            f"URL holds U+{ord(char):04X} ({name}), an invisible character that copy and "
+            f"paste or an editor leaves behind; remove it: crawlers request it encoded "
+            f"({percent_encoded(char)}), an address that is not the page's",
         )
     )
 

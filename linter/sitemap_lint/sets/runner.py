@@ -664,6 +664,9 @@ class Discovery:
             if facts is None or facts.kind not in LISTING_KINDS:
                 continue
             parent = job.parent
+            if facts.kind == "robots" and parent is not None:
+                self._listed_robots(job)  # its Sitemap lines are not followed from here
+                continue
             may_fetch = self.settings.follow or any(j.fetch for j in (job, *job.ancestors()))
             if facts.kind == "sitemapindex" and parent is not None:
                 assert parent.result is not None  # checked on an earlier level
@@ -705,11 +708,27 @@ class Discovery:
         )
         self._unfollowed(job.parent.result.open_sink(), nested)
 
+    def _listed_robots(self, job: Job) -> None:
+        """SE008 for the entry (or Sitemap line) that lists ``job``, a robots.txt."""
+        entry = job.entry
+        assert entry is not None and job.parent is not None and job.parent.result is not None
+        xpath = _loc_path(job.parent, entry)
+        listed = Unfollowed(FollowKind.ROBOTS, entry.url, entry.line, entry.column, xpath=xpath)
+        self._unfollowed(job.parent.result.open_sink(), listed)
+
     def _nested_input(self, job: Job, listed: Job, child: Child, sink: FindingSink) -> None:
         """SE003 for an index's entry whose sitemap, an input of the run too (``listed``: a
-        directory's file), is an index itself: as when it is checked below this index only."""
+        directory's file), is an index itself: as when it is checked below this index only;
+        SE008 for an entry (or Sitemap line) whose file, an input too, is a robots.txt."""
         facts = listed.result.facts if listed.result is not None else None
         own = job.result.facts if job.result is not None else None
+        if facts is not None and facts.kind == "robots" and own is not None:
+            xpath = rules.loc_path(own, child.index)
+            robots = Unfollowed(
+                FollowKind.ROBOTS, child.url, child.line, child.column, "input", xpath=xpath
+            )
+            self._unfollowed(sink, robots)
+            return
         if facts is None or facts.kind != "sitemapindex" or own is None:
             return
         if own.kind != "sitemapindex":
