@@ -595,7 +595,9 @@ class StreamParser:
                     declared = self._declare_on_root(offset, line, column)
                     if declared is not None:
                         return declared
-                read_again = self._read_root_tag_again(offset)
+                # A root start tag the text ends in is cut short (XM008), not miswritten.
+                cut = final and code in _END_OF_INPUT
+                read_again = None if cut else self._read_root_tag_again(offset)
                 if read_again is not None:
                     return read_again
             self._lose_open_entry()
