@@ -118,6 +118,35 @@ def test_a_closed_pipe_leaves_the_status_as_it_is(tmp_path: Path, flags: list[st
     assert (process.returncode, err) == (0, b"")
 
 
+def test_ctrl_c_during_a_fetch_exits_at_once() -> None:
+    """Ctrl-C while a sitemap is fetched from a server that never answers: the command
+    leaves at once (130, no traceback), not when the fetch times out."""
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        server.settimeout(20)
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/sitemap.xml"
+        command = [sys.executable, "-m", "sitemap_lint", "--isolated", "--timeout", "60", url]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            connection, _ = server.accept()  # the fetch is under way
+            with connection:
+                process.send_signal(signal.SIGINT)
+                started = time.monotonic()
+                _out, err = process.communicate(timeout=20)
+                waited = time.monotonic() - started
+        finally:
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait()
+    assert process.returncode == 130 and b"Traceback" not in err, err
+    assert waited < 5
+
+
 @pytest.mark.parametrize("flags", [[], ["--format", "json"], ["--fix"], ["--diff"]])
 def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str]) -> None:
     monkeypatch.setattr(sys, "stdin", None)  # what Python sets when descriptor 0 is closed

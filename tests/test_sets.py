@@ -476,6 +476,37 @@ def test_map_alone_follows_mapped_children_and_fetches_nothing(tmp_path: Path, n
     assert codes(report) == []
 
 
+def test_a_robots_txt_listing_many_sitemaps_is_parsed_once_for_the_whole_set(
+    tmp_path: Path, no_network, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each checked sitemap asks the run's robots.txt files about its URLs; parsing a
+    robots.txt of N Sitemap lines again for each of its N sitemaps made the run quadratic
+    in time and memory."""
+    from sitemap_lint.sets import robots
+
+    names = [f"s{number}.xml" for number in range(40)]
+    lines = "".join(f"Sitemap: https://example.com/{name}\n" for name in names)
+    (tmp_path / "robots.txt").write_text(f"User-agent: *\nDisallow: /one\n{lines}", "utf-8")
+    for name in names:
+        (tmp_path / name).write_text(urlset(f"{name}-page"), encoding="utf-8")
+    (tmp_path / "s7.xml").write_text(urlset("one"), encoding="utf-8")
+    parsed: list[str] = []
+
+    def counted(text: str) -> Any:
+        parsed.append(text)
+        return parse_robots(text)
+
+    parse_robots = robots.parse_robots
+    monkeypatch.setattr(robots, "parse_robots", counted)
+    robots.robots_policy.cache_clear()
+    _status, report = run(
+        [str(tmp_path / "robots.txt")], maps=(f"https://example.com/={tmp_path}",)
+    )
+    assert len(report["files"]) == 41
+    assert codes(report) == [("s7.xml", "RB007", 3)]  # the policy still applies
+    assert len(parsed) == 1
+
+
 def test_a_child_written_with_another_host_case_or_the_default_port_is_mapped(
     tmp_path: Path, no_network
 ) -> None:

@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
@@ -622,10 +624,26 @@ def _fail(message: str) -> None:
     sys.stderr.write(f"sitemap-lint: error: {printable(message)}\n")
 
 
+# The status of a run interrupted by Ctrl-C (128 + SIGINT), as typer returns it.
+INTERRUPTED = 130
+
+
 def run() -> None:
     """Console-script entry point: exits with ``main``'s status."""
     _tune_garbage_collector()
-    sys.exit(main())
+    status = main()
+    if status == INTERRUPTED:
+        _leave_at_once(status)
+    sys.exit(status)
+
+
+def _leave_at_once(status: int) -> None:
+    """Exit without joining the threads still fetching: the interpreter's exit would wait
+    for each of them until its fetch times out (``--timeout``)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
+            stream.flush()
+    os._exit(status)
 
 
 def _tune_garbage_collector() -> None:

@@ -423,9 +423,9 @@ class FileChecker:
         self.dispatch.root(root, self.sink)
 
     def _robots_policy(self) -> RobotsPolicy:
-        from sitemap_lint.sets.robots import RobotsPolicy
+        from sitemap_lint.sets.robots import robots_policy
 
-        return RobotsPolicy(self.options.robots, self.options.agent)
+        return robots_policy(self.options.robots, self.options.agent)
 
     def advance(self, count: int = 1) -> int:
         """Count ``count`` more entries of the document (read, lost to a syntax error, or

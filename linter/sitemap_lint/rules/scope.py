@@ -295,9 +295,9 @@ def for_file(options: Options, is_index: bool = False) -> tuple[RobotsPolicy | N
     robots = None
     also: frozenset[str] = frozenset()
     if options.robots:
-        from sitemap_lint.sets.robots import RobotsPolicy
+        from sitemap_lint.sets.robots import robots_policy
 
-        robots = RobotsPolicy(options.robots, options.agent)
+        robots = robots_policy(options.robots, options.agent)
         if options.sitemap_url is not None:
             also = robots.cross_origins(options.sitemap_url)
     return robots, ScopeChecker(options.sitemap_url, is_index, also=also)

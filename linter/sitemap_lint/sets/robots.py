@@ -15,6 +15,7 @@ one can.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.robotstxt import parse_robots
@@ -83,6 +84,13 @@ class RobotsPolicy:
             f"{self.agent} may not fetch {shown!r}: {robots.name} disallows it; "
             "remove the URL from the sitemap, or allow it in robots.txt"
         )
+
+
+@lru_cache(maxsize=4)
+def robots_policy(sources: tuple[tuple[str, str], ...], agent: str) -> RobotsPolicy:
+    """The policy of the run's robots.txt files, built once for all the files it checks:
+    a robots.txt that lists thousands of sitemaps is not parsed again for each of them."""
+    return RobotsPolicy(sources, agent)
 
 
 class _Robots:

@@ -22,6 +22,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -780,7 +781,7 @@ class Discovery:
         if not looks:
             return []
         threads = min(FETCH_THREADS, len(looks))
-        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
+        with fetch_threads(threads) as executor:
             peeked = list(executor.map(lambda look: self._peek(look[0].url), looks))
         self.bytes += sum(read for _kind, _where, read in peeked)
         found: list[Job] = []
@@ -961,6 +962,19 @@ class Discovery:
         return None
 
 
+@contextmanager
+def fetch_threads(count: int) -> Iterator[ThreadPoolExecutor]:
+    """Threads that fetch: left behind when the run is interrupted (Ctrl-C) or its result
+    is no longer wanted, rather than waited for until each fetch times out."""
+    executor = ThreadPoolExecutor(count, thread_name_prefix="sitemap-lint")
+    try:
+        yield executor
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
+
+
 class LocalExecutor:
     """``Executor`` in this process: a level's files fetched in threads, big files checked
     in worker processes when a level has several, duplicates compared a few hash slices at
@@ -986,7 +1000,7 @@ class LocalExecutor:
                 yield self._run(task, use_pool=False)
             return
         threads = min(FETCH_THREADS, len(tasks))
-        with ThreadPoolExecutor(threads, thread_name_prefix="sitemap-lint") as executor:
+        with fetch_threads(threads) as executor:
             futures = [executor.submit(self._run, task, use_pool) for task in tasks]
             for future in futures:
                 yield future.result()
