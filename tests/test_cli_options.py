@@ -830,6 +830,7 @@ def test_keywords_give_the_settings_the_command_line_gives(captured: list) -> No
         ({"paths": "a", "select": " , "}, "select=: names no rule code"),
         ({"paths": "a", "now": "yesterday"}, "now='yesterday' is not a timestamp"),
         ({"paths": "a", "sitemap_url": "/s.xml"}, "sitemap_url='/s.xml' is not usable"),
+        ({"paths": "a", "sitemap_url": " "}, "sitemap_url=' ' is not usable: give the URL"),
         ({"paths": "a", "maps": "nonsense"}, "maps='nonsense': write URL_PREFIX=DIR"),
         ({"paths": "a", "max_bytes": "lots"}, "max_bytes='lots': write a number of bytes"),
         ({"paths": "a", "max_bytes": 0}, "max_bytes=0: give 1 or more bytes"),

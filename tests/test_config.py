@@ -347,6 +347,7 @@ WRONG = [
     ('per-file-ignores = { "" = ["UR"] }', 'per-file-ignores."": an empty glob'),
     ("sitemap-url = 1", "sitemap-url: expected a URL or a table"),
     ('sitemap-url = "/sitemap.xml"', "sitemap-url: '/sitemap.xml' is not usable"),
+    ('sitemap-url = ""', "sitemap-url: '' is not usable: give the URL the sitemap is served at"),
     ('sitemap-url = { "*.xml" = "ftp://x.example/s" }', 'sitemap-url."*.xml": \'ftp://'),
     ('sitemap-url = { "*.xml" = 5 }', 'sitemap-url."*.xml": expected a URL string'),
     ('fail-on = "never"', "fail-on: expected one of error, warning, info"),

@@ -140,6 +140,11 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
     or the configuration key in the message of the UsageError."""
     if text is None:
         return None
+    if not text.strip():
+        raise UsageError(
+            f"{where} {text!r} is not usable: give the URL the sitemap is served at, e.g. "
+            "https://example.com/sitemap.xml"
+        )
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
     from sitemap_lint.rules.urls import check_url, with_query
