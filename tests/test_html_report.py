@@ -905,6 +905,19 @@ def test_with_scripts_off_the_page_is_all_there(repo_root: Path, tmp_path: Path)
         session.quit()
 
 
+def _tab_until(driver: Any, reached_js: str, what: str) -> Any:
+    """Press Tab until the script ``reached_js`` returns something (which is returned)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    for _ in range(100):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        reached = driver.execute_script(reached_js)
+        if reached:
+            return reached
+    pytest.fail(f"no key Tab reaches {what}")
+
+
 @pytest.mark.slow
 def test_sorting_and_a_rule_dialog_from_the_keyboard(
     repo_root: Path, tmp_path: Path, driver: Any
@@ -916,13 +929,8 @@ def test_sorting_and_a_rule_dialog_from_the_keyboard(
     assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
     open_page(driver, page)
     focused = "return document.activeElement"
-    for _ in range(100):  # Tab until the Line heading has the focus
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-        heading = driver.execute_script(focused + ".closest('th[data-sort]')")
-        if heading is not None and heading.get_attribute("data-sort") == "line":
-            break
-    else:
-        pytest.fail("no key Tab reaches the Line heading")
+    line_heading = focused + ".closest('th[data-sort=\"line\"]')"
+    heading = _tab_until(driver, line_heading, "the Line heading")
     ActionChains(driver).send_keys(Keys.ENTER).perform()
     assert heading.get_attribute("aria-sort") == "ascending"
     lines = driver.execute_script(ROWS_JS + ".map(r => +r.cells[3].textContent)")
@@ -933,12 +941,7 @@ def test_sorting_and_a_rule_dialog_from_the_keyboard(
         lines, reverse=True
     )
     # A rule link, then Enter: the dialog has the rule's heading as its name.
-    for _ in range(100):
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-        if driver.execute_script(focused + ".classList.contains('rule-link')"):
-            break
-    else:
-        pytest.fail("no key Tab reaches a rule link")
+    _tab_until(driver, focused + ".classList.contains('rule-link')", "a rule link")
     code = driver.execute_script(focused + ".dataset.code")
     ActionChains(driver).send_keys(Keys.ENTER).perform()
     name = driver.execute_script(
