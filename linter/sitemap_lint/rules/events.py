@@ -316,13 +316,14 @@ class InvalidDirective(NamedTuple):
 
 class UnusedDirective(NamedTuple):
     """The codes of a directive that suppressed nothing: its ``action``, where it stands
-    and the line it is for (0: the whole file)."""
+    and the line it is for (0: the whole file); ``repeated``: its codes listed again."""
 
     action: str
     codes: tuple[str, ...]
     line: int
     column: int
     target: int
+    repeated: tuple[str, ...] = ()
 
 
 class Directives(NamedTuple):

@@ -56,7 +56,9 @@ UNUSED = rule(
         rules for a file that was not fetched),
         or when its rule compares files (`SE001`, `SE002`, `HL006`, ...),
         whose findings depend on the other files a run checks. A prefix is
-        judged only when every rule it names is.
+        judged only when every rule it names is. A code a directive lists
+        again, or within a prefix it lists too (`UR006, UR`), adds nothing and
+        is reported as such, whatever the findings.
     """,
     why="""
         A stale suppression hides the next real defect of that kind: the
@@ -126,6 +128,8 @@ class Directive(Mutable):
     column: int
     target: int  # the line a disable-next-line applies to; 0 for disable-file
     used: set[str] = field(default_factory=set)
+    # Codes listed again, or within a prefix the directive lists too: they add nothing.
+    repeated: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -135,6 +139,7 @@ class Directive(Mutable):
         column: int,
         target: int,
         used: set[str] | None = None,
+        repeated: tuple[str, ...] = (),
     ) -> None:
         self.action = action
         self.codes = codes
@@ -142,6 +147,7 @@ class Directive(Mutable):
         self.column = column
         self.target = target
         self.used = set() if used is None else used
+        self.repeated = repeated
 
 
 def directive_parts(text: str) -> tuple[str, str] | None:
@@ -186,7 +192,8 @@ class Suppressions:
         codes = self._codes(listed, line, column)
         if codes:
             target = 0 if action == "disable-file" else line + text.count("\n") + 1
-            self.directives.append(Directive(action, codes, line, column, target))
+            kept, repeated = _without_repeats(codes)
+            self.directives.append(Directive(action, kept, line, column, target, repeated=repeated))
 
     def _codes(self, listed: str, line: int, column: int) -> tuple[str, ...]:
         from sitemap_lint.rules.registry import ALL, is_code_or_prefix
@@ -297,13 +304,33 @@ class Suppressions:
                 for code in directive.codes
                 if code not in directive.used and not _across(code) and _all_ran(code, levels, here)
             )
-            if codes:
+            if codes or directive.repeated:
                 unused.append(
                     UnusedDirective(
-                        directive.action, codes, directive.line, directive.column, directive.target
+                        directive.action,
+                        codes,
+                        directive.line,
+                        directive.column,
+                        directive.target,
+                        directive.repeated,
                     )
                 )
         return Directives(tuple(self.invalid), tuple(unused))
+
+
+def _without_repeats(codes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The codes of a directive that each add something, in their order, and the others:
+    one listed again (``UR008, UR008``), or within a prefix it lists too (``UR, UR008``)."""
+    kept: list[str] = []
+    repeated: list[str] = []
+    for code in codes:
+        if any(code.startswith(prefix) for prefix in kept):
+            repeated.append(code)
+            continue
+        covered = [earlier for earlier in kept if earlier.startswith(code)]
+        repeated.extend(covered)
+        kept = [earlier for earlier in kept if earlier not in covered] + [code]
+    return tuple(kept), tuple(repeated)
 
 
 def _all_ran(code: str, levels: Levels | None, idle: frozenset[str]) -> bool:
@@ -360,7 +387,19 @@ def check_directives(directives: Directives, options: object, report: Reporter) 
             INVALID.at(invalid.line, invalid.column, f"invalid suppression: {invalid.reason}")
         )
     for unused in directives.unused:
+        if unused.repeated:
+            repeated = ", ".join(unused.repeated)
+            report.add(
+                UNUSED.at(
+                    unused.line,
+                    unused.column,
+                    f"{unused.action} lists {repeated} again (or within a prefix it lists "
+                    "too): remove the repeat from the comment",
+                )
+            )
         codes = unused.codes
+        if not codes:
+            continue
         where = "in this file" if not unused.target else f"on line {unused.target}"
         report.add(
             UNUSED.at(
