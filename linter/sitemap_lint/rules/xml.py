@@ -604,6 +604,8 @@ def syntax_error(
                 column,
                 f"character U+{ord(char):04X} is not allowed in XML; remove it",
             )
+        if char and (char in _INVISIBLE_IN_MARKUP or (char.isspace() and char not in " \t\n\r")):
+            return _not_xml_space(char, line, column)
         open_end = _OPEN_END_TAG.search(context, 0, offset)
         if open_end is not None and _AFTER_OPEN_END_TAG.match(context, offset):
             # The reader stops where the '>' is missing (formats/xml.py), and reads on.
@@ -637,6 +639,37 @@ def syntax_error(
     reason = reason.removeprefix("not well-formed ").strip("()")
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
+    )
+
+
+# Characters that show as nothing; like the white space XML does not count as such
+# (no-break space, NEL, U+2028), expat stops at them between markup.
+_INVISIBLE_IN_MARKUP = "\u200b\u200c\u200d\u2060\ufeff"
+# Names unicodedata does not give (control characters have none).
+_SPACE_NAMES = {"\x85": "NEXT LINE"}
+
+
+def _not_xml_space(char: str, line: int, column: int) -> Finding:
+    """XM001 for a character that looks like white space (or like nothing) where expat
+    stopped between markup: in the prolog, after the root, inside a tag."""
+    import unicodedata  # only for a file that has such a character
+
+    code = f"U+{ord(char):04X}"
+    if char == "\ufeff":
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            f"character {code}, a byte order mark, in the middle of the file where only "
+            "markup and white space may stand (joining files saved with one leaves it); "
+            "remove it",
+        )
+    name = _SPACE_NAMES.get(char) or unicodedata.name(char, "")
+    shown = f"{code} ({name})" if name else code
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"character {shown} is not white space in XML 1.0, which allows only spaces, tabs "
+        "and line breaks (CR, LF) between markup; remove it or write a space or a line feed",
     )
 
 
