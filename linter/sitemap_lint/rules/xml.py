@@ -652,25 +652,28 @@ _SPACE_NAMES = {"\x85": "NEXT LINE"}
 def _not_xml_space(char: str, line: int, column: int) -> Finding:
     """XM001 for a character that looks like white space (or like nothing) where expat
     stopped between markup: in the prolog, after the root, inside a tag."""
-    import unicodedata  # only for a file that has such a character
-
-    code = f"U+{ord(char):04X}"
     if char == "\ufeff":
         return SYNTAX_ERROR.at(
             line,
             column,
-            f"character {code}, a byte order mark, in the middle of the file where only "
+            "character U+FEFF, a byte order mark, in the middle of the file where only "
             "markup and white space may stand (joining files saved with one leaves it); "
             "remove it",
         )
-    name = _SPACE_NAMES.get(char) or unicodedata.name(char, "")
-    shown = f"{code} ({name})" if name else code
     return SYNTAX_ERROR.at(
         line,
         column,
-        f"character {shown} is not white space in XML 1.0, which allows only spaces, tabs "
+        f"character {_named(char)} is not white space in XML 1.0, which allows only spaces, tabs "
         "and line breaks (CR, LF) between markup; remove it or write a space or a line feed",
     )
+
+
+def _named(char: str) -> str:
+    """``U+0085 (NEXT LINE)``: a character's code point and its name, where it has one."""
+    import unicodedata  # only for a file that has such a character
+
+    name = _SPACE_NAMES.get(char) or unicodedata.name(char, "")
+    return f"U+{ord(char):04X} ({name})" if name else f"U+{ord(char):04X}"
 
 
 # White space after a tag's "<" (``< urlset``, ``< /url>``): markup where no text stands.
@@ -790,6 +793,9 @@ def _declaration_problem(declaration: str) -> str:
     if not declaration.endswith("?>"):
         return "'?>' expected at its end"
     body = declaration[5:-2]
+    odd_space = next((c for c in body if c.isspace() and c not in " \t\n\r"), None)
+    if odd_space is not None:
+        return f"character {_named(odd_space)} is not white space in XML 1.0"
     given: dict[str, str] = {}
     at = 0
     while (found := _PSEUDO_ATTRIBUTE.match(body, at)) is not None:
