@@ -204,3 +204,16 @@ def test_a_value_read_outside_a_file_holds_it_as_written():
     assert [(f.code, f.message.startswith(SAYS_FFFD), f.fix) for f in found] == [
         ("UR011", True, None)
     ]
+
+
+def test_replaced_bytes_beside_other_characters_outside_ascii(tmp_path, capsys):
+    path = write(tmp_path, "sitemap.xml", HEAD + loc(b"caf\xc3\xa9-" + NOT_UTF8) + TAIL)
+    non_ascii, invalid = findings(path, capsys)
+    assert (non_ascii["code"], invalid["code"]) == ("UR011", "EN001")
+    # The encoded form would write the replaced byte as %EF%BF%BD: not quoted, no fix.
+    assert "%EF%BF%BD" not in non_ascii["message"]
+    assert non_ascii["message"].endswith(
+        "write it encoded (percent-encoded UTF-8) once its bytes that are not in the "
+        "file's encoding (reported as invalid-utf8) are corrected"
+    )
+    assert "fix" not in non_ascii

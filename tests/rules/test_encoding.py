@@ -164,3 +164,24 @@ def test_bytes_never_valid_in_utf8_before_a_utf8_document(tmp_path, mark: bytes)
     assert (finding.code, finding.line, finding.column) == ("EN001", 1, 1)
     assert " ".join(f"{byte:02X}" for byte in mark) in finding.message
     assert "remove them" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("declared", "bad", "name"),
+    [
+        (b"windows-1252", b"\x81", "windows-1252"),
+        (b"Shift_JIS", b"\x81\x20", "Shift_JIS"),
+        (b"EUC-JP", b"\xa1", "EUC-JP"),
+    ],
+)
+def test_bytes_not_valid_in_the_declared_encoding_name_it_as_declared(
+    tmp_path, declared: bytes, bad: bytes, name: str
+) -> None:
+    from tests.helpers import lint_content
+
+    head = b'<?xml version="1.0" encoding="' + declared + b'"?>\n'
+    data = head + _BODY.replace(b"/</loc>", b"/" + bad + b"</loc>")
+    [finding] = [f for f in lint_content(tmp_path, data).findings if f.code == "EN001"]
+    assert f"is not valid {name}, the encoding the file is read in" in finding.message
+    # Converting the file cannot carry bytes its encoding does not have over to UTF-8.
+    assert finding.message.endswith("correct it, then re-encode the file as UTF-8")

@@ -275,3 +275,45 @@ def test_syntax_error_without_parser_state_still_names_the_closing_tag() -> None
     assert finding.code == "XM001"
     assert finding.message.startswith("closing tag '</urlset>' where no element is open")
     assert finding.column == 1
+
+
+@pytest.mark.parametrize(
+    ("between", "says"),
+    [
+        ("\u00a0", "character U+00A0 (NO-BREAK SPACE) is not white space in XML 1.0"),
+        ("\x85", "character U+0085 (NEXT LINE) is not white space in XML 1.0"),
+        ("\u2028", "character U+2028 (LINE SEPARATOR) is not white space in XML 1.0"),
+        ("\ufeff", "character U+FEFF, a byte order mark, in the middle of the file"),
+    ],
+)
+def test_a_character_that_looks_like_white_space_before_the_root(
+    tmp_path, between: str, says: str
+) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        + between
+        + '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/</loc></url>\n</urlset>\n"
+    )
+    [finding] = lint_content(tmp_path, text).findings
+    assert (finding.code, finding.line, finding.column) == ("XM001", 2, 1)
+    assert finding.message.startswith(says)
+    assert finding.message.endswith("remove it" if between == "\ufeff" else "or a line feed")
+
+
+def test_a_character_that_looks_like_white_space_in_the_xml_declaration(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0"\x85encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/</loc></url>\n</urlset>\n"
+    )
+    [finding] = lint_content(tmp_path, text).findings
+    assert finding.code == "XM001"
+    assert finding.message.endswith(
+        ": character U+0085 (NEXT LINE) is not white space in XML 1.0; "
+        'write <?xml version="1.0" encoding="UTF-8"?>'
+    )

@@ -249,6 +249,7 @@ class Decoder:
                 column = self._column(body, start)
                 invalid = InputProblem(
                     InputKind.INVALID_BYTES,
+                    self._declared_name(),
                     codec=self.codec,
                     data=body[start:end],
                     line=line,
@@ -261,6 +262,15 @@ class Decoder:
                     self.replacements.beyond = line
                     return
             position = self._next_break(body, end)
+
+    def _declared_name(self) -> str:
+        """The name the XML declaration gives the encoding the file is decoded with, as
+        written (``windows-1252``, where the codec is ``cp1252``); empty when that
+        encoding was not taken from the declaration."""
+        declaration = self.declaration
+        if self.codec == "utf-8" or self.wide is not None or declaration is None:
+            return ""
+        return declaration.encoding or ""
 
     def _column(self, body: bytes, start: int) -> int:
         """1-based column (in characters) of ``body[start]``, also when its line

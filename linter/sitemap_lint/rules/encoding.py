@@ -167,21 +167,29 @@ def check_bytes(problem: InputProblem, options: object, report: Reporter) -> Non
     """EN001 for bytes the file's encoding cannot decode, or bytes never valid in UTF-8
     before its text."""
     if problem.kind == InputKind.INVALID_BYTES:
-        report.add(invalid_bytes(problem.codec, problem.data, problem.line, problem.column))
+        report.add(
+            invalid_bytes(problem.codec, problem.data, problem.line, problem.column, problem.detail)
+        )
     elif problem.kind == InputKind.STRAY_MARK:
         report.add(stray_mark(problem.data, problem.detail))
 
 
-def invalid_bytes(codec: str, raw: bytes, line: int, column: int) -> Finding:
+def invalid_bytes(codec: str, raw: bytes, line: int, column: int, declared: str = "") -> Finding:
+    """EN001 for ``raw``, bytes ``codec`` cannot decode; ``declared``: the name the XML
+    declaration gives that encoding, as written."""
     shown = " ".join(f"{byte:02X}" for byte in raw[:8])
-    name = "UTF-8" if codec == "utf-8" else codec
     what = f"byte {shown} is" if len(raw) == 1 else f"bytes {shown} are"
-    hint = " (Latin-1 or Windows-1252 text?)" if codec == "utf-8" and len(raw) == 1 else ""
-    return INVALID_BYTES.at(
-        line,
-        column,
-        f"{what} not valid {name}{hint}; re-encode the file as UTF-8",
-    )
+    if codec == "utf-8":
+        hint = " (Latin-1 or Windows-1252 text?)" if len(raw) == 1 else ""
+        message = f"{what} not valid UTF-8{hint}; re-encode the file as UTF-8"
+    else:
+        # No converter re-encodes bytes that are not in the encoding it converts from.
+        them = "it" if len(raw) == 1 else "them"
+        message = (
+            f"{what} not valid {declared or codec}, the encoding the file is read in: "
+            f"correct {them}, then re-encode the file as UTF-8"
+        )
+    return INVALID_BYTES.at(line, column, message)
 
 
 def declared_encoding(

@@ -247,8 +247,9 @@ class InputProblem(NamedTuple):
     any front end reads the text.
 
     ``kind``: an ``InputKind``; ``detail``: the other compression's name, why a gzip
-    stream is damaged, the encoding family a stray mark belongs to, or "robots.txt" for
-    gzip data in a file of that name; ``size``: the
+    stream is damaged, the encoding family a stray mark belongs to, "robots.txt" for
+    gzip data in a file of that name, or the declared name of the encoding that cannot
+    decode invalid bytes (empty for UTF-8 and UTF-16/32); ``size``: the
     bytes read (uncompressed) so far; ``gzip``: the bytes are gzip (``gzip-name``, and
     for ``too-large`` the file was); ``capped``: reading stopped at the cap; ``codec``
     and ``data``: the encoding and the bytes it cannot decode (or the stray mark's

@@ -694,8 +694,11 @@ def _report_non_ascii(
     encode: FindingFix | None,
     node: Node,
     report: Reporter,
+    replaced: bool = False,
 ) -> None:
-    """UR011 on a URL whose host or path and query hold characters outside ASCII."""
+    """UR011 on a URL whose host or path and query hold characters outside ASCII;
+    ``replaced``: it also holds U+FFFD where the decoder replaced bytes (EN001's), so
+    its encoded form is not quoted: %EF%BF%BD would stand for those bytes."""
     invisible = _INVISIBLE.search(remainder)
     if invisible is not None:
         _report_invisible(invisible.group(), node, report)
@@ -711,6 +714,14 @@ def _report_non_ascii(
             f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
             f"must be, it is {len(fixed):,} characters long, over the limit of "
             f"{MAX_LENGTH:,}: shorten it, then encode it"
+        )
+        report.add(NON_ASCII.at(node.line, node.column, message))
+        return
+    if replaced:
+        message = (
+            f"URL has characters outside ASCII {where}; write it encoded ({how}) once its "
+            "bytes that are not in the file's encoding (reported as invalid-utf8) are "
+            "corrected"
         )
         report.add(NON_ASCII.at(node.line, node.column, message))
         return
@@ -904,7 +915,7 @@ def _check_slowly(
         # A U+FFFD that stands for bytes that were not UTF-8 is EN001's (one defect, one
         # finding): only the other characters outside ASCII are this rule's.
         elif not (host.isascii() and remainder.replace("\ufffd", "").isascii()):
-            _report_non_ascii(host, remainder, fixed, encode, node, report)
+            _report_non_ascii(host, remainder, fixed, encode, node, report, replaced=True)
     fragment_at = _fragment_start(url, remainder, node)
     if fragment_at >= 0:
         fragment = remainder[fragment_at:]

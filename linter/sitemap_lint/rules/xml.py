@@ -604,6 +604,8 @@ def syntax_error(
                 column,
                 f"character U+{ord(char):04X} is not allowed in XML; remove it",
             )
+        if char and (char in _INVISIBLE_IN_MARKUP or (char.isspace() and char not in " \t\n\r")):
+            return _not_xml_space(char, line, column)
         open_end = _OPEN_END_TAG.search(context, 0, offset)
         if open_end is not None and _AFTER_OPEN_END_TAG.match(context, offset):
             # The reader stops where the '>' is missing (formats/xml.py), and reads on.
@@ -638,6 +640,40 @@ def syntax_error(
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
     )
+
+
+# Characters that show as nothing; like the white space XML does not count as such
+# (no-break space, NEL, U+2028), expat stops at them between markup.
+_INVISIBLE_IN_MARKUP = "\u200b\u200c\u200d\u2060\ufeff"
+# Names unicodedata does not give (control characters have none).
+_SPACE_NAMES = {"\x85": "NEXT LINE"}
+
+
+def _not_xml_space(char: str, line: int, column: int) -> Finding:
+    """XM001 for a character that looks like white space (or like nothing) where expat
+    stopped between markup: in the prolog, after the root, inside a tag."""
+    if char == "\ufeff":
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            "character U+FEFF, a byte order mark, in the middle of the file where only "
+            "markup and white space may stand (joining files saved with one leaves it); "
+            "remove it",
+        )
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"character {_named(char)} is not white space in XML 1.0, which allows only spaces, tabs "
+        "and line breaks (CR, LF) between markup; remove it or write a space or a line feed",
+    )
+
+
+def _named(char: str) -> str:
+    """``U+0085 (NEXT LINE)``: a character's code point and its name, where it has one."""
+    import unicodedata  # only for a file that has such a character
+
+    name = _SPACE_NAMES.get(char) or unicodedata.name(char, "")
+    return f"U+{ord(char):04X} ({name})" if name else f"U+{ord(char):04X}"
 
 
 # White space after a tag's "<" (``< urlset``, ``< /url>``): markup where no text stands.
@@ -757,6 +793,9 @@ def _declaration_problem(declaration: str) -> str:
     if not declaration.endswith("?>"):
         return "'?>' expected at its end"
     body = declaration[5:-2]
+    odd_space = next((c for c in body if c.isspace() and c not in " \t\n\r"), None)
+    if odd_space is not None:
+        return f"character {_named(odd_space)} is not white space in XML 1.0"
     given: dict[str, str] = {}
     at = 0
     while (found := _PSEUDO_ATTRIBUTE.match(body, at)) is not None:
