@@ -157,6 +157,7 @@ def _xml_listing(data: bytes) -> Listing:
         remove_pis=True,
         collect_ids=False,
     )
+    parser.resolvers.add(_loading_nothing()())
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
@@ -183,6 +184,21 @@ def _xml_listing(data: bytes) -> Listing:
         columns = ([entry[i] for entry in entries] for i in range(4))  # type: ignore[assignment]
     _fill(listing, *columns)  # type: ignore[misc]
     return listing
+
+
+@cache
+def _loading_nothing() -> type[Any]:
+    from lxml import etree
+
+    class NothingLoaded(etree.Resolver):
+        """Answers every external DTD or entity a document names with an empty one: the
+        parser reads no file and no URL a file names (without it, libxml2 reads a
+        DOCTYPE's external subset when ``collect_ids`` is off, a FIFO there blocking)."""
+
+        def resolve(self, url: str | None, public_id: str | None, context: object) -> Any:
+            return self.resolve_string("", context)
+
+    return NothingLoaded
 
 
 def _root_problem(namespace: str | None, name: str) -> str | None:
