@@ -33,7 +33,7 @@ from sitemap_lint.domain.identity import ABNORMAL_ESCAPE, normal_url
 from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList
-from sitemap_lint.inputs.reader import ByteStream, Source
+from sitemap_lint.inputs.reader import READ_CAP, ByteStream, Source
 from sitemap_lint.sets.facts import Child, FileFacts
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -77,8 +77,16 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
     """The file's listing, with the result the set's discovery reads (its kind and the
     sitemaps it lists)."""
     findings = FindingList()
-    data = b"".join(ByteStream(source, InputChecks(findings)).chunks())
-    listing = listing_of(data)
+    stream = ByteStream(source, InputChecks(findings))
+    data = b"".join(stream.chunks())
+    if stream.stopped_early and data:  # the read stopped at READ_CAP: the rest is unread
+        uncompressed = " uncompressed" if stream.is_gzip else ""
+        listing = Listing(
+            problem=f"larger than {READ_CAP:,} bytes{uncompressed}, more than is read:"
+            " its URLs past that cannot be compared"
+        )
+    else:
+        listing = listing_of(data)
     facts = FileFacts(
         kind=listing.kind,
         url_count=len(listing) if listing.kind in ("urlset", "text") else 0,
