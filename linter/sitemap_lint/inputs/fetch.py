@@ -59,7 +59,7 @@ ACCEPTED_TYPES = frozenset(
 )
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
 STEP = 1 << 16
-INVALID_LOCATION = "sitemap_lint.invalid_location"  # a response extension
+LOCATION = "sitemap_lint.location"  # a response extension
 SEVERAL_LOCATIONS = "sitemap_lint.several_locations"  # a response extension
 # The whole body may take this many timeouts to arrive (a server trickling bytes).
 BODY_TIMEOUTS = 30
@@ -172,7 +172,7 @@ class Fetcher:
             follow_redirects=False,
             # Crawlers keep no cookies between requests: every fetch starts afresh.
             cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
-            event_hooks={"response": [self._set_aside_invalid_location]},
+            event_hooks={"response": [self._set_aside_location]},
             transport=transport,
         )
 
@@ -185,11 +185,13 @@ class Fetcher:
     def close(self) -> None:
         self._client.close()
 
-    def _set_aside_invalid_location(self, response: httpx.Response) -> None:
-        """httpx raises on a Location it cannot parse, even when not following it: keep
-        the value aside so that the redirect is reported like any broken one. Several
-        different Location headers are set aside too: which one is meant is unknown
-        (browsers refuse such a redirect), and httpx would join them into one URL."""
+    def _set_aside_location(self, response: httpx.Response) -> None:
+        """Take the Location out of the headers and keep it aside: httpx builds the next
+        request from it even when not following, and raises on one it cannot (an invalid
+        URL, or one with a scheme and no host, as ``data:`` and ``jar:`` URLs are), so that
+        the redirect would be reported as a failure of its own URL. Several different
+        Location headers are set aside too: which one is meant is unknown (browsers
+        refuse such a redirect), and httpx would join them into one URL."""
         locations = list(dict.fromkeys(v.strip() for v in response.headers.get_list("location")))
         if not locations:
             return
@@ -197,12 +199,7 @@ class Fetcher:
         if len(locations) > 1:
             response.extensions[SEVERAL_LOCATIONS] = tuple(locations)
             return
-        location = response.headers["location"] = locations[0]
-        try:
-            self._httpx.URL(location)
-        except self._httpx.InvalidURL:
-            del response.headers["location"]
-            response.extensions[INVALID_LOCATION] = location
+        response.extensions[LOCATION] = locations[0]
 
     def get(self, url: str) -> Fetched:
         progress = _Progress(url, [url])
@@ -248,8 +245,7 @@ class Fetcher:
                     detail="several",
                 )
             )
-        location = response.headers.get("location", "")
-        location = response.extensions.get(INVALID_LOCATION, location).strip()
+        location = response.extensions.get(LOCATION, "").strip()
         if not location:
             raise _Problem(FetchProblem(FetchKind.NO_LOCATION, progress.current, status=status))
         try:
