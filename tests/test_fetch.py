@@ -460,6 +460,10 @@ def test_host_that_does_not_resolve(loopback_only, fetcher: Fetcher, monkeypatch
     fetched = fetcher.get("https://sitemap.invalid/sitemap.xml")
     assert outcome(fetched) == (None, None, None, ["FE003"])
     assert "sitemap.invalid does not resolve" in message(fetched)
+    # the host name alone: neither the port nor a password written before the host
+    fetched = fetcher.get("https://user:s3cret@sitemap.invalid:8443/sitemap.xml")
+    assert "the host name sitemap.invalid does not resolve" in message(fetched)
+    assert "s3cret" not in message(fetched).replace(fetched.url, "")
 
 
 def test_tls_handshake_failure(site: SiteServer, fetcher: Fetcher) -> None:

@@ -486,7 +486,7 @@ def _failure(error: Exception, url: str) -> FetchProblem:
         if isinstance(cause, ssl.SSLError):
             return FetchProblem(FetchKind.FAILED, url, detail="tls", text=str(cause))
         if isinstance(cause, socket.gaierror):
-            return FetchProblem(FetchKind.FAILED, url, detail="dns", host=host)
+            return FetchProblem(FetchKind.FAILED, url, detail="dns", host=_host_name(url))
         if isinstance(cause, ConnectionRefusedError):
             return FetchProblem(FetchKind.FAILED, url, detail="refused", host=host)
     name = type(error).__name__
@@ -523,10 +523,18 @@ def _url_key(url: str) -> str:
 
 
 def _host(url: str) -> str:
+    """The host and port ``url`` connects to (without a user name or password)."""
     try:
-        return urlsplit(url).netloc or _short(url)
+        return urlsplit(url).netloc.rpartition("@")[2] or _short(url)
     except ValueError:
         return _short(url)
+
+
+def _host_name(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or _host(url)
+    except ValueError:
+        return _host(url)
 
 
 def _short(text: str, limit: int = 100) -> str:
