@@ -407,6 +407,26 @@ def test_a_bad_baseline_is_exit_2_with_one_line(
     assert says in err and "--baseline baseline.json" in err
 
 
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("/dev/zero", "a character device"), ("/dev/urandom", "a character device"), ("fifo", "")],
+)
+def test_a_baseline_that_is_no_regular_file_is_exit_2_not_read_without_end(
+    site: Path, capsys: pytest.CaptureFixture[str], name: str, kind: str
+) -> None:
+    """Read to its end, /dev/zero grew until memory ran out (an internal error); a FIFO
+    with no writer was waited on for ever."""
+    if name == "fifo":
+        os.mkfifo(site / name)
+        kind = "a FIFO or pipe"
+    status, out, err = run_cli(["check", "--isolated", "--baseline", name, "sitemap.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err.strip() == (
+        f"sitemap-lint: error: --baseline {name}: not a regular file ({kind}); name the"
+        " baseline file"
+    )
+
+
 @pytest.mark.parametrize("content", [None, "{not json"])
 def test_a_bad_baseline_the_configuration_names_is_said_to_come_from_it(
     site: Path, capsys: pytest.CaptureFixture[str], content: str | None

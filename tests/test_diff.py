@@ -814,3 +814,30 @@ def test_a_share_of_the_old_urls_counts_a_url_listed_twice_once(
     ]
     status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
     assert "URLs removed           5  50.0% of the old URLs\n" in out
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_side_longer_than_is_read_is_exit_2_not_a_shorter_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gzipped: bool
+) -> None:
+    """A text sitemap (or a gzipped urlset) past the read cap: its URLs past the cap were
+    left out, the last one cut, and the side compared as if it had no more."""
+    from sitemap_lint.inputs.reader import READ_CAP
+
+    old = tmp_path / "old.txt"
+    old.write_text("https://example.com/p/0\n")
+    line = b"https://example.com/page-with-a-longish-name/0000000000\n"
+    count = READ_CAP // len(line) + 1000
+    if gzipped:
+        big = tmp_path / "big.xml.gz"
+        entry = b"<url><loc>" + line.strip() + b"</loc></url>\n"
+        body = _urlset().encode().replace(b"</urlset>", entry * count + b"</urlset>")
+        big.write_bytes(gzip.compress(body, compresslevel=1))
+    else:
+        big = tmp_path / "big.txt"
+        big.write_bytes(line * count)
+    status, out, err = run_cli(["diff", str(old), str(big)], capsys)
+    assert status == 2, err
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"NEW {big}: larger than {READ_CAP:,} bytes" in err and "nothing was compared" in err

@@ -9,7 +9,9 @@ well-formed XML).
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -279,3 +281,27 @@ def test_a_url_list_with_a_robots_line_is_no_robots_txt() -> None:
     assert read.problem is not None and "line 3 is not an absolute http(s) URL" in read.problem
     robots = listing.listing_of(b"User-agent: *\nSitemap: https://example.com/x.xml\n")
     assert robots.kind == "robots"
+
+
+@pytest.mark.parametrize("declaration", ['SYSTEM "{path}"', 'PUBLIC "-//X//Y//EN" "{uri}"', ""])
+def test_no_dtd_or_entity_a_file_names_is_read(declaration: str, tmp_path: Path) -> None:
+    """A DOCTYPE's external subset, or an external parameter entity, names a FIFO: the
+    parse opens nothing (opening it would block until a writer comes)."""
+    fifo = tmp_path / "subset.dtd"
+    os.mkfifo(fifo)
+    subset = declaration.format(path=fifo, uri=fifo.as_uri())
+    internal = "" if subset else f' [<!ENTITY % p SYSTEM "{fifo.as_uri()}"> %p;]'
+    data = (
+        f'<?xml version="1.0"?>\n<!DOCTYPE urlset {subset}{internal}>\n'
+        f'<urlset xmlns="{NS}"><url><loc>https://example.com/a</loc></url></urlset>\n'
+    ).encode()
+    read: list[listing.Listing] = []
+    reader = threading.Thread(target=lambda: read.append(listing.listing_of(data)), daemon=True)
+    reader.start()
+    reader.join(10)
+    waited = not read
+    if waited:  # the parse opened the FIFO and waits for a writer: let it go
+        os.close(os.open(fifo, os.O_WRONLY))
+        reader.join(10)
+    assert not waited
+    assert (read[0].kind, read[0].problem, read[0].count) == ("urlset", None, 1)

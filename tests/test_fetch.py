@@ -355,11 +355,25 @@ def test_too_many_redirects(site: SiteServer, fetcher: Fetcher) -> None:
     assert site.paths == [f"/{n}.xml" for n in range(6)]
 
 
-def test_redirect_to_another_scheme_is_not_followed(site: SiteServer, fetcher: Fetcher) -> None:
-    site.routes["/sitemap.xml"] = redirect("file:///etc/passwd")
+@pytest.mark.parametrize(
+    "location",
+    [
+        "file:///etc/passwd",
+        # a scheme and no host: httpx, building the next request, raised on these, and
+        # the fetch was called a failure of the redirecting URL (FE003)
+        "data:text/xml,<urlset/>",
+        "jar:file:///etc/passwd!/",
+        "view-source:file:///etc/passwd",
+    ],
+)
+def test_redirect_to_another_scheme_is_not_followed(
+    site: SiteServer, fetcher: Fetcher, location: str
+) -> None:
+    site.routes["/sitemap.xml"] = redirect(location)
     fetched = fetcher.get(site.url("/sitemap.xml"))
     assert outcome(fetched) == (301, None, None, ["FE007"])
-    assert "file:" in message(fetched)
+    scheme = location.partition(":")[0]
+    assert f"redirects to {location} ({scheme}:), which is not fetched" in message(fetched)
     assert site.paths == ["/sitemap.xml"]
 
 
@@ -446,6 +460,10 @@ def test_host_that_does_not_resolve(loopback_only, fetcher: Fetcher, monkeypatch
     fetched = fetcher.get("https://sitemap.invalid/sitemap.xml")
     assert outcome(fetched) == (None, None, None, ["FE003"])
     assert "sitemap.invalid does not resolve" in message(fetched)
+    # the host name alone: neither the port nor a password written before the host
+    fetched = fetcher.get("https://user:s3cret@sitemap.invalid:8443/sitemap.xml")
+    assert "the host name sitemap.invalid does not resolve" in message(fetched)
+    assert "s3cret" not in message(fetched).replace(fetched.url, "")
 
 
 def test_tls_handshake_failure(site: SiteServer, fetcher: Fetcher) -> None:

@@ -219,6 +219,38 @@ def test_a_file_no_earlier_split_wrote_is_not_replaced(tmp_path: Path, capsys) -
     assert index.read_bytes().count(b"<sitemap>") == 4
 
 
+@pytest.mark.parametrize("earlier_split", [False, True])
+def test_a_symbolic_link_in_the_out_dir_is_not_written_through(
+    tmp_path: Path, capsys, earlier_split: bool
+) -> None:
+    """A part or the index that is a link to a file outside --out-dir (an existing one,
+    over an earlier split, or one that does not exist yet) made the split write there."""
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(4)]))
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    if earlier_split:
+        assert main([*args, "--max-urls", "2"]) == 0
+        (outside / "victim.txt").write_text("keep", encoding="utf-8")
+        (out / "sitemap-2.xml").unlink()
+        (out / "sitemap-2.xml").symlink_to(outside / "victim.txt")
+    else:
+        out.mkdir()
+        (out / "sitemap-index.xml").symlink_to(outside / "made.xml")
+    capsys.readouterr()
+    assert main([*args, "--max-urls", "2"]) == 2
+    err = capsys.readouterr().err
+    link = out / ("sitemap-2.xml" if earlier_split else "sitemap-index.xml")
+    assert err.count("\n") == 1
+    assert f"{link}: cannot write: it is a symbolic link (to {outside}" in err
+    assert "nothing was written" in err
+    expected = ["victim.txt"] if earlier_split else []
+    assert sorted(path.name for path in outside.iterdir()) == expected
+    if earlier_split:
+        assert (outside / "victim.txt").read_text(encoding="utf-8") == "keep"
+
+
 def test_cli_split_leaves_a_fifo_in_the_way_and_says_so(tmp_path: Path, capsys) -> None:
     source = tmp_path / "sitemap.xml"
     source.write_bytes(sitemap([entry(i) for i in range(3)]))

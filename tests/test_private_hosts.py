@@ -256,6 +256,24 @@ def test_the_address_a_named_host_resolves_to_is_not_trusted_for_another_host(
             guard.check(host, 80, ip_address("169.254.169.254"))
 
 
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("http://0.0.0.0:8000/sitemap.xml", "its host is 0.0.0.0, an unspecified address"),
+        ("http://[::]:8000/sitemap.xml", "its host is ::, an unspecified address"),
+        ("http://0:8000/sitemap.xml", "is the address 0.0.0.0, an unspecified address"),
+        ("http://127.0.0.2:8000/sitemap.xml", "its host is 127.0.0.2, a loopback address"),
+    ],
+)
+def test_the_refusal_names_the_kind_of_address_with_its_article(
+    local_only: None, url: str, says: str
+) -> None:
+    with Fetcher(FetchSettings(timeout=2.0)) as fetcher:
+        (refused,) = fetcher.get(url).findings
+    assert refused.code == "FE014"
+    assert says in refused.message
+
+
 def test_a_body_that_is_not_a_sitemap_is_named_not_quoted() -> None:
     from sitemap_lint.rules.input import not_xml
 

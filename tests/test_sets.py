@@ -275,6 +275,28 @@ def test_a_robots_url_under_a_map_is_read_from_its_directory(site: Path, no_netw
     assert [(f["code"], f["line"]) for f in report["files"][0]["findings"]] == [("RB007", 3)]
 
 
+def test_a_mapped_child_no_file_can_be_named_is_se007_not_a_crash(
+    tmp_path: Path, no_network
+) -> None:
+    """A NUL byte (%00) or a name longer than the system takes: the run went on to an
+    internal error (exit 2), every other file unchecked."""
+    long_name = "n" * 300 + ".xml"
+    (tmp_path / "index.xml").write_text(
+        index("a.xml", "nul%00.xml", long_name, "/".join(["d" * 200] * 25) + ".xml"),
+        encoding="utf-8",
+    )
+    (tmp_path / "a.xml").write_text(urlset("one"), encoding="utf-8")
+    status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert status == 1
+    assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "a.xml"]
+    found = [(f["code"], f["line"], f["message"]) for f in report["files"][0]["findings"]]
+    assert [line for code, line, _message in found if code == "SE007"] == [4, 5, 6]
+    messages = [message for code, _line, message in found if code == "SE007"]
+    assert "nul%00.xml has a NUL byte (%00) in its path" in messages[0]
+    assert "which cannot be read (File name too long)" in messages[1]
+    assert "which cannot be read (File name too long)" in messages[2]
+
+
 def test_a_url_input_mapped_to_no_file_exits_2(site: Path, no_network, capsys) -> None:
     argv = ["--isolated", "--map", f"https://example.com/={site}", "https://example.com/gone.xml"]
     assert main(argv) == 2

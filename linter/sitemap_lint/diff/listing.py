@@ -33,7 +33,7 @@ from sitemap_lint.domain.identity import ABNORMAL_ESCAPE, normal_url
 from sitemap_lint.engine.dispatch import InputChecks
 from sitemap_lint.engine.results import FileResult
 from sitemap_lint.engine.sink import FindingList
-from sitemap_lint.inputs.reader import ByteStream, Source
+from sitemap_lint.inputs.reader import READ_CAP, ByteStream, Source
 from sitemap_lint.sets.facts import Child, FileFacts
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -77,8 +77,16 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
     """The file's listing, with the result the set's discovery reads (its kind and the
     sitemaps it lists)."""
     findings = FindingList()
-    data = b"".join(ByteStream(source, InputChecks(findings)).chunks())
-    listing = listing_of(data)
+    stream = ByteStream(source, InputChecks(findings))
+    data = b"".join(stream.chunks())
+    if stream.stopped_early and data:  # the read stopped at READ_CAP: the rest is unread
+        uncompressed = " uncompressed" if stream.is_gzip else ""
+        listing = Listing(
+            problem=f"larger than {READ_CAP:,} bytes{uncompressed}, more than is read:"
+            " its URLs past that cannot be compared"
+        )
+    else:
+        listing = listing_of(data)
     facts = FileFacts(
         kind=listing.kind,
         url_count=len(listing) if listing.kind in ("urlset", "text") else 0,
@@ -157,6 +165,7 @@ def _xml_listing(data: bytes) -> Listing:
         remove_pis=True,
         collect_ids=False,
     )
+    parser.resolvers.add(_loading_nothing()())
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
@@ -183,6 +192,21 @@ def _xml_listing(data: bytes) -> Listing:
         columns = ([entry[i] for entry in entries] for i in range(4))  # type: ignore[assignment]
     _fill(listing, *columns)  # type: ignore[misc]
     return listing
+
+
+@cache
+def _loading_nothing() -> type[Any]:
+    from lxml import etree
+
+    class NothingLoaded(etree.Resolver):
+        """Answers every external DTD or entity a document names with an empty one: the
+        parser reads no file and no URL a file names (without it, libxml2 reads a
+        DOCTYPE's external subset when ``collect_ids`` is off, a FIFO there blocking)."""
+
+        def resolve(self, url: str | None, public_id: str | None, context: object) -> Any:
+            return self.resolve_string("", context)
+
+    return NothingLoaded
 
 
 def _root_problem(namespace: str | None, name: str) -> str | None:

@@ -443,6 +443,7 @@ def split_file(
         raise SplitError(problem.refusal())
     index_path = out_dir / f"{stem}-index.xml"
     targets = [out_dir / part.name for part in parts] + [index_path]
+    _refuse_links(targets)
     _refuse_unwritable(targets)
     _refuse_other_files(path.name, stem, targets[:-1], index_path)
     contents = [gzip_module.compress(part.data, mtime=0) if gzip else part.data for part in parts]
@@ -513,6 +514,19 @@ def _without_declaration(text: str) -> str:
     if match is None:
         return text
     return re.sub(r"[^\r\n]+", "", match.group()) + text[match.end() :]
+
+
+def _refuse_links(targets: list[Path]) -> None:
+    """Refuse before anything is written when one of ``targets`` is a symbolic link: the
+    file written would be the one it points at, wherever that is (outside --out-dir, or
+    the input itself), and a link to no file would make one there."""
+    for target in targets:
+        if target.is_symlink():
+            raise SplitError(
+                f"{target}: cannot write: it is a symbolic link (to {os.readlink(target)}), "
+                "and the split writes its files in --out-dir itself: remove the link or give "
+                "another --out-dir; nothing was written"
+            )
 
 
 def _refuse_unwritable(targets: list[Path]) -> None:

@@ -59,7 +59,7 @@ ACCEPTED_TYPES = frozenset(
 )
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
 STEP = 1 << 16
-INVALID_LOCATION = "sitemap_lint.invalid_location"  # a response extension
+LOCATION = "sitemap_lint.location"  # a response extension
 SEVERAL_LOCATIONS = "sitemap_lint.several_locations"  # a response extension
 # The whole body may take this many timeouts to arrive (a server trickling bytes).
 BODY_TIMEOUTS = 30
@@ -172,7 +172,7 @@ class Fetcher:
             follow_redirects=False,
             # Crawlers keep no cookies between requests: every fetch starts afresh.
             cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
-            event_hooks={"response": [self._set_aside_invalid_location]},
+            event_hooks={"response": [self._set_aside_location]},
             transport=transport,
         )
 
@@ -185,11 +185,13 @@ class Fetcher:
     def close(self) -> None:
         self._client.close()
 
-    def _set_aside_invalid_location(self, response: httpx.Response) -> None:
-        """httpx raises on a Location it cannot parse, even when not following it: keep
-        the value aside so that the redirect is reported like any broken one. Several
-        different Location headers are set aside too: which one is meant is unknown
-        (browsers refuse such a redirect), and httpx would join them into one URL."""
+    def _set_aside_location(self, response: httpx.Response) -> None:
+        """Take the Location out of the headers and keep it aside: httpx builds the next
+        request from it even when not following, and raises on one it cannot (an invalid
+        URL, or one with a scheme and no host, as ``data:`` and ``jar:`` URLs are), so that
+        the redirect would be reported as a failure of its own URL. Several different
+        Location headers are set aside too: which one is meant is unknown (browsers
+        refuse such a redirect), and httpx would join them into one URL."""
         locations = list(dict.fromkeys(v.strip() for v in response.headers.get_list("location")))
         if not locations:
             return
@@ -197,12 +199,7 @@ class Fetcher:
         if len(locations) > 1:
             response.extensions[SEVERAL_LOCATIONS] = tuple(locations)
             return
-        location = response.headers["location"] = locations[0]
-        try:
-            self._httpx.URL(location)
-        except self._httpx.InvalidURL:
-            del response.headers["location"]
-            response.extensions[INVALID_LOCATION] = location
+        response.extensions[LOCATION] = locations[0]
 
     def get(self, url: str) -> Fetched:
         progress = _Progress(url, [url])
@@ -248,8 +245,7 @@ class Fetcher:
                     detail="several",
                 )
             )
-        location = response.headers.get("location", "")
-        location = response.extensions.get(INVALID_LOCATION, location).strip()
+        location = response.extensions.get(LOCATION, "").strip()
         if not location:
             raise _Problem(FetchProblem(FetchKind.NO_LOCATION, progress.current, status=status))
         try:
@@ -490,7 +486,7 @@ def _failure(error: Exception, url: str) -> FetchProblem:
         if isinstance(cause, ssl.SSLError):
             return FetchProblem(FetchKind.FAILED, url, detail="tls", text=str(cause))
         if isinstance(cause, socket.gaierror):
-            return FetchProblem(FetchKind.FAILED, url, detail="dns", host=host)
+            return FetchProblem(FetchKind.FAILED, url, detail="dns", host=_host_name(url))
         if isinstance(cause, ConnectionRefusedError):
             return FetchProblem(FetchKind.FAILED, url, detail="refused", host=host)
     name = type(error).__name__
@@ -527,10 +523,18 @@ def _url_key(url: str) -> str:
 
 
 def _host(url: str) -> str:
+    """The host and port ``url`` connects to (without a user name or password)."""
     try:
-        return urlsplit(url).netloc or _short(url)
+        return urlsplit(url).netloc.rpartition("@")[2] or _short(url)
     except ValueError:
         return _short(url)
+
+
+def _host_name(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or _host(url)
+    except ValueError:
+        return _host(url)
 
 
 def _short(text: str, limit: int = 100) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -226,6 +227,15 @@ def read(path: Path, where: str | None = None) -> Baseline:
     (what named the file: ``--baseline PATH`` by default), when it cannot be read or is
     not a baseline."""
     where = where or f"--baseline {path}"
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None  # said as the file is read
+    if mode is not None and not stat.S_ISREG(mode):
+        from sitemap_lint.inputs.reader import file_kind
+
+        # a FIFO would wait for a writer, a device such as /dev/zero be read without end
+        raise UsageError(f"{where}: not a regular file ({file_kind(mode)}); name the baseline file")
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte order mark: an editor's
     except FileNotFoundError:

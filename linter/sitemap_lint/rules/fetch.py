@@ -570,18 +570,21 @@ def _timeout_message(problem: FetchProblem) -> str:
 
 
 def _refused_message(problem: FetchProblem) -> str:
+    from sitemap_lint.inputs.guard import kind_article  # not loaded by a run that fetches nothing
+
     url = _short(problem.url)
     if problem.origin:
         start = f"{_short(problem.origin)} redirects to {url}, which was not fetched"
     else:
         start = f"{url} was not fetched"
-    host, address, kind = _short(problem.host, 60), problem.address, problem.address_kind
+    host, address = _short(problem.host, 60), problem.address
+    kind = kind_article(problem.address_kind)
     if address == problem.host:
-        where = f"its host is {address}, a {kind} address"
+        where = f"its host is {address}, {kind} address"
     elif problem.literal:
-        where = f"its host {host} is the address {address}, a {kind} address"
+        where = f"its host {host} is the address {address}, {kind} address"
     else:
-        where = f"its host {host} resolves to {address}, a {kind} address"
+        where = f"its host {host} resolves to {address}, {kind} address"
     return (
         f"{start}: {where}, and no input names this host; list only sitemaps on public "
         "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it"

@@ -547,13 +547,18 @@ class Maps:
                 continue
             rest = urlsplit(folded[len(start) :])
             relative = unquote(rest.path)
+            if "\x00" in relative:
+                return (
+                    base,
+                    f"{url} has a NUL byte (%00) in its path, which no file name has; it was not read",
+                )
             path = real_path(base / relative)
             shown = f"{where}/{relative}" if relative else where
             if rest.query:
                 return path, f"{url} has a query string and cannot map to a file under {where}"
             if path != base and base not in path.parents:
                 return path, f"{url} maps to {shown}, outside {where}; it was not read"
-            if not path.is_file():
+            if not _is_regular_file(path):
                 return path, f"{url} maps to {shown}, {_not_a_file(path)}"
             return path, None
         return None
@@ -565,6 +570,13 @@ class Maps:
                 relative = path.relative_to(base).as_posix()
                 return prefix + ("" if relative == "." else relative)
         return None
+
+
+def _is_regular_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, which ``is_file`` raises on
+        return False
 
 
 def _not_a_file(path: Path) -> str:
