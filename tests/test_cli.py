@@ -265,6 +265,27 @@ def test_directory_of_a_text_sitemap_alone_is_no_error(tmp_path: Path, capsys) -
     assert status == 0, err
 
 
+def test_a_directory_link_out_of_it_is_not_read(tmp_path: Path, capsys) -> None:
+    """A sitemap-named link in a directory of untrusted changes to a file elsewhere
+    (/etc/passwd) is refused before anything is read: its lines would be quoted in the
+    findings. A link that stays inside the directory is read."""
+    site = tmp_path / "site"
+    (site / "sub").mkdir(parents=True)
+    (site / "sitemap.xml").write_bytes(VALID.read_bytes())
+    (site / "sub" / "also-sitemap.xml").symlink_to("../sitemap.xml")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n")
+    status, out, _ = run(["--format", "json", "--now", "2025-06-01", str(site)], capsys)
+    assert status == 0 and len(json.loads(out)["files"]) == 1  # the same file once
+    (site / "leak-sitemap.txt").symlink_to(secret)
+    status, out, err = run(["--now", "2025-06-01", str(site)], capsys)
+    assert status == 2 and out == "" and "hunter2" not in err
+    assert err.splitlines() == [
+        f"sitemap-lint: error: {site / 'leak-sitemap.txt'}: a symbolic link to {secret}, "
+        "outside the directory given; it is not read: give that file itself to check it"
+    ]
+
+
 @pytest.mark.parametrize("readable", [False, True], ids=["alone", "beside-a-sitemap"])
 def test_directory_with_an_unreadable_directory_exits_two(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, readable: bool

@@ -176,13 +176,28 @@ def unfetched_url(argument: str) -> str | None:
 
 def _sitemaps_in(directory: Path) -> Iterator[Path]:
     """The sitemap files below ``directory``; InputError when it or a directory below it
-    (not a hidden one) cannot be listed: its sitemaps would be left out unsaid."""
+    (not a hidden one) cannot be listed: its sitemaps would be left out unsaid; or when
+    one is a symbolic link to a file outside it: a directory of untrusted changes must
+    not make the run read (and quote) a file elsewhere on the machine."""
+    inside = real_path(directory)
     for root, dirs, files in os.walk(directory, onerror=_unlisted):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
             lowered = name.lower()
             if "sitemap" in lowered and lowered.endswith(SITEMAP_SUFFIXES):
-                yield Path(root) / name
+                found = Path(root) / name
+                if found.is_symlink():
+                    _refuse_link_out_of(found, inside)
+                yield found
+
+
+def _refuse_link_out_of(link: Path, inside: Path) -> None:
+    target = real_path(link)
+    if target != inside and inside not in target.parents:
+        raise InputError(
+            f"{link}: a symbolic link to {target}, outside the directory given; it is not "
+            "read: give that file itself to check it"
+        )
 
 
 def _unlisted(error: OSError) -> None:
