@@ -1530,7 +1530,7 @@ def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newlin
 # Captions and titles as generators write them: references, CDATA, text outside ASCII.
 WRITTEN_TITLES = (
     "Caf\u00e9 &amp; bar",
-    "It&#8217;s &quot;new&quot;",
+    "It&#8217;s &quot;new&quot; &#039;n&#039; &#00038;",
     "<![CDATA[Tom & Jerry's > 1]]>",
     "\u65e5\u672c\u8a9e\u306e\u5199\u771f",
     "&lt;b&gt;",
@@ -1565,7 +1565,9 @@ def test_captions_and_titles_with_references_cdata_and_other_scripts(
     "text",
     [
         "a &#0; b",
+        "a &#0000; b",
         "a &#55296; b",
+        "a &#1114112; b",
         "a &#x41; b",
         "a & b",
         "a &nbsp; b",

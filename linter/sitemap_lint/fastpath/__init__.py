@@ -531,13 +531,14 @@ _IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}|&amp
 # The extension namespaces by their kind in an entry's extras.
 _KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS, "n": NEWS_NS}
 # The text of image:caption and image:title, which no check reads: characters from
-# printable ASCII or from U+00A0 on (news.py's), "&" only in a predefined reference or a
-# decimal reference to such a character; or one CDATA section of those characters but
-# "]" and "<", "&" and ">" included (no tag's text stands in it: ``_extensions_slowly``
-# finds the children by their start tags). Expat and the schema's xsd:string take each.
+# printable ASCII or from U+00A0 on (news.py's), "&" only in a predefined reference or
+# a decimal reference to such a character (leading zeros too: PHP writes "&#039;"); or
+# one CDATA section of those characters but "]" and "<", "&" and ">" included (no
+# tag's text stands in it: ``_extensions_slowly`` finds the children by their start
+# tags). Expat and the schema's xsd:string take each.
 _TEXT_CHARACTER = "[^\x00-\x1f\x7f-\x9f&<>\ud800-\udfff\ufffd-\uffff]"
 _TEXT_REFERENCE = (
-    "&(?:amp|lt|gt|quot|apos|#(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]"
+    "&(?:amp|lt|gt|quot|apos|#0*(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]"
     "|1[6-9][0-9]|[2-9][0-9]{2}|[1-9][0-9]{3}|[1-4][0-9]{4}|5[0-4][0-9]{3}|55[01][0-9]{2}"
     "|552[0-8][0-9]|5529[0-5]));"
 )
