@@ -1527,6 +1527,69 @@ def test_captions_and_titles_are_reported_in_place(monkeypatch, tmp_path, newlin
     assert_same_json(monkeypatch, path)
 
 
+# Captions and titles as generators write them: references, CDATA, text outside ASCII.
+WRITTEN_TITLES = (
+    "Caf\u00e9 &amp; bar",
+    "It&#8217;s &quot;new&quot; &#039;n&#039; &#00038;",
+    "<![CDATA[Tom & Jerry's > 1]]>",
+    "\u65e5\u672c\u8a9e\u306e\u5199\u771f",
+    "&lt;b&gt;",
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", ""])
+def test_captions_and_titles_with_references_cdata_and_other_scripts(
+    monkeypatch, tmp_path, newline
+):
+    """Their text is proved as expat reads it; the entries after them on the same line
+    keep their columns (a changefreq VA002 reports)."""
+    entries = []
+    for i in range(60):
+        text = WRITTEN_TITLES[i % len(WRITTEN_TITLES)]
+        gap = newline + "    " if newline else ""
+        changefreq = "<changefreq>Daily</changefreq>" if i % 20 == 19 else ""
+        entries.append(
+            f"  <url>{gap}<loc>https://www.example.com/p/{i}</loc>{changefreq}{gap}"
+            f"<image:image><image:loc>https://cdn.example.com/{i}.jpg</image:loc>"
+            f"<image:caption>{text}</image:caption><image:title>{text}</image:title>"
+            f"</image:image>{newline}  </url>{newline}"
+        )
+    path = write(tmp_path, extension_head() + "".join(entries) + "</urlset>\n")
+    outcome = check_both(monkeypatch, path)
+    assert outcome.proved == 60
+    assert [f.code for f in outcome.findings].count("VA002") == 3
+    assert_same_json(monkeypatch, path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a &#0; b",
+        "a &#0000; b",
+        "a &#55296; b",
+        "a &#1114112; b",
+        "a &#x41; b",
+        "a & b",
+        "a &nbsp; b",
+        "<![CDATA[a <b> c]]>",
+        "<![CDATA[a]]><![CDATA[b]]>",
+        "<![CDATA[a]]] b]]>",
+        "a\tb",
+        "a \ufffd b",
+        "a \x85 b",
+    ],
+)
+def test_captions_and_titles_the_full_checker_takes(monkeypatch, tmp_path, text):
+    entries = [
+        f"  <url><loc>https://www.example.com/p/{i}</loc><image:image>"
+        f"<image:loc>https://cdn.example.com/{i}.jpg</image:loc>"
+        f"<image:title>{text if i == 7 else 'T'}</image:title></image:image></url>\n"
+        for i in range(30)
+    ]
+    path = write(tmp_path, extension_head() + "".join(entries) + "</urlset>\n")
+    assert check_both(monkeypatch, path).proved <= 29
+
+
 def test_captions_and_titles_without_the_image_checker(monkeypatch, tmp_path):
     """With the image rules off, a caption and title in the schema's order are proved
     silently; a title before the caption (which the schema rejects) is not proved."""

@@ -33,6 +33,16 @@ DEFECTS = (
     ("title", "<V:title>A &#65; B &#x42;</V:title>"),
     ("title", "<V:title>Rock & roll</V:title>"),
     ("title", "<V:title><![CDATA[Rock & roll]]></V:title>"),
+    ("title", "<V:title><![CDATA[" + "t" * 101 + "]]></V:title>"),
+    ("title", "<V:title><![CDATA[" + "t" * 96 + "&amp;]]></V:title>"),
+    ("title", "<V:title><![CDATA[   ]]></V:title>"),
+    ("title", "<V:title><![CDATA[]]></V:title>"),
+    ("title", "<V:title><![CDATA[a <b> c]]></V:title>"),
+    ("title", "<V:title><![CDATA[a]]> b</V:title>"),
+    ("title", "<V:title> <![CDATA[a]]></V:title>"),
+    ("title", "<V:title><![CDATA[a\tb]]></V:title>"),
+    ("description", "<V:description><![CDATA[" + "d" * 2049 + "]]></V:description>"),
+    ("description", '<V:description><![CDATA[It\'s 1 > 0 & "so" on]]></V:description>'),
     ("title", "<V:title>Rock <!-- a comment --> roll</V:title>"),
     ("title", "<V:title>Caf\u00e9</V:title>"),
     ("description", "<V:description>" + "d" * 2049 + "</V:description>"),
@@ -237,6 +247,25 @@ def test_clean_video_entries_are_proved(monkeypatch, tmp_path, window, prefix):
     assert outcome.findings == []
     # Entries split across small blocks go to the full checker.
     assert outcome.proved >= (190 if window is None else 20)
+
+
+@pytest.mark.parametrize("window", [None, 1500])
+def test_titles_and_descriptions_in_cdata_are_proved(monkeypatch, tmp_path, window):
+    """As some plugins write them: one CDATA section each, read as written."""
+    text = video_sitemap(200, 7)
+    text = text.replace(
+        "<video:title>Rock &amp; roll, part", "<video:title><![CDATA[Rock & roll, part"
+    ).replace(": &quot;live&quot;</video:title>", ': "live"]]></video:title>')
+    text = text.replace(
+        "<video:description>Three chords &lt;and&gt; the truth.</video:description>",
+        "<video:description><![CDATA[Three chords & the truth >]]></video:description>",
+    )
+    assert text.count("<![CDATA[") > 400
+    path = write(tmp_path, text)
+    outcome = check_both(monkeypatch, path, window)
+    assert outcome.findings == []
+    assert outcome.proved >= (190 if window is None else 20)
+    assert_same_json(monkeypatch, path)
 
 
 @pytest.mark.parametrize(("name", "written"), DEFECTS)

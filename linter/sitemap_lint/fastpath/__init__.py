@@ -186,7 +186,7 @@ elements to the full checker.
 
 | check (rules/) | element | how it is proved |
 |---|---|---|
-| ``image.Checker`` (IM001-IM007, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII without ``&``, ``<`` or ``>``: while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.deprecated_children`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
+| ``image.Checker`` (IM001-IM007, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII or characters from U+00A0 on, ``&`` only in a predefined reference or a decimal reference to such a character, or one CDATA section of those characters without ``<`` or ``]`` (``_TEXT``): while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.deprecated_children`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
 | ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
 | ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
@@ -530,8 +530,23 @@ _EXT_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?{_EXT_QCHAR}*)?"
 _IMAGE_URL = rf"https?://[a-z0-9.-]+(?:/{_EXT_PCHAR}*)?(?:\?(?:{_EXT_QCHAR}|&amp;)*)?"
 # The extension namespaces by their kind in an entry's extras.
 _KIND_NAMESPACES = {"i": IMAGE_NS, "x": XHTML_NS, "v": VIDEO_NS, "n": NEWS_NS}
-# The text of image:caption and image:title: printable ASCII, no markup, no "]]>".
-_TEXT = r"[ !-%'-;=?-~]*"
+# The text of image:caption and image:title, which no check reads: characters from
+# printable ASCII or from U+00A0 on (news.py's), "&" only in a predefined reference or
+# a decimal reference to such a character (leading zeros too: PHP writes "&#039;"); or
+# one CDATA section of those characters but "]" and "<", "&" and ">" included (no
+# tag's text stands in it: ``_extensions_slowly`` finds the children by their start
+# tags). Expat and the schema's xsd:string take each.
+_TEXT_CHARACTER = "[^\x00-\x1f\x7f-\x9f&<>\ud800-\udfff\ufffd-\uffff]"
+_TEXT_REFERENCE = (
+    "&(?:amp|lt|gt|quot|apos|#0*(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]"
+    "|1[6-9][0-9]|[2-9][0-9]{2}|[1-9][0-9]{3}|[1-4][0-9]{4}|5[0-4][0-9]{3}|55[01][0-9]{2}"
+    "|552[0-8][0-9]|5529[0-5]));"
+)
+_CDATA_CHARACTER = "[^\x00-\x1f\x7f-\x9f<\\]\ud800-\udfff\ufffd-\uffff]"
+_TEXT = (
+    rf"(?:{_TEXT_CHARACTER}*+(?:{_TEXT_REFERENCE}{_TEXT_CHARACTER}*+)*+"
+    rf"|<!\[CDATA\[{_CDATA_CHARACTER}*+\]\]>)"
+)
 
 
 def _link(prefix: str) -> str:

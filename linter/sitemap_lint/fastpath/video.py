@@ -20,7 +20,7 @@ the full checker takes the entry):
 | child | how its value is proved |
 |---|---|
 | thumbnail_loc, content_loc, player_loc | written without references, a URL proved as ``image:loc`` is (the URL rules; an ``anyURI``); ``content_loc`` and ``player_loc`` not the entry's own URL (VD003), ``content_loc``'s last segment not of a page or a Flash file (VD004) |
-| title, description | 1 to 100 (2,048) characters once decoded, not only white space (VD001, VD006, the schema's ``maxLength``) |
+| title, description | 1 to 100 (2,048) characters once decoded (or in one CDATA section of printable ASCII but ``<`` and ``]``, read as written), not only white space (VD001, VD006, the schema's ``maxLength``) |
 | duration | ``1`` to ``28800`` written as digits without a leading zero (VD007, ``tDuration``) |
 | publication_date | decoded, the lastmod's clean form (``xsd:date`` or ``xsd:dateTime``) that ``dates.check_date`` reports nothing on at the run's moment |
 | expiration_date | decoded, the lastmod's clean form, which ``video.check_value`` reports nothing on at the run's moment (VD010: not passed) |
@@ -55,6 +55,10 @@ _SPACE = r"[ \t\r\n]*"
 # or a character reference (read by ``_decoded`` when the value holds "&#").
 _PLAIN = r"[ -%'-;=?-~]*+"
 _TEXT = rf"{_PLAIN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9A-Fa-f]{{1,6}});{_PLAIN})*+"
+# A title or description in one CDATA section (as some plugins write them), read as
+# written: printable ASCII but "<" and "]".
+_CDATA_TEXT = r"<!\[CDATA\[[ -;=-\\^-~]*+\]\]>"
+_CDATA_START = "<![CDATA["
 # A tag: printable ASCII but "&", "<" and ">", not only spaces.
 _TAG = r" *[!-%'-;=?-~][ -%'-;=?-~]*"
 _DATE = r"[0-9A-Za-z:.+&#;-]{10,200}"
@@ -104,8 +108,8 @@ def block_pattern(prefix: str, url: str, groups: bool = False) -> str:
     return (
         rf"<{v}:video>{_SPACE}"
         + child("thumbnail_loc", url, "thumbnail", optional=False)
-        + child("title", _TEXT, "title", optional=False)
-        + child("description", _TEXT, "description", optional=False)
+        + child("title", f"(?:{_TEXT}|{_CDATA_TEXT})", "title", optional=False)
+        + child("description", f"(?:{_TEXT}|{_CDATA_TEXT})", "description", optional=False)
         + child("content_loc", url, "content")
         + child("player_loc", url, "player")
         + child("duration", "[1-9][0-9]{0,4}", "duration")
@@ -225,7 +229,9 @@ class VideoProof:
     def _text(self, value: str, name: str) -> bool:
         """A title or description (VD001, VD006): not only white space, at most its
         limit long once decoded."""
-        if "&#" in value:
+        if value.startswith(_CDATA_START):
+            value = value[len(_CDATA_START) : -3]
+        elif "&#" in value:
             value = self._decoded(value)
             if "\0" in value:
                 return False
