@@ -543,8 +543,9 @@ _TEXT_REFERENCE = (
     "|552[0-8][0-9]|5529[0-5]));"
 )
 _CDATA_CHARACTER = "[^\x00-\x1f\x7f-\x9f<\\]\ud800-\udfff\ufffd-\uffff]"
+# (A run of printable ASCII first: the usual text, matched faster than by the wider class.)
 _TEXT = (
-    rf"(?:{_TEXT_CHARACTER}*+(?:{_TEXT_REFERENCE}{_TEXT_CHARACTER}*+)*+"
+    rf"(?:[ !-%'-;=?-~]*+{_TEXT_CHARACTER}*+(?:{_TEXT_REFERENCE}{_TEXT_CHARACTER}*+)*+"
     rf"|<!\[CDATA\[{_CDATA_CHARACTER}*+\]\]>)"
 )
 
