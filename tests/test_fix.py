@@ -1084,7 +1084,11 @@ SIMPLE_CLEAN_BOM_ONLY = _PLAIN
         ),
         (
             SIMPLE_AMP.replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"'),
-            "(and the file written in UTF-8 instead of",
+            "(and the file written in UTF-8 instead of ISO-8859-1)",
+        ),
+        (
+            SIMPLE_AMP.replace(b'encoding="UTF-8"', b'encoding="windows-1252"'),
+            "(and the file written in UTF-8 instead of windows-1252)",
         ),
     ],
 )

@@ -60,6 +60,7 @@ class Decoded:
     codec: str
     bom: bytes  # the byte order mark the decoder took off ("" for none)
     gzip: bool
+    encoding: str = ""  # the codec as messages name it (the declaration's name for it)
 
 
 @dataclass
@@ -169,8 +170,8 @@ def decode(raw: bytes) -> Decoded | str:
         and data.endswith(encoded)
     )
     if not same:
-        return f"its text does not encode back to the same bytes in {decoder.codec}"
-    return Decoded(raw, text, decoder.codec, bom, is_gzip)
+        return f"its text does not encode back to the same bytes in {decoder.encoding_name()}"
+    return Decoded(raw, text, decoder.codec, bom, is_gzip, decoder.encoding_name())
 
 
 def plain(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
@@ -293,7 +294,7 @@ def _in_bytes(decoded: Decoded, drop_bom: bool, to_utf8: bool) -> tuple[str, ...
     if drop_bom and decoded.bom:
         changes.append("the byte order mark removed")
     if to_utf8 and decoded.codec.replace("-", "").replace("_", "").lower() != "utf8":
-        changes.append(f"the file written in UTF-8 instead of {decoded.codec}")
+        changes.append(f"the file written in UTF-8 instead of {decoded.encoding or decoded.codec}")
     return tuple(changes)
 
 

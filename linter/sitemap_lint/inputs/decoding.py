@@ -249,7 +249,7 @@ class Decoder:
                 column = self._column(body, start)
                 invalid = InputProblem(
                     InputKind.INVALID_BYTES,
-                    self._declared_name(),
+                    self.declared_name(),
                     codec=self.codec,
                     data=body[start:end],
                     line=line,
@@ -263,7 +263,7 @@ class Decoder:
                     return
             position = self._next_break(body, end)
 
-    def _declared_name(self) -> str:
+    def declared_name(self) -> str:
         """The name the XML declaration gives the encoding the file is decoded with, as
         written (``windows-1252``, where the codec is ``cp1252``); empty when that
         encoding was not taken from the declaration."""
@@ -271,6 +271,11 @@ class Decoder:
         if self.codec == "utf-8" or self.wide is not None or declaration is None:
             return ""
         return declaration.encoding or ""
+
+    def encoding_name(self) -> str:
+        """The encoding the file is decoded with, as a message names it: as the XML
+        declaration writes it, else the codec's name."""
+        return self.declared_name() or self.codec
 
     def _column(self, body: bytes, start: int) -> int:
         """1-based column (in characters) of ``body[start]``, also when its line
