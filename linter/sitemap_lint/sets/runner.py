@@ -193,7 +193,11 @@ class Job:
 
 
 class SetRunner:
-    """Checks the inputs of one run as a set; ``run`` returns the results in input order."""
+    """Checks the inputs of one run as a set; ``run`` returns the results in input order.
+
+    One class, longer than most: the set's algorithm (discover, check, join) is its
+    ``run``, and the inputs' robots.txt, the host policy, the fetcher and the executor it
+    holds for the run are read by each of those steps."""
 
     def __init__(
         self,
@@ -642,7 +646,13 @@ class Discovery:
     """Which files a set's checked files lead to: an index's children, a robots.txt's
     sitemaps, the indexes below a nested index; each file once (``seen``), within the
     run's depth, file and byte limits, with the findings of the following itself (SE002
-    while following, SE003, SE004, SE005, SE007) in the listing file's sink."""
+    while following or through a redirect, SE003, SE004, SE005, SE007, SE008) in the
+    listing file's sink.
+
+    One class, longer than most: each way a listed file is not followed is decided
+    against the same state (the files seen and peeked, the bytes and files counted, the
+    limits already reported), which every step reads and updates in the entries'
+    order; split, that state would be passed between the parts at every entry."""
 
     def __init__(
         self,
