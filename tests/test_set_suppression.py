@@ -117,6 +117,20 @@ def test_a_directive_naming_other_rules_too_is_unused_for_those(tmp_path: Path) 
     assert _found(report, "a-sitemap.xml") == [("SU001", 2)]
 
 
+def _assert_the_later_of_a_and_b_repeats_the_first(report: dict, order: tuple[str, ...]) -> None:
+    """The one finding of the run: SE001 on the later of a.xml and b.xml, naming the
+    first one's listing."""
+    first, later = sorted("ab", key=order.index)
+    found = [
+        (file["path"], finding["message"])
+        for file in report["files"]
+        for finding in file["findings"]
+    ]
+    ((path, message),) = found
+    assert path.endswith(f"{later}-sitemap.xml")
+    assert f"{first}-sitemap.xml, line 5" in message
+
+
 @pytest.mark.parametrize("order", list(itertools.permutations("abc")))
 def test_a_directive_in_a_third_file_leaves_the_other_two_s_duplicate_in_any_order(
     tmp_path: Path, order: tuple[str, ...]
@@ -128,15 +142,7 @@ def test_a_directive_in_a_third_file_leaves_the_other_two_s_duplicate_in_any_ord
     write(tmp_path, "b-sitemap.xml", _sitemap("b"))
     write(tmp_path, "c-sitemap.xml", _sitemap("c", directive))
     _status, report = run_json([str(tmp_path / f"{name}-sitemap.xml") for name in order])
-    first, later = sorted("ab", key=order.index)
-    found = [
-        (file["path"], finding["message"])
-        for file in report["files"]
-        for finding in file["findings"]
-    ]
-    ((path, message),) = found
-    assert path.endswith(f"{later}-sitemap.xml")
-    assert f"{first}-sitemap.xml, line 5" in message
+    _assert_the_later_of_a_and_b_repeats_the_first(report, order)
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations("abc")))
@@ -155,15 +161,7 @@ def test_a_per_file_ignore_is_a_file_directive_in_any_order(
     paths = [str(tmp_path / f"{name}-sitemap.xml") for name in order]
     main(["--config", str(config), "--format", "json", "--now", "2025-06-01", *paths])
     report = json.loads(capsys.readouterr().out)
-    first, later = sorted("ab", key=order.index)
-    found = [
-        (file["path"], finding["message"])
-        for file in report["files"]
-        for finding in file["findings"]
-    ]
-    ((path, message),) = found
-    assert path.endswith(f"{later}-sitemap.xml")
-    assert f"{first}-sitemap.xml, line 5" in message
+    _assert_the_later_of_a_and_b_repeats_the_first(report, order)
 
 
 def _alternates(page: str, other: str, directive: str = "") -> str:
