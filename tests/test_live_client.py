@@ -522,6 +522,24 @@ def test_a_host_that_keeps_answering_429_is_held_a_bounded_time_in_all(
     assert any(answer.attempts == 1 for answer in answers)
 
 
+@pytest.mark.parametrize("skew", [3600.0, -3600.0])
+def test_a_retry_after_date_is_read_against_the_servers_clock(
+    server: LiveServer, skew: float
+) -> None:
+    # a server whose clock is an hour off asks for a second: read against the local
+    # clock, its date is an hour away (past the cap: given up) or long gone (no wait)
+    said = time.time() + skew
+    headers = [
+        ("Date", formatdate(said, usegmt=True)),
+        ("Retry-After", formatdate(said + 2, usegmt=True)),
+    ]
+    server.route("/skewed", status=503, headers=headers)
+    answer = fetch(server, "/skewed", retries=1)
+    assert (answer.status, answer.attempts) == (503, 2)
+    first, second = server.log()
+    assert second.time - first.time >= 0.9  # the date has a precision of a second
+
+
 def test_a_retry_after_past_the_cap_gives_up_with_the_status(server: LiveServer) -> None:
     answer = fetch(server, "/retry/429/5?after=120")
     assert (answer.status, answer.attempts) == (429, 1)
