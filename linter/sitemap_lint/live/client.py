@@ -481,7 +481,13 @@ class StoredAnswers:
 
 
 class Client:
-    """Requests URLs as the module docstring says (an async context manager)."""
+    """Requests URLs as the module docstring says (an async context manager).
+
+    One class, longer than most: each request of an answer (its robots.txt and crawl
+    budget, the guard's verdict, the stored answer, the host's turn, the retries and
+    each redirect's hop) reads and updates the same run-wide state (the session, the
+    resolver, the pacing, the budget, the cache); split, that state would be passed
+    between the parts at every hop."""
 
     def __init__(
         self,

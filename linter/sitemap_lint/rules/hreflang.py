@@ -707,7 +707,12 @@ class AlternatesTable(Sequence[Alternates]):
     before shares its list; equal lists that come apart are told equal when the check
     reads the records' numbers (``numbers``), as the hreflang checker shares equal
     tuples. The URLs' hashes and the lists' (``hash``, which differs between
-    processes) are left out of a pickle and made again when needed."""
+    processes) are left out of a pickle and made again when needed.
+
+    One class, longer than most: a set of 50,000 files' links is held as these columns
+    (a record an object would take several times the memory), and every reading of a
+    record, its pickling and the check's reading of the columns must agree on their
+    layout; split, the layout would be shared between classes."""
 
     __slots__ = (
         "_block",
