@@ -132,7 +132,7 @@ def test_the_readme_example_runs_the_hook(tmp_path: Path) -> None:
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert re.search(r"sitemap-lint\.+Failed", failed.stdout), failed.stdout
     report = failed.stdout.split("Failed", 1)[1]
-    assert re.search(r"^public/sitemap-broken\.xml\n  5:5 +error +XM001 ", report, re.MULTILINE)
+    assert re.search(r"^public/sitemap-broken\.xml\n  5:3 +error +XM001 ", report, re.MULTILINE)
     assert "feed.xml" not in failed.stdout.split("Failed", 1)[1]  # not a sitemap name
 
     # What the README says of `pre-commit autoupdate` on a repository without tags.

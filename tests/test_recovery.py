@@ -159,7 +159,7 @@ def test_mismatched_end_tags() -> None:
     ]
     text = urlset(*entries)
     findings = check(text)
-    assert at(findings, "XM001") == [position(text, "lco>"), position(text, "ulr>")]
+    assert at(findings, "XM001") == [position(text, "</lco>"), position(text, "</ulr>")]
     assert at(findings, "VA003") == [
         position(text, "<priority>"),
         position(text, "<priority>", 2),
@@ -202,7 +202,7 @@ def test_well_formed_nested_entries_are_not_a_syntax_error() -> None:
 def test_stray_end_tag() -> None:
     text = urlset(url(1) + "</url>", url(2, "", BAD_PRIORITY))
     findings = check(text)
-    assert at(findings, "XM001") == [position(text, "url>", 3)]
+    assert at(findings, "XM001") == [position(text, "</url>", 2)]
     assert at(findings, "VA003") == [position(text, "<priority>")]
 
 
@@ -252,7 +252,7 @@ def test_truncated_after_a_structural_error_says_which_lines_were_skipped() -> N
     text = urlset(url(1, "", BAD_PRIORITY), "<url><loc>x</lco></url>") + "\n" * 3
     cut = text[: text.index("</urlset>")] + "  <lost>cut</lost>\n" * 3
     findings = check(cut)
-    assert at(findings, "XM001")[0] == position(text, "lco>")
+    assert at(findings, "XM001")[0] == position(text, "</lco>")
     skipped = [f for f in findings if f.code == "XM001" and "skipped after" in f.message]
     assert len(skipped) == 1 and "lines 5-7" in skipped[0].message
     assert len(at(findings, "XM008")) == 1
@@ -267,7 +267,7 @@ def test_skipped_lines_are_named() -> None:
     text = urlset(*entries)
     findings = check(text)
     error, skipped = [f for f in findings if f.code == "XM001"]
-    assert (error.line, error.column) == position(text, "lco>")
+    assert (error.line, error.column) == position(text, "</lco>")
     assert (skipped.line, skipped.column) == (5, 1)
     assert "lines 5-7" in skipped.message and "line 8" in skipped.message
     assert at(findings, "VA003") == [position(text, "<priority>", 2)]
@@ -278,7 +278,7 @@ def test_crlf_file() -> None:
     crlf = text.replace("\n", "\r\n")
     findings = check(crlf)
     assert at(findings, "XM004") == [position(text, "&b")]
-    assert at(findings, "XM001") == [position(text, "lco>")]
+    assert at(findings, "XM001") == [position(text, "</lco>")]
     assert at(findings, "VA003") == [position(text, "<priority>")]
 
 
@@ -286,7 +286,7 @@ def test_gzip_file() -> None:
     text = urlset(url(1, "&nbsp;"), "<url><loc>x</lco></url>", url(3, "", BAD_PRIORITY))
     findings = check(gzip.compress(text.encode()), "sitemap.xml.gz")
     assert at(findings, "XM006") == [position(text, "&nbsp;")]
-    assert at(findings, "XM001") == [position(text, "lco>")]
+    assert at(findings, "XM001") == [position(text, "</lco>")]
     assert at(findings, "VA003") == [position(text, "<priority>")]
 
 
@@ -297,7 +297,7 @@ def test_minified_one_line_sitemap() -> None:
     )
     findings = check(text)
     assert at(findings, "XM004") == [position(text, "&b")]
-    assert at(findings, "XM001") == [position(text, "lco>")]
+    assert at(findings, "XM001") == [position(text, "</lco>")]
     assert at(findings, "VA003") == [
         position(text, "<priority>"),
         position(text, "<priority>", 2),
@@ -316,7 +316,7 @@ def test_sitemap_index() -> None:
     )
     findings = check(text)
     assert at(findings, "XM004") == [position(text, "&y")]
-    assert at(findings, "XM001") == [position(text, "lco>")]
+    assert at(findings, "XM001") == [position(text, "</lco>")]
     (lastmod,) = [f for f in findings if f.line == 5 and not f.code.startswith("XM")]
     assert lastmod.xpath == "/sitemapindex/sitemap[3]/lastmod"
 
@@ -329,7 +329,7 @@ def test_prefixed_root_and_entries() -> None:
         "</s:urlset>\n"
     )
     findings = check(text)
-    assert at(findings, "XM001") == [position(text, "s:lco>")]
+    assert at(findings, "XM001") == [position(text, "</s:lco>")]
     assert at(findings, "XM004") == [position(text, "&b")]
     (priority,) = [f for f in findings if f.code == "VA003"]
     assert (priority.line, priority.column, priority.xpath) == (
@@ -389,10 +389,10 @@ PLANTS = (
     Plant("U+FFFF", "</loc>", "\uffff</loc>", "\uffff"),
     Plant("raw <", "</loc>", "?q=a<b</loc>", "<b", codes=("XM005",)),
     Plant("raw < alone", "</loc>", "?q=1 < 2</loc>", "< 2", codes=("XM005",)),
-    Plant("mismatched end tag", "</loc>", "</lco>", "lco>"),
+    Plant("mismatched end tag", "</loc>", "</lco>", "</lco>"),
     Plant("missing </loc>", "</loc>", "", "<loc>"),
     Plant("missing end tag of the entry", "</url>", "", "<url>"),
-    Plant("stray end tag", "</url>", "</url></url>", "url>", 6),
+    Plant("stray end tag", "</url>", "</url></url>", "</url>", 6),
     Plant("unquoted attribute", "<url>", "<url a=b>", "b>", codes=("XM011",)),
     Plant("duplicated attribute", "<loc>", '<loc a="1" a="2">', 'a="2"'),
     Plant("-- in a comment", "<url>", "<url><!-- a -- b -->", " b", exact=False),

@@ -292,7 +292,7 @@ def test_a_directive_after_a_syntax_error_is_read(
         entry("b#x"),
     )
     found = checked(tmp_path, text, capsys)
-    assert places(found) == [("XM001", *position(text, "lco>"))]
+    assert places(found) == [("XM001", *position(text, "</lco>"))]
     assert "mismatched tag" in found["findings"][0]["message"]
 
 
@@ -306,7 +306,7 @@ def test_a_file_directive_after_a_syntax_error_is_read(
         entry("c#y"),
     )
     found = checked(tmp_path, text, capsys)
-    assert places(found) == [("XM001", *position(text, "lco>"))]
+    assert places(found) == [("XM001", *position(text, "</lco>"))]
 
 
 def test_lines_of_comments_and_white_space_are_not_skipped_lines(
@@ -382,7 +382,7 @@ def test_the_fast_path_changes_nothing(
         ("XM005", *position(as_read, "<d&e")),
         ("XM004", *position(as_read, "&e")),
         ("XM005", *position(as_read, "<g")),
-        ("XM001", *position(as_read, "lco>")),
+        ("XM001", *position(as_read, "</lco>")),
     ]
     if not newline:
         expected.append(("UR008", *position(as_read, "<loc>https://example.com/i#x")))

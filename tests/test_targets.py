@@ -402,7 +402,7 @@ def test_a_markup_check_sees_what_the_reader_met_and_the_fast_path_stays(
     assert found[0] == ("ZX001", 2, 1, "doctype urlset")
     kinds = [message for _code, _line, _column, message in found[1:]]
     assert kinds[0] == "root-text urlset"
-    assert "syntax" in kinds
+    assert "syntax loc" in kinds
     assert "unclosed loc" in kinds
     # A clean file gives the check nothing.
     with file_check(MARKUP, _note_markup):
@@ -515,7 +515,7 @@ def test_a_plugins_markup_check_sees_every_raw_ampersand(
     with file_check(MARKUP, _note_markup):
         outcome = check_both(monkeypatch, path)
     assert outcome.proved == 0
-    assert sum(f.message == "syntax" for f in outcome.findings if f.code == "ZX001") == 300
+    assert sum(f.message == "syntax loc" for f in outcome.findings if f.code == "ZX001") == 300
     assert sum(f.code == "XM004" for f in outcome.findings) == 300
 
 

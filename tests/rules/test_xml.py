@@ -197,11 +197,36 @@ def test_syntax_error_classification(error: str, context: str, offset: int, rule
     assert xml.syntax_error(code(error), 3, offset + 1, context, offset).code == rule
 
 
-def test_generic_syntax_error_has_a_hint() -> None:
+def test_a_mismatched_end_tag_is_quoted_whole() -> None:
     finding = xml.syntax_error(code("XML_ERROR_TAG_MISMATCH"), 5, 5, "  </ulr>", 4)
+    assert (finding.code, finding.line, finding.column) == ("XM001", 5, 3)
+    assert finding.message == (
+        "mismatched tag: end tag '</ulr>' does not match the element it closes; check the tag names"
+    )
+
+
+def test_a_mismatched_end_tag_names_the_element_it_should_close() -> None:
+    context = "  <url><loc>http://example.com/b</loc><lastmod>2020-01-01</lastmo></url>"
+    offset = context.index("lastmo>")
+    opened = ("lastmod", (4, 39))
+    finding = xml.syntax_error(
+        code("XML_ERROR_TAG_MISMATCH"), 4, offset + 1, context, offset, False, opened
+    )
+    assert (finding.line, finding.column) == (4, offset - 1)
+    assert finding.message == (
+        "mismatched tag: end tag '</lastmo>' does not close <lastmod>, the element open since"
+        " line 4, column 39; write '</lastmod>' or correct the start tag"
+    )
+
+
+def test_a_generic_syntax_error_has_a_hint() -> None:
+    context = '  <url a="1" a="2">'
+    offset = context.rindex("a=")
+    finding = xml.syntax_error(
+        code("XML_ERROR_DUPLICATE_ATTRIBUTE"), 5, offset + 1, context, offset
+    )
     assert finding.code == "XM001"
-    assert "mismatched tag" in finding.message
-    assert "check the tag names" in finding.message
+    assert "an attribute is repeated; keep only one" in finding.message
 
 
 # -- a broken start: each gets its own message, never "escape the '<'" ----------------------

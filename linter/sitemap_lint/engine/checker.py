@@ -606,7 +606,11 @@ class FileChecker:
                 self._markup(Markup(MarkupKind.NO_ROOT, line, column))
                 return
         before_root = None if parser is None else not parser.saw_root
-        error = Markup(MarkupKind.SYNTAX, line, column, "", code, context, offset, before_root)
+        opened = None if parser is None else parser.open_element()
+        name, at = opened if opened is not None else ("", None)
+        error = Markup(
+            MarkupKind.SYNTAX, line, column, name, code, context, offset, before_root, at
+        )
         added = self._markup(error)
         if parser is not None and parser.recover and not parser.root_closed:
             self._syntax_pending.extend(added)

@@ -1469,6 +1469,14 @@ class StreamParser:
     def _qname(self, node: Node) -> str:
         return _qualified(node.ns, node.name, self.prefixes)
 
+    def open_element(self) -> tuple[str, tuple[int, int]] | None:
+        """The qualified name of the innermost element open and where its start tag
+        stands, or None outside the root."""
+        if not self._stack:
+            return None
+        node = self._stack[-1]
+        return self._qname(node), (node.line, node.column)
+
     def set_entries(self, root: Node, entry_name: str, container: str | None = None) -> None:
         """Recover from syntax errors in this sitemap or feed: its entries are
         ``entry_name`` elements in the root's namespace, children of the root or, with

@@ -118,7 +118,9 @@ class Markup(NamedTuple):
 
     ``name``: the root's name (``truncated``, ``root-text``), the element's
     qualified name (``unclosed``), the DOCTYPE's name, the entries' name
-    (``skipped``), or what is not ended (``unended``: "comment", ...); ``code``:
+    (``skipped``), the innermost element open (``syntax``: its qualified name, and in
+    ``at`` where its start tag stands), or what is not ended (``unended``: "comment",
+    ...); ``code``:
     expat's error code (``syntax``; for a ``doctype``, the error of the entity that
     stopped the reading, else -1); ``context`` and ``offset``: the text of a syntax
     error's line and the error's place in it (``unended``: what would end it, "-->");

@@ -22,7 +22,7 @@ from sitemap_lint.model import (
     unended_at,
 )
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
-from sitemap_lint.rules.events import Markup, MarkupKind, Prolog
+from sitemap_lint.rules.events import Markup, MarkupKind, Position, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
@@ -423,6 +423,8 @@ _AFTER_OPEN_END_TAG = lazy(r"\s*$|\s+<")
 # What follows a "<" that may start a tag: a name's first character, "/", "!" or "?".
 _RAW_LT = lazy(RAW_LT)
 _EXCERPT = 50
+# Where a tag or a word begins: a "<", or a character after white space.
+_TOKEN_START = lazy(r"<|(?<=\s)\S")
 # An XML declaration as the reader reads one; its pseudo-attributes, a value in quotes or
 # not, and what they allow.
 _DECLARATION = lazy(XML_DECLARATION)
@@ -555,12 +557,14 @@ def syntax_error(
     context: str,
     offset: int,
     before_root: bool | None = None,
+    opened: tuple[str, Position] | None = None,
 ) -> Finding:
     """Turn an expat error into the most specific finding we can name.
 
     ``context`` is the text of the error's line and ``offset`` the 0-based
     position of the error in it; ``line`` and ``column`` are the file position.
-    ``before_root`` says whether the root element had not started yet (None: not known).
+    ``before_root`` says whether the root element had not started yet (None: not known);
+    ``opened``: the innermost element open there and where its start tag stands.
     """
     reason = expat_errors.messages.get(code, "syntax error")
     start = _broken_start(code, line, column, context, offset, before_root)
@@ -635,10 +639,34 @@ def syntax_error(
         lt = _glued_tag(context, offset, closed=True)
         if lt is not None:
             return _raw_less_than(context, lt, line, column - (offset - lt))
+        closing = _CLOSING_TAG.match(context, offset - 2) if offset >= 2 else None
+        if closing is not None:
+            return _mismatched(closing.group(), line, max(column - 2, 1), opened)
     hint = _HINTS.get(code, "fix the markup here")
     reason = reason.removeprefix("not well-formed ").strip("()")
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
+    )
+
+
+def _mismatched(
+    closing: str, line: int, column: int, opened: tuple[str, Position] | None
+) -> Finding:
+    """XM001 for an end tag (``closing``, at ``line``:``column``) that does not close the
+    element open there (``opened``: its name and start tag's place, when known)."""
+    if opened is None:
+        return SYNTAX_ERROR.at(
+            line,
+            column,
+            f"mismatched tag: end tag {closing!r} does not match the element it closes;"
+            " check the tag names",
+        )
+    name, (open_line, open_column) = opened
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"mismatched tag: end tag {closing!r} does not close <{name}>, the element open since line "
+        f"{open_line}, column {open_column}; write '</{name}>' or correct the start tag",
     )
 
 
@@ -911,8 +939,9 @@ def check_markup(markup: Markup, options: object, report: Reporter) -> None:
 def _markup_finding(markup: Markup) -> Finding | None:
     kind, line, column = markup.kind, markup.line, markup.column
     if kind == MarkupKind.SYNTAX:
+        opened = (markup.name, markup.at) if markup.at is not None else None
         return syntax_error(
-            markup.code, line, column, markup.context, markup.offset, markup.before_root
+            markup.code, line, column, markup.context, markup.offset, markup.before_root, opened
         )
     if kind == MarkupKind.TRUNCATED:
         return truncated(markup.name, line, column)
@@ -1379,7 +1408,14 @@ def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Fin
 
 
 def _excerpt(context: str, offset: int) -> str:
-    return _excerpt_from(context, max(offset - _EXCERPT // 2, 0))
+    """The text around ``offset``, begun where a tag or a word begins (not inside one)
+    when one begins in the half before it."""
+    start = max(offset - _EXCERPT // 2, 0)
+    if start:
+        boundary = _TOKEN_START.search(context, start, offset)
+        if boundary is not None:
+            start = boundary.start()
+    return _excerpt_from(context, start)
 
 
 def _excerpt_from(context: str, start: int) -> str:
