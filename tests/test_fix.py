@@ -1199,6 +1199,37 @@ def test_diff_of_a_file_in_iso_8859_1_applies_to_its_bytes(
     assert target.read_bytes() == fixed
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "iso-8859-1"])
+@pytest.mark.parametrize("tool", ["patch", "git"])
+def test_diff_of_a_file_whose_name_holds_a_space_applies(
+    tmp_path: Path,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    encoding: str,
+    tool: str,
+) -> None:
+    """A tab ends a name holding a space on the ``---`` and ``+++`` lines, as git writes
+    it: ``patch`` would read the name up to the space."""
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    original = LATIN.replace("ISO-8859-1", encoding.upper()).encode(encoding)
+    target = tmp_path / "my sitemap.xml"
+    target.write_bytes(original)
+    monkeypatch.chdir(tmp_path)
+    assert main(["--now", NOW, "--isolated", "--diff", "my sitemap.xml"]) == 1
+    diff = capsysbinary.readouterr().out
+    assert diff.startswith(b"--- my sitemap.xml\t\n+++ my sitemap.xml\t\n@@ ")
+    main(["--now", NOW, "--isolated", "--fix", "my sitemap.xml"])
+    fixed = target.read_bytes()
+    target.write_bytes(original)
+    command = ["patch", "-s", "-p0"] if tool == "patch" else ["git", "apply", "-p0", "-"]
+    if tool == "git":
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    done = subprocess.run(command, input=diff, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert target.read_bytes() == fixed
+
+
 def test_diff_of_a_file_in_utf16_is_not_shown_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from sitemap_lint.domain.urls import ParsedURL
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import Node
+from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.urls import check_url
-from tests.helpers import check_message
+from tests.helpers import check_message, lint
 
 # The fix each message must show (fixture -> text in the message).
 MESSAGES = [
@@ -267,6 +268,30 @@ def test_whitespace_is_reported_and_the_rest_is_still_checked() -> None:
     parsed, report = run("\n  https://example.com/a\n")
     assert report.codes == ["UR005"]
     assert parsed == ParsedURL("https", "example.com", 443, "/a")
+
+
+@pytest.mark.parametrize("tail", ["a b", "ab "], ids=["space-at-the-cut", "space-after-it"])
+def test_a_loc_cut_at_the_text_kept_has_no_whitespace_after_it(tmp_path: Path, tail: str) -> None:
+    """A loc longer than the text kept (``MAX_TEXT``) is cut: a blank where it is cut, or
+    at its real end past it, is no whitespace after the URL, and its length is unknown."""
+    url = "https://example.com/" + tail * MAX_TEXT
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<url><loc>{url}</loc></url>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert [f.code for f in result.findings] == ["UR003", "UR006"]
+    assert "URL is more than 262,14" in result.findings[0].message
+
+
+def test_a_cut_loc_with_whitespace_before_it_is_reported_without_a_fix() -> None:
+    _, report = run(("  https://example.com/" + "a" * MAX_TEXT)[:MAX_TEXT])
+    assert report.codes == ["UR005", "UR003"]
+    assert report.findings[0].fix is None
+    assert "URL is more than 262,142 characters long" in report.findings[1].message
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ def of_fix(done: FileFix) -> str | bytes | None:
     if _wide(done.codec) or _wide(done.written_codec):
         return None
     in_bytes = "; ".join(done.in_bytes) or "the bytes changed"
-    name = quoted_name(done.name)
+    name = header_name(done.name)
     if _utf8(done.codec) and _utf8(done.written_codec):
         text = unified(done.name, done.before, done.after)
         if not text:  # only the bytes changed: the byte order mark, gzip's
@@ -62,7 +62,7 @@ def _wide(codec: str) -> bool:
 def unified(name: str, before: str, after: str) -> str:
     """A unified diff between the decoded texts, both sides named ``name`` (as ruff does;
     a name a terminal could not show as it is in quotes, as git writes it)."""
-    shown = quoted_name(name)
+    shown = header_name(name)
     lines = difflib.unified_diff(_lines(before), _lines(after), fromfile=shown, tofile=shown)
     out = []
     for line in lines:
@@ -73,7 +73,7 @@ def unified(name: str, before: str, after: str) -> str:
 def unified_bytes(name: str, before: bytes, after: bytes) -> bytes:
     """A unified diff between the bytes of a file before and after, both sides named
     ``name`` (as ``unified``); the lines end at the byte LF, as ``patch`` reads them."""
-    shown = quoted_name(name).encode("utf-8", "surrogateescape")
+    shown = header_name(name).encode("utf-8", "surrogateescape")
     lines = difflib.diff_bytes(
         difflib.unified_diff, _byte_lines(before), _byte_lines(after), shown, shown
     )
@@ -95,6 +95,13 @@ def _lines(text: str) -> list[str]:
     lines = text.split("\n")
     last = lines.pop()
     return [f"{line}\n" for line in lines] + ([last] if last else [])
+
+
+def header_name(name: str) -> str:
+    """``name`` as the ``---`` and ``+++`` lines write it: ``quoted_name``, followed by a
+    tab when it holds a space, as git writes it (``patch`` reads a name up to its first
+    blank unless a tab ends it)."""
+    return quoted_name(name) + ("\t" if " " in name else "")
 
 
 def quoted_name(name: str) -> str:

@@ -575,25 +575,28 @@ def check_url(
     resolved against it.
     """
     url = value
-    if url != url.strip():
+    # A value cut at MAX_TEXT characters: how it ends, and its length, are unknown.
+    cut = len(value) >= MAX_TEXT
+    stripped = url.lstrip() if cut else url.strip()
+    if url != stripped:
         report.add(
             WHITESPACE.at(
                 node.line,
                 node.column,
-                _whitespace_message(url, field),
-                fix=replace_text(node, url.strip(), "Remove the whitespace around the URL")
-                if url == node.text and url.strip()
+                _whitespace_message(stripped, field),
+                fix=replace_text(node, stripped, "Remove the whitespace around the URL")
+                if url == node.text and stripped and not cut
                 else None,
             )
         )
-        url = url.strip()
+        url = stripped
     length = len(url)
     if length > MAX_LENGTH:
         report.add(
             TOO_LONG.at(
                 node.line,
                 node.column,
-                f"URL is {'more than ' if length >= MAX_TEXT else ''}{length:,} characters long, "
+                f"URL is {'more than ' if cut else ''}{length:,} characters long, "
                 "over the limit of 2,048; shorten it",
             ),
             node,
@@ -1334,13 +1337,16 @@ def _describe(char: str) -> str:
     return f"'{char}'"  # as written: a backslash is one
 
 
-def _whitespace_message(url: str, field: str) -> str:
-    """``field`` is an element (``loc``) or an element and attribute (``xhtml:link href``)."""
+def _whitespace_message(stripped: str, field: str) -> str:
+    """``stripped``: the URL without the whitespace around it; ``field`` is an element
+    (``loc``) or an element and attribute (``xhtml:link href``)."""
     element, _, attribute = field.partition(" ")
     if attribute:
-        written = shown_attribute(url.strip())
+        written = shown_attribute(stripped)
         return f'whitespace around the URL in {attribute} of <{element}>; write {attribute}="{written}"'
-    return f"whitespace around the URL in <{field}>; write <{field}>{shown_text(url.strip())}</{field}>"
+    return (
+        f"whitespace around the URL in <{field}>; write <{field}>{shown_text(stripped)}</{field}>"
+    )
 
 
 def parse_url(value: str) -> ParsedURL | None:
