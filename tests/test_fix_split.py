@@ -385,6 +385,11 @@ def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
         (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "only a <urlset>"),
         (b"<urlset><url><loc>https://e.com/a&b</loc></url></urlset>", "not well-formed"),
         (b'<!DOCTYPE urlset [<!ENTITY a "b">]><urlset/>', "DOCTYPE"),
+        (b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "no <url> entries"),
+        (
+            b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!-- x -->\n</urlset>',
+            "no <url> entries",
+        ),
         (
             b'\n\n<?xml version="1.0"?>\n<urlset>\n<url><loc>https://e.com/a&b</loc></url></urlset>',
             "not well-formed XML at line 5",  # the file's line, the declaration taken off

@@ -204,6 +204,11 @@ def plan(
     parsed: Parsed, stem: str, max_urls: int, max_bytes: int, gzip: bool = False
 ) -> list[Part]:
     """The parts: entries in order, each part within both limits."""
+    if not parsed.entries:
+        raise SplitError(
+            f"the <{parsed.root_name}> has no <url> entries, so there is nothing to split "
+            "(a sitemap needs at least one: ST008)"
+        )
     foot = f"</{parsed.root_name}>".encode() + parsed.newline
     fixed = len(parsed.head(range(0))) + len(foot)  # the longest head: every directive
     parts: list[Part] = []
@@ -231,8 +236,7 @@ def plan(
             chunk, size = [], fixed
         chunk.append(entry)
         size += cost
-    if chunk or not parts:
-        close()
+    close()
     return parts
 
 
