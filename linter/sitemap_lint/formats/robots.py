@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.urls import normal_escapes
 from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import encoding, events
@@ -37,6 +38,7 @@ _SITEMAP_EQUALS = re.compile(r"[ \t]*(site-?map[^\s:=]*)[ \t]*=[ \t]*(\S+)[ \t]*
 # The same, cheaply, at the start of any line of a block of text (after the limit).
 _SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+_QUERY_OR_FRAGMENT = re.compile(r"([?#])")
 _WORDS = ("sitemap", "site-map")
 # Enough of a line after the limit to tell whether it is a Sitemap line.
 _LINE_START = 64
@@ -227,7 +229,7 @@ class _RobotsChecker:
         )
         if parsed is None:
             return None
-        key = parsed.origin + _after_authority(value)
+        key = parsed.origin + _normal_after_authority(value)
         first = self.seen.setdefault(key, self.number)
         if first != self.number:
             return first
@@ -248,6 +250,17 @@ def _count_sitemap_lines(block: str) -> int:
     if at_line_start == total:
         return total
     return len(_SITEMAP_START.findall(block))
+
+
+def _normal_after_authority(url: str) -> str:
+    """The path and query of an absolute URL (``_after_authority``) as the scope rules
+    compare paths (``domain.urls.normal_escapes``): the escapes in normal form, those of
+    unreserved characters decoded, a space or a character outside ASCII percent-encoded;
+    the "?" and "#" that start the query and the fragment kept."""
+    pieces = _QUERY_OR_FRAGMENT.split(_after_authority(url))
+    return "".join(
+        piece if index % 2 else normal_escapes(piece) for index, piece in enumerate(pieces)
+    )
 
 
 def _after_authority(url: str) -> str:
