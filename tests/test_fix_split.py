@@ -343,6 +343,24 @@ def test_cli_split_names_parts_left_from_an_earlier_split(tmp_path: Path, capsys
     assert "still holds sitemap-2.xml, sitemap-3.xml from an earlier split" in err
 
 
+def test_cli_split_names_the_parts_of_an_earlier_split_compressed_otherwise(
+    tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(12)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--max-urls", "6", "--gzip"]) == 0
+    err = capsys.readouterr().err
+    stale = ", ".join(f"sitemap-{i}.xml" for i in range(1, 13))
+    assert f"still holds {stale} from an earlier split" in err
+    assert main([*args, "--max-urls", "12"]) == 0
+    err = capsys.readouterr().err
+    assert "still holds sitemap-1.xml.gz, sitemap-2.xml, sitemap-2.xml.gz, sitemap-3.xml, " in err
+
+
 def test_cli_split_refuses_a_text_sitemap_as_one(tmp_path: Path, capsys) -> None:
     source = tmp_path / "urls.txt"
     source.write_text("https://example.com/a\nhttps://example.com/b\n", encoding="utf-8")

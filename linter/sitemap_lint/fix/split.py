@@ -490,7 +490,7 @@ def split_file(
             raise SplitError(f"{error}; {replaced}") from None
         raise
     warnings = [problem.warning()] if problem is not None else []
-    stale = _stale_parts(out_dir, stem, len(parts), gzip)
+    stale = _stale_parts(out_dir, stem, {part.name for part in parts})
     if stale:
         warnings.append(
             f"{out_dir} still holds {', '.join(stale)} from an earlier split, which the new "
@@ -603,13 +603,13 @@ def _earlier_index(index_path: Path, stem: str) -> bool:
     )
 
 
-def _stale_parts(out_dir: Path, stem: str, count: int, gzip: bool) -> list[str]:
-    """The parts of an earlier split of ``stem`` numbered past ``count``."""
-    suffix = ".xml.gz" if gzip else ".xml"
-    pattern = re.compile(rf"{re.escape(stem)}-([0-9]+){re.escape(suffix)}")
+def _stale_parts(out_dir: Path, stem: str, written: set[str]) -> list[str]:
+    """The parts of an earlier split of ``stem`` that this one did not write: numbered
+    past its parts, or compressed when its parts are not (or the reverse)."""
+    pattern = re.compile(rf"{re.escape(stem)}-([0-9]+)\.xml(?:\.gz)?")
     found = []
-    for entry in sorted(out_dir.iterdir()):
+    for entry in out_dir.iterdir():
         match = pattern.fullmatch(entry.name)
-        if match is not None and int(match.group(1)) > count:
-            found.append(entry.name)
-    return found
+        if match is not None and entry.name not in written:
+            found.append((int(match.group(1)), entry.name))
+    return [name for _number, name in sorted(found)]
