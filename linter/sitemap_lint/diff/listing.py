@@ -42,6 +42,7 @@ XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 NO_LASTMOD = -(1 << 62)  # an entry without a lastmod (or with one that is not a date)
 NO_PRIORITY = -1  # priorities are kept in thousandths
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(eq=False)
@@ -99,9 +100,10 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
 def listing_of(data: bytes) -> Listing:
     """The listing of a file's uncompressed bytes; a file that is no sitemap (empty,
     binary, a page, a text whose lines are not all URLs) gets a ``problem``."""
-    start = data[:4096].lstrip()[:1]
-    if start == b"<" or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+    start = data[:4096].removeprefix(UTF8_BOM).lstrip()[:1]
+    if start == b"<" or data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return _xml_listing(data)
+    data = data.removeprefix(UTF8_BOM)  # as a robots.txt may start (RFC 9309)
     if not data.strip():
         return Listing(problem="an empty file, not a sitemap")
     text = _utf8_text(data)
