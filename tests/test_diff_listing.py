@@ -283,6 +283,22 @@ def test_a_url_list_with_a_robots_line_is_no_robots_txt() -> None:
     assert robots.kind == "robots"
 
 
+def test_a_robots_txt_lists_the_sitemaps_the_check_follows() -> None:
+    robots = listing.listing_of(
+        b"User-agent: *\n"
+        b"Sitemap: https://example.com/a.xml # the main one\n"
+        b"SITEMAP:https://example.com/b.xml\t\n"
+        b"Site-map: https://example.com/c.xml\n"
+        b"Sitemap: /relative.xml\n"
+        b"# Sitemap: https://example.com/commented.xml\n"
+    )
+    assert robots.children == [
+        "https://example.com/a.xml",
+        "https://example.com/b.xml",
+        "https://example.com/c.xml",
+    ]
+
+
 def test_a_byte_order_mark_leaves_a_text_sitemap_or_a_robots_txt_what_it_is() -> None:
     """As the check reads them (a robots.txt may start with one: RFC 9309)."""
     bom = b"\xef\xbb\xbf"

@@ -465,11 +465,16 @@ def _looks_like_robots(text: str) -> bool:
 
 
 def _robots_sitemaps(text: str) -> list[str]:
+    """The sitemaps a robots.txt lists, as the check follows them: each Sitemap line's
+    URL without the comment after it, when it is an absolute http(s) URL."""
+    from sitemap_lint.domain.robotstxt import sitemap_line
+    from sitemap_lint.rules.robots import looks_absolute
+
     sitemaps = []
     for line in text.splitlines():
-        name, _colon, value = line.partition(":")
-        if name.strip().lower() == "sitemap" and value.strip():
-            sitemaps.append(value.strip())
+        match = sitemap_line(line)
+        if match is not None and looks_absolute(match.group(2)):
+            sitemaps.append(match.group(2))
     return sitemaps
 
 
