@@ -647,6 +647,72 @@ def test_a_side_that_is_not_well_formed_says_where_once(
     assert err.count("line 4") == 1, err
 
 
+_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+
+_NESTED_300 = "<x:n xmlns:x='urn:x'>" + "<x:n>" * 299 + "</x:n>" * 300
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        f"<url><loc>{SITE}long</loc><x:note xmlns:x='urn:x'>{'a' * 11_000_000}</x:note></url>",
+        f"<url><loc>{SITE}long</loc><x:note xmlns:x='urn:x' v='{'a' * 11_000_000}'/></url>",
+        f"<url><loc>{SITE}{'a' * 11_000_000}</loc></url>",
+        f"<url><loc>{SITE}long</loc>{_NESTED_300}</url>",
+    ],
+    ids=["text node over 10 MB", "attribute over 10 MB", "loc over 10 MB", "300 levels deep"],
+)
+def test_a_side_past_libxml2_s_default_limits_is_compared_as_check_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: str
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(2)))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _HEAD
+        + "".join(f"<url><loc>{url}</loc></url>\n" for url, _ in _pages(2))
+        + entry
+        + "\n</urlset>\n"
+    )
+    status, out, err = run_cli(["diff", "--format", "json", str(old), str(new)], capsys)
+    assert status == 0, err
+    assert json.loads(out)["urls"]["added"] == 1
+
+
+def _billion_laughs() -> str:
+    entities = ['<!ENTITY l0 "lollollollollollollollollollol">']
+    entities += [f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10)]
+    return (
+        f'<?xml version="1.0"?>\n<!DOCTYPE urlset [{"".join(entities)}]>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url b="&l9;">'
+        f"<loc>{SITE}</loc></url></urlset>\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (
+            _HEAD + f"<url><loc>{SITE}</loc>{'<a>' * 3000}{'</a>' * 3000}</url></urlset>\n",
+            "elements nested more than 2,048 levels deep",
+        ),
+        (_billion_laughs(), "an entity expansion past the parser's safety limit (billion laughs)"),
+    ],
+    ids=["3,000 levels deep", "billion laughs"],
+)
+def test_a_side_past_a_limit_of_the_parser_is_not_called_malformed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, says: str
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(2)))
+    new = tmp_path / "new.xml"
+    new.write_text(text)
+    status, _out, err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 2
+    assert f"NEW {new}: past a limit of the XML parser (line " in err, err
+    assert says in err and "well-formed" not in err and "XML_PARSE_HUGE" not in err, err
+
+
 def test_lastmods_moved_back_are_counted_and_can_fail_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

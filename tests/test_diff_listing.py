@@ -283,6 +283,41 @@ def test_a_url_list_with_a_robots_line_is_no_robots_txt() -> None:
     assert robots.kind == "robots"
 
 
+def test_a_robots_txt_lists_the_sitemaps_the_check_follows() -> None:
+    robots = listing.listing_of(
+        b"User-agent: *\n"
+        b"Sitemap: https://example.com/a.xml # the main one\n"
+        b"SITEMAP:https://example.com/b.xml\t\n"
+        b"Site-map: https://example.com/c.xml\n"
+        b"Sitemap: /relative.xml\n"
+        b"# Sitemap: https://example.com/commented.xml\n"
+    )
+    assert robots.children == [
+        "https://example.com/a.xml",
+        "https://example.com/b.xml",
+        "https://example.com/c.xml",
+    ]
+
+
+def test_a_byte_order_mark_leaves_a_text_sitemap_or_a_robots_txt_what_it_is() -> None:
+    """As the check reads them (a robots.txt may start with one: RFC 9309)."""
+    bom = b"\xef\xbb\xbf"
+    text = listing.listing_of(bom + b"https://example.com/a\r\nhttps://example.com/b\r\n")
+    assert (text.kind, text.problem, text.url_text()) == (
+        "text",
+        None,
+        ["https://example.com/a", "https://example.com/b"],
+    )
+    robots = listing.listing_of(bom + b"User-agent: *\nSitemap: https://example.com/x.xml\n")
+    assert (robots.kind, robots.children) == ("robots", ["https://example.com/x.xml"])
+    xml = listing.listing_of(
+        bom + b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>https://example.com/a</loc></url></urlset>"
+    )
+    assert (xml.kind, xml.url_text()) == ("urlset", ["https://example.com/a"])
+    assert listing.listing_of(bom).problem == "an empty file, not a sitemap"
+
+
 @pytest.mark.parametrize("declaration", ['SYSTEM "{path}"', 'PUBLIC "-//X//Y//EN" "{uri}"', ""])
 def test_no_dtd_or_entity_a_file_names_is_read(declaration: str, tmp_path: Path) -> None:
     """A DOCTYPE's external subset, or an external parameter entity, names a FIFO: the

@@ -343,6 +343,24 @@ def test_cli_split_names_parts_left_from_an_earlier_split(tmp_path: Path, capsys
     assert "still holds sitemap-2.xml, sitemap-3.xml from an earlier split" in err
 
 
+def test_cli_split_names_the_parts_of_an_earlier_split_compressed_otherwise(
+    tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(12)]))
+    out = tmp_path / "out"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "1"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--max-urls", "6", "--gzip"]) == 0
+    err = capsys.readouterr().err
+    stale = ", ".join(f"sitemap-{i}.xml" for i in range(1, 13))
+    assert f"still holds {stale} from an earlier split" in err
+    assert main([*args, "--max-urls", "12"]) == 0
+    err = capsys.readouterr().err
+    assert "still holds sitemap-1.xml.gz, sitemap-2.xml, sitemap-2.xml.gz, sitemap-3.xml, " in err
+
+
 def test_cli_split_refuses_a_text_sitemap_as_one(tmp_path: Path, capsys) -> None:
     source = tmp_path / "urls.txt"
     source.write_text("https://example.com/a\nhttps://example.com/b\n", encoding="utf-8")
@@ -385,6 +403,16 @@ def test_cli_split_gzip_and_byte_limit(tmp_path: Path, capsys) -> None:
         (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "only a <urlset>"),
         (b"<urlset><url><loc>https://e.com/a&b</loc></url></urlset>", "not well-formed"),
         (b'<!DOCTYPE urlset [<!ENTITY a "b">]><urlset/>', "DOCTYPE"),
+        (b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>', "no <url> entries"),
+        (
+            b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!-- x -->\n</urlset>',
+            "no <url> entries",
+        ),
+        (
+            b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:x="urn:x">'
+            b"<x:meta>a</x:meta></urlset>",
+            "no <url> entries",
+        ),
         (
             b'\n\n<?xml version="1.0"?>\n<urlset>\n<url><loc>https://e.com/a&b</loc></url></urlset>',
             "not well-formed XML at line 5",  # the file's line, the declaration taken off
@@ -408,6 +436,21 @@ def test_split_refuses_what_it_cannot_split(
     assert err.startswith(f"sitemap-lint: error: {source}: cannot be split: ")
     assert reason in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_max_urls_counts_the_url_entries_alone(tmp_path: Path, capsys) -> None:
+    """An extension element of the root is no entry: it takes no place of one."""
+    source = tmp_path / "s.xml"
+    source.write_bytes(
+        sitemap([entry(i) for i in range(3)]).replace(
+            b"  <url>", b'  <x:meta xmlns:x="urn:x">about</x:meta>\n  <url>', 1
+        )
+    )
+    out = tmp_path / "o"
+    args = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*args, "--max-urls", "3"]) == 0
+    assert sorted(path.name for path in out.iterdir()) == ["s-1.xml", "s-index.xml"]
+    assert "3 entries in 1 part" in capsys.readouterr().err
 
 
 def test_an_xml_declaration_in_a_comment_is_left_to_the_comment(tmp_path: Path, capsys) -> None:

@@ -88,17 +88,29 @@ def test_whitespace_finding_points_at_the_trailing_whitespace() -> None:
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("line", "at"),
     [
-        "  https://example.com/a\t2025-05-28\tweekly",
-        "  https://example.com/a,2025-05-28",
-        "  https://example.com/a https://example.com/b",
+        ("  https://example.com/a\t2025-05-28\tweekly", "2025"),
+        ("  https://example.com/a,2025-05-28", ","),
+        ("  https://example.com/a https://example.com/b", "https://example.com/b"),
+        ("  https://example.com/a, https://example.com/b", ","),
+        ("  https://example.com/a , 2025-05-28", ","),
+        ("  https://example.com/a;  weekly", ";"),
     ],
 )
-def test_content_after_the_url_is_reported_where_it_starts(tmp_path: Path, line: str) -> None:
+def test_content_after_the_url_is_reported_where_it_starts(
+    tmp_path: Path, line: str, at: str
+) -> None:
+    """At its first character, not at the white space that separates it from the URL."""
     result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
     tx002 = [(f.line, f.column) for f in result.findings if f.code == "TX002"]
-    assert tx002 == [(2, len("  https://example.com/a") + 1)]
+    assert tx002 == [(2, line.index(at, len("  https://example.com/a")) + 1)]
+
+
+def test_a_separator_before_white_space_is_no_part_of_the_url(tmp_path: Path) -> None:
+    result = _lint_text(tmp_path, "https://example.com/\nhttps://example.com/a; weekly\n")
+    (finding,) = [f for f in result.findings if f.code == "TX002"]
+    assert finding.message.endswith("write 'https://example.com/a'")
 
 
 def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ as ``check`` follows them.
 
 The file is parsed by libxml2 (lxml) with no network, no entity expansion and no DTD:
 every valid way of writing a sitemap reads the same. A file that is not well-formed
-XML, or no sitemap at all (empty, binary, an HTML page, a feed, a text whose lines are
-not all absolute http(s) URLs), is named by ``Listing.problem``; the comparison stops on
-it (exit 2).
+XML, past a limit of the parser (elements nested over 2,048 levels deep, an entity
+expansion past its safety limit), or no sitemap at all (empty, binary, an HTML page, a
+feed, a text whose lines are not all absolute http(s) URLs), is named by
+``Listing.problem``; the comparison stops on it (exit 2).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
 CHANGEFREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 NO_LASTMOD = -(1 << 62)  # an entry without a lastmod (or with one that is not a date)
 NO_PRIORITY = -1  # priorities are kept in thousandths
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(eq=False)
@@ -98,9 +100,10 @@ def read_listing(source: Source) -> tuple[FileResult, Listing]:
 def listing_of(data: bytes) -> Listing:
     """The listing of a file's uncompressed bytes; a file that is no sitemap (empty,
     binary, a page, a text whose lines are not all URLs) gets a ``problem``."""
-    start = data[:4096].lstrip()[:1]
-    if start == b"<" or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+    start = data[:4096].removeprefix(UTF8_BOM).lstrip()[:1]
+    if start == b"<" or data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return _xml_listing(data)
+    data = data.removeprefix(UTF8_BOM)  # as a robots.txt may start (RFC 9309)
     if not data.strip():
         return Listing(problem="an empty file, not a sitemap")
     text = _utf8_text(data)
@@ -160,7 +163,10 @@ def _xml_listing(data: bytes) -> Listing:
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
-        huge_tree=False,
+        # The file is within READ_CAP; libxml2's smaller limits on one text node, an
+        # attribute and the depth (which ``check`` does not have) would stop it early.
+        # Its entity amplification limit holds all the same.
+        huge_tree=True,
         remove_comments=True,
         remove_pis=True,
         collect_ids=False,
@@ -174,6 +180,8 @@ def _xml_listing(data: bytes) -> Listing:
         # libxml2 ends its message with the position, which the problem says first.
         message = _AT_POSITION.sub("", message)
         where = f"line {line}, column {column}" if column else f"line {line}"
+        if error.code == etree.ErrorTypes.ERR_RESOURCE_LIMIT:
+            return Listing(problem=f"past a limit of the XML parser ({where}: {_limit(message)})")
         return Listing(problem=f"not well-formed XML ({where}: {message})")
     qualified = etree.QName(root)
     name = qualified.localname
@@ -192,6 +200,20 @@ def _xml_listing(data: bytes) -> Listing:
         columns = ([entry[i] for entry in entries] for i in range(4))  # type: ignore[assignment]
     _fill(listing, *columns)  # type: ignore[misc]
     return listing
+
+
+_TOO_DEEP = re.compile(r"Excessive depth in document: (\d+)")
+_HUGE_HINT = re.compile(r",? (?:try|use) XML_PARSE_HUGE(?: option)?")
+
+
+def _limit(message: str) -> str:
+    """libxml2's message for a limit it met, as the checks say it."""
+    deep = _TOO_DEEP.match(message)
+    if deep is not None:
+        return f"elements nested more than {int(deep.group(1)):,} levels deep"
+    if message.startswith("Maximum entity amplification factor exceeded"):
+        return "an entity expansion past the parser's safety limit (billion laughs)"
+    return _HUGE_HINT.sub("", message)
 
 
 @cache
@@ -443,11 +465,16 @@ def _looks_like_robots(text: str) -> bool:
 
 
 def _robots_sitemaps(text: str) -> list[str]:
+    """The sitemaps a robots.txt lists, as the check follows them: each Sitemap line's
+    URL without the comment after it, when it is an absolute http(s) URL."""
+    from sitemap_lint.domain.robotstxt import sitemap_line
+    from sitemap_lint.rules.robots import looks_absolute
+
     sitemaps = []
     for line in text.splitlines():
-        name, _colon, value = line.partition(":")
-        if name.strip().lower() == "sitemap" and value.strip():
-            sitemaps.append(value.strip())
+        match = sitemap_line(line)
+        if match is not None and looks_absolute(match.group(2)):
+            sitemaps.append(match.group(2))
     return sitemaps
 
 

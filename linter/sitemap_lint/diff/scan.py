@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
-MAX_TEXT = 10_000_000  # libxml2's longest text node without its "huge" option
 
 _S = r"[ \t\n]"
 _DECLARATION = (
@@ -71,8 +70,6 @@ def scan_urlset(data: bytes) -> Fields | None:
     template = first.group(0)
     fields = [match.group(1) for match in _VALUE.finditer(template)]
     columns = [_VALUES[name].findall(text, start, end) for name in fields]
-    if len(text) > MAX_TEXT and _too_long(head.group(4), columns):
-        return None
     rebuilt = _rebuilt(template, len(first.group(1)), columns)
     if len(rebuilt) != end - start or not text.startswith(rebuilt, start, end):
         return None
@@ -135,12 +132,6 @@ def _entities_predefined(text: str, start: int, end: int) -> bool:
     ampersands = text.count("&", start, end)
     return not ampersands or ampersands == sum(
         text.count(entity, start, end) for entity, _character in _ENTITIES
-    )
-
-
-def _too_long(attributes: str, columns: list[list[str]]) -> bool:
-    return len(attributes) > MAX_TEXT or any(
-        len(value) > MAX_TEXT for column in columns for value in column
     )
 
 

@@ -56,6 +56,7 @@ class Entry:
     lastmod: str | None = None
     loc: str | None = None
     lead: bytes = b""  # the disable-next-line comments written before it, and their line end
+    url: bool = True  # a <url>, not another element of the root (an extension's)
 
 
 @dataclass
@@ -90,7 +91,8 @@ def parse(data: bytes) -> Parsed:
     entries: list[Entry] = []
     start_at = 0
     start_tag_end = 0
-    field_names: tuple[str, str] = ("loc", "lastmod")  # in the root's namespace prefix
+    field_names: tuple[str, str, str] = ("url", "loc", "lastmod")  # with the root's prefix
+    is_url = True  # the element being read is a <url>
     gathering: list[str] | None = None
     lastmod: list[str] = []
     loc: list[str] = []
@@ -130,7 +132,7 @@ def parse(data: bytes) -> Parsed:
         return match.end()
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal depth, start_at, start_tag_end, gathering, field_names
+        nonlocal depth, start_at, start_tag_end, gathering, field_names, is_url
         depth += 1
         at = parser.CurrentByteIndex
         if depth == 1:
@@ -139,15 +141,16 @@ def parse(data: bytes) -> Parsed:
             root.append((data[at : tag_end(at)], name))
             leads[0] = lead(at, b"")
             prefix = name.removesuffix("urlset")
-            field_names = (f"{prefix}loc", f"{prefix}lastmod")
+            field_names = (f"{prefix}url", f"{prefix}loc", f"{prefix}lastmod")
         elif depth == 2:
             start_at = at
             start_tag_end = tag_end(at)
+            is_url = name == field_names[0]
             lastmod.clear()
             loc.clear()
             leads.append(lead(at, b"  "))
-        elif depth == 3 and name in field_names:
-            gathering = loc if name == field_names[0] else lastmod
+        elif depth == 3 and name in field_names[1:]:
+            gathering = loc if name == field_names[1] else lastmod
 
     def end(name: str) -> None:
         nonlocal depth, gathering
@@ -156,7 +159,7 @@ def parse(data: bytes) -> Parsed:
             stop = start_tag_end if at == start_at else tag_end(at)
             value = "".join(lastmod).strip() or None
             url = "".join(loc).strip() or None
-            entries.append(Entry(data[start_at:stop], value, url, leads[-1]))
+            entries.append(Entry(data[start_at:stop], value, url, leads[-1], is_url))
         gathering = None
         depth -= 1
 
@@ -196,7 +199,7 @@ def _directive(text: str) -> str | None:
 class Part:
     name: str
     data: bytes
-    count: int
+    count: int  # its <url> entries
     lastmod: str | None
 
 
@@ -204,19 +207,26 @@ def plan(
     parsed: Parsed, stem: str, max_urls: int, max_bytes: int, gzip: bool = False
 ) -> list[Part]:
     """The parts: entries in order, each part within both limits."""
+    if not any(entry.url for entry in parsed.entries):
+        raise SplitError(
+            f"the <{parsed.root_name}> has no <url> entries, so there is nothing to split "
+            "(a sitemap needs at least one: ST008)"
+        )
     foot = f"</{parsed.root_name}>".encode() + parsed.newline
     fixed = len(parsed.head(range(0))) + len(foot)  # the longest head: every directive
     parts: list[Part] = []
     chunk: list[Entry] = []
     first = 0  # the index of the chunk's first entry
     size = fixed
+    urls = 0  # the chunk's <url> entries
 
     def close() -> None:
         head = parsed.head(range(first, first + len(chunk)))
         body = b"".join(b"  " + e.lead + e.raw + parsed.newline for e in chunk)
         suffix = ".xml.gz" if gzip else ".xml"
         name = f"{stem}-{len(parts) + 1}{suffix}"
-        parts.append(Part(name, head + body + foot, len(chunk), _newest(chunk)))
+        count = sum(entry.url for entry in chunk)
+        parts.append(Part(name, head + body + foot, count, _newest(chunk)))
 
     for entry in parsed.entries:
         cost = len(entry.lead) + len(entry.raw) + 2 + len(parsed.newline)
@@ -225,14 +235,14 @@ def plan(
                 f"an entry of {len(entry.raw):,} bytes does not fit in a part of "
                 f"{max_bytes:,} bytes"
             )
-        if chunk and (len(chunk) >= max_urls or size + cost > max_bytes):
+        if chunk and ((entry.url and urls >= max_urls) or size + cost > max_bytes):
             close()
             first += len(chunk)
-            chunk, size = [], fixed
+            chunk, size, urls = [], fixed, 0
         chunk.append(entry)
         size += cost
-    if chunk or not parts:
-        close()
+        urls += entry.url
+    close()
     return parts
 
 
@@ -480,7 +490,7 @@ def split_file(
             raise SplitError(f"{error}; {replaced}") from None
         raise
     warnings = [problem.warning()] if problem is not None else []
-    stale = _stale_parts(out_dir, stem, len(parts), gzip)
+    stale = _stale_parts(out_dir, stem, {part.name for part in parts})
     if stale:
         warnings.append(
             f"{out_dir} still holds {', '.join(stale)} from an earlier split, which the new "
@@ -593,13 +603,13 @@ def _earlier_index(index_path: Path, stem: str) -> bool:
     )
 
 
-def _stale_parts(out_dir: Path, stem: str, count: int, gzip: bool) -> list[str]:
-    """The parts of an earlier split of ``stem`` numbered past ``count``."""
-    suffix = ".xml.gz" if gzip else ".xml"
-    pattern = re.compile(rf"{re.escape(stem)}-([0-9]+){re.escape(suffix)}")
+def _stale_parts(out_dir: Path, stem: str, written: set[str]) -> list[str]:
+    """The parts of an earlier split of ``stem`` that this one did not write: numbered
+    past its parts, or compressed when its parts are not (or the reverse)."""
+    pattern = re.compile(rf"{re.escape(stem)}-([0-9]+)\.xml(?:\.gz)?")
     found = []
-    for entry in sorted(out_dir.iterdir()):
+    for entry in out_dir.iterdir():
         match = pattern.fullmatch(entry.name)
-        if match is not None and int(match.group(1)) > count:
-            found.append(entry.name)
-    return found
+        if match is not None and entry.name not in written:
+            found.append((int(match.group(1)), entry.name))
+    return [name for _number, name in sorted(found)]

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from sitemap_lint.domain.robotstxt import SITEMAP_FIELD, sitemap_line
+from sitemap_lint.domain.urls import normal_escapes
 from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import encoding, events
@@ -29,14 +31,10 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.events import Replacements
     from sitemap_lint.settings.options import Options
 
-# `Sitemap: URL`; Google takes every field name starting with "sitemap" or "site-map".
-_SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z", re.I)
-_SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", re.I)
-# `Sitemap=URL` or `Sitemap = URL`: an '=' where the colon belongs (read as no colon).
-_SITEMAP_EQUALS = re.compile(r"[ \t]*(site-?map[^\s:=]*)[ \t]*=[ \t]*(\S+)[ \t]*\Z", re.I)
 # The same, cheaply, at the start of any line of a block of text (after the limit).
 _SITEMAP_START = re.compile(r"(?:\A|(?<=[\r\n]))[ \t]*site-?map", re.I)
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+_QUERY_OR_FRAGMENT = re.compile(r"([?#])")
 _WORDS = ("sitemap", "site-map")
 # Enough of a line after the limit to tell whether it is a Sitemap line.
 _LINE_START = 64
@@ -191,18 +189,13 @@ class _RobotsChecker:
     # -- one line ------------------------------------------------------------------
 
     def _line(self, line: str) -> None:
-        content = line.split("#", 1)[0]  # what follows '#' is a comment
-        if not content.lstrip(" \t")[:8].lower().startswith(("sitemap", "site-map")):
-            return
-        match = _SITEMAP_EQUALS.match(content) or _SITEMAP_FIELD.match(content)
-        colon = match is not None and match.re is _SITEMAP_FIELD
+        match = sitemap_line(line)
         if match is None:
-            match = _SITEMAP_NO_COLON.match(content)
-            if match is None:
-                return
+            return
+        colon = match.re is SITEMAP_FIELD
         self.sitemap_lines += 1
         value = match.group(2)
-        column = match.start(2) + 1 if value else len(content.rstrip()) + 1
+        column = match.start(2) + 1 if value else len(match.string.rstrip()) + 1
         first = self._sitemap(value, column) if rules.looks_absolute(value) else None
         if self.line_checks:
             event = SitemapLine(
@@ -227,7 +220,7 @@ class _RobotsChecker:
         )
         if parsed is None:
             return None
-        key = parsed.origin + _after_authority(value)
+        key = parsed.origin + _normal_after_authority(value)
         first = self.seen.setdefault(key, self.number)
         if first != self.number:
             return first
@@ -248,6 +241,17 @@ def _count_sitemap_lines(block: str) -> int:
     if at_line_start == total:
         return total
     return len(_SITEMAP_START.findall(block))
+
+
+def _normal_after_authority(url: str) -> str:
+    """The path and query of an absolute URL (``_after_authority``) as the scope rules
+    compare paths (``domain.urls.normal_escapes``): the escapes in normal form, those of
+    unreserved characters decoded, a space or a character outside ASCII percent-encoded;
+    the "?" and "#" that start the query and the fragment kept."""
+    pieces = _QUERY_OR_FRAGMENT.split(_after_authority(url))
+    return "".join(
+        piece if index % 2 else normal_escapes(piece) for index, piece in enumerate(pieces)
+    )
 
 
 def _after_authority(url: str) -> str:

@@ -272,10 +272,12 @@ def _extra_content(line: str, start: int) -> LineVerdict | None:
     assert token is not None  # ``start`` is where "http" begins
     end = token.end()
     url = token.group()
-    column = _COLUMN.search(url)
-    if column is not None:
-        url = url[: column.start()]
-        end = start + column.start()
+    column = _COLUMN.search(line, start)  # (its value may stand past white space)
+    if column is not None and column.start() < end:
+        url = line[start : column.start()]
+        end = column.start()
+    else:
+        column = None
     before = line[:start]
     after = line[end:]
     count = 1 + len(_NEXT_URL.findall(line, end))

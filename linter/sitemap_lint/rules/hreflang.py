@@ -159,6 +159,7 @@ SELF_MISSING = rule(
           <loc>https://example.com/en/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
     """,
 )
@@ -226,11 +227,13 @@ RETURN_LINK_MISSING = rule(
           <loc>https://example.com/en/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
         <url>
           <loc>https://example.com/de/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
     """,
 )
@@ -273,11 +276,13 @@ CLUSTER_MISMATCH = rule(
           <loc>https://example.com/en/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
         <url>
           <loc>https://example.com/de/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
     """,
 )

@@ -85,8 +85,9 @@ SITEMAP_DUPLICATE = rule(
     summary="The same sitemap URL on two Sitemap lines of a robots.txt",
     what="""
         Detects a Sitemap URL equal to an earlier one of the same robots.txt
-        (scheme and host compared in lower case, a default port ignored) and
-        points to the first line.
+        (scheme and host compared in lower case, a default port ignored, the
+        path and query with their percent-escapes in normal form: `%7e` is `~`,
+        `a b` is `a%20b`, `café` is `caf%C3%A9`) and points to the first line.
     """,
     why="""
         Crawlers read the sitemap once either way, but the repetition usually

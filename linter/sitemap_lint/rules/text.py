@@ -199,7 +199,8 @@ def check_line(line: TextLine, file: object, report: Reporter) -> None:
     elif verdict.kind == LineKind.EXTRA:
         column = line.column
         if not verdict.before.strip():  # only after the URL: where that starts
-            column += verdict.offset + len(verdict.url)
+            after = verdict.after
+            column += verdict.offset + len(verdict.url) + len(after) - len(after.lstrip())
         report.add(_extra_content_finding(verdict, line.number, column))
     else:
         report.add(_not_a_url_finding(verdict, line.stripped, line.number, line.column))
