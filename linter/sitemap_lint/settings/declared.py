@@ -562,8 +562,8 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_name,
         doc="the file name standard input (`-`) stands for: its findings are reported under"
         " `NAME` (in every format), the configuration's per-file settings (`per-file-ignores`,"
-        " a `sitemap-url` table) match it, and it tells a robots.txt or a text sitemap as a"
-        " file's name would; the file `NAME` is never opened",
+        " a `sitemap-url` table) match it, and it tells a robots.txt, a text sitemap or gzip"
+        " content (IN003) as a file's name would; the file `NAME` is never opened",
     ),
     Setting(
         "now",
