@@ -643,6 +643,7 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
         else config.profile or DEFAULT,
         severity=config.severity,
         per_file_ignores=config.per_file_ignores,
+        external=config.external,
     )
     now = parse("now", settings.now)
     url = parse("sitemap_url", settings.sitemap_url)

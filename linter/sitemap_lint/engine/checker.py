@@ -85,6 +85,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     selection = options.selection
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
     sink.idle = idle_rules(options, fetched=source.is_fetched)
+    sink.external = selection.external if selection is not None else ()
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
     problems = InputChecks(sink, options.enabled, options)
