@@ -50,6 +50,21 @@ def usage_error(args: list[str], capsys) -> str:
     return captured.err
 
 
+def test_external_codes_may_be_named_by_directives(site: Path, capsys) -> None:
+    """The codes of a plugin that is not installed here: a directive naming them is no
+    SU002, and suppresses nothing; the other codes it names are read as ever."""
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    directive = "<!-- sitemap-lint: disable-file ZZ001, QX9, UR008 -->\n"
+    (site / "sitemap.xml").write_text(sitemap.replace("<urlset", directive + "<urlset", 1))
+    status, findings, _err = lint(["--isolated", "sitemap.xml"], capsys)
+    assert status == 1 and findings == [("SU002", "error"), ("SU002", "error")]
+    (site / ".sitemap-lint.toml").write_text('external = ["zz", "QX"]\n')
+    assert lint(["sitemap.xml"], capsys) == (0, [], "")
+    (site / ".sitemap-lint.toml").write_text('external = ["ZZ002"]\n')
+    status, findings, _err = lint(["sitemap.xml"], capsys)
+    assert status == 1 and findings == [("SU002", "error"), ("SU002", "error")]
+
+
 # -- discovery ----------------------------------------------------------------------------
 
 
@@ -359,6 +374,11 @@ WRONG = [
     ("live-crawl-budget = nan", "live-crawl-budget nan: give more than 0 seconds"),
     ('live-crawl-budget = "300"', "live-crawl-budget: expected a number of seconds, got '300'"),
     ("live-crawl-budget = true", "live-crawl-budget: expected a number of seconds, got True"),
+    ('external = "ZZ"', "external: expected a list of rule codes or prefixes"),
+    ('external = ["ZZZ"]', "external: 'ZZZ' is not a rule code or a prefix of one"),
+    ('external = ["ALL"]', "external: 'ALL' is not a rule code"),
+    ('external = ["U"]', "external: 'U' shares its letters with the built-in UR rules"),
+    ('external = ["UR901"]', "external: 'UR901' shares its letters with the built-in UR rules"),
     ("select = [", "not valid TOML"),
 ]
 
@@ -582,6 +602,7 @@ KEYS = (
     "ignore",
     "severity",
     "per-file-ignores",
+    "external",
     "sitemap-url",
     "fail-on",
     "profile",

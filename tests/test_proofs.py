@@ -35,6 +35,7 @@ from sitemap_lint.rules.registry import (
     stateful,
 )
 from sitemap_lint.rules.structure import Reporter
+from tests.helpers import run_cli
 from tests.test_engine import installed
 from tests.test_fastpath import HEAD, check_both, url_entry, write
 
@@ -168,6 +169,19 @@ def test_a_plugin_check_without_a_proof_turns_the_fast_path_off(
             outcome = check_both(monkeypatch, write(tmp_path, plugin_sitemap(280)))
         assert outcome.proved == 0
         assert [finding.code for finding in outcome.findings].count("ZY001") == 40
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--fix-only", "--fix"])
+def test_the_fixing_modes_say_too_that_a_check_slows_them(
+    mode: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, plugin_sitemap(280).replace("<loc>", "<loc> ", 1))
+    with plugin_check("loc", FLAGS["loc"][0]) as spec:
+        # The fixer's passes read every rule: its rules need not be selected.
+        status, _out, err = run_cli(["--isolated", "--select", "UR", mode, str(path)], capsys)
+    assert status in (0, 1), err
+    notes = [line for line in err.splitlines() if "declares no proof" in line]
+    assert len(notes) == 1 and spec.name in notes[0]
 
 
 PROVED_PLUGIN = (

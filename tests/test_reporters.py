@@ -488,7 +488,8 @@ def test_github_says_first_when_a_step_has_more_annotations_than_github_shows(
 
 def test_github_annotation_for_standard_input() -> None:
     out = report(REPORTERS["github"], [FileResult("-", [finding("UR001", "relative")])])
-    assert out == "::error line=3,col=5,title=UR001 url-not-absolute::relative\n"
+    # No file of the checkout to place it on: the message says where it is from.
+    assert out == "::error line=3,col=5,title=UR001 url-not-absolute::<stdin>:3:5: relative\n"
 
 
 # -- JUnit ------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ per-file settings, under the name of the file it stands for, which is never open
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import sys
@@ -100,6 +101,25 @@ def test_the_name_tells_a_text_sitemap(site: Path, capsys, monkeypatch) -> None:
     data = b"https://example.com/a\nnot a url\n"
     status, out, _err = _check(args, capsys, monkeypatch, data)
     assert status == 1 and out.startswith("urls.txt:2:1: TX001 ")
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("public/sitemap.xml.gz", ON_DISK), ("public/sitemap.xml", gzip.compress(ON_DISK))],
+)
+def test_the_name_says_gzip_or_not_as_a_file_of_that_name_does(
+    name: str, data: bytes, site: Path, capsys, monkeypatch
+) -> None:
+    (site / name).write_bytes(data)
+    on_disk = run_cli(["--isolated", "-f", "concise", name], capsys)
+    from_stdin = _check(
+        ["--isolated", "-f", "concise", "--stdin-filename", name, "-"], capsys, monkeypatch, data
+    )
+    assert from_stdin == on_disk and on_disk[1].startswith(f"{name}:1:1: IN003 ")
+    assert sitemap_lint.lint(data, name=name, isolated=True)[0].code == "IN003"
+    # Unnamed, the content has no name to contradict.
+    assert _check(["--isolated", "-"], capsys, monkeypatch, data)[0] == 0
+    assert sitemap_lint.lint(data, isolated=True) == []
 
 
 def test_fix_writes_standard_output_not_the_file(site: Path, capsysbinary, monkeypatch) -> None:

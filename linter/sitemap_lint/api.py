@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 StrPath: TypeAlias = "str | os.PathLike[str]"
 
-BYTES_NAME = "<bytes>"
-
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -159,7 +157,7 @@ def lint(
     The keyword arguments are the options of ``sitemap-lint check`` (see
     :func:`lint_paths`). Raises :class:`SitemapLintError` where the command exits 2.
     """
-    from sitemap_lint.inputs.reader import STDIN, Source
+    from sitemap_lint.inputs.reader import BYTES_NAME, STDIN, Source
 
     if isinstance(source, bytes | bytearray | memoryview):
         label = BYTES_NAME if name is None else _name(name)

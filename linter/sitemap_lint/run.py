@@ -133,6 +133,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         from sitemap_lint.fix import runner
 
         fixed, stdin = _fix(settings, config, sources, stdin, out, err)
+        # The fixer's passes read every rule, whatever the selection.
+        _note_slow_checks(lambda: None, err)
         if settings.diff or settings.fix_only or fixed.unread:
             # A file that cannot be read cannot be checked either: no report, as without
             # --fix; what was written is still said.
@@ -144,10 +146,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     outcome = compute(
         settings, config, lambda: _progress(format_name, settings, err), stdin, sources
     )
-    from sitemap_lint.fastpath import notes
-
-    for note in notes(lambda: check_plan(settings, config).enabled):  # checks that slow it
-        err.write(f"sitemap-lint: note: {note}\n")
+    if not fixing:
+        _note_slow_checks(lambda: check_plan(settings, config).enabled, err)
     results = outcome.results
     if fixing:
         outcome = _with_refusals(outcome, fixed, settings, config)
@@ -643,6 +643,7 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
         else config.profile or DEFAULT,
         severity=config.severity,
         per_file_ignores=config.per_file_ignores,
+        external=config.external,
     )
     now = parse("now", settings.now)
     url = parse("sitemap_url", settings.sitemap_url)
@@ -695,6 +696,14 @@ def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None
         allow_private=bool(settings.allow_private_hosts or config.allow_private_hosts),
         named_hosts=(*named, *_named_urls(settings, config)),
     )
+
+
+def _note_slow_checks(rules: Callable[[], frozenset[str] | None], err: TextIO) -> None:
+    """Say on stderr which checks that the run's ``rules`` enable turn the fast path off."""
+    from sitemap_lint.fastpath import notes
+
+    for note in notes(rules):
+        err.write(f"sitemap-lint: note: {note}\n")
 
 
 def _first_given(*values: float | None) -> float:

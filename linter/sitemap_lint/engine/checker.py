@@ -77,6 +77,7 @@ _HTML_START = lazy(
     re.IGNORECASE | re.DOTALL,
 )
 _URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)
+_COMMENT = lazy(r"<!--(.*?)-->", re.DOTALL)
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
 _START_TAG = lazy(r"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)")  # its local name
 
@@ -85,6 +86,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
     selection = options.selection
     sink = FindingSink(selection.for_file(source.name) if selection is not None else None)
     sink.idle = idle_rules(options, fetched=source.is_fetched)
+    sink.external = selection.external if selection is not None else ()
     facts = FileFacts() if options.collect else None
     stats = FileStats() if options.stats else None
     problems = InputChecks(sink, options.enabled, options)
@@ -109,6 +111,8 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         robots_named=_is_robots(source),
     )
     once(PROLOG, prolog, options, sink, options.enabled)
+    if decoder.leading is not None and form == events.XML:
+        _leading_comments(decoder.leading, sink)
     if form == events.ROBOTS:  # an empty or blank one too: it allows everything
         from sitemap_lint.formats.robots import check_robots_file
 
@@ -264,6 +268,16 @@ def _read_targets(blocks: Iterable[str], reader: TargetReader) -> Iterator[str]:
     for text in blocks:
         reader.feed(text)
         yield text
+
+
+def _leading_comments(leading: str, sink: FindingSink) -> None:
+    """The comments in the text before a late XML declaration, which XM002 reports, to
+    the sink: a suppression directive there applies as one after the declaration does."""
+    for match in _COMMENT.finditer(leading):
+        before = leading[: match.start()]
+        last_break = max(before.rfind("\n"), before.rfind("\r"))
+        line = 1 + before.count("\n") + before.count("\r") - before.count("\r\n")
+        sink.comment(match.group(1), line, match.start() - last_break)
 
 
 def _first_content(texts: Iterator[str]) -> str | None:

@@ -70,6 +70,9 @@ class FindingSink:
         # URL there unrequested): a directive for that line, or for the file, naming
         # them is not judged.
         self.idle_lines: dict[int, frozenset[str]] = {}
+        # The codes of plugins that may not be installed (the configuration's
+        # ``external``): a directive may name them.
+        self.external: tuple[str, ...] = ()
         # Nodes a finding covered, by id; holding the nodes keeps their ids unique.
         self._covered: dict[int, object] = {}
         self._suppressions: Suppressions | None = None  # made at the first directive
@@ -142,7 +145,7 @@ class FindingSink:
         from sitemap_lint.rules import suppression
 
         if self._suppressions is None:
-            self._suppressions = suppression.Suppressions()
+            self._suppressions = suppression.Suppressions(self.external)
         self._suppressions.comment(text, line, column)
 
     # -- when the file is done ----------------------------------------------------

@@ -198,7 +198,7 @@ def check_text(name: str, data: bytes, options: Options, engine: Engine) -> File
     """The ordinary check of ``data`` (uncompressed bytes) under the file's name."""
     from sitemap_lint.engine.checker import check_source
 
-    return check_source(Source(name, None, data=data), options, engine)
+    return check_source(Source(name, None, data=data, uncompressed=True), options, engine)
 
 
 def fix_source(

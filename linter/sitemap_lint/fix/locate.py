@@ -32,6 +32,7 @@ _LOC_ALONE = re.compile(
 )
 _BETWEEN_TAGS = re.compile(r">\s+<")
 _DECLARATION = re.compile(r"""<\?xml[^>]*?\?>""")
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _ENCODING = re.compile(r"""(\sencoding\s*=\s*)(["'])([^"']*)\2""")
 # One attribute of a start tag, from the blank before it: its name and quoted value.
 _ATTRIBUTE = re.compile(r"""\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -325,10 +326,26 @@ class Text:
         return [Replacement(after, after, line_break + indent.group() + edit.content)]
 
     def _prefix(self, edit: Edit) -> list[Replacement] | None:
-        at = self.text.find("<?xml")
+        """What stands before the declaration removed, but for the suppression
+        directives there, which apply: they go after it, each on a line."""
+        from sitemap_lint.rules.suppression import directive_parts
+
+        text = self.text
+        at = text.find("<?xml")
         if at <= 0:
             return None
-        return [Replacement(0, at, "")]
+        removed = Replacement(0, at, "")
+        declaration = _DECLARATION.match(text, at)
+        directives = [
+            match.group()
+            for match in _COMMENT.finditer(text, 0, at)
+            if directive_parts(match.group(1)) is not None
+        ]
+        if declaration is None or not directives:
+            return [removed]
+        line_break = _BREAK.search(text, at)
+        moved = "".join(f"{line_break.group() if line_break else chr(10)}{d}" for d in directives)
+        return [removed, Replacement(declaration.end(), declaration.end(), moved)]
 
     def _bom(self, edit: Edit) -> list[Replacement] | None:
         return []  # the writer leaves the byte order mark out (the text never holds it)

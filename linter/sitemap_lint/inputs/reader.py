@@ -41,6 +41,7 @@ SITEMAP_SUFFIXES = (".xml", ".xml.gz", ".txt")
 
 
 STDIN = "-"  # the argument that stands for standard input
+BYTES_NAME = "<bytes>"  # the name of content given to the Python API without one
 _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")  # two letters at least: not C://
 
 
@@ -85,6 +86,8 @@ class Source(Frozen):
     path: Path | None
     url: str | None = None
     data: bytes | None = field(default=None, repr=False, compare=False)
+    # ``data`` already uncompressed: a ``.gz`` in ``name`` says nothing of them.
+    uncompressed: bool = field(default=False, repr=False, compare=False)
 
     def __init__(
         self,
@@ -92,12 +95,14 @@ class Source(Frozen):
         path: Path | None,
         url: str | None = None,
         data: bytes | None = None,
+        uncompressed: bool = False,
     ) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
         setattr_(self, "path", path)
         setattr_(self, "url", url)
         setattr_(self, "data", data)
+        setattr_(self, "uncompressed", uncompressed)
 
     @property
     def is_stdin(self) -> bool:
@@ -106,6 +111,15 @@ class Source(Frozen):
     @property
     def is_fetched(self) -> bool:
         return self.url is not None and self.path is None
+
+    @property
+    def names_its_bytes(self) -> bool:
+        """Whether ``name`` is a file name that should say whether the bytes are gzip:
+        a path's, or the one standard input or content was given (``--stdin-filename``,
+        ``name=``), which stands for the file they came from; not a URL's."""
+        if self.path is not None:
+            return True
+        return self.url is None and not self.uncompressed and self.name not in (STDIN, BYTES_NAME)
 
 
 def real_path(path: Path) -> Path:
@@ -272,7 +286,7 @@ class ByteStream:
         robots = self.source.name.lower().endswith("robots.txt")
         # A URL's name says nothing of gzip, but a robots.txt's body is read as text.
         fetched_robots = self.source.path is None and self.source.url is not None and robots
-        if (self.source.path is not None and named_gz != self.is_gzip) or (
+        if (self.source.names_its_bytes and named_gz != self.is_gzip) or (
             fetched_robots and self.is_gzip
         ):
             detail = "robots.txt" if robots else ""

@@ -8,7 +8,9 @@ name or a message (an escape sequence, a bidirectional control) are written as
 escapes (``support.printable``), as the toolkit's escaping cannot carry them. Paths
 are relative to the working directory, which in a workflow is the checkout; a fetched
 sitemap has no file there, and its annotations start their message with its URL, line
-and column (``https://example.com/sitemap-2.xml:3:8: ...``). GitHub shows at most 10
+and column (``https://example.com/sitemap-2.xml:3:8: ...``); standard input read
+without ``--stdin-filename`` has none either, and its messages start with
+``<stdin>:3:8:`` as a compiler's do. GitHub shows at most 10
 annotations of each kind per step: past that, a notice comes first that says how many
 there are and where all of them are listed (the step's log).
 """
@@ -36,6 +38,9 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+# Where a message says it is from when no file of the checkout can carry it.
+STDIN_LABEL = "<stdin>"
+
 # Annotations of one kind that GitHub shows for a step; the rest are in its log only.
 SHOWN_PER_KIND = 10
 
@@ -60,7 +65,7 @@ class GithubReporter(Reporter):
             # findings say in the message which sitemap they are about (many may be
             # fetched: the children of an index).
             in_file = path != STDIN and not is_fetched(path)
-            where = "" if in_file or path == STDIN else f"{path}:"
+            where = "" if in_file else f"{STDIN_LABEL if path == STDIN else path}:"
             for f in result.findings:
                 properties = [("file", path)] if in_file else []
                 properties += [

@@ -129,6 +129,23 @@ def builtin_prefixes(builtin: Mapping[str, Rule]) -> list[str]:
     return sorted({code.rstrip("0123456789") for code in builtin})
 
 
+def external_fault(code: str) -> str | None:
+    """Why ``code`` (upper case) cannot name the rules of a plugin that may not be
+    installed (the configuration's ``external``), or None: it must look like a code or
+    prefix, in letters other than the built-in rules'."""
+    if not _PREFIX.fullmatch(code):
+        return "is not a rule code or a prefix of one (one or two letters, up to 3 digits)"
+    letters = code.rstrip("0123456789")
+    taken = [
+        prefix
+        for prefix in builtin_prefixes(catalogue(discover()))
+        if prefix.startswith(letters) or letters.startswith(prefix)
+    ]
+    if taken:
+        return f"shares its letters with the built-in {taken[0]} rules, which no plugin may use"
+    return None
+
+
 def _plugins_installed() -> bool:
     """Whether a distribution installed in a site directory (``site-packages``,
     ``dist-packages``) of the import path declares an entry point of the group.

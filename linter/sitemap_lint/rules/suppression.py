@@ -88,7 +88,9 @@ INVALID = rule(
         `disable-next-line` or `disable-file` followed by comma-separated rule
         codes or code prefixes, or that names a code no rule has, or only rules no
         directive can suppress (this family's own, and `FX001`, reported by `--fix`
-        after the directives are applied).
+        after the directives are applied). A code no installed rule has is not
+        reported when the configuration's `external` lists it or a prefix of it:
+        the code of a plugin that is not installed where the check runs.
     """,
     why="""
         A directive that cannot be read suppresses nothing, so the findings it
@@ -163,9 +165,10 @@ def directive_parts(text: str) -> tuple[str, str] | None:
 class Suppressions:
     """The directives of one file, applied to its findings at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, external: tuple[str, ...] = ()) -> None:
         self.directives: list[Directive] = []
         self.invalid: list[InvalidDirective] = []
+        self.external = external  # codes of plugins that may not be installed
 
     def comment(self, text: str, line: int, column: int) -> None:
         """Read a comment (its text between ``<!--`` and ``-->``) that may be a directive."""
@@ -224,9 +227,10 @@ class Suppressions:
                     "configuration (per-file-ignores)",
                 )
             elif not is_code_or_prefix(code):
-                self._invalid(
-                    line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
-                )
+                if not code.startswith(self.external):  # else: a missing plugin's code
+                    self._invalid(
+                        line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
+                    )
             else:
                 codes.append(code)
         return tuple(codes)

@@ -95,7 +95,10 @@ CONTENT_BEFORE_DECLARATION = rule(
     summary="Whitespace or text stands before the XML declaration",
     what="""
         Checks that `<?xml` is the very first thing in the file (after an
-        optional byte order mark). The rest of the file is still checked.
+        optional byte order mark). The rest of the file is still checked, and a
+        suppression directive in a comment before the declaration still applies;
+        `--fix` removes what precedes the declaration but for such directives,
+        which it moves after it.
     """,
     why="""
         XML forbids anything before the declaration; Google reports "Leading

@@ -36,7 +36,8 @@ from sitemap_lint.support.records import Frozen
 Kind = Literal["paths", "text", "flag", "int", "float", "size", "repeat", "table"]
 """How a value is given: ``paths`` (the positional PATH...), ``text`` (a string or
 None), ``flag`` (on or off), ``int``, ``float``, ``size`` (bytes, ``20GiB``),
-``repeat`` (a repeatable option: a tuple of strings), ``table`` (configuration only)."""
+``repeat`` (a repeatable option: a tuple of strings), ``table`` (configuration only: a
+table or a list)."""
 
 
 class KeyReader(Protocol):
@@ -419,6 +420,21 @@ def _read_severity(setting: Setting, reader: KeyReader, key: str, value: Any) ->
     return {setting.name: levels}
 
 
+def _read_external(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
+    from sitemap_lint.rules.registry import external_fault
+
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise reader.fail(key, 'expected a list of rule codes or prefixes, e.g. ["ZZ", "XY001"]')
+    codes = []
+    for item in value:
+        code = item.strip().upper()
+        fault = external_fault(code)
+        if fault is not None:
+            raise reader.fail(key, f"{item!r} {fault}")
+        codes.append(code)
+    return {setting.name: tuple(codes)}
+
+
 def _read_per_file_ignores(
     setting: Setting, reader: KeyReader, key: str, value: Any
 ) -> dict[str, Any]:
@@ -562,8 +578,8 @@ SETTINGS: tuple[Setting, ...] = (
         check=_check_name,
         doc="the file name standard input (`-`) stands for: its findings are reported under"
         " `NAME` (in every format), the configuration's per-file settings (`per-file-ignores`,"
-        " a `sitemap-url` table) match it, and it tells a robots.txt or a text sitemap as a"
-        " file's name would; the file `NAME` is never opened",
+        " a `sitemap-url` table) match it, and it tells a robots.txt, a text sitemap or gzip"
+        " content (IN003) as a file's name would; the file `NAME` is never opened",
     ),
     Setting(
         "now",
@@ -1029,6 +1045,17 @@ SETTINGS: tuple[Setting, ...] = (
         stored=(("per_file_ignores", ()),),
         doc="a table of glob = list of codes not reported in the files the glob matches"
         " (relative to the file's directory; a glob without `/` matches a file name anywhere)",
+    ),
+    Setting(
+        "external",
+        "table",
+        "Rule codes or prefixes of plugins that may not be installed.",
+        key="external",
+        read=_read_external,
+        stored=(("external", ()),),
+        doc="a list of the codes or prefixes of plugins that may not be installed, e.g."
+        ' `["ZZ"]`: an inline directive naming such a code when no installed rule has it'
+        " is not `SU002`; it suppresses nothing",
     ),
 )
 

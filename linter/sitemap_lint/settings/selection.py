@@ -119,6 +119,7 @@ class Selection:
         profile: str = DEFAULT,
         severity: Mapping[str, Severity | None] | None = None,
         per_file_ignores: Iterable[tuple[PathPattern, tuple[str, ...]]] = (),
+        external: tuple[str, ...] = (),
     ):
         from sitemap_lint.rules.registry import rules
 
@@ -133,6 +134,8 @@ class Selection:
             level = _lookup(code, severity, _lookup(code, changes, rule.severity))
             self.levels[code] = level if enabled else None
         self.per_file_ignores = tuple(per_file_ignores)
+        # The codes of plugins that may be missing, which a directive may name.
+        self.external = external
 
     def for_file(self, name: str) -> dict[str, Severity | None]:
         """The levels for one input, its per-file ignores applied."""
