@@ -64,7 +64,7 @@ def test_action_steps_write_sarif_and_gate(tmp_path: Path) -> None:
     assert document["version"] == "2.1.0"
     lint = _run_step("Lint", {"ARGS": args}, tmp_path)
     assert lint.returncode == 1
-    assert lint.stdout.startswith("::error file=public/sitemap.xml,line=5,col=5")
+    assert lint.stdout.startswith("::error file=public/sitemap.xml,line=5,col=3")
 
 
 @pytest.mark.slow

@@ -932,6 +932,28 @@ def test_sarif_without_findings(repo_root: Path) -> None:
     assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
 
 
+@pytest.mark.parametrize(("limit", "noted"), [(2, True), (3, False)])
+def test_a_sarif_report_past_code_scannings_limit_says_so(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    limit: int,
+    noted: bool,
+) -> None:
+    path = tmp_path / "s.txt"
+    path.write_text("a\nb\nc\n", encoding="utf-8")  # three relative URLs: three UR001
+    monkeypatch.setattr(sarif_reporter, "CODE_SCANNING_MOST_RESULTS", limit)
+    assert main(["--isolated", "--format", "sarif", "--select", "UR001", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["runs"][0]["results"]) == 3
+    note = (
+        f"sitemap-lint: note: the SARIF report holds 3 results; GitHub code scanning refuses"
+        f" a run of more than {limit} (and keeps 5,000 at most): narrow it with --select,"
+        " --ignore or a --baseline before uploading it\n"
+    )
+    assert captured.err == (note if noted else "")
+
+
 def test_sarif_describes_a_code_the_registry_does_not_know_and_clamps_columns() -> None:
     unknown = Finding("ZZ999", "future-rule", Severity.WARNING, "something new", 2, 0)
     log = json.loads(report(SarifReporter, [FileResult("s.xml", [unknown])]))

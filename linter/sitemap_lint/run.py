@@ -166,6 +166,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)
     with writing_to(out):
         _write_report(reporter_class, format_name, results, settings, out, source, run)
+    if format_name == "sarif":
+        _note_code_scanning_limit(results, err)
     if settings.write_baseline and not settings.quiet:
         recorded = sum(len(result.findings) for result in outcome.results)
         if outcome.baseline is not None:
@@ -704,6 +706,21 @@ def _note_slow_checks(rules: Callable[[], frozenset[str] | None], err: TextIO) -
 
     for note in notes(rules):
         err.write(f"sitemap-lint: note: {note}\n")
+
+
+def _note_code_scanning_limit(results: list[FileResult], err: TextIO) -> None:
+    """Say on stderr when a SARIF report holds more results than GitHub's code scanning
+    takes in one run (it refuses the upload)."""
+    from sitemap_lint.report.sarif import CODE_SCANNING_MOST_RESULTS, CODE_SCANNING_STORED
+
+    count = sum(len(result.findings) for result in results)
+    if count > CODE_SCANNING_MOST_RESULTS:
+        err.write(
+            f"sitemap-lint: note: the SARIF report holds {count:,} results; GitHub code "
+            f"scanning refuses a run of more than {CODE_SCANNING_MOST_RESULTS:,} (and keeps "
+            f"{CODE_SCANNING_STORED:,} at most): narrow it with --select, --ignore or a "
+            "--baseline before uploading it\n"
+        )
 
 
 def _first_given(*values: float | None) -> float:

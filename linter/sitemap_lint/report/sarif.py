@@ -74,6 +74,12 @@ ORIGINAL_URI_BASE_IDS = {
 }
 
 
+# GitHub code scanning's limits on one run of a SARIF upload: past the first it refuses
+# the file; of the results it takes, it keeps the first by severity.
+CODE_SCANNING_MOST_RESULTS = 25_000
+CODE_SCANNING_STORED = 5_000
+
+
 class SarifReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
         examples: dict[str, Finding] = {}  # the first finding of each rule
