@@ -35,7 +35,7 @@ def test_error_finding_exits_one_and_shows_location(capsys) -> None:
     assert status == 1
     heading, first = out.splitlines()[:2]
     assert heading == str(BROKEN)  # the path heads its findings, which start with line:col
-    assert first.split()[:3] == ["5:5", "error", "XM001"] and "[xml-syntax-error]" in first
+    assert first.split()[:3] == ["5:3", "error", "XM001"] and "[xml-syntax-error]" in first
 
 
 def test_warnings_alone_exit_zero(tmp_path: Path, capsys) -> None:
@@ -66,7 +66,7 @@ def test_json_document(capsys) -> None:
         "severity": "error",
         "message": finding["message"],
         "line": 5,
-        "column": 5,
+        "column": 3,
         "xpath": "/urlset/url[1]",
     }
     assert document["summary"] == {

@@ -242,7 +242,7 @@ def test_github_says_which_fetched_sitemap_an_annotation_is_about() -> None:
         "::https://example.com/sitemap-1.xml:3:5: relative",
         "::error line=3,col=5,title=UR001 url-not-absolute"
         "::https://example.com/sitemap-2.xml:3:5: relative",
-        "::error line=3,col=5,title=UR001 url-not-absolute::relative",
+        "::error line=3,col=5,title=UR001 url-not-absolute::<stdin>:3:5: relative",
     ]
 
 
