@@ -641,28 +641,44 @@ def test_a_fix_that_would_break_the_file_is_not_written(
     assert status == 1
 
 
-def test_a_fix_that_would_make_a_new_duplicate_is_not_written(tmp_path: Path, capsys) -> None:
-    """The gate reads every finding, not only well-formedness: a space percent-encoded
-    makes the URL a duplicate of the next entry, a DU001 the original did not have."""
+def test_a_fix_that_would_make_a_new_finding_is_not_written(tmp_path: Path, capsys) -> None:
+    """The gate reads every finding, not only well-formedness: the spaces of a URL of
+    2,040 characters percent-encoded make it longer than 2,048, a UR003 the original did
+    not have."""
     target = tmp_path / "sitemap.xml"
+    url = "https://example.com/" + "a b " * 5
+    url += "x" * (2040 - len(url))
     original = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        "  <url><loc>https://example.com/a b</loc></url>\n"
-        "  <url><loc>https://example.com/a%20b</loc></url>\n"
+        f"  <url><loc>{url}</loc></url>\n"
         "</urlset>\n"
     )
     target.write_text(original, encoding="utf-8")
     status, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
     assert target.read_text(encoding="utf-8") == original
-    assert "FX001 file left unchanged: the fixes would leave a new DU001 duplicate-loc" in out
+    assert "FX001 file left unchanged: the fixes would leave a new UR003 url-too-long" in out
     assert "UR006" in out and status == 1
-    status, _, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
-    assert target.read_text(encoding="utf-8").count("<url>") == 1 and status == 0
-    target.write_text(original, encoding="utf-8")
-    status, out, _ = run(["--fix", "--ignore", "DU001", "--format", "concise", str(target)], capsys)
-    assert target.read_text(encoding="utf-8").count("a%20b") == 2  # a rule the run ignores
-    assert "FX001" not in out and status == 0
+    status, out, _ = run(["--fix", "--ignore", "UR003", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("%20") == 10  # a rule the run ignores
+    assert "FX001" not in out
+
+
+def test_a_url_and_its_spelling_with_raw_characters_are_duplicates(tmp_path: Path, capsys) -> None:
+    """A space and its escape name one page (UR006's fix writes the one as the other):
+    DU001 says so before the fix, so the fix makes no new finding and is written."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a b</loc></url>\n"
+        "  <url><loc>https://example.com/a%20b</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    _status, out, _ = run(["--fix", "--format", "concise", str(target)], capsys)
+    assert target.read_text(encoding="utf-8").count("a%20b") == 2
+    assert "FX001" not in out and ":4:8: DU001" in out and "UR006" not in out
 
 
 def test_a_fix_that_lets_an_extension_be_validated_is_written(tmp_path: Path, capsys) -> None:

@@ -93,10 +93,27 @@ def _plain_host(host: str) -> bool:
 def normal_url(url: str) -> str:
     """``url`` as pages are compared for identity: the scheme and host in lower case,
     without the scheme's default port (:80, :443), ``/`` for an empty path, an IRI as the
-    URI it maps to (``as_uri``), the percent-escapes after the host with upper-case
-    hex digits, those of unreserved characters (letters, digits, ``-._~``) decoded, and
-    the path's "." and ".." segments resolved. Otherwise the path, query and fragment
-    are kept as written (they may be case-sensitive)."""
+    URI it maps to (``as_uri``), a character a URI does not hold as it is (a space, ``"``,
+    ``<``, a control, ...; UR006) percent-encoded, the percent-escapes after the host
+    with upper-case hex digits, those of unreserved characters (letters, digits,
+    ``-._~``) decoded, and the path's "." and ".." segments resolved. Otherwise the path,
+    query and fragment are kept as written (they may be case-sensitive)."""
+    if _RAW.search(url) is not None and "://" in url:
+        url = _RAW.sub(_escaped_raw, url)
+    return normal_uri(url)
+
+
+# What a URI does not hold as it is, in ASCII (the brackets are an IP literal host's).
+_RAW = lazy(r"[\x00-\x20\x7f\"<>`{}|\\^]")
+
+
+def _escaped_raw(match: re.Match[str]) -> str:
+    return f"%{ord(match.group()):02X}"
+
+
+def normal_uri(url: str) -> str:
+    """``normal_url`` of a URL known to hold no character that a URI does not hold as it
+    is in ASCII (a space, ``"``, ``<``, ...): one a proof read."""
     if "%" in url:  # (before an IRI's mapping, whose escapes are in normal form)
         prefix = SCHEME_AND_AUTHORITY.match(url)
         start = prefix.end() if prefix is not None else 0

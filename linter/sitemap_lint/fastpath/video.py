@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from sitemap_lint.domain.identity import normal_url
+from sitemap_lint.domain.identity import normal_uri
 from sitemap_lint.rules.video import _PAGE_EXTENSIONS, _YES_NO, MAX_DURATION, MAX_TAGS
 
 if TYPE_CHECKING:
@@ -195,12 +195,12 @@ class VideoProof:
             return False  # VD002
         if not url(thumbnail):
             return False
-        page = normal_url(page)
+        page = normal_uri(page)  # (proved: every entry's loc is, before its extensions)
         if content is not None and (
-            normal_url(content) == page or not _media(content) or not url(content)
+            not url(content) or normal_uri(content) == page or not _media(content)
         ):
-            return False  # VD003, VD004, the URL rules
-        if player is not None and (normal_url(player) == page or not url(player)):
+            return False  # the URL rules, VD003, VD004
+        if player is not None and (not url(player) or normal_uri(player) == page):
             return False
         if duration is not None and int(duration) > MAX_DURATION:
             return False
