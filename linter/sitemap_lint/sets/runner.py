@@ -76,6 +76,7 @@ PEEK_BYTES = 64 * 1024  # read of a nested index's child to see its root element
 FETCH_RESERVE = READ_CAP + 1
 URL_KINDS = rules.URL_KINDS
 LISTING_KINDS = ("sitemapindex", "robots")
+DOT_ESCAPE = re.compile("%2e", re.IGNORECASE)  # an escaped "." in a URL path
 
 
 @dataclass(frozen=True)
@@ -1352,9 +1353,11 @@ def _fetched_child(job: Job) -> bool:
 
 
 def _origin_folded(url: str) -> str:
-    """``url`` with its scheme and host in lower case and without a default port, the
-    rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the --map prefix
-    ``https://example.com/``."""
+    """``url`` with its scheme and host in lower case, without a default port and with
+    its path's ``.`` and ``..`` segments resolved (``%2e`` is ``.``), as a crawler
+    requests it, the rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the
+    --map prefix ``https://example.com/``, and ``https://example.com/x/../a.xml`` is
+    its ``a.xml`` whatever the directory holds at ``x``."""
     try:
         parts = urlsplit(url)
         if parts.hostname is None or "@" in parts.netloc:
@@ -1362,7 +1365,10 @@ def _origin_folded(url: str) -> str:
         netloc = _folded_netloc(parts)
     except ValueError:
         return url
-    return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, parts.fragment))
+    path = parts.path
+    if path:
+        path = remove_dot_segments(DOT_ESCAPE.sub(".", path))
+    return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, parts.fragment))
 
 
 def _folded_netloc(parts: SplitResult) -> str:
