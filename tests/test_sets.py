@@ -213,6 +213,27 @@ def test_map_outside_its_directory_is_refused(tmp_path: Path) -> None:
     assert ("index.xml", "SE007", 3) in found and ("index.xml", "SE007", 4) in found
 
 
+def test_a_mapped_childs_dot_segments_are_resolved_in_its_url_before_the_directory(
+    tmp_path: Path, no_network
+) -> None:
+    """``..`` above the root is the root (RFC 3986, 5.2.4), ``%2e`` is ``.``, and a
+    segment before ``..`` is dropped from the URL whatever the mirror holds there (a
+    link to another directory): each child is the file its URL names."""
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "deep" / "er")
+    (tmp_path / "index.xml").write_text(
+        index("../a.xml", "%2e%2e/%2E%2E/b.xml", "link/../c.xml"), encoding="utf-8"
+    )
+    for name, page in (("a.xml", "one"), ("b.xml", "two"), ("c.xml", "three")):
+        (tmp_path / name).write_text(urlset(page), encoding="utf-8")
+    (tmp_path / "deep" / "c.xml").write_text(urlset("wrong"), encoding="utf-8")
+    _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
+    assert [entry["path"] for entry in report["files"]] == [
+        str(tmp_path / name) for name in ("index.xml", "a.xml", "b.xml", "c.xml")
+    ]
+    assert codes(report) == []
+
+
 def test_a_missing_child_is_named_as_the_children_are_when_the_map_is_configured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

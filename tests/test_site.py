@@ -324,3 +324,53 @@ def test_a_listed_sitemap_that_redirects_back_is_one_cycle_on_the_listing_entry(
     assert child == [("SE002", 3)]
     message = files[f"{base}/child-index.xml"]["findings"][0]["message"]
     assert f"redirects to {base}/index.xml, an index that lists this file" in message
+
+
+def test_a_listed_sitemap_that_redirects_to_another_listed_one_is_se004_not_its_urls_again(
+    loopback_only,  # noqa: F811
+) -> None:
+    """An index lists a sitemap and an old URL that redirects to it (first or last), and
+    two old URLs that redirect to one sitemap it does not list: each file is checked once,
+    and the entry of each redirecting URL listed after the first is SE004, naming where
+    the redirect ends, in place of an SE001 for every URL of the file checked again."""
+    with SiteServer() as server:
+        base = server.url("").rstrip("/")
+        server.routes["/index.xml"] = Route(
+            body=index(
+                f"{base}/old-pages",
+                f"{base}/pages.xml",
+                f"{base}/older",
+                f"{base}/old",
+                f"{base}/posts-old",
+                f"{base}/posts-older",
+            )
+        )
+        server.routes["/old-pages"] = redirect("/pages.xml", 301)
+        server.routes["/pages.xml"] = Route(body=urlset(base, "a", "b"))
+        server.routes["/older"] = redirect("/old", 302)
+        server.routes["/old"] = redirect("/pages.xml", 301)
+        server.routes["/posts-old"] = redirect("/posts.xml", 301)
+        server.routes["/posts-older"] = redirect("/posts.xml", 302)
+        server.routes["/posts.xml"] = Route(body=urlset(base, "c"))
+        _status, report = check([f"{base}/index.xml"], follow=True, allow_private_hosts=True)
+    files = {entry["path"]: entry for entry in report["files"]}
+    assert list(files) == [f"{base}/index.xml", f"{base}/pages.xml", f"{base}/posts-old"]
+    top = [(f["code"], f["line"], f["message"]) for f in files[f"{base}/index.xml"]["findings"]]
+    assert [(code, line) for code, line, _message in top] == [
+        ("SE004", 3),
+        ("SE004", 5),
+        ("SE004", 6),
+        ("SE004", 8),
+    ]
+    listed = f"already listed in {base}/index.xml, line 4 and checked there"
+    assert top[0][2] == (
+        f"{base}/old-pages redirects to {base}/pages.xml, a sitemap {listed}; remove this entry"
+    )
+    assert f"{base}/older redirects to {base}/pages.xml, a sitemap {listed}" in top[1][2]
+    assert f"{base}/old redirects to {base}/pages.xml, a sitemap {listed}" in top[2][2]
+    assert top[3][2].startswith(
+        f"{base}/posts-older redirects to {base}/posts.xml, a sitemap already listed in"
+        f" {base}/index.xml, line 7"
+    )
+    assert [f["code"] for f in files[f"{base}/pages.xml"]["findings"]] == []
+    assert [f["code"] for f in files[f"{base}/posts-old"]["findings"]] == ["FE013"]

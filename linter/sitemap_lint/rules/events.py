@@ -169,7 +169,8 @@ class Unfollowed(NamedTuple):
     an input of the run too (its sitemaps are checked from there); ``value``: for ``limit``, the
     limit's value; for ``nested``, how many sitemaps it lists; ``xpath``: the pointer to
     the listing entry's loc (None: a robots.txt's line, or the listed file itself);
-    ``redirected``: for ``cycle``, where the URL redirects to, when that is the file."""
+    ``redirected``: for ``cycle`` and ``twice``, where the URL redirects to, when that
+    is the file (for ``twice``, ``detail`` is then ``input`` when it is an input)."""
 
     kind: str
     url: str

@@ -148,7 +148,10 @@ SITEMAP_LISTED_TWICE = rule(
         The same URL twice in one index is DU001's, as RB003 reports a robots.txt
         line repeated; a robots.txt line that repeats a sitemap written with dot
         segments (`/blog/../sitemap-posts.xml`), which RB003 does not compare, is
-        SE004's.
+        SE004's. A fetched child whose URL redirects to a sitemap the set already
+        has (an old URL of a file the index lists too) is SE004's on the entry of
+        the redirecting URL, naming where the redirect ends: it is the same file,
+        checked once, and its URLs are not reported again as SE001.
     """,
     why="""
         Harmless for crawlers, but it hides which index owns the file, and it is
@@ -674,6 +677,18 @@ def _unfollowed(listed: Unfollowed) -> Finding:
             column,
             f"{url} is an index that lists this file; the cycle was not followed: list only "
             "sitemaps of URLs here",
+            key=listed_key(url),
+        )
+    if kind == FollowKind.TWICE and listed.redirected:
+        where = (
+            "an input of the run, checked as such"
+            if listed.detail == "input"
+            else f"already listed in {listed.detail} and checked there"
+        )
+        return SITEMAP_LISTED_TWICE.at(
+            line,
+            column,
+            f"{url} redirects to {listed.redirected}, a sitemap {where}; remove this entry",
             key=listed_key(url),
         )
     if kind == FollowKind.TWICE:

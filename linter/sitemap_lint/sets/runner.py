@@ -76,6 +76,7 @@ PEEK_BYTES = 64 * 1024  # read of a nested index's child to see its root element
 FETCH_RESERVE = READ_CAP + 1
 URL_KINDS = rules.URL_KINDS
 LISTING_KINDS = ("sitemapindex", "robots")
+DOT_ESCAPE = re.compile("%2e", re.IGNORECASE)  # an escaped "." in a URL path
 
 
 @dataclass(frozen=True)
@@ -942,13 +943,16 @@ class Discovery:
         return level, []
 
     def redirected_back(self, level: list[Job]) -> list[Job]:
-        """The jobs of ``level`` but the fetched sitemaps whose URL redirects to the file
-        that lists them or to an index above it: that file again, which the set does not
-        check twice (SE002 on the listing entry, naming where the redirect ends)."""
+        """The jobs of ``level`` but the fetched sitemaps whose URL redirects to a file the
+        set has already: the file that lists them or an index above it (SE002 on the
+        listing entry, naming where the redirect ends), or a sitemap listed elsewhere in
+        the set (SE004 there, naming where it is listed); the set does not check a file
+        twice."""
         kept: list[Job] = []
         for job in level:
             cycle = _redirected_to_lister(job)
-            if not cycle:
+            where = "" if cycle else self._redirected_to_listed(job)
+            if not cycle and not where:
                 kept.append(job)
                 continue
             parent, entry, final = job.parent, job.entry, job.final_url
@@ -956,9 +960,33 @@ class Discovery:
             assert final is not None
             parent.children.remove(job)
             self.files -= 1
-            listed = _listed(parent, FollowKind.CYCLE, entry, cycle)._replace(redirected=final)
-            self._unfollowed(parent.result.open_sink(), listed)
+            if cycle:
+                listed = _listed(parent, FollowKind.CYCLE, entry, cycle)
+            else:
+                listed = _listed(parent, FollowKind.TWICE, entry, where)
+            self._unfollowed(parent.result.open_sink(), listed._replace(redirected=final))
         return kept
+
+    def _redirected_to_listed(self, job: Job) -> str:
+        """Where the sitemap a fetched child's redirects end on is listed (as SE004 names
+        it), when the set checks it as another file; "" when not. The final URL of a
+        child kept counts as listed by its entry from then on."""
+        parent, final = job.parent, job.final_url
+        if not job.fetch or parent is None or job.entry is None or not final:
+            return ""
+        key = _listed_key(final)
+        if key is None or key == job.key:
+            return ""
+        earlier = self.seen.get(key)
+        if isinstance(earlier, Job):
+            return "input"
+        if earlier is None:
+            self.seen[key] = (parent, job.entry)
+            return ""
+        lister, first_entry = earlier
+        if not any(_checked_as(child, key) for child in lister.children):
+            return ""  # listed, but not checked there (a missing local file)
+        return f"{lister.name}, line {first_entry.line}"
 
     def _drop(self, job: Job) -> None:
         """Leave out a fetched child listed before the byte limit was reached."""
@@ -1263,6 +1291,11 @@ def _redirected_to_lister(job: Job) -> str:
     return "above" if any(key == up.key for up in parent.ancestors()) else ""
 
 
+def _checked_as(job: Job, key: str) -> bool:
+    """Whether ``job`` is the file of the sitemap ``key`` names, listed or redirected to."""
+    return job.key == key or (job.final_url is not None and _listed_key(job.final_url) == key)
+
+
 def _listed_key(url: str) -> str | None:
     """The identity of a listed sitemap (as jobs have it), or None for an unusable URL."""
     return canonical_url(url) if is_url(url) and parse_url(url) is not None else None
@@ -1320,9 +1353,11 @@ def _fetched_child(job: Job) -> bool:
 
 
 def _origin_folded(url: str) -> str:
-    """``url`` with its scheme and host in lower case and without a default port, the
-    rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the --map prefix
-    ``https://example.com/``."""
+    """``url`` with its scheme and host in lower case, without a default port and with
+    its path's ``.`` and ``..`` segments resolved (``%2e`` is ``.``), as a crawler
+    requests it, the rest as written: ``https://EXAMPLE.com:443/a.xml`` is under the
+    --map prefix ``https://example.com/``, and ``https://example.com/x/../a.xml`` is
+    its ``a.xml`` whatever the directory holds at ``x``."""
     try:
         parts = urlsplit(url)
         if parts.hostname is None or "@" in parts.netloc:
@@ -1330,7 +1365,10 @@ def _origin_folded(url: str) -> str:
         netloc = _folded_netloc(parts)
     except ValueError:
         return url
-    return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, parts.fragment))
+    path = parts.path
+    if path:
+        path = remove_dot_segments(DOT_ESCAPE.sub(".", path))
+    return urlunsplit((parts.scheme.lower(), netloc, path, parts.query, parts.fragment))
 
 
 def _folded_netloc(parts: SplitResult) -> str:
