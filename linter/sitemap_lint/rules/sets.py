@@ -547,7 +547,7 @@ def check_index_lastmods(checked: CheckedSet, options: object, report: SetReport
                         entry.line,
                         entry.column,
                         f"the index says {entry.url} last changed {_day(stated)}, but it has "
-                        f"an entry changed {_day(newest)}; update this <lastmod> when the "
+                        f"an entry changed {_day(newest)}; update the <lastmod> beside this <loc> when the "
                         "sitemap changes",
                     ).with_xpath(loc_path(file.facts, entry.index)),
                 )
