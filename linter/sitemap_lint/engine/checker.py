@@ -109,6 +109,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         size=_size(source, stream),
         cut_short=stream.stopped_early,
         robots_named=_is_robots(source),
+        text_named=_is_text(source),
     )
     once(PROLOG, prolog, options, sink, options.enabled)
     if decoder.leading is not None and form == events.XML:
@@ -221,8 +222,18 @@ def _size(source: Source, stream: ByteStream) -> int:
 
 
 def _is_robots(source: Source) -> bool:
+    return _named(source).endswith("robots.txt")
+
+
+def _is_text(source: Source) -> bool:
+    """Whether the name (a URL's path) is a text sitemap's: a ``.txt`` but robots.txt."""
+    name = _named(source)
+    return name.endswith((".txt", ".txt.gz")) and not name.endswith("robots.txt")
+
+
+def _named(source: Source) -> str:
     name = source.url.split("?", 1)[0] if source.url else source.name
-    return name.lower().endswith("robots.txt")
+    return name.lower()
 
 
 _ROBOTS_LINE = lazy(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)

@@ -57,7 +57,8 @@ class Prolog:
     the encoding its declaration names), else None; ``read``: the bytes read so far
     (uncompressed); ``size``: its size in bytes as far as it is known without reading it
     all; ``cut_short``: the reader stopped before its end; ``robots_named``: its name
-    (or its URL's path) is a robots.txt's."""
+    (or its URL's path) is a robots.txt's; ``text_named``: it is another ``.txt`` (a text
+    sitemap's, by its name)."""
 
     __slots__ = (
         "byte_order_mark",
@@ -69,6 +70,7 @@ class Prolog:
         "robots_named",
         "size",
         "text",
+        "text_named",
         "wide",
     )
 
@@ -85,6 +87,7 @@ class Prolog:
         size: int,
         cut_short: bool,
         robots_named: bool = False,
+        text_named: bool = False,
     ) -> None:
         self.text = text
         self.form = form
@@ -96,6 +99,7 @@ class Prolog:
         self.size = size
         self.cut_short = cut_short
         self.robots_named = robots_named
+        self.text_named = text_named
 
 
 class MarkupKind:

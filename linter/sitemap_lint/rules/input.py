@@ -168,7 +168,7 @@ def check_form(prolog: events.Prolog, options: Options, report: Reporter) -> Non
     form = prolog.form
     if form == events.EMPTY:
         if not prolog.cut_short:  # the reader already said why nothing was read
-            report.add(empty_file(only_whitespace=prolog.read > 0))
+            report.add(empty_file(prolog.read > 0, text=prolog.text_named))
     elif form == events.NOT_XML:
         size = None if options.quote else prolog.size
         report.add(not_xml(prolog.text or "", size, robots=prolog.robots_named))
@@ -180,13 +180,16 @@ def check_form(prolog: events.Prolog, options: Options, report: Reporter) -> Non
         )
 
 
-def empty_file(only_whitespace: bool) -> Finding:
-    """IN001 for a file without content; ``only_whitespace`` when it has some bytes."""
-    if only_whitespace:
-        message = "file holds only whitespace; a sitemap needs a root element such as <urlset>"
-    else:
-        message = "file is empty (0 bytes); a sitemap needs a root element such as <urlset>"
-    return EMPTY_FILE.at(1, 1, message)
+def empty_file(only_whitespace: bool, text: bool = False) -> Finding:
+    """IN001 for a file without content; ``only_whitespace`` when it has some bytes;
+    ``text``: a text sitemap's, by its name."""
+    what = "file holds only whitespace" if only_whitespace else "file is empty (0 bytes)"
+    needs = (
+        "a text sitemap lists at least one URL, one on each line"
+        if text
+        else "a sitemap needs a root element such as <urlset>"
+    )
+    return EMPTY_FILE.at(1, 1, f"{what}; {needs}")
 
 
 @check(MARKUP, emits=(EMPTY_FILE,), proof=NO_PROOF)
