@@ -119,6 +119,7 @@ def test_profile_keys_match_rules(name: str) -> None:
                 "IM006": ERROR,
                 "NW012": ERROR,
                 "NW016": ERROR,
+                "NW019": ERROR,
                 "UR016": ERROR,
                 "VD018": ERROR,
             },

@@ -781,8 +781,17 @@ class FileChecker:
             node = self.over_limit
             past_limit = None if node is None else (node.line, node.column)
             cut_short = failed or self.stream.stopped_early
+            parser = self.parser
+            declared = frozenset() if parser is None else parser.root_namespaces()
             end = FileEnd(
-                self.root_name, self.root, self.count, past_limit, cut_short, None, self.misplaced
+                self.root_name,
+                self.root,
+                self.count,
+                past_limit,
+                cut_short,
+                None,
+                self.misplaced,
+                declared,
             )
             dispatch.end(end, self.sink)
             dispatch.finish(self.sink, self.facts)

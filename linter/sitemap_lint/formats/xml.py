@@ -1469,6 +1469,10 @@ class StreamParser:
     def _qname(self, node: Node) -> str:
         return _qualified(node.ns, node.name, self.prefixes)
 
+    def root_namespaces(self) -> frozenset[str]:
+        """The namespaces the root's start tag declares."""
+        return frozenset(uri for _prefix, uri in self._root_declarations)
+
     def open_element(self) -> tuple[str, tuple[int, int]] | None:
         """The qualified name of the innermost element open and where its start tag
         stands, or None outside the root."""

@@ -571,9 +571,19 @@ class FileEnd:
     what the front end of a text sitemap, a feed or a robots.txt recorded (None in an
     XML sitemap); ``misplaced``: the entries of the other root it holds (``sitemap`` in
     a ``urlset``, ``url`` in a ``sitemapindex``), those in no namespace and those an
-    element of the root wraps, each reported where it stands."""
+    element of the root wraps, each reported where it stands; ``namespaces``: those the
+    root's start tag declares (an XML sitemap's)."""
 
-    __slots__ = ("cut_short", "entries", "kind", "misplaced", "past_limit", "record", "root")
+    __slots__ = (
+        "cut_short",
+        "entries",
+        "kind",
+        "misplaced",
+        "namespaces",
+        "past_limit",
+        "record",
+        "root",
+    )
 
     def __init__(
         self,
@@ -584,6 +594,7 @@ class FileEnd:
         cut_short: bool,
         record: Record | None = None,
         misplaced: int = 0,
+        namespaces: frozenset[str] = frozenset(),
     ) -> None:
         self.kind = kind
         self.root = root
@@ -592,3 +603,4 @@ class FileEnd:
         self.cut_short = cut_short
         self.record = record
         self.misplaced = misplaced
+        self.namespaces = namespaces

@@ -18,8 +18,9 @@ from sitemap_lint.domain import langtags
 from sitemap_lint.domain.sequence import Step
 from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.rules import dates
-from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
+from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
+from sitemap_lint.rules.events import FileEnd
 from sitemap_lint.rules.extension import (
     UNEXPECTED_TEXT,
     check_child_order,
@@ -27,7 +28,7 @@ from sitemap_lint.rules.extension import (
     misplaced_message,
     stray_child_message,
 )
-from sitemap_lint.rules.registry import stateful
+from sitemap_lint.rules.registry import END, stateful
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
 
@@ -503,6 +504,32 @@ UNKNOWN_CHILD = rule(
 FAMILY = "News extension"
 ORDER = 150
 
+EMPTY = rule(
+    "NW019",
+    "empty-news-sitemap",
+    WARNING,
+    summary="A news sitemap without entries",
+    what="""
+        Detects a `urlset` that declares the news namespace and has no `url`: a
+        news sitemap with nothing in it. Every other sitemap without entries is
+        ST008's. The news schema's `urlset` still needs one `url`, so the
+        `strict` profile makes it an error.
+    """,
+    why="""
+        A news sitemap lists only the articles of the last two days, so it is
+        empty after days without news. Google says so itself: Search Console
+        warns of an "Empty sitemap" to make sure it was meant, and it causes no
+        problem in Search. Check that the generator meant it: an empty news
+        sitemap on a day with articles means they are missing.
+    """,
+    bad="""
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+                xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+        </urlset>
+    """,
+    good=_example(),
+)
+
 RULES = (
     MISSING,
     LANGUAGE_FORM,
@@ -522,6 +549,7 @@ RULES = (
     DATE_WITHOUT_SECONDS,
     MISPLACED,
     UNKNOWN_CHILD,
+    EMPTY,
 )
 
 _LANGUAGE = lazy(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
@@ -1204,3 +1232,32 @@ def _check_order(parent: Node, sequence: tuple[Step, ...], report: Reporter) -> 
     """NW012 where the children of <news:news> or <news:publication> are out of order."""
     whose = f" of <news:{parent.name}>'s children: "
     check_child_order(parent, NAMESPACE, sequence, CHILD_ORDER, "news", whose, _Nodes, report)
+
+
+@check(END, emits=(EMPTY,), proof=NO_PROOF)
+def check_empty_news_sitemap(end: FileEnd, file: object, report: Reporter) -> None:
+    """NW019 at the root of a urlset without entries that declares the news namespace
+    (``structure.check_entry_count`` leaves it to this check)."""
+    root = end.root
+    if root is None or not is_empty_news_sitemap(end):
+        return
+    report.add(
+        EMPTY.at(
+            root.line,
+            root.column,
+            "news sitemap has no <url> entries (no article of the last two days?); Google "
+            "accepts an empty one, but check that no article is missing",
+        )
+    )
+
+
+def is_empty_news_sitemap(end: FileEnd) -> bool:
+    """Whether ``end`` is that of a news sitemap without entries, read to its end."""
+    root = end.root
+    return (
+        root is not None
+        and end.kind == "urlset"
+        and root.name == "urlset"
+        and not (end.entries or end.misplaced or end.cut_short)
+        and NAMESPACE in end.namespaces
+    )

@@ -348,9 +348,11 @@ def no_entries(root: Node) -> Finding:
 def check_entry_count(end: FileEnd, file: object, report: Reporter) -> None:
     """A urlset or index without entries; not when reading stopped before its end, nor
     when it holds the other root's entries (ST007 says so at each: one defect)."""
+    from sitemap_lint.rules.news import is_empty_news_sitemap
+
     root = end.root
-    if end.entries or end.misplaced or end.cut_short:
-        return
+    if end.entries or end.misplaced or end.cut_short or is_empty_news_sitemap(end):
+        return  # (an empty news sitemap is NW019's)
     if root is not None and root.name in ROOTS:
         report.add(no_entries(root))
 
