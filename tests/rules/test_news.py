@@ -278,6 +278,7 @@ def test_valid_languages(value: str) -> None:
         ("zh-Hans", "write zh-cn"),
         ("zh-HK", "write zh-tw"),
         ("Chinese", "write zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"),
+        ("zho-TW", "write zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"),
         ("iw-IL", "write he"),
         ("Deutsch", "write the two- or three-letter code"),
         ("", "is empty"),
@@ -293,6 +294,8 @@ def test_language_form_names_the_fix(value: str, fix: str) -> None:
     ("value", "text"),
     [
         ("zh", "write zh-cn"),
+        ("zho", "'zho' does not say which script; write zh-cn"),
+        ("chi", "'chi' does not say which script; write zh-cn"),
         ("xx", "not an ISO 639 language code"),
         ("iw", "write he"),
         ("in", "write id"),

@@ -142,8 +142,9 @@ LANGUAGE_UNKNOWN = rule(
     what="""
         Looks the code of `news:language` up in ISO 639 (two- and three-letter
         codes, from the `pycountry` data). Also flags withdrawn codes (`iw`,
-        `in`, `ji`) and a bare `zh`, which Google wants as `zh-cn` (Simplified)
-        or `zh-tw` (Traditional).
+        `in`, `ji`) and Chinese without its script (`zh`, or the three-letter
+        `zho` and `chi`), which Google wants as `zh-cn` (Simplified) or `zh-tw`
+        (Traditional).
     """,
     why="""
         The schema only checks the form, so a typo such as `ne` for `en` or a
@@ -563,6 +564,7 @@ _CHINESE = {
     "zh-mo": "zh-tw",
 }
 _CHINESE_CHOICE = "zh-cn (Simplified Chinese) or zh-tw (Traditional Chinese)"
+_CHINESE_WITHOUT_SCRIPT = frozenset(("zh", "zho", "chi"))  # ISO 639-1, 639-2/T, 639-2/B
 _GENRES = lazy(r"(?:{g})(?:, *(?:{g}))*\Z".format(g="|".join(GENRES)))
 _GENRE_KEYS = {genre.lower(): genre for genre in GENRES}
 _FULL_DATE = lazy(r"\d{4}-\d{2}-\d{2}")  # a year or month alone has no age to judge
@@ -1053,8 +1055,8 @@ def _language_message(value: str) -> str:
 def _unknown_language(code: str) -> str | None:
     if code in ("zh-cn", "zh-tw"):
         return None
-    if code == "zh":
-        return f"<news:language> 'zh' does not say which script; write {_CHINESE_CHOICE}"
+    if code in _CHINESE_WITHOUT_SCRIPT:
+        return f"<news:language> {code!r} does not say which script; write {_CHINESE_CHOICE}"
     new = langtags.withdrawn_language(code)
     if new is not None:
         return f"<news:language> {code!r} is a withdrawn ISO 639 code ({_language_name(new)}); write {new}"
@@ -1084,7 +1086,7 @@ def _language_fix(text: str) -> str | None:
     match = _LANGUAGE_TAG.match(tag)
     if match:
         primary = match.group(1)
-        if primary == "zh":
+        if primary in _CHINESE_WITHOUT_SCRIPT:
             return _CHINESE_CHOICE
         new = langtags.withdrawn_language(primary)
         if new is not None:
