@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from sitemap_lint.live.page import (
+    head_end,
     normal_for_compare,
     parse_http_date,
     parse_page_date,
@@ -98,6 +99,69 @@ def test_the_scan_stops_at_the_end_of_the_head() -> None:
     assert read_signals(URL, [], page).noindex is None
     no_head_end = '<html><title>t</title><body><meta name="robots" content="noindex">'
     assert read_signals(URL, [], no_head_end).noindex is None
+
+
+@pytest.mark.parametrize(
+    "invalid",
+    [
+        '<img src="/pixel.gif">',
+        '<iframe src="https://www.googletagmanager.com/ns.html"></iframe>',
+        "<div>",
+        "<IMG SRC=x>",
+        "<svg></svg>",
+        "<textarea>",
+        "<my-banner>",
+        "<p>",
+    ],
+)
+def test_an_element_the_head_may_not_hold_ends_it(invalid: str) -> None:
+    # Google stops reading the head at the first invalid element it holds.
+    page = head(
+        "<title>t</title>",
+        invalid,
+        '<meta name="robots" content="noindex">',
+        '<link rel="canonical" href="/other">',
+        '<link rel="alternate" hreflang="de" href="/de/">',
+    )
+    signals = read_signals(URL, [], page)
+    assert (signals.noindex, signals.canonical, signals.alternates) == (None, None, ())
+
+
+@pytest.mark.parametrize(
+    "valid",
+    [
+        '<noscript><img height="1" width="1" src="https://example.net/tr?id=1"></noscript>',
+        '<noscript><iframe src="https://www.googletagmanager.com/ns.html"></iframe></noscript>',
+        "<template><div>a</div></template>",
+        '<meta charset="utf-8"><base target="_blank">',
+        '<style>div{}</style><script>"<div>"</script><title><b>t</b></title>',
+    ],
+)
+def test_the_head_goes_on_past_what_it_may_hold(valid: str) -> None:
+    page = head(valid, '<meta name="robots" content="noindex">')
+    assert read_signals(URL, [], page).noindex == "meta robots"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        '<html><head><img src=x><meta name="robots" content="noindex"></head>',
+        '<html><head><noscript><img src=x></noscript><meta name="robots" content="noindex">',
+        "<html><head><noscript><img src=x><body><meta name='robots' content='noindex'>",
+        '<head><my-very-long-custom-element-name-is-here-x><meta name="robots" content="a">',
+        "<head><!-- <img> --><template><p></template><p>",
+    ],
+)
+def test_a_head_read_in_pieces_ends_where_it_ends_read_whole(page: str) -> None:
+    whole_ended, whole_at = head_end(page)
+    for step in (1, 2, 5):
+        resume, ended_at = 0, None
+        for cut in range(step, len(page) + step, step):
+            ended, resume = head_end(page[:cut], resume)
+            if ended:
+                ended_at = resume
+                break
+        assert ended_at == (whole_at if whole_ended else None), step
 
 
 def test_header_noindex_is_named_before_the_meta_tag() -> None:

@@ -4,11 +4,13 @@ modification time, read from its response headers and the start of its HTML.
 Pure and cheap: no I/O, nothing reported, no HTML parser over the page. A small
 scanner walks the head: it finds the start tags that matter (``meta``, ``link``,
 ``base``, ``script``), reads their attributes in any order and quoting (only where
-they may say something), skips comments and the raw text of ``script``, ``style``,
-``title`` and ``textarea`` (a tag written inside them is not a tag), and stops at the end of the
-head (``</head>`` or ``<body``). An attribute value whose quote never closes runs to
-the end of the text, as in a browser, so the scan ends there: its cost stays linear in
-the text.
+they may say something), skips comments and the raw text of ``script``, ``style`` and
+``title`` (a tag written inside them is not a tag), and stops at the end of the head:
+``</head>``, or the first element the head may not hold (``<body``, ``<img``,
+``<iframe``, ``<div``...), where Google stops reading the head too; such an element
+inside ``noscript`` or ``template`` ends nothing. An attribute value whose quote never
+closes runs to the end of the text, as in a browser, so the scan ends there: its cost
+stays linear in the text.
 """
 
 from __future__ import annotations
@@ -41,18 +43,26 @@ __all__ = [
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
-# The scanner: a comment, the end of the head, or the start tag of an element that
-# matters with its attributes up to its ">" (group 2: quoted values read whole;
-# possessive, so no backtracking). Group 2 is None when a quote never closes.
+# The scanner: a comment, the end of the head, the end of a ``noscript`` or
+# ``template``, or a start tag (group 1, its name whole) with its attributes up to its
+# ">" (group 2: quoted values read whole; possessive, so no backtracking). Group 2 is
+# None when a quote never closes.
 _TOKEN = re.compile(
-    r"<!--|</head[\s/>]|<body[\s/>]|<(meta|link|base|script|style|title|textarea)(?=[\s/>])"
+    r"<!--|</head[\s/>]|</(?:noscript|template)[\s/>]|<([A-Za-z][^\s/<>]*+)(?=[\s/>])"
     r"(?:((?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>)?",
     re.IGNORECASE,
 )
+# The elements a head may hold (with the document's own start tags); any other ends it
+# (Google: "Use valid HTML to specify page metadata").
+_HEAD_ELEMENTS = frozenset(
+    {"meta", "link", "base", "script", "style", "title", "noscript", "template", "html", "head"}
+)
+# Elements whose content is no part of the head's own elements: an element the head
+# may not hold ends nothing there (a tracking pixel's <noscript><img></noscript>).
+_CONTAINERS = frozenset({"noscript", "template"})
 # Raw text runs to the element's end tag: a tag written in it is not a tag.
 _RAW_TEXT_END = {
-    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE)
-    for name in ("script", "style", "title", "textarea")
+    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE) for name in ("script", "style", "title")
 }
 # Words one of a tag's attributes must hold for the tag to say anything (its attributes
 # are read only then; a character reference could hide them, so "&" reads them too).
@@ -230,6 +240,7 @@ def _read_head(
     json_moments: list[datetime] = []
     article: datetime | None = None
     at = 0
+    containers = 0  # the noscript and template elements open
     search = _TOKEN.search
     while (token := search(head, at)) is not None:
         at = token.end()
@@ -241,11 +252,21 @@ def _read_head(
                     break
                 at = end + 3
                 continue
+            if _closes_container(token):
+                containers = max(containers - 1, 0)
+                continue
             break  # the end of the head
         text = token.group(2)
         if text is None:
             break  # a quote that never closes: the rest of the text is its value
         name = name.lower()
+        if name not in _HEAD_ELEMENTS:
+            if containers and name != "body":
+                continue
+            break  # an element the head may not hold: the end of the head
+        if name in _CONTAINERS:
+            containers += 1
+            continue
         raw_end = _RAW_TEXT_END.get(name)
         if raw_end is not None:
             found = raw_end.search(head, at)
@@ -253,7 +274,7 @@ def _read_head(
             if name == "script" and _tells(name, text) and _is_json_ld(_attributes(text)):
                 json_moments.extend(_json_ld_moments(head[at:end]))
             at = end
-        elif not _tells(name, text):
+        elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
             article = _read_meta(_attributes(text), signals, article)
@@ -284,37 +305,65 @@ def _read_head(
         moments.append((article, ARTICLE))
 
 
-# The most characters of a token the scanner may find cut at the end of a text so far.
-_LONGEST_CUT = 16
+# The most characters of a token the scanner may find cut at the end of a text so far
+# (a longer tag name cut there is missed: the head is read on, and then read whole).
+_LONGEST_CUT = 64
 
 
 def head_end(text: str, at: int = 0) -> tuple[bool, int]:
     """Whether the head of ``text`` (the start of a page, more of it to come) has ended
     as ``read_signals`` reads it, scanning from ``at``; and, when it has not, where to
-    scan again once more text has come (never inside a comment, a tag or raw text, so a
-    head read in pieces ends where it ends read whole)."""
+    scan again once more text has come (never inside a comment, a tag, raw text or a
+    noscript or template element, so a head read in pieces ends where it ends read
+    whole)."""
     search = _TOKEN.search
+    containers = 0
+    first_open: int | None = None  # where the outermost container still open starts
+
+    def resume(where: int) -> tuple[bool, int]:
+        return False, where if first_open is None else min(first_open, where)
+
     while (token := search(text, at)) is not None:
         name = token.group(1)
         if name is None:
-            if not token.group().startswith("<!"):
+            if token.group().startswith("<!"):
+                end = text.find("-->", token.end())
+                if end < 0:
+                    return resume(token.start())
+                at = end + 3
+                continue
+            if not _closes_container(token):
                 return True, token.start()
-            end = text.find("-->", token.end())
-            if end < 0:
-                return False, token.start()
-            at = end + 3
+            containers = max(containers - 1, 0)
+            if not containers:
+                first_open = None
+            at = token.end()
             continue
         if token.group(2) is None:
-            return False, token.start()
-        raw_end = _RAW_TEXT_END.get(name.lower())
+            return resume(token.start())
+        name = name.lower()
+        if name not in _HEAD_ELEMENTS:
+            if not containers or name == "body":
+                return True, token.start()
+            at = token.end()
+            continue
+        if name in _CONTAINERS:
+            if not containers:
+                first_open = token.start()
+            containers += 1
+        raw_end = _RAW_TEXT_END.get(name)
         if raw_end is None:
             at = token.end()
             continue
         found = raw_end.search(text, token.end())
         if found is None:
-            return False, token.start()
+            return resume(token.start())
         at = found.start()
-    return False, max(at, len(text) - _LONGEST_CUT)
+    return resume(max(at, len(text) - _LONGEST_CUT))
+
+
+def _closes_container(token: re.Match[str]) -> bool:
+    return token.group()[2:4].lower() != "he"  # </noscript or </template, not </head
 
 
 def _attributes(text: str) -> dict[str, str]:
