@@ -201,9 +201,32 @@ def test_canonical_resolved_against_base_href() -> None:
     assert read_signals(URL, [], page).canonical == "https://example.com/de/seite"
 
 
-def test_the_first_canonical_element_counts() -> None:
-    page = head('<link rel="canonical" href="/one">', '<link rel="canonical" href="/two">')
-    assert read_signals(URL, [], page).canonical == "https://example.com/one"
+@pytest.mark.parametrize(
+    ("headers", "tags"),
+    [
+        ([], ['<link rel="canonical" href="/one">', '<link rel="canonical" href="/two">']),
+        (["</one>; rel=canonical"], ['<link rel="canonical" href="/two">']),
+        (["</one>; rel=canonical, </two>; rel=canonical"], []),
+        (["</one>; rel=canonical", "</two>; rel=canonical"], []),
+    ],
+)
+def test_canonicals_that_disagree_name_none(headers: list[str], tags: list[str]) -> None:
+    # Google ignores every rel=canonical of a page that gives more than one.
+    signals = read_signals(URL, [("Link", value) for value in headers], head(*tags))
+    assert (signals.canonical, signals.canonical_source) == (None, None)
+
+
+def test_canonicals_that_agree_name_it() -> None:
+    page = head(
+        '<link rel="canonical" href="/one">',
+        '<link rel="canonical" href="HTTPS://EXAMPLE.COM:443/one#top">',
+        '<link rel="canonical" href="">',
+    )
+    signals = read_signals(URL, [], page)
+    assert (signals.canonical, signals.canonical_source) == (
+        "https://example.com/one",
+        "link element",
+    )
 
 
 @pytest.mark.parametrize(
@@ -236,12 +259,12 @@ def test_canonical_link_header(values: list[str], canonical: str | None) -> None
     assert signals.canonical_source == (None if canonical is None else "Link header")
 
 
-def test_link_header_canonical_comes_before_the_element() -> None:
+def test_link_header_canonical_is_named_before_the_same_element() -> None:
     signals = read_signals(
-        URL, [("link", "</header>; rel=canonical")], head('<link rel="canonical" href="/element">')
+        URL, [("link", "</same>; rel=canonical")], head('<link rel="canonical" href="/same">')
     )
     assert (signals.canonical, signals.canonical_source) == (
-        "https://example.com/header",
+        "https://example.com/same",
         "Link header",
     )
 

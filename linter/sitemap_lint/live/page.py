@@ -142,19 +142,23 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     and the start of its HTML ``head`` (decoded text, bounded by the caller)."""
     signals = PageSignals()
     moments: list[tuple[datetime, str]] = []
+    canonicals: list[tuple[str, str]] = []
     for name, value in _header_pairs(headers):
         lower = name.lower()
         if lower == "x-robots-tag":
             if signals.noindex is None and _robots_header_noindex(value):
                 signals.noindex = ROBOTS_HEADER
         elif lower == "link":
-            _read_link_header(url, value, signals)
+            _read_link_header(url, value, signals, canonicals)
         elif lower == "last-modified" and not any(s == LAST_MODIFIED for _, s in moments):
             moment = parse_http_date(value)
             if moment is not None:
                 moments.append((moment, LAST_MODIFIED))
     if head:
-        _read_head(url, head, signals, moments)
+        _read_head(url, head, signals, moments, canonicals)
+    # Several canonicals that name different URLs: Google ignores them all.
+    if len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1:
+        signals.canonical, signals.canonical_source = canonicals[0]
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
@@ -194,12 +198,13 @@ def _meta_noindex(content: str) -> bool:
 # -- Link headers ---------------------------------------------------------------------
 
 
-def _read_link_header(url: str, value: str, signals: PageSignals) -> None:
+def _read_link_header(
+    url: str, value: str, signals: PageSignals, canonicals: list[tuple[str, str]]
+) -> None:
     for target, params in _links(value):
         rels = params.get("rel", "").lower().split()
-        if "canonical" in rels and signals.canonical is None and target.strip():
-            signals.canonical = _absolute(url, target.strip())
-            signals.canonical_source = LINK_HEADER
+        if "canonical" in rels and target.strip():
+            canonicals.append((_absolute(url, target.strip()), LINK_HEADER))
         hreflang = params.get("hreflang", "").strip()
         if "alternate" in rels and hreflang and target.strip():
             signals.alternates += ((hreflang, _absolute(url, target.strip())),)
@@ -232,10 +237,14 @@ def _links(value: str) -> Iterator[tuple[str, dict[str, str]]]:
 
 
 def _read_head(
-    url: str, head: str, signals: PageSignals, moments: list[tuple[datetime, str]]
+    url: str,
+    head: str,
+    signals: PageSignals,
+    moments: list[tuple[datetime, str]],
+    canonicals: list[tuple[str, str]],
 ) -> None:
     base: str | None = None
-    canonical: str | None = None
+    canonical_hrefs: list[str] = []
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
     article: datetime | None = None
@@ -284,8 +293,8 @@ def _read_head(
             if not href:
                 continue
             rels = attributes.get("rel", "").lower().split()
-            if "canonical" in rels and canonical is None:
-                canonical = href
+            if "canonical" in rels:
+                canonical_hrefs.append(href)
             hreflang = attributes.get("hreflang", "").strip()
             if "alternate" in rels and hreflang:
                 alternates.append((hreflang, href))
@@ -294,9 +303,7 @@ def _read_head(
             if href:
                 base = urljoin(url, href)
     base = base or url
-    if canonical is not None and signals.canonical is None:
-        signals.canonical = _absolute(base, canonical)
-        signals.canonical_source = LINK_ELEMENT
+    canonicals.extend((_absolute(base, href), LINK_ELEMENT) for href in canonical_hrefs)
     if alternates:
         signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
     if json_moments:

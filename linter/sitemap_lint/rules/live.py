@@ -244,7 +244,8 @@ CANONICAL_ELSEWHERE = rule(
         Reports a listed page whose canonical (a `Link: <...>; rel="canonical"`
         header or `<link rel="canonical">` in its head) names another URL, compared
         after normalisation (scheme and host case, default port, percent-escapes,
-        an empty path, dot segments, the fragment).
+        an empty path, dot segments, the fragment). A page that names several
+        canonicals that differ names none: Google ignores them all.
     """,
     why="""
         The page says another URL is the one to index; Search Console reports
