@@ -326,8 +326,10 @@ ALTERNATE_UNCONFIRMED = rule(
     summary="Alternates the sitemap lists that the page's own hreflang links do not list",
     what="""
         Compares a page's `xhtml:link` alternates in the sitemap with the
-        `<link rel="alternate" hreflang>` links of the page's head, and reports the
-        sitemap's (language, URL) pairs the page does not list.
+        `<link rel="alternate" hreflang>` links of the page's head and its `Link`
+        headers, and reports the sitemap's (language, URL) pairs the page does not
+        list. A page that gives no hreflang links of its own is not reported: the
+        sitemap is one of the three equivalent ways to tell them, and enough alone.
     """,
     why="""
         Sitemap and page annotations are read together; when they disagree search
@@ -821,7 +823,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
             f" {_page_time_text(modified)}; write the page's own modification date",
             key=url,
         )
-    missing = _unconfirmed(target.alternates, signals.alternates)
+    missing = _unconfirmed(target.alternates, signals.alternates) if signals.alternates else []
     if missing:
         listed = ", ".join(f"{lang} {href}" for lang, href in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
