@@ -370,6 +370,29 @@ def test_modified_is_the_newest_with_its_source() -> None:
     assert signals.modified_source == "Last-Modified"
 
 
+def test_a_time_at_or_after_the_answer_is_no_modification() -> None:
+    """A Last-Modified stamped with the time of the answer (its Date), or any stated
+    time after it, says nothing of when the page changed: the times before count."""
+    answered = "Sun, 01 Jun 2025 12:00:00 GMT"
+    page = head(
+        '<script type="application/ld+json">[{"dateModified": "2025-06-01T12:00:01Z"},'
+        ' {"dateModified": "2025-05-01T00:00:00Z"}]</script>',
+        '<meta property="article:modified_time" content="2099-01-01">',
+        '<meta property="article:modified_time" content="2025-04-01T00:00:00Z">',
+    )
+    signals = read_signals(URL, [("Date", answered), ("Last-Modified", answered)], page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2025, 5, 1, tzinfo=UTC),
+        "JSON-LD dateModified",
+    )
+    signals = read_signals(URL, [("Date", answered), ("Last-Modified", answered)], "")
+    assert (signals.modified, signals.modified_source) == (None, None)
+    before = [("Date", answered), ("Last-Modified", "Sun, 01 Jun 2025 11:59:59 GMT")]
+    assert read_signals(URL, before, "").modified == datetime(2025, 6, 1, 11, 59, 59, tzinfo=UTC)
+    # Without a Date, nothing to compare with: the times count as stated.
+    assert read_signals(URL, [("Last-Modified", answered)], "").modified is not None
+
+
 def test_a_time_without_a_zone_is_newest_only_if_so_in_every_zone() -> None:
     """A page time without a zone is compared by the earliest moment it can be (its
     wall time at +14:00): it is newer than an aware one only when so in every zone."""

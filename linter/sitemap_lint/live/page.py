@@ -143,9 +143,12 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     signals = PageSignals()
     moments: list[tuple[datetime, str]] = []
     canonicals: list[tuple[str, str]] = []
+    answered: datetime | None = None
     for name, value in _header_pairs(headers):
         lower = name.lower()
-        if lower == "x-robots-tag":
+        if lower == "date":
+            answered = answered or parse_http_date(value)
+        elif lower == "x-robots-tag":
             if signals.noindex is None and _robots_header_noindex(value):
                 signals.noindex = ROBOTS_HEADER
         elif lower == "link":
@@ -159,6 +162,10 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     # Several canonicals that name different URLs: Google ignores them all.
     if len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1:
         signals.canonical, signals.canonical_source = canonicals[0]
+    if answered is not None:
+        # A page that says it changed as it was answered, or later, says nothing (a
+        # server that stamps each answer with the time; a clock ahead).
+        moments = [pair for pair in moments if earliest_moment(pair[0]) < answered]
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
@@ -247,7 +254,7 @@ def _read_head(
     canonical_hrefs: list[str] = []
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
-    article: datetime | None = None
+    articles: list[datetime] = []
     at = 0
     containers = 0  # the noscript and template elements open
     search = _TOKEN.search
@@ -286,7 +293,7 @@ def _read_head(
         elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
-            article = _read_meta(_attributes(text), signals, article)
+            _read_meta(_attributes(text), signals, articles)
         elif name == "link":
             attributes = _attributes(text)
             href = attributes.get("href", "").strip()
@@ -306,10 +313,8 @@ def _read_head(
     canonicals.extend((_absolute(base, href), LINK_ELEMENT) for href in canonical_hrefs)
     if alternates:
         signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
-    if json_moments:
-        moments.append((max(json_moments, key=earliest_moment), JSON_LD))
-    if article is not None:
-        moments.append((article, ARTICLE))
+    moments.extend((moment, JSON_LD) for moment in json_moments)
+    moments.extend((moment, ARTICLE) for moment in articles)
 
 
 # The most characters of a token the scanner may find cut at the end of a text so far
@@ -412,24 +417,19 @@ def _absolute(base: str, href: str) -> str:
     return urljoin(base, href)
 
 
-def _read_meta(
-    attributes: dict[str, str], signals: PageSignals, article: datetime | None
-) -> datetime | None:
-    """Note what a ``meta`` element says; the newest article:modified_time so far."""
+def _read_meta(attributes: dict[str, str], signals: PageSignals, articles: list[datetime]) -> None:
+    """Note what a ``meta`` element says (an article:modified_time in ``articles``)."""
     content = attributes.get("content")
     if content is None:
-        return article
+        return
     name = attributes.get("name", "").strip().lower()
     if name in ("robots", _GOOGLE):
         if signals.noindex is None and _meta_noindex(content):
             signals.noindex = META_ROBOTS if name == "robots" else META_GOOGLEBOT
     elif attributes.get("property", "").strip().lower() == "article:modified_time":
         moment = parse_page_date(content)
-        if moment is not None and (
-            article is None or earliest_moment(moment) > earliest_moment(article)
-        ):
-            return moment
-    return article
+        if moment is not None:
+            articles.append(moment)
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:

@@ -278,6 +278,11 @@ LASTMOD_BEHIND = rule(
         `2025-06-01T10:00:00` counts from `2025-05-31T20:00:00Z` on; a lastmod time
         without a zone counts as late as it can be). A lastmod of a date alone and a
         page time without a zone compare their dates as written.
+
+        A page time at or after the moment of the answer (its `Date` header) is no
+        time of a change: a server that stamps every answer with the time it is
+        made, or a clock ahead. It is not compared (writing it as the lastmod would
+        make every lastmod the time of the check, LV011).
     """,
     why="""
         Google uses lastmod only where it is consistently and verifiably accurate; a
