@@ -50,6 +50,63 @@ def test_x_robots_tag(values: list[str], said: bool) -> None:
     assert signals.noindex == ("X-Robots-Tag" if said else None)
 
 
+ANSWERED = ("Date", "Sun, 01 Jun 2025 00:00:00 GMT")
+
+
+@pytest.mark.parametrize(
+    ("headers", "tag", "said"),
+    [
+        (
+            [("X-Robots-Tag", "unavailable_after: 25 Jun 2010 15:00:00 PST")],
+            "",
+            "X-Robots-Tag unavailable_after 2010-06-25T23:00:00Z",
+        ),
+        (
+            [("X-Robots-Tag", "nofollow, unavailable_after: Friday, 25-Jun-10 15:00:00 PST")],
+            "",
+            "X-Robots-Tag unavailable_after 2010-06-25T23:00:00Z",
+        ),
+        (
+            [("X-Robots-Tag", "googlebot: unavailable_after: 2025-05-30T12:00:00+02:00")],
+            "",
+            "X-Robots-Tag unavailable_after 2025-05-30T10:00:00Z",
+        ),
+        ([("X-Robots-Tag", "otherbot: unavailable_after: 2010-06-25")], "", None),
+        ([("X-Robots-Tag", "unavailable_after: 2099-01-01")], "", None),  # to come
+        ([("X-Robots-Tag", "unavailable_after: soon")], "", None),
+        (
+            [],
+            '<meta name="robots" content="max-snippet:50, unavailable_after: 2025-05-30">',
+            "meta robots unavailable_after 2025-05-30T00:00:00",
+        ),
+        (
+            [],
+            '<meta name="googlebot" content="unavailable_after: Fri, 30 May 2025 10:00:00 GMT">',
+            "meta googlebot unavailable_after 2025-05-30T10:00:00Z",
+        ),
+        # a date alone may be in any zone: not past yet in the westmost
+        ([], '<meta name="robots" content="unavailable_after: 2025-05-31T18:00:00">', None),
+        ([], '<meta name="bingbot" content="unavailable_after: 2010-06-25">', None),
+        ([], '<meta name="googlebot-news" content="unavailable_after: 2010-06-25">', None),
+    ],
+)
+def test_an_unavailable_after_past_when_the_page_answered_is_noindex(
+    headers: list[tuple[str, str]], tag: str, said: str | None
+) -> None:
+    assert read_signals(URL, [ANSWERED, *headers], head(tag)).noindex == said
+
+
+def test_an_unavailable_after_is_not_judged_without_the_time_of_the_answer() -> None:
+    headers = [("X-Robots-Tag", "unavailable_after: 2010-06-25")]
+    assert read_signals(URL, headers, "").noindex is None
+
+
+def test_noindex_is_named_before_an_unavailable_after() -> None:
+    headers = [ANSWERED, ("X-Robots-Tag", "unavailable_after: 2010-06-25")]
+    page = head('<meta name="robots" content="noindex">')
+    assert read_signals(URL, headers, page).noindex == "meta robots"
+
+
 def test_x_robots_tag_header_name_in_any_case() -> None:
     assert read_signals(URL, {"x-robots-tag": "noindex"}, "").noindex == "X-Robots-Tag"
 

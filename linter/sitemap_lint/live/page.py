@@ -143,14 +143,18 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     signals = PageSignals()
     moments: list[tuple[datetime, str]] = []
     canonicals: list[tuple[str, str]] = []
+    expiries: list[tuple[datetime, str]] = []  # unavailable_after, where it was said
     answered: datetime | None = None
     for name, value in _header_pairs(headers):
         lower = name.lower()
         if lower == "date":
             answered = answered or parse_http_date(value)
         elif lower == "x-robots-tag":
-            if signals.noindex is None and _robots_header_noindex(value):
+            noindex, expiry = _robots_header(value)
+            if noindex and signals.noindex is None:
                 signals.noindex = ROBOTS_HEADER
+            if expiry is not None:
+                expiries.append((expiry, ROBOTS_HEADER))
         elif lower == "link":
             _read_link_header(url, value, signals, canonicals)
         elif lower == "last-modified" and not any(s == LAST_MODIFIED for _, s in moments):
@@ -158,7 +162,13 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
             if moment is not None:
                 moments.append((moment, LAST_MODIFIED))
     if head:
-        _read_head(url, head, signals, moments, canonicals)
+        _read_head(url, head, signals, moments, canonicals, expiries)
+    if signals.noindex is None and answered is not None:
+        # Out of the results once that moment has passed: as noindex, when it answered.
+        for expiry, source in expiries:
+            if latest_moment(expiry) < answered:
+                signals.noindex = f"{source} unavailable_after {_moment_text(expiry)}"
+                break
     # Several canonicals that name different URLs: Google ignores them all.
     if len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1:
         signals.canonical, signals.canonical_source = canonicals[0]
@@ -183,19 +193,46 @@ def _header_pairs(headers: Headers) -> Iterator[tuple[str, str]]:
 # -- X-Robots-Tag -------------------------------------------------------------------
 
 
-def _robots_header_noindex(value: str) -> bool:
-    """Whether one X-Robots-Tag value says noindex to Googlebot: a directive with no
-    user agent before it, or after ``googlebot:`` (a prefix holds until the next one)."""
+def _robots_header(value: str) -> tuple[bool, datetime | None]:
+    """Whether one X-Robots-Tag value says noindex to Googlebot, and the first
+    unavailable_after it gives Googlebot: directives with no user agent before them,
+    or after ``googlebot:`` (a prefix holds until the next one)."""
     agent: str | None = None
-    for part in value.split(","):
+    noindex = False
+    expiry: datetime | None = None
+    parts = value.split(",")
+    for index, part in enumerate(parts):
         directive = part.strip()
         match = _AGENT_PREFIX.fullmatch(directive)
         if match is not None and match.group(1).lower() not in _VALUED_DIRECTIVES:
             agent = match.group(1).lower()
             directive = match.group(2).strip()
-        if (agent is None or agent == _GOOGLE) and directive.lower() in _NOINDEX:
-            return True
-    return False
+        if agent is not None and agent != _GOOGLE:
+            continue
+        if directive.lower() in _NOINDEX:
+            noindex = True
+        elif expiry is None:
+            expiry = _unavailable_after(directive, parts[index + 1 : index + 2])
+    return noindex, expiry
+
+
+def _unavailable_after(directive: str, following: list[str]) -> datetime | None:
+    """The moment of an ``unavailable_after: DATE`` directive (RFC 822, RFC 850 or ISO
+    8601; a date that starts with a weekday and a comma goes on in ``following``), or
+    None when it is another directive or names no date."""
+    name, colon, value = directive.partition(":")
+    if not colon or name.strip().lower() != "unavailable_after":
+        return None
+    value = value.strip()
+    if value.isalpha() and following:
+        value = f"{value}, {following[0].strip()}"
+    return parse_page_date(value) or parse_http_date(value)
+
+
+def _moment_text(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        return moment.isoformat()
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _meta_noindex(content: str) -> bool:
@@ -249,6 +286,7 @@ def _read_head(
     signals: PageSignals,
     moments: list[tuple[datetime, str]],
     canonicals: list[tuple[str, str]],
+    expiries: list[tuple[datetime, str]],
 ) -> None:
     base: str | None = None
     canonical_hrefs: list[str] = []
@@ -293,7 +331,7 @@ def _read_head(
         elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
-            _read_meta(_attributes(text), signals, articles)
+            _read_meta(_attributes(text), signals, articles, expiries)
         elif name == "link":
             attributes = _attributes(text)
             href = attributes.get("href", "").strip()
@@ -417,15 +455,28 @@ def _absolute(base: str, href: str) -> str:
     return urljoin(base, href)
 
 
-def _read_meta(attributes: dict[str, str], signals: PageSignals, articles: list[datetime]) -> None:
-    """Note what a ``meta`` element says (an article:modified_time in ``articles``)."""
+def _read_meta(
+    attributes: dict[str, str],
+    signals: PageSignals,
+    articles: list[datetime],
+    expiries: list[tuple[datetime, str]],
+) -> None:
+    """Note what a ``meta`` element says (an article:modified_time in ``articles``, an
+    unavailable_after in ``expiries``)."""
     content = attributes.get("content")
     if content is None:
         return
     name = attributes.get("name", "").strip().lower()
     if name in ("robots", _GOOGLE):
+        source = META_ROBOTS if name == "robots" else META_GOOGLEBOT
         if signals.noindex is None and _meta_noindex(content):
-            signals.noindex = META_ROBOTS if name == "robots" else META_GOOGLEBOT
+            signals.noindex = source
+        parts = content.split(",")
+        for index, part in enumerate(parts):
+            expiry = _unavailable_after(part.strip(), parts[index + 1 : index + 2])
+            if expiry is not None:
+                expiries.append((expiry, source))
+                break
     elif attributes.get("property", "").strip().lower() == "article:modified_time":
         moment = parse_page_date(content)
         if moment is not None:

@@ -218,7 +218,9 @@ NOINDEX = rule(
     what="""
         Reports a listed page that asks not to be indexed: `noindex` (or `none`) in
         an `X-Robots-Tag` header, or in `<meta name="robots">` or
-        `<meta name="googlebot">` in its head.
+        `<meta name="googlebot">` in its head. An `unavailable_after` date there
+        that had passed when the page answered (its `Date` header) counts as
+        noindex: Google shows the page no more after it.
     """,
     why="""
         The sitemap asks for the page to be indexed and the page refuses; Search
