@@ -253,6 +253,17 @@ def test_canonical_link_element(tag: str, canonical: str | None) -> None:
     assert signals.canonical_source == (None if canonical is None else "link element")
 
 
+def test_tabs_and_newlines_in_an_href_are_no_part_of_its_url() -> None:
+    page = head(
+        '<base href="https://example.com/\nde/">',
+        '<link rel="canonical" href="https://example.com/blog/\n\tpost">',
+        '<link rel="alternate" hreflang="de" href="sei\r\nte">',
+    )
+    signals = read_signals(URL, [], page)
+    assert signals.canonical == URL
+    assert signals.alternates == (("de", "https://example.com/de/seite"),)
+
+
 def test_canonical_resolved_against_base_href() -> None:
     page = head('<base href="https://example.com/de/">', '<link rel="canonical" href="seite">')
     assert read_signals(URL, [], page).canonical == "https://example.com/de/seite"

@@ -95,6 +95,7 @@ _LINK_PARAM = re.compile(
     r"\s*;\s*([^\s;,=]+)\s*(?:=\s*(?:\"((?:[^\"\\]|\\.)*)\"|([^\s;,]*)))?", re.DOTALL
 )
 _QUOTED_PAIR = re.compile(r"\\(.)", re.DOTALL)
+_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]+")
 
 # HTTP dates (RFC 9110 section 5.6.7): IMF-fixdate, the obsolete RFC 850 and asctime forms.
 _MONTHS = {
@@ -346,7 +347,7 @@ def _read_head(
         elif base is None:  # <base>: the first with an href counts
             href = _attributes(text).get("href", "").strip()
             if href:
-                base = urljoin(url, href)
+                base = _absolute(url, href)
     base = base or url
     canonicals.extend((_absolute(base, href), LINK_ELEMENT) for href in canonical_hrefs)
     if alternates:
@@ -448,8 +449,11 @@ def _tells(name: str, text: str) -> bool:
 
 
 def _absolute(base: str, href: str) -> str:
-    """``href`` resolved against ``base``; an absolute http(s) URL without dot
-    segments or backslashes is its own resolution (the usual case, made cheap)."""
+    """``href`` resolved against ``base``, without the tabs and newlines a URL parser
+    removes wherever they stand; an absolute http(s) URL without dot segments or
+    backslashes is its own resolution (the usual case, made cheap)."""
+    if "\t" in href or "\n" in href or "\r" in href:
+        href = _TAB_OR_NEWLINE.sub("", href)
     if href.startswith(("https://", "http://")) and "/." not in href and "\\" not in href:
         return href
     return urljoin(base, href)
