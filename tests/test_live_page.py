@@ -545,6 +545,8 @@ def test_lv010_writes_a_page_time_without_a_zone_as_written() -> None:
         ),
         ('{"dateModified": {"@value": "2024-05-06", "@type": "Date"}}', datetime(2024, 5, 6)),
         ('\n<!--\n{"dateModified": "2024-05-07"}\n-->\n', datetime(2024, 5, 7)),
+        # raw tabs and line breaks in a string, as many pages write them
+        ('{"description": "one\n\ttwo", "dateModified": "2024-05-08"}', datetime(2024, 5, 8)),
         ('{"datePublished": "2024-05-01"}', None),
         ('{"mainEntity": {"dateModified": "2024-05-01"}}', None),  # another thing's date
         ('{"dateModified": "2024-05-01",}', None),  # bad JSON says nothing

@@ -494,12 +494,13 @@ def _is_json_ld(attributes: dict[str, str]) -> bool:
 
 def _json_ld_moments(text: str) -> list[datetime]:
     """The ``dateModified`` of the JSON-LD objects in a script: the top-level object or
-    array's objects and the members of their ``@graph``. Bad JSON says nothing."""
+    array's objects and the members of their ``@graph`` (raw control characters in its
+    strings allowed). Bad JSON says nothing."""
     text = text.strip()
     if text.startswith("<!--"):  # an old habit: the script's text in a comment
         text = text[4:].removesuffix("-->").strip()
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except (ValueError, RecursionError):
         return []
     moments: list[datetime] = []
