@@ -806,3 +806,24 @@ def test_aiohttp_headers_give_every_repeated_value() -> None:
         CIMultiDict([("X-Robots-Tag", "bingbot: noindex"), ("x-robots-tag", "noindex")])
     )
     assert read_signals(URL, headers, "").noindex == "X-Robots-Tag"
+
+
+@pytest.mark.parametrize(("noindex", "fixed"), [(None, True), ("meta robots", False)])
+def test_a_redirect_to_a_noindex_page_is_no_fix(noindex: str | None, fixed: bool) -> None:
+    """LV005's fix writes the final URL; a final page that says noindex would be LV008
+    once listed: the entry is told to go instead."""
+    from sitemap_lint.live.model import Answer, Hop, PageSignals, Target
+    from sitemap_lint.rules.live import judge
+
+    listed, final = "https://example.com/old", "https://example.com/new"
+    answer = Answer(
+        listed,
+        status=200,
+        final_url=final,
+        chain=[Hop(listed, 301, "/new")],
+        signals=PageSignals(noindex=noindex),
+    )
+    (finding,) = judge(Target(listed, "page", 3, 5), answer, datetime.now(UTC))
+    assert finding.code == "LV005"
+    assert (finding.fix is not None) == fixed
+    assert ("says noindex (meta robots); remove this entry" in finding.message) == (not fixed)

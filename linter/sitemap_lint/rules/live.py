@@ -143,7 +143,8 @@ REDIRECTED = answered(
         ends in 200 on the same site (the host, `www.` aside; http to https included):
         `--fix --unsafe-fixes --live` applies it with its first pass. A page whose
         redirects end at a URL the sitemap lists already is told to go, without a fix
-        (writing the final URL would list it twice).
+        (writing the final URL would list it twice), and so is one whose final page
+        says noindex (writing it would list a page that refuses to be indexed, LV008).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
@@ -767,6 +768,16 @@ def _redirected(
             target.column,
             f"{what} {target.url} redirects ({_chain(answer)}) to {final}, which the "
             "sitemap lists already; remove this entry",
+            key=target.url,
+        )
+    noindex = answer.signals.noindex if answer.signals is not None else None
+    if target.kind == "page" and noindex:
+        # Writing the final URL here would list a page that refuses to be indexed.
+        return REDIRECTED.at(
+            target.line,
+            target.column,
+            f"{what} {target.url} redirects ({_chain(answer)}) to {final}, which says"
+            f" noindex ({noindex}); remove this entry or let {final} be indexed",
             key=target.url,
         )
     fix = None
