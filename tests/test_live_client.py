@@ -25,6 +25,7 @@ from sitemap_lint.live.client import (
     retry_after,
 )
 from sitemap_lint.live.model import (
+    CHILD,
     CONNECT,
     IMAGE,
     INVALID_URL,
@@ -664,6 +665,25 @@ def test_head_answered_403_is_asked_again_with_get(server: LiveServer) -> None:
     answer = fetch(server, "/signed.png", IMAGE)
     assert (answer.status, answer.content_type) == (200, "image/png")
     assert [entry.method for entry in server.log()] == ["HEAD", "GET"]
+
+
+@pytest.mark.parametrize("head_status", [404, 410, 400, 500])
+def test_head_answered_an_error_is_asked_again_with_get(
+    server: LiveServer, head_status: int
+) -> None:
+    """A route that answers GET alone (a HEAD answered 404, 500...): the child sitemap
+    is judged by the GET, as a crawler fetching it is answered."""
+    server.route("/child.xml", head_status=head_status, content_type="application/xml")
+    answer = fetch(server, "/child.xml", CHILD)
+    assert answer.status == 200
+    assert [entry.method for entry in server.log()] == ["HEAD", "GET"]
+
+
+def test_head_answered_429_is_not_asked_again_with_get(server: LiveServer) -> None:
+    server.route("/busy.png", status=429, content_type="text/plain")
+    answer = fetch(server, "/busy.png", IMAGE, retries=0)
+    assert answer.status == 429
+    assert [entry.method for entry in server.log()] == ["HEAD"]
 
 
 class DictStore:

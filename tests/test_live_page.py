@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from sitemap_lint.live.page import (
+    head_end,
     normal_for_compare,
     parse_http_date,
     parse_page_date,
@@ -47,6 +48,63 @@ def head(*lines: str) -> str:
 def test_x_robots_tag(values: list[str], said: bool) -> None:
     signals = read_signals(URL, [("X-Robots-Tag", value) for value in values], "")
     assert signals.noindex == ("X-Robots-Tag" if said else None)
+
+
+ANSWERED = ("Date", "Sun, 01 Jun 2025 00:00:00 GMT")
+
+
+@pytest.mark.parametrize(
+    ("headers", "tag", "said"),
+    [
+        (
+            [("X-Robots-Tag", "unavailable_after: 25 Jun 2010 15:00:00 PST")],
+            "",
+            "X-Robots-Tag unavailable_after 2010-06-25T23:00:00Z",
+        ),
+        (
+            [("X-Robots-Tag", "nofollow, unavailable_after: Friday, 25-Jun-10 15:00:00 PST")],
+            "",
+            "X-Robots-Tag unavailable_after 2010-06-25T23:00:00Z",
+        ),
+        (
+            [("X-Robots-Tag", "googlebot: unavailable_after: 2025-05-30T12:00:00+02:00")],
+            "",
+            "X-Robots-Tag unavailable_after 2025-05-30T10:00:00Z",
+        ),
+        ([("X-Robots-Tag", "otherbot: unavailable_after: 2010-06-25")], "", None),
+        ([("X-Robots-Tag", "unavailable_after: 2099-01-01")], "", None),  # to come
+        ([("X-Robots-Tag", "unavailable_after: soon")], "", None),
+        (
+            [],
+            '<meta name="robots" content="max-snippet:50, unavailable_after: 2025-05-30">',
+            "meta robots unavailable_after 2025-05-30T00:00:00",
+        ),
+        (
+            [],
+            '<meta name="googlebot" content="unavailable_after: Fri, 30 May 2025 10:00:00 GMT">',
+            "meta googlebot unavailable_after 2025-05-30T10:00:00Z",
+        ),
+        # a date alone may be in any zone: not past yet in the westmost
+        ([], '<meta name="robots" content="unavailable_after: 2025-05-31T18:00:00">', None),
+        ([], '<meta name="bingbot" content="unavailable_after: 2010-06-25">', None),
+        ([], '<meta name="googlebot-news" content="unavailable_after: 2010-06-25">', None),
+    ],
+)
+def test_an_unavailable_after_past_when_the_page_answered_is_noindex(
+    headers: list[tuple[str, str]], tag: str, said: str | None
+) -> None:
+    assert read_signals(URL, [ANSWERED, *headers], head(tag)).noindex == said
+
+
+def test_an_unavailable_after_is_not_judged_without_the_time_of_the_answer() -> None:
+    headers = [("X-Robots-Tag", "unavailable_after: 2010-06-25")]
+    assert read_signals(URL, headers, "").noindex is None
+
+
+def test_noindex_is_named_before_an_unavailable_after() -> None:
+    headers = [ANSWERED, ("X-Robots-Tag", "unavailable_after: 2010-06-25")]
+    page = head('<meta name="robots" content="noindex">')
+    assert read_signals(URL, headers, page).noindex == "meta robots"
 
 
 def test_x_robots_tag_header_name_in_any_case() -> None:
@@ -100,6 +158,69 @@ def test_the_scan_stops_at_the_end_of_the_head() -> None:
     assert read_signals(URL, [], no_head_end).noindex is None
 
 
+@pytest.mark.parametrize(
+    "invalid",
+    [
+        '<img src="/pixel.gif">',
+        '<iframe src="https://www.googletagmanager.com/ns.html"></iframe>',
+        "<div>",
+        "<IMG SRC=x>",
+        "<svg></svg>",
+        "<textarea>",
+        "<my-banner>",
+        "<p>",
+    ],
+)
+def test_an_element_the_head_may_not_hold_ends_it(invalid: str) -> None:
+    # Google stops reading the head at the first invalid element it holds.
+    page = head(
+        "<title>t</title>",
+        invalid,
+        '<meta name="robots" content="noindex">',
+        '<link rel="canonical" href="/other">',
+        '<link rel="alternate" hreflang="de" href="/de/">',
+    )
+    signals = read_signals(URL, [], page)
+    assert (signals.noindex, signals.canonical, signals.alternates) == (None, None, ())
+
+
+@pytest.mark.parametrize(
+    "valid",
+    [
+        '<noscript><img height="1" width="1" src="https://example.net/tr?id=1"></noscript>',
+        '<noscript><iframe src="https://www.googletagmanager.com/ns.html"></iframe></noscript>',
+        "<template><div>a</div></template>",
+        '<meta charset="utf-8"><base target="_blank">',
+        '<style>div{}</style><script>"<div>"</script><title><b>t</b></title>',
+    ],
+)
+def test_the_head_goes_on_past_what_it_may_hold(valid: str) -> None:
+    page = head(valid, '<meta name="robots" content="noindex">')
+    assert read_signals(URL, [], page).noindex == "meta robots"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        '<html><head><img src=x><meta name="robots" content="noindex"></head>',
+        '<html><head><noscript><img src=x></noscript><meta name="robots" content="noindex">',
+        "<html><head><noscript><img src=x><body><meta name='robots' content='noindex'>",
+        '<head><my-very-long-custom-element-name-is-here-x><meta name="robots" content="a">',
+        "<head><!-- <img> --><template><p></template><p>",
+    ],
+)
+def test_a_head_read_in_pieces_ends_where_it_ends_read_whole(page: str) -> None:
+    whole_ended, whole_at = head_end(page)
+    for step in (1, 2, 5):
+        resume, ended_at = 0, None
+        for cut in range(step, len(page) + step, step):
+            ended, resume = head_end(page[:cut], resume)
+            if ended:
+                ended_at = resume
+                break
+        assert ended_at == (whole_at if whole_ended else None), step
+
+
 def test_header_noindex_is_named_before_the_meta_tag() -> None:
     page = head('<meta name="robots" content="noindex">')
     assert read_signals(URL, [("X-Robots-Tag", "noindex")], page).noindex == "X-Robots-Tag"
@@ -132,14 +253,48 @@ def test_canonical_link_element(tag: str, canonical: str | None) -> None:
     assert signals.canonical_source == (None if canonical is None else "link element")
 
 
+def test_tabs_and_newlines_in_an_href_are_no_part_of_its_url() -> None:
+    page = head(
+        '<base href="https://example.com/\nde/">',
+        '<link rel="canonical" href="https://example.com/blog/\n\tpost">',
+        '<link rel="alternate" hreflang="de" href="sei\r\nte">',
+    )
+    signals = read_signals(URL, [], page)
+    assert signals.canonical == URL
+    assert signals.alternates == (("de", "https://example.com/de/seite"),)
+
+
 def test_canonical_resolved_against_base_href() -> None:
     page = head('<base href="https://example.com/de/">', '<link rel="canonical" href="seite">')
     assert read_signals(URL, [], page).canonical == "https://example.com/de/seite"
 
 
-def test_the_first_canonical_element_counts() -> None:
-    page = head('<link rel="canonical" href="/one">', '<link rel="canonical" href="/two">')
-    assert read_signals(URL, [], page).canonical == "https://example.com/one"
+@pytest.mark.parametrize(
+    ("headers", "tags"),
+    [
+        ([], ['<link rel="canonical" href="/one">', '<link rel="canonical" href="/two">']),
+        (["</one>; rel=canonical"], ['<link rel="canonical" href="/two">']),
+        (["</one>; rel=canonical, </two>; rel=canonical"], []),
+        (["</one>; rel=canonical", "</two>; rel=canonical"], []),
+    ],
+)
+def test_canonicals_that_disagree_name_none(headers: list[str], tags: list[str]) -> None:
+    # Google ignores every rel=canonical of a page that gives more than one.
+    signals = read_signals(URL, [("Link", value) for value in headers], head(*tags))
+    assert (signals.canonical, signals.canonical_source) == (None, None)
+
+
+def test_canonicals_that_agree_name_it() -> None:
+    page = head(
+        '<link rel="canonical" href="/one">',
+        '<link rel="canonical" href="HTTPS://EXAMPLE.COM:443/one#top">',
+        '<link rel="canonical" href="">',
+    )
+    signals = read_signals(URL, [], page)
+    assert (signals.canonical, signals.canonical_source) == (
+        "https://example.com/one",
+        "link element",
+    )
 
 
 @pytest.mark.parametrize(
@@ -172,12 +327,12 @@ def test_canonical_link_header(values: list[str], canonical: str | None) -> None
     assert signals.canonical_source == (None if canonical is None else "Link header")
 
 
-def test_link_header_canonical_comes_before_the_element() -> None:
+def test_link_header_canonical_is_named_before_the_same_element() -> None:
     signals = read_signals(
-        URL, [("link", "</header>; rel=canonical")], head('<link rel="canonical" href="/element">')
+        URL, [("link", "</same>; rel=canonical")], head('<link rel="canonical" href="/same">')
     )
     assert (signals.canonical, signals.canonical_source) == (
-        "https://example.com/header",
+        "https://example.com/same",
         "Link header",
     )
 
@@ -283,6 +438,29 @@ def test_modified_is_the_newest_with_its_source() -> None:
     assert signals.modified_source == "Last-Modified"
 
 
+def test_a_time_at_or_after_the_answer_is_no_modification() -> None:
+    """A Last-Modified stamped with the time of the answer (its Date), or any stated
+    time after it, says nothing of when the page changed: the times before count."""
+    answered = "Sun, 01 Jun 2025 12:00:00 GMT"
+    page = head(
+        '<script type="application/ld+json">[{"dateModified": "2025-06-01T12:00:01Z"},'
+        ' {"dateModified": "2025-05-01T00:00:00Z"}]</script>',
+        '<meta property="article:modified_time" content="2099-01-01">',
+        '<meta property="article:modified_time" content="2025-04-01T00:00:00Z">',
+    )
+    signals = read_signals(URL, [("Date", answered), ("Last-Modified", answered)], page)
+    assert (signals.modified, signals.modified_source) == (
+        datetime(2025, 5, 1, tzinfo=UTC),
+        "JSON-LD dateModified",
+    )
+    signals = read_signals(URL, [("Date", answered), ("Last-Modified", answered)], "")
+    assert (signals.modified, signals.modified_source) == (None, None)
+    before = [("Date", answered), ("Last-Modified", "Sun, 01 Jun 2025 11:59:59 GMT")]
+    assert read_signals(URL, before, "").modified == datetime(2025, 6, 1, 11, 59, 59, tzinfo=UTC)
+    # Without a Date, nothing to compare with: the times count as stated.
+    assert read_signals(URL, [("Last-Modified", answered)], "").modified is not None
+
+
 def test_a_time_without_a_zone_is_newest_only_if_so_in_every_zone() -> None:
     """A page time without a zone is compared by the earliest moment it can be (its
     wall time at +14:00): it is newer than an aware one only when so in every zone."""
@@ -367,6 +545,8 @@ def test_lv010_writes_a_page_time_without_a_zone_as_written() -> None:
         ),
         ('{"dateModified": {"@value": "2024-05-06", "@type": "Date"}}', datetime(2024, 5, 6)),
         ('\n<!--\n{"dateModified": "2024-05-07"}\n-->\n', datetime(2024, 5, 7)),
+        # raw tabs and line breaks in a string, as many pages write them
+        ('{"description": "one\n\ttwo", "dateModified": "2024-05-08"}', datetime(2024, 5, 8)),
         ('{"datePublished": "2024-05-01"}', None),
         ('{"mainEntity": {"dateModified": "2024-05-01"}}', None),  # another thing's date
         ('{"dateModified": "2024-05-01",}', None),  # bad JSON says nothing
@@ -626,3 +806,24 @@ def test_aiohttp_headers_give_every_repeated_value() -> None:
         CIMultiDict([("X-Robots-Tag", "bingbot: noindex"), ("x-robots-tag", "noindex")])
     )
     assert read_signals(URL, headers, "").noindex == "X-Robots-Tag"
+
+
+@pytest.mark.parametrize(("noindex", "fixed"), [(None, True), ("meta robots", False)])
+def test_a_redirect_to_a_noindex_page_is_no_fix(noindex: str | None, fixed: bool) -> None:
+    """LV005's fix writes the final URL; a final page that says noindex would be LV008
+    once listed: the entry is told to go instead."""
+    from sitemap_lint.live.model import Answer, Hop, PageSignals, Target
+    from sitemap_lint.rules.live import judge
+
+    listed, final = "https://example.com/old", "https://example.com/new"
+    answer = Answer(
+        listed,
+        status=200,
+        final_url=final,
+        chain=[Hop(listed, 301, "/new")],
+        signals=PageSignals(noindex=noindex),
+    )
+    (finding,) = judge(Target(listed, "page", 3, 5), answer, datetime.now(UTC))
+    assert finding.code == "LV005"
+    assert (finding.fix is not None) == fixed
+    assert ("says noindex (meta robots); remove this entry" in finding.message) == (not fixed)

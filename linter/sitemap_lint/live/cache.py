@@ -45,7 +45,10 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # 4: rows keyed by the client's cache_key (layout 3 keyed them by URL whatever the
 # connect-to mapping, so a staging server's answer could stand for production's).
 # 5: a page's time written without a zone kept without one (layout 4 stored it as UTC).
-_VERSION = 5
+# 6: a page's signals read as Google reads them (the head ends at an element it may not
+# hold, canonicals that disagree name none, a past unavailable_after is noindex, a time
+# at or after the answer is none): a 304 would keep layout 5's for good.
+_VERSION = 6
 # The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
 # it and with tables is another program's, unless a layout written before the mark.
 _APPLICATION_ID = 0x534D4C43

@@ -29,7 +29,7 @@
   that is only long is read to the bound).
 - Pages and alternates are asked with GET (the body read up to the end of its head, as
   ``page.head_end`` finds it);
-  the rest with HEAD, and GET when HEAD is answered 403, 405 or 501.
+  the rest with HEAD, and GET when HEAD is answered an error (not 429 or 503).
 - With a cache, a stored 200 answer still fresh (its response's ``Cache-Control:
   max-age`` or ``Expires``, less its age: RFC 9111, section 4.2; no heuristic
   freshness) is given back without a request (``fresh``); a stale one with an ETag or
@@ -103,10 +103,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 UNREAD = REDIRECTS | {304}  # bodies not read (a 304 has none)
 RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-# A HEAD answered so is asked again with GET: the method is not allowed (405) or not
-# implemented (501), or the URL is signed for GET alone (403, as an S3 presigned URL or a
-# firewall that refuses HEAD answer).
-HEAD_REFUSED = frozenset({403, 405, 501})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
 DRAIN_PATIENCE = 1.0  # seconds that rest is waited for
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
@@ -652,7 +648,7 @@ class Client:
                 )
             attempts += tries
             sent += went
-            if method == "HEAD" and response.status in HEAD_REFUSED:
+            if method == "HEAD" and _head_refused(response.status):
                 method = "GET"
                 continue
             if response.status == 304 and cached is not None and conditional:
@@ -863,6 +859,14 @@ async def _drain_small_rest(response: aiohttp.ClientResponse) -> None:
 
 def _media(response: aiohttp.ClientResponse) -> str:
     return response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+
+
+def _head_refused(status: int) -> bool:
+    """Whether a HEAD answered ``status`` is asked again with GET, as crawlers ask: an
+    error, as a method not allowed (405) or not implemented (501), a URL signed for GET
+    alone (403, as an S3 presigned URL), a route that answers GET alone (404 to a HEAD);
+    not 429 or 503, retried as they are."""
+    return status >= 400 and status not in RETRY_STATUSES
 
 
 def _readable(response: aiohttp.ClientResponse) -> bool:

@@ -124,7 +124,8 @@ class PageSignals:
     """What a page states about itself, read from its headers and the start of its
     HTML (up to the end of its head or the bound). Every field is None / empty when the
     page says nothing; ``noindex`` names where it was said (e.g. "X-Robots-Tag",
-    "meta robots", "meta googlebot")."""
+    "meta robots", "meta googlebot"; an unavailable_after past when the page answered
+    names its moment too: "X-Robots-Tag unavailable_after 2010-06-25T23:00:00Z")."""
 
     noindex: str | None = None
     canonical: str | None = None  # absolute, resolved against the final URL

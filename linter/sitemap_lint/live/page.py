@@ -4,11 +4,13 @@ modification time, read from its response headers and the start of its HTML.
 Pure and cheap: no I/O, nothing reported, no HTML parser over the page. A small
 scanner walks the head: it finds the start tags that matter (``meta``, ``link``,
 ``base``, ``script``), reads their attributes in any order and quoting (only where
-they may say something), skips comments and the raw text of ``script``, ``style``,
-``title`` and ``textarea`` (a tag written inside them is not a tag), and stops at the end of the
-head (``</head>`` or ``<body``). An attribute value whose quote never closes runs to
-the end of the text, as in a browser, so the scan ends there: its cost stays linear in
-the text.
+they may say something), skips comments and the raw text of ``script``, ``style`` and
+``title`` (a tag written inside them is not a tag), and stops at the end of the head:
+``</head>``, or the first element the head may not hold (``<body``, ``<img``,
+``<iframe``, ``<div``...), where Google stops reading the head too; such an element
+inside ``noscript`` or ``template`` ends nothing. An attribute value whose quote never
+closes runs to the end of the text, as in a browser, so the scan ends there: its cost
+stays linear in the text.
 """
 
 from __future__ import annotations
@@ -41,18 +43,26 @@ __all__ = [
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
-# The scanner: a comment, the end of the head, or the start tag of an element that
-# matters with its attributes up to its ">" (group 2: quoted values read whole;
-# possessive, so no backtracking). Group 2 is None when a quote never closes.
+# The scanner: a comment, the end of the head, the end of a ``noscript`` or
+# ``template``, or a start tag (group 1, its name whole) with its attributes up to its
+# ">" (group 2: quoted values read whole; possessive, so no backtracking). Group 2 is
+# None when a quote never closes.
 _TOKEN = re.compile(
-    r"<!--|</head[\s/>]|<body[\s/>]|<(meta|link|base|script|style|title|textarea)(?=[\s/>])"
+    r"<!--|</head[\s/>]|</(?:noscript|template)[\s/>]|<([A-Za-z][^\s/<>]*+)(?=[\s/>])"
     r"(?:((?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>)?",
     re.IGNORECASE,
 )
+# The elements a head may hold (with the document's own start tags); any other ends it
+# (Google: "Use valid HTML to specify page metadata").
+_HEAD_ELEMENTS = frozenset(
+    {"meta", "link", "base", "script", "style", "title", "noscript", "template", "html", "head"}
+)
+# Elements whose content is no part of the head's own elements: an element the head
+# may not hold ends nothing there (a tracking pixel's <noscript><img></noscript>).
+_CONTAINERS = frozenset({"noscript", "template"})
 # Raw text runs to the element's end tag: a tag written in it is not a tag.
 _RAW_TEXT_END = {
-    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE)
-    for name in ("script", "style", "title", "textarea")
+    name: re.compile(rf"</{name}[\s/>]", re.IGNORECASE) for name in ("script", "style", "title")
 }
 # Words one of a tag's attributes must hold for the tag to say anything (its attributes
 # are read only then; a character reference could hide them, so "&" reads them too).
@@ -85,6 +95,7 @@ _LINK_PARAM = re.compile(
     r"\s*;\s*([^\s;,=]+)\s*(?:=\s*(?:\"((?:[^\"\\]|\\.)*)\"|([^\s;,]*)))?", re.DOTALL
 )
 _QUOTED_PAIR = re.compile(r"\\(.)", re.DOTALL)
+_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]+")
 
 # HTTP dates (RFC 9110 section 5.6.7): IMF-fixdate, the obsolete RFC 850 and asctime forms.
 _MONTHS = {
@@ -132,19 +143,40 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     and the start of its HTML ``head`` (decoded text, bounded by the caller)."""
     signals = PageSignals()
     moments: list[tuple[datetime, str]] = []
+    canonicals: list[tuple[str, str]] = []
+    expiries: list[tuple[datetime, str]] = []  # unavailable_after, where it was said
+    answered: datetime | None = None
     for name, value in _header_pairs(headers):
         lower = name.lower()
-        if lower == "x-robots-tag":
-            if signals.noindex is None and _robots_header_noindex(value):
+        if lower == "date":
+            answered = answered or parse_http_date(value)
+        elif lower == "x-robots-tag":
+            noindex, expiry = _robots_header(value)
+            if noindex and signals.noindex is None:
                 signals.noindex = ROBOTS_HEADER
+            if expiry is not None:
+                expiries.append((expiry, ROBOTS_HEADER))
         elif lower == "link":
-            _read_link_header(url, value, signals)
+            _read_link_header(url, value, signals, canonicals)
         elif lower == "last-modified" and not any(s == LAST_MODIFIED for _, s in moments):
             moment = parse_http_date(value)
             if moment is not None:
                 moments.append((moment, LAST_MODIFIED))
     if head:
-        _read_head(url, head, signals, moments)
+        _read_head(url, head, signals, moments, canonicals, expiries)
+    if signals.noindex is None and answered is not None:
+        # Out of the results once that moment has passed: as noindex, when it answered.
+        for expiry, source in expiries:
+            if latest_moment(expiry) < answered:
+                signals.noindex = f"{source} unavailable_after {_moment_text(expiry)}"
+                break
+    # Several canonicals that name different URLs: Google ignores them all.
+    if len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1:
+        signals.canonical, signals.canonical_source = canonicals[0]
+    if answered is not None:
+        # A page that says it changed as it was answered, or later, says nothing (a
+        # server that stamps each answer with the time; a clock ahead).
+        moments = [pair for pair in moments if earliest_moment(pair[0]) < answered]
     if moments:
         # The newest; at equal moments the first source named (header, JSON-LD, meta).
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
@@ -162,19 +194,46 @@ def _header_pairs(headers: Headers) -> Iterator[tuple[str, str]]:
 # -- X-Robots-Tag -------------------------------------------------------------------
 
 
-def _robots_header_noindex(value: str) -> bool:
-    """Whether one X-Robots-Tag value says noindex to Googlebot: a directive with no
-    user agent before it, or after ``googlebot:`` (a prefix holds until the next one)."""
+def _robots_header(value: str) -> tuple[bool, datetime | None]:
+    """Whether one X-Robots-Tag value says noindex to Googlebot, and the first
+    unavailable_after it gives Googlebot: directives with no user agent before them,
+    or after ``googlebot:`` (a prefix holds until the next one)."""
     agent: str | None = None
-    for part in value.split(","):
+    noindex = False
+    expiry: datetime | None = None
+    parts = value.split(",")
+    for index, part in enumerate(parts):
         directive = part.strip()
         match = _AGENT_PREFIX.fullmatch(directive)
         if match is not None and match.group(1).lower() not in _VALUED_DIRECTIVES:
             agent = match.group(1).lower()
             directive = match.group(2).strip()
-        if (agent is None or agent == _GOOGLE) and directive.lower() in _NOINDEX:
-            return True
-    return False
+        if agent is not None and agent != _GOOGLE:
+            continue
+        if directive.lower() in _NOINDEX:
+            noindex = True
+        elif expiry is None:
+            expiry = _unavailable_after(directive, parts[index + 1 : index + 2])
+    return noindex, expiry
+
+
+def _unavailable_after(directive: str, following: list[str]) -> datetime | None:
+    """The moment of an ``unavailable_after: DATE`` directive (RFC 822, RFC 850 or ISO
+    8601; a date that starts with a weekday and a comma goes on in ``following``), or
+    None when it is another directive or names no date."""
+    name, colon, value = directive.partition(":")
+    if not colon or name.strip().lower() != "unavailable_after":
+        return None
+    value = value.strip()
+    if value.isalpha() and following:
+        value = f"{value}, {following[0].strip()}"
+    return parse_page_date(value) or parse_http_date(value)
+
+
+def _moment_text(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        return moment.isoformat()
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _meta_noindex(content: str) -> bool:
@@ -184,12 +243,13 @@ def _meta_noindex(content: str) -> bool:
 # -- Link headers ---------------------------------------------------------------------
 
 
-def _read_link_header(url: str, value: str, signals: PageSignals) -> None:
+def _read_link_header(
+    url: str, value: str, signals: PageSignals, canonicals: list[tuple[str, str]]
+) -> None:
     for target, params in _links(value):
         rels = params.get("rel", "").lower().split()
-        if "canonical" in rels and signals.canonical is None and target.strip():
-            signals.canonical = _absolute(url, target.strip())
-            signals.canonical_source = LINK_HEADER
+        if "canonical" in rels and target.strip():
+            canonicals.append((_absolute(url, target.strip()), LINK_HEADER))
         hreflang = params.get("hreflang", "").strip()
         if "alternate" in rels and hreflang and target.strip():
             signals.alternates += ((hreflang, _absolute(url, target.strip())),)
@@ -222,14 +282,20 @@ def _links(value: str) -> Iterator[tuple[str, dict[str, str]]]:
 
 
 def _read_head(
-    url: str, head: str, signals: PageSignals, moments: list[tuple[datetime, str]]
+    url: str,
+    head: str,
+    signals: PageSignals,
+    moments: list[tuple[datetime, str]],
+    canonicals: list[tuple[str, str]],
+    expiries: list[tuple[datetime, str]],
 ) -> None:
     base: str | None = None
-    canonical: str | None = None
+    canonical_hrefs: list[str] = []
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
-    article: datetime | None = None
+    articles: list[datetime] = []
     at = 0
+    containers = 0  # the noscript and template elements open
     search = _TOKEN.search
     while (token := search(head, at)) is not None:
         at = token.end()
@@ -241,11 +307,21 @@ def _read_head(
                     break
                 at = end + 3
                 continue
+            if _closes_container(token):
+                containers = max(containers - 1, 0)
+                continue
             break  # the end of the head
         text = token.group(2)
         if text is None:
             break  # a quote that never closes: the rest of the text is its value
         name = name.lower()
+        if name not in _HEAD_ELEMENTS:
+            if containers and name != "body":
+                continue
+            break  # an element the head may not hold: the end of the head
+        if name in _CONTAINERS:
+            containers += 1
+            continue
         raw_end = _RAW_TEXT_END.get(name)
         if raw_end is not None:
             found = raw_end.search(head, at)
@@ -253,68 +329,92 @@ def _read_head(
             if name == "script" and _tells(name, text) and _is_json_ld(_attributes(text)):
                 json_moments.extend(_json_ld_moments(head[at:end]))
             at = end
-        elif not _tells(name, text):
+        elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
-            article = _read_meta(_attributes(text), signals, article)
+            _read_meta(_attributes(text), signals, articles, expiries)
         elif name == "link":
             attributes = _attributes(text)
             href = attributes.get("href", "").strip()
             if not href:
                 continue
             rels = attributes.get("rel", "").lower().split()
-            if "canonical" in rels and canonical is None:
-                canonical = href
+            if "canonical" in rels:
+                canonical_hrefs.append(href)
             hreflang = attributes.get("hreflang", "").strip()
             if "alternate" in rels and hreflang:
                 alternates.append((hreflang, href))
         elif base is None:  # <base>: the first with an href counts
             href = _attributes(text).get("href", "").strip()
             if href:
-                base = urljoin(url, href)
+                base = _absolute(url, href)
     base = base or url
-    if canonical is not None and signals.canonical is None:
-        signals.canonical = _absolute(base, canonical)
-        signals.canonical_source = LINK_ELEMENT
+    canonicals.extend((_absolute(base, href), LINK_ELEMENT) for href in canonical_hrefs)
     if alternates:
         signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
-    if json_moments:
-        moments.append((max(json_moments, key=earliest_moment), JSON_LD))
-    if article is not None:
-        moments.append((article, ARTICLE))
+    moments.extend((moment, JSON_LD) for moment in json_moments)
+    moments.extend((moment, ARTICLE) for moment in articles)
 
 
-# The most characters of a token the scanner may find cut at the end of a text so far.
-_LONGEST_CUT = 16
+# The most characters of a token the scanner may find cut at the end of a text so far
+# (a longer tag name cut there is missed: the head is read on, and then read whole).
+_LONGEST_CUT = 64
 
 
 def head_end(text: str, at: int = 0) -> tuple[bool, int]:
     """Whether the head of ``text`` (the start of a page, more of it to come) has ended
     as ``read_signals`` reads it, scanning from ``at``; and, when it has not, where to
-    scan again once more text has come (never inside a comment, a tag or raw text, so a
-    head read in pieces ends where it ends read whole)."""
+    scan again once more text has come (never inside a comment, a tag, raw text or a
+    noscript or template element, so a head read in pieces ends where it ends read
+    whole)."""
     search = _TOKEN.search
+    containers = 0
+    first_open: int | None = None  # where the outermost container still open starts
+
+    def resume(where: int) -> tuple[bool, int]:
+        return False, where if first_open is None else min(first_open, where)
+
     while (token := search(text, at)) is not None:
         name = token.group(1)
         if name is None:
-            if not token.group().startswith("<!"):
+            if token.group().startswith("<!"):
+                end = text.find("-->", token.end())
+                if end < 0:
+                    return resume(token.start())
+                at = end + 3
+                continue
+            if not _closes_container(token):
                 return True, token.start()
-            end = text.find("-->", token.end())
-            if end < 0:
-                return False, token.start()
-            at = end + 3
+            containers = max(containers - 1, 0)
+            if not containers:
+                first_open = None
+            at = token.end()
             continue
         if token.group(2) is None:
-            return False, token.start()
-        raw_end = _RAW_TEXT_END.get(name.lower())
+            return resume(token.start())
+        name = name.lower()
+        if name not in _HEAD_ELEMENTS:
+            if not containers or name == "body":
+                return True, token.start()
+            at = token.end()
+            continue
+        if name in _CONTAINERS:
+            if not containers:
+                first_open = token.start()
+            containers += 1
+        raw_end = _RAW_TEXT_END.get(name)
         if raw_end is None:
             at = token.end()
             continue
         found = raw_end.search(text, token.end())
         if found is None:
-            return False, token.start()
+            return resume(token.start())
         at = found.start()
-    return False, max(at, len(text) - _LONGEST_CUT)
+    return resume(max(at, len(text) - _LONGEST_CUT))
+
+
+def _closes_container(token: re.Match[str]) -> bool:
+    return token.group()[2:4].lower() != "he"  # </noscript or </template, not </head
 
 
 def _attributes(text: str) -> dict[str, str]:
@@ -349,31 +449,42 @@ def _tells(name: str, text: str) -> bool:
 
 
 def _absolute(base: str, href: str) -> str:
-    """``href`` resolved against ``base``; an absolute http(s) URL without dot
-    segments or backslashes is its own resolution (the usual case, made cheap)."""
+    """``href`` resolved against ``base``, without the tabs and newlines a URL parser
+    removes wherever they stand; an absolute http(s) URL without dot segments or
+    backslashes is its own resolution (the usual case, made cheap)."""
+    if "\t" in href or "\n" in href or "\r" in href:
+        href = _TAB_OR_NEWLINE.sub("", href)
     if href.startswith(("https://", "http://")) and "/." not in href and "\\" not in href:
         return href
     return urljoin(base, href)
 
 
 def _read_meta(
-    attributes: dict[str, str], signals: PageSignals, article: datetime | None
-) -> datetime | None:
-    """Note what a ``meta`` element says; the newest article:modified_time so far."""
+    attributes: dict[str, str],
+    signals: PageSignals,
+    articles: list[datetime],
+    expiries: list[tuple[datetime, str]],
+) -> None:
+    """Note what a ``meta`` element says (an article:modified_time in ``articles``, an
+    unavailable_after in ``expiries``)."""
     content = attributes.get("content")
     if content is None:
-        return article
+        return
     name = attributes.get("name", "").strip().lower()
     if name in ("robots", _GOOGLE):
+        source = META_ROBOTS if name == "robots" else META_GOOGLEBOT
         if signals.noindex is None and _meta_noindex(content):
-            signals.noindex = META_ROBOTS if name == "robots" else META_GOOGLEBOT
+            signals.noindex = source
+        parts = content.split(",")
+        for index, part in enumerate(parts):
+            expiry = _unavailable_after(part.strip(), parts[index + 1 : index + 2])
+            if expiry is not None:
+                expiries.append((expiry, source))
+                break
     elif attributes.get("property", "").strip().lower() == "article:modified_time":
         moment = parse_page_date(content)
-        if moment is not None and (
-            article is None or earliest_moment(moment) > earliest_moment(article)
-        ):
-            return moment
-    return article
+        if moment is not None:
+            articles.append(moment)
 
 
 def _is_json_ld(attributes: dict[str, str]) -> bool:
@@ -383,12 +494,13 @@ def _is_json_ld(attributes: dict[str, str]) -> bool:
 
 def _json_ld_moments(text: str) -> list[datetime]:
     """The ``dateModified`` of the JSON-LD objects in a script: the top-level object or
-    array's objects and the members of their ``@graph``. Bad JSON says nothing."""
+    array's objects and the members of their ``@graph`` (raw control characters in its
+    strings allowed). Bad JSON says nothing."""
     text = text.strip()
     if text.startswith("<!--"):  # an old habit: the script's text in a comment
         text = text[4:].removesuffix("-->").strip()
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except (ValueError, RecursionError):
         return []
     moments: list[datetime] = []

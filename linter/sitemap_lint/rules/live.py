@@ -143,7 +143,8 @@ REDIRECTED = answered(
         ends in 200 on the same site (the host, `www.` aside; http to https included):
         `--fix --unsafe-fixes --live` applies it with its first pass. A page whose
         redirects end at a URL the sitemap lists already is told to go, without a fix
-        (writing the final URL would list it twice).
+        (writing the final URL would list it twice), and so is one whose final page
+        says noindex (writing it would list a page that refuses to be indexed, LV008).
     """,
         why="""
         A sitemap lists canonical URLs. Search Console reports redirected URLs as "Page
@@ -218,7 +219,9 @@ NOINDEX = rule(
     what="""
         Reports a listed page that asks not to be indexed: `noindex` (or `none`) in
         an `X-Robots-Tag` header, or in `<meta name="robots">` or
-        `<meta name="googlebot">` in its head.
+        `<meta name="googlebot">` in its head. An `unavailable_after` date there
+        that had passed when the page answered (its `Date` header) counts as
+        noindex: Google shows the page no more after it.
     """,
     why="""
         The sitemap asks for the page to be indexed and the page refuses; Search
@@ -244,7 +247,8 @@ CANONICAL_ELSEWHERE = rule(
         Reports a listed page whose canonical (a `Link: <...>; rel="canonical"`
         header or `<link rel="canonical">` in its head) names another URL, compared
         after normalisation (scheme and host case, default port, percent-escapes,
-        an empty path, dot segments, the fragment).
+        an empty path, dot segments, the fragment). A page that names several
+        canonicals that differ names none: Google ignores them all.
     """,
     why="""
         The page says another URL is the one to index; Search Console reports
@@ -277,6 +281,11 @@ LASTMOD_BEHIND = rule(
         `2025-06-01T10:00:00` counts from `2025-05-31T20:00:00Z` on; a lastmod time
         without a zone counts as late as it can be). A lastmod of a date alone and a
         page time without a zone compare their dates as written.
+
+        A page time at or after the moment of the answer (its `Date` header) is no
+        time of a change: a server that stamps every answer with the time it is
+        made, or a clock ahead. It is not compared (writing it as the lastmod would
+        make every lastmod the time of the check, LV011).
     """,
     why="""
         Google uses lastmod only where it is consistently and verifiably accurate; a
@@ -325,8 +334,10 @@ ALTERNATE_UNCONFIRMED = rule(
     summary="Alternates the sitemap lists that the page's own hreflang links do not list",
     what="""
         Compares a page's `xhtml:link` alternates in the sitemap with the
-        `<link rel="alternate" hreflang>` links of the page's head, and reports the
-        sitemap's (language, URL) pairs the page does not list.
+        `<link rel="alternate" hreflang>` links of the page's head and its `Link`
+        headers, and reports the sitemap's (language, URL) pairs the page does not
+        list. A page that gives no hreflang links of its own is not reported: the
+        sitemap is one of the three equivalent ways to tell them, and enough alone.
     """,
     why="""
         Sitemap and page annotations are read together; when they disagree search
@@ -759,6 +770,16 @@ def _redirected(
             "sitemap lists already; remove this entry",
             key=target.url,
         )
+    noindex = answer.signals.noindex if answer.signals is not None else None
+    if target.kind == "page" and noindex:
+        # Writing the final URL here would list a page that refuses to be indexed.
+        return REDIRECTED.at(
+            target.line,
+            target.column,
+            f"{what} {target.url} redirects ({_chain(answer)}) to {final}, which says"
+            f" noindex ({noindex}); remove this entry or let {final} be indexed",
+            key=target.url,
+        )
     fix = None
     if target.kind != "alternate" and answer.status == 200 and _same_site(target.url, final):
         edit = _url_edit(target, final)
@@ -820,7 +841,7 @@ def _page_findings(target: Target, answer: Answer) -> Iterator[Finding]:
             f" {_page_time_text(modified)}; write the page's own modification date",
             key=url,
         )
-    missing = _unconfirmed(target.alternates, signals.alternates)
+    missing = _unconfirmed(target.alternates, signals.alternates) if signals.alternates else []
     if missing:
         listed = ", ".join(f"{lang} {href}" for lang, href in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
