@@ -29,7 +29,7 @@ from sitemap_lint.rules.extension import (
     stray_child_message,
 )
 from sitemap_lint.rules.registry import END, stateful
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import Reporter, is_empty_news_sitemap
 from sitemap_lint.support.patterns import lazy
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
@@ -1250,16 +1250,4 @@ def check_empty_news_sitemap(end: FileEnd, file: object, report: Reporter) -> No
             "news sitemap has no <url> entries (no article of the last two days?); Google "
             "accepts an empty one, but check that no article is missing",
         )
-    )
-
-
-def is_empty_news_sitemap(end: FileEnd) -> bool:
-    """Whether ``end`` is that of a news sitemap without entries, read to its end."""
-    root = end.root
-    return (
-        root is not None
-        and end.kind == "urlset"
-        and root.name == "urlset"
-        and not (end.entries or end.misplaced or end.cut_short)
-        and NAMESPACE in end.namespaces
     )

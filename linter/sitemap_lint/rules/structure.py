@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterator
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import XML_NS, XML_SPACE, Node
+from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
@@ -348,13 +348,24 @@ def no_entries(root: Node) -> Finding:
 def check_entry_count(end: FileEnd, file: object, report: Reporter) -> None:
     """A urlset or index without entries; not when reading stopped before its end, nor
     when it holds the other root's entries (ST007 says so at each: one defect)."""
-    from sitemap_lint.rules.news import is_empty_news_sitemap
-
     root = end.root
     if end.entries or end.misplaced or end.cut_short or is_empty_news_sitemap(end):
         return  # (an empty news sitemap is NW019's)
     if root is not None and root.name in ROOTS:
         report.add(no_entries(root))
+
+
+def is_empty_news_sitemap(end: FileEnd) -> bool:
+    """Whether ``end`` is that of a news sitemap without entries, read to its end: a
+    urlset that declares the news namespace (NW019's, not ST008's)."""
+    root = end.root
+    return (
+        root is not None
+        and end.kind == "urlset"
+        and root.name == "urlset"
+        and not (end.entries or end.misplaced or end.cut_short)
+        and USUAL_PREFIXES["news"] in end.namespaces
+    )
 
 
 @check(ROOT, emits=(UNKNOWN_ROOT,), proof=NO_PROOF)
