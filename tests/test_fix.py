@@ -228,6 +228,30 @@ def test_findings_whose_fix_another_fix_makes_are_counted_fixed(tmp_path: Path, 
     assert "a=1&amp;b=2&amp;c=3&amp;d<" in target.read_text(encoding="utf-8")
 
 
+def test_a_prefix_is_declared_on_the_root_once_its_start_tag_is_closed(
+    tmp_path: Path, capsys
+) -> None:
+    """The root's '>' is missing: the declaration waits for the pass after the one that
+    closes it, and goes on the root, not into the next start tag."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+        "<url><loc>https://example.com/a</loc>"
+        "<image:image><image:loc>https://example.com/a.png</image:loc></image:image></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    status, _, _ = run(["--fix", str(target)], capsys)
+    assert status == 0
+    assert target.read_text(encoding="utf-8").splitlines()[1:3] == [
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">',
+        "<url><loc>https://example.com/a</loc>"
+        "<image:image><image:loc>https://example.com/a.png</image:loc></image:image></url>",
+    ]
+
+
 def test_fix_only_reports_nothing_and_exits_0(tmp_path: Path, capsys) -> None:
     target = copy(tmp_path, "mixed.xml")
     status, out, err = run(["--fix-only", str(target)], capsys)
