@@ -81,7 +81,7 @@ def test_diff_prints_the_changes_writes_nothing_and_exits_1(
     assert "\n-    <changefreq>Daily</changefreq>\n" in out
     assert "\n+    <changefreq>daily</changefreq>\n" in out
     assert "+    <priority>1.0</priority>" not in out  # clamping is unsafe
-    assert "Would fix 6 findings in 1 file(s)." in err  # one edit serves UR006 and UR011
+    assert "Would fix 7 findings in 1 file(s)." in err  # UR011 counted with UR006: one edit
 
 
 @pytest.mark.parametrize(
@@ -202,17 +202,61 @@ def test_exit_status_after_fix_counts_only_what_is_left(tmp_path: Path, capsys) 
     assert "VA003" in out and "[*]" not in out.split("VA003", 1)[1].split("\n", 1)[0]
     # Left: the lastmod, the priority and (now that the & is escaped) a duplicate URL.
     assert "No fixes available. (3 hidden fixes can be enabled with --unsafe-fixes.)" in out
-    assert "Fixed 6 findings in 1 file(s)." in err
+    assert "Fixed 7 findings in 1 file(s)." in err
     status, out, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
     assert status == 0
     assert "no problems found" in out
+
+
+def test_findings_whose_fix_another_fix_makes_are_counted_fixed(tmp_path: Path, capsys) -> None:
+    """Each raw '&' of a value is a finding whose fix escapes the whole value: one edit
+    fixes the three, and the count says three, as the report's fixable count does."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/?a=1&b=2&c=3&d</loc></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "[*] 3 fixable with --fix." in out
+    _, _, err = run(["--diff", str(target)], capsys)
+    assert "Would fix 3 findings in 1 file(s)." in err
+    status, out, err = run(["--fix", str(target)], capsys)
+    assert (status, "Fixed 3 findings in 1 file(s).") == (0, err.strip().splitlines()[-1])
+    assert "a=1&amp;b=2&amp;c=3&amp;d<" in target.read_text(encoding="utf-8")
+
+
+def test_a_prefix_is_declared_on_the_root_once_its_start_tag_is_closed(
+    tmp_path: Path, capsys
+) -> None:
+    """The root's '>' is missing: the declaration waits for the pass after the one that
+    closes it, and goes on the root, not into the next start tag."""
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+        "<url><loc>https://example.com/a</loc>"
+        "<image:image><image:loc>https://example.com/a.png</image:loc></image:image></url>\n"
+        "</urlset>\n",
+        encoding="utf-8",
+    )
+    status, _, _ = run(["--fix", str(target)], capsys)
+    assert status == 0
+    assert target.read_text(encoding="utf-8").splitlines()[1:3] == [
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">',
+        "<url><loc>https://example.com/a</loc>"
+        "<image:image><image:loc>https://example.com/a.png</image:loc></image:image></url>",
+    ]
 
 
 def test_fix_only_reports_nothing_and_exits_0(tmp_path: Path, capsys) -> None:
     target = copy(tmp_path, "mixed.xml")
     status, out, err = run(["--fix-only", str(target)], capsys)
     assert (status, out) == (0, "")
-    assert "Fixed 6 findings in 1 file(s)." in err
+    assert "Fixed 7 findings in 1 file(s)." in err
     assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
 
 
@@ -426,7 +470,7 @@ def test_a_read_only_file_among_others_leaves_them_fixed_and_reported(
     assert err.splitlines() == [
         f"sitemap-lint: error: {read_only}: cannot write: the file is read-only; "
         "it was left unchanged",
-        "Fixed 6 findings in 1 file(s).",
+        "Fixed 7 findings in 1 file(s).",
     ]
     assert f"{read_only}\n" in out and f"{writable}\n" in out  # what is left, of each
     assert "2 files checked" in out
@@ -443,7 +487,7 @@ def test_an_unreadable_file_among_others_leaves_them_fixed_and_says_so(
     assert writable.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
     lines = err.splitlines()
     assert len(lines) == 2 and lines[0].startswith(f"sitemap-lint: error: {fifo}: not a regular")
-    assert lines[1] == "Fixed 6 findings in 1 file(s)."
+    assert lines[1] == "Fixed 7 findings in 1 file(s)."
 
 
 def test_fix_only_with_diff_is_a_usage_error(tmp_path: Path, capsys) -> None:

@@ -29,7 +29,9 @@ def fixable(findings: Iterable[Finding], unsafe: bool) -> list[Finding]:
 
 def apply(text: str, findings: Iterable[Finding]) -> Pass:
     """Apply the fixes of ``findings`` to ``text``; a fix whose edits do not fit the
-    text, or overlap a fix taken before it, waits for the next pass (or is dropped)."""
+    text, or overlap a fix taken before it, waits for the next pass (or is dropped). A
+    fix whose every edit a fix taken before it makes is applied with it, and counted
+    (as ruff counts it)."""
     located = Text(text)
     chosen: list[Replacement] = []
     taken: list[tuple[int, int]] = []
@@ -47,10 +49,15 @@ def apply(text: str, findings: Iterable[Finding]) -> Pass:
             replacements.extend(found)
         if not ok:
             continue
+        targets = {edit.target for edit in finding.fix.edits}
+        if replacements and all((r.start, r.end, r.content) in seen for r in replacements):
+            result.drop_bom |= "bom" in targets
+            result.to_utf8 |= "encoding" in targets
+            result.fixed.append(finding)
+            continue
         spans = sorted({(r.start, r.end) for r in replacements})
         if any(_overlaps(span, taken) for span in spans) or _overlap_each_other(spans):
             continue
-        targets = {edit.target for edit in finding.fix.edits}
         for r in replacements:
             key = (r.start, r.end, r.content)
             if key not in seen:

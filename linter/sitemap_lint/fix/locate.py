@@ -23,7 +23,8 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 _OPAQUE = re.compile(
     r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)|<!DOCTYPE[^>]*>", re.S
 )
-_TAG_END = re.compile(r"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
+# The rest of a start tag, up to its ">"; a "<" outside its values ends it unclosed.
+_TAG_END = re.compile(r"""(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _TRAILING_BLANKS = re.compile(r"[ \t]*")
 # An entry holding its loc alone (comments and white space aside).
