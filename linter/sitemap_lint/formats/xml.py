@@ -244,6 +244,7 @@ class StreamParser:
         self._marked = False  # the current parser's text holds marks
         self._replay_until: tuple[int, int] | None = None  # events before this were delivered
         self._last_error = -1  # file byte offset of the last error
+        self._last_unbound = -1  # that of the last undeclared prefix
         self._last_restart = -1
         # The first entry start tag read as a child of an open entry:
         # (byte index, line, column, children of the open entry before it).
@@ -585,7 +586,12 @@ class StreamParser:
             and code not in _END_OF_INPUT
             and offset >= 0
         )
-        if recover and offset <= self._last_error:
+        # An undeclared prefix in a tag whose value was repaired is a defect of its own,
+        # met once the repair let the tag be read (at its "<", before the value).
+        unbound_first = code == _UNBOUND_PREFIX and offset != self._last_unbound
+        if code == _UNBOUND_PREFIX:
+            self._last_unbound = offset
+        if recover and offset <= self._last_error and not unbound_first:
             # A repair that did not help: resume at the next entry, reported once.
             self._lose_open_entry()
             return self._resume_after(offset, line, column - 1, line)
