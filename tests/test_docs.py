@@ -82,3 +82,16 @@ def test_the_docs_name_the_package_s_modules_classes_and_functions_where_they_ar
     named = sorted(set(QUALIFIED.findall(text)))
     assert named
     assert [dotted for dotted in named if not _resolves(dotted)] == []
+
+
+@pytest.mark.parametrize(
+    "kinds", ["FetchKind", "InputKind", "MarkupKind", "FollowKind", "LineKind"]
+)
+def test_plugins_md_names_every_kind_a_check_may_be_handed(kinds: str) -> None:
+    from sitemap_lint.rules import events
+
+    declared = getattr(events, kinds)
+    values = [value for name, value in vars(declared).items() if name.isupper()]
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    assert values
+    assert [value for value in values if f"`{value}`" not in text] == []
