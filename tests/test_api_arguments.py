@@ -159,6 +159,17 @@ def test_the_optional_lists_and_numbers_take_none_as_documented() -> None:
     assert result.exit_code == 0
 
 
+def test_codes_as_comma_separated_text_are_told_the_list_that_works() -> None:
+    assert raised(sitemap_lint.lint, b"<urlset/>", select="UR,DT004") == (
+        "select=: give a list of rule codes, e.g. ['UR', 'DT004']"
+    )
+    assert raised(sitemap_lint.lint, b"<urlset/>", ignore=" HL, UR008 ,") == (
+        "ignore=: give a list of rule codes, e.g. ['HL', 'UR008']"
+    )
+    suggested = sitemap_lint.lint(b"<urlset/>", select=["UR", "DT004"], isolated=True)
+    assert all(f.code.startswith(("UR", "DT004")) for f in suggested)
+
+
 def test_select_as_bytes_is_told_to_be_a_list_as_a_str_is() -> None:
     text = raised(sitemap_lint.lint, b"<urlset/>", select="UR")
     assert text == "select=: give a list of rule codes, e.g. ['UR']"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,47 @@ def test_readme_names_every_change_of_each_profile() -> None:
         row = next(line for line in readme.splitlines() if line.startswith(f"| `{profile.name}` |"))
         missing = [code for code in profile.changes if f"`{code}`" not in row]
         assert not missing, f"README's profile table leaves out {profile.name}'s {missing}"
+
+
+SUBPACKAGES = "settings|inputs|fastpath|formats|engine|rules|domain|xsd|sets|live|diff|fix|report"
+QUALIFIED = re.compile(rf"`((?:{SUBPACKAGES}|support)\.[A-Za-z_][\w.]*)`")
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``sitemap_lint.<dotted>`` names a module, or a module's attribute."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(["sitemap_lint", *parts[:cut]]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[cut:]:
+                found = getattr(found, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@pytest.mark.parametrize("doc", ["architecture.md", "scale.md", "live.md", "plugins.md"])
+def test_the_docs_name_the_package_s_modules_classes_and_functions_where_they_are(
+    doc: str,
+) -> None:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    named = sorted(set(QUALIFIED.findall(text)))
+    assert named
+    assert [dotted for dotted in named if not _resolves(dotted)] == []
+
+
+@pytest.mark.parametrize(
+    "kinds", ["FetchKind", "InputKind", "MarkupKind", "FollowKind", "LineKind"]
+)
+def test_plugins_md_names_every_kind_a_check_may_be_handed(kinds: str) -> None:
+    from sitemap_lint.rules import events
+
+    declared = getattr(events, kinds)
+    values = [value for name, value in vars(declared).items() if name.isupper()]
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    assert values
+    assert [value for value in values if f"`{value}`" not in text] == []

@@ -179,6 +179,22 @@ def test_spellings_of_one_url_are_requested_once_in_normal_form(
     assert (live["listed"], live["requested"], live["requests"]) == (1, 1, 1)
 
 
+def test_a_url_robots_txt_disallows_counts_as_requested_with_no_request_sent(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """As docs/live.md says: ``requested`` counts the URLs the audit asked about (the
+    one robots.txt disallows answered ``robots``), ``requests`` what was sent."""
+    live_server.reset()
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/pages/plain", "/private/page"))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    live = _json_report(sitemap, **options)["summary"]["live"]
+    assert _requested(live_server) == ["/pages/plain"]
+    assert (live["listed"], live["requested"], live["requests"]) == (2, 2, 1)
+    assert live["statuses"] == {"200": 1, "robots": 1}
+
+
 def test_a_set_keeps_its_files_suppressions_for_the_live_findings(
     live_server: LiveServer,  # noqa: F811
     tmp_path: Path,

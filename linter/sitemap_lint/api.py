@@ -370,11 +370,17 @@ def _named(option: str) -> str:
     return option if option in ("paths", "source") else f"{option}="
 
 
-def _items(values: object, option: str, what: str, example: str) -> list[Any]:
+def _items(
+    values: object, option: str, what: str, example: str, separator: str | None = None
+) -> list[Any]:
     """The items of an argument that takes a list of ``what``. Text, a path, bytes or
-    a mapping is no such list: the message shows a text in one, else ``example``."""
+    a mapping is no such list: the message shows a text in one (split at ``separator``,
+    as the command line's text is), else ``example``."""
     if isinstance(values, str | os.PathLike):
         shown = f"[{values!r}]" if os.fspath(values) else example  # [''] is refused too
+        if separator and isinstance(values, str) and separator in values:
+            parts = [part.strip() for part in values.split(separator) if part.strip()]
+            shown = repr(parts) if parts else example
         raise SitemapLintError(f"{_named(option)}: give a list of {what}, e.g. {shown}")
     if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
         values, Iterable
@@ -407,7 +413,7 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     """A list of codes as the command line's comma-separated text (the core checks each)."""
     if values is None:
         return None
-    items = _items(values, option, "rule codes", "['UR', 'DT004']")
+    items = _items(values, option, "rule codes", "['UR', 'DT004']", separator=",")
     for item in items:
         if not isinstance(item, str) or "," in item or not item.strip():
             raise SitemapLintError(
