@@ -88,7 +88,7 @@ def serve_site(site: SiteServer) -> str:
     routes["/broken.xml"] = Route(status=500, body=b"oops", content_type="text/plain")
     routes["/loop.xml"] = redirect("/loop-2.xml")
     routes["/loop-2.xml"] = redirect("/loop.xml")
-    routes["/slow.xml"] = Route(body=urlset(base, "slow"), delay=3)
+    routes["/slow.xml"] = Route(body=urlset(base, "slow"), delay=6)
     routes["/page.html"] = Route(
         body=b"<!DOCTYPE html><html><body>Hello</body></html>", content_type="text/html"
     )
@@ -105,7 +105,7 @@ def site():
 
 
 def check(paths: list[str], **options) -> tuple[int, dict]:
-    return run_json(paths, timeout=0.5, **options)
+    return run_json(paths, timeout=2.0, **options)
 
 
 def test_robots_txt_of_a_site_gives_a_set_report(site: SiteServer, loopback_only) -> None:  # noqa: F811
