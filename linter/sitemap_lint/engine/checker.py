@@ -633,8 +633,18 @@ class FileChecker:
         before_root = None if parser is None else not parser.saw_root
         opened = None if parser is None else parser.open_element()
         name, at = opened if opened is not None else ("", None)
+        declared = frozenset() if parser is None else parser.root_prefixes()
         error = Markup(
-            MarkupKind.SYNTAX, line, column, name, code, context, offset, before_root, at
+            MarkupKind.SYNTAX,
+            line,
+            column,
+            name,
+            code,
+            context,
+            offset,
+            before_root,
+            at,
+            declared=declared,
         )
         added = self._markup(error)
         if parser is not None and parser.recover and not parser.root_closed:

@@ -1479,6 +1479,10 @@ class StreamParser:
         """The namespaces the root's start tag declares."""
         return frozenset(uri for _prefix, uri in self._root_declarations)
 
+    def root_prefixes(self) -> frozenset[str]:
+        """The prefixes the root's start tag declares, with those recovery declared."""
+        return frozenset(prefix for prefix, _uri in self._root_declarations if prefix)
+
     def open_element(self) -> tuple[str, tuple[int, int]] | None:
         """The qualified name of the innermost element open and where its start tag
         stands, or None outside the root."""

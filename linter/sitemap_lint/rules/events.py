@@ -133,7 +133,8 @@ class Markup(NamedTuple):
     reading; ``last``: the last line skipped; ``resumed``: the line where reading
     resumed after skipped lines (None: the file ended first; for a ``doctype``, 1 when
     reading went on after its entity, else None); ``node``: the outermost element
-    nested too deep."""
+    nested too deep; ``declared``: the prefixes the root declares (``syntax``), in
+    scope in every tag after it."""
 
     kind: str
     line: int
@@ -147,6 +148,7 @@ class Markup(NamedTuple):
     last: int = 0
     resumed: int | None = None
     node: Node | None = None
+    declared: frozenset[str] = frozenset()
 
 
 class FollowKind:

@@ -561,13 +561,15 @@ def syntax_error(
     offset: int,
     before_root: bool | None = None,
     opened: tuple[str, Position] | None = None,
+    declared: frozenset[str] = frozenset(),
 ) -> Finding:
     """Turn an expat error into the most specific finding we can name.
 
     ``context`` is the text of the error's line and ``offset`` the 0-based
     position of the error in it; ``line`` and ``column`` are the file position.
     ``before_root`` says whether the root element had not started yet (None: not known);
-    ``opened``: the innermost element open there and where its start tag stands.
+    ``opened``: the innermost element open there and where its start tag stands;
+    ``declared``: the prefixes the root declares.
     """
     reason = expat_errors.messages.get(code, "syntax error")
     start = _broken_start(code, line, column, context, offset, before_root)
@@ -590,7 +592,7 @@ def syntax_error(
     if code == _XML_DECL:
         return _malformed_declaration(context, offset, line, column)
     if code == _UNBOUND_PREFIX:
-        return _undeclared_prefix(context, offset, line, column)
+        return _undeclared_prefix(context, offset, line, column, declared)
     if code in _ENTITY_ERRORS:
         return DOCTYPE.at(
             line,
@@ -944,7 +946,14 @@ def _markup_finding(markup: Markup) -> Finding | None:
     if kind == MarkupKind.SYNTAX:
         opened = (markup.name, markup.at) if markup.at is not None else None
         return syntax_error(
-            markup.code, line, column, markup.context, markup.offset, markup.before_root, opened
+            markup.code,
+            line,
+            column,
+            markup.context,
+            markup.offset,
+            markup.before_root,
+            opened,
+            markup.declared,
         )
     if kind == MarkupKind.TRUNCATED:
         return truncated(markup.name, line, column)
@@ -1370,17 +1379,21 @@ def _undefined_entity(context: str, offset: int, line: int, column: int) -> Find
     )
 
 
-def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Finding:
+def _undeclared_prefix(
+    context: str, offset: int, line: int, column: int, on_root: frozenset[str]
+) -> Finding:
     # Expat points at the start tag that uses the prefix; the prefix may be the
     # element's own or an attribute's.
     tag_end = context.find(">", offset)
     tag = context[offset : len(context) if tag_end < 0 else tag_end]
-    declared = set(_DECLARED_PREFIX.findall(tag)) | {"xml", "xmlns"}
+    declared = set(_DECLARED_PREFIX.findall(tag)) | on_root | {"xml", "xmlns"}
     prefix = None
+    named = "elements"
     element = _ELEMENT_PREFIX.match(tag)
     if element and element.group(1) not in declared:
         prefix = element.group(1)
     else:
+        named = "attributes"
         prefix = next((p for p in _ATTRIBUTE_PREFIX.findall(tag) if p not in declared), None)
     if prefix is None:
         # The name is on a later line of the tag, which we do not see.
@@ -1395,7 +1408,7 @@ def _undeclared_prefix(context: str, offset: int, line: int, column: int) -> Fin
         )
     known = USUAL_PREFIXES.get(prefix)
     if known is None:
-        advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: elements"
+        advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: {named}"
         return UNDECLARED_PREFIX.at(
             line, column, f"prefix '{prefix}' is used but not declared; {advice}"
         )
