@@ -582,6 +582,7 @@ def test_standard_input_too_large_to_fix_goes_out_whole(monkeypatch, capsysbinar
     out, err = capsysbinary.readouterr()
     assert out == data
     assert b"FX001 file left unchanged: larger than" in err
+    assert b"split it into sitemaps of at most 50 MiB, then fix each" in err
 
 
 def test_interrupted_write_leaves_the_original_whole(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -617,6 +618,7 @@ def test_invalid_bytes_leave_the_file_untouched_with_a_finding(tmp_path: Path, c
     status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
     assert target.read_bytes() == data
     assert "FX001" in out and "not valid in its encoding" in out
+    assert "re-encode it as UTF-8 (its EN001 findings show where), then run the fix again" in out
     assert status == 1
 
 

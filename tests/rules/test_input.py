@@ -71,4 +71,4 @@ def test_gzip_corrupt_message_translates_zlib_reasons() -> None:
 def test_unsupported_compression_names_the_format(fixture: str, kind: str) -> None:
     [message] = messages("IN005", fixture)
     assert f"{kind}-compressed" in message
-    assert "gzip" in message
+    assert "decompress it, and serve it plain or compressed with gzip" in message

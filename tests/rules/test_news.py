@@ -62,6 +62,14 @@ def test_message_shows_the_fix(fixture: str, text: str) -> None:
     check_message(fixture, text)
 
 
+def test_unknown_element_in_url_says_how_to_fix() -> None:
+    messages = [f.message for f in lint(RULE_FIXTURES / "NW017" / "fail.xml").findings]
+    assert (
+        "<news:article> is not an element of the news extension; only <news:news> may stand "
+        "there: remove it (or, if it holds the fields of <news:news>, rename it to that)"
+    ) in messages
+
+
 # -- sitemaps written on the fly ----------------------------------------------------------------
 
 HEAD = """<?xml version="1.0" encoding="UTF-8"?>

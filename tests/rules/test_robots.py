@@ -68,7 +68,7 @@ def test_relative_sitemap_of_a_local_robots_txt_gets_an_example() -> None:
         ("RB002/fail.txt", "write 'Sitemap: https://example.com/sitemap.xml'"),
         ("RB003/fail.txt", "is already listed at line 4; remove this line"),
         ("RB004/fail.txt", "'Sitemap: https://example.com/sitemap.xml'"),
-        ("RB005/fail.txt.gz", "including 1 Sitemap line(s)"),
+        ("RB005/fail.txt.gz", "including 1 Sitemap line:"),
         ("RB006/fail.txt", "serve a plain-text robots.txt"),
         ("RB007/fail.xml", "Googlebot may not fetch 'https://example.com/drafts/launch'"),
         ("RB007/fail.xml", f"{ROBOTS_URL} disallows it"),
@@ -200,14 +200,14 @@ def test_sitemap_lines_only_after_the_limit() -> None:
     text += "Sitemap: https://example.com/b.xml"
     (finding,) = _check_text(text)
     assert (finding.code, finding.line) == ("RB005", 1)
-    assert "including 2 Sitemap line(s)" in finding.message
+    assert "including 2 Sitemap lines:" in finding.message
 
 
 def test_indented_sitemap_lines_after_the_limit_count_and_mentions_do_not() -> None:
     text = _padded(GOOGLE_LIMIT, "# see the sitemap\n  Sitemap: https://example.com/a.xml\n")
     text += "SITEMAP: https://example.com/b.xml\n"
     (finding,) = _check_text(text)
-    assert "including 2 Sitemap line(s)" in finding.message
+    assert "including 2 Sitemap lines:" in finding.message
 
 
 def test_multibyte_characters_count_as_their_utf8_bytes() -> None:

@@ -58,7 +58,7 @@ def test_mixed_origins_counts_every_url_off_the_first_origin() -> None:
     message = message_of("SC003/fail-several.xml")
     assert "URL on https://www.example.com" in message
     assert "first URL (line 4) is on https://example.com" in message
-    assert "3 URL(s)" in message
+    assert "3 URLs in this file are not on" in message
     assert "--sitemap-url" in message
 
 

@@ -55,6 +55,16 @@ def test_text_only_url_shows_the_loc_to_write() -> None:
     assert "<url><loc>https://example.com/about</loc></url>" in message
 
 
+def test_text_in_the_root_names_the_entries_and_the_fix() -> None:
+    (message,) = _messages(fixture("ST009/fail.xml"))
+    assert "only <url> entries may stand there: remove the text" in message
+
+
+def test_nesting_too_deep_says_how_to_fix() -> None:
+    message = next(f.message for f in lint(fixture("ST011/fail.xml")).findings if f.code == "ST011")
+    assert "they were not checked: remove the extra levels" in message
+
+
 def test_attribute_message_names_the_attribute() -> None:
     (message,) = _messages(fixture("ST010/fail-loc.xml"))
     assert 'remove type="page"' in message

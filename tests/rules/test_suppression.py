@@ -13,11 +13,11 @@ MESSAGES = [
     ("SU001/fail.xml", "disable-next-line UR008 suppresses nothing: no UR008 finding on line 9"),
     ("SU001/fail-file.xml", "no DU001 finding in this file"),
     ("SU001/fail-one-of-two.xml", "disable-next-line DT004 suppresses nothing"),
-    ("SU002/fail.xml", "'UR08' is not a rule code or a prefix of one"),
+    ("SU002/fail.xml", "'UR08' is not a rule code or a prefix of one; did you mean UR008?"),
     ("SU002/fail-directive.xml", "unknown directive 'disable-line'"),
     ("SU002/fail-no-codes.xml", "names no rule codes"),
     ("SU002/fail-missing-colon.xml", "with a colon"),
-    ("SU002/fail-separator.xml", "not a comma-separated list"),
+    ("SU002/fail-separator.xml", "not a comma-separated list of rule codes; write 'UR008, UR011'"),
 ]
 
 

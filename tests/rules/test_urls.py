@@ -48,6 +48,8 @@ MESSAGES = [
     ("UR010/fail-port.xml", "port 99999 is out of range"),
     ("UR010/fail-ipv4.xml", "host '256.1.1.1' is not a valid IPv4 address: 256 is over 255"),
     ("UR010/fail-ipv6.xml", "'::' appears more than once"),
+    ("UR010/fail-ipv6.xml", "zero groups only; write the server's real address, or its host name"),
+    ("UR010/fail-ipv4.xml", "0 to 255); write the server's real address, or its host name"),
     ("UR010/fail-ipv6-bracket.xml", "its closing ']' is missing; write [fe80::1]"),
     ("UR010/fail-punycode.xml", "the label 'xn--zz', whose Punycode does not decode"),
     ("UR001/fail-no-host.xml", "no host; write the full URL, e.g. https://example.com/products"),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import check_message, found, lint
+from tests.helpers import check_message, found, lint, lint_fixture
 
 MESSAGES = [
     (
@@ -40,7 +40,8 @@ MESSAGES = [
     ("VD012/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no country'),
     ("VD013/fail.xml", "separated by single spaces: web tv"),
     ("VD013/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no platform'),
-    ("VD013/fail-relationship.xml", 'must be "allow" or "deny"'),
+    ("VD013/fail-relationship.xml", 'is neither allow nor deny; write relationship="allow"'),
+    ("VD020/fail-id.xml", "url; write one of them"),
     ("VD014/fail.xml", "(first at line 21); Google reads one per video: merge the countries"),
     ("VD014/fail-platform.xml", "merge the platforms into the first one"),
     ("VD015/fail.xml", "has 33 <video:tag> elements; at most 32"),
@@ -59,6 +60,18 @@ MESSAGES = [
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
     check_message(fixture, text)
+
+
+def test_price_attribute_messages_show_the_values_to_write() -> None:
+    messages = [f.message for f in lint_fixture("VD020/fail-price.xml").findings]
+    assert (
+        'type="lease" of <video:price> is neither purchase nor rent; write type="purchase" or type="rent"'
+        in messages
+    )
+    assert (
+        'resolution="4k" of <video:price> is neither sd nor hd; write resolution="hd" or resolution="sd"'
+        in messages
+    )
 
 
 # -- single videos, through both engines ------------------------------------------------------

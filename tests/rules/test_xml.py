@@ -19,6 +19,11 @@ def only(code: str, fixture: str):
 # -- messages: they must say how to fix the problem ------------------------------------
 
 
+def test_truncated_message_says_how_to_fix() -> None:
+    message = only("XM008", "fail.xml").message
+    assert message.endswith("upload the complete file, or regenerate it if its generator stopped")
+
+
 @pytest.mark.parametrize(
     ("fixture", "column", "escaped"),
     [

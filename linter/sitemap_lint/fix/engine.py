@@ -118,14 +118,20 @@ def _inflate(raw: bytes) -> bytes | str:
         for piece in gunzip(raw[at : at + READ_SIZE] for at in range(0, len(raw), READ_SIZE)):
             size += len(piece)
             if size > MAX_FIX_BYTES:
-                return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed"
+                return (
+                    f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB uncompressed; split it "
+                    "into sitemaps of at most 50 MiB, then fix each"
+                )
             pieces.append(piece)
     except GzipDamage as damage:
         if damage.complete:
-            return "the gzip stream has data after its end that is no gzip member"
+            return (
+                "the gzip stream has data after its end that is no gzip member; compress "
+                "the file again, then run the fix again"
+            )
         if damage.kind == InputKind.GZIP_TRUNCATED:
-            return "the gzip stream is truncated"
-        return "the gzip stream is corrupt"
+            return "the gzip stream is truncated; upload the complete file, then run the fix again"
+        return "the gzip stream is corrupt; compress the file again, then run the fix again"
     return b"".join(pieces)
 
 
@@ -136,7 +142,10 @@ def decode(raw: bytes) -> Decoded | str:
     from sitemap_lint.inputs.decoding import Decoder
 
     if len(raw) > MAX_FIX_BYTES:
-        return f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB"
+        return (
+            f"larger than {MAX_FIX_BYTES // 1024 // 1024} MiB; split it into sitemaps of "
+            "at most 50 MiB, then fix each"
+        )
     is_gzip = raw.startswith(GZIP_MAGIC)
     data = raw
     if is_gzip:
@@ -148,7 +157,10 @@ def decode(raw: bytes) -> Decoded | str:
     decoder = Decoder(InputChecks(findings), keep_leading=True, positions=False)
     text = "".join(decoder.decode([data]))
     if any(f.code == "EN001" for f in findings):
-        return "it holds bytes that are not valid in its encoding, which a rewrite would lose"
+        return (
+            "it holds bytes that are not valid in its encoding, which a rewrite would "
+            "lose; re-encode it as UTF-8 (its EN001 findings show where), then run the fix again"
+        )
     bom = b""
     for mark in (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
         if data.startswith(mark):
@@ -170,7 +182,10 @@ def decode(raw: bytes) -> Decoded | str:
         and data.endswith(encoded)
     )
     if not same:
-        return f"its text does not encode back to the same bytes in {decoder.encoding_name()}"
+        return (
+            f"its text does not encode back to the same bytes in "
+            f"{decoder.encoding_name()}; re-encode it as UTF-8, then run the fix again"
+        )
     return Decoded(raw, text, decoder.codec, bom, is_gzip, decoder.encoding_name())
 
 
@@ -266,7 +281,10 @@ def fix_source(
     try:
         result.fixed = encode(decoded, text, drop_bom, to_utf8)
     except UnicodeError:
-        why = f"the fixed text cannot be written in {decoded.codec}"
+        why = (
+            f"the fixed text cannot be written in {decoded.codec}; re-encode the file as "
+            "UTF-8, then run the fix again"
+        )
         result.refused = _refusal(why, options, source.name)
         result.fixed_findings = []
         return result

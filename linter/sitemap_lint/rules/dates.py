@@ -489,6 +489,16 @@ def _impossible(
     return None
 
 
+def impossible_moment(
+    year: int, month: int, day: int, hour: int, minute: int, second: int
+) -> str | None:
+    """What makes a date and time no moment of the calendar (month 13, 31 April, hour
+    24, ...) and the fix, as the date rules say it; None when it is one."""
+    return _impossible(
+        year, f"{month:02}", f"{day:02}", f"{hour:02}", f"{minute:02}", f"{second:02}", None
+    )
+
+
 def _at_leap_second(hour: str | None, minute: str | None, zone: str | None) -> bool:
     """Whether a time of second 60 stands where leap seconds are inserted: 23:59 UTC."""
     if hour is None or minute is None:

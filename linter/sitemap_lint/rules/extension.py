@@ -107,7 +107,10 @@ def misplaced_message(prefix: str, name: str, advice: str | None) -> str:
     hint = (
         f"rename it to <{prefix}:{prefix}>"
         if close
-        else f"only <{prefix}:{prefix}> may stand there"
+        else (
+            f"only <{prefix}:{prefix}> may stand there: remove it (or, if it holds the "
+            f"fields of <{prefix}:{prefix}>, rename it to that)"
+        )
     )
     return f"<{prefix}:{name}> is not an element of the {prefix} extension; {hint}"
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.fix.model import shown_attribute
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
-from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE, utc_text
+from sitemap_lint.rules.dates import FUTURE_TOLERANCE, IN_FUTURE, impossible_moment, utc_text
 from sitemap_lint.rules.events import FeedItem, FeedRecord, FeedStart, FileEnd
 from sitemap_lint.rules.registry import END, FEED, ITEM
 from sitemap_lint.rules.structure import Reporter
@@ -465,7 +465,7 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
         try:
             moment = parsedate_to_datetime(value)
         except (ValueError, OverflowError) as error:
-            return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+            return None, _not_real(value, _rss_parts(value), error)
         actual = _WEEKDAYS[moment.weekday()]
         if value[3:4] == "," and value[:3].title() != actual[:3]:
             return None, (
@@ -498,13 +498,29 @@ def _parse_atom(value: str) -> tuple[datetime | None, str | None]:
         try:
             return datetime.fromisoformat(value), None
         except ValueError as error:
-            return None, f"{_shown(value)} is not a real date ({error}); write the real date"
+            parts = (value[0:4], value[5:7], value[8:10], value[11:13], value[14:16], value[17:19])
+            return None, _not_real(value, tuple(int(part) for part in parts), error)
     if len(value) <= _LONGEST_DATE and _RFC3339.match(value.upper()):
         return None, (
             f"{_shown(value)} writes 't' or 'z' in lower case, which RFC 3339 allows but "
             f"Atom does not; write {value.upper()}"
         )
     return None, _not_in_form(value, "an RFC 3339 date-time", ATOM_EXAMPLE, _as_atom)
+
+
+def _rss_parts(value: str) -> tuple[int, ...] | None:
+    from email.utils import parsedate_tz
+
+    parsed = parsedate_tz(value)
+    return None if parsed is None else tuple(parsed[:6])
+
+
+def _not_real(value: str, parts: tuple[int, ...] | None, error: Exception) -> str:
+    """Why a date in its form names no moment (as the date rules say it), and the fix."""
+    why = impossible_moment(*parts) if parts is not None and len(parts) == 6 else None
+    if why is None or why.startswith("second 60 ("):
+        return f"{_shown(value)} is not a real date ({error}); write the real date"
+    return f"{_shown(value)} is not a real date: {why}"
 
 
 # A numeric timezone offset at the end of a date: +hhmm (RFC 822) or +hh:mm (RFC 3339).

@@ -259,7 +259,10 @@ def gzip_truncated(readable: int) -> Finding:
 
 def unsupported_compression(kind: str) -> Finding:
     return UNSUPPORTED_COMPRESSION.at(
-        1, 1, f"file is {kind}-compressed; sitemaps may only be plain or gzip-compressed"
+        1,
+        1,
+        f"file is {kind}-compressed; sitemaps may only be plain or gzip-compressed: "
+        "decompress it, and serve it plain or compressed with gzip (gzip -k sitemap.xml)",
     )
 
 

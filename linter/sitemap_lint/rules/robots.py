@@ -18,6 +18,7 @@ from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Prolog, RobotsRecord, SitemapLine
 from sitemap_lint.rules.registry import END, PROLOG, SITEMAP_LINE, runs_when, stateful
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import plural
 
 if TYPE_CHECKING:
     from sitemap_lint.model import Node
@@ -308,7 +309,7 @@ def check_size(end: FileEnd, file: object, report: Reporter) -> None:
         return
     line, column = record.cut
     after = record.sitemaps_after
-    lost = f", including {after:,} Sitemap line(s)" if after else ""
+    lost = f", including {plural(after, 'Sitemap line')}" if after else ""
     report.add(
         TOO_LARGE.at(
             line,

@@ -16,6 +16,7 @@ from sitemap_lint.rules.registry import runs_when, stateful
 from sitemap_lint.rules.sets import INDEX_CYCLE, index_itself
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.records import Mutable
+from sitemap_lint.support.words import plural
 
 if TYPE_CHECKING:
     from sitemap_lint.sets.robots import RobotsPolicy
@@ -257,7 +258,8 @@ class ScopeChecker(Mutable):
             node.line,
             node.column,
             f"URL on {origin} while the first URL (line {first_line}) is on {first_origin}; "
-            f"{self._others:,} URL(s) in this file are not on {first_origin}; "
+            f"{plural(self._others, 'URL')} in this file "
+            f"{'is' if self._others == 1 else 'are'} not on {first_origin}; "
             "give --sitemap-url to check the scope",
         ).with_xpath(xpath)
 

@@ -442,11 +442,14 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
     """Text directly in the root of a sitemap or index; elements nested deeper than the
     reader follows."""
     if markup.kind == MarkupKind.ROOT_TEXT:
+        entry = ROOTS.get(markup.name)
+        entries = f"<{entry}> entries" if entry else "entries"
         report.add(
             UNEXPECTED_TEXT.at(
                 markup.line,
                 markup.column,
-                f"text directly inside <{markup.name}>; only entries may stand there",
+                f"text directly inside <{markup.name}>; only {entries} may stand there: "
+                "remove the text, or move it into the entry it belongs to",
             )
         )
     elif markup.kind == MarkupKind.TOO_DEEP and markup.node is not None:
@@ -454,7 +457,8 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
             TOO_DEEP.at(
                 markup.line,
                 markup.column,
-                "elements nested more than 32 levels deep; they were not checked",
+                "elements nested more than 32 levels deep; they were not checked: remove the "
+                "extra levels (no sitemap element nests more than a few deep)",
             ),
             markup.node,
         )

@@ -205,8 +205,12 @@ class Suppressions:
         for item in listed.split(","):
             code = item.strip().upper()
             if not code or _SPACE.search(code):
+                written = ", ".join(_LIST_SEPARATOR.split(listed.strip())).strip(", ")
+                fix = f"; write {written!r}" if written else ""
                 self._invalid(
-                    line, column, f"{listed.strip()!r} is not a comma-separated list of rule codes"
+                    line,
+                    column,
+                    f"{listed.strip()!r} is not a comma-separated list of rule codes{fix}",
                 )
                 return ()
             if code == ALL:
@@ -229,7 +233,10 @@ class Suppressions:
             elif not is_code_or_prefix(code):
                 if not code.startswith(self.external):  # else: a missing plugin's code
                     self._invalid(
-                        line, column, f"{item.strip()!r} is not a rule code or a prefix of one"
+                        line,
+                        column,
+                        f"{item.strip()!r} is not a rule code or a prefix of one; "
+                        f"{_code_hint(code)}",
                     )
             else:
                 codes.append(code)
@@ -414,3 +421,18 @@ def check_directives(directives: Directives, options: object, report: Reporter) 
                 f"{'it' if len(codes) == 1 else 'them'} from the comment",
             )
         )
+
+
+_LIST_SEPARATOR = lazy(r"[\s,]+")
+
+
+def _code_hint(code: str) -> str:
+    """The code nearest an unknown ``code``, or where the codes are listed."""
+    import difflib
+
+    from sitemap_lint.rules.registry import rules
+
+    close = difflib.get_close_matches(code, sorted(rules()), n=1, cutoff=0.8)
+    if close:
+        return f"did you mean {close[0]}?"
+    return "write the code of a rule ('sitemap-lint rules' lists them)"

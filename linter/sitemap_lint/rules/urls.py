@@ -1162,6 +1162,9 @@ def _host_problem(host: str) -> str | None:
     return _named_host_problem(host)
 
 
+_REAL_ADDRESS = "write the server's real address, or its host name"
+
+
 def _ip_literal_problem(host: str) -> str | None:
     """What is wrong with a host written in brackets (an IPv6 address, RFC 3986
     ``IP-literal``), with the literal to write when it is plain, or None."""
@@ -1174,7 +1177,7 @@ def _ip_literal_problem(host: str) -> str | None:
     if end < 0:
         if fault is None:
             return f"{head}: its closing ']' is missing; write [{inner}]"
-        return f"{head}: its closing ']' is missing, and {fault}"
+        return f"{head}: its closing ']' is missing, and {fault}; {_REAL_ADDRESS}"
     if fault is None:
         return None
     address, percent, _zone = inner.partition("%")
@@ -1183,7 +1186,7 @@ def _ip_literal_problem(host: str) -> str | None:
             f"{head}: a zone ({inner[len(address) :]}) is not allowed in a URL's host; "
             f"write [{address}]"
         )
-    return f"{head}: {fault}"
+    return f"{head}: {fault}; {_REAL_ADDRESS}"
 
 
 def _named_host_problem(host: str) -> str | None:
@@ -1198,10 +1201,10 @@ def _named_host_problem(host: str) -> str | None:
         numbers = name.split(".")
         if len(numbers) == 4 and all(number.isdigit() for number in numbers):
             hint = " (each of its four numbers is 0 to 255)" if ipv4.endswith("255") else ""
-            return f"host {host!r} is not a valid IPv4 address: {ipv4}{hint}"
+            return f"host {host!r} is not a valid IPv4 address: {ipv4}{hint}; {_REAL_ADDRESS}"
         return (
             f"host {host!r} ends in a number, so browsers read it as an IPv4 address, "
-            f"and it is not one: {ipv4}"
+            f"and it is not one: {ipv4}; {_REAL_ADDRESS}"
         )
     alabel = alabel_fault(host)
     if alabel is None:

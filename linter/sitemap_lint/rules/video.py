@@ -1109,10 +1109,29 @@ def _check_price(price: Node, report: Reporter) -> None:
         )
     kind = attrs.get("type")
     if kind is not None and kind not in PRICE_TYPES:
-        _legacy(price, f'type="{kind}" of <video:price> must be purchase or rent', report)
+        _legacy(
+            price,
+            f'type="{kind}" of <video:price> is neither purchase nor rent; write '
+            f"{_choice('type', kind, ('purchase', 'rent'))}",
+            report,
+        )
     resolution = attrs.get("resolution")
     if resolution is not None and resolution not in RESOLUTIONS:
-        _legacy(price, f'resolution="{resolution}" of <video:price> must be sd or hd', report)
+        _legacy(
+            price,
+            f'resolution="{resolution}" of <video:price> is neither sd nor hd; write '
+            f"{_choice('resolution', resolution, ('hd', 'sd'))}",
+            report,
+        )
+
+
+def _choice(attribute: str, value: str, allowed: tuple[str, ...]) -> str:
+    """The fix of an attribute's value: the allowed value it is in another case or with
+    spaces, else the allowed values."""
+    fixed = value.strip().lower()
+    if fixed in allowed:
+        return f'{attribute}="{fixed}"'
+    return " or ".join(f'{attribute}="{choice}"' for choice in allowed)
 
 
 def _check_id(node: Node, report: Reporter) -> None:
@@ -1125,7 +1144,9 @@ def _check_id(node: Node, report: Reporter) -> None:
             f"<video:id> has no type attribute, which the schema requires; add one of {choices}"
         )
     else:
-        message = f'type="{kind}" of <video:id> is not one of {choices}'
+        fixed = kind.strip().lower()
+        fix = f'write type="{fixed}"' if fixed in ID_TYPES else "write one of them"
+        message = f'type="{kind}" of <video:id> is not one of {choices}; {fix}'
     _legacy(node, message, report)
 
 
@@ -1328,7 +1349,11 @@ def _relationship_problem(node: Node) -> str | None:
     fixed = value.strip().lower()
     if fixed in _RELATIONSHIPS:
         return f'relationship="{value}" must be written relationship="{fixed}"'
-    return f'relationship="{value}" must be "allow" or "deny"'
+    what = "countries" if node.name == "restriction" else "platforms"
+    return (
+        f'relationship="{value}" is neither allow nor deny; write relationship="allow" '
+        f'(only these {what}) or relationship="deny" (all but these)'
+    )
 
 
 def _empty_allow_problem(node: Node) -> str | None:

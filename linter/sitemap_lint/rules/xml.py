@@ -865,8 +865,9 @@ def truncated(root_name: str, line: int, column: int) -> Finding:
     return TRUNCATED.at(
         line,
         column,
-        f"document ends before </{root_name}>: the file is truncated; "
-        "entries before this point were checked",
+        f"document ends before </{root_name}>: the file is truncated (entries before "
+        "this point were checked); upload the complete file, or regenerate it if its "
+        "generator stopped",
     )
 
 
