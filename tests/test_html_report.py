@@ -27,6 +27,7 @@ import pytest
 from sitemap_lint.cli import main
 from sitemap_lint.engine.checker import FileResult
 from sitemap_lint.finding import Finding
+from sitemap_lint.live.audit import LiveStats
 from sitemap_lint.report import html as html_report
 from sitemap_lint.report.base import RunInfo
 from sitemap_lint.report.html import HtmlReporter, embedded_json, markdown_blocks
@@ -1022,6 +1023,40 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
         " figure => figure.getBoundingClientRect().right)"
     )
     assert len(charts) == 5 and max(charts) <= window
+
+
+PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins
+# Each panel that would scroll on screen, with how far its content reaches past it.
+CUT_ON_PAPER_JS = """return Array.from(
+  document.querySelectorAll('.table-scroll, .tree-panel, .chart'),
+  panel => [panel.className, panel.scrollWidth - panel.clientWidth]
+).filter(([, past]) => past > 0)"""
+
+
+@pytest.mark.slow
+def test_printed_every_column_fits_the_page(repo_root: Path, tmp_path: Path, driver: Any) -> None:
+    """Paper does not scroll: printed, the findings' messages and the tree's counts are
+    on the page, not cut off at the edge of a panel."""
+    fixtures = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(fixtures), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    long_url = "https://example.com/" + "a/" * 400
+    chain = [f"{long_url} 301", "https://example.com/ 200"]
+    live = LiveStats(listed=1, requested=1, statuses={"301": 1}, chains=[chain]).as_dict()
+    audited = tmp_path / "audited.html"
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live)
+    audited.write_text(page_of([FileResult("s.xml", [finding("UR001", "x")])], run))
+    driver.set_window_size(PRINTED_WIDTH, 900)
+    for page in (fixtures, audited):
+        open_page(driver, page)
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        assert driver.execute_script(CUT_ON_PAPER_JS) == [], page.name
+        edges = driver.execute_script(
+            "return Array.from(document.querySelectorAll("
+            "'#findings-table td.message, .tree-node .node-findings, .live-chains td'),"
+            " cell => cell.getBoundingClientRect().right)"
+        )
+        assert edges and max(edges) <= width, page.name
 
 
 @pytest.mark.slow
