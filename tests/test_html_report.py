@@ -149,6 +149,19 @@ def test_the_page_has_header_totals_files_findings_rules_and_footer(repo_root: P
     assert len([t for t, a in page.tags if t == "svg"]) == 5
 
 
+def test_no_heading_level_is_skipped() -> None:
+    """A screen reader lists the headings as an outline: the live audit's tables (h3)
+    stand under the overview's heading (h2), not straight under the page's (h1)."""
+    chain = ["https://example.com/a 301", "https://example.com/b 200"]
+    live = LiveStats(listed=1, requested=1, statuses={"301": 1}, chains=[chain])
+    live.slowest = [("example.com", 0.25)]
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live.as_dict())
+    text = page_of([FileResult("s.xml", [finding("UR001", "relative")])], run)
+    levels = [int(level) for level in re.findall(r"<h([1-6])\b", text)]
+    assert levels[:3] == [1, 2, 3]
+    assert all(later <= earlier + 1 for earlier, later in itertools.pairwise(levels))
+
+
 def test_the_footer_command_repeats_the_run(repo_root: Path, tmp_path: Path) -> None:
     status, text = render([MIXED, CLEAN], fail_on="warning", ignore="UR001")
     command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
