@@ -445,6 +445,26 @@ def test_a_redirect_no_request_can_follow_is_said_to_be_the_redirect_s_fault(
     assert _requested(live_server) == ["/moved"]
 
 
+def test_past_the_chains_listed_the_redirected_urls_are_counted(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Only the first 50 chains are listed; the summary counts every URL that
+    redirected, and the HTML page says the chains are the first of that many."""
+    live_server.reset()
+    sitemap = _write(tmp_path, "s.xml", _urlset(*(f"/redirect/1?n={n}" for n in range(53))))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    live = _json_report(sitemap, **options)["summary"]["live"]
+    assert (live["redirected"], len(live["chains"])) == (53, 50)
+    out = io.StringIO()
+    html = {**options, "format": "html", "now": NOW.date().isoformat()}
+    execute(RunSettings(paths=[str(sitemap)], **html), out=out, err=io.StringIO())  # type: ignore[arg-type]
+    assert (
+        '<h3>Redirect chains <span class="muted">· the first 50 of 53</span></h3>' in out.getvalue()
+    )
+
+
 @pytest.mark.parametrize(
     ("path", "hops"),
     [("/loop/a", ["/loop/a 302", "/loop/b 302", "/loop/a"]), ("/self", ["/self 301", "/self"])],
