@@ -34,6 +34,7 @@ from sitemap_lint.report.html import HtmlReporter, embedded_json, markdown_block
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 from sitemap_lint.sets.facts import STATS_KEYS, FileStats
+from sitemap_lint.support.printable import printable
 from tests.helpers import ROOT
 from tests.site_server import Route, SiteServer, loopback_only  # noqa: F401
 
@@ -228,12 +229,22 @@ def test_sitemap_values_come_out_inert() -> None:
     words = "".join(page.text)
     assert HOSTILE_NAME in words
     for message in HOSTILE_MESSAGES:
-        assert message in words
+        assert printable(message) in words  # a line separator as an escape
     assert {row["data-file"] for row in page.rows()} == {HOSTILE_NAME}
     # A hreflang value drawn in a chart is the chart's text, escaped by the renderer.
     chart = text.split('id="chart-hreflang"', 1)[1].split("</figure>", 1)[0]
     assert "<script" not in chart and "&lt;script&gt;" in chart
     assert [a["id"] for t, a in page.tags if t == "li"] == ["node-file-1"]
+
+
+def test_a_message_shows_its_invisible_characters_as_the_text_report_does() -> None:
+    """A URL a message quotes may hold a bidirectional control that would show the rest
+    of the row reversed (``404?\\u202egpj.exe`` read as ``exe.jpg``): the row shows it
+    as an escape, like the text report."""
+    message = "page https://e.com/a?\u202egpj.exe\u200f\x01 is not found (404)"
+    text = page_of([FileResult("a.xml", [finding("UR001", message)])])
+    assert not {"\u202e", "\u200f", "\x01"} & set(text)
+    assert "page https://e.com/a?\\u202egpj.exe\\u200f\\x01 is not found (404)" in Page(text).text
 
 
 def test_the_title_counts_in_words() -> None:
