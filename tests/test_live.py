@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -463,6 +464,22 @@ def test_past_the_chains_listed_the_redirected_urls_are_counted(
     assert (
         '<h3>Redirect chains <span class="muted">· the first 50 of 53</span></h3>' in out.getvalue()
     )
+
+
+def test_the_slowest_hosts_are_named_without_user_and_password(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    urls = ("http://user:s3cret@example.com/pages/plain", f"{SITE}/status/404")
+    entries = "".join(f"  <url><loc>{url}</loc></url>\n" for url in urls)
+    sitemap = _write(tmp_path, "s.xml", f'<urlset xmlns="{NS}">\n{entries}</urlset>\n')
+    options = _live(live_server, format="html", now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    out = io.StringIO()
+    execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())  # type: ignore[arg-type]
+    hosts = out.getvalue().split('<table class="live-hosts">', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"<tr><td>([^<]*)</td>", hosts) == ["example.com"]
 
 
 @pytest.mark.parametrize(

@@ -405,7 +405,8 @@ def _kind(answer: Answer) -> str:
 
 
 def _host(url: str) -> str:
+    """The host and port of ``url``, without the user name and password before them."""
     try:
-        return urlsplit(url).netloc.lower()
+        return urlsplit(url).netloc.rpartition("@")[2].lower()
     except ValueError:
         return url
