@@ -27,12 +27,14 @@ import pytest
 from sitemap_lint.cli import main
 from sitemap_lint.engine.checker import FileResult
 from sitemap_lint.finding import Finding
+from sitemap_lint.live.audit import LiveStats
 from sitemap_lint.report import html as html_report
 from sitemap_lint.report.base import RunInfo
 from sitemap_lint.report.html import HtmlReporter, embedded_json, markdown_blocks
 from sitemap_lint.rules import RULES
 from sitemap_lint.run import RunSettings, execute
 from sitemap_lint.sets.facts import STATS_KEYS, FileStats
+from sitemap_lint.support.printable import printable
 from tests.helpers import ROOT
 from tests.site_server import Route, SiteServer, loopback_only  # noqa: F401
 
@@ -148,6 +150,19 @@ def test_the_page_has_header_totals_files_findings_rules_and_footer(repo_root: P
     assert len([t for t, a in page.tags if t == "svg"]) == 5
 
 
+def test_no_heading_level_is_skipped() -> None:
+    """A screen reader lists the headings as an outline: the live audit's tables (h3)
+    stand under the overview's heading (h2), not straight under the page's (h1)."""
+    chain = ["https://example.com/a 301", "https://example.com/b 200"]
+    live = LiveStats(listed=1, requested=1, statuses={"301": 1}, chains=[chain])
+    live.slowest = [("example.com", 0.25)]
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live.as_dict())
+    text = page_of([FileResult("s.xml", [finding("UR001", "relative")])], run)
+    levels = [int(level) for level in re.findall(r"<h([1-6])\b", text)]
+    assert levels[:3] == [1, 2, 3]
+    assert all(later <= earlier + 1 for earlier, later in itertools.pairwise(levels))
+
+
 def test_the_footer_command_repeats_the_run(repo_root: Path, tmp_path: Path) -> None:
     status, text = render([MIXED, CLEAN], fail_on="warning", ignore="UR001")
     command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
@@ -214,12 +229,22 @@ def test_sitemap_values_come_out_inert() -> None:
     words = "".join(page.text)
     assert HOSTILE_NAME in words
     for message in HOSTILE_MESSAGES:
-        assert message in words
+        assert printable(message) in words  # a line separator as an escape
     assert {row["data-file"] for row in page.rows()} == {HOSTILE_NAME}
     # A hreflang value drawn in a chart is the chart's text, escaped by the renderer.
     chart = text.split('id="chart-hreflang"', 1)[1].split("</figure>", 1)[0]
     assert "<script" not in chart and "&lt;script&gt;" in chart
     assert [a["id"] for t, a in page.tags if t == "li"] == ["node-file-1"]
+
+
+def test_a_message_shows_its_invisible_characters_as_the_text_report_does() -> None:
+    """A URL a message quotes may hold a bidirectional control that would show the rest
+    of the row reversed (``404?\\u202egpj.exe`` read as ``exe.jpg``): the row shows it
+    as an escape, like the text report."""
+    message = "page https://e.com/a?\u202egpj.exe\u200f\x01 is not found (404)"
+    text = page_of([FileResult("a.xml", [finding("UR001", message)])])
+    assert not {"\u202e", "\u200f", "\x01"} & set(text)
+    assert "page https://e.com/a?\\u202egpj.exe\\u200f\\x01 is not found (404)" in Page(text).text
 
 
 def test_the_title_counts_in_words() -> None:
@@ -1001,6 +1026,13 @@ def test_every_text_contrasts_enough_with_its_background(
         "document.querySelectorAll('li.tree-node').forEach(n => n.classList.add('selected'))"
     )
     assert driver.execute_script(LOW_CONTRAST_JS) == []
+    # The exit status of a run that passed, and of one that could not check.
+    for status in (0, 2):
+        driver.execute_script(
+            "document.getElementById('exit-status').className = 'status status-' + arguments[0]",
+            status,
+        )
+        assert driver.execute_script(LOW_CONTRAST_JS) == [], status
 
 
 @pytest.mark.slow
@@ -1022,6 +1054,40 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
         " figure => figure.getBoundingClientRect().right)"
     )
     assert len(charts) == 5 and max(charts) <= window
+
+
+PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins
+# Each panel that would scroll on screen, with how far its content reaches past it.
+CUT_ON_PAPER_JS = """return Array.from(
+  document.querySelectorAll('.table-scroll, .tree-panel, .chart'),
+  panel => [panel.className, panel.scrollWidth - panel.clientWidth]
+).filter(([, past]) => past > 0)"""
+
+
+@pytest.mark.slow
+def test_printed_every_column_fits_the_page(repo_root: Path, tmp_path: Path, driver: Any) -> None:
+    """Paper does not scroll: printed, the findings' messages and the tree's counts are
+    on the page, not cut off at the edge of a panel."""
+    fixtures = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(fixtures), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    long_url = "https://example.com/" + "a/" * 400
+    chain = [f"{long_url} 301", "https://example.com/ 200"]
+    live = LiveStats(listed=1, requested=1, statuses={"301": 1}, chains=[chain]).as_dict()
+    audited = tmp_path / "audited.html"
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live)
+    audited.write_text(page_of([FileResult("s.xml", [finding("UR001", "x")])], run))
+    driver.set_window_size(PRINTED_WIDTH, 900)
+    for page in (fixtures, audited):
+        open_page(driver, page)
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        assert driver.execute_script(CUT_ON_PAPER_JS) == [], page.name
+        edges = driver.execute_script(
+            "return Array.from(document.querySelectorAll("
+            "'#findings-table td.message, .tree-node .node-findings, .live-chains td'),"
+            " cell => cell.getBoundingClientRect().right)"
+        )
+        assert edges and max(edges) <= width, page.name
 
 
 @pytest.mark.slow

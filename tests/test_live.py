@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -443,6 +444,42 @@ def test_a_redirect_no_request_can_follow_is_said_to_be_the_redirect_s_fault(
         assert reason.startswith("a redirect leads to a URL no request can be made for (")
     assert why in finding.message
     assert _requested(live_server) == ["/moved"]
+
+
+def test_past_the_chains_listed_the_redirected_urls_are_counted(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Only the first 50 chains are listed; the summary counts every URL that
+    redirected, and the HTML page says the chains are the first of that many."""
+    live_server.reset()
+    sitemap = _write(tmp_path, "s.xml", _urlset(*(f"/redirect/1?n={n}" for n in range(53))))
+    options = _live(live_server)
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    live = _json_report(sitemap, **options)["summary"]["live"]
+    assert (live["redirected"], len(live["chains"])) == (53, 50)
+    out = io.StringIO()
+    html = {**options, "format": "html", "now": NOW.date().isoformat()}
+    execute(RunSettings(paths=[str(sitemap)], **html), out=out, err=io.StringIO())  # type: ignore[arg-type]
+    assert (
+        '<h3>Redirect chains <span class="muted">· the first 50 of 53</span></h3>' in out.getvalue()
+    )
+
+
+def test_the_slowest_hosts_are_named_without_user_and_password(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    live_server.reset()
+    urls = ("http://user:s3cret@example.com/pages/plain", f"{SITE}/status/404")
+    entries = "".join(f"  <url><loc>{url}</loc></url>\n" for url in urls)
+    sitemap = _write(tmp_path, "s.xml", f'<urlset xmlns="{NS}">\n{entries}</urlset>\n')
+    options = _live(live_server, format="html", now=NOW.date().isoformat())
+    options["live_connect_to"] = tuple(options["live_connect_to"])  # type: ignore[arg-type]
+    out = io.StringIO()
+    execute(RunSettings(paths=[str(sitemap)], **options), out=out, err=io.StringIO())  # type: ignore[arg-type]
+    hosts = out.getvalue().split('<table class="live-hosts">', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"<tr><td>([^<]*)</td>", hosts) == ["example.com"]
 
 
 @pytest.mark.parametrize(

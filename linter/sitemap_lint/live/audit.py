@@ -70,7 +70,8 @@ class LiveStats:
     cached: int = 0
     errors: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
-    chains: list[list[str]] = field(default_factory=list)
+    redirected: int = 0  # URLs answered through redirects (loops included)
+    chains: list[list[str]] = field(default_factory=list)  # the first CHAINS_SHOWN of them
     slowest: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -82,6 +83,7 @@ class LiveStats:
             "cached": self.cached,
             "errors": self.errors,
             "statuses": dict(self.statuses),
+            "redirected": self.redirected,
             "chains": [list(chain) for chain in self.chains],
             "slowest_hosts": [{"host": host, "median": median} for host, median in self.slowest],
             "seconds": self.seconds,
@@ -384,8 +386,10 @@ def _count(stats: LiveStats, answers: Iterable[Answer]) -> None:
         stats.requests += answer.sent
         stats.cached += answer.from_cache
         stats.errors += answer.error is not None
-        if (answer.chain or answer.loop) and len(stats.chains) < CHAINS_SHOWN:
-            stats.chains.append(answer.hops())
+        if answer.chain or answer.loop:
+            stats.redirected += 1
+            if len(stats.chains) < CHAINS_SHOWN:
+                stats.chains.append(answer.hops())
         if answer.error is None and answer.status is not None and not answer.fresh:
             times.setdefault(_host(answer.url), []).append(answer.elapsed)
     stats.statuses = dict(sorted(statuses.items()))
@@ -401,7 +405,8 @@ def _kind(answer: Answer) -> str:
 
 
 def _host(url: str) -> str:
+    """The host and port of ``url``, without the user name and password before them."""
     try:
-        return urlsplit(url).netloc.lower()
+        return urlsplit(url).netloc.rpartition("@")[2].lower()
     except ValueError:
         return url

@@ -9,10 +9,9 @@ documentation in a dialog.
 Every value that comes from a sitemap (file names, URLs in messages) is untrusted:
 the Jinja2 environment escapes everything by default, the embedded JSON escapes
 ``<``, ``>`` and ``&``, and the only markup taken as is comes from the chart renderer,
-which escapes the texts it draws. File names are shown as the text report shows them
+which escapes the texts it draws. File names and messages are shown as the text report shows them
 (``support.printable``: control and format characters, and the bytes of a name that are
-no UTF-8, as escapes; the chart renderer needs that too); messages as they are, but for
-such bytes.
+no UTF-8, as escapes; the chart renderer needs that too).
 
 At most ``ROW_LIMIT`` findings are embedded: the first ``RULE_QUOTA`` of every rule,
 then errors first; the page says how many of which rules were left out and that
@@ -49,7 +48,7 @@ from sitemap_lint.report.base import (
     plural,
 )
 from sitemap_lint.support.chunks import joined_blocks
-from sitemap_lint.support.printable import encodable, printable
+from sitemap_lint.support.printable import encodable, printable, printable_lines
 
 try:  # the html extra; without it --format html stops before anything is checked
     import jinja2
@@ -280,7 +279,7 @@ def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
             f"{rule[0]}{file[0]}{anchor}{rule[1]}{file[1]}"
             f'        <td class="num">{f.line}</td>\n'
             f'        <td class="num">{f.column}</td>\n'
-            f'        <td class="message">{escape(f.message)}</td>\n'
+            f'        <td class="message">{escape(printable_lines(f.message))}</td>\n'
             "      </tr>\n"
         )
         if len(block) >= ROWS_AT_ONCE:
