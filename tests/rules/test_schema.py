@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.xsd import messages
 from tests.helpers import RULE_FIXTURES, lint, lint_content
 
 
@@ -117,3 +118,31 @@ def test_the_text_is_found_where_it_stands_on_a_shared_line(tmp_path: Path) -> N
         ("DT002", 2, 98),
         ("ST009", 2, 170),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "told"),
+    [
+        ("attribute width: The attribute 'width' is not allowed", "remove the attribute"),
+        (
+            "attribute dir: [facet 'enumeration'] The value 'up' is not an element of the set"
+            " {'ltr', 'rtl'}",
+            "write one of 'ltr', 'rtl'",
+        ),
+        (
+            "[facet 'maxLength'] The value has a length of '120'; this exceeds the allowed"
+            " maximum length of '100'",
+            "shorten it to 100 characters at most",
+        ),
+        ("The element is not 'nillable'", "remove its xsi:nil attribute"),
+        (
+            "This element is not expected. Expected is ( loc )",
+            "the schema expects <loc> at this place: add it before this element, or remove"
+            " this one",
+        ),
+        ("Missing child element(s). Expected is ( video:title )", "add <video:title>"),
+        ("value is not a valid anyURI", None),
+    ],
+)
+def test_an_engines_usual_message_says_what_to_do(message: str, told: str | None) -> None:
+    assert messages.advice(message) == told

@@ -8,7 +8,7 @@ from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import SchemaError
 from sitemap_lint.rules.registry import SCHEMA, reads_coverage
 from sitemap_lint.rules.structure import Reporter
-from sitemap_lint.xsd.messages import clean
+from sitemap_lint.xsd.messages import advice, clean
 
 SCHEMA_VIOLATION = rule(
     "XS001",
@@ -65,4 +65,6 @@ def violation(node: Node, message: str) -> Finding:
     name = clean(f"{{{node.ns}}}{node.name}") if node.ns else node.name
     if name.startswith("{"):
         name = node.name  # a look-alike sitemap namespace (reported as NS002)
-    return SCHEMA_VIOLATION.at(node.line, node.column, f"<{name}>: {message} (schema)")
+    hint = advice(message)
+    told = f"{message} (schema); {hint}" if hint else f"{message} (schema)"
+    return SCHEMA_VIOLATION.at(node.line, node.column, f"<{name}>: {told}")
