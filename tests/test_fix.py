@@ -841,18 +841,33 @@ def test_removing_elements_of_a_long_line_reads_only_the_blanks_before_them() ->
     assert alone.text[removed.start : removed.end] == "  <url><loc>https://h/1</loc></url>\n"
 
 
-def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:
-    from sitemap_lint.fix import runner
-
-    monkeypatch.setattr(runner, "RESOLVE_LIMIT", 10)
-    _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
-    findings = json.loads(out)["files"][0]["findings"]
-    targets = {f["code"]: f["fix"]["edits"][0].get("target") for f in findings if "fix" in f}
-    assert (targets["XM002"], targets["NS002"], targets["XM004"]) == (
-        "prefix",
-        "xmlns",
-        None,
+@pytest.mark.slow
+def test_a_large_file_counts_as_fixable_what_fix_fixes(tmp_path: Path, capsys) -> None:
+    """Over 16 MiB, as in a small file, a fix is counted only when it fits the text (as
+    ``--fix`` applies it): a duplicate saying more than the first entry stays, and so
+    does a CDATA value."""
+    entries = [
+        "<url><loc>https://example.com/a</loc></url>",
+        "<url><loc>https://example.com/a</loc><changefreq>daily</changefreq></url>",
+        "<url><loc>https://example.com/b</loc><lastmod>2024-01-01</lastmod></url>",
+        "<url><loc>https://example.com/b</loc><lastmod>2024-01-01</lastmod></url>",
+        "<url><loc>https://example.com/c</loc><lastmod><![CDATA[2024-01-01T10:00]]></lastmod></url>",
+        "<url><loc> https://example.com/d</loc></url>",
+        *(f"<url><loc>https://example.com/{n:08d}</loc></url>" for n in range(380_000)),
+    ]
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + "\n".join(entries)
+        + "\n</urlset>\n",
+        encoding="utf-8",
     )
+    assert target.stat().st_size > 16 * 1024 * 1024
+    _, out, _ = run(["--format", "json", "--unsafe-fixes", str(target)], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    fixable = sorted((f["line"], f["code"]) for f in findings if "fix" in f)
+    assert [line for line, _ in fixable] == [6, 8] and fixable[0][1] == "DU001"
 
 
 def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path, capsys) -> None:
