@@ -870,6 +870,19 @@ def test_a_large_file_counts_as_fixable_what_fix_fixes(tmp_path: Path, capsys) -
     assert [line for line, _ in fixable] == [6, 8] and fixable[0][1] == "DU001"
 
 
+def test_a_file_too_large_to_fix_is_not_read_again_for_its_report(monkeypatch, capsys) -> None:
+    from sitemap_lint.fix import engine
+
+    def unread(source: object) -> bytes:
+        raise AssertionError(source)
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 100)
+    monkeypatch.setattr(engine, "read_source", unread)
+    _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    assert findings and not any("fix" in f for f in findings)
+
+
 def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path, capsys) -> None:
     target = tmp_path / "sitemap.xml"
     target.write_text(

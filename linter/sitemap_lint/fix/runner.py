@@ -9,6 +9,7 @@ as fixable exactly what ``--fix`` would fix.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
@@ -257,16 +258,25 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
 def _fixed_text(source: Source) -> str | None:
     """The text ``--fix`` would fix in ``source`` (not its bytes, which a large file
     would hold twice over), or None when it is not fixed or cannot be read again."""
-    from sitemap_lint.fix.engine import decode, read_source
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES, decode, read_source
     from sitemap_lint.inputs.reader import InputError
 
-    if source.is_stdin and source.data is None:
+    if (source.is_stdin and source.data is None) or _stored_size(source) > MAX_FIX_BYTES:
         return None
     try:
         decoded = decode(read_source(source))
     except InputError:
         return None
     return None if isinstance(decoded, str) else decoded.text
+
+
+def _stored_size(source: Source) -> int:
+    if source.data is not None:
+        return len(source.data)
+    try:
+        return os.stat(source.path).st_size if source.path is not None else 0
+    except OSError:
+        return 0
 
 
 def _exact(finding: Finding, text: object) -> Finding:
