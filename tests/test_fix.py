@@ -1041,6 +1041,24 @@ def test_an_exact_span_is_kept_as_it_is(edit: Edit, fits: bool) -> None:
         assert text.position(replacement.end) == (2, 1)  # the position made exact
 
 
+def test_a_position_on_a_long_line_is_found_without_reading_the_line_back() -> None:
+    """A minified file's positions: each found through the counts per block, not by a
+    search back to its line's start (which read the whole line for each fix)."""
+
+    class Counted(str):
+        searches = 0
+
+        def rfind(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().rfind(*args)  # type: ignore[arg-type]
+
+    entry = "<url><loc>https://h/1</loc></url>"
+    text = Text(Counted("<urlset>\n" + entry * 10_000 + "</urlset>\n"))
+    assert text.position(9 + 5_000 * len(entry)) == (2, 5_000 * len(entry) + 1)
+    assert text.position(3) == (1, 4)
+    assert Counted.searches == 0
+
+
 @given(
     st.lists(st.text("ab\n", max_size=40), max_size=12).map("".join),
     st.lists(st.tuples(st.integers(0, 30), st.integers(0, 45)), min_size=1, max_size=20),
