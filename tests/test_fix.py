@@ -843,18 +843,46 @@ def test_removing_elements_of_a_long_line_reads_only_the_blanks_before_them() ->
     assert alone.text[removed.start : removed.end] == "  <url><loc>https://h/1</loc></url>\n"
 
 
-def test_a_large_file_keeps_its_fixes_as_the_checks_gave_them(monkeypatch, capsys) -> None:
-    from sitemap_lint.fix import runner
+@pytest.mark.slow
+def test_a_large_file_counts_as_fixable_what_fix_fixes(tmp_path: Path, capsys) -> None:
+    """Over 16 MiB, as in a small file, a fix is counted only when it fits the text (as
+    ``--fix`` applies it): a duplicate saying more than the first entry stays, and so
+    does a CDATA value."""
+    entries = [
+        "<url><loc>https://example.com/a</loc></url>",
+        "<url><loc>https://example.com/a</loc><changefreq>daily</changefreq></url>",
+        "<url><loc>https://example.com/b</loc><lastmod>2024-01-01</lastmod></url>",
+        "<url><loc>https://example.com/b</loc><lastmod>2024-01-01</lastmod></url>",
+        "<url><loc>https://example.com/c</loc><lastmod><![CDATA[2024-01-01T10:00]]></lastmod></url>",
+        "<url><loc> https://example.com/d</loc></url>",
+        *(f"<url><loc>https://example.com/{n:08d}</loc></url>" for n in range(380_000)),
+    ]
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + "\n".join(entries)
+        + "\n</urlset>\n",
+        encoding="utf-8",
+    )
+    assert target.stat().st_size > 16 * 1024 * 1024
+    _, out, _ = run(["--format", "json", "--unsafe-fixes", str(target)], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    fixable = sorted((f["line"], f["code"]) for f in findings if "fix" in f)
+    assert [line for line, _ in fixable] == [6, 8] and fixable[0][1] == "DU001"
 
-    monkeypatch.setattr(runner, "RESOLVE_LIMIT", 10)
+
+def test_a_file_too_large_to_fix_is_not_read_again_for_its_report(monkeypatch, capsys) -> None:
+    from sitemap_lint.fix import engine
+
+    def unread(source: object) -> bytes:
+        raise AssertionError(source)
+
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", 100)
+    monkeypatch.setattr(engine, "read_source", unread)
     _, out, _ = run(["--format", "json", str(FIX / "mixed.xml")], capsys)
     findings = json.loads(out)["files"][0]["findings"]
-    targets = {f["code"]: f["fix"]["edits"][0].get("target") for f in findings if "fix" in f}
-    assert (targets["XM002"], targets["NS002"], targets["XM004"]) == (
-        "prefix",
-        "xmlns",
-        None,
-    )
+    assert findings and not any("fix" in f for f in findings)
 
 
 def test_entries_out_of_scope_are_removed_only_with_unsafe_fixes(tmp_path: Path, capsys) -> None:
@@ -1013,6 +1041,24 @@ def test_an_exact_span_is_kept_as_it_is(edit: Edit, fits: bool) -> None:
     if not fits and edit.old == "ab\n":
         (replacement,) = text.resolve(edit) or ()
         assert text.position(replacement.end) == (2, 1)  # the position made exact
+
+
+def test_a_position_on_a_long_line_is_found_without_reading_the_line_back() -> None:
+    """A minified file's positions: each found through the counts per block, not by a
+    search back to its line's start (which read the whole line for each fix)."""
+
+    class Counted(str):
+        searches = 0
+
+        def rfind(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().rfind(*args)  # type: ignore[arg-type]
+
+    entry = "<url><loc>https://h/1</loc></url>"
+    text = Text(Counted("<urlset>\n" + entry * 10_000 + "</urlset>\n"))
+    assert text.position(9 + 5_000 * len(entry)) == (2, 5_000 * len(entry) + 1)
+    assert text.position(3) == (1, 4)
+    assert Counted.searches == 0
 
 
 @given(

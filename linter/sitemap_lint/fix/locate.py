@@ -142,7 +142,7 @@ class Text:
             if block >= len(counts) - 1:  # at the end of the text
                 block = len(counts) - 1
             index = counts[block] + text.count("\n", block * _BLOCK, offset)
-            return index + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+            return index + 1, offset - self._line_start(index, counts) + 1
         index = bisect.bisect_right(self.starts, offset) - 1
         return index + 1, offset - self.starts[index] + 1
 

@@ -135,7 +135,7 @@ def answered_after_static(
 ) -> list[FileResult]:
     """``results`` without the answered fixes that ``--fix`` would not apply: those
     whose edits do not fit the file, or overlap a static fix (which wins, as in the
-    first pass). A file larger than ``RESOLVE_LIMIT`` keeps its fixes as they are."""
+    first pass)."""
     from sitemap_lint.fix.apply import apply
     from sitemap_lint.fix.engine import decode, read_source
     from sitemap_lint.fix.model import needs_answer
@@ -145,7 +145,7 @@ def answered_after_static(
     for result in results:
         given = [f for f in result.findings if f.fix is not None and needs_answer(f)]
         source = sources.get(result.name)
-        if not given or source is None or _size(source) > RESOLVE_LIMIT:
+        if not given or source is None:
             out.append(result)
             continue
         try:
@@ -227,19 +227,13 @@ def unfixable_dropped(results: list[FileResult], fixable: Mapping[str, Source]) 
     ]
 
 
-# Files up to this size (as stored) are read again to make their fixes exact; the fixes
-# of a larger file keep their edits as the checks gave them (by target and position),
-# so that a report never holds a huge file's text.
-RESOLVE_LIMIT = 16 * 1024 * 1024
-
-
 def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[FileResult]:
     """``results`` with every fix made exact against its file's text: a fix whose
-    edits do not fit (or of a file that cannot be read again) is dropped. A file
-    larger than ``RESOLVE_LIMIT`` keeps its fixes as they are."""
-    from sitemap_lint.fix.engine import decode, read_source
+    edits do not fit (or of a file that cannot be read again, or that ``--fix`` leaves
+    as it is) is dropped. A file is read again whatever its size: only its text tells
+    whether a fix fits (a duplicate entry says no more than the first one, a value holds
+    no CDATA section or comment), and a report counts as fixable what ``--fix`` fixes."""
     from sitemap_lint.fix.locate import Text
-    from sitemap_lint.inputs.reader import InputError
 
     out = []
     for result in results:
@@ -247,21 +241,13 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
             out.append(result)
             continue
         source = sources.get(result.name)
-        if source is not None and _size(source) > RESOLVE_LIMIT:
-            out.append(result)
-            continue
-        decoded = None
-        if source is not None and not (source.is_stdin and source.data is None):
-            try:
-                decoded = decode(read_source(source))
-            except InputError:
-                decoded = None
-        if decoded is None or isinstance(decoded, str):  # the fixes cannot be applied
+        content = _fixed_text(source) if source is not None else None
+        if content is None:  # the fixes cannot be applied
             findings = [_exact(f, None) for f in result.findings]
         elif all(f.fix is None or f.fix.exact for f in result.findings):
             findings = result.findings
         else:
-            text = Text(decoded.text)
+            text = Text(content)
             findings = [
                 f if f.fix is None or f.fix.exact else _exact(f, text) for f in result.findings
             ]
@@ -269,7 +255,22 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
     return out
 
 
-def _size(source: Source) -> int:
+def _fixed_text(source: Source) -> str | None:
+    """The text ``--fix`` would fix in ``source`` (not its bytes, which a large file
+    would hold twice over), or None when it is not fixed or cannot be read again."""
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES, decode, read_source
+    from sitemap_lint.inputs.reader import InputError
+
+    if (source.is_stdin and source.data is None) or _stored_size(source) > MAX_FIX_BYTES:
+        return None
+    try:
+        decoded = decode(read_source(source))
+    except InputError:
+        return None
+    return None if isinstance(decoded, str) else decoded.text
+
+
+def _stored_size(source: Source) -> int:
     if source.data is not None:
         return len(source.data)
     try:
