@@ -971,12 +971,11 @@ class Discovery:
         """Where the sitemap a fetched child's redirects end on is listed (as SE004 names
         it), when the set checks it as another file; "" when not. The final URL of a
         child kept counts as listed by its entry from then on."""
-        parent, final = job.parent, job.final_url
-        if not job.fetch or parent is None or job.entry is None or not final:
+        key = _redirected_key(job)
+        if key is None:
             return ""
-        key = _listed_key(final)
-        if key is None or key == job.key:
-            return ""
+        parent = job.parent
+        assert parent is not None and job.entry is not None  # (a listed child's)
         earlier = self.seen.get(key)
         if isinstance(earlier, Job):
             return "input"
@@ -1277,14 +1276,21 @@ def _redirected_elsewhere(url: str, final_url: str) -> bool:
     return url_origin(final_url) != url_origin(url)
 
 
+def _redirected_key(job: Job) -> str | None:
+    """The key (``_listed_key``) of where the fetch of a listed sitemap ended through
+    redirects, or None when it was no listed child's, or ended where it was asked."""
+    if not job.fetch or job.parent is None or job.entry is None or not job.final_url:
+        return None
+    key = _listed_key(job.final_url)
+    return None if key is None or key == job.key else key
+
+
 def _redirected_to_lister(job: Job) -> str:
     """Whether the fetch of a listed sitemap ended, through redirects, on the file that
     lists it (``self``) or an index above that one (``above``); "" when not."""
-    parent, final = job.parent, job.final_url
-    if not job.fetch or parent is None or job.entry is None or not final:
-        return ""
-    key = _listed_key(final)
-    if key is None or key == job.key:
+    key = _redirected_key(job)
+    parent = job.parent
+    if key is None or parent is None:
         return ""
     if key == parent.key:
         return "self"
