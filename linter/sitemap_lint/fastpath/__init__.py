@@ -937,7 +937,12 @@ _TOGETHER = 16
 
 
 class ProvenRun:
-    """Entries proved clean, replaced by one comment; entered when expat reaches it."""
+    """Entries proved clean, replaced by one comment; entered when expat reaches it.
+
+    One class, longer than most: a run is entered all at once, each entry by itself or
+    as news, and each way reads the same tables of the run's entries that the checks
+    report on (raw "&", reported values, locs outside ASCII or with white space around
+    them); split, those tables would be passed between the parts for every run."""
 
     __slots__ = (
         "_numbers",

@@ -56,7 +56,12 @@ _SPARSE_LOOKUPS = 4096
 
 
 class Text:
-    """The decoded text of one file with its line starts."""
+    """The decoded text of one file with its line starts.
+
+    One class, longer than most: each kind of edit (a value, an attribute, an element,
+    a declaration, the byte order mark) is placed in the same text through the same
+    line starts and comments and CDATA sections it keeps; split, each part would need
+    them again."""
 
     def __init__(self, text: str) -> None:
         self.text = text
