@@ -229,3 +229,18 @@ def test_the_layer_check_follows_imports_through_other_modules(
     chain = _chain_to_upper("sitemap_lint.rules.urls")
     assert chain is not None and chain[0] == "sitemap_lint.rules.urls"
     assert chain[-2:] == ["sitemap_lint.finding", "rich.console"]
+
+
+LONG_CLASS = 300  # lines; a class past it says why in its docstring
+
+
+def test_a_class_longer_than_most_says_why() -> None:
+    unexplained = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or node.end_lineno is None:
+                continue
+            lines = node.end_lineno - node.lineno + 1
+            if lines > LONG_CLASS and "longer than most" not in (ast.get_docstring(node) or ""):
+                unexplained.append(f"{name}.{node.name} ({lines} lines)")
+    assert unexplained == []
