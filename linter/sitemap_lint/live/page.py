@@ -145,11 +145,11 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
     moments: list[tuple[datetime, str]] = []
     canonicals: list[tuple[str, str]] = []
     expiries: list[tuple[datetime, str]] = []  # unavailable_after, where it was said
-    answered: datetime | None = None
+    dates: list[str] = []  # the Date headers, read only when a moment is compared
     for name, value in _header_pairs(headers):
         lower = name.lower()
         if lower == "date":
-            answered = answered or parse_http_date(value)
+            dates.append(value)
         elif lower == "x-robots-tag":
             noindex, expiry = _robots_header(value)
             if noindex and signals.noindex is None:
@@ -164,6 +164,7 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
                 moments.append((moment, LAST_MODIFIED))
     if head:
         _read_head(url, head, signals, moments, canonicals, expiries)
+    answered = _answered(dates) if moments or expiries else None
     if signals.noindex is None and answered is not None:
         # Out of the results once that moment has passed: as noindex, when it answered.
         for expiry, source in expiries:
@@ -171,7 +172,9 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
                 signals.noindex = f"{source} unavailable_after {_moment_text(expiry)}"
                 break
     # Several canonicals that name different URLs: Google ignores them all.
-    if len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1:
+    if len(canonicals) == 1 or (
+        canonicals and len({normal_for_compare(canonical) for canonical, _ in canonicals}) == 1
+    ):
         signals.canonical, signals.canonical_source = canonicals[0]
     if answered is not None:
         # A page that says it changed as it was answered, or later, says nothing (a
@@ -182,6 +185,15 @@ def read_signals(url: str, headers: Headers, head: str) -> PageSignals:
         newest = max(moments, key=lambda pair: earliest_moment(pair[0]))
         signals.modified, signals.modified_source = newest
     return signals
+
+
+def _answered(dates: list[str]) -> datetime | None:
+    """When the page was answered: its first valid Date header's time."""
+    for value in dates:
+        moment = parse_http_date(value)
+        if moment is not None:
+            return moment
+    return None
 
 
 def _header_pairs(headers: Headers) -> Iterator[tuple[str, str]]:
