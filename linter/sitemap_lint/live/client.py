@@ -724,7 +724,9 @@ class Client:
             sent += 1
             if response.status not in RETRY_STATUSES:
                 return response, attempt + 1, sent
-            wait = retry_after(response.header("Retry-After"), _server_now(response))
+            # A date is read against the clock that wrote it: the response's Date.
+            server_now = _sent_at(response.header("Date"), time.time())
+            wait = retry_after(response.header("Retry-After"), server_now)
             if wait is None:
                 wait = settings.backoff * 2**attempt
             # the host is held (the last attempt's wait too, for the host's other URLs)
@@ -1113,14 +1115,6 @@ def freshness(headers: Iterable[tuple[str, str]], now: float) -> float | None:
     stated_age = float(stated) if stated.isascii() and stated.isdigit() else 0.0
     spent = max(now - sent_at, stated_age, 0.0)
     return now + lifetime - spent if lifetime > spent else None
-
-
-def _server_now(response: Response) -> float | None:
-    """The server's time when it answered, by its ``Date`` (None without a valid one):
-    a Retry-After date is read against the clock that wrote it."""
-    date = response.header("Date")
-    sent = parse_http_date(date) if date is not None else None
-    return sent.timestamp() if sent is not None else None
 
 
 def _sent_at(date: str | None, now: float) -> float:
