@@ -48,7 +48,7 @@ import re
 import socket
 import time
 import zlib
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -880,9 +880,13 @@ async def _read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
     """At most ``limit`` bytes of the decoded body."""
     decoder = _decoder(response.headers.get("Content-Encoding", ""))
     body = bytearray()
-    if decoder is not None:
-        async for piece in _decoded(response, limit, decoder):
-            body += piece
+    room = limit
+    while decoder is not None and room > 0:
+        piece = await _next_piece(response, decoder, room)
+        if piece is None:
+            break
+        room -= len(piece)
+        body += piece
     return bytes(body)
 
 
@@ -897,7 +901,12 @@ async def _read_head(response: aiohttp.ClientResponse, limit: int) -> tuple[byte
     body = bytearray()
     text = ""  # the body as the scanner reads it: a character a byte (its tags are ASCII)
     resume = 0
-    async for piece in _decoded(response, limit, decoder):
+    room = limit
+    while room > 0:
+        piece = await _next_piece(response, decoder, room)
+        if piece is None:
+            break
+        room -= len(piece)
         body += piece
         text += piece.decode("latin-1")
         ended, resume = head_end(text, resume)
@@ -906,21 +915,21 @@ async def _read_head(response: aiohttp.ClientResponse, limit: int) -> tuple[byte
     return bytes(body), len(body) >= limit and decoder.consumed * BOMB_RATIO < len(body)
 
 
-async def _decoded(
-    response: aiohttp.ClientResponse, limit: int, decoder: _Identity | _Inflater
-) -> AsyncIterator[bytes]:
-    """The decoded body piece by piece, ``limit`` bytes in all at most (a compression
-    bomb stops there; a body that breaks ends it)."""
-    room = limit
-    async for chunk in response.content.iter_any():
-        try:
-            piece = decoder.decode(chunk, room)
-        except zlib.error:
-            return
-        room -= len(piece)
-        yield piece
-        if room <= 0:
-            return
+async def _next_piece(
+    response: aiohttp.ClientResponse, decoder: _Identity | _Inflater, room: int
+) -> bytes | None:
+    """The body's next chunk decoded, at most ``room`` bytes (possibly none, as of a
+    gzip header alone); None at the body's end (a body that breaks ends it). Not an
+    async generator: one left unfinished, as a head read to its end leaves it, is
+    closed by the garbage collector through the event loop's wake-up, a write and a
+    task for each page."""
+    chunk = await response.content.readany()
+    if not chunk:
+        return None
+    try:
+        return decoder.decode(chunk, room)
+    except zlib.error:
+        return None
 
 
 def _decoder(encoding: str) -> _Identity | _Inflater | None:
