@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta, timezone
+from urllib.parse import urljoin
 
 import pytest
 
@@ -262,6 +264,46 @@ def test_tabs_and_newlines_in_an_href_are_no_part_of_its_url() -> None:
     signals = read_signals(URL, [], page)
     assert signals.canonical == URL
     assert signals.alternates == (("de", "https://example.com/de/seite"),)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        URL,
+        "https://example.com",
+        "http://example.com:8080/a/b?q=1#f",
+        "https://user:pw@example.com/x;p",
+        "https://example.com?only=query",
+        "http://[::1]:8/p",
+    ],
+)
+def test_a_path_from_the_root_resolves_as_a_url_parser_resolves_it(base: str) -> None:
+    # the cheap join of a path from the root, against urljoin over paths written
+    # every way: empty parameters, queries and fragments, dot segments, brackets
+    hrefs = [
+        "/" + "".join(choice)
+        for choice in itertools.product(["", "a", ";", "?", "#", ".", "[", "%2e", "/"], repeat=3)
+    ]
+    for href in hrefs:
+        try:
+            expected: str | None = urljoin(base, href)
+        except ValueError:  # no URL ("//[a"): no canonical
+            expected = None
+        tag = f'<link rel="canonical" href="{href}">'
+        assert read_signals(base, [], head(tag)).canonical == expected, href
+
+
+@pytest.mark.parametrize("href", ["//[x", "//a]b", "http://[::1"])
+def test_an_href_that_is_no_url_is_no_canonical_and_no_alternate(href: str) -> None:
+    page = head(
+        f'<base href="{href}">',
+        f'<link rel="canonical" href="{href}">',
+        f'<link rel="alternate" hreflang="de" href="{href}">',
+        '<link rel="alternate" hreflang="fr" href="/fr">',
+    )
+    headers = [("Link", f'<{href}>; rel="canonical", <{href}>; rel="alternate"; hreflang="it"')]
+    signals = read_signals(URL, headers, page)
+    assert signals.alternates == (("fr", "https://example.com/fr"),)
 
 
 def test_canonical_resolved_against_base_href() -> None:

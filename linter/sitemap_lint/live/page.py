@@ -261,10 +261,14 @@ def _read_link_header(
     for target, params in _links(value):
         rels = params.get("rel", "").lower().split()
         if "canonical" in rels and target.strip():
-            canonicals.append((_absolute(url, target.strip()), LINK_HEADER))
+            canonical = _absolute(url, target.strip())
+            if canonical is not None:
+                canonicals.append((canonical, LINK_HEADER))
         hreflang = params.get("hreflang", "").strip()
         if "alternate" in rels and hreflang and target.strip():
-            signals.alternates += ((hreflang, _absolute(url, target.strip())),)
+            alternate = _absolute(url, target.strip())
+            if alternate is not None:
+                signals.alternates += ((hreflang, alternate),)
 
 
 def _links(value: str) -> Iterator[tuple[str, dict[str, str]]]:
@@ -359,11 +363,19 @@ def _read_head(
         elif base is None:  # <base>: the first with an href counts
             href = _attributes(text).get("href", "").strip()
             if href:
-                base = _absolute(url, href)
+                base = _absolute(url, href) or url
     base = base or url
-    canonicals.extend((_absolute(base, href), LINK_ELEMENT) for href in canonical_hrefs)
+    canonicals.extend(
+        (canonical, LINK_ELEMENT)
+        for canonical in (_absolute(base, href) for href in canonical_hrefs)
+        if canonical is not None
+    )
     if alternates:
-        signals.alternates += tuple((lang, _absolute(base, href)) for lang, href in alternates)
+        signals.alternates += tuple(
+            (lang, alternate)
+            for lang, alternate in ((lang, _absolute(base, href)) for lang, href in alternates)
+            if alternate is not None
+        )
     moments.extend((moment, JSON_LD) for moment in json_moments)
     moments.extend((moment, ARTICLE) for moment in articles)
 
@@ -460,15 +472,37 @@ def _tells(name: str, text: str) -> bool:
     return _TELLING[name].search(text) is not None
 
 
-def _absolute(base: str, href: str) -> str:
+def _absolute(base: str, href: str) -> str | None:
     """``href`` resolved against ``base``, without the tabs and newlines a URL parser
-    removes wherever they stand; an absolute http(s) URL without dot segments or
-    backslashes is its own resolution (the usual case, made cheap)."""
+    removes wherever they stand, or None where it is no URL; an absolute http(s) URL
+    without dot segments, backslashes or brackets is its own resolution, and one from the root is joined to ``base``'s
+    origin (the usual cases, made cheap)."""
     if "\t" in href or "\n" in href or "\r" in href:
         href = _TAB_OR_NEWLINE.sub("", href)
-    if href.startswith(("https://", "http://")) and "/." not in href and "\\" not in href:
+    if "/." in href or "\\" in href or "[" in href or "]" in href:
+        return _joined(base, href)
+    if href.startswith(("https://", "http://")):
         return href
-    return urljoin(base, href)
+    if _FROM_ROOT.match(href) is not None:
+        origin = _ORIGIN.match(base)  # a path from the root keeps the scheme and authority
+        if origin is not None and "[" not in origin.group() and "]" not in origin.group():
+            return origin.group() + href
+    return _joined(base, href)
+
+
+def _joined(base: str, href: str) -> str | None:
+    """``href`` resolved against ``base``; None for what is no URL (an authority's
+    bracket that never closes), which a browser leaves unresolved and ignores."""
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return None
+
+
+_ORIGIN = re.compile(r"https?://[^/?#]*")
+# A path from the root that a join keeps as written: no empty parameters, query or
+# fragment to drop (urljoin drops a bare ";", "?" or "#").
+_FROM_ROOT = re.compile(r"/(?!/)[^;?#]*(?:\?[^;?#]+)?(?:#[^;]+)?\Z")
 
 
 def _read_meta(
