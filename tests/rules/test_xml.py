@@ -347,3 +347,46 @@ def test_a_character_that_looks_like_white_space_in_the_xml_declaration(tmp_path
         ": character U+0085 (NEXT LINE) is not white space in XML 1.0; "
         'write <?xml version="1.0" encoding="UTF-8"?>'
     )
+
+
+@pytest.mark.parametrize(
+    ("tags", "column", "what"),
+    [
+        ("<urlset <!-- x --> {ns}><url><loc>", 9, "a comment ('<!-- x -->') cannot stand inside"),
+        ("<urlset <?pi x?> {ns}><url><loc>", 9, "a processing instruction ('<?pi x?>')"),
+        ("<urlset {ns}><url <!-- x -->><loc>", 66, "inside the start tag <url>"),
+        ("<urlset {ns}><url><loc <!-- -->>", 71, "inside the start tag <loc>"),
+        ("<urlset {ns}><url a='b' <!-- x --> c='d'><loc>", 72, "inside the start tag <url>"),
+    ],
+)
+def test_a_comment_inside_a_start_tag_is_one_finding_and_the_rest_is_read(
+    tmp_path, tags: str, column: int, what: str
+) -> None:
+    from tests.helpers import lint_content
+
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    text = (
+        '<?xml version="1.0"?>\n'
+        + tags.format(ns=ns)
+        + "https://e.com/</loc><priority>7</priority></url></urlset>\n"
+    )
+    result = lint_content(tmp_path, text)
+    found = [(f.code, f.line, f.column) for f in result.findings if f.code != "ST010"]
+    assert found[0] == ("XM001", 2, column)
+    assert [code for code, *_ in found[1:]] == ["VA003"]  # the entry is read
+    [finding] = [f for f in result.findings if f.code == "XM001"]
+    assert what in finding.message
+    assert finding.message.endswith("remove it, or move it after the tag's '>'")
+    assert result.urls == 1
+
+
+def test_a_comment_after_a_root_tag_whose_gt_is_missing_is_not_inside_it(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+        "<!-- c -->\n<url><loc>https://e.com/</loc></url></urlset>\n"
+    )
+    [finding] = lint_content(tmp_path, text).findings
+    assert (finding.line, finding.column) == (2, 60)
+    assert "its '>' is missing" in finding.message

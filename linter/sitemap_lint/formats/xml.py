@@ -522,6 +522,17 @@ class StreamParser:
                 return offset + index - start
         return -1
 
+    def _start_offset(self, index: int) -> int:
+        """The file byte offset of the start tag at the current parser's byte ``index``:
+        also of one the parser read written right (a mark that starts where the file's
+        tag does); -1 in other synthetic text."""
+        offset = self._file_offset(index)
+        if offset < 0:
+            for start, defect, mark in self._marks:
+                if start == index and mark.startswith(b"<"):
+                    return defect
+        return offset
+
     def _marked_defect(self, index: int) -> tuple[int, int]:
         """For the current parser's byte ``index`` in a mark: the file byte offset of the
         defect the mark stands for, and the characters of the mark before ``index``;
@@ -632,13 +643,15 @@ class StreamParser:
         if code == _INVALID_TOKEN and (repair is None or repair[2].startswith(b"<")):
             # The tag is not read (or read again written right): its other values too.
             self._report_unquoted_after(offset, line, column, context, at)
+            if repair is not None:
+                self._report_sections_after(repair[0], offset, line, column, context, at)
         stack = self._stack
         if repair is not None:
             start, end, mark = repair
             self._report_also(start, end, offset, (line, column), context, at)
             entry = self._entry_open if len(stack) > self._entry_depth else None
             if entry is not None:
-                entry_offset = self._file_offset(entry[0])
+                entry_offset = self._start_offset(entry[0])
                 node = entry[1]
                 if self._replayable(entry_offset, offset):
                     self._repairs.append((start, end, mark))
@@ -811,7 +824,7 @@ class StreamParser:
         base = self._window_base
         # An entry too long to be read again is read on after the repair where it
         # stands (``_read_on``): only a "<" right before the error, as reported without it.
-        replayable = self._replayable(self._file_offset(entry[0]), offset)
+        replayable = self._replayable(self._start_offset(entry[0]), offset)
         if not replayable and code == _TAG_MISMATCH:
             return None
         window = self._window
@@ -991,7 +1004,7 @@ class StreamParser:
         stack = self._stack
         entry = self._entry_open if len(stack) > self._entry_depth else None
         if entry is not None:
-            resume = self._file_offset(entry[0])
+            resume = self._start_offset(entry[0])
             if not self._replayable(resume, offset):
                 return None
             resume_line, resume_column = entry[1].line, entry[1].column - 1
@@ -1158,6 +1171,30 @@ class StreamParser:
             chars = len(window[start : found.end()].decode("utf-8", errors="replace"))
             self.syntax_errors += 1
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column + chars, context, at + chars)
+
+    def _report_sections_after(
+        self, start: int, offset: int, line: int, column: int, context: str, at: int
+    ) -> None:
+        """After an error in the start tag at file byte ``start``, read again written
+        right (the error at file byte ``offset``, at ``line``:``column``, place ``at`` of
+        ``context``), report the other comments and instructions inside the tag on the
+        same line: each is a defect of its own, which the repair reads as white space."""
+        window = self._window
+        base = self._window_base
+        read = read_start_tag(window, start - base)
+        if read is None:
+            return
+        first = offset - base
+        line_end = _LINE_BREAK.search(window, first, read.end)
+        last = read.end if line_end is None else line_end.start()
+        assert self.handler is not None
+        for defect in read.defects:
+            if first < defect < last and window.startswith((b"<!--", b"<?"), defect):
+                chars = len(window[first:defect].decode("utf-8", errors="replace"))
+                self.syntax_errors += 1
+                self.handler.on_syntax_error(
+                    _INVALID_TOKEN, line, column + chars, context, at + chars
+                )
 
     def _unclosed_at_end_tag(
         self, offset: int, line: int, column: int

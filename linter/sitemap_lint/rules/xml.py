@@ -66,7 +66,10 @@ SYNTAX_ERROR = rule(
         them, a value without XML's quotes: XM011): each is reported where it
         stands and the file is read on from the tag written right (what follows
         the tag on its line stands where the file has it); the fix adds what is
-        missing (the `>`, the quote, the space), in any start tag. A comment, CDATA section or
+        missing (the `>`, the quote, the space), in any start tag. A comment or
+        processing instruction inside a start tag (`<url <!-- x -->>`) is reported
+        at its start and read as white space, so the tag and its entry are read;
+        the unsafe fix moves it after the tag's `>`. A comment, CDATA section or
         processing instruction never closed is reported at its start, and the
         check resumes at the next entry. Any other error before the root
         element, in its start tag or after its end stops the check there.
@@ -637,6 +640,9 @@ def syntax_error(
         )
         if in_value is not None:
             return in_value
+        in_section = _section_in_tag(context, offset, line, column)
+        if in_section is not None:
+            return in_section
         in_tag = _start_tag_defect(context, offset, line, column)
         if in_tag is not None:
             return in_tag
@@ -1325,6 +1331,62 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
             fix=_inserted(">", "Close the start tag with '>'", line, at),
         )
     return None
+
+
+# A comment or a processing instruction, whole or to the end of the line; what may
+# follow one inside a start tag (formats/starttag.py reads it as white space): an
+# attribute, the tag's end, another such section.
+_TAG_SECTION = lazy(r"<!--(?:.*?-->|.*\Z)|<\?(?:.*?\?>|.*\Z)")
+_IN_TAG_AFTER = lazy(rf"[ \t]*(?:/?>|{ATTRIBUTE_NAME}|<!--|<\?|\Z)")
+# What may stand in a start tag before such a section: attributes (a value in quotes or
+# not), other sections.
+_BEFORE_SECTION = lazy(
+    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}|[^ \t\r\n<>\"']+)"
+    r"|[ \t\r\n]*<!--.*?-->|[ \t\r\n]*<\?.*?\?>)*[ \t\r\n]*"
+)
+# The last start tag's "<" and name before a place (the tag may hold sections).
+_LAST_TAG_HEAD = lazy(r".*(<[^\s<>/!?\"'=]+)", re.DOTALL)
+# The rest of a start tag after a section in it, up to its '>': attributes in quotes,
+# white space, more sections.
+_TAG_REST = lazy(rf"(?:[ \t]+|{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE})|<!--.*?-->|<\?.*?\?>)*/?>")
+
+
+def _section_in_tag(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM001 for a comment or processing instruction inside a start tag, where the
+    reader stopped (``offset`` of ``context``, at its '<'), before an attribute or the
+    tag's end; else None. The fix (unsafe: removing it is the other choice) moves it
+    right after the tag's '>' when both stand on the line."""
+    section = _TAG_SECTION.match(context, offset)
+    if section is None or not _IN_TAG_AFTER.match(context, section.end()):
+        return None
+    last = _LAST_TAG_HEAD.match(context, 0, offset)
+    after = last.end() if last is not None else 0
+    if not _BEFORE_SECTION.fullmatch(context, after, offset):
+        return None
+    name = f"the start tag {last.group(1)}>" if last is not None else "a start tag"
+    text = section.group()
+    comment = text.startswith("<!--")
+    what = "a comment" if comment else "a processing instruction"
+    closed = text.endswith("-->" if comment else "?>")
+    rest = _TAG_REST.match(context, section.end()) if closed else None
+    fix = None
+    if rest is not None:
+        spaced = offset - len(context[:offset].rstrip(" \t"))
+        start, end = offset - spaced, rest.end()
+        moved = context[section.end() : end] + text
+        title = f"Move the {'comment' if comment else 'instruction'} after the tag's '>'"
+        edit = Edit(
+            line, column - spaced, moved, "span", line, column + end - offset, context[start:end]
+        )
+        fix = FindingFix(Fix.UNSAFE, title, (edit,))
+    shown = text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"{what} ({shown!r}) cannot stand inside {name}, where only attributes may: "
+        "remove it, or move it after the tag's '>'",
+        fix=fix,
+    )
 
 
 def _inserted(text: str, title: str, line: int, column: int) -> FindingFix:
