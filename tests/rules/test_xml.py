@@ -48,7 +48,7 @@ def test_raw_ampersand_message_shows_escaped_value(fixture: str, column: int, es
     [
         ("fail.xml", 44, "'https://example.com/search?q=price%3C100'"),
         ("fail-before-letter.xml", 39, "'https://example.com/compare?a%3Cb'"),
-        ("fail-tag-like.xml", 39, "'https://example.com/search?q=%3Cb>bold'"),
+        ("fail-tag-like.xml", 39, "'https://example.com/search?q=%3Cb%3Ebold'"),
         ("fail-text.xml", 31, "'Everything &lt; $10'"),
     ],
 )

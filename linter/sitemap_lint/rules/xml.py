@@ -1230,6 +1230,12 @@ def _less_than_in_value(
     fixed = written.replace("<", escaped)
     fixed_at = len(_escape_raw(value[:at_in_value]).replace("<", escaped))
     how = "percent-encode it in a URL" if in_url else "escape it"
+    if in_url and ">" in value:
+        # The URL shown is the one to write: its '>' percent-encoded too (UR006 reports
+        # each, whose fix writes it so).
+        fixed = fixed.replace(">", "%3E")
+        fixed_at += 2 * value[:at_in_value].count(">")
+        how = "percent-encode it in a URL, and each '>' too"
     column = max(column, 1)
     edit = Edit(line, column, escaped, "span", line, column + 1, "<")
     return UNESCAPED_LESS_THAN.at(
