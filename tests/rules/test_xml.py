@@ -396,3 +396,38 @@ def test_a_comment_after_a_root_tag_whose_gt_is_missing_is_not_inside_it(tmp_pat
     [finding] = lint_content(tmp_path, text).findings
     assert (finding.line, finding.column) == (2, 60)
     assert "its '>' is missing" in finding.message
+
+
+def test_a_prefix_used_outside_the_entry_that_declares_it_names_that_entry(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    entry = "<url{declares}><loc>https://e.com/{page}</loc>{uses}</url>\n"
+    uses = "<i:image><i:loc>https://e.com/p.png</i:loc></i:image>"
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + entry.format(declares=f' xmlns:i="{image}"', page="a", uses=uses)
+        + entry.format(declares="", page="b", uses=uses)
+        + entry.format(declares="", page="c", uses="<priority>7</priority>")
+        + "</urlset>\n"
+    )
+    result = lint_content(tmp_path, text)
+    found = {f.code: f for f in result.findings}
+    assert sorted(found) == ["VA003", "XM009"]  # the entries after it are read
+    assert (found["XM009"].line, found["XM009"].column) == (4, 32)
+    assert found["XM009"].message == (
+        "prefix 'i' is declared only on <url> at line 3, column 1, and is used here outside "
+        f'it; add xmlns:i="{image}" to the root element'
+    )
+    assert found["XM009"].fix is not None
+    assert result.urls == 3
+
+
+def test_a_prefix_declared_on_an_entry_and_used_inside_it_is_in_scope(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        '<url xmlns:q="urn:x"><loc q:id="1">https://e.com/</loc></url>\n</urlset>\n'
+    )
+    assert [f.code for f in lint_content(tmp_path, text).findings] == ["ST010"]

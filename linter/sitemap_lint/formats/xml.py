@@ -207,6 +207,10 @@ class StreamParser:
         self.prefixes: dict[str, str] = {}
         self.root_node: Node | None = None
         self._root_declarations: list[tuple[str, str]] = []
+        # The prefixes declared on elements below the root, out of scope after them:
+        # prefix -> namespace -> (the last declaring element's qualified name, its line,
+        # column, how many elements declared it so), the last namespace declared last.
+        self.declared_below: dict[str, dict[str, tuple[str, int, int, int]]] = {}
         self._recent: list[tuple[int, str]] = []  # (first line number, text) of the first chunks
         # Set by the fast path, whose runs of proved entries this parser reads as short
         # comments, for the context of a syntax error: (the text of a file line from a
@@ -991,8 +995,10 @@ class StreamParser:
         self, offset: int, line: int, column: int
     ) -> list[bytes | memoryview] | None:
         """An undeclared prefix in the start tag at file byte ``offset`` that sitemaps
-        use for one namespace (``image``, ``xhtml``, ...): reported, then read as that
-        namespace's for the rest of the document (the synthetic root declares it), from
+        use for one namespace (``image``, ``xhtml``, ...), or that an element before it
+        declares for its own scope: reported, then read as that namespace's (the usual
+        one, else the one that element declares) for the rest of the document (the
+        synthetic root declares it), from
         the open entry's start tag or this tag, so that the entry is read and nothing is
         skipped. None: another prefix, or the text to read again is out of reach."""
         handler = self.handler
@@ -1014,7 +1020,7 @@ class StreamParser:
         else:
             return None
         handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(offset - base), 0)
-        self._root_declarations.append((prefix, USUAL_PREFIXES[prefix]))
+        self._root_declarations.append((prefix, self._namespace_of(prefix)))
         self._prefix = None  # the synthetic root, written again with the declaration
         self._replay_until = (line, column)
         return self._restart(resume, resume_line, resume_column)
@@ -1022,7 +1028,8 @@ class StreamParser:
     def _undeclared_usual_prefix(self, at: int) -> str | None:
         """The prefix the start tag at window index ``at`` uses without a declaration
         (its element's, else an attribute's), when sitemaps use it for one namespace
-        (``USUAL_PREFIXES``); None otherwise."""
+        (``USUAL_PREFIXES``) or an element before declares it (``declared_below``); None
+        otherwise."""
         window = self._window
         if at < 0 or not window.startswith(b"<", at):
             return None
@@ -1035,7 +1042,15 @@ class StreamParser:
         if element is not None:
             used.insert(0, element.group(1))
         prefix = next((p.decode() for p in used if p not in declared and p != b"xml"), None)
-        return prefix if prefix in USUAL_PREFIXES else None
+        if prefix is None:
+            return None
+        return prefix if prefix in USUAL_PREFIXES or prefix in self.declared_below else None
+
+    def _namespace_of(self, prefix: str) -> str:
+        """The namespace an undeclared ``prefix`` is read in: the one sitemaps use it
+        for, else the one of its last declaration below the root."""
+        usual = USUAL_PREFIXES.get(prefix)
+        return usual if usual is not None else next(reversed(self.declared_below[prefix]))
 
     def _declare_on_root(
         self, offset: int, line: int, column: int
@@ -1057,7 +1072,7 @@ class StreamParser:
         assert self.handler is not None  # parsing ends before a release
         self.syntax_errors += 1
         self.handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(start), 0)
-        declaration = f' xmlns:{prefix}="{_escape(USUAL_PREFIXES[prefix])}"'.encode()
+        declaration = f' xmlns:{prefix}="{_escape(self._namespace_of(prefix))}"'.encode()
         return self._read_again_from(start, window[start : name.end()] + declaration, name.end())
 
     def _whole_tag(self, at: int) -> str:
@@ -1557,6 +1572,25 @@ class StreamParser:
         self.prefixes.setdefault(uri or "", prefix or "")
         if not self.saw_root:
             self._root_declarations.append((prefix or "", uri or ""))
+        elif prefix:
+            self._declared_below(prefix, uri or "")
+
+    def _declared_below(self, prefix: str, uri: str) -> None:
+        """Note the declaration of ``prefix`` in the start tag being read, below the
+        root (not one of a synthetic tag a restart reads, nor one noted already)."""
+        parser = self._parser
+        at = self._file_offset(parser.CurrentByteIndex) - self._window_base
+        name = _TAG_NAME.match(self._window, at + 1) if at >= 0 else None
+        if name is None or not self._window.startswith(b"<", at):
+            return
+        line, column = self.expat_position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+        qname = name.group(0).decode("utf-8", errors="replace")
+        found = self.declared_below.setdefault(prefix, {})
+        last = found.pop(uri, None)
+        if last is not None and last[1:3] == (line, column):
+            found[uri] = last  # the same tag read again after a restart
+            return
+        found[uri] = (qname, line, column, 1 if last is None else last[3] + 1)
 
     def _install_tree_handlers(self, parser: pyexpat.XMLParserType) -> None:
         handler = self.handler

@@ -267,12 +267,16 @@ UNDECLARED_PREFIX = rule(
         (`image`, `video`, `news`, `xhtml`, `mobile`, `pagemap`, `xsi`) is
         reported once, at its first use, and the rest of the document is read as
         if the root declared it: every entry, the one that uses it too, is
-        checked. With another prefix the entry that uses it cannot be read and
+        checked. So is a prefix that an element before it declares for its own
+        scope only (`xmlns:i` on one `url`, `i:image` in the next): the finding
+        names that element, and the rest is read in the namespace it declares.
+        With another prefix the entry that uses it cannot be read and
         is skipped; reading resumes at the next entry, and each entry that uses
         an undeclared prefix is reported, at the first such element.
 
         The fix (safe) adds the usual prefix's declaration to the root's start
-        tag; another prefix's namespace is not known, so it has none.
+        tag, or that of a prefix the document declares elsewhere for one
+        namespace only; another prefix's namespace is not known, so it has none.
     """,
     why="""
         Without the declaration the document is not namespace-well-formed;
@@ -568,6 +572,7 @@ def syntax_error(
     before_root: bool | None = None,
     opened: tuple[str, Position] | None = None,
     declared: frozenset[str] = frozenset(),
+    below: tuple[tuple[str, str, str, int, int, int], ...] = (),
 ) -> Finding:
     """Turn an expat error into the most specific finding we can name.
 
@@ -575,7 +580,8 @@ def syntax_error(
     position of the error in it; ``line`` and ``column`` are the file position.
     ``before_root`` says whether the root element had not started yet (None: not known);
     ``opened``: the innermost element open there and where its start tag stands;
-    ``declared``: the prefixes the root declares.
+    ``declared``: the prefixes the root declares; ``below``: the prefixes declared on
+    elements below it (``Markup.below``).
     """
     reason = expat_errors.messages.get(code, "syntax error")
     start = _broken_start(code, line, column, context, offset, before_root)
@@ -598,7 +604,7 @@ def syntax_error(
     if code == _XML_DECL:
         return _malformed_declaration(context, offset, line, column)
     if code == _UNBOUND_PREFIX:
-        return _undeclared_prefix(context, offset, line, column, declared)
+        return _undeclared_prefix(context, offset, line, column, declared, below)
     if code in _ENTITY_ERRORS:
         return DOCTYPE.at(
             line,
@@ -964,6 +970,7 @@ def _markup_finding(markup: Markup) -> Finding | None:
             markup.before_root,
             opened,
             markup.declared,
+            markup.below,
         )
     if kind == MarkupKind.TRUNCATED:
         return truncated(markup.name, line, column)
@@ -1452,7 +1459,12 @@ def _undefined_entity(context: str, offset: int, line: int, column: int) -> Find
 
 
 def _undeclared_prefix(
-    context: str, offset: int, line: int, column: int, on_root: frozenset[str]
+    context: str,
+    offset: int,
+    line: int,
+    column: int,
+    on_root: frozenset[str],
+    below: tuple[tuple[str, str, str, int, int, int], ...] = (),
 ) -> Finding:
     # Expat points at the start tag that uses the prefix; the prefix may be the
     # element's own or an attribute's.
@@ -1479,20 +1491,51 @@ def _undeclared_prefix(
             f"declared; add an xmlns:PREFIX declaration for it to the root element{usual}",
         )
     known = USUAL_PREFIXES.get(prefix)
+    elsewhere = [
+        (uri, name, at, column_at, count)
+        for p, uri, name, at, column_at, count in below
+        if p == prefix
+    ]
+    uris = [uri for uri, *_place in elsewhere]
+    if known is None and len(uris) == 1:
+        known = uris[0]  # the one namespace the document declares it for
+    if elsewhere:
+        them = "it" if len(elsewhere) == 1 and elsewhere[0][-1] == 1 else "them"
+        used = f"prefix '{prefix}' is declared only on {_declared_on(elsewhere, len(uris) > 1)}"
+        used += f", and is used here outside {them}"
+    else:
+        used = f"prefix '{prefix}' is used but not declared"
     if known is None:
-        advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: {named}"
-        return UNDECLARED_PREFIX.at(
-            line, column, f"prefix '{prefix}' is used but not declared; {advice}"
-        )
+        if uris:
+            advice = f"declare xmlns:{prefix} on the root element with the namespace meant"
+        else:
+            advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: {named}"
+        return UNDECLARED_PREFIX.at(line, column, f"{used}; {advice}")
     declaration = f'xmlns:{prefix}="{known}"'
     return UNDECLARED_PREFIX.at(
         line,
         column,
-        f"prefix '{prefix}' is used but not declared; add {declaration} to the root element",
+        f"{used}; add {declaration} to the root element",
         fix=whole_file(
             "declare", f"Declare {declaration} on the root", old=prefix, content=declaration
         ),
     )
+
+
+def _declared_on(elsewhere: list[tuple[str, str, int, int, int]], namespaces: bool) -> str:
+    """The elements that declare a prefix for their own scope (``elsewhere``: namespace,
+    the last one's qualified name, line, column, how many), with each namespace when
+    they differ."""
+    shown = []
+    for uri, name, line, column, count in elsewhere[-3:]:
+        place = f"<{name}> at line {line}, column {column}"
+        if count > 1:
+            place = f"{_plural(count, 'element')} (the last, {place})"
+        shown.append(place + (f" for {uri}" if namespaces else ""))
+    more = len(elsewhere) - len(shown)
+    if more:
+        shown.insert(0, _plural(more, "other namespace"))
+    return joined(shown)
 
 
 def _excerpt(context: str, offset: int) -> str:
