@@ -48,7 +48,7 @@ def test_raw_ampersand_message_shows_escaped_value(fixture: str, column: int, es
     [
         ("fail.xml", 44, "'https://example.com/search?q=price%3C100'"),
         ("fail-before-letter.xml", 39, "'https://example.com/compare?a%3Cb'"),
-        ("fail-tag-like.xml", 39, "'https://example.com/search?q=%3Cb>bold'"),
+        ("fail-tag-like.xml", 39, "'https://example.com/search?q=%3Cb%3Ebold'"),
         ("fail-text.xml", 31, "'Everything &lt; $10'"),
     ],
 )
@@ -108,21 +108,27 @@ def test_content_before_declaration_message_says_what(fixture: str, what: str) -
 
 
 @pytest.mark.parametrize(
-    ("fixture", "line", "column"),
-    [("fail.xml", 2, 1), ("fail-spaces.xml", 1, 3), ("fail-text.xml", 2, 1)],
+    ("fixture", "where"),
+    [
+        ("fail.xml", "line 2, column 1"),
+        ("fail-spaces.xml", "column 3"),
+        ("fail-text.xml", "line 2"),
+    ],
 )
-def test_content_before_declaration_is_reported_where_the_declaration_is(
-    fixture: str, line: int, column: int
-) -> None:
+def test_content_before_declaration_is_reported_where_it_begins(fixture: str, where: str) -> None:
+    # At the start of what must be removed, as the fix removes it; the message names
+    # where the declaration stands.
     finding = only("XM002", fixture)
-    assert (finding.line, finding.column) == (line, column)
+    assert (finding.line, finding.column) == (1, 1)
+    assert f"which starts at {where}" in finding.message
 
 
 def test_content_before_declaration_names_mixed_whitespace() -> None:
     from sitemap_lint.rules.xml import content_before_declaration
 
     finding = content_before_declaration("\r\n\n \t")
-    assert (finding.line, finding.column) == (3, 3)
+    assert (finding.line, finding.column) == (1, 1)
+    assert "which starts at line 3, column 3" in finding.message
     assert "2 blank lines, 1 space and 1 tab" in finding.message
 
 
@@ -347,3 +353,81 @@ def test_a_character_that_looks_like_white_space_in_the_xml_declaration(tmp_path
         ": character U+0085 (NEXT LINE) is not white space in XML 1.0; "
         'write <?xml version="1.0" encoding="UTF-8"?>'
     )
+
+
+@pytest.mark.parametrize(
+    ("tags", "column", "what"),
+    [
+        ("<urlset <!-- x --> {ns}><url><loc>", 9, "a comment ('<!-- x -->') cannot stand inside"),
+        ("<urlset <?pi x?> {ns}><url><loc>", 9, "a processing instruction ('<?pi x?>')"),
+        ("<urlset {ns}><url <!-- x -->><loc>", 66, "inside the start tag <url>"),
+        ("<urlset {ns}><url><loc <!-- -->>", 71, "inside the start tag <loc>"),
+        ("<urlset {ns}><url a='b' <!-- x --> c='d'><loc>", 72, "inside the start tag <url>"),
+    ],
+)
+def test_a_comment_inside_a_start_tag_is_one_finding_and_the_rest_is_read(
+    tmp_path, tags: str, column: int, what: str
+) -> None:
+    from tests.helpers import lint_content
+
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    text = (
+        '<?xml version="1.0"?>\n'
+        + tags.format(ns=ns)
+        + "https://e.com/</loc><priority>7</priority></url></urlset>\n"
+    )
+    result = lint_content(tmp_path, text)
+    found = [(f.code, f.line, f.column) for f in result.findings if f.code != "ST010"]
+    assert found[0] == ("XM001", 2, column)
+    assert [code for code, *_ in found[1:]] == ["VA003"]  # the entry is read
+    [finding] = [f for f in result.findings if f.code == "XM001"]
+    assert what in finding.message
+    assert finding.message.endswith("remove it, or move it after the tag's '>'")
+    assert result.urls == 1
+
+
+def test_a_comment_after_a_root_tag_whose_gt_is_missing_is_not_inside_it(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"\n'
+        "<!-- c -->\n<url><loc>https://e.com/</loc></url></urlset>\n"
+    )
+    [finding] = lint_content(tmp_path, text).findings
+    assert (finding.line, finding.column) == (2, 60)
+    assert "its '>' is missing" in finding.message
+
+
+def test_a_prefix_used_outside_the_entry_that_declares_it_names_that_entry(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    image = "http://www.google.com/schemas/sitemap-image/1.1"
+    entry = "<url{declares}><loc>https://e.com/{page}</loc>{uses}</url>\n"
+    uses = "<i:image><i:loc>https://e.com/p.png</i:loc></i:image>"
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        + entry.format(declares=f' xmlns:i="{image}"', page="a", uses=uses)
+        + entry.format(declares="", page="b", uses=uses)
+        + entry.format(declares="", page="c", uses="<priority>7</priority>")
+        + "</urlset>\n"
+    )
+    result = lint_content(tmp_path, text)
+    found = {f.code: f for f in result.findings}
+    assert sorted(found) == ["VA003", "XM009"]  # the entries after it are read
+    assert (found["XM009"].line, found["XM009"].column) == (4, 32)
+    assert found["XM009"].message == (
+        "prefix 'i' is declared only on <url> at line 3, column 1, and is used here outside "
+        f'it; add xmlns:i="{image}" to the root element'
+    )
+    assert found["XM009"].fix is not None
+    assert result.urls == 3
+
+
+def test_a_prefix_declared_on_an_entry_and_used_inside_it_is_in_scope(tmp_path) -> None:
+    from tests.helpers import lint_content
+
+    text = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        '<url xmlns:q="urn:x"><loc q:id="1">https://e.com/</loc></url>\n</urlset>\n'
+    )
+    assert [f.code for f in lint_content(tmp_path, text).findings] == ["ST010"]

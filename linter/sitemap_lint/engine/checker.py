@@ -79,6 +79,7 @@ _HTML_START = lazy(
 _URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)
 _COMMENT = lazy(r"<!--(.*?)-->", re.DOTALL)
 _END_OF_INPUT_ERRORS = {3, 5, 6}  # no element found, unclosed token, partial character
+_UNBOUND_PREFIX = 27
 _START_TAG = lazy(r"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)")  # its local name
 
 
@@ -279,6 +280,16 @@ def _read_targets(blocks: Iterable[str], reader: TargetReader) -> Iterator[str]:
     for text in blocks:
         reader.feed(text)
         yield text
+
+
+def _declared_below(parser: StreamParser) -> tuple[tuple[str, str, str, int, int, int], ...]:
+    """The declarations of prefixes the reader met below the root, for an undeclared
+    prefix's finding (``Markup.below``)."""
+    return tuple(
+        (prefix, uri, *place)
+        for prefix, declarations in parser.declared_below.items()
+        for uri, place in declarations.items()
+    )
 
 
 def _leading_comments(leading: str, sink: FindingSink) -> None:
@@ -634,6 +645,7 @@ class FileChecker:
         opened = None if parser is None else parser.open_element()
         name, at = opened if opened is not None else ("", None)
         declared = frozenset() if parser is None else parser.root_prefixes()
+        below = () if parser is None or code != _UNBOUND_PREFIX else _declared_below(parser)
         error = Markup(
             MarkupKind.SYNTAX,
             line,
@@ -645,6 +657,7 @@ class FileChecker:
             before_root,
             at,
             declared=declared,
+            below=below,
         )
         added = self._markup(error)
         if parser is not None and parser.recover and not parser.root_closed:

@@ -4,7 +4,10 @@ start again on it and every position after it stays the file's.
 
 The defects read: an attribute value without XML's quotes (bare, or in typographic
 quotes, guillemets, primes or backticks), a value whose closing quote is missing, two
-attributes without white space between them, and the tag's '>' missing.
+attributes without white space between them, the tag's '>' missing, and a comment or a
+processing instruction inside the tag (before an attribute or the tag's '>': one after
+the last attribute and before other markup is rather after a tag whose '>' is missing),
+read as white space with its line breaks.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ _OPEN = lazy(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
 _BARE = lazy(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
 _OTHER_QUOTES = tuple(quote.encode() for quote in OTHER_QUOTES)
 _STRAIGHT = (b'"', b"'")
+# A comment or a processing instruction, whole.
+_SECTION = lazy(rb"<!--.*?-->|<\?.*?\?>", re.DOTALL)
+# What follows a section that stands inside the tag: an attribute or the tag's end.
+_INSIDE_AFTER = lazy(rb"[ \t\r\n]*(?:/?>|" + ATTRIBUTE_NAME.encode() + rb")")
 
 
 class StartTag(NamedTuple):
@@ -53,6 +60,12 @@ def read_start_tag(text: bytes, start: int) -> StartTag | None:
             end = gap + (1 if text.startswith(b">", gap) else 2)
             out.append(text[at:end])
             return StartTag(end, b"".join(out), defects) if defects else None
+        section = _section_inside(text, gap)
+        if section is not None:
+            defects.append(gap)  # a comment or an instruction inside the tag
+            out.append(text[at:gap] + blanked(text[gap:section]))
+            at = section
+            continue
         if gap >= len(text) or text.startswith(b"<", gap):
             defects.append(at)  # the '>' is missing
             out.append(b">")
@@ -73,6 +86,29 @@ def read_start_tag(text: bytes, start: int) -> StartTag | None:
         at = _value(text, value, out, defects)
         if at < 0:
             return None
+
+
+def _section_inside(text: bytes, at: int) -> int | None:
+    """Where the comment or instruction at ``at`` of ``text`` ends, when it stands inside
+    a start tag (an attribute, the tag's end or another such section follows it); else
+    None."""
+    section = _SECTION.match(text, at)
+    if section is None:
+        return None
+    end = section.end()
+    if _INSIDE_AFTER.match(text, end):
+        return end
+    spaced = _SPACE.match(text, end)
+    assert spaced is not None  # it matches nothing at worst
+    return end if _section_inside(text, spaced.end()) is not None else None
+
+
+def blanked(text: bytes) -> bytes:
+    """``text`` (UTF-8) as white space: a space for each character, its line breaks kept,
+    so that no position after it moves."""
+    return "".join(
+        char if char in "\r\n" else " " for char in text.decode("utf-8", errors="replace")
+    ).encode()
 
 
 def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int:

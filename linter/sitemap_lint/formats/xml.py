@@ -207,6 +207,10 @@ class StreamParser:
         self.prefixes: dict[str, str] = {}
         self.root_node: Node | None = None
         self._root_declarations: list[tuple[str, str]] = []
+        # The prefixes declared on elements below the root, out of scope after them:
+        # prefix -> namespace -> (the last declaring element's qualified name, its line,
+        # column, how many elements declared it so), the last namespace declared last.
+        self.declared_below: dict[str, dict[str, tuple[str, int, int, int]]] = {}
         self._recent: list[tuple[int, str]] = []  # (first line number, text) of the first chunks
         # Set by the fast path, whose runs of proved entries this parser reads as short
         # comments, for the context of a syntax error: (the text of a file line from a
@@ -522,6 +526,17 @@ class StreamParser:
                 return offset + index - start
         return -1
 
+    def _start_offset(self, index: int) -> int:
+        """The file byte offset of the start tag at the current parser's byte ``index``:
+        also of one the parser read written right (a mark that starts where the file's
+        tag does); -1 in other synthetic text."""
+        offset = self._file_offset(index)
+        if offset < 0:
+            for start, defect, mark in self._marks:
+                if start == index and mark.startswith(b"<"):
+                    return defect
+        return offset
+
     def _marked_defect(self, index: int) -> tuple[int, int]:
         """For the current parser's byte ``index`` in a mark: the file byte offset of the
         defect the mark stands for, and the characters of the mark before ``index``;
@@ -632,13 +647,15 @@ class StreamParser:
         if code == _INVALID_TOKEN and (repair is None or repair[2].startswith(b"<")):
             # The tag is not read (or read again written right): its other values too.
             self._report_unquoted_after(offset, line, column, context, at)
+            if repair is not None:
+                self._report_sections_after(repair[0], offset, line, column, context, at)
         stack = self._stack
         if repair is not None:
             start, end, mark = repair
             self._report_also(start, end, offset, (line, column), context, at)
             entry = self._entry_open if len(stack) > self._entry_depth else None
             if entry is not None:
-                entry_offset = self._file_offset(entry[0])
+                entry_offset = self._start_offset(entry[0])
                 node = entry[1]
                 if self._replayable(entry_offset, offset):
                     self._repairs.append((start, end, mark))
@@ -811,7 +828,7 @@ class StreamParser:
         base = self._window_base
         # An entry too long to be read again is read on after the repair where it
         # stands (``_read_on``): only a "<" right before the error, as reported without it.
-        replayable = self._replayable(self._file_offset(entry[0]), offset)
+        replayable = self._replayable(self._start_offset(entry[0]), offset)
         if not replayable and code == _TAG_MISMATCH:
             return None
         window = self._window
@@ -978,8 +995,10 @@ class StreamParser:
         self, offset: int, line: int, column: int
     ) -> list[bytes | memoryview] | None:
         """An undeclared prefix in the start tag at file byte ``offset`` that sitemaps
-        use for one namespace (``image``, ``xhtml``, ...): reported, then read as that
-        namespace's for the rest of the document (the synthetic root declares it), from
+        use for one namespace (``image``, ``xhtml``, ...), or that an element before it
+        declares for its own scope: reported, then read as that namespace's (the usual
+        one, else the one that element declares) for the rest of the document (the
+        synthetic root declares it), from
         the open entry's start tag or this tag, so that the entry is read and nothing is
         skipped. None: another prefix, or the text to read again is out of reach."""
         handler = self.handler
@@ -991,7 +1010,7 @@ class StreamParser:
         stack = self._stack
         entry = self._entry_open if len(stack) > self._entry_depth else None
         if entry is not None:
-            resume = self._file_offset(entry[0])
+            resume = self._start_offset(entry[0])
             if not self._replayable(resume, offset):
                 return None
             resume_line, resume_column = entry[1].line, entry[1].column - 1
@@ -1001,7 +1020,7 @@ class StreamParser:
         else:
             return None
         handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(offset - base), 0)
-        self._root_declarations.append((prefix, USUAL_PREFIXES[prefix]))
+        self._root_declarations.append((prefix, self._namespace_of(prefix)))
         self._prefix = None  # the synthetic root, written again with the declaration
         self._replay_until = (line, column)
         return self._restart(resume, resume_line, resume_column)
@@ -1009,7 +1028,8 @@ class StreamParser:
     def _undeclared_usual_prefix(self, at: int) -> str | None:
         """The prefix the start tag at window index ``at`` uses without a declaration
         (its element's, else an attribute's), when sitemaps use it for one namespace
-        (``USUAL_PREFIXES``); None otherwise."""
+        (``USUAL_PREFIXES``) or an element before declares it (``declared_below``); None
+        otherwise."""
         window = self._window
         if at < 0 or not window.startswith(b"<", at):
             return None
@@ -1022,7 +1042,15 @@ class StreamParser:
         if element is not None:
             used.insert(0, element.group(1))
         prefix = next((p.decode() for p in used if p not in declared and p != b"xml"), None)
-        return prefix if prefix in USUAL_PREFIXES else None
+        if prefix is None:
+            return None
+        return prefix if prefix in USUAL_PREFIXES or prefix in self.declared_below else None
+
+    def _namespace_of(self, prefix: str) -> str:
+        """The namespace an undeclared ``prefix`` is read in: the one sitemaps use it
+        for, else the one of its last declaration below the root."""
+        usual = USUAL_PREFIXES.get(prefix)
+        return usual if usual is not None else next(reversed(self.declared_below[prefix]))
 
     def _declare_on_root(
         self, offset: int, line: int, column: int
@@ -1044,7 +1072,7 @@ class StreamParser:
         assert self.handler is not None  # parsing ends before a release
         self.syntax_errors += 1
         self.handler.on_syntax_error(_UNBOUND_PREFIX, line, column, self._whole_tag(start), 0)
-        declaration = f' xmlns:{prefix}="{_escape(USUAL_PREFIXES[prefix])}"'.encode()
+        declaration = f' xmlns:{prefix}="{_escape(self._namespace_of(prefix))}"'.encode()
         return self._read_again_from(start, window[start : name.end()] + declaration, name.end())
 
     def _whole_tag(self, at: int) -> str:
@@ -1158,6 +1186,30 @@ class StreamParser:
             chars = len(window[start : found.end()].decode("utf-8", errors="replace"))
             self.syntax_errors += 1
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column + chars, context, at + chars)
+
+    def _report_sections_after(
+        self, start: int, offset: int, line: int, column: int, context: str, at: int
+    ) -> None:
+        """After an error in the start tag at file byte ``start``, read again written
+        right (the error at file byte ``offset``, at ``line``:``column``, place ``at`` of
+        ``context``), report the other comments and instructions inside the tag on the
+        same line: each is a defect of its own, which the repair reads as white space."""
+        window = self._window
+        base = self._window_base
+        read = read_start_tag(window, start - base)
+        if read is None:
+            return
+        first = offset - base
+        line_end = _LINE_BREAK.search(window, first, read.end)
+        last = read.end if line_end is None else line_end.start()
+        assert self.handler is not None
+        for defect in read.defects:
+            if first < defect < last and window.startswith((b"<!--", b"<?"), defect):
+                chars = len(window[first:defect].decode("utf-8", errors="replace"))
+                self.syntax_errors += 1
+                self.handler.on_syntax_error(
+                    _INVALID_TOKEN, line, column + chars, context, at + chars
+                )
 
     def _unclosed_at_end_tag(
         self, offset: int, line: int, column: int
@@ -1520,6 +1572,25 @@ class StreamParser:
         self.prefixes.setdefault(uri or "", prefix or "")
         if not self.saw_root:
             self._root_declarations.append((prefix or "", uri or ""))
+        elif prefix:
+            self._declared_below(prefix, uri or "")
+
+    def _declared_below(self, prefix: str, uri: str) -> None:
+        """Note the declaration of ``prefix`` in the start tag being read, below the
+        root (not one of a synthetic tag a restart reads, nor one noted already)."""
+        parser = self._parser
+        at = self._file_offset(parser.CurrentByteIndex) - self._window_base
+        name = _TAG_NAME.match(self._window, at + 1) if at >= 0 else None
+        if name is None or not self._window.startswith(b"<", at):
+            return
+        line, column = self.expat_position(parser.CurrentLineNumber, parser.CurrentColumnNumber)
+        qname = name.group(0).decode("utf-8", errors="replace")
+        found = self.declared_below.setdefault(prefix, {})
+        last = found.pop(uri, None)
+        if last is not None and last[1:3] == (line, column):
+            found[uri] = last  # the same tag read again after a restart
+            return
+        found[uri] = (qname, line, column, 1 if last is None else last[3] + 1)
 
     def _install_tree_handlers(self, parser: pyexpat.XMLParserType) -> None:
         handler = self.handler

@@ -134,7 +134,10 @@ class Markup(NamedTuple):
     resumed after skipped lines (None: the file ended first; for a ``doctype``, 1 when
     reading went on after its entity, else None); ``node``: the outermost element
     nested too deep; ``declared``: the prefixes the root declares (``syntax``), in
-    scope in every tag after it."""
+    scope in every tag after it; ``below``: for an undeclared prefix, the declarations
+    of prefixes read on elements below the root, whose scope ended before the error:
+    (prefix, namespace, the last declaring element's qualified name, its line, column,
+    how many elements declared the prefix for that namespace)."""
 
     kind: str
     line: int
@@ -149,6 +152,7 @@ class Markup(NamedTuple):
     resumed: int | None = None
     node: Node | None = None
     declared: frozenset[str] = frozenset()
+    below: tuple[tuple[str, str, str, int, int, int], ...] = ()
 
 
 class FollowKind:

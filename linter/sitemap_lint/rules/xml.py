@@ -66,7 +66,10 @@ SYNTAX_ERROR = rule(
         them, a value without XML's quotes: XM011): each is reported where it
         stands and the file is read on from the tag written right (what follows
         the tag on its line stands where the file has it); the fix adds what is
-        missing (the `>`, the quote, the space), in any start tag. A comment, CDATA section or
+        missing (the `>`, the quote, the space), in any start tag. A comment or
+        processing instruction inside a start tag (`<url <!-- x -->>`) is reported
+        at its start and read as white space, so the tag and its entry are read;
+        the unsafe fix moves it after the tag's `>`. A comment, CDATA section or
         processing instruction never closed is reported at its start, and the
         check resumes at the next entry. Any other error before the root
         element, in its start tag or after its end stops the check there.
@@ -95,7 +98,9 @@ CONTENT_BEFORE_DECLARATION = rule(
     summary="Whitespace or text stands before the XML declaration",
     what="""
         Checks that `<?xml` is the very first thing in the file (after an
-        optional byte order mark). The rest of the file is still checked, and a
+        optional byte order mark). It is reported where what must be removed
+        begins, the start of the file, and names where the declaration stands.
+        The rest of the file is still checked, and a
         suppression directive in a comment before the declaration still applies;
         `--fix` removes what precedes the declaration but for such directives,
         which it moves after it.
@@ -262,12 +267,16 @@ UNDECLARED_PREFIX = rule(
         (`image`, `video`, `news`, `xhtml`, `mobile`, `pagemap`, `xsi`) is
         reported once, at its first use, and the rest of the document is read as
         if the root declared it: every entry, the one that uses it too, is
-        checked. With another prefix the entry that uses it cannot be read and
+        checked. So is a prefix that an element before it declares for its own
+        scope only (`xmlns:i` on one `url`, `i:image` in the next): the finding
+        names that element, and the rest is read in the namespace it declares.
+        With another prefix the entry that uses it cannot be read and
         is skipped; reading resumes at the next entry, and each entry that uses
         an undeclared prefix is reported, at the first such element.
 
         The fix (safe) adds the usual prefix's declaration to the root's start
-        tag; another prefix's namespace is not known, so it has none.
+        tag, or that of a prefix the document declares elsewhere for one
+        namespace only; another prefix's namespace is not known, so it has none.
     """,
     why="""
         Without the declaration the document is not namespace-well-formed;
@@ -481,8 +490,9 @@ def check_prolog(prolog: Prolog, options: object, report: Reporter) -> None:
 
 
 def content_before_declaration(prefix: str) -> Finding:
-    """The finding for ``prefix``, the text before a late ``<?xml``, placed where the
-    declaration stands and naming what precedes it."""
+    """The finding for ``prefix``, the text before a late ``<?xml``, placed where it
+    begins (the start of the file: what the fix removes) and naming it and where the
+    declaration stands."""
     breaks = prefix.count("\n") + prefix.count("\r") - prefix.count("\r\n")
     last = max(prefix.rfind("\n"), prefix.rfind("\r"))
     line, column = breaks + 1, len(prefix) - last
@@ -493,8 +503,8 @@ def content_before_declaration(prefix: str) -> Finding:
         what = f"{_whitespace(prefix, breaks)} before the XML declaration"
     where = f"line {line}, column {column}" if line > 1 else f"column {column}"
     return CONTENT_BEFORE_DECLARATION.at(
-        line,
-        column,
+        1,
+        1,
         f"{what}, which starts at {where}; <?xml must be the very first thing in the file "
         "(after an optional byte order mark): remove what precedes it",
         fix=whole_file("prefix", "Remove what stands before the XML declaration"),
@@ -562,6 +572,7 @@ def syntax_error(
     before_root: bool | None = None,
     opened: tuple[str, Position] | None = None,
     declared: frozenset[str] = frozenset(),
+    below: tuple[tuple[str, str, str, int, int, int], ...] = (),
 ) -> Finding:
     """Turn an expat error into the most specific finding we can name.
 
@@ -569,7 +580,8 @@ def syntax_error(
     position of the error in it; ``line`` and ``column`` are the file position.
     ``before_root`` says whether the root element had not started yet (None: not known);
     ``opened``: the innermost element open there and where its start tag stands;
-    ``declared``: the prefixes the root declares.
+    ``declared``: the prefixes the root declares; ``below``: the prefixes declared on
+    elements below it (``Markup.below``).
     """
     reason = expat_errors.messages.get(code, "syntax error")
     start = _broken_start(code, line, column, context, offset, before_root)
@@ -592,7 +604,7 @@ def syntax_error(
     if code == _XML_DECL:
         return _malformed_declaration(context, offset, line, column)
     if code == _UNBOUND_PREFIX:
-        return _undeclared_prefix(context, offset, line, column, declared)
+        return _undeclared_prefix(context, offset, line, column, declared, below)
     if code in _ENTITY_ERRORS:
         return DOCTYPE.at(
             line,
@@ -637,6 +649,9 @@ def syntax_error(
         )
         if in_value is not None:
             return in_value
+        in_section = _section_in_tag(context, offset, line, column)
+        if in_section is not None:
+            return in_section
         in_tag = _start_tag_defect(context, offset, line, column)
         if in_tag is not None:
             return in_tag
@@ -955,6 +970,7 @@ def _markup_finding(markup: Markup) -> Finding | None:
             markup.before_root,
             opened,
             markup.declared,
+            markup.below,
         )
     if kind == MarkupKind.TRUNCATED:
         return truncated(markup.name, line, column)
@@ -1224,6 +1240,12 @@ def _less_than_in_value(
     fixed = written.replace("<", escaped)
     fixed_at = len(_escape_raw(value[:at_in_value]).replace("<", escaped))
     how = "percent-encode it in a URL" if in_url else "escape it"
+    if in_url and ">" in value:
+        # The URL shown is the one to write: its '>' percent-encoded too (UR006 reports
+        # each, whose fix writes it so).
+        fixed = fixed.replace(">", "%3E")
+        fixed_at += 2 * value[:at_in_value].count(">")
+        how = "percent-encode it in a URL, and each '>' too"
     column = max(column, 1)
     edit = Edit(line, column, escaped, "span", line, column + 1, "<")
     return UNESCAPED_LESS_THAN.at(
@@ -1327,6 +1349,62 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
     return None
 
 
+# A comment or a processing instruction, whole or to the end of the line; what may
+# follow one inside a start tag (formats/starttag.py reads it as white space): an
+# attribute, the tag's end, another such section.
+_TAG_SECTION = lazy(r"<!--(?:.*?-->|.*\Z)|<\?(?:.*?\?>|.*\Z)")
+_IN_TAG_AFTER = lazy(rf"[ \t]*(?:/?>|{ATTRIBUTE_NAME}|<!--|<\?|\Z)")
+# What may stand in a start tag before such a section: attributes (a value in quotes or
+# not), other sections.
+_BEFORE_SECTION = lazy(
+    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}|[^ \t\r\n<>\"']+)"
+    r"|[ \t\r\n]*<!--.*?-->|[ \t\r\n]*<\?.*?\?>)*[ \t\r\n]*"
+)
+# The last start tag's "<" and name before a place (the tag may hold sections).
+_LAST_TAG_HEAD = lazy(r".*(<[^\s<>/!?\"'=]+)", re.DOTALL)
+# The rest of a start tag after a section in it, up to its '>': attributes in quotes,
+# white space, more sections.
+_TAG_REST = lazy(rf"(?:[ \t]+|{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE})|<!--.*?-->|<\?.*?\?>)*/?>")
+
+
+def _section_in_tag(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM001 for a comment or processing instruction inside a start tag, where the
+    reader stopped (``offset`` of ``context``, at its '<'), before an attribute or the
+    tag's end; else None. The fix (unsafe: removing it is the other choice) moves it
+    right after the tag's '>' when both stand on the line."""
+    section = _TAG_SECTION.match(context, offset)
+    if section is None or not _IN_TAG_AFTER.match(context, section.end()):
+        return None
+    last = _LAST_TAG_HEAD.match(context, 0, offset)
+    after = last.end() if last is not None else 0
+    if not _BEFORE_SECTION.fullmatch(context, after, offset):
+        return None
+    name = f"the start tag {last.group(1)}>" if last is not None else "a start tag"
+    text = section.group()
+    comment = text.startswith("<!--")
+    what = "a comment" if comment else "a processing instruction"
+    closed = text.endswith("-->" if comment else "?>")
+    rest = _TAG_REST.match(context, section.end()) if closed else None
+    fix = None
+    if rest is not None:
+        spaced = offset - len(context[:offset].rstrip(" \t"))
+        start, end = offset - spaced, rest.end()
+        moved = context[section.end() : end] + text
+        title = f"Move the {'comment' if comment else 'instruction'} after the tag's '>'"
+        edit = Edit(
+            line, column - spaced, moved, "span", line, column + end - offset, context[start:end]
+        )
+        fix = FindingFix(Fix.UNSAFE, title, (edit,))
+    shown = text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
+    return SYNTAX_ERROR.at(
+        line,
+        column,
+        f"{what} ({shown!r}) cannot stand inside {name}, where only attributes may: "
+        "remove it, or move it after the tag's '>'",
+        fix=fix,
+    )
+
+
 def _inserted(text: str, title: str, line: int, column: int) -> FindingFix:
     """A safe fix that writes ``text`` at ``line``:``column``, before what stands there."""
     return FindingFix(Fix.SAFE, title, (Edit(line, column, text, "span", line, column, ""),))
@@ -1381,7 +1459,12 @@ def _undefined_entity(context: str, offset: int, line: int, column: int) -> Find
 
 
 def _undeclared_prefix(
-    context: str, offset: int, line: int, column: int, on_root: frozenset[str]
+    context: str,
+    offset: int,
+    line: int,
+    column: int,
+    on_root: frozenset[str],
+    below: tuple[tuple[str, str, str, int, int, int], ...] = (),
 ) -> Finding:
     # Expat points at the start tag that uses the prefix; the prefix may be the
     # element's own or an attribute's.
@@ -1408,20 +1491,51 @@ def _undeclared_prefix(
             f"declared; add an xmlns:PREFIX declaration for it to the root element{usual}",
         )
     known = USUAL_PREFIXES.get(prefix)
+    elsewhere = [
+        (uri, name, at, column_at, count)
+        for p, uri, name, at, column_at, count in below
+        if p == prefix
+    ]
+    uris = [uri for uri, *_place in elsewhere]
+    if known is None and len(uris) == 1:
+        known = uris[0]  # the one namespace the document declares it for
+    if elsewhere:
+        them = "it" if len(elsewhere) == 1 and elsewhere[0][-1] == 1 else "them"
+        used = f"prefix '{prefix}' is declared only on {_declared_on(elsewhere, len(uris) > 1)}"
+        used += f", and is used here outside {them}"
+    else:
+        used = f"prefix '{prefix}' is used but not declared"
     if known is None:
-        advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: {named}"
-        return UNDECLARED_PREFIX.at(
-            line, column, f"prefix '{prefix}' is used but not declared; {advice}"
-        )
+        if uris:
+            advice = f"declare xmlns:{prefix} on the root element with the namespace meant"
+        else:
+            advice = f"declare xmlns:{prefix} on the root element, or remove the {prefix}: {named}"
+        return UNDECLARED_PREFIX.at(line, column, f"{used}; {advice}")
     declaration = f'xmlns:{prefix}="{known}"'
     return UNDECLARED_PREFIX.at(
         line,
         column,
-        f"prefix '{prefix}' is used but not declared; add {declaration} to the root element",
+        f"{used}; add {declaration} to the root element",
         fix=whole_file(
             "declare", f"Declare {declaration} on the root", old=prefix, content=declaration
         ),
     )
+
+
+def _declared_on(elsewhere: list[tuple[str, str, int, int, int]], namespaces: bool) -> str:
+    """The elements that declare a prefix for their own scope (``elsewhere``: namespace,
+    the last one's qualified name, line, column, how many), with each namespace when
+    they differ."""
+    shown = []
+    for uri, name, line, column, count in elsewhere[-3:]:
+        place = f"<{name}> at line {line}, column {column}"
+        if count > 1:
+            place = f"{_plural(count, 'element')} (the last, {place})"
+        shown.append(place + (f" for {uri}" if namespaces else ""))
+    more = len(elsewhere) - len(shown)
+    if more:
+        shown.insert(0, _plural(more, "other namespace"))
+    return joined(shown)
 
 
 def _excerpt(context: str, offset: int) -> str:
