@@ -133,10 +133,9 @@ def test_library_alias_of_utf8_is_an_error_that_does_not_ask_to_convert(
 
 
 def test_declaration_findings_are_placed_where_the_declaration_is(tmp_path) -> None:
-    # What stands before the declaration is reported where it begins.
     result = _declared(tmp_path, "UTF8", version="1.1", before=b"\n\n")
     placed = {f.code: (f.line, f.column) for f in result.findings}
-    assert placed == {"XM002": (1, 1), "XM010": (3, 7), "EN005": (3, 21)}
+    assert placed == {"XM002": (3, 1), "XM010": (3, 7), "EN005": (3, 21)}
 
 
 def test_declared_encoding_after_a_utf8_bom_is_reported_and_utf8_still_decodes(tmp_path) -> None:

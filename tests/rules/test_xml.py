@@ -108,27 +108,21 @@ def test_content_before_declaration_message_says_what(fixture: str, what: str) -
 
 
 @pytest.mark.parametrize(
-    ("fixture", "where"),
-    [
-        ("fail.xml", "line 2, column 1"),
-        ("fail-spaces.xml", "column 3"),
-        ("fail-text.xml", "line 2"),
-    ],
+    ("fixture", "line", "column"),
+    [("fail.xml", 2, 1), ("fail-spaces.xml", 1, 3), ("fail-text.xml", 2, 1)],
 )
-def test_content_before_declaration_is_reported_where_it_begins(fixture: str, where: str) -> None:
-    # At the start of what must be removed, as the fix removes it; the message names
-    # where the declaration stands.
+def test_content_before_declaration_is_reported_where_the_declaration_is(
+    fixture: str, line: int, column: int
+) -> None:
     finding = only("XM002", fixture)
-    assert (finding.line, finding.column) == (1, 1)
-    assert f"which starts at {where}" in finding.message
+    assert (finding.line, finding.column) == (line, column)
 
 
 def test_content_before_declaration_names_mixed_whitespace() -> None:
     from sitemap_lint.rules.xml import content_before_declaration
 
     finding = content_before_declaration("\r\n\n \t")
-    assert (finding.line, finding.column) == (1, 1)
-    assert "which starts at line 3, column 3" in finding.message
+    assert (finding.line, finding.column) == (3, 3)
     assert "2 blank lines, 1 space and 1 tab" in finding.message
 
 

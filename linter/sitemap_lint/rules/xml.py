@@ -98,9 +98,7 @@ CONTENT_BEFORE_DECLARATION = rule(
     summary="Whitespace or text stands before the XML declaration",
     what="""
         Checks that `<?xml` is the very first thing in the file (after an
-        optional byte order mark). It is reported where what must be removed
-        begins, the start of the file, and names where the declaration stands.
-        The rest of the file is still checked, and a
+        optional byte order mark). The rest of the file is still checked, and a
         suppression directive in a comment before the declaration still applies;
         `--fix` removes what precedes the declaration but for such directives,
         which it moves after it.
@@ -490,9 +488,8 @@ def check_prolog(prolog: Prolog, options: object, report: Reporter) -> None:
 
 
 def content_before_declaration(prefix: str) -> Finding:
-    """The finding for ``prefix``, the text before a late ``<?xml``, placed where it
-    begins (the start of the file: what the fix removes) and naming it and where the
-    declaration stands."""
+    """The finding for ``prefix``, the text before a late ``<?xml``, placed where the
+    declaration stands and naming what precedes it."""
     breaks = prefix.count("\n") + prefix.count("\r") - prefix.count("\r\n")
     last = max(prefix.rfind("\n"), prefix.rfind("\r"))
     line, column = breaks + 1, len(prefix) - last
@@ -503,8 +500,8 @@ def content_before_declaration(prefix: str) -> Finding:
         what = f"{_whitespace(prefix, breaks)} before the XML declaration"
     where = f"line {line}, column {column}" if line > 1 else f"column {column}"
     return CONTENT_BEFORE_DECLARATION.at(
-        1,
-        1,
+        line,
+        column,
         f"{what}, which starts at {where}; <?xml must be the very first thing in the file "
         "(after an optional byte order mark): remove what precedes it",
         fix=whole_file("prefix", "Remove what stands before the XML declaration"),
