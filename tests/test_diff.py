@@ -405,7 +405,12 @@ def test_a_missing_child_stops_the_diff(sides: Path, capsys: pytest.CaptureFixtu
     assert "NEW" in err and "SE007" in err and "nothing was compared" in err
 
 
-@pytest.mark.parametrize("value", ["-1", "101%", "lots", "5 %x"])
+@pytest.mark.parametrize(
+    "value",
+    # Numbers Python reads but a limit is not written as: a sign, "_", an exponent,
+    # another script's digits, not a number.
+    ["-1", "101%", "lots", "5 %x", "+1", "-0%", "1_0", "1e3", "1e1%", "\uff15", "nan%", "%"],
+)
 def test_a_bad_threshold_is_exit_2(
     sides: Path, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
@@ -907,3 +912,44 @@ def test_a_side_longer_than_is_read_is_exit_2_not_a_shorter_list(
     assert out == ""
     assert len(err.strip().splitlines()) == 1, err
     assert f"NEW {big}: larger than {READ_CAP:,} bytes" in err and "nothing was compared" in err
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("12345678", "--max-removed 12345678"),
+        ("0.00001%", "--max-removed 0.00001%"),
+        ("33.333333333333333%", "--max-removed 33.333333333333333%"),
+        ("007.50%", "--max-removed 7.5%"),
+        (".5%", "--max-removed 0.5%"),
+    ],
+)
+def test_a_threshold_is_shown_in_plain_digits_as_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, shown: str
+) -> None:
+    """Not ``1.23457e+07`` or ``1e-05%``, which the command would refuse."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(f"{SITE}a\n{SITE}b\n")
+    new.write_text(f"{SITE}a\n")
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-removed", given, str(old), str(new)], capsys
+    )
+    thresholds = json.loads(out)["thresholds"]
+    assert thresholds["given"] == [shown]
+    assert status == (1 if given.endswith("%") else 0)
+
+
+def test_a_share_past_a_limit_is_not_rounded_down_to_it_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """51 of 1,019 URLs removed (5.0049%) is past 5%: its share is 5.005, not 5.0."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("".join(f"{SITE}p/{i}\n" for i in range(1019)))
+    new.write_text("".join(f"{SITE}p/{i}\n" for i in range(51, 1019)))
+    for limit, share in (("5%", 5.005), ("4%", 5.0)):
+        status, out, _err = run_cli(
+            ["diff", "-f", "json", "--max-removed", limit, str(old), str(new)], capsys
+        )
+        assert status == 1
+        assert [p["share"] for p in json.loads(out)["thresholds"]["passed"]] == [share]
+
