@@ -953,3 +953,61 @@ def test_a_share_past_a_limit_is_not_rounded_down_to_it_in_json(
         assert status == 1
         assert [p["share"] for p in json.loads(out)["thresholds"]["passed"]] == [share]
 
+
+def _listing(*urls: str) -> str:
+    body = "".join(f"  <sitemap><loc>{url}</loc></sitemap>\n" for url in urls)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}'
+        "</sitemapindex>\n"
+    )
+
+
+def test_sitemaps_told_apart_by_their_query_are_no_longer_listed_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sitemap.php?page=2`` is another sitemap than ``sitemap.php?page=1``; a path
+    written with escapes is the one written without them."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    pages = [f"{SITE}sitemap.php?page={n}" for n in (1, 2, 3)]
+    old.write_text(_listing(*pages, f"{SITE}sitemap%2Dposts.xml"))
+    new.write_text(_listing(pages[0], f"{SITE}sitemap-posts.xml.gz"))
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-children-removed", "1", str(old), str(new)], capsys
+    )
+    assert status == 1
+    report = json.loads(out)
+    assert report["children"] == {"added": [], "removed": pages[1:]}
+    assert report["thresholds"]["passed"][0]["share"] == 50.0
+
+
+def test_a_sitemap_listed_twice_is_one_sitemap_no_longer_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The old index lists a.xml twice and b.xml: 1 of its 2 sitemaps is gone (50%)."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_listing(f"{SITE}a.xml", f"{SITE}b.xml", f"{SITE}a.xml"))
+    new.write_text(_listing(f"{SITE}a.xml", f"{SITE}a.xml"))
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-children-removed", "40%", str(old), str(new)], capsys
+    )
+    assert status == 1
+    report = json.loads(out)
+    assert report["children"] == {"added": [], "removed": [f"{SITE}b.xml"]}
+    assert report["thresholds"]["passed"][0]["share"] == 50.0
+
+
+def test_one_url_moved_to_another_host_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(f"{SITE}a\n{SITE}b\n")
+    new.write_text(f"{SITE}a\nhttps://www.example.com/b\n")
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 0
+    assert (
+        "Host or scheme: 1 URL moved from https://example.com to https://www.example.com\n" in out
+    )
+    if _has_html_extra():
+        status, out, _err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+        assert "<li>1 URL moved from <code>" in out
