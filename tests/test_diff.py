@@ -1011,3 +1011,14 @@ def test_one_url_moved_to_another_host_is_said_in_the_singular(
     if _has_html_extra():
         status, out, _err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
         assert "<li>1 URL moved from <code>" in out
+
+
+def test_standard_input_for_both_sides_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the new side called an empty file: standard input is read once."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(f"{SITE}a\n".encode())))
+    status, out, err = run_cli(["diff", "-", "-"], capsys)
+    assert (status, out) == (2, "")
+    assert "both standard input" in err and "empty" not in err
+    assert len(err.strip().splitlines()) == 1
