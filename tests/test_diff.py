@@ -1022,3 +1022,23 @@ def test_standard_input_for_both_sides_is_a_usage_error(
     assert (status, out) == (2, "")
     assert "both standard input" in err and "empty" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_url_holding_a_line_break_shifts_none_of_the_urls_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A loc with a line break inside is one URL (shown as its normal form writes the
+    break, %0A): the URLs after it are shown as theirs, and each counts on its new host."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset((f"{SITE}a\nb", None), (f"{SITE}c", None), (f"{SITE}d", None)))
+    www = "https://www.example.com/"
+    new.write_text(_urlset((f"{www}a%0Ab", None), (f"{www}c", None), (f"{www}d", None)))
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    report = json.loads(out)
+    assert [s["url"] for s in report["urls"]["removed_first"]] == [
+        f"{SITE}a%0Ab",
+        f"{SITE}c",
+        f"{SITE}d",
+    ]
+    assert report["origins"] == [{"from": SITE.rstrip("/"), "to": www.rstrip("/"), "urls": 3}]
