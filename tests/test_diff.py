@@ -405,7 +405,12 @@ def test_a_missing_child_stops_the_diff(sides: Path, capsys: pytest.CaptureFixtu
     assert "NEW" in err and "SE007" in err and "nothing was compared" in err
 
 
-@pytest.mark.parametrize("value", ["-1", "101%", "lots", "5 %x"])
+@pytest.mark.parametrize(
+    "value",
+    # Numbers Python reads but a limit is not written as: a sign, "_", an exponent,
+    # another script's digits, not a number.
+    ["-1", "101%", "lots", "5 %x", "+1", "-0%", "1_0", "1e3", "1e1%", "\uff15", "nan%", "%"],
+)
 def test_a_bad_threshold_is_exit_2(
     sides: Path, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
@@ -907,3 +912,133 @@ def test_a_side_longer_than_is_read_is_exit_2_not_a_shorter_list(
     assert out == ""
     assert len(err.strip().splitlines()) == 1, err
     assert f"NEW {big}: larger than {READ_CAP:,} bytes" in err and "nothing was compared" in err
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("12345678", "--max-removed 12345678"),
+        ("0.00001%", "--max-removed 0.00001%"),
+        ("33.333333333333333%", "--max-removed 33.333333333333333%"),
+        ("007.50%", "--max-removed 7.5%"),
+        (".5%", "--max-removed 0.5%"),
+    ],
+)
+def test_a_threshold_is_shown_in_plain_digits_as_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, shown: str
+) -> None:
+    """Not ``1.23457e+07`` or ``1e-05%``, which the command would refuse."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(f"{SITE}a\n{SITE}b\n")
+    new.write_text(f"{SITE}a\n")
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-removed", given, str(old), str(new)], capsys
+    )
+    thresholds = json.loads(out)["thresholds"]
+    assert thresholds["given"] == [shown]
+    assert status == (1 if given.endswith("%") else 0)
+
+
+def test_a_share_past_a_limit_is_not_rounded_down_to_it_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """51 of 1,019 URLs removed (5.0049%) is past 5%: its share is 5.005, not 5.0."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("".join(f"{SITE}p/{i}\n" for i in range(1019)))
+    new.write_text("".join(f"{SITE}p/{i}\n" for i in range(51, 1019)))
+    for limit, share in (("5%", 5.005), ("4%", 5.0)):
+        status, out, _err = run_cli(
+            ["diff", "-f", "json", "--max-removed", limit, str(old), str(new)], capsys
+        )
+        assert status == 1
+        assert [p["share"] for p in json.loads(out)["thresholds"]["passed"]] == [share]
+
+
+def _listing(*urls: str) -> str:
+    body = "".join(f"  <sitemap><loc>{url}</loc></sitemap>\n" for url in urls)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}'
+        "</sitemapindex>\n"
+    )
+
+
+def test_sitemaps_told_apart_by_their_query_are_no_longer_listed_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sitemap.php?page=2`` is another sitemap than ``sitemap.php?page=1``; a path
+    written with escapes is the one written without them."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    pages = [f"{SITE}sitemap.php?page={n}" for n in (1, 2, 3)]
+    old.write_text(_listing(*pages, f"{SITE}sitemap%2Dposts.xml"))
+    new.write_text(_listing(pages[0], f"{SITE}sitemap-posts.xml.gz"))
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-children-removed", "1", str(old), str(new)], capsys
+    )
+    assert status == 1
+    report = json.loads(out)
+    assert report["children"] == {"added": [], "removed": pages[1:]}
+    assert report["thresholds"]["passed"][0]["share"] == 50.0
+
+
+def test_a_sitemap_listed_twice_is_one_sitemap_no_longer_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The old index lists a.xml twice and b.xml: 1 of its 2 sitemaps is gone (50%)."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_listing(f"{SITE}a.xml", f"{SITE}b.xml", f"{SITE}a.xml"))
+    new.write_text(_listing(f"{SITE}a.xml", f"{SITE}a.xml"))
+    status, out, _err = run_cli(
+        ["diff", "-f", "json", "--max-children-removed", "40%", str(old), str(new)], capsys
+    )
+    assert status == 1
+    report = json.loads(out)
+    assert report["children"] == {"added": [], "removed": [f"{SITE}b.xml"]}
+    assert report["thresholds"]["passed"][0]["share"] == 50.0
+
+
+def test_one_url_moved_to_another_host_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(f"{SITE}a\n{SITE}b\n")
+    new.write_text(f"{SITE}a\nhttps://www.example.com/b\n")
+    status, out, _err = run_cli(["diff", str(old), str(new)], capsys)
+    assert status == 0
+    assert (
+        "Host or scheme: 1 URL moved from https://example.com to https://www.example.com\n" in out
+    )
+    if _has_html_extra():
+        status, out, _err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+        assert "<li>1 URL moved from <code>" in out
+
+
+def test_standard_input_for_both_sides_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the new side called an empty file: standard input is read once."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(f"{SITE}a\n".encode())))
+    status, out, err = run_cli(["diff", "-", "-"], capsys)
+    assert (status, out) == (2, "")
+    assert "both standard input" in err and "empty" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_url_holding_a_line_break_shifts_none_of_the_urls_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A loc with a line break inside is one URL (shown as its normal form writes the
+    break, %0A): the URLs after it are shown as theirs, and each counts on its new host."""
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset((f"{SITE}a\nb", None), (f"{SITE}c", None), (f"{SITE}d", None)))
+    www = "https://www.example.com/"
+    new.write_text(_urlset((f"{www}a%0Ab", None), (f"{www}c", None), (f"{www}d", None)))
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    report = json.loads(out)
+    assert [s["url"] for s in report["urls"]["removed_first"]] == [
+        f"{SITE}a%0Ab",
+        f"{SITE}c",
+        f"{SITE}d",
+    ]
+    assert report["origins"] == [{"from": SITE.rstrip("/"), "to": www.rstrip("/"), "urls": 3}]

@@ -12,6 +12,7 @@ import itertools
 import os
 import random
 import threading
+import tracemalloc
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -205,6 +206,23 @@ def test_a_url_hashes_alike_whatever_file_holds_it() -> None:
     assert together == [url_hash(url) for url in [*short[:50], *long, *short[50:]]]
     assert list(url_hashes(short)) == together[:50] + together[53:]
     assert len(set(together)) == len(together)
+
+
+def test_a_very_long_url_costs_its_own_length_not_that_times_the_others() -> None:
+    """100 URLs of 3 KB and one of 2 MB: not a table of 101 rows of 2 MB (200 MB), nor a
+    numpy step for each of its 8-byte words; each hashes as it does alone."""
+    long = [f"https://example.com/{i}/" + "b" * 3000 for i in range(100)]
+    huge = "https://example.com/" + "a" * 2_000_000
+    tracemalloc.start()
+    try:
+        hashes = hash_array([*long, huge]).tolist()
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 40_000_000
+    assert hashes == [url_hash(url) for url in [*long, huge]]
+    assert len(set(hashes)) == len(hashes)
+    assert url_hash(huge) != url_hash(huge + "a")
 
 
 def test_urls_differing_in_one_bit_or_a_padding_byte_hash_apart() -> None:

@@ -177,6 +177,24 @@ def test_a_root_written_otherwise_places_its_children_alike(
     assert (report["urls"]["common"], report["urls"]["moved"]) == (2, 0)
 
 
+@pytest.mark.parametrize("old", [f"{SITE}sitemap.xml", "old/sitemap.xml"])
+def test_a_url_read_through_a_map_places_its_children_below_the_map_s_directory(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+) -> None:
+    """``https://example.com/sitemap.xml`` read from ``new/`` (and ``old/``): its children
+    stand at ``a.xml`` and ``b.xml``, as a local side's do (they were ``new/a.xml``
+    against ``a.xml``: every URL moved)."""
+    monkeypatch.chdir(tmp_path)
+    _site(tmp_path / "old", "sitemap.xml", {"a.xml": ["a1"], "b.xml": ["b1"]})
+    _site(tmp_path / "new", "sitemap.xml", {"a.xml": ["a1"], "b.xml": ["b1"]})
+    status, report = _mapped_diff(capsys, old, f"{SITE}sitemap.xml")
+    assert status == 0
+    assert (report["urls"]["common"], report["urls"]["moved"]) == (2, 0)
+
+
 def test_a_place_on_the_other_side_is_matched_before_the_roots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,6 +12,7 @@ numpy is imported here only, by ``sitemap-lint diff``: it does these joins in C.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +25,7 @@ from sitemap_lint.diff import places
 from sitemap_lint.diff.hashing import url_hashes
 from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing, normal_joined
 from sitemap_lint.diff.sides import Side
+from sitemap_lint.domain.identity import normal_url
 
 RECENT_SECONDS = 3600  # a lastmod this close to the run's time is "now"
 # The sides are joined one slice of the hash space at a time (a sixteenth of the entries
@@ -374,19 +376,33 @@ def _hreflang(after: _Flat, removed: NDArray[np.uint64], changes: Changes, show:
 
 
 def _children(old: Side, new: Side, changes: Changes) -> None:
-    """Sitemaps an index (or robots.txt) of one side lists that none of the other does."""
-    listed_before = [c for f in old.files for c in f.listing.children]
-    listed_after = [c for f in new.files for c in f.listing.children]
-    before_places = {_child_place(c) for c in listed_before}
-    after_places = {_child_place(c) for c in listed_after}
+    """Sitemaps an index (or robots.txt) of one side lists that none of the other does;
+    one listed twice (by an index and robots.txt) counted once."""
+    listed_before = _each_once(c for f in old.files for c in f.listing.children)
+    listed_after = _each_once(c for f in new.files for c in f.listing.children)
     changes.old_children = len(listed_before)
-    changes.children_removed = [c for c in listed_before if _child_place(c) not in after_places]
-    changes.children_added = [c for c in listed_after if _child_place(c) not in before_places]
+    changes.children_removed = [c for p, c in listed_before.items() if p not in listed_after]
+    changes.children_added = [c for p, c in listed_after.items() if p not in listed_before]
+
+
+def _each_once(children: Iterator[str]) -> dict[str, str]:
+    """Each place of ``children`` with the first child listed at it, in their order."""
+    found: dict[str, str] = {}
+    for child in children:
+        found.setdefault(_child_place(child), child)
+    return found
 
 
 def _child_place(url: str) -> str:
-    """A listed sitemap compared by its path (the sides may be served from two hosts),
-    without a final ``.gz`` (the same sitemap, now served compressed or no longer)."""
+    """A listed sitemap compared by its path and query (the sides may be served from two
+    hosts; ``sitemap.php?page=2`` is not ``sitemap.php?page=3``), in the URLs' normal
+    form, without a final ``.gz`` on its path (the same sitemap, now served compressed or
+    no longer)."""
     from urllib.parse import urlsplit
 
-    return places.ungzipped(urlsplit(url.strip()).path if "://" in url else url.strip())
+    url = url.strip()
+    if "://" not in url:
+        return places.ungzipped(url)
+    parts = urlsplit(normal_url(url))
+    path = places.ungzipped(parts.path or "/")
+    return f"{path}?{parts.query}" if parts.query else path

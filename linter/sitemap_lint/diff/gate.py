@@ -9,8 +9,10 @@ hreflang alternates for those naming a removed URL.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.errors import UsageError
@@ -23,28 +25,40 @@ class Limit:
     flag: str
     value: float
     percent: bool
+    # A share's digits as given (``33.3333``), which its float may not repeat.
+    digits: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.flag} {self.value:g}{'%' if self.percent else ''}"
+        """``--max-removed 5%``, ``--max-removed 12500000``: the value in plain digits as
+        written (no exponent, no leading or trailing zeros)."""
+        if not self.percent:
+            return f"{self.flag} {int(self.value)}"
+        return f"{self.flag} {_plain(self.digits or repr(self.value))}%"
+
+
+def _plain(number: str) -> str:
+    """A decimal number's digits without an exponent, leading or trailing zeros."""
+    digits = format(Decimal(number), "f")
+    return digits.rstrip("0").rstrip(".") if "." in digits else digits
+
+
+# A count: ASCII digits; a share: digits, maybe a decimal point and more, then "%"
+# (no sign, exponent, "_" or other script's digits, which Python's numbers would take).
+_COUNT = re.compile(r"[0-9]+", re.ASCII)
+_SHARE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*%", re.ASCII)
 
 
 def parse_limit(flag: str, text: str) -> Limit:
     """``N`` (a whole number) or ``P%`` (a share from 0 to 100)."""
     raw = text.strip()
-    try:
-        if raw.endswith("%"):
-            share = float(raw[:-1])
-            if not 0 <= share <= 100:
-                raise ValueError
-            return Limit(flag, share, True)
-        count = int(raw)
-        if count < 0:
-            raise ValueError
-        return Limit(flag, count, False)
-    except ValueError:
-        raise UsageError(
-            f"{flag} {text!r}: give a count (e.g. 500) or a share from 0% to 100% (e.g. 5%)"
-        ) from None
+    share = _SHARE.fullmatch(raw)
+    if share is not None and float(share.group(1)) <= 100:
+        return Limit(flag, float(share.group(1)), True, share.group(1))
+    if _COUNT.fullmatch(raw):
+        return Limit(flag, int(raw), False)
+    raise UsageError(
+        f"{flag} {text!r}: give a count (e.g. 500) or a share from 0% to 100% (e.g. 5%)"
+    )
 
 
 # Each threshold: its flag, what it counts, and what a share is of.
@@ -121,12 +135,17 @@ class Passed:
         limit down to it (``5.04%`` past ``5%``, not ``5.0%``)."""
         if self.share is None:
             return "of 0, past any share"
-        decimals = 1
-        while self.limit.percent and decimals < 6:
+        return f"{self.share:.{self.decimals(1)}f}%"
+
+    def decimals(self, least: int) -> int:
+        """The decimals to show the share with: ``least``, or more (up to 6) while it
+        would show a share past a percentage limit rounded down to the limit."""
+        decimals = least
+        while self.limit.percent and self.share is not None and decimals < 6:
             if float(f"{self.share:.{decimals}f}") > self.limit.value:
                 break
             decimals += 1
-        return f"{self.share:.{decimals}f}%"
+        return decimals
 
 
 def passed(changes: Changes, limits: list[Limit]) -> list[Passed]:

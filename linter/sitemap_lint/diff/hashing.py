@@ -6,14 +6,18 @@ zero bytes) and folded into an accumulator seeded with the length, one word a ro
 (a multiply, a rotation, a multiply), then mixed once more so that every bit of the
 input reaches every bit of the hash. Each round runs over the words of every URL of
 the file in one numpy step, so a file of 50,000 URLs costs a few milliseconds, where
-a cryptographic digest a URL costs a tenth of a second. The hash depends on the URL
-alone (not on the other URLs of its file, nor on the machine), so both sides agree.
+a cryptographic digest a URL costs a tenth of a second. A URL longer than the widest
+group (2 KiB) is hashed alone, by BLAKE2b cut to 64 bits: one such URL padded to the
+width of a longer one, or folded a word a numpy step, would cost memory and time in
+the product of their lengths (a URL of megabytes in a file). The hash depends on the
+URL alone (not on the other URLs of its file, nor on the machine), so both sides agree.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from hashlib import blake2b
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,9 +66,7 @@ def hash_encoded(encoded: Sequence[bytes]) -> NDArray[np.uint64]:
         return hashes
     words = (lengths + 7) // 8
     narrower = -1  # the groups' words: (narrower, width]
-    for width in (*_WIDTHS, int(words.max())):
-        if width <= narrower:
-            continue
+    for width in _WIDTHS:
         rows = np.flatnonzero((words > narrower) & (words <= width))
         narrower = width
         if not len(rows):
@@ -74,6 +76,9 @@ def hash_encoded(encoded: Sequence[bytes]) -> NDArray[np.uint64]:
         else:
             group = [encoded[row] for row in rows.tolist()]
         hashes[rows] = _fold(group, lengths[rows], max(int(words[rows].max()), 1))
+    for row in np.flatnonzero(words > narrower).tolist():
+        digest = blake2b(encoded[row], digest_size=8, person=b"sitemap-lint").digest()
+        hashes[row] = int.from_bytes(digest, "little")
     return hashes
 
 

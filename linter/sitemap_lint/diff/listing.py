@@ -323,7 +323,12 @@ def _fill(
 ) -> None:
     """The listing's columns from the entries' fields (one list a field, in order)."""
     listing.count = len(urls)
-    text = "\n".join(urls).encode("utf-8", "surrogatepass")
+    joined = "\n".join(urls)
+    if joined.count("\n") >= len(urls):
+        # A URL holding a line break (inside its loc) keeps it as its normal form writes
+        # it, "%0A", so that the text holds one URL a line, as it is read back.
+        joined = "\n".join(url.replace("\n", "%0A") for url in urls)
+    text = joined.encode("utf-8", "surrogatepass")
     hashes = joined_hashes(normal_joined(text, len(urls)), len(urls)) if urls else None
     listing.hashes = hashes or url_hashes([normal_url(url) for url in urls])
     listing.lastmods = array("q", _each(_seconds, lastmods))

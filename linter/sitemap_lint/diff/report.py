@@ -123,7 +123,7 @@ def document(
                     "threshold": str(p.limit),
                     "what": p.what,
                     "count": p.count,
-                    "share": None if p.share is None else round(p.share, 2),
+                    "share": None if p.share is None else round(p.share, p.decimals(2)),
                 }
                 for p in found
             ],
@@ -214,7 +214,7 @@ def write_text(
         console.print(
             Text.assemble(
                 ("Host or scheme: ", "bold"),
-                f"{count:,} URLs moved from {shown(old_origin)} to {shown(new_origin)}",
+                f"{plural(count, 'URL')} moved from {shown(old_origin)} to {shown(new_origin)}",
             )
         )
     console.print()

@@ -51,6 +51,10 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
         import sitemap_lint.report.html  # noqa: F401
     if settings.show < 0:
         raise UsageError(f"--show {settings.show}: give a count of 0 or more")
+    if settings.old == settings.new == "-":
+        raise UsageError(
+            "OLD and NEW are both standard input (-), which is read once; give one side as a file"
+        )
     _refuse_writing_a_side(settings)
     sets = settings.sets
     old, new = read_sides(

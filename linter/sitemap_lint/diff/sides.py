@@ -225,7 +225,15 @@ def read_side(
     except (UsageError, InputError) as error:
         raise UsageError(f"{label}: {error}") from None
     side = Side(label, arguments, store=runner.store)
-    roots = [root_directory(argument) for argument in arguments]
+    # The arguments' directories, then those of the files a map reads for an argument
+    # (``https://example.com/sitemap.xml`` read from ``public/``): their children stand
+    # below ``public/`` as the URL's stand below ``https://example.com/``.
+    roots = list(
+        dict.fromkeys(
+            [root_directory(argument) for argument in arguments]
+            + [root_directory(result.name) for result in results if result.parent is None]
+        )
+    )
     for result in results:
         for finding in result.findings:
             if finding.code in _UNREAD or (
