@@ -767,6 +767,23 @@ def test_a_lastmod_that_is_no_w3c_date_is_read_as_none(
     assert (lastmod["changed"], lastmod["earlier"], lastmod["with_lastmod"]) == (4, 1, 1)
 
 
+def test_a_year_or_a_month_alone_is_read_as_its_first_day(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """W3C Datetime's shorter dates (DT003: the schema wants the day): a lastmod all the
+    same, compared from the first day they name."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}0", "2024"), (f"{SITE}1", "2025-05"), (f"{SITE}2", "2025-05")))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset((f"{SITE}0", "2024-01-01"), (f"{SITE}1", "2025-04"), (f"{SITE}2", "2025-06-01"))
+    )
+    status, out, _err = run_cli(["diff", "--now", NOW, str(old), str(new), "-f", "json"], capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"], lastmod["with_lastmod"]) == (2, 1, 3)
+
+
 @pytest.mark.parametrize(("env", "styled"), [({}, True), ({"NO_COLOR": "1"}, False)])
 def test_no_color_wins_over_force_color_in_the_text_report(
     sides: Path, capsys: pytest.CaptureFixture[str], monkeypatch, env: dict, styled: bool

@@ -404,17 +404,19 @@ def _each(convert: Callable[[str | None], int], values: list[str | None]) -> Ite
 
 
 _MOMENTS: dict[str, int] = {}
-# A full date, or a date and time, as W3C Datetime writes them (the date rules report a
-# time without a zone, but read it, as UTC here).
+# A date, or a date and time, as W3C Datetime writes them (the date rules report a
+# time without a zone, but read it, as UTC here; and a year or a month alone, which the
+# schema refuses, DT003, read as its first day).
 _W3C_MOMENT = re.compile(
-    r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?",
+    r"\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?)?)?",
     re.ASCII,
 )
+_FIRST_DAY = {4: "-01-01", 7: "-01"}  # a year's, a month's
 
 
 def _seconds(value: str | None) -> int:
-    """A lastmod as UTC seconds (a date alone is its midnight UTC); NO_LASTMOD when none
-    or not a W3C date."""
+    """A lastmod as UTC seconds (a date alone is its midnight UTC, a year or a month
+    alone its first day's); NO_LASTMOD when none or not a W3C date."""
     if value is None:
         return NO_LASTMOD
     text = value.strip()
@@ -424,7 +426,7 @@ def _seconds(value: str | None) -> int:
     try:
         if not _W3C_MOMENT.fullmatch(text):  # ISO 8601's other forms: 20250501, 2025-W18
             raise ValueError(text)
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00") + _FIRST_DAY.get(len(text), ""))
     except ValueError:
         seconds = NO_LASTMOD
     else:
