@@ -88,6 +88,17 @@ def _diff(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict, st
     return status, json.loads(out) if out.strip() else {}, err
 
 
+def test_an_index_in_a_cycle_is_compared_as_read_once(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index that lists itself (SE002 for ``check``) was read once: every URL of the
+    side is there, so the sides are compared."""
+    (sides / "new" / "sitemap.xml").write_text(_index("pages.xml", "blog.xml", "sitemap.xml"))
+    status, report, err = _diff(capsys)
+    assert (status, err) == (0, "")
+    assert (report["old"]["urls"], report["new"]["urls"]) == (151, 130)
+
+
 def test_what_a_deploy_changed(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, _err = _diff(capsys, "--show", "2")
     assert status == 0  # no thresholds given

@@ -103,9 +103,10 @@ class Side:
         return sum(len(f.listing) for f in self.files if f.listing.kind in ("urlset", "text"))
 
 
-# A sitemap of the side was not read (not found, past a limit, in a cycle): its URLs
-# would all look removed or added, so nothing is compared.
-_UNREAD = frozenset({"SE002", "SE005", "SE007"})
+# A sitemap of the side was not read (not found, past a limit): its URLs would all
+# look removed or added, so nothing is compared. (An index that lists itself, or one
+# that led to it, SE002, was read once: its listing again adds nothing.)
+_UNREAD = frozenset({"SE005", "SE007"})
 
 
 class _Workers:
