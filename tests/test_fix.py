@@ -1511,3 +1511,115 @@ def test_quoting_a_bare_value_before_a_slash_is_unsafe(
     assert target.read_text() == original
     run(["--fix", "--unsafe-fixes", str(target)], capsys)
     assert 'href="https://example.com/de"/></url>' in target.read_text()
+
+
+# -- whether --fix reads a file, found without holding it -------------------------------
+
+
+def _gzipped(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+_URLSET = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    b"<url><loc>https://example.com/</loc><changefreq>Daily</changefreq></url>\n</urlset>\n"
+)
+_LATIN1 = _URLSET.replace(b"UTF-8", b"ISO-8859-1").replace(b".com/", b".com/\xe9")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        _URLSET,
+        codecs.BOM_UTF8 + _URLSET,
+        codecs.BOM_UTF8,
+        codecs.BOM_UTF16_LE + _URLSET.replace(b"UTF-8", b"UTF-16").decode().encode("utf-16-le"),
+        _URLSET.replace(b"UTF-8", b"UTF-16").decode().encode("utf-16"),
+        _LATIN1,
+        _URLSET.replace(b".com/", b".com/\xff"),  # invalid in UTF-8
+        _URLSET.replace(b"\n", b"\r\n"),
+        _gzipped(_URLSET),
+        _gzipped(_URLSET) + _gzipped(_URLSET),
+        _gzipped(_URLSET)[:-12],  # truncated
+        _gzipped(_URLSET) + b"junk",
+        _gzipped(_URLSET) + b"\x00\x00",
+        _gzipped(_URLSET * 300),
+    ],
+)
+def test_a_file_decodes_a_piece_at_a_time_as_it_decodes_whole(tmp_path: Path, data: bytes) -> None:
+    from sitemap_lint.fix.engine import decode, decodes, read_source
+    from sitemap_lint.inputs.reader import Source
+
+    path = tmp_path / "s.xml"
+    path.write_bytes(data)
+    source = Source(str(path), path)
+    whole = not isinstance(decode(read_source(source)), str)
+    assert decodes(source) is whole
+    assert decodes(Source("-", None, data=data)) is whole
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_file_past_the_fix_limit_is_not_decoded_in_pieces_either(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gzipped: bool
+) -> None:
+    from sitemap_lint.fix import engine
+    from sitemap_lint.inputs.reader import Source
+
+    path = tmp_path / "s.xml"
+    path.write_bytes(_gzipped(_URLSET * 50) if gzipped else _URLSET * 50)
+    source = Source(str(path), path)
+    assert engine.decodes(source)
+    monkeypatch.setattr(engine, "MAX_FIX_BYTES", len(_URLSET) * 49)
+    assert isinstance(engine.decode(engine.read_source(source)), str)
+    assert not engine.decodes(source)
+
+
+def test_a_report_counts_exact_fixes_without_decoding_the_whole_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A gzip file whose fixes are all exact already (the fast path's): whether --fix
+    reads it is found a piece at a time, its text never decoded whole; the fixable
+    count is what --fix fixes."""
+    from sitemap_lint.fix import engine
+    from sitemap_lint.fix.runner import resolved
+    from sitemap_lint.inputs.reader import Source
+    from tests.helpers import lint
+
+    entries = "".join(
+        f"<url><loc>https://example.com/{n}</loc><changefreq>Daily</changefreq></url>\n"
+        for n in range(3_000)
+    )
+    path = tmp_path / "big.xml.gz"
+    path.write_bytes(_gzipped(_URLSET.replace(_URLSET.split(b"\n")[2], entries.encode())))
+    result = lint(path)
+    assert len(result.findings) == 3_000
+    assert all(f.fix is not None and f.fix.exact for f in result.findings)
+
+    def whole(raw: bytes) -> object:
+        raise AssertionError("the whole text decoded")
+
+    monkeypatch.setattr(engine, "decode", whole)
+    (placed,) = resolved([result], {result.name: Source(str(path), path)})
+    assert sum(f.fix is not None for f in placed.findings) == 3_000
+
+
+def test_whether_a_large_file_decodes_is_found_in_little_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from sitemap_lint.fix.engine import decodes
+    from sitemap_lint.inputs.reader import Source
+
+    data = _URLSET.replace(b"</urlset>", b"<!-- padding -->\n" * 400_000 + b"</urlset>")
+    path = tmp_path / "big.xml.gz"
+    path.write_bytes(_gzipped(data))
+    source = Source(str(path), path)
+    assert decodes(Source("-", None, data=_URLSET))  # its modules imported
+    tracemalloc.start()
+    try:
+        assert decodes(source)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(data) // 4

@@ -1129,6 +1129,37 @@ def test_a_page_is_read_in_the_charset_its_meta_declares(
     assert f"names {SITE}/th\u00e9 as its canonical" in found[0].message
 
 
+def test_a_page_is_read_in_the_charset_its_meta_declares_past_1024_bytes(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A <meta charset> of the head past the prescan's 1024 bytes: a browser's parser
+    meets it and reads the page again in its charset, and so does the audit: the page's
+    own URL in its canonical and alternate links is no other page."""
+    live_server.reset()
+    own = f"{SITE}/r\u00e9sum\u00e9"
+    live_server.route(
+        "/r\u00e9sum\u00e9",
+        body="<html><head><title>R\u00e9sum\u00e9</title>"
+        f"<style>{' ' * 1200}</style><meta charset='windows-1252'>"
+        f"<link rel=canonical href='{own}'>"
+        f"<link rel=alternate hreflang=fr href='{own}'></head><body></body></html>",
+        content_type="text/html",
+        charset="cp1252",
+    )
+    listed = f"{SITE}/r%C3%A9sum%C3%A9"
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f'  <url><loc>{listed}</loc><xhtml:link rel="alternate" hreflang="fr"'
+        f' href="{listed}"/></url>\n</urlset>\n'
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    assert [f.code for f in result.findings if f.code[:2] == "LV"] == []
+    assert _requested(live_server) == ["/r%C3%A9sum%C3%A9"]
+
+
 @pytest.mark.parametrize(
     ("lastmod", "behind"),
     [

@@ -1122,7 +1122,7 @@ def test_a_bomb_in_many_gzip_members_stops_at_the_bound(server: LiveServer) -> N
         ("text/html; charset=latin-1", b"\xef\xbb\xbf\xc3\xa9", "\u00e9"),
         ("text/html", "\ufeff<p>\u00e9".encode("utf-16-le"), "<p>\u00e9"),
         # a UTF-16 meta is read as UTF-8; a charset in a comment or another attribute,
-        # an unknown one, or one past the first 1024 bytes is none
+        # or an unknown one is none
         ("text/html", b"<meta charset=utf-16>\xc3\xa9", "<meta charset=utf-16>\u00e9"),
         (
             "text/html",
@@ -1137,8 +1137,53 @@ def test_a_bomb_in_many_gzip_members_stops_at_the_bound(server: LiveServer) -> N
         ("text/html", b"<meta charset=no-such>\xc3\xa9", "<meta charset=no-such>\u00e9"),
         (
             "text/html",
+            b"<meta charset=no-such><meta charset=latin-1>\xe9",
+            "<meta charset=no-such><meta charset=latin-1>\u00e9",
+        ),
+        # past the first 1024 bytes, a meta of the head still counts (HTML's parser
+        # meets it and reads the page again in its charset), but not one in a comment,
+        # in raw text, in a noscript element or after the head, nor an unknown one
+        (
+            "text/html",
             b" " * 1024 + b"<meta charset=latin-1>\xc3\xa9",
-            " " * 1024 + "<meta charset=latin-1>\u00e9",
+            " " * 1024 + "<meta charset=latin-1>\u00c3\u00a9",
+        ),
+        (
+            "text/html",
+            b"<head><title>" + b"x" * 1024 + b"</title><meta http-equiv=content-type"
+            b" content='text/html; charset=windows-1252'>\x80",
+            "<head><title>" + "x" * 1024 + "</title><meta http-equiv=content-type"
+            " content='text/html; charset=windows-1252'>\u20ac",
+        ),
+        (
+            "text/html",
+            b"<meta charset=no-such>" + b" " * 1024 + b"<meta charset=latin-1>\xe9",
+            "<meta charset=no-such>" + " " * 1024 + "<meta charset=latin-1>\u00e9",
+        ),
+        (
+            "text/html",
+            b"<!--" + b" " * 1024 + b"<meta charset=latin-1>-->\xc3\xa9",
+            "<!--" + " " * 1024 + "<meta charset=latin-1>-->\u00e9",
+        ),
+        (
+            "text/html",
+            b"<script>" + b" " * 1024 + b"'<meta charset=latin-1>'</script>\xc3\xa9",
+            "<script>" + " " * 1024 + "'<meta charset=latin-1>'</script>\u00e9",
+        ),
+        (
+            "text/html",
+            b"<noscript>" + b" " * 1024 + b"<meta charset=latin-1></noscript>\xc3\xa9",
+            "<noscript>" + " " * 1024 + "<meta charset=latin-1></noscript>\u00e9",
+        ),
+        (
+            "text/html",
+            b"<head></head><body>" + b" " * 1024 + b"<meta charset=latin-1>\xc3\xa9",
+            "<head></head><body>" + " " * 1024 + "<meta charset=latin-1>\u00e9",
+        ),
+        (
+            "text/html",
+            b" " * 1024 + b"<meta charset=no-such>\xc3\xa9",
+            " " * 1024 + "<meta charset=no-such>\u00e9",
         ),
     ],
 )

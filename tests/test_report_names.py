@@ -160,6 +160,26 @@ def test_the_html_report_shows_a_name_with_control_characters(tmp_path: Path) ->
     assert 'id="chart-files"' in text
 
 
+def test_the_html_footer_shows_the_command_with_the_name_escaped(tmp_path: Path) -> None:
+    """The footer's command names the file as the rest of the page does: a line break,
+    an escape sequence and a bidirectional control as escapes, none of them raw."""
+    pytest.importorskip("vl_convert")
+    name = tmp_path / "two\nlines\x1b[31m\u202e.xml"
+    name.write_text('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url/></urlset>')
+    page = tmp_path / "report.html"
+    completed = subprocess.run(
+        [sys.executable, "-m", "sitemap_lint", "--isolated", "-f", "html", "-o", page, name],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1, completed.stderr
+    text = page.read_text(encoding="utf-8")
+    command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
+    assert "two\\x0alines\\x1b[31m\\u202e.xml" in command
+    assert not any(char in command for char in "\n\x1b\u202e")
+    assert "\x1b" not in text and "\u202e" not in text
+
+
 def _urlset(*urls: str) -> str:
     body = "".join(f"<url><loc>{url}</loc></url>\n" for url in urls)
     return f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}</urlset>\n'

@@ -22,6 +22,7 @@ from tests.helpers import (
     engine,
     found,
     lint,
+    lint_content,
 )
 
 # Every readable feed also gets the advisory that it is used as a sitemap, at its root.
@@ -33,7 +34,7 @@ ADVICE = (("FD001", 2),)
     [
         ("FD001/fail.xml", "Yandex does not; list the URLs in an XML sitemap"),
         ("FD001/fail-atom-03.xml", "Atom 0.3 feed"),
-        ("FD002/fail.xml", "<rss version='0.91'> is not RSS 2.0"),
+        ("FD002/fail.xml", '<rss version="0.91"> is not RSS 2.0'),
         ("FD002/fail-no-version.xml", 'write <rss version="2.0">'),
         ("FD002/fail-rdf.xml", "RSS 1.0 or 0.90"),
         ("FD002/fail-atom-namespace.xml", 'write <feed xmlns="http://www.w3.org/2005/Atom">'),
@@ -44,8 +45,14 @@ ADVICE = (("FD001", 2),)
         ("FD004/fail-atom-text.xml", 'write <link href="https://example.com/blog/testing'),
         ("FD005/fail.xml", "write Wed, 28 May 2025 09:30:00 +0000"),
         ("FD005/fail-no-timezone.xml", "has no timezone; write Wed, 28 May 2025 09:30:00 +0000"),
-        ("FD005/fail-impossible.xml", "is not a real date: February 2025 has no day 29"),
-        ("FD005/fail-atom-impossible.xml", "is not a real date: April 2025 has no day 31"),
+        (
+            "FD005/fail-impossible.xml",
+            "February 2025 has no day 29; it has 28 days; write the real date",
+        ),
+        (
+            "FD005/fail-atom-impossible.xml",
+            "April 2025 has no day 31; it has 30 days; write the real date",
+        ),
         ("FD005/fail-offset.xml", "timezone offset +2500 is beyond ±14:00"),
         ("FD005/fail-atom-offset.xml", "timezone offset +05:60 has minute 60"),
         ("FD005/fail-unknown-zone.xml", "names a timezone RFC 822 does not know ('CEST')"),
@@ -60,6 +67,20 @@ ADVICE = (("FD001", 2),)
 )
 def test_message_gives_the_fix(fixture: str, text: str) -> None:
     check_message(fixture, text)
+
+
+def test_an_rss_version_is_quoted_as_the_attribute_is_written(tmp_path: Path) -> None:
+    """FD002 shows the version inside its tag as markup writes it (as the other rules
+    show an attribute), its quotes and ampersands escaped, not as a Python string."""
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        "<rss version='0.9\"1&amp;'><channel><item><link>https://example.com/</link></item>"
+        "</channel></rss>\n"
+    )
+    (finding,) = [
+        f for f in lint_content(tmp_path, content, "feed.xml").findings if f.code == "FD002"
+    ]
+    assert finding.message.startswith('<rss version="0.9&quot;1&amp;"> is not RSS 2.0')
 
 
 def test_yandex_profile_makes_the_advice_an_error() -> None:

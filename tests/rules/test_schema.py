@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_lint.model import SITEMAP_NS, Node
 from sitemap_lint.xsd import messages
-from tests.helpers import RULE_FIXTURES, lint, lint_content
+from tests.helpers import RULE_FIXTURES, engine, lint, lint_content
 
 
 def _message(fixture: str, engine_name: str = "libxml2") -> str:
@@ -27,6 +28,68 @@ def test_message_names_the_attribute_and_value(engine_name: str) -> None:
     message = _message("fail-link-attribute.xml", engine_name)
     assert message.startswith("<xhtml:link>: ")
     assert "target" in message
+
+
+# -- the same advice whichever engine reports --------------------------------------------
+
+ADVICE_FIXTURES = [
+    *sorted((RULE_FIXTURES / "XS001").glob("fail*.xml")),
+    RULE_FIXTURES / "IM004" / "fail-repeated.xml",
+]
+
+
+def _advice(path: Path, engine_name: str) -> list[tuple[int, str]]:
+    """Each XS001 finding's line and what its message says to do (after the engine's text)."""
+    return [
+        (f.line, f.message.partition(" (schema); ")[2])
+        for f in lint(path, engine_name=engine_name).findings
+        if f.code == "XS001"
+    ]
+
+
+@pytest.mark.parametrize("path", ADVICE_FIXTURES, ids=lambda path: path.stem)
+def test_both_engines_give_the_same_advice(path: Path) -> None:
+    libxml2 = _advice(path, "libxml2")
+    assert libxml2 and all(told for _, told in libxml2)
+    assert _advice(path, "xmlschema") == libxml2
+
+
+def _entry(*children: tuple[str, str]) -> Node:
+    entry = Node(SITEMAP_NS, "url", {}, 1, 1)
+    for line, (name, text) in enumerate(children, start=2):
+        child = Node(SITEMAP_NS, name, {}, line, 1)
+        child.text = text
+        entry.children.append(child)
+    return entry
+
+
+LOC = ("loc", "https://example.com/")
+
+
+@pytest.mark.parametrize(
+    ("children", "told"),
+    [
+        ((LOC, ("changefreq", "Daily")), "write one of 'always', 'hourly', 'daily', "),
+        ((("lastmod", "2024-05-01"), LOC), "the schema expects <loc> at this place"),
+        ((LOC, ("unknown", "x")), "remove it, or move it to where the schema allows it"),
+        ((LOC, ("loc", "https://example.com/b")), "remove it, or move it to where"),
+        ((LOC, ("priority", "0.5"), ("changefreq", "daily")), "remove it, or move it to where"),
+        ((), "add <loc>"),
+        ((("loc", "x"),), "write at least 12 characters"),
+        ((("loc", "https://example.com/" + "a" * 2048),), "shorten it to 2048 characters"),
+    ],
+)
+def test_both_engines_advise_the_same_below_the_rules(
+    children: tuple[tuple[str, str], ...], told: str
+) -> None:
+    """The engines' own messages, for defects the clearer rules usually report first
+    (an unknown or misplaced child of url, an invalid changefreq)."""
+    said = {}
+    for name in ("libxml2", "xmlschema"):
+        ((_, message),) = engine(name).validate("urlset", [_entry(*children)])
+        said[name] = messages.advice(message)
+    assert said["libxml2"] == said["xmlschema"]
+    assert said["libxml2"] is not None and said["libxml2"].startswith(told)
 
 
 # Both engines agreeing on every fixture is tested once for all families, in

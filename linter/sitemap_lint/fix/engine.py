@@ -29,9 +29,10 @@ from sitemap_lint.inputs.reader import (
 from sitemap_lint.rules.events import InputKind, Unfixed
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from sitemap_lint.engine.results import FileResult
+    from sitemap_lint.inputs.decoding import Decoder
     from sitemap_lint.settings.options import Options
     from sitemap_lint.xsd import Engine
 
@@ -161,15 +162,7 @@ def decode(raw: bytes) -> Decoded | str:
             "it holds bytes that are not valid in its encoding, which a rewrite would "
             "lose; re-encode it as UTF-8 (its EN001 findings show where), then run the fix again"
         )
-    bom = b""
-    for mark in (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
-        if data.startswith(mark):
-            bom = mark
-            break
-    else:
-        for mark in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-            if data.startswith(mark):
-                bom = mark
+    bom = _byte_order_mark(data)
     try:
         encoded = text.encode(decoder.codec)
     except UnicodeError:
@@ -187,6 +180,140 @@ def decode(raw: bytes) -> Decoded | str:
             f"{decoder.encoding_name()}; re-encode it as UTF-8, then run the fix again"
         )
     return Decoded(raw, text, decoder.codec, bom, is_gzip, decoder.encoding_name())
+
+
+def decodes(source: Source) -> bool:
+    """Whether ``decode(read_source(source))`` gives a text (the file can be fixed), found
+    a piece at a time: neither the file's bytes nor its text is held whole, whatever its
+    size (a report asks this of every file with fixes)."""
+    from sitemap_lint.inputs.reader import InputError
+
+    pending = bytearray()  # bytes decoded whose encoding is not compared yet
+    try:
+        with _Reading(source, pending) as reading:
+            same = _encodes_back(reading.texts, reading.decoder, pending)
+    except (_Refused, GzipDamage, InputError, OSError):
+        return False
+    return same and not reading.invalid()
+
+
+def leading_text(source: Source, lines: int) -> str | None:
+    """The start of the text ``decode`` gives of ``source``: its first ``lines`` lines at
+    least (the whole text when it is shorter), read a piece at a time and no further;
+    None when it cannot be read again. Ask ``decodes`` first whether it decodes."""
+    from sitemap_lint.inputs.reader import InputError
+
+    parts: list[str] = []
+    breaks = 0
+    try:
+        with _Reading(source) as reading:
+            for text in reading.texts:
+                parts.append(text)
+                # A CR LF split between two pieces counts once too few: more text, no less.
+                breaks += text.count("\n") + text.count("\r") - text.count("\r\n")
+                if breaks >= lines:
+                    break
+    except (_Refused, GzipDamage, InputError, OSError):
+        return None
+    return "".join(parts)
+
+
+class _Reading:
+    """The decoded text of a source a piece at a time, as ``decode`` reads it (gzip
+    undone, the same decoder); ``kept`` takes the bytes the decoder reads."""
+
+    def __init__(self, source: Source, kept: bytearray | None = None) -> None:
+        from sitemap_lint.engine.dispatch import InputChecks
+        from sitemap_lint.engine.sink import FindingList
+        from sitemap_lint.inputs.decoding import Decoder
+
+        self._handle = ByteStream(source, InputChecks(FindingList()))._open()
+        self._findings = FindingList()
+        self.decoder = Decoder(InputChecks(self._findings), keep_leading=True, positions=False)
+        first = self._handle.read(READ_SIZE)
+        raw = _pieces(first, self._handle)
+        data = _inflated(raw) if first.startswith(GZIP_MAGIC) else raw
+        self.texts = self.decoder.decode(data if kept is None else _kept(data, kept))
+
+    def invalid(self) -> bool:
+        """Whether bytes invalid in the encoding were met (EN001)."""
+        return any(f.code == "EN001" for f in self._findings)
+
+    def __enter__(self) -> _Reading:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._handle.close()
+
+
+def _kept(pieces: Iterator[bytes], kept: bytearray) -> Iterator[bytes]:
+    for piece in pieces:
+        kept.extend(piece)
+        yield piece
+
+
+class _Refused(Exception):
+    """More bytes than ``MAX_FIX_BYTES``: the file is not fixed."""
+
+
+def _pieces(first: bytes, handle: BinaryIO) -> Iterator[bytes]:
+    """The bytes of ``handle`` from ``first`` on, refused past ``MAX_FIX_BYTES`` (as
+    ``read_source`` and ``decode`` refuse them)."""
+    size = 0
+    piece = first
+    while piece:
+        size += len(piece)
+        if size > MAX_FIX_BYTES:
+            raise _Refused
+        yield piece
+        piece = handle.read(READ_SIZE)
+
+
+def _inflated(raw: Iterator[bytes]) -> Iterator[bytes]:
+    """``_inflate`` a piece at a time."""
+    size = 0
+    for piece in gunzip(raw):
+        size += len(piece)
+        if size > MAX_FIX_BYTES:
+            raise _Refused
+        yield piece
+
+
+def _encodes_back(texts: Iterator[str], decoder: Decoder, pending: bytearray) -> bool:
+    """Whether ``texts`` encode back to the bytes they were decoded from (``pending``,
+    kept as the decoder reads them), after the byte order mark: ``decode``'s test."""
+    encoder: codecs.IncrementalEncoder | None = None
+    bom: bytes | None = None
+    for text in texts:
+        if encoder is None:
+            encoder = codecs.getincrementalencoder(decoder.codec)(errors="strict")
+            bom = _byte_order_mark(pending)
+            del pending[: len(bom)]
+        try:
+            encoded = encoder.encode(text)
+        except UnicodeError:
+            return False
+        if not pending.startswith(encoded):
+            return False
+        del pending[: len(encoded)]
+    if encoder is None:  # no text: the bytes are a byte order mark at most
+        return bytes(pending) in (b"", _byte_order_mark(pending))
+    try:
+        encoded = encoder.encode("", final=True)
+    except UnicodeError:
+        return False
+    return bytes(pending) == encoded
+
+
+def _byte_order_mark(data: bytes | bytearray) -> bytes:
+    """The byte order mark ``data`` starts with, as ``decode`` finds it ("" for none)."""
+    for mark in (codecs.BOM_UTF8, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
+        if data.startswith(mark):
+            return mark
+    for mark in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        if data.startswith(mark):
+            return mark
+    return b""
 
 
 def plain(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:

@@ -233,26 +233,63 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
     as it is) is dropped. A file is read again whatever its size: only its text tells
     whether a fix fits (a duplicate entry says no more than the first one, a value holds
     no CDATA section or comment), and a report counts as fixable what ``--fix`` fixes."""
-    from sitemap_lint.fix.locate import Text
-
     out = []
     for result in results:
         if not any(f.fix is not None for f in result.findings):
             out.append(result)
             continue
         source = sources.get(result.name)
-        content = _fixed_text(source) if source is not None else None
-        if content is None:  # the fixes cannot be applied
-            findings = [_exact(f, None) for f in result.findings]
+        # Whether --fix fixes the file is found a piece at a time, its text not held:
+        # a file it leaves (a gzip bomb inflating past its limit) is never held whole.
+        if source is None or not _fixed(source):  # the fixes cannot be applied
+            out.append(replace(result, findings=[_exact(f, None) for f in result.findings]))
         elif all(f.fix is None or f.fix.exact for f in result.findings):
-            findings = result.findings
-        else:
-            text = Text(content)
-            findings = [
-                f if f.fix is None or f.fix.exact else _exact(f, text) for f in result.findings
-            ]
-        out.append(replace(result, findings=findings))
+            out.append(result)
+        else:  # the places of the fixes that are not exact yet are found in the text
+            out.append(replace(result, findings=_placed(result.findings, source)))
     return out
+
+
+# Lines read past the last line a fix not exact yet names: the elements it removes end
+# there (a fix that does not fit the text read so far is tried again on the whole text).
+_LINES_PAST = 1000
+
+
+def _placed(findings: list[Finding], source: Source) -> list[Finding]:
+    """``findings`` with the fixes not exact yet made exact against the file's text
+    (``source``, which ``--fix`` fixes), or dropped where they do not fit it. The text is
+    read up to a little past the last line they name: a large file whose fixes are
+    mostly exact already (the fast path's) is not held whole."""
+    from sitemap_lint.fix.engine import leading_text
+    from sitemap_lint.fix.locate import Text
+
+    last = max(
+        max(edit.line, edit.end_line)
+        for f in findings
+        if f.fix is not None and not f.fix.exact
+        for edit in f.fix.edits
+    )
+    content = leading_text(source, last + _LINES_PAST)
+    if content is not None:
+        text = Text(content)
+        placed = [f if f.fix is None or f.fix.exact else _exact(f, text) for f in findings]
+        if all((f.fix is None) == (p.fix is None) for f, p in zip(findings, placed, strict=True)):
+            return placed
+    content = _fixed_text(source)  # a fix that did not fit: the whole text decides
+    if content is None:
+        return [_exact(f, None) for f in findings]
+    text = Text(content)
+    return [f if f.fix is None or f.fix.exact else _exact(f, text) for f in findings]
+
+
+def _fixed(source: Source) -> bool:
+    """Whether ``--fix`` fixes ``source`` (``_fixed_text`` gives a text), without its
+    text held whole."""
+    from sitemap_lint.fix.engine import MAX_FIX_BYTES, decodes
+
+    if (source.is_stdin and source.data is None) or _stored_size(source) > MAX_FIX_BYTES:
+        return False
+    return decodes(source)
 
 
 def _fixed_text(source: Source) -> str | None:

@@ -44,6 +44,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import re
 import socket
 import time
@@ -88,7 +89,7 @@ from sitemap_lint.live.model import (
     Hop,
 )
 from sitemap_lint.live.pacing import CrawlBudget, HostPacing
-from sitemap_lint.live.page import head_end, parse_http_date, read_signals
+from sitemap_lint.live.page import head_end, head_metas, parse_http_date, read_signals
 from sitemap_lint.live.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from sitemap_lint.live.robots import HostRules, Robots, origin
 
@@ -197,12 +198,14 @@ class Response:
     def page_text(self) -> str:
         """An HTML body as text, in the encoding a browser would read it in: its byte
         order mark's, the Content-Type's charset, a ``<meta>`` charset near its start
-        (as HTML's prescan finds it), else UTF-8."""
+        (as HTML's prescan finds it), one further on in the head (which a browser's
+        parser meets, and reads the page again in), else UTF-8."""
         body = self.body
         for mark, encoding in _BOMS:
             if body.startswith(mark):
                 return _decode(body[len(mark) :], encoding)
-        return _decode(body, self._header_charset() or _meta_charset(body) or "utf-8")
+        charset = self._header_charset() or _meta_charset(body) or _head_charset(body)
+        return _decode(body, charset or "utf-8")
 
     def _header_charset(self) -> str | None:
         value = self.header("Content-Type") or ""
@@ -226,20 +229,51 @@ _CONTENT_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([^\s\"';]+)", re.IGNOREC
 
 def _meta_charset(body: bytes) -> str | None:
     """The charset a ``<meta>`` in the page's first 1024 bytes declares (its
-    ``charset``, or the ``content`` of its ``http-equiv="Content-Type"``); a UTF-16 one
-    is read as UTF-8, as HTML says (a UTF-16 page starts with its byte order mark)."""
+    ``charset``, or the ``content`` of its ``http-equiv="Content-Type"``), the first one
+    known; a UTF-16 one is read as UTF-8, as HTML says (a UTF-16 page starts with its
+    byte order mark)."""
     start = _PRESCAN_COMMENT.sub("", body[:_PRESCAN_BYTES].decode("latin-1"))
     for tag in _META_TAG.finditer(start):
         attributes: dict[str, str] = {}
         for name, double, single, bare in _META_ATTRIBUTE.findall(tag.group(1)):
             attributes.setdefault(name.lower(), double or single or bare)
-        charset = attributes.get("charset", "").strip()
-        if not charset and attributes.get("http-equiv", "").strip().lower() == "content-type":
-            found = _CONTENT_CHARSET.search(attributes.get("content", ""))
-            charset = found.group(1) if found is not None else ""
-        if charset:
-            return "utf-8" if charset.lower().startswith("utf-16") else charset
+        charset = _declared_charset(attributes)
+        if charset and _known(charset):  # an unknown one: the prescan reads on
+            return charset
     return None
+
+
+def _head_charset(body: bytes) -> str | None:
+    """The charset a ``<meta>`` of the page's head declares past what the prescan
+    reads: HTML's parser, meeting it while the encoding is a guess, reads the page again
+    in it. The bytes are read one character each: the markup is ASCII in the encodings
+    such a meta can name (a UTF-16 page starts with its byte order mark)."""
+    if len(body) <= _PRESCAN_BYTES:
+        return None  # the prescan read it all
+    for attributes in head_metas(body.decode("latin-1")):
+        charset = _declared_charset(attributes)
+        if charset and _known(charset):
+            return charset
+    return None
+
+
+def _declared_charset(attributes: dict[str, str]) -> str:
+    """The charset a ``<meta>``'s attributes declare ("" for none): its ``charset``, or
+    the ``content`` of its ``http-equiv="Content-Type"``; a UTF-16 one read as UTF-8, as
+    HTML says."""
+    charset = attributes.get("charset", "").strip()
+    if not charset and attributes.get("http-equiv", "").strip().lower() == "content-type":
+        found = _CONTENT_CHARSET.search(attributes.get("content", ""))
+        charset = found.group(1) if found is not None else ""
+    return "utf-8" if charset.lower().startswith("utf-16") else charset
+
+
+def _known(charset: str) -> bool:
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        return False
+    return True
 
 
 def _decode(body: bytes, charset: str) -> str:

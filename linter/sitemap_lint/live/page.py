@@ -380,6 +380,46 @@ def _read_head(
     moments.extend((moment, ARTICLE) for moment in articles)
 
 
+def head_metas(head: str) -> Iterator[dict[str, str]]:
+    """The attributes of each ``<meta>`` the head of ``head`` holds, read as
+    ``read_signals`` reads the head: not in a comment, in raw text (a script, a style, a
+    title) or in a noscript or template element."""
+    at = 0
+    containers = 0
+    search = _TOKEN.search
+    while (token := search(head, at)) is not None:
+        at = token.end()
+        name = token.group(1)
+        if name is None:
+            if token.group().startswith("<!"):
+                end = head.find("-->", at)
+                if end < 0:
+                    return
+                at = end + 3
+                continue
+            if _closes_container(token):
+                containers = max(containers - 1, 0)
+                continue
+            return  # the end of the head
+        text = token.group(2)
+        if text is None:
+            return  # a quote that never closes: the rest of the text is its value
+        name = name.lower()
+        if name not in _HEAD_ELEMENTS:
+            if containers and name != "body":
+                continue
+            return  # an element the head may not hold: the end of the head
+        if name in _CONTAINERS:
+            containers += 1
+            continue
+        raw_end = _RAW_TEXT_END.get(name)
+        if raw_end is not None:
+            found = raw_end.search(head, at)
+            at = len(head) if found is None else found.start()
+        elif name == "meta" and not containers:
+            yield _attributes(text)
+
+
 # The most characters of a token the scanner may find cut at the end of a text so far
 # (a longer tag name cut there is missed: the head is read on, and then read whole).
 _LONGEST_CUT = 64

@@ -254,9 +254,9 @@ def _rss_version_message(version: str | None) -> str:
             'write <rss version="2.0"> if the feed follows RSS 2.0'
         )
     return (
-        f"<rss version={_quoted(version)}> is not RSS 2.0, the only RSS version search "
-        'engines read as a sitemap; publish the feed as RSS 2.0 (<rss version="2.0">) or '
-        "list its URLs in an XML sitemap"
+        f'<rss version="{shown_attribute(_clip(version))}"> is not RSS 2.0, the only RSS '
+        "version search engines read as a sitemap; publish the feed as RSS 2.0 "
+        '(<rss version="2.0">) or list its URLs in an XML sitemap'
     )
 
 
@@ -520,7 +520,8 @@ def _not_real(value: str, parts: tuple[int, ...] | None, error: Exception) -> st
     why = impossible_moment(*parts) if parts is not None and len(parts) == 6 else None
     if why is None or why.startswith("second 60 ("):
         return f"{_shown(value)} is not a real date ({error}); write the real date"
-    return f"{_shown(value)} is not a real date: {why}"
+    told = "" if "write" in why else "; write the real date"
+    return f"{_shown(value)} is not a real date: {why}{told}"
 
 
 # A numeric timezone offset at the end of a date: +hhmm (RFC 822) or +hh:mm (RFC 3339).

@@ -37,47 +37,69 @@ def unknown_namespace(message: str) -> bool:
     return any(text in message for text in _UNKNOWN_NAMESPACE)
 
 
-# What to do about the schema engines' usual messages (libxml2's wording): a pattern of
-# the cleaned message, and the advice it gets ({0}, {1}: the pattern's groups).
+# What to do about the schema engines' usual messages: a pattern of the cleaned message,
+# and the advice it gets ({0}, {1}: the pattern's groups). Each defect has a pattern in
+# libxml2's wording and one in xmlschema's, with the same advice: the engine chosen does
+# not change what a finding says to do.
+_REMOVE_ATTRIBUTE = "remove the attribute"
+_ONE_OF = "write one of {0}"
+_SHORTEN = "shorten it to {0} characters at most"
+_LENGTHEN = "write at least {0} characters"
+_EMPTY = "remove everything inside it, white space too: the element is empty"
+_NIL = "remove its xsi:nil attribute"
+_TEXT_BETWEEN = "remove the text between its child elements"
+_TEXT_ONLY = "remove the elements inside it: it holds text only"
+_EXPECTED_HERE = (
+    "the schema expects <{0}> at this place: add it before this element, or remove this one"
+)
+_UNEXPECTED = "remove it, or move it to where the schema allows it"
+_ADD = "add <{0}>"
+_ADD_MISSING = "add the missing child elements"
+
+# One element the schema expects, named (not a wildcard such as ##other*).
+_NAME = r"([^\s()'#|]+)"
+
 _ADVICE = (
-    (re.compile(r"attribute \S+: The attribute '[^']*' is not allowed"), "remove the attribute"),
+    # libxml2
+    (re.compile(r"attribute \S+: The attribute '[^']*' is not allowed"), _REMOVE_ATTRIBUTE),
     (
         re.compile(
             r"\[facet 'enumeration'\] The value '[^']*' is not an element of the set \{(.*)\}"
         ),
-        "write one of {0}",
+        _ONE_OF,
     ),
-    (
-        re.compile(r"\[facet 'maxLength'\] .* allowed maximum length of '?(\d+)'?"),
-        "shorten it to {0} characters at most",
-    ),
-    (
-        re.compile(r"\[facet 'minLength'\] .* allowed minimum length of '?(\d+)'?"),
-        "write at least {0} characters",
-    ),
-    (
-        re.compile(r"Character content is not allowed, because the content type is empty"),
-        "remove everything inside it, white space too: the element is empty",
-    ),
-    (re.compile(r"The element is not 'nillable'"), "remove its xsi:nil attribute"),
-    (
-        re.compile(r"Character content other than whitespace is not allowed"),
-        "remove the text between its child elements",
-    ),
+    (re.compile(r"\[facet 'maxLength'\] .* allowed maximum length of '?(\d+)'?"), _SHORTEN),
+    (re.compile(r"\[facet 'minLength'\] .* allowed minimum length of '?(\d+)'?"), _LENGTHEN),
+    (re.compile(r"Character content is not allowed, because the content type is empty"), _EMPTY),
+    (re.compile(r"The element is not 'nillable'"), _NIL),
+    (re.compile(r"Character content other than whitespace is not allowed"), _TEXT_BETWEEN),
     (
         re.compile(r"Element content is not allowed, because the type definition is simple"),
-        "remove the elements inside it: it holds text only",
+        _TEXT_ONLY,
     ),
+    (re.compile(rf"This element is not expected\. Expected is \( ?{_NAME} ?\)"), _EXPECTED_HERE),
+    (re.compile(r"This element is not expected"), _UNEXPECTED),
+    (re.compile(rf"Missing child element\(s\)\. Expected is \( ?{_NAME} ?\)"), _ADD),
+    (re.compile(r"Missing child element\(s\)"), _ADD_MISSING),
+    # xmlschema
+    (re.compile(r"'[^']*' attribute not allowed for element"), _REMOVE_ATTRIBUTE),
+    (re.compile(r"value must be one of \[(.*)\]"), _ONE_OF),
+    (re.compile(r"value length cannot be greater than (\d+)"), _SHORTEN),
+    (re.compile(r"value length cannot be lesser than (\d+)"), _LENGTHEN),
+    (re.compile(r"character data is not allowed because content is empty"), _EMPTY),
+    (re.compile(r"element is not nillable"), _NIL),
+    (re.compile(r"character data between child elements not allowed"), _TEXT_BETWEEN),
+    (re.compile(r"a simple content element can't have child elements"), _TEXT_ONLY),
     (
-        re.compile(r"This element is not expected\. Expected is \( ?([^ )]+) ?\)"),
-        "the schema expects <{0}> at this place: add it before this element, or remove this one",
+        re.compile(rf"Unexpected child with tag '[^']*' at position \d+\. Tag '{_NAME}' expected"),
+        _EXPECTED_HERE,
     ),
+    (re.compile(r"Unexpected child with tag"), _UNEXPECTED),
     (
-        re.compile(r"This element is not expected"),
-        "remove it, or move it to where the schema allows it",
+        re.compile(rf"The content of element '[^']*' is not complete\. Tag '{_NAME}' expected"),
+        _ADD,
     ),
-    (re.compile(r"Missing child element\(s\)\. Expected is \( ?([^ )]+) ?\)"), "add <{0}>"),
-    (re.compile(r"Missing child element\(s\)"), "add the missing child elements"),
+    (re.compile(r"The content of element '[^']*' is not complete"), _ADD_MISSING),
 )
 
 
