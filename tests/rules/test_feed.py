@@ -47,11 +47,11 @@ ADVICE = (("FD001", 2),)
         ("FD005/fail-no-timezone.xml", "has no timezone; write Wed, 28 May 2025 09:30:00 +0000"),
         (
             "FD005/fail-impossible.xml",
-            "February 2025 has no day 29; it has 28 days; write the real date",
+            "February 2025 has no day 29; it has 28 days: write the real date",
         ),
         (
             "FD005/fail-atom-impossible.xml",
-            "April 2025 has no day 31; it has 30 days; write the real date",
+            "April 2025 has no day 31; it has 30 days: write the real date",
         ),
         ("FD005/fail-offset.xml", "timezone offset +2500 is beyond ±14:00"),
         ("FD005/fail-atom-offset.xml", "timezone offset +05:60 has minute 60"),

@@ -468,20 +468,23 @@ def _impossible(
     if year == 0:
         return "year 0000 does not exist; write the real year"
     if month is not None and not 1 <= int(month) <= 12:
-        return f"month {month} does not exist; months run from 01 to 12"
+        return f"month {month} does not exist; months run from 01 to 12: write the real date"
     if day is not None:
         assert month is not None  # the pattern has no day without a month
         last = _days_in(year, int(month))
         if not 1 <= int(day) <= last:
-            return f"{date(year, int(month), 1):%B %Y} has no day {day}; it has {last} days"
+            return (
+                f"{date(year, int(month), 1):%B %Y} has no day {day}; it has {last} days:"
+                " write the real date"
+            )
     if hour is not None and int(hour) > 23:
         return f"hour {hour} does not exist; hours run from 00 to 23 (write 00 of the next day)"
     if minute is not None and int(minute) > 59:
-        return f"minute {minute} does not exist; minutes run from 00 to 59"
+        return f"minute {minute} does not exist; minutes run from 00 to 59: write the real time"
     if second is not None and int(second) > 59:
         if second == "60" and _at_leap_second(hour, minute, zone):  # XSD has none
             return "second 60 (a leap second) is outside its seconds 00 to 59; write 59"
-        return f"second {second} does not exist; seconds run from 00 to 59"
+        return f"second {second} does not exist; seconds run from 00 to 59: write the real time"
     if zone and zone != "Z":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
         if minutes > 59 or hours * 60 + minutes > 14 * 60:
