@@ -20,8 +20,11 @@ as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``
 missing before white space and the next tag (a ``>`` in place of its first space, or put
 before its line break), and a stray ``<`` between an entry's elements (read as white
 space, with a start tag glued to it whose element the entry never closes: ``<<b>``).
-A start tag with a value not in XML's quotes is read written right (``starttag``): the
-characters it gains are taken off the positions after it on its line (``expat_position``).
+A start tag with a value not in XML's quotes, or with a raw ``<`` in a value in them, is
+read written right (``starttag``: the ``<`` as its fix writes it, ``%3C`` in a URL,
+``&lt;`` elsewhere): the characters it gains are taken off the positions after it on its
+line (``expat_position``); a tag on several lines is its findings' context whole, so that
+they name it.
 An error in a mark is the repair failing: it is not reported again, and reading resumes
 as after structural damage. Structural damage (a mismatched, missing or stray end tag,
 a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere) is reported and reading
