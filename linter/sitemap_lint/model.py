@@ -55,6 +55,16 @@ UNENDED = (
 )
 
 
+def written_name(node: Node, prefixes: Mapping[str, str], usual: str) -> str:
+    """``node``'s name as the document writes it, for a message: with the prefix the
+    document declares for its namespace (none where that is the default namespace), or
+    ``usual`` where none is known (a check handed no document's prefixes)."""
+    prefix = prefixes.get(node.ns) if node.ns else ""
+    if prefix is None:
+        prefix = usual
+    return f"{prefix}:{node.name}" if prefix else node.name
+
+
 def pointer_step(ns: str, name: str, prefixes: Mapping[str, str]) -> str:
     """An element's name in a pointer: with the document's prefix for its namespace."""
     prefix = prefixes.get(ns, "") if ns else ""

@@ -454,6 +454,7 @@ class FileChecker:
             self.replacements,
             pointer,
             self._element_path,
+            self.parser.prefixes if self.parser is not None else None,
         )
         self.dispatch = Dispatch(context, self.options.enabled)
         self.dispatch.root(root, self.sink)

@@ -149,7 +149,10 @@ class Dispatch:
 
     def entry(self, entry: Node, fields: Mapping[str, Node], kind: str) -> EntryContext:
         """The context of one entry for the checks."""
-        return EntryContext(entry, fields, kind, self.now, self.providers, self.file.replacements)
+        file = self.file
+        return EntryContext(
+            entry, fields, kind, self.now, self.providers, file.replacements, file.prefixes
+        )
 
     @property
     def targets(self) -> tuple[str, ...]:

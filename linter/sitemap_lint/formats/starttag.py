@@ -4,10 +4,11 @@ start again on it and every position after it stays the file's.
 
 The defects read: an attribute value without XML's quotes (bare, or in typographic
 quotes, guillemets, primes or backticks), a value whose closing quote is missing, two
-attributes without white space between them, the tag's '>' missing, and a comment or a
+attributes without white space between them, the tag's '>' missing, a comment or a
 processing instruction inside the tag (before an attribute or the tag's '>': one after
 the last attribute and before other markup is rather after a tag whose '>' is missing),
-read as white space with its line breaks.
+read as white space with its line breaks, and a raw '<' in a value in XML's quotes (each
+one a defect, written as its fix writes it: '%3C' in a URL, '&lt;' elsewhere).
 """
 
 from __future__ import annotations
@@ -24,6 +25,18 @@ _EQUALS = lazy(EQUALS.encode())
 _QUOTED = lazy(QUOTED_VALUE.encode())
 # A value whose closing quote is missing: it ends where the tag does.
 _OPEN = lazy(rb"[\"'][^\"'<>\r\n]*(?=/?>)")
+# A value in XML's quotes that holds a raw '<' (as rules/xml.py reads one: no quote or
+# '>' before the first; the rest of the value on its line, its closing quote, then the
+# tag's end or another attribute in quotes; else the quote is rather missing and the '<'
+# opens the next tag).
+_WITH_LESS_THAN = {
+    quote: lazy(
+        rf"{quote}[^\"'<>\r\n]*<[^{quote}\r\n]*{quote}"
+        rf"(?=[ \t]*/?>|[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}[\"'])".encode()
+    )
+    for quote in "\"'"
+}
+_URL_START = lazy(rb"[ \t\r\n]*[A-Za-z][A-Za-z0-9+.-]*://")
 _BARE = lazy(rb"[^ \t\r\n<>\"']+?(?=/?>|[ \t\r\n]|<|\Z)")
 _OTHER_QUOTES = tuple(quote.encode() for quote in OTHER_QUOTES)
 _STRAIGHT = (b'"', b"'")
@@ -118,6 +131,16 @@ def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int
     if quoted is not None:
         out.append(quoted.group(0))
         return quoted.end()
+    opening = text[start : start + 1].decode("latin-1")
+    with_lt = _WITH_LESS_THAN[opening].match(text, start) if opening in _WITH_LESS_THAN else None
+    if with_lt is not None:
+        value = with_lt.group(0)
+        at = start
+        while (at := text.find(b"<", at + 1, with_lt.end())) >= 0:
+            defects.append(at)  # each raw '<'
+        escaped = b"%3C" if _URL_START.match(value, 1) else b"&lt;"
+        out.append(value.replace(b"<", escaped))
+        return with_lt.end()
     opened = _OPEN.match(text, start)
     if opened is not None:
         defects.append(opened.end())  # the closing quote is missing

@@ -20,8 +20,11 @@ as its fix writes it, ``%3C`` in a URL), an end tag of the open element whose ``
 missing before white space and the next tag (a ``>`` in place of its first space, or put
 before its line break), and a stray ``<`` between an entry's elements (read as white
 space, with a start tag glued to it whose element the entry never closes: ``<<b>``).
-A start tag with a value not in XML's quotes is read written right (``starttag``): the
-characters it gains are taken off the positions after it on its line (``expat_position``).
+A start tag with a value not in XML's quotes, or with a raw ``<`` in a value in them, is
+read written right (``starttag``: the ``<`` as its fix writes it, ``%3C`` in a URL,
+``&lt;`` elsewhere): the characters it gains are taken off the positions after it on its
+line (``expat_position``); a tag on several lines is its findings' context whole, so that
+they name it.
 An error in a mark is the repair failing: it is not reported again, and reading resumes
 as after structural damage. Structural damage (a mismatched, missing or stray end tag,
 a bad attribute, ``--`` in a comment, a raw ``<`` elsewhere) is reported and reading
@@ -642,9 +645,14 @@ class StreamParser:
             following = self._unclosed_at_end_tag(offset, line, column)
             if following is not None:
                 return following
-        context, at = self._error_context(*shown)
+        # A start tag read again written right: on several lines, the whole tag names it.
+        rewritten = repair is not None and code == _INVALID_TOKEN and repair[2].startswith(b"<")
+        tag_context = None
+        if rewritten and repair is not None:
+            tag_context = self._tag_context(repair[0], repair[1], offset)
+        context, at = tag_context or self._error_context(*shown)
         handler.on_syntax_error(code, shown[1], shown[2], context, at)
-        if code == _INVALID_TOKEN and (repair is None or repair[2].startswith(b"<")):
+        if code == _INVALID_TOKEN and (repair is None or rewritten):
             # The tag is not read (or read again written right): its other values too.
             self._report_unquoted_after(offset, line, column, context, at)
             if repair is not None:
@@ -701,11 +709,9 @@ class StreamParser:
         for defect in read.defects:
             line, column = self.position(*self._advance(1, 0, 0, defect))
             self.syntax_errors += 1
-            # The tag up to the end of the defect's line: what the finding names.
-            breaks = _LINE_BREAK.search(window, defect)
-            context = window[start : breaks.start() if breaks is not None else len(window)]
-            at = len(window[start:defect].decode("utf-8", errors="replace"))
-            shown = context.decode("utf-8", errors="replace")
+            # The tag up to the end of its last line (or of the defect's): what the
+            # finding names.
+            shown, at = _whole_tag_context(window, start, max(defect, read.end - 1), defect)
             self.handler.on_syntax_error(_INVALID_TOKEN, line, column, shown, at)
         return self._read_again_from(start, read.written, read.end)
 
@@ -1192,24 +1198,43 @@ class StreamParser:
     ) -> None:
         """After an error in the start tag at file byte ``start``, read again written
         right (the error at file byte ``offset``, at ``line``:``column``, place ``at`` of
-        ``context``), report the other comments and instructions inside the tag on the
-        same line: each is a defect of its own, which the repair reads as white space."""
+        ``context``), report the other comments and instructions inside the tag, and the
+        other raw "<" in its values: each is a defect of its own, which the repair reads
+        as white space, or as its fix writes it. The context of a tag on several lines is
+        the whole tag (``_tag_context``), which names them all; else only those on the
+        error's line are reported."""
         window = self._window
         base = self._window_base
         read = read_start_tag(window, start - base)
         if read is None:
             return
         first = offset - base
-        line_end = _LINE_BREAK.search(window, first, read.end)
+        whole = _LINE_BREAK.search(window, start - base, read.end) is not None
+        line_end = None if whole else _LINE_BREAK.search(window, first, read.end)
         last = read.end if line_end is None else line_end.start()
         assert self.handler is not None
+        read_line, read_column = line, self.read_column(line, column - 1)
         for defect in read.defects:
-            if first < defect < last and window.startswith((b"<!--", b"<?"), defect):
+            if first < defect < last and window.startswith(b"<", defect):
                 chars = len(window[first:defect].decode("utf-8", errors="replace"))
+                there, there_column = self._advance(read_line, read_column, offset, base + defect)
+                there_column = self._file_column(there, there_column) + 1
                 self.syntax_errors += 1
                 self.handler.on_syntax_error(
-                    _INVALID_TOKEN, line, column + chars, context, at + chars
+                    _INVALID_TOKEN, there, there_column, context, at + chars
                 )
+
+    def _tag_context(self, start: int, end: int, offset: int) -> tuple[str, int] | None:
+        """For an error at file byte ``offset`` in the start tag from file byte ``start``
+        to ``end``, read again written right: the context that names the tag when it
+        stands on several lines (from its "<" to the end of its last line, or of the
+        error's line when that is later), and the error's place in it; None for a tag on
+        one line (its line is the context)."""
+        window = self._window
+        base = self._window_base
+        if start < base or _LINE_BREAK.search(window, start - base, end - base) is None:
+            return None
+        return _whole_tag_context(window, start - base, max(offset, end - 1) - base, offset - base)
 
     def _unclosed_at_end_tag(
         self, offset: int, line: int, column: int
@@ -1855,6 +1880,15 @@ def _moved(line: int, column: int, data: bytes) -> tuple[int, int]:
     if not breaks:
         return line, column + _tail_chars(data)
     return line + breaks, _tail_chars(data)
+
+
+def _whole_tag_context(window: bytes, start: int, last: int, at: int) -> tuple[str, int]:
+    """The text of ``window`` from index ``start`` (a tag's "<") to the end of the line
+    that holds index ``last``, and the place of index ``at`` in it, in characters."""
+    breaks = _LINE_BREAK.search(window, last)
+    context = window[start : breaks.start() if breaks is not None else len(window)]
+    place = len(window[start:at].decode("utf-8", errors="replace"))
+    return context.decode("utf-8", errors="replace"), place
 
 
 def _detach(parser: pyexpat.XMLParserType) -> None:

@@ -58,7 +58,9 @@ class FileContext:
     entry (or its loc) by its index, ``element_path`` an element of an entry the checks
     were handed, as the findings made while the entry is read name them: for a check
     that reports once the entries are gone (None: the file has no elements, or no
-    checker that names them)."""
+    checker that names them). ``prefixes``: namespace -> the prefix the document
+    declares for it ('' for the default namespace), as the reader reads them, so that
+    messages name elements as the file writes them (``model.written_name``)."""
 
     def __init__(
         self,
@@ -69,6 +71,7 @@ class FileContext:
         replacements: Replacements | None = None,
         pointer: EntryPointer | None = None,
         element_path: Callable[[Node, Node], str | None] | None = None,
+        prefixes: Mapping[str, str] | None = None,
     ) -> None:
         self.options = options
         self.root_name = root_name
@@ -77,6 +80,7 @@ class FileContext:
         self.replacements = replacements
         self.pointer = pointer
         self.element_path = element_path
+        self.prefixes: Mapping[str, str] = {} if prefixes is None else prefixes
         self._make_robots = make_robots
 
     @cached_property
@@ -89,9 +93,19 @@ class FileContext:
 
 class EntryContext:
     """One entry (``url`` or ``sitemap``) and its fields, as the checks see it, with the
-    file's ``replacements`` (``FileContext.replacements``) for the URL rules."""
+    file's ``replacements`` (``FileContext.replacements``) for the URL rules and its
+    ``prefixes`` (``FileContext.prefixes``) for the messages."""
 
-    __slots__ = ("_providers", "_values", "entry", "fields", "kind", "now", "replacements")
+    __slots__ = (
+        "_providers",
+        "_values",
+        "entry",
+        "fields",
+        "kind",
+        "now",
+        "prefixes",
+        "replacements",
+    )
 
     def __init__(
         self,
@@ -101,12 +115,14 @@ class EntryContext:
         now: datetime,
         providers: Providers | None = None,
         replacements: Replacements | None = None,
+        prefixes: Mapping[str, str] | None = None,
     ) -> None:
         self.entry = entry
         self.fields = fields
         self.kind = kind
         self.now = now
         self.replacements = replacements
+        self.prefixes: Mapping[str, str] = {} if prefixes is None else prefixes
         self._providers = providers or {}
         self._values: dict[str, Any] = {}
 

@@ -12,7 +12,7 @@ that count or compare across entries.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Protocol
 
 from sitemap_lint.domain.sequence import (
@@ -23,7 +23,7 @@ from sitemap_lint.domain.sequence import (
     sequence_break,
 )
 from sitemap_lint.finding import Rule
-from sitemap_lint.model import SITEMAP_NS, Node
+from sitemap_lint.model import SITEMAP_NS, Node, written_name
 from sitemap_lint.rules.entry import EntryContext
 from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Only, Reporter
 
@@ -76,12 +76,15 @@ def check_child_order(
     )
 
 
-def check_text(parent: Node, prefix: str, report: Reporter) -> None:
+def check_text(
+    parent: Node, prefix: str, report: Reporter, prefixes: Mapping[str, str] | None = None
+) -> None:
     """``ST009`` where text stands between the children of an extension element that holds
     only elements (``image:image``, ``video:video``, ``video:tvshow``, ``news:news``,
     ``news:publication``), at the line and column where the text starts. A CDATA section
     is text too. An element with text and no children is left to its family, which says
-    what is missing."""
+    what is missing. The message names it as the document writes it (``prefixes``, the
+    document's; else with the usual ``prefix``)."""
     if parent.nested_text is None or not parent.children:
         return
     line, column = parent.nested_text
@@ -89,7 +92,8 @@ def check_text(parent: Node, prefix: str, report: Reporter) -> None:
         UNEXPECTED_TEXT.at(
             line,
             column,
-            f"text directly inside <{prefix}:{parent.name}>; only its child elements stand "
+            f"text directly inside <{written_name(parent, prefixes or {}, prefix)}>; only its "
+            "child elements stand "
             f"there, and the {prefix} schema rejects text there (in a CDATA section too): "
             "remove it or move it into the element it belongs to",
         ),

@@ -15,7 +15,6 @@ from sitemap_lint.model import XML_SPACE, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.entry import EntryContext, FileContext
-from sitemap_lint.rules.events import Replacements
 from sitemap_lint.rules.extension import (
     UNEXPECTED_TEXT,
     check_child_order,
@@ -275,7 +274,7 @@ class Checker:
         self._count += 1
         if self._count == MAX_IMAGES + 1:
             self._over = element
-        loc = _check_children(element, report, context.replacements)
+        loc = _check_children(element, report, context)
         if loc is None:
             return
         written = loc.text.strip(XML_SPACE)
@@ -314,12 +313,12 @@ class Checker:
         return None
 
 
-def _check_children(
-    image: Node, report: Reporter, replacements: Replacements | None
-) -> Node | None:
-    """Check one image:image; return its image:loc when it holds a URL (``replacements``:
-    the file's, for the URL rules)."""
-    check_text(image, "image", report)
+def _check_children(image: Node, report: Reporter, context: EntryContext) -> Node | None:
+    """Check one image:image; return its image:loc when it holds a URL (the entry's
+    ``context``: the file's replacements for the URL rules, its prefixes for the
+    messages)."""
+    replacements = context.replacements
+    check_text(image, "image", report, context.prefixes)
     loc = None
     deprecated: list[Node] = []
     unknown: list[Node] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
@@ -626,7 +626,7 @@ class Checker:
                     "a URL is one article: keep one news:news and give other articles their own url",
                 )
             )
-        check_text(element, "news", report)
+        check_text(element, "news", report, context.prefixes)
         fields = _fields(element)
         _check_unknown(element, fields, NEWS_ORDER, report)
         _check_order(element, NEWS_SEQUENCE, report)
@@ -635,7 +635,7 @@ class Checker:
             _missing(element, "publication", NEWS_ORDER, report)
         else:
             _check_order(publication, PUBLICATION_SEQUENCE, report)
-            self._check_publication(publication, element, report)
+            self._check_publication(publication, element, report, context.prefixes)
         date = fields.get("publication_date")
         parsed = None
         if date is None:
@@ -683,8 +683,10 @@ class Checker:
             xpath = path(entry, element) if path is not None else None
             self.over_limit = (element.line, element.column, xpath)
 
-    def _check_publication(self, publication: Node, news: Node, report: Reporter) -> None:
-        check_text(publication, "news", report)
+    def _check_publication(
+        self, publication: Node, news: Node, report: Reporter, prefixes: Mapping[str, str]
+    ) -> None:
+        check_text(publication, "news", report, prefixes)
         fields = _fields(publication)
         _check_unknown(publication, fields, PUBLICATION_ORDER, report)
         name = fields.get("name")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node
+from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
@@ -37,6 +37,9 @@ class FileContext(Protocol):
 
     @property
     def entry_name(self) -> str: ...
+
+    @property
+    def prefixes(self) -> Mapping[str, str]: ...
 
 
 class CoverageReporter(Reporter, Protocol):
@@ -432,7 +435,7 @@ def top_level_element(element: TopLevel, file: FileContext, report: Reporter) ->
     proves entries only: no proof needed)."""
     node, root = element.node, element.root
     if node.ns != root.ns:
-        check_foreign_top_level(node, root, report, element.entries_before)
+        check_foreign_top_level(node, root, report, element.entries_before, file.prefixes)
     else:
         check_top_level(node, root, report)
 
@@ -515,13 +518,18 @@ def wrapper(node: Node, root: Node, wrapped: int) -> Finding:
 
 
 def check_foreign_top_level(
-    node: Node, root: Node, report: Reporter, entries_before: int = 0
+    node: Node,
+    root: Node,
+    report: Reporter,
+    entries_before: int = 0,
+    prefixes: Mapping[str, str] | None = None,
 ) -> None:
     """An element outside the sitemap namespace directly in the root: an extension
     element outside any entry, an element in no namespace, or an element of another
     namespace after the first entry (``entries_before``: the entries read before it). The
     schema rejects all three there; an element of an unknown namespace before the first
-    entry is the namespace rules' business."""
+    entry is the namespace rules' business. ``prefixes``: the document's, which name the
+    element as it is written."""
     entry = ROOTS[root.name]
     if not node.ns and node.name in ENTRY_CHILDREN:
         message = (
@@ -557,7 +565,8 @@ def check_foreign_top_level(
         EXTENSION_OUTSIDE_ENTRY.at(
             node.line,
             node.column,
-            f"<{prefix}:{node.name}> stands directly in <{root.name}>, outside any <{entry}>; "
+            f"<{written_name(node, prefixes or {}, prefix)}> stands directly in <{root.name}>, "
+            f"outside any <{entry}>; "
             f"search engines ignore it: {fix}",
         ),
         node,
@@ -614,11 +623,16 @@ def read_fields(entry: Node) -> dict[str, Node]:
 def children(entry: Node, file: FileContext, report: Reporter) -> dict[str, Node]:
     """An entry's children: which stand there, how often and in which order; the
     entry's fields (the first of each with a value) for the field checks."""
-    return check_entry(entry, entry.ns, report)
+    return check_entry(entry, entry.ns, report, file.prefixes)
 
 
-def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Node]:
-    """Check an entry's children; return the first occurrence of each field with a value."""
+def check_entry(
+    entry: Node, sitemap_ns: str, report: Reporter, prefixes: Mapping[str, str] | None = None
+) -> dict[str, Node]:
+    """Check an entry's children; return the first occurrence of each field with a value.
+    ``prefixes``: the document's, which name its elements in the messages as it writes
+    them."""
+    written = prefixes or {}
     allowed = ENTRY_CHILDREN[entry.name]
     ranks = _RANKS[entry.name]
     found: dict[str, Node] = {}
@@ -662,7 +676,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
             # The schema reports the first child where its sequence breaks, which
             # may stand before this one: <lastmod> when <loc> comes second.
             report.add(
-                _order(child, entry, allowed, extension_seen),
+                _order(child, entry, allowed, extension_seen, written),
                 _sequence_break(entry, allowed, sitemap_ns) or child,
             )
         else:
@@ -674,7 +688,7 @@ def check_entry(entry: Node, sitemap_ns: str, report: Reporter) -> dict[str, Nod
                 UNEXPECTED_TEXT.at(
                     child.line,
                     child.column,
-                    f"<{name}> contains the element <{child.children[0].name}>; "
+                    f"<{name}> contains the element <{_written(child.children[0], written)}>; "
                     "it may only hold text: remove the markup and keep the value",
                 ),
                 child,
@@ -802,11 +816,17 @@ def _unknown_child(child: Node, entry: Node) -> tuple[Finding, str | None]:
     return UNKNOWN_ELEMENT.at(child.line, child.column, message), suggested
 
 
-def _order(child: Node, entry: Node, allowed: tuple[str, ...], extension: Node | None) -> Finding:
+def _order(
+    child: Node,
+    entry: Node,
+    allowed: tuple[str, ...],
+    extension: Node | None,
+    prefixes: Mapping[str, str],
+) -> Finding:
     if extension is not None and (extension.line, extension.column) < (child.line, child.column):
         message = (
             f"<{child.name}> must come before extension elements such as "
-            f"<{_qualified(extension)}>; move it up"
+            f"<{_written(extension, prefixes)}>; move it up"
         )
     else:
         message = (
@@ -817,12 +837,10 @@ def _order(child: Node, entry: Node, allowed: tuple[str, ...], extension: Node |
     return CHILD_ORDER.at(child.line, child.column, message)
 
 
-def _qualified(node: Node) -> str:
-    """The name with its usual prefix (image:image) when the namespace is a known one."""
-    for prefix, namespace in _EXTENSIONS.values():
-        if node.ns == namespace:
-            return f"{prefix}:{node.name}"
-    return node.name
+def _written(node: Node, prefixes: Mapping[str, str]) -> str:
+    """``node``'s name as the document writes it (``prefixes``), else with its usual
+    prefix (image:image) when the namespace is a known one."""
+    return written_name(node, prefixes, EXTENSION_PREFIXES.get(node.ns, ""))
 
 
 def _suggest(name: str, candidates: Collection[str]) -> str | None:

@@ -675,7 +675,7 @@ class Checker:
 
 
 def _check_video(video: Node, context: EntryContext, report: Reporter) -> None:
-    check_text(video, "video", report)
+    check_text(video, "video", report, context.prefixes)
     by_name: dict[str, list[Node]] = {}
     for child in video.children:
         if child.ns == NAMESPACE and child.name in _RANK:
@@ -1046,7 +1046,7 @@ def _legacy(node: Node, message: str, report: Reporter, *covers: Node) -> None:
 
 
 def _check_tvshow(tvshow: Node, context: EntryContext, report: Reporter) -> None:
-    check_text(tvshow, "video", report)
+    check_text(tvshow, "video", report, context.prefixes)
     children = [c for c in tvshow.children if c.ns == NAMESPACE]
     present = {c.name for c in children}
     found = sequence_break(tvshow.children, NAMESPACE, TVSHOW_SEQUENCE)

@@ -454,15 +454,23 @@ _BEFORE_VALUE = lazy(BEFORE_VALUE)
 # A start tag's "<" and name (group 1); the attributes after it up to a place, in XML's
 # quotes (the last one's closing quote may be missing); a value in XML's quotes; an
 # attribute's name and "="; a value whose closing quote is missing before the place
-# (group 1 the name, 2 the quote, 3 the value so far, without a "<").
+# (group 1 the name, 2 the quote, 3 the value so far: without a "<", or with the raw
+# ones of it before the place, where a raw "<" in it is reported after another).
+# A value in XML's quotes may hold raw "<" before the place where the reader reports
+# the next one of the tag (formats/starttag.py reads each, as _VALUE_AFTER_LESS_THAN
+# below does: no quote or ">" before the first).
 _TAG_HEAD = lazy(r"<([^\s<>/!?\"'=]+)")
+_WITH_LESS_THAN = r"\"[^\"'<>\r\n]*<[^\"\r\n]*\"|'[^\"'<>\r\n]*<[^'\r\n]*'"
+_SO_FAR = r"[^\"'<>]*(?:<[^\"'\r\n]*)?"
 _ATTRIBUTES_SO_FAR = lazy(
-    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}))*"
-    rf"(?:[ \t\r\n]*|[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}[\"'][^\"'<>]*)"
+    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}|{_WITH_LESS_THAN}))*"
+    rf"(?:[ \t\r\n]*|[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}[\"']{_SO_FAR})"
 )
 _QUOTED_VALUE = lazy(QUOTED_VALUE)
 _ATTRIBUTE_NAME = lazy(rf"({ATTRIBUTE_NAME})[ \t]*=")
-_OPEN_VALUE = lazy(rf"(?:^|[ \t])({ATTRIBUTE_NAME}){EQUALS}([\"'])([^\"'<>]*)\Z")
+_OPEN_VALUE = lazy(rf"(?:^|[ \t])({ATTRIBUTE_NAME}){EQUALS}([\"'])({_SO_FAR})\Z")
+# The most raw "<" in the values of one start tag looked past to find its start.
+_MOST_IN_TAG = 16
 # After a raw "<" in an attribute value in XML's quotes (one pattern for each quote): the
 # rest of the value on the line, its closing quote, then the tag's end or another
 # attribute. Without them the quote is rather missing, and the "<" opens the next tag.
@@ -766,9 +774,39 @@ def _raw_in_value(context: str, offset: int, line: int, column: int) -> Finding 
     ):
         return _raw_ampersand(context, amp, line, column - (offset - amp))
     lt = _glued_tag(context, offset, closed=False)
-    if lt is not None:
+    if lt is not None and not _in_tag_value(context, offset):
         return _raw_less_than(context, lt, line, column - (offset - lt))
     return None
+
+
+def _tag_before(context: str, offset: int) -> int:
+    """Where the start tag that place ``offset`` of ``context`` stands in starts: the
+    last "<" before it, or an earlier one where that "<" is a raw one in a value in
+    XML's quotes of the tag (``href="a<b" hreflang="c<d"``: the earliest whose name and
+    attributes reach the place); -1: none in the context."""
+    last = context.rfind("<", 0, offset)
+    found = last
+    tag = last
+    for _ in range(_MOST_IN_TAG):
+        if tag < 0:
+            break
+        head = _TAG_HEAD.match(context, tag)
+        if head is not None and _ATTRIBUTES_SO_FAR.fullmatch(context, head.end(), offset):
+            found = tag
+        tag = context.rfind("<", 0, tag)
+    return found
+
+
+def _in_tag_value(context: str, offset: int) -> bool:
+    """Whether place ``offset`` of ``context`` stands in a value in XML's quotes of a
+    start tag (the tag's start on the line)."""
+    tag = _tag_before(context, offset)
+    head = _TAG_HEAD.match(context, tag) if tag >= 0 else None
+    return (
+        head is not None
+        and _ATTRIBUTES_SO_FAR.fullmatch(context, head.end(), offset) is not None
+        and _OPEN_VALUE.search(context, head.end(), offset) is not None
+    )
 
 
 def _broken_start(
@@ -1303,7 +1341,7 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
     of ``context`` inside one (its line; a tag may start on an earlier one): two
     attributes without white space between them, an attribute value whose closing
     quote is missing, or the tag's '>' missing; else None."""
-    tag = context.rfind("<", 0, offset)
+    tag = _tag_before(context, offset)
     head = _TAG_HEAD.match(context, tag) if tag >= 0 else None
     if tag >= 0 and head is None:
         return None
@@ -1346,22 +1384,30 @@ def _start_tag_defect(context: str, offset: int, line: int, column: int) -> Find
     return None
 
 
-# A comment or a processing instruction, whole or to the end of the line; what may
-# follow one inside a start tag (formats/starttag.py reads it as white space): an
-# attribute, the tag's end, another such section.
-_TAG_SECTION = lazy(r"<!--(?:.*?-->|.*\Z)|<\?(?:.*?\?>|.*\Z)")
-_IN_TAG_AFTER = lazy(rf"[ \t]*(?:/?>|{ATTRIBUTE_NAME}|<!--|<\?|\Z)")
+# A comment or a processing instruction, whole or to the end of the context (the
+# reader hands over a tag on several lines whole: formats/xml.py); what may follow one
+# inside a start tag (formats/starttag.py reads it as white space): an attribute, the
+# tag's end, another such section.
+_TAG_SECTION = lazy(r"<!--(?:.*?-->|.*\Z)|<\?(?:.*?\?>|.*\Z)", re.DOTALL)
+_IN_TAG_AFTER = lazy(rf"[ \t\r\n]*(?:/?>|{ATTRIBUTE_NAME}|<!--|<\?|\Z)")
 # What may stand in a start tag before such a section: attributes (a value in quotes or
 # not), other sections.
 _BEFORE_SECTION = lazy(
     rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}|[^ \t\r\n<>\"']+)"
-    r"|[ \t\r\n]*<!--.*?-->|[ \t\r\n]*<\?.*?\?>)*[ \t\r\n]*"
+    r"|[ \t\r\n]*<!--.*?-->|[ \t\r\n]*<\?.*?\?>)*[ \t\r\n]*",
+    re.DOTALL,
 )
 # The last start tag's "<" and name before a place (the tag may hold sections).
 _LAST_TAG_HEAD = lazy(r".*(<[^\s<>/!?\"'=]+)", re.DOTALL)
 # The rest of a start tag after a section in it, up to its '>': attributes in quotes,
 # white space, more sections.
-_TAG_REST = lazy(rf"(?:[ \t]+|{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE})|<!--.*?-->|<\?.*?\?>)*/?>")
+_TAG_REST = lazy(
+    rf"(?:[ \t\r\n]+|{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE})|<!--.*?-->|<\?.*?\?>)*/?>",
+    re.DOTALL,
+)
+# White space up to a line break, and the line break.
+_TO_LINE_END = lazy(r"[ \t]*(?:\r\n?|\n)")
+_LINE_BREAKS = lazy(r"\r\n?|\n")
 
 
 def _section_in_tag(context: str, offset: int, line: int, column: int) -> Finding | None:
@@ -1384,13 +1430,17 @@ def _section_in_tag(context: str, offset: int, line: int, column: int) -> Findin
     rest = _TAG_REST.match(context, section.end()) if closed else None
     fix = None
     if rest is not None:
-        spaced = offset - len(context[:offset].rstrip(" \t"))
+        before = context[:offset].rstrip(" \t")
+        spaced = offset - len(before)
         start, end = offset - spaced, rest.end()
-        moved = context[section.end() : end] + text
+        moved = context[section.end() : end]
+        alone = _TO_LINE_END.match(moved)
+        if alone is not None and before.endswith(("\n", "\r")):
+            moved = moved[alone.end() :]  # alone on its lines: they go with it
+        moved += text
         title = f"Move the {'comment' if comment else 'instruction'} after the tag's '>'"
-        edit = Edit(
-            line, column - spaced, moved, "span", line, column + end - offset, context[start:end]
-        )
+        end_line, end_column = _moved_to(context, offset, end, line, column)
+        edit = Edit(line, column - spaced, moved, "span", end_line, end_column, context[start:end])
         fix = FindingFix(Fix.UNSAFE, title, (edit,))
     shown = text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
     return SYNTAX_ERROR.at(
@@ -1400,6 +1450,15 @@ def _section_in_tag(context: str, offset: int, line: int, column: int) -> Findin
         "remove it, or move it after the tag's '>'",
         fix=fix,
     )
+
+
+def _moved_to(context: str, offset: int, end: int, line: int, column: int) -> tuple[int, int]:
+    """The file position of place ``end`` of ``context``, given that of place ``offset``
+    before it (``line``, ``column``)."""
+    breaks = list(_LINE_BREAKS.finditer(context, offset, end))
+    if not breaks:
+        return line, column + end - offset
+    return line + len(breaks), end - breaks[-1].end() + 1
 
 
 def _inserted(text: str, title: str, line: int, column: int) -> FindingFix:
