@@ -254,3 +254,133 @@ def test_first_calls_in_threads_take_the_plugins_once(monkeypatch: pytest.Monkey
         thread.join()
     assert len(loads) == 1
     assert raised == ["UsageError: plugin bad (bad_plugin): declares no RULES"] * 4
+
+
+# -- what a plugin's finding carries ------------------------------------------------------
+
+
+def _fixing_rule(code: str, name: str, fix: str) -> Any:
+    from sitemap_lint.rules.base import WARNING, rule
+
+    return rule(
+        code,
+        name,
+        WARNING,
+        summary="A test's plugin rule with a fix",
+        what="Offers a fix.",
+        why="It shows what a fix may be.",
+        bad="<urlset/>",
+        good="<urlset/>",
+        fix=fix,
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "safe", "refusal"),
+    [
+        ("none", True, "with a fix, but rule ZX111 declares none"),
+        ("none", False, "with a fix, but rule ZX111 declares none"),
+        ("unsafe", True, "with a safe fix, but rule ZX111 declares its fix unsafe"),
+        ("unsafe", False, None),
+        ("safe", True, None),
+        # A safe rule's finding may offer an unsafe fix, as the built-in rules' do.
+        ("safe", False, None),
+    ],
+)
+def test_a_plugin_finding_carries_only_a_fix_its_rule_declares(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    declared: str,
+    safe: bool,
+    refusal: str | None,
+) -> None:
+    """``rule CODE`` documents the rule's fix safety and ``--fix`` keeps to it: a fix the
+    rule does not declare would be applied by a plain ``--fix`` while its page says there
+    is none, or that it is unsafe."""
+    from sitemap_lint.fix.model import replace_text
+
+    noted = _fixing_rule("ZX111", "noted-fix", declared)
+
+    def fixing(node: Node, entry: EntryContext, report: Any) -> None:
+        if node.text.endswith("/a"):
+            fix = replace_text(node, "https://example.com/b", "List b", safe=safe)
+            report.add(noted.at(node.line, node.column, "list b", fix=fix))
+
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(SITEMAP)
+    with plugin_checks(("loc", noted, fixing)):
+        status, out, err = run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    if refusal is None:
+        assert status in (0, 1), err
+        fixed = b"https://example.com/b" in path.read_bytes()
+        assert fixed == safe
+        return
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert "internal error in plugin module tests.test_plugins: ValueError: " in err
+    assert refusal in err
+    assert path.read_bytes() == SITEMAP
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "refusal"),
+    [
+        ("3", "here", "reported ZX112 at line '3', column 8: give the line and column as int"),
+        (3.0, "here", "reported ZX112 at line 3.0, column 8: give the line and column as int"),
+        (3, ["here"], "reported ZX112 with the message ['here']: give a str"),
+        (3, "  ", "reported ZX112 with the message '  ': give a str"),
+    ],
+)
+def test_a_plugin_finding_of_the_wrong_types_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: Any, message: Any, refusal: str
+) -> None:
+    noted = noting_rule("ZX112", "noted-types")
+
+    def typed(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(line, node.column, message))
+
+    with plugin_checks(("loc", noted, typed)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: TypeError: check "
+    )
+    assert refusal in err
+
+
+def _no_report(node: Node) -> None:
+    """A check whose signature takes too few arguments: its call fails in the caller."""
+
+
+class _NoFile:
+    """A check made once a file whose ``__init__`` takes no file context."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def check(self, node: Node, entry: EntryContext, report: Any) -> None:
+        self.count += 1
+
+
+@pytest.mark.parametrize("implementation", [_no_report, _NoFile])
+def test_a_plugin_check_called_against_its_signature_names_the_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], implementation: Any
+) -> None:
+    """The TypeError is raised before any of the plugin's code runs: no frame of it is in
+    the traceback, but the plugin is still the one at fault."""
+    noted = noting_rule("ZX113", "noted-signature")
+    with plugin_checks(("loc", noted, implementation)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: TypeError: "
+    ), err
+    with (
+        plugin_checks(("loc", noted, implementation)),
+        pytest.raises(sitemap_lint.SitemapLintError) as raised,
+    ):
+        sitemap_lint.lint(SITEMAP, isolated=True)
+    assert str(raised.value).startswith("internal error in plugin module tests.test_plugins: ")
+    assert isinstance(raised.value.__cause__, TypeError)
