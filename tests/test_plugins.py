@@ -384,3 +384,99 @@ def test_a_plugin_check_called_against_its_signature_names_the_plugin(
         sitemap_lint.lint(SITEMAP, isolated=True)
     assert str(raised.value).startswith("internal error in plugin module tests.test_plugins: ")
     assert isinstance(raised.value.__cause__, TypeError)
+
+
+# -- docs/plugins.md ---------------------------------------------------------------------
+
+
+def _emitted_and_reported(block: str) -> list[tuple[str, set[str], set[str]]]:
+    """Each check a block of Python declares: its name, the rules its ``emits`` names (a
+    module's ``RULES`` read as the rules the block declares or uses) and those its body
+    reports (``RULE.at(...)``)."""
+    import ast
+
+    tree = ast.parse(block)
+    declared = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    used = {
+        call.func.value.id
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "at"
+        and isinstance(call.func.value, ast.Name)
+    }
+
+    def names(value: ast.expr) -> set[str]:
+        if isinstance(value, ast.Name) and value.id == "RULES":
+            return names(declared["RULES"]) if "RULES" in declared else set(used)
+        if isinstance(value, ast.Name):
+            return {value.id}
+        assert isinstance(value, ast.Tuple), ast.dump(value)
+        return {name for item in value.elts for name in names(item)}
+
+    found = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.ClassDef):
+            continue
+        for decorator in node.decorator_list:
+            assert isinstance(decorator, ast.Call)
+            (emits,) = [k.value for k in decorator.keywords if k.arg == "emits"]
+            reported = {
+                call.func.value.id
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "at"
+                and isinstance(call.func.value, ast.Name)
+            }
+            found.append((node.name, names(emits), reported))
+    return found
+
+
+def test_each_check_of_docs_plugins_md_registers_and_emits_the_rules_it_reports() -> None:
+    """Run as written (with stand-in rules where a block uses rules it does not declare),
+    each example registers; and each names in ``emits`` the rules it reports, no more:
+    a check of whole entries emitting the module's every rule would turn the fast path
+    off while only another check's rule is enabled."""
+    import re
+
+    from sitemap_lint.rules.base import WARNING, rule
+    from sitemap_lint.rules.registry import CHECKS, rules
+    from tests.helpers import ROOT
+
+    page = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.DOTALL)
+    assert len(blocks) == 13
+    rules()
+    checked = 0
+    for number, block in enumerate(blocks):
+        namespace: dict[str, Any] = {"__name__": f"docs_plugin_example_{number}"}
+        for index, name in enumerate(sorted(set(re.findall(r"\b([A-Z][A-Z_]+)\.at\(", block)))):
+            namespace[name] = rule(
+                f"Q{'ABCDEFGHJKLMNP'[number]}{index + 1:03d}",
+                f"example-{number}-{name.lower().replace('_', '-')}",
+                WARNING,
+                summary="s",
+                what="w",
+                why="y",
+                bad="b",
+                good="g",
+            )
+        namespace.setdefault("RULES", tuple(v for v in namespace.values() if hasattr(v, "at")))
+        preamble = "from sitemap_lint.rules.base import WARNING, check, pattern, rule\n"
+        before = len(CHECKS)
+        try:
+            exec(compile(preamble + block, "docs/plugins.md", "exec"), namespace)
+            registered = CHECKS[before:]
+        finally:
+            del CHECKS[before:]
+        found = _emitted_and_reported(block)
+        assert len(registered) == len(found), block
+        for name, emitted, reported in found:
+            assert emitted == reported, (name, emitted, reported)
+            checked += 1
+    assert checked == 23
