@@ -701,3 +701,59 @@ def test_calls_in_threads_compile_the_schemas_one_at_a_time(
     for thread in threads:
         thread.join()
     assert most == 1
+
+
+def test_standard_input_replaced_by_a_text_stream_raises_sitemap_lint_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A program (a notebook, a test) may put a text stream in sys.stdin: ``-`` then has
+    no bytes to read, which is said as the command would say it, not an AttributeError."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("<urlset/>"))
+    with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+        sitemap_lint.lint_paths(["-"], isolated=True)
+    assert str(raised.value) == (
+        "-: cannot read: standard input is a text stream, not bytes (sys.stdin was "
+        "replaced); give the content as bytes, e.g. lint(text.encode())"
+    )
+
+
+def test_the_catalogue_refuses_a_profile_of_the_wrong_type_as_lint_does() -> None:
+    """One wrong value, one message, whichever function is given it."""
+    messages = set()
+    for call in (
+        lambda: sitemap_lint.rules(3),  # type: ignore[arg-type]
+        lambda: sitemap_lint.api.rules(3),  # type: ignore[arg-type]
+        lambda: sitemap_lint.lint(b"<urlset/>", profile=3, isolated=True),  # type: ignore[typeddict-item]
+    ):
+        with pytest.raises(sitemap_lint.SitemapLintError) as raised:
+            call()
+        messages.add(str(raised.value))
+    assert messages == {"profile=: expected a string, got 3"}
+
+
+def test_the_signatures_docs_api_md_shows_are_the_functions_own() -> None:
+    """The first block of docs/api.md and the section titles: each is Python a reader can
+    read as a ``def`` line, with the parameters of the function it names."""
+    import ast
+    import re
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    shown = re.search(r"```python\n(.*?)```", page, re.DOTALL)
+    assert shown is not None
+    lines = shown.group(1).splitlines()
+    lines += re.findall(r"^## `(.*)`$", page, re.MULTILINE)
+    assert len(lines) == 6
+    for line in lines:
+        tree = ast.parse(f"def {line.split(' -> ')[0]}: ...")
+        function = tree.body[0]
+        assert isinstance(function, ast.FunctionDef), line
+        own = inspect.signature(getattr(sitemap_lint, function.name))
+        arguments = function.args
+        written = [
+            *((a.arg, "POSITIONAL_OR_KEYWORD") for a in arguments.args),
+            *((a.arg, "KEYWORD_ONLY") for a in arguments.kwonlyargs),
+            *([(arguments.kwarg.arg, "VAR_KEYWORD")] if arguments.kwarg else []),
+        ]
+        assert written == [(p.name, p.kind.name) for p in own.parameters.values()], line

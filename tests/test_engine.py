@@ -439,6 +439,7 @@ DEMO = (PLUGIN / "__init__.py").read_text(encoding="utf-8")
 NAMED_IN_WORDS = DEMO.replace('"plain-http-page"', '"Plain HTTP page"')
 LEVELLED_BY_TEXT = DEMO.replace("    WARNING,\n", '    "warning",\n')
 UNDOCUMENTED = DEMO.replace("Detects a `loc` whose URL starts with `http://`.", "")
+EXITING = DEMO.replace("FAMILY = ", "raise SystemExit(3)\n\nFAMILY = ")
 
 
 @pytest.mark.slow
@@ -473,6 +474,8 @@ UNDOCUMENTED = DEMO.replace("Detects a `loc` whose URL starts with `http://`.", 
             "rule ZZ001 has the severity 'warning'; give INFO, WARNING or ERROR",
         ),
         ({"demo": "sitemap_lint_demo_plugin"}, UNDOCUMENTED, "rule ZZ001 has no what: document"),
+        # sys.exit() at its import is the plugin's fault too, not a silent exit status.
+        ({"demo": "sitemap_lint_demo_plugin"}, EXITING, "cannot be loaded: SystemExit: 3"),
     ],
 )
 def test_a_bad_plugin_stops_the_run_in_one_line(tmp_path, points, module, message) -> None:

@@ -254,3 +254,229 @@ def test_first_calls_in_threads_take_the_plugins_once(monkeypatch: pytest.Monkey
         thread.join()
     assert len(loads) == 1
     assert raised == ["UsageError: plugin bad (bad_plugin): declares no RULES"] * 4
+
+
+# -- what a plugin's finding carries ------------------------------------------------------
+
+
+def _fixing_rule(code: str, name: str, fix: str) -> Any:
+    from sitemap_lint.rules.base import WARNING, rule
+
+    return rule(
+        code,
+        name,
+        WARNING,
+        summary="A test's plugin rule with a fix",
+        what="Offers a fix.",
+        why="It shows what a fix may be.",
+        bad="<urlset/>",
+        good="<urlset/>",
+        fix=fix,
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "safe", "refusal"),
+    [
+        ("none", True, "with a fix, but rule ZX111 declares none"),
+        ("none", False, "with a fix, but rule ZX111 declares none"),
+        ("unsafe", True, "with a safe fix, but rule ZX111 declares its fix unsafe"),
+        ("unsafe", False, None),
+        ("safe", True, None),
+        # A safe rule's finding may offer an unsafe fix, as the built-in rules' do.
+        ("safe", False, None),
+    ],
+)
+def test_a_plugin_finding_carries_only_a_fix_its_rule_declares(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    declared: str,
+    safe: bool,
+    refusal: str | None,
+) -> None:
+    """``rule CODE`` documents the rule's fix safety and ``--fix`` keeps to it: a fix the
+    rule does not declare would be applied by a plain ``--fix`` while its page says there
+    is none, or that it is unsafe."""
+    from sitemap_lint.fix.model import replace_text
+
+    noted = _fixing_rule("ZX111", "noted-fix", declared)
+
+    def fixing(node: Node, entry: EntryContext, report: Any) -> None:
+        if node.text.endswith("/a"):
+            fix = replace_text(node, "https://example.com/b", "List b", safe=safe)
+            report.add(noted.at(node.line, node.column, "list b", fix=fix))
+
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(SITEMAP)
+    with plugin_checks(("loc", noted, fixing)):
+        status, out, err = run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    if refusal is None:
+        assert status in (0, 1), err
+        fixed = b"https://example.com/b" in path.read_bytes()
+        assert fixed == safe
+        return
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert "internal error in plugin module tests.test_plugins: ValueError: " in err
+    assert refusal in err
+    assert path.read_bytes() == SITEMAP
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "refusal"),
+    [
+        ("3", "here", "reported ZX112 at line '3', column 8: give the line and column as int"),
+        (3.0, "here", "reported ZX112 at line 3.0, column 8: give the line and column as int"),
+        (3, ["here"], "reported ZX112 with the message ['here']: give a str"),
+        (3, "  ", "reported ZX112 with the message '  ': give a str"),
+    ],
+)
+def test_a_plugin_finding_of_the_wrong_types_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: Any, message: Any, refusal: str
+) -> None:
+    noted = noting_rule("ZX112", "noted-types")
+
+    def typed(node: Node, entry: EntryContext, report: Any) -> None:
+        report.add(noted.at(line, node.column, message))
+
+    with plugin_checks(("loc", noted, typed)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: TypeError: check "
+    )
+    assert refusal in err
+
+
+def _no_report(node: Node) -> None:
+    """A check whose signature takes too few arguments: its call fails in the caller."""
+
+
+class _NoFile:
+    """A check made once a file whose ``__init__`` takes no file context."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def check(self, node: Node, entry: EntryContext, report: Any) -> None:
+        self.count += 1
+
+
+@pytest.mark.parametrize("implementation", [_no_report, _NoFile])
+def test_a_plugin_check_called_against_its_signature_names_the_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], implementation: Any
+) -> None:
+    """The TypeError is raised before any of the plugin's code runs: no frame of it is in
+    the traceback, but the plugin is still the one at fault."""
+    noted = noting_rule("ZX113", "noted-signature")
+    with plugin_checks(("loc", noted, implementation)):
+        status, out, err = _command(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(
+        "sitemap-lint: error: internal error in plugin module tests.test_plugins: TypeError: "
+    ), err
+    with (
+        plugin_checks(("loc", noted, implementation)),
+        pytest.raises(sitemap_lint.SitemapLintError) as raised,
+    ):
+        sitemap_lint.lint(SITEMAP, isolated=True)
+    assert str(raised.value).startswith("internal error in plugin module tests.test_plugins: ")
+    assert isinstance(raised.value.__cause__, TypeError)
+
+
+# -- docs/plugins.md ---------------------------------------------------------------------
+
+
+def _emitted_and_reported(block: str) -> list[tuple[str, set[str], set[str]]]:
+    """Each check a block of Python declares: its name, the rules its ``emits`` names (a
+    module's ``RULES`` read as the rules the block declares or uses) and those its body
+    reports (``RULE.at(...)``)."""
+    import ast
+
+    tree = ast.parse(block)
+    declared = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    used = {
+        call.func.value.id
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "at"
+        and isinstance(call.func.value, ast.Name)
+    }
+
+    def names(value: ast.expr) -> set[str]:
+        if isinstance(value, ast.Name) and value.id == "RULES":
+            return names(declared["RULES"]) if "RULES" in declared else set(used)
+        if isinstance(value, ast.Name):
+            return {value.id}
+        assert isinstance(value, ast.Tuple), ast.dump(value)
+        return {name for item in value.elts for name in names(item)}
+
+    found = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.ClassDef):
+            continue
+        for decorator in node.decorator_list:
+            assert isinstance(decorator, ast.Call)
+            (emits,) = [k.value for k in decorator.keywords if k.arg == "emits"]
+            reported = {
+                call.func.value.id
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "at"
+                and isinstance(call.func.value, ast.Name)
+            }
+            found.append((node.name, names(emits), reported))
+    return found
+
+
+def test_each_check_of_docs_plugins_md_registers_and_emits_the_rules_it_reports() -> None:
+    """Run as written (with stand-in rules where a block uses rules it does not declare),
+    each example registers; and each names in ``emits`` the rules it reports, no more:
+    a check of whole entries emitting the module's every rule would turn the fast path
+    off while only another check's rule is enabled."""
+    import re
+
+    from sitemap_lint.rules.base import WARNING, rule
+    from sitemap_lint.rules.registry import CHECKS, rules
+    from tests.helpers import ROOT
+
+    page = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.DOTALL)
+    assert len(blocks) == 13
+    rules()
+    checked = 0
+    for number, block in enumerate(blocks):
+        namespace: dict[str, Any] = {"__name__": f"docs_plugin_example_{number}"}
+        for index, name in enumerate(sorted(set(re.findall(r"\b([A-Z][A-Z_]+)\.at\(", block)))):
+            namespace[name] = rule(
+                f"Q{'ABCDEFGHJKLMNP'[number]}{index + 1:03d}",
+                f"example-{number}-{name.lower().replace('_', '-')}",
+                WARNING,
+                summary="s",
+                what="w",
+                why="y",
+                bad="b",
+                good="g",
+            )
+        namespace.setdefault("RULES", tuple(v for v in namespace.values() if hasattr(v, "at")))
+        preamble = "from sitemap_lint.rules.base import WARNING, check, pattern, rule\n"
+        before = len(CHECKS)
+        try:
+            exec(compile(preamble + block, "docs/plugins.md", "exec"), namespace)
+            registered = CHECKS[before:]
+        finally:
+            del CHECKS[before:]
+        found = _emitted_and_reported(block)
+        assert len(registered) == len(found), block
+        for name, emitted, reported in found:
+            assert emitted == reported, (name, emitted, reported)
+            checked += 1
+    assert checked == 23

@@ -406,7 +406,7 @@ def _name(value: object) -> str:
 def _optional_text(value: object, option: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise SitemapLintError(f"{option}=: expected a str, got {_repr(value)}")
+    raise SitemapLintError(f"{option}=: expected a string, got {_repr(value)}")
 
 
 def _codes(values: Sequence[str] | None, option: str) -> str | None:

@@ -60,6 +60,14 @@ def name_plugin(error: BaseException) -> None:
         setattr(error, _PLUGIN, plugin)
 
 
+def blame(error: BaseException, module: str) -> None:
+    """Record on ``error``, raised by the check of the plugin ``module``, that plugin as
+    the one at fault, unless its traceback names one of its modules already (a call the
+    check's signature does not take fails before any of its own code runs)."""
+    if module and plugin_at_fault(error) is None:
+        setattr(error, _PLUGIN, module)
+
+
 def internal_error(error: BaseException, plugin: str | None) -> str:
     """The one line that reports an error no check expected: the plugin module whose
     check raised it (``plugin_at_fault``) named, when there is one."""

@@ -218,6 +218,8 @@ from sitemap_lint.formats.xml import CONTEXT_BYTES, MAX_REPLAY, MAX_SYNTAX_ERROR
 from sitemap_lint.inputs.decoding import LONE_CR
 from sitemap_lint.model import SITEMAP_NS, XHTML_NS, Node, WrittenNode
 from sitemap_lint.rules.registry import (
+    CHILDREN,
+    ENTRY,
     MARKUP,
     PATTERN,
     PROVED_TARGETS,
@@ -764,12 +766,24 @@ def notes(rules: Callable[[], frozenset[str] | None]) -> list[str]:
     registered check has no proof."""
     if not enabled() or not unproved(None):
         return []
-    return [
-        f"the check {spec.name} ({', '.join(sorted(spec.emits))}) declares no proof "
-        f"for {', '.join(t for t in spec.targets if t in PROVED_TARGETS)}: "
+    return [_note(spec) for spec in unproved(rules())]
+
+
+def _note(spec: CheckSpec) -> str:
+    """What ``notes`` says of ``spec``: a field check could declare a proof; a check of
+    whole entries or their children cannot (the fast path does not build them)."""
+    codes = ", ".join(sorted(spec.emits))
+    whole = [t for t in spec.targets if t in (CHILDREN, ENTRY)]
+    if whole:
+        return (
+            f"the check {spec.name} ({codes}) reads whole entries ({', '.join(whole)}), "
+            "which the fast path does not build: files are read at the slower pace"
+        )
+    fields = ", ".join(t for t in spec.targets if t in PROVED_TARGETS)
+    return (
+        f"the check {spec.name} ({codes}) declares no proof for {fields}: "
         "files are read at the slower pace"
-        for spec in unproved(rules())
-    ]
+    )
 
 
 def start(

@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from sitemap_lint.errors import empty_path
 from sitemap_lint.rules.events import InputKind, InputProblem, ProblemReport
@@ -53,7 +53,13 @@ def standard_input() -> BinaryIO:
     """Standard input as bytes; InputError when the process was started without it."""
     if sys.stdin is None:
         raise InputError("-: cannot read: standard input is closed")
-    return sys.stdin.buffer
+    handle = getattr(sys.stdin, "buffer", None)
+    if handle is None:  # a program put a text stream in its place
+        raise InputError(
+            "-: cannot read: standard input is a text stream, not bytes (sys.stdin was "
+            "replaced); give the content as bytes, e.g. lint(text.encode())"
+        )
+    return cast("BinaryIO", handle)
 
 
 def read_standard_input() -> bytes:

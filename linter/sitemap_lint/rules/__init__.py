@@ -54,7 +54,7 @@ class _Catalogue(types.ModuleType):
         from sitemap_lint.errors import SitemapLintError, UsageError
 
         if profile is not None and not isinstance(profile, str):
-            raise SitemapLintError(f"profile=: expected a text, got {profile!r}")
+            raise SitemapLintError(f"profile=: expected a string, got {profile!r}")
         if profile is not None:
             from sitemap_lint.settings.profiles import checked
 

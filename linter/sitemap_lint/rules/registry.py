@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
-from sitemap_lint.errors import SitemapLintError
-from sitemap_lint.finding import Finding, Rule, Severity
+from sitemap_lint.errors import SitemapLintError, blame
+from sitemap_lint.finding import Finding, Fix, Rule, Severity
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.records import Frozen, FrozenIdentity
 
@@ -194,7 +194,7 @@ def plugin_families(builtin: Mapping[str, Rule]) -> list[tuple[str, ModuleType]]
         before = len(CHECKS)
         try:
             loaded = point.load()
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # sys.exit() in a plugin is its fault too
             raise UsageError(
                 f"{where}: cannot be loaded: {type(error).__name__}: {error}"
             ) from error
@@ -654,27 +654,54 @@ def check(
 def _guarded(implementation: Any, name: str, emits: frozenset[str]) -> Any:
     """A plugin's check whose reporter (its last argument, in each of its calls) refuses a
     finding the check may not report: a code it does not declare in ``emits`` (it could be
-    neither selected nor explained), or one at line or column 0 (they count from 1). The
-    error is raised where the plugin's code calls ``add``, so the plugin is named."""
+    neither selected nor explained), one at line or column 0 (they count from 1), one
+    whose line, column or message is of the wrong type, or one with a fix its rule does
+    not declare. The error is raised where the plugin's code calls ``add``, so the plugin
+    is named; so is it for an error its check raises before its own code runs (a call
+    its signature does not take)."""
+    module = getattr(implementation, "__module__", "") or ""
     if isinstance(implementation, type):
         methods = {
-            method: _guard_last(original, name, emits)
+            method: _guard_last(original, name, emits, module)
             for method in ("check", "end_entry", "finish")
             if callable(original := getattr(implementation, method, None))
         }
+        # The class is made with the file context: a wrong __init__ fails in the caller.
+        methods["__init__"] = _blaming(implementation.__init__, module)  # type: ignore[misc]
         guarded = type(implementation.__name__, (implementation,), methods)
         guarded.__module__ = implementation.__module__
         guarded.__qualname__ = implementation.__qualname__
         guarded.__doc__ = implementation.__doc__
         return guarded
-    return _guard_last(implementation, name, emits)
+    return _guard_last(implementation, name, emits, module)
 
 
-def _guard_last(call: Callable[..., Any], name: str, emits: frozenset[str]) -> Callable[..., Any]:
+def _blaming(call: Callable[..., Any], module: str) -> Callable[..., Any]:
+    """``call``, whose errors name the plugin ``module`` when no frame of the plugin's
+    own is in their traceback (a call its signature does not take fails in the caller)."""
+
+    @functools.wraps(call)
+    def blamed(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return call(*args, **kwargs)
+        except Exception as error:
+            blame(error, module)
+            raise
+
+    return blamed
+
+
+def _guard_last(
+    call: Callable[..., Any], name: str, emits: frozenset[str], module: str
+) -> Callable[..., Any]:
     @functools.wraps(call)
     def guarded(*args: Any) -> Any:
         *rest, report = args
-        return call(*rest, _GuardedReporter(report, name, emits))
+        try:
+            return call(*rest, _GuardedReporter(report, name, emits))
+        except Exception as error:
+            blame(error, module)
+            raise
 
     return guarded
 
@@ -700,13 +727,50 @@ class _GuardedReporter:
                 f"check {self._name} reported {finding.code}, which it does not declare: "
                 f"name the rule in emits= (it declares {', '.join(sorted(self._emits))})"
             )
-        if finding.line < 1 or finding.column < 1:
+        line, column = finding.line, finding.column
+        if any(isinstance(n, bool) or not isinstance(n, int) for n in (line, column)):
+            raise TypeError(
+                f"check {self._name} reported {finding.code} at line {line!r}, column "
+                f"{column!r}: give the line and column as int (node.line, node.column)"
+            )
+        if line < 1 or column < 1:
             raise ValueError(
-                f"check {self._name} reported {finding.code} at line {finding.line}, column "
-                f"{finding.column}: lines and columns count from 1 (a finding about the whole "
+                f"check {self._name} reported {finding.code} at line {line}, column "
+                f"{column}: lines and columns count from 1 (a finding about the whole "
                 "file stands at 1, 1)"
             )
+        if not isinstance(finding.message, str) or not finding.message.strip():
+            raise TypeError(
+                f"check {self._name} reported {finding.code} with the message "
+                f"{finding.message!r}: give a str that says what is wrong and what to write"
+            )
+        if finding.fix is not None:
+            self._check_fix(finding)
         self._report.add(*args, **kwargs)
+
+    def _check_fix(self, finding: Finding) -> None:
+        """Refuse a fix the finding's rule does not declare: ``sitemap-lint rule CODE``
+        documents the rule's fix safety, which ``--fix`` must keep to."""
+        declared = rules()[finding.code].fix
+        offered = getattr(finding.fix, "applicability", None)
+        if offered not in (Fix.SAFE, Fix.UNSAFE):
+            raise TypeError(
+                f"check {self._name} reported {finding.code} with the fix "
+                f"{finding.fix!r}: make it with sitemap_lint.fix.model (replace_text, "
+                "remove_element)"
+            )
+        if declared is Fix.NONE:
+            raise ValueError(
+                f"check {self._name} reported {finding.code} with a fix, but rule "
+                f'{finding.code} declares none: declare it with rule(..., fix="safe") or '
+                'fix="unsafe", or report the finding without one'
+            )
+        if declared is Fix.UNSAFE and offered is Fix.SAFE:
+            raise ValueError(
+                f"check {self._name} reported {finding.code} with a safe fix, but rule "
+                f"{finding.code} declares its fix unsafe: make the fix with safe=False, or "
+                'declare the rule fix="safe"'
+            )
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._report, attribute)
