@@ -553,6 +553,69 @@ def test_a_malformed_address_is_a_usage_error(
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
 
 
+class Unseeing(Cluster):
+    """A cluster whose workers do not see ``hidden``: each runs in a mount namespace of
+    its own with an empty file system mounted there (``unshare``, no privilege needed)."""
+
+    def __init__(self, directory: Path, hidden: Path) -> None:
+        super().__init__(directory, workers=1)
+        self.hidden = hidden
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        if args[0] != "worker":
+            return super()._spawn(*args)
+        command = [sys.executable, "-m", "distributed.cli.dask_worker", *args[1:]]
+        mount = 'mount -t tmpfs none "$0" && exec "$@"'
+        unshare = ["unshare", "--user", "--map-root-user", "--mount"]
+        return subprocess.Popen(
+            [*unshare, "sh", "-c", mount, str(self.hidden), *command],
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("top", ["site/index.xml", "top.xml"])
+def test_files_the_workers_do_not_see_end_the_run_in_one_line(top: str, tmp_path: Path) -> None:
+    """The run's files exist here but not on the workers: one line naming the file and
+    the cause, not a report of 'missing' sitemaps (SE007) or a file 'not found'."""
+    write_site(tmp_path / "site", "https://example.com/", urls=5)
+    (tmp_path / "top.xml").write_text(
+        _index("https://example.com/", [("sitemap-01.xml", None)]), encoding="utf-8"
+    )
+    running = Unseeing(tmp_path / "cwd", tmp_path / "site").start()
+    try:
+        args = ["--scheduler", running.address, "--map", "https://example.com/=site", top]
+        status, out, err = lint(args, tmp_path)
+    finally:
+        running.stop()
+    assert (status, out) == (2, b""), err
+    assert err.count("\n") == 1, err
+    read = "site/index.xml" if top.startswith("site") else "site/sitemap-01.xml"
+    assert f"cannot read {tmp_path / read} (No such file or directory)" in err, err
+    assert "which this machine reads" in err and "same absolute paths" in err
+
+
+def test_a_task_whose_file_the_run_opens_but_the_worker_cannot_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A file the run's own process cannot open either is read as locally: no refusal."""
+    from datetime import UTC, datetime
+
+    from sitemap_lint.sets.cluster import NotOnWorker, check_on_worker
+    from sitemap_lint.sets.runner import FileTask
+    from sitemap_lint.settings.options import Options
+
+    path = tmp_path / "gone.xml"
+    options = Options(now=datetime(2025, 6, 1, tzinfo=UTC), collect=True)
+    task = FileTask("gone.xml", path, None, False, None, options, False, True)
+    with pytest.raises(NotOnWorker, match=f"cannot read {path} \\(No such file"):
+        check_on_worker(task, "libxml2", 5.0, seen=True)
+    checked = check_on_worker(task, "libxml2", 5.0)  # unseen here too: the local finding
+    assert [finding.code for finding in checked.result.findings] == ["SE007"]
+
+
 def test_a_worker_with_other_rules_is_named_with_its_version_and_the_rules() -> None:
     """The same version with a plugin missing reads 'has sitemap-lint 0.1.0 without
     ZZ001', not 'has without ZZ001'."""

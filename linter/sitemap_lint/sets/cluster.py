@@ -83,6 +83,11 @@ class ClusterError(SitemapLintError):
     """The cluster cannot run the set (no Dask, no scheduler, workers lost); one line."""
 
 
+class NotOnWorker(ClusterError):
+    """A worker cannot open a local file that the run's own process opens: the workers
+    do not see the run's files (raised on the worker; the run adds its address)."""
+
+
 def resolve_address(scheduler: str) -> str:
     """The scheduler's address: as given, or with ``auto`` from Dask's configuration
     (``DASK_SCHEDULER_ADDRESS`` or the ``scheduler-address`` key)."""
@@ -282,12 +287,22 @@ class DaskExecutor:
     def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
         submit = self.client.submit
         full = [
-            submit(check_on_worker, task, self.engine, self.fetch_timeout, pure=False)
+            submit(
+                check_on_worker,
+                task,
+                self.engine,
+                self.fetch_timeout,
+                seen=_opens_here(task),
+                pure=False,
+            )
             for task in tasks
         ]
         light = [self.pick(discovery_view, future) for future in full]
         for future, handle in zip(light, full, strict=True):
-            checked: Checked = self._result(future)
+            try:
+                checked: Checked = self._result(future)
+            except NotOnWorker as error:
+                raise ClusterError(f"--scheduler {self.address}: {error}") from None
             checked.handle = handle
             if len(tasks) > 1:
                 pause_at("checked")
@@ -600,8 +615,38 @@ def on_worker(function: Callable[P, R]) -> Callable[P, R]:
 
 
 @on_worker
-def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> Checked:
-    """Fetch or read one file and check it, on a worker; the facts are compacted."""
+def _opens_here(task: FileTask) -> bool:
+    """Whether ``task`` reads a local file that this process can open."""
+    return _unopened(task) is None
+
+
+def _unopened(task: FileTask) -> str | None:
+    """Why this process cannot open ``task``'s local file, None when it can ("no local
+    file" for a URL to fetch or standard input's bytes)."""
+    if task.fetch or task.path is None or task.data is not None:
+        return "no local file"
+    try:  # (not blocking on a FIFO, which the check then refuses as locally)
+        os.close(os.open(task.path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def check_on_worker(
+    task: FileTask, engine_name: str, fetch_timeout: float, seen: bool = False
+) -> Checked:
+    """Fetch or read one file and check it, on a worker; the facts are compacted.
+    ``seen``: the run's own process opens the task's local file, so a worker that
+    cannot does not see the run's files (NotOnWorker), which no finding may hide."""
+    reason = _unopened(task) if seen else None
+    if reason is not None:
+        import socket
+
+        raise NotOnWorker(
+            f"a worker on {socket.gethostname()} cannot read {task.path} ({reason}), "
+            "which this machine reads; the workers must see the run's local files at "
+            "the same absolute paths (a shared file system)"
+        )
 
     def check(source: Any, options: Options, big: bool) -> FileResult:
         return check_for_set(source, options, _engine(engine_name))
