@@ -597,6 +597,78 @@ def test_files_the_workers_do_not_see_end_the_run_in_one_line(top: str, tmp_path
     assert "which this machine reads" in err and "same absolute paths" in err
 
 
+class Encrypted(Cluster):
+    """A cluster that speaks TLS only (``tls://``), with a self-signed certificate
+    (openssl's) for the scheduler, the worker and the client alike."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory, workers=1)
+        self.address = f"tls://127.0.0.1:{self.port}"
+        self.cert, self.key = directory / "cert.pem", directory / "key.pem"
+        directory.mkdir(parents=True, exist_ok=True)
+        request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        request += ["-keyout", str(self.key), "-out", str(self.cert), "-subj", "/CN=localhost"]
+        subprocess.run(
+            ["openssl", *request, "-addext", "subjectAltName=IP:127.0.0.1"],
+            check=True,
+            capture_output=True,
+        )
+        self.env = {
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(self.key),
+        }
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        files = ["--tls-ca-file", str(self.cert), "--tls-cert", str(self.cert)]
+        files += ["--tls-key", str(self.key)]
+        if args[0] == "scheduler":
+            return super()._spawn(*args, "--protocol", "tls", *files)
+        return super()._spawn(*args, *files)
+
+    def start(self) -> Cluster:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.scheduler = self._spawn(
+            "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"
+        )
+        self.spawn_worker()
+        from distributed import Client
+        from distributed.security import Security
+
+        security = Security(
+            tls_ca_file=str(self.cert), tls_client_cert=str(self.cert), tls_client_key=str(self.key)
+        )
+        with Client(self.address, timeout=60, security=security) as client:
+            client.wait_for_workers(1, timeout=120)
+        return self
+
+
+@pytest.mark.slow
+def test_a_tls_scheduler_configured_as_dask_says_runs_the_set(tmp_path: Path) -> None:
+    """Dask's TLS configuration is the client's and the probe's alike; without it the
+    line says which settings are missing."""
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    local = lint(["a.xml"], tmp_path)
+    running = Encrypted(tmp_path / "cwd").start()
+    try:
+        args = ["--scheduler", running.address, "--timeout", "20", "a.xml"]
+        remote = lint(args, tmp_path, env=running.env)
+        bare = {key: value for key, value in os.environ.items() if not key.startswith("DASK_")}
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_lint", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            env={**bare, "DASK_CONFIG": str(tmp_path / "no-dask-config")},
+            timeout=300,
+        )
+    finally:
+        running.stop()
+    assert remote == local
+    assert (done.returncode, done.stdout) == (2, b"")
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in err, err
+
+
 def test_a_task_whose_file_the_run_opens_but_the_worker_cannot_is_refused(
     tmp_path: Path,
 ) -> None:

@@ -114,6 +114,9 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         raise ClusterError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
     address = checked_address(resolve_address(scheduler))
     _quiet_logs()
+    tls = _tls_problem() if address.startswith("tls://") else None
+    if tls is not None:
+        raise ClusterError(f"--scheduler {address}: {tls}")
     unreachable = f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s"
     try:
         probe(address, timeout)
@@ -196,6 +199,23 @@ def checked_address(address: str) -> str:
     return address
 
 
+def _tls_problem() -> str | None:
+    """Why Dask's configuration gives its client no TLS context; None when it gives one."""
+    from distributed.security import Security
+
+    try:
+        if Security().get_connection_args("client")["ssl_context"] is not None:
+            return None
+    except Exception as error:  # a file it names cannot be read, or is no certificate
+        return f"Dask's TLS configuration cannot be used ({_reason(error)})"
+    return (
+        "a tls:// scheduler needs Dask's TLS configuration: set "
+        "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+        "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (or distributed.comm.tls in a Dask "
+        "configuration file)"
+    )
+
+
 def probe(address: str, timeout: float) -> None:
     """Return once a Dask scheduler at ``address`` answers, or raise (TimeoutError after
     ``timeout`` s). Dask's own client waits for the scheduler's handshake without a
@@ -203,11 +223,14 @@ def probe(address: str, timeout: float) -> None:
     import asyncio
 
     from distributed.comm import core
+    from distributed.security import Security
 
     open_comm: Any = core.connect  # untyped
+    # As Dask's client connects: TLS (tls://) with the certificates its configuration names.
+    arguments: dict[str, Any] = Security().get_connection_args("client")
 
     async def ask() -> None:
-        comm = await open_comm(address, timeout=timeout)
+        comm = await open_comm(address, timeout=timeout, **arguments)
         try:
             await comm.write({"op": "identity", "reply": True})
             await comm.read()
