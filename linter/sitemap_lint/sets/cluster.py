@@ -199,12 +199,20 @@ def checked_address(address: str) -> str:
     return address
 
 
-def _tls_problem() -> str | None:
-    """Why Dask's configuration gives its client no TLS context; None when it gives one."""
+def _client_connection() -> dict[str, Any]:
+    """The arguments Dask's client connects with (TLS: the certificates its
+    configuration names)."""
     from distributed.security import Security
 
+    security: Any = Security  # untyped
+    arguments: dict[str, Any] = security().get_connection_args("client")
+    return arguments
+
+
+def _tls_problem() -> str | None:
+    """Why Dask's configuration gives its client no TLS context; None when it gives one."""
     try:
-        if Security().get_connection_args("client")["ssl_context"] is not None:
+        if _client_connection()["ssl_context"] is not None:
             return None
     except Exception as error:  # a file it names cannot be read, or is no certificate
         return f"Dask's TLS configuration cannot be used ({_reason(error)})"
@@ -223,11 +231,9 @@ def probe(address: str, timeout: float) -> None:
     import asyncio
 
     from distributed.comm import core
-    from distributed.security import Security
 
     open_comm: Any = core.connect  # untyped
-    # As Dask's client connects: TLS (tls://) with the certificates its configuration names.
-    arguments: dict[str, Any] = Security().get_connection_args("client")
+    arguments = _client_connection()  # as Dask's client connects
 
     async def ask() -> None:
         comm = await open_comm(address, timeout=timeout, **arguments)
