@@ -984,3 +984,42 @@ def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_
     ]  # (SC003: two hosts in one sitemap)
     assert [(f["code"], f["line"]) for f in findings] == [("LV016", 7), ("LV016", 8)]
     assert [f["message"].split(" ", 1)[0] for f in findings] == [f"http://{h}" for h in hosts]
+
+
+@pytest.mark.slow
+def test_the_live_audit_s_global_limit_holds_on_the_whole_cluster(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """--live-concurrency counts the requests in flight on the cluster, not per task:
+    the tasks running at once on the two workers share it."""
+    from tests.live_server import LiveServer
+
+    hosts = ("a.example", "b.example", "c.example", "d.example")
+    seconds = 1.0
+    with LiveServer() as server:
+        (tmp_path / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(
+                f"  <url><loc>http://{host}/slow?seconds={seconds}&amp;n={n}</loc></url>\n"
+                for n in range(2)
+                for host in hosts
+            )
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        args = ["--isolated", "--live", "--no-live-cache", "--live-concurrency", "2"]
+        for host in hosts:
+            args += ["--live-connect-to", f"{host}:80:{server.origin}"]
+        local = lint([*args, "sitemap.xml"], tmp_path)
+        server.reset(routes=False)
+        remote = lint(["--scheduler", cluster.address, *args, "sitemap.xml"], tmp_path)
+        arrivals = sorted(e.time for e in server.log() if e.path.startswith("/slow"))
+    assert remote == local and local[0] == 0, remote
+    assert len(arrivals) == 2 * len(hosts)
+    # Each request is in flight for ``seconds``: those that arrive closer together than
+    # that were in flight at once.
+    together = max(
+        sum(1 for other in arrivals if first <= other < first + 0.8 * seconds) for first in arrivals
+    )
+    assert together <= 2, arrivals
