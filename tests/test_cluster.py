@@ -669,6 +669,40 @@ def test_a_tls_scheduler_configured_as_dask_says_runs_the_set(tmp_path: Path) ->
     assert err.count("\n") == 1 and "DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in err, err
 
 
+class Without(Cluster):
+    """A cluster whose worker cannot import sitemap-lint (as one where it is not installed)."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory, workers=1)
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        if args[0] != "worker":
+            return super()._spawn(*args)
+        start = (
+            "import sys; sys.modules['sitemap_lint'] = None; sys.argv[0] = 'dask-worker'; "
+            "from distributed.cli.dask_worker import main; main()"
+        )
+        return subprocess.Popen(
+            [sys.executable, "-c", start, *args[1:]],
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+@pytest.mark.slow
+def test_a_worker_without_sitemap_lint_is_named_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    running = Without(tmp_path / "cwd").start()
+    try:
+        status, out, err = lint(["--scheduler", running.address, "a.xml"], tmp_path)
+    finally:
+        running.stop()
+    assert (status, out) == (2, b"")
+    assert err.count("\n") == 1 and "a worker cannot import sitemap-lint (" in err, err
+    assert "install the same sitemap-lint and plugins on every worker" in err
+
+
 def test_a_task_whose_file_the_run_opens_but_the_worker_cannot_is_refused(
     tmp_path: Path,
 ) -> None:

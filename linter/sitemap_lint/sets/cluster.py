@@ -162,7 +162,13 @@ def _unlike_worker(client: Any, address: str) -> str | None:
     try:
         answers = client.run(rule_catalogue)
     except Exception as error:
-        return f"--scheduler {address}: cannot ask the workers for their rules ({_reason(error)})"
+        reason = _reason(error)
+        if "No module named 'sitemap_lint" in reason:  # unpickling our function failed
+            return (
+                f"--scheduler {address}: a worker cannot import sitemap-lint ({reason}); "
+                "install the same sitemap-lint and plugins on every worker"
+            )
+        return f"--scheduler {address}: cannot ask the workers for their rules ({reason})"
     for worker, (their_version, their_codes) in sorted(answers.items()):
         if (their_version, tuple(their_codes)) == (version, codes):
             continue
