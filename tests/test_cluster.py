@@ -16,9 +16,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1057,3 +1058,38 @@ def test_the_live_audit_s_global_limit_holds_on_the_whole_cluster(
         sum(1 for other in arrivals if first <= other < first + 0.8 * seconds) for first in arrivals
     )
     assert together <= 2, arrivals
+
+
+@pytest.mark.slow
+def test_the_run_s_tasks_send_their_lists_to_other_workers_whole(cluster: Cluster) -> None:
+    """Dask sends a plain list from worker to worker item by item (100,000 tuples: about
+    4 s); the run's tasks send theirs as one object, in a small part of that time."""
+    from sitemap_lint.sets.cluster import connect
+
+    def tuples(count: int) -> list[tuple[int, int, str, int]]:  # sent by value (cloudpickle)
+        return [(n, n * 7, f"https://example.com/p{n}", 3) for n in range(count)]
+
+    def length(items: list[object]) -> int:
+        return len(items)
+
+    executor = connect(cluster.address, 60, 5, "libxml2")
+    try:
+        client = executor.client
+        first, second = sorted(client.scheduler_info()["workers"])[:2]
+
+        def moved(made: Any, taken: Callable[[], object]) -> float:
+            while not made.done():  # computed on the first worker
+                time.sleep(0.01)
+            start = time.monotonic()
+            executor._result(taken())
+            return time.monotonic() - start
+
+        made = client.submit(tuples, 100_000, workers=[first], pure=False)
+        plain = moved(made, lambda: client.submit(length, made, workers=[second], pure=False))
+        held = executor.pick(tuples, 100_000, where=first)
+        whole = moved(held, lambda: executor.pick(length, held, where=second))
+        assert executor._result(executor.pick(length, executor.pick(tuples, 5))) == 5
+        assert executor._result(held)[-1] == (99_999, 699_993, "https://example.com/p99999", 3)
+    finally:
+        executor.close()
+    assert whole < plain / 4, (whole, plain)
