@@ -671,17 +671,19 @@ def test_a_tls_scheduler_configured_as_dask_says_runs_the_set(tmp_path: Path) ->
 
 
 class Without(Cluster):
-    """A cluster whose worker cannot import sitemap-lint (as one where it is not installed)."""
+    """A cluster whose scheduler or worker (``role``) cannot import sitemap-lint, as one
+    where it is not installed."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, role: str) -> None:
         super().__init__(directory, workers=1)
+        self.role = role
 
     def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
-        if args[0] != "worker":
+        if args[0] != self.role:
             return super()._spawn(*args)
         start = (
-            "import sys; sys.modules['sitemap_lint'] = None; sys.argv[0] = 'dask-worker'; "
-            "from distributed.cli.dask_worker import main; main()"
+            f"import sys; sys.modules['sitemap_lint'] = None; sys.argv[0] = 'dask-{args[0]}'; "
+            f"from distributed.cli.dask_{args[0]} import main; main()"
         )
         return subprocess.Popen(
             [sys.executable, "-c", start, *args[1:]],
@@ -692,16 +694,27 @@ class Without(Cluster):
 
 
 @pytest.mark.slow
-def test_a_worker_without_sitemap_lint_is_named_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [
+        ("worker", "a worker cannot import sitemap-lint ("),
+        ("scheduler", "the scheduler cannot import sitemap-lint ("),
+    ],
+)
+def test_a_scheduler_or_worker_without_sitemap_lint_is_named_in_one_line(
+    role: str, said: str, tmp_path: Path
+) -> None:
+    """Dask's scheduler reads each task too: without sitemap-lint it refused them all,
+    said as 'Error during deserialization of the task graph. This frequently'."""
     (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
-    running = Without(tmp_path / "cwd").start()
+    running = Without(tmp_path / "cwd", role).start()
     try:
         status, out, err = lint(["--scheduler", running.address, "a.xml"], tmp_path)
     finally:
         running.stop()
     assert (status, out) == (2, b"")
-    assert err.count("\n") == 1 and "a worker cannot import sitemap-lint (" in err, err
-    assert "install the same sitemap-lint and plugins on every worker" in err
+    assert err.count("\n") == 1 and said in err, err
+    assert "install the same sitemap-lint on the scheduler" in err or role == "worker", err
 
 
 def test_a_task_whose_file_the_run_opens_but_the_worker_cannot_is_refused(

@@ -139,7 +139,7 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         raise ClusterError(
             f"--scheduler {address}: no worker joined the scheduler in {timeout:g} s"
         ) from None
-    unlike = _unlike_worker(client, address)
+    unlike = _unlike_scheduler(client, address) or _unlike_worker(client, address)
     if unlike is not None:
         _close(client, timeout)
         raise ClusterError(unlike)
@@ -152,6 +152,26 @@ def rule_catalogue() -> tuple[str, tuple[str, ...]]:
     from sitemap_lint.rules.registry import rules
 
     return __version__, tuple(sorted(rules()))
+
+
+def _unlike_scheduler(client: Any, address: str) -> str | None:
+    """Why the scheduler cannot take this run's tasks (Dask's scheduler reads each task,
+    so it needs the run's sitemap-lint too: without it, every task is refused), or None."""
+    version, _codes = rule_catalogue()
+    try:
+        theirs, _their_codes = client.run_on_scheduler(rule_catalogue)
+    except Exception as error:
+        return (
+            f"--scheduler {address}: the scheduler cannot import sitemap-lint "
+            f"({_reason(error)}); Dask's scheduler reads the run's tasks: install the same "
+            "sitemap-lint on the scheduler as on the workers"
+        )
+    if theirs != version:
+        return (
+            f"--scheduler {address}: the scheduler has sitemap-lint {theirs} (this run: "
+            f"{version}); install the same sitemap-lint on the scheduler and every worker"
+        )
+    return None
 
 
 def _unlike_worker(client: Any, address: str) -> str | None:
