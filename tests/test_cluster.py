@@ -16,9 +16,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -553,6 +554,188 @@ def test_a_malformed_address_is_a_usage_error(
     assert err.count("\n") == 1 and "--scheduler" in err and "tcp://HOST:8786" in err
 
 
+class Unseeing(Cluster):
+    """A cluster whose workers do not see ``hidden``: each runs in a mount namespace of
+    its own with an empty file system mounted there (``unshare``, no privilege needed)."""
+
+    def __init__(self, directory: Path, hidden: Path) -> None:
+        super().__init__(directory, workers=1)
+        self.hidden = hidden
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        if args[0] != "worker":
+            return super()._spawn(*args)
+        command = [sys.executable, "-m", "distributed.cli.dask_worker", *args[1:]]
+        mount = 'mount -t tmpfs none "$0" && exec "$@"'
+        unshare = ["unshare", "--user", "--map-root-user", "--mount"]
+        return subprocess.Popen(
+            [*unshare, "sh", "-c", mount, str(self.hidden), *command],
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("top", ["site/index.xml", "top.xml"])
+def test_files_the_workers_do_not_see_end_the_run_in_one_line(top: str, tmp_path: Path) -> None:
+    """The run's files exist here but not on the workers: one line naming the file and
+    the cause, not a report of 'missing' sitemaps (SE007) or a file 'not found'."""
+    write_site(tmp_path / "site", "https://example.com/", urls=5)
+    (tmp_path / "top.xml").write_text(
+        _index("https://example.com/", [("sitemap-01.xml", None)]), encoding="utf-8"
+    )
+    running = Unseeing(tmp_path / "cwd", tmp_path / "site").start()
+    try:
+        args = ["--scheduler", running.address, "--map", "https://example.com/=site", top]
+        status, out, err = lint(args, tmp_path)
+    finally:
+        running.stop()
+    assert (status, out) == (2, b""), err
+    assert err.count("\n") == 1, err
+    read = "site/index.xml" if top.startswith("site") else "site/sitemap-01.xml"
+    assert f"cannot read {tmp_path / read} (No such file or directory)" in err, err
+    assert "which this machine reads" in err and "same absolute paths" in err
+
+
+class Encrypted(Cluster):
+    """A cluster that speaks TLS only (``tls://``), with a self-signed certificate
+    (openssl's) for the scheduler, the worker and the client alike."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory, workers=1)
+        self.address = f"tls://127.0.0.1:{self.port}"
+        self.cert, self.key = directory / "cert.pem", directory / "key.pem"
+        directory.mkdir(parents=True, exist_ok=True)
+        request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        request += ["-keyout", str(self.key), "-out", str(self.cert), "-subj", "/CN=localhost"]
+        subprocess.run(
+            ["openssl", *request, "-addext", "subjectAltName=IP:127.0.0.1"],
+            check=True,
+            capture_output=True,
+        )
+        self.env = {
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(self.cert),
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(self.key),
+        }
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        files = ["--tls-ca-file", str(self.cert), "--tls-cert", str(self.cert)]
+        files += ["--tls-key", str(self.key)]
+        if args[0] == "scheduler":
+            return super()._spawn(*args, "--protocol", "tls", *files)
+        return super()._spawn(*args, *files)
+
+    def start(self) -> Cluster:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.scheduler = self._spawn(
+            "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"
+        )
+        self.spawn_worker()
+        from distributed import Client
+        from distributed.security import Security
+
+        security = Security(
+            tls_ca_file=str(self.cert), tls_client_cert=str(self.cert), tls_client_key=str(self.key)
+        )
+        with Client(self.address, timeout=60, security=security) as client:
+            client.wait_for_workers(1, timeout=120)
+        return self
+
+
+@pytest.mark.slow
+def test_a_tls_scheduler_configured_as_dask_says_runs_the_set(tmp_path: Path) -> None:
+    """Dask's TLS configuration is the client's and the probe's alike; without it the
+    line says which settings are missing."""
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    local = lint(["a.xml"], tmp_path)
+    running = Encrypted(tmp_path / "cwd").start()
+    try:
+        args = ["--scheduler", running.address, "--timeout", "20", "a.xml"]
+        remote = lint(args, tmp_path, env=running.env)
+        bare = {key: value for key, value in os.environ.items() if not key.startswith("DASK_")}
+        done = subprocess.run(
+            [sys.executable, "-m", "sitemap_lint", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            env={**bare, "DASK_CONFIG": str(tmp_path / "no-dask-config")},
+            timeout=300,
+        )
+    finally:
+        running.stop()
+    assert remote == local
+    assert (done.returncode, done.stdout) == (2, b"")
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in err, err
+
+
+class Without(Cluster):
+    """A cluster whose scheduler or worker (``role``) cannot import sitemap-lint, as one
+    where it is not installed."""
+
+    def __init__(self, directory: Path, role: str) -> None:
+        super().__init__(directory, workers=1)
+        self.role = role
+
+    def _spawn(self, *args: str) -> subprocess.Popen[bytes]:
+        if args[0] != self.role:
+            return super()._spawn(*args)
+        start = (
+            f"import sys; sys.modules['sitemap_lint'] = None; sys.argv[0] = 'dask-{args[0]}'; "
+            f"from distributed.cli.dask_{args[0]} import main; main()"
+        )
+        return subprocess.Popen(
+            [sys.executable, "-c", start, *args[1:]],
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [
+        ("worker", "a worker cannot import sitemap-lint ("),
+        ("scheduler", "the scheduler cannot import sitemap-lint ("),
+    ],
+)
+def test_a_scheduler_or_worker_without_sitemap_lint_is_named_in_one_line(
+    role: str, said: str, tmp_path: Path
+) -> None:
+    """Dask's scheduler reads each task too: without sitemap-lint it refused them all,
+    said as 'Error during deserialization of the task graph. This frequently'."""
+    (tmp_path / "a.xml").write_text(_sitemap("https://example.com/", 1, 3), encoding="utf-8")
+    running = Without(tmp_path / "cwd", role).start()
+    try:
+        status, out, err = lint(["--scheduler", running.address, "a.xml"], tmp_path)
+    finally:
+        running.stop()
+    assert (status, out) == (2, b"")
+    assert err.count("\n") == 1 and said in err, err
+    assert "install the same sitemap-lint on the scheduler" in err or role == "worker", err
+
+
+def test_a_task_whose_file_the_run_opens_but_the_worker_cannot_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A file the run's own process cannot open either is read as locally: no refusal."""
+    from datetime import UTC, datetime
+
+    from sitemap_lint.sets.cluster import NotOnWorker, check_on_worker
+    from sitemap_lint.sets.runner import FileTask
+    from sitemap_lint.settings.options import Options
+
+    path = tmp_path / "gone.xml"
+    options = Options(now=datetime(2025, 6, 1, tzinfo=UTC), collect=True)
+    task = FileTask("gone.xml", path, None, False, None, options, False, True)
+    with pytest.raises(NotOnWorker, match=f"cannot read {path} \\(No such file"):
+        check_on_worker(task, "libxml2", 5.0, seen=True)
+    checked = check_on_worker(task, "libxml2", 5.0)  # unseen here too: the local finding
+    assert [finding.code for finding in checked.result.findings] == ["SE007"]
+
+
 def test_a_worker_with_other_rules_is_named_with_its_version_and_the_rules() -> None:
     """The same version with a plugin missing reads 'has sitemap-lint 0.1.0 without
     ZZ001', not 'has without ZZ001'."""
@@ -849,3 +1032,77 @@ def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_
     ]  # (SC003: two hosts in one sitemap)
     assert [(f["code"], f["line"]) for f in findings] == [("LV016", 7), ("LV016", 8)]
     assert [f["message"].split(" ", 1)[0] for f in findings] == [f"http://{h}" for h in hosts]
+
+
+@pytest.mark.slow
+def test_the_live_audit_s_global_limit_holds_on_the_whole_cluster(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """--live-concurrency counts the requests in flight on the cluster, not per task:
+    the tasks running at once on the two workers share it."""
+    from tests.live_server import LiveServer
+
+    hosts = ("a.example", "b.example", "c.example", "d.example")
+    seconds = 1.0
+    with LiveServer() as server:
+        (tmp_path / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(
+                f"  <url><loc>http://{host}/slow?seconds={seconds}&amp;n={n}</loc></url>\n"
+                for n in range(2)
+                for host in hosts
+            )
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        args = ["--isolated", "--live", "--no-live-cache", "--live-concurrency", "2"]
+        for host in hosts:
+            args += ["--live-connect-to", f"{host}:80:{server.origin}"]
+        local = lint([*args, "sitemap.xml"], tmp_path)
+        server.reset(routes=False)
+        remote = lint(["--scheduler", cluster.address, *args, "sitemap.xml"], tmp_path)
+        arrivals = sorted(e.time for e in server.log() if e.path.startswith("/slow"))
+    assert remote == local and local[0] == 0, remote
+    assert len(arrivals) == 2 * len(hosts)
+    # Each request is in flight for ``seconds``: those that arrive closer together than
+    # that were in flight at once.
+    together = max(
+        sum(1 for other in arrivals if first <= other < first + 0.8 * seconds) for first in arrivals
+    )
+    assert together <= 2, arrivals
+
+
+@pytest.mark.slow
+def test_the_run_s_tasks_send_their_lists_to_other_workers_whole(cluster: Cluster) -> None:
+    """Dask sends a plain list from worker to worker item by item (100,000 tuples: about
+    4 s); the run's tasks send theirs as one object, in a small part of that time."""
+    from sitemap_lint.sets.cluster import connect
+
+    def tuples(count: int) -> list[tuple[int, int, str, int]]:  # sent by value (cloudpickle)
+        return [(n, n * 7, f"https://example.com/p{n}", 3) for n in range(count)]
+
+    def length(items: list[object]) -> int:
+        return len(items)
+
+    executor = connect(cluster.address, 60, 5, "libxml2")
+    try:
+        client = executor.client
+        first, second = sorted(client.scheduler_info()["workers"])[:2]
+
+        def moved(made: Any, taken: Callable[[], object]) -> float:
+            while not made.done():  # computed on the first worker
+                time.sleep(0.01)
+            start = time.monotonic()
+            executor._result(taken())
+            return time.monotonic() - start
+
+        made = client.submit(tuples, 100_000, workers=[first], pure=False)
+        plain = moved(made, lambda: client.submit(length, made, workers=[second], pure=False))
+        held = executor.pick(tuples, 100_000, where=first)
+        whole = moved(held, lambda: executor.pick(length, held, where=second))
+        assert executor._result(executor.pick(length, executor.pick(tuples, 5))) == 5
+        assert executor._result(held)[-1] == (99_999, 699_993, "https://example.com/p99999", 3)
+    finally:
+        executor.close()
+    assert whole < plain / 4, (whole, plain)

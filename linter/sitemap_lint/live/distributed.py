@@ -2,7 +2,10 @@
 
 Every URL of one host goes to the same task, in the run's order, so the per-host
 limits, the host's robots.txt and its Crawl-delay hold as in a local run, and its crawl
-budget requests the same URLs; the partitions are balanced by their URL counts. The cache stays on the machine that runs the command: each task is
+budget requests the same URLs; the partitions are balanced by their URL counts. The
+global limit (``--live-concurrency``) is shared by the tasks that run at once, so that
+the cluster has no more requests in flight than a local run. The cache stays on the
+machine that runs the command: each task is
 sent the cached answers of its URLs (their validators, for conditional requests) and
 returns its answers, which are stored here. The answers, and so the findings, are
 those of a local run against the same servers.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sitemap_lint.live.model import Answer
@@ -94,7 +98,8 @@ def fetch_on_cluster(
     parts: int,
 ) -> dict[str, Answer]:
     """Every request's answer, the groups run as tasks of ``executor`` (a
-    ``cluster.DaskExecutor``); the cache read and written here. The hosts the audit
+    ``cluster.DaskExecutor``: ``parts`` groups at most, two a worker thread), each with
+    its share of ``settings.concurrency``; the cache read and written here. The hosts the audit
     trusts by name (the inputs', --sitemap-url's, the --live-connect-to targets) are
     pinned here first, so that every task's copy of the run's table holds the addresses
     of one lookup."""
@@ -102,7 +107,12 @@ def fetch_on_cluster(
 
     if settings.pins is not None:
         settings.pins.resolve(policy_for(settings))
-    groups = by_host(requests, parts)
+    # --live-concurrency counts the requests in flight on the whole cluster: at most
+    # that many groups, and the groups that run at once (one a worker thread: ``parts``
+    # is two a thread) share it.
+    groups = by_host(requests, min(parts, max(1, settings.concurrency)))
+    at_once = max(1, min(len(groups), parts // 2))
+    settings = replace(settings, concurrency=max(1, settings.concurrency // at_once))
     mapping = parse_connect_to(settings.connect_to)
     cached: list[dict[str, Answer]] = [
         cache.get_many(cache_key(url, mapping) for url, _kind in group) if cache is not None else {}

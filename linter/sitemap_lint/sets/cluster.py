@@ -83,6 +83,11 @@ class ClusterError(SitemapLintError):
     """The cluster cannot run the set (no Dask, no scheduler, workers lost); one line."""
 
 
+class NotOnWorker(ClusterError):
+    """A worker cannot open a local file that the run's own process opens: the workers
+    do not see the run's files (raised on the worker; the run adds its address)."""
+
+
 def resolve_address(scheduler: str) -> str:
     """The scheduler's address: as given, or with ``auto`` from Dask's configuration
     (``DASK_SCHEDULER_ADDRESS`` or the ``scheduler-address`` key)."""
@@ -109,6 +114,9 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         raise ClusterError(f"--scheduler needs Dask's distributed scheduler: {INSTALL}") from None
     address = checked_address(resolve_address(scheduler))
     _quiet_logs()
+    tls = _tls_problem() if address.startswith("tls://") else None
+    if tls is not None:
+        raise ClusterError(f"--scheduler {address}: {tls}")
     unreachable = f"--scheduler {address}: cannot reach the scheduler in {timeout:g} s"
     try:
         probe(address, timeout)
@@ -131,7 +139,7 @@ def connect(scheduler: str, timeout: float, fetch_timeout: float, engine: str) -
         raise ClusterError(
             f"--scheduler {address}: no worker joined the scheduler in {timeout:g} s"
         ) from None
-    unlike = _unlike_worker(client, address)
+    unlike = _unlike_scheduler(client, address) or _unlike_worker(client, address)
     if unlike is not None:
         _close(client, timeout)
         raise ClusterError(unlike)
@@ -146,6 +154,26 @@ def rule_catalogue() -> tuple[str, tuple[str, ...]]:
     return __version__, tuple(sorted(rules()))
 
 
+def _unlike_scheduler(client: Any, address: str) -> str | None:
+    """Why the scheduler cannot take this run's tasks (Dask's scheduler reads each task,
+    so it needs the run's sitemap-lint too: without it, every task is refused), or None."""
+    version, _codes = rule_catalogue()
+    try:
+        theirs, _their_codes = client.run_on_scheduler(rule_catalogue)
+    except Exception as error:
+        return (
+            f"--scheduler {address}: the scheduler cannot import sitemap-lint "
+            f"({_reason(error)}); Dask's scheduler reads the run's tasks: install the same "
+            "sitemap-lint on the scheduler as on the workers"
+        )
+    if theirs != version:
+        return (
+            f"--scheduler {address}: the scheduler has sitemap-lint {theirs} (this run: "
+            f"{version}); install the same sitemap-lint on the scheduler and every worker"
+        )
+    return None
+
+
 def _unlike_worker(client: Any, address: str) -> str | None:
     """Why a worker cannot check as this process does (another version of sitemap-lint,
     or other plugins: a rule of the run it does not have would be dropped without a
@@ -154,7 +182,13 @@ def _unlike_worker(client: Any, address: str) -> str | None:
     try:
         answers = client.run(rule_catalogue)
     except Exception as error:
-        return f"--scheduler {address}: cannot ask the workers for their rules ({_reason(error)})"
+        reason = _reason(error)
+        if "No module named 'sitemap_lint" in reason:  # unpickling our function failed
+            return (
+                f"--scheduler {address}: a worker cannot import sitemap-lint ({reason}); "
+                "install the same sitemap-lint and plugins on every worker"
+            )
+        return f"--scheduler {address}: cannot ask the workers for their rules ({reason})"
     for worker, (their_version, their_codes) in sorted(answers.items()):
         if (their_version, tuple(their_codes)) == (version, codes):
             continue
@@ -191,6 +225,31 @@ def checked_address(address: str) -> str:
     return address
 
 
+def _client_connection() -> dict[str, Any]:
+    """The arguments Dask's client connects with (TLS: the certificates its
+    configuration names)."""
+    from distributed.security import Security
+
+    security: Any = Security  # untyped
+    arguments: dict[str, Any] = security().get_connection_args("client")
+    return arguments
+
+
+def _tls_problem() -> str | None:
+    """Why Dask's configuration gives its client no TLS context; None when it gives one."""
+    try:
+        if _client_connection()["ssl_context"] is not None:
+            return None
+    except Exception as error:  # a file it names cannot be read, or is no certificate
+        return f"Dask's TLS configuration cannot be used ({_reason(error)})"
+    return (
+        "a tls:// scheduler needs Dask's TLS configuration: set "
+        "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+        "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (or distributed.comm.tls in a Dask "
+        "configuration file)"
+    )
+
+
 def probe(address: str, timeout: float) -> None:
     """Return once a Dask scheduler at ``address`` answers, or raise (TimeoutError after
     ``timeout`` s). Dask's own client waits for the scheduler's handshake without a
@@ -200,9 +259,10 @@ def probe(address: str, timeout: float) -> None:
     from distributed.comm import core
 
     open_comm: Any = core.connect  # untyped
+    arguments = _client_connection()  # as Dask's client connects
 
     async def ask() -> None:
-        comm = await open_comm(address, timeout=timeout)
+        comm = await open_comm(address, timeout=timeout, **arguments)
         try:
             await comm.write({"op": "identity", "reply": True})
             await comm.read()
@@ -282,12 +342,22 @@ class DaskExecutor:
     def check(self, tasks: Sequence[FileTask]) -> Iterator[Checked]:
         submit = self.client.submit
         full = [
-            submit(check_on_worker, task, self.engine, self.fetch_timeout, pure=False)
+            submit(
+                check_on_worker,
+                task,
+                self.engine,
+                self.fetch_timeout,
+                seen=_opens_here(task),
+                pure=False,
+            )
             for task in tasks
         ]
         light = [self.pick(discovery_view, future) for future in full]
         for future, handle in zip(light, full, strict=True):
-            checked: Checked = self._result(future)
+            try:
+                checked: Checked = self._result(future)
+            except NotOnWorker as error:
+                raise ClusterError(f"--scheduler {self.address}: {error}") from None
             checked.handle = handle
             if len(tasks) > 1:
                 pause_at("checked")
@@ -303,7 +373,7 @@ class DaskExecutor:
         holders = self._holders(handles)
         cuts = [
             submit(
-                cut_files,
+                Opaque(cut_files),
                 [handles[index] for index in indices],
                 indices,
                 parts,
@@ -314,7 +384,7 @@ class DaskExecutor:
         ]
         joins = [
             submit(
-                join_partition,
+                Opaque(join_partition),
                 [
                     self.pick(operator.getitem, cut, part, where=address)
                     for address, cut in zip(holders, cuts, strict=True)
@@ -378,7 +448,8 @@ class DaskExecutor:
         counts as 0.5 s (Dask's ``unknown-task-duration``) and was moved."""
         from uuid import uuid4
 
-        return self.client.submit(function, *args, key=f"{PICK}-{uuid4().hex}", **placed(where))
+        key = f"{PICK}-{uuid4().hex}"
+        return self.client.submit(Opaque(function), *args, key=key, **placed(where))
 
     def close(self) -> None:
         _close(self.client, self.timeout)
@@ -400,7 +471,7 @@ class DaskExecutor:
         """Results of several tasks in one round trip, failures as ``_result`` says them."""
         try:
             self._wait(futures)
-            return list(self.client.gather(futures))
+            return [_bare(result) for result in self.client.gather(futures)]
         except (InputError, SitemapLintError):
             raise
         except Exception as error:
@@ -411,7 +482,7 @@ class DaskExecutor:
         cluster as one line."""
         try:
             self._wait([future])
-            return future.result()
+            return _bare(future.result())
         except (InputError, SitemapLintError):
             raise
         except Exception as error:
@@ -444,6 +515,48 @@ class DaskExecutor:
         except Exception:  # OSError, CommClosedError, TimeoutError ...
             pass
         raise ClusterError(f"--scheduler {self.address}: {LOST}")
+
+
+class Held:
+    """A task's result that is a plain list, tuple, dict or set, as one opaque object.
+
+    Dask sends such a collection from process to process element by element: 100,000
+    small tuples took 4 s where their pickle takes 0.1 s, and the hreflang join's
+    messages spent most of a run there."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __reduce__(self) -> tuple[type[Held], tuple[object]]:
+        return (Held, (self.value,))
+
+
+def _held(value: object) -> object:
+    return Held(value) if type(value) in (list, tuple, dict, set) else value
+
+
+def _bare(value: Any) -> Any:
+    """``value`` without its ``Held``, and a list's items without theirs (a task's
+    argument may be a list of other tasks' results)."""
+    if isinstance(value, Held):
+        return value.value
+    if type(value) is list and any(isinstance(item, Held) for item in value):
+        return [item.value if isinstance(item, Held) else item for item in value]
+    return value
+
+
+class Opaque:
+    """``function`` as a task whose collections travel ``Held``: its arguments unwrapped,
+    its result wrapped."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.__name__ = getattr(function, "__name__", "task")  # the tasks' key prefix
+
+    def __call__(self, *args: Any) -> object:
+        return _held(self.function(*[_bare(arg) for arg in args]))
 
 
 def placed(where: str) -> dict[str, Any]:
@@ -600,8 +713,38 @@ def on_worker(function: Callable[P, R]) -> Callable[P, R]:
 
 
 @on_worker
-def check_on_worker(task: FileTask, engine_name: str, fetch_timeout: float) -> Checked:
-    """Fetch or read one file and check it, on a worker; the facts are compacted."""
+def _opens_here(task: FileTask) -> bool:
+    """Whether ``task`` reads a local file that this process can open."""
+    return _unopened(task) is None
+
+
+def _unopened(task: FileTask) -> str | None:
+    """Why this process cannot open ``task``'s local file, None when it can ("no local
+    file" for a URL to fetch or standard input's bytes)."""
+    if task.fetch or task.path is None or task.data is not None:
+        return "no local file"
+    try:  # (not blocking on a FIFO, which the check then refuses as locally)
+        os.close(os.open(task.path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def check_on_worker(
+    task: FileTask, engine_name: str, fetch_timeout: float, seen: bool = False
+) -> Checked:
+    """Fetch or read one file and check it, on a worker; the facts are compacted.
+    ``seen``: the run's own process opens the task's local file, so a worker that
+    cannot does not see the run's files (NotOnWorker), which no finding may hide."""
+    reason = _unopened(task) if seen else None
+    if reason is not None:
+        import socket
+
+        raise NotOnWorker(
+            f"a worker on {socket.gethostname()} cannot read {task.path} ({reason}), "
+            "which this machine reads; the workers must see the run's local files at "
+            "the same absolute paths (a shared file system)"
+        )
 
     def check(source: Any, options: Options, big: bool) -> FileResult:
         return check_for_set(source, options, _engine(engine_name))
@@ -1096,7 +1239,8 @@ class OnCluster:
         self.executor = executor
 
     def submit(self, function: Callable[..., Any], *args: Any, where: str = "") -> Any:
-        return self.executor.client.submit(function, *args, pure=False, **placed(where))
+        submit = self.executor.client.submit
+        return submit(Opaque(function), *args, pure=False, **placed(where))
 
     def item(self, result: Any, index: int) -> Any:
         return self.executor.pick(operator.getitem, result, index)
