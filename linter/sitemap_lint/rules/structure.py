@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
@@ -437,7 +437,7 @@ def top_level_element(element: TopLevel, file: FileContext, report: Reporter) ->
     if node.ns != root.ns:
         check_foreign_top_level(node, root, report, element.entries_before, file.prefixes)
     else:
-        check_top_level(node, root, report)
+        check_top_level(node, root, report, file.prefixes)
 
 
 @check(MARKUP, emits=(UNEXPECTED_TEXT, TOO_DEEP), covers=True, proof=NO_PROOF)
@@ -467,8 +467,12 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
         )
 
 
-def check_top_level(node: Node, root: Node, report: Reporter) -> None:
-    """A sitemap-namespace element directly in the root that is not the right entry."""
+def check_top_level(
+    node: Node, root: Node, report: Reporter, prefixes: Mapping[str, str] | None = None
+) -> None:
+    """A sitemap-namespace element directly in the root that is not the right entry.
+    ``prefixes``: the document's, which name its elements in ST004's messages as it
+    writes them (an element in no namespace by its bare name)."""
     expected = ROOTS[root.name]
     if node.name in ENTRY_CHILDREN:
         if root.name == "sitemapindex":
@@ -485,15 +489,21 @@ def check_top_level(node: Node, root: Node, report: Reporter) -> None:
         return
     wrapped = wrapped_entries(node, root.ns, expected)
     if wrapped:
-        report.add(wrapper(node, root, wrapped), node)
+        report.add(wrapper(node, root, wrapped, prefixes), node)
         return
+    written = _writer(root.ns, prefixes)
     if node.name in ENTRY_CHILDREN[expected]:
-        hint = f"; it must stand inside a <{expected}> entry"
+        hint = f"; it must stand inside a <{written(expected)}> entry"
     else:
-        hint = _did_you_mean(node.name, [expected]) + f"; only <{expected}> entries stand there"
+        hint = (
+            _did_you_mean(node.name, [expected], written)
+            + f"; only <{written(expected)}> entries stand there"
+        )
     report.add(
         UNKNOWN_ELEMENT.at(
-            node.line, node.column, f"unknown element <{node.name}> in <{root.name}>{hint}"
+            node.line,
+            node.column,
+            f"unknown element <{written(node.name)}> in <{written(root.name)}>{hint}",
         ),
         node,
     )
@@ -505,15 +515,20 @@ def wrapped_entries(node: Node, ns: str, entry: str) -> int:
     return sum(1 for child in node.children if child.name == entry and child.ns == ns)
 
 
-def wrapper(node: Node, root: Node, wrapped: int) -> Finding:
-    """ST004 for an element of the root that wraps ``wrapped`` of its entries."""
-    entries = f"{wrapped:,} <{ROOTS[root.name]}> {'entry' if wrapped == 1 else 'entries'}"
+def wrapper(
+    node: Node, root: Node, wrapped: int, prefixes: Mapping[str, str] | None = None
+) -> Finding:
+    """ST004 for an element of the root that wraps ``wrapped`` of its entries (named as
+    the document writes them: ``prefixes``)."""
+    written = _writer(root.ns, prefixes)
+    name, root_name = written(node.name), written(root.name)
+    entries = f"{wrapped:,} <{written(ROOTS[root.name])}> {'entry' if wrapped == 1 else 'entries'}"
     return UNKNOWN_ELEMENT.at(
         node.line,
         node.column,
-        f"<{node.name}> inside <{root.name}> wraps {entries}, which search engines do not "
-        f"read there: remove the <{node.name}> start and end tags, so that the entries "
-        f"stand directly in <{root.name}>",
+        f"<{name}> inside <{root_name}> wraps {entries}, which search engines do not "
+        f"read there: remove the <{name}> start and end tags, so that the entries "
+        f"stand directly in <{root_name}>",
     )
 
 
@@ -531,9 +546,10 @@ def check_foreign_top_level(
     entry is the namespace rules' business. ``prefixes``: the document's, which name the
     element as it is written."""
     entry = ROOTS[root.name]
+    root_name = _writer(root.ns, prefixes)(root.name)
     if not node.ns and node.name in ENTRY_CHILDREN:
         message = (
-            f"<{node.name}> has no namespace, so it is no entry of <{root.name}>: the schema "
+            f"<{node.name}> has no namespace, so it is no entry of <{root_name}>: the schema "
             "rejects it and search engines ignore it; put it in the sitemap namespace "
             '(give it the root\'s prefix, or remove the xmlns="" that takes it out)'
         )
@@ -541,7 +557,7 @@ def check_foreign_top_level(
         return
     if not node.ns:
         message = (
-            f"<{node.name}> has no namespace and stands directly in <{root.name}>; the schema "
+            f"<{node.name}> has no namespace and stands directly in <{root_name}>; the schema "
             f"rejects it there and search engines ignore it: remove it" + _extension_hint(node.name)
         )
         report.add(UNKNOWN_ELEMENT.at(node.line, node.column, message), node)
@@ -648,13 +664,13 @@ def check_entry(
             if extension_seen is None:
                 extension_seen = child
             if not child.ns:
-                _no_namespace(child, entry, report)
+                _no_namespace(child, entry, report, written)
                 loc_explained = loc_explained or child.name == "loc"
             continue
         name = child.name
         rank = ranks.get(name, -1)
         if rank < 0:
-            finding, suggested = _unknown_child(child, entry)
+            finding, suggested = _unknown_child(child, entry, written)
             report.add(finding, child)
             loc_explained = loc_explained or suggested == "loc"
             continue
@@ -726,9 +742,10 @@ def check_entry(
     return found
 
 
-def _no_namespace(child: Node, entry: Node, report: Reporter) -> None:
+def _no_namespace(child: Node, entry: Node, report: Reporter, prefixes: Mapping[str, str]) -> None:
     """A child in no namespace, where only extension elements (each in its own
-    namespace) may stand: the schema's wildcard takes other namespaces only."""
+    namespace) may stand: the schema's wildcard takes other namespaces only. The entry
+    is named as the document writes it (``prefixes``; the child has no prefix)."""
     name = child.name
     if name in ENTRY_CHILDREN[entry.name]:
         fix = (
@@ -738,7 +755,8 @@ def _no_namespace(child: Node, entry: Node, report: Reporter) -> None:
     else:
         fix = "remove it" + _extension_hint(name)
     message = (
-        f"<{name}> in <{entry.name}> has no namespace; only extension elements in their own "
+        f"<{name}> in <{_writer(entry.ns, prefixes)(entry.name)}> has no namespace; only "
+        "extension elements in their own "
         f"namespace may stand there and the schema rejects it: {fix}"
     )
     report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
@@ -781,38 +799,43 @@ def _sequence_break(entry: Node, allowed: tuple[str, ...], sitemap_ns: str) -> N
     return None
 
 
-def _unknown_child(child: Node, entry: Node) -> tuple[Finding, str | None]:
+def _unknown_child(
+    child: Node, entry: Node, prefixes: Mapping[str, str]
+) -> tuple[Finding, str | None]:
     """The finding for a sitemap-namespace child the entry does not define, and the
-    field name it suggests instead (if any)."""
+    field name it suggests instead (if any); elements named as the document writes them
+    (``prefixes``)."""
     name = child.name
+    written = _writer(entry.ns, prefixes)
+    shown, entry_name = written(name), written(entry.name)
     suggested = None
     if entry.name == "sitemap" and name in ENTRY_CHILDREN["url"]:
         message = (
-            f"<{name}> is not allowed in a sitemap index entry (only <loc> and <lastmod> are); "
-            "remove it"
+            f"<{shown}> is not allowed in a sitemap index entry (only <{written('loc')}> and "
+            f"<{written('lastmod')}> are); remove it"
         )
     elif name in _EXTENSIONS:
         prefix, namespace = _EXTENSIONS[name]
         message = (
-            f"<{name}> is in the sitemap namespace; extension elements need their own "
+            f"<{shown}> is in the sitemap namespace; extension elements need their own "
             f'namespace: write <{prefix}:{name}> (its children too) and declare xmlns:{prefix}="{namespace}"'
         )
     elif name in ENTRY_CHILDREN:
         message = (
-            f"<{name}> inside <{entry.name}>; entries do not nest: close the "
-            f"<{entry.name}> before the next entry starts"
+            f"<{shown}> inside <{entry_name}>; entries do not nest: close the "
+            f"<{entry_name}> before the next entry starts"
         )
     else:
         suggested = _suggest(name, ENTRY_CHILDREN[entry.name])
         if suggested is None:
-            fields = ", ".join(f"<{n}>" for n in ENTRY_CHILDREN[entry.name])
+            fields = ", ".join(f"<{written(n)}>" for n in ENTRY_CHILDREN[entry.name])
             hint = (
-                f"; <{entry.name}> takes only {fields} and extension elements in their "
+                f"; <{entry_name}> takes only {fields} and extension elements in their "
                 "own namespace: remove it"
             )
         else:
-            hint = _hint(name, suggested) + "; rename it"
-        message = f"unknown element <{name}> in <{entry.name}>{hint}"
+            hint = _hint(name, suggested, written) + "; rename it"
+        message = f"unknown element <{shown}> in <{entry_name}>{hint}"
     return UNKNOWN_ELEMENT.at(child.line, child.column, message), suggested
 
 
@@ -851,12 +874,22 @@ def _suggest(name: str, candidates: Collection[str]) -> str | None:
     return close[0] if close else None
 
 
-def _hint(name: str, suggested: str) -> str:
+def _hint(name: str, suggested: str, written: Callable[[str], str] = str) -> str:
+    shown = written(suggested)
     if name.lower() == suggested.lower():
-        return f" (did you mean <{suggested}>? names are case-sensitive)"
-    return f" (did you mean <{suggested}>?)"
+        return f" (did you mean <{shown}>? names are case-sensitive)"
+    return f" (did you mean <{shown}>?)"
 
 
-def _did_you_mean(name: str, candidates: Collection[str]) -> str:
+def _did_you_mean(
+    name: str, candidates: Collection[str], written: Callable[[str], str] = str
+) -> str:
     suggested = _suggest(name, candidates)
-    return "" if suggested is None else _hint(name, suggested)
+    return "" if suggested is None else _hint(name, suggested, written)
+
+
+def _writer(ns: str, prefixes: Mapping[str, str] | None) -> Callable[[str], str]:
+    """Writes a name of namespace ``ns`` as the document does (``prefixes``: its
+    prefixes; none known: the name alone), for ST004's messages."""
+    prefix = prefixes.get(ns, "") if prefixes and ns else ""
+    return (lambda name: f"{prefix}:{name}") if prefix else str
