@@ -297,6 +297,8 @@ def cache_key(url: str, connect_to: Mapping[tuple[str, int], tuple[str, int]]) -
 
 # A URL whose authority writes a port (an IPv6 literal's colons are inside brackets).
 _EXPLICIT_PORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\[]*(?:\[[^\]]*\])?[^/?#\[]*:")
+# The rest of a URL's authority after ``_EXPLICIT_PORT``'s match: its port.
+_AUTHORITY = re.compile(r"[^/?#]*")
 
 
 def _host_and_port(url: str) -> tuple[str, int] | None:
@@ -535,6 +537,7 @@ class Client:
         self._budget = CrawlBudget(settings.crawl_budget)
         self._mapping = parse_connect_to(settings.connect_to)
         # The places the user named: a request may go to one whatever its port.
+        self._refusals: dict[str, str | None] = {}  # by scheme, host and port
         self._ports = HostPolicy(
             named=HostPolicy.naming(settings.named_hosts).named | self._mapping.keys()
         )
@@ -722,9 +725,18 @@ class Client:
     def _refused_port(self, url: str) -> str | None:
         """Why no request goes to ``url``'s port (one of the bad ports no user named),
         or None when one may."""
-        if _EXPLICIT_PORT.match(url) is None:
+        explicit = _EXPLICIT_PORT.match(url)
+        if explicit is None:
             return None  # the scheme's own port, 80 or 443: never a bad one (no parse)
-        return self._ports.port_refusal(_host_and_port(url))
+        origin = _AUTHORITY.match(url, explicit.end())
+        key = url if origin is None else url[: origin.end()]  # the scheme, host and port
+        refusals = self._refusals
+        if key in refusals:
+            return refusals[key]
+        if len(refusals) >= 4096:
+            refusals.clear()
+        refused = refusals[key] = self._ports.port_refusal(_host_and_port(url))
+        return refused
 
     async def _disallowed(self, url: str) -> bool:
         """Whether the robots.txt of ``url``'s host (fetched once) disallows it."""
