@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from yarl import URL
@@ -43,22 +42,14 @@ class HostPacing:
             key = self._keys[host, port] = f"{canonical_host(host or '')}:{port}"
         return key
 
-    @asynccontextmanager
-    async def turn(self, key: str, delay: Callable[[], float]) -> AsyncIterator[None]:
-        """One of the host's ``per_host`` places, after the end of a 429's or 503's wait
-        and ``delay()`` seconds (its Crawl-delay, as known then) since its previous
-        request."""
+    def turn(self, key: str, delay: Callable[[], float]) -> Turn:
+        """One of the host's ``per_host`` places (an async context manager), after the
+        end of a 429's or 503's wait and ``delay()`` seconds (its Crawl-delay, as known
+        then) since its previous request."""
         slot = self._slots.get(key)
         if slot is None:
             slot = self._slots[key] = asyncio.Semaphore(self.per_host)
-        async with slot:
-            held = self._held_until.get(key, 0.0) - time.monotonic()
-            if held > 0:
-                await asyncio.sleep(held)
-            seconds = delay()
-            if seconds > 0:
-                await self._space(key, seconds)
-            yield
+        return Turn(self, key, slot, delay)
 
     def hold(self, url: str, seconds: float) -> bool:
         """No request to ``url``'s host goes in the next ``seconds`` (a 429's or a
@@ -74,6 +65,15 @@ class HostPacing:
         self._held_until[key] = until
         return True
 
+    async def wait(self, key: str, delay: Callable[[], float]) -> None:
+        """Wait for the end of the host's 429 or 503 wait, then for its Crawl-delay."""
+        held = self._held_until.get(key, 0.0) - time.monotonic()
+        if held > 0:
+            await asyncio.sleep(held)
+        seconds = delay()
+        if seconds > 0:
+            await self._space(key, seconds)
+
     async def _space(self, key: str, delay: float) -> None:
         """Wait for the host's Crawl-delay since its previous request."""
         now = time.monotonic()
@@ -81,6 +81,30 @@ class HostPacing:
         self._next_at[key] = at + delay
         if at > now:
             await asyncio.sleep(at - now)
+
+
+class Turn:
+    """A host's place for one request (``HostPacing.turn``): its slot held from the
+    end of the waits it owes until the request is done. (A class, not a generator: one
+    is entered for each request.)"""
+
+    __slots__ = ("_delay", "_key", "_pacing", "_slot")
+
+    def __init__(
+        self, pacing: HostPacing, key: str, slot: asyncio.Semaphore, delay: Callable[[], float]
+    ) -> None:
+        self._pacing, self._key, self._slot, self._delay = pacing, key, slot, delay
+
+    async def __aenter__(self) -> None:
+        await self._slot.acquire()
+        try:
+            await self._pacing.wait(self._key, self._delay)
+        except BaseException:
+            self._slot.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._slot.release()
 
 
 def fitting(delay: float, budget: float) -> float:
