@@ -310,41 +310,10 @@ def _read_head(
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
     articles: list[datetime] = []
-    at = 0
-    containers = 0  # the noscript and template elements open
-    search = _TOKEN.search
-    while (token := search(head, at)) is not None:
-        at = token.end()
-        name = token.group(1)
-        if name is None:
-            if token.group().startswith("<!"):
-                end = head.find("-->", at)
-                if end < 0:
-                    break
-                at = end + 3
-                continue
-            if _closes_container(token):
-                containers = max(containers - 1, 0)
-                continue
-            break  # the end of the head
-        text = token.group(2)
-        if text is None:
-            break  # a quote that never closes: the rest of the text is its value
-        name = name.lower()
-        if name not in _HEAD_ELEMENTS:
-            if containers and name != "body":
-                continue
-            break  # an element the head may not hold: the end of the head
-        if name in _CONTAINERS:
-            containers += 1
-            continue
-        raw_end = _RAW_TEXT_END.get(name)
-        if raw_end is not None:
-            found = raw_end.search(head, at)
-            end = len(head) if found is None else found.start()
-            if name == "script" and _tells(name, text) and _is_json_ld(_attributes(text)):
-                json_moments.extend(_json_ld_moments(head[at:end]))
-            at = end
+    for name, text, start, end, _containers in _head_tags(head):
+        if name == "script":
+            if _tells(name, text) and _is_json_ld(_attributes(text)):
+                json_moments.extend(_json_ld_moments(head[start:end]))
         elif name not in _TELLING or not _tells(name, text):
             continue
         elif name == "meta":
@@ -384,6 +353,17 @@ def head_metas(head: str) -> Iterator[dict[str, str]]:
     """The attributes of each ``<meta>`` the head of ``head`` holds, read as
     ``read_signals`` reads the head: not in a comment, in raw text (a script, a style, a
     title) or in a noscript or template element."""
+    for name, text, _start, _end, containers in _head_tags(head):
+        if name == "meta" and not containers:
+            yield _attributes(text)
+
+
+def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
+    """The start tags of the head of ``head`` (the start of a page), as ``read_signals``
+    reads it: each element's name in lower case, its attributes' text, where its raw text
+    starts and ends (a script's, a style's, a title's; the same place for the others),
+    and how many noscript and template elements are open around it. The head ends at
+    the first element it may not hold, its end tag, or a quote that never closes."""
     at = 0
     containers = 0
     search = _TOKEN.search
@@ -412,12 +392,12 @@ def head_metas(head: str) -> Iterator[dict[str, str]]:
         if name in _CONTAINERS:
             containers += 1
             continue
+        start = at
         raw_end = _RAW_TEXT_END.get(name)
         if raw_end is not None:
             found = raw_end.search(head, at)
             at = len(head) if found is None else found.start()
-        elif name == "meta" and not containers:
-            yield _attributes(text)
+        yield name, text, start, at, containers
 
 
 # The most characters of a token the scanner may find cut at the end of a text so far
