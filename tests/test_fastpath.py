@@ -1642,6 +1642,21 @@ def test_extension_prefixes(monkeypatch, tmp_path, image, xhtml, declared):
     check_both(monkeypatch, write(tmp_path, text), 400)
 
 
+def test_extension_messages_name_elements_as_the_file_writes_them(monkeypatch, tmp_path):
+    # Captions and titles (IM004) are reported by the fast path itself, alternates that
+    # do not link back (HL) once the file ends: both with the file's prefixes.
+    text = extension_sitemap(200, 11, odd=0.3, image="img", xhtml="x")
+    outcome = check_both(monkeypatch, write(tmp_path, text), 4096)
+    assert outcome.proved > 0
+    codes = {finding.code for finding in outcome.findings}
+    assert {"IM004", "HL004"} <= codes, codes
+    for finding in outcome.findings:
+        if finding.code.startswith(("IM", "HL")):
+            assert "<image:" not in finding.message, finding
+            assert "xhtml:" not in finding.message, finding
+    assert any("<img:caption>" in finding.message for finding in outcome.findings)
+
+
 @pytest.mark.parametrize(
     "item",
     [

@@ -19,6 +19,7 @@ from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
 from sitemap_lint.rules.events import FetchProblem, FileEnd, InputProblem, SchemaError, TopLevel
+from sitemap_lint.rules.extension import as_written
 from sitemap_lint.rules.registry import (
     CHECKS,
     CHILDREN,
@@ -206,16 +207,15 @@ class Dispatch:
 
     def extensions(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand each extension element of ``entry`` to its namespace's checker."""
-        used: list[Any] = []
+        used: dict[str, Any] = {}
         for child in entry.entry.children:
             checker = self._extension(child.ns)
             if checker is None:
                 continue
-            checker.check(child, entry, report)
-            if checker not in used:
-                used.append(checker)
-        for checker in used:
-            checker.end_entry(entry, report)
+            checker.check(child, entry, as_written(report, child.ns, self.file.prefixes))
+            used.setdefault(child.ns, checker)
+        for ns, checker in used.items():
+            checker.end_entry(entry, as_written(report, ns, self.file.prefixes))
 
     def _extension(self, ns: str) -> Any:
         checker = self._extensions.get(ns)
@@ -232,12 +232,12 @@ class Dispatch:
 
     def finish(self, report: CoverageReporter, facts: FileFacts | None) -> None:
         """The end of the file: the checks that count or compare across entries report."""
-        for checker in self._extensions.values():
+        for ns, checker in self._extensions.items():
             if facts is not None and hasattr(checker, "take_records"):
                 # hreflang across the files of the set: the set compares them all.
                 facts.alternates = checker.take_records()
             else:
-                checker.finish(report)
+                checker.finish(as_written(report, ns, self.file.prefixes))
         for instance in self._per_file:
             finish = getattr(instance, "finish", None)
             if finish is not None:

@@ -1457,6 +1457,7 @@ class FastPath:
         """Hand a proved news:news (its publication's ``name``, where it and its news:name
         start) to the file's news checker, as a child of ``entry`` (which names it in
         pointers)."""
+        from sitemap_lint.rules.extension import as_written
         from sitemap_lint.rules.news import NAMESPACE
 
         if self.news is None:
@@ -1468,7 +1469,8 @@ class FastPath:
             Node(NAMESPACE, "name", {}, name_here >> 32, name_here & 0xFFFFFFFF)
         )
         entry.children.append(news)
-        self.news.enter_proved(entry, news, name, self.checker.sink)
+        sink = as_written(self.checker.sink, NAMESPACE, self.parser.prefixes)
+        self.news.enter_proved(entry, news, name, sink)
 
     def report_deprecated(
         self, index: int, images: list[tuple[int, int, tuple[tuple[str, int], ...]]]
@@ -1476,6 +1478,7 @@ class FastPath:
         """Report the captions and titles of the images of a proved entry, the
         ``index``th of the document, as the image checker does (IM004, and IM006 for a
         title before the caption), naming each element as ``FileChecker.point`` does."""
+        from sitemap_lint.rules.extension import as_written
         from sitemap_lint.rules.image import NAMESPACE, check_order, deprecated_children
 
         steps = self._image_steps
@@ -1490,7 +1493,7 @@ class FastPath:
         if self._loc_pointer is None:
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head = self._loc_pointer[0]
-        add = self.checker.sink.add
+        add = as_written(self.checker.sink, NAMESPACE, self.parser.prefixes).add
         for number, image_here, spans in images:
             # (An image holds children: its step is numbered.)
             path = f"{head}{index}]/{steps['image']}[{number}]/"

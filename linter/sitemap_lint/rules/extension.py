@@ -7,13 +7,19 @@ rules are enabled). Each extension element standing directly in a ``url`` goes
 to ``check`` with the entry's context; ``end_entry`` follows once per entry
 that had such elements, and ``finish`` once at the end of the file, for rules
 that count or compare across entries.
+
+Messages name a namespace's elements with its usual prefix (``image:loc``,
+``xhtml:link``); for a file that declares another prefix for it, the checker hands
+the family a reporter that names them as the file writes them (``as_written``).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Collection, Mapping
-from typing import Protocol
+from functools import lru_cache
+from typing import Protocol, TypeVar
 
 from sitemap_lint.domain.sequence import (
     Step,
@@ -22,15 +28,23 @@ from sitemap_lint.domain.sequence import (
     order_of,
     sequence_break,
 )
-from sitemap_lint.finding import Rule
+from sitemap_lint.finding import Finding, Rule
 from sitemap_lint.model import SITEMAP_NS, Node, written_name
 from sitemap_lint.rules.entry import EntryContext
-from sitemap_lint.rules.structure import UNEXPECTED_TEXT, Covers, Only, Reporter
+from sitemap_lint.rules.structure import (
+    EXTENSION_PREFIXES,
+    UNEXPECTED_TEXT,
+    CoverageReporter,
+    Covers,
+    Only,
+    Reporter,
+)
 
 __all__ = [
     "UNEXPECTED_TEXT",
     "EntryContext",
     "ExtensionChecker",
+    "as_written",
     "check_child_order",
     "check_text",
     "misplaced_message",
@@ -44,6 +58,66 @@ class ExtensionChecker(Protocol):
     def end_entry(self, context: EntryContext, report: Reporter) -> None: ...
 
     def finish(self, report: Reporter) -> None: ...
+
+
+AnyReporter = TypeVar("AnyReporter", Reporter, CoverageReporter)
+
+
+def as_written(report: AnyReporter, namespace: str, prefixes: Mapping[str, str]) -> AnyReporter:
+    """``report``, or, where the document declares for ``namespace`` a prefix other than
+    its usual one (``prefixes``: namespace -> prefix, '' for the default namespace), a
+    reporter that renames the namespace's elements in the messages it is handed as the
+    document writes them: ``<img:loc>`` for ``<image:loc>``, ``<loc>`` where the
+    namespace is the default one."""
+    usual = EXTENSION_PREFIXES.get(namespace)
+    written = prefixes.get(namespace)
+    if usual is None or written is None or written == usual:
+        return report
+    return _Renamed(report, _renaming(usual, written))
+
+
+@lru_cache(maxsize=16)
+def _renaming(usual: str, written: str) -> Callable[[str], str]:
+    # A name with the usual prefix: not part of a word, a URL or a quoted value.
+    name = re.compile(rf"(?<![\w.:/'\"-]){re.escape(usual)}:(?=[A-Za-z_])")
+    spelled = re.compile(rf"\bthe {re.escape(usual)}: prefix\b")
+    if not written:
+        return lambda message: name.sub("", message)
+
+    def renamed(message: str) -> str:
+        return spelled.sub(f"the {written}: prefix", name.sub(f"{written}:", message))
+
+    return renamed
+
+
+class _Renamed:
+    """A reporter that renames the elements its findings' messages name (``as_written``)."""
+
+    __slots__ = ("_rename", "_report")
+
+    def __init__(self, report: Reporter, rename: Callable[[str], str]) -> None:
+        self._report = report
+        self._rename = rename
+
+    def add(self, finding: Finding, covers: Covers | None = None) -> None:
+        message = self._rename(finding.message)
+        if message != finding.message:
+            finding = Finding(
+                finding.code,
+                finding.name,
+                finding.severity,
+                message,
+                finding.line,
+                finding.column,
+                finding.key,
+                finding.fix,
+                finding.xpath,
+            )
+        self._report.add(finding, covers)
+
+    def covered(self, node: Node) -> bool:
+        covered: Callable[[Node], bool] = getattr(self._report, "covered")  # noqa: B009
+        return covered(node)
 
 
 def check_child_order(
