@@ -409,6 +409,34 @@ def test_a_text_sitemap_of_urls_is_still_read(
     assert json.loads(out)["old"]["urls"] == 2
 
 
+def test_an_index_whose_sitemaps_were_not_read_stops_a_diff_of_urls(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without --follow or a map, the new index's sitemaps are not read: their URLs would
+    # all look removed from the old flat sitemap (and added, the other way round).
+    (sides / "flat.xml").write_text(_urlset(*_pages(3)))
+    for args, side, look in (
+        (["flat.xml", "new/sitemap.xml"], "NEW", "removed"),
+        (["new/sitemap.xml", "flat.xml"], "OLD", "added"),
+        (["--new-map", f"{SITE}=new", "new/sitemap.xml", "flat.xml"], "OLD", "added"),
+    ):
+        status, out, err = run_cli(["diff", "--max-removed", "5%", *args], capsys)
+        assert status == 2, err
+        assert out == "" and len(err.strip().splitlines()) == 1, err
+        assert f"{side} new/sitemap.xml lists a sitemap that was not read ({SITE}pages.xml)" in err
+        assert f"would all look {look}" in err and "nothing was compared" in err
+    # Read on one side only, with a map for it: compared.
+    status, out, err = run_cli(
+        ["diff", "-f", "json", "--new-map", f"{SITE}=new", "flat.xml", "new/sitemap.xml"], capsys
+    )
+    assert status == 0, err
+    assert json.loads(out)["new"]["urls"] == 130
+    # Indexes on both sides, nothing followed: their lists of sitemaps are compared.
+    status, out, err = run_cli(["diff", "-f", "json", "old/sitemap.xml", "new/sitemap.xml"], capsys)
+    assert status == 0, err
+    assert json.loads(out)["old"]["urls"] == json.loads(out)["new"]["urls"] == 0
+
+
 def test_a_missing_child_stops_the_diff(sides: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (sides / "new" / "blog.xml").unlink()
     status, _report, err = _diff(capsys)

@@ -41,7 +41,7 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     """Read both sides, compare, report; the exit status (0 within every threshold, 1
     past one), also when the report's reader stops reading early."""
     from sitemap_lint.diff.compare import compare
-    from sitemap_lint.diff.sides import read_sides
+    from sitemap_lint.diff.sides import read_sides, refuse_unread_sitemaps
 
     if settings.format not in FORMATS:
         raise UsageError(
@@ -65,6 +65,7 @@ def execute(settings: DiffSettings, out: TextIO | None = None) -> int:
     )
     now = settings.now or datetime.now(UTC)
     try:
+        refuse_unread_sitemaps(old, new)
         changes = compare(old, new, now, settings.show)
     finally:
         old.store.close()

@@ -97,6 +97,9 @@ class Side:
     arguments: list[str]
     files: list[SideFile] = field(default_factory=list)
     store: ColumnStore = field(default_factory=ColumnStore)
+    # The sitemaps listed that were not read (neither --follow nor a --map asked for
+    # them) -> the file that lists them.
+    not_asked: dict[str, str] = field(default_factory=dict)
 
     @property
     def urls(self) -> int:
@@ -225,7 +228,7 @@ def read_side(
         results = runner.run(arguments)
     except (UsageError, InputError) as error:
         raise UsageError(f"{label}: {error}") from None
-    side = Side(label, arguments, store=runner.store)
+    side = Side(label, arguments, store=runner.store, not_asked=dict(runner.discovery.not_asked))
     # The arguments' directories, then those of the files a map reads for an argument
     # (``https://example.com/sitemap.xml`` read from ``public/``): their children stand
     # below ``public/`` as the URL's stand below ``https://example.com/``.
@@ -254,3 +257,20 @@ def read_side(
         where = place(result.name, roots)
         side.files.append(SideFile(result.name, where, listing, root=result.parent is None))
     return side
+
+
+def refuse_unread_sitemaps(old: Side, new: Side) -> None:
+    """A UsageError (exit 2) where a side lists a sitemap that was not read, unless the
+    other side leaves it unread too, while a side has URLs: the sitemap's URLs would all
+    look removed or added."""
+    if not (old.urls or new.urls):
+        return  # indexes on both sides: their lists of sitemaps are compared
+    for side, other, look in ((old, new, "added"), (new, old, "removed")):
+        child = next((url for url in side.not_asked if url not in other.not_asked), None)
+        if child is not None:
+            raise UsageError(
+                f"{side.label} {side.not_asked[child]} lists a sitemap that was not read "
+                f"({child}); its URLs would all look {look}: give --follow to fetch the "
+                "sitemaps indexes list, or --map URL_PREFIX=DIR (--old-map, --new-map) to "
+                "read them from a directory; nothing was compared"
+            )

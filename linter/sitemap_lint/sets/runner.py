@@ -671,6 +671,9 @@ class Discovery:
         self._limits_reported: set[str] = set()
         self.files = 0  # in the set so far
         self.bytes = 0  # read so far
+        # Sitemaps listed that the run was not asked to read (no --follow, no --map for
+        # them) -> the file that lists them first: a diff would miss their URLs.
+        self.not_asked: dict[str, str] = {}
         # A sitemap an index lists twice is DU001's, when the run reports it (not SE004's).
         self._repeats_are_duplicates = enabled is None or DUPLICATE_LOC.code in enabled
 
@@ -701,6 +704,8 @@ class Discovery:
                         following += self._indexes_below(job, facts, may_fetch)
                     continue
             if not (may_fetch or self.maps):
+                for child in facts.children:
+                    self.not_asked.setdefault(child.url, job.name)
                 continue
             # The normal forms listed so far: a repeat among them is DU001's in an index.
             # A robots.txt's facts leave out the lines RB003 reports; a repeat that it
@@ -714,7 +719,9 @@ class Discovery:
                     repeat = normal in listed
                     listed.add(normal)
                 if not may_fetch and not self.maps.covers(child.url):
-                    continue  # reading a local file never leads to the network unasked
+                    # (Reading a local file never leads to the network unasked.)
+                    self.not_asked.setdefault(child.url, job.name)
+                    continue
                 new = self._child(job, child, repeat)
                 if new is not None:
                     job.children.append(new)
