@@ -52,6 +52,7 @@ NAMESPACES = (
     ' xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"'
     ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
     ' xmlns:pagemap="http://www.google.com/schemas/sitemap-pagemap/1.0"'
+    ' xmlns:mobile="http://www.google.com/schemas/sitemap-mobile/1.0"'
 )
 DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 PAGE = "<loc>https://example.com/</loc>"
