@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import Node
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import SchemaError
+from sitemap_lint.rules.extension import as_written
 from sitemap_lint.rules.registry import SCHEMA, reads_coverage
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.xsd.messages import advice, clean
@@ -56,7 +59,11 @@ reads_coverage(SCHEMA_VIOLATION)  # an error on a node another finding covered i
 @check(SCHEMA, emits=(SCHEMA_VIOLATION,), proof=NO_PROOF)
 def check_schema_error(error: SchemaError, file: object, report: Reporter) -> None:
     """XS001 for what the schema engine rejects (the fast path proves entries the schemas
-    accept, and hands no error over: no proof needed)."""
+    accept, and hands no error over: no proof needed). The extension elements it names
+    are named as the file writes them (``extension.as_written``)."""
+    prefixes: Mapping[str, str] = getattr(file, "prefixes", None) or {}
+    for namespace in prefixes:
+        report = as_written(report, namespace, prefixes)
     report.add(violation(error.node, error.message))
 
 
