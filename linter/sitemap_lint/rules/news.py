@@ -984,7 +984,7 @@ def _check_age(parsed: dates.Parsed, node: Node, now: datetime, report: Reporter
         hours, rest = divmod(age, timedelta(hours=1))
         how_old = f"{'more than ' if rest else ''}{hours} hours old"
     else:
-        how_old = f"{age.days} days old"
+        how_old = f"{age.days:,} days old"
     report.add(
         TOO_OLD.at(
             node.line,
