@@ -8,7 +8,7 @@ from typing import Protocol
 
 from sitemap_lint.finding import Finding
 from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
-from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
+from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
 from sitemap_lint.rules.registry import CHILDREN, END, MARKUP, ROOT, TOP_LEVEL, proved_value
@@ -281,6 +281,38 @@ EXTENSION_OUTSIDE_ENTRY = rule(
     """,
 )
 
+EXTENSION_IN_INDEX = rule(
+    "ST013",
+    "extension-in-index-entry",
+    WARNING,
+    summary="An extension element in a `sitemap` entry of a sitemap index",
+    what="""
+        Detects elements of the image, video, news, XHTML (hreflang), mobile and
+        PageMap extensions in a `sitemap` entry of a sitemap index, and points at each.
+        What they hold is still checked, by their own rules and the schema: moved
+        into a `url`, they keep their defects.
+    """,
+    why="""
+        An index entry names a sitemap file: Google reads its `loc` and `lastmod`
+        only. An extension describes a page (its images, videos, news article or
+        language versions), so in an index it describes nothing and is ignored,
+        although the schemas accept it there. It is usually a generator that wrote
+        the index with the template of a sitemap, and the pages it meant to annotate
+        go without it.
+    """,
+    bad="""
+        <sitemap>
+          <loc>https://example.com/sitemap-products.xml</loc>
+          <image:image><image:loc>https://example.com/img/banner.jpg</image:loc></image:image>
+        </sitemap>
+    """,
+    good="""
+        <sitemap>
+          <loc>https://example.com/sitemap-products.xml</loc>
+        </sitemap>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Structure"
 ORDER = 50
@@ -298,6 +330,7 @@ RULES = (
     UNEXPECTED_ATTRIBUTE,
     TOO_DEEP,
     EXTENSION_OUTSIDE_ENTRY,
+    EXTENSION_IN_INDEX,
 )
 
 # Extension elements written without their prefix, and the namespace they need.
@@ -630,6 +663,7 @@ def read_fields(entry: Node) -> dict[str, Node]:
         EMPTY_VALUE,
         UNEXPECTED_TEXT,
         UNEXPECTED_ATTRIBUTE,
+        EXTENSION_IN_INDEX,
     ),
     covers=True,
     provides="fields",
@@ -666,6 +700,8 @@ def check_entry(
             if not child.ns:
                 _no_namespace(child, entry, report, written)
                 loc_explained = loc_explained or child.name == "loc"
+            elif entry.name == "sitemap" and child.ns in _EXTENSION_FAMILIES:
+                report.add(_extension_in_index(child, written))  # (its content: its checks')
             continue
         name = child.name
         rank = ranks.get(name, -1)
@@ -858,6 +894,28 @@ def _order(
             + ", then extension elements"
         )
     return CHILD_ORDER.at(child.line, child.column, message)
+
+
+# The extensions by namespace, as the messages name them.
+_EXTENSION_FAMILIES = {
+    namespace: "XHTML (hreflang)"
+    if prefix == "xhtml"
+    else "PageMap"
+    if prefix == "pagemap"
+    else prefix
+    for namespace, prefix in EXTENSION_PREFIXES.items()
+}
+
+
+def _extension_in_index(child: Node, prefixes: Mapping[str, str]) -> Finding:
+    family = _EXTENSION_FAMILIES[child.ns]
+    return EXTENSION_IN_INDEX.at(
+        child.line,
+        child.column,
+        f"<{_written(child, prefixes)}> in an index entry, which names a sitemap file: the "
+        f"{family} extension describes a page, and search engines ignore it here; move it "
+        "into the <url> of its page, in the sitemap this entry lists, or remove it",
+    )
 
 
 def _written(node: Node, prefixes: Mapping[str, str]) -> str:
