@@ -960,6 +960,27 @@ def test_sarif_without_findings(repo_root: Path) -> None:
     assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
 
 
+def test_sarif_says_how_the_run_ended(repo_root: Path, tmp_path: Path) -> None:
+    """One invocation, with the status the run exits with: 0 and 1 succeeded; 2 (here
+    --fix could not write a file with a second hard link) did not."""
+    for paths, status in (([CLEAN], 0), ([MIXED, CLEAN], 1)):
+        log = json.loads(render("sarif", paths)[1])
+        assert_valid_sarif(log)
+        assert log["runs"][0]["invocations"] == [
+            {"executionSuccessful": True, "exitCode": status}
+        ]
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes((ROOT / "fixtures" / "fix" / "mixed.xml").read_bytes())
+    os.link(target, tmp_path / "other.xml")
+    report_file = tmp_path / "report.sarif"
+    args = ["--isolated", "--fix", "--format", "sarif", "-o", str(report_file), str(target)]
+    assert main(args) == 2
+    log = json.loads(report_file.read_text(encoding="utf-8"))
+    assert_valid_sarif(log)
+    assert log["runs"][0]["results"]  # what is left is reported all the same
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": False, "exitCode": 2}]
+
+
 @pytest.mark.parametrize(("limit", "noted"), [(2, True), (3, False)])
 def test_a_sarif_report_past_code_scannings_limit_says_so(
     tmp_path: Path,
