@@ -165,7 +165,6 @@ def test_the_page_gives_the_status_the_run_exits_with_when_fix_cannot_write(
     assert re.search(r'id="exit-status">2</span> \w', text), "the page gives status 2, said"
 
 
-
 def test_no_heading_level_is_skipped() -> None:
     """A screen reader lists the headings as an outline: the live audit's tables (h3)
     stand under the overview's heading (h2), not straight under the page's (h1)."""

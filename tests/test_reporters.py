@@ -966,9 +966,7 @@ def test_sarif_says_how_the_run_ended(repo_root: Path, tmp_path: Path) -> None:
     for paths, status in (([CLEAN], 0), ([MIXED, CLEAN], 1)):
         log = json.loads(render("sarif", paths)[1])
         assert_valid_sarif(log)
-        assert log["runs"][0]["invocations"] == [
-            {"executionSuccessful": True, "exitCode": status}
-        ]
+        assert log["runs"][0]["invocations"] == [{"executionSuccessful": True, "exitCode": status}]
     target = tmp_path / "sitemap.xml"
     target.write_bytes((ROOT / "fixtures" / "fix" / "mixed.xml").read_bytes())
     os.link(target, tmp_path / "other.xml")
