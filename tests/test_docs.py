@@ -95,3 +95,36 @@ def test_plugins_md_names_every_kind_a_check_may_be_handed(kinds: str) -> None:
     text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
     assert values
     assert [value for value in values if f"`{value}`" not in text] == []
+
+
+def _keys(value: object) -> set[str]:
+    """Every key of every object in a JSON document."""
+    if isinstance(value, dict):
+        return set(value).union(*(_keys(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_keys(item) for item in value))
+    return set()
+
+
+def test_readme_names_every_key_of_the_json_report(tmp_path: Path) -> None:
+    """The JSON report is a stable interface: each key it writes (a finding's fix and its
+    edits too, a byte order mark's target, a baseline's counts) is named in the README."""
+    import json
+    from io import StringIO
+
+    from sitemap_lint.run import RunSettings, execute
+
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text('{"sitemap-lint-baseline": 1, "findings": []}\n', encoding="utf-8")
+    out = StringIO()
+    paths = [str(ROOT / "fixtures" / "fix" / name) for name in ("mixed.xml", "bom.xml")]
+    settings = RunSettings(
+        paths=paths, format="json", isolated=True, now="2025-06-01", baseline=str(baseline)
+    )
+    execute(settings, out=out)
+    document = json.loads(out.getvalue())
+    keys = _keys(document)
+    assert {"fix", "edits", "end_location", "target", "baseline"} <= keys
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(\w+)`", readme)) | set(re.findall(r'"(\w+)":', readme))
+    assert sorted(keys - named) == []

@@ -150,6 +150,21 @@ def test_the_page_has_header_totals_files_findings_rules_and_footer(repo_root: P
     assert len([t for t, a in page.tags if t == "svg"]) == 5
 
 
+def test_the_page_gives_the_status_the_run_exits_with_when_fix_cannot_write(
+    tmp_path: Path,
+) -> None:
+    """--fix leaves a file with a second hard link as it is and the run exits 2; the
+    page, written all the same, says 2, not the status of its findings."""
+    target = tmp_path / "sitemap.xml"
+    shutil.copyfile(ROOT / "fixtures" / "fix" / "mixed.xml", target)
+    os.link(target, tmp_path / "other.xml")
+    page = tmp_path / "report.html"
+    args = ["--isolated", "--fix", "--format", "html", "-o", str(page), "--now", "2025-06-01"]
+    assert main([*args, str(target)]) == 2
+    text = page.read_text(encoding="utf-8")
+    assert re.search(r'id="exit-status">2</span> \w', text), "the page gives status 2, said"
+
+
 def test_no_heading_level_is_skipped() -> None:
     """A screen reader lists the headings as an outline: the live audit's tables (h3)
     stand under the overview's heading (h2), not straight under the page's (h1)."""

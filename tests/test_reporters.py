@@ -657,6 +657,30 @@ def test_fingerprints_ignore_line_numbers_in_messages(tmp_path: Path, monkeypatc
     assert len({i["fingerprint"] for i in first}) == 3  # the same message twice: told apart
 
 
+def test_fingerprints_ignore_a_range_of_lines_in_a_message(tmp_path: Path, monkeypatch) -> None:
+    """XM001 names the lines a syntax error made the reader skip ("lines 4-6 were
+    skipped"); entries inserted above move them, and the finding keeps its fingerprint
+    (and so its baseline entry and its code scanning alert)."""
+    monkeypatch.chdir(tmp_path)
+    body = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{}'
+        "<url><loc>https://example.com/a</loc><lastmod>2024</lastmod x\n"
+        "junk\n"
+        "more junk\n"
+        "</url>\n"
+        "<url><loc>https://example.com/b</loc></url>\n"
+        "</urlset>\n"
+    )
+    (tmp_path / "sitemap.xml").write_text(body.format(""))
+    first = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    (tmp_path / "sitemap.xml").write_text(body.format("<!-- new -->\n\n"))
+    moved = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    skipped = [i["description"] for i in first if "were skipped" in i["description"]]
+    assert len(skipped) == 1 and "lines 3-5 were skipped" in skipped[0]
+    assert [i["description"] for i in first] != [i["description"] for i in moved]
+    assert [i["fingerprint"] for i in first] == [i["fingerprint"] for i in moved]
+
+
 def results_of(path: str) -> FileResult:
     """The findings of one file, as a single-file run reports them."""
     document = json.loads(render("json", [path])[1])
@@ -735,6 +759,10 @@ def test_fingerprints_use_the_finding_key_when_a_rule_sets_one() -> None:
             "URL 'x' is already listed at line, column; remove",
         ),
         ("also listed in a.xml, line 4; list", "also listed in a.xml, line; list"),
+        (
+            "lines 12-30 were skipped; reading resumed on line 31",
+            "line were skipped; reading resumed on line",
+        ),
         ("priority 1.5 is outside 0.0 to 1.0", "priority 1.5 is outside 0.0 to 1.0"),
         ("2 blank lines before the XML declaration", "2 blank lines before the XML declaration"),
     ],
@@ -930,6 +958,25 @@ def test_sarif_without_findings(repo_root: Path) -> None:
     assert status == 0
     assert_valid_sarif(log)
     assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
+
+
+def test_sarif_says_how_the_run_ended(repo_root: Path, tmp_path: Path) -> None:
+    """One invocation, with the status the run exits with: 0 and 1 succeeded; 2 (here
+    --fix could not write a file with a second hard link) did not."""
+    for paths, status in (([CLEAN], 0), ([MIXED, CLEAN], 1)):
+        log = json.loads(render("sarif", paths)[1])
+        assert_valid_sarif(log)
+        assert log["runs"][0]["invocations"] == [{"executionSuccessful": True, "exitCode": status}]
+    target = tmp_path / "sitemap.xml"
+    target.write_bytes((ROOT / "fixtures" / "fix" / "mixed.xml").read_bytes())
+    os.link(target, tmp_path / "other.xml")
+    report_file = tmp_path / "report.sarif"
+    args = ["--isolated", "--fix", "--format", "sarif", "-o", str(report_file), str(target)]
+    assert main(args) == 2
+    log = json.loads(report_file.read_text(encoding="utf-8"))
+    assert_valid_sarif(log)
+    assert log["runs"][0]["results"]  # what is left is reported all the same
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": False, "exitCode": 2}]
 
 
 @pytest.mark.parametrize(("limit", "noted"), [(2, True), (3, False)])

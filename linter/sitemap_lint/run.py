@@ -163,7 +163,10 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         outcome.results = runner.resolved(outcome.results, files)
     results = outcome.results
     source = source_lines(outcome.sources) if show_source else None
-    run = _run_info(settings, config, outcome.exit_code, outcome.baseline, outcome.live)
+    # The status the run ends with, as the report says it: a file --fix could not write
+    # (said on stderr) makes it 2 whatever the findings.
+    status = EXIT_TROUBLE if fixing and fixed.trouble else outcome.exit_code
+    run = _run_info(settings, config, status, outcome.baseline, outcome.live)
     with writing_to(out):
         _write_report(reporter_class, format_name, results, settings, out, source, run)
     if format_name == "sarif":
@@ -178,9 +181,7 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
     _write_summary(results, format_name, settings, err)
     if fixing:
         _say_fixed(fixed, settings, err)
-        if fixed.trouble:  # a file could not be written (said above): the run failed
-            return EXIT_TROUBLE
-    return outcome.exit_code
+    return status
 
 
 def _refuse_report_options_without_a_report(settings: RunSettings) -> None:

@@ -65,15 +65,16 @@ def _relative(name: str) -> str | None:
 
 
 # Parts of a message that change while the defect stays: the current time (DT005,
-# NW006, FD*, VI expiry), an age measured from it, and where other things are.
+# NW006, FD*, VI expiry), an age measured from it, and where other things are (a line
+# or column, or a range of lines: "lines 12-30 were skipped").
 _NOW = re.compile(r"\(now is [^)]*\)")
 _AGE = re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b")
-_WHERE = re.compile(r"\b(line|column)s? \d+")
+_WHERE = re.compile(r"\b(line|column)s? \d+(?:-\d+)?")
 
 
 def stable_message(message: str) -> str:
     """``message`` without the parts that change from run to run or when lines move:
-    ``(now is <time>)``, ``N days old``, ``line N``, ``column N``."""
+    ``(now is <time>)``, ``N days old``, ``line N``, ``lines N-M``, ``column N``."""
     # A pattern is searched for only in a message holding a word it cannot match
     # without: most messages hold none, and ``in`` is some forty times faster.
     if "(now is " in message:

@@ -7,7 +7,8 @@ location: the file relative to the working directory (``uriBaseId`` ``%SRCROOT%`
 forward slashes, symlinks resolved, percent-encoded), or an absolute ``file:`` URI
 for a file outside it. The region is the one character at the finding's line and
 column (columns count Unicode code points). ``partialFingerprints`` carries a hash
-that stays the same from run to run. No timestamps or absolute paths of the
+that stays the same from run to run. The run's one ``invocation`` says whether it
+succeeded and the status it exits with. No timestamps or absolute paths of the
 working directory are written, so the same inputs give the same bytes.
 
 GitHub's requirements: ``sarif-support.md`` in github/docs ("Supported properties").
@@ -27,7 +28,7 @@ from urllib.parse import quote
 from sitemap_lint._version import __version__
 from sitemap_lint.domain.urls import encoded
 from sitemap_lint.finding import Edit, Finding, FindingFix, Fix, Rule, Severity
-from sitemap_lint.report.base import FileReport, Reporter
+from sitemap_lint.report.base import FileReport, Reporter, RunInfo
 from sitemap_lint.report.common import (
     STDIN,
     ci_path,
@@ -79,6 +80,9 @@ ORIGINAL_URI_BASE_IDS = {
 CODE_SCANNING_MOST_RESULTS = 25_000
 CODE_SCANNING_STORED = 5_000
 
+# The status of a run that failed (``run.EXIT_TROUBLE``: a reporter does not import the run).
+EXIT_TROUBLE = 2
+
 
 class SarifReporter(Reporter):
     def report(self, results: Sequence[FileReport]) -> None:
@@ -105,11 +109,25 @@ class SarifReporter(Reporter):
 
         out(LOG_START)
         write({"driver": driver}, RUN_INDENT, out)
+        out(f',\n{RUN_INDENT}"invocations": ')
+        write([invocation(self.run)], RUN_INDENT, out)
         out(f',\n{RUN_INDENT}"originalUriBaseIds": ')
         write(ORIGINAL_URI_BASE_IDS, RUN_INDENT, out)
         out(f',\n{RUN_INDENT}"columnKind": "unicodeCodePoints",\n{RUN_INDENT}"results": ')
         write_items(texts, RUN_INDENT, out)
         out(LOG_END)
+
+
+def invocation(run: RunInfo | None) -> dict[str, Any]:
+    """The run's one ``invocation``: whether it succeeded and, when the reporter knows it,
+    the status it exits with. A report is written only when the inputs were read and
+    checked (a run that cannot check one exits 2 and writes none); such a run still
+    fails, with status 2, when ``--fix`` could not write a file, and a consumer then
+    learns from ``executionSuccessful`` that the run did not end well (SARIF's
+    appendix I), whatever its results."""
+    if run is None:
+        return {"executionSuccessful": True}
+    return {"executionSuccessful": run.exit_code != EXIT_TROUBLE, "exitCode": run.exit_code}
 
 
 def rule_descriptor(code: str, example: Finding) -> dict[str, Any]:
