@@ -572,6 +572,20 @@ def test_fingerprints_do_not_move_with_the_line(tmp_path: Path, monkeypatch) -> 
     assert first[0]["fingerprint"] == moved[0]["fingerprint"]
 
 
+def test_a_limit_keeps_its_fingerprint_while_the_file_grows(tmp_path: Path, monkeypatch) -> None:
+    # LM001's message gives the count; its fingerprint must not change with it.
+    monkeypatch.chdir(tmp_path)
+    fingerprints = []
+    for count in (50_001, 50_007):
+        urls = "".join(f"https://example.com/p/{n}\n" for n in range(count))
+        (tmp_path / "sitemap.txt").write_text(urls)
+        issues = json.loads(render("gitlab", ["sitemap.txt"])[1])
+        (limit,) = [issue for issue in issues if issue["check_name"] == "LM001"]
+        assert f"{count:,} URLs" in limit["description"]
+        fingerprints.append(limit["fingerprint"])
+    assert fingerprints[0] == fingerprints[1]
+
+
 def test_repeated_findings_get_distinct_fingerprints() -> None:
     same = [finding("XS001", "same message", line=n) for n in (3, 4)]
     results = [FileResult("s.xml", same), FileResult("s.xml", same[:1])]

@@ -99,7 +99,12 @@ def file_too_large(size: int, is_gzip: bool, stopped: bool) -> Finding:
         1,
         f"{what} {amount}, over the protocol's limit of 52,428,800 bytes (50 MiB); "
         "split it into several sitemaps listed in an index",
+        key=_PAST_THE_LIMIT,  # (the same defect while the file grows)
     )
+
+
+# The key of a limit's finding: its fingerprint does not change with the count or size.
+_PAST_THE_LIMIT = "past the limit"
 
 
 @check(END, emits=(TOO_MANY_URLS, TOO_MANY_SITEMAPS), proof=NO_PROOF)
@@ -123,10 +128,12 @@ def too_many_entries(
             column,
             f"index lists {counted} sitemaps, more than the 50,000 allowed; "
             "this is the first one past the limit; split the index",
+            key=_PAST_THE_LIMIT,
         )
     return TOO_MANY_URLS.at(
         line,
         column,
         f"sitemap lists {counted} URLs, more than the 50,000 allowed; this is the first "
         "one past the limit; split the URLs over several sitemaps listed in an index",
+        key=_PAST_THE_LIMIT,
     )
