@@ -1181,3 +1181,43 @@ def test_a_month_or_year_lastmod_is_behind_a_page_only_once_its_period_ended(
     parsed = parse_date(lastmod)
     assert parsed is not None
     assert _behind(parsed, datetime(2025, 1, 15, 10, tzinfo=UTC)) is behind
+
+
+def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A template's content is an inert fragment, no part of the page: its robots meta,
+    canonical, hreflang links and dates are no page's; a noscript's still are."""
+    live_server.reset()
+    inert = (
+        '<template><meta name="robots" content="noindex">'
+        '<link rel="canonical" href="/elsewhere">'
+        '<link rel="alternate" hreflang="fr" href="/fr">'
+        '<meta property="article:modified_time" content="2025-06-01T00:00:00Z">'
+        '<noscript><meta name="googlebot" content="noindex"></noscript></template>'
+    )
+    live_server.route("/inert", body=f"<html><head>{inert}<title>t</title></head><body></body>")
+    live_server.route(
+        "/noscript",
+        body='<html><head><noscript><meta name="robots" content="noindex"></noscript></head>',
+    )
+    live_server.route(
+        "/after",  # what follows the template is the page's again
+        body=f'<html><head>{inert}<link rel="canonical" href="/elsewhere"></head>',
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f"  <url><loc>{SITE}/inert</loc><lastmod>2025-01-01</lastmod>"
+        f'<xhtml:link rel="alternate" hreflang="de" href="{SITE}/de"/></url>\n'
+        f"  <url><loc>{SITE}/noscript</loc></url>\n"
+        f"  <url><loc>{SITE}/after</loc></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, select=["LV008", "LV009", "LV010", "LV012"])
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert _codes(result.findings) == [
+        ("LV008", 4, f"{SITE}/noscript"),
+        ("LV009", 5, f"{SITE}/after"),
+    ]

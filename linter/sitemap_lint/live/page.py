@@ -8,7 +8,8 @@ they may say something), skips comments and the raw text of ``script``, ``style`
 ``title`` (a tag written inside them is not a tag), and stops at the end of the head:
 ``</head>``, or the first element the head may not hold (``<body``, ``<img``,
 ``<iframe``, ``<div``...), where Google stops reading the head too; such an element
-inside ``noscript`` or ``template`` ends nothing. An attribute value whose quote never
+inside ``noscript`` or ``template`` ends nothing, and what a ``template`` holds is no
+part of the page (its content is an inert fragment). An attribute value whose quote never
 closes runs to the end of the text, as in a browser, so the scan ends there: its cost
 stays linear in the text.
 """
@@ -310,7 +311,9 @@ def _read_head(
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
     articles: list[datetime] = []
-    for name, text, start, end, _containers in _head_tags(head):
+    for name, text, start, end, containers in _head_tags(head):
+        if containers.inert:  # a template's content is no part of the page
+            continue
         if name == "script":
             if _tells(name, text) and _is_json_ld(_attributes(text)):
                 json_moments.extend(_json_ld_moments(head[start:end]))
@@ -354,18 +357,48 @@ def head_metas(head: str) -> Iterator[dict[str, str]]:
     ``read_signals`` reads the head: not in a comment, in raw text (a script, a style, a
     title) or in a noscript or template element."""
     for name, text, _start, _end, containers in _head_tags(head):
-        if name == "meta" and not containers:
+        if name == "meta" and not containers.open:
             yield _attributes(text)
 
 
-def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
+class _Containers:
+    """The noscript and template elements open around a tag of the head, innermost
+    last (True: a template). An end tag closes the innermost, whichever it names, as
+    ``head_end`` counts them."""
+
+    __slots__ = ("_templates",)
+
+    def __init__(self) -> None:
+        self._templates: list[bool] = []
+
+    @property
+    def open(self) -> int:
+        """How many are open."""
+        return len(self._templates)
+
+    @property
+    def inert(self) -> bool:
+        """Whether a template is open: its content is a fragment no browser makes part
+        of the page (nor Google's rendering), so what it says is said by no page."""
+        return any(self._templates)
+
+    def enter(self, name: str) -> None:
+        self._templates.append(name == "template")
+
+    def leave(self) -> None:
+        if self._templates:
+            self._templates.pop()
+
+
+def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, _Containers]]:
     """The start tags of the head of ``head`` (the start of a page), as ``read_signals``
     reads it: each element's name in lower case, its attributes' text, where its raw text
     starts and ends (a script's, a style's, a title's; the same place for the others),
-    and how many noscript and template elements are open around it. The head ends at
-    the first element it may not hold, its end tag, or a quote that never closes."""
+    and the noscript and template elements open around it (the one ``_Containers``,
+    as it stands when the tag is given). The head ends at the first element it may not
+    hold, its end tag, or a quote that never closes."""
     at = 0
-    containers = 0
+    containers = _Containers()
     search = _TOKEN.search
     while (token := search(head, at)) is not None:
         at = token.end()
@@ -378,7 +411,7 @@ def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
                 at = end + 3
                 continue
             if _closes_container(token):
-                containers = max(containers - 1, 0)
+                containers.leave()
                 continue
             return  # the end of the head
         text = token.group(2)
@@ -386,11 +419,11 @@ def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
             return  # a quote that never closes: the rest of the text is its value
         name = name.lower()
         if name not in _HEAD_ELEMENTS:
-            if containers and name != "body":
+            if containers.open and name != "body":
                 continue
             return  # an element the head may not hold: the end of the head
         if name in _CONTAINERS:
-            containers += 1
+            containers.enter(name)
             continue
         start = at
         raw_end = _RAW_TEXT_END.get(name)
