@@ -1180,7 +1180,8 @@ def test_a_month_or_year_lastmod_is_behind_a_page_only_once_its_period_ended(
 
     parsed = parse_date(lastmod)
     assert parsed is not None
-    assert _behind(parsed, datetime(2025, 1, 15, 10, tzinfo=UTC)) is behind
+    # 13:00 UTC: January 15 everywhere (01:00 at -12:00), so January 14 has ended
+    assert _behind(parsed, datetime(2025, 1, 15, 13, tzinfo=UTC)) is behind
 
 
 def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
@@ -1221,3 +1222,38 @@ def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
         ("LV008", 4, f"{SITE}/noscript"),
         ("LV009", 5, f"{SITE}/after"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("last_modified", "lastmod", "behind"),
+    [
+        # 01:00 UTC on January 2 is still January 1 west of Greenwich: the same day
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01", False),
+        ("Wed, 01 Jan 2025 23:00:00 GMT", "2025-01-01", False),
+        # 13:00 UTC on January 2 is January 2 in every zone
+        ("Thu, 02 Jan 2025 13:00:00 GMT", "2025-01-01", True),
+        # a lastmod with a time is compared as the moment it names
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01T20:00:00-05:00", False),
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01T19:00:00-05:00", True),
+    ],
+)
+def test_a_date_only_lastmod_is_behind_the_page_only_once_its_day_ended_everywhere(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    last_modified: str,
+    lastmod: str,
+    behind: bool,
+) -> None:
+    live_server.reset()
+    live_server.route(
+        "/dated", body="<html><head></head>", headers=[("Last-Modified", last_modified)]
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        f"  <url><loc>{SITE}/dated</loc><lastmod>{lastmod}</lastmod></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
+    assert all(f"lastmod {lastmod} is older than Last-Modified" in f.message for f in live)

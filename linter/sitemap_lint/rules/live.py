@@ -8,7 +8,7 @@ from each target's ``Answer`` (``judge``) and from each file's lastmods
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
@@ -273,7 +273,10 @@ LASTMOD_BEHIND = rule(
         Reports an entry whose `lastmod` is older than what the page states: its
         `Last-Modified` header, or the `dateModified` of its JSON-LD or its
         `article:modified_time`. A date without a time is compared by day, a
-        month or a year written alone by its last day.
+        month or a year written alone by its last day; that day may be the site's in
+        any zone, so a page time counts as later only once the day has ended
+        everywhere (a lastmod of `2025-01-01` is not behind a `Last-Modified` of
+        `Thu, 02 Jan 2025 01:00:00 GMT`, still January 1 west of Greenwich).
 
         A time written without a zone (a `dateModified` of `2025-06-01T10:00:00`, a
         date alone) may be in any zone from -12:00 to +14:00: the lastmod is reported
@@ -874,7 +877,8 @@ def _behind(lastmod: Parsed, modified: datetime) -> bool:
         last = lastmod.last_day().date()
         if modified.tzinfo is None:
             return last < modified.date()
-        return last < modified.astimezone(moment.tzinfo).date()
+        # The site's day, in whatever zone it is: it ends last in the westmost.
+        return modified >= latest_moment(datetime.combine(last + timedelta(days=1), time()))
     if not lastmod.has_zone:
         moment = latest_moment(moment.replace(tzinfo=None))
     return moment + _SAME_MOMENT < earliest_moment(modified)
