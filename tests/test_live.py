@@ -1257,3 +1257,50 @@ def test_a_date_only_lastmod_is_behind_the_page_only_once_its_day_ended_everywhe
     live = [f for f in result.findings if f.code[:2] == "LV"]
     assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
     assert all(f"lastmod {lastmod} is older than Last-Modified" in f.message for f in live)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "served"),
+    [
+        ("video/mp4", True),
+        ("application/vnd.apple.mpegurl", True),  # HLS
+        ("application/x-mpegURL", True),
+        ("application/dash+xml", True),  # DASH
+        ("text/html; charset=utf-8", False),
+        ("application/json", False),
+    ],
+)
+def test_a_video_s_content_may_be_a_stream_s_manifest(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    content_type: str,
+    served: bool,
+) -> None:
+    live_server.reset()
+    live_server.route("/stream", body="#EXTM3U\n", content_type=content_type)
+    live_server.route("/thumb", body="x", content_type="image/jpeg")
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:video="{VIDEO_NS}">\n'
+        f"  <url><loc>{SITE}/status/200</loc><video:video>"
+        f"<video:thumbnail_loc>{SITE}/thumb</video:thumbnail_loc>"
+        "<video:title>t</video:title><video:description>d</video:description>"
+        f"<video:content_loc>{SITE}/stream</video:content_loc></video:video></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, select=["LV"])
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    found = [(f.code, f.line, f.column, f.message) for f in result.findings]
+    media = content_type.split(";")[0].lower()
+    assert found == (
+        []
+        if served
+        else [
+            (
+                "LV013",
+                3,
+                text.splitlines()[2].index("<video:content_loc>") + 1,
+                f"video {SITE}/stream is served as {media}, not video/* or a stream's manifest"
+                " (HLS, DASH); serve the file or remove it from the sitemap",
+            )
+        ]
+    )

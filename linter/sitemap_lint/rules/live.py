@@ -364,7 +364,9 @@ MEDIA_NOT_SERVED = rule(
     what="""
         Reports an `image:loc`, `video:content_loc` or `video:thumbnail_loc` whose
         final answer is not a success, or whose `Content-Type` is not `image/*`
-        (images and thumbnails) or `video/*` (video content).
+        (images and thumbnails) or `video/*` (video content; a stream's manifest
+        too: HLS's `application/vnd.apple.mpegurl` or `application/x-mpegurl`, DASH's
+        `application/dash+xml`).
     """,
     why="""
         Google indexes media it can fetch and recognise; an HTML error page or a
@@ -504,6 +506,17 @@ _WHAT = {
     "alternate": "alternate",
 }
 _MEDIA_TYPES = {"image": "image/", "video-content": "video/", "video-thumbnail": "image/"}
+# A video's content may also be a stream's manifest: HLS (.m3u8) or DASH (.mpd), served
+# with their own types, which name no video/ type.
+_STREAM_TYPES = frozenset(
+    {
+        "application/vnd.apple.mpegurl",
+        "application/x-mpegurl",
+        "audio/mpegurl",
+        "audio/x-mpegurl",
+        "application/dash+xml",
+    }
+)
 _REASONS = {
     "dns": "its host name does not resolve",
     "connect": "the connection failed",
@@ -746,8 +759,12 @@ def _media(target: Target, answer: Answer, what: str) -> Finding | None:
         content_type = answer.content_type
         if content_type is not None and content_type.startswith(expected):
             return None
+        streams = target.kind == "video-content"
+        if streams and content_type in _STREAM_TYPES:
+            return None
         served = f"as {content_type}" if content_type else "without a Content-Type"
-        problem = f"is served {served}, not {expected}*"
+        also = " or a stream's manifest (HLS, DASH)" if streams else ""
+        problem = f"is served {served}, not {expected}*{also}"
     else:
         problem = f"answers {status}{_via(answer)}"
     return MEDIA_NOT_SERVED.at(
