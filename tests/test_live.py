@@ -1304,3 +1304,44 @@ def test_a_video_s_content_may_be_a_stream_s_manifest(
             )
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("json_ld", "behind"),
+    [
+        (
+            '{"@type": "WebPage", "mainEntity": {"@type": "Article", "dateModified": "2025-03-01"}}',
+            True,
+        ),
+        (
+            '{"@graph": [{"@type": "WebPage", "mainEntity": [{"dateModified": "2025-03-01"}]}]}',
+            True,
+        ),
+        ('[{"@type": "WebPage", "mainEntity": {"dateModified": "2025-03-01T10:00:00Z"}}]', True),
+        # the dates of other nested objects are theirs, not the page's
+        (
+            '{"@type": "WebPage", "isPartOf": {"@type": "WebSite", "dateModified": "2025-03-01"}}',
+            False,
+        ),
+        ('{"@type": "Article", "publisher": {"dateModified": "2025-03-01"}}', False),
+        ('{"@type": "WebPage", "mainEntity": {"dateModified": "2025-13-01"}}', False),  # no date
+    ],
+)
+def test_the_json_ld_main_entity_s_date_is_the_page_s(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    json_ld: str,
+    behind: bool,
+) -> None:
+    live_server.reset()
+    script = f'<script type="application/ld+json">{json_ld}</script>'
+    live_server.route("/article", body=f"<html><head>{script}</head><body></body>")
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        f"  <url><loc>{SITE}/article</loc><lastmod>2025-01-01</lastmod></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
+    assert all("is older than JSON-LD dateModified 2025-03-01" in f.message for f in live)

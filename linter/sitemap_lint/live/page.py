@@ -592,9 +592,9 @@ def _is_json_ld(attributes: dict[str, str]) -> bool:
 
 
 def _json_ld_moments(text: str) -> list[datetime]:
-    """The ``dateModified`` of the JSON-LD objects in a script: the top-level object or
-    array's objects and the members of their ``@graph`` (raw control characters in its
-    strings allowed). Bad JSON says nothing."""
+    """The ``dateModified`` of the JSON-LD objects in a script that speak of the page
+    (``_json_ld_objects``; raw control characters in its strings allowed). Bad JSON says
+    nothing."""
     text = text.strip()
     if text.startswith("<!--"):  # an old habit: the script's text in a comment
         text = text[4:].removesuffix("-->").strip()
@@ -617,14 +617,26 @@ def _json_ld_moments(text: str) -> list[datetime]:
 
 
 def _json_ld_objects(data: Any) -> Iterator[dict[str, Any]]:
-    for item in data if isinstance(data, list) else [data]:
-        if isinstance(item, dict):
-            yield item
-            graph = item.get("@graph")
-            if isinstance(graph, dict):
-                yield graph
-            elif isinstance(graph, list):
-                yield from (member for member in graph if isinstance(member, dict))
+    """The objects that speak of the page: the top-level object or array's objects, the
+    members of their ``@graph``, and the ``mainEntity`` of each (a WebPage's article is
+    the page's content); no other nested object (an ``isPartOf`` site, a publisher, a
+    review), whose dates are their own."""
+    for item in _dicts(data):
+        graph = item.get("@graph")
+        for member in (item, *_dicts(graph)) if graph is not None else (item,):
+            yield member
+            main = member.get("mainEntity")
+            if main is not None:
+                yield from _dicts(main)
+
+
+def _dicts(data: Any) -> list[dict[str, Any]]:
+    """``data``'s objects: itself when it is one, the objects of a list."""
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list):
+        return [item for item in data if isinstance(item, dict)]
+    return []
 
 
 # -- dates -------------------------------------------------------------------------------

@@ -271,8 +271,10 @@ LASTMOD_BEHIND = rule(
     summary="A lastmod older than the modification the page itself states",
     what="""
         Reports an entry whose `lastmod` is older than what the page states: its
-        `Last-Modified` header, or the `dateModified` of its JSON-LD or its
-        `article:modified_time`. A date without a time is compared by day, a
+        `Last-Modified` header, or the `dateModified` of its JSON-LD (of an object at
+        its top, in its `@graph`, or the `mainEntity` of one; not of other nested
+        objects, such as the site a page `isPartOf`) or its `article:modified_time`.
+        A date without a time is compared by day, a
         month or a year written alone by its last day; that day may be the site's in
         any zone, so a page time counts as later only once the day has ended
         everywhere (a lastmod of `2025-01-01` is not behind a `Last-Modified` of
