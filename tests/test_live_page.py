@@ -590,7 +590,9 @@ def test_lv010_writes_a_page_time_without_a_zone_as_written() -> None:
         # raw tabs and line breaks in a string, as many pages write them
         ('{"description": "one\n\ttwo", "dateModified": "2024-05-08"}', datetime(2024, 5, 8)),
         ('{"datePublished": "2024-05-01"}', None),
-        ('{"mainEntity": {"dateModified": "2024-05-01"}}', None),  # another thing's date
+        # the page's main entity (its article) is its content: its date is the page's
+        ('{"mainEntity": {"dateModified": "2024-05-01"}}', datetime(2024, 5, 1)),
+        ('{"isPartOf": {"dateModified": "2024-05-01"}}', None),  # another thing's date
         ('{"dateModified": "2024-05-01",}', None),  # bad JSON says nothing
         ('{"dateModified": "last week"}', None),
         ('{"dateModified": 20240501}', None),
