@@ -1345,3 +1345,27 @@ def test_the_json_ld_main_entity_s_date_is_the_page_s(
     live = [f for f in result.findings if f.code[:2] == "LV"]
     assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
     assert all("is older than JSON-LD dateModified 2025-03-01" in f.message for f in live)
+
+
+def test_a_robots_meta_between_the_head_s_end_and_the_body_is_the_page_s(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """An HTML parser puts a meta, link or script met after ``</head>`` and before the
+    body in the head: Google's rendering reads it there; the head is read on to the body,
+    in pieces as it comes too."""
+    live_server.reset()
+    stray = '<script src="/a.js"></script>\n<meta name="robots" content="noindex">\n'
+    live_server.route(
+        "/stray",
+        parts=["<!doctype html><html><head><title>t</title></head>\n", stray, "<body><p>x</p>"],
+        pause=0.05,
+    )
+    live_server.route(
+        "/in-body",
+        body="<html><head></head><body>" + stray,
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/stray", "/in-body"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    assert _codes(result.findings) == [("LV008", 3, f"{SITE}/stray")]
+    assert "says noindex (meta robots)" in result.findings[0].message

@@ -6,12 +6,14 @@ scanner walks the head: it finds the start tags that matter (``meta``, ``link``,
 ``base``, ``script``), reads their attributes in any order and quoting (only where
 they may say something), skips comments and the raw text of ``script``, ``style`` and
 ``title`` (a tag written inside them is not a tag), and stops at the end of the head:
-``</head>``, or the first element the head may not hold (``<body``, ``<img``,
-``<iframe``, ``<div``...), where Google stops reading the head too; such an element
-inside ``noscript`` or ``template`` ends nothing, and what a ``template`` holds is no
-part of the page (its content is an inert fragment). An attribute value whose quote never
-closes runs to the end of the text, as in a browser, so the scan ends there: its cost
-stays linear in the text.
+the first element the head may not hold (``<body``, ``<img``, ``<iframe``,
+``<div``...), where Google stops reading the head too, or after ``</head>`` the first
+one an HTML parser would not put in the head there (a ``meta``, ``link`` or ``script``
+between ``</head>`` and ``<body>`` is still the head's, in a browser and in Google's
+rendering); such an element inside ``noscript`` or ``template`` ends nothing, and
+what a ``template`` holds is no part of the page (its content is an inert fragment).
+An attribute value whose quote never closes runs to the end of the text, as in a
+browser, so the scan ends there: its cost stays linear in the text.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ _TOKEN = re.compile(
 _HEAD_ELEMENTS = frozenset(
     {"meta", "link", "base", "script", "style", "title", "noscript", "template", "html", "head"}
 )
+# The elements an HTML parser still puts in the head after its end tag, before the body
+# starts (the "after head" insertion mode): a ``</head>`` ends the head only at the
+# next other element.
+_AFTER_HEAD = frozenset({"meta", "link", "base", "script", "style", "title", "template", "head"})
 # Elements whose content is no part of the head's own elements: an element the head
 # may not hold ends nothing there (a tracking pixel's <noscript><img></noscript>).
 _CONTAINERS = frozenset({"noscript", "template"})
@@ -396,9 +402,11 @@ def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, _Containers]]:
     starts and ends (a script's, a style's, a title's; the same place for the others),
     and the noscript and template elements open around it (the one ``_Containers``,
     as it stands when the tag is given). The head ends at the first element it may not
-    hold, its end tag, or a quote that never closes."""
+    hold (after its end tag, at the first one an HTML parser would not put in it there),
+    or a quote that never closes."""
     at = 0
     containers = _Containers()
+    after_head = False
     search = _TOKEN.search
     while (token := search(head, at)) is not None:
         at = token.end()
@@ -413,11 +421,14 @@ def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, _Containers]]:
             if _closes_container(token):
                 containers.leave()
                 continue
-            return  # the end of the head
+            after_head = True  # </head>: what an HTML parser still puts in the head follows
+            continue
         text = token.group(2)
         if text is None:
             return  # a quote that never closes: the rest of the text is its value
         name = name.lower()
+        if after_head and name not in _AFTER_HEAD and not containers.open:
+            return  # the end of the head, after its end tag
         if name not in _HEAD_ELEMENTS:
             if containers.open and name != "body":
                 continue
@@ -447,9 +458,14 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
     search = _TOKEN.search
     containers = 0
     first_open: int | None = None  # where the outermost container still open starts
+    head_closed: int | None = None  # where the head's end tag starts, once met
 
     def resume(where: int) -> tuple[bool, int]:
-        return False, where if first_open is None else min(first_open, where)
+        # never past the head's end tag: what follows it is read in its light again
+        for since in (first_open, head_closed):
+            if since is not None:
+                where = min(since, where)
+        return False, where
 
     while (token := search(text, at)) is not None:
         name = token.group(1)
@@ -461,7 +477,10 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
                 at = end + 3
                 continue
             if not _closes_container(token):
-                return True, token.start()
+                if head_closed is None:
+                    head_closed = token.start()
+                at = token.end()
+                continue
             containers = max(containers - 1, 0)
             if not containers:
                 first_open = None
@@ -470,6 +489,8 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
         if token.group(2) is None:
             return resume(token.start())
         name = name.lower()
+        if head_closed is not None and name not in _AFTER_HEAD and not containers:
+            return True, token.start()
         if name not in _HEAD_ELEMENTS:
             if not containers or name == "body":
                 return True, token.start()
