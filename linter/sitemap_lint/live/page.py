@@ -454,7 +454,8 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
     as ``read_signals`` reads it, scanning from ``at``; and, when it has not, where to
     scan again once more text has come (never inside a comment, a tag, raw text or a
     noscript or template element, so a head read in pieces ends where it ends read
-    whole)."""
+    whole; never past the head's end tag, once met: a scan resumed there, at
+    ``</head``, tells the head closed)."""
     search = _TOKEN.search
     containers = 0
     first_open: int | None = None  # where the outermost container still open starts
