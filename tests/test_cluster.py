@@ -1034,6 +1034,48 @@ def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_
 
 
 @pytest.mark.slow
+def test_a_site_s_redirects_to_another_port_or_scheme_stay_in_its_task(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """The URLs of one host on two ports (as http and https are) go to one task: the
+    redirect from one to the other reaches a host and port the site's other URLs go to,
+    whose robots.txt is asked once and whose per-host limit is counted once, as
+    locally."""
+    from tests.live_server import LiveServer
+
+    with LiveServer() as server:
+        server.route(
+            "/moved", status=301, headers=[("Location", "http://example.com:8080/status/200?a")]
+        )
+        locs = ["http://example.com/moved", "http://example.com:8080/status/200?b"]
+        (tmp_path / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + "".join(f"  <url><loc>{loc}</loc></url>\n" for loc in locs)
+            + "</urlset>\n",
+            encoding="utf-8",
+        )
+        args = ["--isolated", "--live", "--no-live-cache", "--live-timeout", "5"]
+        for port in (80, 8080):
+            args += ["--live-connect-to", f"example.com:{port}:{server.origin}"]
+        args.append("sitemap.xml")
+
+        def robots() -> list[str]:
+            asked = sorted(e.host for e in server.log() if e.path == "/robots.txt")
+            server.reset(routes=False)
+            return asked
+
+        local = lint(args, tmp_path)
+        robots_locally = robots()
+        remote = lint(["--scheduler", cluster.address, *args], tmp_path)
+        robots_remotely = robots()
+
+    assert (local[2], remote[2]) == ("", "")
+    assert json.loads(remote[1])["files"] == json.loads(local[1])["files"]
+    assert robots_remotely == robots_locally == ["example.com", "example.com:8080"]
+
+
+@pytest.mark.slow
 def test_the_live_audit_s_global_limit_holds_on_the_whole_cluster(
     cluster: Cluster, tmp_path: Path
 ) -> None:

@@ -1180,4 +1180,193 @@ def test_a_month_or_year_lastmod_is_behind_a_page_only_once_its_period_ended(
 
     parsed = parse_date(lastmod)
     assert parsed is not None
-    assert _behind(parsed, datetime(2025, 1, 15, 10, tzinfo=UTC)) is behind
+    # 13:00 UTC: January 15 everywhere (01:00 at -12:00), so January 14 has ended
+    assert _behind(parsed, datetime(2025, 1, 15, 13, tzinfo=UTC)) is behind
+
+
+def test_what_a_template_in_the_head_holds_says_nothing_of_the_page(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A template's content is an inert fragment, no part of the page: its robots meta,
+    canonical, hreflang links and dates are no page's; a noscript's still are."""
+    live_server.reset()
+    inert = (
+        '<template><meta name="robots" content="noindex">'
+        '<link rel="canonical" href="/elsewhere">'
+        '<link rel="alternate" hreflang="fr" href="/fr">'
+        '<meta property="article:modified_time" content="2025-06-01T00:00:00Z">'
+        '<noscript><meta name="googlebot" content="noindex"></noscript></template>'
+    )
+    live_server.route("/inert", body=f"<html><head>{inert}<title>t</title></head><body></body>")
+    live_server.route(
+        "/noscript",
+        body='<html><head><noscript><meta name="robots" content="noindex"></noscript></head>',
+    )
+    live_server.route(
+        "/after",  # what follows the template is the page's again
+        body=f'<html><head>{inert}<link rel="canonical" href="/elsewhere"></head>',
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f"  <url><loc>{SITE}/inert</loc><lastmod>2025-01-01</lastmod>"
+        f'<xhtml:link rel="alternate" hreflang="de" href="{SITE}/de"/></url>\n'
+        f"  <url><loc>{SITE}/noscript</loc></url>\n"
+        f"  <url><loc>{SITE}/after</loc></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, select=["LV008", "LV009", "LV010", "LV012"])
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert _codes(result.findings) == [
+        ("LV008", 4, f"{SITE}/noscript"),
+        ("LV009", 5, f"{SITE}/after"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("last_modified", "lastmod", "behind"),
+    [
+        # 01:00 UTC on January 2 is still January 1 west of Greenwich: the same day
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01", False),
+        ("Wed, 01 Jan 2025 23:00:00 GMT", "2025-01-01", False),
+        # 13:00 UTC on January 2 is January 2 in every zone
+        ("Thu, 02 Jan 2025 13:00:00 GMT", "2025-01-01", True),
+        # a lastmod with a time is compared as the moment it names
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01T20:00:00-05:00", False),
+        ("Thu, 02 Jan 2025 01:00:00 GMT", "2025-01-01T19:00:00-05:00", True),
+    ],
+)
+def test_a_date_only_lastmod_is_behind_the_page_only_once_its_day_ended_everywhere(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    last_modified: str,
+    lastmod: str,
+    behind: bool,
+) -> None:
+    live_server.reset()
+    live_server.route(
+        "/dated", body="<html><head></head>", headers=[("Last-Modified", last_modified)]
+    )
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        f"  <url><loc>{SITE}/dated</loc><lastmod>{lastmod}</lastmod></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
+    assert all(f"lastmod {lastmod} is older than Last-Modified" in f.message for f in live)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "served"),
+    [
+        ("video/mp4", True),
+        ("application/vnd.apple.mpegurl", True),  # HLS
+        ("application/x-mpegURL", True),
+        ("application/dash+xml", True),  # DASH
+        ("text/html; charset=utf-8", False),
+        ("application/json", False),
+    ],
+)
+def test_a_video_s_content_may_be_a_stream_s_manifest(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    content_type: str,
+    served: bool,
+) -> None:
+    live_server.reset()
+    live_server.route("/stream", body="#EXTM3U\n", content_type=content_type)
+    live_server.route("/thumb", body="x", content_type="image/jpeg")
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}" xmlns:video="{VIDEO_NS}">\n'
+        f"  <url><loc>{SITE}/status/200</loc><video:video>"
+        f"<video:thumbnail_loc>{SITE}/thumb</video:thumbnail_loc>"
+        "<video:title>t</video:title><video:description>d</video:description>"
+        f"<video:content_loc>{SITE}/stream</video:content_loc></video:video></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    options = _live(live_server, select=["LV"])
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    found = [(f.code, f.line, f.column, f.message) for f in result.findings]
+    media = content_type.split(";")[0].lower()
+    assert found == (
+        []
+        if served
+        else [
+            (
+                "LV013",
+                3,
+                text.splitlines()[2].index("<video:content_loc>") + 1,
+                f"video {SITE}/stream is served as {media}, not video/* or a stream's manifest"
+                " (HLS, DASH); serve the file or remove it from the sitemap",
+            )
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("json_ld", "behind"),
+    [
+        (
+            '{"@type": "WebPage", "mainEntity": {"@type": "Article", "dateModified": "2025-03-01"}}',
+            True,
+        ),
+        (
+            '{"@graph": [{"@type": "WebPage", "mainEntity": [{"dateModified": "2025-03-01"}]}]}',
+            True,
+        ),
+        ('[{"@type": "WebPage", "mainEntity": {"dateModified": "2025-03-01T10:00:00Z"}}]', True),
+        # the dates of other nested objects are theirs, not the page's
+        (
+            '{"@type": "WebPage", "isPartOf": {"@type": "WebSite", "dateModified": "2025-03-01"}}',
+            False,
+        ),
+        ('{"@type": "Article", "publisher": {"dateModified": "2025-03-01"}}', False),
+        ('{"@type": "WebPage", "mainEntity": {"dateModified": "2025-13-01"}}', False),  # no date
+    ],
+)
+def test_the_json_ld_main_entity_s_date_is_the_page_s(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+    json_ld: str,
+    behind: bool,
+) -> None:
+    live_server.reset()
+    script = f'<script type="application/ld+json">{json_ld}</script>'
+    live_server.route("/article", body=f"<html><head>{script}</head><body></body>")
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        f"  <url><loc>{SITE}/article</loc><lastmod>2025-01-01</lastmod></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    live = [f for f in result.findings if f.code[:2] == "LV"]
+    assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
+    assert all("is older than JSON-LD dateModified 2025-03-01" in f.message for f in live)
+
+
+def test_a_robots_meta_between_the_head_s_end_and_the_body_is_the_page_s(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """An HTML parser puts a meta, link or script met after ``</head>`` and before the
+    body in the head: Google's rendering reads it there. A page that flushes its head
+    and then stalls is still judged by its head, as before the body."""
+    live_server.reset()
+    closed = "<!doctype html><html><head><title>t</title></head>\n"
+    stray = '<script src="/a.js"></script>\n<meta name="robots" content="noindex">\n'
+    live_server.route("/stray", parts=[closed + stray, "<body><p>x</p>"], pause=0.05)
+    live_server.route("/in-body", body=f"{closed}<body>{stray}")
+    flushed = '<html><head><meta name="robots" content="noindex"></head>'
+    live_server.route("/flushed", parts=[flushed, "<body>"], pause=6)
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/stray", "/in-body", "/flushed"))
+    # the rest of /flushed comes after the timeout: its head is read without it
+    options = _live(live_server, live_timeout=4.0)
+    result = sitemap_lint.lint_paths([sitemap], **options)  # type: ignore[arg-type]
+    assert _codes(result.findings) == [
+        ("LV008", 3, f"{SITE}/stray"),
+        ("LV008", 5, f"{SITE}/flushed"),
+    ]
+    assert all("says noindex (meta robots)" in f.message for f in result.findings)

@@ -9,12 +9,16 @@ from sitemap_lint.live.distributed import MemoryCache, by_host, host_of
 from sitemap_lint.live.model import PAGE, Answer
 
 
-def test_a_host_is_its_scheme_name_and_port() -> None:
+def test_a_site_is_its_host_name_whatever_its_scheme_port_or_www() -> None:
+    """A site's redirects (http to https, to or from www.) stay in its task."""
     assert host_of("https://Example.COM/a") == host_of("https://example.com/b")
-    assert host_of("https://example.com/") != host_of("http://example.com/")
-    assert host_of("https://example.com:8443/") != host_of("https://example.com/")
+    assert host_of("https://example.com/") == host_of("http://example.com/") == "example.com"
+    assert host_of("https://example.com:8443/") == host_of("https://www.example.com/")
     assert host_of("http://example.com:80/a") == host_of("http://Example.com/b")
-    assert host_of("https://example.com:x/") == "https://example.com:x"  # no traceback
+    assert host_of("https://example.org/") != host_of("https://example.com/")
+    assert host_of("https://shop.example.com/") != host_of("https://example.com/")
+    assert host_of("http://[::1]:8080/") == host_of("https://[::1]/") == "[::1]"
+    assert host_of("https://example.com:x/") == "example.com"  # no traceback
     assert host_of("http:///x") == "http:///x"
 
 

@@ -153,6 +153,30 @@ def test_meta_robots_in_comments_and_raw_text_is_not_a_tag(hidden: str) -> None:
     assert read_signals(URL, [], head(hidden)).noindex is None
 
 
+@pytest.mark.parametrize(
+    ("after", "noindex"),
+    [
+        # an HTML parser puts these in the head still, until the body starts
+        ('<meta name="robots" content="noindex"><body>', "meta robots"),
+        ('\n<script src="/a.js"></script>\n<meta name="robots" content="noindex">', "meta robots"),
+        (
+            '<!-- x --><link rel="stylesheet" href="/s.css"><meta name=robots content=none>',
+            "meta robots",
+        ),
+        # the body's start, any other element, or a noscript there (in the body) ends it
+        ('<body><meta name="robots" content="noindex">', None),
+        ('<div></div><meta name="robots" content="noindex">', None),
+        ('<noscript><meta name="robots" content="noindex"></noscript>', None),
+        ('<template><meta name="robots" content="noindex"></template>', None),
+    ],
+)
+def test_what_follows_the_head_s_end_tag_before_the_body_is_in_the_head(
+    after: str, noindex: str | None
+) -> None:
+    page = "<!DOCTYPE html><html><head><title>t</title></head>" + after
+    assert read_signals(URL, [], page).noindex == noindex
+
+
 def test_the_scan_stops_at_the_end_of_the_head() -> None:
     page = head("<title>t</title>") + '<meta name="robots" content="noindex">'
     assert read_signals(URL, [], page).noindex is None
@@ -209,6 +233,9 @@ def test_the_head_goes_on_past_what_it_may_hold(valid: str) -> None:
         "<html><head><noscript><img src=x><body><meta name='robots' content='noindex'>",
         '<head><my-very-long-custom-element-name-is-here-x><meta name="robots" content="a">',
         "<head><!-- <img> --><template><p></template><p>",
+        '<head></head>\n<script>x</script><meta name="robots" content="noindex"><body>',
+        "<head></head><template><p></template><noscript><meta name=robots content=noindex>",
+        "<head><title>t</title></head><!-- </head> --></head><link rel=canonical href=/a><p>",
     ],
 )
 def test_a_head_read_in_pieces_ends_where_it_ends_read_whole(page: str) -> None:
@@ -590,7 +617,9 @@ def test_lv010_writes_a_page_time_without_a_zone_as_written() -> None:
         # raw tabs and line breaks in a string, as many pages write them
         ('{"description": "one\n\ttwo", "dateModified": "2024-05-08"}', datetime(2024, 5, 8)),
         ('{"datePublished": "2024-05-01"}', None),
-        ('{"mainEntity": {"dateModified": "2024-05-01"}}', None),  # another thing's date
+        # the page's main entity (its article) is its content: its date is the page's
+        ('{"mainEntity": {"dateModified": "2024-05-01"}}', datetime(2024, 5, 1)),
+        ('{"isPartOf": {"dateModified": "2024-05-01"}}', None),  # another thing's date
         ('{"dateModified": "2024-05-01",}', None),  # bad JSON says nothing
         ('{"dateModified": "last week"}', None),
         ('{"dateModified": 20240501}', None),

@@ -48,7 +48,9 @@ __all__ = ["Cache", "CacheError", "default_path"]
 # 6: a page's signals read as Google reads them (the head ends at an element it may not
 # hold, canonicals that disagree name none, a past unavailable_after is noindex, a time
 # at or after the answer is none): a 304 would keep layout 5's for good.
-_VERSION = 6
+# 7: a page's signals read past ``</head>`` to the body, none from a ``<template>``, and
+# a JSON-LD mainEntity's dateModified the page's.
+_VERSION = 7
 # The file's mark as this cache (``PRAGMA application_id``, "SMLC"): a database without
 # it and with tables is another program's, unless a layout written before the mark.
 _APPLICATION_ID = 0x534D4C43

@@ -106,6 +106,10 @@ RETRY_STATUSES = frozenset({429, 503})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 DRAIN_AT_MOST = 65_536  # bytes of a body's rest read to keep its connection
 DRAIN_PATIENCE = 1.0  # seconds that rest is waited for
+# Seconds the rest of a page is waited for once its head's end tag has come (what may
+# still follow it, before the body, is the head's): a page that flushes its head and
+# then stalls is judged by its head.
+AFTER_HEAD_PATIENCE = 0.5
 # Decoded bytes per byte sent past which a head cut at the bound is a compression bomb
 # (HTML compresses 3 to 10 times; a bomb of zeros about 1,000 times).
 BOMB_RATIO = 100
@@ -937,8 +941,9 @@ async def _read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
 
 
 async def _read_head(response: aiohttp.ClientResponse, limit: int) -> tuple[bytes, bool]:
-    """A page's decoded body up to where ``page.head_end`` ends its head, or else up
-    to ``limit`` bytes; and whether it is a compression bomb (its head went on past
+    """A page's decoded body up to where ``page.head_end`` ends its head (or where it
+    stalls, once the head's end tag has come: ``AFTER_HEAD_PATIENCE``), or else up to
+    ``limit`` bytes; and whether it is a compression bomb (its head went on past
     ``limit`` bytes decoded from fewer than ``1 / BOMB_RATIO`` as many). A head that is
     only long is read to the bound, and its signals are read from that part."""
     decoder = _decoder(response.headers.get("Content-Encoding", ""))
@@ -949,7 +954,14 @@ async def _read_head(response: aiohttp.ClientResponse, limit: int) -> tuple[byte
     resume = 0
     room = limit
     while room > 0:
-        piece = await _next_piece(response, decoder, room)
+        if text[resume : resume + 6].lower() == "</head":  # the head closed, not ended
+            try:
+                async with asyncio.timeout(AFTER_HEAD_PATIENCE):
+                    piece = await _next_piece(response, decoder, room)
+            except TimeoutError:
+                return bytes(body), False
+        else:
+            piece = await _next_piece(response, decoder, room)
         if piece is None:
             break
         room -= len(piece)

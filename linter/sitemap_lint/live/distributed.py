@@ -1,7 +1,8 @@
 """The live audit of a set on a Dask cluster (``--scheduler``): URLs partitioned by host.
 
-Every URL of one host goes to the same task, in the run's order, so the per-host
-limits, the host's robots.txt and its Crawl-delay hold as in a local run, and its crawl
+Every URL of one site (a host name, whatever its scheme, port or ``www.``) goes to the
+same task, in the run's order, so the per-host limits, the host's robots.txt and its
+Crawl-delay hold as in a local run, for the redirects within the site too, and its crawl
 budget requests the same URLs; the partitions are balanced by their URL counts. The
 global limit (``--live-concurrency``) is shared by the tasks that run at once, so that
 the cluster has no more requests in flight than a local run. The cache stays on the
@@ -29,11 +30,21 @@ Request = tuple[str, str]  # (url, kind)
 
 
 def host_of(url: str) -> str:
-    """The host and port a URL's requests go to (what the per-host limits count, and
-    whose robots.txt applies): its origin, or the URL itself when it has none."""
+    """The site a URL belongs to, whose URLs one task requests: its host name, in
+    lower case, without its scheme, port or a leading ``www.`` (the URL itself when it
+    has none). A listed URL's redirects mostly stay on its site, from http to https or
+    between ``www.`` and the bare name: their hops go to the same host and port as the
+    site's listed URLs (what a per-host limit counts, whose robots.txt and Crawl-delay
+    apply), and so are requested by the same task, as in a local run."""
     from sitemap_lint.live.robots import origin
 
-    return origin(url) or url
+    found = origin(url)
+    if found is None:
+        return url
+    authority = found.partition("://")[2]
+    if authority.startswith("["):  # an IPv6 address
+        return authority[: authority.find("]") + 1]
+    return authority.partition(":")[0].removeprefix("www.")
 
 
 def by_host(requests: Sequence[Request], parts: int) -> list[list[Request]]:

@@ -6,11 +6,14 @@ scanner walks the head: it finds the start tags that matter (``meta``, ``link``,
 ``base``, ``script``), reads their attributes in any order and quoting (only where
 they may say something), skips comments and the raw text of ``script``, ``style`` and
 ``title`` (a tag written inside them is not a tag), and stops at the end of the head:
-``</head>``, or the first element the head may not hold (``<body``, ``<img``,
-``<iframe``, ``<div``...), where Google stops reading the head too; such an element
-inside ``noscript`` or ``template`` ends nothing. An attribute value whose quote never
-closes runs to the end of the text, as in a browser, so the scan ends there: its cost
-stays linear in the text.
+the first element the head may not hold (``<body``, ``<img``, ``<iframe``,
+``<div``...), where Google stops reading the head too, or after ``</head>`` the first
+one an HTML parser would not put in the head there (a ``meta``, ``link`` or ``script``
+between ``</head>`` and ``<body>`` is still the head's, in a browser and in Google's
+rendering); such an element inside ``noscript`` or ``template`` ends nothing, and
+what a ``template`` holds is no part of the page (its content is an inert fragment).
+An attribute value whose quote never closes runs to the end of the text, as in a
+browser, so the scan ends there: its cost stays linear in the text.
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ _TOKEN = re.compile(
 _HEAD_ELEMENTS = frozenset(
     {"meta", "link", "base", "script", "style", "title", "noscript", "template", "html", "head"}
 )
+# The elements an HTML parser still puts in the head after its end tag, before the body
+# starts (the "after head" insertion mode): a ``</head>`` ends the head only at the
+# next other element.
+_AFTER_HEAD = frozenset({"meta", "link", "base", "script", "style", "title", "template", "head"})
 # Elements whose content is no part of the head's own elements: an element the head
 # may not hold ends nothing there (a tracking pixel's <noscript><img></noscript>).
 _CONTAINERS = frozenset({"noscript", "template"})
@@ -310,7 +317,9 @@ def _read_head(
     alternates: list[tuple[str, str]] = []
     json_moments: list[datetime] = []
     articles: list[datetime] = []
-    for name, text, start, end, _containers in _head_tags(head):
+    for name, text, start, end, containers in _head_tags(head):
+        if containers.inert:  # a template's content is no part of the page
+            continue
         if name == "script":
             if _tells(name, text) and _is_json_ld(_attributes(text)):
                 json_moments.extend(_json_ld_moments(head[start:end]))
@@ -354,18 +363,50 @@ def head_metas(head: str) -> Iterator[dict[str, str]]:
     ``read_signals`` reads the head: not in a comment, in raw text (a script, a style, a
     title) or in a noscript or template element."""
     for name, text, _start, _end, containers in _head_tags(head):
-        if name == "meta" and not containers:
+        if name == "meta" and not containers.open:
             yield _attributes(text)
 
 
-def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
+class _Containers:
+    """The noscript and template elements open around a tag of the head, innermost
+    last (True: a template). An end tag closes the innermost, whichever it names, as
+    ``head_end`` counts them."""
+
+    __slots__ = ("_templates",)
+
+    def __init__(self) -> None:
+        self._templates: list[bool] = []
+
+    @property
+    def open(self) -> int:
+        """How many are open."""
+        return len(self._templates)
+
+    @property
+    def inert(self) -> bool:
+        """Whether a template is open: its content is a fragment no browser makes part
+        of the page (nor Google's rendering), so what it says is said by no page."""
+        return any(self._templates)
+
+    def enter(self, name: str) -> None:
+        self._templates.append(name == "template")
+
+    def leave(self) -> None:
+        if self._templates:
+            self._templates.pop()
+
+
+def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, _Containers]]:
     """The start tags of the head of ``head`` (the start of a page), as ``read_signals``
     reads it: each element's name in lower case, its attributes' text, where its raw text
     starts and ends (a script's, a style's, a title's; the same place for the others),
-    and how many noscript and template elements are open around it. The head ends at
-    the first element it may not hold, its end tag, or a quote that never closes."""
+    and the noscript and template elements open around it (the one ``_Containers``,
+    as it stands when the tag is given). The head ends at the first element it may not
+    hold (after its end tag, at the first one an HTML parser would not put in it there),
+    or a quote that never closes."""
     at = 0
-    containers = 0
+    containers = _Containers()
+    after_head = False
     search = _TOKEN.search
     while (token := search(head, at)) is not None:
         at = token.end()
@@ -378,19 +419,22 @@ def _head_tags(head: str) -> Iterator[tuple[str, str, int, int, int]]:
                 at = end + 3
                 continue
             if _closes_container(token):
-                containers = max(containers - 1, 0)
+                containers.leave()
                 continue
-            return  # the end of the head
+            after_head = True  # </head>: what an HTML parser still puts in the head follows
+            continue
         text = token.group(2)
         if text is None:
             return  # a quote that never closes: the rest of the text is its value
         name = name.lower()
+        if after_head and name not in _AFTER_HEAD and not containers.open:
+            return  # the end of the head, after its end tag
         if name not in _HEAD_ELEMENTS:
-            if containers and name != "body":
+            if containers.open and name != "body":
                 continue
             return  # an element the head may not hold: the end of the head
         if name in _CONTAINERS:
-            containers += 1
+            containers.enter(name)
             continue
         start = at
         raw_end = _RAW_TEXT_END.get(name)
@@ -410,13 +454,19 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
     as ``read_signals`` reads it, scanning from ``at``; and, when it has not, where to
     scan again once more text has come (never inside a comment, a tag, raw text or a
     noscript or template element, so a head read in pieces ends where it ends read
-    whole)."""
+    whole; never past the head's end tag, once met: a scan resumed there, at
+    ``</head``, tells the head closed)."""
     search = _TOKEN.search
     containers = 0
     first_open: int | None = None  # where the outermost container still open starts
+    head_closed: int | None = None  # where the head's end tag starts, once met
 
     def resume(where: int) -> tuple[bool, int]:
-        return False, where if first_open is None else min(first_open, where)
+        # never past the head's end tag: what follows it is read in its light again
+        for since in (first_open, head_closed):
+            if since is not None:
+                where = min(since, where)
+        return False, where
 
     while (token := search(text, at)) is not None:
         name = token.group(1)
@@ -428,7 +478,10 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
                 at = end + 3
                 continue
             if not _closes_container(token):
-                return True, token.start()
+                if head_closed is None:
+                    head_closed = token.start()
+                at = token.end()
+                continue
             containers = max(containers - 1, 0)
             if not containers:
                 first_open = None
@@ -437,6 +490,8 @@ def head_end(text: str, at: int = 0) -> tuple[bool, int]:
         if token.group(2) is None:
             return resume(token.start())
         name = name.lower()
+        if head_closed is not None and name not in _AFTER_HEAD and not containers:
+            return True, token.start()
         if name not in _HEAD_ELEMENTS:
             if not containers or name == "body":
                 return True, token.start()
@@ -559,9 +614,9 @@ def _is_json_ld(attributes: dict[str, str]) -> bool:
 
 
 def _json_ld_moments(text: str) -> list[datetime]:
-    """The ``dateModified`` of the JSON-LD objects in a script: the top-level object or
-    array's objects and the members of their ``@graph`` (raw control characters in its
-    strings allowed). Bad JSON says nothing."""
+    """The ``dateModified`` of the JSON-LD objects in a script that speak of the page
+    (``_json_ld_objects``; raw control characters in its strings allowed). Bad JSON says
+    nothing."""
     text = text.strip()
     if text.startswith("<!--"):  # an old habit: the script's text in a comment
         text = text[4:].removesuffix("-->").strip()
@@ -584,14 +639,26 @@ def _json_ld_moments(text: str) -> list[datetime]:
 
 
 def _json_ld_objects(data: Any) -> Iterator[dict[str, Any]]:
-    for item in data if isinstance(data, list) else [data]:
-        if isinstance(item, dict):
-            yield item
-            graph = item.get("@graph")
-            if isinstance(graph, dict):
-                yield graph
-            elif isinstance(graph, list):
-                yield from (member for member in graph if isinstance(member, dict))
+    """The objects that speak of the page: the top-level object or array's objects, the
+    members of their ``@graph``, and the ``mainEntity`` of each (a WebPage's article is
+    the page's content); no other nested object (an ``isPartOf`` site, a publisher, a
+    review), whose dates are their own."""
+    for item in _dicts(data):
+        graph = item.get("@graph")
+        for member in (item, *_dicts(graph)) if graph is not None else (item,):
+            yield member
+            main = member.get("mainEntity")
+            if main is not None:
+                yield from _dicts(main)
+
+
+def _dicts(data: Any) -> list[dict[str, Any]]:
+    """``data``'s objects: itself when it is one, the objects of a list."""
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list):
+        return [item for item in data if isinstance(item, dict)]
+    return []
 
 
 # -- dates -------------------------------------------------------------------------------

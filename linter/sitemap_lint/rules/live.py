@@ -8,7 +8,7 @@ from each target's ``Answer`` (``judge``) and from each file's lastmods
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from sitemap_lint.domain.identity import normal_url
@@ -271,9 +271,14 @@ LASTMOD_BEHIND = rule(
     summary="A lastmod older than the modification the page itself states",
     what="""
         Reports an entry whose `lastmod` is older than what the page states: its
-        `Last-Modified` header, or the `dateModified` of its JSON-LD or its
-        `article:modified_time`. A date without a time is compared by day, a
-        month or a year written alone by its last day.
+        `Last-Modified` header, or the `dateModified` of its JSON-LD (of an object at
+        its top, in its `@graph`, or the `mainEntity` of one; not of other nested
+        objects, such as the site a page `isPartOf`) or its `article:modified_time`.
+        A date without a time is compared by day, a
+        month or a year written alone by its last day; that day may be the site's in
+        any zone, so a page time counts as later only once the day has ended
+        everywhere (a lastmod of `2025-01-01` is not behind a `Last-Modified` of
+        `Thu, 02 Jan 2025 01:00:00 GMT`, still January 1 west of Greenwich).
 
         A time written without a zone (a `dateModified` of `2025-06-01T10:00:00`, a
         date alone) may be in any zone from -12:00 to +14:00: the lastmod is reported
@@ -361,7 +366,9 @@ MEDIA_NOT_SERVED = rule(
     what="""
         Reports an `image:loc`, `video:content_loc` or `video:thumbnail_loc` whose
         final answer is not a success, or whose `Content-Type` is not `image/*`
-        (images and thumbnails) or `video/*` (video content).
+        (images and thumbnails) or `video/*` (video content; a stream's manifest
+        too: HLS's `application/vnd.apple.mpegurl` or `application/x-mpegurl`, DASH's
+        `application/dash+xml`).
     """,
     why="""
         Google indexes media it can fetch and recognise; an HTML error page or a
@@ -501,6 +508,17 @@ _WHAT = {
     "alternate": "alternate",
 }
 _MEDIA_TYPES = {"image": "image/", "video-content": "video/", "video-thumbnail": "image/"}
+# A video's content may also be a stream's manifest: HLS (.m3u8) or DASH (.mpd), served
+# with their own types, which name no video/ type.
+_STREAM_TYPES = frozenset(
+    {
+        "application/vnd.apple.mpegurl",
+        "application/x-mpegurl",
+        "audio/mpegurl",
+        "audio/x-mpegurl",
+        "application/dash+xml",
+    }
+)
 _REASONS = {
     "dns": "its host name does not resolve",
     "connect": "the connection failed",
@@ -743,8 +761,12 @@ def _media(target: Target, answer: Answer, what: str) -> Finding | None:
         content_type = answer.content_type
         if content_type is not None and content_type.startswith(expected):
             return None
+        streams = target.kind == "video-content"
+        if streams and content_type in _STREAM_TYPES:
+            return None
         served = f"as {content_type}" if content_type else "without a Content-Type"
-        problem = f"is served {served}, not {expected}*"
+        also = " or a stream's manifest (HLS, DASH)" if streams else ""
+        problem = f"is served {served}, not {expected}*{also}"
     else:
         problem = f"answers {status}{_via(answer)}"
     return MEDIA_NOT_SERVED.at(
@@ -874,7 +896,8 @@ def _behind(lastmod: Parsed, modified: datetime) -> bool:
         last = lastmod.last_day().date()
         if modified.tzinfo is None:
             return last < modified.date()
-        return last < modified.astimezone(moment.tzinfo).date()
+        # The site's day, in whatever zone it is: it ends last in the westmost.
+        return modified >= latest_moment(datetime.combine(last + timedelta(days=1), time()))
     if not lastmod.has_zone:
         moment = latest_moment(moment.replace(tzinfo=None))
     return moment + _SAME_MOMENT < earliest_moment(modified)
