@@ -131,6 +131,10 @@ def internal(local_only: None) -> Iterator[SiteServer]:
         ("::", "unspecified"),
         ("240.0.0.1", "reserved"),
         ("192.0.2.10", "reserved"),  # documentation
+        ("192.0.0.8", "reserved"),  # an IETF protocol assignment (global for Python 3.11.7)
+        ("192.0.0.9", "reserved"),
+        ("192.88.99.1", "reserved"),  # the retired 6to4 relay anycast
+        ("::ffff:192.0.0.8", "reserved"),
         ("2001:db8::1", "reserved"),
         ("fec0::1", "site-local"),
         ("::ffff:127.0.0.2", "loopback"),  # IPv4-mapped

@@ -48,6 +48,10 @@ Address = IPv4Address | IPv6Address
 DEFAULT_PORTS = {"http": 80, "https": 443}
 _CARRIER_GRADE_NAT = IPv4Network("100.64.0.0/10")
 _RFC1918 = (IPv4Network("10.0.0.0/8"), IPv4Network("172.16.0.0/12"), IPv4Network("192.168.0.0/16"))
+# Special-purpose blocks that no public site stands on, which some Python versions call
+# global: the IETF protocol assignments (192.0.0.8, a dummy address, among them) and the
+# retired 6to4 relay anycast block.
+_SPECIAL = (IPv4Network("192.0.0.0/24"), IPv4Network("192.88.99.0/24"))
 _UNIQUE_LOCAL = IPv6Network("fc00::/7")
 _NAT64 = IPv6Network("64:ff9b::/96")  # the well-known prefix: the IPv4 address is the last 32 bits
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -188,6 +192,8 @@ def address_kind(address: Address) -> str | None:
             return "carrier-grade NAT"
         if any(address in network for network in _RFC1918):
             return "private"
+        if any(address in network for network in _SPECIAL):
+            return "reserved"
     else:
         if address in _UNIQUE_LOCAL:
             return "unique-local"
