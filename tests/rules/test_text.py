@@ -285,6 +285,28 @@ def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Pa
     assert found(result) == [("TX001", 1), ("TX006", 1)]
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("name", ["sitemap.txt", "urls"])
+def test_a_url_list_under_a_sitemap_line_is_a_text_sitemap_not_a_robots_txt(
+    tmp_path: Path, name: str, end: str
+) -> None:
+    # Read as a robots.txt, its URL lines would go unchecked and the file pass.
+    lines = ["Sitemap: https://example.com/sitemap.txt", "https://example.com/a", "/b"]
+    result = _lint_text(tmp_path, end.join(lines) + end, name=name, collect=True)
+    assert result.facts.kind == "text"
+    assert [(code, line) for code, line in found(result) if code != "TX006"] == [
+        ("TX001", 1),
+        ("UR001", 3),
+    ]
+    assert "a text sitemap cannot list other sitemaps" in result.findings[0].message
+
+
+def test_a_robots_txt_with_a_stray_url_line_stays_a_robots_txt(tmp_path: Path) -> None:
+    content = "User-agent: *\nDisallow: /private/\nhttps://example.com/sitemap.xml\n"
+    result = _lint_text(tmp_path, content, name="rules.txt", collect=True)
+    assert result.facts.kind == "robots"
+
+
 def test_other_text_without_a_txt_name_is_not_xml(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "hello\nworld\nagain\nhttps://example.com/\n", name="sitemap")
     assert found(result) == [("IN006", 1)]
