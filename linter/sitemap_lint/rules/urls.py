@@ -1342,7 +1342,13 @@ def _describe(char: str) -> str:
 
 def _whitespace_message(stripped: str, field: str) -> str:
     """``stripped``: the URL without the whitespace around it; ``field`` is an element
-    (``loc``) or an element and attribute (``xhtml:link href``)."""
+    (``loc``), an element and attribute (``xhtml:link href``) or a robots.txt field
+    (``Sitemap``: white space outside ASCII, which its line's pattern leaves)."""
+    if field == "Sitemap":  # a robots.txt line, not an element
+        return (
+            "white space around the URL of the Sitemap line that crawlers may read as "
+            f"part of it; write 'Sitemap: {stripped}'"
+        )
     element, _, attribute = field.partition(" ")
     if attribute:
         written = shown_attribute(stripped)
