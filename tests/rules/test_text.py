@@ -450,3 +450,30 @@ def test_text_sitemap_not_txt_is_an_error_under_google_only() -> None:
 
     assert severity_under("google", "TX006", NOT_TXT.severity) is Severity.ERROR
     assert severity_under("bing", "TX006", NOT_TXT.severity) is Severity.WARNING
+
+
+def test_white_space_around_a_url_is_removed_by_the_safe_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from tests.helpers import run_cli
+
+    path = write(
+        tmp_path,
+        "sitemap.txt",
+        "  https://example.com/a  \r\n\thttps://example.com/b\r\n"
+        "https://example.com/c\u00a0\r\n  /d\r\nhttps://example.com/e",
+    )
+    status, out, _err = run_cli(["check", "--isolated", "-f", "json", str(path)], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    fixes = {(f["code"], f["line"]): f.get("fix") for f in findings}
+    assert all(fixes[("TX003", line)]["applicability"] == "safe" for line in (1, 2, 3, 4))
+    assert fixes[("UR001", 4)] is None
+    run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    assert path.read_bytes() == (
+        b"https://example.com/a\r\nhttps://example.com/b\r\nhttps://example.com/c\r\n/d\r\n"
+        b"https://example.com/e"
+    )
+    status, out, _err = run_cli(["check", "--isolated", "--diff", str(path)], capsys)
+    assert (status, out) == (0, "")
