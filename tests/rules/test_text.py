@@ -159,7 +159,10 @@ def test_duplicates(tmp_path: Path) -> None:
     content = "https://example.com/\nhttps://example.com/a\nhttps://example.com/\n"
     result = _lint_text(tmp_path, content)
     assert found(result) == [("DU001", 3)]
-    assert "already listed at line 1" in result.findings[0].message
+    # A line holds only its URL: nothing to merge into the first one.
+    assert result.findings[0].message == (
+        "URL 'https://example.com/' is already listed at line 1; remove this line"
+    )
 
 
 def test_yandex_length_is_reported_for_text_lines(tmp_path: Path) -> None:

@@ -370,7 +370,7 @@ class TextChecker:
             self.scope.check(parsed, node, report)
             if self.robots is not None:
                 self.robots.check(url, parsed, node, report)
-        self.duplicates.check(url, node, report)
+        self.duplicates.check(url, node, report, remove="remove this line")
 
     def _count(self, url: str, number: int, column: int) -> None:
         self._count_line(number, column)
