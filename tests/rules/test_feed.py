@@ -339,3 +339,16 @@ def test_an_offset_written_otherwise_is_not_said_to_be_missing(value: str, probl
     node = Node("", "pubDate", {}, 1, 1)
     node.text = value
     assert read_date(node, atom=False) == (None, problem)
+
+
+def test_an_atom_href_escaped_twice_is_fixed_in_its_attribute(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import run_cli
+
+    path = tmp_path / "feed.xml"
+    path.write_bytes((RULE_FIXTURES / "UR017" / "fail-feed.xml").read_bytes())
+    run_cli(["check", "--isolated", "--fix", "--unsafe-fixes", str(path)], capsys)
+    text = path.read_text(encoding="utf-8")
+    assert '<link href="https://example.com/news?item=trail-runner-2&amp;lang=en"/>' in text
+    assert '<link href="https://example.com/news?item=city-walker&amp;lang=en"/>' in text

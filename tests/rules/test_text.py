@@ -480,3 +480,25 @@ def test_white_space_around_a_url_is_removed_by_the_safe_fix(
     )
     status, out, _err = run_cli(["check", "--isolated", "--diff", str(path)], capsys)
     assert (status, out) == (0, "")
+
+
+def test_an_escape_in_a_text_sitemap_is_text_and_its_unsafe_fix_writes_the_character(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import run_cli
+
+    path = write(tmp_path, "sitemap.txt", "https://example.com/a?x=1&amp;y=2\r\n&amp;b\r\n")
+    result = _lint_text(tmp_path, path.read_bytes())
+    # The relative line is UR001's: its escape is no second finding.
+    assert found(result) == [("UR017", 1), ("UR001", 2)]
+    run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    assert path.read_bytes().startswith(b"https://example.com/a?x=1&amp;y=2\r\n")  # unsafe
+    run_cli(["check", "--isolated", "--fix", "--unsafe-fixes", str(path)], capsys)
+    assert path.read_bytes() == b"https://example.com/a?x=1&y=2\r\n&amp;b\r\n"
+
+
+@pytest.mark.parametrize("line", [":foo", "?page=2"])
+def test_a_line_that_is_no_url_is_not_called_an_element(tmp_path: Path, line: str) -> None:
+    result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
+    assert found(result) == [("UR001", 2)]
+    assert result.findings[0].message.startswith(f"URL '{line}' is not an absolute URL")

@@ -366,6 +366,8 @@ class TextChecker:
             replacements=self.file.replacements,
             base=self.options.sitemap_url,
         )
+        if parsed is not None or _HTTP.match(url):  # else UR001 says what it is
+            urls.check_escaped_twice(node, report, plain="text sitemap")
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:
