@@ -301,6 +301,15 @@ def test_a_url_list_with_a_robots_line_is_no_robots_txt() -> None:
     assert robots.kind == "robots"
 
 
+def test_a_url_list_under_a_sitemap_line_is_no_robots_txt() -> None:
+    """As the check reads it: a first `Sitemap:` line does not make the URLs under it
+    unread lines of a robots.txt."""
+    text = b"Sitemap: https://example.com/x.txt\nhttps://example.com/a\nhttps://example.com/b\n"
+    read = listing.listing_of(text)
+    assert read.kind != "robots"
+    assert read.problem is not None and "line 1 is not an absolute http(s) URL" in read.problem
+
+
 def test_a_robots_txt_lists_the_sitemaps_the_check_follows() -> None:
     robots = listing.listing_of(
         b"User-agent: *\n"

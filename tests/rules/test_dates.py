@@ -444,3 +444,15 @@ def test_the_fix_of_a_time_without_seconds(value: str, fixed: str | None, safe: 
     assert [edit.content for edit in finding.fix.edits] == [fixed]
     assert finding.fix.is_safe is safe
     assert f"write {fixed}" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("hour", "said"),
+    [
+        (24, "hour 24 does not exist; hours run from 00 to 23 (write 00 of the next day)"),
+        (25, "hour 25 does not exist; hours run from 00 to 23"),  # not "00 of the next day"
+        (99, "hour 99 does not exist; hours run from 00 to 23"),
+    ],
+)
+def test_only_hour_24_is_said_to_be_the_next_days_00(hour: int, said: str) -> None:
+    assert dates.impossible_moment(2024, 5, 8, hour, 0, 0) == said

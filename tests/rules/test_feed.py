@@ -13,6 +13,7 @@ from sitemap_lint.finding import Severity
 from sitemap_lint.formats.feed import is_feed
 from sitemap_lint.inputs.reader import Source
 from sitemap_lint.model import Node
+from sitemap_lint.rules.feed import read_date
 from sitemap_lint.settings.options import Options
 from sitemap_lint.settings.selection import Selection
 from tests.helpers import (
@@ -55,6 +56,8 @@ ADVICE = (("FD001", 2),)
         ),
         ("FD005/fail-offset.xml", "timezone offset +2500 is beyond ±14:00"),
         ("FD005/fail-atom-offset.xml", "timezone offset +05:60 has minute 60"),
+        ("FD005/fail-offset-colon.xml", "timezone as '+02:00', which RFC 822 does not read"),
+        ("FD005/fail-offset-gmt.xml", "write Wed, 28 May 2025 09:30:00 +0200"),
         ("FD005/fail-unknown-zone.xml", "names a timezone RFC 822 does not know ('CEST')"),
         ("FD005/fail-unreadable.xml", "e.g. Wed, 08 May 2024 10:00:00 +0000"),
         ("FD005/fail-atom.xml", "write 2025-05-28T09:30:00+02:00"),
@@ -304,3 +307,48 @@ def test_huge_values_are_bounded(tmp_path: Path) -> None:
     result = lint(path)
     assert [code for code, _ in found(result)] == ["FD001", "UR003", "FD005"]
     assert all(len(f.message) <= 500 for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (
+            "Wed, 8 May 2024 10:00 UTC+05:30",
+            "'Wed, 8 May 2024 10:00 UTC+05:30' writes its timezone as 'UTC+05:30', which "
+            "RFC 822 does not read; write Wed, 8 May 2024 10:00 +0530",
+        ),
+        (
+            "Wed, 08 May 2024 10:00:00 GMT-3",
+            "'Wed, 08 May 2024 10:00:00 GMT-3' writes its timezone as 'GMT-3', which RFC 822 "
+            "does not read; write Wed, 08 May 2024 10:00:00 -0300",
+        ),
+        (  # and what is wrong once it is written so
+            "Thu, 08 May 2024 10:00:00 +02:00",
+            "'Thu, 08 May 2024 10:00:00 +02:00' writes its timezone as '+02:00', which RFC 822 "
+            "does not read, and 'Thu, 08 May 2024 10:00:00 +0200' names the wrong weekday: "
+            "8 May 2024 is a Wednesday; write Wed, 08 May 2024 10:00:00 +0200",
+        ),
+        (  # no RFC 822 date around it: the usual words
+            "08/05/2024 10:00 +02:00",
+            "'08/05/2024 10:00 +02:00' is not an RFC 822 date; write it in that form, e.g. "
+            "Wed, 08 May 2024 10:00:00 +0000",
+        ),
+    ],
+)
+def test_an_offset_written_otherwise_is_not_said_to_be_missing(value: str, problem: str) -> None:
+    node = Node("", "pubDate", {}, 1, 1)
+    node.text = value
+    assert read_date(node, atom=False) == (None, problem)
+
+
+def test_an_atom_href_escaped_twice_is_fixed_in_its_attribute(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import run_cli
+
+    path = tmp_path / "feed.xml"
+    path.write_bytes((RULE_FIXTURES / "UR017" / "fail-feed.xml").read_bytes())
+    run_cli(["check", "--isolated", "--fix", "--unsafe-fixes", str(path)], capsys)
+    text = path.read_text(encoding="utf-8")
+    assert '<link href="https://example.com/news?item=trail-runner-2&amp;lang=en"/>' in text
+    assert '<link href="https://example.com/news?item=city-walker&amp;lang=en"/>' in text

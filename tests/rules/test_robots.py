@@ -104,6 +104,33 @@ def test_a_wrapped_url_is_written_alone(value: str, how: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("blank", "named"),
+    [
+        ("\u00a0", "a no-break space (U+00A0)"),
+        ("\u200b", "a zero width space (U+200B)"),
+        ("\u3000", "an ideographic space (U+3000)"),
+    ],
+)
+def test_invisible_white_space_before_the_url_is_named(blank: str, named: str) -> None:
+    # Not "relative ... such as https://example.com/\xa0https://...".
+    findings = _check_text(f"Sitemap:{blank}https://example.com/sitemap.xml\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("RB001", 1, 9)]
+    assert findings[0].message == (
+        f"Sitemap URL {blank + 'https://example.com/sitemap.xml'!r} starts with {named}, "
+        "which crawlers do not skip as white space; write the URL alone: "
+        "'Sitemap: https://example.com/sitemap.xml'"
+    )
+
+
+def test_invisible_white_space_after_the_url_is_said_of_the_line_not_of_an_element() -> None:
+    findings = _check_text("Sitemap: https://example.com/sitemap.xml\u00a0\n")
+    assert [(f.code, f.line, f.column) for f in findings] == [("UR005", 1, 10)]
+    assert "<Sitemap>" not in findings[0].message
+    assert findings[0].message.endswith("write 'Sitemap: https://example.com/sitemap.xml'")
+    assert findings[0].fix is None
+
+
+@pytest.mark.parametrize(
     "line", ["Sitemap=https://example.com/a.xml", "Sitemap = https://example.com/a.xml"]
 )
 def test_an_equals_sign_in_place_of_the_colon_is_a_missing_colon(line: str) -> None:

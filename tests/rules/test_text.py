@@ -159,7 +159,10 @@ def test_duplicates(tmp_path: Path) -> None:
     content = "https://example.com/\nhttps://example.com/a\nhttps://example.com/\n"
     result = _lint_text(tmp_path, content)
     assert found(result) == [("DU001", 3)]
-    assert "already listed at line 1" in result.findings[0].message
+    # A line holds only its URL: nothing to merge into the first one.
+    assert result.findings[0].message == (
+        "URL 'https://example.com/' is already listed at line 1; remove this line"
+    )
 
 
 def test_yandex_length_is_reported_for_text_lines(tmp_path: Path) -> None:
@@ -283,6 +286,28 @@ def test_urls_in_angle_brackets_from_the_first_line_are_a_text_sitemap(
 def test_a_url_list_with_a_heading_is_recognised_without_a_txt_name(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, "# pages\nhttps://example.com/\n", name="sitemap")
     assert found(result) == [("TX001", 1), ("TX006", 1)]
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("name", ["sitemap.txt", "urls"])
+def test_a_url_list_under_a_sitemap_line_is_a_text_sitemap_not_a_robots_txt(
+    tmp_path: Path, name: str, end: str
+) -> None:
+    # Read as a robots.txt, its URL lines would go unchecked and the file pass.
+    lines = ["Sitemap: https://example.com/sitemap.txt", "https://example.com/a", "/b"]
+    result = _lint_text(tmp_path, end.join(lines) + end, name=name, collect=True)
+    assert result.facts.kind == "text"
+    assert [(code, line) for code, line in found(result) if code != "TX006"] == [
+        ("TX001", 1),
+        ("UR001", 3),
+    ]
+    assert "a text sitemap cannot list other sitemaps" in result.findings[0].message
+
+
+def test_a_robots_txt_with_a_stray_url_line_stays_a_robots_txt(tmp_path: Path) -> None:
+    content = "User-agent: *\nDisallow: /private/\nhttps://example.com/sitemap.xml\n"
+    result = _lint_text(tmp_path, content, name="rules.txt", collect=True)
+    assert result.facts.kind == "robots"
 
 
 def test_other_text_without_a_txt_name_is_not_xml(tmp_path: Path) -> None:
@@ -428,3 +453,52 @@ def test_text_sitemap_not_txt_is_an_error_under_google_only() -> None:
 
     assert severity_under("google", "TX006", NOT_TXT.severity) is Severity.ERROR
     assert severity_under("bing", "TX006", NOT_TXT.severity) is Severity.WARNING
+
+
+def test_white_space_around_a_url_is_removed_by_the_safe_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from tests.helpers import run_cli
+
+    path = write(
+        tmp_path,
+        "sitemap.txt",
+        "  https://example.com/a  \r\n\thttps://example.com/b\r\n"
+        "https://example.com/c\u00a0\r\n  /d\r\nhttps://example.com/e",
+    )
+    status, out, _err = run_cli(["check", "--isolated", "-f", "json", str(path)], capsys)
+    findings = json.loads(out)["files"][0]["findings"]
+    fixes = {(f["code"], f["line"]): f.get("fix") for f in findings}
+    assert all(fixes[("TX003", line)]["applicability"] == "safe" for line in (1, 2, 3, 4))
+    assert fixes[("UR001", 4)] is None
+    run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    assert path.read_bytes() == (
+        b"https://example.com/a\r\nhttps://example.com/b\r\nhttps://example.com/c\r\n/d\r\n"
+        b"https://example.com/e"
+    )
+    status, out, _err = run_cli(["check", "--isolated", "--diff", str(path)], capsys)
+    assert (status, out) == (0, "")
+
+
+def test_an_escape_in_a_text_sitemap_is_text_and_its_unsafe_fix_writes_the_character(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import run_cli
+
+    path = write(tmp_path, "sitemap.txt", "https://example.com/a?x=1&amp;y=2\r\n&amp;b\r\n")
+    result = _lint_text(tmp_path, path.read_bytes())
+    # The relative line is UR001's: its escape is no second finding.
+    assert found(result) == [("UR017", 1), ("UR001", 2)]
+    run_cli(["check", "--isolated", "--fix", str(path)], capsys)
+    assert path.read_bytes().startswith(b"https://example.com/a?x=1&amp;y=2\r\n")  # unsafe
+    run_cli(["check", "--isolated", "--fix", "--unsafe-fixes", str(path)], capsys)
+    assert path.read_bytes() == b"https://example.com/a?x=1&y=2\r\n&amp;b\r\n"
+
+
+@pytest.mark.parametrize("line", [":foo", "?page=2"])
+def test_a_line_that_is_no_url_is_not_called_an_element(tmp_path: Path, line: str) -> None:
+    result = _lint_text(tmp_path, f"https://example.com/\n{line}\n")
+    assert found(result) == [("UR001", 2)]
+    assert result.findings[0].message.startswith(f"URL '{line}' is not an absolute URL")

@@ -460,15 +460,12 @@ def _priority(value: str | None) -> int:
 
 
 def _looks_like_robots(text: str) -> bool:
-    """Whether the text is a robots.txt by its first lines; one whose first line is a
-    URL is a text sitemap, whatever lines follow (the check reads it so too)."""
-    head = text[:4096].lower()
-    if head.lstrip().startswith(("http://", "https://")):
-        return False
-    return any(
-        line.strip().startswith(("user-agent:", "sitemap:", "disallow:", "allow:"))
-        for line in head.splitlines()
-    )
+    """Whether the text is a robots.txt by its first lines, as the check tells
+    (``domain.robotstxt.looks_like_robots``): a URL list with a stray `Sitemap:` line is
+    a text sitemap."""
+    from sitemap_lint.domain.robotstxt import looks_like_robots
+
+    return looks_like_robots(text)
 
 
 def _robots_sitemaps(text: str) -> list[str]:

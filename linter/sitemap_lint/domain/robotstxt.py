@@ -41,3 +41,25 @@ def sitemap_line(line: str) -> re.Match[str] | None:
         or SITEMAP_FIELD.match(content)
         or SITEMAP_NO_COLON.match(content)
     )
+
+
+# What tells a robots.txt from a text sitemap by its first lines (``looks_like_robots``).
+_HEAD = 4096
+_FIELD_LINE = re.compile(r"^[ \t]*(?:user-agent|sitemap|disallow|allow)[ \t]*:", re.I | re.M)
+# A line starting with a URL (maybe in quotes or angle brackets): a text sitemap's line.
+_URL_LINE = re.compile(r"^[ \t]*[<\"']?[ \t]*https?://", re.I | re.M)
+
+
+def looks_like_robots(text: str) -> bool:
+    """Whether a text not named robots.txt is one by its first 4,096 characters: it does
+    not start with a URL, and more of its lines are robots.txt fields (User-agent,
+    Allow, Disallow, Sitemap) than start with a URL. A URL list with a stray `Sitemap:`
+    line, first or not, is a text sitemap (whose check reports that line), never a
+    robots.txt whose URL lines go unread."""
+    head = text[:_HEAD].lstrip()
+    if "\r" in head:
+        head = head.replace("\r\n", "\n").replace("\r", "\n")
+    if _URL_LINE.match(head):
+        return False
+    fields = len(_FIELD_LINE.findall(head))
+    return fields > 0 and fields > len(_URL_LINE.findall(head))

@@ -237,18 +237,12 @@ def _named(source: Source) -> str:
     return name.lower()
 
 
-_ROBOTS_LINE = lazy(r"^\s*(?:user-agent|sitemap|disallow|allow)\s*:", re.I | re.M)
-
-
-# A URL (maybe in quotes or angle brackets) starting the text: a text sitemap's first line.
-_URL_FIRST = lazy(r"[<\"']?\s*https?://", re.I)
-
-
 def _looks_like_robots(start: str) -> bool:
     """Whether text starting with ``start`` (its first non-blank character) is a
-    robots.txt by its lines. A text starting with a URL is a text sitemap, whatever
-    lines (a stray `Sitemap:` line, TX001's) come after."""
-    return _URL_FIRST.match(start) is None and bool(_ROBOTS_LINE.search(start[:4096]))
+    robots.txt by its lines (``domain.robotstxt.looks_like_robots``)."""
+    from sitemap_lint.domain.robotstxt import looks_like_robots
+
+    return looks_like_robots(start)
 
 
 def _result(

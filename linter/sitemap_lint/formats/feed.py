@@ -194,6 +194,7 @@ class FeedChecker:
             replacements=self.file.replacements,
             base=_parsed_base(base) or self.options.sitemap_url,
         )
+        urls.check_escaped_twice(link, self.report)
         url = value.strip()
         if parsed is not None:
             self.scope.check(parsed, link, self.report)

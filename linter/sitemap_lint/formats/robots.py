@@ -22,7 +22,7 @@ from sitemap_lint.rules import robots as rules
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import FileEnd, RobotsRecord, SitemapLine
 from sitemap_lint.rules.registry import END, SITEMAP_LINE
-from sitemap_lint.rules.urls import check_url
+from sitemap_lint.rules.urls import check_escaped_twice, check_url
 from sitemap_lint.sets.facts import Child, FileFacts
 from sitemap_lint.sets.robots import GOOGLE_LIMIT
 
@@ -218,6 +218,7 @@ class _RobotsChecker:
         parsed = check_url(
             value, node, self.report, field="Sitemap", replacements=self.file.replacements
         )
+        check_escaped_twice(node, self.report, plain="robots.txt", value=value)
         if parsed is None:
             return None
         key = parsed.origin + _normal_after_authority(value)

@@ -366,11 +366,13 @@ class TextChecker:
             replacements=self.file.replacements,
             base=self.options.sitemap_url,
         )
+        if parsed is not None or _HTTP.match(url):  # else UR001 says what it is
+            urls.check_escaped_twice(node, report, plain="text sitemap")
         if parsed is not None:
             self.scope.check(parsed, node, report)
             if self.robots is not None:
                 self.robots.check(url, parsed, node, report)
-        self.duplicates.check(url, node, report)
+        self.duplicates.check(url, node, report, remove="remove this line")
 
     def _count(self, url: str, number: int, column: int) -> None:
         self._count_line(number, column)

@@ -478,7 +478,9 @@ def _impossible(
                 " write the real date"
             )
     if hour is not None and int(hour) > 23:
-        return f"hour {hour} does not exist; hours run from 00 to 23 (write 00 of the next day)"
+        # 24:00 is the end of the day: the next day's 00:00 (for hour 25 that is a guess).
+        after = " (write 00 of the next day)" if int(hour) == 24 else ""
+        return f"hour {hour} does not exist; hours run from 00 to 23{after}"
     if minute is not None and int(minute) > 59:
         return f"minute {minute} does not exist; minutes run from 00 to 59: write the real time"
     if second is not None and int(second) > 59:

@@ -63,8 +63,16 @@ class DuplicateTracker:
         self._written: dict[int, int] = {}  # normal form's hash -> first spelling's hash
 
     def check(
-        self, url: str, node: Node, report: Reporter, what: str = "URL", entry: Node | None = None
+        self,
+        url: str,
+        node: Node,
+        report: Reporter,
+        what: str = "URL",
+        entry: Node | None = None,
+        remove: str = "remove this entry (or merge it into the first one)",
     ) -> None:
+        """DU001 for ``url`` when the file listed it before; ``remove`` says what to do
+        (a text sitemap's line has nothing to merge)."""
         here = node.line << 32 | node.column
         normal = normal_url(url)
         key = hash(normal)
@@ -93,7 +101,7 @@ class DuplicateTracker:
             DUPLICATE_LOC.at(
                 node.line,
                 node.column,
-                f"{message}; remove this entry (or merge it into the first one)",
+                f"{message}; {remove}",
                 fix=None
                 if entry is None
                 else remove_element(

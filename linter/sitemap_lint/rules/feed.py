@@ -158,7 +158,8 @@ INVALID_DATE = rule(
         seconds, a timezone and an upper-case `T` and `Z`), and that the date
         exists (a numeric timezone offset too: minutes 00 to 59, at most
         ±14:00). The message gives the value in the expected form when it can be
-        read otherwise (a W3C date in RSS, an RSS date in Atom).
+        read otherwise (a W3C date in RSS, an RSS date in Atom, an RSS timezone
+        written `+02:00` or `GMT+2`).
     """,
     why="""
         Search engines take the item's date as its last change; a date they
@@ -475,6 +476,15 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
             )
         # "-0000" (UTC, local zone unknown) gives a naive datetime.
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), None
+    loose = _LOOSE_OFFSET.search(value) if len(value) <= _LONGEST_DATE else None
+    if loose is not None:
+        rewritten = _rfc822_offset(value, loose)
+        if rewritten is not None:
+            said = f"{_shown(value)} writes its timezone as {loose.group(1).strip()!r}"
+            problem = _parse_rss(rewritten)[1]
+            if problem is None:
+                return None, f"{said}, which RFC 822 does not read; write {rewritten}"
+            return None, f"{said}, which RFC 822 does not read, and {problem}"
     zone = _NAMED_ZONE.search(value) if len(value) <= _LONGEST_DATE else None
     if zone is not None:
         # Read loosely, a zone name RFC 822 does not know gives a naive datetime.
@@ -485,6 +495,21 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
                 f"({zone.group(1)!r}); write {_as_rss(read)}"
             )
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
+
+
+# A timezone offset RFC 822 does not read: with a colon (+02:00), or after GMT or UTC
+# (GMT+2, UTC+05:30, GMT+0200).
+_LOOSE_OFFSET = lazy(
+    r"\d\s*((?:GMT|UTC?)\s*([+-])(\d{1,2})(?::?(\d\d))?|([+-])(\d\d):(\d\d))\Z", re.I
+)
+
+
+def _rfc822_offset(value: str, loose: re.Match[str]) -> str | None:
+    """``value`` with the offset ``loose`` found written as RFC 822 writes it (+0200),
+    when the rest is in RFC 822 form; else None."""
+    sign, hours, minutes = loose.group(2, 3, 4) if loose.group(2) else loose.group(5, 6, 7)
+    rewritten = f"{value[: loose.start(1)].rstrip()} {sign}{int(hours):02}{minutes or '00'}"
+    return rewritten if _RFC822.match(rewritten) else None
 
 
 def _parse_atom(value: str) -> tuple[datetime | None, str | None]:

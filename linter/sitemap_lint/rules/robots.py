@@ -39,8 +39,9 @@ SITEMAP_NOT_ABSOLUTE = rule(
         Checks that each `Sitemap:` line of a robots.txt gives a complete
         `http` or `https` URL: not a path such as `/sitemap.xml`, not a host
         without its scheme, not another scheme, not a URL in quotes or angle
-        brackets, not nothing at all. Other defects of the URL are reported by
-        the URL rules (`UR...`).
+        brackets or behind a no-break space or another invisible character
+        (crawlers skip only ASCII white space), not nothing at all. Other
+        defects of the URL are reported by the URL rules (`UR...`).
     """,
     why="""
         Crawlers do not resolve a Sitemap line against the robots.txt's own
@@ -370,6 +371,12 @@ def _not_absolute(line: SitemapLine) -> str:
             "Sitemap line without a URL; write the sitemap's absolute URL after "
             "'Sitemap:', or remove the line"
         )
+    invisible = _invisible_start(value)
+    if invisible is not None:
+        return (
+            f"Sitemap URL {shown!r} starts with {invisible}, which crawlers do not skip as "
+            f"white space; write the URL alone: 'Sitemap: {_shorten(value.lstrip(_BLANK))}'"
+        )
     inside = wrapped(value)
     if inside is not None:
         url, how = inside
@@ -402,6 +409,28 @@ def _not_absolute(line: SitemapLine) -> str:
         f"Sitemap URL {shown!r} is relative and crawlers do not resolve it; write the "
         f"absolute URL, such as https://example.com{_shorten(path)}"
     )
+
+
+# White space outside ASCII and invisible format characters (a no-break space, a
+# zero-width space, a byte order mark) that can stand before a URL unseen.
+_BLANK = (
+    "".join(map(chr, (0xA0, 0x1680, *range(0x2000, 0x2010), 0x2028, 0x2029, 0x202F)))
+    + "\u205f\u2060\u3000\ufeff"
+)
+
+
+def _invisible_start(value: str) -> str | None:
+    """The white space or invisible character that starts ``value`` when an http(s) URL
+    follows it (as 'a no-break space (U+00A0)'); else None."""
+    rest = value.lstrip(_BLANK)
+    if rest == value or not looks_absolute(rest):
+        return None
+    import unicodedata
+
+    first = value[0]
+    name = unicodedata.name(first, "").lower() or "control character"
+    article = "an" if name[0] in "aeiou" else "a"
+    return f"{article} {name} (U+{ord(first):04X})"
 
 
 def _shorten(value: str) -> str:

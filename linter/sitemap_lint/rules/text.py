@@ -10,7 +10,7 @@ lines left unchecked, its name) is reported by ``end`` checks, from the
 
 from __future__ import annotations
 
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Edit, Finding, FindingFix, Fix
 from sitemap_lint.rules.base import ERROR, INFO, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
 from sitemap_lint.rules.registry import END, LINE
@@ -106,6 +106,7 @@ WHITESPACE = rule(
         https://example.com/about
     """,
     lang="text",
+    fix=Fix.SAFE,
 )
 
 BLANK_LINES = rule(
@@ -213,7 +214,8 @@ def _check_whitespace(line: TextLine, report: Reporter) -> None:
     end = column - 1 + len(line.stripped)
     trailing = text[end:] if line.length == len(text) else ""
     if leading or trailing:
-        report.add(_whitespace_finding(leading, trailing, line.stripped, line.number))
+        finding = _whitespace_finding(leading, trailing, line.stripped, line.number)
+        report.add(finding.with_fix(_whitespace_fix(leading, trailing, line.number, end)))
 
 
 def _text_record(end: FileEnd) -> TextRecord | None:
@@ -371,6 +373,17 @@ def _whitespace_finding(leading: str, trailing: str, url: str, number: int) -> F
         1 if leading else len(url) + 1,
         f"{where}; remove the whitespace: the line must be the URL alone, {_shown(url)}",
     )
+
+
+def _whitespace_fix(leading: str, trailing: str, number: int, end: int) -> FindingFix:
+    """The safe fix of TX003: the white space before and after the URL of line
+    ``number`` removed; ``end``: the 0-based column where the URL ends."""
+    edits = []
+    if leading:
+        edits.append(Edit(number, 1, "", "span", number, len(leading) + 1, leading))
+    if trailing:
+        edits.append(Edit(number, end + 1, "", "span", number, end + len(trailing) + 1, trailing))
+    return FindingFix(Fix.SAFE, "Remove the white space around the URL", tuple(edits))
 
 
 _WHITESPACE_NAMES = {" ": "space", "\t": "tab", "\u00a0": "no-break space"}

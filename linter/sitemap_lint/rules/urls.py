@@ -341,11 +341,13 @@ ESCAPED_TWICE = rule(
     summary="A URL that holds `&amp;` or another XML escape as text (`&amp;amp;`)",
     what="""
         Detects one of XML's five escapes (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
-        `&apos;`) in the value of a `loc`, an `image:loc` or a video's URL
-        (`content_loc`, `player_loc`, `thumbnail_loc`, ...) as the parser reads
-        it: the file
+        `&apos;`) in the value of a `loc`, an `image:loc`, a video's URL
+        (`content_loc`, `player_loc`, `thumbnail_loc`, ...) or a feed's link as
+        the parser reads it: the file
         writes `&amp;amp;`, or writes `&amp;` inside a CDATA section, where
-        references are not read. The message shows the URL with each escape
+        references are not read. A text sitemap's line and a robots.txt's
+        `Sitemap:` line are no XML: any escape in their URLs is text. The
+        message shows the URL with each escape
         replaced by its character (percent-encoded where a URL needs it).
     """,
     why="""
@@ -515,10 +517,15 @@ ESCAPES = {"amp": "&", "apos": "'", "quot": "%22", "lt": "%3C", "gt": "%3E"}
 ESCAPE_TEXT = lazy(r"&(amp|apos|quot|lt|gt);")
 
 
-def check_escaped_twice(node: Node, report: Reporter) -> None:
-    """UR017 for a URL element (a loc, an image's or a video's) whose value holds XML
-    escapes as text."""
-    value = node.text
+def check_escaped_twice(
+    node: Node, report: Reporter, plain: str = "", value: str | None = None
+) -> None:
+    """UR017 for a URL element (a loc, an image's or a video's, an RSS link; an Atom
+    link's href) whose value holds XML escapes as text. ``plain``: what the file is when
+    it is no XML ("text sitemap", "robots.txt"), whose escapes are never read: ``value``
+    (else ``node``'s text) is then the URL as its line has it, from ``node``'s position."""
+    if value is None:
+        value = node.text if node.text or plain else node.attrs.get("href", "")
     if "&" not in value:
         return
     names = list(dict.fromkeys(ESCAPE_TEXT.findall(value)))
@@ -526,18 +533,29 @@ def check_escaped_twice(node: Node, report: Reporter) -> None:
         return
     fixed = _unescaped(value)
     shown = joined([f"'&{name};'" for name in names])
-    twice = joined([f"'&amp;{name};'" for name in names])
-    what = "it was" if len(names) == 1 else "they were"
-    report.add(
-        ESCAPED_TWICE.at(
-            node.line,
-            node.column,
+    says = "Unescape the escapes in the URL"
+    if plain:
+        message = (
+            f"URL holds {shown} as text: a {plain} is no XML, so escapes are not read "
+            f"there and crawlers request a URL with {shown} in it; write {fixed} (unescaped)"
+        )
+        edit = Edit(
+            node.line, node.column, fixed, "span", node.line, node.column + len(value), value
+        )
+        fix: FindingFix | None = FindingFix(Fix.UNSAFE, says, (edit,))
+    else:
+        twice = joined([f"'&amp;{name};'" for name in names])
+        what = "it was" if len(names) == 1 else "they were"
+        message = (
             f"URL holds {shown} as text: {what} escaped twice (as in {twice}), or written "
             f"in a CDATA section, where escapes are not read, so crawlers request a URL with "
-            f"{shown} in it; write {fixed.strip()} (escaped once)",
-            fix=replace_text(node, fixed, "Unescape the escapes in the URL", safe=False),
+            f"{shown} in it; write {fixed.strip()} (escaped once)"
         )
-    )
+        if node.text:
+            fix = replace_text(node, fixed, says, safe=False)
+        else:  # an Atom link's href
+            fix = _written_encoded(value.strip(), node, fixed.strip(), says, safe=False)
+    report.add(ESCAPED_TWICE.at(node.line, node.column, message, fix=fix))
 
 
 def _unescaped(value: str) -> str:
@@ -1250,7 +1268,7 @@ def wrapped(value: str) -> tuple[str, str] | None:
 def _not_absolute_message(url: str, field: str, base: ParsedURL | None = None) -> str:
     shown = _quoted(url)
     if holds_reference(url):
-        return f"<{field}> {shown} is not an absolute URL as written: {_UNEXPANDED}"
+        return f"{_named(field)} {shown} is not an absolute URL as written: {_UNEXPANDED}"
     inside = wrapped(url)
     if inside is not None:
         return f"URL {shown} is written {inside[1]}; write the URL alone: {_quoted(inside[0])}"
@@ -1272,9 +1290,15 @@ def _not_absolute_message(url: str, field: str, base: ParsedURL | None = None) -
         path = re.sub(r"^(?:\.\.?/)+", "", url)
         return f"URL {shown} is relative; write the full URL, e.g. https://example.com/{path}"
     return (
-        f"<{field}> {shown} is not an absolute URL; write the full URL, "
+        f"{_named(field)} {shown} is not an absolute URL; write the full URL, "
         "starting with https:// and the host"
     )
+
+
+def _named(field: str) -> str:
+    """How a message names the value of ``field``: an element (``<loc>``), or the URL
+    of a text sitemap's line or a robots.txt's Sitemap line, which are no elements."""
+    return "URL" if field in ("URL", "Sitemap") else f"<{field}>"
 
 
 def _resolved_message(shown: str, url: str, base: ParsedURL) -> str:
@@ -1342,7 +1366,13 @@ def _describe(char: str) -> str:
 
 def _whitespace_message(stripped: str, field: str) -> str:
     """``stripped``: the URL without the whitespace around it; ``field`` is an element
-    (``loc``) or an element and attribute (``xhtml:link href``)."""
+    (``loc``), an element and attribute (``xhtml:link href``) or a robots.txt field
+    (``Sitemap``: white space outside ASCII, which its line's pattern leaves)."""
+    if field == "Sitemap":  # a robots.txt line, not an element
+        return (
+            "white space around the URL of the Sitemap line that crawlers may read as "
+            f"part of it; write 'Sitemap: {stripped}'"
+        )
     element, _, attribute = field.partition(" ")
     if attribute:
         written = shown_attribute(stripped)
