@@ -149,7 +149,10 @@ def test_the_client_requests_only_the_first_urls_that_fit_at_the_delay(
     answers = asyncio.run(run())
     assert _requested(delayed) == ["/status/200?0", "/status/200?1", "/status/200?2"]
     times = sorted(entry.time for entry in delayed.log() if entry.path != "/robots.txt")
-    assert times[-1] - times[0] >= 0.3  # two Crawl-delays of 0.2 s, loosely
+    # Two Crawl-delays of 0.2 s lie between the first request and the third; the
+    # server's log may take the first late on a busy machine, so one delay is asked for
+    # (without them the three come within a few milliseconds).
+    assert times[-1] - times[0] >= 0.2
     over = [url for url, answer in answers.items() if answer.over_budget]
     assert over == urls[4:]
     assert {answers[url].crawl_delay for url in over} == {0.2}
