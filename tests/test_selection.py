@@ -122,6 +122,7 @@ def test_profile_keys_match_rules(name: str) -> None:
                 "NW019": ERROR,
                 "UR016": ERROR,
                 "VD018": ERROR,
+                "ST013": ERROR,
             },
         ),
     ],

@@ -54,6 +54,18 @@ def test_both_engines_give_the_same_advice(path: Path) -> None:
     assert _advice(path, "xmlschema") == libxml2
 
 
+def test_an_element_inside_an_empty_element_is_told_to_go(tmp_path: Path) -> None:
+    # libxml2 reports it at the empty element (xmlschema at the child, as unexpected).
+    link = '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/"><b/></xhtml:link>'
+    content = (
+        f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">'
+        f"<url><loc>https://example.com/</loc>{link}</url></urlset>"
+    )
+    (finding,) = [f for f in lint_content(tmp_path, content).findings if f.code == "XS001"]
+    assert finding.message.startswith("<xhtml:link>: Element content is not allowed")
+    assert finding.message.endswith("(schema); " + messages._EMPTY)
+
+
 def _entry(*children: tuple[str, str]) -> Node:
     entry = Node(SITEMAP_NS, "url", {}, 1, 1)
     for line, (name, text) in enumerate(children, start=2):
