@@ -1433,6 +1433,9 @@ class FastPath:
         self.deprecated: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []
         self._news: NewsProof | None = None  # made with the root
         self._image_steps: dict[str, str] | None = None  # see report_deprecated
+        # The sink as each extension's findings reach it, naming its elements as the
+        # file writes them (``extension.as_written``), made at first use.
+        self._written_sinks: dict[str, Any] = {}
         self.news: Any = None  # the news checker, once made
         self._codes: dict[str, str | None] = {}  # hreflang value -> its code, if proved
         self._hrefs: dict[str, str | None] = {}  # href -> its normal form, if proved
@@ -1457,7 +1460,6 @@ class FastPath:
         """Hand a proved news:news (its publication's ``name``, where it and its news:name
         start) to the file's news checker, as a child of ``entry`` (which names it in
         pointers)."""
-        from sitemap_lint.rules.extension import as_written
         from sitemap_lint.rules.news import NAMESPACE
 
         if self.news is None:
@@ -1469,8 +1471,17 @@ class FastPath:
             Node(NAMESPACE, "name", {}, name_here >> 32, name_here & 0xFFFFFFFF)
         )
         entry.children.append(news)
-        sink = as_written(self.checker.sink, NAMESPACE, self.parser.prefixes)
-        self.news.enter_proved(entry, news, name, sink)
+        self.news.enter_proved(entry, news, name, self._written_sink(NAMESPACE))
+
+    def _written_sink(self, namespace: str) -> Any:
+        """The sink the findings on ``namespace``'s elements go to (``as_written``)."""
+        sink = self._written_sinks.get(namespace)
+        if sink is None:
+            from sitemap_lint.rules.extension import as_written
+
+            sink = as_written(self.checker.sink, namespace, self.parser.prefixes)
+            self._written_sinks[namespace] = sink
+        return sink
 
     def report_deprecated(
         self, index: int, images: list[tuple[int, int, tuple[tuple[str, int], ...]]]
@@ -1478,7 +1489,6 @@ class FastPath:
         """Report the captions and titles of the images of a proved entry, the
         ``index``th of the document, as the image checker does (IM004, and IM006 for a
         title before the caption), naming each element as ``FileChecker.point`` does."""
-        from sitemap_lint.rules.extension import as_written
         from sitemap_lint.rules.image import NAMESPACE, check_order, deprecated_children
 
         steps = self._image_steps
@@ -1493,7 +1503,7 @@ class FastPath:
         if self._loc_pointer is None:
             self._loc_pointer = self.checker.child_pointer(SITEMAP_NS, self.entry, "loc")
         head = self._loc_pointer[0]
-        add = as_written(self.checker.sink, NAMESPACE, self.parser.prefixes).add
+        add = self._written_sink(NAMESPACE).add
         for number, image_here, spans in images:
             # (An image holds children: its step is numbered.)
             path = f"{head}{index}]/{steps['image']}[{number}]/"
