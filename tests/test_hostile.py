@@ -522,3 +522,10 @@ def test_python_codecs_that_are_no_character_set_are_not_decoded_with(encoding: 
     assert findings == found("no-such-encoding")
     assert ("UR001", 4, 8) in [finding[:3] for finding in findings]
 
+
+def test_xml_in_ebcdic_is_named() -> None:
+    """An XML declaration in EBCDIC's bytes was 'binary data'; IN006 now names EBCDIC."""
+    data = _SITEMAP_IN.format(encoding="IBM037", entries="").encode("cp037")
+    findings = _checked(data)
+    assert [f.code for f in findings] == ["IN006"]
+    assert "EBCDIC" in findings[0].message and "iconv" in findings[0].message
