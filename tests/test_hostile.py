@@ -529,3 +529,26 @@ def test_xml_in_ebcdic_is_named() -> None:
     findings = _checked(data)
     assert [f.code for f in findings] == ["IN006"]
     assert "EBCDIC" in findings[0].message and "iconv" in findings[0].message
+
+
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+@pytest.mark.parametrize("references", ["&#0;b&#1;", "&#xD83D;&#xDE00;", "&#x110000;b&#xFFFE;"])
+def test_refused_character_references_are_reported_once_each(
+    engine_name: str, references: str
+) -> None:
+    """Two character references XML does not allow in one loc (a surrogate pair, NUL,
+    past U+10FFFF) were XM001 each and an XS001 too: the schema read the loc as written,
+    whose two '#' are no URI. XM001 says it all."""
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+
+    data = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <url><loc>https://example.com/a{references}c</loc></url>\n"
+        "</urlset>\n"
+    ).encode()
+    source = Source("hostile.xml", None, data=data)
+    findings = check_source(source, Options(now=NOW), engine(engine_name)).findings
+    assert [(f.code, f.line) for f in findings] == [("XM001", 2), ("XM001", 2)]
