@@ -427,3 +427,128 @@ def test_messages_quote_long_values_shortly(document: str, tmp_path: Path) -> No
     findings = lint(path).findings
     assert findings
     assert [len(f.message) for f in findings if len(f.message) > MESSAGE_LIMIT] == []
+
+
+# -- an encoding declared that the bytes are not in (in-process) ------------------------
+
+_SITEMAP_IN = (
+    '<?xml version="1.0" encoding="{encoding}"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    "{entries}"
+    "  <url><loc>https://example.com/caf\u00e9</loc></url>\n"
+    "</urlset>\n"
+)
+_ASCII_ENTRIES = "".join(
+    f"  <url><loc>https://example.com/page-{i}</loc></url>\n" for i in range(5000)
+)
+
+
+def _utf8_under(encoding: str, entries: str = "") -> bytes:
+    return _SITEMAP_IN.format(encoding=encoding, entries=entries).encode("utf-8")
+
+
+@pytest.mark.parametrize("entries", ["", _ASCII_ENTRIES], ids=["near", "past 200 KB"])
+@pytest.mark.parametrize("encoding", ["ISO-8859-1", "windows-1252", "KOI8-R"])
+def test_utf8_bytes_under_a_single_byte_declaration_are_read_as_utf8(
+    encoding: str, entries: str
+) -> None:
+    """A file saved as UTF-8 under encoding="ISO-8859-1" was read as ISO-8859-1: its
+    'é' became 'Ã©', the URL rules suggested that mojibake, and EN002 said to convert
+    the file. Its non-ASCII bytes decode as UTF-8: it is read as UTF-8."""
+    findings = _checked(_utf8_under(encoding, entries))
+    [declared] = [f for f in findings if f.code == "EN002"]
+    if not entries:  # settled before the prolog's checks run: said in the message
+        assert "the bytes are UTF-8" in declared.message
+    [unencoded] = [f for f in findings if f.code == "UR011"]
+    assert "https://example.com/caf%C3%A9" in unencoded.message
+    assert "EN001" not in {f.code for f in findings}
+
+
+@pytest.mark.parametrize("entries", ["", _ASCII_ENTRIES], ids=["near", "past 200 KB"])
+def test_the_fix_of_utf8_bytes_under_a_single_byte_declaration_keeps_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], entries: str
+) -> None:
+    """--fix converted the bytes from ISO-8859-1 to UTF-8 (a safe fix garbling every
+    non-ASCII character); now only the declaration changes, and the reports count the
+    file as fixable, as --fix finds it."""
+    from sitemap_lint.cli import main
+    from sitemap_lint.fix.engine import decodes
+    from sitemap_lint.inputs.reader import Source
+
+    data = _utf8_under("ISO-8859-1", entries)
+    path = tmp_path / "sitemap.xml"
+    path.write_bytes(data)
+    assert decodes(Source(str(path), path))
+    assert main(["--isolated", "--fix", "--select", "EN002", str(path)]) == 0
+    capsys.readouterr()
+    assert path.read_bytes() == data.replace(b"ISO-8859-1", b"UTF-8", 1)
+
+
+def test_whether_the_bytes_are_utf8_does_not_depend_on_how_they_are_cut() -> None:
+    data = _utf8_under("ISO-8859-1", _ASCII_ENTRIES[:3000]) + "\u00e8".encode() * 3000
+    texts = {_decode(data, size)[0] for size in (3, 100, 1000, 1500, 1 << 16, len(data))}
+    assert len(texts) == 1
+    assert "caf\u00e9" in texts.pop()
+
+
+def test_text_in_a_declared_single_byte_encoding_is_still_read_in_it() -> None:
+    data = _SITEMAP_IN.format(encoding="ISO-8859-1", entries="").encode("iso-8859-1")
+    findings = _checked(data)
+    [declared] = [f for f in findings if f.code == "EN002"]
+    assert "the bytes are UTF-8" not in declared.message
+    [unencoded] = [f for f in findings if f.code == "UR011"]
+    assert "https://example.com/caf%C3%A9" in unencoded.message
+    assert "EN001" not in {f.code for f in findings}
+
+
+@pytest.mark.parametrize("encoding", ["unicode_escape", "raw_unicode_escape", "idna"])
+def test_python_codecs_that_are_no_character_set_are_not_decoded_with(encoding: str) -> None:
+    """encoding="unicode_escape" decoded the file with Python's escape codec: '\\n' in
+    a URL became a line break (every line after it counted one too many), '\\u0041' an
+    'A', '\\b' a control character XM001 reported where the file has none. Such a name
+    is now read as an unknown one: the file as UTF-8."""
+    body = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://example.com/a\\u0041\\n\\b</loc></url>\n"
+        "  <url><loc>/relative</loc></url>\n"
+        "</urlset>\n"
+    )
+
+    def found(name: str) -> list[tuple[str, int, int, str]]:
+        data = f'<?xml version="1.0" encoding="{name}"?>\n{body}'.encode()
+        return [(f.code, f.line, f.column, f.message.replace(name, "NAME")) for f in _checked(data)]
+
+    findings = found(encoding)
+    assert findings == found("no-such-encoding")
+    assert ("UR001", 4, 8) in [finding[:3] for finding in findings]
+
+
+def test_xml_in_ebcdic_is_named() -> None:
+    """An XML declaration in EBCDIC's bytes was 'binary data'; IN006 now names EBCDIC."""
+    data = _SITEMAP_IN.format(encoding="IBM037", entries="").encode("cp037")
+    findings = _checked(data)
+    assert [f.code for f in findings] == ["IN006"]
+    assert "EBCDIC" in findings[0].message and "iconv" in findings[0].message
+
+
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+@pytest.mark.parametrize("references", ["&#0;b&#1;", "&#xD83D;&#xDE00;", "&#x110000;b&#xFFFE;"])
+def test_refused_character_references_are_reported_once_each(
+    engine_name: str, references: str
+) -> None:
+    """Two character references XML does not allow in one loc (a surrogate pair, NUL,
+    past U+10FFFF) were XM001 each and an XS001 too: the schema read the loc as written,
+    whose two '#' are no URI. XM001 says it all."""
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine
+
+    data = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <url><loc>https://example.com/a{references}c</loc></url>\n"
+        "</urlset>\n"
+    ).encode()
+    source = Source("hostile.xml", None, data=data)
+    findings = check_source(source, Options(now=NOW), engine(engine_name)).findings
+    assert [(f.code, f.line) for f in findings] == [("XM001", 2), ("XM001", 2)]

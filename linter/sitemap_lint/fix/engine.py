@@ -284,11 +284,18 @@ def _encodes_back(texts: Iterator[str], decoder: Decoder, pending: bytearray) ->
     kept as the decoder reads them), after the byte order mark: ``decode``'s test."""
     encoder: codecs.IncrementalEncoder | None = None
     bom: bytes | None = None
+    codec = decoder.codec
     for text in texts:
-        if encoder is None:
-            encoder = codecs.getincrementalencoder(decoder.codec)(errors="strict")
+        if encoder is None:  # the decoder has read the declaration now
+            codec = decoder.codec
+            encoder = codecs.getincrementalencoder(codec)(errors="strict")
             bom = _byte_order_mark(pending)
             del pending[: len(bom)]
+        elif decoder.codec != codec:
+            # A declared single-byte encoding found to be UTF-8 (the text before was
+            # ASCII, the same bytes in both): encoded as the decoder now reads it.
+            codec = decoder.codec
+            encoder = codecs.getincrementalencoder(codec)(errors="strict")
         try:
             encoded = encoder.encode(text)
         except UnicodeError:

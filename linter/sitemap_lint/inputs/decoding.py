@@ -8,7 +8,8 @@ Invalid UTF-8 bytes are reported with their line and replaced, so parsing goes o
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 
 from sitemap_lint.rules import encoding as encoding_rules
 from sitemap_lint.rules.events import (
@@ -49,6 +50,10 @@ _WIDE_CODECS = (
 _WIDE_FIRST = "< \t\r\n"
 _WIDE_TEXT_CHARS = 4  # the first characters of a text that tell its encoding
 _PRINTABLE = lazy(r"[\t\n\r\x20-\x7e]+")
+_NON_ASCII = lazy(rb"[\x80-\xff]")
+# A declared single-byte encoding is taken to be UTF-8 when this many bytes from the
+# first non-ASCII byte on (or all there are) decode as UTF-8.
+UTF8_WINDOW = 1024
 
 
 class Decoder:
@@ -81,6 +86,9 @@ class Decoder:
         self._ends_with_cr = False
         self._invalid_lines: set[int] = set()
         self._invalid_reported = 0
+        # The declared encoding is a single-byte one: whether the bytes are in it or in
+        # UTF-8 is settled at their first non-ASCII byte.
+        self._unsettled = False
         # The lines where bytes were replaced with U+FFFD (the URL rules read it).
         self.replacements = Replacements()
 
@@ -94,9 +102,16 @@ class Decoder:
         if not head:
             return
         head = self._sniff(head)
-        decoder = codecs.getincrementaldecoder(self.codec)(errors="strict")
+        codec = self.codec
+        decoder = codecs.getincrementaldecoder(codec)(errors="strict")
         first = True
-        for chunk in _chain(head, iterator):
+        pieces = _chain(head, iterator)
+        if self._unsettled:
+            pieces = _settled(pieces, self._read_as_utf8)
+        for chunk in pieces:
+            if self.codec != codec:  # UTF-8 after all; the bytes before were ASCII
+                codec = self.codec
+                decoder = codecs.getincrementaldecoder(codec)(errors="strict")
             text = self._decode_chunk(decoder, chunk, final=False)
             if first and not self.keep_leading:
                 text = self._strip_leading(text)
@@ -106,6 +121,12 @@ class Decoder:
         tail = self._decode_chunk(decoder, b"", final=True)
         if tail:
             yield tail
+
+    def _read_as_utf8(self) -> None:
+        """The declared single-byte encoding is UTF-8 after all (``_settled``)."""
+        self.codec = "utf-8"
+        if self.declaration is not None:
+            self.declaration.utf8_bytes = True
 
     def _sniff(self, head: bytes) -> bytes:
         if head.startswith(codecs.BOM_UTF8):
@@ -163,6 +184,7 @@ class Decoder:
             if lower not in encoding_rules.UTF8_NAMES and lower not in encoding_rules.UTF8_LABELS:
                 utf8 = encoding_rules.is_utf8_alias(lower)
                 self.codec = "utf-8" if utf8 else _usable_codec(lower)
+                self._unsettled = self.codec != "utf-8" and _single_byte(self.codec)
         if version:
             declaration.version = version.group(1).decode("ascii", "backslashreplace")
             at = offset + stripped.rfind(b"version", 0, version.start(1))
@@ -316,6 +338,44 @@ class Decoder:
         return text[at:]
 
 
+def _settled(chunks: Iterator[bytes], utf8: Callable[[], None]) -> Iterator[bytes]:
+    """``chunks`` as they come, once it is settled whether a declared single-byte
+    encoding is the bytes' own or UTF-8 (then ``utf8`` is called, before the chunk that
+    told is yielded): by the ``UTF8_WINDOW`` bytes from the first non-ASCII byte on, held
+    back until there are that many or the bytes end, so that the answer does not depend
+    on how the bytes are cut. Those bytes decode as UTF-8: text in a single-byte
+    encoding hardly ever does (its accented letters would have to come in the pairs UTF-8
+    writes them in), a file saved as UTF-8 under a wrong declaration always does."""
+    held = b""
+    at = 0
+    for chunk in chunks:
+        if not held and chunk.isascii():
+            yield chunk
+            continue
+        held += chunk
+        match = _NON_ASCII.search(held)
+        at = match.start() if match is not None else 0
+        if len(held) - at >= UTF8_WINDOW:
+            if _decodes_as_utf8(held[at : at + UTF8_WINDOW], final=False):
+                utf8()
+            yield held
+            yield from chunks
+            return
+    if held:
+        if _decodes_as_utf8(held[at:], final=True):
+            utf8()
+        yield held
+
+
+def _decodes_as_utf8(window: bytes, final: bool) -> bool:
+    """Whether ``window``, which starts with a non-ASCII byte, decodes as UTF-8 (a
+    sequence cut at its end still may, unless ``final``)."""
+    try:
+        return bool(codecs.getincrementaldecoder("utf-8")(errors="strict").decode(window, final))
+    except UnicodeDecodeError:
+        return False
+
+
 def _looks_wide(rest: bytes, codec: str) -> bool:
     """Whether the bytes after a UTF-16/32 byte order mark are text in that encoding: a
     sitemap starts with an ASCII character ('<', a letter, whitespace), which UTF-16 and
@@ -375,13 +435,30 @@ def _chain(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
+@functools.cache
+def _single_byte(codec: str) -> bool:
+    """Whether ``codec`` (an ASCII-compatible one) writes each character in one byte
+    (ISO-8859-1, Windows-1252, KOI8-R...): each of the bytes 80 to FF is one character,
+    none starts a sequence. The 7-bit ISO-2022 codecs shift with ASCII bytes: not so."""
+    if codec.startswith("iso2022"):
+        return False
+    return len(bytes(range(0x80, 0x100)).decode(codec, errors="replace")) == 0x80
+
+
+# Python's codecs that are no character set a document is written in: they rewrite
+# escapes (\n, \u00e9, xn--) into other characters, which would move every
+# position after them and check text the file does not hold.
+_NOT_CHARSETS = {"unicode-escape", "raw-unicode-escape", "idna", "punycode"}
+
+
 def _usable_codec(declared: str) -> str:
-    """The declared codec when Python knows an ASCII-compatible one, else UTF-8."""
+    """The declared codec when Python knows an ASCII-compatible character set by that
+    name, else UTF-8."""
     try:
         info = codecs.lookup(declared)
     except LookupError:
         return "utf-8"
-    if info.name.startswith(("utf-16", "utf-32")):
+    if info.name.startswith(("utf-16", "utf-32")) or info.name in _NOT_CHARSETS:
         return "utf-8"
     try:
         if "<?xml".encode(info.name) != b"<?xml":

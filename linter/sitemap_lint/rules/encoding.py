@@ -46,7 +46,10 @@ DECLARED_ENCODING = rule(
     summary="The XML declaration names an encoding other than UTF-8",
     what="""
         Checks the `encoding` of the XML declaration. The file is decoded with the
-        declared encoding where possible, so the other checks still run.
+        declared encoding where possible, so the other checks still run. A file
+        whose bytes are UTF-8 under the name of a single-byte encoding (such as
+        ISO-8859-1 or Windows-1252: its first non-ASCII bytes decode as UTF-8) is
+        read as UTF-8, and its fix changes only the declaration.
     """,
     why="""
         The protocol requires UTF-8. Google and Bing expect it; other encodings
@@ -159,7 +162,11 @@ def check_encoding(prolog: Prolog, options: object, report: Reporter) -> None:
         shown = declared[:MAX_SHOWN_NAME] + ("..." if len(declared) > MAX_SHOWN_NAME else "")
         utf8 = is_utf8_alias(lower)
         marked = prolog.byte_order_mark
-        report.add(declared_encoding(shown, column, line, utf8=utf8, marked=marked))
+        report.add(
+            declared_encoding(
+                shown, column, line, utf8=utf8, marked=marked, utf8_bytes=declaration.utf8_bytes
+            )
+        )
 
 
 @check(INPUT, emits=(INVALID_BYTES,), proof=NO_PROOF)
@@ -193,12 +200,24 @@ def invalid_bytes(codec: str, raw: bytes, line: int, column: int, declared: str 
 
 
 def declared_encoding(
-    declared: str, column: int, line: int = 1, utf8: bool = False, marked: bool = False
+    declared: str,
+    column: int,
+    line: int = 1,
+    utf8: bool = False,
+    marked: bool = False,
+    utf8_bytes: bool = False,
 ) -> Finding:
     """EN002 for ``declared``, the name as the declaration writes it; ``utf8`` when the
     name is a library's alias of UTF-8 that XML parsers do not know (u8, utf_8, cp65001);
-    ``marked`` when the file starts with UTF-8's byte order mark, so it is read as UTF-8."""
-    if marked and not utf8:
+    ``marked`` when the file starts with UTF-8's byte order mark, so it is read as UTF-8;
+    ``utf8_bytes`` when the name is a single-byte encoding's but the bytes are UTF-8."""
+    if utf8_bytes and not marked:
+        message = (
+            f'XML declaration says encoding="{declared}", but the bytes are UTF-8 and are '
+            'read as UTF-8; the text is UTF-8 already: write encoding="UTF-8" (converting '
+            f"it from {declared} would garble its non-ASCII characters)"
+        )
+    elif marked and not utf8:
         message = (
             f'XML declaration says encoding="{declared}", but the file starts with a UTF-8 '
             'byte order mark and is read as UTF-8; the text is UTF-8 already: write encoding="UTF-8"'

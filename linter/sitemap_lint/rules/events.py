@@ -36,11 +36,15 @@ class Declaration:
     """The pseudo-attributes of the XML declaration at the start of the file, as written
     (None when absent), with their positions (of ``encoding`` and ``version``)."""
 
-    __slots__ = ("encoding", "encoding_at", "version", "version_at")
+    __slots__ = ("encoding", "encoding_at", "utf8_bytes", "version", "version_at")
 
     def __init__(self) -> None:
         self.encoding: str | None = None
         self.encoding_at: Position = (1, 1)
+        # The declared encoding is a single-byte one, but the bytes are UTF-8 (its first
+        # non-ASCII bytes decode as UTF-8, which text in that encoding hardly ever does):
+        # the file is read as UTF-8.
+        self.utf8_bytes = False
         self.version: str | None = None
         self.version_at: Position = (1, 1)
 

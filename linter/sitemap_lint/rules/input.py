@@ -121,8 +121,9 @@ NOT_XML = rule(
     what="""
         Checks that the file's first non-blank character is `<` (or that the file
         is a text sitemap or a robots.txt, which have their own rules), and says
-        what the file seems to be instead: JSON, binary data or other text, or
-        gzip data again once decompressed (a file compressed twice).
+        what the file seems to be instead: JSON, binary data or other text,
+        gzip data again once decompressed (a file compressed twice), or XML in
+        EBCDIC (an XML declaration in EBCDIC's bytes).
         Nothing else is checked in such a file.
     """,
     why="""
@@ -275,6 +276,8 @@ BINARY_SAMPLE = 1024  # characters, from the first that is not white space
 # gzip's magic bytes and its deflate method as the decoder reads them: a file whose
 # content, once decompressed, is gzip data again.
 _GZIP_TEXT = "\x1f\ufffd\x08"
+# "<?xml" in EBCDIC (4C 6F A7 94 93) as the decoder reads it: "Lo", then bytes no UTF-8.
+_EBCDIC_TEXT = "Lo\ufffd\ufffd\ufffd"
 
 
 def looks_binary(start: str) -> bool:
@@ -307,6 +310,14 @@ def not_xml(start: str, unquoted_size: int | None = None, robots: bool = False) 
             1,
             f"file is compressed twice: once decompressed, it is gzip data again{size}; "
             "compress the sitemap once (gzip -c sitemap.xml > sitemap.xml.gz)",
+        )
+    if start.startswith(_EBCDIC_TEXT) and not robots:
+        return NOT_XML.at(
+            1,
+            1,
+            f"file is XML in EBCDIC (it starts with bytes 4C 6F A7 94, '<?xm' in EBCDIC)"
+            f"{size}, which is not read; sitemaps must be UTF-8: convert it, e.g. with "
+            'iconv -f IBM037 -t UTF-8, and write encoding="UTF-8"',
         )
     if looks_binary(start):
         what = "binary data"
