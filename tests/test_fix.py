@@ -618,7 +618,8 @@ def test_invalid_bytes_leave_the_file_untouched_with_a_finding(tmp_path: Path, c
     status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
     assert target.read_bytes() == data
     assert "FX001" in out and "not valid in its encoding" in out
-    assert "re-encode it as UTF-8 (its EN001 findings show where), then run the fix again" in out
+    assert "`sitemap-lint check` says where (EN001), or that the file is no XML" in out
+    assert "re-encode it as UTF-8, then run the fix again" in out
     assert status == 1
 
 

@@ -160,7 +160,8 @@ def decode(raw: bytes) -> Decoded | str:
     if any(f.code == "EN001" for f in findings):
         return (
             "it holds bytes that are not valid in its encoding, which a rewrite would "
-            "lose; re-encode it as UTF-8 (its EN001 findings show where), then run the fix again"
+            "lose: `sitemap-lint check` says where (EN001), or that the file is no XML at "
+            "all (IN006); re-encode it as UTF-8, then run the fix again"
         )
     bom = _byte_order_mark(data)
     try:
