@@ -966,6 +966,24 @@ def test_sarif_resolves_symlinks(tmp_path: Path, monkeypatch) -> None:
     assert location["artifactLocation"]["uri"] == "real/sitemap.xml"
 
 
+def test_sarif_gives_no_fixes_for_a_gzip_file(tmp_path: Path, monkeypatch) -> None:
+    """A fix edits the decompressed text: applied to a .gz file's bytes it would corrupt
+    them. The same finding in the plain file carries its fix."""
+    import gzip
+
+    monkeypatch.chdir(tmp_path)
+    text = (
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "<url><loc> https://example.com/ </loc></url>\n</urlset>\n"
+    )
+    (tmp_path / "sitemap.xml").write_text(text)
+    (tmp_path / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode()))
+    for name, has_fixes in (("sitemap.xml", True), ("sitemap.xml.gz", False)):
+        (result,) = json.loads(render("sarif", [name])[1])["runs"][0]["results"]
+        assert result["ruleId"] == "UR005"
+        assert ("fixes" in result) is has_fixes, name
+
+
 def test_sarif_without_findings(repo_root: Path) -> None:
     status, out = render("sarif", [CLEAN])
     log = json.loads(out)

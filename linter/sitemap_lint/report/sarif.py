@@ -7,7 +7,9 @@ location: the file relative to the working directory (``uriBaseId`` ``%SRCROOT%`
 forward slashes, symlinks resolved, percent-encoded), or an absolute ``file:`` URI
 for a file outside it. The region is the one character at the finding's line and
 column (columns count Unicode code points). ``partialFingerprints`` carries a hash
-that stays the same from run to run. The run's one ``invocation`` says whether it
+that stays the same from run to run; a result carries its finding's fix (``fixes``),
+except in a gzip file (named ``.gz``), whose fixes edit the decompressed text and would
+corrupt the file's bytes if applied to them. The run's one ``invocation`` says whether it
 succeeded and the status it exits with. No timestamps or absolute paths of the
 working directory are written, so the same inputs give the same bytes.
 
@@ -98,9 +100,12 @@ class SarifReporter(Reporter):
             "rules": [rule_descriptor(code, examples[code]) for code in codes],
         }
         locations = {id(result): artifact_location(result.name) for result in results}
+        # A compressed file's fixes edit its text, not its bytes: a consumer applying them
+        # to the file would corrupt it (``--fix`` decompresses, edits and compresses).
+        compressed = {id(result) for result in results if result.name.lower().endswith(".gz")}
         made = ResultTexts({code: i for i, code in enumerate(codes)}, RUN_INDENT + "  ")
         texts = (
-            made.text(locations[id(result)], finding, fingerprint)
+            made.text(locations[id(result)], finding, fingerprint, id(result) not in compressed)
             for result, finding, fingerprint in fingerprints(results)
         )
 
@@ -177,7 +182,11 @@ class ResultTexts:
         self.places: dict[int, tuple[dict[str, Any], str, str]] = {}
         self.fix_ends: dict[int, tuple[Fix, str]] = {}
 
-    def text(self, location: dict[str, Any], finding: Finding, fingerprint: str) -> str:
+    def text(
+        self, location: dict[str, Any], finding: Finding, fingerprint: str, fixes: bool = True
+    ) -> str:
+        """The result of ``finding``; with its fix as SARIF ``fixes`` unless ``fixes`` is
+        False (a compressed file's)."""
         p = self.p
         head = self.heads.get((finding.code, int(finding.severity))) or self._head(finding)
         place = self.places.get(id(location)) or self._place(location)
@@ -189,12 +198,12 @@ class ResultTexts:
             column = 1
         xpath = finding.xpath
         logical = "" if xpath is None else f"{p.logical}{encode_basestring(xpath)}{p.logical_end}"
-        fixes = "" if finding.fix is None else self._fixes(finding.fix, place[2])
+        fix = "" if finding.fix is None or not fixes else self._fixes(finding.fix, place[2])
         return (
             f"{head}{encode_basestring(finding.message)}{place[1]}{line}"
             f"{p.start_column}{column}{p.end_line}{line}{p.end_column}{column + 1}"
             f"{p.region_end}{logical}{p.locations_end}"
-            f"{encode_basestring(fingerprint)}{p.fingerprint_end}{fixes}{p.end}"
+            f"{encode_basestring(fingerprint)}{p.fingerprint_end}{fix}{p.end}"
         )
 
     def _head(self, finding: Finding) -> str:
