@@ -58,7 +58,7 @@ ADVICE = (("FD001", 2),)
         ("FD005/fail-atom-offset.xml", "timezone offset +05:60 has minute 60"),
         ("FD005/fail-offset-colon.xml", "timezone as '+02:00', which RFC 822 does not read"),
         ("FD005/fail-offset-gmt.xml", "write Wed, 28 May 2025 09:30:00 +0200"),
-        ("FD005/fail-unknown-zone.xml", "names a timezone RFC 822 does not know ('CEST')"),
+        ("FD005/fail-unknown-zone.xml", "does not know ('CEST', UTC+02:00); write Wed"),
         ("FD005/fail-unreadable.xml", "e.g. Wed, 08 May 2024 10:00:00 +0000"),
         ("FD005/fail-atom.xml", "write 2025-05-28T09:30:00+02:00"),
         ("FD005/fail-atom-date-only.xml", "write 2025-05-28T00:00:00Z if the time is UTC"),
@@ -336,6 +336,33 @@ def test_huge_values_are_bounded(tmp_path: Path) -> None:
     ],
 )
 def test_an_offset_written_otherwise_is_not_said_to_be_missing(value: str, problem: str) -> None:
+    node = Node("", "pubDate", {}, 1, 1)
+    node.text = value
+    assert read_date(node, atom=False) == (None, problem)
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (  # one offset only: written as RFC 822 writes it
+            "Wed, 08 May 2024 10:00:00 JST",
+            "'Wed, 08 May 2024 10:00:00 JST' names a timezone RFC 822 does not know ('JST', "
+            "UTC+09:00); write Wed, 08 May 2024 10:00:00 +0900",
+        ),
+        (
+            "Wed, 08 May 2024 10:00:00 nst",
+            "'Wed, 08 May 2024 10:00:00 nst' names a timezone RFC 822 does not know ('nst', "
+            "UTC-03:30); write Wed, 08 May 2024 10:00:00 -0330",
+        ),
+        (  # India, Ireland or Israel: the offset is the writer's to give
+            "Wed, 08 May 2024 10:00:00 IST",
+            "'Wed, 08 May 2024 10:00:00 IST' names a timezone RFC 822 does not know ('IST'); "
+            "write Wed, 08 May 2024 10:00:00 +0000 if the time is UTC (otherwise its offset, "
+            "e.g. +0200)",
+        ),
+    ],
+)
+def test_a_zone_name_rfc_822_does_not_know(value: str, problem: str) -> None:
     node = Node("", "pubDate", {}, 1, 1)
     node.text = value
     assert read_date(node, atom=False) == (None, problem)

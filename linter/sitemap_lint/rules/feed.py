@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from sitemap_lint.fix.model import shown_attribute
@@ -490,11 +490,52 @@ def _parse_rss(value: str) -> tuple[datetime | None, str | None]:
         # Read loosely, a zone name RFC 822 does not know gives a naive datetime.
         read = _read_loosely(value)
         if read is not None and read.tzinfo is None:
+            east = _ZONE_OFFSETS.get(zone.group(1).upper())
+            if east is not None:
+                hours, minutes = divmod(abs(east), 60)
+                fixed = timezone(timedelta(minutes=east))
+                return None, (
+                    f"{_shown(value)} names a timezone RFC 822 does not know "
+                    f"({zone.group(1)!r}, UTC{'-' if east < 0 else '+'}{hours:02}:{minutes:02}); "
+                    f"write {_as_rss(read.replace(tzinfo=fixed))}"
+                )
             return None, (
                 f"{_shown(value)} names a timezone RFC 822 does not know "
                 f"({zone.group(1)!r}); write {_as_rss(read)}"
             )
     return None, _not_in_form(value, "an RFC 822 date", RSS_EXAMPLE, _as_rss)
+
+
+# Abbreviations of timezones RFC 822 does not name, each used for one offset only (in
+# minutes east of UTC): IST, BST, CST in Asia and the like, which stand for several, are
+# left out.
+_ZONE_OFFSETS = {
+    "WET": 0,
+    "WEST": 60,
+    "CET": 60,
+    "CEST": 120,
+    "MET": 60,
+    "MEST": 120,
+    "EET": 120,
+    "EEST": 180,
+    "MSK": 180,
+    "JST": 540,
+    "KST": 540,
+    "HKT": 480,
+    "SGT": 480,
+    "AWST": 480,
+    "ACST": 570,
+    "ACDT": 630,
+    "AEST": 600,
+    "AEDT": 660,
+    "NZST": 720,
+    "NZDT": 780,
+    "HST": -600,
+    "AKST": -540,
+    "AKDT": -480,
+    "NST": -210,
+    "NDT": -150,
+}
 
 
 # A timezone offset RFC 822 does not read: with a colon (+02:00), or after GMT or UTC
