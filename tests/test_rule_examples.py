@@ -43,7 +43,7 @@ UNAVOIDABLE_IN_EXAMPLE = {
     "HL006": {"HL008"},
     "HL007": {"HL008"},
 }
-FEED_RULES = ("FD003", "FD004", "FD005", "FD006")
+FEED_RULES = ("FD003", "FD004", "FD005", "FD006", "FD007")
 
 NAMESPACES = (
     'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

@@ -193,11 +193,51 @@ NO_DATE = rule(
     """,
 )
 
+REPEATED_FIELD = rule(
+    "FD007",
+    "item-field-repeated",
+    WARNING,
+    summary="An item or entry that gives its link or its date twice",
+    what="""
+        Detects an RSS `item` with a second `link` or `pubDate`, and an Atom `entry`
+        with a second alternate `link` of the same `type` and `hreflang` or a second
+        `updated` (Atom 0.3: `modified`), at each repeated element.
+    """,
+    why="""
+        RSS 2.0 gives an item one link and one date, and Atom forbids two alternate
+        links of the same type and language and a second `updated`: a reader takes
+        one of them, usually the first, and the other URL or date is lost, or read
+        instead of the one meant. It is usually a template that writes a field
+        twice, or two items merged into one.
+    """,
+    bad="""
+        <item>
+          <link>https://example.com/news/launch</link>
+          <link>https://example.com/news/launch-day</link>
+          <pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>
+        </item>
+    """,
+    good="""
+        <item>
+          <link>https://example.com/news/launch</link>
+          <pubDate>Wed, 08 May 2024 10:00:00 +0000</pubDate>
+        </item>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "Feeds"
 ORDER = 210
 
-RULES = (FEED_AS_SITEMAP, UNSUPPORTED_FORMAT, NO_ITEMS, NO_LINK, INVALID_DATE, NO_DATE)
+RULES = (
+    FEED_AS_SITEMAP,
+    UNSUPPORTED_FORMAT,
+    NO_ITEMS,
+    NO_LINK,
+    INVALID_DATE,
+    NO_DATE,
+    REPEATED_FIELD,
+)
 
 ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 _SHOWN = 80
@@ -265,11 +305,13 @@ def _quoted(value: str) -> str:
     return repr(_clip(value))
 
 
-@check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE), proof=NO_PROOF)
+@check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE, REPEATED_FIELD), proof=NO_PROOF)
 def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
-    """FD004 for an item without a usable link; FD005 and DT005 for its date."""
+    """FD004 for an item without a usable link; FD005 and DT005 for its date; FD007
+    for a link or a date given twice."""
     if item.link is None:
         _no_link(item, report)
+    _repeated(item, report)
     date = item.date
     if date is None:
         return
@@ -287,6 +329,43 @@ def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
                 f"{utc_text(now)}); give the real date of the last change",
             )
         )
+
+
+def _repeated(item: FeedItem, report: Reporter) -> None:
+    """FD007 at each repeated link or date of ``item``."""
+    node = item.node
+    seen: dict[tuple[str, ...], Node] = {}
+    for each in node.children:
+        if each.ns != node.ns:
+            continue
+        if each.name == "link":
+            if not item.atom:
+                key: tuple[str, ...] = ("link",)
+            elif is_alternate(each):
+                attrs = each.attrs
+                key = ("link", attrs.get("type", "").strip(), attrs.get("hreflang", "").strip())
+            else:
+                continue  # self, edit, enclosure...: not the entry's page
+        elif item.date is not None and each.name == item.date.name:
+            key = (each.name,)
+        else:
+            continue
+        first = seen.setdefault(key, each)
+        if first is not each:
+            message = _repeated_message(each, first, item.atom)
+            report.add(REPEATED_FIELD.at(each.line, each.column, message))
+
+
+def _repeated_message(again: Node, first: Node, atom: bool) -> str:
+    if atom and again.name == "link":
+        what = "a second alternate <link> of the same type and language"
+    else:
+        what = f"a second <{again.name}>"
+    kept = "the URL" if again.name == "link" else "the date"
+    return (
+        f"{what} in this {'entry' if atom else 'item'} (the first at line {first.line}); "
+        f"readers keep only one: keep {kept} meant and remove the other"
+    )
 
 
 def _no_link(item: FeedItem, report: Reporter) -> None:
