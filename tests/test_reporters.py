@@ -539,6 +539,20 @@ def test_junit_survives_characters_xml_cannot_hold() -> None:
     assert failure.get("message") == 'starts with "\\x01\\x02" & <b> \\ud800'
 
 
+def test_junit_shows_hidden_characters_as_the_text_report_does() -> None:
+    # A bidirectional override or a C1 control quoted from the input would reorder or
+    # hide what follows on a CI page: shown as escapes, as in the text report.
+    message = "URL 'https://example.com/\u202eexe.pdf' holds \x85 and \u200b"
+    out = report(JunitReporter, [FileResult("s\u202e.xml", [finding("UR011", message)])])
+    suite = ET.fromstring(out.encode("utf-8")).find(".//testsuite")
+    failure = suite.find(".//failure")
+    assert failure.get("message") == (
+        "URL 'https://example.com/\\u202eexe.pdf' holds \\x85 and \\u200b"
+    )
+    assert "\u202e" not in out and "\x85" not in out and "\u200b" not in out
+    assert suite.get("name") == "s\\u202e.xml"
+
+
 # -- GitLab Code Quality -----------------------------------------------------------------------
 
 

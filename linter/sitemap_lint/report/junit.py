@@ -11,7 +11,6 @@ directory. No timestamps or durations are written.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from itertools import groupby
@@ -19,17 +18,18 @@ from itertools import groupby
 from sitemap_lint.finding import Finding
 from sitemap_lint.report.base import FileReport, Reporter
 from sitemap_lint.report.common import ci_path, one_line
-from sitemap_lint.support.printable import escaped
+from sitemap_lint.support.printable import printable_lines
 
 LINES_IN_NAME = 10  # further lines are counted in the name and listed in the failure text
-# Characters XML 1.0 cannot hold even as references; a message may quote them from the input.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_text(text: str) -> str:
-    """``text`` with the characters XML cannot carry written as ``\\xNN`` / ``\\uNNNN``
-    (a byte of a file name that is no UTF-8 as ``\\xNN``)."""
-    return _NOT_XML.sub(lambda match: escaped(match.group()), text)
+    """``text`` as a person reading a CI page may see it, and XML can carry it: control
+    and format characters (those XML cannot hold, a bidirectional control that would
+    reverse what follows, a zero-width one) written as ``\\xNN`` / ``\\uNNNN``, a byte
+    of a file name that is no UTF-8 as ``\\xNN``, as the text report shows them; line
+    breaks kept."""
+    return printable_lines(text)
 
 
 def case_name(code: str, name: str, findings: list[Finding]) -> str:
