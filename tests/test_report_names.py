@@ -142,11 +142,11 @@ def test_output_file_takes_a_report_naming_a_file_that_is_no_utf8(
     assert "xffy.xml" in written or "x%FFy.xml" in written
 
 
-def test_the_html_report_shows_a_name_with_control_characters(tmp_path: Path) -> None:
-    """The chart renderer stopped the whole process (SIGABRT) on a control character in a
-    file's label; the page is made in a process of its own here for that reason."""
+def _html_page_of(tmp_path: Path, file_name: str) -> str:
+    """The HTML report, made in a process of its own, of a sitemap named ``file_name``
+    with an entry that has no loc (exit 1)."""
     pytest.importorskip("vl_convert")
-    name = tmp_path / "ctl\x1b[31m\x01\x7f.xml"
+    name = tmp_path / file_name
     name.write_text('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url/></urlset>')
     page = tmp_path / "report.html"
     completed = subprocess.run(
@@ -155,7 +155,13 @@ def test_the_html_report_shows_a_name_with_control_characters(tmp_path: Path) ->
         text=True,
     )
     assert completed.returncode == 1, completed.stderr
-    text = page.read_text(encoding="utf-8")
+    return page.read_text(encoding="utf-8")
+
+
+def test_the_html_report_shows_a_name_with_control_characters(tmp_path: Path) -> None:
+    """The chart renderer stopped the whole process (SIGABRT) on a control character in a
+    file's label; the page is made in a process of its own here for that reason."""
+    text = _html_page_of(tmp_path, "ctl\x1b[31m\x01\x7f.xml")
     assert "ctl\\x1b[31m\\x01\\x7f.xml" in text and "\x1b" not in text and "\x01" not in text
     assert 'id="chart-files"' in text
 
@@ -163,17 +169,7 @@ def test_the_html_report_shows_a_name_with_control_characters(tmp_path: Path) ->
 def test_the_html_footer_shows_the_command_with_the_name_escaped(tmp_path: Path) -> None:
     """The footer's command names the file as the rest of the page does: a line break,
     an escape sequence and a bidirectional control as escapes, none of them raw."""
-    pytest.importorskip("vl_convert")
-    name = tmp_path / "two\nlines\x1b[31m\u202e.xml"
-    name.write_text('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url/></urlset>')
-    page = tmp_path / "report.html"
-    completed = subprocess.run(
-        [sys.executable, "-m", "sitemap_lint", "--isolated", "-f", "html", "-o", page, name],
-        capture_output=True,
-        text=True,
-    )
-    assert completed.returncode == 1, completed.stderr
-    text = page.read_text(encoding="utf-8")
+    text = _html_page_of(tmp_path, "two\nlines\x1b[31m\u202e.xml")
     command = text.split('<code id="command">', 1)[1].split("</code>", 1)[0]
     assert "two\\x0alines\\x1b[31m\\u202e.xml" in command
     assert not any(char in command for char in "\n\x1b\u202e")

@@ -70,8 +70,12 @@ _ADVICE = (
     ),
     (re.compile(r"\[facet 'maxLength'\] .* allowed maximum length of '?(\d+)'?"), _SHORTEN),
     (re.compile(r"\[facet 'minLength'\] .* allowed minimum length of '?(\d+)'?"), _LENGTHEN),
-    (re.compile(r"Character content is not allowed, because the content type is empty"), _EMPTY),
-    (re.compile(r"Element content is not allowed, because the content type is empty"), _EMPTY),
+    (
+        re.compile(
+            r"(?:Character|Element) content is not allowed, because the content type is empty"
+        ),
+        _EMPTY,
+    ),
     (re.compile(r"The element is not 'nillable'"), _NIL),
     (re.compile(r"Character content other than whitespace is not allowed"), _TEXT_BETWEEN),
     (
