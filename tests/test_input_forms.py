@@ -213,3 +213,31 @@ def test_the_output_is_the_same_without_the_fast_path(
     with_it = _check(capsys, path)
     monkeypatch.setenv(FAST_PATH, "0")
     assert _check(capsys, path) == with_it
+
+
+# -- a name that ends in robots.txt -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["notrobots.txt", "MyRobots.txt", "sub/notrobots.txt"])
+def test_a_url_list_whose_name_only_ends_in_robots_txt_is_a_text_sitemap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    urls = b"https://example.com/a\nhttps://example.com/a\n"
+    _, file = _check(capsys, _write(tmp_path, name, urls))
+    assert (file.get("kind"), file["urls"], _codes(file)) == ("text", 2, ["DU001"])
+
+
+@pytest.mark.parametrize(
+    "name", ["robots.txt", "ROBOTS.TXT", "staging.robots.txt", "site-robots.txt"]
+)
+def test_a_file_named_robots_txt_after_a_separator_is_a_robots_txt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    _write(tmp_path, "s.xml", _BODY.encode())
+    _, out, err = run_cli(
+        ["check", "--isolated", "-f", "json", str(_write(tmp_path, name, b"Sitemap: s.xml\n"))],
+        capsys,
+    )
+    assert "Traceback" not in err, err
+    kinds = {Path(file["path"]).name: file.get("kind") for file in json.loads(out)["files"]}
+    assert kinds[name] == "robots"

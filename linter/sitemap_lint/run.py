@@ -40,6 +40,7 @@ from sitemap_lint.settings.parsing import (
     parse_sitemap_url,
     resolve_color,
 )
+from sitemap_lint.support.locations import names_robots
 from sitemap_lint.support.printable import printable
 from sitemap_lint.support.records import Frozen, Mutable
 from sitemap_lint.support.words import plural
@@ -811,7 +812,7 @@ def _is_set_run(settings: RunSettings, config: Config, file_count: int) -> bool:
         or config.follow
         or bool(settings.robots or config.robots)
         or bool(settings.maps or config.maps)
-        or any(is_url(a) or a.lower().endswith("robots.txt") for a in settings.paths)
+        or any(is_url(a) or names_robots(a) for a in settings.paths)
     )
 
 

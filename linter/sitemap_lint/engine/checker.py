@@ -53,6 +53,7 @@ from sitemap_lint.rules.suppression import idle_rules
 from sitemap_lint.sets.facts import Child, FileFacts, FileStats
 from sitemap_lint.settings.options import Options
 from sitemap_lint.support.chunks import joined_blocks
+from sitemap_lint.support.locations import names_robots
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.xsd import Engine, messages
 from sitemap_lint.xsd.shadow import ShadowTree
@@ -224,13 +225,13 @@ def _size(source: Source, stream: ByteStream) -> int:
 
 
 def _is_robots(source: Source) -> bool:
-    return _named(source).endswith("robots.txt")
+    return names_robots(source.url or source.name)
 
 
 def _is_text(source: Source) -> bool:
     """Whether the name (a URL's path) is a text sitemap's: a ``.txt`` but robots.txt."""
     name = _named(source)
-    return name.endswith((".txt", ".txt.gz")) and not name.endswith("robots.txt")
+    return name.endswith((".txt", ".txt.gz")) and not _is_robots(source)
 
 
 def _named(source: Source) -> str:

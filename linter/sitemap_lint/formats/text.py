@@ -22,6 +22,7 @@ from sitemap_lint.rules.duplicates import DuplicateTracker
 from sitemap_lint.rules.entry import FileContext
 from sitemap_lint.rules.events import FileEnd, LineKind, LineVerdict, TextLine, TextRecord
 from sitemap_lint.rules.registry import END, LINE
+from sitemap_lint.support.locations import names_robots
 from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def is_text_sitemap(first: str, name: str) -> bool:
     path = name.split("?", 1)[0].split("#", 1)[0].lower()
     if path.endswith(".gz"):
         path = path[:-3]
-    if path.endswith(".txt") and not path.endswith("robots.txt"):
+    if path.endswith(".txt") and not names_robots(path):
         return True
     seen = 0
     for line in _first_lines(first[:BLOCK]):

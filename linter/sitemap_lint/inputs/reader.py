@@ -20,6 +20,7 @@ from typing import BinaryIO, cast
 from sitemap_lint.errors import empty_path
 from sitemap_lint.rules.events import InputKind, InputProblem, ProblemReport
 from sitemap_lint.support.locations import is_url as is_url
+from sitemap_lint.support.locations import names_robots
 from sitemap_lint.support.records import Frozen
 
 READ_SIZE = 1 << 16
@@ -289,7 +290,7 @@ class ByteStream:
         first = handle.read(READ_SIZE)
         named_gz = self.source.name.lower().endswith(".gz")
         self.is_gzip = first.startswith(GZIP_MAGIC)
-        robots = self.source.name.lower().endswith("robots.txt")
+        robots = names_robots(self.source.name)
         # A URL's name says nothing of gzip, but a robots.txt's body is read as text.
         fetched_robots = self.source.path is None and self.source.url is not None and robots
         if (self.source.names_its_bytes and named_gz != self.is_gzip) or (

@@ -59,6 +59,7 @@ from sitemap_lint.rules.sets import INDEX_CYCLE, Duplicate
 from sitemap_lint.rules.urls import parse_url, with_query
 from sitemap_lint.sets.facts import HASH_SLICES, Child, FileFacts, Slice, first_offsets
 from sitemap_lint.settings.options import Options
+from sitemap_lint.support.locations import names_robots
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -1424,7 +1425,7 @@ def _named_robots(job: Job) -> bool:
             name = urlsplit(job.url).path
         except ValueError:  # e.g. an unclosed IPv6 bracket: its fetch reports the URL
             return False
-    return name.lower().endswith("robots.txt")
+    return names_robots(name)
 
 
 def _read_start(source: Source, cap: int = ROBOTS_CAP) -> bytes:
