@@ -8,6 +8,7 @@ import socket
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import UTC, datetime
 from email.utils import formatdate
 from pathlib import Path
 from typing import Any
@@ -33,12 +34,15 @@ from sitemap_lint.live.model import (
     PROTOCOL,
     REFUSED,
     SCHEME,
+    STALLED,
     TIMEOUT,
     TOO_LARGE,
     VIDEO_CONTENT,
     Answer,
+    Target,
 )
 from sitemap_lint.live.robots import Robots, origin, read_rules
+from sitemap_lint.rules.live import judge
 from tests.live_server import HTML, LiveServer, live_server  # noqa: F401
 from tests.site_server import unused_url
 
@@ -164,8 +168,23 @@ def test_a_connection_closed_before_the_end_of_the_head_is_a_connection_error(
 def test_a_body_that_drips_forever_times_out(server: LiveServer) -> None:
     started = time.monotonic()
     answer = fetch(server, "/drip?seconds=0.2", timeout=1.0, retries=0)
-    assert (answer.status, answer.error) == (None, TIMEOUT)
+    assert (answer.status, answer.error) == (None, STALLED)
+    assert answer.detail == "status 200 came, but not the rest within the 1 s timeout"
     assert time.monotonic() - started < 20
+
+
+def test_a_head_that_stalls_after_the_status_is_told_from_no_answer(
+    server: LiveServer,
+) -> None:
+    """The status and headers came, then nothing: LV004 says so, not "no answer"."""
+    server.route("/stalls", parts=["<html><head><title>", ""], pause=5)
+    answer = fetch(server, "/stalls", timeout=1.0, retries=0)
+    assert (answer.status, answer.error) == (None, STALLED)
+    (finding,) = judge(Target(answer.url, PAGE, 3, 5), answer, datetime.now(UTC))
+    assert finding.code == "LV004"
+    assert "its answer stalled (status 200 came, but not the rest within the 1 s timeout)" in (
+        finding.message
+    )
 
 
 def test_a_gzip_bomb_stops_at_the_bound(server: LiveServer) -> None:

@@ -82,6 +82,7 @@ from sitemap_lint.live.model import (
     PROTOCOL,
     REFUSED,
     SCHEME,
+    STALLED,
     TIMEOUT,
     TLS,
     TOO_LARGE,
@@ -814,11 +815,13 @@ class Client:
         self, method: str, url: URL, headers: dict[str, str], limit: int, page: bool
     ) -> Response:
         assert self._session is not None
+        status: int | None = None
         try:
             async with asyncio.timeout(self.settings.timeout + 1):
                 async with self._session.request(
                     method, url, headers=headers, allow_redirects=False
                 ) as response:
+                    status = response.status
                     pairs = _header_pairs(response)
                     body, bomb = b"", False
                     if limit and response.status not in UNREAD:
@@ -831,7 +834,12 @@ class Client:
         except RefusedAddress as error:
             raise HopError(REFUSED, _refusal(error), sent=False) from None
         except Exception as error:
-            raise _hop_error(error) from None
+            hop = _hop_error(error)
+            if status is not None and hop.error == TIMEOUT:
+                seconds = f"{self.settings.timeout:g}"
+                detail = f"status {status} came, but not the rest within the {seconds} s timeout"
+                raise HopError(STALLED, detail, retryable=True) from None
+            raise hop from None
 
     async def _fetch_text(self, url: str) -> tuple[int | None, str]:
         """GET ``url`` (a robots.txt), redirects followed: (final status, text) or

@@ -102,6 +102,7 @@ DNS = "dns"
 CONNECT = "connect"
 TLS = "tls"
 TIMEOUT = "timeout"
+STALLED = "stalled"  # the status and headers came, then the body stopped past the timeout
 REFUSED = "refused"  # the guard refused the address (private, loopback, ...)
 PROTOCOL = "protocol"  # not valid HTTP, a header too large, a body that breaks
 SCHEME = "scheme"  # neither http nor https

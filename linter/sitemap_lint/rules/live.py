@@ -106,9 +106,9 @@ UNREACHABLE = rule(
         Reports a listed URL that got no usable answer after the bounded retries: the
         host name does not resolve, the connection is refused, reset or closed
         before the end of what the audit reads (a page's head), the TLS
-        handshake or certificate fails, the server is too slow (`--live-timeout`),
-        the answer is not valid HTTP, a redirect leaves http and https, the page's
-        head decodes to more than the audit reads (a compression bomb), or a redirect
+        handshake or certificate fails, the server is too slow (`--live-timeout`) or
+        stalls once its status and headers came, the answer is not valid HTTP, a
+        redirect leaves http and https, the page's head decodes to more than the audit reads (a compression bomb), or a redirect
         leads to a URL no request can be made for (nothing is sent). A URL, listed or
         a redirect's target, on one of the ports browsers send no request to, those of
         other protocols (the Fetch standard's bad ports: 25, 110, 6000...), is not
@@ -524,6 +524,7 @@ _REASONS = {
     "connect": "the connection failed",
     "tls": "the TLS handshake failed",
     "timeout": "no answer within the timeout",
+    "stalled": "its answer stalled",
     "protocol": "the answer is not valid HTTP",
     "scheme": "a redirect leads out of http and https",
     "too-large": "its head decodes to more than the audit reads",
