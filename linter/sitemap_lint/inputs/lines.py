@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
+
+from sitemap_lint.support.records import NamedTuple
 
 if TYPE_CHECKING:
     from sitemap_lint.inputs.reader import Source
@@ -32,8 +33,7 @@ AROUND = 60
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass(frozen=True)
-class SourceLine:
+class SourceLine(NamedTuple):
     """What is kept of one line: its ``length`` in characters (without the line
     break) and ``pieces``, each the text from a 1-based column on (in order, not
     overlapping). A line of up to ``WHOLE_LINE`` characters is one piece, whole."""
@@ -96,6 +96,8 @@ class _Collector:
         self.column = 1  # ... and its column
         self.pending_cr = False  # the last chunk ended with CR (its LF may come next)
         self.parts: dict[int, list[tuple[int, str]]] = {}
+        # The short lines read whole within one chunk, as they are shown.
+        self.whole: dict[int, SourceLine] = {}
         self.lengths: dict[int, int] = {}
         # The ranges of the line being read (``_ranges``), worked out once: a long line
         # comes in many chunks, and may want a column for each of many findings.
@@ -119,10 +121,16 @@ class _Collector:
             # 10 MB file wants 50,000 of them).
             segments = text.split("\n")
             column = self.column
+            whole = self.whole
+            last = first + breaks  # the line the chunk ends in: maybe not at its end
             for line in self.wanted[low:high]:
+                segment = segments[line - first]
+                if line != last and (line != first or column == 1) and len(segment) <= WHOLE_LINE:
+                    whole[line] = SourceLine(len(segment), ((1, segment),))
+                    continue
                 self.line = line
                 self.column = column if line == first else 1
-                self._keep(segments[line - first])
+                self._keep(segment)
             self.line = first + breaks
             self.column = column + len(text) if not breaks else len(segments[-1]) + 1
         else:
@@ -165,7 +173,7 @@ class _Collector:
                 parts.append((start, segment[start - first : end - first + 1]))
 
     def lines(self) -> dict[int, SourceLine]:
-        found: dict[int, SourceLine] = {}
+        found = self.whole
         for line, length in self.lengths.items():
             # The parts that follow one another (a range read in several chunks) are
             # joined once each.
