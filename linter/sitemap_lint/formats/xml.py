@@ -49,9 +49,10 @@ from __future__ import annotations
 
 import pyexpat
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import Protocol
 
 from sitemap_lint.formats.starttag import first_start_tag, read_start_tag
@@ -79,6 +80,10 @@ MAX_SYNTAX_ERRORS = 100_000
 # An entry is read again after a lexical repair only if the defect is this near its start;
 # a longer one is read on from the text the defect stands in (``_read_on``).
 MAX_REPLAY = 1 << 16
+# Of one entry, the most bytes read again in all, whatever its repairs.
+REPLAY_BUDGET = 8 * MAX_REPLAY
+# The start of a parser's segment or mark: what they are looked up by.
+_FIRST = itemgetter(0)
 # Around an error, the most of its line that is looked at (each side), in bytes.
 CONTEXT_BYTES = 4096
 # Marks put in place of a defect, read back when the entry is handed over: the '&' of
@@ -206,6 +211,8 @@ class StreamParser:
         # Errors repaired where they stand, the entry read again from its start tag (a
         # raw "&", an undefined entity): nothing after the entry is skipped.
         self.entry_repairs = 0
+        # The entry read again last (its file byte offset) and the bytes read again of it.
+        self._replayed = (-1, 0)
         # Namespace -> the prefix the document declares for it ('' for the default).
         self.prefixes: dict[str, str] = {}
         self.root_node: Node | None = None
@@ -239,6 +246,9 @@ class StreamParser:
         # The text as UTF-8: the last two blocks, from file byte offset _window_base.
         self._window = b""
         self._window_base = 0
+        # Where the window's first "<!" stands (-1: none): before it, no comment or
+        # CDATA section is open.
+        self._first_bang = -1
         self._block_start = 0
         self._fed = 0
         # The current parser's input: (its byte index, file byte offset or -1 for
@@ -304,6 +314,7 @@ class StreamParser:
         keep = self._block_start if self._skip is None else min(self._block_start, self._skip[0])
         self._window = window[keep - self._window_base :] + data
         self._window_base = keep
+        self._first_bang = self._window.find(b"<!")
         first = not self._fed
         self._block_start = self._fed
         self._fed += len(data)
@@ -522,12 +533,15 @@ class StreamParser:
 
     def _file_offset(self, index: int) -> int:
         """The file byte offset of the current parser's byte ``index``; -1 in synthetic text."""
-        for start, offset, length in reversed(self._segment):
-            if index >= start:
-                if offset < 0 or (length >= 0 and index >= start + length):
-                    return -1
-                return offset + index - start
-        return -1
+        # (The segments are in order of their starts: a window with thousands of
+        # repairs has as many, looked up at each element.)
+        at = bisect_right(self._segment, index, key=_FIRST) - 1
+        if at < 0:
+            return -1
+        start, offset, length = self._segment[at]
+        if offset < 0 or (length >= 0 and index >= start + length):
+            return -1
+        return offset + index - start
 
     def _start_offset(self, index: int) -> int:
         """The file byte offset of the start tag at the current parser's byte ``index``:
@@ -535,8 +549,11 @@ class StreamParser:
         tag does); -1 in other synthetic text."""
         offset = self._file_offset(index)
         if offset < 0:
-            for start, defect, mark in self._marks:
-                if start == index and mark.startswith(b"<"):
+            marks = self._marks
+            for start, defect, mark in marks[bisect_left(marks, index, key=_FIRST) :]:
+                if start != index:
+                    break
+                if mark.startswith(b"<"):
                     return defect
         return offset
 
@@ -544,8 +561,10 @@ class StreamParser:
         """For the current parser's byte ``index`` in a mark: the file byte offset of the
         defect the mark stands for, and the characters of the mark before ``index``;
         (-1, 0) elsewhere."""
-        for start, offset, mark in self._marks:
-            if start <= index < start + len(mark):
+        at = bisect_right(self._marks, index, key=_FIRST) - 1  # (in order, apart)
+        if at >= 0:
+            start, offset, mark = self._marks[at]
+            if index < start + len(mark):
                 return offset, len(mark[: index - start].decode("utf-8", errors="replace"))
         return -1, 0
 
@@ -767,8 +786,18 @@ class StreamParser:
     def _replayable(self, entry_offset: int, offset: int) -> bool:
         """Whether the entry that starts at file byte ``entry_offset`` can be read again
         after a repair at ``offset``: its start is still in the window, at most
-        ``MAX_REPLAY`` bytes back."""
-        return entry_offset >= self._window_base and offset - entry_offset <= MAX_REPLAY
+        ``MAX_REPLAY`` bytes back, and the entry's reads again so far, with this one,
+        have read at most ``REPLAY_BUDGET`` bytes (a long stretch of damaged text read
+        as one entry, an error every few bytes, would be read again at every error)."""
+        length = offset - entry_offset
+        if entry_offset < self._window_base or length > MAX_REPLAY:
+            return False
+        at, spent = self._replayed
+        spent = (spent if at == entry_offset else 0) + length
+        if spent > REPLAY_BUDGET:
+            return False
+        self._replayed = (entry_offset, spent)
+        return True
 
     def _read_on(
         self, repair: tuple[int, int, bytes], offset: int, line: int, column: int
@@ -790,6 +819,10 @@ class StreamParser:
         gt = window.find(b">", lt, at) if lt >= 0 else -1
         tag = window[lt : gt + 1]
         if gt < 0 or tag[1:2] in (b"!", b"?") or tag.count(b'"') % 2 or tag.count(b"'") % 2:
+            return None
+        if len(self._stack) - self._entry_depth > MAX_DEPTH:
+            # Damaged text read as nested tags: each error would open them all again. The
+            # entry is lost, and the lines skipped are said.
             return None
         self._repairs.append(repair)
         self._repairs.sort()
@@ -1143,11 +1176,17 @@ class StreamParser:
 
     def _in_section(self, at: int) -> bool:
         """Whether window index ``at`` stands in a comment or a CDATA section."""
+        if not 0 <= self._first_bang < at:  # (the usual case)
+            return False
         window = self._window
         low = max(at - MAX_REPLAY, 0)
-        return window.rfind(b"<![CDATA[", low, at) > window.rfind(b"]]>", low, at) or (
-            window.rfind(b"<!--", low, at) > window.rfind(b"-->", low, at)
-        )
+        if window.rfind(b"<!", low, at) < 0:
+            return False
+        cdata = window.rfind(b"<![CDATA[", low, at)
+        if cdata >= 0 and window.find(b"]]>", cdata, at) < 0:
+            return True
+        comment = window.rfind(b"<!--", low, at)
+        return comment >= 0 and window.find(b"-->", comment, at) < 0
 
     def _report_also(
         self, start: int, end: int, offset: int, where: tuple[int, int], context: str, at: int
