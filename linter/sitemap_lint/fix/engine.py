@@ -219,6 +219,26 @@ def leading_text(source: Source, lines: int) -> str | None:
     return "".join(parts)
 
 
+class ReadAgainError(Exception):
+    """A file ``decodes`` said can be fixed reads otherwise now (it changed meanwhile)."""
+
+
+def decoded_texts(source: Source) -> Iterator[str]:
+    """The text ``decode(read_source(source))`` gives, a piece at a time: neither the
+    file's bytes nor its text is held whole. Ask ``decodes`` first whether it gives one:
+    a file that no longer does raises ``ReadAgainError``."""
+    from sitemap_lint.inputs.reader import InputError
+
+    try:
+        with _Reading(source) as reading:
+            yield from reading.texts
+            invalid = reading.invalid()
+    except (_Refused, GzipDamage, InputError, OSError) as error:
+        raise ReadAgainError(str(error)) from None
+    if invalid:
+        raise ReadAgainError("it holds bytes that are not valid in its encoding")
+
+
 class _Reading:
     """The decoded text of a source a piece at a time, as ``decode`` reads it (gzip
     undone, the same decoder); ``kept`` takes the bytes the decoder reads."""
