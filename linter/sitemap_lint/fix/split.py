@@ -30,7 +30,7 @@ import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 from xml.parsers import expat
@@ -65,6 +65,7 @@ class Entry:
     loc: str | None = None
     lead: bytes = b""  # the disable-next-line comments written before it, and their line end
     url: bool = True  # a <url>, not another element of the root (an extension's)
+    at: int = 0  # where it starts in the bytes read
 
 
 @dataclass
@@ -247,7 +248,7 @@ class _Scanner:
             value = "".join(self._lastmod).strip() or None
             url = "".join(self._loc).strip() or None
             raw = self._bytes(self._start_at, stop)
-            self._ready.append(Entry(raw, value, url, self._lead, self._is_url))
+            self._ready.append(Entry(raw, value, url, self._lead, self._is_url, self._start_at))
             self._count += 1
         self._gathering = None
         self._depth -= 1
@@ -529,30 +530,48 @@ class _CommonDirectory:
         return self._origin + "/".join(self._shared) + "/"
 
 
+_NO_MOMENT = -(1 << 63)  # a lastmod absent, or one the date rules report
+
+
+def _moment(lastmod: str | None) -> int:
+    """The moment ``lastmod`` names, in microseconds since 1970 (UTC when it names no
+    offset), or ``_NO_MOMENT`` when it is absent or the date rules find something wrong
+    with it."""
+    from sitemap_lint.rules.dates import read_date
+
+    if lastmod is None:
+        return _NO_MOMENT
+    parsed, problems = read_date(lastmod)
+    if parsed is None or problems:
+        return _NO_MOMENT
+    moment = parsed.moment
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 class _Newest:
     """The latest ``lastmod`` of entries as written (``add``), of those the date rules
     find nothing wrong with (None when there is none): the index is not given a value
     they report."""
 
     def __init__(self) -> None:
-        self._best: tuple[datetime, str] | None = None
+        self._best: tuple[int, str] | None = None
 
     @property
     def value(self) -> str | None:
         return None if self._best is None else self._best[1]
 
     def add(self, lastmod: str | None) -> None:
-        from sitemap_lint.rules.dates import read_date
-
-        if lastmod is None:
-            return
-        parsed, problems = read_date(lastmod)
-        if parsed is None or problems:
-            return
-        moment = parsed.moment
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        if self._best is None or moment > self._best[0]:
+        moment = _moment(lastmod)
+        if (
+            lastmod is not None
+            and moment != _NO_MOMENT
+            and (self._best is None or moment > self._best[0])
+        ):
             self._best = (moment, lastmod)
 
 
@@ -578,11 +597,12 @@ def split_file(
     out of the parts' scope is refused (``SplitError``), or with ``force`` said in
     ``Written.warning``.
 
-    The file is read a piece at a time, never held whole: once to learn the root, the
-    directives, each entry's size and whether all are plainly under the base URL (the
-    parts are planned from these), then again to write the parts as the entries are
-    read, each in a temporary file beside its place (it must read as the first time,
-    or nothing is written); the index last. Only then are they renamed into place."""
+    The file is read a piece at a time, never held whole: once to parse it, keeping
+    the root, the directives and where each entry stands, its size, kind and lastmod's
+    moment (the parts are planned from these), then again to copy the entries' bytes
+    into the parts, each in a temporary file beside its place (it must read as the
+    first time, or nothing is written); the index last. Only then are they renamed
+    into place."""
     from array import array
 
     from sitemap_lint.fix.engine import decode, decodes, read_source
@@ -608,21 +628,29 @@ def split_file(
     for suffix in (".gz", ".xml"):
         stem = stem.removesuffix(suffix)
     base = _directory(base_url)
-    # Each entry's lead and element lengths, and whether it is a <url>.
-    leads, raws, kinds = array("I"), array("I"), bytearray()
+    # Where each entry starts in the bytes read, its length, whether it is a <url>, its
+    # lastmod's moment and its lead (the few it has).
+    starts, raws, kinds, moments = array("Q"), array("I"), bytearray(), array("q")
+    leads: dict[int, bytes] = {}
     plain = True  # every loc plainly under the base URL
     first = _Reading(path)
     try:
         scanner = _Scanner()
-        for entry in scanner.entries(first.pieces()):
-            leads.append(len(entry.lead))
+        for number, entry in enumerate(scanner.entries(first.pieces())):
+            starts.append(entry.at)
             raws.append(len(entry.raw))
             kinds.append(entry.url)
+            moments.append(_moment(entry.lastmod))
+            if entry.lead:
+                leads[number] = entry.lead
             plain = plain and _plainly_under(entry.loc, base)
         assert scanner.parsed is not None
         parsed = scanner.parsed
         _refuse_no_urls(parsed, any(kinds))
-        sizes = zip(leads, raws, map(bool, kinds), strict=True)
+        sizes = (
+            (len(leads.get(number, b"")), raw, bool(kind))
+            for number, (raw, kind) in enumerate(zip(raws, kinds, strict=True))
+        )
         counts = _cuts(parsed, sizes, max_urls, max_bytes)
     except SplitError as error:
         raise SplitError(f"{path}: cannot be split: {error}") from None
@@ -658,17 +686,32 @@ def split_file(
         reason = "it is not a directory" if out_dir.exists() else error.strerror or str(error)
         raise SplitError(f"--out-dir {out_dir}: {reason}; nothing was written") from None
     again = _Reading(path)
-    rescan = _Scanner()
-    entries = _as_read(rescan.entries(again.pieces()), leads, raws, kinds)
+    copied = _Copied(again.pieces(), starts, raws)
     parts: list[Part] = []
     start = 0
 
     def writer(numbers: range, name: str) -> Callable[[BinaryIO], object]:
         def write(out: BinaryIO) -> None:
             into = _Compressing(out) if gzip else out
-            parts.append(Part(name, b"", *_write_part(parsed, numbers, entries, into)))
+            into.write(parsed.head(numbers))
+            newest = _newest_number(numbers, moments)
+            lastmod = None
+            buffer = bytearray()
+            for number in numbers:
+                raw = copied.entry(number)
+                if number == newest:
+                    lastmod = _lastmod_in(parsed, raw)
+                    if _moment(lastmod) != moments[number]:
+                        raise _Changed
+                buffer += b"  " + leads.get(number, b"") + raw + parsed.newline
+                if len(buffer) >= _WRITE_SIZE:
+                    into.write(buffer)
+                    buffer.clear()
+            into.write(buffer + _foot(parsed))
             if isinstance(into, _Compressing):
                 into.close()
+            count = sum(kinds[numbers.start : numbers.stop])
+            parts.append(Part(name, b"", count, lastmod))
 
         return write
 
@@ -677,11 +720,8 @@ def split_file(
             part = writer(range(start, start + count), name)
             staged.append(stage(out_dir / name, part, create=True))
             start += count
-        if (
-            next(entries, None) is not None
-            or rescan.parsed != parsed
-            or again.digest != first.digest
-        ):
+        copied.finish()
+        if again.digest != first.digest:
             raise _Changed
         staged.append(stage(index_path, index(parts, base_url), create=True))
     except BaseException as error:
@@ -774,19 +814,55 @@ def _locs(path: Path) -> Iterator[str | None]:
         yield entry.loc
 
 
-def _as_read(
-    entries: Iterator[Entry], leads: array[int], raws: array[int], kinds: bytearray
-) -> Iterator[Entry]:
-    """``entries``, each checked to be as long as it was the first time the file was
-    read (``_Changed`` otherwise)."""
-    for number, entry in enumerate(entries):
-        if number >= len(kinds) or (len(entry.lead), len(entry.raw), entry.url) != (
-            leads[number],
-            raws[number],
-            bool(kinds[number]),
-        ):
+class _Copied:
+    """The entries' bytes cut from the bytes read (``pieces``), where they stood the
+    first time (``starts``, ``lengths``), in order; only the bytes from the entry asked
+    for on are held."""
+
+    def __init__(self, pieces: Iterator[bytes], starts: array[int], lengths: array[int]) -> None:
+        self._pieces = pieces
+        self._starts = starts
+        self._lengths = lengths
+        self._data = bytearray()
+        self._base = 0  # where ``_data`` starts in the bytes read
+
+    def entry(self, number: int) -> bytes:
+        start = self._starts[number]
+        stop = start + self._lengths[number]
+        if start < self._base:
             raise _Changed
-        yield entry
+        while self._base + len(self._data) < stop:
+            piece = next(self._pieces, None)
+            if piece is None:
+                raise _Changed
+            self._data += piece
+        del self._data[: start - self._base]
+        self._base = start
+        return bytes(self._data[: stop - start])
+
+    def finish(self) -> None:
+        """Read the rest (for its digest)."""
+        self._data.clear()
+        for _piece in self._pieces:
+            pass
+
+
+def _newest_number(numbers: range, moments: array[int]) -> int | None:
+    """The first of the entries ``numbers`` whose lastmod names the latest moment (None:
+    none names one the date rules find nothing wrong with)."""
+    best = None
+    latest = _NO_MOMENT
+    for number in numbers:
+        if moments[number] > latest:
+            best, latest = number, moments[number]
+    return best
+
+
+def _lastmod_in(parsed: Parsed, raw: bytes) -> str | None:
+    """The lastmod of the entry whose element's bytes are ``raw``, read as in the file."""
+    end = f"</{parsed.root_name}>".encode()
+    entries = list(_Scanner().entries([parsed.root_tag, raw, end]))
+    return entries[0].lastmod if len(entries) == 1 else None
 
 
 def _refuse_base_url_with_errors(base_url: str, part_name: str) -> None:
