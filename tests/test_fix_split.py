@@ -933,3 +933,24 @@ def test_a_file_that_changes_while_it_is_split_is_not_split(
     assert main([*argv, "--max-urls", "2"]) == 2
     assert "changed while it was being split" in capsys.readouterr().err
     assert list(out.iterdir()) == []
+
+
+def test_the_instructions_before_the_root_go_in_every_part(tmp_path: Path, capsys) -> None:
+    """An ``<?xml-stylesheet?>`` styles every part as it styled the file; an instruction
+    between the entries stays out, as the comments there do."""
+    stylesheet = b'<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>'
+    data = sitemap([entry(i) for i in range(5)]).replace(
+        b"?>\n", b"?>\n" + stylesheet + b"\n", 1
+    )
+    data = data.replace(b"  <url>", b"  <?between entries?><url>", 1)
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(data)
+    out = tmp_path / "out"
+    argv = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*argv, "--max-urls", "2"]) == 0
+    capsys.readouterr()
+    for number in (1, 2, 3):
+        part = (out / f"sitemap-{number}.xml").read_bytes()
+        assert part.split(b"\n")[1] == stylesheet
+        assert b"<?between" not in part
+        assert errors(part) == []

@@ -11,7 +11,9 @@ The file's inline directives go with what they silence: a ``disable-file`` comme
 copied into every part (before its root element); a ``disable-next-line`` comment
 before an entry (or before the root) is written before it in the part, on its own line
 or on the entry's first line as it was (so it silences the same line of the entry).
-Other comments between the entries are not copied.
+Other comments between the entries are not copied; the processing instructions before
+the root element (an ``<?xml-stylesheet?>``) are copied into every part, after the
+declaration.
 
 The parts are served under the base URL, and a sitemap may list only URLs under its
 own directory (rules SC001 and SC002): a base URL that puts entries out of the parts'
@@ -78,17 +80,21 @@ class Parsed:
     # none does).
     file_directives: list[tuple[int | None, bytes]] = field(default_factory=list)
     newline: bytes = b"\n"  # the file's first line break: the parts' lines end with it
+    # The processing instructions before the root (an <?xml-stylesheet?>), as written.
+    instructions: list[bytes] = field(default_factory=list)
 
     def head(self, entries: range) -> bytes:
-        """A part's declaration, the disable-file comments its own ``entries`` do not
-        hold, and the root's start tag."""
+        """A part's declaration, the processing instructions before the root, the
+        disable-file comments its own ``entries`` do not hold, and the root's start
+        tag."""
         copied = b"".join(
             comment + self.newline
             for holder, comment in self.file_directives
             if holder is None or holder not in entries
         )
         declaration = DECLARATION.replace(b"\n", self.newline)
-        return declaration + copied + self.root_lead + self.root_tag + self.newline
+        instructions = b"".join(pi + self.newline for pi in self.instructions)
+        return declaration + instructions + copied + self.root_lead + self.root_tag + self.newline
 
 
 class _Scanner:
@@ -119,6 +125,7 @@ class _Scanner:
         self._lastmod: list[str] = []
         self._loc: list[str] = []
         self._file_directives: list[tuple[int | None, bytes]] = []
+        self._instructions: list[bytes] = []
         self._waiting: list[tuple[bytes, int]] = []  # disable-next-line comments: text, end
         self._newline: bytes | None = None  # the file's first line break, once read
         self._scanned = 0  # where the search for the first line break goes on
@@ -128,6 +135,7 @@ class _Scanner:
         parser.EndElementHandler = self._end
         parser.CharacterDataHandler = self._text
         parser.CommentHandler = self._comment
+        parser.ProcessingInstructionHandler = self._instruction
 
     def entries(self, pieces: Iterable[bytes]) -> Iterator[Entry]:
         """The entries of the URL set whose bytes are ``pieces``, in order."""
@@ -147,6 +155,7 @@ class _Scanner:
             self._root_lead,
             self._file_directives,
             self._newline or b"\n",
+            self._instructions,
         )
 
     def _feed(self, piece: bytes, final: bool) -> None:
@@ -214,6 +223,12 @@ class _Scanner:
             self._file_directives.append((holder, self._bytes(at, stop)))
         elif self._depth < 2:  # one within an entry goes with it
             self._waiting.append((self._bytes(at, stop), stop))
+
+    def _instruction(self, target: str, data: str) -> None:
+        at = self._at()
+        if self._depth == 0 and self._root is None:  # before the root: it goes in every part
+            stop = self._data.index(b"?>", at - self._base) + 2 + self._base
+            self._instructions.append(self._bytes(at, stop))
 
     def _tag_end(self, at: int) -> int:
         match = _TAG_END.match(self._data, at - self._base + 1)
