@@ -939,9 +939,7 @@ def test_the_instructions_before_the_root_go_in_every_part(tmp_path: Path, capsy
     """An ``<?xml-stylesheet?>`` styles every part as it styled the file; an instruction
     between the entries stays out, as the comments there do."""
     stylesheet = b'<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>'
-    data = sitemap([entry(i) for i in range(5)]).replace(
-        b"?>\n", b"?>\n" + stylesheet + b"\n", 1
-    )
+    data = sitemap([entry(i) for i in range(5)]).replace(b"?>\n", b"?>\n" + stylesheet + b"\n", 1)
     data = data.replace(b"  <url>", b"  <?between entries?><url>", 1)
     source = tmp_path / "sitemap.xml"
     source.write_bytes(data)
