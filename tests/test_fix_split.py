@@ -952,3 +952,24 @@ def test_the_instructions_before_the_root_go_in_every_part(tmp_path: Path, capsy
         assert part.split(b"\n")[1] == stylesheet
         assert b"<?between" not in part
         assert errors(part) == []
+
+
+def test_a_forced_split_keeps_no_finding_of_the_entries_out_of_scope(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from sitemap_lint.fix.split import split_file
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i, 120) for i in range(24_000)]))
+    size = source.stat().st_size
+    tracemalloc.start()
+    try:
+        written = split_file(
+            source, "https://example.com/maps/", tmp_path / "out", max_urls=8_000, force=True
+        )
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert written.warning is not None
+    assert "puts 24,000 of 24,000 entries out of the parts' scope" in written.warning
+    assert peak < size, f"peak {peak:,} bytes for a file of {size:,}"
