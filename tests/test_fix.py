@@ -347,6 +347,37 @@ def test_gzip_stays_gzip(tmp_path: Path, capsys) -> None:
     assert gzip.decompress(data) == (FIX / "mixed.fixed.xml").read_bytes()
 
 
+@pytest.mark.parametrize("fields", [0b11100, 0b01000, 0b10000, 0b00100])
+def test_a_gzip_file_keeps_its_original_name_comment_and_extra_field(
+    tmp_path: Path, capsys, fields: int
+) -> None:
+    """RFC 1952: what the header of the file's first member says of it (the extra
+    field, the original name ``gunzip -N`` restores, the comment) stays; its time does
+    not (the text is another)."""
+    import zlib
+
+    text = (FIX / "mixed.xml").read_bytes()
+    optional = b""
+    if fields & 4:
+        optional += (6).to_bytes(2, "little") + b"AB\x02\x00\x01\x02"
+    if fields & 8:
+        optional += b"mixed.xml\x00"
+    if fields & 16:
+        optional += b"made by hand\x00"
+    header = b"\x1f\x8b\x08" + bytes([fields]) + (1_700_000_000).to_bytes(4, "little")
+    trailer = zlib.crc32(text).to_bytes(4, "little") + len(text).to_bytes(4, "little")
+    target = tmp_path / "mixed.xml.gz"
+    target.write_bytes(
+        header + b"\x00\x03" + optional + zlib.compress(text, 9, wbits=-15) + trailer
+    )
+    run(["--fix", str(target)], capsys)
+    data = target.read_bytes()
+    assert gzip.decompress(data) == (FIX / "mixed.fixed.xml").read_bytes()
+    assert data[3] == fields
+    assert data[4:8] == b"\0\0\0\0"
+    assert data[10 : 10 + len(optional)] == optional
+
+
 def test_a_gzip_file_of_several_members_is_fixed_as_one(tmp_path: Path, capsys) -> None:
     """RFC 1952: the members of a gzip file are read one after the other, as one text
     (the check reads them so); the fixed file is written as one member."""

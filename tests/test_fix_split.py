@@ -815,3 +815,161 @@ def test_a_disable_next_line_before_the_root_goes_before_every_part_s_root(
             b'<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n'
         )
         assert errors(data, f"sitemap-{n}.xml") == []
+
+
+def _varied_sitemap(newline: str, declaration: str, count: int) -> bytes:
+    """A URL set with the line ends, declaration, directives, comments, instructions,
+    CDATA and extension elements the split copies."""
+    lines = [
+        declaration,
+        "<!-- sitemap-lint: disable-file UR011 -->",
+        "<!-- sitemap-lint: disable-next-line NS001 -->",
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+        '        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">',
+    ]
+    for i in range(count):
+        if i % 4 == 1:
+            lines.append("  <!-- sitemap-lint: disable-next-line UR005 -->")
+        if i % 5 == 2:
+            lines.append("  <?pi data?><!-- a comment -->")
+        if i % 7 == 3:
+            lines.append("  <!-- sitemap-lint: disable-file UR006 -->")
+        lines.append(f"  {entry(i, i % 3, image=i % 2 == 0)}")
+        if i % 6 == 5:
+            lines.append(f"  <url>{newline}    <loc><![CDATA[https://example.com/c{i}]]></loc>")
+            lines.append("  </url>")
+    lines.append("</urlset>")
+    return newline.join(line for line in lines if line).encode()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 64, 1 << 20])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_the_entries_read_a_piece_at_a_time_are_those_read_whole(size: int, newline: str) -> None:
+    from sitemap_lint.fix.split import _Scanner
+
+    data = _varied_sitemap(newline, "", 30)
+    whole = parse(data)
+    scanner = _Scanner()
+    pieces = [data[at : at + size] for at in range(0, len(data), size)]
+    assert list(scanner.entries(pieces)) == whole.entries
+    assert scanner.parsed is not None
+    scanner.parsed.entries = whole.entries
+    assert scanner.parsed == whole
+
+
+@pytest.mark.parametrize("gzip_input", [False, True])
+@pytest.mark.parametrize("gzip_parts", [False, True])
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        "",
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '\ufeff<?xml version="1.0"?>',
+        ' <?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>',
+    ],
+)
+def test_the_split_writes_the_parts_plan_makes(
+    tmp_path: Path, declaration: str, gzip_input: bool, gzip_parts: bool
+) -> None:
+    from sitemap_lint.fix.split import _without_declaration, split_file
+
+    text = _varied_sitemap("\r\n", declaration, 40).decode()
+    data = text.encode("latin-1" if "ISO-8859-1" in text else "utf-8")
+    source = tmp_path / ("sitemap.xml.gz" if gzip_input else "sitemap.xml")
+    source.write_bytes(gzip.compress(data) if gzip_input else data)
+    written = split_file(
+        source, "https://example.com/", tmp_path / "out", max_urls=7, gzip=gzip_parts
+    )
+    planned = plan(
+        parse(_without_declaration(text.lstrip("\ufeff")).encode()), "sitemap", 7, 50 << 20
+    )
+    assert [(p.name, p.count, p.lastmod) for p in written.parts] == [
+        (p.name.replace(".xml", ".xml.gz") if gzip_parts else p.name, p.count, p.lastmod)
+        for p in planned
+    ]
+    for part, made in zip(written.parts, planned, strict=True):
+        on_disk = (tmp_path / "out" / part.name).read_bytes()
+        assert (gzip.decompress(on_disk) if gzip_parts else on_disk) == made.data
+        if gzip_parts:
+            assert on_disk == gzip.compress(made.data, mtime=0)
+
+
+def test_the_split_holds_neither_the_file_nor_its_parts_in_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from sitemap_lint.fix.split import split_file
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i, 40, image=i % 2 == 0) for i in range(24_000)]))
+    size = source.stat().st_size
+    assert size > 4_000_000
+    tracemalloc.start()
+    try:
+        written = split_file(source, "https://example.com/", tmp_path / "out", max_urls=8_000)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(written.parts) == 3
+    assert peak < size, f"peak {peak:,} bytes for a file of {size:,}"
+
+
+def test_a_file_that_changes_while_it_is_split_is_not_split(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitemap_lint.fix import split
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i) for i in range(6)]))
+    refuse = split._refuse_other_files
+
+    def changed_meanwhile(*args: object, **kwargs: object) -> None:
+        # The same sizes, another URL: only what was read tells them apart.
+        source.write_bytes(sitemap([entry(i) for i in range(6)]).replace(b"/p3<", b"/q3<"))
+        refuse(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(split, "_refuse_other_files", changed_meanwhile)
+    out = tmp_path / "out"
+    argv = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*argv, "--max-urls", "2"]) == 2
+    assert "changed while it was being split" in capsys.readouterr().err
+    assert list(out.iterdir()) == []
+
+
+def test_the_instructions_before_the_root_go_in_every_part(tmp_path: Path, capsys) -> None:
+    """An ``<?xml-stylesheet?>`` styles every part as it styled the file; an instruction
+    between the entries stays out, as the comments there do."""
+    stylesheet = b'<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>'
+    data = sitemap([entry(i) for i in range(5)]).replace(b"?>\n", b"?>\n" + stylesheet + b"\n", 1)
+    data = data.replace(b"  <url>", b"  <?between entries?><url>", 1)
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(data)
+    out = tmp_path / "out"
+    argv = ["split", str(source), "--base-url", "https://example.com/", "--out-dir", str(out)]
+    assert main([*argv, "--max-urls", "2"]) == 0
+    capsys.readouterr()
+    for number in (1, 2, 3):
+        part = (out / f"sitemap-{number}.xml").read_bytes()
+        assert part.split(b"\n")[1] == stylesheet
+        assert b"<?between" not in part
+        assert errors(part) == []
+
+
+def test_a_forced_split_keeps_no_finding_of_the_entries_out_of_scope(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from sitemap_lint.fix.split import split_file
+
+    source = tmp_path / "sitemap.xml"
+    source.write_bytes(sitemap([entry(i, 120) for i in range(24_000)]))
+    size = source.stat().st_size
+    tracemalloc.start()
+    try:
+        written = split_file(
+            source, "https://example.com/maps/", tmp_path / "out", max_urls=8_000, force=True
+        )
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert written.warning is not None
+    assert "puts 24,000 of 24,000 entries out of the parts' scope" in written.warning
+    assert peak < size, f"peak {peak:,} bytes for a file of {size:,}"

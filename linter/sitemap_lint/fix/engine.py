@@ -219,6 +219,26 @@ def leading_text(source: Source, lines: int) -> str | None:
     return "".join(parts)
 
 
+class ReadAgainError(Exception):
+    """A file ``decodes`` said can be fixed reads otherwise now (it changed meanwhile)."""
+
+
+def decoded_texts(source: Source) -> Iterator[str]:
+    """The text ``decode(read_source(source))`` gives, a piece at a time: neither the
+    file's bytes nor its text is held whole. Ask ``decodes`` first whether it gives one:
+    a file that no longer does raises ``ReadAgainError``."""
+    from sitemap_lint.inputs.reader import InputError
+
+    try:
+        with _Reading(source) as reading:
+            yield from reading.texts
+            invalid = reading.invalid()
+    except (_Refused, GzipDamage, InputError, OSError) as error:
+        raise ReadAgainError(str(error)) from None
+    if invalid:
+        raise ReadAgainError("it holds bytes that are not valid in its encoding")
+
+
 class _Reading:
     """The decoded text of a source a piece at a time, as ``decode`` reads it (gzip
     undone, the same decoder); ``kept`` takes the bytes the decoder reads."""
@@ -335,13 +355,55 @@ def plain(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
 
 
 def encode(decoded: Decoded, text: str, drop_bom: bool, to_utf8: bool) -> bytes:
-    """The bytes to write for ``text``: ``plain``, gzip-compressed when the file was."""
+    """The bytes to write for ``text``: ``plain``, gzip-compressed when the file was, as
+    one member that keeps the original name, comment and extra field of the file's
+    first member's header (RFC 1952; its time is left out: the text is another)."""
     data = plain(decoded, text, drop_bom, to_utf8)
     if decoded.gzip:
         import gzip
 
-        data = gzip.compress(data, compresslevel=9, mtime=0)
+        fields = _gzip_fields(decoded.raw)
+        if not fields:
+            return gzip.compress(data, compresslevel=9, mtime=0)
+        import zlib
+
+        flags = 0
+        for flag, _value in fields:
+            flags |= flag
+        header = b"\x1f\x8b\x08" + bytes([flags]) + b"\0\0\0\0\x02\x03"
+        header += b"".join(value for _flag, value in fields)
+        trailer = zlib.crc32(data).to_bytes(4, "little") + (len(data) & 0xFFFFFFFF).to_bytes(
+            4, "little"
+        )
+        return header + zlib.compress(data, 9, wbits=-15) + trailer
     return data
+
+
+_FEXTRA, _FNAME, _FCOMMENT = 4, 8, 16
+
+
+def _gzip_fields(raw: bytes) -> list[tuple[int, bytes]]:
+    """The optional fields of the header of the gzip file ``raw``'s first member that a
+    rewrite keeps (the extra field, the original name and the comment, each with its
+    flag, as written there, in their order); none when the header cannot be read."""
+    fields: list[tuple[int, bytes]] = []
+    flags = raw[3] if len(raw) > 3 else 0
+    at = 10
+    try:
+        if flags & _FEXTRA:
+            stop = at + 2 + int.from_bytes(raw[at : at + 2], "little")
+            if stop > len(raw):
+                return []
+            fields.append((_FEXTRA, raw[at:stop]))
+            at = stop
+        for flag in (_FNAME, _FCOMMENT):
+            if flags & flag:
+                stop = raw.index(b"\0", at) + 1
+                fields.append((flag, raw[at:stop]))
+                at = stop
+    except ValueError:
+        return []
+    return fields
 
 
 def check_text(name: str, data: bytes, options: Options, engine: Engine) -> FileResult:
