@@ -128,3 +128,32 @@ def test_readme_names_every_key_of_the_json_report(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`(\w+)`", readme)) | set(re.findall(r'"(\w+)":', readme))
     assert sorted(keys - named) == []
+
+
+def _named_in(text: str, module: Path) -> bool:
+    """Whether ``text`` names ``module`` (a path relative to the package): as a path,
+    dotted, or by its name alone (as a subpackage's row names its modules)."""
+    parts = module.with_suffix("").parts
+    if parts[-1] == "__init__":
+        return len(parts) == 1 or f"`{'/'.join(parts[:-1])}/`" in text
+    forms = [f"`{module.as_posix()}`", f"`{module.name}`", f"`{'.'.join(parts)}`"]
+    forms += [f"`{'.'.join(parts)}.", f"`{parts[-1]}`", f"`{parts[-1]}."]
+    return any(form in text for form in forms)
+
+
+def test_architecture_md_names_every_module_of_the_package() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "linter" / "sitemap_lint"
+    modules = sorted(path.relative_to(package) for path in package.rglob("*.py"))
+    assert len(modules) > 100
+    assert [str(module) for module in modules if not _named_in(text, module)] == []
+
+
+def test_live_md_names_every_key_of_the_json_report_s_live_summary() -> None:
+    from sitemap_lint.live.audit import LiveStats
+    from sitemap_lint.report.json import _untimed
+
+    keys = set(_untimed(LiveStats().as_dict()))
+    assert {"statuses", "chains"} <= keys
+    text = (ROOT / "docs" / "live.md").read_text(encoding="utf-8")
+    assert sorted(key for key in keys if f"`{key}`" not in text) == []

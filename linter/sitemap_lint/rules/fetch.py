@@ -169,20 +169,27 @@ UNSUPPORTED_URL_SCHEME = rule(
     "FE007",
     "unsupported-url-scheme",
     ERROR,
-    summary="The sitemap URL, or a redirect, is not http:// or https://",
+    summary="A sitemap's URL redirects to a URL that is not http:// or https://",
     what="""
-        Reports a sitemap URL to fetch whose scheme is not `http` or `https`
-        (`ftp:`, `file:`, a URL without a scheme), and a redirect to such a
-        URL. Nothing is fetched from it.
+        Reports a redirect, met while a sitemap is fetched, to a URL whose
+        scheme is not `http` or `https` (`ftp:`, `file:`...). Nothing
+        is fetched from it. Such a URL given to the command is refused (exit
+        2), and one that an index or a robots.txt lists is `UR002` or `RB001`.
     """,
     why="Search engines fetch sitemaps over HTTP and HTTPS only.",
     bad="""
-        ftp://example.com/sitemap.xml
+        GET /sitemap.xml
+
+        HTTP/1.1 301 Moved Permanently
+        Location: ftp://example.com/sitemap.xml
     """,
     good="""
-        https://example.com/sitemap.xml
+        GET /sitemap.xml
+
+        HTTP/1.1 200 OK
+        Content-Type: application/xml
     """,
-    lang="text",
+    lang="http",
 )
 
 BROKEN_REDIRECT = rule(

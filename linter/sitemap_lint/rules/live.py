@@ -325,10 +325,12 @@ LASTMOD_UNTRUSTED = rule(
     bad="""
         <url><loc>https://www.example.com/a</loc><lastmod>2024-05-01T12:00:00Z</lastmod></url>
         <url><loc>https://www.example.com/b</loc><lastmod>2024-05-01T12:00:00Z</lastmod></url>
+        <url><loc>https://www.example.com/c</loc><lastmod>2024-05-01T12:00:00Z</lastmod></url>
     """,
     good="""
         <url><loc>https://www.example.com/a</loc><lastmod>2024-04-12</lastmod></url>
         <url><loc>https://www.example.com/b</loc><lastmod>2023-11-30</lastmod></url>
+        <url><loc>https://www.example.com/c</loc><lastmod>2024-02-21</lastmod></url>
     """,
 )
 
