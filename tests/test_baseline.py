@@ -391,6 +391,22 @@ def test_the_first_baseline_is_written_where_the_run_would_read_it(
             '"fingerprint": "c", "count": 0}]}',
             "positive count",
         ),
+        # Read as the format version 1 before: neither is the integer 1.
+        ('{"sitemap-lint-baseline": true, "findings": []}', "not a sitemap-lint baseline"),
+        ('{"sitemap-lint-baseline": 1.0, "findings": []}', "not a sitemap-lint baseline"),
+        # These three were internal errors: too deep for the JSON reader, and paths no
+        # file can have (a NUL, a lone surrogate that is no escaped byte).
+        ("[" * 100_000, "nested too deeply"),
+        (
+            '{"sitemap-lint-baseline": 1, "findings": [{"path": "a\\u0000b", "code": "B", '
+            '"fingerprint": "c", "count": 1}]}',
+            "finding 1 needs a path (a file name or URL)",
+        ),
+        (
+            '{"sitemap-lint-baseline": 1, "findings": [{"path": "a\\ud800b", "code": "B", '
+            '"fingerprint": "c", "count": 1}]}',
+            "finding 1 needs a path (a file name or URL)",
+        ),
     ],
 )
 def test_a_bad_baseline_is_exit_2_with_one_line(
