@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import json
@@ -491,6 +492,30 @@ def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
         )
     assert done.returncode == 2
     assert done.stderr == "sitemap-lint: error: cannot write the output: No space left on device\n"
+
+
+class _ClosedAfterFirstWrite(io.StringIO):
+    """Standard output whose reader goes away after the first write (``| head -1``)."""
+
+    def write(self, text: str) -> int:
+        if self.tell():
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return super().write(text)
+
+
+@pytest.mark.parametrize("command", [["rules"], ["rules", "--profile", "bing"], ["schemas"]])
+def test_a_listing_whose_reader_goes_away_exits_0_quietly(
+    command: list[str], capsys, monkeypatch
+) -> None:
+    """``sitemap-lint rules | head -1`` exited 1: click's own handling of the broken
+    pipe, which the command's listing never reached ``writing_to`` through."""
+    from sitemap_lint.cli import main
+
+    stdout = _ClosedAfterFirstWrite()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(command) == 0
+    assert capsys.readouterr().err == ""
+    assert stdout.getvalue().count("\n") == 1  # the first line went through
 
 
 @pytest.mark.parametrize("url", ["http://[::1", "http://[::1/robots.txt"])

@@ -67,12 +67,24 @@ def _main(
     """Validate and lint XML sitemaps and sitemap indexes."""
 
 
+class _ReaderGone(Exception):
+    """Standard output's reader went away while a command wrote to it (``| head``)."""
+
+
 class _Command(TyperCommand):
-    """A command whose usage line shows a required argument as ``FILE``, not ``{FILE}``."""
+    """A command whose usage line shows a required argument as ``FILE``, not ``{FILE}``,
+    and whose output's reader may go away (``sitemap-lint rules | head``) without
+    failing the run: click's own handling of a broken pipe exits 1."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces: list[str] = super().collect_usage_pieces(ctx)
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            raise _ReaderGone from error
 
 
 class _SettingsCommand(_Command):
@@ -550,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     from sitemap_lint.errors import SitemapLintError
     from sitemap_lint.inputs.reader import InputError
-    from sitemap_lint.run import EXIT_TROUBLE
+    from sitemap_lint.run import EXIT_CLEAN, EXIT_TROUBLE
 
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:  # still exit 2: a CI step whose list of paths came out empty checked nothing
@@ -571,6 +583,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with writing_to(sys.stdout):  # also the help, the version and the rule listings
             status = command.main(args, prog_name=prog_name, standalone_mode=False)
+    except _ReaderGone:  # what the command wrote before has been read: not a failure
+        from sitemap_lint.support.pipes import discard_the_rest
+
+        discard_the_rest(sys.stdout)
+        return EXIT_CLEAN
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:
