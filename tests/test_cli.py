@@ -321,6 +321,19 @@ def test_rules_and_rule_commands(capsys) -> None:
     assert err == "sitemap-lint: error: no rule ZZ999; 'sitemap-lint rules' lists them all\n"
 
 
+@pytest.mark.parametrize("variable", ["FORCE_COLOR", "TTY_COMPATIBLE"])
+def test_rule_prints_markdown_to_a_pipe_whatever_forces_colour(
+    variable: str, capsys, monkeypatch
+) -> None:
+    """With FORCE_COLOR set (as CI systems do), ``rule CODE > page.md`` wrote the page
+    rendered for a terminal: centred, padded, with escape sequences."""
+    monkeypatch.setenv(variable, "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    status, out, err = run(["rule", "VA003"], capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith("# VA003 priority-invalid (error)\n\n") and "\x1b[" not in out
+
+
 @pytest.mark.parametrize("wanted", ["VA003", "va003", "priority-invalid", "Priority_Invalid"])
 def test_rule_by_code_or_name_prints_markdown_when_piped(wanted: str, capsys) -> None:
     status, out, err = run(["rule", wanted], capsys)

@@ -545,17 +545,21 @@ def _either(items: list[str]) -> str:
 
 def _print_markdown(markdown: str) -> None:
     """Markdown rendered for a terminal (without colour or other styles where the report
-    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file."""
+    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file, whatever
+    ``FORCE_COLOR`` says (which rich takes for a terminal: the page went out rendered,
+    centred and padded, to a file)."""
+    try:
+        terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        terminal = False
+    if not terminal:
+        typer.echo(markdown.rstrip("\n"))
+        return
     from rich.console import Console
+    from rich.markdown import Markdown
 
     plain = resolve_color("auto", sys.stdout) is False
-    console = Console(highlight=False, color_system=None if plain else "auto")
-    if console.is_terminal:
-        from rich.markdown import Markdown
-
-        console.print(Markdown(markdown))
-    else:
-        typer.echo(markdown.rstrip("\n"))
+    Console(highlight=False, color_system=None if plain else "auto").print(Markdown(markdown))
 
 
 def main(argv: list[str] | None = None) -> int:
