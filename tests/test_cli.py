@@ -343,9 +343,10 @@ def test_rule_by_code_or_name_prints_markdown_when_piped(wanted: str, capsys) ->
 
 
 def test_rule_is_rendered_on_a_terminal(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FORCE_COLOR", "1")  # the terminal library treats stdout as a terminal
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # the capture, as a terminal
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
     status, out, err = run(["rule", "VA003"], capsys)
     assert status == 0 and err == ""
     assert "\x1b[" in out and "What it does" in out
@@ -357,6 +358,7 @@ def test_rule_on_a_terminal_has_no_styles_under_no_color(
 ) -> None:
     """NO_COLOR wins, as in the report: rendered, but without any escape sequence (the
     terminal library alone would keep bold and underline)."""
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # the capture, as a terminal
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "80")
