@@ -52,6 +52,9 @@ ODD_VALUES = [
     3,
     "3",
     Odd(),
+    # A path no file can have: a raw ValueError from the system's call before.
+    "a\x00b",
+    ["a\x00b"],
 ]
 
 

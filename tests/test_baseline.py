@@ -391,6 +391,22 @@ def test_the_first_baseline_is_written_where_the_run_would_read_it(
             '"fingerprint": "c", "count": 0}]}',
             "positive count",
         ),
+        # Read as the format version 1 before: neither is the integer 1.
+        ('{"sitemap-lint-baseline": true, "findings": []}', "not a sitemap-lint baseline"),
+        ('{"sitemap-lint-baseline": 1.0, "findings": []}', "not a sitemap-lint baseline"),
+        # These three were internal errors: too deep for the JSON reader, and paths no
+        # file can have (a NUL, a lone surrogate that is no escaped byte).
+        ("[" * 100_000, "nested too deeply"),
+        (
+            '{"sitemap-lint-baseline": 1, "findings": [{"path": "a\\u0000b", "code": "B", '
+            '"fingerprint": "c", "count": 1}]}',
+            "finding 1 needs a path (a file name or URL)",
+        ),
+        (
+            '{"sitemap-lint-baseline": 1, "findings": [{"path": "a\\ud800b", "code": "B", '
+            '"fingerprint": "c", "count": 1}]}',
+            "finding 1 needs a path (a file name or URL)",
+        ),
     ],
 )
 def test_a_bad_baseline_is_exit_2_with_one_line(
@@ -570,3 +586,36 @@ def test_a_report_or_baseline_is_not_written_over_a_sitemap_read_through_a_map(
         f" run reads ({how}); {thing} would replace it: name another file\n"
     )
     assert child.read_bytes() == before
+
+
+NEWS_OF_2020 = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+  <url>
+    <loc>https://example.com/a</loc>
+    <news:news>
+      <news:publication><news:name>Ex</news:name><news:language>en</news:language></news:publication>
+      <news:publication_date>2020-01-01T00:00:00Z</news:publication_date>
+      <news:title>A</news:title>
+    </news:news>
+  </url>
+</urlset>
+"""
+
+
+def test_an_article_s_age_past_a_thousand_days_keeps_its_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """NW006 says "1,978 days old", then "2,008 days old": the separator's digits stayed
+    in the fingerprint, and the recorded finding was reported again a month later."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "news-sitemap.xml").write_text(NEWS_OF_2020, encoding="utf-8")
+    check = ["check", "--isolated", "--format", "json", "news-sitemap.xml"]
+    status, _out, _err = run_cli(
+        [*check, "--now", "2025-06-01", "--write-baseline", "b.json"], capsys
+    )
+    assert status == 0 and "NW006" in (tmp_path / "b.json").read_text(encoding="utf-8")
+    status, out, _err = run_cli([*check, "--now", "2025-07-01", "--baseline", "b.json"], capsys)
+    report = json.loads(out)
+    assert report["files"][0]["findings"] == []
+    assert report["summary"]["baseline"] == {"matched": 1, "unseen": 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import json
@@ -320,6 +321,19 @@ def test_rules_and_rule_commands(capsys) -> None:
     assert err == "sitemap-lint: error: no rule ZZ999; 'sitemap-lint rules' lists them all\n"
 
 
+@pytest.mark.parametrize("variable", ["FORCE_COLOR", "TTY_COMPATIBLE"])
+def test_rule_prints_markdown_to_a_pipe_whatever_forces_colour(
+    variable: str, capsys, monkeypatch
+) -> None:
+    """With FORCE_COLOR set (as CI systems do), ``rule CODE > page.md`` wrote the page
+    rendered for a terminal: centred, padded, with escape sequences."""
+    monkeypatch.setenv(variable, "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    status, out, err = run(["rule", "VA003"], capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith("# VA003 priority-invalid (error)\n\n") and "\x1b[" not in out
+
+
 @pytest.mark.parametrize("wanted", ["VA003", "va003", "priority-invalid", "Priority_Invalid"])
 def test_rule_by_code_or_name_prints_markdown_when_piped(wanted: str, capsys) -> None:
     status, out, err = run(["rule", wanted], capsys)
@@ -329,9 +343,10 @@ def test_rule_by_code_or_name_prints_markdown_when_piped(wanted: str, capsys) ->
 
 
 def test_rule_is_rendered_on_a_terminal(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FORCE_COLOR", "1")  # the terminal library treats stdout as a terminal
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # the capture, as a terminal
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
     status, out, err = run(["rule", "VA003"], capsys)
     assert status == 0 and err == ""
     assert "\x1b[" in out and "What it does" in out
@@ -343,6 +358,7 @@ def test_rule_on_a_terminal_has_no_styles_under_no_color(
 ) -> None:
     """NO_COLOR wins, as in the report: rendered, but without any escape sequence (the
     terminal library alone would keep bold and underline)."""
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # the capture, as a terminal
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "80")
@@ -491,6 +507,30 @@ def test_a_full_device_for_the_output_is_one_line_not_an_internal_error(
         )
     assert done.returncode == 2
     assert done.stderr == "sitemap-lint: error: cannot write the output: No space left on device\n"
+
+
+class _ClosedAfterFirstWrite(io.StringIO):
+    """Standard output whose reader goes away after the first write (``| head -1``)."""
+
+    def write(self, text: str) -> int:
+        if self.tell():
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return super().write(text)
+
+
+@pytest.mark.parametrize("command", [["rules"], ["rules", "--profile", "bing"], ["schemas"]])
+def test_a_listing_whose_reader_goes_away_exits_0_quietly(
+    command: list[str], capsys, monkeypatch
+) -> None:
+    """``sitemap-lint rules | head -1`` exited 1: click's own handling of the broken
+    pipe, which the command's listing never reached ``writing_to`` through."""
+    from sitemap_lint.cli import main
+
+    stdout = _ClosedAfterFirstWrite()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(command) == 0
+    assert capsys.readouterr().err == ""
+    assert stdout.getvalue().count("\n") == 1  # the first line went through
 
 
 @pytest.mark.parametrize("url", ["http://[::1", "http://[::1/robots.txt"])

@@ -411,6 +411,28 @@ def test_wrong_pyproject(site: Path, capsys, content: str, needle: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        # Each was an internal error: TOML's reader ran out of stack, the system refused
+        # the path when the file was opened.
+        ("x = " + "[" * 100_000, "not valid TOML: values nested too deeply"),
+        ("x = " + "{a = " * 5_000, "not valid TOML: values nested too deeply"),
+        ('baseline = "a\\u0000b"', "baseline: 'a\\x00b' holds a NUL character"),
+        ('robots = ["a\\u0000b"]', "robots: 'a\\x00b' holds a NUL character"),
+        ('map = { "https://example.com/" = "a\\u0000b" }', "holds a NUL character"),
+    ],
+    ids=["deep-array", "deep-table", "baseline", "robots", "map"],
+)
+def test_a_file_no_reader_or_system_takes_is_one_line(
+    site: Path, capsys, content: str, needle: str
+) -> None:
+    path = site / ".sitemap-lint.toml"
+    path.write_text(content + "\n")
+    err = usage_error(["sitemap.xml"], capsys)
+    assert f"{path}: " in err and needle in err, err
+
+
+@pytest.mark.parametrize(
     ("name", "content"),
     [
         (".sitemap-lint.toml", 'ignore = ["UR008"]\r\n'),

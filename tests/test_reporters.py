@@ -781,6 +781,13 @@ def test_fingerprints_use_the_finding_key_when_a_rule_sets_one() -> None:
             "article published 2025-05-20 is old (now); remove",
         ),
         ("is 50 hours old", "is old"),
+        # An age past 999 days, written with a separator: "1,old" before, which changed
+        # at each thousand days, and a baseline's NW006 matched no more.
+        (
+            "published 2020-01-01 is 1,978 days old (now is 2025-06-01)",
+            "published 2020-01-01 is old (now)",
+        ),
+        ("is 12,345,678 days old", "is old"),
         ("is more than 48 hours old (now is 2025-06-01T00:00:00Z)", "is old (now)"),
         (
             "URL 'x' is already listed at line 6, column 12; remove",

@@ -67,12 +67,24 @@ def _main(
     """Validate and lint XML sitemaps and sitemap indexes."""
 
 
+class _ReaderGone(Exception):
+    """Standard output's reader went away while a command wrote to it (``| head``)."""
+
+
 class _Command(TyperCommand):
-    """A command whose usage line shows a required argument as ``FILE``, not ``{FILE}``."""
+    """A command whose usage line shows a required argument as ``FILE``, not ``{FILE}``,
+    and whose output's reader may go away (``sitemap-lint rules | head``) without
+    failing the run: click's own handling of a broken pipe exits 1."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces: list[str] = super().collect_usage_pieces(ctx)
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            raise _ReaderGone from error
 
 
 class _SettingsCommand(_Command):
@@ -533,24 +545,28 @@ def _either(items: list[str]) -> str:
 
 def _print_markdown(markdown: str) -> None:
     """Markdown rendered for a terminal (without colour or other styles where the report
-    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file."""
+    would have no colour: ``NO_COLOR``); as it is, for a pipe or a file, whatever
+    ``FORCE_COLOR`` says (which rich takes for a terminal: the page went out rendered,
+    centred and padded, to a file)."""
+    try:
+        terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        terminal = False
+    if not terminal:
+        typer.echo(markdown.rstrip("\n"))
+        return
     from rich.console import Console
+    from rich.markdown import Markdown
 
     plain = resolve_color("auto", sys.stdout) is False
-    console = Console(highlight=False, color_system=None if plain else "auto")
-    if console.is_terminal:
-        from rich.markdown import Markdown
-
-        console.print(Markdown(markdown))
-    else:
-        typer.echo(markdown.rstrip("\n"))
+    Console(highlight=False, color_system=None if plain else "auto").print(Markdown(markdown))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     from sitemap_lint.errors import SitemapLintError
     from sitemap_lint.inputs.reader import InputError
-    from sitemap_lint.run import EXIT_TROUBLE
+    from sitemap_lint.run import EXIT_CLEAN, EXIT_TROUBLE
 
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:  # still exit 2: a CI step whose list of paths came out empty checked nothing
@@ -571,6 +587,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with writing_to(sys.stdout):  # also the help, the version and the rule listings
             status = command.main(args, prog_name=prog_name, standalone_mode=False)
+    except _ReaderGone:  # what the command wrote before has been read: not a failure
+        from sitemap_lint.support.pipes import discard_the_rest
+
+        discard_the_rest(sys.stdout)
+        return EXIT_CLEAN
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:

@@ -247,11 +247,14 @@ def read(path: Path, where: str | None = None) -> Baseline:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise UsageError(f"{where}: not JSON ({error.msg} at line {error.lineno})") from None
+    except RecursionError:  # arrays or objects nested past the interpreter's stack
+        raise UsageError(f"{where}: not a sitemap-lint baseline (nested too deeply)") from None
     return Baseline(_counts(data, where), path.parent)
 
 
 def _counts(data: Any, where: str) -> Counter[Identity]:
-    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION:
+    version = data.get(FORMAT_KEY) if isinstance(data, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:  # neither true nor 1.0
         raise UsageError(
             f'{where}: not a sitemap-lint baseline (no "{FORMAT_KEY}": {FORMAT_VERSION}); '
             "write one with --write-baseline"
@@ -267,10 +270,22 @@ def _counts(data: Any, where: str) -> Counter[Identity]:
             and isinstance(entry.get("count", 1), int)
             and not isinstance(entry.get("count", 1), bool)
             and entry.get("count", 1) > 0
+            and _names_a_file(entry["path"])
         ):
             raise UsageError(
-                f"{where}: finding {number} needs a path, a code, a fingerprint (strings) "
-                "and a positive count"
+                f"{where}: finding {number} needs a path (a file name or URL), a code, a "
+                "fingerprint (strings) and a positive count"
             )
         counts[(entry["path"], entry["code"], entry["fingerprint"])] += entry.get("count", 1)
     return counts
+
+
+def _names_a_file(path: str) -> bool:
+    """Whether a recorded path can name a file: no NUL character, and no lone surrogate
+    but the escapes of a name's bytes that are no UTF-8 (``\\udcff``, as ``render``
+    writes them)."""
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return False
+    return "\0" not in path

@@ -68,13 +68,15 @@ def _relative(name: str) -> str | None:
 # NW006, FD*, VI expiry), an age measured from it, and where other things are (a line
 # or column, or a range of lines: "lines 12-30 were skipped").
 _NOW = re.compile(r"\(now is [^)]*\)")
-_AGE = re.compile(r"\b(?:more than )?\d+ (?:hours|days) old\b")
+# An age is written with thousands separators ("1,978 days old", NW006).
+_AGE = re.compile(r"\b(?:more than )?\d+(?:,\d{3})* (?:hours|days) old\b")
 _WHERE = re.compile(r"\b(line|column)s? \d+(?:-\d+)?")
 
 
 def stable_message(message: str) -> str:
     """``message`` without the parts that change from run to run or when lines move:
-    ``(now is <time>)``, ``N days old``, ``line N``, ``lines N-M``, ``column N``."""
+    ``(now is <time>)``, ``N days old`` (``1,978 days old`` too), ``line N``, ``lines
+    N-M``, ``column N``."""
     # A pattern is searched for only in a message holding a word it cannot match
     # without: most messages hold none, and ``in`` is some forty times faster.
     if "(now is " in message:

@@ -282,6 +282,8 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # arrays or inline tables nested past the interpreter's stack
+        raise UsageError(f"{path}: not valid TOML: values nested too deeply") from None
 
 
 class _Reader:

@@ -30,6 +30,7 @@ from sitemap_lint.settings.parsing import (
     parse_now,
     parse_sitemap_url,
     parse_size,
+    refuse_nul,
 )
 from sitemap_lint.support.records import Frozen
 
@@ -294,8 +295,11 @@ def refuse_empty_path(value: object, where: str, names: str = "file", give: str 
 
 
 def _check_path(value: str | tuple[str, ...] | None, where: str) -> Any:
-    """A file name, or several (a repeatable option), none of them empty."""
+    """A file name, or several (a repeatable option), none of them empty or holding a
+    NUL character."""
     refuse_empty_path(value, where)
+    for text in (value,) if isinstance(value, str) else value or ():
+        refuse_nul(text, where)
     return value
 
 
@@ -481,6 +485,7 @@ def _read_maps(setting: Setting, reader: KeyReader, key: str, value: Any) -> dic
 def _read_path(setting: Setting, reader: KeyReader, key: str, value: Any) -> dict[str, Any]:
     if not isinstance(value, str) or not value:
         raise reader.fail(key, f"expected a file path, got {value!r}")
+    refuse_nul(value, reader.where(key))
     return {setting.name: str(reader.base / value)}
 
 
@@ -489,6 +494,8 @@ def _read_robots(setting: Setting, reader: KeyReader, key: str, value: Any) -> d
 
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise reader.fail(key, 'expected a list of robots.txt files or URLs, e.g. ["robots.txt"]')
+    for item in value:
+        refuse_nul(item, reader.where(key))
     robots = tuple(item if is_url(item) else str(reader.base / item) for item in value)
     return {setting.name: robots}
 

@@ -158,6 +158,13 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
     return with_query(parsed, text)
 
 
+def refuse_nul(path: str, where: str) -> None:
+    """A path holding a NUL character names no file (the system refuses it): a usage
+    error, not the ValueError opening it would raise."""
+    if "\0" in path:
+        raise UsageError(f"{where}: {path!r} holds a NUL character, which no file name can")
+
+
 def parse_map(text: str, must_exist: bool = True, where: str = "--map") -> tuple[str, Path]:
     """``URL_PREFIX=DIR`` from --map: an http(s) URL prefix and an existing directory
     (a configuration file may name one the build has not made yet)."""
@@ -168,6 +175,7 @@ def parse_map(text: str, must_exist: bool = True, where: str = "--map") -> tuple
     prefix, equals, directory = text.partition("=")
     if not equals or not directory:
         raise UsageError(f"{where} {text!r}: write URL_PREFIX=DIR, e.g. https://example.com/=dist")
+    refuse_nul(directory, f"{where} {text!r}")
     try:
         host = urlsplit(prefix).hostname if is_url(prefix) else None
     except ValueError as error:  # e.g. an unclosed IPv6 bracket
