@@ -973,3 +973,20 @@ def test_a_forced_split_keeps_no_finding_of_the_entries_out_of_scope(tmp_path: P
     assert written.warning is not None
     assert "puts 24,000 of 24,000 entries out of the parts' scope" in written.warning
     assert peak < size, f"peak {peak:,} bytes for a file of {size:,}"
+
+
+def test_a_damaged_gzip_is_refused_with_what_to_do_before_splitting_it_again(
+    tmp_path: Path, capsys
+) -> None:
+    """The refusal's advice is the split's, not the fix's."""
+    import gzip
+
+    source = tmp_path / "s.xml.gz"
+    source.write_bytes(gzip.compress(sitemap([entry(i) for i in range(50)]))[:-40])
+    status = main(
+        ["split", str(source), "--base-url", "https://e.com/", "--out-dir", str(tmp_path / "o")]
+    )
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "cannot be split: the gzip stream is truncated" in err
+    assert err.rstrip().endswith("then split it again") and "fix" not in err

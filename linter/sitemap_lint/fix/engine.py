@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 MAX_PASSES = 12
 # Files larger than this (compressed or not) are not fixed: they are held in memory.
 MAX_FIX_BYTES = 256 * 1024 * 1024
+# What a refusal asks for once the file is mended (``split`` says its own words).
+RUN_AGAIN = "run the fix again"
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
@@ -128,11 +130,11 @@ def _inflate(raw: bytes) -> bytes | str:
         if damage.complete:
             return (
                 "the gzip stream has data after its end that is no gzip member; compress "
-                "the file again, then run the fix again"
+                f"the file again, then {RUN_AGAIN}"
             )
         if damage.kind == InputKind.GZIP_TRUNCATED:
-            return "the gzip stream is truncated; upload the complete file, then run the fix again"
-        return "the gzip stream is corrupt; compress the file again, then run the fix again"
+            return f"the gzip stream is truncated; upload the complete file, then {RUN_AGAIN}"
+        return f"the gzip stream is corrupt; compress the file again, then {RUN_AGAIN}"
     return b"".join(pieces)
 
 
@@ -161,7 +163,7 @@ def decode(raw: bytes) -> Decoded | str:
         return (
             "it holds bytes that are not valid in its encoding, which a rewrite would "
             "lose: `sitemap-lint check` says where (EN001), or that the file is no XML at "
-            "all (IN006); re-encode it as UTF-8, then run the fix again"
+            f"all (IN006); re-encode it as UTF-8, then {RUN_AGAIN}"
         )
     bom = _byte_order_mark(data)
     try:
@@ -178,7 +180,7 @@ def decode(raw: bytes) -> Decoded | str:
     if not same:
         return (
             f"its text does not encode back to the same bytes in "
-            f"{decoder.encoding_name()}; re-encode it as UTF-8, then run the fix again"
+            f"{decoder.encoding_name()}; re-encode it as UTF-8, then {RUN_AGAIN}"
         )
     return Decoded(raw, text, decoder.codec, bom, is_gzip, decoder.encoding_name())
 
@@ -480,7 +482,7 @@ def fix_source(
     except UnicodeError:
         why = (
             f"the fixed text cannot be written in {decoded.codec}; re-encode the file as "
-            "UTF-8, then run the fix again"
+            f"UTF-8, then {RUN_AGAIN}"
         )
         result.refused = _refusal(why, options, source.name)
         result.fixed_findings = []

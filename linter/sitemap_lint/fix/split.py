@@ -631,7 +631,7 @@ def split_file(
     into place."""
     from array import array
 
-    from sitemap_lint.fix.engine import decode, decodes, read_source
+    from sitemap_lint.fix.engine import RUN_AGAIN, decode, decodes, read_source
     from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
@@ -649,6 +649,7 @@ def split_file(
         # Read whole only to say why (it is refused).
         decoded = decode(read_source(source))
         reason = decoded if isinstance(decoded, str) else "it changed while it was being read"
+        reason = reason.replace(RUN_AGAIN, "split it again")
         raise SplitError(f"{path}: cannot be split: {reason}")
     stem = path.name
     for suffix in (".gz", ".xml"):
