@@ -246,9 +246,9 @@ class StreamParser:
         # The text as UTF-8: the last two blocks, from file byte offset _window_base.
         self._window = b""
         self._window_base = 0
-        # Where the window's first "<!" stands (-1: none): before it, no comment or
-        # CDATA section is open.
-        self._first_bang = -1
+        # Where the window's first "<!" stands (-1: none; None: not looked for yet):
+        # before it, no comment or CDATA section is open.
+        self._first_bang: int | None = None
         self._block_start = 0
         self._fed = 0
         # The current parser's input: (its byte index, file byte offset or -1 for
@@ -314,7 +314,7 @@ class StreamParser:
         keep = self._block_start if self._skip is None else min(self._block_start, self._skip[0])
         self._window = window[keep - self._window_base :] + data
         self._window_base = keep
-        self._first_bang = self._window.find(b"<!")
+        self._first_bang = None
         first = not self._fed
         self._block_start = self._fed
         self._fed += len(data)
@@ -689,7 +689,7 @@ class StreamParser:
                     self._repairs.sort()  # a raw "<" is marked after what follows it
                     self._replay_until = (line, column)
                     self.entry_repairs += 1
-                    return self._restart(entry_offset, node.line, node.column - 1)
+                    return self._replay(entry_offset, offset, node.line, node.column - 1)
                 read_on = self._read_on(repair, offset, line, column)
                 if read_on is not None:
                     return read_on
@@ -787,17 +787,26 @@ class StreamParser:
         """Whether the entry that starts at file byte ``entry_offset`` can be read again
         after a repair at ``offset``: its start is still in the window, at most
         ``MAX_REPLAY`` bytes back, and the entry's reads again so far, with this one,
-        have read at most ``REPLAY_BUDGET`` bytes (a long stretch of damaged text read
-        as one entry, an error every few bytes, would be read again at every error)."""
+        read at most ``REPLAY_BUDGET`` bytes (a long stretch of damaged text read as one
+        entry, an error every few bytes, would be read again at every error)."""
         length = offset - entry_offset
         if entry_offset < self._window_base or length > MAX_REPLAY:
             return False
+        return self._replayed_bytes(entry_offset) + length <= REPLAY_BUDGET
+
+    def _replayed_bytes(self, entry_offset: int) -> int:
         at, spent = self._replayed
-        spent = (spent if at == entry_offset else 0) + length
-        if spent > REPLAY_BUDGET:
-            return False
+        return spent if at == entry_offset else 0
+
+    def _replay(
+        self, entry_offset: int, offset: int, line: int, column: int
+    ) -> list[bytes | memoryview]:
+        """Read the entry that starts at file byte ``entry_offset`` (at ``line`` and
+        0-based ``column``) again, after an error at ``offset``, counting what it reads
+        again against the budget (``_replayable``)."""
+        spent = self._replayed_bytes(entry_offset) + offset - entry_offset
         self._replayed = (entry_offset, spent)
-        return True
+        return self._restart(entry_offset, line, column)
 
     def _read_on(
         self, repair: tuple[int, int, bytes], offset: int, line: int, column: int
@@ -1062,7 +1071,7 @@ class StreamParser:
         self._root_declarations.append((prefix, self._namespace_of(prefix)))
         self._prefix = None  # the synthetic root, written again with the declaration
         self._replay_until = (line, column)
-        return self._restart(resume, resume_line, resume_column)
+        return self._replay(resume, offset, resume_line, resume_column)
 
     def _undeclared_usual_prefix(self, at: int) -> str | None:
         """The prefix the start tag at window index ``at`` uses without a declaration
@@ -1176,9 +1185,11 @@ class StreamParser:
 
     def _in_section(self, at: int) -> bool:
         """Whether window index ``at`` stands in a comment or a CDATA section."""
+        window = self._window
+        if self._first_bang is None:
+            self._first_bang = window.find(b"<!")
         if not 0 <= self._first_bang < at:  # (the usual case)
             return False
-        window = self._window
         low = max(at - MAX_REPLAY, 0)
         if window.rfind(b"<!", low, at) < 0:
             return False
