@@ -16,9 +16,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
@@ -26,6 +27,11 @@ from sitemap_lint.api import lint_paths
 from sitemap_lint.cli import main
 from sitemap_lint.errors import SitemapLintError
 from tests.site_server import SiteServer
+
+if TYPE_CHECKING:
+    from tests.live_server import LiveServer, Logged
+
+T = TypeVar("T")
 
 XHTML = "http://www.w3.org/1999/xhtml"
 SITEMAPS = 22
@@ -984,6 +990,24 @@ def test_a_live_audit_on_the_cluster_gives_the_local_findings(
     assert live and all(f.get("xpath") == f"/urlset/url[{f['line'] - 2}]/loc" for f in live)
 
 
+def _locally_and_on_the_cluster(
+    cluster: Cluster,
+    server: LiveServer,
+    args: list[str],
+    tmp_path: Path,
+    asked: Callable[[list[Logged]], list[T]],
+) -> tuple[tuple[int, bytes, str], tuple[int, bytes, str], list[T], list[T]]:
+    """``args`` run locally, then on ``cluster``: the two runs and what ``asked`` reads
+    of the server's log after each (the log emptied after each)."""
+    runs = []
+    seen = []
+    for prefix in ([], ["--scheduler", cluster.address]):
+        runs.append(lint([*prefix, *args], tmp_path))
+        seen.append(sorted(asked(server.log())))
+        server.reset(routes=False)
+    return runs[0], runs[1], seen[0], seen[1]
+
+
 @pytest.mark.slow
 def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     from tests.live_server import LiveServer
@@ -1007,16 +1031,13 @@ def test_a_crawl_budget_cuts_the_same_urls_on_the_cluster(cluster: Cluster, tmp_
         for host in hosts:
             args += ["--live-connect-to", f"{host}:80:{server.origin}"]
         args.append("sitemap.xml")
-
-        def requested() -> list[tuple[str, str]]:
-            asked = sorted((e.host, e.path) for e in server.log() if e.path != "/robots.txt")
-            server.reset(routes=False)
-            return asked
-
-        local = lint(args, tmp_path)
-        asked_locally = requested()
-        remote = lint(["--scheduler", cluster.address, *args], tmp_path)
-        asked_remotely = requested()
+        local, remote, asked_locally, asked_remotely = _locally_and_on_the_cluster(
+            cluster,
+            server,
+            args,
+            tmp_path,
+            lambda log: [(e.host, e.path) for e in log if e.path != "/robots.txt"],
+        )
 
     assert (local[0], remote[0]) == (0, 0) and (local[2], remote[2]) == ("", "")
     assert json.loads(remote[1])["files"] == json.loads(local[1])["files"]
@@ -1059,16 +1080,13 @@ def test_a_site_s_redirects_to_another_port_or_scheme_stay_in_its_task(
         for port in (80, 8080):
             args += ["--live-connect-to", f"example.com:{port}:{server.origin}"]
         args.append("sitemap.xml")
-
-        def robots() -> list[str]:
-            asked = sorted(e.host for e in server.log() if e.path == "/robots.txt")
-            server.reset(routes=False)
-            return asked
-
-        local = lint(args, tmp_path)
-        robots_locally = robots()
-        remote = lint(["--scheduler", cluster.address, *args], tmp_path)
-        robots_remotely = robots()
+        local, remote, robots_locally, robots_remotely = _locally_and_on_the_cluster(
+            cluster,
+            server,
+            args,
+            tmp_path,
+            lambda log: [e.host for e in log if e.path == "/robots.txt"],
+        )
 
     assert (local[2], remote[2]) == ("", "")
     assert json.loads(remote[1])["files"] == json.loads(local[1])["files"]

@@ -55,6 +55,20 @@ def _codes(findings: tuple[Finding, ...] | list[Finding]) -> list[tuple[str, int
     return [(f.code, f.line, f.message.split(" ", 2)[1]) for f in findings if f.code[:2] == "LV"]
 
 
+def _live_findings_of_one_page(
+    server: LiveServer, tmp_path: Path, path: str, lastmod: str
+) -> list[Finding]:
+    """The live findings of a sitemap listing ``path`` of the server (already routed)
+    with ``lastmod``, on line 3."""
+    text = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
+        f"  <url><loc>{SITE}{path}</loc><lastmod>{lastmod}</lastmod></url>\n</urlset>\n"
+    )
+    sitemap = _write(tmp_path, "sitemap.xml", text)
+    result = sitemap_lint.lint_paths([sitemap], **_live(server))  # type: ignore[arg-type]
+    return [f for f in result.findings if f.code[:2] == "LV"]
+
+
 def _requested(server: LiveServer) -> list[str]:
     return [entry.path for entry in server.log() if entry.path != "/robots.txt"]
 
@@ -1248,13 +1262,7 @@ def test_a_date_only_lastmod_is_behind_the_page_only_once_its_day_ended_everywhe
     live_server.route(
         "/dated", body="<html><head></head>", headers=[("Last-Modified", last_modified)]
     )
-    text = (
-        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
-        f"  <url><loc>{SITE}/dated</loc><lastmod>{lastmod}</lastmod></url>\n</urlset>\n"
-    )
-    sitemap = _write(tmp_path, "sitemap.xml", text)
-    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
-    live = [f for f in result.findings if f.code[:2] == "LV"]
+    live = _live_findings_of_one_page(live_server, tmp_path, "/dated", lastmod)
     assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
     assert all(f"lastmod {lastmod} is older than Last-Modified" in f.message for f in live)
 
@@ -1336,13 +1344,7 @@ def test_the_json_ld_main_entity_s_date_is_the_page_s(
     live_server.reset()
     script = f'<script type="application/ld+json">{json_ld}</script>'
     live_server.route("/article", body=f"<html><head>{script}</head><body></body>")
-    text = (
-        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n'
-        f"  <url><loc>{SITE}/article</loc><lastmod>2025-01-01</lastmod></url>\n</urlset>\n"
-    )
-    sitemap = _write(tmp_path, "sitemap.xml", text)
-    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
-    live = [f for f in result.findings if f.code[:2] == "LV"]
+    live = _live_findings_of_one_page(live_server, tmp_path, "/article", "2025-01-01")
     assert [(f.code, f.line, f.column) for f in live] == ([("LV010", 3, 8)] if behind else [])
     assert all("is older than JSON-LD dateModified 2025-03-01" in f.message for f in live)
 

@@ -664,6 +664,15 @@ def test_fingerprints_do_not_change_with_now(
     assert [issue["fingerprint"] for issue in gitlab] == [f for _, f in second]
 
 
+def _gitlab_before_and_after_lines_move(body: str, tmp_path: Path) -> tuple[Any, Any]:
+    """The GitLab report of ``sitemap.xml`` written from ``body`` (its ``{}`` empty), then
+    with two lines inserted where ``{}`` stands."""
+    (tmp_path / "sitemap.xml").write_text(body.format(""))
+    first = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    (tmp_path / "sitemap.xml").write_text(body.format("<!-- new -->\n\n"))
+    return first, json.loads(render("gitlab", ["sitemap.xml"])[1])
+
+
 def test_fingerprints_ignore_line_numbers_in_messages(tmp_path: Path, monkeypatch) -> None:
     """DU001 names the line of the first listing; lines inserted above move it, and
     the finding keeps its fingerprint."""
@@ -675,10 +684,7 @@ def test_fingerprints_ignore_line_numbers_in_messages(tmp_path: Path, monkeypatc
         "<url><loc>https://example.com/</loc><lastmod>2031-01-01</lastmod></url>\n"
         "</urlset>\n"
     )
-    (tmp_path / "sitemap.xml").write_text(body.format(""))
-    first = json.loads(render("gitlab", ["sitemap.xml"])[1])
-    (tmp_path / "sitemap.xml").write_text(body.format("<!-- new -->\n\n"))
-    moved = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    first, moved = _gitlab_before_and_after_lines_move(body, tmp_path)
     assert [i["check_name"] for i in first] == ["DU001", "DU001", "DT005"]
     assert [i["description"] for i in first] != [i["description"] for i in moved]
     assert [i["fingerprint"] for i in first] == [i["fingerprint"] for i in moved]
@@ -699,10 +705,7 @@ def test_fingerprints_ignore_a_range_of_lines_in_a_message(tmp_path: Path, monke
         "<url><loc>https://example.com/b</loc></url>\n"
         "</urlset>\n"
     )
-    (tmp_path / "sitemap.xml").write_text(body.format(""))
-    first = json.loads(render("gitlab", ["sitemap.xml"])[1])
-    (tmp_path / "sitemap.xml").write_text(body.format("<!-- new -->\n\n"))
-    moved = json.loads(render("gitlab", ["sitemap.xml"])[1])
+    first, moved = _gitlab_before_and_after_lines_move(body, tmp_path)
     skipped = [i["description"] for i in first if "were skipped" in i["description"]]
     assert len(skipped) == 1 and "lines 3-5 were skipped" in skipped[0]
     assert [i["description"] for i in first] != [i["description"] for i in moved]
