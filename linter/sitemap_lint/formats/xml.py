@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import pyexpat
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from collections.abc import Callable, Iterable
 from operator import itemgetter
@@ -184,6 +184,84 @@ class _Shortened:
         return column - self.missing[found - 1] if found else column
 
 
+class _Built:
+    """A restart's input up to its last mark, from file byte ``offset`` after
+    ``prefix`` (the synthetic start tags), with the repairs ``repairs`` made, kept so
+    that the next restart from the same place, with more repairs after these, adds only
+    what they add: a text with thousands of raw '&' is read again once for each, and
+    building each input again from its start would cost the square of their number."""
+
+    __slots__ = (
+        "at",
+        "body",
+        "column",
+        "index",
+        "line",
+        "longer",
+        "marks",
+        "offset",
+        "prefix",
+        "repairs",
+        "segment",
+    )
+
+    def __init__(self, offset: int, prefix: bytes) -> None:
+        self.offset = offset
+        self.prefix = prefix
+        self.repairs: list[tuple[int, int, bytes]] = []
+        self.body = prefix  # the input: the prefix, then the file's text and the marks
+        self.at = offset  # the file byte offset after the last repair
+        self.index = len(prefix)  # the input's byte index there
+        # ``StreamParser._segment`` and ``_marks`` of the input, which the parser reads
+        # as they are (only this adds to them).
+        self.segment: list[tuple[int, int, int]] = [(0, -1, len(prefix)), (len(prefix), offset, -1)]
+        self.marks: list[tuple[int, int, bytes]] = []
+        # ``StreamParser._longer`` of the input, and the position (line, 0-based
+        # column in characters) after it.
+        self.longer: dict[int, list[tuple[int, int]]] = {}
+        self.line, self.column = _moved(1, 0, prefix)
+
+    def leads_to(self, offset: int, prefix: bytes, repairs: list[tuple[int, int, bytes]]) -> bool:
+        """Whether a restart at ``offset`` after ``prefix`` with ``repairs`` reads this
+        input first."""
+        made = self.repairs
+        count = len(made)
+        return (
+            offset == self.offset
+            and prefix == self.prefix
+            and repairs[:count] == made
+            and (len(repairs) == count or repairs[count][0] >= self.at)
+        )
+
+    def extend(self, repairs: list[tuple[int, int, bytes]], window: bytes, base: int) -> None:
+        """Add the repairs of ``repairs`` after those already made (the text before
+        each read from ``window``, which starts at file byte ``base``)."""
+        made = len(self.repairs)
+        if made == len(repairs):
+            return
+        parts = [self.body]
+        at, index, line, column = self.at, self.index, self.line, self.column
+        segment, marks, longer = self.segment, self.marks, self.longer
+        segment.pop()  # the open end
+        for start, end, mark in repairs[made:]:
+            text = window[at - base : start - base]
+            parts += (text, mark)
+            segment.append((index, at, start - at))
+            index += start - at
+            segment.append((index, -1, len(mark)))
+            marks.append((index, start, mark))
+            index += len(mark)
+            line, column = _moved(*_moved(line, column, text), mark)
+            extra = _tail_chars(mark) - _tail_chars(window[start - base : end - base])
+            if extra:
+                longer.setdefault(line, []).append((column, extra))
+            at = end
+        segment.append((index, at, -1))
+        self.repairs.extend(repairs[made:])
+        self.body = b"".join(parts)
+        self.at, self.index, self.line, self.column = at, index, line, column
+
+
 class _NestedEntry(Exception):
     """Raised from an end handler: an entry's end tag is missing, so the entry that
     follows was read as its child; reading starts again at that entry."""
@@ -274,6 +352,7 @@ class StreamParser:
         self._skipped = [0, 0, 0]
         self._resync: re.Pattern[bytes] | None = None
         self._prefix: bytes | None = None  # the synthetic root start tag
+        self._built: _Built | None = None  # the last restart's input
         # The DOCTYPE, once read: (its name, whether it names an external subset, the
         # general entities its internal subset declares, in order).
         self._doctype_seen: tuple[str, bool, list[str]] | None = None
@@ -347,6 +426,7 @@ class StreamParser:
         self.restore_context = None
         self._recent.clear()
         self._window = b""
+        self._built = None
         self._stack = []
         self._entry_open = None
 
@@ -685,8 +765,7 @@ class StreamParser:
                 entry_offset = self._start_offset(entry[0])
                 node = entry[1]
                 if self._replayable(entry_offset, offset):
-                    self._repairs.append((start, end, mark))
-                    self._repairs.sort()  # a raw "<" is marked after what follows it
+                    insort(self._repairs, (start, end, mark))  # a raw "<": after what follows
                     self._replay_until = (line, column)
                     self.entry_repairs += 1
                     return self._replay(entry_offset, offset, node.line, node.column - 1)
@@ -701,7 +780,7 @@ class StreamParser:
                 tag = window.rfind(b"<", low, at)
                 if tag < 0 or tag < window.rfind(b">", low, at):
                     tag = at
-                self._repairs.append((start, end, mark))
+                insort(self._repairs, (start, end, mark))
                 self._replay_until = (line, column)
                 resume = self._window_base + tag
                 return self._restart(resume, *self._position_back(line, column - 1, resume, offset))
@@ -833,8 +912,7 @@ class StreamParser:
             # Damaged text read as nested tags: each error would open them all again. The
             # entry is lost, and the lines skipped are said.
             return None
-        self._repairs.append(repair)
-        self._repairs.sort()
+        insort(self._repairs, repair)
         self._replay_until = (line, column)
         self.entry_repairs += 1
         opened = self._stack[self._entry_depth :]
@@ -1519,37 +1597,24 @@ class StreamParser:
         self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
         self._nested = None
-        self._repairs = [r for r in self._repairs if r[0] >= offset]
+        self._repairs = self._repairs[bisect_left(self._repairs, offset, key=_FIRST) :]
         self._marked = bool(self._repairs)
         self._restarted = True
         self._new_parser()
-        base = self._window_base
+        built = self._built
+        if built is None or not built.leads_to(offset, prefix, self._repairs):
+            built = self._built = _Built(offset, prefix)
+        built.extend(self._repairs, self._window, self._window_base)
+        self._segment = built.segment
+        self._marks = built.marks
+        if built.longer:
+            self._longer = {number: list(places) for number, places in built.longer.items()}
+        chunks: list[bytes | memoryview] = [built.body]
         view = memoryview(self._window)
-        chunks: list[bytes | memoryview] = [prefix]
-        segment = [(0, -1, len(prefix))]
-        marks: list[tuple[int, int, bytes]] = []
-        pieces: list[tuple[bytes | memoryview, bytes | None]] = [(prefix, None)]
-        index = len(prefix)
-        at = offset
-        for start, end, mark in self._repairs:
-            chunks.append(view[at - base : start - base])
-            pieces.append((chunks[-1], None))
-            segment.append((index, at, start - at))
-            index += start - at
-            chunks.append(mark)
-            pieces.append((mark, bytes(view[start - base : end - base])))
-            segment.append((index, -1, len(mark)))
-            marks.append((index, start, mark))
-            index += len(mark)
-            at = end
-        if marks:
-            self._note_longer(pieces)
-        segment.append((index, at, -1))
-        self._segment = segment
-        self._marks = marks
+        at = built.at
         # Expat copies what it is given into its own buffer: the rest of the window
         # goes in growing pieces, so that an error soon after costs little.
-        at -= base
+        at -= self._window_base
         for size in (4096, 65536):
             if len(view) - at > size:
                 chunks.append(view[at : at + size])

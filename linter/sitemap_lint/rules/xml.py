@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from pyexpat import errors as expat_errors
 
 from sitemap_lint.finding import Finding, Fix, shortened
@@ -1104,11 +1105,44 @@ def raw_ampersands(
     attribute value (with the white space around it) that starts at ``line``:``column``,
     naming the element ``xpath``; ``exact``: that position is the value's in the decoded
     text (``FindingFix.exact``). The message quotes the value without its white space
-    (cut around the "&" when it is long); the fix escapes every raw "&" of the value (none
-    when the value would start before column 1). The findings of one value share their
-    fix, and their message when the value is short."""
-    # Every "&" raw: each is escaped; else only those that start no reference.
+    (cut around the "&" when it is long). The fix of a short value escapes every raw "&"
+    of the value, and its findings share it and their message; that of a long value
+    escapes its own "&", so that a long text with thousands of them does not hold a copy
+    of it for each. None when the value would start before column 1."""
+    value = raw.strip()
+    rule = UNESCAPED_AMPERSAND
+    code, name, severity = rule.code, rule.name, rule.severity
+    if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
+        message, fix = _value_fix(raw, len(offsets), line, column, exact)
+        return [
+            Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
+            for offset in offsets
+        ]
     escape = _escape_every if raw.count("&") == len(offsets) else _escape_raw
+    upper_hex = _UPPER_HEX_REFERENCE.search(raw) is not None
+    if upper_hex:
+        escape = _lower_hex
+    shown = _with_lt(escape, _less_than(value)) if "<" in raw else escape
+    lead = len(raw) - len(raw.lstrip())
+    findings = []
+    for offset in offsets:
+        snippet = _shown(value, offset - lead)
+        message = _message(snippet, shown(snippet), upper_hex)
+        at = max(column + offset, 1)
+        fix = _one_escape(raw, offset, line, column + offset, exact) if column >= 1 else None
+        findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
+    return findings
+
+
+@lru_cache(maxsize=1)
+def _value_fix(
+    raw: str, raw_count: int, line: int, column: int, exact: bool
+) -> tuple[str, FindingFix | None]:
+    """The message and the fix of each XM004 finding of ``raw``, a short value
+    (``raw_ampersands``) with ``raw_count`` raw "&". The last is kept: a value read
+    again at each of its raw "&" (formats/xml.py) gives one fix to all its findings."""
+    # Every "&" raw: each is escaped; else only those that start no reference.
+    escape = _escape_every if raw.count("&") == raw_count else _escape_raw
     upper_hex = _UPPER_HEX_REFERENCE.search(raw) is not None
     if upper_hex:
         escape = _lower_hex
@@ -1122,29 +1156,23 @@ def raw_ampersands(
         # A raw '<' too (XM005's, whose fix is its own): each text around it is escaped
         # apart, and the message shows the value written right.
         fix = _escape_fix_between(raw, escape, line, column, exact, refused)
-        shown = _with_lt(escape, _less_than(value))
+        written = _with_lt(escape, _less_than(value))(value)
     else:
         fix = _escape_fix(raw, escaped, line, column, exact, refused)
-        shown = escape
-    if column < 1:
-        fix = None
-    lead = 0 if value is raw else len(raw) - len(raw.lstrip())
-    rule = UNESCAPED_AMPERSAND
-    code, name, severity = rule.code, rule.name, rule.severity
-    if len(value) <= _VALUE_SHOWN:  # the whole value, in one message for all
-        written = escaped if value is raw and shown is escape else shown(value)
-        message = _message(value, written, upper_hex)
-        return [
-            Finding(code, name, severity, message, line, max(column + offset, 1), None, fix, xpath)
-            for offset in offsets
-        ]
-    findings = []
-    for offset in offsets:
-        snippet = _shown(value, offset - lead)
-        message = _message(snippet, shown(snippet), upper_hex)
-        at = max(column + offset, 1)
-        findings.append(Finding(code, name, severity, message, line, at, None, fix, xpath))
-    return findings
+        written = escaped if value is raw else escape(value)
+    return _message(value, written, upper_hex), fix if column >= 1 else None
+
+
+def _one_escape(raw: str, offset: int, line: int, column: int, exact: bool) -> FindingFix:
+    """XM004's fix of the raw "&" at ``offset`` of ``raw``, at ``line``:``column``:
+    escaped, or a character reference with an upper-case x written with a lower-case
+    one; unsafe where the "&" starts a character reference (``_escape_fix``)."""
+    reference = _UPPER_HEX_REFERENCE.match(raw, offset)
+    if reference is not None:
+        written = _lower_hex(reference.group())
+        return _escape_fix(reference.group(), written, line, column, exact, True)
+    refused = raw.startswith("&#", offset)
+    return _escape_fix("&", "&amp;", line, column, exact, refused)
 
 
 def url_ampersands(
@@ -1300,6 +1328,11 @@ def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Fi
     ``column``) at an attribute's value written without XML's quotes; else None."""
     tag = context.rfind("<", 0, offset)  # -1: the tag starts on an earlier line
     if context.rfind(">", max(tag, 0), offset) >= 0:
+        return None
+    before = offset
+    while before and context[before - 1] in " \t":
+        before -= 1
+    if not context.endswith("=", 0, before):  # no "=" before the place: no value starts there
         return None
     name = _BEFORE_VALUE.search(context, tag + 1, offset)
     value = _UNQUOTED_VALUE.match(context, offset)
