@@ -20,7 +20,7 @@ from sitemap_lint.inputs.reader import Source, is_url, real_path
 from sitemap_lint.support.pipes import write_bytes, writing_to
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from sitemap_lint.engine.results import FileResult
     from sitemap_lint.sets.runner import Maps
@@ -232,22 +232,22 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
     edits do not fit (or of a file that cannot be read again, or that ``--fix`` leaves
     as it is) is dropped. A file is read again whatever its size: only its text tells
     whether a fix fits (a duplicate entry says no more than the first one, a value holds
-    no CDATA section or comment), and a report counts as fixable what ``--fix`` fixes."""
-    out = []
+    no CDATA section or comment), and a report counts as fixable what ``--fix`` fixes.
+    Each finding is replaced in its list, so that a report of a million findings does
+    not hold them twice."""
     for result in results:
-        if not any(f.fix is not None for f in result.findings):
-            out.append(result)
+        findings = result.findings
+        if not any(f.fix is not None for f in findings):
             continue
         source = sources.get(result.name)
         # Whether --fix fixes the file is found a piece at a time, its text not held:
         # a file it leaves (a gzip bomb inflating past its limit) is never held whole.
         if source is None or not _fixed(source):  # the fixes cannot be applied
-            out.append(replace(result, findings=[_exact(f, None) for f in result.findings]))
-        elif all(f.fix is None or f.fix.exact for f in result.findings):
-            out.append(result)
-        else:  # the places of the fixes that are not exact yet are found in the text
-            out.append(replace(result, findings=_placed(result.findings, source)))
-    return out
+            _place(findings, range(len(findings)), None)
+        elif not all(f.fix is None or f.fix.exact for f in findings):
+            # The places of the fixes that are not exact yet are found in the text.
+            _placed(findings, source)
+    return results
 
 
 # Lines read past the last line a fix not exact yet names: the elements it removes end
@@ -255,31 +255,44 @@ def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[F
 _LINES_PAST = 1000
 
 
-def _placed(findings: list[Finding], source: Source) -> list[Finding]:
-    """``findings`` with the fixes not exact yet made exact against the file's text
-    (``source``, which ``--fix`` fixes), or dropped where they do not fit it. The text is
+def _placed(findings: list[Finding], source: Source) -> None:
+    """Make the fixes of ``findings`` not exact yet exact against the file's text
+    (``source``, which ``--fix`` fixes), or drop those that do not fit it. The text is
     read up to a little past the last line they name: a large file whose fixes are
     mostly exact already (the fast path's) is not held whole."""
     from sitemap_lint.fix.engine import leading_text
     from sitemap_lint.fix.locate import Text
 
-    last = max(
-        max(edit.line, edit.end_line)
-        for f in findings
-        if f.fix is not None and not f.fix.exact
-        for edit in f.fix.edits
-    )
+    waiting = [i for i, f in enumerate(findings) if f.fix is not None and not f.fix.exact]
+    last = max(max(edit.line, edit.end_line) for i in waiting for edit in _edits(findings[i]))
     content = leading_text(source, last + _LINES_PAST)
     if content is not None:
         text = Text(content)
-        placed = [f if f.fix is None or f.fix.exact else _exact(f, text) for f in findings]
-        if all((f.fix is None) == (p.fix is None) for f, p in zip(findings, placed, strict=True)):
-            return placed
-    content = _fixed_text(source)  # a fix that did not fit: the whole text decides
+        unplaced = []
+        for i in waiting:
+            placed = _exact(findings[i], text)
+            if placed.fix is None:  # it does not fit the text read so far
+                unplaced.append(i)
+            else:
+                findings[i] = placed
+        if not unplaced:
+            return
+        waiting = unplaced  # the whole text decides
+    content = _fixed_text(source)
     if content is None:
-        return [_exact(f, None) for f in findings]
-    text = Text(content)
-    return [f if f.fix is None or f.fix.exact else _exact(f, text) for f in findings]
+        _place(findings, range(len(findings)), None)
+    else:
+        _place(findings, waiting, Text(content))
+
+
+def _place(findings: list[Finding], indexes: Iterable[int], text: object) -> None:
+    """``_exact`` of ``findings`` at ``indexes``, in place."""
+    for i in indexes:
+        findings[i] = _exact(findings[i], text)
+
+
+def _edits(finding: Finding) -> tuple[Edit, ...]:
+    return () if finding.fix is None else finding.fix.edits
 
 
 def _fixed(source: Source) -> bool:
