@@ -1655,3 +1655,17 @@ def test_whether_a_large_file_decodes_is_found_in_little_memory(tmp_path: Path) 
     finally:
         tracemalloc.stop()
     assert peak < len(data) // 4
+
+
+@pytest.mark.parametrize("split", [1, 2, 7, 1 << 20])
+@pytest.mark.parametrize(
+    "text", ["", "a", "\n", "a\n", "\nb", "ab\ncd\n\nef", "xyz\n\n\n\n\n", "é\n€\n\U0001f600\nz"]
+)
+def test_line_starts_found_a_piece_of_the_text_at_a_time_are_every_line_start(
+    text: str, split: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sitemap_lint.fix import locate
+
+    monkeypatch.setattr(locate, "_SPLIT", split)
+    expected = [0] + [at + 1 for at, char in enumerate(text) if char == "\n"]
+    assert list(locate.Text(text).starts) == expected
