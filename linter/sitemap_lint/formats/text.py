@@ -123,7 +123,12 @@ class LineScanner:
         self.counting = False
         self.counted = 0
 
-    def lines(self, texts: Iterable[str]) -> Iterator[tuple[int, Line]]:
+    def lines(
+        self, texts: Iterable[str], cut_short: Callable[[], bool] = lambda: False
+    ) -> Iterator[tuple[int, Line]]:
+        """The non-blank lines of ``texts``; ``cut_short`` says at the end whether reading
+        stopped before the end of the file: then a last line without its line break is a
+        piece of a line, left out."""
         carry: list[str] = []  # the start of the current line, at most MAX_TEXT characters
         carry_length = 0
         kept = 0
@@ -161,7 +166,7 @@ class LineScanner:
                     piece = tail[: MAX_TEXT - kept]
                     carry.append(piece)
                     kept += len(piece)
-        if carry_length:
+        if carry_length and not cut_short():
             yield from self._one(Line("".join(carry), carry_length))
 
     def _one(self, line: Line) -> Iterator[tuple[int, Line]]:
@@ -326,7 +331,7 @@ class TextChecker:
 
     def check(self, texts: Iterable[str]) -> None:
         scanner = self.scanner
-        for number, line in scanner.lines(texts):
+        for number, line in scanner.lines(texts, self.cut_short):
             self.check_line(number, line)
             if self.stopped_at is not None and self.over_limit is not None:
                 scanner.counting = True  # nothing left to report: only count the rest
