@@ -68,7 +68,7 @@ def check_robots_file(
     checker.feed(first)
     for text in texts:
         checker.feed(text)
-    checker.finish()
+    checker.finish(cut_short())
     record = RobotsRecord(
         url, checker.sitemap_lines, checker.cut, checker.sitemaps_after, checker.text_after
     )
@@ -179,9 +179,11 @@ class _RobotsChecker:
         self.sitemaps_after += _count_sitemap_lines(complete)
         self.text_after = self.text_after or not complete.isspace()
 
-    def finish(self) -> None:
+    def finish(self, cut_short: bool = False) -> None:
+        """The last line, unless reading stopped before the end of the file
+        (``cut_short``): then a line without its line break is a piece of one, left out."""
         if self.cut is None:
-            if self.pieces or self.size:
+            if (self.pieces or self.size) and not cut_short:
                 self._end_line(0)
         else:
             self._scan_after_limit("\n")
