@@ -51,7 +51,8 @@ def check_robots_file(
     replacements: Replacements | None = None,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
-    where it was fetched from (None for a local file); ``cut_short`` says at the end
+    where it was fetched from (None for a local file: then where ``--sitemap-url`` says
+    it is served, if given); ``cut_short`` says at the end
     whether the reader stopped before it; ``replacements``: where its decoder replaced
     bytes (the URL rules' ``replacements``). An HTML page is left to its ``prolog``
     check."""
@@ -60,6 +61,9 @@ def check_robots_file(
         sink.drop(encoding.BYTE_ORDER_MARK.code)
     if facts is not None:
         facts.kind = "robots"
+    served = options.sitemap_url
+    if url is None and served is not None:
+        url = served.origin + served.path
     if rules.HTML_START.match(first):
         return
     context = FileContext(options, events.ROBOTS, "sitemap", replacements=replacements)
