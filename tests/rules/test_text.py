@@ -55,6 +55,16 @@ def test_too_many_findings_still_counts_the_urls(tmp_path: Path) -> None:
     assert "50,001 URLs" in limit.message
 
 
+@pytest.mark.slow
+def test_lines_only_counted_after_too_many_findings_count_only_when_they_hold_a_url(
+    tmp_path: Path,
+) -> None:
+    """Comments past 200,000 findings are no URLs: no LM001 for a file that lists none."""
+    result = _lint_text(tmp_path, "# note\n" * 250_001 + "https://example.com/a\n")
+    assert [f.code for f in result.findings if f.code != "TX001"] == ["TX005"]
+    assert result.urls == 1
+
+
 # -- messages --------------------------------------------------------------------------------
 
 
@@ -414,6 +424,21 @@ def test_counting_mode_counts_in_bulk() -> None:
     scanner.counting = True
     assert list(lines) == []
     assert (scanner.counted, scanner.blank, scanner.first_blank, scanner.number) == (4, 2, 2, 7)
+
+
+def test_counting_mode_counts_only_the_lines_that_hold_a_url() -> None:
+    scanner = LineScanner()
+    lines = scanner.lines(["a\n# one\n<p>\n", "https://example.com/b\n\n- https://example.com/c"])
+    assert next(lines) == (1, ("a", 1))
+    scanner.counting = True
+    assert list(lines) == []
+    assert (scanner.counted, scanner.blank, scanner.number) == (2, 1, 6)
+    scanner = LineScanner()
+    lines = scanner.lines(["a\n# one\nUser-agent: *\nhttps://example.com/b\n# two\n"])
+    assert next(lines) == (1, ("a", 1))
+    scanner.counting = True
+    assert list(lines) == []
+    assert (scanner.counted, scanner.blank, scanner.number) == (1, 0, 5)
 
 
 # -- TX006: a text sitemap under a name that does not end in .txt -----------------------------

@@ -51,7 +51,8 @@ def check_robots_file(
     replacements: Replacements | None = None,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
-    where it was fetched from (None for a local file); ``cut_short`` says at the end
+    where it was fetched from (None for a local file: then where ``--sitemap-url`` says
+    it is served, if given); ``cut_short`` says at the end
     whether the reader stopped before it; ``replacements``: where its decoder replaced
     bytes (the URL rules' ``replacements``). An HTML page is left to its ``prolog``
     check."""
@@ -60,6 +61,9 @@ def check_robots_file(
         sink.drop(encoding.BYTE_ORDER_MARK.code)
     if facts is not None:
         facts.kind = "robots"
+    served = options.sitemap_url
+    if url is None and served is not None:
+        url = served.origin + served.path
     if rules.HTML_START.match(first):
         return
     context = FileContext(options, events.ROBOTS, "sitemap", replacements=replacements)
@@ -68,7 +72,7 @@ def check_robots_file(
     checker.feed(first)
     for text in texts:
         checker.feed(text)
-    checker.finish()
+    checker.finish(cut_short())
     record = RobotsRecord(
         url, checker.sitemap_lines, checker.cut, checker.sitemaps_after, checker.text_after
     )
@@ -179,9 +183,11 @@ class _RobotsChecker:
         self.sitemaps_after += _count_sitemap_lines(complete)
         self.text_after = self.text_after or not complete.isspace()
 
-    def finish(self) -> None:
+    def finish(self, cut_short: bool = False) -> None:
+        """The last line, unless reading stopped before the end of the file
+        (``cut_short``): then a line without its line break is a piece of one, left out."""
         if self.cut is None:
-            if self.pieces or self.size:
+            if (self.pieces or self.size) and not cut_short:
                 self._end_line(0)
         else:
             self._scan_after_limit("\n")

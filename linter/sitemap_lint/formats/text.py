@@ -106,14 +106,16 @@ def _looks_like_url(line: str) -> bool:
 
 # A line with something other than whitespace on it, from its start.
 _FILLED_LINE = re.compile(r"^[^\S\n]*\S[^\n]*", re.MULTILINE)
+# A line that starts with a URL, maybe after white space: it holds a URL (``holds_url``).
+_URL_LINE = re.compile(r"^[^\S\n]*https?://", re.MULTILINE | re.IGNORECASE)
 
 
 class LineScanner:
     """Splits the text into lines and hands out the non-blank ones with their numbers;
     blank lines are only counted. A final line break does not start a line.
 
-    Once ``counting`` is set, non-blank lines are no longer handed out, only counted
-    (in ``counted``), a block at a time.
+    Once ``counting`` is set, non-blank lines are no longer handed out: those that hold
+    a URL are only counted (in ``counted``), a block at a time.
     """
 
     def __init__(self) -> None:
@@ -123,7 +125,12 @@ class LineScanner:
         self.counting = False
         self.counted = 0
 
-    def lines(self, texts: Iterable[str]) -> Iterator[tuple[int, Line]]:
+    def lines(
+        self, texts: Iterable[str], cut_short: Callable[[], bool] = lambda: False
+    ) -> Iterator[tuple[int, Line]]:
+        """The non-blank lines of ``texts``; ``cut_short`` says at the end whether reading
+        stopped before the end of the file: then a last line without its line break is a
+        piece of a line, left out."""
         carry: list[str] = []  # the start of the current line, at most MAX_TEXT characters
         carry_length = 0
         kept = 0
@@ -161,7 +168,7 @@ class LineScanner:
                     piece = tail[: MAX_TEXT - kept]
                     carry.append(piece)
                     kept += len(piece)
-        if carry_length:
+        if carry_length and not cut_short():
             yield from self._one(Line("".join(carry), carry_length))
 
     def _one(self, line: Line) -> Iterator[tuple[int, Line]]:
@@ -171,7 +178,7 @@ class LineScanner:
             return
         self.number += 1
         if self.counting:
-            self.counted += 1
+            self.counted += holds_url(line.text)
         else:
             yield self.number, line
 
@@ -179,10 +186,10 @@ class LineScanner:
         """The complete lines of ``block[start:end]`` (each shorter than BLOCK)."""
         last = self.number + block.count("\n", start, end) + 1
         if self.counting:
-            filled = len(_FILLED_LINE.findall(block, start, end))
-            if self.first_blank or filled == last - self.number:
-                self.counted += filled
-                self.blank += last - self.number - filled
+            filled = _FILLED_LINE.findall(block, start, end)
+            if self.first_blank or len(filled) == last - self.number:
+                self.counted += _url_lines(block, start, end, filled)
+                self.blank += last - self.number - len(filled)
                 self.number = last
                 return
             # Otherwise go line by line, once: to find the first blank line.
@@ -192,7 +199,7 @@ class LineScanner:
             self._blanks(number - self.number - 1)
             self.number = number
             if self.counting:
-                self.counted += 1
+                self.counted += holds_url(match.group())
             else:
                 text = match.group()
                 yield number, Line(text, len(text))
@@ -205,6 +212,15 @@ class LineScanner:
             if not self.blank:
                 self.first_blank = self.number + 1
             self.blank += count
+
+
+def _url_lines(block: str, start: int, end: int, filled: list[str]) -> int:
+    """How many of the non-blank lines ``filled`` of ``block[start:end]`` hold a URL: by one
+    count when each starts with one (the usual case), else line by line."""
+    starting = len(_URL_LINE.findall(block, start, end))
+    if starting == len(filled):
+        return starting
+    return sum(map(holds_url, filled))
 
 
 def _blocks(texts: Iterable[str]) -> Iterator[str]:
@@ -234,6 +250,19 @@ def _classify(line: str) -> LineVerdict | None:
     if found.start() > 0 and _FIELD.match(line):
         return _with_url(LineKind.FIELD, line, found.start())
     return _extra_content(line, found.start())
+
+
+def holds_url(line: str) -> bool:
+    """Whether a non-blank line counts as a URL of the file: a URL, maybe a broken one or
+    with more on the line (not a comment, a heading, markup or a robots.txt line)."""
+    return _holds_url(line.strip())
+
+
+def _holds_url(stripped: str) -> bool:
+    if _HTTP.match(stripped):
+        return True  # a URL, maybe with more after it
+    verdict = _classify(stripped)
+    return verdict is None or verdict.kind == LineKind.EXTRA
 
 
 def _markup(line: str) -> LineVerdict:
@@ -326,7 +355,7 @@ class TextChecker:
 
     def check(self, texts: Iterable[str]) -> None:
         scanner = self.scanner
-        for number, line in scanner.lines(texts):
+        for number, line in scanner.lines(texts, self.cut_short):
             self.check_line(number, line)
             if self.stopped_at is not None and self.over_limit is not None:
                 scanner.counting = True  # nothing left to report: only count the rest
@@ -336,12 +365,13 @@ class TextChecker:
     def check_line(self, number: int, line: Line) -> None:
         text = line.text
         stripped = text.strip()
-        column = text.index(stripped[0]) + 1
         if self.stopped_at is None and self.report.added >= self.stop_at:
-            self.stopped_at = (number, column)
+            self.stopped_at = (number, text.index(stripped[0]) + 1)
         if self.stopped_at is not None:
-            self._count_line(number, column)
+            if _holds_url(stripped):
+                self._count_line(number, text.index(stripped[0]) + 1)
             return
+        column = text.index(stripped[0]) + 1
         verdict = _classify(stripped)
         if self.line_checks:
             event = TextLine(number, column, text, line.length, stripped, verdict)

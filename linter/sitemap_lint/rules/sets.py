@@ -490,12 +490,14 @@ class SetReporter(Protocol):
 @check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, NESTED_INDEX), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
     """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further: SE002 on the entry that closes one, in place of SE004 or SE003
+    followed further (not through a listed robots.txt, SE008's): SE002 on the entry that closes one, in place of SE004 or SE003
     there (so it runs while either is enabled): an index that lists an input of the run
     is SE003 while following, and the entry that closes a cycle is SE002 only, as when
     the cycle is found while following."""
     listings: dict[str, list[tuple[str, Child]]] = {}
     where: dict[str, tuple[str, int]] = {}
+    # A listed robots.txt is SE008's: its Sitemap lines are not followed from there.
+    robots = {file.key for file in checked.files if file.facts.kind == "robots"}
     for index, file in enumerate(checked.files):
         facts, key = file.facts, file.key
         if facts.kind not in ("sitemapindex", "robots") or key in listings:
@@ -504,7 +506,7 @@ def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> N
         listings[key] = [
             (listed, child)
             for child in facts.children
-            if (listed := checked.key_of(child.url)) is not None
+            if (listed := checked.key_of(child.url)) is not None and listed not in robots
         ]
     for key, child, cycle in closing_entries(listings, checked.roots):
         index = where[key][1]

@@ -144,8 +144,9 @@ TOO_MANY_FINDINGS = rule(
     summary="Lines of a text file not checked after 200,000 findings",
     what="""
         After 200,000 findings in one text file, the remaining lines are no
-        longer checked, only counted: each non-blank line counts as a URL for
-        the 50,000-URL limit. This finding marks the first line that was not
+        longer checked, only counted: each line that holds a URL (not a
+        comment, a heading, markup or a robots.txt line) counts for the
+        50,000-URL limit. This finding marks the first line that was not
         checked.
     """,
     why="""
@@ -252,7 +253,7 @@ def check_unchecked_lines(end: FileEnd, file: object, report: Reporter) -> None:
             line,
             column,
             f"more than {MAX_FINDINGS:,} findings in this file: the lines from "
-            "here on were only counted (each as a URL, for the 50,000 limit), not "
+            "here on were only counted (those that hold a URL, for the 50,000 limit), not "
             "checked; fix the problems reported above and check the file again",
         )
     )

@@ -860,6 +860,10 @@ class Discovery:
         if not is_url(child.url) or parse_url(child.url) is None:
             return None  # the URL rules already reported the entry
         key = canonical_url(child.url)
+        if any(up.key == key and _is_robots(up) for up in (job, *job.ancestors())):
+            # This robots.txt or the one above, an input: SE008's, no cycle.
+            self._unfollowed(sink, _listed(job, FollowKind.ROBOTS, child, "input"))
+            return None
         if key == job.key or any(key == up.key for up in job.ancestors()):
             which = "self" if key == job.key else "above"
             # (The scope check reports an index listing itself where it knows its URL.)
@@ -1496,6 +1500,11 @@ def _aware(moment: datetime) -> datetime:
 
 def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
+
+
+def _is_robots(job: Job) -> bool:
+    facts = job.result.facts if job.result is not None else None
+    return facts is not None and facts.kind == "robots"
 
 
 def _listed(job: Job, kind: str, child: Child, detail: str, value: int = 0) -> Unfollowed:
