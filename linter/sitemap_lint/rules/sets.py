@@ -490,8 +490,9 @@ class SetReporter(Protocol):
 @check(SET, emits=(INDEX_CYCLE, SITEMAP_LISTED_TWICE, NESTED_INDEX), proof=NO_PROOF)
 def check_cycles(checked: CheckedSet, options: object, report: SetReporter) -> None:
     """Cycles of listings across files (a -> b -> a), also through an index that was not
-    followed further (not through a listed robots.txt, SE008's): SE002 on the entry that closes one, in place of SE004 or SE003
-    there (so it runs while either is enabled): an index that lists an input of the run
+    followed further (not through a listed robots.txt, SE008's): SE002 on the entry
+    that closes one, in place of SE004 or SE003 there (so it runs while either is
+    enabled): an index that lists an input of the run
     is SE003 while following, and the entry that closes a cycle is SE002 only, as when
     the cycle is found while following."""
     listings: dict[str, list[tuple[str, Child]]] = {}
