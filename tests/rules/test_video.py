@@ -20,6 +20,7 @@ MESSAGES = [
     ("VD003/fail.xml", "<video:player_loc> is the page's own URL"),
     ("VD004/fail.xml", "looks like a web page (.html); give the URL of the video file itself"),
     ("VD004/fail-flash.xml", "looks like a Flash file"),
+    ("VD004/fail-video-site.xml", "<video:content_loc> is a YouTube page, not a video file"),
     ("VD005/fail.xml", "uses rtmp:, which Google cannot fetch"),
     ("VD006/fail.xml", "101 characters long; the schema and Google allow at most 100: shorten it"),
     ("VD006/fail-whitespace.xml", "remove the whitespace around the text"),

@@ -149,7 +149,9 @@ CONTENT_NOT_MEDIA = rule(
     summary="`content_loc` points at an HTML page or a Flash file",
     what="""
         Detects a `video:content_loc` whose path ends like a web page (`.html`,
-        `.htm`, `.php`, `.asp`, `.aspx`, `.jsp`, ...) or a Flash file (`.swf`).
+        `.htm`, `.php`, `.asp`, `.aspx`, `.jsp`, ...) or a Flash file (`.swf`),
+        and one on a video host's pages (YouTube, Vimeo, Dailymotion: a watch
+        or player page, such as `https://www.youtube.com/watch?v=...`).
     """,
     why="""
         `content_loc` must be the video file itself (`.mp4`, `.webm`, `.m3u8`,
@@ -625,6 +627,15 @@ _FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
 _PAGE_EXTENSIONS = frozenset(
     {"html", "htm", "xhtml", "shtml", "php", "php3", "php5", "asp", "aspx", "jsp", "jspx", "cfm"}
 )
+# The hosts of video sites' pages, which serve their video files from other hosts.
+_VIDEO_SITES = {
+    "youtube.com": "YouTube",
+    "youtu.be": "YouTube",
+    "youtube-nocookie.com": "YouTube",
+    "vimeo.com": "Vimeo",
+    "dailymotion.com": "Dailymotion",
+    "dai.ly": "Dailymotion",
+}
 _INTEGER = lazy(r"[+-]?[0-9]+\Z")
 _DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 _ISO_DURATION = lazy(
@@ -945,7 +956,33 @@ def _is_ftp(text: str) -> bool:
     return text.strip().lower().startswith("ftp:")
 
 
+def video_site(url: str) -> str | None:
+    """The video site (YouTube, Vimeo, Dailymotion) whose watch or player page ``url``
+    is, or None: those sites serve no video file from their pages' hosts."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").rstrip(".")
+    if host == "player.vimeo.com":  # also the files of /external/ and /progressive_redirect/
+        return "Vimeo" if parts.path.startswith("/video/") else None
+    for prefix in ("www.", "m."):
+        if host.startswith(prefix):
+            host = host[len(prefix) :]
+            break
+    return _VIDEO_SITES.get(host)
+
+
 def _check_media_file(node: Node, report: Reporter) -> None:
+    site = video_site(node.text)
+    if site is not None:
+        report.add(
+            CONTENT_NOT_MEDIA.at(
+                node.line,
+                node.column,
+                f"<video:content_loc> is a {site} page, not a video file; give the URL of the "
+                "video file itself, or, for a video you do not host, remove <video:content_loc> "
+                "and give the player's URL in <video:player_loc>",
+            )
+        )
+        return
     path = urlsplit(node.text.strip()).path
     last = path.rsplit("/", 1)[-1]
     extension = last.rsplit(".", 1)[-1].lower() if "." in last else ""
