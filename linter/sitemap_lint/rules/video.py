@@ -1406,14 +1406,33 @@ def _empty_allow_problem(node: Node) -> str | None:
     )
 
 
+def _only_spaced(value: str, pattern: re.Pattern[str]) -> bool:
+    """Whether a list the schema's ``pattern`` rejects is a list it takes but for the
+    white space around it (which a list of ``xsd:string`` keeps)."""
+    return pattern.match(value.strip(XML_SPACE)) is not None
+
+
+def _spaced_problem(what: str, value: str) -> str:
+    inner = value.strip(XML_SPACE)
+    if not inner:
+        return (
+            f"the schema takes no white space in an empty list: list the {what} or remove "
+            "the element"
+        )
+    return f"the schema takes no white space around the {what}: write {inner}"
+
+
 def _check_restriction(node: Node, report: Reporter) -> None:
     value = node.text
     problems: list[str] = []
     schema_rejects = False
     codes = [code for code in _LIST_SEPARATORS.split(value.strip()) if code]
+    spaced = _only_spaced(value, _COUNTRY_LIST)
     if not _COUNTRY_LIST.match(value):
         schema_rejects = True
-        if codes and all(re.fullmatch(r"[A-Za-z]{2}", code) for code in codes):
+        if spaced:
+            problems.append(_spaced_problem("countries", value))
+        elif codes and all(re.fullmatch(r"[A-Za-z]{2}", code) for code in codes):
             fixed = " ".join(_COUNTRY_FIXES.get(code.upper(), code.upper()) for code in codes)
             problems.append(
                 f"write the countries as upper-case two-letter codes separated by spaces: {fixed}"
@@ -1423,7 +1442,7 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 f"{value.strip()!r} is not a list of two-letter country codes; write ISO 3166 "
                 "codes separated by spaces, such as US CA GB"
             )
-    else:
+    if spaced or not schema_rejects:
         unknown = [code for code in dict.fromkeys(codes) if not _is_country(code)]
         for code in unknown:
             if code in _COUNTRY_FIXES:
@@ -1463,7 +1482,9 @@ def _check_platform(node: Node, report: Reporter) -> None:
     if not _PLATFORM_LIST.match(value):
         words = [word.lower() for word in _LIST_SEPARATORS.split(value.strip()) if word]
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
-        if words and all(mapped):
+        if _only_spaced(value, _PLATFORM_LIST):
+            problems.append(_spaced_problem("platforms", value))
+        elif words and all(mapped):
             fixed = " ".join(dict.fromkeys(cast("list[str]", mapped)))  # all(mapped): no None
             other_names = [word for word in dict.fromkeys(words) if _PLATFORM_ALIASES[word] != word]
             if other_names:
