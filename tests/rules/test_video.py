@@ -53,8 +53,8 @@ MESSAGES = [
     ("VD016/fail.xml", "is on social.example.org, not on the page's domain (example.com)"),
     (
         "VD017/fail.xml",
-        "Google ignores the allow_embed and autoplay attributes of <video:player_loc>, "
-        "<video:category> and <video:price> since 2022",
+        "Google ignores <video:category>, <video:price> and the allow_embed and autoplay "
+        "attributes of <video:player_loc> since 2022",
     ),
     ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
     ("VD021/fail.xml", "unknown element <video:language>"),

@@ -1558,7 +1558,8 @@ def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
     legacy: list[str] = []
     positions: list[Node] = []
     count = 0
-    for name in ("player_loc", *DEPRECATED_CHILDREN, *LEGACY_CHILDREN):
+    # The attributes last: "<video:category> and the autoplay attribute of <video:player_loc>"
+    for name in (*DEPRECATED_CHILDREN, "player_loc", *LEGACY_CHILDREN):
         nodes = by_name.get(name)
         if not nodes:
             continue
