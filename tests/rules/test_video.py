@@ -57,6 +57,10 @@ MESSAGES = [
         "attributes of <video:player_loc> since 2022",
     ),
     ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
+    (
+        "VD018/fail-deprecated.xml",
+        "Google ignores <video:category> since 2022: removing it also fixes this",
+    ),
     ("VD021/fail.xml", "unknown element <video:language>"),
     ("VD019/fail.xml", "put it inside the <video:video> it describes"),
 ]

@@ -35,6 +35,7 @@ from sitemap_lint.rules.extension import (
     UNEXPECTED_TEXT,
     check_text,
     misplaced_message,
+    removal_note,
     stray_child_message,
 )
 from sitemap_lint.rules.registry import stateful
@@ -585,6 +586,10 @@ _NEXT_REQUIRED = [
 DEPRECATED_CHILDREN = ("category", "gallery_loc", "price", "tvshow")
 LEGACY_CHILDREN = ("id", "content_segment_loc")
 YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
+_IGNORED = {
+    **dict.fromkeys(DEPRECATED_CHILDREN, "Google ignores {} since 2022"),
+    **dict.fromkeys(LEGACY_CHILDREN, "{} is legacy, no longer documented by Google"),
+}
 # Children whose value is a URL, checked here with the URL rules (content_loc and
 # player_loc go through _check_media_urls, which also checks their protocol).
 URL_CHILDREN = ("thumbnail_loc", "content_segment_loc", "gallery_loc")
@@ -871,6 +876,7 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
         message += f"; other children are out of order too: write them as {order}"
     else:
         message += f" ({order}; Google reads any order, strict schema validators do not)"
+        message += removal_note("video", node.name, _IGNORED)
     return message
 
 
