@@ -1120,8 +1120,9 @@ def _language_name(code: str) -> str | None:
 
 
 def _check_legacy(legacy: list[Node], report: Reporter) -> None:
-    first = legacy[0]
-    names = ", ".join(f"<news:{node.name}>" for node in legacy)
+    written = sorted(legacy, key=lambda node: (node.line, node.column))  # as the file has them
+    first = written[0]
+    names = ", ".join(f"<news:{node.name}>" for node in written)
     if len(legacy) == 1:
         what = f"the legacy field {names}, which Google no longer documents; remove it"
     else:
