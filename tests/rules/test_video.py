@@ -18,6 +18,7 @@ MESSAGES = [
     ("VD001/fail-empty.xml", "<video:description> is empty"),
     ("VD002/fail.xml", "add the URL of the video file (content_loc) or of its player"),
     ("VD003/fail.xml", "<video:player_loc> is the page's own URL"),
+    ("VD003/fail-fragment.xml", "is the page's own URL once its fragment is dropped"),
     ("VD004/fail.xml", "looks like a web page (.html); give the URL of the video file itself"),
     ("VD004/fail-flash.xml", "looks like a Flash file"),
     ("VD004/fail-video-site.xml", "<video:content_loc> is a YouTube page, not a video file"),

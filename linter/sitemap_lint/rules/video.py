@@ -910,15 +910,18 @@ def _check_media_urls(
             )
         )
         return
-    page = normal_url(context.loc) if context.loc is not None else None
-    same = [node for node in present if normal_url(node.text.strip()) == page]
+    # Compared without their fragments, which crawlers drop (UR008).
+    page = normal_url(context.loc.partition("#")[0]) if context.loc is not None else None
+    same = [node for node in present if normal_url(node.text.strip().partition("#")[0]) == page]
     if same:
         names = joined([f"<video:{node.name}>" for node in same])
+        whole = normal_url(same[0].text.strip()) == normal_url(context.loc or "")
+        dropped = "" if whole else " once its fragment is dropped"
         report.add(
             URL_IS_PAGE.at(
                 same[0].line,
                 same[0].column,
-                f"{names} {'is' if len(same) == 1 else 'are'} the page's own URL "
+                f"{names} {'is' if len(same) == 1 else 'are'} the page's own URL{dropped} "
                 f"({context.loc}); give the URL of the video "
                 "file (content_loc) or of the player (player_loc), not of the page",
             )
