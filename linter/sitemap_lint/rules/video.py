@@ -121,7 +121,11 @@ URL_IS_PAGE = rule(
     "video-url-is-page",
     ERROR,
     summary="`content_loc` or `player_loc` is the page's own URL",
-    what="Detects a `video:content_loc` or `video:player_loc` equal to the `loc` of its `url`.",
+    what="""
+        Detects a `video:content_loc` or `video:player_loc` equal to the `loc` of
+        its `url`, compared as pages are (the scheme and host in lower case, without
+        the default port) and without a fragment, which crawlers drop.
+    """,
     why="""
         Google requires both to differ from the page: `content_loc` is the media
         file, `player_loc` the player's URL. The page itself is neither, and the
