@@ -30,6 +30,7 @@ MESSAGES = [
     ("VD007/fail.xml", "Google requires at least 1 second"),
     ("VD007/fail-iso.xml", "'PT10M' must be a whole number of seconds; write 600"),
     ("VD007/fail-over.xml", "over 8 hours"),
+    ("VD007/fail-segment.xml", "give the segment's length in seconds"),
     ("VD008/fail.xml", "on a 0-10 scale write 4.2"),
     ("VD008/fail-comma.xml", "uses a decimal comma; write 4.2"),
     ("VD009/fail.xml", "has thousands separators; write 12345"),

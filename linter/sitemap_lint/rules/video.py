@@ -1232,8 +1232,9 @@ def _check_duration(text: str, node: Node, report: Reporter, what: str) -> None:
         return
     shown = text.strip()
     if value == 0:
+        whose = "segment's" if node.name == "content_segment_loc" else "video's"
         message = (
-            f"{what} is 0; Google requires at least 1 second: give the video's length in seconds"
+            f"{what} is 0; Google requires at least 1 second: give the {whose} length in seconds"
         )
         report.add(DURATION.at(node.line, node.column, message))
         return
