@@ -120,6 +120,23 @@ def test_complete_video_passes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("child", "text"),
+    [
+        ("<video:duration></video:duration>", "<video:duration> is empty; give the length"),
+        ("<video:rating> </video:rating>", "<video:rating> is empty; give the average rating"),
+        ("<video:view_count/>", "<video:view_count> is empty; give the number of views"),
+    ],
+)
+def test_an_empty_number_is_said_to_be_empty(tmp_path: Path, child: str, text: str) -> None:
+    path = tmp_path / "sitemap.xml"
+    children = "\n".join(f"      {line}" for line in (*REQUIRED, child))
+    path.write_text(SITEMAP.format(children=children), encoding="utf-8")
+    (message,) = [f.message for f in lint(path).findings]
+    assert message.startswith(text), message
+    assert message.endswith("or remove it"), message
+
+
+@pytest.mark.parametrize(
     ("children", "expected"),
     [
         # Missing required children: one VD001 on the video, no schema error.

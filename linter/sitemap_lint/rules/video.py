@@ -1238,7 +1238,9 @@ def _check_duration(text: str, node: Node, report: Reporter, what: str) -> None:
         )
         report.add(DURATION.at(node.line, node.column, message))
         return
-    if value is None:
+    if not shown:
+        message = f"{what} is empty; give the length in seconds, from 1 to 28,800, or remove it"
+    elif value is None:
         seconds = _seconds(shown)
         if seconds is not None:
             fix = (
@@ -1291,7 +1293,9 @@ def _check_rating(text: str, node: Node, report: Reporter) -> None:
     shown = text.strip()
     message = f"<video:rating> {shown!r} is not a number from 0.0 to 5.0"
     number = None
-    if _DECIMAL.match(shown):
+    if not shown:
+        message = "<video:rating> is empty; give the average rating from 0.0 to 5.0, or remove it"
+    elif _DECIMAL.match(shown):
         number = Decimal(shown)
     elif re.fullmatch(r"[0-9]*,[0-9]+", shown):
         number = Decimal(shown.replace(",", "."))
@@ -1331,7 +1335,9 @@ def _check_view_count(text: str, node: Node, report: Reporter) -> None:
     if value is not None and value >= 0:
         return
     shown = text.strip()
-    if value is not None:
+    if not shown:
+        message = "<video:view_count> is empty; give the number of views, or remove it"
+    elif value is not None:
         message = f"<video:view_count> {shown} is negative; give the number of views, 0 or more"
     elif re.fullmatch(r"[0-9]{1,3}(?:[,. '\u00a0\u202f][0-9]{3})+", shown):
         digits = re.sub(r"[^0-9]", "", shown)
