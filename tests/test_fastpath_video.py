@@ -51,6 +51,7 @@ DEFECTS = (
     ("content_loc", "<V:content_loc>https://www.example.com/watch/page-PAGE</V:content_loc>"),
     ("content_loc", "<V:content_loc>https://cdn.example.com/v/clip.html</V:content_loc>"),
     ("content_loc", "<V:content_loc>https://cdn.example.com/v/clip.SWF?x=1</V:content_loc>"),
+    ("content_loc", "<V:content_loc>https://www.youtube.com/watch?v=abc</V:content_loc>"),
     ("content_loc", "<V:content_loc>rtmp://cdn.example.com/v/clip.mp4</V:content_loc>"),
     ("content_loc", "<V:content_loc>https://cdn.example.com/v/a%2g.mp4</V:content_loc>"),
     ("content_loc", "<V:content_loc>https://cdn.example.com:8080/v.mp4</V:content_loc>"),

@@ -23,6 +23,7 @@ MESSAGES = [
     ),
     ("IM004/fail-caption.xml", "remove it"),
     ("IM005/fail.xml", "wrap it: <image:image><image:loc>"),
+    ("IM006/fail.xml", "Google ignores <image:title> since 2022: removing it also fixes this"),
     ("IM005/fail-unknown.xml", "rename it to <image:image>"),
 ]
 

@@ -42,6 +42,10 @@ MESSAGES = [
     ("NW010/fail.xml", "'AMAT' is not an EXCHANGE:SYMBOL pair"),
     ("NW010/fail-separator.xml", "write NASDAQ:AMAT, BOM:500325"),
     ("NW010/fail-six.xml", "lists 6 tickers, more than the 5 allowed"),
+    (
+        "NW012/fail-legacy.xml",
+        "<news:genres> is legacy, no longer documented by Google: removing it also fixes this",
+    ),
     ("NW011/fail.xml", "uses the legacy field <news:keywords>, which Google no longer documents"),
     (
         "NW011/fail-several.xml",

@@ -18,8 +18,10 @@ MESSAGES = [
     ("VD001/fail-empty.xml", "<video:description> is empty"),
     ("VD002/fail.xml", "add the URL of the video file (content_loc) or of its player"),
     ("VD003/fail.xml", "<video:player_loc> is the page's own URL"),
+    ("VD003/fail-fragment.xml", "is the page's own URL once its fragment is dropped"),
     ("VD004/fail.xml", "looks like a web page (.html); give the URL of the video file itself"),
     ("VD004/fail-flash.xml", "looks like a Flash file"),
+    ("VD004/fail-video-site.xml", "<video:content_loc> is a YouTube page, not a video file"),
     ("VD005/fail.xml", "uses rtmp:, which Google cannot fetch"),
     ("VD006/fail.xml", "101 characters long; the schema and Google allow at most 100: shorten it"),
     ("VD006/fail-whitespace.xml", "remove the whitespace around the text"),
@@ -28,6 +30,7 @@ MESSAGES = [
     ("VD007/fail.xml", "Google requires at least 1 second"),
     ("VD007/fail-iso.xml", "'PT10M' must be a whole number of seconds; write 600"),
     ("VD007/fail-over.xml", "over 8 hours"),
+    ("VD007/fail-segment.xml", "give the segment's length in seconds"),
     ("VD008/fail.xml", "on a 0-10 scale write 4.2"),
     ("VD008/fail-comma.xml", "uses a decimal comma; write 4.2"),
     ("VD009/fail.xml", "has thousands separators; write 12345"),
@@ -38,7 +41,11 @@ MESSAGES = [
     ("VD012/fail-lowercase.xml", "separated by spaces: IE GB US"),
     ("VD012/fail-unknown-country.xml", "UK is not an ISO 3166 country code; write GB"),
     ("VD012/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no country'),
+    ("VD012/fail-whitespace.xml", "no white space around the countries: write IE GB US"),
+    ("VD012/fail-blank.xml", "no white space in an empty list: list the countries or remove"),
     ("VD013/fail.xml", "separated by single spaces: web tv"),
+    ("VD013/fail-whitespace.xml", "no white space around the platforms: write web tv"),
+    ("VD013/fail-blank.xml", "no white space in an empty list: list the platforms or remove"),
     ("VD013/fail-empty-allow.xml", 'an empty list with relationship="allow" allows no platform'),
     ("VD013/fail-relationship.xml", 'is neither allow nor deny; write relationship="allow"'),
     ("VD020/fail-id.xml", "url; write one of them"),
@@ -48,10 +55,14 @@ MESSAGES = [
     ("VD016/fail.xml", "is on social.example.org, not on the page's domain (example.com)"),
     (
         "VD017/fail.xml",
-        "Google ignores the allow_embed and autoplay attributes of <video:player_loc>, "
-        "<video:category> and <video:price> since 2022",
+        "Google ignores <video:category>, <video:price> and the allow_embed and autoplay "
+        "attributes of <video:player_loc> since 2022",
     ),
     ("VD018/fail.xml", "move it before <video:view_count> (line 15)"),
+    (
+        "VD018/fail-deprecated.xml",
+        "Google ignores <video:category> since 2022: removing it also fixes this",
+    ),
     ("VD021/fail.xml", "unknown element <video:language>"),
     ("VD019/fail.xml", "put it inside the <video:video> it describes"),
 ]
@@ -106,6 +117,23 @@ def lint_video(tmp_path: Path, *children: str) -> list[tuple[str, int]]:
 
 def test_complete_video_passes(tmp_path: Path) -> None:
     assert lint_video(tmp_path, *REQUIRED) == []
+
+
+@pytest.mark.parametrize(
+    ("child", "text"),
+    [
+        ("<video:duration></video:duration>", "<video:duration> is empty; give the length"),
+        ("<video:rating> </video:rating>", "<video:rating> is empty; give the average rating"),
+        ("<video:view_count/>", "<video:view_count> is empty; give the number of views"),
+    ],
+)
+def test_an_empty_number_is_said_to_be_empty(tmp_path: Path, child: str, text: str) -> None:
+    path = tmp_path / "sitemap.xml"
+    children = "\n".join(f"      {line}" for line in (*REQUIRED, child))
+    path.write_text(SITEMAP.format(children=children), encoding="utf-8")
+    (message,) = [f.message for f in lint(path).findings]
+    assert message.startswith(text), message
+    assert message.endswith("or remove it"), message
 
 
 @pytest.mark.parametrize(

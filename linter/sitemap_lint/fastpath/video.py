@@ -19,7 +19,7 @@ the full checker takes the entry):
 
 | child | how its value is proved |
 |---|---|
-| thumbnail_loc, content_loc, player_loc | written without references, a URL proved as ``image:loc`` is (the URL rules; an ``anyURI``); ``content_loc`` and ``player_loc`` not the entry's own URL (VD003), ``content_loc``'s last segment not of a page or a Flash file (VD004) |
+| thumbnail_loc, content_loc, player_loc | written without references, a URL proved as ``image:loc`` is (the URL rules; an ``anyURI``); ``content_loc`` and ``player_loc`` not the entry's own URL (VD003), ``content_loc``'s last segment not of a page or a Flash file, nor on a video site's pages (VD004) |
 | title, description | 1 to 100 (2,048) characters once decoded (or in one CDATA section of printable ASCII but ``<`` and ``]``, read as written), not only white space (VD001, VD006, the schema's ``maxLength``) |
 | duration | ``1`` to ``28800`` written as digits without a leading zero (VD007, ``tDuration``) |
 | publication_date | decoded, the lastmod's clean form (``xsd:date`` or ``xsd:dateTime``) that ``dates.check_date`` reports nothing on at the run's moment |
@@ -43,7 +43,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sitemap_lint.domain.identity import normal_uri
-from sitemap_lint.rules.video import _PAGE_EXTENSIONS, _YES_NO, MAX_DURATION, MAX_TAGS
+from sitemap_lint.rules.video import (
+    _PAGE_EXTENSIONS,
+    _YES_NO,
+    MAX_DURATION,
+    MAX_TAGS,
+    video_site,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -317,7 +323,9 @@ class VideoProof:
 
 def _media(url: str) -> bool:
     """Whether a content_loc (matched by the URL pattern: no fragment) ends in a
-    segment that is no page and no Flash file (VD004)."""
+    segment that is no page and no Flash file, on no video site's pages (VD004)."""
+    if video_site(url) is not None:
+        return False
     path = url.partition("?")[0]
     if path.count("/") < 3:
         return True

@@ -48,6 +48,7 @@ __all__ = [
     "check_child_order",
     "check_text",
     "misplaced_message",
+    "removal_note",
     "stray_child_message",
 ]
 
@@ -129,11 +130,14 @@ def check_child_order(
     whose: str,
     cover: Callable[[Node], Covers],
     report: Reporter,
+    removable: Mapping[str, str] | None = None,
 ) -> None:
     """``rule`` (a child-order warning) where the schema's sequence of ``parent``'s
     children breaks only by order; it covers the child the schema engines report, so
     that the strict schema's verdict is this warning. ``whose`` names the children in
-    the message (" " or " of <news:news>'s children: ")."""
+    the message (" " or " of <news:news>'s children: "). ``removable``: the children
+    Google ignores, by name, with what the message says of one (where the child out of
+    place is one, removing it, as their own rule asks, also fixes the order)."""
     children = parent.children
     found = sequence_break(children, namespace, sequence)
     if found is None or not is_order_problem(found, children, namespace):
@@ -144,10 +148,21 @@ def check_child_order(
             node.line,
             node.column,
             f"{misplacement(found, family)}; the {family} schema fixes the order{whose}"
-            f"{order_of(sequence)} (Google reads any order; strict schema validators do not)",
+            f"{order_of(sequence)} (Google reads any order; strict schema validators do not)"
+            + removal_note(family, node.name, removable),
         ),
         cover(node),
     )
+
+
+def removal_note(prefix: str, name: str, removable: Mapping[str, str] | None) -> str:
+    """The end of an order message on the child ``name`` of the extension ``prefix``
+    when Google ignores it (``removable``: such children's names, with what is said of
+    one, such as "Google ignores {} since 2022", where {} stands for the child's tag)."""
+    said = (removable or {}).get(name)
+    if said is None:
+        return ""
+    return "; " + said.format(f"<{prefix}:{name}>") + ": removing it also fixes this"
 
 
 def check_text(

@@ -33,6 +33,7 @@ CHILDREN = ("loc", "caption", "geo_location", "title", "license")
 # The schema's sequence: loc once, then each of the others at most once.
 SEQUENCE = (Step("loc", 1, 1), *(Step(name, 0, 1) for name in CHILDREN[1:]))
 DEPRECATED = ("caption", "geo_location", "title", "license")
+_IGNORED = dict.fromkeys(DEPRECATED, "Google ignores {} since 2022")
 
 MISSING_LOC = rule(
     "IM001",
@@ -363,7 +364,7 @@ def _check_children(image: Node, report: Reporter, context: EntryContext) -> Nod
 
 def check_order(image: Node, report: Reporter) -> None:
     """IM006 where the children of one image:image stand out of the schema's order."""
-    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report)
+    check_child_order(image, NAMESPACE, SEQUENCE, CHILD_ORDER, "image", " ", Only, report, _IGNORED)
 
 
 def deprecated_children(names: list[str], line: int, column: int) -> Finding:

@@ -35,6 +35,7 @@ from sitemap_lint.rules.extension import (
     UNEXPECTED_TEXT,
     check_text,
     misplaced_message,
+    removal_note,
     stray_child_message,
 )
 from sitemap_lint.rules.registry import stateful
@@ -120,7 +121,11 @@ URL_IS_PAGE = rule(
     "video-url-is-page",
     ERROR,
     summary="`content_loc` or `player_loc` is the page's own URL",
-    what="Detects a `video:content_loc` or `video:player_loc` equal to the `loc` of its `url`.",
+    what="""
+        Detects a `video:content_loc` or `video:player_loc` equal to the `loc` of
+        its `url`, compared as pages are (the scheme and host in lower case, without
+        the default port) and without a fragment, which crawlers drop.
+    """,
     why="""
         Google requires both to differ from the page: `content_loc` is the media
         file, `player_loc` the player's URL. The page itself is neither, and the
@@ -149,7 +154,9 @@ CONTENT_NOT_MEDIA = rule(
     summary="`content_loc` points at an HTML page or a Flash file",
     what="""
         Detects a `video:content_loc` whose path ends like a web page (`.html`,
-        `.htm`, `.php`, `.asp`, `.aspx`, `.jsp`, ...) or a Flash file (`.swf`).
+        `.htm`, `.php`, `.asp`, `.aspx`, `.jsp`, ...) or a Flash file (`.swf`),
+        and one on a video host's pages (YouTube, Vimeo, Dailymotion: a watch
+        or player page, such as `https://www.youtube.com/watch?v=...`).
     """,
     why="""
         `content_loc` must be the video file itself (`.mp4`, `.webm`, `.m3u8`,
@@ -583,6 +590,10 @@ _NEXT_REQUIRED = [
 DEPRECATED_CHILDREN = ("category", "gallery_loc", "price", "tvshow")
 LEGACY_CHILDREN = ("id", "content_segment_loc")
 YES_NO_CHILDREN = ("family_friendly", "requires_subscription", "live")
+_IGNORED = {
+    **dict.fromkeys(DEPRECATED_CHILDREN, "Google ignores {} since 2022"),
+    **dict.fromkeys(LEGACY_CHILDREN, "{} is legacy, no longer documented by Google"),
+}
 # Children whose value is a URL, checked here with the URL rules (content_loc and
 # player_loc go through _check_media_urls, which also checks their protocol).
 URL_CHILDREN = ("thumbnail_loc", "content_segment_loc", "gallery_loc")
@@ -625,6 +636,15 @@ _FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
 _PAGE_EXTENSIONS = frozenset(
     {"html", "htm", "xhtml", "shtml", "php", "php3", "php5", "asp", "aspx", "jsp", "jspx", "cfm"}
 )
+# The hosts of video sites' pages, which serve their video files from other hosts.
+_VIDEO_SITES = {
+    "youtube.com": "YouTube",
+    "youtu.be": "YouTube",
+    "youtube-nocookie.com": "YouTube",
+    "vimeo.com": "Vimeo",
+    "dailymotion.com": "Dailymotion",
+    "dai.ly": "Dailymotion",
+}
 _INTEGER = lazy(r"[+-]?[0-9]+\Z")
 _DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 _ISO_DURATION = lazy(
@@ -860,6 +880,7 @@ def _order_message(video: Node, broken: tuple[Node, str, str | None]) -> str:
         message += f"; other children are out of order too: write them as {order}"
     else:
         message += f" ({order}; Google reads any order, strict schema validators do not)"
+        message += removal_note("video", node.name, _IGNORED)
     return message
 
 
@@ -893,15 +914,18 @@ def _check_media_urls(
             )
         )
         return
-    page = normal_url(context.loc) if context.loc is not None else None
-    same = [node for node in present if normal_url(node.text.strip()) == page]
+    # Compared without their fragments, which crawlers drop (UR008).
+    page = normal_url(context.loc.partition("#")[0]) if context.loc is not None else None
+    same = [node for node in present if normal_url(node.text.strip().partition("#")[0]) == page]
     if same:
         names = joined([f"<video:{node.name}>" for node in same])
+        whole = normal_url(same[0].text.strip()) == normal_url(context.loc or "")
+        dropped = "" if whole else " once its fragment is dropped"
         report.add(
             URL_IS_PAGE.at(
                 same[0].line,
                 same[0].column,
-                f"{names} {'is' if len(same) == 1 else 'are'} the page's own URL "
+                f"{names} {'is' if len(same) == 1 else 'are'} the page's own URL{dropped} "
                 f"({context.loc}); give the URL of the video "
                 "file (content_loc) or of the player (player_loc), not of the page",
             )
@@ -945,7 +969,33 @@ def _is_ftp(text: str) -> bool:
     return text.strip().lower().startswith("ftp:")
 
 
+def video_site(url: str) -> str | None:
+    """The video site (YouTube, Vimeo, Dailymotion) whose watch or player page ``url``
+    is, or None: those sites serve no video file from their pages' hosts."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").rstrip(".")
+    if host == "player.vimeo.com":  # also the files of /external/ and /progressive_redirect/
+        return "Vimeo" if parts.path.startswith("/video/") else None
+    for prefix in ("www.", "m."):
+        if host.startswith(prefix):
+            host = host[len(prefix) :]
+            break
+    return _VIDEO_SITES.get(host)
+
+
 def _check_media_file(node: Node, report: Reporter) -> None:
+    site = video_site(node.text)
+    if site is not None:
+        report.add(
+            CONTENT_NOT_MEDIA.at(
+                node.line,
+                node.column,
+                f"<video:content_loc> is a {site} page, not a video file; give the URL of the "
+                "video file itself, or, for a video you do not host, remove <video:content_loc> "
+                "and give the player's URL in <video:player_loc>",
+            )
+        )
+        return
     path = urlsplit(node.text.strip()).path
     last = path.rsplit("/", 1)[-1]
     extension = last.rsplit(".", 1)[-1].lower() if "." in last else ""
@@ -1182,12 +1232,15 @@ def _check_duration(text: str, node: Node, report: Reporter, what: str) -> None:
         return
     shown = text.strip()
     if value == 0:
+        whose = "segment's" if node.name == "content_segment_loc" else "video's"
         message = (
-            f"{what} is 0; Google requires at least 1 second: give the video's length in seconds"
+            f"{what} is 0; Google requires at least 1 second: give the {whose} length in seconds"
         )
         report.add(DURATION.at(node.line, node.column, message))
         return
-    if value is None:
+    if not shown:
+        message = f"{what} is empty; give the length in seconds, from 1 to 28,800, or remove it"
+    elif value is None:
         seconds = _seconds(shown)
         if seconds is not None:
             fix = (
@@ -1240,7 +1293,9 @@ def _check_rating(text: str, node: Node, report: Reporter) -> None:
     shown = text.strip()
     message = f"<video:rating> {shown!r} is not a number from 0.0 to 5.0"
     number = None
-    if _DECIMAL.match(shown):
+    if not shown:
+        message = "<video:rating> is empty; give the average rating from 0.0 to 5.0, or remove it"
+    elif _DECIMAL.match(shown):
         number = Decimal(shown)
     elif re.fullmatch(r"[0-9]*,[0-9]+", shown):
         number = Decimal(shown.replace(",", "."))
@@ -1280,7 +1335,9 @@ def _check_view_count(text: str, node: Node, report: Reporter) -> None:
     if value is not None and value >= 0:
         return
     shown = text.strip()
-    if value is not None:
+    if not shown:
+        message = "<video:view_count> is empty; give the number of views, or remove it"
+    elif value is not None:
         message = f"<video:view_count> {shown} is negative; give the number of views, 0 or more"
     elif re.fullmatch(r"[0-9]{1,3}(?:[,. '\u00a0\u202f][0-9]{3})+", shown):
         digits = re.sub(r"[^0-9]", "", shown)
@@ -1369,14 +1426,33 @@ def _empty_allow_problem(node: Node) -> str | None:
     )
 
 
+def _only_spaced(value: str, pattern: re.Pattern[str]) -> bool:
+    """Whether a list the schema's ``pattern`` rejects is a list it takes but for the
+    white space around it (which a list of ``xsd:string`` keeps)."""
+    return pattern.match(value.strip(XML_SPACE)) is not None
+
+
+def _spaced_problem(what: str, value: str) -> str:
+    inner = value.strip(XML_SPACE)
+    if not inner:
+        return (
+            f"the schema takes no white space in an empty list: list the {what} or remove "
+            "the element"
+        )
+    return f"the schema takes no white space around the {what}: write {inner}"
+
+
 def _check_restriction(node: Node, report: Reporter) -> None:
     value = node.text
     problems: list[str] = []
     schema_rejects = False
     codes = [code for code in _LIST_SEPARATORS.split(value.strip()) if code]
+    spaced = _only_spaced(value, _COUNTRY_LIST)
     if not _COUNTRY_LIST.match(value):
         schema_rejects = True
-        if codes and all(re.fullmatch(r"[A-Za-z]{2}", code) for code in codes):
+        if spaced:
+            problems.append(_spaced_problem("countries", value))
+        elif codes and all(re.fullmatch(r"[A-Za-z]{2}", code) for code in codes):
             fixed = " ".join(_COUNTRY_FIXES.get(code.upper(), code.upper()) for code in codes)
             problems.append(
                 f"write the countries as upper-case two-letter codes separated by spaces: {fixed}"
@@ -1386,7 +1462,7 @@ def _check_restriction(node: Node, report: Reporter) -> None:
                 f"{value.strip()!r} is not a list of two-letter country codes; write ISO 3166 "
                 "codes separated by spaces, such as US CA GB"
             )
-    else:
+    if spaced or not schema_rejects:
         unknown = [code for code in dict.fromkeys(codes) if not _is_country(code)]
         for code in unknown:
             if code in _COUNTRY_FIXES:
@@ -1426,7 +1502,9 @@ def _check_platform(node: Node, report: Reporter) -> None:
     if not _PLATFORM_LIST.match(value):
         words = [word.lower() for word in _LIST_SEPARATORS.split(value.strip()) if word]
         mapped = [_PLATFORM_ALIASES.get(word) for word in words]
-        if words and all(mapped):
+        if _only_spaced(value, _PLATFORM_LIST):
+            problems.append(_spaced_problem("platforms", value))
+        elif words and all(mapped):
             fixed = " ".join(dict.fromkeys(cast("list[str]", mapped)))  # all(mapped): no None
             other_names = [word for word in dict.fromkeys(words) if _PLATFORM_ALIASES[word] != word]
             if other_names:
@@ -1500,7 +1578,8 @@ def _check_deprecated(by_name: dict[str, list[Node]], report: Reporter) -> None:
     legacy: list[str] = []
     positions: list[Node] = []
     count = 0
-    for name in ("player_loc", *DEPRECATED_CHILDREN, *LEGACY_CHILDREN):
+    # The attributes last: "<video:category> and the autoplay attribute of <video:player_loc>"
+    for name in (*DEPRECATED_CHILDREN, "player_loc", *LEGACY_CHILDREN):
         nodes = by_name.get(name)
         if not nodes:
             continue
