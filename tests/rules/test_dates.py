@@ -34,6 +34,8 @@ MESSAGES = [
     ("DT002/fail-month.xml", "month 13 does not exist"),
     ("DT002/fail-hour.xml", "hour 24 does not exist"),
     ("DT002/fail-offset.xml", "+15:00 is beyond ±14:00"),
+    ("DT002/fail-offset-minute.xml", "offset +02:60 has minute 60, and minutes run from 00 to"),
+    ("DT001/fail-other-digits.xml", "-05-08' is not a W3C Datetime; write YYYY-MM-DD"),
     ("DT003/fail.xml", "write 2024-01-01"),
     ("DT003/fail-year-month.xml", "write 2024-05-01"),
     ("DT003/fail-no-seconds.xml", "write 2024-05-08T10:30:00+02:00"),

@@ -144,7 +144,8 @@ RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE, TOO_OLD)
 
 _W3C = lazy(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
-    r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z"
+    r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z",
+    re.ASCII,  # (a full-width digit is no W3C digit, though int() reads it)
 )
 _DATE_WITH_ZONE = lazy(r"(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})\Z")
 _SPACE_SEPARATED = lazy(r"(\d{4}-\d{2}-\d{2})[ _](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?)\s*(.*)\Z")
@@ -489,7 +490,12 @@ def _impossible(
         return f"second {second} does not exist; seconds run from 00 to 59: write the real time"
     if zone and zone != "Z":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
-        if minutes > 59 or hours * 60 + minutes > 14 * 60:
+        if minutes > 59:
+            return (
+                f"timezone offset {zone} has minute {zone[4:6]}, and minutes run from 00 to 59; "
+                "write the real offset, or Z for UTC"
+            )
+        if hours * 60 + minutes > 14 * 60:
             return f"timezone offset {zone} is beyond ±14:00; write the real offset, or Z for UTC"
     return None
 
