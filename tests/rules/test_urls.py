@@ -688,3 +688,19 @@ def test_the_iri_classes_take_what_their_written_form_takes(negated: str, writte
     every = "".join(map(chr, range(0x110000)))
     assert re.compile(negated).findall(every) == re.compile(written).findall(every)
     assert negated.startswith("[^") and negated in urls._SIMPLE_IRI.pattern
+
+
+def test_a_control_character_is_removed_not_encoded_into_an_escape_ur013_reports() -> None:
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.fix.engine import fix_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine, fixture
+
+    path = fixture("UR006/fail-control.xml")
+    done = fix_source(Source(str(path), path), Options(now=NOW), engine(), True)
+    assert done.changed
+    assert done.fixed is not None
+    fixed = check_source(Source(str(path), None, data=done.fixed), Options(now=NOW), engine())
+    assert [f.code for f in fixed.findings] == []
+    assert b"https://example.com/search?q=red%20shoes<" in done.fixed

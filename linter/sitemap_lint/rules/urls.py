@@ -131,8 +131,9 @@ UNSAFE_CHARACTER = rule(
         control characters, and square brackets outside an IPv6 host, in the
         path, query or fragment of a URL (and a second `#`, inside the fragment,
         which the schema's `anyURI` rejects), and shows the encoded URL; a tab or
-        a line break is removed from it instead, as browsers drop them (encoded,
-        it would be a control character: `url-percent-encoded-control`). (Such
+        a line break is removed from it instead, as browsers drop them, and so is
+        any other control character, which no page address holds (encoded, each
+        would be a control character: `url-percent-encoded-control`). (Such
         characters in the host are reported by `url-invalid-host`.)
     """,
     why="""
@@ -453,9 +454,9 @@ def _encoding_fix(
 
     Only for a URL that is the whole text of its element (or an ``xhtml:link``'s
     ``href``), with a usable host and no stray ``%`` (whose meaning a person must
-    decide). Dropping a tab or a line break (as a browser does) and encoding a
-    backslash (which a browser reads as ``/``) may change the page a crawler asks for:
-    that fix is unsafe.
+    decide). Dropping a tab or a line break (as a browser does) or another control
+    character (which no page address holds) and encoding a backslash (which a browser
+    reads as ``/``) may change the page a crawler asks for: that fix is unsafe.
     """
     if host_problem or len(remainder) > MAX_LENGTH or fixed == url or "\ufffd" in remainder:
         return None
@@ -465,6 +466,8 @@ def _encoding_fix(
         return _written_encoded(url, node, fixed)
     dropped = "\t" in remainder or "\n" in remainder or "\r" in remainder
     says = "Write the URL as browsers read it" if dropped else _ENCODE
+    if _CONTROL.search(remainder):
+        says = "Remove the control characters from the URL"
     return _written_encoded(url, node, fixed, says, safe=False)
 
 
@@ -693,17 +696,21 @@ def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> P
     return ParsedURL(scheme, host, 443 if scheme == "https" else 80, path or "/")
 
 
-_CHANGED_BY_BROWSERS = lazy(r"[\t\n\r\\]")
+# What makes the encoding fix unsafe: what it drops, and a backslash.
+_CHANGED_BY_BROWSERS = lazy(r"[\x00-\x1f\x7f\\]")
+# A control character other than a tab or a line break.
+_CONTROL = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 # Tabs and line breaks: browsers drop them from a URL (WHATWG URL Standard, basic URL
 # parser); encoded, they would be control characters no page address holds (UR013).
-_DROPPED = str.maketrans("", "", "\t\n\r")
+# The other control characters are dropped too: UR013 says to remove them once encoded.
+_DROPPED = dict.fromkeys([*range(0x20), 0x7F])
 
 
 def _encoded(remainder: str) -> str:
-    """A URL's path, query and fragment percent-encoded, without tabs and line breaks
-    (only the start of an absurdly long one: messages are short anyway)."""
+    """A URL's path, query and fragment percent-encoded, without tabs, line breaks and
+    other control characters (only the start of an absurdly long one: messages are short anyway)."""
     remainder = remainder.translate(_DROPPED)
     return percent_encoded(remainder[:MAX_LENGTH]) + ("..." if len(remainder) > MAX_LENGTH else "")
 
@@ -1333,18 +1340,24 @@ def _rewritten(scheme: str, rest: str) -> str:
 
 def _unsafe_message(unsafe: list[str], fixed: str) -> str:
     """UR006's words for the ``unsafe`` characters of a URL, repaired as ``fixed``: the
-    tabs and line breaks among them are removed, the others encoded."""
+    tabs, line breaks and other control characters among them are removed, the others
+    encoded."""
     shown = joined([_describe(c) for c in unsafe])
-    dropped = [c for c in unsafe if c in "\t\n\r"]
+    dropped = [c for c in unsafe if c < " " or c == "\x7f"]
     if not dropped:
         return f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+    them = "it" if len(dropped) == 1 else "them"
+    # Browsers drop tabs and line breaks; they encode the other controls, which no page
+    # address holds (UR013 reports them encoded).
+    browsers = all(c in "\t\n\r" for c in dropped)
     if len(dropped) == len(unsafe):
-        them = "it" if len(dropped) == 1 else "them"
-        return f"URL contains {shown}, which browsers drop; remove {them}: write {fixed}"
+        which = "which browsers drop" if browsers else "which no page address holds"
+        return f"URL contains {shown}, {which}; remove {them}: write {fixed}"
     removed = joined([_describe(c) for c in dropped])
+    why = f"browsers drop {them}" if browsers else "no page address holds one"
     return (
         f"URL contains {shown}, which must be percent-encoded ({removed} removed, as "
-        f"browsers drop {'it' if len(dropped) == 1 else 'them'}); write {fixed}"
+        f"{why}); write {fixed}"
     )
 
 
