@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.events import Replacements
 
 MAX_LENGTH = 2048
+# The white space the schema collapses around a value (XML Schema's whiteSpace facet).
+_XML_SPACE = " \t\n\r"
 MIN_LENGTH = 12
 YANDEX_LENGTH = 1024
 
@@ -608,7 +610,12 @@ def check_url(
                 fix=replace_text(node, stripped, "Remove the whitespace around the URL")
                 if url == node.text and stripped and not cut
                 else None,
-            )
+            ),
+            # White space the schema does not collapse (a no-break space) makes its
+            # error on the value: this finding is that error's.
+            node
+            if (url.lstrip(_XML_SPACE) if cut else url.strip(_XML_SPACE)) != stripped
+            else None,
         )
         url = stripped
     length = len(url)
