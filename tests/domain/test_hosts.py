@@ -101,7 +101,7 @@ def test_video_uploader_on_the_same_idn_site(tmp_path: Path) -> None:
         ("1.2.3.4.5", "it has 5 numbers; an IPv4 address has four"),
         ("example.123", "'example' is not a number"),
         ("09.1.1.1", "'09' is not a number (a leading 0 makes it octal, without 8 or 9)"),
-        ("1.2.65536", "65536 is too large for the last of 3 numbers"),
+        ("1.2.65536", "65536 is over 65535, the most the last of 3 numbers may be"),
     ],
 )
 def test_ipv4_fault(host: str, fault: str | None) -> None:

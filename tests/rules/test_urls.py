@@ -464,7 +464,15 @@ def test_ascii_hosts_do_not_go_through_idna(monkeypatch: pytest.MonkeyPatch) -> 
         ("https://example.123/a", "ends in a number, so browsers read it as an IPv4 address"),
         ("https://xn--zz.example/a", "the label 'xn--zz', whose Punycode does not decode"),
         ("https://xn--99999999999.example/a", "the label 'xn--99999999999', whose"),
-        ("https://xn--a.example/a", "which decodes to '\\x80' is not a valid"),
+        ("https://xn--a.example/a", "which decodes to '\\x80', not a valid internationalized"),
+        ("https://xn--ls8h.example/a", "decodes to '\U0001f4a9', not a valid internationalized"),
+        ("https://4294967296/a", "4294967296 is over 4294967295, the most an address written"),
+        ("https://1.16777216/a", "16777216 is over 16777215, the most the last of 2 numbers"),
+        (
+            "https://[::ffff:192.0.2.256]/a",
+            "its IPv4 part '192.0.2.256' is not an IPv4 address: 256 is over 255; write",
+        ),
+        ("https://[::ffff:192.0.2]/a", "IPv4 part '192.0.2' is not an IPv4 address: it has 3"),
         ("https://shop.xn--zz/a", "the label 'xn--zz'"),
     ],
 )

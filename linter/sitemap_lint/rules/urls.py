@@ -1253,7 +1253,8 @@ def _named_host_problem(host: str) -> str | None:
             head + f"which decodes to {decoded!r}, ASCII alone: an 'xn--' label is the "
             "ASCII form of an internationalized label only; write the host's real name"
         )
-    return head + "which decodes to " + _idn_message(decoded, alabel.fault)[5:]
+    idn = _idn_message(decoded, alabel.fault)
+    return head + f"which decodes to {decoded!r}, " + idn[len(f"host {decoded!r} is ") :]
 
 
 def _quoted(url: str) -> str:
