@@ -284,6 +284,7 @@ def test_in_the_future(value: str, codes: list[str]) -> None:
         ("0001-01-01T00:00:00+14:00", "is before 1970"),
         ("1970-01-01T00:00:00", "is the Unix epoch"),
         ("1970-01-01T00:30:00-01:00", None),
+        ("9999-12-31T23:59:59-14:00", None),  # after 9999 in UTC, which Python cannot hold
     ],
 )
 def test_the_old_dates_are_judged_by_their_instant(value: str, problem: str | None) -> None:
@@ -338,6 +339,17 @@ def test_the_period_a_date_names(value: str, last_day: datetime, end: datetime) 
 
 def test_surrounding_whitespace_is_allowed() -> None:
     assert future_codes("\n      2024-05-08\n    ") == []
+
+
+@pytest.mark.parametrize("value", ["\u00a02024-05-08", "2024-05-08\u2003"])
+def test_white_space_the_schema_keeps_makes_no_date(value: str) -> None:
+    # The schema collapses spaces, tabs and line breaks around a value, no other white
+    # space: a no-break space is part of the value, which then is no date.
+    report = Collect()
+    check_date(value, Node("", "lastmod", {}, 5, 5), report, NOW)
+    (finding,) = report.findings
+    assert (finding.code, finding.message.endswith("; write 2024-05-08")) == ("DT001", True)
+    assert dates.parse_date(value) is None
 
 
 def test_days_in_a_month_are_the_calendar_modules() -> None:
