@@ -712,3 +712,21 @@ def test_a_control_character_is_removed_not_encoded_into_an_escape_ur013_reports
     fixed = check_source(Source(str(path), None, data=done.fixed), Options(now=NOW), engine())
     assert [f.code for f in fixed.findings] == []
     assert b"https://example.com/search?q=red%20shoes<" in done.fixed
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "ending"),
+    [
+        # No URL to write where the host is missing: UR010 says what to do first.
+        ("https://user@/", "UR009", "before the host; remove it"),
+        ("https://#frag", "UR008", "crawlers drop it: list the URL without it"),
+        # The URL to write is the one the other rules take: encoded.
+        ("https://user@example.com/a b", "UR009", "remove it: write https://example.com/a%20b"),
+    ],
+)
+def test_the_url_a_credentials_or_fragment_finding_says_to_write(
+    value: str, code: str, ending: str
+) -> None:
+    _, report = run(value)
+    (message,) = [f.message for f in report.findings if f.code == code]
+    assert message.endswith(ending)

@@ -868,20 +868,6 @@ def _check_slowly(
     userinfo = ""
     if "@" in authority:
         userinfo, _, authority = authority.rpartition("@")
-        report.add(
-            CREDENTIALS.at(
-                line,
-                column,
-                "URL contains a user name or password before the host; "
-                f"remove it: write {scheme}://{authority}{remainder}"
-                + (
-                    " (an '@' inside it also makes the URL invalid against the schema)"
-                    if "@" in userinfo
-                    else ""
-                ),
-            ),
-            node,
-        )
     host, port = _split_port(authority)
     host_problem = _host_problem(host)
     ascii_host = host
@@ -898,6 +884,24 @@ def _check_slowly(
     fixed_remainder = _encoded(remainder)
     fixed_authority = ascii_host + (f":{port}" if port else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
+    # The URL each finding below says to write once its own defect is gone: none where
+    # the host is at fault (UR010 says what to do first).
+    if "@" in rest[2:authority_end]:
+        written = f"{scheme}://{fixed_authority}{fixed_remainder}"
+        report.add(
+            CREDENTIALS.at(
+                line,
+                column,
+                "URL contains a user name or password before the host; remove it"
+                + ("" if host_problem else f": write {written}")
+                + (
+                    " (an '@' inside it also makes the URL invalid against the schema)"
+                    if "@" in userinfo
+                    else ""
+                ),
+            ),
+            node,
+        )
     if port == "" and not host_problem:
         # The default port (RFC 3986, section 6.2.3), which libxml2's anyURI refuses: the
         # finding covers the node, so that the schema's error does not repeat it.
@@ -959,8 +963,12 @@ def _check_slowly(
             FRAGMENT.at(
                 line,
                 column,
-                f"URL has a fragment ({shown!r}); crawlers drop it: list the URL without it, "
-                f"{scheme}://{fixed_authority}{fixed_remainder.split('#', 1)[0]}"
+                f"URL has a fragment ({shown!r}); crawlers drop it: list the URL without it"
+                + (
+                    ""
+                    if host_problem
+                    else f", {scheme}://{fixed_authority}{fixed_remainder.split('#', 1)[0]}"
+                )
                 + (
                     " (its second '#' also makes the URL invalid against the schema)"
                     if "#" in fragment[1:]
