@@ -1195,11 +1195,26 @@ def _host_problem(host: str) -> str | None:
                 "shorten it"
             )
         if not _LABEL.match(label):
-            return (
-                f"host {host!r} contains characters not allowed in a host name; use letters, "
-                "digits and '-' (not at the start or end of a label)"
-            )
+            return _label_problem(host, label)
     return _named_host_problem(host)
+
+
+def _label_problem(host: str, label: str) -> str:
+    """What is wrong with an ASCII ``label`` of ``host`` that is no host name's: the
+    character it may not hold (a percent-escape: browsers decode it, other clients do
+    not), else a '-' at its start or end."""
+    bad = next((char for char in label if not (char.isalnum() or char in "-_")), None)
+    if bad == "%":
+        return (
+            f"host {host!r} contains '%', which a host name may not hold (browsers decode "
+            "a percent-escape there, other clients do not); write its characters as they are"
+        )
+    if bad is not None:
+        return (
+            f"host {host!r} contains {_describe(bad)}, which a host name may not hold; use "
+            "letters, digits and '-' (not at the start or end of a label)"
+        )
+    return f"host {host!r} has the label {label!r}, which starts or ends with '-'; remove the '-'"
 
 
 _REAL_ADDRESS = "write the server's real address, or its host name"
