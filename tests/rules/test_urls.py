@@ -733,3 +733,13 @@ def test_the_url_a_credentials_or_fragment_finding_says_to_write(
     _, report = run(value)
     (message,) = [f.message for f in report.findings if f.code == code]
     assert message.endswith(ending)
+
+
+@pytest.mark.parametrize("host", ["example.com", "bücher.example"])
+def test_a_url_too_long_as_written_is_not_shown_encoded(host: str) -> None:
+    # UR003 reports its length: UR011 shows no URL that would be longer still.
+    _, report = run(f"https://{host}/" + "é" * 2100)
+    assert report.codes == ["UR003", "UR011"]
+    message = report.findings[1].message
+    assert "%C3%A9" not in message
+    assert "over the limit of 2,048 characters already: shorten it, then write it" in message

@@ -743,13 +743,19 @@ def _report_non_ascii(
     else:
         where = "in the host" if remainder.isascii() else "in the host and the path or query"
         how = "punycode for the host, percent-encoded UTF-8 for the rest"
-    if len(fixed) > MAX_LENGTH and len(remainder) <= MAX_LENGTH:
+    if len(fixed) > MAX_LENGTH:
         # Written encoded, it would be over the length UR003 reports: no fix writes it.
-        message = (
-            f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
-            f"must be, it is {len(fixed):,} characters long, over the limit of "
-            f"{MAX_LENGTH:,}: shorten it, then encode it"
-        )
+        if len(remainder) > MAX_LENGTH:  # (over it as written: UR003 reports it already)
+            message = (
+                f"URL has characters outside ASCII {where}; it is over the limit of "
+                f"{MAX_LENGTH:,} characters already: shorten it, then write it encoded ({how})"
+            )
+        else:
+            message = (
+                f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
+                f"must be, it is {len(fixed):,} characters long, over the limit of "
+                f"{MAX_LENGTH:,}: shorten it, then encode it"
+            )
         report.add(NON_ASCII.at(node.line, node.column, message))
         return
     if replaced:
