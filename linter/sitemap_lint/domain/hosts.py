@@ -201,6 +201,27 @@ def ipv4_fault(host: str) -> str | None:
     return None
 
 
+def ip_host(host: str) -> str:
+    """An IP address host as browsers write it (WHATWG URL's host serializer): an IPv6
+    literal compressed in lower case (``[0:0::1]`` is ``[::1]``), an IPv4 address as four
+    decimal numbers (``127.1`` and ``0x7f.0.0.1`` are ``127.0.0.1``); any other host as it is."""
+    if host.startswith("[") and host.endswith("]"):
+        import ipaddress
+
+        try:
+            return f"[{ipaddress.IPv6Address(host[1:-1]).compressed}]"
+        except ValueError:
+            return host
+    if plain_host(host) or ipv4_fault(host) is not None:
+        return host
+    numbers = [_ipv4_number(part) for part in host.removesuffix(".").split(".")]
+    if None in numbers:  # (does not end in a number: a name)
+        return host
+    *bytes_, last = [number for number in numbers if number is not None]
+    value = sum(byte << 8 * (3 - index) for index, byte in enumerate(bytes_)) + last
+    return ".".join(str(value >> shift & 255) for shift in (24, 16, 8, 0))
+
+
 def _ipv4_number(text: str) -> int | None:
     """An IPv4 number as WHATWG URL reads one, or None when it is not one."""
     if not text or not text.isascii():
