@@ -11,6 +11,7 @@ from sitemap_lint.domain.hosts import (
     AsciiHost,
     HostFault,
     alabel_fault,
+    ip_host,
     ipv4_fault,
     ipv6_fault,
     plain_host,
@@ -101,7 +102,7 @@ def test_video_uploader_on_the_same_idn_site(tmp_path: Path) -> None:
         ("1.2.3.4.5", "it has 5 numbers; an IPv4 address has four"),
         ("example.123", "'example' is not a number"),
         ("09.1.1.1", "'09' is not a number (a leading 0 makes it octal, without 8 or 9)"),
-        ("1.2.65536", "65536 is too large for the last of 3 numbers"),
+        ("1.2.65536", "65536 is over 65535, the most the last of 3 numbers may be"),
     ],
 )
 def test_ipv4_fault(host: str, fault: str | None) -> None:
@@ -135,3 +136,23 @@ def test_alabel_fault(host: str, fault: ALabelFault | None) -> None:
 )
 def test_ipv6_fault(text: str, fault: str | None) -> None:
     assert ipv6_fault(text) == fault
+
+
+@pytest.mark.parametrize(
+    ("host", "written"),
+    [
+        ("[0:0::1]", "[::1]"),
+        ("[::FFFF:1.2.3.4]", "[::ffff:102:304]"),
+        ("[fe80::1%25eth0]", "[fe80::1%25eth0]"),  # no address: as it is
+        ("127.1", "127.0.0.1"),
+        ("0x7f.0.0.1", "127.0.0.1"),
+        ("010.0.0.1", "8.0.0.1"),  # octal, as browsers read it
+        ("4294967295", "255.255.255.255"),
+        ("127.0.0.1.", "127.0.0.1"),
+        ("example.com", "example.com"),
+        ("example.123", "example.123"),  # no address: as it is
+        ("1.2.3.4.5", "1.2.3.4.5"),
+    ],
+)
+def test_an_ip_host_is_written_as_browsers_write_it(host: str, written: str) -> None:
+    assert ip_host(host) == written

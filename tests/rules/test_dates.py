@@ -34,6 +34,8 @@ MESSAGES = [
     ("DT002/fail-month.xml", "month 13 does not exist"),
     ("DT002/fail-hour.xml", "hour 24 does not exist"),
     ("DT002/fail-offset.xml", "+15:00 is beyond ±14:00"),
+    ("DT002/fail-offset-minute.xml", "offset +02:60 has minute 60, and minutes run from 00 to"),
+    ("DT001/fail-other-digits.xml", "-05-08' is not a W3C Datetime; write YYYY-MM-DD"),
     ("DT003/fail.xml", "write 2024-01-01"),
     ("DT003/fail-year-month.xml", "write 2024-05-01"),
     ("DT003/fail-no-seconds.xml", "write 2024-05-08T10:30:00+02:00"),
@@ -282,6 +284,7 @@ def test_in_the_future(value: str, codes: list[str]) -> None:
         ("0001-01-01T00:00:00+14:00", "is before 1970"),
         ("1970-01-01T00:00:00", "is the Unix epoch"),
         ("1970-01-01T00:30:00-01:00", None),
+        ("9999-12-31T23:59:59-14:00", None),  # after 9999 in UTC, which Python cannot hold
     ],
 )
 def test_the_old_dates_are_judged_by_their_instant(value: str, problem: str | None) -> None:
@@ -336,6 +339,17 @@ def test_the_period_a_date_names(value: str, last_day: datetime, end: datetime) 
 
 def test_surrounding_whitespace_is_allowed() -> None:
     assert future_codes("\n      2024-05-08\n    ") == []
+
+
+@pytest.mark.parametrize("value", ["\u00a02024-05-08", "2024-05-08\u2003"])
+def test_white_space_the_schema_keeps_makes_no_date(value: str) -> None:
+    # The schema collapses spaces, tabs and line breaks around a value, no other white
+    # space: a no-break space is part of the value, which then is no date.
+    report = Collect()
+    check_date(value, Node("", "lastmod", {}, 5, 5), report, NOW)
+    (finding,) = report.findings
+    assert (finding.code, finding.message.endswith("; write 2024-05-08")) == ("DT001", True)
+    assert dates.parse_date(value) is None
 
 
 def test_days_in_a_month_are_the_calendar_modules() -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sitemap_lint.domain.urls import normal_path
 from sitemap_lint.rules.scope import _remove_dot_segments
-from tests.helpers import fixture, lint
+from sitemap_lint.run import parse_sitemap_url
+from tests.helpers import fixture, lint, lint_content
 from tests.helpers import message as message_of
 
 CATALOG = "https://example.com/catalog/sitemap.xml"
@@ -139,3 +142,26 @@ def test_equivalent_encodings_are_one_directory(directory: str, url_path: str) -
     assert list(found) == []
     checker.check(ParsedURL("https", "example.com", 443, f"/x/{url_path}/a"), node, found)
     assert [f.code for f in found] == ["SC002"]
+
+
+@pytest.mark.parametrize(
+    ("sitemap_url", "hosts"),
+    [
+        ("https://[::1]/sitemap.xml", ["[0:0::1]", "[::0001]", "[0::1]:443"]),
+        ("https://[0:0::1]/sitemap.xml", ["[::1]"]),
+        ("https://127.0.0.1/sitemap.xml", ["127.1", "0x7f.0.0.1", "127.0.0.1."]),
+        ("https://127.1/sitemap.xml", ["127.0.0.1"]),
+    ],
+)
+def test_spellings_of_one_ip_address_are_one_origin(
+    sitemap_url: str, hosts: list[str], tmp_path: Path
+) -> None:
+    """Browsers write an IP address host in one form (WHATWG URL): [::1], 127.0.0.1."""
+    entries = "".join(f"<url><loc>https://{host}/page</loc></url>" for host in hosts)
+    content = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'
+    location = parse_sitemap_url(sitemap_url)
+    assert [f.code for f in lint_content(tmp_path, content, sitemap_url=location).findings] == []
+    other = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://[::2]/page</loc></url></urlset>'
+    assert [f.code for f in lint_content(tmp_path, other, sitemap_url=location).findings] == [
+        "SC001"
+    ]

@@ -464,7 +464,18 @@ def test_ascii_hosts_do_not_go_through_idna(monkeypatch: pytest.MonkeyPatch) -> 
         ("https://example.123/a", "ends in a number, so browsers read it as an IPv4 address"),
         ("https://xn--zz.example/a", "the label 'xn--zz', whose Punycode does not decode"),
         ("https://xn--99999999999.example/a", "the label 'xn--99999999999', whose"),
-        ("https://xn--a.example/a", "which decodes to '\\x80' is not a valid"),
+        ("https://-shop.example/a", "has the label '-shop', which starts or ends with '-'"),
+        ("https://ex%41mple.com/a", "host 'ex%41mple.com' contains '%', which a host name"),
+        ("https://a!b.example/a", "host 'a!b.example' contains '!', which a host name may not"),
+        ("https://xn--a.example/a", "which decodes to '\\x80', not a valid internationalized"),
+        ("https://xn--ls8h.example/a", "decodes to '\U0001f4a9', not a valid internationalized"),
+        ("https://4294967296/a", "4294967296 is over 4294967295, the most an address written"),
+        ("https://1.16777216/a", "16777216 is over 16777215, the most the last of 2 numbers"),
+        (
+            "https://[::ffff:192.0.2.256]/a",
+            "its IPv4 part '192.0.2.256' is not an IPv4 address: 256 is over 255; write",
+        ),
+        ("https://[::ffff:192.0.2]/a", "IPv4 part '192.0.2' is not an IPv4 address: it has 3"),
         ("https://shop.xn--zz/a", "the label 'xn--zz'"),
     ],
 )
@@ -688,3 +699,47 @@ def test_the_iri_classes_take_what_their_written_form_takes(negated: str, writte
     every = "".join(map(chr, range(0x110000)))
     assert re.compile(negated).findall(every) == re.compile(written).findall(every)
     assert negated.startswith("[^") and negated in urls._SIMPLE_IRI.pattern
+
+
+def test_a_control_character_is_removed_not_encoded_into_an_escape_ur013_reports() -> None:
+    from sitemap_lint.engine.checker import check_source
+    from sitemap_lint.fix.engine import fix_source
+    from sitemap_lint.inputs.reader import Source
+    from sitemap_lint.settings.options import Options
+    from tests.helpers import NOW, engine, fixture
+
+    path = fixture("UR006/fail-control.xml")
+    done = fix_source(Source(str(path), path), Options(now=NOW), engine(), True)
+    assert done.changed
+    assert done.fixed is not None
+    fixed = check_source(Source(str(path), None, data=done.fixed), Options(now=NOW), engine())
+    assert [f.code for f in fixed.findings] == []
+    assert b"https://example.com/search?q=red%20shoes<" in done.fixed
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "ending"),
+    [
+        # No URL to write where the host is missing: UR010 says what to do first.
+        ("https://user@/", "UR009", "before the host; remove it"),
+        ("https://#frag", "UR008", "crawlers drop it: list the URL without it"),
+        # The URL to write is the one the other rules take: encoded.
+        ("https://user@example.com/a b", "UR009", "remove it: write https://example.com/a%20b"),
+    ],
+)
+def test_the_url_a_credentials_or_fragment_finding_says_to_write(
+    value: str, code: str, ending: str
+) -> None:
+    _, report = run(value)
+    (message,) = [f.message for f in report.findings if f.code == code]
+    assert message.endswith(ending)
+
+
+@pytest.mark.parametrize("host", ["example.com", "bücher.example"])
+def test_a_url_too_long_as_written_is_not_shown_encoded(host: str) -> None:
+    # UR003 reports its length: UR011 shows no URL that would be longer still.
+    _, report = run(f"https://{host}/" + "é" * 2100)
+    assert report.codes == ["UR003", "UR011"]
+    message = report.findings[1].message
+    assert "%C3%A9" not in message
+    assert "over the limit of 2,048 characters already: shorten it, then write it" in message

@@ -194,8 +194,32 @@ def ipv4_fault(host: str) -> str | None:
     if numbers[-1] >= 256 ** (5 - len(numbers)):
         if len(numbers) == 4:
             return f"{last} is over 255"
-        return f"{last} is too large for the last of {len(numbers)} numbers"
+        most = 256 ** (5 - len(numbers)) - 1
+        if len(numbers) == 1:
+            return f"{last} is over {most}, the most an address written as one number may be"
+        return f"{last} is over {most}, the most the last of {len(numbers)} numbers may be"
     return None
+
+
+def ip_host(host: str) -> str:
+    """An IP address host as browsers write it (WHATWG URL's host serializer): an IPv6
+    literal compressed in lower case (``[0:0::1]`` is ``[::1]``), an IPv4 address as four
+    decimal numbers (``127.1`` and ``0x7f.0.0.1`` are ``127.0.0.1``); any other host as it is."""
+    if host.startswith("[") and host.endswith("]"):
+        import ipaddress
+
+        try:
+            return f"[{ipaddress.IPv6Address(host[1:-1]).compressed}]"
+        except ValueError:
+            return host
+    if plain_host(host) or ipv4_fault(host) is not None:
+        return host
+    numbers = [_ipv4_number(part) for part in host.removesuffix(".").split(".")]
+    if None in numbers:  # (does not end in a number: a name)
+        return host
+    *bytes_, last = [number for number in numbers if number is not None]
+    value = sum(byte << 8 * (3 - index) for index, byte in enumerate(bytes_)) + last
+    return ".".join(str(value >> shift & 255) for shift in (24, 16, 8, 0))
 
 
 def _ipv4_number(text: str) -> int | None:
@@ -265,10 +289,30 @@ def ipv6_fault(text: str) -> str | None:
         return f"it has {count} groups; an IPv6 address has eight (fewer with '::')"
     if "::" in text and count > 7:
         return f"it has {count} groups besides '::', which stands for one or more: over eight"
+    if "." in groups[-1]:
+        embedded = _embedded_ipv4_fault(groups[-1])
+        if embedded is not None:
+            return f"its IPv4 part {groups[-1]!r} is not an IPv4 address: {embedded}"
     try:
         ipaddress.IPv6Address(text)
     except ValueError as error:
         return str(error)
+    return None
+
+
+def _embedded_ipv4_fault(text: str) -> str | None:
+    """Why the dotted end of an IPv6 address is not the four decimal numbers of 0 to 255
+    RFC 3986 asks for (``dec-octet``: no leading zero), or None."""
+    numbers = text.split(".")
+    if len(numbers) != 4:
+        return f"it has {len(numbers)} numbers; an IPv4 address has four"
+    for number in numbers:
+        if not number.isdigit():
+            return f"{number!r} is not a number"
+        if len(number) > 1 and number[0] == "0":
+            return f"{number} starts with 0, which is not allowed there"
+        if int(number) > 255:
+            return f"{number} is over 255"
     return None
 
 

@@ -144,7 +144,8 @@ RULES = (NOT_W3C, IMPOSSIBLE, NOT_XSD, NO_TIMEZONE, IN_FUTURE, TOO_OLD)
 
 _W3C = lazy(
     r"(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
-    r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z"
+    r"(Z|[+-]\d{2}:\d{2})?)?)?)?\Z",
+    re.ASCII,  # (a full-width digit is no W3C digit, though int() reads it)
 )
 _DATE_WITH_ZONE = lazy(r"(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})\Z")
 _SPACE_SEPARATED = lazy(r"(\d{4}-\d{2}-\d{2})[ _](\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?)\s*(.*)\Z")
@@ -164,6 +165,9 @@ _MONTH_NAMES = lazy(
     r"|(?P<m2>[A-Za-z]{3,})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\Z"
 )
 _ZONE_WORD = lazy(r"(.*\d)\s*(?:UTC|GMT|Z)\Z", re.IGNORECASE)
+# The white space the schema collapses around a value: other white space (a no-break
+# space) is part of the value, which then is no date.
+_XML_SPACE = " \t\n\r"
 FUTURE_TOLERANCE = timedelta(minutes=5)
 DATE_TOLERANCE = timedelta(days=1)
 
@@ -325,7 +329,7 @@ def check_date(
 
     ``future_ok`` is for dates that are meant to lie ahead (an expiration date).
     """
-    text = value.strip()
+    text = value.strip(_XML_SPACE)
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
         fix = _date_fix(problem, field) if value == node.text else None
@@ -372,8 +376,8 @@ def _implausibly_old(parsed: Parsed) -> str | None:
     if moment.tzinfo is not None:  # the instant, as the epoch is one
         try:
             moment = moment.astimezone(UTC)
-        except OverflowError:  # before the year 1 in UTC
-            return "is before 1970, long before the web existed"
+        except OverflowError:  # before the year 1 in UTC, or after 9999
+            return "is before 1970, long before the web existed" if moment.year < 1970 else None
     if moment == _EPOCH.replace(tzinfo=moment.tzinfo) and parsed.period == "day":
         return "is the Unix epoch, what a timestamp of 0 gives"
     if moment.year < 1970:
@@ -403,12 +407,12 @@ def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
 def read_date(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[Problem]]:
     """``value`` as the date rules read it and the problems they find, nothing reported
     (the same cached reading ``check_date`` makes)."""
-    return _cached_parse(value.strip(), field)
+    return _cached_parse(value.strip(_XML_SPACE), field)
 
 
 def parse_date(value: str, field: str = "lastmod") -> Parsed | None:
     """``value`` read as the date rules read it, or None; nothing is reported."""
-    return _cached_parse(value.strip(), field)[0]
+    return _cached_parse(value.strip(_XML_SPACE), field)[0]
 
 
 _cache: dict[tuple[str, str], tuple[Parsed | None, list[Problem]]] = {}
@@ -489,7 +493,12 @@ def _impossible(
         return f"second {second} does not exist; seconds run from 00 to 59: write the real time"
     if zone and zone != "Z":
         hours, minutes = int(zone[1:3]), int(zone[4:6])
-        if minutes > 59 or hours * 60 + minutes > 14 * 60:
+        if minutes > 59:
+            return (
+                f"timezone offset {zone} has minute {zone[4:6]}, and minutes run from 00 to 59; "
+                "write the real offset, or Z for UTC"
+            )
+        if hours * 60 + minutes > 14 * 60:
             return f"timezone offset {zone} is beyond ±14:00; write the real offset, or Z for UTC"
     return None
 
@@ -545,6 +554,8 @@ def _with_zone(stamp: str, zone: str) -> str:
 def _suggestion(value: str) -> str | None:
     """A corrected form of a common non-W3C date, or None when there is no safe guess."""
     candidates: list[str] = []
+    if value.strip() != value:  # (white space around it that XML keeps: a no-break space)
+        candidates.append(value.strip())
     match = _SPACE_SEPARATED.match(value)
     if match:
         day, time, rest = match.groups()

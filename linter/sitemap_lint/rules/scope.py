@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from sitemap_lint.domain.hosts import ip_host, plain_host
 from sitemap_lint.domain.urls import ParsedURL, normal_escapes, normal_path
 from sitemap_lint.domain.urls import remove_dot_segments as _remove_dot_segments
 from sitemap_lint.finding import Finding
@@ -155,6 +157,7 @@ class ScopeChecker(Mutable):
 
     def __post_init__(self) -> None:
         if self.location is not None:
+            self.location = _as_browsers_write(self.location)
             path = _remove_dot_segments(self.location.path)
             self._shown = path[: path.rfind("/") + 1] or "/"
             if self.is_index:
@@ -191,6 +194,7 @@ class ScopeChecker(Mutable):
     def check(
         self, url: ParsedURL, node: Node, report: Reporter, entry: Node | None = None
     ) -> None:
+        url = _as_browsers_write(url)
         if self.location is not None:
             self._check_location(url, node, report, entry)
             return
@@ -262,6 +266,18 @@ class ScopeChecker(Mutable):
             f"{'is' if self._others == 1 else 'are'} not on {first_origin}; "
             "give --sitemap-url to check the scope",
         ).with_xpath(xpath)
+
+
+def _as_browsers_write(url: ParsedURL) -> ParsedURL:
+    """``url`` with an IP address host written as browsers write it, so that two
+    spellings of one address are one origin (``[0:0::1]`` and ``[::1]``)."""
+    host = _browsers_host(url.host)
+    return url if host == url.host else url._replace(host=host)
+
+
+@lru_cache(maxsize=1024)  # a file's URLs share a few hosts
+def _browsers_host(host: str) -> str:
+    return host if host[:1] != "[" and plain_host(host) else ip_host(host)
 
 
 def _drop(entry: Node | None) -> FindingFix | None:

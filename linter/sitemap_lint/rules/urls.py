@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.events import Replacements
 
 MAX_LENGTH = 2048
+# The white space the schema collapses around a value (XML Schema's whiteSpace facet).
+_XML_SPACE = " \t\n\r"
 MIN_LENGTH = 12
 YANDEX_LENGTH = 1024
 
@@ -131,8 +133,9 @@ UNSAFE_CHARACTER = rule(
         control characters, and square brackets outside an IPv6 host, in the
         path, query or fragment of a URL (and a second `#`, inside the fragment,
         which the schema's `anyURI` rejects), and shows the encoded URL; a tab or
-        a line break is removed from it instead, as browsers drop them (encoded,
-        it would be a control character: `url-percent-encoded-control`). (Such
+        a line break is removed from it instead, as browsers drop them, and so is
+        any other control character, which no page address holds (encoded, each
+        would be a control character: `url-percent-encoded-control`). (Such
         characters in the host are reported by `url-invalid-host`.)
     """,
     why="""
@@ -453,9 +456,9 @@ def _encoding_fix(
 
     Only for a URL that is the whole text of its element (or an ``xhtml:link``'s
     ``href``), with a usable host and no stray ``%`` (whose meaning a person must
-    decide). Dropping a tab or a line break (as a browser does) and encoding a
-    backslash (which a browser reads as ``/``) may change the page a crawler asks for:
-    that fix is unsafe.
+    decide). Dropping a tab or a line break (as a browser does) or another control
+    character (which no page address holds) and encoding a backslash (which a browser
+    reads as ``/``) may change the page a crawler asks for: that fix is unsafe.
     """
     if host_problem or len(remainder) > MAX_LENGTH or fixed == url or "\ufffd" in remainder:
         return None
@@ -465,6 +468,8 @@ def _encoding_fix(
         return _written_encoded(url, node, fixed)
     dropped = "\t" in remainder or "\n" in remainder or "\r" in remainder
     says = "Write the URL as browsers read it" if dropped else _ENCODE
+    if _CONTROL.search(remainder):
+        says = "Remove the control characters from the URL"
     return _written_encoded(url, node, fixed, says, safe=False)
 
 
@@ -605,7 +610,12 @@ def check_url(
                 fix=replace_text(node, stripped, "Remove the whitespace around the URL")
                 if url == node.text and stripped and not cut
                 else None,
-            )
+            ),
+            # White space the schema does not collapse (a no-break space) makes its
+            # error on the value: this finding is that error's.
+            node
+            if (url.lstrip(_XML_SPACE) if cut else url.strip(_XML_SPACE)) != stripped
+            else None,
         )
         url = stripped
     length = len(url)
@@ -693,17 +703,21 @@ def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> P
     return ParsedURL(scheme, host, 443 if scheme == "https" else 80, path or "/")
 
 
-_CHANGED_BY_BROWSERS = lazy(r"[\t\n\r\\]")
+# What makes the encoding fix unsafe: what it drops, and a backslash.
+_CHANGED_BY_BROWSERS = lazy(r"[\x00-\x1f\x7f\\]")
+# A control character other than a tab or a line break.
+_CONTROL = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 # Tabs and line breaks: browsers drop them from a URL (WHATWG URL Standard, basic URL
 # parser); encoded, they would be control characters no page address holds (UR013).
-_DROPPED = str.maketrans("", "", "\t\n\r")
+# The other control characters are dropped too: UR013 says to remove them once encoded.
+_DROPPED = dict.fromkeys([*range(0x20), 0x7F])
 
 
 def _encoded(remainder: str) -> str:
-    """A URL's path, query and fragment percent-encoded, without tabs and line breaks
-    (only the start of an absurdly long one: messages are short anyway)."""
+    """A URL's path, query and fragment percent-encoded, without tabs, line breaks and
+    other control characters (only the start of an absurdly long one: messages are short anyway)."""
     remainder = remainder.translate(_DROPPED)
     return percent_encoded(remainder[:MAX_LENGTH]) + ("..." if len(remainder) > MAX_LENGTH else "")
 
@@ -729,13 +743,19 @@ def _report_non_ascii(
     else:
         where = "in the host" if remainder.isascii() else "in the host and the path or query"
         how = "punycode for the host, percent-encoded UTF-8 for the rest"
-    if len(fixed) > MAX_LENGTH and len(remainder) <= MAX_LENGTH:
+    if len(fixed) > MAX_LENGTH:
         # Written encoded, it would be over the length UR003 reports: no fix writes it.
-        message = (
-            f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
-            f"must be, it is {len(fixed):,} characters long, over the limit of "
-            f"{MAX_LENGTH:,}: shorten it, then encode it"
-        )
+        if len(remainder) > MAX_LENGTH:  # (over it as written: UR003 reports it already)
+            message = (
+                f"URL has characters outside ASCII {where}; it is over the limit of "
+                f"{MAX_LENGTH:,} characters already: shorten it, then write it encoded ({how})"
+            )
+        else:
+            message = (
+                f"URL has characters outside ASCII {where}; written encoded ({how}), as it "
+                f"must be, it is {len(fixed):,} characters long, over the limit of "
+                f"{MAX_LENGTH:,}: shorten it, then encode it"
+            )
         report.add(NON_ASCII.at(node.line, node.column, message))
         return
     if replaced:
@@ -854,20 +874,6 @@ def _check_slowly(
     userinfo = ""
     if "@" in authority:
         userinfo, _, authority = authority.rpartition("@")
-        report.add(
-            CREDENTIALS.at(
-                line,
-                column,
-                "URL contains a user name or password before the host; "
-                f"remove it: write {scheme}://{authority}{remainder}"
-                + (
-                    " (an '@' inside it also makes the URL invalid against the schema)"
-                    if "@" in userinfo
-                    else ""
-                ),
-            ),
-            node,
-        )
     host, port = _split_port(authority)
     host_problem = _host_problem(host)
     ascii_host = host
@@ -884,6 +890,24 @@ def _check_slowly(
     fixed_remainder = _encoded(remainder)
     fixed_authority = ascii_host + (f":{port}" if port else "")
     fixed = f"{scheme}://{userinfo + '@' if userinfo else ''}{fixed_authority}{fixed_remainder}"
+    # The URL each finding below says to write once its own defect is gone: none where
+    # the host is at fault (UR010 says what to do first).
+    if "@" in rest[2:authority_end]:
+        written = f"{scheme}://{fixed_authority}{fixed_remainder}"
+        report.add(
+            CREDENTIALS.at(
+                line,
+                column,
+                "URL contains a user name or password before the host; remove it"
+                + ("" if host_problem else f": write {written}")
+                + (
+                    " (an '@' inside it also makes the URL invalid against the schema)"
+                    if "@" in userinfo
+                    else ""
+                ),
+            ),
+            node,
+        )
     if port == "" and not host_problem:
         # The default port (RFC 3986, section 6.2.3), which libxml2's anyURI refuses: the
         # finding covers the node, so that the schema's error does not repeat it.
@@ -945,8 +969,12 @@ def _check_slowly(
             FRAGMENT.at(
                 line,
                 column,
-                f"URL has a fragment ({shown!r}); crawlers drop it: list the URL without it, "
-                f"{scheme}://{fixed_authority}{fixed_remainder.split('#', 1)[0]}"
+                f"URL has a fragment ({shown!r}); crawlers drop it: list the URL without it"
+                + (
+                    ""
+                    if host_problem
+                    else f", {scheme}://{fixed_authority}{fixed_remainder.split('#', 1)[0]}"
+                )
                 + (
                     " (its second '#' also makes the URL invalid against the schema)"
                     if "#" in fragment[1:]
@@ -1173,11 +1201,26 @@ def _host_problem(host: str) -> str | None:
                 "shorten it"
             )
         if not _LABEL.match(label):
-            return (
-                f"host {host!r} contains characters not allowed in a host name; use letters, "
-                "digits and '-' (not at the start or end of a label)"
-            )
+            return _label_problem(host, label)
     return _named_host_problem(host)
+
+
+def _label_problem(host: str, label: str) -> str:
+    """What is wrong with an ASCII ``label`` of ``host`` that is no host name's: the
+    character it may not hold (a percent-escape: browsers decode it, other clients do
+    not), else a '-' at its start or end."""
+    bad = next((char for char in label if not (char.isalnum() or char in "-_")), None)
+    if bad == "%":
+        return (
+            f"host {host!r} contains '%', which a host name may not hold (browsers decode "
+            "a percent-escape there, other clients do not); write its characters as they are"
+        )
+    if bad is not None:
+        return (
+            f"host {host!r} contains {_describe(bad)}, which a host name may not hold; use "
+            "letters, digits and '-' (not at the start or end of a label)"
+        )
+    return f"host {host!r} has the label {label!r}, which starts or ends with '-'; remove the '-'"
 
 
 _REAL_ADDRESS = "write the server's real address, or its host name"
@@ -1239,7 +1282,8 @@ def _named_host_problem(host: str) -> str | None:
             head + f"which decodes to {decoded!r}, ASCII alone: an 'xn--' label is the "
             "ASCII form of an internationalized label only; write the host's real name"
         )
-    return head + "which decodes to " + _idn_message(decoded, alabel.fault)[5:]
+    idn = _idn_message(decoded, alabel.fault)
+    return head + f"which decodes to {decoded!r}, " + idn[len(f"host {decoded!r} is ") :]
 
 
 def _quoted(url: str) -> str:
@@ -1333,18 +1377,24 @@ def _rewritten(scheme: str, rest: str) -> str:
 
 def _unsafe_message(unsafe: list[str], fixed: str) -> str:
     """UR006's words for the ``unsafe`` characters of a URL, repaired as ``fixed``: the
-    tabs and line breaks among them are removed, the others encoded."""
+    tabs, line breaks and other control characters among them are removed, the others
+    encoded."""
     shown = joined([_describe(c) for c in unsafe])
-    dropped = [c for c in unsafe if c in "\t\n\r"]
+    dropped = [c for c in unsafe if c < " " or c == "\x7f"]
     if not dropped:
         return f"URL contains {shown}, which must be percent-encoded; write {fixed}"
+    them = "it" if len(dropped) == 1 else "them"
+    # Browsers drop tabs and line breaks; they encode the other controls, which no page
+    # address holds (UR013 reports them encoded).
+    browsers = all(c in "\t\n\r" for c in dropped)
     if len(dropped) == len(unsafe):
-        them = "it" if len(dropped) == 1 else "them"
-        return f"URL contains {shown}, which browsers drop; remove {them}: write {fixed}"
+        which = "which browsers drop" if browsers else "which no page address holds"
+        return f"URL contains {shown}, {which}; remove {them}: write {fixed}"
     removed = joined([_describe(c) for c in dropped])
+    why = f"browsers drop {them}" if browsers else "no page address holds one"
     return (
         f"URL contains {shown}, which must be percent-encoded ({removed} removed, as "
-        f"browsers drop {'it' if len(dropped) == 1 else 'them'}); write {fixed}"
+        f"{why}); write {fixed}"
     )
 
 
