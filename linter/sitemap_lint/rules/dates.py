@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from sitemap_lint.domain.moments import calendar_moment
 from sitemap_lint.finding import Rule
 from sitemap_lint.fix.model import replace_text
-from sitemap_lint.model import Node
+from sitemap_lint.model import XML_SPACE, Node
 from sitemap_lint.rules.base import ERROR, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
@@ -165,9 +165,6 @@ _MONTH_NAMES = lazy(
     r"|(?P<m2>[A-Za-z]{3,})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{4}))\Z"
 )
 _ZONE_WORD = lazy(r"(.*\d)\s*(?:UTC|GMT|Z)\Z", re.IGNORECASE)
-# The white space the schema collapses around a value: other white space (a no-break
-# space) is part of the value, which then is no date.
-_XML_SPACE = " \t\n\r"
 FUTURE_TOLERANCE = timedelta(minutes=5)
 DATE_TOLERANCE = timedelta(days=1)
 
@@ -329,7 +326,7 @@ def check_date(
 
     ``future_ok`` is for dates that are meant to lie ahead (an expiration date).
     """
-    text = value.strip(_XML_SPACE)
+    text = value.strip(XML_SPACE)
     parsed, problems = _cached_parse(text, field)
     for problem in problems:
         fix = _date_fix(problem, field) if value == node.text else None
@@ -407,12 +404,12 @@ def check_lastmod(node: Node, entry: EntryContext, report: Reporter) -> None:
 def read_date(value: str, field: str = "lastmod") -> tuple[Parsed | None, list[Problem]]:
     """``value`` as the date rules read it and the problems they find, nothing reported
     (the same cached reading ``check_date`` makes)."""
-    return _cached_parse(value.strip(_XML_SPACE), field)
+    return _cached_parse(value.strip(XML_SPACE), field)
 
 
 def parse_date(value: str, field: str = "lastmod") -> Parsed | None:
     """``value`` read as the date rules read it, or None; nothing is reported."""
-    return _cached_parse(value.strip(_XML_SPACE), field)[0]
+    return _cached_parse(value.strip(XML_SPACE), field)[0]
 
 
 _cache: dict[tuple[str, str], tuple[Parsed | None, list[Problem]]] = {}

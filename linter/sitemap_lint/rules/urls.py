@@ -29,7 +29,7 @@ from sitemap_lint.fix.model import (
     shown_attribute,
     shown_text,
 )
-from sitemap_lint.model import MAX_TEXT, Node, RefusedReferences
+from sitemap_lint.model import MAX_TEXT, XML_SPACE, Node, RefusedReferences
 from sitemap_lint.rules.base import ERROR, INFO, WARNING, check, rule
 from sitemap_lint.rules.registry import proved_value
 from sitemap_lint.rules.structure import Reporter
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from sitemap_lint.rules.events import Replacements
 
 MAX_LENGTH = 2048
-# The white space the schema collapses around a value (XML Schema's whiteSpace facet).
-_XML_SPACE = " \t\n\r"
 MIN_LENGTH = 12
 YANDEX_LENGTH = 1024
 
@@ -613,9 +611,7 @@ def check_url(
             ),
             # White space the schema does not collapse (a no-break space) makes its
             # error on the value: this finding is that error's.
-            node
-            if (url.lstrip(_XML_SPACE) if cut else url.strip(_XML_SPACE)) != stripped
-            else None,
+            node if (url.lstrip(XML_SPACE) if cut else url.strip(XML_SPACE)) != stripped else None,
         )
         url = stripped
     length = len(url)
@@ -717,7 +713,8 @@ _DROPPED = dict.fromkeys([*range(0x20), 0x7F])
 
 def _encoded(remainder: str) -> str:
     """A URL's path, query and fragment percent-encoded, without tabs, line breaks and
-    other control characters (only the start of an absurdly long one: messages are short anyway)."""
+    other control characters (only the start of an absurdly long one: messages are
+    short anyway)."""
     remainder = remainder.translate(_DROPPED)
     return percent_encoded(remainder[:MAX_LENGTH]) + ("..." if len(remainder) > MAX_LENGTH else "")
 
