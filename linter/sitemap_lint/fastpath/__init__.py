@@ -102,7 +102,7 @@ checker untouched):
 | ``robots.DisallowedCheck`` (RB), ``stateful("robots")`` | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
 | ``structure.children`` (ST002-ST006, ST009, ST010), ``proved_value("structure")``; namespaces, the schema (XS001) | the entry's children | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no element inside a field, no empty field; extension elements only of the shapes below. The checks of the root and of the elements in it that are no entries (ST001, ST004, ST007, ST012: ``top-level``) need no proof: the fast path proves entries only. |
 | ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form, its position and its entry's index are recorded as the check records them. |
-| limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved. LM002 reads the bytes, which the fast path does not change. |
+| limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved (the rest of its block goes to the full checker; the entries after it are proved again once the checker has read it). LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column and the entry's index, index children (with their entry's index), the newest ``lastmod``: added when expat reaches the run, in document order. |
 | the HTML report's counts (``FileStats``, ``--format html``) | lastmod, changefreq, priority, xhtml:link | each proved ``url`` entry's lastmod month, changefreq, priority and hreflang codes, as the parser reads them (``_values``): added when expat reaches the run, in document order. |
 
@@ -251,6 +251,7 @@ MAX_ENTRIES = 50_000
 SMALL = 1 << 14
 MAX_LOC = 1024
 GIVE_UP = 1000  # the first entries, none proved: the rest of the file is left as well
+_NO_BULK = 1 << 62  # an entry count no file reaches: no window of entries proved at once
 SUPPRESSION_TAG = "sitemap-lint"
 
 
@@ -264,6 +265,7 @@ class FileChecker(Protocol):
     dispatch: Dispatch | None
     proven: dict[tuple[int, int], ProvenRun]
     entry_index: int
+    count: int  # the entries read, proved ones included
 
     def point(self, entry: Node, indexes: Iterable[int]) -> None: ...
 
@@ -1702,6 +1704,11 @@ class FastPath:
     def _stop(self) -> None:
         self.active = False
 
+    def _past_limit(self) -> bool:
+        """Whether the checker has read the first entry past the 50,000 allowed (LM001
+        stands at it): every entry after it may be proved."""
+        return self.checker.count > MAX_ENTRIES
+
     def _prove(self, text: str, fixed: int) -> tuple[str, int]:
         """Prove what can be proved in ``text[fixed:]`` (the new block; what stands
         before it was handed over already): (the block as handed over, where the
@@ -1735,7 +1742,7 @@ class FastPath:
         strict_loc = long_urls or loc_proofs is not None
         # The entry count from which windows of entries are proved at once (bulk.py).
         bulk_from = (
-            MAX_ENTRIES
+            _NO_BULK
             if self.index or counting or spaced_locs or loc_proofs is not None
             else self._bulk_from
         )
@@ -1827,8 +1834,9 @@ class FastPath:
                 ) = found_match.groups()
                 if whole is None:
                     break  # no entry of the plain shape here (the rest of the text matched)
-                if bound >= MAX_ENTRIES:
-                    self._stop()  # this entry may be the 50,001st: the full checker takes it
+                if bound >= MAX_ENTRIES and not self._past_limit():
+                    # This entry may be the 50,001st, where LM001 stands: the full checker
+                    # takes the rest of the block, and proving goes on after it.
                     break
                 raw = None
                 # White space around the loc (UR005, reported in place with the value as
@@ -2654,7 +2662,8 @@ class FastPath:
                 self._iri,
                 self._window_extras if self._plain_line is not None else None,
             )
-        most = max(MAX_ENTRIES - bound - 1, 0)  # none once the 50,000th entry is proved
+        # None once the 50,000th entry is proved, until the checker has read the next.
+        most = len(text) if self._past_limit() else max(MAX_ENTRIES - bound - 1, 0)
         return bulk.take(text, start, loc_line, value_end, line_begin, most)
 
     def _iri(self, url: str) -> re.Match[str] | None:
