@@ -173,6 +173,7 @@ def test_closed_stdin_exits_2_with_one_line(monkeypatch, capsys, flags: list[str
         # The rules count days from it: at the calendar's ends, out of range, not a crash.
         (["--now", "9999-12-31T23:59:59Z", "x.xml"], "--now '9999-12-31T23:59:59Z' is out of"),
         (["--now", "0001-01-01T00:00:00+14:00", "x.xml"], "give a time from the year 1000"),
+        (["--now", "2026-12-07T20:00:00+15:00", "x.xml"], "has an offset beyond ±14:00"),
         (["diff", "--now", "9999-12-31", "x.xml", "x.xml"], "--now '9999-12-31' is out of"),
         (["--sitemap-url", "/sitemap.xml", "x.xml"], "--sitemap-url"),
         (["--no-such-option", "x.xml"], "No such option"),

@@ -929,6 +929,13 @@ def _without_declaration_in(texts: Iterable[str]) -> Iterator[str]:
         if _declaration_known(head):
             break
     if not head.lstrip("\ufeff \t\r\n").startswith("<"):
+        from sitemap_lint.domain.robotstxt import looks_like_robots
+
+        if looks_like_robots(head):
+            raise SplitError(
+                "it is a robots.txt, not a sitemap: it lists sitemaps and has no URLs to "
+                "split; split the sitemaps its Sitemap lines name"
+            )
         raise SplitError(
             "it is not an XML sitemap (a text sitemap is split by its lines, e.g. split -l 50000)"
         )

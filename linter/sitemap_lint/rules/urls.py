@@ -895,7 +895,12 @@ def _check_slowly(
             CREDENTIALS.at(
                 line,
                 column,
-                "URL contains a user name or password before the host; remove it"
+                (
+                    "URL contains a user name or password before the host; remove it"
+                    if userinfo
+                    else "URL has an '@' before the host with no user name before it; "
+                    "remove the '@'"
+                )
                 + ("" if host_problem else f": write {written}")
                 + (
                     " (an '@' inside it also makes the URL invalid against the schema)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -107,6 +107,7 @@ def resolve_color(
 
 
 NOW_YEARS = (1000, 9998)
+MAX_OFFSET = timedelta(hours=14)  # the widest UTC offset a date may have (DT002's)
 
 
 def parse_now(text: str | None, where: str = "--now") -> datetime:
@@ -120,6 +121,12 @@ def parse_now(text: str | None, where: str = "--now") -> datetime:
             f"{where} {text!r} is not a timestamp; write e.g. 2024-05-08 or 2024-05-08T10:00:00Z"
         ) from None
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    offset = moment.utcoffset()
+    if offset is not None and abs(offset) > MAX_OFFSET:
+        raise UsageError(
+            f"{where} {text!r} has an offset beyond ±14:00, which no time zone has; write "
+            "the real offset, or Z for UTC"
+        )
     # The rules compute days before and after it, and write it with a four-digit year.
     try:
         year = moment.astimezone(UTC).year
