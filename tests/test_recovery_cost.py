@@ -118,3 +118,27 @@ def test_thousands_of_raw_ampersands_in_one_value_cost_in_proportion_to_their_co
         len(edit["content"]) for finding in ampersands for edit in finding["fix"]["edits"]
     )
     assert written <= 16 * count
+
+
+def test_a_value_with_more_raw_less_thans_than_it_can_be_read_again_for_is_read_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past the budget of reading its entry again, a value with a raw "<" at each of
+    thousands of places is read on from its text, past the raw "<" marked before, as a
+    value with raw "&" is: each is reported, and the entry and those after it are read."""
+    count = 2000
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        HEAD
+        + "<url><loc>https://e.com/?"
+        + "a<1 " * count
+        + "</loc></url>\n"
+        + "<url><loc>https://e.com/b</loc></url>\n<url><loc>https://e.com/c d</loc></url>\n"
+        + "</urlset>\n"
+    )
+    _parsed_bytes, calls, file = _parsed(monkeypatch, capsys, path)
+    codes = [finding["code"] for finding in file["findings"]]
+    assert codes.count("XM005") == count
+    assert "UR006" in codes  # the third entry is read
+    assert file["urls"] == 3
+    assert calls <= 6 * count

@@ -353,6 +353,10 @@ class StreamParser:
         self._resync: re.Pattern[bytes] | None = None
         self._prefix: bytes | None = None  # the synthetic root start tag
         self._built: _Built | None = None  # the last restart's input
+        # The file byte offset of the "<" of the tag before a text read on, one up to
+        # which each "<" after that tag in the text is a repair's, and where the parser
+        # reads on in the text (-1: not yet), for ``_tag_before``.
+        self._text_tag: tuple[int, int, int] | None = None
         # The DOCTYPE, once read: (its name, whether it names an external subset, the
         # general entities its internal subset declares, in order).
         self._doctype_seen: tuple[str, bool, list[str]] | None = None
@@ -903,7 +907,7 @@ class StreamParser:
             return None
         # The tag before the text: the text may hold a ">" of its own, a tag's quoted
         # value too; after a comment, an instruction or a CDATA section: not read on.
-        lt = window.rfind(b"<", 0, at)
+        lt = self._tag_before(at)
         gt = window.find(b">", lt, at) if lt >= 0 else -1
         tag = window[lt : gt + 1]
         if gt < 0 or tag[1:2] in (b"!", b"?") or tag.count(b'"') % 2 or tag.count(b"'") % 2:
@@ -919,7 +923,37 @@ class StreamParser:
         reopen = "".join(self._reopened_tag(node) for node in opened)
         self._reopen = opened
         resume = base + gt + 1
+        if self._text_tag is not None:
+            self._text_tag = (*self._text_tag[:2], resume)
         return self._restart(resume, *self._position_back(line, column - 1, resume, offset), reopen)
+
+    def _tag_before(self, at: int) -> int:
+        """The window index of the "<" of the last tag before window index ``at``, past
+        the raw "<" of the text in between, which repairs mark; -1: none in the window.
+        Kept for the next error of the same text (``_text_tag``): a text with thousands
+        of raw "<" is not walked back over all of them at each."""
+        window, base = self._window, self._window_base
+        known = self._text_tag
+        if known is not None and base <= known[0] and known[1] <= base + at:
+            place = known[1] - base
+            while (place := window.find(b"<", place, at)) >= 0:
+                if not self._repaired_at(base + place):
+                    break
+                place += 1
+            else:
+                self._text_tag = (known[0], base + at, known[2])
+                return known[0] - base
+        lt = window.rfind(b"<", 0, at)
+        while lt >= 0 and self._repaired_at(base + lt):
+            lt = window.rfind(b"<", 0, lt)
+        self._text_tag = (base + lt, base + at, -1) if lt >= 0 else None
+        return lt
+
+    def _repaired_at(self, offset: int) -> bool:
+        """Whether a repair starts at file byte ``offset``."""
+        repairs = self._repairs
+        at = bisect_left(repairs, offset, key=_FIRST)
+        return at < len(repairs) and repairs[at][0] == offset
 
     def _reopened_tag(self, node: Node) -> str:
         """A synthetic start tag of ``node``, open when a restart reads on inside it,
@@ -1597,6 +1631,9 @@ class StreamParser:
         self.column_offset = self.read_column(line, column) - prefix_chars
         self._last_restart = offset
         self._nested = None
+        text_tag = self._text_tag
+        if text_tag is not None and offset > text_tag[0] and offset != text_tag[2]:
+            self._text_tag = None  # the repairs of its text before ``offset`` are dropped
         self._repairs = self._repairs[bisect_left(self._repairs, offset, key=_FIRST) :]
         self._marked = bool(self._repairs)
         self._restarted = True
