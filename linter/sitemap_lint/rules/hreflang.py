@@ -62,7 +62,9 @@ LINK_INCOMPLETE = rule(
         Checks that every `xhtml:link` in a `url` has the three attributes of an
         hreflang alternate, `rel`, `hreflang` and `href`, each with a value, and
         names the ones that are missing or empty, and the attribute written for
-        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed. A link to an
+        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed, or the child
+        element written for it (`<xhtml:hreflang>en</xhtml:hreflang>`), whose
+        value the finding's fix writes as an attribute. A link to an
         app (`android-app://`, `ios-app://`) without `hreflang` is an App
         Indexing deep link, not an alternate: it is reported as one, to remove.
     """,
@@ -1820,11 +1822,16 @@ class Checker:
             what.append(f"an empty {_and(empty)}")
         # An empty hreflang is also invalid against the schema's pattern.
         covers = element if hreflang is not None and not hreflang.strip() else None
-        renames, prefixed = [], []
+        renames, prefixed, children = [], [], []
         values = dict(element.attrs)
         for name in absent:
             key = _stand_in(element, name)
             if key is None:
+                child = _child_stand_in(element, name)
+                if child is not None:
+                    values[name] = child
+                    children.append(name)
+                    covers = element  # the schema rejects any content: this finding says why
                 continue
             values[name] = element.attrs[key]
             ns, _, local = key.rpartition("}")
@@ -1838,6 +1845,8 @@ class Checker:
                 covers = element  # the schema rejects the stand-in: this finding says why
         if prefixed:
             renames.append(f"write {joined(prefixed)} without a prefix")
+        if children:
+            renames.append(f"write {joined(children)} as attributes, not as child elements")
         hreflang = values.get("hreflang")
         code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
         href = values.get("href")
@@ -2015,6 +2024,15 @@ def _stand_in(element: Node, name: str) -> str | None:
         local = key.rpartition("}")[2].lower()
         if key != name and (local == name or local in _STAND_IN_NAMES.get(name, ())):
             return key
+    return None
+
+
+def _child_stand_in(element: Node, name: str) -> str | None:
+    """The text of a child element of ``element`` written for its missing attribute
+    ``name`` (``<xhtml:hreflang>en</xhtml:hreflang>``), when it has one."""
+    for child in element.children:
+        if child.name.lower() == name and child.text.strip():
+            return child.text.strip()
     return None
 
 
