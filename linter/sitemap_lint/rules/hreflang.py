@@ -300,7 +300,9 @@ NO_X_DEFAULT = rule(
         versions of one language, such as `en-GB` and `en-US`, do not count as
         several languages.) When no cluster of the file has `x-default`, one
         finding at the first cluster gives their number instead of one per
-        cluster.
+        cluster. A cluster with a page that does not list back a page listing it
+        is left out until that link is added (`hreflang-return-link-missing`):
+        the `x-default` may be on the page it lacks.
     """,
     why="""
         `x-default` names the version for users whose language matches none of
@@ -1323,6 +1325,9 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
         return found
 
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
+    # The clusters with a page that does not list back a page listing it: which codes
+    # the cluster has is told once those links are added (HL006 says so).
+    incomplete = {root(index) for index in unanswered if index < count}
     whole_heads = (head for head in heads if whole[head])
     for head in merge(whole_heads, sorted(clusters)):
         if head < count and whole[head]:  # one list of alternates, shared by every member
@@ -1351,7 +1356,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             languages, has_default = _languages(
                 {code for number in distinct for code in source.codes(number)}
             )
-        if len(languages) >= 2:
+        if len(languages) >= 2 and head not in incomplete:
             if has_default:
                 with_default += 1
             else:
