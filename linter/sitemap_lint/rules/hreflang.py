@@ -116,7 +116,7 @@ CODE_INVALID = rule(
         names the fix for the usual mistakes: an underscore (`en_GB`), `UK` for
         the United Kingdom (`GB`), a three-letter language (`eng`), a country
         where the language belongs (`jp` for Japanese, `ja`), withdrawn codes
-        (`iw`), numeric regions (`es-419`), a script after the region
+        (`iw`), grandfathered tags (`no-bok` for `nb`, `zh-min-nan`), numeric regions (`es-419`), a script after the region
         (`zh-TW-Hant` for `zh-Hant-TW`).
     """,
     why="""
@@ -444,6 +444,8 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
         return None, _code_message(value, [f"it is {len(text):,} characters long"], None)
     if "_" in text:
         problems.append("subtags are separated by '-', not '_'")
+    if langtags.grandfathered(text) is not None:
+        return None, _grandfathered(value, text, problems)
     parts = langtags.split_subtags(text)
     if not all(parts):
         return None, _code_message(value, [*problems, "it has an empty subtag"], None)
@@ -500,6 +502,27 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     if not problems and fixed is not None:
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
+
+
+def _grandfathered(value: str, text: str, problems: list[str]) -> str:
+    """The message on a grandfathered tag (``zh-min-nan``, ``no-bok``, ``i-klingon``):
+    what replaced it, and its ISO 639-1 code when it has one."""
+    preferred = langtags.grandfathered(text) or ""
+    if not preferred:
+        problems.append(f"{text!r} is a grandfathered tag that no language code replaced")
+        return _code_message(value, problems, None)
+    parts = preferred.split("-")
+    language = langtags.language(parts[0])
+    name = f" ({language.name})" if language is not None else ""
+    if language is None or language.alpha_2 is None:
+        problems.append(
+            f"{text!r} is a grandfathered tag, now {preferred!r}{name}, which has no "
+            "two-letter ISO 639-1 code, and hreflang takes only those"
+        )
+        return _code_message(value, problems, None)
+    problems.append(f"{text!r} is a grandfathered tag, now {preferred!r}{name}")
+    regions = [part for part in parts[1:] if len(part) == 2]
+    return _code_message(value, problems, "-".join([language.alpha_2, *regions]))
 
 
 def _late_script(rest: list[str]) -> str | None:
