@@ -88,7 +88,7 @@ def _reference(
         codes = {code for record in cluster for code, _href in record.links}
         languages = {code.split("-", 1)[0] for code in codes if code != "x-default"}
         # A cluster with a page that does not list back a page listing it is incomplete.
-        if len(languages) >= 2 and not any(index in unanswered for index in members):
+        if len(languages) >= 2 and not any(records[i].page in not_answered for i in members):
             if "x-default" in codes:
                 with_default += 1
             else:

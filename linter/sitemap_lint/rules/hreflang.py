@@ -1348,13 +1348,11 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
         return found
 
     languages_of: dict[tuple[str, ...], tuple[list[str], bool]] = {}
-    # The clusters with a page that does not list back a page listing it: which codes
-    # the cluster has is told once those links are added (HL006 says so).
-    incomplete = {root(index) for index in unanswered if index < count}
     whole_heads = (head for head in heads if whole[head])
     for head in merge(whole_heads, sorted(clusters)):
         if head < count and whole[head]:  # one list of alternates, shared by every member
             opening = head
+            indexes = members(head)
             codes = source.codes(numbers[head])
             known = languages_of.get(codes)
             if known is None:
@@ -1379,7 +1377,9 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             languages, has_default = _languages(
                 {code for number in distinct for code in source.codes(number)}
             )
-        if len(languages) >= 2 and head not in incomplete:
+        # A cluster with a page that does not list back a page listing it: which codes it
+        # has is told once those links are added (HL006 says so).
+        if len(languages) >= 2 and all(page_hashes[at] not in not_answered for at in indexes):
             if has_default:
                 with_default += 1
             else:
