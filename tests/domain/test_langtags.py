@@ -179,3 +179,16 @@ def test_a_look_up_is_in_any_case() -> None:
         "alpha_2": "GB",
     }
     assert langtags.language("\u212ao") == langtags.language("ko")  # the Kelvin sign: k
+
+
+@pytest.mark.parametrize(
+    ("tag", "preferred"),
+    [("zh-min-nan", "nan"), ("NO-BOK", "nb"), ("en-GB-oed", "en-GB-oxendict"), ("i-default", "")],
+)
+def test_grandfathered_tag_names_its_replacement(tag: str, preferred: str) -> None:
+    assert langtags.grandfathered(tag) == preferred
+
+
+@pytest.mark.parametrize("tag", ["zh-Hant", "en-GB", "no", "nan"])
+def test_other_tags_are_not_grandfathered(tag: str) -> None:
+    assert langtags.grandfathered(tag) is None

@@ -87,7 +87,8 @@ def _reference(
             )
         codes = {code for record in cluster for code, _href in record.links}
         languages = {code.split("-", 1)[0] for code in codes if code != "x-default"}
-        if len(languages) >= 2:
+        # A cluster with a page that does not list back a page listing it is incomplete.
+        if len(languages) >= 2 and not any(records[i].page in not_answered for i in members):
             if "x-default" in codes:
                 with_default += 1
             else:
@@ -287,3 +288,16 @@ def test_random_records_give_what_every_link_gives(seed: int) -> None:
         for given in (None, bare) if without else (None,):
             ours, reference = _both(records, given)
             assert ours == reference, records
+
+
+def test_a_cluster_that_does_not_list_back_a_page_gets_no_x_default_advice() -> None:
+    # en (with x-default) lists de; de and fr list each other but not en: de's missing
+    # link is the defect, and the x-default en gives is not yet de's to lack.
+    with_default = (("de", DE), ("en", EN), ("x-default", EN))
+    links = _shared({DE: "de", FR: "fr"})
+    records = [
+        Alternates(EN, 3, 3, with_default),
+        Alternates(DE, 8, 3, links),
+        Alternates(FR, 13, 3, links),
+    ]
+    assert _checked(records) == [("HL006", 8)]

@@ -28,6 +28,37 @@ from sitemap_lint.support.records import NamedTuple
 # replaced each (the IANA language subtag registry's Preferred-Value).
 WITHDRAWN_LANGUAGES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 
+# The grandfathered tags of RFC 5646 (2.2.8) that people still write, in lower case: the
+# tag that replaced each (the IANA registry's Preferred-Value), or "" where none did.
+GRANDFATHERED = {
+    "art-lojban": "jbo",
+    "cel-gaulish": "",
+    "en-gb-oed": "en-GB-oxendict",
+    "i-ami": "ami",
+    "i-bnn": "bnn",
+    "i-default": "",
+    "i-enochian": "",
+    "i-hak": "hak",
+    "i-klingon": "tlh",
+    "i-lux": "lb",
+    "i-mingo": "",
+    "i-navajo": "nv",
+    "i-pwn": "pwn",
+    "i-tao": "tao",
+    "i-tay": "tay",
+    "i-tsu": "tsu",
+    "no-bok": "nb",
+    "no-nyn": "nn",
+    "sgn-be-fr": "sfb",
+    "sgn-be-nl": "vgt",
+    "sgn-ch-de": "sgg",
+    "zh-guoyu": "cmn",
+    "zh-hakka": "hak",
+    "zh-min": "",
+    "zh-min-nan": "nan",
+    "zh-xiang": "hsn",
+}
+
 _SUBTAG_SEPARATOR = lazy(r"[-_]")
 _VARIANT = lazy(r"[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}")
 _QUALIFIERS = lazy(r"^modern\s+|\s*\(.*\)$")
@@ -76,6 +107,12 @@ def split_tag(subtags: list[str]) -> TagParts:
 def withdrawn_language(code: str) -> str | None:
     """The code that replaced a withdrawn ISO 639-1 code (``iw`` -> ``he``), or None."""
     return WITHDRAWN_LANGUAGES.get(code.lower())
+
+
+def grandfathered(tag: str) -> str | None:
+    """The tag that replaced a grandfathered one (``zh-min-nan`` -> ``nan``), "" when
+    none did, or None when ``tag`` is not grandfathered."""
+    return GRANDFATHERED.get(tag.lower())
 
 
 @lru_cache(maxsize=512)

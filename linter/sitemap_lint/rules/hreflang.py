@@ -62,7 +62,9 @@ LINK_INCOMPLETE = rule(
         Checks that every `xhtml:link` in a `url` has the three attributes of an
         hreflang alternate, `rel`, `hreflang` and `href`, each with a value, and
         names the ones that are missing or empty, and the attribute written for
-        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed. A link to an
+        one of them (`hrefLang`, `xhtml:href`, `url`) to be renamed, or the child
+        element written for it (`<xhtml:hreflang>en</xhtml:hreflang>`), whose
+        value the finding's fix writes as an attribute. A link to an
         app (`android-app://`, `ios-app://`) without `hreflang` is an App
         Indexing deep link, not an alternate: it is reported as one, to remove.
     """,
@@ -114,7 +116,7 @@ CODE_INVALID = rule(
         names the fix for the usual mistakes: an underscore (`en_GB`), `UK` for
         the United Kingdom (`GB`), a three-letter language (`eng`), a country
         where the language belongs (`jp` for Japanese, `ja`), withdrawn codes
-        (`iw`), numeric regions (`es-419`), a script after the region
+        (`iw`), grandfathered tags (`no-bok` for `nb`, `zh-min-nan`), numeric regions (`es-419`), a script after the region
         (`zh-TW-Hant` for `zh-Hant-TW`).
     """,
     why="""
@@ -298,7 +300,9 @@ NO_X_DEFAULT = rule(
         versions of one language, such as `en-GB` and `en-US`, do not count as
         several languages.) When no cluster of the file has `x-default`, one
         finding at the first cluster gives their number instead of one per
-        cluster.
+        cluster. A cluster with a page that does not list back a page listing it
+        is left out until that link is added (`hreflang-return-link-missing`):
+        the `x-default` may be on the page it lacks.
     """,
     why="""
         `x-default` names the version for users whose language matches none of
@@ -440,6 +444,8 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
         return None, _code_message(value, [f"it is {len(text):,} characters long"], None)
     if "_" in text:
         problems.append("subtags are separated by '-', not '_'")
+    if langtags.grandfathered(text) is not None:
+        return None, _grandfathered(value, text, problems)
     parts = langtags.split_subtags(text)
     if not all(parts):
         return None, _code_message(value, [*problems, "it has an empty subtag"], None)
@@ -496,6 +502,27 @@ def _validate_code(value: str) -> tuple[str | None, str | None]:
     if not problems and fixed is not None:
         return "-".join(fixed), None
     return None, _code_message(value, problems, "-".join(fixed) if fixed else None)
+
+
+def _grandfathered(value: str, text: str, problems: list[str]) -> str:
+    """The message on a grandfathered tag (``zh-min-nan``, ``no-bok``, ``i-klingon``):
+    what replaced it, and its ISO 639-1 code when it has one."""
+    preferred = langtags.grandfathered(text) or ""
+    if not preferred:
+        problems.append(f"{text!r} is a grandfathered tag that no language code replaced")
+        return _code_message(value, problems, None)
+    parts = preferred.split("-")
+    language = langtags.language(parts[0])
+    name = f" ({language.name})" if language is not None else ""
+    if language is None or language.alpha_2 is None:
+        problems.append(
+            f"{text!r} is a grandfathered tag, now {preferred!r}{name}, which has no "
+            "two-letter ISO 639-1 code, and hreflang takes only those"
+        )
+        return _code_message(value, problems, None)
+    problems.append(f"{text!r} is a grandfathered tag, now {preferred!r}{name}")
+    regions = [part for part in parts[1:] if len(part) == 2]
+    return _code_message(value, problems, "-".join([language.alpha_2, *regions]))
 
 
 def _late_script(rest: list[str]) -> str | None:
@@ -1325,6 +1352,7 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
     for head in merge(whole_heads, sorted(clusters)):
         if head < count and whole[head]:  # one list of alternates, shared by every member
             opening = head
+            indexes = members(head)
             codes = source.codes(numbers[head])
             known = languages_of.get(codes)
             if known is None:
@@ -1349,7 +1377,9 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
             languages, has_default = _languages(
                 {code for number in distinct for code in source.codes(number)}
             )
-        if len(languages) >= 2:
+        # A cluster with a page that does not list back a page listing it: which codes it
+        # has is told once those links are added (HL006 says so).
+        if len(languages) >= 2 and all(page_hashes[at] not in not_answered for at in indexes):
             if has_default:
                 with_default += 1
             else:
@@ -1820,11 +1850,16 @@ class Checker:
             what.append(f"an empty {_and(empty)}")
         # An empty hreflang is also invalid against the schema's pattern.
         covers = element if hreflang is not None and not hreflang.strip() else None
-        renames, prefixed = [], []
+        renames, prefixed, children = [], [], []
         values = dict(element.attrs)
         for name in absent:
             key = _stand_in(element, name)
             if key is None:
+                child = _child_stand_in(element, name)
+                if child is not None:
+                    values[name] = child
+                    children.append(name)
+                    covers = element  # the schema rejects any content: this finding says why
                 continue
             values[name] = element.attrs[key]
             ns, _, local = key.rpartition("}")
@@ -1838,6 +1873,8 @@ class Checker:
                 covers = element  # the schema rejects the stand-in: this finding says why
         if prefixed:
             renames.append(f"write {joined(prefixed)} without a prefix")
+        if children:
+            renames.append(f"write {joined(children)} as attributes, not as child elements")
         hreflang = values.get("hreflang")
         code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
         href = values.get("href")
@@ -2015,6 +2052,15 @@ def _stand_in(element: Node, name: str) -> str | None:
         local = key.rpartition("}")[2].lower()
         if key != name and (local == name or local in _STAND_IN_NAMES.get(name, ())):
             return key
+    return None
+
+
+def _child_stand_in(element: Node, name: str) -> str | None:
+    """The text of a child element of ``element`` written for its missing attribute
+    ``name`` (``<xhtml:hreflang>en</xhtml:hreflang>``), when it has one."""
+    for child in element.children:
+        if child.name.lower() == name and child.text.strip():
+            return child.text.strip()
     return None
 
 

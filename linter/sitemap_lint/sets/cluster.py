@@ -1195,7 +1195,8 @@ def hreflang_clusters(
                     problems.append(((0, number, "", 1), number >> 32, finding, record))
         codes = {code for record in cluster for code, _href in record.links}
         languages = {code.split("-", 1)[0] for code in codes if code != X_DEFAULT}
-        if len(languages) >= 2:
+        # A cluster with a page that does not list back a page listing it is incomplete.
+        if len(languages) >= 2 and not any(item[3] for item in members):
             if X_DEFAULT in codes:
                 with_default += 1
             else:
