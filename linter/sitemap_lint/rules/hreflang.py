@@ -116,8 +116,9 @@ CODE_INVALID = rule(
         names the fix for the usual mistakes: an underscore (`en_GB`), `UK` for
         the United Kingdom (`GB`), a three-letter language (`eng`), a country
         where the language belongs (`jp` for Japanese, `ja`), withdrawn codes
-        (`iw`), grandfathered tags (`no-bok` for `nb`, `zh-min-nan`), numeric regions (`es-419`), a script after the region
-        (`zh-TW-Hant` for `zh-Hant-TW`).
+        (`iw`), grandfathered tags (`no-bok` for `nb`, `zh-min-nan`), numeric
+        regions (`es-419`), a script after the region (`zh-TW-Hant` for
+        `zh-Hant-TW`).
     """,
     why="""
         Search engines ignore alternates whose code they cannot read, so the
