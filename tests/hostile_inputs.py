@@ -330,8 +330,32 @@ def character_device(_directory: Path, _trap: str) -> Path:
 IN003_IS_A_WARNING = "IN003 is a warning, so the exit status is 0 (with the finding)"
 NOT_REGULAR = "not a regular file"
 
+# -- many sections where patterns could backtrack ------------------------------------
+
+
+def comments_before_root(directory: Path, _trap: str) -> Path:
+    """Comments before the root, each a place where a pattern that looks for an HTML page
+    after them could split them otherwise: tried every way, they never end."""
+    return _write(
+        directory / "comments.xml",
+        DECLARATION + "<!--a-->" * 80 + "\n" + URLSET + _url("/relative") + "</urlset>\n",
+    )
+
+
+def instructions_in_entry(directory: Path, _trap: str) -> Path:
+    """Processing instructions in an entry with a stray "<" among them: the check for a
+    section inside a start tag tried every way of grouping them."""
+    run = "<?pi x?>" * 15 + "<"
+    return _write(
+        directory / "instructions.xml",
+        DECLARATION + URLSET + "  <url>\n " + run * 12 + "\n  </url>\n</urlset>\n",
+    )
+
+
 CASES: tuple[Case, ...] = (
     Case("billion laughs", billion_laughs, 1, ("XM003",)),
+    Case("80 comments before the root", comments_before_root, 1, ("UR001",)),
+    Case("instructions and stray '<' in an entry", instructions_in_entry, 1, ("XM005",)),
     Case("quadratic blow-up", quadratic_blowup, 1, ("XM003",)),
     Case("external entity file:///etc/passwd", external_entity_file, 1, ("XM003",)),
     Case("external entity http://", external_entity_http, 1, ("XM003",)),

@@ -425,3 +425,24 @@ def test_a_prefix_declared_on_an_entry_and_used_inside_it_is_in_scope(tmp_path) 
         '<url xmlns:q="urn:x"><loc q:id="1">https://e.com/</loc></url>\n</urlset>\n'
     )
     assert [f.code for f in lint_content(tmp_path, text).findings] == ["ST010"]
+
+
+def _section_in_tag_of_many_instructions() -> None:
+    context = "<url" + "<?pi x?>" * 40 + "<?pi <?pi x?>"
+    xml._section_in_tag(context, context.rindex("<?pi x?>"), 1, 1)
+
+
+def test_a_section_in_a_tag_after_many_instructions_is_looked_at_once() -> None:
+    """Each instruction before the place is matched one way: a pattern whose
+    instruction could run on over the next ones tried every grouping of them (2 to the
+    40th here) before it failed."""
+    import multiprocessing
+
+    worker = multiprocessing.get_context("spawn").Process(
+        target=_section_in_tag_of_many_instructions
+    )
+    worker.start()
+    worker.join(60)  # a guard against a search that never ends, not a time limit
+    finished = not worker.is_alive()
+    worker.kill()
+    assert finished and worker.exitcode == 0

@@ -75,7 +75,7 @@ FEED_SIZE = 1 << 20
 BATCH_ENTRIES = 256
 BATCH_NODES = 60_000
 _HTML_START = lazy(
-    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
+    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:(?><!--.*?-->)\s*)*<(?:!doctype\s+html|html[\s>])",
     re.IGNORECASE | re.DOTALL,
 )
 _URL_IN_BRACKETS = lazy(r"<\s*https?://[^\s<>]*>", re.IGNORECASE)

@@ -30,7 +30,8 @@ _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _TRAILING_BLANKS = re.compile(r"[ \t]*")
 # An entry holding its loc alone (comments and white space aside).
 _LOC_ALONE = re.compile(
-    r"\s*(?:<!--.*?-->\s*)*<([A-Za-z_][\w.-]*:)?loc>[^<]*</\1?loc>\s*(?:<!--.*?-->\s*)*", re.DOTALL
+    r"\s*(?:(?><!--.*?-->)\s*)*<([A-Za-z_][\w.-]*:)?loc>[^<]*</\1?loc>\s*(?:(?><!--.*?-->)\s*)*",
+    re.DOTALL,
 )
 _BETWEEN_TAGS = re.compile(r">\s+<")
 _DECLARATION = re.compile(r"""<\?xml[^>]*?\?>""")

@@ -173,7 +173,7 @@ def _value(text: bytes, start: int, out: list[bytes], defects: list[int]) -> int
     return bare.end()
 
 
-_PROLOG_ITEM = lazy(rb"[ \t\r\n]*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
+_PROLOG_ITEM = lazy(rb"[ \t\r\n]*(?:(?><\?.*?\?>)|(?><!--.*?-->))", re.DOTALL)
 
 
 def first_start_tag(text: bytes) -> int:

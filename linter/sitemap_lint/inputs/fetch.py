@@ -67,7 +67,7 @@ _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
 _QUOTED_BYTES = re.compile(r":?\s*(?:bytearray\()?\bb['\"].*", re.DOTALL)
 _BAD_HOST_CHARACTER = re.compile(r"[\x00-\x20%<>\"{}|\\^`/?#@\x7f]")
 _HTML_START = re.compile(
-    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])",
+    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:(?><!--.*?-->)\s*)*<(?:!doctype\s+html|html[\s>])",
     re.IGNORECASE | re.DOTALL,
 )
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # The start of an HTML page (after white space and comments).
 HTML_START = lazy(
-    r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]", re.I | re.DOTALL
+    r"\s*(?:(?><!--.*?-->)\s*)*<(?:!doctype\s+html|html|head|body)[\s>]", re.I | re.DOTALL
 )
 
 SITEMAP_NOT_ABSOLUTE = rule(

@@ -1444,7 +1444,7 @@ def _read_start(source: Source, cap: int = ROBOTS_CAP) -> bytes:
     return bytes(data[:cap])
 
 
-_PROLOG = re.compile(rb"\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>", re.S)
+_PROLOG = re.compile(rb"\s+|(?><\?.*?\?>)|(?><!--.*?-->)|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>", re.S)
 _ROOT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)")
 
 
