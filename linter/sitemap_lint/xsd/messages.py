@@ -91,7 +91,12 @@ _ADVICE = (
     (re.compile(r"value must be one of \[(.*)\]"), _ONE_OF),
     (re.compile(r"value length cannot be greater than (\d+)"), _SHORTEN),
     (re.compile(r"value length cannot be lesser than (\d+)"), _LENGTHEN),
-    (re.compile(r"character data is not allowed because content is empty"), _EMPTY),
+    (
+        re.compile(
+            r"(?:character data|child elements) (?:is|are) not allowed because content is empty"
+        ),
+        _EMPTY,
+    ),
     (re.compile(r"element is not nillable"), _NIL),
     (re.compile(r"character data between child elements not allowed"), _TEXT_BETWEEN),
     (re.compile(r"a simple content element can't have child elements"), _TEXT_ONLY),

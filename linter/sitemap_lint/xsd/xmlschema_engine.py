@@ -48,7 +48,21 @@ class XmlschemaEngine:
         for error in errors:
             child = getattr(error, "invalid_child", None)
             element = child if child is not None else error.elem
+            reason = error.reason or error.message
+            if child is not None and _takes_no_children(error.validator):
+                # Each child of an element whose content is empty is an error of its
+                # own here; libxml2 reports the element once, and so do we.
+                element, reason = error.elem, _NO_CHILDREN
             node = builder.node_at(nodes, getattr(element, "sourceline", None))
             if node is not None:
-                results.append((node, messages.clean(error.reason or error.message)))
+                results.append((node, messages.clean(reason)))
         return results
+
+
+# What the engine is told of the children of an element whose content is empty.
+_NO_CHILDREN = "child elements are not allowed because content is empty"
+
+
+def _takes_no_children(validator: object) -> bool:
+    """Whether ``validator`` is a content model that holds no element at all."""
+    return isinstance(validator, xmlschema.validators.XsdGroup) and validator.is_empty()
