@@ -1820,11 +1820,15 @@ class Checker:
             what.append(f"an empty {_and(empty)}")
         # An empty hreflang is also invalid against the schema's pattern.
         covers = element if hreflang is not None and not hreflang.strip() else None
-        renames, prefixed = [], []
+        renames, prefixed, children = [], [], []
         values = dict(element.attrs)
         for name in absent:
             key = _stand_in(element, name)
             if key is None:
+                child = _child_for(element, name)
+                if child is not None:
+                    values[name] = child.text
+                    children.append(f"<{'xhtml:' if child.ns == XHTML_NS else ''}{child.name}>")
                 continue
             values[name] = element.attrs[key]
             ns, _, local = key.rpartition("}")
@@ -1838,6 +1842,10 @@ class Checker:
                 covers = element  # the schema rejects the stand-in: this finding says why
         if prefixed:
             renames.append(f"write {joined(prefixed)} without a prefix")
+        if children:
+            renames.append(f"write {joined(children)} as attributes, not as child elements")
+            if len(children) == len(element.children) and element.nested_text is None:
+                covers = element  # the schema rejects the link's content: this says why
         hreflang = values.get("hreflang")
         code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
         href = values.get("href")
@@ -2015,6 +2023,14 @@ def _stand_in(element: Node, name: str) -> str | None:
         local = key.rpartition("}")[2].lower()
         if key != name and (local == name or local in _STAND_IN_NAMES.get(name, ())):
             return key
+    return None
+
+
+def _child_for(element: Node, name: str) -> Node | None:
+    """The child element of ``element`` written for its missing attribute ``name``."""
+    for child in element.children:
+        if child.name.lower() == name and not child.children:
+            return child
     return None
 
 
