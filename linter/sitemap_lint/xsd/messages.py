@@ -85,7 +85,10 @@ _ADVICE = (
     (re.compile(r"The element is not 'nillable'"), _NIL),
     (re.compile(r"Character content other than whitespace is not allowed"), _TEXT_BETWEEN),
     (
-        re.compile(r"Element content is not allowed, because the type definition is simple"),
+        re.compile(
+            r"Element content is not allowed, because the (?:type definition is simple|"
+            r"content type is a simple type definition)"
+        ),
         _TEXT_ONLY,
     ),
     (re.compile(rf"This element is not expected\. Expected is \( ?{_NAME} ?\)"), _EXPECTED_HERE),
