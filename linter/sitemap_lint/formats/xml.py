@@ -378,6 +378,9 @@ class StreamParser:
         parser.buffer_text = True
         parser.buffer_size = 1 << 16
         parser.SetParamEntityParsing(pyexpat.XML_PARAM_ENTITY_PARSING_NEVER)
+        # The attributes the document writes: not the defaults a DOCTYPE's ATTLIST
+        # declares (XM003 reports the DOCTYPE; the schema never sees those defaults).
+        parser.specified_attributes = True
         parser.StartDoctypeDeclHandler = self._doctype
         parser.StartNamespaceDeclHandler = self._namespace
         self._parser = parser

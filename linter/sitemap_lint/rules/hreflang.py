@@ -1856,11 +1856,10 @@ class Checker:
         for name in absent:
             key = _stand_in(element, name)
             if key is None:
-                child = _child_stand_in(element, name)
+                child = _child_for(element, name)
                 if child is not None:
-                    values[name] = child
-                    children.append(name)
-                    covers = element  # the schema rejects any content: this finding says why
+                    values[name] = child.text
+                    children.append(f"<{'xhtml:' if child.ns == XHTML_NS else ''}{child.name}>")
                 continue
             values[name] = element.attrs[key]
             ns, _, local = key.rpartition("}")
@@ -1876,6 +1875,8 @@ class Checker:
             renames.append(f"write {joined(prefixed)} without a prefix")
         if children:
             renames.append(f"write {joined(children)} as attributes, not as child elements")
+            if len(children) == len(element.children) and element.nested_text is None:
+                covers = element  # the schema rejects the link's content: this says why
         hreflang = values.get("hreflang")
         code = hreflang.strip() if hreflang is not None and hreflang.strip() else "CODE"
         href = values.get("href")
@@ -2056,12 +2057,11 @@ def _stand_in(element: Node, name: str) -> str | None:
     return None
 
 
-def _child_stand_in(element: Node, name: str) -> str | None:
-    """The text of a child element of ``element`` written for its missing attribute
-    ``name`` (``<xhtml:hreflang>en</xhtml:hreflang>``), when it has one."""
+def _child_for(element: Node, name: str) -> Node | None:
+    """The child element of ``element`` written for its missing attribute ``name``."""
     for child in element.children:
-        if child.name.lower() == name and child.text.strip():
-            return child.text.strip()
+        if child.name.lower() == name and not child.children:
+            return child
     return None
 
 

@@ -525,6 +525,22 @@ def check_top_level(
         report.add(wrapper(node, root, wrapped, prefixes), node)
         return
     written = _writer(root.ns, prefixes)
+    if node.name in ROOTS:  # the other root: a URL set in an index, or an index in one
+        name, root_name = written(node.name), written(root.name)
+        fix = (
+            f"an index lists sitemap files: move this <{name}> to a file of its own and "
+            f"list that file's URL in a <{written('sitemap')}> entry here"
+            if root.name == "sitemapindex"
+            else f"a sitemap lists pages, not sitemaps: move this <{name}> to a file of "
+            "its own and list this sitemap in it"
+        )
+        report.add(
+            UNKNOWN_ELEMENT.at(
+                node.line, node.column, f"<{name}> cannot stand inside <{root_name}>; {fix}"
+            ),
+            node,
+        )
+        return
     if node.name in ENTRY_CHILDREN[expected]:
         hint = f"; it must stand inside a <{written(expected)}> entry"
     else:

@@ -13,6 +13,8 @@ _PREFIXES = {
     "http://www.google.com/schemas/sitemap-news/0.9": "news:",
     "http://www.google.com/schemas/sitemap-mobile/1.0": "mobile:",
     "http://www.w3.org/1999/xhtml": "xhtml:",
+    "http://www.w3.org/2001/XMLSchema-instance": "xsi:",
+    "http://www.w3.org/XML/1998/namespace": "xml:",
 }
 
 
@@ -47,6 +49,7 @@ _SHORTEN = "shorten it to {0} characters at most"
 _LENGTHEN = "write at least {0} characters"
 _EMPTY = "remove everything inside it, white space too: the element is empty"
 _NIL = "remove its xsi:nil attribute"
+_NO_XSI_TYPE = "remove its xsi:type attribute: the schema gives each element its type"
 _TEXT_BETWEEN = "remove the text between its child elements"
 _TEXT_ONLY = "remove the elements inside it: it holds text only"
 _EXPECTED_HERE = (
@@ -60,6 +63,9 @@ _ADD_MISSING = "add the missing child elements"
 _NAME = r"([^\s()'#|]+)"
 
 _ADVICE = (
+    # An xsi:type on an element (libxml2: an unknown type, or one not derived from the
+    # element's; xmlschema: one that cannot substitute the element's).
+    (re.compile(r"^attribute xsi:type: |cannot substitute"), _NO_XSI_TYPE),
     # libxml2
     (re.compile(r"attribute \S+: The attribute '[^']*' is not allowed"), _REMOVE_ATTRIBUTE),
     (
@@ -79,7 +85,10 @@ _ADVICE = (
     (re.compile(r"The element is not 'nillable'"), _NIL),
     (re.compile(r"Character content other than whitespace is not allowed"), _TEXT_BETWEEN),
     (
-        re.compile(r"Element content is not allowed, because the type definition is simple"),
+        re.compile(
+            r"Element content is not allowed, because the (?:type definition is simple|"
+            r"content type is a simple type definition)"
+        ),
         _TEXT_ONLY,
     ),
     (re.compile(rf"This element is not expected\. Expected is \( ?{_NAME} ?\)"), _EXPECTED_HERE),
@@ -91,7 +100,12 @@ _ADVICE = (
     (re.compile(r"value must be one of \[(.*)\]"), _ONE_OF),
     (re.compile(r"value length cannot be greater than (\d+)"), _SHORTEN),
     (re.compile(r"value length cannot be lesser than (\d+)"), _LENGTHEN),
-    (re.compile(r"character data is not allowed because content is empty"), _EMPTY),
+    (
+        re.compile(
+            r"(?:character data|child elements) (?:is|are) not allowed because content is empty"
+        ),
+        _EMPTY,
+    ),
     (re.compile(r"element is not nillable"), _NIL),
     (re.compile(r"character data between child elements not allowed"), _TEXT_BETWEEN),
     (re.compile(r"a simple content element can't have child elements"), _TEXT_ONLY),
