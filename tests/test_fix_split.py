@@ -361,23 +361,31 @@ def test_cli_split_names_the_parts_of_an_earlier_split_compressed_otherwise(
     assert "still holds sitemap-1.xml.gz, sitemap-2.xml, sitemap-2.xml.gz, sitemap-3.xml, " in err
 
 
-def test_cli_split_refuses_a_robots_txt_saying_what_it_is(tmp_path: Path, capsys) -> None:
-    source = tmp_path / "robots.txt"
-    source.write_text("User-agent: *\nSitemap: https://example.com/s.xml\n", encoding="utf-8")
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        (
+            "urls.txt",
+            "https://example.com/a\nhttps://example.com/b\n",
+            "it is not an XML sitemap (a text sitemap is split by its lines",
+        ),
+        (
+            "robots.txt",
+            "User-agent: *\nSitemap: https://example.com/s.xml\n",
+            "it is a robots.txt, not a sitemap: it lists sitemaps and has no URLs to split",
+        ),
+    ],
+    ids=["text-sitemap", "robots-txt"],
+)
+def test_cli_split_refuses_what_is_no_xml_sitemap_saying_what_it_is(
+    name: str, text: str, said: str, tmp_path: Path, capsys
+) -> None:
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
     args = ["split", str(source), "--base-url", "https://example.com/"]
     status = main([*args, "--out-dir", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert status == 2 and "it is a robots.txt, not a sitemap" in err and "split -l" not in err
-    assert not (tmp_path / "out").exists()
-
-
-def test_cli_split_refuses_a_text_sitemap_as_one(tmp_path: Path, capsys) -> None:
-    source = tmp_path / "urls.txt"
-    source.write_text("https://example.com/a\nhttps://example.com/b\n", encoding="utf-8")
-    args = ["split", str(source), "--base-url", "https://example.com/"]
-    status = main([*args, "--out-dir", str(tmp_path / "out")])
-    err = capsys.readouterr().err
-    assert status == 2 and "it is not an XML sitemap (a text sitemap is split by its lines" in err
+    assert status == 2 and said in err
     assert not (tmp_path / "out").exists()
 
 
