@@ -446,3 +446,9 @@ def test_a_section_in_a_tag_after_many_instructions_is_looked_at_once() -> None:
     finished = not worker.is_alive()
     worker.kill()
     assert finished and worker.exitcode == 0
+
+
+@pytest.mark.parametrize("context", ["", "<url", "<loc a=", '<loc a="b" c=  '])
+def test_an_unquoted_value_looked_for_past_the_context_end(context: str) -> None:
+    """The reader may stop past the end of the context it gives (the text ends there)."""
+    assert xml._unquoted_attribute(context, len(context) + 5, 1, 1) is None

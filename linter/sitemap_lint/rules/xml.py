@@ -1329,7 +1329,7 @@ def _unquoted_attribute(context: str, offset: int, line: int, column: int) -> Fi
     tag = context.rfind("<", 0, offset)  # -1: the tag starts on an earlier line
     if context.rfind(">", max(tag, 0), offset) >= 0:
         return None
-    before = offset
+    before = min(offset, len(context))
     while before and context[before - 1] in " \t":
         before -= 1
     if not context.endswith("=", 0, before):  # no "=" before the place: no value starts there
