@@ -352,9 +352,20 @@ def instructions_in_entry(directory: Path, _trap: str) -> Path:
     )
 
 
+def comments_in_a_start_tag(directory: Path, _trap: str) -> Path:
+    """Thousands of comments inside an entry's start tag, before a value without quotes:
+    each looked at in turn, not one call deeper for each."""
+    tag = "<url " + "<!--a-->" * 3000 + " a=b>"
+    return _write(
+        directory / "tag-comments.xml",
+        DECLARATION + URLSET + f"  {tag}<loc>https://example.com/</loc></url>\n</urlset>\n",
+    )
+
+
 CASES: tuple[Case, ...] = (
     Case("billion laughs", billion_laughs, 1, ("XM003",)),
     Case("80 comments before the root", comments_before_root, 1, ("UR001",)),
+    Case("3,000 comments in a start tag", comments_in_a_start_tag, 1, ("XM001",)),
     Case("instructions and stray '<' in an entry", instructions_in_entry, 1, ("XM005",)),
     Case("quadratic blow-up", quadratic_blowup, 1, ("XM003",)),
     Case("external entity file:///etc/passwd", external_entity_file, 1, ("XM003",)),

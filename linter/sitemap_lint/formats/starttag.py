@@ -105,15 +105,17 @@ def _section_inside(text: bytes, at: int) -> int | None:
     """Where the comment or instruction at ``at`` of ``text`` ends, when it stands inside
     a start tag (an attribute, the tag's end or another such section follows it); else
     None."""
-    section = _SECTION.match(text, at)
-    if section is None:
-        return None
-    end = section.end()
-    if _INSIDE_AFTER.match(text, end):
-        return end
-    spaced = _SPACE.match(text, end)
-    assert spaced is not None  # it matches nothing at worst
-    return end if _section_inside(text, spaced.end()) is not None else None
+    first: int | None = None  # where the section at ``at`` ends
+    while (section := _SECTION.match(text, at)) is not None:
+        end = section.end()
+        first = end if first is None else first
+        if _INSIDE_AFTER.match(text, end):
+            return first
+        # Another section may follow (thousands in a row: a loop, not a call each).
+        spaced = _SPACE.match(text, end)
+        assert spaced is not None  # it matches nothing at worst
+        at = spaced.end()
+    return None
 
 
 def blanked(text: bytes) -> bytes:
