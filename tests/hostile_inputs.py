@@ -362,10 +362,18 @@ def comments_in_a_start_tag(directory: Path, _trap: str) -> Path:
     )
 
 
+def white_space_in_a_start_tag(directory: Path, _trap: str) -> Path:
+    """Instructions in the root's start tag, then a long run of tabs and a character no
+    tag holds: the look for the tag's rest tried every split of the run."""
+    tag = "<urlset" + "<?pi x?>" * 3 + "\t" * 400 + "\x01"
+    return _write(directory / "tag-tabs.xml", DECLARATION + tag + "\n</urlset>\n")
+
+
 CASES: tuple[Case, ...] = (
     Case("billion laughs", billion_laughs, 1, ("XM003",)),
     Case("80 comments before the root", comments_before_root, 1, ("UR001",)),
     Case("3,000 comments in a start tag", comments_in_a_start_tag, 1, ("XM001",)),
+    Case("tabs after instructions in a start tag", white_space_in_a_start_tag, 1, ("XM001",)),
     Case("instructions and stray '<' in an entry", instructions_in_entry, 1, ("XM005",)),
     Case("quadratic blow-up", quadratic_blowup, 1, ("XM003",)),
     Case("external entity file:///etc/passwd", external_entity_file, 1, ("XM003",)),

@@ -1426,8 +1426,8 @@ _IN_TAG_AFTER = lazy(rf"[ \t\r\n]*(?:/?>|{ATTRIBUTE_NAME}|<!--|<\?|\Z)")
 # What may stand in a start tag before such a section: attributes (a value in quotes or
 # not), other sections.
 _BEFORE_SECTION = lazy(
-    rf"(?:[ \t\r\n]+{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE}|[^ \t\r\n<>\"']+)"
-    r"|[ \t\r\n]*(?><!--.*?-->)|[ \t\r\n]*(?><\?.*?\?>))*[ \t\r\n]*",
+    rf"(?:[ \t\r\n]++(?>{ATTRIBUTE_NAME}){EQUALS}(?:{QUOTED_VALUE}|[^ \t\r\n<>\"']++)"
+    r"|[ \t\r\n]*+(?><!--.*?-->)|[ \t\r\n]*+(?><\?.*?\?>))*+[ \t\r\n]*+",
     re.DOTALL,
 )
 # The last start tag's "<" and name before a place (the tag may hold sections).
@@ -1435,7 +1435,8 @@ _LAST_TAG_HEAD = lazy(r".*(<[^\s<>/!?\"'=]+)", re.DOTALL)
 # The rest of a start tag after a section in it, up to its '>': attributes in quotes,
 # white space, more sections.
 _TAG_REST = lazy(
-    rf"(?:[ \t\r\n]+|{ATTRIBUTE_NAME}{EQUALS}(?:{QUOTED_VALUE})|(?><!--.*?-->)|(?><\?.*?\?>))*/?>",
+    rf"(?:[ \t\r\n]++|(?>{ATTRIBUTE_NAME}){EQUALS}(?:{QUOTED_VALUE})|(?><!--.*?-->)|(?><\?.*?\?>))*+"
+    r"/?>",
     re.DOTALL,
 )
 # White space up to a line break, and the line break.
