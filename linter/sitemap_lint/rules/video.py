@@ -645,7 +645,8 @@ _VIDEO_SITES = {
     "dailymotion.com": "Dailymotion",
     "dai.ly": "Dailymotion",
 }
-_VIDEO_SITE_NAME = lazy(r"(?i)youtu|vimeo|dailymotion|dai\.ly")
+# A URL whose host may be a video site's: the sites' names in its authority.
+_VIDEO_SITE_HOST = lazy(r"\s*[A-Za-z][\w+.-]*://[^/?#]*(?:youtu|vimeo|dailymotion|dai\.ly)", re.I)
 _INTEGER = lazy(r"[+-]?[0-9]+\Z")
 _DECIMAL = lazy(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z")
 _ISO_DURATION = lazy(
@@ -973,7 +974,7 @@ def _is_ftp(text: str) -> bool:
 def video_site(url: str) -> str | None:
     """The video site (YouTube, Vimeo, Dailymotion) whose watch or player page ``url``
     is, or None: those sites serve no video file from their pages' hosts."""
-    if _VIDEO_SITE_NAME.search(url) is None:  # most URLs, without splitting them
+    if _VIDEO_SITE_HOST.match(url) is None:  # most URLs, without splitting them
         return None
     parts = urlsplit(url.strip())
     host = (parts.hostname or "").rstrip(".")
