@@ -216,8 +216,8 @@ class _Built:
         # as they are (only this adds to them).
         self.segment: list[tuple[int, int, int]] = [(0, -1, len(prefix)), (len(prefix), offset, -1)]
         self.marks: list[tuple[int, int, bytes]] = []
-        # ``StreamParser._longer`` of the input, and the position (line, 0-based
-        # column in characters) after it.
+        # ``StreamParser._longer`` of the input (``_note_mark``), and the position
+        # (line, 0-based column in characters) after it.
         self.longer: dict[int, list[tuple[int, int]]] = {}
         self.line, self.column = _moved(1, 0, prefix)
 
@@ -251,10 +251,8 @@ class _Built:
             segment.append((index, -1, len(mark)))
             marks.append((index, start, mark))
             index += len(mark)
-            line, column = _moved(*_moved(line, column, text), mark)
-            extra = _tail_chars(mark) - _tail_chars(window[start - base : end - base])
-            if extra:
-                longer.setdefault(line, []).append((column, extra))
+            line, column = _moved(line, column, text)
+            line, column = _note_mark(longer, line, column, mark, window[start - base : end - base])
             at = end
         segment.append((index, at, -1))
         self.repairs.extend(repairs[made:])
@@ -493,7 +491,7 @@ class StreamParser:
         self._segment = [(0, -1, len(written)), (len(written), resume, -1)]
         self._marks = [(0, start, written)] if written else []
         if written:
-            self._note_longer([(written, window[start:resume])])
+            _note_mark(self._longer, 1, 0, written, window[start:resume])
         rest = memoryview(window)[resume:]
         if self._recent:  # the text as this parser reads it, its lines counted from 1
             text = (written + rest).decode("utf-8", errors="replace")
@@ -539,18 +537,6 @@ class StreamParser:
         if places:
             column -= sum(extra for end, extra in places if column >= end)
         return self.position(line, column)
-
-    def _note_longer(self, pieces: list[tuple[bytes | memoryview, bytes | None]]) -> None:
-        """Note where the marks of the current parser's input are longer than the text
-        they stand for (``_longer``): ``pieces`` is its input up to its last mark, each
-        with the file's text when it is a mark (None: the file's own text)."""
-        line, column = 1, 0
-        for data, replaced in pieces:
-            line, column = _moved(line, column, bytes(data))
-            if replaced is not None:
-                extra = _tail_chars(bytes(data)) - _tail_chars(replaced)
-                if extra:
-                    self._longer.setdefault(line, []).append((column, extra))
 
     def shortened(self, line: int, column: int, missing: int) -> None:
         """The text this parser reads lacks ``missing`` characters of file line ``line``
@@ -2026,6 +2012,19 @@ def _tail_chars(data: bytes) -> int:
     """The characters of ``data`` after its last line break (all of them without one)."""
     last = max(data.rfind(b"\n"), data.rfind(b"\r"))
     return len(data[last + 1 :].decode("utf-8", errors="replace"))
+
+
+def _note_mark(
+    longer: dict[int, list[tuple[int, int]]], line: int, column: int, mark: bytes, replaced: bytes
+) -> tuple[int, int]:
+    """The position after ``mark`` read from ``line``, ``column``; where the mark is
+    longer on its last line than the text it stands for (``replaced``), noted in
+    ``longer`` (``StreamParser._longer``)."""
+    line, column = _moved(line, column, mark)
+    extra = _tail_chars(mark) - _tail_chars(replaced)
+    if extra:
+        longer.setdefault(line, []).append((column, extra))
+    return line, column
 
 
 def _moved(line: int, column: int, data: bytes) -> tuple[int, int]:
