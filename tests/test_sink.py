@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from collections.abc import Iterator
 
 from sitemap_lint.engine.sink import FindingList, FindingSink
 from sitemap_lint.finding import Finding, Severity
@@ -123,4 +124,26 @@ def test_added_counts_only_what_the_levels_report() -> None:
     sink.add(_twice(4))
     sink.add(_listed_twice(1))
     assert sink.added == 1
-    assert len(sink.findings) == 2  # the selection applies when they pass
+    # A finding the levels do not report is not kept (a file of 50,000 URLs with an
+    # ignored finding in each held them all until it ended).
+    assert [f.line for f in sink.findings] == [4]
+
+
+class _Node:
+    pass
+
+
+class _Covering:
+    def __init__(self, node: object) -> None:
+        self.node = node
+
+    def iter(self) -> Iterator[object]:
+        yield self.node
+
+
+def test_a_finding_not_reported_still_covers_its_node() -> None:
+    sink = FindingSink({SE004: None})
+    node = _Node()
+    sink.add(_listed_twice(4), _Covering(node))
+    assert sink.findings == []
+    assert sink.covered(node)  # its schema error is not reported in its stead

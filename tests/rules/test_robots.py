@@ -19,7 +19,7 @@ from sitemap_lint.inputs.reader import Source
 from sitemap_lint.sets.facts import FileFacts
 from sitemap_lint.sets.robots import GOOGLE_LIMIT
 from sitemap_lint.settings.options import Options
-from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint
+from tests.helpers import NOW, RULE_FIXTURES, engine, found, lint, run_json, write
 
 ROBOTS_URL = "https://example.com/robots.txt"
 POLICY_ROBOTS = RULE_FIXTURES / "RB007" / "robots.txt"
@@ -307,3 +307,16 @@ def test_html_page_gets_one_finding_and_no_facts() -> None:
     assert [f.code for f in result.findings] == ["RB006"]
     assert result.facts.kind == "robots"
     assert result.facts.children == []
+
+
+@pytest.mark.parametrize("ignored", [(), ("EN004",)])
+def test_the_byte_order_mark_counts_towards_the_limit_whatever_is_ignored(
+    tmp_path: Path, ignored: tuple[str, ...]
+) -> None:
+    """The three bytes of a byte order mark are bytes Google reads, whether or not the
+    run reports EN004 (the column of the limit was three further on with it ignored)."""
+    text = _padded(GOOGLE_LIMIT - 4 - 3, "Disallow: /private/\n")
+    path = write(tmp_path, "robots.txt", b"\xef\xbb\xbf" + text.encode())
+    _status, report = run_json([str(path)], ignore=",".join(ignored) or None)
+    places = [(f["code"], f["line"], f["column"]) for f in report["files"][0]["findings"]]
+    assert ("RB005", text.count("\n"), 5) in places

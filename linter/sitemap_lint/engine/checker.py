@@ -129,6 +129,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
             source.url,
             lambda: stream.stopped_early,
             decoder.replacements,
+            decoder.byte_order_mark,
         )
         return _result(source, sink, facts, stats, stream, "robots")
     if first is None or form in (events.NOT_XML, events.HTML):

@@ -91,10 +91,12 @@ class FindingSink:
     # -- while the file is checked ----------------------------------------------
 
     def add(self, finding: Finding, covers: Covers | None = None) -> None:
-        self.findings.append(finding)
         levels = self.levels
         if levels is None or levels.get(finding.code, finding.severity) is not None:
+            self.findings.append(finding)
             self._added += 1
+        # (A finding the levels do not report is not kept: no directive is judged on
+        # its rule, and it still covers its nodes, as it would reported.)
         if covers is not None:
             self._covered.update((id(node), node) for node in covers.iter())
 

@@ -49,15 +49,15 @@ def check_robots_file(
     url: str | None,
     cut_short: Callable[[], bool] = lambda: False,
     replacements: Replacements | None = None,
+    byte_order_mark: bool = False,
 ) -> None:
     """Check the robots.txt whose decoded text is ``first`` then ``texts``; ``url`` is
     where it was fetched from (None for a local file: then where ``--sitemap-url`` says
     it is served, if given); ``cut_short`` says at the end
     whether the reader stopped before it; ``replacements``: where its decoder replaced
-    bytes (the URL rules' ``replacements``). An HTML page is left to its ``prolog``
-    check."""
-    had_bom = any(f.code == encoding.BYTE_ORDER_MARK.code for f in sink.findings)
-    if had_bom:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
+    bytes (the URL rules' ``replacements``); ``byte_order_mark``: its bytes start with
+    UTF-8's. An HTML page is left to its ``prolog`` check."""
+    if byte_order_mark:  # robots.txt may start with a byte order mark (RFC 9309, 2.2)
         sink.drop(encoding.BYTE_ORDER_MARK.code)
     if facts is not None:
         facts.kind = "robots"
@@ -67,7 +67,7 @@ def check_robots_file(
     if rules.HTML_START.match(first):
         return
     context = FileContext(options, events.ROBOTS, "sitemap", replacements=replacements)
-    offset = 3 if had_bom else 0
+    offset = 3 if byte_order_mark else 0
     checker = _RobotsChecker(sink, facts, url, context, options.enabled, offset)
     checker.feed(first)
     for text in texts:
