@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import Node
+from sitemap_lint.model import Node, prefixes_at
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import SchemaError
 from sitemap_lint.rules.extension import as_written
@@ -61,7 +61,7 @@ def check_schema_error(error: SchemaError, file: object, report: Reporter) -> No
     """XS001 for what the schema engine rejects (the fast path proves entries the schemas
     accept, and hands no error over: no proof needed). The extension elements it names
     are named as the file writes them (``extension.as_written``)."""
-    prefixes: Mapping[str, str] = getattr(file, "prefixes", None) or {}
+    prefixes: Mapping[str, str] = prefixes_at(getattr(file, "prefixes", None) or {}, error.node)
     for namespace in prefixes:
         report = as_written(report, namespace, prefixes)
     report.add(violation(error.node, error.message))
