@@ -31,7 +31,7 @@ def _readme_yaml(heading: str) -> dict:
 
 def test_action_inputs_and_steps() -> None:
     action = _action()
-    assert set(action["inputs"]) == {"args", "version", "sarif-file", "baseline"}
+    assert set(action["inputs"]) == {"args", "version", "sarif-file", "baseline", "extras"}
     assert action["runs"]["using"] == "composite"
     for step in action["runs"]["steps"]:
         assert step["shell"] == "bash"
@@ -49,6 +49,74 @@ def _run_step(name: str, env: dict, cwd: Path) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
     )
+
+
+def _install(tmp_path: Path, extras: str, version: str = "") -> tuple[int, list[str], str]:
+    """The install step run with a ``python`` that records its arguments: its status,
+    what pip was asked to install (none: an empty list) and its output."""
+    (step,) = [s for s in _action()["runs"]["steps"] if s["name"] == "Install sitemap-lint"]
+    assert step["env"]["EXTRAS"] == "${{ inputs.extras }}"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    record = tmp_path / "pip-args"
+    record.unlink(missing_ok=True)
+    fake = bin_dir / "python"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "VERSION": version,
+        "EXTRAS": extras,
+        "GITHUB_ACTION_PATH": "/action",
+    }
+    done = subprocess.run(
+        ["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    args = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    return done.returncode, args, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("extras", "version", "requirement"),
+    [
+        ("", "", "/action"),
+        ("html", "", "/action[html]"),
+        ("html", "0.1.0", "sitemap-lint[html]==0.1.0"),
+        (" html, dask ", "", "/action[html,dask]"),
+        ("dask\nhtml,html", "0.1.0", "sitemap-lint[dask,html]==0.1.0"),
+        ("", "0.1.0", "sitemap-lint==0.1.0"),
+    ],
+)
+def test_action_installs_the_extras_asked_for(
+    tmp_path: Path, extras: str, version: str, requirement: str
+) -> None:
+    status, args, output = _install(tmp_path, extras, version)
+    assert status == 0, output
+    assert args[-1] == requirement and args[:3] == ["-m", "pip", "install"]
+
+
+def test_action_extras_are_the_packages_own() -> None:
+    """The names the install step accepts are the package's extras, but the test one."""
+    import tomllib
+
+    (step,) = [s for s in _action()["runs"]["steps"] if s["name"] == "Install sitemap-lint"]
+    (accepted,) = re.findall(r"^ *([a-z| ]+)\) ;;$", step["run"], re.MULTILINE)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = set(project["optional-dependencies"]) - {"test"}
+    assert {name.strip() for name in accepted.split("|")} == extras
+    assert ", ".join(sorted(extras)) in README.split("### GitHub Actions", 1)[1]
+
+
+@pytest.mark.parametrize(
+    "extras",
+    ["test", "html]", "html;touch hacked", "$(touch hacked)", "`touch hacked`", "*", "html dask,x"],
+)
+def test_action_refuses_any_other_extra(tmp_path: Path, extras: str) -> None:
+    (tmp_path / "html.txt").write_text("")  # a file a pattern would expand to
+    status, args, output = _install(tmp_path, extras)
+    assert status == 1 and args == []
+    assert "::error title=sitemap-lint action::extras: unknown extra" in output
+    assert not (tmp_path / "hacked").exists()
 
 
 @pytest.mark.slow

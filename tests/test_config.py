@@ -155,6 +155,45 @@ def test_discover_and_resolve(tmp_path: Path) -> None:
     )
 
 
+def test_a_configuration_above_the_working_directory_is_used(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "sitemap.xml").write_bytes(FRAGMENT.read_bytes())
+    (tmp_path / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    inner = tmp_path / "site" / "maps"
+    inner.mkdir(parents=True)
+    monkeypatch.chdir(inner)
+    assert lint(["../../sitemap.xml"], capsys)[:2] == (0, [])
+    assert lint(["--isolated", "../../sitemap.xml"], capsys)[:2] == (0, [("UR008", "warning")])
+
+
+@pytest.mark.parametrize("mark", ["directory", "file"])
+def test_the_search_for_a_configuration_stops_at_the_repository_root(
+    tmp_path: Path, monkeypatch, capsys, mark: str
+) -> None:
+    """A repository (``.git``: a directory, or a file in a worktree or a submodule) is
+    not configured from a directory above it; its root's own file is found."""
+    (tmp_path / "sitemap.xml").write_bytes(FRAGMENT.read_bytes())
+    (tmp_path / ".sitemap-lint.toml").write_text('ignore = ["UR008"]\n')
+    repository = tmp_path / "repository"
+    inner = repository / "site"
+    inner.mkdir(parents=True)
+    if mark == "directory":
+        (repository / ".git").mkdir()
+    else:
+        (repository / ".git").write_text("gitdir: ../elsewhere/.git\n")
+    monkeypatch.chdir(inner)
+    assert configuration.discover(inner) is None
+    assert lint(["../../sitemap.xml"], capsys)[:2] == (0, [("UR008", "warning")])
+    (repository / "pyproject.toml").write_text('[tool.sitemap-lint]\nignore = ["UR"]\n')
+    assert configuration.discover(inner) == repository / "pyproject.toml"
+    assert lint(["../../sitemap.xml"], capsys)[:2] == (0, [])
+    other = tmp_path / "other.toml"
+    other.write_text('ignore = ["UR008"]\n')
+    (repository / "pyproject.toml").unlink()
+    assert lint(["--config", str(other), "../../sitemap.xml"], capsys)[:2] == (0, [])
+
+
 @pytest.mark.slow
 def test_tomllib_is_imported_only_when_a_file_may_configure(tmp_path: Path) -> None:
     (tmp_path / "sitemap.xml").write_bytes((FIXTURES / "valid" / "sitemap.xml").read_bytes())

@@ -278,9 +278,9 @@ def _run(settings: RunSettings, stdin: Source | None) -> LintResult:
         )
         results = outcome.results
         if any(f.fix is not None for r in results for f in r.findings):
-            from sitemap_lint.fix.runner import resolved
+            from sitemap_lint.fix.runner import emptying_dropped, resolved
 
-            results = resolved(results, outcome.sources)
+            results = resolved(emptying_dropped(results, None), outcome.sources)
     except (InputError, SitemapLintError) as error:
         message = keyword_message(str(error), _KEYWORDS)  # a flag named as the keyword
         if isinstance(error, SitemapLintError) and message == str(error):

@@ -55,11 +55,40 @@ UNENDED = (
 )
 
 
+class Prefixes(dict[str, str]):
+    """Namespace -> the prefix a document declares for it first ('' for the default
+    namespace), as its reader reads them; ``placed``: the elements written with another
+    prefix (one an element below the root declares for the namespace: ``<url
+    xmlns:i="...">``), by their start tag's line and column, and that prefix."""
+
+    __slots__ = ("placed",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.placed: dict[tuple[int, int], str] = {}
+
+    def at(self, node: Node) -> Mapping[str, str]:
+        """The prefixes as the document writes them where ``node`` stands: its own
+        namespace's as written in its start tag."""
+        if self.placed:
+            prefix = self.placed.get((node.line, node.column))
+            if prefix is not None:
+                return {**self, node.ns: prefix}
+        return self
+
+
+def prefixes_at(prefixes: Mapping[str, str], node: Node) -> Mapping[str, str]:
+    """``prefixes`` (a document's, or any mapping) as the document writes them where
+    ``node`` stands (``Prefixes.at``)."""
+    return prefixes.at(node) if isinstance(prefixes, Prefixes) else prefixes
+
+
 def written_name(node: Node, prefixes: Mapping[str, str], usual: str) -> str:
     """``node``'s name as the document writes it, for a message: with the prefix the
-    document declares for its namespace (none where that is the default namespace), or
-    ``usual`` where none is known (a check handed no document's prefixes)."""
-    prefix = prefixes.get(node.ns) if node.ns else ""
+    document declares for its namespace where it stands (none where that is the default
+    namespace), or ``usual`` where none is known (a check handed no document's
+    prefixes)."""
+    prefix = prefixes_at(prefixes, node).get(node.ns) if node.ns else ""
     if prefix is None:
         prefix = usual
     return f"{prefix}:{node.name}" if prefix else node.name

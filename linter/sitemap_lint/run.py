@@ -158,6 +158,8 @@ def execute(settings: RunSettings, out: TextIO | None = None, err: TextIO | None
         # Fixable is what --fix fixes: the local files (a fetched one has no file).
         files = runner.fixable_files(outcome.results, outcome.sources)
         outcome.results = runner.unfixable_dropped(outcome.results, files)
+        unsafe = unsafe_fixes(settings, config)
+        outcome.results = runner.emptying_dropped(outcome.results, unsafe)
         if outcome.live is not None:  # the audit's fixes that --fix's first pass takes
             outcome.results = runner.answered_after_static(outcome.results, files)
         # Exact edits (JSON, SARIF), and fixable counts of what --fix applies (every format).

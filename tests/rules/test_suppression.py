@@ -34,10 +34,14 @@ HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
 
 
-def _lint(tmp_path: Path, body: str, prefix: bytes = b"") -> list[tuple[str, int]]:
+def _write(tmp_path: Path, body: str, prefix: bytes = b"") -> Path:
     path = tmp_path / "sitemap.xml"
     path.write_bytes(prefix + (HEAD + URLSET + body + "</urlset>\n").encode("utf-8"))
-    return found(lint(path))
+    return path
+
+
+def _lint(tmp_path: Path, body: str, prefix: bytes = b"") -> list[tuple[str, int]]:
+    return found(lint(_write(tmp_path, body, prefix)))
 
 
 def test_without_directives_the_findings_stand(tmp_path: Path) -> None:
@@ -100,6 +104,71 @@ def test_ordinary_comments_are_not_directives(tmp_path: Path) -> None:
         "<url><loc>https://example.com/</loc></url>\n"
     )
     assert _lint(tmp_path, body) == []
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "legacy anchors",
+        "- legacy anchors, kept until the CMS moves",
+        "(see the ticket)",
+        "\u2014 HTTP2 move",
+        "lowercase ur011 words",
+    ],
+)
+def test_a_reason_after_the_codes_is_accepted(tmp_path: Path, reason: str) -> None:
+    body = (
+        f"<!-- sitemap-lint: disable-next-line UR008, UR011 {reason} -->\n"
+        "<url><loc>https://example.com/caf\u00e9#x</loc></url>\n"
+        f"<!-- sitemap-lint: disable-file DT004 {reason} -->\n"
+        "<url><loc>https://example.com/b</loc><lastmod>2024-05-08T10:30:00</lastmod></url>\n"
+    )
+    assert _lint(tmp_path, body) == []
+
+
+def test_a_reason_on_the_next_lines_of_the_comment(tmp_path: Path) -> None:
+    body = (
+        "<!-- sitemap-lint: disable-next-line UR008 the anchors\n"
+        "     are kept for the old app -->\n"
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+    )
+    assert _lint(tmp_path, body) == []
+
+
+@pytest.mark.parametrize(
+    ("listed", "message"),
+    [
+        ("UR008 UR011", "write 'UR008, UR011' (a reason may follow"),
+        ("UR008 UR011 old anchors", "write 'UR008, UR011 old anchors'"),
+        ("UR008 UR old anchors", "write 'UR008, UR old anchors'"),
+        ("UR008 XY12 old", "write 'UR008, XY12 old'"),
+    ],
+)
+def test_a_code_written_after_a_space_is_no_reason(
+    tmp_path: Path, listed: str, message: str
+) -> None:
+    body = (
+        f"<!-- sitemap-lint: disable-next-line {listed} -->\n"
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+    )
+    result = lint(_write(tmp_path, body))
+    assert found(result) == [("SU002", 3), ("UR008", 4)]
+    (invalid,) = [f for f in result.findings if f.code == "SU002"]
+    assert message in invalid.message, invalid.message
+
+
+def test_a_double_hyphen_before_a_reason_is_named(tmp_path: Path) -> None:
+    body = (
+        "<!-- sitemap-lint: disable-next-line UR008 -- legacy anchors -->\n"
+        "<url><loc>https://example.com/a#x</loc></url>\n"
+    )
+    first = lint(_write(tmp_path, body)).findings[0]
+    assert (first.code, first.line, first.column) == ("XM001", 3, 44)
+    assert first.message == (
+        "'--' inside a comment, which XML allows only in its closing '-->'; write the "
+        "directive's reason after a space: "
+        "'<!-- sitemap-lint: disable-next-line UR008 legacy anchors -->'"
+    )
 
 
 def test_directive_findings_cannot_suppress_themselves(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import Node
+from sitemap_lint.model import Node, prefixes_at
 from sitemap_lint.rules.entry import EntryContext, FileContext, Providers
 from sitemap_lint.rules.events import FetchProblem, FileEnd, InputProblem, SchemaError, TopLevel
 from sitemap_lint.rules.extension import as_written
@@ -207,15 +207,17 @@ class Dispatch:
 
     def extensions(self, entry: EntryContext, report: CoverageReporter) -> None:
         """Hand each extension element of ``entry`` to its namespace's checker."""
-        used: dict[str, Any] = {}
+        used: dict[str, tuple[Any, Node]] = {}
+        prefixes = self.file.prefixes
         for child in entry.entry.children:
             checker = self._extension(child.ns)
             if checker is None:
                 continue
-            checker.check(child, entry, as_written(report, child.ns, self.file.prefixes))
-            used.setdefault(child.ns, checker)
-        for ns, checker in used.items():
-            checker.end_entry(entry, as_written(report, ns, self.file.prefixes))
+            # The namespace's elements named as written there (a prefix the entry declares).
+            checker.check(child, entry, as_written(report, child.ns, prefixes_at(prefixes, child)))
+            used.setdefault(child.ns, (checker, child))
+        for ns, (checker, first) in used.items():
+            checker.end_entry(entry, as_written(report, ns, prefixes_at(prefixes, first)))
 
     def _extension(self, ns: str) -> Any:
         checker = self._extensions.get(ns)

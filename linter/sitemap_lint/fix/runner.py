@@ -227,6 +227,47 @@ def unfixable_dropped(results: list[FileResult], fixable: Mapping[str, Source]) 
     ]
 
 
+def emptying_dropped(results: list[FileResult], unsafe: bool | None) -> list[FileResult]:
+    """``results`` without the fixes ``--fix`` refuses because they would remove every
+    entry of a urlset (``fix.engine``'s gate, FX001: out of scope, most likely for a wrong
+    ``--sitemap-url``): the removals, never applied (unsafe ones, which a run without
+    ``unsafe`` leaves out and one with it refuses); and with ``unsafe`` (``--fix
+    --unsafe-fixes``, which leaves such a file as it is) every other fix of the file. A
+    report counts as fixable what ``--fix`` fixes. ``unsafe`` None (the API): the
+    removals only."""
+    kept = []
+    for result in results:
+        if result.kind != "urlset" or not result.urls or not _empties(result):
+            kept.append(result)
+            continue
+        findings = [
+            f.with_fix(None) if f.fix is not None and (unsafe or _removes(f)) else f
+            for f in result.findings
+        ]
+        kept.append(replace(result, findings=findings))
+    return kept
+
+
+def _removes(finding: Finding) -> bool:
+    """Whether ``finding``'s fix removes a whole entry (``fix.model.remove_element``
+    without an entry that stays)."""
+    fix = finding.fix
+    return fix is not None and any(e.target == "element" and not e.end_line for e in fix.edits)
+
+
+def _empties(result: FileResult) -> bool:
+    """Whether the fixes of ``result`` (a urlset listing ``result.urls`` URLs) remove
+    every entry that lists one."""
+    removed = {
+        (e.line, e.column)
+        for f in result.findings
+        if _removes(f) and f.fix is not None
+        for e in f.fix.edits
+        if e.target == "element"
+    }
+    return len(removed) >= (result.urls or 0)
+
+
 def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[FileResult]:
     """``results`` with every fix made exact against its file's text: a fix whose
     edits do not fit (or of a file that cannot be read again, or that ``--fix`` leaves

@@ -68,6 +68,7 @@ from sitemap_lint.model import (
     XML_NS,
     XML_SPACE,
     Node,
+    Prefixes,
     RefusedReferences,
     unended_at,
 )
@@ -290,7 +291,11 @@ class StreamParser:
         # The entry read again last (its file byte offset) and the bytes read again of it.
         self._replayed = (-1, 0)
         # Namespace -> the prefix the document declares for it ('' for the default).
-        self.prefixes: dict[str, str] = {}
+        # (``Prefixes.placed``: the elements written with a prefix declared below the root.)
+        self.prefixes = Prefixes()
+        # How many declarations below the root are in scope: while any is, each start tag's
+        # prefix is read (``_note_placed``).
+        self._scoped = 0
         self.root_node: Node | None = None
         self._root_declarations: list[tuple[str, str]] = []
         # The prefixes declared on elements below the root, out of scope after them:
@@ -381,6 +386,8 @@ class StreamParser:
         parser.specified_attributes = True
         parser.StartDoctypeDeclHandler = self._doctype
         parser.StartNamespaceDeclHandler = self._namespace
+        parser.EndNamespaceDeclHandler = self._namespace_end
+        self._scoped = 0
         self._parser = parser
         self._longer = {}
         self._install_tree_handlers(parser)
@@ -1738,8 +1745,29 @@ class StreamParser:
         self.prefixes.setdefault(uri or "", prefix or "")
         if not self.saw_root:
             self._root_declarations.append((prefix or "", uri or ""))
-        elif prefix:
+            return
+        self._scoped += 1
+        if prefix:
             self._declared_below(prefix, uri or "")
+
+    def _namespace_end(self, prefix: str | None) -> None:
+        if self._scoped:
+            self._scoped -= 1
+
+    def _note_placed(self, node: Node) -> None:
+        """Note the prefix ``node``'s start tag (the one being read) writes, where it is
+        not the one the document declares first for its namespace."""
+        parser = self._parser
+        at = self._file_offset(parser.CurrentByteIndex) - self._window_base
+        if at < 0 or not self._window.startswith(b"<", at):
+            return  # a synthetic tag of a restart
+        name = _TAG_NAME.match(self._window, at + 1)
+        if name is None:
+            return
+        prefix, colon, _ = name.group(0).decode("utf-8", errors="replace").partition(":")
+        written = prefix if colon else ""
+        if self.prefixes.get(node.ns, written) != written:
+            self.prefixes.placed[node.line, node.column] = written
 
     def _declared_below(self, prefix: str, uri: str) -> None:
         """Note the declaration of ``prefix`` in the start tag being read, below the
@@ -1816,6 +1844,8 @@ class StreamParser:
                 nested_depth = state._entry_depth + 1
                 return
             node = Node(ns, name, attrs, line, column)
+            if state._scoped:
+                state._note_placed(node)
             if pieces:
                 text = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 pieces.clear()

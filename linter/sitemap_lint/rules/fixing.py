@@ -22,7 +22,10 @@ FILE_NOT_FIXED = rule(
         removed as out of scope: a wrong `--sitemap-url`, most likely), or, in a file
         the original check read whole as XML, a finding the run reports that the
         original did not have (a duplicate made by a URL percent-encoded, a lastmod
-        taken as UTC that falls in the future). The message says which. It is
+        taken as UTC that falls in the future). The message says which. A check
+        counts no fix as fixable that would remove every entry of a URL set, nor,
+        with `--unsafe-fixes`, any other fix of such a file, since `--fix` applies
+        none of them. It is
         reported once the file's inline directives are applied, so a directive
         cannot suppress it: turn it off for the file with `per-file-ignores` instead.
     """,

@@ -3,6 +3,8 @@
 ``<!-- sitemap-lint: disable-next-line CODE[,CODE] -->`` silences those codes on
 the line after the comment's last line; ``<!-- sitemap-lint: disable-file
 CODE[,CODE] -->`` silences them in the whole file. Codes may be prefixes (``UR``).
+Free text after the codes, set apart by white space, is the directive's reason
+(``disable-next-line UR008 legacy anchors``); its first word may not be a rule code.
 The directives are collected while the file is parsed and applied once at its
 end; a directive that silences nothing, or that cannot be read, is a finding.
 The directives do not apply to this family's own findings (turn those off in
@@ -86,7 +88,10 @@ INVALID = rule(
     what="""
         Detects a comment starting `sitemap-lint:` that is not
         `disable-next-line` or `disable-file` followed by comma-separated rule
-        codes or code prefixes, or that names a code no rule has, or only rules no
+        codes or code prefixes (and, after a space, a reason if you like: free
+        text whose first word is no rule code, `UR008 legacy anchors`; XML allows
+        no `--` in a comment, so a reason cannot be set apart with `--`), or that
+        names a code no rule has, or only rules no
         directive can suppress (this family's own, and `FX001`, reported by `--fix`
         after the directives are applied). A code no installed rule has is not
         reported when the configuration's `external` lists it or a prefix of it:
@@ -102,7 +107,7 @@ INVALID = rule(
         <loc>https://example.com/guide#install</loc>
     """,
     good="""
-        <!-- sitemap-lint: disable-next-line UR008 -->
+        <!-- sitemap-lint: disable-next-line UR008 legacy anchors the app reads -->
         <loc>https://example.com/guide#install</loc>
     """,
 )
@@ -192,11 +197,42 @@ class Suppressions:
                 line, column, f"{action} names no rule codes; write e.g. '{action} UR008'"
             )
             return
-        codes = self._codes(listed, line, column)
+        named = self._without_reason(listed, line, column)
+        if named is None:
+            return
+        codes = self._codes(named, line, column)
         if codes:
             target = 0 if action == "disable-file" else line + text.count("\n") + 1
             kept, repeated = _without_repeats(codes)
             self.directives.append(Directive(action, kept, line, column, target, repeated=repeated))
+
+    def _without_reason(self, listed: str, line: int, column: int) -> str | None:
+        """The codes ``listed`` names, without the reason written after them (free text
+        after white space: ``UR008, UR011 legacy anchors``); ``listed`` as it is when it
+        is no list of codes that a reason follows (``_codes`` then says why); None, the
+        directive reported, when the reason's first word is a rule code: codes are
+        separated by commas, and one written after a space would silence nothing."""
+        match = _REASON.match(listed)
+        if match is None or match["reason"] is None:
+            return listed
+        first = match["reason"].split(None, 1)[0].rstrip(",")
+        if not _looks_like_code(first):
+            return match["codes"]
+        codes: list[str] = []
+        rest = ""
+        for word in _WORD.finditer(listed):
+            if not _looks_like_code(word[0]):
+                rest = listed[word.start() :].strip()
+                break
+            codes.append(word[0])
+        written = ", ".join(codes) + (f" {rest}" if rest else "")
+        self._invalid(
+            line,
+            column,
+            f"{listed.strip()!r} is not a comma-separated list of rule codes; "
+            f"write {written!r} (a reason may follow the codes after a space)",
+        )
+        return None
 
     def _codes(self, listed: str, line: int, column: int) -> tuple[str, ...]:
         from sitemap_lint.rules.registry import ALL, is_code_or_prefix
@@ -424,6 +460,21 @@ def check_directives(directives: Directives, options: object, report: Reporter) 
 
 
 _LIST_SEPARATOR = lazy(r"[\s,]+")
+# The codes a directive lists (each without white space or commas, separated by commas
+# that white space may surround), then, after white space, a reason: free text.
+_REASON = lazy(r"\s*(?P<codes>[^\s,]+(?:\s*,\s*[^\s,]+)*)(?:\s+(?P<reason>\S.*?))?\s*\Z", re.DOTALL)
+_CODE_SHAPE = lazy(r"[A-Z]{1,3}[0-9]{1,4}\Z")
+_WORD = lazy(r"[^\s,]+")
+
+
+def _looks_like_code(word: str) -> bool:
+    """Whether a word written after a directive's codes is a rule code (or a prefix of
+    one) rather than the first word of a reason: written as codes are, letters in upper
+    case then digits (``UR011``, ``XY12``), or a code or prefix of an installed rule as it
+    is written (``UR``)."""
+    from sitemap_lint.rules.registry import is_code_or_prefix
+
+    return bool(_CODE_SHAPE.match(word)) or (word.isupper() and is_code_or_prefix(word))
 
 
 def _code_hint(code: str) -> str:

@@ -619,6 +619,9 @@ def syntax_error(
             "not checked; remove the DOCTYPE and write the values out",
         )
     if code == _INVALID_TOKEN:
+        hyphens = _double_hyphen(context, offset, line, column)
+        if hyphens is not None:
+            return hyphens
         unquoted = _unquoted_attribute(context, offset, line, column)
         if unquoted is not None:
             return unquoted
@@ -672,6 +675,31 @@ def syntax_error(
     reason = reason.removeprefix("not well-formed ").strip("()")
     return SYNTAX_ERROR.at(
         line, column, f"not well-formed XML: {reason} at {_excerpt(context, offset)}: {hint}"
+    )
+
+
+def _double_hyphen(context: str, offset: int, line: int, column: int) -> Finding | None:
+    """XM001 for ``--`` inside a comment opened on the same line, which expat stops right
+    after (``offset``); None for any other invalid token. XML allows no ``--`` in a
+    comment but its ``-->``; a suppression directive's reason is written after a space."""
+    at = offset - 2
+    if at < 0 or context[at:offset] != "--" or context[offset : offset + 1] == ">":
+        return None
+    opener = context.rfind("<!--", 0, at)
+    if opener < 0 or opener + 4 > at or "-->" in context[opener + 4 : at]:
+        return None
+    where = max(column - 2, 1)
+    text = context[opener + 4 :]
+    end = text.find("-->")
+    if end >= 0:
+        text = text[:end]
+    if text.lstrip().startswith("sitemap-lint"):
+        written = " ".join(text.replace("--", " ").split())
+        fix = f"write the directive's reason after a space: '<!-- {written} -->'"
+    else:
+        fix = "write a single '-' or another word"
+    return SYNTAX_ERROR.at(
+        line, where, f"'--' inside a comment, which XML allows only in its closing '-->'; {fix}"
     )
 
 

@@ -2,7 +2,9 @@
 
 A configuration is the ``[tool.sitemap-lint]`` table of a ``pyproject.toml`` or a
 whole ``.sitemap-lint.toml`` (the same keys, no table header). The closest one
-upwards from the working directory applies, alone (no merging); in one
+upwards from the working directory applies, alone (no merging); the search stops at
+the root of the repository the directory is in (a directory holding ``.git``, a
+directory or a file), after looking in it, or at the file system's root; in one
 directory ``.sitemap-lint.toml`` comes before ``pyproject.toml``, and a
 ``pyproject.toml`` without the table does not count (``[tool.sitemap_lint]`` is
 refused, as is the table's header in any other file). ``--config FILE`` names the
@@ -26,6 +28,9 @@ from sitemap_lint.support.patterns import lazy
 
 FILE_NAME = ".sitemap-lint.toml"
 PYPROJECT = "pyproject.toml"
+# What a repository's root holds (a directory; a file in a worktree or a submodule):
+# the search for a configuration file goes no higher.
+REPOSITORY_MARK = ".git"
 TABLE = "sitemap-lint"
 MISSPELT_TABLE = "sitemap_lint"  # the package's name: refused, never passed over
 
@@ -205,7 +210,8 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
 
 
 def discover(start: Path) -> Path | None:
-    """The closest configuration file in ``start`` or above it."""
+    """The closest configuration file in ``start`` or above it, up to the repository's
+    root (the first directory holding ``.git``) or the file system's."""
     found = _discover(start)
     return found[0] if found is not None else None
 
@@ -224,7 +230,7 @@ def _discover(start: Path) -> tuple[Path, dict[str, Any]] | None:
                 data = _parse(candidate, text)
                 if _tool_table(candidate, data) is not None:
                     return candidate, data
-        if directory.parent == directory:
+        if directory.parent == directory or (directory / REPOSITORY_MARK).exists():
             return None
         directory = directory.parent
 
