@@ -256,6 +256,33 @@ def test_an_atom_link_with_an_empty_href_is_said_to_be_empty(tmp_path: Path) -> 
     )
 
 
+def test_a_repeated_unusable_atom_link_is_one_finding(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n<entry>\n'
+        "<link>https://example.com/a</link>\n<link>https://example.com/a</link>\n"
+        "<link rel='alternate'/>\n<updated>2025-05-28T09:30:00Z</updated></entry>\n</feed>\n",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 1), ("FD004", 3)]
+    assert result.findings[1].message == (
+        "<link> holds its URL as text, but Atom reads it from href; write "
+        '<link href="https://example.com/a"/>, and remove the repeated <link>s at lines 4 '
+        "and 5: readers keep only one"
+    )
+
+
+def test_a_repeated_usable_link_is_still_fd007_alone(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        f"{RSS_HEAD}    <item><link>https://example.com/a</link>\n<link></link>"
+        f"<pubDate>{DATE}</pubDate></item>\n{RSS_TAIL}",
+        encoding="utf-8",
+    )
+    assert found(lint(path)) == [("FD001", 2), ("FD007", 8)]
+
+
 def test_an_rss_link_in_other_letter_case_is_named(tmp_path: Path) -> None:
     path = tmp_path / "feed.xml"
     path.write_text(
