@@ -188,6 +188,38 @@ def test_usage_problems_exit_two_with_one_line(args, needle, capsys, tmp_path, m
     assert err.count("\n") == 1 and needle in err and err.startswith("sitemap-lint: error: ")
 
 
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [
+        (None, "it starts with markup (<urlset>)"),  # the sitemap itself
+        (b"\xef\xbb\xbf \n<!DOCTYPE html>\n<html><body>Not found</body></html>", "(<html>)"),
+        (b"User-agent: *\nDisallow: /\x00\x01", "it holds NUL bytes"),
+        ("User-agent: *\n".encode("utf-16"), "it holds NUL bytes"),
+    ],
+)
+def test_a_robots_file_that_is_no_robots_txt_exits_two(
+    content: bytes | None, what: str, capsys, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "robots.txt").write_bytes(VALID.read_bytes() if content is None else content)
+    status, out, err = run(["--robots", "robots.txt", "x.xml"], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("sitemap-lint: error: --robots robots.txt: not a robots.txt: ")
+    assert err.count("\n") == 1 and what in err
+
+
+def test_a_robots_file_with_a_byte_order_mark_or_empty_is_read(
+    capsys, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.xml").write_bytes(VALID.read_bytes())
+    (tmp_path / "robots.txt").write_bytes(b"\xef\xbb\xbfUser-agent: *\nAllow: /\n")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    assert run(["--robots", "robots.txt", "x.xml"], capsys)[0] == 0
+    assert run(["--robots", "empty.txt", "x.xml"], capsys)[0] == 0
+
+
 @pytest.mark.parametrize("args", [[""], ["x.xml", ""]])
 def test_an_empty_path_exits_two(args: list[str], capsys, tmp_path, monkeypatch) -> None:
     """An empty argument (an unset variable: ``sitemap-lint "$SITEMAP"``) is no path,

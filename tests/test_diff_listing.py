@@ -318,6 +318,7 @@ def test_a_robots_txt_lists_the_sitemaps_the_check_follows() -> None:
         b"Site-map: https://example.com/c.xml\n"
         b"Sitemap: /relative.xml\n"
         b"# Sitemap: https://example.com/commented.xml\n"
+        b"Sitemap: https://example.com/d.xml https://example.com/e.xml\n"  # followed by neither
     )
     assert robots.children == [
         "https://example.com/a.xml",

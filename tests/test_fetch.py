@@ -631,3 +631,23 @@ def test_a_plugin_checks_what_went_wrong_fetching(site: SiteServer, fetcher: Fet
     assert [f.code for f in found] == ["FE001", "ZX005"]
     # A run that reports no FE rule makes nothing of it.
     assert fetch_findings(fetched.problems, frozenset({"UR001"})) == []
+
+
+def test_a_sitemap_line_of_two_urls_run_together_is_followed_by_neither(site: SiteServer) -> None:
+    """`Sitemap: A B` names no one sitemap: UR006 reports the line, and neither A, B nor
+    "A B" is fetched; the robots.txt's other Sitemap lines are followed."""
+    import sitemap_lint
+    from tests.helpers import NOW
+
+    first, second, third = (site.url(f"/{name}.xml") for name in ("a", "b", "c"))
+    robots = f"User-agent: *\nAllow: /\nSitemap: {first} {second}\nSitemap: {third}\n"
+    site.routes["/robots.txt"] = Route(body=robots.encode(), content_type="text/plain")
+    for path in ("/a.xml", "/b.xml", "/c.xml"):
+        site.routes[path] = Route(body=SITEMAP)
+    result = sitemap_lint.lint_paths(
+        [site.url("/robots.txt")], now=NOW, isolated=True, allow_private_hosts=True
+    )
+    assert site.paths == ["/robots.txt", "/c.xml"]
+    assert [(f.code, f.line) for f in result.findings if f.path.endswith("robots.txt")] == [
+        ("UR006", 3)
+    ]

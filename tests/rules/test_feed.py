@@ -256,6 +256,33 @@ def test_an_atom_link_with_an_empty_href_is_said_to_be_empty(tmp_path: Path) -> 
     )
 
 
+def test_a_repeated_unusable_atom_link_is_one_finding(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n<entry>\n'
+        "<link>https://example.com/a</link>\n<link>https://example.com/a</link>\n"
+        "<link rel='alternate'/>\n<updated>2025-05-28T09:30:00Z</updated></entry>\n</feed>\n",
+        encoding="utf-8",
+    )
+    result = lint(path)
+    assert found(result) == [("FD001", 1), ("FD004", 3)]
+    assert result.findings[1].message == (
+        "<link> holds its URL as text, but Atom reads it from href; write "
+        '<link href="https://example.com/a"/>, and remove the repeated <link>s at lines 4 '
+        "and 5: readers keep only one"
+    )
+
+
+def test_a_repeated_usable_link_is_still_fd007_alone(tmp_path: Path) -> None:
+    path = tmp_path / "feed.xml"
+    path.write_text(
+        f"{RSS_HEAD}    <item><link>https://example.com/a</link>\n<link></link>"
+        f"<pubDate>{DATE}</pubDate></item>\n{RSS_TAIL}",
+        encoding="utf-8",
+    )
+    assert found(lint(path)) == [("FD001", 2), ("FD007", 8)]
+
+
 def test_an_rss_link_in_other_letter_case_is_named(tmp_path: Path) -> None:
     path = tmp_path / "feed.xml"
     path.write_text(
@@ -381,3 +408,34 @@ def test_an_atom_href_escaped_twice_is_fixed_in_its_attribute(
     text = path.read_text(encoding="utf-8")
     assert '<link href="https://example.com/news?item=trail-runner-2&amp;lang=en"/>' in text
     assert '<link href="https://example.com/news?item=city-walker&amp;lang=en"/>' in text
+
+
+@pytest.mark.slow
+def test_rss_items_are_not_held_for_the_whole_feed(tmp_path: Path) -> None:
+    """The items of an RSS channel are handed to the checks one at a time and dropped, as
+    a sitemap's entries are: the peak memory grows with the items only by what each URL
+    leaves (its hash for the duplicates), not by the items' text. Both feeds are a few
+    times larger than the parser's block, so the blocks and buffers cost the same."""
+    import tracemalloc
+
+    text = "word " * 200  # an item of about 1.2 KB
+
+    def peak(count: int) -> int:
+        items = "".join(
+            f"<item><title>Story {n}</title><link>https://example.com/news/{n}</link>"
+            f"<pubDate>{DATE}</pubDate><description>{text}</description></item>\n"
+            for n in range(count)
+        )
+        path = tmp_path / f"feed-{count}.xml"
+        path.write_text(f"{RSS_HEAD}{items}{RSS_TAIL}", encoding="utf-8")
+        tracemalloc.start()
+        try:
+            result = check_source(Source(str(path), path), Options(now=NOW), engine())
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert found(result) == [("FD001", 2)]
+
+    small, large = peak(4_000), peak(10_000)
+    # About 100 bytes an item; held, the 6,000 more items would take more than 7 MB.
+    assert large - small < 6_000 * 300, (small, large)

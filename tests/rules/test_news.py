@@ -174,19 +174,49 @@ def test_publication_date_reuses_the_date_rules(
             assert "<news:publication_date>" in finding.message
 
 
-def test_two_missing_fields_give_two_findings_and_no_schema_error(tmp_path: Path) -> None:
+def test_two_missing_fields_give_one_finding_and_no_schema_error(tmp_path: Path) -> None:
     body = "    <news:news>\n" + PUBLICATION + "    </news:news>\n"
     result = lint(news_sitemap(tmp_path, body))
-    assert found(result) == [("NW001", 6), ("NW001", 6)]
-    assert {f.message.split(";")[0] for f in result.findings} == {
-        "<news:news> has no <news:publication_date>",
-        "<news:news> has no <news:title>",
-    }
+    assert found(result) == [("NW001", 6)]
+    assert result.findings[0].message.startswith(
+        "<news:news> has no <news:publication_date> or <news:title>; add "
+        "<news:publication_date> (the date"
+    )
 
 
-def test_empty_publication_reports_name_and_language(tmp_path: Path) -> None:
+def test_empty_news_gives_one_finding_naming_every_missing_child(tmp_path: Path) -> None:
+    result = lint(news_sitemap(tmp_path, "    <news:news/>\n"))
+    assert found(result) == [("NW001", 6)]
+    message = result.findings[0].message
+    assert message.startswith(
+        "<news:news> has no <news:publication>, <news:publication_date> or <news:title>; "
+    )
+    assert "add <news:publication> (with <news:name> and <news:language>)" in message
+
+
+def test_empty_publication_reports_name_and_language_once(tmp_path: Path) -> None:
     body = article("2025-05-31", publication="      <news:publication/>\n")
-    assert found(lint(news_sitemap(tmp_path, body))) == [("NW001", 7), ("NW001", 7)]
+    result = lint(news_sitemap(tmp_path, body))
+    assert found(result) == [("NW001", 7)]
+    assert result.findings[0].message.startswith(
+        "<news:publication> has no <news:name> or <news:language>; add <news:name>"
+    )
+
+
+def test_misspelt_and_missing_fields_in_one_finding(tmp_path: Path) -> None:
+    body = (
+        "    <news:news>\n"
+        + PUBLICATION
+        + "      <news:tilte>Companies A and B in merger talks</news:tilte>\n"
+        + "    </news:news>\n"
+    )
+    result = lint(news_sitemap(tmp_path, body))
+    assert found(result) == [("NW001", 6)]
+    assert result.findings[0].message == (
+        "<news:news> has no <news:publication_date> or <news:title>; rename <news:tilte> to "
+        "<news:title>; add <news:publication_date> (the date the article was first published, "
+        "e.g. 2025-05-31T08:00:00+00:00)"
+    )
 
 
 def test_order_is_a_warning_in_place_of_the_schema_error(tmp_path: Path) -> None:

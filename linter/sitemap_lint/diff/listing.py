@@ -470,15 +470,17 @@ def _looks_like_robots(text: str) -> bool:
 
 def _robots_sitemaps(text: str) -> list[str]:
     """The sitemaps a robots.txt lists, as the check follows them: each Sitemap line's
-    URL without the comment after it, when it is an absolute http(s) URL."""
-    from sitemap_lint.domain.robotstxt import sitemap_line
+    URL without the comment after it, when it is an absolute http(s) URL and the only
+    one on its line."""
+    from sitemap_lint.domain.robotstxt import lists_two_urls, sitemap_line
     from sitemap_lint.rules.robots import looks_absolute
 
     sitemaps = []
     for line in text.splitlines():
         match = sitemap_line(line)
-        if match is not None and looks_absolute(match.group(2)):
-            sitemaps.append(match.group(2))
+        value = match.group(2) if match is not None else ""
+        if looks_absolute(value) and not lists_two_urls(value):
+            sitemaps.append(value)
     return sitemaps
 
 

@@ -28,6 +28,15 @@ SITEMAP_FIELD = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]*:[ \t]*(.*?)[ \t]*\Z"
 SITEMAP_NO_COLON = re.compile(r"[ \t]*(site-?map[^\s:]*)[ \t]+(\S+)[ \t]*\Z", re.I)
 # `Sitemap=URL` or `Sitemap = URL`: an '=' where the colon belongs (read as no colon).
 SITEMAP_EQUALS = re.compile(r"[ \t]*(site-?map[^\s:=]*)[ \t]*=[ \t]*(\S+)[ \t]*\Z", re.I)
+# A second URL after white space in a Sitemap line's value: two URLs run together.
+_TWO_URLS = re.compile(r"\S\s+https?://", re.I)
+
+
+def lists_two_urls(value: str) -> bool:
+    """Whether the value of a Sitemap line holds a second URL after white space. Such a
+    line names no one sitemap, so neither URL is followed (the check reports the line:
+    UR006); the first alone would be a guess at what the line meant."""
+    return _TWO_URLS.search(value) is not None
 
 
 def sitemap_line(line: str) -> re.Match[str] | None:

@@ -72,6 +72,9 @@ _FEED_ROOTS = frozenset({"rss", "feed", "RDF"})
 __all__ = ["FileResult", "check_source"]
 
 FEED_SIZE = 1 << 20
+# How much of a text that starts with no markup is read before deciding what it is
+# (formats.text.BLOCK: what is_text_sitemap looks at).
+SNIFF_SIZE = 1 << 16
 BATCH_ENTRIES = 256
 BATCH_NODES = 60_000
 _HTML_START = lazy(
@@ -301,13 +304,25 @@ def _leading_comments(leading: str, sink: FindingSink) -> None:
 
 def _first_content(texts: Iterator[str]) -> str | None:
     """The decoded text up to its first chunk with more than XML's white space (a form
-    feed or U+2028 is none); None for a blank file."""
+    feed or U+2028 is none); None for a blank file. Text that does not start with
+    markup is read on to ``SNIFF_SIZE`` characters (or its end), so that what it is
+    (``_form``) is decided on the same prefix however the input came in chunks: a text
+    sitemap's URLs may follow many lines of comments."""
     pending: list[str] = []
+    size = 0
+    found = False
     for text in texts:
         pending.append(text)
-        if text.strip(XML_SPACE):
-            return "".join(pending)
-    return None
+        size += len(text)
+        if not found:
+            if not text.strip(XML_SPACE):
+                continue
+            found = True
+            if "".join(pending).lstrip().startswith("<"):
+                break
+        if size >= SNIFF_SIZE:
+            break
+    return "".join(pending) if found else None
 
 
 def _blocks(texts: Iterable[str], size: int = FEED_SIZE) -> Iterator[str]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from sitemap_lint.domain.robotstxt import SITEMAP_FIELD, sitemap_line
+from sitemap_lint.domain.robotstxt import SITEMAP_FIELD, lists_two_urls, sitemap_line
 from sitemap_lint.domain.urls import normal_escapes
 from sitemap_lint.engine.dispatch import calls, once
 from sitemap_lint.model import MAX_TEXT, Node
@@ -225,8 +225,8 @@ class _RobotsChecker:
             value, node, self.report, field="Sitemap", replacements=self.file.replacements
         )
         check_escaped_twice(node, self.report, plain="robots.txt", value=value)
-        if parsed is None:
-            return None
+        if parsed is None or lists_two_urls(value):
+            return None  # two URLs run together (UR006): neither is followed
         key = parsed.origin + _normal_after_authority(value)
         first = self.seen.setdefault(key, self.number)
         if first != self.number:

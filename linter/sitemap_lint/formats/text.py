@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 # Text is split into lines in blocks of at most this many characters, so that a
 # huge run of line breaks never becomes one huge list.
 BLOCK = 1 << 16
-# The first lines looked at to recognise a URL list without a .txt name.
+# The lines other than comments looked at to recognise a URL list without a .txt name
+# (a heading or two may stand above the URLs); comments and blank lines are passed over
+# within the first BLOCK characters.
 SNIFF_LINES = 3
 
 _HTTP = re.compile(r"https?://", re.IGNORECASE)
@@ -74,7 +76,7 @@ class Line(NamedTuple):
 def is_text_sitemap(first: str, name: str) -> bool:
     """Whether a file that is not XML is a text sitemap: a name ending in .txt
     (or .txt.gz), or a URL (maybe in quotes or angle brackets) among its first
-    non-blank lines."""
+    lines that are neither blank nor comments, within the first BLOCK characters."""
     path = name.split("?", 1)[0].split("#", 1)[0].lower()
     if path.endswith(".gz"):
         path = path[:-3]
@@ -87,6 +89,9 @@ def is_text_sitemap(first: str, name: str) -> bool:
             continue
         if _HTTP.match(stripped.lstrip("<\"'")):
             return True
+        verdict = _classify(stripped)
+        if verdict is not None and verdict.kind == LineKind.COMMENT:
+            continue
         seen += 1
         if seen >= SNIFF_LINES or _looks_like_url(stripped):
             return False

@@ -10,7 +10,7 @@ end of a feed (no items, items without a date) is reported by ``end`` checks, fr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ from sitemap_lint.rules.events import FeedItem, FeedRecord, FeedStart, FileEnd
 from sitemap_lint.rules.registry import END, FEED, ITEM
 from sitemap_lint.rules.structure import Reporter
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import joined
 
 if TYPE_CHECKING:
     from sitemap_lint.rules.entry import FileContext
@@ -123,6 +124,8 @@ NO_LINK = rule(
     what="""
         Checks that every RSS `item` has a non-empty `link`, and that every Atom
         `entry` has a `link` with `rel="alternate"` (or no `rel`) and an `href`.
+        When the unusable link is given more than once, the one finding also
+        says what to do with the repeats (FD007 does not report them again).
     """,
     why="""
         The link is the URL a search engine takes from a feed item; without it
@@ -201,7 +204,8 @@ REPEATED_FIELD = rule(
     what="""
         Detects an RSS `item` with a second `link` or `pubDate`, and an Atom `entry`
         with a second alternate `link` of the same `type` and `hreflang` or a second
-        `updated` (Atom 0.3: `modified`), at each repeated element.
+        `updated` (Atom 0.3: `modified`), at each repeated element; but for
+        the repeats of a link FD004 reports as unusable, which its finding names.
     """,
     why="""
         RSS 2.0 gives an item one link and one date, and Atom forbids two alternate
@@ -308,10 +312,9 @@ def _quoted(value: str) -> str:
 @check(ITEM, emits=(NO_LINK, INVALID_DATE, IN_FUTURE, REPEATED_FIELD), proof=NO_PROOF)
 def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
     """FD004 for an item without a usable link; FD005 and DT005 for its date; FD007
-    for a link or a date given twice."""
-    if item.link is None:
-        _no_link(item, report)
-    _repeated(item, report)
+    for a link or a date given twice (but for the links FD004's finding names)."""
+    named = _no_link(item, report) if item.link is None else ()
+    _repeated(item, report, named)
     date = item.date
     if date is None:
         return
@@ -331,27 +334,36 @@ def check_item(item: FeedItem, file: FileContext, report: Reporter) -> None:
         )
 
 
-def _repeated(item: FeedItem, report: Reporter) -> None:
-    """FD007 at each repeated link or date of ``item``."""
+def _link_key(item: FeedItem, link: Node) -> tuple[str, ...] | None:
+    """What two links of ``item`` share when the second repeats the first (None: a link
+    that is not the page's: Atom's self, edit, enclosure...)."""
+    if not item.atom:
+        return ("link",)
+    if not is_alternate(link):
+        return None
+    attrs = link.attrs
+    return ("link", attrs.get("type", "").strip(), attrs.get("hreflang", "").strip())
+
+
+def _repeated(item: FeedItem, report: Reporter, named: Sequence[Node] = ()) -> None:
+    """FD007 at each repeated link or date of ``item``, but for those in ``named``
+    (FD004's finding names them)."""
     node = item.node
     seen: dict[tuple[str, ...], Node] = {}
     for each in node.children:
         if each.ns != node.ns:
             continue
+        key: tuple[str, ...] | None
         if each.name == "link":
-            if not item.atom:
-                key: tuple[str, ...] = ("link",)
-            elif is_alternate(each):
-                attrs = each.attrs
-                key = ("link", attrs.get("type", "").strip(), attrs.get("hreflang", "").strip())
-            else:
-                continue  # self, edit, enclosure...: not the entry's page
+            key = _link_key(item, each)
+            if key is None:
+                continue
         elif item.date is not None and each.name == item.date.name:
             key = (each.name,)
         else:
             continue
         first = seen.setdefault(key, each)
-        if first is not each:
+        if first is not each and not any(each is other for other in named):
             message = _repeated_message(each, first, item.atom)
             report.add(REPEATED_FIELD.at(each.line, each.column, message))
 
@@ -368,9 +380,64 @@ def _repeated_message(again: Node, first: Node, atom: bool) -> str:
     )
 
 
-def _no_link(item: FeedItem, report: Reporter) -> None:
+def _no_link(item: FeedItem, report: Reporter) -> list[Node]:
+    """FD004 for ``item``, which has no usable link; when the link it reports is
+    repeated, one finding for both defects: the repeats it names (FD007 says nothing
+    more of them)."""
     node, message = _atom_no_link(item.node) if item.atom else _rss_no_link(item.node)
+    repeats = _repeats_of(item, node)
+    if repeats:
+        message = _with_repeats(item, message, repeats)
     report.add(NO_LINK.at(node.line, node.column, message), node)
+    return repeats
+
+
+def _repeats_of(item: FeedItem, link: Node) -> list[Node]:
+    """The later links of ``item`` that repeat ``link`` (none when ``link`` is the item
+    itself or a link in other letter case)."""
+    parent = item.node
+    if link.name != "link" or link.ns != parent.ns:
+        return []
+    key = _link_key(item, link)
+    if key is None:
+        return []
+    return [
+        each
+        for each in parent.children
+        if each is not link
+        and each.name == "link"
+        and each.ns == parent.ns
+        and each.line >= link.line
+        and _link_key(item, each) == key
+    ]
+
+
+def _with_repeats(item: FeedItem, message: str, repeats: list[Node]) -> str:
+    """FD004's ``message`` for the first of several links of one kind, none usable as
+    the first: with what to do with the others."""
+    usable = next((each for each in repeats if _link_url(item, each)), None)
+    if usable is not None:
+        problem = message.split(";", 1)[0]
+        rest = [each for each in repeats if each is not usable]
+        also = f" (and the others at {_lines(rest)})" if rest else ""
+        return (
+            f"{problem}, and the {item.node.name}'s next <link>, at line {usable.line}, gives "
+            f"the URL; readers keep only the first: remove this one{also}"
+        )
+    links = "<link>" if len(repeats) == 1 else "<link>s"
+    return f"{message}, and remove the repeated {links} at {_lines(repeats)}: readers keep only one"
+
+
+def _link_url(item: FeedItem, link: Node) -> str:
+    """The URL ``link`` gives a reader of its feed ('' for none)."""
+    if item.atom:
+        return link.attrs.get("href", "").strip()
+    return link.text.strip()
+
+
+def _lines(nodes: list[Node]) -> str:
+    numbers = [str(each.line) for each in nodes]
+    return ("line " if len(numbers) == 1 else "lines ") + joined(numbers)
 
 
 def _rss_no_link(item: Node) -> tuple[Node, str]:

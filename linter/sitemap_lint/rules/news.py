@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from sitemap_lint.domain import langtags
@@ -31,6 +31,7 @@ from sitemap_lint.rules.extension import (
 from sitemap_lint.rules.registry import END, stateful
 from sitemap_lint.rules.structure import Reporter, is_empty_news_sitemap
 from sitemap_lint.support.patterns import lazy
+from sitemap_lint.support.words import joined
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-news/0.9"
 
@@ -53,6 +54,7 @@ NEWS_ORDER = (
 )
 PUBLICATION_ORDER = ("name", "language")
 _REQUIRED = frozenset(("publication", "publication_date", "title", "name", "language"))
+_REQUIRED_NEWS = tuple(name for name in NEWS_ORDER if name in _REQUIRED)
 NEWS_SEQUENCE = tuple(Step(name, int(name in _REQUIRED), 1) for name in NEWS_ORDER)
 PUBLICATION_SEQUENCE = tuple(Step(name, 1, 1) for name in PUBLICATION_ORDER)
 MAX_TITLE = 110
@@ -86,9 +88,10 @@ MISSING = rule(
     what="""
         Checks that each `news:news` has a `news:publication` with a
         `news:name` and a `news:language`, a `news:publication_date` and a
-        `news:title`, and that the name and title are not empty. A child that
-        stands for a missing one (`news:tilte`, or `title` without the news
-        prefix) is named, to be renamed.
+        `news:title`, and that the name and title are not empty. An element
+        missing several of its required children gets one finding naming them
+        all. A child that stands for a missing one (`news:tilte`, or `title`
+        without the news prefix) is named, to be renamed.
     """,
     why="""
         Google News needs all five to use the entry; without them the schema
@@ -631,17 +634,16 @@ class Checker:
         fields = _fields(element)
         _check_unknown(element, fields, NEWS_ORDER, report)
         _check_order(element, NEWS_SEQUENCE, report)
+        missing = [name for name in _REQUIRED_NEWS if name not in fields]
+        if missing:
+            _missing(element, missing, NEWS_ORDER, report)
         publication = fields.get("publication")
-        if publication is None:
-            _missing(element, "publication", NEWS_ORDER, report)
-        else:
+        if publication is not None:
             _check_order(publication, PUBLICATION_SEQUENCE, report)
             self._check_publication(publication, element, report, context.prefixes)
         date = fields.get("publication_date")
         parsed = None
-        if date is None:
-            _missing(element, "publication_date", NEWS_ORDER, report)
-        elif not date.children and not date.text.strip():
+        if date is not None and not date.children and not date.text.strip():
             report.add(
                 MISSING.at(
                     date.line,
@@ -651,18 +653,16 @@ class Checker:
                 ),
                 date,  # the schema's complaint about the empty date is this one
             )
-        elif not date.children:
+        elif date is not None and not date.children:
             parsed = _check_publication_date(date, context, report)
         title = fields.get("title")
-        if title is None:
-            _missing(element, "title", NEWS_ORDER, report)
-        elif not title.children and not title.text.strip():
+        if title is not None and not title.children and not title.text.strip():
             report.add(
                 MISSING.at(
                     title.line, title.column, "<news:title> is empty; give the article's title"
                 )
             )
-        elif not title.children:
+        elif title is not None and not title.children:
             _check_title(title, publication, date if parsed is not None else None, report)
         legacy = [fields[name] for name in LEGACY if name in fields]
         if legacy:
@@ -690,10 +690,11 @@ class Checker:
         check_text(publication, "news", report, prefixes)
         fields = _fields(publication)
         _check_unknown(publication, fields, PUBLICATION_ORDER, report)
+        missing = [field for field in PUBLICATION_ORDER if field not in fields]
+        if missing:
+            _missing(publication, missing, PUBLICATION_ORDER, report, news)
         name = fields.get("name")
-        if name is None:
-            _missing(publication, "name", PUBLICATION_ORDER, report, news)
-        elif not name.children:
+        if name is not None and not name.children:
             text = name.text.strip()
             if not text:
                 report.add(
@@ -708,9 +709,7 @@ class Checker:
                 self._compare_name(text, name, report)
                 _check_parenthetical(text, name, report)
         language = fields.get("language")
-        if language is None:
-            _missing(publication, "language", PUBLICATION_ORDER, report, news)
-        elif not language.children:
+        if language is not None and not language.children:
             check_language(language.text, language, report)
 
     def _compare_name(self, text: str, node: Node, report: Reporter) -> None:
@@ -771,35 +770,69 @@ _MISSING_FIX = {
 }
 
 
+# What to add for a missing field named with others (the fix is then one sentence).
+_MISSING_ALONG = {
+    "publication": "<news:publication> (with <news:name> and <news:language>)",
+    "name": "<news:name> (the publication's name as Google News shows it)",
+    "language": "<news:language> (an ISO 639 code such as en)",
+    "publication_date": "<news:publication_date> (the date the article was first published, "
+    "e.g. 2025-05-31T08:00:00+00:00)",
+    "title": "<news:title> (the article's title)",
+}
+
+
 def _missing(
-    parent: Node, name: str, order: tuple[str, ...], report: Reporter, outer: Node | None = None
+    parent: Node,
+    names: Sequence[str],
+    order: tuple[str, ...],
+    report: Reporter,
+    outer: Node | None = None,
 ) -> None:
-    """Report a missing required child; cover where the schema notices it: the parent
-    (content incomplete), the first child that stands where the missing one belongs, and
-    a child that stands for it (misspelt, or without the prefix), renamed instead, or
-    (a publication field) one written directly in ``outer``, the news:news, moved."""
+    """Report the missing required children ``names`` of ``parent`` (in ``order``) as
+    one finding; cover where the schema notices them: the parent (content incomplete),
+    the first child that stands where the first missing one belongs, and each child
+    that stands for one (misspelt, or without the prefix), renamed instead, or (a
+    publication field) one written directly in ``outer``, the news:news, moved."""
     covers = [parent]
-    rank = order.index(name)
+    rank = order.index(names[0])
     for child in parent.children:
         if child.ns == NAMESPACE and child.name in order and order.index(child.name) > rank:
             covers.append(child)
             break
-    fix = _MISSING_FIX[name]
-    stand_in = _misspelling_of(parent, name, order)
-    if stand_in is not None:
-        covers.append(stand_in)
-        if stand_in.ns == NAMESPACE:
-            fix = f"rename <news:{stand_in.name}> to <news:{name}>"
+    fixes: list[str] = []
+    added: list[str] = []
+    for name in names:
+        stand_in = _misspelling_of(parent, name, order)
+        if stand_in is not None:
+            covers.append(stand_in)
+            if stand_in.ns == NAMESPACE:
+                fixes.append(f"rename <news:{stand_in.name}> to <news:{name}>")
+            else:
+                fixes.append(f"write <news:{name}> instead of <{name}> (add the prefix)")
+        elif outer is not None and (stray := _outer_stand_in(outer, name)) is not None:
+            covers.append(stray)
+            fixes.append(
+                f"move the <news:{name}> that stands directly in <news:news> "
+                f"(line {stray.line}) into it"
+            )
         else:
-            fix = f"write <news:{name}> instead of <{name}> (add the prefix)"
-    elif outer is not None and (stray := _outer_stand_in(outer, name)) is not None:
-        covers.append(stray)
-        fix = (
-            f"move the <news:{name}> that stands directly in <news:news> (line {stray.line}) "
-            "into it"
+            added.append(name)
+    if len(added) == 1 and not fixes:
+        fixes.append(_MISSING_FIX[added[0]])
+    elif added:
+        fixes.append(
+            "add "
+            + joined([_MISSING_ALONG[name] for name in added])
+            + (", in this order" if len(added) > 1 else "")
         )
+    what = [f"<news:{name}>" for name in names]
+    lacking = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " or " + what[-1]
     report.add(
-        MISSING.at(parent.line, parent.column, f"<news:{parent.name}> has no <news:{name}>; {fix}"),
+        MISSING.at(
+            parent.line,
+            parent.column,
+            f"<news:{parent.name}> has no {lacking}; " + "; ".join(fixes),
+        ),
         _Nodes(*covers),
     )
 

@@ -134,7 +134,12 @@ UNSAFE_CHARACTER = rule(
         a line break is removed from it instead, as browsers drop them, and so is
         any other control character, which no page address holds (encoded, each
         would be a control character: `url-percent-encoded-control`). (Such
-        characters in the host are reported by `url-invalid-host`.)
+        characters in the host are reported by `url-invalid-host`.) A URL
+        followed by white space and a second URL is two URLs run together: the
+        finding says so instead of encoding the space, and a robots.txt
+        `Sitemap:` line written so is followed by neither URL (nor by the two
+        as one) when the set follows the robots.txt's sitemaps: the line names
+        no one sitemap, and taking the first would guess at what it meant.
     """,
     why="""
         These characters are not allowed in URLs (RFC 3986). Crawlers either

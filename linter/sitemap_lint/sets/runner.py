@@ -353,7 +353,8 @@ class SetRunner:
                 path, problem = mapped
                 if problem is not None:
                     raise InputError(f"{label}: {problem}")
-                self.robots.append((where, _robots_text(_read_start(Source(label, path)))))
+                data = _local_robots(label, _read_start(Source(label, path)))
+                self.robots.append((where, _robots_text(data)))
                 continue
             if is_url(where):
                 fetched = self._fetch(where)
@@ -375,7 +376,7 @@ class SetRunner:
                 unfetched = unfetched_url(where)
                 if unfetched is not None:
                     raise InputError(f"{label}: {unfetched}")
-            data = _read_start(Source(label, path))
+            data = _local_robots(label, _read_start(Source(label, path)))
             url = self.discovery.maps.url(real_path(path))
             self.robots.append((url or "", _robots_text(data)))
         self.options = replace(self.options, robots=tuple(self.robots))
@@ -1460,6 +1461,33 @@ def root_name(data: bytes) -> str:
         at = match.end()
     root = _ROOT.match(data, at)
     return root.group(1).decode("ascii") if root is not None else ""
+
+
+_BYTE_ORDER_MARKS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+def _local_robots(label: str, data: bytes) -> bytes:
+    """``data``, the start of a local file given as a robots.txt (``label``: the option
+    and the file), or a one-line InputError when it clearly is none: markup (a sitemap,
+    an HTML page) or bytes no text holds (NUL). A fetched robots.txt is taken as it
+    comes: a site's answer is checked as the site gives it."""
+    start = data
+    for mark in _BYTE_ORDER_MARKS:
+        if start.startswith(mark):
+            start = start[len(mark) :]
+            break
+    start = start.lstrip()
+    if b"\x00" in data:
+        what = "it holds NUL bytes (binary data, or text in UTF-16)"
+    elif start.startswith(b"<"):
+        name = root_name(data)
+        what = f"it starts with markup (<{name}>)" if name else "it starts with markup ('<')"
+    else:
+        return data
+    raise InputError(
+        f"{label}: not a robots.txt: {what}; give the site's robots.txt, a UTF-8 text "
+        "file of User-agent, Allow, Disallow and Sitemap lines (check a sitemap as an input)"
+    )
 
 
 def _robots_text(data: bytes) -> str:

@@ -821,7 +821,8 @@ SETTINGS: tuple[Setting, ...] = (
         read=_read_robots,
         stored=(("robots", ()),),
         doc="a robots.txt whose rules and `Sitemap:` lines inform the checks (repeatable;"
-        " in the file, a list, paths relative to the file)",
+        " in the file, a list, paths relative to the file); a local file that is clearly"
+        " none (markup, NUL bytes) ends the run with status 2",
     ),
     Setting(
         "max_depth",
