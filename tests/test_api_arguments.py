@@ -315,3 +315,63 @@ def test_rule_info_page_under_a_profile_shows_its_severity() -> None:
     assert bing.severity != default.severity
     assert bing.page.startswith(f"# DT005 {bing.name} ({bing.severity})\n")
     assert bing.page.split("\n", 1)[1] == default.page.split("\n", 1)[1]
+
+
+# -- TypeError and ValueError, as Python's own calls raise ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "kind"),
+    [
+        (lambda: sitemap_lint.lint(b"", isolated=True, max_dept=3), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, max_depth=2.0), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, max_bytes=1e6), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, timeout="1"), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, follow=1), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, select="UR"), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, select=[1]), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, profile=b"bing"), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, now=1.5), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, maps=[("a", "b")]), TypeError),
+        (lambda: sitemap_lint.lint(b"", config=1), TypeError),
+        (lambda: sitemap_lint.lint(b"", name=1), TypeError),
+        (lambda: sitemap_lint.lint(1), TypeError),
+        (lambda: sitemap_lint.lint_paths("public/"), TypeError),
+        (lambda: sitemap_lint.rules(1), TypeError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, profile="nope"), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, max_depth=-1), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, jobs=-3), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, timeout=0), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, now="yesterday"), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, select=[]), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, select=["XX9"]), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, sitemap_url="sitemap.xml"), ValueError),
+        (lambda: sitemap_lint.lint(b"", isolated=True, config="a.toml"), ValueError),
+        (lambda: sitemap_lint.lint(b"", name="a", stdin_filename="b"), ValueError),
+        (lambda: sitemap_lint.lint("<urlset/>", isolated=True), ValueError),
+        (lambda: sitemap_lint.lint_paths([], isolated=True), ValueError),
+        (lambda: sitemap_lint.rules("nope"), ValueError),
+    ],
+)
+def test_a_wrong_argument_is_a_type_or_value_error(call: Any, kind: type[Exception]) -> None:
+    """A value of the wrong type, or a keyword no call takes, is a TypeError; a value the
+    option refuses a ValueError: each a SitemapLintError too, so either except clause
+    catches it."""
+    other = ValueError if kind is TypeError else TypeError
+    with pytest.raises(kind) as error:
+        call()
+    assert isinstance(error.value, sitemap_lint.SitemapLintError)
+    assert not isinstance(error.value, other), error.value
+
+
+def test_an_input_that_cannot_be_read_is_neither() -> None:
+    """A missing file is no wrong argument: a plain SitemapLintError, as the command's."""
+    with pytest.raises(sitemap_lint.SitemapLintError) as error:
+        sitemap_lint.lint_paths([MISSING], isolated=True)
+    assert not isinstance(error.value, TypeError | ValueError)
+
+
+@pytest.mark.parametrize("keyword", ["config", "baseline", "stdin_filename", "live_cache"])
+def test_every_path_keyword_says_it_takes_a_path(keyword: str) -> None:
+    message = raised(sitemap_lint.lint, b"", **{keyword: 1})
+    assert message == f"{keyword}=: 1 is not a path (give a str or an os.PathLike)"

@@ -5,7 +5,9 @@ configuration file is found the same way (unless ``config`` or ``isolated`` says
 otherwise), the same rules run, and the findings come back in the order the command
 reports them. What makes the command exit 2 (an unknown option value, an unreadable
 configuration, a missing file, ...) raises :class:`SitemapLintError` with the
-one-line message the command prints. Nothing is written to stdout or stderr.
+one-line message the command prints; a wrong argument's error is a TypeError (the wrong
+type, an unknown keyword) or a ValueError (a value the option refuses) too. Nothing is
+written to stdout or stderr.
 
 See docs/api.md for the reference and examples.
 """
@@ -18,7 +20,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from sitemap_lint.errors import SitemapLintError, internal_error, plugin_at_fault
+from sitemap_lint.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    SitemapLintError,
+    internal_error,
+    plugin_at_fault,
+)
 from sitemap_lint.finding import FindingFix, Rule, Severity
 
 if TYPE_CHECKING:
@@ -162,12 +170,12 @@ def lint(
     if isinstance(source, bytes | bytearray | memoryview):
         label = BYTES_NAME if name is None else _name(name)
         if name is not None and options.get("stdin_filename") is not None:
-            raise SitemapLintError("name= and stdin_filename= both name the content; give one")
+            raise ArgumentValueError("name= and stdin_filename= both name the content; give one")
         settings = _settings([STDIN], options)
         content = Source(settings.stdin_filename or label, None, data=bytes(source))
         return list(_run(settings, content).findings)
     if name is not None:
-        raise SitemapLintError("name=: give it only with bytes; a path names itself")
+        raise ArgumentTypeError("name=: give it only with bytes; a path names itself")
     settings = _settings([_input(source, "source")], options)
     return list(_run(settings, None).findings)
 
@@ -210,7 +218,7 @@ def lint_paths(paths: Iterable[StrPath], **options: Unpack[Options]) -> LintResu
     """
     arguments = [_input(path, "paths") for path in _items(paths, "paths", "paths", "['public/']")]
     if not arguments:
-        raise SitemapLintError("paths: give at least one file, directory or URL")
+        raise ArgumentValueError("paths: give at least one file, directory or URL")
     settings = _settings(arguments, options)
     return _run(settings, None)
 
@@ -242,9 +250,9 @@ def _settings(paths: list[str], options: Mapping[str, Any]) -> RunSettings:
 
         close = difflib.get_close_matches(unknown[0], sorted(_KEYWORDS), n=1)
         hint = f"; did you mean {close[0]}=?" if close else ""
-        raise SitemapLintError(f"{unknown[0]}=: not an option of lint and lint_paths{hint}")
+        raise ArgumentTypeError(f"{unknown[0]}=: not an option of lint and lint_paths{hint}")
     if options.get("isolated") is True and options.get("config") is not None:
-        raise SitemapLintError("config= and isolated=True exclude each other")
+        raise ArgumentValueError("config= and isolated=True exclude each other")
     keywords: dict[str, object] = {"paths": paths}
     for key, value in options.items():
         convert = _CONVERSIONS.get(key)
@@ -318,7 +326,7 @@ def _path(value: object, option: str) -> str:
         if isinstance(path, str):
             return path
     kinds = "bytes, a str or an os.PathLike" if option == "source" else "a str or an os.PathLike"
-    raise SitemapLintError(f"{_named(option)}: {_repr(value)} is not a path (give {kinds})")
+    raise ArgumentTypeError(f"{_named(option)}: {_repr(value)} is not a path (give {kinds})")
 
 
 # The line breaks ``str.splitlines`` knows, each written as its escape.
@@ -358,7 +366,7 @@ def _input(value: object, option: str) -> str:
             if option == "source"
             else "lint() checks content given as bytes"
         )
-        raise SitemapLintError(
+        raise ArgumentValueError(
             f"{option}: {_shown(path)} looks like content, not a path (no such file);"
             f" {advice}, e.g. lint(text.encode())"
         )
@@ -381,11 +389,11 @@ def _items(
         if separator and isinstance(values, str) and separator in values:
             parts = [part.strip() for part in values.split(separator) if part.strip()]
             shown = repr(parts) if parts else example
-        raise SitemapLintError(f"{_named(option)}: give a list of {what}, e.g. {shown}")
+        raise ArgumentTypeError(f"{_named(option)}: give a list of {what}, e.g. {shown}")
     if isinstance(values, bytes | bytearray | memoryview | Mapping) or not isinstance(
         values, Iterable
     ):
-        raise SitemapLintError(
+        raise ArgumentTypeError(
             f"{_named(option)}: give a list of {what}, e.g. {example}; got {_repr(values)}"
         )
     return list(values)
@@ -399,14 +407,15 @@ def _paths(values: Sequence[StrPath] | None, option: str) -> tuple[str, ...]:
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value:
-        raise SitemapLintError(f"name=: {_repr(value)} is not a name (give a non-empty str)")
+        error = ArgumentValueError if isinstance(value, str) else ArgumentTypeError
+        raise error(f"name=: {_repr(value)} is not a name (give a non-empty str)")
     return value
 
 
 def _optional_text(value: object, option: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise SitemapLintError(f"{option}=: expected a string, got {_repr(value)}")
+    raise ArgumentTypeError(f"{option}=: expected a string, got {_repr(value)}")
 
 
 def _codes(values: Sequence[str] | None, option: str) -> str | None:
@@ -416,13 +425,12 @@ def _codes(values: Sequence[str] | None, option: str) -> str | None:
     items = _items(values, option, "rule codes", "['UR', 'DT004']", separator=",")
     for item in items:
         if not isinstance(item, str) or "," in item or not item.strip():
-            raise SitemapLintError(
-                f"{option}=: {_repr(item)} is not a rule code or a prefix of one"
-            )
+            error = ArgumentValueError if isinstance(item, str) else ArgumentTypeError
+            raise error(f"{option}=: {_repr(item)} is not a rule code or a prefix of one")
     if option == "select" and not items:
         from sitemap_lint.settings.declared import NOTHING_SELECTED
 
-        raise SitemapLintError(
+        raise ArgumentValueError(
             f'select=: an empty list {NOTHING_SELECTED}; give codes, e.g. ["UR"], or None'
         )
     return ",".join(items)
@@ -433,20 +441,21 @@ def _now(value: str | date | None) -> str | None:
         return value
     if isinstance(value, date):  # a datetime is a date too
         return value.isoformat()
-    raise SitemapLintError(f"now=: {_repr(value)} is not a timestamp (give a str or a datetime)")
+    raise ArgumentTypeError(f"now=: {_repr(value)} is not a timestamp (give a str or a datetime)")
 
 
 def _maps(maps: Mapping[str, StrPath] | None) -> tuple[str, ...]:
     if maps is None:
         return ()
     if not isinstance(maps, Mapping):
-        raise SitemapLintError(
+        raise ArgumentTypeError(
             'maps=: give a mapping of URL prefix to directory, e.g. {"https://example.com/": "public"}'
         )
     entries = []
     for prefix, directory in maps.items():
         if not isinstance(prefix, str) or "=" in prefix:
-            raise SitemapLintError(f"maps=: {_repr(prefix)} is not a URL prefix")
+            error = ArgumentValueError if isinstance(prefix, str) else ArgumentTypeError
+            raise error(f"maps=: {_repr(prefix)} is not a URL prefix")
         entries.append(f"{prefix}={_path(directory, 'maps')}")
     return tuple(entries)
 
@@ -458,7 +467,7 @@ def _texts(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
     items = tuple(_items(values, option, "strings", "['HOST:PORT:HOST2:PORT2']"))
     for item in items:
         if not isinstance(item, str):
-            raise SitemapLintError(f"{option}=: {_repr(item)} is not a str")
+            raise ArgumentTypeError(f"{option}=: {_repr(item)} is not a str")
     return items
 
 
@@ -466,7 +475,7 @@ def _integer(value: object, option: str) -> int:
     """An int as documented (``max_bytes``: the command's sizes such as ``20GiB`` are
     text for the command line; here the number, e.g. ``500 * 1024**2``)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SitemapLintError(f"{option}=: expected an integer, got {_repr(value)}")
+        raise ArgumentTypeError(f"{option}=: expected an integer, got {_repr(value)}")
     return value
 
 
@@ -489,6 +498,7 @@ _CONVERSIONS: dict[str, Callable[[Any, str], object]] = {
     "config": _optional_path,
     "baseline": _optional_path,
     "stdin_filename": _optional_path,
+    "live_cache": _optional_path,
     "maps": lambda value, _option: _maps(value),
     "robots": _paths,
     "live_connect_to": _texts,

@@ -14,6 +14,16 @@ class UsageError(SitemapLintError):
     """A bad option, flag or configuration value; the message is one line for stderr."""
 
 
+class ArgumentTypeError(UsageError, TypeError):
+    """A Python value of the wrong type given to the API, or a keyword it does not take:
+    a TypeError too, as Python's own calls raise for such an argument."""
+
+
+class ArgumentValueError(UsageError, ValueError):
+    """A Python value of the right type the API or the option's setting refuses (an
+    unknown profile, a limit out of range, content given as a str): a ValueError too."""
+
+
 def empty_path(where: str, names: str = "file", give: str = "a file") -> str:
     """What an empty path (an unset variable) is told: it is neither the working
     directory, which ``Path("")`` is, nor the argument left out."""

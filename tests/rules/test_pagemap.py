@@ -41,8 +41,17 @@ def lint_url(tmp_path: Path, body: str, engine_name: str = "libxml2") -> list[tu
 """,
             [],
         ),
-        # An empty PageMap is valid against the schema.
-        ("    <pagemap:PageMap/>\n", []),
+        # An empty PageMap is valid against the schema, but carries no data.
+        ("    <pagemap:PageMap/>\n", [("PM005", 6)]),
+        # So does an empty DataObject; the text in one is the schema's to report.
+        (
+            """    <pagemap:PageMap>
+      <pagemap:DataObject type="document"/>
+      <pagemap:DataObject type="document">data</pagemap:DataObject>
+    </pagemap:PageMap>
+""",
+            [("PM005", 7), ("XS001", 8)],
+        ),
         # A DataObject directly in url: the structure rule, not a schema error.
         ('    <pagemap:DataObject type="document"/>\n', [("PM004", 6)]),
         # A nested DataObject without type is found too.
@@ -61,13 +70,14 @@ def lint_url(tmp_path: Path, body: str, engine_name: str = "libxml2") -> list[tu
         (
             """    <pagemap:PageMap>
       <pagemap:Template src="/t.xml"/>
+      <pagemap:DataObject type="document"><pagemap:Attribute name="a" value="b"/></pagemap:DataObject>
     </pagemap:PageMap>
 """,
             [("UR001", 7)],
         ),
         (
             "    <pagemap:PageMap>\n      <pagemap:Template/>\n    </pagemap:PageMap>\n",
-            [("PM004", 7)],
+            [("PM005", 6), ("PM004", 7)],
         ),
         # Several defects in one DataObject: one finding each.
         (
@@ -90,5 +100,31 @@ def test_pagemap(
 
 def test_schema_errors_the_rules_do_not_explain_still_show(tmp_path: Path) -> None:
     # An attribute the schema does not define: the schema rule reports it.
-    body = '    <pagemap:PageMap>\n      <pagemap:DataObject type="d" colour="red"/>\n    </pagemap:PageMap>\n'
+    body = (
+        "    <pagemap:PageMap>\n"
+        '      <pagemap:DataObject type="d" colour="red"><pagemap:Attribute name="a" value="b"/>'
+        "</pagemap:DataObject>\n    </pagemap:PageMap>\n"
+    )
     assert lint_url(tmp_path, body) == [("XS001", 7)]
+
+
+@pytest.mark.parametrize("engine_name", ["libxml2", "xmlschema"])
+def test_messages_name_the_pagemap_elements_as_written(tmp_path: Path, engine_name: str) -> None:
+    # The schema's messages write the PageMap namespace as its prefix, as they do the other
+    # extensions', and a misplaced element is told where it belongs in plain words.
+    body = """    <pagemap:DataObject type="document"><pagemap:Attribute name="a" value="b"/></pagemap:DataObject>
+    <pagemap:PageMap>
+      <other xmlns="urn:example"/>
+      <pagemap:DataObject type="document"><pagemap:Attribute name="a"><b/></pagemap:Attribute></pagemap:DataObject>
+    </pagemap:PageMap>
+"""
+    findings = lint(write(tmp_path, "sitemap.xml", HEAD + body + TAIL), engine_name=engine_name)
+    messages = {(f.code, f.line, f.column): f.message for f in findings.findings}
+    assert messages[("PM004", 6, 5)] == (
+        "<pagemap:DataObject> stands directly in <url>; it belongs in <pagemap:PageMap> or "
+        "another <pagemap:DataObject> inside <pagemap:PageMap>: move it there"
+    )
+    schema = [message for (code, _, _), message in messages.items() if code == "XS001"]
+    assert len(schema) == 2, messages
+    assert not any("{http" in message for message in schema), schema
+    assert any(message.startswith("<pagemap:Attribute>: ") for message in schema), schema

@@ -51,17 +51,17 @@ class _Catalogue(types.ModuleType):
     (``sitemap_lint.api.rules``), while ``sitemap_lint.rules.RULES`` stays the registry."""
 
     def __call__(self, profile: str | None = None) -> tuple[Rule, ...]:
-        from sitemap_lint.errors import SitemapLintError, UsageError
+        from sitemap_lint.errors import ArgumentTypeError, ArgumentValueError, UsageError
 
         if profile is not None and not isinstance(profile, str):
-            raise SitemapLintError(f"profile=: expected a string, got {profile!r}")
+            raise ArgumentTypeError(f"profile=: expected a string, got {profile!r}")
         if profile is not None:
             from sitemap_lint.settings.profiles import checked
 
             try:
                 checked(profile)
             except UsageError as error:  # as the API names it: the keyword, not the flag
-                raise SitemapLintError(f"profile=: {error}") from None
+                raise ArgumentValueError(f"profile=: {error}") from None
         return catalogue(profile)
 
 

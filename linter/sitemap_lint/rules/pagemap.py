@@ -3,8 +3,9 @@
 A PageMap carries structured data about the page for Google's Programmable
 Search Engine: an optional `Template`, then `DataObject` elements, each with a
 `type` and `Attribute` elements that have a `name` and a value (in the `value`
-attribute or as text). A PageMap outside any url is reported by the structure
-rules (`extension-outside-entry`).
+attribute or as text). A PageMap or DataObject that holds nothing carries no
+data (PM005). A PageMap outside any url is reported by the structure rules
+(`extension-outside-entry`).
 """
 
 from __future__ import annotations
@@ -104,15 +105,48 @@ STRUCTURE = rule(
     """,
 )
 
+EMPTY = rule(
+    "PM005",
+    "pagemap-empty",
+    WARNING,
+    summary="A `PageMap` with no `DataObject`, or a `DataObject` with nothing in it",
+    what="""
+        Checks that each `PageMap` holds at least one `DataObject` and that each
+        `DataObject` holds at least one `Attribute` or `DataObject`.
+    """,
+    why="""
+        The data of a PageMap is in its objects' attributes: an empty `PageMap` or
+        `DataObject` carries nothing to the search engine. The schema accepts it, so
+        it goes unnoticed; often the generator that wrote it lost the values it was
+        meant to write.
+    """,
+    bad="""
+        <pagemap:PageMap>
+          <pagemap:DataObject type="document"/>
+        </pagemap:PageMap>
+    """,
+    good="""
+        <pagemap:PageMap>
+          <pagemap:DataObject type="document">
+            <pagemap:Attribute name="title" value="Red running shoe"/>
+          </pagemap:DataObject>
+        </pagemap:PageMap>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "PageMap extension"
 ORDER = 155
 
-RULES = (TYPE_MISSING, NAME_MISSING, ATTRIBUTE_VALUE, STRUCTURE)
+RULES = (TYPE_MISSING, NAME_MISSING, ATTRIBUTE_VALUE, STRUCTURE, EMPTY)
 
 _NAMES = ("PageMap", "Template", "DataObject", "Attribute")
 # Where each element may stand (the parent's name).
-_PLACES = {"Template": "PageMap", "DataObject": "PageMap or DataObject", "Attribute": "DataObject"}
+_PLACES = {
+    "Template": "<pagemap:PageMap>",
+    "DataObject": "<pagemap:PageMap> or another <pagemap:DataObject>",
+    "Attribute": "<pagemap:DataObject>",
+}
 
 
 # Template's src is a URL: the URL rules report on it too.
@@ -170,6 +204,22 @@ def _check_pagemap(pagemap: Node, report: Reporter, replacements: Replacements |
             _check_data_object(child, report)
         else:
             _misplaced(child, "PageMap", report)
+    if all(_bare_template(child) for child in pagemap.children):
+        # Nothing but a Template: no data (what else stands in it, a DataObject inside the
+        # Template too, has a finding of its own).
+        report.add(
+            EMPTY.at(
+                pagemap.line,
+                pagemap.column,
+                "<pagemap:PageMap> holds no <pagemap:DataObject>; add the page's data "
+                '(<pagemap:DataObject type="document"> with its <pagemap:Attribute> '
+                "elements), or remove the PageMap",
+            )
+        )
+
+
+def _bare_template(node: Node) -> bool:
+    return node.ns == NAMESPACE and node.name == "Template" and not node.children
 
 
 def _check_template(template: Node, report: Reporter, replacements: Replacements | None) -> None:
@@ -203,6 +253,18 @@ def _check_data_object(data: Node, report: Reporter) -> None:
                     'type="document" or type="thumbnail"',
                 ),
                 Only(node),
+            )
+        if not node.children and not node.text.strip(XML_SPACE):
+            # Text in it is the schema's to report, and may be the data written wrong.
+            shown = f'<pagemap:DataObject type="{kind}">' if kind else "<pagemap:DataObject>"
+            report.add(
+                EMPTY.at(
+                    node.line,
+                    node.column,
+                    f"{shown} holds no <pagemap:Attribute>; add the attributes it "
+                    'describes, such as <pagemap:Attribute name="title" value="..."/>, '
+                    "or remove it",
+                )
             )
         for child in node.children:
             if child.ns != NAMESPACE:
@@ -250,7 +312,7 @@ def _misplaced(node: Node, parent: str, report: Reporter) -> None:
     if name in _PLACES:
         message = (
             f"<pagemap:{name}> does not belong in <pagemap:{parent}>; it stands in "
-            f"<pagemap:{_PLACES[name]}>: move it there"
+            f"{_PLACES[name]}: move it there"
         )
     else:
         close = difflib.get_close_matches(name, _NAMES, n=1, cutoff=0.6)
@@ -262,7 +324,9 @@ def _misplaced(node: Node, parent: str, report: Reporter) -> None:
 def _structure(node: Node, message: str, report: Reporter) -> None:
     if message.startswith(f"<pagemap:{node.name}> stands directly in <url>"):
         if node.name in _PLACES:
-            message += f"; it belongs in <pagemap:{_PLACES[node.name]}> inside <pagemap:PageMap>"
+            where = _PLACES[node.name]
+            inside = "" if where == "<pagemap:PageMap>" else " inside <pagemap:PageMap>"
+            message += f"; it belongs in {where}{inside}: move it there"
         else:
             message += "; only <pagemap:PageMap> may stand there"
     report.add(STRUCTURE.at(node.line, node.column, message), node)

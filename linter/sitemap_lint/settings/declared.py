@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
-from sitemap_lint.errors import UsageError, empty_path
+from sitemap_lint.errors import ArgumentTypeError, ArgumentValueError, UsageError, empty_path
 from sitemap_lint.settings.parsing import (
     COLOR_MODES,
     check_color,
@@ -1179,7 +1179,10 @@ def from_keywords(**keywords: Any) -> RunSettings:
             if setting.check is not None and value is not None:
                 setting.check(value, setting.flag)
         except UsageError as error:
-            raise UsageError(keyword_message(str(error), {name})) from error.__cause__
+            # A value of the wrong type is a TypeError too, one the setting refuses a
+            # ValueError, as Python's own calls raise them.
+            kind = ArgumentTypeError if isinstance(error, TypeError) else ArgumentValueError
+            raise kind(keyword_message(str(error), {name})) from error.__cause__
         values[name] = value
     if "paths" not in values:
         raise UsageError("paths: give at least one file, directory or URL")
@@ -1259,29 +1262,31 @@ def _coerce(setting: Setting, value: Any) -> Any:
             or isinstance(value, bytes | bytearray | memoryview | Mapping)
             or not all(isinstance(text, str) for text in texts)
         ):
-            raise UsageError(f"{name}=: expected a string or a list of strings, got {value!r}")
+            raise ArgumentTypeError(
+                f"{name}=: expected a string or a list of strings, got {value!r}"
+            )
         if kind == "paths" and not texts:
             raise UsageError("paths: give at least one file, directory or URL")
         return texts if kind == "paths" else tuple(texts)
     if kind == "flag":
         if not isinstance(value, bool):
-            raise UsageError(f"{name}=: expected True or False, got {value!r}")
+            raise ArgumentTypeError(f"{name}=: expected True or False, got {value!r}")
         return value
     if value is None and setting.default is None:
         return None  # as the flag left out (``live_max``)
     if kind == "size":
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise UsageError(
+            raise ArgumentTypeError(
                 f"{name}=: expected a number of bytes or a size such as '500MiB', got {value!r}"
             )
         return parse_size(value, setting.flag)
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise UsageError(f"{name}=: expected an integer, got {value!r}")
+            raise ArgumentTypeError(f"{name}=: expected an integer, got {value!r}")
         return value
     if kind == "float":
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UsageError(f"{name}=: expected a number, got {value!r}")
+            raise ArgumentTypeError(f"{name}=: expected a number, got {value!r}")
         return float(value)
     if name in CODE_LISTS and not isinstance(value, str):
         try:
@@ -1291,7 +1296,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
     if isinstance(value, os.PathLike) and setting.metavar in ("PATH", "FILE"):
         return os.fspath(value)
     if not isinstance(value, str):
-        raise UsageError(f"{name}=: expected a string, got {value!r}")
+        raise ArgumentTypeError(f"{name}=: expected a string, got {value!r}")
     return value
 
 

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import re
 
-from sitemap_lint.model import SITEMAP_NS
+from sitemap_lint.model import SITEMAP_NS, USUAL_PREFIXES, XML_NS
 
+# Each namespace the bundled schemas know, with the prefix a message writes for it: none
+# for the sitemap namespace, the usual one for each extension (every extension the
+# schemas bundle: a URI left in a message would be unreadable).
 _PREFIXES = {
     SITEMAP_NS: "",
-    "http://www.google.com/schemas/sitemap-image/1.1": "image:",
-    "http://www.google.com/schemas/sitemap-video/1.1": "video:",
-    "http://www.google.com/schemas/sitemap-news/0.9": "news:",
-    "http://www.google.com/schemas/sitemap-mobile/1.0": "mobile:",
-    "http://www.w3.org/1999/xhtml": "xhtml:",
-    "http://www.w3.org/2001/XMLSchema-instance": "xsi:",
-    "http://www.w3.org/XML/1998/namespace": "xml:",
+    **{namespace: f"{prefix}:" for prefix, namespace in USUAL_PREFIXES.items()},
+    XML_NS: "xml:",
 }
 
 
