@@ -227,7 +227,9 @@ CHILD_NOT_FOUND = rule(
     summary="A listed sitemap maps to a local file that does not exist",
     what="""
         With `--map URL_PREFIX=DIR`, reports an index or robots.txt entry whose
-        URL maps to a path that is missing, unreadable or outside `DIR`.
+        URL maps to a path that is missing, unreadable or outside `DIR`, or that
+        ends in `/` where `DIR` has a file (`sitemap.xml/`: a server finds no
+        directory there).
     """,
     why="""
         Once deployed, the URL would return an error and every URL of that
