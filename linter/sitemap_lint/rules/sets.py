@@ -548,12 +548,9 @@ def check_index_lastmods(checked: CheckedSet, options: object, report: SetReport
             if newest is None:
                 continue
             stated = entry.lastmod
-            if stated.tzinfo is None:
-                # A date (or a time without a zone) is on the site's own clock: the entry's
-                # moment is read on its own clock too, its day as it writes it.
-                newest = newest.replace(tzinfo=None)
-            else:
-                newest = _aware(newest)
+            # A date (or a time without a zone) is on the site's own clock: the entry's
+            # moment is read on its own clock too, its day as it writes it.
+            newest = newest.replace(tzinfo=None) if stated.tzinfo is None else _aware(newest)
             if newest - stated > LASTMOD_TOLERANCE:
                 report.add(
                     index,
