@@ -999,6 +999,54 @@ def test_the_fixable_count_of_a_file_every_entry_of_which_a_fix_removes(
     assert (target.read_text(encoding="utf-8") == original) == bool(unsafe)
 
 
+@pytest.mark.parametrize("unsafe", [[], ["--unsafe-fixes"]], ids=["safe", "unsafe"])
+@pytest.mark.parametrize(
+    ("root", "entry", "served"),
+    [
+        ("urlset", "url", ["--sitemap-url", "https://example.com/sitemap.xml"]),
+        ("sitemapindex", "sitemap", ["--sitemap-url", "https://example.com/sitemap.xml"]),
+        ("sitemapindex", "sitemap", ["--map", "https://example.com/=DIR", "--jobs", "2"]),
+    ],
+    ids=["urlset", "index", "index-in-a-set"],
+)
+def test_the_fixable_count_of_a_file_whose_fixes_would_remove_every_entry(
+    tmp_path: Path, capsys, unsafe: list[str], root: str, entry: str, served: list[str]
+) -> None:
+    """Every entry out of scope: --fix --unsafe-fixes leaves the file unchanged (FX001),
+    an index as a urlset, so the report counts no fix with --unsafe-fixes and, without,
+    the safe ones only: the file's unsafe fixes are no hidden fixes either, since
+    enabling them fixes nothing."""
+    import re
+
+    target = tmp_path / "sitemap.xml"
+    original = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<{root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"  <{entry}><loc>https://www.example.com/a.xml</loc>"
+        f"<lastmod>2024-01-01T10:00Z</lastmod></{entry}>\n"
+        f"  <{entry}><loc>https://www.example.com/b.xml</loc>"
+        f"<lastmod>2024-01-01T10:00:00</lastmod></{entry}>\n"
+        f"</{root}>\n"
+    )
+    target.write_text(original, encoding="utf-8")
+    scope = [part.replace("DIR", str(tmp_path)) for part in served] + unsafe
+
+    def findings() -> tuple[int, str]:
+        _, out, _ = run([*scope, "--format", "json", str(target)], capsys)
+        _, text, summary = run([*scope, str(target)], capsys)
+        return len(json.loads(out)["files"][0]["findings"]), text + summary
+
+    before, report = findings()
+    counted = re.search(r"\[\*\] (\d+) fixable with --fix", report)
+    fixable = int(counted[1]) if counted else 0
+    assert "hidden" not in report
+    _, out, err = run([*scope, "--fix", str(target)], capsys)
+    assert ("file left unchanged: the fixes would remove every" in out + err) == bool(unsafe)
+    after, _ = findings()
+    assert before - after == fixable == (0 if unsafe else 1)
+    assert (target.read_text(encoding="utf-8") == original) == bool(unsafe)
+
+
 @pytest.mark.parametrize("option", ["--fix-only", "--diff"])
 def test_fixes_that_would_remove_every_sitemap_of_an_index_leave_it_unchanged(
     tmp_path: Path, capsys, option: str

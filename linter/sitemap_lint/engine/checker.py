@@ -195,6 +195,7 @@ def check_source(source: Source, options: Options, engine: Engine) -> FileResult
         # cycle the file's state (a hash per URL) is freed now, not at a later gc run.
         checker.dispatch = None
     result = _result(source, sink, facts, stats, stream, checker.kind, checker.urls, options.live)
+    result.sitemaps = checker.sitemaps
     if reader is not None:
         reader.feed("", final=True)
         result.targets = reader.targets()
@@ -414,6 +415,11 @@ class FileChecker:
         if self.feed is not None:
             return self.feed.url_count if self.feed.kind else None
         return self.url_count if self.root_name == "urlset" else None
+
+    @property
+    def sitemaps(self) -> int | None:
+        """A sitemap index's entries, as ST008 counts them; None for another file."""
+        return self.count if self.feed is None and self.root_name == "sitemapindex" else None
 
     # -- the reporter interface (the feed checker also reads parser and stream) ---
 

@@ -32,6 +32,9 @@ class FileResult(Mutable):
     # a robots.txt). Every run counts them.
     kind: str | None = None
     urls: int | None = None
+    # A sitemap index's entries (its <sitemap> elements, as ST008 counts them; None for
+    # any other file): whether its fixes would remove every one (``fix.runner``).
+    sitemaps: int | None = None
     # In a set: the index (in the run's results) of the file that listed this one;
     # None for an input.
     parent: int | None = None
@@ -54,6 +57,7 @@ class FileResult(Mutable):
         facts: FileFacts | None = None,
         kind: str | None = None,
         urls: int | None = None,
+        sitemaps: int | None = None,
         parent: int | None = None,
         stats: FileStats | None = None,
         sink: FindingSink | None = None,
@@ -66,6 +70,7 @@ class FileResult(Mutable):
         self.facts = facts
         self.kind = kind
         self.urls = urls
+        self.sitemaps = sitemaps
         self.parent = parent
         self.stats = stats
         self.sink = sink

@@ -229,35 +229,58 @@ def unfixable_dropped(results: list[FileResult], fixable: Mapping[str, Source]) 
 
 def emptying_dropped(results: list[FileResult], unsafe: bool | None) -> list[FileResult]:
     """``results`` without the fixes ``--fix`` refuses because they would remove every
-    entry of a urlset (``fix.engine``'s gate, FX001: out of scope, most likely for a wrong
-    ``--sitemap-url``): the removals, never applied (unsafe ones, which a run without
-    ``unsafe`` leaves out and one with it refuses); and with ``unsafe`` (``--fix
-    --unsafe-fixes``, which leaves such a file as it is) every other fix of the file. A
-    report counts as fixable what ``--fix`` fixes. ``unsafe`` None (the API): the
-    removals only."""
+    entry of a urlset or of a sitemap index (``fix.engine``'s gate, FX001: out of scope,
+    most likely for a wrong ``--sitemap-url``): the removals, never applied (unsafe ones,
+    which a run without ``unsafe`` leaves out and one with it refuses), and the file's
+    other unsafe fixes, which a run without ``unsafe`` hides and one with it would not
+    apply either (no hidden fixes: enabling them fixes nothing); and with ``unsafe``
+    (``--fix --unsafe-fixes``, which leaves such a file as it is) every other fix of the
+    file. A report counts as fixable what ``--fix`` fixes. ``unsafe`` None (the API):
+    the removals only."""
     kept = []
     for result in results:
-        if result.kind != "urlset" or not result.urls or not _empties(result):
+        if not _empties(result):
             kept.append(result)
             continue
         findings = [
-            f.with_fix(None) if f.fix is not None and (unsafe or _removes(f)) else f
+            f.with_fix(None) if f.fix is not None and _refused(f.fix, unsafe) else f
             for f in result.findings
         ]
         kept.append(replace(result, findings=findings))
     return kept
 
 
+def _refused(fix: FindingFix, unsafe: bool | None) -> bool:
+    """Whether ``--fix`` (with ``unsafe``: ``--unsafe-fixes``; None: the API, which
+    applies none) leaves ``fix`` unapplied in a file whose fixes would empty it."""
+    if unsafe is None:
+        return _removing(fix)
+    return unsafe or not fix.is_safe
+
+
+def _removing(fix: FindingFix) -> bool:
+    return any(e.target == "element" and not e.end_line for e in fix.edits)
+
+
 def _removes(finding: Finding) -> bool:
     """Whether ``finding``'s fix removes a whole entry (``fix.model.remove_element``
     without an entry that stays)."""
     fix = finding.fix
-    return fix is not None and any(e.target == "element" and not e.end_line for e in fix.edits)
+    return fix is not None and _removing(fix)
 
 
 def _empties(result: FileResult) -> bool:
-    """Whether the fixes of ``result`` (a urlset listing ``result.urls`` URLs) remove
-    every entry that lists one."""
+    """Whether the fixes of ``result`` remove every entry of a urlset that lists a URL
+    (``result.urls``), or every entry of a sitemap index (``result.sitemaps``, which the
+    gate sees as a new ST008)."""
+    if result.kind == "urlset":
+        entries = result.urls
+    elif result.kind == "sitemapindex":
+        entries = result.sitemaps
+    else:
+        return False
+    if not entries:
+        return False
     removed = {
         (e.line, e.column)
         for f in result.findings
@@ -265,7 +288,7 @@ def _empties(result: FileResult) -> bool:
         for e in f.fix.edits
         if e.target == "element"
     }
-    return len(removed) >= (result.urls or 0)
+    return len(removed) >= entries
 
 
 def resolved(results: list[FileResult], sources: Mapping[str, Source]) -> list[FileResult]:

@@ -202,7 +202,10 @@ INDEX_LASTMOD_OLDER = rule(
         sitemap it lists, and reports the entry when the sitemap changed later
         than the index says (by more than a day). A month or a year in the index
         (`2024-03`, `2024`) covers the whole period: it is compared as its last
-        day, so a sitemap changed inside it is not behind.
+        day, so a sitemap changed inside it is not behind. A date (or a time
+        without a zone) in the index is on the site's clock, and the sitemap's
+        entry is read on its own (`2024-03-05T23:00:00-05:00` is changed on
+        2024-03-05, though it is the 6th in UTC).
     """,
     why="""
         Crawlers use the index's `lastmod` to decide which sitemaps to read
@@ -227,7 +230,9 @@ CHILD_NOT_FOUND = rule(
     summary="A listed sitemap maps to a local file that does not exist",
     what="""
         With `--map URL_PREFIX=DIR`, reports an index or robots.txt entry whose
-        URL maps to a path that is missing, unreadable or outside `DIR`.
+        URL maps to a path that is missing, unreadable or outside `DIR`, or that
+        ends in `/` where `DIR` has a file (`sitemap.xml/`: a server finds no
+        directory there).
     """,
     why="""
         Once deployed, the URL would return an error and every URL of that
@@ -542,7 +547,10 @@ def check_index_lastmods(checked: CheckedSet, options: object, report: SetReport
             newest = files[listed].facts.newest_lastmod
             if newest is None:
                 continue
-            stated, newest = _aware(entry.lastmod), _aware(newest)
+            stated = entry.lastmod
+            # A date (or a time without a zone) is on the site's own clock: the entry's
+            # moment is read on its own clock too, its day as it writes it.
+            newest = newest.replace(tzinfo=None) if stated.tzinfo is None else _aware(newest)
             if newest - stated > LASTMOD_TOLERANCE:
                 report.add(
                     index,

@@ -777,6 +777,7 @@ def discovery_view(checked: Checked) -> Checked:
         result.name,
         result.findings,  # the list of the open sink's (``run_task`` opened it)
         facts=light,
+        sitemaps=result.sitemaps,  # an index's entries: whether --fix would empty it
         stats=result.stats,
         sink=result.sink,
         targets=result.targets,  # --live: the URLs the audit requests (on the cluster too)

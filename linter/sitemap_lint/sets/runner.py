@@ -567,6 +567,13 @@ class Maps:
                 return path, f"{url} maps to {shown}, outside {where}; it was not read"
             if not _is_regular_file(path):
                 return path, f"{url} maps to {shown}, {_not_a_file(path)}"
+            if relative.endswith("/"):
+                # A file's name with a final "/" names a directory: the server finds none.
+                return path, (
+                    f"{url} maps to {shown}, but {shown.rstrip('/')} is a file, not a "
+                    "directory, so a static server answers 404 for it; remove the final '/' "
+                    "from the URL"
+                )
             return path, None
         return None
 
