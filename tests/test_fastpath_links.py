@@ -104,3 +104,33 @@ def test_image_hosts_that_start_alike(monkeypatch, tmp_path, window) -> None:
     outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)), window)
     assert outcome.proved >= 5
     assert "UR010" in {f.code for f in outcome.findings}
+
+
+@pytest.mark.parametrize("window", [None, 900])
+def test_extension_urls_not_in_canonical_form(monkeypatch, tmp_path, window) -> None:
+    """An image's URL or an alternate's href with a default port, dot segments, an empty
+    path or upper-case letters in its host (UR018) is left to the full checker, which
+    reports it; the others are proved."""
+    odd = [
+        "https://cdn.example.com:443/{}.jpg",
+        "https://cdn.example.com/a/./{}.jpg",
+        "https://cdn.example.com/a/../{}.jpg",
+        "https://CDN.example.com/{}.jpg",
+    ]
+    entries = []
+    for cluster in range(40):
+        image = "https://cdn.example.com/{}.jpg"
+        if cluster % 5 == 1:
+            image = odd[cluster // 5 % len(odd)]
+        items = [
+            _link("en", cluster),
+            _link("de", cluster),
+            f"<image:image><image:loc>{image.format(cluster)}</image:loc></image:image>",
+        ]
+        if cluster % 7 == 3:  # an href written with the default port
+            items[1] = items[1].replace("www.example.com/", "www.example.com:443/")
+        entries += [_entry("en", cluster, items), _entry("de", cluster, items[:2])]
+    outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)), window)
+    assert outcome.proved >= 30
+    lines = [f.line for f in outcome.findings if f.code == "UR018"]
+    assert len(lines) == 8 + 2 * 6  # the images, and the hrefs (in both entries)

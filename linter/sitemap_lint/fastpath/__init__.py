@@ -92,7 +92,7 @@ checker untouched):
 
 | check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode; a host with upper-case letters, which the URL rules read on their slow path, only when ``check_url`` reports nothing on its root URL and the loc holds no ``&`` and no ``%``: ``FastPath._upper_host``; the checks across entries see it in lower case, as the URL rules return it), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.LocCheck`` (UR001-UR018), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode; a host with upper-case letters is UR018's, never proved), no port, no user, no fragment, a path after the host and no ``.`` or ``..`` segment (UR018, ``_canonical``: a ``/.`` segment in the query leaves the value unproved too), only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | (each value of this row and the next two read as expat reads it: ``_decoded`` replaces its references when each ``&`` starts one that stands for printable ASCII) the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -352,6 +352,19 @@ _LONG_LOC = r"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?P<path>[/?][^<]*)?"
 # A "." or ".." segment of a path, which the duplicate checks resolve (a regular
 # expression: its search for the "/." prefix is faster than the substring search).
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+def _canonical(url: str) -> bool:
+    """Whether a URL a proof's pattern takes (a lower-case scheme, a host without a port)
+    has the rest of a canonical form (UR018): a path after the host, and no "." or ".."
+    segment (looked for in the whole URL: one in the query leaves it unproved too)."""
+    # The path's "/": the first after the scheme's "//" and the host's first character.
+    slash = url.find("/", 8)
+    return (
+        slash > 0
+        and url.find("?", 8, slash) < 0
+        and ("/." not in url or _DOT_SEGMENT.search(url) is None)
+    )
 
 
 def _proved_normal(url: str) -> bool:
@@ -1357,7 +1370,6 @@ class FastPath:
         self._line_re: re.Pattern[str] | None = None
         self._plain_line: Callable[[], re.Pattern[str]] | None = None
         self._spaced = False  # see _spaced_locs
-        self._upper_hosts: dict[str, bool] = {}  # see _upper_host
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
         self._open = self._close = self._changefreq_tag = ""
         self._loc_tag = 5
@@ -1859,17 +1871,14 @@ class FastPath:
                         url, scheme, host, path = read
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
-                proved = 12 <= len(url) <= MAX_LOC and (
-                    (known := host in hosts) or self._host(host)
+                # (A host with upper-case letters, or a URL without a path or with dot
+                # segments, is not in its canonical form: UR018, the full checker's.)
+                proved = (
+                    12 <= len(url) <= MAX_LOC
+                    and (host in hosts or self._host(host))
+                    and _canonical(url)
                 )
-                upper = proved and not known and host not in hosts
-                abnormal = upper  # the loc is not its own normal form
-                if upper:
-                    # A host with upper-case letters (``_host``): the URL rules read such a
-                    # URL on their slow path, which is proved only without "&" and "%".
-                    # The checks across entries see the host in lower case, as theirs.
-                    proved = "&" not in url and "%" not in url and not spaced
-                    host = host.lower()
+                abnormal = False  # the loc is not its own normal form
                 if unspaced:
                     proved = False
                 iri = proved and not url.isascii()
@@ -2322,6 +2331,8 @@ class FastPath:
                     # when the URL starts as the last one did up to its third "/".
                     if not 12 <= len(location) <= MAX_LOC:
                         return _NOT_PROVED
+                    if "/." in location and _DOT_SEGMENT.search(location) is not None:
+                        return _NOT_PROVED  # UR018 (an empty path: no prefix, below)
                     if ("%" in location or "&" in location) and not self._escaped(location):
                         return _NOT_PROVED
                     if location.startswith(prefix):
@@ -2487,7 +2498,7 @@ class FastPath:
         """Whether an extension's URL (matched by ``_EXT_URL`` or ``_IMAGE_URL``, a subset
         of the URL rules' clean URLs; an image's read by ``_image_location``) passes the
         URL rules as ``loc`` does: its length, its host and its escapes (``_escaped``)."""
-        if not 12 <= len(value) <= MAX_LOC:
+        if not 12 <= len(value) <= MAX_LOC or not _canonical(value):
             return False
         host = value.split("/", 3)[2]
         if not (host in self._hosts or self._host(host)):
@@ -2558,10 +2569,10 @@ class FastPath:
 
     def _host(self, host: str) -> bool:
         """Whether the URL rules report nothing on a loc's host (the verdict of a
-        lower-case host is kept in ``_hosts``; ``_upper_host`` judges one with upper-case
-        letters)."""
+        lower-case host is kept in ``_hosts``; one with upper-case letters is not
+        canonical, UR018)."""
         if not host.islower() and host.lower() != host:
-            return self._upper_host(host)
+            return False
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved and not plain_host(host):
             # A host read as an IPv4 address (its last label a number) or with an xn--
@@ -2571,25 +2582,6 @@ class FastPath:
             proved = reads_as_name(host)
         if proved:
             self._hosts.add(host)
-        return proved
-
-    def _upper_host(self, host: str) -> bool:
-        """Whether the URL rules report nothing on a URL on ``host``, which holds
-        upper-case letters (hosts compare in any case): its lower-case form is proved,
-        and ``check_url`` reports nothing on the host's root URL."""
-        proved = self._upper_hosts.get(host)
-        if proved is None:
-            from sitemap_lint.rules.urls import check_url
-
-            proved = False
-            lowered = host.lower()
-            if lowered in self._hosts or self._host(lowered):
-                report = _Collect()
-                check_url(f"https://{host}/", _NODE, report)
-                proved = not report.found
-            if len(self._upper_hosts) > 1024:
-                self._upper_hosts.clear()
-            self._upper_hosts[host] = proved
         return proved
 
     def _lastmod(self, value: str) -> Any:

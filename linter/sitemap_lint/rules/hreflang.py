@@ -39,6 +39,7 @@ from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import (
     LONG_FOR_YANDEX,
     NON_ASCII,
+    NOT_CANONICAL,
     TOO_LONG,
     TOO_SHORT,
     check_url,
@@ -207,7 +208,7 @@ RETURN_LINK_MISSING = rule(
         rules on href) is left out of this comparison until that defect is
         fixed, so that one defect does not come back as findings on every page
         of its cluster; a URL finding that leaves no doubt which page the href
-        names (UR003, UR011, UR012) does not leave it out.
+        names (UR003, UR011, UR012, UR018) does not leave it out.
     """,
     why="""
         Alternates must be confirmed from both sides; search engines ignore a
@@ -631,8 +632,11 @@ def _code_message(value: str, problems: list[str], fixed: str | None) -> str:
 
 
 # URL findings that leave no doubt which page an href names (characters outside ASCII, a
-# length over a limit): the link still counts among the entry's alternates.
-_NAMES_ITS_PAGE = frozenset({NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code})
+# length over a limit, a form that is not canonical): the link still counts among the
+# entry's alternates.
+_NAMES_ITS_PAGE = frozenset(
+    {NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code, NOT_CANONICAL.code}
+)
 
 
 class _HrefReport:
