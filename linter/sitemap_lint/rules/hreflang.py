@@ -361,17 +361,41 @@ NOT_LISTED = rule(
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
         </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/en/contact</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+        </url>
     """,
     good="""
         <url>
           <loc>https://example.com/en/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
         </url>
         <url>
           <loc>https://example.com/de/</loc>
           <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
           <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
+        </url>
+        <url>
+          <loc>https://example.com/en/contact</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/contact"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/kontakt</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/contact"/>
         </url>
     """,
 )
