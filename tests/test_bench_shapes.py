@@ -88,6 +88,9 @@ def test_a_shape_gives_no_finding_but_its_own(tmp_path, shape, long):
     shapes.write(shape, path, COUNT, long)
     findings = sitemap_lint.lint(path, now=shapes.NOW, isolated=True)
     expected = Counter({shape.finding: COUNT} if shape.finding else {})
+    if shape.name.startswith("xhtml-link"):
+        # The last cluster, cut short, names two pages no entry lists (de, fr).
+        expected["HL009"] = 2
     assert Counter(f.code for f in findings) == expected, [str(f) for f in findings[:5]]
     if shape.finding:
         assert len({f.line for f in findings}) == COUNT  # one in each entry

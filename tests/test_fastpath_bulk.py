@@ -51,6 +51,11 @@ ODD_VALUES = (
     ("loc", "https://www.example.com/%41-{i}"),  # an unreserved character escaped
     ("loc", "https://www.example.com/café-{i}"),  # UR011
     ("loc", "https://WWW.example.com/{i}"),
+    ("loc", "https://www.example.com:443/{i}"),  # UR018: a default port, ...
+    ("loc", "https://www.example.com/a/./{i}"),  # dot segments,
+    ("loc", "https://www.example.com/a/{i}/.."),
+    ("loc", "https://www.example.com?page={i}"),  # no path
+    ("loc", "https://www.example.com/.well-known/{i}"),  # (no dot segment: clean)
     ("loc", "https://www.example.com/#top-{i}"),
     ("loc", "https://www.example.com/" + "a" * 1100 + "{i}"),  # UR012
     ("loc", "http://a.b/{i}"),

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_fastpath import check_both, extension_head, write
+from tests.test_fastpath import (
+    assert_same_json,
+    check_both,
+    extension_head,
+    json_report,
+    write,
+)
 
 PAGE = "https://www.example.com/{}/page-{}"
 
@@ -104,3 +110,52 @@ def test_image_hosts_that_start_alike(monkeypatch, tmp_path, window) -> None:
     outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)), window)
     assert outcome.proved >= 5
     assert "UR010" in {f.code for f in outcome.findings}
+
+
+@pytest.mark.parametrize("window", [None, 900])
+def test_extension_urls_not_in_canonical_form(monkeypatch, tmp_path, window) -> None:
+    """An image's URL or an alternate's href with a default port, dot segments, an empty
+    path or upper-case letters in its host (UR018) is left to the full checker, which
+    reports it; the others are proved."""
+    odd = [
+        "https://cdn.example.com:443/{}.jpg",
+        "https://cdn.example.com/a/./{}.jpg",
+        "https://cdn.example.com/a/../{}.jpg",
+        "https://CDN.example.com/{}.jpg",
+    ]
+    entries = []
+    for cluster in range(40):
+        image = "https://cdn.example.com/{}.jpg"
+        if cluster % 5 == 1:
+            image = odd[cluster // 5 % len(odd)]
+        items = [
+            _link("en", cluster),
+            _link("de", cluster),
+            f"<image:image><image:loc>{image.format(cluster)}</image:loc></image:image>",
+        ]
+        if cluster % 7 == 3:  # an href written with the default port
+            items[1] = items[1].replace("www.example.com/", "www.example.com:443/")
+        entries += [_entry("en", cluster, items), _entry("de", cluster, items[:2])]
+    outcome = check_both(monkeypatch, write(tmp_path, _sitemap(entries)), window)
+    assert outcome.proved >= 30
+    lines = [f.line for f in outcome.findings if f.code == "UR018"]
+    assert len(lines) == 8 + 2 * 6  # the images, and the hrefs (in both entries)
+
+
+@pytest.mark.parametrize("window", [None, 900])
+def test_alternates_no_entry_lists(monkeypatch, tmp_path, window) -> None:
+    """Proved entries whose alternates name a page no entry lists (HL009), or one listed
+    without alternates (HL006), as the full checker reports them."""
+    entries = []
+    for cluster in range(40):
+        links = [_link("en", cluster), _link("de", cluster)]
+        entries.append(_entry("en", cluster, links))
+        if cluster % 4 == 1:
+            continue  # its German page is listed by no entry
+        entries.append(_entry("de", cluster, [] if cluster % 4 == 2 else links))
+    path = write(tmp_path, _sitemap(entries))
+    outcome = check_both(monkeypatch, path, window)  # (the records: the set facts)
+    assert outcome.proved > 30
+    report = json_report(monkeypatch, path, "1")
+    assert '"HL009": 10' in report and '"HL006": 10' in report  # (the counts)
+    assert_same_json(monkeypatch, path)

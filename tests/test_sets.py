@@ -48,6 +48,11 @@ def codes(report: dict) -> list[tuple[str, str, int]]:
     ]
 
 
+def set_codes(report: dict) -> list[tuple[str, str, int]]:
+    """``codes`` but UR018's: the URLs written otherwise that the set reads as one."""
+    return [found for found in codes(report) if found[1] != "UR018"]
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     (tmp_path / "index.xml").write_text(index("b.xml", "a.xml"), encoding="utf-8")
@@ -231,7 +236,7 @@ def test_a_mapped_childs_dot_segments_are_resolved_in_its_url_before_the_directo
     assert [entry["path"] for entry in report["files"]] == [
         str(tmp_path / name) for name in ("index.xml", "a.xml", "b.xml", "c.xml")
     ]
-    assert codes(report) == []
+    assert set_codes(report) == []
 
 
 def test_a_missing_child_is_named_as_the_children_are_when_the_map_is_configured(
@@ -627,7 +632,7 @@ def test_an_index_listing_itself_through_dot_segments_is_checked_once(
     _status, report = run([str(tmp_path / "index.xml")], maps=(f"https://example.com/={tmp_path}",))
     assert [Path(entry["path"]).name for entry in report["files"]] == ["index.xml", "s.xml"]
     assert report["summary"]["files"] == 2
-    assert codes(report) == [("index.xml", "SE002", 4)]
+    assert set_codes(report) == [("index.xml", "SE002", 4)]
     assert "is this file itself" in report["files"][0]["findings"][0]["message"]
 
 
@@ -655,7 +660,7 @@ def test_an_index_listing_the_url_its_sitemap_url_gives_lists_itself(
     execute(settings, out=out, err=io.StringIO())
     report = json.loads(out.getvalue())
     assert [entry["path"] for entry in report["files"]] == ["index.xml"]
-    assert codes(report) == [("index.xml", "SE002", 3)]
+    assert set_codes(report) == [("index.xml", "SE002", 3)]
     assert "is this file itself" in report["files"][0]["findings"][0]["message"]
 
 
@@ -712,7 +717,7 @@ def test_a_robots_txt_repeat_rb003_does_not_compare_is_se004(tmp_path: Path, no_
     )
     paths, maps = [str(tmp_path / "robots.txt")], (f"https://example.com/={tmp_path}",)
     _status, report = run(paths, maps=maps)
-    assert codes(report) == [("robots.txt", "RB003", 2), ("robots.txt", "SE004", 3)]
+    assert set_codes(report) == [("robots.txt", "RB003", 2), ("robots.txt", "SE004", 3)]
 
 
 def test_a_chain_of_indexes_without_a_cycle_has_none(tmp_path: Path, no_network) -> None:

@@ -263,7 +263,9 @@ def test_self_link_in_another_spelling_of_the_page_counts(tmp_path: Path) -> Non
         + _link("de", "https://example.com/de/")
         + "</url>\n",
     )
-    assert [f.code for f in result.findings] == ["HL008"]  # no HL004, HL006 or HL007
+    # No HL004, HL006 or HL007: the other spellings are only not canonical (UR018).
+    assert [f.code for f in result.findings if f.code != "UR018"] == ["HL008"]
+    assert [f.code for f in result.findings].count("UR018") == 3
 
 
 def test_self_link_differing_in_path_case_is_still_missing(tmp_path: Path) -> None:
@@ -379,3 +381,83 @@ def test_return_links_and_mismatches_do_not_depend_on_the_order_of_the_entries(
     ]
     assert "a0 (line N)" in report[0][2] and "a3" not in report[0][2]
     assert f"differ from those of {site}p " in report[1][2]
+
+
+def _cluster(page: str, *links: tuple[str, str]) -> str:
+    return (
+        f"<url><loc>{page}</loc>" + "".join(_link(code, href) for code, href in links) + "</url>\n"
+    )
+
+
+_EN, _DE, _FR = (f"https://example.com/{code}/page" for code in ("en", "de", "fr"))
+_C = "https://example.com/de/c"
+
+
+def test_an_alternate_no_entry_lists_is_reported_once_at_the_first_entry(tmp_path: Path) -> None:
+    other = "https://example.com/en/other"
+    result = _lint_entries(
+        tmp_path,
+        _cluster("https://example.com/de/start", ("de", "https://example.com/de/start")),
+        _cluster(_EN, ("en", _EN), ("de", _DE)),
+        _cluster(other, ("en", other), ("de", _DE)),  # names it too: no second finding
+    )
+    notes = [(f.line, f.message) for f in result.findings if f.code == "HL009"]
+    assert len(notes) == 1
+    assert notes[0][0] == 4  # the first entry naming it (one entry a line, from line 3)
+    assert f'alternate {_DE} (hreflang="de") is the <loc> of no entry in this file' in (notes[0][1])
+
+
+def test_an_alternate_listed_in_another_form_or_without_alternates_is_listed(
+    tmp_path: Path,
+) -> None:
+    result = _lint_entries(
+        tmp_path,
+        _cluster(_EN, ("en", _EN), ("de", "https://EXAMPLE.com:443/de/./page")),
+        "<url><loc>https://example.com/de/page</loc></url>\n",  # listed without alternates
+    )
+    codes = [f.code for f in result.findings]
+    assert "HL009" not in codes and "HL006" in codes
+
+
+def test_alternates_on_another_site_or_in_a_language_no_page_is_in_are_left_out(
+    tmp_path: Path,
+) -> None:
+    result = _lint_entries(
+        tmp_path,
+        _cluster(_EN, ("en", _EN), ("de", "https://example.de/page"), ("fr", _FR)),
+        _cluster("https://example.com/en/b", ("en", "https://example.com/en/b"), ("fr", _FR)),
+    )
+    assert "HL009" not in [f.code for f in result.findings]
+    # Once the file lists a page in French, the French alternate must be listed too.
+    result = _lint_entries(
+        tmp_path,
+        _cluster(_EN, ("en", _EN), ("fr", _FR)),
+        _cluster(
+            "https://example.com/fr/b",
+            ("fr", "https://example.com/fr/b"),
+            ("en", "https://example.com/en/b"),
+        ),
+        _cluster("https://example.com/en/b", ("en", "https://example.com/en/b")),
+    )
+    assert [f.line for f in result.findings if f.code == "HL009"] == [3]
+
+
+def test_hl009_alone_sees_the_entries_without_alternates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Selected alone, HL009 still knows the pages listed without alternates."""
+    from tests.helpers import run_cli
+
+    path = tmp_path / "sitemap.xml"
+    path.write_text(
+        _HEAD
+        + _cluster(_EN, ("en", _EN), ("de", _DE))
+        + _cluster("https://example.com/de/b", ("de", "https://example.com/de/b"))
+        + _cluster("https://example.com/en/c", ("en", "https://example.com/en/c"), ("de", _C))
+        + "<url><loc>https://example.com/de/page</loc></url>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    _status, out, _err = run_cli(["--isolated", "--select", "HL009", str(path)], capsys)
+    assert out.count("HL009") == 1 and _C in out and _DE not in out
+    _status, out, _err = run_cli(["--isolated", "--select", "HL009,HL006", str(path)], capsys)
+    assert "HL006" in out and out.count("HL009") == 1

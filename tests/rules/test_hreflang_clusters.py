@@ -102,6 +102,26 @@ def _reference(
         else:
             for index, first, languages in without_default:
                 found.append((index, hreflang._no_x_default_problem(first, languages, 1)))
+    if bare is not None:
+        # HL009: each URL no record is for, at the first record naming it, when on its
+        # site and in a language some record gives its own page.
+        spoken = {
+            code.split("-", 1)[0]
+            for record in records
+            if not record.kind
+            for code, href in record.links
+            if href == record.page
+        }
+        named: set[str] = set()
+        for index, record in enumerate(records):
+            for code, href in [] if record.kind else record.links:
+                if href in pages or href in named:
+                    continue
+                named.add(href)
+                site = record.page.split("/", 3)[:3] == href.split("/", 3)[:3]
+                if site and code.split("-", 1)[0] in spoken:
+                    problem = hreflang.not_listed_problem(record, code, href, "file")
+                    found.append((index, problem))
     found.sort(key=lambda item: item[0])
     for _index, problem in found:
         yield problem

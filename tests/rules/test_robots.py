@@ -285,7 +285,7 @@ def test_facts_list_each_usable_sitemap_once_in_file_order() -> None:
         "Sitemap: https://EXAMPLE.com/b.xml\n"
     )
     findings = _check_text(text, facts=facts)
-    assert [f.code for f in findings] == ["RB001", "RB003"]
+    assert [f.code for f in findings] == ["RB001", "RB003", "UR018"]  # (EXAMPLE.com)
     assert facts.kind == "robots"
     assert [(c.url, c.line, c.column) for c in facts.children] == [
         ("https://example.com/b.xml", 1, 10),

@@ -37,7 +37,8 @@ def test_without_sitemap_url_scope_is_not_checked() -> None:
     for name in ("fail.xml", "fail-www.xml", "fail-port.xml", "fail-index.xml"):
         assert [f.code for f in lint(fixture(f"SC001/{name}")).findings] == ["SC003"]
     for name in ("fail.xml", "fail-sibling.xml", "fail-dot-segments.xml", "fail-index.xml"):
-        assert lint(fixture(f"SC002/{name}")).findings == []
+        found = lint(fixture(f"SC002/{name}")).findings
+        assert [f.code for f in found if f.code != "UR018"] == []  # (dot segments: UR018)
 
 
 def test_other_origin_message_names_both_origins() -> None:
@@ -160,7 +161,8 @@ def test_spellings_of_one_ip_address_are_one_origin(
     entries = "".join(f"<url><loc>https://{host}/page</loc></url>" for host in hosts)
     content = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'
     location = parse_sitemap_url(sitemap_url)
-    assert [f.code for f in lint_content(tmp_path, content, sitemap_url=location).findings] == []
+    found = lint_content(tmp_path, content, sitemap_url=location).findings
+    assert [f.code for f in found if f.code != "UR018"] == []  # (":443": UR018)
     other = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://[::2]/page</loc></url></urlset>'
     assert [f.code for f in lint_content(tmp_path, other, sitemap_url=location).findings] == [
         "SC001"

@@ -13,7 +13,7 @@ MESSAGES = [
     ("SU001/fail.xml", "disable-next-line UR008 suppresses nothing: no UR008 finding on line 9"),
     ("SU001/fail-file.xml", "no DU001 finding in this file"),
     ("SU001/fail-one-of-two.xml", "disable-next-line DT004 suppresses nothing"),
-    ("SU002/fail.xml", "'UR08' is not a rule code or a prefix of one; did you mean UR008?"),
+    ("SU002/fail.xml", "'UR08' is not a rule code or a prefix of one; did you mean UR018?"),
     ("SU002/fail-directive.xml", "unknown directive 'disable-line'"),
     ("SU002/fail-no-codes.xml", "names no rule codes"),
     ("SU002/fail-missing-colon.xml", "with a colon"),

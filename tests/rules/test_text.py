@@ -127,7 +127,7 @@ def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) ->
     result = _lint_text(tmp_path, "https://example.com/\n1. https://example.com/a b\n")
     assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]
     result = _lint_text(tmp_path, "https://example.com/\n1. htTPS://example.com/a 0.5\n")
-    assert [(f.code, f.column) for f in result.findings] == [("TX002", 1)]
+    assert [(f.code, f.column) for f in result.findings] == [("TX002", 1), ("UR018", 4)]
     result = _lint_text(tmp_path, "https://example.com/\n* https://example.com/a#top 0.5\n")
     assert [(f.code, f.column) for f in result.findings] == [("TX002", 1), ("UR008", 3)]
 
@@ -146,7 +146,7 @@ def test_url_after_extra_content_is_checked_at_its_own_column(tmp_path: Path) ->
         ("https://example.com/a?next=https://example.com/b", []),  # a URL in the query
         ("https://example.com/a,b;c|d", ["UR006"]),  # ',' ';' are allowed, '|' is not
         ("ftp://example.com/file", ["UR002"]),
-        ("HTTPS://EXAMPLE.COM/Shoes", []),
+        ("HTTPS://EXAMPLE.COM/Shoes", ["UR018"]),  # the same page, written otherwise
     ],
 )
 def test_url_lines_get_the_url_rules_only(tmp_path: Path, line: str, codes: list[str]) -> None:
@@ -205,7 +205,7 @@ def test_scope_with_the_sitemap_url(tmp_path: Path) -> None:
 
     result = _lint_text(tmp_path, SCOPED, sitemap_url=parse_sitemap_url(CATALOG))
     # Line 5 is line 4 again once its ".." is resolved (DU001), as out of scope.
-    assert found(result) == [("SC001", 3), ("SC002", 4), ("DU001", 5), ("SC002", 5)]
+    assert found(result) == [("SC001", 3), ("SC002", 4), ("DU001", 5), ("SC002", 5), ("UR018", 5)]
 
 
 def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> None:
@@ -224,8 +224,9 @@ def test_a_relative_line_is_written_against_the_sitemap_url(tmp_path: Path) -> N
 
 def test_scope_without_the_sitemap_url_reports_mixed_origins_once(tmp_path: Path) -> None:
     result = _lint_text(tmp_path, SCOPED)
-    # Line 5 is line 4 once its ".." is resolved: a duplicate, no other origin.
-    assert found(result) == [("SC003", 3), ("DU001", 5)]
+    # Line 5 is line 4 once its ".." is resolved: a duplicate, no other origin (and not
+    # written in its canonical form).
+    assert found(result) == [("SC003", 3), ("DU001", 5), ("UR018", 5)]
 
 
 # -- limits ----------------------------------------------------------------------------------

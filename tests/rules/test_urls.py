@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_lint.domain.urls import ParsedURL
-from sitemap_lint.finding import Finding
+from sitemap_lint.finding import Finding, Fix
 from sitemap_lint.model import MAX_TEXT, Node
 from sitemap_lint.rules import urls
 from sitemap_lint.rules.urls import check_url
@@ -182,7 +182,7 @@ def test_check_url_returns_parts_and_origin(value: str, expected: ParsedURL, ori
         "https://example.com/caf%C3%A9/menu?x=%2F",
         "http://example.com:8080/a/b/c/",
         "https://shop.example.co.uk/~user/it's-(new)!*",
-        "https://example.com",
+        "https://example.com/",
         "http://192.0.2.10/status",
     ],
 )
@@ -743,3 +743,79 @@ def test_a_url_too_long_as_written_is_not_shown_encoded(host: str) -> None:
     message = report.findings[1].message
     assert "%C3%A9" not in message
     assert "over the limit of 2,048 characters already: shorten it, then write it" in message
+
+
+@pytest.mark.parametrize(
+    ("value", "canonical", "named"),
+    [
+        (
+            "HTTPS://Example.COM/Shop",
+            "https://example.com/Shop",
+            ["scheme HTTPS", "host Example.COM"],
+        ),
+        ("https://example.com:443/a", "https://example.com/a", [":443 of https"]),
+        ("http://example.com:80/a?b", "http://example.com/a?b", [":80 of http"]),
+        ("https://example.com/a/./b/../c", "https://example.com/a/c", ["segments"]),
+        ("https://example.com/a/..", "https://example.com/", ["segments"]),
+        ("https://example.com", "https://example.com/", ["an empty path"]),
+        ("https://example.com?q=1#x", "https://example.com/?q=1#x", ["an empty path"]),
+        ("https://user@Example.com:443", "https://user@example.com/", ["host", ":443", "path"]),
+        ("https://EXAMPLE.com:/a", "https://example.com/a", ["host EXAMPLE.com"]),
+        ("https://example.com:443/café/./x", "https://example.com/café/x", [":443", "segments"]),
+        ("https://[2001:DB8::1]:443/a", "https://[2001:db8::1]/a", ["host", ":443"]),
+    ],
+)
+def test_a_url_not_in_canonical_form_is_named_with_its_canonical_form(
+    value: str, canonical: str, named: list[str]
+) -> None:
+    """UR018 on every path of check_url (the plain URL's, an IRI's, the slow one): one
+    finding naming each part that is not canonical, with the URL to write and its fix."""
+    node = Node("", "loc", {}, 3, 5)
+    node.text = value
+    report = Collect()
+    check_url(value, node, report)
+    found = [f for f in report.findings if f.code == "UR018"]
+    assert len(found) == 1
+    assert found[0].message.endswith(f"write {canonical}, the same page")
+    for part in named:
+        assert part in found[0].message
+    fix = found[0].fix
+    assert fix is not None and fix.applicability is Fix.SAFE
+    assert fix.edits[0].content == canonical
+    assert urls.canonical_form(canonical) is None  # (the form it gives is canonical)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://example.com/",
+        "https://example.com:8443/a",
+        "https://example.com/.well-known/a",
+        "https://example.com/a..b/.c/",
+        "https://example.com/search?path=/a/./b",
+        "https://example.com/caf%c3%a9",  # (the case of escapes is not read)
+        "https://example.com/#/./x",
+    ],
+)
+def test_a_canonical_url_gives_no_ur018(value: str) -> None:
+    _parsed, report = run(value)
+    assert "UR018" not in report.codes
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("https://example.com:/a", "UR016"),  # the empty port is UR016's alone
+        ("http://a.io", "UR004"),  # the missing "/" is UR004's: write http://a.io/
+        ("https://Exa_mple..com/", "UR010"),  # a host at fault: no canonical form to give
+        ("https://BÜCHER.example:443/a", "UR011"),  # the host's ASCII form: UR011's
+    ],
+)
+def test_a_defect_another_url_rule_reports_is_not_named_again(value: str, code: str) -> None:
+    _parsed, report = run(value)
+    assert code in report.codes
+    ur018 = [f.message for f in report.findings if f.code == "UR018"]
+    if code == "UR011":
+        assert len(ur018) == 1 and "host" not in ur018[0] and ":443" in ur018[0]
+    else:
+        assert ur018 == []

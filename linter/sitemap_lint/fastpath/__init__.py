@@ -92,7 +92,7 @@ checker untouched):
 
 | check (rules/), its proof | field | how a value is proved |
 |---|---|---|
-| ``urls.LocCheck`` (UR001-UR012), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode; a host with upper-case letters, which the URL rules read on their slow path, only when ``check_url`` reports nothing on its root URL and the loc holds no ``&`` and no ``%``: ``FastPath._upper_host``; the checks across entries see it in lower case, as the URL rules return it), no port, no user, no fragment, only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
+| ``urls.LocCheck`` (UR001-UR018), ``proved_value("url")`` | loc | the value as expat reads it: a ``loc`` whose every ``&`` starts ``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;`` or a decimal or hex character reference is decoded (``_decoded_loc``; a reference to a character outside the class below, ``#`` included, leaves it unproved), one in a single CDATA section (``<loc><![CDATA[...]]></loc>``) is read as written, its ``&`` included; a value that holds one of XML's five escapes as text (``&amp;`` read from ``&amp;amp;``, or in CDATA: UR017) is not proved; then a pattern that is a subset of the URL rules' own clean-URL pattern (``urls._SIMPLE``): lower-case ``http(s)`` host of labels of 1-63 letters, digits and inner hyphens (one whose last label is a number, or with an ``xn--`` label, only when ``urls.reads_as_name`` takes it: a valid IPv4 address, A-labels that decode; a host with upper-case letters is UR018's, never proved), no port, no user, no fragment, a path after the host and no ``.`` or ``..`` segment (UR018, ``_canonical``: a ``/.`` segment in the query leaves the value unproved too), only unreserved and sub-delim characters (``&`` raw, as above) and percent-escapes that no URL rule reads as a defect (``FastPath._escapes``, cached by the text from the first ``%`` to the last escape): every ``%`` starts two upper-case hexadecimal digits (UR007), and each row of escapes decodes to UTF-8 (UR014) of printable characters that are neither ``%`` (UR015's ``%25``), a control character (UR013) nor unreserved; 12 to 1,024 characters (under UR003's 2,048 and UR012's 1,024), host at most 253. Such a value makes ``check_url`` return its parts without a finding, and is an ``anyURI`` of 12-2,048 characters for the schema. In a file whose first locs are long (``LONG_URL``) the entry pattern delimits the path and query by the next ``<`` and their characters are checked against the same class apart (``_LONG_LOC``): the same values are proved. |
 | ``dates.check_lastmod`` (DT001-DT005), ``proved_value("date")`` | lastmod | (each value of this row and the next two read as expat reads it: ``_decoded`` replaces its references when each ``&`` starts one that stands for printable ASCII) the pattern ``YYYY-MM-DD`` or ``YYYY-MM-DDThh:mm:ss[.f]`` with ``Z`` or ``±hh:mm`` (an ``xsd:date`` or ``xsd:dateTime`` form), then the rule itself (``dates.check_date`` at the run's moment) reports nothing; its result is cached per file by value. |
 | ``values.changefreq`` (VA001, VA002), ``proved_value("changefreq")`` | changefreq | one of the seven values exactly (the schema's enumeration). |
 | ``values.priority`` (VA003), ``proved_value("priority")`` | priority | ``0``, ``1``, ``0.d{1,4}``, ``1.0{1,4}`` (``xsd:decimal`` from 0.0 to 1.0), and ``values.check_priority`` reports nothing (cached). |
@@ -101,7 +101,7 @@ checker untouched):
 | ``scope.ScopeCheck`` (SC001-SC003), ``stateful("scope")`` | loc | stateful: a proved URL on the origin already recorded (or, with ``--sitemap-url``, on its origin, without a dot, and starting with its directory in normal form, ``domain.urls.normal_path``: such a path is in it however it is written) changes nothing and is skipped; any other is given to the scope checker itself. |
 | ``robots.DisallowedCheck`` (RB), ``stateful("robots")`` | loc | no fast path when the run knows robots.txt files (then the check has a policy). |
 | ``structure.children`` (ST002-ST006, ST009, ST010), ``proved_value("structure")``; namespaces, the schema (XS001) | the entry's children | the shape above has no finding of theirs: known children once each, in order, in the sitemap namespace (through the root's prefix or default), no attribute, no stray text, no element inside a field, no empty field; extension elements only of the shapes below. The checks of the root and of the elements in it that are no entries (ST001, ST004, ST007, ST012: ``top-level``) need no proof: the fast path proves entries only. |
-| ``hreflang.PagesWithoutAlternates`` (HL006), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form, its position and its entry's index are recorded as the check records them. |
+| ``hreflang.PagesWithoutAlternates`` (HL006, HL009), ``stateful("pages")`` | loc | stateful: a proved entry has no alternates, so the hash of its URL's normal form, its position and its entry's index are recorded as the check records them. |
 | limits (LM001, LM003) | the file | proved entries are added to the entry counter; the 50,001st entry is never proved (the rest of its block goes to the full checker; the entries after it are proved again once the checker has read it). LM002 reads the bytes, which the fast path does not change. |
 | set facts (``FileFacts``) | loc, lastmod | URL hashes with the ``loc``'s line and column and the entry's index, index children (with their entry's index), the newest ``lastmod``: added when expat reaches the run, in document order. |
 | the HTML report's counts (``FileStats``, ``--format html``) | lastmod, changefreq, priority, xhtml:link | each proved ``url`` entry's lastmod month, changefreq, priority and hreflang codes, as the parser reads them (``_values``): added when expat reaches the run, in document order. |
@@ -188,8 +188,8 @@ elements to the full checker.
 |---|---|---|
 | ``image.Checker`` (IM001-IM007, the URL rules on ``image:loc``) | image:image | ``image:loc`` first, a URL proved as ``loc`` is (12 to 1,024 characters); no image URL twice in the entry (IM003); at most 1,000 images (IM002); ``image:caption`` and ``image:title``, their text printable ASCII or characters from U+00A0 on, ``&`` only in a predefined reference or a decimal reference to such a character, or one CDATA section of those characters without ``<`` or ``]`` (``_TEXT``): while the checker runs, its IM004 on them is made when the run is entered, at the first of them, and its IM006 for a title before the caption (``FastPath.report_deprecated``, with ``image.deprecated_children`` and ``image.check_order``); when it does not run, only in the schema's order, which then judges them. |
 | ``hreflang.Checker`` (HL001-HL005, the URL rules on ``href``) | xhtml:link | ``rel="alternate"``; ``hreflang``'s value is one that ``hreflang.check_code`` accepts (no message) and the schema's pattern takes, and no two links of the entry give the same code; ``href`` a URL proved as ``loc`` is; one of the hrefs is the entry's own URL (normal forms). |
-| ``hreflang.Checker`` across entries (HL006-HL008) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
-| ``hreflang.PagesWithoutAlternates`` (HL006) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
+| ``hreflang.Checker`` across entries (HL006-HL009) | the entry | stateful: when expat reaches the run, the entry's record (its URL's normal form, the entry's position and index, its sorted pairs of code and normal URL) is added to the checker's records (``AlternatesTable.add``, which keeps equal lists once), in document order, as ``end_entry`` adds it; the checker is made (``Dispatch._extension``) at the first entry holding the namespace's elements, in the order they appear, as the dispatch makes it. The records then reach ``finish`` or the set facts (``facts.alternates``) unchanged. |
+| ``hreflang.PagesWithoutAlternates`` (HL006, HL009) | loc | an entry with images but no ``xhtml:link`` is recorded as one without alternates; one with links is not. |
 | ``news.Checker`` (NW001-NW018, the date rules on its date) | news:news | ``fastpath.news``: the checker's ``check`` reports nothing on it alone; its count against the 1,000 and its publication's name (compared with the file's first) are handed to the file's checker when expat reaches the run (``news.Checker.enter_proved``), in document order. |
 | the schema (XS001, with the extension schemas) | the entry | the elements above, after the core fields, are what the image and XHTML schemas and the sitemap schema's ``any`` accept (an ``anyURI``, strings, the ``hreflang`` pattern). |
 """
@@ -352,6 +352,19 @@ _LONG_LOC = r"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?P<path>[/?][^<]*)?"
 # A "." or ".." segment of a path, which the duplicate checks resolve (a regular
 # expression: its search for the "/." prefix is faster than the substring search).
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+def _canonical(url: str) -> bool:
+    """Whether a URL a proof's pattern takes (a lower-case scheme, a host without a port)
+    has the rest of a canonical form (UR018): a path after the host, and no "." or ".."
+    segment (looked for in the whole URL: one in the query leaves it unproved too)."""
+    # The path's "/": the first after the scheme's "//" and the host's first character.
+    slash = url.find("/", 8)
+    return (
+        slash > 0
+        and url.find("?", 8, slash) < 0
+        and ("/." not in url or _DOT_SEGMENT.search(url) is None)
+    )
 
 
 def _proved_normal(url: str) -> bool:
@@ -1357,7 +1370,6 @@ class FastPath:
         self._line_re: re.Pattern[str] | None = None
         self._plain_line: Callable[[], re.Pattern[str]] | None = None
         self._spaced = False  # see _spaced_locs
-        self._upper_hosts: dict[str, bool] = {}  # see _upper_host
         self._long_urls = False  # the entry pattern delimits locs as _LONG_LOC does
         self._open = self._close = self._changefreq_tag = ""
         self._loc_tag = 5
@@ -1859,17 +1871,14 @@ class FastPath:
                         url, scheme, host, path = read
                 if (not referred or cdata is not None) and "#" in url:
                     url = ""  # a fragment
-                proved = 12 <= len(url) <= MAX_LOC and (
-                    (known := host in hosts) or self._host(host)
+                # (A host with upper-case letters, or a URL without a path or with dot
+                # segments, is not in its canonical form: UR018, the full checker's.)
+                proved = (
+                    12 <= len(url) <= MAX_LOC
+                    and (host in hosts or self._host(host))
+                    and _canonical(url)
                 )
-                upper = proved and not known and host not in hosts
-                abnormal = upper  # the loc is not its own normal form
-                if upper:
-                    # A host with upper-case letters (``_host``): the URL rules read such a
-                    # URL on their slow path, which is proved only without "&" and "%".
-                    # The checks across entries see the host in lower case, as theirs.
-                    proved = "&" not in url and "%" not in url and not spaced
-                    host = host.lower()
+                abnormal = False  # the loc is not its own normal form
                 if unspaced:
                     proved = False
                 iri = proved and not url.isascii()
@@ -2322,6 +2331,8 @@ class FastPath:
                     # when the URL starts as the last one did up to its third "/".
                     if not 12 <= len(location) <= MAX_LOC:
                         return _NOT_PROVED
+                    if "/." in location and _DOT_SEGMENT.search(location) is not None:
+                        return _NOT_PROVED  # UR018 (an empty path: no prefix, below)
                     if ("%" in location or "&" in location) and not self._escaped(location):
                         return _NOT_PROVED
                     if location.startswith(prefix):
@@ -2487,7 +2498,7 @@ class FastPath:
         """Whether an extension's URL (matched by ``_EXT_URL`` or ``_IMAGE_URL``, a subset
         of the URL rules' clean URLs; an image's read by ``_image_location``) passes the
         URL rules as ``loc`` does: its length, its host and its escapes (``_escaped``)."""
-        if not 12 <= len(value) <= MAX_LOC:
+        if not 12 <= len(value) <= MAX_LOC or not _canonical(value):
             return False
         host = value.split("/", 3)[2]
         if not (host in self._hosts or self._host(host)):
@@ -2558,10 +2569,10 @@ class FastPath:
 
     def _host(self, host: str) -> bool:
         """Whether the URL rules report nothing on a loc's host (the verdict of a
-        lower-case host is kept in ``_hosts``; ``_upper_host`` judges one with upper-case
-        letters)."""
+        lower-case host is kept in ``_hosts``; one with upper-case letters is not
+        canonical, UR018)."""
         if not host.islower() and host.lower() != host:
-            return self._upper_host(host)
+            return False
         proved = len(host) <= 253 and _HOST.pattern.match(host) is not None
         if proved and not plain_host(host):
             # A host read as an IPv4 address (its last label a number) or with an xn--
@@ -2571,25 +2582,6 @@ class FastPath:
             proved = reads_as_name(host)
         if proved:
             self._hosts.add(host)
-        return proved
-
-    def _upper_host(self, host: str) -> bool:
-        """Whether the URL rules report nothing on a URL on ``host``, which holds
-        upper-case letters (hosts compare in any case): its lower-case form is proved,
-        and ``check_url`` reports nothing on the host's root URL."""
-        proved = self._upper_hosts.get(host)
-        if proved is None:
-            from sitemap_lint.rules.urls import check_url
-
-            proved = False
-            lowered = host.lower()
-            if lowered in self._hosts or self._host(lowered):
-                report = _Collect()
-                check_url(f"https://{host}/", _NODE, report)
-                proved = not report.found
-            if len(self._upper_hosts) > 1024:
-                self._upper_hosts.clear()
-            self._upper_hosts[host] = proved
         return proved
 
     def _lastmod(self, value: str) -> Any:

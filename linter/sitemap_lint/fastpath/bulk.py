@@ -61,6 +61,26 @@ _NOT_AMP = re.compile("&(?!amp;)")
 _MARKUP = re.compile("<[!?]")
 
 
+# A "." or ".." segment (``fastpath._DOT_SEGMENT``).
+_DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+def _canonical(urls: tuple[str, ...], paths: tuple[str, ...], count: int) -> int:
+    """How many of the first ``count`` locs in a row (their path groups ``paths``: the
+    path, or in a file of long URLs the rest after the host) have a path after the host
+    and no "." or ".." segment (UR018, as ``fastpath._canonical`` proves them)."""
+    if count < len(paths):
+        paths, urls = paths[:count], urls[:count]
+    if ("\n" + "\n".join(paths)).count("\n/") != len(paths):
+        count = next(number for number, path in enumerate(paths) if not path.startswith("/"))
+        urls = urls[:count]
+    if "/." in "\n".join(urls):
+        for number, url in enumerate(urls):
+            if "/." in url and _DOT_SEGMENT.search(url) is not None:
+                return number
+    return min(count, len(urls))
+
+
 class Window(NamedTuple):
     """What a window of entries proved: its entries (``fastpath._Entry``), where the last
     one ends, and the parser line and the offset of the start of that line there."""
@@ -418,6 +438,7 @@ class Bulk:
         # (The extension elements are proved, as the loop proves them, in entries whose
         # locs are.)
         count = self._plain_urls(urls, count, referred, iris)
+        count = _canonical(urls, _paths, count)
         count = self._known_hosts(hosts, count)
         if any(extensions):
             refused = self._extended(extensions, urls, count, extended, placing)

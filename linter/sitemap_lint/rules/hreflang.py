@@ -39,6 +39,7 @@ from sitemap_lint.rules.structure import Covers, Reporter
 from sitemap_lint.rules.urls import (
     LONG_FOR_YANDEX,
     NON_ASCII,
+    NOT_CANONICAL,
     TOO_LONG,
     TOO_SHORT,
     check_url,
@@ -207,7 +208,7 @@ RETURN_LINK_MISSING = rule(
         rules on href) is left out of this comparison until that defect is
         fixed, so that one defect does not come back as findings on every page
         of its cluster; a URL finding that leaves no doubt which page the href
-        names (UR003, UR011, UR012) does not leave it out.
+        names (UR003, UR011, UR012, UR018) does not leave it out.
     """,
     why="""
         Alternates must be confirmed from both sides; search engines ignore a
@@ -322,6 +323,83 @@ NO_X_DEFAULT = rule(
     """,
 )
 
+NOT_LISTED = rule(
+    "HL009",
+    "hreflang-alternate-not-listed",
+    WARNING,
+    summary="An alternate's URL is the `<loc>` of no entry of the sitemap (or of its set)",
+    what="""
+        Checks that the `href` of each `xhtml:link rel="alternate"` is the `loc`
+        of an entry: of the same file, or, where the file is checked with the
+        other files of its set (an index and its sitemaps, a robots.txt's, files
+        named together), of any file of the set, as
+        `hreflang-return-link-missing` decides it. URLs are compared in their
+        normal form (the host's case, a default port, an empty path, dot
+        segments, how a character is escaped). One finding per URL not listed,
+        at the first entry (in the order of the files and their entries) whose
+        alternates name it, however many entries name it: the entry, not the
+        link, as the checks across entries keep each entry's place, not each
+        link's. An alternate on another site (scheme, host or port) than the
+        entry's page is left to that site's sitemap, and so is an alternate in
+        a language none of the file's pages (of the set's, in a set) is in, by
+        the codes the pages give themselves: the site then has a sitemap per
+        language, and that language's sitemap, not checked with this one, lists
+        it. The alternates of an entry
+        left out of the comparisons for a defect of their own (HL001-HL005) are
+        looked at once it is fixed.
+    """,
+    why="""
+        Google asks that each language version of a page be listed in the
+        sitemap with its own `url` entry, and its own alternates. A version
+        named only as another page's alternate confirms nothing from its side,
+        so search engines may ignore the links to it; often it is a page the
+        generator left out, or a URL written otherwise than its `loc`.
+    """,
+    bad="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+        </url>
+        <url>
+          <loc>https://example.com/en/contact</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+        </url>
+    """,
+    good="""
+        <url>
+          <loc>https://example.com/en/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/"/>
+        </url>
+        <url>
+          <loc>https://example.com/en/contact</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/contact"/>
+        </url>
+        <url>
+          <loc>https://example.com/de/kontakt</loc>
+          <xhtml:link rel="alternate" hreflang="en" href="https://example.com/en/contact"/>
+          <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/kontakt"/>
+          <xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/en/contact"/>
+        </url>
+    """,
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "hreflang alternates"
 ORDER = 160
@@ -335,6 +413,7 @@ RULES = (
     RETURN_LINK_MISSING,
     CLUSTER_MISMATCH,
     NO_X_DEFAULT,
+    NOT_LISTED,
 )
 
 X_DEFAULT = "x-default"
@@ -631,8 +710,11 @@ def _code_message(value: str, problems: list[str], fixed: str | None) -> str:
 
 
 # URL findings that leave no doubt which page an href names (characters outside ASCII, a
-# length over a limit): the link still counts among the entry's alternates.
-_NAMES_ITS_PAGE = frozenset({NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code})
+# length over a limit, a form that is not canonical): the link still counts among the
+# entry's alternates.
+_NAMES_ITS_PAGE = frozenset(
+    {NON_ASCII.code, TOO_LONG.code, LONG_FOR_YANDEX.code, NOT_CANONICAL.code}
+)
 
 
 class _HrefReport:
@@ -1154,12 +1236,16 @@ class _RecordList:
         return self._records[index]
 
 
-def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) -> Iterator[Problem]:
-    """Compare the alternates of entries: return links, disagreeing clusters, and
-    clusters without x-default. Records come in document order (an ``AlternatesTable``,
-    read by its columns, or any others); problems follow it. ``bare`` gives, for URLs
-    that alternates point at but no record is for, the records of the entries that
-    list them with no alternate at all (kind "bare").
+def check_alternates(
+    records: Iterable[Alternates], bare: Bare | None = None, scope: str = "file"
+) -> Iterator[Problem]:
+    """Compare the alternates of entries: return links, disagreeing clusters, clusters
+    without x-default, and alternates listed by no entry. Records come in document order
+    (an ``AlternatesTable``, read by its columns, or any others); problems follow it.
+    ``bare`` gives, for URLs that alternates point at but no record is for, the records
+    of the entries that list them with no alternate at all (kind "bare"); the URLs it
+    does not give are listed by no entry (HL009; not looked for without ``bare``).
+    ``scope``: where the records come from, for HL009's words ("file" or "set").
 
     The records that share one ``links`` tuple (the checker shares equal lists; a table
     numbers them) are looked at together first: when every page the tuple points at is
@@ -1249,9 +1335,11 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
                     pending.append(head)
             else:
                 apart += members(head)  # each alone, unless others join it below
+    unlisted: list[tuple[int, Problem]] = []  # HL009, at the first record naming each
     if bare is not None and absent:
         urls = {source.hrefs(number)[link] for number, link in absent.values()}
         extra = bare(sorted(urls))
+        unlisted = _unlisted(source, numbers, heads, absent, extra, scope)
         for at, listed in enumerate(extra, count):
             pages.add(hash(listed.page), at)
         if extra:
@@ -1394,9 +1482,91 @@ def check_alternates(records: Iterable[Alternates], bare: Bare | None = None) ->
         else:
             for index, languages in without_default:
                 found.append((index, _no_x_default_problem(record(index), languages, 1)))
+    found += unlisted
     found.sort(key=lambda item: item[0])
     for _index, problem in found:
         yield problem
+
+
+def _unlisted(
+    source: _Records,
+    numbers: Sequence[int],
+    heads: Sequence[int],
+    absent: dict[int, tuple[int, int]],
+    listed: list[Alternates],
+    scope: str,
+) -> list[tuple[int, Problem]]:
+    """HL009: the URLs alternates point at (``absent``: by hash, the list and the link
+    that first names each, in the records' order) that no record is for and ``listed``
+    (the entries without alternates that list some of them) does not hold, each at the
+    first record whose links name it (the first of its list: ``heads``), when it is on
+    that record's site (scheme, host and port: an alternate on another site is listed by
+    that site's sitemap) and in a language some record gives its own page (the file, or
+    the set, lists pages in it: no page in a language, and a sitemap of that language
+    outside them lists it)."""
+    pages = {hash(record.page) for record in listed}
+    head_of: dict[int, int] = {}
+    languages: set[str] | None = None
+    found = []
+    for value, (number, link) in absent.items():
+        if value in pages:
+            continue
+        if not head_of:
+            head_of = {numbers[head]: head for head in heads}
+        index = head_of[number]
+        href = source.hrefs(number)[link]
+        if not same_origin(href, source.page(index)):
+            continue  # another site's page: its own sitemap lists it
+        code = source.codes(number)[link]
+        if languages is None:
+            languages = own_languages(source, numbers)
+        if language(code) not in languages:
+            continue  # a language no page is in here: another sitemap's
+        record = source.record(index, source.links(number))
+        found.append((index, not_listed_problem(record, code, href, scope)))
+    return found
+
+
+def language(code: str) -> str:
+    """The language of an hreflang code in its conventional case (``x`` for x-default)."""
+    return code.split("-", 1)[0]
+
+
+def own_languages(source: _Records, numbers: Sequence[int]) -> set[str]:
+    """The languages of the codes the records with usable alternates give their own page
+    (the languages the records' pages are in)."""
+    kinds = source.kinds()
+    page_hashes = source.page_hashes()
+    found: set[str] = set()
+    for index, number in enumerate(numbers[: len(kinds)]):
+        if not number or kinds[index]:
+            continue
+        page = page_hashes[index]
+        for code, value in zip(source.codes(number), source.href_hashes(number), strict=True):
+            if value == page:
+                found.add(language(code))
+    return found
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether ``other`` is on the scheme, host and port of ``url``, both in normal form
+    (``normal_url``: a "/" after the host)."""
+    start = url.find("//") + 2
+    end = url.find("/", start)
+    return other.startswith(url if end < 0 else url[: end + 1])
+
+
+def not_listed_problem(record: Alternates, code: str, href: str, scope: str) -> Problem:
+    """HL009 on ``record``, whose alternates give ``href`` the code ``code``, and which no
+    entry of the ``scope`` ("file" or "set") lists as its loc."""
+    where = "this file" if scope == "file" else "the files of the set"
+    return Problem(
+        record,
+        NOT_LISTED,
+        f'this page\'s alternate {href} (hreflang="{code}") is the <loc> of no entry in '
+        f"{where}, so nothing confirms it from its side: add an entry for it with the same "
+        "alternates, or write the href as that page's <loc> writes its URL",
+    )
 
 
 class _HashedURLs:
@@ -2015,7 +2185,7 @@ class _Pages:
 _PAGES: WeakKeyDictionary[FileContext, _Pages] = WeakKeyDictionary()
 
 
-@check("loc", emits=(RETURN_LINK_MISSING,), proof=stateful("pages"))
+@check("loc", emits=(RETURN_LINK_MISSING, NOT_LISTED), proof=stateful("pages"))
 class PagesWithoutAlternates:
     """Remembers the entries without alternates, which other entries' alternates may point
     at; the hreflang checker reads them at the end of the file."""

@@ -22,6 +22,7 @@ from sitemap_lint.rules.events import FollowKind, Unfollowed
 from sitemap_lint.rules.hreflang import (
     CLUSTER_MISMATCH,
     NO_X_DEFAULT,
+    NOT_LISTED,
     RETURN_LINK_MISSING,
     Alternates,
     Links,
@@ -399,7 +400,7 @@ def hreflang_findings(files: Sequence[tuple[str, FileFacts]]) -> list[tuple[int,
         return [listed[url] for _value, url in wanted if url in listed]
 
     found = []
-    for problem in check_alternates(records, bare):
+    for problem in check_alternates(records, bare, "set"):
         index = owner[id(problem.record)]
         found.append((index, problem.finding(files[index][1].pointer)))
     return found
@@ -631,7 +632,11 @@ def _listings(found: Sequence[Duplicate], values: set[int]) -> dict[int, list[tu
     return {value: sorted(places) for value, places in listings.items()}
 
 
-@check(SET, emits=(RETURN_LINK_MISSING, CLUSTER_MISMATCH, NO_X_DEFAULT), proof=NO_PROOF)
+@check(
+    SET,
+    emits=(RETURN_LINK_MISSING, CLUSTER_MISMATCH, NO_X_DEFAULT, NOT_LISTED),
+    proof=NO_PROOF,
+)
 def check_hreflang_across(checked: CheckedSet, options: object, report: SetReporter) -> None:
     """The hreflang findings that compare pages, across the files (their records joined
     by the executor: ``hreflang_findings`` in this process)."""

@@ -18,7 +18,12 @@ from sitemap_lint.domain.hosts import (
     plain_host,
     to_ascii,
 )
-from sitemap_lint.domain.urls import ParsedURL, escaped_outside_ascii, percent_faults
+from sitemap_lint.domain.urls import (
+    ParsedURL,
+    escaped_outside_ascii,
+    percent_faults,
+    remove_dot_segments,
+)
 from sitemap_lint.domain.urls import encoded as percent_encoded
 from sitemap_lint.finding import Fix
 from sitemap_lint.fix.model import (
@@ -367,6 +372,37 @@ ESCAPED_TWICE = rule(
     good="<loc>https://example.com/shoes?color=red&amp;size=42</loc>",
 )
 
+NOT_CANONICAL = rule(
+    "UR018",
+    "url-not-canonical",
+    INFO,
+    fix="safe",
+    summary="A URL written in a form other than its canonical one (`HTTPS://Example.COM:443/a/./b`)",
+    what="""
+        Detects a URL that names the same page as a shorter, canonical form
+        (RFC 3986, section 6.2): a scheme or host with upper-case letters, the
+        scheme's default port (`:443` on https, `:80` on http), `.` or `..`
+        segments in the path (`/a/./b`, `/a/../b`), or an empty path
+        (`https://example.com` with no `/`, or `?` right after the host).
+        One finding per URL names each of these and the canonical URL to write;
+        its fix writes that URL. It checks every URL the URL rules check (a
+        `loc`, an `image:loc`, a video's URLs, an `xhtml:link`'s `href`, a text
+        sitemap's line, a feed's link, a robots.txt's `Sitemap:` line). An
+        empty port (`example.com:/`) is `url-empty-port`'s, a host outside ASCII
+        `url-not-encoded`'s, an empty path in a URL shorter than 12 characters
+        `url-too-short`'s; the case of percent-escapes (`%2f`) is not read.
+    """,
+    why="""
+        Crawlers, and the duplicate and hreflang checks, read both forms as one
+        page, but other tools compare URLs as written: a canonical tag, an
+        analytics report or another sitemap that writes the canonical form
+        does not match this one. Writing every URL in its canonical form keeps
+        them equal everywhere.
+    """,
+    bad="<loc>HTTPS://Example.COM:443/shop/./shoes</loc>",
+    good="<loc>https://example.com/shop/shoes</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -389,6 +425,7 @@ RULES = (
     PERCENT_DOUBLE,
     EMPTY_PORT,
     ESCAPED_TWICE,
+    NOT_CANONICAL,
 )
 
 
@@ -651,7 +688,11 @@ def check_url(
             if not 0 < int(port) <= 65535:
                 report.add(INVALID_HOST.at(node.line, node.column, _port_message(port)), node)
                 return None
+            if not cut:  # (a port, then maybe no path or dot segments: UR018 tells)
+                check_canonical(url, node, report)
             return ParsedURL(scheme, host, int(port), path or "/")
+        if (not path or "/." in path) and not cut:  # (a lower-case scheme and host)
+            check_canonical(url, node, report)
         return ParsedURL(scheme, host, default, path or "/")
     match = _SIMPLE_IRI.match(url)
     if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
@@ -701,6 +742,8 @@ def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> P
         _report_non_ascii(host, remainder, fixed, encode, node, report)
     if len(url) < MIN_LENGTH:
         _too_short(url, node, report)
+    if not path or "/." in path:  # (a lower-case scheme and host, no port)
+        check_canonical(url, node, report)
     return ParsedURL(scheme, host, 443 if scheme == "https" else 80, path or "/")
 
 
@@ -997,9 +1040,87 @@ def _check_slowly(
         _too_short(url, node, report)
     if not usable:
         return None
+    if len(url) < MAX_TEXT:  # (not a value cut short: its end is not known)
+        check_canonical(url, node, report)
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
     return ParsedURL(scheme, ascii_host.lower().rstrip("."), int(port) if port else default, path)
+
+
+# The scheme's default port, as a URL writes it after the host's ":".
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def canonical_form(url: str) -> tuple[list[str], str] | None:
+    """What is not canonical in ``url``, an absolute http(s) URL (scheme, "//", a usable
+    host), and its canonical form (RFC 3986, 6.2.2 and 6.2.3: the scheme and an ASCII
+    host in lower case, no default port, no "." or ".." segment, "/" for an empty path;
+    the rest as written); None when it is canonical in these respects. An empty port is
+    dropped from the canonical form but is not named (UR016 reports it); a host outside
+    ASCII is kept as written (UR011 writes its ASCII form); the empty path of a URL
+    shorter than the schema's 12 characters is not named either (UR004 says to add the
+    "/")."""
+    colon = url.find(":")
+    scheme = url[:colon]
+    lower = scheme.lower()
+    start = colon + 3
+    end = len(url)
+    for stop in "/?#":
+        found = url.find(stop, start)
+        if 0 <= found < end:
+            end = found
+    userinfo, at, hostport = url[start:end].rpartition("@")
+    host, port = _split_port(hostport)
+    path_end = len(url)
+    for stop in "?#":
+        found = url.find(stop, end)
+        if 0 <= found < path_end:
+            path_end = found
+    path = url[end:path_end]
+    faults = []
+    if scheme != lower:
+        faults.append(f"the scheme {scheme} in upper case")
+    canonical_host = host.lower() if host.isascii() else host
+    if canonical_host != host:
+        faults.append(f"the host {host} in upper case")
+    written_port = ""
+    if port is not None and port:
+        if port == _DEFAULT_PORTS.get(lower):
+            faults.append(f"the default port :{port} of {lower}")
+        else:
+            written_port = f":{port}"
+    if not path:
+        path = "/"
+        if len(url) >= MIN_LENGTH:
+            faults.append("an empty path (no '/' after the host)")
+    elif "/." in path and path[0] == "/":
+        resolved = remove_dot_segments(path)
+        if resolved != path:
+            faults.append("'.' or '..' segments in the path")
+            path = resolved
+    if not faults:
+        return None
+    canonical = f"{lower}://{userinfo}{at}{canonical_host}{written_port}{path}{url[path_end:]}"
+    return faults, canonical
+
+
+def check_canonical(url: str, node: Node, report: Reporter) -> None:
+    """UR018 on ``url``, an absolute http(s) URL whose host the URL rules read as usable
+    (the whole value, without the white space around it), when it is not canonical
+    (``canonical_form``): one finding, with the fix that writes the canonical form."""
+    found = canonical_form(url)
+    if found is None:
+        return
+    faults, canonical = found
+    fix = _written_encoded(url, node, canonical, "Write the URL in its canonical form")
+    report.add(
+        NOT_CANONICAL.at(
+            node.line,
+            node.column,
+            f"URL is not in its canonical form: {joined(faults)}; write {canonical}, the same page",
+            fix=fix,
+        )
+    )
 
 
 def _second_hash(fragment: str, fixed: str, node: Node, report: Reporter) -> None:

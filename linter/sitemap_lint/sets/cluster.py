@@ -897,10 +897,11 @@ HREFLANG_PARTITIONS = 4  # at least, so clusters span partitions in any set
 PARTITION_RECORDS = 150_000  # hreflang records of a partition on average (about 2.7 KB each)
 
 # (href, source number, index of the link, code, source page, source line, the source's
-# own code, digest of the source's links)
-Edge = tuple[str, int, int, str, str, int, str, bytes]
-# (records (number, record), links, URL hash slices (``Piece``))
-HPiece = tuple[list[tuple[int, "Alternates"]], list[Edge], list[Piece]]
+# own code, digest of the source's links, source column, the source entry's index)
+Edge = tuple[str, int, int, str, str, int, str, bytes, int, int]
+# (records (number, record), links, URL hash slices (``Piece``), the languages of the
+# worker's pages: each partition unites every worker's, HL009 looks only for those)
+HPiece = tuple[list[tuple[int, "Alternates"]], list[Edge], list[Piece], set[str]]
 # (union links (record, other record, its partition), numbers and pages linking to a page
 # that does not list them back, pages with a link not returned)
 Box = tuple[list[tuple[int, int, int]], list[tuple[int, str]], list[str]]
@@ -942,8 +943,11 @@ def cut_hreflang(
     """One worker's records, links and URL hashes, cut by the partition of the page."""
     from dataclasses import replace
 
+    from sitemap_lint.rules.hreflang import language
+
     several = len(names) > 1
-    cut: list[HPiece] = [([], [], []) for _ in range(parts)]
+    languages: set[str] = set()  # shared by the pieces: each partition gets them all
+    cut: list[HPiece] = [([], [], [], languages) for _ in range(parts)]
     for index, checked in zip(indices, files, strict=True):
         facts = checked.result.facts
         assert facts is not None  # only files with facts are compared
@@ -956,12 +960,24 @@ def cut_hreflang(
             if record.kind:
                 continue
             own = [code for code, href in record.links if href == record.page]
+            languages.update(map(language, own))
             specific = [code for code in own if code != "x-default"]
             code_of_page = (specific or own or [""])[0]
             digest = _digest(record.links)
             for position, (code, href) in enumerate(record.links):
                 cut[_part(href, parts)][1].append(
-                    (href, number, position, code, record.page, record.line, code_of_page, digest)
+                    (
+                        href,
+                        number,
+                        position,
+                        code,
+                        record.page,
+                        record.line,
+                        code_of_page,
+                        digest,
+                        record.column,
+                        record.index,
+                    )
                 )
     return cut
 
@@ -979,7 +995,14 @@ def hreflang_join(
     sent to other partitions (with how much goes to each)."""
     from bisect import bisect_left
 
-    from sitemap_lint.rules.hreflang import Alternates, _return_link_problem, kept_example
+    from sitemap_lint.rules.hreflang import (
+        Alternates,
+        _return_link_problem,
+        kept_example,
+        language,
+        not_listed_problem,
+        same_origin,
+    )
     from sitemap_lint.sets.facts import sorted_first_listings, url_hash
 
     several = len(names) > 1
@@ -1016,9 +1039,15 @@ def hreflang_join(
     joined: dict[int, list[tuple[int, int]]] = {}
     unanswered: dict[int | str, list[Any]] = {}
     targets: dict[int | str, tuple[int, Alternates]] = {}
-    for href, number, _position, code, page, line, own, digest in edges:
+    # The hrefs no entry lists (HL009), each at the first link naming it (edges in the
+    # order of their pages and links).
+    unlisted: dict[str, Edge] = {}
+    for edge in edges:
+        href, number, _position, code, page, line, own, digest = edge[:8]
         found = pages.get(href)
         if found is None:
+            if href not in unlisted:  # (the first link naming it decides, as locally)
+                unlisted[href] = edge
             continue
         key, _index, target = found
         if key == number:
@@ -1067,6 +1096,16 @@ def hreflang_join(
         problem = _return_link_problem(target, count, examples)
         order = (1, 0, key, 0) if isinstance(key, str) else (0, key, "", 0)
         problems.append((order, index, problem.finding(None), target))
+    languages = set().union(*(piece[3] for piece in pieces))
+    for href, number, position, code, page, line, _own, _links, column, at in unlisted.values():
+        if language(code) not in languages or not same_origin(href, page):
+            continue  # a language no page is in, or another site's page
+        file = names[number >> 32] if several else ""
+        source = Alternates(page, line, column, (), file, "", at)
+        problem = not_listed_problem(source, code, href, "set")
+        problems.append(
+            ((0, number, "", 3 + position), number >> 32, problem.finding(None), source)
+        )
     state = {
         "records": {
             number: (record, record.page in not_answered)
