@@ -707,3 +707,44 @@ def test_fix_only_counts_files_in_words(tmp_path: Path, capsys) -> None:
     spaced.write_bytes(VALID.read_bytes().replace(b"<loc>", b"<loc> ", 1))
     status, _, err = run(["--fix-only", "--isolated", "--now", "2025-06-01", str(spaced)], capsys)
     assert (status, err) == (0, "Fixed 1 finding in 1 file.\n")
+
+
+def _started_with_closed(streams: str, args: list[str], cwd: Path) -> tuple[int, bytes]:
+    """The command started by a shell with ``streams`` closed (``>&-``, ``2>&-``,
+    ``<&-``): its status and what it wrote on the streams left open."""
+    command = " ".join(f'"${i}"' for i in range(1, len(args) + 4))
+    # stderr first joins stdout's pipe, then the stream is closed
+    script = f"exec {command} {streams}" if streams == "2>&-" else f"exec {command} 2>&1 {streams}"
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", sys.executable, "-m", "sitemap_lint", *args],
+        stdout=subprocess.PIPE,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=120,
+    )
+    return done.returncode, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("streams", "args", "status"),
+    [
+        (">&-", ["--isolated", "BROKEN"], 1),  # the report goes nowhere; the status stays
+        (">&-", ["--isolated", "-o", "report.txt", "BROKEN"], 1),
+        (">&-", ["rules"], 0),
+        ("2>&-", ["--isolated", "missing.xml"], 2),
+        ("2>&-", ["--isolated", "-o", "report.txt", "BROKEN"], 1),
+        ("<&-", ["--isolated", "-f", "concise", "BROKEN"], 1),  # no stdin, a file to read
+    ],
+)
+def test_a_closed_standard_stream_is_no_internal_error(
+    streams: str, args: list[str], status: int, tmp_path: Path
+) -> None:
+    (tmp_path / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    args = ["sitemap.xml" if a == "BROKEN" else a for a in args]
+    code, seen = _started_with_closed(streams, args, tmp_path)
+    assert b"internal error" not in seen and b"standard input is closed" not in seen
+    assert code == status, seen
+    if "-o" in args:
+        assert "XM001" in (tmp_path / "report.txt").read_text()
+    if streams == "<&-":
+        assert b"sitemap.xml:" in seen and b"XM001" in seen

@@ -729,10 +729,21 @@ INTERRUPTED = 130
 def run() -> None:
     """Console-script entry point: exits with ``main``'s status."""
     _tune_garbage_collector()
+    _open_closed_streams()
     status = main()
     if status == INTERRUPTED:
         _leave_at_once(status)
     sys.exit(status)
+
+
+def _open_closed_streams() -> None:
+    """A process started with standard output or error closed (``>&-``, ``2>&-``) has
+    None for it: what would go there is dropped, as when its reader goes away, and the
+    run ends with its status (a report written with ``-o`` is written all the same),
+    not with an internal error about None."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _leave_at_once(status: int) -> None:
