@@ -462,7 +462,7 @@ ERROR_CASES = [
     (
         ["--isolated", "--config", "x.toml"],
         {"config": "x.toml", "isolated": True},
-        "--config and --isolated exclude each other",
+        "--config and --isolated cannot be used together: one names a configuration file",
         "config= and isolated=True",
     ),
     (

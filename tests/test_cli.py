@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from sitemap_lint import __version__
-from tests.helpers import FIXTURES, run_cli
+from tests.helpers import FIXTURES, ROOT, run_cli
 
 VALID = FIXTURES / "valid" / "sitemap.xml"
 BROKEN = FIXTURES / "rules" / "XM001" / "fail.xml"
@@ -642,3 +642,109 @@ def test_standard_input_to_fix_is_read_and_written_back_whole(capsys, monkeypatc
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     main(["--isolated", "--fix", "-q", "-"])
     assert capsys.readouterr().out == text.replace("&b=", "&amp;b=")
+
+
+def test_a_directory_skips_hidden_directories_and_linked_directories(
+    tmp_path: Path, capsys
+) -> None:
+    """As the README says: a directory whose name starts with '.' (.git) is not searched,
+    and a symbolic link to a directory is not followed (a loop back up ends at once)."""
+    site = tmp_path / "site"
+    (site / ".git").mkdir(parents=True)
+    (site / "sub").mkdir()
+    (site / "sitemap.xml").write_bytes(VALID.read_bytes())
+    (site / ".git" / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    (site / "sub" / "loop").symlink_to("..")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    (site / "linked").symlink_to(elsewhere)
+    status, out, err = run(["--format", "json", "--now", "2025-06-01", str(site)], capsys)
+    assert (status, err) == (0, "")
+    assert [f["path"] for f in json.loads(out)["files"]] == [str(site / "sitemap.xml")]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "whose name starts with `.`, such as `.git`, is skipped" in readme
+    assert "a symbolic link to a directory is not followed" in readme
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        (
+            "rulse",
+            "rulse: no such file or command; did you mean 'sitemap-lint rule' or 'sitemap-lint rules'?",
+        ),
+        ("chek", "chek: no such file or command; did you mean 'sitemap-lint check'?"),
+        ("schema", "schema: no such file or command; did you mean 'sitemap-lint schemas'?"),
+        ("help", "help: no such file or command; 'sitemap-lint --help' lists the commands"),
+        ("pages", "pages: no such file or directory"),  # close to no command
+    ],
+)
+def test_a_command_written_wrong_is_named(
+    word: str, message: str, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run([word, "--isolated"], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+
+
+def test_a_file_named_like_a_command_written_wrong_is_checked(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rulse").write_bytes(VALID.read_bytes())
+    status, _, err = run(["rulse", "--isolated", "--now", "2025-06-01"], capsys)
+    assert (status, err) == (0, "")
+
+
+def test_fix_only_counts_files_in_words(tmp_path: Path, capsys) -> None:
+    """Not "in 0 file(s)": 0 files, 1 file, 2 files."""
+    clean = tmp_path / "sitemap.xml"
+    clean.write_bytes(VALID.read_bytes())
+    status, _, err = run(["--fix-only", "--isolated", "--now", "2025-06-01", str(clean)], capsys)
+    assert (status, err) == (0, "Fixed 0 findings in 0 files.\n")
+    spaced = tmp_path / "sitemap-b.xml"
+    spaced.write_bytes(VALID.read_bytes().replace(b"<loc>", b"<loc> ", 1))
+    status, _, err = run(["--fix-only", "--isolated", "--now", "2025-06-01", str(spaced)], capsys)
+    assert (status, err) == (0, "Fixed 1 finding in 1 file.\n")
+
+
+def _started_with_closed(streams: str, args: list[str], cwd: Path) -> tuple[int, bytes]:
+    """The command started by a shell with ``streams`` closed (``>&-``, ``2>&-``,
+    ``<&-``): its status and what it wrote on the streams left open."""
+    command = " ".join(f'"${i}"' for i in range(1, len(args) + 4))
+    # stderr first joins stdout's pipe, then the stream is closed
+    script = f"exec {command} {streams}" if streams == "2>&-" else f"exec {command} 2>&1 {streams}"
+    done = subprocess.run(
+        ["sh", "-c", script, "sh", sys.executable, "-m", "sitemap_lint", *args],
+        stdout=subprocess.PIPE,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=120,
+    )
+    return done.returncode, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("streams", "args", "status"),
+    [
+        (">&-", ["--isolated", "BROKEN"], 1),  # the report goes nowhere; the status stays
+        (">&-", ["--isolated", "-o", "report.txt", "BROKEN"], 1),
+        (">&-", ["rules"], 0),
+        ("2>&-", ["--isolated", "missing.xml"], 2),
+        ("2>&-", ["--isolated", "-o", "report.txt", "BROKEN"], 1),
+        ("<&-", ["--isolated", "-f", "concise", "BROKEN"], 1),  # no stdin, a file to read
+    ],
+)
+def test_a_closed_standard_stream_is_no_internal_error(
+    streams: str, args: list[str], status: int, tmp_path: Path
+) -> None:
+    (tmp_path / "sitemap.xml").write_bytes(BROKEN.read_bytes())
+    args = ["sitemap.xml" if a == "BROKEN" else a for a in args]
+    code, seen = _started_with_closed(streams, args, tmp_path)
+    assert b"internal error" not in seen and b"standard input is closed" not in seen
+    assert code == status, seen
+    if "-o" in args:
+        assert "XM001" in (tmp_path / "report.txt").read_text()
+    if streams == "<&-":
+        assert b"sitemap.xml:" in seen and b"XM001" in seen

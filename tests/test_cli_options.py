@@ -911,3 +911,106 @@ def test_the_command_line_a_report_names_writes_one_flag_of_a_pair() -> None:
     assert command_line(RunSettings(paths=["a.xml"], show_source=True)) == (
         "sitemap-lint --show-source a.xml"
     )
+
+
+# -- a value that is no number: one line that names the option and says what to give,
+# as a number out of range does (click's "'x' is not a valid int" said neither in words
+# a user reads, and "Invalid value for '--max-bytes': ..." read unlike every other line).
+
+NOT_A_NUMBER = [
+    (["--jobs", "x"], "--jobs 'x': give a whole number, 0 (one per core) or more"),
+    (["-j", "1.5"], "--jobs '1.5': give a whole number, 0 (one per core) or more"),
+    (["--max-depth", "two"], "--max-depth 'two': give a whole number, 0 (no following) or more"),
+    (["--max-files", ""], "--max-files '': give a whole number, 1 or more"),
+    (["--timeout", "abc"], "--timeout 'abc': give a number, more than 0 and at most 600 seconds"),
+    (["--live-max", "all"], "--live-max 'all': give a whole number, 0 or more"),
+    (["--live-seed", "x"], "--live-seed 'x': give a whole number, 0 or more"),
+    (
+        ["--live-concurrency", "x"],
+        "--live-concurrency 'x': give a whole number, from 1 and at most 1024",
+    ),
+    (["--live-crawl-budget", "x"], "--live-crawl-budget 'x': give a number, more than 0 seconds"),
+    (
+        ["--max-bytes", "5XB"],
+        "--max-bytes '5XB': write a number of bytes or a size such as 500MiB or 20GiB",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), NOT_A_NUMBER, ids=lambda v: " ".join(v))
+def test_a_value_that_is_no_number_exits_two_saying_what_to_give(
+    args: list[str], message: str, capsys
+) -> None:
+    status, out, err = run([*args, str(VALID)], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+
+
+def test_numbers_still_read_as_numbers(captured: list) -> None:
+    args = ["-j", "2", "--timeout", "2.5", "--max-depth", "1", "--live-crawl-budget", "inf"]
+    assert main([*args, "a.xml"]) == 0
+    run = captured[0]
+    assert (run.jobs, run.timeout, run.max_depth) == (2, 2.5, 1)
+    assert run.live_crawl_budget == float("inf")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--show", "x"], "--show 'x': give a whole number, 0 or more"),
+        (["--jobs", "x"], "--jobs 'x': give a whole number, 0 (one per core) or more"),
+        (["--timeout", "x"], "--timeout 'x': give a number, more than 0 and at most 600 seconds"),
+        (
+            ["--max-depth", "1.5"],
+            "--max-depth '1.5': give a whole number, 0 (no following) or more",
+        ),
+    ],
+    ids=lambda v: " ".join(v),
+)
+def test_diff_numbers_that_are_none_exit_two_saying_what_to_give(
+    args: list[str], message: str, capsys
+) -> None:
+    status, out, err = run_cli(["diff", str(VALID), str(VALID), *args], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-urls", "x"], "--max-urls 'x': give a whole number, from 1 and at most 50000"),
+        # named as written, not as the bytes it makes (1073741824)
+        (
+            ["--max-bytes", "1GiB"],
+            "--max-bytes 1GiB: give from 1 to 52,428,800 bytes (50MiB), the protocol's limit",
+        ),
+        (
+            ["--max-bytes", "5XB"],
+            "--max-bytes '5XB': write a number of bytes or a size such as 500MiB or 20GiB",
+        ),
+    ],
+    ids=lambda v: " ".join(v),
+)
+def test_split_limits_are_refused_as_written(
+    args: list[str], message: str, tmp_path: Path, capsys
+) -> None:
+    base = [
+        "split",
+        str(VALID),
+        "--base-url",
+        "https://example.com/",
+        "--out-dir",
+        str(tmp_path / "out"),
+    ]
+    status, out, err = run_cli([*base, *args], capsys)
+    assert (status, out, err) == (2, "", f"sitemap-lint: error: {message}\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_option_of_every_command_says_what_it_does(capsys, monkeypatch) -> None:
+    """diff's --max-depth, --max-files and --timeout once had no help at all."""
+    import typer
+
+    from sitemap_lint.cli import app
+
+    for name, command in typer.main.get_command(app).commands.items():
+        for param in command.params:
+            assert param.help, f"{name} {param.opts[0]} has no help"

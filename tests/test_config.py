@@ -513,7 +513,11 @@ def test_wrong_file_named_by_config_flag(site: Path, capsys) -> None:
             "--config fifo.toml: not a regular file (a FIFO or pipe); name the configuration"
             " file (.sitemap-lint.toml or pyproject.toml)",
         ),
-        (["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"], "exclude each other"),
+        (
+            ["--config", ".sitemap-lint.toml", "--isolated", "sitemap.xml"],
+            "--config and --isolated cannot be used together: one names a configuration"
+            " file, the other ignores every one; give one of them",
+        ),
     ],
 )
 def test_config_flag_problems(site: Path, capsys, args, needle: str) -> None:

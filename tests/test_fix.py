@@ -81,7 +81,7 @@ def test_diff_prints_the_changes_writes_nothing_and_exits_1(
     assert "\n-    <changefreq>Daily</changefreq>\n" in out
     assert "\n+    <changefreq>daily</changefreq>\n" in out
     assert "+    <priority>1.0</priority>" not in out  # clamping is unsafe
-    assert "Would fix 7 findings in 1 file(s)." in err  # UR011 counted with UR006: one edit
+    assert "Would fix 7 findings in 1 file." in err  # UR011 counted with UR006: one edit
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_exit_status_after_fix_counts_only_what_is_left(tmp_path: Path, capsys) 
     assert "VA003" in out and "[*]" not in out.split("VA003", 1)[1].split("\n", 1)[0]
     # Left: the lastmod, the priority and (now that the & is escaped) a duplicate URL.
     assert "No fixes available. (3 hidden fixes can be enabled with --unsafe-fixes.)" in out
-    assert "Fixed 7 findings in 1 file(s)." in err
+    assert "Fixed 7 findings in 1 file." in err
     status, out, _ = run(["--fix", "--unsafe-fixes", str(target)], capsys)
     assert status == 0
     assert "no problems found" in out
@@ -222,9 +222,9 @@ def test_findings_whose_fix_another_fix_makes_are_counted_fixed(tmp_path: Path, 
     _, out, _ = run(["--no-show-source", str(target)], capsys)
     assert "[*] 3 fixable with --fix." in out
     _, _, err = run(["--diff", str(target)], capsys)
-    assert "Would fix 3 findings in 1 file(s)." in err
+    assert "Would fix 3 findings in 1 file." in err
     status, out, err = run(["--fix", str(target)], capsys)
-    assert (status, "Fixed 3 findings in 1 file(s).") == (0, err.strip().splitlines()[-1])
+    assert (status, "Fixed 3 findings in 1 file.") == (0, err.strip().splitlines()[-1])
     assert "a=1&amp;b=2&amp;c=3&amp;d<" in target.read_text(encoding="utf-8")
 
 
@@ -256,7 +256,7 @@ def test_fix_only_reports_nothing_and_exits_0(tmp_path: Path, capsys) -> None:
     target = copy(tmp_path, "mixed.xml")
     status, out, err = run(["--fix-only", str(target)], capsys)
     assert (status, out) == (0, "")
-    assert "Fixed 7 findings in 1 file(s)." in err
+    assert "Fixed 7 findings in 1 file." in err
     assert target.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
 
 
@@ -501,7 +501,7 @@ def test_a_read_only_file_among_others_leaves_them_fixed_and_reported(
     assert err.splitlines() == [
         f"sitemap-lint: error: {read_only}: cannot write: the file is read-only; "
         "it was left unchanged",
-        "Fixed 7 findings in 1 file(s).",
+        "Fixed 7 findings in 1 file.",
     ]
     assert f"{read_only}\n" in out and f"{writable}\n" in out  # what is left, of each
     assert "2 files checked" in out
@@ -518,7 +518,7 @@ def test_an_unreadable_file_among_others_leaves_them_fixed_and_says_so(
     assert writable.read_bytes() == (FIX / "mixed.fixed.xml").read_bytes()
     lines = err.splitlines()
     assert len(lines) == 2 and lines[0].startswith(f"sitemap-lint: error: {fifo}: not a regular")
-    assert lines[1] == "Fixed 7 findings in 1 file(s)."
+    assert lines[1] == "Fixed 7 findings in 1 file."
 
 
 def test_fix_only_with_diff_is_a_usage_error(tmp_path: Path, capsys) -> None:
@@ -1243,9 +1243,9 @@ def test_an_index_with_map_counts_what_fix_fixes_in_its_children(
         f"--- {public / 'a.xml'}",
         f"--- {public / 'b.xml'}",
     ]
-    assert err == "Would fix 4 findings in 2 file(s).\n"
+    assert err == "Would fix 4 findings in 2 files.\n"
     status, out, err = run(["--fix", "--no-show-source", *args], capsys)
-    assert "Fixed 4 findings in 2 file(s)." in err
+    assert "Fixed 4 findings in 2 files." in err
     assert "[*]" not in out and "XM004" not in out and "VA002" not in out
     for name in ("a", "b"):
         assert "?a=1&amp;b=2</loc><changefreq>daily<" in (public / f"{name}.xml").read_text()
@@ -1266,7 +1266,7 @@ def test_mapped_children_are_fixed_as_served_at_their_url(
     _, out, _ = run(["--no-show-source", "--unsafe-fixes", *args], capsys)
     assert "SC001  [*]" in out and out.rstrip().endswith("[*] 5 fixable with --fix.")
     status, _, err = run(["--diff", "--unsafe-fixes", *args], capsys)
-    assert (status, err) == (1, "Would fix 5 findings in 2 file(s).\n")
+    assert (status, err) == (1, "Would fix 5 findings in 2 files.\n")
 
 
 @pytest.mark.slow
@@ -1340,7 +1340,7 @@ def test_fix_counts_with_thousands_separators_as_the_report_does(
     status = main(["check", "--now", NOW, "--isolated", "--fix", str(target)])
     _out, err = capsys.readouterr()
     assert status == 0
-    assert "Fixed 1,001 findings in 1 file(s)." in err
+    assert "Fixed 1,001 findings in 1 file." in err
 
 
 def test_reading_a_file_to_fix_sets_aside_memory_for_its_size_only(tmp_path: Path) -> None:
@@ -1546,7 +1546,7 @@ def test_a_diff_whose_reader_goes_away_still_counts_every_file(tmp_path: Path) -
     err = io.StringIO()
     settings = RunSettings(paths=paths, diff=True, now=NOW, isolated=True)
     assert execute(settings, out=Gone(), err=err) == 1
-    assert "Would fix 2 findings in 2 file(s)." in err.getvalue()
+    assert "Would fix 2 findings in 2 files." in err.getvalue()
 
 
 def test_a_url_escaped_many_times_over_is_unescaped_by_one_fix(
@@ -1564,7 +1564,7 @@ def test_a_url_escaped_many_times_over_is_unescaped_by_one_fix(
     status, _out, err = run(["--fix", "--unsafe-fixes", str(target)], capsys)
     assert status == 0
     assert "<loc>https://example.com/a?x=1&amp;y=2%3C</loc>" in target.read_text()
-    assert "Fixed 1 finding in 1 file(s)." in err
+    assert "Fixed 1 finding in 1 file." in err
     status, out, _err = run(["--diff", "--unsafe-fixes", str(target)], capsys)
     assert (status, out) == (0, "")
 

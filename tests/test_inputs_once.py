@@ -71,7 +71,7 @@ def test_fix_fixes_a_file_named_twice_once(
         ["check", "--isolated", flag, "public/sitemap.xml", "./public/sitemap.xml"], capsys
     )
     assert status in (0, 1), err
-    assert f"{says} 1 finding in 1 file(s)." in err
+    assert f"{says} 1 finding in 1 file." in err
 
 
 @pytest.mark.parametrize(

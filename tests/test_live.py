@@ -942,14 +942,14 @@ def test_fix_writes_the_final_url_of_a_redirect_with_unsafe_fixes(
     assert shown.returncode == 1, shown.stderr
     assert f"-  <url><loc>{SITE}/redirect/2</loc></url>" in shown.stdout.splitlines()
     assert f"+  <url><loc>{SITE}/redirect/0</loc></url>" in shown.stdout.splitlines()
-    assert "Would fix 1 finding in 1 file(s)." in shown.stderr
+    assert "Would fix 1 finding in 1 file." in shown.stderr
     kept = _command(sitemap, live_server, "--fix", "--format", "concise")
     assert sitemap.read_text(encoding="utf-8") == original
     assert "LV005" in kept.stdout
     fixed = _command(sitemap, live_server, "--fix", "--unsafe-fixes", "--format", "concise")
     assert fixed.returncode == 0, fixed.stderr
     assert sitemap.read_text(encoding="utf-8") == _urlset("/redirect/0", "/pages/plain")
-    assert "Fixed 1 finding in 1 file(s)." in fixed.stderr
+    assert "Fixed 1 finding in 1 file." in fixed.stderr
     again = _command(sitemap, live_server, "--format", "concise")
     assert (again.returncode, again.stdout) == (0, "")
 
@@ -971,7 +971,7 @@ def test_a_static_fix_wins_where_it_overlaps_a_live_one(
     err = io.StringIO()
     settings = RunSettings(paths=[str(sitemap)], diff=True, **{**options, "format": None})
     assert execute(settings, out=io.StringIO(), err=err) == 1
-    assert "Would fix 2 findings in 1 file(s)." in err.getvalue()
+    assert "Would fix 2 findings in 1 file." in err.getvalue()
 
 
 def test_the_fix_rewrites_a_text_sitemaps_line_and_an_rss_link(

@@ -145,7 +145,7 @@ def test_the_fix_rewrites_the_href_of_an_atom_link_on_the_same_host(
 
     fixed = _command(feed, "--fix", "--unsafe-fixes", "--format", "concise")
     assert fixed.returncode == 0, fixed.stderr
-    assert "Fixed 1 finding in 1 file(s)." in fixed.stderr
+    assert "Fixed 1 finding in 1 file." in fixed.stderr
     assert feed.read_bytes() == original.replace(f'href="{same}"', f'href="{final}"').encode()
     assert _codes(fixed.stdout) == [(2, "FD001"), (12, "LV005")]
 

@@ -114,7 +114,7 @@ def fixed_agrees(
     assert f"[*] {fixable} fixable with --fix." in out + err
     _status, out, err = run_cli(["--isolated", "--now", "2025-06-01", "--diff", str(path)], capsys)
     finding = "finding" if fixable == 1 else "findings"
-    assert f"Would fix {fixable} {finding} in 1 file(s)." in out + err
+    assert f"Would fix {fixable} {finding} in 1 file." in out + err
     run_cli(["--isolated", "--now", "2025-06-01", "--fix", str(path)], capsys)
     after = path.read_text(encoding="utf-8")
     assert applied(text, found) == after
@@ -256,7 +256,7 @@ def test_a_raw_less_than_and_another_defect_of_the_url(
     found = report(path, capsys)["files"][0]
     assert [f["code"] for f in found["findings"] if f.get("fix")] == ["UR006", "XM005"]
     _status, out, err = run_cli(["--isolated", "--diff", str(path)], capsys)
-    assert "Would fix 1 finding in 1 file(s)." in out + err  # one edit fixes both
+    assert "Would fix 1 finding in 1 file." in out + err  # one edit fixes both
     run_cli(["--isolated", "--fix", str(path)], capsys)
     assert path.read_text(encoding="utf-8") == text.replace("a b<c", "a%20b%3Cc")
 

@@ -107,7 +107,7 @@ def test_only_the_raw_ampersand_of_a_value_with_a_reference_is_fixed(
     assert main([*flags, "--fix-only", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == fixed
     count = fixed.count("&amp;")
-    assert capsys.readouterr().err == f"Fixed {count} finding{'s' * (count > 1)} in 1 file(s).\n"
+    assert capsys.readouterr().err == f"Fixed {count} finding{'s' * (count > 1)} in 1 file.\n"
 
 
 @pytest.mark.parametrize(

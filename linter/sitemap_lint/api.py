@@ -252,7 +252,10 @@ def _settings(paths: list[str], options: Mapping[str, Any]) -> RunSettings:
         hint = f"; did you mean {close[0]}=?" if close else ""
         raise ArgumentTypeError(f"{unknown[0]}=: not an option of lint and lint_paths{hint}")
     if options.get("isolated") is True and options.get("config") is not None:
-        raise ArgumentValueError("config= and isolated=True exclude each other")
+        raise ArgumentValueError(
+            "config= and isolated=True cannot be used together: one names a configuration"
+            " file, the other ignores every one; give one of them"
+        )
     keywords: dict[str, object] = {"paths": paths}
     for key, value in options.items():
         convert = _CONVERSIONS.get(key)

@@ -19,6 +19,7 @@ from sitemap_lint.settings.declared import (
     BY_NAME,
     CODE_LISTS,
     RUN_SETTINGS,
+    Range,
     RunSettings,
     Setting,
     refuse_empty_path,
@@ -113,10 +114,29 @@ def _size(setting: Setting) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if text == shown_default:  # click hands every run the default as shown
             return int(setting.default)
+        # A UsageError, not click's: one line as every other option's ("--max-bytes
+        # '5XB': write ..."), not "Invalid value for '--max-bytes': ...".
+        return parse_size(text, setting.flag)
+
+    return parse
+
+
+def _number(setting: Setting) -> Callable[[Any], float]:
+    """The parser of an int or float setting: a value that is no number is one line
+    that says what to give ("--jobs 'x': give a whole number, 0 (one per core) or
+    more"), not click's "'x' is not a valid int". The range is checked by the run."""
+    whole = setting.kind == "int"
+
+    def parse(value: Any) -> float:
+        if not isinstance(value, str):  # the default, handed over as it is declared
+            return cast("float", value)
         try:
-            return parse_size(text, setting.flag)
-        except UsageError as error:
-            raise typer.BadParameter(str(error).removeprefix(f"{setting.flag} ")) from None
+            return int(value) if whole else float(value)
+        except ValueError:
+            pass
+        what = "a whole number" if whole else "a number"
+        allowed = f", {setting.range.text}" if setting.range is not None else ""
+        raise UsageError(f"{setting.flag} {value!r}: give {what}{allowed}") from None
 
     return parse
 
@@ -142,6 +162,8 @@ def _parameter(setting: Setting) -> inspect.Parameter:
     if setting.kind == "size":
         extra["parser"] = _size(setting)
         default = format_size(default)  # converted by the parser; shown as 20GiB
+    elif setting.kind in ("int", "float"):
+        extra["parser"] = _number(setting)
     if setting.kind == "repeat":
         default = None
     python_type = _TYPES[setting.kind]
@@ -240,6 +262,10 @@ def show_rule(
     _print_markdown(rule.page)
 
 
+# ``split --max-urls``: entries per part (checked with ``--max-bytes`` by ``split``).
+_MAX_URLS = Setting("max_urls", "int", "", flags=("--max-urls",), range=Range(1, 50_000))
+
+
 @app.command(
     "split", cls=_Command, short_help="Split a sitemap into parts and an index that lists them."
 )
@@ -260,17 +286,22 @@ def split(
         ),
     ],
     max_urls: Annotated[
-        int, typer.Option("--max-urls", metavar="N", help="Entries per part at most (1 to 50,000).")
+        int,
+        typer.Option(
+            "--max-urls",
+            metavar="N",
+            parser=_number(_MAX_URLS),
+            help="Entries per part at most (1 to 50,000).",
+        ),
     ] = 50_000,
     max_bytes: Annotated[
-        int,
+        str,
         typer.Option(
             "--max-bytes",
             metavar="SIZE",
-            parser=lambda text: parse_size(text, "--max-bytes"),
             help="Bytes per part at most, uncompressed (e.g. 10MiB; at most 50MiB).",
         ),
-    ] = 50 * 1024 * 1024,
+    ] = "50MiB",
     gzip: Annotated[bool, typer.Option("--gzip", help="Write the parts gzip-compressed.")] = False,
     force: Annotated[
         bool,
@@ -283,7 +314,7 @@ def split(
     from pathlib import Path
     from urllib.parse import urlsplit
 
-    from sitemap_lint.fix.split import SplitError, split_file
+    from sitemap_lint.fix.split import SplitError, limits_refusal, split_file
 
     refuse_empty_path(file, "FILE", give="the sitemap to split")
     refuse_empty_path(out_dir, "--out-dir", names="directory", give="one")
@@ -301,8 +332,13 @@ def split(
             "are served in, such as https://example.com/sitemaps/"
         )
         raise typer.Exit(2)
+    part_bytes = parse_size(max_bytes, "--max-bytes")
+    refusal = limits_refusal(max_urls, part_bytes, bytes_given=max_bytes)
+    if refusal is not None:  # named as given: --max-bytes 1GiB, not 1073741824
+        _fail(refusal)
+        raise typer.Exit(2)
     try:
-        written = split_file(Path(file), base_url, Path(out_dir), max_urls, max_bytes, gzip, force)
+        written = split_file(Path(file), base_url, Path(out_dir), max_urls, part_bytes, gzip, force)
     except SplitError as error:
         _fail(str(error))
         raise typer.Exit(2) from None
@@ -320,6 +356,20 @@ def split(
 
 
 _LIMIT_HELP = "A count (500) or a share (5%%) of %s; passing it exits 1."
+# ``diff --show``: the count of URLs named (0 or more; checked by ``diff.run``).
+_SHOW = Setting("show", "int", "", flags=("--show",), range=Range(0))
+
+
+def _set_option(name: str, help: str | None = None) -> Any:
+    """A ``diff`` option that is one of ``check``'s set limits: its flag, metavar, help and
+    parser (its range is checked as ``check`` checks it)."""
+    setting = BY_NAME[name]
+    return typer.Option(
+        setting.flag,
+        metavar=setting.metavar,
+        parser=_number(setting),
+        help=help or setting.help,
+    )
 
 
 @app.command(
@@ -342,7 +392,13 @@ def diff(
         typer.Option("--output-file", "-o", metavar="PATH", help="Write the report to a file."),
     ] = None,
     show: Annotated[
-        int, typer.Option("--show", metavar="N", help="URLs named for each kind of change.")
+        int,
+        typer.Option(
+            "--show",
+            metavar="N",
+            parser=_number(_SHOW),
+            help="URLs named for each kind of change.",
+        ),
     ] = 10,
     now: Annotated[
         str | None,
@@ -363,10 +419,10 @@ def diff(
         list[str] | None,
         typer.Option("--new-map", metavar="URL=DIR", help="The new side only."),
     ] = None,
-    max_depth: Annotated[int, typer.Option("--max-depth", metavar="N")] = 3,
-    max_files: Annotated[int, typer.Option("--max-files", metavar="N")] = 10_000,
-    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS")] = 10.0,
-    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes.")] = 0,
+    max_depth: Annotated[int, _set_option("max_depth")] = 3,
+    max_files: Annotated[int, _set_option("max_files")] = 10_000,
+    timeout: Annotated[float, _set_option("timeout")] = 10.0,
+    jobs: Annotated[int, _set_option("jobs", help="Worker processes (0: one per core).")] = 0,
     allow_private_hosts: Annotated[
         bool,
         typer.Option(
@@ -573,6 +629,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(_help())
         return EXIT_TROUBLE
     if args[0] not in COMMANDS and args[0] not in ("--help", "-h", "--version"):
+        mistyped = _mistyped_command(args[0])
+        if mistyped is not None:
+            _fail(mistyped)
+            return EXIT_TROUBLE
         args.insert(0, "check")
     prog_name = "sitemap-lint"
     if args[0] == "check":
@@ -614,6 +674,23 @@ def main(argv: list[str] | None = None) -> int:
     return status if isinstance(status, int) else 0
 
 
+def _mistyped_command(word: str) -> str | None:
+    """Why ``word``, the first argument, is refused when it names no file and reads as a
+    command written wrong (``rulez``, ``help``): one line that gives the command, where
+    the check of a missing file would only say that there is no such file."""
+    from difflib import get_close_matches
+
+    if not word.isalpha() or os.path.lexists(word):
+        return None  # a path (a.xml, dir/, -), a URL or an option; or a file of that name
+    if word.lower() == "help":
+        return f"{word}: no such file or command; 'sitemap-lint --help' lists the commands"
+    close = get_close_matches(word.lower(), COMMANDS, n=2, cutoff=0.7)  # rulse: rule, rules
+    if not close:
+        return None
+    commands = " or ".join(f"'sitemap-lint {command}'" for command in close)
+    return f"{word}: no such file or command; did you mean {commands}?"
+
+
 def _help() -> str:
     """The help of ``sitemap-lint`` (its commands), as ``--help`` prints it."""
     command = typer.main.get_command(app)
@@ -652,10 +729,21 @@ INTERRUPTED = 130
 def run() -> None:
     """Console-script entry point: exits with ``main``'s status."""
     _tune_garbage_collector()
+    _open_closed_streams()
     status = main()
     if status == INTERRUPTED:
         _leave_at_once(status)
     sys.exit(status)
+
+
+def _open_closed_streams() -> None:
+    """A process started with standard output or error closed (``>&-``, ``2>&-``) has
+    None for it: what would go there is dropped, as when its reader goes away, and the
+    run ends with its status (a report written with ``-o`` is written all the same),
+    not with an internal error about None."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _leave_at_once(status: int) -> None:

@@ -327,11 +327,13 @@ def _fix(
         stdin = Source(_stdin_name(settings), None, data=fixed.stdin)
     if settings.diff and not settings.quiet:
         if fixed.fixed:
-            err.write(f"Would fix {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
+            err.write(
+                f"Would fix {plural(fixed.fixed, 'finding')} in {plural(fixed.files, 'file')}.\n"
+            )
         else:
             err.write("No fixes available.\n")
     if settings.fix_only and not settings.quiet:
-        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
+        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {plural(fixed.files, 'file')}.\n")
     for name, refusal in fixed.refused.items():
         if settings.diff or settings.fix_only:
             for finding in refusal:
@@ -387,7 +389,7 @@ def unsafe_fixes(settings: RunSettings, config: Config) -> bool:
 def _say_fixed(fixed: FixRun, settings: RunSettings, err: TextIO) -> None:
     """``--fix``: how many findings were fixed, in how many files (nothing when none)."""
     if fixed.fixed and not settings.quiet:
-        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {fixed.files} file(s).\n")
+        err.write(f"Fixed {plural(fixed.fixed, 'finding')} in {plural(fixed.files, 'file')}.\n")
 
 
 def _fix_status(settings: RunSettings, fixed: FixRun) -> int:

@@ -58,6 +58,19 @@ _TAG_END = re.compile(rb"""(?:[^>"']|"[^"]*"|'[^']*')*>""")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
+def limits_refusal(max_urls: int, max_bytes: int, bytes_given: str | None = None) -> str | None:
+    """Why the limits of a part are refused (None: they are not): each within the
+    protocol's. ``bytes_given`` is ``--max-bytes`` as it was written (``1GiB``)."""
+    if not 1 <= max_urls <= MAX_URLS:
+        return f"--max-urls {max_urls}: give from 1 to {MAX_URLS:,}, the protocol's limit"
+    if not 1 <= max_bytes <= MAX_BYTES:
+        shown = max_bytes if bytes_given is None else bytes_given
+        return (
+            f"--max-bytes {shown}: give from 1 to {MAX_BYTES:,} bytes (50MiB), the protocol's limit"
+        )
+    return None
+
+
 class SplitError(Exception):
     """The file cannot be split; the message is one line."""
 
@@ -635,15 +648,9 @@ def split_file(
     from sitemap_lint.fix.write import Staged, WriteError, stage
     from sitemap_lint.inputs.reader import Source
 
-    if not 1 <= max_urls <= MAX_URLS:
-        raise SplitError(
-            f"--max-urls {max_urls}: give from 1 to {MAX_URLS:,}, the protocol's limit"
-        )
-    if not 1 <= max_bytes <= MAX_BYTES:
-        raise SplitError(
-            f"--max-bytes {max_bytes}: give from 1 to {MAX_BYTES:,} bytes (50MiB), the "
-            "protocol's limit"
-        )
+    refusal = limits_refusal(max_urls, max_bytes)
+    if refusal is not None:
+        raise SplitError(refusal)
     source = Source(str(path), path)
     if not decodes(source):
         # Read whole only to say why (it is refused).

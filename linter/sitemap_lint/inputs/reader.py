@@ -278,12 +278,15 @@ class ByteStream:
 
     def chunks(self) -> Iterator[bytes]:
         handle = self._open()
+        # Standard input stays open; it is asked of the source, not of sys.stdin, which
+        # is None when the process was started without it (a file is read all the same).
+        stdin = self.source.data is None and self.source.path is None
         try:
             yield from self._chunks(handle)
         except OSError as error:
             raise InputError(f"{self.source.name}: cannot read: {_reason(error)}") from None
         finally:
-            if handle is not standard_input():
+            if not stdin:
                 handle.close()
 
     def _chunks(self, handle: BinaryIO) -> Iterator[bytes]:

@@ -176,7 +176,10 @@ def resolve(config_file: str | None, isolated: bool, cwd: Path | None = None) ->
     """The configuration for a run: the named file, the discovered one, or none."""
     if isolated:
         if config_file is not None:
-            raise UsageError("--config and --isolated exclude each other")
+            raise UsageError(
+                "--config and --isolated cannot be used together: one names a configuration"
+                " file, the other ignores every one; give one of them"
+            )
         return Config()
     if config_file is not None:
         path = Path(config_file)
