@@ -32,16 +32,40 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "files"
 OPTIONS = Options(now=NOW)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _without_dot_segments(path: str) -> str:
+    """RFC 3986, 5.2.4, on an absolute path ("" read as "/", 6.2.3)."""
+    out: list[str] = []
+    segments = (path or "/").split("/")[1:]
+    for segment in segments:
+        if segment == ".":
+            continue
+        if segment == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(segment)
+    if segments and segments[-1] in (".", ".."):
+        out.append("")
+    return "/" + "/".join(out)
+
+
 def normalised(url: str) -> str:
-    """A URL under RFC 3986 normalisation (section 6.2.2), read as an IRI: scheme and
-    host in lower case, the host as Unicode, percent-encoded octets decoded as UTF-8."""
+    """A URL under RFC 3986 normalisation (sections 6.2.2 and 6.2.3), read as an IRI:
+    scheme and host in lower case, the host as Unicode, percent-encoded octets decoded
+    as UTF-8, no "." or ".." segment, no default port, an empty path as "/"."""
     parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
     host = parts.hostname or ""
     with contextlib.suppress(UnicodeError):
         host = codecs.decode(host.encode("ascii"), "idna") if host.isascii() else host
-    port = f":{parts.port}" if parts.port else ""
-    rest = parts.path + (f"?{parts.query}" if parts.query or url.rstrip().endswith("?") else "")
-    return f"{parts.scheme.lower()}://{host.lower()}{port}{unquote(rest)}"
+    number = parts.port
+    port = f":{number}" if number and number != _DEFAULT_PORTS.get(scheme) else ""
+    path = _without_dot_segments(parts.path)
+    rest = path + (f"?{parts.query}" if parts.query or url.rstrip().endswith("?") else "")
+    return f"{scheme}://{host.lower()}{port}{unquote(rest)}"
 
 
 def values(data: bytes) -> tuple[list[str], list[str]]:
