@@ -1704,3 +1704,37 @@ def test_line_starts_found_a_piece_of_the_text_at_a_time_are_every_line_start(
     monkeypatch.setattr(locate, "_SPLIT", split)
     expected = [0] + [at + 1 for at, char in enumerate(text) if char == "\n"]
     assert list(locate.Text(text).starts) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        (
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+            'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n<url><loc>https://example.com/?a=1&amp;b=2</loc>\n'
+            '<xhtml:link rel="alternate" hreflang="en" href=" https://example.com/?a=1&amp;b=2\t"/>'
+            "\n</url>\n</urlset>\n",
+            '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/?a=1&amp;b=2"/>',
+        ),
+        (
+            '<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><id>urn:x</id>'
+            "<updated>2024-01-01T00:00:00Z</updated><entry><title>a</title><id>urn:a</id>"
+            "<updated>2024-01-01T00:00:00Z</updated><link href=' https://example.com/a '/>"
+            "</entry></feed>\n",
+            "<link href='https://example.com/a'/>",
+        ),
+    ],
+    ids=["xhtml-link", "atom-link"],
+)
+def test_whitespace_around_an_href_is_fixed_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fixed: str
+) -> None:
+    # The message says what to write; the count of fixable findings is what --fix removes.
+    target = tmp_path / "sitemap.xml"
+    target.write_text(text)
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "UR005  [*]" in out and "[*] 1 fixable with --fix." in out
+    status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert fixed in target.read_text()
+    assert "UR005" not in out and "Fixed 1 finding in 1 file(s)." in err
+
