@@ -1738,3 +1738,20 @@ def test_whitespace_around_an_href_is_fixed_and_counted(
     assert fixed in target.read_text()
     assert "UR005" not in out and "Fixed 1 finding in 1 file(s)." in err
 
+
+def test_a_text_file_checked_only_in_part_is_fixed_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Past the findings cap (TX005) the lines are only counted: once fixed, they are
+    # checked, and their findings (which no fix touches) are no new ones.
+    from sitemap_lint.rules import text as text_rules
+
+    monkeypatch.setattr(text_rules, "MAX_FINDINGS", 40)
+    target = tmp_path / "sitemap.txt"
+    target.write_text("".join(f" https://example.com/{n}#top\n" for n in range(30)))
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "TX005" in out and "TX003  [*]" in out
+    status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert target.read_text() == "".join(f"https://example.com/{n}#top\n" for n in range(30))
+    assert "FX001" not in out and "TX003" not in out and out.count("UR008") == 30
+    assert "Fixed 30 findings in 1 file(s)." in err  # the last ten in a second pass
