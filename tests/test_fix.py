@@ -1755,3 +1755,27 @@ def test_a_text_file_checked_only_in_part_is_fixed_whole(
     assert target.read_text() == "".join(f"https://example.com/{n}#top\n" for n in range(30))
     assert "FX001" not in out and "TX003" not in out and out.count("UR008") == 30
     assert "Fixed 30 findings in 1 file(s)." in err  # the last ten in a second pass
+
+
+def test_a_url_in_an_href_with_a_raw_less_than_counts_its_other_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check reads the raw '<' as its fix writes it (%3C) and reports the '>' too:
+    # that fix fits the file, and the count of fixable findings is what --fix removes.
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "<url><loc>https://example.com/de?a%3Cb%3Ec</loc>\n"
+        '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de?a<b>c"/>\n'
+        '<xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/de?a%3Cb%3Ec"/>\n'
+        "</url>\n</urlset>\n"
+    )
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "UR006  [*]" in out and "[*] 2 fixable with --fix." in out
+    status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert 'hreflang="de" href="https://example.com/de?a%3Cb%3Ec"' in target.read_text()
+    assert (status, out.rstrip().splitlines()[-1]) == (
+        0,
+        "1 file checked (1 URL): no problems found",
+    )
