@@ -1752,3 +1752,79 @@ def test_line_starts_found_a_piece_of_the_text_at_a_time_are_every_line_start(
     monkeypatch.setattr(locate, "_SPLIT", split)
     expected = [0] + [at + 1 for at, char in enumerate(text) if char == "\n"]
     assert list(locate.Text(text).starts) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        (
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+            'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n<url><loc>https://example.com/?a=1&amp;b=2</loc>\n'
+            '<xhtml:link rel="alternate" hreflang="en" href=" https://example.com/?a=1&amp;b=2\t"/>'
+            "\n</url>\n</urlset>\n",
+            '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/?a=1&amp;b=2"/>',
+        ),
+        (
+            '<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><id>urn:x</id>'
+            "<updated>2024-01-01T00:00:00Z</updated><entry><title>a</title><id>urn:a</id>"
+            "<updated>2024-01-01T00:00:00Z</updated><link href=' https://example.com/a '/>"
+            "</entry></feed>\n",
+            "<link href='https://example.com/a'/>",
+        ),
+    ],
+    ids=["xhtml-link", "atom-link"],
+)
+def test_whitespace_around_an_href_is_fixed_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fixed: str
+) -> None:
+    # The message says what to write; the count of fixable findings is what --fix removes.
+    target = tmp_path / "sitemap.xml"
+    target.write_text(text)
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "UR005  [*]" in out and "[*] 1 fixable with --fix." in out
+    status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert status == 0 and fixed in target.read_text()
+    assert "UR005" not in out and "Fixed 1 finding in 1 file(s)." in err
+
+
+def test_a_text_file_checked_only_in_part_is_fixed_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Past the findings cap (TX005) the lines are only counted: once fixed, they are
+    # checked, and their findings (which no fix touches) are no new ones.
+    from sitemap_lint.rules import text as text_rules
+
+    monkeypatch.setattr(text_rules, "MAX_FINDINGS", 40)
+    target = tmp_path / "sitemap.txt"
+    target.write_text("".join(f" https://example.com/{n}#top\n" for n in range(30)))
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "TX005" in out and "TX003  [*]" in out
+    status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert status == 0  # the fragments left (UR008) are warnings
+    assert target.read_text() == "".join(f"https://example.com/{n}#top\n" for n in range(30))
+    assert "FX001" not in out and "TX003" not in out and out.count("UR008") == 30
+    assert "Fixed 30 findings in 1 file(s)." in err  # the last ten in a second pass
+
+
+def test_a_url_in_an_href_with_a_raw_less_than_counts_its_other_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check reads the raw '<' as its fix writes it (%3C) and reports the '>' too:
+    # that fix fits the file, and the count of fixable findings is what --fix removes.
+    target = tmp_path / "sitemap.xml"
+    target.write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        "<url><loc>https://example.com/de?a%3Cb%3Ec</loc>\n"
+        '<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de?a<b>c"/>\n'
+        '<xhtml:link rel="alternate" hreflang="x-default" href="https://example.com/de?a%3Cb%3Ec"/>\n'
+        "</url>\n</urlset>\n"
+    )
+    _, out, _ = run(["--no-show-source", str(target)], capsys)
+    assert "UR006  [*]" in out and "[*] 2 fixable with --fix." in out
+    status, out, _ = run(["--fix", "--no-show-source", str(target)], capsys)
+    assert 'hreflang="de" href="https://example.com/de?a%3Cb%3Ec"' in target.read_text()
+    assert (status, out.rstrip().splitlines()[-1]) == (
+        0,
+        "1 file checked (1 URL): no problems found",
+    )

@@ -44,10 +44,11 @@ RUN_AGAIN = "run the fix again"
 # Findings that show the text is not well-formed XML, or markup turned into text (text
 # between elements, ST009): a fix must never add one.
 _SYNTAX = frozenset({*(f"XM00{n}" for n in range(1, 10)), "ST009"})
-# Findings after which part of the original was not read or not validated (a value
-# read as written, an extension in a wrong namespace): the fixed text may show that
-# part's own findings, which no check of the original could see.
-_HIDING = _SYNTAX | {"XM011", "NS004"}
+# Findings after which part of the original was not read, not validated or not checked
+# (a value read as written, an extension in a wrong namespace, the lines of a text
+# sitemap past its findings cap): the fixed text may show that part's own findings,
+# which no check of the original could see.
+_HIDING = _SYNTAX | {"XM011", "NS004", "TX005"}
 # An entry list left empty (a urlset's or an index's).
 _NO_ENTRIES = "ST008"
 # A suppression directive left with nothing to silence: the fix removed what it silenced.

@@ -410,9 +410,10 @@ def _attribute(text: str, at: int, end: int, name: str) -> tuple[int, int] | Non
 
 def _attribute_decoded(raw: str) -> str:
     """An attribute's value as the parser reports it: each line break and tab a space,
-    then the references replaced (in one pass, as XML does)."""
+    then the references replaced (in one pass, as XML does), a raw "<" read as the
+    recovering reader reads it (``_raw_lt_read``)."""
     text = raw.replace("\r\n", " ").translate(_BLANKS)
-    return _REFERENCE.sub(_reference, text) if "&" in text else text
+    return _raw_lt_read(text)
 
 
 _BLANKS = str.maketrans("\t\n\r", "   ")
@@ -422,7 +423,12 @@ def _decoded(raw: str) -> str:
     """Character data as the parser reports it: line breaks normalised, the predefined
     and numeric references replaced (in one pass, as XML does), a raw "<" read as the
     recovering reader reads it (formats/xml.py): "%3C" in a URL, "<" elsewhere."""
-    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    return _raw_lt_read(raw.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _raw_lt_read(text: str) -> str:
+    """``text`` with its references replaced and each raw "<" read as the recovering
+    reader reads it (formats/xml.py): "%3C" in a URL, "<" elsewhere."""
     if "<" in text:
         text = text.replace("<", _RAW_LT_READ)
     text = _REFERENCE.sub(_reference, text) if "&" in text else text

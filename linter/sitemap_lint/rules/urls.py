@@ -647,9 +647,7 @@ def check_url(
                 node.line,
                 node.column,
                 _whitespace_message(stripped, field),
-                fix=replace_text(node, stripped, "Remove the whitespace around the URL")
-                if url == node.text and stripped and not cut
-                else None,
+                fix=None if cut or not stripped else _trimmed(url, stripped, node, field),
             ),
             # White space the schema does not collapse (a no-break space) makes its
             # error on the value: this finding is that error's.
@@ -1540,6 +1538,22 @@ def _describe(char: str) -> str:
     if ord(char) < 0x20 or ord(char) == 0x7F:
         return f"control character U+{ord(char):04X}"
     return f"'{char}'"  # as written: a backslash is one
+
+
+_TRIM = "Remove the whitespace around the URL"
+
+
+def _trimmed(url: str, stripped: str, node: Node, field: str) -> FindingFix | None:
+    """The fix that writes ``stripped`` instead of ``url``, the whole text of ``node`` or
+    the value of its ``href`` (``field`` names the attribute: an ``xhtml:link``'s, an
+    Atom link's), or None when it is neither."""
+    if url == node.text:
+        return replace_text(node, stripped, _TRIM)
+    if field.endswith(" href") and node.attrs.get("href") == url:
+        return FindingFix(
+            Fix.SAFE, _TRIM, (Edit(node.line, node.column, stripped, "href", old=stripped),)
+        )
+    return None
 
 
 def _whitespace_message(stripped: str, field: str) -> str:
