@@ -1506,7 +1506,7 @@ def _unlisted(
     outside them lists it)."""
     pages = {hash(record.page) for record in listed}
     head_of: dict[int, int] = {}
-    languages: set[str] | None = None
+    languages: OwnLanguages | None = None
     found = []
     for value, (number, link) in absent.items():
         if value in pages:
@@ -1519,8 +1519,8 @@ def _unlisted(
             continue  # another site's page: its own sitemap lists it
         code = source.codes(number)[link]
         if languages is None:
-            languages = own_languages(source, numbers)
-        if language(code) not in languages:
+            languages = OwnLanguages(source, numbers)
+        if not languages.holds(language(code)):
             continue  # a language no page is in here: another sitemap's
         record = source.record(index, source.links(number))
         found.append((index, not_listed_problem(record, code, href, scope)))
@@ -1532,20 +1532,38 @@ def language(code: str) -> str:
     return code.split("-", 1)[0]
 
 
-def own_languages(source: _Records, numbers: Sequence[int]) -> set[str]:
+class OwnLanguages:
     """The languages of the codes the records with usable alternates give their own page
-    (the languages the records' pages are in)."""
-    kinds = source.kinds()
-    page_hashes = source.page_hashes()
-    found: set[str] = set()
-    for index, number in enumerate(numbers[: len(kinds)]):
-        if not number or kinds[index]:
-            continue
-        page = page_hashes[index]
-        for code, value in zip(source.codes(number), source.href_hashes(number), strict=True):
-            if value == page:
-                found.add(language(code))
-    return found
+    (the languages the records' pages are in), read from the records only as far as a
+    question needs: a language asked for is usually a page's among the first records."""
+
+    def __init__(self, source: _Records, numbers: Sequence[int]) -> None:
+        self.found: set[str] = set()
+        self._unread = self._read(source, numbers)
+
+    def holds(self, wanted: str) -> bool:
+        """Whether a record's page is in the language ``wanted``."""
+        found = self.found
+        if wanted in found:
+            return True
+        for each in self._unread:
+            found.add(each)
+            if each == wanted:
+                return True
+        return False
+
+    @staticmethod
+    def _read(source: _Records, numbers: Sequence[int]) -> Iterator[str]:
+        kinds = source.kinds()
+        page_hashes = source.page_hashes()
+        for index, number in enumerate(numbers[: len(kinds)]):
+            if not number or kinds[index]:
+                continue
+            page = page_hashes[index]
+            codes = source.codes(number)
+            for code, value in zip(codes, source.href_hashes(number), strict=True):
+                if value == page:
+                    yield language(code)
 
 
 def same_origin(url: str, other: str) -> bool:
