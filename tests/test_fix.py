@@ -965,41 +965,6 @@ def test_fixes_that_would_remove_every_entry_leave_the_file_unchanged(
 
 
 @pytest.mark.parametrize("unsafe", [[], ["--unsafe-fixes"]], ids=["safe", "unsafe"])
-def test_the_fixable_count_of_a_file_every_entry_of_which_a_fix_removes(
-    tmp_path: Path, capsys, unsafe: list[str]
-) -> None:
-    """The report counts as fixable what --fix then fixes: with --unsafe-fixes, nothing
-    (the file is left unchanged, FX001), without, the safe fix alone (the removals are
-    no hidden fixes either: enabling them fixes nothing)."""
-    import re
-
-    target = tmp_path / "sitemap.xml"
-    original = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        "  <url><loc>https://example.com/a</loc><changefreq>Daily</changefreq></url>\n"
-        "  <url><loc>https://example.com/b</loc></url>\n"
-        "</urlset>\n"
-    )
-    target.write_text(original, encoding="utf-8")
-    scope = ["--sitemap-url", "https://www.example.com/sitemap.xml", *unsafe]
-
-    def findings() -> tuple[int, str]:
-        _, out, _ = run([*scope, "--format", "json", str(target)], capsys)
-        _, text, summary = run([*scope, str(target)], capsys)
-        return len(json.loads(out)["files"][0]["findings"]), text + summary
-
-    before, report = findings()
-    counted = re.search(r"\[\*\] (\d+) fixable with --fix", report)
-    fixable = int(counted[1]) if counted else 0
-    assert "hidden" not in report
-    run([*scope, "--fix", str(target)], capsys)
-    after, _ = findings()
-    assert before - after == fixable == (0 if unsafe else 1)
-    assert (target.read_text(encoding="utf-8") == original) == bool(unsafe)
-
-
-@pytest.mark.parametrize("unsafe", [[], ["--unsafe-fixes"]], ids=["safe", "unsafe"])
 @pytest.mark.parametrize(
     ("root", "entry", "served"),
     [

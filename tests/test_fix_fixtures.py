@@ -45,15 +45,19 @@ def _fixable() -> list[tuple[Path, dict[str, str]]]:
     return found
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
-@pytest.mark.parametrize(
+# Each rule fixture with a fix, with its expected findings' header.
+_EACH_FIXABLE = pytest.mark.parametrize(
     ("path", "header"),
     _fixable(),
     ids=lambda value: (
         value.relative_to(RULE_FIXTURES).as_posix() if isinstance(value, Path) else ""
     ),
 )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+@_EACH_FIXABLE
 def test_a_fixed_fixture_has_fewer_findings_none_new_and_fixes_no_further(
     path: Path, header: dict[str, str], unsafe: bool
 ) -> None:
@@ -97,13 +101,7 @@ def _applied(tool: list[str], original: bytes, diff: bytes, name: str, where: Pa
 
 @pytest.mark.slow
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
-@pytest.mark.parametrize(
-    ("path", "header"),
-    _fixable(),
-    ids=lambda value: (
-        value.relative_to(RULE_FIXTURES).as_posix() if isinstance(value, Path) else ""
-    ),
-)
+@_EACH_FIXABLE
 def test_the_command_fixes_a_fixture_once_as_its_diff_and_its_fixable_count_say(
     path: Path,
     header: dict[str, str],
