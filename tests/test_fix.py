@@ -1749,7 +1749,7 @@ def test_whitespace_around_an_href_is_fixed_and_counted(
     assert "UR005  [*]" in out and "[*] 1 fixable with --fix." in out
     status, out, err = run(["--fix", "--no-show-source", str(target)], capsys)
     assert status == 0 and fixed in target.read_text()
-    assert "UR005" not in out and "Fixed 1 finding in 1 file(s)." in err
+    assert "UR005" not in out and "Fixed 1 finding in 1 file." in err
 
 
 def test_a_text_file_checked_only_in_part_is_fixed_whole(
@@ -1768,7 +1768,7 @@ def test_a_text_file_checked_only_in_part_is_fixed_whole(
     assert status == 0  # the fragments left (UR008) are warnings
     assert target.read_text() == "".join(f"https://example.com/{n}#top\n" for n in range(30))
     assert "FX001" not in out and "TX003" not in out and out.count("UR008") == 30
-    assert "Fixed 30 findings in 1 file(s)." in err  # the last ten in a second pass
+    assert "Fixed 30 findings in 1 file." in err  # the last ten in a second pass
 
 
 def test_a_url_in_an_href_with_a_raw_less_than_counts_its_other_fix(

@@ -1166,6 +1166,12 @@ def from_keywords(**keywords: Any) -> RunSettings:
     Every given value is then checked as the run checks it, so a wrong one is the same
     UsageError, naming the keyword (``jobs=-1: ...``), before anything is read."""
     values: dict[str, Any] = {}
+    if CODE_LISTS.intersection(keywords):
+        # Codes are checked against the rules, the plugins' too: a plugin that cannot be
+        # loaded stops the call as what it is, no error of the keyword's value.
+        from sitemap_lint.rules.registry import families
+
+        families()
     for name, value in keywords.items():
         setting = BY_NAME.get(name)
         if setting is None or not setting.on_command_line:
