@@ -259,14 +259,9 @@ def _refused(fix: FindingFix, unsafe: bool | None) -> bool:
 
 
 def _removing(fix: FindingFix) -> bool:
+    """Whether ``fix`` removes a whole entry (``fix.model.remove_element`` without an
+    entry that stays)."""
     return any(e.target == "element" and not e.end_line for e in fix.edits)
-
-
-def _removes(finding: Finding) -> bool:
-    """Whether ``finding``'s fix removes a whole entry (``fix.model.remove_element``
-    without an entry that stays)."""
-    fix = finding.fix
-    return fix is not None and _removing(fix)
 
 
 def _empties(result: FileResult) -> bool:
@@ -284,7 +279,7 @@ def _empties(result: FileResult) -> bool:
     removed = {
         (e.line, e.column)
         for f in result.findings
-        if _removes(f) and f.fix is not None
+        if f.fix is not None and _removing(f.fix)
         for e in f.fix.edits
         if e.target == "element"
     }
