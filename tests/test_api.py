@@ -619,6 +619,16 @@ def test_the_public_names() -> None:
         assert function.__doc__
 
 
+def test_a_findings_fix_is_of_the_public_types() -> None:
+    """A caller can name the types of ``finding.fix`` and its edits, and test the
+    fix's safety against the public ``Fix``."""
+    findings = sitemap_lint.lint(RULE_FIXTURES / "UR018" / "fail.xml", isolated=True)
+    fix = findings[0].fix
+    assert isinstance(fix, sitemap_lint.FindingFix)
+    assert fix.applicability is sitemap_lint.Fix.SAFE and fix.is_safe
+    assert fix.edits and all(isinstance(edit, sitemap_lint.Edit) for edit in fix.edits)
+
+
 def test_the_version_is_declared_once() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject
@@ -646,7 +656,7 @@ def test_the_examples_in_docs_api_md_print_what_the_page_shows(
         exec(compile(code, "docs/api.md", "exec"), namespace)
         assert capsys.readouterr().out == shown, code
         checked += 1
-    assert checked == 5
+    assert checked == 6
 
 
 def test_a_baseline_keyword_hides_the_findings_it_records(tmp_path: Path) -> None:

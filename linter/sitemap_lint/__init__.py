@@ -20,8 +20,11 @@ from sitemap_lint.errors import SitemapLintError
 
 if TYPE_CHECKING:
     from sitemap_lint.api import (
+        Edit,
         FileReport,
         Finding,
+        FindingFix,
+        Fix,
         LintResult,
         RuleInfo,
         Severity,
@@ -31,7 +34,18 @@ if TYPE_CHECKING:
     )
 
 _LAZY = frozenset(
-    ("FileReport", "Finding", "LintResult", "RuleInfo", "Severity", "lint", "lint_paths")
+    (
+        "Edit",
+        "FileReport",
+        "Finding",
+        "FindingFix",
+        "Fix",
+        "LintResult",
+        "RuleInfo",
+        "Severity",
+        "lint",
+        "lint_paths",
+    )
 )
 
 
@@ -56,8 +70,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Edit",
     "FileReport",
     "Finding",
+    "FindingFix",
+    "Fix",
     "LintResult",
     "RuleInfo",
     "Severity",

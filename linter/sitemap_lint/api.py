@@ -27,7 +27,7 @@ from sitemap_lint.errors import (
     internal_error,
     plugin_at_fault,
 )
-from sitemap_lint.finding import FindingFix, Rule, Severity
+from sitemap_lint.finding import Edit, FindingFix, Fix, Rule, Severity
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -512,8 +512,11 @@ _CONVERSIONS: dict[str, Callable[[Any, str], object]] = {
 _KEYWORDS = frozenset(Options.__annotations__)
 
 __all__ = [
+    "Edit",
     "FileReport",
     "Finding",
+    "FindingFix",
+    "Fix",
     "LintResult",
     "Options",
     "RuleInfo",
