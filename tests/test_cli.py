@@ -401,7 +401,7 @@ def test_rule_on_a_terminal_has_no_styles_under_no_color(
 
 
 @pytest.mark.parametrize(
-    ("wanted", "answer"), [("UR", "18 rules (UR001-UR018)"), ("vd", "21 rules (VD001-VD021)")]
+    ("wanted", "answer"), [("UR", "19 rules (UR001-UR019)"), ("vd", "21 rules (VD001-VD021)")]
 )
 def test_a_family_prefix_for_rule_names_its_rules(wanted: str, answer: str, capsys) -> None:
     status, out, err = run(["rule", wanted], capsys)

@@ -637,15 +637,20 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
     parse("color", settings.color)
     for name in RANGED:  # the set's limits, checked in a run of one file too
         parse(name, getattr(settings, name))
-    selection = Selection(
-        layers=(
-            RuleSelection(config.select, config.extend_select, config.ignore),
-            RuleSelection(
-                parse("select", settings.select),
-                parse("extend_select", settings.extend_select) or (),
-                parse("ignore", settings.ignore) or (),
-            ),
+    layers = [
+        RuleSelection(config.select, config.extend_select, config.ignore),
+        RuleSelection(
+            parse("select", settings.select),
+            parse("extend_select", settings.extend_select) or (),
+            parse("ignore", settings.ignore) or (),
         ),
+    ]
+    if _local_hosts_expected(settings, config):
+        from sitemap_lint.rules.urls import LOCAL_HOST
+
+        layers.append(RuleSelection(ignore=(LOCAL_HOST.code,)))
+    selection = Selection(
+        layers=tuple(layers),
         profile=parse("profile", settings.profile)
         if settings.profile
         else config.profile or DEFAULT,
@@ -672,6 +677,31 @@ def check_plan(settings: RunSettings, config: Config) -> CheckPlan:
         scheduler,
         live,
     )
+
+
+def _local_hosts_expected(settings: RunSettings, config: Config) -> bool:
+    """Whether URLs on a host only a local machine or network reaches are expected, so
+    that UR019 does not report them: ``--allow-private-hosts``, or a sitemap checked at
+    (or said to be served from, ``--sitemap-url``) such a host, a development or staging
+    server."""
+    if settings.allow_private_hosts or config.allow_private_hosts:
+        return True
+    named = [path for path in settings.paths if is_url(path)]
+    named.extend(_named_urls(settings, config))
+    if not named:
+        return False
+    from urllib.parse import urlsplit
+
+    from sitemap_lint.rules.urls import local_host
+
+    for url in named:
+        try:
+            host = urlsplit(url.strip()).hostname
+        except ValueError:
+            continue
+        if host and local_host(host) is not None:
+            return True
+    return False
 
 
 def _live_settings(settings: RunSettings, config: Config) -> LiveSettings | None:

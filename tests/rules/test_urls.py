@@ -183,7 +183,7 @@ def test_check_url_returns_parts_and_origin(value: str, expected: ParsedURL, ori
         "http://example.com:8080/a/b/c/",
         "https://shop.example.co.uk/~user/it's-(new)!*",
         "https://example.com/",
-        "http://192.0.2.10/status",
+        "http://93.184.215.14/status",
     ],
 )
 def test_fast_path_and_slow_path_agree(value: str) -> None:
@@ -504,10 +504,10 @@ def test_broken_ipv6_literal_hint_names_the_literal(value: str, text: str) -> No
 @pytest.mark.parametrize(
     ("value", "host"),
     [
-        ("https://192.0.2.10/a", "192.0.2.10"),
-        ("https://255.255.255.255/a", "255.255.255.255"),
-        ("https://[::ffff:192.0.2.1]/a", "[::ffff:192.0.2.1]"),
-        ("https://[2001:db8::1]/a", "[2001:db8::1]"),
+        ("https://93.184.215.14/a", "93.184.215.14"),
+        ("https://1.1.1.1/a", "1.1.1.1"),
+        ("https://[::ffff:93.184.215.14]/a", "[::ffff:93.184.215.14]"),
+        ("https://[2606:4700::1111]/a", "[2606:4700::1111]"),
         ("https://xn--p1ai/a", "xn--p1ai"),
         ("https://shop.xn--bcher-kva.example/a", "shop.xn--bcher-kva.example"),
         ("https://example.com1/a", "example.com1"),
@@ -819,3 +819,70 @@ def test_a_defect_another_url_rule_reports_is_not_named_again(value: str, code: 
         assert len(ur018) == 1 and "host" not in ur018[0] and ":443" in ur018[0]
     else:
         assert ur018 == []
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ("http://localhost:4000/blog/", "localhost, the local machine's name"),
+        ("http://app.localhost/a", "app.localhost, the local machine's name"),
+        ("https://printer.local/status", "printer.local, a name under .local"),
+        ("https://wiki.corp.internal/a", "wiki.corp.internal, a name under .internal"),
+        ("http://nas.home.arpa/a", "nas.home.arpa, a name under .home.arpa"),
+        ("http://127.0.0.1:8000/a", "127.0.0.1, a loopback address"),
+        ("http://127.1/a", "127.1, a loopback address (127.0.0.1)"),
+        ("http://2130706433/a", "2130706433, a loopback address (127.0.0.1)"),
+        ("http://0.0.0.0:4000/a", "0.0.0.0, an unspecified address"),
+        ("http://10.0.0.7/a", "10.0.0.7, a private address"),
+        ("http://172.16.5.4/a", "172.16.5.4, a private address"),
+        ("https://192.168.1.20/a", "192.168.1.20, a private address"),
+        ("http://169.254.169.254/latest/", "169.254.169.254, a link-local address"),
+        ("http://[::1]:8080/a", "[::1], a loopback address"),
+        ("http://[fd00::5]/a", "[fd00::5], a unique-local address"),
+        ("http://[::ffff:10.0.0.1]/a", "[::ffff:10.0.0.1], a private address"),
+        ("https://café.local/menu", "xn--caf-dma.local, a name under .local"),
+    ],
+)
+def test_a_url_on_a_local_host_is_reported_once(value: str, named: str) -> None:
+    """UR019 on every path of check_url (the plain URL's, an IPv4 form's, an IPv6 or
+    non-ASCII host's, the slow one), with the host and what makes it local."""
+    parsed, report = run(value)
+    assert report.codes.count("UR019") == 1
+    (finding,) = [f for f in report.findings if f.code == "UR019"]
+    assert f"URL is on {named}, which search engines cannot reach" in finding.message
+    assert parsed is not None  # (a usable URL: the scope checks still read it)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://example.com/a",
+        "https://localhost.example.com/a",
+        "https://local.example/a",
+        "https://my.localhost-site.com/a",
+        "https://93.184.215.14/a",
+        "https://[2606:4700::1111]/a",
+        "https://internal.example.com/a",
+    ],
+)
+def test_a_public_host_is_not_local(value: str) -> None:
+    assert "UR019" not in run(value)[1].codes
+
+
+def test_local_hosts_are_expected_where_the_run_says_so(tmp_path: Path) -> None:
+    """``--allow-private-hosts``, or a sitemap said to be served from a local host
+    (``--sitemap-url``, a URL input: a development server), turns UR019 off."""
+    from sitemap_lint import cli
+
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "<url><loc>http://localhost:4000/a</loc></url>\n</urlset>\n",
+        encoding="utf-8",
+    )
+    plain = ["--isolated", "--format", "concise", str(sitemap)]
+    assert cli.main(plain) == 1
+    assert cli.main(["--allow-private-hosts", *plain]) == 0
+    assert cli.main(["--sitemap-url", "http://localhost:4000/sitemap.xml", *plain]) == 0
+    assert cli.main(["--sitemap-url", "https://example.com/sitemap.xml", *plain]) == 1

@@ -403,6 +403,33 @@ NOT_CANONICAL = rule(
     good="<loc>https://example.com/shop/shoes</loc>",
 )
 
+LOCAL_HOST = rule(
+    "UR019",
+    "url-local-host",
+    ERROR,
+    summary="A URL on a host only a local machine or network reaches (`localhost`, `127.0.0.1`, `192.168.1.5`, `printer.local`)",
+    what="""
+        Detects a URL whose host search engines cannot reach: the name
+        `localhost` (or one under `.localhost`), a name under `.local` (multicast
+        DNS), `.internal` or `.home.arpa`, or an IP address that is not public
+        (loopback `127.0.0.1` and `[::1]`, the unspecified `0.0.0.0`, private
+        `10.x`, `172.16-31.x` and `192.168.x`, link-local, unique-local, carrier-grade
+        NAT and the other reserved ranges, in any of the forms a URL may write an
+        IPv4 address). It checks every URL the URL rules check. With
+        `--allow-private-hosts`, which declares such hosts expected (a staging
+        server on the private network), it is not reported.
+    """,
+    why="""
+        Such a URL is a page of the machine or network that wrote the sitemap: a
+        development server (`jekyll serve` on `localhost:4000`, `hugo server` on
+        `localhost:1313`), a build run with the wrong base URL, a staging host. A
+        crawler on the internet cannot fetch it, so every such URL is lost to
+        search, and the sitemap tells the world the addresses of internal hosts.
+    """,
+    bad="<loc>http://localhost:4000/blog/first-post/</loc>",
+    good="<loc>https://example.com/blog/first-post/</loc>",
+)
+
 # The family: its title in the rule lists, and its place among the families.
 FAMILY = "URLs"
 ORDER = 60
@@ -426,6 +453,7 @@ RULES = (
     EMPTY_PORT,
     ESCAPED_TWICE,
     NOT_CANONICAL,
+    LOCAL_HOST,
 )
 
 
@@ -675,7 +703,7 @@ def check_url(
             )
         )
     match = _SIMPLE.match(url) if url.isascii() else None
-    if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
+    if match and len(match.group(2)) <= 253 and _reads_as_public_name(match.group(2)):
         if "%" in url:
             _check_escapes(url[match.end(2) :], node, report)
         if length < MIN_LENGTH:
@@ -693,7 +721,7 @@ def check_url(
             check_canonical(url, node, report)
         return ParsedURL(scheme, host, default, path or "/")
     match = _SIMPLE_IRI.match(url)
-    if match and len(match.group(2)) <= 253 and reads_as_name(match.group(2)):
+    if match and len(match.group(2)) <= 253 and _reads_as_public_name(match.group(2)):
         return check_iri(url, match, node, report)
     return _check_slowly(url, node, report, field, replacements, base)
 
@@ -708,7 +736,7 @@ def iri_parts(url: str) -> re.Match[str] | None:
         and len(match.group(2)) <= 253
         and not url.isascii()
         and not url[-1].isspace()  # (white space outside ASCII: UR005 strips it first)
-        and reads_as_name(match.group(2))
+        and _reads_as_public_name(match.group(2))
     ):
         return match
     return None
@@ -720,6 +748,39 @@ def reads_as_name(host: str) -> bool:
     with it that its characters do not tell: it is not read as an IPv4 address that is
     not one (its last label a number), and its ``xn--`` labels decode."""
     return plain_host(host) or _named_host_problem(host) is None
+
+
+def _reads_as_public_name(host: str) -> bool:
+    """``reads_as_name``, and no host only a local machine or network reaches (UR019)."""
+    return reads_as_name(host) and local_host(host) is None
+
+
+# Names only a machine or its own network resolves: RFC 6761 (localhost), RFC 6762
+# (.local, multicast DNS), RFC 8375 (.home.arpa) and ICANN's .internal (2024).
+_LOCAL_NAMES = (".localhost", ".local", ".internal", ".home.arpa")
+
+
+@lru_cache(maxsize=1024)
+def local_host(host: str) -> str | None:
+    """What makes ``host`` (ASCII, as a URL writes it) one that only a local machine or
+    network reaches, in words ("a loopback address", "a .local name"), or None."""
+    name = host.lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return "the local machine's name"
+    for suffix in _LOCAL_NAMES:
+        if name.endswith(suffix):
+            return f"a name under {suffix}"
+    if name[:1] != "[" and ":" not in name and plain_host(name):
+        return None
+    from sitemap_lint.inputs.guard import address_kind, address_text, host_address, kind_article
+
+    address = host_address(name)
+    kind = None if address is None else address_kind(address)
+    if address is None or kind is None:
+        return None
+    written = address_text(address)
+    shown = "" if written == name.strip("[]") else f" ({written})"
+    return f"{kind_article(kind)} address{shown}"
 
 
 def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
@@ -927,6 +988,8 @@ def _check_slowly(
     if host_problem:
         report.add(INVALID_HOST.at(line, column, host_problem), node)
         usable = False
+    elif (local := local_host(ascii_host)) is not None:
+        report.add(LOCAL_HOST.at(line, column, _local_message(ascii_host, local)))
 
     # One repaired form of the URL, shown by every rule below that suggests a fix;
     # only the start of an absurdly long one is repaired (messages are short anyway).
@@ -1043,6 +1106,13 @@ def _check_slowly(
     default = 443 if scheme == "https" else 80
     path = remainder.split("#", 1)[0].split("?", 1)[0] or "/"
     return ParsedURL(scheme, ascii_host.lower().rstrip("."), int(port) if port else default, path)
+
+
+def _local_message(host: str, what: str) -> str:
+    return (
+        f"URL is on {host}, {what}, which search engines cannot reach; write the page's "
+        "public URL (build the sitemap with the site's public base URL)"
+    )
 
 
 # The scheme's default port, as a URL writes it after the host's ":".

@@ -883,7 +883,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "allow_private_hosts",
         "flag",
-        "Also fetch URLs on loopback, private and other internal addresses no input names.",
+        "Also fetch URLs on loopback, private and other internal addresses no input names,"
+        " and accept such hosts in the listed URLs (UR019).",
         default=False,
         flags=("--allow-private-hosts",),
         key="allow-private-hosts",
@@ -891,7 +892,8 @@ SETTINGS: tuple[Setting, ...] = (
         stored=(("allow_private_hosts", False),),
         doc="also fetch URLs on a loopback, private, link-local or other internal"
         " address that no input names (refused with `FE014` otherwise; see"
-        " [Sites and sets](#sites-and-sets))",
+        " [Sites and sets](#sites-and-sets)), and accept such hosts in the URLs the"
+        " sitemaps list (`UR019` is not reported)",
     ),
     Setting(
         "live",

@@ -154,11 +154,12 @@ def parse_sitemap_url(text: str | None, where: str = "--sitemap-url") -> Any:
         )
     from sitemap_lint.engine.sink import FindingList
     from sitemap_lint.model import Node
-    from sitemap_lint.rules.urls import check_url, with_query
+    from sitemap_lint.rules.urls import LOCAL_HOST, check_url, with_query
 
     problems = FindingList()
     parsed = check_url(text, Node("", "sitemap-url", {}, 1, 1), problems)
-    errors = [p for p in problems if p.severity is Severity.ERROR]
+    # (A local server is a place the user may check a sitemap at: it is usable.)
+    errors = [p for p in problems if p.severity is Severity.ERROR and p.code != LOCAL_HOST.code]
     if parsed is None or errors:
         reason = errors[0].message if errors else "not an absolute http(s) URL"
         raise UsageError(f"{where} {text!r} is not usable: {reason}")
