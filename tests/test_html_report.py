@@ -262,6 +262,25 @@ def test_a_message_shows_its_invisible_characters_as_the_text_report_does() -> N
     assert "page https://e.com/a?\\u202egpj.exe\\u200f\\x01 is not found (404)" in Page(text).text
 
 
+def test_the_same_files_give_the_same_page_without_now(tmp_path: Path) -> None:
+    """Without --now the page carries no time (the clock's would change it every
+    minute): a report kept in version control or compared in CI changes only with its
+    findings. With --now it says the time the rules took as now."""
+    sitemap = tmp_path / "sitemap.xml"
+    shutil.copyfile(ROOT / MIXED, sitemap)
+    pages = []
+    for _ in range(2):
+        out = StringIO()
+        settings = RunSettings(paths=[str(sitemap)], format="html", color="never", isolated=True)
+        execute(settings, out=out, err=StringIO())
+        pages.append(out.getvalue())
+    assert pages[0] == pages[1]
+    assert "<dt>Now</dt>" not in pages[0]
+    assert not re.search(r"\d\d:\d\d UTC", pages[0])
+    _, text = render([MIXED])
+    assert "<dt>Now</dt><dd>2025-06-01 (--now)</dd>" in text
+
+
 def test_the_title_counts_in_words() -> None:
     one_each = [finding("UR001", "relative"), finding("UR011", "not encoded")]
     text = page_of([FileResult("a.xml", one_each)])

@@ -29,7 +29,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any
 
@@ -856,11 +855,12 @@ def embedded_json(value: object) -> str:
     return text
 
 
-def _generated(run: RunInfo | None) -> str:
-    """The time the rules took as now: ``--now`` as given, or the clock's."""
+def _generated(run: RunInfo | None) -> str | None:
+    """The time the rules took as now: ``--now`` as given. Without it the page says no
+    time, so that the same files give the same page."""
     if run is not None and run.now:
         return f"{run.now} (--now)"
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return None
 
 
 def _template() -> jinja2.Template:
