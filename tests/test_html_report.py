@@ -291,6 +291,17 @@ def test_the_title_counts_in_words() -> None:
     assert "2 files</dd>" in text
 
 
+def test_the_title_says_when_there_is_nothing_to_fix_and_counts_info() -> None:
+    """A tab's title is what a person sees of a page among others: a clean run says so,
+    and a run with only info findings does not read as one without any."""
+    text = page_of([FileResult("a.xml", [])])
+    assert "<title>Sitemap audit: no findings</title>" in text
+    only_info = [finding("UR018", "the same URL"), finding("UR018", "again")]
+    assert str(RULES["UR018"].severity) == "info"
+    text = page_of([FileResult("a.xml", only_info)])
+    assert "<title>Sitemap audit: 0 errors, 0 warnings, 2 info</title>" in text
+
+
 def test_the_header_names_the_first_inputs_of_many() -> None:
     """A shell glob may give thousands of files: the header names the first ten, the
     footer's command (in a box of its own) all of them, and the charts count them."""
