@@ -1080,6 +1080,80 @@ def test_every_text_contrasts_enough_with_its_background(
         assert driver.execute_script(LOW_CONTRAST_JS) == [], status
 
 
+# Each chart's texts (labels) and marks (bars, legend swatches) that contrast less with
+# their panel than WCAG 2's AA asks: 4.5:1 for text, 3:1 for graphics.
+LOW_CONTRAST_CHARTS_JS = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+function luminance(c) {
+  const v = c.slice(0, 3).map(x => {
+    x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function ratio(a, b) {
+  const x = luminance(a), y = luminance(b);
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+const low = [];
+for (const figure of document.querySelectorAll('figure.chart')) {
+  const panel = rgb(getComputedStyle(figure).backgroundColor);
+  for (const text of figure.querySelectorAll('svg text')) {
+    const r = ratio(rgb(getComputedStyle(text).fill), panel);
+    if (r < 4.5) low.push(figure.id + ' text ' + r.toFixed(2) + ': ' + text.textContent);
+  }
+  for (const mark of figure.querySelectorAll('svg .role-mark path, svg .role-legend-symbol path')) {
+    const fill = getComputedStyle(mark).fill;
+    if (!fill.startsWith('rgb')) continue;
+    const r = ratio(rgb(fill), panel);
+    if (r < 3) low.push(figure.id + ' mark ' + r.toFixed(2) + ': ' + fill);
+  }
+}
+return low;
+"""
+
+
+@pytest.mark.slow
+def test_in_dark_mode_the_page_is_dark_and_every_text_contrasts_enough(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A reader whose system is set to dark gets a dark page (not a white one in the
+    dark), every text and chart readable on it; light stays as it was."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    background = "return getComputedStyle(document.body).backgroundColor"
+    open_page(driver, page)
+    assert driver.execute_script(background) == "rgb(246, 247, 249)"
+    assert driver.execute_script(LOW_CONTRAST_CHARTS_JS) == []
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    channels = [int(x) for x in re.findall(r"\d+", driver.execute_script(background))[:3]]
+    assert max(channels) < 60, channels
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    assert driver.execute_script(LOW_CONTRAST_CHARTS_JS) == []
+    grid = driver.execute_script(
+        "return Array.from(document.querySelectorAll('figure.chart .role-axis-grid line'),"
+        " line => getComputedStyle(line).stroke)"
+    )
+    assert grid and "rgb(230, 232, 235)" not in grid  # no light rules across a dark chart
+    # The rule dialog, the selected file's node, and each exit status.
+    driver.execute_script(
+        "document.querySelectorAll('li.tree-node').forEach(n => n.classList.add('selected'))"
+    )
+    link = driver.find_element("css selector", "a.rule-link")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    assert driver.find_element("id", "rule-dialog").get_attribute("open") is not None
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    for status in (0, 2):
+        driver.execute_script(
+            "document.getElementById('exit-status').className = 'status status-' + arguments[0]",
+            status,
+        )
+        assert driver.execute_script(LOW_CONTRAST_JS) == [], status
+
+
 @pytest.mark.slow
 def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
     repo_root: Path, tmp_path: Path, driver: Any

@@ -518,7 +518,7 @@ PRIORITIES = tuple(f"{n / 10:.1f}" for n in range(11))
 SPECIAL = {"none": "not given", "invalid": "invalid", "other": "other values"}
 GROUP_COLOURS = {
     "value": "#2f5d8a",
-    "not given": "#9aa5b1",
+    "not given": "#848e9c",  # 3:1 on the panel, light or dark
     "invalid": "#c62828",
     "other values": "#6b7280",
 }
