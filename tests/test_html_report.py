@@ -679,6 +679,32 @@ def urls_card(text: str) -> str:
     return text.split('id="total-urls">', 1)[1].split("<", 1)[0]
 
 
+FIXABLE = "fixtures/fix/mixed.xml"
+
+
+@pytest.mark.parametrize(
+    ("unsafe", "said"),
+    [
+        (False, "8 fixable with --fix. (3 hidden fixes can be enabled with --unsafe-fixes.)"),
+        (True, "11 fixable with --fix."),
+    ],
+)
+def test_the_page_counts_and_marks_what_fix_fixes(repo_root: Path, unsafe: bool, said: str) -> None:
+    """As the text report does: how many findings ``--fix`` fixes (and the unsafe fixes
+    it leaves without ``--unsafe-fixes``), and which: each such row says so, in words a
+    search finds."""
+    _, text = render([FIXABLE], unsafe_fixes=unsafe)
+    words = " ".join("".join(Page(text).text).split())
+    assert said in words
+    fixable = text.count('<span class="badge badge-fix"')
+    assert fixable == 1 + int(said.split()[0])  # the count's own badge, then each row's
+    rows = re.findall(r"<tr class=\"sev-.*?</tr>", text, re.S)
+    assert len(rows) == 11
+    assert sum("badge-fix" in row for row in rows) == fixable - 1
+    _, clean = render([CLEAN])
+    assert "fixable" not in clean
+
+
 def test_a_plain_run_shows_each_file_kind_and_urls(repo_root: Path, tmp_path: Path) -> None:
     _, text = render([MIXED])  # one file: checked on its own, not as a set
     assert node_columns(text) == [("urlset", "6 URLs")]

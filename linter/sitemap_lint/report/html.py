@@ -41,6 +41,7 @@ from sitemap_lint.report.base import (
     Reporter,
     RunInfo,
     Summary,
+    applicable,
     by_frequency,
     counts_of,
     parent_of,
@@ -167,6 +168,8 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
     by_rule = _by_rule(f for _, _, f in findings)
     rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
+    unsafe = run is not None and run.unsafe_fixes
+    fixable = sum(applicable(f, unsafe) for _, _, f in findings)
     sizes = [row.size for row in files if row.size is not None]
     context = {
         "version": __version__,
@@ -180,7 +183,9 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
         "tree": list(tree(files)),
         "size_limit": SIZE_LIMIT,
         "shown": shown,
-        "row_blocks": finding_rows(chosen, files),
+        "row_blocks": finding_rows(chosen, files, unsafe),
+        "fixable": fixable,
+        "fixes_hidden": sum(f.fix is not None for _, _, f in findings) - fixable,
         "hidden": len(findings) - shown,
         "row_limit": ROW_LIMIT,
         "rule_quota": _quota(len(rules)),
@@ -254,11 +259,12 @@ def embedded(findings: list[Item]) -> list[Item]:
 ROWS_AT_ONCE = 100  # rows of the findings table joined into one piece of the page
 
 
-def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
+def finding_rows(chosen: list[Item], files: list[FileRow], unsafe: bool = False) -> Iterator[str]:
     """The rows of the findings table, escaped, ``ROWS_AT_ONCE`` at a time. What a row
     says of its rule and of its file is escaped once per rule and once per file; only
     its position and message are made per row. The first row of a file carries the
-    file's anchor."""
+    file's anchor; a finding ``--fix`` fixes (``unsafe``: with ``--unsafe-fixes``) says
+    so after its message."""
     rule_parts: dict[tuple[str, str, str], tuple[str, str]] = {}
     file_parts: dict[int, tuple[str, str]] = {}
     block: list[str] = []
@@ -278,7 +284,8 @@ def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
             f"{rule[0]}{file[0]}{anchor}{rule[1]}{file[1]}"
             f'        <td class="num">{f.line}</td>\n'
             f'        <td class="num">{f.column}</td>\n'
-            f'        <td class="message">{escape(printable_lines(f.message))}</td>\n'
+            f'        <td class="message">{escape(printable_lines(f.message))}'
+            f"{FIXABLE if applicable(f, unsafe) else ''}</td>\n"
             "      </tr>\n"
         )
         if len(block) >= ROWS_AT_ONCE:
@@ -286,6 +293,9 @@ def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
             block.clear()
     if block:
         yield "".join(block)
+
+
+FIXABLE = ' <span class="badge badge-fix" title="--fix fixes it">fixable</span>'
 
 
 def _rule_cells(code: str, name: str, severity: str) -> tuple[str, str]:
