@@ -679,6 +679,31 @@ def urls_card(text: str) -> str:
     return text.split('id="total-urls">', 1)[1].split("<", 1)[0]
 
 
+def test_the_page_says_what_the_baseline_left_out(tmp_path: Path) -> None:
+    """With --baseline a page of no findings is not a clean site: it says, as the text
+    report does, how many findings the baseline matched and how many it no longer sees."""
+    sitemap = tmp_path / "sitemap.xml"
+    shutil.copyfile(ROOT / MIXED, sitemap)
+    baseline = tmp_path / "baseline.json"
+    assert main(["--isolated", "--write-baseline", str(baseline), str(sitemap)]) == 0
+    page = tmp_path / "report.html"
+    args = ["--isolated", "--format", "html", "-o", str(page), "--baseline", str(baseline)]
+    assert main([*args, str(sitemap)]) == 0
+    words = " ".join("".join(Page(page.read_text(encoding="utf-8")).text).split())
+    assert "8 findings matched the baseline (not shown)." in words
+    assert "not seen again" not in words
+    sitemap.write_text(CLEAN_TEXT, encoding="utf-8")
+    assert main([*args, str(sitemap)]) == 0
+    words = " ".join("".join(Page(page.read_text(encoding="utf-8")).text).split())
+    assert (
+        "0 findings matched the baseline (not shown). 8 recorded findings were not seen"
+        " again; --write-baseline refreshes the file." in words
+    )
+
+
+CLEAN_TEXT = (ROOT / CLEAN).read_text(encoding="utf-8")
+
+
 FIXABLE = "fixtures/fix/mixed.xml"
 
 
