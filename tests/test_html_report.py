@@ -1226,6 +1226,27 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
     assert len(charts) == 5 and max(charts) <= window
 
 
+@pytest.mark.slow
+def test_a_redirect_chain_of_a_very_long_url_wraps_within_its_panel(
+    tmp_path: Path, driver: Any
+) -> None:
+    """A URL of thousands of characters in a redirect chain breaks across lines: the
+    chains' panel does not grow tens of thousands of pixels wide, with every other
+    chain on one line across it."""
+    long_url = "https://example.com/?" + "q" * 3000
+    chains = [[f"{long_url} 301", "https://example.com/ 200"], ["https://e.com/a 301", "b 200"]]
+    live = LiveStats(listed=2, requested=2, statuses={"301": 2}, chains=chains).as_dict()
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live)
+    page = tmp_path / "audited.html"
+    page.write_text(page_of([FileResult("s.xml", [finding("UR001", "x")])], run))
+    open_page(driver, page)
+    past = driver.execute_script(
+        "const panel = document.querySelector('.live-chains').parentElement;"
+        "return panel.scrollWidth - panel.clientWidth"
+    )
+    assert past <= 0
+
+
 PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins
 # Each panel that would scroll on screen, with how far its content reaches past it.
 CUT_ON_PAPER_JS = """return Array.from(
