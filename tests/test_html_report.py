@@ -1227,6 +1227,42 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
 
 
 @pytest.mark.slow
+def test_a_screen_reader_reads_every_finding_before_it_is_scrolled_to(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """The findings below the window are in the accessibility tree, each row with its
+    six cells, not empty rows: a page of this size lays out every row (only a page of
+    thousands lays out the rows on screen alone, for its sorts' sake)."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    assert driver.execute_script(
+        "const r = document.querySelector('#findings-table tbody tr').getBoundingClientRect();"
+        "return r.top > window.innerHeight"
+    )  # the findings are below the window
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+    nodes = {node["nodeId"]: node for node in tree["nodes"]}
+    rows = [node for node in tree["nodes"] if node.get("role", {}).get("value") == "row"]
+    assert len(rows) == 1 + len(Page(page.read_text(encoding="utf-8")).rows())
+    kinds = []
+    for row in rows:
+        cells = [nodes[child] for child in row.get("childIds", []) if child in nodes]
+        kinds.append([cell.get("role", {}).get("value") for cell in cells])
+    assert kinds.count(["columnheader"] * 6) == 1
+    assert kinds.count(["cell"] * 6) == len(rows) - 1, kinds
+    assert 'class="findings"' in page.read_text(encoding="utf-8")
+
+
+def test_only_a_page_of_thousands_of_findings_lays_out_the_rows_on_screen_alone() -> None:
+    few = page_of([FileResult("a.xml", [finding("UR001", "relative")] * 20)])
+    assert '<table class="findings" id="findings-table">' in few
+    many = [finding("UR001", "relative", line) for line in range(1, html_report.ONSCREEN_ROWS + 2)]
+    assert '<table class="findings onscreen" id="findings-table">' in page_of(
+        [FileResult("a.xml", many)]
+    )
+
+
+@pytest.mark.slow
 def test_a_redirect_chain_of_a_very_long_url_wraps_within_its_panel(
     tmp_path: Path, driver: Any
 ) -> None:

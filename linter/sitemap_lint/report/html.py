@@ -60,6 +60,9 @@ except ImportError:
     ) from None
 
 ROW_LIMIT = 10_000  # findings embedded in the page; --format json has every one
+# Rows past which the findings table lays out only the rows on screen (content-visibility:
+# its sorts stay quick), though a row off screen then has no cells for a screen reader.
+ONSCREEN_ROWS = 1_000
 RULE_QUOTA = 100  # a capped page keeps the first findings of every rule, up to this many
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
 SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
@@ -183,6 +186,7 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
         "tree": list(tree(files)),
         "size_limit": SIZE_LIMIT,
         "shown": shown,
+        "onscreen": shown > ONSCREEN_ROWS,
         "row_blocks": finding_rows(chosen, files, unsafe),
         "fixable": fixable,
         "fixes_hidden": sum(f.fix is not None for _, _, f in findings) - fixable,
