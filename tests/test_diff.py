@@ -328,6 +328,21 @@ def test_the_html_page_writes_now_in_utc(
     assert "<dt>Now</dt><dd>2026-12-04T10:00:00Z</dd>" in out
 
 
+def test_the_html_page_holds_no_time_without_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --now the page says no time, as the text and JSON reports: the same
+    sides give the same bytes, a minute later too."""
+    pytest.importorskip("vl_convert")
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(_urlset(*_pages(2)))
+    status, out, err = run_cli(["diff", "-f", "html", str(sitemap), str(sitemap)], capsys)
+    assert status == 0, err
+    assert "<dt>Now</dt>" not in out
+    again = run_cli(["diff", "-f", "html", str(sitemap), str(sitemap)], capsys)[1]
+    assert again == out
+
+
 def test_gzip_text_and_plain_files_compare_by_content(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

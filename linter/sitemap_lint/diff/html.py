@@ -22,7 +22,7 @@ def render(
     changes: Changes,
     limits: list[Limit],
     found: list[Passed],
-    now: datetime,
+    now: datetime | None,
     show: int,
 ) -> str:
     from sitemap_lint.report.html import template
@@ -33,7 +33,7 @@ def render(
         version=__version__,
         old=old,
         new=new,
-        now=utc_text(now),
+        now=utc_text(now) if now is not None else None,
         c=changes,
         limits=limits,
         passed=found,
