@@ -1283,6 +1283,27 @@ def test_a_redirect_chain_of_a_very_long_url_wraps_within_its_panel(
     assert past <= 0
 
 
+@pytest.mark.slow
+def test_on_a_phone_a_rule_document_with_long_code_does_not_scroll_sideways(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A phone 360 pixels wide (a window cannot be made that narrow: the screen is
+    emulated): a rule's documentation writes a namespace URI or an attribute as inline
+    code without a space to break at; it breaks anywhere rather than widen the page."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", FIXABLE]) == 1
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True},
+    )
+    open_page(driver, page)
+    assert driver.find_elements("css selector", "#rule-NS002 .doc p code")
+    width, window = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert window == 360 and width <= window
+
+
 PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins
 # Each panel that would scroll on screen, with how far its content reaches past it.
 CUT_ON_PAPER_JS = """return Array.from(
