@@ -1302,6 +1302,12 @@ def test_on_a_phone_a_rule_document_with_long_code_does_not_scroll_sideways(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert window == 360 and width <= window
+    # The sticky section bar keeps to one line, below which an anchor lands.
+    bar, margin = driver.execute_script(
+        "return [document.querySelector('nav.tabs').offsetHeight,"
+        " parseFloat(getComputedStyle(document.querySelector('section')).scrollMarginTop)]"
+    )
+    assert bar <= margin, (bar, margin)
 
 
 PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins
