@@ -328,6 +328,21 @@ def test_the_html_page_writes_now_in_utc(
     assert "<dt>Now</dt><dd>2026-12-04T10:00:00Z</dd>" in out
 
 
+def test_the_html_page_holds_no_time_without_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --now the page says no time, as the text and JSON reports: the same
+    sides give the same bytes, a minute later too."""
+    pytest.importorskip("vl_convert")
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(_urlset(*_pages(2)))
+    status, out, err = run_cli(["diff", "-f", "html", str(sitemap), str(sitemap)], capsys)
+    assert status == 0, err
+    assert "<dt>Now</dt>" not in out
+    again = run_cli(["diff", "-f", "html", str(sitemap), str(sitemap)], capsys)[1]
+    assert again == out
+
+
 def test_gzip_text_and_plain_files_compare_by_content(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -902,6 +917,34 @@ def test_the_chart_of_a_few_urls_counts_in_whole_numbers(
     axis = out[out.index("role-axis-label") :]
     labels = re.findall(r">([^<>]+)</text>", axis[: axis.index("</g></g>")])
     assert labels[:-1] == [f"\N{MINUS SIGN}{n}" for n in range(5, 0, -1)] + ["0"]
+
+
+@pytest.mark.parametrize(
+    ("old_pages", "new_pages", "expected"),
+    [
+        ([0, 1], [0, 2], ["\N{MINUS SIGN}1", "0", "1"]),  # one removed, one added
+        ([0, 1], [0], ["\N{MINUS SIGN}1", "0"]),
+        ([0], [0, 1], ["0", "1"]),
+    ],
+)
+def test_the_chart_of_one_url_counts_each_whole_number_once(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    old_pages: list[int],
+    new_pages: list[int],
+    expected: list[str],
+) -> None:
+    """One URL removed and one added: the axis reads -1, 0, 1, not -1, -1, 0, 1, 1 (the
+    half steps printed as whole numbers)."""
+    pytest.importorskip("vl_convert")
+    old, new = tmp_path / "old.xml", tmp_path / "new.xml"
+    old.write_text(_urlset(*(_pages(3)[n] for n in old_pages)))
+    new.write_text(_urlset(*(_pages(3)[n] for n in new_pages)))
+    status, out, err = run_cli(["diff", "-f", "html", str(old), str(new)], capsys)
+    assert status == 0, err
+    axis = out[out.index("role-axis-label") :]
+    labels = re.findall(r">([^<>]+)</text>", axis[: axis.index("</g></g>")])
+    assert labels[:-1] == expected
 
 
 @pytest.mark.parametrize("fmt", ["text", "html"])

@@ -262,6 +262,25 @@ def test_a_message_shows_its_invisible_characters_as_the_text_report_does() -> N
     assert "page https://e.com/a?\\u202egpj.exe\\u200f\\x01 is not found (404)" in Page(text).text
 
 
+def test_the_same_files_give_the_same_page_without_now(tmp_path: Path) -> None:
+    """Without --now the page carries no time (the clock's would change it every
+    minute): a report kept in version control or compared in CI changes only with its
+    findings. With --now it says the time the rules took as now."""
+    sitemap = tmp_path / "sitemap.xml"
+    shutil.copyfile(ROOT / MIXED, sitemap)
+    pages = []
+    for _ in range(2):
+        out = StringIO()
+        settings = RunSettings(paths=[str(sitemap)], format="html", color="never", isolated=True)
+        execute(settings, out=out, err=StringIO())
+        pages.append(out.getvalue())
+    assert pages[0] == pages[1]
+    assert "<dt>Now</dt>" not in pages[0]
+    assert not re.search(r"\d\d:\d\d UTC", pages[0])
+    _, text = render([MIXED])
+    assert "<dt>Now</dt><dd>2025-06-01 (--now)</dd>" in text
+
+
 def test_the_title_counts_in_words() -> None:
     one_each = [finding("UR001", "relative"), finding("UR011", "not encoded")]
     text = page_of([FileResult("a.xml", one_each)])
@@ -270,6 +289,17 @@ def test_the_title_counts_in_words() -> None:
     text = page_of([FileResult("a.xml", one_each * 2), FileResult("b.xml", [])])
     assert "<title>Sitemap audit: 2 errors, 2 warnings</title>" in text
     assert "2 files</dd>" in text
+
+
+def test_the_title_says_when_there_is_nothing_to_fix_and_counts_info() -> None:
+    """A tab's title is what a person sees of a page among others: a clean run says so,
+    and a run with only info findings does not read as one without any."""
+    text = page_of([FileResult("a.xml", [])])
+    assert "<title>Sitemap audit: no findings</title>" in text
+    only_info = [finding("UR018", "the same URL"), finding("UR018", "again")]
+    assert str(RULES["UR018"].severity) == "info"
+    text = page_of([FileResult("a.xml", only_info)])
+    assert "<title>Sitemap audit: 0 errors, 0 warnings, 2 info</title>" in text
 
 
 def test_the_header_names_the_first_inputs_of_many() -> None:
@@ -647,6 +677,57 @@ def node_columns(text: str) -> list[tuple[str, str]]:
 
 def urls_card(text: str) -> str:
     return text.split('id="total-urls">', 1)[1].split("<", 1)[0]
+
+
+def test_the_page_says_what_the_baseline_left_out(tmp_path: Path) -> None:
+    """With --baseline a page of no findings is not a clean site: it says, as the text
+    report does, how many findings the baseline matched and how many it no longer sees."""
+    sitemap = tmp_path / "sitemap.xml"
+    shutil.copyfile(ROOT / MIXED, sitemap)
+    baseline = tmp_path / "baseline.json"
+    assert main(["--isolated", "--write-baseline", str(baseline), str(sitemap)]) == 0
+    page = tmp_path / "report.html"
+    args = ["--isolated", "--format", "html", "-o", str(page), "--baseline", str(baseline)]
+    assert main([*args, str(sitemap)]) == 0
+    words = " ".join("".join(Page(page.read_text(encoding="utf-8")).text).split())
+    assert "8 findings matched the baseline (not shown)." in words
+    assert "not seen again" not in words
+    sitemap.write_text(CLEAN_TEXT, encoding="utf-8")
+    assert main([*args, str(sitemap)]) == 0
+    words = " ".join("".join(Page(page.read_text(encoding="utf-8")).text).split())
+    assert (
+        "0 findings matched the baseline (not shown). 8 recorded findings were not seen"
+        " again; --write-baseline refreshes the file." in words
+    )
+
+
+CLEAN_TEXT = (ROOT / CLEAN).read_text(encoding="utf-8")
+
+
+FIXABLE = "fixtures/fix/mixed.xml"
+
+
+@pytest.mark.parametrize(
+    ("unsafe", "said"),
+    [
+        (False, "8 fixable with --fix. (3 hidden fixes can be enabled with --unsafe-fixes.)"),
+        (True, "11 fixable with --fix."),
+    ],
+)
+def test_the_page_counts_and_marks_what_fix_fixes(repo_root: Path, unsafe: bool, said: str) -> None:
+    """As the text report does: how many findings ``--fix`` fixes (and the unsafe fixes
+    it leaves without ``--unsafe-fixes``), and which: each such row says so, in words a
+    search finds."""
+    _, text = render([FIXABLE], unsafe_fixes=unsafe)
+    words = " ".join("".join(Page(text).text).split())
+    assert said in words
+    fixable = text.count('<span class="badge badge-fix"')
+    assert fixable == 1 + int(said.split()[0])  # the count's own badge, then each row's
+    rows = re.findall(r"<tr class=\"sev-.*?</tr>", text, re.S)
+    assert len(rows) == 11
+    assert sum("badge-fix" in row for row in rows) == fixable - 1
+    _, clean = render([CLEAN])
+    assert "fixable" not in clean
 
 
 def test_a_plain_run_shows_each_file_kind_and_urls(repo_root: Path, tmp_path: Path) -> None:
@@ -1050,6 +1131,80 @@ def test_every_text_contrasts_enough_with_its_background(
         assert driver.execute_script(LOW_CONTRAST_JS) == [], status
 
 
+# Each chart's texts (labels) and marks (bars, legend swatches) that contrast less with
+# their panel than WCAG 2's AA asks: 4.5:1 for text, 3:1 for graphics.
+LOW_CONTRAST_CHARTS_JS = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+function luminance(c) {
+  const v = c.slice(0, 3).map(x => {
+    x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function ratio(a, b) {
+  const x = luminance(a), y = luminance(b);
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+const low = [];
+for (const figure of document.querySelectorAll('figure.chart')) {
+  const panel = rgb(getComputedStyle(figure).backgroundColor);
+  for (const text of figure.querySelectorAll('svg text')) {
+    const r = ratio(rgb(getComputedStyle(text).fill), panel);
+    if (r < 4.5) low.push(figure.id + ' text ' + r.toFixed(2) + ': ' + text.textContent);
+  }
+  for (const mark of figure.querySelectorAll('svg .role-mark path, svg .role-legend-symbol path')) {
+    const fill = getComputedStyle(mark).fill;
+    if (!fill.startsWith('rgb')) continue;
+    const r = ratio(rgb(fill), panel);
+    if (r < 3) low.push(figure.id + ' mark ' + r.toFixed(2) + ': ' + fill);
+  }
+}
+return low;
+"""
+
+
+@pytest.mark.slow
+def test_in_dark_mode_the_page_is_dark_and_every_text_contrasts_enough(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A reader whose system is set to dark gets a dark page (not a white one in the
+    dark), every text and chart readable on it; light stays as it was."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    background = "return getComputedStyle(document.body).backgroundColor"
+    open_page(driver, page)
+    assert driver.execute_script(background) == "rgb(246, 247, 249)"
+    assert driver.execute_script(LOW_CONTRAST_CHARTS_JS) == []
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    channels = [int(x) for x in re.findall(r"\d+", driver.execute_script(background))[:3]]
+    assert max(channels) < 60, channels
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    assert driver.execute_script(LOW_CONTRAST_CHARTS_JS) == []
+    grid = driver.execute_script(
+        "return Array.from(document.querySelectorAll('figure.chart .role-axis-grid line'),"
+        " line => getComputedStyle(line).stroke)"
+    )
+    assert grid and "rgb(230, 232, 235)" not in grid  # no light rules across a dark chart
+    # The rule dialog, the selected file's node, and each exit status.
+    driver.execute_script(
+        "document.querySelectorAll('li.tree-node').forEach(n => n.classList.add('selected'))"
+    )
+    link = driver.find_element("css selector", "a.rule-link")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    assert driver.find_element("id", "rule-dialog").get_attribute("open") is not None
+    assert driver.execute_script(LOW_CONTRAST_JS) == []
+    for status in (0, 2):
+        driver.execute_script(
+            "document.getElementById('exit-status').className = 'status status-' + arguments[0]",
+            status,
+        )
+        assert driver.execute_script(LOW_CONTRAST_JS) == [], status
+
+
 @pytest.mark.slow
 def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
     repo_root: Path, tmp_path: Path, driver: Any
@@ -1069,6 +1224,90 @@ def test_in_a_narrow_window_the_page_does_not_scroll_sideways(
         " figure => figure.getBoundingClientRect().right)"
     )
     assert len(charts) == 5 and max(charts) <= window
+
+
+@pytest.mark.slow
+def test_a_screen_reader_reads_every_finding_before_it_is_scrolled_to(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """The findings below the window are in the accessibility tree, each row with its
+    six cells, not empty rows: a page of this size lays out every row (only a page of
+    thousands lays out the rows on screen alone, for its sorts' sake)."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", MIXED, CLEAN]) == 1
+    open_page(driver, page)
+    assert driver.execute_script(
+        "const r = document.querySelector('#findings-table tbody tr').getBoundingClientRect();"
+        "return r.top > window.innerHeight"
+    )  # the findings are below the window
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+    nodes = {node["nodeId"]: node for node in tree["nodes"]}
+    rows = [node for node in tree["nodes"] if node.get("role", {}).get("value") == "row"]
+    assert len(rows) == 1 + len(Page(page.read_text(encoding="utf-8")).rows())
+    kinds = []
+    for row in rows:
+        cells = [nodes[child] for child in row.get("childIds", []) if child in nodes]
+        kinds.append([cell.get("role", {}).get("value") for cell in cells])
+    assert kinds.count(["columnheader"] * 6) == 1
+    assert kinds.count(["cell"] * 6) == len(rows) - 1, kinds
+    assert 'class="findings"' in page.read_text(encoding="utf-8")
+
+
+def test_only_a_page_of_thousands_of_findings_lays_out_the_rows_on_screen_alone() -> None:
+    few = page_of([FileResult("a.xml", [finding("UR001", "relative")] * 20)])
+    assert '<table class="findings" id="findings-table">' in few
+    many = [finding("UR001", "relative", line) for line in range(1, html_report.ONSCREEN_ROWS + 2)]
+    assert '<table class="findings onscreen" id="findings-table">' in page_of(
+        [FileResult("a.xml", many)]
+    )
+
+
+@pytest.mark.slow
+def test_a_redirect_chain_of_a_very_long_url_wraps_within_its_panel(
+    tmp_path: Path, driver: Any
+) -> None:
+    """A URL of thousands of characters in a redirect chain breaks across lines: the
+    chains' panel does not grow tens of thousands of pixels wide, with every other
+    chain on one line across it."""
+    long_url = "https://example.com/?" + "q" * 3000
+    chains = [[f"{long_url} 301", "https://example.com/ 200"], ["https://e.com/a 301", "b 200"]]
+    live = LiveStats(listed=2, requested=2, statuses={"301": 2}, chains=chains).as_dict()
+    run = RunInfo(("s.xml",), None, "google", 1, "sitemap-lint --live s.xml", live=live)
+    page = tmp_path / "audited.html"
+    page.write_text(page_of([FileResult("s.xml", [finding("UR001", "x")])], run))
+    open_page(driver, page)
+    past = driver.execute_script(
+        "const panel = document.querySelector('.live-chains').parentElement;"
+        "return panel.scrollWidth - panel.clientWidth"
+    )
+    assert past <= 0
+
+
+@pytest.mark.slow
+def test_on_a_phone_a_rule_document_with_long_code_does_not_scroll_sideways(
+    repo_root: Path, tmp_path: Path, driver: Any
+) -> None:
+    """A phone 360 pixels wide (a window cannot be made that narrow: the screen is
+    emulated): a rule's documentation writes a namespace URI or an attribute as inline
+    code without a space to break at; it breaks anywhere rather than widen the page."""
+    page = tmp_path / "report.html"
+    assert main(["--format", "html", "-o", str(page), "--now", "2025-06-01", FIXABLE]) == 1
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True},
+    )
+    open_page(driver, page)
+    assert driver.find_elements("css selector", "#rule-NS002 .doc p code")
+    width, window = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert window == 360 and width <= window
+    # The sticky section bar keeps to one line, below which an anchor lands.
+    bar, margin = driver.execute_script(
+        "return [document.querySelector('nav.tabs').offsetHeight,"
+        " parseFloat(getComputedStyle(document.querySelector('section')).scrollMarginTop)]"
+    )
+    assert bar <= margin, (bar, margin)
 
 
 PRINTED_WIDTH = 718  # CSS pixels a browser prints on an A4 page with its default margins

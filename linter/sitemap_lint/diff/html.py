@@ -22,7 +22,7 @@ def render(
     changes: Changes,
     limits: list[Limit],
     found: list[Passed],
-    now: datetime,
+    now: datetime | None,
     show: int,
 ) -> str:
     from sitemap_lint.report.html import template
@@ -33,7 +33,7 @@ def render(
         version=__version__,
         old=old,
         new=new,
-        now=utc_text(now),
+        now=utc_text(now) if now is not None else None,
         c=changes,
         limits=limits,
         passed=found,
@@ -76,7 +76,9 @@ def _chart(changes: Changes) -> str:
                 "field": "count",
                 "type": "quantitative",
                 "title": "URLs removed (left) and added (right)",
-                "axis": {"format": ",d", "tickMinStep": 1},
+                # Whole numbers only: no more ticks than the axis spans URLs (a
+                # minimum step alone still halves a span of two: -1, -0.5, 0...).
+                "axis": {"format": ",d", "tickMinStep": 1, "tickCount": _ticks(shown)},
             },
             "color": {
                 "field": "change",
@@ -88,3 +90,9 @@ def _chart(changes: Changes) -> str:
         "config": CHART_CONFIG,
     }
     return svg(spec, "diff")
+
+
+def _ticks(rows: list[tuple[str, int, int]]) -> int:
+    """Ticks of the axis of URLs removed (left) and added (right): at most one per URL."""
+    span = max(row[1] for row in rows) + max(row[2] for row in rows)
+    return max(1, min(span, 6))

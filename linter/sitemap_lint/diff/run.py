@@ -102,7 +102,9 @@ def _write_report(
     elif settings.format == "html":
         from sitemap_lint.diff import html
 
-        target.write(html.render(old, new, changes, limits, found, now, settings.show))
+        # The time only as --now gives it: the same sides give the same page.
+        shown = settings.now
+        target.write(html.render(old, new, changes, limits, found, shown, settings.show))
     else:
         report.write_text(target, old, new, changes, limits, found, color, settings.show)
 

@@ -29,7 +29,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any
 
@@ -42,6 +41,7 @@ from sitemap_lint.report.base import (
     Reporter,
     RunInfo,
     Summary,
+    applicable,
     by_frequency,
     counts_of,
     parent_of,
@@ -60,6 +60,9 @@ except ImportError:
     ) from None
 
 ROW_LIMIT = 10_000  # findings embedded in the page; --format json has every one
+# Rows past which the findings table lays out only the rows on screen (content-visibility:
+# its sorts stay quick), though a row off screen then has no cells for a screen reader.
+ONSCREEN_ROWS = 1_000
 RULE_QUOTA = 100  # a capped page keeps the first findings of every rule, up to this many
 URL_LIMIT = 50_000  # the protocol's limit of URLs per sitemap file
 SIZE_LIMIT = 50 * 1024 * 1024  # the protocol's limit of a sitemap's size, uncompressed
@@ -168,6 +171,8 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
     by_rule = _by_rule(f for _, _, f in findings)
     rules = rule_docs(by_rule, Counter(f.code for _, _, f in chosen))
     counted = [stats for stats in map(counts_of, results) if stats is not None]
+    unsafe = run is not None and run.unsafe_fixes
+    fixable = sum(applicable(f, unsafe) for _, _, f in findings)
     sizes = [row.size for row in files if row.size is not None]
     context = {
         "version": __version__,
@@ -181,7 +186,10 @@ def page(results: Sequence[FileReport], run: RunInfo | None) -> Iterator[str]:
         "tree": list(tree(files)),
         "size_limit": SIZE_LIMIT,
         "shown": shown,
-        "row_blocks": finding_rows(chosen, files),
+        "onscreen": shown > ONSCREEN_ROWS,
+        "row_blocks": finding_rows(chosen, files, unsafe),
+        "fixable": fixable,
+        "fixes_hidden": sum(f.fix is not None for _, _, f in findings) - fixable,
         "hidden": len(findings) - shown,
         "row_limit": ROW_LIMIT,
         "rule_quota": _quota(len(rules)),
@@ -255,11 +263,12 @@ def embedded(findings: list[Item]) -> list[Item]:
 ROWS_AT_ONCE = 100  # rows of the findings table joined into one piece of the page
 
 
-def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
+def finding_rows(chosen: list[Item], files: list[FileRow], unsafe: bool = False) -> Iterator[str]:
     """The rows of the findings table, escaped, ``ROWS_AT_ONCE`` at a time. What a row
     says of its rule and of its file is escaped once per rule and once per file; only
     its position and message are made per row. The first row of a file carries the
-    file's anchor."""
+    file's anchor; a finding ``--fix`` fixes (``unsafe``: with ``--unsafe-fixes``) says
+    so after its message."""
     rule_parts: dict[tuple[str, str, str], tuple[str, str]] = {}
     file_parts: dict[int, tuple[str, str]] = {}
     block: list[str] = []
@@ -279,7 +288,8 @@ def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
             f"{rule[0]}{file[0]}{anchor}{rule[1]}{file[1]}"
             f'        <td class="num">{f.line}</td>\n'
             f'        <td class="num">{f.column}</td>\n'
-            f'        <td class="message">{escape(printable_lines(f.message))}</td>\n'
+            f'        <td class="message">{escape(printable_lines(f.message))}'
+            f"{FIXABLE if applicable(f, unsafe) else ''}</td>\n"
             "      </tr>\n"
         )
         if len(block) >= ROWS_AT_ONCE:
@@ -287,6 +297,9 @@ def finding_rows(chosen: list[Item], files: list[FileRow]) -> Iterator[str]:
             block.clear()
     if block:
         yield "".join(block)
+
+
+FIXABLE = ' <span class="badge badge-fix" title="--fix fixes it">fixable</span>'
 
 
 def _rule_cells(code: str, name: str, severity: str) -> tuple[str, str]:
@@ -519,7 +532,7 @@ PRIORITIES = tuple(f"{n / 10:.1f}" for n in range(11))
 SPECIAL = {"none": "not given", "invalid": "invalid", "other": "other values"}
 GROUP_COLOURS = {
     "value": "#2f5d8a",
-    "not given": "#9aa5b1",
+    "not given": "#848e9c",  # 3:1 on the panel, light or dark
     "invalid": "#c62828",
     "other values": "#6b7280",
 }
@@ -856,11 +869,12 @@ def embedded_json(value: object) -> str:
     return text
 
 
-def _generated(run: RunInfo | None) -> str:
-    """The time the rules took as now: ``--now`` as given, or the clock's."""
+def _generated(run: RunInfo | None) -> str | None:
+    """The time the rules took as now: ``--now`` as given. Without it the page says no
+    time, so that the same files give the same page."""
     if run is not None and run.now:
         return f"{run.now} (--now)"
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return None
 
 
 def _template() -> jinja2.Template:
