@@ -29,6 +29,27 @@ def test_unknown_root_case_hint() -> None:
     assert "did you mean <urlset>? names are case-sensitive" in message
 
 
+@pytest.mark.parametrize(
+    ("name", "entry", "root"),
+    [
+        ("ST001/fail-entry-root.xml", "url", "urlset"),
+        ("ST001/fail-index-entry-root.xml", "sitemap", "sitemapindex"),
+    ],
+)
+def test_an_entry_as_root_says_the_root_start_tag_is_missing(
+    name: str, entry: str, root: str
+) -> None:
+    """A file that starts with its first entry lost the root's start tag: renaming the
+    entry would lose it, and the entries after it are no content to remove (no XM007)."""
+    findings = lint(fixture(name)).findings
+    assert [f.code for f in findings] == ["ST001"]
+    message = findings[0].message
+    assert f"the <{root}> start tag is missing" in message
+    assert f'write <{root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' in message
+    assert f"before the first <{entry}>" in message
+    assert "did you mean" not in message
+
+
 def test_unknown_element_did_you_mean() -> None:
     (message,) = _messages(fixture("ST004/fail.xml"))
     assert "did you mean <changefreq>?" in message

@@ -663,6 +663,8 @@ class FileChecker:
         before_root = None if parser is None else not parser.saw_root
         opened = None if parser is None else parser.open_element()
         name, at = opened if opened is not None else ("", None)
+        if opened is None and parser is not None and parser.root_closed and self.root is not None:
+            name = self.root.name  # after the root's end: the root's name
         declared = frozenset() if parser is None else parser.root_prefixes()
         below = () if parser is None or code != _UNBOUND_PREFIX else _declared_below(parser)
         error = Markup(

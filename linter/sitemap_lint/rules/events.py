@@ -127,7 +127,7 @@ class Markup(NamedTuple):
     ``name``: the root's name (``truncated``, ``root-text``), the element's
     qualified name (``unclosed``), the DOCTYPE's name, the entries' name
     (``skipped``), the innermost element open (``syntax``: its qualified name, and in
-    ``at`` where its start tag stands), or what is not ended (``unended``: "comment",
+    ``at`` where its start tag stands; after the root's end, the root's local name), or what is not ended (``unended``: "comment",
     ...); ``code``:
     expat's error code (``syntax``; for a ``doctype``, the error of the entity that
     stopped the reading, else -1); ``context`` and ``offset``: the text of a syntax

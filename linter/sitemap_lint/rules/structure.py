@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
+from sitemap_lint.model import SITEMAP_NS, USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
@@ -53,7 +53,13 @@ UNKNOWN_ROOT = rule(
     "unknown-root",
     ERROR,
     summary="The root element is neither `urlset` nor `sitemapindex`",
-    what="Checks that the document's root element is `urlset` (a sitemap) or `sitemapindex`.",
+    what="""
+        Checks that the document's root element is `urlset` (a sitemap) or
+        `sitemapindex`. A root that is an entry (`url`, `sitemap`) means the
+        root's start tag is missing: the message says which to write before
+        it, and the entries after the first are not reported again as content
+        after the root.
+    """,
     why="""
         Search engines accept only these two roots in an XML sitemap ("Unsupported
         format"); anything else is not read.
@@ -364,6 +370,15 @@ class Only:
 
 
 def unknown_root(root: Node) -> Finding:
+    wrapper = _ROOT_OF.get(root.name)
+    if wrapper is not None:
+        return UNKNOWN_ROOT.at(
+            root.line,
+            root.column,
+            f"the file starts with a <{root.name}> entry: the <{wrapper}> start tag is "
+            f'missing; write <{wrapper} xmlns="{SITEMAP_NS}"> before the first '
+            f"<{root.name}> (and end the file with </{wrapper}>)",
+        )
     hint = _did_you_mean(root.name, ROOTS)
     return UNKNOWN_ROOT.at(
         root.line,
@@ -371,6 +386,10 @@ def unknown_root(root: Node) -> Finding:
         f"root element <{root.name}> is not a sitemap root{hint}; "
         "use <urlset> for a sitemap or <sitemapindex> for an index",
     )
+
+
+# An entry's name -> the root that holds such entries.
+_ROOT_OF = {entry: root for root, entry in ROOTS.items()}
 
 
 def no_entries(root: Node) -> Finding:
