@@ -96,6 +96,15 @@ def test_order_message_names_the_order() -> None:
     assert "<loc>, <lastmod>, <changefreq>, <priority>" in message
 
 
+def test_order_message_names_the_child_to_move_before() -> None:
+    """Which child stands in the way, and where: the first earlier one that the schema's
+    order puts after it."""
+    (message,) = _messages(fixture("ST005/fail.xml"))
+    assert message.startswith("<loc> must come before <lastmod> (line 4); ")
+    (message,) = _messages(fixture("ST005/fail-priority-first.xml"))
+    assert message.startswith("<changefreq> must come before <priority> (line 5); ")
+
+
 # -- one defect, one finding; other defects still found ----------------------------
 
 

@@ -923,12 +923,31 @@ def _order(
             f"<{_written(extension, prefixes)}>; move it up"
         )
     else:
+        later = _later_before(child, entry, allowed)
+        if later is None:
+            wrong = f"<{child.name}> is out of order"
+        else:
+            where = f"line {later.line}"
+            if later.line == child.line:
+                where += f", column {later.column}"
+            wrong = f"<{child.name}> must come before <{later.name}> ({where})"
         message = (
-            f"<{child.name}> is out of order; write the children of <{entry.name}> in the order "
+            f"{wrong}; write the children of <{entry.name}> in the order "
             + ", ".join(f"<{name}>" for name in allowed)
             + ", then extension elements"
         )
     return CHILD_ORDER.at(child.line, child.column, message)
+
+
+def _later_before(child: Node, entry: Node, allowed: tuple[str, ...]) -> Node | None:
+    """The first child of ``entry`` before ``child`` that the schema's order puts after it."""
+    rank = allowed.index(child.name)
+    for other in entry.children:
+        if other is child:
+            return None
+        if other.ns == child.ns and other.name in allowed and allowed.index(other.name) > rank:
+            return other
+    return None
 
 
 # The extensions by namespace, as the messages name them.
