@@ -96,6 +96,13 @@ def test_order_message_names_the_order() -> None:
     assert "<loc>, <lastmod>, <changefreq>, <priority>" in message
 
 
+def test_no_entries_says_to_stop_listing_an_empty_file() -> None:
+    """An empty sitemap is often one a plugin writes for a kind of page the site has
+    none of (attachments, authors): adding an entry is not the fix there."""
+    (message,) = _messages(fixture("ST008/fail.xml"))
+    assert "add at least one, or stop listing this file" in message
+
+
 def test_order_message_names_the_child_to_move_before() -> None:
     """Which child stands in the way, and where: the first earlier one that the schema's
     order puts after it."""

@@ -395,7 +395,10 @@ _ROOT_OF = {entry: root for root, entry in ROOTS.items()}
 def no_entries(root: Node) -> Finding:
     entry = ROOTS[root.name]
     return NO_ENTRIES.at(
-        root.line, root.column, f"<{root.name}> has no <{entry}> entries; add at least one"
+        root.line,
+        root.column,
+        f"<{root.name}> has no <{entry}> entries; add at least one, or stop listing this file "
+        "(in its index, robots.txt or Search Console) while it has none",
     )
 
 
