@@ -103,6 +103,19 @@ def test_no_entries_says_to_stop_listing_an_empty_file() -> None:
     assert "add at least one, or stop listing this file" in message
 
 
+def test_template_code_in_the_root_says_the_file_was_not_rendered() -> None:
+    """A sitemap template's source (Jekyll, Hugo, Jinja) checked instead of its output:
+    removing the text is not the fix, rendering the template is."""
+    messages = [
+        f.message for f in lint(fixture("ST009/fail-template.xml")).findings if f.code == "ST009"
+    ]
+    assert messages[0].startswith(
+        "template code '{% for post in site.posts %}' directly inside <urlset>: "
+    )
+    assert "not rendered" in messages[0]
+    assert "remove the text" not in messages[0]
+
+
 def test_order_message_names_the_child_to_move_before() -> None:
     """Which child stands in the way, and where: the first earlier one that the schema's
     order puts after it."""

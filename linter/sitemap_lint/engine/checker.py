@@ -608,10 +608,11 @@ class FileChecker:
             check(markup, self.options, self.sink)
         return range(before, len(findings))
 
-    def on_root_text(self, line: int, column: int) -> None:
+    def on_root_text(self, line: int, column: int, text: str = "") -> None:
         if self.root_name is None:
             return
-        self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name))
+        context = text.strip(XML_SPACE)[:200]
+        self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name, context=context))
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
         # Reported when the file is read: an entity of its own may stop the parser.

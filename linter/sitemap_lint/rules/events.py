@@ -131,7 +131,8 @@ class Markup(NamedTuple):
     ...); ``code``:
     expat's error code (``syntax``; for a ``doctype``, the error of the entity that
     stopped the reading, else -1); ``context`` and ``offset``: the text of a syntax
-    error's line and the error's place in it (``unended``: what would end it, "-->");
+    error's line and the error's place in it (``unended``: what would end it, "-->";
+    ``root-text``: the start of the text);
     ``before_root``: whether the root had not started (None: not known); ``at``: where
     an unclosed element was noticed, or the line where a DOCTYPE's entity stopped the
     reading; ``last``: the last line skipped; ``resumed``: the line where reading

@@ -210,7 +210,10 @@ UNEXPECTED_TEXT = rule(
         text between the children of `image:image`, `video:video`,
         `video:tvshow`, `news:news` or `news:publication` is reported where it
         starts. Text in a CDATA section is text: `<![CDATA[...]]>` is legal XML
-        inside a value such as `image:loc`, not between elements.
+        inside a value such as `image:loc`, not between elements. Text in the
+        root that starts with a template tag (`{% ... %}`, `{{ ... }}`) is named
+        as such: the file is a template's source (Jekyll, Hugo, Jinja), not the
+        sitemap rendered from it.
     """,
     why="""
         Stray text is usually a broken template (an unclosed tag, a value printed
@@ -502,14 +505,19 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
     if markup.kind == MarkupKind.ROOT_TEXT:
         entry = ROOTS.get(markup.name)
         entries = f"<{entry}> entries" if entry else "entries"
-        report.add(
-            UNEXPECTED_TEXT.at(
-                markup.line,
-                markup.column,
-                f"text directly inside <{markup.name}>; only {entries} may stand there: "
-                "remove the text, or move it into the entry it belongs to",
+        code = _template_code(markup.context)
+        if code is not None:
+            message = (
+                f"template code {code!r} directly inside <{markup.name}>: this is a sitemap "
+                "template's source, not rendered; check and submit the sitemap that the "
+                "build or the server writes from it"
             )
-        )
+        else:
+            message = (
+                f"text directly inside <{markup.name}>; only {entries} may stand there: "
+                "remove the text, or move it into the entry it belongs to"
+            )
+        report.add(UNEXPECTED_TEXT.at(markup.line, markup.column, message))
     elif markup.kind == MarkupKind.TOO_DEEP and markup.node is not None:
         report.add(
             TOO_DEEP.at(
@@ -834,6 +842,15 @@ def _no_namespace(child: Node, entry: Node, report: Reporter, prefixes: Mapping[
         f"namespace may stand there and the schema rejects it: {fix}"
     )
     report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
+
+
+def _template_code(text: str) -> str | None:
+    """The first line of ``text`` when it starts with a template tag (``{% ... %}``,
+    ``{{ ... }}``: Liquid, Jinja, Hugo, Handlebars), cut to 60 characters; else None."""
+    if not text.startswith(("{%", "{{", "{#")):
+        return None
+    line = text.split("\n", 1)[0].strip(XML_SPACE)
+    return line if len(line) <= 60 else line[:57] + "..."
 
 
 def _stray_text(entry: Node, report: Reporter) -> bool:
