@@ -216,7 +216,10 @@ CONTENT_AFTER_ROOT = rule(
         Detects elements or text after the end of the root element. The check
         stops there: the entries before the root's end tag have all been
         checked, nothing after it is read, and only the first such place is
-        reported.
+        reported. An entry after the root's end tag means that end tag came too
+        early: the message says to move it after the last entry, not to remove
+        the entries. After a root that is itself an entry (`<url>`, the root's
+        start tag lost), what follows is `unknown-root`'s.
     """,
     why="""
         A document has exactly one root. Text after `</urlset>` (a PHP warning,
@@ -1025,6 +1028,16 @@ def _markup_finding(markup: Markup) -> Finding | None:
     kind, line, column = markup.kind, markup.line, markup.column
     if kind == MarkupKind.SYNTAX and _after_entry_root(markup):
         return None  # the root's start tag is missing: unknown-root says so, once
+    if kind == MarkupKind.SYNTAX and markup.code == _JUNK_AFTER_ROOT:
+        entry = ROOTS.get(markup.name)
+        after = markup.context[markup.offset :]
+        if entry is not None and re.match(rf"<{entry}[\s/>]", after):
+            return CONTENT_AFTER_ROOT.at(
+                line,
+                column,
+                f"a <{entry}> entry after </{markup.name}>: the root's end tag stands before "
+                f"the last entries; move </{markup.name}> after the last <{entry}>",
+            )
     if kind == MarkupKind.SYNTAX:
         opened = (markup.name, markup.at) if markup.at is not None else None
         return syntax_error(
