@@ -61,6 +61,18 @@ def test_tracker_tells_apart_urls_that_differ_only_slightly() -> None:
     assert report.findings == []
 
 
+def test_a_long_url_keeps_its_end_in_the_message() -> None:
+    """A long URL is cut in its middle: pages of one site share their start, and what
+    tells one from the next (``-2.jpg``, ``page/3/``) is at the end."""
+    tracker, report = DuplicateTracker(), Collect()
+    url = "https://example.com/wp-content/uploads/2024/07/" + "%D8%AA" * 20 + "-BAT-2.jpg"
+    for line in (4, 8):
+        tracker.check(url, Node("", "loc", {}, line, 5), report)
+    (finding,) = report.findings
+    assert "-BAT-2.jpg' is already listed at line 4" in finding.message
+    assert "https://example.com/wp-content/" in finding.message
+
+
 # -- the normal form: host case, default port, empty path ------------------------------------
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import check_message, found, lint
+from tests.helpers import check_message, found, lint, lint_content
 
 MESSAGES = [
     ("IM001/fail.xml", "add <image:loc> with the image's absolute URL"),
@@ -31,6 +31,22 @@ MESSAGES = [
 @pytest.mark.parametrize(("fixture", "text"), MESSAGES, ids=[m[0] for m in MESSAGES])
 def test_message_shows_the_fix(fixture: str, text: str) -> None:
     check_message(fixture, text)
+
+
+def test_a_long_duplicate_image_url_keeps_its_end(tmp_path: Path) -> None:
+    """Images of one page share a long start; the message keeps the end that names the
+    image (``-2.jpg`` and ``-3.jpg`` would both read ``%D9%...``)."""
+    long = "https://example.com/wp-content/uploads/2024/07/" + "%D9%81" * 20
+    images = "".join(
+        f"<image:image><image:loc>{long}-{n}.jpg</image:loc></image:image>" for n in (2, 3, 2)
+    )
+    content = SITEMAP.replace(
+        "<image:image>\n      <image:loc>{loc}</image:loc>\n    </image:image>", images
+    )
+    result = lint_content(tmp_path, content)
+    (message,) = [f.message for f in result.findings if f.code == "IM003"]
+    assert "-2.jpg is already listed in this <url>" in message
+    assert message.startswith("image https://example.com/wp-content/")
 
 
 # -- through the shared rules --------------------------------------------------------------------

@@ -29,6 +29,27 @@ def test_unknown_root_case_hint() -> None:
     assert "did you mean <urlset>? names are case-sensitive" in message
 
 
+@pytest.mark.parametrize(
+    ("name", "entry", "root"),
+    [
+        ("ST001/fail-entry-root.xml", "url", "urlset"),
+        ("ST001/fail-index-entry-root.xml", "sitemap", "sitemapindex"),
+    ],
+)
+def test_an_entry_as_root_says_the_root_start_tag_is_missing(
+    name: str, entry: str, root: str
+) -> None:
+    """A file that starts with its first entry lost the root's start tag: renaming the
+    entry would lose it, and the entries after it are no content to remove (no XM007)."""
+    findings = lint(fixture(name)).findings
+    assert [f.code for f in findings] == ["ST001"]
+    message = findings[0].message
+    assert f"the <{root}> start tag is missing" in message
+    assert f'write <{root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' in message
+    assert f"before the first <{entry}>" in message
+    assert "did you mean" not in message
+
+
 def test_unknown_element_did_you_mean() -> None:
     (message,) = _messages(fixture("ST004/fail.xml"))
     assert "did you mean <changefreq>?" in message
@@ -73,6 +94,35 @@ def test_attribute_message_names_the_attribute() -> None:
 def test_order_message_names_the_order() -> None:
     (message,) = _messages(fixture("ST005/fail.xml"))
     assert "<loc>, <lastmod>, <changefreq>, <priority>" in message
+
+
+def test_no_entries_says_to_stop_listing_an_empty_file() -> None:
+    """An empty sitemap is often one a plugin writes for a kind of page the site has
+    none of (attachments, authors): adding an entry is not the fix there."""
+    (message,) = _messages(fixture("ST008/fail.xml"))
+    assert "add at least one, or stop listing this file" in message
+
+
+def test_template_code_in_the_root_says_the_file_was_not_rendered() -> None:
+    """A sitemap template's source (Jekyll, Hugo, Jinja) checked instead of its output:
+    removing the text is not the fix, rendering the template is."""
+    messages = [
+        f.message for f in lint(fixture("ST009/fail-template.xml")).findings if f.code == "ST009"
+    ]
+    assert messages[0].startswith(
+        "template code '{% for post in site.posts %}' directly inside <urlset>: "
+    )
+    assert "not rendered" in messages[0]
+    assert "remove the text" not in messages[0]
+
+
+def test_order_message_names_the_child_to_move_before() -> None:
+    """Which child stands in the way, and where: the first earlier one that the schema's
+    order puts after it."""
+    (message,) = _messages(fixture("ST005/fail.xml"))
+    assert message.startswith("<loc> must come before <lastmod> (line 4); ")
+    (message,) = _messages(fixture("ST005/fail-priority-first.xml"))
+    assert message.startswith("<changefreq> must come before <priority> (line 5); ")
 
 
 # -- one defect, one finding; other defects still found ----------------------------

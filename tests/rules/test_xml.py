@@ -95,6 +95,15 @@ def test_content_after_root_message_quotes_the_content() -> None:
     assert "remove" in message
 
 
+def test_an_entry_after_the_root_is_not_content_to_remove() -> None:
+    """The root's end tag stands before the last entries (two generators' output joined,
+    a stray end tag): removing everything after it would lose those entries."""
+    message = only("XM007", "fail-entry-after-root.xml").message
+    assert message.startswith("a <url> entry after </urlset>: ")
+    assert "move </urlset> after the last <url>" in message
+    assert "remove everything" not in message
+
+
 @pytest.mark.parametrize(
     ("fixture", "what"),
     [

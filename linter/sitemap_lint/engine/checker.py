@@ -608,10 +608,11 @@ class FileChecker:
             check(markup, self.options, self.sink)
         return range(before, len(findings))
 
-    def on_root_text(self, line: int, column: int) -> None:
+    def on_root_text(self, line: int, column: int, text: str = "") -> None:
         if self.root_name is None:
             return
-        self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name))
+        context = text.strip(XML_SPACE)[:200]
+        self._markup(Markup(MarkupKind.ROOT_TEXT, line, column, self.root_name, context=context))
 
     def on_doctype(self, name: str, line: int, column: int) -> None:
         # Reported when the file is read: an entity of its own may stop the parser.
@@ -663,6 +664,8 @@ class FileChecker:
         before_root = None if parser is None else not parser.saw_root
         opened = None if parser is None else parser.open_element()
         name, at = opened if opened is not None else ("", None)
+        if opened is None and parser is not None and parser.root_closed and self.root is not None:
+            name = self.root.name  # after the root's end: the root's name
         declared = frozenset() if parser is None else parser.root_prefixes()
         below = () if parser is None or code != _UNBOUND_PREFIX else _declared_below(parser)
         error = Markup(

@@ -150,7 +150,7 @@ _STRAY_TAG = lazy(rb"<(" + _NAME_BYTE + rb"+)(?:[ \t\r\n][^<>]*)?(?<!/)>")
 class Handler(Protocol):
     def on_root(self, root: Node) -> None: ...
     def on_entry(self, entry: Node) -> None: ...
-    def on_root_text(self, line: int, column: int) -> None: ...
+    def on_root_text(self, line: int, column: int, text: str = "") -> None: ...
     def on_doctype(self, name: str, line: int, column: int) -> None: ...
     def on_too_deep(self, outermost: Node, line: int, column: int) -> None: ...
     def on_comment(self, text: str, line: int, column: int) -> None: ...
@@ -1851,7 +1851,7 @@ class StreamParser:
                 pieces.clear()
                 if text.strip(XML_SPACE):
                     if depth == 1:
-                        handler.on_root_text(*state._text_start(text, line, column, sections))
+                        handler.on_root_text(*state._text_start(text, line, column, sections), text)
                     elif stack[-1].nested_text is None:
                         stack[-1].nested_text = state._text_start(text, line, column, sections)
                 if sections:
@@ -1911,7 +1911,7 @@ class StreamParser:
                     end_line, end_column = position(
                         parser.CurrentLineNumber, parser.CurrentColumnNumber
                     )
-                    handler.on_root_text(*_text_start(node.text, end_line, end_column))
+                    handler.on_root_text(*_text_start(node.text, end_line, end_column), node.text)
             elif depth == 2 and state.containers and _is_container(state, stack[1]):
                 state._entry_open = None
                 state._nested = None

@@ -672,7 +672,7 @@ class _EntryTargets:
             found.insert(at, page)
         self.targets.extend(found)
 
-    def on_root_text(self, line: int, column: int) -> None:
+    def on_root_text(self, line: int, column: int, text: str = "") -> None:
         return None
 
     def on_doctype(self, name: str, line: int, column: int) -> None:

@@ -10,6 +10,7 @@ from sitemap_lint.model import Node
 from sitemap_lint.rules.base import WARNING, check, rule
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.support.words import elided
 
 DUPLICATE_LOC = rule(
     "DU001",
@@ -114,7 +115,7 @@ class DuplicateTracker:
 
 
 def _shown(url: str) -> str:
-    return url if len(url) <= 100 else url[:97] + "..."
+    return elided(url, 100)
 
 
 @check("loc", emits=RULES, proof=stateful("duplicates"))

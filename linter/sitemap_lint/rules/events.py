@@ -127,11 +127,12 @@ class Markup(NamedTuple):
     ``name``: the root's name (``truncated``, ``root-text``), the element's
     qualified name (``unclosed``), the DOCTYPE's name, the entries' name
     (``skipped``), the innermost element open (``syntax``: its qualified name, and in
-    ``at`` where its start tag stands), or what is not ended (``unended``: "comment",
+    ``at`` where its start tag stands; after the root's end, the root's local name), or what is not ended (``unended``: "comment",
     ...); ``code``:
     expat's error code (``syntax``; for a ``doctype``, the error of the entity that
     stopped the reading, else -1); ``context`` and ``offset``: the text of a syntax
-    error's line and the error's place in it (``unended``: what would end it, "-->");
+    error's line and the error's place in it (``unended``: what would end it, "-->";
+    ``root-text``: the start of the text);
     ``before_root``: whether the root had not started (None: not known); ``at``: where
     an unclosed element was noticed, or the line where a DOCTYPE's entity stopped the
     reading; ``last``: the last line skipped; ``resumed``: the line where reading

@@ -24,7 +24,7 @@ from sitemap_lint.rules.extension import (
 )
 from sitemap_lint.rules.registry import stateful
 from sitemap_lint.rules.structure import Only, Reporter
-from sitemap_lint.support.words import joined
+from sitemap_lint.support.words import elided, joined
 
 NAMESPACE = "http://www.google.com/schemas/sitemap-image/1.1"
 
@@ -284,7 +284,7 @@ class Checker:
         if first is None:
             self._seen[key] = loc.line
             return
-        shown = written if len(written) <= 100 else written[:97] + "..."
+        shown = elided(written, 100)
         report.add(
             DUPLICATE.at(
                 loc.line,

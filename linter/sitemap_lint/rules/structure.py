@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Protocol
 
 from sitemap_lint.finding import Finding
-from sitemap_lint.model import USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
+from sitemap_lint.model import SITEMAP_NS, USUAL_PREFIXES, XML_NS, XML_SPACE, Node, written_name
 from sitemap_lint.rules.base import ERROR, NO_PROOF, WARNING, check, rule
 from sitemap_lint.rules.events import FileEnd, Markup, MarkupKind, TopLevel
 from sitemap_lint.rules.lookalike import differences
@@ -53,7 +53,13 @@ UNKNOWN_ROOT = rule(
     "unknown-root",
     ERROR,
     summary="The root element is neither `urlset` nor `sitemapindex`",
-    what="Checks that the document's root element is `urlset` (a sitemap) or `sitemapindex`.",
+    what="""
+        Checks that the document's root element is `urlset` (a sitemap) or
+        `sitemapindex`. A root that is an entry (`url`, `sitemap`) means the
+        root's start tag is missing: the message says which to write before
+        it, and the entries after the first are not reported again as content
+        after the root.
+    """,
     why="""
         Search engines accept only these two roots in an XML sitemap ("Unsupported
         format"); anything else is not read.
@@ -204,7 +210,10 @@ UNEXPECTED_TEXT = rule(
         text between the children of `image:image`, `video:video`,
         `video:tvshow`, `news:news` or `news:publication` is reported where it
         starts. Text in a CDATA section is text: `<![CDATA[...]]>` is legal XML
-        inside a value such as `image:loc`, not between elements.
+        inside a value such as `image:loc`, not between elements. Text in the
+        root that starts with a template tag (`{% ... %}`, `{{ ... }}`) is named
+        as such: the file is a template's source (Jekyll, Hugo, Jinja), not the
+        sitemap rendered from it.
     """,
     why="""
         Stray text is usually a broken template (an unclosed tag, a value printed
@@ -364,6 +373,15 @@ class Only:
 
 
 def unknown_root(root: Node) -> Finding:
+    wrapper = _ROOT_OF.get(root.name)
+    if wrapper is not None:
+        return UNKNOWN_ROOT.at(
+            root.line,
+            root.column,
+            f"the file starts with a <{root.name}> entry: the <{wrapper}> start tag is "
+            f'missing; write <{wrapper} xmlns="{SITEMAP_NS}"> before the first '
+            f"<{root.name}> (and end the file with </{wrapper}>)",
+        )
     hint = _did_you_mean(root.name, ROOTS)
     return UNKNOWN_ROOT.at(
         root.line,
@@ -373,10 +391,17 @@ def unknown_root(root: Node) -> Finding:
     )
 
 
+# An entry's name -> the root that holds such entries.
+_ROOT_OF = {entry: root for root, entry in ROOTS.items()}
+
+
 def no_entries(root: Node) -> Finding:
     entry = ROOTS[root.name]
     return NO_ENTRIES.at(
-        root.line, root.column, f"<{root.name}> has no <{entry}> entries; add at least one"
+        root.line,
+        root.column,
+        f"<{root.name}> has no <{entry}> entries; add at least one, or stop listing this file "
+        "(in its index, robots.txt or Search Console) while it has none",
     )
 
 
@@ -480,14 +505,19 @@ def markup_structure(markup: Markup, options: object, report: Reporter) -> None:
     if markup.kind == MarkupKind.ROOT_TEXT:
         entry = ROOTS.get(markup.name)
         entries = f"<{entry}> entries" if entry else "entries"
-        report.add(
-            UNEXPECTED_TEXT.at(
-                markup.line,
-                markup.column,
-                f"text directly inside <{markup.name}>; only {entries} may stand there: "
-                "remove the text, or move it into the entry it belongs to",
+        code = _template_code(markup.context)
+        if code is not None:
+            message = (
+                f"template code {code!r} directly inside <{markup.name}>: this is a sitemap "
+                "template's source, not rendered; check and submit the sitemap that the "
+                "build or the server writes from it"
             )
-        )
+        else:
+            message = (
+                f"text directly inside <{markup.name}>; only {entries} may stand there: "
+                "remove the text, or move it into the entry it belongs to"
+            )
+        report.add(UNEXPECTED_TEXT.at(markup.line, markup.column, message))
     elif markup.kind == MarkupKind.TOO_DEEP and markup.node is not None:
         report.add(
             TOO_DEEP.at(
@@ -814,6 +844,15 @@ def _no_namespace(child: Node, entry: Node, report: Reporter, prefixes: Mapping[
     report.add(UNKNOWN_ELEMENT.at(child.line, child.column, message), child)
 
 
+def _template_code(text: str) -> str | None:
+    """The first line of ``text`` when it starts with a template tag (``{% ... %}``,
+    ``{{ ... }}``: Liquid, Jinja, Hugo, Handlebars), cut to 60 characters; else None."""
+    if not text.startswith(("{%", "{{", "{#")):
+        return None
+    line = text.split("\n", 1)[0].strip(XML_SPACE)
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
 def _stray_text(entry: Node, report: Reporter) -> bool:
     """Report text directly inside an entry; True when that text is the entry's only content."""
     text = entry.text.strip(XML_SPACE)
@@ -904,12 +943,31 @@ def _order(
             f"<{_written(extension, prefixes)}>; move it up"
         )
     else:
+        later = _later_before(child, entry, allowed)
+        if later is None:
+            wrong = f"<{child.name}> is out of order"
+        else:
+            where = f"line {later.line}"
+            if later.line == child.line:
+                where += f", column {later.column}"
+            wrong = f"<{child.name}> must come before <{later.name}> ({where})"
         message = (
-            f"<{child.name}> is out of order; write the children of <{entry.name}> in the order "
+            f"{wrong}; write the children of <{entry.name}> in the order "
             + ", ".join(f"<{name}>" for name in allowed)
             + ", then extension elements"
         )
     return CHILD_ORDER.at(child.line, child.column, message)
+
+
+def _later_before(child: Node, entry: Node, allowed: tuple[str, ...]) -> Node | None:
+    """The first child of ``entry`` before ``child`` that the schema's order puts after it."""
+    rank = allowed.index(child.name)
+    for other in entry.children:
+        if other is child:
+            return None
+        if other.ns == child.ns and other.name in allowed and allowed.index(other.name) > rank:
+            return other
+    return None
 
 
 # The extensions by namespace, as the messages name them.

@@ -25,7 +25,7 @@ from sitemap_lint.model import (
 from sitemap_lint.rules.base import ERROR, NO_PROOF, check, rule
 from sitemap_lint.rules.events import Markup, MarkupKind, Position, Prolog
 from sitemap_lint.rules.registry import MARKUP, PROLOG
-from sitemap_lint.rules.structure import Reporter
+from sitemap_lint.rules.structure import ROOTS, Reporter
 from sitemap_lint.support.patterns import lazy
 from sitemap_lint.support.words import joined
 
@@ -216,7 +216,10 @@ CONTENT_AFTER_ROOT = rule(
         Detects elements or text after the end of the root element. The check
         stops there: the entries before the root's end tag have all been
         checked, nothing after it is read, and only the first such place is
-        reported.
+        reported. An entry after the root's end tag means that end tag came too
+        early: the message says to move it after the last entry, not to remove
+        the entries. After a root that is itself an entry (`<url>`, the root's
+        start tag lost), what follows is `unknown-root`'s.
     """,
     why="""
         A document has exactly one root. Text after `</urlset>` (a PHP warning,
@@ -1023,6 +1026,18 @@ def check_markup(markup: Markup, options: object, report: Reporter) -> None:
 
 def _markup_finding(markup: Markup) -> Finding | None:
     kind, line, column = markup.kind, markup.line, markup.column
+    if kind == MarkupKind.SYNTAX and _after_entry_root(markup):
+        return None  # the root's start tag is missing: unknown-root says so, once
+    if kind == MarkupKind.SYNTAX and markup.code == _JUNK_AFTER_ROOT:
+        entry = ROOTS.get(markup.name)
+        after = markup.context[markup.offset :]
+        if entry is not None and re.match(rf"<{entry}[\s/>]", after):
+            return CONTENT_AFTER_ROOT.at(
+                line,
+                column,
+                f"a <{entry}> entry after </{markup.name}>: the root's end tag stands before "
+                f"the last entries; move </{markup.name}> after the last <{entry}>",
+            )
     if kind == MarkupKind.SYNTAX:
         opened = (markup.name, markup.at) if markup.at is not None else None
         return syntax_error(
@@ -1051,6 +1066,23 @@ def _markup_finding(markup: Markup) -> Finding | None:
         resumed = markup.resumed is not None
         return doctype(markup.name, line, column, stopped_at, markup.code, resumed)
     return None
+
+
+def _after_entry_root(markup: Markup) -> bool:
+    """Whether a syntax error stands after the end of a root that is an entry (``url``,
+    ``sitemap``): the file lost its root's start tag, and what follows the first entry
+    (more entries, the root's end tag) is no content to remove."""
+    code, context, offset = markup.code, markup.context, markup.offset
+    after_root = code == _JUNK_AFTER_ROOT or (
+        code == _INVALID_TOKEN
+        and markup.before_root is False
+        and context[offset - 1 : offset + 1] == "</"
+    )
+    return after_root and markup.name in _ENTRY_NAMES
+
+
+# The entries' names: a root of one of these names lost its own start tag.
+_ENTRY_NAMES = frozenset(ROOTS.values())
 
 
 def _plural(count: int, noun: str) -> str:
