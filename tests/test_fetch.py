@@ -444,6 +444,32 @@ def test_trickling_body_gives_up_at_the_body_deadline(
     assert "still arriving" in message(fetched)
 
 
+@pytest.mark.parametrize("guarded", [False, True], ids=["all-hosts", "guarded"])
+def test_trickling_head_gives_up_at_the_deadline(
+    site: SiteServer, monkeypatch: pytest.MonkeyPatch, guarded: bool
+) -> None:
+    """A server that sends its status line and headers a byte at a time, each within
+    the read timeout, is given up on as a trickling body is: no read resets the clock."""
+    from sitemap_lint.inputs import fetch
+
+    def trickle() -> Iterator[bytes]:
+        yield b"HTTP/1.1 200 OK\r\nX-Slow: "
+        for _ in range(2000):
+            time.sleep(0.005)
+            yield b"x"
+
+    site.routes["/sitemap.xml"] = Route(raw=trickle)
+    monkeypatch.setattr(fetch, "BODY_TIMEOUTS", 3)
+    url = site.url("/sitemap.xml")
+    hosts = HostPolicy.naming([url]) if guarded else ALL_HOSTS
+    started = time.monotonic()
+    with Fetcher(FetchSettings(hosts=hosts, timeout=1.0)) as client:  # 3 x 1 s in all
+        fetched = client.get(url)
+    assert time.monotonic() - started < 8
+    assert outcome(fetched) == (None, None, None, ["FE004"])
+    assert "the response was still arriving after 3 s" in message(fetched)
+
+
 def test_connection_refused(loopback_only, fetcher: Fetcher) -> None:  # noqa: F811
     url = unused_url("/sitemap.xml")
     fetched = fetcher.get(url)

@@ -107,7 +107,8 @@ FETCH_TIMEOUT = rule(
     what="""
         Reports a fetch that timed out: the connection was not made, or the
         server sent nothing for longer than the timeout (10 seconds by
-        default), or the body took far too long to arrive.
+        default), or the response, its headers or its body, took far too long
+        to arrive (a server sending a byte at a time).
     """,
     why="""
         Crawlers give up on slow responses just the same. A sitemap generated
@@ -565,6 +566,11 @@ def _timeout_message(problem: FetchProblem) -> str:
         return (
             f"the body was still arriving after {seconds:g} s; serve the sitemap "
             "as a static file, or split it into smaller sitemaps"
+        )
+    if which == "head":
+        return (
+            f"the response was still arriving after {seconds:g} s, its headers unfinished;"
+            " make the server answer at once (serve the sitemap as a static file)"
         )
     if which == "connect":
         return f"no connection to {problem.host} within {seconds:g} s; check that the server is reachable"
