@@ -843,13 +843,17 @@ class Client:
 
     async def _fetch_text(self, url: str) -> tuple[int | None, str]:
         """GET ``url`` (a robots.txt), redirects followed: (final status, text) or
-        (None, "") when it got no answer."""
+        (None, why) when it got no answer (why: the guard's refusal, else "")."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             try:
                 response, _tries, _sent = await self._hop("GET", current, {}, ROBOTS_MAX_BYTES)
-            except HopError:
-                return None, ""
+            except HopError as error:
+                if error.error not in (REFUSED, BAD_PORT):
+                    return None, ""
+                # the guard's refusal, said: not to be taken for the site's outage
+                what = "it" if current == url else f"its redirect to {current}"
+                return None, f"{what} was refused ({error.detail})"
             location = response.header("Location")
             if response.status not in REDIRECTS or location is None:
                 return response.status, response.text()
