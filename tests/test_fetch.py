@@ -208,6 +208,31 @@ def test_bomb_of_many_gzip_members(site: SiteServer) -> None:
     assert peak < 12 * MiB, f"peak {peak:,} bytes"
 
 
+@pytest.mark.parametrize("codings", [6, 5000])
+def test_a_long_chain_of_content_codings_is_not_undone(
+    site: SiteServer, fetcher: Fetcher, codings: int
+) -> None:
+    """Past five codings (as urllib3 stops) the body is not decoded: a finding, not a
+    decoder per coding (thousands of them nested past the recursion limit)."""
+    body = SITEMAP
+    for _ in range(codings if codings < 10 else 0):
+        body = gzip.compress(body, mtime=0)
+    header = ", ".join(["gzip"] * codings)
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", header),))
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
+    assert f"({codings:,} content codings, more than the 5 a fetch undoes)" in message(fetched)
+
+
+def test_five_content_codings_are_undone(site: SiteServer, fetcher: Fetcher) -> None:
+    body = SITEMAP
+    for _ in range(5):
+        body = gzip.compress(body, mtime=0)
+    header = ", ".join(["gzip"] * 5)
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", header),))
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, "application/xml", SITEMAP, [])
+
+
 def test_deflate_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
     body = zlib.compress(bytes(20 * MiB), 9)
     site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", "deflate"),))

@@ -60,6 +60,9 @@ ACCEPTED_TYPES = frozenset(
     }
 )
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
+# The most content codings undone, one inside another (as urllib3 stops): each is a
+# decoder of its own, and a header may name thousands.
+MAX_CODINGS = 5
 STEP = 1 << 16
 LOCATION = "sitemap_lint.location"  # a response extension
 SEVERAL_LOCATIONS = "sitemap_lint.several_locations"  # a response extension
@@ -316,6 +319,10 @@ class Fetcher:
         if unknown:
             encoding = FetchProblem(FetchKind.UNKNOWN_ENCODING, progress.current, detail=unknown[0])
             return progress.result(None, encoding)
+        if len(encodings) > MAX_CODINGS:
+            count = f"{len(encodings):,} content codings"
+            detail = f"{count}, more than the {MAX_CODINGS} a fetch undoes"
+            return progress.result(None, _corrupt_encoding(detail))
         body = self._read(response, encodings)
         moved = None
         if progress.permanent:
