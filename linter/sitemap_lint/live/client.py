@@ -70,7 +70,7 @@ from sitemap_lint.inputs.guard import (
     canonical_host,
     host_address,
     http_scheme,
-    kind_article,
+    kind_words,
 )
 from sitemap_lint.inputs.reader import GZIP_MAGIC
 from sitemap_lint.live.model import (
@@ -1117,7 +1117,7 @@ _RECEIVED = re.compile(r"received (\d+) of (\d+) bytes")
 
 def _refusal(error: RefusedAddress) -> str:
     """The refusal in words: an address written in the URL is not said to resolve."""
-    address = f"{kind_article(error.kind)} address"
+    address = kind_words(error.kind, error.address)
     if host_address(error.host) is not None:
         return f"{address_text(error.address)} is {address}"
     return f"{error.host} resolves to {address_text(error.address)}, {address}"

@@ -583,7 +583,7 @@ def _timeout_message(problem: FetchProblem) -> str:
 
 
 def _refused_message(problem: FetchProblem) -> str:
-    from sitemap_lint.inputs.guard import kind_article  # not loaded by a run that fetches nothing
+    from sitemap_lint.inputs.guard import kind_words  # not loaded by a run that fetches nothing
 
     url = _short(problem.url)
     if problem.origin:
@@ -591,13 +591,13 @@ def _refused_message(problem: FetchProblem) -> str:
     else:
         start = f"{url} was not fetched"
     host, address = _short(problem.host, 60), problem.address
-    kind = kind_article(problem.address_kind)
+    kind = kind_words(problem.address_kind, address)
     if address == problem.host:
-        where = f"its host is {address}, {kind} address"
+        where = f"its host is {address}, {kind}"
     elif problem.literal:
-        where = f"its host {host} is the address {address}, {kind} address"
+        where = f"its host {host} is the address {address}, {kind}"
     else:
-        where = f"its host {host} resolves to {address}, {kind} address"
+        where = f"its host {host} resolves to {address}, {kind}"
     return (
         f"{start}: {where}, and no input names this host; list only sitemaps on public "
         "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it"
