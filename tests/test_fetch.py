@@ -10,7 +10,7 @@ import threading
 import time
 import tracemalloc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
@@ -469,19 +469,31 @@ def test_trickling_body_gives_up_at_the_body_deadline(
     assert "still arriving" in message(fetched)
 
 
+def _trickled_header() -> Iterator[bytes]:
+    yield b"HTTP/1.1 200 OK\r\nX-Slow: "
+    for _ in range(2000):
+        time.sleep(0.005)
+        yield b"x"
+
+
+def _endless_informational_responses() -> Iterator[bytes]:
+    for _ in range(2000):
+        time.sleep(0.005)
+        yield b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+@pytest.mark.parametrize("trickle", [_trickled_header, _endless_informational_responses])
 @pytest.mark.parametrize("guarded", [False, True], ids=["all-hosts", "guarded"])
 def test_trickling_head_gives_up_at_the_deadline(
-    site: SiteServer, monkeypatch: pytest.MonkeyPatch, guarded: bool
+    site: SiteServer,
+    monkeypatch: pytest.MonkeyPatch,
+    guarded: bool,
+    trickle: Callable[[], Iterator[bytes]],
 ) -> None:
-    """A server that sends its status line and headers a byte at a time, each within
-    the read timeout, is given up on as a trickling body is: no read resets the clock."""
+    """A server that sends its head a byte at a time, or 100 Continue after 100
+    Continue, each within the read timeout, is given up on as a trickling body is: no
+    read resets the clock."""
     from sitemap_lint.inputs import fetch
-
-    def trickle() -> Iterator[bytes]:
-        yield b"HTTP/1.1 200 OK\r\nX-Slow: "
-        for _ in range(2000):
-            time.sleep(0.005)
-            yield b"x"
 
     site.routes["/sitemap.xml"] = Route(raw=trickle)
     monkeypatch.setattr(fetch, "BODY_TIMEOUTS", 3)
