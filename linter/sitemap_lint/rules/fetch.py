@@ -564,13 +564,14 @@ def _timeout_message(problem: FetchProblem) -> str:
     seconds, which = problem.seconds, problem.detail
     if which == "body":
         return (
-            f"the body was still arriving after {seconds:g} s; serve the sitemap "
-            "as a static file, or split it into smaller sitemaps"
+            f"the response was still arriving {seconds:g} s after the request, its body"
+            " unfinished; serve the sitemap as a static file, or split it into smaller"
+            " sitemaps"
         )
     if which == "head":
         return (
-            f"the response was still arriving after {seconds:g} s, its headers unfinished;"
-            " make the server answer at once (serve the sitemap as a static file)"
+            f"the response was still arriving {seconds:g} s after the request, its headers"
+            " unfinished; make the server answer at once (serve the sitemap as a static file)"
         )
     if which == "connect":
         return f"no connection to {problem.host} within {seconds:g} s; check that the server is reachable"
