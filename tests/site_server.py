@@ -64,7 +64,7 @@ class Route:
     delay: float = 0.0  # seconds between the headers and the body
     location: str | None = None  # sent as Location (a redirect)
     reason: str | None = None
-    raw: bytes | None = None
+    raw: Body | None = None  # sent instead of a response; a callable's chunks one by one
 
 
 def redirect(target: str, status: int = 301) -> Route:
@@ -238,7 +238,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, route: Route, method: str, site: SiteServer) -> None:
         if route.raw is not None:
-            self.wfile.write(route.raw)
+            for chunk in [route.raw] if isinstance(route.raw, bytes) else route.raw():
+                if site.stopping:
+                    return
+                self.wfile.write(chunk)
             return
         self.send_response(route.status, route.reason)
         names = {name.lower() for name, _ in route.headers}

@@ -10,7 +10,7 @@ import threading
 import time
 import tracemalloc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
@@ -206,6 +206,31 @@ def test_bomb_of_many_gzip_members(site: SiteServer) -> None:
     assert len(member) * members > 1_000_000
     assert outcome(fetched) == (200, "application/xml", bytes(3 * MiB + 1), [])
     assert peak < 12 * MiB, f"peak {peak:,} bytes"
+
+
+@pytest.mark.parametrize("codings", [6, 5000])
+def test_a_long_chain_of_content_codings_is_not_undone(
+    site: SiteServer, fetcher: Fetcher, codings: int
+) -> None:
+    """Past five codings (as urllib3 stops) the body is not decoded: a finding, not a
+    decoder per coding (thousands of them nested past the recursion limit)."""
+    body = SITEMAP
+    for _ in range(codings if codings < 10 else 0):
+        body = gzip.compress(body, mtime=0)
+    header = ", ".join(["gzip"] * codings)
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", header),))
+    fetched = fetcher.get(site.url("/sitemap.xml"))
+    assert outcome(fetched) == (200, "application/xml", None, ["FE012"])
+    assert f"({codings:,} content codings, more than the 5 a fetch undoes)" in message(fetched)
+
+
+def test_five_content_codings_are_undone(site: SiteServer, fetcher: Fetcher) -> None:
+    body = SITEMAP
+    for _ in range(5):
+        body = gzip.compress(body, mtime=0)
+    header = ", ".join(["gzip"] * 5)
+    site.routes["/sitemap.xml"] = Route(body=body, headers=(("Content-Encoding", header),))
+    assert outcome(fetcher.get(site.url("/sitemap.xml"))) == (200, "application/xml", SITEMAP, [])
 
 
 def test_deflate_bomb_stops_one_byte_past_the_cap(site: SiteServer) -> None:
@@ -441,7 +466,45 @@ def test_trickling_body_gives_up_at_the_body_deadline(
         fetched = client.get(site.url("/sitemap.xml"))
     assert time.monotonic() - started < 8
     assert outcome(fetched) == (200, "application/xml", None, ["FE004"])
-    assert "still arriving" in message(fetched)
+    assert "still arriving 3 s after the request, its body unfinished" in message(fetched)
+
+
+def _trickled_header() -> Iterator[bytes]:
+    yield b"HTTP/1.1 200 OK\r\nX-Slow: "
+    for _ in range(2000):
+        time.sleep(0.005)
+        yield b"x"
+
+
+def _endless_informational_responses() -> Iterator[bytes]:
+    for _ in range(2000):
+        time.sleep(0.005)
+        yield b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+@pytest.mark.parametrize("trickle", [_trickled_header, _endless_informational_responses])
+@pytest.mark.parametrize("guarded", [False, True], ids=["all-hosts", "guarded"])
+def test_trickling_head_gives_up_at_the_deadline(
+    site: SiteServer,
+    monkeypatch: pytest.MonkeyPatch,
+    guarded: bool,
+    trickle: Callable[[], Iterator[bytes]],
+) -> None:
+    """A server that sends its head a byte at a time, or 100 Continue after 100
+    Continue, each within the read timeout, is given up on as a trickling body is: no
+    read resets the clock."""
+    from sitemap_lint.inputs import fetch
+
+    site.routes["/sitemap.xml"] = Route(raw=trickle)
+    monkeypatch.setattr(fetch, "BODY_TIMEOUTS", 3)
+    url = site.url("/sitemap.xml")
+    hosts = HostPolicy.naming([url]) if guarded else ALL_HOSTS
+    started = time.monotonic()
+    with Fetcher(FetchSettings(hosts=hosts, timeout=1.0)) as client:  # 3 x 1 s in all
+        fetched = client.get(url)
+    assert time.monotonic() - started < 8
+    assert outcome(fetched) == (None, None, None, ["FE004"])
+    assert "still arriving 3 s after the request, its headers unfinished" in message(fetched)
 
 
 def test_connection_refused(loopback_only, fetcher: Fetcher) -> None:  # noqa: F811

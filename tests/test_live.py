@@ -818,6 +818,26 @@ def test_a_redirect_to_a_private_address_is_refused(
     assert "/status/200" not in _requested(live_server)  # the 127.0.0.2 hop never made
 
 
+def test_a_robots_txt_redirected_to_a_private_address_says_it_was_refused(
+    live_server: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """LV015 says why the robots.txt could not be fetched when the guard refused its
+    redirect's target, so that the refusal is not taken for the site's outage."""
+    live_server.reset()
+    internal = live_server.url("/robots-internal.txt", host="127.0.0.2")  # not named
+    live_server.route("/robots.txt", status=301, headers=[("Location", internal)])
+    sitemap = _write(tmp_path, "sitemap.xml", _urlset("/pages/plain"))
+    result = sitemap_lint.lint_paths([sitemap], **_live(live_server))  # type: ignore[arg-type]
+    (finding,) = [f for f in result.findings if f.code.startswith("LV")]
+    assert finding.code == "LV015"
+    assert finding.message.startswith(
+        f"{SITE}/robots.txt could not be fetched: its redirect to {internal} was refused"
+        " (127.0.0.2 is a loopback address), so Googlebot crawls nothing on the site"
+    )
+    assert "/robots-internal.txt" not in [entry.path for entry in live_server.log()]
+
+
 def test_a_cache_that_cannot_be_opened_exits_2_with_one_line(tmp_path: Path) -> None:
     sitemap = _write(tmp_path, "sitemap.xml", _urlset("/a"))
     blocker = _write(tmp_path, "file", "")

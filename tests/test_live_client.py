@@ -233,7 +233,11 @@ SPELLINGS = [
     ("0.0.0.0:{port}", "0.0.0.0 is an unspecified address"),
     ("[::1]:{port}", "::1 is a loopback address"),
     ("[0:0:0:0:0:ffff:a9fe:a9fe]", "::ffff:169.254.169.254 is a link-local address"),
-    ("[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe is a link-local address"),
+    (
+        "[64:ff9b::a9fe:a9fe]",
+        "64:ff9b::a9fe:a9fe is a link-local address (NAT64 for 169.254.169.254)",
+    ),
+    ("[2002:7f00:2::]", "2002:7f00:2:: is a loopback address (6to4 for 127.0.0.2)"),
     ("[fe80::1%25eth0]", "fe80::1%25eth0 is a link-local address"),
     ("[fd00::1]", "fd00::1 is a unique-local address"),
     ("100.64.0.1", "100.64.0.1 is a carrier-grade NAT address"),

@@ -267,6 +267,15 @@ def test_the_address_a_named_host_resolves_to_is_not_trusted_for_another_host(
         ("http://[::]:8000/sitemap.xml", "its host is ::, an unspecified address"),
         ("http://0:8000/sitemap.xml", "is the address 0.0.0.0, an unspecified address"),
         ("http://127.0.0.2:8000/sitemap.xml", "its host is 127.0.0.2, a loopback address"),
+        # an IPv6 address judged by the IPv4 address it carries says which
+        (
+            "http://[64:ff9b::a9fe:a9fe]:8000/sitemap.xml",
+            "its host is 64:ff9b::a9fe:a9fe, a link-local address (NAT64 for 169.254.169.254),",
+        ),
+        (
+            "http://[2002:7f00:2::1]:8000/sitemap.xml",
+            "its host is 2002:7f00:2::1, a loopback address (6to4 for 127.0.0.2),",
+        ),
     ],
 )
 def test_the_refusal_names_the_kind_of_address_with_its_article(

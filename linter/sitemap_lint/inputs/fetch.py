@@ -15,12 +15,13 @@ from __future__ import annotations
 import io
 import os
 import re
+import threading
 import time
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from sitemap_lint._version import __version__
@@ -39,6 +40,7 @@ from sitemap_lint.rules.events import FetchKind, FetchProblem
 if TYPE_CHECKING:
     import ssl
 
+    import httpcore
     import httpx
 
     from sitemap_lint.finding import Finding
@@ -58,10 +60,14 @@ ACCEPTED_TYPES = frozenset(
     }
 )
 DECODED_ENCODINGS = frozenset({"gzip", "x-gzip", "deflate"})
+# The most content codings undone, one inside another (as urllib3 stops): each is a
+# decoder of its own, and a header may name thousands.
+MAX_CODINGS = 5
 STEP = 1 << 16
 LOCATION = "sitemap_lint.location"  # a response extension
 SEVERAL_LOCATIONS = "sitemap_lint.several_locations"  # a response extension
-# The whole body may take this many timeouts to arrive (a server trickling bytes).
+# Each response, its head and its body, may take this many timeouts to arrive (a server
+# trickling bytes, each within the read timeout).
 BODY_TIMEOUTS = 30
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*):")
 _QUOTED_BYTES = re.compile(r":?\s*(?:bytearray\()?\bb['\"].*", re.DOTALL)
@@ -155,6 +161,7 @@ class Fetcher:
 
         self.settings = settings
         self._httpx = httpx
+        self._deadline = _Deadline()
         # The guarded transport checks every connection (and uses no proxy: a proxy would
         # connect where the guard cannot see); allowing every host keeps httpx's own.
         hosts = settings.hosts
@@ -175,6 +182,12 @@ class Fetcher:
             event_hooks={"response": [self._set_aside_location]},
             transport=transport,
         )
+        # Every connection's reads and writes end at the response's deadline, the head's
+        # included: a read timeout alone restarts with each byte a trickling server sends.
+        for mounted in (self._client._transport, *self._client._mounts.values()):
+            pool = getattr(mounted, "_pool", None)
+            if pool is not None:
+                pool._network_backend = _DeadlineBackend(pool._network_backend, self._deadline)
 
     def __enter__(self) -> Fetcher:
         return self
@@ -218,13 +231,25 @@ class Fetcher:
         except RefusedAddress as refused:
             return progress.result(None, _refused(refused, progress))
         except httpx.TimeoutException as error:
+            if self._deadline.passed():
+                return progress.result(None, self._too_slow(progress))
             return progress.result(None, _timeout(error, progress.current, self.settings.timeout))
         except (httpx.HTTPError, httpx.InvalidURL, ValueError, OSError) as error:
             return progress.result(None, _failure(error, progress.current))
+        finally:
+            self._deadline.at = None
+
+    def _too_slow(self, progress: _Progress) -> FetchProblem:
+        """TIMEOUT for a response still arriving at its deadline: its head, or its body."""
+        seconds = BODY_TIMEOUTS * self.settings.timeout
+        which = "head" if self._deadline.in_head else "body"
+        return FetchProblem(FetchKind.TIMEOUT, progress.current, detail=which, seconds=seconds)
 
     def _follow(self, progress: _Progress) -> Fetched:
         while True:
+            self._deadline.start(BODY_TIMEOUTS * self.settings.timeout)
             with self._client.stream("GET", progress.current) as response:
+                self._deadline.in_head = False
                 progress.status = response.status_code
                 progress.content_type = _media_type(response.headers.get("content-type"))
                 if response.status_code in REDIRECTS:
@@ -294,6 +319,10 @@ class Fetcher:
         if unknown:
             encoding = FetchProblem(FetchKind.UNKNOWN_ENCODING, progress.current, detail=unknown[0])
             return progress.result(None, encoding)
+        if len(encodings) > MAX_CODINGS:
+            count = f"{len(encodings):,} content codings"
+            detail = f"{count}, more than the {MAX_CODINGS} a fetch undoes"
+            return progress.result(None, _corrupt_encoding(detail))
         body = self._read(response, encodings)
         moved = None
         if progress.permanent:
@@ -305,7 +334,7 @@ class Fetcher:
         """The decoded body, or its first max_bytes + 1 bytes when it is longer."""
         limit = self.settings.max_bytes
         raw_limit = limit + limit // 64 + STEP if encodings else None
-        deadline = time.monotonic() + BODY_TIMEOUTS * self.settings.timeout
+        deadline = self._deadline.at or time.monotonic() + BODY_TIMEOUTS * self.settings.timeout
         chunks = _watched(response.iter_raw(), deadline, BODY_TIMEOUTS * self.settings.timeout)
         if raw_limit is not None:
             chunks = _raw_capped(chunks, raw_limit)
@@ -318,6 +347,83 @@ class Fetcher:
             if len(chunk) >= room:
                 break
         return body.getvalue()
+
+
+class _Deadline(threading.local):
+    """When the response a thread is fetching must have arrived (None: no fetch under
+    way), and whether its head is still awaited."""
+
+    at: float | None = None
+    in_head: bool = True
+
+    def start(self, seconds: float) -> None:
+        self.at = time.monotonic() + seconds
+        self.in_head = True
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() >= self.at
+
+    def left(self, timeout: float | None) -> float | None:
+        """``timeout`` cut to what is left before the deadline; ReadTimeout once past it."""
+        if self.at is None:
+            return timeout
+        left = self.at - time.monotonic()
+        if left <= 0:
+            import httpcore
+
+            raise httpcore.ReadTimeout("the response did not arrive in time")
+        return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineBackend:
+    """An httpcore network backend whose streams read, write and start TLS only until
+    the fetching thread's ``_Deadline``."""
+
+    def __init__(self, inner: httpcore.NetworkBackend, deadline: _Deadline) -> None:
+        self._inner = inner
+        self._deadline = deadline
+
+    def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, **options: Any
+    ) -> _DeadlineStream:
+        stream = self._inner.connect_tcp(host, port, self._deadline.left(timeout), **options)
+        return _DeadlineStream(stream, self._deadline)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, **options: Any
+    ) -> _DeadlineStream:
+        stream = self._inner.connect_unix_socket(path, self._deadline.left(timeout), **options)
+        return _DeadlineStream(stream, self._deadline)
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+class _DeadlineStream:
+    def __init__(self, inner: httpcore.NetworkStream, deadline: _Deadline) -> None:
+        self._inner = inner
+        self._deadline = deadline
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, self._deadline.left(timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, self._deadline.left(timeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> _DeadlineStream:
+        stream = self._inner.start_tls(ssl_context, server_hostname, self._deadline.left(timeout))
+        return _DeadlineStream(stream, self._deadline)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
 
 
 def _scheme_problem(url: str, redirected_from: str | None = None) -> FetchProblem | None:

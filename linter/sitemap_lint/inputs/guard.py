@@ -169,6 +169,24 @@ def kind_article(kind: str) -> str:
     return f"{'an' if vowel else 'a'} {kind}"
 
 
+def kind_words(kind: str, address: Address | str) -> str:
+    """An ``address_kind`` as a refusal says it: "a loopback address"; for an IPv6
+    address judged by the IPv4 address it carries (NAT64, 6to4), which one, lest the
+    kind be taken for the IPv6 address's own: "a loopback address (6to4 for 127.0.0.2)"."""
+    words = f"{kind_article(kind)} address"
+    try:
+        parsed = ip_address(address) if isinstance(address, str) else address
+    except ValueError:
+        return words
+    if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is None:
+        nat64 = _nat64(parsed)
+        if nat64 is not None:
+            return f"{words} (NAT64 for {nat64})"
+        if parsed.sixtofour is not None and address_kind(parsed.sixtofour) is not None:
+            return f"{words} (6to4 for {parsed.sixtofour})"
+    return words
+
+
 def address_kind(address: Address) -> str | None:
     """What makes ``address`` internal ("loopback", "private", "link-local", ...), or
     None for a public address. An IPv6 address that carries an IPv4 address (mapped,
@@ -343,9 +361,7 @@ class RefusedAddress(Exception):
     """A connection the policy does not allow; nothing was sent."""
 
     def __init__(self, host: str, port: int, address: Address, kind: str) -> None:
-        super().__init__(
-            f"{host} resolves to {address_text(address)}, {kind_article(kind)} address"
-        )
+        super().__init__(f"{host} resolves to {address_text(address)}, {kind_words(kind, address)}")
         self.host = host
         self.port = port
         self.address = address

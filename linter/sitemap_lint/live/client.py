@@ -70,7 +70,7 @@ from sitemap_lint.inputs.guard import (
     canonical_host,
     host_address,
     http_scheme,
-    kind_article,
+    kind_words,
 )
 from sitemap_lint.inputs.reader import GZIP_MAGIC
 from sitemap_lint.live.model import (
@@ -843,13 +843,17 @@ class Client:
 
     async def _fetch_text(self, url: str) -> tuple[int | None, str]:
         """GET ``url`` (a robots.txt), redirects followed: (final status, text) or
-        (None, "") when it got no answer."""
+        (None, why) when it got no answer (why: the guard's refusal, else "")."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             try:
                 response, _tries, _sent = await self._hop("GET", current, {}, ROBOTS_MAX_BYTES)
-            except HopError:
-                return None, ""
+            except HopError as error:
+                if error.error not in (REFUSED, BAD_PORT):
+                    return None, ""
+                # the guard's refusal, said: not to be taken for the site's outage
+                what = "it" if current == url else f"its redirect to {current}"
+                return None, f"{what} was refused ({error.detail})"
             location = response.header("Location")
             if response.status not in REDIRECTS or location is None:
                 return response.status, response.text()
@@ -1113,7 +1117,7 @@ _RECEIVED = re.compile(r"received (\d+) of (\d+) bytes")
 
 def _refusal(error: RefusedAddress) -> str:
     """The refusal in words: an address written in the URL is not said to resolve."""
-    address = f"{kind_article(error.kind)} address"
+    address = kind_words(error.kind, error.address)
     if host_address(error.host) is not None:
         return f"{address_text(error.address)} is {address}"
     return f"{error.host} resolves to {address_text(error.address)}, {address}"

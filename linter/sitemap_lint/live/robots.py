@@ -28,7 +28,7 @@ OWN_AGENT = "sitemap-lint"  # whose Crawl-delay spaces the requests
 CRAWL_DELAY_CAP = 60.0
 MAX_BYTES = 512_000  # Google reads the first 500 KiB
 
-# url -> (status or None when unreachable, text)
+# url -> (status, text), or (None, why) when unreachable (why: a refusal in words, or "")
 FetchText = Callable[[str], Awaitable[tuple[int | None, str]]]
 # An http(s) URL up to its query, its path made of characters protego leaves as they are.
 _PLAIN_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*/(?!/)[A-Za-z0-9_.~/=-]*").fullmatch
@@ -42,13 +42,14 @@ class HostRules:
     parser: Protego | None = None
     delay: float = 0.0
     by_path: bool = False  # whether a URL is decided by its path alone (_by_path)
+    why: str = ""  # when not fetched: why, if known ("it was refused (...)")
 
     @property
     def unavailable(self) -> str:
         """What keeps crawlers off the host: "answers 503", "could not be fetched"; ""
         when the robots.txt was read or answered 4xx (no rules)."""
         if self.status is None:
-            return "could not be fetched"
+            return f"could not be fetched: {self.why}" if self.why else "could not be fetched"
         if self.status == 429 or self.status >= 500:
             return f"answers {self.status}"
         return ""
@@ -102,8 +103,11 @@ _known_origin = lru_cache(maxsize=1024)(_origin)  # by the URL up to its path
 
 
 def read_rules(status: int | None, text: str) -> HostRules:
-    """The rules of a robots.txt answered ``status`` with ``text``."""
-    if status is None or not 200 <= status < 300:
+    """The rules of a robots.txt answered ``status`` with ``text`` (``status`` None: not
+    fetched, ``text`` why)."""
+    if status is None:
+        return HostRules(None, why=text)
+    if not 200 <= status < 300:
         return HostRules(status)
     parser = parse_robots(text)
     if parser is None:  # rules that cannot be read: none

@@ -107,7 +107,8 @@ FETCH_TIMEOUT = rule(
     what="""
         Reports a fetch that timed out: the connection was not made, or the
         server sent nothing for longer than the timeout (10 seconds by
-        default), or the body took far too long to arrive.
+        default), or the response, its headers or its body, took far too long
+        to arrive (a server sending a byte at a time).
     """,
     why="""
         Crawlers give up on slow responses just the same. A sitemap generated
@@ -563,8 +564,14 @@ def _timeout_message(problem: FetchProblem) -> str:
     seconds, which = problem.seconds, problem.detail
     if which == "body":
         return (
-            f"the body was still arriving after {seconds:g} s; serve the sitemap "
-            "as a static file, or split it into smaller sitemaps"
+            f"the response was still arriving {seconds:g} s after the request, its body"
+            " unfinished; serve the sitemap as a static file, or split it into smaller"
+            " sitemaps"
+        )
+    if which == "head":
+        return (
+            f"the response was still arriving {seconds:g} s after the request, its headers"
+            " unfinished; make the server answer at once (serve the sitemap as a static file)"
         )
     if which == "connect":
         return f"no connection to {problem.host} within {seconds:g} s; check that the server is reachable"
@@ -577,7 +584,7 @@ def _timeout_message(problem: FetchProblem) -> str:
 
 
 def _refused_message(problem: FetchProblem) -> str:
-    from sitemap_lint.inputs.guard import kind_article  # not loaded by a run that fetches nothing
+    from sitemap_lint.inputs.guard import kind_words  # not loaded by a run that fetches nothing
 
     url = _short(problem.url)
     if problem.origin:
@@ -585,13 +592,13 @@ def _refused_message(problem: FetchProblem) -> str:
     else:
         start = f"{url} was not fetched"
     host, address = _short(problem.host, 60), problem.address
-    kind = kind_article(problem.address_kind)
+    kind = kind_words(problem.address_kind, address)
     if address == problem.host:
-        where = f"its host is {address}, {kind} address"
+        where = f"its host is {address}, {kind}"
     elif problem.literal:
-        where = f"its host {host} is the address {address}, {kind} address"
+        where = f"its host {host} is the address {address}, {kind}"
     else:
-        where = f"its host {host} resolves to {address}, {kind} address"
+        where = f"its host {host} resolves to {address}, {kind}"
     return (
         f"{start}: {where}, and no input names this host; list only sitemaps on public "
         "hosts (crawlers cannot reach this one), or give --allow-private-hosts to fetch it"
