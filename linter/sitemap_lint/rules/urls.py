@@ -772,7 +772,7 @@ def local_host(host: str) -> str | None:
             return f"a name under {suffix}"
     if name[:1] != "[" and ":" not in name and plain_host(name):
         return None
-    from sitemap_lint.inputs.guard import address_kind, address_text, host_address, kind_article
+    from sitemap_lint.inputs.guard import address_kind, address_text, host_address, kind_words
 
     address = host_address(name)
     kind = None if address is None else address_kind(address)
@@ -780,7 +780,7 @@ def local_host(host: str) -> str | None:
         return None
     written = address_text(address)
     shown = "" if written == name.strip("[]") else f" ({written})"
-    return f"{kind_article(kind)} address{shown}"
+    return f"{kind_words(kind, address)}{shown}"
 
 
 def check_iri(url: str, match: re.Match[str], node: Node, report: Reporter) -> ParsedURL:
