@@ -1098,3 +1098,25 @@ def test_a_url_holding_a_line_break_shifts_none_of_the_urls_shown(
         f"{SITE}d",
     ]
     assert report["origins"] == [{"from": SITE.rstrip("/"), "to": www.rstrip("/"), "urls": 3}]
+
+
+def test_a_threshold_given_twice_applies_both_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--max-removed 500 --max-removed 5%``: a count and a share of one change both
+    gate it; the second does not silently replace the first."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(20)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(15)))
+    args = ["diff", str(old), str(new)]
+    status, out, _err = run_cli([*args, "--max-removed", "3", "--max-removed", "50%"], capsys)
+    assert status == 1
+    assert "--max-removed 3: 5 URLs removed (25.0%)" in out
+    status, out, _err = run_cli(
+        [*args, "--max-removed", "50%", "--max-removed", "3", "-f", "json"], capsys
+    )
+    assert status == 1
+    thresholds = json.loads(out)["thresholds"]
+    assert thresholds["given"] == ["--max-removed 50%", "--max-removed 3"]
+    assert [p["threshold"] for p in thresholds["passed"]] == ["--max-removed 3"]
