@@ -1120,3 +1120,49 @@ def test_a_threshold_given_twice_applies_both_limits(
     thresholds = json.loads(out)["thresholds"]
     assert thresholds["given"] == ["--max-removed 50%", "--max-removed 3"]
     assert [p["threshold"] for p in thresholds["passed"]] == ["--max-removed 3"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_the_urls_whose_lastmod_moved_back_are_named_with_both_moments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """A lastmod set back is a stale source: the report names the first URLs it hit,
+    in the new side's order, with their file and both moments, not a count alone."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(5)]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            (f"{SITE}4", "2025-04-01"),
+            (f"{SITE}0", "2025-06-01"),
+            (f"{SITE}3", "2025-04-30T23:59:59Z"),
+            (f"{SITE}1", "2025-03-01"),
+            (f"{SITE}2", "2025-05-01"),
+        )
+    )
+    args = ["diff", "--now", NOW, "--show", "2", "-f", fmt, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    if fmt == "json":
+        assert json.loads(out)["lastmod"]["earlier_first"] == [
+            {
+                "url": f"{SITE}4",
+                "file": "new.xml",
+                "old": "2025-05-01T00:00:00Z",
+                "new": "2025-04-01T00:00:00Z",
+            },
+            {
+                "url": f"{SITE}3",
+                "file": "new.xml",
+                "old": "2025-05-01T00:00:00Z",
+                "new": "2025-04-30T23:59:59Z",
+            },
+        ]
+        return
+    moments = "2025-05-01T00:00:00Z -> 2025-04-01T00:00:00Z"
+    if fmt == "text":
+        assert f"  {SITE}4  (new.xml): {moments}" in out
+    else:
+        moments = moments.replace(">", "&gt;")
+        assert f'{SITE}4</code> <span class="muted">new.xml</span> {moments}' in out
+    assert f"{SITE}3" in out and f"{SITE}1" not in out  # the first two, by --show

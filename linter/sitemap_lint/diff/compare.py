@@ -47,6 +47,17 @@ class Shown:
 
 
 @dataclass(eq=False)
+class Backdated:
+    """A URL whose lastmod moved back, with the file (its place) that lists it now and
+    its old and new lastmods (UTC seconds)."""
+
+    url: str
+    place: str
+    old: int
+    new: int
+
+
+@dataclass(eq=False)
 class Changes:
     """What changed from the old side to the new one."""
 
@@ -68,6 +79,7 @@ class Changes:
     origins: list[tuple[str, str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
     lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
+    earlier_shown: list[Backdated] = field(default_factory=list)  # the first of those
     # The new side's most common lastmod (UTC seconds) and how many entries carry it,
     # when at least two do (a lastmod one entry carries is shared with none).
     same_moment: tuple[int, int] | None = None
@@ -251,6 +263,8 @@ class _Slice:
     counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved, earlier
     moved_old: NDArray[np.int64]
     moved_new: NDArray[np.int64]
+    earlier_old: NDArray[np.int64]  # the first entries whose lastmod moved back, by new index
+    earlier_new: NDArray[np.int64]
 
 
 def _join(
@@ -276,6 +290,18 @@ def _join(
     changes.moved_shown = [
         Shown(after.url(int(j)), before.place(int(i)), after.place(int(j)))
         for i, j in zip(moved_old[order], moved_new[order], strict=True)
+    ]
+    earlier_old = np.concatenate([part.earlier_old for part in slices])
+    earlier_new = np.concatenate([part.earlier_new for part in slices])
+    order = np.argsort(earlier_new, kind="stable")[:show]
+    changes.earlier_shown = [
+        Backdated(
+            after.url(int(j)),
+            after.place(int(j)),
+            int(before.lastmods[int(i)]),
+            int(after.lastmods[int(j)]),
+        )
+        for i, j in zip(earlier_old[order], earlier_new[order], strict=True)
     ]
     return (
         np.sort(np.concatenate([part.gone for part in slices])),
@@ -309,6 +335,8 @@ def _join_slice(
     elsewhere = old_files != after.paired[after.numbers(new_common)]
     moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
     order = np.argsort(moved_old, kind="stable")[:show]
+    earlier_old, earlier_new = old_common[earlier], new_common[earlier]
+    back = np.argsort(earlier_new, kind="stable")[:show]
     return _Slice(
         old_first[~kept_old],
         new_first[~found],
@@ -318,6 +346,8 @@ def _join_slice(
         ),
         moved_old[order],
         moved_new[order],
+        earlier_old[back],
+        earlier_new[back],
     )
 
 

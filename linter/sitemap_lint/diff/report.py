@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint._version import __version__
-from sitemap_lint.diff.compare import Changes, Shown
+from sitemap_lint.diff.compare import Backdated, Changes, Shown
 from sitemap_lint.diff.gate import Limit, Passed
 from sitemap_lint.support.words import plural
 
@@ -36,6 +36,11 @@ def earlier_text(c: Changes) -> str:
     if not c.lastmod_earlier:
         return ""
     return f", {c.lastmod_earlier:,} of them to an earlier moment"
+
+
+def backdated_text(back: Backdated) -> str:
+    """``2025-05-01T00:00:00Z -> 2025-04-01T00:00:00Z``: a lastmod moved back."""
+    return f"{moment_text(back.old)} -> {moment_text(back.new)}"
 
 
 _CYCLE = 146_097 * 86_400  # the seconds of 400 Gregorian years: the calendar repeats
@@ -110,6 +115,15 @@ def document(
                 if c.same_moment
                 else None
             ),
+            "earlier_first": [
+                {
+                    "url": b.url,
+                    "file": b.place,
+                    "old": moment_text(b.old),
+                    "new": moment_text(b.new),
+                }
+                for b in c.earlier_shown
+            ],
             "within_the_last_hour": c.recent,
         },
         "priority_changed": c.priority_changed,
@@ -225,6 +239,9 @@ def write_text(
             f"({share_text(c.lastmod_changed, c.common)}){earlier_text(c)}",
         )
     )
+    for back in c.earlier_shown:
+        line = f"  {shown(back.url)}  ({shown(back.place)}): {backdated_text(back)}"
+        console.print(Text(line, style="dim"))
     if c.with_lastmod:
         console.print(f"  {shared_lastmod_text(c)}")
     console.print(
