@@ -1166,3 +1166,52 @@ def test_the_urls_whose_lastmod_moved_back_are_named_with_both_moments(
         moments = moments.replace(">", "&gt;")
         assert f'{SITE}4</code> <span class="muted">new.xml</span> {moments}' in out
     assert f"{SITE}3" in out and f"{SITE}1" not in out  # the first two, by --show
+
+
+@pytest.mark.parametrize(
+    ("old_url", "new_url", "how"),
+    [
+        (f"{SITE}a/b", f"{SITE}a/b/", "trailing slash added"),
+        (f"{SITE}a/b/", f"{SITE}a/b", "trailing slash dropped"),
+        (f"{SITE}a/b", f"{SITE}A/b", "path case changed"),
+        (f"{SITE}s?a=1&amp;b=2", f"{SITE}s?b=2&amp;a=1", "query parameters reordered"),
+        (f"{SITE}a/B?x=1&amp;y=2", f"{SITE}a/b/?y=2&amp;x=1", None),
+    ],
+)
+def test_urls_listed_again_written_otherwise_are_named_and_can_fail_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old_url: str, new_url: str, how: str | None
+) -> None:
+    """A trailing slash, the path's case or the query's order changed by a deploy makes
+    every page another URL to search engines: the report says which way, with the
+    first URL as each side writes it, and --max-rewritten gates it."""
+    how = how or "path case changed, trailing slash added, query parameters reordered"
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((old_url, None), (f"{SITE}kept", None), (f"{SITE}gone", None)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((new_url, None), (f"{SITE}kept", None), (f"{SITE}else", None)))
+    args = ["diff", str(old), str(new)]
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert status == 0
+    written = (old_url.replace("&amp;", "&"), new_url.replace("&amp;", "&"))
+    assert json.loads(out)["rewrites"] == [
+        {"how": how, "urls": 1, "first": {"old": written[0], "new": written[1]}}
+    ]
+    status, out, _err = run_cli([*args, "--max-rewritten", "0"], capsys)
+    assert status == 1
+    assert f"Written otherwise: 1 URL removed is listed again ({how}); each form" in out
+    assert f"  {written[0]} -> {written[1]}\n" in out
+    assert "--max-rewritten 0: 1 URL removed and listed again written otherwise (33.3%)" in out
+    status, out, _err = run_cli([*args, "-f", "html"], capsys)
+    assert f"1 URL removed is listed again ({how}): <code>" in out
+
+
+def test_a_url_moved_to_another_host_is_not_called_written_otherwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*_pages(3)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*_pages(3, host="www.example.com")))
+    status, out, _err = run_cli(["diff", "--max-rewritten", "0", str(old), str(new)], capsys)
+    assert status == 0
+    assert "Written otherwise" not in out and "Host or scheme: 3 URLs moved" in out

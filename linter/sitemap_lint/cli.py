@@ -445,6 +445,14 @@ def diff(
         list[str] | None,
         typer.Option("--max-origin-changes", metavar="LIMIT", help=_LIMIT_HELP % "the old URLs"),
     ] = None,
+    max_rewritten: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--max-rewritten",
+            metavar="LIMIT",
+            help=_LIMIT_HELP % "the old URLs (a trailing slash, case or query order changed)",
+        ),
+    ] = None,
     max_lastmod_churn: Annotated[
         list[str] | None,
         typer.Option(
@@ -515,6 +523,7 @@ def diff(
         "--max-added": max_added,
         "--max-moved": max_moved,
         "--max-origin-changes": max_origin_changes,
+        "--max-rewritten": max_rewritten,
         "--max-lastmod-churn": max_lastmod_churn,
         "--max-lastmod-earlier": max_lastmod_earlier,
         "--max-same-lastmod": max_same_lastmod,

@@ -58,6 +58,17 @@ class Backdated:
 
 
 @dataclass(eq=False)
+class Rewrite:
+    """URLs removed that the new side lists written otherwise, one way (``how``): how
+    many, and the first of them as each side writes it."""
+
+    how: str
+    count: int
+    old: str
+    new: str
+
+
+@dataclass(eq=False)
 class Changes:
     """What changed from the old side to the new one."""
 
@@ -77,6 +88,9 @@ class Changes:
     old_children: int = 0  # sitemaps the old side's indexes (and robots.txt) list
     # (old origin, new origin, URLs whose path and query now stand on the new origin)
     origins: list[tuple[str, str, int]] = field(default_factory=list)
+    # URLs removed that the new side lists written otherwise: a trailing slash added or
+    # dropped, the path's case changed, the query's parameters reordered
+    rewrites: list[Rewrite] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
     lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
     earlier_shown: list[Backdated] = field(default_factory=list)  # the first of those
@@ -147,12 +161,12 @@ class _Flat:
             text = self._text[number] = self.files[number].listing.url_text()
         return text[index - int(self.starts[number])]
 
-    def origins_and_paths(self, indexes: NDArray[np.int64]) -> tuple[list[str], NDArray[np.uint64]]:
-        """The origin and the hash of the rest (path, query, fragment) of each entry of
-        ``indexes`` (in increasing order), read back from the files' text, in the URLs'
-        normal form (a lower-case origin without its default port, ``/`` for no path)."""
+    def origins_and_rests(self, indexes: NDArray[np.int64]) -> tuple[list[str], list[str]]:
+        """The origin and the rest (path, query, fragment) of each entry of ``indexes``
+        (in increasing order), read back from the files' text, in the URLs' normal form (a
+        lower-case origin without its default port, ``/`` for no path)."""
         origins: list[str] = []
-        paths: list[str] = []
+        rests: list[str] = []
         numbers = self.numbers(indexes)
         groups = np.split(indexes, np.flatnonzero(np.diff(numbers)) + 1) if len(indexes) else []
         for group in groups:
@@ -161,8 +175,8 @@ class _Flat:
             text = normal_joined(_rows(self.files[number].listing, rows), len(rows))
             split = ORIGIN_AND_REST.findall(text.decode("utf-8", "surrogatepass"))
             origins.extend(origin.lower() for origin, _rest in split)
-            paths.extend(rest or "/" for _origin, rest in split)
-        return origins, np.frombuffer(url_hashes(paths).tobytes(), dtype=np.uint64)
+            rests.extend(rest or "/" for _origin, rest in split)
+        return origins, rests
 
     def slices(self) -> NDArray[np.uint8]:
         """Each entry's slice of the hash space (the hash's top bits)."""
@@ -232,7 +246,10 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     changes.removed, changes.added = len(gone), len(came)
     changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
     changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
-    changes.origins = _origins(before, after, gone, came)
+    if len(gone) and len(came):  # the URLs removed and added, read back to pair them
+        old_urls, new_urls = before.origins_and_rests(gone), after.origins_and_rests(came)
+        changes.origins = _origins(old_urls, new_urls)
+        changes.rewrites = _rewrites(before, after, gone, came, old_urls, new_urls)
     _lastmods(after, now, changes)
     _hreflang(after, removed_hashes, changes, show)
     removed_by_file = np.bincount(before.numbers(gone), minlength=len(before.files))
@@ -351,16 +368,13 @@ def _join_slice(
     )
 
 
-def _origins(
-    before: _Flat, after: _Flat, gone: NDArray[np.int64], came: NDArray[np.int64]
-) -> list[tuple[str, str, int]]:
+Split = tuple[list[str], list[str]]  # URLs' origins and rests (``_Flat.origins_and_rests``)
+
+
+def _origins(old_urls: Split, new_urls: Split) -> list[tuple[str, str, int]]:
     """Removed URLs whose path and query now stand on another origin: a migration."""
-    if not len(gone) or not len(came):
-        return []
-    gone = gone[np.argsort(before.numbers(gone), kind="stable")]  # grouped by file, as read
-    came = came[np.argsort(after.numbers(came), kind="stable")]
-    gone_origins, gone_paths = before.origins_and_paths(gone)
-    came_origins, came_paths_all = after.origins_and_paths(came)
+    gone_origins, gone_paths = old_urls[0], _hashes(old_urls[1])
+    came_origins, came_paths_all = new_urls[0], _hashes(new_urls[1])
     came_paths, came_first = np.unique(came_paths_all, return_index=True)
     found = np.flatnonzero(np.isin(gone_paths, came_paths))
     matched = came_first[np.searchsorted(came_paths, gone_paths[found])]
@@ -370,6 +384,70 @@ def _origins(
         if key[0] != key[1]:
             named[key] = named.get(key, 0) + 1
     return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _hashes(rests: list[str]) -> NDArray[np.uint64]:
+    return np.frombuffer(url_hashes(rests).tobytes(), dtype=np.uint64)
+
+
+def _rewrites(
+    before: _Flat,
+    after: _Flat,
+    gone: NDArray[np.int64],
+    came: NDArray[np.int64],
+    old_urls: Split,
+    new_urls: Split,
+) -> list[Rewrite]:
+    """Removed URLs that the new side lists written otherwise on the same origin: a
+    trailing slash added or dropped, the path's case changed, the query's parameters
+    reordered (each another URL to a search engine, its page's signals split or lost).
+    The kinds by count, then name; each with its first URL removed (in the old side's
+    order) and the URL now listed for it."""
+    new_origins, new_rests = new_urls
+    now: dict[str, tuple[int, str]] = {}
+    for index, origin, rest in zip(came.tolist(), new_origins, new_rests, strict=True):
+        now.setdefault(origin + "\n" + _loose(rest), (index, rest))
+    old_origins, old_rests = old_urls
+    found: dict[str, list[Any]] = {}
+    for index, origin, rest in zip(gone.tolist(), old_origins, old_rests, strict=True):
+        match = now.get(origin + "\n" + _loose(rest))
+        if match is None:
+            continue
+        how = _rewritten(rest, match[1])
+        kind = found.get(how)
+        if kind is None:
+            found[how] = [1, before.url(index), after.url(match[0])]
+        else:
+            kind[0] += 1
+    return [
+        Rewrite(how, count, old, new)
+        for how, (count, old, new) in sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+    ]
+
+
+def _loose(rest: str) -> str:
+    """A URL's path and query as a loose key: the path in lower case without a final
+    ``/``, the query's parameters sorted."""
+    path, mark, query = rest.partition("?")
+    path = path.lower().rstrip("/")
+    return f"{path}?{'&'.join(sorted(query.split('&')))}" if mark else path
+
+
+def _rewritten(old: str, new: str) -> str:
+    """How a URL's path and query were written otherwise (``old`` to ``new``, which
+    ``_loose`` makes the same)."""
+    old_path, _, old_query = old.partition("?")
+    new_path, _, new_query = new.partition("?")
+    ways = []
+    if old_path.rstrip("/") != new_path.rstrip("/"):
+        ways.append("path case changed")
+    if old_path.endswith("/") and not new_path.endswith("/"):
+        ways.append("trailing slash dropped")
+    elif new_path.endswith("/") and not old_path.endswith("/"):
+        ways.append("trailing slash added")
+    if old_query != new_query:
+        ways.append("query parameters reordered")
+    return ", ".join(ways)
 
 
 def _lastmods(after: _Flat, now: datetime, changes: Changes) -> None:

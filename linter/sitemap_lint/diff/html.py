@@ -10,7 +10,13 @@ from typing import Any
 from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
-from sitemap_lint.diff.report import backdated_text, earlier_text, shared_lastmod_text
+from sitemap_lint.diff.report import (
+    REWRITE_ADVICE,
+    backdated_text,
+    earlier_text,
+    rewrite_text,
+    shared_lastmod_text,
+)
 
 # Files named in the chart; the rest are summed in one bar.
 CHART_FILES = 20
@@ -39,6 +45,8 @@ def render(
         passed=found,
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         earlier=earlier_text(changes),
+        rewrites=[(r, rewrite_text(r)) for r in changes.rewrites],
+        rewrite_advice=REWRITE_ADVICE,
         backdated=[(b, backdated_text(b)) for b in changes.earlier_shown],
         chart=_chart(changes),
         show=show,

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemap_lint._version import __version__
-from sitemap_lint.diff.compare import Backdated, Changes, Shown
+from sitemap_lint.diff.compare import Backdated, Changes, Rewrite, Shown
 from sitemap_lint.diff.gate import Limit, Passed
 from sitemap_lint.support.words import plural
 
@@ -36,6 +36,15 @@ def earlier_text(c: Changes) -> str:
     if not c.lastmod_earlier:
         return ""
     return f", {c.lastmod_earlier:,} of them to an earlier moment"
+
+
+REWRITE_ADVICE = "each form is another URL to search engines: list the one canonical form"
+
+
+def rewrite_text(rewrite: Rewrite) -> str:
+    """``20 URLs removed are listed again (trailing slash added)``."""
+    are = "is" if rewrite.count == 1 else "are"
+    return f"{plural(rewrite.count, 'URL')} removed {are} listed again ({rewrite.how})"
 
 
 def backdated_text(back: Backdated) -> str:
@@ -106,6 +115,10 @@ def document(
         },
         "children": {"added": c.children_added, "removed": c.children_removed},
         "origins": [{"from": a, "to": b, "urls": n} for a, b, n in c.origins],
+        "rewrites": [
+            {"how": r.how, "urls": r.count, "first": {"old": r.old, "new": r.new}}
+            for r in c.rewrites
+        ],
         "lastmod": {
             "changed": c.lastmod_changed,
             "earlier": c.lastmod_earlier,
@@ -231,6 +244,13 @@ def write_text(
                 f"{plural(count, 'URL')} moved from {shown(old_origin)} to {shown(new_origin)}",
             )
         )
+    for rewrite in c.rewrites:
+        console.print(
+            Text.assemble(
+                ("Written otherwise: ", "bold"), f"{rewrite_text(rewrite)}; {REWRITE_ADVICE}"
+            )
+        )
+        console.print(Text(f"  {shown(rewrite.old)} -> {shown(rewrite.new)}", style="dim"))
     console.print()
     console.print(
         Text.assemble(
