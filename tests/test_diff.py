@@ -516,7 +516,8 @@ def test_an_unknown_format_is_named_as_check_names_it(
     )
     assert (status, out) == (2, "")
     assert err == (
-        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html\n"
+        "sitemap-lint: error: --format: unknown format 'sarif'; choose one of text, json, html,"
+        " github\n"
     )
 
 
@@ -1215,3 +1216,30 @@ def test_a_url_moved_to_another_host_is_not_called_written_otherwise(
     status, out, _err = run_cli(["diff", "--max-rewritten", "0", str(old), str(new)], capsys)
     assert status == 0
     assert "Written otherwise" not in out and "Host or scheme: 3 URLs moved" in out
+
+
+def test_github_annotations_say_what_changed_and_each_threshold_passed(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a workflow, ``--format github`` gives a notice of what changed and an error
+    annotation on the new file for each threshold passed (``%`` escaped as the Actions
+    toolkit escapes it), with the same exit status."""
+    args = ["diff", "--now", NOW, "-f", "github", "old/pages.xml", "new/pages.xml"]
+    status, out, _err = run_cli([*args, "--max-removed", "10%", "--max-added", "0"], capsys)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        "::notice file=new/pages.xml,title=sitemap-lint diff::old/pages.xml -> new/pages.xml:"
+        " 0 URLs added, 21 removed (21.0%25 of the old URLs), 0 moved to another file;"
+    )
+    assert lines[1:] == [
+        "::error file=new/pages.xml,title=sitemap-lint diff --max-removed 10%25::21 URLs"
+        " removed (21.0%25), past --max-removed 10%25: review them in the text report"
+        " (--format text), and raise the threshold only if the deploy meant it"
+    ]
+    status, out, _err = run_cli([*args, "--max-removed", "50%"], capsys)
+    assert status == 0
+    assert out.splitlines()[1] == (
+        "::notice file=new/pages.xml,title=sitemap-lint diff::Within every threshold"
+        " (--max-removed 50%25)"
+    )

@@ -385,7 +385,9 @@ def diff(
     ],
     format: Annotated[
         str,
-        typer.Option("--format", "-f", metavar="[text|json|html]", help="The report's format."),
+        typer.Option(
+            "--format", "-f", metavar="[text|json|html|github]", help="The report's format."
+        ),
     ] = "text",
     output_file: Annotated[
         str | None,

@@ -158,6 +158,54 @@ def document(
     }
 
 
+def write_github(
+    out: TextIO, old: str, new: str, changes: Changes, limits: list[Limit], found: list[Passed]
+) -> None:
+    """GitHub Actions workflow commands: a notice with what changed, then an error for
+    each threshold passed, on the new side's file when it is one of the checkout."""
+    from pathlib import Path
+
+    from sitemap_lint.report.fingerprints import STDIN, ci_path, is_fetched
+    from sitemap_lint.report.github import escape_data, escape_property
+    from sitemap_lint.support.printable import printable_lines
+
+    c = changes
+    path = printable_lines(ci_path(new))
+    on_file = new != STDIN and not is_fetched(new) and Path(new).is_file()
+    where = f"file={escape_property(path)}," if on_file else ""
+    said = [
+        f"{printable_lines(old)} -> {printable_lines(new)}: {plural(c.added, 'URL')} added, "
+        f"{c.removed:,} removed ({share_text(c.removed, c.old_distinct)} of the old URLs), "
+        f"{c.moved:,} moved to another file; lastmod changed on {c.lastmod_changed:,} of "
+        f"{c.common:,} URLs on both sides{earlier_text(c)}"
+    ]
+    said += [
+        f"{plural(n, 'URL')} moved from {printable_lines(a)} to {printable_lines(b)}"
+        for a, b, n in c.origins
+    ]
+    said += [
+        f"{rewrite_text(r)}: {printable_lines(r.old)} -> {printable_lines(r.new)}"
+        for r in c.rewrites
+    ]
+    if c.children_removed:
+        said.append(f"{plural(len(c.children_removed), 'sitemap')} no longer listed")
+    out.write(f"::notice {where}title=sitemap-lint diff::{escape_data('; '.join(said))}\n")
+    for p in found:
+        title = escape_property(f"sitemap-lint diff {p.limit}")
+        message = (
+            f"{p.counted()} ({p.share_text()}), past {p.limit}: review them in the text "
+            "report (--format text), and raise the threshold only if the deploy meant it"
+        )
+        out.write(f"::error {where}title={title}::{escape_data(message)}\n")
+    if not found:
+        given = (
+            f"Within every threshold ({', '.join(map(str, limits))})"
+            if limits
+            else "No thresholds given (--max-removed, --max-lastmod-churn, ...): exit 0"
+        )
+        out.write(f"::notice {where}title=sitemap-lint diff::{escape_data(given)}\n")
+
+
 def write_json(out: TextIO, document_: dict[str, Any]) -> None:
     from sitemap_lint.support.printable import encodable_json
 
