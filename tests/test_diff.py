@@ -1243,3 +1243,57 @@ def test_github_annotations_say_what_changed_and_each_threshold_passed(
         "::notice file=new/pages.xml,title=sitemap-lint diff::Within every threshold"
         " (--max-removed 50%25)"
     )
+
+
+def _entries(*entries: tuple[str, str, str | None]) -> str:
+    """A urlset of (URL, changefreq, priority) entries (a priority of None: none)."""
+    body = "".join(
+        f"  <url><loc>{url}</loc><changefreq>{freq}</changefreq>"
+        + (f"<priority>{priority}</priority>" if priority else "")
+        + "</url>\n"
+        for url, freq, priority in entries
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}</urlset>\n'
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_priority_and_changefreq_churn_is_counted_by_change_of_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """Priorities all raised, changefreqs rewritten by a template: the report says the
+    most common changes of value (the first --show), not a count alone."""
+    old = tmp_path / "old.xml"
+    old.write_text(
+        _entries(*[(f"{SITE}{i}", "weekly", "0.5") for i in range(5)], (f"{SITE}x", "daily", "1"))
+    )
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _entries(
+            *[(f"{SITE}{i}", "Daily" if i < 3 else "weekly", "0.80") for i in range(5)],
+            (f"{SITE}x", "hourly", None),
+        )
+    )
+    args = ["diff", "--now", NOW, "--show", "2", "-f", fmt, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    if fmt == "json":
+        report = json.loads(out)
+        assert report["priority_changes"] == [
+            {"from": "0.5", "to": "0.8", "urls": 5},
+            {"from": "1", "to": "none", "urls": 1},
+        ]
+        assert report["changefreq_changes"] == [
+            {"from": "weekly", "to": "daily", "urls": 3},
+            {"from": "daily", "to": "hourly", "urls": 1},
+        ]
+        return
+    for line in (
+        "priority 0.5 -> 0.8 on 5 URLs",
+        "priority 1 -> none on 1 URL",
+        "changefreq weekly -> daily on 3 URLs",
+        "changefreq daily -> hourly on 1 URL",
+    ):
+        assert line.replace(">", "&gt;" if fmt == "html" else ">") in out

@@ -12,7 +12,7 @@ numpy is imported here only, by ``sitemap-lint diff``: it does these joins in C.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +23,13 @@ from numpy.typing import NDArray
 
 from sitemap_lint.diff import places
 from sitemap_lint.diff.hashing import url_hashes
-from sitemap_lint.diff.listing import NO_LASTMOD, ORIGIN_AND_REST, Listing, normal_joined
+from sitemap_lint.diff.listing import (
+    CHANGEFREQS,
+    NO_LASTMOD,
+    ORIGIN_AND_REST,
+    Listing,
+    normal_joined,
+)
 from sitemap_lint.diff.sides import Side
 from sitemap_lint.domain.identity import normal_url
 
@@ -101,6 +107,9 @@ class Changes:
     with_lastmod: int = 0  # new entries with a lastmod
     priority_changed: int = 0
     changefreq_changed: int = 0
+    # The most common changes of value (the first --show): (old, new, URLs)
+    priority_changes: list[tuple[str, str, int]] = field(default_factory=list)
+    changefreq_changes: list[tuple[str, str, int]] = field(default_factory=list)
     alternates: int = 0  # the new side's hreflang alternates (xhtml:link with an href)
     hreflang_broken: int = 0  # new alternates naming a URL the new side no longer lists
     hreflang_shown: list[Shown] = field(default_factory=list)
@@ -282,6 +291,9 @@ class _Slice:
     moved_new: NDArray[np.int64]
     earlier_old: NDArray[np.int64]  # the first entries whose lastmod moved back, by new index
     earlier_new: NDArray[np.int64]
+    # The changes of priority and of changefreq, each (old << 16 | new) with its count
+    priority_pairs: tuple[NDArray[np.int64], NDArray[np.int64]]
+    changefreq_pairs: tuple[NDArray[np.int64], NDArray[np.int64]]
 
 
 def _join(
@@ -301,6 +313,12 @@ def _join(
     counts = np.sum([part.counts for part in slices], axis=0).tolist()
     changes.common, changes.lastmod_changed, changes.priority_changed = counts[:3]
     changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:]
+    changes.priority_changes = _transitions(
+        [part.priority_pairs for part in slices], _priority_text, show
+    )
+    changes.changefreq_changes = _transitions(
+        [part.changefreq_pairs for part in slices], _changefreq_text, show
+    )
     moved_old = np.concatenate([part.moved_old for part in slices])
     moved_new = np.concatenate([part.moved_new for part in slices])
     order = np.argsort(moved_old, kind="stable")[:show]
@@ -327,6 +345,39 @@ def _join(
     )
 
 
+def _transitions(
+    parts: list[tuple[NDArray[np.int64], NDArray[np.int64]]],
+    text: Callable[[int], str],
+    show: int,
+) -> list[tuple[str, str, int]]:
+    """The ``show`` most common changes of a value (old, new, URLs), from the slices'
+    counts of each (old << 16 | new); ties by the values' order."""
+    pairs = np.concatenate([p for p, _counts in parts])
+    if not len(pairs):
+        return []
+    every, inverse = np.unique(pairs, return_inverse=True)
+    totals = np.bincount(inverse, weights=np.concatenate([c for _p, c in parts]))
+    order = np.lexsort((every, -totals))[:show]
+    return [
+        (text(int(every[i]) >> 16), text(int(every[i]) & 0xFFFF), int(totals[i]))
+        for i in order.tolist()
+    ]
+
+
+def _priority_text(value: int) -> str:
+    """A priority kept in thousandths, offset by one past NO_PRIORITY: ``0.8``, or
+    ``none`` (absent or not a priority)."""
+    return "none" if value == 0 else f"{(value - 1) / 1000:g}"
+
+
+def _changefreq_text(value: int) -> str:
+    """A changefreq kept as 1 + its place in CHANGEFREQS: ``daily``, ``none`` (absent),
+    or ``another word``."""
+    if value == 0:
+        return "none"
+    return CHANGEFREQS[value - 1] if value <= len(CHANGEFREQS) else "another word"
+
+
 def _join_slice(
     before: _Flat, after: _Flat, old_in: NDArray[np.bool_], new_in: NDArray[np.bool_], show: int
 ) -> _Slice:
@@ -343,11 +394,27 @@ def _join_slice(
     old_lastmods, new_lastmods = before.lastmods[old_common], after.lastmods[new_common]
     # NO_LASTMOD is the least value: a lastmod dropped is no move back.
     earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD)
+    old_priorities = before.priorities[old_common].astype(np.int64)
+    new_priorities = after.priorities[new_common].astype(np.int64)
+    old_changefreqs = before.changefreqs[old_common].astype(np.int64)
+    new_changefreqs = after.changefreqs[new_common].astype(np.int64)
+    priority_moved = old_priorities != new_priorities
+    changefreq_moved = old_changefreqs != new_changefreqs
     changed = [
         np.count_nonzero(old_lastmods != new_lastmods),
-        np.count_nonzero(before.priorities[old_common] != after.priorities[new_common]),
-        np.count_nonzero(before.changefreqs[old_common] != after.changefreqs[new_common]),
+        np.count_nonzero(priority_moved),
+        np.count_nonzero(changefreq_moved),
     ]
+    # Each change of value as one number: (old << 16) | new, the priority's offset past
+    # NO_PRIORITY (-1), counted by value.
+    priority_pairs = np.unique(
+        ((old_priorities[priority_moved] + 1) << 16) | (new_priorities[priority_moved] + 1),
+        return_counts=True,
+    )
+    changefreq_pairs = np.unique(
+        (old_changefreqs[changefreq_moved] << 16) | new_changefreqs[changefreq_moved],
+        return_counts=True,
+    )
     old_files = before.paired[before.numbers(old_common)]
     elsewhere = old_files != after.paired[after.numbers(new_common)]
     moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
@@ -365,6 +432,8 @@ def _join_slice(
         moved_new[order],
         earlier_old[back],
         earlier_new[back],
+        priority_pairs,
+        changefreq_pairs,
     )
 
 

@@ -16,6 +16,7 @@ from sitemap_lint.diff.report import (
     earlier_text,
     rewrite_text,
     shared_lastmod_text,
+    value_changes_lines,
 )
 
 # Files named in the chart; the rest are summed in one bar.
@@ -45,6 +46,10 @@ def render(
         passed=found,
         lastmods=shared_lastmod_text(changes) if changes.with_lastmod else None,
         earlier=earlier_text(changes),
+        value_changes=[
+            *value_changes_lines("priority", changes.priority_changes),
+            *value_changes_lines("changefreq", changes.changefreq_changes),
+        ],
         rewrites=[(r, rewrite_text(r)) for r in changes.rewrites],
         rewrite_advice=REWRITE_ADVICE,
         backdated=[(b, backdated_text(b)) for b in changes.earlier_shown],

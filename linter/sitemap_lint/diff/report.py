@@ -47,6 +47,11 @@ def rewrite_text(rewrite: Rewrite) -> str:
     return f"{plural(rewrite.count, 'URL')} removed {are} listed again ({rewrite.how})"
 
 
+def value_changes_lines(name: str, values: list[tuple[str, str, int]]) -> list[str]:
+    """``priority 0.5 -> 0.8 on 4,000 URLs``: the most common changes of a value."""
+    return [f"{name} {a} -> {b} on {plural(n, 'URL')}" for a, b, n in values]
+
+
 def backdated_text(back: Backdated) -> str:
     """``2025-05-01T00:00:00Z -> 2025-04-01T00:00:00Z``: a lastmod moved back."""
     return f"{moment_text(back.old)} -> {moment_text(back.new)}"
@@ -141,6 +146,8 @@ def document(
         },
         "priority_changed": c.priority_changed,
         "changefreq_changed": c.changefreq_changed,
+        "priority_changes": [{"from": a, "to": b, "urls": n} for a, b, n in c.priority_changes],
+        "changefreq_changes": [{"from": a, "to": b, "urls": n} for a, b, n in c.changefreq_changes],
         "hreflang": {"broken": c.hreflang_broken, "first": shown(c.hreflang_shown)},
         "by_file": [{"file": p, "added": a, "removed": r} for p, a, r in c.by_file],
         "thresholds": {
@@ -320,6 +327,9 @@ def write_text(
             f" on {c.changefreq_changed:,} URLs",
         )
     )
+    for name, values in (("priority", c.priority_changes), ("changefreq", c.changefreq_changes)):
+        for line in value_changes_lines(name, values):
+            console.print(Text(f"  {line}", style="dim"))
     if c.hreflang_broken:
         console.print(
             Text.assemble(
