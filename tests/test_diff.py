@@ -1297,3 +1297,31 @@ def test_priority_and_changefreq_churn_is_counted_by_change_of_value(
         "changefreq daily -> hourly on 1 URL",
     ):
         assert line.replace(">", "&gt;" if fmt == "html" else ">") in out
+
+
+def test_the_text_report_says_where_urls_were_added_and_removed_by_file(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Of a set, the text names the files with most URLs added or removed first (the
+    first --show), as the page's chart and JSON's by_file do: a child emptied by a
+    deploy shows at once."""
+    status, out, _err = run_cli(
+        [
+            "diff",
+            "--follow",
+            "--old-map",
+            f"{SITE}=old",
+            "--new-map",
+            f"{SITE}=new",
+            "--now",
+            NOW,
+            "--show",
+            "2",
+            "old/sitemap.xml",
+            "new/sitemap.xml",
+        ],
+        capsys,
+    )
+    assert status == 0
+    assert "By file: 3 files with URLs added or removed\n  blog.xml  +50 -50\n" in out
+    assert "  pages.xml  +0 -20\n" in out and "legacy.xml  +0 -1" not in out
