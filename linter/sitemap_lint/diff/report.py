@@ -286,13 +286,13 @@ def write_text(
         console.print(Text(line, style="dim"))
     if max(c.old_files, c.new_files) > 1 and c.by_file:
         # Where URLs were added and removed, the files with most first (the first --show).
-        rows = sorted(c.by_file, key=lambda row: (-(row[1] + row[2]), row[0]))
+        files = sorted(c.by_file, key=lambda row: (-(row[1] + row[2]), row[0]))
         console.print(
             Text.assemble(
-                ("By file:", "bold"), f" {plural(len(rows), 'file')} with URLs added or removed"
+                ("By file:", "bold"), f" {plural(len(files), 'file')} with URLs added or removed"
             )
         )
-        for place, added, removed in rows[:show]:
+        for place, added, removed in files[:show]:
             console.print(Text(f"  {shown(place)}  +{added:,} -{removed:,}", style="dim"))
     for title, listed in (
         ("Sitemaps added", c.children_added),
