@@ -1325,3 +1325,20 @@ def test_the_text_report_says_where_urls_were_added_and_removed_by_file(
     assert status == 0
     assert "By file: 3 files with URLs added or removed\n  blog.xml  +50 -50\n" in out
     assert "  pages.xml  +0 -20\n" in out and "legacy.xml  +0 -1" not in out
+
+
+def test_a_lastmod_in_the_future_set_back_is_a_fix_not_a_move_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An old lastmod after the run's time (DT005) set back to a real moment fixes it:
+    it changed, but --max-lastmod-earlier does not fail the gate on it."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}a", "2099-01-01"), (f"{SITE}b", "2025-05-01")))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset((f"{SITE}a", "2026-11-01"), (f"{SITE}b", "2025-04-01")))
+    args = ["diff", "--now", NOW, "-f", "json", "--max-lastmod-earlier", "1", str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    lastmod = json.loads(out)["lastmod"]
+    assert (lastmod["changed"], lastmod["earlier"]) == (2, 1)
+    assert [back["url"] for back in lastmod["earlier_first"]] == [f"{SITE}b"]

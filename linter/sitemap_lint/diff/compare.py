@@ -251,7 +251,7 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
         new_files=len(new.files),
     )
     _children(old, new, changes)
-    gone, came, removed_hashes = _join(before, after, changes, show)
+    gone, came, removed_hashes = _join(before, after, changes, show, int(now.timestamp()))
     changes.removed, changes.added = len(gone), len(came)
     changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
     changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
@@ -297,7 +297,7 @@ class _Slice:
 
 
 def _join(
-    before: _Flat, after: _Flat, changes: Changes, show: int
+    before: _Flat, after: _Flat, changes: Changes, show: int, now: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint64]]:
     """The sides joined by URL hash, slice by slice (two at a time: numpy's sorts and
     searches leave the interpreter free): the first entries of the URLs removed and of
@@ -306,7 +306,7 @@ def _join(
     old_slices, new_slices = before.slices(), after.slices()
 
     def join(number: int) -> _Slice:
-        return _join_slice(before, after, old_slices == number, new_slices == number, show)
+        return _join_slice(before, after, old_slices == number, new_slices == number, show, now)
 
     with ThreadPoolExecutor(JOIN_THREADS, thread_name_prefix="sitemap-lint-join") as threads:
         slices = list(threads.map(join, range(1 << SLICE_BITS)))
@@ -379,9 +379,15 @@ def _changefreq_text(value: int) -> str:
 
 
 def _join_slice(
-    before: _Flat, after: _Flat, old_in: NDArray[np.bool_], new_in: NDArray[np.bool_], show: int
+    before: _Flat,
+    after: _Flat,
+    old_in: NDArray[np.bool_],
+    new_in: NDArray[np.bool_],
+    show: int,
+    now: int,
 ) -> _Slice:
-    """The entries of one slice (``old_in`` and ``new_in`` mark them) joined."""
+    """The entries of one slice (``old_in`` and ``new_in`` mark them) joined; ``now``:
+    the run's time (UTC seconds)."""
     old_hashes, old_first = before.first_listings(old_in)
     new_hashes, new_first = after.first_listings(new_in)
     at = np.searchsorted(old_hashes, new_hashes)
@@ -392,8 +398,9 @@ def _join_slice(
     kept_old[at[found]] = True
     old_common, new_common = old_first[at[found]], new_first[found]
     old_lastmods, new_lastmods = before.lastmods[old_common], after.lastmods[new_common]
-    # NO_LASTMOD is the least value: a lastmod dropped is no move back.
-    earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD)
+    # NO_LASTMOD is the least value: a lastmod dropped is no move back; nor is one set
+    # back from the future (after the run's time: DT005), which fixes it.
+    earlier = (new_lastmods < old_lastmods) & (new_lastmods != NO_LASTMOD) & (old_lastmods <= now)
     old_priorities = before.priorities[old_common].astype(np.int64)
     new_priorities = after.priorities[new_common].astype(np.int64)
     old_changefreqs = before.changefreqs[old_common].astype(np.int64)
