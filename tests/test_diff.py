@@ -1235,7 +1235,7 @@ def test_github_annotations_say_what_changed_and_each_threshold_passed(
     assert lines[1:] == [
         "::error file=new/pages.xml,title=sitemap-lint diff --max-removed 10%25::21 URLs"
         " removed (21.0%25), past --max-removed 10%25: review them in the text report"
-        " (--format text), and raise the threshold only if the deploy meant it"
+        " (--format text); raise the threshold only if the deploy meant them"
     ]
     status, out, _err = run_cli([*args, "--max-removed", "50%"], capsys)
     assert status == 0
@@ -1342,3 +1342,18 @@ def test_a_lastmod_in_the_future_set_back_is_a_fix_not_a_move_back(
     lastmod = json.loads(out)["lastmod"]
     assert (lastmod["changed"], lastmod["earlier"]) == (2, 1)
     assert [back["url"] for back in lastmod["earlier_first"]] == [f"{SITE}b"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html"])
+def test_a_threshold_passed_says_what_to_do(
+    sides: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    args = ["diff", "-f", fmt, "--max-removed", "0", "old/pages.xml", "new/pages.xml"]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 1
+    assert (
+        "Review these changes (--show N names more of each); raise a threshold only if the"
+        " deploy meant them: exit 1." in out
+    )
+    status, out, _err = run_cli([*args[:4], "100%", *args[5:]], capsys)
+    assert status == 0 and "Review these changes" not in out

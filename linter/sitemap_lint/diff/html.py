@@ -11,6 +11,7 @@ from sitemap_lint import __version__
 from sitemap_lint.diff.compare import Changes
 from sitemap_lint.diff.gate import Limit, Passed
 from sitemap_lint.diff.report import (
+    PASSED_ADVICE,
     REWRITE_ADVICE,
     backdated_text,
     earlier_text,
@@ -52,6 +53,7 @@ def render(
         ],
         rewrites=[(r, rewrite_text(r)) for r in changes.rewrites],
         rewrite_advice=REWRITE_ADVICE,
+        passed_advice=PASSED_ADVICE,
         backdated=[(b, backdated_text(b)) for b in changes.earlier_shown],
         chart=_chart(changes),
         show=show,

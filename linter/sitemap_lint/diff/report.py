@@ -38,6 +38,10 @@ def earlier_text(c: Changes) -> str:
     return f", {c.lastmod_earlier:,} of them to an earlier moment"
 
 
+PASSED_ADVICE = (
+    "Review these changes (--show N names more of each); raise a threshold only if the "
+    "deploy meant them: exit 1."
+)
 REWRITE_ADVICE = "each form is another URL to search engines: list the one canonical form"
 
 
@@ -201,7 +205,7 @@ def write_github(
         title = escape_property(f"sitemap-lint diff {p.limit}")
         message = (
             f"{p.counted()} ({p.share_text()}), past {p.limit}: review them in the text "
-            "report (--format text), and raise the threshold only if the deploy meant it"
+            "report (--format text); raise the threshold only if the deploy meant them"
         )
         out.write(f"::error {where}title={title}::{escape_data(message)}\n")
     if not found:
@@ -357,6 +361,7 @@ def write_text(
         )
         for p in found:
             console.print(f"  {p.limit}: {p.counted()} ({p.share_text()})")
+        console.print(PASSED_ADVICE)
     elif limits:
         console.print(
             Text(f"Within every threshold ({', '.join(map(str, limits))}).", style="green")
