@@ -1357,3 +1357,30 @@ def test_a_threshold_passed_says_what_to_do(
     )
     status, out, _err = run_cli([*args[:4], "100%", *args[5:]], capsys)
     assert status == 0 and "Review these changes" not in out
+
+
+def test_lastmods_dropped_are_counted_apart_from_those_moved_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A generator that stops writing lastmod drops the crawl signal of every page: the
+    report says how many of the changed lastmods were dropped."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"{SITE}{i}", "2025-05-01") for i in range(4)]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            (f"{SITE}0", None), (f"{SITE}1", None), (f"{SITE}2", "2025-04-01"), (f"{SITE}3", None)
+        )
+    )
+    args = ["diff", "--now", NOW, str(old), str(new)]
+    status, out, _err = run_cli(args, capsys)
+    assert status == 0
+    assert (
+        "changed on 4 of 4 URLs on both sides (100.0%), 1 of them to an earlier moment, 3 dropped"
+        in out
+    )
+    new.write_text(_urlset(*[(f"{SITE}{i}", None) for i in range(4)]))
+    status, out, _err = run_cli([*args, "-f", "json"], capsys)
+    assert json.loads(out)["lastmod"]["dropped"] == 4
+    status, out, _err = run_cli(args, capsys)
+    assert "changed on 4 of 4 URLs on both sides (100.0%), 4 of them dropped\n" in out

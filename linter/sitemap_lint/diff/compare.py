@@ -99,6 +99,7 @@ class Changes:
     rewrites: list[Rewrite] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
     lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
+    lastmod_dropped: int = 0  # of those, the URLs that no longer carry one
     earlier_shown: list[Backdated] = field(default_factory=list)  # the first of those
     # The new side's most common lastmod (UTC seconds) and how many entries carry it,
     # when at least two do (a lastmod one entry carries is shared with none).
@@ -286,7 +287,8 @@ class _Slice:
     gone: NDArray[np.int64]
     came: NDArray[np.int64]
     removed: NDArray[np.uint64]
-    counts: NDArray[np.int64]  # common, lastmod, priority, changefreq changed, moved, earlier
+    # common; lastmod, priority, changefreq changed; moved; lastmod earlier, dropped
+    counts: NDArray[np.int64]
     moved_old: NDArray[np.int64]
     moved_new: NDArray[np.int64]
     earlier_old: NDArray[np.int64]  # the first entries whose lastmod moved back, by new index
@@ -312,7 +314,8 @@ def _join(
         slices = list(threads.map(join, range(1 << SLICE_BITS)))
     counts = np.sum([part.counts for part in slices], axis=0).tolist()
     changes.common, changes.lastmod_changed, changes.priority_changed = counts[:3]
-    changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:]
+    changes.changefreq_changed, changes.moved, changes.lastmod_earlier = counts[3:6]
+    changes.lastmod_dropped = counts[6]
     changes.priority_changes = _transitions(
         [part.priority_pairs for part in slices], _priority_text, show
     )
@@ -433,7 +436,14 @@ def _join_slice(
         new_first[~found],
         old_hashes[~kept_old],
         np.array(
-            [len(old_common), *changed, len(moved_old), np.count_nonzero(earlier)], dtype=np.int64
+            [
+                len(old_common),
+                *changed,
+                len(moved_old),
+                np.count_nonzero(earlier),
+                np.count_nonzero((new_lastmods == NO_LASTMOD) & (old_lastmods != NO_LASTMOD)),
+            ],
+            dtype=np.int64,
         ),
         moved_old[order],
         moved_new[order],

@@ -32,10 +32,12 @@ def share_text(count: int, whole: int) -> str:
 
 def earlier_text(c: Changes) -> str:
     """``, 3 of them to an earlier moment`` when lastmods moved back (a page's lastmod
-    only moves forward; a generator that sets it back dates pages from a stale source)."""
-    if not c.lastmod_earlier:
-        return ""
-    return f", {c.lastmod_earlier:,} of them to an earlier moment"
+    only moves forward; a generator that sets it back dates pages from a stale source),
+    ``, 5 dropped`` when URLs no longer carry one."""
+    said = f", {c.lastmod_earlier:,} of them to an earlier moment" if c.lastmod_earlier else ""
+    if c.lastmod_dropped:
+        said += f", {c.lastmod_dropped:,}{'' if said else ' of them'} dropped"
+    return said
 
 
 PASSED_ADVICE = (
@@ -131,6 +133,7 @@ def document(
         "lastmod": {
             "changed": c.lastmod_changed,
             "earlier": c.lastmod_earlier,
+            "dropped": c.lastmod_dropped,
             "with_lastmod": c.with_lastmod,
             "most_common": (
                 {"moment": moment_text(c.same_moment[0]), "entries": c.same_moment[1]}
