@@ -1384,3 +1384,44 @@ def test_lastmods_dropped_are_counted_apart_from_those_moved_back(
     assert json.loads(out)["lastmod"]["dropped"] == 4
     status, out, _err = run_cli(args, capsys)
     assert "changed on 4 of 4 URLs on both sides (100.0%), 4 of them dropped\n" in out
+
+
+def test_each_host_moved_to_https_is_paired_with_its_own_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hosts that share paths (the root of each subdomain) moved to https are each
+    paired with their own host, not all with the first added URL of that path."""
+    hosts = ["a.example.com", "b.example.com", "www.c.example.com"]
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"http://{host}/", None) for host in hosts]))
+    new = tmp_path / "new.xml"
+    new.write_text(
+        _urlset(
+            ("https://a.example.com/", None),
+            ("https://b.example.com/", None),
+            ("https://c.example.com/", None),
+        )
+    )
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    assert json.loads(out)["origins"] == [
+        {"from": "http://a.example.com", "to": "https://a.example.com", "urls": 1},
+        {"from": "http://b.example.com", "to": "https://b.example.com", "urls": 1},
+        {"from": "http://www.c.example.com", "to": "https://c.example.com", "urls": 1},
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["text", "html", "github"])
+def test_hosts_moved_are_named_up_to_show_with_a_count_of_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """A thousand subdomains moved to https make a thousand pairs of origins: the text,
+    the page and the annotations name the first --show, and count the rest."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset(*[(f"http://u{i}.example.com/", None) for i in range(30)]))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*[(f"https://u{i}.example.com/", None) for i in range(30)]))
+    status, out, _err = run_cli(["diff", "--show", "2", "-f", fmt, str(old), str(new)], capsys)
+    assert status == 0
+    assert len(re.findall(" moved from (?:<code>)?http://u", out)) == 2
+    assert "28 URLs more, moved between 28 other pairs of origins (JSON lists every one)" in out

@@ -458,18 +458,51 @@ Split = tuple[list[str], list[str]]  # URLs' origins and rests (``_Flat.origins_
 
 
 def _origins(old_urls: Split, new_urls: Split) -> list[tuple[str, str, int]]:
-    """Removed URLs whose path and query now stand on another origin: a migration."""
-    gone_origins, gone_paths = old_urls[0], _hashes(old_urls[1])
-    came_origins, came_paths_all = new_urls[0], _hashes(new_urls[1])
-    came_paths, came_first = np.unique(came_paths_all, return_index=True)
-    found = np.flatnonzero(np.isin(gone_paths, came_paths))
-    matched = came_first[np.searchsorted(came_paths, gone_paths[found])]
+    """Removed URLs whose path and query now stand on another origin: a migration. A
+    URL is paired with one added on its host (the scheme changed) or its host with or
+    without ``www.`` first, else with the first one added with its path and query."""
+    gone_origins, gone_rests = old_urls
+    came_origins, came_rests = new_urls
+    found, matched = _match(_sited(gone_origins, gone_rests), _sited(came_origins, came_rests))
+    unpaired = np.ones(len(gone_rests), dtype=bool)
+    unpaired[found] = False
+    loose = np.flatnonzero(unpaired)
+    also, also_matched = _match(_hashes(gone_rests)[loose], _hashes(came_rests))
     named: dict[tuple[str, str], int] = {}
-    for old_at, new_at in zip(found.tolist(), matched.tolist(), strict=True):
+    pairs = zip(
+        [*found.tolist(), *loose[also].tolist()],
+        [*matched.tolist(), *also_matched.tolist()],
+        strict=True,
+    )
+    for old_at, new_at in pairs:
         key = (gone_origins[old_at], came_origins[new_at])
         if key[0] != key[1]:
             named[key] = named.get(key, 0) + 1
     return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _sited(origins: list[str], rests: list[str]) -> NDArray[np.uint64]:
+    """The hash of each URL's host without its scheme, port and a leading ``www.``, with
+    its path and query: the same page of a site, whatever its scheme or ``www.``."""
+    return _hashes(
+        [f"{_site(origin)}\n{rest}" for origin, rest in zip(origins, rests, strict=True)]
+    )
+
+
+def _site(origin: str) -> str:
+    host = origin.partition("://")[2].rpartition("@")[2]
+    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return host.removeprefix("www.")
+
+
+def _match(
+    gone: NDArray[np.uint64], came: NDArray[np.uint64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The positions of the keys of ``gone`` that ``came`` holds, and of the first of
+    ``came`` holding each."""
+    keys, first = np.unique(came, return_index=True)
+    found = np.flatnonzero(np.isin(gone, keys))
+    return found, first[np.searchsorted(keys, gone[found])]
 
 
 def _hashes(rests: list[str]) -> NDArray[np.uint64]:
@@ -489,25 +522,22 @@ def _rewrites(
     reordered (each another URL to a search engine, its page's signals split or lost).
     The kinds by count, then name; each with its first URL removed (in the old side's
     order) and the URL now listed for it."""
-    new_origins, new_rests = new_urls
-    now: dict[str, tuple[int, str]] = {}
-    for index, origin, rest in zip(came.tolist(), new_origins, new_rests, strict=True):
-        now.setdefault(origin + "\n" + _loose(rest), (index, rest))
-    old_origins, old_rests = old_urls
-    found: dict[str, list[Any]] = {}
-    for index, origin, rest in zip(gone.tolist(), old_origins, old_rests, strict=True):
-        match = now.get(origin + "\n" + _loose(rest))
-        if match is None:
-            continue
-        how = _rewritten(rest, match[1])
-        kind = found.get(how)
+    (old_origins, old_rests), (new_origins, new_rests) = old_urls, new_urls
+    found, matched = _match(
+        _hashes([f"{o}\n{_loose(r)}" for o, r in zip(old_origins, old_rests, strict=True)]),
+        _hashes([f"{o}\n{_loose(r)}" for o, r in zip(new_origins, new_rests, strict=True)]),
+    )
+    kinds: dict[str, list[Any]] = {}
+    for old_at, new_at in zip(found.tolist(), matched.tolist(), strict=True):
+        how = _rewritten(old_rests[old_at], new_rests[new_at])
+        kind = kinds.get(how)
         if kind is None:
-            found[how] = [1, before.url(index), after.url(match[0])]
+            kinds[how] = [1, before.url(int(gone[old_at])), after.url(int(came[new_at]))]
         else:
             kind[0] += 1
     return [
         Rewrite(how, count, old, new)
-        for how, (count, old, new) in sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+        for how, (count, old, new) in sorted(kinds.items(), key=lambda item: (-item[1][0], item[0]))
     ]
 
 

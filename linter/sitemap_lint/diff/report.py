@@ -53,6 +53,17 @@ def rewrite_text(rewrite: Rewrite) -> str:
     return f"{plural(rewrite.count, 'URL')} removed {are} listed again ({rewrite.how})"
 
 
+def more_origins_text(c: Changes, show: int) -> str:
+    """``997 URLs more, moved between 997 other pairs of origins (JSON lists every
+    one)``: the origins past the first ``show``."""
+    rest = c.origins[show:]
+    urls = sum(n for _a, _b, n in rest)
+    return (
+        f"{plural(urls, 'URL')} more, moved between {len(rest):,} other "
+        f"pair{'s' * (len(rest) != 1)} of origins (JSON lists every one)"
+    )
+
+
 def value_changes_lines(name: str, values: list[tuple[str, str, int]]) -> list[str]:
     """``priority 0.5 -> 0.8 on 4,000 URLs``: the most common changes of a value."""
     return [f"{name} {a} -> {b} on {plural(n, 'URL')}" for a, b, n in values]
@@ -173,7 +184,13 @@ def document(
 
 
 def write_github(
-    out: TextIO, old: str, new: str, changes: Changes, limits: list[Limit], found: list[Passed]
+    out: TextIO,
+    old: str,
+    new: str,
+    changes: Changes,
+    limits: list[Limit],
+    found: list[Passed],
+    show: int,
 ) -> None:
     """GitHub Actions workflow commands: a notice with what changed, then an error for
     each threshold passed, on the new side's file when it is one of the checkout."""
@@ -195,8 +212,10 @@ def write_github(
     ]
     said += [
         f"{plural(n, 'URL')} moved from {printable_lines(a)} to {printable_lines(b)}"
-        for a, b, n in c.origins
+        for a, b, n in c.origins[:show]
     ]
+    if len(c.origins) > show:
+        said.append(more_origins_text(c, show))
     said += [
         f"{rewrite_text(r)}: {printable_lines(r.old)} -> {printable_lines(r.new)}"
         for r in c.rewrites
@@ -309,13 +328,15 @@ def write_text(
             console.print(Text.assemble((f"{title}:", "bold"), f" {len(listed)}"))
             for url in listed[:show]:
                 console.print(Text(f"  {shown(url)}", style="dim"))
-    for old_origin, new_origin, count in c.origins:
+    for old_origin, new_origin, count in c.origins[:show]:
         console.print(
             Text.assemble(
                 ("Host or scheme: ", "bold"),
                 f"{plural(count, 'URL')} moved from {shown(old_origin)} to {shown(new_origin)}",
             )
         )
+    if len(c.origins) > show:
+        console.print(Text.assemble(("Host or scheme: ", "bold"), more_origins_text(c, show)))
     for rewrite in c.rewrites:
         console.print(
             Text.assemble(

@@ -100,7 +100,7 @@ def _write_report(
     if settings.format == "json":
         report.write_json(target, report.document(old, new, changes, limits, found))
     elif settings.format == "github":
-        report.write_github(target, old, new, changes, limits, found)
+        report.write_github(target, old, new, changes, limits, found, settings.show)
     elif settings.format == "html":
         from sitemap_lint.diff import html
 
