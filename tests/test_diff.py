@@ -1177,6 +1177,10 @@ def test_the_urls_whose_lastmod_moved_back_are_named_with_both_moments(
         (f"{SITE}a/b", f"{SITE}A/b", "path case changed"),
         (f"{SITE}s?a=1&amp;b=2", f"{SITE}s?b=2&amp;a=1", "query parameters reordered"),
         (f"{SITE}a/B?x=1&amp;y=2", f"{SITE}a/b/?y=2&amp;x=1", None),
+        (f"{SITE}a/b/", f"{SITE}a/b//", "trailing slash added"),
+        (f"{SITE}a/b?", f"{SITE}a/b", "empty query dropped"),
+        (f"{SITE}a/b#top", f"{SITE}a/b", "fragment dropped"),
+        (f"{SITE}a/b#top", f"{SITE}a/b#end", "fragment changed"),
     ],
 )
 def test_urls_listed_again_written_otherwise_are_named_and_can_fail_the_gate(

@@ -542,27 +542,38 @@ def _rewrites(
 
 
 def _loose(rest: str) -> str:
-    """A URL's path and query as a loose key: the path in lower case without a final
-    ``/``, the query's parameters sorted."""
+    """A URL's path and query as a loose key: the path in lower case without its final
+    ``/``s, the query's parameters sorted (an empty query as none), no fragment."""
+    path, _mark, query, _hash, _fragment = _parts(rest)
+    return f"{path.lower().rstrip('/')}?{'&'.join(sorted(query.split('&'))) if query else ''}"
+
+
+def _parts(rest: str) -> tuple[str, str, str, str, str]:
+    """A URL's path, ``?`` (or nothing), query, ``#`` (or nothing) and fragment."""
+    rest, hash_, fragment = rest.partition("#")
     path, mark, query = rest.partition("?")
-    path = path.lower().rstrip("/")
-    return f"{path}?{'&'.join(sorted(query.split('&')))}" if mark else path
+    return path, mark, query, hash_, fragment
 
 
 def _rewritten(old: str, new: str) -> str:
-    """How a URL's path and query were written otherwise (``old`` to ``new``, which
-    ``_loose`` makes the same)."""
-    old_path, _, old_query = old.partition("?")
-    new_path, _, new_query = new.partition("?")
+    """How a URL's path, query and fragment were written otherwise (``old`` to ``new``,
+    which ``_loose`` makes the same)."""
+    old_path, old_mark, old_query, old_hash, old_fragment = _parts(old)
+    new_path, new_mark, new_query, new_hash, new_fragment = _parts(new)
     ways = []
     if old_path.rstrip("/") != new_path.rstrip("/"):
         ways.append("path case changed")
-    if old_path.endswith("/") and not new_path.endswith("/"):
-        ways.append("trailing slash dropped")
-    elif new_path.endswith("/") and not old_path.endswith("/"):
-        ways.append("trailing slash added")
+    old_slashes = len(old_path) - len(old_path.rstrip("/"))
+    new_slashes = len(new_path) - len(new_path.rstrip("/"))
+    if new_slashes != old_slashes:
+        ways.append(f"trailing slash {'added' if new_slashes > old_slashes else 'dropped'}")
     if old_query != new_query:
         ways.append("query parameters reordered")
+    elif old_mark != new_mark:
+        ways.append(f"empty query {'added' if new_mark else 'dropped'}")
+    if (old_hash, old_fragment) != (new_hash, new_fragment):
+        change = "added" if not old_hash else "dropped" if not new_hash else "changed"
+        ways.append(f"fragment {change}")
     return ", ".join(ways)
 
 
