@@ -1429,3 +1429,22 @@ def test_hosts_moved_are_named_up_to_show_with_a_count_of_the_rest(
     assert status == 0
     assert len(re.findall(" moved from (?:<code>)?http://u", out)) == 2
     assert "28 URLs more, moved between 28 other pairs of origins (JSON lists every one)" in out
+
+
+def test_a_url_its_file_still_lists_is_not_moved_when_another_file_lists_it_too(
+    sides: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """blog.xml's first URL now also listed first in pages.xml (a duplicate, DU002 for
+    ``check``) still stands in blog.xml: it did not move."""
+    first = "https://www.example.com/blog/0"
+    pages = (sides / "new" / "pages.xml").read_text()
+    (sides / "new" / "pages.xml").write_text(
+        pages.replace("<url>", f"<url><loc>{first}</loc></url>\n  <url>", 1)
+    )
+    (sides / "old" / "blog.xml").write_text(
+        (sides / "old" / "blog.xml").read_text().replace(f"{SITE}blog/0<", f"{first}<")
+    )
+    status, report, _err = _diff(capsys)
+    assert status == 0
+    assert report["urls"]["moved"] == 1  # p/99 alone, from pages.xml to blog.xml
+    assert [m["url"] for m in report["urls"]["moved_first"]] == [f"{SITE}p/99"]

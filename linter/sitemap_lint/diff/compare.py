@@ -348,6 +348,12 @@ def _join(
     )
 
 
+def _in_file(hashes: NDArray[np.uint64], files: NDArray[np.uint32]) -> NDArray[np.uint64]:
+    """A URL's hash and the number of a file listing it as one number (a file's number
+    mixed in by a large odd multiplier: two pairs meet by chance as two hashes do)."""
+    return hashes ^ (files.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+
+
 def _transitions(
     parts: list[tuple[NDArray[np.int64], NDArray[np.int64]]],
     text: Callable[[int], str],
@@ -427,6 +433,12 @@ def _join_slice(
     )
     old_files = before.paired[before.numbers(old_common)]
     elsewhere = old_files != after.paired[after.numbers(new_common)]
+    if np.any(elsewhere):  # moved, unless the file it was in still lists it too
+        listed = np.flatnonzero(new_in)
+        new_pairs = _in_file(after.hashes[listed], after.paired[after.numbers(listed)])
+        moved = np.flatnonzero(elsewhere)
+        old_pairs = _in_file(before.hashes[old_common[moved]], old_files[moved])
+        elsewhere[moved[np.isin(old_pairs, new_pairs)]] = False
     moved_old, moved_new = old_common[elsewhere], new_common[elsewhere]
     order = np.argsort(moved_old, kind="stable")[:show]
     earlier_old, earlier_new = old_common[earlier], new_common[earlier]
