@@ -1448,3 +1448,24 @@ def test_a_url_its_file_still_lists_is_not_moved_when_another_file_lists_it_too(
     assert status == 0
     assert report["urls"]["moved"] == 1  # p/99 alone, from pages.xml to blog.xml
     assert [m["url"] for m in report["urls"]["moved_first"]] == [f"{SITE}p/99"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_urls_removed_en_masse_are_counted_by_section(
+    sides: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """More URLs removed than --show names: the report says under which sections (an
+    origin's first directory, or its top) all of them stood, most first."""
+    args = ["diff", "--now", NOW, "--show", "1", "-f", fmt]
+    status, out, _err = run_cli([*args, "old/blog.xml", "new/blog.xml"], capsys)
+    assert status == 0
+    if fmt == "json":
+        sections = json.loads(out)["sections"]
+        assert sections["removed"] == [{"section": f"{SITE}blog/", "urls": 50}]
+        assert sections["added"] == [
+            {"section": "https://www.example.com/blog/", "urls": 50},
+            {"section": f"{SITE}p/", "urls": 1},
+        ]
+        return
+    said = "https://www.example.com/blog/ 50 and 1 other section"
+    assert f"by section: {said}" in out if fmt == "text" else f"By section: {said}" in out

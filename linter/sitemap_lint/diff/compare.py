@@ -97,6 +97,11 @@ class Changes:
     # URLs removed that the new side lists written otherwise: a trailing slash added or
     # dropped, the path's case changed, the query's parameters reordered
     rewrites: list[Rewrite] = field(default_factory=list)
+    # (section, URLs) of the URLs removed and added, most first: a section is an
+    # origin's first directory (``https://example.com/blog/``), or its pages at the top
+    # (``https://example.com/``)
+    sections_removed: list[tuple[str, int]] = field(default_factory=list)
+    sections_added: list[tuple[str, int]] = field(default_factory=list)
     lastmod_changed: int = 0  # URLs on both sides whose lastmod changed
     lastmod_earlier: int = 0  # of those, the URLs whose new lastmod is before the old one
     lastmod_dropped: int = 0  # of those, the URLs that no longer carry one
@@ -256,8 +261,12 @@ def compare(old: Side, new: Side, now: datetime, show: int) -> Changes:
     changes.removed, changes.added = len(gone), len(came)
     changes.removed_shown = [Shown(before.url(int(i)), before.place(int(i))) for i in gone[:show]]
     changes.added_shown = [Shown(after.url(int(j)), after.place(int(j))) for j in came[:show]]
-    if len(gone) and len(came):  # the URLs removed and added, read back to pair them
-        old_urls, new_urls = before.origins_and_rests(gone), after.origins_and_rests(came)
+    # The URLs removed and added, read back to pair them and to count them by section.
+    old_urls = before.origins_and_rests(gone) if len(gone) else ([], [])
+    new_urls = after.origins_and_rests(came) if len(came) else ([], [])
+    changes.sections_removed = _sections(old_urls)
+    changes.sections_added = _sections(new_urls)
+    if len(gone) and len(came):
         changes.origins = _origins(old_urls, new_urls)
         changes.rewrites = _rewrites(before, after, gone, came, old_urls, new_urls)
     _lastmods(after, now, changes)
@@ -491,6 +500,18 @@ def _origins(old_urls: Split, new_urls: Split) -> list[tuple[str, str, int]]:
         if key[0] != key[1]:
             named[key] = named.get(key, 0) + 1
     return [(a, b, n) for (a, b), n in sorted(named.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def _sections(urls: Split) -> list[tuple[str, int]]:
+    """The URLs of ``urls`` counted by section (``Changes.sections_removed``), most
+    first, then by name."""
+    counts: dict[str, int] = {}
+    for origin, rest in zip(*urls, strict=True):
+        path = rest.partition("?")[0].partition("#")[0]
+        first, slash, _deeper = path[1:].partition("/")
+        section = f"{origin}/{first}/" if slash else f"{origin}/"
+        counts[section] = counts.get(section, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _sited(origins: list[str], rests: list[str]) -> NDArray[np.uint64]:

@@ -17,6 +17,7 @@ from sitemap_lint.diff.report import (
     earlier_text,
     more_origins_text,
     rewrite_text,
+    sections_text,
     shared_lastmod_text,
     value_changes_lines,
 )
@@ -54,6 +55,12 @@ def render(
         ],
         rewrites=[(r, rewrite_text(r)) for r in changes.rewrites],
         rewrite_advice=REWRITE_ADVICE,
+        sections_added=(
+            sections_text(changes.sections_added, show) if changes.added > show else ""
+        ),
+        sections_removed=(
+            sections_text(changes.sections_removed, show) if changes.removed > show else ""
+        ),
         more_origins=more_origins_text(changes, show) if len(changes.origins) > show else "",
         passed_advice=PASSED_ADVICE,
         backdated=[(b, backdated_text(b)) for b in changes.earlier_shown],

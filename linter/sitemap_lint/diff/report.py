@@ -53,6 +53,20 @@ def rewrite_text(rewrite: Rewrite) -> str:
     return f"{plural(rewrite.count, 'URL')} removed {are} listed again ({rewrite.how})"
 
 
+def sections_text(sections: list[tuple[str, int]], show: int) -> str:
+    """``https://example.com/blog/ 4,500, https://example.com/ 20 and 3 other
+    sections``: the first ``show`` sections with their URLs."""
+    said = ", ".join(f"{shown_url(section)} {count:,}" for section, count in sections[:show])
+    rest = len(sections) - show
+    return f"{said} and {rest:,} other section{'s' * (rest != 1)}" if rest > 0 else said
+
+
+def shown_url(url: str) -> str:
+    from sitemap_lint.support.printable import printable
+
+    return printable(url)
+
+
 def more_origins_text(c: Changes, show: int) -> str:
     """``997 URLs more, moved between 997 other pairs of origins (JSON lists every
     one)``: the origins past the first ``show``."""
@@ -136,6 +150,10 @@ def document(
             "moved_first": [{"url": s.url, "from": s.place, "to": s.other} for s in c.moved_shown],
         },
         "children": {"added": c.children_added, "removed": c.children_removed},
+        "sections": {
+            "added": [{"section": s, "urls": n} for s, n in c.sections_added],
+            "removed": [{"section": s, "urls": n} for s, n in c.sections_removed],
+        },
         "origins": [{"from": a, "to": b, "urls": n} for a, b, n in c.origins],
         "rewrites": [
             {"how": r.how, "urls": r.count, "first": {"old": r.old, "new": r.new}}
@@ -290,17 +308,21 @@ def write_text(
     )
     console.print()
     rows = [
-        ("URLs added", c.added, share_text(c.added, c.old_distinct), c.added_shown, "green"),
-        ("URLs removed", c.removed, share_text(c.removed, c.old_distinct), c.removed_shown, "red"),
+        ("URLs added", c.added, c.old_distinct, c.added_shown, c.sections_added, "green"),
+        ("URLs removed", c.removed, c.old_distinct, c.removed_shown, c.sections_removed, "red"),
     ]
-    for title, count, share, items, style in rows:
+    for title, count, whole, items, sections, style in rows:
         console.print(
             Text.assemble(
-                (f"{title:<14}", "bold"), (f"{count:>10,}", style), f"  {share} of the old URLs"
+                (f"{title:<14}", "bold"),
+                (f"{count:>10,}", style),
+                f"  {share_text(count, whole)} of the old URLs",
             )
         )
         for item in items:
             console.print(Text(f"  {shown(item.url)}  ({shown(item.place)})", style="dim"))
+        if count > show and sections:  # more than are named: where all of them are
+            console.print(Text(f"  by section: {sections_text(sections, show)}", style="dim"))
     console.print(
         Text.assemble(
             (f"{'URLs moved':<14}", "bold"),
