@@ -517,9 +517,11 @@ def _sections(urls: Split) -> list[tuple[str, int]]:
 def _sited(origins: list[str], rests: list[str]) -> NDArray[np.uint64]:
     """The hash of each URL's host without its scheme, port and a leading ``www.``, with
     its path and query: the same page of a site, whatever its scheme or ``www.``."""
-    return _hashes(
-        [f"{_site(origin)}\n{rest}" for origin, rest in zip(origins, rests, strict=True)]
-    )
+    sites: dict[str, str] = {}  # each origin's site, found once
+    for origin in origins:
+        if origin not in sites:
+            sites[origin] = _site(origin) + "\n"
+    return _hashes([sites[origin] + rest for origin, rest in zip(origins, rests, strict=True)])
 
 
 def _site(origin: str) -> str:
@@ -577,6 +579,8 @@ def _rewrites(
 def _loose(rest: str) -> str:
     """A URL's path and query as a loose key: the path in lower case without its final
     ``/``s, the query's parameters sorted (an empty query as none), no fragment."""
+    if "?" not in rest and "#" not in rest:  # most URLs: a path alone
+        return rest.lower().rstrip("/") + "?"
     path, _mark, query, _hash, _fragment = _parts(rest)
     return f"{path.lower().rstrip('/')}?{'&'.join(sorted(query.split('&'))) if query else ''}"
 
@@ -591,8 +595,13 @@ def _parts(rest: str) -> tuple[str, str, str, str, str]:
 def _rewritten(old: str, new: str) -> str:
     """How a URL's path, query and fragment were written otherwise (``old`` to ``new``,
     which ``_loose`` makes the same)."""
-    old_path, old_mark, old_query, old_hash, old_fragment = _parts(old)
-    new_path, new_mark, new_query, new_hash, new_fragment = _parts(new)
+    if "?" not in old and "#" not in old and "?" not in new and "#" not in new:
+        old_path, new_path = old, new  # most URLs: a path alone
+        old_mark = old_query = old_hash = old_fragment = ""
+        new_mark = new_query = new_hash = new_fragment = ""
+    else:
+        old_path, old_mark, old_query, old_hash, old_fragment = _parts(old)
+        new_path, new_mark, new_query, new_hash, new_fragment = _parts(new)
     ways = []
     if old_path.rstrip("/") != new_path.rstrip("/"):
         ways.append("path case changed")
