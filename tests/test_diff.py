@@ -1469,3 +1469,17 @@ def test_urls_removed_en_masse_are_counted_by_section(
         return
     said = "https://www.example.com/blog/ 50 and 1 other section"
     assert f"by section: {said}" in out if fmt == "text" else f"By section: {said}" in out
+
+
+def test_a_relative_loc_counts_under_its_own_first_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A loc without an origin (a relative path, UR001 for ``check``) keeps its whole
+    first directory as its section, not one cut by a character."""
+    old = tmp_path / "old.xml"
+    old.write_text(_urlset((f"{SITE}a", None)))
+    new = tmp_path / "new.xml"
+    new.write_text(_urlset(*[(f"foo/bar{i}", None) for i in range(3)]))
+    status, out, _err = run_cli(["diff", "-f", "json", str(old), str(new)], capsys)
+    assert status == 0
+    assert json.loads(out)["sections"]["added"] == [{"section": "/foo/", "urls": 3}]

@@ -508,7 +508,7 @@ def _sections(urls: Split) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     for origin, rest in zip(*urls, strict=True):
         path = rest.partition("?")[0].partition("#")[0]
-        first, slash, _deeper = path[1:].partition("/")
+        first, slash, _deeper = path.removeprefix("/").partition("/")
         section = f"{origin}/{first}/" if slash else f"{origin}/"
         counts[section] = counts.get(section, 0) + 1
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
